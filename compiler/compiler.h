@@ -1,0 +1,47 @@
+// The compiler's front door: model file in, program bytes and a report out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace mote {
+
+struct CompileOptions {
+  std::string model_path;
+  std::string target = "host";  // host, cortex-m0plus, cortex-m3, m4, m7, m33, m55
+};
+
+struct OpReport {
+  std::string name;    // source node name
+  std::string kernel;  // kernel_name(), e.g. "conv2d_f32"
+  uint64_t macs = 0;
+};
+
+struct CompileReport {
+  uint32_t program_bytes = 0;
+  uint32_t arena_bytes = 0;
+  uint32_t arena_lower_bound_bytes = 0;
+  uint32_t weights_bytes = 0;  // constant tensor bytes in the program
+  uint64_t macs = 0;
+  std::vector<std::string> kernels;  // distinct kernel names the program needs, sorted
+  std::vector<OpReport> ops;         // in execution order
+};
+
+struct CompileResult {
+  std::vector<uint8_t> program;
+  CompileReport report;
+};
+
+// Throws CompileError with a one-line message on any problem.
+CompileResult compile(const CompileOptions& options);
+
+// Import only (dispatch on the file extension); used by compile() and by tests.
+ir::Graph import_model(const std::string& path);
+
+// The Mote-op graph -> program bytes (kernel choice, memory plan, serialization).
+CompileResult lower_to_program(const ir::Graph& graph, const std::string& target);
+
+}  // namespace mote

@@ -1,0 +1,111 @@
+// Loads a verified program into a caller-owned arena and runs it.
+//
+//   mote::Interpreter interp;
+//   Status s = interp.load(program, arena, mote::all_kernels());
+//   if (s != Status::kOk) { ... interp refuses run() with Status::kNotLoaded ... }
+//   memcpy(interp.input_data(0), image, interp.input_desc(0).bytes);
+//   s = interp.run();
+//   const float* scores = static_cast<const float*>(interp.output_data(0));
+//
+// Buffers and lifetimes (the caller owns every byte):
+//   - program: kProgramAlignment-aligned, read in place, must outlive the interpreter.
+//     It may live in flash; the runtime never writes to it.
+//   - arena: kArenaAlignment-aligned, at least program arena_bytes long; holds every
+//     intermediate tensor, the inputs, the outputs and kernel scratch. Must outlive the
+//     interpreter. Its contents between runs are the inputs and outputs only.
+// The interpreter never allocates and holds no pointers besides the two spans and the
+// kernel table (36 bytes on a 32-bit core).
+#pragma once
+
+#include <stdint.h>
+
+#include "mote/kernel.h"
+#include "mote/program_format.h"
+#include "mote/span.h"
+#include "mote/status.h"
+
+namespace mote {
+
+// Called around each op when passed to run(); `op` is the op index in execution order.
+struct ProfileHook {
+  void (*op_begin)(void* user, uint32_t op);
+  void (*op_end)(void* user, uint32_t op);
+  void* user;
+};
+
+struct MemoryReport {
+  uint32_t program_bytes;      // size of the program
+  uint32_t constant_bytes;     // weights and other constant tensors inside the program
+  uint32_t arena_planned_bytes;  // what the compiler planned (== what run() touches)
+  uint32_t arena_given_bytes;    // length of the span the caller passed
+};
+
+struct LoadOptions {
+  // CRC-32 over the program costs ~10 cycles/byte once at load. Structural verification
+  // always runs; only the checksum can be skipped (e.g. when the flash is ECC-protected).
+  bool verify_checksum = true;
+};
+
+class Interpreter {
+ public:
+  Interpreter() = default;
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Verifies the program completely (header, sections, every tensor, every op and its
+  // kernel's parameter check) before accepting it. On failure the interpreter stays
+  // unloaded and failed_op()/failed_tensor() say where the problem was found.
+  Status load(Span<const uint8_t> program, Span<uint8_t> arena, const KernelTable& kernels,
+              const LoadOptions& options = LoadOptions());
+
+  bool loaded() const { return loaded_; }
+
+  // Runs every op in order. Returns kNotLoaded if load() did not succeed.
+  Status run(const ProfileHook* hook = nullptr);
+
+  uint32_t input_count() const;
+  uint32_t output_count() const;
+  uint32_t op_count() const;
+  // Descriptors and data of graph inputs/outputs. Return nullptr when not loaded or
+  // the index is out of range.
+  const TensorDesc* input_desc(uint32_t i) const;
+  const TensorDesc* output_desc(uint32_t i) const;
+  void* input_data(uint32_t i);
+  const void* output_data(uint32_t i) const;
+  // Copies `bytes` into input i; kSizeMismatch unless bytes == input_desc(i)->bytes.
+  Status set_input(uint32_t i, const void* data, uint32_t bytes);
+  // Copies output i out; kSizeMismatch unless bytes == output_desc(i)->bytes.
+  Status get_output(uint32_t i, void* data, uint32_t bytes) const;
+
+  const OpDesc* op_desc(uint32_t op) const;
+  // Name strings from the program (node names, tensor names); "" when absent.
+  const char* op_name(uint32_t op) const;
+  const char* tensor_name(uint32_t tensor) const;
+
+  MemoryReport memory_report() const;
+
+  // Where the last failed load() found its problem; kNoOffset when not applicable.
+  uint32_t failed_op() const { return failed_op_; }
+  uint32_t failed_tensor() const { return failed_tensor_; }
+
+ private:
+  const char* string_at(uint32_t offset) const;
+  const uint32_t* io_list(const OpDesc& op) const;
+  OpContext context_for(uint32_t op) const;
+
+  const uint8_t* program_ = nullptr;
+  const ProgramHeader* header_ = nullptr;
+  uint8_t* arena_ = nullptr;
+  uint32_t arena_size_ = 0;
+  const KernelEntry* const* kernels_ = nullptr;
+  uint32_t kernel_count_ = 0;
+  uint32_t failed_op_ = kNoOffset;
+  uint32_t failed_tensor_ = kNoOffset;
+  bool loaded_ = false;
+};
+
+// CRC-32 (IEEE 802.3, reflected, as zlib's crc32) over `size` bytes. Exposed for the
+// compiler, which writes the checksum with the same function.
+uint32_t crc32(const uint8_t* data, uint32_t size);
+
+}  // namespace mote
