@@ -192,7 +192,7 @@ const uint32_t* Interpreter::io_list(const OpDesc& op) const {
   return reinterpret_cast<const uint32_t*>(program_ + header_->index_offset) + op.io_first;
 }
 
-OpContext Interpreter::context_for(uint32_t op_index) const {
+OpContext Interpreter::op_context(uint32_t op_index) const {
   const OpDesc& op = *op_desc(op_index);
   const uint8_t* params = program_ + header_->params_offset;
   return OpContext(reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset),
@@ -204,7 +204,7 @@ Status Interpreter::run(const ProfileHook* hook) {
   if (!loaded_) return Status::kNotLoaded;
   for (uint32_t k = 0; k < header_->op_count; ++k) {
     if (hook != nullptr && hook->op_begin != nullptr) hook->op_begin(hook->user, k);
-    kernels_[op_desc(k)->kernel]->run(context_for(k));
+    kernels_[op_desc(k)->kernel]->run(op_context(k));
     if (hook != nullptr && hook->op_end != nullptr) hook->op_end(hook->user, k);
   }
   return Status::kOk;

@@ -78,6 +78,9 @@ class Interpreter {
   Status get_output(uint32_t i, void* data, uint32_t bytes) const;
 
   const OpDesc* op_desc(uint32_t op) const;
+  // The tensors and parameters of op `op` as its kernel sees them (for reports and
+  // tools). Only valid when loaded() and op < op_count().
+  OpContext op_context(uint32_t op) const;
   // Name strings from the program (node names, tensor names); "" when absent.
   const char* op_name(uint32_t op) const;
   const char* tensor_name(uint32_t tensor) const;
@@ -91,7 +94,6 @@ class Interpreter {
  private:
   const char* string_at(uint32_t offset) const;
   const uint32_t* io_list(const OpDesc& op) const;
-  OpContext context_for(uint32_t op) const;
 
   const uint8_t* program_ = nullptr;
   const ProgramHeader* header_ = nullptr;

@@ -1,0 +1,433 @@
+// mote compile | run | inspect: the command-line contracts of ../shared/DESIGN.md.
+#include "commands.h"
+
+#include <sys/stat.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "compiler.h"
+#include "device_runner.h"
+#include "host_runner.h"
+#include "kernel_ids.h"
+#include "npy.h"
+
+namespace mote {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::vector<int64_t> desc_shape(const TensorDesc& desc) {
+  return std::vector<int64_t>(desc.dims, desc.dims + desc.rank);
+}
+
+std::string with_commas(uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return digits;
+}
+
+// Multiply-accumulates of one op, from its tensor shapes.
+uint64_t op_macs(const Interpreter& interp, uint32_t op) {
+  const OpContext ctx = interp.op_context(op);
+  const auto kernel = static_cast<KernelId>(interp.op_desc(op)->kernel);
+  const uint64_t out = element_count(ctx.output_desc(0));
+  switch (kernel) {
+    case KernelId::kConv2dF32: {  // filter [O, KH, KW, C/groups]
+      const TensorDesc& f = ctx.input_desc(1);
+      return out * f.dims[1] * f.dims[2] * f.dims[3];
+    }
+    case KernelId::kDepthwiseConv2dF32: {  // filter [1, KH, KW, C*M]
+      const TensorDesc& f = ctx.input_desc(1);
+      return out * f.dims[1] * f.dims[2];
+    }
+    case KernelId::kFullyConnectedF32:  // weights [N, K]
+      return out * ctx.input_desc(1).dims[1];
+    case KernelId::kBatchMatMulF32: {  // A [..., M, K]
+      const TensorDesc& a = ctx.input_desc(0);
+      return out * a.dims[a.rank - 1];
+    }
+    default:
+      return 0;
+  }
+}
+
+struct ProgramSummary {
+  uint64_t weights_bytes = 0;
+  uint64_t macs = 0;
+  std::vector<std::string> kernels;  // distinct, sorted
+};
+
+ProgramSummary summarize(const LoadedProgram& program) {
+  ProgramSummary summary;
+  const Interpreter& interp = program.interpreter();
+  summary.weights_bytes = interp.memory_report().constant_bytes;
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    summary.macs += op_macs(interp, k);
+    summary.kernels.push_back(kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)));
+  }
+  std::sort(summary.kernels.begin(), summary.kernels.end());
+  summary.kernels.erase(std::unique(summary.kernels.begin(), summary.kernels.end()),
+                        summary.kernels.end());
+  return summary;
+}
+
+json tensor_json(const TensorDesc& desc) {
+  return json{{"dtype", dtype_name(static_cast<DType>(desc.dtype))}, {"shape", desc_shape(desc)},
+              {"bytes", desc.bytes}, {"arena_offset", desc.offset}};
+}
+
+// ---------------------------------------------------------------- compile
+
+struct CompileArgs {
+  std::string model;
+  std::string output;
+  std::string target = "host";
+  std::string quantize;
+  std::vector<std::string> calibration;
+  std::string patching = "auto";
+  std::string emit_c;
+  bool json = false;
+};
+
+int run_compile(const CompileArgs& args) {
+  if (!args.quantize.empty())
+    throw std::runtime_error("--quantize " + args.quantize +
+                             ": post-training quantization is not available yet (float32 only)");
+  if (!args.calibration.empty())
+    throw std::runtime_error("--calibration needs --quantize int8");
+  if (!args.emit_c.empty())
+    throw std::runtime_error("--emit-c: C source generation is not available yet");
+
+  CompileOptions options;
+  options.model_path = args.model;
+  options.target = args.target;
+  CompileResult result = compile(options);
+  write_file_atomically(args.output, result.program);
+
+  const CompileReport& r = result.report;
+  if (args.json) {
+    json ops = json::array();
+    for (size_t i = 0; i < r.ops.size(); ++i)
+      ops.push_back({{"index", i}, {"name", r.ops[i].name}, {"kernel", r.ops[i].kernel},
+                     {"macs", r.ops[i].macs}});
+    json out = {{"program", args.output},
+                {"target", args.target},
+                {"program_bytes", r.program_bytes},
+                {"arena_bytes", r.arena_bytes},
+                {"arena_lower_bound_bytes", r.arena_lower_bound_bytes},
+                {"weights_bytes", r.weights_bytes},
+                {"macs", r.macs},
+                {"kernels", r.kernels},
+                {"ops", ops}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "wrote " << args.output << " (" << with_commas(r.program_bytes) << " bytes) for "
+            << args.target << "\n"
+            << "  ops      " << r.ops.size() << " (" << r.kernels.size() << " kernels), "
+            << with_commas(r.macs) << " MACs\n"
+            << "  arena    " << with_commas(r.arena_bytes) << " bytes (lower bound "
+            << with_commas(r.arena_lower_bound_bytes) << ")\n"
+            << "  weights  " << with_commas(r.weights_bytes) << " bytes\n";
+  return 0;
+}
+
+// ---------------------------------------------------------------- run
+
+struct RunArgs {
+  std::string program;
+  std::vector<std::string> inputs;
+  std::string output_dir;
+  std::string device = "host";
+  bool json = false;
+  int64_t arena_bytes = -1;  // -1: exactly the planned size
+};
+
+// Checks that every .npy matches the program's input in count, dtype and shape.
+std::vector<std::vector<uint8_t>> read_inputs(const RunArgs& args, const Interpreter& interp) {
+  if (args.inputs.size() != interp.input_count())
+    throw std::runtime_error(args.program + ": expects " + std::to_string(interp.input_count()) +
+                             " input(s), got " + std::to_string(args.inputs.size()) + " --input");
+  std::vector<std::vector<uint8_t>> inputs;
+  for (uint32_t i = 0; i < interp.input_count(); ++i) {
+    NpyArray array = read_npy(args.inputs[i]);
+    const TensorDesc& desc = *interp.input_desc(i);
+    const auto expected_dtype = static_cast<DType>(desc.dtype);
+    const auto expected_shape = desc_shape(desc);
+    if (array.dtype != expected_dtype || array.shape != expected_shape)
+      throw std::runtime_error(
+          args.inputs[i] + ": input " + std::to_string(i) + " expects " + dtype_name(expected_dtype) +
+          " " + shape_string(expected_shape) + ", got " + dtype_name(array.dtype) + " " +
+          shape_string(array.shape));
+    inputs.push_back(std::move(array.data));
+  }
+  return inputs;
+}
+
+void prepare_output_dir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw std::runtime_error(dir + ": cannot create output directory" +
+                             (ec ? ": " + ec.message() : ""));
+  if (access(dir.c_str(), W_OK) != 0)
+    throw std::runtime_error(dir + ": output directory is not writable");
+}
+
+std::string output_preview(const NpyArray& array) {
+  std::ostringstream s;
+  const size_t count = array.data.size() / dtype_size(array.dtype);
+  if (array.dtype == DType::kFloat32) {
+    const auto* v = reinterpret_cast<const float*>(array.data.data());
+    size_t best = 0;
+    for (size_t i = 1; i < count; ++i)
+      if (v[i] > v[best]) best = i;
+    if (count > 1) s << "argmax " << best << " (" << v[best] << "); ";
+    for (size_t i = 0; i < std::min<size_t>(count, 6); ++i) s << (i ? " " : "") << v[i];
+  } else if (array.dtype == DType::kInt8) {
+    const auto* v = reinterpret_cast<const int8_t*>(array.data.data());
+    for (size_t i = 0; i < std::min<size_t>(count, 8); ++i) s << (i ? " " : "") << int{v[i]};
+  }
+  if (count > 6) s << " ...";
+  return s.str();
+}
+
+int run_run(const RunArgs& args) {
+  const std::vector<uint8_t> bytes = read_file(args.program);
+  std::optional<uint64_t> arena;
+  if (args.arena_bytes >= 0) arena = static_cast<uint64_t>(args.arena_bytes);
+  LoadedProgram program(bytes, args.program, arena);
+  Interpreter& interp = program.interpreter();
+  const std::vector<std::vector<uint8_t>> inputs = read_inputs(args, interp);
+  prepare_output_dir(args.output_dir);
+
+  const bool on_host = args.device == "host";
+  std::vector<std::vector<uint8_t>> outputs;
+  std::vector<double> op_seconds;
+  std::vector<uint64_t> op_instructions;
+  double total_seconds = 0;
+  uint64_t total_instructions = 0;
+  if (on_host) {
+    HostRunResult result = run_on_host(program, inputs);
+    outputs = std::move(result.outputs);
+    op_seconds = std::move(result.op_seconds);
+    total_seconds = result.total_seconds;
+  } else {
+    DeviceRunResult result = run_on_device(args.device, args.program, inputs, interp.output_count());
+    if (result.outputs.size() != interp.output_count())
+      throw std::runtime_error(args.device + ": runner returned " +
+                               std::to_string(result.outputs.size()) + " outputs, expected " +
+                               std::to_string(interp.output_count()));
+    outputs = std::move(result.outputs);
+    op_instructions = std::move(result.op_instructions);
+    total_instructions = result.total_instructions;
+  }
+
+  // Write all outputs (each atomically) before reporting.
+  std::vector<NpyArray> arrays;
+  std::vector<std::string> paths;
+  for (uint32_t j = 0; j < interp.output_count(); ++j) {
+    const TensorDesc& desc = *interp.output_desc(j);
+    if (outputs[j].size() != desc.bytes)
+      throw std::runtime_error(args.device + ": output " + std::to_string(j) + " has " +
+                               std::to_string(outputs[j].size()) + " bytes, expected " +
+                               std::to_string(desc.bytes));
+    NpyArray array{static_cast<DType>(desc.dtype), desc_shape(desc), std::move(outputs[j])};
+    const std::string path = (fs::path(args.output_dir) / ("out" + std::to_string(j) + ".npy")).string();
+    write_npy(path, array);
+    arrays.push_back(std::move(array));
+    paths.push_back(path);
+  }
+
+  const ProgramHeader& h = program.header();
+  const ProgramSummary summary = summarize(program);
+  if (args.json) {
+    json ops = json::array();
+    for (uint32_t k = 0; k < interp.op_count(); ++k) {
+      json op = {{"index", k},
+                 {"name", interp.op_name(k)},
+                 {"kernel", kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel))},
+                 {"macs", op_macs(interp, k)}};
+      if (on_host) op["seconds"] = op_seconds[k];
+      else op["instructions"] = k < op_instructions.size() ? op_instructions[k] : 0;
+      ops.push_back(op);
+    }
+    json outs = json::array();
+    for (size_t j = 0; j < arrays.size(); ++j)
+      outs.push_back({{"index", j}, {"path", paths[j]}, {"dtype", dtype_name(arrays[j].dtype)},
+                      {"shape", arrays[j].shape}});
+    json out = {{"program", args.program},
+                {"device", args.device},
+                {"arena_bytes", h.arena_bytes},
+                {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
+                {"program_bytes", h.total_bytes},
+                {"weights_bytes", summary.weights_bytes},
+                {"macs", summary.macs},
+                {"outputs", outs},
+                {"ops", ops}};
+    if (on_host) out["seconds"] = total_seconds;
+    else out["instructions"] = total_instructions;
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+
+  std::cout << args.program << " on " << args.device << "\n";
+  for (size_t j = 0; j < arrays.size(); ++j)
+    std::cout << "  output " << j << "  " << dtype_name(arrays[j].dtype) << " "
+              << shape_string(arrays[j].shape) << " -> " << paths[j] << "\n      "
+              << output_preview(arrays[j]) << "\n";
+  std::cout << "  arena    " << with_commas(h.arena_bytes) << " bytes (lower bound "
+            << with_commas(h.arena_lower_bound_bytes) << ")\n"
+            << "  weights  " << with_commas(summary.weights_bytes) << " bytes, program "
+            << with_commas(h.total_bytes) << " bytes, " << with_commas(summary.macs) << " MACs\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "  %4s  %-28s %-22s %14s %7s\n", "op", "name", "kernel",
+                on_host ? "time (us)" : "instructions", "share");
+  std::cout << line;
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    std::string name = interp.op_name(k);
+    if (name.size() > 28) name = name.substr(0, 25) + "...";
+    const double value = on_host ? op_seconds[k] * 1e6
+                                 : static_cast<double>(k < op_instructions.size() ? op_instructions[k] : 0);
+    const double total = on_host ? total_seconds * 1e6 : static_cast<double>(total_instructions);
+    std::snprintf(line, sizeof line, "  %4u  %-28s %-22s %14.*f %6.1f%%\n", k, name.c_str(),
+                  kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)), on_host ? 1 : 0,
+                  value, total > 0 ? 100.0 * value / total : 0.0);
+    std::cout << line;
+  }
+  if (on_host)
+    std::printf("  total %.1f us on the host\n", total_seconds * 1e6);
+  else
+    std::cout << "  total " << with_commas(total_instructions) << " instructions executed on "
+              << args.device << "\n";
+  return 0;
+}
+
+// ---------------------------------------------------------------- inspect
+
+int run_inspect(const std::string& path, bool as_json) {
+  LoadedProgram program(read_file(path), path);
+  const Interpreter& interp = program.interpreter();
+  const ProgramHeader& h = program.header();
+  const ProgramSummary summary = summarize(program);
+
+  json ops = json::array();
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    const OpContext ctx = interp.op_context(k);
+    json inputs = json::array(), outputs = json::array();
+    for (uint32_t i = 0; i < ctx.input_count(); ++i)
+      inputs.push_back(ctx.has_input(i) ? json(desc_shape(ctx.input_desc(i))) : json(nullptr));
+    for (uint32_t i = 0; i < ctx.output_count(); ++i) outputs.push_back(desc_shape(ctx.output_desc(i)));
+    const OpDesc& op = *interp.op_desc(k);
+    ops.push_back({{"index", k},
+                   {"name", interp.op_name(k)},
+                   {"kernel", kernel_name(static_cast<KernelId>(op.kernel))},
+                   {"macs", op_macs(interp, k)},
+                   {"scratch_bytes", op.scratch_bytes},
+                   {"input_shapes", inputs},
+                   {"output_shapes", outputs}});
+  }
+  json ins = json::array(), outs = json::array();
+  for (uint32_t i = 0; i < interp.input_count(); ++i) ins.push_back(tensor_json(*interp.input_desc(i)));
+  for (uint32_t i = 0; i < interp.output_count(); ++i) outs.push_back(tensor_json(*interp.output_desc(i)));
+
+  if (as_json) {
+    json out = {{"program", path},
+                {"format_version", std::to_string(h.version_major) + "." + std::to_string(h.version_minor)},
+                {"program_bytes", h.total_bytes},
+                {"arena_bytes", h.arena_bytes},
+                {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
+                {"weights_bytes", summary.weights_bytes},
+                {"macs", summary.macs},
+                {"kernels", summary.kernels},
+                {"inputs", ins},
+                {"outputs", outs},
+                {"ops", ops}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << path << ": Mote program v" << h.version_major << "." << h.version_minor << ", "
+            << with_commas(h.total_bytes) << " bytes\n"
+            << "  arena    " << with_commas(h.arena_bytes) << " bytes (lower bound "
+            << with_commas(h.arena_lower_bound_bytes) << ")\n"
+            << "  weights  " << with_commas(summary.weights_bytes) << " bytes, "
+            << with_commas(summary.macs) << " MACs\n  kernels ";
+  for (const auto& k : summary.kernels) std::cout << " " << k;
+  std::cout << "\n";
+  for (uint32_t k = 0; k < interp.op_count(); ++k)
+    std::cout << "  " << k << "  " << ops[k]["kernel"].get<std::string>() << "  "
+              << interp.op_name(k) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"Mote: neural networks compiled for Cortex-M microcontrollers"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "mote 0.1.0");
+
+  CompileArgs compile_args;
+  CLI::App* compile_cmd = app.add_subcommand("compile", "Compile an ONNX or .tflite model into a .mote program");
+  compile_cmd->add_option("model", compile_args.model, "Model file (.onnx or .tflite)")->required();
+  compile_cmd->add_option("-o,--output", compile_args.output, "Program file to write")->required();
+  compile_cmd->add_option("--target", compile_args.target,
+                          "host, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55");
+  compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
+  compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input");
+  compile_cmd->add_option("--patching", compile_args.patching, "Patch-based execution: off or auto")
+      ->check(CLI::IsMember({"off", "auto"}));
+  compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
+  compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
+
+  RunArgs run_args;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a program on the host or an emulated Cortex-M");
+  run_cmd->add_option("program", run_args.program, ".mote program")->required();
+  run_cmd->add_option("--input", run_args.inputs, ".npy file per model input, in order")->required();
+  run_cmd->add_option("--output-dir", run_args.output_dir, "Directory for out<j>.npy")->required();
+  run_cmd->add_option("--device", run_args.device,
+                      "host, qemu-cortex-m0plus, qemu-cortex-m3, qemu-cortex-m4, qemu-cortex-m7, "
+                      "qemu-cortex-m33, qemu-cortex-m55");
+  run_cmd->add_option("--arena-bytes", run_args.arena_bytes,
+                      "Give the runtime this many arena bytes instead of the planned size (host)");
+  run_cmd->add_flag("--json", run_args.json, "Print results as one JSON object");
+
+  std::string inspect_path;
+  bool inspect_json = false;
+  CLI::App* inspect_cmd = app.add_subcommand("inspect", "Describe a .mote program");
+  inspect_cmd->add_option("program", inspect_path, ".mote program")->required();
+  inspect_cmd->add_flag("--json", inspect_json, "Print as one JSON object");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line: CLI11's message names the option and the problem.
+    std::cerr << "error: " << e.what() << " (see mote --help)\n";
+    return 2;
+  }
+
+  try {
+    if (compile_cmd->parsed()) return run_compile(compile_args);
+    if (run_cmd->parsed()) return run_run(run_args);
+    if (inspect_cmd->parsed()) return run_inspect(inspect_path, inspect_json);
+  } catch (const std::exception& e) {
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  }
+  return 1;
+}
+
+}  // namespace mote

@@ -1,0 +1,994 @@
+#include "lower/lower.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "common/error.h"
+#include "compiler.h"
+#include "emit/program_writer.h"
+#include "kernels/activation/activation.h"
+#include "kernels/batch_matmul/batch_matmul.h"
+#include "kernels/concat/concat.h"
+#include "kernels/conv2d/conv2d.h"
+#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
+#include "kernels/elementwise/elementwise.h"
+#include "kernels/fully_connected/fully_connected.h"
+#include "kernels/mean/mean.h"
+#include "kernels/pad/pad.h"
+#include "kernels/pool2d/pool2d.h"
+#include "kernels/softmax/softmax.h"
+#include "kernels/transpose/transpose.h"
+#include "planner/memory_planner.h"
+
+namespace mote {
+namespace {
+
+constexpr int64_t kMaxI32 = std::numeric_limits<int32_t>::max();
+
+std::string shape_string(const ir::Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+const char* dtype_string(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return "float32";
+    case DType::kInt8: return "int8";
+    case DType::kInt16: return "int16";
+    case DType::kInt32: return "int32";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt64: return "int64";
+    case DType::kBool: return "bool";
+  }
+  return "unknown";
+}
+
+}  // namespace
+}  // namespace mote
+
+namespace mote::lower {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Kernel choice. This is the one place that maps (op, dtype, target) to a kernel: every
+// target runs the reference kernels today. An optimized variant (for example a 1x1
+// conv2d for cores with DSP instructions, or a Helium depthwise for cortex-m55) plugs in
+// here, chosen by target and by the node's shapes, and must match its reference bit for
+// bit (the kernel conformance suite checks that).
+// ---------------------------------------------------------------------------------------
+
+enum class OpKind {
+  kConv2d, kDepthwiseConv2d, kFullyConnected, kBatchMatMul,
+  kAdd, kSub, kMul, kDiv,
+  kClamp, kSigmoid, kTanh, kSoftmax,
+  kAvgPool2d, kMaxPool2d, kMean,
+  kTranspose, kConcat, kPad, kCopy,
+};
+
+const std::map<std::string, OpKind>& op_kinds() {
+  static const std::map<std::string, OpKind> kinds = {
+      {"conv2d", OpKind::kConv2d},       {"depthwise_conv2d", OpKind::kDepthwiseConv2d},
+      {"fully_connected", OpKind::kFullyConnected}, {"batch_matmul", OpKind::kBatchMatMul},
+      {"add", OpKind::kAdd},             {"sub", OpKind::kSub},
+      {"mul", OpKind::kMul},             {"div", OpKind::kDiv},
+      {"clamp", OpKind::kClamp},         {"sigmoid", OpKind::kSigmoid},
+      {"tanh", OpKind::kTanh},           {"softmax", OpKind::kSoftmax},
+      {"avg_pool2d", OpKind::kAvgPool2d}, {"max_pool2d", OpKind::kMaxPool2d},
+      {"mean", OpKind::kMean},           {"transpose", OpKind::kTranspose},
+      {"concat", OpKind::kConcat},       {"pad", OpKind::kPad},
+      {"reshape", OpKind::kCopy},        {"copy", OpKind::kCopy},
+  };
+  return kinds;
+}
+
+// The portable reference kernel for an op on `dtype`, or kInvalid when there is none.
+KernelId reference_kernel(OpKind kind, DType dtype) {
+  switch (kind) {  // data movement: any dtype
+    case OpKind::kTranspose: return KernelId::kTranspose;
+    case OpKind::kConcat: return KernelId::kConcat;
+    case OpKind::kPad: return KernelId::kPad;
+    case OpKind::kCopy: return KernelId::kCopy;
+    default: break;
+  }
+  if (dtype != DType::kFloat32) return KernelId::kInvalid;
+  switch (kind) {
+    case OpKind::kConv2d: return KernelId::kConv2dF32;
+    case OpKind::kDepthwiseConv2d: return KernelId::kDepthwiseConv2dF32;
+    case OpKind::kFullyConnected: return KernelId::kFullyConnectedF32;
+    case OpKind::kBatchMatMul: return KernelId::kBatchMatMulF32;
+    case OpKind::kAdd: return KernelId::kAddF32;
+    case OpKind::kSub: return KernelId::kSubF32;
+    case OpKind::kMul: return KernelId::kMulF32;
+    case OpKind::kDiv: return KernelId::kDivF32;
+    case OpKind::kClamp: return KernelId::kClampF32;
+    case OpKind::kSigmoid: return KernelId::kSigmoidF32;
+    case OpKind::kTanh: return KernelId::kTanhF32;
+    case OpKind::kSoftmax: return KernelId::kSoftmaxF32;
+    case OpKind::kAvgPool2d: return KernelId::kAvgPool2dF32;
+    case OpKind::kMaxPool2d: return KernelId::kMaxPool2dF32;
+    case OpKind::kMean: return KernelId::kMeanF32;
+    default: return KernelId::kInvalid;
+  }
+}
+
+KernelId select_kernel(OpKind kind, DType dtype, Target target) {
+  const KernelId reference = reference_kernel(kind, dtype);
+  switch (target) {
+    case Target::kHost:
+    case Target::kCortexM0Plus:  // Armv6-M: no DSP; the reference kernels are the fast path
+    case Target::kCortexM3:
+    case Target::kCortexM4:      // Armv7E-M DSP variants go here
+    case Target::kCortexM7:
+    case Target::kCortexM33:
+    case Target::kCortexM55:     // Helium (MVE) variants go here
+      return reference;
+  }
+  return reference;
+}
+
+// Scratch the chosen kernel needs for this node (its *_scratch_bytes() partner). No
+// reference kernel needs any; optimized variants (im2col buffers, ...) will.
+uint64_t scratch_bytes_for(KernelId kernel, const ir::Graph& /*graph*/, const ir::Node& /*node*/) {
+  switch (kernel) {
+    default: return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Per-node checks
+// ---------------------------------------------------------------------------------------
+
+class NodeLowering {
+ public:
+  NodeLowering(const ir::Graph& graph, const ir::Node& node) : graph_(graph), node_(node) {}
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw CompileError("node '" + node_.name + "' (" + node_.op + "): " + message);
+  }
+
+  void expect_io(size_t min_inputs, size_t max_inputs, size_t outputs) const {
+    const size_t n = node_.inputs.size();
+    if (n < min_inputs || n > max_inputs) {
+      fail("has " + std::to_string(n) + " inputs, expected " +
+           (min_inputs == max_inputs ? std::to_string(min_inputs)
+                                     : std::to_string(min_inputs) + ".." + std::to_string(max_inputs)));
+    }
+    if (node_.outputs.size() != outputs) {
+      fail("has " + std::to_string(node_.outputs.size()) + " outputs, expected " +
+           std::to_string(outputs));
+    }
+    for (size_t i = 0; i < min_inputs; ++i)
+      if (node_.inputs[i] == ir::kNoTensor) fail("input " + std::to_string(i) + " is missing");
+    for (size_t i = 0; i < outputs; ++i)
+      if (node_.outputs[i] == ir::kNoTensor) fail("output " + std::to_string(i) + " is missing");
+  }
+
+  bool has_input(size_t i) const { return i < node_.inputs.size() && node_.inputs[i] != ir::kNoTensor; }
+  const ir::Tensor& input(size_t i) const { return tensor(node_.inputs[i]); }
+  const ir::Tensor& output(size_t i) const { return tensor(node_.outputs[i]); }
+
+  const ir::Tensor& tensor(int id) const {
+    if (id < 0 || static_cast<size_t>(id) >= graph_.tensors.size())
+      fail("refers to tensor id " + std::to_string(id) + " which does not exist");
+    return graph_.tensors[id];
+  }
+
+  std::string label(const ir::Tensor& t, const char* role) const {
+    return std::string(role) + " '" + t.name + "'";
+  }
+
+  void expect_rank(const ir::Tensor& t, const char* role, size_t rank) const {
+    if (t.shape.size() != rank) {
+      fail(label(t, role) + " has shape " + shape_string(t.shape) + " (rank " +
+           std::to_string(t.shape.size()) + "), expected rank " + std::to_string(rank));
+    }
+  }
+  void expect_min_rank(const ir::Tensor& t, const char* role, size_t rank) const {
+    if (t.shape.size() < rank) {
+      fail(label(t, role) + " has shape " + shape_string(t.shape) + ", expected rank >= " +
+           std::to_string(rank));
+    }
+  }
+  void expect_shape(const ir::Tensor& t, const char* role, const ir::Shape& expected) const {
+    if (t.shape != expected) {
+      fail(label(t, role) + " has shape " + shape_string(t.shape) + ", expected " +
+           shape_string(expected));
+    }
+  }
+  void expect_dtype(const ir::Tensor& t, const char* role, DType dtype) const {
+    if (t.dtype != dtype) {
+      fail(label(t, role) + " has dtype " + dtype_string(t.dtype) + ", expected " +
+           dtype_string(dtype));
+    }
+  }
+
+  // An int list attribute of exactly `size` entries (or `fallback` when absent), each >= min.
+  std::vector<int32_t> ints(const std::string& key, size_t size, std::vector<int64_t> fallback,
+                            int64_t min) const {
+    if (!node_.has(key) && fallback.empty()) fail("attribute '" + key + "' is required");
+    const std::vector<int64_t> values = node_.get_ints(key, fallback);
+    if (values.size() != size) {
+      fail("attribute '" + key + "' has " + std::to_string(values.size()) + " values, expected " +
+           std::to_string(size));
+    }
+    std::vector<int32_t> result;
+    for (int64_t v : values) {
+      if (v < min || v > kMaxI32) {
+        fail("attribute '" + key + "' value " + std::to_string(v) + " is out of range (expected >= " +
+             std::to_string(min) + ")");
+      }
+      result.push_back(static_cast<int32_t>(v));
+    }
+    return result;
+  }
+
+  void act(float* act_min, float* act_max) const {
+    const double lo = node_.get_float("act_min", -std::numeric_limits<double>::infinity());
+    const double hi = node_.get_float("act_max", std::numeric_limits<double>::infinity());
+    if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
+      fail("fused activation range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+           "] is empty or NaN");
+    }
+    *act_min = static_cast<float>(lo);
+    *act_max = static_cast<float>(hi);
+  }
+
+  const ir::Node& node() const { return node_; }
+
+ private:
+  const ir::Graph& graph_;
+  const ir::Node& node_;
+};
+
+int64_t conv_out_size(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
+                      int64_t stride, int64_t dilation, bool ceil_mode) {
+  const int64_t span = in + pad_before + pad_after - dilation * (kernel - 1) - 1;
+  if (span < 0) return 0;
+  return (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
+}
+
+// Broadcast of two shapes (numpy rules, right-aligned); false when they do not broadcast.
+bool broadcast_shapes(const ir::Shape& a, const ir::Shape& b, ir::Shape* out) {
+  const size_t rank = std::max(a.size(), b.size());
+  out->assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    (*out)[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+void expect_bias(const NodeLowering& l, size_t index, int64_t channels) {
+  if (!l.has_input(index)) return;
+  const ir::Tensor& bias = l.input(index);
+  l.expect_dtype(bias, "bias", DType::kFloat32);
+  l.expect_shape(bias, "bias", {channels});
+}
+
+LoweredOp lower_conv2d(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& filter = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(filter, "filter", 4);
+  l.expect_rank(out, "output", 4);
+  l.expect_dtype(filter, "filter", in.dtype);
+  l.expect_dtype(out, "output", in.dtype);
+
+  Conv2dParams p{};
+  const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
+  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
+  p.stride_h = strides[0];
+  p.stride_w = strides[1];
+  p.dilation_h = dilations[0];
+  p.dilation_w = dilations[1];
+  p.pad_top = pads[0];
+  p.pad_left = pads[1];
+  p.pad_bottom = pads[2];
+  p.pad_right = pads[3];
+  const int64_t group = l.node().get_int("group", 1);
+  if (group < 1 || group > kMaxI32) l.fail("group " + std::to_string(group) + " must be >= 1");
+  p.groups = static_cast<int32_t>(group);
+  l.act(&p.act_min, &p.act_max);
+
+  const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
+  const int64_t o = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
+  if (c % group != 0 || o % group != 0) {
+    l.fail("group " + std::to_string(group) + " does not divide input channels " +
+           std::to_string(c) + " and output channels " + std::to_string(o));
+  }
+  if (filter.shape[3] != c / group) {
+    l.fail("filter '" + filter.name + "' has shape " + shape_string(filter.shape) +
+           ", expected dim 3 = input channels / group = " + std::to_string(c / group));
+  }
+  expect_bias(l, 2, o);
+  const int64_t oh = conv_out_size(h, p.pad_top, p.pad_bottom, kh, p.stride_h, p.dilation_h, false);
+  const int64_t ow = conv_out_size(w, p.pad_left, p.pad_right, kw, p.stride_w, p.dilation_w, false);
+  if (oh < 1 || ow < 1) l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) +
+                               " does not fit the padded " + std::to_string(h) + "x" +
+                               std::to_string(w) + " input");
+  l.expect_shape(out, "output", {n, oh, ow, o});
+
+  LoweredOp op;
+  op.params = params_bytes(p);
+  op.macs = static_cast<uint64_t>(out.elements()) * static_cast<uint64_t>(kh * kw * (c / group));
+  return op;
+}
+
+LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& filter = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(filter, "filter", 4);
+  l.expect_rank(out, "output", 4);
+  l.expect_dtype(filter, "filter", in.dtype);
+  l.expect_dtype(out, "output", in.dtype);
+
+  DepthwiseConv2dParams p{};
+  const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
+  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
+  p.stride_h = strides[0];
+  p.stride_w = strides[1];
+  p.dilation_h = dilations[0];
+  p.dilation_w = dilations[1];
+  p.pad_top = pads[0];
+  p.pad_left = pads[1];
+  p.pad_bottom = pads[2];
+  p.pad_right = pads[3];
+  l.act(&p.act_min, &p.act_max);
+
+  const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
+  const int64_t kh = filter.shape[1], kw = filter.shape[2], oc = filter.shape[3];
+  if (filter.shape[0] != 1) {
+    l.fail("filter '" + filter.name + "' has shape " + shape_string(filter.shape) +
+           ", expected [1,KH,KW,C*M]");
+  }
+  const int64_t multiplier = l.node().get_int("depth_multiplier", c > 0 ? oc / c : 1);
+  if (multiplier < 1 || c * multiplier != oc) {
+    l.fail("filter '" + filter.name + "' has " + std::to_string(oc) + " channels, expected input channels " +
+           std::to_string(c) + " * depth_multiplier " + std::to_string(multiplier));
+  }
+  p.depth_multiplier = static_cast<int32_t>(multiplier);
+  expect_bias(l, 2, oc);
+  const int64_t oh = conv_out_size(h, p.pad_top, p.pad_bottom, kh, p.stride_h, p.dilation_h, false);
+  const int64_t ow = conv_out_size(w, p.pad_left, p.pad_right, kw, p.stride_w, p.dilation_w, false);
+  if (oh < 1 || ow < 1) l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) +
+                               " does not fit the padded " + std::to_string(h) + "x" +
+                               std::to_string(w) + " input");
+  l.expect_shape(out, "output", {n, oh, ow, oc});
+
+  LoweredOp op;
+  op.params = params_bytes(p);
+  op.macs = static_cast<uint64_t>(out.elements()) * static_cast<uint64_t>(kh * kw);
+  return op;
+}
+
+LoweredOp lower_fully_connected(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& weights = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_min_rank(in, "input", 1);
+  l.expect_rank(weights, "weights", 2);
+  l.expect_min_rank(out, "output", 1);
+  l.expect_dtype(weights, "weights", in.dtype);
+  l.expect_dtype(out, "output", in.dtype);
+  const int64_t k = in.shape.back();
+  const int64_t n = weights.shape[0];
+  if (weights.shape[1] != k) {
+    l.fail("weights '" + weights.name + "' has shape " + shape_string(weights.shape) +
+           ", expected [N," + std::to_string(k) + "] to match input " + shape_string(in.shape));
+  }
+  expect_bias(l, 2, n);
+  const int64_t batches = k == 0 ? 0 : in.elements() / k;
+  if (out.shape.back() != n || out.elements() != batches * n) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
+           std::to_string(batches * n) + " elements with last dim " + std::to_string(n));
+  }
+  FullyConnectedParams p{};
+  l.act(&p.act_min, &p.act_max);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  op.macs = static_cast<uint64_t>(batches) * static_cast<uint64_t>(n) * static_cast<uint64_t>(k);
+  return op;
+}
+
+LoweredOp lower_batch_matmul(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& a = l.input(0);
+  const ir::Tensor& b = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_min_rank(a, "A", 2);
+  l.expect_min_rank(b, "B", 2);
+  l.expect_dtype(b, "B", a.dtype);
+  l.expect_dtype(out, "output", a.dtype);
+  const int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back();
+  const int64_t n = b.shape.back();
+  if (b.shape[b.shape.size() - 2] != k) {
+    l.fail("A '" + a.name + "' " + shape_string(a.shape) + " and B '" + b.name + "' " +
+           shape_string(b.shape) + " disagree on K");
+  }
+  ir::Shape batch;
+  if (!broadcast_shapes(ir::Shape(a.shape.begin(), a.shape.end() - 2),
+                        ir::Shape(b.shape.begin(), b.shape.end() - 2), &batch)) {
+    l.fail("batch dims of A " + shape_string(a.shape) + " and B " + shape_string(b.shape) +
+           " do not broadcast");
+  }
+  ir::Shape expected = batch;
+  expected.push_back(m);
+  expected.push_back(n);
+  l.expect_shape(out, "output", expected);
+  BatchMatMulParams p{};
+  l.act(&p.act_min, &p.act_max);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  op.macs = static_cast<uint64_t>(ir::element_count(batch)) * static_cast<uint64_t>(m * n * k);
+  return op;
+}
+
+LoweredOp lower_binary(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& a = l.input(0);
+  const ir::Tensor& b = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(b, "b", a.dtype);
+  l.expect_dtype(out, "output", a.dtype);
+  ir::Shape expected;
+  if (!broadcast_shapes(a.shape, b.shape, &expected)) {
+    l.fail("inputs '" + a.name + "' " + shape_string(a.shape) + " and '" + b.name + "' " +
+           shape_string(b.shape) + " do not broadcast");
+  }
+  l.expect_shape(out, "output", expected);
+  BinaryParams p{};
+  l.act(&p.act_min, &p.act_max);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+void expect_same_shape_unary(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  l.expect_dtype(l.output(0), "output", l.input(0).dtype);
+  l.expect_shape(l.output(0), "output", l.input(0).shape);
+}
+
+LoweredOp lower_clamp(const NodeLowering& l) {
+  expect_same_shape_unary(l);
+  const double lo = l.node().get_float("min", -std::numeric_limits<double>::infinity());
+  const double hi = l.node().get_float("max", std::numeric_limits<double>::infinity());
+  if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
+    l.fail("range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is empty or NaN");
+  }
+  ClampParams p{};
+  p.min = static_cast<float>(lo);
+  p.max = static_cast<float>(hi);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_unary_no_params(const NodeLowering& l) {
+  expect_same_shape_unary(l);
+  return LoweredOp{};
+}
+
+LoweredOp lower_softmax(const NodeLowering& l) {
+  expect_same_shape_unary(l);
+  l.expect_min_rank(l.input(0), "input", 1);
+  SoftmaxParams p{};
+  p.beta = static_cast<float>(l.node().get_float("beta", 1.0));
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_pool2d(const NodeLowering& l, bool average) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(out, "output", 4);
+  l.expect_dtype(out, "output", in.dtype);
+  Pool2dParams p{};
+  const auto kernel = l.ints("kernel", 2, {}, 1);
+  const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
+  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
+  p.kernel_h = kernel[0];
+  p.kernel_w = kernel[1];
+  p.stride_h = strides[0];
+  p.stride_w = strides[1];
+  p.dilation_h = dilations[0];
+  p.dilation_w = dilations[1];
+  p.pad_top = pads[0];
+  p.pad_left = pads[1];
+  p.pad_bottom = pads[2];
+  p.pad_right = pads[3];
+  p.count_include_pad = average ? (l.node().get_int("count_include_pad", 0) != 0 ? 1 : 0) : 0;
+  l.act(&p.act_min, &p.act_max);
+
+  const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
+  const int64_t oh = out.shape[1], ow = out.shape[2];
+  auto fits = [](int64_t actual, int64_t in_size, int64_t before, int64_t after, int64_t k,
+                 int64_t s, int64_t d) {
+    return actual >= 1 && (actual == conv_out_size(in_size, before, after, k, s, d, false) ||
+                           actual == conv_out_size(in_size, before, after, k, s, d, true));
+  };
+  if (out.shape[0] != n || out.shape[3] != c ||
+      !fits(oh, h, p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, p.dilation_h) ||
+      !fits(ow, w, p.pad_left, p.pad_right, p.kernel_w, p.stride_w, p.dilation_w)) {
+    const ir::Shape floor_shape = {
+        n, conv_out_size(h, p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, p.dilation_h, false),
+        conv_out_size(w, p.pad_left, p.pad_right, p.kernel_w, p.stride_w, p.dilation_w, false), c};
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
+           shape_string(floor_shape) + " (or its ceil_mode form)");
+  }
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_mean(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(out, "output", in.dtype);
+  const size_t rank = in.shape.size();
+  std::vector<int64_t> axes = l.node().get_ints("axes");
+  if (!l.node().has("axes")) {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  MeanParams p{};
+  int64_t kept = 1;
+  for (int64_t axis : axes) {
+    if (axis < 0 || static_cast<size_t>(axis) >= rank) {
+      l.fail("axis " + std::to_string(axis) + " is out of range for input rank " + std::to_string(rank));
+    }
+    if (p.axes_mask & (1u << axis)) l.fail("axis " + std::to_string(axis) + " is listed twice");
+    p.axes_mask |= 1u << axis;
+  }
+  for (size_t i = 0; i < rank; ++i)
+    if (!(p.axes_mask & (1u << i))) kept *= in.shape[i];
+  if (out.elements() != kept) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + " (" +
+           std::to_string(out.elements()) + " elements), expected " + std::to_string(kept) +
+           " kept elements");
+  }
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_transpose(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(out, "output", in.dtype);
+  const size_t rank = in.shape.size();
+  std::vector<int64_t> perm = l.node().get_ints("perm");
+  if (!l.node().has("perm")) {
+    for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));  // ONNX default
+  }
+  if (perm.size() != rank) {
+    l.fail("perm has " + std::to_string(perm.size()) + " entries, expected input rank " +
+           std::to_string(rank));
+  }
+  TransposeParams p{};
+  std::vector<bool> seen(rank, false);
+  ir::Shape expected(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= rank || seen[perm[i]]) {
+      l.fail("perm " + shape_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
+    }
+    seen[perm[i]] = true;
+    p.perm[i] = static_cast<uint32_t>(perm[i]);
+    expected[i] = in.shape[perm[i]];
+  }
+  l.expect_shape(out, "output", expected);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_concat(const NodeLowering& l) {
+  l.expect_io(1, 255, 1);
+  const ir::Tensor& first = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  const int64_t axis = l.node().get_int("axis", 0);
+  if (axis < 0 || static_cast<size_t>(axis) >= first.shape.size()) {
+    l.fail("axis " + std::to_string(axis) + " is out of range for input rank " +
+           std::to_string(first.shape.size()));
+  }
+  ir::Shape expected = first.shape;
+  expected[axis] = 0;
+  for (size_t i = 0; i < l.node().inputs.size(); ++i) {
+    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing");
+    const ir::Tensor& t = l.input(i);
+    l.expect_dtype(t, "input", first.dtype);
+    ir::Shape masked = t.shape;
+    if (masked.size() == first.shape.size()) masked[axis] = first.shape[axis];
+    if (masked != first.shape) {
+      l.fail("input '" + t.name + "' has shape " + shape_string(t.shape) + ", expected " +
+             shape_string(first.shape) + " except on axis " + std::to_string(axis));
+    }
+    expected[axis] += t.shape[axis];
+  }
+  l.expect_dtype(out, "output", first.dtype);
+  l.expect_shape(out, "output", expected);
+  ConcatParams p{};
+  p.axis = static_cast<uint32_t>(axis);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+// One element of `value` in `dtype`, as little-endian bytes.
+void pad_value_bytes(const NodeLowering& l, DType dtype, double value, uint8_t out[8]) {
+  std::memset(out, 0, 8);
+  auto store = [&](auto v) { std::memcpy(out, &v, sizeof(v)); };
+  switch (dtype) {
+    case DType::kFloat32: store(static_cast<float>(value)); return;
+    case DType::kInt8: store(static_cast<int8_t>(std::clamp(value, -128.0, 127.0))); return;
+    case DType::kUInt8: store(static_cast<uint8_t>(std::clamp(value, 0.0, 255.0))); return;
+    case DType::kInt16: store(static_cast<int16_t>(std::clamp(value, -32768.0, 32767.0))); return;
+    case DType::kInt32: store(static_cast<int32_t>(std::clamp(value, -2147483648.0, 2147483647.0))); return;
+    case DType::kInt64: store(static_cast<int64_t>(value)); return;
+    case DType::kBool: store(static_cast<uint8_t>(value != 0.0)); return;
+  }
+  l.fail("unknown dtype");
+}
+
+LoweredOp lower_pad(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(out, "output", in.dtype);
+  const size_t rank = in.shape.size();
+  const std::vector<int64_t> pads = l.node().get_ints("pads");
+  if (pads.size() != 2 * rank) {
+    l.fail("pads has " + std::to_string(pads.size()) + " values, expected 2 * rank = " +
+           std::to_string(2 * rank));
+  }
+  PadParams p{};
+  const std::string mode = l.node().get_string("mode", "constant");
+  if (mode == "constant") {
+    p.mode = static_cast<uint32_t>(PadMode::kConstant);
+  } else if (mode == "reflect") {
+    p.mode = static_cast<uint32_t>(PadMode::kReflect);
+  } else if (mode == "edge") {
+    p.mode = static_cast<uint32_t>(PadMode::kEdge);
+  } else {
+    l.fail("mode '" + mode + "' is not supported (expected constant, reflect or edge)");
+  }
+  ir::Shape expected(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t before = pads[i], after = pads[rank + i];
+    if (before < 0 || after < 0 || before > kMaxI32 || after > kMaxI32) {
+      l.fail("pads " + shape_string(pads) + " must be non-negative");
+    }
+    if (mode == "reflect" && (before >= in.shape[i] || after >= in.shape[i])) {
+      l.fail("reflect padding " + std::to_string(before) + "/" + std::to_string(after) +
+             " on axis " + std::to_string(i) + " must be smaller than the dim " +
+             std::to_string(in.shape[i]));
+    }
+    if (mode == "edge" && in.shape[i] == 0 && (before > 0 || after > 0)) {
+      l.fail("edge padding of an empty axis " + std::to_string(i));
+    }
+    p.before[i] = static_cast<int32_t>(before);
+    p.after[i] = static_cast<int32_t>(after);
+    expected[i] = before + in.shape[i] + after;
+  }
+  pad_value_bytes(l, in.dtype, l.node().get_float("value", 0.0), p.value);
+  l.expect_shape(out, "output", expected);
+  LoweredOp op;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_copy(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(out, "output", in.dtype);
+  if (out.elements() != in.elements()) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + " (" +
+           std::to_string(out.elements()) + " elements), expected " + std::to_string(in.elements()) +
+           " elements like input " + shape_string(in.shape));
+  }
+  return LoweredOp{};
+}
+
+void check_tensor_dims(const NodeLowering& l, const ir::Tensor& t) {
+  if (t.shape.size() > kMaxRank) {
+    l.fail("tensor '" + t.name + "' has rank " + std::to_string(t.shape.size()) +
+           ", at most " + std::to_string(kMaxRank) + " is supported");
+  }
+  for (int64_t d : t.shape) {
+    if (d < 0 || d > kMaxI32) {
+      l.fail("tensor '" + t.name + "' has shape " + shape_string(t.shape) +
+             " with a dim outside [0, 2^31)");
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& target_names() {
+  static const std::vector<std::string> names = {"host",       "cortex-m0plus", "cortex-m3",
+                                                  "cortex-m4",  "cortex-m7",     "cortex-m33",
+                                                  "cortex-m55"};
+  return names;
+}
+
+Target parse_target(const std::string& name) {
+  const auto& names = target_names();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<Target>(i);
+  std::string valid;
+  for (const std::string& n : names) valid += (valid.empty() ? "" : ", ") + n;
+  throw CompileError("unknown target '" + name + "' (expected one of: " + valid + ")");
+}
+
+LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
+  const NodeLowering l(graph, node);
+  const auto kind_it = op_kinds().find(node.op);
+  if (kind_it == op_kinds().end()) {
+    l.fail("is not a Mote op; lowering accepts only the ops in compiler/ir/mote_ops.md");
+  }
+  const OpKind kind = kind_it->second;
+  if (node.inputs.empty() || node.inputs[0] == ir::kNoTensor) l.fail("input 0 is missing");
+  for (int id : node.inputs)
+    if (id != ir::kNoTensor) check_tensor_dims(l, l.tensor(id));
+  for (int id : node.outputs) check_tensor_dims(l, l.tensor(id));
+
+  LoweredOp op;
+  switch (kind) {
+    case OpKind::kConv2d: op = lower_conv2d(l); break;
+    case OpKind::kDepthwiseConv2d: op = lower_depthwise_conv2d(l); break;
+    case OpKind::kFullyConnected: op = lower_fully_connected(l); break;
+    case OpKind::kBatchMatMul: op = lower_batch_matmul(l); break;
+    case OpKind::kAdd:
+    case OpKind::kSub:
+    case OpKind::kMul:
+    case OpKind::kDiv: op = lower_binary(l); break;
+    case OpKind::kClamp: op = lower_clamp(l); break;
+    case OpKind::kSigmoid:
+    case OpKind::kTanh: op = lower_unary_no_params(l); break;
+    case OpKind::kSoftmax: op = lower_softmax(l); break;
+    case OpKind::kAvgPool2d: op = lower_pool2d(l, true); break;
+    case OpKind::kMaxPool2d: op = lower_pool2d(l, false); break;
+    case OpKind::kMean: op = lower_mean(l); break;
+    case OpKind::kTranspose: op = lower_transpose(l); break;
+    case OpKind::kConcat: op = lower_concat(l); break;
+    case OpKind::kPad: op = lower_pad(l); break;
+    case OpKind::kCopy: op = lower_copy(l); break;
+  }
+
+  const DType dtype = l.input(0).dtype;
+  op.kernel = select_kernel(kind, dtype, target);
+  if (op.kernel == KernelId::kInvalid) {
+    l.fail(std::string("dtype ") + dtype_string(dtype) + " is not supported (expected float32)");
+  }
+  op.scratch_bytes = scratch_bytes_for(op.kernel, graph, node);
+  return op;
+}
+
+}  // namespace mote::lower
+
+// ---------------------------------------------------------------------------------------
+// lower_to_program: kernel choice, memory plan, serialization.
+// ---------------------------------------------------------------------------------------
+
+namespace mote {
+namespace {
+
+// Graph inputs and outputs must be arena tensors the op list writes: an output that is a
+// constant, a graph input, or already listed as an earlier output gets its own copy.
+void insert_output_copies(ir::Graph& graph) {
+  std::set<int> seen;
+  for (size_t i = 0; i < graph.outputs.size(); ++i) {
+    const int id = graph.outputs[i];
+    const bool is_input = std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end();
+    const bool needs_copy = graph.tensors[id].is_constant || is_input || seen.count(id) != 0;
+    seen.insert(id);
+    if (!needs_copy) continue;
+    ir::Tensor copy;
+    copy.name = graph.tensors[id].name;
+    copy.dtype = graph.tensors[id].dtype;
+    copy.shape = graph.tensors[id].shape;
+    copy.quant = graph.tensors[id].quant;
+    const int copy_id = graph.add_tensor(std::move(copy));
+    ir::Node node;
+    node.name = graph.tensors[id].name + "/output_copy";
+    node.op = "copy";
+    node.inputs = {id};
+    node.outputs = {copy_id};
+    graph.nodes.push_back(std::move(node));
+    graph.outputs[i] = copy_id;
+  }
+}
+
+std::string graph_label(const ir::Graph& graph) {
+  return graph.name.empty() ? std::string("model") : "model '" + graph.name + "'";
+}
+
+}  // namespace
+
+CompileResult lower_to_program(const ir::Graph& source, const std::string& target_name) {
+  const lower::Target target = lower::parse_target(target_name);
+  ir::Graph graph = source;
+  const size_t tensor_total = graph.tensors.size();
+  auto valid_id = [&](int id) { return id >= 0 && static_cast<size_t>(id) < tensor_total; };
+  if (graph.outputs.empty()) throw CompileError(graph_label(graph) + ": the graph has no outputs");
+  for (int id : graph.inputs) {
+    if (!valid_id(id)) throw CompileError(graph_label(graph) + ": graph input id " + std::to_string(id) + " does not exist");
+    if (graph.tensors[id].is_constant) {
+      throw CompileError(graph_label(graph) + ": graph input '" + graph.tensors[id].name + "' is a constant");
+    }
+  }
+  for (int id : graph.outputs)
+    if (!valid_id(id)) throw CompileError(graph_label(graph) + ": graph output id " + std::to_string(id) + " does not exist");
+  insert_output_copies(graph);
+
+  // Lower every node; check the op order produces each tensor before it is read.
+  const size_t op_count = graph.nodes.size();
+  std::vector<lower::LoweredOp> lowered;
+  lowered.reserve(op_count);
+  std::vector<int> producer(graph.tensors.size(), -1);
+  std::vector<bool> is_input(graph.tensors.size(), false);
+  for (int id : graph.inputs) is_input[id] = true;
+  for (size_t k = 0; k < op_count; ++k) {
+    const ir::Node& node = graph.nodes[k];
+    lowered.push_back(lower::lower_node(graph, node, target));
+    for (int id : node.inputs) {
+      if (id == ir::kNoTensor) continue;
+      const ir::Tensor& t = graph.tensors[id];
+      if (!t.is_constant && !is_input[id] && producer[id] < 0) {
+        throw CompileError("node '" + node.name + "' (" + node.op + "): input '" + t.name +
+                           "' is not a constant, a graph input or the output of an earlier node");
+      }
+    }
+    for (int id : node.outputs) {
+      const ir::Tensor& t = graph.tensors[id];
+      if (t.is_constant || is_input[id] || producer[id] >= 0) {
+        throw CompileError("node '" + node.name + "' (" + node.op + "): output '" + t.name +
+                           "' is already a constant, a graph input or another node's output");
+      }
+      producer[id] = static_cast<int>(k);
+    }
+  }
+  for (int id : graph.outputs) {
+    if (producer[id] < 0) {
+      throw CompileError(graph_label(graph) + ": graph output '" + graph.tensors[id].name +
+                         "' is not produced by any node");
+    }
+  }
+
+  // Program tensors: every tensor an op or the graph io refers to, in graph id order.
+  std::vector<bool> used(graph.tensors.size(), false);
+  for (const ir::Node& node : graph.nodes) {
+    for (int id : node.inputs)
+      if (id != ir::kNoTensor) used[id] = true;
+    for (int id : node.outputs) used[id] = true;
+  }
+  for (int id : graph.inputs) used[id] = true;
+  for (int id : graph.outputs) used[id] = true;
+  std::vector<uint32_t> program_index(graph.tensors.size(), kNoTensor);
+  std::vector<int> program_tensors;
+  for (size_t id = 0; id < graph.tensors.size(); ++id) {
+    if (!used[id]) continue;
+    program_index[id] = static_cast<uint32_t>(program_tensors.size());
+    program_tensors.push_back(static_cast<int>(id));
+  }
+
+  // Lifetimes: arena tensors from producer (or op 0 for graph inputs) to last consumer
+  // (or the last op for graph outputs); scratch during its op only.
+  const uint32_t last_op = static_cast<uint32_t>(op_count - 1);
+  std::vector<planner::Buffer> buffers;
+  std::vector<size_t> tensor_buffer(graph.tensors.size(), SIZE_MAX);
+  for (int id : program_tensors) {
+    const ir::Tensor& t = graph.tensors[id];
+    if (t.is_constant) continue;
+    planner::Buffer b;
+    b.bytes = static_cast<uint64_t>(t.bytes());
+    b.first_op = is_input[id] ? 0 : static_cast<uint32_t>(producer[id]);
+    b.last_op = b.first_op;
+    tensor_buffer[id] = buffers.size();
+    buffers.push_back(b);
+  }
+  for (size_t k = 0; k < op_count; ++k) {
+    for (int id : graph.nodes[k].inputs) {
+      if (id == ir::kNoTensor || tensor_buffer[id] == SIZE_MAX) continue;
+      planner::Buffer& b = buffers[tensor_buffer[id]];
+      b.last_op = std::max(b.last_op, static_cast<uint32_t>(k));
+    }
+  }
+  for (int id : graph.outputs) buffers[tensor_buffer[id]].last_op = last_op;
+  std::vector<size_t> scratch_buffer(op_count, SIZE_MAX);
+  for (size_t k = 0; k < op_count; ++k) {
+    if (lowered[k].scratch_bytes == 0) continue;
+    scratch_buffer[k] = buffers.size();
+    buffers.push_back({lowered[k].scratch_bytes, static_cast<uint32_t>(k), static_cast<uint32_t>(k)});
+  }
+  const planner::Plan plan = planner::plan_memory(buffers, kTensorAlignment);
+
+  // Assemble and serialize.
+  emit::ProgramSpec spec;
+  spec.model_name = graph.name;
+  spec.arena_bytes = plan.arena_bytes;
+  spec.arena_lower_bound_bytes = plan.lower_bound;
+  uint64_t weights_bytes = 0;
+  for (int id : program_tensors) {
+    const ir::Tensor& t = graph.tensors[id];
+    emit::ProgramTensor pt;
+    pt.name = t.name;
+    pt.dtype = t.dtype;
+    pt.shape = t.shape;
+    pt.quant = t.quant;
+    if (t.is_constant) {
+      pt.storage = Storage::kConstant;
+      pt.data = t.data;
+      if (static_cast<int64_t>(t.data.size()) != t.bytes()) {
+        throw CompileError(graph_label(graph) + ": constant '" + t.name + "' " +
+                           shape_string(t.shape) + " holds " + std::to_string(t.data.size()) +
+                           " bytes, expected " + std::to_string(t.bytes()));
+      }
+      weights_bytes += t.data.size();
+    } else {
+      pt.storage = Storage::kArena;
+      pt.arena_offset = plan.offsets[tensor_buffer[id]];
+    }
+    spec.tensors.push_back(std::move(pt));
+  }
+  CompileResult result;
+  std::set<std::string> kernel_names;
+  for (size_t k = 0; k < op_count; ++k) {
+    const ir::Node& node = graph.nodes[k];
+    const lower::LoweredOp& op = lowered[k];
+    emit::ProgramOp po;
+    po.name = node.name;
+    po.kernel = static_cast<uint16_t>(op.kernel);
+    for (int id : node.inputs) po.inputs.push_back(id == ir::kNoTensor ? kNoTensor : program_index[id]);
+    for (int id : node.outputs) po.outputs.push_back(program_index[id]);
+    po.params = op.params;
+    if (scratch_buffer[k] != SIZE_MAX) {
+      po.scratch_offset = plan.offsets[scratch_buffer[k]];
+      po.scratch_bytes = op.scratch_bytes;
+    }
+    spec.ops.push_back(std::move(po));
+
+    OpReport report;
+    report.name = node.name;
+    report.kernel = kernel_name(op.kernel);
+    report.macs = op.macs;
+    kernel_names.insert(report.kernel);
+    result.report.macs += op.macs;
+    result.report.ops.push_back(std::move(report));
+  }
+  for (int id : graph.inputs) spec.inputs.push_back(program_index[id]);
+  for (int id : graph.outputs) spec.outputs.push_back(program_index[id]);
+
+  result.program = emit::write_program(spec);
+  result.report.program_bytes = static_cast<uint32_t>(result.program.size());
+  result.report.arena_bytes = static_cast<uint32_t>(plan.arena_bytes);
+  result.report.arena_lower_bound_bytes = static_cast<uint32_t>(plan.lower_bound);
+  if (weights_bytes > UINT32_MAX) throw CompileError(graph_label(graph) + ": weights exceed 4 GiB");
+  result.report.weights_bytes = static_cast<uint32_t>(weights_bytes);
+  result.report.kernels.assign(kernel_names.begin(), kernel_names.end());
+  return result;
+}
+
+}  // namespace mote

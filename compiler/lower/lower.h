@@ -1,0 +1,55 @@
+// Lowering: Mote ops (compiler/ir/mote_ops.md) -> kernel calls.
+//
+// For each node, lowering checks its tensors against the kernel's rules (ranks, dtypes,
+// the output shape the node claims), chooses the kernel for the target, fills the
+// kernel's parameter struct from the node's attributes and computes the op's MACs and
+// scratch size. lower_to_program (compiler.h) then adds the memory plan and serializes.
+//
+// Everything the runtime's kernel `check` would refuse is refused here first, as a
+// CompileError naming the node, so a program the compiler writes always loads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "kernels/kernel_ids.h"
+
+namespace mote::lower {
+
+enum class Target {
+  kHost,
+  kCortexM0Plus,
+  kCortexM3,
+  kCortexM4,
+  kCortexM7,
+  kCortexM33,
+  kCortexM55,
+};
+
+// "host", "cortex-m0plus", ... in the order of Target.
+const std::vector<std::string>& target_names();
+// Throws CompileError "unknown target 'x' (expected one of: host, cortex-m0plus, ...)".
+Target parse_target(const std::string& name);
+
+struct LoweredOp {
+  KernelId kernel = KernelId::kInvalid;
+  std::vector<uint8_t> params;  // the kernel's parameter struct, byte for byte (may be empty)
+  uint64_t macs = 0;            // multiply-accumulates per inference
+  uint64_t scratch_bytes = 0;   // arena scratch the kernel needs during this op
+};
+
+// Lowers one Mote node. Throws CompileError "node 'NAME' (OP): ..." when the node is not a
+// Mote op, an attribute is out of range, or a tensor's dtype/shape breaks the kernel's rules.
+LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target);
+
+// The parameter struct as bytes (every kernel parameter struct is trivially copyable and
+// has no padding).
+template <typename P>
+std::vector<uint8_t> params_bytes(const P& params) {
+  const auto* p = reinterpret_cast<const uint8_t*>(&params);
+  return std::vector<uint8_t>(p, p + sizeof(P));
+}
+
+}  // namespace mote::lower

@@ -1,0 +1,56 @@
+// Host evaluation of ONNX source ops on constant tensors, and small helpers on constant
+// tensor data shared by the ONNX importer and the source-level passes.
+//
+// The evaluator covers the ops that shape computations in exported models are made of
+// (Shape, Gather, Unsqueeze, Concat, Reshape, ...) plus elementwise arithmetic and data
+// movement on constants. It works on the normalized attributes the ONNX importer emits
+// (see import/onnx/onnx_importer.h) and computes output shapes itself, so the importer
+// can use it to resolve shapes ONNX's own shape inference leaves unknown.
+// Cost: one pass over the data per op; meant for shape tensors and weights, not for
+// activations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace mote::passes {
+
+// True for the ops evaluate_source_node() handles.
+bool is_host_evaluable(const std::string& op);
+
+// True when `node` can be evaluated now: every present input is constant, except for
+// Shape and Size, which read only their input's (static) shape.
+bool inputs_ready_for_evaluation(const ir::Graph& graph, const ir::Node& node);
+
+// Evaluates `node`. inputs[i] is nullptr for an omitted optional input; output_dtypes[j]
+// is the dtype of output j. Returns one constant tensor per output (empty name, shape
+// computed here). Throws CompileError("node 'N' (Op): ...") for inputs it cannot
+// evaluate (e.g. an index out of range).
+std::vector<ir::Tensor> evaluate_source_node(const ir::Node& node,
+                                             const std::vector<const ir::Tensor*>& inputs,
+                                             const std::vector<DType>& output_dtypes);
+
+// Element values of a constant tensor as int64 (integer and bool dtypes; float32 is
+// truncated toward zero) or as double (any dtype).
+std::vector<int64_t> read_ints(const ir::Tensor& tensor);
+std::vector<double> read_doubles(const ir::Tensor& tensor);
+
+// Little-endian bytes of values stored as `dtype` (integers wrap, floats round to float32,
+// bool is 0/1).
+std::vector<uint8_t> encode_values(DType dtype, const std::vector<double>& values);
+std::vector<uint8_t> encode_ints(DType dtype, const std::vector<int64_t>& values);
+std::vector<uint8_t> float_bytes(const std::vector<float>& values);
+
+// out.shape[i] = in.shape[perm[i]], data moved accordingly (any dtype).
+ir::Tensor permute_tensor(const ir::Tensor& tensor, const std::vector<int64_t>& perm);
+
+// numpy broadcast of two shapes; throws CompileError(what) when they do not broadcast.
+ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::string& what);
+
+std::string shape_string(const ir::Shape& shape);  // "[1,3,224,224]"
+const char* dtype_name(DType dtype);               // "float32", "int64", ...
+
+}  // namespace mote::passes

@@ -1,0 +1,67 @@
+// Static memory planner: places every arena buffer (activation tensors, graph inputs and
+// outputs, per-op kernel scratch) at a fixed offset in one arena, such that two buffers
+// that are live at the same op never share a byte.
+//
+// Input. A list of buffers, each with a size in bytes and an inclusive lifetime
+// [first_op, last_op] in execution order: a tensor lives from its producer to its last
+// consumer, a graph input from op 0, a graph output until the last op, a scratch buffer
+// only during its op. Sizes are rounded up to `alignment` (16: every arena tensor starts
+// kTensorAlignment-aligned), so every offset is a multiple of it.
+//
+// Algorithm. Greedy placement over a fixed order: each buffer goes into a gap between
+// the already-placed buffers whose lifetimes intersect its own (buffers that are never
+// live together may share bytes). The planner runs eight strategies -- four orders
+//   - size, largest first (TFLite Micro's GreedyMemoryPlanner order),
+//   - lifetime start, earliest first (then largest first),
+//   - size * lifetime length, largest first,
+//   - lifetime length, longest first (then largest first),
+// each with two gap rules
+//   - first fit: the lowest offset where the buffer fits,
+//   - best fit: the smallest gap that holds it (lowest offset on ties), else the top --
+// and keeps the plan with the smallest arena (the first strategy in that list on ties, so
+// the result is deterministic). Ties inside an order are broken by buffer index.
+//
+// Quality. `lower_bound` is the largest sum of aligned sizes of the buffers live at any
+// one op: no placement can use less. Greedy plans reach it on chains and most CNNs; on
+// graphs with long skip connections they can exceed it by fragmentation (the problem is
+// NP-hard in general: dynamic storage allocation). Both numbers are reported so a user
+// can see how far a plan is from ideal.
+//
+// Cost. O(S * n^2 log n) time for n buffers and S = 8 strategies (each placement scans the
+// placed buffers whose lifetimes intersect and sorts them), O(n) memory; a few thousand
+// buffers plan in milliseconds on the host.
+//
+// Limits. Lifetimes are taken as given: the planner neither reorders ops nor aliases
+// buffers (an in-place op or a reshape that reuses its input's bytes is the caller's
+// decision, expressed by not creating a second buffer). Sizes and offsets are 64-bit
+// here; the program writer refuses a plan that does not fit the 32-bit format.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mote::planner {
+
+struct Buffer {
+  uint64_t bytes = 0;
+  uint32_t first_op = 0;  // inclusive
+  uint32_t last_op = 0;   // inclusive; >= first_op
+};
+
+struct Plan {
+  std::vector<uint64_t> offsets;  // one per input buffer, multiples of the alignment
+  uint64_t arena_bytes = 0;       // max over buffers of offset + aligned size
+  uint64_t lower_bound = 0;       // max over ops of the aligned bytes live at that op
+  std::string strategy;           // which order / gap rule produced the plan
+};
+
+// Throws CompileError for a buffer with last_op < first_op or a zero alignment.
+Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
+
+// Rounds `bytes` up to a multiple of `alignment`.
+constexpr uint64_t align_up(uint64_t bytes, uint64_t alignment) {
+  return (bytes + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace mote::planner

@@ -1,0 +1,59 @@
+#include "kernel_util.h"
+
+namespace mote {
+
+Status check_io(const OpContext& ctx, uint32_t min_inputs, uint32_t max_inputs,
+                uint32_t outputs) {
+  const uint32_t inputs = ctx.input_count();
+  if (inputs < min_inputs || inputs > max_inputs || ctx.output_count() != outputs) {
+    return Status::kBadOp;
+  }
+  for (uint32_t i = 0; i < min_inputs; ++i) {
+    if (!ctx.has_input(i)) return Status::kBadOp;
+  }
+  // Outputs follow the inputs in the io list, so has_input() sees them past input_count.
+  for (uint32_t i = 0; i < outputs; ++i) {
+    if (!ctx.has_input(inputs + i)) return Status::kBadOp;
+  }
+  return Status::kOk;
+}
+
+bool same_shape(const TensorDesc& a, const TensorDesc& b) {
+  if (a.rank != b.rank) return false;
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    if (a.dims[i] != b.dims[i]) return false;
+  }
+  return true;
+}
+
+bool index_math_fits(const TensorDesc& t) {
+  if (t.rank > kMaxRank) return false;
+  int64_t product = 1;
+  for (uint32_t i = 0; i < t.rank; ++i) {
+    if (t.dims[i] != 0) product *= t.dims[i];
+    if (product > INT32_MAX) return false;
+  }
+  return true;
+}
+
+bool valid_window(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation,
+                  int64_t pad_begin, int64_t pad_end, bool allow_ceil) {
+  if (kernel < 1 || stride < 1 || dilation < 1 || pad_begin < 0 || pad_end < 0) return false;
+  const int64_t padded = in + pad_begin + pad_end;
+  // Bounds every coordinate and tap computation in the kernels (see taps_inside()).
+  if (padded + stride + dilation > INT32_MAX) return false;
+  const int64_t extent = dilation * (kernel - 1) + 1;
+  if (extent > padded) return false;
+  const int64_t floor_out = (padded - extent) / stride + 1;
+  const int64_t ceil_out = (padded - extent + stride - 1) / stride + 1;
+  return out == floor_out || (allow_ceil && out == ceil_out);
+}
+
+void right_aligned_dims(const TensorDesc& t, int32_t dims6[kMaxRank]) {
+  const uint32_t lead = kMaxRank - t.rank;
+  for (uint32_t i = 0; i < kMaxRank; ++i) {
+    dims6[i] = i < lead ? 1 : static_cast<int32_t>(t.dims[i - lead]);
+  }
+}
+
+}  // namespace mote

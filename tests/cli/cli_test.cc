@@ -1,0 +1,171 @@
+// Each CLI failure: non-zero exit, exactly one line on stderr naming the problem, and no
+// partial output file. Plus the --json contracts of compile/run/inspect.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "npy.h"
+#include "test_util.h"
+
+namespace mote::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+void expect_one_line_error(const CommandResult& r, const std::vector<std::string>& fragments) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
+  for (const auto& fragment : fragments) EXPECT_NE(r.err.find(fragment), std::string::npos) << "missing '" << fragment << "' in: " << r.err;
+}
+
+// Compiles linear_4x3 (input float32 [1,4]) once per test into the temp dir.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    program_ = dir_.file("linear.mote");
+    const CommandResult r = run_mote("compile " + quoted(onnx_model("linear_4x3")) + " -o " + quoted(program_));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    input_ = shared_models() + "/onnx/linear_4x3.s0.in0.npy";
+  }
+  std::string run_args(const std::string& input) const {
+    return "run " + quoted(program_) + " --input " + quoted(input) + " --output-dir " + quoted(dir_.file("out"));
+  }
+  void write_npy_file(const std::string& name, DType dtype, std::vector<int64_t> shape) const {
+    NpyArray a;
+    a.dtype = dtype;
+    a.shape = shape;
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    a.data.assign(n * dtype_size(dtype), 0);
+    write_npy(dir_.file(name), a);
+  }
+
+  TempDir dir_;
+  std::string program_;
+  std::string input_;
+};
+
+TEST_F(Cli, CompileMissingFile) {
+  const CommandResult r = run_mote("compile /nonexistent/model.onnx -o " + quoted(dir_.file("x.mote")));
+  expect_one_line_error(r, {"/nonexistent/model.onnx"});
+  EXPECT_FALSE(fs::exists(dir_.file("x.mote")));
+}
+
+TEST_F(Cli, CompileMalformedOnnx) {
+  write_bytes(dir_.file("bad.onnx"), {0x08, 0x07, 0xFF, 0xFF, 0xFF, 0x12, 0x34, 0x00, 0x99});
+  const CommandResult r = run_mote("compile " + quoted(dir_.file("bad.onnx")) + " -o " + quoted(dir_.file("x.mote")));
+  expect_one_line_error(r, {"bad.onnx"});
+  EXPECT_FALSE(fs::exists(dir_.file("x.mote")));
+}
+
+TEST_F(Cli, CompileUnknownFormatAndTarget) {
+  write_bytes(dir_.file("model.pb"), {1, 2, 3});
+  expect_one_line_error(run_mote("compile " + quoted(dir_.file("model.pb")) + " -o " + quoted(dir_.file("x.mote"))),
+                        {"model.pb", ".pb"});
+  expect_one_line_error(run_mote("compile " + quoted(onnx_model("linear_4x3")) + " -o " +
+                                 quoted(dir_.file("x.mote")) + " --target cortex-a53"),
+                        {"cortex-a53"});
+}
+
+TEST_F(Cli, CompileIntoMissingDirectoryLeavesNothing) {
+  const std::string out = dir_.file("no/such/dir/x.mote");
+  expect_one_line_error(run_mote("compile " + quoted(onnx_model("linear_4x3")) + " -o " + quoted(out)),
+                        {out});
+  EXPECT_TRUE(fs::is_empty(dir_.path()) || !fs::exists(dir_.file("no")));
+}
+
+TEST_F(Cli, CompileJsonReport) {
+  const CommandResult r = run_mote("compile " + quoted(onnx_model("lenet5_28")) + " -o " +
+                                   quoted(dir_.file("lenet.mote")) + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["arena_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GE(j["arena_bytes"].get<uint64_t>(), j["arena_lower_bound_bytes"].get<uint64_t>());
+  EXPECT_GT(j["weights_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["program_bytes"].get<uint64_t>(), fs::file_size(dir_.file("lenet.mote")));
+}
+
+TEST_F(Cli, RunWritesOutputsAndJson) {
+  const CommandResult r = run_mote(run_args(input_) + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["arena_bytes"].get<uint64_t>(), 0u);
+  ASSERT_EQ(j["ops"].size(), 1u);
+  EXPECT_EQ(j["ops"][0]["kernel"], "fully_connected_f32");
+  const NpyArray out = read_npy(dir_.file("out/out0.npy"));
+  EXPECT_EQ(out.dtype, DType::kFloat32);
+  EXPECT_EQ(out.shape, (std::vector<int64_t>{1, 3}));
+}
+
+TEST_F(Cli, RunWrongInputCount) {
+  const CommandResult r = run_mote(run_args(input_) + " --input " + quoted(input_));
+  expect_one_line_error(r, {"expects 1 input", "got 2"});
+}
+
+TEST_F(Cli, RunWrongInputShape) {
+  write_npy_file("wrong_shape.npy", DType::kFloat32, {1, 5});
+  expect_one_line_error(run_mote(run_args(dir_.file("wrong_shape.npy"))),
+                        {"wrong_shape.npy", "expects float32 [1,4]", "got float32 [1,5]"});
+  EXPECT_FALSE(fs::exists(dir_.file("out/out0.npy")));
+}
+
+TEST_F(Cli, RunWrongInputDtype) {
+  write_npy_file("wrong_dtype.npy", DType::kInt32, {1, 4});
+  expect_one_line_error(run_mote(run_args(dir_.file("wrong_dtype.npy"))),
+                        {"wrong_dtype.npy", "expects float32 [1,4]", "got int32 [1,4]"});
+}
+
+TEST_F(Cli, RunArenaTooSmallStatesTheBytesNeeded) {
+  const auto j = nlohmann::json::parse(run_mote("inspect " + quoted(program_) + " --json").out);
+  const uint64_t needed = j["arena_bytes"].get<uint64_t>();
+  expect_one_line_error(run_mote(run_args(input_) + " --arena-bytes 16"),
+                        {"arena too small", "needs " + std::to_string(needed) + " bytes", "given 16"});
+}
+
+TEST_F(Cli, RunGarbageAndTruncatedPrograms) {
+  write_bytes(dir_.file("garbage.mote"), std::vector<uint8_t>(200, 0xAB));
+  expect_one_line_error(run_mote("run " + quoted(dir_.file("garbage.mote")) + " --input " + quoted(input_) +
+                                 " --output-dir " + quoted(dir_.file("o"))),
+                        {"garbage.mote", "invalid program", "bad magic"});
+  const std::vector<uint8_t> bytes = read_file(program_);
+  write_bytes(dir_.file("short.mote"), std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
+  expect_one_line_error(run_mote("run " + quoted(dir_.file("short.mote")) + " --input " + quoted(input_) +
+                                 " --output-dir " + quoted(dir_.file("o"))),
+                        {"short.mote", "truncated"});
+  std::vector<uint8_t> flipped = bytes;
+  flipped[flipped.size() - 5] ^= 0x10;
+  write_bytes(dir_.file("flipped.mote"), flipped);
+  expect_one_line_error(run_mote("run " + quoted(dir_.file("flipped.mote")) + " --input " + quoted(input_) +
+                                 " --output-dir " + quoted(dir_.file("o"))),
+                        {"flipped.mote", "checksum"});
+  EXPECT_FALSE(fs::exists(dir_.file("o")));
+}
+
+TEST_F(Cli, RunMissingAndMalformedInputFiles) {
+  expect_one_line_error(run_mote(run_args(dir_.file("missing.npy"))), {"missing.npy", "cannot open"});
+  write_bytes(dir_.file("bad.npy"), {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 200, 0, '{'});
+  expect_one_line_error(run_mote(run_args(dir_.file("bad.npy"))), {"bad.npy", "truncated"});
+}
+
+TEST_F(Cli, RunOutputDirNotCreatable) {
+  write_bytes(dir_.file("afile"), {1});
+  const CommandResult r = run_mote("run " + quoted(program_) + " --input " + quoted(input_) + " --output-dir " +
+                                   quoted(dir_.file("afile/sub")));
+  expect_one_line_error(r, {"afile/sub", "cannot create output directory"});
+}
+
+TEST_F(Cli, RunUnknownDevice) {
+  expect_one_line_error(run_mote(run_args(input_) + " --device qemu-cortex-a9"), {"qemu-cortex-a9"});
+}
+
+TEST_F(Cli, InspectMissingFileAndUsageErrors) {
+  expect_one_line_error(run_mote("inspect /nonexistent.mote --json"), {"/nonexistent.mote"});
+  expect_one_line_error(run_mote("run " + quoted(program_)), {"--input"});
+  expect_one_line_error(run_mote("frobnicate"), {"frobnicate"});
+}
+
+}  // namespace
+}  // namespace mote::testing
