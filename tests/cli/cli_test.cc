@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
 
 void expect_one_line_error(const CommandResult& r, const std::vector<std::string>& fragments) {
   EXPECT_NE(r.exit_code, 0);
@@ -26,12 +26,12 @@ class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
     program_ = dir_.file("linear.mote");
-    const CommandResult r = run_mote("compile " + quoted(onnx_model("linear_4x3")) + " -o " + quoted(program_));
+    const CommandResult r = run_mote("compile " + shell_quote(onnx_model("linear_4x3")) + " -o " + shell_quote(program_));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     input_ = shared_models() + "/onnx/linear_4x3.s0.in0.npy";
   }
   std::string run_args(const std::string& input) const {
-    return "run " + quoted(program_) + " --input " + quoted(input) + " --output-dir " + quoted(dir_.file("out"));
+    return "run " + shell_quote(program_) + " --input " + shell_quote(input) + " --output-dir " + shell_quote(dir_.file("out"));
   }
   void write_npy_file(const std::string& name, DType dtype, std::vector<int64_t> shape) const {
     NpyArray a;
@@ -49,37 +49,37 @@ class Cli : public ::testing::Test {
 };
 
 TEST_F(Cli, CompileMissingFile) {
-  const CommandResult r = run_mote("compile /nonexistent/model.onnx -o " + quoted(dir_.file("x.mote")));
+  const CommandResult r = run_mote("compile /nonexistent/model.onnx -o " + shell_quote(dir_.file("x.mote")));
   expect_one_line_error(r, {"/nonexistent/model.onnx"});
   EXPECT_FALSE(fs::exists(dir_.file("x.mote")));
 }
 
 TEST_F(Cli, CompileMalformedOnnx) {
   write_bytes(dir_.file("bad.onnx"), {0x08, 0x07, 0xFF, 0xFF, 0xFF, 0x12, 0x34, 0x00, 0x99});
-  const CommandResult r = run_mote("compile " + quoted(dir_.file("bad.onnx")) + " -o " + quoted(dir_.file("x.mote")));
+  const CommandResult r = run_mote("compile " + shell_quote(dir_.file("bad.onnx")) + " -o " + shell_quote(dir_.file("x.mote")));
   expect_one_line_error(r, {"bad.onnx"});
   EXPECT_FALSE(fs::exists(dir_.file("x.mote")));
 }
 
 TEST_F(Cli, CompileUnknownFormatAndTarget) {
   write_bytes(dir_.file("model.pb"), {1, 2, 3});
-  expect_one_line_error(run_mote("compile " + quoted(dir_.file("model.pb")) + " -o " + quoted(dir_.file("x.mote"))),
+  expect_one_line_error(run_mote("compile " + shell_quote(dir_.file("model.pb")) + " -o " + shell_quote(dir_.file("x.mote"))),
                         {"model.pb", ".pb"});
-  expect_one_line_error(run_mote("compile " + quoted(onnx_model("linear_4x3")) + " -o " +
-                                 quoted(dir_.file("x.mote")) + " --target cortex-a53"),
+  expect_one_line_error(run_mote("compile " + shell_quote(onnx_model("linear_4x3")) + " -o " +
+                                 shell_quote(dir_.file("x.mote")) + " --target cortex-a53"),
                         {"cortex-a53"});
 }
 
 TEST_F(Cli, CompileIntoMissingDirectoryLeavesNothing) {
   const std::string out = dir_.file("no/such/dir/x.mote");
-  expect_one_line_error(run_mote("compile " + quoted(onnx_model("linear_4x3")) + " -o " + quoted(out)),
+  expect_one_line_error(run_mote("compile " + shell_quote(onnx_model("linear_4x3")) + " -o " + shell_quote(out)),
                         {out});
   EXPECT_TRUE(fs::is_empty(dir_.path()) || !fs::exists(dir_.file("no")));
 }
 
 TEST_F(Cli, CompileJsonReport) {
-  const CommandResult r = run_mote("compile " + quoted(onnx_model("lenet5_28")) + " -o " +
-                                   quoted(dir_.file("lenet.mote")) + " --json");
+  const CommandResult r = run_mote("compile " + shell_quote(onnx_model("lenet5_28")) + " -o " +
+                                   shell_quote(dir_.file("lenet.mote")) + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_GT(j["arena_bytes"].get<uint64_t>(), 0u);
@@ -101,7 +101,7 @@ TEST_F(Cli, RunWritesOutputsAndJson) {
 }
 
 TEST_F(Cli, RunWrongInputCount) {
-  const CommandResult r = run_mote(run_args(input_) + " --input " + quoted(input_));
+  const CommandResult r = run_mote(run_args(input_) + " --input " + shell_quote(input_));
   expect_one_line_error(r, {"expects 1 input", "got 2"});
 }
 
@@ -119,7 +119,7 @@ TEST_F(Cli, RunWrongInputDtype) {
 }
 
 TEST_F(Cli, RunArenaTooSmallStatesTheBytesNeeded) {
-  const auto j = nlohmann::json::parse(run_mote("inspect " + quoted(program_) + " --json").out);
+  const auto j = nlohmann::json::parse(run_mote("inspect " + shell_quote(program_) + " --json").out);
   const uint64_t needed = j["arena_bytes"].get<uint64_t>();
   expect_one_line_error(run_mote(run_args(input_) + " --arena-bytes 16"),
                         {"arena too small", "needs " + std::to_string(needed) + " bytes", "given 16"});
@@ -127,19 +127,19 @@ TEST_F(Cli, RunArenaTooSmallStatesTheBytesNeeded) {
 
 TEST_F(Cli, RunGarbageAndTruncatedPrograms) {
   write_bytes(dir_.file("garbage.mote"), std::vector<uint8_t>(200, 0xAB));
-  expect_one_line_error(run_mote("run " + quoted(dir_.file("garbage.mote")) + " --input " + quoted(input_) +
-                                 " --output-dir " + quoted(dir_.file("o"))),
+  expect_one_line_error(run_mote("run " + shell_quote(dir_.file("garbage.mote")) + " --input " + shell_quote(input_) +
+                                 " --output-dir " + shell_quote(dir_.file("o"))),
                         {"garbage.mote", "invalid program", "bad magic"});
   const std::vector<uint8_t> bytes = read_file(program_);
   write_bytes(dir_.file("short.mote"), std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
-  expect_one_line_error(run_mote("run " + quoted(dir_.file("short.mote")) + " --input " + quoted(input_) +
-                                 " --output-dir " + quoted(dir_.file("o"))),
+  expect_one_line_error(run_mote("run " + shell_quote(dir_.file("short.mote")) + " --input " + shell_quote(input_) +
+                                 " --output-dir " + shell_quote(dir_.file("o"))),
                         {"short.mote", "truncated"});
   std::vector<uint8_t> flipped = bytes;
   flipped[flipped.size() - 5] ^= 0x10;
   write_bytes(dir_.file("flipped.mote"), flipped);
-  expect_one_line_error(run_mote("run " + quoted(dir_.file("flipped.mote")) + " --input " + quoted(input_) +
-                                 " --output-dir " + quoted(dir_.file("o"))),
+  expect_one_line_error(run_mote("run " + shell_quote(dir_.file("flipped.mote")) + " --input " + shell_quote(input_) +
+                                 " --output-dir " + shell_quote(dir_.file("o"))),
                         {"flipped.mote", "checksum"});
   EXPECT_FALSE(fs::exists(dir_.file("o")));
 }
@@ -152,8 +152,8 @@ TEST_F(Cli, RunMissingAndMalformedInputFiles) {
 
 TEST_F(Cli, RunOutputDirNotCreatable) {
   write_bytes(dir_.file("afile"), {1});
-  const CommandResult r = run_mote("run " + quoted(program_) + " --input " + quoted(input_) + " --output-dir " +
-                                   quoted(dir_.file("afile/sub")));
+  const CommandResult r = run_mote("run " + shell_quote(program_) + " --input " + shell_quote(input_) + " --output-dir " +
+                                   shell_quote(dir_.file("afile/sub")));
   expect_one_line_error(r, {"afile/sub", "cannot create output directory"});
 }
 
@@ -163,7 +163,7 @@ TEST_F(Cli, RunUnknownDevice) {
 
 TEST_F(Cli, InspectMissingFileAndUsageErrors) {
   expect_one_line_error(run_mote("inspect /nonexistent.mote --json"), {"/nonexistent.mote"});
-  expect_one_line_error(run_mote("run " + quoted(program_)), {"--input"});
+  expect_one_line_error(run_mote("run " + shell_quote(program_)), {"--input"});
   expect_one_line_error(run_mote("frobnicate"), {"frobnicate"});
 }
 

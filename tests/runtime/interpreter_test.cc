@@ -10,6 +10,7 @@
 
 #include "all_kernels.h"
 #include "compiler.h"
+#include "kernel_ids.h"
 #include "mote/interpreter.h"
 #include "test_util.h"
 
