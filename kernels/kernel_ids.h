@@ -41,4 +41,7 @@ inline constexpr uint32_t kKernelCount = static_cast<uint32_t>(KernelId::kCount)
 // "conv2d_f32", ...; "" for an unknown id. Host-side (compiler, CLI, reports).
 const char* kernel_name(KernelId id);
 
+// The inverse of kernel_name(); KernelId::kInvalid for an unknown (or null) name.
+KernelId kernel_id_from_name(const char* name);
+
 }  // namespace mote

@@ -13,7 +13,7 @@
 namespace mote {
 namespace {
 
-// How a pool reduces one window into `out` (shape.channels values).
+// The reduction a pool applies over its window.
 enum class PoolKind { kAverage, kMax };
 
 template <PoolKind kKind>
