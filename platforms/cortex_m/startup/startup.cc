@@ -7,11 +7,12 @@
 // The workspace region (.noinit and the free memory after it, see ld/sections.ld) is
 // deliberately not zeroed: clearing 16 MiB would cost millions of instructions per boot.
 //
-// Every other exception except SysTick is unexpected: Fault_Handler prints one line
+// Every other exception is unexpected: Fault_Handler prints one line
 // "fault: <name> CFSR=... HFSR=... MMFAR=... BFAR=... PC=... LR=..." (status registers
-// only on ARMv7-M and later; ARMv6-M has none) and exits with kFaultExitCode, so a host
-// harness can tell a crash from an error reported by the program. A firmware that
-// wants SysTick interrupts defines SysTick_Handler (see instruction_counter.cc).
+// only on ARMv7-M and later; ARMv6-M has none) and exits with kFaultExitCode (125), so
+// a host harness can tell a crash from an error reported by the program. The one
+// exception a firmware may use is SysTick: SysTick_Handler is weak here, and
+// instruction_counter.cc defines it.
 #include <stdint.h>
 #include <string.h>
 
@@ -35,16 +36,13 @@ extern void (*__init_array_end[])();
 
 void Reset_Handler();
 void Fault_Handler();
-void SysTick_Handler() __attribute__((weak, alias("Fault_Handler")));
+void SysTick_Handler() __attribute__((weak, alias("Fault_Handler"), nothrow));
 
 // C++ runtime hooks a freestanding program still references. Static destructors never
 // run (main's return ends the program), so registering one is a no-op.
 void* __dso_handle = nullptr;
 int __cxa_atexit(void (*)(void*), void*, void*) { return 0; }
-void __cxa_pure_virtual() {
-  mote::semihost::write0("fault: pure virtual call\n");
-  mote::semihost::exit(125);
-}
+void __cxa_pure_virtual();
 
 }  // extern "C"
 
@@ -101,7 +99,7 @@ void append_hex(char*& out, uint32_t value) {
   for (int shift = 28; shift >= 0; shift -= 4) *out++ = "0123456789abcdef"[(value >> shift) & 0xFu];
 }
 
-void append_register(char*& out, const char* name, uint32_t address) {
+[[maybe_unused]] void append_register(char*& out, const char* name, uint32_t address) {
   append_text(out, name);
   append_hex(out, *reinterpret_cast<volatile const uint32_t*>(address));
 }
@@ -131,6 +129,11 @@ extern "C" {
   append_text(out, "\n");
   *out = '\0';
   mote::semihost::write0(line);
+  mote::semihost::exit(kFaultExitCode);
+}
+
+void __cxa_pure_virtual() {
+  mote::semihost::write0("fault: pure virtual call\n");
   mote::semihost::exit(kFaultExitCode);
 }
 

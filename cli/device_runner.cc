@@ -1,0 +1,385 @@
+// Host side of `mote run --device qemu-*`: prepares a scratch directory, starts QEMU on
+// the runner firmware with the scratch directory as its working directory, and collects
+// what the runner wrote there.
+//
+// The runner's command line travels as semihosting arguments, which QEMU joins with
+// single spaces and passes on unquoted; so the runner only ever sees short relative
+// names inside the scratch directory ("program.mote", ".", "in0.bin", ...) and the
+// user's paths can contain any character. The program is linked (or copied) in.
+#include "device_runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace mote {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Device {
+  const char* name;     // what the user passes to --device
+  const char* core;     // runner-<core>.elf
+  const char* machine;  // qemu-system-arm -M
+};
+
+// QEMU has no Cortex-M0+ model: M0+ builds run on the Cortex-M3 board (same memory).
+constexpr Device kDevices[] = {
+    {"qemu-cortex-m0plus", "cortex-m0plus", "mps2-an385"},
+    {"qemu-cortex-m3", "cortex-m3", "mps2-an385"},
+    {"qemu-cortex-m4", "cortex-m4", "mps2-an386"},
+    {"qemu-cortex-m7", "cortex-m7", "mps2-an500"},
+    {"qemu-cortex-m33", "cortex-m33", "mps2-an505"},
+    {"qemu-cortex-m55", "cortex-m55", "mps3-an547"},
+};
+
+constexpr int kFaultExitCode = 125;  // platforms/cortex_m/startup/startup.cc
+constexpr int kDefaultTimeoutSeconds = 300;
+constexpr const char* kProgramName = "program.mote";
+constexpr const char* kLogName = "qemu.log";
+
+[[noreturn]] void fail(const std::string& message) {
+  std::string line = message;
+  for (char& c : line) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  throw std::runtime_error(line);
+}
+
+const Device& find_device(const std::string& name) {
+  for (const Device& device : kDevices) {
+    if (name == device.name) return device;
+  }
+  std::string valid;
+  for (const Device& device : kDevices) valid += std::string(valid.empty() ? "" : ", ") + device.name;
+  fail("unknown device '" + name + "' (valid: host, " + valid + ")");
+}
+
+fs::path firmware_dir() {
+  if (const char* dir = std::getenv("MOTE_FIRMWARE_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+#ifdef MOTE_FIRMWARE_DIR
+  return MOTE_FIRMWARE_DIR;
+#else
+  return {};
+#endif
+}
+
+fs::path find_firmware(const Device& device) {
+  const fs::path dir = firmware_dir();
+  const std::string file = std::string("runner-") + device.core + ".elf";
+  if (dir.empty()) {
+    fail(std::string(device.name) + ": no firmware directory: set MOTE_FIRMWARE_DIR to the " +
+         "directory holding " + file + " (built into <build>/firmware by the Mote build)");
+  }
+  const fs::path elf = dir / file;
+  std::error_code error;
+  if (!fs::is_regular_file(elf, error)) {
+    fail(std::string(device.name) + ": runner firmware " + elf.string() + " not found: " +
+         "build it with `cmake --build <build dir>` (needs gcc-arm-none-eabi and " +
+         "libnewlib-arm-none-eabi, and MOTE_BUILD_FIRMWARE=ON), or point MOTE_FIRMWARE_DIR " +
+         "at a directory holding it");
+  }
+  return fs::absolute(elf);
+}
+
+fs::path find_qemu() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const fs::path candidate = fs::path(dir) / "qemu-system-arm";
+    if (::access(candidate.c_str(), X_OK) == 0) return fs::absolute(candidate);
+  }
+  fail("qemu-system-arm not found in PATH: install the qemu-system-arm package to run on "
+       "emulated Cortex-M devices");
+}
+
+int timeout_seconds() {
+  if (const char* text = std::getenv("MOTE_QEMU_TIMEOUT"); text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value <= 0 || value > 86400) {
+      fail(std::string("MOTE_QEMU_TIMEOUT='") + text + "' is not a number of seconds in [1, 86400]");
+    }
+    return static_cast<int>(value);
+  }
+  return kDefaultTimeoutSeconds;
+}
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = (tmp != nullptr && *tmp != '\0' ? std::string(tmp) : "/tmp");
+    pattern += "/mote-qemu-XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    if (::mkdtemp(buffer.data()) == nullptr) {
+      fail("cannot create a temporary directory from " + pattern + ": " + std::strerror(errno));
+    }
+    path_ = buffer.data();
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write_file(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) fail("cannot write " + path.string());
+}
+
+bool read_file(const fs::path& path, std::vector<uint8_t>* bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+std::string read_text(const fs::path& path) {
+  std::vector<uint8_t> bytes;
+  if (!read_file(path, &bytes)) return {};
+  return std::string(bytes.begin(), bytes.end());
+}
+
+// The program appears in the scratch directory as kProgramName: a symbolic link when
+// possible, a copy otherwise.
+void place_program(const std::string& program_path, const fs::path& scratch) {
+  std::error_code error;
+  if (!fs::is_regular_file(program_path, error)) {
+    fail("cannot open program file " + program_path + ": " +
+         (fs::exists(program_path, error) ? "not a regular file" : "no such file"));
+  }
+  if (::access(program_path.c_str(), R_OK) != 0) {
+    fail("cannot read program file " + program_path + ": " + std::strerror(errno));
+  }
+  const fs::path target = fs::absolute(program_path, error);
+  fs::create_symlink(target, scratch / kProgramName, error);
+  if (error) {
+    fs::copy_file(program_path, scratch / kProgramName, error);
+    if (error) fail("cannot copy program file " + program_path + ": " + error.message());
+  }
+}
+
+struct ExitInfo {
+  bool timed_out = false;
+  bool signaled = false;
+  int code = 0;  // exit status, or the signal number when signaled
+};
+
+// Runs argv[0] with `directory` as working directory, stdin from /dev/null and
+// stdout+stderr into `log`; kills it after `timeout` seconds.
+ExitInfo run_process(const std::vector<std::string>& argv, const fs::path& directory,
+                     const fs::path& log, int timeout) {
+  // Everything the child needs is prepared before fork(): after it, only
+  // async-signal-safe calls.
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  const std::string directory_text = directory.string();
+  const std::string log_text = log.string();
+
+  const pid_t pid = ::fork();
+  if (pid < 0) fail(std::string("cannot start qemu-system-arm: fork failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(log_text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || ::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
+        ::dup2(out, STDERR_FILENO) < 0 || ::chdir(directory_text.c_str()) != 0) {
+      ::_exit(127);
+    }
+    ::execv(args[0], args.data());
+    static const char kMessage[] = "exec of qemu-system-arm failed\n";
+    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+    ::_exit(127);
+  }
+
+  // Poll with a short, growing sleep: QEMU runs in ~0.05 s for small programs.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
+  auto pause = std::chrono::microseconds(500);
+  ExitInfo info;
+  for (;;) {
+    int status = 0;
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) {
+      if (WIFSIGNALED(status)) {
+        info.signaled = true;
+        info.code = WTERMSIG(status);
+      } else {
+        info.code = WEXITSTATUS(status);
+      }
+      return info;
+    }
+    if (done < 0 && errno != EINTR) {
+      fail(std::string("waiting for qemu-system-arm failed: ") + std::strerror(errno));
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      info.timed_out = true;
+      return info;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+  }
+}
+
+// The first line of `log` that starts with `prefix`, without the prefix; "" if none.
+std::string find_line(const std::string& log, const std::string& prefix) {
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.compare(0, prefix.size(), prefix) == 0) return line.substr(prefix.size());
+  }
+  return {};
+}
+
+std::string first_line(const std::string& log) {
+  std::istringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) return line;
+  }
+  return "(no output)";
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+// Parses "op <index> <instructions>" lines and the "total <instructions>" line.
+void parse_profile(const std::string& text, const std::string& where, DeviceRunResult* result) {
+  std::istringstream lines(text);
+  std::string line;
+  bool have_total = false;
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    std::string key;
+    fields >> key;
+    uint64_t index = 0, count = 0;
+    if (key == "op" && (fields >> index >> count) && index == result->op_instructions.size()) {
+      result->op_instructions.push_back(count);
+    } else if (key == "total" && (fields >> count)) {
+      result->total_instructions = count;
+      have_total = true;
+    } else {
+      fail(where + ": malformed profile line '" + line + "' from the runner");
+    }
+  }
+  if (!have_total) fail(where + ": the runner wrote no profile");
+}
+
+}  // namespace
+
+std::vector<std::string> device_names() {
+  std::vector<std::string> names;
+  for (const Device& device : kDevices) names.push_back(device.name);
+  return names;
+}
+
+DeviceRunResult run_on_device(const std::string& device_name, const std::string& program_path,
+                              const std::vector<std::vector<uint8_t>>& inputs,
+                              uint32_t output_count) {
+  const Device& device = find_device(device_name);
+  const std::string where = device.name;
+  const fs::path firmware = find_firmware(device);
+  const fs::path qemu = find_qemu();
+  const int timeout = timeout_seconds();
+
+  ScratchDir scratch;
+  place_program(program_path, scratch.path());
+  std::string semihosting = "enable=on,target=native,arg=";
+  semihosting += kProgramName;
+  semihosting += ",arg=.";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = "in" + std::to_string(i) + ".bin";
+    write_file(scratch.path() / name, inputs[i]);
+    semihosting += ",arg=" + name;
+  }
+
+  const std::vector<std::string> argv = {
+      qemu.string(), "-M", device.machine, "-display", "none", "-monitor", "none",
+      "-serial", "null",
+      // 1 instruction = 1 ns of virtual time: the runner's SysTick counts instructions.
+      "-icount", "shift=0",
+      "-semihosting-config", semihosting,
+      "-kernel", firmware.string()};
+  const fs::path log_path = scratch.path() / kLogName;
+  const ExitInfo exit = run_process(argv, scratch.path(), log_path, timeout);
+  const std::string log = read_text(log_path);
+
+  if (exit.timed_out) {
+    fail(where + ": the run of " + program_path + " did not finish within " +
+         std::to_string(timeout) + " s (set MOTE_QEMU_TIMEOUT to allow longer)");
+  }
+  if (exit.signaled) {
+    fail(where + ": qemu-system-arm was killed by signal " + std::to_string(exit.code));
+  }
+  if (exit.code != 0) {
+    if (std::string error = find_line(log, "error: "); !error.empty()) {
+      // The runner names its scratch files; show the user's program path instead.
+      replace_all(error, std::string("'") + kProgramName + "'", "'" + program_path + "'");
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        replace_all(error, " 'in" + std::to_string(i) + ".bin'", "");
+      }
+      fail(where + ": " + error);
+    }
+    if (exit.code == kFaultExitCode) {
+      const std::string fault = find_line(log, "fault: ");
+      fail(where + ": emulated core faulted running " + program_path +
+           (fault.empty() ? "" : ": " + fault));
+    }
+    if (log.find("Lockup") != std::string::npos) {
+      fail(where + ": emulated core locked up (fault inside a fault handler) running " +
+           program_path);
+    }
+    fail(where + ": qemu-system-arm exited with status " + std::to_string(exit.code) + ": " +
+         first_line(log));
+  }
+
+  DeviceRunResult result;
+  for (uint32_t j = 0; j < output_count; ++j) {
+    const fs::path path = scratch.path() / ("out" + std::to_string(j) + ".bin");
+    result.outputs.emplace_back();
+    if (!read_file(path, &result.outputs.back())) {
+      fail(where + ": the runner wrote no output " + std::to_string(j) + " for " + program_path);
+    }
+  }
+  parse_profile(read_text(scratch.path() / "profile.txt"), where, &result);
+  return result;
+}
+
+}  // namespace mote

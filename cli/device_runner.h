@@ -1,0 +1,39 @@
+// Runs a Mote program on an emulated Cortex-M core: QEMU (qemu-system-arm) boots the
+// runner firmware for that core (platforms/cortex_m/runner), which reads the program
+// and inputs from the host through semihosting, runs it once and writes back the
+// outputs and a per-op instruction count.
+//
+// Firmware is looked up in $MOTE_FIRMWARE_DIR when set, else in the build's firmware
+// directory (compile definition MOTE_FIRMWARE_DIR, ${CMAKE_BINARY_DIR}/firmware).
+// QEMU runs with `-icount shift=0`, so instruction counts are exact to one SysTick
+// tick (40 instructions on mps2 machines, 50 on mps2-an505, 31.25 on mps3-an547) and
+// identical from run to run. A run is killed after $MOTE_QEMU_TIMEOUT seconds
+// (default 300).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mote {
+
+struct DeviceRunResult {
+  std::vector<std::vector<uint8_t>> outputs;  // raw bytes of each graph output, in order
+  std::vector<uint64_t> op_instructions;      // executed instructions per op, in run order
+  uint64_t total_instructions = 0;            // the whole run() call
+};
+
+// The devices run_on_device() accepts: "qemu-cortex-m0plus", "qemu-cortex-m3",
+// "qemu-cortex-m4", "qemu-cortex-m7", "qemu-cortex-m33", "qemu-cortex-m55".
+std::vector<std::string> device_names();
+
+// Runs the program file at `program_path` with `inputs` (raw little-endian bytes per
+// graph input, each exactly the input tensor's size) and returns `output_count`
+// outputs. Throws std::runtime_error with a one-line message on any failure: unknown
+// device, firmware not built, QEMU missing, timeout, a fault of the emulated core, or
+// the runner's own error (e.g. a program that fails to load), which is forwarded.
+DeviceRunResult run_on_device(const std::string& device, const std::string& program_path,
+                              const std::vector<std::vector<uint8_t>>& inputs,
+                              uint32_t output_count);
+
+}  // namespace mote

@@ -1,0 +1,320 @@
+// The generic Mote runner firmware: runs any Mote program on an emulated Cortex-M core,
+// driven by the host (cli/device_runner.cc) through semihosting.
+//
+// Command line (SYS_GET_CMDLINE, words separated by single spaces, no quoting):
+//   <program path> <output dir> <input0 path> [<input1 path> ...]
+// Paths are host paths, relative to the directory QEMU runs in.
+//
+// It reads the program into the workspace (the large memory region after .noinit, see
+// ld/sections.ld), loads it with an arena of exactly the program's arena_bytes placed
+// right after it, reads each input file (raw little-endian bytes, exactly the input
+// tensor's size), runs the program once with every op timed by SysTick, and writes
+//   <output dir>/out<j>.bin    raw bytes of output j
+//   <output dir>/profile.txt   "op <index> <instructions>" per op, then "total <instructions>"
+// Instruction counts are exact only under `-icount shift=0` (see instruction_counter.h);
+// "total" spans the whole run() call, so it includes dispatch and the profiling calls.
+//
+// Exit status: 0 on success; 1 after printing one line "error: ..." on the semihosting
+// console (QEMU's stderr); 125 when the core faults (startup code).
+#include <stdint.h>
+#include <string.h>
+
+#include "all_kernels.h"
+#include "instruction_counter.h"
+#include "mote/interpreter.h"
+#include "semihost.h"
+
+extern "C" {
+extern uint8_t __workspace_start[];
+extern uint8_t __workspace_end[];
+}
+
+namespace {
+
+namespace semihost = mote::semihost;
+using mote::Status;
+
+constexpr uint32_t kClockHz = MOTE_CPU_CLOCK_HZ;  // set per machine by runner/CMakeLists.txt
+constexpr uint32_t kMaxWords = 64;                 // program, output dir, up to 62 inputs
+constexpr uint32_t kExitError = 1;
+
+// One line of text built without printf (printf would pull in the heap). Truncates
+// silently at its capacity, which is far more than any message here needs.
+class Line {
+ public:
+  Line& text(const char* s) {
+    while (*s != '\0' && length_ + 1 < sizeof(buffer_)) buffer_[length_++] = *s++;
+    buffer_[length_] = '\0';
+    return *this;
+  }
+  Line& number(uint64_t value) {
+    char digits[21];
+    uint32_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    while (n > 0 && length_ + 1 < sizeof(buffer_)) buffer_[length_++] = digits[--n];
+    buffer_[length_] = '\0';
+    return *this;
+  }
+  Line& status(Status status) {
+    const char* description = mote::status_string(status);
+    if (*description != '\0') return text(description);
+    return text("status ").number(static_cast<uint32_t>(status));  // strings compiled out
+  }
+  const char* c_str() const { return buffer_; }
+  uint32_t length() const { return length_; }
+
+ private:
+  char buffer_[384] = {};
+  uint32_t length_ = 0;
+};
+
+uint32_t fail(Line& message) {
+  Line line;
+  line.text("error: ").text(message.c_str()).text("\n");
+  semihost::write0(line.c_str());
+  return kExitError;
+}
+
+// Splits `text` in place at spaces.
+uint32_t split_words(char* text, const char* words[], uint32_t capacity) {
+  uint32_t count = 0;
+  while (*text != '\0') {
+    while (*text == ' ') *text++ = '\0';
+    if (*text == '\0') break;
+    if (count == capacity) return capacity + 1;
+    words[count++] = text;
+    while (*text != '\0' && *text != ' ') ++text;
+  }
+  return count;
+}
+
+uint8_t* align_up(uint8_t* pointer, uintptr_t alignment) {
+  const uintptr_t value = reinterpret_cast<uintptr_t>(pointer);
+  return reinterpret_cast<uint8_t*>((value + alignment - 1) & ~(alignment - 1));
+}
+
+uint32_t bytes_between(const uint8_t* begin, const uint8_t* end) {
+  return begin < end ? static_cast<uint32_t>(end - begin) : 0;
+}
+
+// Which bytes of the workspace are still free.
+struct Workspace {
+  uint8_t* next;
+  uint8_t* end;
+  uint32_t free_bytes() const { return bytes_between(next, end); }
+};
+
+// Per-op timing, filled by the profile hook.
+struct Profile {
+  uint64_t* op_ticks;  // op_count entries in the workspace
+  uint64_t op_begin_ticks;
+};
+
+void profile_op_begin(void* user, uint32_t) {
+  static_cast<Profile*>(user)->op_begin_ticks = mote::cortex_m::read_ticks();
+}
+
+void profile_op_end(void* user, uint32_t op) {
+  Profile* profile = static_cast<Profile*>(user);
+  profile->op_ticks[op] = mote::cortex_m::read_ticks() - profile->op_begin_ticks;
+}
+
+uint64_t instructions(uint64_t ticks) {
+  return mote::cortex_m::ticks_to_instructions(ticks, kClockHz);
+}
+
+// Opens `path` and checks its length; the message says what went wrong, naming `what`.
+int32_t open_for_read(const char* what, const char* path, int32_t* length, Line& error) {
+  const int32_t handle = semihost::open(path, semihost::OpenMode::kReadBinary);
+  if (handle < 0) {
+    error.text("cannot open ").text(what).text(" '").text(path).text("'");
+    return -1;
+  }
+  *length = semihost::file_length(handle);
+  if (*length < 0) {
+    error.text("cannot get the size of ").text(what).text(" '").text(path).text("'");
+    semihost::close(handle);
+    return -1;
+  }
+  return handle;
+}
+
+bool read_all(const char* what, const char* path, int32_t handle, void* data, uint32_t bytes,
+              Line& error) {
+  const bool ok = semihost::read(handle, data, bytes);
+  semihost::close(handle);
+  if (!ok) error.text("cannot read ").text(what).text(" '").text(path).text("'");
+  return ok;
+}
+
+bool write_file(const char* path, const void* data, uint32_t bytes, Line& error) {
+  const int32_t handle = semihost::open(path, semihost::OpenMode::kWriteBinary);
+  if (handle < 0) {
+    error.text("cannot create '").text(path).text("'");
+    return false;
+  }
+  const bool ok = semihost::write(handle, data, bytes);
+  semihost::close(handle);
+  if (!ok) error.text("cannot write '").text(path).text("'");
+  return ok;
+}
+
+char g_command_line[2048];
+mote::Interpreter g_interpreter;
+
+uint32_t run_program() {
+  Line error;
+  const int32_t command_length = semihost::get_cmdline(g_command_line, sizeof(g_command_line));
+  if (command_length < 0) {
+    error.text("cannot read the semihosting command line (at most ")
+        .number(sizeof(g_command_line) - 1)
+        .text(" bytes)");
+    return fail(error);
+  }
+  const char* words[kMaxWords];
+  const uint32_t word_count = split_words(g_command_line, words, kMaxWords);
+  if (word_count < 2 || word_count > kMaxWords) {
+    error.text("usage: <program> <output dir> <input0> [<input1> ...] (at most ")
+        .number(kMaxWords - 2)
+        .text(" inputs)");
+    return fail(error);
+  }
+  const char* program_path = words[0];
+  const char* output_dir = words[1];
+  const uint32_t input_file_count = word_count - 2;
+
+  Workspace workspace{align_up(__workspace_start, mote::kProgramAlignment), __workspace_end};
+
+  // The program, read whole into the workspace.
+  int32_t program_length = 0;
+  const int32_t program_handle = open_for_read("program", program_path, &program_length, error);
+  if (program_handle < 0) return fail(error);
+  const uint32_t program_bytes = static_cast<uint32_t>(program_length);
+  if (program_bytes > workspace.free_bytes()) {
+    semihost::close(program_handle);
+    error.text("program '").text(program_path).text("' is ").number(program_bytes)
+        .text(" bytes; the runner's workspace holds ").number(workspace.free_bytes());
+    return fail(error);
+  }
+  uint8_t* program = workspace.next;
+  if (!read_all("program", program_path, program_handle, program, program_bytes, error)) {
+    return fail(error);
+  }
+  workspace.next = align_up(program + program_bytes, mote::kArenaAlignment);
+
+  // The arena: exactly the planned size when it fits. When it does not (or the header
+  // is unreadable) the interpreter gets all that is left and reports the problem.
+  uint32_t arena_bytes = workspace.free_bytes();
+  uint32_t planned_arena_bytes = 0;
+  if (program_bytes >= sizeof(mote::ProgramHeader)) {
+    mote::ProgramHeader header;
+    memcpy(&header, program, sizeof(header));
+    if (header.magic == mote::kProgramMagic) {
+      planned_arena_bytes = header.arena_bytes;
+      if (planned_arena_bytes <= arena_bytes) arena_bytes = planned_arena_bytes;
+    }
+  }
+  uint8_t* arena = workspace.next;
+  Status status = g_interpreter.load(mote::Span<const uint8_t>(program, program_bytes),
+                                     mote::Span<uint8_t>(arena, arena_bytes),
+                                     mote::all_kernels());
+  if (status == Status::kArenaTooSmall) {
+    error.text("cannot load program '").text(program_path).text("': ").status(status)
+        .text(" (the program needs a ").number(planned_arena_bytes)
+        .text("-byte arena; the runner's workspace has ").number(arena_bytes)
+        .text(" bytes left after the program)");
+    return fail(error);
+  }
+  if (status != Status::kOk) {
+    error.text("cannot load program '").text(program_path).text("': ").status(status);
+    if (g_interpreter.failed_op() != mote::kNoOffset) {
+      error.text(" (op ").number(g_interpreter.failed_op()).text(")");
+    }
+    if (g_interpreter.failed_tensor() != mote::kNoOffset) {
+      error.text(" (tensor ").number(g_interpreter.failed_tensor()).text(")");
+    }
+    return fail(error);
+  }
+  workspace.next = align_up(arena + arena_bytes, 8);
+
+  // Inputs, read straight into their arena slots.
+  if (input_file_count != g_interpreter.input_count()) {
+    error.text("the program has ").number(g_interpreter.input_count())
+        .text(" inputs but ").number(input_file_count).text(" input files were given");
+    return fail(error);
+  }
+  for (uint32_t i = 0; i < input_file_count; ++i) {
+    const char* path = words[2 + i];
+    Line what;
+    what.text("input ").number(i);
+    int32_t length = 0;
+    const int32_t handle = open_for_read(what.c_str(), path, &length, error);
+    if (handle < 0) return fail(error);
+    const uint32_t expected = g_interpreter.input_desc(i)->bytes;
+    if (static_cast<uint32_t>(length) != expected) {
+      semihost::close(handle);
+      error.text("input ").number(i).text(" '").text(path).text("' is ")
+          .number(static_cast<uint32_t>(length)).text(" bytes, expected ").number(expected);
+      return fail(error);
+    }
+    if (!read_all(what.c_str(), path, handle, g_interpreter.input_data(i), expected, error)) {
+      return fail(error);
+    }
+  }
+
+  // Run once, timing every op.
+  const uint32_t op_count = g_interpreter.op_count();
+  if (uint64_t{op_count} * sizeof(uint64_t) > workspace.free_bytes()) {
+    error.text("no room for the profile of ").number(op_count).text(" ops in the workspace");
+    return fail(error);
+  }
+  Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0};
+  const mote::ProfileHook hook{profile_op_begin, profile_op_end, &profile};
+  mote::cortex_m::start_tick_counter();
+  const uint64_t run_begin = mote::cortex_m::read_ticks();
+  status = g_interpreter.run(&hook);
+  const uint64_t run_ticks = mote::cortex_m::read_ticks() - run_begin;
+  if (status != Status::kOk) {
+    error.text("run failed: ").status(status);
+    return fail(error);
+  }
+
+  // Outputs and profile.
+  for (uint32_t j = 0; j < g_interpreter.output_count(); ++j) {
+    Line path;
+    path.text(output_dir).text("/out").number(j).text(".bin");
+    if (!write_file(path.c_str(), g_interpreter.output_data(j),
+                    g_interpreter.output_desc(j)->bytes, error)) {
+      return fail(error);
+    }
+  }
+  Line profile_path;
+  profile_path.text(output_dir).text("/profile.txt");
+  const int32_t handle = semihost::open(profile_path.c_str(), semihost::OpenMode::kWriteBinary);
+  if (handle < 0) {
+    error.text("cannot create '").text(profile_path.c_str()).text("'");
+    return fail(error);
+  }
+  bool written = true;
+  for (uint32_t op = 0; op < op_count && written; ++op) {
+    Line line;
+    line.text("op ").number(op).text(" ").number(instructions(profile.op_ticks[op])).text("\n");
+    written = semihost::write(handle, line.c_str(), line.length());
+  }
+  Line total;
+  total.text("total ").number(instructions(run_ticks)).text("\n");
+  written = written && semihost::write(handle, total.c_str(), total.length());
+  semihost::close(handle);
+  if (!written) {
+    error.text("cannot write '").text(profile_path.c_str()).text("'");
+    return fail(error);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main() { return static_cast<int>(run_program()); }
