@@ -11,19 +11,20 @@
 #include "common/error.h"
 #include "compiler.h"
 #include "emit/program_writer.h"
-#include "kernels/activation/activation.h"
-#include "kernels/batch_matmul/batch_matmul.h"
-#include "kernels/concat/concat.h"
-#include "kernels/conv2d/conv2d.h"
-#include "kernels/depthwise_conv2d/depthwise_conv2d.h"
-#include "kernels/elementwise/elementwise.h"
-#include "kernels/fully_connected/fully_connected.h"
-#include "kernels/mean/mean.h"
-#include "kernels/pad/pad.h"
-#include "kernels/pool2d/pool2d.h"
-#include "kernels/softmax/softmax.h"
-#include "kernels/transpose/transpose.h"
 #include "planner/memory_planner.h"
+// Kernel parameter structs.
+#include "activation/activation.h"
+#include "batch_matmul/batch_matmul.h"
+#include "concat/concat.h"
+#include "conv2d/conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "elementwise/elementwise.h"
+#include "fully_connected/fully_connected.h"
+#include "mean/mean.h"
+#include "pad/pad.h"
+#include "pool2d/pool2d.h"
+#include "softmax/softmax.h"
+#include "transpose/transpose.h"
 
 namespace mote {
 namespace {
@@ -32,8 +33,12 @@ constexpr int64_t kMaxI32 = std::numeric_limits<int32_t>::max();
 
 std::string shape_string(const ir::Shape& shape) {
   std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i != 0) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  s += ']';
+  return s;
 }
 
 const char* dtype_string(DType dtype) {
@@ -393,7 +398,8 @@ LoweredOp lower_fully_connected(const NodeLowering& l) {
            ", expected [N," + std::to_string(k) + "] to match input " + shape_string(in.shape));
   }
   expect_bias(l, 2, n);
-  const int64_t batches = k == 0 ? 0 : in.elements() / k;
+  // B is the product of the leading dims (as the kernel computes it; also right for K == 0).
+  const int64_t batches = ir::element_count(ir::Shape(in.shape.begin(), in.shape.end() - 1));
   if (out.shape.back() != n || out.elements() != batches * n) {
     l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
            std::to_string(batches * n) + " elements with last dim " + std::to_string(n));
@@ -738,7 +744,10 @@ Target parse_target(const std::string& name) {
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<Target>(i);
   std::string valid;
-  for (const std::string& n : names) valid += (valid.empty() ? "" : ", ") + n;
+  for (const std::string& n : names) {
+    if (!valid.empty()) valid += ", ";
+    valid += n;
+  }
   throw CompileError("unknown target '" + name + "' (expected one of: " + valid + ")");
 }
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "ir/graph.h"
-#include "kernels/kernel_ids.h"
+#include "kernel_ids.h"
 
 namespace mote::lower {
 

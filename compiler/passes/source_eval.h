@@ -50,6 +50,13 @@ ir::Tensor permute_tensor(const ir::Tensor& tensor, const std::vector<int64_t>& 
 // numpy broadcast of two shapes; throws CompileError(what) when they do not broadcast.
 ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::string& what);
 
+// Throws CompileError("<graph name>: node 'N' (Op): <what>"), the one-line form every
+// source-level pass uses.
+[[noreturn]] void fail_node(const ir::Graph& graph, const ir::Node& node, const std::string& what);
+
+// Replaces every node input `from` by `to` (graph outputs are not touched).
+void replace_uses(ir::Graph& graph, int from, int to);
+
 std::string shape_string(const ir::Shape& shape);  // "[1,3,224,224]"
 const char* dtype_name(DType dtype);               // "float32", "int64", ...
 

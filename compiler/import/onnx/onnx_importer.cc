@@ -1,0 +1,861 @@
+#include "import/onnx/onnx_importer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "onnx/checker.h"
+#include "onnx/onnx_pb.h"
+#include "onnx/shape_inference/implementation.h"
+#include "passes/source_eval.h"
+
+namespace mote {
+namespace {
+
+using passes::shape_string;
+
+constexpr int64_t kMinOpset = 11;
+constexpr int64_t kMaxOpset = 17;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+std::string ints_string(const std::vector<int64_t>& v) { return shape_string(v); }
+
+std::string node_name(const onnx::NodeProto& node) {
+  if (!node.name().empty()) return node.name();
+  if (node.output_size() > 0 && !node.output(0).empty()) return node.output(0);
+  return node.op_type();
+}
+
+std::optional<DType> dtype_from_onnx(int32_t type) {
+  switch (type) {
+    case onnx::TensorProto::FLOAT: return DType::kFloat32;
+    case onnx::TensorProto::INT64: return DType::kInt64;
+    case onnx::TensorProto::INT32: return DType::kInt32;
+    case onnx::TensorProto::INT16: return DType::kInt16;
+    case onnx::TensorProto::INT8: return DType::kInt8;
+    case onnx::TensorProto::UINT8: return DType::kUInt8;
+    case onnx::TensorProto::BOOL: return DType::kBool;
+    default: return std::nullopt;
+  }
+}
+
+int32_t dtype_to_onnx(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return onnx::TensorProto::FLOAT;
+    case DType::kInt64: return onnx::TensorProto::INT64;
+    case DType::kInt32: return onnx::TensorProto::INT32;
+    case DType::kInt16: return onnx::TensorProto::INT16;
+    case DType::kInt8: return onnx::TensorProto::INT8;
+    case DType::kUInt8: return onnx::TensorProto::UINT8;
+    case DType::kBool: return onnx::TensorProto::BOOL;
+  }
+  return onnx::TensorProto::UNDEFINED;
+}
+
+std::string onnx_type_name(int32_t type) {
+  if (onnx::TensorProto_DataType_IsValid(type))
+    return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(type));
+  return std::to_string(type);
+}
+
+const std::set<std::string>& supported_ops() {
+  static const std::set<std::string> kOps = {
+      "Conv",      "Gemm",     "MatMul",  "Add",       "Sub",
+      "Mul",       "Div",      "Relu",    "Clip",      "Sigmoid",
+      "Tanh",      "Softmax",  "BatchNormalization",   "GlobalAveragePool",
+      "GlobalMaxPool",         "AveragePool",          "MaxPool",
+      "Flatten",   "Reshape",  "Transpose", "Concat",  "Pad",
+      "ReduceMean", "Identity", "Dropout", "Squeeze",  "Unsqueeze",
+      "Shape",     "Gather",   "Cast",    "ConstantOfShape",   "Range",
+      "Slice",     "Size",     "Constant", "HardSigmoid", "HardSwish",
+      "LeakyRelu", "PRelu"};
+  return kOps;
+}
+
+// The result of converting one NodeProto: the normalized node (inputs/outputs not yet
+// set), which of the ONNX inputs it keeps, and how many leading outputs it keeps.
+struct Converted {
+  ir::Node node;
+  std::vector<int> kept_inputs;  // positions in the NodeProto's input list
+  int kept_outputs = 1;
+};
+
+class OnnxImporter {
+ public:
+  explicit OnnxImporter(std::string path) : path_(std::move(path)) {}
+
+  ir::Graph run() {
+    load();
+    resolve_shapes();
+    return convert();
+  }
+
+ private:
+  // ---- errors -------------------------------------------------------------------------
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CompileError(path_ + ": " + what);
+  }
+  [[noreturn]] void fail_node(const onnx::NodeProto& node, const std::string& what) const {
+    fail("node '" + node_name(node) + "' (" + node.op_type() + "): " + what);
+  }
+  [[noreturn]] void fail_attr(const onnx::NodeProto& node, const std::string& attr,
+                              const std::string& value, const std::string& why = {}) const {
+    fail_node(node, "attribute '" + attr + "' value " + value + " not supported" +
+                        (why.empty() ? "" : " (" + why + ")"));
+  }
+
+  // ---- loading ------------------------------------------------------------------------
+  void load() {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path_, ec)) fail("cannot open: is a directory");
+    std::ifstream file(path_, std::ios::binary);
+    if (!file) fail(std::string("cannot open: ") + std::strerror(errno));
+    std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (file.bad()) fail(std::string("cannot read: ") + std::strerror(errno));
+    if (!model_.ParseFromString(bytes)) fail("not a valid ONNX model: cannot parse the protobuf");
+
+    for (const auto& opset : model_.opset_import()) {
+      if (opset.domain().empty() || opset.domain() == "ai.onnx") opset_ = opset.version();
+    }
+    if (opset_ != 0 && (opset_ < kMinOpset || opset_ > kMaxOpset))
+      fail("opset " + std::to_string(opset_) + " not supported (supported: " +
+           std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) + ")");
+    // Before the checker, which would complain about the missing data file instead.
+    for (const auto& init : model_.graph().initializer()) {
+      if (init.data_location() == onnx::TensorProto::EXTERNAL)
+        fail("tensor '" + init.name() + "' uses external data, not supported");
+    }
+    try {
+      onnx::checker::check_model(model_);
+    } catch (const std::exception& e) {
+      fail("not a valid ONNX model: " + first_line(e.what()));
+    }
+    if (opset_ == 0) fail("not a valid ONNX model: no opset for the default ONNX domain");
+  }
+
+  // ---- shape inference ----------------------------------------------------------------
+  // Strict inference first; when a node's inference fails, its message is kept and
+  // inference reruns leniently, so that conversion can name an unsupported op or
+  // attribute of that node (the likelier cause) before reporting the failure.
+  void infer(onnx::ModelProto& model) {
+    const onnx::ModelProto original = model;
+    try {
+      onnx::ShapeInferenceOptions strict(/*check_type=*/true, /*error_mode=*/1,
+                                         /*enable_data_propagation=*/true);
+      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), strict);
+      return;
+    } catch (const std::exception& e) {
+      inference_error_ = first_line(e.what());
+    }
+    model = original;
+    try {
+      onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0,
+                                          /*enable_data_propagation=*/true);
+      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), lenient);
+    } catch (const std::exception& e) {
+      fail("shape inference failed: " + first_line(e.what()));
+    }
+  }
+
+  static bool has_static_shape(const onnx::TypeProto& type) {
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return false;
+    for (const auto& dim : type.tensor_type().shape().dim())
+      if (!dim.has_dim_value()) return false;
+    return true;
+  }
+
+  void index_types(const onnx::ModelProto& model) {
+    types_.clear();
+    const auto& g = model.graph();
+    for (const auto& v : g.input()) types_[v.name()] = v.type();
+    for (const auto& v : g.value_info()) types_[v.name()] = v.type();
+    for (const auto& v : g.output()) types_[v.name()] = v.type();
+  }
+
+  // Runs shape inference; while it leaves a node output's shape unknown, evaluates the
+  // graph's constant parts on the host (turning them into initializers) and infers again.
+  void resolve_shapes() {
+    for (int round = 0;; ++round) {
+      inference_error_.clear();
+      inferred_ = model_;
+      infer(inferred_);
+      index_types(inferred_);
+      bool all_static = true;
+      for (const auto& node : inferred_.graph().node())
+        for (const auto& out : node.output())
+          if (!out.empty() && (!types_.count(out) || !has_static_shape(types_[out])))
+            all_static = false;
+      if (all_static || round > 16 || !fold_constant_nodes()) return;
+    }
+  }
+
+  // Host-evaluates every node of model_ whose inputs are known (initializers, Constant
+  // outputs, earlier evaluated outputs, or a static shape for Shape/Size). Evaluated
+  // values still read by remaining nodes or graph outputs become initializers. Returns
+  // false when nothing but Constant nodes could be evaluated.
+  bool fold_constant_nodes() {
+    onnx::GraphProto& graph = *model_.mutable_graph();
+    std::map<std::string, ir::Tensor> known;
+    for (const auto& init : graph.initializer()) known[init.name()] = tensor_from_proto(init);
+    std::vector<bool> folded(graph.node_size(), false);
+    bool progress = false;
+    for (int i = 0; i < graph.node_size(); ++i) {
+      const onnx::NodeProto& node = graph.node(i);
+      if (!node.domain().empty() && node.domain() != "ai.onnx") continue;
+      if (node.op_type() == "Constant") {
+        known[node.output(0)] = constant_node_value(node);
+        folded[i] = true;
+        continue;
+      }
+      if (!passes::is_host_evaluable(node.op_type())) continue;
+      const bool shape_only = node.op_type() == "Shape" || node.op_type() == "Size";
+      std::vector<ir::Tensor> shape_holders(node.input_size());
+      std::vector<const ir::Tensor*> inputs(node.input_size(), nullptr);
+      bool ready = true;
+      for (int k = 0; k < node.input_size() && ready; ++k) {
+        const std::string& name = node.input(k);
+        if (name.empty()) continue;
+        if (auto it = known.find(name); it != known.end()) {
+          inputs[k] = &it->second;
+        } else if (shape_only && types_.count(name) && has_static_shape(types_[name])) {
+          shape_holders[k].shape = static_shape(types_[name]);
+          inputs[k] = &shape_holders[k];
+        } else {
+          ready = false;
+        }
+      }
+      if (!ready) continue;
+      Converted c = convert_node(node, inputs);
+      std::vector<const ir::Tensor*> kept;
+      for (int pos : c.kept_inputs) kept.push_back(pos < node.input_size() ? inputs[pos] : nullptr);
+      std::vector<ir::Tensor> outputs;
+      try {
+        outputs = passes::evaluate_source_node(c.node, kept, {evaluated_dtype(c.node, kept)});
+      } catch (const CompileError& e) {
+        fail(e.what());
+      }
+      for (int k = 0; k < c.kept_outputs && k < node.output_size(); ++k)
+        known[node.output(k)] = std::move(outputs[k]);
+      folded[i] = true;
+      progress = true;
+    }
+    if (!progress) return false;
+
+    std::set<std::string> still_read;
+    for (int i = 0; i < graph.node_size(); ++i)
+      if (!folded[i])
+        for (const auto& in : graph.node(i).input()) still_read.insert(in);
+    for (const auto& out : graph.output()) still_read.insert(out.name());
+    std::set<std::string> initializers;
+    for (const auto& init : graph.initializer()) initializers.insert(init.name());
+
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept_nodes;
+    for (int i = 0; i < graph.node_size(); ++i) {
+      if (!folded[i]) {
+        *kept_nodes.Add() = graph.node(i);
+        continue;
+      }
+      for (const auto& out : graph.node(i).output()) {
+        if (out.empty() || !still_read.count(out) || initializers.count(out) || !known.count(out))
+          continue;
+        *graph.add_initializer() = tensor_to_proto(known[out], out);
+        initializers.insert(out);
+      }
+    }
+    graph.mutable_node()->Swap(&kept_nodes);
+    return true;
+  }
+
+  // dtype of an evaluated node's first output.
+  static DType evaluated_dtype(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs) {
+    if (node.op == "Shape" || node.op == "Size") return DType::kInt64;
+    if (node.op == "Cast") return static_cast<DType>(node.get_int("to", 1));
+    if (node.op == "ConstantOfShape")
+      return static_cast<DType>(node.get_int("dtype", static_cast<int64_t>(DType::kFloat32)));
+    return inputs.empty() || !inputs[0] ? DType::kFloat32 : inputs[0]->dtype;
+  }
+
+  // ---- tensors ------------------------------------------------------------------------
+  ir::Shape static_shape(const onnx::TypeProto& type) const {
+    ir::Shape shape;
+    for (const auto& dim : type.tensor_type().shape().dim()) shape.push_back(dim.dim_value());
+    return shape;
+  }
+
+  // The tensor's type as (dtype, static shape), or a one-line error naming it.
+  std::pair<DType, ir::Shape> checked_type(const std::string& name, const std::string& context) const {
+    auto it = types_.find(name);
+    if (it == types_.end() || !it->second.has_tensor_type())
+      fail("tensor '" + name + "'" + context + " has an unknown type after shape inference");
+    const auto& tt = it->second.tensor_type();
+    auto dtype = dtype_from_onnx(tt.elem_type());
+    if (!dtype)
+      fail("tensor '" + name + "'" + context + " has dtype " + onnx_type_name(tt.elem_type()) +
+           ", not supported (supported: FLOAT, INT64, INT32, INT16, INT8, UINT8, BOOL)");
+    if (!tt.has_shape()) {
+      if (!inference_error_.empty()) fail("shape inference failed: " + inference_error_);
+      fail("tensor '" + name + "'" + context +
+           " has an unknown shape after shape inference; only static shapes are supported");
+    }
+    ir::Shape shape;
+    for (int i = 0; i < tt.shape().dim_size(); ++i) {
+      const auto& dim = tt.shape().dim(i);
+      if (dim.has_dim_param())
+        fail("tensor '" + name + "'" + context + " has a symbolic dimension '" + dim.dim_param() +
+             "' at axis " + std::to_string(i) + "; only static shapes are supported");
+      if (!dim.has_dim_value() && !inference_error_.empty())
+        fail("shape inference failed: " + inference_error_);
+      if (!dim.has_dim_value())
+        fail("tensor '" + name + "'" + context + " has an unknown dimension at axis " +
+             std::to_string(i) + "; only static shapes are supported");
+      if (dim.dim_value() < 0)
+        fail("tensor '" + name + "'" + context + " has a negative dimension at axis " +
+             std::to_string(i));
+      shape.push_back(dim.dim_value());
+    }
+    return {*dtype, shape};
+  }
+
+  ir::Tensor tensor_from_proto(const onnx::TensorProto& tp) const {
+    const std::string& name = tp.name();
+    if (tp.data_location() == onnx::TensorProto::EXTERNAL)
+      fail("tensor '" + name + "' uses external data, not supported");
+    auto dtype = dtype_from_onnx(tp.data_type());
+    if (!dtype)
+      fail("tensor '" + name + "' has dtype " + onnx_type_name(tp.data_type()) +
+           ", not supported (supported: FLOAT, INT64, INT32, INT16, INT8, UINT8, BOOL)");
+    ir::Tensor t;
+    t.name = name;
+    t.dtype = *dtype;
+    t.is_constant = true;
+    for (int64_t d : tp.dims()) {
+      if (d < 0) fail("tensor '" + name + "' has a negative dimension");
+      t.shape.push_back(d);
+    }
+    const int64_t count = t.elements();
+    const size_t elem = dtype_size(t.dtype);
+    auto check_count = [&](int64_t have) {
+      if (have != count)
+        fail("tensor '" + name + "' holds " + std::to_string(have) + " values, its shape " +
+             shape_string(t.shape) + " needs " + std::to_string(count));
+    };
+    if (tp.has_raw_data()) {
+      const std::string& raw = tp.raw_data();
+      check_count(static_cast<int64_t>(raw.size() / elem));
+      if (raw.size() % elem != 0) fail("tensor '" + name + "' has a truncated raw_data");
+      t.data.assign(raw.begin(), raw.end());
+      return t;
+    }
+    switch (t.dtype) {
+      case DType::kFloat32:
+        check_count(tp.float_data_size());
+        t.data = passes::float_bytes(std::vector<float>(tp.float_data().begin(), tp.float_data().end()));
+        break;
+      case DType::kInt64:
+        check_count(tp.int64_data_size());
+        t.data = passes::encode_ints(t.dtype, std::vector<int64_t>(tp.int64_data().begin(),
+                                                                   tp.int64_data().end()));
+        break;
+      default:  // int32, int16, int8, uint8, bool are stored in int32_data
+        check_count(tp.int32_data_size());
+        t.data = passes::encode_ints(t.dtype, std::vector<int64_t>(tp.int32_data().begin(),
+                                                                   tp.int32_data().end()));
+        break;
+    }
+    return t;
+  }
+
+  static onnx::TensorProto tensor_to_proto(const ir::Tensor& t, const std::string& name) {
+    onnx::TensorProto tp;
+    tp.set_name(name);
+    tp.set_data_type(dtype_to_onnx(t.dtype));
+    for (int64_t d : t.shape) tp.add_dims(d);
+    tp.set_raw_data(std::string(t.data.begin(), t.data.end()));
+    return tp;
+  }
+
+  // The value of a Constant node.
+  ir::Tensor constant_node_value(const onnx::NodeProto& node) const {
+    if (node.attribute_size() != 1) fail_node(node, "expected exactly one value attribute");
+    const onnx::AttributeProto& a = node.attribute(0);
+    ir::Tensor t;
+    t.is_constant = true;
+    t.name = node.output(0);
+    if (a.name() == "value") {
+      t = tensor_from_proto(a.t());
+      t.name = node.output(0);
+    } else if (a.name() == "value_float") {
+      t.dtype = DType::kFloat32;
+      t.data = passes::float_bytes({a.f()});
+    } else if (a.name() == "value_floats") {
+      t.dtype = DType::kFloat32;
+      t.shape = {a.floats_size()};
+      t.data = passes::float_bytes(std::vector<float>(a.floats().begin(), a.floats().end()));
+    } else if (a.name() == "value_int") {
+      t.dtype = DType::kInt64;
+      t.data = passes::encode_ints(DType::kInt64, {a.i()});
+    } else if (a.name() == "value_ints") {
+      t.dtype = DType::kInt64;
+      t.shape = {a.ints_size()};
+      t.data = passes::encode_ints(DType::kInt64, std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    } else {
+      fail_node(node, "attribute '" + a.name() + "' not supported");
+    }
+    return t;
+  }
+
+  // ---- attributes ---------------------------------------------------------------------
+  static const onnx::AttributeProto* find_attr(const onnx::NodeProto& node, const std::string& name) {
+    for (const auto& a : node.attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+  static int64_t attr_int(const onnx::NodeProto& node, const std::string& name, int64_t fallback) {
+    const auto* a = find_attr(node, name);
+    return a ? a->i() : fallback;
+  }
+  static double attr_float(const onnx::NodeProto& node, const std::string& name, double fallback) {
+    const auto* a = find_attr(node, name);
+    return a ? a->f() : fallback;
+  }
+  static std::string attr_string(const onnx::NodeProto& node, const std::string& name,
+                                 const std::string& fallback) {
+    const auto* a = find_attr(node, name);
+    return a ? a->s() : fallback;
+  }
+  static std::optional<std::vector<int64_t>> attr_ints(const onnx::NodeProto& node,
+                                                       const std::string& name) {
+    const auto* a = find_attr(node, name);
+    if (!a) return std::nullopt;
+    return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  }
+
+  // ---- node conversion ----------------------------------------------------------------
+  // inputs[k] describes ONNX input k (nullptr when omitted); it carries the shape and,
+  // when constant, the data.
+  Converted convert_node(const onnx::NodeProto& node,
+                         const std::vector<const ir::Tensor*>& inputs) const {
+    Converted c;
+    c.node.name = node_name(node);
+    c.node.op = node.op_type();
+    const std::string& op = node.op_type();
+    auto& attrs = c.node.attrs;
+    auto keep_all = [&] {
+      for (int k = 0; k < node.input_size(); ++k) c.kept_inputs.push_back(k);
+    };
+    auto input = [&](int k) -> const ir::Tensor* {
+      return k < static_cast<int>(inputs.size()) ? inputs[k] : nullptr;
+    };
+    auto rank_of = [&](int k) -> int64_t {
+      const ir::Tensor* t = input(k);
+      if (!t) fail_node(node, "input " + std::to_string(k) + " missing");
+      return static_cast<int64_t>(t->shape.size());
+    };
+    auto constant_input = [&](int k, const std::string& what) -> const ir::Tensor* {
+      const ir::Tensor* t = input(k);
+      if (t && !t->is_constant) fail_node(node, "input '" + what + "' must be constant");
+      return t;
+    };
+    auto axis_in = [&](const std::string& attr, int64_t axis, int64_t rank) {
+      if (axis < -rank || axis >= rank)
+        fail_attr(node, attr, std::to_string(axis), "out of range for rank " + std::to_string(rank));
+      return axis < 0 ? axis + rank : axis;
+    };
+    auto sorted_axes = [&](const std::string& attr, const std::vector<int64_t>& axes, int64_t rank) {
+      std::vector<int64_t> out;
+      for (int64_t a : axes) out.push_back(axis_in(attr, a, rank));
+      std::sort(out.begin(), out.end());
+      if (std::adjacent_find(out.begin(), out.end()) != out.end())
+        fail_attr(node, attr, ints_string(axes), "repeated axis");
+      return out;
+    };
+
+    if (op == "Conv" || op == "AveragePool" || op == "MaxPool") {
+      convert_spatial(node, inputs, c);
+    } else if (op == "Gemm") {
+      keep_all();
+      attrs["alpha"] = attr_float(node, "alpha", 1.0);
+      attrs["beta"] = attr_float(node, "beta", 1.0);
+      attrs["transA"] = int64_t{attr_int(node, "transA", 0) != 0};
+      attrs["transB"] = int64_t{attr_int(node, "transB", 0) != 0};
+    } else if (op == "Clip") {
+      const ir::Tensor* lo = input(1);
+      const ir::Tensor* hi = input(2);
+      const bool bounds_constant = (!lo || lo->is_constant) && (!hi || hi->is_constant);
+      if (bounds_constant) {
+        auto bound = [&](const ir::Tensor* t, const char* what, double fallback) {
+          if (!t) return fallback;
+          if (t->elements() != 1) fail_node(node, std::string("input '") + what + "' must be a scalar");
+          return passes::read_doubles(*t)[0];
+        };
+        c.kept_inputs = {0};
+        attrs["min"] = bound(lo, "min", -kInf);
+        attrs["max"] = bound(hi, "max", kInf);
+      } else {
+        keep_all();
+      }
+    } else if (op == "Softmax") {
+      c.kept_inputs = {0};
+      const int64_t rank = rank_of(0);
+      const int64_t axis = axis_in("axis", attr_int(node, "axis", opset_ < 13 ? 1 : -1), rank);
+      attrs["axis"] = axis;
+      attrs["coerce_2d"] = int64_t{opset_ < 13 && axis != rank - 1};
+    } else if (op == "BatchNormalization") {
+      c.kept_inputs = {0, 1, 2, 3, 4};
+      if (attr_int(node, "training_mode", 0) != 0)
+        fail_attr(node, "training_mode", std::to_string(attr_int(node, "training_mode", 0)));
+      attrs["epsilon"] = attr_float(node, "epsilon", 1e-5);
+    } else if (op == "Flatten") {
+      c.kept_inputs = {0};
+      const int64_t rank = rank_of(0);
+      int64_t axis = attr_int(node, "axis", 1);
+      if (axis < -rank || axis > rank)
+        fail_attr(node, "axis", std::to_string(axis), "out of range for rank " + std::to_string(rank));
+      attrs["axis"] = axis < 0 ? axis + rank : axis;
+    } else if (op == "Reshape") {
+      c.kept_inputs = {0, 1};
+      attrs["allowzero"] = int64_t{attr_int(node, "allowzero", 0) != 0};
+    } else if (op == "Transpose") {
+      c.kept_inputs = {0};
+      const int64_t rank = rank_of(0);
+      std::vector<int64_t> perm;
+      if (auto p = attr_ints(node, "perm")) {
+        perm = *p;
+        std::vector<int64_t> sorted = perm;
+        std::sort(sorted.begin(), sorted.end());
+        bool ok = static_cast<int64_t>(perm.size()) == rank;
+        for (int64_t i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
+        if (!ok) fail_attr(node, "perm", ints_string(perm), "not a permutation of the input's axes");
+      } else {
+        for (int64_t i = rank; i-- > 0;) perm.push_back(i);
+      }
+      attrs["perm"] = perm;
+    } else if (op == "Concat") {
+      keep_all();
+      attrs["axis"] = axis_in("axis", attr_int(node, "axis", 0), rank_of(0));
+    } else if (op == "Pad") {
+      c.kept_inputs = {0};
+      const std::string mode = attr_string(node, "mode", "constant");
+      if (mode != "constant" && mode != "reflect" && mode != "edge")
+        fail_attr(node, "mode", "'" + mode + "'");
+      attrs["mode"] = mode;
+      const ir::Tensor* pads_t = constant_input(1, "pads");
+      if (!pads_t) fail_node(node, "input 'pads' missing");
+      const std::vector<int64_t> pads = passes::read_ints(*pads_t);
+      if (static_cast<int64_t>(pads.size()) != 2 * rank_of(0))
+        fail_node(node, "input 'pads' has " + std::to_string(pads.size()) + " values, expected " +
+                            std::to_string(2 * rank_of(0)));
+      for (int64_t p : pads)
+        if (p < 0) fail_node(node, "input 'pads' value " + ints_string(pads) +
+                                       " not supported (negative pads)");
+      attrs["pads"] = pads;
+      double value = 0.0;
+      if (const ir::Tensor* v = constant_input(2, "constant_value")) {
+        if (v->elements() != 1) fail_node(node, "input 'constant_value' must be a scalar");
+        value = passes::read_doubles(*v)[0];
+      }
+      attrs["value"] = value;
+    } else if (op == "ReduceMean") {
+      c.kept_inputs = {0};
+      const int64_t rank = rank_of(0);
+      std::vector<int64_t> axes;
+      if (auto a = attr_ints(node, "axes")) axes = sorted_axes("axes", *a, rank);
+      else for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+      attrs["axes"] = axes;
+      attrs["keepdims"] = int64_t{attr_int(node, "keepdims", 1) != 0};
+    } else if (op == "Dropout") {
+      c.kept_inputs = {0};
+      if (const ir::Tensor* mode = constant_input(2, "training_mode")) {
+        if (passes::read_ints(*mode).at(0) != 0)
+          fail_node(node, "input 'training_mode' value 1 not supported (inference only)");
+      }
+    } else if (op == "Squeeze") {
+      c.kept_inputs = {0};
+      const int64_t rank = rank_of(0);
+      std::vector<int64_t> axes;
+      std::optional<std::vector<int64_t>> given = attr_ints(node, "axes");
+      if (!given && input(1)) given = passes::read_ints(*constant_input(1, "axes"));
+      if (given) {
+        axes = sorted_axes("axes", *given, rank);
+        for (int64_t a : axes)
+          if (input(0)->shape[a] != 1)
+            fail_attr(node, "axes", ints_string(*given),
+                      "axis " + std::to_string(a) + " has size " + std::to_string(input(0)->shape[a]));
+      } else {
+        for (int64_t i = 0; i < rank; ++i)
+          if (input(0)->shape[i] == 1) axes.push_back(i);
+      }
+      attrs["axes"] = axes;
+    } else if (op == "Unsqueeze") {
+      c.kept_inputs = {0};
+      std::optional<std::vector<int64_t>> given = attr_ints(node, "axes");
+      if (!given) {
+        const ir::Tensor* t = constant_input(1, "axes");
+        if (!t) fail_node(node, "input 'axes' missing");
+        given = passes::read_ints(*t);
+      }
+      attrs["axes"] = sorted_axes("axes", *given, rank_of(0) + static_cast<int64_t>(given->size()));
+    } else if (op == "Shape") {
+      c.kept_inputs = {0};
+      const int64_t rank = rank_of(0);
+      auto clamp_index = [rank](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
+      attrs["start"] = clamp_index(attr_int(node, "start", 0));
+      attrs["end"] = clamp_index(attr_int(node, "end", rank));
+    } else if (op == "Gather") {
+      c.kept_inputs = {0, 1};
+      attrs["axis"] = axis_in("axis", attr_int(node, "axis", 0), rank_of(0));
+    } else if (op == "Cast") {
+      c.kept_inputs = {0};
+      const int64_t to = attr_int(node, "to", 0);
+      auto dtype = dtype_from_onnx(static_cast<int32_t>(to));
+      if (!dtype) fail_attr(node, "to", "'" + onnx_type_name(static_cast<int32_t>(to)) + "'");
+      attrs["to"] = static_cast<int64_t>(*dtype);
+    } else if (op == "ConstantOfShape") {
+      c.kept_inputs = {0};
+      double value = 0.0;
+      DType dtype = DType::kFloat32;
+      if (const auto* a = find_attr(node, "value")) {
+        ir::Tensor v = tensor_from_proto(a->t());
+        if (v.elements() != 1) fail_node(node, "attribute 'value' must hold one element");
+        value = passes::read_doubles(v)[0];
+        dtype = v.dtype;
+      }
+      attrs["value"] = value;
+      attrs["dtype"] = static_cast<int64_t>(dtype);
+    } else if (op == "HardSigmoid") {
+      c.kept_inputs = {0};
+      attrs["alpha"] = attr_float(node, "alpha", 0.2);
+      attrs["beta"] = attr_float(node, "beta", 0.5);
+    } else if (op == "LeakyRelu") {
+      c.kept_inputs = {0};
+      attrs["alpha"] = attr_float(node, "alpha", 0.01);
+    } else if (op == "MaxPool" || op == "Slice" || op == "Range") {
+      keep_all();
+    } else {
+      // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size,
+      // GlobalAveragePool, GlobalMaxPool: no attributes.
+      keep_all();
+    }
+    return c;
+  }
+
+  // Conv, AveragePool, MaxPool: explicit pads, strides, dilations, kernel_shape.
+  void convert_spatial(const onnx::NodeProto& node, const std::vector<const ir::Tensor*>& inputs,
+                       Converted& c) const {
+    const std::string& op = node.op_type();
+    auto& attrs = c.node.attrs;
+    const ir::Tensor* x = inputs.empty() ? nullptr : inputs[0];
+    if (!x) fail_node(node, "input 0 missing");
+    const int64_t rank = static_cast<int64_t>(x->shape.size());
+    if (rank < 3) fail_node(node, "input rank " + std::to_string(rank) + " not supported");
+    const size_t spatial = static_cast<size_t>(rank - 2);
+
+    std::vector<int64_t> kernel;
+    if (op == "Conv") {
+      const ir::Tensor* w = inputs.size() > 1 ? inputs[1] : nullptr;
+      if (!w || w->shape.size() != static_cast<size_t>(rank))
+        fail_node(node, "weights must have rank " + std::to_string(rank));
+      kernel.assign(w->shape.begin() + 2, w->shape.end());
+      if (auto k = attr_ints(node, "kernel_shape"); k && *k != kernel)
+        fail_attr(node, "kernel_shape", ints_string(*k),
+                  "the weights' kernel is " + ints_string(kernel));
+      const int64_t group = attr_int(node, "group", 1);
+      const int64_t channels = x->shape[1], out_channels = w->shape[0];
+      if (group <= 0 || channels % group != 0 || out_channels % group != 0 ||
+          w->shape[1] != channels / group)
+        fail_attr(node, "group", std::to_string(group),
+                  "input channels " + std::to_string(channels) + ", weights " +
+                      shape_string(w->shape));
+      attrs["group"] = group;
+      c.kept_inputs = {0, 1};
+      if (node.input_size() > 2 && !node.input(2).empty()) c.kept_inputs.push_back(2);
+    } else {
+      kernel = attr_ints(node, "kernel_shape").value_or(std::vector<int64_t>{});
+      c.kept_inputs = {0};
+      if (op == "MaxPool" && attr_int(node, "storage_order", 0) != 0)
+        fail_attr(node, "storage_order", std::to_string(attr_int(node, "storage_order", 0)));
+    }
+    auto check_len = [&](const std::string& name, const std::vector<int64_t>& v, size_t n) {
+      if (v.size() != n)
+        fail_attr(node, name, ints_string(v), "expected " + std::to_string(n) + " values");
+    };
+    check_len("kernel_shape", kernel, spatial);
+    const std::vector<int64_t> ones(spatial, 1);
+    std::vector<int64_t> strides = attr_ints(node, "strides").value_or(ones);
+    std::vector<int64_t> dilations = ones;
+    if (op != "AveragePool") dilations = attr_ints(node, "dilations").value_or(ones);
+    std::vector<int64_t> pads = attr_ints(node, "pads").value_or(std::vector<int64_t>(2 * spatial, 0));
+    check_len("strides", strides, spatial);
+    check_len("dilations", dilations, spatial);
+    check_len("pads", pads, 2 * spatial);
+    for (size_t i = 0; i < spatial; ++i) {
+      if (kernel[i] <= 0) fail_attr(node, "kernel_shape", ints_string(kernel));
+      if (strides[i] <= 0) fail_attr(node, "strides", ints_string(strides));
+      if (dilations[i] <= 0) fail_attr(node, "dilations", ints_string(dilations));
+    }
+    for (int64_t p : pads)
+      if (p < 0) fail_attr(node, "pads", ints_string(pads), "negative");
+
+    const std::string auto_pad = attr_string(node, "auto_pad", "NOTSET");
+    if (auto_pad == "VALID") {
+      pads.assign(2 * spatial, 0);
+    } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      for (size_t i = 0; i < spatial; ++i) {
+        const int64_t in = x->shape[2 + i];
+        const int64_t out = (in + strides[i] - 1) / strides[i];
+        const int64_t span = (kernel[i] - 1) * dilations[i] + 1;
+        const int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + span - in);
+        const int64_t small = total / 2, large = total - small;
+        pads[i] = auto_pad == "SAME_UPPER" ? small : large;
+        pads[i + spatial] = auto_pad == "SAME_UPPER" ? large : small;
+      }
+    } else if (auto_pad != "NOTSET") {
+      fail_attr(node, "auto_pad", "'" + auto_pad + "'");
+    }
+
+    const int64_t ceil_mode = op == "Conv" ? 0 : attr_int(node, "ceil_mode", 0) != 0;
+    attrs["kernel_shape"] = kernel;
+    attrs["strides"] = strides;
+    attrs["dilations"] = dilations;
+    attrs["pads"] = pads;
+    if (op != "Conv") attrs["ceil_mode"] = ceil_mode;
+    if (op == "AveragePool")
+      attrs["count_include_pad"] = int64_t{attr_int(node, "count_include_pad", 0) != 0};
+
+    // Spatial output sizes as PyTorch and the ONNX spec define them (with ceil_mode a
+    // window starting beyond the input and its begin padding is dropped).
+    std::vector<int64_t> expected;
+    for (size_t i = 0; i < spatial; ++i) {
+      const int64_t in = x->shape[2 + i];
+      const int64_t span = (kernel[i] - 1) * dilations[i] + 1;
+      const int64_t room = in + pads[i] + pads[i + spatial] - span;
+      if (room < 0)
+        fail_node(node, "kernel " + ints_string(kernel) + " larger than the padded input " +
+                            shape_string(x->shape));
+      int64_t out = (ceil_mode ? (room + strides[i] - 1) / strides[i] : room / strides[i]) + 1;
+      if (ceil_mode && (out - 1) * strides[i] >= in + pads[i]) --out;
+      expected.push_back(out);
+    }
+    attrs["expected_spatial"] = expected;  // checked against inference, then removed
+  }
+
+  // ---- conversion to the IR -----------------------------------------------------------
+  ir::Graph convert() {
+    ir::Graph graph;
+    graph.name = std::filesystem::path(path_).stem().string();
+    const onnx::GraphProto& g = inferred_.graph();
+    std::unordered_map<std::string, int> ids;
+
+    std::set<std::string> initializer_names;
+    for (const auto& init : g.initializer()) {
+      initializer_names.insert(init.name());
+      ids[init.name()] = graph.add_tensor(tensor_from_proto(init));
+    }
+    for (const auto& in : g.input()) {
+      if (initializer_names.count(in.name())) continue;
+      auto [dtype, shape] = checked_type(in.name(), " (graph input)");
+      ir::Tensor t;
+      t.name = in.name();
+      t.dtype = dtype;
+      t.shape = shape;
+      const int id = graph.add_tensor(std::move(t));
+      ids[in.name()] = id;
+      graph.inputs.push_back(id);
+    }
+
+    std::set<std::string> read_names;
+    for (const auto& node : g.node())
+      for (const auto& in : node.input()) read_names.insert(in);
+    for (const auto& out : g.output()) read_names.insert(out.name());
+
+    for (const auto& node : g.node()) {
+      const std::string& op = node.op_type();
+      if (!node.domain().empty() && node.domain() != "ai.onnx")
+        fail_node(node, "op not supported (domain '" + node.domain() + "')");
+      if (!supported_ops().count(op)) fail_node(node, "op not supported");
+      if (op == "Constant") {
+        ir::Tensor t = constant_node_value(node);
+        ids[node.output(0)] = graph.add_tensor(std::move(t));
+        continue;
+      }
+      std::vector<const ir::Tensor*> inputs(node.input_size(), nullptr);
+      std::vector<int> input_ids(node.input_size(), ir::kNoTensor);
+      for (int k = 0; k < node.input_size(); ++k) {
+        if (node.input(k).empty()) continue;
+        auto it = ids.find(node.input(k));
+        if (it == ids.end()) fail_node(node, "input '" + node.input(k) + "' is not defined");
+        input_ids[k] = it->second;
+      }
+      for (int k = 0; k < node.input_size(); ++k)
+        if (input_ids[k] != ir::kNoTensor) inputs[k] = &graph.tensors[input_ids[k]];
+      Converted c = convert_node(node, inputs);
+      for (int pos : c.kept_inputs)
+        c.node.inputs.push_back(pos < node.input_size() ? input_ids[pos] : ir::kNoTensor);
+      // Trailing omitted inputs carry no information.
+      while (!c.node.inputs.empty() && c.node.inputs.back() == ir::kNoTensor) c.node.inputs.pop_back();
+
+      for (int k = 0; k < node.output_size(); ++k) {
+        const std::string& name = node.output(k);
+        if (k >= c.kept_outputs) {
+          if (!name.empty() && read_names.count(name))
+            fail_node(node, "output " + std::to_string(k) + " ('" + name + "') not supported");
+          continue;
+        }
+        auto [dtype, shape] = checked_type(name, " (output of node '" + node_name(node) + "' (" +
+                                                     op + "))");
+        ir::Tensor t;
+        t.name = name;
+        t.dtype = dtype;
+        t.shape = shape;
+        const int id = graph.add_tensor(std::move(t));
+        ids[name] = id;
+        c.node.outputs.push_back(id);
+      }
+      if (auto it = c.node.attrs.find("expected_spatial"); it != c.node.attrs.end()) {
+        const auto expected = std::get<std::vector<int64_t>>(it->second);
+        const ir::Shape& out = graph.tensors[c.node.outputs[0]].shape;
+        const ir::Shape actual(out.begin() + std::min<size_t>(2, out.size()), out.end());
+        if (actual != expected)
+          fail_node(node, "output shape " + shape_string(out) + " from shape inference, expected "
+                          "spatial size " + ints_string(expected));
+        c.node.attrs.erase(it);
+      }
+      graph.nodes.push_back(std::move(c.node));
+    }
+    for (const auto& out : g.output()) {
+      auto it = ids.find(out.name());
+      if (it == ids.end()) fail("graph output '" + out.name() + "' is not produced by any node");
+      graph.outputs.push_back(it->second);
+    }
+    graph.remove_dead();
+    return graph;
+  }
+
+  std::string path_;
+  onnx::ModelProto model_;     // as loaded (with constant parts folded if shapes needed it)
+  onnx::ModelProto inferred_;  // model_ with inferred shapes
+  int64_t opset_ = 0;
+  std::string inference_error_;  // first line of a strict shape-inference failure
+  std::unordered_map<std::string, onnx::TypeProto> types_;
+};
+
+}  // namespace
+
+ir::Graph import_onnx(const std::string& path) { return OnnxImporter(path).run(); }
+
+}  // namespace mote

@@ -1,0 +1,997 @@
+// ONNX source ops -> Mote ops (compiler/ir/mote_ops.md), choosing the layout.
+//
+// Layout algorithm. Every source tensor has a logical (ONNX, channels-first) layout and,
+// for rank 3 and 4, possibly a channels-last copy: NCHW [N,C,H,W] is stored as NHWC
+// [N,H,W,C], NCL [N,C,L] as NLC [N,L,C]. Legalization walks the nodes in order and keeps,
+// per source tensor, the Mote tensor holding each layout it has been materialized in:
+//  - spatial ops (conv, pools) read and write channels-last;
+//  - layout-agnostic ops (unary, binary elementwise, concat, pad, mean, softmax on the
+//    channel axis) run in whichever layout needs fewer conversions of their inputs,
+//    with constant operands permuted and axes/pads remapped;
+//  - ops that depend on logical element order (reshape and friends, matmul/gemm, any
+//    transpose) read the logical layout, except that a channels-last tensor whose
+//    permutation moves only size-1 dims (e.g. [N,1,1,C] after a global pool) already is
+//    in logical element order and is read as is;
+//  - a conversion, when needed, is a transpose (or a reshape when only size-1 dims move)
+//    inserted once per tensor and shared by all readers.
+// Graph inputs and outputs keep the model's layout: the first channels-last reader of an
+// input causes a transpose after it, and an output produced channels-last gets a
+// transpose into the output tensor. A final cleanup composes adjacent transposes,
+// cancels those that compose to the identity, merges reshape chains and folds transposes
+// and reshapes of constants.
+// 1-D convolutions and pools run as 2-D ones over [N,1,L,C].
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "passes/passes.h"
+#include "passes/source_eval.h"
+
+namespace mote::passes {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using Perm = std::vector<int64_t>;
+
+// Physical position i of a channels-last tensor holds logical axis perm[i].
+Perm channels_last_perm(size_t rank) {
+  Perm p{0};
+  for (size_t i = 2; i < rank; ++i) p.push_back(static_cast<int64_t>(i));
+  p.push_back(1);
+  return p;
+}
+
+Perm inverse(const Perm& p) {
+  Perm inv(p.size());
+  for (size_t i = 0; i < p.size(); ++i) inv[p[i]] = static_cast<int64_t>(i);
+  return inv;
+}
+
+bool is_identity(const Perm& p) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+ir::Shape permute(const ir::Shape& shape, const Perm& perm) {
+  ir::Shape out(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) out[i] = shape[perm[i]];
+  return out;
+}
+
+// True when transposing `shape` by `perm` keeps the row-major element order, i.e. only
+// size-1 dims move: the transpose is a reshape.
+bool order_preserving(const ir::Shape& shape, const Perm& perm) {
+  int64_t last = -1;
+  for (int64_t axis : perm) {
+    if (shape[axis] == 1) continue;
+    if (axis < last) return false;
+    last = axis;
+  }
+  return true;
+}
+
+bool channels_last_rank(size_t rank) { return rank == 3 || rank == 4; }
+
+std::string lower(const std::string& op) {
+  std::string s = op;
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+class Legalizer {
+ public:
+  explicit Legalizer(ir::Graph& graph) : g_(graph) {}
+
+  void run() {
+    const size_t count = g_.tensors.size();
+    values_.assign(count, {});
+    logical_shapes_.resize(count);
+    for (size_t t = 0; t < count; ++t) {
+      logical_shapes_[t] = g_.tensors[t].shape;
+      if (g_.tensors[t].is_constant) values_[t].logical = static_cast<int>(t);
+    }
+    for (int t : g_.inputs) values_[t].logical = t;
+
+    std::vector<ir::Node> source = std::move(g_.nodes);
+    g_.nodes.clear();
+    for (const ir::Node& node : source) {
+      node_ = &node;
+      legalize(node);
+    }
+    node_ = nullptr;
+    for (int t : g_.outputs) {
+      if (logical(t) != t) {
+        // Only reachable when an output aliases another tensor: copy into it.
+        emit("reshape", g_.tensors[t].name + "/copy", {values_[t].logical}, {t});
+      }
+    }
+  }
+
+ private:
+  struct Value {
+    int logical = ir::kNoTensor;
+    int channels_last = ir::kNoTensor;
+  };
+
+  // ---- basics ---------------------------------------------------------------------
+  [[noreturn]] void fail(const std::string& what) const { fail_node(g_, *node_, what); }
+
+  const ir::Shape& logical_shape(int src) const { return logical_shapes_[src]; }
+  size_t rank(int src) const { return logical_shapes_[src].size(); }
+  bool is_constant(int src) const { return g_.tensors[src].is_constant; }
+  bool has_cl(int src) const { return values_[src].channels_last != ir::kNoTensor; }
+  bool has_logical(int src) const { return values_[src].logical != ir::kNoTensor; }
+
+  int new_tensor(const std::string& name, DType dtype, ir::Shape shape) {
+    ir::Tensor t;
+    t.name = name;
+    t.dtype = dtype;
+    t.shape = std::move(shape);
+    return g_.add_tensor(std::move(t));
+  }
+
+  int new_constant(const std::string& name, ir::Tensor t) {
+    t.name = name;
+    t.is_constant = true;
+    return g_.add_tensor(std::move(t));
+  }
+
+  int float_constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
+    return g_.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
+  }
+
+  ir::Node& emit(const std::string& op, const std::string& name, std::vector<int> inputs,
+                 std::vector<int> outputs) {
+    ir::Node n;
+    n.name = name;
+    n.op = op;
+    n.inputs = std::move(inputs);
+    n.outputs = std::move(outputs);
+    g_.nodes.push_back(std::move(n));
+    return g_.nodes.back();
+  }
+
+  // Moves `from` into a new or given tensor `to` permuted by perm: a reshape when only
+  // size-1 dims move, else a transpose.
+  void emit_permute(const std::string& name, int from, int to, const Perm& perm) {
+    if (order_preserving(g_.tensors[from].shape, perm)) {
+      emit("reshape", name, {from}, {to});
+    } else {
+      emit("transpose", name, {from}, {to}).attrs["perm"] = perm;
+    }
+  }
+
+  int reshaped(int from, const ir::Shape& shape, const std::string& name) {
+    if (g_.tensors[from].shape == shape) return from;
+    const ir::Tensor& t = g_.tensors[from];
+    const int to = new_tensor(name, t.dtype, shape);
+    emit("reshape", name, {from}, {to});
+    return to;
+  }
+
+  // ---- layouts --------------------------------------------------------------------
+  // The Mote tensor holding source tensor `src` in logical layout, converting once.
+  int logical(int src) {
+    Value& v = values_[src];
+    if (v.logical != ir::kNoTensor) return v.logical;
+    if (v.channels_last == ir::kNoTensor)
+      fail("internal: tensor '" + g_.tensors[src].name + "' used before it is produced");
+    const std::string name = g_.tensors[src].name;
+    // The source tensor id is free unless it holds the channels-last data.
+    const int to = v.channels_last == src
+                       ? new_tensor(name + "_nchw", g_.tensors[src].dtype, logical_shape(src))
+                       : src;
+    g_.tensors[to].shape = logical_shape(src);
+    emit_permute(name + "/to_nchw", v.channels_last, to, inverse(channels_last_perm(rank(src))));
+    values_[src].logical = to;
+    return to;
+  }
+
+  // The Mote tensor holding `src` channels-last (rank 3 or 4), converting once.
+  int channels_last(int src) {
+    Value& v = values_[src];
+    if (v.channels_last != ir::kNoTensor) return v.channels_last;
+    const Perm perm = channels_last_perm(rank(src));
+    const std::string base = g_.tensors[src].name;
+    const DType dtype = g_.tensors[src].dtype;
+    int to;
+    if (is_constant(src)) {
+      ir::Tensor permuted = permute_tensor(g_.tensors[src], perm);
+      to = new_constant(base + "_nhwc", std::move(permuted));
+    } else {
+      const int from = logical(src);
+      to = new_tensor(base + "_nhwc", dtype, permute(logical_shape(src), perm));
+      emit_permute(base + "/to_nhwc", from, to, perm);
+    }
+    values_[src].channels_last = to;
+    return to;
+  }
+
+  // The tensor a node writes for source output `src` in the given layout.
+  int output(int src, bool cl) {
+    if (!cl) {
+      values_[src].logical = src;
+      return src;
+    }
+    const ir::Shape shape = permute(logical_shape(src), channels_last_perm(rank(src)));
+    int to = src;
+    if (g_.is_graph_output(src)) {
+      to = new_tensor(g_.tensors[src].name + "_nhwc", g_.tensors[src].dtype, shape);
+    } else {
+      g_.tensors[src].shape = shape;
+    }
+    values_[src].channels_last = to;
+    return to;
+  }
+
+  // Source output `src` is the data of Mote tensor `tensor` (same layout, no op).
+  void alias(int src, int tensor, bool cl) {
+    if (cl) {
+      values_[src].channels_last = tensor;
+    } else if (g_.is_graph_output(src)) {
+      emit("reshape", node_->name, {tensor}, {src});
+      values_[src].logical = src;
+    } else {
+      values_[src].logical = tensor;
+    }
+  }
+
+  // Reading `src` in logical element order: the channels-last copy will do when it only
+  // moved size-1 dims.
+  int logical_order(int src) {
+    if (has_logical(src)) return values_[src].logical;
+    if (channels_last_rank(rank(src)) && has_cl(src) &&
+        order_preserving(logical_shape(src), channels_last_perm(rank(src))))
+      return values_[src].channels_last;
+    return logical(src);
+  }
+
+  // Chooses channels-last for an op whose variable inputs of rank `r` could run in either
+  // layout: the layout that needs fewer conversions, channels-last on a tie when any
+  // input has it.
+  bool choose_channels_last(const std::vector<int>& inputs, size_t r) {
+    if (!channels_last_rank(r)) return false;
+    int missing_cl = 0, missing_logical = 0;
+    bool any_cl = false;
+    for (int t : inputs) {
+      if (t == ir::kNoTensor || is_constant(t) || rank(t) != r) continue;
+      missing_cl += !has_cl(t);
+      missing_logical += !has_logical(t);
+      any_cl = any_cl || has_cl(t);
+    }
+    return any_cl && missing_cl <= missing_logical;
+  }
+
+  // An operand of a broadcasting op of output rank r, in the chosen layout.
+  int operand(int src, size_t r, bool cl) {
+    if (!cl) return logical(src);
+    const Perm perm = channels_last_perm(r);
+    if (rank(src) == r && !is_constant(src)) return channels_last(src);
+    if (rank(src) == 0) return src;
+    const std::string name = g_.tensors[src].name;
+    const DType dtype = g_.tensors[src].dtype;
+    // Lower rank (or constant): align right to rank r, permute, drop leading 1s.
+    ir::Shape padded(r - rank(src), 1);
+    padded.insert(padded.end(), logical_shape(src).begin(), logical_shape(src).end());
+    ir::Shape target = permute(padded, perm);
+    while (target.size() > 1 && target.front() == 1) target.erase(target.begin());
+    if (is_constant(src)) {
+      ir::Tensor c = g_.tensors[src];
+      c.shape = padded;
+      c = permute_tensor(c, perm);
+      c.shape = target;
+      return new_constant(name + "_nhwc", std::move(c));
+    }
+    const int from = logical(src);
+    const int base = reshaped(from, padded, name + "_rank" + std::to_string(r));
+    const int permuted = new_tensor(name + "_nhwc", dtype, permute(padded, perm));
+    emit_permute(name + "/to_nhwc", base, permuted, perm);
+    return reshaped(permuted, target, name + "_nhwc_b");
+  }
+
+  int input(size_t k) const {
+    return k < node_->inputs.size() ? node_->inputs[k] : ir::kNoTensor;
+  }
+  int output0() const { return node_->outputs.at(0); }
+
+  const ir::Tensor& constant_input(size_t k, const std::string& what) {
+    const int id = input(k);
+    if (id == ir::kNoTensor) fail("input '" + what + "' missing");
+    if (!is_constant(id)) fail("non-constant " + what + " not supported");
+    if (g_.tensors[id].dtype != DType::kFloat32)
+      fail(what + " dtype " + dtype_name(g_.tensors[id].dtype) + " not supported");
+    return g_.tensors[id];
+  }
+
+  // ---- dispatch -------------------------------------------------------------------
+  void legalize(const ir::Node& node) {
+    const std::string& op = node.op;
+    if (op == "Conv") return conv();
+    if (op == "AveragePool" || op == "MaxPool") return pool();
+    if (op == "GlobalAveragePool") return global_average_pool();
+    if (op == "GlobalMaxPool") return global_max_pool();
+    if (op == "Gemm") return gemm();
+    if (op == "MatMul") return matmul();
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") return binary(lower(op));
+    if (op == "Relu") return unary("clamp", 0.0, kInf);
+    if (op == "Clip") return clip();
+    if (op == "Sigmoid" || op == "Tanh") return unary(lower(op), 0, 0);
+    if (op == "HardSigmoid" || op == "HardSwish" || op == "LeakyRelu" || op == "PRelu")
+      return piecewise_linear();
+    if (op == "Softmax") return softmax();
+    if (op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze")
+      return reshape();
+    if (op == "Transpose") return transpose();
+    if (op == "Concat") return concat();
+    if (op == "Pad") return pad();
+    if (op == "ReduceMean") return reduce_mean();
+    if (op == "Identity" || op == "Dropout") return identity();
+    if (op == "Cast") {
+      if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
+      fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
+           dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
+    }
+    if (op == "BatchNormalization")
+      fail("not folded (fold_batch_norm must run before legalize_onnx)");
+    if (is_host_evaluable(op)) fail("op not supported on non-constant inputs");
+    fail("op not supported");
+  }
+
+  // ---- spatial ops ----------------------------------------------------------------
+  // The input as [N,H,W,C]: channels-last, with 1-D ([N,L,C]) viewed as [N,1,L,C].
+  int spatial_input(int x) {
+    const size_t r = rank(x);
+    if (r != 3 && r != 4) fail("input rank " + std::to_string(r) + " not supported (1-D and 2-D only)");
+    int in = channels_last(x);
+    if (r == 3) {
+      const ir::Shape s = g_.tensors[in].shape;
+      in = reshaped(in, {s[0], 1, s[1], s[2]}, g_.tensors[x].name + "_2d");
+    }
+    return in;
+  }
+
+  // The output tensor for a spatial op: [N,OH,OW,C] written directly, or for 1-D a
+  // 4-D temporary reshaped into the [N,OL,C] channels-last output.
+  struct SpatialOut {
+    int tensor;     // what the op writes
+    int final = -1; // 1-D: the channels-last output to reshape into
+  };
+  SpatialOut spatial_output(int y) {
+    const int out = output(y, true);
+    if (rank(y) == 4) return {out, -1};
+    const ir::Shape& s = g_.tensors[out].shape;
+    return {new_tensor(g_.tensors[out].name + "_2d", g_.tensors[out].dtype, {s[0], 1, s[1], s[2]}), out};
+  }
+  void finish_spatial(const SpatialOut& o) {
+    if (o.final >= 0) emit("reshape", node_->name + "/to_1d", {o.tensor}, {o.final});
+  }
+
+  // ONNX per-axis lists -> Mote's two-axis lists (1-D: H is a unit axis).
+  std::vector<int64_t> spatial2(const std::vector<int64_t>& v, int64_t unit) const {
+    if (v.size() == 2) return v;
+    return {unit, v.at(0)};
+  }
+  std::vector<int64_t> pads4(const std::vector<int64_t>& pads) const {
+    if (pads.size() == 4) return pads;  // [top, left, bottom, right]
+    return {0, pads.at(0), 0, pads.at(1)};
+  }
+
+  void conv() {
+    const ir::Node& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Tensor w = constant_input(1, "weights");  // a copy: tensors grow below
+    const int bias = input(2);
+    const int64_t group = n.get_int("group", 1);
+    const int64_t channels = logical_shape(x).at(1);
+    const int64_t out_channels = w.shape.at(0);
+    const bool depthwise = group == channels && group > 1;
+
+    ir::Tensor w4 = w;  // [O, C/g, KH, KW]
+    if (w4.shape.size() == 3) w4.shape = {w.shape[0], w.shape[1], 1, w.shape[2]};
+    if (w4.shape.size() != 4) fail("weights rank " + std::to_string(w.shape.size()) + " not supported");
+    const int filter =
+        depthwise ? new_constant(w.name + "_1hwo", permute_tensor(w4, {1, 2, 3, 0}))
+                  : new_constant(w.name + "_ohwi", permute_tensor(w4, {0, 2, 3, 1}));
+
+    std::vector<int> inputs = {spatial_input(x), filter};
+    bool separate_bias = false;
+    if (bias != ir::kNoTensor) {
+      if (is_constant(bias) && g_.tensors[bias].dtype == DType::kFloat32) {
+        inputs.push_back(bias);
+      } else {
+        separate_bias = true;
+      }
+    }
+    SpatialOut out = spatial_output(y);
+    int conv_out = out.tensor;
+    if (separate_bias) {
+      const ir::Tensor& o = g_.tensors[out.tensor];
+      conv_out = new_tensor(o.name + "_nobias", o.dtype, o.shape);
+    }
+    ir::Node& op = emit(depthwise ? "depthwise_conv2d" : "conv2d", n.name, inputs, {conv_out});
+    op.attrs["strides"] = spatial2(n.get_ints("strides"), 1);
+    op.attrs["dilations"] = spatial2(n.get_ints("dilations"), 1);
+    op.attrs["pads"] = pads4(n.get_ints("pads"));
+    if (depthwise) {
+      op.attrs["depth_multiplier"] = out_channels / channels;
+    } else {
+      op.attrs["group"] = group;
+    }
+    if (separate_bias) emit("add", n.name + "/bias", {conv_out, logical(bias)}, {out.tensor});
+    finish_spatial(out);
+  }
+
+  void emit_pool(const std::string& op, int x, int y, const std::vector<int64_t>& kernel,
+                 const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
+                 const std::vector<int64_t>& pads, int64_t count_include_pad) {
+    const int in = spatial_input(x);
+    SpatialOut out = spatial_output(y);
+    ir::Node& n = emit(op, node_->name, {in}, {out.tensor});
+    n.attrs["kernel"] = spatial2(kernel, 1);
+    n.attrs["strides"] = spatial2(strides, 1);
+    n.attrs["dilations"] = spatial2(dilations, 1);
+    n.attrs["pads"] = pads4(pads);
+    if (op == "avg_pool2d") n.attrs["count_include_pad"] = count_include_pad;
+    finish_spatial(out);
+  }
+
+  void pool() {
+    const ir::Node& n = *node_;
+    const bool avg = n.op == "AveragePool";
+    emit_pool(avg ? "avg_pool2d" : "max_pool2d", input(0), output0(), n.get_ints("kernel_shape"),
+              n.get_ints("strides"), n.get_ints("dilations"), n.get_ints("pads"),
+              n.get_int("count_include_pad", 0));
+  }
+
+  void global_max_pool() {
+    const int x = input(0);
+    const ir::Shape& s = logical_shape(x);
+    if (s.size() != 3 && s.size() != 4) fail("input rank " + std::to_string(s.size()) + " not supported");
+    const std::vector<int64_t> kernel(s.begin() + 2, s.end());
+    const std::vector<int64_t> ones(kernel.size(), 1), zeros(2 * kernel.size(), 0);
+    emit_pool("max_pool2d", x, output0(), kernel, ones, ones, zeros, 0);
+  }
+
+  void global_average_pool() {
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    if (r < 3) fail("input rank " + std::to_string(r) + " not supported");
+    const bool cl = channels_last_rank(r) && has_cl(x);
+    std::vector<int64_t> axes;
+    for (size_t i = 0; i + 2 < r; ++i) axes.push_back(static_cast<int64_t>(cl ? i + 1 : i + 2));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit("mean", node_->name, {in}, {output(y, cl)}).attrs["axes"] = axes;
+  }
+
+  // ---- matrix products --------------------------------------------------------------
+  // [rows, cols] float data of a constant 2-D tensor.
+  static std::vector<float> floats(const ir::Tensor& t) {
+    return std::vector<float>(t.as<float>(), t.as<float>() + t.elements());
+  }
+
+  int transposed_2d(int t, const std::string& name) {
+    const ir::Shape& s = g_.tensors[t].shape;
+    const int out = new_tensor(name, g_.tensors[t].dtype, {s[1], s[0]});
+    emit_permute(name, t, out, {1, 0});
+    return out;
+  }
+
+  void gemm() {
+    const ir::Node& n = *node_;
+    const int a = input(0), b = input(1), c = input(2), y = output0();
+    const double alpha = n.get_float("alpha", 1.0), beta = n.get_float("beta", 1.0);
+    const bool trans_a = n.get_int("transA", 0) != 0, trans_b = n.get_int("transB", 0) != 0;
+    if (rank(a) != 2 || rank(b) != 2) fail("inputs must be 2-D");
+    const ir::Shape& ys = logical_shape(y);
+    const int64_t m = ys[0], cols = ys[1];
+    int lhs = logical(a);
+    if (trans_a) lhs = transposed_2d(lhs, g_.tensors[a].name + "_t");
+
+    int product;  // [M, N] = alpha * A' B'
+    const bool has_c = c != ir::kNoTensor && beta != 0.0;
+    // Whether C folds into a [N] bias.
+    const bool c_is_bias = has_c && is_constant(c) && g_.tensors[c].dtype == DType::kFloat32 &&
+                           (g_.tensors[c].elements() == 1 ||
+                            (g_.tensors[c].elements() == cols && logical_shape(c).back() == cols));
+    const int result = output(y, false);
+    const bool extra_c = has_c && !c_is_bias;
+    const int mm_out = extra_c ? new_tensor(g_.tensors[y].name + "_ab", DType::kFloat32, {m, cols}) : result;
+
+    if (is_constant(b) && g_.tensors[b].dtype == DType::kFloat32) {
+      const ir::Tensor& bt = g_.tensors[b];
+      const int64_t k = trans_b ? bt.shape[1] : bt.shape[0];
+      std::vector<float> src = floats(bt), weights(cols * k);
+      for (int64_t i = 0; i < cols; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          weights[i * k + j] = static_cast<float>(alpha * (trans_b ? src[i * k + j] : src[j * cols + i]));
+      std::vector<int> inputs = {lhs, float_constant(bt.name + "_fc", {cols, k}, weights)};
+      if (c_is_bias) {
+        const std::vector<float> cv = floats(g_.tensors[c]);
+        std::vector<float> bias(cols);
+        for (int64_t i = 0; i < cols; ++i) bias[i] = static_cast<float>(beta * cv[cv.size() == 1 ? 0 : i]);
+        inputs.push_back(float_constant(g_.tensors[c].name + "_bias", {cols}, bias));
+      }
+      emit("fully_connected", n.name, inputs, {mm_out});
+      product = mm_out;
+    } else {
+      int rhs = logical(b);
+      if (trans_b) rhs = transposed_2d(rhs, g_.tensors[b].name + "_t");
+      const bool scale = alpha != 1.0;
+      const bool bias_add = c_is_bias;
+      const int raw = (scale || bias_add)
+                          ? new_tensor(g_.tensors[y].name + "_mm", DType::kFloat32, {m, cols})
+                          : mm_out;
+      emit("batch_matmul", n.name, {lhs, rhs}, {raw});
+      int cur = raw;
+      if (scale) {
+        const int to = bias_add ? new_tensor(g_.tensors[y].name + "_scaled", DType::kFloat32, {m, cols}) : mm_out;
+        emit("mul", n.name + "/alpha", {cur, float_constant(n.name + "_alpha", {1}, {static_cast<float>(alpha)})}, {to});
+        cur = to;
+      }
+      if (bias_add) {
+        ir::Tensor cb = g_.tensors[c];
+        std::vector<float> cv = floats(cb);
+        for (float& v : cv) v = static_cast<float>(beta * v);
+        emit("add", n.name + "/bias", {cur, float_constant(cb.name + "_beta", cb.shape, cv)}, {mm_out});
+      }
+      product = mm_out;
+    }
+    if (extra_c) {
+      int cin = logical(c);
+      if (beta != 1.0) {
+        if (is_constant(c)) {
+          ir::Tensor cb = g_.tensors[c];
+          std::vector<float> cv = floats(cb);
+          for (float& v : cv) v = static_cast<float>(beta * v);
+          cin = float_constant(cb.name + "_beta", cb.shape, cv);
+        } else {
+          const int scaled = new_tensor(g_.tensors[c].name + "_beta", DType::kFloat32, logical_shape(c));
+          emit("mul", n.name + "/beta", {cin, float_constant(n.name + "_beta", {1}, {static_cast<float>(beta)})}, {scaled});
+          cin = scaled;
+        }
+      }
+      emit("add", n.name + "/c", {product, cin}, {result});
+    }
+  }
+
+  void matmul() {
+    const ir::Node& n = *node_;
+    const int a = input(0), b = input(1), y = output0();
+    const size_t ra = rank(a), rb = rank(b);
+    const ir::Shape& ys = logical_shape(y);
+    if (is_constant(b) && rb <= 2 && g_.tensors[b].dtype == DType::kFloat32) {
+      const ir::Tensor& bt = g_.tensors[b];
+      const int64_t k = bt.shape[0], cols = rb == 2 ? bt.shape[1] : 1;
+      const std::vector<float> src = floats(bt);
+      std::vector<float> weights(cols * k);
+      for (int64_t i = 0; i < cols; ++i)
+        for (int64_t j = 0; j < k; ++j) weights[i * k + j] = src[j * cols + i];
+      const int w = float_constant(bt.name + "_fc", {cols, k}, weights);
+      const int result = output(y, false);
+      if (rb == 2) {
+        emit("fully_connected", n.name, {logical(a), w}, {result});
+      } else {
+        ir::Shape tmp_shape = ys;
+        tmp_shape.push_back(1);
+        const int tmp = new_tensor(g_.tensors[y].name + "_n1", DType::kFloat32, tmp_shape);
+        emit("fully_connected", n.name, {logical(a), w}, {tmp});
+        emit("reshape", n.name + "/squeeze", {tmp}, {result});
+      }
+      return;
+    }
+    // General case: batch_matmul on operands of rank >= 2 (1-D ones get a unit dim).
+    int lhs = logical(a), rhs = logical(b);
+    ir::Shape out_shape = ys;
+    if (ra == 1) {
+      lhs = reshaped(lhs, {1, logical_shape(a)[0]}, g_.tensors[a].name + "_row");
+      out_shape.insert(out_shape.end() - (rb == 1 ? 0 : 1), 1);
+    }
+    if (rb == 1) {
+      rhs = reshaped(rhs, {logical_shape(b)[0], 1}, g_.tensors[b].name + "_col");
+      out_shape.push_back(1);
+    }
+    const int result = output(y, false);
+    if (out_shape == ys) {
+      emit("batch_matmul", n.name, {lhs, rhs}, {result});
+    } else {
+      const int tmp = new_tensor(g_.tensors[y].name + "_2d", DType::kFloat32, out_shape);
+      emit("batch_matmul", n.name, {lhs, rhs}, {tmp});
+      emit("reshape", n.name + "/squeeze", {tmp}, {result});
+    }
+  }
+
+  // ---- elementwise ----------------------------------------------------------------
+  void binary(const std::string& op) {
+    const int a = input(0), b = input(1), y = output0();
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({a, b}, r);
+    const int ia = operand(a, r, cl), ib = operand(b, r, cl);
+    emit(op, node_->name, {ia, ib}, {output(y, cl)});
+  }
+
+  void unary(const std::string& op, double lo, double hi) {
+    const int x = input(0), y = output0();
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    ir::Node& n = emit(op, node_->name, {in}, {output(y, cl)});
+    if (op == "clamp") {
+      n.attrs["min"] = lo;
+      n.attrs["max"] = hi;
+    }
+  }
+
+  void clip() {
+    const ir::Node& n = *node_;
+    double lo = n.get_float("min", -kInf), hi = n.get_float("max", kInf);
+    auto bound = [&](size_t k, const char* what, double& value) {
+      const int id = input(k);
+      if (id == ir::kNoTensor) return;
+      if (!is_constant(id) || g_.tensors[id].elements() != 1)
+        fail(std::string("input '") + what + "' must be a constant scalar");
+      value = read_doubles(g_.tensors[id])[0];
+    };
+    bound(1, "min", lo);
+    bound(2, "max", hi);
+    unary("clamp", lo, hi);
+  }
+
+  // Piecewise-linear activations as exact compositions of Mote ops, in x's layout:
+  //   HardSigmoid(x) = clamp(alpha * x + beta, 0, 1)
+  //   HardSwish(x)   = x * HardSigmoid(x) with alpha 1/6, beta 1/2
+  //   LeakyRelu(x)   = clamp(x, 0, inf) + alpha * clamp(x, -inf, 0)
+  //   PRelu(x, s)    = clamp(x, 0, inf) + s * clamp(x, -inf, 0)   (s broadcast to x)
+  void piecewise_linear() {
+    const ir::Node& n = *node_;
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    const bool cl = choose_channels_last({x}, r);
+    const int in = cl ? channels_last(x) : logical(x);
+    const DType dtype = g_.tensors[in].dtype;
+    const ir::Shape shape = g_.tensors[in].shape;
+    const std::string base = g_.tensors[y].name;
+    auto temp = [&](const std::string& suffix) { return new_tensor(base + suffix, dtype, shape); };
+    auto scalar = [&](const std::string& suffix, double v) {
+      return float_constant(n.name + suffix, {1}, {static_cast<float>(v)});
+    };
+    auto clamp = [&](int from, int to, double lo, double hi, const std::string& suffix) {
+      ir::Node& c = emit("clamp", n.name + suffix, {from}, {to});
+      c.attrs["min"] = lo;
+      c.attrs["max"] = hi;
+    };
+    if (n.op == "HardSigmoid" || n.op == "HardSwish") {
+      const bool swish = n.op == "HardSwish";
+      const double alpha = swish ? 1.0 / 6.0 : n.get_float("alpha", 0.2);
+      const double beta = swish ? 0.5 : n.get_float("beta", 0.5);
+      const int scaled = temp("_scaled"), shifted = temp("_shifted");
+      emit("mul", n.name + "/alpha", {in, scalar("_alpha", alpha)}, {scaled});
+      emit("add", n.name + "/beta", {scaled, scalar("_beta", beta)}, {shifted});
+      if (!swish) return clamp(shifted, output(y, cl), 0.0, 1.0, "");
+      const int gate = temp("_gate");
+      clamp(shifted, gate, 0.0, 1.0, "/gate");
+      emit("mul", n.name, {in, gate}, {output(y, cl)});
+      return;
+    }
+    const int slope = n.op == "LeakyRelu" ? scalar("_alpha", n.get_float("alpha", 0.01))
+                                         : operand(input(1), r, cl);
+    const int pos = temp("_pos"), neg = temp("_neg"), scaled = temp("_neg_scaled");
+    clamp(in, pos, 0.0, kInf, "/positive");
+    clamp(in, neg, -kInf, 0.0, "/negative");
+    emit("mul", n.name + "/slope", {neg, slope}, {scaled});
+    emit("add", n.name, {pos, scaled}, {output(y, cl)});
+  }
+
+  void softmax() {
+    const ir::Node& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Shape& shape = logical_shape(x);
+    const size_t r = shape.size();
+    const int64_t axis = n.get_int("axis", static_cast<int64_t>(r) - 1);
+    const std::string name = g_.tensors[y].name;
+    if (n.get_int("coerce_2d", 0) != 0) {
+      // opset < 13: softmax over the input flattened to [prod(:axis), prod(axis:)].
+      int64_t outer = 1;
+      for (int64_t i = 0; i < axis; ++i) outer *= shape[i];
+      const ir::Shape flat = {outer, ir::element_count(shape) / std::max<int64_t>(outer, 1)};
+      const int in = reshaped(logical_order(x), flat, name + "_2d_in");
+      const int out = new_tensor(name + "_2d", g_.tensors[y].dtype, flat);
+      emit("softmax", n.name, {in}, {out}).attrs["beta"] = 1.0;
+      emit("reshape", n.name + "/unflatten", {out}, {output(y, false)});
+      return;
+    }
+    const bool cl = channels_last_rank(r) && choose_channels_last({x}, r);
+    const int in = cl ? channels_last(x) : logical(x);
+    // Physical position of the softmax axis.
+    const Perm layout = cl ? channels_last_perm(r) : [&] {
+      Perm p(r);
+      std::iota(p.begin(), p.end(), 0);
+      return p;
+    }();
+    const int64_t phys = inverse(layout)[axis];
+    if (phys == static_cast<int64_t>(r) - 1) {
+      emit("softmax", n.name, {in}, {output(y, cl)}).attrs["beta"] = 1.0;
+      return;
+    }
+    // Move the axis last, softmax, move it back.
+    Perm to_last;
+    for (int64_t i = 0; i < static_cast<int64_t>(r); ++i)
+      if (i != phys) to_last.push_back(i);
+    to_last.push_back(phys);
+    const ir::Shape moved = permute(g_.tensors[in].shape, to_last);
+    const int t_in = new_tensor(name + "_axis_last", g_.tensors[in].dtype, moved);
+    emit_permute(n.name + "/axis_last", in, t_in, to_last);
+    const int t_out = new_tensor(name + "_sm", g_.tensors[in].dtype, moved);
+    emit("softmax", n.name, {t_in}, {t_out}).attrs["beta"] = 1.0;
+    emit_permute(n.name + "/axis_back", t_out, output(y, cl), inverse(to_last));
+  }
+
+  // ---- shape and data movement ----------------------------------------------------
+  void reshape() {
+    const int x = input(0), y = output0();
+    const int in = logical_order(x);
+    if (g_.tensors[in].shape == logical_shape(y)) return alias(y, in, false);
+    emit("reshape", node_->name, {in}, {output(y, false)});
+  }
+
+  void identity() {
+    const int x = input(0), y = output0();
+    if (has_logical(x)) return alias(y, values_[x].logical, false);
+    alias(y, channels_last(x), true);
+  }
+
+  void transpose() {
+    const Perm perm = node_->get_ints("perm");
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    if (channels_last_rank(r) && has_cl(x)) {
+      // y axis i = logical axis perm[i] = physical axis pos[perm[i]].
+      const Perm pos = inverse(channels_last_perm(r));
+      Perm composed(r);
+      for (size_t i = 0; i < r; ++i) composed[i] = pos[perm[i]];
+      if (is_identity(composed)) return alias(y, values_[x].channels_last, false);
+      if (!has_logical(x)) {
+        emit_permute(node_->name, values_[x].channels_last, output(y, false), composed);
+        return;
+      }
+    }
+    const int in = logical(x);
+    if (is_identity(perm)) return alias(y, in, false);
+    emit_permute(node_->name, in, output(y, false), perm);
+  }
+
+  void concat() {
+    const ir::Node& n = *node_;
+    const int y = output0();
+    const size_t r = rank(y);
+    const int64_t axis = n.get_int("axis", 0);
+    const bool cl = choose_channels_last(n.inputs, r);
+    std::vector<int> inputs;
+    for (int t : n.inputs) inputs.push_back(cl ? channels_last(t) : logical(t));
+    const int64_t phys = cl ? inverse(channels_last_perm(r))[axis] : axis;
+    emit("concat", n.name, inputs, {output(y, cl)}).attrs["axis"] = phys;
+  }
+
+  void pad() {
+    const ir::Node& n = *node_;
+    const int x = input(0), y = output0();
+    if (n.inputs.size() > 1) fail("non-constant pads or constant_value not supported");
+    const size_t r = rank(x);
+    std::vector<int64_t> pads = n.get_ints("pads");
+    const bool cl = choose_channels_last({x}, r);
+    if (cl) {
+      const Perm perm = channels_last_perm(r);
+      std::vector<int64_t> p(2 * r);
+      for (size_t i = 0; i < r; ++i) {
+        p[i] = pads[perm[i]];
+        p[i + r] = pads[perm[i] + r];
+      }
+      pads = p;
+    }
+    ir::Node& op = emit("pad", n.name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
+    op.attrs["pads"] = pads;
+    op.attrs["mode"] = n.get_string("mode", "constant");
+    op.attrs["value"] = n.get_float("value", 0.0);
+  }
+
+  void reduce_mean() {
+    const ir::Node& n = *node_;
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    const std::vector<int64_t> axes = n.get_ints("axes");
+    const bool keepdims = n.get_int("keepdims", 1) != 0;
+    if (choose_channels_last({x}, r)) {
+      const Perm perm = channels_last_perm(r);
+      std::vector<int64_t> phys_axes;
+      Perm kept;  // logical axes left, in physical order
+      for (size_t i = 0; i < r; ++i) {
+        if (std::find(axes.begin(), axes.end(), perm[i]) != axes.end()) {
+          phys_axes.push_back(static_cast<int64_t>(i));
+        } else {
+          kept.push_back(perm[i]);
+        }
+      }
+      if (keepdims || std::is_sorted(kept.begin(), kept.end())) {
+        const bool out_cl = keepdims;
+        emit("mean", n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
+        return;
+      }
+    }
+    emit("mean", n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+  }
+
+  ir::Graph& g_;
+  const ir::Node* node_ = nullptr;
+  std::vector<Value> values_;              // by source tensor id
+  std::vector<ir::Shape> logical_shapes_;  // by source tensor id
+};
+
+// ---- cleanup --------------------------------------------------------------------------
+// pad(constant 0, only H and W of an NHWC tensor) read only by convolutions (as their
+// input): the convolutions pad instead (TensorFlow exports pad explicitly).
+bool fold_zero_pads(ir::Graph& g) {
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    const ir::Node& pad = g.nodes[k];
+    if (pad.op != "pad" || pad.get_string("mode", "constant") != "constant" ||
+        pad.get_float("value", 0.0) != 0.0 || g.is_graph_output(pad.outputs[0]))
+      continue;
+    const std::vector<int64_t> p = pad.get_ints("pads");
+    if (p.size() != 8 || p[0] != 0 || p[3] != 0 || p[4] != 0 || p[7] != 0) continue;
+    const std::vector<int> readers = g.consumers(pad.outputs[0]);
+    bool all_conv = !readers.empty();
+    for (int r : readers) {
+      const ir::Node& c = g.nodes[r];
+      all_conv = all_conv && (c.op == "conv2d" || c.op == "depthwise_conv2d") &&
+                 c.inputs[0] == pad.outputs[0] &&
+                 std::count(c.inputs.begin(), c.inputs.end(), pad.outputs[0]) == 1;
+    }
+    if (!all_conv) continue;
+    const int source = pad.inputs[0];
+    for (int r : readers) {
+      ir::Node& c = g.nodes[r];
+      std::vector<int64_t> pads = c.get_ints("pads", {0, 0, 0, 0});
+      pads[0] += p[1];  // top
+      pads[1] += p[2];  // left
+      pads[2] += p[5];  // bottom
+      pads[3] += p[6];  // right
+      c.attrs["pads"] = pads;
+      c.inputs[0] = source;
+    }
+    g.nodes.erase(g.nodes.begin() + k);
+    return true;
+  }
+  return false;
+}
+
+// transpose(perm, perm[0] == 0) -> reshape [B, K] -> fully_connected(s) with constant
+// weights: the transpose only reorders the K features of each batch row, so permuting
+// the weights' columns instead lets the reshape read the transpose's input directly.
+// This removes the NHWC -> NCHW transpose before the classifier of LeNet-style models.
+bool fold_flatten_transposes(ir::Graph& g) {
+  for (ir::Node& reshape : g.nodes) {
+    if (reshape.op != "reshape") continue;
+    const int flat = reshape.outputs[0];
+    const int t = reshape.inputs[0];
+    const int tp = g.producer(t);
+    if (tp < 0 || g.nodes[tp].op != "transpose" || g.is_graph_output(t) || g.is_graph_output(flat) ||
+        g.consumers(t).size() != 1)
+      continue;
+    const Perm perm = g.nodes[tp].get_ints("perm");
+    const int x = g.nodes[tp].inputs[0];
+    const ir::Shape& xs = g.tensors[x].shape;
+    const ir::Shape& fs = g.tensors[flat].shape;
+    if (perm.empty() || perm[0] != 0 || fs.size() != 2 || fs[0] != xs[0]) continue;
+    const std::vector<int> readers = g.consumers(flat);
+    bool all_fc = !readers.empty();
+    for (int r : readers) {
+      const ir::Node& fc = g.nodes[r];
+      all_fc = all_fc && fc.op == "fully_connected" && fc.inputs[0] == flat &&
+               std::count(fc.inputs.begin(), fc.inputs.end(), flat) == 1 &&
+               g.tensors[fc.inputs[1]].is_constant && g.tensors[fc.inputs[1]].dtype == DType::kFloat32;
+    }
+    if (!all_fc) continue;
+
+    // column[k_phys] = k_log: feature k_phys of x's row sits at k_log after the transpose.
+    const size_t rank = xs.size();
+    const ir::Shape ts = permute(xs, perm);
+    const int64_t k = fs[1];
+    std::vector<int64_t> column(k);
+    std::vector<int64_t> index(rank, 0);  // index into x, dims 1..rank-1
+    for (int64_t kp = 0; kp < k; ++kp) {
+      int64_t kl = 0;
+      for (size_t i = 1; i < rank; ++i) kl = kl * ts[i] + index[perm[i]];
+      column[kp] = kl;
+      for (size_t i = rank; i-- > 1;) {
+        if (++index[i] < xs[i]) break;
+        index[i] = 0;
+      }
+    }
+    for (int r : readers) {
+      const ir::Tensor& w = g.tensors[g.nodes[r].inputs[1]];
+      const int64_t n = w.shape[0];
+      std::vector<float> permuted(n * k);
+      for (int64_t o = 0; o < n; ++o)
+        for (int64_t kp = 0; kp < k; ++kp) permuted[o * k + kp] = w.as<float>()[o * k + column[kp]];
+      const std::string name = w.name + "_nhwc";
+      const ir::Shape shape = w.shape;
+      g.nodes[r].inputs[1] = g.add_constant(name, DType::kFloat32, shape, float_bytes(permuted));
+    }
+    reshape.inputs[0] = x;
+    return true;
+  }
+  return false;
+}
+
+// Composes transpose chains, drops identity transposes and reshapes, merges reshape
+// chains, folds transposes/reshapes of constants. Repeats until nothing changes.
+void simplify(ir::Graph& g) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+      ir::Node& n = g.nodes[k];
+      if (n.op != "transpose" && n.op != "reshape") continue;
+      const int in = n.inputs[0], out = n.outputs[0];
+      const bool is_output = g.is_graph_output(out);
+      if (g.tensors[in].is_constant && !is_output) {
+        ir::Tensor& o = g.tensors[out];
+        const ir::Shape shape = o.shape;
+        ir::Tensor folded = n.op == "transpose" ? permute_tensor(g.tensors[in], n.get_ints("perm"))
+                                                : g.tensors[in];
+        o.is_constant = true;
+        o.data = std::move(folded.data);
+        o.shape = shape;
+        g.nodes.erase(g.nodes.begin() + k);
+        changed = true;
+        break;
+      }
+      const int p = g.producer(in);
+      if (p >= 0 && g.nodes[p].op == n.op) {
+        // Read the producer's input directly.
+        const ir::Node& prev = g.nodes[p];
+        if (n.op == "transpose") {
+          const Perm first = prev.get_ints("perm"), second = n.get_ints("perm");
+          Perm composed(second.size());
+          for (size_t i = 0; i < second.size(); ++i) composed[i] = first[second[i]];
+          n.attrs["perm"] = composed;
+        }
+        n.inputs[0] = prev.inputs[0];
+        changed = true;
+      }
+      const int src = n.inputs[0];
+      if (n.op == "transpose" && order_preserving(g.tensors[src].shape, n.get_ints("perm"))) {
+        n.op = "reshape";
+        n.attrs.clear();
+        changed = true;
+      }
+      if (n.op == "reshape" && g.tensors[src].shape == g.tensors[out].shape) {
+        if (!is_output) {
+          replace_uses(g, out, src);
+        } else {
+          // A copy into a graph output: let the producer write the output instead.
+          const int q = g.producer(src);
+          if (q < 0 || g.is_graph_output(src) || g.consumers(src).size() != 1) continue;
+          for (int& t : g.nodes[q].outputs)
+            if (t == src) t = out;
+        }
+        g.nodes.erase(g.nodes.begin() + k);
+        changed = true;
+        break;
+      }
+    }
+    if (!changed) changed = fold_flatten_transposes(g);
+    if (!changed) changed = fold_zero_pads(g);
+    if (changed) g.remove_dead();
+  }
+}
+
+}  // namespace
+
+void legalize_onnx(ir::Graph& graph) {
+  Legalizer(graph).run();
+  graph.remove_dead();
+  simplify(graph);
+}
+
+}  // namespace mote::passes

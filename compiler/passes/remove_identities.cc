@@ -1,0 +1,53 @@
+// Identity, Dropout (inference) and Casts to the same dtype carry data through unchanged:
+// their output becomes an alias of their input.
+//
+// When the output is a graph output its name must survive, so instead the input's
+// producer is made to write the output tensor directly. Where that is impossible (the
+// input is a graph input, a constant or itself a graph output) the node stays;
+// legalize_onnx turns it into a copy.
+#include <algorithm>
+
+#include "passes/passes.h"
+#include "passes/source_eval.h"
+
+namespace mote::passes {
+namespace {
+
+bool is_identity(const ir::Graph& graph, const ir::Node& node) {
+  if (node.inputs.empty() || node.outputs.empty() || node.inputs[0] == ir::kNoTensor) return false;
+  if (node.op == "Identity" || node.op == "Dropout") return true;
+  if (node.op == "Cast")
+    return graph.tensors[node.inputs[0]].dtype == graph.tensors[node.outputs[0]].dtype;
+  return false;
+}
+
+}  // namespace
+
+void remove_identities(ir::Graph& graph) {
+  std::vector<bool> removed(graph.nodes.size(), false);
+  for (size_t k = 0; k < graph.nodes.size(); ++k) {
+    const ir::Node& node = graph.nodes[k];
+    if (!is_identity(graph, node)) continue;
+    const int in = node.inputs[0];
+    const int out = node.outputs[0];
+    if (!graph.is_graph_output(out)) {
+      replace_uses(graph, out, in);
+      removed[k] = true;
+      continue;
+    }
+    const int producer = graph.producer(in);
+    if (producer < 0 || graph.is_graph_output(in)) continue;
+    // The producer writes the graph output; other readers of `in` read it from there.
+    for (int& t : graph.nodes[producer].outputs)
+      if (t == in) t = out;
+    replace_uses(graph, in, out);
+    removed[k] = true;
+  }
+  std::vector<ir::Node> kept;
+  for (size_t k = 0; k < graph.nodes.size(); ++k)
+    if (!removed[k]) kept.push_back(std::move(graph.nodes[k]));
+  graph.nodes = std::move(kept);
+  graph.remove_dead();
+}
+
+}  // namespace mote::passes

@@ -1,0 +1,553 @@
+#include "passes/source_eval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace mote::passes {
+namespace {
+
+[[noreturn]] void fail(const ir::Node& node, const std::string& what) {
+  throw CompileError("node '" + node.name + "' (" + node.op + "): " + what);
+}
+
+bool is_float(DType dtype) { return dtype == DType::kFloat32; }
+
+// Row-major strides (in elements) of a shape.
+std::vector<int64_t> strides_of(const ir::Shape& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  return strides;
+}
+
+int64_t normalize_axis(const ir::Node& node, int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    fail(node, "axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+const ir::Tensor& required(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs,
+                           size_t index) {
+  if (index >= inputs.size() || inputs[index] == nullptr)
+    fail(node, "input " + std::to_string(index) + " missing");
+  return *inputs[index];
+}
+
+ir::Tensor make_result(DType dtype, ir::Shape shape, std::vector<uint8_t> data) {
+  ir::Tensor t;
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  t.is_constant = true;
+  t.data = std::move(data);
+  return t;
+}
+
+// Axes from attribute "axes" or, when absent, from integer input `input_index`.
+std::optional<std::vector<int64_t>> axes_of(const ir::Node& node,
+                                            const std::vector<const ir::Tensor*>& inputs,
+                                            size_t input_index) {
+  if (node.has("axes")) return node.get_ints("axes");
+  if (input_index < inputs.size() && inputs[input_index] != nullptr)
+    return read_ints(*inputs[input_index]);
+  return std::nullopt;
+}
+
+std::vector<ir::Tensor> eval_shape(const ir::Node& node, const ir::Tensor& in) {
+  const int64_t rank = static_cast<int64_t>(in.shape.size());
+  auto clamp_index = [rank](int64_t v) {
+    if (v < 0) v += rank;
+    return std::clamp<int64_t>(v, 0, rank);
+  };
+  int64_t start = clamp_index(node.get_int("start", 0));
+  int64_t end = clamp_index(node.get_int("end", rank));
+  std::vector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back(in.shape[i]);
+  return {make_result(DType::kInt64, {static_cast<int64_t>(dims.size())},
+                      encode_ints(DType::kInt64, dims))};
+}
+
+std::vector<ir::Tensor> eval_gather(const ir::Node& node, const ir::Tensor& data,
+                                    const ir::Tensor& indices_tensor) {
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  if (rank == 0) fail(node, "cannot gather from a scalar");
+  const int64_t axis = normalize_axis(node, node.get_int("axis", 0), rank);
+  std::vector<int64_t> indices = read_ints(indices_tensor);
+  const int64_t dim = data.shape[axis];
+  for (int64_t& i : indices) {
+    if (i < -dim || i >= dim)
+      fail(node, "index " + std::to_string(i) + " out of range for dimension " + std::to_string(dim));
+    if (i < 0) i += dim;
+  }
+  ir::Shape out_shape(data.shape.begin(), data.shape.begin() + axis);
+  out_shape.insert(out_shape.end(), indices_tensor.shape.begin(), indices_tensor.shape.end());
+  out_shape.insert(out_shape.end(), data.shape.begin() + axis + 1, data.shape.end());
+  const size_t elem = dtype_size(data.dtype);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= data.shape[i];
+  for (int64_t i = axis + 1; i < rank; ++i) inner *= data.shape[i];
+  std::vector<uint8_t> out;
+  out.reserve(outer * indices.size() * inner * elem);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t idx : indices) {
+      const uint8_t* src = data.data.data() + ((o * dim + idx) * inner) * elem;
+      out.insert(out.end(), src, src + inner * elem);
+    }
+  return {make_result(data.dtype, out_shape, std::move(out))};
+}
+
+std::vector<ir::Tensor> eval_unsqueeze(const ir::Node& node,
+                                       const std::vector<const ir::Tensor*>& inputs) {
+  const ir::Tensor& in = required(node, inputs, 0);
+  auto axes = axes_of(node, inputs, 1);
+  if (!axes) fail(node, "axes missing");
+  const int64_t out_rank = static_cast<int64_t>(in.shape.size() + axes->size());
+  std::set<int64_t> set;
+  for (int64_t a : *axes) set.insert(normalize_axis(node, a, out_rank));
+  if (set.size() != axes->size()) fail(node, "repeated axis");
+  ir::Shape shape;
+  size_t next = 0;
+  for (int64_t i = 0; i < out_rank; ++i) shape.push_back(set.count(i) ? 1 : in.shape[next++]);
+  return {make_result(in.dtype, shape, in.data)};
+}
+
+std::vector<ir::Tensor> eval_squeeze(const ir::Node& node,
+                                     const std::vector<const ir::Tensor*>& inputs) {
+  const ir::Tensor& in = required(node, inputs, 0);
+  const int64_t rank = static_cast<int64_t>(in.shape.size());
+  std::set<int64_t> set;
+  if (auto axes = axes_of(node, inputs, 1)) {
+    for (int64_t a : *axes) {
+      int64_t axis = normalize_axis(node, a, rank);
+      if (in.shape[axis] != 1) fail(node, "cannot squeeze axis " + std::to_string(a) + " of size " +
+                                          std::to_string(in.shape[axis]));
+      set.insert(axis);
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      if (in.shape[i] == 1) set.insert(i);
+  }
+  ir::Shape shape;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!set.count(i)) shape.push_back(in.shape[i]);
+  return {make_result(in.dtype, shape, in.data)};
+}
+
+std::vector<ir::Tensor> eval_concat(const ir::Node& node,
+                                    const std::vector<const ir::Tensor*>& inputs) {
+  const ir::Tensor& first = required(node, inputs, 0);
+  const int64_t rank = static_cast<int64_t>(first.shape.size());
+  const int64_t axis = normalize_axis(node, node.get_int("axis", 0), rank);
+  ir::Shape shape = first.shape;
+  shape[axis] = 0;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const ir::Tensor& t = required(node, inputs, k);
+    if (t.dtype != first.dtype || static_cast<int64_t>(t.shape.size()) != rank)
+      fail(node, "inputs differ in dtype or rank");
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis && t.shape[i] != first.shape[i])
+        fail(node, "input shapes " + shape_string(first.shape) + " and " + shape_string(t.shape) +
+                       " differ outside axis " + std::to_string(axis));
+    shape[axis] += t.shape[axis];
+  }
+  const size_t elem = dtype_size(first.dtype);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= shape[i];
+  for (int64_t i = axis + 1; i < rank; ++i) inner *= shape[i];
+  std::vector<uint8_t> out;
+  out.reserve(ir::element_count(shape) * elem);
+  for (int64_t o = 0; o < outer; ++o)
+    for (const ir::Tensor* t : inputs) {
+      const int64_t chunk = t->shape[axis] * inner * elem;
+      const uint8_t* src = t->data.data() + o * chunk;
+      out.insert(out.end(), src, src + chunk);
+    }
+  return {make_result(first.dtype, shape, std::move(out))};
+}
+
+// ONNX Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
+ir::Shape reshape_target(const ir::Node& node, const ir::Shape& in_shape,
+                         const std::vector<int64_t>& requested, bool allowzero) {
+  ir::Shape shape;
+  int infer_at = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    int64_t d = requested[i];
+    if (d == 0 && !allowzero) {
+      if (i >= in_shape.size()) fail(node, "shape entry 0 at index " + std::to_string(i) +
+                                               " has no input dimension to copy");
+      d = in_shape[i];
+    } else if (d == -1) {
+      if (infer_at >= 0) fail(node, "more than one -1 in shape");
+      infer_at = static_cast<int>(i);
+      shape.push_back(1);
+      continue;
+    } else if (d < 0) {
+      fail(node, "invalid shape entry " + std::to_string(d));
+    }
+    known *= d;
+    shape.push_back(d);
+  }
+  const int64_t count = ir::element_count(in_shape);
+  if (infer_at >= 0) {
+    if (known == 0 || count % known != 0)
+      fail(node, "cannot reshape " + shape_string(in_shape) + " to " + shape_string(requested));
+    shape[infer_at] = count / known;
+  }
+  if (ir::element_count(shape) != count)
+    fail(node, "cannot reshape " + shape_string(in_shape) + " to " + shape_string(requested));
+  return shape;
+}
+
+std::vector<ir::Tensor> eval_binary(const ir::Node& node, const ir::Tensor& a,
+                                    const ir::Tensor& b, DType out_dtype) {
+  const ir::Shape shape = broadcast_shapes(a.shape, b.shape, "node '" + node.name + "' (" +
+                                                                 node.op + ")");
+  const size_t rank = shape.size();
+  auto padded_strides = [&](const ir::Shape& s) {
+    ir::Shape padded(rank - s.size(), 1);
+    padded.insert(padded.end(), s.begin(), s.end());
+    std::vector<int64_t> st = strides_of(padded);
+    for (size_t i = 0; i < rank; ++i)
+      if (padded[i] == 1) st[i] = 0;
+    return st;
+  };
+  const std::vector<int64_t> sa = padded_strides(a.shape), sb = padded_strides(b.shape);
+  const int64_t count = ir::element_count(shape);
+  std::vector<int64_t> index(rank, 0);
+  auto offsets = [&](int64_t& oa, int64_t& ob) {
+    oa = ob = 0;
+    for (size_t i = 0; i < rank; ++i) {
+      oa += index[i] * sa[i];
+      ob += index[i] * sb[i];
+    }
+  };
+  auto advance = [&]() {
+    for (size_t i = rank; i-- > 0;) {
+      if (++index[i] < shape[i]) return;
+      index[i] = 0;
+    }
+  };
+  const std::string& op = node.op;
+  if (is_float(a.dtype) || is_float(b.dtype)) {
+    const std::vector<double> va = read_doubles(a), vb = read_doubles(b);
+    std::vector<double> out(count);
+    for (int64_t k = 0; k < count; ++k, advance()) {
+      int64_t oa, ob;
+      offsets(oa, ob);
+      const double x = va[oa], y = vb[ob];
+      out[k] = op == "Add" ? x + y : op == "Sub" ? x - y : op == "Mul" ? x * y : x / y;
+    }
+    // Float math in float32 precision, as the model would compute it.
+    for (double& v : out) v = static_cast<float>(v);
+    return {make_result(out_dtype, shape, encode_values(out_dtype, out))};
+  }
+  const std::vector<int64_t> va = read_ints(a), vb = read_ints(b);
+  std::vector<int64_t> out(count);
+  for (int64_t k = 0; k < count; ++k, advance()) {
+    int64_t oa, ob;
+    offsets(oa, ob);
+    const int64_t x = va[oa], y = vb[ob];
+    if (op == "Div" && y == 0) fail(node, "integer division by zero");
+    out[k] = op == "Add" ? x + y : op == "Sub" ? x - y : op == "Mul" ? x * y : x / y;
+  }
+  return {make_result(out_dtype, shape, encode_ints(out_dtype, out))};
+}
+
+std::vector<ir::Tensor> eval_cast(const ir::Tensor& in, DType to) {
+  if (to == in.dtype) return {make_result(to, in.shape, in.data)};
+  if (is_float(to)) return {make_result(to, in.shape, encode_values(to, read_doubles(in)))};
+  if (to == DType::kBool) {
+    std::vector<double> v = read_doubles(in);
+    std::vector<int64_t> b(v.size());
+    for (size_t i = 0; i < v.size(); ++i) b[i] = v[i] != 0.0;
+    return {make_result(to, in.shape, encode_ints(to, b))};
+  }
+  return {make_result(to, in.shape, encode_ints(to, read_ints(in)))};
+}
+
+std::vector<ir::Tensor> eval_slice(const ir::Node& node,
+                                   const std::vector<const ir::Tensor*>& inputs) {
+  const ir::Tensor& data = required(node, inputs, 0);
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  const std::vector<int64_t> starts = read_ints(required(node, inputs, 1));
+  const std::vector<int64_t> ends = read_ints(required(node, inputs, 2));
+  std::vector<int64_t> axes, steps;
+  if (inputs.size() > 3 && inputs[3]) axes = read_ints(*inputs[3]);
+  else for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (inputs.size() > 4 && inputs[4]) steps = read_ints(*inputs[4]);
+  else steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    fail(node, "starts, ends, axes and steps differ in length");
+  std::vector<int64_t> begin(rank, 0), step(rank, 1);
+  ir::Shape shape = data.shape;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const int64_t axis = normalize_axis(node, axes[k], rank);
+    const int64_t dim = data.shape[axis];
+    const int64_t s = steps[k];
+    if (s == 0) fail(node, "step 0");
+    int64_t b = starts[k], e = ends[k];
+    if (b < 0) b = b < std::numeric_limits<int64_t>::min() + dim ? -1 : b + dim;
+    if (e < 0) e = e < std::numeric_limits<int64_t>::min() + dim ? -1 : e + dim;
+    if (s > 0) {
+      b = std::clamp<int64_t>(b, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      b = std::clamp<int64_t>(b, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    int64_t n = s > 0 ? (e - b + s - 1) / s : (b - e + (-s) - 1) / (-s);
+    begin[axis] = b;
+    step[axis] = s;
+    shape[axis] = std::max<int64_t>(n, 0);
+  }
+  const size_t elem = dtype_size(data.dtype);
+  const std::vector<int64_t> in_strides = strides_of(data.shape);
+  const int64_t count = ir::element_count(shape);
+  std::vector<uint8_t> out(count * elem);
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t src = 0;
+    for (int64_t i = 0; i < rank; ++i) src += (begin[i] + index[i] * step[i]) * in_strides[i];
+    std::memcpy(out.data() + k * elem, data.data.data() + src * elem, elem);
+    for (int64_t i = rank; i-- > 0;) {
+      if (++index[i] < shape[i]) break;
+      index[i] = 0;
+    }
+  }
+  return {make_result(data.dtype, shape, std::move(out))};
+}
+
+std::vector<ir::Tensor> eval_range(const ir::Node& node,
+                                   const std::vector<const ir::Tensor*>& inputs, DType dtype) {
+  const ir::Tensor& start_t = required(node, inputs, 0);
+  const ir::Tensor& limit_t = required(node, inputs, 1);
+  const ir::Tensor& delta_t = required(node, inputs, 2);
+  if (start_t.elements() != 1 || limit_t.elements() != 1 || delta_t.elements() != 1)
+    fail(node, "start, limit and delta must be scalars");
+  if (is_float(dtype)) {
+    const double start = read_doubles(start_t)[0], limit = read_doubles(limit_t)[0],
+                 delta = read_doubles(delta_t)[0];
+    if (delta == 0) fail(node, "delta 0");
+    const int64_t n = std::max<int64_t>(static_cast<int64_t>(std::ceil((limit - start) / delta)), 0);
+    std::vector<double> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = start + static_cast<double>(i) * delta;
+    return {make_result(dtype, {n}, encode_values(dtype, v))};
+  }
+  const int64_t start = read_ints(start_t)[0], limit = read_ints(limit_t)[0],
+                delta = read_ints(delta_t)[0];
+  if (delta == 0) fail(node, "delta 0");
+  const int64_t span = limit - start;
+  int64_t n = delta > 0 ? (span + delta - 1) / delta : (span + delta + 1) / delta;
+  n = std::max<int64_t>(n, 0);
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = start + i * delta;
+  return {make_result(dtype, {n}, encode_ints(dtype, v))};
+}
+
+}  // namespace
+
+bool is_host_evaluable(const std::string& op) {
+  static const std::set<std::string> kOps = {
+      "Shape",     "Size",    "Gather",  "Unsqueeze", "Squeeze",         "Concat",
+      "Cast",      "Reshape", "Flatten", "Add",       "Sub",             "Mul",
+      "Div",       "Transpose", "ConstantOfShape", "Range", "Slice",      "Identity",
+      "Dropout"};
+  return kOps.count(op) != 0;
+}
+
+bool inputs_ready_for_evaluation(const ir::Graph& graph, const ir::Node& node) {
+  if (!is_host_evaluable(node.op)) return false;
+  if (node.op == "Shape" || node.op == "Size") return true;
+  for (int t : node.inputs)
+    if (t != ir::kNoTensor && !graph.tensors[t].is_constant) return false;
+  return !node.inputs.empty();
+}
+
+std::vector<ir::Tensor> evaluate_source_node(const ir::Node& node,
+                                             const std::vector<const ir::Tensor*>& inputs,
+                                             const std::vector<DType>& output_dtypes) {
+  const std::string& op = node.op;
+  if (output_dtypes.empty()) fail(node, "no outputs");
+  const DType out_dtype = output_dtypes[0];
+  if (op == "Shape") return eval_shape(node, required(node, inputs, 0));
+  if (op == "Size") {
+    return {make_result(DType::kInt64, {},
+                        encode_ints(DType::kInt64, {required(node, inputs, 0).elements()}))};
+  }
+  if (op == "Identity" || op == "Dropout") {
+    const ir::Tensor& in = required(node, inputs, 0);
+    return {make_result(in.dtype, in.shape, in.data)};
+  }
+  if (op == "Gather") return eval_gather(node, required(node, inputs, 0), required(node, inputs, 1));
+  if (op == "Unsqueeze") return eval_unsqueeze(node, inputs);
+  if (op == "Squeeze") return eval_squeeze(node, inputs);
+  if (op == "Concat") return eval_concat(node, inputs);
+  if (op == "Cast") return eval_cast(required(node, inputs, 0), out_dtype);
+  if (op == "Reshape") {
+    const ir::Tensor& in = required(node, inputs, 0);
+    const ir::Shape shape = reshape_target(node, in.shape, read_ints(required(node, inputs, 1)),
+                                           node.get_int("allowzero", 0) != 0);
+    return {make_result(in.dtype, shape, in.data)};
+  }
+  if (op == "Flatten") {
+    const ir::Tensor& in = required(node, inputs, 0);
+    const int64_t rank = static_cast<int64_t>(in.shape.size());
+    int64_t axis = node.get_int("axis", 1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis > rank) fail(node, "axis out of range");
+    int64_t outer = 1;
+    for (int64_t i = 0; i < axis; ++i) outer *= in.shape[i];
+    return {make_result(in.dtype, {outer, in.elements() / std::max<int64_t>(outer, 1)}, in.data)};
+  }
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div")
+    return eval_binary(node, required(node, inputs, 0), required(node, inputs, 1), out_dtype);
+  if (op == "Transpose") {
+    const ir::Tensor& in = required(node, inputs, 0);
+    std::vector<int64_t> perm = node.get_ints("perm");
+    if (perm.empty())
+      for (size_t i = in.shape.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    if (perm.size() != in.shape.size()) fail(node, "perm length differs from the input rank");
+    return {permute_tensor(in, perm)};
+  }
+  if (op == "ConstantOfShape") {
+    const std::vector<int64_t> dims = read_ints(required(node, inputs, 0));
+    for (int64_t d : dims)
+      if (d < 0) fail(node, "negative dimension in shape " + shape_string(dims));
+    const std::vector<double> values(ir::element_count(dims), node.get_float("value", 0.0));
+    return {make_result(out_dtype, dims, encode_values(out_dtype, values))};
+  }
+  if (op == "Range") return eval_range(node, inputs, out_dtype);
+  if (op == "Slice") return eval_slice(node, inputs);
+  fail(node, "cannot evaluate on the host");
+}
+
+std::vector<int64_t> read_ints(const ir::Tensor& t) {
+  const int64_t n = t.elements();
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; ++i) {
+    switch (t.dtype) {
+      case DType::kFloat32: v[i] = static_cast<int64_t>(t.as<float>()[i]); break;
+      case DType::kInt8: v[i] = t.as<int8_t>()[i]; break;
+      case DType::kInt16: v[i] = t.as<int16_t>()[i]; break;
+      case DType::kInt32: v[i] = t.as<int32_t>()[i]; break;
+      case DType::kUInt8: v[i] = t.as<uint8_t>()[i]; break;
+      case DType::kInt64: v[i] = t.as<int64_t>()[i]; break;
+      case DType::kBool: v[i] = t.as<uint8_t>()[i] != 0; break;
+    }
+  }
+  return v;
+}
+
+std::vector<double> read_doubles(const ir::Tensor& t) {
+  if (t.dtype == DType::kFloat32) {
+    const float* p = t.as<float>();
+    return std::vector<double>(p, p + t.elements());
+  }
+  std::vector<int64_t> ints = read_ints(t);
+  return std::vector<double>(ints.begin(), ints.end());
+}
+
+std::vector<uint8_t> encode_ints(DType dtype, const std::vector<int64_t>& values) {
+  if (dtype == DType::kFloat32) {
+    std::vector<float> f(values.begin(), values.end());
+    return float_bytes(f);
+  }
+  const size_t elem = dtype_size(dtype);
+  std::vector<uint8_t> out(values.size() * elem);
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t v = dtype == DType::kBool ? (values[i] != 0) : values[i];
+    // Little-endian truncation to the element width (two's complement wrap).
+    for (size_t b = 0; b < elem; ++b) out[i * elem + b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
+  }
+  return out;
+}
+
+std::vector<uint8_t> encode_values(DType dtype, const std::vector<double>& values) {
+  if (dtype == DType::kFloat32) {
+    std::vector<float> f(values.begin(), values.end());
+    return float_bytes(f);
+  }
+  std::vector<int64_t> ints(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    ints[i] = dtype == DType::kBool ? (values[i] != 0.0) : static_cast<int64_t>(values[i]);
+  return encode_ints(dtype, ints);
+}
+
+std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
+  std::vector<uint8_t> out(values.size() * sizeof(float));
+  if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+ir::Tensor permute_tensor(const ir::Tensor& in, const std::vector<int64_t>& perm) {
+  const size_t rank = in.shape.size();
+  ir::Tensor out = in;
+  out.shape.resize(rank);
+  for (size_t i = 0; i < rank; ++i) out.shape[i] = in.shape[perm[i]];
+  const std::vector<int64_t> in_strides = strides_of(in.shape);
+  const size_t elem = dtype_size(in.dtype);
+  const int64_t count = in.elements();
+  std::vector<int64_t> index(rank, 0);  // index into out
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t src = 0;
+    for (size_t i = 0; i < rank; ++i) src += index[i] * in_strides[perm[i]];
+    std::memcpy(out.data.data() + k * elem, in.data.data() + src * elem, elem);
+    for (size_t i = rank; i-- > 0;) {
+      if (++index[i] < out.shape[i]) break;
+      index[i] = 0;
+    }
+  }
+  return out;
+}
+
+ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::string& what) {
+  const size_t rank = std::max(a.size(), b.size());
+  ir::Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw CompileError(what + ": shapes " + shape_string(a) + " and " + shape_string(b) +
+                         " do not broadcast");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+void fail_node(const ir::Graph& graph, const ir::Node& node, const std::string& what) {
+  throw CompileError(graph.name + ": node '" + node.name + "' (" + node.op + "): " + what);
+}
+
+void replace_uses(ir::Graph& graph, int from, int to) {
+  for (ir::Node& n : graph.nodes)
+    for (int& t : n.inputs)
+      if (t == from) t = to;
+}
+
+std::string shape_string(const ir::Shape& shape) {
+  std::ostringstream s;
+  s << '[';
+  for (size_t i = 0; i < shape.size(); ++i) s << (i ? "," : "") << shape[i];
+  s << ']';
+  return s.str();
+}
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return "float32";
+    case DType::kInt8: return "int8";
+    case DType::kInt16: return "int16";
+    case DType::kInt32: return "int32";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt64: return "int64";
+    case DType::kBool: return "bool";
+  }
+  return "unknown";
+}
+
+}  // namespace mote::passes

@@ -1,0 +1,245 @@
+// The Mote-level graph passes: fuse_activations (clamp into its producer) and
+// fold_constants (nodes on constants evaluated with the host kernels).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "ir/graph.h"
+#include "passes/passes.h"
+
+namespace mote {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> floats_of(const ir::Tensor& t) {
+  std::vector<float> v(t.data.size() / sizeof(float));
+  if (!v.empty()) std::memcpy(v.data(), t.data.data(), t.data.size());
+  return v;
+}
+
+struct GraphBuilder {
+  ir::Graph graph;
+
+  int input(const std::string& name, ir::Shape shape) {
+    const int id = tensor(name, std::move(shape));
+    graph.inputs.push_back(id);
+    return id;
+  }
+  int tensor(const std::string& name, ir::Shape shape) {
+    ir::Tensor t;
+    t.name = name;
+    t.shape = std::move(shape);
+    return graph.add_tensor(std::move(t));
+  }
+  int constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
+    return graph.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
+  }
+  int node(const std::string& op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
+           std::map<std::string, ir::AttrValue> attrs = {}) {
+    const int out = tensor(name + ":0", std::move(out_shape));
+    ir::Node n;
+    n.name = name;
+    n.op = op;
+    n.inputs = std::move(inputs);
+    n.outputs = {out};
+    n.attrs = std::move(attrs);
+    graph.nodes.push_back(std::move(n));
+    return out;
+  }
+  int clamp(const std::string& name, int x, const ir::Shape& shape, double lo, double hi) {
+    return node("clamp", name, {x}, shape, {{"min", lo}, {"max", hi}});
+  }
+};
+
+const ir::Node* find_node(const ir::Graph& g, const std::string& name) {
+  for (const ir::Node& n : g.nodes)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+// ---- fuse_activations ------------------------------------------------------------------
+
+TEST(FuseActivations, ConvFollowedByRelu6BecomesOneNode) {
+  GraphBuilder b;
+  const int x = b.input("x", {1, 4, 4, 2});
+  const int w = b.constant("w", {3, 1, 1, 2}, std::vector<float>(6, 0.5f));
+  const int conv = b.node("conv2d", "conv", {x, w}, {1, 4, 4, 3});
+  const int relu = b.clamp("relu6", conv, {1, 4, 4, 3}, 0.0, 6.0);
+  const int out = b.node("sigmoid", "sig", {relu}, {1, 4, 4, 3});
+  b.graph.outputs = {out};
+
+  passes::fuse_activations(b.graph);
+  ASSERT_EQ(b.graph.nodes.size(), 2u);
+  const ir::Node& fused = b.graph.nodes[0];
+  EXPECT_EQ(fused.name, "conv");
+  EXPECT_EQ(fused.get_float("act_min", -1), 0.0);
+  EXPECT_EQ(fused.get_float("act_max", -1), 6.0);
+  // conv now writes what the clamp wrote, and the sigmoid reads it.
+  EXPECT_EQ(b.graph.tensors[fused.outputs[0]].name, "relu6:0");
+  EXPECT_EQ(b.graph.nodes[1].inputs[0], fused.outputs[0]);
+  EXPECT_EQ(b.graph.tensors.size(), 4u);  // x, w, relu6:0, sig:0 (conv:0 is gone)
+}
+
+TEST(FuseActivations, EveryOpWithAnActivationAbsorbsAClamp) {
+  const char* ops[] = {"add", "sub", "mul", "div"};
+  for (const char* op : ops) {
+    GraphBuilder b;
+    const int x = b.input("x", {4});
+    const int y = b.input("y", {4});
+    const int r = b.node(op, "op", {x, y}, {4});
+    b.graph.outputs = {b.clamp("clip", r, {4}, -1.0, 1.0)};
+    passes::fuse_activations(b.graph);
+    ASSERT_EQ(b.graph.nodes.size(), 1u) << op;
+    EXPECT_EQ(b.graph.nodes[0].get_float("act_min", 0), -1.0);
+    EXPECT_EQ(b.graph.outputs[0], b.graph.nodes[0].outputs[0]);
+  }
+  for (const char* op : {"avg_pool2d", "max_pool2d"}) {
+    GraphBuilder b;
+    const int x = b.input("x", {1, 4, 4, 1});
+    const int r = b.node(op, "pool", {x}, {1, 2, 2, 1},
+                         {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}});
+    b.graph.outputs = {b.clamp("relu", r, {1, 2, 2, 1}, 0.0, kInf)};
+    passes::fuse_activations(b.graph);
+    ASSERT_EQ(b.graph.nodes.size(), 1u) << op;
+    EXPECT_EQ(b.graph.nodes[0].get_float("act_max", 0), kInf);
+  }
+  for (const char* op : {"fully_connected", "batch_matmul", "depthwise_conv2d"}) {
+    GraphBuilder b;
+    const int x = b.input("x", {2, 2});
+    const int y = b.input("y", {2, 2});
+    const int r = b.node(op, "op", {x, y}, {2, 2});  // shapes are not checked by the pass
+    b.graph.outputs = {b.clamp("relu", r, {2, 2}, 0.0, kInf)};
+    passes::fuse_activations(b.graph);
+    EXPECT_EQ(b.graph.nodes.size(), 1u) << op;
+  }
+}
+
+TEST(FuseActivations, RangesIntersectWithAnExistingActivation) {
+  GraphBuilder b;
+  const int x = b.input("x", {4});
+  const int y = b.input("y", {4});
+  const int sum = b.node("add", "add", {x, y}, {4}, {{"act_min", -1.0}, {"act_max", 3.0}});
+  const int c1 = b.clamp("relu6", sum, {4}, 0.0, 6.0);
+  const int c2 = b.clamp("clip", c1, {4}, -kInf, 2.0);  // a chain of clamps fuses too
+  b.graph.outputs = {c2};
+  passes::fuse_activations(b.graph);
+  ASSERT_EQ(b.graph.nodes.size(), 1u);
+  EXPECT_EQ(b.graph.nodes[0].get_float("act_min", -9), 0.0);
+  EXPECT_EQ(b.graph.nodes[0].get_float("act_max", -9), 2.0);
+}
+
+TEST(FuseActivations, LeavesClampsThatCannotBeFused) {
+  {  // the producer's result is a graph output
+    GraphBuilder b;
+    const int x = b.input("x", {4});
+    const int s = b.node("add", "add", {x, x}, {4});
+    b.graph.outputs = {s, b.clamp("relu", s, {4}, 0.0, kInf)};
+    passes::fuse_activations(b.graph);
+    EXPECT_EQ(b.graph.nodes.size(), 2u);
+  }
+  {  // a second reader needs the unclamped value
+    GraphBuilder b;
+    const int x = b.input("x", {4});
+    const int s = b.node("add", "add", {x, x}, {4});
+    const int r = b.clamp("relu", s, {4}, 0.0, kInf);
+    b.graph.outputs = {b.node("mul", "mul", {r, s}, {4})};
+    passes::fuse_activations(b.graph);
+    EXPECT_EQ(b.graph.nodes.size(), 3u);
+    EXPECT_FALSE(b.graph.nodes[0].has("act_min"));
+  }
+  {  // softmax has no fused activation
+    GraphBuilder b;
+    const int x = b.input("x", {4});
+    const int s = b.node("softmax", "softmax", {x}, {4});
+    b.graph.outputs = {b.clamp("clip", s, {4}, 0.0, 0.5)};
+    passes::fuse_activations(b.graph);
+    EXPECT_EQ(b.graph.nodes.size(), 2u);
+  }
+  {  // disjoint ranges are not one clamp
+    GraphBuilder b;
+    const int x = b.input("x", {4});
+    const int s = b.node("add", "add", {x, x}, {4}, {{"act_min", 0.0}, {"act_max", 6.0}});
+    b.graph.outputs = {b.clamp("clip", s, {4}, 7.0, 8.0)};
+    passes::fuse_activations(b.graph);
+    EXPECT_EQ(b.graph.nodes.size(), 2u);
+    EXPECT_EQ(b.graph.nodes[0].get_float("act_max", 0), 6.0);
+  }
+}
+
+// ---- fold_constants --------------------------------------------------------------------
+
+TEST(FoldConstants, NodesOnConstantsBecomeConstants) {
+  GraphBuilder b;
+  const int x = b.input("x", {2, 2});
+  const int a = b.constant("a", {2, 2}, {1, 2, 3, 4});
+  const int c = b.constant("c", {2}, {10, 20});
+  const int scaled = b.node("mul", "scale", {a, c}, {2, 2}, {{"act_max", 50.0}});  // a * c, clamped
+  const int shifted = b.node("sub", "shift", {scaled, c}, {2, 2});                    // - c
+  const int out = b.node("add", "use", {x, shifted}, {2, 2});
+  b.graph.outputs = {out};
+
+  passes::fold_constants(b.graph);
+  ASSERT_EQ(b.graph.nodes.size(), 1u);
+  const ir::Node& use = b.graph.nodes[0];
+  EXPECT_EQ(use.name, "use");
+  const ir::Tensor& folded = b.graph.tensors[use.inputs[1]];
+  EXPECT_TRUE(folded.is_constant);
+  EXPECT_EQ(folded.name, "shift:0");
+  EXPECT_EQ(floats_of(folded), (std::vector<float>{0, 20, 20, 30}));
+  // The inputs only the folded nodes read are gone.
+  for (const ir::Tensor& t : b.graph.tensors) {
+    EXPECT_NE(t.name, "a");
+    EXPECT_NE(t.name, "scale:0");
+  }
+}
+
+TEST(FoldConstants, FoldsWithOptionalInputsAndMatMul) {
+  GraphBuilder b;
+  const int x = b.input("x", {1, 2});
+  const int v = b.constant("v", {1, 3}, {1, 2, 3});
+  const int w = b.constant("w", {2, 3}, {1, 0, 0, 0, 1, 1});
+  const int fc = b.node("fully_connected", "fc", {v, w, ir::kNoTensor}, {1, 2});
+  const int sig = b.node("sigmoid", "sig", {fc}, {1, 2});
+  b.graph.outputs = {b.node("add", "add", {x, sig}, {1, 2})};
+  passes::fold_constants(b.graph);
+  ASSERT_EQ(b.graph.nodes.size(), 1u);
+  const std::vector<float> folded = floats_of(b.graph.tensors[b.graph.nodes[0].inputs[1]]);
+  ASSERT_EQ(folded.size(), 2u);
+  EXPECT_FLOAT_EQ(folded[0], 1.0f / (1.0f + std::exp(-1.0f)));
+  EXPECT_FLOAT_EQ(folded[1], 1.0f / (1.0f + std::exp(-5.0f)));
+}
+
+TEST(FoldConstants, LeavesNodesThatReadAGraphInput) {
+  GraphBuilder b;
+  const int x = b.input("x", {3});
+  const int c = b.constant("c", {3}, {1, 2, 3});
+  b.graph.outputs = {b.node("add", "add", {x, c}, {3})};
+  passes::fold_constants(b.graph);
+  EXPECT_EQ(b.graph.nodes.size(), 1u);
+}
+
+TEST(FoldConstants, AGraphOutputMayBecomeAConstant) {
+  GraphBuilder b;
+  const int x = b.input("x", {2});
+  const int c = b.constant("c", {2}, {-3, 3});
+  const int relu = b.clamp("relu", c, {2}, 0.0, kInf);
+  b.graph.outputs = {b.node("sigmoid", "sig", {x}, {2}), relu};
+  passes::fold_constants(b.graph);
+  ASSERT_EQ(b.graph.nodes.size(), 1u);
+  const ir::Tensor& out = b.graph.tensors[b.graph.outputs[1]];
+  EXPECT_TRUE(out.is_constant);
+  EXPECT_EQ(floats_of(out), (std::vector<float>{0, 3}));
+  EXPECT_EQ(find_node(b.graph, "relu"), nullptr);
+}
+
+}  // namespace
+}  // namespace mote

@@ -1,0 +1,659 @@
+// legalize_onnx: the Mote op sequences it produces (layout choices, transposes at the
+// boundary, cancelled transposes) and, numerically, that the legalized graphs compute
+// what the models compute. The numbers come from a small float64 interpreter of the Mote
+// ops written from the kernel headers' contracts (below), run against numpy references
+// from make_onnx_testdata.py and against the shared models' PyTorch goldens. The
+// interpreter also checks every node's output shape against the kernel's rules.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include "onnx_test_util.h"
+#include "passes/source_eval.h"
+
+namespace mote {
+namespace {
+
+using onnx_test::count_ops;
+using onnx_test::error_of;
+using onnx_test::import_and_legalize;
+using onnx_test::load_npy;
+using onnx_test::NpyArray;
+using onnx_test::op_sequence;
+using onnx_test::shared_model;
+using onnx_test::testdata;
+
+using Ops = std::vector<std::string>;
+using Ints = std::vector<int64_t>;
+
+// ---- a float64 reference interpreter of Mote ops ----------------------------------------
+
+struct Buffer {
+  ir::Shape shape;
+  std::vector<double> v;
+};
+
+std::vector<int64_t> strides_of(const ir::Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * s[i];
+  return st;
+}
+
+// Calls fn(index) for every index of `shape` in row-major order.
+template <typename Fn>
+void for_each_index(const ir::Shape& shape, Fn&& fn) {
+  const int64_t count = ir::element_count(shape);
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t k = 0; k < count; ++k) {
+    fn(index);
+    for (size_t i = shape.size(); i-- > 0;) {
+      if (++index[i] < shape[i]) break;
+      index[i] = 0;
+    }
+  }
+}
+
+// Offset of a (right-aligned, broadcast) index into a tensor of shape s.
+int64_t broadcast_offset(const std::vector<int64_t>& index, const ir::Shape& s) {
+  const std::vector<int64_t> st = strides_of(s);
+  const size_t lead = index.size() - s.size();
+  int64_t off = 0;
+  for (size_t i = 0; i < s.size(); ++i) off += (s[i] == 1 ? 0 : index[lead + i]) * st[i];
+  return off;
+}
+
+class MoteInterpreter {
+ public:
+  explicit MoteInterpreter(const ir::Graph& g) : g_(g) {}
+
+  std::vector<Buffer> run(const std::vector<Buffer>& inputs) {
+    values_.clear();
+    EXPECT_EQ(inputs.size(), g_.inputs.size());
+    for (size_t i = 0; i < inputs.size() && i < g_.inputs.size(); ++i) {
+      EXPECT_EQ(inputs[i].shape, g_.tensors[g_.inputs[i]].shape) << "input " << i;
+      values_[g_.inputs[i]] = inputs[i];
+    }
+    for (const ir::Node& n : g_.nodes) {
+      SCOPED_TRACE("node '" + n.name + "' (" + n.op + ")");
+      Buffer out = eval(n);
+      const ir::Tensor& t = g_.tensors[n.outputs[0]];
+      EXPECT_EQ(ir::element_count(out.shape), t.elements());
+      if (!shape_free_) {
+        EXPECT_EQ(out.shape, t.shape);
+      }
+      out.shape = t.shape;
+      values_[n.outputs[0]] = std::move(out);
+      shape_free_ = false;
+    }
+    std::vector<Buffer> outputs;
+    for (int t : g_.outputs) outputs.push_back(value(t));
+    return outputs;
+  }
+
+ private:
+  const Buffer& value(int t) {
+    auto it = values_.find(t);
+    if (it != values_.end()) return it->second;
+    const ir::Tensor& tensor = g_.tensors[t];
+    EXPECT_TRUE(tensor.is_constant) << "tensor '" << tensor.name << "' read before it is written";
+    Buffer b{tensor.shape, passes::read_doubles(tensor)};
+    return values_[t] = std::move(b);
+  }
+  const Buffer& in(const ir::Node& n, size_t k) { return value(n.inputs.at(k)); }
+  const ir::Shape& out_shape(const ir::Node& n) const { return g_.tensors[n.outputs[0]].shape; }
+
+  static double act(const ir::Node& n, double v) {
+    return std::clamp(v, n.get_float("act_min", -INFINITY), n.get_float("act_max", INFINITY));
+  }
+
+  Buffer eval(const ir::Node& n) {
+    const std::string& op = n.op;
+    if (op == "conv2d" || op == "depthwise_conv2d") return conv(n, op == "depthwise_conv2d");
+    if (op == "avg_pool2d" || op == "max_pool2d") return pool(n, op == "avg_pool2d");
+    if (op == "fully_connected") return fully_connected(n);
+    if (op == "batch_matmul") return batch_matmul(n);
+    if (op == "add" || op == "sub" || op == "mul" || op == "div") return binary(n);
+    if (op == "clamp" || op == "sigmoid" || op == "tanh") {
+      Buffer b = in(n, 0);
+      for (double& v : b.v) {
+        if (op == "clamp") v = std::clamp(v, n.get_float("min", -INFINITY), n.get_float("max", INFINITY));
+        if (op == "sigmoid") v = 1.0 / (1.0 + std::exp(-v));
+        if (op == "tanh") v = std::tanh(v);
+      }
+      return b;
+    }
+    if (op == "softmax") return softmax(n);
+    if (op == "mean") return mean(n);
+    if (op == "transpose") return transpose(n);
+    if (op == "concat") return concat(n);
+    if (op == "pad") return pad(n);
+    if (op == "reshape") {
+      Buffer b = in(n, 0);
+      b.shape = out_shape(n);
+      return b;
+    }
+    ADD_FAILURE() << "not a Mote op";
+    return {out_shape(n), std::vector<double>(ir::element_count(out_shape(n)), 0.0)};
+  }
+
+  Buffer conv(const ir::Node& n, bool depthwise) {
+    const Buffer& x = in(n, 0);
+    const Buffer& f = in(n, 1);
+    const bool has_bias = n.inputs.size() > 2 && n.inputs[2] != ir::kNoTensor;
+    const std::vector<double> bias = has_bias ? in(n, 2).v : std::vector<double>{};
+    const Ints s = n.get_ints("strides"), d = n.get_ints("dilations"), p = n.get_ints("pads");
+    EXPECT_EQ(x.shape.size(), 4u);
+    const int64_t N = x.shape[0], H = x.shape[1], W = x.shape[2], C = x.shape[3];
+    const int64_t KH = f.shape[1], KW = f.shape[2];
+    const int64_t O = depthwise ? f.shape[3] : f.shape[0];
+    const int64_t OH = (H + p[0] + p[2] - d[0] * (KH - 1) - 1) / s[0] + 1;
+    const int64_t OW = (W + p[1] + p[3] - d[1] * (KW - 1) - 1) / s[1] + 1;
+    const int64_t groups = depthwise ? 0 : n.get_int("group", 1);
+    const int64_t multiplier = depthwise ? n.get_int("depth_multiplier", 1) : 0;
+    if (depthwise) {
+      EXPECT_EQ(f.shape[0], 1);
+      EXPECT_EQ(O, C * multiplier);
+    } else {
+      EXPECT_EQ(f.shape[3] * groups, C);
+    }
+    Buffer out{{N, OH, OW, O}, std::vector<double>(N * OH * OW * O)};
+    const int64_t cg = depthwise ? 1 : C / groups;
+    for (int64_t b = 0; b < N; ++b)
+      for (int64_t oy = 0; oy < OH; ++oy)
+        for (int64_t ox = 0; ox < OW; ++ox)
+          for (int64_t o = 0; o < O; ++o) {
+            double acc = has_bias ? bias[o] : 0.0;
+            const int64_t first = depthwise ? o / multiplier : (o / (O / groups)) * cg;
+            for (int64_t ky = 0; ky < KH; ++ky)
+              for (int64_t kx = 0; kx < KW; ++kx) {
+                const int64_t iy = oy * s[0] - p[0] + ky * d[0], ix = ox * s[1] - p[1] + kx * d[1];
+                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                for (int64_t c = 0; c < cg; ++c) {
+                  const double xv = x.v[((b * H + iy) * W + ix) * C + first + c];
+                  const double fv = depthwise ? f.v[(ky * KW + kx) * O + o]
+                                              : f.v[((o * KH + ky) * KW + kx) * cg + c];
+                  acc += xv * fv;
+                }
+              }
+            out.v[((b * OH + oy) * OW + ox) * O + o] = act(n, acc);
+          }
+    return out;
+  }
+
+  Buffer pool(const ir::Node& n, bool average) {
+    const Buffer& x = in(n, 0);
+    const Ints k = n.get_ints("kernel"), s = n.get_ints("strides"), d = n.get_ints("dilations"),
+               p = n.get_ints("pads");
+    const int64_t N = x.shape[0], H = x.shape[1], W = x.shape[2], C = x.shape[3];
+    // The output size is the tensor's: floor or ceil form of the usual formula.
+    const int64_t OH = out_shape(n)[1], OW = out_shape(n)[2];
+    const int64_t fh = (H + p[0] + p[2] - d[0] * (k[0] - 1) - 1) / s[0] + 1;
+    const int64_t fw = (W + p[1] + p[3] - d[1] * (k[1] - 1) - 1) / s[1] + 1;
+    EXPECT_TRUE(OH == fh || OH == fh + 1);
+    EXPECT_TRUE(OW == fw || OW == fw + 1);
+    const bool include_pad = n.get_int("count_include_pad", 0) != 0;
+    Buffer out{{N, OH, OW, C}, std::vector<double>(N * OH * OW * C)};
+    for (int64_t b = 0; b < N; ++b)
+      for (int64_t oy = 0; oy < OH; ++oy)
+        for (int64_t ox = 0; ox < OW; ++ox)
+          for (int64_t c = 0; c < C; ++c) {
+            double acc = average ? 0.0 : -INFINITY;
+            int64_t count = 0;
+            for (int64_t ky = 0; ky < k[0]; ++ky)
+              for (int64_t kx = 0; kx < k[1]; ++kx) {
+                const int64_t iy = oy * s[0] - p[0] + ky * d[0], ix = ox * s[1] - p[1] + kx * d[1];
+                if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
+                  const double v = x.v[((b * H + iy) * W + ix) * C + c];
+                  acc = average ? acc + v : std::max(acc, v);
+                  ++count;
+                } else if (include_pad && iy >= -p[0] && iy < H + p[2] && ix >= -p[1] && ix < W + p[3]) {
+                  ++count;
+                }
+              }
+            out.v[((b * OH + oy) * OW + ox) * C + c] = act(n, average ? acc / count : acc);
+          }
+    return out;
+  }
+
+  Buffer fully_connected(const ir::Node& n) {
+    const Buffer& x = in(n, 0);
+    const Buffer& w = in(n, 1);
+    const bool has_bias = n.inputs.size() > 2 && n.inputs[2] != ir::kNoTensor;
+    const int64_t cols = w.shape[0], k = w.shape[1];
+    EXPECT_EQ(x.shape.back(), k);
+    const int64_t batches = ir::element_count(x.shape) / k;
+    EXPECT_EQ(out_shape(n).back(), cols);
+    Buffer out{out_shape(n), std::vector<double>(batches * cols)};
+    for (int64_t b = 0; b < batches; ++b)
+      for (int64_t o = 0; o < cols; ++o) {
+        double acc = has_bias ? in(n, 2).v[o] : 0.0;
+        for (int64_t i = 0; i < k; ++i) acc += x.v[b * k + i] * w.v[o * k + i];
+        out.v[b * cols + o] = act(n, acc);
+      }
+    return out;
+  }
+
+  Buffer batch_matmul(const ir::Node& n) {
+    const Buffer& a = in(n, 0);
+    const Buffer& b = in(n, 1);
+    const size_t ra = a.shape.size(), rb = b.shape.size();
+    const int64_t M = a.shape[ra - 2], K = a.shape[ra - 1], N = b.shape[rb - 1];
+    EXPECT_EQ(b.shape[rb - 2], K);
+    const ir::Shape abatch(a.shape.begin(), a.shape.end() - 2), bbatch(b.shape.begin(), b.shape.end() - 2);
+    ir::Shape shape = passes::broadcast_shapes(abatch, bbatch, "batch_matmul");
+    const ir::Shape batch = shape;
+    shape.push_back(M);
+    shape.push_back(N);
+    Buffer out{shape, {}};
+    for_each_index(batch, [&](const std::vector<int64_t>& idx) {
+      const int64_t ao = broadcast_offset(idx, abatch) * M * K, bo = broadcast_offset(idx, bbatch) * K * N;
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          double acc = 0;
+          for (int64_t q = 0; q < K; ++q) acc += a.v[ao + i * K + q] * b.v[bo + q * N + j];
+          out.v.push_back(act(n, acc));
+        }
+    });
+    return out;
+  }
+
+  Buffer binary(const ir::Node& n) {
+    const Buffer& a = in(n, 0);
+    const Buffer& b = in(n, 1);
+    Buffer out{passes::broadcast_shapes(a.shape, b.shape, n.name), {}};
+    for_each_index(out.shape, [&](const std::vector<int64_t>& idx) {
+      const double x = a.v[broadcast_offset(idx, a.shape)], y = b.v[broadcast_offset(idx, b.shape)];
+      const double r = n.op == "add" ? x + y : n.op == "sub" ? x - y : n.op == "mul" ? x * y : x / y;
+      out.v.push_back(act(n, r));
+    });
+    return out;
+  }
+
+  Buffer softmax(const ir::Node& n) {
+    Buffer b = in(n, 0);
+    const double beta = n.get_float("beta", 1.0);
+    const int64_t depth = b.shape.back();
+    for (size_t row = 0; row < b.v.size(); row += depth) {
+      const double mx = *std::max_element(b.v.begin() + row, b.v.begin() + row + depth);
+      double sum = 0;
+      for (int64_t i = 0; i < depth; ++i) sum += b.v[row + i] = std::exp(beta * (b.v[row + i] - mx));
+      for (int64_t i = 0; i < depth; ++i) b.v[row + i] /= sum;
+    }
+    return b;
+  }
+
+  Buffer mean(const ir::Node& n) {
+    const Buffer& x = in(n, 0);
+    const Ints axes = n.get_ints("axes");
+    EXPECT_TRUE(std::is_sorted(axes.begin(), axes.end()));
+    ir::Shape kept = x.shape;
+    int64_t reduced = 1;
+    for (int64_t a : axes) {
+      reduced *= x.shape[a];
+      kept[a] = 1;
+    }
+    Buffer out{kept, std::vector<double>(ir::element_count(kept), 0.0)};
+    const std::vector<int64_t> st = strides_of(kept);
+    for_each_index(x.shape, [&](const std::vector<int64_t>& idx) {
+      int64_t off = 0;
+      for (size_t i = 0; i < idx.size(); ++i) off += (kept[i] == 1 ? 0 : idx[i]) * st[i];
+      out.v[off] += x.v[broadcast_offset(idx, x.shape)] / reduced;
+    });
+    shape_free_ = true;  // keepdims or not: the output tensor's shape decides
+    return out;
+  }
+
+  Buffer transpose(const ir::Node& n) {
+    const Buffer& x = in(n, 0);
+    const Ints perm = n.get_ints("perm");
+    ir::Shape shape;
+    for (int64_t p : perm) shape.push_back(x.shape[p]);
+    const std::vector<int64_t> st = strides_of(x.shape);
+    Buffer out{shape, {}};
+    for_each_index(shape, [&](const std::vector<int64_t>& idx) {
+      int64_t off = 0;
+      for (size_t i = 0; i < idx.size(); ++i) off += idx[i] * st[perm[i]];
+      out.v.push_back(x.v[off]);
+    });
+    return out;
+  }
+
+  Buffer concat(const ir::Node& n) {
+    const int64_t axis = n.get_int("axis", -1);
+    ir::Shape shape = in(n, 0).shape;
+    shape[axis] = 0;
+    for (size_t k = 0; k < n.inputs.size(); ++k) shape[axis] += in(n, k).shape[axis];
+    Buffer out{shape, {}};
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < axis; ++i) outer *= shape[i];
+    for (size_t i = axis + 1; i < shape.size(); ++i) inner *= shape[i];
+    for (int64_t o = 0; o < outer; ++o)
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        const Buffer& b = in(n, k);
+        const int64_t chunk = b.shape[axis] * inner;
+        out.v.insert(out.v.end(), b.v.begin() + o * chunk, b.v.begin() + (o + 1) * chunk);
+      }
+    return out;
+  }
+
+  Buffer pad(const ir::Node& n) {
+    const Buffer& x = in(n, 0);
+    const Ints pads = n.get_ints("pads");
+    const std::string mode = n.get_string("mode", "constant");
+    const size_t r = x.shape.size();
+    ir::Shape shape(r);
+    for (size_t i = 0; i < r; ++i) shape[i] = pads[i] + x.shape[i] + pads[i + r];
+    const std::vector<int64_t> st = strides_of(x.shape);
+    Buffer out{shape, {}};
+    for_each_index(shape, [&](const std::vector<int64_t>& idx) {
+      int64_t off = 0;
+      bool outside = false;
+      for (size_t i = 0; i < r; ++i) {
+        int64_t j = idx[i] - pads[i];
+        const int64_t dim = x.shape[i];
+        if (j < 0 || j >= dim) {
+          outside = true;
+          if (mode == "reflect") j = j < 0 ? -j : 2 * (dim - 1) - j;
+          if (mode == "edge") j = std::clamp<int64_t>(j, 0, dim - 1);
+        }
+        off += j * st[i];
+      }
+      out.v.push_back(outside && mode == "constant" ? n.get_float("value", 0.0) : x.v[off]);
+    });
+    return out;
+  }
+
+  const ir::Graph& g_;
+  std::map<int, Buffer> values_;
+  bool shape_free_ = false;
+};
+
+Buffer to_buffer(const NpyArray& a) { return {a.shape, std::vector<double>(a.data.begin(), a.data.end())}; }
+
+void expect_close(const Buffer& actual, const NpyArray& expected, double tolerance,
+                  const std::string& what) {
+  ASSERT_EQ(actual.shape, expected.shape) << what;
+  double worst = 0;
+  size_t worst_at = 0;
+  for (size_t i = 0; i < actual.v.size(); ++i) {
+    const double err = std::fabs(actual.v[i] - expected.data[i]) / (1.0 + std::fabs(expected.data[i]));
+    if (err > worst) worst = err, worst_at = i;
+  }
+  EXPECT_LE(worst, tolerance) << what << ": element " << worst_at << " is " << actual.v[worst_at]
+                              << ", expected " << expected.data[worst_at];
+}
+
+bool is_mote_op(const std::string& op) {
+  static const std::set<std::string> kOps = {
+      "conv2d", "depthwise_conv2d", "fully_connected", "batch_matmul", "add", "sub", "mul", "div",
+      "clamp", "sigmoid", "tanh", "softmax", "avg_pool2d", "max_pool2d", "mean", "transpose",
+      "concat", "pad", "reshape"};
+  return kOps.count(op) != 0;
+}
+
+// Every node is a Mote op and every node output's shape is set.
+void expect_mote_graph(const ir::Graph& g) {
+  for (const ir::Node& n : g.nodes) {
+    EXPECT_TRUE(is_mote_op(n.op)) << n.name << ": " << n.op;
+    for (int t : n.outputs) EXPECT_FALSE(g.tensors[t].is_constant) << n.name;
+  }
+}
+
+// Legalizes `model` (a generated test model) and compares its outputs on the stored
+// sample with the numpy reference.
+ir::Graph check_numerics(const std::string& model, double tolerance = 1e-5) {
+  SCOPED_TRACE(model);
+  ir::Graph g = import_and_legalize(testdata(model + ".onnx"));
+  expect_mote_graph(g);
+  std::vector<Buffer> inputs;
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    inputs.push_back(to_buffer(load_npy(testdata(model + ".in" + std::to_string(i) + ".npy"))));
+  const std::vector<Buffer> outputs = MoteInterpreter(g).run(inputs);
+  for (size_t j = 0; j < outputs.size(); ++j)
+    expect_close(outputs[j], load_npy(testdata(model + ".out" + std::to_string(j) + ".npy")), tolerance,
+                 model + " output " + std::to_string(j));
+  return g;
+}
+
+// ---- shared models -----------------------------------------------------------------------
+
+TEST(Legalize, MobilenetOpSequence) {
+  ir::Graph g = import_and_legalize(shared_model("mobilenet_v2_w005_96.onnx"));
+  expect_mote_graph(g);
+  const Ops ops = op_sequence(g);
+  ASSERT_GE(ops.size(), 3u);
+  EXPECT_EQ(ops[0], "transpose");  // NCHW input -> NHWC, once
+  EXPECT_EQ(ops[1], "conv2d");
+  EXPECT_EQ(ops.back(), "fully_connected");
+  EXPECT_EQ(count_ops(g, "transpose"), 1);
+  EXPECT_EQ(count_ops(g, "depthwise_conv2d"), 17);
+  EXPECT_EQ(count_ops(g, "conv2d"), 35);
+  EXPECT_EQ(count_ops(g, "clamp"), 35);
+  EXPECT_EQ(count_ops(g, "add"), 12);  // residual connections
+  EXPECT_EQ(count_ops(g, "mean"), 1);
+  EXPECT_EQ(count_ops(g, "reshape"), 1);  // flatten of [1,1,1,C]: no transpose needed
+  const ir::Node& gap = g.nodes[g.nodes.size() - 3];
+  EXPECT_EQ(gap.op, "mean");
+  EXPECT_EQ(gap.get_ints("axes"), Ints({1, 2}));
+  for (const ir::Node& n : g.nodes)
+    if (n.op == "depthwise_conv2d") {
+      EXPECT_EQ(g.tensors[n.inputs[1]].shape[0], 1) << n.name;
+      EXPECT_EQ(n.get_int("depth_multiplier", 0), 1) << n.name;
+    }
+}
+
+TEST(Legalize, Lenet5OpSequence) {
+  ir::Graph g = import_and_legalize(shared_model("lenet5_28.onnx"));
+  expect_mote_graph(g);
+  // The single-channel input needs no real transpose (a reshape); the NCHW flatten
+  // before the classifier is absorbed into the first fully_connected's weights.
+  EXPECT_EQ(op_sequence(g), Ops({"reshape", "conv2d", "clamp", "max_pool2d", "conv2d", "clamp",
+                                 "max_pool2d", "reshape", "fully_connected", "clamp",
+                                 "fully_connected", "clamp", "fully_connected"}));
+  const ir::Node& conv = g.nodes[1];
+  EXPECT_EQ(g.tensors[conv.inputs[1]].shape, Ints({6, 5, 5, 1}));  // OHWI
+  EXPECT_EQ(conv.get_ints("pads"), Ints({2, 2, 2, 2}));
+  EXPECT_EQ(g.tensors[g.nodes[8].inputs[1]].shape, Ints({120, 400}));
+}
+
+// The shared models against their PyTorch goldens (samples s0..s2).
+TEST(Legalize, SharedModelsMatchGoldens) {
+  for (const char* model : {"add_1x5", "linear_3x3", "linear_4x3", "softmax_1x4", "lenet5_28",
+                            "mobilenet_v2_w005_96"}) {
+    SCOPED_TRACE(model);
+    ir::Graph g = import_and_legalize(shared_model(std::string(model) + ".onnx"));
+    MoteInterpreter interpreter(g);
+    for (int s = 0; s < 3; ++s) {
+      const std::string prefix = shared_model(std::string(model) + ".s" + std::to_string(s));
+      if (!std::filesystem::exists(prefix + ".in0.npy")) continue;
+      std::vector<Buffer> inputs;
+      for (size_t i = 0; i < g.inputs.size(); ++i)
+        inputs.push_back(to_buffer(load_npy(prefix + ".in" + std::to_string(i) + ".npy")));
+      const std::vector<Buffer> outputs = interpreter.run(inputs);
+      expect_close(outputs[0], load_npy(prefix + ".out0.npy"), 1e-4, prefix);
+    }
+  }
+}
+
+// ---- generated models: numbers and structure -------------------------------------------
+
+TEST(Legalize, ConvBatchNormRelu) {
+  ir::Graph g = check_numerics("conv_bn_relu");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "conv2d", "clamp", "transpose"}));
+  EXPECT_EQ(g.nodes.back().get_ints("perm"), Ints({0, 3, 1, 2}));  // back to NCHW
+  EXPECT_EQ(g.nodes.back().outputs[0], g.outputs[0]);
+  EXPECT_EQ(count_ops(g, "BatchNormalization"), 0);
+}
+
+TEST(Legalize, StandaloneBatchNorm) {
+  ir::Graph g = check_numerics("batchnorm_alone");
+  EXPECT_EQ(op_sequence(g), Ops({"mul", "add"}));  // stays NCHW: nothing spatial
+}
+
+TEST(Legalize, MiniMobilenet) {
+  ir::Graph g = check_numerics("mini_mobilenet");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "conv2d", "clamp", "depthwise_conv2d", "clamp", "conv2d",
+                                 "add", "add", "mean", "reshape", "fully_connected"}));
+  const ir::Node& dw = g.nodes[3];
+  EXPECT_EQ(dw.get_int("depth_multiplier", 0), 2);
+  EXPECT_EQ(g.tensors[dw.inputs[1]].shape, Ints({1, 3, 3, 8}));
+  // The [4,1,1] NCHW channel bias broadcasts as [4] over NHWC.
+  EXPECT_EQ(g.tensors[g.nodes[7].inputs[1]].shape, Ints({4}));
+}
+
+TEST(Legalize, LenetLikeFlattenAbsorbedIntoWeights) {
+  ir::Graph g = check_numerics("lenet_like");
+  EXPECT_EQ(count_ops(g, "transpose"), 0);
+  EXPECT_EQ(op_sequence(g), Ops({"reshape", "conv2d", "clamp", "max_pool2d", "avg_pool2d", "reshape",
+                                 "fully_connected"}));
+  EXPECT_EQ(g.nodes[4].get_int("count_include_pad", -1), 1);
+}
+
+TEST(Legalize, SoftmaxOpset11FlattensTo2d) {
+  ir::Graph g = check_numerics("softmax_axis1_opset11");
+  EXPECT_EQ(op_sequence(g), Ops({"reshape", "softmax", "reshape"}));
+  EXPECT_EQ(g.tensors[g.nodes[1].inputs[0]].shape, Ints({2, 12}));
+}
+
+TEST(Legalize, SoftmaxOpset13MovesAxisLast) {
+  ir::Graph g = check_numerics("softmax_axis1_opset13");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "softmax", "transpose"}));
+}
+
+TEST(Legalize, SoftmaxOverChannelsRunsInNhwc) {
+  ir::Graph g = check_numerics("softmax_channels");
+  // Channel softmax is a last-axis softmax in NHWC; the model's own Transpose to NHWC
+  // cancels against the layout, so softmax writes the output directly.
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "conv2d", "softmax"}));
+  EXPECT_EQ(g.nodes.back().outputs[0], g.outputs[0]);
+}
+
+TEST(Legalize, ModelTransposesCancel) {
+  ir::Graph g = check_numerics("nhwc_model");
+  ASSERT_EQ(op_sequence(g), Ops({"conv2d"}));
+  EXPECT_EQ(g.nodes[0].inputs[0], g.inputs[0]);
+  EXPECT_EQ(g.nodes[0].outputs[0], g.outputs[0]);
+}
+
+TEST(Legalize, ShapeSubgraph) {
+  ir::Graph g = check_numerics("shape_subgraph");
+  EXPECT_EQ(op_sequence(g), Ops({"reshape", "fully_connected"}));
+}
+
+TEST(Legalize, FoldStatic) {
+  ir::Graph g = check_numerics("fold_static");
+  EXPECT_EQ(op_sequence(g), Ops({"add", "sub"}));
+}
+
+TEST(Legalize, ConcatPadMeanInNhwc) {
+  ir::Graph g = check_numerics("misc_ops");
+  EXPECT_EQ(count_ops(g, "transpose"), 1);  // only the input
+  const ir::Node* concat = onnx_test::find_node(g, "concat");
+  ASSERT_NE(concat, nullptr);
+  EXPECT_EQ(concat->op, "concat");
+  EXPECT_EQ(concat->get_int("axis", -1), 3);  // NCHW channel axis 1 -> NHWC 3
+  const ir::Node* pad = onnx_test::find_node(g, "pad");
+  // NCHW pads [0,0,1,2, 0,0,2,1] -> NHWC [0,1,2,0, 0,2,1,0].
+  EXPECT_EQ(pad->get_ints("pads"), Ints({0, 1, 2, 0, 0, 2, 1, 0}));
+  const ir::Node* mean = onnx_test::find_node(g, "mean");
+  EXPECT_EQ(mean->get_ints("axes"), Ints({1, 2}));
+  EXPECT_EQ(mean->outputs[0], g.outputs[0]);  // squeeze/unsqueeze vanished
+}
+
+TEST(Legalize, SqueezeExciteBlock) {
+  ir::Graph g = check_numerics("se_block");
+  EXPECT_EQ(g.nodes.back().op, "transpose");  // 4-D output leaves NHWC
+  EXPECT_EQ(count_ops(g, "transpose"), 2);
+}
+
+TEST(Legalize, GemmAndMatMulVariants) {
+  ir::Graph g = check_numerics("gemm_variants");
+  EXPECT_EQ(count_ops(g, "batch_matmul"), 1);
+  EXPECT_EQ(count_ops(g, "fully_connected"), 2);
+}
+
+TEST(Legalize, GemmAlphaBetaFoldIntoWeightsAndBias) {
+  ir::Graph g = check_numerics("gemm_bias");
+  ASSERT_EQ(op_sequence(g), Ops({"fully_connected"}));
+  const ir::Node& fc = g.nodes[0];
+  ASSERT_EQ(fc.inputs.size(), 3u);
+  const NpyArray w = load_npy(testdata("gemm_bias.weights.npy"));
+  const NpyArray b = load_npy(testdata("gemm_bias.bias.npy"));
+  EXPECT_EQ(g.tensors[fc.inputs[1]].shape, w.shape);
+  EXPECT_EQ(onnx_test::floats_of(g.tensors[fc.inputs[1]]), w.data);
+  EXPECT_EQ(onnx_test::floats_of(g.tensors[fc.inputs[2]]), b.data);
+}
+
+TEST(Legalize, Conv1dRunsAs2d) {
+  ir::Graph g = check_numerics("conv1d");
+  const ir::Node* conv = onnx_test::find_node(g, "conv1d");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->get_ints("dilations"), Ints({1, 2}));
+  EXPECT_EQ(conv->get_ints("pads"), Ints({0, 1, 0, 1}));
+  EXPECT_EQ(g.tensors[conv->inputs[1]].shape, Ints({3, 1, 3, 2}));
+}
+
+TEST(Legalize, Opset11Ops) {
+  ir::Graph g = check_numerics("opset11_ops");
+  EXPECT_EQ(op_sequence(g), Ops({"pad", "mean", "clamp"}));
+}
+
+TEST(Legalize, AutoPadSame) { check_numerics("auto_pad_same"); }
+
+TEST(Legalize, PiecewiseLinearActivationsAndPadIntoConv) {
+  ir::Graph g = check_numerics("activations");
+  EXPECT_EQ(count_ops(g, "pad"), 0);  // the zero Pad became the Conv's padding
+  const ir::Node* conv = onnx_test::find_node(g, "conv_after_pad");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->get_ints("pads"), Ints({2, 1, 1, 1}));
+  EXPECT_EQ(count_ops(g, "transpose"), 2);  // input and output only
+  // The PRelu slope [3,1,1] broadcasts over NHWC as [3].
+  const ir::Node* slope = onnx_test::find_node(g, "prelu/slope");
+  ASSERT_NE(slope, nullptr);
+  EXPECT_EQ(g.tensors[slope->inputs[1]].shape, Ints({3}));
+}
+
+// ---- errors ----------------------------------------------------------------------------
+
+TEST(LegalizeErrors, NonConstantWeights) {
+  EXPECT_EQ(error_of([] { import_and_legalize(testdata("variable_weights.onnx")); }),
+            "variable_weights: node 'conv' (Conv): non-constant weights not supported");
+}
+
+TEST(LegalizeErrors, NonConstantClipBound) {
+  EXPECT_EQ(error_of([] { import_and_legalize(testdata("clip_variable_bound.onnx")); }),
+            "clip_variable_bound: node 'clip' (Clip): input 'min' must be a constant scalar");
+}
+
+TEST(LegalizeErrors, UnfoldableShapeOp) {
+  ir::Graph g;
+  g.name = "m";
+  ir::Tensor data;
+  data.name = "table";
+  data.shape = {4, 2};
+  ir::Tensor idx;
+  idx.name = "idx";
+  idx.dtype = DType::kInt64;
+  idx.shape = {1};
+  ir::Tensor out;
+  out.name = "rows";
+  out.shape = {1, 2};
+  g.inputs = {g.add_tensor(data), g.add_tensor(idx)};
+  g.outputs = {g.add_tensor(out)};
+  ir::Node gather;
+  gather.name = "lookup";
+  gather.op = "Gather";
+  gather.inputs = g.inputs;
+  gather.outputs = g.outputs;
+  gather.attrs["axis"] = int64_t{0};
+  g.nodes.push_back(gather);
+  EXPECT_EQ(error_of([&] { passes::legalize_onnx(g); }),
+            "m: node 'lookup' (Gather): op not supported on non-constant inputs");
+}
+
+}  // namespace
+}  // namespace mote

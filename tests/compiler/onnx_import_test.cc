@@ -1,0 +1,485 @@
+// ONNX import and the source-level passes (remove_identities, fold_constants_source,
+// fold_batch_norm): structure of imported models, normalized attributes, every import
+// error's exact one-line message, and folded constants against numpy.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "onnx_test_util.h"
+#include "passes/source_eval.h"
+
+namespace mote {
+namespace {
+
+using onnx_test::count_ops;
+using onnx_test::error_of;
+using onnx_test::find_node;
+using onnx_test::floats_of;
+using onnx_test::import_and_fold;
+using onnx_test::load_npy;
+using onnx_test::op_sequence;
+using onnx_test::shared_model;
+using onnx_test::testdata;
+
+using Ops = std::vector<std::string>;
+using Ints = std::vector<int64_t>;
+
+void expect_all_close(const std::vector<float>& actual, const std::vector<float>& expected,
+                      double tolerance, const std::string& what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], tolerance * (1.0 + std::fabs(expected[i])))
+        << what << " element " << i;
+}
+
+// ---- shared models ---------------------------------------------------------------------
+
+TEST(OnnxImport, Add1x5) {
+  ir::Graph g = import_onnx(shared_model("add_1x5.onnx"));
+  EXPECT_EQ(g.name, "add_1x5");
+  EXPECT_EQ(op_sequence(g), Ops({"Add"}));
+  ASSERT_EQ(g.inputs.size(), 2u);
+  ASSERT_EQ(g.outputs.size(), 1u);
+  EXPECT_EQ(g.tensors[g.inputs[0]].name, "input0");
+  EXPECT_EQ(g.tensors[g.inputs[1]].shape, Ints({1, 5}));
+  EXPECT_EQ(g.tensors[g.outputs[0]].name, "output");
+  EXPECT_EQ(g.tensors[g.outputs[0]].dtype, DType::kFloat32);
+}
+
+TEST(OnnxImport, Lenet5NormalizedAttributes) {
+  ir::Graph g = import_onnx(shared_model("lenet5_28.onnx"));
+  EXPECT_EQ(op_sequence(g), Ops({"Conv", "Relu", "MaxPool", "Conv", "Relu", "MaxPool", "Flatten",
+                                 "Gemm", "Relu", "Gemm", "Relu", "Gemm"}));
+  const ir::Node& conv = g.nodes[0];
+  EXPECT_EQ(conv.name, "/features/features.0/Conv");
+  EXPECT_EQ(conv.get_ints("kernel_shape"), Ints({5, 5}));
+  EXPECT_EQ(conv.get_ints("pads"), Ints({2, 2, 2, 2}));
+  EXPECT_EQ(conv.get_ints("strides"), Ints({1, 1}));
+  EXPECT_EQ(conv.get_ints("dilations"), Ints({1, 1}));
+  EXPECT_EQ(conv.get_int("group", -1), 1);
+  EXPECT_FALSE(conv.has("auto_pad"));
+  ASSERT_EQ(conv.inputs.size(), 3u);
+  EXPECT_TRUE(g.tensors[conv.inputs[1]].is_constant);
+  EXPECT_EQ(g.tensors[conv.inputs[1]].shape, Ints({6, 1, 5, 5}));
+  EXPECT_EQ(g.tensors[conv.outputs[0]].shape, Ints({1, 6, 28, 28}));
+  const ir::Node& pool = g.nodes[2];
+  EXPECT_EQ(pool.get_int("ceil_mode", -1), 0);
+  EXPECT_EQ(pool.get_ints("dilations"), Ints({1, 1}));
+  EXPECT_EQ(g.tensors[pool.outputs[0]].shape, Ints({1, 6, 14, 14}));
+  EXPECT_EQ(g.nodes[6].get_int("axis", -1), 1);
+  const ir::Node& gemm = g.nodes[7];
+  EXPECT_EQ(gemm.get_float("alpha", 0), 1.0);
+  EXPECT_EQ(gemm.get_float("beta", 0), 1.0);
+  EXPECT_EQ(gemm.get_int("transA", -1), 0);
+  EXPECT_EQ(gemm.get_int("transB", -1), 1);
+  EXPECT_EQ(g.tensors[g.outputs[0]].shape, Ints({1, 10}));
+}
+
+TEST(OnnxImport, MobilenetConstantsAndClipBounds) {
+  ir::Graph g = import_onnx(shared_model("mobilenet_v2_w005_96.onnx"));
+  EXPECT_EQ(count_ops(g, "Conv"), 52);
+  EXPECT_EQ(count_ops(g, "Clip"), 35);
+  EXPECT_EQ(count_ops(g, "Add"), 12);
+  EXPECT_EQ(count_ops(g, "Constant"), 0);  // Constant nodes became constant tensors
+  EXPECT_EQ(count_ops(g, "GlobalAveragePool"), 1);
+  EXPECT_EQ(g.nodes.back().op, "Gemm");
+  for (const ir::Node& n : g.nodes) {
+    if (n.op != "Clip") continue;
+    EXPECT_EQ(n.inputs.size(), 1u) << n.name;  // constant bounds moved to attributes
+    EXPECT_EQ(n.get_float("min", -1), 0.0) << n.name;
+    EXPECT_EQ(n.get_float("max", -1), 6.0) << n.name;
+  }
+  for (const ir::Tensor& t : g.tensors)
+    for (int64_t d : t.shape) EXPECT_GT(d, 0) << t.name;
+  EXPECT_EQ(g.tensors[g.inputs[0]].shape, Ints({1, 3, 96, 96}));
+  EXPECT_EQ(g.tensors[g.outputs[0]].shape, Ints({1, 1000}));
+}
+
+TEST(OnnxImport, SoftmaxAxisNormalized) {
+  ir::Graph g = import_onnx(shared_model("softmax_1x4.onnx"));
+  ASSERT_EQ(op_sequence(g), Ops({"Softmax"}));
+  EXPECT_EQ(g.nodes[0].get_int("axis", -1), 1);  // -1 on rank 2
+  EXPECT_EQ(g.nodes[0].get_int("coerce_2d", -1), 0);
+}
+
+TEST(OnnxImport, SoftmaxOpset11CoercesTo2d) {
+  ir::Graph g11 = import_onnx(testdata("softmax_axis1_opset11.onnx"));
+  EXPECT_EQ(g11.nodes[0].get_int("axis", -1), 1);
+  EXPECT_EQ(g11.nodes[0].get_int("coerce_2d", -1), 1);
+  ir::Graph g13 = import_onnx(testdata("softmax_axis1_opset13.onnx"));
+  EXPECT_EQ(g13.nodes[0].get_int("axis", -1), 1);
+  EXPECT_EQ(g13.nodes[0].get_int("coerce_2d", -1), 0);
+}
+
+TEST(OnnxImport, LinearModels) {
+  for (const char* name : {"linear_3x3.onnx", "linear_4x3.onnx"}) {
+    ir::Graph g = import_onnx(shared_model(name));
+    ASSERT_EQ(op_sequence(g), Ops({"Gemm"})) << name;
+    EXPECT_EQ(g.nodes[0].inputs.size(), 3u);
+    EXPECT_TRUE(g.tensors[g.nodes[0].inputs[1]].is_constant);
+    EXPECT_TRUE(g.tensors[g.nodes[0].inputs[2]].is_constant);
+  }
+}
+
+// ---- attribute normalization -------------------------------------------------------
+
+TEST(OnnxImport, AutoPadResolvedToExplicitPads) {
+  ir::Graph g = import_onnx(testdata("auto_pad_same.onnx"));
+  // 6 -> 3 with kernel 3, stride 2: one row/column of padding in all.
+  EXPECT_EQ(find_node(g, "same_upper")->get_ints("pads"), Ints({0, 0, 1, 1}));
+  EXPECT_EQ(find_node(g, "same_lower")->get_ints("pads"), Ints({1, 1, 0, 0}));
+  EXPECT_EQ(find_node(g, "pool_valid")->get_ints("pads"), Ints({0, 0, 0, 0}));
+  for (const ir::Node& n : g.nodes) EXPECT_FALSE(n.has("auto_pad")) << n.name;
+  ir::Graph m = import_onnx(testdata("mini_mobilenet.onnx"));
+  EXPECT_EQ(find_node(m, "stem")->get_ints("pads"), Ints({1, 1, 1, 1}));
+  EXPECT_EQ(find_node(m, "dw")->get_int("group", -1), 4);
+}
+
+TEST(OnnxImport, Opset11AttributeForms) {
+  ir::Graph g = import_onnx(testdata("opset11_ops.onnx"));
+  EXPECT_EQ(op_sequence(g), Ops({"Dropout", "Identity", "Pad", "ReduceMean", "Squeeze",
+                                 "Unsqueeze", "Clip", "Identity"}));
+  const ir::Node* pad = find_node(g, "pad");
+  EXPECT_EQ(pad->inputs.size(), 1u);
+  EXPECT_EQ(pad->get_ints("pads"), Ints({0, 0, 1, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(pad->get_float("value", 0), 0.5);
+  EXPECT_EQ(pad->get_string("mode"), "constant");
+  EXPECT_EQ(find_node(g, "mean")->get_ints("axes"), Ints({1}));
+  EXPECT_EQ(find_node(g, "mean")->get_int("keepdims", -1), 1);
+  EXPECT_EQ(find_node(g, "squeeze")->get_ints("axes"), Ints({1}));
+  EXPECT_EQ(find_node(g, "unsqueeze")->get_ints("axes"), Ints({0}));
+  const ir::Node* clip = find_node(g, "clip");
+  EXPECT_EQ(clip->inputs.size(), 1u);
+  EXPECT_FLOAT_EQ(static_cast<float>(clip->get_float("min", 0)), -0.1f);
+  EXPECT_FLOAT_EQ(static_cast<float>(clip->get_float("max", 0)), 0.2f);
+  EXPECT_EQ(find_node(g, "dropout")->inputs.size(), 1u);
+}
+
+TEST(OnnxImport, Opset13InputForms) {
+  ir::Graph g = import_onnx(testdata("misc_ops.onnx"));
+  EXPECT_EQ(find_node(g, "unsqueeze")->get_ints("axes"), Ints({1}));
+  EXPECT_EQ(find_node(g, "squeeze")->get_ints("axes"), Ints({1}));
+  EXPECT_EQ(find_node(g, "squeeze")->inputs.size(), 1u);
+  EXPECT_EQ(find_node(g, "mean")->get_ints("axes"), Ints({2, 3}));  // [2, -1]
+  EXPECT_EQ(find_node(g, "mean")->get_int("keepdims", -1), 0);
+  EXPECT_EQ(find_node(g, "pad")->get_string("mode"), "reflect");
+  EXPECT_EQ(find_node(g, "pad")->get_ints("pads"), Ints({0, 0, 1, 2, 0, 0, 2, 1}));
+  const ir::Node* clip = find_node(g, "clip_min_only");
+  EXPECT_FLOAT_EQ(static_cast<float>(clip->get_float("min", 0)), -0.25f);
+  EXPECT_EQ(clip->get_float("max", 0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(g.tensors[g.outputs[0]].shape, Ints({1, 4}));
+}
+
+TEST(OnnxImport, ActivationDefaultsFilled) {
+  ir::Graph g = import_onnx(testdata("activations.onnx"));
+  EXPECT_DOUBLE_EQ(find_node(g, "leaky")->get_float("alpha", 0), static_cast<double>(0.1f));
+  EXPECT_DOUBLE_EQ(find_node(g, "hardsigmoid")->get_float("alpha", 0), static_cast<double>(0.3f));
+  EXPECT_DOUBLE_EQ(find_node(g, "hardsigmoid")->get_float("beta", 0), static_cast<double>(0.4f));
+  EXPECT_EQ(find_node(g, "prelu")->inputs.size(), 2u);
+  EXPECT_EQ(find_node(g, "pad")->get_float("value", -1), 0.0);
+}
+
+// ---- shapes that need host evaluation ------------------------------------------------
+
+TEST(OnnxImport, ShapeSubgraphResolvedAtImport) {
+  // ONNX 1.12 cannot infer Reshape(x, Concat(Unsqueeze(Gather(Shape(x))), [-1])):
+  // import evaluates the shape computation so every tensor has a static shape.
+  ir::Graph g = import_onnx(testdata("shape_subgraph.onnx"));
+  EXPECT_EQ(op_sequence(g), Ops({"Reshape", "MatMul"}));
+  const ir::Node& reshape = g.nodes[0];
+  EXPECT_EQ(g.tensors[reshape.outputs[0]].shape, Ints({2, 12}));
+  const ir::Tensor& target = g.tensors[reshape.inputs[1]];
+  ASSERT_TRUE(target.is_constant);
+  EXPECT_EQ(passes::read_ints(target), Ints({2, -1}));
+  EXPECT_EQ(g.tensors[g.outputs[0]].shape, Ints({2, 5}));
+}
+
+TEST(FoldConstantsSource, FoldsShapeArithmeticOfImportedModel) {
+  ir::Graph g = import_onnx(testdata("fold_static.onnx"));
+  EXPECT_EQ(op_sequence(g), Ops({"Shape", "Cast", "Mul", "Add", "Unsqueeze", "Identity", "Sub"}));
+  passes::remove_identities(g);
+  passes::fold_constants_source(g);
+  ASSERT_EQ(op_sequence(g), Ops({"Add", "Sub"}));
+  const ir::Tensor& half_shape = g.tensors[g.nodes[0].inputs[1]];
+  ASSERT_TRUE(half_shape.is_constant);
+  EXPECT_EQ(half_shape.shape, Ints({2}));
+  EXPECT_EQ(floats_of(half_shape), std::vector<float>({1.0f, 1.0f}));
+  const ir::Tensor& unsqueezed = g.tensors[g.nodes[1].inputs[1]];
+  EXPECT_EQ(unsqueezed.shape, Ints({1, 2}));
+  EXPECT_EQ(floats_of(unsqueezed), std::vector<float>({1.0f, 2.0f}));
+  // Tensors no node reads any more are gone.
+  for (const ir::Tensor& t : g.tensors) EXPECT_NE(t.name, "s");
+}
+
+// ---- errors: one line naming the file, and the node, op and attribute ----------------
+
+TEST(OnnxImportErrors, ExactMessages) {
+  struct Case {
+    const char* file;
+    std::string message;  // after "<path>: "
+  };
+  const Case cases[] = {
+      {"opset10.onnx", "opset 10 not supported (supported: 11 to 17)"},
+      {"opset18.onnx", "opset 18 not supported (supported: 11 to 17)"},
+      {"dynamic_dim.onnx",
+       "tensor 'x' (graph input) has a symbolic dimension 'batch' at axis 0; only static shapes "
+       "are supported"},
+      {"unsupported_op.onnx", "node 'erf_0' (Erf): op not supported"},
+      {"bad_auto_pad.onnx", "node 'Conv_3' (Conv): attribute 'auto_pad' value 'FOO' not supported"},
+      {"bad_storage_order.onnx",
+       "node 'pool' (MaxPool): attribute 'storage_order' value 1 not supported"},
+      {"bad_pad_mode.onnx", "node 'pad' (Pad): attribute 'mode' value 'wrap' not supported"},
+      {"cast_to_double.onnx", "node 'cast' (Cast): attribute 'to' value 'DOUBLE' not supported"},
+      {"bad_dropout_training.onnx",
+       "node 'dropout' (Dropout): input 'training_mode' value 1 not supported (inference only)"},
+      {"ceil_mode_mismatch.onnx",
+       "node 'pool' (MaxPool): output shape [1,1,4,4] from shape inference, expected spatial "
+       "size [3,3]"},
+      {"external_data.onnx", "tensor 'w' uses external data, not supported"},
+      {"dynamic_reshape.onnx",
+       "tensor 'y' (output of node 'reshape' (Reshape)) has an unknown dimension at axis 0; only "
+       "static shapes are supported"},
+      {"maxpool_indices.onnx", "node 'pool' (MaxPool): output 1 ('idx') not supported"},
+      {"custom_domain.onnx", "node 'fused' (FusedGemm): op not supported (domain 'com.microsoft')"},
+      {"malformed.onnx", "not a valid ONNX model: cannot parse the protobuf"},
+      {"does_not_exist.onnx", "cannot open: No such file or directory"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = testdata(c.file);
+    const std::string message = error_of([&] { import_onnx(path); });
+    EXPECT_EQ(message, path + ": " + c.message) << c.file;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << c.file;
+  }
+}
+
+TEST(OnnxImportErrors, DirectoryIsNotAModel) {
+  const std::string dir = testdata("");
+  EXPECT_EQ(error_of([&] { import_onnx(dir); }), dir + ": cannot open: is a directory");
+}
+
+TEST(OnnxImportErrors, CheckerMessageFirstLine) {
+  // An empty file is a valid (empty) protobuf; ONNX's checker refuses it.
+  const std::string path = ::testing::TempDir() + "/empty.onnx";
+  { std::ofstream(path, std::ios::binary); }
+  EXPECT_EQ(error_of([&] { import_onnx(path); }),
+            path + ": not a valid ONNX model: The model does not have an ir_version set properly.");
+}
+
+// ---- fold_batch_norm -----------------------------------------------------------------
+
+TEST(FoldBatchNorm, ConvFoldMatchesNumpy) {
+  ir::Graph g = import_and_fold(testdata("conv_bn_relu.onnx"));
+  ASSERT_EQ(op_sequence(g), Ops({"Conv", "Relu"}));
+  const ir::Node& conv = g.nodes[0];
+  ASSERT_EQ(conv.inputs.size(), 3u);
+  EXPECT_EQ(g.tensors[conv.outputs[0]].name, "bn");  // the Conv writes the BN's output
+  const ir::Tensor& w = g.tensors[conv.inputs[1]];
+  const ir::Tensor& b = g.tensors[conv.inputs[2]];
+  EXPECT_EQ(w.shape, Ints({4, 3, 3, 3}));
+  EXPECT_EQ(b.shape, Ints({4}));
+  expect_all_close(floats_of(w), load_npy(testdata("conv_bn_relu.folded_w.npy")).data, 1e-6, "weights");
+  expect_all_close(floats_of(b), load_npy(testdata("conv_bn_relu.folded_b.npy")).data, 1e-6, "bias");
+}
+
+TEST(FoldBatchNorm, StandaloneBecomesMulAdd) {
+  ir::Graph g = import_and_fold(testdata("batchnorm_alone.onnx"));
+  ASSERT_EQ(op_sequence(g), Ops({"Mul", "Add"}));
+  const ir::Tensor& scale = g.tensors[g.nodes[0].inputs[1]];
+  const ir::Tensor& shift = g.tensors[g.nodes[1].inputs[1]];
+  EXPECT_EQ(scale.shape, Ints({3, 1, 1}));  // broadcasts over [N,3,H,W]
+  EXPECT_EQ(shift.shape, Ints({3, 1, 1}));
+  expect_all_close(floats_of(scale), load_npy(testdata("batchnorm_alone.scale.npy")).data, 1e-6, "scale");
+  expect_all_close(floats_of(shift), load_npy(testdata("batchnorm_alone.shift.npy")).data, 1e-6, "shift");
+  EXPECT_EQ(g.nodes[0].inputs[0], g.inputs[0]);
+  EXPECT_EQ(g.nodes[1].outputs[0], g.outputs[0]);
+}
+
+// ---- remove_identities ----------------------------------------------------------------
+
+TEST(RemoveIdentities, IdentityIntoGraphOutputRetargetsProducer) {
+  ir::Graph g = import_onnx(testdata("opset11_ops.onnx"));
+  passes::remove_identities(g);
+  EXPECT_EQ(op_sequence(g), Ops({"Pad", "ReduceMean", "Squeeze", "Unsqueeze", "Clip"}));
+  EXPECT_EQ(g.nodes[0].inputs[0], g.inputs[0]);                    // Dropout, Identity gone
+  EXPECT_EQ(g.nodes.back().outputs[0], g.outputs[0]);               // Clip writes 'y'
+  EXPECT_EQ(g.tensors[g.outputs[0]].name, "y");
+}
+
+// A graph of one node over hand-made tensors.
+struct SmallGraph {
+  ir::Graph g;
+  int input(const std::string& name, Ints shape, DType dtype = DType::kFloat32) {
+    ir::Tensor t;
+    t.name = name;
+    t.shape = std::move(shape);
+    t.dtype = dtype;
+    const int id = g.add_tensor(std::move(t));
+    g.inputs.push_back(id);
+    return id;
+  }
+  int ints(const std::string& name, Ints shape, const Ints& values) {
+    return g.add_constant(name, DType::kInt64, std::move(shape), passes::encode_ints(DType::kInt64, values));
+  }
+  int floats(const std::string& name, Ints shape, const std::vector<float>& values) {
+    return g.add_constant(name, DType::kFloat32, std::move(shape), passes::float_bytes(values));
+  }
+  int value(const std::string& name, Ints shape, DType dtype = DType::kFloat32) {
+    ir::Tensor t;
+    t.name = name;
+    t.shape = std::move(shape);
+    t.dtype = dtype;
+    return g.add_tensor(std::move(t));
+  }
+  ir::Node& node(const std::string& op, std::vector<int> inputs, std::vector<int> outputs) {
+    ir::Node n;
+    n.name = op + "_" + std::to_string(g.nodes.size());
+    n.op = op;
+    n.inputs = std::move(inputs);
+    n.outputs = std::move(outputs);
+    g.nodes.push_back(std::move(n));
+    return g.nodes.back();
+  }
+};
+
+TEST(RemoveIdentities, KeepsIdentityFromGraphInputToOutput) {
+  SmallGraph s;
+  const int x = s.input("x", {2});
+  const int y = s.value("y", {2});
+  s.node("Identity", {x}, {y});
+  s.g.outputs = {y};
+  passes::remove_identities(s.g);
+  ASSERT_EQ(op_sequence(s.g), Ops({"Identity"}));  // legalize turns it into a copy
+  passes::legalize_onnx(s.g);
+  EXPECT_EQ(op_sequence(s.g), Ops({"reshape"}));
+}
+
+TEST(RemoveIdentities, CastToSameDtypeIsAnAlias) {
+  SmallGraph s;
+  const int x = s.input("x", {2});
+  const int c = s.value("c", {2});
+  const int y = s.value("y", {2});
+  s.node("Cast", {x}, {c}).attrs["to"] = int64_t{static_cast<int64_t>(DType::kFloat32)};
+  s.node("Relu", {c}, {y});
+  s.g.outputs = {y};
+  passes::remove_identities(s.g);
+  ASSERT_EQ(op_sequence(s.g), Ops({"Relu"}));
+  EXPECT_EQ(s.g.nodes[0].inputs[0], s.g.inputs[0]);
+}
+
+// ---- the host evaluator behind fold_constants_source -----------------------------------
+
+// Folds a graph whose last node writes `out` (a non-output tensor read by a Relu) and
+// returns the folded tensor.
+ir::Tensor fold_single(SmallGraph& s, int out) {
+  const int sink = s.value("sink", s.g.tensors[out].shape, s.g.tensors[out].dtype);
+  s.node("Relu", {out}, {sink});
+  s.g.outputs = {sink};
+  passes::fold_constants_source(s.g);
+  EXPECT_EQ(s.g.nodes.size(), 1u);
+  const ir::Tensor& folded = s.g.tensors[s.g.nodes[0].inputs[0]];
+  EXPECT_TRUE(folded.is_constant);
+  return folded;
+}
+
+TEST(FoldConstantsSource, GatherNegativeIndexAndConcat) {
+  SmallGraph s;
+  const int x = s.input("x", {1, 3, 8, 6});
+  const int shape = s.value("shape", {4}, DType::kInt64);
+  s.node("Shape", {x}, {shape});
+  const int last = s.value("last", {1}, DType::kInt64);
+  s.node("Gather", {shape, s.ints("idx", {1}, {-1})}, {last}).attrs["axis"] = int64_t{0};
+  const int joined = s.value("joined", {3}, DType::kInt64);
+  s.node("Concat", {s.ints("lead", {2}, {7, 9}), last}, {joined}).attrs["axis"] = int64_t{0};
+  EXPECT_EQ(passes::read_ints(fold_single(s, joined)), Ints({7, 9, 6}));
+}
+
+TEST(FoldConstantsSource, SliceWithLargeEndAndNegativeStep) {
+  SmallGraph s;
+  const int data = s.ints("data", {5}, {10, 11, 12, 13, 14});
+  const int out = s.value("out", {2}, DType::kInt64);
+  // data[3::-2] -> [13, 11]
+  s.node("Slice", {data, s.ints("starts", {1}, {3}),
+                   s.ints("ends", {1}, {std::numeric_limits<int64_t>::min()}),
+                   s.ints("axes", {1}, {0}), s.ints("steps", {1}, {-2})},
+         {out});
+  EXPECT_EQ(passes::read_ints(fold_single(s, out)), Ints({13, 11}));
+
+  SmallGraph t;
+  const int d2 = t.ints("data", {2, 3}, {1, 2, 3, 4, 5, 6});
+  const int o2 = t.value("out", {2, 2}, DType::kInt64);
+  // data[:, 1:INT64_MAX]
+  t.node("Slice", {d2, t.ints("starts", {1}, {1}),
+                   t.ints("ends", {1}, {std::numeric_limits<int64_t>::max()}), t.ints("axes", {1}, {-1})},
+         {o2});
+  EXPECT_EQ(passes::read_ints(fold_single(t, o2)), Ints({2, 3, 5, 6}));
+}
+
+TEST(FoldConstantsSource, ReshapeZeroMinusOneAndAllowZero) {
+  SmallGraph s;
+  const int data = s.floats("data", {2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  const int out = s.value("out", {2, 6});
+  s.node("Reshape", {data, s.ints("shape", {2}, {0, -1})}, {out}).attrs["allowzero"] = int64_t{0};
+  ir::Tensor r = fold_single(s, out);
+  EXPECT_EQ(r.shape, Ints({2, 6}));
+
+  // With allowzero a 0 is a real zero-sized dimension: [0, 3] of an empty tensor.
+  SmallGraph t;
+  const int empty = t.floats("empty", {0, 4}, {});
+  const int o2 = t.value("out", {0, 3});
+  t.node("Reshape", {empty, t.ints("shape", {2}, {0, 3})}, {o2}).attrs["allowzero"] = int64_t{1};
+  EXPECT_EQ(fold_single(t, o2).shape, Ints({0, 3}));
+
+  // A shape that does not fit is refused with the node named.
+  SmallGraph u;
+  u.g.name = "m";
+  const int d3 = u.floats("data", {2, 3}, {0, 1, 2, 3, 4, 5});
+  const int o3 = u.value("out", {4, 2});
+  u.node("Reshape", {d3, u.ints("shape", {2}, {4, -1})}, {o3});
+  u.g.outputs = {o3};
+  const int sink = u.value("sink", {4, 2});
+  u.node("Relu", {o3}, {sink});
+  u.g.outputs = {sink};
+  EXPECT_EQ(error_of([&] { passes::fold_constants_source(u.g); }),
+            "m: node 'Reshape_0' (Reshape): cannot reshape [2,3] to [4,-1]");
+}
+
+TEST(FoldConstantsSource, RangeConstantOfShapeCastDivTranspose) {
+  SmallGraph s;
+  const int range = s.value("range", {4}, DType::kInt64);
+  s.node("Range", {s.ints("start", {}, {10}), s.ints("limit", {}, {2}), s.ints("delta", {}, {-2})},
+         {range});
+  EXPECT_EQ(passes::read_ints(fold_single(s, range)), Ints({10, 8, 6, 4}));
+
+  SmallGraph t;
+  const int filled = t.value("filled", {2, 3});
+  ir::Node& cos = t.node("ConstantOfShape", {t.ints("shape", {2}, {2, 3})}, {filled});
+  cos.attrs["value"] = 1.5;
+  EXPECT_EQ(floats_of(fold_single(t, filled)), std::vector<float>(6, 1.5f));
+
+  SmallGraph u;
+  const int cast = u.value("cast", {3}, DType::kInt64);
+  u.node("Cast", {u.floats("f", {3}, {2.9f, -2.9f, 7.0f})}, {cast}).attrs["to"] =
+      int64_t{static_cast<int64_t>(DType::kInt64)};
+  const int q = u.value("q", {3}, DType::kInt64);
+  u.node("Div", {cast, u.ints("two", {}, {2})}, {q});
+  EXPECT_EQ(passes::read_ints(fold_single(u, q)), Ints({1, -1, 3}));  // truncation
+
+  SmallGraph v;
+  const int tr = v.value("tr", {3, 2});
+  v.node("Transpose", {v.floats("m", {2, 3}, {1, 2, 3, 4, 5, 6})}, {tr}).attrs["perm"] = Ints{1, 0};
+  EXPECT_EQ(floats_of(fold_single(v, tr)), std::vector<float>({1, 4, 2, 5, 3, 6}));
+}
+
+TEST(FoldConstantsSource, DoesNotFoldGraphOutputs) {
+  SmallGraph s;
+  const int x = s.input("x", {1, 2});
+  const int shape = s.value("shape", {2}, DType::kInt64);
+  s.node("Shape", {x}, {shape});
+  s.g.outputs = {shape};
+  passes::fold_constants_source(s.g);
+  EXPECT_EQ(op_sequence(s.g), Ops({"Shape"}));
+}
+
+}  // namespace
+}  // namespace mote

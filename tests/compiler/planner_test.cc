@@ -1,0 +1,169 @@
+// The memory planner: no two buffers live at the same op share a byte, the arena is the
+// highest end, never below the lower bound, and it reaches the bound where it should.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/error.h"
+#include "planner/memory_planner.h"
+
+namespace mote::planner {
+namespace {
+
+// Checks every invariant of a plan against its buffers (exhaustive pairwise overlap).
+void expect_valid_plan(const std::vector<Buffer>& buffers, const Plan& plan, uint32_t alignment) {
+  ASSERT_EQ(plan.offsets.size(), buffers.size());
+  uint64_t max_end = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    EXPECT_EQ(plan.offsets[i] % alignment, 0u) << "buffer " << i;
+    max_end = std::max(max_end, plan.offsets[i] + align_up(buffers[i].bytes, alignment));
+  }
+  EXPECT_EQ(plan.arena_bytes, max_end);
+  EXPECT_GE(plan.arena_bytes, plan.lower_bound);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    for (size_t j = i + 1; j < buffers.size(); ++j) {
+      const Buffer& a = buffers[i];
+      const Buffer& b = buffers[j];
+      const bool live_together = a.first_op <= b.last_op && b.first_op <= a.last_op;
+      if (!live_together || a.bytes == 0 || b.bytes == 0) continue;
+      const uint64_t a_end = plan.offsets[i] + a.bytes;
+      const uint64_t b_end = plan.offsets[j] + b.bytes;
+      const bool disjoint = a_end <= plan.offsets[j] || b_end <= plan.offsets[i];
+      EXPECT_TRUE(disjoint) << "buffers " << i << " [" << plan.offsets[i] << ", " << a_end << ") and "
+                            << j << " [" << plan.offsets[j] << ", " << b_end
+                            << ") overlap while both live";
+    }
+  }
+}
+
+// The lower bound recomputed naively, op by op.
+uint64_t naive_lower_bound(const std::vector<Buffer>& buffers, uint32_t alignment) {
+  uint32_t last = 0;
+  for (const Buffer& b : buffers) last = std::max(last, b.last_op);
+  uint64_t peak = 0;
+  for (uint32_t op = 0; op <= last && !buffers.empty(); ++op) {
+    uint64_t live = 0;
+    for (const Buffer& b : buffers)
+      if (b.first_op <= op && op <= b.last_op) live += align_up(b.bytes, alignment);
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+TEST(MemoryPlanner, NoBuffers) {
+  const Plan plan = plan_memory({});
+  EXPECT_TRUE(plan.offsets.empty());
+  EXPECT_EQ(plan.arena_bytes, 0u);
+  EXPECT_EQ(plan.lower_bound, 0u);
+}
+
+TEST(MemoryPlanner, OneBufferIsRoundedUpToTheAlignment) {
+  const Plan plan = plan_memory({{100, 0, 0}});
+  ASSERT_EQ(plan.offsets.size(), 1u);
+  EXPECT_EQ(plan.offsets[0], 0u);
+  EXPECT_EQ(plan.arena_bytes, 112u);
+  EXPECT_EQ(plan.lower_bound, 112u);
+}
+
+TEST(MemoryPlanner, ZeroByteBufferTakesNoSpace) {
+  const std::vector<Buffer> buffers = {{0, 0, 3}, {64, 0, 3}, {0, 2, 2}};
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.arena_bytes, 64u);
+  EXPECT_EQ(plan.lower_bound, 64u);
+  const Plan only_empty = plan_memory({{0, 0, 0}});
+  EXPECT_EQ(only_empty.arena_bytes, 0u);
+  EXPECT_EQ(only_empty.offsets[0], 0u);
+}
+
+TEST(MemoryPlanner, ChainReusesMemoryAndReachesTheBound) {
+  // input -> op0 -> t1 -> op1 -> t2 -> op2 -> t3 -> op3 -> output; each tensor lives
+  // from its producer to its consumer, so only two are ever live together.
+  const std::vector<Buffer> buffers = {
+      {4096, 0, 0}, {2048, 0, 1}, {8192, 1, 2}, {1024, 2, 3}, {16, 3, 3}};
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.lower_bound, 8192u + 2048u);
+  EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
+}
+
+TEST(MemoryPlanner, SkipConnectionReachesTheBound) {
+  // A residual block: x (0..3) is read again by the add at op 3.
+  const std::vector<Buffer> buffers = {
+      {1000, 0, 3}, {3000, 0, 1}, {3000, 1, 2}, {1000, 2, 3}, {1000, 3, 3}};
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.lower_bound, naive_lower_bound(buffers, 16));
+  EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
+}
+
+TEST(MemoryPlanner, BuffersLiveTogetherNeverShareBytes) {
+  const std::vector<Buffer> buffers = {{48, 0, 5}, {48, 0, 5}, {48, 0, 5}};
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.arena_bytes, 144u);
+}
+
+TEST(MemoryPlanner, RefusesAnInvertedLifetime) {
+  try {
+    plan_memory({{16, 0, 1}, {16, 3, 2}});
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("buffer 1 ends at op 2 before it starts at op 3"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(MemoryPlanner, IsDeterministic) {
+  std::mt19937 rng(7);
+  std::vector<Buffer> buffers;
+  for (int i = 0; i < 60; ++i) {
+    const uint32_t first = rng() % 30;
+    buffers.push_back({rng() % 5000, first, static_cast<uint32_t>(first + rng() % 8)});
+  }
+  const Plan a = plan_memory(buffers);
+  const Plan b = plan_memory(buffers);
+  EXPECT_EQ(a.offsets, b.offsets);
+  EXPECT_EQ(a.strategy, b.strategy);
+}
+
+// Randomized property test over many shapes of problem: sizes from tiny to large, short
+// and long lifetimes, alignments 1..64.
+TEST(MemoryPlanner, RandomPlansAreValid) {
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 400; ++round) {
+    const uint32_t alignment = 1u << (rng() % 7);
+    const uint32_t op_count = 1 + rng() % 40;
+    const size_t count = rng() % 50;
+    std::vector<Buffer> buffers;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t first = rng() % op_count;
+      const uint32_t length = (rng() % 4 == 0) ? rng() % op_count : rng() % 3;
+      const uint32_t last = std::min(op_count - 1, first + length);
+      const uint64_t bytes = (rng() % 10 == 0) ? 0 : 1 + rng() % ((rng() % 2) ? 64 : 100000);
+      buffers.push_back({bytes, first, last});
+    }
+    const Plan plan = plan_memory(buffers, alignment);
+    SCOPED_TRACE("round " + std::to_string(round) + " strategy " + plan.strategy);
+    expect_valid_plan(buffers, plan, alignment);
+    EXPECT_EQ(plan.lower_bound, naive_lower_bound(buffers, alignment));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Buffers that are all live at one op: the bound is their sum and greedy reaches it.
+TEST(MemoryPlanner, RandomIntervalGraphsThatPackPerfectly) {
+  std::mt19937 rng(99);
+  for (int round = 0; round < 100; ++round) {
+    std::vector<Buffer> buffers;
+    const size_t count = 1 + rng() % 20;
+    for (size_t i = 0; i < count; ++i) buffers.push_back({1 + rng() % 4096, 0, 10});
+    const Plan plan = plan_memory(buffers);
+    expect_valid_plan(buffers, plan, 16);
+    EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
+  }
+}
+
+}  // namespace
+}  // namespace mote::planner

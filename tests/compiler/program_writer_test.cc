@@ -1,0 +1,554 @@
+// End to end from hand-built Mote graphs: lower_to_program -> bytes -> mote::Interpreter,
+// with the numbers checked against naive implementations written here, plus the
+// program's structure (determinism, header fields, every tensor in bounds).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "all_kernels.h"
+#include "common/error.h"
+#include "compiler.h"
+#include "emit/program_writer.h"
+#include "ir/graph.h"
+#include "kernel_ids.h"
+#include "mote/interpreter.h"
+#include "passes/passes.h"
+
+namespace mote {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- graph building ---------------------------------------------------------------------
+
+std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> random_floats(size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+struct GraphBuilder {
+  ir::Graph graph;
+
+  int input(const std::string& name, ir::Shape shape) {
+    const int id = tensor(name, std::move(shape));
+    graph.inputs.push_back(id);
+    return id;
+  }
+  int tensor(const std::string& name, ir::Shape shape) {
+    ir::Tensor t;
+    t.name = name;
+    t.shape = std::move(shape);
+    return graph.add_tensor(std::move(t));
+  }
+  int constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
+    return graph.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
+  }
+  int node(const std::string& op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
+           std::map<std::string, ir::AttrValue> attrs = {}) {
+    const int out = tensor(name + ":0", std::move(out_shape));
+    ir::Node n;
+    n.name = name;
+    n.op = op;
+    n.inputs = std::move(inputs);
+    n.outputs = {out};
+    n.attrs = std::move(attrs);
+    graph.nodes.push_back(std::move(n));
+    return out;
+  }
+  void output(int id) { graph.outputs.push_back(id); }
+};
+
+// ---- running ---------------------------------------------------------------------------
+
+class AlignedBuffer {
+ public:
+  explicit AlignedBuffer(size_t size)
+      : data_(static_cast<uint8_t*>(std::aligned_alloc(16, (size + 16) / 16 * 16))), size_(size) {
+    std::memset(data_.get(), 0xA5, (size + 16) / 16 * 16);  // garbage: kernels must not read it
+  }
+  uint8_t* data() { return data_.get(); }
+  size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> data_;
+  size_t size_;
+};
+
+ProgramHeader header_of(const std::vector<uint8_t>& program) {
+  ProgramHeader h;
+  std::memcpy(&h, program.data(), sizeof(h));
+  return h;
+}
+
+// Loads `program`, feeds `inputs`, runs and returns every output as floats.
+std::vector<std::vector<float>> run_program(const std::vector<uint8_t>& program,
+                                            const std::vector<std::vector<float>>& inputs) {
+  AlignedBuffer image(program.size());
+  std::memcpy(image.data(), program.data(), program.size());
+  AlignedBuffer arena(header_of(program).arena_bytes);
+  Interpreter interp;
+  const Status loaded = interp.load(Span<const uint8_t>(image.data(), image.size()),
+                                    Span<uint8_t>(arena.data(), arena.size()), all_kernels());
+  EXPECT_EQ(loaded, Status::kOk) << status_string(loaded) << " at op " << interp.failed_op()
+                                 << " tensor " << interp.failed_tensor();
+  if (loaded != Status::kOk) return {};
+  EXPECT_EQ(interp.input_count(), inputs.size());
+  for (uint32_t i = 0; i < inputs.size(); ++i) {
+    EXPECT_EQ(interp.set_input(i, inputs[i].data(), static_cast<uint32_t>(inputs[i].size() * 4)),
+              Status::kOk);
+  }
+  EXPECT_EQ(interp.run(), Status::kOk);
+  std::vector<std::vector<float>> outputs;
+  for (uint32_t i = 0; i < interp.output_count(); ++i) {
+    std::vector<float> out(interp.output_desc(i)->bytes / 4);
+    EXPECT_EQ(interp.get_output(i, out.data(), static_cast<uint32_t>(out.size() * 4)), Status::kOk);
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+void expect_near_all(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], 1e-5f * (1.0f + std::fabs(expected[i]))) << "element " << i;
+}
+
+// ---- naive references -------------------------------------------------------------------
+
+// NHWC input, OHWI filter, stride/pad symmetric, no dilation, one group.
+std::vector<float> naive_conv(const std::vector<float>& in, int h, int w, int c, const std::vector<float>& filter,
+                              int o, int k, const std::vector<float>& bias, int stride, int pad, int oh, int ow) {
+  std::vector<float> out(static_cast<size_t>(oh) * ow * o);
+  for (int y = 0; y < oh; ++y)
+    for (int x = 0; x < ow; ++x)
+      for (int oc = 0; oc < o; ++oc) {
+        double acc = bias[oc];
+        for (int ky = 0; ky < k; ++ky)
+          for (int kx = 0; kx < k; ++kx) {
+            const int iy = y * stride - pad + ky, ix = x * stride - pad + kx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ic = 0; ic < c; ++ic)
+              acc += in[(iy * w + ix) * c + ic] * filter[((oc * k + ky) * k + kx) * c + ic];
+          }
+        out[(y * ow + x) * o + oc] = static_cast<float>(acc);
+      }
+  return out;
+}
+
+std::vector<float> naive_fc(const std::vector<float>& in, const std::vector<float>& weights,
+                            const std::vector<float>& bias, int n, int k) {
+  std::vector<float> out(n);
+  for (int j = 0; j < n; ++j) {
+    double acc = bias[j];
+    for (int i = 0; i < k; ++i) acc += in[i] * weights[j * k + i];
+    out[j] = static_cast<float>(acc);
+  }
+  return out;
+}
+
+std::vector<float> naive_softmax(const std::vector<float>& x) {
+  double mx = -kInf, sum = 0;
+  for (float v : x) mx = std::max<double>(mx, v);
+  std::vector<float> out(x.size());
+  for (float v : x) sum += std::exp(v - mx);
+  for (size_t i = 0; i < x.size(); ++i) out[i] = static_cast<float>(std::exp(x[i] - mx) / sum);
+  return out;
+}
+
+// ---- the conv -> clamp -> fc -> softmax network ----------------------------------------
+
+struct SmallNet {
+  GraphBuilder b;
+  std::vector<float> filter = random_floats(4 * 3 * 3 * 2, 1);
+  std::vector<float> conv_bias = random_floats(4, 2);
+  std::vector<float> weights = random_floats(3 * 36, 3);
+  std::vector<float> fc_bias = random_floats(3, 4);
+
+  SmallNet() {
+    b.graph.name = "small_net";
+    // input [1,6,6,2] -> conv 3x3 stride 2 pad 1 -> [1,3,3,4] -> relu6 -> reshape [1,36]
+    // -> fully_connected [1,3] -> softmax
+    const int x = b.input("image", {1, 6, 6, 2});
+    const int f = b.constant("conv.weight", {4, 3, 3, 2}, filter);
+    const int cb = b.constant("conv.bias", {4}, conv_bias);
+    const int conv = b.node("conv2d", "conv", {x, f, cb}, {1, 3, 3, 4},
+                            {{"strides", std::vector<int64_t>{2, 2}},
+                             {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+    const int relu = b.node("clamp", "relu6", {conv}, {1, 3, 3, 4}, {{"min", 0.0}, {"max", 6.0}});
+    const int flat = b.node("reshape", "flatten", {relu}, {1, 36});
+    const int w = b.constant("fc.weight", {3, 36}, weights);
+    const int fb = b.constant("fc.bias", {3}, fc_bias);
+    const int fc = b.node("fully_connected", "fc", {flat, w, fb}, {1, 3});
+    const int probs = b.node("softmax", "softmax", {fc}, {1, 3});
+    b.output(probs);
+  }
+
+  std::vector<float> reference(const std::vector<float>& image) const {
+    std::vector<float> conv = naive_conv(image, 6, 6, 2, filter, 4, 3, conv_bias, 2, 1, 3, 3);
+    for (float& v : conv) v = std::min(6.0f, std::max(0.0f, v));
+    return naive_softmax(naive_fc(conv, weights, fc_bias, 3, 36));
+  }
+};
+
+TEST(ProgramWriter, ConvClampFcSoftmaxMatchesNaiveReference) {
+  SmallNet net;
+  const CompileResult result = lower_to_program(net.b.graph, "host");
+  const std::vector<float> image = random_floats(72, 5);
+  const auto outputs = run_program(result.program, {image});
+  ASSERT_EQ(outputs.size(), 1u);
+  expect_near_all(outputs[0], net.reference(image));
+
+  EXPECT_EQ(result.report.ops.size(), 5u);
+  EXPECT_EQ(result.report.kernels, (std::vector<std::string>{"clamp_f32", "conv2d_f32", "copy",
+                                                             "fully_connected_f32", "softmax_f32"}));
+  // conv: 36 outputs * 3*3*2 taps; fc: 3 * 36.
+  EXPECT_EQ(result.report.macs, 36u * 18u + 3u * 36u);
+  EXPECT_EQ(result.report.weights_bytes, (72u + 4u + 108u + 3u) * 4u);
+}
+
+TEST(ProgramWriter, FusedActivationGivesTheSameNumbersWithOneOpLess) {
+  SmallNet net;
+  ir::Graph fused = net.b.graph;
+  passes::fuse_activations(fused);
+  const CompileResult result = lower_to_program(fused, "cortex-m4");
+  EXPECT_EQ(result.report.ops.size(), 4u);
+  EXPECT_EQ(result.report.ops[0].kernel, "conv2d_f32");
+  const std::vector<float> image = random_floats(72, 6);
+  const auto outputs = run_program(result.program, {image});
+  ASSERT_EQ(outputs.size(), 1u);
+  expect_near_all(outputs[0], net.reference(image));
+}
+
+TEST(ProgramWriter, AddWithBroadcastOfTwoInputsAndAConstant) {
+  GraphBuilder b;
+  const int a = b.input("a", {2, 1, 4});
+  const int c = b.input("c", {3, 1});
+  const std::vector<float> k = {0.5f, -1.0f, 2.0f, 4.0f};
+  const int bias = b.constant("k", {4}, k);
+  const int sum = b.node("add", "add", {a, c}, {2, 3, 4});
+  const int scaled = b.node("mul", "mul", {sum, bias}, {2, 3, 4}, {{"act_min", -1.0}, {"act_max", 3.0}});
+  b.output(scaled);
+  b.output(sum);  // an intermediate that is also a graph output
+
+  const std::vector<float> av = random_floats(8, 7), cv = random_floats(3, 8);
+  std::vector<float> expected_sum(24), expected_out(24);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int l = 0; l < 4; ++l) {
+        const float s = av[i * 4 + l] + cv[j];
+        expected_sum[(i * 3 + j) * 4 + l] = s;
+        expected_out[(i * 3 + j) * 4 + l] = std::min(3.0f, std::max(-1.0f, s * k[l]));
+      }
+  const CompileResult result = lower_to_program(b.graph, "host");
+  const auto outputs = run_program(result.program, {av, cv});
+  ASSERT_EQ(outputs.size(), 2u);
+  expect_near_all(outputs[0], expected_out);
+  expect_near_all(outputs[1], expected_sum);
+}
+
+TEST(ProgramWriter, SameGraphGivesIdenticalBytes) {
+  SmallNet net;
+  const std::vector<uint8_t> first = lower_to_program(net.b.graph, "host").program;
+  const ir::Graph copy = net.b.graph;
+  const std::vector<uint8_t> second = lower_to_program(copy, "host").program;
+  EXPECT_EQ(first, second);
+  SmallNet other;  // built from scratch again
+  EXPECT_EQ(first, lower_to_program(other.b.graph, "host").program);
+}
+
+TEST(ProgramWriter, HeaderAndEveryOpTensorAreConsistent) {
+  SmallNet net;
+  const CompileResult result = lower_to_program(net.b.graph, "host");
+  const std::vector<uint8_t>& program = result.program;
+  const ProgramHeader h = header_of(program);
+  EXPECT_EQ(h.magic, kProgramMagic);
+  EXPECT_EQ(h.version_major, kFormatVersionMajor);
+  EXPECT_EQ(h.total_bytes, program.size());
+  EXPECT_EQ(h.total_bytes % kProgramAlignment, 0u);
+  EXPECT_EQ(h.checksum, crc32(program.data() + 16, h.total_bytes - 16));
+  EXPECT_EQ(h.arena_bytes, result.report.arena_bytes);
+  EXPECT_EQ(h.arena_lower_bound_bytes, result.report.arena_lower_bound_bytes);
+  EXPECT_GE(h.arena_bytes, h.arena_lower_bound_bytes);
+  EXPECT_EQ(h.reserved, 0u);
+  EXPECT_EQ(result.report.program_bytes, program.size());
+  EXPECT_EQ(h.data_offset % 16, 0u);
+  EXPECT_EQ(h.op_count, 5u);
+
+  AlignedBuffer image(program.size());
+  std::memcpy(image.data(), program.data(), program.size());
+  AlignedBuffer arena(h.arena_bytes);
+  Interpreter interp;
+  ASSERT_EQ(interp.load(Span<const uint8_t>(image.data(), image.size()),
+                        Span<uint8_t>(arena.data(), arena.size()), all_kernels()),
+            Status::kOk);
+  const char* names[] = {"conv", "relu6", "flatten", "fc", "softmax"};
+  uint32_t constant_bytes = 0;
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    EXPECT_STREQ(interp.op_name(k), names[k]);
+    EXPECT_EQ(kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)), result.report.ops[k].kernel);
+    const OpContext ctx = interp.op_context(k);
+    auto in_bounds = [&](const TensorDesc& t) {
+      EXPECT_EQ(t.offset % kTensorAlignment, 0u);
+      const uint32_t limit = t.storage == static_cast<uint8_t>(Storage::kArena) ? h.arena_bytes : h.data_bytes;
+      EXPECT_LE(uint64_t{t.offset} + t.bytes, limit) << "op " << k;
+    };
+    for (uint32_t i = 0; i < ctx.input_count(); ++i)
+      if (ctx.has_input(i)) in_bounds(ctx.input_desc(i));
+    for (uint32_t i = 0; i < ctx.output_count(); ++i) {
+      EXPECT_EQ(ctx.output_desc(i).storage, static_cast<uint8_t>(Storage::kArena));
+      in_bounds(ctx.output_desc(i));
+    }
+  }
+  EXPECT_STREQ(interp.tensor_name(interp.input_desc(0) - reinterpret_cast<const TensorDesc*>(
+                                                             image.data() + h.tensors_offset)),
+               "image");
+  constant_bytes = interp.memory_report().constant_bytes;
+  EXPECT_EQ(constant_bytes, result.report.weights_bytes);
+  // The model name is stored.
+  EXPECT_STREQ(reinterpret_cast<const char*>(image.data() + h.strings_offset + h.name_offset), "small_net");
+}
+
+TEST(ProgramWriter, OutputThatIsAnInputOrAConstantGetsACopy) {
+  GraphBuilder b;
+  const int x = b.input("x", {2, 2});
+  const std::vector<float> kv = {1, 2, 3, 4};
+  const int k = b.constant("k", {2, 2}, kv);
+  const int y = b.node("sigmoid", "sig", {x}, {2, 2});
+  b.output(x);
+  b.output(k);
+  b.output(y);
+  const CompileResult result = lower_to_program(b.graph, "host");
+  ASSERT_EQ(result.report.ops.size(), 3u);
+  EXPECT_EQ(result.report.ops[1].kernel, "copy");
+  EXPECT_EQ(result.report.ops[2].kernel, "copy");
+  const std::vector<float> xv = {0.0f, 1.0f, -1.0f, 2.0f};
+  const auto outputs = run_program(result.program, {xv});
+  ASSERT_EQ(outputs.size(), 3u);
+  expect_near_all(outputs[0], xv);
+  expect_near_all(outputs[1], kv);
+  std::vector<float> sig;
+  for (float v : xv) sig.push_back(1.0f / (1.0f + std::exp(-v)));
+  expect_near_all(outputs[2], sig);
+}
+
+TEST(ProgramWriter, OptionalBiasIsWrittenAsNoTensor) {
+  GraphBuilder b;
+  const int x = b.input("x", {2, 3});
+  const std::vector<float> w = random_floats(6, 11);
+  const int wt = b.constant("w", {2, 3}, w);
+  const int y = b.node("fully_connected", "fc", {x, wt, ir::kNoTensor}, {2, 2});
+  b.output(y);
+  const CompileResult result = lower_to_program(b.graph, "cortex-m0plus");
+  const ProgramHeader h = header_of(result.program);
+  OpDesc op;
+  std::memcpy(&op, result.program.data() + h.ops_offset, sizeof(op));
+  ASSERT_EQ(op.input_count, 3u);
+  uint32_t bias_index;
+  std::memcpy(&bias_index, result.program.data() + h.index_offset + (op.io_first + 2) * 4, 4);
+  EXPECT_EQ(bias_index, kNoTensor);
+  const std::vector<float> xv = random_floats(6, 12);
+  const auto outputs = run_program(result.program, {xv});
+  ASSERT_EQ(outputs.size(), 1u);
+  std::vector<float> expected(4);
+  for (int r = 0; r < 2; ++r)
+    for (int n = 0; n < 2; ++n)
+      for (int kk = 0; kk < 3; ++kk) expected[r * 2 + n] += xv[r * 3 + kk] * w[n * 3 + kk];
+  expect_near_all(outputs[0], expected);
+}
+
+TEST(ProgramWriter, ArenaReusesMemoryAlongAChain) {
+  // Five 1 KiB sigmoids in a chain: only two tensors are ever live.
+  GraphBuilder b;
+  int t = b.input("x", {256});
+  for (int i = 0; i < 5; ++i) t = b.node("sigmoid", "s" + std::to_string(i), {t}, {256});
+  b.output(t);
+  const CompileResult result = lower_to_program(b.graph, "host");
+  EXPECT_EQ(result.report.arena_lower_bound_bytes, 2048u);
+  EXPECT_EQ(result.report.arena_bytes, 2048u);
+}
+
+TEST(ProgramWriter, WritesQuantizationRecords) {
+  emit::ProgramSpec spec;
+  spec.model_name = "q";
+  emit::ProgramTensor in;
+  in.name = "in";
+  in.dtype = DType::kInt8;
+  in.shape = {1, 3};
+  in.quant.scales = {0.5f, 0.25f, 0.125f};
+  in.quant.zero_points = {1, -2, 3};
+  in.quant.axis = 1;
+  emit::ProgramTensor out = in;
+  out.name = "out";
+  out.arena_offset = 16;
+  out.quant.scales = {0.75f};
+  out.quant.zero_points = {-5};
+  out.quant.axis = -1;
+  spec.tensors = {in, out};
+  emit::ProgramOp copy;
+  copy.name = "copy";
+  copy.kernel = static_cast<uint16_t>(KernelId::kCopy);
+  copy.inputs = {0};
+  copy.outputs = {1};
+  spec.ops = {copy};
+  spec.inputs = {0};
+  spec.outputs = {1};
+  spec.arena_bytes = 32;
+  spec.arena_lower_bound_bytes = 32;
+  const std::vector<uint8_t> program = emit::write_program(spec);
+  const ProgramHeader h = header_of(program);
+
+  TensorDesc t[2];
+  std::memcpy(t, program.data() + h.tensors_offset, sizeof(t));
+  ASSERT_NE(t[0].quant_offset, kNoOffset);
+  ASSERT_NE(t[1].quant_offset, kNoOffset);
+  EXPECT_EQ(t[0].quant_offset % 4, 0u);
+  const uint8_t* record = program.data() + h.params_offset + t[0].quant_offset;
+  QuantRecord header;
+  std::memcpy(&header, record, sizeof(header));
+  EXPECT_EQ(header.count, 3u);
+  EXPECT_EQ(header.axis, 1);
+  float scales[3];
+  int32_t zero_points[3];
+  std::memcpy(scales, record + 8, sizeof(scales));
+  std::memcpy(zero_points, record + 20, sizeof(zero_points));
+  EXPECT_EQ(scales[1], 0.25f);
+  EXPECT_EQ(zero_points[2], 3);
+  std::memcpy(&header, program.data() + h.params_offset + t[1].quant_offset, sizeof(header));
+  EXPECT_EQ(header.count, 1u);
+  EXPECT_EQ(header.axis, -1);
+
+  // The runtime's verifier accepts the records and the copy runs.
+  AlignedBuffer image(program.size());
+  std::memcpy(image.data(), program.data(), program.size());
+  AlignedBuffer arena(h.arena_bytes);
+  Interpreter interp;
+  ASSERT_EQ(interp.load(Span<const uint8_t>(image.data(), image.size()),
+                        Span<uint8_t>(arena.data(), arena.size()), all_kernels()),
+            Status::kOk);
+  const int8_t data[3] = {-7, 0, 9};
+  ASSERT_EQ(interp.set_input(0, data, 3), Status::kOk);
+  ASSERT_EQ(interp.run(), Status::kOk);
+  int8_t result[3];
+  ASSERT_EQ(interp.get_output(0, result, 3), Status::kOk);
+  EXPECT_EQ(std::memcmp(data, result, 3), 0);
+}
+
+TEST(ProgramWriter, RefusesWhatTheFormatCannotHold) {
+  emit::ProgramSpec spec;
+  emit::ProgramTensor t;
+  t.name = "deep";
+  t.shape = {1, 1, 1, 1, 1, 1, 1};
+  spec.tensors = {t};
+  spec.arena_bytes = 16;
+  try {
+    emit::write_program(spec);
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor 0 'deep' has rank 7"), std::string::npos) << e.what();
+  }
+
+  spec.tensors[0].shape = {4};
+  spec.tensors[0].arena_offset = 16;  // [16, 32) but the arena is 16 bytes
+  EXPECT_THROW(emit::write_program(spec), CompileError);
+
+  spec.tensors[0].arena_offset = 0;
+  spec.tensors[0].storage = Storage::kConstant;
+  spec.tensors[0].data = {1, 2, 3};  // 3 bytes for a 16-byte tensor
+  EXPECT_THROW(emit::write_program(spec), CompileError);
+
+  spec.tensors[0].data.assign(16, 0);
+  spec.outputs = {0};  // a constant as graph output
+  EXPECT_THROW(emit::write_program(spec), CompileError);
+}
+
+TEST(ProgramWriter, WritesScratchIntoTheOpDescriptor) {
+  emit::ProgramSpec spec;
+  emit::ProgramTensor t;
+  t.name = "x";
+  t.shape = {4};
+  emit::ProgramTensor u = t;
+  u.name = "y";
+  u.arena_offset = 16;
+  spec.tensors = {t, u};
+  emit::ProgramOp op;
+  op.kernel = static_cast<uint16_t>(KernelId::kCopy);
+  op.inputs = {0};
+  op.outputs = {1};
+  op.scratch_offset = 32;
+  op.scratch_bytes = 100;
+  spec.ops = {op};
+  spec.inputs = {0};
+  spec.outputs = {1};
+  spec.arena_bytes = 144;
+  const std::vector<uint8_t> program = emit::write_program(spec);
+  const ProgramHeader h = header_of(program);
+  OpDesc desc;
+  std::memcpy(&desc, program.data() + h.ops_offset, sizeof(desc));
+  EXPECT_EQ(desc.scratch_offset, 32u);
+  EXPECT_EQ(desc.scratch_bytes, 100u);
+  EXPECT_EQ(desc.params_bytes, 0u);
+  EXPECT_EQ(desc.params_offset, kNoOffset);
+
+  spec.arena_bytes = 128;  // scratch [32, 132) no longer fits
+  EXPECT_THROW(emit::write_program(spec), CompileError);
+}
+
+TEST(ProgramWriter, ImportRefusesUnknownModelFormats) {
+  try {
+    import_model("/tmp/model.pb");
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_STREQ(e.what(), "/tmp/model.pb: unsupported model format '.pb' (expected .onnx or .tflite)");
+  }
+  CompileOptions options;
+  options.model_path = "/tmp/model.onnx";
+  options.target = "cortex-m85";
+  try {
+    compile(options);  // the target is checked before the file is read
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown target 'cortex-m85'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProgramWriter, RefusesABadTargetAndAnEmptyGraph) {
+  SmallNet net;
+  try {
+    lower_to_program(net.b.graph, "cortex-a53");
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_STREQ(e.what(),
+                 "unknown target 'cortex-a53' (expected one of: host, cortex-m0plus, cortex-m3, "
+                 "cortex-m4, cortex-m7, cortex-m33, cortex-m55)");
+  }
+  ir::Graph empty;
+  empty.name = "empty";
+  EXPECT_THROW(lower_to_program(empty, "host"), CompileError);
+}
+
+TEST(ProgramWriter, EveryTargetNameIsAccepted) {
+  SmallNet net;
+  for (const char* target :
+       {"host", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"}) {
+    EXPECT_NO_THROW(lower_to_program(net.b.graph, target)) << target;
+  }
+}
+
+}  // namespace
+}  // namespace mote

@@ -1,0 +1,583 @@
+#!/usr/bin/python3
+"""Generates the tiny ONNX models and reference data used by the ONNX front-end tests
+(tests/compiler/onnx_import_test.cc, tests/compiler/legalize_test.cc).
+
+Run with the Debian python (it sees python3-onnx 1.12 and numpy):
+    /usr/bin/python3 tests/compiler/testdata/make_onnx_testdata.py
+Files are written next to this script, under onnx/:
+    <name>.onnx            a model (a few hundred bytes to a few KB)
+    <name>.in<i>.npy       a sample input (float32)
+    <name>.out<j>.npy      the expected output for it, computed here with numpy in
+                           float64 from the ONNX operator definitions (not with any ONNX
+                           runtime), stored as float32
+    <name>.<what>.npy      other expected values (e.g. BatchNormalization-folded weights)
+Everything is deterministic (fixed seeds), so re-running gives identical files.
+"""
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "onnx")
+rng = np.random.default_rng(20240601)
+
+
+def randn(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def vi(name, shape, elem=T.FLOAT):
+    return h.make_tensor_value_info(name, elem, shape)
+
+
+def save(name, nodes, inputs, outputs, initializers=(), opset=13, check=True, ir_version=8):
+    graph = h.make_graph(nodes, name, inputs, outputs, list(initializers))
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)],
+                         producer_name="make_onnx_testdata")
+    model.ir_version = ir_version
+    if check:
+        onnx.checker.check_model(model)
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+    return model
+
+
+def save_arrays(name, **arrays):
+    for key, value in arrays.items():
+        np.save(os.path.join(OUT, f"{name}.{key}.npy"), np.ascontiguousarray(value, dtype=np.float32))
+
+
+# ---- numpy reference implementations (float64) of the ONNX ops used below -------------
+
+def conv(x, w, b=None, strides=(1, 1), pads=(0, 0, 0, 0), dilations=(1, 1), group=1):
+    """ONNX Conv, 2-D, pads = [top, left, bottom, right]."""
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    n, c, hh, ww = x.shape
+    o, cg, kh, kw = w.shape
+    sh, sw = strides
+    dh, dw = dilations
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (hh + pads[0] + pads[2] - dh * (kh - 1) - 1) // sh + 1
+    ow = (ww + pads[1] + pads[3] - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((n, o, oh, ow))
+    per_group = o // group
+    for oc in range(o):
+        g = oc // per_group
+        xs = xp[:, g * cg:(g + 1) * cg]
+        for i in range(oh):
+            for j in range(ow):
+                patch = xs[:, :, i * sh:i * sh + dh * (kh - 1) + 1:dh, j * sw:j * sw + dw * (kw - 1) + 1:dw]
+                out[:, oc, i, j] = (patch * w[oc]).sum(axis=(1, 2, 3))
+    if b is not None:
+        out += b.astype(np.float64)[None, :, None, None]
+    return out
+
+
+def pool_size(size, k, s, pb, pe, d, ceil_mode):
+    span = d * (k - 1) + 1
+    room = size + pb + pe - span
+    out = (-(-room // s) if ceil_mode else room // s) + 1
+    if ceil_mode and (out - 1) * s >= size + pb:
+        out -= 1
+    return out
+
+
+def pool(x, kind, kernel, strides, pads=(0, 0, 0, 0), dilations=(1, 1), ceil_mode=0,
+         count_include_pad=0):
+    x = x.astype(np.float64)
+    n, c, hh, ww = x.shape
+    oh = pool_size(hh, kernel[0], strides[0], pads[0], pads[2], dilations[0], ceil_mode)
+    ow = pool_size(ww, kernel[1], strides[1], pads[1], pads[3], dilations[1], ceil_mode)
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            vals, padded_count = [], 0
+            for ky in range(kernel[0]):
+                for kx in range(kernel[1]):
+                    y = i * strides[0] - pads[0] + ky * dilations[0]
+                    xx = j * strides[1] - pads[1] + kx * dilations[1]
+                    if 0 <= y < hh and 0 <= xx < ww:
+                        vals.append(x[:, :, y, xx])
+                    elif -pads[0] <= y < hh + pads[2] and -pads[1] <= xx < ww + pads[3]:
+                        padded_count += 1
+            if kind == "max":
+                out[:, :, i, j] = np.max(vals, axis=0)
+            else:
+                count = len(vals) + (padded_count if count_include_pad else 0)
+                out[:, :, i, j] = np.sum(vals, axis=0) / count
+    return out
+
+
+def batch_norm(x, scale, bias, mean, var, eps):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    s = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + eps)
+    return (x - mean.reshape(shape)) * s.reshape(shape) + bias.reshape(shape)
+
+
+def softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def relu(x):
+    return np.maximum(x, 0)
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+# ---- models for the import and legalize tests ------------------------------------------
+
+def make_conv_bn_relu():
+    """Conv -> BatchNormalization -> Relu: the BN folds into the Conv."""
+    x, w, b = randn(1, 3, 5, 5), randn(4, 3, 3, 3), randn(4)
+    scale, shift = randn(4), randn(4)
+    mean, var = randn(4), rng.uniform(0.5, 2.0, 4).astype(np.float32)
+    eps = 1e-3
+    nodes = [
+        h.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        h.make_node("BatchNormalization", ["c", "scale", "shift", "mean", "var"], ["bn"],
+                    name="bn", epsilon=eps),
+        h.make_node("Relu", ["bn"], ["y"], name="relu"),
+    ]
+    save("conv_bn_relu", nodes, [vi("x", [1, 3, 5, 5])], [vi("y", [1, 4, 5, 5])],
+         [init("w", w), init("b", b), init("scale", scale), init("shift", shift),
+          init("mean", mean), init("var", var)])
+    s = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + eps)
+    folded_w = w * s[:, None, None, None]
+    folded_b = (b - mean) * s + shift
+    y = relu(batch_norm(conv(x, w, b, pads=(1, 1, 1, 1)), scale, shift, mean, var, eps))
+    save_arrays("conv_bn_relu", in0=x, out0=y, folded_w=folded_w, folded_b=folded_b)
+
+
+def make_batchnorm_alone():
+    """A BatchNormalization on a graph input (no Conv before it) -> Mul + Add."""
+    x = randn(1, 3, 2, 2)
+    scale, shift, mean = randn(3), randn(3), randn(3)
+    var = rng.uniform(0.5, 2.0, 3).astype(np.float32)
+    nodes = [h.make_node("BatchNormalization", ["x", "scale", "shift", "mean", "var"], ["y"],
+                         name="bn")]
+    save("batchnorm_alone", nodes, [vi("x", [1, 3, 2, 2])], [vi("y", [1, 3, 2, 2])],
+         [init("scale", scale), init("shift", shift), init("mean", mean), init("var", var)])
+    s = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + 1e-5)
+    save_arrays("batchnorm_alone", in0=x, out0=batch_norm(x, scale, shift, mean, var, 1e-5),
+                scale=s, shift=shift - mean * s)
+
+
+def make_mini_mobilenet():
+    """Conv (stride 2, SAME_UPPER) -> Clip(0,6) -> depthwise (multiplier 2) -> Clip ->
+    pointwise -> residual Add with a 1x1 projection -> constant [C,1,1] bias Add ->
+    GlobalAveragePool -> Flatten -> Gemm."""
+    x = randn(1, 3, 7, 7)
+    w0, b0 = randn(4, 3, 3, 3), randn(4)
+    wd, bd = randn(8, 1, 3, 3), randn(8)
+    wp, bp = randn(4, 8, 1, 1), randn(4)
+    cbias = randn(4, 1, 1)
+    wf, bf = randn(5, 4), randn(5)
+    six = np.array(6.0, np.float32)
+    zero = np.array(0.0, np.float32)
+    nodes = [
+        h.make_node("Conv", ["x", "w0", "b0"], ["c0"], name="stem", strides=[2, 2],
+                    auto_pad="SAME_UPPER", kernel_shape=[3, 3]),
+        h.make_node("Constant", [], ["lo"], value=init("lo_v", zero)),
+        h.make_node("Constant", [], ["hi"], value=init("hi_v", six)),
+        h.make_node("Clip", ["c0", "lo", "hi"], ["r0"], name="relu6_0"),
+        h.make_node("Conv", ["r0", "wd", "bd"], ["c1"], name="dw", group=4, pads=[1, 1, 1, 1]),
+        h.make_node("Clip", ["c1", "lo", "hi"], ["r1"], name="relu6_1"),
+        h.make_node("Conv", ["r1", "wp", "bp"], ["c2"], name="pw"),
+        h.make_node("Add", ["c2", "r0"], ["a0"], name="residual"),
+        h.make_node("Add", ["a0", "cbias"], ["a1"], name="channel_bias"),
+        h.make_node("GlobalAveragePool", ["a1"], ["g"], name="gap"),
+        h.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        h.make_node("Gemm", ["f", "wf", "bf"], ["y"], name="fc", transB=1),
+    ]
+    save("mini_mobilenet", nodes, [vi("x", [1, 3, 7, 7])], [vi("y", [1, 5])],
+         [init("w0", w0), init("b0", b0), init("wd", wd), init("bd", bd), init("wp", wp),
+          init("bp", bp), init("cbias", cbias), init("wf", wf), init("bf", bf)])
+    # SAME_UPPER, stride 2, 7 -> 4: total pad 2 -> [1, 1].
+    r0 = np.clip(conv(x, w0, b0, strides=(2, 2), pads=(1, 1, 1, 1)), 0, 6)
+    r1 = np.clip(conv(r0, wd, bd, pads=(1, 1, 1, 1), group=4), 0, 6)
+    a1 = conv(r1, wp, bp) + r0 + cbias[None]
+    g = a1.mean(axis=(2, 3))
+    save_arrays("mini_mobilenet", in0=x, out0=g @ wf.T.astype(np.float64) + bf)
+
+
+def make_lenet_like():
+    """Conv -> MaxPool(ceil_mode) -> AveragePool(pads, count_include_pad) -> Flatten of a
+    [1,C,H,W>1] tensor -> Gemm: the flatten needs logical (NCHW) element order."""
+    x = randn(1, 1, 9, 9)
+    w, b = randn(3, 1, 3, 3), randn(3)
+    wf, bf = randn(4, 12), randn(4)
+    nodes = [
+        h.make_node("Conv", ["x", "w", "b"], ["c"], name="conv"),
+        h.make_node("Relu", ["c"], ["r"], name="relu"),
+        h.make_node("MaxPool", ["r"], ["p"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2],
+                    ceil_mode=1),
+        h.make_node("AveragePool", ["p"], ["q"], name="avgpool", kernel_shape=[3, 3],
+                    strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1),
+        h.make_node("Flatten", ["q"], ["f"], name="flatten"),
+        h.make_node("Gemm", ["f", "wf", "bf"], ["y"], name="fc", transB=1),
+    ]
+    save("lenet_like", nodes, [vi("x", [1, 1, 9, 9])], [vi("y", [1, 4])],
+         [init("w", w), init("b", b), init("wf", wf), init("bf", bf)])
+    r = relu(conv(x, w, b))                                      # [1,3,7,7]
+    p = pool(r, "max", (2, 2), (2, 2), ceil_mode=1)              # [1,3,4,4]
+    q = pool(p, "avg", (3, 3), (2, 2), (1, 1, 1, 1), count_include_pad=1)  # [1,3,2,2]
+    save_arrays("lenet_like", in0=x, out0=q.reshape(1, -1) @ wf.T.astype(np.float64) + bf)
+
+
+def make_softmax(opset):
+    """Softmax axis=1 on [2,3,4]: opset 11 flattens to [2,12], opset 13 is per axis."""
+    x = randn(2, 3, 4)
+    name = f"softmax_axis1_opset{opset}"
+    save(name, [h.make_node("Softmax", ["x"], ["y"], name="softmax", axis=1)],
+         [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], opset=opset)
+    if opset < 13:
+        y = softmax(x.reshape(2, 12).astype(np.float64), 1).reshape(2, 3, 4)
+    else:
+        y = softmax(x.astype(np.float64), 1)
+    save_arrays(name, in0=x, out0=y)
+
+
+def make_softmax_nchw_channels():
+    """Conv then Softmax over the channel axis (opset 13): in NHWC the channel axis is
+    last, so no transpose is needed; then a Transpose to NHWC in the model, which must
+    cancel against the layout."""
+    x = randn(1, 2, 3, 3)
+    w = randn(4, 2, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Softmax", ["c"], ["s"], name="softmax", axis=1),
+        h.make_node("Transpose", ["s"], ["y"], name="to_nhwc", perm=[0, 2, 3, 1]),
+    ]
+    save("softmax_channels", nodes, [vi("x", [1, 2, 3, 3])], [vi("y", [1, 3, 3, 4])],
+         [init("w", w)])
+    y = softmax(conv(x, w), 1).transpose(0, 2, 3, 1)
+    save_arrays("softmax_channels", in0=x, out0=y)
+
+
+def make_shape_subgraph():
+    """x.view(x.size(0), -1) as PyTorch exports it: Shape -> Gather -> Unsqueeze -> Concat
+    -> Reshape. ONNX 1.12's shape inference cannot see through it; import must."""
+    x = randn(2, 3, 4)
+    wm = randn(12, 5)
+    nodes = [
+        h.make_node("Shape", ["x"], ["s"], name="shape"),
+        h.make_node("Constant", [], ["zero"], value=init("zero_v", np.array(0, np.int64))),
+        h.make_node("Gather", ["s", "zero"], ["n"], name="gather", axis=0),
+        h.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsqueeze"),
+        h.make_node("Constant", [], ["minus1"], value=init("m1_v", np.array([-1], np.int64))),
+        h.make_node("Concat", ["n1", "minus1"], ["shape2"], name="concat", axis=0),
+        h.make_node("Reshape", ["x", "shape2"], ["flat"], name="reshape"),
+        h.make_node("MatMul", ["flat", "wm"], ["y"], name="matmul"),
+    ]
+    save("shape_subgraph", nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 5])],
+         [init("axes0", np.array([0], np.int64)), init("wm", wm)])
+    save_arrays("shape_subgraph", in0=x, out0=x.reshape(2, 12).astype(np.float64) @ wm)
+
+
+def make_fold_static():
+    """Shape ops whose outputs ONNX does infer (so import keeps them and
+    fold_constants_source must fold them): y = x + Cast(Shape(x)) * 0.5 - Unsqueeze(c)."""
+    x = randn(2, 2)
+    nodes = [
+        h.make_node("Shape", ["x"], ["s"], name="shape"),
+        h.make_node("Cast", ["s"], ["sf"], name="cast", to=T.FLOAT),
+        h.make_node("Mul", ["sf", "half"], ["sh"], name="half_shape"),
+        h.make_node("Add", ["x", "sh"], ["a"], name="add"),
+        h.make_node("Unsqueeze", ["c"], ["cu"], name="unsqueeze", axes=[0]),
+        h.make_node("Identity", ["cu"], ["ci"], name="identity"),
+        h.make_node("Sub", ["a", "ci"], ["y"], name="sub"),
+    ]
+    save("fold_static", nodes, [vi("x", [2, 2])], [vi("y", [2, 2])],
+         [init("half", np.array(0.5, np.float32)), init("c", np.array([1.0, 2.0], np.float32))],
+         opset=11)
+    save_arrays("fold_static", in0=x, out0=x + np.array([1.0, 1.0]) - np.array([[1.0, 2.0]]))
+
+
+def make_misc_ops():
+    """Concat on channels of two NHWC branches, Pad(reflect), ReduceMean(keepdims=0),
+    Squeeze/Unsqueeze (opset 13 inputs), Sigmoid, Tanh, Div, Sub, Clip without max."""
+    x = randn(1, 2, 4, 4)
+    w1, w2 = randn(3, 2, 1, 1), randn(1, 2, 3, 3)
+    nodes = [
+        h.make_node("Conv", ["x", "w1"], ["a"], name="branch_a"),
+        h.make_node("Conv", ["x", "w2"], ["b"], name="branch_b", pads=[1, 1, 1, 1]),
+        h.make_node("Concat", ["a", "b"], ["cat"], name="concat", axis=1),
+        h.make_node("Pad", ["cat", "pads"], ["padded"], name="pad", mode="reflect"),
+        h.make_node("Sigmoid", ["padded"], ["sg"], name="sigmoid"),
+        h.make_node("Tanh", ["padded"], ["th"], name="tanh"),
+        h.make_node("Div", ["sg", "two"], ["d"], name="div"),
+        h.make_node("Sub", ["d", "th"], ["e"], name="sub"),
+        h.make_node("Clip", ["e", "lo"], ["cl"], name="clip_min_only"),
+        h.make_node("ReduceMean", ["cl"], ["m"], name="mean", axes=[2, -1], keepdims=0),
+        h.make_node("Unsqueeze", ["m", "axes_u"], ["mu"], name="unsqueeze"),
+        h.make_node("Squeeze", ["mu", "axes_u"], ["y"], name="squeeze"),
+    ]
+    save("misc_ops", nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 4])],
+         [init("w1", w1), init("w2", w2), init("pads", np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64)),
+          init("two", np.array([2.0], np.float32)), init("lo", np.array(-0.25, np.float32)),
+          init("axes_u", np.array([1], np.int64))])
+    cat = np.concatenate([conv(x, w1), conv(x, w2, pads=(1, 1, 1, 1))], axis=1)
+    padded = np.pad(cat, ((0, 0), (0, 0), (1, 2), (2, 1)), mode="reflect")
+    e = sigmoid(padded) / 2 - np.tanh(padded)
+    save_arrays("misc_ops", in0=x, out0=np.maximum(e, -0.25).mean(axis=(2, 3)))
+
+
+def make_se_block():
+    """Squeeze-and-excitation: GlobalAveragePool -> 1x1 convs -> Sigmoid -> Mul with the
+    feature map; the output is 4-D, so it leaves NHWC through a final transpose."""
+    x = randn(1, 4, 3, 3)
+    w1, b1 = randn(2, 4, 1, 1), randn(2)
+    w2, b2 = randn(4, 2, 1, 1), randn(4)
+    nodes = [
+        h.make_node("Relu", ["x"], ["r"], name="relu_in"),
+        h.make_node("GlobalAveragePool", ["r"], ["g"], name="gap"),
+        h.make_node("Conv", ["g", "w1", "b1"], ["s1"], name="squeeze"),
+        h.make_node("Relu", ["s1"], ["s2"], name="relu"),
+        h.make_node("Conv", ["s2", "w2", "b2"], ["s3"], name="excite"),
+        h.make_node("Sigmoid", ["s3"], ["s4"], name="gate"),
+        h.make_node("MaxPool", ["r"], ["p"], name="pool", kernel_shape=[1, 1]),
+        h.make_node("Mul", ["p", "s4"], ["y"], name="scale"),
+    ]
+    save("se_block", nodes, [vi("x", [1, 4, 3, 3])], [vi("y", [1, 4, 3, 3])],
+         [init("w1", w1), init("b1", b1), init("w2", w2), init("b2", b2)])
+    r = relu(x.astype(np.float64))
+    g = r.mean(axis=(2, 3), keepdims=True)
+    s = sigmoid(conv(relu(conv(g, w1, b1)), w2, b2))
+    save_arrays("se_block", in0=x, out0=r * s)
+
+
+def make_gemm_variants():
+    """Gemm with transA, alpha, beta and a full [M,N] C; MatMul of two variable inputs
+    (batch_matmul); MatMul with a 1-D constant right side."""
+    a, bm, c = randn(3, 2), randn(3, 4), randn(2, 4)
+    p, q = randn(2, 2, 3), randn(2, 3, 2)
+    v = randn(2)
+    nodes = [
+        h.make_node("Gemm", ["a", "bm", "c"], ["g"], name="gemm", transA=1, alpha=0.5, beta=2.0),
+        h.make_node("MatMul", ["p", "q"], ["bmm"], name="bmm"),
+        h.make_node("MatMul", ["bmm", "v"], ["y2"], name="matvec"),
+    ]
+    save("gemm_variants", nodes, [vi("a", [3, 2]), vi("p", [2, 2, 3]), vi("q", [2, 3, 2])],
+         [vi("g", [2, 4]), vi("y2", [2, 2])], [init("bm", bm), init("c", c), init("v", v)])
+    a64, p64 = a.astype(np.float64), p.astype(np.float64)
+    save_arrays("gemm_variants", in0=a, in1=p, in2=q,
+                out0=0.5 * a64.T @ bm + 2.0 * c, out1=(p64 @ q) @ v)
+
+
+def make_conv1d():
+    """1-D Conv (dilation 2) -> MaxPool 1-D -> GlobalAveragePool over L."""
+    x = randn(1, 2, 10)
+    w, b = randn(3, 2, 3), randn(3)
+    nodes = [
+        h.make_node("Conv", ["x", "w", "b"], ["c"], name="conv1d", dilations=[2], pads=[1, 1]),
+        h.make_node("MaxPool", ["c"], ["p"], name="pool1d", kernel_shape=[2], strides=[2]),
+        h.make_node("GlobalAveragePool", ["p"], ["y"], name="gap"),
+    ]
+    save("conv1d", nodes, [vi("x", [1, 2, 10])], [vi("y", [1, 3, 1])], [init("w", w), init("b", b)])
+    c = conv(x[:, :, None, :], w[:, :, None, :], b, pads=(0, 1, 0, 1), dilations=(1, 2))
+    p = pool(c, "max", (1, 2), (1, 2))
+    save_arrays("conv1d", in0=x, out0=p.mean(axis=(2, 3))[:, :, None])
+
+
+def make_nhwc_model():
+    """A model that takes and returns NHWC and transposes around a Conv itself: the
+    model's transposes cancel against the layout's, leaving a single conv2d."""
+    x = randn(1, 4, 4, 2)
+    w, b = randn(3, 2, 3, 3), randn(3)
+    nodes = [
+        h.make_node("Transpose", ["x"], ["t"], name="to_nchw", perm=[0, 3, 1, 2]),
+        h.make_node("Conv", ["t", "w", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        h.make_node("Transpose", ["c"], ["y"], name="to_nhwc", perm=[0, 2, 3, 1]),
+    ]
+    save("nhwc_model", nodes, [vi("x", [1, 4, 4, 2])], [vi("y", [1, 4, 4, 3])],
+         [init("w", w), init("b", b)])
+    y = conv(x.transpose(0, 3, 1, 2), w, b, pads=(1, 1, 1, 1)).transpose(0, 2, 3, 1)
+    save_arrays("nhwc_model", in0=x, out0=y)
+
+
+def make_opset11_ops():
+    """Opset 11 forms: Dropout with a ratio attribute, Squeeze/Unsqueeze axes attributes,
+    Pad with a constant_value input, ReduceMean, Clip bounds from Constant nodes, and an
+    Identity that writes the graph output."""
+    x = randn(1, 3, 2, 2)
+    nodes = [
+        h.make_node("Dropout", ["x"], ["d"], name="dropout", ratio=0.3),
+        h.make_node("Identity", ["d"], ["i"], name="identity_in"),
+        h.make_node("Pad", ["i", "pads", "pad_value"], ["p"], name="pad"),
+        h.make_node("ReduceMean", ["p"], ["m"], name="mean", axes=[1], keepdims=1),
+        h.make_node("Squeeze", ["m"], ["s"], name="squeeze", axes=[1]),
+        h.make_node("Unsqueeze", ["s"], ["u"], name="unsqueeze", axes=[0]),
+        h.make_node("Constant", [], ["lo"], value=init("lo_v", np.array(-0.1, np.float32))),
+        h.make_node("Constant", [], ["hi"], value=init("hi_v", np.array(0.2, np.float32))),
+        h.make_node("Clip", ["u", "lo", "hi"], ["c"], name="clip"),
+        h.make_node("Identity", ["c"], ["y"], name="identity_out"),
+    ]
+    save("opset11_ops", nodes, [vi("x", [1, 3, 2, 2])], [vi("y", [1, 1, 4, 2])],
+         [init("pads", np.array([0, 0, 1, 0, 0, 0, 1, 0], np.int64)),
+          init("pad_value", np.array(0.5, np.float32))], opset=11)
+    p = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (0, 0)), constant_values=0.5)
+    y = np.clip(p.mean(axis=1, keepdims=True), -0.1, 0.2)
+    save_arrays("opset11_ops", in0=x, out0=y)
+
+
+def make_auto_pad_same():
+    """auto_pad SAME_UPPER vs SAME_LOWER where the total padding is odd (6 -> 3 with
+    kernel 3, stride 2: one row/column of padding, at the end vs at the beginning)."""
+    x = randn(1, 1, 6, 6)
+    wu, wl = randn(1, 1, 3, 3), randn(1, 1, 3, 3)
+    nodes = [
+        h.make_node("Conv", ["x", "wu"], ["u"], name="same_upper", strides=[2, 2], auto_pad="SAME_UPPER"),
+        h.make_node("Conv", ["x", "wl"], ["l"], name="same_lower", strides=[2, 2], auto_pad="SAME_LOWER"),
+        h.make_node("MaxPool", ["x"], ["m"], name="pool_valid", kernel_shape=[2, 2], strides=[2, 2],
+                    auto_pad="VALID"),
+        h.make_node("Add", ["u", "l"], ["s"], name="add"),
+        h.make_node("Add", ["s", "m"], ["y"], name="add_pool"),
+    ]
+    save("auto_pad_same", nodes, [vi("x", [1, 1, 6, 6])], [vi("y", [1, 1, 3, 3])],
+         [init("wu", wu), init("wl", wl)])
+    y = (conv(x, wu, strides=(2, 2), pads=(0, 0, 1, 1)) + conv(x, wl, strides=(2, 2), pads=(1, 1, 0, 0))
+         + pool(x, "max", (2, 2), (2, 2)))
+    save_arrays("auto_pad_same", in0=x, out0=y)
+
+
+def make_gemm_bias():
+    """Gemm without transB, alpha 2, beta 0.5, C of shape [N]: alpha folds into the
+    fully_connected weights and beta * C becomes its bias."""
+    x, bm, c = randn(2, 3), randn(3, 4), randn(4)
+    save("gemm_bias", [h.make_node("Gemm", ["x", "bm", "c"], ["y"], name="gemm", alpha=2.0, beta=0.5)],
+         [vi("x", [2, 3])], [vi("y", [2, 4])], [init("bm", bm), init("c", c)])
+    save_arrays("gemm_bias", in0=x, out0=2.0 * x.astype(np.float64) @ bm + 0.5 * c,
+                weights=2.0 * bm.T.astype(np.float64), bias=0.5 * c.astype(np.float64))
+
+
+def make_activations():
+    """Opset 14 activations that decompose into mul/add/clamp: HardSwish, LeakyRelu,
+    PRelu (per-channel slope [C,1,1]) and HardSigmoid; plus an explicit zero Pad before a
+    Conv, which the Conv absorbs."""
+    x = randn(1, 3, 4, 4)
+    w, w2 = randn(3, 3, 1, 1), randn(2, 3, 3, 3)
+    slope = randn(3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("HardSwish", ["c"], ["hs"], name="hardswish"),
+        h.make_node("LeakyRelu", ["hs"], ["lr"], name="leaky", alpha=0.1),
+        h.make_node("PRelu", ["lr", "slope"], ["pr"], name="prelu"),
+        h.make_node("HardSigmoid", ["pr"], ["hg"], name="hardsigmoid", alpha=0.3, beta=0.4),
+        h.make_node("Pad", ["hg", "pads"], ["pd"], name="pad"),
+        h.make_node("Conv", ["pd", "w2"], ["y"], name="conv_after_pad"),
+    ]
+    save("activations", nodes, [vi("x", [1, 3, 4, 4])], [vi("y", [1, 2, 5, 4])],
+         [init("w", w), init("w2", w2), init("slope", slope),
+          init("pads", np.array([0, 0, 2, 1, 0, 0, 1, 1], np.int64))], opset=14)
+    c = conv(x, w)
+    hs = c * np.clip(c / 6 + 0.5, 0, 1)
+    lr = np.where(hs > 0, hs, 0.1 * hs)
+    pr = np.where(lr > 0, lr, slope[None].astype(np.float64) * lr)
+    hg = np.clip(0.3 * pr + 0.4, 0, 1)
+    save_arrays("activations", in0=x, out0=conv(hg, w2, pads=(2, 1, 1, 1)))
+
+
+# ---- models for the error tests --------------------------------------------------------
+
+def relu_graph(name, opset, dims=(1, 4)):
+    save(name, [h.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", list(dims))],
+         [vi("y", list(dims))], opset=opset)
+
+
+def make_error_models():
+    relu_graph("opset10", 10)
+    relu_graph("opset18", 18)
+    relu_graph("dynamic_dim", 13, dims=("batch", 4))
+    save("unsupported_op", [h.make_node("Erf", ["x"], ["y"], name="erf_0")],
+         [vi("x", [1, 4])], [vi("y", [1, 4])])
+    w = randn(2, 1, 3, 3)
+    save("bad_auto_pad", [h.make_node("Conv", ["x", "w"], ["y"], name="Conv_3", auto_pad="FOO")],
+         [vi("x", [1, 1, 4, 4])], [vi("y", [1, 2, 2, 2])], [init("w", w)])
+    save("bad_storage_order",
+         [h.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], storage_order=1)],
+         [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 3, 3])])
+    save("bad_pad_mode",
+         [h.make_node("Pad", ["x", "pads"], ["y"], name="pad", mode="wrap")],
+         [vi("x", [1, 4])], [vi("y", [1, 6])],
+         [init("pads", np.array([0, 1, 0, 1], np.int64))], check=False)
+    save("cast_to_double", [h.make_node("Cast", ["x"], ["y"], name="cast", to=T.DOUBLE)],
+         [vi("x", [1, 4])], [vi("y", [1, 4], T.DOUBLE)])
+    save("bad_dropout_training",
+         [h.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="dropout")],
+         [vi("x", [1, 4])], [vi("y", [1, 4])],
+         [init("ratio", np.array(0.5, np.float32)), init("training", np.array(True))])
+    # PyTorch keeps a ceil_mode window only if it starts inside input + begin padding;
+    # ONNX 1.12's shape inference keeps it anyway: import refuses the disagreement.
+    save("ceil_mode_mismatch",
+         [h.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2],
+                      pads=[1, 1, 1, 1], ceil_mode=1)],
+         [vi("x", [1, 1, 5, 5])], [vi("y", [1, 1, 4, 4])])
+    # An initializer whose data lives in a file next to the model.
+    wt = numpy_helper.from_array(np.ones(4, np.float32), "w")
+    wt.ClearField("raw_data")
+    wt.data_location = T.EXTERNAL
+    entry = wt.external_data.add()
+    entry.key, entry.value = "location", "w.bin"
+    save("external_data", [h.make_node("Add", ["x", "w"], ["y"], name="add")],
+         [vi("x", [1, 4])], [vi("y", [1, 4])], [wt], check=False)
+    # A Conv whose weights are a graph input (not constant): legalize refuses it.
+    save("variable_weights", [h.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+         [vi("x", [1, 1, 3, 3]), vi("w", [2, 1, 1, 1])], [vi("y", [1, 2, 3, 3])])
+    # The Reshape target is a graph input: no static shape can be known.
+    save("dynamic_reshape", [h.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+         [vi("x", [2, 3]), vi("s", [2], T.INT64)], [vi("y", [None, None])])
+    # MaxPool's Indices output is read: not supported (only the values output is).
+    save("maxpool_indices",
+         [h.make_node("MaxPool", ["x"], ["y", "idx"], name="pool", kernel_shape=[2, 2])],
+         [vi("x", [1, 1, 3, 3])], [vi("y", [1, 1, 2, 2]), vi("idx", [1, 1, 2, 2], T.INT64)])
+    # An op from another domain.
+    graph = h.make_graph([h.make_node("FusedGemm", ["x", "x"], ["y"], name="fused", domain="com.microsoft")],
+                         "custom_domain", [vi("x", [2, 2])], [vi("y", [2, 2])])
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13), h.make_opsetid("com.microsoft", 1)])
+    model.ir_version = 8
+    with open(os.path.join(OUT, "custom_domain.onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+    # Clip bounds computed from a graph input: legalize needs constants.
+    save("clip_variable_bound", [h.make_node("Clip", ["x", "lo"], ["y"], name="clip")],
+         [vi("x", [1, 4]), vi("lo", [])], [vi("y", [1, 4])])
+    # Protobuf bytes cut short: a 65535-byte string field with 7 bytes of data.
+    with open(os.path.join(OUT, "malformed.onnx"), "wb") as f:
+        f.write(b"\x08\x07\x12\xff\xff\x03garbage")
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    make_conv_bn_relu()
+    make_batchnorm_alone()
+    make_mini_mobilenet()
+    make_lenet_like()
+    make_softmax(11)
+    make_softmax(13)
+    make_softmax_nchw_channels()
+    make_shape_subgraph()
+    make_fold_static()
+    make_misc_ops()
+    make_se_block()
+    make_gemm_variants()
+    make_conv1d()
+    make_nhwc_model()
+    make_opset11_ops()
+    make_gemm_bias()
+    make_auto_pad_same()
+    make_activations()
+    make_error_models()
+
+
+if __name__ == "__main__":
+    main()
