@@ -407,6 +407,12 @@ int run_cli(int argc, char** argv) {
   inspect_cmd->add_option("program", inspect_path, ".mote program")->required();
   inspect_cmd->add_flag("--json", inspect_json, "Print as one JSON object");
 
+  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
+        return sub->get_name() == argv[1];
+      }).empty()) {
+    std::cerr << "error: unknown command '" << argv[1] << "' (expected compile, run or inspect)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

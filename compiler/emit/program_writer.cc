@@ -6,7 +6,7 @@
 #include <map>
 
 #include "common/error.h"
-#include "mote/interpreter.h"  // mote::crc32
+#include "mote/interpreter.h"  // mote::program_checksum
 
 namespace mote::emit {
 namespace {
@@ -314,7 +314,7 @@ std::vector<uint8_t> write_program(const ProgramSpec& spec) {
   image.write_at(0, header);
 
   std::vector<uint8_t>& bytes = image.bytes();
-  header.checksum = crc32(bytes.data() + 16, static_cast<uint32_t>(bytes.size() - 16));
+  header.checksum = program_checksum(bytes.data(), static_cast<uint32_t>(bytes.size()));
   image.write_at(0, header);
   return std::move(bytes);
 }

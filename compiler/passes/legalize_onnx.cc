@@ -26,6 +26,7 @@
 #include <limits>
 #include <numeric>
 
+#include "common/error.h"
 #include "passes/passes.h"
 #include "passes/source_eval.h"
 
@@ -117,7 +118,10 @@ class Legalizer {
   };
 
   // ---- basics ---------------------------------------------------------------------
-  [[noreturn]] void fail(const std::string& what) const { fail_node(g_, *node_, what); }
+  [[noreturn]] void fail(const std::string& what) const {
+    if (node_ == nullptr) throw CompileError(g_.name + ": " + what);
+    fail_node(g_, *node_, what);
+  }
 
   const ir::Shape& logical_shape(int src) const { return logical_shapes_[src]; }
   size_t rank(int src) const { return logical_shapes_[src].size(); }

@@ -1,6 +1,8 @@
 // CRC-32 (IEEE 802.3 polynomial 0xEDB88320, reflected, init and final xor 0xFFFFFFFF):
 // the same value zlib's crc32() gives. Nibble-table form: 64 bytes of table in flash
 // instead of 1 KiB, about twice the work per byte of the byte-table form.
+#include <stddef.h>
+
 #include "mote/interpreter.h"
 
 namespace mote {
@@ -14,14 +16,22 @@ constexpr uint32_t kNibbleTable[16] = {
 
 }  // namespace
 
-uint32_t crc32(const uint8_t* data, uint32_t size) {
-  uint32_t crc = 0xFFFFFFFFu;
+uint32_t crc32(const uint8_t* data, uint32_t size, uint32_t crc) {
+  crc ^= 0xFFFFFFFFu;
   for (uint32_t i = 0; i < size; ++i) {
     crc ^= data[i];
     crc = (crc >> 4) ^ kNibbleTable[crc & 0x0Fu];
     crc = (crc >> 4) ^ kNibbleTable[crc & 0x0Fu];
   }
   return crc ^ 0xFFFFFFFFu;
+}
+
+uint32_t program_checksum(const uint8_t* program, uint32_t total_bytes) {
+  constexpr uint32_t kChecksumField = 12;  // offsetof(ProgramHeader, checksum)
+  constexpr uint32_t kAfterChecksum = kChecksumField + 4;
+  static_assert(offsetof(ProgramHeader, checksum) == kChecksumField, "checksum field moved");
+  return crc32(program + kAfterChecksum, total_bytes - kAfterChecksum,
+               crc32(program, kChecksumField));
 }
 
 }  // namespace mote

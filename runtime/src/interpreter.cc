@@ -2,7 +2,8 @@
 //
 // load() checks, in this order, before anything is dereferenced through program data:
 //   1. spans: program long enough for a header, program/arena alignment
-//   2. header: magic, major version, total_bytes within the span, CRC-32
+//   2. header: magic, major version, total_bytes within the span, CRC-32 of every
+//      byte but the checksum field
 //   3. sections: every table and blob inside total_bytes, aligned; strings end in NUL
 //   4. arena: the span covers arena_bytes
 //   5. tensors: dtype, rank, dims past rank == 1, bytes == product(dims) * size (64-bit
@@ -121,7 +122,7 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
   if (h->total_bytes < sizeof(ProgramHeader) || h->total_bytes > program.size())
     return Status::kTruncated;
   const uint8_t* base = program.data();
-  if (options.verify_checksum && crc32(base + 16, h->total_bytes - 16) != h->checksum)
+  if (options.verify_checksum && program_checksum(base, h->total_bytes) != h->checksum)
     return Status::kChecksumMismatch;
   MOTE_RETURN_IF_ERROR(verify_sections(*h));
   if (h->strings_bytes != 0 && base[h->strings_offset + h->strings_bytes - 1] != 0)

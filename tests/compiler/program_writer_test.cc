@@ -281,7 +281,7 @@ TEST(ProgramWriter, HeaderAndEveryOpTensorAreConsistent) {
   EXPECT_EQ(h.version_major, kFormatVersionMajor);
   EXPECT_EQ(h.total_bytes, program.size());
   EXPECT_EQ(h.total_bytes % kProgramAlignment, 0u);
-  EXPECT_EQ(h.checksum, crc32(program.data() + 16, h.total_bytes - 16));
+  EXPECT_EQ(h.checksum, program_checksum(program.data(), h.total_bytes));
   EXPECT_EQ(h.arena_bytes, result.report.arena_bytes);
   EXPECT_EQ(h.arena_lower_bound_bytes, result.report.arena_lower_bound_bytes);
   EXPECT_GE(h.arena_bytes, h.arena_lower_bound_bytes);

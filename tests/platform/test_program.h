@@ -112,7 +112,7 @@ class ProgramBuilder {
 
   // Recomputes the checksum after a test edited the program.
   static void seal(std::vector<uint8_t>& program) {
-    const uint32_t checksum = crc32(program.data() + 16, static_cast<uint32_t>(program.size() - 16));
+    const uint32_t checksum = program_checksum(program.data(), static_cast<uint32_t>(program.size()));
     std::memcpy(program.data() + offsetof(ProgramHeader, checksum), &checksum, sizeof(checksum));
   }
 

@@ -59,6 +59,9 @@ TEST(Crc32, MatchesTheStandardCheckValue) {
   const char* text = "123456789";
   EXPECT_EQ(crc32(reinterpret_cast<const uint8_t*>(text), 9), 0xCBF43926u);
   EXPECT_EQ(crc32(nullptr, 0), 0u);
+  // Continuation: the CRC of "1234" carried into "56789".
+  EXPECT_EQ(crc32(reinterpret_cast<const uint8_t*>(text) + 4, 5, crc32(reinterpret_cast<const uint8_t*>(text), 4)),
+            0xCBF43926u);
 }
 
 TEST(Interpreter, RunsLinearModelAndMatchesGolden) {
@@ -152,14 +155,17 @@ TEST(Interpreter, RefusesWrongMagicAndNewerVersion) {
   std::vector<uint8_t> newer = bytes;
   const uint16_t major = kFormatVersionMajor + 1;
   std::memcpy(newer.data() + offsetof(ProgramHeader, version_major), &major, 2);
+  const uint32_t newer_checksum = program_checksum(newer.data(), static_cast<uint32_t>(newer.size()));
+  std::memcpy(newer.data() + offsetof(ProgramHeader, checksum), &newer_checksum, 4);
   AlignedBytes p2(newer);
   EXPECT_EQ(interp.load(p2.cspan(), arena.span(), all_kernels()), Status::kUnsupportedVersion);
 
-  // A newer minor version is additive and accepted (the first 16 header bytes are
-  // checked field by field, outside the CRC).
+  // A newer minor version is additive: accepted once the checksum is updated with it.
   std::vector<uint8_t> minor = bytes;
   const uint16_t minor_version = kFormatVersionMinor + 1;
   std::memcpy(minor.data() + offsetof(ProgramHeader, version_minor), &minor_version, 2);
+  const uint32_t checksum = program_checksum(minor.data(), static_cast<uint32_t>(minor.size()));
+  std::memcpy(minor.data() + offsetof(ProgramHeader, checksum), &checksum, 4);
   AlignedBytes p3(minor);
   EXPECT_EQ(interp.load(p3.cspan(), arena.span(), all_kernels()), Status::kOk);
 }

@@ -12,7 +12,8 @@
 //     It may live in flash; the runtime never writes to it.
 //   - arena: kArenaAlignment-aligned, at least program arena_bytes long; holds every
 //     intermediate tensor, the inputs, the outputs and kernel scratch. Must outlive the
-//     interpreter. Its contents between runs are the inputs and outputs only.
+//     interpreter. The planner reuses an input's bytes once the input is consumed, so
+//     set every input before each run(); outputs stay valid until the next run().
 // The interpreter never allocates and holds no pointers besides the two spans and the
 // kernel table (36 bytes on a 32-bit core).
 #pragma once
@@ -106,8 +107,14 @@ class Interpreter {
   bool loaded_ = false;
 };
 
-// CRC-32 (IEEE 802.3, reflected, as zlib's crc32) over `size` bytes. Exposed for the
-// compiler, which writes the checksum with the same function.
-uint32_t crc32(const uint8_t* data, uint32_t size);
+// CRC-32 (IEEE 802.3, reflected, as zlib's crc32) over `size` bytes, continuing from
+// `crc` (the CRC of the bytes before; 0 to start), so crc32(b, n, crc32(a, m)) is the
+// CRC of a followed by b.
+uint32_t crc32(const uint8_t* data, uint32_t size, uint32_t crc = 0);
+
+// The value ProgramHeader::checksum must hold: CRC-32 of every program byte except the
+// checksum field itself (bytes [0, 12) and [16, total_bytes)). The compiler writes it
+// with this same function. `total_bytes` must be >= sizeof(ProgramHeader).
+uint32_t program_checksum(const uint8_t* program, uint32_t total_bytes);
 
 }  // namespace mote

@@ -67,7 +67,7 @@ struct ProgramHeader {
   uint16_t version_major;  // kFormatVersionMajor
   uint16_t version_minor;
   uint32_t total_bytes;    // size of the whole program
-  uint32_t checksum;       // CRC-32 (IEEE) of bytes [16, total_bytes)
+  uint32_t checksum;       // program_checksum(): CRC-32 of all bytes but this field
   uint32_t arena_bytes;    // planned arena size: the exact amount the program needs
   uint32_t tensor_count;
   uint32_t tensors_offset;

@@ -1,0 +1,47 @@
+// TensorFlow Lite front end: a .tflite file -> an ir::Graph of Mote ops (NHWC, as TFLite
+// already is), ready for the Mote-level passes and lowering. No legalize step: filters
+// are already OHWI, depthwise filters [1,KH,KW,C*M], fully-connected weights [N,K].
+//
+// What import does, in order:
+//   1. Reads the file and runs the flatbuffer verifier of our schema subset
+//      (tflite_schema.fbs; flatc generates the reader at build time). A file without the
+//      "TFL3" identifier or one the verifier rejects is refused before anything is read.
+//   2. Checks every operator of subgraph 0 (the main graph): the first CUSTOM op is
+//      refused first (naming its custom code), then the first builtin op Mote does not
+//      import. Further subgraphs are ignored: only CALL/IF/WHILE-style ops reach them,
+//      and those are refused here.
+//   3. Converts operators in file order (TFLite's execution order). Tensors are imported
+//      as operators reach them: dtype (float32, int8, int16, int32, int64, uint8, bool),
+//      static shape (a -1 in shape_signature is refused), quantization (scale and zero
+//      point arrays; quantized_dimension for per-channel), constant data from the
+//      buffers. Every int8/int16 tensor must carry quantization parameters.
+//
+// Mote ops produced (attributes as in compiler/ir/mote_ops.md; operator index -> node in
+// file order, plus a reshape before a fully_connected whose input's last dim is not K):
+//   CONV_2D conv2d, DEPTHWISE_CONV_2D depthwise_conv2d, FULLY_CONNECTED fully_connected,
+//   ADD add, SUB sub, MUL mul, AVERAGE_POOL_2D avg_pool2d, MAX_POOL_2D max_pool2d,
+//   SOFTMAX softmax, LOGISTIC sigmoid, TANH tanh, RESHAPE/SQUEEZE reshape,
+//   QUANTIZE quantize, DEQUANTIZE dequantize, MEAN mean, PAD/PADV2 pad,
+//   CONCATENATION concat, STRIDED_SLICE strided_slice, TRANSPOSE_CONV transpose_conv,
+//   LEAKY_RELU leaky_relu, UNIDIRECTIONAL_SEQUENCE_LSTM lstm.
+// Fused activations NONE, RELU, RELU6, RELU_N1_TO_1 become act_min/act_max (real-valued
+// bounds); TANH and SIGN_BIT are refused. SAME/VALID padding becomes explicit pads
+// computed as TFLite's ComputePaddingHeightWidth does.
+//
+// Errors are CompileError with one line: "<path>: <what>", e.g.
+//   "model.tflite: operator 3: op code 150 (GELU) not supported"
+//   "model.tflite: operator 2: custom op 'SignalWindow' not supported"
+//   "model.tflite: operator 5 (CONV_2D): fused activation TANH not supported"
+// Nodes are named after their first output tensor (TFLite operators have no names).
+#pragma once
+
+#include <string>
+
+#include "ir/graph.h"
+
+namespace mote {
+
+// Throws CompileError (one line naming `path`) for anything it cannot import.
+ir::Graph import_tflite(const std::string& path);
+
+}  // namespace mote
