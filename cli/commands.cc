@@ -1,4 +1,4 @@
-// mote compile | run | inspect: the command-line contracts of ../shared/DESIGN.md.
+// mote compile | run | inspect | size: the command-line contracts of ../shared/DESIGN.md.
 #include "commands.h"
 
 #include <sys/stat.h>
@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "compiler.h"
+#include "emit/c_emitter.h"
 #include "device_runner.h"
 #include "host_runner.h"
 #include "kernel_ids.h"
@@ -41,15 +42,20 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
   const auto kernel = static_cast<KernelId>(interp.op_desc(op)->kernel);
   const uint64_t out = element_count(ctx.output_desc(0));
   switch (kernel) {
-    case KernelId::kConv2dF32: {  // filter [O, KH, KW, C/groups]
+    case KernelId::kConv2dF32:  // filter [O, KH, KW, C/groups]
+    case KernelId::kConv2dS8:
+    case KernelId::kConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2] * f.dims[3];
     }
-    case KernelId::kDepthwiseConv2dF32: {  // filter [1, KH, KW, C*M]
+    case KernelId::kDepthwiseConv2dF32:  // filter [1, KH, KW, C*M]
+    case KernelId::kDepthwiseConv2dS8:
+    case KernelId::kDepthwiseConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2];
     }
     case KernelId::kFullyConnectedF32:  // weights [N, K]
+    case KernelId::kFullyConnectedS8:
       return out * ctx.input_desc(1).dims[1];
     case KernelId::kBatchMatMulF32: {  // A [..., M, K]
       const TensorDesc& a = ctx.input_desc(0);
@@ -95,8 +101,31 @@ struct CompileArgs {
   std::vector<std::string> calibration;
   std::string patching = "auto";
   std::string emit_c;
+  std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   bool json = false;
 };
+
+// --emit-c DIR: the generated firmware sources (compiler/emit/c_emitter.h), each file
+// written atomically.
+void emit_c(const CompileArgs& args, const std::vector<uint8_t>& program) {
+  EmitCInput input;
+  input.program = program;
+  input.model_file_name = fs::path(args.model).filename().string();
+  input.model_sha256 = sha256_hex(read_file(args.model));
+  input.target = args.target;
+  const std::vector<GeneratedFile> files = emit_c_sources(input);
+  std::error_code ec;
+  fs::create_directories(args.emit_c, ec);
+  if (ec || !fs::is_directory(args.emit_c))
+    throw std::runtime_error(args.emit_c + ": cannot create --emit-c directory" +
+                             (ec ? ": " + ec.message() : ""));
+  for (const GeneratedFile& file : files)
+    write_file_atomically((fs::path(args.emit_c) / file.name).string(),
+                          std::vector<uint8_t>(file.text.begin(), file.text.end()));
+  if (!args.json)
+    for (const GeneratedFile& file : files)
+      std::cout << "wrote " << (fs::path(args.emit_c) / file.name).string() << "\n";
+}
 
 int run_compile(const CompileArgs& args) {
   if (!args.quantize.empty())
@@ -104,14 +133,16 @@ int run_compile(const CompileArgs& args) {
                              ": post-training quantization is not available yet (float32 only)");
   if (!args.calibration.empty())
     throw std::runtime_error("--calibration needs --quantize int8");
-  if (!args.emit_c.empty())
-    throw std::runtime_error("--emit-c: C source generation is not available yet");
+  if (args.output.empty() && args.emit_c.empty())
+    throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
 
   CompileOptions options;
   options.model_path = args.model;
   options.target = args.target;
+  options.extra_outputs = args.output_tensors;
   CompileResult result = compile(options);
-  write_file_atomically(args.output, result.program);
+  if (!args.output.empty()) write_file_atomically(args.output, result.program);
+  if (!args.emit_c.empty()) emit_c(args, result.program);
 
   const CompileReport& r = result.report;
   if (args.json) {
@@ -131,7 +162,8 @@ int run_compile(const CompileArgs& args) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  std::cout << "wrote " << args.output << " (" << with_commas(r.program_bytes) << " bytes) for "
+  std::cout << (args.output.empty() ? "compiled " + args.model : "wrote " + args.output) << " ("
+            << with_commas(r.program_bytes) << " bytes) for "
             << args.target << "\n"
             << "  ops      " << r.ops.size() << " (" << r.kernels.size() << " kernels), "
             << with_commas(r.macs) << " MACs\n"
@@ -232,9 +264,10 @@ int run_run(const RunArgs& args) {
     total_instructions = result.total_instructions;
   }
 
-  // Write all outputs (each atomically) before reporting.
+  // Write all outputs (all or none, see write_files_atomically) before reporting.
   std::vector<NpyArray> arrays;
   std::vector<std::string> paths;
+  std::vector<std::vector<uint8_t>> files;
   for (uint32_t j = 0; j < interp.output_count(); ++j) {
     const TensorDesc& desc = *interp.output_desc(j);
     if (outputs[j].size() != desc.bytes)
@@ -242,11 +275,13 @@ int run_run(const RunArgs& args) {
                                std::to_string(outputs[j].size()) + " bytes, expected " +
                                std::to_string(desc.bytes));
     NpyArray array{static_cast<DType>(desc.dtype), desc_shape(desc), std::move(outputs[j])};
-    const std::string path = (fs::path(args.output_dir) / ("out" + std::to_string(j) + ".npy")).string();
-    write_npy(path, array);
+    paths.push_back((fs::path(args.output_dir) / ("out" + std::to_string(j) + ".npy")).string());
+    files.push_back(encode_npy(array));
     arrays.push_back(std::move(array));
-    paths.push_back(path);
   }
+  std::vector<const std::vector<uint8_t>*> contents;
+  for (const auto& file : files) contents.push_back(&file);
+  write_files_atomically(paths, contents);
 
   const ProgramHeader& h = program.header();
   const ProgramSummary summary = summarize(program);
@@ -369,6 +404,95 @@ int run_inspect(const std::string& path, bool as_json) {
   return 0;
 }
 
+// ---------------------------------------------------------------- size
+
+struct SizeArgs {
+  std::string program;
+  std::string target;
+  std::string sizes;  // sizes-<core>.json; default: the one the build measured
+  bool json = false;
+};
+
+// The flash bill of a program on one core: runtime core and each kernel, measured at
+// build time from -Os cross-compiled objects (platforms/cortex_m/size_probe), plus the
+// program bytes; the RAM bill is the arena.
+int run_size(const SizeArgs& args) {
+  const std::vector<std::string> cores = {"cortex-m0plus", "cortex-m3", "cortex-m4",
+                                          "cortex-m7", "cortex-m33", "cortex-m55"};
+  if (std::find(cores.begin(), cores.end(), args.target) == cores.end())
+    throw std::runtime_error("--target " + args.target +
+                             ": size is measured for cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, "
+                             "cortex-m33 or cortex-m55");
+  LoadedProgram program(read_file(args.program), args.program);
+  const Interpreter& interp = program.interpreter();
+  const std::string sizes_path =
+      !args.sizes.empty() ? args.sizes
+                          : std::string(MOTE_FIRMWARE_DIR) + "/lib-" + args.target + "/sizes-" + args.target + ".json";
+  if (!fs::exists(sizes_path))
+    throw std::runtime_error(sizes_path + ": no size measurements for " + args.target +
+                             " (built with the firmware: cmake -DMOTE_BUILD_FIRMWARE=ON)");
+  const std::vector<uint8_t> sizes_bytes = read_file(sizes_path);
+  const json sizes = json::parse(sizes_bytes.begin(), sizes_bytes.end(), nullptr, false);
+  if (sizes.is_discarded() || !sizes.contains("runtime_text_bytes") || !sizes.contains("kernels"))
+    throw std::runtime_error(sizes_path + ": not a size measurement file");
+  if (sizes.value("core", "") != args.target)
+    throw std::runtime_error(sizes_path + ": measured for core '" + sizes.value("core", "") +
+                             "', expected '" + args.target + "'");
+
+  const ProgramSummary summary = summarize(program);
+  const uint64_t runtime_bytes = sizes["runtime_text_bytes"].get<uint64_t>();
+  json kernels = json::object();
+  uint64_t kernel_bytes = 0;
+  for (const std::string& kernel : summary.kernels) {
+    const std::string symbol = kernel_entry_symbol(kernel);
+    if (!sizes["kernels"].contains(symbol))
+      throw std::runtime_error(sizes_path + ": no measurement for kernel " + kernel + " (" + symbol +
+                               "); rebuild the firmware targets");
+    const uint64_t bytes = sizes["kernels"][symbol].get<uint64_t>();
+    kernels[kernel] = bytes;
+    kernel_bytes += bytes;
+  }
+  const ProgramHeader& h = program.header();
+  const uint64_t flash = runtime_bytes + kernel_bytes + h.total_bytes;
+  if (args.json) {
+    json out = {{"program", args.program},
+                {"target", args.target},
+                {"optimization", sizes.value("optimization", "-Os")},
+                {"runtime_text_bytes", runtime_bytes},
+                {"kernels", kernels},
+                {"kernels_text_bytes", kernel_bytes},
+                {"program_bytes", h.total_bytes},
+                {"weights_bytes", summary.weights_bytes},
+                {"arena_bytes", h.arena_bytes},
+                {"flash_bytes", flash},
+                {"ram_bytes", h.arena_bytes},
+                {"op_count", interp.op_count()},
+                {"measured_from", sizes_path}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  char line[160];
+  std::cout << args.program << " on " << args.target << " (code at "
+            << sizes.value("optimization", "-Os") << ")\n";
+  std::snprintf(line, sizeof line, "  %-28s %10s\n", "flash", "bytes");
+  std::cout << line;
+  std::snprintf(line, sizeof line, "  %-28s %10s\n", "runtime core", with_commas(runtime_bytes).c_str());
+  std::cout << line;
+  for (const auto& [name, bytes] : kernels.items()) {
+    std::snprintf(line, sizeof line, "  kernel %-21s %10s\n", name.c_str(),
+                  with_commas(bytes.get<uint64_t>()).c_str());
+    std::cout << line;
+  }
+  std::snprintf(line, sizeof line, "  %-28s %10s\n", "program (weights + plan)",
+                with_commas(h.total_bytes).c_str());
+  std::cout << line;
+  std::snprintf(line, sizeof line, "  %-28s %10s\n", "total flash", with_commas(flash).c_str());
+  std::cout << line;
+  std::snprintf(line, sizeof line, "  %-28s %10s\n", "RAM: arena", with_commas(h.arena_bytes).c_str());
+  std::cout << line << "  (plus your stack and your firmware's own code and data)\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -379,7 +503,8 @@ int run_cli(int argc, char** argv) {
   CompileArgs compile_args;
   CLI::App* compile_cmd = app.add_subcommand("compile", "Compile an ONNX or .tflite model into a .mote program");
   compile_cmd->add_option("model", compile_args.model, "Model file (.onnx or .tflite)")->required();
-  compile_cmd->add_option("-o,--output", compile_args.output, "Program file to write")->required();
+  compile_cmd->add_option("-o,--output", compile_args.output,
+                          "Program file to write (required unless --emit-c is given)");
   compile_cmd->add_option("--target", compile_args.target,
                           "host, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55");
   compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
@@ -388,6 +513,8 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "auto"}));
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
+  compile_cmd->add_option("--output-tensor", compile_args.output_tensors,
+                          "Debugging: also output this intermediate tensor (by name; repeatable)");
 
   RunArgs run_args;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a program on the host or an emulated Cortex-M");
@@ -407,10 +534,19 @@ int run_cli(int argc, char** argv) {
   inspect_cmd->add_option("program", inspect_path, ".mote program")->required();
   inspect_cmd->add_flag("--json", inspect_json, "Print as one JSON object");
 
+  SizeArgs size_args;
+  CLI::App* size_cmd = app.add_subcommand("size", "Flash and RAM a program needs on a Cortex-M core");
+  size_cmd->add_option("program", size_args.program, ".mote program")->required();
+  size_cmd->add_option("--target", size_args.target,
+                       "cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55")
+      ->required();
+  size_cmd->add_option("--sizes", size_args.sizes, "Size measurements (default: this build's)");
+  size_cmd->add_flag("--json", size_args.json, "Print as one JSON object");
+
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
         return sub->get_name() == argv[1];
       }).empty()) {
-    std::cerr << "error: unknown command '" << argv[1] << "' (expected compile, run or inspect)\n";
+    std::cerr << "error: unknown command '" << argv[1] << "' (expected compile, run, inspect or size)\n";
     return 2;
   }
   try {
@@ -427,6 +563,7 @@ int run_cli(int argc, char** argv) {
     if (compile_cmd->parsed()) return run_compile(compile_args);
     if (run_cmd->parsed()) return run_run(run_args);
     if (inspect_cmd->parsed()) return run_inspect(inspect_path, inspect_json);
+    if (size_cmd->parsed()) return run_size(size_args);
   } catch (const std::exception& e) {
     std::string message = e.what();
     std::replace(message.begin(), message.end(), '\n', ' ');

@@ -177,8 +177,13 @@ std::vector<uint8_t> encode_npy(const NpyArray& array) {
   return out;
 }
 
-void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes) {
-  const std::string temp = path + ".tmp" + std::to_string(getpid());
+namespace {
+
+std::string temp_name(const std::string& path) { return path + ".tmp" + std::to_string(getpid()); }
+
+// Writes `bytes` to temp_name(path); on failure removes it and throws naming `path`.
+void write_temp(const std::string& path, const std::vector<uint8_t>& bytes) {
+  const std::string temp = temp_name(path);
   FILE* f = std::fopen(temp.c_str(), "wb");
   if (f == nullptr) fail(path, std::string("cannot write: ") + std::strerror(errno));
   const bool written = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
@@ -187,10 +192,29 @@ void write_file_atomically(const std::string& path, const std::vector<uint8_t>& 
     std::remove(temp.c_str());
     fail(path, "write failed (disk full?)");
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes) {
+  write_files_atomically({path}, {&bytes});
+}
+
+void write_files_atomically(const std::vector<std::string>& paths,
+                            const std::vector<const std::vector<uint8_t>*>& contents) {
+  size_t written = 0;
+  try {
+    for (; written < paths.size(); ++written) write_temp(paths[written], *contents[written]);
+  } catch (...) {
+    for (size_t i = 0; i < written; ++i) std::remove(temp_name(paths[i]).c_str());
+    throw;
+  }
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (std::rename(temp_name(paths[i]).c_str(), paths[i].c_str()) == 0) continue;
     const std::string reason = std::strerror(errno);
-    std::remove(temp.c_str());
-    fail(path, "cannot write: " + reason);
+    for (size_t j = 0; j < i; ++j) std::remove(paths[j].c_str());
+    for (size_t j = i; j < paths.size(); ++j) std::remove(temp_name(paths[j]).c_str());
+    fail(paths[i], "cannot write: " + reason);
   }
 }
 

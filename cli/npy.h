@@ -25,6 +25,12 @@ std::vector<uint8_t> encode_npy(const NpyArray& array);
 // leaves a partial file. Throws std::runtime_error on failure.
 void write_npy(const std::string& path, const NpyArray& array);
 void write_file_atomically(const std::string& path, const std::vector<uint8_t>& bytes);
+// All or nothing: every file goes to a temporary name beside its path; only when all are
+// written are they renamed into place, and if one rename fails the files already renamed
+// are removed, so a failure leaves none of `paths` and no temporary file. Throws
+// std::runtime_error naming the path that failed.
+void write_files_atomically(const std::vector<std::string>& paths,
+                            const std::vector<const std::vector<uint8_t>*>& contents);
 std::vector<uint8_t> read_file(const std::string& path);
 
 // "float32", "int8", ...

@@ -12,6 +12,10 @@ namespace mote {
 struct CompileOptions {
   std::string model_path;
   std::string target = "host";  // host, cortex-m0plus, cortex-m3, m4, m7, m33, m55
+  // Debugging and golden checks of intermediates: tensors (by name in the imported model)
+  // appended, in this order, to the graph outputs, so a run also returns them. Each must be
+  // an activation (not a constant or graph input); the passes then keep it.
+  std::vector<std::string> extra_outputs;
 };
 
 struct OpReport {
@@ -41,7 +45,9 @@ CompileResult compile(const CompileOptions& options);
 // Import only (dispatch on the file extension); used by compile() and by tests.
 ir::Graph import_model(const std::string& path);
 
-// The Mote-op graph -> program bytes (kernel choice, memory plan, serialization).
+// The Mote-op graph -> program bytes (kernel choice, memory plan, serialization). A copy
+// (reshape) shares its input's arena buffer; int8 constant weights read only by float ops
+// (TFLite hybrid models) are dequantized to float32 constants.
 CompileResult lower_to_program(const ir::Graph& graph, const std::string& target);
 
 }  // namespace mote

@@ -8,11 +8,15 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
+#include "leaky_relu/leaky_relu.h"
 #include "mean/mean.h"
 #include "pad/pad.h"
 #include "pool2d/pool2d.h"
+#include "quantize/quantize.h"
 #include "softmax/softmax.h"
+#include "strided_slice/strided_slice.h"
 #include "transpose/transpose.h"
+#include "transpose_conv/transpose_conv.h"
 
 namespace mote {
 namespace {
@@ -39,6 +43,39 @@ const KernelEntry* const kEntries[] = {
     &kConcatEntry,              // kConcat
     &kPadEntry,                 // kPad
     &kCopyEntry,                // kCopy
+    &kConv2dS8Entry,            // kConv2dS8
+    &kDepthwiseConv2dS8Entry,   // kDepthwiseConv2dS8
+    &kFullyConnectedS8Entry,    // kFullyConnectedS8
+    &kAddS8Entry,               // kAddS8
+    &kSubS8Entry,               // kSubS8
+    &kMulS8Entry,               // kMulS8
+    &kAvgPool2dS8Entry,         // kAvgPool2dS8
+    &kMaxPool2dS8Entry,         // kMaxPool2dS8
+    &kSoftmaxS8Entry,           // kSoftmaxS8
+    &kSigmoidS8Entry,           // kSigmoidS8
+    &kTanhS8Entry,              // kTanhS8
+    &kMeanS8Entry,              // kMeanS8
+    &kLeakyReluS8Entry,         // kLeakyReluS8
+    &kConv2dS16Entry,           // kConv2dS16
+    &kDepthwiseConv2dS16Entry,  // kDepthwiseConv2dS16
+    &kTransposeConvS16Entry,    // kTransposeConvS16
+    &kAddS16Entry,              // kAddS16
+    &kSubS16Entry,              // kSubS16
+    &kMulS16Entry,              // kMulS16
+    &kLeakyReluS16Entry,        // kLeakyReluS16
+    &kQuantizeF32S8Entry,       // kQuantizeF32S8
+    &kQuantizeF32S16Entry,      // kQuantizeF32S16
+    &kDequantizeS8F32Entry,     // kDequantizeS8F32
+    &kDequantizeS16F32Entry,    // kDequantizeS16F32
+    &kRequantizeS8S8Entry,      // kRequantizeS8S8
+    &kRequantizeS8S16Entry,     // kRequantizeS8S16
+    &kRequantizeS8S32Entry,     // kRequantizeS8S32
+    &kRequantizeS16S8Entry,     // kRequantizeS16S8
+    &kRequantizeS16S16Entry,    // kRequantizeS16S16
+    &kRequantizeS16S32Entry,    // kRequantizeS16S32
+    &kRequantizeS32S8Entry,     // kRequantizeS32S8
+    &kRequantizeS32S16Entry,    // kRequantizeS32S16
+    &kStridedSliceEntry,        // kStridedSlice
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

@@ -2,7 +2,10 @@
 // OpDesc::kernel; it is stable across releases (append only, never renumber).
 //
 // Naming: <op>_<dtype>[_<specialization>][__<isa>], matching the file that holds it,
-// e.g. kConv2dF32 lives in kernels/conv2d/conv2d_f32.cc.
+// e.g. kConv2dF32 lives in kernels/conv2d/conv2d_f32.cc. dtype s8 / s16 means int8 /
+// int16 activations (16x8 kernels take int8 weights); conversions name both types,
+// <op>_<from>_<to> (quantize_f32_s8, requantize_s16_s32: kernels/quantize/). Integer
+// kernels whose code is shared between int8 and int16 live in one *_quant.cc file.
 #pragma once
 
 #include <stdint.h>
@@ -32,6 +35,43 @@ enum class KernelId : uint16_t {
   kConcat = 17,
   kPad = 18,
   kCopy = 19,
+  // integer reference kernels, TFLite arithmetic (int8; int16 activations "16x8")
+  kConv2dS8 = 20,
+  kDepthwiseConv2dS8 = 21,
+  kFullyConnectedS8 = 22,
+  kAddS8 = 23,
+  kSubS8 = 24,
+  kMulS8 = 25,
+  kAvgPool2dS8 = 26,
+  kMaxPool2dS8 = 27,
+  kSoftmaxS8 = 28,
+  kSigmoidS8 = 29,
+  kTanhS8 = 30,
+  kMeanS8 = 31,
+  kLeakyReluS8 = 32,
+  // int16 activations with int8 weights (TFLite 16x8)
+  kConv2dS16 = 33,
+  kDepthwiseConv2dS16 = 34,
+  kTransposeConvS16 = 35,
+  kAddS16 = 36,
+  kSubS16 = 37,
+  kMulS16 = 38,
+  kLeakyReluS16 = 39,
+  // conversions: float <-> integer, integer <-> integer (TFLite QUANTIZE/DEQUANTIZE)
+  kQuantizeF32S8 = 40,
+  kQuantizeF32S16 = 41,
+  kDequantizeS8F32 = 42,
+  kDequantizeS16F32 = 43,
+  kRequantizeS8S8 = 44,
+  kRequantizeS8S16 = 45,
+  kRequantizeS8S32 = 46,
+  kRequantizeS16S8 = 47,
+  kRequantizeS16S16 = 48,
+  kRequantizeS16S32 = 49,
+  kRequantizeS32S8 = 50,
+  kRequantizeS32S16 = 51,
+  // dtype-agnostic data movement, continued
+  kStridedSlice = 52,
 
   kCount  // one past the last id; table sizes
 };

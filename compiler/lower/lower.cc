@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "compiler.h"
+#include "lower/node_lowering.h"
 #include "emit/program_writer.h"
 #include "planner/memory_planner.h"
 // Kernel parameter structs.
@@ -25,37 +26,6 @@
 #include "pool2d/pool2d.h"
 #include "softmax/softmax.h"
 #include "transpose/transpose.h"
-
-namespace mote {
-namespace {
-
-constexpr int64_t kMaxI32 = std::numeric_limits<int32_t>::max();
-
-std::string shape_string(const ir::Shape& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i != 0) s += ',';
-    s += std::to_string(shape[i]);
-  }
-  s += ']';
-  return s;
-}
-
-const char* dtype_string(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32: return "float32";
-    case DType::kInt8: return "int8";
-    case DType::kInt16: return "int16";
-    case DType::kInt32: return "int32";
-    case DType::kUInt8: return "uint8";
-    case DType::kInt64: return "int64";
-    case DType::kBool: return "bool";
-  }
-  return "unknown";
-}
-
-}  // namespace
-}  // namespace mote
 
 namespace mote::lower {
 namespace {
@@ -73,7 +43,9 @@ enum class OpKind {
   kAdd, kSub, kMul, kDiv,
   kClamp, kSigmoid, kTanh, kSoftmax,
   kAvgPool2d, kMaxPool2d, kMean,
-  kTranspose, kConcat, kPad, kCopy,
+  kTranspose, kConcat, kPad, kCopy, kStridedSlice,
+  // Quantized-only ops: lower_quantized.cc (no float32 kernel).
+  kQuantize, kDequantize, kTransposeConv, kLeakyRelu, kLstm,
 };
 
 const std::map<std::string, OpKind>& op_kinds() {
@@ -88,6 +60,9 @@ const std::map<std::string, OpKind>& op_kinds() {
       {"mean", OpKind::kMean},           {"transpose", OpKind::kTranspose},
       {"concat", OpKind::kConcat},       {"pad", OpKind::kPad},
       {"reshape", OpKind::kCopy},        {"copy", OpKind::kCopy},
+      {"strided_slice", OpKind::kStridedSlice}, {"quantize", OpKind::kQuantize},
+      {"dequantize", OpKind::kDequantize}, {"transpose_conv", OpKind::kTransposeConv},
+      {"leaky_relu", OpKind::kLeakyRelu}, {"lstm", OpKind::kLstm},
   };
   return kinds;
 }
@@ -98,6 +73,7 @@ KernelId reference_kernel(OpKind kind, DType dtype) {
     case OpKind::kTranspose: return KernelId::kTranspose;
     case OpKind::kConcat: return KernelId::kConcat;
     case OpKind::kPad: return KernelId::kPad;
+    case OpKind::kStridedSlice: return KernelId::kStridedSlice;
     case OpKind::kCopy: return KernelId::kCopy;
     default: break;
   }
@@ -143,132 +119,6 @@ uint64_t scratch_bytes_for(KernelId kernel, const ir::Graph& /*graph*/, const ir
   switch (kernel) {
     default: return 0;
   }
-}
-
-// ---------------------------------------------------------------------------------------
-// Per-node checks
-// ---------------------------------------------------------------------------------------
-
-class NodeLowering {
- public:
-  NodeLowering(const ir::Graph& graph, const ir::Node& node) : graph_(graph), node_(node) {}
-
-  [[noreturn]] void fail(const std::string& message) const {
-    throw CompileError("node '" + node_.name + "' (" + node_.op + "): " + message);
-  }
-
-  void expect_io(size_t min_inputs, size_t max_inputs, size_t outputs) const {
-    const size_t n = node_.inputs.size();
-    if (n < min_inputs || n > max_inputs) {
-      fail("has " + std::to_string(n) + " inputs, expected " +
-           (min_inputs == max_inputs ? std::to_string(min_inputs)
-                                     : std::to_string(min_inputs) + ".." + std::to_string(max_inputs)));
-    }
-    if (node_.outputs.size() != outputs) {
-      fail("has " + std::to_string(node_.outputs.size()) + " outputs, expected " +
-           std::to_string(outputs));
-    }
-    for (size_t i = 0; i < min_inputs; ++i)
-      if (node_.inputs[i] == ir::kNoTensor) fail("input " + std::to_string(i) + " is missing");
-    for (size_t i = 0; i < outputs; ++i)
-      if (node_.outputs[i] == ir::kNoTensor) fail("output " + std::to_string(i) + " is missing");
-  }
-
-  bool has_input(size_t i) const { return i < node_.inputs.size() && node_.inputs[i] != ir::kNoTensor; }
-  const ir::Tensor& input(size_t i) const { return tensor(node_.inputs[i]); }
-  const ir::Tensor& output(size_t i) const { return tensor(node_.outputs[i]); }
-
-  const ir::Tensor& tensor(int id) const {
-    if (id < 0 || static_cast<size_t>(id) >= graph_.tensors.size())
-      fail("refers to tensor id " + std::to_string(id) + " which does not exist");
-    return graph_.tensors[id];
-  }
-
-  std::string label(const ir::Tensor& t, const char* role) const {
-    return std::string(role) + " '" + t.name + "'";
-  }
-
-  void expect_rank(const ir::Tensor& t, const char* role, size_t rank) const {
-    if (t.shape.size() != rank) {
-      fail(label(t, role) + " has shape " + shape_string(t.shape) + " (rank " +
-           std::to_string(t.shape.size()) + "), expected rank " + std::to_string(rank));
-    }
-  }
-  void expect_min_rank(const ir::Tensor& t, const char* role, size_t rank) const {
-    if (t.shape.size() < rank) {
-      fail(label(t, role) + " has shape " + shape_string(t.shape) + ", expected rank >= " +
-           std::to_string(rank));
-    }
-  }
-  void expect_shape(const ir::Tensor& t, const char* role, const ir::Shape& expected) const {
-    if (t.shape != expected) {
-      fail(label(t, role) + " has shape " + shape_string(t.shape) + ", expected " +
-           shape_string(expected));
-    }
-  }
-  void expect_dtype(const ir::Tensor& t, const char* role, DType dtype) const {
-    if (t.dtype != dtype) {
-      fail(label(t, role) + " has dtype " + dtype_string(t.dtype) + ", expected " +
-           dtype_string(dtype));
-    }
-  }
-
-  // An int list attribute of exactly `size` entries (or `fallback` when absent), each >= min.
-  std::vector<int32_t> ints(const std::string& key, size_t size, std::vector<int64_t> fallback,
-                            int64_t min) const {
-    if (!node_.has(key) && fallback.empty()) fail("attribute '" + key + "' is required");
-    const std::vector<int64_t> values = node_.get_ints(key, fallback);
-    if (values.size() != size) {
-      fail("attribute '" + key + "' has " + std::to_string(values.size()) + " values, expected " +
-           std::to_string(size));
-    }
-    std::vector<int32_t> result;
-    for (int64_t v : values) {
-      if (v < min || v > kMaxI32) {
-        fail("attribute '" + key + "' value " + std::to_string(v) + " is out of range (expected >= " +
-             std::to_string(min) + ")");
-      }
-      result.push_back(static_cast<int32_t>(v));
-    }
-    return result;
-  }
-
-  void act(float* act_min, float* act_max) const {
-    const double lo = node_.get_float("act_min", -std::numeric_limits<double>::infinity());
-    const double hi = node_.get_float("act_max", std::numeric_limits<double>::infinity());
-    if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
-      fail("fused activation range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-           "] is empty or NaN");
-    }
-    *act_min = static_cast<float>(lo);
-    *act_max = static_cast<float>(hi);
-  }
-
-  const ir::Node& node() const { return node_; }
-
- private:
-  const ir::Graph& graph_;
-  const ir::Node& node_;
-};
-
-int64_t conv_out_size(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
-                      int64_t stride, int64_t dilation, bool ceil_mode) {
-  const int64_t span = in + pad_before + pad_after - dilation * (kernel - 1) - 1;
-  if (span < 0) return 0;
-  return (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
-}
-
-// Broadcast of two shapes (numpy rules, right-aligned); false when they do not broadcast.
-bool broadcast_shapes(const ir::Shape& a, const ir::Shape& b, ir::Shape* out) {
-  const size_t rank = std::max(a.size(), b.size());
-  out->assign(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) return false;
-    (*out)[i] = da == 1 ? db : da;
-  }
-  return true;
 }
 
 void expect_bias(const NodeLowering& l, size_t index, int64_t channels) {
@@ -763,6 +613,14 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
     if (id != ir::kNoTensor) check_tensor_dims(l, l.tensor(id));
   for (int id : node.outputs) check_tensor_dims(l, l.tensor(id));
 
+  // Quantized tensors take the integer kernels (lower_quantized.cc); transpose moves bytes
+  // of any dtype.
+  if (kind != OpKind::kTranspose && is_quantized_node(graph, node)) {
+    LoweredOp op = lower_quantized_node(l, target);
+    op.scratch_bytes = scratch_bytes_for(op.kernel, graph, node);
+    return op;
+  }
+
   LoweredOp op;
   switch (kind) {
     case OpKind::kConv2d: op = lower_conv2d(l); break;
@@ -784,6 +642,13 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
     case OpKind::kConcat: op = lower_concat(l); break;
     case OpKind::kPad: op = lower_pad(l); break;
     case OpKind::kCopy: op = lower_copy(l); break;
+    case OpKind::kStridedSlice: op = lower_strided_slice(l); break;
+    case OpKind::kQuantize:
+    case OpKind::kDequantize:
+    case OpKind::kTransposeConv:
+    case OpKind::kLeakyRelu:
+    case OpKind::kLstm:
+      l.fail("has no float32 kernel (only quantized int8/int16 tensors are supported)");
   }
 
   const DType dtype = l.input(0).dtype;
@@ -803,6 +668,8 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
 
 namespace mote {
 namespace {
+
+using lower::shape_string;
 
 // Graph inputs and outputs must be arena tensors the op list writes: an output that is a
 // constant, a graph input, or already listed as an earlier output gets its own copy.
@@ -830,6 +697,46 @@ void insert_output_copies(ir::Graph& graph) {
   }
 }
 
+// TFLite "hybrid" ops (float activations, int8 constant weights with quantization, e.g.
+// the conv2d filters of kws_ref_model_float32): the float kernels run on the weights
+// dequantized once here, real = scale * (q - zero_point), per tensor or per channel.
+// (TFLite's hybrid kernels quantize the activations at run time instead, so results agree
+// to float tolerance, not bit for bit.) Only constants that every reader uses on the float
+// path are converted.
+void dequantize_hybrid_weights(ir::Graph& graph) {
+  for (size_t id = 0; id < graph.tensors.size(); ++id) {
+    const ir::Tensor& t = graph.tensors[id];
+    if (!t.is_constant || t.dtype != DType::kInt8 || t.quant.empty()) continue;
+    const std::vector<int> readers = graph.consumers(static_cast<int>(id));
+    if (readers.empty()) continue;
+    bool float_readers = true;
+    for (int k : readers) float_readers = float_readers && !lower::is_quantized_node(graph, graph.nodes[k]);
+    if (!float_readers) continue;
+    const ir::QuantParams& q = t.quant;
+    const bool per_channel = q.scales.size() > 1;
+    if (q.zero_points.size() != q.scales.size() ||
+        (per_channel && (q.axis < 0 || static_cast<size_t>(q.axis) >= t.shape.size() ||
+                         t.shape[q.axis] != static_cast<int64_t>(q.scales.size())))) {
+      throw CompileError("constant '" + t.name + "': quantization parameters do not match its shape " +
+                         shape_string(t.shape));
+    }
+    int64_t inner = 1;
+    if (per_channel)
+      for (size_t d = static_cast<size_t>(q.axis) + 1; d < t.shape.size(); ++d) inner *= t.shape[d];
+    const int64_t n = t.elements();
+    std::vector<uint8_t> data(static_cast<size_t>(n) * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) {
+      const size_t c = per_channel ? static_cast<size_t>((i / inner) % t.shape[q.axis]) : 0;
+      const float real = q.scales[c] * static_cast<float>(static_cast<int32_t>(t.as<int8_t>()[i]) - q.zero_points[c]);
+      std::memcpy(data.data() + i * sizeof(float), &real, sizeof(float));
+    }
+    ir::Tensor& w = graph.tensors[id];
+    w.dtype = DType::kFloat32;
+    w.quant = ir::QuantParams{};
+    w.data = std::move(data);
+  }
+}
+
 std::string graph_label(const ir::Graph& graph) {
   return graph.name.empty() ? std::string("model") : "model '" + graph.name + "'";
 }
@@ -851,6 +758,7 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
   for (int id : graph.outputs)
     if (!valid_id(id)) throw CompileError(graph_label(graph) + ": graph output id " + std::to_string(id) + " does not exist");
   insert_output_copies(graph);
+  dequantize_hybrid_weights(graph);
 
   // Lower every node; check the op order produces each tensor before it is read.
   const size_t op_count = graph.nodes.size();
@@ -903,14 +811,29 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     program_tensors.push_back(static_cast<int>(id));
   }
 
+  // Aliases: a copy (reshape, squeeze, flatten) writes the same bytes it reads, so its
+  // output shares its input's buffer (the copy kernel is a memmove, a no-op then) unless
+  // that would make a graph output alias a graph input.
+  std::vector<int> alias_of(graph.tensors.size(), -1);
+  for (size_t k = 0; k < op_count; ++k) {
+    if (lowered[k].kernel != KernelId::kCopy) continue;
+    const int in = graph.nodes[k].inputs[0];
+    const int out = graph.nodes[k].outputs[0];
+    if (graph.tensors[in].is_constant) continue;
+    const int root = alias_of[in] >= 0 ? alias_of[in] : in;
+    if (is_input[root] && graph.is_graph_output(out)) continue;
+    alias_of[out] = root;
+  }
+
   // Lifetimes: arena tensors from producer (or op 0 for graph inputs) to last consumer
-  // (or the last op for graph outputs); scratch during its op only.
+  // (or the last op for graph outputs); scratch during its op only. An alias extends its
+  // root's buffer.
   const uint32_t last_op = static_cast<uint32_t>(op_count - 1);
   std::vector<planner::Buffer> buffers;
   std::vector<size_t> tensor_buffer(graph.tensors.size(), SIZE_MAX);
   for (int id : program_tensors) {
     const ir::Tensor& t = graph.tensors[id];
-    if (t.is_constant) continue;
+    if (t.is_constant || alias_of[id] >= 0) continue;
     planner::Buffer b;
     b.bytes = static_cast<uint64_t>(t.bytes());
     b.first_op = is_input[id] ? 0 : static_cast<uint32_t>(producer[id]);
@@ -918,6 +841,8 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     tensor_buffer[id] = buffers.size();
     buffers.push_back(b);
   }
+  for (int id : program_tensors)
+    if (alias_of[id] >= 0) tensor_buffer[id] = tensor_buffer[alias_of[id]];
   for (size_t k = 0; k < op_count; ++k) {
     for (int id : graph.nodes[k].inputs) {
       if (id == ir::kNoTensor || tensor_buffer[id] == SIZE_MAX) continue;

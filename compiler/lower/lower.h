@@ -7,6 +7,11 @@
 //
 // Everything the runtime's kernel `check` would refuse is refused here first, as a
 // CompileError naming the node, so a program the compiler writes always loads.
+//
+// Nodes on quantized tensors (int8, int16 activations) take the integer kernels
+// (lower_quantized.cc): every multiplier, shift and clamp range is derived from the
+// tensors' scales with the host helpers of kernels/quant/quant_math.h, exactly as each
+// kernel header specifies, so the program reproduces TensorFlow Lite Micro bit for bit.
 #pragma once
 
 #include <cstdint>

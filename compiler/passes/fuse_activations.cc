@@ -1,6 +1,7 @@
 // fuse_activations: a clamp that is the only reader of a conv/fc/matmul/elementwise/pool
 // result becomes that op's fused activation range (act_min/act_max), saving one pass over
-// the tensor and one arena buffer.
+// the tensor and one arena buffer. Float32 results only (quantized graphs come with their
+// activations already fused by the .tflite importer).
 #include <algorithm>
 #include <limits>
 #include <set>
@@ -26,6 +27,10 @@ bool fuse_one(ir::Graph& graph, size_t index) {
   if (!has_fused_activation(node.op) || node.outputs.size() != 1) return false;
   const int result = node.outputs[0];
   if (graph.is_graph_output(result)) return false;
+  // Quantized results keep their clamps: a quantized op's range is TFLite's fused
+  // activation (mote_ops.md), and a separate clamp is not bit-for-bit the same thing.
+  const ir::Tensor& value = graph.tensors[result];
+  if (value.dtype != DType::kFloat32 || !value.quant.empty()) return false;
   const std::vector<int> readers = graph.consumers(result);
   if (readers.size() != 1) return false;
   const size_t clamp_index = static_cast<size_t>(readers[0]);

@@ -27,4 +27,33 @@ extern const KernelEntry kClampF32Entry;
 extern const KernelEntry kSigmoidF32Entry;
 extern const KernelEntry kTanhF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 sigmoid and tanh (TFLite LOGISTIC / TANH, reference_integer_ops::Logistic / Tanh).
+// Output quantization is fixed by TFLite: sigmoid scale 1/256, zero point -128; tanh scale
+// 1/128, zero point 0. For each element, x = input - input_zero_point:
+//   x <= -input_range_radius: out = -128;  x >= input_range_radius: out = 127
+//   else q = multiply_by_quantized_multiplier(x, input_multiplier, input_left_shift) (Q4.27)
+//        sigmoid: out = clamp(rounding_divide_by_pot(logistic_q4(q), 23) - 128, -128, 127)
+//        tanh:    out = clamp(rounding_divide_by_pot(tanh_q4(q), 24), -128, 127)
+// (gemmlowp logistic / tanh, quant/fixed_point.h). The compiler fills the params with
+// sigmoid_tanh_s8_params(input_scale, ..) (quant/quant_math.h).
+// check(): zero point in int8, input_left_shift in [-31, 30], input_range_radius >= 0.
+struct SigmoidTanhS8Params {
+  int32_t input_zero_point;
+  int32_t input_range_radius;
+  int32_t input_multiplier;
+  int32_t input_left_shift;
+};
+
+void sigmoid_s8(const SigmoidTanhS8Params& params, uint32_t count, const int8_t* input,
+                int8_t* output);
+void tanh_s8(const SigmoidTanhS8Params& params, uint32_t count, const int8_t* input,
+             int8_t* output);
+
+Status sigmoid_tanh_s8_check(const OpContext& ctx);
+void sigmoid_s8_run(const OpContext& ctx);
+void tanh_s8_run(const OpContext& ctx);
+extern const KernelEntry kSigmoidS8Entry;
+extern const KernelEntry kTanhS8Entry;
+
 }  // namespace mote

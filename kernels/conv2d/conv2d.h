@@ -37,4 +37,80 @@ Status conv2d_f32_check(const OpContext& ctx);
 void conv2d_f32_run(const OpContext& ctx);
 extern const KernelEntry kConv2dF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 (TFLite CONV_2D, reference_integer_ops::ConvPerChannel), per-channel requantization.
+//   inputs:  0 input  int8  [N, H, W, C]
+//            1 filter int8  [O, KH, KW, C / groups]   (symmetric: its zero point is ignored,
+//                                                       as TFLite does)
+//            2 bias   int32 [O]                        (optional)
+//   output:  0        int8  [N, OH, OW, O]
+// Geometry as the float kernel, with explicit pads. TFLite SAME/VALID become pads on the
+// host as TFLite's ComputePaddingHeightWidth does (also for depthwise conv and pooling):
+//   eff = dilation * (k - 1) + 1;  out = SAME ? ceil(in / stride) : (in + stride - eff) / stride
+//   total = max(0, (out - 1) * stride + eff - in);  pad_top = total / 2,
+//   pad_bottom = total - pad_top  (TFLite only stores pad_top; the extra row is at the end)
+// For each output element of channel o:
+//   acc = sum over taps inside the image of filter * (input - input_zero_point)  (int32,
+//         wrapping like TFLite's int32 accumulator); + bias[o]
+//   out = clamp(multiply_by_quantized_multiplier(acc, multiplier[o], shift[o])
+//               + output_zero_point, act_min, act_max)
+// Params: Conv2dS8Params, then int32 multiplier[O], then int32 shift[O]
+//   (params_bytes == sizeof(Conv2dS8Params) + 8 * O). The compiler computes:
+//   multiplier[o], shift[o] = conv_channel_multiplier(input_scale, filter_scale[o],
+//       output_scale)  (quant/quant_math.h; filter_scale[0] for every o when per-tensor)
+//   act_min, act_max = activation_range_quantized(fused activation, output_scale,
+//       output_zero_point, -128, 127)
+// check(): zero points in [-128, 127], [act_min, act_max] inside [-128, 127], every shift
+// in [-31, 30].
+struct Conv2dS8Params {
+  int32_t stride_h, stride_w;
+  int32_t dilation_h, dilation_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t groups;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t act_min, act_max;
+};
+
+void conv2d_s8(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+               const Conv2dShape& shape, const int8_t* input, const int8_t* filter,
+               const int32_t* bias, int8_t* output);
+
+Status conv2d_s8_check(const OpContext& ctx);
+void conv2d_s8_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS8Entry;
+
+// ---------------------------------------------------------------------------------------
+// int16 activations with int8 weights (TFLite "16x8" CONV_2D, the int16 ConvPerChannel).
+//   inputs:  0 input  int16 [N, H, W, C]    (zero point 0: not used, as in TFLite)
+//            1 filter int8  [O, KH, KW, C / groups]
+//            2 bias   int64 [O] or int32 [O] (optional; see accumulator)
+//   output:  0        int16 [N, OH, OW, O]  (zero point 0)
+// accumulator == 64 (TFLite's default, int64 bias): acc = sum filter * input in int64
+//   (+ bias), out = multiply_by_quantized_multiplier64(acc, multiplier[o], shift[o]).
+// accumulator == 32 (TFLite uses it when the bias is int32, or there is no bias and the
+//   op's quantized_bias_type is INT32): int32 wrapping acc, out =
+//   multiply_by_quantized_multiplier(acc, multiplier[o], shift[o]).
+// out is clamped to [act_min, act_max] (no output offset).
+// Params: Conv2dS16Params, then int32 multiplier[O], then int32 shift[O]. The compiler
+// computes them as for int8 (conv_channel_multiplier; activation range with
+// -32768, 32767). check(): bias dtype matches accumulator; shifts in [-31, 14] (64) or
+// [-31, 30] (32).
+struct Conv2dS16Params {
+  int32_t stride_h, stride_w;
+  int32_t dilation_h, dilation_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t groups;
+  int32_t accumulator;  // 64 or 32 (bits)
+  int32_t act_min, act_max;
+};
+
+void conv2d_s16(const Conv2dS16Params& params, const int32_t* multipliers,
+                const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
+                const int8_t* filter, const void* bias, int16_t* output);
+
+Status conv2d_s16_check(const OpContext& ctx);
+void conv2d_s16_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS16Entry;
+
 }  // namespace mote

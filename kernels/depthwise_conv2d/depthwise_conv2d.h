@@ -35,4 +35,66 @@ Status depthwise_conv2d_f32_check(const OpContext& ctx);
 void depthwise_conv2d_f32_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 (TFLite DEPTHWISE_CONV_2D, reference_integer_ops::DepthwiseConvPerChannel).
+//   inputs:  0 input  int8  [N, H, W, C]
+//            1 filter int8  [1, KH, KW, C * depth_multiplier]  (zero point ignored)
+//            2 bias   int32 [C * depth_multiplier]              (optional)
+//   output:  0        int8  [N, OH, OW, C * depth_multiplier]
+// Output channel o = c * depth_multiplier + m reads input channel c:
+//   acc = sum over taps inside the image of filter[.., o] * (input[.., c] - input_zero_point)
+//         (int32, wrapping) + bias[o]
+//   out = clamp(multiply_by_quantized_multiplier(acc, multiplier[o], shift[o])
+//               + output_zero_point, act_min, act_max)
+// Params: DepthwiseConv2dS8Params, then int32 multiplier[O], then int32 shift[O] with
+// O = C * depth_multiplier. The compiler computes them with conv_channel_multiplier()
+// (TFLite quantizes the depthwise filter along dimension 3) and the activation range with
+// activation_range_quantized(.., -128, 127). check(): zero points and the range in int8,
+// shifts in [-31, 30].
+struct DepthwiseConv2dS8Params {
+  int32_t stride_h, stride_w;
+  int32_t dilation_h, dilation_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t depth_multiplier;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t act_min, act_max;
+};
+
+void depthwise_conv2d_s8(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                         const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                         const int8_t* input, const int8_t* filter, const int32_t* bias,
+                         int8_t* output);
+
+Status depthwise_conv2d_s8_check(const OpContext& ctx);
+void depthwise_conv2d_s8_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS8Entry;
+
+// ---------------------------------------------------------------------------------------
+// int16 activations, int8 weights (TFLite 16x8 DEPTHWISE_CONV_2D).
+//   inputs:  0 input int16 [N, H, W, C] (zero point 0), 1 filter int8 as above,
+//            2 bias int64 [C * depth_multiplier] (optional)
+//   output:  0 int16 (zero point 0)
+//   acc = sum filter * input in int64 (+ bias)
+//   out = clamp(multiply_by_quantized_multiplier64(acc, multiplier[o], shift[o]),
+//               act_min, act_max)
+// Params: DepthwiseConv2dS16Params, then int32 multiplier[O], then int32 shift[O]
+// (conv_channel_multiplier; range with -32768, 32767). check(): shifts in [-31, 14].
+struct DepthwiseConv2dS16Params {
+  int32_t stride_h, stride_w;
+  int32_t dilation_h, dilation_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t depth_multiplier;
+  int32_t act_min, act_max;
+};
+
+void depthwise_conv2d_s16(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
+                          const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                          const int16_t* input, const int8_t* filter, const int64_t* bias,
+                          int16_t* output);
+
+Status depthwise_conv2d_s16_check(const OpContext& ctx);
+void depthwise_conv2d_s16_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS16Entry;
+
 }  // namespace mote

@@ -45,4 +45,62 @@ extern const KernelEntry kSubF32Entry;
 extern const KernelEntry kMulF32Entry;
 extern const KernelEntry kDivF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// Quantized add and sub, int8 and int16 (TFLite ADD / SUB; reference_integer_ops::AddFunc,
+// reference_ops::AddElementwise / SubElementwise / BroadcastQuantSubSlow). Same
+// broadcasting as the float kernels. With left_shift = 20 (int8) or 15 (int16):
+//   a' = multiply_by_quantized_multiplier((a - input1_zero_point) * 2^left_shift,
+//                                         input1_multiplier, input1_shift)
+//   b' = multiply_by_quantized_multiplier((b - input2_zero_point) * 2^left_shift,
+//                                         input2_multiplier, input2_shift)
+//   out = clamp(multiply_by_quantized_multiplier(a' +- b', output_multiplier, output_shift)
+//               + output_zero_point, act_min, act_max)
+// The compiler fills the multipliers with add_multipliers() (ADD) or sub_multipliers()
+// (SUB; the same values, see quant_math.h for why not TFLM's float variant) with that
+// left_shift, and the range with activation_range_quantized(.., type min, type max). check(): zero points
+// and range in the element type, every shift in [-31, 0].
+struct QuantAddSubParams {
+  int32_t input1_zero_point;
+  int32_t input2_zero_point;
+  int32_t output_zero_point;
+  int32_t input1_multiplier, input1_shift;
+  int32_t input2_multiplier, input2_shift;
+  int32_t output_multiplier, output_shift;
+  int32_t act_min, act_max;
+};
+
+inline constexpr int32_t kAddSubLeftShiftS8 = 20;
+inline constexpr int32_t kAddSubLeftShiftS16 = 15;
+
+// Quantized mul, int8 and int16 (TFLite MUL; reference_integer_ops::MulElementwise):
+//   out = clamp(multiply_by_quantized_multiplier((a - input1_zero_point) *
+//               (b - input2_zero_point), output_multiplier, output_shift)
+//               + output_zero_point, act_min, act_max)
+// multiplier = mul_multiplier(s1, s2, s_out). int16 requires all zero points 0 (as TFLite).
+// check(): shift in [-31, 30].
+struct QuantMulParams {
+  int32_t input1_zero_point;
+  int32_t input2_zero_point;
+  int32_t output_zero_point;
+  int32_t output_multiplier, output_shift;
+  int32_t act_min, act_max;
+};
+
+Status add_sub_s8_check(const OpContext& ctx);
+Status add_sub_s16_check(const OpContext& ctx);
+Status mul_s8_check(const OpContext& ctx);
+Status mul_s16_check(const OpContext& ctx);
+void add_s8_run(const OpContext& ctx);
+void sub_s8_run(const OpContext& ctx);
+void mul_s8_run(const OpContext& ctx);
+void add_s16_run(const OpContext& ctx);
+void sub_s16_run(const OpContext& ctx);
+void mul_s16_run(const OpContext& ctx);
+extern const KernelEntry kAddS8Entry;
+extern const KernelEntry kSubS8Entry;
+extern const KernelEntry kMulS8Entry;
+extern const KernelEntry kAddS16Entry;
+extern const KernelEntry kSubS16Entry;
+extern const KernelEntry kMulS16Entry;
+
 }  // namespace mote

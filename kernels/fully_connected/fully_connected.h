@@ -23,4 +23,42 @@ Status fully_connected_f32_check(const OpContext& ctx);
 void fully_connected_f32_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 (TFLite FULLY_CONNECTED: reference_integer_ops::FullyConnected when per-tensor,
+// FullyConnectedPerChannel when per-channel).
+//   inputs:  0 input   int8  any shape with B * K elements (B rows of K, row-major)
+//            1 weights int8  [N, K]
+//            2 bias    int32 [N]     (optional)
+//   output:  0         int8  any shape with B * N elements whose last dim is N
+//   acc = sum_k (weights[n, k] - filter_zero_point) * (input[b, k] - input_zero_point)
+//         (int32, wrapping) + bias[n]
+//   out = clamp(multiply_by_quantized_multiplier(acc, multiplier[c], shift[c])
+//               + output_zero_point, act_min, act_max)
+//   with c = n when channel_count == N, c = 0 when channel_count == 1.
+// Params: FullyConnectedS8Params, then int32 multiplier[channel_count], then int32
+// shift[channel_count]. The compiler computes:
+//   per-tensor weights: channel_count = 1,
+//     fully_connected_multiplier(input_scale, filter_scale, output_scale)  (float product!)
+//     filter_zero_point = the weights' zero point (TFLite expects 0)
+//   per-channel weights: channel_count = N, filter_zero_point = 0,
+//     conv_channel_multiplier(input_scale, filter_scale[n], output_scale)  (double product)
+//   act_min, act_max = activation_range_quantized(.., -128, 127)
+// check(): zero points and range in int8, shifts in [-31, 30].
+struct FullyConnectedS8Params {
+  int32_t input_zero_point;
+  int32_t filter_zero_point;
+  int32_t output_zero_point;
+  int32_t act_min, act_max;
+  uint32_t channel_count;  // 1 (per-tensor) or N (per-channel)
+};
+
+void fully_connected_s8(const FullyConnectedS8Params& params, const int32_t* multipliers,
+                        const int32_t* shifts, int32_t batches, int32_t in_features,
+                        int32_t out_features, const int8_t* input, const int8_t* weights,
+                        const int32_t* bias, int8_t* output);
+
+Status fully_connected_s8_check(const OpContext& ctx);
+void fully_connected_s8_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS8Entry;
+
 }  // namespace mote

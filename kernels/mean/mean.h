@@ -18,4 +18,27 @@ Status mean_f32_check(const OpContext& ctx);
 void mean_f32_run(const OpContext& ctx);
 extern const KernelEntry kMeanF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 mean (TFLite MEAN, reference_ops::QuantizedMeanOrSum as TFLM calls it), for any
+// axes. With n = the number of reduced elements per output:
+//   sum = sum of the raw int8 inputs (int32, wrapping)
+//   out = clamp(multiply_by_quantized_multiplier(int32(sum - input_zero_point * n),
+//               multiplier, shift) + output_zero_point, -128, 127)
+// where multiplier, shift already include TFLite's run-time division by n:
+//   mean_multiplier(input_scale, output_scale, n, ..)   (quant/quant_math.h)
+// An empty reduction (n == 0) writes zeros, as TFLite does.
+// check(): axes inside the rank, output element count == kept elements, zero points in
+// int8, shift in [-31, 30].
+struct MeanS8Params {
+  uint32_t axes_mask;  // bit i set = reduce input axis i
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t multiplier;
+  int32_t shift;
+};
+
+Status mean_s8_check(const OpContext& ctx);
+void mean_s8_run(const OpContext& ctx);
+extern const KernelEntry kMeanS8Entry;
+
 }  // namespace mote

@@ -40,4 +40,35 @@ void max_pool2d_f32_run(const OpContext& ctx);
 extern const KernelEntry kAvgPool2dF32Entry;
 extern const KernelEntry kMaxPool2dF32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 average and max pooling (TFLite AVERAGE_POOL_2D / MAX_POOL_2D,
+// reference_integer_ops::AveragePool / MaxPool). Input and output share scale and zero
+// point (TFLite requires it), so no zero point enters the arithmetic.
+//   input 0 int8 [N, H, W, C], output 0 int8 [N, OH, OW, C]
+//   OH = (H + pad_top + pad_bottom - kernel_h) / stride_h + 1  (same for W), no dilation.
+// Only taps inside the image count (TFLite never counts padding):
+//   average: sum of the n taps (int32), divided by n rounding half away from zero:
+//            sum > 0 ? (sum + n/2) / n : (sum - n/2) / n   (C division)
+//   max:     the largest tap
+// then clamped to [act_min, act_max] = activation_range_quantized(.., -128, 127).
+// check(): every pad < its kernel size, so every window holds at least one tap (TFLite
+// SAME/VALID padding always satisfies it; TFLite fails at run time otherwise).
+struct Pool2dS8Params {
+  int32_t kernel_h, kernel_w;
+  int32_t stride_h, stride_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t act_min, act_max;
+};
+
+void avg_pool2d_s8(const Pool2dS8Params& params, const Pool2dShape& shape, const int8_t* input,
+                   int8_t* output);
+void max_pool2d_s8(const Pool2dS8Params& params, const Pool2dShape& shape, const int8_t* input,
+                   int8_t* output);
+
+Status pool2d_s8_check(const OpContext& ctx);
+void avg_pool2d_s8_run(const OpContext& ctx);
+void max_pool2d_s8_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS8Entry;
+extern const KernelEntry kMaxPool2dS8Entry;
+
 }  // namespace mote

@@ -123,15 +123,7 @@ bool add_multipliers(float input1_scale, float input2_scale, float output_scale,
 
 bool sub_multipliers(float input1_scale, float input2_scale, float output_scale,
                      int32_t left_shift, AddSubMultipliers* m) {
-  const float max_scale = input1_scale > input2_scale ? input1_scale : input2_scale;
-  const float twice_max = 2 * max_scale;
-  const double real1 = static_cast<double>(input1_scale / twice_max);
-  const double real2 = static_cast<double>(input2_scale / twice_max);
-  const double real_out =
-      static_cast<double>(twice_max / (static_cast<float>(1 << left_shift) * output_scale));
-  return quantize_multiplier_smaller_than_one(real1, &m->input1_multiplier, &m->input1_shift) &&
-         quantize_multiplier_smaller_than_one(real2, &m->input2_multiplier, &m->input2_shift) &&
-         quantize_multiplier_smaller_than_one(real_out, &m->output_multiplier, &m->output_shift);
+  return add_multipliers(input1_scale, input2_scale, output_scale, left_shift, m);
 }
 
 void mul_multiplier(float input1_scale, float input2_scale, float output_scale,

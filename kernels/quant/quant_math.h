@@ -62,8 +62,11 @@ inline int32_t saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {
   if (a == b && a == INT32_MIN) return INT32_MAX;
   const int64_t ab = static_cast<int64_t>(a) * static_cast<int64_t>(b);
   const int64_t nudge = ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30));
-  // Division truncates toward zero, which with the nudge above rounds ties upward.
-  return static_cast<int32_t>((ab + nudge) / (int64_t{1} << 31));
+  // (ab + nudge) / 2^31 truncated toward zero (which, with the nudge above, rounds ties
+  // upward), written as a shift so that no 64-bit division call is needed.
+  const int64_t sum = ab + nudge;
+  const int64_t toward_zero = sum < 0 ? (int64_t{1} << 31) - 1 : 0;
+  return static_cast<int32_t>((sum + toward_zero) >> 31);
 }
 
 // gemmlowp RoundingDivideByPOT: x / 2^exponent rounded half away from zero.
@@ -201,12 +204,13 @@ struct AddSubMultipliers {
 bool add_multipliers(float input1_scale, float input2_scale, float output_scale,
                      int32_t left_shift, AddSubMultipliers* m);
 
-// TFLite SUB (micro/kernels/sub_common.cc) differs from ADD: the intermediate values are
-// float, converted to double only at the end:
-//   twice_max = 2.f * max(s1, s2)  (float)
-//   in1 = double(s1 / twice_max), in2 = double(s2 / twice_max),
-//   out = double(twice_max / (float(1 << left_shift) * s_out))
-// Host only.
+// SUB uses the same multipliers as ADD: TFLite's SUB (tensorflow/lite/kernels/sub.cc,
+// PrepareGeneralSubOp) computes them in double exactly like ADD, and the SeaNet sub
+// goldens, which TFLite produced, need that. TFLM's micro/kernels/sub_common.cc at
+// 90b983c2 differs: it forms the ratios in float (double(s1 / (2.f * max)), ..); its
+// multipliers differ in the low bits and its outputs are 1 LSB off on 3 of the 2944
+// SeaNet sub0/sub1 elements (TFLM's own integration test allows +-1 there). No int8 model
+// with TFLM goldens contains SUB. Host only.
 bool sub_multipliers(float input1_scale, float input2_scale, float output_scale,
                      int32_t left_shift, AddSubMultipliers* m);
 

@@ -37,7 +37,8 @@ bool name_offset_valid(uint32_t offset, const ProgramHeader& h) {
 Status verify_sections(const ProgramHeader& h) {
   const uint64_t total = h.total_bytes;
   struct Section {
-    uint64_t offset, bytes;
+    uint32_t offset;  // 32-bit: `offset % alignment` must not need a 64-bit division
+    uint64_t bytes;
     uint32_t alignment;
   };
   const Section sections[] = {

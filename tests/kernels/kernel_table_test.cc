@@ -14,11 +14,15 @@
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
 #include "kernel_ids.h"
+#include "leaky_relu/leaky_relu.h"
 #include "mean/mean.h"
 #include "pad/pad.h"
 #include "pool2d/pool2d.h"
+#include "quantize/quantize.h"
 #include "softmax/softmax.h"
+#include "strided_slice/strided_slice.h"
 #include "transpose/transpose.h"
+#include "transpose_conv/transpose_conv.h"
 
 namespace mote {
 namespace {
@@ -47,6 +51,39 @@ TEST(AllKernels, EveryIdMapsToItsEntry) {
       {KernelId::kConcat, &kConcatEntry},
       {KernelId::kPad, &kPadEntry},
       {KernelId::kCopy, &kCopyEntry},
+      {KernelId::kConv2dS8, &kConv2dS8Entry},
+      {KernelId::kDepthwiseConv2dS8, &kDepthwiseConv2dS8Entry},
+      {KernelId::kFullyConnectedS8, &kFullyConnectedS8Entry},
+      {KernelId::kAddS8, &kAddS8Entry},
+      {KernelId::kSubS8, &kSubS8Entry},
+      {KernelId::kMulS8, &kMulS8Entry},
+      {KernelId::kAvgPool2dS8, &kAvgPool2dS8Entry},
+      {KernelId::kMaxPool2dS8, &kMaxPool2dS8Entry},
+      {KernelId::kSoftmaxS8, &kSoftmaxS8Entry},
+      {KernelId::kSigmoidS8, &kSigmoidS8Entry},
+      {KernelId::kTanhS8, &kTanhS8Entry},
+      {KernelId::kMeanS8, &kMeanS8Entry},
+      {KernelId::kLeakyReluS8, &kLeakyReluS8Entry},
+      {KernelId::kConv2dS16, &kConv2dS16Entry},
+      {KernelId::kDepthwiseConv2dS16, &kDepthwiseConv2dS16Entry},
+      {KernelId::kTransposeConvS16, &kTransposeConvS16Entry},
+      {KernelId::kAddS16, &kAddS16Entry},
+      {KernelId::kSubS16, &kSubS16Entry},
+      {KernelId::kMulS16, &kMulS16Entry},
+      {KernelId::kLeakyReluS16, &kLeakyReluS16Entry},
+      {KernelId::kQuantizeF32S8, &kQuantizeF32S8Entry},
+      {KernelId::kQuantizeF32S16, &kQuantizeF32S16Entry},
+      {KernelId::kDequantizeS8F32, &kDequantizeS8F32Entry},
+      {KernelId::kDequantizeS16F32, &kDequantizeS16F32Entry},
+      {KernelId::kRequantizeS8S8, &kRequantizeS8S8Entry},
+      {KernelId::kRequantizeS8S16, &kRequantizeS8S16Entry},
+      {KernelId::kRequantizeS8S32, &kRequantizeS8S32Entry},
+      {KernelId::kRequantizeS16S8, &kRequantizeS16S8Entry},
+      {KernelId::kRequantizeS16S16, &kRequantizeS16S16Entry},
+      {KernelId::kRequantizeS16S32, &kRequantizeS16S32Entry},
+      {KernelId::kRequantizeS32S8, &kRequantizeS32S8Entry},
+      {KernelId::kRequantizeS32S16, &kRequantizeS32S16Entry},
+      {KernelId::kStridedSlice, &kStridedSliceEntry},
   };
   const KernelTable& table = all_kernels();
   ASSERT_EQ(table.count, kKernelCount);
@@ -79,6 +116,23 @@ TEST(KernelNames, KnownNames) {
   EXPECT_STREQ(kernel_name(KernelId::kCopy), "copy");
   EXPECT_EQ(kernel_id_from_name("depthwise_conv2d_f32"), KernelId::kDepthwiseConv2dF32);
   EXPECT_EQ(kernel_id_from_name("transpose"), KernelId::kTranspose);
+  EXPECT_STREQ(kernel_name(KernelId::kConv2dS8), "conv2d_s8");
+  EXPECT_STREQ(kernel_name(KernelId::kTransposeConvS16), "transpose_conv_s16");
+  EXPECT_STREQ(kernel_name(KernelId::kRequantizeS32S16), "requantize_s32_s16");
+  EXPECT_EQ(kernel_id_from_name("quantize_f32_s8"), KernelId::kQuantizeF32S8);
+  EXPECT_EQ(kernel_id_from_name("strided_slice"), KernelId::kStridedSlice);
+}
+
+// Ids are stored in programs: the integer kernels were appended after kCopy (19) and
+// must keep their numbers.
+TEST(KernelIds, IntegerKernelNumbersAreStable) {
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kConv2dS8), 20u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kLeakyReluS8), 32u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kConv2dS16), 33u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kQuantizeF32S8), 40u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kRequantizeS32S16), 51u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kStridedSlice), 52u);
+  EXPECT_EQ(kKernelCount, 53u);
 }
 
 TEST(KernelNames, UnknownIdsAndNames) {

@@ -63,6 +63,11 @@ class TestOp {
     memcpy(params_.data(), &params, sizeof(P));
     params_bytes_ = sizeof(P);
   }
+  // Raw parameter bytes, e.g. a header struct followed by per-channel arrays.
+  void set_raw_params(const std::vector<uint8_t>& bytes) {
+    params_ = bytes;
+    params_bytes_ = static_cast<uint32_t>(bytes.size());
+  }
   // The parameter struct in place, for corrupting a field after set_params().
   template <typename P>
   P& params() {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host_runner.h"
+#include "kernel_ids.h"
 #include "model_test_util.h"
 
 namespace mote::testing {
@@ -48,7 +49,20 @@ std::vector<Buffer> arena_buffers(const Interpreter& interp, const ProgramHeader
   std::vector<int64_t> first(h.tensor_count, -1), last(h.tensor_count, -1);
   const auto* tensors = reinterpret_cast<const TensorDesc*>(reinterpret_cast<const uint8_t*>(&h) + h.tensors_offset);
   const auto* pool = reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(&h) + h.index_offset);
+  // A copy whose output sits exactly on its input (the planner aliased a reshape) is one
+  // buffer: its lifetime is the union of both tensors'.
+  std::vector<uint32_t> root(h.tensor_count);
+  for (uint32_t t = 0; t < h.tensor_count; ++t) root[t] = t;
+  for (uint32_t k = 0; k < ops; ++k) {
+    const OpDesc& op = *interp.op_desc(k);
+    if (static_cast<KernelId>(op.kernel) != KernelId::kCopy) continue;
+    const uint32_t in = pool[op.io_first], out = pool[op.io_first + 1];
+    if (tensors[in].storage == tensors[out].storage && tensors[in].offset == tensors[out].offset &&
+        tensors[in].bytes == tensors[out].bytes)
+      root[out] = root[in];
+  }
   auto touch = [&](uint32_t t, int64_t op) {
+    t = root[t];
     if (first[t] < 0 || op < first[t]) first[t] = op;
     last[t] = std::max(last[t], op);
   };

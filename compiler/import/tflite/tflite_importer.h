@@ -12,7 +12,9 @@
 //      and those are refused here.
 //   3. Converts operators in file order (TFLite's execution order). Tensors are imported
 //      as operators reach them: dtype (float32, int8, int16, int32, int64, uint8, bool),
-//      static shape (a -1 in shape_signature is refused), quantization (scale and zero
+//      static shape (`shape`; a -1 in shape_signature is accepted for the batch dim 0,
+//      which takes the file's size as TFLite Micro does, and refused for any other
+//      dim), quantization (scale and zero
 //      point arrays; quantized_dimension for per-channel), constant data from the
 //      buffers. Every int8/int16 tensor must carry quantization parameters.
 //
@@ -35,6 +37,8 @@
 // Nodes are named after their first output tensor (TFLite operators have no names).
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "ir/graph.h"
@@ -43,5 +47,9 @@ namespace mote {
 
 // Throws CompileError (one line naming `path`) for anything it cannot import.
 ir::Graph import_tflite(const std::string& path);
+
+// The same from a model already in memory; `path` names it in messages and gives the
+// graph's name (its stem). The bytes are read during the call only.
+ir::Graph import_tflite_buffer(std::span<const uint8_t> bytes, const std::string& path);
 
 }  // namespace mote

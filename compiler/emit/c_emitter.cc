@@ -1,0 +1,433 @@
+#include "emit/c_emitter.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "all_kernels.h"
+#include "common/error.h"
+#include "kernel_ids.h"
+#include "mote/interpreter.h"
+
+namespace mote {
+namespace {
+
+constexpr const char* kGeneratorName = "mote 0.1.0 (mote compile --emit-c)";
+
+// ---------------------------------------------------------------- SHA-256
+
+constexpr std::array<uint32_t, 64> kSha256Rounds = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+uint32_t rotate_right(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+void sha256_block(std::array<uint32_t, 8>& state, const uint8_t* block) {
+  uint32_t w[64];
+  for (int i = 0; i < 16; ++i)
+    w[i] = uint32_t{block[4 * i]} << 24 | uint32_t{block[4 * i + 1]} << 16 |
+           uint32_t{block[4 * i + 2]} << 8 | uint32_t{block[4 * i + 3]};
+  for (int i = 16; i < 64; ++i) {
+    const uint32_t s0 = rotate_right(w[i - 15], 7) ^ rotate_right(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    const uint32_t s1 = rotate_right(w[i - 2], 17) ^ rotate_right(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+  uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+  for (int i = 0; i < 64; ++i) {
+    const uint32_t t1 = h + (rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25)) +
+                        ((e & f) ^ (~e & g)) + kSha256Rounds[i] + w[i];
+    const uint32_t t2 = (rotate_right(a, 2) ^ rotate_right(a, 13) ^ rotate_right(a, 22)) +
+                        ((a & b) ^ (a & c) ^ (b & c));
+    h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+  }
+  state[0] += a, state[1] += b, state[2] += c, state[3] += d;
+  state[4] += e, state[5] += f, state[6] += g, state[7] += h;
+}
+
+// ---------------------------------------------------------------- source writer
+
+std::string hex(uint64_t value, int digits) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string text(digits, '0');
+  for (int i = digits - 1; i >= 0; --i, value >>= 4) text[i] = kDigits[value & 0xF];
+  return text;
+}
+
+// Builds one source file line by line with indentation; the only way text gets into a
+// generated file.
+class SourceWriter {
+ public:
+  void line(const std::string& text = "") {
+    if (!text.empty()) out_.append(2 * indent_, ' ').append(text);
+    out_ += '\n';
+  }
+  void indent() { ++indent_; }
+  void dedent() { --indent_; }
+  // A /* ... */ block, one comment line per entry.
+  void block_comment(const std::vector<std::string>& lines) {
+    line("/*");
+    for (const std::string& text : lines) line(text.empty() ? " *" : " * " + text);
+    line(" */");
+  }
+  // Array initializer rows: 16 bytes per line as 0x.., with a trailing comma.
+  void byte_rows(const std::vector<uint8_t>& bytes) {
+    for (size_t row = 0; row < bytes.size(); row += 16) {
+      std::string text;
+      for (size_t i = row; i < std::min(bytes.size(), row + 16); ++i)
+        text += (i == row ? "0x" : " 0x") + hex(bytes[i], 2) + ",";
+      line(text);
+    }
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+  int indent_ = 0;
+};
+
+// ---------------------------------------------------------------- program facts
+
+struct FreeDeleter {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+
+std::unique_ptr<uint8_t, FreeDeleter> aligned_copy(const std::vector<uint8_t>& bytes, size_t size) {
+  const size_t rounded = std::max<size_t>(16, (size + 15) / 16 * 16);
+  std::unique_ptr<uint8_t, FreeDeleter> copy(static_cast<uint8_t*>(std::aligned_alloc(16, rounded)));
+  std::memset(copy.get(), 0, rounded);
+  if (!bytes.empty()) std::memcpy(copy.get(), bytes.data(), std::min(bytes.size(), size));
+  return copy;
+}
+
+struct TensorFacts {
+  std::string name;
+  std::string dtype;
+  std::vector<uint32_t> dims;
+  uint32_t bytes;
+};
+
+struct ProgramFacts {
+  uint32_t program_bytes = 0;
+  uint32_t arena_bytes = 0;
+  uint32_t arena_lower_bound_bytes = 0;
+  uint32_t constant_bytes = 0;
+  uint32_t op_count = 0;
+  std::vector<KernelId> kernels;  // distinct, by id
+  std::vector<std::string> op_lines;  // "op 0  conv2d_f32  'Conv_0'  -> [1, 6, 24, 24]"
+  std::vector<TensorFacts> inputs, outputs;
+};
+
+const char* dtype_c_name(uint8_t dtype) {
+  switch (static_cast<DType>(dtype)) {
+    case DType::kFloat32: return "float32";
+    case DType::kInt8: return "int8";
+    case DType::kInt16: return "int16";
+    case DType::kInt32: return "int32";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt64: return "int64";
+    case DType::kBool: return "bool";
+  }
+  return "unknown";
+}
+
+TensorFacts tensor_facts(const TensorDesc& desc, const char* name) {
+  TensorFacts facts;
+  facts.name = name;
+  facts.dtype = dtype_c_name(desc.dtype);
+  facts.dims.assign(desc.dims, desc.dims + desc.rank);
+  facts.bytes = desc.bytes;
+  return facts;
+}
+
+std::string upper(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return text;
+}
+
+std::string shape_text(const std::vector<uint32_t>& dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+// Text safe inside a /* */ comment: printable ASCII, no "*/".
+std::string comment_safe(const std::string& text) {
+  std::string safe;
+  for (char c : text) safe += (c >= 0x20 && c < 0x7F) ? c : '?';
+  for (size_t at; (at = safe.find("*/")) != std::string::npos;) safe[at] = '?';
+  return safe;
+}
+
+// Reads the program through the runtime's own verifier, so the generated sources only
+// ever hold a program the firmware will accept.
+ProgramFacts read_program(const std::vector<uint8_t>& program) {
+  if (program.size() < sizeof(ProgramHeader)) throw CompileError("--emit-c: program truncated");
+  ProgramHeader header;
+  std::memcpy(&header, program.data(), sizeof(header));
+  auto program_copy = aligned_copy(program, program.size());
+  auto arena = aligned_copy({}, header.arena_bytes);
+  Interpreter interp;
+  const Status status = interp.load(Span<const uint8_t>(program_copy.get(), program.size()),
+                                    Span<uint8_t>(arena.get(), header.arena_bytes), all_kernels());
+  if (status != Status::kOk)
+    throw CompileError(std::string("--emit-c: the runtime refuses the program: ") +
+                       status_string(status));
+  ProgramFacts facts;
+  facts.program_bytes = header.total_bytes;
+  facts.arena_bytes = header.arena_bytes;
+  facts.arena_lower_bound_bytes = header.arena_lower_bound_bytes;
+  facts.constant_bytes = interp.memory_report().constant_bytes;
+  facts.op_count = interp.op_count();
+  std::set<uint16_t> ids;
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    const uint16_t kernel = interp.op_desc(k)->kernel;
+    ids.insert(kernel);
+    const TensorDesc& out = interp.op_context(k).output_desc(0);
+    facts.op_lines.push_back("op " + std::to_string(k) + "  " + kernel_name(static_cast<KernelId>(kernel)) +
+                             "  '" + comment_safe(interp.op_name(k)) + "'  -> " + dtype_c_name(out.dtype) +
+                             " " + shape_text(std::vector<uint32_t>(out.dims, out.dims + out.rank)));
+  }
+  for (uint16_t id : ids) facts.kernels.push_back(static_cast<KernelId>(id));
+  const auto* pool = reinterpret_cast<const uint32_t*>(program_copy.get() + header.index_offset);
+  for (uint32_t i = 0; i < interp.input_count(); ++i) {
+    facts.inputs.push_back(
+        tensor_facts(*interp.input_desc(i), interp.tensor_name(pool[header.inputs_first + i])));
+  }
+  for (uint32_t i = 0; i < interp.output_count(); ++i) {
+    facts.outputs.push_back(
+        tensor_facts(*interp.output_desc(i), interp.tensor_name(pool[header.outputs_first + i])));
+  }
+  return facts;
+}
+
+std::string kernel_list(const ProgramFacts& facts) {
+  std::string text;
+  for (KernelId id : facts.kernels) text += (text.empty() ? "" : ", ") + std::string(kernel_name(id));
+  return text;
+}
+
+// The comment every generated file starts with.
+std::vector<std::string> provenance(const EmitCInput& input, const ProgramFacts& facts,
+                                    const std::string& what) {
+  return {what,
+          "",
+          std::string("Generated by ") + kGeneratorName + ". Do not edit.",
+          "Model:   " + comment_safe(input.model_file_name) + " (SHA-256 " + input.model_sha256 + ")",
+          "Target:  " + comment_safe(input.target),
+          "Program: " + std::to_string(facts.program_bytes) + " bytes (" +
+              std::to_string(facts.constant_bytes) + " of constants), " +
+              std::to_string(facts.op_count) + " ops",
+          "Arena:   " + std::to_string(facts.arena_bytes) + " bytes (schedule lower bound " +
+              std::to_string(facts.arena_lower_bound_bytes) + ")",
+          "Kernels: " + kernel_list(facts)};
+}
+
+std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, const std::string& id) {
+  const std::string prefix = upper(id);
+  SourceWriter w;
+  std::vector<std::string> intro = provenance(input, facts, id + "_model.h: the compiled model for firmware.");
+  intro.push_back("");
+  intro.insert(intro.end(), facts.op_lines.begin(), facts.op_lines.end());
+  intro.insert(intro.end(),
+               {"", "Link " + id + "_model.c, " + id + "_kernels.cc, the runtime and the kernel library:",
+                "  mote_load(&ctx, " + id + "_program, " + prefix + "_PROGRAM_BYTES, arena, " + prefix +
+                    "_ARENA_BYTES,",
+                "            " + id + "_kernels());",
+                "The arena is the caller's: " + prefix + "_ARENA_BYTES bytes, 16-byte aligned, placed in",
+                "whatever RAM section the firmware chooses."});
+  w.block_comment(intro);
+  w.line("#ifndef " + prefix + "_MODEL_H_");
+  w.line("#define " + prefix + "_MODEL_H_");
+  w.line();
+  w.line("#include <stdint.h>");
+  w.line();
+  w.line("#include \"mote/mote.h\"");
+  w.line();
+  w.line("#ifdef __cplusplus");
+  w.line("extern \"C\" {");
+  w.line("#endif");
+  w.line();
+  w.line("/* Size of the program array, and of the arena it needs (exactly, as planned). */");
+  w.line("#define " + prefix + "_PROGRAM_BYTES " + std::to_string(facts.program_bytes) + "u");
+  w.line("#define " + prefix + "_ARENA_BYTES " + std::to_string(facts.arena_bytes) + "u");
+  w.line();
+  auto tensor_macros = [&](const std::vector<TensorFacts>& tensors, const std::string& kind) {
+    w.line("#define " + prefix + "_" + upper(kind) + "_COUNT " + std::to_string(tensors.size()) + "u");
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const TensorFacts& t = tensors[i];
+      w.line("/* " + kind + " " + std::to_string(i) + " \"" + comment_safe(t.name) + "\": " + t.dtype + " " +
+             shape_text(t.dims) + " */");
+      w.line("#define " + prefix + "_" + upper(kind) + std::to_string(i) + "_BYTES " +
+             std::to_string(t.bytes) + "u");
+    }
+    w.line();
+  };
+  tensor_macros(facts.inputs, "input");
+  tensor_macros(facts.outputs, "output");
+  w.line("/* The program (" + id + "_model.c): 16-byte aligned, in section MOTE_PROGRAM_SECTION. */");
+  w.line("extern const uint8_t " + id + "_program[" + prefix + "_PROGRAM_BYTES];");
+  w.line();
+  w.line("/* The kernels this program uses and no others (" + id + "_kernels.cc). */");
+  w.line("const mote_kernel_table* " + id + "_kernels(void);");
+  w.line();
+  w.line("/* Name of a kernel id in the table (\"conv2d_f32\", ...), for reports; \"\" otherwise. */");
+  w.line("const char* " + id + "_kernel_name(uint32_t kernel_id);");
+  w.line();
+  w.line("#ifdef __cplusplus");
+  w.line("}  /* extern \"C\" */");
+  w.line("#endif");
+  w.line();
+  w.line("#endif  /* " + prefix + "_MODEL_H_ */");
+  return w.take();
+}
+
+std::string emit_program_source(const EmitCInput& input, const ProgramFacts& facts, const std::string& id) {
+  const std::string prefix = upper(id);
+  SourceWriter w;
+  std::vector<std::string> intro = provenance(input, facts, id + "_model.c: the program bytes.");
+  intro.insert(intro.end(), {"", "Placement: define MOTE_PROGRAM_SECTION (e.g. -DMOTE_PROGRAM_SECTION='\".flash_models\"')",
+                             "to put the program in a section of your linker script; default \".rodata\"."});
+  w.block_comment(intro);
+  w.line("#include \"" + id + "_model.h\"");
+  w.line();
+  w.line("#ifndef MOTE_PROGRAM_SECTION");
+  w.line("#define MOTE_PROGRAM_SECTION \".rodata\"");
+  w.line("#endif");
+  w.line();
+  w.line("__attribute__((section(MOTE_PROGRAM_SECTION), aligned(16)))");
+  w.line("const uint8_t " + id + "_program[" + prefix + "_PROGRAM_BYTES] = {");
+  w.indent();
+  w.byte_rows(input.program);
+  w.dedent();
+  w.line("};");
+  return w.take();
+}
+
+std::string emit_kernels_source(const EmitCInput& input, const ProgramFacts& facts, const std::string& id) {
+  SourceWriter w;
+  std::vector<std::string> intro = provenance(input, facts, id + "_kernels.cc: the kernel table.");
+  intro.insert(intro.end(), {"", "Refers only to the KernelEntry objects this program uses, so the linker takes",
+                             "only their objects from the kernel library (no --whole-archive)."});
+  w.block_comment(intro);
+  w.line("#include \"" + id + "_model.h\"");
+  w.line();
+  w.line("#include \"mote/kernel.h\"");
+  w.line();
+  w.line("namespace mote {");
+  for (KernelId kernel : facts.kernels)
+    w.line("extern const KernelEntry " + kernel_entry_symbol(kernel_name(kernel)) + ";");
+  w.line("}  // namespace mote");
+  w.line();
+  w.line("namespace {");
+  w.line();
+  const uint32_t count = facts.kernels.empty() ? 1 : static_cast<uint32_t>(facts.kernels.back()) + 1;
+  w.line("// Indexed by kernel id (kernels/kernel_ids.h); null where this program needs none.");
+  w.line("const mote::KernelEntry* const kEntries[" + std::to_string(count) + "] = {");
+  w.indent();
+  for (uint32_t i = 0; i < count; ++i) {
+    const auto kernel = static_cast<KernelId>(i);
+    const bool used = std::find(facts.kernels.begin(), facts.kernels.end(), kernel) != facts.kernels.end();
+    if (used)
+      w.line("&mote::" + kernel_entry_symbol(kernel_name(kernel)) + ",  // " + std::to_string(i) + " " +
+             kernel_name(kernel));
+    else
+      w.line("nullptr,  // " + std::to_string(i));
+  }
+  w.dedent();
+  w.line("};");
+  w.line();
+  w.line("const mote::KernelTable kTable = {kEntries, " + std::to_string(count) + "};");
+  w.line();
+  w.line("}  // namespace");
+  w.line();
+  w.line("extern \"C\" const mote_kernel_table* " + id + "_kernels(void) {");
+  w.indent();
+  w.line("return mote_kernel_table_of(kTable);");
+  w.dedent();
+  w.line("}");
+  w.line();
+  w.line("extern \"C\" const char* " + id + "_kernel_name(uint32_t kernel_id) {");
+  w.indent();
+  w.line("switch (kernel_id) {");
+  w.indent();
+  for (KernelId kernel : facts.kernels)
+    w.line("case " + std::to_string(static_cast<uint32_t>(kernel)) + ": return \"" + kernel_name(kernel) + "\";");
+  w.line("default: return \"\";");
+  w.dedent();
+  w.line("}");
+  w.dedent();
+  w.line("}");
+  return w.take();
+}
+
+}  // namespace
+
+std::string sha256_hex(const std::vector<uint8_t>& bytes) {
+  std::array<uint32_t, 8> state = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  const size_t full = bytes.size() / 64 * 64;
+  for (size_t at = 0; at < full; at += 64) sha256_block(state, bytes.data() + at);
+  // Padding: 0x80, zeros, then the bit length as a big-endian 64-bit number.
+  uint8_t tail[128] = {};
+  const size_t rest = bytes.size() - full;
+  if (rest != 0) std::memcpy(tail, bytes.data() + full, rest);
+  tail[rest] = 0x80;
+  const size_t tail_bytes = rest < 56 ? 64 : 128;
+  const uint64_t bits = uint64_t{bytes.size()} * 8;
+  for (int i = 0; i < 8; ++i) tail[tail_bytes - 1 - i] = static_cast<uint8_t>(bits >> (8 * i));
+  for (size_t at = 0; at < tail_bytes; at += 64) sha256_block(state, tail + at);
+  std::string digest;
+  for (uint32_t word : state) digest += hex(word, 8);
+  return digest;
+}
+
+std::string c_identifier_for_model(const std::string& model_path) {
+  std::string id = std::filesystem::path(model_path).stem().string();
+  for (char& c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "model_" + id;
+  return id;
+}
+
+std::string kernel_entry_symbol(const std::string& kernel_name) {
+  // Words of kernel names whose KernelId spelling is not plain capitalization.
+  static const std::map<std::string, std::string> kSpelling = {{"matmul", "MatMul"}};
+  std::string symbol = "k";
+  std::istringstream words(kernel_name);
+  for (std::string word; std::getline(words, word, '_');) {
+    if (word.empty()) continue;
+    const auto special = kSpelling.find(word);
+    if (special != kSpelling.end()) {
+      symbol += special->second;
+      continue;
+    }
+    word[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(word[0])));
+    symbol += word;
+  }
+  return symbol + "Entry";
+}
+
+std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input) {
+  const ProgramFacts facts = read_program(input.program);
+  const std::string id = c_identifier_for_model(input.model_file_name);
+  return {{id + "_model.h", emit_header(input, facts, id)},
+          {id + "_model.c", emit_program_source(input, facts, id)},
+          {id + "_kernels.cc", emit_kernels_source(input, facts, id)}};
+}
+
+}  // namespace mote

@@ -1,0 +1,940 @@
+// Lowering of quantized Mote ops (int8, and int16 activations with int8 weights: TFLite
+// "16x8") to the integer reference kernels.
+//
+// Every parameter is derived exactly as TFLite Micro's Prepare() derives it, through the
+// host helpers of kernels/quant/quant_math.h, as each kernel header documents: one place
+// reproduces TFLite's rounding, this file only picks the helper and its arguments.
+// Per-channel arrays (int32 multiplier[C], then int32 shift[C]) follow the param struct.
+//
+// The kernel is picked by the tensors' dtypes: int8 input -> *_s8, int16 input -> *_s16.
+// A quantized op with no integer kernel (an int16 fully_connected, an lstm, ...) is a
+// CompileError naming the node and what is missing.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "lower/node_lowering.h"
+#include "quant/quant_math.h"
+// Kernel parameter structs.
+#include "activation/activation.h"
+#include "concat/concat.h"
+#include "conv2d/conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "elementwise/elementwise.h"
+#include "fully_connected/fully_connected.h"
+#include "leaky_relu/leaky_relu.h"
+#include "mean/mean.h"
+#include "pad/pad.h"
+#include "pool2d/pool2d.h"
+#include "quantize/quantize.h"
+#include "softmax/softmax.h"
+#include "strided_slice/strided_slice.h"
+#include "transpose/transpose.h"
+#include "transpose_conv/transpose_conv.h"
+
+namespace mote::lower {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool is_integer(DType dtype) {
+  return dtype == DType::kInt8 || dtype == DType::kInt16 || dtype == DType::kInt32;
+}
+
+int32_t type_min(DType dtype) {
+  switch (dtype) {
+    case DType::kInt8: return -128;
+    case DType::kInt16: return -32768;
+    default: return std::numeric_limits<int32_t>::min();
+  }
+}
+
+int32_t type_max(DType dtype) {
+  switch (dtype) {
+    case DType::kInt8: return 127;
+    case DType::kInt16: return 32767;
+    default: return std::numeric_limits<int32_t>::max();
+  }
+}
+
+std::string float_string(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// Per-tensor quantization of an activation tensor.
+struct TensorQuant {
+  float scale;
+  int32_t zero_point;
+};
+
+TensorQuant per_tensor(const NodeLowering& l, const ir::Tensor& t, const char* role) {
+  const ir::QuantParams& q = t.quant;
+  if (q.scales.empty()) l.fail(l.label(t, role) + " (" + dtype_string(t.dtype) + ") has no quantization parameters");
+  if (q.scales.size() != 1 || q.zero_points.size() != 1) {
+    l.fail(l.label(t, role) + " has " + std::to_string(q.scales.size()) +
+           " quantization scales, expected one (per-tensor)");
+  }
+  const float scale = q.scales[0];
+  if (!(scale > 0.0f) || !std::isfinite(scale)) {
+    l.fail(l.label(t, role) + " has quantization scale " + float_string(scale) +
+           ", expected a positive finite value");
+  }
+  const int32_t zp = q.zero_points[0];
+  if (zp < type_min(t.dtype) || zp > type_max(t.dtype)) {
+    l.fail(l.label(t, role) + " has zero point " + std::to_string(zp) + ", outside " +
+           dtype_string(t.dtype));
+  }
+  return {scale, zp};
+}
+
+bool same_quant(const ir::Tensor& a, const ir::Tensor& b) {
+  return a.quant.scales == b.quant.scales && a.quant.zero_points == b.quant.zero_points;
+}
+
+// Filter scales, one per output channel: per-channel along `axis`, or the per-tensor scale
+// repeated (TFLite uses filter_scale[0] for every channel then).
+std::vector<float> channel_scales(const NodeLowering& l, const ir::Tensor& filter, int32_t axis,
+                                  int64_t channels) {
+  const ir::QuantParams& q = filter.quant;
+  if (q.scales.empty()) l.fail(l.label(filter, "filter") + " has no quantization parameters");
+  std::vector<float> scales;
+  if (q.scales.size() == 1) {
+    scales.assign(static_cast<size_t>(channels), q.scales[0]);
+  } else if (static_cast<int64_t>(q.scales.size()) == channels && q.axis == axis) {
+    scales = q.scales;
+  } else {
+    l.fail(l.label(filter, "filter") + " has " + std::to_string(q.scales.size()) +
+           " quantization scales on axis " + std::to_string(q.axis) + ", expected 1 or " +
+           std::to_string(channels) + " on axis " + std::to_string(axis));
+  }
+  for (float s : scales) {
+    if (!(s > 0.0f) || !std::isfinite(s)) {
+      l.fail(l.label(filter, "filter") + " has quantization scale " + float_string(s) +
+             ", expected positive finite scales");
+    }
+  }
+  return scales;
+}
+
+// act_min/act_max (real-valued, mote_ops.md) -> the quantized clamp range. TFLite only has
+// the fused activations NONE, RELU, RELU6 and RELU_N1_TO_1, so the bounds must be one of
+// those; TFLite's CalculateActivationRangeQuantized (activation_range_quantized) does the
+// conversion.
+void act_range(const NodeLowering& l, const TensorQuant& out, DType dtype, int32_t* act_min,
+               int32_t* act_max) {
+  const double lo = l.node().get_float("act_min", -kInf);
+  const double hi = l.node().get_float("act_max", kInf);
+  FusedActivation activation;
+  if (lo == -kInf && hi == kInf) {
+    activation = FusedActivation::kNone;
+  } else if (lo == 0.0 && hi == kInf) {
+    activation = FusedActivation::kRelu;
+  } else if (lo == 0.0 && hi == 6.0) {
+    activation = FusedActivation::kRelu6;
+  } else if (lo == -1.0 && hi == 1.0) {
+    activation = FusedActivation::kReluN1To1;
+  } else {
+    l.fail("fused activation range [" + float_string(lo) + ", " + float_string(hi) +
+           "] on a quantized op is not one of TFLite's (none, [0,inf) ReLU, [0,6] ReLU6, [-1,1])");
+  }
+  if (!activation_range_quantized(activation, out.scale, out.zero_point, type_min(dtype),
+                                  type_max(dtype), act_min, act_max) ||
+      *act_min > *act_max) {
+    l.fail("fused activation range [" + float_string(lo) + ", " + float_string(hi) +
+           "] does not quantize at output scale " + float_string(out.scale) + ", zero point " +
+           std::to_string(out.zero_point));
+  }
+}
+
+void expect_shift(const NodeLowering& l, int32_t shift, int32_t lo, int32_t hi, const std::string& what) {
+  if (shift < lo || shift > hi) {
+    l.fail(what + " shift " + std::to_string(shift) + " is outside the kernel's range [" +
+           std::to_string(lo) + ", " + std::to_string(hi) + "] (scales too far apart)");
+  }
+}
+
+// The struct's bytes, then the int32 arrays in order.
+template <typename P>
+std::vector<uint8_t> params_with_arrays(const P& params, const std::vector<const std::vector<int32_t>*>& arrays) {
+  std::vector<uint8_t> bytes = params_bytes(params);
+  for (const std::vector<int32_t>* a : arrays) {
+    const size_t at = bytes.size();
+    bytes.resize(at + a->size() * sizeof(int32_t));
+    if (!a->empty()) std::memcpy(bytes.data() + at, a->data(), a->size() * sizeof(int32_t));
+  }
+  return bytes;
+}
+
+void expect_bias_dtype(const NodeLowering& l, size_t index, int64_t channels,
+                       std::initializer_list<DType> allowed) {
+  if (!l.has_input(index)) return;
+  const ir::Tensor& bias = l.input(index);
+  l.expect_shape(bias, "bias", {channels});
+  for (DType d : allowed)
+    if (bias.dtype == d) return;
+  std::string names;
+  for (DType d : allowed) names += std::string(names.empty() ? "" : " or ") + dtype_string(d);
+  l.fail(l.label(bias, "bias") + " has dtype " + dtype_string(bias.dtype) + ", expected " + names);
+}
+
+// Activation dtype of a weighted op: int8 (s8 kernels) or int16 (16x8 kernels).
+DType activation_dtype(const NodeLowering& l) {
+  const DType dtype = l.input(0).dtype;
+  if (dtype != DType::kInt8 && dtype != DType::kInt16) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_string(dtype) +
+           ", expected int8 or int16 (float activations with int8 weights are not supported)");
+  }
+  l.expect_dtype(l.output(0), "output", dtype);
+  return dtype;
+}
+
+void expect_zero_point_zero(const NodeLowering& l, const ir::Tensor& t, const char* role, int32_t zp) {
+  if (zp != 0) {
+    l.fail(l.label(t, role) + " has zero point " + std::to_string(zp) +
+           ", expected 0 (int16 activations are symmetric in TFLite)");
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Convolutions
+// ---------------------------------------------------------------------------------------
+
+struct Window {
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+};
+
+Window window_attrs(const NodeLowering& l) {
+  const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
+  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
+  return {strides[0], strides[1], dilations[0], dilations[1], pads[0], pads[1], pads[2], pads[3]};
+}
+
+void expect_conv_output(const NodeLowering& l, const Window& w, int64_t kh, int64_t kw, int64_t channels) {
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  const int64_t oh = conv_out_size(in.shape[1], w.pad_top, w.pad_bottom, kh, w.stride_h, w.dilation_h, false);
+  const int64_t ow = conv_out_size(in.shape[2], w.pad_left, w.pad_right, kw, w.stride_w, w.dilation_w, false);
+  if (oh < 1 || ow < 1) {
+    l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) + " does not fit the padded " +
+           std::to_string(in.shape[1]) + "x" + std::to_string(in.shape[2]) + " input");
+  }
+  l.expect_shape(out, "output", {in.shape[0], oh, ow, channels});
+}
+
+// multiplier[c], shift[c] of a conv-like op (conv_channel_multiplier per channel).
+void channel_multipliers(const NodeLowering& l, float input_scale, const std::vector<float>& filter_scales,
+                         float output_scale, int32_t max_shift, std::vector<int32_t>* multipliers,
+                         std::vector<int32_t>* shifts) {
+  for (size_t c = 0; c < filter_scales.size(); ++c) {
+    int32_t m = 0, s = 0;
+    conv_channel_multiplier(input_scale, filter_scales[c], output_scale, &m, &s);
+    expect_shift(l, s, kMinShift, max_shift, "channel " + std::to_string(c) + " requantization");
+    multipliers->push_back(m);
+    shifts->push_back(s);
+  }
+}
+
+LoweredOp lower_conv2d_quant(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& filter = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(filter, "filter", 4);
+  l.expect_rank(out, "output", 4);
+  const DType dtype = activation_dtype(l);
+  l.expect_dtype(filter, "filter", DType::kInt8);
+
+  const Window w = window_attrs(l);
+  const int64_t group = l.node().get_int("group", 1);
+  const int64_t c = in.shape[3], o = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
+  if (group < 1 || group > kMaxI32 || c % group != 0 || o % group != 0 || filter.shape[3] != c / group) {
+    l.fail("filter '" + filter.name + "' " + shape_string(filter.shape) + " and group " +
+           std::to_string(group) + " do not match input channels " + std::to_string(c));
+  }
+  expect_conv_output(l, w, kh, kw, o);
+
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  const std::vector<float> filter_scales = channel_scales(l, filter, 0, o);
+  std::vector<int32_t> multipliers, shifts;
+  LoweredOp op;
+  if (dtype == DType::kInt8) {
+    expect_bias_dtype(l, 2, o, {DType::kInt32});
+    Conv2dS8Params p{};
+    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
+    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
+    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
+    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.groups = static_cast<int32_t>(group);
+    p.input_zero_point = in_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    channel_multipliers(l, in_q.scale, filter_scales, out_q.scale, kMaxShift, &multipliers, &shifts);
+    op.kernel = KernelId::kConv2dS8;
+    op.params = params_with_arrays(p, {&multipliers, &shifts});
+  } else {
+    expect_bias_dtype(l, 2, o, {DType::kInt64, DType::kInt32});
+    expect_zero_point_zero(l, in, "input", in_q.zero_point);
+    expect_zero_point_zero(l, out, "output", out_q.zero_point);
+    Conv2dS16Params p{};
+    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
+    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
+    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
+    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.groups = static_cast<int32_t>(group);
+    // TFLite accumulates in int32 only when the bias is int32; int64 otherwise.
+    p.accumulator = l.has_input(2) && l.input(2).dtype == DType::kInt32 ? 32 : 64;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    channel_multipliers(l, in_q.scale, filter_scales, out_q.scale,
+                        p.accumulator == 64 ? kMaxShift64 : kMaxShift, &multipliers, &shifts);
+    op.kernel = KernelId::kConv2dS16;
+    op.params = params_with_arrays(p, {&multipliers, &shifts});
+  }
+  op.macs = static_cast<uint64_t>(out.elements()) * static_cast<uint64_t>(kh * kw * (c / group));
+  return op;
+}
+
+LoweredOp lower_depthwise_conv2d_quant(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& filter = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(filter, "filter", 4);
+  l.expect_rank(out, "output", 4);
+  const DType dtype = activation_dtype(l);
+  l.expect_dtype(filter, "filter", DType::kInt8);
+
+  const Window w = window_attrs(l);
+  const int64_t c = in.shape[3], kh = filter.shape[1], kw = filter.shape[2], oc = filter.shape[3];
+  const int64_t multiplier = l.node().get_int("depth_multiplier", c > 0 ? oc / c : 1);
+  if (filter.shape[0] != 1 || multiplier < 1 || c * multiplier != oc) {
+    l.fail("filter '" + filter.name + "' has shape " + shape_string(filter.shape) +
+           ", expected [1,KH,KW," + std::to_string(c) + "*depth_multiplier]");
+  }
+  expect_conv_output(l, w, kh, kw, oc);
+
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  const std::vector<float> filter_scales = channel_scales(l, filter, 3, oc);
+  std::vector<int32_t> multipliers, shifts;
+  LoweredOp op;
+  if (dtype == DType::kInt8) {
+    expect_bias_dtype(l, 2, oc, {DType::kInt32});
+    DepthwiseConv2dS8Params p{};
+    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
+    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
+    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
+    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.depth_multiplier = static_cast<int32_t>(multiplier);
+    p.input_zero_point = in_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    channel_multipliers(l, in_q.scale, filter_scales, out_q.scale, kMaxShift, &multipliers, &shifts);
+    op.kernel = KernelId::kDepthwiseConv2dS8;
+    op.params = params_with_arrays(p, {&multipliers, &shifts});
+  } else {
+    expect_bias_dtype(l, 2, oc, {DType::kInt64});
+    expect_zero_point_zero(l, in, "input", in_q.zero_point);
+    expect_zero_point_zero(l, out, "output", out_q.zero_point);
+    DepthwiseConv2dS16Params p{};
+    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
+    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
+    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
+    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.depth_multiplier = static_cast<int32_t>(multiplier);
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    channel_multipliers(l, in_q.scale, filter_scales, out_q.scale, kMaxShift64, &multipliers, &shifts);
+    op.kernel = KernelId::kDepthwiseConv2dS16;
+    op.params = params_with_arrays(p, {&multipliers, &shifts});
+  }
+  op.macs = static_cast<uint64_t>(out.elements()) * static_cast<uint64_t>(kh * kw);
+  return op;
+}
+
+LoweredOp lower_fully_connected_quant(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& weights = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_min_rank(in, "input", 1);
+  l.expect_rank(weights, "weights", 2);
+  l.expect_min_rank(out, "output", 1);
+  const DType dtype = activation_dtype(l);
+  if (dtype != DType::kInt8) l.fail("int16 fully_connected (TFLite 16x8) has no kernel yet");
+  l.expect_dtype(weights, "weights", DType::kInt8);
+  const int64_t n = weights.shape[0], k = weights.shape[1];
+  if (in.shape.back() != k) {
+    l.fail("weights '" + weights.name + "' has shape " + shape_string(weights.shape) + ", expected [N," +
+           std::to_string(in.shape.back()) + "] to match input " + shape_string(in.shape));
+  }
+  const int64_t batches = ir::element_count(ir::Shape(in.shape.begin(), in.shape.end() - 1));
+  if (out.shape.back() != n || out.elements() != batches * n) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
+           std::to_string(batches * n) + " elements with last dim " + std::to_string(n));
+  }
+  expect_bias_dtype(l, 2, n, {DType::kInt32});
+
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  FullyConnectedS8Params p{};
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+  std::vector<int32_t> multipliers, shifts;
+  if (weights.quant.scales.size() == 1) {
+    // Per-tensor: TFLite's GetQuantizedConvolutionMultipler (float product).
+    const TensorQuant w_q = per_tensor(l, weights, "weights");
+    p.filter_zero_point = w_q.zero_point;
+    p.channel_count = 1;
+    int32_t m = 0, s = 0;
+    fully_connected_multiplier(in_q.scale, w_q.scale, out_q.scale, &m, &s);
+    expect_shift(l, s, kMinShift, kMaxShift, "requantization");
+    multipliers.push_back(m);
+    shifts.push_back(s);
+  } else {
+    const std::vector<float> scales = channel_scales(l, weights, 0, n);
+    p.filter_zero_point = 0;
+    p.channel_count = static_cast<uint32_t>(n);
+    channel_multipliers(l, in_q.scale, scales, out_q.scale, kMaxShift, &multipliers, &shifts);
+  }
+  LoweredOp op;
+  op.kernel = KernelId::kFullyConnectedS8;
+  op.params = params_with_arrays(p, {&multipliers, &shifts});
+  op.macs = static_cast<uint64_t>(batches) * static_cast<uint64_t>(n) * static_cast<uint64_t>(k);
+  return op;
+}
+
+LoweredOp lower_transpose_conv_quant(const NodeLowering& l) {
+  l.expect_io(2, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& filter = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(filter, "filter", 4);
+  l.expect_rank(out, "output", 4);
+  const DType dtype = activation_dtype(l);
+  if (dtype != DType::kInt16) l.fail("int8 transpose_conv has no kernel yet (only int16, TFLite 16x8)");
+  l.expect_dtype(filter, "filter", DType::kInt8);
+  const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const std::vector<int64_t> pads = l.node().get_ints("pads", {0, 0, 0, 0});
+  if (pads.size() != 4) l.fail("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected 4");
+  const int64_t o = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
+  if (filter.shape[3] != in.shape[3]) {
+    l.fail("filter '" + filter.name + "' has shape " + shape_string(filter.shape) + ", expected [O,KH,KW," +
+           std::to_string(in.shape[3]) + "]");
+  }
+  if (pads[0] < 0 || pads[1] < 0 || pads[0] > kMaxI32 || pads[1] > kMaxI32) {
+    l.fail("pads " + shape_string(pads) + ": top and left must be non-negative");
+  }
+  const int64_t oh = (in.shape[1] - 1) * strides[0] + kh - pads[0] - pads[2];
+  const int64_t ow = (in.shape[2] - 1) * strides[1] + kw - pads[1] - pads[3];
+  l.expect_shape(out, "output", {in.shape[0], oh, ow, o});
+  expect_bias_dtype(l, 2, o, {DType::kInt64});
+
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  expect_zero_point_zero(l, in, "input", in_q.zero_point);
+  expect_zero_point_zero(l, out, "output", out_q.zero_point);
+  TransposeConvS16Params p{};
+  p.stride_h = strides[0];
+  p.stride_w = strides[1];
+  p.pad_top = static_cast<int32_t>(pads[0]);
+  p.pad_left = static_cast<int32_t>(pads[1]);
+  act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+  std::vector<int32_t> multipliers, shifts;
+  channel_multipliers(l, in_q.scale, channel_scales(l, filter, 0, o), out_q.scale, kMaxShift64,
+                      &multipliers, &shifts);
+  LoweredOp op;
+  op.kernel = KernelId::kTransposeConvS16;
+  op.params = params_with_arrays(p, {&multipliers, &shifts});
+  op.macs = static_cast<uint64_t>(in.elements()) * static_cast<uint64_t>(o * kh * kw);
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// Elementwise
+// ---------------------------------------------------------------------------------------
+
+LoweredOp lower_binary_quant(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& a = l.input(0);
+  const ir::Tensor& b = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  const DType dtype = activation_dtype(l);
+  l.expect_dtype(b, "b", dtype);
+  ir::Shape expected;
+  if (!broadcast_shapes(a.shape, b.shape, &expected)) {
+    l.fail("inputs '" + a.name + "' " + shape_string(a.shape) + " and '" + b.name + "' " +
+           shape_string(b.shape) + " do not broadcast");
+  }
+  l.expect_shape(out, "output", expected);
+  const TensorQuant a_q = per_tensor(l, a, "a");
+  const TensorQuant b_q = per_tensor(l, b, "b");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  const std::string& op_name = l.node().op;
+  const bool s8 = dtype == DType::kInt8;
+  LoweredOp op;
+  if (op_name == "add" || op_name == "sub") {
+    // TFLite Micro's ADD/SUB use the general rescaling for int16 too (left shift 15): they
+    // do not read pot_scale_int16.
+    QuantAddSubParams p{};
+    p.input1_zero_point = a_q.zero_point;
+    p.input2_zero_point = b_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    AddSubMultipliers m{};
+    const int32_t left_shift = s8 ? kAddSubLeftShiftS8 : kAddSubLeftShiftS16;
+    const bool ok = op_name == "add" ? add_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m)
+                                     : sub_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m);
+    if (!ok) {
+      l.fail("scales " + float_string(a_q.scale) + ", " + float_string(b_q.scale) + " -> " +
+             float_string(out_q.scale) + " give a rescaling multiplier outside (0, 1)");
+    }
+    p.input1_multiplier = m.input1_multiplier;
+    p.input1_shift = m.input1_shift;
+    p.input2_multiplier = m.input2_multiplier;
+    p.input2_shift = m.input2_shift;
+    p.output_multiplier = m.output_multiplier;
+    p.output_shift = m.output_shift;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    op.params = params_bytes(p);
+    if (op_name == "add") op.kernel = s8 ? KernelId::kAddS8 : KernelId::kAddS16;
+    else op.kernel = s8 ? KernelId::kSubS8 : KernelId::kSubS16;
+  } else if (op_name == "mul") {
+    if (!s8) {
+      expect_zero_point_zero(l, a, "a", a_q.zero_point);
+      expect_zero_point_zero(l, b, "b", b_q.zero_point);
+      expect_zero_point_zero(l, out, "output", out_q.zero_point);
+    }
+    QuantMulParams p{};
+    p.input1_zero_point = a_q.zero_point;
+    p.input2_zero_point = b_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    mul_multiplier(a_q.scale, b_q.scale, out_q.scale, &p.output_multiplier, &p.output_shift);
+    expect_shift(l, p.output_shift, kMinShift, kMaxShift, "requantization");
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    op.params = params_bytes(p);
+    op.kernel = s8 ? KernelId::kMulS8 : KernelId::kMulS16;
+  } else {
+    l.fail("quantized " + op_name + " has no kernel (expected add, sub or mul)");
+  }
+  return op;
+}
+
+void expect_same_shape(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  l.expect_shape(l.output(0), "output", l.input(0).shape);
+}
+
+// TFLite fixes the output quantization of softmax, logistic and tanh; it accepts a scale
+// within 0.1% of the nominal one (TF_LITE_ENSURE_NEAR) and the exact zero point.
+void expect_fixed_output_quant(const NodeLowering& l, float scale, int32_t zero_point) {
+  const TensorQuant q = per_tensor(l, l.output(0), "output");
+  if (std::fabs(q.scale - scale) > 0.001f * scale || q.zero_point != zero_point) {
+    l.fail(l.label(l.output(0), "output") + " has scale " + float_string(q.scale) + ", zero point " +
+           std::to_string(q.zero_point) + "; TFLite requires scale " + float_string(scale) +
+           ", zero point " + std::to_string(zero_point));
+  }
+}
+
+LoweredOp lower_softmax_quant(const NodeLowering& l) {
+  expect_same_shape(l);
+  l.expect_min_rank(l.input(0), "input", 1);
+  if (activation_dtype(l) != DType::kInt8) l.fail("int16 softmax has no kernel yet");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
+  SoftmaxS8Params p{};
+  const float beta = static_cast<float>(l.node().get_float("beta", 1.0));
+  if (!softmax_s8_params(beta, in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.diff_min)) {
+    l.fail("beta " + float_string(beta) + " * input scale " + float_string(in_q.scale) +
+           " is too small for TFLite's int8 softmax");
+  }
+  LoweredOp op;
+  op.kernel = KernelId::kSoftmaxS8;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_sigmoid_tanh_quant(const NodeLowering& l, bool sigmoid) {
+  expect_same_shape(l);
+  if (activation_dtype(l) != DType::kInt8) l.fail("int16 " + l.node().op + " has no kernel yet");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  if (sigmoid) expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
+  else expect_fixed_output_quant(l, 1.0f / 128.0f, 0);
+  SigmoidTanhS8Params p{};
+  p.input_zero_point = in_q.zero_point;
+  if (!sigmoid_tanh_s8_params(in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.input_range_radius)) {
+    l.fail("input scale " + float_string(in_q.scale) + " is outside what TFLite's int8 " + l.node().op +
+           " supports");
+  }
+  LoweredOp op;
+  op.kernel = sigmoid ? KernelId::kSigmoidS8 : KernelId::kTanhS8;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_leaky_relu_quant(const NodeLowering& l) {
+  expect_same_shape(l);
+  const DType dtype = activation_dtype(l);
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  const double alpha = l.node().get_float("alpha", 0.2);
+  if (!std::isfinite(alpha)) l.fail("alpha " + float_string(alpha) + " is not finite");
+  LeakyReluQuantParams p{};
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  leaky_relu_multipliers(in_q.scale, static_cast<float>(alpha), out_q.scale, &p.alpha_multiplier,
+                         &p.alpha_shift, &p.identity_multiplier, &p.identity_shift);
+  expect_shift(l, p.alpha_shift, kMinShift, kMaxShift, "alpha");
+  expect_shift(l, p.identity_shift, kMinShift, kMaxShift, "identity");
+  if (p.alpha_multiplier == std::numeric_limits<int32_t>::min()) l.fail("alpha multiplier overflows");
+  LoweredOp op;
+  op.kernel = dtype == DType::kInt8 ? KernelId::kLeakyReluS8 : KernelId::kLeakyReluS16;
+  op.params = params_bytes(p);
+  return op;
+}
+
+// quantize: float -> int8/int16, or requantize between int8/int16/int32.
+LoweredOp lower_quantize(const NodeLowering& l) {
+  expect_same_shape(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  LoweredOp op;
+  if (in.dtype == DType::kFloat32) {
+    const TensorQuant out_q = per_tensor(l, out, "output");
+    if (out.dtype == DType::kInt8) op.kernel = KernelId::kQuantizeF32S8;
+    else if (out.dtype == DType::kInt16) op.kernel = KernelId::kQuantizeF32S16;
+    else l.fail(l.label(out, "output") + " has dtype " + dtype_string(out.dtype) + ", expected int8 or int16");
+    op.params = params_bytes(AffineQuantParams{out_q.scale, out_q.zero_point});
+    return op;
+  }
+  if (!is_integer(in.dtype) || !is_integer(out.dtype)) {
+    l.fail(std::string("quantize from ") + dtype_string(in.dtype) + " to " + dtype_string(out.dtype) +
+           " is not supported");
+  }
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  struct Pair { DType from, to; KernelId kernel; };
+  static const Pair kPairs[] = {
+      {DType::kInt8, DType::kInt8, KernelId::kRequantizeS8S8},
+      {DType::kInt8, DType::kInt16, KernelId::kRequantizeS8S16},
+      {DType::kInt8, DType::kInt32, KernelId::kRequantizeS8S32},
+      {DType::kInt16, DType::kInt8, KernelId::kRequantizeS16S8},
+      {DType::kInt16, DType::kInt16, KernelId::kRequantizeS16S16},
+      {DType::kInt16, DType::kInt32, KernelId::kRequantizeS16S32},
+      {DType::kInt32, DType::kInt8, KernelId::kRequantizeS32S8},
+      {DType::kInt32, DType::kInt16, KernelId::kRequantizeS32S16},
+  };
+  for (const Pair& pair : kPairs) {
+    if (pair.from != in.dtype || pair.to != out.dtype) continue;
+    RequantizeParams p{};
+    p.input_zero_point = in_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    requantize_multiplier(in_q.scale, out_q.scale, &p.multiplier, &p.shift);
+    expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
+    op.kernel = pair.kernel;
+    op.params = params_bytes(p);
+    return op;
+  }
+  l.fail(std::string("requantize from ") + dtype_string(in.dtype) + " to " + dtype_string(out.dtype) +
+         " is not supported");
+}
+
+LoweredOp lower_dequantize(const NodeLowering& l) {
+  expect_same_shape(l);
+  const ir::Tensor& in = l.input(0);
+  l.expect_dtype(l.output(0), "output", DType::kFloat32);
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  LoweredOp op;
+  if (in.dtype == DType::kInt8) op.kernel = KernelId::kDequantizeS8F32;
+  else if (in.dtype == DType::kInt16) op.kernel = KernelId::kDequantizeS16F32;
+  else l.fail(l.label(in, "input") + " has dtype " + dtype_string(in.dtype) + ", expected int8 or int16");
+  op.params = params_bytes(AffineQuantParams{in_q.scale, in_q.zero_point});
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// Pooling and reductions
+// ---------------------------------------------------------------------------------------
+
+LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(out, "output", 4);
+  if (activation_dtype(l) != DType::kInt8) l.fail("int16 pooling has no kernel yet");
+  if (!same_quant(in, out)) {
+    l.fail("input and output quantization differ; TFLite pooling requires them equal");
+  }
+  const auto kernel = l.ints("kernel", 2, {}, 1);
+  const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
+  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
+  if (dilations[0] != 1 || dilations[1] != 1) l.fail("dilated pooling is not supported on int8");
+  if (average && l.node().get_int("count_include_pad", 0) != 0) {
+    l.fail("count_include_pad is not supported on int8 (TFLite averages only the cells inside the image)");
+  }
+  Pool2dS8Params p{};
+  p.kernel_h = kernel[0];
+  p.kernel_w = kernel[1];
+  p.stride_h = strides[0];
+  p.stride_w = strides[1];
+  p.pad_top = pads[0];
+  p.pad_left = pads[1];
+  p.pad_bottom = pads[2];
+  p.pad_right = pads[3];
+  if (p.pad_top >= p.kernel_h || p.pad_bottom >= p.kernel_h || p.pad_left >= p.kernel_w ||
+      p.pad_right >= p.kernel_w) {
+    l.fail("pads " + shape_string({pads.begin(), pads.end()}) + " must be smaller than the kernel");
+  }
+  const int64_t oh = conv_out_size(in.shape[1], p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, 1, false);
+  const int64_t ow = conv_out_size(in.shape[2], p.pad_left, p.pad_right, p.kernel_w, p.stride_w, 1, false);
+  l.expect_shape(out, "output", {in.shape[0], oh, ow, in.shape[3]});
+  act_range(l, per_tensor(l, out, "output"), DType::kInt8, &p.act_min, &p.act_max);
+  LoweredOp op;
+  op.kernel = average ? KernelId::kAvgPool2dS8 : KernelId::kMaxPool2dS8;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_mean_quant(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  if (activation_dtype(l) != DType::kInt8) l.fail("int16 mean has no kernel yet");
+  const size_t rank = in.shape.size();
+  std::vector<int64_t> axes = l.node().get_ints("axes");
+  if (!l.node().has("axes"))
+    for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+  MeanS8Params p{};
+  for (int64_t axis : axes) {
+    if (axis < 0 || static_cast<size_t>(axis) >= rank) {
+      l.fail("axis " + std::to_string(axis) + " is out of range for input rank " + std::to_string(rank));
+    }
+    if (p.axes_mask & (1u << axis)) l.fail("axis " + std::to_string(axis) + " is listed twice");
+    p.axes_mask |= 1u << axis;
+  }
+  int64_t kept = 1, reduced = 1;
+  for (size_t i = 0; i < rank; ++i) (p.axes_mask & (1u << i) ? reduced : kept) *= in.shape[i];
+  if (out.elements() != kept) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
+           std::to_string(kept) + " kept elements");
+  }
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  mean_multiplier(in_q.scale, out_q.scale, reduced, &p.multiplier, &p.shift);
+  expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
+  LoweredOp op;
+  op.kernel = KernelId::kMeanS8;
+  op.params = params_bytes(p);
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// Data movement on quantized tensors: the bytes move unchanged, as in TFLite Micro
+// (RESHAPE, SQUEEZE, PAD, STRIDED_SLICE, TRANSPOSE copy the quantized values).
+// ---------------------------------------------------------------------------------------
+
+void expect_same_dtype(const NodeLowering& l) {
+  l.expect_dtype(l.output(0), "output", l.input(0).dtype);
+}
+
+LoweredOp lower_copy_quant(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  expect_same_dtype(l);
+  if (l.output(0).elements() != l.input(0).elements()) {
+    l.fail("output '" + l.output(0).name + "' has shape " + shape_string(l.output(0).shape) +
+           ", expected " + std::to_string(l.input(0).elements()) + " elements like input " +
+           shape_string(l.input(0).shape));
+  }
+  LoweredOp op;
+  op.kernel = KernelId::kCopy;
+  return op;
+}
+
+LoweredOp lower_pad_quant(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  expect_same_dtype(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  const size_t rank = in.shape.size();
+  const std::vector<int64_t> pads = l.node().get_ints("pads");
+  if (pads.size() != 2 * rank) {
+    l.fail("pads has " + std::to_string(pads.size()) + " values, expected 2 * rank = " + std::to_string(2 * rank));
+  }
+  if (l.node().get_string("mode", "constant") != "constant") {
+    l.fail("mode '" + l.node().get_string("mode") + "' is not supported on quantized tensors (constant only)");
+  }
+  PadParams p{};
+  p.mode = static_cast<uint32_t>(PadMode::kConstant);
+  ir::Shape expected(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t before = pads[i], after = pads[rank + i];
+    if (before < 0 || after < 0 || before > kMaxI32 || after > kMaxI32) {
+      l.fail("pads " + shape_string(pads) + " must be non-negative");
+    }
+    p.before[i] = static_cast<int32_t>(before);
+    p.after[i] = static_cast<int32_t>(after);
+    expected[i] = before + in.shape[i] + after;
+  }
+  l.expect_shape(out, "output", expected);
+  // The pad element: the real value quantized with the output's parameters (PAD: 0 -> the
+  // zero point; PADV2: its constant, which shares the output's quantization).
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  const double value = l.node().get_float("value", 0.0);
+  const double q = out_q.zero_point + std::round(value / static_cast<double>(out_q.scale));
+  if (!(q >= type_min(out.dtype) && q <= type_max(out.dtype))) {
+    l.fail("pad value " + float_string(value) + " quantizes to " + float_string(q) + ", outside " +
+           dtype_string(out.dtype));
+  }
+  std::memset(p.value, 0, sizeof p.value);
+  if (out.dtype == DType::kInt8) {
+    const int8_t v = static_cast<int8_t>(q);
+    std::memcpy(p.value, &v, sizeof v);
+  } else if (out.dtype == DType::kInt16) {
+    const int16_t v = static_cast<int16_t>(q);
+    std::memcpy(p.value, &v, sizeof v);
+  } else {
+    const int32_t v = static_cast<int32_t>(q);
+    std::memcpy(p.value, &v, sizeof v);
+  }
+  LoweredOp op;
+  op.kernel = KernelId::kPad;
+  op.params = params_bytes(p);
+  return op;
+}
+
+LoweredOp lower_concat_quant(const NodeLowering& l) {
+  l.expect_io(1, 255, 1);
+  const ir::Tensor& out = l.output(0);
+  for (size_t i = 0; i < l.node().inputs.size(); ++i) {
+    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing");
+    const ir::Tensor& t = l.input(i);
+    l.expect_dtype(t, "input", out.dtype);
+    if (!same_quant(t, out)) {
+      l.fail(l.label(t, "input") + " is quantized differently from the output; concat of "
+             "differently quantized inputs (a requantizing concat) is not supported");
+    }
+  }
+  const ir::Tensor& first = l.input(0);
+  const int64_t axis = l.node().get_int("axis", 0);
+  if (axis < 0 || static_cast<size_t>(axis) >= first.shape.size()) {
+    l.fail("axis " + std::to_string(axis) + " is out of range for input rank " + std::to_string(first.shape.size()));
+  }
+  ir::Shape expected = first.shape;
+  expected[axis] = 0;
+  for (size_t i = 0; i < l.node().inputs.size(); ++i) {
+    const ir::Tensor& t = l.input(i);
+    ir::Shape masked = t.shape;
+    if (masked.size() == first.shape.size()) masked[axis] = first.shape[axis];
+    if (masked != first.shape) {
+      l.fail("input '" + t.name + "' has shape " + shape_string(t.shape) + ", expected " +
+             shape_string(first.shape) + " except on axis " + std::to_string(axis));
+    }
+    expected[axis] += t.shape[axis];
+  }
+  l.expect_shape(out, "output", expected);
+  ConcatParams p{};
+  p.axis = static_cast<uint32_t>(axis);
+  LoweredOp op;
+  op.kernel = KernelId::kConcat;
+  op.params = params_bytes(p);
+  return op;
+}
+
+}  // namespace
+
+// Any dtype (element bytes): begin/strides/sizes per input axis, as mote_ops.md.
+LoweredOp lower_strided_slice(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  l.expect_dtype(l.output(0), "output", l.input(0).dtype);
+  const ir::Tensor& in = l.input(0);
+  const size_t rank = in.shape.size();
+  const std::vector<int64_t> begin = l.node().get_ints("begin");
+  const std::vector<int64_t> strides = l.node().get_ints("strides");
+  const std::vector<int64_t> sizes = l.node().get_ints("sizes");
+  if (begin.size() != rank || strides.size() != rank || sizes.size() != rank) {
+    l.fail("begin, strides and sizes must hold " + std::to_string(rank) + " values each (input " +
+           shape_string(in.shape) + ")");
+  }
+  StridedSliceParams p{};
+  int64_t elements = 1;
+  for (size_t i = 0; i < kMaxRank; ++i) {
+    p.begin[i] = 0;
+    p.stride[i] = 1;
+    p.count[i] = 1;
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t dim = in.shape[i];
+    const int64_t last = begin[i] + (sizes[i] - 1) * strides[i];
+    if (strides[i] == 0 || sizes[i] < 1 || begin[i] < 0 || begin[i] >= dim || last < 0 || last >= dim ||
+        strides[i] > kMaxI32 || strides[i] < -kMaxI32) {
+      l.fail("axis " + std::to_string(i) + ": begin " + std::to_string(begin[i]) + ", stride " +
+             std::to_string(strides[i]) + ", size " + std::to_string(sizes[i]) + " leave the dim " +
+             std::to_string(dim));
+    }
+    p.begin[i] = static_cast<int32_t>(begin[i]);
+    p.stride[i] = static_cast<int32_t>(strides[i]);
+    p.count[i] = static_cast<int32_t>(sizes[i]);
+    elements *= sizes[i];
+  }
+  if (l.output(0).elements() != elements) {
+    l.fail("output '" + l.output(0).name + "' has shape " + shape_string(l.output(0).shape) + ", expected " +
+           std::to_string(elements) + " elements");
+  }
+  LoweredOp op;
+  op.kernel = KernelId::kStridedSlice;
+  op.params = params_bytes(p);
+  return op;
+}
+
+bool is_quantized_node(const ir::Graph& graph, const ir::Node& node) {
+  if (node.op == "quantize" || node.op == "dequantize" || node.op == "lstm") return true;
+  auto quantized = [&](int id) {
+    if (id == ir::kNoTensor || id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return false;
+    const ir::Tensor& t = graph.tensors[id];
+    return !t.quant.empty() || t.dtype == DType::kInt8 || t.dtype == DType::kInt16;
+  };
+  // The activations decide (input 0 and the outputs); an int8 weight under a float op
+  // (TFLite "hybrid") stays on the float path, which refuses it by dtype.
+  if (!node.inputs.empty() && quantized(node.inputs[0])) return true;
+  for (int id : node.outputs)
+    if (quantized(id)) return true;
+  return false;
+}
+
+LoweredOp lower_quantized_node(const NodeLowering& l, Target /*target*/) {
+  // Every target runs the integer reference kernels today; optimized variants (Armv7E-M
+  // DSP, Helium) plug in here by target, as in lower.cc's select_kernel.
+  const std::string& op = l.node().op;
+  if (op == "conv2d") return lower_conv2d_quant(l);
+  if (op == "depthwise_conv2d") return lower_depthwise_conv2d_quant(l);
+  if (op == "fully_connected") return lower_fully_connected_quant(l);
+  if (op == "transpose_conv") return lower_transpose_conv_quant(l);
+  if (op == "add" || op == "sub" || op == "mul" || op == "div") return lower_binary_quant(l);
+  if (op == "softmax") return lower_softmax_quant(l);
+  if (op == "sigmoid") return lower_sigmoid_tanh_quant(l, true);
+  if (op == "tanh") return lower_sigmoid_tanh_quant(l, false);
+  if (op == "leaky_relu") return lower_leaky_relu_quant(l);
+  if (op == "quantize") return lower_quantize(l);
+  if (op == "dequantize") return lower_dequantize(l);
+  if (op == "avg_pool2d") return lower_pool2d_quant(l, true);
+  if (op == "max_pool2d") return lower_pool2d_quant(l, false);
+  if (op == "mean") return lower_mean_quant(l);
+  if (op == "reshape" || op == "copy") return lower_copy_quant(l);
+  if (op == "pad") return lower_pad_quant(l);
+  if (op == "concat") return lower_concat_quant(l);
+  if (op == "strided_slice") return lower_strided_slice(l);
+  if (op == "lstm") l.fail("the integer LSTM kernel (UNIDIRECTIONAL_SEQUENCE_LSTM) is not implemented yet");
+  l.fail("quantized " + op + " has no integer kernel");
+}
+
+}  // namespace mote::lower

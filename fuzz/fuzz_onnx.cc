@@ -1,0 +1,7 @@
+// Fuzz target: any bytes as a .onnx file -> compile(). See model_file_target.h.
+#include "model_file_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  mote::fuzz::compile_model_bytes(data, size, ".onnx");
+  return 0;
+}

@@ -1,0 +1,98 @@
+// Reference int8 depthwise convolution, bit-exact with TFLite's
+// reference_integer_ops::DepthwiseConvPerChannel (int8 overload). The int32 accumulator
+// is a uint32 so that it wraps exactly like TFLite's instead of being undefined.
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math.h"
+
+namespace mote {
+
+void depthwise_conv2d_s8(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                         const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                         const int8_t* input, const int8_t* filter, const int32_t* bias,
+                         int8_t* output) {
+  const int32_t depth_multiplier = params.depth_multiplier;
+  const int32_t in_row_stride = shape.in_w * shape.in_c;
+  const int32_t in_image_stride = shape.in_h * in_row_stride;
+  const int32_t filter_row_stride = shape.kernel_w * shape.out_c;
+  const int32_t input_offset = -params.input_zero_point;
+
+  for (int32_t b = 0; b < shape.batch; ++b) {
+    const int8_t* image = input + b * in_image_stride;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const TapRange ky_range = taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
+        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const TapRange kx_range =
+            taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+        for (int32_t oc = 0; oc < shape.out_c; ++oc) {
+          const int32_t ic = oc / depth_multiplier;
+          uint32_t acc = 0;
+          for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
+            const int8_t* in_row = image + (y0 + ky * params.dilation_h) * in_row_stride + ic;
+            const int8_t* filter_row = filter + ky * filter_row_stride + oc;
+            for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
+              const int32_t x = in_row[(x0 + kx * params.dilation_w) * shape.in_c];
+              const int32_t w = filter_row[kx * shape.out_c];
+              acc += static_cast<uint32_t>(w * (x + input_offset));
+            }
+          }
+          if (bias != nullptr) acc += static_cast<uint32_t>(bias[oc]);
+          const int32_t scaled =
+              multiply_by_quantized_multiplier(static_cast<int32_t>(acc), multipliers[oc], shifts[oc]);
+          *output++ = static_cast<int8_t>(
+              clamp_i32(wrapping_add(scaled, params.output_zero_point), params.act_min, params.act_max));
+        }
+      }
+    }
+  }
+}
+
+Status depthwise_conv2d_s8_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
+  const TensorDesc& in = ctx.input_desc(0);
+  const TensorDesc& filter = ctx.input_desc(1);
+  const TensorDesc& out = ctx.output_desc(0);
+  if (!is_s8(in) || !is_s8(filter) || !is_s8(out)) return Status::kBadParams;
+  if (filter.rank != 4) return Status::kBadParams;
+  const uint32_t out_c = filter.dims[3];
+  if (!params_with_arrays(ctx, sizeof(DepthwiseConv2dS8Params), 2, out_c)) {
+    return Status::kBadParams;
+  }
+  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
+  if (!depthwise_conv2d_shapes_valid(p, in, filter, out)) return Status::kBadParams;
+  if (ctx.input_count() == 3 && ctx.has_input(2)) {
+    const TensorDesc& bias = ctx.input_desc(2);
+    if (!is_s32(bias) || bias.rank != 1 || bias.dims[0] != out_c) return Status::kBadParams;
+  }
+  if (!valid_zero_point<int8_t>(p.input_zero_point) ||
+      !valid_zero_point<int8_t>(p.output_zero_point) ||
+      !valid_quant_range<int8_t>(p.act_min, p.act_max)) {
+    return Status::kBadParams;
+  }
+  if (!shifts_in_range(params_array(p, 1, out_c), out_c, kMinShift, kMaxShift)) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void depthwise_conv2d_s8_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const DepthwiseConv2dShape shape =
+      depthwise_conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
+  const uint32_t out_c = filter.dims[3];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  depthwise_conv2d_s8(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                      static_cast<const int8_t*>(ctx.input_data(0)),
+                      static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                      static_cast<int8_t*>(ctx.output_data(0)));
+}
+
+const KernelEntry kDepthwiseConv2dS8Entry = {depthwise_conv2d_s8_check, depthwise_conv2d_s8_run};
+
+}  // namespace mote

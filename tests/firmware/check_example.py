@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Checks one example firmware (examples/): it runs under QEMU, prints the model's
+outputs (matching the host run of the same model, and PyTorch's golden output), a per-op
+report with a line per op and the memory report; and the ELF links exactly the kernels
+the program uses (arm-none-eabi-nm), no kernel table of all kernels and no heap.
+
+  check_example.py --elf E --machine M --mote MOTE --model M.onnx --input IN.npy
+                   --golden OUT.npy --target T --kernel-names kernels/kernel_names.cc
+Exits 0 when every check holds; otherwise prints one line per failed check and exits 1.
+"""
+import argparse
+import ast
+import json
+import math
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def read_npy_f32(path):
+    """The values of a little-endian float32 .npy file (format 1.x/2.x), flattened."""
+    data = Path(path).read_bytes()
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError(f"{path}: not a .npy file")
+    if data[6] == 1:
+        header_len, start = struct.unpack_from("<H", data, 8)[0], 10
+    else:
+        header_len, start = struct.unpack_from("<I", data, 8)[0], 12
+    header = ast.literal_eval(data[start:start + header_len].decode("latin1"))
+    if header["descr"] != "<f4" or header["fortran_order"]:
+        raise ValueError(f"{path}: expected C-order float32, got {header}")
+    payload = data[start + header_len:]
+    return list(struct.unpack(f"<{len(payload) // 4}f", payload))
+
+
+def allclose(a, b, rtol, atol):
+    return len(a) == len(b) and all(abs(x - y) <= atol + rtol * abs(y) for x, y in zip(a, b))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    for name in ("elf", "machine", "mote", "model", "input", "golden", "target", "kernel-names"):
+        p.add_argument("--" + name, required=True)
+    a = p.parse_args()
+    failures = []
+
+    run = subprocess.run(
+        ["qemu-system-arm", "-M", a.machine, "-display", "none", "-monitor", "none", "-serial", "null",
+         "-icount", "shift=0", "-chardev", "stdio,id=shc",
+         "-semihosting-config", "enable=on,target=native,chardev=shc", "-kernel", a.elf],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    text = run.stdout
+    print(text)
+    if run.returncode != 0:
+        print(f"FAIL: {a.elf} exited {run.returncode} under QEMU {a.machine}: {run.stderr.strip()}")
+        return 1
+
+    with tempfile.TemporaryDirectory() as tmp:
+        program = Path(tmp) / "model.mote"
+        subprocess.run([a.mote, "compile", a.model, "-o", str(program), "--target", a.target],
+                       check=True, capture_output=True)
+        subprocess.run([a.mote, "run", str(program), "--input", a.input, "--output-dir", tmp],
+                       check=True, capture_output=True)
+        host = read_npy_f32(Path(tmp) / "out0.npy")
+        inspect = json.loads(subprocess.run([a.mote, "inspect", str(program), "--json"], check=True,
+                                            capture_output=True, text=True).stdout)
+
+    # Outputs: every element printed, close to the host's float32 result and to PyTorch.
+    values = {int(i): float(v) for i, v in re.findall(r"^out0\[(\d+)\] = (\S+)$", text, re.M)}
+    firmware = [values.get(i, math.nan) for i in range(len(host))]
+    if len(values) != len(host):
+        failures.append(f"firmware printed {len(values)} output values, the model has {len(host)}")
+    elif not allclose(firmware, host, rtol=1e-4, atol=1e-5):
+        failures.append(f"firmware outputs {firmware} differ from the host run {host}")
+    golden = read_npy_f32(a.golden)
+    if len(values) == len(host) and not allclose(firmware, golden, rtol=1e-3, atol=1e-4):
+        failures.append(f"firmware outputs {firmware} differ from the golden output {golden}")
+
+    # Per-op report: one line per op naming the program's kernel, with a cycle count.
+    rows = re.findall(r"^op (\s*\d+)\s+(\S+)\s+(\d+)\s+(\d+\.\d)%", text, re.M)
+    if len(rows) != len(inspect["ops"]):
+        failures.append(f"per-op report has {len(rows)} rows, the program has {len(inspect['ops'])} ops")
+    for (index, kernel, cycles, _), op in zip(rows, inspect["ops"]):
+        if kernel != op["kernel"] or int(cycles) <= 0:
+            failures.append(f"report row op {index.strip()}: kernel {kernel}, cycles {cycles}; "
+                            f"expected kernel {op['kernel']} and cycles > 0")
+    if not re.search(rf"^program {inspect['program_bytes']} bytes .* arena planned {inspect['arena_bytes']} ",
+                     text, re.M):
+        failures.append("memory report line missing or wrong")
+
+    # Linked kernels: exactly the program's, found by their KernelEntry symbols.
+    nm = subprocess.run(["arm-none-eabi-nm", "-C", a.elf], check=True, capture_output=True, text=True).stdout
+    symbols = {line.split(maxsplit=2)[2] for line in nm.splitlines() if len(line.split(maxsplit=2)) == 3}
+    all_kernels = re.findall(r'return "([a-z0-9_]+)";', Path(a.kernel_names).read_text())
+    used = set(inspect["kernels"])
+    for kernel in all_kernels:
+        # As compiler/emit/c_emitter.cc kernel_entry_symbol() spells it.
+        spelling = {"matmul": "MatMul"}
+        symbol = "mote::k" + "".join(spelling.get(part, part[:1].upper() + part[1:])
+                                     for part in kernel.split("_")) + "Entry"
+        if (symbol in symbols) != (kernel in used):
+            failures.append(f"{symbol} {'linked' if symbol in symbols else 'missing'}; program "
+                            f"{'uses' if kernel in used else 'does not use'} {kernel}")
+        if kernel not in used and any(re.search(rf"\b{kernel}_(run|check)\b|\bmote::{kernel}\(", s)
+                                      for s in symbols):
+            failures.append(f"code of unused kernel {kernel} is linked")
+    for forbidden in ("mote::all_kernels()", "malloc", "_malloc_r", "_sbrk", "free"):
+        if forbidden in symbols:
+            failures.append(f"{forbidden} is linked")
+
+    for f in failures:
+        print("FAIL: " + f)
+    if not failures:
+        print(f"OK: {Path(a.elf).name}: outputs match, {len(rows)} ops reported, kernels linked: {sorted(used)}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""`mote size PROGRAM --target T --json` for every core: the runtime core and each of
+the program's kernels measured (> 0), exactly the kernels `mote inspect` lists, the
+program and arena bytes as the program states them, and the runtime core within its
+budget (4 KiB of .text on cortex-m4 at -Os, issue 6). Prints the table it checked.
+
+  check_size.py --mote MOTE --model M.onnx --cores cortex-m0plus,cortex-m4,...
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+RUNTIME_BUDGET = {"cortex-m4": 4096}
+
+
+def mote(exe, *args):
+    return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--mote", required=True)
+    p.add_argument("--model", required=True)
+    p.add_argument("--cores", required=True)
+    a = p.parse_args()
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for core in a.cores.split(","):
+            program = str(Path(tmp) / f"{core}.mote")
+            mote(a.mote, "compile", a.model, "-o", program, "--target", core)
+            inspect = json.loads(mote(a.mote, "inspect", program, "--json"))
+            size = json.loads(mote(a.mote, "size", program, "--target", core, "--json"))
+            kernels = size["kernels"]
+            print(f"{core:14} runtime core {size['runtime_text_bytes']:6} B  kernels "
+                  + ", ".join(f"{k} {v} B" for k, v in kernels.items())
+                  + f"  program {size['program_bytes']} B  arena {size['arena_bytes']} B")
+            if sorted(kernels) != sorted(inspect["kernels"]):
+                failures.append(f"{core}: size lists kernels {sorted(kernels)}, inspect {inspect['kernels']}")
+            if not all(isinstance(v, int) and v > 0 for v in kernels.values()):
+                failures.append(f"{core}: a kernel has no positive size: {kernels}")
+            runtime = size["runtime_text_bytes"]
+            if not 0 < runtime <= RUNTIME_BUDGET.get(core, 8192):
+                failures.append(f"{core}: runtime core {runtime} B, budget {RUNTIME_BUDGET.get(core, 8192)} B")
+            if size["program_bytes"] != inspect["program_bytes"] or size["arena_bytes"] != inspect["arena_bytes"]:
+                failures.append(f"{core}: program/arena bytes differ from mote inspect")
+            if size["flash_bytes"] != runtime + sum(kernels.values()) + size["program_bytes"]:
+                failures.append(f"{core}: flash_bytes is not runtime + kernels + program")
+        # Failures are one line each, naming the problem.
+        bad = subprocess.run([a.mote, "size", program, "--target", "host", "--json"], capture_output=True, text=True)
+        if bad.returncode == 0 or bad.stderr.count("\n") != 1:
+            failures.append(f"`mote size --target host` should fail with one line, got rc {bad.returncode}: {bad.stderr!r}")
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

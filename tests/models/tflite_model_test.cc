@@ -1,0 +1,186 @@
+// The .tflite models on the host, bit for bit against TensorFlow Lite Micro:
+//  - every int8 model with tflm-golden/ data: `mote run` outputs identical (every element)
+//    to the golden outputs on every sample, and where a .presoftmax.npy exists the tensor
+//    feeding the final softmax too (compiled as an extra output, `--output-tensor`);
+//  - every SeaNet single-layer model (int16 activations) identical to its golden CSV;
+//  - the upstream expectations of ../shared/models/README.md (micro_speech, hello_world);
+//  - arena_bytes of `mote inspect --json` at most TFLM's arena (BASELINES.md), and the
+//    MACs equal to BASELINES.md's count.
+// Models whose kernels do not exist yet are skipped with the reason (tflite_test_util.h).
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "tflite_test_util.h"
+
+namespace mote::testing {
+namespace {
+
+std::string model_case_name(const ::testing::TestParamInfo<TfliteModel>& info) { return info.param.name; }
+
+class TflmGoldenHost : public ::testing::TestWithParam<TfliteModel> {};
+
+TEST_P(TflmGoldenHost, IdenticalToTflmOnEverySample) {
+  const TfliteModel m = GetParam();
+  if (m.disabled) GTEST_SKIP() << m.name << ": " << m.disabled;
+  TempDir dir;
+  const std::string presoftmax = softmax_input_name(model_path(m));
+  const bool check_presoftmax = std::filesystem::exists(golden_path(m.name, 0, "presoftmax"));
+  ASSERT_TRUE(!check_presoftmax || !presoftmax.empty()) << m.name << ": presoftmax golden but no softmax";
+  const std::string program =
+      compile_tflite(dir, model_path(m), m.name, "host", check_presoftmax ? presoftmax : "");
+  int samples = 0;
+  for (int s = 0; std::filesystem::exists(golden_path(m.name, s, "out0")); ++s, ++samples) {
+    const std::string out_dir = dir.file("s" + std::to_string(s));
+    const CommandResult r =
+        run_mote("run " + shell_quote(program) + golden_input_args(m.name, s) + " --output-dir " + shell_quote(out_dir));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    int outputs = 0;
+    for (; std::filesystem::exists(golden_path(m.name, s, "out" + std::to_string(outputs))); ++outputs) {
+      const std::string j = std::to_string(outputs);
+      expect_identical(read_npy(out_dir + "/out" + j + ".npy"), read_npy(golden_path(m.name, s, "out" + j)),
+                       std::string(m.name) + " sample " + std::to_string(s) + " output " + j);
+    }
+    if (check_presoftmax) {
+      expect_identical(read_npy(out_dir + "/out" + std::to_string(outputs) + ".npy"),
+                       read_npy(golden_path(m.name, s, "presoftmax")),
+                       std::string(m.name) + " sample " + std::to_string(s) + " softmax input '" + presoftmax + "'");
+    }
+  }
+  EXPECT_GE(samples, 3) << m.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(TflmGolden, TflmGoldenHost, ::testing::ValuesIn(tflm_golden_models()), model_case_name);
+
+// ---------------------------------------------------------------------------------------
+
+std::string seanet_case_name(const ::testing::TestParamInfo<SeanetModel>& info) { return info.param.name; }
+
+class SeanetHost : public ::testing::TestWithParam<SeanetModel> {};
+
+TEST_P(SeanetHost, IdenticalToGoldenCsv) {
+  const SeanetModel m = GetParam();
+  TempDir dir;
+  const std::string program =
+      compile_tflite(dir, seanet_dir(m) + "/" + m.name + ".tflite", m.name, "host");
+  const SeanetCase c = prepare_seanet(dir, m, program);
+  const CommandResult r =
+      run_mote("run " + shell_quote(program) + c.input_args + " --output-dir " + shell_quote(dir.file("out")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_identical(read_npy(dir.file("out") + "/out0.npy"), c.golden, m.name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seanet, SeanetHost, ::testing::ValuesIn(seanet_models()), seanet_case_name);
+
+// ---------------------------------------------------------------------------------------
+// Expectations from ../shared/models/README.md, on the real sample inputs beside the models.
+
+NpyArray run_sample(const TempDir& dir, const std::string& program, const std::string& input, int sample) {
+  const std::string out_dir = dir.file("s" + std::to_string(sample));
+  const CommandResult r = run_mote("run " + shell_quote(program) + " --input " + shell_quote(input) +
+                                   " --output-dir " + shell_quote(out_dir));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return read_npy(out_dir + "/out0.npy");
+}
+
+TEST(TfliteExpectations, MicroSpeechHearsYesThenNo) {
+  TempDir dir;
+  const std::string stem = shared_models() + "/tflite/tflm/micro_speech_quantized";
+  const std::string program = compile_tflite(dir, stem + ".tflite", "micro_speech", "host");
+  const size_t expected[] = {2, 3};  // s0: "yes", s1: "no" (labels silence, unknown, yes, no)
+  for (int s = 0; s < 2; ++s)
+    EXPECT_EQ(argmax(run_sample(dir, program, stem + ".s" + std::to_string(s) + ".in0.npy", s)), expected[s])
+        << "sample " << s;
+}
+
+TEST(TfliteExpectations, HelloWorldInt8ApproximatesSine) {
+  TempDir dir;
+  const std::string stem = shared_models() + "/tflite/tflm/hello_world_int8";
+  const std::string program = compile_tflite(dir, stem + ".tflite", "hello_world_int8", "host");
+  const double x[] = {0.77, 1.57, 2.3, 3.14};
+  const float output_scale = 0.008290957f;  // README: output s=0.008290957 zp=5
+  const int output_zero_point = 5;
+  for (int s = 0; s < 4; ++s) {
+    const NpyArray out = run_sample(dir, program, stem + ".s" + std::to_string(s) + ".in0.npy", s);
+    ASSERT_EQ(out.dtype, DType::kInt8);
+    const double y = output_scale * (element(out, 0) - output_zero_point);
+    EXPECT_NEAR(y, std::sin(x[s]), 0.05) << "sample " << s << " (x = " << x[s] << ")";
+  }
+}
+
+TEST(TfliteExpectations, HelloWorldFloatApproximatesSine) {
+  TempDir dir;
+  const std::string stem = shared_models() + "/tflite/tflm/hello_world_float";
+  const std::string program = compile_tflite(dir, stem + ".tflite", "hello_world_float", "host");
+  const double x[] = {0.0, 1.0, 3.0, 5.0};
+  for (int s = 0; s < 4; ++s) {
+    const NpyArray out = run_sample(dir, program, stem + ".s" + std::to_string(s) + ".in0.npy", s);
+    ASSERT_EQ(out.dtype, DType::kFloat32);
+    EXPECT_NEAR(element(out, 0), std::sin(x[s]), 0.05) << "sample " << s << " (x = " << x[s] << ")";
+  }
+}
+
+// kws_ref_model_float32 is a TFLite "hybrid" model (int8 conv filters, float activations):
+// its filters are dequantized at compile time, and it must hear what the int8 model hears.
+TEST(TfliteExpectations, HybridKwsAgreesWithInt8Kws) {
+  TempDir dir;
+  const std::string stem = shared_models() + "/tflite/mlperf_tiny/kws_ref_model";
+  const std::string float_program = compile_tflite(dir, stem + "_float32.tflite", "kws_float", "host");
+  const std::string int8_program = compile_tflite(dir, stem + ".tflite", "kws_int8", "host");
+  const NpyArray f = run_sample(dir, float_program, stem + "_float32.s0.in0.npy", 0);
+  const NpyArray q = run_sample(dir, int8_program, stem + ".s0.in0.npy", 1);
+  ASSERT_EQ(f.dtype, DType::kFloat32);
+  EXPECT_EQ(argmax(f), argmax(q));
+  EXPECT_GT(element(f, argmax(f)), 0.5);
+}
+
+TEST(TfliteExpectations, MnistLstmClassifiesDigits) {
+  GTEST_SKIP() << "trained_lstm_int8: LSTM kernel not implemented yet (expectations s<k>: argmax == k)";
+}
+
+// ---------------------------------------------------------------------------------------
+// Arena and MACs against TensorFlow Lite Micro. The figures are copied from
+// ../shared/models/BASELINES.md ("arena min, M4 CMSIS-NN" and "MACs" columns).
+
+struct Baseline {
+  const char* name;
+  uint64_t tflm_arena_cmsis_nn;  // bytes
+  uint64_t macs;                 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED only
+};
+
+const Baseline kBaselines[] = {
+    {"hello_world_int8", 1'156, 288},
+    {"micro_speech_quantized", 6'836, 336'000},
+    {"kws_ref_model", 22'824, 2'656'768},
+    {"vww_96_int8", 100'712, 7'489'664},
+    {"pretrainedResnet_quant", 55'000, 12'501'632},
+    {"ad01_int8", 3'012, 264'192},
+    {"trained_lstm_int8", 4'056, 0},  // LSTM not counted in BASELINES.md
+    {"simple_add_model", 49'608, 0},
+};
+
+class TfliteArena : public ::testing::TestWithParam<Baseline> {};
+
+TEST_P(TfliteArena, AtMostTflmArenaAndSameMacs) {
+  const Baseline b = GetParam();
+  const TfliteModel* model = nullptr;
+  for (const TfliteModel& m : tflm_golden_models())
+    if (std::string(m.name) == b.name) model = &m;
+  ASSERT_NE(model, nullptr) << b.name;
+  if (model->disabled) GTEST_SKIP() << b.name << ": " << model->disabled;
+  TempDir dir;
+  const std::string program = compile_tflite(dir, model_path(*model), b.name, "cortex-m4");
+  const CommandResult r = run_mote("inspect " + shell_quote(program) + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  const uint64_t arena = report["arena_bytes"].get<uint64_t>();
+  EXPECT_LE(arena, b.tflm_arena_cmsis_nn) << b.name << ": arena " << arena << " bytes vs TFLM " << b.tflm_arena_cmsis_nn;
+  EXPECT_EQ(report["macs"].get<uint64_t>(), b.macs) << b.name;
+  std::cout << "[ arena    ] " << b.name << ": " << arena << " bytes (TFLM CMSIS-NN " << b.tflm_arena_cmsis_nn << ")\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Baselines, TfliteArena, ::testing::ValuesIn(kBaselines),
+                         [](const ::testing::TestParamInfo<Baseline>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace mote::testing
