@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -99,6 +100,9 @@ struct CompileArgs {
   std::string target = "host";
   std::string quantize;
   std::vector<std::string> calibration;
+  std::string calibration_method = "minmax";
+  double percentile = 99.99;
+  bool int8_io = false;
   std::string patching = "auto";
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
@@ -127,12 +131,66 @@ void emit_c(const CompileArgs& args, const std::vector<uint8_t>& program) {
       std::cout << "wrote " << (fs::path(args.emit_c) / file.name).string() << "\n";
 }
 
+// Calibration progress on stderr: a counter rewritten in place on a terminal, one line per
+// phase otherwise (logs stay readable).
+void print_progress(const char* phase, size_t done, size_t total) {
+  static const bool tty = isatty(fileno(stderr)) != 0;
+  if (tty) {
+    std::cerr << "\r" << phase << " " << done << "/" << total << " samples" << (done == total ? "\n" : "")
+              << std::flush;
+  } else if (done == total) {
+    std::cerr << phase << " " << done << "/" << total << " samples\n";
+  }
+}
+
+std::string sqnr_string(double db) {
+  if (std::isinf(db)) return "exact";
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.1f dB", db);
+  return buffer;
+}
+
+json quantization_json(const ptq::Report& q) {
+  json tensors = json::array();
+  for (const ptq::TensorReport& t : q.tensors)
+    tensors.push_back({{"name", t.name}, {"dtype", dtype_name(t.dtype)}, {"observed_min", t.observed.min},
+                       {"observed_max", t.observed.max}, {"range_min", t.chosen.min}, {"range_max", t.chosen.max},
+                       {"scale", t.scale}, {"zero_point", t.zero_point}});
+  json outputs = json::array();
+  for (const ptq::OutputAccuracy& o : q.outputs) {
+    json entry = {{"name", o.name}, {"sqnr_db", std::isinf(o.sqnr_db) ? json(nullptr) : json(o.sqnr_db)},
+                  {"exact", std::isinf(o.sqnr_db)}};
+    if (o.top1_rows > 0)
+      entry["top1_agreement"] = static_cast<double>(o.top1_agreements) / static_cast<double>(o.top1_rows);
+    outputs.push_back(entry);
+  }
+  return {{"scheme", "int8"}, {"method", ptq::range_method_name(q.method)}, {"samples", q.samples},
+          {"int8_io", q.int8_io}, {"tensors", tensors}, {"float_nodes", q.float_nodes}, {"outputs", outputs}};
+}
+
+void print_quantization(const ptq::Report& q) {
+  std::cout << "quantization  int8 (" << ptq::range_method_name(q.method) << " ranges, " << q.samples
+            << " calibration samples, " << (q.int8_io ? "int8" : "float32") << " model inputs/outputs)\n";
+  std::cout << "  tensor                                             range                       scale  zero point\n";
+  for (const ptq::TensorReport& t : q.tensors) {
+    char line[256];
+    std::snprintf(line, sizeof(line), "  %-50s [%10.4g, %10.4g]  %12.6g  %4d\n",
+                  t.name.size() > 50 ? ("..." + t.name.substr(t.name.size() - 47)).c_str() : t.name.c_str(),
+                  static_cast<double>(t.chosen.min), static_cast<double>(t.chosen.max),
+                  static_cast<double>(t.scale), t.zero_point);
+    std::cout << line;
+  }
+  for (const std::string& f : q.float_nodes) std::cout << "  kept float32: " << f << "\n";
+  for (const ptq::OutputAccuracy& o : q.outputs) {
+    std::cout << "  accuracy vs float on the calibration samples: output '" << o.name << "' SQNR "
+              << sqnr_string(o.sqnr_db);
+    if (o.top1_rows > 0)
+      std::cout << ", top-1 agreement " << o.top1_agreements << "/" << o.top1_rows;
+    std::cout << "\n";
+  }
+}
+
 int run_compile(const CompileArgs& args) {
-  if (!args.quantize.empty())
-    throw std::runtime_error("--quantize " + args.quantize +
-                             ": post-training quantization is not available yet (float32 only)");
-  if (!args.calibration.empty())
-    throw std::runtime_error("--calibration needs --quantize int8");
   if (args.output.empty() && args.emit_c.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
 
@@ -140,6 +198,24 @@ int run_compile(const CompileArgs& args) {
   options.model_path = args.model;
   options.target = args.target;
   options.extra_outputs = args.output_tensors;
+  options.quantize = args.quantize;
+  if (!args.quantize.empty() || !args.calibration.empty()) {
+    options.quantize_options.method = ptq::parse_range_method(args.calibration_method);
+    if (!(args.percentile > 50.0 && args.percentile <= 100.0))
+      throw std::runtime_error("--percentile " + std::to_string(args.percentile) + ": expected a value in (50, 100]");
+    options.quantize_options.percentile = args.percentile;
+    options.quantize_options.int8_io = args.int8_io;
+    options.quantize_options.progress = print_progress;
+    for (const std::string& path : args.calibration) {
+      NpyArray array = read_npy(path);
+      ptq::CalibrationInput in;
+      in.path = path;
+      in.dtype = array.dtype;
+      in.shape = array.shape;
+      in.data = std::move(array.data);
+      options.calibration.push_back(std::move(in));
+    }
+  }
   CompileResult result = compile(options);
   if (!args.output.empty()) write_file_atomically(args.output, result.program);
   if (!args.emit_c.empty()) emit_c(args, result.program);
@@ -159,6 +235,7 @@ int run_compile(const CompileArgs& args) {
                 {"macs", r.macs},
                 {"kernels", r.kernels},
                 {"ops", ops}};
+    if (r.quantization) out["quantization"] = quantization_json(*r.quantization);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -170,6 +247,7 @@ int run_compile(const CompileArgs& args) {
             << "  arena    " << with_commas(r.arena_bytes) << " bytes (lower bound "
             << with_commas(r.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(r.weights_bytes) << " bytes\n";
+  if (r.quantization) print_quantization(*r.quantization);
   return 0;
 }
 
@@ -248,6 +326,7 @@ int run_run(const RunArgs& args) {
   std::vector<uint64_t> op_instructions;
   double total_seconds = 0;
   uint64_t total_instructions = 0;
+  std::optional<DeviceRunResult> device_memory;  // the device's arena figures
   if (on_host) {
     HostRunResult result = run_on_host(program, inputs);
     outputs = std::move(result.outputs);
@@ -262,6 +341,9 @@ int run_run(const RunArgs& args) {
     outputs = std::move(result.outputs);
     op_instructions = std::move(result.op_instructions);
     total_instructions = result.total_instructions;
+    device_memory.emplace();
+    device_memory->arena_given_bytes = result.arena_given_bytes;
+    device_memory->arena_used_bytes = result.arena_used_bytes;
   }
 
   // Write all outputs (all or none, see write_files_atomically) before reporting.
@@ -291,7 +373,8 @@ int run_run(const RunArgs& args) {
       json op = {{"index", k},
                  {"name", interp.op_name(k)},
                  {"kernel", kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel))},
-                 {"macs", op_macs(interp, k)}};
+                 {"macs", op_macs(interp, k)},
+                 {"scratch_bytes", interp.op_desc(k)->scratch_bytes}};
       if (on_host) op["seconds"] = op_seconds[k];
       else op["instructions"] = k < op_instructions.size() ? op_instructions[k] : 0;
       ops.push_back(op);
@@ -309,6 +392,21 @@ int run_run(const RunArgs& args) {
                 {"macs", summary.macs},
                 {"outputs", outs},
                 {"ops", ops}};
+    // The memory report: what the program occupies (flash) and the arena (RAM) it was
+    // planned for; on a device also the arena the runner gave and its high-water mark.
+    uint32_t max_scratch = 0;
+    for (uint32_t k = 0; k < interp.op_count(); ++k)
+      max_scratch = std::max(max_scratch, interp.op_desc(k)->scratch_bytes);
+    json memory = {{"program_bytes", h.total_bytes},
+                   {"weights_bytes", summary.weights_bytes},
+                   {"arena_planned_bytes", h.arena_bytes},
+                   {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
+                   {"max_op_scratch_bytes", max_scratch}};
+    if (device_memory) {
+      memory["arena_given_bytes"] = device_memory->arena_given_bytes;
+      memory["arena_used_bytes"] = device_memory->arena_used_bytes;
+    }
+    out["memory"] = memory;
     if (on_host) out["seconds"] = total_seconds;
     else out["instructions"] = total_instructions;
     std::cout << out.dump(2) << "\n";
@@ -509,6 +607,12 @@ int run_cli(int argc, char** argv) {
                           "host, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55");
   compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
   compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input");
+  compile_cmd->add_option("--calibration-method", compile_args.calibration_method,
+                          "Activation ranges: minmax (default), percentile or mse");
+  compile_cmd->add_option("--percentile", compile_args.percentile,
+                          "Quantile kept by --calibration-method percentile (default 99.99)");
+  compile_cmd->add_flag("--int8-io", compile_args.int8_io,
+                        "Keep int8 model inputs/outputs (no quantize/dequantize inside the program)");
   compile_cmd->add_option("--patching", compile_args.patching, "Patch-based execution: off or auto")
       ->check(CLI::IsMember({"off", "auto"}));
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");

@@ -59,7 +59,22 @@ CompileResult compile(const CompileOptions& options) {
   passes::fold_constants(graph);
   passes::fuse_activations(graph);
 
-  return lower_to_program(graph, options.target);
+  if (options.quantize.empty()) {
+    if (!options.calibration.empty()) throw CompileError("--calibration needs --quantize int8");
+    return lower_to_program(graph, options.target);
+  }
+  if (options.quantize != "int8")
+    throw CompileError("--quantize " + options.quantize + ": unsupported (expected int8)");
+  if (options.calibration.empty())
+    throw CompileError("--quantize int8 needs calibration samples: --calibration IN.npy per model input");
+  const ptq::Calibration calibration =
+      ptq::calibrate(graph, options.calibration, options.quantize_options);
+  ptq::Report report;
+  const ir::Graph quantized = ptq::quantize_graph(graph, calibration, options.quantize_options, &report);
+  CompileResult result = lower_to_program(quantized, options.target);
+  ptq::measure_accuracy(quantized, options.calibration, calibration, options.quantize_options, &report);
+  result.report.quantization = std::move(report);
+  return result;
 }
 
 }  // namespace mote

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/graph.h"
+#include "ptq/ptq.h"
 
 namespace mote {
 
@@ -16,6 +18,11 @@ struct CompileOptions {
   // appended, in this order, to the graph outputs, so a run also returns them. Each must be
   // an activation (not a constant or graph input); the passes then keep it.
   std::vector<std::string> extra_outputs;
+  // Post-training quantization ("" or "int8") of a float model: one calibration set per
+  // model input, in input order (compiler/quantize/quantize.h).
+  std::string quantize;
+  std::vector<ptq::CalibrationInput> calibration;
+  ptq::Options quantize_options;
 };
 
 struct OpReport {
@@ -32,6 +39,7 @@ struct CompileReport {
   uint64_t macs = 0;
   std::vector<std::string> kernels;  // distinct kernel names the program needs, sorted
   std::vector<OpReport> ops;         // in execution order
+  std::optional<ptq::Report> quantization;  // with --quantize
 };
 
 struct CompileResult {

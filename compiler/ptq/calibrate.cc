@@ -1,0 +1,425 @@
+// calibrate() and measure_accuracy(): both run whole programs on the host through the
+// runtime and the same kernels the target runs, so the ranges are those of the float
+// program users would otherwise deploy and the accuracy is that of the int8 program they get.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "all_kernels.h"
+#include "common/error.h"
+#include "compiler.h"
+#include "lower/node_lowering.h"
+#include "mote/interpreter.h"
+#include "ptq/ptq.h"
+
+namespace mote::ptq {
+namespace {
+
+using lower::dtype_string;
+using lower::shape_string;
+
+constexpr int kHistogramBins = 2048;
+
+// 16-byte aligned bytes (the runtime's tensor alignment) for a program and its arena.
+class AlignedBytes {
+ public:
+  explicit AlignedBytes(size_t bytes) : blocks_(bytes / 16 + 1) {}
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(blocks_.data()); }
+
+ private:
+  struct alignas(16) Block {
+    uint8_t bytes[16];
+  };
+  std::vector<Block> blocks_;
+};
+
+// A program loaded into the host runtime with its own arena.
+class HostProgram {
+ public:
+  HostProgram(const std::vector<uint8_t>& program, const std::string& what)
+      : program_(program.size()), arena_(arena_size(program)) {
+    std::memcpy(program_.data(), program.data(), program.size());
+    const Status status =
+        interpreter_.load(Span<const uint8_t>(program_.data(), program.size()),
+                          Span<uint8_t>(arena_.data(), arena_size(program)), all_kernels());
+    if (status != Status::kOk)
+      throw CompileError(what + ": the host runtime refused the program (" + status_string(status) + ")");
+    what_ = what;
+  }
+
+  Interpreter& interpreter() { return interpreter_; }
+
+  void run(const std::vector<const uint8_t*>& inputs) {
+    for (uint32_t i = 0; i < interpreter_.input_count(); ++i) {
+      const Status status = interpreter_.set_input(i, inputs[i], interpreter_.input_desc(i)->bytes);
+      if (status != Status::kOk) throw CompileError(what_ + ": input " + std::to_string(i) + ": " + status_string(status));
+    }
+    const Status status = interpreter_.run();
+    if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));
+  }
+
+  const float* float_output(uint32_t i) const {
+    return static_cast<const float*>(interpreter_.output_data(i));
+  }
+
+ private:
+  static size_t arena_size(const std::vector<uint8_t>& program) {
+    ProgramHeader header{};
+    if (program.size() >= sizeof(header)) std::memcpy(&header, program.data(), sizeof(header));
+    return header.arena_bytes;
+  }
+
+  AlignedBytes program_;
+  AlignedBytes arena_;
+  Interpreter interpreter_;
+  std::string what_;
+};
+
+std::string describe_input(const ir::Graph& graph, size_t i) {
+  const ir::Tensor& t = graph.tensors[graph.inputs[i]];
+  return "input " + std::to_string(i) + " '" + t.name + "' " + shape_string(t.shape);
+}
+
+// Every check of the calibration files; returns N.
+size_t check_inputs(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs) {
+  if (inputs.size() != graph.inputs.size()) {
+    throw CompileError("--calibration: the model has " + std::to_string(graph.inputs.size()) +
+                       " input(s), got " + std::to_string(inputs.size()) +
+                       " calibration file(s) (one per input, in input order)");
+  }
+  size_t samples = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const CalibrationInput& in = inputs[i];
+    const ir::Tensor& t = graph.tensors[graph.inputs[i]];
+    if (t.dtype != DType::kFloat32) {
+      throw CompileError(in.path + ": model " + describe_input(graph, i) + " is " + dtype_string(t.dtype) +
+                         "; --quantize needs float32 model inputs");
+    }
+    if (in.dtype != DType::kFloat32) {
+      throw CompileError(in.path + ": calibration data has dtype " + dtype_string(in.dtype) +
+                         ", expected float32 (samples of " + describe_input(graph, i) + ")");
+    }
+    ir::Shape expected = t.shape;
+    expected.insert(expected.begin(), 0);
+    bool shape_ok = in.shape.size() == expected.size();
+    for (size_t d = 1; shape_ok && d < expected.size(); ++d) shape_ok = in.shape[d] == expected[d];
+    if (!shape_ok) {
+      std::string want = shape_string(expected);
+      want.replace(1, 1, "N");
+      throw CompileError(in.path + ": calibration data has shape " + shape_string(in.shape) + ", expected " +
+                         want + " (N samples of " + describe_input(graph, i) + ")");
+    }
+    const auto n = static_cast<size_t>(in.shape[0]);
+    if (n == 0) throw CompileError(in.path + ": calibration data is empty (0 samples of " + describe_input(graph, i) + ")");
+    if (in.data.size() != n * static_cast<size_t>(t.bytes())) {
+      throw CompileError(in.path + ": calibration data holds " + std::to_string(in.data.size()) +
+                         " bytes, expected " + std::to_string(n * static_cast<size_t>(t.bytes())));
+    }
+    if (i == 0) {
+      samples = n;
+    } else if (n != samples) {
+      throw CompileError(in.path + ": calibration data has " + std::to_string(n) + " samples, but " +
+                         inputs[0].path + " has " + std::to_string(samples) +
+                         "; every input needs the same number");
+    }
+    const auto* values = reinterpret_cast<const float*>(in.data.data());
+    const auto per_sample = static_cast<size_t>(t.elements());
+    for (size_t k = 0; k < n * per_sample; ++k) {
+      if (!std::isfinite(values[k])) {
+        throw CompileError(in.path + ": calibration data has " + (std::isnan(values[k]) ? "NaN" : "infinity") +
+                           " at sample " + std::to_string(k / per_sample) + ", element " +
+                           std::to_string(k % per_sample));
+      }
+    }
+  }
+  return samples;
+}
+
+std::vector<const uint8_t*> sample_pointers(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs,
+                                            size_t sample) {
+  std::vector<const uint8_t*> pointers;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    pointers.push_back(inputs[i].data.data() + sample * static_cast<size_t>(graph.tensors[graph.inputs[i]].bytes()));
+  return pointers;
+}
+
+struct Histogram {
+  float lo = 0, hi = 0;
+  std::vector<uint64_t> counts;
+  uint64_t total = 0;
+
+  void add(const float* v, size_t n) {
+    const double width = static_cast<double>(hi) - lo;
+    for (size_t k = 0; k < n; ++k) {
+      int bin = width > 0 ? static_cast<int>((v[k] - static_cast<double>(lo)) / width * kHistogramBins) : 0;
+      bin = std::clamp(bin, 0, kHistogramBins - 1);
+      ++counts[bin];
+    }
+    total += n;
+  }
+  double bin_lo(int b) const { return lo + (static_cast<double>(hi) - lo) * b / kHistogramBins; }
+  double center(int b) const { return lo + (static_cast<double>(hi) - lo) * (b + 0.5) / kHistogramBins; }
+};
+
+Range percentile_range(const Histogram& h, double percentile) {
+  const double tail = (100.0 - percentile) / 100.0 * static_cast<double>(h.total);
+  Range r{h.lo, h.hi};
+  uint64_t below = 0;
+  for (int b = 0; b < kHistogramBins; ++b) {
+    if (static_cast<double>(below + h.counts[b]) > tail) {
+      r.min = static_cast<float>(h.bin_lo(b));
+      break;
+    }
+    below += h.counts[b];
+  }
+  uint64_t above = 0;
+  for (int b = kHistogramBins - 1; b >= 0; --b) {
+    if (static_cast<double>(above + h.counts[b]) > tail) {
+      r.max = static_cast<float>(h.bin_lo(b + 1));
+      break;
+    }
+    above += h.counts[b];
+  }
+  if (r.min > r.max) r = Range{h.lo, h.hi};
+  return r;
+}
+
+// Expected squared error of quantizing the histogram's values with the int8 parameters
+// of `range` (rounding inside, clipping outside).
+double quantization_error(const Histogram& h, Range range) {
+  float scale;
+  int32_t zp;
+  choose_int8_params(range, &scale, &zp);
+  double error = 0;
+  for (int b = 0; b < kHistogramBins; ++b) {
+    if (h.counts[b] == 0) continue;
+    const double x = h.center(b);
+    const double q = std::clamp(std::round(x / scale) + zp, -128.0, 127.0);
+    const double d = x - (q - zp) * scale;
+    error += static_cast<double>(h.counts[b]) * d * d;
+  }
+  return error;
+}
+
+Range mse_range(const Histogram& h) {
+  Range best{h.lo, h.hi};
+  double best_error = quantization_error(h, best);
+  // Shrink both ends together, then each end alone from the best common shrink.
+  auto consider = [&](Range r) {
+    const double e = quantization_error(h, r);
+    if (e < best_error) {
+      best_error = e;
+      best = r;
+    }
+  };
+  for (int k = 99; k >= 20; --k) consider(Range{h.lo * k / 100.0f, h.hi * k / 100.0f});
+  const Range common = best;
+  for (int k = 99; k >= 20; --k) consider(Range{common.min, common.max * k / 100.0f});
+  const Range upper = best;
+  for (int k = 99; k >= 20; --k) consider(Range{upper.min * k / 100.0f, upper.max});
+  return best;
+}
+
+}  // namespace
+
+RangeMethod parse_range_method(const std::string& name) {
+  if (name == "minmax") return RangeMethod::kMinMax;
+  if (name == "percentile") return RangeMethod::kPercentile;
+  if (name == "mse") return RangeMethod::kMse;
+  throw CompileError("--calibration-method '" + name + "': expected minmax, percentile or mse");
+}
+
+const char* range_method_name(RangeMethod method) {
+  switch (method) {
+    case RangeMethod::kMinMax: return "minmax";
+    case RangeMethod::kPercentile: return "percentile";
+    case RangeMethod::kMse: return "mse";
+  }
+  return "?";
+}
+
+void choose_int8_params(Range range, float* scale, int32_t* zero_point) {
+  const double lo = std::min(0.0, static_cast<double>(range.min));
+  const double hi = std::max(0.0, static_cast<double>(range.max));
+  if (!(hi - lo > 0)) {
+    *scale = 1.0f;
+    *zero_point = -128;
+    if (lo < 0 || hi > 0) *zero_point = 0;
+    return;
+  }
+  *scale = static_cast<float>((hi - lo) / 255.0);
+  const double zp = std::round(-128.0 - lo / static_cast<double>(*scale));
+  *zero_point = static_cast<int32_t>(std::clamp(zp, -128.0, 127.0));
+}
+
+Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs,
+                      const Options& options) {
+  const size_t samples = check_inputs(graph, inputs);
+  for (const ir::Tensor& t : graph.tensors) {
+    if (!t.is_constant && (t.dtype == DType::kInt8 || t.dtype == DType::kInt16)) {
+      throw CompileError("--quantize int8: the model is already quantized (tensor '" + t.name + "' is " +
+                         dtype_string(t.dtype) + ")");
+    }
+  }
+
+  // A program returning every float activation after the model's own outputs.
+  ir::Graph probe = graph;
+  std::set<int> listed(graph.outputs.begin(), graph.outputs.end());
+  for (const ir::Node& node : graph.nodes) {
+    for (int id : node.outputs) {
+      if (graph.tensors[id].dtype == DType::kFloat32 && listed.insert(id).second) probe.outputs.push_back(id);
+    }
+  }
+  HostProgram program(lower_to_program(probe, "host").program, "calibration");
+
+  Calibration cal;
+  cal.samples = samples;
+  cal.observed.resize(graph.tensors.size());
+  cal.chosen.resize(graph.tensors.size());
+  const bool histograms = options.method != RangeMethod::kMinMax;
+  const size_t total_runs = samples * (histograms ? 2 : 1);
+  size_t runs = 0;
+
+  auto observe = [&](int id, const float* v, size_t n, size_t sample) {
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -lo;
+    for (size_t k = 0; k < n; ++k) {
+      if (!std::isfinite(v[k])) {
+        throw CompileError("calibration: tensor '" + graph.tensors[id].name + "' is not finite (" +
+                           (std::isnan(v[k]) ? "NaN" : "infinity") + ") on sample " + std::to_string(sample) +
+                           "; the float model overflows on this data");
+      }
+      lo = std::min(lo, v[k]);
+      hi = std::max(hi, v[k]);
+    }
+    if (n == 0) return;
+    std::optional<Range>& r = cal.observed[id];
+    if (!r) r = Range{lo, hi};
+    r->min = std::min(r->min, lo);
+    r->max = std::max(r->max, hi);
+  };
+
+  for (size_t s = 0; s < samples; ++s) {
+    const std::vector<const uint8_t*> in = sample_pointers(graph, inputs, s);
+    for (size_t i = 0; i < graph.inputs.size(); ++i) {
+      const int id = graph.inputs[i];
+      observe(id, reinterpret_cast<const float*>(in[i]), static_cast<size_t>(graph.tensors[id].elements()), s);
+    }
+    program.run(in);
+    std::vector<std::vector<float>> outputs;
+    for (size_t j = 0; j < probe.outputs.size(); ++j) {
+      const int id = probe.outputs[j];
+      const auto n = static_cast<size_t>(graph.tensors[id].elements());
+      const float* v = program.float_output(static_cast<uint32_t>(j));
+      if (j < graph.outputs.size()) outputs.emplace_back(v, v + n);
+      if (graph.tensors[id].dtype == DType::kFloat32) observe(id, v, n, s);
+    }
+    cal.float_outputs.push_back(std::move(outputs));
+    if (options.progress) options.progress("calibrating", ++runs, total_runs);
+  }
+
+  if (!histograms) {
+    cal.chosen = cal.observed;
+    return cal;
+  }
+
+  std::vector<Histogram> hist(graph.tensors.size());
+  for (size_t id = 0; id < graph.tensors.size(); ++id) {
+    if (!cal.observed[id]) continue;
+    hist[id].lo = cal.observed[id]->min;
+    hist[id].hi = cal.observed[id]->max;
+    hist[id].counts.assign(kHistogramBins, 0);
+  }
+  for (size_t s = 0; s < samples; ++s) {
+    const std::vector<const uint8_t*> in = sample_pointers(graph, inputs, s);
+    for (size_t i = 0; i < graph.inputs.size(); ++i) {
+      const int id = graph.inputs[i];
+      hist[id].add(reinterpret_cast<const float*>(in[i]), static_cast<size_t>(graph.tensors[id].elements()));
+    }
+    program.run(in);
+    for (size_t j = 0; j < probe.outputs.size(); ++j) {
+      const int id = probe.outputs[j];
+      if (!cal.observed[id] || graph.tensors[id].dtype != DType::kFloat32) continue;
+      hist[id].add(program.float_output(static_cast<uint32_t>(j)), static_cast<size_t>(graph.tensors[id].elements()));
+    }
+    if (options.progress) options.progress("calibrating", ++runs, total_runs);
+  }
+  for (size_t id = 0; id < graph.tensors.size(); ++id) {
+    if (!cal.observed[id]) continue;
+    cal.chosen[id] = options.method == RangeMethod::kPercentile ? percentile_range(hist[id], options.percentile)
+                                                                : mse_range(hist[id]);
+  }
+  return cal;
+}
+
+void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
+                      const Calibration& calibration, const Options& options, Report* report) {
+  HostProgram program(lower_to_program(quantized, "host").program, "accuracy check");
+  Interpreter& interp = program.interpreter();
+  const size_t outputs = quantized.outputs.size();
+  std::vector<double> signal(outputs, 0.0), noise(outputs, 0.0);
+  report->outputs.assign(outputs, OutputAccuracy{});
+  for (size_t j = 0; j < outputs; ++j) report->outputs[j].name = quantized.tensors[quantized.outputs[j]].name;
+
+  std::vector<std::vector<uint8_t>> converted(quantized.inputs.size());
+  for (size_t s = 0; s < calibration.samples; ++s) {
+    std::vector<const uint8_t*> in;
+    for (size_t i = 0; i < quantized.inputs.size(); ++i) {
+      const ir::Tensor& t = quantized.tensors[quantized.inputs[i]];
+      const auto n = static_cast<size_t>(t.elements());
+      const auto* x = reinterpret_cast<const float*>(inputs[i].data.data()) + s * n;
+      if (t.dtype == DType::kFloat32) {
+        in.push_back(reinterpret_cast<const uint8_t*>(x));
+        continue;
+      }
+      // int8 model input: quantize as the firmware would (round half away from zero).
+      converted[i].resize(n);
+      const float scale = t.quant.scales[0];
+      const int32_t zp = t.quant.zero_points[0];
+      for (size_t k = 0; k < n; ++k) {
+        const double q = std::clamp(static_cast<double>(std::round(x[k] / scale)) + zp, -128.0, 127.0);
+        converted[i][k] = static_cast<uint8_t>(static_cast<int8_t>(q));
+      }
+      in.push_back(converted[i].data());
+    }
+    program.run(in);
+    for (size_t j = 0; j < outputs; ++j) {
+      const ir::Tensor& t = quantized.tensors[quantized.outputs[j]];
+      const auto n = static_cast<size_t>(t.elements());
+      std::vector<float> got(n);
+      if (t.dtype == DType::kFloat32) {
+        std::memcpy(got.data(), interp.output_data(static_cast<uint32_t>(j)), n * sizeof(float));
+      } else if (t.dtype == DType::kInt8) {
+        const auto* q = static_cast<const int8_t*>(interp.output_data(static_cast<uint32_t>(j)));
+        for (size_t k = 0; k < n; ++k) got[k] = t.quant.scales[0] * static_cast<float>(q[k] - t.quant.zero_points[0]);
+      } else {
+        continue;  // a non-float output (indices) is not compared
+      }
+      const std::vector<float>& ref = calibration.float_outputs[s][j];
+      for (size_t k = 0; k < n; ++k) {
+        signal[j] += static_cast<double>(ref[k]) * ref[k];
+        noise[j] += (static_cast<double>(ref[k]) - got[k]) * (static_cast<double>(ref[k]) - got[k]);
+      }
+      const int64_t classes = t.shape.empty() ? 1 : t.shape.back();
+      if (classes >= 2) {
+        for (size_t row = 0; row + static_cast<size_t>(classes) <= n; row += static_cast<size_t>(classes)) {
+          const auto a = std::max_element(ref.begin() + row, ref.begin() + row + classes) - ref.begin();
+          const auto b = std::max_element(got.begin() + row, got.begin() + row + classes) - got.begin();
+          ++report->outputs[j].top1_rows;
+          if (a == b) ++report->outputs[j].top1_agreements;
+        }
+      }
+    }
+    if (options.progress) options.progress("measuring", s + 1, calibration.samples);
+  }
+  for (size_t j = 0; j < outputs; ++j) {
+    report->outputs[j].sqnr_db = noise[j] == 0 ? std::numeric_limits<double>::infinity()
+                                               : 10.0 * std::log10(signal[j] / noise[j]);
+  }
+}
+
+}  // namespace mote::ptq

@@ -1,0 +1,114 @@
+// Post-training static quantization of a float Mote graph (ONNX models) to TFLite's int8
+// scheme, so the integer kernels and their bit-exact tests serve both front ends.
+//
+//   calibrate():      runs the float graph on the host over the calibration samples (the
+//                     real float kernels, through the runtime) and records the range of
+//                     every activation; min/max, percentile or MSE-optimal clipping.
+//   quantize_graph(): rewrites the graph: weights int8 symmetric per output channel,
+//                     biases int32 (scale = input scale * weight scale), activations int8
+//                     asymmetric per tensor from the ranges, fused activations folded into
+//                     the output ranges. softmax/sigmoid/tanh outputs take TFLite's fixed
+//                     quantization; pass-through ops (reshape, transpose, pooling, pad,
+//                     slice) keep their input's. A node no integer kernel accepts stays
+//                     float32 between dequantize/quantize nodes and is named in the report.
+//                     Model inputs and outputs stay float32 unless int8_io is set.
+//   measure_accuracy(): runs the quantized program over the same samples and compares
+//                     each output with the float one (SQNR, top-1 agreement).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace mote::ptq {
+
+enum class RangeMethod {
+  kMinMax,      // the observed minimum and maximum
+  kPercentile,  // the `percentile` and 100 - `percentile` quantiles of the observed values
+  kMse,         // the clipping of the observed range that minimises the int8 rounding +
+                // clipping error over the observed value histogram
+};
+
+// "minmax", "percentile", "mse"; throws CompileError for anything else.
+RangeMethod parse_range_method(const std::string& name);
+const char* range_method_name(RangeMethod method);
+
+// One model input's calibration samples: shape [N, *input shape], float32.
+struct CalibrationInput {
+  std::string path;  // for messages
+  DType dtype = DType::kFloat32;
+  ir::Shape shape;
+  std::vector<uint8_t> data;
+};
+
+struct Options {
+  RangeMethod method = RangeMethod::kMinMax;
+  double percentile = 99.99;
+  bool int8_io = false;  // keep model inputs/outputs int8 (no quantize/dequantize inside)
+  // Called after each sample run: phase ("calibrating", "measuring"), done, total.
+  std::function<void(const char* phase, size_t done, size_t total)> progress;
+};
+
+struct Range {
+  float min = 0;
+  float max = 0;
+};
+
+// What calibrate() observed, indexed by the graph's tensor ids.
+struct Calibration {
+  size_t samples = 0;
+  std::vector<std::optional<Range>> observed;  // float activations and graph inputs
+  std::vector<std::optional<Range>> chosen;    // after the range method (clipping)
+  // Float outputs per sample, graph output order, for the accuracy report.
+  std::vector<std::vector<std::vector<float>>> float_outputs;
+};
+
+struct TensorReport {
+  std::string name;
+  DType dtype = DType::kInt8;
+  Range observed;
+  Range chosen;
+  float scale = 0;
+  int32_t zero_point = 0;
+};
+
+struct OutputAccuracy {
+  std::string name;
+  double sqnr_db = 0;           // +inf when the quantized output equals the float one
+  int64_t top1_rows = 0;        // rows compared (last axis >= 2), 0 when not a classifier
+  int64_t top1_agreements = 0;  // rows whose argmax matches the float model's
+};
+
+struct Report {
+  RangeMethod method = RangeMethod::kMinMax;
+  size_t samples = 0;
+  bool int8_io = false;
+  std::vector<TensorReport> tensors;     // every int8 activation, in execution order
+  std::vector<std::string> float_nodes;  // "NAME (OP): reason" for nodes kept in float32
+  std::vector<OutputAccuracy> outputs;
+};
+
+// Checks the samples (one file per graph input, float32, shape [N, *input shape], the
+// same N everywhere, every value finite) and runs the graph over them. Throws
+// CompileError naming the file and what is wrong.
+Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs,
+                      const Options& options);
+
+// The int8 graph. `report` receives tensors and float_nodes.
+ir::Graph quantize_graph(const ir::Graph& graph, const Calibration& calibration,
+                         const Options& options, Report* report);
+
+// Runs `quantized` over the calibration samples; fills report->outputs.
+void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
+                      const Calibration& calibration, const Options& options, Report* report);
+
+// TFLite's choice of int8 parameters for a real range: the range is widened to hold 0,
+// scale = (max - min) / 255, zero point = round(-128 - min / scale) clamped to int8.
+// A range of width 0 gets scale 1.
+void choose_int8_params(Range range, float* scale, int32_t* zero_point);
+
+}  // namespace mote::ptq
