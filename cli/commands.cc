@@ -103,6 +103,9 @@ struct CompileArgs {
   std::string calibration_method = "minmax";
   double percentile = 99.99;
   bool int8_io = false;
+  std::string int16 = "auto";
+  std::string weight_rounding = "nearest";
+  double min_sqnr = 30.0;
   std::string patching = "auto";
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
@@ -164,18 +167,26 @@ json quantization_json(const ptq::Report& q) {
       entry["top1_agreement"] = static_cast<double>(o.top1_agreements) / static_cast<double>(o.top1_rows);
     outputs.push_back(entry);
   }
-  return {{"scheme", "int8"}, {"method", ptq::range_method_name(q.method)}, {"samples", q.samples},
-          {"int8_io", q.int8_io}, {"tensors", tensors}, {"float_nodes", q.float_nodes}, {"outputs", outputs}};
+  return {{"scheme", q.int16_tensors ? "int8 with int16 activations (16x8)" : "int8"},
+          {"method", ptq::range_method_name(q.method)}, {"samples", q.samples},
+          {"int8_io", q.int8_io}, {"int16_tensors", q.int16_tensors},
+          {"int8_only_sqnr_db", std::isinf(q.int8_only_sqnr_db) ? json(nullptr) : json(q.int8_only_sqnr_db)},
+          {"int8_only_arena_bytes", q.int8_only_arena_bytes}, {"tensors", tensors}, {"float_nodes", q.float_nodes}, {"outputs", outputs}};
 }
 
 void print_quantization(const ptq::Report& q) {
   std::cout << "quantization  int8 (" << ptq::range_method_name(q.method) << " ranges, " << q.samples
             << " calibration samples, " << (q.int8_io ? "int8" : "float32") << " model inputs/outputs)\n";
-  std::cout << "  tensor                                             range                       scale  zero point\n";
+  if (q.int16_tensors > 0)
+    std::cout << "  int16 activations (TFLite 16x8) for " << q.int16_tensors
+              << " tensors: all-int8 SQNR was " << sqnr_string(q.int8_only_sqnr_db) << "; arena unchanged at "
+              << with_commas(q.int8_only_arena_bytes) << " bytes for the all-int8 program\n";
+  std::cout << "  tensor                                             dtype  range                       scale  zero point\n";
   for (const ptq::TensorReport& t : q.tensors) {
     char line[256];
-    std::snprintf(line, sizeof(line), "  %-50s [%10.4g, %10.4g]  %12.6g  %4d\n",
+    std::snprintf(line, sizeof(line), "  %-50s %-5s  [%10.4g, %10.4g]  %12.6g  %4d\n",
                   t.name.size() > 50 ? ("..." + t.name.substr(t.name.size() - 47)).c_str() : t.name.c_str(),
+                  dtype_name(t.dtype),
                   static_cast<double>(t.chosen.min), static_cast<double>(t.chosen.max),
                   static_cast<double>(t.scale), t.zero_point);
     std::cout << line;
@@ -205,6 +216,11 @@ int run_compile(const CompileArgs& args) {
       throw std::runtime_error("--percentile " + std::to_string(args.percentile) + ": expected a value in (50, 100]");
     options.quantize_options.percentile = args.percentile;
     options.quantize_options.int8_io = args.int8_io;
+    options.quantize_options.int16 = ptq::parse_int16_policy(args.int16);
+    options.quantize_options.min_sqnr_db = args.min_sqnr;
+    if (args.weight_rounding != "gptq" && args.weight_rounding != "nearest")
+      throw std::runtime_error("--weight-rounding '" + args.weight_rounding + "': expected gptq or nearest");
+    options.quantize_options.gptq = args.weight_rounding == "gptq";
     options.quantize_options.progress = print_progress;
     for (const std::string& path : args.calibration) {
       NpyArray array = read_npy(path);
@@ -611,6 +627,13 @@ int run_cli(int argc, char** argv) {
                           "Activation ranges: minmax (default), percentile or mse");
   compile_cmd->add_option("--percentile", compile_args.percentile,
                           "Quantile kept by --calibration-method percentile (default 99.99)");
+  compile_cmd->add_option("--int16", compile_args.int16,
+                          "auto (default): int16 activations (TFLite 16x8) where int8 misses --min-sqnr and "
+                          "the arena allows; off: int8 only; all: int16 wherever a kernel exists");
+  compile_cmd->add_option("--min-sqnr", compile_args.min_sqnr,
+                          "SQNR (dB) against the float model below which --int16 auto widens activations (default 30)");
+  compile_cmd->add_option("--weight-rounding", compile_args.weight_rounding,
+                          "nearest (default), or gptq: rounding errors compensated over the calibration inputs");
   compile_cmd->add_flag("--int8-io", compile_args.int8_io,
                         "Keep int8 model inputs/outputs (no quantize/dequantize inside the program)");
   compile_cmd->add_option("--patching", compile_args.patching, "Patch-based execution: off or auto")

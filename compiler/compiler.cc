@@ -70,9 +70,9 @@ CompileResult compile(const CompileOptions& options) {
   const ptq::Calibration calibration =
       ptq::calibrate(graph, options.calibration, options.quantize_options);
   ptq::Report report;
-  const ir::Graph quantized = ptq::quantize_graph(graph, calibration, options.quantize_options, &report);
+  const ir::Graph quantized = ptq::quantize_model(graph, calibration, options.calibration,
+                                                  options.quantize_options, options.target, &report);
   CompileResult result = lower_to_program(quantized, options.target);
-  ptq::measure_accuracy(quantized, options.calibration, calibration, options.quantize_options, &report);
   result.report.quantization = std::move(report);
   return result;
 }

@@ -284,7 +284,15 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
   const size_t total_runs = samples * (histograms ? 2 : 1);
   size_t runs = 0;
 
+  cal.channel_mean.resize(graph.tensors.size());
+  std::vector<uint64_t> mean_count(graph.tensors.size(), 0);
   auto observe = [&](int id, const float* v, size_t n, size_t sample) {
+    const ir::Shape& shape = graph.tensors[id].shape;
+    const size_t channels = shape.empty() || shape.back() <= 0 ? 1 : static_cast<size_t>(shape.back());
+    std::vector<double>& mean = cal.channel_mean[id];
+    if (mean.empty()) mean.assign(channels, 0.0);
+    for (size_t k = 0; k < n; ++k) mean[k % channels] += v[k];
+    mean_count[id] += n / channels;
     float lo = std::numeric_limits<float>::infinity();
     float hi = -lo;
     for (size_t k = 0; k < n; ++k) {
@@ -303,6 +311,12 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
     r->max = std::max(r->max, hi);
   };
 
+  // Where each tensor's values are after a run: graph input i or probe output j.
+  std::vector<int> input_index(graph.tensors.size(), -1), output_index(graph.tensors.size(), -1);
+  for (size_t i = 0; i < graph.inputs.size(); ++i) input_index[graph.inputs[i]] = static_cast<int>(i);
+  for (size_t j = 0; j < probe.outputs.size(); ++j) output_index[probe.outputs[j]] = static_cast<int>(j);
+  cal.hessians.resize(graph.nodes.size());
+
   for (size_t s = 0; s < samples; ++s) {
     const std::vector<const uint8_t*> in = sample_pointers(graph, inputs, s);
     for (size_t i = 0; i < graph.inputs.size(); ++i) {
@@ -310,6 +324,19 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
       observe(id, reinterpret_cast<const float*>(in[i]), static_cast<size_t>(graph.tensors[id].elements()), s);
     }
     program.run(in);
+    if (options.gptq) {
+      for (size_t k = 0; k < graph.nodes.size(); ++k) {
+        const ir::Node& node = graph.nodes[k];
+        if (!has_input_hessians(node) || node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor ||
+            !graph.tensors[node.inputs[1]].is_constant || graph.tensors[node.inputs[0]].dtype != DType::kFloat32)
+          continue;
+        const int id = node.inputs[0];
+        const float* values = nullptr;
+        if (output_index[id] >= 0) values = program.float_output(static_cast<uint32_t>(output_index[id]));
+        else if (input_index[id] >= 0) values = reinterpret_cast<const float*>(in[input_index[id]]);
+        if (values != nullptr) accumulate_input_hessians(graph, node, values, &cal.hessians[k]);
+      }
+    }
     std::vector<std::vector<float>> outputs;
     for (size_t j = 0; j < probe.outputs.size(); ++j) {
       const int id = probe.outputs[j];
@@ -321,6 +348,8 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
     cal.float_outputs.push_back(std::move(outputs));
     if (options.progress) options.progress("calibrating", ++runs, total_runs);
   }
+  for (size_t id = 0; id < graph.tensors.size(); ++id)
+    for (double& m : cal.channel_mean[id]) m = mean_count[id] ? m / static_cast<double>(mean_count[id]) : 0.0;
 
   if (!histograms) {
     cal.chosen = cal.observed;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "ptq/gptq.h"
 
 namespace mote::ptq {
 
@@ -45,9 +46,23 @@ struct CalibrationInput {
   std::vector<uint8_t> data;
 };
 
+// Where int8 activations are not accurate enough (the int8 program's SQNR against the
+// float model on the calibration samples is below min_sqnr_db), kAuto moves activations
+// to int16 (TFLite 16x8: int16 activations, int8 weights, int64 biases) from the end of the
+// network backwards, as far as that leaves the arena of the all-int8 program unchanged
+// (the peak sits in the wide early layers; the later ones are small). kOff: int8 only.
+// kAll: int16 activations wherever an int16 kernel exists, whatever the arena.
+enum class Int16Policy { kOff, kAuto, kAll };
+
 struct Options {
   RangeMethod method = RangeMethod::kMinMax;
   double percentile = 99.99;
+  Int16Policy int16 = Int16Policy::kAuto;
+  // Error-compensating weight rounding (ptq/gptq.h) instead of round-to-nearest. It
+  // lowers each layer's output error when its inputs are correlated (trained models on
+  // real data); on iid inputs it equals nearest rounding.
+  bool gptq = false;
+  double min_sqnr_db = 30.0;
   bool int8_io = false;  // keep model inputs/outputs int8 (no quantize/dequantize inside)
   // Called after each sample run: phase ("calibrating", "measuring"), done, total.
   std::function<void(const char* phase, size_t done, size_t total)> progress;
@@ -63,6 +78,12 @@ struct Calibration {
   size_t samples = 0;
   std::vector<std::optional<Range>> observed;  // float activations and graph inputs
   std::vector<std::optional<Range>> chosen;    // after the range method (clipping)
+  // Mean of each slice along the last axis (the channel in NHWC, the feature of a
+  // fully_connected input) over all samples and positions; empty where not observed.
+  // Used for bias correction: the mean shift weight rounding causes is subtracted.
+  std::vector<std::vector<double>> channel_mean;
+  // Input statistics of each weighted node (index into graph.nodes) for GPTQ rounding.
+  std::vector<InputHessians> hessians;
   // Float outputs per sample, graph output order, for the accuracy report.
   std::vector<std::vector<std::vector<float>>> float_outputs;
 };
@@ -87,6 +108,11 @@ struct Report {
   RangeMethod method = RangeMethod::kMinMax;
   size_t samples = 0;
   bool int8_io = false;
+  // Mixed precision: int16 activations chosen (0: all int8), the all-int8 program's worst
+  // output SQNR and arena for comparison.
+  size_t int16_tensors = 0;
+  double int8_only_sqnr_db = 0;
+  uint32_t int8_only_arena_bytes = 0;
   std::vector<TensorReport> tensors;     // every int8 activation, in execution order
   std::vector<std::string> float_nodes;  // "NAME (OP): reason" for nodes kept in float32
   std::vector<OutputAccuracy> outputs;
@@ -98,9 +124,19 @@ struct Report {
 Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs,
                       const Options& options);
 
-// The int8 graph. `report` receives tensors and float_nodes.
+// The quantized graph: int8 activations, int16 where prefer_int16[tensor id of `graph`]
+// is set and an int16 kernel exists. `report` receives tensors and float_nodes.
 ir::Graph quantize_graph(const ir::Graph& graph, const Calibration& calibration,
-                         const Options& options, Report* report);
+                         const Options& options, const std::vector<bool>& prefer_int16, Report* report);
+
+// quantize_graph + measure_accuracy with the Int16Policy applied for `target`: the whole
+// report filled.
+ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration,
+                         const std::vector<CalibrationInput>& inputs, const Options& options,
+                         const std::string& target, Report* report);
+
+// Parses "off" / "auto" / "all"; throws CompileError otherwise.
+Int16Policy parse_int16_policy(const std::string& name);
 
 // Runs `quantized` over the calibration samples; fills report->outputs.
 void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "compiler.h"
 #include "lower/lower.h"
 #include "lower/node_lowering.h"
 #include "ptq/ptq.h"
@@ -106,16 +107,18 @@ void set_activation(ir::Node& node, const Activation& a) {
 
 class Quantizer {
  public:
-  Quantizer(const ir::Graph& graph, const Calibration& cal, const Options& options, Report* report)
-      : g_(graph), cal_(cal), options_(options), report_(report),
-        as_float_(graph.tensors.size(), -1), as_int8_(graph.tensors.size(), -1) {}
+  Quantizer(const ir::Graph& graph, const Calibration& cal, const Options& options,
+            const std::vector<bool>& prefer_int16, Report* report)
+      : g_(graph), cal_(cal), options_(options), prefer_int16_(prefer_int16), report_(report),
+        as_float_(graph.tensors.size(), -1), as_int8_(graph.tensors.size(), -1),
+        as_int16_(graph.tensors.size(), -1) {}
 
   ir::Graph run() {
     q_.name = g_.name;
     for (int id : g_.inputs) {
       const ir::Tensor& t = g_.tensors[id];
       if (options_.int8_io && t.dtype == DType::kFloat32 && cal_.chosen[id]) {
-        ir::Tensor qt = int8_tensor(t.name, t.shape, range_params(id, *cal_.chosen[id]));
+        ir::Tensor qt = quant_tensor(t.name, t.shape, DType::kInt8, range_params(DType::kInt8, *cal_.chosen[id]));
         as_int8_[id] = add_activation(std::move(qt), id);
         q_.inputs.push_back(as_int8_[id]);
       } else {
@@ -124,30 +127,38 @@ class Quantizer {
       }
     }
     for (const ir::Node& node : g_.nodes) {
+      const bool int16 = !node.outputs.empty() && prefer_int16_.size() == g_.tensors.size() &&
+                         prefer_int16_[node.outputs[0]];
       std::string reason;
-      if (!try_int8(node, &reason)) {
+      bool done = int16 && try_quantized(node, DType::kInt16, &reason);
+      if (!done) {
+        std::string reason8;
+        done = try_quantized(node, DType::kInt8, &reason8);
+        if (!done) reason = reason8;
+      }
+      if (!done) {
         keep_float(node);
         report_->float_nodes.push_back(node.name + " (" + node.op + "): " + reason);
       }
     }
     for (int id : g_.outputs) {
       int rep = -1;
-      if (options_.int8_io) rep = int8_rep(id);
-      if (rep < 0) rep = float_rep(id);
+      if (options_.int8_io) rep = rep_of(id, DType::kInt8);
+      if (rep < 0) rep = rep_of(id, DType::kFloat32);
       // The model's output keeps its name; the internal form it came from is renamed.
       if (q_.tensors[rep].name != g_.tensors[id].name) {
         for (ir::Tensor& t : q_.tensors)
-          if (t.name == g_.tensors[id].name) t.name += q_.tensors[rep].dtype == DType::kFloat32 ? "/int8" : "/float";
+          if (t.name == g_.tensors[id].name) t.name += std::string("/") + lower::dtype_string(t.dtype);
         q_.tensors[rep].name = g_.tensors[id].name;
       }
       q_.outputs.push_back(rep);
     }
     q_.remove_dead();
-    // Report only the int8 activations that survived remove_dead, in execution order.
+    // Report only the quantized activations that survived remove_dead, in execution order.
     std::vector<TensorReport> kept;
     for (const TensorReport& r : report_->tensors) {
       for (const ir::Tensor& t : q_.tensors) {
-        if (t.name == r.name && !t.is_constant && t.dtype == DType::kInt8) {
+        if (t.name == r.name && !t.is_constant && (t.dtype == DType::kInt8 || t.dtype == DType::kInt16)) {
           kept.push_back(r);
           break;
         }
@@ -160,24 +171,28 @@ class Quantizer {
  private:
   // ---- tensors --------------------------------------------------------------------
 
-  ir::QuantParams range_params(int id, Range range) {
+  // int8: asymmetric over the range (TFLite); int16: symmetric, zero point 0 (TFLite 16x8).
+  static ir::QuantParams range_params(DType dtype, Range range) {
+    if (dtype == DType::kInt16) {
+      const double m = std::max(std::fabs(static_cast<double>(range.min)), std::fabs(static_cast<double>(range.max)));
+      return per_tensor(m > 0 ? static_cast<float>(m / 32767.0) : 1.0f, 0);
+    }
     float scale;
     int32_t zp;
     choose_int8_params(range, &scale, &zp);
-    (void)id;
     return per_tensor(scale, zp);
   }
 
-  static ir::Tensor int8_tensor(const std::string& name, const ir::Shape& shape, ir::QuantParams quant) {
+  static ir::Tensor quant_tensor(const std::string& name, const ir::Shape& shape, DType dtype, ir::QuantParams quant) {
     ir::Tensor t;
     t.name = name;
-    t.dtype = DType::kInt8;
+    t.dtype = dtype;
     t.shape = shape;
     t.quant = std::move(quant);
     return t;
   }
 
-  // Adds an int8 activation and its report line (`source`: the float tensor it stands for).
+  // Adds a quantized activation and its report line (`source`: the float tensor it stands for).
   int add_activation(ir::Tensor t, int source) {
     TensorReport r;
     r.name = t.name;
@@ -185,70 +200,74 @@ class Quantizer {
     r.scale = t.quant.scales[0];
     r.zero_point = t.quant.zero_points[0];
     if (source >= 0 && cal_.observed[source]) r.observed = *cal_.observed[source];
-    r.chosen = Range{r.scale * static_cast<float>(-128 - r.zero_point), r.scale * static_cast<float>(127 - r.zero_point)};
+    const float qmin = t.dtype == DType::kInt16 ? -32768.0f : -128.0f;
+    const float qmax = t.dtype == DType::kInt16 ? 32767.0f : 127.0f;
+    r.chosen = Range{r.scale * (qmin - static_cast<float>(r.zero_point)), r.scale * (qmax - static_cast<float>(r.zero_point))};
     report_->tensors.push_back(r);
     return q_.add_tensor(std::move(t));
   }
 
-  // The float32 form of source tensor `id` (a copy for constants, a dequantize node for an
-  // int8 home).
-  int float_rep(int id) {
-    if (as_float_[id] >= 0) return as_float_[id];
-    const ir::Tensor& t = g_.tensors[id];
-    if (t.is_constant || as_int8_[id] < 0) {
-      as_float_[id] = q_.add_tensor(t);
-      return as_float_[id];
-    }
-    ir::Tensor f;
-    f.name = t.name + "/dequantized";
-    f.dtype = DType::kFloat32;
-    f.shape = t.shape;
-    const int out = q_.add_tensor(std::move(f));
-    ir::Node node;
-    node.name = t.name + "/dequantize";
-    node.op = "dequantize";
-    node.inputs = {as_int8_[id]};
-    node.outputs = {out};
-    q_.nodes.push_back(std::move(node));
-    as_float_[id] = out;
-    return out;
+  std::vector<int>& reps(DType dtype) {
+    if (dtype == DType::kInt8) return as_int8_;
+    if (dtype == DType::kInt16) return as_int16_;
+    return as_float_;
   }
 
-  // The int8 form of float activation `id`, or -1 when it has none (no calibrated range:
-  // a constant or a non-float tensor).
-  int int8_rep(int id) {
-    if (as_int8_[id] >= 0) return as_int8_[id];
-    const ir::Tensor& t = g_.tensors[id];
-    if (t.is_constant || t.dtype != DType::kFloat32 || !cal_.chosen[id]) return -1;
-    const int in = float_rep(id);
-    const int out = add_activation(int8_tensor(t.name + "/quantized", t.shape, range_params(id, *cal_.chosen[id])), id);
+  // The quantized form the tensor was produced in (int16 first), or -1.
+  int quantized_home(int id) const { return as_int16_[id] >= 0 ? as_int16_[id] : as_int8_[id]; }
+
+  void add_conversion(const std::string& name, const char* op, int in, int out) {
     ir::Node node;
-    node.name = t.name + "/quantize";
-    node.op = "quantize";
+    node.name = name;
+    node.op = op;
     node.inputs = {in};
     node.outputs = {out};
     q_.nodes.push_back(std::move(node));
-    as_int8_[id] = out;
-    return out;
   }
 
-  // int8 form of `id` with exactly `quant` (a requantize node when its own differs).
-  int int8_rep_as(int id, const ir::QuantParams& quant) {
-    const int rep = int8_rep(id);
+  // The form of source tensor `id` in `dtype` (float32, int8, int16), converting once from
+  // the form it exists in: a copy for a constant, dequantize, quantize or requantize for an
+  // activation. -1 when there is none: a quantized form of a constant or of a tensor
+  // without a calibrated range.
+  int rep_of(int id, DType dtype) {
+    std::vector<int>& cache = reps(dtype);
+    if (cache[id] >= 0) return cache[id];
+    const ir::Tensor& t = g_.tensors[id];
+    if (dtype == DType::kFloat32) {
+      const int home = quantized_home(id);
+      if (t.is_constant || home < 0) {
+        cache[id] = q_.add_tensor(t);
+        return cache[id];
+      }
+      ir::Tensor f;
+      f.name = t.name + "/dequantized";
+      f.dtype = DType::kFloat32;
+      f.shape = t.shape;
+      cache[id] = q_.add_tensor(std::move(f));
+      add_conversion(t.name + "/dequantize", "dequantize", home, cache[id]);
+      return cache[id];
+    }
+    if (t.is_constant || t.dtype != DType::kFloat32 || !cal_.chosen[id]) return -1;
+    const int home = quantized_home(id);
+    const int in = home >= 0 ? home : rep_of(id, DType::kFloat32);
+    const std::string suffix = std::string("/") + lower::dtype_string(dtype);
+    cache[id] = add_activation(quant_tensor(t.name + suffix, t.shape, dtype, range_params(dtype, *cal_.chosen[id])), id);
+    add_conversion(t.name + (home >= 0 ? "/requantize" : "/quantize") + suffix, "quantize", in, cache[id]);
+    return cache[id];
+  }
+
+  // Form of `id` in `dtype` with exactly `quant` (a requantize node when its own differs).
+  int rep_as(int id, DType dtype, const ir::QuantParams& quant) {
+    const int rep = rep_of(id, dtype);
     if (rep < 0 || same_quant(q_.tensors[rep].quant, quant)) return rep;
     const ir::Tensor src = q_.tensors[rep];
-    const int out = add_activation(int8_tensor(src.name + "/requantized", src.shape, quant), id);
-    ir::Node node;
-    node.name = src.name + "/requantize";
-    node.op = "quantize";
-    node.inputs = {rep};
-    node.outputs = {out};
-    q_.nodes.push_back(std::move(node));
+    const int out = add_activation(quant_tensor(src.name + "/requantized", src.shape, dtype, quant), id);
+    add_conversion(src.name + "/requantize", "quantize", rep, out);
     return out;
   }
 
-  // A constant quantized per tensor, asymmetric, over its own range (or with `quant`).
-  int int8_constant(const ir::Tensor& t, const ir::QuantParams* quant = nullptr) {
+  // A constant quantized per tensor over its own range (or with `quant`).
+  int quantized_constant(const ir::Tensor& t, DType dtype, const ir::QuantParams* quant = nullptr) {
     const std::vector<float> v = real_values(t);
     ir::QuantParams qp;
     if (quant != nullptr) {
@@ -259,26 +278,56 @@ class Quantizer {
         r.min = std::min(r.min, x);
         r.max = std::max(r.max, x);
       }
-      float scale;
-      int32_t zp;
-      choose_int8_params(r, &scale, &zp);
-      qp = per_tensor(scale, zp);
+      qp = range_params(dtype, r);
     }
-    std::vector<int8_t> data(v.size());
+    const double qmin = dtype == DType::kInt16 ? -32768.0 : -128.0;
+    const double qmax = dtype == DType::kInt16 ? 32767.0 : 127.0;
+    std::vector<int16_t> wide(v.size());
     for (size_t k = 0; k < v.size(); ++k)
-      data[k] = static_cast<int8_t>(std::clamp(std::round(static_cast<double>(v[k]) / qp.scales[0]) + qp.zero_points[0], -128.0, 127.0));
-    ir::Tensor c = int8_tensor(t.name + "/int8", t.shape, qp);
+      wide[k] = static_cast<int16_t>(std::clamp(std::round(static_cast<double>(v[k]) / qp.scales[0]) + qp.zero_points[0], qmin, qmax));
+    ir::Tensor c = quant_tensor(t.name + "/" + lower::dtype_string(dtype), t.shape, dtype, qp);
     c.is_constant = true;
-    c.data = bytes_of(data);
+    if (dtype == DType::kInt16) {
+      c.data = bytes_of(wide);
+    } else {
+      std::vector<int8_t> narrow(wide.begin(), wide.end());
+      c.data = bytes_of(narrow);
+    }
     return q_.add_tensor(std::move(c));
   }
 
+  // GPTQ rounding of the weights (ptq/gptq.h): one row per output channel in the order
+  // its inputs appear in the Hessian (conv2d [O,KH,KW,C/g] and fully_connected [N,K]
+  // rows are contiguous; a depthwise [1,KH,KW,C*M] row strides by C*M).
+  static void gptq_weights(const ir::Tensor& w, int axis, const std::vector<float>& v,
+                           const std::vector<float>& scales, const InputHessians& h, std::vector<int8_t>* data) {
+    const int64_t channels = w.shape[static_cast<size_t>(axis)];
+    const int64_t k = h.k;
+    if (k <= 0 || channels * k != static_cast<int64_t>(v.size())) return;
+    const auto matrices = static_cast<int64_t>(h.sums.size());
+    std::vector<std::vector<double>> rows(static_cast<size_t>(channels), std::vector<double>(static_cast<size_t>(k)));
+    std::vector<double> row_scales(static_cast<size_t>(channels));
+    std::vector<size_t> matrix(static_cast<size_t>(channels));
+    auto flat = [&](int64_t c, int64_t i) { return axis == 0 ? c * k + i : i * channels + c; };
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t i = 0; i < k; ++i) rows[static_cast<size_t>(c)][static_cast<size_t>(i)] = v[static_cast<size_t>(flat(c, i))];
+      row_scales[static_cast<size_t>(c)] = scales[static_cast<size_t>(c)];
+      // conv2d groups split the output channels evenly; depthwise channel c reads input c / M.
+      matrix[static_cast<size_t>(c)] = static_cast<size_t>(c / (channels / matrices));
+    }
+    const std::vector<int8_t> q = gptq_round(h, rows, row_scales, matrix);
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t i = 0; i < k; ++i) (*data)[static_cast<size_t>(flat(c, i))] = q[static_cast<size_t>(c * k + i)];
+  }
+
   // Weights: int8 symmetric per slice along `axis` (values in [-127, 127], zero point 0),
-  // then the int32 bias with scale input_scale * weight_scale[c]. A weight scale is raised
-  // where needed so the bias fits int32 and the requantization multiplier stays inside the
-  // kernels' shift range; an all-zero channel gets the scale its bias needs.
-  void quantize_weights(const ir::Tensor& w, int axis, const ir::Tensor* bias, float in_scale, float out_scale,
-                        int* weights_id, int* bias_id) {
+  // then the bias with scale input_scale * weight_scale[c]: int32 for int8 activations,
+  // int64 for int16 (TFLite 16x8). A weight scale is raised where needed so the bias fits
+  // and the requantization multiplier stays inside the kernels' shift range; an all-zero
+  // channel gets the scale its bias needs.
+  void quantize_weights(const ir::Tensor& w, int axis, const ir::Tensor* bias, DType activations, float in_scale,
+                        float out_scale, const std::vector<double>& input_mean, int groups,
+                        const InputHessians* hessians, int* weights_id, int* bias_id) {
     const std::vector<float> v = real_values(w);
     const int64_t channels = w.shape[static_cast<size_t>(axis)];
     int64_t inner = 1;
@@ -290,6 +339,27 @@ class Quantizer {
       const auto c = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
       scales[c] = std::max(scales[c], std::fabs(v[k]));
     }
+    // Per channel, the clipping of max|w| that minimises the squared rounding + clipping
+    // error (a long-tailed channel loses its outliers' precision to gain everyone else's).
+    std::vector<double> best_error(scales.size(), std::numeric_limits<double>::infinity());
+    std::vector<float> best_scale(scales.size(), 0.0f);
+    for (int step = 100; step >= 50; step -= 2) {
+      std::vector<double> error(scales.size(), 0.0);
+      for (size_t k = 0; k < v.size(); ++k) {
+        const auto c = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
+        const double s = scales[c] * step / 100.0 / 127.0;
+        if (!(s > 0)) continue;
+        const double q = std::clamp(std::round(v[k] / s), -127.0, 127.0);
+        error[c] += (v[k] - q * s) * (v[k] - q * s);
+      }
+      for (size_t c = 0; c < scales.size(); ++c) {
+        if (error[c] < best_error[c]) {
+          best_error[c] = error[c];
+          best_scale[c] = static_cast<float>(scales[c] * step / 100.0);
+        }
+      }
+    }
+    for (size_t c = 0; c < scales.size(); ++c) scales[c] = best_scale[c];
     const double min_scale = static_cast<double>(out_scale) / in_scale * std::ldexp(1.0, -28);
     for (size_t c = 0; c < scales.size(); ++c) {
       double s = scales[c] / 127.0;
@@ -303,31 +373,64 @@ class Quantizer {
       const auto c = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
       data[k] = static_cast<int8_t>(std::clamp(std::round(v[k] / scales[c]), -127.0f, 127.0f));
     }
-    ir::Tensor qw = int8_tensor(w.name + "/int8", w.shape, ir::QuantParams{});
+    if (hessians != nullptr && hessians->count > 0) gptq_weights(w, axis, v, scales, *hessians, &data);
+    ir::Tensor qw = quant_tensor(w.name + "/int8", w.shape, DType::kInt8, ir::QuantParams{});
     qw.quant.scales = scales;
     qw.quant.zero_points.assign(scales.size(), 0);
     qw.quant.axis = axis;
     qw.is_constant = true;
     qw.data = bytes_of(data);
+    // Bias correction: rounding the weights shifts each output's mean by
+    // sum_k (wq - w)[c,k] * E[x_k]; the bias takes it back (padding is not modelled).
+    std::vector<double> shift(static_cast<size_t>(channels), 0.0);
+    bool shifted = false;
+    if (!input_mean.empty()) {
+      const auto in_channels = static_cast<int64_t>(input_mean.size());
+      for (size_t k = 0; k < v.size(); ++k) {
+        const auto c = static_cast<int64_t>((static_cast<int64_t>(k) / inner) % channels);
+        int64_t x = 0;  // the input channel weight k reads
+        if (axis == 0) {  // conv2d [O,KH,KW,C/groups], fully_connected [N,K]
+          const int64_t per_group = w.shape.back();
+          x = (c / (channels / groups)) * per_group + static_cast<int64_t>(k) % per_group;
+        } else {  // depthwise_conv2d [1,KH,KW,C*M]
+          x = c / (channels / in_channels);
+        }
+        if (x < 0 || x >= in_channels) continue;
+        const double err = static_cast<double>(data[k]) * scales[static_cast<size_t>(c)] - v[k];
+        shift[static_cast<size_t>(c)] += err * input_mean[static_cast<size_t>(x)];
+      }
+      for (double d : shift) shifted = shifted || d != 0.0;
+    }
+    if (shifted) {
+      if (b.empty()) b.assign(static_cast<size_t>(channels), 0.0f);
+      for (size_t c = 0; c < b.size(); ++c) b[c] = static_cast<float>(b[c] - shift[c]);
+    }
     *weights_id = q_.add_tensor(std::move(qw));
     *bias_id = ir::kNoTensor;
-    if (bias == nullptr) return;
-    std::vector<int32_t> qb(b.size());
+    if (b.empty()) return;
+    std::vector<int64_t> qb(b.size());
     ir::QuantParams bq;
     bq.axis = 0;
     for (size_t c = 0; c < b.size(); ++c) {
       const double s = static_cast<double>(in_scale) * scales[c];
-      qb[c] = static_cast<int32_t>(std::clamp(std::round(b[c] / s), -2147483648.0, 2147483647.0));
+      qb[c] = static_cast<int64_t>(std::clamp(std::round(b[c] / s), -2147483648.0, 2147483647.0));
       bq.scales.push_back(static_cast<float>(s));
       bq.zero_points.push_back(0);
     }
     ir::Tensor t;
-    t.name = bias->name + "/int32";
-    t.dtype = DType::kInt32;
-    t.shape = bias->shape;
+    t.shape = {channels};
     t.quant = std::move(bq);
     t.is_constant = true;
-    t.data = bytes_of(qb);
+    if (activations == DType::kInt16) {
+      t.name = (bias ? bias->name : w.name + "/bias") + "/int64";
+      t.dtype = DType::kInt64;
+      t.data = bytes_of(qb);
+    } else {
+      t.name = (bias ? bias->name : w.name + "/bias") + "/int32";
+      t.dtype = DType::kInt32;
+      std::vector<int32_t> narrow(qb.begin(), qb.end());
+      t.data = bytes_of(narrow);
+    }
     *bias_id = q_.add_tensor(std::move(t));
   }
 
@@ -337,7 +440,7 @@ class Quantizer {
 
   // Output quantization from the calibrated range of source tensor `id`, clipped to the
   // activation bounds.
-  bool output_params(int id, const Activation& act, ir::QuantParams* quant, std::string* reason) {
+  bool output_params(int id, DType dtype, const Activation& act, ir::QuantParams* quant, std::string* reason) {
     if (g_.tensors[id].dtype != DType::kFloat32 || !cal_.chosen[id]) {
       *reason = "output '" + g_.tensors[id].name + "' has no calibrated range";
       return false;
@@ -346,11 +449,15 @@ class Quantizer {
     r.min = static_cast<float>(std::max<double>(r.min, act.lo));
     r.max = static_cast<float>(std::min<double>(r.max, act.hi));
     if (r.min > r.max) r.min = r.max;
-    *quant = range_params(id, r);
+    *quant = range_params(dtype, r);
     return true;
   }
 
-  bool try_int8(const ir::Node& node, std::string* reason) {
+  std::string missing_range(int id) const { return "input '" + g_.tensors[id].name + "' has no calibrated range"; }
+
+  // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
+  // kernel takes it that way.
+  bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
     static const char* const kPassThrough[] = {"reshape", "copy", "transpose", "max_pool2d", "avg_pool2d",
                                                "pad", "strided_slice"};
     static const char* const kOwnRange[] = {"conv2d", "depthwise_conv2d", "fully_connected", "add", "sub",
@@ -360,7 +467,7 @@ class Quantizer {
     const bool own_range = std::find(std::begin(kOwnRange), std::end(kOwnRange), op) != std::end(kOwnRange);
     const bool fixed = op == "softmax" || op == "sigmoid" || op == "tanh";
     if (!pass_through && !own_range && !fixed) {
-      *reason = "no int8 kernel for " + op;
+      *reason = "no integer kernel for " + op;
       return false;
     }
     if (node.outputs.size() != 1 || node.inputs.empty() || !is_activation(node.inputs[0])) {
@@ -370,7 +477,7 @@ class Quantizer {
     const int out_id = node.outputs[0];
     const ir::Tensor& out = g_.tensors[out_id];
     ir::Node qn = node;
-    Activation act = normalise_activation(node);
+    const Activation act = normalise_activation(node);
     if (!act.ok) {
       *reason = "fused activation range excludes 0";
       return false;
@@ -378,6 +485,10 @@ class Quantizer {
 
     // Output quantization.
     ir::QuantParams out_quant;
+    if (fixed && dtype == DType::kInt16) {
+      *reason = "int16 " + op + " has no kernel";
+      return false;
+    }
     if (op == "softmax" || op == "sigmoid") {
       out_quant = per_tensor(1.0f / 256.0f, -128);
     } else if (op == "tanh") {
@@ -390,38 +501,37 @@ class Quantizer {
         *reason = "clamp range excludes 0";
         return false;
       }
-      if (!output_params(out_id, bounds, &out_quant, reason)) return false;
+      if (!output_params(out_id, dtype, bounds, &out_quant, reason)) return false;
     } else if (own_range) {
-      if (!output_params(out_id, act, &out_quant, reason)) return false;
+      if (!output_params(out_id, dtype, act, &out_quant, reason)) return false;
     }
 
     // Inputs.
-    const int in0 = pass_through || op == "concat" ? -1 : int8_rep(node.inputs[0]);
     if (op == "concat") {
       for (size_t i = 0; i < node.inputs.size(); ++i) {
         const int id = node.inputs[i];
-        qn.inputs[i] = g_.tensors[id].is_constant ? int8_constant(g_.tensors[id], &out_quant) : int8_rep_as(id, out_quant);
+        qn.inputs[i] = g_.tensors[id].is_constant ? quantized_constant(g_.tensors[id], dtype, &out_quant)
+                                                  : rep_as(id, dtype, out_quant);
         if (qn.inputs[i] < 0) {
-          *reason = "input '" + g_.tensors[id].name + "' has no calibrated range";
+          *reason = missing_range(id);
           return false;
         }
       }
     } else if (pass_through) {
-      qn.inputs[0] = int8_rep(node.inputs[0]);
+      qn.inputs[0] = rep_of(node.inputs[0], dtype);
       if (qn.inputs[0] < 0) {
-        *reason = "input '" + g_.tensors[node.inputs[0]].name + "' has no calibrated range";
+        *reason = missing_range(node.inputs[0]);
         return false;
       }
       out_quant = q_.tensors[qn.inputs[0]].quant;
-      const bool standard = act.attr_lo == act.lo && act.attr_hi == act.hi;
-      if (!standard) {
+      if (act.attr_lo != act.lo || act.attr_hi != act.hi) {
         *reason = "a fused activation other than ReLU, ReLU6 or [-1,1] on an op that keeps its input's scale";
         return false;
       }
-      // Other inputs of pass-through ops (none today) would be shape data: keep as is.
     } else {
+      const int in0 = rep_of(node.inputs[0], dtype);
       if (in0 < 0) {
-        *reason = "input '" + g_.tensors[node.inputs[0]].name + "' has no calibrated range";
+        *reason = missing_range(node.inputs[0]);
         return false;
       }
       qn.inputs[0] = in0;
@@ -438,17 +548,24 @@ class Quantizer {
           return false;
         }
         int qw, qb;
+        const std::vector<double>& mean = cal_.channel_mean[node.inputs[0]];
+        const int groups = op == "conv2d" ? static_cast<int>(node.get_int("group", 1)) : 1;
+        const size_t index = static_cast<size_t>(&node - g_.nodes.data());
+        const InputHessians* h = index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
         quantize_weights(g_.tensors[w], op == "depthwise_conv2d" ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
-                         in_scale, out_quant.scales[0], &qw, &qb);
+                         dtype, in_scale, out_quant.scales[0], mean, groups, options_.gptq ? h : nullptr, &qw, &qb);
         qn.inputs[1] = qw;
-        if (node.inputs.size() > 2) qn.inputs[2] = qb;
+        if (qb != ir::kNoTensor) {
+          if (qn.inputs.size() < 3) qn.inputs.resize(3, ir::kNoTensor);
+          qn.inputs[2] = qb;
+        }
       } else {
         for (size_t i = 1; i < node.inputs.size(); ++i) {
           const int id = node.inputs[i];
           if (id == ir::kNoTensor) continue;
-          qn.inputs[i] = g_.tensors[id].is_constant ? int8_constant(g_.tensors[id]) : int8_rep(id);
+          qn.inputs[i] = g_.tensors[id].is_constant ? quantized_constant(g_.tensors[id], dtype) : rep_of(id, dtype);
           if (qn.inputs[i] < 0) {
-            *reason = "input '" + g_.tensors[id].name + "' has no calibrated range";
+            *reason = missing_range(id);
             return false;
           }
         }
@@ -461,10 +578,9 @@ class Quantizer {
       set_activation(qn, act);
     }
 
-    ir::Tensor qt = int8_tensor(out.name, out.shape, out_quant);
     const size_t tensors_before = q_.tensors.size();
     const size_t report_before = report_->tensors.size();
-    qn.outputs = {add_activation(std::move(qt), out_id)};
+    qn.outputs = {add_activation(quant_tensor(out.name, out.shape, dtype, out_quant), out_id)};
     q_.nodes.push_back(qn);
     try {
       (void)lower::lower_node(q_, q_.nodes.back(), lower::Target::kHost);
@@ -477,14 +593,14 @@ class Quantizer {
       *reason = colon == std::string::npos ? what : what.substr(colon + 3);
       return false;
     }
-    as_int8_[out_id] = qn.outputs[0];
+    reps(dtype)[out_id] = qn.outputs[0];
     return true;
   }
 
   void keep_float(const ir::Node& node) {
     ir::Node fn = node;
     for (size_t i = 0; i < node.inputs.size(); ++i)
-      if (node.inputs[i] != ir::kNoTensor) fn.inputs[i] = float_rep(node.inputs[i]);
+      if (node.inputs[i] != ir::kNoTensor) fn.inputs[i] = rep_of(node.inputs[i], DType::kFloat32);
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       const int id = node.outputs[i];
       as_float_[id] = q_.add_tensor(g_.tensors[id]);
@@ -496,20 +612,89 @@ class Quantizer {
   const ir::Graph& g_;
   const Calibration& cal_;
   const Options& options_;
+  const std::vector<bool>& prefer_int16_;
   Report* report_;
   ir::Graph q_;
   std::vector<int> as_float_;
   std::vector<int> as_int8_;
+  std::vector<int> as_int16_;
 };
 
 }  // namespace
 
 ir::Graph quantize_graph(const ir::Graph& graph, const Calibration& calibration, const Options& options,
-                         Report* report) {
+                         const std::vector<bool>& prefer_int16, Report* report) {
   report->method = options.method;
   report->samples = calibration.samples;
   report->int8_io = options.int8_io;
-  return Quantizer(graph, calibration, options, report).run();
+  report->tensors.clear();
+  report->float_nodes.clear();
+  return Quantizer(graph, calibration, options, prefer_int16, report).run();
+}
+
+Int16Policy parse_int16_policy(const std::string& name) {
+  if (name == "auto") return Int16Policy::kAuto;
+  if (name == "off") return Int16Policy::kOff;
+  if (name == "all") return Int16Policy::kAll;
+  throw CompileError("--int16 '" + name + "': expected auto, off or all");
+}
+
+namespace {
+
+double worst_sqnr(const Report& report) {
+  double worst = std::numeric_limits<double>::infinity();
+  for (const OutputAccuracy& o : report.outputs) worst = std::min(worst, o.sqnr_db);
+  return worst;
+}
+
+}  // namespace
+
+ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration,
+                         const std::vector<CalibrationInput>& inputs, const Options& options,
+                         const std::string& target, Report* report) {
+  const std::vector<bool> none;
+  ir::Graph int8 = quantize_graph(graph, calibration, options, none, report);
+  measure_accuracy(int8, inputs, calibration, options, report);
+  report->int8_only_sqnr_db = worst_sqnr(*report);
+  report->int8_only_arena_bytes = lower_to_program(int8, target).report.arena_bytes;
+  if (options.int16 == Int16Policy::kOff ||
+      (options.int16 == Int16Policy::kAuto && report->int8_only_sqnr_db >= options.min_sqnr_db))
+    return int8;
+
+  // Candidates: every node output with a calibrated range, in execution order; the last
+  // k become int16. The largest k keeping the all-int8 arena is found by bisection (the
+  // arena grows with k: each step widens one more tensor).
+  std::vector<int> order;
+  for (const ir::Node& node : graph.nodes)
+    for (int id : node.outputs)
+      if (calibration.chosen[id]) order.push_back(id);
+  auto prefer = [&](size_t k) {
+    std::vector<bool> p(graph.tensors.size(), false);
+    for (size_t i = order.size() - k; i < order.size(); ++i) p[order[i]] = true;
+    return p;
+  };
+  auto arena = [&](size_t k) {
+    Report scratch;
+    return lower_to_program(quantize_graph(graph, calibration, options, prefer(k), &scratch), target)
+        .report.arena_bytes;
+  };
+  size_t lo = 0, hi = order.size();
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (options.int16 == Int16Policy::kAll || arena(mid) <= report->int8_only_arena_bytes) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo == 0) return int8;
+
+  Report mixed_report;
+  ir::Graph mixed = quantize_graph(graph, calibration, options, prefer(lo), &mixed_report);
+  measure_accuracy(mixed, inputs, calibration, options, &mixed_report);
+  if (options.int16 == Int16Policy::kAuto && worst_sqnr(mixed_report) <= report->int8_only_sqnr_db) return int8;
+  mixed_report.int8_only_sqnr_db = report->int8_only_sqnr_db;
+  mixed_report.int8_only_arena_bytes = report->int8_only_arena_bytes;
+  for (const TensorReport& t : mixed_report.tensors) mixed_report.int16_tensors += t.dtype == DType::kInt16;
+  *report = std::move(mixed_report);
+  return mixed;
 }
 
 }  // namespace mote::ptq
