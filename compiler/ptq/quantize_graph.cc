@@ -127,8 +127,11 @@ class Quantizer {
       }
     }
     for (const ir::Node& node : g_.nodes) {
-      const bool int16 = !node.outputs.empty() && prefer_int16_.size() == g_.tensors.size() &&
-                         prefer_int16_[node.outputs[0]];
+      bool int16 = !node.outputs.empty() && prefer_int16_.size() == g_.tensors.size() &&
+                   prefer_int16_[node.outputs[0]];
+      // An op that keeps its input's scale keeps its precision too (no requantization).
+      if (is_pass_through(node.op) && !node.inputs.empty() && is_activation(node.inputs[0]))
+        int16 = as_int16_[node.inputs[0]] >= 0 && as_int8_[node.inputs[0]] < 0;
       std::string reason;
       bool done = int16 && try_quantized(node, DType::kInt16, &reason);
       if (!done) {
@@ -457,13 +460,17 @@ class Quantizer {
 
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
   // kernel takes it that way.
-  bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
+  static bool is_pass_through(const std::string& op) {
     static const char* const kPassThrough[] = {"reshape", "copy", "transpose", "max_pool2d", "avg_pool2d",
                                                "pad", "strided_slice"};
+    return std::find(std::begin(kPassThrough), std::end(kPassThrough), op) != std::end(kPassThrough);
+  }
+
+  bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
     static const char* const kOwnRange[] = {"conv2d", "depthwise_conv2d", "fully_connected", "add", "sub",
                                             "mul", "mean", "leaky_relu", "concat", "clamp"};
     const std::string& op = node.op;
-    const bool pass_through = std::find(std::begin(kPassThrough), std::end(kPassThrough), op) != std::end(kPassThrough);
+    const bool pass_through = is_pass_through(op);
     const bool own_range = std::find(std::begin(kOwnRange), std::end(kOwnRange), op) != std::end(kOwnRange);
     const bool fixed = op == "softmax" || op == "sigmoid" || op == "tanh";
     if (!pass_through && !own_range && !fixed) {

@@ -1,0 +1,341 @@
+// Post-training quantization (compiler/ptq/): parameter choice, range methods, GPTQ
+// rounding, the calibration-data checks (each message exactly), mixed precision and the
+// float fallback of nodes without an integer kernel.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "common/error.h"
+#include "compiler.h"
+#include "npy.h"
+#include "ptq/gptq.h"
+#include "ptq/ptq.h"
+#include "test_util.h"
+
+namespace mote::ptq {
+namespace {
+
+using mote::testing::onnx_model;
+using mote::testing::shared_models;
+
+// ---------------------------------------------------------------- parameters
+
+struct ParamsCase {
+  float min, max;
+  float scale;
+  int32_t zero_point;
+};
+
+TEST(ChooseInt8Params, WidensToZeroAndRoundsTheZeroPointAwayFromZero) {
+  const ParamsCase cases[] = {
+      {0.0f, 6.0f, 6.0f / 255.0f, -128},   // ReLU6
+      {-1.0f, 1.0f, 2.0f / 255.0f, -1},    // -128 + 127.5 = -0.5 rounds to -1
+      {2.0f, 5.0f, 5.0f / 255.0f, -128},   // widened to [0, 5]
+      {-3.0f, -1.0f, 3.0f / 255.0f, 127},  // widened to [-3, 0]
+      {-2.55f, 0.0f, 0.01f, 127},
+  };
+  for (const ParamsCase& c : cases) {
+    float scale = 0;
+    int32_t zp = 0;
+    choose_int8_params(Range{c.min, c.max}, &scale, &zp);
+    EXPECT_FLOAT_EQ(scale, c.scale) << c.min << ".." << c.max;
+    EXPECT_EQ(zp, c.zero_point) << c.min << ".." << c.max;
+    // 0 is exactly representable and both ends are inside the int8 grid.
+    EXPECT_GE(c.min, scale * static_cast<float>(-128 - zp) - scale);
+    EXPECT_LE(std::max(c.max, 0.0f), scale * static_cast<float>(127 - zp) + scale);
+  }
+  float scale = 0;
+  int32_t zp = 0;
+  choose_int8_params(Range{0.0f, 0.0f}, &scale, &zp);
+  EXPECT_EQ(scale, 1.0f);
+}
+
+TEST(ParseOptions, RefusesUnknownNames) {
+  EXPECT_EQ(parse_range_method("mse"), RangeMethod::kMse);
+  EXPECT_EQ(parse_int16_policy("all"), Int16Policy::kAll);
+  try {
+    parse_range_method("kl");
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_STREQ(e.what(), "--calibration-method 'kl': expected minmax, percentile or mse");
+  }
+  try {
+    parse_int16_policy("sometimes");
+    FAIL();
+  } catch (const CompileError& e) {
+    EXPECT_STREQ(e.what(), "--int16 'sometimes': expected auto, off or all");
+  }
+}
+
+// ---------------------------------------------------------------- small graphs
+
+CalibrationInput samples(const std::vector<float>& values, ir::Shape shape) {
+  CalibrationInput in;
+  in.path = "samples.npy";
+  in.shape = std::move(shape);
+  in.data.resize(values.size() * sizeof(float));
+  std::memcpy(in.data.data(), values.data(), in.data.size());
+  return in;
+}
+
+int add_constant(ir::Graph& g, const std::string& name, const std::vector<float>& values, ir::Shape shape) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return g.add_constant(name, DType::kFloat32, std::move(shape), std::move(bytes));
+}
+
+int add_activation(ir::Graph& g, const std::string& name, ir::Shape shape) {
+  ir::Tensor t;
+  t.name = name;
+  t.shape = std::move(shape);
+  return g.add_tensor(std::move(t));
+}
+
+// x [1,n] -> add(x, c) -> y; optionally -> div(y, d) -> z (div has no integer kernel).
+ir::Graph chain(int64_t n, bool with_div) {
+  ir::Graph g;
+  g.name = "chain";
+  const int x = add_activation(g, "x", {1, n});
+  const int c = add_constant(g, "c", std::vector<float>(static_cast<size_t>(n), 0.25f), {n});
+  const int y = add_activation(g, "y", {1, n});
+  g.inputs = {x};
+  ir::Node add;
+  add.name = "add0";
+  add.op = "add";
+  add.inputs = {x, c};
+  add.outputs = {y};
+  g.nodes.push_back(add);
+  g.outputs = {y};
+  if (with_div) {
+    const int d = add_constant(g, "d", std::vector<float>(static_cast<size_t>(n), 2.0f), {n});
+    const int z = add_activation(g, "z", {1, n});
+    ir::Node div;
+    div.name = "div0";
+    div.op = "div";
+    div.inputs = {y, d};
+    div.outputs = {z};
+    g.nodes.push_back(div);
+    g.outputs = {z};
+  }
+  return g;
+}
+
+std::vector<float> gaussian(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> nd;
+  std::vector<float> v(n);
+  for (float& x : v) x = nd(rng);
+  return v;
+}
+
+TEST(Calibrate, RangeMethodsClipAnOutlier) {
+  const ir::Graph g = chain(1000, false);
+  std::vector<float> values = gaussian(4000, 7);
+  values[123] = 100.0f;  // one outlier in 4 samples of 1000
+  const std::vector<CalibrationInput> in = {samples(values, {4, 1, 1000})};
+  Options minmax;
+  const Calibration a = calibrate(g, in, minmax);
+  ASSERT_TRUE(a.chosen[g.inputs[0]]);
+  EXPECT_FLOAT_EQ(a.chosen[g.inputs[0]]->max, 100.0f);
+  EXPECT_EQ(a.samples, 4u);
+  Options percentile;
+  percentile.method = RangeMethod::kPercentile;
+  percentile.percentile = 99.9;
+  const Calibration b = calibrate(g, in, percentile);
+  EXPECT_LT(b.chosen[g.inputs[0]]->max, 6.0f);
+  EXPECT_GT(b.chosen[g.inputs[0]]->max, 2.0f);
+  EXPECT_FLOAT_EQ(b.observed[g.inputs[0]]->max, 100.0f);
+  Options mse;
+  mse.method = RangeMethod::kMse;
+  const Calibration c = calibrate(g, in, mse);
+  EXPECT_LT(c.chosen[g.inputs[0]]->max, 100.0f);
+  // The add's output (x + 0.25) is observed too.
+  EXPECT_FLOAT_EQ(a.observed[g.outputs[0]]->max, 100.25f);
+}
+
+std::string calibrate_error(const ir::Graph& g, const std::vector<CalibrationInput>& in) {
+  try {
+    calibrate(g, in, Options{});
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Calibrate, RefusesBadSamplesNamingTheFile) {
+  const ir::Graph g = chain(4, false);
+  EXPECT_EQ(calibrate_error(g, {}),
+            "--calibration: the model has 1 input(s), got 0 calibration file(s) (one per input, in input order)");
+  EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(8, 0.0f), {2, 1, 4}),
+                                samples(std::vector<float>(8, 0.0f), {2, 1, 4})}),
+            "--calibration: the model has 1 input(s), got 2 calibration file(s) (one per input, in input order)");
+  EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(10, 0.0f), {2, 1, 5})}),
+            "samples.npy: calibration data has shape [2,1,5], expected [N,1,4] (N samples of input 0 'x' [1,4])");
+  EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(8, 0.0f), {2, 4})}),
+            "samples.npy: calibration data has shape [2,4], expected [N,1,4] (N samples of input 0 'x' [1,4])");
+  EXPECT_EQ(calibrate_error(g, {samples({}, {0, 1, 4})}),
+            "samples.npy: calibration data is empty (0 samples of input 0 'x' [1,4])");
+  CalibrationInput ints = samples(std::vector<float>(2, 0.0f), {2, 1, 4});
+  ints.dtype = DType::kInt8;
+  EXPECT_EQ(calibrate_error(g, {ints}),
+            "samples.npy: calibration data has dtype int8, expected float32 (samples of input 0 'x' [1,4])");
+  std::vector<float> nan(8, 1.0f);
+  nan[6] = std::nanf("");
+  EXPECT_EQ(calibrate_error(g, {samples(nan, {2, 1, 4})}), "samples.npy: calibration data has NaN at sample 1, element 2");
+  std::vector<float> inf(8, 1.0f);
+  inf[0] = INFINITY;
+  EXPECT_EQ(calibrate_error(g, {samples(inf, {2, 1, 4})}),
+            "samples.npy: calibration data has infinity at sample 0, element 0");
+}
+
+TEST(QuantizeModel, KeepsANodeWithoutIntegerKernelInFloat) {
+  const ir::Graph g = chain(16, true);
+  const std::vector<CalibrationInput> in = {samples(gaussian(16 * 32, 3), {32, 1, 16})};
+  Options options;
+  const Calibration cal = calibrate(g, in, options);
+  Report report;
+  const ir::Graph q = quantize_model(g, cal, in, options, "host", &report);
+  ASSERT_EQ(report.float_nodes.size(), 1u);
+  EXPECT_EQ(report.float_nodes[0], "div0 (div): no integer kernel for div");
+  // x (float) -> quantize -> add_s8 -> dequantize -> div_f32 -> z.
+  std::vector<std::string> ops;
+  for (const ir::Node& n : q.nodes) ops.push_back(n.op);
+  EXPECT_EQ(ops, (std::vector<std::string>{"quantize", "add", "dequantize", "div"}));
+  EXPECT_EQ(q.tensors[q.outputs[0]].name, "z");
+  EXPECT_EQ(q.tensors[q.outputs[0]].dtype, DType::kFloat32);
+  ASSERT_EQ(report.outputs.size(), 1u);
+  EXPECT_GT(report.outputs[0].sqnr_db, 35.0);  // int8 of N(0,1) + 0.25
+  const CompileResult program = lower_to_program(q, "cortex-m0plus");
+  EXPECT_GT(program.program.size(), 0u);
+}
+
+TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
+  const ir::Graph g = chain(16, false);
+  const std::vector<CalibrationInput> in = {samples(gaussian(16 * 32, 5), {32, 1, 16})};
+  Options options;
+  options.int8_io = true;
+  const Calibration cal = calibrate(g, in, options);
+  Report report;
+  const ir::Graph q = quantize_model(g, cal, in, options, "host", &report);
+  ASSERT_EQ(q.nodes.size(), 1u);
+  EXPECT_EQ(q.nodes[0].op, "add");
+  EXPECT_EQ(q.tensors[q.inputs[0]].dtype, DType::kInt8);
+  EXPECT_EQ(q.tensors[q.outputs[0]].dtype, DType::kInt8);
+  EXPECT_EQ(q.tensors[q.outputs[0]].name, "y");
+  EXPECT_GT(report.outputs[0].sqnr_db, 35.0);
+}
+
+// ---------------------------------------------------------------- GPTQ
+
+TEST(Gptq, LowersTheOutputErrorOnCorrelatedInputs) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> nd;
+  const int64_t k = 27;
+  InputHessians h;
+  h.k = k;
+  h.sums.assign(1, std::vector<double>(static_cast<size_t>(k * k), 0.0));
+  std::vector<std::vector<double>> xs(1500, std::vector<double>(static_cast<size_t>(k)));
+  for (auto& x : xs) {
+    const double common = nd(rng);
+    for (double& v : x) v = std::max(0.0, 0.8 * common + 0.4 * nd(rng) + 0.2);  // correlated, non-negative
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = i; j < k; ++j) h.sums[0][static_cast<size_t>(i * k + j)] += x[i] * x[j];
+    ++h.count;
+  }
+  std::vector<std::vector<double>> rows(6, std::vector<double>(static_cast<size_t>(k)));
+  std::vector<double> scales(rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    double m = 0;
+    for (double& w : rows[r]) {
+      w = nd(rng);
+      m = std::max(m, std::fabs(w));
+    }
+    scales[r] = m / 127.0;
+  }
+  const std::vector<int8_t> q = gptq_round(h, rows, scales, std::vector<size_t>(rows.size(), 0));
+  double nearest = 0, gptq = 0;
+  for (const auto& x : xs) {
+    for (size_t r = 0; r < rows.size(); ++r) {
+      double a = 0, b = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        const double w = rows[r][static_cast<size_t>(i)];
+        a += (w - std::round(w / scales[r]) * scales[r]) * x[static_cast<size_t>(i)];
+        b += (w - q[r * static_cast<size_t>(k) + static_cast<size_t>(i)] * scales[r]) * x[static_cast<size_t>(i)];
+      }
+      nearest += a * a;
+      gptq += b * b;
+    }
+  }
+  EXPECT_LT(gptq * 2.0, nearest);  // measured ~5x on this data
+  for (int8_t v : q) EXPECT_GE(v, -127);
+}
+
+// ---------------------------------------------------------------- shared models
+
+CompileOptions quantize_options(const std::string& stem, const std::string& target = "host") {
+  CompileOptions options;
+  options.model_path = onnx_model(stem);
+  options.target = target;
+  options.quantize = "int8";
+  const NpyArray a = read_npy(shared_models() + "/onnx/" + stem + ".calib.npy");
+  CalibrationInput in;
+  in.path = stem + ".calib.npy";
+  in.dtype = a.dtype;
+  in.shape = a.shape;
+  in.data = a.data;
+  options.calibration.push_back(std::move(in));
+  return options;
+}
+
+TEST(CompileQuantized, LeNetIsInt8EndToEndWithFloatIo) {
+  const CompileResult r = compile(quantize_options("lenet5_28"));
+  ASSERT_TRUE(r.report.quantization);
+  const Report& q = *r.report.quantization;
+  EXPECT_TRUE(q.float_nodes.empty());
+  EXPECT_EQ(q.int16_tensors, 0u);  // int8 is accurate enough: no int16
+  EXPECT_GT(q.outputs.at(0).sqnr_db, 35.0);
+  EXPECT_EQ(q.samples, 64u);
+  for (const std::string& k : r.report.kernels) {
+    const bool integer_or_io = k.find("_s8") != std::string::npos || k == "copy" || k == "transpose" ||
+                               k == "quantize_f32_s8" || k == "dequantize_s8_f32";
+    EXPECT_TRUE(integer_or_io) << k;
+  }
+  // int8 activations: a quarter of the float plan, give or take the float input.
+  const CompileResult f = compile(CompileOptions{onnx_model("lenet5_28"), "host", {}, "", {}, {}});
+  EXPECT_LT(r.report.arena_bytes, f.report.arena_bytes / 2);
+  EXPECT_LT(r.report.weights_bytes, f.report.weights_bytes / 3);
+}
+
+std::string compile_error(const CompileOptions& options) {
+  try {
+    compile(options);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CompileQuantized, RefusesBadOptions) {
+  CompileOptions options = quantize_options("lenet5_28");
+  options.quantize = "int4";
+  EXPECT_EQ(compile_error(options), "--quantize int4: unsupported (expected int8)");
+  options.quantize = "";
+  EXPECT_EQ(compile_error(options), "--calibration needs --quantize int8");
+  options.quantize = "int8";
+  options.calibration.clear();
+  EXPECT_EQ(compile_error(options), "--quantize int8 needs calibration samples: --calibration IN.npy per model input");
+}
+
+TEST(CompileQuantized, RefusesAnAlreadyQuantizedModel) {
+  CompileOptions options;
+  options.model_path = shared_models() + "/tflite/tflm/hello_world_int8.tflite";
+  options.quantize = "int8";
+  options.calibration.push_back(CalibrationInput{"x.npy", DType::kFloat32, {1, 1, 1}, std::vector<uint8_t>(4, 0)});
+  const std::string error = compile_error(options);
+  EXPECT_NE(error.find("is int8; --quantize needs float32 model inputs"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace mote::ptq
