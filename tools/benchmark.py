@@ -8,7 +8,8 @@ SysTick), which are deterministic for a given build; host times are not reported
 
 For every ONNX model in ../shared/models/onnx: arena bytes and the schedule's lower bound
 (ratio), weights bytes, MACs, and on each device the instructions per inference and per
-MAC. For .tflite models with a TensorFlow Lite Micro baseline in ../shared/models/BASELINES.md
+MAC. Each ONNX model with calibration samples is measured a second time quantized
+(`<model> int8`: --quantize int8). For .tflite models with a TensorFlow Lite Micro baseline in ../shared/models/BASELINES.md
 the baseline arena and instruction counts are printed beside ours once Mote accepts them.
 """
 import argparse
@@ -37,7 +38,7 @@ def baselines(shared):
         return table
     for line in open(path):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 7 or not re.match(r"^[a-z_0-9]+$", cells[0]):
+        if len(cells) < 7 or not re.match(r"^[A-Za-z_0-9]+$", cells[0]):
             continue
         num = lambda s: int(s.replace(",", "")) if re.match(r"^[\d,]+$", s) else None
         table[cells[0]] = {"macs": num(cells[1]), "arena_ref": num(cells[2]), "arena_cmsis": num(cells[3]),
@@ -54,7 +55,18 @@ def models(shared):
             inputs = []
             while os.path.exists(os.path.join(onnx_dir, f"{stem}.s0.in{len(inputs)}.npy")):
                 inputs.append(os.path.join(onnx_dir, f"{stem}.s0.in{len(inputs)}.npy"))
-            found.append((stem, os.path.join(onnx_dir, name), inputs))
+            found.append((stem, os.path.join(onnx_dir, name), inputs, []))
+            # The same model through post-training quantization, when it has samples.
+            calib = [os.path.join(onnx_dir, f"{stem}.calib.npy")]
+            if not os.path.exists(calib[0]):
+                calib = []
+                while os.path.exists(os.path.join(onnx_dir, f"{stem}.calib.in{len(calib)}.npy")):
+                    calib.append(os.path.join(onnx_dir, f"{stem}.calib.in{len(calib)}.npy"))
+            if calib:
+                args = ["--quantize", "int8"]
+                for c in calib:
+                    args += ["--calibration", c]
+                found.append((stem + " int8", os.path.join(onnx_dir, name), inputs, args))
     tflite_dir = os.path.join(shared, "models", "tflite")
     for dirpath, _, files in os.walk(tflite_dir):
         for name in sorted(files):
@@ -63,7 +75,7 @@ def models(shared):
                 inputs = []
                 while os.path.exists(os.path.join(dirpath, f"{stem}.s0.in{len(inputs)}.npy")):
                     inputs.append(os.path.join(dirpath, f"{stem}.s0.in{len(inputs)}.npy"))
-                found.append((stem, os.path.join(dirpath, name), inputs))
+                found.append((stem, os.path.join(dirpath, name), inputs, []))
     return found
 
 
@@ -83,10 +95,10 @@ def main():
     header += f" {'TFLM+CMSIS instr':>16s}"
     print(header)
     with tempfile.TemporaryDirectory() as work:
-        for stem, path, inputs in models(args.shared):
-            program = os.path.join(work, stem + ".mote")
+        for stem, path, inputs, compile_args in models(args.shared):
+            program = os.path.join(work, stem.replace(" ", "_") + ".mote")
             try:
-                mote(args.build, "compile", path, "-o", program, "--target", args.target)
+                mote(args.build, "compile", path, "-o", program, "--target", args.target, *compile_args)
                 info = json.loads(mote(args.build, "inspect", program, "--json"))
             except RuntimeError as error:
                 print(f"{stem:28s} not compiled: {error}")
@@ -101,7 +113,8 @@ def main():
                     line += f" {'no input':>14s} {'':>6s}"
                     continue
                 try:
-                    cmd = ["run", program, "--output-dir", os.path.join(work, stem + d), "--device", d, "--json"]
+                    cmd = ["run", program, "--output-dir", os.path.join(work, stem.replace(" ", "_") + d), "--device", d,
+                           "--json"]
                     for i in inputs:
                         cmd += ["--input", i]
                     run = json.loads(mote(args.build, *cmd))
