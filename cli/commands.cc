@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "arena_map.h"
 #include "compiler.h"
 #include "emit/c_emitter.h"
 #include "device_runner.h"
@@ -463,10 +464,15 @@ int run_run(const RunArgs& args) {
 
 // ---------------------------------------------------------------- inspect
 
-int run_inspect(const std::string& path, bool as_json) {
+int run_inspect(const std::string& path, bool as_json, const std::string& memory_svg) {
   LoadedProgram program(read_file(path), path);
   const Interpreter& interp = program.interpreter();
   const ProgramHeader& h = program.header();
+  if (!memory_svg.empty()) {
+    const std::string svg = arena_svg(interp, h, fs::path(path).filename().string());
+    write_file_atomically(memory_svg, std::vector<uint8_t>(svg.begin(), svg.end()));
+    if (!as_json) std::cout << "wrote " << memory_svg << "\n";
+  }
   const ProgramSummary summary = summarize(program);
 
   json ops = json::array();
@@ -660,6 +666,9 @@ int run_cli(int argc, char** argv) {
   CLI::App* inspect_cmd = app.add_subcommand("inspect", "Describe a .mote program");
   inspect_cmd->add_option("program", inspect_path, ".mote program")->required();
   inspect_cmd->add_flag("--json", inspect_json, "Print as one JSON object");
+  std::string inspect_svg;
+  inspect_cmd->add_option("--memory-svg", inspect_svg,
+                          "Draw the arena over time (op across, offset up) into this SVG file");
 
   SizeArgs size_args;
   CLI::App* size_cmd = app.add_subcommand("size", "Flash and RAM a program needs on a Cortex-M core");
@@ -689,7 +698,7 @@ int run_cli(int argc, char** argv) {
   try {
     if (compile_cmd->parsed()) return run_compile(compile_args);
     if (run_cmd->parsed()) return run_run(run_args);
-    if (inspect_cmd->parsed()) return run_inspect(inspect_path, inspect_json);
+    if (inspect_cmd->parsed()) return run_inspect(inspect_path, inspect_json, inspect_svg);
     if (size_cmd->parsed()) return run_size(size_args);
   } catch (const std::exception& e) {
     std::string message = e.what();

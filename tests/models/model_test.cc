@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "arena_map.h"
 #include "host_runner.h"
 #include "kernel_ids.h"
 #include "model_test_util.h"
@@ -35,54 +36,8 @@ TEST_P(HostGolden, MatchesPyTorchOnEverySample) {
 
 INSTANTIATE_TEST_SUITE_P(OnnxModels, HostGolden, ::testing::ValuesIn(kOnnxModels));
 
-// Lifetime of every arena buffer, derived from the program alone: a tensor lives from the
-// first op that writes it to the last op that reads it; graph inputs from op 0; graph
-// outputs to the end; scratch only during its op.
-struct Buffer {
-  uint64_t offset, bytes;
-  uint32_t first, last;
-  std::string what;
-};
-
-std::vector<Buffer> arena_buffers(const Interpreter& interp, const ProgramHeader& h) {
-  const uint32_t ops = interp.op_count();
-  std::vector<int64_t> first(h.tensor_count, -1), last(h.tensor_count, -1);
-  const auto* tensors = reinterpret_cast<const TensorDesc*>(reinterpret_cast<const uint8_t*>(&h) + h.tensors_offset);
-  const auto* pool = reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(&h) + h.index_offset);
-  // A copy whose output sits exactly on its input (the planner aliased a reshape) is one
-  // buffer: its lifetime is the union of both tensors'.
-  std::vector<uint32_t> root(h.tensor_count);
-  for (uint32_t t = 0; t < h.tensor_count; ++t) root[t] = t;
-  for (uint32_t k = 0; k < ops; ++k) {
-    const OpDesc& op = *interp.op_desc(k);
-    if (static_cast<KernelId>(op.kernel) != KernelId::kCopy) continue;
-    const uint32_t in = pool[op.io_first], out = pool[op.io_first + 1];
-    if (tensors[in].storage == tensors[out].storage && tensors[in].offset == tensors[out].offset &&
-        tensors[in].bytes == tensors[out].bytes)
-      root[out] = root[in];
-  }
-  auto touch = [&](uint32_t t, int64_t op) {
-    t = root[t];
-    if (first[t] < 0 || op < first[t]) first[t] = op;
-    last[t] = std::max(last[t], op);
-  };
-  for (uint32_t i = 0; i < h.input_count; ++i) touch(pool[h.inputs_first + i], 0);
-  for (uint32_t i = 0; i < h.output_count; ++i) touch(pool[h.outputs_first + i], ops ? ops - 1 : 0);
-  std::vector<Buffer> buffers;
-  for (uint32_t k = 0; k < ops; ++k) {
-    const OpDesc& op = *interp.op_desc(k);
-    for (uint32_t i = 0; i < op.input_count + op.output_count; ++i) {
-      const uint32_t t = pool[op.io_first + i];
-      if (t != kNoTensor) touch(t, k);
-    }
-    if (op.scratch_bytes) buffers.push_back({op.scratch_offset, op.scratch_bytes, k, k, "scratch of op " + std::to_string(k)});
-  }
-  for (uint32_t t = 0; t < h.tensor_count; ++t)
-    if (tensors[t].storage == static_cast<uint8_t>(Storage::kArena) && first[t] >= 0)
-      buffers.push_back({tensors[t].offset, tensors[t].bytes, uint32_t(first[t]), uint32_t(last[t]),
-                         "tensor " + std::to_string(t)});
-  return buffers;
-}
+// Lifetime of every arena buffer, derived from the program alone (cli/arena_map.h).
+using Buffer = ArenaBuffer;
 
 class Planner : public ::testing::TestWithParam<const char*> {};
 
@@ -122,6 +77,35 @@ TEST_P(Planner, NoTwoLiveBuffersOverlapAndArenaIsNearTheLowerBound) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OnnxModels, Planner, ::testing::ValuesIn(kOnnxModels));
+
+// `mote inspect --memory-svg`: one box per arena buffer, each inside the planned arena and
+// spanning its ops; the title names the peak op; the file is complete XML.
+TEST(MemorySvg, DrawsEveryArenaBufferWithinThePlot) {
+  TempDir dir;
+  const std::string program = compile_shared_onnx(dir, "lenet5_28");
+  const std::string svg_path = dir.file("arena.svg");
+  const CommandResult r = run_mote("inspect '" + program + "' --memory-svg '" + svg_path + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string svg = read_text(svg_path);
+  ASSERT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  LoadedProgram loaded(read_file(program), program);
+  const std::vector<ArenaBuffer> buffers = arena_buffers(loaded.interpreter(), loaded.header());
+  size_t boxes = 0;
+  for (size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) ++boxes;
+  size_t nonempty = 0;
+  for (const ArenaBuffer& b : buffers) nonempty += b.bytes != 0;
+  EXPECT_EQ(boxes, nonempty);
+  EXPECT_GT(boxes, 5u);
+  EXPECT_NE(svg.find("arena 23,520 bytes (lower bound 23,520)"), std::string::npos);
+  // The peak op is where the live bytes reach the lower bound.
+  const std::vector<uint64_t> live = live_bytes_per_op(buffers, loaded.interpreter().op_count());
+  EXPECT_EQ(*std::max_element(live.begin(), live.end()), loaded.header().arena_lower_bound_bytes);
+  // An unwritable path is one line and leaves nothing behind.
+  const CommandResult bad = run_mote("inspect '" + program + "' --memory-svg '" + dir.file("no/such/dir/a.svg") + "'");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_EQ(line_count(bad.err), 1) << bad.err;
+}
 
 TEST(HostInspect, ReportsTheContractFields) {
   TempDir dir;
