@@ -63,6 +63,14 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
       const TensorDesc& a = ctx.input_desc(0);
       return out * a.dims[a.rank - 1];
     }
+    case KernelId::kTransposeConvS16: {  // each input element scatters into O*KH*KW outputs
+      const TensorDesc& f = ctx.input_desc(1);
+      return element_count(ctx.input_desc(0)) * f.dims[0] * f.dims[1] * f.dims[2];
+    }
+    case KernelId::kLstmS8: {  // output [B,T,U]; four gates of [U, I] + [U, U] per step
+      const TensorDesc& w = ctx.input_desc(2);  // input-to-forget weights [U, I]
+      return out * 4 * (uint64_t{w.dims[1]} + w.dims[0]);
+    }
     default:
       return 0;
   }

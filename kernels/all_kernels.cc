@@ -9,6 +9,7 @@
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
 #include "leaky_relu/leaky_relu.h"
+#include "lstm/lstm.h"
 #include "mean/mean.h"
 #include "pad/pad.h"
 #include "pool2d/pool2d.h"
@@ -76,6 +77,7 @@ const KernelEntry* const kEntries[] = {
     &kRequantizeS32S8Entry,     // kRequantizeS32S8
     &kRequantizeS32S16Entry,    // kRequantizeS32S16
     &kStridedSliceEntry,        // kStridedSlice
+    &kLstmS8Entry,              // kLstmS8
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

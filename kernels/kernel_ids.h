@@ -72,6 +72,8 @@ enum class KernelId : uint16_t {
   kRequantizeS32S16 = 51,
   // dtype-agnostic data movement, continued
   kStridedSlice = 52,
+  // recurrent, integer (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM, int8 x int8 -> int16 cell)
+  kLstmS8 = 53,
 
   kCount  // one past the last id; table sizes
 };

@@ -58,6 +58,7 @@ const char* kernel_name(KernelId id) {
     case KernelId::kRequantizeS32S8: return "requantize_s32_s8";
     case KernelId::kRequantizeS32S16: return "requantize_s32_s16";
     case KernelId::kStridedSlice: return "strided_slice";
+    case KernelId::kLstmS8: return "lstm_s8";
     case KernelId::kInvalid:
     case KernelId::kCount: break;
   }

@@ -21,6 +21,7 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
+#include "lstm/lstm.h"
 #include "mean/mean.h"
 #include "pad/pad.h"
 #include "pool2d/pool2d.h"
@@ -113,10 +114,14 @@ KernelId select_kernel(OpKind kind, DType dtype, Target target) {
   return reference;
 }
 
-// Scratch the chosen kernel needs for this node (its *_scratch_bytes() partner). No
-// reference kernel needs any; optimized variants (im2col buffers, ...) will.
-uint64_t scratch_bytes_for(KernelId kernel, const ir::Graph& /*graph*/, const ir::Node& /*node*/) {
+// Scratch the chosen kernel needs for this node (its *_scratch_bytes() partner). Of the
+// reference kernels only lstm_s8 needs any (its cell state); optimized variants (im2col
+// buffers, ...) will.
+uint64_t scratch_bytes_for(KernelId kernel, const ir::Graph& graph, const ir::Node& node) {
   switch (kernel) {
+    case KernelId::kLstmS8:  // lowering checked input [.., .., I] and output [.., .., H]
+      return lstm_s8_scratch_bytes(static_cast<uint32_t>(graph.tensors[node.inputs[0]].shape.back()),
+                                   static_cast<uint32_t>(graph.tensors[node.outputs[0]].shape.back()));
     default: return 0;
   }
 }

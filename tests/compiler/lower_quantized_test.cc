@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "common/error.h"
 #include "concat/concat.h"
 #include "conv2d/conv2d.h"
 #include "fully_connected/fully_connected.h"
+#include "lstm/lstm.h"
 #include "ir/graph.h"
 #include "lower/lower.h"
 #include "pad/pad.h"
@@ -160,12 +162,122 @@ TEST(LowerQuantized, PadFillsWithTheQuantizedValue) {
   EXPECT_EQ(static_cast<int8_t>(p.value[0]), -7);
 }
 
-TEST(LowerQuantized, LstmIsRefusedUntilItHasAKernel) {
-  QuantGraph g;
-  const int x = g.add("x", {1, 2, 3}, DType::kInt8, {0.1f}, {0});
-  const int y = g.add("y", {1, 2, 4}, DType::kInt8, {0.1f}, {0});
-  g.node("lstm", {x}, y);
-  EXPECT_NE(error_of([&] { g.lower(); }).find("node 'q1' (lstm): the integer LSTM kernel"), std::string::npos);
+// An MNIST-like integer LSTM: B = 1, T = 3, I = 4, H = 5 (input x, hidden h, cell c).
+struct LstmGraph : QuantGraph {
+  std::vector<int> inputs = std::vector<int>(24, ir::kNoTensor);
+  int y = -1;
+  LstmGraph() {
+    inputs[0] = add("x", {1, 3, 4}, DType::kInt8, {1.0f / 255}, {-128});
+    const float wx_scales[] = {0.011f, 0.012f, 0.013f, 0.014f};
+    const float wh_scales[] = {0.021f, 0.022f, 0.023f, 0.024f};
+    for (int g = 0; g < 4; ++g) {
+      inputs[1 + g] = add("wx" + std::to_string(g), {5, 4}, DType::kInt8, {wx_scales[g]}, {0}, true);
+      inputs[5 + g] = add("wh" + std::to_string(g), {5, 5}, DType::kInt8, {wh_scales[g]}, {0}, true);
+      inputs[12 + g] = add_bias("b" + std::to_string(g), 5);
+    }
+    inputs[18] = add("h", {1, 5}, DType::kInt8, {0.0078f}, {3}, true);
+    inputs[19] = add("c", {1, 5}, DType::kInt16, {1.0f / 2048}, {0}, true);
+    y = add("y", {1, 3, 5}, DType::kInt8, {0.0078f}, {3});
+  }
+  ir::Node& lstm(std::map<std::string, ir::AttrValue> attrs = {{"activation", std::string("tanh")},
+                                                              {"cell_clip", 1.5}}) {
+    return node("lstm", inputs, y, std::move(attrs));
+  }
+};
+
+TEST(LowerQuantized, LstmParamsAsTfliteMicroDerivesThem) {
+  LstmGraph g;
+  g.lstm();
+  const LoweredOp op = g.lower();
+  EXPECT_EQ(op.kernel, KernelId::kLstmS8);
+  ASSERT_EQ(op.params.size(), sizeof(LstmS8Params));
+  const auto p = header_of<LstmS8Params>(op);
+  const float wx_scales[] = {0.011f, 0.012f, 0.013f, 0.014f};
+  const float wh_scales[] = {0.021f, 0.022f, 0.023f, 0.024f};
+  for (int g2 = 0; g2 < 4; ++g2) {
+    int32_t m = 0, s = 0;
+    fully_connected_multiplier(1.0f / 255, wx_scales[g2], 1.0f / 4096, &m, &s);
+    EXPECT_EQ(p.gate[g2].input_multiplier, m) << g2;
+    EXPECT_EQ(p.gate[g2].input_shift, s) << g2;
+    fully_connected_multiplier(0.0078f, wh_scales[g2], 1.0f / 4096, &m, &s);
+    EXPECT_EQ(p.gate[g2].recurrent_multiplier, m) << g2;
+    EXPECT_EQ(p.gate[g2].recurrent_shift, s) << g2;
+  }
+  int32_t m = 0, s = 0;
+  mul_multiplier(1.0f / 32768, 1.0f / 2048, 1.0f / 2048, &m, &s);
+  EXPECT_EQ(p.forget_cell.multiplier, m);
+  EXPECT_EQ(p.forget_cell.shift, s);
+  mul_multiplier(1.0f / 32768, 1.0f / 32768, 1.0f / 2048, &m, &s);
+  EXPECT_EQ(p.input_cell.multiplier, m);
+  EXPECT_EQ(p.input_cell.shift, s);
+  mul_multiplier(1.0f / 32768, 1.0f / 32768, 0.0078f, &m, &s);
+  EXPECT_EQ(p.hidden.multiplier, m);
+  EXPECT_EQ(p.hidden.shift, s);
+  EXPECT_EQ(p.input_zero_point, -128);
+  EXPECT_EQ(p.hidden_zero_point, 3);
+  // Cell scale 2^-11: tanh input shift (15 - 11) - 3 = 1 >= 0 -> multiplier 3 << 1.
+  EXPECT_EQ(p.cell_tanh_multiplier, 6);
+  EXPECT_EQ(p.cell_tanh_shift, 0);
+  EXPECT_EQ(p.cell_clip_enabled, 1u);
+  EXPECT_EQ(p.cell_clip, 3072);  // 1.5 / 2^-11
+  EXPECT_EQ(p.time_major, 0u);
+  EXPECT_EQ(op.scratch_bytes, (2u * 5 + 4) * 2);  // int16 cell state [H], x [I], h [H]
+  EXPECT_EQ(op.macs, 3u * 4 * 5 * (4 + 5));
+}
+
+TEST(LowerQuantized, LstmCellTanhShiftsRightForFineCellScales) {
+  LstmGraph g;
+  g.graph.tensors[g.inputs[19]].quant.scales = {1.0f / 65536};  // 2^-16: shift 4
+  g.lstm({{"activation", std::string("tanh")}});
+  const auto p = header_of<LstmS8Params>(g.lower());
+  EXPECT_EQ(p.cell_tanh_multiplier, 3);
+  EXPECT_EQ(p.cell_tanh_shift, 4);
+  EXPECT_EQ(p.cell_clip_enabled, 0u);
+}
+
+TEST(LowerQuantized, LstmVariantsAreRefusedNamingTheFeature) {
+  struct Refusal {
+    std::function<void(LstmGraph&)> change;
+    std::string message;
+  };
+  const std::vector<Refusal> refusals = {
+      {[](LstmGraph& g) { g.inputs[10] = g.add("peep", {5}, DType::kInt16, {0.001f}, {0}, true); },
+       "uses peephole connections"},
+      {[](LstmGraph& g) { g.inputs[16] = g.add("proj", {5, 5}, DType::kInt8, {0.01f}, {0}, true); },
+       "uses a projection layer"},
+      {[](LstmGraph& g) { g.inputs[21] = g.add("ln", {5}, DType::kInt16, {0.001f}, {0}, true); },
+       "uses layer normalization"},
+      {[](LstmGraph& g) { g.inputs[1] = g.inputs[5] = g.inputs[12] = ir::kNoTensor; },
+       "coupled input and forget gates (CIFG) are not supported"},
+      {[](LstmGraph& g) {
+         g.graph.tensors[g.inputs[7]].quant.scales = {0.01f, 0.02f, 0.03f, 0.04f, 0.05f};
+         g.graph.tensors[g.inputs[7]].quant.zero_points = {0, 0, 0, 0, 0};
+         g.graph.tensors[g.inputs[7]].quant.axis = 0;
+       },
+       "weights 'wh2' is quantized per channel"},
+      {[](LstmGraph& g) {
+         g.graph.tensors[g.inputs[0]].dtype = DType::kInt16;
+         g.graph.tensors[g.inputs[0]].quant.zero_points = {0};
+       },
+       "expected int8 (only the 8x8->16 integer LSTM is supported"},
+      {[](LstmGraph& g) { g.graph.tensors[g.inputs[19]].dtype = DType::kInt8; },
+       "cell state 'c' has dtype int8, expected int16"},
+      {[](LstmGraph& g) { g.graph.tensors[g.inputs[6]].shape = {5, 4}; },
+       "forget gate recurrent weights 'wh1' has shape [5,4], expected [5,5]"},
+      {[](LstmGraph& g) { g.graph.tensors[g.inputs[19]].quant.scales = {2.0f}; },
+       "outside what the integer LSTM's tanh supports"},
+  };
+  for (const Refusal& r : refusals) {
+    LstmGraph g;
+    r.change(g);
+    g.lstm();
+    const std::string error = error_of([&] { g.lower(); });
+    EXPECT_NE(error.find("node 'q1' (lstm): "), std::string::npos) << error;
+    EXPECT_NE(error.find(r.message), std::string::npos) << error;
+  }
+  LstmGraph g;
+  g.lstm({{"activation", std::string("relu")}});
+  EXPECT_NE(error_of([&] { g.lower(); }).find("cell gate activation 'relu' is not supported"), std::string::npos);
 }
 
 TEST(LowerQuantized, Int16ConvNeedsZeroPointZero) {

@@ -15,6 +15,7 @@
 #include "fully_connected/fully_connected.h"
 #include "kernel_ids.h"
 #include "leaky_relu/leaky_relu.h"
+#include "lstm/lstm.h"
 #include "mean/mean.h"
 #include "pad/pad.h"
 #include "pool2d/pool2d.h"
@@ -84,6 +85,7 @@ TEST(AllKernels, EveryIdMapsToItsEntry) {
       {KernelId::kRequantizeS32S8, &kRequantizeS32S8Entry},
       {KernelId::kRequantizeS32S16, &kRequantizeS32S16Entry},
       {KernelId::kStridedSlice, &kStridedSliceEntry},
+      {KernelId::kLstmS8, &kLstmS8Entry},
   };
   const KernelTable& table = all_kernels();
   ASSERT_EQ(table.count, kKernelCount);
@@ -132,7 +134,8 @@ TEST(KernelIds, IntegerKernelNumbersAreStable) {
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kQuantizeF32S8), 40u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kRequantizeS32S16), 51u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kStridedSlice), 52u);
-  EXPECT_EQ(kKernelCount, 53u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kLstmS8), 53u);
+  EXPECT_EQ(kKernelCount, 54u);
 }
 
 TEST(KernelNames, UnknownIdsAndNames) {

@@ -56,6 +56,15 @@ class TestOp {
   void add_missing_input() { inputs_.push_back(kNoTensor); }
   // Lists an existing tensor again, e.g. as the output of an in-place op.
   void add_output_tensor(uint32_t t) { outputs_.push_back(t); }
+  // Reserves `bytes` of 16-aligned kernel scratch in the arena (filled with 0x5A, so a
+  // kernel that reads scratch before writing it shows up).
+  void add_scratch(uint32_t bytes) {
+    scratch_offset_ = static_cast<uint32_t>(arena_.size() * sizeof(Block));
+    scratch_bytes_ = bytes;
+    Block filled;
+    memset(filled.bytes, 0x5A, sizeof filled.bytes);
+    arena_.resize(arena_.size() + (bytes + sizeof(Block) - 1) / sizeof(Block) + 1, filled);
+  }
 
   template <typename P>
   void set_params(const P& params) {
@@ -107,8 +116,8 @@ class TestOp {
     op_.output_count = static_cast<uint8_t>(outputs_.size());
     op_.params_offset = params_bytes_ != 0 ? 0 : kNoOffset;
     op_.params_bytes = params_bytes_;
-    op_.scratch_offset = 0;
-    op_.scratch_bytes = 0;
+    op_.scratch_offset = scratch_offset_;
+    op_.scratch_bytes = scratch_bytes_;
     op_.name_offset = kNoOffset;
     if (params_.empty()) params_.resize(4, 0);
     return OpContext(tensors_.data(), io_.data(), &op_, params_.data(), nullptr, arena_bytes());
@@ -154,6 +163,8 @@ class TestOp {
   std::vector<uint32_t> io_;
   std::vector<uint8_t> params_;
   uint32_t params_bytes_ = 0;
+  uint32_t scratch_offset_ = 0;
+  uint32_t scratch_bytes_ = 0;
   OpDesc op_{};
 };
 

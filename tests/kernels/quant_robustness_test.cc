@@ -16,6 +16,7 @@
 #include "fully_connected/fully_connected.h"
 #include "kernel_test_util.h"
 #include "leaky_relu/leaky_relu.h"
+#include "lstm/lstm.h"
 #include "mean/mean.h"
 #include "pool2d/pool2d.h"
 #include "quant_test_util.h"
@@ -184,6 +185,32 @@ std::vector<Subject> subjects() {
                    p.count[i] = count[i];
                  }
                  op->set_params(p);
+               }});
+  s.push_back({"lstm_s8", &kLstmS8Entry, [](TestOp* op) {
+                 // B 2, T 3, I 4, H 3, batch-major; TFLite's 24 inputs.
+                 for (int k = 0; k < 24; ++k) {
+                   if (k == 0) fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3, 4}), 24, 1);
+                   else if (k <= 4) fill<int8_t>(op, op->add_input(DType::kInt8, {3, 4}), 12, 1 + k);
+                   else if (k <= 8) fill<int8_t>(op, op->add_input(DType::kInt8, {3, 3}), 9, 1 + k);
+                   else if (k >= 12 && k <= 15) fill<int32_t>(op, op->add_input(DType::kInt32, {3}), 3, k);
+                   else if (k == 18) fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3}), 6, 18);
+                   else if (k == 19) fill<int16_t>(op, op->add_input(DType::kInt16, {2, 3}), 6, 19);
+                   else op->add_missing_input();
+                 }
+                 op->add_output(DType::kInt8, {2, 3, 3});
+                 LstmS8Params p{};
+                 for (int g = 0; g < 4; ++g) p.gate[g] = {1 << 30, -8 + g, 1 << 30, -9 + g, 0, 0};
+                 p.forget_cell = {1 << 30, 0};
+                 p.input_cell = {1 << 30, -3};
+                 p.hidden = {1 << 30, -7};
+                 p.input_zero_point = -128;
+                 p.hidden_zero_point = 5;
+                 p.cell_tanh_multiplier = 3;
+                 p.cell_tanh_shift = 0;
+                 p.cell_clip = 20000;
+                 p.cell_clip_enabled = 1;
+                 op->set_params(p);
+                 op->add_scratch(static_cast<uint32_t>(lstm_s8_scratch_bytes(4, 3)));
                }});
   return s;
 }

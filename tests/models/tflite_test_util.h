@@ -36,8 +36,7 @@ inline const std::vector<TfliteModel>& tflm_golden_models() {
       {"pretrainedResnet_quant", "tflite/mlperf_tiny/pretrainedResnet_quant.tflite", nullptr},
       {"ad01_int8", "tflite/mlperf_tiny/ad01_int8.tflite", nullptr},
       {"simple_add_model", "tflite/tflm/simple_add_model.tflite", nullptr},
-      {"trained_lstm_int8", "tflite/tflm/trained_lstm_int8.tflite",
-       "LSTM kernel not implemented yet (UNIDIRECTIONAL_SEQUENCE_LSTM has no integer kernel)"},
+      {"trained_lstm_int8", "tflite/tflm/trained_lstm_int8.tflite", nullptr},
   };
   return models;
 }

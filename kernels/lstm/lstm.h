@@ -1,0 +1,106 @@
+// Integer LSTM over a sequence: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM, 8x8->16 variant
+// (int8 activations and weights, int32 biases, int16 cell state), bit-exact with TFLite
+// Micro's kernel (micro/kernels/unidirectional_sequence_lstm.cc + lstm_eval.{h,cc} at
+// 90b983c2): no peephole, no projection, no layer norm, no CIFG (TFLite Micro refuses
+// them too), cell-gate activation tanh.
+//
+//   inputs (TFLite's order; the absent ones are kNoTensor):
+//     0  x                 int8  [B, T, I] (time_major: [T, B, I])
+//     1..4  input->gate weights  int8 [H, I]   gates in the order input, forget, cell, output
+//     5..8  hidden->gate weights int8 [H, H]   same order
+//     9..11 peephole weights      absent
+//     12..15 gate biases    int32 [H]          same order
+//     16, 17 projection     absent
+//     18 initial hidden state h0  int8  B * H elements (row b = batch b)
+//     19 initial cell state   c0  int16 B * H elements
+//     20..23 layer norm     absent
+//   output: 0 y             int8  [B, T, H] (time_major: [T, B, H]): the hidden state after
+//                                 each step (its bytes; TFLite copies them unchanged)
+//
+// Per batch row b and step t, with h the previous hidden state (h0 row b, then y[b, t-1])
+// and c the cell state (c0 row b, then updated in place), for each gate g and unit n:
+//   fc_x(g)[n] = clamp16(mbqm(sum_k (Wx_g[n,k] - wx_zp_g) * (x[k] - x_zp) + bias_g[n],
+//                             gate[g].input_multiplier, gate[g].input_shift))
+//   fc_h(g)[n] = clamp16(mbqm(sum_k (Wh_g[n,k] - wh_zp_g) * (h[k] - h_zp),
+//                             gate[g].recurrent_multiplier, gate[g].recurrent_shift))
+//   pre(g)[n]  = sat16(fc_x(g)[n] + fc_h(g)[n])                       (Q3.12)
+//   i, f, o    = sigmoid_s16(pre),  z = tanh_s16(pre, 3, 0)            (Q0.15)
+//   c          = sat16(mul16(f, c, forget_cell) + mul16(i, z, input_cell))
+//   c          = clamp(c, -cell_clip, cell_clip)          when cell_clip_enabled
+//   h_new      = clamp8(mul(tanh_s16(c, cell_tanh_multiplier, cell_tanh_shift), o,
+//                           hidden) + h_zp)  -> y[b, t]
+// where mbqm is multiply_by_quantized_multiplier (int32 sums wrap), mul16(a, b, m) =
+// clamp16(mbqm(a * b, m.multiplier, m.shift)), and
+//   sigmoid_s16: TFLite reference_integer_ops::Logistic on int16 with input_multiplier 0,
+//                input_left_shift 0 (x * 3, then the 256-entry sigmoid table
+//                sigmoid(i / 24) in Q0.16 with 9 fractional index bits);
+//   tanh_s16(x, m, s): reference_integer_ops::Tanh on int16 with the input scaled as
+//                (x * m + round) >> s, then the same table with 8 fractional index bits.
+// Batches are independent, so every layout runs batch by batch (the results equal
+// TFLite's, which runs all batches of one step together when time_major).
+//
+// Params: LstmS8Params (no arrays). The compiler computes, as TFLite Micro's
+// PrepareGateParametersInteger does (gate pre-activations at scale 2^-12, gate outputs at
+// 2^-15):
+//   gate[g].input_*     = fully_connected_multiplier(x_scale, Wx_g scale, 2^-12)
+//   gate[g].recurrent_* = fully_connected_multiplier(h0_scale, Wh_g scale, 2^-12)
+//   forget_cell = mul_multiplier(2^-15, c0_scale, c0_scale)
+//   input_cell  = mul_multiplier(2^-15, 2^-15, c0_scale)
+//   hidden      = mul_multiplier(2^-15, 2^-15, h0_scale), h_zp = h0's zero point
+//   p = round(log2(c0_scale)) (float, TFLite CheckedLog2); s = 12 + p:
+//     s >= 0: cell_tanh_multiplier = 3 << s, cell_tanh_shift = 0
+//     s <  0: cell_tanh_multiplier = 3,      cell_tanh_shift = -s
+//   cell_clip = int16(clamp(double(cell_clip) / double(c0_scale), -32768, 32767)) (toward 0),
+//   cell_clip_enabled = the option cell_clip > 0.
+// Scratch: lstm_s8_scratch_bytes(I, H) bytes, 2-aligned.
+// check(): shapes and dtypes as above, zero points in int8, shifts in [-31, 30],
+// cell_tanh_multiplier in [1, 12288] and cell_tanh_shift in [0, 31], cell_clip >= 0.
+#pragma once
+
+#include <stdint.h>
+
+#include "mote/kernel.h"
+
+namespace mote {
+
+struct LstmGateParams {
+  int32_t input_multiplier, input_shift;          // x -> gate
+  int32_t recurrent_multiplier, recurrent_shift;  // h -> gate
+  int32_t input_weight_zero_point;                // of weights 1 + g
+  int32_t recurrent_weight_zero_point;            // of weights 5 + g
+};
+
+struct LstmMulParams {
+  int32_t multiplier, shift;
+};
+
+// TFLite's input-tensor positions of each gate's weights and bias: gate g uses inputs
+// 1 + g, 5 + g and 12 + g.
+enum LstmGate : uint32_t { kLstmInputGate = 0, kLstmForgetGate = 1, kLstmCellGate = 2, kLstmOutputGate = 3 };
+
+struct LstmS8Params {
+  LstmGateParams gate[4];  // indexed by LstmGate
+  LstmMulParams forget_cell, input_cell, hidden;
+  int32_t input_zero_point;
+  int32_t hidden_zero_point;
+  int32_t cell_tanh_multiplier, cell_tanh_shift;
+  int32_t cell_clip;          // quantized, >= 0
+  uint32_t cell_clip_enabled; // 0 or 1
+  uint32_t time_major;        // 0 or 1
+};
+
+// Scratch bytes the kernel needs for `inputs` = I and `units` = H: the cell state of one
+// batch row and the current step's input and hidden rows as int16 (offsets applied).
+inline uint64_t lstm_s8_scratch_bytes(uint32_t inputs, uint32_t units) {
+  return (2u * uint64_t{units} + inputs) * 2u;
+}
+
+// The TFLite int16 activations the kernel uses, exposed for the tests.
+int16_t lstm_sigmoid_s16(int16_t x);
+int16_t lstm_tanh_s16(int16_t x, int32_t multiplier, int32_t shift);
+
+Status lstm_s8_check(const OpContext& ctx);
+void lstm_s8_run(const OpContext& ctx);
+extern const KernelEntry kLstmS8Entry;
+
+}  // namespace mote
