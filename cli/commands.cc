@@ -58,6 +58,7 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
     }
     case KernelId::kFullyConnectedF32:  // weights [N, K]
     case KernelId::kFullyConnectedS8:
+    case KernelId::kFullyConnectedS16:
       return out * ctx.input_desc(1).dims[1];
     case KernelId::kBatchMatMulF32: {  // A [..., M, K]
       const TensorDesc& a = ctx.input_desc(0);

@@ -78,6 +78,10 @@ const KernelEntry* const kEntries[] = {
     &kRequantizeS32S16Entry,    // kRequantizeS32S16
     &kStridedSliceEntry,        // kStridedSlice
     &kLstmS8Entry,              // kLstmS8
+    &kFullyConnectedS16Entry,   // kFullyConnectedS16
+    &kMeanS16Entry,             // kMeanS16
+    &kAvgPool2dS16Entry,        // kAvgPool2dS16
+    &kMaxPool2dS16Entry,        // kMaxPool2dS16
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

@@ -74,6 +74,11 @@ enum class KernelId : uint16_t {
   kStridedSlice = 52,
   // recurrent, integer (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM, int8 x int8 -> int16 cell)
   kLstmS8 = 53,
+  // 16x8 (int16 activations, int8 weights), continued
+  kFullyConnectedS16 = 54,
+  kMeanS16 = 55,
+  kAvgPool2dS16 = 56,
+  kMaxPool2dS16 = 57,
 
   kCount  // one past the last id; table sizes
 };

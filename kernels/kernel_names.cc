@@ -59,6 +59,10 @@ const char* kernel_name(KernelId id) {
     case KernelId::kRequantizeS32S16: return "requantize_s32_s16";
     case KernelId::kStridedSlice: return "strided_slice";
     case KernelId::kLstmS8: return "lstm_s8";
+    case KernelId::kFullyConnectedS16: return "fully_connected_s16";
+    case KernelId::kMeanS16: return "mean_s16";
+    case KernelId::kAvgPool2dS16: return "avg_pool2d_s16";
+    case KernelId::kMaxPool2dS16: return "max_pool2d_s16";
     case KernelId::kInvalid:
     case KernelId::kCount: break;
   }

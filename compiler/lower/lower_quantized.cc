@@ -7,7 +7,7 @@
 // Per-channel arrays (int32 multiplier[C], then int32 shift[C]) follow the param struct.
 //
 // The kernel is picked by the tensors' dtypes: int8 input -> *_s8, int16 input -> *_s16.
-// A quantized op with no integer kernel (an int16 fully_connected, an int16 lstm, ...) is a
+// A quantized op with no integer kernel (an int16 lstm, an int16 softmax, ...) is a
 // CompileError naming the node and what is missing.
 #include <cmath>
 #include <cstdio>
@@ -191,6 +191,20 @@ DType activation_dtype(const NodeLowering& l) {
   return dtype;
 }
 
+// Accumulator width of a 16x8 CONV_2D or FULLY_CONNECTED, as TFLite Micro picks it in
+// Eval: int32 when the bias is int32, or when there is no bias and the op's
+// quantized_bias_type option is INT32 (attribute "quantized_bias_type" = "int32"); int64
+// otherwise (int64 bias, or no bias with the option unset or INT64).
+int32_t accumulator_bits_16x8(const NodeLowering& l, size_t bias_index) {
+  if (l.has_input(bias_index)) return l.input(bias_index).dtype == DType::kInt32 ? 32 : 64;
+  const std::string type = l.node().get_string("quantized_bias_type", "int64");
+  if (type == "int32") return 32;
+  if (type != "int64") {
+    l.fail("attribute 'quantized_bias_type' is '" + type + "', expected int32 or int64");
+  }
+  return 64;
+}
+
 void expect_zero_point_zero(const NodeLowering& l, const ir::Tensor& t, const char* role, int32_t zp) {
   if (zp != 0) {
     l.fail(l.label(t, role) + " has zero point " + std::to_string(zp) +
@@ -288,8 +302,7 @@ LoweredOp lower_conv2d_quant(const NodeLowering& l) {
     p.pad_top = w.pad_top; p.pad_left = w.pad_left;
     p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
     p.groups = static_cast<int32_t>(group);
-    // TFLite accumulates in int32 only when the bias is int32; int64 otherwise.
-    p.accumulator = l.has_input(2) && l.input(2).dtype == DType::kInt32 ? 32 : 64;
+    p.accumulator = accumulator_bits_16x8(l, 2);
     act_range(l, out_q, dtype, &p.act_min, &p.act_max);
     channel_multipliers(l, in_q.scale, filter_scales, out_q.scale,
                         p.accumulator == 64 ? kMaxShift64 : kMaxShift, &multipliers, &shifts);
@@ -367,7 +380,6 @@ LoweredOp lower_fully_connected_quant(const NodeLowering& l) {
   l.expect_rank(weights, "weights", 2);
   l.expect_min_rank(out, "output", 1);
   const DType dtype = activation_dtype(l);
-  if (dtype != DType::kInt8) l.fail("int16 fully_connected (TFLite 16x8) has no kernel yet");
   l.expect_dtype(weights, "weights", DType::kInt8);
   const int64_t n = weights.shape[0], k = weights.shape[1];
   if (in.shape.back() != k) {
@@ -379,34 +391,53 @@ LoweredOp lower_fully_connected_quant(const NodeLowering& l) {
     l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
            std::to_string(batches * n) + " elements with last dim " + std::to_string(n));
   }
-  expect_bias_dtype(l, 2, n, {DType::kInt32});
-
   const TensorQuant in_q = per_tensor(l, in, "input");
   const TensorQuant out_q = per_tensor(l, out, "output");
-  FullyConnectedS8Params p{};
-  p.input_zero_point = in_q.zero_point;
-  p.output_zero_point = out_q.zero_point;
-  act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+  const int32_t accumulator = dtype == DType::kInt8 ? 32 : accumulator_bits_16x8(l, 2);
+  if (dtype == DType::kInt8) {
+    expect_bias_dtype(l, 2, n, {DType::kInt32});
+  } else {
+    expect_bias_dtype(l, 2, n, {DType::kInt64, DType::kInt32});
+    expect_zero_point_zero(l, in, "input", in_q.zero_point);
+    expect_zero_point_zero(l, out, "output", out_q.zero_point);
+  }
+  const int32_t max_shift = accumulator == 64 ? kMaxShift64 : kMaxShift;
+  int32_t filter_zero_point = 0;
   std::vector<int32_t> multipliers, shifts;
   if (weights.quant.scales.size() == 1) {
     // Per-tensor: TFLite's GetQuantizedConvolutionMultipler (float product).
     const TensorQuant w_q = per_tensor(l, weights, "weights");
-    p.filter_zero_point = w_q.zero_point;
-    p.channel_count = 1;
+    filter_zero_point = w_q.zero_point;
     int32_t m = 0, s = 0;
     fully_connected_multiplier(in_q.scale, w_q.scale, out_q.scale, &m, &s);
-    expect_shift(l, s, kMinShift, kMaxShift, "requantization");
+    expect_shift(l, s, kMinShift, max_shift, "requantization");
     multipliers.push_back(m);
     shifts.push_back(s);
   } else {
-    const std::vector<float> scales = channel_scales(l, weights, 0, n);
-    p.filter_zero_point = 0;
-    p.channel_count = static_cast<uint32_t>(n);
-    channel_multipliers(l, in_q.scale, scales, out_q.scale, kMaxShift, &multipliers, &shifts);
+    // Per-channel: the filter offset is never applied.
+    channel_multipliers(l, in_q.scale, channel_scales(l, weights, 0, n), out_q.scale, max_shift,
+                        &multipliers, &shifts);
   }
+  const uint32_t channel_count = static_cast<uint32_t>(multipliers.size());
   LoweredOp op;
-  op.kernel = KernelId::kFullyConnectedS8;
-  op.params = params_with_arrays(p, {&multipliers, &shifts});
+  if (dtype == DType::kInt8) {
+    FullyConnectedS8Params p{};
+    p.input_zero_point = in_q.zero_point;
+    p.filter_zero_point = filter_zero_point;
+    p.output_zero_point = out_q.zero_point;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    p.channel_count = channel_count;
+    op.kernel = KernelId::kFullyConnectedS8;
+    op.params = params_with_arrays(p, {&multipliers, &shifts});
+  } else {
+    FullyConnectedS16Params p{};
+    p.filter_zero_point = filter_zero_point;
+    p.accumulator = accumulator;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    p.channel_count = channel_count;
+    op.kernel = KernelId::kFullyConnectedS16;
+    op.params = params_with_arrays(p, {&multipliers, &shifts});
+  }
   op.macs = static_cast<uint64_t>(batches) * static_cast<uint64_t>(n) * static_cast<uint64_t>(k);
   return op;
 }
@@ -669,7 +700,7 @@ LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
   const ir::Tensor& out = l.output(0);
   l.expect_rank(in, "input", 4);
   l.expect_rank(out, "output", 4);
-  if (activation_dtype(l) != DType::kInt8) l.fail("int16 pooling has no kernel yet");
+  const DType dtype = activation_dtype(l);
   if (!same_quant(in, out)) {
     l.fail("input and output quantization differ; TFLite pooling requires them equal");
   }
@@ -677,9 +708,11 @@ LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
   const auto strides = l.ints("strides", 2, {1, 1}, 1);
   const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
   const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
-  if (dilations[0] != 1 || dilations[1] != 1) l.fail("dilated pooling is not supported on int8");
+  const std::string dtype_name = dtype_string(dtype);
+  if (dilations[0] != 1 || dilations[1] != 1) l.fail("dilated pooling is not supported on " + dtype_name);
   if (average && l.node().get_int("count_include_pad", 0) != 0) {
-    l.fail("count_include_pad is not supported on int8 (TFLite averages only the cells inside the image)");
+    l.fail("count_include_pad is not supported on " + dtype_name +
+           " (TFLite averages only the cells inside the image)");
   }
   Pool2dS8Params p{};
   p.kernel_h = kernel[0];
@@ -697,10 +730,22 @@ LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
   const int64_t oh = conv_out_size(in.shape[1], p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, 1, false);
   const int64_t ow = conv_out_size(in.shape[2], p.pad_left, p.pad_right, p.kernel_w, p.stride_w, 1, false);
   l.expect_shape(out, "output", {in.shape[0], oh, ow, in.shape[3]});
-  act_range(l, per_tensor(l, out, "output"), DType::kInt8, &p.act_min, &p.act_max);
+  act_range(l, per_tensor(l, out, "output"), dtype, &p.act_min, &p.act_max);
   LoweredOp op;
-  op.kernel = average ? KernelId::kAvgPool2dS8 : KernelId::kMaxPool2dS8;
-  op.params = params_bytes(p);
+  if (dtype == DType::kInt8) {
+    op.kernel = average ? KernelId::kAvgPool2dS8 : KernelId::kMaxPool2dS8;
+    op.params = params_bytes(p);
+  } else {
+    // The int16 kernels take the same fields; avg_pool2d_s16 bounds the window (pool2d.h).
+    if (average && int64_t{p.kernel_h} * p.kernel_w > 65535) {
+      l.fail("int16 average pooling window " + std::to_string(p.kernel_h) + "x" +
+             std::to_string(p.kernel_w) + " has more than 65535 cells (its int32 sum could overflow)");
+    }
+    const Pool2dS16Params p16{p.kernel_h, p.kernel_w, p.stride_h, p.stride_w, p.pad_top,
+                              p.pad_left, p.pad_bottom, p.pad_right, p.act_min, p.act_max};
+    op.kernel = average ? KernelId::kAvgPool2dS16 : KernelId::kMaxPool2dS16;
+    op.params = params_bytes(p16);
+  }
   return op;
 }
 
@@ -708,7 +753,9 @@ LoweredOp lower_mean_quant(const NodeLowering& l) {
   l.expect_io(1, 1, 1);
   const ir::Tensor& in = l.input(0);
   const ir::Tensor& out = l.output(0);
-  if (activation_dtype(l) != DType::kInt8) l.fail("int16 mean has no kernel yet");
+  // int16: the same arithmetic with int16 data and zero points (TFLite Micro requires
+  // neither equal scales nor zero point 0 for MEAN).
+  const DType dtype = activation_dtype(l);
   const size_t rank = in.shape.size();
   std::vector<int64_t> axes = l.node().get_ints("axes");
   if (!l.node().has("axes"))
@@ -734,8 +781,14 @@ LoweredOp lower_mean_quant(const NodeLowering& l) {
   mean_multiplier(in_q.scale, out_q.scale, reduced, &p.multiplier, &p.shift);
   expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
   LoweredOp op;
-  op.kernel = KernelId::kMeanS8;
-  op.params = params_bytes(p);
+  if (dtype == DType::kInt8) {
+    op.kernel = KernelId::kMeanS8;
+    op.params = params_bytes(p);
+  } else {
+    const MeanS16Params p16{p.axes_mask, p.input_zero_point, p.output_zero_point, p.multiplier, p.shift};
+    op.kernel = KernelId::kMeanS16;
+    op.params = params_bytes(p16);
+  }
   return op;
 }
 

@@ -61,4 +61,43 @@ Status fully_connected_s8_check(const OpContext& ctx);
 void fully_connected_s8_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS8Entry;
 
+// ---------------------------------------------------------------------------------------
+// int16 activations with int8 weights (TFLite "16x8" FULLY_CONNECTED: the int16
+// instantiations of reference_integer_ops::FullyConnected / FullyConnectedPerChannel).
+//   inputs:  0 input   int16 any shape with B * K elements (zero point 0: not used)
+//            1 weights int8  [N, K]
+//            2 bias    int64 [N] or int32 [N] (optional; see accumulator)
+//   output:  0         int16 any shape with B * N elements whose last dim is N
+//                            (zero point 0)
+//   term = (weights[n, k] - filter_zero_point) * input[b, k]   (exact in int32)
+// accumulator == 64 (TFLite's default, int64 bias): acc = sum_k term in int64, + bias[n]
+//   (wrapping), out = multiply_by_quantized_multiplier64(acc, multiplier[c], shift[c]).
+// accumulator == 32 (TFLite uses it when the bias is int32, or there is no bias and the
+//   op's quantized_bias_type is INT32): acc = sum_k term + bias[n] in wrapping int32,
+//   out = multiply_by_quantized_multiplier(acc, multiplier[c], shift[c]).
+// out is clamped to [act_min, act_max] (no output offset); c = n when channel_count == N,
+// c = 0 when channel_count == 1.
+// Params: FullyConnectedS16Params, then int32 multiplier[channel_count], then int32
+// shift[channel_count]. The compiler computes them as for int8 (per-tensor: the float
+// product of fully_connected_multiplier, filter_zero_point = the weights' zero point;
+// per-channel: conv_channel_multiplier, filter_zero_point = 0) and
+// act_min, act_max = activation_range_quantized(.., -32768, 32767).
+// check(): bias dtype matches accumulator; filter zero point in int8; range in int16;
+// shifts in [-31, 14] (64) or [-31, 30] (32).
+struct FullyConnectedS16Params {
+  int32_t filter_zero_point;
+  int32_t accumulator;  // 64 or 32 (bits)
+  int32_t act_min, act_max;
+  uint32_t channel_count;  // 1 (per-tensor) or N (per-channel)
+};
+
+void fully_connected_s16(const FullyConnectedS16Params& params, const int32_t* multipliers,
+                         const int32_t* shifts, int32_t batches, int32_t in_features,
+                         int32_t out_features, const int16_t* input, const int8_t* weights,
+                         const void* bias, int16_t* output);
+
+Status fully_connected_s16_check(const OpContext& ctx);
+void fully_connected_s16_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS16Entry;
+
 }  // namespace mote

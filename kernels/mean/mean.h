@@ -41,4 +41,23 @@ Status mean_s8_check(const OpContext& ctx);
 void mean_s8_run(const OpContext& ctx);
 extern const KernelEntry kMeanS8Entry;
 
+// ---------------------------------------------------------------------------------------
+// int16 mean (TFLite MEAN on int16, the same QuantizedMeanOrSum with int32 sums): exactly
+// the int8 arithmetic above with int16 data, zero points in int16 and the result clamped
+// to [-32768, 32767]. TFLite Micro neither requires equal scales nor zero point 0 here;
+// the compiler computes multiplier, shift with mean_multiplier() as for int8. The int32
+// sum wraps like TFLite's (only past 65536 reduced elements).
+// check(): as int8, with int16 zero points.
+struct MeanS16Params {
+  uint32_t axes_mask;  // bit i set = reduce input axis i
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t multiplier;
+  int32_t shift;
+};
+
+Status mean_s16_check(const OpContext& ctx);
+void mean_s16_run(const OpContext& ctx);
+extern const KernelEntry kMeanS16Entry;
+
 }  // namespace mote

@@ -1,112 +1,13 @@
-// Reference int8 mean over a set of axes, bit-exact with TFLite's QuantizedMeanOrSum.
-//
-// Gather order, no scratch memory: the input's dims are split into kept and reduced
-// ones; for each output element (kept multi-index, in output order) the reduced
-// multi-index is walked and summed. Wrapping int32 addition is associative, so the sum
-// equals TFLite's (which scatters into an int32 scratch buffer) bit for bit.
-#include "kernel_util.h"
+// Reference int8 mean over a set of axes, bit-exact with TFLite's QuantizedMeanOrSum
+// (the shared integer implementation is in mean_integer.h).
 #include "mean/mean.h"
-#include "quant/quant_check.h"
-#include "quant/quant_math.h"
+#include "mean/mean_integer.h"
 
 namespace mote {
-namespace {
 
-struct MeanS8Shape {
-  int32_t kept_dims[kMaxRank];       // kept axes in order, then 1s
-  int32_t kept_strides[kMaxRank];    // their input strides
-  int32_t reduced_dims[kMaxRank];    // reduced axes in order, then 1s
-  int32_t reduced_strides[kMaxRank];
-  int32_t out_count;
-  int32_t reduce_count;
-};
+Status mean_s8_check(const OpContext& ctx) { return mean_integer::check<int8_t, MeanS8Params>(ctx); }
 
-void make_shape(const TensorDesc& in, uint32_t axes_mask, MeanS8Shape* s) {
-  int32_t strides[kMaxRank];
-  int32_t stride = 1;
-  for (int32_t i = static_cast<int32_t>(in.rank) - 1; i >= 0; --i) {
-    strides[i] = stride;
-    stride *= static_cast<int32_t>(in.dims[i]);
-  }
-  for (uint32_t i = 0; i < kMaxRank; ++i) {
-    s->kept_dims[i] = s->reduced_dims[i] = 1;
-    s->kept_strides[i] = s->reduced_strides[i] = 0;
-  }
-  uint32_t kept = 0;
-  uint32_t reduced = 0;
-  s->out_count = 1;
-  s->reduce_count = 1;
-  for (uint32_t i = 0; i < in.rank; ++i) {
-    const int32_t dim = static_cast<int32_t>(in.dims[i]);
-    if ((axes_mask >> i & 1u) != 0) {
-      s->reduced_dims[reduced] = dim;
-      s->reduced_strides[reduced++] = strides[i];
-      s->reduce_count *= dim;
-    } else {
-      s->kept_dims[kept] = dim;
-      s->kept_strides[kept++] = strides[i];
-      s->out_count *= dim;
-    }
-  }
-}
-
-void mean_s8(const MeanS8Params& p, const MeanS8Shape& s, const int8_t* input, int8_t* output) {
-  if (s.reduce_count == 0) {
-    for (int32_t o = 0; o < s.out_count; ++o) output[o] = 0;
-    return;
-  }
-  // input_zero_point * n in int64, narrowed like TFLite's int32 cast.
-  const int64_t zero_point_sum = int64_t{p.input_zero_point} * s.reduce_count;
-  int32_t kept_idx[kMaxRank] = {};
-  for (int32_t o = 0; o < s.out_count; ++o) {
-    int32_t base = 0;
-    for (uint32_t i = 0; i < kMaxRank; ++i) base += kept_idx[i] * s.kept_strides[i];
-    uint32_t sum = 0;
-    int32_t reduced_idx[kMaxRank] = {};
-    for (int32_t r = 0; r < s.reduce_count; ++r) {
-      int32_t offset = base;
-      for (uint32_t i = 0; i < kMaxRank; ++i) offset += reduced_idx[i] * s.reduced_strides[i];
-      sum += static_cast<uint32_t>(static_cast<int32_t>(input[offset]));
-      advance_index(reduced_idx, s.reduced_dims, kMaxRank);
-    }
-    const int32_t shifted = truncate_to_i32(static_cast<int64_t>(static_cast<int32_t>(sum)) - zero_point_sum);
-    const int32_t out = wrapping_add(multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift),
-                                     p.output_zero_point);
-    output[o] = static_cast<int8_t>(clamp_i32(out, -128, 127));
-    advance_index(kept_idx, s.kept_dims, kMaxRank);
-  }
-}
-
-}  // namespace
-
-Status mean_s8_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(check_io(ctx, 1, 1, 1));
-  if (ctx.params_bytes() != sizeof(MeanS8Params)) return Status::kBadParams;
-  const MeanS8Params& p = ctx.params<MeanS8Params>();
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& out = ctx.output_desc(0);
-  if (!is_s8(in) || !is_s8(out)) return Status::kBadParams;
-  if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
-  if ((p.axes_mask >> in.rank) != 0) return Status::kBadParams;
-  int64_t kept = 1;
-  for (uint32_t i = 0; i < in.rank; ++i) {
-    if ((p.axes_mask >> i & 1u) == 0) kept *= in.dims[i];
-  }
-  if (kept != static_cast<int64_t>(element_count(out))) return Status::kBadParams;
-  if (!valid_zero_point<int8_t>(p.input_zero_point) ||
-      !valid_zero_point<int8_t>(p.output_zero_point) || !valid_shift(p.shift)) {
-    return Status::kBadParams;
-  }
-  return Status::kOk;
-}
-
-void mean_s8_run(const OpContext& ctx) {
-  const MeanS8Params& p = ctx.params<MeanS8Params>();
-  MeanS8Shape shape;
-  make_shape(ctx.input_desc(0), p.axes_mask, &shape);
-  mean_s8(p, shape, static_cast<const int8_t*>(ctx.input_data(0)),
-          static_cast<int8_t*>(ctx.output_data(0)));
-}
+void mean_s8_run(const OpContext& ctx) { mean_integer::run<int8_t, MeanS8Params>(ctx); }
 
 const KernelEntry kMeanS8Entry = {mean_s8_check, mean_s8_run};
 

@@ -71,4 +71,30 @@ void max_pool2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kAvgPool2dS8Entry;
 extern const KernelEntry kMaxPool2dS8Entry;
 
+// ---------------------------------------------------------------------------------------
+// int16 average and max pooling (the int16 overloads of TFLite's
+// reference_integer_ops::AveragePool / MaxPool): exactly the int8 arithmetic above with
+// int16 data, [act_min, act_max] = activation_range_quantized(.., -32768, 32767). As for
+// int8, input and output share scale and zero point, so no zero point enters.
+// check(): as int8, except the window-size bound: an average window has at most 65535
+// cells (so that its int32 sum and the rounding cannot overflow); a max window any.
+struct Pool2dS16Params {
+  int32_t kernel_h, kernel_w;
+  int32_t stride_h, stride_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t act_min, act_max;
+};
+
+void avg_pool2d_s16(const Pool2dS16Params& params, const Pool2dShape& shape,
+                    const int16_t* input, int16_t* output);
+void max_pool2d_s16(const Pool2dS16Params& params, const Pool2dShape& shape,
+                    const int16_t* input, int16_t* output);
+
+Status avg_pool2d_s16_check(const OpContext& ctx);
+Status max_pool2d_s16_check(const OpContext& ctx);
+void avg_pool2d_s16_run(const OpContext& ctx);
+void max_pool2d_s16_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS16Entry;
+extern const KernelEntry kMaxPool2dS16Entry;
+
 }  // namespace mote

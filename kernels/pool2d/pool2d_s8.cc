@@ -1,141 +1,32 @@
 // Reference int8 average and max pooling, bit-exact with TFLite's
-// reference_integer_ops::AveragePool / MaxPool. Per output pixel the taps inside the
-// image are found once (taps_inside); channels are reduced tap by tap so the innermost
-// loop is contiguous. Average sums live in a small stack buffer of kChannelBlock int32s,
-// so wide layers are processed in channel blocks.
-#include "kernel_util.h"
+// reference_integer_ops::AveragePool / MaxPool (the shared integer implementation is in
+// pool2d_integer.h).
 #include "pool2d/pool2d.h"
-#include "quant/quant_check.h"
-#include "quant/quant_math.h"
+#include "pool2d/pool2d_integer.h"
 
 namespace mote {
-namespace {
-
-constexpr int32_t kChannelBlock = 32;
-
-// C division rounding half away from zero, as TFLite's average pool.
-inline int32_t rounded_average(int32_t sum, int32_t count) {
-  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-}
-
-}  // namespace
 
 void avg_pool2d_s8(const Pool2dS8Params& params, const Pool2dShape& shape, const int8_t* input,
                    int8_t* output) {
-  const int32_t channels = shape.channels;
-  const int32_t in_row_stride = shape.in_w * channels;
-  const int32_t in_image_stride = shape.in_h * in_row_stride;
-  int32_t sums[kChannelBlock];
-  for (int32_t b = 0; b < shape.batch; ++b) {
-    const int8_t* image = input + b * in_image_stride;
-    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky = taps_inside(y0, 1, params.kernel_h, shape.in_h);
-      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
-        const TapRange kx = taps_inside(x0, 1, params.kernel_w, shape.in_w);
-        const int32_t count = (ky.end - ky.begin) * (kx.end - kx.begin);
-        for (int32_t c0 = 0; c0 < channels; c0 += kChannelBlock) {
-          const int32_t block = channels - c0 < kChannelBlock ? channels - c0 : kChannelBlock;
-          for (int32_t c = 0; c < block; ++c) sums[c] = 0;
-          for (int32_t y = ky.begin; y < ky.end; ++y) {
-            const int8_t* in_row = image + (y0 + y) * in_row_stride + c0;
-            for (int32_t x = kx.begin; x < kx.end; ++x) {
-              const int8_t* in_px = in_row + (x0 + x) * channels;
-              for (int32_t c = 0; c < block; ++c) sums[c] += in_px[c];
-            }
-          }
-          for (int32_t c = 0; c < block; ++c) {
-            output[c0 + c] = static_cast<int8_t>(
-                clamp_i32(rounded_average(sums[c], count), params.act_min, params.act_max));
-          }
-        }
-        output += channels;
-      }
-    }
-  }
+  pool2d_integer::average<int8_t>(params, shape, input, output);
 }
 
 void max_pool2d_s8(const Pool2dS8Params& params, const Pool2dShape& shape, const int8_t* input,
                    int8_t* output) {
-  const int32_t channels = shape.channels;
-  const int32_t in_row_stride = shape.in_w * channels;
-  const int32_t in_image_stride = shape.in_h * in_row_stride;
-  for (int32_t b = 0; b < shape.batch; ++b) {
-    const int8_t* image = input + b * in_image_stride;
-    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky = taps_inside(y0, 1, params.kernel_h, shape.in_h);
-      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
-        const TapRange kx = taps_inside(x0, 1, params.kernel_w, shape.in_w);
-        for (int32_t c = 0; c < channels; ++c) output[c] = -128;
-        for (int32_t y = ky.begin; y < ky.end; ++y) {
-          const int8_t* in_row = image + (y0 + y) * in_row_stride;
-          for (int32_t x = kx.begin; x < kx.end; ++x) {
-            const int8_t* in_px = in_row + (x0 + x) * channels;
-            for (int32_t c = 0; c < channels; ++c) {
-              if (in_px[c] > output[c]) output[c] = in_px[c];
-            }
-          }
-        }
-        for (int32_t c = 0; c < channels; ++c) {
-          output[c] = static_cast<int8_t>(clamp_i32(output[c], params.act_min, params.act_max));
-        }
-        output += channels;
-      }
-    }
-  }
+  pool2d_integer::max<int8_t>(params, shape, input, output);
 }
 
 Status pool2d_s8_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(check_io(ctx, 1, 1, 1));
-  if (ctx.params_bytes() != sizeof(Pool2dS8Params)) return Status::kBadParams;
-  const Pool2dS8Params& p = ctx.params<Pool2dS8Params>();
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& out = ctx.output_desc(0);
-  if (!is_s8(in) || !is_s8(out) || in.rank != 4 || out.rank != 4) return Status::kBadParams;
-  if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
-  if (out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3]) return Status::kBadParams;
-  if (!valid_window(in.dims[1], out.dims[1], p.kernel_h, p.stride_h, 1, p.pad_top, p.pad_bottom,
-                    false) ||
-      !valid_window(in.dims[2], out.dims[2], p.kernel_w, p.stride_w, 1, p.pad_left, p.pad_right,
-                    false)) {
-    return Status::kBadParams;
-  }
-  // Every window overlaps a non-empty image: the first starts at -pad_begin > -kernel,
-  // the last at most pad_end - kernel < 0 rows before the image's end.
-  if (p.pad_top >= p.kernel_h || p.pad_bottom >= p.kernel_h || p.pad_left >= p.kernel_w ||
-      p.pad_right >= p.kernel_w || in.dims[1] == 0 || in.dims[2] == 0) {
-    return Status::kBadParams;
-  }
   // A window sum of int8 values must fit int32.
-  if (int64_t{p.kernel_h} * p.kernel_w > (int64_t{1} << 24)) return Status::kBadParams;
-  if (!valid_quant_range<int8_t>(p.act_min, p.act_max)) return Status::kBadParams;
-  return Status::kOk;
+  return pool2d_integer::check<int8_t, Pool2dS8Params>(ctx, int64_t{1} << 24);
 }
 
-namespace {
-
-template <void (*kPool)(const Pool2dS8Params&, const Pool2dShape&, const int8_t*, int8_t*)>
-void pool2d_s8_run(const OpContext& ctx) {
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& out = ctx.output_desc(0);
-  Pool2dShape shape;
-  shape.batch = static_cast<int32_t>(in.dims[0]);
-  shape.in_h = static_cast<int32_t>(in.dims[1]);
-  shape.in_w = static_cast<int32_t>(in.dims[2]);
-  shape.channels = static_cast<int32_t>(in.dims[3]);
-  shape.out_h = static_cast<int32_t>(out.dims[1]);
-  shape.out_w = static_cast<int32_t>(out.dims[2]);
-  kPool(ctx.params<Pool2dS8Params>(), shape, static_cast<const int8_t*>(ctx.input_data(0)),
-        static_cast<int8_t*>(ctx.output_data(0)));
+void avg_pool2d_s8_run(const OpContext& ctx) {
+  pool2d_integer::run<int8_t, Pool2dS8Params, avg_pool2d_s8>(ctx);
 }
-
-}  // namespace
-
-void avg_pool2d_s8_run(const OpContext& ctx) { pool2d_s8_run<avg_pool2d_s8>(ctx); }
-void max_pool2d_s8_run(const OpContext& ctx) { pool2d_s8_run<max_pool2d_s8>(ctx); }
+void max_pool2d_s8_run(const OpContext& ctx) {
+  pool2d_integer::run<int8_t, Pool2dS8Params, max_pool2d_s8>(ctx);
+}
 
 const KernelEntry kAvgPool2dS8Entry = {pool2d_s8_check, avg_pool2d_s8_run};
 const KernelEntry kMaxPool2dS8Entry = {pool2d_s8_check, max_pool2d_s8_run};

@@ -12,9 +12,11 @@
 #include "conv2d/conv2d.h"
 #include "fully_connected/fully_connected.h"
 #include "lstm/lstm.h"
+#include "mean/mean.h"
 #include "ir/graph.h"
 #include "lower/lower.h"
 #include "pad/pad.h"
+#include "pool2d/pool2d.h"
 #include "passes/passes.h"
 #include "quant/quant_math.h"
 
@@ -130,6 +132,238 @@ TEST(LowerQuantized, FullyConnectedPerTensorUsesTheFloatProduct) {
   EXPECT_EQ(array_at(op, sizeof(FullyConnectedS8Params), 0), m);
   EXPECT_EQ(array_at(op, sizeof(FullyConnectedS8Params), 1), s);
   EXPECT_EQ(op.macs, 8u);
+}
+
+TEST(LowerQuantized, FullyConnectedS16PerChannelInt64Bias) {
+  QuantGraph g;
+  const int x = g.add("x", {2, 3, 4}, DType::kInt16, {0.0005f}, {0});
+  const int w = g.add("w", {3, 4}, DType::kInt8, {0.01f, 0.002f, 0.03f}, {0, 0, 0}, true, 0);
+  const int b = g.add_bias("b", 3, DType::kInt64);
+  const int y = g.add("y", {2, 3, 3}, DType::kInt16, {0.0009f}, {0});
+  g.node("fully_connected", {x, w, b}, y, {{"act_min", 0.0}, {"act_max", 6.0}});
+  const LoweredOp op = g.lower();
+  EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS16);
+  ASSERT_EQ(op.params.size(), sizeof(FullyConnectedS16Params) + 8 * 3);
+  const auto p = header_of<FullyConnectedS16Params>(op);
+  EXPECT_EQ(p.channel_count, 3u);
+  EXPECT_EQ(p.accumulator, 64);
+  EXPECT_EQ(p.filter_zero_point, 0);
+  int32_t lo = 0, hi = 0;
+  ASSERT_TRUE(activation_range_quantized(FusedActivation::kRelu6, 0.0009f, 0, -32768, 32767, &lo, &hi));
+  EXPECT_EQ(p.act_min, lo);
+  EXPECT_EQ(p.act_max, hi);
+  const float filter_scales[] = {0.01f, 0.002f, 0.03f};
+  for (size_t c = 0; c < 3; ++c) {
+    int32_t m = 0, s = 0;
+    conv_channel_multiplier(0.0005f, filter_scales[c], 0.0009f, &m, &s);
+    EXPECT_EQ(array_at(op, sizeof(FullyConnectedS16Params), c), m) << c;
+    EXPECT_EQ(array_at(op, sizeof(FullyConnectedS16Params), 3 + c), s) << c;
+  }
+  EXPECT_EQ(op.macs, 6u * 3 * 4);
+}
+
+TEST(LowerQuantized, FullyConnectedS16AccumulatorFollowsTheBiasDtype) {
+  for (int bias : {0, 32, 64}) {
+    QuantGraph g;
+    const int x = g.add("x", {1, 4}, DType::kInt16, {0.0005f}, {0});
+    const int w = g.add("w", {2, 4}, DType::kInt8, {0.003f}, {0}, true);
+    const int y = g.add("y", {1, 2}, DType::kInt16, {0.0007f}, {0});
+    std::vector<int> inputs = {x, w};
+    if (bias != 0) inputs.push_back(g.add_bias("b", 2, bias == 32 ? DType::kInt32 : DType::kInt64));
+    g.node("fully_connected", inputs, y);
+    const LoweredOp op = g.lower();
+    EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS16);
+    ASSERT_EQ(op.params.size(), sizeof(FullyConnectedS16Params) + 8);
+    const auto p = header_of<FullyConnectedS16Params>(op);
+    EXPECT_EQ(p.accumulator, bias == 32 ? 32 : 64) << bias;  // none: TFLite's int64 default
+    EXPECT_EQ(p.channel_count, 1u);
+    EXPECT_EQ(p.act_min, -32768);
+    EXPECT_EQ(p.act_max, 32767);
+    int32_t m = 0, s = 0;
+    fully_connected_multiplier(0.0005f, 0.003f, 0.0007f, &m, &s);  // per-tensor: float product
+    EXPECT_EQ(array_at(op, sizeof(FullyConnectedS16Params), 0), m);
+    EXPECT_EQ(array_at(op, sizeof(FullyConnectedS16Params), 1), s);
+  }
+}
+
+TEST(LowerQuantized, FullyConnectedS16Refusals) {
+  {
+    QuantGraph g;
+    const int x = g.add("x", {1, 4}, DType::kInt16, {0.0005f}, {3});
+    const int w = g.add("w", {2, 4}, DType::kInt8, {0.003f}, {0}, true);
+    const int y = g.add("y", {1, 2}, DType::kInt16, {0.0007f}, {0});
+    g.node("fully_connected", {x, w}, y);
+    EXPECT_NE(error_of([&] { g.lower(); }).find("input 'x' has zero point 3, expected 0"), std::string::npos);
+  }
+  {
+    QuantGraph g;
+    const int x = g.add("x", {1, 4}, DType::kInt16, {0.0005f}, {0});
+    const int w = g.add("w", {2, 4}, DType::kInt8, {0.003f}, {0}, true);
+    const int b = g.add_bias("b", 2, DType::kInt16);
+    const int y = g.add("y", {1, 2}, DType::kInt16, {0.0007f}, {0});
+    g.node("fully_connected", {x, w, b}, y);
+    EXPECT_NE(error_of([&] { g.lower(); }).find("bias 'b' has dtype int16, expected int64 or int32"),
+              std::string::npos);
+  }
+  {
+    // A multiplier of 2^15 needs shift 16: beyond the int64 path's 14, fine for int32.
+    for (DType bias_dtype : {DType::kInt64, DType::kInt32}) {
+      QuantGraph g;
+      const int x = g.add("x", {1, 4}, DType::kInt16, {1.0f}, {0});
+      const int w = g.add("w", {2, 4}, DType::kInt8, {1.0f}, {0}, true);
+      const int b = g.add_bias("b", 2, bias_dtype);
+      const int y = g.add("y", {1, 2}, DType::kInt16, {1.0f / 32768}, {0});
+      g.node("fully_connected", {x, w, b}, y);
+      const std::string error = error_of([&] { g.lower(); });
+      if (bias_dtype == DType::kInt64) {
+        EXPECT_NE(error.find("requantization shift 16 is outside the kernel's range [-31, 14]"),
+                  std::string::npos) << error;
+      } else {
+        EXPECT_EQ(error, "");
+      }
+    }
+  }
+}
+
+TEST(LowerQuantized, MeanS16KeepsZeroPointsAndFoldsTheCount) {
+  QuantGraph g;
+  const int x = g.add("x", {1, 5, 7, 3}, DType::kInt16, {0.0004f}, {-12});
+  const int y = g.add("y", {1, 1, 1, 3}, DType::kInt16, {0.0003f}, {40});
+  g.node("mean", {x}, y, {{"axes", std::vector<int64_t>{1, 2}}});
+  const LoweredOp op = g.lower();
+  EXPECT_EQ(op.kernel, KernelId::kMeanS16);
+  ASSERT_EQ(op.params.size(), sizeof(MeanS16Params));
+  const auto p = header_of<MeanS16Params>(op);
+  EXPECT_EQ(p.axes_mask, 0b0110u);
+  EXPECT_EQ(p.input_zero_point, -12);
+  EXPECT_EQ(p.output_zero_point, 40);
+  int32_t m = 0, s = 0;
+  mean_multiplier(0.0004f, 0.0003f, 35, &m, &s);
+  EXPECT_EQ(p.multiplier, m);
+  EXPECT_EQ(p.shift, s);
+}
+
+TEST(LowerQuantized, MeanS16NeedsInt16Output) {
+  QuantGraph g;
+  const int x = g.add("x", {2, 4}, DType::kInt16, {0.0004f}, {0});
+  const int y = g.add("y", {2}, DType::kInt8, {0.0003f}, {0});
+  g.node("mean", {x}, y, {{"axes", std::vector<int64_t>{1}}});
+  EXPECT_NE(error_of([&] { g.lower(); }).find("output 'y' has dtype int8, expected int16"), std::string::npos);
+}
+
+TEST(LowerQuantized, Pool2dS16) {
+  for (bool average : {true, false}) {
+    QuantGraph g;
+    const int x = g.add("x", {1, 6, 7, 3}, DType::kInt16, {0.0004f}, {0});
+    const int y = g.add("y", {1, 3, 4, 3}, DType::kInt16, {0.0004f}, {0});
+    g.node(average ? "avg_pool2d" : "max_pool2d", {x}, y,
+           {{"kernel", std::vector<int64_t>{2, 3}}, {"strides", std::vector<int64_t>{2, 2}},
+            {"pads", std::vector<int64_t>{0, 1, 0, 1}}, {"act_min", 0.0}});
+    const LoweredOp op = g.lower();
+    EXPECT_EQ(op.kernel, average ? KernelId::kAvgPool2dS16 : KernelId::kMaxPool2dS16);
+    ASSERT_EQ(op.params.size(), sizeof(Pool2dS16Params));
+    const auto p = header_of<Pool2dS16Params>(op);
+    EXPECT_EQ(p.kernel_h, 2);
+    EXPECT_EQ(p.kernel_w, 3);
+    EXPECT_EQ(p.stride_h, 2);
+    EXPECT_EQ(p.stride_w, 2);
+    EXPECT_EQ(p.pad_left, 1);
+    EXPECT_EQ(p.pad_right, 1);
+    EXPECT_EQ(p.act_min, 0);  // ReLU at zero point 0
+    EXPECT_EQ(p.act_max, 32767);
+  }
+}
+
+TEST(LowerQuantized, Pool2dS16Refusals) {
+  {
+    QuantGraph g;
+    const int x = g.add("x", {1, 4, 4, 1}, DType::kInt16, {0.0004f}, {0});
+    const int y = g.add("y", {1, 2, 2, 1}, DType::kInt16, {0.0005f}, {0});
+    g.node("avg_pool2d", {x}, y, {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}});
+    EXPECT_NE(error_of([&] { g.lower(); }).find("input and output quantization differ"), std::string::npos);
+  }
+  {
+    QuantGraph g;
+    const int x = g.add("x", {1, 4, 4, 1}, DType::kInt16, {0.0004f}, {0});
+    const int y = g.add("y", {1, 3, 3, 1}, DType::kInt16, {0.0004f}, {0});
+    g.node("avg_pool2d", {x}, y, {{"kernel", std::vector<int64_t>{2, 2}}, {"count_include_pad", int64_t{1}}});
+    EXPECT_NE(error_of([&] { g.lower(); }).find("count_include_pad is not supported on int16"), std::string::npos);
+  }
+  {
+    QuantGraph g;
+    const int x = g.add("x", {1, 256, 256, 1}, DType::kInt16, {0.0004f}, {0});
+    const int y = g.add("y", {1, 1, 1, 1}, DType::kInt16, {0.0004f}, {0});
+    g.node("avg_pool2d", {x}, y, {{"kernel", std::vector<int64_t>{256, 256}}});
+    EXPECT_NE(error_of([&] { g.lower(); }).find("has more than 65535 cells"), std::string::npos);
+    g.graph.nodes.back().op = "max_pool2d";  // no sum, no bound
+    EXPECT_EQ(g.lower().kernel, KernelId::kMaxPool2dS16);
+  }
+}
+
+// TFLite Micro's 16x8 CONV_2D / FULLY_CONNECTED Eval: int32 accumulation when the bias
+// is int32, or when there is none and quantized_bias_type is INT32; int64 otherwise.
+TEST(LowerQuantized, S16AccumulatorWithoutBiasFollowsQuantizedBiasType) {
+  struct Variant {
+    const char* quantized_bias_type;  // nullptr: attribute absent
+    int32_t accumulator;
+  };
+  const Variant variants[] = {{nullptr, 64}, {"int64", 64}, {"int32", 32}};
+  for (const Variant& v : variants) {
+    for (bool conv : {true, false}) {
+      QuantGraph g;
+      int x, w, y;
+      if (conv) {
+        x = g.add("x", {1, 3, 3, 2}, DType::kInt16, {1.0f}, {0});
+        w = g.add("w", {2, 1, 1, 2}, DType::kInt8, {1.0f}, {0}, true);
+        y = g.add("y", {1, 3, 3, 2}, DType::kInt16, {1.0f / 32768}, {0});
+      } else {
+        x = g.add("x", {1, 2}, DType::kInt16, {1.0f}, {0});
+        w = g.add("w", {2, 2}, DType::kInt8, {1.0f}, {0}, true);
+        y = g.add("y", {1, 2}, DType::kInt16, {1.0f / 32768}, {0});
+      }
+      std::map<std::string, ir::AttrValue> attrs;
+      if (v.quantized_bias_type != nullptr) attrs["quantized_bias_type"] = std::string(v.quantized_bias_type);
+      g.node(conv ? "conv2d" : "fully_connected", {x, w}, y, attrs);
+      SCOPED_TRACE(std::string(conv ? "conv2d " : "fully_connected ") +
+                   (v.quantized_bias_type ? v.quantized_bias_type : "(none)"));
+      if (v.accumulator == 64) {
+        // Multiplier 2^15 needs shift 16, outside the int64 path's [-31, 14].
+        EXPECT_NE(error_of([&] { g.lower(); }).find("shift 16 is outside the kernel's range [-31, 14]"),
+                  std::string::npos);
+        g.graph.tensors[y].quant.scales = {1.0f / 1024};  // shift 11
+      }
+      const LoweredOp op = g.lower();
+      if (conv) {
+        EXPECT_EQ(op.kernel, KernelId::kConv2dS16);
+        EXPECT_EQ(header_of<Conv2dS16Params>(op).accumulator, v.accumulator);
+      } else {
+        EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS16);
+        EXPECT_EQ(header_of<FullyConnectedS16Params>(op).accumulator, v.accumulator);
+      }
+    }
+  }
+}
+
+TEST(LowerQuantized, S16AccumulatorBiasDtypeWinsAndBadTypeIsRefused) {
+  {
+    // A bias decides: an int32 bias accumulates in int32 whatever the attribute says.
+    QuantGraph g;
+    const int x = g.add("x", {1, 3, 3, 2}, DType::kInt16, {0.001f}, {0});
+    const int w = g.add("w", {2, 1, 1, 2}, DType::kInt8, {0.01f}, {0}, true);
+    const int b = g.add_bias("b", 2, DType::kInt32);
+    const int y = g.add("y", {1, 3, 3, 2}, DType::kInt16, {0.002f}, {0});
+    g.node("conv2d", {x, w, b}, y, {{"quantized_bias_type", std::string("int64")}});
+    EXPECT_EQ(header_of<Conv2dS16Params>(g.lower()).accumulator, 32);
+  }
+  {
+    QuantGraph g;
+    const int x = g.add("x", {1, 2}, DType::kInt16, {0.001f}, {0});
+    const int w = g.add("w", {2, 2}, DType::kInt8, {0.01f}, {0}, true);
+    const int y = g.add("y", {1, 2}, DType::kInt16, {0.002f}, {0});
+    g.node("fully_connected", {x, w}, y, {{"quantized_bias_type", std::string("int8")}});
+    EXPECT_NE(error_of([&] { g.lower(); }).find("attribute 'quantized_bias_type' is 'int8', expected int32 or int64"),
+              std::string::npos);
+  }
 }
 
 TEST(LowerQuantized, RefusesARangeTfliteCannotFuse) {

@@ -546,6 +546,23 @@ std::string import_error(const std::string& name, const ModelSpec& spec) {
   return message;
 }
 
+// A 16x8 conv without a bias keeps the file's quantized_bias_type INT32 (TFLite's int32
+// accumulator); with a bias, or unset, no attribute: the bias dtype (or int64) rules.
+TEST(TfliteBuilt, BiaslessConvKeepsQuantizedBiasTypeInt32) {
+  for (const auto type : {fb::TensorType::INT32, fb::TensorType::FLOAT32}) {
+    ModelSpec m = conv_model(5, 5, 5, 5, fb::Padding::SAME, 1, 1);
+    m.ops[0].inputs = {0, 1, -1};
+    m.ops[0].options = [=](flatbuffers::FlatBufferBuilder& b) {
+      return fb::CreateConv2DOptions(b, fb::Padding::SAME, 1, 1, fb::ActivationFunctionType::NONE, 1, 1, type)
+          .Union();
+    };
+    const ir::Graph g = import_spec("conv_no_bias.tflite", m);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    EXPECT_EQ(g.nodes[0].get_string("quantized_bias_type", "(unset)"),
+              type == fb::TensorType::INT32 ? "int32" : "(unset)");
+  }
+}
+
 TEST(TfliteBuilt, SameAndValidPaddingMatchTflite) {
   struct Case {
     int32_t h, w, oh, ow;

@@ -86,6 +86,10 @@ TEST(AllKernels, EveryIdMapsToItsEntry) {
       {KernelId::kRequantizeS32S16, &kRequantizeS32S16Entry},
       {KernelId::kStridedSlice, &kStridedSliceEntry},
       {KernelId::kLstmS8, &kLstmS8Entry},
+      {KernelId::kFullyConnectedS16, &kFullyConnectedS16Entry},
+      {KernelId::kMeanS16, &kMeanS16Entry},
+      {KernelId::kAvgPool2dS16, &kAvgPool2dS16Entry},
+      {KernelId::kMaxPool2dS16, &kMaxPool2dS16Entry},
   };
   const KernelTable& table = all_kernels();
   ASSERT_EQ(table.count, kKernelCount);
@@ -135,7 +139,11 @@ TEST(KernelIds, IntegerKernelNumbersAreStable) {
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kRequantizeS32S16), 51u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kStridedSlice), 52u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kLstmS8), 53u);
-  EXPECT_EQ(kKernelCount, 54u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kFullyConnectedS16), 54u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kMeanS16), 55u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kAvgPool2dS16), 56u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kMaxPool2dS16), 57u);
+  EXPECT_EQ(kKernelCount, 58u);
 }
 
 TEST(KernelNames, UnknownIdsAndNames) {

@@ -88,6 +88,24 @@ std::vector<Subject> subjects() {
                      FullyConnectedS8Params{1, 0, 2, -128, 127, 3},
                      testing::random_multipliers(3, 4, -12, 2)));
                }});
+  s.push_back({"fully_connected_s16 int64", &kFullyConnectedS16Entry, [](TestOp* op) {
+                 fill<int16_t>(op, op->add_input(DType::kInt16, {2, 6}), 12, 1);
+                 fill<int8_t>(op, op->add_input(DType::kInt8, {3, 6}), 18, 2);
+                 fill<int64_t>(op, op->add_input(DType::kInt64, {3}), 3, 3);
+                 op->add_output(DType::kInt16, {2, 3});
+                 op->set_raw_params(testing::params_bytes(
+                     FullyConnectedS16Params{0, 64, -32768, 32767, 3},
+                     testing::random_multipliers(3, 4, -20, 2)));
+               }});
+  s.push_back({"fully_connected_s16 int32", &kFullyConnectedS16Entry, [](TestOp* op) {
+                 fill<int16_t>(op, op->add_input(DType::kInt16, {2, 6}), 12, 1);
+                 fill<int8_t>(op, op->add_input(DType::kInt8, {3, 6}), 18, 2);
+                 fill<int32_t>(op, op->add_input(DType::kInt32, {3}), 3, 3);
+                 op->add_output(DType::kInt16, {2, 3});
+                 op->set_raw_params(testing::params_bytes(
+                     FullyConnectedS16Params{-7, 32, -32768, 32767, 1},
+                     testing::random_multipliers(1, 4, -20, 2)));
+               }});
   auto binary = [](DType dtype, const std::vector<uint8_t>& params) {
     return [dtype, params](TestOp* op) {
       const uint32_t a = op->add_input(dtype, {2, 3});
@@ -119,6 +137,13 @@ std::vector<Subject> subjects() {
   };
   s.push_back({"avg_pool2d_s8", &kAvgPool2dS8Entry, pool});
   s.push_back({"max_pool2d_s8", &kMaxPool2dS8Entry, pool});
+  auto pool16 = [](TestOp* op) {
+    fill<int16_t>(op, op->add_input(DType::kInt16, {1, 5, 5, 3}), 75, 1);
+    op->add_output(DType::kInt16, {1, 3, 3, 3});
+    op->set_params(Pool2dS16Params{3, 3, 2, 2, 1, 1, 1, 1, -32768, 32767});
+  };
+  s.push_back({"avg_pool2d_s16", &kAvgPool2dS16Entry, pool16});
+  s.push_back({"max_pool2d_s16", &kMaxPool2dS16Entry, pool16});
   s.push_back({"softmax_s8", &kSoftmaxS8Entry, [](TestOp* op) {
                  fill<int8_t>(op, op->add_input(DType::kInt8, {2, 7}), 14, 1);
                  op->add_output(DType::kInt8, {2, 7});
@@ -149,6 +174,11 @@ std::vector<Subject> subjects() {
                  fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3, 4}), 24, 1);
                  op->add_output(DType::kInt8, {2, 4});
                  op->set_params(MeanS8Params{2, 5, -5, 1 << 30, -1});
+               }});
+  s.push_back({"mean_s16", &kMeanS16Entry, [](TestOp* op) {
+                 fill<int16_t>(op, op->add_input(DType::kInt16, {2, 3, 4}), 24, 1);
+                 op->add_output(DType::kInt16, {2, 4});
+                 op->set_params(MeanS16Params{2, 300, -7, 1 << 30, -1});
                }});
   s.push_back({"requantize_s32_s16", &kRequantizeS32S16Entry, [](TestOp* op) {
                  fill<int32_t>(op, op->add_input(DType::kInt32, {9}), 9, 1);

@@ -591,6 +591,12 @@ class TfliteImporter {
                   "the bias tensor is " + dtype_name(T(bias).dtype));
   }
 
+  // Without a bias tensor, quantized_bias_type INT32 still picks TFLite's int32
+  // accumulator for 16x8 conv/fully connected (mote_ops.md: quantized_bias_type).
+  static void mark_int32_accumulator(ir::Node& node, fb::TensorType type, int bias) {
+    if (bias == ir::kNoTensor && type == fb::TensorType::INT32) node.attrs["quantized_bias_type"] = std::string("int32");
+  }
+
   ir::Node& emit(const std::string& op, std::vector<int> inputs, std::vector<int> outputs) {
     while (!inputs.empty() && inputs.back() == ir::kNoTensor) inputs.pop_back();
     ir::Node node;
@@ -667,6 +673,7 @@ class TfliteImporter {
     expect_bias(b, out_channels);
 
     ir::Node& n = emit("conv2d", {x, w, b}, {y});
+    mark_int32_accumulator(n, o->quantized_bias_type(), b);
     n.attrs["strides"] = std::vector<int64_t>{o->stride_h(), o->stride_w()};
     n.attrs["dilations"] = std::vector<int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
     n.attrs["pads"] = std::vector<int64_t>{wh.pad_before, ww.pad_before, wh.pad_after, ww.pad_after};
@@ -759,6 +766,7 @@ class TfliteImporter {
       emit("reshape", {from}, {x});
     }
     ir::Node& node = emit("fully_connected", {x, w, b}, {y});
+    if (o) mark_int32_accumulator(node, o->quantized_bias_type(), b);
     set_activation(node, o ? o->fused_activation_function() : fb::ActivationFunctionType::NONE);
   }
 
