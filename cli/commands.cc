@@ -189,8 +189,8 @@ void print_quantization(const ptq::Report& q) {
             << " calibration samples, " << (q.int8_io ? "int8" : "float32") << " model inputs/outputs)\n";
   if (q.int16_tensors > 0)
     std::cout << "  int16 activations (TFLite 16x8) for " << q.int16_tensors
-              << " tensors: all-int8 SQNR was " << sqnr_string(q.int8_only_sqnr_db) << "; arena unchanged at "
-              << with_commas(q.int8_only_arena_bytes) << " bytes for the all-int8 program\n";
+              << " tensors: the all-int8 program had SQNR " << sqnr_string(q.int8_only_sqnr_db) << " and arena "
+              << with_commas(q.int8_only_arena_bytes) << " bytes\n";
   std::cout << "  tensor                                             dtype  range                       scale  zero point\n";
   for (const ptq::TensorReport& t : q.tensors) {
     char line[256];

@@ -130,7 +130,8 @@ class Quantizer {
       bool int16 = !node.outputs.empty() && prefer_int16_.size() == g_.tensors.size() &&
                    prefer_int16_[node.outputs[0]];
       // An op that keeps its input's scale keeps its precision too (no requantization).
-      if (is_pass_through(node.op) && !node.inputs.empty() && is_activation(node.inputs[0]))
+      if (is_pass_through(node.op) && !node.inputs.empty() && is_activation(node.inputs[0]) &&
+          quantized_home(node.inputs[0]) >= 0)
         int16 = as_int16_[node.inputs[0]] >= 0 && as_int8_[node.inputs[0]] < 0;
       std::string reason;
       bool done = int16 && try_quantized(node, DType::kInt16, &reason);
