@@ -279,11 +279,12 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
   }
 }
 
-// Parses "op <index> <instructions>" lines and the "total <instructions>" line.
+// Parses "op <index> <instructions>" lines, the "total <instructions>" line and the
+// "arena <given bytes> <used bytes>" line.
 void parse_profile(const std::string& text, const std::string& where, DeviceRunResult* result) {
   std::istringstream lines(text);
   std::string line;
-  bool have_total = false;
+  bool have_total = false, have_arena = false;
   while (std::getline(lines, line)) {
     if (line.empty()) continue;
     std::istringstream fields(line);
@@ -295,11 +296,13 @@ void parse_profile(const std::string& text, const std::string& where, DeviceRunR
     } else if (key == "total" && (fields >> count)) {
       result->total_instructions = count;
       have_total = true;
+    } else if (key == "arena" && (fields >> result->arena_given_bytes >> result->arena_used_bytes)) {
+      have_arena = true;
     } else {
       fail(where + ": malformed profile line '" + line + "' from the runner");
     }
   }
-  if (!have_total) fail(where + ": the runner wrote no profile");
+  if (!have_total || !have_arena) fail(where + ": the runner wrote no profile");
 }
 
 }  // namespace

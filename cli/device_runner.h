@@ -21,6 +21,8 @@ struct DeviceRunResult {
   std::vector<std::vector<uint8_t>> outputs;  // raw bytes of each graph output, in order
   std::vector<uint64_t> op_instructions;      // executed instructions per op, in run order
   uint64_t total_instructions = 0;            // the whole run() call
+  uint32_t arena_given_bytes = 0;             // the arena the runner passed to load()
+  uint32_t arena_used_bytes = 0;              // its high-water mark after the run
 };
 
 // The devices run_on_device() accepts: "qemu-cortex-m0plus", "qemu-cortex-m3",

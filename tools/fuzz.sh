@@ -47,6 +47,12 @@ tflite_models=("$models"/tflite/**/*.tflite)
 copy_small "$corpus/npy" 65536 "$models"/**/*.npy tests/compiler/testdata/**/*.npy
 copy_small "$corpus/onnx" 300000 "${onnx_models[@]}"
 copy_small "$corpus/tflite" 120000 "${tflite_models[@]}"
+# Reproducers of fixed crashes (fuzz/crashes/, by extension) stay in the corpora, so
+# every run replays them first.
+copy_small "$corpus/onnx" 300000 fuzz/crashes/*.onnx
+copy_small "$corpus/tflite" 120000 fuzz/crashes/*.tflite
+copy_small "$corpus/npy" 65536 fuzz/crashes/*.npy
+copy_small "$corpus/program" 400000 fuzz/crashes/*.mote
 # Programs compiled from every model under 400 kB that the compiler accepts (not
 # mobilenet: its 5 MB program would mostly fuzz the CRC).
 small_models=()

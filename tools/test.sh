@@ -7,6 +7,4 @@ cd "$(dirname "$0")/.."
 bash tools/setup.sh
 (cd "${MOTE_BUILD_DIR:-build}" && ctest --output-on-failure -j"$(nproc)" --timeout 900)
 bash tools/sanitize.sh
-# fuzz_onnx is left out until the crash inside libonnx's Conv shape inference on a
-# corrupted input shape (fuzz/crashes/onnx_conv_shape_inference_segv.onnx) is guarded.
-MOTE_FUZZ_SEED=1 MOTE_FUZZ_SKIP=onnx bash tools/fuzz.sh 20
+MOTE_FUZZ_SEED=1 bash tools/fuzz.sh 20

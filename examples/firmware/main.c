@@ -199,6 +199,9 @@ int main(void) {
   put_uint(total);
   put(" cycles in ops");
   end_line();
+  put("cycle counter: ");
+  put(board_cycle_counter_name());
+  end_line();
 
   /* Memory report. */
   memory = mote_get_memory_report(&ctx);

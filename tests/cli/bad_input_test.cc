@@ -230,5 +230,28 @@ TEST_F(BadInput, OutputDirectoryNotWritable) {
   }
 }
 
+// The fuzzer's reproducer (fuzz/crashes/): libonnx's Conv shape inference dereferenced
+// past the end of a rank-2 input's dims. The compile fails with one line naming the node
+// and writes no program.
+TEST_F(BadInput, OnnxConvOnRank2InputIsRefusedNotACrash) {
+  const std::string model =
+      std::string(MOTE_SOURCE_DIR) + "/fuzz/crashes/onnx_conv_shape_inference_segv.onnx";
+  const CommandResult r = run_mote("compile " + quote(model) + " -o " + quote(dir_.file("conv.mote")));
+  expect_error_line(r, model + ": node 'Conv_3' (Conv): input 'x' has rank 2, expected at least "
+                               "3 (batch, channels, spatial axes)");
+  EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"linear.mote"});
+}
+
+// Another reproducer: a Gemm whose weights do not match the flattened features (18 vs
+// 12) overflowed a buffer in a later pass; the importer now compares the inner dimensions.
+TEST_F(BadInput, OnnxGemmInnerDimensionMismatchIsRefusedNotACrash) {
+  const std::string model =
+      std::string(MOTE_SOURCE_DIR) + "/fuzz/crashes/onnx_gemm_inner_dim_mismatch_heap_overflow.onnx";
+  const CommandResult r = run_mote("compile " + quote(model) + " -o " + quote(dir_.file("gemm.mote")));
+  expect_error_line(r, model + ": node 'fc' (Gemm): inner dimensions differ: A 'f' [1,18] has K 18, "
+                               "B 'wf' [4,12] (transB) has K 12");
+  EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"linear.mote"});
+}
+
 }  // namespace
 }  // namespace mote::testing

@@ -242,6 +242,16 @@ TEST(OnnxImportErrors, ExactMessages) {
        "static shapes are supported"},
       {"maxpool_indices.onnx", "node 'pool' (MaxPool): output 1 ('idx') not supported"},
       {"custom_domain.onnx", "node 'fused' (FusedGemm): op not supported (domain 'com.microsoft')"},
+      // libonnx's own shape inference crashes on these three (SEGV, SEGV, SIGFPE); the
+      // importer's guard keeps it from running on them (issue 8).
+      {"conv_rank_mismatch.onnx",
+       "node 'Conv_3' (Conv): input 'x' has rank 2, expected at least 3 (batch, channels, "
+       "spatial axes)"},
+      {"conv_rank_after_reshape.onnx",
+       "node 'conv' (Conv): input 'r' has rank 2, expected at least 3 (batch, channels, "
+       "spatial axes)"},
+      {"pool_zero_stride.onnx",
+       "node 'pool' (MaxPool): attribute 'strides' value [0,1] not supported (must be positive)"},
       {"malformed.onnx", "not a valid ONNX model: cannot parse the protobuf"},
       {"does_not_exist.onnx", "cannot open: No such file or directory"},
   };

@@ -153,7 +153,7 @@ TEST(TfliteExpectations, MnistLstmClassifiesDigits) {
 struct Baseline {
   const char* name;
   uint64_t tflm_arena_cmsis_nn;  // bytes
-  uint64_t macs;                 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED only
+  uint64_t macs;                 // CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED only (+ ours for the LSTM)
 };
 
 const Baseline kBaselines[] = {
@@ -163,7 +163,9 @@ const Baseline kBaselines[] = {
     {"vww_96_int8", 100'712, 7'489'664},
     {"pretrainedResnet_quant", 55'000, 12'501'632},
     {"ad01_int8", 3'012, 264'192},
-    {"trained_lstm_int8", 4'056, 5'600},  // the FC; LSTM not counted in BASELINES.md
+    // BASELINES.md counts no LSTM MACs; ours: 28 steps x 4 gates x 20 x (28 + 20) = 107,520
+    // plus the FC's 5,600.
+    {"trained_lstm_int8", 4'056, 113'120},
     {"simple_add_model", 49'608, 0},
 };
 

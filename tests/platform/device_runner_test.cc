@@ -155,6 +155,12 @@ TEST_P(EveryCore, RunsHandBuiltProgramWithRepeatableCounts) {
   EXPECT_GE(run.total_instructions, sum);
   EXPECT_LT(run.total_instructions, sum + 5000) << "dispatch overhead on " << device;
 
+  // Memory: the runner gives exactly the planned arena (five 40-byte tensors in 48-byte
+  // slots: 240 bytes) and its high-water mark is the end of the last tensor, probs at
+  // offset 192: the padding after it is never written.
+  EXPECT_EQ(run.arena_given_bytes, 240u) << device;
+  EXPECT_EQ(run.arena_used_bytes, 192u + kRows * kCols * sizeof(float)) << device;
+
   // -icount makes the counts independent of the host: a second run gives the same.
   const DeviceRunResult again = run_on_device(device, program, {to_bytes(kX), to_bytes(kY)}, 2);
   EXPECT_EQ(again.op_instructions, run.op_instructions) << device;

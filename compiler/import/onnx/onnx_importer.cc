@@ -8,12 +8,16 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 
 #include "common/error.h"
 #include "onnx/checker.h"
+#include "onnx/defs/schema.h"
+#include "onnx/defs/shape_inference.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
 #include "passes/source_eval.h"
@@ -72,6 +76,114 @@ std::string onnx_type_name(int32_t type) {
     return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(type));
   return std::to_string(type);
 }
+
+// ---- guarded shape inference ----------------------------------------------------------
+// libonnx 1.12's shape inference for the convolution and pooling family
+// (convPoolShapeInference, convTransposeShapeInference, MaxUnpool) trusts that the input
+// rank, the weight rank and the lengths of kernel_shape/strides/dilations/pads agree: a
+// Conv whose input has rank 2 but whose weights have rank 4 makes it index past the end
+// of its dilations and input dims (a SEGV), and a zero stride divides by zero. The
+// registry below hands InferShapes copies of those schemas whose inference function first
+// checks exactly these preconditions on the ranks inference has reached for that node,
+// and otherwise fails the node with an InferenceError (which InferShapes attributes to the
+// node by name and op). It runs on every such node, including ones whose input rank only
+// becomes known during inference, which a check before calling InferShapes could not see.
+
+struct WindowOpInputs {
+  int x = 0;   // data input
+  int w = -1;  // weight input whose spatial dims give the kernel, or -1 (pools)
+  int min_w_rank = 0;
+};
+
+const std::map<std::string, WindowOpInputs>& window_ops() {
+  static const std::map<std::string, WindowOpInputs> kOps = {
+      {"Conv", {0, 1, 1}},        {"ConvInteger", {0, 1, 1}}, {"QLinearConv", {0, 3, 1}},
+      {"ConvTranspose", {0, 1, 2}}, {"AveragePool", {0}},     {"MaxPool", {0}},
+      {"LpPool", {0}},            {"MaxUnpool", {0, 1, 2}},
+  };
+  return kOps;
+}
+
+// The rank of input `index`, or -1 when absent or of unknown shape.
+int input_rank(onnx::InferenceContext& ctx, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= ctx.getNumInputs()) return -1;
+  const onnx::TypeProto* type = ctx.getInputType(index);
+  if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape()) return -1;
+  return type->tensor_type().shape().dim_size();
+}
+
+// What is wrong with a convolution or pooling node's ranks and window attributes, or ""
+// when libonnx's inference for it can run safely.
+std::string window_op_problem(const std::string& op, const WindowOpInputs& in,
+                              onnx::InferenceContext& ctx) {
+  const int x_rank = input_rank(ctx, in.x);
+  if (x_rank < 0) return "";  // libonnx infers nothing without the input's shape
+  if (x_rank < 3)
+    return "input " + std::to_string(in.x) + " has rank " + std::to_string(x_rank) +
+           ", expected at least 3 (batch, channels, spatial axes)";
+  const size_t spatial = static_cast<size_t>(x_rank - 2);
+  auto ints = [&](const char* name) -> std::optional<std::vector<int64_t>> {
+    const onnx::AttributeProto* a = ctx.getAttribute(name);
+    if (!a) return std::nullopt;
+    return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  };
+  auto length_problem = [&](const char* name, size_t expected) -> std::string {
+    const auto v = ints(name);
+    if (!v || v->size() == expected) return "";
+    return std::string("attribute '") + name + "' has " + std::to_string(v->size()) +
+           " values, expected " + std::to_string(expected) + " for an input of rank " +
+           std::to_string(x_rank);
+  };
+  for (const char* name : {"kernel_shape", "strides", "dilations", "output_padding"})
+    if (std::string p = length_problem(name, spatial); !p.empty()) return p;
+  if (std::string p = length_problem("pads", 2 * spatial); !p.empty()) return p;
+  if (const auto strides = ints("strides"))
+    for (int64_t s : *strides)
+      if (s <= 0) return "attribute 'strides' value " + ints_string(*strides) + " must be positive";
+  if (const onnx::AttributeProto* group = ctx.getAttribute("group"); group && group->i() <= 0)
+    return "attribute 'group' value " + std::to_string(group->i()) + " must be positive";
+  if (in.w < 0) return "";
+  const int w_rank = input_rank(ctx, in.w);
+  if (op == "MaxUnpool") {
+    if (w_rank < in.min_w_rank)
+      return "input " + std::to_string(in.w) + " needs a known shape of rank at least " +
+             std::to_string(in.min_w_rank);
+    return "";
+  }
+  if (w_rank < 0) return "";
+  if (w_rank < in.min_w_rank || (!ints("kernel_shape") && w_rank != x_rank))
+    return "input " + std::to_string(in.x) + " has rank " + std::to_string(x_rank) +
+           " but weight input " + std::to_string(in.w) + " has rank " + std::to_string(w_rank) +
+           ", expected the same rank";
+  return "";
+}
+
+class GuardedSchemaRegistry final : public onnx::ISchemaRegistry {
+ public:
+  const onnx::OpSchema* GetSchema(const std::string& key, const int max_inclusive_version,
+                                  const std::string& domain) const override {
+    const onnx::OpSchema* schema =
+        onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_inclusive_version, domain);
+    const auto op = window_ops().find(key);
+    if (!schema || op == window_ops().end() || !(domain.empty() || domain == "ai.onnx"))
+      return schema;
+    auto& guarded = guarded_[schema];
+    if (!guarded) {
+      guarded = std::make_unique<onnx::OpSchema>(*schema);
+      onnx::InferenceFunction original = schema->GetTypeAndShapeInferenceFunction();
+      guarded->TypeAndShapeInferenceFunction(
+          [original, key, inputs = op->second](onnx::InferenceContext& ctx) {
+            if (std::string problem = window_op_problem(key, inputs, ctx); !problem.empty())
+              fail_shape_inference(problem);
+            if (original) original(ctx);
+          });
+    }
+    return guarded.get();
+  }
+
+ private:
+  mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> guarded_;
+};
 
 const std::set<std::string>& supported_ops() {
   static const std::set<std::string> kOps = {
@@ -157,7 +269,7 @@ class OnnxImporter {
     try {
       onnx::ShapeInferenceOptions strict(/*check_type=*/true, /*error_mode=*/1,
                                          /*enable_data_propagation=*/true);
-      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), strict);
+      onnx::shape_inference::InferShapes(model, &schemas_, strict);
       return;
     } catch (const std::exception& e) {
       inference_error_ = first_line(e.what());
@@ -166,7 +278,7 @@ class OnnxImporter {
     try {
       onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0,
                                           /*enable_data_propagation=*/true);
-      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), lenient);
+      onnx::shape_inference::InferShapes(model, &schemas_, lenient);
     } catch (const std::exception& e) {
       fail("shape inference failed: " + first_line(e.what()));
     }
@@ -493,6 +605,25 @@ class OnnxImporter {
       attrs["beta"] = attr_float(node, "beta", 1.0);
       attrs["transA"] = int64_t{attr_int(node, "transA", 0) != 0};
       attrs["transB"] = int64_t{attr_int(node, "transB", 0) != 0};
+      // ONNX 1.12's Gemm inference does not compare the inner dimensions; later passes
+      // index the weights by A's K, so a mismatch must stop here.
+      const ir::Tensor* a = input(0);
+      const ir::Tensor* b = input(1);
+      if (a && b) {
+        if (a->shape.size() != 2 || b->shape.size() != 2)
+          fail_node(node, "inputs must be 2-D, got A " + shape_string(a->shape) + " and B " +
+                              shape_string(b->shape));
+        const bool trans_a = attr_int(node, "transA", 0) != 0;
+        const bool trans_b = attr_int(node, "transB", 0) != 0;
+        const int64_t k_a = a->shape[trans_a ? 0 : 1];
+        const int64_t k_b = b->shape[trans_b ? 1 : 0];
+        if (k_a != k_b)
+          fail_node(node, "inner dimensions differ: A '" + node.input(0) + "' " +
+                              shape_string(a->shape) + (trans_a ? " (transA)" : "") + " has K " +
+                              std::to_string(k_a) + ", B '" + node.input(1) + "' " +
+                              shape_string(b->shape) + (trans_b ? " (transB)" : "") + " has K " +
+                              std::to_string(k_b));
+      }
     } else if (op == "Clip") {
       const ir::Tensor* lo = input(1);
       const ir::Tensor* hi = input(2);
@@ -662,7 +793,9 @@ class OnnxImporter {
     const ir::Tensor* x = inputs.empty() ? nullptr : inputs[0];
     if (!x) fail_node(node, "input 0 missing");
     const int64_t rank = static_cast<int64_t>(x->shape.size());
-    if (rank < 3) fail_node(node, "input rank " + std::to_string(rank) + " not supported");
+    if (rank < 3)
+      fail_node(node, "input '" + node.input(0) + "' has rank " + std::to_string(rank) +
+                          ", expected at least 3 (batch, channels, spatial axes)");
     const size_t spatial = static_cast<size_t>(rank - 2);
 
     std::vector<int64_t> kernel;
@@ -705,7 +838,7 @@ class OnnxImporter {
     check_len("pads", pads, 2 * spatial);
     for (size_t i = 0; i < spatial; ++i) {
       if (kernel[i] <= 0) fail_attr(node, "kernel_shape", ints_string(kernel));
-      if (strides[i] <= 0) fail_attr(node, "strides", ints_string(strides));
+      if (strides[i] <= 0) fail_attr(node, "strides", ints_string(strides), "must be positive");
       if (dilations[i] <= 0) fail_attr(node, "dilations", ints_string(dilations));
     }
     for (int64_t p : pads)
@@ -850,6 +983,7 @@ class OnnxImporter {
   onnx::ModelProto model_;     // as loaded (with constant parts folded if shapes needed it)
   onnx::ModelProto inferred_;  // model_ with inferred shapes
   int64_t opset_ = 0;
+  GuardedSchemaRegistry schemas_;
   std::string inference_error_;  // first line of a strict shape-inference failure
   std::unordered_map<std::string, onnx::TypeProto> types_;
 };

@@ -10,9 +10,13 @@
 // right after it, reads each input file (raw little-endian bytes, exactly the input
 // tensor's size), runs the program once with every op timed by SysTick, and writes
 //   <output dir>/out<j>.bin    raw bytes of output j
-//   <output dir>/profile.txt   "op <index> <instructions>" per op, then "total <instructions>"
+//   <output dir>/profile.txt   "op <index> <instructions>" per op, "total <instructions>",
+//                              then "arena <given bytes> <used bytes>"
 // Instruction counts are exact only under `-icount shift=0` (see instruction_counter.h);
 // "total" spans the whole run() call, so it includes dispatch and the profiling calls.
+// "used" is the arena's high-water mark: the arena is filled with kArenaFill before load,
+// and used = 1 + the offset of the last byte that differs from it after the run (exact
+// unless the last bytes written happen to equal the fill byte, so a lower bound).
 //
 // Exit status: 0 on success; 1 after printing one line "error: ..." on the semihosting
 // console (QEMU's stderr); 125 when the core faults (startup code).
@@ -37,6 +41,7 @@ using mote::Status;
 constexpr uint32_t kClockHz = MOTE_CPU_CLOCK_HZ;  // set per machine by runner/CMakeLists.txt
 constexpr uint32_t kMaxWords = 64;                 // program, output dir, up to 62 inputs
 constexpr uint32_t kExitError = 1;
+constexpr uint8_t kArenaFill = 0xA5;
 
 // One line of text built without printf (printf would pull in the heap). Truncates
 // silently at its capacity, which is far more than any message here needs.
@@ -218,6 +223,7 @@ uint32_t run_program() {
     }
   }
   uint8_t* arena = workspace.next;
+  memset(arena, kArenaFill, arena_bytes);
   Status status = g_interpreter.load(mote::Span<const uint8_t>(program, program_bytes),
                                      mote::Span<uint8_t>(arena, arena_bytes),
                                      mote::all_kernels());
@@ -307,6 +313,11 @@ uint32_t run_program() {
   Line total;
   total.text("total ").number(instructions(run_ticks)).text("\n");
   written = written && semihost::write(handle, total.c_str(), total.length());
+  uint32_t arena_used = arena_bytes;
+  while (arena_used > 0 && arena[arena_used - 1] == kArenaFill) --arena_used;
+  Line arena_line;
+  arena_line.text("arena ").number(arena_bytes).text(" ").number(arena_used).text("\n");
+  written = written && semihost::write(handle, arena_line.c_str(), arena_line.length());
   semihost::close(handle);
   if (!written) {
     error.text("cannot write '").text(profile_path.c_str()).text("'");

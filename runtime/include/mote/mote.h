@@ -90,7 +90,11 @@ enum {
 };
 
 /* Called before and after each op during mote_run(); `op` is the op index in execution
- * order (0 .. mote_op_count()-1). Keep them short: they run inside the timed region. */
+ * order (0 .. mote_op_count()-1). Keep them short: they run inside the timed region.
+ * This is the cycle-counter hook: the runtime has no clock, read yours here, e.g. the
+ * DWT cycle counter of platforms/cortex_m/cycle_counter.h on real M3/M4/M7/M33/M55, or
+ * SysTick (platforms/cortex_m/instruction_counter.h: executed instructions under QEMU
+ * with -icount shift=0, which models no DWT). */
 typedef void (*mote_op_callback)(void* user, uint32_t op);
 
 typedef struct mote_memory_report {

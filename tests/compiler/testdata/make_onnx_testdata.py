@@ -556,6 +556,26 @@ def make_error_models():
         f.write(b"\x08\x07\x12\xff\xff\x03garbage")
 
 
+def make_window_op_error_models():
+    """Convolutions and pools whose ranks or window attributes disagree: libonnx 1.12's
+    shape inference indexes out of bounds (or divides by zero) on these unless the importer
+    checks first (issue 8; fuzz/crashes/onnx_conv_shape_inference_segv.onnx). No rng use,
+    so the models above stay byte-identical."""
+    w = np.ones((2, 1, 3, 3), np.float32)
+    # The fuzzer's reproducer: a rank-2 input to a Conv with rank-4 weights.
+    save("conv_rank_mismatch", [h.make_node("Conv", ["x", "w"], ["y"], name="Conv_3")],
+         [vi("x", [1, 4])], [vi("y", [1, 2, 2, 2])], [init("w", w)])
+    # The same, with the rank-2 input only known once inference has passed the Reshape.
+    save("conv_rank_after_reshape",
+         [h.make_node("Reshape", ["x", "s"], ["r"], name="flatten"),
+          h.make_node("Conv", ["r", "w"], ["y"], name="conv")],
+         [vi("x", [1, 1, 4, 4])], [vi("y", [1, 2, 2, 2])],
+         [init("s", np.array([1, 16], np.int64)), init("w", w)])
+    save("pool_zero_stride",
+         [h.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[0, 1])],
+         [vi("x", [1, 1, 4, 4])], [vi("y", [1, 2, 2, 2])])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     make_conv_bn_relu()
@@ -577,6 +597,7 @@ def main():
     make_auto_pad_same()
     make_activations()
     make_error_models()
+    make_window_op_error_models()
 
 
 if __name__ == "__main__":
