@@ -39,6 +39,8 @@ def main():
     p = argparse.ArgumentParser()
     for name in ("elf", "machine", "mote", "model", "input", "target", "kernel-names"):
         p.add_argument("--" + name, required=True)
+    p.add_argument("--compile-arg", action="append", default=[],
+                   help="extra `mote compile` argument, as the firmware's sources were generated")
     a = p.parse_args()
     failures = []
 
@@ -55,7 +57,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         program = Path(tmp) / "model.mote"
-        subprocess.run([a.mote, "compile", a.model, "-o", str(program), "--target", a.target],
+        subprocess.run([a.mote, "compile", a.model, "-o", str(program), "--target", a.target, *a.compile_arg],
                        check=True, capture_output=True)
         subprocess.run([a.mote, "run", str(program), "--input", a.input, "--output-dir", tmp],
                        check=True, capture_output=True)
