@@ -41,8 +41,25 @@ def main():
         p.add_argument("--" + name, required=True)
     p.add_argument("--compile-arg", action="append", default=[],
                    help="extra `mote compile` argument, as the firmware's sources were generated")
+    p.add_argument("--link-only", action="store_true",
+                   help="only check the linked kernels (a firmware too big for the QEMU machine, or a "
+                        "float model)")
     a = p.parse_args()
     failures = []
+
+    if a.link_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "model.mote"
+            subprocess.run([a.mote, "compile", a.model, "-o", str(program), "--target", a.target, *a.compile_arg],
+                           check=True, capture_output=True)
+            used = json.loads(subprocess.run([a.mote, "inspect", str(program), "--json"], check=True,
+                                             capture_output=True, text=True).stdout)["kernels"]
+        failures = kernel_link_failures(a.elf, a.kernel_names, used)
+        for f in failures:
+            print("FAIL: " + f)
+        if not failures:
+            print(f"OK: {Path(a.elf).name}: kernels linked: {sorted(used)}")
+        return 1 if failures else 0
 
     run = subprocess.run(
         ["qemu-system-arm", "-M", a.machine, "-display", "none", "-monitor", "none", "-serial", "null",
