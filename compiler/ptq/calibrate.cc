@@ -421,7 +421,7 @@ void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationI
       const auto n = static_cast<size_t>(t.elements());
       std::vector<float> got(n);
       if (t.dtype == DType::kFloat32) {
-        std::memcpy(got.data(), interp.output_data(static_cast<uint32_t>(j)), n * sizeof(float));
+        if (n != 0) std::memcpy(got.data(), interp.output_data(static_cast<uint32_t>(j)), n * sizeof(float));
       } else if (t.dtype == DType::kInt8) {
         const auto* q = static_cast<const int8_t*>(interp.output_data(static_cast<uint32_t>(j)));
         for (size_t k = 0; k < n; ++k) got[k] = t.quant.scales[0] * static_cast<float>(q[k] - t.quant.zero_points[0]);

@@ -76,7 +76,7 @@ CalibrationInput samples(const std::vector<float>& values, ir::Shape shape) {
   in.path = "samples.npy";
   in.shape = std::move(shape);
   in.data.resize(values.size() * sizeof(float));
-  std::memcpy(in.data.data(), values.data(), in.data.size());
+  if (!values.empty()) std::memcpy(in.data.data(), values.data(), in.data.size());
   return in;
 }
 
