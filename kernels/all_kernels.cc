@@ -82,6 +82,21 @@ const KernelEntry* const kEntries[] = {
     &kMeanS16Entry,             // kMeanS16
     &kAvgPool2dS16Entry,        // kAvgPool2dS16
     &kMaxPool2dS16Entry,        // kMaxPool2dS16
+    nullptr,  // kConv2dS8Dsp: not built yet
+    nullptr,  // kConv2dS81x1Dsp: not built yet
+    nullptr,  // kDepthwiseConv2dS8Dsp: not built yet
+    nullptr,  // kDepthwiseConv2dS83x3Dsp: not built yet
+    nullptr,  // kFullyConnectedS8Dsp: not built yet
+    nullptr,  // kAddS8Dsp: not built yet
+    nullptr,  // kAvgPool2dS8Dsp: not built yet
+    nullptr,  // kMaxPool2dS8Dsp: not built yet
+    nullptr,  // kConv2dS8Mve: not built yet
+    nullptr,  // kConv2dS81x1Mve: not built yet
+    nullptr,  // kDepthwiseConv2dS8Mve: not built yet
+    nullptr,  // kFullyConnectedS8Mve: not built yet
+    nullptr,  // kAddS8Mve: not built yet
+    nullptr,  // kAvgPool2dS8Mve: not built yet
+    nullptr,  // kMaxPool2dS8Mve: not built yet
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

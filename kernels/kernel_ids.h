@@ -79,6 +79,23 @@ enum class KernelId : uint16_t {
   kMeanS16 = 55,
   kAvgPool2dS16 = 56,
   kMaxPool2dS16 = 57,
+  // optimized variants of the int8 kernels: same parameters and results as the
+  // reference; __dsp = Armv7E-M/Armv8-M DSP extension, __mve = Helium (kernels/isa/)
+  kConv2dS8Dsp = 58,
+  kConv2dS81x1Dsp = 59,
+  kDepthwiseConv2dS8Dsp = 60,
+  kDepthwiseConv2dS83x3Dsp = 61,
+  kFullyConnectedS8Dsp = 62,
+  kAddS8Dsp = 63,
+  kAvgPool2dS8Dsp = 64,
+  kMaxPool2dS8Dsp = 65,
+  kConv2dS8Mve = 66,
+  kConv2dS81x1Mve = 67,
+  kDepthwiseConv2dS8Mve = 68,
+  kFullyConnectedS8Mve = 69,
+  kAddS8Mve = 70,
+  kAvgPool2dS8Mve = 71,
+  kMaxPool2dS8Mve = 72,
 
   kCount  // one past the last id; table sizes
 };

@@ -63,6 +63,21 @@ const char* kernel_name(KernelId id) {
     case KernelId::kMeanS16: return "mean_s16";
     case KernelId::kAvgPool2dS16: return "avg_pool2d_s16";
     case KernelId::kMaxPool2dS16: return "max_pool2d_s16";
+    case KernelId::kConv2dS8Dsp: return "conv2d_s8__dsp";
+    case KernelId::kConv2dS81x1Dsp: return "conv2d_s8_1x1__dsp";
+    case KernelId::kDepthwiseConv2dS8Dsp: return "depthwise_conv2d_s8__dsp";
+    case KernelId::kDepthwiseConv2dS83x3Dsp: return "depthwise_conv2d_s8_3x3__dsp";
+    case KernelId::kFullyConnectedS8Dsp: return "fully_connected_s8__dsp";
+    case KernelId::kAddS8Dsp: return "add_s8__dsp";
+    case KernelId::kAvgPool2dS8Dsp: return "avg_pool2d_s8__dsp";
+    case KernelId::kMaxPool2dS8Dsp: return "max_pool2d_s8__dsp";
+    case KernelId::kConv2dS8Mve: return "conv2d_s8__mve";
+    case KernelId::kConv2dS81x1Mve: return "conv2d_s8_1x1__mve";
+    case KernelId::kDepthwiseConv2dS8Mve: return "depthwise_conv2d_s8__mve";
+    case KernelId::kFullyConnectedS8Mve: return "fully_connected_s8__mve";
+    case KernelId::kAddS8Mve: return "add_s8__mve";
+    case KernelId::kAvgPool2dS8Mve: return "avg_pool2d_s8__mve";
+    case KernelId::kMaxPool2dS8Mve: return "max_pool2d_s8__mve";
     case KernelId::kInvalid:
     case KernelId::kCount: break;
   }

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "lower/node_lowering.h"
+#include "lower/variants.h"
 #include "quant/quant_math.h"
 // Kernel parameter structs.
 #include "activation/activation.h"
@@ -1111,9 +1112,10 @@ bool is_quantized_node(const ir::Graph& graph, const ir::Node& node) {
   return false;
 }
 
-LoweredOp lower_quantized_node(const NodeLowering& l, Target /*target*/) {
-  // Every target runs the integer reference kernels today; optimized variants (Armv7E-M
-  // DSP, Helium) plug in here by target, as in lower.cc's select_kernel.
+namespace {
+
+// The reference integer kernel for node l (every target runs these).
+LoweredOp lower_quantized_reference(const NodeLowering& l) {
   const std::string& op = l.node().op;
   if (op == "conv2d") return lower_conv2d_quant(l);
   if (op == "depthwise_conv2d") return lower_depthwise_conv2d_quant(l);
@@ -1135,6 +1137,14 @@ LoweredOp lower_quantized_node(const NodeLowering& l, Target /*target*/) {
   if (op == "strided_slice") return lower_strided_slice(l);
   if (op == "lstm") return lower_lstm_quant(l);
   l.fail("quantized " + op + " has no integer kernel");
+}
+
+}  // namespace
+
+LoweredOp lower_quantized_node(const NodeLowering& l, Target target) {
+  LoweredOp op = lower_quantized_reference(l);
+  select_variant(l, target, op);  // the target's faster variant, same parameters
+  return op;
 }
 
 }  // namespace mote::lower

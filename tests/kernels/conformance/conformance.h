@@ -1,0 +1,80 @@
+// The kernel conformance suite: every optimized kernel variant against its reference
+// kernel, bit for bit, on seeded random cases (shapes, strides, padding, zero points,
+// multipliers, activation ranges). The same sources build for the host (ctest
+// kernel_conformance) and as one bare-metal firmware per Cortex-M core run under QEMU
+// (ctest kernel_conformance_<core>), so each variant is checked on the core it is for
+// as well as through its portable definition on the host.
+//
+// Freestanding C++17 like the kernels: no heap, no std containers, no gtest. Each case
+// takes its buffers from Arena, reset between cases.
+//
+// A suite lives in <variant name>.cc beside this header (e.g. conv2d_s8_1x1__dsp.cc),
+// defines one `int run_<variant name>(Rng& rng, int cases)` that returns the number of
+// failed cases, and is listed once in suites.cc.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace mote::conformance {
+
+// xorshift32: the same sequence on every core and the host.
+class Rng {
+ public:
+  explicit Rng(uint32_t seed) : state_(seed != 0 ? seed : 0x9E3779B9u) {}
+  uint32_t next() {
+    state_ ^= state_ << 13;
+    state_ ^= state_ >> 17;
+    state_ ^= state_ << 5;
+    return state_;
+  }
+  // Uniform in [lo, hi] (inclusive); hi >= lo.
+  int32_t uniform(int32_t lo, int32_t hi) {
+    const uint32_t span = static_cast<uint32_t>(hi - lo) + 1u;
+    return span == 0 ? static_cast<int32_t>(next()) : lo + static_cast<int32_t>(next() % span);
+  }
+  bool coin() { return (next() & 1u) != 0; }
+
+ private:
+  uint32_t state_;
+};
+
+// Bump allocator over a static pool; reset() before each case. alloc() returns nullptr
+// when the pool is exhausted (a suite then skips the case and says so).
+class Arena {
+ public:
+  static constexpr size_t kBytes = 512 * 1024;
+  void reset() { used_ = 0; }
+  void* alloc(size_t bytes, size_t align = 16);
+  template <typename T>
+  T* alloc_array(size_t count) {
+    return static_cast<T*>(alloc(count * sizeof(T), alignof(T) > 16 ? alignof(T) : 16));
+  }
+
+ private:
+  size_t used_ = 0;
+};
+Arena& arena();
+
+// Text output: stdout on the host, semihosting on a core.
+void print(const char* text);
+void print_int(int64_t value);
+
+// Fills with random int8 values, or int32 in [lo, hi].
+void fill_s8(Rng& rng, int8_t* data, size_t count);
+void fill_s32(Rng& rng, int32_t* data, size_t count, int32_t lo, int32_t hi);
+
+// True when expected and actual are equal; otherwise prints one line
+// "<variant> case <n> (<what>): element <i>: expected <e>, got <a>" and returns false.
+bool expect_equal_s8(const char* variant, int case_index, const char* what,
+                     const int8_t* expected, const int8_t* actual, size_t count);
+
+struct Suite {
+  const char* variant;  // kernel name, e.g. "conv2d_s8_1x1__dsp"
+  int (*run)(Rng& rng, int cases);
+};
+// Every suite (suites.cc).
+extern const Suite kSuites[];
+extern const size_t kSuiteCount;
+
+}  // namespace mote::conformance
