@@ -36,15 +36,20 @@ T params_as(const LoweredOp& op) {
   return p;
 }
 
-void select_conv2d_s8(const NodeLowering& /*l*/, TargetIsa /*isa*/, LoweredOp& /*op*/) {}
+// Armv7E-M / Armv8-M DSP extension variants (cortex-m4, m7, m33, m55).
+void select_conv2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
+void select_depthwise_conv2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
+void select_fully_connected_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
+void select_add_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
+void select_pool2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
 
-void select_depthwise_conv2d_s8(const NodeLowering& /*l*/, TargetIsa /*isa*/, LoweredOp& /*op*/) {}
-
-void select_fully_connected_s8(const NodeLowering& /*l*/, TargetIsa /*isa*/, LoweredOp& /*op*/) {}
-
-void select_add_s8(const NodeLowering& /*l*/, TargetIsa /*isa*/, LoweredOp& /*op*/) {}
-
-void select_pool2d_s8(const NodeLowering& /*l*/, TargetIsa /*isa*/, LoweredOp& /*op*/) {}
+// Helium (MVE) variants (cortex-m55). Each returns true when it picked one; otherwise
+// the DSP choice runs.
+bool select_conv2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
+bool select_depthwise_conv2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
+bool select_fully_connected_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
+bool select_add_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
+bool select_pool2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
 
 }  // namespace
 
@@ -52,12 +57,24 @@ void select_variant(const NodeLowering& l, Target target, LoweredOp& op) {
   const TargetIsa isa = target_isa(target);
   if (!isa.dsp && !isa.mve) return;
   switch (op.kernel) {
-    case KernelId::kConv2dS8: select_conv2d_s8(l, isa, op); break;
-    case KernelId::kDepthwiseConv2dS8: select_depthwise_conv2d_s8(l, isa, op); break;
-    case KernelId::kFullyConnectedS8: select_fully_connected_s8(l, isa, op); break;
-    case KernelId::kAddS8: select_add_s8(l, isa, op); break;
+    case KernelId::kConv2dS8:
+      if (!(isa.mve && select_conv2d_s8_mve(l, op)) && isa.dsp) select_conv2d_s8_dsp(l, op);
+      break;
+    case KernelId::kDepthwiseConv2dS8:
+      if (!(isa.mve && select_depthwise_conv2d_s8_mve(l, op)) && isa.dsp)
+        select_depthwise_conv2d_s8_dsp(l, op);
+      break;
+    case KernelId::kFullyConnectedS8:
+      if (!(isa.mve && select_fully_connected_s8_mve(l, op)) && isa.dsp)
+        select_fully_connected_s8_dsp(l, op);
+      break;
+    case KernelId::kAddS8:
+      if (!(isa.mve && select_add_s8_mve(l, op)) && isa.dsp) select_add_s8_dsp(l, op);
+      break;
     case KernelId::kAvgPool2dS8:
-    case KernelId::kMaxPool2dS8: select_pool2d_s8(l, isa, op); break;
+    case KernelId::kMaxPool2dS8:
+      if (!(isa.mve && select_pool2d_s8_mve(l, op)) && isa.dsp) select_pool2d_s8_dsp(l, op);
+      break;
     default: break;
   }
 }
