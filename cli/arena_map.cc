@@ -72,18 +72,45 @@ std::vector<ArenaBuffer> arena_buffers(const Interpreter& interp, const ProgramH
       buffers.push_back({op.scratch_offset, op.scratch_bytes, k, k,
                          named("scratch of op " + std::to_string(k), interp.op_name(k))});
   }
+  std::vector<int64_t> buffer_of(h.tensor_count, -1);
   for (uint32_t t = 0; t < h.tensor_count; ++t) {
-    if (tensors[t].storage == static_cast<uint8_t>(Storage::kArena) && first[t] >= 0)
+    if (tensors[t].storage == static_cast<uint8_t>(Storage::kArena) && first[t] >= 0) {
+      buffer_of[t] = static_cast<int64_t>(buffers.size());
       buffers.push_back({tensors[t].offset, tensors[t].bytes, static_cast<uint32_t>(first[t]),
                          static_cast<uint32_t>(last[t]), named("tensor " + std::to_string(t), interp.tensor_name(t))});
+    }
+  }
+  // In place: an op's output over one of its inputs whose life ends at that op.
+  for (uint32_t k = 0; k < ops; ++k) {
+    const OpDesc& op = *interp.op_desc(k);
+    for (uint32_t o = op.input_count; o < op.input_count + op.output_count; ++o) {
+      const uint32_t out = pool[op.io_first + o];
+      if (out == kNoTensor || buffer_of[root[out]] < 0) continue;
+      ArenaBuffer& written = buffers[static_cast<size_t>(buffer_of[root[out]])];
+      for (uint32_t i = 0; i < op.input_count && written.in_place_of < 0; ++i) {
+        const uint32_t in = pool[op.io_first + i];
+        if (in == kNoTensor || buffer_of[root[in]] < 0 || root[in] == root[out]) continue;
+        const ArenaBuffer& read = buffers[static_cast<size_t>(buffer_of[root[in]])];
+        const bool overlap = read.offset < written.offset + written.bytes && written.offset < read.offset + read.bytes;
+        if (overlap && read.last == k && written.first == k) written.in_place_of = buffer_of[root[in]];
+      }
+    }
   }
   return buffers;
 }
 
 std::vector<uint64_t> live_bytes_per_op(const std::vector<ArenaBuffer>& buffers, uint32_t op_count) {
   std::vector<uint64_t> live(op_count, 0);
-  for (const ArenaBuffer& b : buffers)
-    for (uint32_t k = b.first; k <= b.last && k < op_count; ++k) live[k] += (b.bytes + 15) / 16 * 16;
+  auto aligned = [](uint64_t bytes) { return (bytes + 15) / 16 * 16; };
+  for (const ArenaBuffer& b : buffers) {
+    for (uint32_t k = b.first; k <= b.last && k < op_count; ++k) live[k] += aligned(b.bytes);
+    if (b.in_place_of >= 0 && b.first < op_count) {
+      const ArenaBuffer& from = buffers[static_cast<size_t>(b.in_place_of)];
+      const uint64_t lo = std::max(b.offset, from.offset);
+      const uint64_t hi = std::min(b.offset + aligned(b.bytes), from.offset + aligned(from.bytes));
+      live[b.first] -= hi > lo ? hi - lo : 0;
+    }
+  }
   return live;
 }
 

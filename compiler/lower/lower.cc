@@ -126,6 +126,45 @@ uint64_t scratch_bytes_for(KernelId kernel, const ir::Graph& graph, const ir::No
   }
 }
 
+// Kernels that stream elementwise: output element i is written after input element i is
+// read, and never before an input element at a lower address is read, so output 0 may
+// start at the same offset as a full-shape input whose elements are at least as wide
+// (the broadcast input, if any, is read through its own strides from its own buffer).
+}  // namespace
+
+bool streams_elementwise(KernelId kernel) {
+  switch (kernel) {
+    case KernelId::kAddF32: case KernelId::kSubF32: case KernelId::kMulF32: case KernelId::kDivF32:
+    case KernelId::kClampF32: case KernelId::kSigmoidF32: case KernelId::kTanhF32:
+    case KernelId::kAddS8: case KernelId::kSubS8: case KernelId::kMulS8:
+    case KernelId::kAddS16: case KernelId::kSubS16: case KernelId::kMulS16:
+    case KernelId::kAddS8Dsp: case KernelId::kAddS8Mve:
+    case KernelId::kSigmoidS8: case KernelId::kTanhS8:
+    case KernelId::kLeakyReluS8: case KernelId::kLeakyReluS16:
+    case KernelId::kQuantizeF32S8: case KernelId::kQuantizeF32S16:
+    case KernelId::kRequantizeS8S8: case KernelId::kRequantizeS16S8: case KernelId::kRequantizeS16S16:
+    case KernelId::kRequantizeS32S8: case KernelId::kRequantizeS32S16:
+      return true;
+    default: return false;
+  }
+}
+
+int in_place_input(const ir::Graph& graph, const ir::Node& node, KernelId kernel) {
+  if (!streams_elementwise(kernel) || node.outputs.size() != 1) return -1;
+  const ir::Tensor& out = graph.tensors[node.outputs[0]];
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const int id = node.inputs[i];
+    if (id == ir::kNoTensor) continue;
+    const ir::Tensor& in = graph.tensors[id];
+    if (in.is_constant || in.shape != out.shape) continue;
+    if (dtype_size(in.dtype) < dtype_size(out.dtype)) continue;
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+namespace {
+
 void expect_bias(const NodeLowering& l, size_t index, int64_t channels) {
   if (!l.has_input(index)) return;
   const ir::Tensor& bias = l.input(index);
@@ -621,8 +660,9 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
   // Quantized tensors take the integer kernels (lower_quantized.cc); transpose moves bytes
   // of any dtype.
   if (kind != OpKind::kTranspose && is_quantized_node(graph, node)) {
-    LoweredOp op = lower_quantized_node(l, target);
-    op.scratch_bytes = scratch_bytes_for(op.kernel, graph, node);
+    LoweredOp op = lower_quantized_node(l, target);  // variants set their own scratch
+    op.scratch_bytes += scratch_bytes_for(op.kernel, graph, node);
+    op.in_place_input = in_place_input(graph, node, op.kernel);
     return op;
   }
 
@@ -662,6 +702,7 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
     l.fail(std::string("dtype ") + dtype_string(dtype) + " is not supported (expected float32)");
   }
   op.scratch_bytes = scratch_bytes_for(op.kernel, graph, node);
+  op.in_place_input = in_place_input(graph, node, op.kernel);
   return op;
 }
 
@@ -856,6 +897,22 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     }
   }
   for (int id : graph.outputs) buffers[tensor_buffer[id]].last_op = last_op;
+
+  // In place: an elementwise op's output starts at the offset of the input it streams
+  // over when that input's buffer dies at the op (not read later, not a graph output).
+  std::vector<bool> holds_output(buffers.size(), false);
+  for (int id : graph.outputs) holds_output[tensor_buffer[id]] = true;
+  std::vector<bool> overwritten(buffers.size(), false);
+  for (size_t k = 0; k < op_count; ++k) {
+    const int input = lowered[k].in_place_input;
+    if (input < 0) continue;
+    const size_t from = tensor_buffer[graph.nodes[k].inputs[static_cast<size_t>(input)]];
+    const size_t to = tensor_buffer[graph.nodes[k].outputs[0]];
+    if (from == SIZE_MAX || to == SIZE_MAX || from == to || holds_output[from] || overwritten[from]) continue;
+    if (buffers[from].last_op != k || buffers[to].first_op != k || buffers[to].in_place_of >= 0) continue;
+    buffers[to].in_place_of = static_cast<int64_t>(from);
+    overwritten[from] = true;
+  }
   std::vector<size_t> scratch_buffer(op_count, SIZE_MAX);
   for (size_t k = 0; k < op_count; ++k) {
     if (lowered[k].scratch_bytes == 0) continue;

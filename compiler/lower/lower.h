@@ -43,7 +43,20 @@ struct LoweredOp {
   std::vector<uint8_t> params;  // the kernel's parameter struct, byte for byte (may be empty)
   uint64_t macs = 0;            // multiply-accumulates per inference
   uint64_t scratch_bytes = 0;   // arena scratch the kernel needs during this op
+  // The input whose buffer output 0 may be written over (same offset) when that input
+  // dies at this op, or -1: the kernel streams elementwise and the input has the output's
+  // shape and elements at least as wide (in_place_input()).
+  int in_place_input = -1;
 };
+
+// True for kernels that stream elementwise: output element i is written after input
+// element i is read and before any input element at a higher address is, so the output
+// may start at the offset of an input with the output's shape and elements at least as
+// wide.
+bool streams_elementwise(KernelId kernel);
+
+// The in_place_input of `kernel` lowered for `node` (see LoweredOp).
+int in_place_input(const ir::Graph& graph, const ir::Node& node, KernelId kernel);
 
 // Lowers one Mote node. Throws CompileError "node 'NAME' (OP): ..." when the node is not a
 // Mote op, an attribute is out of range, or a tensor's dtype/shape breaks the kernel's rules.

@@ -10,9 +10,19 @@
 namespace mote::planner {
 namespace {
 
-struct Placed {
-  uint64_t offset;
-  uint64_t end;
+// A unit of placement: one buffer, or an in-place chain of buffers that all start at
+// the same offset. `size`, `first_op` and `last_op` span the members (for the orders).
+struct Group {
+  std::vector<size_t> members;
+  uint64_t size = 0;
+  uint32_t first_op = 0;
+  uint32_t last_op = 0;
+};
+
+// An interval of base offsets [lo, hi) a group may not start in.
+struct Forbidden {
+  uint64_t lo;
+  uint64_t hi;
 };
 
 bool lifetimes_intersect(const Buffer& a, const Buffer& b) {
@@ -21,49 +31,57 @@ bool lifetimes_intersect(const Buffer& a, const Buffer& b) {
 
 enum class GapRule { kFirstFit, kBestFit };
 
-// Places buffers in `order` and returns their offsets (indexed like `buffers`).
+// Places groups in `order` and returns each buffer's offset (indexed like `buffers`).
+// A group at base offset o conflicts with a placed buffer h (at off_h, size_h) when one
+// of its members g is live together with h and [o, o + size_g) meets [off_h, off_h +
+// size_h), i.e. when o lies in (off_h - size_g, off_h + size_h). The walk over those
+// forbidden intervals, lowest first, finds the gaps; first fit takes the lowest gap,
+// best fit the tightest one (least slack), else the group goes above everything.
 std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes,
-                            const std::vector<size_t>& order, GapRule rule) {
+                            const std::vector<Group>& groups, const std::vector<size_t>& order,
+                            GapRule rule) {
   const uint64_t kUnplaced = std::numeric_limits<uint64_t>::max();
   std::vector<uint64_t> offsets(buffers.size(), kUnplaced);
-  std::vector<size_t> placed;
+  std::vector<size_t> placed;  // buffer indices
   placed.reserve(buffers.size());
-  std::vector<Placed> conflicts;
-  for (size_t index : order) {
-    const uint64_t size = sizes[index];
-    conflicts.clear();
-    if (size != 0) {
+  std::vector<Forbidden> forbidden;
+  for (size_t group_index : order) {
+    const Group& group = groups[group_index];
+    forbidden.clear();
+    for (size_t member : group.members) {
+      const uint64_t size = sizes[member];
+      if (size == 0) continue;
       for (size_t other : placed) {
-        if (sizes[other] != 0 && lifetimes_intersect(buffers[index], buffers[other]))
-          conflicts.push_back({offsets[other], offsets[other] + sizes[other]});
+        if (sizes[other] == 0 || !lifetimes_intersect(buffers[member], buffers[other])) continue;
+        const uint64_t lo = offsets[other] >= size - 1 ? offsets[other] - (size - 1) : 0;
+        forbidden.push_back({lo, offsets[other] + sizes[other]});
       }
     }
-    std::sort(conflicts.begin(), conflicts.end(),
-              [](const Placed& a, const Placed& b) { return a.offset < b.offset; });
+    std::sort(forbidden.begin(), forbidden.end(),
+              [](const Forbidden& a, const Forbidden& b) { return a.lo < b.lo; });
 
-    // Walk the gaps between conflicting buffers, lowest first.
     uint64_t chosen = kUnplaced;
-    uint64_t chosen_gap = kUnplaced;
+    uint64_t chosen_slack = kUnplaced;
     uint64_t cursor = 0;
-    for (const Placed& c : conflicts) {
-      if (c.offset > cursor) {
-        const uint64_t gap = c.offset - cursor;
-        if (gap >= size) {
-          if (rule == GapRule::kFirstFit) {
-            chosen = cursor;
-            break;
-          }
-          if (gap < chosen_gap) {
-            chosen = cursor;
-            chosen_gap = gap;
-          }
+    for (const Forbidden& f : forbidden) {
+      if (f.lo > cursor) {
+        const uint64_t slack = f.lo - cursor;
+        if (rule == GapRule::kFirstFit) {
+          chosen = cursor;
+          break;
+        }
+        if (slack < chosen_slack) {
+          chosen = cursor;
+          chosen_slack = slack;
         }
       }
-      cursor = std::max(cursor, c.end);
+      cursor = std::max(cursor, f.hi);
     }
     if (chosen == kUnplaced) chosen = cursor;  // above every conflicting buffer
-    offsets[index] = chosen;
-    placed.push_back(index);
+    for (size_t member : group.members) {
+      offsets[member] = chosen;
+      placed.push_back(member);
+    }
   }
   return offsets;
 }
@@ -78,11 +96,18 @@ uint64_t compute_lower_bound(const std::vector<Buffer>& buffers, const std::vect
   if (buffers.empty()) return 0;
   uint32_t last = 0;
   for (const Buffer& b : buffers) last = std::max(last, b.last_op);
-  // Difference array over ops: +size at first_op, -size after last_op.
+  // Difference array over ops: +size at first_op, -size after last_op; an in-place pair
+  // shares its smaller size at the op where one hands over to the other.
   std::vector<int64_t> delta(static_cast<size_t>(last) + 2, 0);
   for (size_t i = 0; i < buffers.size(); ++i) {
     delta[buffers[i].first_op] += static_cast<int64_t>(sizes[i]);
     delta[static_cast<size_t>(buffers[i].last_op) + 1] -= static_cast<int64_t>(sizes[i]);
+    if (buffers[i].in_place_of >= 0) {
+      const size_t from = static_cast<size_t>(buffers[i].in_place_of);
+      const int64_t shared = static_cast<int64_t>(std::min(sizes[i], sizes[from]));
+      delta[buffers[i].first_op] -= shared;
+      delta[static_cast<size_t>(buffers[i].first_op) + 1] += shared;
+    }
   }
   int64_t live = 0;
   int64_t peak = 0;
@@ -91,6 +116,52 @@ uint64_t compute_lower_bound(const std::vector<Buffer>& buffers, const std::vect
     peak = std::max(peak, live);
   }
   return static_cast<uint64_t>(peak);
+}
+
+// Checks the in-place links and gathers the chains (in buffer order of their heads).
+std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes) {
+  const size_t n = buffers.size();
+  std::vector<int64_t> next(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t from = buffers[i].in_place_of;
+    if (from < 0) continue;
+    const std::string name = "memory planner: buffer " + std::to_string(i) + " in place of buffer " +
+                             std::to_string(from);
+    if (static_cast<uint64_t>(from) >= n || static_cast<size_t>(from) == i)
+      throw CompileError(name + ": no such other buffer");
+    if (buffers[from].last_op != buffers[i].first_op) {
+      throw CompileError(name + ": that buffer ends at op " + std::to_string(buffers[from].last_op) +
+                         ", not at op " + std::to_string(buffers[i].first_op) + " where this one starts");
+    }
+    if (buffers[from].in_place_of >= 0 && buffers[from].first_op == buffers[from].last_op) {
+      // It would be live together with its own predecessor at that one op.
+      throw CompileError(name + ": that buffer lives only at op " + std::to_string(buffers[from].first_op) +
+                         " and is itself in place of another");
+    }
+    if (next[from] >= 0)
+      throw CompileError(name + ": buffer " + std::to_string(next[from]) + " is already in its place");
+    next[from] = static_cast<int64_t>(i);
+  }
+  std::vector<Group> groups;
+  for (size_t i = 0; i < n; ++i) {
+    if (buffers[i].in_place_of >= 0) continue;  // not a chain head
+    Group g;
+    g.first_op = buffers[i].first_op;
+    g.last_op = buffers[i].last_op;
+    // Lifetimes strictly advance along a chain except for one-op buffers, so it ends.
+    for (int64_t k = static_cast<int64_t>(i); k >= 0; k = next[k]) {
+      if (g.members.size() > n) throw CompileError("memory planner: in-place links form a cycle");
+      g.members.push_back(static_cast<size_t>(k));
+      g.size = std::max(g.size, sizes[k]);
+      g.first_op = std::min(g.first_op, buffers[k].first_op);
+      g.last_op = std::max(g.last_op, buffers[k].last_op);
+    }
+    groups.push_back(std::move(g));
+  }
+  size_t grouped = 0;
+  for (const Group& g : groups) grouped += g.members.size();
+  if (grouped != n) throw CompileError("memory planner: in-place links form a cycle");
+  return groups;
 }
 
 }  // namespace
@@ -108,6 +179,7 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
     sizes[i] = align_up(b.bytes, alignment);
   }
 
+  const std::vector<Group> groups = make_groups(buffers, sizes);
   Plan best;
   best.lower_bound = compute_lower_bound(buffers, sizes);
   if (buffers.empty()) {
@@ -115,30 +187,30 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
     return best;
   }
 
+  // The orders sort groups (a plain buffer is a group of one).
   auto duration = [&](size_t i) -> uint64_t {
-    return uint64_t{buffers[i].last_op} - buffers[i].first_op + 1;
+    return uint64_t{groups[i].last_op} - groups[i].first_op + 1;
   };
   using Less = std::function<bool(size_t, size_t)>;
   // Each comparator is a strict order; ties fall back to the buffer index (stable sort).
   const std::vector<std::pair<std::string, Less>> orders = {
-      {"size", [&](size_t a, size_t b) { return sizes[a] > sizes[b]; }},
+      {"size", [&](size_t a, size_t b) { return groups[a].size > groups[b].size; }},
       {"start",
        [&](size_t a, size_t b) {
-         if (buffers[a].first_op != buffers[b].first_op)
-           return buffers[a].first_op < buffers[b].first_op;
-         return sizes[a] > sizes[b];
+         if (groups[a].first_op != groups[b].first_op) return groups[a].first_op < groups[b].first_op;
+         return groups[a].size > groups[b].size;
        }},
       {"area",
        [&](size_t a, size_t b) {
          // size * duration compared without overflow in 128 bits.
-         const unsigned __int128 area_a = static_cast<unsigned __int128>(sizes[a]) * duration(a);
-         const unsigned __int128 area_b = static_cast<unsigned __int128>(sizes[b]) * duration(b);
+         const unsigned __int128 area_a = static_cast<unsigned __int128>(groups[a].size) * duration(a);
+         const unsigned __int128 area_b = static_cast<unsigned __int128>(groups[b].size) * duration(b);
          return area_a > area_b;
        }},
       {"duration",
        [&](size_t a, size_t b) {
          if (duration(a) != duration(b)) return duration(a) > duration(b);
-         return sizes[a] > sizes[b];
+         return groups[a].size > groups[b].size;
        }},
   };
   const std::pair<std::string, GapRule> rules[] = {{"first-fit", GapRule::kFirstFit},
@@ -146,11 +218,11 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
 
   bool have_best = false;
   for (const auto& [order_name, less] : orders) {
-    std::vector<size_t> order(buffers.size());
+    std::vector<size_t> order(groups.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(), less);
     for (const auto& [rule_name, rule] : rules) {
-      std::vector<uint64_t> offsets = place(buffers, sizes, order, rule);
+      std::vector<uint64_t> offsets = place(buffers, sizes, groups, order, rule);
       const uint64_t arena = arena_of(offsets, sizes);
       if (!have_best || arena < best.arena_bytes) {
         best.offsets = std::move(offsets);

@@ -31,10 +31,17 @@
 // placed buffers whose lifetimes intersect and sorts them), O(n) memory; a few thousand
 // buffers plan in milliseconds on the host.
 //
-// Limits. Lifetimes are taken as given: the planner neither reorders ops nor aliases
-// buffers (an in-place op or a reshape that reuses its input's bytes is the caller's
-// decision, expressed by not creating a second buffer). Sizes and offsets are 64-bit
-// here; the program writer refuses a plan that does not fit the 32-bit format.
+// In-place chains. A buffer may name the buffer it is written over (`in_place_of`): an
+// op that reads buffer P and writes buffer B element by element, never ahead of what it
+// has read, can put B at P's offset when P dies at that op (P.last_op == B.first_op).
+// Such buffers form chains that are placed as one unit at one offset; at the op where
+// one hands over to the next, they share bytes. The lower bound counts the pair's
+// larger size at that op, not the sum.
+//
+// Limits. Lifetimes are taken as given: the planner does not reorder ops, and which
+// buffers may share (in-place chains, a reshape reusing its input's bytes) is the
+// caller's decision. Sizes and offsets are 64-bit here; the program writer refuses a
+// plan that does not fit the 32-bit format.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +54,9 @@ struct Buffer {
   uint64_t bytes = 0;
   uint32_t first_op = 0;  // inclusive
   uint32_t last_op = 0;   // inclusive; >= first_op
+  // Index of the buffer this one is written over in place (same offset), or -1. That
+  // buffer must end where this one starts; at most one buffer names any other.
+  int64_t in_place_of = -1;
 };
 
 struct Plan {
@@ -56,7 +66,8 @@ struct Plan {
   std::string strategy;           // which order / gap rule produced the plan
 };
 
-// Throws CompileError for a buffer with last_op < first_op or a zero alignment.
+// Throws CompileError for a buffer with last_op < first_op, a zero alignment or an
+// invalid in-place link (out of range, lifetimes that do not meet, two buffers over one).
 Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
 
 // Rounds `bytes` up to a multiple of `alignment`.

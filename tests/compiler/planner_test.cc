@@ -26,6 +26,12 @@ void expect_valid_plan(const std::vector<Buffer>& buffers, const Plan& plan, uin
       const Buffer& b = buffers[j];
       const bool live_together = a.first_op <= b.last_op && b.first_op <= a.last_op;
       if (!live_together || a.bytes == 0 || b.bytes == 0) continue;
+      if (a.in_place_of == static_cast<int64_t>(j) || b.in_place_of == static_cast<int64_t>(i)) {
+        // An in-place pair: same offset, live together only at the op that hands over.
+        EXPECT_EQ(plan.offsets[i], plan.offsets[j]) << "in-place buffers " << i << " and " << j;
+        EXPECT_TRUE(a.first_op == b.last_op || b.first_op == a.last_op) << i << ", " << j;
+        continue;
+      }
       const uint64_t a_end = plan.offsets[i] + a.bytes;
       const uint64_t b_end = plan.offsets[j] + b.bytes;
       const bool disjoint = a_end <= plan.offsets[j] || b_end <= plan.offsets[i];
@@ -43,8 +49,12 @@ uint64_t naive_lower_bound(const std::vector<Buffer>& buffers, uint32_t alignmen
   uint64_t peak = 0;
   for (uint32_t op = 0; op <= last && !buffers.empty(); ++op) {
     uint64_t live = 0;
-    for (const Buffer& b : buffers)
+    for (const Buffer& b : buffers) {
       if (b.first_op <= op && op <= b.last_op) live += align_up(b.bytes, alignment);
+      // An in-place pair occupies its larger buffer's bytes at the op it hands over.
+      if (b.in_place_of >= 0 && b.first_op == op)
+        live -= std::min(align_up(b.bytes, alignment), align_up(buffers[b.in_place_of].bytes, alignment));
+    }
     peak = std::max(peak, live);
   }
   return peak;
@@ -143,6 +153,106 @@ TEST(MemoryPlanner, RandomPlansAreValid) {
       const uint32_t last = std::min(op_count - 1, first + length);
       const uint64_t bytes = (rng() % 10 == 0) ? 0 : 1 + rng() % ((rng() % 2) ? 64 : 100000);
       buffers.push_back({bytes, first, last});
+    }
+    const Plan plan = plan_memory(buffers, alignment);
+    SCOPED_TRACE("round " + std::to_string(round) + " strategy " + plan.strategy);
+    expect_valid_plan(buffers, plan, alignment);
+    EXPECT_EQ(plan.lower_bound, naive_lower_bound(buffers, alignment));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// An elementwise op over a dying input writes its output at the input's offset: three
+// equal buffers of an add (a + b -> c, a dies) need two buffers' bytes, not three.
+TEST(MemoryPlanner, InPlaceOutputSharesItsInputsOffset) {
+  std::vector<Buffer> buffers = {{1000, 0, 0}, {1000, 0, 0}, {1000, 0, 0}};
+  buffers[2].in_place_of = 0;
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.offsets[2], plan.offsets[0]);
+  EXPECT_EQ(plan.lower_bound, 2016u);
+  EXPECT_EQ(plan.arena_bytes, 2016u);
+}
+
+// A chain of in-place ops (quantize -> add -> requantize) stays at one offset, and a
+// smaller output over a larger input (float -> int8) counts the larger at the handover.
+TEST(MemoryPlanner, InPlaceChainStaysAtOneOffset) {
+  std::vector<Buffer> buffers = {{4000, 0, 1}, {1000, 1, 2}, {1000, 2, 3}, {500, 2, 2}, {3000, 0, 3}};
+  buffers[1].in_place_of = 0;
+  buffers[2].in_place_of = 1;
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.offsets[1], plan.offsets[0]);
+  EXPECT_EQ(plan.offsets[2], plan.offsets[0]);
+  EXPECT_EQ(plan.lower_bound, naive_lower_bound(buffers, 16));
+  EXPECT_EQ(plan.lower_bound, 4000u + 3008u);
+}
+
+TEST(MemoryPlanner, RefusesBadInPlaceLinks) {
+  auto message = [](std::vector<Buffer> buffers) -> std::string {
+    try {
+      plan_memory(buffers);
+    } catch (const CompileError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  std::vector<Buffer> out_of_range = {{16, 0, 1}, {16, 1, 2}};
+  out_of_range[1].in_place_of = 7;
+  EXPECT_EQ(message(out_of_range), "memory planner: buffer 1 in place of buffer 7: no such other buffer");
+  std::vector<Buffer> not_meeting = {{16, 0, 1}, {16, 2, 3}};
+  not_meeting[1].in_place_of = 0;
+  EXPECT_EQ(message(not_meeting),
+            "memory planner: buffer 1 in place of buffer 0: that buffer ends at op 1, not at op 2 where "
+            "this one starts");
+  std::vector<Buffer> two_over_one = {{16, 0, 1}, {16, 1, 2}, {16, 1, 3}};
+  two_over_one[1].in_place_of = 0;
+  two_over_one[2].in_place_of = 0;
+  EXPECT_EQ(message(two_over_one),
+            "memory planner: buffer 2 in place of buffer 0: buffer 1 is already in its place");
+  std::vector<Buffer> cycle = {{16, 1, 1}, {16, 1, 1}};
+  cycle[0].in_place_of = 1;
+  cycle[1].in_place_of = 0;
+  EXPECT_EQ(message(cycle),
+            "memory planner: buffer 0 in place of buffer 1: that buffer lives only at op 1 and is itself "
+            "in place of another");
+  std::vector<Buffer> one_op_middle = {{16, 0, 1}, {16, 1, 1}, {16, 1, 2}};
+  one_op_middle[1].in_place_of = 0;
+  one_op_middle[2].in_place_of = 1;
+  EXPECT_EQ(message(one_op_middle),
+            "memory planner: buffer 2 in place of buffer 1: that buffer lives only at op 1 and is itself "
+            "in place of another");
+}
+
+// Random plans with random in-place chains: linked buffers share their offset and no
+// other two live buffers overlap; the bound counts a handover once.
+TEST(MemoryPlanner, RandomPlansWithInPlaceChainsAreValid) {
+  std::mt19937 rng(2026);
+  for (int round = 0; round < 2000; ++round) {
+    const uint32_t alignment = 1u << (rng() % 5);
+    const uint32_t op_count = 1 + rng() % 30;
+    const size_t count = rng() % 40;
+    std::vector<Buffer> buffers;
+    std::vector<bool> taken;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t first = rng() % op_count;
+      const uint32_t length = (rng() % 4 == 0) ? rng() % op_count : rng() % 3;
+      const uint32_t last = std::min(op_count - 1, first + length);
+      const uint64_t bytes = (rng() % 10 == 0) ? 0 : 1 + rng() % ((rng() % 2) ? 64 : 50000);
+      Buffer b{bytes, first, last};
+      // Link to an earlier buffer that ends where this one starts, if one is free.
+      if (rng() % 2 == 0) {
+        for (size_t j = 0; j < buffers.size(); ++j) {
+          const bool one_op_link = buffers[j].in_place_of >= 0 && buffers[j].first_op == buffers[j].last_op;
+          if (!taken[j] && !one_op_link && buffers[j].last_op == first) {
+            b.in_place_of = static_cast<int64_t>(j);
+            taken[j] = true;
+            break;
+          }
+        }
+      }
+      buffers.push_back(b);
+      taken.push_back(false);
     }
     const Plan plan = plan_memory(buffers, alignment);
     SCOPED_TRACE("round " + std::to_string(round) + " strategy " + plan.strategy);

@@ -373,14 +373,48 @@ TEST(ProgramWriter, OptionalBiasIsWrittenAsNoTensor) {
 }
 
 TEST(ProgramWriter, ArenaReusesMemoryAlongAChain) {
-  // Five 1 KiB sigmoids in a chain: only two tensors are ever live.
+  // Five 1 KiB sigmoids in a chain: each writes over its input in place, so one
+  // buffer's bytes serve the whole chain.
   GraphBuilder b;
   int t = b.input("x", {256});
   for (int i = 0; i < 5; ++i) t = b.node("sigmoid", "s" + std::to_string(i), {t}, {256});
   b.output(t);
   const CompileResult result = lower_to_program(b.graph, "host");
+  EXPECT_EQ(result.report.arena_lower_bound_bytes, 1024u);
+  EXPECT_EQ(result.report.arena_bytes, 1024u);
+  const std::vector<float> xv = random_floats(256, 3);
+  const auto outputs = run_program(result.program, {xv});
+  ASSERT_EQ(outputs.size(), 1u);
+  std::vector<float> expected = xv;
+  for (int i = 0; i < 5; ++i)
+    for (float& v : expected) v = 1.0f / (1.0f + std::exp(-v));
+  expect_near_all(outputs[0], expected);
+}
+
+TEST(ProgramWriter, InPlaceOnlyOverAnInputThatDies) {
+  // y = sigmoid(x); z = y + x: the sigmoid may not write over x (read again by the add),
+  // the add may write over y or x (both die there). A graph output is never written over.
+  GraphBuilder b;
+  const int x = b.input("x", {256});
+  const int y = b.node("sigmoid", "s", {x}, {256});
+  const int z = b.node("add", "a", {y, x}, {256});
+  const int w = b.node("tanh", "t", {z}, {256});
+  b.output(z);
+  b.output(w);
+  const CompileResult result = lower_to_program(b.graph, "host");
+  // x and y at s; x, y and z (over y) at a; z and w (over the dead x) at t.
   EXPECT_EQ(result.report.arena_lower_bound_bytes, 2048u);
   EXPECT_EQ(result.report.arena_bytes, 2048u);
+  const std::vector<float> xv = random_floats(256, 4);
+  const auto outputs = run_program(result.program, {xv});
+  ASSERT_EQ(outputs.size(), 2u);
+  std::vector<float> ez(256), ew(256);
+  for (int i = 0; i < 256; ++i) {
+    ez[i] = 1.0f / (1.0f + std::exp(-xv[i])) + xv[i];
+    ew[i] = std::tanh(ez[i]);
+  }
+  expect_near_all(outputs[0], ez);
+  expect_near_all(outputs[1], ew);
 }
 
 TEST(ProgramWriter, WritesQuantizationRecords) {
