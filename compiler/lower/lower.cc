@@ -149,18 +149,95 @@ bool streams_elementwise(KernelId kernel) {
   }
 }
 
-int in_place_input(const ir::Graph& graph, const ir::Node& node, KernelId kernel) {
-  if (!streams_elementwise(kernel) || node.outputs.size() != 1) return -1;
-  const ir::Tensor& out = graph.tensors[node.outputs[0]];
-  for (size_t i = 0; i < node.inputs.size(); ++i) {
-    const int id = node.inputs[i];
-    if (id == ir::kNoTensor) continue;
-    const ir::Tensor& in = graph.tensors[id];
-    if (in.is_constant || in.shape != out.shape) continue;
-    if (dtype_size(in.dtype) < dtype_size(out.dtype)) continue;
-    return static_cast<int>(i);
+uint32_t pixel_stream_block(KernelId kernel) {
+  switch (kernel) {
+    case KernelId::kConv2dF32: case KernelId::kDepthwiseConv2dF32:
+    case KernelId::kAvgPool2dF32: case KernelId::kMaxPool2dF32:
+    case KernelId::kConv2dS8: case KernelId::kDepthwiseConv2dS8:
+    case KernelId::kAvgPool2dS8: case KernelId::kMaxPool2dS8:
+    case KernelId::kConv2dS16: case KernelId::kDepthwiseConv2dS16:
+    case KernelId::kAvgPool2dS16: case KernelId::kMaxPool2dS16:
+      return 1;  // the reference kernels: one output pixel at a time
+    default: return 0;
   }
-  return -1;
+}
+
+namespace {
+
+// Stride and top/left padding of a pixel-streaming kernel, from its parameter bytes.
+struct StreamGeometry {
+  int32_t stride_h, stride_w, pad_top, pad_left;
+};
+
+StreamGeometry stream_geometry(KernelId kernel, const std::vector<uint8_t>& params) {
+  int32_t words[8] = {};
+  std::memcpy(words, params.data(), std::min(params.size(), sizeof(words)));
+  switch (kernel) {
+    case KernelId::kAvgPool2dF32: case KernelId::kMaxPool2dF32:
+      return {words[2], words[3], words[6], words[7]};  // kernel, stride, dilation, pads
+    case KernelId::kAvgPool2dS8: case KernelId::kMaxPool2dS8:
+    case KernelId::kAvgPool2dS16: case KernelId::kMaxPool2dS16:
+      return {words[2], words[3], words[4], words[5]};  // kernel, stride, pads
+    default:
+      return {words[0], words[1], words[4], words[5]};  // stride, dilation, pads
+  }
+}
+
+// The smallest shift (bytes the output starts below the input) at which a pixel-streaming
+// kernel never writes over input it still reads: for every block starting at output pixel
+// p, the end of the block's output bytes must not pass the first input byte that pixel p
+// or any later pixel reads (first tap row and column, clamped to the image; a suffix
+// minimum because padding clamps several output rows to the same first row).
+uint64_t pixel_stream_shift(const ir::Tensor& in, const ir::Tensor& out, StreamGeometry g, uint32_t block) {
+  const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
+  const int64_t oh = out.shape[1], ow = out.shape[2], oc = out.shape[3];
+  const int64_t in_elem = dtype_size(in.dtype), out_elem = dtype_size(out.dtype);
+  const int64_t pixels = n * oh * ow;
+  std::vector<int64_t> first_read(static_cast<size_t>(pixels));
+  for (int64_t p = 0; p < pixels; ++p) {
+    const int64_t b = p / (oh * ow), oy = (p / ow) % oh, ox = p % ow;
+    const int64_t row = std::min(h - 1, std::max<int64_t>(0, oy * g.stride_h - g.pad_top));
+    const int64_t col = std::min(w - 1, std::max<int64_t>(0, ox * g.stride_w - g.pad_left));
+    first_read[static_cast<size_t>(p)] = ((b * h + row) * w + col) * c * in_elem;
+  }
+  for (int64_t p = pixels - 2; p >= 0; --p)
+    first_read[static_cast<size_t>(p)] = std::min(first_read[static_cast<size_t>(p)], first_read[static_cast<size_t>(p + 1)]);
+  int64_t shift = 0;
+  for (int64_t p = 0; p < pixels; p += block) {
+    const int64_t block_end = std::min<int64_t>(pixels, p + block) * oc * out_elem;
+    shift = std::max(shift, block_end - first_read[static_cast<size_t>(p)]);
+  }
+  return static_cast<uint64_t>(shift);
+}
+
+}  // namespace
+
+void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op) {
+  op.in_place_input = -1;
+  op.in_place_shift = 0;
+  if (node.outputs.size() != 1) return;
+  const ir::Tensor& out = graph.tensors[node.outputs[0]];
+  if (streams_elementwise(op.kernel)) {
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      const int id = node.inputs[i];
+      if (id == ir::kNoTensor) continue;
+      const ir::Tensor& in = graph.tensors[id];
+      if (in.is_constant || in.shape != out.shape) continue;
+      if (dtype_size(in.dtype) < dtype_size(out.dtype)) continue;
+      op.in_place_input = static_cast<int>(i);
+      return;
+    }
+    return;
+  }
+  const uint32_t block = pixel_stream_block(op.kernel);
+  if (block == 0 || node.inputs.empty() || node.inputs[0] == ir::kNoTensor) return;
+  const ir::Tensor& in = graph.tensors[node.inputs[0]];
+  if (in.is_constant || in.shape.size() != 4 || out.shape.size() != 4 || in.elements() == 0 ||
+      out.elements() == 0 || op.params.size() < 8 * sizeof(int32_t)) {
+    return;
+  }
+  op.in_place_input = 0;
+  op.in_place_shift = pixel_stream_shift(in, out, stream_geometry(op.kernel, op.params), block);
 }
 
 namespace {
@@ -662,7 +739,7 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
   if (kind != OpKind::kTranspose && is_quantized_node(graph, node)) {
     LoweredOp op = lower_quantized_node(l, target);  // variants set their own scratch
     op.scratch_bytes += scratch_bytes_for(op.kernel, graph, node);
-    op.in_place_input = in_place_input(graph, node, op.kernel);
+    choose_in_place(graph, node, op);
     return op;
   }
 
@@ -702,7 +779,7 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
     l.fail(std::string("dtype ") + dtype_string(dtype) + " is not supported (expected float32)");
   }
   op.scratch_bytes = scratch_bytes_for(op.kernel, graph, node);
-  op.in_place_input = in_place_input(graph, node, op.kernel);
+  choose_in_place(graph, node, op);
   return op;
 }
 
@@ -781,6 +858,60 @@ void dequantize_hybrid_weights(ir::Graph& graph) {
     w.quant = ir::QuantParams{};
     w.data = std::move(data);
   }
+}
+
+// Every in-place link fixes where its output goes, and chains of them drift (each shift
+// moves the next buffer lower), which can cost the greedy placement more than the links
+// save. So: keep only the links an op needs to reach the bound that all links give (a
+// link whose op stays at or under that bound without it is dropped, smallest saving
+// first), then toggle links one by one while the greedy arena shrinks; that, all links
+// and none are planned and the smallest arena wins (fewer links on ties).
+planner::Plan plan_with_in_place_links(const std::vector<planner::Buffer>& buffers,
+                                       const std::vector<size_t>& linked) {
+  if (linked.empty()) return planner::plan_memory(buffers, kTensorAlignment);
+  const std::vector<uint64_t> live = planner::live_bytes_per_op(buffers, kTensorAlignment);
+  const uint64_t bound = *std::max_element(live.begin(), live.end());
+  auto saving = [&](size_t to) {
+    const planner::Buffer& b = buffers[to];
+    const uint64_t size = planner::align_up(b.bytes, kTensorAlignment);
+    const uint64_t from = planner::align_up(buffers[static_cast<size_t>(b.in_place_of)].bytes, kTensorAlignment);
+    return size > b.in_place_shift ? std::min(size - b.in_place_shift, from) : uint64_t{0};
+  };
+  std::vector<size_t> by_saving = linked;
+  std::stable_sort(by_saving.begin(), by_saving.end(), [&](size_t a, size_t b) { return saving(a) < saving(b); });
+  std::vector<planner::Buffer> needed = buffers;
+  std::vector<uint64_t> live_needed = live;
+  for (size_t to : by_saving) {
+    const uint32_t op = buffers[to].first_op;
+    if (live_needed[op] + saving(to) > bound) continue;  // this op needs it
+    live_needed[op] += saving(to);
+    needed[to].in_place_of = -1;
+    needed[to].in_place_shift = 0;
+  }
+  std::vector<planner::Buffer> none = buffers;
+  for (size_t to : linked) {
+    none[to].in_place_of = -1;
+    none[to].in_place_shift = 0;
+  }
+  planner::Plan best = planner::plan_memory(none, kTensorAlignment);
+  planner::Plan all = planner::plan_memory(buffers, kTensorAlignment);
+  if (all.arena_bytes < best.arena_bytes) best = std::move(all);
+  planner::Plan plan = planner::plan_memory(needed, kTensorAlignment);
+  // Then toggle links one at a time, in op order (dropped ones back in, kept ones out),
+  // keeping each change that lowers the greedy arena, until it reaches its bound.
+  for (size_t to : linked) {
+    if (plan.arena_bytes == plan.lower_bound) break;
+    std::vector<planner::Buffer> toggled = needed;
+    toggled[to].in_place_of = needed[to].in_place_of < 0 ? buffers[to].in_place_of : -1;
+    toggled[to].in_place_shift = needed[to].in_place_of < 0 ? buffers[to].in_place_shift : 0;
+    planner::Plan trial = planner::plan_memory(toggled, kTensorAlignment);
+    if (trial.arena_bytes < plan.arena_bytes) {
+      needed = std::move(toggled);
+      plan = std::move(trial);
+    }
+  }
+  if (plan.arena_bytes < best.arena_bytes) best = std::move(plan);
+  return best;
 }
 
 std::string graph_label(const ir::Graph& graph) {
@@ -903,6 +1034,7 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
   std::vector<bool> holds_output(buffers.size(), false);
   for (int id : graph.outputs) holds_output[tensor_buffer[id]] = true;
   std::vector<bool> overwritten(buffers.size(), false);
+  std::vector<size_t> linked;  // buffers written in place, in op order
   for (size_t k = 0; k < op_count; ++k) {
     const int input = lowered[k].in_place_input;
     if (input < 0) continue;
@@ -910,8 +1042,13 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     const size_t to = tensor_buffer[graph.nodes[k].outputs[0]];
     if (from == SIZE_MAX || to == SIZE_MAX || from == to || holds_output[from] || overwritten[from]) continue;
     if (buffers[from].last_op != k || buffers[to].first_op != k || buffers[to].in_place_of >= 0) continue;
+    // Worth it only when the pair then takes less than side by side.
+    const uint64_t shift = planner::align_up(lowered[k].in_place_shift, kTensorAlignment);
+    if (shift >= planner::align_up(buffers[to].bytes, kTensorAlignment)) continue;
     buffers[to].in_place_of = static_cast<int64_t>(from);
+    buffers[to].in_place_shift = shift;
     overwritten[from] = true;
+    linked.push_back(to);
   }
   std::vector<size_t> scratch_buffer(op_count, SIZE_MAX);
   for (size_t k = 0; k < op_count; ++k) {
@@ -919,7 +1056,7 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     scratch_buffer[k] = buffers.size();
     buffers.push_back({lowered[k].scratch_bytes, static_cast<uint32_t>(k), static_cast<uint32_t>(k)});
   }
-  const planner::Plan plan = planner::plan_memory(buffers, kTensorAlignment);
+  const planner::Plan plan = plan_with_in_place_links(buffers, linked);
 
   // Assemble and serialize.
   emit::ProgramSpec spec;

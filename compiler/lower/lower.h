@@ -47,6 +47,8 @@ struct LoweredOp {
   // dies at this op, or -1: the kernel streams elementwise and the input has the output's
   // shape and elements at least as wide (in_place_input()).
   int in_place_input = -1;
+  // How many bytes below that input's offset output 0 starts (0: the same offset).
+  uint64_t in_place_shift = 0;
 };
 
 // True for kernels that stream elementwise: output element i is written after input
@@ -55,8 +57,18 @@ struct LoweredOp {
 // wide.
 bool streams_elementwise(KernelId kernel);
 
-// The in_place_input of `kernel` lowered for `node` (see LoweredOp).
-int in_place_input(const ir::Graph& graph, const ir::Node& node, KernelId kernel);
+// Pixel-streaming kernels (convolution, depthwise convolution, pooling over NHWC): they
+// produce output pixels in order (batch, row, column), in blocks of at most
+// pixel_stream_block(kernel) pixels, and while writing a block read only input bytes that
+// the block's pixels or later ones need. 0 for other kernels. Such a kernel may write
+// its output over its dying input when the output starts far enough below it that no
+// block's bytes reach input a later block still reads (pixel_stream_shift()).
+uint32_t pixel_stream_block(KernelId kernel);
+
+// The in-place input and shift of `op` lowered for `node` (see LoweredOp): for an
+// elementwise streaming kernel, a full-shape input with elements at least as wide, at
+// shift 0; for a pixel-streaming kernel, input 0 at the smallest safe shift.
+void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op);
 
 // Lowers one Mote node. Throws CompileError "node 'NAME' (OP): ..." when the node is not a
 // Mote op, an attribute is out of range, or a tensor's dtype/shape breaks the kernel's rules.

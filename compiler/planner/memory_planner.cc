@@ -14,6 +14,7 @@ namespace {
 // the same offset. `size`, `first_op` and `last_op` span the members (for the orders).
 struct Group {
   std::vector<size_t> members;
+  std::vector<uint64_t> relative;  // member offset - group base offset
   uint64_t size = 0;
   uint32_t first_op = 0;
   uint32_t last_op = 0;
@@ -48,13 +49,18 @@ std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vecto
   for (size_t group_index : order) {
     const Group& group = groups[group_index];
     forbidden.clear();
-    for (size_t member : group.members) {
+    for (size_t m = 0; m < group.members.size(); ++m) {
+      const size_t member = group.members[m];
       const uint64_t size = sizes[member];
+      const uint64_t rel = group.relative[m];
       if (size == 0) continue;
       for (size_t other : placed) {
         if (sizes[other] == 0 || !lifetimes_intersect(buffers[member], buffers[other])) continue;
-        const uint64_t lo = offsets[other] >= size - 1 ? offsets[other] - (size - 1) : 0;
-        forbidden.push_back({lo, offsets[other] + sizes[other]});
+        // base + rel in (off - size, off + size_other)
+        const uint64_t hi = offsets[other] + sizes[other];
+        if (hi <= rel) continue;
+        const uint64_t lo = offsets[other] + 1 >= size + rel ? offsets[other] + 1 - size - rel : 0;
+        forbidden.push_back({lo, hi - rel});
       }
     }
     std::sort(forbidden.begin(), forbidden.end(),
@@ -78,9 +84,9 @@ std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vecto
       cursor = std::max(cursor, f.hi);
     }
     if (chosen == kUnplaced) chosen = cursor;  // above every conflicting buffer
-    for (size_t member : group.members) {
-      offsets[member] = chosen;
-      placed.push_back(member);
+    for (size_t m = 0; m < group.members.size(); ++m) {
+      offsets[group.members[m]] = chosen + group.relative[m];
+      placed.push_back(group.members[m]);
     }
   }
   return offsets;
@@ -92,8 +98,8 @@ uint64_t arena_of(const std::vector<uint64_t>& offsets, const std::vector<uint64
   return arena;
 }
 
-uint64_t compute_lower_bound(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes) {
-  if (buffers.empty()) return 0;
+std::vector<uint64_t> live_per_op(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes) {
+  if (buffers.empty()) return {};
   uint32_t last = 0;
   for (const Buffer& b : buffers) last = std::max(last, b.last_op);
   // Difference array over ops: +size at first_op, -size after last_op; an in-place pair
@@ -103,23 +109,31 @@ uint64_t compute_lower_bound(const std::vector<Buffer>& buffers, const std::vect
     delta[buffers[i].first_op] += static_cast<int64_t>(sizes[i]);
     delta[static_cast<size_t>(buffers[i].last_op) + 1] -= static_cast<int64_t>(sizes[i]);
     if (buffers[i].in_place_of >= 0) {
+      // The pair overlaps on [from - shift, from - shift + size_i) within [from, from + size_from).
       const size_t from = static_cast<size_t>(buffers[i].in_place_of);
-      const int64_t shared = static_cast<int64_t>(std::min(sizes[i], sizes[from]));
+      const uint64_t shift = buffers[i].in_place_shift;
+      const int64_t shared = sizes[i] > shift ? static_cast<int64_t>(std::min(sizes[i] - shift, sizes[from])) : 0;
       delta[buffers[i].first_op] -= shared;
       delta[static_cast<size_t>(buffers[i].first_op) + 1] += shared;
     }
   }
+  std::vector<uint64_t> live_at(static_cast<size_t>(last) + 1, 0);
   int64_t live = 0;
-  int64_t peak = 0;
   for (uint32_t op = 0; op <= last; ++op) {
     live += delta[op];
-    peak = std::max(peak, live);
+    live_at[op] = static_cast<uint64_t>(live);
   }
-  return static_cast<uint64_t>(peak);
+  return live_at;
+}
+
+uint64_t compute_lower_bound(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes) {
+  const std::vector<uint64_t> live = live_per_op(buffers, sizes);
+  return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
 }
 
 // Checks the in-place links and gathers the chains (in buffer order of their heads).
-std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes) {
+std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes,
+                               uint32_t alignment) {
   const size_t n = buffers.size();
   std::vector<int64_t> next(n, -1);
   for (size_t i = 0; i < n; ++i) {
@@ -138,6 +152,10 @@ std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::ve
       throw CompileError(name + ": that buffer lives only at op " + std::to_string(buffers[from].first_op) +
                          " and is itself in place of another");
     }
+    if (buffers[i].in_place_shift % alignment != 0) {
+      throw CompileError(name + ": shift " + std::to_string(buffers[i].in_place_shift) +
+                         " is not a multiple of the alignment " + std::to_string(alignment));
+    }
     if (next[from] >= 0)
       throw CompileError(name + ": buffer " + std::to_string(next[from]) + " is already in its place");
     next[from] = static_cast<int64_t>(i);
@@ -149,12 +167,19 @@ std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::ve
     g.first_op = buffers[i].first_op;
     g.last_op = buffers[i].last_op;
     // Lifetimes strictly advance along a chain except for one-op buffers, so it ends.
+    std::vector<int64_t> position;  // relative to the head, which is at 0
     for (int64_t k = static_cast<int64_t>(i); k >= 0; k = next[k]) {
       if (g.members.size() > n) throw CompileError("memory planner: in-place links form a cycle");
+      position.push_back(g.members.empty() ? 0
+                                           : position.back() - static_cast<int64_t>(buffers[k].in_place_shift));
       g.members.push_back(static_cast<size_t>(k));
-      g.size = std::max(g.size, sizes[k]);
       g.first_op = std::min(g.first_op, buffers[k].first_op);
       g.last_op = std::max(g.last_op, buffers[k].last_op);
+    }
+    const int64_t lowest = *std::min_element(position.begin(), position.end());
+    for (size_t m = 0; m < g.members.size(); ++m) {
+      g.relative.push_back(static_cast<uint64_t>(position[m] - lowest));
+      g.size = std::max(g.size, g.relative[m] + sizes[g.members[m]]);
     }
     groups.push_back(std::move(g));
   }
@@ -165,6 +190,13 @@ std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::ve
 }
 
 }  // namespace
+
+std::vector<uint64_t> live_bytes_per_op(const std::vector<Buffer>& buffers, uint32_t alignment) {
+  if (alignment == 0) throw CompileError("memory planner: alignment must be non-zero");
+  std::vector<uint64_t> sizes(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) sizes[i] = align_up(buffers[i].bytes, alignment);
+  return live_per_op(buffers, sizes);
+}
 
 Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
   if (alignment == 0) throw CompileError("memory planner: alignment must be non-zero");
@@ -179,7 +211,7 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
     sizes[i] = align_up(b.bytes, alignment);
   }
 
-  const std::vector<Group> groups = make_groups(buffers, sizes);
+  const std::vector<Group> groups = make_groups(buffers, sizes, alignment);
   Plan best;
   best.lower_bound = compute_lower_bound(buffers, sizes);
   if (buffers.empty()) {

@@ -32,11 +32,12 @@
 // buffers plan in milliseconds on the host.
 //
 // In-place chains. A buffer may name the buffer it is written over (`in_place_of`): an
-// op that reads buffer P and writes buffer B element by element, never ahead of what it
-// has read, can put B at P's offset when P dies at that op (P.last_op == B.first_op).
-// Such buffers form chains that are placed as one unit at one offset; at the op where
-// one hands over to the next, they share bytes. The lower bound counts the pair's
-// larger size at that op, not the sum.
+// op that reads buffer P and writes buffer B in order, never ahead of what it has read,
+// can put B at P's offset, or `in_place_shift` bytes below it, when P dies at that op
+// (P.last_op == B.first_op). Such buffers form chains that are placed as one unit, each
+// member at its fixed distance from the chain's base; at the op where one hands over to
+// the next, they share the bytes where they overlap. The lower bound counts the pair's
+// union at that op, not the sum.
 //
 // Limits. Lifetimes are taken as given: the planner does not reorder ops, and which
 // buffers may share (in-place chains, a reshape reusing its input's bytes) is the
@@ -57,6 +58,9 @@ struct Buffer {
   // Index of the buffer this one is written over in place (same offset), or -1. That
   // buffer must end where this one starts; at most one buffer names any other.
   int64_t in_place_of = -1;
+  // This buffer's offset is that buffer's offset minus in_place_shift (a multiple of the
+  // alignment): an op that reads ahead of what it writes needs its output to start lower.
+  uint64_t in_place_shift = 0;
 };
 
 struct Plan {
@@ -69,6 +73,10 @@ struct Plan {
 // Throws CompileError for a buffer with last_op < first_op, a zero alignment or an
 // invalid in-place link (out of range, lifetimes that do not meet, two buffers over one).
 Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
+
+// The aligned bytes live at each op (an in-place pair's overlap counted once at its
+// handover op), indexed by op up to the largest last_op. Its maximum is Plan::lower_bound.
+std::vector<uint64_t> live_bytes_per_op(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
 
 // Rounds `bytes` up to a multiple of `alignment`.
 constexpr uint64_t align_up(uint64_t bytes, uint64_t alignment) {

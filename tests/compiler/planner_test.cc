@@ -28,7 +28,10 @@ void expect_valid_plan(const std::vector<Buffer>& buffers, const Plan& plan, uin
       if (!live_together || a.bytes == 0 || b.bytes == 0) continue;
       if (a.in_place_of == static_cast<int64_t>(j) || b.in_place_of == static_cast<int64_t>(i)) {
         // An in-place pair: same offset, live together only at the op that hands over.
-        EXPECT_EQ(plan.offsets[i], plan.offsets[j]) << "in-place buffers " << i << " and " << j;
+        const size_t written = a.in_place_of == static_cast<int64_t>(j) ? i : j;
+        const size_t read = written == i ? j : i;
+        EXPECT_EQ(plan.offsets[written] + buffers[written].in_place_shift, plan.offsets[read])
+            << "in-place buffers " << written << " over " << read;
         EXPECT_TRUE(a.first_op == b.last_op || b.first_op == a.last_op) << i << ", " << j;
         continue;
       }
@@ -52,8 +55,11 @@ uint64_t naive_lower_bound(const std::vector<Buffer>& buffers, uint32_t alignmen
     for (const Buffer& b : buffers) {
       if (b.first_op <= op && op <= b.last_op) live += align_up(b.bytes, alignment);
       // An in-place pair occupies its larger buffer's bytes at the op it hands over.
-      if (b.in_place_of >= 0 && b.first_op == op)
-        live -= std::min(align_up(b.bytes, alignment), align_up(buffers[b.in_place_of].bytes, alignment));
+      if (b.in_place_of >= 0 && b.first_op == op) {
+        const uint64_t size = align_up(b.bytes, alignment);
+        const uint64_t from = align_up(buffers[b.in_place_of].bytes, alignment);
+        if (size > b.in_place_shift) live -= std::min(size - b.in_place_shift, from);
+      }
     }
     peak = std::max(peak, live);
   }
@@ -188,6 +194,20 @@ TEST(MemoryPlanner, InPlaceChainStaysAtOneOffset) {
   EXPECT_EQ(plan.lower_bound, 4000u + 3008u);
 }
 
+// A pointwise convolution that doubles the channels writes its output starting below
+// its input: the pair takes the output's bytes plus the shift, not both buffers.
+TEST(MemoryPlanner, ShiftedInPlaceOutputStartsBelowItsInput) {
+  std::vector<Buffer> buffers = {{512, 0, 0}, {1000, 0, 1}, {2000, 1, 2}, {300, 1, 1}};
+  buffers[2].in_place_of = 1;
+  buffers[2].in_place_shift = 1024;
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  EXPECT_EQ(plan.offsets[2] + 1024, plan.offsets[1]);
+  EXPECT_EQ(plan.lower_bound, naive_lower_bound(buffers, 16));
+  EXPECT_EQ(plan.lower_bound, 2032u + 304u);  // at op 1: the union [o, o + 1024 + 1008) and 300
+  EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
+}
+
 TEST(MemoryPlanner, RefusesBadInPlaceLinks) {
   auto message = [](std::vector<Buffer> buffers) -> std::string {
     try {
@@ -222,6 +242,11 @@ TEST(MemoryPlanner, RefusesBadInPlaceLinks) {
   EXPECT_EQ(message(one_op_middle),
             "memory planner: buffer 2 in place of buffer 1: that buffer lives only at op 1 and is itself "
             "in place of another");
+  std::vector<Buffer> unaligned = {{16, 0, 1}, {16, 1, 2}};
+  unaligned[1].in_place_of = 0;
+  unaligned[1].in_place_shift = 8;
+  EXPECT_EQ(message(unaligned),
+            "memory planner: buffer 1 in place of buffer 0: shift 8 is not a multiple of the alignment 16");
 }
 
 // Random plans with random in-place chains: linked buffers share their offset and no
@@ -240,6 +265,7 @@ TEST(MemoryPlanner, RandomPlansWithInPlaceChainsAreValid) {
       const uint32_t last = std::min(op_count - 1, first + length);
       const uint64_t bytes = (rng() % 10 == 0) ? 0 : 1 + rng() % ((rng() % 2) ? 64 : 50000);
       Buffer b{bytes, first, last};
+      if (rng() % 3 == 0) b.in_place_shift = alignment * (rng() % 200);
       // Link to an earlier buffer that ends where this one starts, if one is free.
       if (rng() % 2 == 0) {
         for (size_t j = 0; j < buffers.size(); ++j) {
