@@ -17,6 +17,7 @@
 #include "kernel_ids.h"
 #include "mote/interpreter.h"
 #include "passes/passes.h"
+#include "planner/memory_planner.h"
 
 namespace mote {
 namespace {
@@ -582,6 +583,78 @@ TEST(ProgramWriter, EveryTargetNameIsAccepted) {
        {"host", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"}) {
     EXPECT_NO_THROW(lower_to_program(net.b.graph, target)) << target;
   }
+}
+
+}  // namespace
+}  // namespace mote
+
+namespace mote {
+namespace {
+
+// Convolution, depthwise convolution and pooling write their output over their dying
+// input, starting as far below it as lowering computes. Over random geometries (batch,
+// strides, dilations, asymmetric padding, channel growth and shrinkage) the in-place
+// program must give exactly the output of the same op with separate buffers (the input
+// kept alive as a second graph output), and most cases must actually save bytes.
+TEST(ProgramWriter, RandomConvLikeOpsRunInPlaceExactly) {
+  std::mt19937 rng(515);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
+  int cases = 0, saved = 0;
+  for (int round = 0; round < 400 && cases < 200; ++round) {
+    const std::string op = std::vector<std::string>{"conv2d", "depthwise_conv2d", "avg_pool2d", "max_pool2d"}[rng() % 4];
+    const int n = pick(1, 2), h = pick(1, 9), w = pick(1, 9), c = pick(1, 6);
+    const int kh = pick(1, 4), kw = pick(1, 4), sh = pick(1, 3), sw = pick(1, 3);
+    const bool pool = op != "conv2d" && op != "depthwise_conv2d";
+    const int dh = pool ? 1 : pick(1, 2), dw = pool ? 1 : pick(1, 2);
+    const int pt = pick(0, kh - 1), pb = pick(0, kh - 1), pl = pick(0, kw - 1), pr = pick(0, kw - 1);
+    const int eff_h = dh * (kh - 1) + 1, eff_w = dw * (kw - 1) + 1;
+    const int oh = (h + pt + pb - eff_h) / sh + 1, ow = (w + pl + pr - eff_w) / sw + 1;
+    if (h + pt + pb < eff_h || w + pl + pr < eff_w || oh <= 0 || ow <= 0) continue;
+    if (pool && (pt >= kh || pl >= kw)) continue;
+    const int multiplier = op == "depthwise_conv2d" ? pick(1, 3) : 1;
+    const int oc = op == "conv2d" ? pick(1, 8) : c * multiplier;
+    ++cases;
+    SCOPED_TRACE(op + " case " + std::to_string(cases) + ": [" + std::to_string(n) + "," + std::to_string(h) + "," +
+                 std::to_string(w) + "," + std::to_string(c) + "] k " + std::to_string(kh) + "x" + std::to_string(kw) +
+                 " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) + "," +
+                 std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," +
+                 std::to_string(pb) + "," + std::to_string(pr) + " out channels " + std::to_string(oc));
+    const std::vector<float> xv = random_floats(static_cast<size_t>(n * h * w * c), 1000 + round);
+    const std::vector<float> fv = random_floats(static_cast<size_t>(oc * kh * kw * (op == "conv2d" ? c : 1)), 2000 + round);
+    auto build = [&](bool keep_input) {
+      GraphBuilder b;
+      const int x = b.input("x", {n, h, w, c});
+      std::map<std::string, ir::AttrValue> attrs = {
+          {"strides", std::vector<int64_t>{sh, sw}},
+          {"pads", std::vector<int64_t>{pt, pl, pb, pr}}};
+      std::vector<int> inputs = {x};
+      if (pool) {
+        attrs["kernel"] = std::vector<int64_t>{kh, kw};
+      } else {
+        attrs["dilations"] = std::vector<int64_t>{dh, dw};
+        const ir::Shape filter_shape = op == "conv2d" ? ir::Shape{oc, kh, kw, c} : ir::Shape{1, kh, kw, oc};
+        inputs.push_back(b.constant("f", filter_shape, fv));
+        if (op == "depthwise_conv2d") attrs["depth_multiplier"] = int64_t{multiplier};
+      }
+      const int y = b.node(op, "op", inputs, {n, oh, ow, oc}, attrs);
+      b.output(y);
+      if (keep_input) b.output(x);
+      return lower_to_program(b.graph, "host");
+    };
+    const CompileResult in_place = build(false);
+    const CompileResult separate = build(true);
+    const auto got = run_program(in_place.program, {xv});
+    const auto want = run_program(separate.program, {xv});
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(want.size(), 2u);
+    ASSERT_EQ(got[0].size(), want[0].size());
+    for (size_t i = 0; i < got[0].size(); ++i) ASSERT_EQ(got[0][i], want[0][i]) << "element " << i;
+    const uint64_t side_by_side = planner::align_up(xv.size() * 4, 16) + planner::align_up(want[0].size() * 4, 16);
+    EXPECT_LE(in_place.report.arena_bytes, side_by_side);
+    if (in_place.report.arena_bytes < side_by_side) ++saved;
+  }
+  EXPECT_GE(cases, 150);
+  EXPECT_GE(saved * 2, cases) << saved << " of " << cases << " cases wrote in place";
 }
 
 }  // namespace
