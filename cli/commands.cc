@@ -46,18 +46,27 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
   switch (kernel) {
     case KernelId::kConv2dF32:  // filter [O, KH, KW, C/groups]
     case KernelId::kConv2dS8:
+    case KernelId::kConv2dS8Dsp:  // the int8 variants take the reference's inputs
+    case KernelId::kConv2dS81x1Dsp:
+    case KernelId::kConv2dS8Mve:
+    case KernelId::kConv2dS81x1Mve:
     case KernelId::kConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2] * f.dims[3];
     }
     case KernelId::kDepthwiseConv2dF32:  // filter [1, KH, KW, C*M]
     case KernelId::kDepthwiseConv2dS8:
+    case KernelId::kDepthwiseConv2dS8Dsp:
+    case KernelId::kDepthwiseConv2dS83x3Dsp:
+    case KernelId::kDepthwiseConv2dS8Mve:
     case KernelId::kDepthwiseConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2];
     }
     case KernelId::kFullyConnectedF32:  // weights [N, K]
     case KernelId::kFullyConnectedS8:
+    case KernelId::kFullyConnectedS8Dsp:
+    case KernelId::kFullyConnectedS8Mve:
     case KernelId::kFullyConnectedS16:
       return out * ctx.input_desc(1).dims[1];
     case KernelId::kBatchMatMulF32: {  // A [..., M, K]

@@ -82,21 +82,21 @@ const KernelEntry* const kEntries[] = {
     &kMeanS16Entry,             // kMeanS16
     &kAvgPool2dS16Entry,        // kAvgPool2dS16
     &kMaxPool2dS16Entry,        // kMaxPool2dS16
-    nullptr,  // kConv2dS8Dsp: not built yet
-    nullptr,  // kConv2dS81x1Dsp: not built yet
-    nullptr,  // kDepthwiseConv2dS8Dsp: not built yet
-    nullptr,  // kDepthwiseConv2dS83x3Dsp: not built yet
-    nullptr,  // kFullyConnectedS8Dsp: not built yet
-    nullptr,  // kAddS8Dsp: not built yet
-    nullptr,  // kAvgPool2dS8Dsp: not built yet
-    nullptr,  // kMaxPool2dS8Dsp: not built yet
-    nullptr,  // kConv2dS8Mve: not built yet
-    nullptr,  // kConv2dS81x1Mve: not built yet
-    nullptr,  // kDepthwiseConv2dS8Mve: not built yet
-    nullptr,  // kFullyConnectedS8Mve: not built yet
-    nullptr,  // kAddS8Mve: not built yet
-    nullptr,  // kAvgPool2dS8Mve: not built yet
-    nullptr,  // kMaxPool2dS8Mve: not built yet
+    &kConv2dS8DspEntry,  // kConv2dS8Dsp
+    &kConv2dS81x1DspEntry,  // kConv2dS81x1Dsp
+    &kDepthwiseConv2dS8DspEntry,  // kDepthwiseConv2dS8Dsp
+    &kDepthwiseConv2dS83x3DspEntry,  // kDepthwiseConv2dS83x3Dsp
+    &kFullyConnectedS8DspEntry,  // kFullyConnectedS8Dsp
+    &kAddS8DspEntry,  // kAddS8Dsp
+    &kAvgPool2dS8DspEntry,  // kAvgPool2dS8Dsp
+    &kMaxPool2dS8DspEntry,  // kMaxPool2dS8Dsp
+    &kConv2dS8MveEntry,  // kConv2dS8Mve
+    &kConv2dS81x1MveEntry,  // kConv2dS81x1Mve
+    &kDepthwiseConv2dS8MveEntry,  // kDepthwiseConv2dS8Mve
+    &kFullyConnectedS8MveEntry,  // kFullyConnectedS8Mve
+    &kAddS8MveEntry,  // kAddS8Mve
+    &kAvgPool2dS8MveEntry,  // kAvgPool2dS8Mve
+    &kMaxPool2dS8MveEntry,  // kMaxPool2dS8Mve
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

@@ -1,19 +1,30 @@
 #!/usr/bin/env python3
-"""Mote benchmark: memory, size and executed instructions per model, next to baselines.
+"""Mote benchmark: executed instructions per int8 model and core, next to TFLM + CMSIS-NN.
 
 Not a test: it prints figures. Instruction counts come from QEMU (-icount shift=0 with
-SysTick), which are deterministic for a given build; host times are not reported here.
+SysTick), deterministic for a given build; host times are not reported.
 
-    python3 tools/benchmark.py [--build build] [--devices qemu-cortex-m4,qemu-cortex-m0plus]
+    python3 tools/benchmark.py [--build build] [--devices qemu-cortex-m4,qemu-cortex-m55]
+                               [--models vww_96_int8,ad01_int8]
 
-For every ONNX model in ../shared/models/onnx: arena bytes and the schedule's lower bound
-(ratio), weights bytes, MACs, and on each device the instructions per inference and per
-MAC. Each ONNX model with calibration samples is measured a second time quantized
-(`<model> int8`: --quantize int8). For .tflite models with a TensorFlow Lite Micro baseline in ../shared/models/BASELINES.md
-the baseline arena and instruction counts are printed beside ours once Mote accepts them.
+Models: every int8 model in ../shared/models: the .tflite models with a row in
+../shared/models/BASELINES.md (inputs and golden outputs from tflm-golden/), and each ONNX
+model with calibration samples quantized (`<model> int8`: --quantize int8). Each model is
+compiled once per device with that device's --target (so the core's kernel variants are
+chosen) and run on sample s0 under QEMU (default devices: qemu-cortex-m4, -m33, -m55,
+-m0plus).
+
+Printed per model: arena bytes and the schedule's lower bound (ratio), TFLM's CMSIS-NN
+arena, weights bytes and MACs (from `mote inspect --json` of the cortex-m4 build); then per
+device the executed instructions per inference, instructions per MAC, the ratio to the
+TFLM + CMSIS-NN Cortex-M4 instruction count of BASELINES.md (xCMSIS), and for cortex-m55
+also the ratio to our own cortex-m4 build (xM4). A '!' after an instruction count marks an
+output that differs from the golden output (tflm-golden .out0.npy, or the ONNX sample's);
+'?' means no golden output to compare with. Per-op figures: --ops.
 """
 import argparse
 import json
+import math
 import os
 import re
 import subprocess
@@ -21,17 +32,37 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_DEVICES = "qemu-cortex-m4,qemu-cortex-m33,qemu-cortex-m55,qemu-cortex-m0plus"
+
+
+
+def read_npy(path):
+    """(dtype descr, shape, raw data bytes) of a .npy file (format 1.x/2.x, no numpy needed)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError(f"{path}: not a .npy file")
+    if data[6] == 1:
+        length, start = int.from_bytes(data[8:10], "little"), 10
+    else:
+        length, start = int.from_bytes(data[8:12], "little"), 12
+    header = data[start:start + length].decode("latin1")
+    descr = re.search(r"'descr':\s*'([^']*)'", header).group(1)
+    shape = tuple(int(x) for x in re.search(r"'shape':\s*\(([^)]*)\)", header).group(1).replace(" ", "").split(",") if x)
+    if "'fortran_order': True" in header:
+        raise ValueError(f"{path}: Fortran order")
+    return descr.lstrip("<|="), shape, data[start + length:]
 
 
 def mote(build, *args):
     result = subprocess.run([os.path.join(build, "bin", "mote"), *args], capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(result.stderr.strip())
+        raise RuntimeError(result.stderr.strip() or f"mote {args[0]} exited {result.returncode}")
     return result.stdout
 
 
 def baselines(shared):
-    """model -> {arena_ref, arena_cmsis, instr_ref, instr_cmsis, macs} from BASELINES.md."""
+    """model -> {macs, arena_ref, arena_cmsis, instr_ref, instr_cmsis} from BASELINES.md."""
     table = {}
     path = os.path.join(shared, "models", "BASELINES.md")
     if not os.path.exists(path):
@@ -46,85 +77,178 @@ def baselines(shared):
     return table
 
 
-def models(shared):
-    onnx_dir = os.path.join(shared, "models", "onnx")
+def numbered(directory, stem, kind):
+    """[directory/stem.s0.<kind>0.npy, ...<kind>1.npy, ...] while they exist."""
+    files = []
+    while os.path.exists(os.path.join(directory, f"{stem}.s0.{kind}{len(files)}.npy")):
+        files.append(os.path.join(directory, f"{stem}.s0.{kind}{len(files)}.npy"))
+    return files
+
+
+def models(shared, base):
+    """(name, model path, input files, golden output files, extra compile args) per int8 model."""
     found = []
-    for name in sorted(os.listdir(onnx_dir)):
-        if name.endswith(".onnx"):
-            stem = name[:-5]
-            inputs = []
-            while os.path.exists(os.path.join(onnx_dir, f"{stem}.s0.in{len(inputs)}.npy")):
-                inputs.append(os.path.join(onnx_dir, f"{stem}.s0.in{len(inputs)}.npy"))
-            found.append((stem, os.path.join(onnx_dir, name), inputs, []))
-            # The same model through post-training quantization, when it has samples.
-            calib = [os.path.join(onnx_dir, f"{stem}.calib.npy")]
-            if not os.path.exists(calib[0]):
-                calib = []
-                while os.path.exists(os.path.join(onnx_dir, f"{stem}.calib.in{len(calib)}.npy")):
-                    calib.append(os.path.join(onnx_dir, f"{stem}.calib.in{len(calib)}.npy"))
-            if calib:
-                args = ["--quantize", "int8"]
-                for c in calib:
-                    args += ["--calibration", c]
-                found.append((stem + " int8", os.path.join(onnx_dir, name), inputs, args))
+    golden_dir = os.path.join(shared, "models", "tflm-golden")
     tflite_dir = os.path.join(shared, "models", "tflite")
-    for dirpath, _, files in os.walk(tflite_dir):
+    for dirpath, _, files in sorted(os.walk(tflite_dir)):
         for name in sorted(files):
-            if name.endswith(".tflite"):
-                stem = name[:-7]
-                inputs = []
-                while os.path.exists(os.path.join(dirpath, f"{stem}.s0.in{len(inputs)}.npy")):
-                    inputs.append(os.path.join(dirpath, f"{stem}.s0.in{len(inputs)}.npy"))
-                found.append((stem, os.path.join(dirpath, name), inputs, []))
+            stem = name[:-len(".tflite")]
+            if not name.endswith(".tflite") or stem not in base:
+                continue
+            found.append((stem, os.path.join(dirpath, name), numbered(golden_dir, stem, "in"),
+                          numbered(golden_dir, stem, "out"), []))
+    onnx_dir = os.path.join(shared, "models", "onnx")
+    for name in sorted(os.listdir(onnx_dir)) if os.path.isdir(onnx_dir) else []:
+        if not name.endswith(".onnx"):
+            continue
+        stem = name[:-5]
+        calib = [os.path.join(onnx_dir, f"{stem}.calib.npy")]
+        if not os.path.exists(calib[0]):
+            calib = []
+            while os.path.exists(os.path.join(onnx_dir, f"{stem}.calib.in{len(calib)}.npy")):
+                calib.append(os.path.join(onnx_dir, f"{stem}.calib.in{len(calib)}.npy"))
+        if not calib:
+            continue
+        args = ["--quantize", "int8"]
+        for c in calib:
+            args += ["--calibration", c]
+        # The ONNX goldens are float outputs of the float model: not comparable bit for bit.
+        found.append((stem + " int8", os.path.join(onnx_dir, name), numbered(onnx_dir, stem, "in"), [], args))
     return found
+
+
+def outputs_match(out_dir, golden):
+    """True / False when compared with the golden outputs, None when not comparable."""
+    if not golden:
+        return None
+    for j, path in enumerate(golden):
+        ours = os.path.join(out_dir, f"out{j}.npy")
+        if not os.path.exists(ours):
+            candidates = sorted(f for f in os.listdir(out_dir) if f.endswith(".npy"))
+            if len(candidates) != len(golden):
+                return None
+            ours = os.path.join(out_dir, candidates[j])
+        (dtype_a, shape_a, data_a), (dtype_b, shape_b, data_b) = read_npy(ours), read_npy(path)
+        if dtype_a != dtype_b or math.prod(shape_a) != math.prod(shape_b) or data_a != data_b:
+            return False
+    return True
+
+
+def short(device):
+    return device.replace("qemu-cortex-", "")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--shared", default=os.environ.get("MOTE_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
-    parser.add_argument("--devices", default="qemu-cortex-m4,qemu-cortex-m0plus,qemu-cortex-m55")
-    parser.add_argument("--target", default="cortex-m4")
+    parser.add_argument("--devices", default=DEFAULT_DEVICES,
+                        help=f"comma-separated QEMU devices (default {DEFAULT_DEVICES})")
+    parser.add_argument("--models", default="", help="comma-separated model names (default: all int8 models)")
+    parser.add_argument("--ops", action="store_true", help="also print every op's kernel, MACs and instructions")
+    parser.add_argument("--json", help="also write every figure to this JSON file")
     args = parser.parse_args()
     devices = [d for d in args.devices.split(",") if d]
-    base = baselines(args.shared)
-
-    header = f"{'model':28s} {'arena':>10s} {'lower bnd':>10s} {'ratio':>6s} {'TFLM arena':>10s} {'weights':>10s} {'MACs':>12s}"
     for d in devices:
-        header += f" {d.replace('qemu-cortex-', '') + ' instr':>14s} {'/MAC':>6s}"
-    header += f" {'TFLM+CMSIS instr':>16s}"
-    print(header)
+        if not d.startswith("qemu-cortex-"):
+            parser.error(f"device '{d}' is not a qemu-cortex-* device")
+    base = baselines(args.shared)
+    wanted = {m for m in args.models.split(",") if m}
+    selected = [m for m in models(args.shared, base) if not wanted or m[0] in wanted]
+    if wanted - {m[0] for m in selected}:
+        parser.error("unknown model(s): " + ", ".join(sorted(wanted - {m[0] for m in selected})))
+
+    header = (f"{'model':24s} {'arena':>9s} {'lower bnd':>9s} {'ratio':>5s} {'TFLM arena':>10s} "
+              f"{'weights':>9s} {'MACs':>11s}")
+    for d in devices:
+        header += f" {short(d) + ' instr':>14s} {'/MAC':>6s} {'xCMSIS':>6s}"
+        if short(d) == "m55":
+            header += f" {'xM4':>5s}"
+    header += f" {'TFLM+CMSIS M4':>14s}"
+    print(header, flush=True)
+    report = []
     with tempfile.TemporaryDirectory() as work:
-        for stem, path, inputs, compile_args in models(args.shared):
-            program = os.path.join(work, stem.replace(" ", "_") + ".mote")
-            try:
-                mote(args.build, "compile", path, "-o", program, "--target", args.target, *compile_args)
-                info = json.loads(mote(args.build, "inspect", program, "--json"))
-            except RuntimeError as error:
-                print(f"{stem:28s} not compiled: {error}")
-                continue
+        for stem, path, inputs, golden, compile_args in selected:
+            safe = stem.replace(" ", "_")
             b = base.get(stem, {})
-            ratio = info["arena_bytes"] / max(1, info["arena_lower_bound_bytes"])
-            line = (f"{stem:28s} {info['arena_bytes']:>10,d} {info['arena_lower_bound_bytes']:>10,d} {ratio:>6.2f} "
-                    f"{(format(b['arena_cmsis'], ',d') if b.get('arena_cmsis') else '-'):>10s} "
-                    f"{info['weights_bytes']:>10,d} {info['macs']:>12,d}")
+            cmsis = b.get("instr_cmsis")
+            entry = {"model": stem, "devices": {}}
+            info = None
+            runs = {}
+            ops_lines = []
             for d in devices:
-                if not inputs:
-                    line += f" {'no input':>14s} {'':>6s}"
-                    continue
+                target = d[len("qemu-"):]
+                program = os.path.join(work, f"{safe}.{target}.mote")
                 try:
-                    cmd = ["run", program, "--output-dir", os.path.join(work, stem.replace(" ", "_") + d), "--device", d,
-                           "--json"]
-                    for i in inputs:
-                        cmd += ["--input", i]
-                    run = json.loads(mote(args.build, *cmd))
-                    per_mac = run["instructions"] / info["macs"] if info["macs"] else 0
-                    line += f" {run['instructions']:>14,d} {per_mac:>6.2f}"
+                    mote(args.build, "compile", path, "-o", program, "--target", target, *compile_args)
+                    if info is None or target == "cortex-m4":
+                        info = json.loads(mote(args.build, "inspect", program, "--json"))
                 except RuntimeError as error:
-                    line += f" {'failed':>14s} {'':>6s}"
-                    print(f"  {stem} on {d}: {error}", file=sys.stderr)
-            line += f" {(format(b['instr_cmsis'], ',d') if b.get('instr_cmsis') else '-'):>16s}"
+                    runs[d] = ("not compiled", None, str(error))
+                    continue
+                if not inputs:
+                    runs[d] = ("no input", None, "")
+                    continue
+                out_dir = os.path.join(work, f"{safe}.{target}.out")
+                cmd = ["run", program, "--output-dir", out_dir, "--device", d, "--json"]
+                for i in inputs:
+                    cmd += ["--input", i]
+                try:
+                    run = json.loads(mote(args.build, *cmd))
+                except RuntimeError as error:
+                    runs[d] = ("failed", None, str(error))
+                    continue
+                runs[d] = ("ok", run, outputs_match(out_dir, golden))
+                if args.ops:
+                    for k, op in enumerate(run.get("ops", [])):
+                        per_mac = f"{op['instructions'] / op['macs']:.2f}" if op.get("macs") else "-"
+                        ops_lines.append(f"    {short(d):7s} op {k:3d} {op.get('kernel', '?'):32s} "
+                                         f"{op.get('macs', 0):>10,d} MACs {op.get('instructions', 0):>12,d} instr "
+                                         f"{per_mac:>6s}/MAC")
+            if info is None:
+                print(f"{stem:24s} not compiled: {next(iter(runs.values()))[2] if runs else ''}", flush=True)
+                continue
+            macs = info.get("macs", 0)
+            lower = max(1, info["arena_lower_bound_bytes"])
+            line = (f"{stem:24s} {info['arena_bytes']:>9,d} {info['arena_lower_bound_bytes']:>9,d} "
+                    f"{info['arena_bytes'] / lower:>5.2f} "
+                    f"{(format(b['arena_cmsis'], ',d') if b.get('arena_cmsis') else '-'):>10s} "
+                    f"{info['weights_bytes']:>9,d} {macs:>11,d}")
+            entry.update({"macs": macs, "arena_bytes": info["arena_bytes"],
+                          "arena_lower_bound_bytes": info["arena_lower_bound_bytes"],
+                          "weights_bytes": info["weights_bytes"], "tflm_cmsis_m4_instructions": cmsis})
+            m4 = runs.get("qemu-cortex-m4")
+            m4_instr = m4[1]["instructions"] if m4 and m4[0] == "ok" else None
+            for d in devices:
+                status, run, detail = runs.get(d, ("-", None, ""))
+                if status != "ok":
+                    line += f" {status:>14s} {'':>6s} {'':>6s}"
+                    if short(d) == "m55":
+                        line += f" {'':>5s}"
+                    if detail and status != "no input":
+                        print(f"  {stem} on {d}: {detail}", file=sys.stderr)
+                    entry["devices"][d] = {"status": status}
+                    continue
+                instr = run["instructions"]
+                mark = {True: " ", False: "!", None: "?"}[detail]
+                per_mac = f"{instr / macs:.2f}" if macs else "-"
+                x_cmsis = f"{instr / cmsis:.2f}" if cmsis else "-"
+                line += f" {instr:>13,d}{mark} {per_mac:>6s} {x_cmsis:>6s}"
+                figures = {"status": "ok", "instructions": instr, "bit_exact": detail,
+                           "instructions_per_mac": instr / macs if macs else None,
+                           "ratio_to_tflm_cmsis_m4": instr / cmsis if cmsis else None}
+                if short(d) == "m55":
+                    line += f" {(format(instr / m4_instr, '.2f') if m4_instr else '-'):>5s}"
+                    figures["ratio_to_mote_m4"] = instr / m4_instr if m4_instr else None
+                entry["devices"][d] = figures
+            line += f" {(format(cmsis, ',d') if cmsis else '-'):>14s}"
             print(line, flush=True)
+            for l in ops_lines:
+                print(l, flush=True)
+            report.append(entry)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -158,6 +158,12 @@ uint32_t pixel_stream_block(KernelId kernel) {
     case KernelId::kConv2dS16: case KernelId::kDepthwiseConv2dS16:
     case KernelId::kAvgPool2dS16: case KernelId::kMaxPool2dS16:
       return 1;  // the reference kernels: one output pixel at a time
+    case KernelId::kDepthwiseConv2dS8Dsp:     // pixel by pixel, four channels at a time
+    case KernelId::kDepthwiseConv2dS83x3Dsp:  // copies rows into a ring before it needs them
+      return 1;
+    case KernelId::kConv2dS8Dsp:
+    case KernelId::kConv2dS81x1Dsp:
+      return 4;  // gather 4 pixels' taps, then write them; the last block steps back to end at the last pixel
     default: return 0;
   }
 }
@@ -184,10 +190,11 @@ StreamGeometry stream_geometry(KernelId kernel, const std::vector<uint8_t>& para
 }
 
 // The smallest shift (bytes the output starts below the input) at which a pixel-streaming
-// kernel never writes over input it still reads: for every block starting at output pixel
-// p, the end of the block's output bytes must not pass the first input byte that pixel p
-// or any later pixel reads (first tap row and column, clamped to the image; a suffix
-// minimum because padding clamps several output rows to the same first row).
+// kernel never writes over input it still reads: whenever output pixel p is the lowest
+// one whose input is still to be read, the kernel has written at most pixels < p + block,
+// and those bytes must not pass the first input byte that pixel p or any later pixel
+// reads (first tap row and column, clamped to the image; a suffix minimum because padding
+// clamps several output rows to the same first row).
 uint64_t pixel_stream_shift(const ir::Tensor& in, const ir::Tensor& out, StreamGeometry g, uint32_t block) {
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
   const int64_t oh = out.shape[1], ow = out.shape[2], oc = out.shape[3];
@@ -203,9 +210,9 @@ uint64_t pixel_stream_shift(const ir::Tensor& in, const ir::Tensor& out, StreamG
   for (int64_t p = pixels - 2; p >= 0; --p)
     first_read[static_cast<size_t>(p)] = std::min(first_read[static_cast<size_t>(p)], first_read[static_cast<size_t>(p + 1)]);
   int64_t shift = 0;
-  for (int64_t p = 0; p < pixels; p += block) {
-    const int64_t block_end = std::min<int64_t>(pixels, p + block) * oc * out_elem;
-    shift = std::max(shift, block_end - first_read[static_cast<size_t>(p)]);
+  for (int64_t p = 0; p < pixels; ++p) {
+    const int64_t written_end = std::min<int64_t>(pixels, p + block) * oc * out_elem;
+    shift = std::max(shift, written_end - first_read[static_cast<size_t>(p)]);
   }
   return static_cast<uint64_t>(shift);
 }

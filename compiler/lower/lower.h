@@ -58,11 +58,12 @@ struct LoweredOp {
 bool streams_elementwise(KernelId kernel);
 
 // Pixel-streaming kernels (convolution, depthwise convolution, pooling over NHWC): they
-// produce output pixels in order (batch, row, column), in blocks of at most
-// pixel_stream_block(kernel) pixels, and while writing a block read only input bytes that
-// the block's pixels or later ones need. 0 for other kernels. Such a kernel may write
-// its output over its dying input when the output starts far enough below it that no
-// block's bytes reach input a later block still reads (pixel_stream_shift()).
+// produce output pixels in order (batch, row, column), and whenever output pixel p is the
+// lowest whose input they have still to read, they have written output pixels below
+// p + pixel_stream_block(kernel) only (1 for one pixel at a time; more for variants that
+// read a block of pixels, or step back to re-read a tail). 0 for other kernels. Such a
+// kernel may write its output over its dying input when the output starts far enough
+// below it that nothing it writes reaches input it still reads.
 uint32_t pixel_stream_block(KernelId kernel);
 
 // The in-place input and shift of `op` lowered for `node` (see LoweredOp): for an

@@ -5,6 +5,12 @@
 
 #include <cstring>
 
+#include "conv2d/conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "elementwise/elementwise.h"
+#include "fully_connected/fully_connected.h"
+#include "pool2d/pool2d.h"
+
 namespace mote::lower {
 
 TargetIsa target_isa(Target target) {
@@ -37,19 +43,157 @@ T params_as(const LoweredOp& op) {
 }
 
 // Armv7E-M / Armv8-M DSP extension variants (cortex-m4, m7, m33, m55).
-void select_conv2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
-void select_depthwise_conv2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
-void select_fully_connected_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
-void select_add_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
-void select_pool2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& /*op*/) {}
+// conv2d_s8_1x1__dsp for 1x1 kernels without padding (any stride), conv2d_s8__dsp for
+// every other groups == 1 conv; grouped convs keep the reference.
+void select_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<Conv2dS8Params>(op);
+  if (p.groups != 1) return;
+  const ir::Shape& filter = l.input(1).shape;  // [O, KH, KW, C]
+  const auto kernel_h = static_cast<int32_t>(filter[1]);
+  const auto kernel_w = static_cast<int32_t>(filter[2]);
+  const auto in_c = static_cast<int32_t>(filter[3]);
+  const bool no_pad = p.pad_top == 0 && p.pad_left == 0 && p.pad_bottom == 0 && p.pad_right == 0;
+  if (kernel_h == 1 && kernel_w == 1 && no_pad) {
+    op.kernel = KernelId::kConv2dS81x1Dsp;
+    op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(in_c);
+  } else {
+    op.kernel = KernelId::kConv2dS8Dsp;
+    op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(kernel_h, kernel_w, in_c);
+  }
+}
+// 3x3 dilation-1 filters take the specialized variant, other depth-multiplier-1 ones the
+// general variant; other depth multipliers keep the reference.
+void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<DepthwiseConv2dS8Params>(op);
+  const ir::Shape& filter = l.input(1).shape;
+  if (filter.size() != 4 || !depthwise_conv2d_s8__dsp_supports(p)) return;
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  DepthwiseConv2dShape shape{};
+  shape.batch = static_cast<int32_t>(in[0]);
+  shape.in_h = static_cast<int32_t>(in[1]);
+  shape.in_w = static_cast<int32_t>(in[2]);
+  shape.in_c = static_cast<int32_t>(in[3]);
+  shape.out_h = static_cast<int32_t>(out[1]);
+  shape.out_w = static_cast<int32_t>(out[2]);
+  shape.out_c = static_cast<int32_t>(out[3]);
+  shape.kernel_h = static_cast<int32_t>(filter[1]);
+  shape.kernel_w = static_cast<int32_t>(filter[2]);
+  if (depthwise_conv2d_s8_3x3__dsp_supports(p, static_cast<uint32_t>(filter[1]),
+                                            static_cast<uint32_t>(filter[2]))) {
+    op.kernel = KernelId::kDepthwiseConv2dS83x3Dsp;
+    op.scratch_bytes += depthwise_conv2d_s8_3x3__dsp_scratch_bytes(p, shape);
+  } else {
+    op.kernel = KernelId::kDepthwiseConv2dS8Dsp;
+    op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
+  }
+}
+// Every int8 fully connected layer (the variant has no shape limits).
+// The variant widens the whole input row to int16 in scratch (2 * K bytes). Beyond
+// kMaxFullyConnectedScratch that RAM costs more than the speed is worth on a
+// microcontroller (micro_speech's 4000 -> 4 layer would need 8 KB, more than its whole
+// arena), so long rows keep the reference.
+constexpr uint64_t kMaxFullyConnectedScratch = 2048;
+
+void select_fully_connected_s8_dsp(const NodeLowering& l, LoweredOp& op) {
+  const ir::Shape& weights = l.input(1).shape;
+  if (weights.size() != 2) return;
+  if (fully_connected_s8__dsp_scratch_bytes(static_cast<int32_t>(weights[1])) > kMaxFullyConnectedScratch) return;
+  op.kernel = KernelId::kFullyConnectedS8Dsp;
+  op.scratch_bytes += fully_connected_s8__dsp_scratch_bytes(static_cast<int32_t>(weights[1]));
+}
+// add_s8__dsp when both inputs have the output's shape (ResNet's residual adds);
+// broadcasting adds keep the reference.
+void select_add_s8_dsp(const NodeLowering& l, LoweredOp& op) {
+  const ir::Shape& out = l.output(0).shape;
+  if (l.input(0).shape != out || l.input(1).shape != out) return;
+  op.kernel = KernelId::kAddS8Dsp;
+  op.scratch_bytes += add_s8__dsp_scratch_bytes();
+}
+// The pooling variants take every shape the reference takes, and no scratch.
+void select_pool2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& op) {
+  op.kernel = op.kernel == KernelId::kAvgPool2dS8 ? KernelId::kAvgPool2dS8Dsp
+                                                  : KernelId::kMaxPool2dS8Dsp;
+}
 
 // Helium (MVE) variants (cortex-m55). Each returns true when it picked one; otherwise
 // the DSP choice runs.
-bool select_conv2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
-bool select_depthwise_conv2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
-bool select_fully_connected_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
-bool select_add_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
-bool select_pool2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& /*op*/) { return false; }
+// conv2d_s8_1x1__mve for 1x1 kernels without padding (any stride), conv2d_s8__mve for
+// every other groups == 1 conv; grouped convs fall through to the DSP choice.
+bool select_conv2d_s8_mve(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<Conv2dS8Params>(op);
+  const ir::Shape& filter = l.input(1).shape;  // [O, KH, KW, C]
+  if (p.groups != 1 || filter.size() != 4) return false;
+  const auto out_c = static_cast<int32_t>(filter[0]);
+  const auto kernel_h = static_cast<int32_t>(filter[1]);
+  const auto kernel_w = static_cast<int32_t>(filter[2]);
+  const auto in_c = static_cast<int32_t>(filter[3]);
+  const bool no_pad = p.pad_top == 0 && p.pad_left == 0 && p.pad_bottom == 0 && p.pad_right == 0;
+  if (kernel_h == 1 && kernel_w == 1 && no_pad) {
+    op.kernel = KernelId::kConv2dS81x1Mve;
+    op.scratch_bytes += conv2d_s8_1x1__mve_scratch_bytes(out_c);
+  } else {
+    op.kernel = KernelId::kConv2dS8Mve;
+    op.scratch_bytes += conv2d_s8__mve_scratch_bytes(out_c, kernel_h, kernel_w, in_c);
+  }
+  return true;
+}
+// depthwise_conv2d_s8__mve for depth multiplier 1 (any window); others go on to the DSP
+// choice.
+bool select_depthwise_conv2d_s8_mve(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<DepthwiseConv2dS8Params>(op);
+  const ir::Shape& filter = l.input(1).shape;
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  if (p.depth_multiplier != 1 || filter.size() != 4 || in.size() != 4 || out.size() != 4) {
+    return false;
+  }
+  DepthwiseConv2dShape shape{};
+  shape.batch = static_cast<int32_t>(in[0]);
+  shape.in_h = static_cast<int32_t>(in[1]);
+  shape.in_w = static_cast<int32_t>(in[2]);
+  shape.in_c = static_cast<int32_t>(in[3]);
+  shape.out_h = static_cast<int32_t>(out[1]);
+  shape.out_w = static_cast<int32_t>(out[2]);
+  shape.out_c = static_cast<int32_t>(out[3]);
+  shape.kernel_h = static_cast<int32_t>(filter[1]);
+  shape.kernel_w = static_cast<int32_t>(filter[2]);
+  if (shape.out_h < 1 || shape.out_w < 1) return false;
+  op.kernel = KernelId::kDepthwiseConv2dS8Mve;
+  op.scratch_bytes += depthwise_conv2d_s8__mve_scratch_bytes(p, shape);
+  return true;
+}
+// Every int8 fully connected layer (the variant has no shape limits).
+bool select_fully_connected_s8_mve(const NodeLowering& l, LoweredOp& op) {
+  if (l.input(1).shape.size() != 2) return false;
+  op.kernel = KernelId::kFullyConnectedS8Mve;
+  op.scratch_bytes += fully_connected_s8__mve_scratch_bytes();
+  return true;
+}
+// add_s8__mve when neither input is broadcast (both have the output's element count).
+bool select_add_s8_mve(const NodeLowering& l, LoweredOp& op) {
+  const auto elements = [](const ir::Shape& shape) {
+    int64_t n = 1;
+    for (const int64_t d : shape) n *= d;
+    return n;
+  };
+  const int64_t n = elements(l.output(0).shape);
+  if (elements(l.input(0).shape) != n || elements(l.input(1).shape) != n) return false;
+  op.kernel = KernelId::kAddS8Mve;
+  return true;
+}
+// Every int8 max pool; average pools whose window has at most kAvgPool2dS8MveMaxTaps
+// cells (the exact range of the variant's reciprocal division).
+bool select_pool2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& op) {
+  const auto p = params_as<Pool2dS8Params>(op);
+  if (op.kernel == KernelId::kMaxPool2dS8) {
+    op.kernel = KernelId::kMaxPool2dS8Mve;
+    return true;
+  }
+  if (int64_t{p.kernel_h} * p.kernel_w > kAvgPool2dS8MveMaxTaps) return false;
+  op.kernel = KernelId::kAvgPool2dS8Mve;
+  return true;
+}
 
 }  // namespace
 

@@ -80,6 +80,57 @@ Status conv2d_s8_check(const OpContext& ctx);
 void conv2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8Entry;
 
+// Armv7E-M / Armv8-M DSP variants of conv2d_s8 (SMLAD over int16 im2col columns, see
+// conv2d_s8_dsp_block.h): same inputs, params and output bits. Portable elsewhere
+// (kernels/isa/dsp.h). Scratch is 4-aligned, sized by the *_scratch_bytes() partner,
+// which check() verifies.
+// conv2d_s8_1x1__dsp: kernel 1x1, all pads 0, groups 1, any stride.
+// Scratch: 32 * ceil(in_c / 4) bytes.
+uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c);
+void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                        const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                        const int8_t* filter, const int32_t* bias, int8_t* output,
+                        uint8_t* scratch);
+Status conv2d_s8_1x1__dsp_check(const OpContext& ctx);
+void conv2d_s8_1x1__dsp_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS81x1DspEntry;
+
+// conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. With K = KH * KW *
+// in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0.
+uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output,
+                    uint8_t* scratch);
+Status conv2d_s8__dsp_check(const OpContext& ctx);
+void conv2d_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS8DspEntry;
+
+// Helium (MVE, cortex-m55) variants of conv2d_s8: same inputs, params and output bits.
+// Portable elsewhere (kernels/isa/mve.h). Scratch is int32-aligned, sized by the
+// *_scratch_bytes() partner, which check() verifies.
+// conv2d_s8_1x1__mve: kernel 1x1, all pads 0, groups 1, any stride. Scratch: out_c int32.
+uint32_t conv2d_s8_1x1__mve_scratch_bytes(int32_t out_c);
+void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers,
+                        const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                        const int8_t* filter, const int32_t* bias, int8_t* output,
+                        int32_t* scratch);
+Status conv2d_s8_1x1__mve_check(const OpContext& ctx);
+void conv2d_s8_1x1__mve_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS81x1MveEntry;
+
+// conv2d_s8__mve: any kernel, stride, dilation and padding, groups 1 (im2col of two output
+// pixels at a time). Scratch: out_c int32 rounded up to 16 bytes, then 2 * KH * KW * C.
+uint32_t conv2d_s8__mve_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
+                                      int32_t in_c);
+void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output,
+                    uint8_t* scratch);
+Status conv2d_s8__mve_check(const OpContext& ctx);
+void conv2d_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS8MveEntry;
+
 // ---------------------------------------------------------------------------------------
 // int16 activations with int8 weights (TFLite "16x8" CONV_2D, the int16 ConvPerChannel).
 //   inputs:  0 input  int16 [N, H, W, C]    (zero point 0: not used, as in TFLite)

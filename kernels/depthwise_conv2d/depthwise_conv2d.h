@@ -70,6 +70,59 @@ Status depthwise_conv2d_s8_check(const OpContext& ctx);
 void depthwise_conv2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8Entry;
 
+// Armv7E-M DSP variants: same inputs, params and results as depthwise_conv2d_s8, for depth
+// multiplier 1 only (check() refuses others). Scratch: *_scratch_bytes(params, shape)
+// bytes, 4-byte aligned, rewritten by each run: per-channel requantization constants
+// (16 * C), and for the 3x3 variant also the extended filter (18 * C) and a ring of three
+// extended input rows (6 * C * ((out_w - 1) * stride_w + 3)).
+//   depthwise_conv2d_s8_3x3__dsp: 3x3 filter, dilation 1, any stride and padding.
+//   depthwise_conv2d_s8__dsp: any filter size, stride, dilation and padding.
+inline bool depthwise_conv2d_s8_3x3__dsp_supports(const DepthwiseConv2dS8Params& p,
+                                                  uint32_t kernel_h, uint32_t kernel_w) {
+  return p.depth_multiplier == 1 && kernel_h == 3 && kernel_w == 3 && p.dilation_h == 1 &&
+         p.dilation_w == 1;
+}
+inline bool depthwise_conv2d_s8__dsp_supports(const DepthwiseConv2dS8Params& p) {
+  return p.depth_multiplier == 1;
+}
+
+uint32_t depthwise_conv2d_s8_3x3__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
+                                                    const DepthwiseConv2dShape& shape);
+void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
+                                  const int32_t* multipliers, const int32_t* shifts,
+                                  const DepthwiseConv2dShape& shape, const int8_t* input,
+                                  const int8_t* filter, const int32_t* bias, int8_t* output,
+                                  void* scratch);
+Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx);
+void depthwise_conv2d_s8_3x3__dsp_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS83x3DspEntry;
+
+uint32_t depthwise_conv2d_s8__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
+                                                const DepthwiseConv2dShape& shape);
+void depthwise_conv2d_s8__dsp(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int8_t* input, const int8_t* filter, const int32_t* bias,
+                              int8_t* output, void* scratch);
+Status depthwise_conv2d_s8__dsp_check(const OpContext& ctx);
+void depthwise_conv2d_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS8DspEntry;
+
+// Helium (MVE, cortex-m55) variant of depthwise_conv2d_s8 for depth_multiplier 1, any
+// kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits.
+// 4 channels x 4 output pixels per inner loop, the input zero point folded into the bias
+// and padding read as the input zero point (depthwise_conv2d_s8__mve.cc). Scratch: at
+// least depthwise_conv2d_s8__mve_scratch_bytes() bytes, any alignment. check(): as the
+// reference, plus depth_multiplier == 1 and the scratch size.
+uint32_t depthwise_conv2d_s8__mve_scratch_bytes(const DepthwiseConv2dS8Params& params,
+                                                const DepthwiseConv2dShape& shape);
+void depthwise_conv2d_s8__mve(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int8_t* input, const int8_t* filter, const int32_t* bias,
+                              int8_t* output, uint8_t* scratch);
+Status depthwise_conv2d_s8__mve_check(const OpContext& ctx);
+void depthwise_conv2d_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS8MveEntry;
+
 // ---------------------------------------------------------------------------------------
 // int16 activations, int8 weights (TFLite 16x8 DEPTHWISE_CONV_2D).
 //   inputs:  0 input int16 [N, H, W, C] (zero point 0), 1 filter int8 as above,

@@ -99,8 +99,30 @@ void mul_s16_run(const OpContext& ctx);
 extern const KernelEntry kAddS8Entry;
 extern const KernelEntry kSubS8Entry;
 extern const KernelEntry kMulS8Entry;
+
+// Helium (MVE, cortex-m55) variant of int8 ADD for inputs with the output's element
+// count (no broadcasting); same params and output bits as add_s8 (add_s8__mve.cc). No
+// scratch. check(): as add_s8, plus both inputs the size of the output.
+void add_s8__mve(const QuantAddSubParams& params, const int8_t* a, const int8_t* b,
+                 int8_t* out, int32_t count);
+Status add_s8__mve_check(const OpContext& ctx);
+void add_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kAddS8MveEntry;
 extern const KernelEntry kAddS16Entry;
 extern const KernelEntry kSubS16Entry;
 extern const KernelEntry kMulS16Entry;
+
+// add_s8__dsp: the Armv7E-M / Armv8-M DSP variant of add_s8 for two inputs of the
+// output's shape (no broadcasting; check() rejects other shapes): same params and output
+// bits. Each input's rescaling is tabulated for its 256 values in the scratch
+// (add_s8__dsp_scratch_bytes() = 2 KiB, int32-aligned, which check() verifies), then
+// every element costs two table loads and one SMMULR-based requantization. Portable
+// elsewhere (kernels/isa/dsp.h). `out` may be `a` or `b` (in place).
+uint32_t add_s8__dsp_scratch_bytes();
+void add_s8__dsp(const QuantAddSubParams& params, const int8_t* a, const int8_t* b, int8_t* out,
+                 int32_t count, uint8_t* scratch);
+Status add_s8__dsp_check(const OpContext& ctx);
+void add_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kAddS8DspEntry;
 
 }  // namespace mote

@@ -61,6 +61,30 @@ Status fully_connected_s8_check(const OpContext& ctx);
 void fully_connected_s8_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS8Entry;
 
+// Armv7E-M DSP variant (fully_connected_s8__dsp.cc): same inputs, params and results as
+// fully_connected_s8 for every shape. Scratch: fully_connected_s8__dsp_scratch_bytes(K)
+// bytes, 4-byte aligned (the input row expanded to int16).
+uint32_t fully_connected_s8__dsp_scratch_bytes(int32_t in_features);
+void fully_connected_s8__dsp(const FullyConnectedS8Params& params, const int32_t* multipliers,
+                             const int32_t* shifts, int32_t batches, int32_t in_features,
+                             int32_t out_features, const int8_t* input, const int8_t* weights,
+                             const int32_t* bias, int8_t* output, uint32_t* scratch);
+
+Status fully_connected_s8__dsp_check(const OpContext& ctx);
+void fully_connected_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS8DspEntry;
+
+// Helium (MVE, cortex-m55) variant of fully_connected_s8: same inputs, params and output
+// bits for every valid input; portable elsewhere (kernels/isa/mve.h). No scratch.
+uint32_t fully_connected_s8__mve_scratch_bytes();
+void fully_connected_s8__mve(const FullyConnectedS8Params& params, const int32_t* multipliers,
+                             const int32_t* shifts, int32_t batches, int32_t in_features,
+                             int32_t out_features, const int8_t* input, const int8_t* weights,
+                             const int32_t* bias, int8_t* output);
+Status fully_connected_s8__mve_check(const OpContext& ctx);
+void fully_connected_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS8MveEntry;
+
 // ---------------------------------------------------------------------------------------
 // int16 activations with int8 weights (TFLite "16x8" FULLY_CONNECTED: the int16
 // instantiations of reference_integer_ops::FullyConnected / FullyConnectedPerChannel).

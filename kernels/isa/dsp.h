@@ -53,6 +53,49 @@ inline int32_t smladx(uint32_t a, uint32_t b, int32_t acc) {
 #endif
 }
 
+// acc + lo(a) * lo(b), wrapping (SMLABB).
+inline int32_t smlabb(uint32_t a, uint32_t b, int32_t acc) {
+#if MOTE_HAS_DSP
+  return __smlabb(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+#else
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(lo16(a) * lo16(b)));
+#endif
+}
+
+// acc + hi(a) * hi(b), wrapping (SMLATT).
+inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
+#if MOTE_HAS_DSP
+  return __smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+#else
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(hi16(a) * hi16(b)));
+#endif
+}
+
+// The rounded high word of the 64-bit product: (a * b + 2^31) >> 32 (SMMULR).
+inline int32_t smmulr(int32_t a, int32_t b) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return static_cast<int32_t>((static_cast<int64_t>(a) * b + (int64_t{1} << 31)) >> 32);
+#endif
+}
+
+// acc + the high word of a * b rounded: bits 63..32 of (acc << 32) + a * b + 2^31,
+// wrapping (SMMLAR). Equals acc + smmulr(a, b) (mod 2^32).
+inline int32_t smmlar(int32_t a, int32_t b, int32_t acc) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+#else
+  const uint64_t sum = (static_cast<uint64_t>(static_cast<uint32_t>(acc)) << 32) +
+                       static_cast<uint64_t>(static_cast<int64_t>(a) * b) + (uint64_t{1} << 31);
+  return static_cast<int32_t>(static_cast<uint32_t>(sum >> 32));
+#endif
+}
+
 // Bytes 0 and 2 of x, sign-extended to halves lo and hi (SXTB16).
 inline uint32_t sxtb16(uint32_t x) {
 #if MOTE_HAS_DSP
@@ -70,6 +113,15 @@ inline uint32_t sxtb16_ror8(uint32_t x) {
   return r;
 #else
   return pack16(byte_s8(x, 1), byte_s8(x, 3));
+#endif
+}
+
+// Bytes 0 and 2 of x, zero-extended to halves lo and hi (UXTB16).
+inline uint32_t uxtb16(uint32_t x) {
+#if MOTE_HAS_DSP
+  return __uxtb16(x);
+#else
+  return x & 0x00FF00FFu;
 #endif
 }
 
@@ -104,7 +156,13 @@ inline uint32_t sadd16(uint32_t a, uint32_t b) {
 
 // lo half of a, hi half from b (PKHBT a, b, LSL #0 after b's lo moved up: pack(lo(a), lo(b))).
 inline uint32_t pack_lo_lo(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  uint32_t r;  // one PKHBT (GCC 12 emits UXTH + ORR for the portable form)
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
   return (a & 0xFFFFu) | (b << 16);
+#endif
 }
 // hi half of a to lo, hi half of b to hi: pack(hi(a), hi(b)).
 inline uint32_t pack_hi_hi(uint32_t a, uint32_t b) {
@@ -119,5 +177,92 @@ inline uint32_t load_u32(const void* p) {
   return v;
 }
 inline void store_u32(void* p, uint32_t v) { memcpy(p, &v, sizeof(v)); }
+
+// Bytewise signed maximum and minimum of four int8 lanes (SSUB8 then SEL: SSUB8 sets
+// each byte's GE flag when a >= b, SEL takes that byte from its first operand where GE
+// is set). One asm block, so nothing can come between the flag write and its read.
+inline uint32_t max_s8x4(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  uint32_t r = 0;
+  for (int n = 0; n < 4; ++n) {
+    const int32_t x = byte_s8(a, n) >= byte_s8(b, n) ? byte_s8(a, n) : byte_s8(b, n);
+    r |= (static_cast<uint32_t>(x) & 0xFFu) << (8 * n);
+  }
+  return r;
+#endif
+}
+inline uint32_t min_s8x4(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %2, %1" : "=&r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  uint32_t r = 0;
+  for (int n = 0; n < 4; ++n) {
+    const int32_t x = byte_s8(a, n) >= byte_s8(b, n) ? byte_s8(b, n) : byte_s8(a, n);
+    r |= (static_cast<uint32_t>(x) & 0xFFu) << (8 * n);
+  }
+  return r;
+#endif
+}
+
+// The words at byte offset kOffsetBytes from p, p[k], p[k + 1], into lo, hi (one LDRD:
+// p must be 4-aligned, kOffsetBytes a multiple of 4 in [0, 1020]).
+template <int kOffsetBytes>
+inline void load2_u32_at(const uint32_t* p, uint32_t& lo, uint32_t& hi) {
+  static_assert(kOffsetBytes % 4 == 0 && kOffsetBytes >= 0 && kOffsetBytes <= 1020, "LDRD offset");
+#if MOTE_HAS_DSP
+  __asm__("ldrd %0, %1, [%2, %3]"
+          : "=&r"(lo), "=r"(hi)
+          : "r"(p), "i"(kOffsetBytes),
+            "m"(*reinterpret_cast<const uint32_t(*)[2]>(p + kOffsetBytes / 4)));
+#else
+  lo = load_u32(p + kOffsetBytes / 4);
+  hi = load_u32(p + kOffsetBytes / 4 + 1);
+#endif
+}
+
+// p[0] = lo, p[1] = hi, then p advances by kStepBytes (one STRD with post-increment:
+// p must be 4-aligned, kStepBytes a multiple of 4 in [-1020, 1020]).
+template <int kStepBytes>
+inline void store2_u32_advance(uint32_t*& p, uint32_t lo, uint32_t hi) {
+  static_assert(kStepBytes % 4 == 0 && kStepBytes >= -1020 && kStepBytes <= 1020, "STRD offset");
+#if MOTE_HAS_DSP
+  __asm__("strd %2, %3, [%0], %4"
+          : "+r"(p), "=m"(*reinterpret_cast<uint32_t(*)[2]>(p))
+          : "r"(lo), "r"(hi), "i"(kStepBytes));
+#else
+  p[0] = lo;
+  p[1] = hi;
+  p += kStepBytes / 4;
+#endif
+}
+
+// x saturated to [-128, 127] (SSAT #8).
+inline int32_t ssat8(int32_t x) {
+#if MOTE_HAS_DSP
+  return __ssat(x, 8);
+#else
+  return x < -128 ? -128 : (x > 127 ? 127 : x);
+#endif
+}
+
+// Two consecutive words p[0], p[1] into lo, hi, then p += 2 (one LDRD with post-increment:
+// p must be 4-aligned). p may point into any bytes (read as by load_u32).
+inline void load2_u32_advance(const uint32_t*& p, uint32_t& lo, uint32_t& hi) {
+#if MOTE_HAS_DSP
+  __asm__("ldrd %0, %1, [%2], #8"
+          : "=r"(lo), "=r"(hi), "+r"(p)
+          : "m"(*reinterpret_cast<const uint32_t(*)[2]>(p)));
+#else
+  lo = load_u32(p);
+  hi = load_u32(p + 1);
+  p += 2;
+#endif
+}
 
 }  // namespace mote::dsp

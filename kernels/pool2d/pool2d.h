@@ -71,6 +71,40 @@ void max_pool2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kAvgPool2dS8Entry;
 extern const KernelEntry kMaxPool2dS8Entry;
 
+// Armv7E-M / Armv8-M DSP variants of the int8 pools: same inputs, params and output
+// bits, every shape the reference accepts (check() is the reference's), no scratch.
+// Portable elsewhere (kernels/isa/dsp.h). Four channels per step (one word per tap):
+// avg_pool2d_s8__dsp sums them in int16 halves with SXTAB16 (windows of at most 256
+//   taps; larger ones run the reference); max_pool2d_s8__dsp takes bytewise maxima with
+//   SSUB8/SEL.
+void avg_pool2d_s8__dsp(const Pool2dS8Params& params, const Pool2dShape& shape,
+                        const int8_t* input, int8_t* output);
+Status avg_pool2d_s8__dsp_check(const OpContext& ctx);
+void avg_pool2d_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS8DspEntry;
+void max_pool2d_s8__dsp(const Pool2dS8Params& params, const Pool2dShape& shape,
+                        const int8_t* input, int8_t* output);
+Status max_pool2d_s8__dsp_check(const OpContext& ctx);
+void max_pool2d_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kMaxPool2dS8DspEntry;
+
+// Helium (MVE, cortex-m55) variants of avg_pool2d_s8 / max_pool2d_s8: same params and
+// output bits, no scratch (avg_pool2d_s8__mve.cc, max_pool2d_s8__mve.cc). The average
+// divides with a reciprocal multiply that is exact for windows of at most
+// kAvgPool2dS8MveMaxTaps cells; its check() rejects larger kernels, otherwise both
+// checks are pool2d_s8_check.
+inline constexpr int64_t kAvgPool2dS8MveMaxTaps = 4080;
+void avg_pool2d_s8__mve(const Pool2dS8Params& params, const Pool2dShape& shape,
+                        const int8_t* input, int8_t* output);
+void max_pool2d_s8__mve(const Pool2dS8Params& params, const Pool2dShape& shape,
+                        const int8_t* input, int8_t* output);
+Status avg_pool2d_s8__mve_check(const OpContext& ctx);
+Status max_pool2d_s8__mve_check(const OpContext& ctx);
+void avg_pool2d_s8__mve_run(const OpContext& ctx);
+void max_pool2d_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS8MveEntry;
+extern const KernelEntry kMaxPool2dS8MveEntry;
+
 // ---------------------------------------------------------------------------------------
 // int16 average and max pooling (the int16 overloads of TFLite's
 // reference_integer_ops::AveragePool / MaxPool): exactly the int8 arithmetic above with

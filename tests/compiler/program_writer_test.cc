@@ -659,3 +659,137 @@ TEST(ProgramWriter, RandomConvLikeOpsRunInPlaceExactly) {
 
 }  // namespace
 }  // namespace mote
+
+namespace mote {
+namespace {
+
+// Loads `program`, feeds raw input bytes, runs, returns every output's raw bytes.
+std::vector<std::vector<uint8_t>> run_program_bytes(const std::vector<uint8_t>& program,
+                                                    const std::vector<uint8_t>& input) {
+  AlignedBuffer image(program.size());
+  std::memcpy(image.data(), program.data(), program.size());
+  AlignedBuffer arena(header_of(program).arena_bytes);
+  Interpreter interp;
+  const Status loaded = interp.load(Span<const uint8_t>(image.data(), image.size()),
+                                    Span<uint8_t>(arena.data(), arena.size()), all_kernels());
+  EXPECT_EQ(loaded, Status::kOk) << status_string(loaded) << " at op " << interp.failed_op();
+  if (loaded != Status::kOk) return {};
+  EXPECT_EQ(interp.set_input(0, input.data(), static_cast<uint32_t>(input.size())), Status::kOk);
+  EXPECT_EQ(interp.run(), Status::kOk);
+  std::vector<std::vector<uint8_t>> outputs;
+  for (uint32_t i = 0; i < interp.output_count(); ++i) {
+    std::vector<uint8_t> out(interp.output_desc(i)->bytes);
+    EXPECT_EQ(interp.get_output(i, out.data(), static_cast<uint32_t>(out.size())), Status::kOk);
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+// The int8 convolution, depthwise and pooling kernels each target picks (the references
+// on the host, the DSP variants on cortex-m4, the Helium ones on cortex-m55), written in
+// place over random geometries, give exactly the out-of-place result (run on the host).
+TEST(ProgramWriter, RandomInt8ConvLikeOpsRunInPlaceExactlyOnEveryTarget) {
+  std::mt19937 rng(616);
+  auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
+  int cases = 0, saved = 0;
+  for (int round = 0; round < 600 && cases < 240; ++round) {
+    const std::string op = std::vector<std::string>{"conv2d", "conv2d", "depthwise_conv2d", "avg_pool2d", "max_pool2d"}[rng() % 5];
+    const bool pool = op == "avg_pool2d" || op == "max_pool2d";
+    const bool pointwise = op == "conv2d" && rng() % 2 == 0;
+    const int n = pick(1, 2), h = pick(1, 12), w = pick(1, 12), c = pick(1, 20);
+    const int kh = pointwise ? 1 : pick(1, 4), kw = pointwise ? 1 : pick(1, 4);
+    const int sh = pick(1, 3), sw = pick(1, 3);
+    const int dh = pool ? 1 : pick(1, 2), dw = pool ? 1 : pick(1, 2);
+    const int pt = pointwise ? 0 : pick(0, kh - 1), pb = pointwise ? 0 : pick(0, kh - 1);
+    const int pl = pointwise ? 0 : pick(0, kw - 1), pr = pointwise ? 0 : pick(0, kw - 1);
+    const int eff_h = dh * (kh - 1) + 1, eff_w = dw * (kw - 1) + 1;
+    if (h + pt + pb < eff_h || w + pl + pr < eff_w) continue;
+    const int oh = (h + pt + pb - eff_h) / sh + 1, ow = (w + pl + pr - eff_w) / sw + 1;
+    const int multiplier = op == "depthwise_conv2d" ? (rng() % 4 == 0 ? 2 : 1) : 1;
+    const int oc = op == "conv2d" ? pick(1, 24) : c * multiplier;
+    ++cases;
+    SCOPED_TRACE(op + " case " + std::to_string(cases) + ": [" + std::to_string(n) + "," + std::to_string(h) + "," +
+                 std::to_string(w) + "," + std::to_string(c) + "] k " + std::to_string(kh) + "x" + std::to_string(kw) +
+                 " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) + "," +
+                 std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," +
+                 std::to_string(pb) + "," + std::to_string(pr) + " out channels " + std::to_string(oc));
+    std::vector<uint8_t> xv(static_cast<size_t>(n * h * w * c));
+    for (uint8_t& v : xv) v = static_cast<uint8_t>(rng());
+    const int filter_c = op == "conv2d" ? c : 1;
+    std::vector<uint8_t> fv(static_cast<size_t>(oc * kh * kw * filter_c));
+    for (uint8_t& v : fv) v = static_cast<uint8_t>(rng());
+    std::vector<uint8_t> bv(static_cast<size_t>(oc) * 4);
+    for (size_t i = 0; i < bv.size(); i += 4) {
+      const int32_t b = static_cast<int32_t>(rng() % 20001) - 10000;
+      std::memcpy(&bv[i], &b, 4);
+    }
+    auto build = [&](bool keep_input, const std::string& target) {
+      ir::Graph g;
+      auto add = [&](const std::string& name, ir::Shape shape, DType dtype, std::vector<float> scales,
+                     std::vector<int32_t> zps, int32_t axis, const std::vector<uint8_t>* data) {
+        ir::Tensor t;
+        t.name = name;
+        t.dtype = dtype;
+        t.shape = std::move(shape);
+        t.quant.scales = std::move(scales);
+        t.quant.zero_points = std::move(zps);
+        t.quant.axis = axis;
+        if (data != nullptr) {
+          t.is_constant = true;
+          t.data = *data;
+        }
+        return g.add_tensor(std::move(t));
+      };
+      const int x = add("x", {n, h, w, c}, DType::kInt8, {0.05f}, {-3}, -1, nullptr);
+      std::vector<int> inputs = {x};
+      std::map<std::string, ir::AttrValue> attrs = {{"strides", std::vector<int64_t>{sh, sw}},
+                                                    {"pads", std::vector<int64_t>{pt, pl, pb, pr}}};
+      std::vector<float> y_scale = {0.05f};
+      std::vector<int32_t> y_zp = {-3};
+      if (pool) {
+        attrs["kernel"] = std::vector<int64_t>{kh, kw};
+      } else {
+        std::vector<float> scales(static_cast<size_t>(oc));
+        for (int o = 0; o < oc; ++o) scales[static_cast<size_t>(o)] = 0.002f * static_cast<float>(1 + o % 5);
+        const ir::Shape fshape = op == "conv2d" ? ir::Shape{oc, kh, kw, c} : ir::Shape{1, kh, kw, oc};
+        inputs.push_back(add("f", fshape, DType::kInt8, scales, std::vector<int32_t>(static_cast<size_t>(oc), 0),
+                             op == "conv2d" ? 0 : 3, &fv));
+        std::vector<float> bias_scales(scales.size());
+        for (size_t o = 0; o < scales.size(); ++o) bias_scales[o] = 0.05f * scales[o];
+        inputs.push_back(add("b", {oc}, DType::kInt32, bias_scales, std::vector<int32_t>(scales.size(), 0), 0, &bv));
+        attrs["dilations"] = std::vector<int64_t>{dh, dw};
+        if (op == "depthwise_conv2d") attrs["depth_multiplier"] = int64_t{multiplier};
+        y_scale = {0.08f};
+        y_zp = {5};
+      }
+      const int y = add("y", {n, oh, ow, oc}, DType::kInt8, y_scale, y_zp, -1, nullptr);
+      ir::Node node;
+      node.name = "op";
+      node.op = op;
+      node.inputs = inputs;
+      node.outputs = {y};
+      node.attrs = attrs;
+      g.nodes.push_back(std::move(node));
+      g.inputs = {x};
+      g.outputs = {y};
+      if (keep_input) g.outputs.push_back(x);
+      return lower_to_program(g, target);
+    };
+    for (const std::string target : {"host", "cortex-m4", "cortex-m55"}) {
+      SCOPED_TRACE(target);
+      const CompileResult in_place = build(false, target);
+      const CompileResult separate = build(true, target);
+      const auto got = run_program_bytes(in_place.program, xv);
+      const auto want = run_program_bytes(separate.program, xv);
+      ASSERT_EQ(got.size(), 1u);
+      ASSERT_EQ(want.size(), 2u);
+      ASSERT_EQ(got[0], want[0]) << "kernel " << in_place.report.ops[0].kernel;
+      if (in_place.report.arena_bytes < separate.report.arena_bytes) ++saved;
+    }
+  }
+  EXPECT_GE(cases, 200);
+  EXPECT_GE(saved * 3, cases) << saved << " target compiles of " << cases << " cases wrote in place";
+}
+
+}  // namespace
+}  // namespace mote

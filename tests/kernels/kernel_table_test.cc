@@ -90,6 +90,21 @@ TEST(AllKernels, EveryIdMapsToItsEntry) {
       {KernelId::kMeanS16, &kMeanS16Entry},
       {KernelId::kAvgPool2dS16, &kAvgPool2dS16Entry},
       {KernelId::kMaxPool2dS16, &kMaxPool2dS16Entry},
+      {KernelId::kConv2dS8Mve, &kConv2dS8MveEntry},
+      {KernelId::kConv2dS8Dsp, &kConv2dS8DspEntry},
+      {KernelId::kConv2dS81x1Dsp, &kConv2dS81x1DspEntry},
+      {KernelId::kConv2dS81x1Mve, &kConv2dS81x1MveEntry},
+      {KernelId::kAddS8Dsp, &kAddS8DspEntry},
+      {KernelId::kAvgPool2dS8Dsp, &kAvgPool2dS8DspEntry},
+      {KernelId::kMaxPool2dS8Dsp, &kMaxPool2dS8DspEntry},
+      {KernelId::kDepthwiseConv2dS8Dsp, &kDepthwiseConv2dS8DspEntry},
+      {KernelId::kDepthwiseConv2dS83x3Dsp, &kDepthwiseConv2dS83x3DspEntry},
+      {KernelId::kFullyConnectedS8Dsp, &kFullyConnectedS8DspEntry},
+      {KernelId::kDepthwiseConv2dS8Mve, &kDepthwiseConv2dS8MveEntry},
+      {KernelId::kFullyConnectedS8Mve, &kFullyConnectedS8MveEntry},
+      {KernelId::kAddS8Mve, &kAddS8MveEntry},
+      {KernelId::kAvgPool2dS8Mve, &kAvgPool2dS8MveEntry},
+      {KernelId::kMaxPool2dS8Mve, &kMaxPool2dS8MveEntry},
   };
   const KernelTable& table = all_kernels();
   ASSERT_EQ(table.count, kKernelCount);
@@ -143,7 +158,7 @@ TEST(KernelIds, IntegerKernelNumbersAreStable) {
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kMeanS16), 55u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kAvgPool2dS16), 56u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kMaxPool2dS16), 57u);
-  EXPECT_EQ(kKernelCount, 58u);
+  EXPECT_EQ(kKernelCount, 73u);
 }
 
 TEST(KernelNames, UnknownIdsAndNames) {

@@ -1,4 +1,5 @@
-// The .tflite models on emulated Cortex-M0+ and Cortex-M4 cores, bit for bit against
+// The .tflite models on emulated Cortex-M0+ and Cortex-M4 cores (and the MLPerf Tiny
+// ones also on Cortex-M33 and Cortex-M55, where other kernel variants run), bit for bit against
 // TensorFlow Lite Micro: each int8 model with tflm-golden/ data is compiled for the core
 // (with the softmax input as an extra output where a .presoftmax.npy exists) and run under
 // QEMU; every output element must equal the golden one. Small models run every sample;
@@ -10,6 +11,14 @@ namespace mote::testing {
 namespace {
 
 const char* const kDevices[] = {"qemu-cortex-m0plus", "qemu-cortex-m4"};
+// The cores with their own kernel variants beyond the M4's (cortex-m33: the DSP variants
+// on Armv8-M; cortex-m55: Helium) run the MLPerf Tiny models only, sample 0 of the large ones.
+const char* const kVariantDevices[] = {"qemu-cortex-m33", "qemu-cortex-m55"};
+
+bool is_mlperf_tiny(const std::string& name) {
+  return name == "kws_ref_model" || name == "vww_96_int8" || name == "pretrainedResnet_quant" ||
+         name == "ad01_int8";
+}
 
 bool is_large(const std::string& name) {
   return name == "kws_ref_model" || name == "vww_96_int8" || name == "pretrainedResnet_quant";
@@ -34,6 +43,10 @@ TEST_P(TflmGoldenQemu, IdenticalToTflm) {
   const TfliteModel m = GetParam().model;
   const std::string device = GetParam().device;
   if (m.disabled) GTEST_SKIP() << m.name << ": " << m.disabled;
+#ifdef MOTE_FIRMWARE_DIR
+  const std::string firmware = std::string(MOTE_FIRMWARE_DIR) + "/runner-" + target_of(device) + ".elf";
+  if (!std::filesystem::exists(firmware)) GTEST_SKIP() << firmware << " not built (MOTE_FIRMWARE_CORES)";
+#endif
   TempDir dir;
   const std::string presoftmax = softmax_input_name(model_path(m));
   const bool check_presoftmax = std::filesystem::exists(golden_path(m.name, 0, "presoftmax"));
@@ -57,6 +70,9 @@ std::vector<GoldenCase> golden_cases() {
   std::vector<GoldenCase> all;
   for (const char* device : kDevices)
     for (const TfliteModel& m : tflm_golden_models()) all.push_back({m, device});
+  for (const char* device : kVariantDevices)
+    for (const TfliteModel& m : tflm_golden_models())
+      if (is_mlperf_tiny(m.name)) all.push_back({m, device});
   return all;
 }
 

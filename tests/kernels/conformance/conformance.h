@@ -11,6 +11,23 @@
 // A suite lives in <variant name>.cc beside this header (e.g. conv2d_s8_1x1__dsp.cc),
 // defines one `int run_<variant name>(Rng& rng, int cases)` that returns the number of
 // failed cases, and is listed once in suites.cc.
+//
+// Adding a suite (three one-line edits, nothing else):
+//   1. tests/kernels/conformance/<variant>.cc with
+//        namespace mote::conformance { int run_<variant>(Rng& rng, int cases) {...} }
+//   2. suites.cc: one declaration line `int run_<variant>(Rng&, int);` and one entry
+//      line `{"<variant>", run_<variant>},` in kSuites (each in its marked block);
+//   3. sources.cmake: one line `<variant>.cc` in MOTE_CONFORMANCE_SUITES.
+// sources.cmake feeds both the host test (ctest kernel_conformance, label unit) and the
+// per-core firmware (platforms/cortex_m/conformance, ctest kernel_conformance_<core>,
+// label qemu). Run one suite on the host with `kernel_conformance [cases] [variant]`.
+//
+// A suite calls the reference kernel and the variant directly (their plain functions
+// over params/pointers/scratch), on buffers from arena(), and compares the outputs
+// with expect_equal_*. Keep a case's buffers well under Arena::kBytes (cases are run on
+// emulated cores too: a few hundred cases per suite should take seconds, not minutes).
+// Each suite gets its own Rng seeded from its variant name, so adding a suite does not
+// change the cases of the others.
 #pragma once
 
 #include <stddef.h>
@@ -39,7 +56,8 @@ class Rng {
   uint32_t state_;
 };
 
-// Bump allocator over a static pool; reset() before each case. alloc() returns nullptr
+// Bump allocator over a static pool; reset() before each case. Fresh allocations are
+// filled with one fixed byte (0xA5), so output a kernel leaves unwritten shows up. alloc() returns nullptr
 // when the pool is exhausted (a suite then skips the case and says so).
 class Arena {
  public:
@@ -60,14 +78,19 @@ Arena& arena();
 void print(const char* text);
 void print_int(int64_t value);
 
-// Fills with random int8 values, or int32 in [lo, hi].
+// Fills with random int8 values, or int8/int32 in [lo, hi].
 void fill_s8(Rng& rng, int8_t* data, size_t count);
+void fill_s8_range(Rng& rng, int8_t* data, size_t count, int32_t lo, int32_t hi);
 void fill_s32(Rng& rng, int32_t* data, size_t count, int32_t lo, int32_t hi);
 
 // True when expected and actual are equal; otherwise prints one line
 // "<variant> case <n> (<what>): element <i>: expected <e>, got <a>" and returns false.
 bool expect_equal_s8(const char* variant, int case_index, const char* what,
                      const int8_t* expected, const int8_t* actual, size_t count);
+bool expect_equal_s16(const char* variant, int case_index, const char* what,
+                      const int16_t* expected, const int16_t* actual, size_t count);
+bool expect_equal_s32(const char* variant, int case_index, const char* what,
+                      const int32_t* expected, const int32_t* actual, size_t count);
 
 struct Suite {
   const char* variant;  // kernel name, e.g. "conv2d_s8_1x1__dsp"

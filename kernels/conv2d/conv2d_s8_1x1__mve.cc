@@ -1,0 +1,100 @@
+// Helium (MVE) int8 1x1 convolution (pointwise), bit-exact with conv2d_s8: kernel 1x1,
+// no padding, groups == 1, any stride. Each output pixel's input pixel is a row of C
+// contiguous bytes, so the op is a matrix product of pixel rows by filter rows
+// (conv2d_s8_mve_rows.h: 2 pixels x 4 channels per block, predicated tail of C % 16,
+// four outputs requantized per vector). The input offset is folded into a per-channel
+// bias computed once per call into scratch (out_c int32).
+//
+// On a core without MVE the same code runs through the portable definitions of
+// kernels/isa/mve.h.
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_mve_rows.h"
+#include "conv2d/conv2d_shapes.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+
+namespace mote {
+
+uint32_t conv2d_s8_1x1__mve_scratch_bytes(int32_t out_c) {
+  return static_cast<uint32_t>(out_c) * 4u;
+}
+
+void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers,
+                        const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                        const int8_t* filter, const int32_t* bias, int8_t* output,
+                        int32_t* scratch) {
+  const int32_t k = shape.in_c;
+  int32_t* bias_eff = scratch;
+  conv2d_s8_mve_bias(filter, bias, shape.out_c, k, -params.input_zero_point, bias_eff);
+
+  // Walks output pixels in order, with the input pixel each one reads.
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
+  const int32_t col_step = params.stride_w * k;
+  const int32_t row_step = params.stride_h * shape.in_w * k;
+  const int32_t image_step = shape.in_h * shape.in_w * k;
+  int32_t oy = 0, ox = 0;
+  const int8_t* image = input;
+  const int8_t* row = input;
+  auto next_pixel = [&]() -> const int8_t* {
+    const int8_t* px = row + ox * col_step;
+    if (++ox == shape.out_w) {
+      ox = 0;
+      if (++oy == shape.out_h) {
+        oy = 0;
+        image += image_step;
+        row = image;
+      } else {
+        row += row_step;
+      }
+    }
+    return px;
+  };
+  int8_t* out = output;
+  int32_t p = 0;
+  for (; p + 2 <= pixels; p += 2) {
+    const int8_t* x0 = next_pixel();
+    const int8_t* x1 = next_pixel();
+    conv2d_s8_mve_rows(params, multipliers, shifts, filter, bias_eff, shape.out_c, k, x0, x1,
+                       out, out + shape.out_c);
+    out += 2 * shape.out_c;
+  }
+  if (p < pixels) {
+    const int8_t* x0 = next_pixel();
+    conv2d_s8_mve_rows(params, multipliers, shifts, filter, bias_eff, shape.out_c, k, x0, x0,
+                       out, nullptr);
+  }
+}
+
+Status conv2d_s8_1x1__mve_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  if (filter.dims[1] != 1 || filter.dims[2] != 1 || p.groups != 1) return Status::kBadParams;
+  if (p.pad_top != 0 || p.pad_left != 0 || p.pad_bottom != 0 || p.pad_right != 0) {
+    return Status::kBadParams;
+  }
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < conv2d_s8_1x1__mve_scratch_bytes(static_cast<int32_t>(filter.dims[0])) ||
+      reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void conv2d_s8_1x1__mve_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  const uint32_t out_c = filter.dims[0];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  conv2d_s8_1x1__mve(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                     static_cast<const int8_t*>(ctx.input_data(0)),
+                     static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                     static_cast<int8_t*>(ctx.output_data(0)),
+                     reinterpret_cast<int32_t*>(ctx.scratch().data()));
+}
+
+const KernelEntry kConv2dS81x1MveEntry = {conv2d_s8_1x1__mve_check, conv2d_s8_1x1__mve_run};
+
+}  // namespace mote

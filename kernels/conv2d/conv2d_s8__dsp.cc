@@ -1,0 +1,193 @@
+// Armv7E-M DSP int8 convolution, any KH x KW, stride, dilation and padding, groups == 1,
+// bit-exact with conv2d_s8. Four output pixels at a time: each one's window becomes an
+// int16 column (input offset added, padding taps 0) in the interleaved block of
+// conv2d_s8_dsp_block.h, then every output channel runs 16 MACs per weight word over
+// the block.
+//
+// Fewer than 4 output pixels in all: the reference kernel runs.
+//
+// Filling a column: when C is a multiple of 4 every tap starts a group of four, so each
+// tap (or a whole filter row, when the window row lies inside the image and dilation_w
+// is 1) is expanded straight from the input. Otherwise the window is first gathered as
+// K int8 bytes (padding written as input_zero_point; filter rows inside the image copied
+// whole) and that row is expanded.
+//
+// Scratch: the column block, 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) bytes for the
+// gathered row when C % 4 != 0.
+#include <string.h>
+
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_dsp_block.h"
+#include "conv2d/conv2d_shapes.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+
+namespace mote {
+namespace {
+
+using conv2d_dsp::kBlockPixels;
+
+// n bytes from src to dst (word copies; n is small: one filter row or tap).
+void copy_bytes(const int8_t* src, int8_t* dst, int32_t n) {
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) dsp::store_u32(dst + i, dsp::load_u32(src + i));
+  for (; i < n; ++i) dst[i] = src[i];
+}
+
+// Window of output pixel (oy, ox) as K int8 bytes in filter order.
+void gather_window(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                   int32_t oy, int32_t ox, int8_t* row) {
+  const int32_t c = shape.in_c;
+  const int32_t row_bytes = shape.kernel_w * c;
+  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+  const int32_t y0 = oy * params.stride_h - params.pad_top;
+  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const bool x_inside =
+      params.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w - 1 < shape.in_w;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky, row += row_bytes) {
+    const int32_t y = y0 + ky * params.dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      memset(row, pad, static_cast<size_t>(row_bytes));
+      continue;
+    }
+    const int8_t* in_row = image + y * shape.in_w * c;
+    if (x_inside) {
+      copy_bytes(in_row + x0 * c, row, row_bytes);
+      continue;
+    }
+    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+      const int32_t x = x0 + kx * params.dilation_w;
+      if (x < 0 || x >= shape.in_w) {
+        memset(row + kx * c, pad, static_cast<size_t>(c));
+      } else {
+        copy_bytes(in_row + x * c, row + kx * c, c);
+      }
+    }
+  }
+}
+
+// Column `pixel` of the block from the window of (oy, ox); C % 4 == 0.
+void expand_window(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                   int32_t oy, int32_t ox, uint32_t offsets, uint32_t* columns, int32_t pixel) {
+  const int32_t c = shape.in_c;
+  const int32_t tap_groups = c / 4;
+  const int32_t y0 = oy * params.stride_h - params.pad_top;
+  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const bool x_inside =
+      params.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w - 1 < shape.in_w;
+  int32_t group = 0;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+    const int32_t y = y0 + ky * params.dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      conv2d_dsp::zero_column_groups(columns, pixel, group, shape.kernel_w * tap_groups);
+      group += shape.kernel_w * tap_groups;
+      continue;
+    }
+    const int8_t* in_row = image + y * shape.in_w * c;
+    if (x_inside) {
+      group = conv2d_dsp::expand_into_column(in_row + x0 * c, shape.kernel_w * c, offsets,
+                                             columns, pixel, group);
+      continue;
+    }
+    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+      const int32_t x = x0 + kx * params.dilation_w;
+      if (x < 0 || x >= shape.in_w) {
+        conv2d_dsp::zero_column_groups(columns, pixel, group, tap_groups);
+        group += tap_groups;
+      } else {
+        group = conv2d_dsp::expand_into_column(in_row + x * c, c, offsets, columns, pixel, group);
+      }
+    }
+  }
+}
+
+uint32_t gather_bytes(int32_t in_c, int32_t k) {
+  return in_c % 4 == 0 ? 0u : static_cast<uint32_t>(conv2d_dsp::k_groups(k)) * 4u;
+}
+
+}  // namespace
+
+uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  const int32_t k = kernel_h * kernel_w * in_c;
+  return conv2d_dsp::columns_bytes(k) + gather_bytes(in_c, k);
+}
+
+void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output,
+                    uint8_t* scratch) {
+  const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
+  uint32_t* columns = reinterpret_cast<uint32_t*>(scratch);
+  int8_t* gathered = reinterpret_cast<int8_t*>(scratch + conv2d_dsp::columns_bytes(k));
+  const bool gather = shape.in_c % 4 != 0;
+  const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
+  const conv2d_dsp::OutputQuant quant =
+      conv2d_dsp::output_quant(params, multipliers, shifts);
+
+  const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
+  const int32_t image_pixels = shape.out_h * shape.out_w;
+  const int32_t pixels = shape.batch * image_pixels;
+  if (pixels < kBlockPixels) {
+    conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
+    return;
+  }
+  int32_t oy = 0, ox = 0;
+  const int8_t* image = input;
+  for (int32_t p = 0; p < pixels; p += kBlockPixels) {
+    if (p + kBlockPixels > pixels) {  // last block, moved back to end at the last pixel
+      p = pixels - kBlockPixels;
+      const int32_t in_image = p % image_pixels;
+      image = input + (p / image_pixels) * image_step;
+      oy = in_image / shape.out_w;
+      ox = in_image % shape.out_w;
+    }
+    for (int32_t i = 0; i < kBlockPixels; ++i) {
+      if (gather) {
+        gather_window(params, shape, image, oy, ox, gathered);
+        conv2d_dsp::expand_into_column(gathered, k, offsets, columns, i, 0);
+      } else {
+        expand_window(params, shape, image, oy, ox, offsets, columns, i);
+      }
+      if (++ox == shape.out_w) {
+        ox = 0;
+        if (++oy == shape.out_h) {
+          oy = 0;
+          image += image_step;
+        }
+      }
+    }
+    conv2d_dsp::run_block(columns, k, filter, bias, shape.out_c, quant, output + p * shape.out_c);
+  }
+}
+
+Status conv2d_s8__dsp_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  if (p.groups != 1) return Status::kBadParams;
+  const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
+  const uint64_t groups = (k + 3) / 4;
+  const uint64_t needed = groups * 32u + (filter.dims[3] % 4 != 0 ? groups * 4u : 0u);
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void conv2d_s8__dsp_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  const uint32_t out_c = filter.dims[0];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  conv2d_s8__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                 static_cast<const int8_t*>(ctx.input_data(0)),
+                 static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                 static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
+}
+
+const KernelEntry kConv2dS8DspEntry = {conv2d_s8__dsp_check, conv2d_s8__dsp_run};
+
+}  // namespace mote

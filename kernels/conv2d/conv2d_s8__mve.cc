@@ -1,0 +1,146 @@
+// Helium (MVE) int8 convolution, any KH x KW, stride, dilation and padding, groups == 1,
+// bit-exact with conv2d_s8. Output pixels are taken two at a time: each one's window is
+// copied into an im2col row of K = KH * KW * C bytes in scratch (taps outside the image
+// written as input_zero_point, i.e. x + input_offset == 0, so they add nothing, as the
+// reference's skipped taps), then both rows go through the matrix product of
+// conv2d_s8_mve_rows.h (2 pixels x 4 channels per block, four outputs requantized per
+// vector). The input offset is folded into a per-channel bias computed once per call.
+//
+// Scratch: out_c int32 (that bias), rounded up to 16 bytes, then two rows of K bytes.
+// On a core without MVE the same code runs through the portable definitions of
+// kernels/isa/mve.h.
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_mve_rows.h"
+#include "conv2d/conv2d_shapes.h"
+#include "isa/mve.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+
+namespace mote {
+namespace {
+
+uint32_t bias_bytes(int32_t out_c) { return (static_cast<uint32_t>(out_c) * 4u + 15u) & ~15u; }
+
+// n bytes from src to dst, 16 at a time (the last step predicated).
+void copy_bytes(int8_t* dst, const int8_t* src, int32_t n) {
+  for (; n > 0; n -= 16, src += 16, dst += 16) {
+    const mve::mve_pred16_t p = mve::vctp8q(static_cast<uint32_t>(n));
+    mve::vstrbq_p_s8(dst, mve::vldrbq_z_s8(src, p), p);
+  }
+}
+
+// n bytes of dst set to every lane of value.
+void fill_bytes(int8_t* dst, mve::int8x16_t value, int32_t n) {
+  for (; n > 0; n -= 16, dst += 16) {
+    mve::vstrbq_p_s8(dst, value, mve::vctp8q(static_cast<uint32_t>(n)));
+  }
+}
+
+// The window of output pixel (oy, ox) of `image` as one row of K bytes.
+void im2col_row(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                int32_t oy, int32_t ox, int8_t* row) {
+  const int32_t c = shape.in_c;
+  const int32_t row_bytes = shape.kernel_w * c;
+  const mve::int8x16_t pad = mve::vdupq_n_s8(static_cast<int8_t>(params.input_zero_point));
+  const int32_t y0 = oy * params.stride_h - params.pad_top;
+  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const bool x_inside = x0 >= 0 && x0 + (shape.kernel_w - 1) * params.dilation_w < shape.in_w;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky, row += row_bytes) {
+    const int32_t y = y0 + ky * params.dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      fill_bytes(row, pad, row_bytes);
+      continue;
+    }
+    const int8_t* in_row = image + y * shape.in_w * c;
+    if (x_inside && params.dilation_w == 1) {
+      copy_bytes(row, in_row + x0 * c, row_bytes);
+      continue;
+    }
+    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+      const int32_t x = x0 + kx * params.dilation_w;
+      if (x < 0 || x >= shape.in_w) {
+        fill_bytes(row + kx * c, pad, c);
+      } else {
+        copy_bytes(row + kx * c, in_row + x * c, c);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+uint32_t conv2d_s8__mve_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
+                                      int32_t in_c) {
+  return bias_bytes(out_c) + 2u * static_cast<uint32_t>(kernel_h * kernel_w * in_c);
+}
+
+void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output,
+                    uint8_t* scratch) {
+  const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
+  int32_t* bias_eff = reinterpret_cast<int32_t*>(scratch);
+  int8_t* row0 = reinterpret_cast<int8_t*>(scratch + bias_bytes(shape.out_c));
+  int8_t* row1 = row0 + k;
+  conv2d_s8_mve_bias(filter, bias, shape.out_c, k, -params.input_zero_point, bias_eff);
+
+  const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
+  int32_t oy = 0, ox = 0;
+  const int8_t* image = input;
+  auto next_pixel = [&](int8_t* row) {
+    im2col_row(params, shape, image, oy, ox, row);
+    if (++ox == shape.out_w) {
+      ox = 0;
+      if (++oy == shape.out_h) {
+        oy = 0;
+        image += image_step;
+      }
+    }
+  };
+  int8_t* out = output;
+  int32_t p = 0;
+  for (; p + 2 <= pixels; p += 2) {
+    next_pixel(row0);
+    next_pixel(row1);
+    conv2d_s8_mve_rows(params, multipliers, shifts, filter, bias_eff, shape.out_c, k, row0,
+                       row1, out, out + shape.out_c);
+    out += 2 * shape.out_c;
+  }
+  if (p < pixels) {
+    next_pixel(row0);
+    conv2d_s8_mve_rows(params, multipliers, shifts, filter, bias_eff, shape.out_c, k, row0,
+                       row0, out, nullptr);
+  }
+}
+
+Status conv2d_s8__mve_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  if (p.groups != 1) return Status::kBadParams;
+  const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
+  const uint64_t needed = bias_bytes(static_cast<int32_t>(filter.dims[0])) + 2u * k;
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void conv2d_s8__mve_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  const uint32_t out_c = filter.dims[0];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  conv2d_s8__mve(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                 static_cast<const int8_t*>(ctx.input_data(0)),
+                 static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                 static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
+}
+
+const KernelEntry kConv2dS8MveEntry = {conv2d_s8__mve_check, conv2d_s8__mve_run};
+
+}  // namespace mote

@@ -1,0 +1,403 @@
+// The Armv8.1-M Helium (MVE) integer operations the __mve kernel variants are written in,
+// each with a portable definition that computes the same bits where the target lacks MVE
+// (the host, every other Cortex-M). So an __mve variant runs, and is tested bit for bit
+// against its reference, on the host as well as on cortex-m55.
+//
+// Names and lane semantics are those of ACLE's arm_mve.h, inside namespace mote::mve.
+// On an MVE core each wrapper is the arm_mve.h intrinsic (its __arm_ name; see the
+// #undef list below). Elsewhere the vector types are plain lane arrays and
+// every operation is written out lane by lane; all integer arithmetic wraps exactly as
+// the instruction does. MOTE_HAS_MVE says which definition is in use.
+//
+// Predicates (mve_pred16_t) have one bit per byte of the 128-bit vector: an 8-bit lane i
+// is active when bit i is set; a 32-bit lane i when bits 4i..4i+3 are set (vctp32q sets
+// all four). A predicated (_z) load does not touch the memory of inactive lanes and
+// writes 0 to them; a predicated (_p) store writes only active lanes.
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define MOTE_HAS_MVE 1
+// arm_mve.h defines the unprefixed names as function-like macros (GCC 12's
+// __ARM_MVE_PRESERVE_USER_NAMESPACE, which would omit them, does not compile), so every
+// name wrapped below is undefined here and the wrappers call the __arm_ functions.
+// A wrapper added to this file adds its name to this list.
+#undef vabsq_s32
+#undef vaddq_n_s32
+#undef vaddq_s32
+#undef vaddvaq_s8
+#undef vandq_s32
+#undef vctp32q
+#undef vctp8q
+#undef vdupq_n_s32
+#undef vdupq_n_s8
+#undef veorq_s32
+#undef vldrbq_s32
+#undef vldrbq_s8
+#undef vldrbq_z_s32
+#undef vldrbq_z_s8
+#undef vldrwq_s32
+#undef vldrwq_z_s32
+#undef vmaxq_s32
+#undef vmaxq_s8
+#undef vminq_s32
+#undef vminq_s8
+#undef vmladavaq_s8
+#undef vmlaq_n_s32
+#undef vmlaq_s32
+#undef vmulq_s32
+#undef vqaddq_s32
+#undef vqdmulhq_s32
+#undef vqrdmulhq_n_s32
+#undef vqrdmulhq_s32
+#undef vrshlq_n_s32
+#undef vrshlq_s32
+#undef vshlq_s32
+#undef vstrbq_p_s32
+#undef vstrbq_p_s8
+#undef vstrbq_s32
+#undef vstrbq_s8
+#undef vstrwq_p_s32
+#undef vsubq_s32
+#undef vsetq_lane_s32
+#else
+#define MOTE_HAS_MVE 0
+#endif
+
+namespace mote::mve {
+
+#if MOTE_HAS_MVE
+
+using ::int32x4_t;
+using ::int8x16_t;
+using ::mve_pred16_t;
+
+// Lanes [0, n) active (n >= 16: all), as VCTP.8.
+inline mve_pred16_t vctp8q(uint32_t n) { return __arm_vctp8q(n); }
+// Lanes [0, n) of four 32-bit lanes active, as VCTP.32.
+inline mve_pred16_t vctp32q(uint32_t n) { return __arm_vctp32q(n); }
+// 16 bytes from p (VLDRB.8).
+inline int8x16_t vldrbq_s8(const int8_t* p) { return __arm_vldrbq_s8(p); }
+// Active lanes from p, inactive lanes 0 and not read (VLDRBT.8 under a predicate).
+inline int8x16_t vldrbq_z_s8(const int8_t* p, mve_pred16_t pred) {
+  return __arm_vldrbq_z_s8(p, pred);
+}
+// acc + sum_i a[i] * b[i], wrapping int32 (VMLADAVA.S8).
+inline int32_t vmladavaq_s8(int32_t acc, int8x16_t a, int8x16_t b) {
+  return __arm_vmladavaq_s8(acc, a, b);
+}
+// acc + sum_i a[i], wrapping int32 (VADDVA.S8).
+inline int32_t vaddvaq_s8(int32_t acc, int8x16_t a) { return __arm_vaddvaq_s8(acc, a); }
+
+// Four int32 lanes from p (VLDRW.32).
+inline int32x4_t vldrwq_s32(const int32_t* p) { return __arm_vldrwq_s32(p); }
+// a with lane `kLane` replaced by x (VMOV.32 Qd[lane], Rt). The lane is a template
+// argument because the instruction takes it as an immediate.
+template <int kLane>
+inline int32x4_t vsetq_lane_s32(int32_t x, int32x4_t a) {
+  return __arm_vsetq_lane_s32(x, a, kLane);
+}
+// Every lane = x (VDUP.32).
+inline int32x4_t vdupq_n_s32(int32_t x) { return __arm_vdupq_n_s32(x); }
+// Lane-wise wrapping a + b (VADD.I32).
+inline int32x4_t vaddq_s32(int32x4_t a, int32x4_t b) { return __arm_vaddq_s32(a, b); }
+// Lane-wise saturating a + b (VQADD.S32).
+inline int32x4_t vqaddq_s32(int32x4_t a, int32x4_t b) { return __arm_vqaddq_s32(a, b); }
+// Lane-wise a & b (VAND).
+inline int32x4_t vandq_s32(int32x4_t a, int32x4_t b) { return __arm_vandq_s32(a, b); }
+// Lane-wise arithmetic a >> n, n in [1, 32] (VSHR.S32).
+#define MOTE_MVE_VSHRQ_N_S32(a, n) __arm_vshrq_n_s32((a), (n))
+// Lane-wise a << b[i] (b[i] >= 0, wrapping) or a >> -b[i] (arithmetic, truncating), the
+// shift amount taken from the bottom byte of b[i] (VSHL.S32 by vector).
+inline int32x4_t vshlq_s32(int32x4_t a, int32x4_t b) { return __arm_vshlq_s32(a, b); }
+// As vshlq_s32 but right shifts round half up: (a + 2^(n-1)) >> n computed without
+// overflow (VRSHL.S32 by vector).
+inline int32x4_t vrshlq_s32(int32x4_t a, int32x4_t b) { return __arm_vrshlq_s32(a, b); }
+// Lane-wise saturate(round(2 * a * b / 2^32)) with ties up (VQRDMULH.S32): gemmlowp's
+// SaturatingRoundingDoublingHighMul.
+inline int32x4_t vqrdmulhq_s32(int32x4_t a, int32x4_t b) { return __arm_vqrdmulhq_s32(a, b); }
+// Lane-wise max / min (VMAX.S32 / VMIN.S32).
+inline int32x4_t vmaxq_s32(int32x4_t a, int32x4_t b) { return __arm_vmaxq_s32(a, b); }
+inline int32x4_t vminq_s32(int32x4_t a, int32x4_t b) { return __arm_vminq_s32(a, b); }
+// The low byte of each lane to p[0..3] (VSTRB.32); _p: active lanes only.
+inline void vstrbq_s32(int8_t* p, int32x4_t a) { __arm_vstrbq_s32(p, a); }
+inline void vstrbq_p_s32(int8_t* p, int32x4_t a, mve_pred16_t pred) {
+  __arm_vstrbq_p_s32(p, a, pred);
+}
+
+#else  // portable definitions
+
+struct int8x16_t {
+  int8_t lane[16];
+};
+struct int32x4_t {
+  int32_t lane[4];
+};
+using mve_pred16_t = uint16_t;
+
+inline mve_pred16_t vctp8q(uint32_t n) {
+  return n >= 16 ? mve_pred16_t{0xFFFF} : static_cast<mve_pred16_t>((1u << n) - 1u);
+}
+inline mve_pred16_t vctp32q(uint32_t n) {
+  return n >= 4 ? mve_pred16_t{0xFFFF} : static_cast<mve_pred16_t>((1u << (4 * n)) - 1u);
+}
+inline int8x16_t vldrbq_s8(const int8_t* p) {
+  int8x16_t r;
+  for (int i = 0; i < 16; ++i) r.lane[i] = p[i];
+  return r;
+}
+inline int8x16_t vldrbq_z_s8(const int8_t* p, mve_pred16_t pred) {
+  int8x16_t r;
+  for (int i = 0; i < 16; ++i) r.lane[i] = ((pred >> i) & 1u) != 0 ? p[i] : int8_t{0};
+  return r;
+}
+inline int32_t vmladavaq_s8(int32_t acc, int8x16_t a, int8x16_t b) {
+  uint32_t sum = static_cast<uint32_t>(acc);
+  for (int i = 0; i < 16; ++i) sum += static_cast<uint32_t>(a.lane[i] * b.lane[i]);
+  return static_cast<int32_t>(sum);
+}
+inline int32_t vaddvaq_s8(int32_t acc, int8x16_t a) {
+  uint32_t sum = static_cast<uint32_t>(acc);
+  for (int i = 0; i < 16; ++i) sum += static_cast<uint32_t>(static_cast<int32_t>(a.lane[i]));
+  return static_cast<int32_t>(sum);
+}
+
+inline int32x4_t vldrwq_s32(const int32_t* p) { return {{p[0], p[1], p[2], p[3]}}; }
+template <int kLane>
+inline int32x4_t vsetq_lane_s32(int32_t x, int32x4_t a) {
+  a.lane[kLane] = x;
+  return a;
+}
+inline int32x4_t vdupq_n_s32(int32_t x) { return {{x, x, x, x}}; }
+inline int32x4_t vaddq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    r.lane[i] = static_cast<int32_t>(static_cast<uint32_t>(a.lane[i]) +
+                                     static_cast<uint32_t>(b.lane[i]));
+  }
+  return r;
+}
+inline int32x4_t vqaddq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t s = int64_t{a.lane[i]} + int64_t{b.lane[i]};
+    r.lane[i] = s > INT32_MAX ? INT32_MAX : (s < INT32_MIN ? INT32_MIN : static_cast<int32_t>(s));
+  }
+  return r;
+}
+inline int32x4_t vandq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[i] & b.lane[i];
+  return r;
+}
+inline int32x4_t vshrq_n_s32_portable(int32x4_t a, int n) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = n >= 32 ? (a.lane[i] < 0 ? -1 : 0) : (a.lane[i] >> n);
+  return r;
+}
+#define MOTE_MVE_VSHRQ_N_S32(a, n) ::mote::mve::vshrq_n_s32_portable((a), (n))
+// Shift of one lane by the signed bottom byte of b, as VSHL/VRSHL (round = VRSHL).
+inline int32_t shift_lane(int32_t a, int32_t b, bool round) {
+  const int32_t n = static_cast<int8_t>(b & 0xFF);
+  if (n >= 0) return n >= 32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(a) << n);
+  const int32_t r = -n > 63 ? 63 : -n;  // beyond 32 every bit is the sign (or 0 rounded)
+  const int64_t wide = int64_t{a} + (round ? (int64_t{1} << (r - 1)) : 0);
+  return static_cast<int32_t>(wide >> r);
+}
+inline int32x4_t vshlq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = shift_lane(a.lane[i], b.lane[i], false);
+  return r;
+}
+inline int32x4_t vrshlq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = shift_lane(a.lane[i], b.lane[i], true);
+  return r;
+}
+inline int32x4_t vqrdmulhq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    // (2ab + 2^31) >> 32 == (ab + 2^30) >> 31, which cannot overflow int64.
+    const int64_t v = (int64_t{a.lane[i]} * int64_t{b.lane[i]} + (int64_t{1} << 30)) >> 31;
+    r.lane[i] = v > INT32_MAX ? INT32_MAX : static_cast<int32_t>(v);
+  }
+  return r;
+}
+inline int32x4_t vmaxq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[i] > b.lane[i] ? a.lane[i] : b.lane[i];
+  return r;
+}
+inline int32x4_t vminq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[i] < b.lane[i] ? a.lane[i] : b.lane[i];
+  return r;
+}
+inline void vstrbq_s32(int8_t* p, int32x4_t a) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<int8_t>(a.lane[i] & 0xFF);
+}
+inline void vstrbq_p_s32(int8_t* p, int32x4_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 4; ++i) {
+    if (((pred >> (4 * i)) & 1u) != 0) p[i] = static_cast<int8_t>(a.lane[i] & 0xFF);
+  }
+}
+
+#endif
+
+}  // namespace mote::mve
+
+// ---------------------------------------------------------------------------------------
+// Operations used by the depthwise, add and pool __mve variants (widening loads,
+// multiply-accumulate, int8 lane max/min).
+namespace mote::mve {
+
+#if MOTE_HAS_MVE
+
+// Four bytes from p, sign-extended to int32 lanes (VLDRB.S32); _z: inactive lanes 0,
+// not read.
+inline int32x4_t vldrbq_s32(const int8_t* p) { return __arm_vldrbq_s32(p); }
+inline int32x4_t vldrbq_z_s32(const int8_t* p, mve_pred16_t pred) {
+  return __arm_vldrbq_z_s32(p, pred);
+}
+// Active int32 lanes from p, inactive lanes 0 and not read (VLDRW.32 under a predicate).
+inline int32x4_t vldrwq_z_s32(const int32_t* p, mve_pred16_t pred) {
+  return __arm_vldrwq_z_s32(p, pred);
+}
+// Lane-wise wrapping acc + a * b (VMUL.I32 + VADD.I32: MVE's VMLA multiplies by a scalar).
+inline int32x4_t vmlaq_s32(int32x4_t acc, int32x4_t a, int32x4_t b) {
+  // MVE has no vector-by-vector VMLA: VMUL.I32 then VADD.I32 (same wrapping result).
+  return __arm_vaddq_s32(acc, __arm_vmulq_s32(a, b));
+}
+// Lane-wise wrapping a - b (VSUB.I32), a ^ b (VEOR), |a| wrapping (VABS.S32).
+inline int32x4_t vsubq_s32(int32x4_t a, int32x4_t b) { return __arm_vsubq_s32(a, b); }
+inline int32x4_t veorq_s32(int32x4_t a, int32x4_t b) { return __arm_veorq_s32(a, b); }
+inline int32x4_t vabsq_s32(int32x4_t a) { return __arm_vabsq_s32(a); }
+// Lane-wise saturate((2 * a * b) >> 32), truncating (VQDMULH.S32).
+inline int32x4_t vqdmulhq_s32(int32x4_t a, int32x4_t b) { return __arm_vqdmulhq_s32(a, b); }
+// int8 lanes: every lane = x (VDUP.8), max / min (VMAX.S8 / VMIN.S8), store 16 bytes
+// (VSTRB.8; _p: active lanes only).
+inline int8x16_t vdupq_n_s8(int8_t x) { return __arm_vdupq_n_s8(x); }
+inline int8x16_t vmaxq_s8(int8x16_t a, int8x16_t b) { return __arm_vmaxq_s8(a, b); }
+inline int8x16_t vminq_s8(int8x16_t a, int8x16_t b) { return __arm_vminq_s8(a, b); }
+inline void vstrbq_s8(int8_t* p, int8x16_t a) { __arm_vstrbq_s8(p, a); }
+inline void vstrbq_p_s8(int8_t* p, int8x16_t a, mve_pred16_t pred) {
+  __arm_vstrbq_p_s8(p, a, pred);
+}
+// Active int32 lanes to p (VSTRW.32 under a predicate).
+inline void vstrwq_p_s32(int32_t* p, int32x4_t a, mve_pred16_t pred) {
+  __arm_vstrwq_p_s32(p, a, pred);
+}
+// Scalar-operand forms: acc + a * b (VMLA.S32 by scalar), a + b (VADD.I32 by scalar),
+// VQRDMULH.S32 by scalar, and VRSHL.S32 of every lane by the scalar b (semantics of
+// vrshlq_s32 with b in every lane).
+inline int32x4_t vmlaq_n_s32(int32x4_t acc, int32x4_t a, int32_t b) {
+  return __arm_vmlaq_n_s32(acc, a, b);
+}
+inline int32x4_t vaddq_n_s32(int32x4_t a, int32_t b) { return __arm_vaddq_n_s32(a, b); }
+inline int32x4_t vqrdmulhq_n_s32(int32x4_t a, int32_t b) { return __arm_vqrdmulhq_n_s32(a, b); }
+inline int32x4_t vrshlq_n_s32(int32x4_t a, int32_t b) { return __arm_vrshlq_n_s32(a, b); }
+// a - b (VSUB.I32 by scalar); every lane shifted as vshlq_s32 by the scalar b (VSHL.S32
+// by scalar register).
+// GCC 12's arm_mve.h defines these two names as macros (to __arm_...) even under
+// __ARM_MVE_PRESERVE_USER_NAMESPACE, which would turn the wrappers into self-recursion.
+#undef vsubq_n_s32
+#undef vshlq_r_s32
+inline int32x4_t vsubq_n_s32(int32x4_t a, int32_t b) { return __arm_vsubq_n_s32(a, b); }
+inline int32x4_t vshlq_r_s32(int32x4_t a, int32_t b) { return __arm_vshlq_r_s32(a, b); }
+
+#else  // portable definitions
+
+inline int32x4_t vldrbq_s32(const int8_t* p) { return {{p[0], p[1], p[2], p[3]}}; }
+inline int32x4_t vldrbq_z_s32(const int8_t* p, mve_pred16_t pred) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = ((pred >> (4 * i)) & 1u) != 0 ? p[i] : 0;
+  return r;
+}
+inline int32x4_t vldrwq_z_s32(const int32_t* p, mve_pred16_t pred) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = ((pred >> (4 * i)) & 1u) != 0 ? p[i] : 0;
+  return r;
+}
+inline int32x4_t vmlaq_s32(int32x4_t acc, int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    r.lane[i] = static_cast<int32_t>(static_cast<uint32_t>(acc.lane[i]) +
+                                     static_cast<uint32_t>(a.lane[i]) *
+                                         static_cast<uint32_t>(b.lane[i]));
+  }
+  return r;
+}
+inline int32x4_t vsubq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    r.lane[i] = static_cast<int32_t>(static_cast<uint32_t>(a.lane[i]) -
+                                     static_cast<uint32_t>(b.lane[i]));
+  }
+  return r;
+}
+inline int32x4_t veorq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[i] ^ b.lane[i];
+  return r;
+}
+inline int32x4_t vabsq_s32(int32x4_t a) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t u = static_cast<uint32_t>(a.lane[i]);
+    r.lane[i] = static_cast<int32_t>(a.lane[i] < 0 ? 0u - u : u);
+  }
+  return r;
+}
+inline int32x4_t vqdmulhq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    // (2ab) >> 32 == (ab) >> 31, without 2ab overflowing int64 at a = b = INT32_MIN.
+    const int64_t v = (int64_t{a.lane[i]} * int64_t{b.lane[i]}) >> 31;
+    r.lane[i] = v > INT32_MAX ? INT32_MAX : static_cast<int32_t>(v);
+  }
+  return r;
+}
+inline int8x16_t vdupq_n_s8(int8_t x) {
+  int8x16_t r;
+  for (int i = 0; i < 16; ++i) r.lane[i] = x;
+  return r;
+}
+inline int8x16_t vmaxq_s8(int8x16_t a, int8x16_t b) {
+  int8x16_t r;
+  for (int i = 0; i < 16; ++i) r.lane[i] = a.lane[i] > b.lane[i] ? a.lane[i] : b.lane[i];
+  return r;
+}
+inline int8x16_t vminq_s8(int8x16_t a, int8x16_t b) {
+  int8x16_t r;
+  for (int i = 0; i < 16; ++i) r.lane[i] = a.lane[i] < b.lane[i] ? a.lane[i] : b.lane[i];
+  return r;
+}
+inline void vstrbq_s8(int8_t* p, int8x16_t a) {
+  for (int i = 0; i < 16; ++i) p[i] = a.lane[i];
+}
+inline void vstrbq_p_s8(int8_t* p, int8x16_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 16; ++i) {
+    if (((pred >> i) & 1u) != 0) p[i] = a.lane[i];
+  }
+}
+inline void vstrwq_p_s32(int32_t* p, int32x4_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 4; ++i) {
+    if (((pred >> (4 * i)) & 1u) != 0) p[i] = a.lane[i];
+  }
+}
+inline int32x4_t vmlaq_n_s32(int32x4_t acc, int32x4_t a, int32_t b) {
+  return vmlaq_s32(acc, a, vdupq_n_s32(b));
+}
+inline int32x4_t vaddq_n_s32(int32x4_t a, int32_t b) { return vaddq_s32(a, vdupq_n_s32(b)); }
+inline int32x4_t vqrdmulhq_n_s32(int32x4_t a, int32_t b) {
+  return vqrdmulhq_s32(a, vdupq_n_s32(b));
+}
+inline int32x4_t vrshlq_n_s32(int32x4_t a, int32_t b) { return vrshlq_s32(a, vdupq_n_s32(b)); }
+inline int32x4_t vsubq_n_s32(int32x4_t a, int32_t b) { return vsubq_s32(a, vdupq_n_s32(b)); }
+inline int32x4_t vshlq_r_s32(int32x4_t a, int32_t b) { return vshlq_s32(a, vdupq_n_s32(b)); }
+
+#endif
+
+}  // namespace mote::mve

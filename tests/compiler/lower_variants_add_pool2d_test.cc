@@ -1,0 +1,129 @@
+// Variant choice for int8 ADD and pooling (compiler/lower/variants.cc, select_add_s8_dsp
+// and select_pool2d_s8_dsp): cortex-m4 / m7 / m33 take add_s8__dsp (with its 2 KiB
+// table scratch) when both inputs have the output's shape, and keep add_s8 for
+// broadcasting adds; they take avg_pool2d_s8__dsp / max_pool2d_s8__dsp for every int8
+// pool (no scratch). cortex-m55 takes a Helium variant where one applies, else the DSP
+// one. Cores without the DSP extension (host, cortex-m0plus, cortex-m3) keep the
+// references. The parameters never change.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "elementwise/elementwise.h"
+#include "ir/graph.h"
+#include "lower/lower.h"
+#include "pool2d/pool2d.h"
+
+namespace mote::lower {
+namespace {
+
+int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, float scale, int32_t zp) {
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = DType::kInt8;
+  t.shape = std::move(shape);
+  t.quant.scales = {scale};
+  t.quant.zero_points = {zp};
+  t.quant.axis = -1;
+  return g.add_tensor(std::move(t));
+}
+
+ir::Graph add_graph(const ir::Shape& a, const ir::Shape& b, const ir::Shape& out) {
+  ir::Graph g;
+  const int x = add_tensor(g, "a", a, 0.05f, -3);
+  const int y = add_tensor(g, "b", b, 0.07f, 5);
+  const int z = add_tensor(g, "y", out, 0.1f, -1);
+  ir::Node node;
+  node.name = "add";
+  node.op = "add";
+  node.inputs = {x, y};
+  node.outputs = {z};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+ir::Graph pool_graph(bool average, const ir::Shape& in, const ir::Shape& out,
+                     std::vector<int64_t> kernel, std::vector<int64_t> strides,
+                     std::vector<int64_t> pads) {
+  ir::Graph g;
+  const int x = add_tensor(g, "x", in, 0.05f, 2);
+  const int y = add_tensor(g, "y", out, 0.05f, 2);
+  ir::Node node;
+  node.name = "pool";
+  node.op = average ? "avg_pool2d" : "max_pool2d";
+  node.inputs = {x};
+  node.outputs = {y};
+  node.attrs = {{"kernel", kernel}, {"strides", strides}, {"pads", pads}};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.nodes.back(), target); }
+
+constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
+constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
+
+TEST(LowerVariantsAdd, SameShapeAddTakesTheDspVariant) {
+  const ir::Graph g = add_graph({1, 8, 8, 16}, {1, 8, 8, 16}, {1, 8, 8, 16});
+  const LoweredOp ref = lower(g, Target::kHost);
+  ASSERT_EQ(ref.kernel, KernelId::kAddS8);
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower(g, t);
+    EXPECT_EQ(op.kernel, KernelId::kAddS8Dsp) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + add_s8__dsp_scratch_bytes());
+    EXPECT_EQ(op.params, ref.params);
+    EXPECT_EQ(op.macs, ref.macs);
+    EXPECT_EQ(op.in_place_input, ref.in_place_input);
+  }
+  const LoweredOp m55 = lower(g, Target::kCortexM55);
+  EXPECT_TRUE(m55.kernel == KernelId::kAddS8Dsp || m55.kernel == KernelId::kAddS8Mve);
+  EXPECT_EQ(m55.params, ref.params);
+  for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS8);
+}
+
+TEST(LowerVariantsAdd, BroadcastAddKeepsTheReference) {
+  for (const ir::Graph& g : {add_graph({1, 8, 8, 16}, {1, 1, 1, 16}, {1, 8, 8, 16}),
+                             add_graph({1, 1, 1, 16}, {1, 8, 8, 16}, {1, 8, 8, 16}),
+                             add_graph({1, 8, 8, 16}, {16}, {1, 8, 8, 16})}) {
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kAddS8) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, lower(g, Target::kHost).scratch_bytes);
+    }
+  }
+}
+
+TEST(LowerVariantsPool2d, EveryInt8PoolTakesTheDspVariant) {
+  struct Case {
+    bool average;
+    ir::Graph g;
+  };
+  const Case cases[] = {
+      {true, pool_graph(true, {1, 8, 8, 64}, {1, 1, 1, 64}, {8, 8}, {8, 8}, {0, 0, 0, 0})},
+      {true, pool_graph(true, {1, 25, 5, 64}, {1, 1, 1, 64}, {25, 5}, {1, 1}, {0, 0, 0, 0})},
+      {true, pool_graph(true, {2, 7, 7, 6}, {2, 4, 4, 6}, {3, 3}, {2, 2}, {1, 1, 1, 1})},
+      {false, pool_graph(false, {1, 8, 8, 10}, {1, 4, 4, 10}, {2, 2}, {2, 2}, {0, 0, 0, 0})},
+      {false, pool_graph(false, {1, 9, 9, 3}, {1, 5, 5, 3}, {3, 3}, {2, 2}, {1, 1, 1, 1})},
+  };
+  for (const Case& c : cases) {
+    const KernelId reference = c.average ? KernelId::kAvgPool2dS8 : KernelId::kMaxPool2dS8;
+    const KernelId dsp = c.average ? KernelId::kAvgPool2dS8Dsp : KernelId::kMaxPool2dS8Dsp;
+    const KernelId mve = c.average ? KernelId::kAvgPool2dS8Mve : KernelId::kMaxPool2dS8Mve;
+    const LoweredOp ref = lower(c.g, Target::kHost);
+    ASSERT_EQ(ref.kernel, reference);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(c.g, t);
+      EXPECT_EQ(op.kernel, dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
+      EXPECT_EQ(op.params, ref.params);
+    }
+    const LoweredOp m55 = lower(c.g, Target::kCortexM55);
+    EXPECT_TRUE(m55.kernel == dsp || m55.kernel == mve);
+    EXPECT_EQ(m55.params, ref.params);
+    for (Target t : kPlainTargets) EXPECT_EQ(lower(c.g, t).kernel, reference);
+  }
+}
+
+}  // namespace
+}  // namespace mote::lower

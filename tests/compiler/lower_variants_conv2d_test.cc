@@ -1,0 +1,138 @@
+// Variant choice for int8 CONV_2D (compiler/lower/variants.cc, select_conv2d_s8_dsp):
+// cortex-m4 / m7 / m33 take conv2d_s8_1x1__dsp for 1x1 kernels without padding and
+// conv2d_s8__dsp for every other groups == 1 conv, with the variant's scratch; cortex-m55
+// takes those unless a Helium variant is chosen; grouped convs and cores without the DSP
+// extension (host, cortex-m0plus, cortex-m3) keep the reference conv2d_s8.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "conv2d/conv2d.h"
+#include "ir/graph.h"
+#include "lower/lower.h"
+
+namespace mote::lower {
+namespace {
+
+struct ConvSpec {
+  int64_t n, h, w, c, o, kh, kw;
+  std::vector<int64_t> strides, dilations, pads;  // pads: top, left, bottom, right
+  int64_t group;
+};
+
+int64_t out_extent(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t pad_a,
+                   int64_t pad_b) {
+  return (in + pad_a + pad_b - dilation * (k - 1) - 1) / stride + 1;
+}
+
+// A one-node graph: int8 conv2d with per-channel filter scales and a bias.
+ir::Graph conv_graph(const ConvSpec& s) {
+  ir::Graph g;
+  auto add = [&](const std::string& name, ir::Shape shape, DType dtype, std::vector<float> scales,
+                 std::vector<int32_t> zps, bool constant, int32_t axis) {
+    ir::Tensor t;
+    t.name = name;
+    t.dtype = dtype;
+    t.shape = std::move(shape);
+    t.is_constant = constant;
+    t.quant.scales = std::move(scales);
+    t.quant.zero_points = std::move(zps);
+    t.quant.axis = axis;
+    if (constant) t.data.assign(static_cast<size_t>(t.bytes()), 0);
+    return g.add_tensor(std::move(t));
+  };
+  const int64_t oh = out_extent(s.h, s.kh, s.strides[0], s.dilations[0], s.pads[0], s.pads[2]);
+  const int64_t ow = out_extent(s.w, s.kw, s.strides[1], s.dilations[1], s.pads[1], s.pads[3]);
+  const int x = add("x", {s.n, s.h, s.w, s.c}, DType::kInt8, {0.05f}, {-3}, false, -1);
+  const int w = add("w", {s.o, s.kh, s.kw, s.c / s.group}, DType::kInt8,
+                    std::vector<float>(s.o, 0.01f), std::vector<int32_t>(s.o, 0), true, 0);
+  ir::Tensor bias;
+  bias.name = "b";
+  bias.dtype = DType::kInt32;
+  bias.shape = {s.o};
+  bias.is_constant = true;
+  bias.data.assign(static_cast<size_t>(bias.bytes()), 0);
+  const int b = g.add_tensor(std::move(bias));
+  const int y = add("y", {s.n, oh, ow, s.o}, DType::kInt8, {0.03f}, {7}, false, -1);
+  ir::Node node;
+  node.name = "conv";
+  node.op = "conv2d";
+  node.inputs = {x, w, b};
+  node.outputs = {y};
+  node.attrs = {{"strides", s.strides}, {"dilations", s.dilations}, {"pads", s.pads},
+                {"group", s.group}};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+LoweredOp lower_for(const ConvSpec& s, Target target) {
+  const ir::Graph g = conv_graph(s);
+  return lower_node(g, g.nodes.back(), target);
+}
+
+constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
+constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
+
+const ConvSpec kPointwise{1, 12, 12, 24, 16, 1, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}, 1};
+const ConvSpec kPointwiseStride2{2, 9, 9, 10, 6, 1, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}, 1};
+const ConvSpec kPointwisePadded{1, 6, 6, 8, 8, 1, 1, {1, 1}, {1, 1}, {1, 0, 1, 0}, 1};
+const ConvSpec k3x3{1, 16, 16, 16, 32, 3, 3, {1, 1}, {1, 1}, {1, 1, 1, 1}, 1};
+const ConvSpec kFirstLayer{1, 96, 96, 3, 8, 3, 3, {2, 2}, {1, 1}, {0, 0, 1, 1}, 1};
+const ConvSpec kDilated{1, 10, 10, 5, 4, 2, 3, {1, 1}, {2, 1}, {0, 2, 1, 0}, 1};
+const ConvSpec kGrouped{1, 8, 8, 8, 8, 3, 3, {1, 1}, {1, 1}, {1, 1, 1, 1}, 2};
+
+TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
+  for (const ConvSpec& s : {kPointwise, kPointwiseStride2}) {
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower_for(s, t);
+      EXPECT_EQ(op.kernel, KernelId::kConv2dS81x1Dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c)));
+    }
+  }
+  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24), 6u * 32u);  // 4 int16 columns of 24
+}
+
+TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
+  for (const ConvSpec& s : {kPointwisePadded, k3x3, kFirstLayer, kDilated}) {
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower_for(s, t);
+      EXPECT_EQ(op.kernel, KernelId::kConv2dS8Dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes,
+                conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw),
+                                             static_cast<int32_t>(s.c)));
+    }
+  }
+  // A few im2col columns, not the image: ResNet-8's 3x3x16 and vww's first 3x3x3 layer.
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 16), 36u * 32u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3), 7u * 32u + 7u * 4u);
+}
+
+TEST(LowerVariantsConv2d, CortexM55TakesADspOrHeliumVariant) {
+  for (const ConvSpec& s : {kPointwise, k3x3, kFirstLayer, kDilated}) {
+    const LoweredOp op = lower_for(s, Target::kCortexM55);
+    const bool mve = op.kernel == KernelId::kConv2dS8Mve || op.kernel == KernelId::kConv2dS81x1Mve;
+    if (mve) continue;
+    const bool pointwise = s.kh == 1 && s.kw == 1;  // and unpadded
+    EXPECT_EQ(op.kernel, pointwise ? KernelId::kConv2dS81x1Dsp : KernelId::kConv2dS8Dsp);
+  }
+}
+
+TEST(LowerVariantsConv2d, GroupedConvsAndPlainCoresKeepTheReference) {
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower_for(kGrouped, t);
+    EXPECT_EQ(op.kernel, KernelId::kConv2dS8);
+    EXPECT_EQ(op.scratch_bytes, 0u);
+  }
+  for (const ConvSpec& s : {kPointwise, k3x3, kFirstLayer, kGrouped}) {
+    for (Target t : kPlainTargets) {
+      const LoweredOp op = lower_for(s, t);
+      EXPECT_EQ(op.kernel, KernelId::kConv2dS8) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mote::lower

@@ -1,0 +1,189 @@
+// Variant choice for int8 DEPTHWISE_CONV_2D and FULLY_CONNECTED (compiler/lower/variants.cc,
+// select_depthwise_conv2d_s8_dsp and select_fully_connected_s8_dsp): cortex-m4 / m7 / m33
+// take depthwise_conv2d_s8_3x3__dsp for 3x3 dilation-1 filters with depth multiplier 1,
+// depthwise_conv2d_s8__dsp for other depth-multiplier-1 filters, and keep the reference
+// for other multipliers; every int8 fully connected layer takes fully_connected_s8__dsp.
+// The scratch is the variant's *_scratch_bytes(); the parameters never change.
+// cortex-m55 takes a Helium variant where one applies, else the DSP one; host,
+// cortex-m0plus and cortex-m3 keep the references.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "fully_connected/fully_connected.h"
+#include "ir/graph.h"
+#include "lower/lower.h"
+
+namespace mote::lower {
+namespace {
+
+int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, std::vector<float> scales,
+               int32_t zp, bool constant = false, int32_t axis = -1) {
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = DType::kInt8;
+  t.shape = std::move(shape);
+  t.is_constant = constant;
+  t.quant.zero_points.assign(scales.size(), zp);
+  t.quant.scales = std::move(scales);
+  t.quant.axis = axis;
+  if (constant) t.data.assign(static_cast<size_t>(t.bytes()), 1);
+  return g.add_tensor(std::move(t));
+}
+
+int add_bias(ir::Graph& g, int64_t n) {
+  ir::Tensor t;
+  t.name = "b";
+  t.dtype = DType::kInt32;
+  t.shape = {n};
+  t.is_constant = true;
+  t.data.assign(static_cast<size_t>(t.bytes()), 0);
+  return g.add_tensor(std::move(t));
+}
+
+struct Dw {
+  int64_t h, w, c, m, kh, kw, stride, dilation, pad;
+};
+
+ir::Graph depthwise_graph(const Dw& d) {
+  ir::Graph g;
+  const int64_t oc = d.c * d.m;
+  const int64_t oh = (d.h + 2 * d.pad - d.dilation * (d.kh - 1) - 1) / d.stride + 1;
+  const int64_t ow = (d.w + 2 * d.pad - d.dilation * (d.kw - 1) - 1) / d.stride + 1;
+  const int x = add_tensor(g, "x", {1, d.h, d.w, d.c}, {0.05f}, -3);
+  const int f = add_tensor(g, "f", {1, d.kh, d.kw, oc}, std::vector<float>(oc, 0.01f), 0, true, 3);
+  const int b = add_bias(g, oc);
+  const int y = add_tensor(g, "y", {1, oh, ow, oc}, {0.03f}, 7);
+  ir::Node node;
+  node.name = "dw";
+  node.op = "depthwise_conv2d";
+  node.inputs = {x, f, b};
+  node.outputs = {y};
+  node.attrs = {{"strides", std::vector<int64_t>{d.stride, d.stride}},
+                {"dilations", std::vector<int64_t>{d.dilation, d.dilation}},
+                {"pads", std::vector<int64_t>{d.pad, d.pad, d.pad, d.pad}},
+                {"depth_multiplier", d.m},
+                {"act_min", 0.0},
+                {"act_max", 6.0}};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+ir::Graph fc_graph(int64_t batches, int64_t k, int64_t n, bool per_channel) {
+  ir::Graph g;
+  const int x = add_tensor(g, "x", {batches, k}, {0.1f}, 5);
+  const int w = per_channel
+                    ? add_tensor(g, "w", {n, k}, std::vector<float>(n, 0.003f), 0, true, 0)
+                    : add_tensor(g, "w", {n, k}, {0.003f}, 0, true);
+  const int b = add_bias(g, n);
+  const int y = add_tensor(g, "y", {batches, n}, {0.07f}, -1);
+  ir::Node node;
+  node.name = "fc";
+  node.op = "fully_connected";
+  node.inputs = {x, w, b};
+  node.outputs = {y};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.nodes.back(), target); }
+
+constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
+constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
+
+DepthwiseConv2dS8Params params_of(const Dw& d) {
+  DepthwiseConv2dS8Params p{};
+  p.stride_h = p.stride_w = static_cast<int32_t>(d.stride);
+  p.dilation_h = p.dilation_w = static_cast<int32_t>(d.dilation);
+  p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = static_cast<int32_t>(d.pad);
+  p.depth_multiplier = static_cast<int32_t>(d.m);
+  return p;
+}
+
+DepthwiseConv2dShape shape_of(const Dw& d) {
+  DepthwiseConv2dShape s{};
+  s.batch = 1;
+  s.in_h = static_cast<int32_t>(d.h);
+  s.in_w = static_cast<int32_t>(d.w);
+  s.out_h = static_cast<int32_t>((d.h + 2 * d.pad - d.dilation * (d.kh - 1) - 1) / d.stride + 1);
+  s.out_w = static_cast<int32_t>((d.w + 2 * d.pad - d.dilation * (d.kw - 1) - 1) / d.stride + 1);
+  s.in_c = static_cast<int32_t>(d.c);
+  s.out_c = static_cast<int32_t>(d.c * d.m);
+  s.kernel_h = static_cast<int32_t>(d.kh);
+  s.kernel_w = static_cast<int32_t>(d.kw);
+  return s;
+}
+
+TEST(LowerVariantsDepthwise, ThreeByThreeTakesTheSpecializedVariant) {
+  for (const Dw& d : {Dw{48, 48, 8, 1, 3, 3, 1, 1, 1}, Dw{24, 24, 16, 1, 3, 3, 2, 1, 1},
+                      Dw{3, 3, 256, 1, 3, 3, 1, 1, 1}, Dw{7, 5, 13, 1, 3, 3, 1, 1, 0}}) {
+    const ir::Graph g = depthwise_graph(d);
+    const LoweredOp ref = lower(g, Target::kHost);
+    ASSERT_EQ(ref.kernel, KernelId::kDepthwiseConv2dS8);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS83x3Dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes,
+                ref.scratch_bytes + depthwise_conv2d_s8_3x3__dsp_scratch_bytes(params_of(d), shape_of(d)));
+      EXPECT_EQ(op.params, ref.params);
+      EXPECT_EQ(op.macs, ref.macs);
+    }
+    const LoweredOp m55 = lower(g, Target::kCortexM55);
+    EXPECT_TRUE(m55.kernel == KernelId::kDepthwiseConv2dS83x3Dsp ||
+                m55.kernel == KernelId::kDepthwiseConv2dS8Mve);
+    EXPECT_EQ(m55.params, ref.params);
+    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8);
+  }
+}
+
+TEST(LowerVariantsDepthwise, OtherFiltersTakeTheGeneralVariant) {
+  for (const Dw& d : {Dw{10, 10, 8, 1, 5, 5, 1, 1, 2}, Dw{9, 9, 6, 1, 3, 3, 1, 2, 2},
+                      Dw{25, 5, 64, 1, 10, 4, 2, 1, 0}, Dw{6, 6, 5, 1, 1, 1, 1, 1, 0}}) {
+    const ir::Graph g = depthwise_graph(d);
+    const LoweredOp ref = lower(g, Target::kHost);
+    ASSERT_EQ(ref.kernel, KernelId::kDepthwiseConv2dS8);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8Dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes,
+                ref.scratch_bytes + depthwise_conv2d_s8__dsp_scratch_bytes(params_of(d), shape_of(d)));
+      EXPECT_EQ(op.params, ref.params);
+    }
+    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8);
+  }
+}
+
+TEST(LowerVariantsDepthwise, DepthMultiplierAboveOneKeepsTheReference) {
+  const ir::Graph g = depthwise_graph(Dw{8, 8, 4, 2, 3, 3, 1, 1, 1});
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower(g, t);
+    EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, lower(g, Target::kHost).scratch_bytes);
+  }
+}
+
+TEST(LowerVariantsFullyConnected, EveryInt8LayerTakesTheDspVariant) {
+  for (const ir::Graph& g : {fc_graph(1, 640, 128, false), fc_graph(1, 128, 8, true),
+                             fc_graph(3, 37, 5, false), fc_graph(1, 3, 2, true)}) {
+    const LoweredOp ref = lower(g, Target::kHost);
+    ASSERT_EQ(ref.kernel, KernelId::kFullyConnectedS8);
+    const int32_t k = static_cast<int32_t>(g.tensors[g.nodes.back().inputs[1]].shape[1]);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS8Dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + fully_connected_s8__dsp_scratch_bytes(k));
+      EXPECT_EQ(op.params, ref.params);
+      EXPECT_EQ(op.macs, ref.macs);
+    }
+    const LoweredOp m55 = lower(g, Target::kCortexM55);
+    EXPECT_TRUE(m55.kernel == KernelId::kFullyConnectedS8Dsp ||
+                m55.kernel == KernelId::kFullyConnectedS8Mve);
+    EXPECT_EQ(m55.params, ref.params);
+    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kFullyConnectedS8);
+  }
+}
+
+}  // namespace
+}  // namespace mote::lower

@@ -1,0 +1,334 @@
+// The int8 conv2d DSP variants (conv2d_s8__dsp, conv2d_s8_1x1__dsp) against the
+// reference conv2d_s8, bit for bit, on seeded random cases; plus their check() limits.
+// On the host the DSP operations run through their portable definitions (isa/dsp.h).
+#include <gtest/gtest.h>
+#include <stdint.h>
+
+#include <random>
+#include <vector>
+
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_dsp_block.h"
+#include "kernel_test_util.h"
+#include "quant/quant_math.h"
+
+namespace mote {
+namespace {
+
+using testing::TestOp;
+
+struct Case {
+  Conv2dShape shape;
+  Conv2dS8Params params;
+  std::vector<int8_t> input, filter;
+  std::vector<int32_t> bias;  // empty: no bias
+  std::vector<int32_t> multipliers, shifts;
+};
+
+int32_t uniform(std::mt19937& rng, int32_t lo, int32_t hi) {
+  return std::uniform_int_distribution<int32_t>(lo, hi)(rng);
+}
+
+// Multiplier / shift pairs: mostly what TFLite's QuantizeMultiplier gives for conv
+// scales, sometimes extreme (INT32_MIN, INT32_MAX, negative, tiny, full shift range).
+void random_quant(std::mt19937& rng, int32_t count, bool extreme, std::vector<int32_t>* m,
+                  std::vector<int32_t>* s) {
+  m->resize(count);
+  s->resize(count);
+  for (int32_t i = 0; i < count; ++i) {
+    if (!extreme || uniform(rng, 0, 3) != 0) {
+      (*m)[i] = uniform(rng, 1 << 30, INT32_MAX);
+      (*s)[i] = uniform(rng, -12, 1);
+      continue;
+    }
+    switch (uniform(rng, 0, 5)) {
+      case 0: (*m)[i] = INT32_MIN; break;
+      case 1: (*m)[i] = INT32_MAX; break;
+      case 2: (*m)[i] = uniform(rng, INT32_MIN, -1); break;
+      case 3: (*m)[i] = uniform(rng, 0, 3); break;
+      default: (*m)[i] = uniform(rng, INT32_MIN, INT32_MAX); break;
+    }
+    (*s)[i] = uniform(rng, kMinShift, kMaxShift);
+  }
+}
+
+int32_t out_size(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t pad_a,
+                 int32_t pad_b) {
+  return (in + pad_a + pad_b - dilation * (k - 1) - 1) / stride + 1;
+}
+
+// A random case; kernel 1x1 without padding when pointwise.
+Case random_case(std::mt19937& rng, bool pointwise) {
+  Case c;
+  Conv2dShape& sh = c.shape;
+  Conv2dS8Params& p = c.params;
+  sh.batch = uniform(rng, 1, 2);
+  sh.in_c = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 67) : 4 * uniform(rng, 1, 16);
+  sh.out_c = uniform(rng, 1, 19);
+  p.stride_h = uniform(rng, 1, 3);
+  p.stride_w = uniform(rng, 1, 3);
+  p.groups = 1;
+  if (pointwise) {
+    sh.kernel_h = sh.kernel_w = 1;
+    p.dilation_h = uniform(rng, 1, 2);
+    p.dilation_w = uniform(rng, 1, 2);
+    p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 0;
+  } else {
+    sh.kernel_h = uniform(rng, 1, 4);
+    sh.kernel_w = uniform(rng, 1, 4);
+    p.dilation_h = uniform(rng, 0, 3) == 0 ? 2 : 1;
+    p.dilation_w = uniform(rng, 0, 3) == 0 ? uniform(rng, 2, 3) : 1;
+    p.pad_top = uniform(rng, 0, 2);
+    p.pad_left = uniform(rng, 0, 2);
+    p.pad_bottom = uniform(rng, 0, 2);
+    p.pad_right = uniform(rng, 0, 2);
+  }
+  // An input large enough for at least one output pixel.
+  const int32_t eff_h = p.dilation_h * (sh.kernel_h - 1) + 1;
+  const int32_t eff_w = p.dilation_w * (sh.kernel_w - 1) + 1;
+  sh.in_h = std::max(1, eff_h - p.pad_top - p.pad_bottom) + uniform(rng, 0, 6);
+  sh.in_w = std::max(1, eff_w - p.pad_left - p.pad_right) + uniform(rng, 0, 6);
+  sh.out_h = out_size(sh.in_h, sh.kernel_h, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
+  sh.out_w = out_size(sh.in_w, sh.kernel_w, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+
+  p.input_zero_point = uniform(rng, 0, 2) == 0 ? 0 : uniform(rng, -128, 127);
+  p.output_zero_point = uniform(rng, -128, 127);
+  if (uniform(rng, 0, 2) == 0) {
+    p.act_min = -128;
+    p.act_max = 127;
+  } else {
+    p.act_min = uniform(rng, -128, 127);
+    p.act_max = uniform(rng, p.act_min, 127);
+  }
+  const bool extreme = uniform(rng, 0, 3) == 0;
+  random_quant(rng, sh.out_c, extreme, &c.multipliers, &c.shifts);
+
+  c.input.resize(size_t(sh.batch) * sh.in_h * sh.in_w * sh.in_c);
+  c.filter.resize(size_t(sh.out_c) * sh.kernel_h * sh.kernel_w * sh.in_c);
+  for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
+  for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
+  if (uniform(rng, 0, 3) != 0) {
+    c.bias.resize(sh.out_c);
+    // Sometimes near the int32 limits, so that the accumulator wraps.
+    const int32_t range = extreme ? INT32_MAX : 60000;
+    for (int32_t& b : c.bias) b = uniform(rng, -range, range);
+  }
+  return c;
+}
+
+std::vector<int8_t> run_reference(const Case& c) {
+  const Conv2dShape& sh = c.shape;
+  std::vector<int8_t> out(size_t(sh.batch) * sh.out_h * sh.out_w * sh.out_c);
+  conv2d_s8(c.params, c.multipliers.data(), c.shifts.data(), sh, c.input.data(),
+            c.filter.data(), c.bias.empty() ? nullptr : c.bias.data(), out.data());
+  return out;
+}
+
+using VariantFn = void (*)(const Conv2dS8Params&, const int32_t*, const int32_t*,
+                           const Conv2dShape&, const int8_t*, const int8_t*, const int32_t*,
+                           int8_t*, uint8_t*);
+
+std::vector<int8_t> run_variant(const Case& c, VariantFn fn, uint32_t scratch_bytes) {
+  const Conv2dShape& sh = c.shape;
+  std::vector<int8_t> out(size_t(sh.batch) * sh.out_h * sh.out_w * sh.out_c, 0x55);
+  std::vector<uint32_t> scratch((scratch_bytes + 3) / 4, 0xA5A5A5A5u);
+  fn(c.params, c.multipliers.data(), c.shifts.data(), sh, c.input.data(), c.filter.data(),
+     c.bias.empty() ? nullptr : c.bias.data(), out.data(),
+     reinterpret_cast<uint8_t*>(scratch.data()));
+  return out;
+}
+
+std::string describe(const Case& c) {
+  const Conv2dShape& s = c.shape;
+  const Conv2dS8Params& p = c.params;
+  return "N" + std::to_string(s.batch) + " H" + std::to_string(s.in_h) + " W" +
+         std::to_string(s.in_w) + " C" + std::to_string(s.in_c) + " O" + std::to_string(s.out_c) +
+         " K" + std::to_string(s.kernel_h) + "x" + std::to_string(s.kernel_w) + " stride " +
+         std::to_string(p.stride_h) + "," + std::to_string(p.stride_w) + " dil " +
+         std::to_string(p.dilation_h) + "," + std::to_string(p.dilation_w) + " pad " +
+         std::to_string(p.pad_top) + "," + std::to_string(p.pad_left) + "," +
+         std::to_string(p.pad_bottom) + "," + std::to_string(p.pad_right) + " zp " +
+         std::to_string(p.input_zero_point) + "/" + std::to_string(p.output_zero_point) +
+         " act " + std::to_string(p.act_min) + ".." + std::to_string(p.act_max) +
+         (c.bias.empty() ? " no bias" : "");
+}
+
+TEST(Conv2dS8DspRequantize, MatchesMultiplyByQuantizedMultiplier) {
+  std::mt19937 rng(7);
+  const int32_t special[] = {0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, INT32_MIN + 1, 1 << 30,
+                             -(1 << 30), (1 << 30) + 1, 12345, -12345};
+  for (int i = 0; i < 400000; ++i) {
+    const int32_t acc = uniform(rng, 0, 3) == 0 ? special[uniform(rng, 0, 12)]
+                        : uniform(rng, 0, 1) ? uniform(rng, -70000, 70000)
+                                             : uniform(rng, INT32_MIN, INT32_MAX);
+    const int32_t m = uniform(rng, 0, 4) == 0 ? special[uniform(rng, 0, 12)]
+                                              : uniform(rng, INT32_MIN, INT32_MAX);
+    const int32_t shift = uniform(rng, kMinShift, kMaxShift);
+    if (m == INT32_MIN) continue;  // the variants call the reference there
+    const int32_t expected = multiply_by_quantized_multiplier(acc, m, shift);
+    const int32_t actual =
+        shift < 0 ? conv2d_dsp::requantize_right(acc, m, conv2d_dsp::right_base(-shift - 1), -shift - 1)
+                  : conv2d_dsp::requantize_left(acc, m, shift);
+    ASSERT_EQ(actual, expected) << "acc " << acc << " m " << m << " shift " << shift;
+  }
+}
+
+TEST(Conv2dS8Dsp, RandomCasesMatchReference) {
+  std::mt19937 rng(1234);
+  for (int i = 0; i < 600; ++i) {
+    const Case c = random_case(rng, false);
+    const uint32_t scratch =
+        conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c))
+        << "case " << i << ": " << describe(c);
+  }
+}
+
+TEST(Conv2dS8Dsp, PointwiseCasesMatchReference) {
+  std::mt19937 rng(99);
+  for (int i = 0; i < 200; ++i) {
+    const Case c = random_case(rng, true);
+    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(1, 1, c.shape.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c))
+        << "case " << i << ": " << describe(c);
+  }
+}
+
+TEST(Conv2dS81x1Dsp, RandomCasesMatchReference) {
+  std::mt19937 rng(4321);
+  for (int i = 0; i < 600; ++i) {
+    const Case c = random_case(rng, true);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
+        << "case " << i << ": " << describe(c);
+  }
+}
+
+// Every in_c from 1 to 67 (all K tails, both im2col paths) and out_c 1..9 (block tails).
+TEST(Conv2dS8Dsp, EveryChannelCount) {
+  std::mt19937 rng(55);
+  for (int32_t in_c = 1; in_c <= 67; ++in_c) {
+    for (int pointwise = 0; pointwise < 2; ++pointwise) {
+      Case c = random_case(rng, pointwise != 0);
+      c.shape.in_c = in_c;
+      c.input.resize(size_t(c.shape.batch) * c.shape.in_h * c.shape.in_w * in_c);
+      c.filter.resize(size_t(c.shape.out_c) * c.shape.kernel_h * c.shape.kernel_w * in_c);
+      for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
+      for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
+      const std::vector<int8_t> expected = run_reference(c);
+      ASSERT_EQ(run_variant(c, conv2d_s8__dsp,
+                            conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, in_c)),
+                expected)
+          << describe(c);
+      if (pointwise) {
+        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(in_c)),
+                  expected)
+            << describe(c);
+      }
+    }
+  }
+}
+
+// Through check() and run() with the scratch span of the op, as the interpreter calls it.
+struct EntryOp {
+  TestOp op;
+  uint32_t out;
+};
+
+void build_entry_op(const Case& c, uint32_t scratch_bytes, EntryOp* e) {
+  const Conv2dShape& s = c.shape;
+  const uint32_t in = e->op.add_input(DType::kInt8, {uint32_t(s.batch), uint32_t(s.in_h),
+                                                    uint32_t(s.in_w), uint32_t(s.in_c)});
+  const uint32_t filter = e->op.add_input(
+      DType::kInt8, {uint32_t(s.out_c), uint32_t(s.kernel_h), uint32_t(s.kernel_w),
+                     uint32_t(s.in_c / c.params.groups)});
+  uint32_t bias = kNoTensor;
+  if (c.bias.empty()) {
+    e->op.add_missing_input();
+  } else {
+    bias = e->op.add_input(DType::kInt32, {uint32_t(s.out_c)});
+  }
+  e->out = e->op.add_output(DType::kInt8, {uint32_t(s.batch), uint32_t(s.out_h),
+                                          uint32_t(s.out_w), uint32_t(s.out_c)});
+  std::vector<uint8_t> params(sizeof(Conv2dS8Params) + 8 * s.out_c);
+  memcpy(params.data(), &c.params, sizeof(Conv2dS8Params));
+  memcpy(params.data() + sizeof(Conv2dS8Params), c.multipliers.data(), 4 * s.out_c);
+  memcpy(params.data() + sizeof(Conv2dS8Params) + 4 * s.out_c, c.shifts.data(), 4 * s.out_c);
+  e->op.set_raw_params(params);
+  e->op.set_data(in, c.input);
+  e->op.set_data(filter, c.filter);
+  if (bias != kNoTensor) e->op.set_data(bias, c.bias);
+  e->op.add_scratch(scratch_bytes);
+}
+
+TEST(Conv2dS8Dsp, EntriesRunLikeTheReference) {
+  std::mt19937 rng(77);
+  for (int i = 0; i < 60; ++i) {
+    const bool pointwise = i % 2 == 0;
+    const Case c = random_case(rng, pointwise);
+    const std::vector<int8_t> expected = run_reference(c);
+    {
+      EntryOp e;
+      build_entry_op(c, conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c), &e);
+      ASSERT_EQ(e.op.check(kConv2dS8DspEntry), Status::kOk) << describe(c);
+      e.op.run(kConv2dS8DspEntry);
+      ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
+    }
+    if (pointwise) {
+      EntryOp e;
+      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c), &e);
+      ASSERT_EQ(e.op.check(kConv2dS81x1DspEntry), Status::kOk) << describe(c);
+      e.op.run(kConv2dS81x1DspEntry);
+      ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
+    }
+  }
+}
+
+Case fixed_case(int32_t kernel, int32_t in_c, int32_t pad, int32_t groups) {
+  Case c;
+  c.shape = Conv2dShape{1, 6, 6, in_c, 0, 0, 4, kernel, kernel};
+  c.params = Conv2dS8Params{1, 1, 1, 1, pad, pad, pad, pad, groups, 3, -2, -128, 127};
+  c.shape.out_h = out_size(6, kernel, 1, 1, pad, pad);
+  c.shape.out_w = c.shape.out_h;
+  c.input.assign(size_t(6) * 6 * in_c, 1);
+  c.filter.assign(size_t(4) * kernel * kernel * (in_c / groups), 2);
+  c.multipliers.assign(4, 1 << 30);
+  c.shifts.assign(4, -1);
+  return c;
+}
+
+Status check_with(const Case& c, uint32_t scratch_bytes, const KernelEntry& entry) {
+  EntryOp e;
+  build_entry_op(c, scratch_bytes, &e);
+  return e.op.check(entry);
+}
+
+TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
+  // General variant: groups must be 1; scratch must be large enough.
+  const Case grouped = fixed_case(3, 8, 1, 2);
+  EXPECT_EQ(check_with(grouped, 4096, kConv2dS8DspEntry), Status::kBadParams);
+  const Case ok = fixed_case(3, 6, 1, 1);
+  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 6);
+  EXPECT_EQ(need, 14u * 32u + 14u * 4u);  // K = 54: 14 groups, plus the gathered row
+  EXPECT_EQ(check_with(ok, need, kConv2dS8DspEntry), Status::kOk);
+  EXPECT_EQ(check_with(ok, need - 1, kConv2dS8DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_with(ok, 0, kConv2dS8DspEntry), Status::kBadParams);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 8), 18u * 32u);  // C % 4 == 0: no row
+
+  // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
+  const Case pw = fixed_case(1, 10, 0, 1);
+  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10);
+  EXPECT_EQ(pw_need, 3u * 32u);
+  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kOk);
+  EXPECT_EQ(check_with(pw, pw_need - 4, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_with(fixed_case(1, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_with(fixed_case(3, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_with(fixed_case(1, 10, 0, 2), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
+  // And what the reference rejects (a shift out of range).
+  Case bad_shift = pw;
+  bad_shift.shifts[2] = 31;
+  EXPECT_EQ(check_with(bad_shift, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);
+}
+
+}  // namespace
+}  // namespace mote

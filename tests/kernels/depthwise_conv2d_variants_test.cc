@@ -1,0 +1,239 @@
+// The int8 depthwise conv2d __dsp variants against the reference kernel, bit for bit, on
+// seeded random geometries, zero points, clamps, multipliers (incl. extreme ones) and
+// biases; plus check() refusals of the shapes a variant does not handle.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "kernel_test_util.h"
+#include "quant_test_util.h"
+
+namespace mote {
+namespace {
+
+using testing::Multiplier;
+using testing::TestOp;
+
+struct Case {
+  uint32_t n, h, w, c, m, kh, kw;
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  int32_t input_zp, output_zp, act_min, act_max;
+  bool bias;
+  bool big_bias;
+  uint32_t out_h() const {
+    return (h + pad_top + pad_bottom - dilation_h * (kh - 1) - 1) / stride_h + 1;
+  }
+  uint32_t out_w() const {
+    return (w + pad_left + pad_right - dilation_w * (kw - 1) - 1) / stride_w + 1;
+  }
+  uint32_t out_c() const { return c * m; }
+};
+
+struct Built {
+  TestOp op;
+  uint32_t out;
+};
+
+// Random multipliers, with some channels at the edges: shift -31 / 30, multiplier
+// INT32_MIN, INT32_MAX, 0, 1 and negative.
+std::vector<Multiplier> multipliers_for(uint32_t count, std::mt19937& rng, bool extreme) {
+  // Mostly negative shifts (the common case, and what the fast requantization takes).
+  auto v = testing::random_multipliers(count, rng(), -12, rng() % 4 == 0 ? 2 : -1);
+  if (!extreme) return v;
+  const int32_t edge_m[] = {INT32_MIN, INT32_MAX, 0, 1, -(1 << 30), 1 << 30, -12345678};
+  const int32_t edge_s[] = {-31, 30, 0, -1, 1, -30, 29, -8};
+  for (Multiplier& x : v) {
+    if (rng() % 3 == 0) x.multiplier = edge_m[rng() % 7];
+    if (rng() % 3 == 0) x.shift = edge_s[rng() % 8];
+  }
+  return v;
+}
+
+DepthwiseConv2dShape shape_of(const Case& cs) {
+  return DepthwiseConv2dShape{static_cast<int32_t>(cs.n),       static_cast<int32_t>(cs.h),
+                              static_cast<int32_t>(cs.w),       static_cast<int32_t>(cs.c),
+                              static_cast<int32_t>(cs.out_h()), static_cast<int32_t>(cs.out_w()),
+                              static_cast<int32_t>(cs.out_c()), static_cast<int32_t>(cs.kh),
+                              static_cast<int32_t>(cs.kw)};
+}
+
+DepthwiseConv2dS8Params params_of(const Case& cs) {
+  return DepthwiseConv2dS8Params{cs.stride_h, cs.stride_w, cs.dilation_h, cs.dilation_w,
+                                 cs.pad_top, cs.pad_left, cs.pad_bottom, cs.pad_right,
+                                 static_cast<int32_t>(cs.m), cs.input_zp, cs.output_zp,
+                                 cs.act_min, cs.act_max};
+}
+
+uint32_t scratch_for(const Case& cs) {
+  return std::max(depthwise_conv2d_s8__dsp_scratch_bytes(params_of(cs), shape_of(cs)),
+                  depthwise_conv2d_s8_3x3__dsp_scratch_bytes(params_of(cs), shape_of(cs)));
+}
+
+void build(const Case& cs, const std::vector<Multiplier>& mult, uint32_t seed, Built* b,
+           int32_t scratch_delta = 0) {
+  TestOp& op = b->op;
+  const uint32_t in = op.add_input(DType::kInt8, {cs.n, cs.h, cs.w, cs.c});
+  const uint32_t filter = op.add_input(DType::kInt8, {1, cs.kh, cs.kw, cs.out_c()});
+  uint32_t bias = kNoTensor;
+  if (cs.bias) bias = op.add_input(DType::kInt32, {cs.out_c()});
+  b->out = op.add_output(DType::kInt8, {cs.n, cs.out_h(), cs.out_w(), cs.out_c()});
+  op.set_raw_params(testing::params_bytes(params_of(cs), mult));
+  op.set_data(in, testing::random_full_range<int8_t>(size_t{cs.n} * cs.h * cs.w * cs.c, seed));
+  op.set_data(filter,
+              testing::random_full_range<int8_t>(size_t{cs.kh} * cs.kw * cs.out_c(), seed + 1));
+  if (cs.bias) {
+    op.set_data(bias, cs.big_bias ? testing::random_full_range<int32_t>(cs.out_c(), seed + 2)
+                                  : testing::random_ints<int32_t>(cs.out_c(), seed + 2, -30000,
+                                                                  30000));
+  }
+  op.add_scratch(static_cast<uint32_t>(static_cast<int32_t>(scratch_for(cs)) + scratch_delta));
+}
+
+// A random valid geometry; kernel3x3 restricts to what the 3x3 variant takes.
+Case random_case(std::mt19937& rng, bool kernel3x3) {
+  auto u = [&](int lo, int hi) { return static_cast<int32_t>(lo + rng() % (hi - lo + 1)); };
+  for (;;) {
+    Case cs{};
+    cs.n = u(1, 3) == 3 ? 2 : 1;
+    cs.h = u(1, 11);
+    cs.w = u(1, 13);
+    cs.c = u(1, 4) == 1 ? u(1, 7) : u(1, 21);
+    cs.m = 1;
+    cs.kh = kernel3x3 ? 3 : u(1, 5);
+    cs.kw = kernel3x3 ? 3 : u(1, 5);
+    cs.stride_h = u(1, 3);
+    cs.stride_w = u(1, 3);
+    cs.dilation_h = kernel3x3 ? 1 : u(1, 3);
+    cs.dilation_w = kernel3x3 ? 1 : u(1, 3);
+    cs.pad_top = u(0, 2);
+    cs.pad_left = u(0, 2);
+    cs.pad_bottom = u(0, 2);
+    cs.pad_right = u(0, 2);
+    if (static_cast<int32_t>(cs.h) + cs.pad_top + cs.pad_bottom <
+            cs.dilation_h * (static_cast<int32_t>(cs.kh) - 1) + 1 ||
+        static_cast<int32_t>(cs.w) + cs.pad_left + cs.pad_right <
+            cs.dilation_w * (static_cast<int32_t>(cs.kw) - 1) + 1) {
+      continue;
+    }
+    cs.input_zp = u(-128, 127);
+    cs.output_zp = u(-128, 127);
+    cs.act_min = u(0, 3) == 0 ? u(-128, 0) : -128;
+    cs.act_max = u(0, 3) == 0 ? u(cs.act_min, 127) : 127;
+    cs.bias = u(0, 4) != 0;
+    cs.big_bias = u(0, 5) == 0;
+    return cs;
+  }
+}
+
+// Runs the reference and the variant on the same op; true when they agree.
+void expect_same(const Case& cs, const KernelEntry& variant, uint32_t seed, bool extreme) {
+  std::mt19937 rng(seed);
+  const auto mult = multipliers_for(cs.out_c(), rng, extreme);
+  Built b;
+  build(cs, mult, seed, &b);
+  ASSERT_EQ(b.op.check(kDepthwiseConv2dS8Entry), Status::kOk);
+  b.op.run(kDepthwiseConv2dS8Entry);
+  const auto expected = b.op.data<int8_t>(b.out);
+  b.op.set_data(b.out, std::vector<int8_t>(expected.size(), 0x55));
+  ASSERT_EQ(b.op.check(variant), Status::kOk);
+  b.op.run(variant);
+  const auto actual = b.op.data<int8_t>(b.out);
+  ASSERT_EQ(expected.size(), actual.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_EQ(expected[i], actual[i])
+        << "element " << i << " seed " << seed << " n" << cs.n << " h" << cs.h << " w" << cs.w
+        << " c" << cs.c << " k" << cs.kh << "x" << cs.kw << " s" << cs.stride_h << ","
+        << cs.stride_w << " d" << cs.dilation_h << "," << cs.dilation_w << " pad "
+        << cs.pad_top << cs.pad_left << cs.pad_bottom << cs.pad_right;
+  }
+}
+
+TEST(DepthwiseConv2dS8Dsp3x3, MatchesReferenceOnRandomCases) {
+  std::mt19937 rng(1234);
+  for (uint32_t i = 0; i < 400; ++i) {
+    const Case cs = random_case(rng, true);
+    expect_same(cs, kDepthwiseConv2dS83x3DspEntry, 1000 + i, i % 4 == 3);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(DepthwiseConv2dS8Dsp, MatchesReferenceOnRandomCases) {
+  std::mt19937 rng(5678);
+  for (uint32_t i = 0; i < 400; ++i) {
+    const Case cs = random_case(rng, false);
+    expect_same(cs, kDepthwiseConv2dS8DspEntry, 9000 + i, i % 4 == 3);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(DepthwiseConv2dS8Dsp, MatchesReferenceOnModelShapes) {
+  // vww-like (stride 1 and 2, pad same) and kws-like shapes, all channels multiple of 4
+  // plus odd tails.
+  const Case shapes[] = {
+      {1, 48, 48, 8, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 24, 24, 16, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 3, -5, -128, 127, true, false},
+      {1, 3, 3, 256, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -7, 9, -20, 100, true, false},
+      {1, 25, 5, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 12, -3, -128, 127, true, false},
+      {2, 7, 9, 13, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 127, 127, -128, 127, false, false},
+  };
+  uint32_t seed = 77;
+  for (const Case& cs : shapes) {
+    expect_same(cs, kDepthwiseConv2dS83x3DspEntry, seed++, false);
+    expect_same(cs, kDepthwiseConv2dS8DspEntry, seed++, false);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(DepthwiseConv2dS8Dsp, ChecksRefuseUnsupportedShapes) {
+  std::mt19937 rng(42);
+  // Depth multiplier 2: both refuse; the reference accepts.
+  Case cs{1, 5, 5, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, -128, 127, true, false};
+  {
+    Built b;
+    build(cs, multipliers_for(cs.out_c(), rng, false), 1, &b);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS8Entry), Status::kOk);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS8DspEntry), Status::kBadParams);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams);
+  }
+  // 5x5 and dilated 3x3: the 3x3 variant refuses, the general one accepts.
+  Case k5{1, 6, 6, 4, 1, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, -128, 127, true, false};
+  Case dil{1, 6, 6, 4, 1, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 0, 0, -128, 127, true, false};
+  for (const Case& c : {k5, dil}) {
+    Built b;
+    build(c, multipliers_for(c.out_c(), rng, false), 2, &b);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS8DspEntry), Status::kOk);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams);
+  }
+  // Too little scratch: both refuse.
+  for (const Case& c : {k5, dil}) {
+    const int32_t short_by =
+        static_cast<int32_t>(depthwise_conv2d_s8__dsp_scratch_bytes(params_of(c), shape_of(c))) -
+        static_cast<int32_t>(scratch_for(c)) - 4;
+    Built b;
+    build(c, multipliers_for(c.out_c(), rng, false), 4, &b, short_by);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS8DspEntry), Status::kBadParams);
+  }
+  {
+    Case k3 = k5;
+    k3.kh = k3.kw = 3;
+    Built b;
+    build(k3, multipliers_for(k3.out_c(), rng, false), 5, &b, -4);
+    EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams);
+    Built ok;
+    build(k3, multipliers_for(k3.out_c(), rng, false), 5, &ok);
+    EXPECT_EQ(ok.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kOk);
+  }
+  // What the reference refuses, the variants refuse too (output zero point out of int8).
+  Case bad = k5;
+  bad.output_zp = 300;
+  Built b;
+  build(bad, multipliers_for(bad.out_c(), rng, false), 3, &b);
+  EXPECT_EQ(b.op.check(kDepthwiseConv2dS8DspEntry), Status::kBadParams);
+}
+
+}  // namespace
+}  // namespace mote
