@@ -125,7 +125,7 @@ struct CompileArgs {
   std::string int16 = "auto";
   std::string weight_rounding = "nearest";
   double min_sqnr = 30.0;
-  std::string patching = "auto";
+  std::string optimize = "speed";
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   bool json = false;
@@ -227,6 +227,7 @@ int run_compile(const CompileArgs& args) {
   CompileOptions options;
   options.model_path = args.model;
   options.target = args.target;
+  options.optimize = args.optimize == "memory" ? Optimize::kMemory : Optimize::kSpeed;
   options.extra_outputs = args.output_tensors;
   options.quantize = args.quantize;
   if (!args.quantize.empty() || !args.calibration.empty()) {
@@ -660,8 +661,11 @@ int run_cli(int argc, char** argv) {
                           "nearest (default), or gptq: rounding errors compensated over the calibration inputs");
   compile_cmd->add_flag("--int8-io", compile_args.int8_io,
                         "Keep int8 model inputs/outputs (no quantize/dequantize inside the program)");
-  compile_cmd->add_option("--patching", compile_args.patching, "Patch-based execution: off or auto")
-      ->check(CLI::IsMember({"off", "auto"}));
+  compile_cmd->add_option("--optimize", compile_args.optimize,
+                          "speed (default): the target's fastest kernels, their scratch in the arena; "
+                          "memory: a kernel variant whose scratch raises the arena gives way to the "
+                          "reference kernel")
+      ->check(CLI::IsMember({"speed", "memory"}));
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
   compile_cmd->add_option("--output-tensor", compile_args.output_tensors,

@@ -11,9 +11,15 @@
 
 namespace mote {
 
+// What lowering favours where the two conflict: kSpeed keeps the target's fastest kernel
+// variants even when their scratch raises the arena; kMemory falls back to the reference
+// kernel (no scratch) for any variant whose scratch raises it.
+enum class Optimize { kSpeed, kMemory };
+
 struct CompileOptions {
   std::string model_path;
   std::string target = "host";  // host, cortex-m0plus, cortex-m3, m4, m7, m33, m55
+  Optimize optimize = Optimize::kSpeed;
   // Debugging and golden checks of intermediates: tensors (by name in the imported model)
   // appended, in this order, to the graph outputs, so a run also returns them. Each must be
   // an activation (not a constant or graph input); the passes then keep it.
@@ -56,6 +62,7 @@ ir::Graph import_model(const std::string& path);
 // The Mote-op graph -> program bytes (kernel choice, memory plan, serialization). A copy
 // (reshape) shares its input's arena buffer; int8 constant weights read only by float ops
 // (TFLite hybrid models) are dequantized to float32 constants.
-CompileResult lower_to_program(const ir::Graph& graph, const std::string& target);
+CompileResult lower_to_program(const ir::Graph& graph, const std::string& target,
+                               Optimize optimize = Optimize::kSpeed);
 
 }  // namespace mote

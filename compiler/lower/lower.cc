@@ -927,7 +927,7 @@ std::string graph_label(const ir::Graph& graph) {
 
 }  // namespace
 
-CompileResult lower_to_program(const ir::Graph& source, const std::string& target_name) {
+CompileResult lower_to_program(const ir::Graph& source, const std::string& target_name, Optimize optimize) {
   const lower::Target target = lower::parse_target(target_name);
   ir::Graph graph = source;
   const size_t tensor_total = graph.tensors.size();
@@ -1037,33 +1037,77 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
   for (int id : graph.outputs) buffers[tensor_buffer[id]].last_op = last_op;
 
   // In place: an elementwise op's output starts at the offset of the input it streams
-  // over when that input's buffer dies at the op (not read later, not a graph output).
+  // over when that input's buffer dies at the op (not read later, not a graph output);
+  // a pixel-streaming op's output starts far enough below its dying input.
   std::vector<bool> holds_output(buffers.size(), false);
   for (int id : graph.outputs) holds_output[tensor_buffer[id]] = true;
-  std::vector<bool> overwritten(buffers.size(), false);
-  std::vector<size_t> linked;  // buffers written in place, in op order
-  for (size_t k = 0; k < op_count; ++k) {
-    const int input = lowered[k].in_place_input;
-    if (input < 0) continue;
-    const size_t from = tensor_buffer[graph.nodes[k].inputs[static_cast<size_t>(input)]];
-    const size_t to = tensor_buffer[graph.nodes[k].outputs[0]];
-    if (from == SIZE_MAX || to == SIZE_MAX || from == to || holds_output[from] || overwritten[from]) continue;
-    if (buffers[from].last_op != k || buffers[to].first_op != k || buffers[to].in_place_of >= 0) continue;
-    // Worth it only when the pair then takes less than side by side.
-    const uint64_t shift = planner::align_up(lowered[k].in_place_shift, kTensorAlignment);
-    if (shift >= planner::align_up(buffers[to].bytes, kTensorAlignment)) continue;
-    buffers[to].in_place_of = static_cast<int64_t>(from);
-    buffers[to].in_place_shift = shift;
-    overwritten[from] = true;
-    linked.push_back(to);
+  const std::vector<planner::Buffer> tensor_buffers = buffers;
+  struct Planned {
+    planner::Plan plan;
+    std::vector<planner::Buffer> buffers;   // tensors, then scratch
+    std::vector<size_t> scratch_buffer;     // per op, SIZE_MAX for none
+  };
+  auto plan_ops = [&](const std::vector<lower::LoweredOp>& ops) {
+    Planned p;
+    p.buffers = tensor_buffers;
+    std::vector<bool> overwritten(p.buffers.size(), false);
+    std::vector<size_t> linked;  // buffers written in place, in op order
+    for (size_t k = 0; k < op_count; ++k) {
+      const int input = ops[k].in_place_input;
+      if (input < 0) continue;
+      const size_t from = tensor_buffer[graph.nodes[k].inputs[static_cast<size_t>(input)]];
+      const size_t to = tensor_buffer[graph.nodes[k].outputs[0]];
+      if (from == SIZE_MAX || to == SIZE_MAX || from == to || holds_output[from] || overwritten[from]) continue;
+      if (p.buffers[from].last_op != k || p.buffers[to].first_op != k || p.buffers[to].in_place_of >= 0) continue;
+      // Worth it only when the pair then takes less than side by side.
+      const uint64_t shift = planner::align_up(ops[k].in_place_shift, kTensorAlignment);
+      if (shift >= planner::align_up(p.buffers[to].bytes, kTensorAlignment)) continue;
+      p.buffers[to].in_place_of = static_cast<int64_t>(from);
+      p.buffers[to].in_place_shift = shift;
+      overwritten[from] = true;
+      linked.push_back(to);
+    }
+    p.scratch_buffer.assign(op_count, SIZE_MAX);
+    for (size_t k = 0; k < op_count; ++k) {
+      if (ops[k].scratch_bytes == 0) continue;
+      p.scratch_buffer[k] = p.buffers.size();
+      p.buffers.push_back({ops[k].scratch_bytes, static_cast<uint32_t>(k), static_cast<uint32_t>(k)});
+    }
+    p.plan = plan_with_in_place_links(p.buffers, linked);
+    return p;
+  };
+  Planned planned = plan_ops(lowered);
+
+  // Optimize::kMemory: an optimized variant whose scratch sets the arena peak gives way
+  // to the reference kernel (no scratch) when that lowers the arena. Only ops whose
+  // scratch could matter (live bytes at the op within their scratch of the arena) are
+  // tried, largest scratch first; repeated until nothing improves.
+  for (size_t round = 0; optimize == Optimize::kMemory && round < op_count; ++round) {
+    const std::vector<uint64_t> live = planner::live_bytes_per_op(planned.buffers, kTensorAlignment);
+    std::vector<size_t> candidates;
+    for (size_t k = 0; k < op_count && k < live.size(); ++k) {
+      const uint64_t scratch = planner::align_up(lowered[k].scratch_bytes, kTensorAlignment);
+      if (scratch == 0 || std::string(kernel_name(lowered[k].kernel)).find("__") == std::string::npos) continue;
+      if (live[k] + scratch >= planned.plan.arena_bytes) candidates.push_back(k);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](size_t a, size_t b) { return lowered[a].scratch_bytes > lowered[b].scratch_bytes; });
+    bool improved = false;
+    for (size_t k : candidates) {
+      std::vector<lower::LoweredOp> trial_ops = lowered;
+      trial_ops[k] = lower::lower_node(graph, graph.nodes[k], lower::Target::kHost);  // the reference
+      Planned trial = plan_ops(trial_ops);
+      if (trial.plan.arena_bytes < planned.plan.arena_bytes) {
+        lowered = std::move(trial_ops);
+        planned = std::move(trial);
+        improved = true;
+        break;
+      }
+    }
+    if (!improved) break;
   }
-  std::vector<size_t> scratch_buffer(op_count, SIZE_MAX);
-  for (size_t k = 0; k < op_count; ++k) {
-    if (lowered[k].scratch_bytes == 0) continue;
-    scratch_buffer[k] = buffers.size();
-    buffers.push_back({lowered[k].scratch_bytes, static_cast<uint32_t>(k), static_cast<uint32_t>(k)});
-  }
-  const planner::Plan plan = plan_with_in_place_links(buffers, linked);
+  const planner::Plan& plan = planned.plan;
+  const std::vector<size_t>& scratch_buffer = planned.scratch_buffer;
 
   // Assemble and serialize.
   emit::ProgramSpec spec;
