@@ -161,6 +161,9 @@ uint32_t pixel_stream_block(KernelId kernel) {
     case KernelId::kDepthwiseConv2dS8Dsp:     // pixel by pixel, four channels at a time
     case KernelId::kDepthwiseConv2dS83x3Dsp:  // copies rows into a ring before it needs them
       return 1;
+    case KernelId::kConv2dS8Mve:     // two pixels at a time (1x1: read in place while writing)
+    case KernelId::kConv2dS81x1Mve:
+      return 2;
     case KernelId::kConv2dS8Dsp:
     case KernelId::kConv2dS81x1Dsp:
       return 4;  // gather 4 pixels' taps, then write them; the last block steps back to end at the last pixel
