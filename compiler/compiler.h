@@ -19,7 +19,6 @@ enum class Optimize { kSpeed, kMemory };
 struct CompileOptions {
   std::string model_path;
   std::string target = "host";  // host, cortex-m0plus, cortex-m3, m4, m7, m33, m55
-  Optimize optimize = Optimize::kSpeed;
   // Debugging and golden checks of intermediates: tensors (by name in the imported model)
   // appended, in this order, to the graph outputs, so a run also returns them. Each must be
   // an activation (not a constant or graph input); the passes then keep it.
@@ -29,6 +28,7 @@ struct CompileOptions {
   std::string quantize;
   std::vector<ptq::CalibrationInput> calibration;
   ptq::Options quantize_options;
+  Optimize optimize = Optimize::kSpeed;  // (last: keeps brace-initialized options valid)
 };
 
 struct OpReport {
