@@ -95,7 +95,8 @@ TEST(AddS8Dsp, ExtremeParamsMatchReference) {
         for (auto& v : c.a) v = static_cast<int8_t>(pick(rng, -128, 127));
         for (auto& v : c.b) v = static_cast<int8_t>(pick(rng, -128, 127));
         c.params.input1_multiplier = m1;
-        c.params.input2_multiplier = mo == 0 ? INT32_MAX : -mo;
+        // -mo, with INT32_MIN negated to itself (no signed overflow)
+        c.params.input2_multiplier = mo == 0 ? INT32_MAX : static_cast<int32_t>(0u - static_cast<uint32_t>(mo));
         c.params.output_multiplier = mo;
         c.params.input1_shift = s;
         c.params.output_shift = shifts[(n + 2) % 5];

@@ -47,8 +47,10 @@ class Rng {
   }
   // Uniform in [lo, hi] (inclusive); hi >= lo.
   int32_t uniform(int32_t lo, int32_t hi) {
-    const uint32_t span = static_cast<uint32_t>(hi - lo) + 1u;
-    return span == 0 ? static_cast<int32_t>(next()) : lo + static_cast<int32_t>(next() % span);
+    // In uint32 arithmetic: the full int32 range must not overflow.
+    const uint32_t span = static_cast<uint32_t>(hi) - static_cast<uint32_t>(lo) + 1u;
+    const uint32_t offset = span == 0 ? next() : next() % span;
+    return static_cast<int32_t>(static_cast<uint32_t>(lo) + offset);
   }
   bool coin() { return (next() & 1u) != 0; }
 
