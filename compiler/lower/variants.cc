@@ -61,14 +61,9 @@ void select_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
     op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(kernel_h, kernel_w, in_c);
   }
 }
-// 3x3 dilation-1 filters take the specialized variant, other depth-multiplier-1 ones the
-// general variant; other depth multipliers keep the reference.
-void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
-  const auto p = params_as<DepthwiseConv2dS8Params>(op);
-  const ir::Shape& filter = l.input(1).shape;
-  if (filter.size() != 4 || !depthwise_conv2d_s8__dsp_supports(p)) return;
-  const ir::Shape& in = l.input(0).shape;
-  const ir::Shape& out = l.output(0).shape;
+// The kernel's view of a rank-4 depthwise node: input [N,H,W,C], output [N,OH,OW,OC],
+// filter [1,KH,KW,OC].
+DepthwiseConv2dShape depthwise_shape(const ir::Shape& in, const ir::Shape& out, const ir::Shape& filter) {
   DepthwiseConv2dShape shape{};
   shape.batch = static_cast<int32_t>(in[0]);
   shape.in_h = static_cast<int32_t>(in[1]);
@@ -79,6 +74,18 @@ void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   shape.out_c = static_cast<int32_t>(out[3]);
   shape.kernel_h = static_cast<int32_t>(filter[1]);
   shape.kernel_w = static_cast<int32_t>(filter[2]);
+  return shape;
+}
+
+// 3x3 dilation-1 filters take the specialized variant, other depth-multiplier-1 ones the
+// general variant; other depth multipliers keep the reference.
+void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<DepthwiseConv2dS8Params>(op);
+  const ir::Shape& filter = l.input(1).shape;
+  if (filter.size() != 4 || !depthwise_conv2d_s8__dsp_supports(p)) return;
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  const DepthwiseConv2dShape shape = depthwise_shape(in, out, filter);
   if (depthwise_conv2d_s8_3x3__dsp_supports(p, static_cast<uint32_t>(filter[1]),
                                             static_cast<uint32_t>(filter[2]))) {
     op.kernel = KernelId::kDepthwiseConv2dS83x3Dsp;
@@ -88,7 +95,6 @@ void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
     op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
   }
 }
-// Every int8 fully connected layer (the variant has no shape limits).
 // The variant widens the whole input row to int16 in scratch (2 * K bytes). Beyond
 // kMaxFullyConnectedScratch that RAM costs more than the speed is worth on a
 // microcontroller (micro_speech's 4000 -> 4 layer would need 8 KB, more than its whole
@@ -148,16 +154,7 @@ bool select_depthwise_conv2d_s8_mve(const NodeLowering& l, LoweredOp& op) {
   if (p.depth_multiplier != 1 || filter.size() != 4 || in.size() != 4 || out.size() != 4) {
     return false;
   }
-  DepthwiseConv2dShape shape{};
-  shape.batch = static_cast<int32_t>(in[0]);
-  shape.in_h = static_cast<int32_t>(in[1]);
-  shape.in_w = static_cast<int32_t>(in[2]);
-  shape.in_c = static_cast<int32_t>(in[3]);
-  shape.out_h = static_cast<int32_t>(out[1]);
-  shape.out_w = static_cast<int32_t>(out[2]);
-  shape.out_c = static_cast<int32_t>(out[3]);
-  shape.kernel_h = static_cast<int32_t>(filter[1]);
-  shape.kernel_w = static_cast<int32_t>(filter[2]);
+  const DepthwiseConv2dShape shape = depthwise_shape(in, out, filter);
   if (shape.out_h < 1 || shape.out_w < 1) return false;
   op.kernel = KernelId::kDepthwiseConv2dS8Mve;
   op.scratch_bytes += depthwise_conv2d_s8__mve_scratch_bytes(p, shape);
