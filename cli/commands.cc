@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -50,6 +51,7 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
     case KernelId::kConv2dS81x1Dsp:
     case KernelId::kConv2dS8Mve:
     case KernelId::kConv2dS81x1Mve:
+    case KernelId::kConv2dS8V6m:
     case KernelId::kConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2] * f.dims[3];
@@ -59,6 +61,7 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
     case KernelId::kDepthwiseConv2dS8Dsp:
     case KernelId::kDepthwiseConv2dS83x3Dsp:
     case KernelId::kDepthwiseConv2dS8Mve:
+    case KernelId::kDepthwiseConv2dS8V6m:
     case KernelId::kDepthwiseConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2];
@@ -67,6 +70,7 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
     case KernelId::kFullyConnectedS8:
     case KernelId::kFullyConnectedS8Dsp:
     case KernelId::kFullyConnectedS8Mve:
+    case KernelId::kFullyConnectedS8V6m:
     case KernelId::kFullyConnectedS16:
       return out * ctx.input_desc(1).dims[1];
     case KernelId::kBatchMatMulF32: {  // A [..., M, K]
@@ -126,6 +130,8 @@ struct CompileArgs {
   std::string weight_rounding = "nearest";
   double min_sqnr = 30.0;
   std::string optimize = "speed";
+  std::string patching = "auto";
+  std::string max_recompute = "10%";
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   bool json = false;
@@ -220,6 +226,48 @@ void print_quantization(const ptq::Report& q) {
   }
 }
 
+// "10%" or "0.1" -> 0.1; a one-line error for anything else or a negative value.
+double parse_fraction(const std::string& text, const char* option) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  char* end = nullptr;
+  const double value = number.empty() ? -1.0 : std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !(value >= 0.0) || std::isinf(value))
+    throw std::runtime_error(std::string(option) + " '" + text + "': expected a percentage such as 10% or a fraction such as 0.1");
+  return percent ? value / 100.0 : value;
+}
+
+json patching_json(const PatchReport& p) {
+  json out = {{"applied", p.applied},
+              {"unpatched_arena_bytes", p.unpatched_arena_bytes},
+              {"unpatched_lower_bound_bytes", p.unpatched_lower_bound_bytes},
+              {"unpatched_macs", p.unpatched_macs},
+              {"candidates_lowered", p.candidates}};
+  if (p.applied) {
+    out["first_op"] = p.first_op;
+    out["last_op"] = p.last_op;
+    out["stage_ops"] = p.stage_ops;
+    out["tiles"] = {p.rows, p.cols};
+    out["extra_macs"] = p.extra_macs;
+  }
+  return out;
+}
+
+void print_patching(const PatchReport& p) {
+  if (!p.applied) {
+    std::cout << "  patching none (no stage run tile by tile lowers the arena within --max-recompute)\n";
+    return;
+  }
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f%%",
+                p.unpatched_macs ? 100.0 * static_cast<double>(p.extra_macs) / static_cast<double>(p.unpatched_macs) : 0.0);
+  std::cout << "  patching " << p.stage_ops << " ops from '" << p.first_op << "' to '" << p.last_op << "' in "
+            << p.rows << "x" << p.cols << " tiles: +" << with_commas(p.extra_macs) << " MACs (" << share
+            << "); unpatched arena " << with_commas(p.unpatched_arena_bytes) << " bytes (lower bound "
+            << with_commas(p.unpatched_lower_bound_bytes) << ")\n";
+}
+
 int run_compile(const CompileArgs& args) {
   if (args.output.empty() && args.emit_c.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
@@ -228,6 +276,8 @@ int run_compile(const CompileArgs& args) {
   options.model_path = args.model;
   options.target = args.target;
   options.optimize = args.optimize == "memory" ? Optimize::kMemory : Optimize::kSpeed;
+  options.patching = args.patching == "off" ? Patching::kOff : Patching::kAuto;
+  options.max_recompute = parse_fraction(args.max_recompute, "--max-recompute");
   options.extra_outputs = args.output_tensors;
   options.quantize = args.quantize;
   if (!args.quantize.empty() || !args.calibration.empty()) {
@@ -272,6 +322,9 @@ int run_compile(const CompileArgs& args) {
                 {"kernels", r.kernels},
                 {"ops", ops}};
     if (r.quantization) out["quantization"] = quantization_json(*r.quantization);
+    if (r.patching) out["patching"] = patching_json(*r.patching);
+    out["reordered"] = r.reordered;
+    if (r.reordered) out["model_order_arena_bytes"] = r.model_order_arena_bytes;
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -283,6 +336,10 @@ int run_compile(const CompileArgs& args) {
             << "  arena    " << with_commas(r.arena_bytes) << " bytes (lower bound "
             << with_commas(r.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(r.weights_bytes) << " bytes\n";
+  if (r.reordered)
+    std::cout << "  order    branches reordered for memory (the model's own order needed "
+              << with_commas(r.model_order_arena_bytes) << " bytes)\n";
+  if (r.patching) print_patching(*r.patching);
   if (r.quantization) print_quantization(*r.quantization);
   return 0;
 }
@@ -666,6 +723,12 @@ int run_cli(int argc, char** argv) {
                           "memory: a kernel variant whose scratch raises the arena gives way to the "
                           "reference kernel")
       ->check(CLI::IsMember({"speed", "memory"}));
+  compile_cmd->add_option("--patching", compile_args.patching,
+                          "auto (default): run a CNN's first stages tile by tile where that lowers the arena "
+                          "within --max-recompute; off: layer by layer")
+      ->check(CLI::IsMember({"auto", "off"}));
+  compile_cmd->add_option("--max-recompute", compile_args.max_recompute,
+                          "Most extra MACs patching may add, e.g. 10% (default) or 0.25");
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
   compile_cmd->add_option("--output-tensor", compile_args.output_tensors,

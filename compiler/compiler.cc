@@ -61,7 +61,7 @@ CompileResult compile(const CompileOptions& options) {
 
   if (options.quantize.empty()) {
     if (!options.calibration.empty()) throw CompileError("--calibration needs --quantize int8");
-    return lower_to_program(graph, options.target, options.optimize);
+    return lower_for_memory(graph, options);
   }
   if (options.quantize != "int8")
     throw CompileError("--quantize " + options.quantize + ": unsupported (expected int8)");
@@ -72,7 +72,7 @@ CompileResult compile(const CompileOptions& options) {
   ptq::Report report;
   const ir::Graph quantized = ptq::quantize_model(graph, calibration, options.calibration,
                                                   options.quantize_options, options.target, &report);
-  CompileResult result = lower_to_program(quantized, options.target, options.optimize);
+  CompileResult result = lower_for_memory(quantized, options);
   result.report.quantization = std::move(report);
   return result;
 }

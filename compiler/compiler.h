@@ -16,6 +16,10 @@ namespace mote {
 // kernel (no scratch) for any variant whose scratch raises it.
 enum class Optimize { kSpeed, kMemory };
 
+// Patch-based execution of a CNN's first stages (compiler/patching/patching.h): kAuto
+// runs the stage tile by tile when that lowers the arena within max_recompute.
+enum class Patching { kOff, kAuto };
+
 struct CompileOptions {
   std::string model_path;
   std::string target = "host";  // host, cortex-m0plus, cortex-m3, m4, m7, m33, m55
@@ -28,7 +32,24 @@ struct CompileOptions {
   std::string quantize;
   std::vector<ptq::CalibrationInput> calibration;
   ptq::Options quantize_options;
-  Optimize optimize = Optimize::kSpeed;  // (last: keeps brace-initialized options valid)
+  Optimize optimize = Optimize::kSpeed;  // (new fields last: keeps brace-initialized options valid)
+  Patching patching = Patching::kAuto;
+  // The most extra MACs patching may add (halo recomputation), as a fraction of the
+  // model's MACs.
+  double max_recompute = 0.10;
+};
+
+// What patching did (CompileReport::patching, when it was tried).
+struct PatchReport {
+  bool applied = false;
+  std::string first_op, last_op;  // the stage's first and last source nodes
+  size_t stage_ops = 0;           // nodes in the stage
+  int rows = 0, cols = 0;         // the tile grid over the stage output
+  uint64_t extra_macs = 0;        // recomputed in the tiles' overlaps
+  uint32_t unpatched_arena_bytes = 0;
+  uint32_t unpatched_lower_bound_bytes = 0;
+  uint64_t unpatched_macs = 0;
+  size_t candidates = 0;          // stages x grids compiled to choose
 };
 
 struct OpReport {
@@ -46,6 +67,11 @@ struct CompileReport {
   std::vector<std::string> kernels;  // distinct kernel names the program needs, sorted
   std::vector<OpReport> ops;         // in execution order
   std::optional<ptq::Report> quantization;  // with --quantize
+  std::optional<PatchReport> patching;      // with Patching::kAuto
+  // The ops run in another order than the model lists them (branches reordered), and the
+  // arena the model's own order needed.
+  bool reordered = false;
+  uint32_t model_order_arena_bytes = 0;
 };
 
 struct CompileResult {
@@ -58,6 +84,12 @@ CompileResult compile(const CompileOptions& options);
 
 // Import only (dispatch on the file extension); used by compile() and by tests.
 ir::Graph import_model(const std::string& path);
+
+// lower_to_program after the memory searches: the op order with the lowest peak of live
+// bytes (compiler/schedule/op_order.h) when its arena is smaller than the graph's own
+// order's, then with Patching::kAuto the stage and tile grid that give the smallest arena
+// within max_recompute, when that beats the unpatched program.
+CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options);
 
 // The Mote-op graph -> program bytes (kernel choice, memory plan, serialization). A copy
 // (reshape) shares its input's arena buffer; int8 constant weights read only by float ops

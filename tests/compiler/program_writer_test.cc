@@ -12,6 +12,7 @@
 #include "all_kernels.h"
 #include "common/error.h"
 #include "compiler.h"
+#include "compiler/host_run.h"
 #include "emit/program_writer.h"
 #include "ir/graph.h"
 #include "kernel_ids.h"
@@ -666,23 +667,7 @@ namespace {
 // Loads `program`, feeds raw input bytes, runs, returns every output's raw bytes.
 std::vector<std::vector<uint8_t>> run_program_bytes(const std::vector<uint8_t>& program,
                                                     const std::vector<uint8_t>& input) {
-  AlignedBuffer image(program.size());
-  std::memcpy(image.data(), program.data(), program.size());
-  AlignedBuffer arena(header_of(program).arena_bytes);
-  Interpreter interp;
-  const Status loaded = interp.load(Span<const uint8_t>(image.data(), image.size()),
-                                    Span<uint8_t>(arena.data(), arena.size()), all_kernels());
-  EXPECT_EQ(loaded, Status::kOk) << status_string(loaded) << " at op " << interp.failed_op();
-  if (loaded != Status::kOk) return {};
-  EXPECT_EQ(interp.set_input(0, input.data(), static_cast<uint32_t>(input.size())), Status::kOk);
-  EXPECT_EQ(interp.run(), Status::kOk);
-  std::vector<std::vector<uint8_t>> outputs;
-  for (uint32_t i = 0; i < interp.output_count(); ++i) {
-    std::vector<uint8_t> out(interp.output_desc(i)->bytes);
-    EXPECT_EQ(interp.get_output(i, out.data(), static_cast<uint32_t>(out.size())), Status::kOk);
-    outputs.push_back(std::move(out));
-  }
-  return outputs;
+  return testing::run_on_host(program, input);
 }
 
 // The int8 convolution, depthwise and pooling kernels each target picks (the references

@@ -1,0 +1,364 @@
+#include "patching/patching.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "common/error.h"
+
+namespace mote::patching {
+namespace {
+
+// Rows [y0, y1) and columns [x0, x1) of an NHWC tensor.
+struct Region {
+  int64_t y0 = 0, y1 = 0, x0 = 0, x1 = 0;
+  int64_t height() const { return y1 - y0; }
+  int64_t width() const { return x1 - x0; }
+  bool empty() const { return y1 <= y0 || x1 <= x0; }
+  bool operator==(const Region&) const = default;
+  auto key() const { return std::make_tuple(y0, y1, x0, x1); }
+};
+
+Region unite(const Region& a, const Region& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return {std::min(a.y0, b.y0), std::max(a.y1, b.y1), std::min(a.x0, b.x0), std::max(a.x1, b.x1)};
+}
+
+Region whole(const ir::Tensor& t) { return {0, t.shape[1], 0, t.shape[2]}; }
+
+bool is_spatial(const std::string& op) {
+  return op == "conv2d" || op == "depthwise_conv2d" || op == "avg_pool2d" || op == "max_pool2d";
+}
+bool is_unary(const std::string& op) {
+  return op == "clamp" || op == "sigmoid" || op == "tanh" || op == "leaky_relu" || op == "quantize" ||
+         op == "dequantize";
+}
+bool is_binary(const std::string& op) { return op == "add" || op == "sub" || op == "mul" || op == "div"; }
+
+// A spatial op's sliding window over its input 0.
+struct Window {
+  int64_t kernel[2] = {1, 1};
+  int64_t stride[2] = {1, 1};
+  int64_t dilation[2] = {1, 1};
+  int64_t pad_before[2] = {0, 0};  // top, left
+  int64_t pad_after[2] = {0, 0};   // bottom, right
+  int64_t extent(int axis) const { return dilation[axis] * (kernel[axis] - 1) + 1; }
+};
+
+// The window of a spatial node, or "" in *problem when its attributes do not describe one.
+Window window_of(const ir::Graph& graph, const ir::Node& node, std::string* problem) {
+  Window w;
+  const std::vector<int64_t> strides = node.get_ints("strides", {1, 1});
+  const std::vector<int64_t> dilations = node.get_ints("dilations", {1, 1});
+  const std::vector<int64_t> pads = node.get_ints("pads", {0, 0, 0, 0});
+  std::vector<int64_t> kernel;
+  if (node.op == "avg_pool2d" || node.op == "max_pool2d") {
+    kernel = node.get_ints("kernel");
+  } else if (node.inputs.size() >= 2 && node.inputs[1] != ir::kNoTensor &&
+             graph.tensors[node.inputs[1]].shape.size() == 4) {
+    const ir::Shape& filter = graph.tensors[node.inputs[1]].shape;
+    kernel = {filter[1], filter[2]};
+  }
+  if (kernel.size() != 2 || strides.size() != 2 || dilations.size() != 2 || pads.size() != 4) {
+    *problem = "its kernel, strides, dilations or pads are not 2-D";
+    return w;
+  }
+  for (int a = 0; a < 2; ++a) {
+    w.kernel[a] = kernel[a];
+    w.stride[a] = strides[a];
+    w.dilation[a] = dilations[a];
+    w.pad_before[a] = pads[a];
+    w.pad_after[a] = pads[a + 2];
+    if (w.kernel[a] < 1 || w.stride[a] < 1 || w.dilation[a] < 1 || w.pad_before[a] < 0 || w.pad_after[a] < 0) {
+      *problem = "its kernel, strides, dilations or pads are out of range";
+    }
+  }
+  return w;
+}
+
+// The input region a spatial op reads to produce output region `out` of an input with
+// `size` rows and columns (padding excluded).
+Region window_input(const Window& w, const Region& out, const int64_t size[2]) {
+  const int64_t o0[2] = {out.y0, out.x0}, o1[2] = {out.y1, out.x1};
+  int64_t i0[2], i1[2];
+  for (int a = 0; a < 2; ++a) {
+    i0[a] = std::max<int64_t>(0, o0[a] * w.stride[a] - w.pad_before[a]);
+    i1[a] = std::min<int64_t>(size[a], (o1[a] - 1) * w.stride[a] - w.pad_before[a] + w.extent(a));
+  }
+  return {i0[0], i1[0], i0[1], i1[1]};
+}
+
+std::string node_label(const ir::Node& node) { return "node '" + node.name + "' (" + node.op + ")"; }
+
+// A constant operand of an elementwise op may be broadcast over the tile only if it is
+// the same for every row and column: right-aligned to [N,H,W,C], its H and W are 1.
+bool constant_ignores_rows_and_columns(const ir::Tensor& t) {
+  const size_t rank = t.shape.size();
+  if (rank > 4) return false;
+  for (size_t i = 0; i < rank; ++i) {
+    const size_t axis = 4 - rank + i;
+    if ((axis == 1 || axis == 2) && t.shape[i] != 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string node_problem(const ir::Graph& graph, size_t k) {
+  const ir::Node& node = graph.nodes[k];
+  const std::string label = node_label(node);
+  if (node.outputs.size() != 1) return label + " has " + std::to_string(node.outputs.size()) + " outputs";
+  const ir::Tensor& out = graph.tensors[node.outputs[0]];
+  if (out.shape.size() != 4) return label + ": output '" + out.name + "' is not 4-D (NHWC)";
+  if (out.quant.axis >= 0 && out.quant.axis != 3) return label + ": output '" + out.name + "' is quantized per row or column";
+  const bool spatial = is_spatial(node.op);
+  if (!spatial && !is_unary(node.op) && !is_binary(node.op)) return label + " does not run on tiles";
+  int activations = 0;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const int id = node.inputs[i];
+    if (id == ir::kNoTensor) continue;
+    const ir::Tensor& t = graph.tensors[id];
+    if (t.is_constant) {
+      if (spatial) {
+        if (i == 0) return label + ": its input is a constant";
+        continue;  // filter, bias
+      }
+      if (!constant_ignores_rows_and_columns(t)) return label + ": constant '" + t.name + "' varies over rows or columns";
+      continue;
+    }
+    ++activations;
+    if (t.shape.size() != 4) return label + ": input '" + t.name + "' is not 4-D (NHWC)";
+    if (t.quant.axis >= 0 && t.quant.axis != 3) return label + ": input '" + t.name + "' is quantized per row or column";
+    if (spatial) {
+      if (i != 0) return label + ": input " + std::to_string(i) + " is not a constant";
+      if (t.shape[0] != out.shape[0]) return label + ": input and output batch differ";
+    } else if (t.shape != out.shape) {
+      return label + ": input '" + t.name + "' is broadcast to the output";
+    }
+  }
+  if (activations == 0) return label + " reads no activation";
+  if (spatial) {
+    std::string problem;
+    const Window w = window_of(graph, node, &problem);
+    if (!problem.empty()) return label + ": " + problem;
+    const ir::Tensor& in = graph.tensors[node.inputs[0]];
+    for (int a = 0; a < 2; ++a) {
+      // The output size must be the floor formula's: a ceil-mode pool's last window may
+      // reach past the padding, which a tile cannot reproduce.
+      const int64_t span = in.shape[1 + a] + w.pad_before[a] + w.pad_after[a] - w.extent(a);
+      if (span < 0 || span / w.stride[a] + 1 != out.shape[1 + a]) {
+        return label + ": output size is not floor((in + pads - extent) / stride) + 1";
+      }
+    }
+  }
+  return "";
+}
+
+namespace {
+
+struct StageIo {
+  int input = -1;
+  int output = -1;
+};
+
+// The stage's one external activation input and one exit, or "" in *problem.
+StageIo stage_io(const ir::Graph& graph, size_t first, size_t end, std::string* problem) {
+  std::set<int> produced, external, exits;
+  for (size_t k = first; k < end; ++k) {
+    for (int id : graph.nodes[k].inputs) {
+      if (id == ir::kNoTensor || graph.tensors[id].is_constant || produced.count(id)) continue;
+      external.insert(id);
+    }
+    for (int id : graph.nodes[k].outputs) produced.insert(id);
+  }
+  for (int id : produced) {
+    bool leaves = graph.is_graph_output(id);
+    for (size_t k = end; k < graph.nodes.size() && !leaves; ++k) {
+      for (int in : graph.nodes[k].inputs) leaves = leaves || in == id;
+    }
+    if (leaves) exits.insert(id);
+  }
+  StageIo io;
+  if (external.size() != 1) {
+    *problem = "the stage reads " + std::to_string(external.size()) + " activations from outside (1 allowed)";
+  } else if (exits.size() != 1) {
+    *problem = "the stage leaves " + std::to_string(exits.size()) + " activations behind (1 allowed)";
+  } else {
+    io.input = *external.begin();
+    io.output = *exits.begin();
+  }
+  return io;
+}
+
+// The region of activation input `t` that node needs for output region `out`.
+Region input_need(const ir::Graph& graph, const ir::Node& node, int t, const Region& out) {
+  if (!is_spatial(node.op)) return out;
+  std::string unused;
+  const Window w = window_of(graph, node, &unused);
+  const ir::Tensor& in = graph.tensors[t];
+  const int64_t size[2] = {in.shape[1], in.shape[2]};
+  return window_input(w, out, size);
+}
+
+std::string tile_tag(int row, int col) {
+  return " [tile " + std::to_string(row) + "," + std::to_string(col) + "]";
+}
+
+}  // namespace
+
+std::string stage_problem(const ir::Graph& graph, size_t first, size_t end) {
+  if (first >= end || end > graph.nodes.size()) return "the stage holds no nodes";
+  for (size_t k = first; k < end; ++k) {
+    std::string problem = node_problem(graph, k);
+    if (!problem.empty()) return problem;
+  }
+  std::string problem;
+  stage_io(graph, first, end, &problem);
+  return problem;
+}
+
+ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
+  const std::string where = stage.first < stage.end && stage.end <= graph.nodes.size()
+                                ? "patching nodes '" + graph.nodes[stage.first].name + "' to '" +
+                                      graph.nodes[stage.end - 1].name + "'"
+                                : "patching";
+  const std::string problem = stage_problem(graph, stage.first, stage.end);
+  if (!problem.empty()) throw CompileError(where + ": " + problem);
+  std::string unused;
+  const StageIo io = stage_io(graph, stage.first, stage.end, &unused);
+  const ir::Tensor stage_out = graph.tensors[io.output];
+  const int64_t batch = stage_out.shape[0], height = stage_out.shape[1], width = stage_out.shape[2];
+  if (stage.rows < 1 || stage.cols < 1 || stage.rows > height || stage.cols > width ||
+      (stage.rows == 1 && stage.cols == 1)) {
+    throw CompileError(where + ": a " + std::to_string(stage.rows) + "x" + std::to_string(stage.cols) +
+                       " grid does not split the " + std::to_string(height) + "x" + std::to_string(width) +
+                       " output '" + stage_out.name + "' into tiles");
+  }
+
+  ir::Graph g = graph;
+  g.nodes.assign(graph.nodes.begin(), graph.nodes.begin() + static_cast<std::ptrdiff_t>(stage.first));
+  auto add_like = [&](int like, const Region& r, const std::string& name) {
+    ir::Tensor t = graph.tensors[like];
+    t.name = name;
+    t.shape = {t.shape[0], r.height(), r.width(), t.shape[3]};
+    t.data.clear();
+    return g.add_tensor(std::move(t));
+  };
+
+  std::vector<int> strips;
+  for (int row = 0; row < stage.rows; ++row) {
+    std::vector<int> tiles;
+    for (int col = 0; col < stage.cols; ++col) {
+      const std::string tag = tile_tag(row, col);
+      const Region tile{height * row / stage.rows, height * (row + 1) / stage.rows, width * col / stage.cols,
+                        width * (col + 1) / stage.cols};
+      // Backwards: the region of every stage tensor this tile needs.
+      std::map<int, Region> region;
+      region[io.output] = tile;
+      for (size_t k = stage.end; k-- > stage.first;) {
+        const ir::Node& node = graph.nodes[k];
+        auto it = region.find(node.outputs[0]);
+        if (it == region.end()) continue;  // this tile needs nothing of it
+        for (int t : node.inputs) {
+          if (t == ir::kNoTensor || graph.tensors[t].is_constant) continue;
+          const Region need = input_need(graph, node, t, it->second);
+          if (need.empty()) {
+            throw CompileError(where + ": tile " + std::to_string(row) + "," + std::to_string(col) + " of " +
+                               node_label(node) + " reads only padding");
+          }
+          if (t != io.input) region[t] = unite(region[t], need);
+        }
+      }
+      // Forwards: the stage's nodes on those regions.
+      std::map<int, int> local;  // stage tensor -> its tile tensor
+      std::map<std::tuple<int, int64_t, int64_t, int64_t, int64_t>, int> crops;
+      auto source = [&](int t, const Region& need) {
+        const ir::Tensor& full = graph.tensors[t];
+        const Region provided = t == io.input ? whole(full) : region.at(t);
+        const int base = t == io.input ? t : local.at(t);
+        if (provided == need) return base;
+        const auto key = std::tuple_cat(std::make_tuple(t), need.key());
+        if (auto found = crops.find(key); found != crops.end()) return found->second;
+        const int crop = add_like(t, need, full.name + tag + " rows " + std::to_string(need.y0) + ":" +
+                                               std::to_string(need.y1) + " cols " + std::to_string(need.x0) +
+                                               ":" + std::to_string(need.x1));
+        ir::Node slice;
+        slice.name = full.name + tag + " crop";
+        slice.op = "strided_slice";
+        slice.inputs = {base};
+        slice.outputs = {crop};
+        slice.attrs["begin"] = std::vector<int64_t>{0, need.y0 - provided.y0, need.x0 - provided.x0, 0};
+        slice.attrs["strides"] = std::vector<int64_t>{1, 1, 1, 1};
+        slice.attrs["sizes"] = std::vector<int64_t>{batch, need.height(), need.width(), full.shape[3]};
+        g.nodes.push_back(std::move(slice));
+        crops[key] = crop;
+        return crop;
+      };
+      for (size_t k = stage.first; k < stage.end; ++k) {
+        const ir::Node& node = graph.nodes[k];
+        auto it = region.find(node.outputs[0]);
+        if (it == region.end()) continue;
+        const Region out = it->second;
+        ir::Node n = node;
+        n.name += tag;
+        Region read;
+        for (int& t : n.inputs) {
+          if (t == ir::kNoTensor || graph.tensors[t].is_constant) continue;
+          read = input_need(graph, node, t, out);
+          t = source(t, read);
+        }
+        if (is_spatial(node.op)) {
+          // Padding where the region touches the tensor's border, none inside; after
+          // padding to keep the output count (the window's last rows in the padding).
+          std::string problem_unused;
+          const Window w = window_of(graph, node, &problem_unused);
+          const int64_t out0[2] = {out.y0, out.x0}, out_size[2] = {out.height(), out.width()};
+          const int64_t read0[2] = {read.y0, read.x0}, read_size[2] = {read.height(), read.width()};
+          int64_t before[2], after[2];
+          for (int a = 0; a < 2; ++a) {
+            before[a] = read0[a] + w.pad_before[a] - out0[a] * w.stride[a];
+            after[a] = std::max<int64_t>(0, (out_size[a] - 1) * w.stride[a] + w.extent(a) - read_size[a] - before[a]);
+          }
+          n.attrs["pads"] = std::vector<int64_t>{before[0], before[1], after[0], after[1]};
+        }
+        const int produced = add_like(node.outputs[0], out, graph.tensors[node.outputs[0]].name + tag);
+        n.outputs = {produced};
+        local[node.outputs[0]] = produced;
+        g.nodes.push_back(std::move(n));
+      }
+      tiles.push_back(local.at(io.output));
+    }
+    // Join the row's tiles along the width (the last row join makes the stage output
+    // itself when there is one row of tiles).
+    if (stage.cols == 1) {
+      strips.push_back(tiles[0]);
+      continue;
+    }
+    const Region strip{height * row / stage.rows, height * (row + 1) / stage.rows, 0, width};
+    const int joined = stage.rows == 1 ? io.output : add_like(io.output, strip, stage_out.name + " [row " + std::to_string(row) + "]");
+    ir::Node concat;
+    concat.name = stage_out.name + " [row " + std::to_string(row) + " join]";
+    concat.op = "concat";
+    concat.inputs = tiles;
+    concat.outputs = {joined};
+    concat.attrs["axis"] = int64_t{2};
+    g.nodes.push_back(std::move(concat));
+    strips.push_back(joined);
+  }
+  if (stage.rows > 1) {
+    ir::Node concat;
+    concat.name = stage_out.name + " [join]";
+    concat.op = "concat";
+    concat.inputs = strips;
+    concat.outputs = {io.output};
+    concat.attrs["axis"] = int64_t{1};
+    g.nodes.push_back(std::move(concat));
+  }
+  g.nodes.insert(g.nodes.end(), graph.nodes.begin() + static_cast<std::ptrdiff_t>(stage.end), graph.nodes.end());
+  g.remove_dead();
+  return g;
+}
+
+}  // namespace mote::patching

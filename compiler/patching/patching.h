@@ -1,0 +1,49 @@
+// Patch-based execution (MCUNetV2): the memory-heavy first stages of a CNN run tile by
+// tile instead of layer by layer.
+//
+// A stage is a run of consecutive nodes [first, end) in execution order that reads one
+// activation from outside (its input) and leaves one behind (its output), every node a
+// spatial op over NHWC tensors: convolution, depthwise convolution, pooling, or an
+// elementwise op (activations, quantize/dequantize, add/sub/mul/div of same-shape
+// activations or of constants that do not vary over rows and columns). The stage output
+// is cut into a grid of tiles; walking the stage backwards gives, per tile, the region of
+// every stage tensor the tile needs (a convolution's receptive field: the halo that
+// neighbouring tiles compute again). Each tile then runs the stage's nodes on those
+// regions only: its first node reads a strided_slice of the stage input, every spatial
+// op gets the padding of the region's place in the full tensor (real padding at the
+// borders, none inside), and the tiles are joined by concat. Every output element is
+// computed by the same arithmetic on the same input elements as the unpatched program,
+// so the outputs are identical, bit for bit, in every dtype.
+//
+// The graph stays an ordinary Mote graph: lowering, kernel choice and memory planning
+// see tiles as small tensors, so the arena holds the stage input, one tile's tensors and
+// the finished tiles instead of the stage's largest full tensors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ir/graph.h"
+
+namespace mote::patching {
+
+struct Stage {
+  size_t first = 0;  // first node of the stage (index into graph.nodes)
+  size_t end = 0;    // one past its last node
+  int rows = 1;      // tiles over the stage output's height
+  int cols = 1;      // and width
+};
+
+// Why node k cannot run on a tile of its output ("" when it can).
+std::string node_problem(const ir::Graph& graph, size_t k);
+
+// Why nodes [first, end) cannot run patch by patch ("" when they can): names the node
+// or tensor in the way.
+std::string stage_problem(const ir::Graph& graph, size_t first, size_t end);
+
+// The graph with `stage` run tile by tile (see above). Throws CompileError when the stage
+// is not patchable (stage_problem), the grid does not fit the output (more tiles than
+// rows or columns), or a tile would need an empty region of some tensor.
+ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage);
+
+}  // namespace mote::patching
