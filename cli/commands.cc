@@ -243,7 +243,8 @@ json patching_json(const PatchReport& p) {
               {"unpatched_arena_bytes", p.unpatched_arena_bytes},
               {"unpatched_lower_bound_bytes", p.unpatched_lower_bound_bytes},
               {"unpatched_macs", p.unpatched_macs},
-              {"candidates_lowered", p.candidates}};
+              {"candidates_lowered", p.candidates},
+              {"best_patched_arena_bytes", p.best_patched_arena_bytes}};
   if (p.applied) {
     out["first_op"] = p.first_op;
     out["last_op"] = p.last_op;
@@ -255,6 +256,11 @@ json patching_json(const PatchReport& p) {
 }
 
 void print_patching(const PatchReport& p) {
+  if (!p.applied && p.best_patched_arena_bytes > 0) {
+    std::cout << "  patching none (the best stage, " << with_commas(p.best_patched_arena_bytes)
+              << " bytes, saves less than 20% of the arena: worth it with --optimize memory)\n";
+    return;
+  }
   if (!p.applied) {
     std::cout << "  patching none (no stage run tile by tile lowers the arena within --max-recompute)\n";
     return;

@@ -50,6 +50,9 @@ struct PatchReport {
   uint32_t unpatched_lower_bound_bytes = 0;
   uint64_t unpatched_macs = 0;
   size_t candidates = 0;          // stages x grids compiled to choose
+  // The smallest patched arena found (0: none beat the unpatched one), also when it saved
+  // too little to apply with Optimize::kSpeed (less than a fifth).
+  uint32_t best_patched_arena_bytes = 0;
 };
 
 struct OpReport {

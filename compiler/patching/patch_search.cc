@@ -7,7 +7,9 @@
 // within max_recompute. They are ranked without lowering, on a skeleton of the graph
 // (constants without payload): by the peak of simultaneously live activation bytes in
 // execution order, then by MACs. The best few are lowered and planned for real, and the
-// smallest arena wins if it beats the unpatched program's.
+// smallest arena wins if it beats the unpatched program's: by any amount with
+// Optimize::kMemory, by at least a fifth with kSpeed (tiles cost more than their extra
+// MACs: crops, joins and smaller loops; a few percent of arena is not worth that).
 #include <algorithm>
 #include <tuple>
 
@@ -23,6 +25,7 @@ constexpr int kGrids[][2] = {{2, 1}, {3, 1}, {4, 1}, {6, 1}, {8, 1}, {2, 2}, {3,
                              {4, 4}, {5, 5}, {6, 6}, {8, 8}, {3, 2}, {4, 3}};
 constexpr size_t kLoweredCandidates = 6;
 constexpr size_t kStartsPerRun = 3;
+constexpr double kSpeedMinSaving = 0.2;
 
 // Peak over the execution order of the activation bytes live at once (graph inputs from
 // the first op, outputs to the last; no in-place sharing, no scratch).
@@ -146,6 +149,7 @@ CompileResult lower_for_memory(const ir::Graph& model_graph, const CompileOption
     return std::tie(a.peak, a.macs, a.stage.first, a.stage.end) < std::tie(b.peak, b.macs, b.stage.first, b.stage.end);
   });
 
+  const CompileResult unpatched = best;
   bool applied = false;
   for (size_t i = 0; i < candidates.size() && i < kLoweredCandidates; ++i) {
     const patching::Stage& stage = candidates[i].stage;
@@ -165,6 +169,13 @@ CompileResult lower_for_memory(const ir::Graph& model_graph, const CompileOption
   }
   best.report.reordered = reordered;
   best.report.model_order_arena_bytes = model_order_arena;
+  if (applied) report.best_patched_arena_bytes = best.report.arena_bytes;
+  if (applied && options.optimize == Optimize::kSpeed &&
+      static_cast<double>(best.report.arena_bytes) >
+          (1.0 - kSpeedMinSaving) * static_cast<double>(unpatched.report.arena_bytes)) {
+    best = unpatched;  // saves too little for the time it costs
+    applied = false;
+  }
   report.applied = applied;
   if (applied) report.extra_macs = best.report.macs > report.unpatched_macs ? best.report.macs - report.unpatched_macs : 0;
   best.report.patching = report;

@@ -26,7 +26,6 @@ Region unite(const Region& a, const Region& b) {
   return {std::min(a.y0, b.y0), std::max(a.y1, b.y1), std::min(a.x0, b.x0), std::max(a.x1, b.x1)};
 }
 
-Region whole(const ir::Tensor& t) { return {0, t.shape[1], 0, t.shape[2]}; }
 
 bool is_spatial(const std::string& op) {
   return op == "conv2d" || op == "depthwise_conv2d" || op == "avg_pool2d" || op == "max_pool2d";
@@ -36,6 +35,10 @@ bool is_unary(const std::string& op) {
          op == "dequantize";
 }
 bool is_binary(const std::string& op) { return op == "add" || op == "sub" || op == "mul" || op == "div"; }
+// NCHW -> NHWC, as legalization puts it after a channels-first model input.
+bool is_to_channels_last(const ir::Node& node) {
+  return node.op == "transpose" && node.get_ints("perm") == std::vector<int64_t>{0, 2, 3, 1};
+}
 
 // A spatial op's sliding window over its input 0.
 struct Window {
@@ -113,6 +116,14 @@ std::string node_problem(const ir::Graph& graph, size_t k) {
   const ir::Tensor& out = graph.tensors[node.outputs[0]];
   if (out.shape.size() != 4) return label + ": output '" + out.name + "' is not 4-D (NHWC)";
   if (out.quant.axis >= 0 && out.quant.axis != 3) return label + ": output '" + out.name + "' is quantized per row or column";
+  if (is_to_channels_last(node)) {
+    const int id = node.inputs.empty() ? ir::kNoTensor : node.inputs[0];
+    if (node.inputs.size() != 1 || id == ir::kNoTensor || graph.tensors[id].is_constant) return label + " reads no activation";
+    const ir::Tensor& in = graph.tensors[id];
+    if (in.shape.size() != 4) return label + ": input '" + in.name + "' is not 4-D (NCHW)";
+    if (in.quant.axis >= 0 || out.quant.axis >= 0) return label + ": per-channel quantized activations";
+    return "";
+  }
   const bool spatial = is_spatial(node.op);
   if (!spatial && !is_unary(node.op) && !is_binary(node.op)) return label + " does not run on tiles";
   int activations = 0;
@@ -192,6 +203,40 @@ StageIo stage_io(const ir::Graph& graph, size_t first, size_t end, std::string* 
   return io;
 }
 
+// Which stage tensors are channels-first (NCHW): the inputs of a to-channels-last
+// transpose and of elementwise ops on them; the rest are NHWC. "" in *problem unless the
+// layouts agree (a tensor read in both, a spatial op on NCHW, a constant that would
+// broadcast over a channels-first tensor, per-channel NCHW quantization).
+std::map<int, bool> stage_layouts(const ir::Graph& graph, size_t first, size_t end, int output, std::string* problem) {
+  std::map<int, bool> nchw;
+  nchw[output] = false;
+  for (size_t k = end; k-- > first && problem->empty();) {
+    const ir::Node& node = graph.nodes[k];
+    auto it = nchw.find(node.outputs[0]);
+    if (it == nchw.end()) continue;
+    const bool out_nchw = it->second;
+    if ((is_to_channels_last(node) || is_spatial(node.op)) && out_nchw) {
+      *problem = node_label(node) + ": its output is read channels-first";
+      break;
+    }
+    const bool in_nchw = is_to_channels_last(node) || (!is_spatial(node.op) && out_nchw);
+    for (int t : node.inputs) {
+      if (t == ir::kNoTensor) continue;
+      const ir::Tensor& tensor = graph.tensors[t];
+      if (tensor.is_constant) {
+        if (in_nchw && !is_spatial(node.op) && tensor.elements() != 1) {
+          *problem = node_label(node) + ": constant '" + tensor.name + "' broadcasts over a channels-first tensor";
+        }
+        continue;
+      }
+      auto [slot, added] = nchw.emplace(t, in_nchw);
+      if (!added && slot->second != in_nchw) *problem = "tensor '" + tensor.name + "' is read both channels-first and channels-last";
+      if (in_nchw && tensor.quant.axis >= 0) *problem = "tensor '" + tensor.name + "' is quantized per channel channels-first";
+    }
+  }
+  return nchw;
+}
+
 // The region of activation input `t` that node needs for output region `out`.
 Region input_need(const ir::Graph& graph, const ir::Node& node, int t, const Region& out) {
   if (!is_spatial(node.op)) return out;
@@ -215,7 +260,8 @@ std::string stage_problem(const ir::Graph& graph, size_t first, size_t end) {
     if (!problem.empty()) return problem;
   }
   std::string problem;
-  stage_io(graph, first, end, &problem);
+  const StageIo io = stage_io(graph, first, end, &problem);
+  if (problem.empty()) stage_layouts(graph, first, end, io.output, &problem);
   return problem;
 }
 
@@ -229,7 +275,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
   std::string unused;
   const StageIo io = stage_io(graph, stage.first, stage.end, &unused);
   const ir::Tensor stage_out = graph.tensors[io.output];
-  const int64_t batch = stage_out.shape[0], height = stage_out.shape[1], width = stage_out.shape[2];
+  const int64_t height = stage_out.shape[1], width = stage_out.shape[2];
   if (stage.rows < 1 || stage.cols < 1 || stage.rows > height || stage.cols > width ||
       (stage.rows == 1 && stage.cols == 1)) {
     throw CompileError(where + ": a " + std::to_string(stage.rows) + "x" + std::to_string(stage.cols) +
@@ -237,12 +283,25 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
                        " output '" + stage_out.name + "' into tiles");
   }
 
+  const std::map<int, bool> nchw = stage_layouts(graph, stage.first, stage.end, io.output, &unused);
+  auto channels_first = [&](int t) {
+    auto it = nchw.find(t);
+    return it != nchw.end() && it->second;
+  };
+  // The rows and columns axes of a stage tensor.
+  auto row_axis = [&](int t) { return channels_first(t) ? 2 : 1; };
+  auto whole = [&](int t) {
+    const ir::Shape& s = graph.tensors[t].shape;
+    return Region{0, s[row_axis(t)], 0, s[row_axis(t) + 1]};
+  };
+
   ir::Graph g = graph;
   g.nodes.assign(graph.nodes.begin(), graph.nodes.begin() + static_cast<std::ptrdiff_t>(stage.first));
   auto add_like = [&](int like, const Region& r, const std::string& name) {
     ir::Tensor t = graph.tensors[like];
     t.name = name;
-    t.shape = {t.shape[0], r.height(), r.width(), t.shape[3]};
+    t.shape[row_axis(like)] = r.height();
+    t.shape[row_axis(like) + 1] = r.width();
     t.data.clear();
     return g.add_tensor(std::move(t));
   };
@@ -276,7 +335,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
       std::map<std::tuple<int, int64_t, int64_t, int64_t, int64_t>, int> crops;
       auto source = [&](int t, const Region& need) {
         const ir::Tensor& full = graph.tensors[t];
-        const Region provided = t == io.input ? whole(full) : region.at(t);
+        const Region provided = t == io.input ? whole(t) : region.at(t);
         const int base = t == io.input ? t : local.at(t);
         if (provided == need) return base;
         const auto key = std::tuple_cat(std::make_tuple(t), need.key());
@@ -289,9 +348,15 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
         slice.op = "strided_slice";
         slice.inputs = {base};
         slice.outputs = {crop};
-        slice.attrs["begin"] = std::vector<int64_t>{0, need.y0 - provided.y0, need.x0 - provided.x0, 0};
+        std::vector<int64_t> begin(4, 0), sizes = full.shape;
+        const int axis = row_axis(t);
+        begin[axis] = need.y0 - provided.y0;
+        begin[axis + 1] = need.x0 - provided.x0;
+        sizes[axis] = need.height();
+        sizes[axis + 1] = need.width();
+        slice.attrs["begin"] = begin;
         slice.attrs["strides"] = std::vector<int64_t>{1, 1, 1, 1};
-        slice.attrs["sizes"] = std::vector<int64_t>{batch, need.height(), need.width(), full.shape[3]};
+        slice.attrs["sizes"] = sizes;
         g.nodes.push_back(std::move(slice));
         crops[key] = crop;
         return crop;

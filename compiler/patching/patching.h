@@ -5,9 +5,11 @@
 // activation from outside (its input) and leaves one behind (its output), every node a
 // spatial op over NHWC tensors: convolution, depthwise convolution, pooling, or an
 // elementwise op (activations, quantize/dequantize, add/sub/mul/div of same-shape
-// activations or of constants that do not vary over rows and columns). The stage output
-// is cut into a grid of tiles; walking the stage backwards gives, per tile, the region of
-// every stage tensor the tile needs (a convolution's receptive field: the halo that
+// activations or of constants that do not vary over rows and columns), or the NCHW->NHWC
+// transpose legalization puts after a channels-first model input (the stage input and
+// the elementwise ops before that transpose are then cropped channels-first). The stage
+// output is cut into a grid of tiles; walking the stage backwards gives, per tile, the
+// region of every stage tensor the tile needs (a convolution's receptive field: the halo that
 // neighbouring tiles compute again). Each tile then runs the stage's nodes on those
 // regions only: its first node reads a strided_slice of the stage input, every spatial
 // op gets the padding of the region's place in the full tensor (real padding at the

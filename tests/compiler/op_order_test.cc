@@ -96,7 +96,9 @@ TEST(OpOrder, GreedyFallbackGivesAValidOrderNoWorseThanTheModels) {
     EXPECT_EQ(greedy.peak, schedule::peak_live_bytes(g, greedy.order));
     EXPECT_LE(greedy.peak, schedule::peak_live_bytes(g, model_order));
     const schedule::OrderResult exact = schedule::min_peak_order(g, 5000);
-    if (exact.exact) EXPECT_LE(exact.peak, greedy.peak);
+    if (exact.exact) {
+      EXPECT_LE(exact.peak, greedy.peak);
+    }
   }
 }
 

@@ -26,7 +26,9 @@ struct RandomNet {
   std::string description;
 };
 
-RandomNet random_net(std::mt19937& rng, bool int8) {
+// With channels_first the model input is NCHW and a transpose (after a clamp, for float)
+// makes it NHWC, as legalization does for ONNX models.
+RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
   RandomNet net;
   ir::Graph& g = net.graph;
@@ -77,7 +79,7 @@ RandomNet random_net(std::mt19937& rng, bool int8) {
   };
 
   const int n = pick(1, 2), h = pick(6, 20), w = pick(6, 20), c = pick(1, 6);
-  const int x = activation("x", {n, h, w, c});
+  const int x = channels_first ? activation("x", {n, c, h, w}) : activation("x", {n, h, w, c});
   g.inputs = {x};
   net.input = int8 ? random_bytes(static_cast<size_t>(n * h * w * c)) : std::vector<uint8_t>{};
   if (!int8) {
@@ -88,6 +90,30 @@ RandomNet random_net(std::mt19937& rng, bool int8) {
     std::memcpy(net.input.data(), values.data(), net.input.size());
   }
   int cur = x;
+  if (channels_first) {
+    if (!int8 && rng() % 2 == 0) {
+      ir::Node clamp;
+      clamp.name = "clamp_nchw";
+      clamp.op = "clamp";
+      clamp.inputs = {cur};
+      clamp.outputs = {activation("clamp_nchw:0", {n, c, h, w})};
+      clamp.attrs["min"] = -0.5;
+      clamp.attrs["max"] = 0.75;
+      cur = clamp.outputs[0];
+      g.nodes.push_back(std::move(clamp));
+      net.description += " clamp";
+    }
+    ir::Node transpose;
+    transpose.name = "to_nhwc";
+    transpose.op = "transpose";
+    transpose.inputs = {cur};
+    transpose.outputs = {activation("to_nhwc:0", {n, h, w, c})};
+    transpose.attrs["perm"] = std::vector<int64_t>{0, 2, 3, 1};
+    if (int8) g.tensors[static_cast<size_t>(transpose.outputs[0])].quant = g.tensors[static_cast<size_t>(cur)].quant;
+    cur = transpose.outputs[0];
+    g.nodes.push_back(std::move(transpose));
+    net.description += " transpose";
+  }
   const int length = pick(2, 6);
   for (int i = 0; i < length; ++i) {
     const ir::Shape in_shape = g.tensors[cur].shape;
@@ -164,7 +190,7 @@ void expect_random_stages_identical(bool int8, uint32_t seed, const std::vector<
   std::mt19937 rng(seed);
   int cases = 0;
   for (int round = 0; round < 2000 && cases < 150; ++round) {
-    RandomNet net = random_net(rng, int8);
+    RandomNet net = random_net(rng, int8, rng() % 3 == 0);
     const size_t ops = net.graph.nodes.size();
     if (ops == 0) continue;
     const size_t first = rng() % ops;
