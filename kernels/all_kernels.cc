@@ -97,6 +97,9 @@ const KernelEntry* const kEntries[] = {
     &kAddS8MveEntry,  // kAddS8Mve
     &kAvgPool2dS8MveEntry,  // kAvgPool2dS8Mve
     &kMaxPool2dS8MveEntry,  // kMaxPool2dS8Mve
+    &kConv2dS8V6mEntry,  // kConv2dS8V6m
+    &kDepthwiseConv2dS8V6mEntry,  // kDepthwiseConv2dS8V6m
+    &kFullyConnectedS8V6mEntry,  // kFullyConnectedS8V6m
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

@@ -96,6 +96,10 @@ enum class KernelId : uint16_t {
   kAddS8Mve = 70,
   kAvgPool2dS8Mve = 71,
   kMaxPool2dS8Mve = 72,
+  // __v6m = Armv6-M (Cortex-M0/M0+: Thumb-1, no SIMD, no 64-bit multiply)
+  kConv2dS8V6m = 73,
+  kDepthwiseConv2dS8V6m = 74,
+  kFullyConnectedS8V6m = 75,
 
   kCount  // one past the last id; table sizes
 };

@@ -78,6 +78,9 @@ const char* kernel_name(KernelId id) {
     case KernelId::kAddS8Mve: return "add_s8__mve";
     case KernelId::kAvgPool2dS8Mve: return "avg_pool2d_s8__mve";
     case KernelId::kMaxPool2dS8Mve: return "max_pool2d_s8__mve";
+    case KernelId::kConv2dS8V6m: return "conv2d_s8__v6m";
+    case KernelId::kDepthwiseConv2dS8V6m: return "depthwise_conv2d_s8__v6m";
+    case KernelId::kFullyConnectedS8V6m: return "fully_connected_s8__v6m";
     case KernelId::kInvalid:
     case KernelId::kCount: break;
   }

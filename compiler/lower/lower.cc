@@ -161,6 +161,9 @@ uint32_t pixel_stream_block(KernelId kernel) {
     case KernelId::kDepthwiseConv2dS8Dsp:     // pixel by pixel, four channels at a time
     case KernelId::kDepthwiseConv2dS83x3Dsp:  // copies rows into a ring before it needs them
       return 1;
+    case KernelId::kConv2dS8V6m:           // pixel by pixel in raster order, like the reference
+    case KernelId::kDepthwiseConv2dS8V6m:
+      return 1;
     case KernelId::kConv2dS8Mve:     // two pixels at a time (1x1: read in place while writing)
     case KernelId::kConv2dS81x1Mve:
       return 2;
@@ -871,11 +874,14 @@ void dequantize_hybrid_weights(ir::Graph& graph) {
 }
 
 // Every in-place link fixes where its output goes, and chains of them drift (each shift
-// moves the next buffer lower), which can cost the greedy placement more than the links
-// save. So: keep only the links an op needs to reach the bound that all links give (a
-// link whose op stays at or under that bound without it is dropped, smallest saving
-// first), then toggle links one by one while the greedy arena shrinks; that, all links
-// and none are planned and the smallest arena wins (fewer links on ties).
+// moves the next buffer lower), which can cost the placement more than the links save.
+// So the links kept are searched: starting points are all links, none, and only the links
+// an op needs to reach the bound all links give (a link whose op stays at or under that
+// bound without it is dropped, smallest saving first); from each, links are toggled one
+// at a time while that lowers the arena (see below). A plan is better with a smaller
+// arena, then when its arena is its own lower bound (proven optimal for its links), then
+// with fewer links. The search stops early at the bound all links give, reached exactly:
+// no set of these links can plan below it. Cost: at most 2 * links + 19 plans.
 planner::Plan plan_with_in_place_links(const std::vector<planner::Buffer>& buffers,
                                        const std::vector<size_t>& linked) {
   if (linked.empty()) return planner::plan_memory(buffers, kTensorAlignment);
@@ -889,39 +895,85 @@ planner::Plan plan_with_in_place_links(const std::vector<planner::Buffer>& buffe
   };
   std::vector<size_t> by_saving = linked;
   std::stable_sort(by_saving.begin(), by_saving.end(), [&](size_t a, size_t b) { return saving(a) < saving(b); });
-  std::vector<planner::Buffer> needed = buffers;
+
+  struct Candidate {
+    std::vector<bool> on;  // per entry of `linked`
+    planner::Plan plan;
+    size_t links = 0;
+  };
+  auto evaluate = [&](std::vector<bool> on) {
+    std::vector<planner::Buffer> trial = buffers;
+    Candidate c;
+    for (size_t i = 0; i < linked.size(); ++i) {
+      if (on[i]) {
+        ++c.links;
+        continue;
+      }
+      trial[linked[i]].in_place_of = -1;
+      trial[linked[i]].in_place_shift = 0;
+    }
+    c.on = std::move(on);
+    c.plan = planner::plan_memory(trial, kTensorAlignment);
+    return c;
+  };
+  auto better = [](const Candidate& a, const Candidate& b) {
+    if (a.plan.arena_bytes != b.plan.arena_bytes) return a.plan.arena_bytes < b.plan.arena_bytes;
+    const bool a_exact = a.plan.arena_bytes == a.plan.lower_bound;
+    const bool b_exact = b.plan.arena_bytes == b.plan.lower_bound;
+    if (a_exact != b_exact) return a_exact;
+    return a.links < b.links;
+  };
+
+  std::vector<bool> needed(linked.size(), true);
   std::vector<uint64_t> live_needed = live;
   for (size_t to : by_saving) {
     const uint32_t op = buffers[to].first_op;
     if (live_needed[op] + saving(to) > bound) continue;  // this op needs it
     live_needed[op] += saving(to);
-    needed[to].in_place_of = -1;
-    needed[to].in_place_shift = 0;
+    needed[static_cast<size_t>(std::find(linked.begin(), linked.end(), to) - linked.begin())] = false;
   }
-  std::vector<planner::Buffer> none = buffers;
-  for (size_t to : linked) {
-    none[to].in_place_of = -1;
-    none[to].in_place_shift = 0;
+  std::vector<Candidate> starts;
+  starts.push_back(evaluate(needed));
+  starts.push_back(evaluate(std::vector<bool>(linked.size(), true)));
+  starts.push_back(evaluate(std::vector<bool>(linked.size(), false)));
+  Candidate best = starts[0];
+  auto done = [&](const Candidate& c) {
+    return c.plan.arena_bytes == bound && c.plan.arena_bytes == c.plan.lower_bound;
+  };
+  for (Candidate& start : starts) {
+    if (better(start, best)) best = start;
+    if (done(best)) return best.plan;
   }
-  planner::Plan best = planner::plan_memory(none, kTensorAlignment);
-  planner::Plan all = planner::plan_memory(buffers, kTensorAlignment);
-  if (all.arena_bytes < best.arena_bytes) best = std::move(all);
-  planner::Plan plan = planner::plan_memory(needed, kTensorAlignment);
-  // Then toggle links one at a time, in op order (dropped ones back in, kept ones out),
-  // keeping each change that lowers the greedy arena, until it reaches its bound.
-  for (size_t to : linked) {
-    if (plan.arena_bytes == plan.lower_bound) break;
-    std::vector<planner::Buffer> toggled = needed;
-    toggled[to].in_place_of = needed[to].in_place_of < 0 ? buffers[to].in_place_of : -1;
-    toggled[to].in_place_shift = needed[to].in_place_of < 0 ? buffers[to].in_place_shift : 0;
-    planner::Plan trial = planner::plan_memory(toggled, kTensorAlignment);
-    if (trial.arena_bytes < plan.arena_bytes) {
-      needed = std::move(toggled);
-      plan = std::move(trial);
+  // From each start, two descents: first improvement (take a toggle as soon as it lowers
+  // the arena) and steepest (take the best toggle of a pass); they get stuck in different
+  // places.
+  // The plans tried are capped (budget) so graphs with many links (patched tiles) stay fast.
+  size_t budget = 2 * linked.size() + 16;
+  for (const Candidate& start : starts) {
+    for (const bool steepest : {false, true}) {
+      Candidate current = start;
+      for (bool changed = true; changed && !done(current) && budget > 0;) {
+        changed = false;
+        Candidate step = current;
+        for (size_t i = 0; i < linked.size() && !done(current) && budget > 0; ++i, --budget) {
+          std::vector<bool> on = current.on;
+          on[i] = !on[i];
+          Candidate trial = evaluate(std::move(on));
+          if (trial.plan.arena_bytes >= (steepest ? step : current).plan.arena_bytes) continue;
+          changed = true;
+          if (steepest) {
+            step = std::move(trial);
+          } else {
+            current = std::move(trial);
+          }
+        }
+        if (steepest && changed) current = std::move(step);
+      }
+      if (better(current, best)) best = current;
+      if (done(best)) return best.plan;
     }
   }
-  if (plan.arena_bytes < best.arena_bytes) best = std::move(plan);
-  return best;
+  return best.plan;
 }
 
 std::string graph_label(const ir::Graph& graph) {
@@ -1085,7 +1137,11 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
   // to the reference kernel (no scratch) when that lowers the arena. Only ops whose
   // scratch could matter (live bytes at the op within their scratch of the arena) are
   // tried, largest scratch first; repeated until nothing improves.
-  for (size_t round = 0; optimize == Optimize::kMemory && round < op_count; ++round) {
+  // At most kMaxMemoryTrials plans: a patched program has hundreds of ops, and each plan
+  // of it is itself a search.
+  constexpr size_t kMaxMemoryTrials = 24;
+  size_t memory_trials = 0;
+  for (size_t round = 0; optimize == Optimize::kMemory && round < op_count && memory_trials < kMaxMemoryTrials; ++round) {
     const std::vector<uint64_t> live = planner::live_bytes_per_op(planned.buffers, kTensorAlignment);
     std::vector<size_t> candidates;
     for (size_t k = 0; k < op_count && k < live.size(); ++k) {
@@ -1097,6 +1153,7 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
                      [&](size_t a, size_t b) { return lowered[a].scratch_bytes > lowered[b].scratch_bytes; });
     bool improved = false;
     for (size_t k : candidates) {
+      if (++memory_trials > kMaxMemoryTrials) break;
       std::vector<lower::LoweredOp> trial_ops = lowered;
       trial_ops[k] = lower::lower_node(graph, graph.nodes[k], lower::Target::kHost);  // the reference
       Planned trial = plan_ops(trial_ops);

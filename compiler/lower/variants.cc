@@ -17,8 +17,10 @@ TargetIsa target_isa(Target target) {
   TargetIsa isa;
   switch (target) {
     case Target::kHost:
+    case Target::kCortexM3:  // Armv7-M: no DSP extension
+      break;
     case Target::kCortexM0Plus:  // Armv6-M
-    case Target::kCortexM3:      // Armv7-M: no DSP extension
+      isa.v6m = true;
       break;
     case Target::kCortexM4:
     case Target::kCortexM7:
@@ -95,16 +97,13 @@ void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
     op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
   }
 }
-// The variant widens the whole input row to int16 in scratch (2 * K bytes). Beyond
-// kMaxFullyConnectedScratch that RAM costs more than the speed is worth on a
-// microcontroller (micro_speech's 4000 -> 4 layer would need 8 KB, more than its whole
-// arena), so long rows keep the reference.
-constexpr uint64_t kMaxFullyConnectedScratch = 2048;
-
+// Every int8 layer. The variant widens input rows of up to 1024 features to int16 in
+// scratch (at most 2 KB) and widens longer rows on the fly without scratch (e.g.
+// micro_speech's 4000 -> 4 layer), so fully_connected_s8__dsp_scratch_bytes() bounds the
+// RAM it adds.
 void select_fully_connected_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   const ir::Shape& weights = l.input(1).shape;
   if (weights.size() != 2) return;
-  if (fully_connected_s8__dsp_scratch_bytes(static_cast<int32_t>(weights[1])) > kMaxFullyConnectedScratch) return;
   op.kernel = KernelId::kFullyConnectedS8Dsp;
   op.scratch_bytes += fully_connected_s8__dsp_scratch_bytes(static_cast<int32_t>(weights[1]));
 }
@@ -192,10 +191,38 @@ bool select_pool2d_s8_mve(const NodeLowering& /*l*/, LoweredOp& op) {
   return true;
 }
 
+// Armv6-M variants (cortex-m0plus). None needs scratch, so the arena never grows.
+// conv2d_s8__v6m for groups == 1 convs, depthwise_conv2d_s8__v6m for depth multiplier 1,
+// fully_connected_s8__v6m for every int8 fully connected layer; others keep the reference.
+void select_v6m(const NodeLowering& l, LoweredOp& op) {
+  switch (op.kernel) {
+    case KernelId::kConv2dS8:
+      if (params_as<Conv2dS8Params>(op).groups != 1 || l.input(1).shape.size() != 4) return;
+      op.kernel = KernelId::kConv2dS8V6m;
+      op.scratch_bytes += conv2d_s8__v6m_scratch_bytes();
+      break;
+    case KernelId::kDepthwiseConv2dS8:
+      if (params_as<DepthwiseConv2dS8Params>(op).depth_multiplier != 1) return;
+      op.kernel = KernelId::kDepthwiseConv2dS8V6m;
+      op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes();
+      break;
+    case KernelId::kFullyConnectedS8:
+      if (l.input(1).shape.size() != 2) return;
+      op.kernel = KernelId::kFullyConnectedS8V6m;
+      op.scratch_bytes += fully_connected_s8__v6m_scratch_bytes();
+      break;
+    default: break;
+  }
+}
+
 }  // namespace
 
 void select_variant(const NodeLowering& l, Target target, LoweredOp& op) {
   const TargetIsa isa = target_isa(target);
+  if (isa.v6m) {
+    select_v6m(l, op);
+    return;
+  }
   if (!isa.dsp && !isa.mve) return;
   switch (op.kernel) {
     case KernelId::kConv2dS8:

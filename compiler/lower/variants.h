@@ -13,6 +13,7 @@ namespace mote::lower {
 struct TargetIsa {
   bool dsp = false;  // Armv7E-M / Armv8-M DSP extension (SMLAD, SXTB16, ...)
   bool mve = false;  // Armv8.1-M Helium (M-profile Vector Extension, integer)
+  bool v6m = false;  // Armv6-M (Cortex-M0+): Thumb-1 only, no SIMD, no 64-bit multiply
 };
 TargetIsa target_isa(Target target);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <numeric>
 
@@ -38,15 +39,29 @@ enum class GapRule { kFirstFit, kBestFit };
 // size_h), i.e. when o lies in (off_h - size_g, off_h + size_h). The walk over those
 // forbidden intervals, lowest first, finds the gaps; first fit takes the lowest gap,
 // best fit the tightest one (least slack), else the group goes above everything.
+// A group pinned at a given base is placed before all others (and skipped in `order`).
+struct Pin {
+  size_t group = SIZE_MAX;
+  uint64_t base = 0;
+};
+
 std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes,
                             const std::vector<Group>& groups, const std::vector<size_t>& order,
-                            GapRule rule) {
+                            GapRule rule, Pin pin = {}) {
   const uint64_t kUnplaced = std::numeric_limits<uint64_t>::max();
   std::vector<uint64_t> offsets(buffers.size(), kUnplaced);
   std::vector<size_t> placed;  // buffer indices
   placed.reserve(buffers.size());
+  if (pin.group != SIZE_MAX) {
+    const Group& group = groups[pin.group];
+    for (size_t m = 0; m < group.members.size(); ++m) {
+      offsets[group.members[m]] = pin.base + group.relative[m];
+      placed.push_back(group.members[m]);
+    }
+  }
   std::vector<Forbidden> forbidden;
   for (size_t group_index : order) {
+    if (group_index == pin.group) continue;
     const Group& group = groups[group_index];
     forbidden.clear();
     for (size_t m = 0; m < group.members.size(); ++m) {
@@ -189,6 +204,112 @@ std::vector<Group> make_groups(const std::vector<Buffer>& buffers, const std::ve
   return groups;
 }
 
+// The smallest arena a chain allows, whatever the other buffers do, and the chain base
+// that reaches it. A chain is rigid: at op k its live members fill a fixed window
+// [lo_k, hi_k) above its base c, and the other bytes live at k (L_k: single buffers, and
+// other chains' handover pairs as their union) must fit below the window, in [0, c + lo_k),
+// or above it, in [c + hi_k, arena). They cannot be split, so the most that fits below is
+// the largest subset sum of their sizes that is <= c + lo_k (best_k), and
+//   arena >= max(c + span, max over k of c + hi_k + L_k - best_k(c + lo_k)).
+// Every constraint here holds for any valid placement (the others -- other buffers'
+// lifetimes across ops, other chains' rigidity -- are dropped), so the minimum over c is
+// a lower bound on the arena. Ops where the chain's live members leave a gap between
+// them are skipped (also a relaxation).
+struct ChainBound {
+  uint64_t bound = 0;
+  uint64_t base = 0;
+};
+
+ChainBound chain_bound(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes,
+                       const std::vector<Group>& groups, const std::vector<size_t>& group_of,
+                       const std::vector<std::vector<size_t>>& live_at, size_t group_index) {
+  // Subset sums are enumerated up to this many distinct values per op; past it the op's
+  // items count as divisible (best_k(x) = min(x, L_k)), a weaker but still valid bound.
+  constexpr size_t kMaxSums = 4096;
+  const Group& g = groups[group_index];
+  struct OpWindow {
+    uint64_t lo = 0, hi = 0, others = 0;
+    std::vector<uint64_t> sums;  // reachable subset sums, ascending; empty: divisible
+  };
+  std::vector<OpWindow> windows;
+  std::vector<uint64_t> items, next;
+  std::vector<bool> merged(buffers.size(), false);
+  for (uint64_t op = g.first_op; op <= g.last_op; ++op) {
+    // The chain's window at this op.
+    std::vector<std::pair<uint64_t, uint64_t>> spans;
+    for (size_t m = 0; m < g.members.size(); ++m) {
+      const Buffer& b = buffers[g.members[m]];
+      if (sizes[g.members[m]] == 0 || op < b.first_op || op > b.last_op) continue;
+      spans.push_back({g.relative[m], g.relative[m] + sizes[g.members[m]]});
+    }
+    if (spans.empty()) continue;
+    std::sort(spans.begin(), spans.end());
+    OpWindow w;
+    w.lo = spans[0].first;
+    w.hi = spans[0].second;
+    bool contiguous = true;
+    for (const auto& [lo, hi] : spans) {
+      if (lo > w.hi) contiguous = false;
+      w.hi = std::max(w.hi, hi);
+    }
+    if (!contiguous) continue;
+    // The other live bytes as items; a handover pair that overlaps is one item.
+    items.clear();
+    const std::vector<size_t>& live = live_at[static_cast<size_t>(op)];
+    for (size_t i : live) {
+      const Buffer& b = buffers[i];
+      if (group_of[i] == group_index || b.in_place_of < 0 || b.first_op != op || sizes[i] == 0) continue;
+      const size_t from = static_cast<size_t>(b.in_place_of);
+      if (sizes[from] == 0 || sizes[i] <= b.in_place_shift) continue;  // they do not overlap
+      items.push_back(std::max(sizes[from] + b.in_place_shift, sizes[i]));
+      merged[i] = merged[from] = true;
+    }
+    for (size_t i : live) {
+      if (group_of[i] == group_index || merged[i] || sizes[i] == 0) continue;
+      items.push_back(sizes[i]);
+    }
+    for (size_t i : live) merged[i] = false;
+    w.sums = {0};
+    for (uint64_t item : items) {
+      w.others += item;
+      if (w.sums.empty()) continue;
+      std::vector<uint64_t> shifted(w.sums);
+      for (uint64_t& v : shifted) v += item;
+      next.clear();
+      std::merge(w.sums.begin(), w.sums.end(), shifted.begin(), shifted.end(), std::back_inserter(next));
+      next.erase(std::unique(next.begin(), next.end()), next.end());
+      if (next.size() > kMaxSums) {
+        w.sums.clear();
+      } else {
+        w.sums.swap(next);
+      }
+    }
+    windows.push_back(std::move(w));
+  }
+  // At base c, op k needs c + hi_k + L_k - best_k(c + lo_k). Between the bases where some
+  // c + lo_k reaches a subset sum this only grows with c, so the minimum over c is at
+  // c = 0 or at one of those bases.
+  std::vector<uint64_t> bases = {0};
+  for (const OpWindow& w : windows)
+    for (uint64_t sum : w.sums)
+      if (sum > w.lo) bases.push_back(sum - w.lo);
+  std::sort(bases.begin(), bases.end());
+  bases.erase(std::unique(bases.begin(), bases.end()), bases.end());
+  ChainBound result{std::numeric_limits<uint64_t>::max(), 0};
+  for (uint64_t c : bases) {
+    uint64_t arena = c + g.size;
+    for (const OpWindow& w : windows) {
+      const uint64_t room = c + w.lo;
+      uint64_t below = std::min(room, w.others);
+      if (!w.sums.empty()) below = *(std::upper_bound(w.sums.begin(), w.sums.end(), room) - 1);
+      arena = std::max(arena, c + w.hi + w.others - below);
+      if (arena >= result.bound) break;
+    }
+    if (arena < result.bound) result = {arena, c};
+  }
+  return result;
+}
+
 }  // namespace
 
 std::vector<uint64_t> live_bytes_per_op(const std::vector<Buffer>& buffers, uint32_t alignment) {
@@ -197,6 +318,9 @@ std::vector<uint64_t> live_bytes_per_op(const std::vector<Buffer>& buffers, uint
   for (size_t i = 0; i < buffers.size(); ++i) sizes[i] = align_up(buffers[i].bytes, alignment);
   return live_per_op(buffers, sizes);
 }
+
+// How many chains are tried pinned (8 placements each) when the plain orders miss the bound.
+constexpr size_t kMaxPinnedChains = 2;
 
 Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
   if (alignment == 0) throw CompileError("memory planner: alignment must be non-zero");
@@ -249,21 +373,59 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
                                                    {"best-fit", GapRule::kBestFit}};
 
   bool have_best = false;
-  for (const auto& [order_name, less] : orders) {
-    std::vector<size_t> order(groups.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), less);
-    for (const auto& [rule_name, rule] : rules) {
-      std::vector<uint64_t> offsets = place(buffers, sizes, groups, order, rule);
-      const uint64_t arena = arena_of(offsets, sizes);
-      if (!have_best || arena < best.arena_bytes) {
-        best.offsets = std::move(offsets);
-        best.arena_bytes = arena;
-        best.strategy = order_name + "/" + rule_name;
-        have_best = true;
+  auto try_orders = [&](Pin pin, const std::string& prefix) {
+    for (const auto& [order_name, less] : orders) {
+      std::vector<size_t> order(groups.size());
+      std::iota(order.begin(), order.end(), size_t{0});
+      std::stable_sort(order.begin(), order.end(), less);
+      for (const auto& [rule_name, rule] : rules) {
+        std::vector<uint64_t> offsets = place(buffers, sizes, groups, order, rule, pin);
+        const uint64_t arena = arena_of(offsets, sizes);
+        if (!have_best || arena < best.arena_bytes) {
+          best.offsets = std::move(offsets);
+          best.arena_bytes = arena;
+          best.strategy = prefix + order_name + "/" + rule_name;
+          have_best = true;
+        }
+        if (best.arena_bytes == best.lower_bound) return true;  // cannot do better
       }
-      if (best.arena_bytes == best.lower_bound) return best;  // cannot do better
     }
+    return false;
+  };
+
+  // Chains tighten the bound (chain_bound); each knows the base where it allows it.
+  std::vector<size_t> group_of(buffers.size());
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    for (size_t member : groups[gi].members) group_of[member] = gi;
+  std::vector<std::vector<size_t>> live_at;  // buffers live at each op, for chain_bound
+  std::vector<std::pair<size_t, ChainBound>> chains;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    if (groups[gi].members.size() < 2) continue;
+    if (live_at.empty()) {
+      uint32_t last = 0;
+      for (const Buffer& b : buffers) last = std::max(last, b.last_op);
+      live_at.resize(static_cast<size_t>(last) + 1);
+      for (size_t i = 0; i < buffers.size(); ++i)
+        for (uint64_t op = buffers[i].first_op; op <= buffers[i].last_op; ++op) live_at[static_cast<size_t>(op)].push_back(i);
+    }
+    const ChainBound cb = chain_bound(buffers, sizes, groups, group_of, live_at, gi);
+    best.lower_bound = std::max(best.lower_bound, cb.bound);
+    chains.push_back({gi, cb});
+  }
+  if (try_orders({}, "")) return best;
+  // Then chains pinned at the base where their own bound is reached, the others placed
+  // around them: tightest chains first, at most kMaxPinnedChains of them, and none below
+  // the bound whose base is 0 (the plain orders already tend to put them there).
+  std::stable_sort(chains.begin(), chains.end(),
+                   [](const auto& a, const auto& b) { return a.second.bound > b.second.bound; });
+  size_t pinned = 0;
+  for (const auto& [gi, cb] : chains) {
+    if (pinned == kMaxPinnedChains) break;
+    if (cb.bound < best.lower_bound && cb.base == 0) continue;
+    ++pinned;
+    if (try_orders({gi, cb.base}, "chain " + std::to_string(groups[gi].members[0]) + " at " +
+                                      std::to_string(cb.base) + ", "))
+      return best;
   }
   return best;
 }

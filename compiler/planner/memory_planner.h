@@ -21,15 +21,26 @@
 // and keeps the plan with the smallest arena (the first strategy in that list on ties, so
 // the result is deterministic). Ties inside an order are broken by buffer index.
 //
-// Quality. `lower_bound` is the largest sum of aligned sizes of the buffers live at any
-// one op: no placement can use less. Greedy plans reach it on chains and most CNNs; on
-// graphs with long skip connections they can exceed it by fragmentation (the problem is
-// NP-hard in general: dynamic storage allocation). Both numbers are reported so a user
-// can see how far a plan is from ideal.
+// Quality. `lower_bound` is a proven floor: no offset assignment of these buffers (with
+// these in-place links) fits a smaller arena. It is the larger of
+//   - the largest sum of aligned sizes of the buffers live at any one op, and
+//   - per in-place chain, the smallest arena the chain allows: a chain is rigid, so at
+//     each op its live members fill a fixed window above its base, and the other bytes
+//     live at that op must fit whole below or above that window (a subset-sum per op,
+//     minimized over the chain's base; see chain_bound in the .cc). A chain that drifts
+//     (shifts add up) needs at least its whole span.
+// Greedy plans reach it on chains and most CNNs; on graphs with long skip connections they
+// can exceed it by fragmentation (the problem is NP-hard in general: dynamic storage
+// allocation). Both numbers are reported so a user can see how far a plan is from ideal.
+// When the plain strategies miss the bound, the plan is also tried with a chain pinned at
+// the base where its chain bound is reached and the other groups placed around it (eight
+// more runs per chain that sets the bound or wants a base above 0; at most two chains).
 //
 // Cost. O(S * n^2 log n) time for n buffers and S = 8 strategies (each placement scans the
-// placed buffers whose lifetimes intersect and sorts them), O(n) memory; a few thousand
-// buffers plan in milliseconds on the host.
+// placed buffers whose lifetimes intersect and sorts them), 8 more per pinned chain; a
+// chain's bound costs O(ops * n * K) with K <= 4096 subset sums kept per op (past
+// that an op's other buffers count as divisible: a weaker bound, still valid). A few
+// thousand buffers plan in milliseconds on the host.
 //
 // In-place chains. A buffer may name the buffer it is written over (`in_place_of`): an
 // op that reads buffer P and writes buffer B in order, never ahead of what it has read,
@@ -37,7 +48,7 @@
 // (P.last_op == B.first_op). Such buffers form chains that are placed as one unit, each
 // member at its fixed distance from the chain's base; at the op where one hands over to
 // the next, they share the bytes where they overlap. The lower bound counts the pair's
-// union at that op, not the sum.
+// union at that op, not the sum; chain_bound adds the chain's rigidity.
 //
 // Limits. Lifetimes are taken as given: the planner does not reorder ops, and which
 // buffers may share (in-place chains, a reshape reusing its input's bytes) is the
@@ -66,7 +77,7 @@ struct Buffer {
 struct Plan {
   std::vector<uint64_t> offsets;  // one per input buffer, multiples of the alignment
   uint64_t arena_bytes = 0;       // max over buffers of offset + aligned size
-  uint64_t lower_bound = 0;       // max over ops of the aligned bytes live at that op
+  uint64_t lower_bound = 0;       // no placement of these buffers fits a smaller arena
   std::string strategy;           // which order / gap rule produced the plan
 };
 
@@ -75,7 +86,8 @@ struct Plan {
 Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
 
 // The aligned bytes live at each op (an in-place pair's overlap counted once at its
-// handover op), indexed by op up to the largest last_op. Its maximum is Plan::lower_bound.
+// handover op), indexed by op up to the largest last_op. Its maximum is at most
+// Plan::lower_bound (equal unless an in-place chain's rigidity raises the bound).
 std::vector<uint64_t> live_bytes_per_op(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
 
 // Rounds `bytes` up to a multiple of `alignment`.

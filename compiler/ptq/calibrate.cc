@@ -385,6 +385,61 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
   return cal;
 }
 
+void compensate_sequentially(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs,
+                             const Options& options, const std::vector<bool>& prefer_int16,
+                             Calibration* calibration) {
+  calibration->moments.assign(graph.nodes.size(), LayerMoments{});
+  // The weighted nodes, and a float program returning each one's input.
+  std::vector<size_t> weighted;
+  ir::Graph probe = graph;
+  std::vector<int> input_index(graph.tensors.size(), -1), output_index(graph.tensors.size(), -1);
+  for (size_t i = 0; i < graph.inputs.size(); ++i) input_index[graph.inputs[i]] = static_cast<int>(i);
+  for (size_t j = 0; j < graph.outputs.size(); ++j) output_index[graph.outputs[j]] = static_cast<int>(j);
+  for (size_t k = 0; k < graph.nodes.size(); ++k) {
+    const ir::Node& node = graph.nodes[k];
+    if (!has_input_hessians(node) || node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor ||
+        !graph.tensors[node.inputs[1]].is_constant || graph.tensors[node.inputs[0]].dtype != DType::kFloat32)
+      continue;
+    weighted.push_back(k);
+    const int id = node.inputs[0];
+    if (input_index[id] < 0 && output_index[id] < 0) {
+      output_index[id] = static_cast<int>(probe.outputs.size());
+      probe.outputs.push_back(id);
+    }
+  }
+  if (weighted.empty()) return;
+  HostProgram float_program(lower_to_program(probe, "host").program, "sequential compensation (float)");
+  // The quantized programs take float inputs whatever the I/O option; the layers inside
+  // are the same.
+  Options probing = options;
+  probing.int8_io = false;
+  for (size_t w = 0; w < weighted.size(); ++w) {
+    const size_t k = weighted[w];
+    const ir::Node& node = graph.nodes[k];
+    Report scratch;
+    const ir::Graph quantized =
+        quantize_graph(graph, *calibration, probing, prefer_int16, &scratch, static_cast<int>(k));
+    if (quantized.outputs.size() > graph.outputs.size()) {  // else the node stays float
+      HostProgram program(lower_to_program(quantized, "host").program, "sequential compensation");
+      const auto probed = static_cast<uint32_t>(graph.outputs.size());
+      const int id = node.inputs[0];
+      for (size_t s = 0; s < calibration->samples; ++s) {
+        const std::vector<const uint8_t*> in = sample_pointers(graph, inputs, s);
+        const float* xf = nullptr;
+        if (input_index[id] >= 0) {
+          xf = reinterpret_cast<const float*>(in[static_cast<size_t>(input_index[id])]);
+        } else {
+          float_program.run(in);
+          xf = float_program.float_output(static_cast<uint32_t>(output_index[id]));
+        }
+        program.run(in);
+        accumulate_layer_moments(graph, node, xf, program.float_output(probed), &calibration->moments[k]);
+      }
+    }
+    if (options.progress) options.progress("compensating", w + 1, weighted.size());
+  }
+}
+
 void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
                       const Calibration& calibration, const Options& options, Report* report) {
   HostProgram program(lower_to_program(quantized, "host").program, "accuracy check");

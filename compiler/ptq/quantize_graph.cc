@@ -19,6 +19,7 @@
 #include "lower/lower.h"
 #include "lower/node_lowering.h"
 #include "ptq/ptq.h"
+#include "ptq/weight_scale.h"
 
 namespace mote::ptq {
 namespace {
@@ -105,11 +106,31 @@ void set_activation(ir::Node& node, const Activation& a) {
   if (a.attr_hi != kInf) node.attrs["act_max"] = a.attr_hi;
 }
 
+// Per output channel (slice `c` of `channels`, runs of `inner` values), the weight grid
+// step of ptq/weight_scale.h.
+std::vector<double> channel_steps(const std::vector<float>& v, int64_t channels, int64_t inner, bool search) {
+  std::vector<std::vector<double>> rows(static_cast<size_t>(channels));
+  for (size_t k = 0; k < v.size(); ++k) rows[static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels)].push_back(v[k]);
+  std::vector<double> steps(rows.size());
+  for (size_t c = 0; c < rows.size(); ++c) steps[c] = search ? best_weight_scale(rows[c]) : clipped_weight_scale(rows[c]);
+  return steps;
+}
+
+// The weights of a conv2d, depthwise_conv2d or fully_connected node and their channel axis.
+bool weighted_node(const ir::Graph& graph, const ir::Node& node, int* weights, int* axis) {
+  if (node.op != "conv2d" && node.op != "depthwise_conv2d" && node.op != "fully_connected") return false;
+  if (node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor || !graph.tensors[node.inputs[1]].is_constant) return false;
+  *weights = node.inputs[1];
+  *axis = node.op == "depthwise_conv2d" ? 3 : 0;
+  return true;
+}
+
 class Quantizer {
  public:
   Quantizer(const ir::Graph& graph, const Calibration& cal, const Options& options,
-            const std::vector<bool>& prefer_int16, Report* report)
+            const std::vector<bool>& prefer_int16, Report* report, int probe_node)
       : g_(graph), cal_(cal), options_(options), prefer_int16_(prefer_int16), report_(report),
+        probe_node_(probe_node),
         as_float_(graph.tensors.size(), -1), as_int8_(graph.tensors.size(), -1),
         as_int16_(graph.tensors.size(), -1) {}
 
@@ -156,6 +177,15 @@ class Quantizer {
         q_.tensors[rep].name = g_.tensors[id].name;
       }
       q_.outputs.push_back(rep);
+    }
+    if (probe_input_ >= 0) {
+      ir::Tensor f;
+      f.name = q_.tensors[probe_input_].name + "/probe";
+      f.dtype = DType::kFloat32;
+      f.shape = q_.tensors[probe_input_].shape;
+      const int id = q_.add_tensor(std::move(f));
+      add_conversion(q_.tensors[id].name + "/dequantize", "dequantize", probe_input_, id);
+      q_.outputs.push_back(id);
     }
     q_.remove_dead();
     // Report only the quantized activations that survived remove_dead, in execution order.
@@ -331,42 +361,47 @@ class Quantizer {
   // channel gets the scale its bias needs.
   void quantize_weights(const ir::Tensor& w, int axis, const ir::Tensor* bias, DType activations, float in_scale,
                         float out_scale, const std::vector<double>& input_mean, int groups,
-                        const InputHessians* hessians, int* weights_id, int* bias_id) {
-    const std::vector<float> v = real_values(w);
+                        const InputHessians* hessians, const LayerMoments* moments,
+                        const std::vector<double>* cached_steps, int* weights_id, int* bias_id) {
+    std::vector<float> v = real_values(w);
     const int64_t channels = w.shape[static_cast<size_t>(axis)];
     int64_t inner = 1;
     for (size_t d = static_cast<size_t>(axis) + 1; d < w.shape.size(); ++d) inner *= w.shape[d];
     std::vector<float> b;
     if (bias != nullptr) b = real_values(*bias);
+    // Sequential compensation: rows [weights..., bias] in the moments' patch order.
+    std::vector<std::vector<double>> rows;
+    std::vector<size_t> matrix_of_row;
+    const bool sequential = moments != nullptr && moments->count > 0 && moments->k > 0 &&
+                            channels * moments->k == static_cast<int64_t>(v.size());
+    auto flat = [&](int64_t c, int64_t i) { return static_cast<size_t>(axis == 0 ? c * moments->k + i : i * channels + c); };
+    if (sequential) {
+      const int64_t k = moments->k;
+      const auto matrices = static_cast<int64_t>(moments->qq.size());
+      rows.assign(static_cast<size_t>(channels), std::vector<double>(static_cast<size_t>(k + 1), 0.0));
+      for (int64_t c = 0; c < channels; ++c) {
+        std::vector<double>& row = rows[static_cast<size_t>(c)];
+        for (int64_t i = 0; i < k; ++i) row[static_cast<size_t>(i)] = v[flat(c, i)];
+        row[static_cast<size_t>(k)] = b.empty() ? 0.0 : b[static_cast<size_t>(c)];
+        // conv2d groups split the output channels evenly; depthwise channel c reads input c / M.
+        matrix_of_row.push_back(static_cast<size_t>(c / (channels / matrices)));
+      }
+      fit_to_quantized_inputs(*moments, matrix_of_row, &rows);
+      if (b.empty()) b.assign(static_cast<size_t>(channels), 0.0f);
+      for (int64_t c = 0; c < channels; ++c) {
+        for (int64_t i = 0; i < k; ++i) v[flat(c, i)] = static_cast<float>(rows[static_cast<size_t>(c)][static_cast<size_t>(i)]);
+        b[static_cast<size_t>(c)] = static_cast<float>(rows[static_cast<size_t>(c)][static_cast<size_t>(k)]);
+      }
+    }
     std::vector<float> scales(static_cast<size_t>(channels), 0.0f);
-    for (size_t k = 0; k < v.size(); ++k) {
-      const auto c = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
-      scales[c] = std::max(scales[c], std::fabs(v[k]));
-    }
-    // Per channel, the clipping of max|w| that minimises the squared rounding + clipping
-    // error (a long-tailed channel loses its outliers' precision to gain everyone else's).
-    std::vector<double> best_error(scales.size(), std::numeric_limits<double>::infinity());
-    std::vector<float> best_scale(scales.size(), 0.0f);
-    for (int step = 100; step >= 50; step -= 2) {
-      std::vector<double> error(scales.size(), 0.0);
-      for (size_t k = 0; k < v.size(); ++k) {
-        const auto c = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
-        const double s = scales[c] * step / 100.0 / 127.0;
-        if (!(s > 0)) continue;
-        const double q = std::clamp(std::round(v[k] / s), -127.0, 127.0);
-        error[c] += (v[k] - q * s) * (v[k] - q * s);
-      }
-      for (size_t c = 0; c < scales.size(); ++c) {
-        if (error[c] < best_error[c]) {
-          best_error[c] = error[c];
-          best_scale[c] = static_cast<float>(scales[c] * step / 100.0);
-        }
-      }
-    }
-    for (size_t c = 0; c < scales.size(); ++c) scales[c] = best_scale[c];
+    // Per channel, the grid step with the smallest squared rounding + clipping error
+    // (ptq/weight_scale.h): the clipped max|w| / 127, or the fine search.
+    const std::vector<double> steps = sequential || cached_steps == nullptr || cached_steps->size() != scales.size()
+                                          ? channel_steps(v, channels, inner, options_.weight_step_search)
+                                          : *cached_steps;
     const double min_scale = static_cast<double>(out_scale) / in_scale * std::ldexp(1.0, -28);
     for (size_t c = 0; c < scales.size(); ++c) {
-      double s = scales[c] / 127.0;
+      double s = steps[c];
       if (!b.empty()) s = std::max(s, std::fabs(b[c]) / (static_cast<double>(in_scale) * 2147483000.0));
       s = std::max(s, min_scale);
       if (!(s > 0)) s = 1.0;
@@ -377,7 +412,17 @@ class Quantizer {
       const auto c = static_cast<size_t>((static_cast<int64_t>(k) / inner) % channels);
       data[k] = static_cast<int8_t>(std::clamp(std::round(v[k] / scales[c]), -127.0f, 127.0f));
     }
-    if (hessians != nullptr && hessians->count > 0) gptq_weights(w, axis, v, scales, *hessians, &data);
+    if (sequential) {
+      const std::vector<double> row_scales(scales.begin(), scales.end());
+      const std::vector<int8_t> q = round_on_quantized_inputs(*moments, matrix_of_row, row_scales, &rows);
+      const int64_t k = moments->k;
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t i = 0; i < k; ++i) data[flat(c, i)] = q[static_cast<size_t>(c * k + i)];
+      if (b.empty()) b.assign(static_cast<size_t>(channels), 0.0f);
+      for (int64_t c = 0; c < channels; ++c) b[static_cast<size_t>(c)] = static_cast<float>(rows[static_cast<size_t>(c)][static_cast<size_t>(k)]);
+    } else if (hessians != nullptr && hessians->count > 0) {
+      gptq_weights(w, axis, v, scales, *hessians, &data);
+    }
     ir::Tensor qw = quant_tensor(w.name + "/int8", w.shape, DType::kInt8, ir::QuantParams{});
     qw.quant.scales = scales;
     qw.quant.zero_points.assign(scales.size(), 0);
@@ -388,7 +433,7 @@ class Quantizer {
     // sum_k (wq - w)[c,k] * E[x_k]; the bias takes it back (padding is not modelled).
     std::vector<double> shift(static_cast<size_t>(channels), 0.0);
     bool shifted = false;
-    if (!input_mean.empty()) {
+    if (!input_mean.empty() && !sequential) {
       const auto in_channels = static_cast<int64_t>(input_mean.size());
       for (size_t k = 0; k < v.size(); ++k) {
         const auto c = static_cast<int64_t>((static_cast<int64_t>(k) / inner) % channels);
@@ -560,8 +605,11 @@ class Quantizer {
         const int groups = op == "conv2d" ? static_cast<int>(node.get_int("group", 1)) : 1;
         const size_t index = static_cast<size_t>(&node - g_.nodes.data());
         const InputHessians* h = index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
+        const LayerMoments* m = index < cal_.moments.size() ? &cal_.moments[index] : nullptr;
+        const std::vector<double>* steps = static_cast<size_t>(w) < cal_.weight_steps.size() ? &cal_.weight_steps[w] : nullptr;
         quantize_weights(g_.tensors[w], op == "depthwise_conv2d" ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
-                         dtype, in_scale, out_quant.scales[0], mean, groups, options_.gptq ? h : nullptr, &qw, &qb);
+                         dtype, in_scale, out_quant.scales[0], mean, groups, options_.gptq ? h : nullptr, m, steps,
+                         &qw, &qb);
         qn.inputs[1] = qw;
         if (qb != ir::kNoTensor) {
           if (qn.inputs.size() < 3) qn.inputs.resize(3, ir::kNoTensor);
@@ -602,6 +650,7 @@ class Quantizer {
       return false;
     }
     reps(dtype)[out_id] = qn.outputs[0];
+    if (static_cast<int>(&node - g_.nodes.data()) == probe_node_ && !pass_through && !fixed) probe_input_ = qn.inputs[0];
     return true;
   }
 
@@ -622,6 +671,8 @@ class Quantizer {
   const Options& options_;
   const std::vector<bool>& prefer_int16_;
   Report* report_;
+  int probe_node_;
+  int probe_input_ = -1;  // the probed node's quantized input 0
   ir::Graph q_;
   std::vector<int> as_float_;
   std::vector<int> as_int8_;
@@ -631,13 +682,13 @@ class Quantizer {
 }  // namespace
 
 ir::Graph quantize_graph(const ir::Graph& graph, const Calibration& calibration, const Options& options,
-                         const std::vector<bool>& prefer_int16, Report* report) {
+                         const std::vector<bool>& prefer_int16, Report* report, int probe_node) {
   report->method = options.method;
   report->samples = calibration.samples;
   report->int8_io = options.int8_io;
   report->tensors.clear();
   report->float_nodes.clear();
-  return Quantizer(graph, calibration, options, prefer_int16, report).run();
+  return Quantizer(graph, calibration, options, prefer_int16, report, probe_node).run();
 }
 
 Int16Policy parse_int16_policy(const std::string& name) {
@@ -657,25 +708,32 @@ double worst_sqnr(const Report& report) {
 
 }  // namespace
 
-ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration,
+ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_in,
                          const std::vector<CalibrationInput>& inputs, const Options& options,
                          const std::string& target, Report* report) {
   const std::vector<bool> none;
-  ir::Graph int8 = quantize_graph(graph, calibration, options, none, report);
-  measure_accuracy(int8, inputs, calibration, options, report);
-  report->int8_only_sqnr_db = worst_sqnr(*report);
-  report->int8_only_arena_bytes = lower_to_program(int8, target).report.arena_bytes;
-  if (options.int16 == Int16Policy::kOff ||
-      (options.int16 == Int16Policy::kAuto && report->int8_only_sqnr_db >= options.min_sqnr_db))
-    return int8;
-
+  // The weight grid steps, searched once for the quantize_graph calls below.
+  Calibration calibration = calibration_in;
+  calibration.weight_steps.assign(graph.tensors.size(), {});
+  for (const ir::Node& node : graph.nodes) {
+    int w, axis;
+    if (!weighted_node(graph, node, &w, &axis) || !calibration.weight_steps[w].empty()) continue;
+    const ir::Tensor& t = graph.tensors[w];
+    if (t.dtype != DType::kFloat32 || static_cast<size_t>(axis) >= t.shape.size()) continue;
+    int64_t inner = 1;
+    for (size_t d = static_cast<size_t>(axis) + 1; d < t.shape.size(); ++d) inner *= t.shape[d];
+    calibration.weight_steps[w] =
+        channel_steps(real_values(t), t.shape[static_cast<size_t>(axis)], inner, options.weight_step_search);
+  }
   // Candidates: every node output with a calibrated range, in execution order; the last
   // k become int16. The largest k keeping the all-int8 arena is found by bisection (the
-  // arena grows with k: each step widens one more tensor).
+  // arena grows with k: each step widens one more tensor). The arena does not depend on
+  // the weight values, so the split is chosen first, on the uncompensated calibration,
+  // and sequential compensation then runs once, for the program that will ship.
   std::vector<int> order;
   for (const ir::Node& node : graph.nodes)
     for (int id : node.outputs)
-      if (calibration.chosen[id]) order.push_back(id);
+      if (calibration_in.chosen[id]) order.push_back(id);
   auto prefer = [&](size_t k) {
     std::vector<bool> p(graph.tensors.size(), false);
     for (size_t i = order.size() - k; i < order.size(); ++i) p[order[i]] = true;
@@ -686,13 +744,25 @@ ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration,
     return lower_to_program(quantize_graph(graph, calibration, options, prefer(k), &scratch), target)
         .report.arena_bytes;
   };
-  size_t lo = 0, hi = order.size();
-  while (lo < hi) {
-    const size_t mid = (lo + hi + 1) / 2;
-    if (options.int16 == Int16Policy::kAll || arena(mid) <= report->int8_only_arena_bytes) lo = mid;
-    else hi = mid - 1;
+  const uint32_t int8_arena = arena(0);
+  size_t lo = 0;
+  if (options.int16 != Int16Policy::kOff) {
+    size_t hi = order.size();
+    while (lo < hi) {
+      const size_t mid = (lo + hi + 1) / 2;
+      if (options.int16 == Int16Policy::kAll || arena(mid) <= int8_arena) lo = mid;
+      else hi = mid - 1;
+    }
   }
-  if (lo == 0) return int8;
+  if (options.sequential) compensate_sequentially(graph, inputs, options, prefer(lo), &calibration);
+
+  ir::Graph int8 = quantize_graph(graph, calibration, options, none, report);
+  measure_accuracy(int8, inputs, calibration, options, report);
+  report->int8_only_sqnr_db = worst_sqnr(*report);
+  report->int8_only_arena_bytes = int8_arena;
+  if (options.int16 == Int16Policy::kOff || lo == 0 ||
+      (options.int16 == Int16Policy::kAuto && report->int8_only_sqnr_db >= options.min_sqnr_db))
+    return int8;
 
   Report mixed_report;
   ir::Graph mixed = quantize_graph(graph, calibration, options, prefer(lo), &mixed_report);

@@ -131,6 +131,18 @@ Status conv2d_s8__mve_check(const OpContext& ctx);
 void conv2d_s8__mve_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8MveEntry;
 
+// ARMv6-M (Cortex-M0/M0+, Thumb-1 without SIMD) variant of conv2d_s8: any kernel, stride,
+// dilation and padding, groups 1 (check() refuses other groups); same inputs, params and
+// output bits. Two pixels x two output channels per inner loop, requantization without a
+// 64-bit multiply (quant/quant_math_v6m.h). Plain C++: runs anywhere. No scratch.
+uint32_t conv2d_s8__v6m_scratch_bytes();
+void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output);
+Status conv2d_s8__v6m_check(const OpContext& ctx);
+void conv2d_s8__v6m_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS8V6mEntry;
+
 // ---------------------------------------------------------------------------------------
 // int16 activations with int8 weights (TFLite "16x8" CONV_2D, the int16 ConvPerChannel).
 //   inputs:  0 input  int16 [N, H, W, C]    (zero point 0: not used, as in TFLite)

@@ -107,6 +107,27 @@ Status depthwise_conv2d_s8__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8DspEntry;
 
+// Armv7E-M DSP variant for depth multipliers >= 2 (depthwise_conv2d_s8_mult__dsp.cc): same
+// inputs, params and results as depthwise_conv2d_s8, any filter size, stride, dilation and
+// padding. Each input channel's M outputs per pixel are a fully connected layer over the
+// window (fully_connected_s8__dsp). Scratch: *_scratch_bytes(params, shape) bytes,
+// 4-byte aligned, rewritten by each run: the fully connected variant's scratch for
+// T = kernel_h * round_up(kernel_w, 4) features, the channel's filter rearranged (M * T)
+// and the window (T).
+inline bool depthwise_conv2d_s8_mult__dsp_supports(const DepthwiseConv2dS8Params& p) {
+  return p.depth_multiplier >= 2;
+}
+uint32_t depthwise_conv2d_s8_mult__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
+                                                     const DepthwiseConv2dShape& shape);
+void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
+                                   const int32_t* multipliers, const int32_t* shifts,
+                                   const DepthwiseConv2dShape& shape, const int8_t* input,
+                                   const int8_t* filter, const int32_t* bias, int8_t* output,
+                                   void* scratch);
+Status depthwise_conv2d_s8_mult__dsp_check(const OpContext& ctx);
+void depthwise_conv2d_s8_mult__dsp_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS8MultDspEntry;
+
 // Helium (MVE, cortex-m55) variant of depthwise_conv2d_s8 for depth_multiplier 1, any
 // kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits.
 // 4 channels x 4 output pixels per inner loop, the input zero point folded into the bias
@@ -122,6 +143,19 @@ void depthwise_conv2d_s8__mve(const DepthwiseConv2dS8Params& params, const int32
 Status depthwise_conv2d_s8__mve_check(const OpContext& ctx);
 void depthwise_conv2d_s8__mve_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8MveEntry;
+
+// ARMv6-M (Cortex-M0/M0+) variant of depthwise_conv2d_s8 for depth_multiplier 1, any
+// kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits
+// (depthwise_conv2d_s8__v6m.cc). check(): as the reference, plus depth_multiplier == 1.
+// No scratch.
+uint32_t depthwise_conv2d_s8__v6m_scratch_bytes();
+void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int8_t* input, const int8_t* filter, const int32_t* bias,
+                              int8_t* output);
+Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx);
+void depthwise_conv2d_s8__v6m_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS8V6mEntry;
 
 // ---------------------------------------------------------------------------------------
 // int16 activations, int8 weights (TFLite 16x8 DEPTHWISE_CONV_2D).

@@ -63,7 +63,8 @@ extern const KernelEntry kFullyConnectedS8Entry;
 
 // Armv7E-M DSP variant (fully_connected_s8__dsp.cc): same inputs, params and results as
 // fully_connected_s8 for every shape. Scratch: fully_connected_s8__dsp_scratch_bytes(K)
-// bytes, 4-byte aligned (the input row expanded to int16).
+// bytes, 4-byte aligned: the input row expanded to int16 (2 * K bytes rounded down to a
+// multiple of 8) when K <= 1024, none for longer rows (widened on the fly).
 uint32_t fully_connected_s8__dsp_scratch_bytes(int32_t in_features);
 void fully_connected_s8__dsp(const FullyConnectedS8Params& params, const int32_t* multipliers,
                              const int32_t* shifts, int32_t batches, int32_t in_features,
@@ -84,6 +85,18 @@ void fully_connected_s8__mve(const FullyConnectedS8Params& params, const int32_t
 Status fully_connected_s8__mve_check(const OpContext& ctx);
 void fully_connected_s8__mve_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS8MveEntry;
+
+// ARMv6-M (Cortex-M0/M0+) variant of fully_connected_s8: same inputs, params and output
+// bits for every valid input (four output features per inner loop, requantization without
+// a 64-bit multiply). Plain C++ with a Thumb-1 inner loop (kernels/isa/v6m.h). No scratch.
+uint32_t fully_connected_s8__v6m_scratch_bytes();
+void fully_connected_s8__v6m(const FullyConnectedS8Params& params, const int32_t* multipliers,
+                             const int32_t* shifts, int32_t batches, int32_t in_features,
+                             int32_t out_features, const int8_t* input, const int8_t* weights,
+                             const int32_t* bias, int8_t* output);
+Status fully_connected_s8__v6m_check(const OpContext& ctx);
+void fully_connected_s8__v6m_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS8V6mEntry;
 
 // ---------------------------------------------------------------------------------------
 // int16 activations with int8 weights (TFLite "16x8" FULLY_CONNECTED: the int16

@@ -1,17 +1,32 @@
 // int8 fully connected layer with the Armv7E-M DSP extension, bit-exact with
 // fully_connected_s8 (fully_connected_s8.cc).
 //
-// Algorithm. Per batch row the input is expanded once into scratch as int16 with the
-// input offset added (x + input_offset is in [-255, 255]), four features per two words
-// in the order that sxtb16 / sxtb16_ror8 of a weight word produce:
+// Algorithm. The input offset is added to the activations as they are widened to int16
+// (x + input_offset is in [-255, 255]), four features per two words in the order that
+// sxtb16 / sxtb16_ror8 of a weight word produce:
 //   word 2g   = [x(4g) , x(4g+2)]      word 2g+1 = [x(4g+1), x(4g+3)]
-// so each weight word (four int8 weights as stored) costs one load, two extends and two
-// SMLADs; four output rows share the activation loads. The filter offset is applied as
+// so each weight word (four int8 weights as stored) costs two extends and two SMLADs.
+// The filter offset is applied as
 //   sum_k (w + filter_offset) * (x + input_offset)
 //     = sum_k w * (x + input_offset) + filter_offset * sum_k (x + input_offset)
-// which is the same int32 value modulo 2^32, so the wrapping sums agree exactly.
-// Features past the last multiple of four are done one by one.
+// which is the same int32 value modulo 2^32, so the wrapping sums agree exactly; the
+// second sum is only formed when the filter offset is not zero.
+//
+// Two row paths, chosen from K alone (so the compiler's scratch size says which runs):
+// - K <= kFullyConnectedDspWidenMax: each batch row is widened once into scratch. When
+//   the weight rows are 4-byte aligned (aligned weights, K % 4 == 0), two rows take
+//   eight features per step: one LDM of the four activation words, one LDRD per row,
+//   eight extends and eight SMLADs, 40 instructions per 32 MACs in the unrolled loop
+//   (fully_connected_s8_dsp_core.h); otherwise four rows take four features per step
+//   with word loads (21 per 16 MACs).
+// - longer rows use no scratch: four rows take four features per step and the activation
+//   word is widened on the fly (23 instructions per 16 MACs), which costs little on the
+//   long, narrow layers this is for (micro_speech's 4000 -> 4).
+// Rows go in blocks of kBlockRows: the block's sums, the features past the last multiple
+// of four one by one, then the block's requantization (bias and filter-offset term added
+// there; per-tensor and per-channel fast loops in fully_connected_s8_dsp_core.h).
 #include "fully_connected/fully_connected.h"
+#include "fully_connected/fully_connected_s8_dsp_core.h"
 #include "isa/dsp.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -22,27 +37,25 @@ namespace mote {
 
 namespace {
 
-// Sum over the full groups of four of w * x for one weight row.
-inline int32_t dot_row(const int8_t* w, const uint32_t* x, int32_t groups, int32_t acc) {
-  for (int32_t g = 0; g < groups; ++g) {
-    const uint32_t wv = dsp::load_u32(w);
-    w += 4;
-    acc = dsp::smlad(dsp::sxtb16(wv), x[0], acc);
-    acc = dsp::smlad(dsp::sxtb16_ror8(wv), x[1], acc);
-    x += 2;
-  }
-  return acc;
+using fc_dsp::dot_block_aligned;
+using fc_dsp::dot_row;
+using fc_dsp::finish_block;
+using fc_dsp::Finisher;
+
+// Rows up to this many features are widened once into scratch (2 * K bytes).
+constexpr int32_t kFullyConnectedDspWidenMax = 1024;
+// Output rows per block: their accumulators live on the stack between the dot products
+// and the requantization, so neither loop carries the other's registers.
+constexpr int32_t kBlockRows = 32;
+
+bool widens_in_scratch(int32_t in_features) {
+  return in_features <= kFullyConnectedDspWidenMax;
 }
 
-// The sums over the full groups of four of four consecutive weight rows (w, w + stride,
-// ...) against the expanded row x; the activation words are loaded once for all four.
-// Not inlined and not pre-scheduled (GCC's pre-allocation scheduler hoists loads and then
-// spills): alone, the compiler keeps its 14 live values in registers.
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((noinline, optimize("no-schedule-insns")))
-#endif
-void dot_rows4(const int8_t* w, int32_t stride, const uint32_t* x, int32_t groups,
-               int32_t* acc) {
+// Four rows (w, w + stride, ...) against the widened row x, `groups` groups of four:
+// acc[0..3] = the sums; the activation words are loaded once for all four rows.
+inline void dot_rows4(const int8_t* w, int32_t stride, const uint32_t* x, int32_t groups,
+                      int32_t* acc) {
   const int8_t* w0 = w;
   const int8_t* w1 = w + stride;
   const int8_t* w2 = w1 + stride;
@@ -82,9 +95,80 @@ void dot_rows4(const int8_t* w, int32_t stride, const uint32_t* x, int32_t group
   acc[3] = acc3;
 }
 
+// Four rows (w, w + stride, ...) against the int8 row `row`, widened on the fly:
+// acc[0..3] = the sums over `groups` groups of four.
+inline void dot_rows4_direct(const int8_t* w, int32_t stride, const int8_t* row,
+                             uint32_t offset2, int32_t groups, int32_t* acc) {
+  const int8_t* w0 = w;
+  const int8_t* w1 = w + stride;
+  const int8_t* w2 = w1 + stride;
+  const int8_t* w3 = w2 + stride;
+  int32_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+  const int8_t* const end = row + 4 * groups;
+  while (row != end) {
+    const uint32_t xv = dsp::load_u32(row);
+    row += 4;
+    const uint32_t x02 = dsp::sxtab16(offset2, xv);
+    const uint32_t x13 = dsp::sxtab16_ror8(offset2, xv);
+    uint32_t wv = dsp::load_u32(w0);
+    w0 += 4;
+    acc0 = dsp::smlad(dsp::sxtb16(wv), x02, acc0);
+    acc0 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc0);
+    wv = dsp::load_u32(w1);
+    w1 += 4;
+    acc1 = dsp::smlad(dsp::sxtb16(wv), x02, acc1);
+    acc1 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc1);
+    wv = dsp::load_u32(w2);
+    w2 += 4;
+    acc2 = dsp::smlad(dsp::sxtb16(wv), x02, acc2);
+    acc2 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc2);
+    wv = dsp::load_u32(w3);
+    w3 += 4;
+    acc3 = dsp::smlad(dsp::sxtb16(wv), x02, acc3);
+    acc3 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc3);
+  }
+  acc[0] = acc0;
+  acc[1] = acc1;
+  acc[2] = acc2;
+  acc[3] = acc3;
+}
+
+// One row against the int8 row, widened on the fly: acc + the sum over `groups` quads.
+inline int32_t dot_row_direct(const int8_t* w, const int8_t* row, uint32_t offset2,
+                              int32_t groups, int32_t acc) {
+  for (int32_t g = 0; g < groups; ++g) {
+    const uint32_t xv = dsp::load_u32(row + 4 * g);
+    const uint32_t wv = dsp::load_u32(w + 4 * g);
+    acc = dsp::smlad(dsp::sxtb16(wv), dsp::sxtab16(offset2, xv), acc);
+    acc = dsp::smlad(dsp::sxtb16_ror8(wv), dsp::sxtab16_ror8(offset2, xv), acc);
+  }
+  return acc;
+}
+
+// As dot_block_aligned for rows of any alignment.
+MOTE_FC_DSP_HOT void dot_block(const int8_t* w, int32_t in_features, const uint32_t* x,
+                               int32_t count, int32_t* acc) {
+  const int32_t groups = in_features / 4;
+  int32_t i = 0;
+  for (; i + 4 <= count; i += 4) dot_rows4(w + i * in_features, in_features, x, groups, acc + i);
+  for (; i < count; ++i) acc[i] = dot_row(w + i * in_features, x, groups, 0);
+}
+
+// As dot_block against the int8 row `row`, widened on the fly (no scratch).
+MOTE_FC_DSP_HOT void dot_block_direct(const int8_t* w, int32_t in_features, const int8_t* row,
+                                      uint32_t offset2, int32_t count, int32_t* acc) {
+  const int32_t groups = in_features / 4;
+  int32_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    dot_rows4_direct(w + i * in_features, in_features, row, offset2, groups, acc + i);
+  }
+  for (; i < count; ++i) acc[i] = dot_row_direct(w + i * in_features, row, offset2, groups, 0);
+}
+
 }  // namespace
 
 uint32_t fully_connected_s8__dsp_scratch_bytes(int32_t in_features) {
+  if (!widens_in_scratch(in_features)) return 0;
   return static_cast<uint32_t>(in_features / 4) * 8u;
 }
 
@@ -94,84 +178,66 @@ void fully_connected_s8__dsp(const FullyConnectedS8Params& params, const int32_t
                              const int32_t* bias, int8_t* output, uint32_t* scratch) {
   const int32_t input_offset = -params.input_zero_point;
   const int32_t filter_offset = -params.filter_zero_point;
-  const int32_t channel_step = params.channel_count == 1 ? 0 : 1;
   const int32_t channel_count = static_cast<int32_t>(params.channel_count);
-  const bool fast_requant = requant_dsp_applies(multipliers, channel_count);
+  const Finisher finish{multipliers,
+                        shifts,
+                        channel_count == 1 ? 0 : 1,
+                        requant_dsp_applies(multipliers, channel_count),
+                        params.output_zero_point,
+                        params.act_min,
+                        params.act_max};
   const int32_t groups = in_features / 4;
   const int32_t tail_begin = groups * 4;
   const uint32_t offset2 = dsp::pack16(input_offset, input_offset);
-  const RequantDsp per_tensor = requant_dsp_prepare(multipliers[0], shifts[0]);
+  const bool widen = widens_in_scratch(in_features);
+  // Rows 4-byte aligned: the LDRD path (the widened row is a multiple of 8 bytes apart).
+  const bool aligned =
+      widen && (in_features & 3) == 0 && (reinterpret_cast<uintptr_t>(weights) & 3u) == 0;
 
   for (int32_t b = 0; b < batches; ++b) {
     const int8_t* row = input + b * in_features;
-    // Expand the row; sum of (x + input_offset) for the filter offset term.
-    uint32_t row_sum = 0;
-    for (int32_t g = 0; g < groups; ++g) {
-      const uint32_t xv = dsp::load_u32(row + 4 * g);
-      const uint32_t even = dsp::sxtab16(offset2, xv);
-      const uint32_t odd = dsp::sxtab16_ror8(offset2, xv);
-      scratch[2 * g] = even;
-      scratch[2 * g + 1] = odd;
-      row_sum += static_cast<uint32_t>(dsp::lo16(even) + dsp::hi16(even) + dsp::lo16(odd) +
-                                       dsp::hi16(odd));
+    if (widen) {
+      uint32_t* out = scratch;
+      for (int32_t g = 0; g < groups; ++g) {
+        const uint32_t xv = dsp::load_u32(row + 4 * g);
+        dsp::store2_u32_advance<8>(out, dsp::sxtab16(offset2, xv), dsp::sxtab16_ror8(offset2, xv));
+      }
     }
-    for (int32_t k = tail_begin; k < in_features; ++k) {
-      row_sum += static_cast<uint32_t>(row[k] + input_offset);
+    // filter_offset * sum_k (x + input_offset), only when the filter offset is not zero.
+    uint32_t offset_term = 0;
+    if (filter_offset != 0) {
+      uint32_t row_sum = 0;
+      for (int32_t k = 0; k < in_features; ++k) {
+        row_sum += static_cast<uint32_t>(row[k] + input_offset);
+      }
+      offset_term = static_cast<uint32_t>(filter_offset) * row_sum;
     }
-    const uint32_t offset_term = static_cast<uint32_t>(filter_offset) * row_sum;
+    auto tail = [&](const int8_t* w, int32_t begin, int32_t acc) {
+      uint32_t a = static_cast<uint32_t>(acc);
+      for (int32_t k = begin; k < in_features; ++k) {
+        a += static_cast<uint32_t>(w[k] * (row[k] + input_offset));
+      }
+      return static_cast<int32_t>(a);
+    };
 
-    auto finish = [&](int32_t n, uint32_t acc) {
-      if (bias != nullptr) acc += static_cast<uint32_t>(bias[n]);
-      acc += offset_term;
-      const int32_t c = n * channel_step;
-      int32_t scaled;
-      if (fast_requant) {
-        scaled = requant_dsp(static_cast<int32_t>(acc),
-                             channel_step == 0 ? per_tensor
-                                               : requant_dsp_prepare(multipliers[c], shifts[c]));
+    // Blocks of rows: the dot products, the scalar tail (K % 4 features), then the
+    // block's outputs (bias and filter-offset term added there).
+    for (int32_t n0 = 0; n0 < out_features; n0 += kBlockRows) {
+      const int32_t count = out_features - n0 < kBlockRows ? out_features - n0 : kBlockRows;
+      const int8_t* w = weights + n0 * in_features;
+      int32_t acc[kBlockRows];
+      if (aligned) {
+        dot_block_aligned(w, in_features, scratch, count, acc);
+      } else if (widen) {
+        dot_block(w, in_features, scratch, count, acc);
       } else {
-        scaled = multiply_by_quantized_multiplier(static_cast<int32_t>(acc), multipliers[c],
-                                                  shifts[c]);
+        dot_block_direct(w, in_features, row, offset2, count, acc);
       }
-      output[n] = static_cast<int8_t>(clamp_i32(wrapping_add(scaled, params.output_zero_point),
-                                                params.act_min, params.act_max));
-    };
-    auto tail = [&](const int8_t* w, uint32_t acc) {
-      for (int32_t k = tail_begin; k < in_features; ++k) {
-        acc += static_cast<uint32_t>(w[k] * (row[k] + input_offset));
-      }
-      return acc;
-    };
-
-    int32_t n = 0;
-    for (; n + 4 <= out_features; n += 4) {
-      const int8_t* wr = weights + n * in_features;
-      int32_t acc[4];
-      dot_rows4(wr, in_features, scratch, groups, acc);
       if (tail_begin != in_features) {
-        for (int32_t i = 0; i < 4; ++i) {
-          acc[i] = static_cast<int32_t>(tail(wr + i * in_features, static_cast<uint32_t>(acc[i])));
-        }
+        for (int32_t i = 0; i < count; ++i) acc[i] = tail(w + i * in_features, tail_begin, acc[i]);
       }
-      if (!fast_requant) {
-        for (int32_t i = 0; i < 4; ++i) finish(n + i, static_cast<uint32_t>(acc[i]));
-        continue;
-      }
-      // The common case inline: requant_dsp() applies to every channel.
-      for (int32_t i = 0; i < 4; ++i) {
-        uint32_t a = static_cast<uint32_t>(acc[i]) + offset_term;
-        if (bias != nullptr) a += static_cast<uint32_t>(bias[n + i]);
-        const int32_t c = (n + i) * channel_step;
-        const int32_t scaled = requant_dsp(
-            static_cast<int32_t>(a),
-            channel_step == 0 ? per_tensor : requant_dsp_prepare(multipliers[c], shifts[c]));
-        output[n + i] = static_cast<int8_t>(clamp_i32(
-            wrapping_add(scaled, params.output_zero_point), params.act_min, params.act_max));
-      }
-    }
-    for (; n < out_features; ++n) {
-      const int8_t* w = weights + n * in_features;
-      finish(n, tail(w, static_cast<uint32_t>(dot_row(w, scratch, groups, 0))));
+      finish_block(finish, n0, count, acc, bias != nullptr ? bias + n0 : nullptr, offset_term,
+                   output + n0);
     }
     output += out_features;
   }
@@ -183,7 +249,10 @@ Status fully_connected_s8__dsp_check(const OpContext& ctx) {
   if (ctx.scratch().size() < fully_connected_s8__dsp_scratch_bytes(in_features)) {
     return Status::kBadParams;
   }
-  if ((reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) != 0) return Status::kBadParams;
+  if (fully_connected_s8__dsp_scratch_bytes(in_features) != 0 &&
+      (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) != 0) {
+    return Status::kBadParams;
+  }
   return Status::kOk;
 }
 

@@ -1,8 +1,9 @@
 // Variant choice for int8 DEPTHWISE_CONV_2D and FULLY_CONNECTED (compiler/lower/variants.cc,
 // select_depthwise_conv2d_s8_dsp and select_fully_connected_s8_dsp): cortex-m4 / m7 / m33
 // take depthwise_conv2d_s8_3x3__dsp for 3x3 dilation-1 filters with depth multiplier 1,
-// depthwise_conv2d_s8__dsp for other depth-multiplier-1 filters, and keep the reference
-// for other multipliers; every int8 fully connected layer takes fully_connected_s8__dsp.
+// depthwise_conv2d_s8__dsp for other depth-multiplier-1 filters, and
+// depthwise_conv2d_s8_mult__dsp for other multipliers (unless its scratch passes 4 KB;
+// cortex-m55 too); every int8 fully connected layer takes fully_connected_s8__dsp.
 // The scratch is the variant's *_scratch_bytes(); the parameters never change.
 // cortex-m55 takes a Helium variant where one applies, else the DSP one; host,
 // cortex-m0plus and cortex-m3 keep the references.
@@ -91,7 +92,8 @@ ir::Graph fc_graph(int64_t batches, int64_t k, int64_t n, bool per_channel) {
 LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.nodes.back(), target); }
 
 constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
-constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
+// cortex-m0plus has its own (__v6m) variants: lower_variants_v6m_test.cc.
+constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM3};
 
 DepthwiseConv2dS8Params params_of(const Dw& d) {
   DepthwiseConv2dS8Params p{};
@@ -164,9 +166,21 @@ TEST(LowerVariantsDepthwise, DepthMultiplierAboveOneKeepsTheReference) {
   }
 }
 
+TEST(LowerVariantsDepthwise, DepthMultiplierWithHugeScratchKeepsTheReference) {
+  // 32 x 11x11 taps per channel: 32 * 132 + 132 + 264 bytes > 4096.
+  const ir::Graph g = depthwise_graph(Dw{12, 12, 1, 32, 11, 11, 1, 1, 5});
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower(g, t);
+    EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, lower(g, Target::kHost).scratch_bytes);
+  }
+}
+
 TEST(LowerVariantsFullyConnected, EveryInt8LayerTakesTheDspVariant) {
+  // Rows longer than 1024 features (micro_speech's 4000 -> 4) take it too, without scratch.
   for (const ir::Graph& g : {fc_graph(1, 640, 128, false), fc_graph(1, 128, 8, true),
-                             fc_graph(3, 37, 5, false), fc_graph(1, 3, 2, true)}) {
+                             fc_graph(3, 37, 5, false), fc_graph(1, 3, 2, true),
+                             fc_graph(1, 4000, 4, false), fc_graph(2, 1025, 3, true)}) {
     const LoweredOp ref = lower(g, Target::kHost);
     ASSERT_EQ(ref.kernel, KernelId::kFullyConnectedS8);
     const int32_t k = static_cast<int32_t>(g.tensors[g.nodes.back().inputs[1]].shape[1]);

@@ -2,6 +2,8 @@
 // highest end, never below the lower bound, and it reaches the bound where it should.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <iostream>
 #include <random>
 
 #include "common/error.h"
@@ -283,7 +285,8 @@ TEST(MemoryPlanner, RandomPlansWithInPlaceChainsAreValid) {
     const Plan plan = plan_memory(buffers, alignment);
     SCOPED_TRACE("round " + std::to_string(round) + " strategy " + plan.strategy);
     expect_valid_plan(buffers, plan, alignment);
-    EXPECT_EQ(plan.lower_bound, naive_lower_bound(buffers, alignment));
+    // A chain's rigidity can only raise the bound above the live bytes at an op.
+    EXPECT_GE(plan.lower_bound, naive_lower_bound(buffers, alignment));
     if (::testing::Test::HasFailure()) return;
   }
 }
@@ -299,6 +302,133 @@ TEST(MemoryPlanner, RandomIntervalGraphsThatPackPerfectly) {
     expect_valid_plan(buffers, plan, 16);
     EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
   }
+}
+
+// Whether the buffers fit an arena of `arena` bytes, by exhaustive search: each chain
+// (or single buffer) tries every aligned base, in buffer order, against those placed.
+bool fits_exhaustively(const std::vector<Buffer>& buffers, uint64_t arena, uint32_t alignment) {
+  const size_t n = buffers.size();
+  std::vector<uint64_t> size(n);
+  for (size_t i = 0; i < n; ++i) size[i] = align_up(buffers[i].bytes, alignment);
+  // Chains: members and their offsets relative to the head (shifts go down).
+  std::vector<std::vector<std::pair<size_t, int64_t>>> chains;
+  std::vector<int64_t> next(n, -1);
+  for (size_t i = 0; i < n; ++i)
+    if (buffers[i].in_place_of >= 0) next[static_cast<size_t>(buffers[i].in_place_of)] = static_cast<int64_t>(i);
+  for (size_t i = 0; i < n; ++i) {
+    if (buffers[i].in_place_of >= 0) continue;
+    std::vector<std::pair<size_t, int64_t>> chain;
+    int64_t at = 0;
+    for (int64_t k = static_cast<int64_t>(i); k >= 0; k = next[static_cast<size_t>(k)]) {
+      if (!chain.empty()) at -= static_cast<int64_t>(buffers[static_cast<size_t>(k)].in_place_shift);
+      chain.push_back({static_cast<size_t>(k), at});
+    }
+    chains.push_back(chain);
+  }
+  std::vector<int64_t> offset(n, -1);
+  std::function<bool(size_t)> search = [&](size_t c) -> bool {
+    if (c == chains.size()) return true;
+    int64_t lowest = 0, highest = 0;
+    for (const auto& [m, rel] : chains[c]) {
+      lowest = std::min(lowest, rel);
+      highest = std::max(highest, rel + static_cast<int64_t>(size[m]));
+    }
+    for (int64_t head = -lowest; head + highest <= static_cast<int64_t>(arena); head += alignment) {
+      bool ok = true;
+      for (const auto& [m, rel] : chains[c]) {
+        const int64_t at = head + rel;
+        for (size_t other = 0; other < n && ok; ++other) {
+          if (offset[other] < 0 || size[m] == 0 || size[other] == 0) continue;
+          const Buffer& a = buffers[m];
+          const Buffer& b = buffers[other];
+          if (a.first_op > b.last_op || b.first_op > a.last_op) continue;
+          ok = at + static_cast<int64_t>(size[m]) <= offset[other] ||
+               offset[other] + static_cast<int64_t>(size[other]) <= at;
+        }
+        if (!ok) break;
+      }
+      if (!ok) continue;
+      for (const auto& [m, rel] : chains[c]) offset[m] = head + rel;
+      if (search(c + 1)) return true;
+      for (const auto& [m, rel] : chains[c]) offset[m] = -1;
+    }
+    return false;
+  };
+  return search(0);
+}
+
+// Small random graphs shaped like CNNs: in-place chains whose shifts drift, per-op
+// scratch, a few long-lived buffers. An exhaustive search checks the bound is never above
+// the true optimum (nothing fits one alignment step below it), so where the plan reaches
+// its bound it is optimal.
+TEST(MemoryPlanner, ChainBoundIsNeverAboveTheOptimum) {
+  std::mt19937 rng(515);
+  int reached = 0, raised = 0;
+  const int rounds = 1500;
+  for (int round = 0; round < rounds; ++round) {
+    const uint32_t alignment = 16;
+    const uint32_t op_count = 2 + rng() % 6;
+    std::vector<Buffer> buffers;
+    // A chain through the ops: buffer k lives [k, k + 1] and is written over buffer k - 1.
+    const uint32_t chain_from = rng() % 2;
+    for (uint32_t op = chain_from; op + 1 < op_count; ++op) {
+      Buffer b{uint64_t{alignment} * (1 + rng() % 5), op, op + 1};
+      if (op > chain_from && rng() % 4 != 0) {
+        b.in_place_of = static_cast<int64_t>(buffers.size() - 1);
+        b.in_place_shift = alignment * (rng() % 3);
+      }
+      buffers.push_back(b);
+    }
+    // Scratch and other buffers.
+    const size_t extra = rng() % 5;
+    for (size_t i = 0; i < extra; ++i) {
+      const uint32_t first = rng() % op_count;
+      const uint32_t last = std::min<uint32_t>(op_count - 1, first + ((rng() % 3 == 0) ? rng() % op_count : 0));
+      buffers.push_back({uint64_t{alignment} * (rng() % 5), first, last});
+    }
+    const Plan plan = plan_memory(buffers, alignment);
+    SCOPED_TRACE("round " + std::to_string(round) + " strategy " + plan.strategy);
+    expect_valid_plan(buffers, plan, alignment);
+    EXPECT_GE(plan.lower_bound, naive_lower_bound(buffers, alignment));
+    if (plan.lower_bound > 0) {
+      EXPECT_FALSE(fits_exhaustively(buffers, plan.lower_bound - alignment, alignment))
+          << "the stated bound " << plan.lower_bound << " is above a feasible arena";
+    }
+    EXPECT_TRUE(fits_exhaustively(buffers, plan.arena_bytes, alignment));
+    reached += plan.arena_bytes == plan.lower_bound;
+    raised += plan.lower_bound > naive_lower_bound(buffers, alignment);
+    if (::testing::Test::HasFailure()) return;
+  }
+  // The chain bound matters in many of these and the planner reaches it in most (the misses
+  // are random long-lived buffers that real graphs rarely have: fragmentation, or a bound
+  // that is not tight). Seeded, so these counts are fixed: 1416 and 191 today.
+  EXPECT_GT(raised, rounds / 10);
+  EXPECT_GE(reached, rounds * 94 / 100);
+  std::cout << "[ planner  ] " << reached << " of " << rounds << " plans at their bound, " << raised
+            << " bounds raised by a chain\n";
+}
+
+// A chain that drifts down (each link shifts its output lower) needs its whole span, and
+// scratch at the ops where the chain's window sits low goes under it: the plan pins the
+// chain at the base that leaves room (keyword-spotting's depthwise/pointwise stack).
+TEST(MemoryPlanner, DriftingChainWithScratchReachesItsBound) {
+  std::vector<Buffer> buffers;
+  for (uint32_t op = 0; op < 8; ++op) {
+    Buffer b{8000, op, op + 1};
+    if (op > 0) {
+      b.in_place_of = static_cast<int64_t>(op - 1);
+      b.in_place_shift = op % 2 ? 448 : 256;
+    }
+    buffers.push_back(b);
+  }
+  for (uint32_t op = 1; op < 8; ++op) buffers.push_back({op % 2 ? 4864u : 512u, op, op});
+  const Plan plan = plan_memory(buffers);
+  expect_valid_plan(buffers, plan, 16);
+  uint64_t drift = 0;
+  for (const Buffer& b : buffers) drift += b.in_place_shift;
+  EXPECT_GT(plan.lower_bound, naive_lower_bound(buffers, 16));
+  EXPECT_GE(plan.lower_bound, drift + 8000);
+  EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
 }
 
 }  // namespace

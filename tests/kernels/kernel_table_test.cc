@@ -105,6 +105,9 @@ TEST(AllKernels, EveryIdMapsToItsEntry) {
       {KernelId::kAddS8Mve, &kAddS8MveEntry},
       {KernelId::kAvgPool2dS8Mve, &kAvgPool2dS8MveEntry},
       {KernelId::kMaxPool2dS8Mve, &kMaxPool2dS8MveEntry},
+      {KernelId::kConv2dS8V6m, &kConv2dS8V6mEntry},
+      {KernelId::kDepthwiseConv2dS8V6m, &kDepthwiseConv2dS8V6mEntry},
+      {KernelId::kFullyConnectedS8V6m, &kFullyConnectedS8V6mEntry},
   };
   const KernelTable& table = all_kernels();
   ASSERT_EQ(table.count, kKernelCount);
@@ -158,7 +161,7 @@ TEST(KernelIds, IntegerKernelNumbersAreStable) {
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kMeanS16), 55u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kAvgPool2dS16), 56u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kMaxPool2dS16), 57u);
-  EXPECT_EQ(kKernelCount, 73u);
+  EXPECT_EQ(kKernelCount, 76u);
 }
 
 TEST(KernelNames, UnknownIdsAndNames) {

@@ -1,5 +1,6 @@
 // Conformance of fully_connected_s8__dsp against fully_connected_s8: feature tails
-// (K mod 4), row tails (N mod 4), batches, per-tensor and per-channel multipliers, input
+// (K mod 4), row tails (N mod 4), misaligned weight rows, rows longer than 1024 features
+// (no scratch), batches, per-tensor and per-channel multipliers, input
 // and filter zero points, clamps, absent bias, extreme multipliers / shifts and wrapping
 // biases.
 #include "conformance.h"
@@ -14,8 +15,14 @@ int run_fully_connected_s8__dsp(Rng& rng, int cases) {
     Arena& a = arena();
     a.reset();
     const int32_t batches = rng.uniform(1, 3);
-    const int32_t k = rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 400);
-    const int32_t n = rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 40);
+    // Now and then rows longer than 1024 features (widened on the fly, no scratch).
+    const bool long_rows = rng.uniform(0, 7) == 0;
+    const int32_t k = long_rows ? rng.uniform(1025, 2100)
+                                : (rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 400));
+    const int32_t n = long_rows ? rng.uniform(1, 6)
+                                : (rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 40));
+    // Weight rows at every alignment (4-byte aligned rows take the LDRD path).
+    const int32_t weight_offset = rng.uniform(0, 3) == 0 ? rng.uniform(1, 3) : 0;
     const bool per_channel = rng.coin();
     FullyConnectedS8Params p;
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
@@ -28,7 +35,8 @@ int run_fully_connected_s8__dsp(Rng& rng, int cases) {
     const int32_t channels = static_cast<int32_t>(p.channel_count);
 
     int8_t* input = a.alloc_array<int8_t>(batches * k);
-    int8_t* weights = a.alloc_array<int8_t>(n * k);
+    int8_t* weight_block = a.alloc_array<int8_t>(n * k + weight_offset);
+    int8_t* weights = weight_block != nullptr ? weight_block + weight_offset : nullptr;
     int32_t* bias = rng.uniform(0, 3) == 0 ? nullptr : a.alloc_array<int32_t>(n);
     int32_t* multipliers = a.alloc_array<int32_t>(channels);
     int32_t* shifts = a.alloc_array<int32_t>(channels);

@@ -18,7 +18,11 @@ set(MOTE_CONFORMANCE_SUITES
   fully_connected_s8__mve.cc
   depthwise_conv2d_s8__dsp.cc
   depthwise_conv2d_s8_3x3__dsp.cc
+  depthwise_conv2d_s8_mult__dsp.cc
   fully_connected_s8__dsp.cc
+  conv2d_s8__v6m.cc
+  depthwise_conv2d_s8__v6m.cc
+  fully_connected_s8__v6m.cc
 )
 # The harness itself (not suites).
 set(MOTE_CONFORMANCE_COMMON

@@ -17,11 +17,15 @@ int run_conv2d_s8_1x1__mve(Rng&, int);
 int run_fully_connected_s8__mve(Rng&, int);
 int run_depthwise_conv2d_s8__dsp(Rng&, int);
 int run_depthwise_conv2d_s8_3x3__dsp(Rng&, int);
+int run_depthwise_conv2d_s8_mult__dsp(Rng&, int);
 int run_fully_connected_s8__dsp(Rng&, int);
 int run_depthwise_conv2d_s8__mve(Rng&, int);
 int run_add_s8__mve(Rng&, int);
 int run_avg_pool2d_s8__mve(Rng&, int);
 int run_max_pool2d_s8__mve(Rng&, int);
+int run_conv2d_s8__v6m(Rng&, int);
+int run_depthwise_conv2d_s8__v6m(Rng&, int);
+int run_fully_connected_s8__v6m(Rng&, int);
 // --- end of declarations ---
 
 const Suite kSuites[] = {
@@ -37,11 +41,15 @@ const Suite kSuites[] = {
     {"fully_connected_s8__mve", run_fully_connected_s8__mve},
     {"depthwise_conv2d_s8__dsp", run_depthwise_conv2d_s8__dsp},
     {"depthwise_conv2d_s8_3x3__dsp", run_depthwise_conv2d_s8_3x3__dsp},
+    {"depthwise_conv2d_s8_mult__dsp", run_depthwise_conv2d_s8_mult__dsp},
     {"fully_connected_s8__dsp", run_fully_connected_s8__dsp},
     {"depthwise_conv2d_s8__mve", run_depthwise_conv2d_s8__mve},
     {"add_s8__mve", run_add_s8__mve},
     {"avg_pool2d_s8__mve", run_avg_pool2d_s8__mve},
     {"max_pool2d_s8__mve", run_max_pool2d_s8__mve},
+    {"conv2d_s8__v6m", run_conv2d_s8__v6m},
+    {"depthwise_conv2d_s8__v6m", run_depthwise_conv2d_s8__v6m},
+    {"fully_connected_s8__v6m", run_fully_connected_s8__v6m},
     // --- end of suites ---
 };
 const size_t kSuiteCount = sizeof(kSuites) / sizeof(kSuites[0]);

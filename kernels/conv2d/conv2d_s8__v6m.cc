@@ -1,0 +1,170 @@
+// ARMv6-M (Cortex-M0/M0+) int8 convolution, any KH x KW, stride, dilation and padding,
+// groups == 1, bit-exact with conv2d_s8. Thumb-1 has no SIMD and no 64-bit multiply, so
+// the speed comes from
+//  - register blocking: four output channels per inner loop (v6m::dot_4x1, 4 instructions
+//    per multiply-accumulate), so each input byte is loaded and offset once for four;
+//  - contiguous runs: with dilation_w == 1 the KW taps of a window row are KW * C
+//    consecutive bytes of both the input row and the filter row, one inner loop each;
+//  - no division per pixel where the window lies inside the image (taps_inside() only at
+//    the borders);
+//  - requantization without __aeabi_lmul (quant/quant_math_v6m.h).
+// The int32 accumulators are uint32 and wrap exactly like the reference's (a sum mod 2^32
+// in any order). No scratch.
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_shapes.h"
+#include "isa/v6m.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math_v6m.h"
+
+namespace mote {
+namespace {
+
+// The taps of one output pixel's window that lie inside the image, as runs of
+// consecutive bytes in both the input and the filter: `rows` x `cols` runs of `len`
+// bytes, the first at x_first (from the image) and w_first (from output channel 0's
+// filter), the next row x_row / w_row further, the next column x_col / w_col further.
+// With dilation_w == 1 a window row is one run (cols == 1, len = taps * C).
+struct Runs {
+  int32_t rows, cols, len;
+  int32_t x_first, w_first;
+  int32_t x_row, w_row, x_col, w_col;
+};
+
+// What every output value's requantization needs.
+struct Output {
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  const int32_t* bias;  // may be null
+  int32_t zero_point, act_min, act_max;
+};
+
+// The finished int8 output of channel oc from its accumulator (bias not yet added).
+// Inlined: the output parameters then stay in registers across a block's four outputs.
+__attribute__((always_inline)) inline int8_t finish(uint32_t acc, const Output& o, int32_t oc) {
+  if (o.bias != nullptr) acc += static_cast<uint32_t>(o.bias[oc]);
+  return requant_v6m_s8(static_cast<int32_t>(acc), o.multipliers[oc], o.shifts[oc],
+                        o.zero_point, o.act_min, o.act_max);
+}
+
+// Every output channel of one pixel: four channels per inner loop, then one at a time.
+__attribute__((noinline)) void pixel(const Runs& r, const int8_t* image, const int8_t* filter,
+                                     int32_t filter_oc_stride, int32_t out_c, int32_t off,
+                                     const Output& o, int8_t* out) {
+  const int8_t* x0 = image + r.x_first;
+  int32_t oc = 0;
+  if (r.rows == 1 && r.cols == 1) {  // one run (1x1 kernels): no loops around the dot product
+    const int8_t* w = filter + r.w_first;
+    for (; oc + 3 < out_c; oc += 4, w += 4 * filter_oc_stride) {
+      uint32_t acc[4] = {0, 0, 0, 0};
+      v6m::dot_4x1(w, filter_oc_stride, x0, r.len, off, acc);
+      out[oc] = finish(acc[0], o, oc);
+      out[oc + 1] = finish(acc[1], o, oc + 1);
+      out[oc + 2] = finish(acc[2], o, oc + 2);
+      out[oc + 3] = finish(acc[3], o, oc + 3);
+    }
+  }
+  for (; oc + 3 < out_c; oc += 4) {
+    uint32_t acc[4] = {0, 0, 0, 0};
+    const int8_t* w_row = filter + oc * filter_oc_stride + r.w_first;
+    const int8_t* x_row = x0;
+    for (int32_t ry = 0; ry < r.rows; ++ry, w_row += r.w_row, x_row += r.x_row) {
+      const int8_t* w = w_row;
+      const int8_t* x = x_row;
+      for (int32_t rx = 0; rx < r.cols; ++rx, w += r.w_col, x += r.x_col) {
+        v6m::dot_4x1(w, filter_oc_stride, x, r.len, off, acc);
+      }
+    }
+    out[oc] = finish(acc[0], o, oc);
+    out[oc + 1] = finish(acc[1], o, oc + 1);
+    out[oc + 2] = finish(acc[2], o, oc + 2);
+    out[oc + 3] = finish(acc[3], o, oc + 3);
+  }
+  for (; oc < out_c; ++oc) {
+    uint32_t acc = 0;
+    const int8_t* w_row = filter + oc * filter_oc_stride + r.w_first;
+    const int8_t* x_row = x0;
+    for (int32_t ry = 0; ry < r.rows; ++ry, w_row += r.w_row, x_row += r.x_row) {
+      const int8_t* w = w_row;
+      const int8_t* x = x_row;
+      for (int32_t rx = 0; rx < r.cols; ++rx, w += r.w_col, x += r.x_col) {
+        acc = v6m::dot_1x1(w, x, r.len, off, acc);
+      }
+    }
+    out[oc] = finish(acc, o, oc);
+  }
+}
+
+}  // namespace
+
+uint32_t conv2d_s8__v6m_scratch_bytes() { return 0; }
+
+void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output) {
+  const int32_t c = shape.in_c;
+  const int32_t in_row_stride = shape.in_w * c;
+  const int32_t in_image_stride = shape.in_h * in_row_stride;
+  const int32_t filter_row_stride = shape.kernel_w * c;
+  const int32_t filter_oc_stride = shape.kernel_h * filter_row_stride;
+  const int32_t out_c = shape.out_c;
+  const int32_t off = -params.input_zero_point;
+  const int32_t span_h = (shape.kernel_h - 1) * params.dilation_h;
+  const int32_t span_w = (shape.kernel_w - 1) * params.dilation_w;
+  const bool dense_w = params.dilation_w == 1;
+  const Output o = {multipliers, shifts, bias, params.output_zero_point, params.act_min,
+                    params.act_max};
+  Runs r;
+  r.x_row = params.dilation_h * in_row_stride;
+  r.w_row = filter_row_stride;
+  r.x_col = params.dilation_w * c;
+  r.w_col = c;
+
+  for (int32_t b = 0; b < shape.batch; ++b) {
+    const int8_t* image = input + b * in_image_stride;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const TapRange ky = (y0 >= 0 && y0 + span_h < shape.in_h)
+                              ? TapRange{0, shape.kernel_h}
+                              : taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      r.rows = ky.end - ky.begin;
+      int32_t x0 = -params.pad_left;
+      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.stride_w) {
+        const TapRange kx = (x0 >= 0 && x0 + span_w < shape.in_w)
+                                ? TapRange{0, shape.kernel_w}
+                                : taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+        const int32_t taps = kx.end - kx.begin;
+        r.cols = dense_w ? (taps > 0 ? 1 : 0) : taps;
+        r.len = dense_w ? taps * c : c;
+        r.x_first = (y0 + ky.begin * params.dilation_h) * in_row_stride +
+                    (x0 + kx.begin * params.dilation_w) * c;
+        r.w_first = ky.begin * filter_row_stride + kx.begin * c;
+        pixel(r, image, filter, filter_oc_stride, out_c, off, o, output);
+        output += out_c;
+      }
+    }
+  }
+}
+
+Status conv2d_s8__v6m_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  if (ctx.params<Conv2dS8Params>().groups != 1) return Status::kBadParams;
+  return Status::kOk;
+}
+
+void conv2d_s8__v6m_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  const uint32_t out_c = filter.dims[0];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                 static_cast<const int8_t*>(ctx.input_data(0)),
+                 static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                 static_cast<int8_t*>(ctx.output_data(0)));
+}
+
+const KernelEntry kConv2dS8V6mEntry = {conv2d_s8__v6m_check, conv2d_s8__v6m_run};
+
+}  // namespace mote

@@ -1,0 +1,140 @@
+// ARMv6-M (Cortex-M0/M0+) int8 depthwise convolution for depth_multiplier 1, any kernel
+// size, stride, dilation and padding, bit-exact with depthwise_conv2d_s8. What the
+// reference spends on a Cortex-M0+ is mostly per output value, not per multiply (a 3x3
+// window has 9): its requantization calls __aeabi_lmul and its tap ranges divide twice
+// per pixel. Here
+//  - requantization takes four 32-bit MULS (requant_v6m_s8, quant/quant_math_v6m.h);
+//  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
+//    the image border, and are shared by all channels of a pixel;
+//  - windows three taps wide with dilation_w == 1 (the 3x3 layers of MobileNet and
+//    DS-CNN) take one channel through all rows in one loop (v6m::dot_3wide, 19
+//    instructions per window row) when all three columns are inside the image; other
+//    windows take two channels through each window row together (v6m::dot_strided_2,
+//    6 instructions per multiply-accumulate with dilation_w == 1), with the tap offsets
+//    inside the input and the filter stepped, not recomputed.
+// The int32 accumulators are uint32 and wrap exactly like the reference's. No scratch.
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "isa/v6m.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math_v6m.h"
+
+namespace mote {
+namespace {
+
+__attribute__((always_inline)) inline int8_t finish(const DepthwiseConv2dS8Params& p, const int32_t* multipliers,
+                     const int32_t* shifts, const int32_t* bias, int32_t c, uint32_t acc) {
+  if (bias != nullptr) acc += static_cast<uint32_t>(bias[c]);
+  return requant_v6m_s8(static_cast<int32_t>(acc), multipliers[c], shifts[c],
+                        p.output_zero_point, p.act_min, p.act_max);
+}
+
+}  // namespace
+
+uint32_t depthwise_conv2d_s8__v6m_scratch_bytes() { return 0; }
+
+void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int8_t* input, const int8_t* filter, const int32_t* bias,
+                              int8_t* output) {
+  const int32_t c_count = shape.out_c;  // == in_c (depth_multiplier 1)
+  const int32_t in_row_stride = shape.in_w * c_count;
+  const int32_t in_image_stride = shape.in_h * in_row_stride;
+  const int32_t filter_row_stride = shape.kernel_w * c_count;
+  const int32_t off = -params.input_zero_point;
+  const int32_t span_h = (shape.kernel_h - 1) * params.dilation_h;
+  const int32_t span_w = (shape.kernel_w - 1) * params.dilation_w;
+  const int32_t tap_step_y = params.dilation_h * in_row_stride;  // input bytes between rows
+  const int32_t tap_step_x = params.dilation_w * c_count;        // .. between columns
+  const bool dense_w = params.dilation_w == 1;
+  const bool three_wide = dense_w && shape.kernel_w == 3;
+
+  for (int32_t b = 0; b < shape.batch; ++b) {
+    const int8_t* image = input + b * in_image_stride;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const TapRange ky = (y0 >= 0 && y0 + span_h < shape.in_h)
+                              ? TapRange{0, shape.kernel_h}
+                              : taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      const int32_t rows = ky.end - ky.begin;
+      int32_t x0 = -params.pad_left;
+      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.stride_w) {
+        const TapRange kx = (x0 >= 0 && x0 + span_w < shape.in_w)
+                                ? TapRange{0, shape.kernel_w}
+                                : taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+        const int32_t cols = kx.end - kx.begin;
+        // Channel 0 of the first tap inside the image, in the input and in the filter.
+        const int8_t* in0 = image + (y0 + ky.begin * params.dilation_h) * in_row_stride +
+                            (x0 + kx.begin * params.dilation_w) * c_count;
+        const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
+        int32_t c = 0;
+        if (three_wide && cols == 3) {  // the window's three columns are inside the image
+          for (; c < c_count; ++c) {
+            const uint32_t acc = v6m::dot_3wide(w0 + c, in0 + c, c_count, rows,
+                                                filter_row_stride, tap_step_y, off, 0);
+            output[c] = finish(params, multipliers, shifts, bias, c, acc);
+          }
+        }
+        for (; c + 1 < c_count; c += 2) {
+          uint32_t acc[2] = {0, 0};
+          const int8_t* in_row = in0 + c;
+          const int8_t* w_row = w0 + c;
+          for (int32_t r = 0; r < rows; ++r, in_row += tap_step_y, w_row += filter_row_stride) {
+            if (dense_w) {  // input and filter taps both c_count bytes apart
+              v6m::dot_strided_2(w_row, in_row, c_count, cols, off, acc);
+              continue;
+            }
+            const int8_t* x = in_row;
+            const int8_t* w = w_row;
+            for (int32_t k = 0; k < cols; ++k, x += tap_step_x, w += c_count) {
+              acc[0] += static_cast<uint32_t>(w[0] * (x[0] + off));
+              acc[1] += static_cast<uint32_t>(w[1] * (x[1] + off));
+            }
+          }
+          output[c] = finish(params, multipliers, shifts, bias, c, acc[0]);
+          output[c + 1] = finish(params, multipliers, shifts, bias, c + 1, acc[1]);
+        }
+        if (c < c_count) {
+          uint32_t acc = 0;
+          const int8_t* in_row = in0 + c;
+          const int8_t* w_row = w0 + c;
+          for (int32_t r = 0; r < rows; ++r, in_row += tap_step_y, w_row += filter_row_stride) {
+            const int8_t* x = in_row;
+            const int8_t* w = w_row;
+            for (int32_t k = 0; k < cols; ++k, x += tap_step_x, w += c_count) {
+              acc += static_cast<uint32_t>(w[0] * (x[0] + off));
+            }
+          }
+          output[c] = finish(params, multipliers, shifts, bias, c, acc);
+        }
+        output += c_count;
+      }
+    }
+  }
+}
+
+Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check(ctx));
+  if (ctx.params<DepthwiseConv2dS8Params>().depth_multiplier != 1) return Status::kBadParams;
+  return Status::kOk;
+}
+
+void depthwise_conv2d_s8__v6m_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const DepthwiseConv2dShape shape =
+      depthwise_conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
+  const uint32_t out_c = filter.dims[3];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  depthwise_conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                           static_cast<const int8_t*>(ctx.input_data(0)),
+                           static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                           static_cast<int8_t*>(ctx.output_data(0)));
+}
+
+const KernelEntry kDepthwiseConv2dS8V6mEntry = {depthwise_conv2d_s8__v6m_check,
+                                                depthwise_conv2d_s8__v6m_run};
+
+}  // namespace mote

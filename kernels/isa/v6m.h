@@ -1,0 +1,185 @@
+// The inner loops of the ARMv6-M (__v6m) kernel variants, hand-scheduled for Thumb-1.
+// Each function has an exact portable C++ definition (used on the host and on every
+// other core) and, when compiling for ARMv6-M, an inline-assembly body with the same
+// results. GCC's Thumb-1 register allocator spills these loops to the stack; written out
+// they keep four accumulators and the input offset in r8-r12 and everything else in
+// r0-r7.
+#pragma once
+
+#include <stdint.h>
+
+// The assembly bodies need up to eight low registers in one block. GCC can give them
+// only when it optimizes for speed (r7 is then free of frame-pointer duty); at -O0 and
+// -Os (and with -fno-omit-frame-pointer) the portable definitions are used instead.
+#if defined(__ARM_ARCH_6M__) && defined(__thumb__) && defined(__GNUC__) && \
+    defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
+#define MOTE_V6M_ASM 1
+#else
+#define MOTE_V6M_ASM 0
+#endif
+
+namespace mote::v6m {
+
+// For k in [0, n) and j in 0..3:  acc[j] += w[j * w_step + k] * (x[k] + offset), in
+// wrapping uint32 arithmetic. n >= 0. 4 loads, 4 MULS, 4 ADDs and 4 loop instructions
+// per 4 multiply-accumulates (16 instructions).
+inline void dot_4x1(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n, int32_t offset,
+                    uint32_t acc[4]) {
+#if MOTE_V6M_ASM
+  if (n <= 0) return;  // the loop below runs at least once
+  const int8_t* w0 = w + n;
+  const int8_t* w1 = w0 + w_step;
+  const int8_t* w2 = w1 + w_step;
+  const int8_t* w3 = w2 + w_step;
+  const int8_t* xe = x + n;
+  int32_t i = -n;
+  uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  int32_t xv, t;
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "ldrsb %[xv], [%[xe], %[i]]\n\t"
+      "add %[xv], %[off]\n\t"
+      "ldrsb %[t], [%[w0], %[i]]\n\t"
+      "muls %[t], %[xv]\n\t"
+      "add %[a0], %[t]\n\t"
+      "ldrsb %[t], [%[w1], %[i]]\n\t"
+      "muls %[t], %[xv]\n\t"
+      "add %[a1], %[t]\n\t"
+      "ldrsb %[t], [%[w2], %[i]]\n\t"
+      "muls %[t], %[xv]\n\t"
+      "add %[a2], %[t]\n\t"
+      "ldrsb %[t], [%[w3], %[i]]\n\t"
+      "muls %[t], %[xv]\n\t"
+      "add %[a3], %[t]\n\t"
+      "adds %[i], #1\n\t"
+      "bne 1b\n\t"
+      : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i),
+        [xv] "=&l"(xv), [t] "=&l"(t)
+      : [xe] "l"(xe), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "l"(w3), [off] "h"(offset)
+      : "cc", "memory");
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+#else
+  const int8_t* w1 = w + w_step;
+  const int8_t* w2 = w1 + w_step;
+  const int8_t* w3 = w2 + w_step;
+  uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  for (int32_t k = 0; k < n; ++k) {
+    const int32_t xv = x[k] + offset;
+    a0 += static_cast<uint32_t>(w[k] * xv);
+    a1 += static_cast<uint32_t>(w1[k] * xv);
+    a2 += static_cast<uint32_t>(w2[k] * xv);
+    a3 += static_cast<uint32_t>(w3[k] * xv);
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+#endif
+}
+
+// Two neighbouring channels along a strided run (a depthwise window row): for k in
+// [0, n) and j in 0..1:  acc[j] += w[k * stride + j] * (x[k * stride + j] + offset),
+// wrapping. n >= 0. 12 instructions per 2 multiply-accumulates.
+inline void dot_strided_2(const int8_t* w, const int8_t* x, int32_t stride, int32_t n,
+                          int32_t offset, uint32_t acc[2]) {
+#if MOTE_V6M_ASM
+  if (n <= 0) return;  // the loop below runs at least once
+  const int32_t span = n * stride;
+  const int8_t* x0 = x + span;
+  const int8_t* x1 = x0 + 1;
+  const int8_t* w0 = w + span;
+  const int8_t* w1 = w0 + 1;
+  int32_t i = -span;
+  uint32_t a0 = acc[0], a1 = acc[1];
+  int32_t xv, t;
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "ldrsb %[xv], [%[x0], %[i]]\n\t"
+      "add %[xv], %[off]\n\t"
+      "ldrsb %[t], [%[w0], %[i]]\n\t"
+      "muls %[t], %[xv]\n\t"
+      "add %[a0], %[t]\n\t"
+      "ldrsb %[xv], [%[x1], %[i]]\n\t"
+      "add %[xv], %[off]\n\t"
+      "ldrsb %[t], [%[w1], %[i]]\n\t"
+      "muls %[t], %[xv]\n\t"
+      "add %[a1], %[t]\n\t"
+      "adds %[i], %[i], %[stride]\n\t"
+      "bne 1b\n\t"
+      : [a0] "+h"(a0), [a1] "+h"(a1), [i] "+l"(i), [xv] "=&l"(xv), [t] "=&l"(t)
+      : [x0] "l"(x0), [x1] "l"(x1), [w0] "l"(w0), [w1] "l"(w1), [stride] "l"(stride),
+        [off] "h"(offset)
+      : "cc", "memory");
+  acc[0] = a0;
+  acc[1] = a1;
+#else
+  uint32_t a0 = acc[0], a1 = acc[1];
+  for (int32_t k = 0; k < n; ++k, w += stride, x += stride) {
+    a0 += static_cast<uint32_t>(w[0] * (x[0] + offset));
+    a1 += static_cast<uint32_t>(w[1] * (x[1] + offset));
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+#endif
+}
+
+// One channel of a window 3 taps wide (a 3xN depthwise window with dilation_w == 1):
+// for r in [0, rows) and k in 0..2,
+//   acc += w[r * w_row + k * c] * (x[r * x_row + k * c] + offset), wrapping.
+// rows >= 0. 19 instructions per 3 multiply-accumulates, the loop over rows included.
+inline uint32_t dot_3wide(const int8_t* w, const int8_t* x, int32_t c, int32_t rows,
+                          int32_t w_row, int32_t x_row, int32_t offset, uint32_t acc) {
+#if MOTE_V6M_ASM
+  if (rows <= 0) return acc;  // the loop below runs at least once
+  const int32_t zero = 0;
+  const int32_t c2 = 2 * c;
+  int32_t xv, wv;
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "ldrsb %[xv], [%[x], %[zero]]\n\t"
+      "add %[xv], %[off]\n\t"
+      "ldrsb %[wv], [%[w], %[zero]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "ldrsb %[xv], [%[x], %[c]]\n\t"
+      "add %[xv], %[off]\n\t"
+      "ldrsb %[wv], [%[w], %[c]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "ldrsb %[xv], [%[x], %[c2]]\n\t"
+      "add %[xv], %[off]\n\t"
+      "ldrsb %[wv], [%[w], %[c2]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "add %[x], %[x_row]\n\t"
+      "add %[w], %[w_row]\n\t"
+      "subs %[rows], #1\n\t"
+      "bne 1b\n\t"
+      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [rows] "+l"(rows), [xv] "=&l"(xv),
+        [wv] "=&l"(wv)
+      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [x_row] "h"(x_row), [w_row] "h"(w_row),
+        [off] "h"(offset)
+      : "cc", "memory");
+  return acc;
+#else
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    for (int32_t k = 0; k < 3; ++k) acc += static_cast<uint32_t>(w[k * c] * (x[k * c] + offset));
+  }
+  return acc;
+#endif
+}
+
+// acc + sum over k in [0, n) of w[k] * (x[k] + offset), wrapping. n >= 0.
+inline uint32_t dot_1x1(const int8_t* w, const int8_t* x, int32_t n, int32_t offset,
+                        uint32_t acc) {
+  for (int32_t k = 0; k < n; ++k) acc += static_cast<uint32_t>(w[k] * (x[k] + offset));
+  return acc;
+}
+
+}  // namespace mote::v6m

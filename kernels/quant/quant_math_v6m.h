@@ -1,0 +1,195 @@
+// Requantization for the ARMv6-M (__v6m) kernel variants, bit-exact with
+//   multiply_by_quantized_multiplier(acc, multiplier, shift)        (quant/quant_math.h)
+// for every acc, every multiplier and every shift in [kMinShift, kMaxShift], using only
+// 32x32->32 multiplies. ARMv6-M has no SMULL: the reference's int64 product is a call to
+// __aeabi_lmul plus 64-bit shifts; this is four MULS and some 32-bit adds and shifts.
+//
+// Why it is exact. Let a = acc << max(shift, 0) (wrapping) and b = multiplier. The
+// reference computes SaturatingRoundingDoublingHighMul(a, b), which is
+//   floor((a * b + 2^30) / 2^31)                                       (1)
+// for every a, b but a == b == INT32_MIN (saturates to INT32_MAX): for a*b >= 0 the nudge
+// is 2^30 and truncation is floor; for a*b < 0 (so a*b <= -1) the sum a*b + 1 - 2^30 is
+// negative and truncation toward zero of it over 2^31 equals floor((a*b + 2^30) / 2^31).
+// Split each operand around its rounded high half:
+//   a = ah * 2^16 + al,  al = (int16)a in [-2^15, 2^15),  ah = (a - al) / 2^16 in
+//   [-2^15, 2^15]  (ah = 2^15 only for a in [2^31 - 2^15, 2^31)), likewise b = bh, bl.
+// Then every partial product has magnitude <= 2^30, so each fits an int32:
+//   H = ah*bh, T1 = ah*bl, T2 = al*bh, L = al*bl;  a*b = H*2^32 + (T1 + T2)*2^16 + L.
+// L' = L + 2^30 lies in [2^15, 2^31] (as a uint32); write L' = Lh*2^16 + Ll with
+// Lh = L' >> 16 <= 2^15 and 0 <= Ll < 2^16. Then
+//   a*b + 2^30 = 2^16 * (H*2^16 + T1 + T2 + Lh) + Ll,
+// and since Ll / 2^16 < 1 does not change a floor over a multiple of 2^16,
+//   (1) = floor((H*2^16 + T1 + T2 + Lh) / 2^15)
+//       = 2*H + (T1 >> 15) + (((T1 & 0x7FFF) + T2 + Lh) >> 15)              (2)
+// (T1 = (T1 >> 15) * 2^15 + (T1 & 0x7FFF), arithmetic shifts are floors). The last
+// bracket is in [-2^30, 2^30 + 2^16): no intermediate of (2) overflows but the final
+// sum, which is evaluated in wrapping uint32 arithmetic: as the true value (1) fits an
+// int32 except in the saturating case, the wrapped sum equals it. (1) is never INT32_MIN
+// (its minimum, at a*b = -2^62 + 2^31, is INT32_MIN + 1), while in the saturating case
+// a == b == INT32_MIN formula (2) gives 2 * 2^30 = 2^31, which wraps to INT32_MIN: so a
+// result of INT32_MIN means "saturate", and becomes INT32_MAX.
+// RoundingDivideByPOT(y, n) rounds half away from zero: for y >= 0 that is
+// (y + 2^n / 2) >> n, exact in uint32 (y + 2^30 < 2^32); for y < 0 it is
+// (y + 2^n / 2 - 1) >> n when n > 0 and y when n == 0, neither of which overflows.
+//
+// Cost: the split of b is per output channel (requant_v6m_prepare); per output value
+// about 30 Thumb-1 instructions, no call.
+#pragma once
+
+#include <stdint.h>
+
+#include "isa/v6m.h"
+#include "quant/quant_math.h"
+
+namespace mote {
+
+// The per-channel constants, derived from (multiplier, shift).
+struct RequantV6m {
+  int32_t mul_hi;          // bh: (multiplier - bl) / 2^16, in [-2^15, 2^15]
+  int32_t mul_lo;          // bl: (int16)multiplier
+  int32_t left;            // max(shift, 0)
+  int32_t right;           // n = max(-shift, 0)
+  uint32_t half;           // 2^n / 2 (0 when n == 0)
+  int32_t half_minus_one;  // 2^n / 2 - 1 when n > 0, else 0
+};
+
+// (a - (int16)a) / 2^16 without overflowing: a >> 16 is one less when (int16)a < 0.
+inline int32_t v6m_rounded_high_half(int32_t a) {
+  const int32_t lo = static_cast<int16_t>(a);
+  return (a >> 16) - (lo >> 31);
+}
+
+inline RequantV6m requant_v6m_prepare(int32_t multiplier, int32_t shift) {
+  RequantV6m q;
+  q.mul_lo = static_cast<int16_t>(multiplier);
+  q.mul_hi = v6m_rounded_high_half(multiplier);
+  q.left = shift > 0 ? shift : 0;
+  q.right = shift > 0 ? 0 : -shift;
+  q.half = (uint32_t{1} << q.right) >> 1;
+  q.half_minus_one = q.right > 0 ? static_cast<int32_t>(q.half) - 1 : 0;
+  return q;
+}
+
+// Formula (2) of the header comment: saturating_rounding_doubling_high_mul(a, b) for
+// b = (bh, bl) split as above, except that the saturating case gives INT32_MIN.
+inline int32_t v6m_doubling_high_mul(int32_t a, int32_t bh, int32_t bl) {
+  const int32_t al = static_cast<int16_t>(a);
+  const int32_t ah = v6m_rounded_high_half(a);
+  const int32_t h = ah * bh;
+  const int32_t t1 = ah * bl;
+  const int32_t t2 = al * bh;
+  const uint32_t l_rounded = static_cast<uint32_t>(al * bl) + (uint32_t{1} << 30);
+  const int32_t lh = static_cast<int32_t>(l_rounded >> 16);
+  const int32_t low = ((t1 & 0x7FFF) + t2 + lh) >> 15;
+  return static_cast<int32_t>(static_cast<uint32_t>(h) * 2u + static_cast<uint32_t>(t1 >> 15) +
+                              static_cast<uint32_t>(low));
+}
+
+// multiply_by_quantized_multiplier(acc, multiplier, shift) for q prepared from them.
+inline int32_t requant_v6m(int32_t acc, const RequantV6m& q) {
+  const int32_t a = static_cast<int32_t>(static_cast<uint32_t>(acc) << q.left);
+  int32_t y = v6m_doubling_high_mul(a, q.mul_hi, q.mul_lo);
+  if (y < 0) {
+    if (y != INT32_MIN) return (y + q.half_minus_one) >> q.right;
+    y = INT32_MAX;  // the saturating case
+  }
+  return static_cast<int32_t>((static_cast<uint32_t>(y) + q.half) >> q.right);
+}
+
+// clamp(wrapping_add(requant, zp), lo, hi) as the reference kernels finish each output.
+inline int8_t requant_v6m_output(int32_t acc, const RequantV6m& q, int32_t output_zero_point,
+                                 int32_t act_min, int32_t act_max) {
+  return static_cast<int8_t>(
+      clamp_i32(wrapping_add(requant_v6m(acc, q), output_zero_point), act_min, act_max));
+}
+
+// The whole output step of the int8 kernels for one value:
+//   clamp(wrapping_add(multiply_by_quantized_multiplier(acc, multiplier, shift), zp), lo, hi)
+// for every acc, multiplier and shift in [kMinShift, kMaxShift]. On ARMv6-M one block of
+// about 50 Thumb-1 instructions (the same steps as requant_v6m_prepare, requant_v6m and
+// requant_v6m_output, with the rounding branches of requant_v6m); elsewhere those
+// functions.
+inline int8_t requant_v6m_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t zp,
+                             int32_t lo, int32_t hi) {
+#if MOTE_V6M_ASM
+  int32_t bh, ah, t, u;
+  __asm__(
+      ".syntax unified\n\t"
+      "cmp %[s], #0\n\t"
+      "ble 1f\n\t"
+      "lsls %[a], %[s]\n\t"  // a = acc << shift (wrapping); n = 0
+      "movs %[s], #0\n\t"
+      "b 2f\n"
+      "1:\n\t"
+      "negs %[s], %[s]\n"  // n = -shift
+      "2:\n\t"
+      "asrs %[bh], %[m], #16\n\t"
+      "sxth %[m], %[m]\n\t"  // bl
+      "lsrs %[t], %[m], #31\n\t"
+      "adds %[bh], %[bh], %[t]\n\t"  // bh = (m >> 16) + (bl < 0)
+      "asrs %[ah], %[a], #16\n\t"
+      "sxth %[a], %[a]\n\t"  // al
+      "lsrs %[t], %[a], #31\n\t"
+      "adds %[ah], %[ah], %[t]\n\t"  // ah
+      "movs %[t], %[a]\n\t"
+      "muls %[t], %[m]\n\t"  // L = al * bl
+      "movs %[u], #1\n\t"
+      "lsls %[u], %[u], #30\n\t"
+      "adds %[t], %[t], %[u]\n\t"
+      "lsrs %[t], %[t], #16\n\t"  // Lh
+      "muls %[a], %[bh]\n\t"  // T2 = al * bh
+      "adds %[t], %[t], %[a]\n\t"
+      "movs %[u], %[ah]\n\t"
+      "muls %[u], %[m]\n\t"  // T1 = ah * bl
+      "lsls %[a], %[u], #17\n\t"
+      "lsrs %[a], %[a], #17\n\t"
+      "adds %[t], %[t], %[a]\n\t"
+      "asrs %[t], %[t], #15\n\t"
+      "asrs %[u], %[u], #15\n\t"
+      "adds %[t], %[t], %[u]\n\t"
+      "muls %[ah], %[bh]\n\t"  // H = ah * bh
+      "lsls %[ah], %[ah], #1\n\t"
+      "adds %[a], %[t], %[ah]\n\t"  // y, formula (2)
+      "bpl 4f\n\t"
+      "movs %[u], #1\n\t"
+      "lsls %[u], %[u], #31\n\t"
+      "cmp %[a], %[u]\n\t"
+      "beq 3f\n\t"
+      "cmp %[s], #0\n\t"
+      "beq 5f\n\t"
+      "movs %[u], #1\n\t"  // y < 0, n > 0: (y + 2^n / 2 - 1) >> n
+      "lsls %[u], %[s]\n\t"
+      "lsrs %[u], %[u], #1\n\t"
+      "subs %[u], #1\n\t"
+      "adds %[a], %[a], %[u]\n\t"
+      "asrs %[a], %[s]\n\t"
+      "b 5f\n"
+      "3:\n\t"
+      "subs %[a], #1\n"  // INT32_MIN: the saturating case, INT32_MAX
+      "4:\n\t"
+      "movs %[u], #1\n\t"  // y >= 0: (y + 2^n / 2) >> n in uint32
+      "lsls %[u], %[s]\n\t"
+      "lsrs %[u], %[u], #1\n\t"
+      "adds %[a], %[a], %[u]\n\t"
+      "lsrs %[a], %[s]\n"
+      "5:\n\t"
+      "add %[a], %[zp]\n\t"
+      "cmp %[a], %[lo]\n\t"
+      "bge 6f\n\t"
+      "mov %[a], %[lo]\n"
+      "6:\n\t"
+      "cmp %[a], %[hi]\n\t"
+      "ble 7f\n\t"
+      "mov %[a], %[hi]\n"
+      "7:\n\t"
+      : [a] "+l"(acc), [m] "+l"(multiplier), [s] "+l"(shift), [bh] "=&l"(bh), [ah] "=&l"(ah),
+        [t] "=&l"(t), [u] "=&l"(u)
+      : [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi)
+      : "cc");
+  return static_cast<int8_t>(acc);
+#else
+  return requant_v6m_output(acc, requant_v6m_prepare(multiplier, shift), zp, lo, hi);
+#endif
+}
+
+}  // namespace mote

@@ -1,0 +1,152 @@
+// Variant choice on Armv6-M (compiler/lower/variants.cc, select_v6m): cortex-m0plus takes
+// conv2d_s8__v6m for every groups == 1 int8 conv, depthwise_conv2d_s8__v6m for depth
+// multiplier 1 and fully_connected_s8__v6m for every int8 fully connected layer, with no
+// scratch and unchanged parameters; grouped convs and depth multipliers above 1 keep the
+// references; no other target ever gets a __v6m kernel.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "lower/lower.h"
+
+namespace mote::lower {
+namespace {
+
+int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, std::vector<float> scales,
+               int32_t zp, bool constant = false, int32_t axis = -1) {
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = DType::kInt8;
+  t.shape = std::move(shape);
+  t.is_constant = constant;
+  t.quant.zero_points.assign(scales.size(), zp);
+  t.quant.scales = std::move(scales);
+  t.quant.axis = axis;
+  if (constant) t.data.assign(static_cast<size_t>(t.bytes()), 1);
+  return g.add_tensor(std::move(t));
+}
+
+int add_bias(ir::Graph& g, int64_t n) {
+  ir::Tensor t;
+  t.name = "b";
+  t.dtype = DType::kInt32;
+  t.shape = {n};
+  t.is_constant = true;
+  t.data.assign(static_cast<size_t>(t.bytes()), 0);
+  return g.add_tensor(std::move(t));
+}
+
+// 8x8 input with c channels, o outputs, a k x k window with padding pad on every side.
+ir::Graph conv_graph(int64_t c, int64_t o, int64_t k, int64_t pad, int64_t group) {
+  ir::Graph g;
+  const int64_t out = 8 + 2 * pad - k + 1;
+  const int x = add_tensor(g, "x", {1, 8, 8, c}, {0.05f}, -3);
+  const int w = add_tensor(g, "w", {o, k, k, c / group}, std::vector<float>(o, 0.01f), 0, true, 0);
+  const int b = add_bias(g, o);
+  const int y = add_tensor(g, "y", {1, out, out, o}, {0.03f}, 7);
+  ir::Node node;
+  node.name = "conv";
+  node.op = "conv2d";
+  node.inputs = {x, w, b};
+  node.outputs = {y};
+  node.attrs = {{"strides", std::vector<int64_t>{1, 1}},
+                {"dilations", std::vector<int64_t>{1, 1}},
+                {"pads", std::vector<int64_t>{pad, pad, pad, pad}},
+                {"group", group}};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+ir::Graph depthwise_graph(int64_t c, int64_t m, int64_t k) {
+  ir::Graph g;
+  const int64_t oc = c * m;
+  const int x = add_tensor(g, "x", {1, 8, 8, c}, {0.05f}, -3);
+  const int f = add_tensor(g, "f", {1, k, k, oc}, std::vector<float>(oc, 0.01f), 0, true, 3);
+  const int b = add_bias(g, oc);
+  const int y = add_tensor(g, "y", {1, 8, 8, oc}, {0.03f}, 7);
+  ir::Node node;
+  node.name = "dw";
+  node.op = "depthwise_conv2d";
+  node.inputs = {x, f, b};
+  node.outputs = {y};
+  const int64_t pad = (k - 1) / 2;
+  node.attrs = {{"strides", std::vector<int64_t>{1, 1}},
+                {"dilations", std::vector<int64_t>{1, 1}},
+                {"pads", std::vector<int64_t>{pad, pad, pad, pad}},
+                {"depth_multiplier", m},
+                {"act_min", 0.0},
+                {"act_max", 6.0}};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+ir::Graph fc_graph(int64_t batches, int64_t k, int64_t n, bool per_channel) {
+  ir::Graph g;
+  const int x = add_tensor(g, "x", {batches, k}, {0.1f}, 5);
+  const int w = per_channel
+                    ? add_tensor(g, "w", {n, k}, std::vector<float>(n, 0.003f), 0, true, 0)
+                    : add_tensor(g, "w", {n, k}, {0.003f}, 0, true);
+  const int b = add_bias(g, n);
+  const int y = add_tensor(g, "y", {batches, n}, {0.07f}, -1);
+  ir::Node node;
+  node.name = "fc";
+  node.op = "fully_connected";
+  node.inputs = {x, w, b};
+  node.outputs = {y};
+  g.nodes.push_back(std::move(node));
+  return g;
+}
+
+LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.nodes.back(), target); }
+
+constexpr Target kOtherTargets[] = {Target::kHost, Target::kCortexM3, Target::kCortexM4,
+                                    Target::kCortexM7, Target::kCortexM33, Target::kCortexM55};
+
+bool is_v6m(KernelId id) {
+  return id == KernelId::kConv2dS8V6m || id == KernelId::kDepthwiseConv2dS8V6m ||
+         id == KernelId::kFullyConnectedS8V6m;
+}
+
+// The M0+ choice for g is `expected`, with the reference's params, MACs and scratch; no
+// other target picks a __v6m kernel.
+void expect_choice(const ir::Graph& g, KernelId reference, KernelId expected) {
+  const LoweredOp ref = lower(g, Target::kHost);
+  ASSERT_EQ(ref.kernel, reference);
+  const LoweredOp op = lower(g, Target::kCortexM0Plus);
+  EXPECT_EQ(op.kernel, expected);
+  EXPECT_EQ(op.params, ref.params);
+  EXPECT_EQ(op.macs, ref.macs);
+  EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);  // no variant scratch: the arena never grows
+  for (Target t : kOtherTargets) EXPECT_FALSE(is_v6m(lower(g, t).kernel)) << static_cast<int>(t);
+}
+
+TEST(LowerVariantsV6m, Conv2dTakesTheV6mVariant) {
+  expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
+  expect_choice(conv_graph(3, 8, 3, 1, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
+  expect_choice(conv_graph(5, 7, 5, 2, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
+}
+
+TEST(LowerVariantsV6m, GroupedConvKeepsTheReference) {
+  expect_choice(conv_graph(8, 8, 3, 1, 2), KernelId::kConv2dS8, KernelId::kConv2dS8);
+}
+
+TEST(LowerVariantsV6m, DepthwiseWithMultiplierOneTakesTheV6mVariant) {
+  expect_choice(depthwise_graph(8, 1, 3), KernelId::kDepthwiseConv2dS8,
+                KernelId::kDepthwiseConv2dS8V6m);
+  expect_choice(depthwise_graph(13, 1, 5), KernelId::kDepthwiseConv2dS8,
+                KernelId::kDepthwiseConv2dS8V6m);
+  expect_choice(depthwise_graph(4, 2, 3), KernelId::kDepthwiseConv2dS8,
+                KernelId::kDepthwiseConv2dS8);
+}
+
+TEST(LowerVariantsV6m, EveryFullyConnectedTakesTheV6mVariant) {
+  for (const ir::Graph& g : {fc_graph(1, 640, 128, false), fc_graph(1, 128, 8, true),
+                             fc_graph(3, 37, 5, false), fc_graph(1, 4000, 4, false)}) {
+    expect_choice(g, KernelId::kFullyConnectedS8, KernelId::kFullyConnectedS8V6m);
+  }
+}
+
+}  // namespace
+}  // namespace mote::lower

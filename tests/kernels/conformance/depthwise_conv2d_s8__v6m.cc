@@ -1,0 +1,82 @@
+// Conformance of depthwise_conv2d_s8__v6m (depth multiplier 1; any kernel, stride,
+// dilation, padding) against depthwise_conv2d_s8: kernels 1x1..5x5, strides 1-3, dilation,
+// asymmetric padding, batch 2, odd and even channel counts, zero points, clamps, absent
+// bias, extreme multipliers / shifts (INT32_MIN included) and wrapping biases.
+#include "conformance.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
+
+namespace mote::conformance {
+
+int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
+  static const char kName[] = "depthwise_conv2d_s8__v6m";
+  int failed = 0;
+  for (int c = 0; c < cases; ++c) {
+    Arena& a = arena();
+    a.reset();
+    DepthwiseConv2dShape s;
+    DepthwiseConv2dS8Params p;
+    s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
+    s.in_c = rng.coin() ? rng.uniform(1, 5) : rng.uniform(1, 48);
+    s.out_c = s.in_c;
+    s.kernel_h = rng.uniform(1, 5);
+    s.kernel_w = rng.uniform(1, 5);
+    p.depth_multiplier = 1;
+    p.stride_h = rng.uniform(1, 3);
+    p.stride_w = rng.uniform(1, 3);
+    p.dilation_h = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
+    p.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
+    const int32_t eff_h = p.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t eff_w = p.dilation_w * (s.kernel_w - 1) + 1;
+    p.pad_top = rng.uniform(0, eff_h - 1);
+    p.pad_bottom = rng.uniform(0, eff_h - 1);
+    p.pad_left = rng.uniform(0, eff_w - 1);
+    p.pad_right = rng.uniform(0, eff_w - 1);
+    const int32_t min_h = eff_h - p.pad_top - p.pad_bottom;
+    const int32_t min_w = eff_w - p.pad_left - p.pad_right;
+    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 7);
+    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 7);
+    s.out_h = (s.in_h + p.pad_top + p.pad_bottom - eff_h) / p.stride_h + 1;
+    s.out_w = (s.in_w + p.pad_left + p.pad_right - eff_w) / p.stride_w + 1;
+    p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
+    p.output_zero_point = rng.uniform(-128, 127);
+    p.act_min = rng.coin() ? -128 : rng.uniform(-128, 127);
+    p.act_max = rng.coin() ? 127 : rng.uniform(p.act_min, 127);
+    const bool extreme = rng.uniform(0, 3) == 0;
+
+    const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
+    const int32_t filter_count = s.kernel_h * s.kernel_w * s.out_c;
+    const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
+    int8_t* input = a.alloc_array<int8_t>(in_count);
+    int8_t* filter = a.alloc_array<int8_t>(filter_count);
+    int32_t* bias = rng.uniform(0, 3) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
+    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
+    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    int8_t* expected = a.alloc_array<int8_t>(out_count);
+    int8_t* actual = a.alloc_array<int8_t>(out_count);
+    if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
+        expected == nullptr || actual == nullptr) {
+      print("depthwise_conv2d_s8__v6m: arena too small, case skipped\n");
+      continue;
+    }
+    fill_s8(rng, input, in_count);
+    fill_s8(rng, filter, filter_count);
+    if (bias != nullptr) {
+      fill_s32(rng, bias, s.out_c, extreme ? INT32_MIN : -60000, extreme ? INT32_MAX : 60000);
+    }
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      const bool wild = extreme && rng.coin();
+      multipliers[o] = !wild ? rng.uniform(1 << 30, INT32_MAX)
+                             : (rng.coin() ? INT32_MIN : rng.uniform(INT32_MIN, INT32_MAX));
+      shifts[o] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
+    }
+    depthwise_conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
+    depthwise_conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual);
+    if (!expect_equal_s8(kName, c, "depthwise", expected, actual,
+                         static_cast<size_t>(out_count))) {
+      ++failed;
+    }
+  }
+  return failed;
+}
+
+}  // namespace mote::conformance

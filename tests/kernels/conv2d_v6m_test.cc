@@ -1,0 +1,143 @@
+// The ARMv6-M int8 convolution (conv2d_s8__v6m) against the reference conv2d_s8, bit for
+// bit, on seeded random cases (kernels 1x1..5x4, strides 1-3, dilation 1-3, asymmetric
+// and window-sized padding, batch 1-2, channel counts around the 4-channel blocks, input
+// and output zero points, clamps, absent bias, per-channel multipliers with shifts both
+// ways, INT32_MIN/MAX multipliers and wrapping biases) and on MLPerf-like layer shapes.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "conv2d/conv2d.h"
+#include "quant/quant_math.h"
+
+namespace mote {
+namespace {
+
+struct Case {
+  Conv2dS8Params p{};
+  Conv2dShape s{};
+  bool has_bias = true;
+  bool extreme = false;
+};
+
+int32_t uni(std::mt19937& rng, int32_t lo, int32_t hi) {
+  return std::uniform_int_distribution<int32_t>(lo, hi)(rng);
+}
+
+// Runs both kernels on random data for c (output extent filled in here) and compares.
+void check_case(std::mt19937& rng, Case c, int index) {
+  Conv2dShape& s = c.s;
+  Conv2dS8Params& p = c.p;
+  p.groups = 1;
+  s.out_h = (s.in_h + p.pad_top + p.pad_bottom - p.dilation_h * (s.kernel_h - 1) - 1) / p.stride_h + 1;
+  s.out_w = (s.in_w + p.pad_left + p.pad_right - p.dilation_w * (s.kernel_w - 1) - 1) / p.stride_w + 1;
+  ASSERT_GE(s.out_h, 1);
+  ASSERT_GE(s.out_w, 1);
+  std::vector<int8_t> input(size_t(s.batch) * s.in_h * s.in_w * s.in_c);
+  std::vector<int8_t> filter(size_t(s.out_c) * s.kernel_h * s.kernel_w * s.in_c);
+  for (int8_t& v : input) v = static_cast<int8_t>(uni(rng, -128, 127));
+  for (int8_t& v : filter) v = static_cast<int8_t>(uni(rng, -128, 127));
+  std::vector<int32_t> bias(s.out_c), multipliers(s.out_c), shifts(s.out_c);
+  for (int32_t o = 0; o < s.out_c; ++o) {
+    bias[o] = c.extreme ? static_cast<int32_t>(rng()) : uni(rng, -50000, 50000);
+    const bool wild = c.extreme && uni(rng, 0, 1) == 1;
+    multipliers[o] = wild ? (uni(rng, 0, 3) == 0 ? INT32_MIN : static_cast<int32_t>(rng()))
+                          : uni(rng, 1 << 30, INT32_MAX);
+    shifts[o] = wild ? uni(rng, kMinShift, kMaxShift) : uni(rng, -12, 2);
+  }
+  const size_t out_count = size_t(s.batch) * s.out_h * s.out_w * s.out_c;
+  std::vector<int8_t> expected(out_count), actual(out_count, 0x5A);
+  const int32_t* b = c.has_bias ? bias.data() : nullptr;
+  conv2d_s8(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), b,
+            expected.data());
+  conv2d_s8__v6m(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), b,
+                 actual.data());
+  for (size_t i = 0; i < out_count; ++i) {
+    ASSERT_EQ(actual[i], expected[i])
+        << "case " << index << " element " << i << ": " << s.in_h << "x" << s.in_w << "x"
+        << s.in_c << " k" << s.kernel_h << "x" << s.kernel_w << " oc" << s.out_c << " stride "
+        << p.stride_h << "," << p.stride_w << " dil " << p.dilation_h << "," << p.dilation_w;
+  }
+}
+
+Case random_case(std::mt19937& rng) {
+  Case c;
+  Conv2dShape& s = c.s;
+  Conv2dS8Params& p = c.p;
+  s.batch = uni(rng, 0, 3) == 0 ? 2 : 1;
+  s.in_c = uni(rng, 0, 1) ? uni(rng, 1, 9) : uni(rng, 1, 40);
+  s.out_c = uni(rng, 0, 1) ? uni(rng, 1, 9) : uni(rng, 1, 24);
+  s.kernel_h = uni(rng, 1, 5);
+  s.kernel_w = uni(rng, 1, 4);
+  p.stride_h = uni(rng, 1, 3);
+  p.stride_w = uni(rng, 1, 3);
+  p.dilation_h = uni(rng, 0, 3) == 0 ? uni(rng, 2, 3) : 1;
+  p.dilation_w = uni(rng, 0, 3) == 0 ? uni(rng, 2, 3) : 1;
+  const int32_t eff_h = p.dilation_h * (s.kernel_h - 1) + 1;
+  const int32_t eff_w = p.dilation_w * (s.kernel_w - 1) + 1;
+  p.pad_top = uni(rng, 0, eff_h - 1);
+  p.pad_bottom = uni(rng, 0, eff_h - 1);
+  p.pad_left = uni(rng, 0, eff_w - 1);
+  p.pad_right = uni(rng, 0, eff_w - 1);
+  const int32_t min_h = eff_h - p.pad_top - p.pad_bottom;
+  const int32_t min_w = eff_w - p.pad_left - p.pad_right;
+  s.in_h = (min_h > 1 ? min_h : 1) + uni(rng, 0, 7);
+  s.in_w = (min_w > 1 ? min_w : 1) + uni(rng, 0, 7);
+  p.input_zero_point = uni(rng, 0, 3) == 0 ? 0 : uni(rng, -128, 127);
+  p.output_zero_point = uni(rng, -128, 127);
+  p.act_min = uni(rng, 0, 1) ? -128 : uni(rng, -128, 127);
+  p.act_max = uni(rng, 0, 1) ? 127 : uni(rng, p.act_min, 127);
+  c.has_bias = uni(rng, 0, 4) != 0;
+  c.extreme = uni(rng, 0, 3) == 0;
+  return c;
+}
+
+TEST(Conv2dS8V6m, MatchesReferenceOnRandomCases) {
+  std::mt19937 rng(0x76360c01u);
+  for (int i = 0; i < 1500; ++i) check_case(rng, random_case(rng), i);
+}
+
+// Layer shapes of the MLPerf Tiny models: pointwise (vww), 3x3 with SAME padding
+// (ResNet-8), strided first layers (vww 3x3/2, kws 10x4/2 on one channel).
+TEST(Conv2dS8V6m, MatchesReferenceOnModelShapes) {
+  std::mt19937 rng(0x76360c02u);
+  struct Layer {
+    int32_t h, w, c, oc, kh, kw, stride, pad_t, pad_l, pad_b, pad_r;
+  };
+  const Layer layers[] = {{12, 12, 64, 128, 1, 1, 1, 0, 0, 0, 0},
+                          {16, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1},
+                          {16, 16, 16, 32, 3, 3, 2, 0, 0, 1, 1},
+                          {24, 24, 3, 8, 3, 3, 2, 0, 0, 1, 1},
+                          {49, 10, 1, 64, 10, 4, 2, 4, 1, 5, 1},
+                          {25, 5, 64, 64, 1, 1, 1, 0, 0, 0, 0}};
+  int index = 0;
+  for (const Layer& l : layers) {
+    Case c;
+    c.s = {1, l.h, l.w, l.c, 0, 0, l.oc, l.kh, l.kw};
+    c.p = {l.stride, l.stride, 1, 1, l.pad_t, l.pad_l, l.pad_b, l.pad_r, 1, -128, -5, -128, 127};
+    check_case(rng, c, index++);
+  }
+}
+
+// Windows wider than the image (every pixel at a border), 1x1 images, strides larger
+// than the kernel, and a zero input offset with all-extreme data.
+TEST(Conv2dS8V6m, MatchesReferenceOnEdgeGeometry) {
+  std::mt19937 rng(0x76360c03u);
+  Case wide;
+  wide.s = {2, 3, 2, 5, 0, 0, 7, 5, 5};
+  wide.p = {1, 1, 1, 1, 2, 2, 2, 3, 1, 17, 0, -128, 127};
+  check_case(rng, wide, 0);
+  Case one;
+  one.s = {1, 1, 1, 9, 0, 0, 6, 3, 3};
+  one.p = {1, 1, 1, 1, 1, 1, 1, 1, 1, -128, 127, -100, 100};
+  check_case(rng, one, 1);
+  Case sparse;
+  sparse.s = {1, 11, 11, 4, 0, 0, 5, 2, 2};
+  sparse.p = {3, 3, 2, 2, 0, 0, 0, 0, 1, 127, -128, -128, 127};
+  sparse.extreme = true;
+  check_case(rng, sparse, 2);
+}
+
+}  // namespace
+}  // namespace mote

@@ -1,0 +1,85 @@
+// Patch-based execution on the shared models (host; the QEMU golden tests run the same
+// programs on the cores):
+//  - visual wake words and ResNet-8, patched (--optimize memory patches on any saving),
+//    identical to the TensorFlow Lite Micro golden outputs, vww at most half TFLM's arena;
+//  - the quantized MobileNetV2 (int8 I/O) patched by default: at most half its own
+//    unpatched arena, and outputs identical to the unpatched program's.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "models/tflite_test_util.h"
+
+namespace mote::testing {
+namespace {
+
+nlohmann::json compile_json(const std::string& args) {
+  const CommandResult c = run_mote("compile " + args + " --json");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  return c.exit_code == 0 ? nlohmann::json::parse(c.out) : nlohmann::json::object();
+}
+
+TEST(PatchingModels, PatchedTflmModelsStayBitExact) {
+  struct Case {
+    const char* name;
+    uint64_t tflm_arena;  // BASELINES.md, CMSIS-NN build
+  };
+  for (const Case& c : {Case{"vww_96_int8", 100'712}, Case{"pretrainedResnet_quant", 55'000}}) {
+    SCOPED_TRACE(c.name);
+    const TfliteModel* model = nullptr;
+    for (const TfliteModel& m : tflm_golden_models())
+      if (std::string(m.name) == c.name) model = &m;
+    ASSERT_NE(model, nullptr);
+    TempDir dir;
+    const std::string program = dir.file("p.mote");
+    const auto report = compile_json(shell_quote(model_path(*model)) + " -o " + shell_quote(program) +
+                                     " --target cortex-m4 --optimize memory");
+    ASSERT_TRUE(report["patching"]["applied"].get<bool>()) << report["patching"].dump();
+    const uint64_t arena = report["arena_bytes"].get<uint64_t>();
+    EXPECT_LT(arena, report["patching"]["unpatched_arena_bytes"].get<uint64_t>());
+    EXPECT_EQ(arena, report["arena_lower_bound_bytes"].get<uint64_t>());
+    if (std::string(c.name) == "vww_96_int8") EXPECT_LE(arena * 2, c.tflm_arena);
+    for (int s = 0; s < 3; ++s) {
+      const std::string out = dir.file("out" + std::to_string(s));
+      const CommandResult r = run_mote("run " + shell_quote(program) + golden_input_args(c.name, s) + " --output-dir " +
+                                       shell_quote(out));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      expect_identical(read_npy(out + "/out0.npy"), read_npy(golden_path(c.name, s, "out0")), c.name);
+    }
+  }
+}
+
+TEST(PatchingModels, QuantizedMobileNetHalvesItsArenaWithIdenticalOutputs) {
+  TempDir dir;
+  const std::string stem = shared_models() + "/onnx/mobilenet_v2_w005_96";
+  const std::string common = shell_quote(stem + ".onnx") + " --quantize int8 --calibration " +
+                             shell_quote(stem + ".calib.npy") + " --int8-io --int16 off --target cortex-m0plus";
+  const auto patched = compile_json(common + " -o " + shell_quote(dir.file("patched.mote")));
+  const auto whole = compile_json(common + " --patching off -o " + shell_quote(dir.file("whole.mote")));
+  ASSERT_TRUE(patched["patching"]["applied"].get<bool>());
+  EXPECT_FALSE(whole.contains("patching"));
+  EXPECT_LE(patched["arena_bytes"].get<uint64_t>() * 2, whole["arena_lower_bound_bytes"].get<uint64_t>());
+  EXPECT_LE(patched["patching"]["extra_macs"].get<uint64_t>() * 10, whole["macs"].get<uint64_t>());
+  // Random int8 images: the patched program's outputs equal the unpatched one's.
+  std::mt19937 rng(96);
+  for (int s = 0; s < 3; ++s) {
+    NpyArray image;
+    image.dtype = DType::kInt8;
+    image.shape = {1, 3, 96, 96};
+    image.data.resize(3 * 96 * 96);
+    for (uint8_t& v : image.data) v = static_cast<uint8_t>(rng());
+    const std::string input = dir.file("in" + std::to_string(s) + ".npy");
+    write_npy(input, image);
+    for (const char* which : {"patched", "whole"}) {
+      const CommandResult r = run_mote("run " + shell_quote(dir.file(std::string(which) + ".mote")) + " --input " +
+                                       shell_quote(input) + " --output-dir " + shell_quote(dir.file(which)));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    expect_identical(read_npy(dir.file("patched") + "/out0.npy"), read_npy(dir.file("whole") + "/out0.npy"),
+                     "mobilenet sample " + std::to_string(s));
+  }
+}
+
+}  // namespace
+}  // namespace mote::testing
