@@ -153,7 +153,12 @@ CompileResult lower_for_memory(const ir::Graph& model_graph, const CompileOption
   bool applied = false;
   for (size_t i = 0; i < candidates.size() && i < kLoweredCandidates; ++i) {
     const patching::Stage& stage = candidates[i].stage;
-    CompileResult trial = lower_to_program(patching::patch_stage(graph, stage), options.target, options.optimize);
+    CompileResult trial;
+    try {
+      trial = lower_to_program(patching::patch_stage(graph, stage), options.target, options.optimize);
+    } catch (const CompileError&) {
+      continue;  // a kernel refuses a tile's shape: keep the layer-by-layer program
+    }
     ++report.candidates;
     const bool better = trial.report.arena_bytes < best.report.arena_bytes ||
                         (applied && trial.report.arena_bytes == best.report.arena_bytes &&
