@@ -60,14 +60,12 @@ uint64_t conv_macs(const ir::Graph& g) {
   uint64_t macs = 0;
   for (const ir::Node& node : g.nodes) {
     if ((node.op != "conv2d" && node.op != "depthwise_conv2d") || node.inputs.size() < 2) continue;
-    const ir::Tensor& in = g.tensors[node.inputs[0]];
     const ir::Tensor& filter = g.tensors[node.inputs[1]];
     const ir::Tensor& out = g.tensors[node.outputs[0]];
-    if (filter.shape.size() != 4 || in.shape.size() != 4) continue;
+    if (filter.shape.size() != 4) continue;
     const int64_t taps = filter.shape[1] * filter.shape[2];
     const int64_t depth = node.op == "conv2d" ? filter.shape[3] : 1;
     macs += static_cast<uint64_t>(out.elements() * taps * depth);
-    (void)in;
   }
   return macs;
 }
