@@ -339,6 +339,14 @@ TEST(Patching, SearchAppliesItOnlyWhereItLowersTheArena) {
   std::memcpy(input.data(), values.data(), input.size());
   EXPECT_EQ(run_on_host(on.program, input), run_on_host(off.program, input));
 
+  options.max_recompute = -0.5;
+  try {
+    lower_for_memory(g, options);
+    FAIL() << "a negative --max-recompute was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_STREQ(e.what(), "--max-recompute must be a non-negative fraction of the model's MACs");
+  }
+
   // Without room for recomputation, a 3x3 convolution chain's tiles cannot overlap.
   options.max_recompute = 0.0;
   const CompileResult capped = lower_for_memory(g, options);

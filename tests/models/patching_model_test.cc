@@ -81,5 +81,21 @@ TEST(PatchingModels, QuantizedMobileNetHalvesItsArenaWithIdenticalOutputs) {
   }
 }
 
+TEST(PatchingModels, BadMaxRecomputeIsOneLineNamingTheValue) {
+  TempDir dir;
+  const std::string program = dir.file("p.mote");
+  for (const char* bad : {"abc", "-5%", "10%%", ""}) {
+    const CommandResult r = run_mote("compile " + shell_quote(onnx_model("linear_3x3")) + " -o " + shell_quote(program) +
+                                     " --max-recompute " + shell_quote(bad));
+    EXPECT_NE(r.exit_code, 0) << bad;
+    EXPECT_NE(r.err.find("--max-recompute '" + std::string(bad) +
+                         "': expected a percentage such as 10% or a fraction such as 0.1"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(program));
+  }
+}
+
 }  // namespace
 }  // namespace mote::testing
