@@ -60,6 +60,7 @@ uint64_t op_macs(const Interpreter& interp, uint32_t op) {
     case KernelId::kDepthwiseConv2dS8:
     case KernelId::kDepthwiseConv2dS8Dsp:
     case KernelId::kDepthwiseConv2dS83x3Dsp:
+    case KernelId::kDepthwiseConv2dS8MultDsp:
     case KernelId::kDepthwiseConv2dS8Mve:
     case KernelId::kDepthwiseConv2dS8V6m:
     case KernelId::kDepthwiseConv2dS16: {
@@ -127,11 +128,13 @@ struct CompileArgs {
   double percentile = 99.99;
   bool int8_io = false;
   std::string int16 = "auto";
-  std::string weight_rounding = "nearest";
+  std::string weight_rounding = "gptq";
+  std::string weight_scale = "search";
   double min_sqnr = 30.0;
   std::string optimize = "speed";
   std::string patching = "auto";
   std::string max_recompute = "10%";
+  std::string arena_budget;
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   bool json = false;
@@ -238,6 +241,28 @@ double parse_fraction(const std::string& text, const char* option) {
   return percent ? value / 100.0 : value;
 }
 
+// "143360", "140KiB", "140K", "1MiB" -> bytes (K = KiB = 1024); a one-line error for
+// anything else, zero, or more than 4 GiB - 1.
+uint32_t parse_bytes(const std::string& text, const char* option) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string unit = text.substr(digits);
+  uint64_t scale = 0;
+  if (unit.empty() || unit == "B") scale = 1;
+  else if (unit == "K" || unit == "KiB") scale = 1024;
+  else if (unit == "M" || unit == "MiB") scale = 1024 * 1024;
+  uint64_t value = 0;
+  bool too_big = false;
+  for (size_t i = 0; i < digits && !too_big; ++i) {
+    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+    too_big = value > UINT32_MAX;
+  }
+  if (digits == 0 || scale == 0 || too_big || value == 0 || value * scale > UINT32_MAX)
+    throw std::runtime_error(std::string(option) + " '" + text +
+                             "': expected a size in bytes such as 143360, 140KiB or 1MiB (at most 4 GiB - 1)");
+  return static_cast<uint32_t>(value * scale);
+}
+
 json patching_json(const PatchReport& p) {
   json out = {{"applied", p.applied},
               {"unpatched_arena_bytes", p.unpatched_arena_bytes},
@@ -284,6 +309,7 @@ int run_compile(const CompileArgs& args) {
   options.optimize = args.optimize == "memory" ? Optimize::kMemory : Optimize::kSpeed;
   options.patching = args.patching == "off" ? Patching::kOff : Patching::kAuto;
   options.max_recompute = parse_fraction(args.max_recompute, "--max-recompute");
+  if (!args.arena_budget.empty()) options.arena_budget = parse_bytes(args.arena_budget, "--arena-budget");
   options.extra_outputs = args.output_tensors;
   options.quantize = args.quantize;
   if (!args.quantize.empty() || !args.calibration.empty()) {
@@ -294,9 +320,15 @@ int run_compile(const CompileArgs& args) {
     options.quantize_options.int8_io = args.int8_io;
     options.quantize_options.int16 = ptq::parse_int16_policy(args.int16);
     options.quantize_options.min_sqnr_db = args.min_sqnr;
-    if (args.weight_rounding != "gptq" && args.weight_rounding != "nearest")
-      throw std::runtime_error("--weight-rounding '" + args.weight_rounding + "': expected gptq or nearest");
+    if (args.weight_rounding != "gptq" && args.weight_rounding != "nearest" &&
+        args.weight_rounding != "sequential")
+      throw std::runtime_error("--weight-rounding '" + args.weight_rounding +
+                               "': expected nearest, gptq or sequential");
     options.quantize_options.gptq = args.weight_rounding == "gptq";
+    options.quantize_options.sequential = args.weight_rounding == "sequential";
+    if (args.weight_scale != "max" && args.weight_scale != "search")
+      throw std::runtime_error("--weight-scale '" + args.weight_scale + "': expected max or search");
+    options.quantize_options.weight_step_search = args.weight_scale == "search";
     options.quantize_options.progress = print_progress;
     for (const std::string& path : args.calibration) {
       NpyArray array = read_npy(path);
@@ -721,7 +753,11 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_option("--min-sqnr", compile_args.min_sqnr,
                           "SQNR (dB) against the float model below which --int16 auto widens activations (default 30)");
   compile_cmd->add_option("--weight-rounding", compile_args.weight_rounding,
-                          "nearest (default), or gptq: rounding errors compensated over the calibration inputs");
+                          "gptq (default): rounding errors compensated over the calibration inputs; nearest; "
+                          "sequential: each layer fitted to the already quantized layers before it");
+  compile_cmd->add_option("--weight-scale", compile_args.weight_scale,
+                          "search (default): the per-channel step minimising each channel's rounding error; "
+                          "max: the step from max|w| clipped on a 2% grid");
   compile_cmd->add_flag("--int8-io", compile_args.int8_io,
                         "Keep int8 model inputs/outputs (no quantize/dequantize inside the program)");
   compile_cmd->add_option("--optimize", compile_args.optimize,
@@ -735,6 +771,9 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "off"}));
   compile_cmd->add_option("--max-recompute", compile_args.max_recompute,
                           "Most extra MACs patching may add, e.g. 10% (default) or 0.25");
+  compile_cmd->add_option("--arena-budget", compile_args.arena_budget,
+                          "Most arena bytes the program may need, e.g. 140KiB: planned for memory if the "
+                          "fast plan exceeds it, refused if nothing fits; --int16 auto may use it up");
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
   compile_cmd->add_option("--output-tensor", compile_args.output_tensors,

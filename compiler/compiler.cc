@@ -40,6 +40,35 @@ void add_extra_outputs(ir::Graph& graph, const CompileOptions& options) {
   }
 }
 
+// lower_for_memory held to options.arena_budget: a fast plan above the budget is redone
+// for memory; a program that still does not fit is refused.
+CompileResult lower_within_budget(const ir::Graph& graph, const CompileOptions& options) {
+  CompileResult result = lower_for_memory(graph, options);
+  if (options.arena_budget == 0 || result.report.arena_bytes <= options.arena_budget) return result;
+  if (options.optimize == Optimize::kSpeed) {
+    CompileOptions memory = options;
+    memory.optimize = Optimize::kMemory;
+    result = lower_for_memory(graph, memory);
+  }
+  if (result.report.arena_bytes > options.arena_budget) {
+    throw CompileError(options.model_path + ": the program needs an arena of " +
+                       std::to_string(result.report.arena_bytes) + " bytes, over the budget of " +
+                       std::to_string(options.arena_budget) + " bytes (lower bound " +
+                       std::to_string(result.report.arena_lower_bound_bytes) + ")");
+  }
+  return result;
+}
+
+// The arena a quantized graph compiles to under `options`, UINT32_MAX when it does not fit
+// the budget (for the int16 policy's search).
+uint32_t arena_within_budget(const ir::Graph& graph, const CompileOptions& options) {
+  try {
+    return lower_within_budget(graph, options).report.arena_bytes;
+  } catch (const CompileError&) {
+    return UINT32_MAX;
+  }
+}
+
 }  // namespace
 
 CompileResult compile(const CompileOptions& options) {
@@ -61,7 +90,7 @@ CompileResult compile(const CompileOptions& options) {
 
   if (options.quantize.empty()) {
     if (!options.calibration.empty()) throw CompileError("--calibration needs --quantize int8");
-    return lower_for_memory(graph, options);
+    return lower_within_budget(graph, options);
   }
   if (options.quantize != "int8")
     throw CompileError("--quantize " + options.quantize + ": unsupported (expected int8)");
@@ -70,9 +99,12 @@ CompileResult compile(const CompileOptions& options) {
   const ptq::Calibration calibration =
       ptq::calibrate(graph, options.calibration, options.quantize_options);
   ptq::Report report;
+  ptq::Options quantize_options = options.quantize_options;
+  if (quantize_options.arena_budget_bytes == 0) quantize_options.arena_budget_bytes = options.arena_budget;
+  const auto arena_of = [&](const ir::Graph& g) { return arena_within_budget(g, options); };
   const ir::Graph quantized = ptq::quantize_model(graph, calibration, options.calibration,
-                                                  options.quantize_options, options.target, &report);
-  CompileResult result = lower_for_memory(quantized, options);
+                                                  quantize_options, arena_of, &report);
+  CompileResult result = lower_within_budget(quantized, options);
   result.report.quantization = std::move(report);
   return result;
 }

@@ -37,6 +37,10 @@ struct CompileOptions {
   // The most extra MACs patching may add (halo recomputation), as a fraction of the
   // model's MACs.
   double max_recompute = 0.10;
+  // The most arena bytes the program may need (0: no limit). With Optimize::kSpeed an
+  // arena above it is planned again with Optimize::kMemory; a program still above it is a
+  // CompileError. With --quantize, int16 activations may grow the arena up to it.
+  uint32_t arena_budget = 0;
 };
 
 // What patching did (CompileReport::patching, when it was tried).

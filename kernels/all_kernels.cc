@@ -100,6 +100,8 @@ const KernelEntry* const kEntries[] = {
     &kConv2dS8V6mEntry,  // kConv2dS8V6m
     &kDepthwiseConv2dS8V6mEntry,  // kDepthwiseConv2dS8V6m
     &kFullyConnectedS8V6mEntry,  // kFullyConnectedS8V6m
+    &kDepthwiseConv2dS8MultDspEntry,  // kDepthwiseConv2dS8MultDsp
+    &kAddS8LutDspEntry,  // kAddS8LutDsp
 };
 static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kKernelCount,
               "one entry per KernelId");

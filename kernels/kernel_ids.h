@@ -100,6 +100,9 @@ enum class KernelId : uint16_t {
   kConv2dS8V6m = 73,
   kDepthwiseConv2dS8V6m = 74,
   kFullyConnectedS8V6m = 75,
+  // more __dsp variants
+  kDepthwiseConv2dS8MultDsp = 76,
+  kAddS8LutDsp = 77,
 
   kCount  // one past the last id; table sizes
 };

@@ -81,6 +81,8 @@ const char* kernel_name(KernelId id) {
     case KernelId::kConv2dS8V6m: return "conv2d_s8__v6m";
     case KernelId::kDepthwiseConv2dS8V6m: return "depthwise_conv2d_s8__v6m";
     case KernelId::kFullyConnectedS8V6m: return "fully_connected_s8__v6m";
+    case KernelId::kDepthwiseConv2dS8MultDsp: return "depthwise_conv2d_s8_mult__dsp";
+    case KernelId::kAddS8LutDsp: return "add_s8_lut__dsp";
     case KernelId::kInvalid:
     case KernelId::kCount: break;
   }

@@ -138,7 +138,7 @@ bool streams_elementwise(KernelId kernel) {
     case KernelId::kClampF32: case KernelId::kSigmoidF32: case KernelId::kTanhF32:
     case KernelId::kAddS8: case KernelId::kSubS8: case KernelId::kMulS8:
     case KernelId::kAddS16: case KernelId::kSubS16: case KernelId::kMulS16:
-    case KernelId::kAddS8Dsp: case KernelId::kAddS8Mve:
+    case KernelId::kAddS8Dsp: case KernelId::kAddS8Mve: case KernelId::kAddS8LutDsp:
     case KernelId::kSigmoidS8: case KernelId::kTanhS8:
     case KernelId::kLeakyReluS8: case KernelId::kLeakyReluS16:
     case KernelId::kQuantizeF32S8: case KernelId::kQuantizeF32S16:
@@ -242,9 +242,13 @@ void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op
     }
     return;
   }
-  const uint32_t block = pixel_stream_block(op.kernel);
-  if (block == 0 || node.inputs.empty() || node.inputs[0] == ir::kNoTensor) return;
+  if (node.inputs.empty() || node.inputs[0] == ir::kNoTensor) return;
   const ir::Tensor& in = graph.tensors[node.inputs[0]];
+  uint32_t block = pixel_stream_block(op.kernel);
+  // The depth-multiplier variant runs channel by channel, each over every pixel in raster
+  // order: with one input channel that is the reference's pixel stream.
+  if (op.kernel == KernelId::kDepthwiseConv2dS8MultDsp && in.shape.size() == 4 && in.shape[3] == 1) block = 1;
+  if (block == 0) return;
   if (in.is_constant || in.shape.size() != 4 || out.shape.size() != 4 || in.elements() == 0 ||
       out.elements() == 0 || op.params.size() < 8 * sizeof(int32_t)) {
     return;

@@ -80,14 +80,25 @@ DepthwiseConv2dShape depthwise_shape(const ir::Shape& in, const ir::Shape& out, 
 }
 
 // 3x3 dilation-1 filters take the specialized variant, other depth-multiplier-1 ones the
-// general variant; other depth multipliers keep the reference.
+// general variant; depth multipliers >= 2 the multiplier variant unless its scratch (the
+// channel's rearranged filter and window) passes kMaxMultScratchBytes, then the reference.
+constexpr uint32_t kMaxMultScratchBytes = 4096;
+
 void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   const ir::Shape& filter = l.input(1).shape;
-  if (filter.size() != 4 || !depthwise_conv2d_s8__dsp_supports(p)) return;
+  if (filter.size() != 4) return;
   const ir::Shape& in = l.input(0).shape;
   const ir::Shape& out = l.output(0).shape;
   const DepthwiseConv2dShape shape = depthwise_shape(in, out, filter);
+  if (depthwise_conv2d_s8_mult__dsp_supports(p)) {
+    const uint32_t scratch = depthwise_conv2d_s8_mult__dsp_scratch_bytes(p, shape);
+    if (scratch > kMaxMultScratchBytes) return;
+    op.kernel = KernelId::kDepthwiseConv2dS8MultDsp;
+    op.scratch_bytes += scratch;
+    return;
+  }
+  if (!depthwise_conv2d_s8__dsp_supports(p)) return;
   if (depthwise_conv2d_s8_3x3__dsp_supports(p, static_cast<uint32_t>(filter[1]),
                                             static_cast<uint32_t>(filter[2]))) {
     op.kernel = KernelId::kDepthwiseConv2dS83x3Dsp;
@@ -107,13 +118,24 @@ void select_fully_connected_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   op.kernel = KernelId::kFullyConnectedS8Dsp;
   op.scratch_bytes += fully_connected_s8__dsp_scratch_bytes(static_cast<int32_t>(weights[1]));
 }
-// add_s8__dsp when both inputs have the output's shape (ResNet's residual adds);
-// broadcasting adds keep the reference.
+// Adds whose inputs both have the output's shape (ResNet's residual adds) and at least
+// kAddS8TableMinCount elements: add_s8_lut__dsp, its rescaling tables computed here into
+// its parameters (2 KiB more flash; no scratch, no table build per run). Shorter adds
+// keep the reference: add_s8__dsp would run the reference arithmetic for them too, but
+// reserve its 2 KiB table scratch, so it is no longer picked (it stays registered for
+// programs that name it). Broadcasting adds keep the reference.
 void select_add_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   const ir::Shape& out = l.output(0).shape;
   if (l.input(0).shape != out || l.input(1).shape != out) return;
-  op.kernel = KernelId::kAddS8Dsp;
-  op.scratch_bytes += add_s8__dsp_scratch_bytes();
+  int64_t count = 1;
+  for (const int64_t d : out) count *= d;
+  if (count < kAddS8TableMinCount) return;
+  AddS8LutParams lut;
+  add_s8_lut__dsp_make_params(params_as<QuantAddSubParams>(op), &lut);
+  op.params.resize(sizeof(lut));
+  std::memcpy(op.params.data(), &lut, sizeof(lut));
+  op.kernel = KernelId::kAddS8LutDsp;
+  op.scratch_bytes += add_s8_lut__dsp_scratch_bytes();
 }
 // The pooling variants take every shape the reference takes, and no scratch.
 void select_pool2d_s8_dsp(const NodeLowering& /*l*/, LoweredOp& op) {

@@ -710,7 +710,7 @@ double worst_sqnr(const Report& report) {
 
 ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_in,
                          const std::vector<CalibrationInput>& inputs, const Options& options,
-                         const std::string& target, Report* report) {
+                         const ArenaOf& arena_of, Report* report) {
   const std::vector<bool> none;
   // The weight grid steps, searched once for the quantize_graph calls below.
   Calibration calibration = calibration_in;
@@ -726,8 +726,8 @@ ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_
         channel_steps(real_values(t), t.shape[static_cast<size_t>(axis)], inner, options.weight_step_search);
   }
   // Candidates: every node output with a calibrated range, in execution order; the last
-  // k become int16. The largest k keeping the all-int8 arena is found by bisection (the
-  // arena grows with k: each step widens one more tensor). The arena does not depend on
+  // k become int16. The largest k keeping the arena within the budget (or the all-int8
+  // arena) is found by bisection (the arena grows with k: each step widens one more tensor). The arena does not depend on
   // the weight values, so the split is chosen first, on the uncompensated calibration,
   // and sequential compensation then runs once, for the program that will ship.
   std::vector<int> order;
@@ -741,16 +741,16 @@ ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_
   };
   auto arena = [&](size_t k) {
     Report scratch;
-    return lower_to_program(quantize_graph(graph, calibration, options, prefer(k), &scratch), target)
-        .report.arena_bytes;
+    return arena_of(quantize_graph(graph, calibration, options, prefer(k), &scratch));
   };
   const uint32_t int8_arena = arena(0);
+  const uint32_t limit = options.arena_budget_bytes ? options.arena_budget_bytes : int8_arena;
   size_t lo = 0;
   if (options.int16 != Int16Policy::kOff) {
     size_t hi = order.size();
     while (lo < hi) {
       const size_t mid = (lo + hi + 1) / 2;
-      if (options.int16 == Int16Policy::kAll || arena(mid) <= int8_arena) lo = mid;
+      if (options.int16 == Int16Policy::kAll || arena(mid) <= limit) lo = mid;
       else hi = mid - 1;
     }
   }

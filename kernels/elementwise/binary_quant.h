@@ -91,10 +91,10 @@ Status check_shapes(const OpContext& ctx) {
   return Status::kOk;
 }
 
+// The parameter fields of quantized add / sub: zero points and range in T, every shift
+// in [kMinShift, 0].
 template <typename T>
-Status check_add_sub(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR((check_shapes<T, QuantAddSubParams>(ctx)));
-  const QuantAddSubParams& p = ctx.params<QuantAddSubParams>();
+Status check_add_sub_params(const QuantAddSubParams& p) {
   if (!valid_zero_point<T>(p.input1_zero_point) || !valid_zero_point<T>(p.input2_zero_point) ||
       !valid_zero_point<T>(p.output_zero_point) || !valid_quant_range<T>(p.act_min, p.act_max)) {
     return Status::kBadParams;
@@ -102,6 +102,12 @@ Status check_add_sub(const OpContext& ctx) {
   const int32_t shifts[3] = {p.input1_shift, p.input2_shift, p.output_shift};
   if (!shifts_in_range(shifts, 3, kMinShift, 0)) return Status::kBadParams;
   return Status::kOk;
+}
+
+template <typename T>
+Status check_add_sub(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR((check_shapes<T, QuantAddSubParams>(ctx)));
+  return check_add_sub_params<T>(ctx.params<QuantAddSubParams>());
 }
 
 template <typename T>

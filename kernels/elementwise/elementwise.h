@@ -117,12 +117,44 @@ extern const KernelEntry kMulS16Entry;
 // bits. Each input's rescaling is tabulated for its 256 values in the scratch
 // (add_s8__dsp_scratch_bytes() = 2 KiB, int32-aligned, which check() verifies), then
 // every element costs two table loads and one SMMULR-based requantization. Portable
-// elsewhere (kernels/isa/dsp.h). `out` may be `a` or `b` (in place).
+// elsewhere (kernels/isa/dsp.h). `out` may be `a` or `b` (in place). Tensors shorter than
+// kAddS8TableMinCount elements skip the tables (reference arithmetic per element). The
+// compiler now picks add_s8_lut__dsp (below) instead; this one stays for programs that
+// name it, and is the flash-cheaper form (no tables in the parameters).
+inline constexpr int32_t kAddS8TableEntries = 256;    // one entry per int8 value
+inline constexpr int32_t kAddS8TableMinCount = 512;   // shorter tensors skip the tables
 uint32_t add_s8__dsp_scratch_bytes();
 void add_s8__dsp(const QuantAddSubParams& params, const int8_t* a, const int8_t* b, int8_t* out,
                  int32_t count, uint8_t* scratch);
 Status add_s8__dsp_check(const OpContext& ctx);
 void add_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kAddS8DspEntry;
+
+// add_s8_lut__dsp: add_s8__dsp with its two tables computed by the compiler and stored
+// in the parameters (flash) instead of built in scratch on every run: no scratch, no
+// per-run table cost, 2 KiB more parameter bytes. Same shapes (no broadcasting) and
+// output bits as add_s8. Parameters (AddS8LutParams, 2092 bytes):
+//   quant         the reference's QuantAddSubParams, unchanged
+//   input1_table  [v + 128] = 2 * multiply_by_quantized_multiplier((v - input1_zero_point)
+//                 * 2^20, input1_multiplier, input1_shift) for v in [-128, 127]
+//   input2_table  the same for input 2
+// add_s8_lut__dsp_make_params() fills them. check(): add_s8's checks on `quant`, both
+// inputs of the output's shape, params of exactly sizeof(AddS8LutParams), and every table
+// entry equal to the one recomputed from `quant` (a corrupted table is kBadParams; this
+// also keeps every entry within the loop's overflow bound). `out` may be `a` or `b`.
+struct AddS8LutParams {
+  QuantAddSubParams quant;
+  int32_t input1_table[kAddS8TableEntries];
+  int32_t input2_table[kAddS8TableEntries];
+};
+// Fills *params with quant and both tables computed from it (its zero points in
+// [-128, 127], shifts in [-31, 0], as check() requires).
+void add_s8_lut__dsp_make_params(const QuantAddSubParams& quant, AddS8LutParams* params);
+uint32_t add_s8_lut__dsp_scratch_bytes();  // 0
+void add_s8_lut__dsp(const AddS8LutParams& params, const int8_t* a, const int8_t* b, int8_t* out,
+                     int32_t count);
+Status add_s8_lut__dsp_check(const OpContext& ctx);
+void add_s8_lut__dsp_run(const OpContext& ctx);
+extern const KernelEntry kAddS8LutDspEntry;
 
 }  // namespace mote

@@ -1,12 +1,16 @@
 // Variant choice for int8 ADD and pooling (compiler/lower/variants.cc, select_add_s8_dsp
-// and select_pool2d_s8_dsp): cortex-m4 / m7 / m33 take add_s8__dsp (with its 2 KiB
-// table scratch) when both inputs have the output's shape, and keep add_s8 for
-// broadcasting adds; they take avg_pool2d_s8__dsp / max_pool2d_s8__dsp for every int8
-// pool (no scratch). cortex-m55 takes a Helium variant where one applies, else the DSP
-// one. Cores without the DSP extension (host, cortex-m0plus, cortex-m3) keep the
-// references. The parameters never change.
+// and select_pool2d_s8_dsp): cortex-m4 / m7 / m33 take add_s8_lut__dsp when both inputs
+// have the output's shape and at least kAddS8TableMinCount elements (no scratch; its
+// tables computed into its parameters after the reference's), and keep add_s8 for
+// shorter and broadcasting adds (add_s8__dsp is no longer picked); they take
+// avg_pool2d_s8__dsp / max_pool2d_s8__dsp for every int8 pool (no scratch). cortex-m55
+// takes a Helium variant where one applies, else the DSP one. Cores without the DSP
+// extension (host, cortex-m0plus, cortex-m3) keep the references. The parameters never
+// change but for add_s8_lut__dsp's appended tables.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -64,22 +68,59 @@ LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.node
 constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
 constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
 
-TEST(LowerVariantsAdd, SameShapeAddTakesTheDspVariant) {
-  const ir::Graph g = add_graph({1, 8, 8, 16}, {1, 8, 8, 16}, {1, 8, 8, 16});
-  const LoweredOp ref = lower(g, Target::kHost);
-  ASSERT_EQ(ref.kernel, KernelId::kAddS8);
-  for (Target t : kDspTargets) {
-    const LoweredOp op = lower(g, t);
-    EXPECT_EQ(op.kernel, KernelId::kAddS8Dsp) << static_cast<int>(t);
-    EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + add_s8__dsp_scratch_bytes());
-    EXPECT_EQ(op.params, ref.params);
-    EXPECT_EQ(op.macs, ref.macs);
-    EXPECT_EQ(op.in_place_input, ref.in_place_input);
+// Below kAddS8TableMinCount elements the reference: add_s8__dsp would run the same
+// arithmetic there with 2 KiB of scratch it does not use.
+TEST(LowerVariantsAdd, ShortSameShapeAddKeepsTheReference) {
+  for (const ir::Shape& shape : {ir::Shape{1, 4, 4, 31}, ir::Shape{kAddS8TableMinCount - 1}, ir::Shape{1}}) {
+    const ir::Graph g = add_graph(shape, shape, shape);
+    const LoweredOp ref = lower(g, Target::kHost);
+    ASSERT_EQ(ref.kernel, KernelId::kAddS8);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kAddS8) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
+      EXPECT_EQ(op.params, ref.params);
+      EXPECT_EQ(op.in_place_input, ref.in_place_input);
+    }
+    const LoweredOp m55 = lower(g, Target::kCortexM55);
+    EXPECT_EQ(m55.kernel, KernelId::kAddS8Mve);
+    EXPECT_EQ(m55.params, ref.params);
+    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS8);
   }
-  const LoweredOp m55 = lower(g, Target::kCortexM55);
-  EXPECT_TRUE(m55.kernel == KernelId::kAddS8Dsp || m55.kernel == KernelId::kAddS8Mve);
-  EXPECT_EQ(m55.params, ref.params);
-  for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS8);
+}
+
+// From kAddS8TableMinCount elements: add_s8_lut__dsp, no scratch, the reference params
+// followed by the two tables add_s8_lut__dsp_make_params() computes from them.
+TEST(LowerVariantsAdd, LongSameShapeAddTakesTheLutVariant) {
+  for (const ir::Shape& shape : {ir::Shape{1, 8, 8, 8}, ir::Shape{1, 8, 8, 16}, ir::Shape{1, 32, 32, 16},
+                                 ir::Shape{kAddS8TableMinCount}}) {
+    const ir::Graph g = add_graph(shape, shape, shape);
+    const LoweredOp ref = lower(g, Target::kHost);
+    ASSERT_EQ(ref.kernel, KernelId::kAddS8);
+    ASSERT_EQ(ref.params.size(), sizeof(QuantAddSubParams));
+    QuantAddSubParams quant;
+    std::memcpy(&quant, ref.params.data(), sizeof(quant));
+    AddS8LutParams lut;
+    add_s8_lut__dsp_make_params(quant, &lut);
+    std::vector<uint8_t> expected(sizeof(lut));
+    std::memcpy(expected.data(), &lut, sizeof(lut));
+    ASSERT_TRUE(std::equal(ref.params.begin(), ref.params.end(), expected.begin()));
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kAddS8LutDsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
+      EXPECT_EQ(op.scratch_bytes, 0u);
+      EXPECT_EQ(op.params, expected);
+      EXPECT_EQ(op.macs, ref.macs);
+      EXPECT_EQ(op.in_place_input, ref.in_place_input);
+    }
+    EXPECT_EQ(lower(g, Target::kCortexM55).kernel, KernelId::kAddS8Mve);  // Helium first
+    for (Target t : kPlainTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kAddS8);
+      EXPECT_EQ(op.params, ref.params);
+    }
+  }
 }
 
 TEST(LowerVariantsAdd, BroadcastAddKeepsTheReference) {

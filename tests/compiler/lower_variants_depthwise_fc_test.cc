@@ -157,12 +157,22 @@ TEST(LowerVariantsDepthwise, OtherFiltersTakeTheGeneralVariant) {
   }
 }
 
-TEST(LowerVariantsDepthwise, DepthMultiplierAboveOneKeepsTheReference) {
-  const ir::Graph g = depthwise_graph(Dw{8, 8, 4, 2, 3, 3, 1, 1, 1});
-  for (Target t : kDspTargets) {
-    const LoweredOp op = lower(g, t);
-    EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8) << static_cast<int>(t);
-    EXPECT_EQ(op.scratch_bytes, lower(g, Target::kHost).scratch_bytes);
+TEST(LowerVariantsDepthwise, DepthMultiplierAboveOneTakesTheMultiplierVariant) {
+  // micro_speech's 10x8 filter with multiplier 8, a 3x3 one and a strided dilated one.
+  for (const Dw& d : {Dw{8, 8, 4, 2, 3, 3, 1, 1, 1}, Dw{49, 40, 1, 8, 10, 8, 2, 1, 4},
+                      Dw{11, 9, 3, 3, 3, 2, 2, 2, 1}}) {
+    const ir::Graph g = depthwise_graph(d);
+    const LoweredOp ref = lower(g, Target::kHost);
+    ASSERT_EQ(ref.kernel, KernelId::kDepthwiseConv2dS8);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8MultDsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + depthwise_conv2d_s8_mult__dsp_scratch_bytes(
+                                                          params_of(d), shape_of(d)));
+      EXPECT_EQ(op.params, ref.params);
+    }
+    EXPECT_EQ(lower(g, Target::kCortexM55).kernel, KernelId::kDepthwiseConv2dS8MultDsp);
+    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8);
   }
 }
 

@@ -22,6 +22,9 @@ namespace {
 using mote::testing::onnx_model;
 using mote::testing::shared_models;
 
+// The arena of the host program a quantized graph lowers to (the int16 policy's measure).
+uint32_t host_arena(const ir::Graph& g) { return lower_to_program(g, "host").report.arena_bytes; }
+
 // ---------------------------------------------------------------- parameters
 
 struct ParamsCase {
@@ -198,7 +201,7 @@ TEST(QuantizeModel, KeepsANodeWithoutIntegerKernelInFloat) {
   Options options;
   const Calibration cal = calibrate(g, in, options);
   Report report;
-  const ir::Graph q = quantize_model(g, cal, in, options, "host", &report);
+  const ir::Graph q = quantize_model(g, cal, in, options, host_arena, &report);
   ASSERT_EQ(report.float_nodes.size(), 1u);
   EXPECT_EQ(report.float_nodes[0], "div0 (div): no integer kernel for div");
   // x (float) -> quantize -> add_s8 -> dequantize -> div_f32 -> z.
@@ -220,7 +223,7 @@ TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
   options.int8_io = true;
   const Calibration cal = calibrate(g, in, options);
   Report report;
-  const ir::Graph q = quantize_model(g, cal, in, options, "host", &report);
+  const ir::Graph q = quantize_model(g, cal, in, options, host_arena, &report);
   ASSERT_EQ(q.nodes.size(), 1u);
   EXPECT_EQ(q.nodes[0].op, "add");
   EXPECT_EQ(q.tensors[q.inputs[0]].dtype, DType::kInt8);
@@ -397,12 +400,19 @@ CompileOptions quantize_options(const std::string& stem, const std::string& targ
   return options;
 }
 
-// The opt-in weight methods end to end: on LeNet (iid calibration inputs) each keeps the
-// int8 program's accuracy on the calibration samples within 1 dB of the default or above
-// it, and sequential compensation (which only runs when asked) changes the weights.
+// The weight methods end to end: on LeNet (iid calibration inputs) each keeps the int8
+// program's accuracy on the calibration samples within 1 dB of plain nearest rounding on
+// the max|w| grid or above it, and sequential compensation (which only runs when asked)
+// changes the weights. The defaults are the step search with GPTQ rounding.
 TEST(CompileQuantized, WeightStepSearchAndSequentialCompensationRunEndToEnd) {
+  const Options defaults;
+  EXPECT_TRUE(defaults.weight_step_search);
+  EXPECT_TRUE(defaults.gptq);
+  EXPECT_FALSE(defaults.sequential);
   CompileOptions base = quantize_options("lenet5_28");
   base.quantize_options.int16 = Int16Policy::kOff;
+  base.quantize_options.weight_step_search = false;
+  base.quantize_options.gptq = false;
   const CompileResult plain = compile(base);
   const double plain_db = plain.report.quantization->outputs.at(0).sqnr_db;
 

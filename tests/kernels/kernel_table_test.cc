@@ -108,6 +108,8 @@ TEST(AllKernels, EveryIdMapsToItsEntry) {
       {KernelId::kConv2dS8V6m, &kConv2dS8V6mEntry},
       {KernelId::kDepthwiseConv2dS8V6m, &kDepthwiseConv2dS8V6mEntry},
       {KernelId::kFullyConnectedS8V6m, &kFullyConnectedS8V6mEntry},
+      {KernelId::kDepthwiseConv2dS8MultDsp, &kDepthwiseConv2dS8MultDspEntry},
+      {KernelId::kAddS8LutDsp, &kAddS8LutDspEntry},
   };
   const KernelTable& table = all_kernels();
   ASSERT_EQ(table.count, kKernelCount);
@@ -161,7 +163,8 @@ TEST(KernelIds, IntegerKernelNumbersAreStable) {
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kMeanS16), 55u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kAvgPool2dS16), 56u);
   EXPECT_EQ(static_cast<uint32_t>(KernelId::kMaxPool2dS16), 57u);
-  EXPECT_EQ(kKernelCount, 76u);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kAddS8LutDsp), 77u);
+  EXPECT_EQ(kKernelCount, 78u);
 }
 
 TEST(KernelNames, UnknownIdsAndNames) {

@@ -81,6 +81,38 @@ TEST(PatchingModels, QuantizedMobileNetHalvesItsArenaWithIdenticalOutputs) {
   }
 }
 
+// --arena-budget between the memory plan and the fast plan: the fast plan is dropped for
+// the memory one (patched), and the outputs stay the golden ones.
+TEST(PatchingModels, ArenaBudgetChoosesTheMemoryPlanWhenTheFastOneExceedsIt) {
+  const TfliteModel* model = nullptr;
+  for (const TfliteModel& m : tflm_golden_models())
+    if (std::string(m.name) == "pretrainedResnet_quant") model = &m;
+  ASSERT_NE(model, nullptr);
+  TempDir dir;
+  const std::string program = dir.file("p.mote");
+  const std::string base = shell_quote(model_path(*model)) + " -o " + shell_quote(program) + " --target cortex-m4";
+  const uint64_t fast = compile_json(base)["arena_bytes"].get<uint64_t>();
+  const uint64_t small = compile_json(base + " --optimize memory")["arena_bytes"].get<uint64_t>();
+  ASSERT_LT(small, fast);
+  const auto report = compile_json(base + " --arena-budget " + std::to_string(small));
+  EXPECT_EQ(report["arena_bytes"].get<uint64_t>(), small);
+  const std::string out = dir.file("out");
+  const CommandResult r =
+      run_mote("run " + shell_quote(program) + golden_input_args("pretrainedResnet_quant", 0) + " --output-dir " + shell_quote(out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_identical(read_npy(out + "/out0.npy"), read_npy(golden_path("pretrainedResnet_quant", 0, "out0")), "pretrainedResnet_quant");
+  // One byte less fits no plan: one line, nothing written.
+  std::filesystem::remove(program);
+  const CommandResult refused = run_mote("compile " + base + " --arena-budget " + std::to_string(small - 1));
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_EQ(line_count(refused.err), 1) << refused.err;
+  EXPECT_NE(refused.err.find("needs an arena of " + std::to_string(small) + " bytes, over the budget of " +
+                             std::to_string(small - 1) + " bytes"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(program));
+}
+
 TEST(PatchingModels, BadMaxRecomputeIsOneLineNamingTheValue) {
   TempDir dir;
   const std::string program = dir.file("p.mote");

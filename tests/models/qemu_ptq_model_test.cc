@@ -11,6 +11,7 @@ struct Case {
   const char* model;
   const char* target;
   const char* device;
+  const char* flags = "";  // more compile options
 };
 
 class QuantizedOnQemu : public ::testing::TestWithParam<Case> {};
@@ -21,7 +22,7 @@ TEST_P(QuantizedOnQemu, BitExactWithTheHost) {
   const std::string program = dir.file("q.mote");
   const std::string calib = shared_models() + "/onnx/" + c.model + ".calib.npy";
   const CommandResult compiled = run_mote("compile '" + onnx_model(c.model) + "' -o '" + program + "' --target " +
-                                          c.target + " --quantize int8 --calibration '" + calib + "'");
+                                          c.target + " --quantize int8 --calibration '" + calib + "'" + c.flags);
   ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
   const std::string inputs = input_args(c.model, 0);
   const CommandResult host = run_mote("run '" + program + "'" + inputs + " --output-dir '" + dir.file("host") + "'");
@@ -41,10 +42,12 @@ TEST_P(QuantizedOnQemu, BitExactWithTheHost) {
 INSTANTIATE_TEST_SUITE_P(
     Models, QuantizedOnQemu,
     ::testing::Values(Case{"mobilenet_v2_w005_96", "cortex-m0plus", "qemu-cortex-m0plus"},
+                      Case{"mobilenet_v2_w005_96", "cortex-m0plus", "qemu-cortex-m0plus", " --arena-budget 140KiB"},
                       Case{"mobilenet_v2_w005_96", "cortex-m4", "qemu-cortex-m4"},
                       Case{"lenet5_28", "cortex-m0plus", "qemu-cortex-m0plus"}),
     [](const ::testing::TestParamInfo<Case>& info) {
-      std::string name = std::string(info.param.model) + "_" + info.param.device;
+      std::string name = std::string(info.param.model) + "_" + info.param.device +
+                         (info.param.flags[0] != '\0' ? "_budget" : "");
       for (char& ch : name)
         if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
       return name;

@@ -196,13 +196,44 @@ TEST_P(TfliteArena, AtMostTflmArenaAndSameMacs) {
   };
   const uint64_t arena = compile_report("cortex-m4")["arena_bytes"].get<uint64_t>();
   EXPECT_LE(arena, b.tflm_arena_cmsis_nn) << b.name << ": arena " << arena << " bytes vs TFLM " << b.tflm_arena_cmsis_nn;
-  // The Helium build runs other kernel variants; the MACs are counted the same.
-  compile_report("cortex-m55");
+  // The other DSP cores and the Helium build run other kernel variants (other scratch);
+  // the MACs are counted the same, and the arena stays within TFLM's too.
+  for (const char* target : {"cortex-m7", "cortex-m33", "cortex-m55"}) {
+    const uint64_t other = compile_report(target)["arena_bytes"].get<uint64_t>();
+    EXPECT_LE(other, b.tflm_arena_cmsis_nn) << b.name << " on " << target << ": arena " << other << " bytes vs TFLM "
+                                            << b.tflm_arena_cmsis_nn;
+  }
   std::cout << "[ arena    ] " << b.name << ": " << arena << " bytes (TFLM CMSIS-NN " << b.tflm_arena_cmsis_nn << ")\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Baselines, TfliteArena, ::testing::ValuesIn(kBaselines),
                          [](const ::testing::TestParamInfo<Baseline>& info) { return std::string(info.param.name); });
+
+// Issue 5's bar, at most 0.7x TFLM's arena, on every Cortex-M core with the DSP
+// extension: simple_add_model's one add (two 16 KiB inputs, the output written over one)
+// runs add_s8_lut__dsp on m4 / m7 / m33 (tables in its parameters, no scratch) and
+// add_s8__mve on m55, so the arena is the inputs alone.
+TEST(TfliteArenaBar, SimpleAddWithinSevenTenthsOfTflmOnDspCores) {
+  const Baseline* b = nullptr;
+  for (const Baseline& x : kBaselines)
+    if (std::string(x.name) == "simple_add_model") b = &x;
+  ASSERT_NE(b, nullptr);
+  const TfliteModel* model = nullptr;
+  for (const TfliteModel& m : tflm_golden_models())
+    if (std::string(m.name) == b->name) model = &m;
+  ASSERT_NE(model, nullptr);
+  TempDir dir;
+  for (const char* target : {"cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"}) {
+    const std::string program = dir.file(std::string(target) + ".mote");
+    const CommandResult c = run_mote("compile " + shell_quote(model_path(*model)) + " -o " + shell_quote(program) +
+                                     " --target " + target + " --json");
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    const uint64_t arena = nlohmann::json::parse(c.out)["arena_bytes"].get<uint64_t>();
+    EXPECT_LE(arena * 10, b->tflm_arena_cmsis_nn * 7)
+        << target << ": arena " << arena << " bytes vs 0.7 x TFLM " << b->tflm_arena_cmsis_nn;
+    std::cout << "[ arena    ] simple_add_model " << target << ": " << arena << " bytes\n";
+  }
+}
 
 }  // namespace
 }  // namespace mote::testing
@@ -210,9 +241,10 @@ INSTANTIATE_TEST_SUITE_P(Baselines, TfliteArena, ::testing::ValuesIn(kBaselines)
 namespace mote::testing {
 namespace {
 
-// --optimize memory: the cortex-m4 variants whose scratch raises the arena (add_s8__dsp's
-// tables in simple_add, fully_connected_s8__dsp's widened rows in ad01) give way to the
-// reference kernels, so the arena shrinks, and the outputs stay identical to the golden.
+// --optimize memory: the cortex-m4 variants whose scratch raises the arena
+// (fully_connected_s8__dsp's widened rows in ad01) give way to the reference kernels, so
+// the arena shrinks, and the outputs stay identical to the golden. (simple_add's
+// add_s8_lut__dsp has no scratch: both modes give the same arena, checked below.)
 TEST(OptimizeMemory, GivesUpVariantScratchThatRaisesTheArena) {
   for (const char* name : {"simple_add_model", "ad01_int8"}) {
     const TfliteModel* model = nullptr;
@@ -237,7 +269,11 @@ TEST(OptimizeMemory, GivesUpVariantScratchThatRaisesTheArena) {
     };
     const uint64_t speed = arena_of("speed");
     const uint64_t memory = arena_of("memory");
-    EXPECT_LT(memory, speed) << name;
+    if (std::string(name) == "simple_add_model") {
+      EXPECT_EQ(memory, speed) << name;
+    } else {
+      EXPECT_LT(memory, speed) << name;
+    }
     std::cout << "[ arena    ] " << name << " cortex-m4: --optimize speed " << speed << ", memory " << memory << "\n";
   }
 }

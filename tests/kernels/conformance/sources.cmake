@@ -19,6 +19,7 @@ set(MOTE_CONFORMANCE_SUITES
   depthwise_conv2d_s8__dsp.cc
   depthwise_conv2d_s8_3x3__dsp.cc
   depthwise_conv2d_s8_mult__dsp.cc
+  add_s8_lut__dsp.cc
   fully_connected_s8__dsp.cc
   conv2d_s8__v6m.cc
   depthwise_conv2d_s8__v6m.cc

@@ -18,6 +18,7 @@ int run_fully_connected_s8__mve(Rng&, int);
 int run_depthwise_conv2d_s8__dsp(Rng&, int);
 int run_depthwise_conv2d_s8_3x3__dsp(Rng&, int);
 int run_depthwise_conv2d_s8_mult__dsp(Rng&, int);
+int run_add_s8_lut__dsp(Rng&, int);
 int run_fully_connected_s8__dsp(Rng&, int);
 int run_depthwise_conv2d_s8__mve(Rng&, int);
 int run_add_s8__mve(Rng&, int);
@@ -42,6 +43,7 @@ const Suite kSuites[] = {
     {"depthwise_conv2d_s8__dsp", run_depthwise_conv2d_s8__dsp},
     {"depthwise_conv2d_s8_3x3__dsp", run_depthwise_conv2d_s8_3x3__dsp},
     {"depthwise_conv2d_s8_mult__dsp", run_depthwise_conv2d_s8_mult__dsp},
+    {"add_s8_lut__dsp", run_add_s8_lut__dsp},
     {"fully_connected_s8__dsp", run_fully_connected_s8__dsp},
     {"depthwise_conv2d_s8__mve", run_depthwise_conv2d_s8__mve},
     {"add_s8__mve", run_add_s8__mve},
