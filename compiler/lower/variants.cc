@@ -80,8 +80,9 @@ DepthwiseConv2dShape depthwise_shape(const ir::Shape& in, const ir::Shape& out, 
 }
 
 // 3x3 dilation-1 filters take the specialized variant, other depth-multiplier-1 ones the
-// general variant; depth multipliers >= 2 the multiplier variant unless its scratch (the
-// channel's rearranged filter and window) passes kMaxMultScratchBytes, then the reference.
+// general variant; depth multipliers >= 2 with a constant filter the multiplier variant,
+// its filter arranged here into its params (flash), unless its scratch (the window)
+// passes kMaxMultScratchBytes; otherwise the reference.
 constexpr uint32_t kMaxMultScratchBytes = 4096;
 
 void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
@@ -92,8 +93,16 @@ void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   const ir::Shape& out = l.output(0).shape;
   const DepthwiseConv2dShape shape = depthwise_shape(in, out, filter);
   if (depthwise_conv2d_s8_mult__dsp_supports(p)) {
+    const ir::Tensor& weights = l.input(1);
     const uint32_t scratch = depthwise_conv2d_s8_mult__dsp_scratch_bytes(p, shape);
-    if (scratch > kMaxMultScratchBytes) return;
+    if (!weights.is_constant || weights.data.size() != static_cast<size_t>(weights.elements()) ||
+        scratch > kMaxMultScratchBytes) {
+      return;
+    }
+    const size_t reference_bytes = op.params.size();
+    op.params.resize(reference_bytes + depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape));
+    depthwise_conv2d_s8_mult__dsp_arrange(shape, reinterpret_cast<const int8_t*>(weights.data.data()),
+                                          reinterpret_cast<int8_t*>(op.params.data() + reference_bytes));
     op.kernel = KernelId::kDepthwiseConv2dS8MultDsp;
     op.scratch_bytes += scratch;
     return;

@@ -67,6 +67,9 @@ void depthwise_conv2d_s8(const DepthwiseConv2dS8Params& params, const int32_t* m
                          int8_t* output);
 
 Status depthwise_conv2d_s8_check(const OpContext& ctx);
+// depthwise_conv2d_s8_check for variants whose params carry extra_param_bytes more after
+// the reference's (multipliers and shifts still follow the header).
+Status depthwise_conv2d_s8_check_params(const OpContext& ctx, uint32_t extra_param_bytes);
 void depthwise_conv2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8Entry;
 
@@ -108,21 +111,26 @@ void depthwise_conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8DspEntry;
 
 // Armv7E-M DSP variant for depth multipliers >= 2 (depthwise_conv2d_s8_mult__dsp.cc): same
-// inputs, params and results as depthwise_conv2d_s8, any filter size, stride, dilation and
+// inputs and results as depthwise_conv2d_s8, any filter size, stride, dilation and
 // padding. Each input channel's M outputs per pixel are a fully connected layer over the
-// window (fully_connected_s8__dsp). Scratch: *_scratch_bytes(params, shape) bytes,
-// 4-byte aligned, rewritten by each run: the fully connected variant's scratch for
-// T = kernel_h * round_up(kernel_w, 4) features, the channel's filter rearranged (M * T)
-// and the window (T).
+// window (fully_connected_s8__dsp) whose weight rows the compiler arranges: params are the
+// reference's bytes followed by the arranged filter (*_arranged_bytes: for each input
+// channel c, its M filters as rows of T = kernel_h * round_up(kernel_w, 4) taps, row by
+// row, zeros past kernel_w; *_arrange() writes them; check() compares them with input 1).
+// Scratch: *_scratch_bytes(params, shape) bytes, 4-byte aligned, rewritten by each run:
+// the widened window (2 * T) and the int8 window (T).
 inline bool depthwise_conv2d_s8_mult__dsp_supports(const DepthwiseConv2dS8Params& p) {
   return p.depth_multiplier >= 2;
 }
 uint32_t depthwise_conv2d_s8_mult__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                      const DepthwiseConv2dShape& shape);
+uint32_t depthwise_conv2d_s8_mult__dsp_arranged_bytes(const DepthwiseConv2dShape& shape);
+void depthwise_conv2d_s8_mult__dsp_arrange(const DepthwiseConv2dShape& shape,
+                                           const int8_t* filter, int8_t* arranged);
 void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
                                    const int32_t* multipliers, const int32_t* shifts,
                                    const DepthwiseConv2dShape& shape, const int8_t* input,
-                                   const int8_t* filter, const int32_t* bias, int8_t* output,
+                                   const int8_t* arranged, const int32_t* bias, int8_t* output,
                                    void* scratch);
 Status depthwise_conv2d_s8_mult__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8_mult__dsp_run(const OpContext& ctx);

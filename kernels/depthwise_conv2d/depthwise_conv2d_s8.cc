@@ -52,6 +52,10 @@ void depthwise_conv2d_s8(const DepthwiseConv2dS8Params& params, const int32_t* m
 }
 
 Status depthwise_conv2d_s8_check(const OpContext& ctx) {
+  return depthwise_conv2d_s8_check_params(ctx, 0);
+}
+
+Status depthwise_conv2d_s8_check_params(const OpContext& ctx, uint32_t extra_param_bytes) {
   MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
   const TensorDesc& in = ctx.input_desc(0);
   const TensorDesc& filter = ctx.input_desc(1);
@@ -59,7 +63,7 @@ Status depthwise_conv2d_s8_check(const OpContext& ctx) {
   if (!is_s8(in) || !is_s8(filter) || !is_s8(out)) return Status::kBadParams;
   if (filter.rank != 4) return Status::kBadParams;
   const uint32_t out_c = filter.dims[3];
-  if (!params_with_arrays(ctx, sizeof(DepthwiseConv2dS8Params), 2, out_c)) {
+  if (!params_with_arrays(ctx, sizeof(DepthwiseConv2dS8Params) + extra_param_bytes, 2, out_c)) {
     return Status::kBadParams;
   }
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();

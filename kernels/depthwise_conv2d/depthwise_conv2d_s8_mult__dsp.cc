@@ -14,8 +14,9 @@
 // int32 sums (wrapping) and the requantization are the reference's, so the outputs agree.
 // Taps are laid out row by row with each filter row padded to a multiple of four
 // (kernel_w_padded), so groups of four never straddle filter rows and the rows of
-// filter_c are 4-byte aligned (the two-row LDRD/LDM dot product). filter_c is built once
-// per input channel; the window once per pixel and channel: rows inside the image that are
+// filter_c are 4-byte aligned (the two-row LDRD/LDM dot product). The compiler writes
+// filter_c of every channel after the params (depthwise_conv2d_s8_mult__dsp_arrange), so
+// no scratch holds it. The window is built once per pixel and channel: rows inside the image that are
 // contiguous (one input channel, dilation 1, kernel_w % 4 == 0) are widened straight from
 // the input, other windows are gathered as int8 first (the pad value being the input zero
 // point) and then widened.
@@ -112,17 +113,35 @@ void gather(const Window& window, int32_t y0, int32_t x0, int8_t* patch, uint32_
 
 }  // namespace
 
-uint32_t depthwise_conv2d_s8_mult__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
+uint32_t depthwise_conv2d_s8_mult__dsp_scratch_bytes(const DepthwiseConv2dS8Params& /*params*/,
                                                      const DepthwiseConv2dShape& shape) {
-  // The widened window (2 * taps), filter_c (M * taps) and the int8 window (taps).
-  return static_cast<uint32_t>(params.depth_multiplier + 3) *
-         static_cast<uint32_t>(padded_taps(shape));
+  // The widened window (2 * taps) and the int8 window (taps).
+  return 3u * static_cast<uint32_t>(padded_taps(shape));
+}
+
+uint32_t depthwise_conv2d_s8_mult__dsp_arranged_bytes(const DepthwiseConv2dShape& shape) {
+  return static_cast<uint32_t>(shape.out_c) * static_cast<uint32_t>(padded_taps(shape));
+}
+
+void depthwise_conv2d_s8_mult__dsp_arrange(const DepthwiseConv2dShape& shape,
+                                           const int8_t* filter, int8_t* arranged) {
+  // Output channel o = c * M + m is row o: c-major, as the kernel walks the channels.
+  const int32_t kw = shape.kernel_w;
+  const int32_t kw_padded = kernel_w_padded(shape);
+  int8_t* row = arranged;
+  for (int32_t o = 0; o < shape.out_c; ++o) {
+    for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+      const int8_t* src = filter + ky * kw * shape.out_c + o;
+      for (int32_t kx = 0; kx < kw_padded; ++kx) row[kx] = kx < kw ? src[kx * shape.out_c] : 0;
+      row += kw_padded;
+    }
+  }
 }
 
 void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
                                    const int32_t* multipliers, const int32_t* shifts,
                                    const DepthwiseConv2dShape& shape, const int8_t* input,
-                                   const int8_t* filter, const int32_t* bias, int8_t* output,
+                                   const int8_t* arranged, const int32_t* bias, int8_t* output,
                                    void* scratch) {
   const int32_t mult = params.depth_multiplier;
   const int32_t channels = shape.in_c;
@@ -132,8 +151,7 @@ void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t taps = padded_taps(shape);
   uint8_t* const bytes = static_cast<uint8_t*>(scratch);
   uint32_t* const x = reinterpret_cast<uint32_t*>(bytes);
-  int8_t* const filter_c = reinterpret_cast<int8_t*>(bytes + 2 * taps);
-  int8_t* const patch = filter_c + mult * taps;
+  int8_t* const patch = reinterpret_cast<int8_t*>(bytes + 2 * taps);
   const int8_t pad_value = static_cast<int8_t>(params.input_zero_point);
   memset(patch, static_cast<uint8_t>(pad_value), static_cast<size_t>(taps));
   const int32_t input_offset = -params.input_zero_point;
@@ -154,14 +172,7 @@ void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t in_image_stride = shape.in_h * window.row_stride;
 
   for (int32_t c = 0; c < channels; ++c) {
-    for (int32_t m = 0; m < mult; ++m) {
-      int8_t* row = filter_c + m * taps;
-      for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
-        const int8_t* src = filter + ky * kw * out_c + c * mult + m;
-        for (int32_t kx = 0; kx < kw_padded; ++kx) row[kx] = kx < kw ? src[kx * out_c] : 0;
-        row += kw_padded;
-      }
-    }
+    const int8_t* const filter_c = arranged + c * mult * taps;
     const int32_t* const bias_c = bias != nullptr ? bias + c * mult : nullptr;
     const fc_dsp::Finisher finish{multipliers + c * mult,
                                   shifts + c * mult,
@@ -191,15 +202,40 @@ void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
   }
 }
 
+// check(): the reference's checks on the reference's part of the params, then the
+// arranged filter after it, byte for byte against input 1 (a program is read from
+// storage: a corrupt copy is refused at load, never run).
 Status depthwise_conv2d_s8_mult__dsp_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check(ctx));
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
+  const TensorDesc& in = ctx.input_desc(0);
+  const TensorDesc& filter = ctx.input_desc(1);
+  const TensorDesc& out = ctx.output_desc(0);
+  if (in.rank != 4 || filter.rank != 4 || out.rank != 4) return Status::kBadParams;
+  const DepthwiseConv2dShape shape = depthwise_conv2d_shape(in, filter, out);
+  const uint64_t arranged_bytes = uint64_t{filter.dims[3]} * filter.dims[1] *
+                                  ((uint64_t{filter.dims[2]} + 3) & ~uint64_t{3});
+  const uint64_t reference_bytes = sizeof(DepthwiseConv2dS8Params) + 2 * 4 * uint64_t{filter.dims[3]};
+  if (ctx.params_bytes() != reference_bytes + arranged_bytes) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check_params(ctx, static_cast<uint32_t>(arranged_bytes)));
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   if (!depthwise_conv2d_s8_mult__dsp_supports(p)) return Status::kBadParams;
-  const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
   if (ctx.scratch().size() < depthwise_conv2d_s8_mult__dsp_scratch_bytes(p, shape) ||
       (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) != 0) {
     return Status::kBadParams;
+  }
+  // Compare tap by tap without a copy: row o, tap (ky, kx).
+  const int8_t* arranged = reinterpret_cast<const int8_t*>(params_array(p, 2, filter.dims[3]));
+  const int8_t* weights = static_cast<const int8_t*>(ctx.input_data(1));
+  const int32_t kw = shape.kernel_w;
+  const int32_t kw_padded = kernel_w_padded(shape);
+  const int32_t out_c = static_cast<int32_t>(filter.dims[3]);
+  for (int32_t o = 0; o < out_c; ++o) {
+    for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+      for (int32_t kx = 0; kx < kw_padded; ++kx) {
+        const int8_t want = kx < kw ? weights[(ky * kw + kx) * out_c + o] : 0;
+        if (*arranged++ != want) return Status::kBadParams;
+      }
+    }
   }
   return Status::kOk;
 }
@@ -214,7 +250,7 @@ void depthwise_conv2d_s8_mult__dsp_run(const OpContext& ctx) {
       ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
   depthwise_conv2d_s8_mult__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
                                 static_cast<const int8_t*>(ctx.input_data(0)),
-                                static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                                reinterpret_cast<const int8_t*>(params_array(p, 2, out_c)), bias,
                                 static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
 }
 

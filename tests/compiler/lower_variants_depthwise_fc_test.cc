@@ -9,6 +9,8 @@
 // cortex-m0plus and cortex-m3 keep the references.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -169,7 +171,14 @@ TEST(LowerVariantsDepthwise, DepthMultiplierAboveOneTakesTheMultiplierVariant) {
       EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8MultDsp) << static_cast<int>(t);
       EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + depthwise_conv2d_s8_mult__dsp_scratch_bytes(
                                                           params_of(d), shape_of(d)));
-      EXPECT_EQ(op.params, ref.params);
+      // The reference's params, then the filter arranged (every filter byte is 1 here).
+      const size_t arranged = depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape_of(d));
+      ASSERT_EQ(op.params.size(), ref.params.size() + arranged);
+      EXPECT_TRUE(std::equal(ref.params.begin(), ref.params.end(), op.params.begin()));
+      std::vector<int8_t> want(arranged);
+      const std::vector<int8_t> filter(static_cast<size_t>(d.kh * d.kw * d.c * d.m), 1);
+      depthwise_conv2d_s8_mult__dsp_arrange(shape_of(d), filter.data(), want.data());
+      EXPECT_EQ(0, std::memcmp(want.data(), op.params.data() + ref.params.size(), arranged));
     }
     EXPECT_EQ(lower(g, Target::kCortexM55).kernel, KernelId::kDepthwiseConv2dS8MultDsp);
     for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8);
@@ -177,13 +186,23 @@ TEST(LowerVariantsDepthwise, DepthMultiplierAboveOneTakesTheMultiplierVariant) {
 }
 
 TEST(LowerVariantsDepthwise, DepthMultiplierWithHugeScratchKeepsTheReference) {
-  // 32 x 11x11 taps per channel: 32 * 132 + 132 + 264 bytes > 4096.
-  const ir::Graph g = depthwise_graph(Dw{12, 12, 1, 32, 11, 11, 1, 1, 5});
+  // A 37x37 window: 3 * 37 * 40 bytes of scratch > 4096.
+  const ir::Graph g = depthwise_graph(Dw{40, 40, 1, 2, 37, 37, 1, 1, 18});
   for (Target t : kDspTargets) {
     const LoweredOp op = lower(g, t);
     EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8) << static_cast<int>(t);
     EXPECT_EQ(op.scratch_bytes, lower(g, Target::kHost).scratch_bytes);
   }
+}
+
+TEST(LowerVariantsDepthwise, DepthMultiplierWithAComputedFilterKeepsTheReference) {
+  // The variant's filter is arranged at compile time: a filter computed at run time stays
+  // with the reference.
+  ir::Graph g = depthwise_graph(Dw{8, 8, 4, 2, 3, 3, 1, 1, 1});
+  ir::Tensor& filter = g.tensors[g.nodes.back().inputs[1]];
+  filter.is_constant = false;
+  filter.data.clear();
+  for (Target t : kDspTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8) << static_cast<int>(t);
 }
 
 TEST(LowerVariantsFullyConnected, EveryInt8LayerTakesTheDspVariant) {

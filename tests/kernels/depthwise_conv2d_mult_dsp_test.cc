@@ -2,7 +2,8 @@
 // for bit, on seeded random geometries (filter sizes incl. ones not a multiple of four,
 // strides, dilations, padding on every side, batches, several input channels), zero
 // points, clamps, multipliers (incl. extreme ones) and biases; micro_speech's layer; plus
-// check() refusals (depth multiplier 1, too little scratch).
+// check() refusals (depth multiplier 1, too little scratch, missing or corrupt arranged
+// filter in the params).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -78,8 +79,10 @@ void expect_same(const Case& cs, uint32_t seed) {
   const int32_t* b = cs.bias ? bias.data() : nullptr;
   depthwise_conv2d_s8(p, multipliers.data(), shifts.data(), shape, input.data(), filter.data(), b,
                       expected.data());
+  std::vector<int8_t> arranged(depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape), 0x77);
+  depthwise_conv2d_s8_mult__dsp_arrange(shape, filter.data(), arranged.data());
   depthwise_conv2d_s8_mult__dsp(p, multipliers.data(), shifts.data(), shape, input.data(),
-                                filter.data(), b, actual.data(), scratch.data());
+                                arranged.data(), b, actual.data(), scratch.data());
   for (size_t i = 0; i < out_count; ++i) {
     ASSERT_EQ(expected[i], actual[i])
         << "element " << i << " seed " << seed << " n" << cs.n << " h" << cs.h << " w" << cs.w
@@ -147,7 +150,23 @@ TEST(DepthwiseConv2dS8MultDsp, MatchesReferenceOnModelShapes) {
   expect_same(pad, 9);
 }
 
-// Returns the output tensor's index.
+// The reference's params, then (for the variant) the arranged filter.
+std::vector<uint8_t> reference_params(const Case& cs) {
+  return testing::params_bytes(params_of(cs), multipliers_for(cs, 3));
+}
+std::vector<uint8_t> variant_params(const Case& cs, const std::vector<int8_t>& filter) {
+  std::vector<uint8_t> bytes = reference_params(cs);
+  const size_t at = bytes.size();
+  bytes.resize(at + depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape_of(cs)));
+  depthwise_conv2d_s8_mult__dsp_arrange(shape_of(cs), filter.data(),
+                                        reinterpret_cast<int8_t*>(bytes.data() + at));
+  return bytes;
+}
+std::vector<int8_t> filter_of(const Case& cs) {
+  return testing::random_full_range<int8_t>(static_cast<size_t>(cs.kh) * cs.kw * cs.out_c(), 5);
+}
+
+// Returns the output tensor's index. The params are the variant's.
 uint32_t build(const Case& cs, uint32_t scratch_bytes, TestOp& op) {
   const uint32_t n = static_cast<uint32_t>(cs.n), h = static_cast<uint32_t>(cs.h),
                  w = static_cast<uint32_t>(cs.w), c = static_cast<uint32_t>(cs.c),
@@ -158,10 +177,9 @@ uint32_t build(const Case& cs, uint32_t scratch_bytes, TestOp& op) {
   const uint32_t bias = op.add_input(DType::kInt32, {oc});
   const uint32_t out = op.add_output(DType::kInt8, {n, static_cast<uint32_t>(cs.out_h()),
                                                     static_cast<uint32_t>(cs.out_w()), oc});
-  op.set_raw_params(testing::params_bytes(params_of(cs), multipliers_for(cs, 3)));
+  op.set_raw_params(variant_params(cs, filter_of(cs)));
   op.set_data(in, testing::random_full_range<int8_t>(size_t{n} * h * w * c, 4));
-  op.set_data(filter, testing::random_full_range<int8_t>(
-                          static_cast<size_t>(cs.kh) * cs.kw * oc, 5));
+  op.set_data(filter, filter_of(cs));
   op.set_data(bias, testing::random_ints<int32_t>(oc, 6, -1000, 1000));
   op.add_scratch(scratch_bytes);
   return out;
@@ -173,10 +191,12 @@ TEST(DepthwiseConv2dS8MultDsp, RunsThroughItsEntryLikeTheReference) {
   const uint32_t scratch = depthwise_conv2d_s8_mult__dsp_scratch_bytes(params_of(cs), shape_of(cs));
   TestOp op;
   const uint32_t out = build(cs, scratch, op);
+  op.set_raw_params(reference_params(cs));
   ASSERT_EQ(op.check(kDepthwiseConv2dS8Entry), Status::kOk);
   op.run(kDepthwiseConv2dS8Entry);
   const auto expected = op.data<int8_t>(out);
   op.set_data(out, std::vector<int8_t>(expected.size(), 0x55));
+  op.set_raw_params(variant_params(cs, filter_of(cs)));
   ASSERT_EQ(op.check(kDepthwiseConv2dS8MultDspEntry), Status::kOk);
   op.run(kDepthwiseConv2dS8MultDspEntry);
   EXPECT_EQ(op.data<int8_t>(out), expected);
@@ -188,26 +208,52 @@ TEST(DepthwiseConv2dS8MultDsp, CheckRefusesMultiplierOneAndTooLittleScratch) {
   const uint32_t scratch = depthwise_conv2d_s8_mult__dsp_scratch_bytes(params_of(cs), shape_of(cs));
   TestOp small;
   build(cs, scratch - 4, small);
-  EXPECT_EQ(small.check(kDepthwiseConv2dS8Entry), Status::kOk);
   EXPECT_EQ(small.check(kDepthwiseConv2dS8MultDspEntry), Status::kBadParams);
   Case one = cs;
   one.m = 1;
   TestOp single;
   build(one, 4096, single);
-  EXPECT_EQ(single.check(kDepthwiseConv2dS8Entry), Status::kOk);
+  EXPECT_EQ(single.check(kDepthwiseConv2dS8MultDspEntry), Status::kBadParams);
+  single.set_raw_params(reference_params(one));
   EXPECT_EQ(single.check(kDepthwiseConv2dS8MultDspEntry), Status::kBadParams);
 }
 
+TEST(DepthwiseConv2dS8MultDsp, CheckRefusesAMissingOrCorruptArrangedFilter) {
+  const Case cs{1, 6, 7, 2, 3, 3, 5, 1, 1, 1, 1, 1, 2, 1, 2, 0, 0, -128, 127,
+                true, false, false};
+  const uint32_t scratch = depthwise_conv2d_s8_mult__dsp_scratch_bytes(params_of(cs), shape_of(cs));
+  TestOp op;
+  build(cs, scratch, op);
+  ASSERT_EQ(op.check(kDepthwiseConv2dS8MultDspEntry), Status::kOk);
+  // The reference's params alone (no arranged filter), and one byte short.
+  op.set_raw_params(reference_params(cs));
+  EXPECT_EQ(op.check(kDepthwiseConv2dS8MultDspEntry), Status::kBadParams);
+  std::vector<uint8_t> bytes = variant_params(cs, filter_of(cs));
+  bytes.pop_back();
+  op.set_raw_params(bytes);
+  EXPECT_EQ(op.check(kDepthwiseConv2dS8MultDspEntry), Status::kBadParams);
+  // One arranged tap changed (a real tap, then a padding tap past kernel_w = 5).
+  const size_t at = reference_params(cs).size();
+  for (const size_t tap : {size_t{0}, size_t{13}, size_t{6}}) {
+    bytes = variant_params(cs, filter_of(cs));
+    bytes[at + tap] ^= 1;
+    op.set_raw_params(bytes);
+    EXPECT_EQ(op.check(kDepthwiseConv2dS8MultDspEntry), Status::kBadParams) << tap;
+  }
+}
+
 TEST(DepthwiseConv2dS8MultDsp, ScratchBytes) {
-  // micro_speech: T = 10 * 8 = 80 taps: 160 (widened window) + 8 * 80 + 80.
+  // micro_speech: T = 10 * 8 = 80 taps: 160 (widened window) + 80 (int8 window); the
+  // arranged filter in the params: 8 rows of 80.
   const Case speech{1, 49, 40, 1, 8, 10, 8, 2, 2, 1, 1, 4, 3, 5, 3, 0, 0, -128, 127,
                     true, false, false};
   EXPECT_EQ(depthwise_conv2d_s8_mult__dsp_scratch_bytes(params_of(speech), shape_of(speech)),
-            160u + 640u + 80u);
-  // 3x3: rows padded to 4, T = 12.
+            160u + 80u);
+  EXPECT_EQ(depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape_of(speech)), 8u * 80u);
+  // 3x3: rows padded to 4, T = 12; 2 channels x 2 outputs.
   const Case k3{1, 6, 6, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, -128, 127, true, false, false};
-  EXPECT_EQ(depthwise_conv2d_s8_mult__dsp_scratch_bytes(params_of(k3), shape_of(k3)),
-            24u + 3u * 12u);
+  EXPECT_EQ(depthwise_conv2d_s8_mult__dsp_scratch_bytes(params_of(k3), shape_of(k3)), 3u * 12u);
+  EXPECT_EQ(depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape_of(k3)), 4u * 12u);
 }
 
 }  // namespace

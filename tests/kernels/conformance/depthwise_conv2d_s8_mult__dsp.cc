@@ -57,8 +57,9 @@ int run_depthwise_conv2d_s8_mult__dsp(Rng& rng, int cases) {
     int8_t* expected = a.alloc_array<int8_t>(out_count);
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     void* scratch = a.alloc(depthwise_conv2d_s8_mult__dsp_scratch_bytes(p, s) + 4, 4);
+    int8_t* arranged = a.alloc_array<int8_t>(depthwise_conv2d_s8_mult__dsp_arranged_bytes(s));
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
-        expected == nullptr || actual == nullptr || scratch == nullptr) {
+        expected == nullptr || actual == nullptr || scratch == nullptr || arranged == nullptr) {
       print("depthwise_conv2d_s8_mult__dsp: arena too small, case skipped\n");
       continue;
     }
@@ -74,7 +75,8 @@ int run_depthwise_conv2d_s8_mult__dsp(Rng& rng, int cases) {
       shifts[i] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, positive_shifts ? 1 : -1);
     }
     depthwise_conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    depthwise_conv2d_s8_mult__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    depthwise_conv2d_s8_mult__dsp_arrange(s, filter, arranged);
+    depthwise_conv2d_s8_mult__dsp(p, multipliers, shifts, s, input, arranged, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, extreme ? "extreme" : "random", expected, actual,
                          static_cast<size_t>(out_count))) {
       ++failed;
