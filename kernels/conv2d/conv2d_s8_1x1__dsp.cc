@@ -3,8 +3,9 @@
 // Four output pixels at a time: each one's C input values become an int16 column (input
 // offset added) of the interleaved block of conv2d_s8_dsp_block.h, expanded straight
 // from the input, then every output channel runs 16 MACs per weight word over the block.
-// With stride 1 the pixels are consecutive in the input. Fewer than 4 output pixels in
-// all: the reference kernel runs.
+// With stride 1 the pixels are consecutive in the input. A last single pixel runs on
+// its own (run_single); a last 2 or 3 move the block back over pixels already done.
+// Fewer than 4 output pixels in all: the reference kernel runs.
 //
 // Scratch: the column block, 32 * ceil(C / 4) bytes.
 #include "conv2d/conv2d.h"
@@ -29,7 +30,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   uint32_t* columns = reinterpret_cast<uint32_t*>(scratch);
   const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
   const conv2d_dsp::OutputQuant quant =
-      conv2d_dsp::output_quant(params, multipliers, shifts);
+      conv2d_dsp::output_quant(params, multipliers, shifts, shape.out_c);
 
   const int32_t image_step = shape.in_h * shape.in_w * c;
   const int32_t pixel_step = params.stride_w * c;
@@ -45,6 +46,12 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   const int8_t* row = input;
   const int8_t* src = input;
   for (int32_t p = 0; p < pixels; p += kBlockPixels) {
+    if (p + 1 == pixels) {  // one pixel left: on its own
+      conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
+      conv2d_dsp::run_single(columns, c, filter, bias, shape.out_c, quant,
+                             output + p * shape.out_c);
+      break;
+    }
     if (p + kBlockPixels > pixels) {  // last block, moved back to end at the last pixel
       p = pixels - kBlockPixels;
       const int32_t in_image = p % image_pixels;

@@ -4,7 +4,8 @@
 // conv2d_s8_dsp_block.h, then every output channel runs 16 MACs per weight word over
 // the block.
 //
-// Fewer than 4 output pixels in all: the reference kernel runs.
+// A last single pixel runs on its own (run_single); a last 2 or 3 move the block back
+// over pixels already done. Fewer than 4 output pixels in all: the reference kernel runs.
 //
 // Filling a column: when C is a multiple of 4 every tap starts a group of four, so each
 // tap (or a whole filter row, when the window row lies inside the image and dilation_w
@@ -32,6 +33,28 @@ void copy_bytes(const int8_t* src, int8_t* dst, int32_t n) {
   int32_t i = 0;
   for (; i + 4 <= n; i += 4) dsp::store_u32(dst + i, dsp::load_u32(src + i));
   for (; i < n; ++i) dst[i] = src[i];
+}
+
+// rows runs of row_bytes bytes, src_step apart, to dst back to back.
+void copy_rows(const int8_t* src, int32_t src_step, int32_t rows, int32_t row_bytes,
+               int8_t* dst) {
+  const int32_t words = row_bytes >> 2;
+  const int32_t rest = row_bytes & 3;
+  for (int32_t r = 0; r < rows; ++r, src += src_step) {
+    const int8_t* s = src;
+    for (int32_t w = 0; w < words; ++w, s += 4, dst += 4) dsp::store_u32(dst, dsp::load_u32(s));
+    for (int32_t j = 0; j < rest; ++j) *dst++ = s[j];
+  }
+}
+
+// copy_rows for the 3x3 window of a 3-channel image (the usual first layer): three runs
+// of 9 bytes, unrolled.
+void copy_rows_3x9(const int8_t* src, int32_t src_step, int8_t* dst) {
+  for (int32_t r = 0; r < 3; ++r, src += src_step, dst += 9) {
+    dsp::store_u32(dst, dsp::load_u32(src));
+    dsp::store_u32(dst + 4, dsp::load_u32(src + 4));
+    dst[8] = src[8];
+  }
 }
 
 // Window of output pixel (oy, ox) as K int8 bytes in filter order.
@@ -122,7 +145,7 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
   const bool gather = shape.in_c % 4 != 0;
   const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
   const conv2d_dsp::OutputQuant quant =
-      conv2d_dsp::output_quant(params, multipliers, shifts);
+      conv2d_dsp::output_quant(params, multipliers, shifts, shape.out_c);
 
   const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
   const int32_t image_pixels = shape.out_h * shape.out_w;
@@ -131,9 +154,50 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
     conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
+  // The gathered row's bytes past K (up to the word) hold the input zero point, so the
+  // whole words expand with a zero tail (written once: gather_window writes K bytes).
+  const int32_t groups = conv2d_dsp::k_groups(k);
+  if (gather) {
+    const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+    for (int32_t j = k; j < groups * 4; ++j) gathered[j] = pad;
+  }
+  // Windows wholly inside the image with dilation_w 1 (x0 <= x_last, y0 <= y_last) are
+  // gathered as kernel_h runs of row_bytes contiguous bytes.
+  const int32_t row_bytes = shape.kernel_w * shape.in_c;
+  const int32_t in_row_bytes = shape.in_w * shape.in_c;
+  const int32_t window_row_step = params.dilation_h * in_row_bytes;
+  const int32_t x_last = params.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
+  const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.dilation_h;
+  const bool rows_3x9 = shape.kernel_h == 3 && row_bytes == 9;
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
+  // Column `i` of the block from the window of the pixel at (image, oy, ox).
+  auto fill_column = [&](int32_t i) {
+    if (gather) {
+      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t x0 = ox * params.stride_w - params.pad_left;
+      if (x0 >= 0 && x0 <= x_last && y0 >= 0 && y0 <= y_last) {
+        const int8_t* const window = image + y0 * in_row_bytes + x0 * shape.in_c;
+        if (rows_3x9) {
+          copy_rows_3x9(window, window_row_step, gathered);
+        } else {
+          copy_rows(window, window_row_step, shape.kernel_h, row_bytes, gathered);
+        }
+      } else {
+        gather_window(params, shape, image, oy, ox, gathered);
+      }
+      conv2d_dsp::expand_words(gathered, groups, offsets, columns, i);
+    } else {
+      expand_window(params, shape, image, oy, ox, offsets, columns, i);
+    }
+  };
   for (int32_t p = 0; p < pixels; p += kBlockPixels) {
+    if (p + 1 == pixels) {  // one pixel left: on its own
+      fill_column(0);
+      conv2d_dsp::run_single(columns, k, filter, bias, shape.out_c, quant,
+                             output + p * shape.out_c);
+      break;
+    }
     if (p + kBlockPixels > pixels) {  // last block, moved back to end at the last pixel
       p = pixels - kBlockPixels;
       const int32_t in_image = p % image_pixels;
@@ -142,12 +206,7 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
       ox = in_image % shape.out_w;
     }
     for (int32_t i = 0; i < kBlockPixels; ++i) {
-      if (gather) {
-        gather_window(params, shape, image, oy, ox, gathered);
-        conv2d_dsp::expand_into_column(gathered, k, offsets, columns, i, 0);
-      } else {
-        expand_window(params, shape, image, oy, ox, offsets, columns, i);
-      }
+      fill_column(i);
       if (++ox == shape.out_w) {
         ox = 0;
         if (++oy == shape.out_h) {

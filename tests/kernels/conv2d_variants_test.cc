@@ -173,6 +173,67 @@ TEST(Conv2dS8DspRequantize, MatchesMultiplyByQuantizedMultiplier) {
   }
 }
 
+// The forms block_matmul_fast uses (multiplier >= 0, |zp| <= 128), zero point included,
+// against wrapping_add(multiply_by_quantized_multiplier(...), zp) over every shift.
+TEST(Conv2dS8DspRequantize, FastFormsMatchReference) {
+  std::mt19937 rng(17);
+  const int32_t special[] = {0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, INT32_MIN + 1, 1 << 30,
+                             -(1 << 30), (1 << 30) + 1, 12345, -12345};
+  for (int i = 0; i < 400000; ++i) {
+    const int32_t acc = uniform(rng, 0, 3) == 0 ? special[uniform(rng, 0, 12)]
+                        : uniform(rng, 0, 1) ? uniform(rng, -70000, 70000)
+                                             : uniform(rng, INT32_MIN, INT32_MAX);
+    const int32_t m_special[] = {0, 1, 2, INT32_MAX, 1 << 30, (1 << 30) + 1};
+    const int32_t m =
+        uniform(rng, 0, 4) == 0 ? m_special[uniform(rng, 0, 5)] : uniform(rng, 0, INT32_MAX);
+    const int32_t shift = uniform(rng, kMinShift, kMaxShift);
+    const int32_t zp = uniform(rng, 0, 3) == 0 ? (uniform(rng, 0, 1) ? -128 : 128)
+                                               : uniform(rng, -128, 128);
+    ASSERT_TRUE(conv2d_dsp::fast_applies(m, zp));
+    const int32_t expected = wrapping_add(multiply_by_quantized_multiplier(acc, m, shift), zp);
+    int32_t actual;
+    if (shift < -conv2d_dsp::kMaxFastRight) {
+      actual = conv2d_dsp::requantize_fast(acc, m, conv2d_dsp::fast_right_high(-shift - 1, 0),
+                                           -shift - 1) + zp;
+    } else if (shift <= -2) {
+      actual = conv2d_dsp::requantize_fast(acc, m, conv2d_dsp::fast_right_high(-shift - 1, zp),
+                                           -shift - 1);
+    } else if (shift == -1) {
+      actual = conv2d_dsp::requantize_right1(acc, m, zp);
+    } else {
+      actual = conv2d_dsp::requantize_left_zp(acc, m, shift, zp);
+    }
+    ASSERT_EQ(actual, expected) << "acc " << acc << " m " << m << " shift " << shift << " zp "
+                                << zp;
+  }
+}
+
+// Every channel on the fast requantization path, every shift (tiny scales included),
+// accumulators over the whole int32 range.
+TEST(Conv2dS8Dsp, FastRequantizationCasesMatchReference) {
+  std::mt19937 rng(2468);
+  for (int i = 0; i < 600; ++i) {
+    const bool pointwise = uniform(rng, 0, 1) == 1;
+    Case c = random_case(rng, pointwise);
+    const int32_t shift_mode = uniform(rng, 0, 2);  // any, tiny scales, all right shifts
+    for (size_t o = 0; o < c.multipliers.size(); ++o) {
+      c.multipliers[o] = uniform(rng, 0, 5) == 0 ? uniform(rng, 0, 3) : uniform(rng, 0, INT32_MAX);
+      c.shifts[o] = shift_mode == 0   ? uniform(rng, kMinShift, kMaxShift)
+                    : shift_mode == 1 ? uniform(rng, -31, -20)
+                                      : uniform(rng, -25, -2);
+    }
+    if (!c.bias.empty() && uniform(rng, 0, 1)) {
+      for (int32_t& b : c.bias) b = uniform(rng, INT32_MIN, INT32_MAX);
+    }
+    const uint32_t scratch =
+        pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c)
+                  : conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
+    ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch),
+              run_reference(c))
+        << "case " << i << ": " << describe(c);
+  }
+}
+
 TEST(Conv2dS8Dsp, RandomCasesMatchReference) {
   std::mt19937 rng(1234);
   for (int i = 0; i < 600; ++i) {

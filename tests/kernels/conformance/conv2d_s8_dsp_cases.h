@@ -2,7 +2,8 @@
 // the variant against the reference conv2d_s8 on the same buffers. Shapes cover odd
 // channel counts (K tails), partial pixel blocks, strides 1-3, dilation, asymmetric
 // padding (general variant), batch 2, zero points, clamps, absent bias, and realistic
-// and extreme multipliers / shifts (INT32_MIN included) and biases (accumulator wraps).
+// and extreme multipliers / shifts (INT32_MIN included) and biases (accumulator wraps),
+// and cases with every multiplier >= 0 over the whole shift range (the fast paths).
 #pragma once
 
 #include "conformance.h"
@@ -39,7 +40,13 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     Conv2dShape s;
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 4) == 0 ? 2 : 1;
-    s.in_c = rng.coin() ? rng.uniform(1, 67) : 4 * rng.uniform(1, 16);
+    // fast_wide: every multiplier >= 0 (the variants' fast requantization), often with
+    // in_c % 8 == 0, a bias and the full clamp range (their asm channel loop on DSP cores).
+    const bool fast_wide = rng.coin();
+    const int32_t c_mode = rng.uniform(0, 3);
+    s.in_c = fast_wide && c_mode == 0 ? 8 * rng.uniform(1, 8)
+             : c_mode < 3             ? rng.uniform(1, 67)
+                                      : 4 * rng.uniform(1, 16);
     s.out_c = rng.uniform(1, 19);
     p.stride_h = rng.uniform(1, 3);
     p.stride_w = rng.uniform(1, 3);
@@ -71,14 +78,19 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     p.output_zero_point = rng.uniform(-128, 127);
     p.act_min = rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = rng.coin() ? 127 : rng.uniform(p.act_min, 127);
-    const bool extreme = rng.uniform(0, 3) == 0;
+    if (fast_wide && rng.uniform(0, 7) != 0) {
+      p.act_min = -128;
+      p.act_max = 127;
+    }
+    const bool extreme = !fast_wide && rng.uniform(0, 2) == 0;
 
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
     const int32_t filter_count = s.out_c * s.kernel_h * s.kernel_w * s.in_c;
     const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
     int8_t* input = a.alloc_array<int8_t>(in_count);
     int8_t* filter = a.alloc_array<int8_t>(filter_count);
-    int32_t* bias = rng.uniform(0, 3) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
+    const bool no_bias = rng.uniform(0, fast_wide ? 15 : 3) == 0;
+    int32_t* bias = no_bias ? nullptr : a.alloc_array<int32_t>(s.out_c);
     int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
     int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
     int8_t* expected = a.alloc_array<int8_t>(out_count);
@@ -93,10 +105,25 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     fill_s8(rng, input, in_count);
     fill_s8(rng, filter, filter_count);
     if (bias != nullptr) {
-      fill_s32(rng, bias, s.out_c, extreme ? INT32_MIN : -60000, extreme ? INT32_MAX : 60000);
+      const bool wide = extreme || (fast_wide && rng.coin());
+      fill_s32(rng, bias, s.out_c, wide ? INT32_MIN : -60000, wide ? INT32_MAX : 60000);
     }
+    // fast_wide shifts: any, tiny scales only, or all in [-25, -2] (every channel
+    // right-shifting); some channels have multiplier 0 with any shift.
+    const int32_t shift_mode = rng.uniform(0, 3) != 0 ? 2 : rng.uniform(0, 1);
     for (int32_t o = 0; o < s.out_c; ++o) {
       const bool extreme_channel = extreme && rng.coin();
+      if (fast_wide) {
+        multipliers[o] = rng.coin() ? rng.uniform(0, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
+        shifts[o] = shift_mode == 0   ? rng.uniform(-31, 30)
+                    : shift_mode == 1 ? rng.uniform(-31, -20)
+                                      : rng.uniform(-25, -2);
+        if (rng.uniform(0, 7) == 0) {
+          multipliers[o] = 0;
+          shifts[o] = rng.uniform(-31, 30);
+        }
+        continue;
+      }
       multipliers[o] = conv2d_dsp_random_multiplier(rng, extreme_channel);
       shifts[o] = extreme_channel ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
     }
