@@ -75,9 +75,11 @@ extern const KernelEntry kDepthwiseConv2dS8Entry;
 
 // Armv7E-M DSP variants: same inputs, params and results as depthwise_conv2d_s8, for depth
 // multiplier 1 only (check() refuses others). Scratch: *_scratch_bytes(params, shape)
-// bytes, 4-byte aligned, rewritten by each run: per-channel requantization constants
-// (16 * C), and for the 3x3 variant also the extended filter (18 * C) and a ring of three
-// extended input rows (6 * C * ((out_w - 1) * stride_w + 3)).
+// bytes, 4-byte aligned, rewritten by each run: depthwise_conv2d_s8__dsp per-channel
+// requantization constants (16 * C); the 3x3 variant a per-channel table of filter pairs
+// and requantization constants (40 * C), a row of input zero points (C rounded up to 4)
+// and a ring of three extended input rows (24 * C * ceil(ceil(Wp / 2) / 2),
+// Wp = (out_w - 1) * stride_w + 3).
 //   depthwise_conv2d_s8_3x3__dsp: 3x3 filter, dilation 1, any stride and padding.
 //   depthwise_conv2d_s8__dsp: any filter size, stride, dilation and padding.
 inline bool depthwise_conv2d_s8_3x3__dsp_supports(const DepthwiseConv2dS8Params& p,

@@ -1,132 +1,469 @@
 // int8 depthwise convolution, 3x3 filter, depth multiplier 1, dilation 1, any stride and
 // padding, with the Armv7E-M DSP extension; bit-exact with depthwise_conv2d_s8.
 //
-// Algorithm (the fast path, taken when the requantization table applies; see
-// depthwise_conv2d_s8_dsp_common.h):
-// - The filter is extended once per run into scratch, doubled: per group of four channels
-//   and tap, the words [2w(c), 2w(c+2)] and [2w(c+1), 2w(c+3)] (exact in int16). The
-//   accumulators, started at twice the bias, are then twice the reference's, which is
-//   what the fast requantization's SMMULR wants (the table's proof bounds 2 * acc).
-// - Input rows are extended into a ring of three row buffers, each row once per image:
-//   per group and padded column the words [x(c) + offset, x(c+2) + offset] and
-//   [x(c+1) + offset, x(c+3) + offset] (SXTAB16), zeros for padding columns and rows.
-//   A padded tap then contributes w * 0, exactly what the reference's skipping gives.
-// - Per output pixel and group: nine taps of two LDRDs and four SMLAxy into four
-//   accumulators that start at the bias, then the four outputs requantized together.
-// Channels past the last multiple of four are done one by one over the taps inside the
-// image. Without the fast requantization every pixel takes the general tap-by-tap path.
+// Algorithm (the fast path: horizontal stride 1 or 2, every multiplier above 2^30, and
+// every shift negative with the requantization bounds proved, by a quick test in
+// make_table() or else by depthwise_dsp::make_output()):
+// - Per channel, a table entry prepared once per run: the filter as horizontal tap pairs,
+//   doubled, per filter row k: W01 = [2w(k,0), 2w(k,1)], W12 = [2w(k,1), 2w(k,2)] (exact
+//   in int16); twice the bias; the requantization constants.
+// - Input rows are extended into a ring of three slots (input row r lives in slot r mod 3),
+//   each row once per image, channel-planar: per channel c and column pair j the word
+//   P(j) = [x(2j) + offset, x(2j + 1) + offset]. Padding columns are read from a row of
+//   input zero points and padding rows are zeros, so a padded tap contributes w * 0, as the
+//   reference's skipping does. Per channel the words are stored by blocks of two pairs:
+//   block b holds, for slots 0..2, P(2b) and P(2b + 1) of that slot's row; so a window
+//   row's words are at offsets known at compile time once the slot of its first row is.
+//   Four channels and four columns take 4 LDR, 4 PKHxx, 8 SXTAB16 and 4 STRD.
+// - Per output row, every channel's outputs four at a time (six at once when the row has
+//   six), the channel loop innermost. A filter row costs two instructions per output: with
+//   stride 1 and P0 = [x0, x1], P1 = [x2, x3], P2 = ...
+//     out0 += SMLAD(P0, W01) + SMLABT(P1, W12)    (x0 w0 + x1 w1, x2 w2)
+//     out1 += SMLATB(P0, W01) + SMLAD(P1, W12)    (x1 w0, x2 w1 + x3 w2)
+//   and likewise from P1, P2 for out2, out3; with stride 2, out_i += SMLAD(P_i, W01) +
+//   SMLABT(P_i+1, W12). The accumulators, started at twice the bias, are twice the
+//   reference's; the requantization is then
+//     out = ssat8((SMMLAR(acc2, m, round_zp) + (acc2 >> 31)) >> right)
+//   where SMMLAR adds SaturatingRoundingDoublingHighMul(acc, m) to round_zp, and the sign
+//   of acc2 is the sign of that product because m > 2^30 (acc <= -1 gives a product below
+//   -2^30). When [act_min, act_max] is not the whole int8 range, each finished output row
+//   is clamped four bytes at a time (SSUB8 / SEL).
+//   About 61 instructions per channel and four stride-1 outputs (36 MACs).
+// Other shapes and requantizations take the general tap-by-tap path
+// (depthwise_dsp::pixel) for every pixel.
 //
-// Scratch (4-byte aligned): table 16 * C, filter 18 * (C & ~3), ring 3 * 2 * (C & ~3) * Wp
-// bytes, Wp = (out_w - 1) * stride_w + 3 padded columns.
+// Scratch (4-byte aligned): table 40 * C bytes, zero-point row C bytes rounded up to 4,
+// ring 24 * C * B bytes with B = ceil(ceil(Wp / 2) / 2) blocks, Wp = (out_w - 1) *
+// stride_w + 3 padded columns. The general path keeps make_output()'s table in the ring.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_s8_dsp_common.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
 #include "quant/quant_check.h"
 
+#if defined(__GNUC__) && !defined(__clang__)
+#define MOTE_DW3X3_NOINLINE __attribute__((noinline))
+// GCC's induction-variable pass turns each p + k * step into its own pointer, which then
+// spill; without it the loops keep one pointer and register offsets.
+#define MOTE_DW3X3_NO_IVOPTS __attribute__((optimize("no-schedule-insns", "no-ivopts")))
+#else
+#define MOTE_DW3X3_NOINLINE
+#define MOTE_DW3X3_NO_IVOPTS
+#endif
+
 namespace mote {
 
 namespace {
 
-using depthwise_dsp::ChannelRequant;
 using depthwise_dsp::Output;
 
-int32_t padded_columns(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape) {
-  return (shape.out_w - 1) * params.stride_w + 3;
+// One channel's table entry (int32 words).
+constexpr int32_t kFilterWords = 6;  // W01, W12 of filter rows 0, 1, 2
+constexpr int32_t kBias2 = kFilterWords;
+constexpr int32_t kRight = 7;
+constexpr int32_t kMultiplier = 8;  // then kRoundZp: one LDRD
+constexpr int32_t kRoundZp = 9;
+constexpr int32_t kEntryWords = 10;
+constexpr int32_t kBlockWords = 6;  // two pairs for each of the three slots
+
+int32_t ring_blocks(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape) {
+  const int32_t columns = (shape.out_w - 1) * params.stride_w + 3;
+  const int32_t pairs = (columns + 1) / 2;
+  return (pairs + 1) / 2;
 }
 
-// One row of outputs for one channel group (accumulators doubled, see above). rows[k]: the group's extended words of input
-// row k of the windows, at the first window's first column; filter: the group's 9 x 2
-// extended filter words; step: words between horizontally adjacent windows.
-MOTE_DEPTHWISE_DSP_HOT void row_group(const uint32_t* row0, const uint32_t* row1,
-                                      const uint32_t* row2, const uint32_t* filter,
-                                      const ChannelRequant* q, int32_t count, int32_t step,
-                                      int32_t out_step, uint32_t lo4, uint32_t hi4,
-                                      int8_t* out) {
-  const int32_t row_advance = step - 6;  // the taps advance each row pointer by 6 words
+// Byte offset of pair i of the slot's row from a block-aligned pointer.
+constexpr int pair_offset(int slot, int i) {
+  return 4 * ((i >> 1) * kBlockWords + slot * 2 + (i & 1));
+}
+
+// Filter row kRow (its input row in slot kSlot) of kN outputs added to a0..a5. The
+// source order keeps at most two input words live (GCC keeps it: no-schedule-insns), so
+// that the channel loop's pointers stay in registers.
+template <int kStride, int kN, int kSlot, int kRow>
+inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, int32_t& a1,
+                       int32_t& a2, int32_t& a3, int32_t& a4, int32_t& a5) {
+  uint32_t w01, w12, x0, x1, x2, x3, x4;
+  dsp::load2_u32_at<8 * kRow>(entry, w01, w12);
+  dsp::load2_u32_at<pair_offset(kSlot, 0)>(p, x0, x1);
+  if constexpr (kStride == 1 && kN == 6) {  // pairs 0..3, one load each after the first two
+    a0 = dsp::smlad(x0, w01, a0);
+    a0 = dsp::smlabt(x1, w12, a0);
+    a1 = dsp::smlatb(x0, w01, a1);
+    a1 = dsp::smlad(x1, w12, a1);
+    x2 = p[pair_offset(kSlot, 2) / 4];
+    a2 = dsp::smlad(x1, w01, a2);
+    a2 = dsp::smlabt(x2, w12, a2);
+    a3 = dsp::smlatb(x1, w01, a3);
+    a3 = dsp::smlad(x2, w12, a3);
+    x3 = p[pair_offset(kSlot, 3) / 4];
+    a4 = dsp::smlad(x2, w01, a4);
+    a4 = dsp::smlabt(x3, w12, a4);
+    a5 = dsp::smlatb(x2, w01, a5);
+    a5 = dsp::smlad(x3, w12, a5);
+  } else if constexpr (kStride == 1) {
+    a0 = dsp::smlad(x0, w01, a0);
+    a0 = dsp::smlabt(x1, w12, a0);
+    if constexpr (kN >= 2) {
+      a1 = dsp::smlatb(x0, w01, a1);
+      a1 = dsp::smlad(x1, w12, a1);
+    }
+    if constexpr (kN >= 3) {
+      x2 = p[pair_offset(kSlot, 2) / 4];
+      a2 = dsp::smlad(x1, w01, a2);
+      a2 = dsp::smlabt(x2, w12, a2);
+    }
+    if constexpr (kN >= 4) {
+      a3 = dsp::smlatb(x1, w01, a3);
+      a3 = dsp::smlad(x2, w12, a3);
+    }
+  } else {
+    a0 = dsp::smlad(x0, w01, a0);
+    a0 = dsp::smlabt(x1, w12, a0);
+    if constexpr (kN >= 2) {
+      a1 = dsp::smlad(x1, w01, a1);
+      if constexpr (kN >= 3) {
+        dsp::load2_u32_at<pair_offset(kSlot, 2)>(p, x2, x3);
+      } else {
+        x2 = p[pair_offset(kSlot, 2) / 4];
+      }
+      a1 = dsp::smlabt(x2, w12, a1);
+    }
+    if constexpr (kN >= 3) {
+      a2 = dsp::smlad(x2, w01, a2);
+      a2 = dsp::smlabt(x3, w12, a2);
+    }
+    if constexpr (kN >= 4) {
+      x4 = p[pair_offset(kSlot, 4) / 4];
+      a3 = dsp::smlad(x3, w01, a3);
+      a3 = dsp::smlabt(x4, w12, a3);
+    }
+  }
+}
+
+inline int32_t requantize(int32_t acc2, int32_t multiplier, int32_t round_zp, int32_t right) {
+  return dsp::ssat8((dsp::smmlar(acc2, multiplier, round_zp) + (acc2 >> 31)) >> right);
+}
+
+// The bytes out[0, count) clamped to [lo, hi] (lo4, hi4: the bounds in each byte).
+void clamp_bytes(int8_t* out, int32_t count, uint32_t lo4, uint32_t hi4, int32_t lo, int32_t hi) {
+  int32_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    dsp::store_u32(out + i, dsp::min_s8x4(dsp::max_s8x4(dsp::load_u32(out + i), lo4), hi4));
+  }
+  for (; i < count; ++i) out[i] = static_cast<int8_t>(clamp_i32(out[i], lo, hi));
+}
+
+// kN (1..4, or 6 with stride 1) outputs of one channel: p is the block-aligned ring
+// pointer of the first window's first pair, entry the channel's table entry, out the first
+// output, step the bytes between horizontally adjacent outputs.
+template <int kStride, int kSlot, int kN>
+MOTE_DW3X3_NO_IVOPTS inline void outputs(const uint32_t* p, const uint32_t* entry, int32_t step,
+                                         int8_t* out) {
+  const int32_t bias2 = static_cast<int32_t>(entry[kBias2]);
+  int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2, a5 = bias2;
+  filter_row<kStride, kN, kSlot % 3, 0>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, (kSlot + 1) % 3, 1>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, (kSlot + 2) % 3, 2>(p, entry, a0, a1, a2, a3, a4, a5);
+  uint32_t m, rz;
+  dsp::load2_u32_at<4 * kMultiplier>(entry, m, rz);
+  const int32_t right = static_cast<int32_t>(entry[kRight]);
+  const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
+  out[0] = static_cast<int8_t>(requantize(a0, multiplier, round_zp, right));
+  if constexpr (kN >= 2) {
+    out[step] = static_cast<int8_t>(requantize(a1, multiplier, round_zp, right));
+  }
+  if constexpr (kN >= 3) {
+    out += 2 * step;
+    out[0] = static_cast<int8_t>(requantize(a2, multiplier, round_zp, right));
+  }
+  if constexpr (kN >= 4) {
+    out[step] = static_cast<int8_t>(requantize(a3, multiplier, round_zp, right));
+  }
+  if constexpr (kN >= 6) {
+    out += 2 * step;
+    out[0] = static_cast<int8_t>(requantize(a4, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize(a5, multiplier, round_zp, right));
+  }
+}
+
+// kN outputs of every channel at `count` places kAdvance ring words apart (4 * C output
+// bytes apart): p, entry, out as for channel 0 at the first place.
+template <int kStride, int kSlot, int kN>
+MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
+                                        const uint32_t* table, int32_t channels, int32_t count,
+                                        int8_t* out) {
+  constexpr int32_t kAdvance = kStride == 1 ? kBlockWords : 2 * kBlockWords;  // per 4 outputs
   for (int32_t i = 0; i < count; ++i) {
-    int32_t a0 = q[0].bias2, a1 = q[1].bias2, a2 = q[2].bias2, a3 = q[3].bias2;
-    const uint32_t* w = filter;
-    auto tap = [&](const uint32_t*& x) {
-      uint32_t xe, xo, we, wo;
-      dsp::load2_u32_advance(x, xe, xo);
-      dsp::load2_u32_advance(w, we, wo);
-      a0 = dsp::smlabb(xe, we, a0);
-      a2 = dsp::smlatt(xe, we, a2);
-      a1 = dsp::smlabb(xo, wo, a1);
-      a3 = dsp::smlatt(xo, wo, a3);
-    };
-    tap(row0);
-    tap(row0);
-    tap(row0);
-    tap(row1);
-    tap(row1);
-    tap(row1);
-    tap(row2);
-    tap(row2);
-    tap(row2);
-    depthwise_dsp::finish4_fast(q, a0, a1, a2, a3, lo4, hi4, out);
-    row0 += row_advance;
-    row1 += row_advance;
-    row2 += row_advance;
-    out += out_step;
+    const uint32_t* pc = p;
+    const uint32_t* entry = table;
+    int8_t* oc = out;
+    int8_t* const end = out + channels;
+    do {
+      outputs<kStride, kSlot, kN>(pc, entry, channels, oc);
+      pc += chan_words;
+      entry += kEntryWords;
+      ++oc;
+    } while (oc != end);
+    p += kAdvance;
+    out += 4 * channels;
   }
 }
 
-// Extends input row iy (or zeros outside the image) into slot: [group][column][2 words].
+// One output row, every channel. ring: the ring's first word; chan_words: words per
+// channel in the ring; out_row: the row's first output.
+template <int kStride, int kSlot>
+void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, int32_t channels,
+              int32_t out_w, int8_t* out_row) {
+  constexpr int32_t kAdvance = kStride == 1 ? kBlockWords : 2 * kBlockWords;  // per 4 outputs
+  if (kStride == 1 && out_w == 6) {  // one pass of six: fewer loads than four and two
+    channels_pass<kStride, kSlot, 6>(ring, chan_words, table, channels, 1, out_row);
+    return;
+  }
+  const int32_t quads = out_w >> 2;
+  if (quads > 0) {
+    channels_pass<kStride, kSlot, 4>(ring, chan_words, table, channels, quads, out_row);
+  }
+  ring += quads * kAdvance;
+  out_row += quads * 4 * channels;
+  switch (out_w & 3) {
+    case 1:
+      channels_pass<kStride, kSlot, 1>(ring, chan_words, table, channels, 1, out_row);
+      break;
+    case 2:
+      channels_pass<kStride, kSlot, 2>(ring, chan_words, table, channels, 1, out_row);
+      break;
+    case 3:
+      channels_pass<kStride, kSlot, 3>(ring, chan_words, table, channels, 1, out_row);
+      break;
+    default:
+      break;
+  }
+}
+
+using RowPass = void (*)(const uint32_t*, int32_t, const uint32_t*, int32_t, int32_t, int8_t*);
+
+RowPass row_pass_for(int32_t stride, int32_t slot) {
+  if (stride == 1) {
+    return slot == 0 ? row_pass<1, 0> : (slot == 1 ? row_pass<1, 1> : row_pass<1, 2>);
+  }
+  return slot == 0 ? row_pass<2, 0> : (slot == 1 ? row_pass<2, 1> : row_pass<2, 2>);
+}
+
+// The ring word of pair j of channel c in the slot.
+inline uint32_t* ring_word(uint32_t* ring, int32_t chan_words, int32_t c, int32_t slot,
+                           int32_t j) {
+  return ring + c * chan_words + (j >> 1) * kBlockWords + slot * 2 + (j & 1);
+}
+
+// One block of channels [0, channels_end) (a multiple of four), four at a time: s0..s3
+// point at the block's four columns (byte 0; a padding column at input zero points, which
+// extend to 0), d at channel 0's ring words of the block.
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_block(
+    const int8_t* s0, const int8_t* s1, const int8_t* s2, const int8_t* s3, int32_t channels_end,
+    uint32_t offset2, uint32_t* d, int32_t chan_words) {
+  for (int32_t c = 0; c < channels_end; c += 4) {
+    const uint32_t x0 = dsp::load_u32(s0 + c);
+    const uint32_t x1 = dsp::load_u32(s1 + c);
+    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1);
+    const uint32_t hi01 = dsp::pkhtb_hi_hi(x0, x1);
+    const uint32_t x2 = dsp::load_u32(s2 + c);
+    const uint32_t x3 = dsp::load_u32(s3 + c);
+    const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
+    const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    d[0] = dsp::sxtab16(offset2, lo01);
+    d[1] = dsp::sxtab16(offset2, lo23);
+    d += chan_words;
+    d[0] = dsp::sxtab16_ror8(offset2, lo01);
+    d[1] = dsp::sxtab16_ror8(offset2, lo23);
+    d += chan_words;
+    d[0] = dsp::sxtab16(offset2, hi01);
+    d[1] = dsp::sxtab16(offset2, hi23);
+    d += chan_words;
+    d[0] = dsp::sxtab16_ror8(offset2, hi01);
+    d[1] = dsp::sxtab16_ror8(offset2, hi23);
+    d += chan_words;
+  }
+}
+
+// `count` (>= 1) full blocks of channels c..c+3 (src: byte c of the first block's first
+// column) into their ring words from d0 (channel c) on.
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
+    const int8_t* src, int32_t count, int32_t channels, uint32_t offset2, uint32_t* d0,
+    int32_t chan_words) {
+  uint32_t* d1 = d0 + chan_words;
+  uint32_t* d2 = d1 + chan_words;
+  uint32_t* d3 = d2 + chan_words;
+  const int32_t pair_step = 2 * channels;
+  do {
+    const uint32_t x0 = dsp::load_u32(src);
+    const uint32_t x1 = dsp::load_u32(src + channels);
+    src += pair_step;
+    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1);  // bytes c, c+1 of columns 0, 1
+    const uint32_t hi01 = dsp::pkhtb_hi_hi(x0, x1);  // bytes c+2, c+3
+    const uint32_t x2 = dsp::load_u32(src);
+    const uint32_t x3 = dsp::load_u32(src + channels);
+    src += pair_step;
+    const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
+    const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    dsp::store2_u32_advance<4 * kBlockWords>(d0, dsp::sxtab16(offset2, lo01),
+                                             dsp::sxtab16(offset2, lo23));
+    dsp::store2_u32_advance<4 * kBlockWords>(d1, dsp::sxtab16_ror8(offset2, lo01),
+                                             dsp::sxtab16_ror8(offset2, lo23));
+    dsp::store2_u32_advance<4 * kBlockWords>(d2, dsp::sxtab16(offset2, hi01),
+                                             dsp::sxtab16(offset2, hi23));
+    dsp::store2_u32_advance<4 * kBlockWords>(d3, dsp::sxtab16_ror8(offset2, hi01),
+                                             dsp::sxtab16_ror8(offset2, hi23));
+  } while (--count != 0);
+}
+
+// Extends input row iy (zeros outside the image) into the slot: pairs [0, 2 * blocks).
+// zp_row: C bytes of the input zero point (padding columns). Only blocks [0, blocks) are
+// written: the caller passes the blocks that reach into the image (the others, all
+// padding, hold zeros written once per run).
 void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t iy,
-                int32_t pad_left, int32_t columns, int32_t groups, uint32_t offset2,
-                uint32_t* slot) {
-  const int32_t group_stride = columns * 2;
-  for (int32_t j = 0; j < columns; ++j) {
-    const int32_t x = j - pad_left;
-    uint32_t* dst = slot + 2 * j;
-    if (iy < 0 || iy >= shape.in_h || x < 0 || x >= shape.in_w) {
-      for (int32_t g = 0; g < groups; ++g) {
-        dst[0] = 0;
-        dst[1] = 0;
-        dst += group_stride;
-      }
-      continue;
+                int32_t pad_left, int32_t blocks, int32_t slot, int32_t input_zero_point,
+                const int8_t* zp_row, int32_t chan_words, uint32_t* ring) {
+  const int32_t channels = shape.in_c;
+  const int32_t in_w = shape.in_w;
+  if (iy < 0 || iy >= shape.in_h) {
+    for (int32_t c = 0; c < channels; ++c) {
+      uint32_t* dst = ring_word(ring, chan_words, c, slot, 0);
+      for (int32_t b = 0; b < blocks; ++b) dsp::store2_u32_advance<4 * kBlockWords>(dst, 0, 0);
     }
-    const int8_t* src = image + (iy * shape.in_w + x) * shape.in_c;
-    for (int32_t g = 0; g < groups; ++g) {
-      const uint32_t v = dsp::load_u32(src);
-      dst[0] = dsp::sxtab16(offset2, v);
-      dst[1] = dsp::sxtab16_ror8(offset2, v);
-      src += 4;
-      dst += group_stride;
+    return;
+  }
+  const int8_t* const row = image + iy * in_w * channels;
+  const int32_t input_offset = -input_zero_point;
+  const uint32_t offset2 = dsp::pack16(input_offset, input_offset);
+  const int32_t groups_end = channels & ~3;
+  // Blocks whose four columns 4b - pad_left .. + 3 are all inside the image: [first, full).
+  const int32_t first = (pad_left + 3) / 4;
+  int32_t full = in_w + pad_left - 4 >= 0 ? (in_w + pad_left - 4) / 4 + 1 : 0;
+  if (full > blocks) full = blocks;
+  if (full < first) full = first;
+  for (int32_t b = 0; b < blocks; ++b) {
+    if (b >= first && b < full) continue;
+    // An edge block: padding columns read from zp_row (C input zero points).
+    const int32_t x = 4 * b - pad_left;
+    const int8_t* src[4];
+    for (int32_t k = 0; k < 4; ++k) {
+      src[k] = x + k >= 0 && x + k < in_w ? row + (x + k) * channels : zp_row;
+    }
+    if (groups_end > 0) {
+      extend_edge_block(src[0], src[1], src[2], src[3], groups_end, offset2,
+                        ring_word(ring, chan_words, 0, slot, 2 * b), chan_words);
+    }
+  }
+  // Full blocks: four channels and four columns at a time.
+  if (first < full) {
+    for (int32_t c = 0; c < groups_end; c += 4) {
+      const int8_t* src = row + (4 * first - pad_left) * channels + c;
+      extend_full_blocks(src, full - first, channels, offset2,
+                         ring_word(ring, chan_words, c, slot, 2 * first), chan_words);
+    }
+  }
+  // Channels past the last multiple of four, one element at a time.
+  for (int32_t c = groups_end; c < channels; ++c) {
+    for (int32_t j = 0; j < 2 * blocks; ++j) {
+      const int32_t x = 2 * j - pad_left;
+      const int32_t v0 = x >= 0 && x < in_w ? row[x * channels + c] + input_offset : 0;
+      const int32_t v1 =
+          x + 1 >= 0 && x + 1 < in_w ? row[(x + 1) * channels + c] + input_offset : 0;
+      *ring_word(ring, chan_words, c, slot, j) = dsp::pack16(v0, v1);
     }
   }
 }
 
-// Channels [first, C) of one output pixel, one by one over the taps inside the image.
-void tail_channels(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape,
-                   const Output& out, const int8_t* image, const int8_t* filter, int32_t y0,
-                   int32_t x0, int32_t first, int8_t* output) {
-  const int32_t channels = shape.in_c;
-  const int32_t input_offset = -params.input_zero_point;
-  const TapRange ky_range = taps_inside(y0, 1, 3, shape.in_h);
-  const TapRange kx_range = taps_inside(x0, 1, 3, shape.in_w);
-  for (int32_t c = first; c < channels; ++c) {
-    uint32_t acc = static_cast<uint32_t>(out.bias_of(c));
-    for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
-      for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
-        const int32_t x = image[((y0 + ky) * shape.in_w + x0 + kx) * channels + c];
-        const int32_t w = filter[(ky * 3 + kx) * channels + c];
-        acc += static_cast<uint32_t>(w * (x + input_offset));
-      }
-    }
-    output[c] = out.finish(c, static_cast<int32_t>(acc));
+// Fills the per-channel table; false when the fast path does not apply: a multiplier
+// <= 2^30, or a channel whose bounds neither the quick test below nor make_output()'s
+// proof (its table goes to common_table) establishes. The quick test: with |bias| < 2^29,
+// |acc| < 2^29 + 9 * 128 * 255, so 2 * acc fits int32 and |y| <= |acc| + 1; a shift in
+// [-right_max, -1] keeps 2^(right - 1) + |zp << right| below 2^30, so the rounding sum
+// stays below 2^31.
+bool make_table(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                const int32_t* shifts, const int32_t* bias, const int8_t* filter,
+                int32_t channels, depthwise_dsp::ChannelRequant* common_table, int32_t* table) {
+  bool quick = true;
+  const uint32_t zp = static_cast<uint32_t>(params.output_zero_point);
+  // right <= right_max keeps (2 |zp| + 1) << (right - 1), i.e. round + |zp << right|, below 2^30.
+  const uint64_t zp_bound = 2u * static_cast<uint64_t>(params.output_zero_point < 0
+                                                           ? -int64_t{params.output_zero_point}
+                                                           : int64_t{params.output_zero_point}) +
+                            1u;
+  int32_t right_max = 0;
+  while (right_max < 31 && (zp_bound << right_max) < (uint64_t{1} << 30)) ++right_max;
+  int32_t* e = table;
+  for (int32_t c = 0; c < channels; ++c) {
+    const int32_t multiplier = multipliers[c];
+    const int32_t shift = shifts[c];
+    const int32_t b = bias != nullptr ? bias[c] : 0;
+    if (multiplier <= (int32_t{1} << 30)) return false;
+    if (shift > -1 || shift < -right_max || b >= (1 << 29) || b <= -(1 << 29)) quick = false;
+    // Wrapping arithmetic (right may be out of range here when !quick; then the entry is
+    // used only after make_output() proved 2 * bias and round_zp fit int32 exactly).
+    const uint32_t right = (0u - static_cast<uint32_t>(shift)) & 31u;
+    e[kBias2] = static_cast<int32_t>(static_cast<uint32_t>(b) << 1);
+    e[kRight] = static_cast<int32_t>(right);
+    e[kMultiplier] = multiplier;
+    e[kRoundZp] = static_cast<int32_t>(((1u << right) >> 1) + (zp << right));
+    e += kEntryWords;
   }
+  // The filter pairs: four channels at a time (SXTB16 then doubled by SADD16, exact in
+  // int16), the channels past the last multiple of four one by one.
+  const int32_t groups_end = channels & ~3;
+  for (int32_t c = 0; c < groups_end; c += 4) {
+    int32_t* const e0 = table + c * kEntryWords;
+    for (int32_t k = 0; k < 3; ++k) {
+      const int8_t* f = filter + 3 * k * channels + c;
+      const uint32_t t0 = dsp::load_u32(f);
+      const uint32_t t1 = dsp::load_u32(f + channels);
+      const uint32_t t2 = dsp::load_u32(f + 2 * channels);
+      const uint32_t even0 = dsp::sxtb16(t0), odd0 = dsp::sxtb16_ror8(t0);
+      const uint32_t even1 = dsp::sxtb16(t1), odd1 = dsp::sxtb16_ror8(t1);
+      const uint32_t even2 = dsp::sxtb16(t2), odd2 = dsp::sxtb16_ror8(t2);
+      const uint32_t e0d = dsp::sadd16(even0, even0), o0d = dsp::sadd16(odd0, odd0);
+      const uint32_t e1d = dsp::sadd16(even1, even1), o1d = dsp::sadd16(odd1, odd1);
+      const uint32_t e2d = dsp::sadd16(even2, even2), o2d = dsp::sadd16(odd2, odd2);
+      int32_t* e = e0 + 2 * k;
+      e[0] = static_cast<int32_t>(dsp::pack_lo_lo(e0d, e1d));  // channel c
+      e[1] = static_cast<int32_t>(dsp::pack_lo_lo(e1d, e2d));
+      e += kEntryWords;
+      e[0] = static_cast<int32_t>(dsp::pack_lo_lo(o0d, o1d));  // channel c + 1
+      e[1] = static_cast<int32_t>(dsp::pack_lo_lo(o1d, o2d));
+      e += kEntryWords;
+      e[0] = static_cast<int32_t>(dsp::pkhtb_hi_hi(e0d, e1d));  // channel c + 2
+      e[1] = static_cast<int32_t>(dsp::pkhtb_hi_hi(e1d, e2d));
+      e += kEntryWords;
+      e[0] = static_cast<int32_t>(dsp::pkhtb_hi_hi(o0d, o1d));  // channel c + 3
+      e[1] = static_cast<int32_t>(dsp::pkhtb_hi_hi(o1d, o2d));
+    }
+  }
+  for (int32_t c = groups_end; c < channels; ++c) {
+    int32_t* const e = table + c * kEntryWords;
+    for (int32_t k = 0; k < 3; ++k) {
+      const int32_t w0 = filter[3 * k * channels + c];
+      const int32_t w1 = filter[(3 * k + 1) * channels + c];
+      const int32_t w2 = filter[(3 * k + 2) * channels + c];
+      e[2 * k] = static_cast<int32_t>(dsp::pack16(2 * w0, 2 * w1));
+      e[2 * k + 1] = static_cast<int32_t>(dsp::pack16(2 * w1, 2 * w2));
+    }
+  }
+  return quick || depthwise_dsp::make_output(params, multipliers, shifts, bias, channels, 9,
+                                             common_table)
+                          .table != nullptr;
 }
+
+// Bytes of the zero-point row (C rounded up to words).
+uint32_t zp_row_bytes(int32_t channels) { return (static_cast<uint32_t>(channels) + 3u) & ~3u; }
 
 }  // namespace
 
 uint32_t depthwise_conv2d_s8_3x3__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                     const DepthwiseConv2dShape& shape) {
-  const uint32_t full = static_cast<uint32_t>(shape.in_c & ~3);
-  const uint32_t columns = static_cast<uint32_t>(padded_columns(params, shape));
-  return depthwise_dsp::output_table_bytes(shape.in_c) + 18u * full + 6u * full * columns;
+  const uint32_t channels = static_cast<uint32_t>(shape.in_c);
+  const uint32_t blocks = static_cast<uint32_t>(ring_blocks(params, shape));
+  return 4u * kEntryWords * channels + zp_row_bytes(shape.in_c) +
+         4u * kBlockWords * channels * blocks;
 }
 
 void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
@@ -137,13 +474,16 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t channels = shape.in_c;
   const int32_t in_image_stride = shape.in_h * shape.in_w * channels;
   const int32_t out_image_stride = shape.out_h * shape.out_w * channels;
-  const int32_t input_offset = -params.input_zero_point;
-  const uint32_t offset2 = dsp::pack16(input_offset, input_offset);
-  ChannelRequant* table = static_cast<ChannelRequant*>(scratch);
-  const Output out =
-      depthwise_dsp::make_output(params, multipliers, shifts, bias, channels, 9, table);
-
-  if (out.table == nullptr) {  // exact requantization: the general path everywhere
+  int32_t* const table = static_cast<int32_t*>(scratch);
+  int8_t* const zp_row = reinterpret_cast<int8_t*>(table + kEntryWords * channels);
+  uint32_t* const ring = reinterpret_cast<uint32_t*>(zp_row + zp_row_bytes(channels));
+  // The common requantization table (16 * C bytes) goes in the ring's space, which holds
+  // at least 24 * C bytes and is written only after make_table() read that table.
+  auto* const common_table = reinterpret_cast<depthwise_dsp::ChannelRequant*>(ring);
+  if ((params.stride_w != 1 && params.stride_w != 2) ||
+      !make_table(params, multipliers, shifts, bias, filter, channels, common_table, table)) {
+    const Output out = depthwise_dsp::make_output(params, multipliers, shifts, bias, channels,
+                                                  9, common_table);
     for (int32_t b = 0; b < shape.batch; ++b) {
       const int8_t* image = input + b * in_image_stride;
       for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -158,59 +498,49 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
     return;
   }
 
-  const int32_t groups = channels / 4;
-  const int32_t full = groups * 4;
-  const int32_t columns = padded_columns(params, shape);
-  uint32_t* const filter_ext = reinterpret_cast<uint32_t*>(table + channels);
-  uint32_t* const ring = filter_ext + 18 * groups;
-  const int32_t slot_words = 2 * groups * columns;
-  for (int32_t g = 0; g < groups; ++g) {
-    for (int32_t t = 0; t < 9; ++t) {
-      const uint32_t w = dsp::load_u32(filter + t * channels + 4 * g);
-      const uint32_t even = dsp::sxtb16(w);
-      const uint32_t odd = dsp::sxtb16_ror8(w);
-      filter_ext[(g * 9 + t) * 2] = dsp::sadd16(even, even);
-      filter_ext[(g * 9 + t) * 2 + 1] = dsp::sadd16(odd, odd);
+  if (channels <= 0) return;
+  const int8_t input_zero_point = static_cast<int8_t>(params.input_zero_point);
+  for (int32_t c = 0; c < channels; ++c) zp_row[c] = input_zero_point;
+  const int32_t blocks = ring_blocks(params, shape);
+  const int32_t chan_words = kBlockWords * blocks;
+  // Blocks from `live` on lie right of the image: all padding, zero for every row.
+  int32_t live = (shape.in_w + params.pad_left + 3) / 4;
+  if (live > blocks) live = blocks;
+  for (int32_t c = 0; live < blocks && c < channels; ++c) {
+    uint32_t* dst = ring + c * chan_words + live * kBlockWords;
+    for (int32_t b = live; b < blocks; ++b) {
+      dsp::store2_u32_advance<8>(dst, 0, 0);
+      dsp::store2_u32_advance<8>(dst, 0, 0);
+      dsp::store2_u32_advance<8>(dst, 0, 0);
     }
   }
-
+  const bool clamped = params.act_min > -128 || params.act_max < 127;
+  const uint32_t lo4 = (static_cast<uint32_t>(params.act_min) & 0xFFu) * 0x01010101u;
+  const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
+  const int32_t out_row_stride = shape.out_w * channels;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
-    int8_t* const out_image = output + b * out_image_stride;
-    // slot_row[s]: the input row ring slot s holds (none at the start of each image).
+    int8_t* out_row = output + b * out_image_stride;
+    // slot_row[s]: the input row slot s holds (none at the start of each image).
     int32_t slot_row[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const uint32_t* rows[3];
+      const int32_t first_slot = ((y0 % 3) + 3) % 3;
       for (int32_t k = 0; k < 3; ++k) {
-        int32_t slot = -1;
-        for (int32_t s = 0; s < 3; ++s) {
-          if (slot_row[s] == y0 + k) slot = s;
-        }
-        if (slot < 0) {  // reuse a slot holding none of this window's rows
-          for (int32_t s = 0; s < 3 && slot < 0; ++s) {
-            if (slot_row[s] < y0 || slot_row[s] > y0 + 2) slot = s;
-          }
+        const int32_t slot = (first_slot + k) % 3;
+        if (slot_row[slot] != y0 + k) {
           slot_row[slot] = y0 + k;
-          extend_row(image, shape, y0 + k, params.pad_left, columns, groups, offset2,
-                     ring + slot * slot_words);
-        }
-        rows[k] = ring + slot * slot_words;
-      }
-      int8_t* const out_row = out_image + oy * shape.out_w * channels;
-      for (int32_t g = 0; g < groups; ++g) {
-        const int32_t offset = g * 2 * columns;
-        row_group(rows[0] + offset, rows[1] + offset, rows[2] + offset, filter_ext + g * 18,
-                  table + 4 * g, shape.out_w, 2 * params.stride_w, channels, out.act_min4,
-                  out.act_max4, out_row + 4 * g);
-      }
-      if (full < channels) {
-        for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-          tail_channels(params, shape, out, image, filter, y0,
-                        ox * params.stride_w - params.pad_left, full,
-                        out_row + ox * channels);
+          extend_row(image, shape, y0 + k, params.pad_left, live, slot,
+                     params.input_zero_point, zp_row, chan_words, ring);
         }
       }
+      row_pass_for(params.stride_w, first_slot)(
+          ring, chan_words, reinterpret_cast<const uint32_t*>(table), channels, shape.out_w,
+          out_row);
+      if (clamped) {
+        clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
+      }
+      out_row += out_row_stride;
     }
   }
 }

@@ -71,6 +71,35 @@ inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
 #endif
 }
 
+// acc + lo(a) * hi(b), wrapping (SMLABT).
+inline int32_t smlabt(uint32_t a, uint32_t b, int32_t acc) {
+#if MOTE_HAS_DSP
+  return __smlabt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+#else
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(lo16(a) * hi16(b)));
+#endif
+}
+
+// acc + hi(a) * lo(b), wrapping (SMLATB).
+inline int32_t smlatb(uint32_t a, uint32_t b, int32_t acc) {
+#if MOTE_HAS_DSP
+  return __smlatb(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+#else
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(hi16(a) * lo16(b)));
+#endif
+}
+
+// pack(hi(a), hi(b)) in one PKHTB (pack_hi_hi's portable form costs two instructions).
+inline uint32_t pkhtb_hi_hi(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  uint32_t r;
+  __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(b), "r"(a));
+  return r;
+#else
+  return (a >> 16) | (b & 0xFFFF0000u);
+#endif
+}
+
 // The rounded high word of the 64-bit product: (a * b + 2^31) >> 32 (SMMULR).
 inline int32_t smmulr(int32_t a, int32_t b) {
 #if MOTE_HAS_DSP

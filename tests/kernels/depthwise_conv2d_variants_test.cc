@@ -129,10 +129,10 @@ Case random_case(std::mt19937& rng, bool kernel3x3) {
   }
 }
 
-// Runs the reference and the variant on the same op; true when they agree.
-void expect_same(const Case& cs, const KernelEntry& variant, uint32_t seed, bool extreme) {
-  std::mt19937 rng(seed);
-  const auto mult = multipliers_for(cs.out_c(), rng, extreme);
+// Runs the reference and the variant on the same op with these multipliers; true when
+// they agree.
+void expect_same_with(const Case& cs, const KernelEntry& variant, uint32_t seed,
+                      const std::vector<Multiplier>& mult) {
   Built b;
   build(cs, mult, seed, &b);
   ASSERT_EQ(b.op.check(kDepthwiseConv2dS8Entry), Status::kOk);
@@ -150,6 +150,11 @@ void expect_same(const Case& cs, const KernelEntry& variant, uint32_t seed, bool
         << cs.stride_w << " d" << cs.dilation_h << "," << cs.dilation_w << " pad "
         << cs.pad_top << cs.pad_left << cs.pad_bottom << cs.pad_right;
   }
+}
+
+void expect_same(const Case& cs, const KernelEntry& variant, uint32_t seed, bool extreme) {
+  std::mt19937 rng(seed);
+  expect_same_with(cs, variant, seed, multipliers_for(cs.out_c(), rng, extreme));
 }
 
 TEST(DepthwiseConv2dS8Dsp3x3, MatchesReferenceOnRandomCases) {
@@ -184,6 +189,73 @@ TEST(DepthwiseConv2dS8Dsp, MatchesReferenceOnModelShapes) {
   for (const Case& cs : shapes) {
     expect_same(cs, kDepthwiseConv2dS83x3DspEntry, seed++, false);
     expect_same(cs, kDepthwiseConv2dS8DspEntry, seed++, false);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// The 3x3 variant's fast path (horizontal stride 1 or 2, negative shifts, multipliers
+// above 2^30) at every input width from 1 to 29 (four outputs at a time, six at once,
+// the remainders), on the vww / kws depthwise shapes, with clamps on and off and channel
+// counts off multiples of four, right shifts up to 30; then the requantizations that leave
+// the quick bound test (the common table's proof admits them) or the fast path: a
+// multiplier of exactly 2^30 or a non-negative shift (the tap-by-tap path).
+TEST(DepthwiseConv2dS8Dsp3x3, MatchesReferenceOnFastPathShapes) {
+  std::mt19937 rng(31337);
+  auto fast = [&](uint32_t count, int32_t shift_lo) {
+    return testing::random_multipliers(count, rng(), shift_lo, -1);
+  };
+  uint32_t seed = 500;
+  for (int32_t stride = 1; stride <= 2; ++stride) {
+    for (uint32_t w = 1; w <= 29; ++w) {
+      for (int32_t pad = 0; pad <= 1; ++pad) {
+        Case cs{1, 4, w, 4 + w % 6, 1, 3, 3, stride, stride, 1, 1, pad, pad, pad, pad,
+                static_cast<int32_t>(w * 9 % 256) - 128, 5 - static_cast<int32_t>(w), -128, 127,
+                w % 5 != 0, false};
+        if (static_cast<int32_t>(w) + 2 * pad < 3) continue;
+        if (w % 3 == 0) {
+          cs.act_min = -100;
+          cs.act_max = 90;
+        }
+        expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++, fast(cs.out_c(), -12));
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  const Case shapes[] = {
+      {1, 48, 48, 8, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 48, 48, 16, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 24, 24, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 24, 24, 32, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 12, 12, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 12, 12, 64, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 6, 6, 128, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 6, 6, 128, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 3, 3, 256, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -128, -128, -128, 127, true, false},
+      {1, 25, 5, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 12, -3, -128, 127, true, false},
+      {2, 9, 14, 13, 1, 3, 3, 3, 1, 1, 1, 2, 1, 0, 2, 127, 127, -128, 127, true, false},
+      {1, 7, 10, 6, 1, 3, 3, 1, 2, 1, 1, 1, 2, 2, 0, -128, 127, -30, 127, false, false},
+  };
+  for (const Case& cs : shapes) {
+    expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++, fast(cs.out_c(), -12));
+    if (HasFatalFailure()) return;
+  }
+  // Large right shifts: with output zero point 0 the quick bound test admits up to 30.
+  for (Case cs : {shapes[6], shapes[9], shapes[10]}) {
+    cs.output_zp = 0;
+    expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++,
+                     testing::random_multipliers(cs.out_c(), rng(), -30, -22));
+    if (HasFatalFailure()) return;
+  }
+  // Leaving the fast path: shifts down to -31, then one channel's multiplier at 2^30 or
+  // its shift at 0 or +1.
+  for (const Case& cs : {shapes[6], shapes[9], shapes[10]}) {
+    expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++, fast(cs.out_c(), -31));
+    auto mult = fast(cs.out_c(), -12);
+    mult[cs.out_c() / 2].multiplier = 1 << 30;
+    expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++, mult);
+    mult = fast(cs.out_c(), -12);
+    mult[cs.out_c() - 1].shift = static_cast<int32_t>(seed % 2);
+    expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++, mult);
     if (HasFatalFailure()) return;
   }
 }
