@@ -27,8 +27,17 @@ constexpr size_t kLoweredCandidates = 6;
 constexpr size_t kStartsPerRun = 3;
 constexpr double kSpeedMinSaving = 0.2;
 
+// Elementwise ops the lowering lets write over an input of the output's shape whose
+// elements are at least as wide (lower.cc, streams_elementwise).
+bool writes_over_input(const std::string& op) {
+  return op == "clamp" || op == "sigmoid" || op == "tanh" || op == "leaky_relu" || op == "quantize" ||
+         op == "add" || op == "sub" || op == "mul";
+}
+
 // Peak over the execution order of the activation bytes live at once (graph inputs from
-// the first op, outputs to the last; no in-place sharing, no scratch).
+// the first op, outputs to the last; no scratch). An elementwise op whose input dies there
+// and may be written over counts only that input's bytes (e.g. a float input quantized
+// in place before the first tile crops it).
 uint64_t live_peak(const ir::Graph& g) {
   const size_t ops = g.nodes.size();
   if (ops == 0) return 0;
@@ -46,6 +55,23 @@ uint64_t live_peak(const ir::Graph& g) {
     const int64_t end = std::max(first[id], last[id]);
     delta[static_cast<size_t>(first[id])] += g.tensors[id].bytes();
     delta[static_cast<size_t>(end) + 1] -= g.tensors[id].bytes();
+  }
+  for (size_t k = 0; k < ops; ++k) {
+    const ir::Node& node = g.nodes[k];
+    if (node.outputs.size() != 1 || !writes_over_input(node.op)) continue;
+    const ir::Tensor& out = g.tensors[node.outputs[0]];
+    for (int id : node.inputs) {
+      if (id == ir::kNoTensor) continue;
+      const ir::Tensor& in = g.tensors[id];
+      if (in.is_constant || in.shape != out.shape || dtype_size(in.dtype) < dtype_size(out.dtype) ||
+          last[id] != static_cast<int64_t>(k) || first[id] < 0 ||
+          std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end()) {
+        continue;
+      }
+      delta[k] -= out.bytes();  // the output's bytes are the input's at this op only
+      delta[k + 1] += out.bytes();
+      break;
+    }
   }
   int64_t live = 0, peak = 0;
   for (size_t k = 0; k < ops; ++k) {

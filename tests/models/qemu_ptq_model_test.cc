@@ -42,7 +42,6 @@ TEST_P(QuantizedOnQemu, BitExactWithTheHost) {
 INSTANTIATE_TEST_SUITE_P(
     Models, QuantizedOnQemu,
     ::testing::Values(Case{"mobilenet_v2_w005_96", "cortex-m0plus", "qemu-cortex-m0plus"},
-                      Case{"mobilenet_v2_w005_96", "cortex-m0plus", "qemu-cortex-m0plus", " --arena-budget 140KiB"},
                       Case{"mobilenet_v2_w005_96", "cortex-m4", "qemu-cortex-m4"},
                       Case{"lenet5_28", "cortex-m0plus", "qemu-cortex-m0plus"}),
     [](const ::testing::TestParamInfo<Case>& info) {
