@@ -572,9 +572,8 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   "mov r2, r0\n\t" \
   "mov r3, r0\n\t" \
   "ldrd r4, r5, [r12, #28]\n\t"
-#define MOTE_CONV2D_DSP_PAIRS_ALIGNED \
-  "1:\n\t" \
-  "ldrd r8, r9, [r6], #8\n\t" \
+// The pair loop after its 8 input bytes are in r8/r9: 8 taps x 4 channels, r4 the weights.
+#define MOTE_CONV2D_DSP_PAIRS_MACS \
   "ldrd r11, lr, [r4], #64\n\t" \
   "sxtb16 r10, r8\n\t" \
   "sxtb16 r8, r8, ror #8\n\t" \
@@ -605,6 +604,10 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   "smlad r3, lr, r9, r3\n\t" \
   "cmp r4, r5\n\t" \
   "bne 1b\n\t"
+#define MOTE_CONV2D_DSP_PAIRS_ALIGNED \
+  "1:\n\t" \
+  "ldrd r8, r9, [r6], #8\n\t" \
+  MOTE_CONV2D_DSP_PAIRS_MACS
 #define MOTE_CONV2D_DSP_QUADS_ALIGNED \
   "1:\n\t" \
   "ldrd r8, r9, [r6], #8\n\t" \
@@ -671,36 +674,7 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   "1:\n\t" \
   "ldr r8, [r6], #4\n\t" \
   "ldr r9, [r6], #4\n\t" \
-  "ldrd r11, lr, [r4], #64\n\t" \
-  "sxtb16 r10, r8\n\t" \
-  "sxtb16 r8, r8, ror #8\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r8, r0\n\t" \
-  "ldrd r11, lr, [r4, #-56]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r8, r1\n\t" \
-  "ldrd r11, lr, [r4, #-48]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r8, r2\n\t" \
-  "ldrd r11, lr, [r4, #-40]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r8, r3\n\t" \
-  "sxtb16 r10, r9\n\t" \
-  "sxtb16 r9, r9, ror #8\n\t" \
-  "ldrd r11, lr, [r4, #-32]\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r9, r0\n\t" \
-  "ldrd r11, lr, [r4, #-24]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r9, r1\n\t" \
-  "ldrd r11, lr, [r4, #-16]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r9, r2\n\t" \
-  "ldrd r11, lr, [r4, #-8]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r9, r3\n\t" \
-  "cmp r4, r5\n\t" \
-  "bne 1b\n\t"
+  MOTE_CONV2D_DSP_PAIRS_MACS
 #define MOTE_CONV2D_DSP_ODD_GROUP \
   "7:\n\t" \
   "ldr r5, [r12, #36]\n\t" \
