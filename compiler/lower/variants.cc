@@ -4,6 +4,7 @@
 #include "lower/variants.h"
 
 #include <cstring>
+#include <vector>
 
 #include "conv2d/conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
@@ -79,10 +80,12 @@ DepthwiseConv2dShape depthwise_shape(const ir::Shape& in, const ir::Shape& out, 
   return shape;
 }
 
-// 3x3 dilation-1 filters take the specialized variant, other depth-multiplier-1 ones the
-// general variant; depth multipliers >= 2 with a constant filter the multiplier variant,
-// its filter arranged here into its params (flash), unless its scratch (the window)
-// passes kMaxMultScratchBytes; otherwise the reference.
+// 3x3 dilation-1 filters with a constant filter and bias (and a requantization its fast
+// path takes) the specialized variant, its table computed here into its params (flash),
+// other depth-multiplier-1 ones the general variant; depth multipliers >= 2 with a
+// constant filter the multiplier variant, its filter arranged here into its params
+// (flash), unless its scratch (the window) passes kMaxMultScratchBytes; otherwise the
+// reference.
 constexpr uint32_t kMaxMultScratchBytes = 4096;
 
 void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
@@ -108,14 +111,43 @@ void select_depthwise_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
     return;
   }
   if (!depthwise_conv2d_s8__dsp_supports(p)) return;
+  // The 3x3 variant's table (filter pairs, requantization constants, input zero points)
+  // is computed here into its params: only for a constant filter and bias, and only when
+  // its fast path applies (else it would run the general variant's path).
   if (depthwise_conv2d_s8_3x3__dsp_supports(p, static_cast<uint32_t>(filter[1]),
                                             static_cast<uint32_t>(filter[2]))) {
-    op.kernel = KernelId::kDepthwiseConv2dS83x3Dsp;
-    op.scratch_bytes += depthwise_conv2d_s8_3x3__dsp_scratch_bytes(p, shape);
-  } else {
-    op.kernel = KernelId::kDepthwiseConv2dS8Dsp;
-    op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
+    const ir::Tensor& weights = l.input(1);
+    const bool has_bias = l.has_input(2);
+    const bool constant =
+        weights.is_constant && weights.data.size() == static_cast<size_t>(weights.elements()) &&
+        (!has_bias || (l.input(2).is_constant && l.input(2).dtype == DType::kInt32 &&
+                       l.input(2).elements() == shape.in_c &&
+                       l.input(2).data.size() == static_cast<size_t>(l.input(2).bytes())));
+    const uint32_t channels = static_cast<uint32_t>(shape.in_c);
+    if (constant && op.params.size() == sizeof(DepthwiseConv2dS8Params) + 8 * size_t{channels}) {
+      const size_t reference_bytes = op.params.size();
+      std::vector<int32_t> bias;
+      if (has_bias) {
+        bias.resize(channels);
+        std::memcpy(bias.data(), l.input(2).data.data(), bias.size() * 4);
+      }
+      std::vector<uint8_t> table(depthwise_conv2d_s8_3x3__dsp_table_bytes(shape.in_c));
+      std::vector<int32_t> arrays(2 * size_t{channels});
+      std::memcpy(arrays.data(), op.params.data() + sizeof(DepthwiseConv2dS8Params),
+                  arrays.size() * 4);
+      if (depthwise_conv2d_s8_3x3__dsp_make_table(
+              p, arrays.data(), arrays.data() + channels, has_bias ? bias.data() : nullptr,
+              reinterpret_cast<const int8_t*>(weights.data.data()), shape.in_c, table.data())) {
+        op.params.resize(reference_bytes + table.size());
+        std::memcpy(op.params.data() + reference_bytes, table.data(), table.size());
+        op.kernel = KernelId::kDepthwiseConv2dS83x3Dsp;
+        op.scratch_bytes += depthwise_conv2d_s8_3x3__dsp_scratch_bytes(p, shape);
+        return;
+      }
+    }
   }
+  op.kernel = KernelId::kDepthwiseConv2dS8Dsp;
+  op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
 }
 // Every int8 layer. The variant widens input rows of up to 1024 features to int16 in
 // scratch (at most 2 KB) and widens longer rows on the fly without scratch (e.g.

@@ -76,10 +76,12 @@ extern const KernelEntry kDepthwiseConv2dS8Entry;
 // Armv7E-M DSP variants: same inputs, params and results as depthwise_conv2d_s8, for depth
 // multiplier 1 only (check() refuses others). Scratch: *_scratch_bytes(params, shape)
 // bytes, 4-byte aligned, rewritten by each run: depthwise_conv2d_s8__dsp per-channel
-// requantization constants (16 * C); the 3x3 variant a per-channel table of filter pairs
-// and requantization constants (40 * C), a row of input zero points (C rounded up to 4)
-// and a ring of three extended input rows (24 * C * ceil(ceil(Wp / 2) / 2),
-// Wp = (out_w - 1) * stride_w + 3).
+// requantization constants (16 * C); the 3x3 variant a ring of three extended input rows
+// (24 * C * ceil(ceil(Wp / 2) / 2), Wp = (out_w - 1) * stride_w + 3). The 3x3 variant's
+// params are the reference's followed by a table of *_table_bytes(C) = 4 + 40 * C +
+// round4(C) bytes (a fast-path flag word, per-channel filter pairs and requantization
+// constants, a row of input zero points) that the compiler writes with *_make_table()
+// and check() recomputes and compares; the kernel function takes it as `table`.
 //   depthwise_conv2d_s8_3x3__dsp: 3x3 filter, dilation 1, any stride and padding.
 //   depthwise_conv2d_s8__dsp: any filter size, stride, dilation and padding.
 inline bool depthwise_conv2d_s8_3x3__dsp_supports(const DepthwiseConv2dS8Params& p,
@@ -93,11 +95,19 @@ inline bool depthwise_conv2d_s8__dsp_supports(const DepthwiseConv2dS8Params& p) 
 
 uint32_t depthwise_conv2d_s8_3x3__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                     const DepthwiseConv2dShape& shape);
+uint32_t depthwise_conv2d_s8_3x3__dsp_table_bytes(int32_t channels);
+// Writes the table (table_bytes(channels) bytes, 4-byte aligned) from the filter
+// ([3, 3, C]), bias (nullable) and requantization; true when the fast path applies
+// (otherwise the table is all zeros and the kernel takes its general path).
+bool depthwise_conv2d_s8_3x3__dsp_make_table(const DepthwiseConv2dS8Params& params,
+                                             const int32_t* multipliers, const int32_t* shifts,
+                                             const int32_t* bias, const int8_t* filter,
+                                             int32_t channels, void* table);
 void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
                                   const int32_t* multipliers, const int32_t* shifts,
                                   const DepthwiseConv2dShape& shape, const int8_t* input,
-                                  const int8_t* filter, const int32_t* bias, int8_t* output,
-                                  void* scratch);
+                                  const int8_t* filter, const int32_t* bias, const void* table,
+                                  int8_t* output, void* scratch);
 Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8_3x3__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS83x3DspEntry;

@@ -3,10 +3,12 @@
 //
 // Algorithm (the fast path: horizontal stride 1 or 2, every multiplier above 2^30, and
 // every shift negative with the requantization bounds proved, by a quick test in
-// make_table() or else by depthwise_dsp::make_output()):
-// - Per channel, a table entry prepared once per run: the filter as horizontal tap pairs,
-//   doubled, per filter row k: W01 = [2w(k,0), 2w(k,1)], W12 = [2w(k,1), 2w(k,2)] (exact
-//   in int16); twice the bias; the requantization constants.
+// fast_path() or else by depthwise_dsp::make_output()):
+// - Per channel, a table entry computed by the compiler (make_table(); the op's params
+//   carry it after the reference's bytes, check() recomputes it at load): the filter as
+//   horizontal tap pairs, doubled, per filter row k: W01 = [2w(k,0), 2w(k,1)],
+//   W12 = [2w(k,1), 2w(k,2)] (exact in int16); twice the bias; the requantization
+//   constants.
 // - Input rows are extended into a ring of three slots (input row r lives in slot r mod 3),
 //   each row once per image, channel-planar: per channel c and column pair j the word
 //   P(j) = [x(2j) + offset, x(2j + 1) + offset]. Padding columns are read from a row of
@@ -32,9 +34,12 @@
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //
-// Scratch (4-byte aligned): table 40 * C bytes, zero-point row C bytes rounded up to 4,
-// ring 24 * C * B bytes with B = ceil(ceil(Wp / 2) / 2) blocks, Wp = (out_w - 1) *
-// stride_w + 3 padded columns. The general path keeps make_output()'s table in the ring.
+// Table (in the params, table_bytes(C) = 4 + 40 * C + round4(C)): a word 1 when the fast
+// path applies (0 otherwise, and then every other byte 0), the per-channel entries (10
+// words each), the row of C input zero points (rounded up to 4 with zeros).
+// Scratch (4-byte aligned): the ring, 24 * C * B bytes with B = ceil(ceil(Wp / 2) / 2)
+// blocks, Wp = (out_w - 1) * stride_w + 3 padded columns. The general path keeps
+// make_output()'s table (16 * C bytes) in the ring's space.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_s8_dsp_common.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
@@ -374,17 +379,15 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
   }
 }
 
-// Fills the per-channel table; false when the fast path does not apply: a multiplier
-// <= 2^30, or a channel whose bounds neither the quick test below nor make_output()'s
-// proof (its table goes to common_table) establishes. The quick test: with |bias| < 2^29,
-// |acc| < 2^29 + 9 * 128 * 255, so 2 * acc fits int32 and |y| <= |acc| + 1; a shift in
-// [-right_max, -1] keeps 2^(right - 1) + |zp << right| below 2^30, so the rounding sum
-// stays below 2^31.
-bool make_table(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
-                const int32_t* shifts, const int32_t* bias, const int8_t* filter,
-                int32_t channels, depthwise_dsp::ChannelRequant* common_table, int32_t* table) {
-  bool quick = true;
-  const uint32_t zp = static_cast<uint32_t>(params.output_zero_point);
+// Whether the fast path applies: horizontal stride 1 or 2, every multiplier above 2^30,
+// and the requantization bounds proved by the quick test below or else by make_output()
+// (channel by channel, into a one-entry table on the stack: no scratch is written). The
+// quick test: with |bias| < 2^29, |acc| < 2^29 + 9 * 128 * 255, so 2 * acc fits int32 and
+// |y| <= |acc| + 1; a shift in [-right_max, -1] keeps 2^(right - 1) + |zp << right| below
+// 2^30, so the rounding sum stays below 2^31.
+bool fast_path(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+               const int32_t* shifts, const int32_t* bias, int32_t channels) {
+  if (params.stride_w != 1 && params.stride_w != 2) return false;
   // right <= right_max keeps (2 |zp| + 1) << (right - 1), i.e. round + |zp << right|, below 2^30.
   const uint64_t zp_bound = 2u * static_cast<uint64_t>(params.output_zero_point < 0
                                                            ? -int64_t{params.output_zero_point}
@@ -392,65 +395,44 @@ bool make_table(const DepthwiseConv2dS8Params& params, const int32_t* multiplier
                             1u;
   int32_t right_max = 0;
   while (right_max < 31 && (zp_bound << right_max) < (uint64_t{1} << 30)) ++right_max;
-  int32_t* e = table;
+  bool quick = true;
   for (int32_t c = 0; c < channels; ++c) {
-    const int32_t multiplier = multipliers[c];
     const int32_t shift = shifts[c];
     const int32_t b = bias != nullptr ? bias[c] : 0;
-    if (multiplier <= (int32_t{1} << 30)) return false;
+    if (multipliers[c] <= (int32_t{1} << 30)) return false;
     if (shift > -1 || shift < -right_max || b >= (1 << 29) || b <= -(1 << 29)) quick = false;
-    // Wrapping arithmetic (right may be out of range here when !quick; then the entry is
-    // used only after make_output() proved 2 * bias and round_zp fit int32 exactly).
-    const uint32_t right = (0u - static_cast<uint32_t>(shift)) & 31u;
-    e[kBias2] = static_cast<int32_t>(static_cast<uint32_t>(b) << 1);
-    e[kRight] = static_cast<int32_t>(right);
-    e[kMultiplier] = multiplier;
-    e[kRoundZp] = static_cast<int32_t>(((1u << right) >> 1) + (zp << right));
-    e += kEntryWords;
   }
-  // The filter pairs: four channels at a time (SXTB16 then doubled by SADD16, exact in
-  // int16), the channels past the last multiple of four one by one.
-  const int32_t groups_end = channels & ~3;
-  for (int32_t c = 0; c < groups_end; c += 4) {
-    int32_t* const e0 = table + c * kEntryWords;
-    for (int32_t k = 0; k < 3; ++k) {
-      const int8_t* f = filter + 3 * k * channels + c;
-      const uint32_t t0 = dsp::load_u32(f);
-      const uint32_t t1 = dsp::load_u32(f + channels);
-      const uint32_t t2 = dsp::load_u32(f + 2 * channels);
-      const uint32_t even0 = dsp::sxtb16(t0), odd0 = dsp::sxtb16_ror8(t0);
-      const uint32_t even1 = dsp::sxtb16(t1), odd1 = dsp::sxtb16_ror8(t1);
-      const uint32_t even2 = dsp::sxtb16(t2), odd2 = dsp::sxtb16_ror8(t2);
-      const uint32_t e0d = dsp::sadd16(even0, even0), o0d = dsp::sadd16(odd0, odd0);
-      const uint32_t e1d = dsp::sadd16(even1, even1), o1d = dsp::sadd16(odd1, odd1);
-      const uint32_t e2d = dsp::sadd16(even2, even2), o2d = dsp::sadd16(odd2, odd2);
-      int32_t* e = e0 + 2 * k;
-      e[0] = static_cast<int32_t>(dsp::pack_lo_lo(e0d, e1d));  // channel c
-      e[1] = static_cast<int32_t>(dsp::pack_lo_lo(e1d, e2d));
-      e += kEntryWords;
-      e[0] = static_cast<int32_t>(dsp::pack_lo_lo(o0d, o1d));  // channel c + 1
-      e[1] = static_cast<int32_t>(dsp::pack_lo_lo(o1d, o2d));
-      e += kEntryWords;
-      e[0] = static_cast<int32_t>(dsp::pkhtb_hi_hi(e0d, e1d));  // channel c + 2
-      e[1] = static_cast<int32_t>(dsp::pkhtb_hi_hi(e1d, e2d));
-      e += kEntryWords;
-      e[0] = static_cast<int32_t>(dsp::pkhtb_hi_hi(o0d, o1d));  // channel c + 3
-      e[1] = static_cast<int32_t>(dsp::pkhtb_hi_hi(o1d, o2d));
+  if (quick) return true;
+  for (int32_t c = 0; c < channels; ++c) {
+    depthwise_dsp::ChannelRequant one;
+    if (depthwise_dsp::make_output(params, multipliers + c, shifts + c,
+                                   bias != nullptr ? bias + c : nullptr, 1, 9, &one)
+            .table == nullptr) {
+      return false;
     }
   }
-  for (int32_t c = groups_end; c < channels; ++c) {
-    int32_t* const e = table + c * kEntryWords;
-    for (int32_t k = 0; k < 3; ++k) {
-      const int32_t w0 = filter[3 * k * channels + c];
-      const int32_t w1 = filter[(3 * k + 1) * channels + c];
-      const int32_t w2 = filter[(3 * k + 2) * channels + c];
-      e[2 * k] = static_cast<int32_t>(dsp::pack16(2 * w0, 2 * w1));
-      e[2 * k + 1] = static_cast<int32_t>(dsp::pack16(2 * w1, 2 * w2));
-    }
+  return true;
+}
+
+// Channel c's table entry (kEntryWords words): the filter rows as doubled tap pairs
+// (exact in int16), twice the bias, the requantization constants. Wrapping arithmetic:
+// the entry is used only on the fast path, where 2 * bias and round_zp fit int32 exactly.
+void channel_entry(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                   const int32_t* shifts, const int32_t* bias, const int8_t* filter,
+                   int32_t channels, int32_t c, uint32_t* e) {
+  for (int32_t k = 0; k < 3; ++k) {
+    const int32_t w0 = filter[3 * k * channels + c];
+    const int32_t w1 = filter[(3 * k + 1) * channels + c];
+    const int32_t w2 = filter[(3 * k + 2) * channels + c];
+    e[2 * k] = dsp::pack16(2 * w0, 2 * w1);
+    e[2 * k + 1] = dsp::pack16(2 * w1, 2 * w2);
   }
-  return quick || depthwise_dsp::make_output(params, multipliers, shifts, bias, channels, 9,
-                                             common_table)
-                          .table != nullptr;
+  const uint32_t zp = static_cast<uint32_t>(params.output_zero_point);
+  const uint32_t right = (0u - static_cast<uint32_t>(shifts[c])) & 31u;
+  e[kBias2] = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) << 1;
+  e[kRight] = right;
+  e[kMultiplier] = static_cast<uint32_t>(multipliers[c]);
+  e[kRoundZp] = ((1u << right) >> 1) + (zp << right);
 }
 
 // Bytes of the zero-point row (C rounded up to words).
@@ -462,28 +444,49 @@ uint32_t depthwise_conv2d_s8_3x3__dsp_scratch_bytes(const DepthwiseConv2dS8Param
                                                     const DepthwiseConv2dShape& shape) {
   const uint32_t channels = static_cast<uint32_t>(shape.in_c);
   const uint32_t blocks = static_cast<uint32_t>(ring_blocks(params, shape));
-  return 4u * kEntryWords * channels + zp_row_bytes(shape.in_c) +
-         4u * kBlockWords * channels * blocks;
+  return 4u * kBlockWords * channels * blocks;
+}
+
+uint32_t depthwise_conv2d_s8_3x3__dsp_table_bytes(int32_t channels) {
+  return 4u + 4u * kEntryWords * static_cast<uint32_t>(channels) + zp_row_bytes(channels);
+}
+
+bool depthwise_conv2d_s8_3x3__dsp_make_table(const DepthwiseConv2dS8Params& params,
+                                             const int32_t* multipliers, const int32_t* shifts,
+                                             const int32_t* bias, const int8_t* filter,
+                                             int32_t channels, void* table) {
+  uint32_t* const words = static_cast<uint32_t*>(table);
+  const bool fast = fast_path(params, multipliers, shifts, bias, channels);
+  const uint32_t bytes = depthwise_conv2d_s8_3x3__dsp_table_bytes(channels);
+  uint8_t* const raw = static_cast<uint8_t*>(table);
+  for (uint32_t i = 0; i < bytes; ++i) raw[i] = 0;
+  if (!fast) return false;
+  words[0] = 1;
+  for (int32_t c = 0; c < channels; ++c) {
+    channel_entry(params, multipliers, shifts, bias, filter, channels, c,
+                  words + 1 + kEntryWords * c);
+  }
+  int8_t* const zp_row = reinterpret_cast<int8_t*>(words + 1 + kEntryWords * channels);
+  for (int32_t c = 0; c < channels; ++c) zp_row[c] = static_cast<int8_t>(params.input_zero_point);
+  return true;
 }
 
 void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
                                   const int32_t* multipliers, const int32_t* shifts,
                                   const DepthwiseConv2dShape& shape, const int8_t* input,
-                                  const int8_t* filter, const int32_t* bias, int8_t* output,
-                                  void* scratch) {
+                                  const int8_t* filter, const int32_t* bias, const void* table,
+                                  int8_t* output, void* scratch) {
   const int32_t channels = shape.in_c;
   const int32_t in_image_stride = shape.in_h * shape.in_w * channels;
   const int32_t out_image_stride = shape.out_h * shape.out_w * channels;
-  int32_t* const table = static_cast<int32_t*>(scratch);
-  int8_t* const zp_row = reinterpret_cast<int8_t*>(table + kEntryWords * channels);
-  uint32_t* const ring = reinterpret_cast<uint32_t*>(zp_row + zp_row_bytes(channels));
-  // The common requantization table (16 * C bytes) goes in the ring's space, which holds
-  // at least 24 * C bytes and is written only after make_table() read that table.
-  auto* const common_table = reinterpret_cast<depthwise_dsp::ChannelRequant*>(ring);
-  if ((params.stride_w != 1 && params.stride_w != 2) ||
-      !make_table(params, multipliers, shifts, bias, filter, channels, common_table, table)) {
-    const Output out = depthwise_dsp::make_output(params, multipliers, shifts, bias, channels,
-                                                  9, common_table);
+  const uint32_t* const words = static_cast<const uint32_t*>(table);
+  const uint32_t* const entries = words + 1;
+  const int8_t* const zp_row = reinterpret_cast<const int8_t*>(entries + kEntryWords * channels);
+  uint32_t* const ring = static_cast<uint32_t*>(scratch);
+  if (words[0] == 0) {  // not the fast path: the common table goes in the ring's space
+    const Output out = depthwise_dsp::make_output(
+        params, multipliers, shifts, bias, channels, 9,
+        reinterpret_cast<depthwise_dsp::ChannelRequant*>(ring));
     for (int32_t b = 0; b < shape.batch; ++b) {
       const int8_t* image = input + b * in_image_stride;
       for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -499,8 +502,6 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   }
 
   if (channels <= 0) return;
-  const int8_t input_zero_point = static_cast<int8_t>(params.input_zero_point);
-  for (int32_t c = 0; c < channels; ++c) zp_row[c] = input_zero_point;
   const int32_t blocks = ring_blocks(params, shape);
   const int32_t chan_words = kBlockWords * blocks;
   // Blocks from `live` on lie right of the image: all padding, zero for every row.
@@ -534,9 +535,8 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
                      params.input_zero_point, zp_row, chan_words, ring);
         }
       }
-      row_pass_for(params.stride_w, first_slot)(
-          ring, chan_words, reinterpret_cast<const uint32_t*>(table), channels, shape.out_w,
-          out_row);
+      row_pass_for(params.stride_w, first_slot)(ring, chan_words, entries, channels,
+                                                shape.out_w, out_row);
       if (clamped) {
         clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
       }
@@ -545,10 +545,18 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   }
 }
 
+// check(): the reference's checks on the reference's part of the params, then the table
+// after it, word for word against the one computed from the filter, bias and
+// requantization (a program is read from storage: a corrupt copy is refused at load,
+// never run).
 Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check(ctx));
-  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
   const TensorDesc& filter = ctx.input_desc(1);
+  if (filter.rank != 4 || filter.dims[3] > (1u << 24)) return Status::kBadParams;
+  const int32_t channels = static_cast<int32_t>(filter.dims[3]);
+  const uint32_t table_bytes = depthwise_conv2d_s8_3x3__dsp_table_bytes(channels);
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check_params(ctx, table_bytes));
+  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   if (!depthwise_conv2d_s8_3x3__dsp_supports(p, filter.dims[1], filter.dims[2])) {
     return Status::kBadParams;
   }
@@ -557,6 +565,39 @@ Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx) {
   if (ctx.scratch().size() < depthwise_conv2d_s8_3x3__dsp_scratch_bytes(p, shape) ||
       (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) != 0) {
     return Status::kBadParams;
+  }
+  const auto* weights = static_cast<const int8_t*>(ctx.input_data(1));
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  if (weights == nullptr || (ctx.input_count() == 3 && ctx.has_input(2) && bias == nullptr)) {
+    return Status::kBadParams;
+  }
+  const uint32_t out_c = filter.dims[3];
+  const int32_t* multipliers = params_array(p, 0, out_c);
+  const int32_t* shifts = params_array(p, 1, out_c);
+  const auto* words = reinterpret_cast<const uint32_t*>(params_array(p, 2, out_c));
+  const bool fast = fast_path(p, multipliers, shifts, bias, channels);
+  if (words[0] != (fast ? 1u : 0u)) return Status::kBadParams;
+  const auto* rest = reinterpret_cast<const uint8_t*>(words + 1);
+  if (!fast) {  // all zeros
+    for (uint32_t i = 4; i < table_bytes; ++i) {
+      if (*rest++ != 0) return Status::kBadParams;
+    }
+    return Status::kOk;
+  }
+  uint32_t entry[kEntryWords];
+  for (int32_t c = 0; c < channels; ++c) {
+    channel_entry(p, multipliers, shifts, bias, weights, channels, c, entry);
+    for (int32_t i = 0; i < kEntryWords; ++i) {
+      if (words[1 + kEntryWords * c + i] != entry[i]) return Status::kBadParams;
+    }
+  }
+  const auto* zp_row = reinterpret_cast<const int8_t*>(words + 1 + kEntryWords * channels);
+  for (uint32_t c = 0; c < zp_row_bytes(channels); ++c) {
+    const int8_t want = static_cast<int32_t>(c) < channels
+                            ? static_cast<int8_t>(p.input_zero_point)
+                            : int8_t{0};
+    if (zp_row[c] != want) return Status::kBadParams;
   }
   return Status::kOk;
 }
@@ -572,6 +613,7 @@ void depthwise_conv2d_s8_3x3__dsp_run(const OpContext& ctx) {
   depthwise_conv2d_s8_3x3__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
                                static_cast<const int8_t*>(ctx.input_data(0)),
                                static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                               params_array(p, 2, out_c),
                                static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
 }
 

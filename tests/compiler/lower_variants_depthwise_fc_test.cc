@@ -4,7 +4,9 @@
 // depthwise_conv2d_s8__dsp for other depth-multiplier-1 filters, and
 // depthwise_conv2d_s8_mult__dsp for other multipliers (unless its scratch passes 4 KB;
 // cortex-m55 too); every int8 fully connected layer takes fully_connected_s8__dsp.
-// The scratch is the variant's *_scratch_bytes(); the parameters never change.
+// The scratch is the variant's *_scratch_bytes(); the parameters stay the reference's,
+// except the 3x3 variant's (its table follows: only for a constant filter and bias) and
+// the multiplier variant's (the arranged filter follows).
 // cortex-m55 takes a Helium variant where one applies, else the DSP one; host,
 // cortex-m0plus and cortex-m3 keep the references.
 #include <gtest/gtest.h>
@@ -120,6 +122,28 @@ DepthwiseConv2dShape shape_of(const Dw& d) {
   return s;
 }
 
+// The 3x3 variant's params: the reference's, then the table of the graph's filter (every
+// byte 1) and bias (zeros) under the reference's multipliers and shifts.
+std::vector<uint8_t> with_table(const std::vector<uint8_t>& reference, const Dw& d) {
+  const auto channels = static_cast<int32_t>(d.c);
+  std::vector<int32_t> arrays(2 * static_cast<size_t>(channels));
+  EXPECT_EQ(reference.size(), sizeof(DepthwiseConv2dS8Params) + arrays.size() * 4);
+  std::memcpy(arrays.data(), reference.data() + sizeof(DepthwiseConv2dS8Params), arrays.size() * 4);
+  const std::vector<int8_t> filter(static_cast<size_t>(9 * channels), 1);
+  const std::vector<int32_t> bias(static_cast<size_t>(channels), 0);
+  const uint32_t table_bytes = depthwise_conv2d_s8_3x3__dsp_table_bytes(channels);
+  std::vector<uint32_t> table((table_bytes + 3) / 4);
+  DepthwiseConv2dS8Params p;
+  std::memcpy(&p, reference.data(), sizeof(p));
+  EXPECT_TRUE(depthwise_conv2d_s8_3x3__dsp_make_table(p, arrays.data(), arrays.data() + channels,
+                                                      bias.data(), filter.data(), channels,
+                                                      table.data()));
+  std::vector<uint8_t> bytes = reference;
+  bytes.resize(reference.size() + table_bytes);
+  std::memcpy(bytes.data() + reference.size(), table.data(), table_bytes);
+  return bytes;
+}
+
 TEST(LowerVariantsDepthwise, ThreeByThreeTakesTheSpecializedVariant) {
   for (const Dw& d : {Dw{48, 48, 8, 1, 3, 3, 1, 1, 1}, Dw{24, 24, 16, 1, 3, 3, 2, 1, 1},
                       Dw{3, 3, 256, 1, 3, 3, 1, 1, 1}, Dw{7, 5, 13, 1, 3, 3, 1, 1, 0}}) {
@@ -131,14 +155,37 @@ TEST(LowerVariantsDepthwise, ThreeByThreeTakesTheSpecializedVariant) {
       EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS83x3Dsp) << static_cast<int>(t);
       EXPECT_EQ(op.scratch_bytes,
                 ref.scratch_bytes + depthwise_conv2d_s8_3x3__dsp_scratch_bytes(params_of(d), shape_of(d)));
-      EXPECT_EQ(op.params, ref.params);
+      EXPECT_EQ(op.params, with_table(ref.params, d));
       EXPECT_EQ(op.macs, ref.macs);
     }
     const LoweredOp m55 = lower(g, Target::kCortexM55);
-    EXPECT_TRUE(m55.kernel == KernelId::kDepthwiseConv2dS83x3Dsp ||
-                m55.kernel == KernelId::kDepthwiseConv2dS8Mve);
-    EXPECT_EQ(m55.params, ref.params);
+    if (m55.kernel == KernelId::kDepthwiseConv2dS83x3Dsp) {
+      EXPECT_EQ(m55.params, with_table(ref.params, d));
+    } else {
+      EXPECT_EQ(m55.kernel, KernelId::kDepthwiseConv2dS8Mve);
+      EXPECT_EQ(m55.params, ref.params);
+    }
     for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8);
+  }
+}
+
+TEST(LowerVariantsDepthwise, ThreeByThreeWithAComputedFilterOrBiasTakesTheGeneralVariant) {
+  // The 3x3 variant's table is computed at compile time from the filter and bias: a filter
+  // or bias computed at run time takes depthwise_conv2d_s8__dsp.
+  const Dw d{12, 12, 8, 1, 3, 3, 1, 1, 1};
+  for (int input : {1, 2}) {
+    ir::Graph g = depthwise_graph(d);
+    ir::Tensor& tensor = g.tensors[g.nodes.back().inputs[input]];
+    tensor.is_constant = false;
+    tensor.data.clear();
+    const LoweredOp ref = lower(g, Target::kHost);
+    for (Target t : kDspTargets) {
+      const LoweredOp op = lower(g, t);
+      EXPECT_EQ(op.kernel, KernelId::kDepthwiseConv2dS8Dsp) << static_cast<int>(t);
+      EXPECT_EQ(op.params, ref.params);
+      EXPECT_EQ(op.scratch_bytes,
+                ref.scratch_bytes + depthwise_conv2d_s8__dsp_scratch_bytes(params_of(d), shape_of(d)));
+    }
   }
 }
 

@@ -153,15 +153,21 @@ std::string describe(const Case& c) {
          (c.bias.empty() ? " no bias" : "");
 }
 
+constexpr int32_t kSpecial[] = {0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, INT32_MIN + 1, 1 << 30,
+                               -(1 << 30), (1 << 30) + 1, 12345, -12345};
+
+// An accumulator: a special value, a small one or any int32.
+int32_t random_acc(std::mt19937& rng) {
+  return uniform(rng, 0, 3) == 0 ? kSpecial[uniform(rng, 0, 12)]
+         : uniform(rng, 0, 1)    ? uniform(rng, -70000, 70000)
+                                 : uniform(rng, INT32_MIN, INT32_MAX);
+}
+
 TEST(Conv2dS8DspRequantize, MatchesMultiplyByQuantizedMultiplier) {
   std::mt19937 rng(7);
-  const int32_t special[] = {0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, INT32_MIN + 1, 1 << 30,
-                             -(1 << 30), (1 << 30) + 1, 12345, -12345};
   for (int i = 0; i < 400000; ++i) {
-    const int32_t acc = uniform(rng, 0, 3) == 0 ? special[uniform(rng, 0, 12)]
-                        : uniform(rng, 0, 1) ? uniform(rng, -70000, 70000)
-                                             : uniform(rng, INT32_MIN, INT32_MAX);
-    const int32_t m = uniform(rng, 0, 4) == 0 ? special[uniform(rng, 0, 12)]
+    const int32_t acc = random_acc(rng);
+    const int32_t m = uniform(rng, 0, 4) == 0 ? kSpecial[uniform(rng, 0, 12)]
                                               : uniform(rng, INT32_MIN, INT32_MAX);
     const int32_t shift = uniform(rng, kMinShift, kMaxShift);
     if (m == INT32_MIN) continue;  // the variants call the reference there
@@ -177,12 +183,8 @@ TEST(Conv2dS8DspRequantize, MatchesMultiplyByQuantizedMultiplier) {
 // against wrapping_add(multiply_by_quantized_multiplier(...), zp) over every shift.
 TEST(Conv2dS8DspRequantize, FastFormsMatchReference) {
   std::mt19937 rng(17);
-  const int32_t special[] = {0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, INT32_MIN + 1, 1 << 30,
-                             -(1 << 30), (1 << 30) + 1, 12345, -12345};
   for (int i = 0; i < 400000; ++i) {
-    const int32_t acc = uniform(rng, 0, 3) == 0 ? special[uniform(rng, 0, 12)]
-                        : uniform(rng, 0, 1) ? uniform(rng, -70000, 70000)
-                                             : uniform(rng, INT32_MIN, INT32_MAX);
+    const int32_t acc = random_acc(rng);
     const int32_t m_special[] = {0, 1, 2, INT32_MAX, 1 << 30, (1 << 30) + 1};
     const int32_t m =
         uniform(rng, 0, 4) == 0 ? m_special[uniform(rng, 0, 5)] : uniform(rng, 0, INT32_MAX);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct Case {
 struct Built {
   TestOp op;
   uint32_t out;
+  uint32_t filter = kNoTensor, bias = kNoTensor;
+  std::vector<Multiplier> mult;
 };
 
 // Random multipliers, with some channels at the edges: shift -31 / 30, multiplier
@@ -81,6 +84,9 @@ void build(const Case& cs, const std::vector<Multiplier>& mult, uint32_t seed, B
   uint32_t bias = kNoTensor;
   if (cs.bias) bias = op.add_input(DType::kInt32, {cs.out_c()});
   b->out = op.add_output(DType::kInt8, {cs.n, cs.out_h(), cs.out_w(), cs.out_c()});
+  b->filter = filter;
+  b->bias = bias;
+  b->mult = mult;
   op.set_raw_params(testing::params_bytes(params_of(cs), mult));
   op.set_data(in, testing::random_full_range<int8_t>(size_t{cs.n} * cs.h * cs.w * cs.c, seed));
   op.set_data(filter,
@@ -91,6 +97,29 @@ void build(const Case& cs, const std::vector<Multiplier>& mult, uint32_t seed, B
                                                                   30000));
   }
   op.add_scratch(static_cast<uint32_t>(static_cast<int32_t>(scratch_for(cs)) + scratch_delta));
+}
+
+// The 3x3 variant's params: the reference's bytes, then its table computed from the op's
+// filter, bias and multipliers.
+std::vector<uint8_t> params_with_table(const Case& cs, Built& b) {
+  std::vector<uint8_t> bytes = testing::params_bytes(params_of(cs), b.mult);
+  const size_t reference_bytes = bytes.size();
+  std::vector<int32_t> multipliers, shifts;
+  for (const Multiplier& m : b.mult) {
+    multipliers.push_back(m.multiplier);
+    shifts.push_back(m.shift);
+  }
+  const auto filter = b.op.data<int8_t>(b.filter);
+  std::vector<int32_t> bias;
+  if (b.bias != kNoTensor) bias = b.op.data<int32_t>(b.bias);
+  const auto channels = static_cast<int32_t>(cs.out_c());
+  std::vector<uint32_t> table((depthwise_conv2d_s8_3x3__dsp_table_bytes(channels) + 3) / 4);
+  depthwise_conv2d_s8_3x3__dsp_make_table(params_of(cs), multipliers.data(), shifts.data(),
+                                          b.bias != kNoTensor ? bias.data() : nullptr,
+                                          filter.data(), channels, table.data());
+  bytes.resize(reference_bytes + depthwise_conv2d_s8_3x3__dsp_table_bytes(channels));
+  std::memcpy(bytes.data() + reference_bytes, table.data(), bytes.size() - reference_bytes);
+  return bytes;
 }
 
 // A random valid geometry; kernel3x3 restricts to what the 3x3 variant takes.
@@ -139,6 +168,7 @@ void expect_same_with(const Case& cs, const KernelEntry& variant, uint32_t seed,
   b.op.run(kDepthwiseConv2dS8Entry);
   const auto expected = b.op.data<int8_t>(b.out);
   b.op.set_data(b.out, std::vector<int8_t>(expected.size(), 0x55));
+  if (&variant == &kDepthwiseConv2dS83x3DspEntry) b.op.set_raw_params(params_with_table(cs, b));
   ASSERT_EQ(b.op.check(variant), Status::kOk);
   b.op.run(variant);
   const auto actual = b.op.data<int8_t>(b.out);
@@ -294,9 +324,11 @@ TEST(DepthwiseConv2dS8Dsp, ChecksRefuseUnsupportedShapes) {
     k3.kh = k3.kw = 3;
     Built b;
     build(k3, multipliers_for(k3.out_c(), rng, false), 5, &b, -4);
+    b.op.set_raw_params(params_with_table(k3, b));
     EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams);
     Built ok;
     build(k3, multipliers_for(k3.out_c(), rng, false), 5, &ok);
+    ok.op.set_raw_params(params_with_table(k3, ok));
     EXPECT_EQ(ok.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kOk);
   }
   // What the reference refuses, the variants refuse too (output zero point out of int8).
@@ -305,6 +337,59 @@ TEST(DepthwiseConv2dS8Dsp, ChecksRefuseUnsupportedShapes) {
   Built b;
   build(bad, multipliers_for(bad.out_c(), rng, false), 3, &b);
   EXPECT_EQ(b.op.check(kDepthwiseConv2dS8DspEntry), Status::kBadParams);
+}
+
+// The 3x3 variant's table in its params: check() refuses a missing, short or long table
+// and any byte that differs from the table computed from the filter, bias and
+// requantization (flag, filter pairs, bias, constants, zero-point row, padding), and a
+// table computed for another filter; on the general path (flag 0) any non-zero byte.
+TEST(DepthwiseConv2dS8Dsp3x3, CheckRefusesABadTable) {
+  std::mt19937 rng(2024);
+  const Case cs{1, 6, 7, 6, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, -5, 3, -128, 127, true, false};
+  for (bool fast : {true, false}) {
+    auto mult = testing::random_multipliers(cs.out_c(), rng(), -12, -1);
+    if (!fast) mult[2].multiplier = 1 << 30;  // leaves the fast path: the table is zeros
+    Built b;
+    build(cs, mult, 11, &b);
+    const std::vector<uint8_t> good = params_with_table(cs, b);
+    const size_t reference_bytes = testing::params_bytes(params_of(cs), mult).size();
+    const uint32_t table_bytes =
+        depthwise_conv2d_s8_3x3__dsp_table_bytes(static_cast<int32_t>(cs.out_c()));
+    ASSERT_EQ(good.size(), reference_bytes + table_bytes);
+    EXPECT_EQ(good[reference_bytes], fast ? 1 : 0);
+    b.op.set_raw_params(good);
+    ASSERT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kOk);
+    // Missing, short by one word or one byte, one word too long.
+    for (size_t size : {reference_bytes, good.size() - 4, good.size() - 1, good.size() + 4}) {
+      std::vector<uint8_t> bad = good;
+      bad.resize(size, 0);
+      b.op.set_raw_params(bad);
+      EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams) << size;
+    }
+    // Every single table byte changed (flag, entries, zero points and their padding).
+    for (size_t i = reference_bytes; i < good.size(); ++i) {
+      std::vector<uint8_t> bad = good;
+      bad[i] ^= static_cast<uint8_t>(1u << (i % 8));
+      b.op.set_raw_params(bad);
+      ASSERT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams) << i;
+    }
+    b.op.set_raw_params(good);
+    ASSERT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kOk);
+    if (fast) {
+      // The table of another filter, and of another bias.
+      auto filter = b.op.data<int8_t>(b.filter);
+      filter[4] = static_cast<int8_t>(filter[4] ^ 1);
+      b.op.set_data(b.filter, filter);
+      EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams);
+      filter[4] = static_cast<int8_t>(filter[4] ^ 1);
+      b.op.set_data(b.filter, filter);
+      ASSERT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kOk);
+      auto bias = b.op.data<int32_t>(b.bias);
+      bias[1] += 1;
+      b.op.set_data(b.bias, bias);
+      EXPECT_EQ(b.op.check(kDepthwiseConv2dS83x3DspEntry), Status::kBadParams);
+    }
+  }
 }
 
 }  // namespace
