@@ -149,7 +149,8 @@ bool streams_elementwise(KernelId kernel) {
   }
 }
 
-uint32_t pixel_stream_block(KernelId kernel) {
+uint32_t pixel_stream_block(KernelId kernel, const ir::Shape& in, const ir::Shape& out) {
+  if (in.size() != 4 || out.size() != 4) return 0;
   switch (kernel) {
     case KernelId::kConv2dF32: case KernelId::kDepthwiseConv2dF32:
     case KernelId::kAvgPool2dF32: case KernelId::kMaxPool2dF32:
@@ -170,6 +171,14 @@ uint32_t pixel_stream_block(KernelId kernel) {
     case KernelId::kConv2dS8Dsp:
     case KernelId::kConv2dS81x1Dsp:
       return 4;  // gather 4 pixels' taps, then write them; the last block steps back to end at the last pixel
+    case KernelId::kDepthwiseConv2dS8MultDsp:
+      // Channel by channel, each over every pixel in raster order: with one input channel
+      // that is the reference's pixel stream.
+      return in[3] == 1 ? 1 : 0;
+    case KernelId::kDepthwiseConv2dS8Mve:
+      // One output row at a time (all its channel blocks), its input rows read (or copied
+      // to scratch) for that row only.
+      return out[2] > 0 && out[2] <= INT32_MAX ? static_cast<uint32_t>(out[2]) : 0;
     default: return 0;
   }
 }
@@ -244,10 +253,7 @@ void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op
   }
   if (node.inputs.empty() || node.inputs[0] == ir::kNoTensor) return;
   const ir::Tensor& in = graph.tensors[node.inputs[0]];
-  uint32_t block = pixel_stream_block(op.kernel);
-  // The depth-multiplier variant runs channel by channel, each over every pixel in raster
-  // order: with one input channel that is the reference's pixel stream.
-  if (op.kernel == KernelId::kDepthwiseConv2dS8MultDsp && in.shape.size() == 4 && in.shape[3] == 1) block = 1;
+  const uint32_t block = pixel_stream_block(op.kernel, in.shape, out.shape);
   if (block == 0) return;
   if (in.is_constant || in.shape.size() != 4 || out.shape.size() != 4 || in.elements() == 0 ||
       out.elements() == 0 || op.params.size() < 8 * sizeof(int32_t)) {

@@ -69,7 +69,10 @@ TEST_P(Planner, NoTwoLiveBuffersOverlapAndArenaIsNearTheLowerBound) {
         const uint32_t op = written.first;
         const Buffer& read = x.in_place_of == static_cast<int64_t>(b) ? y : x;
         const KernelId kernel = static_cast<KernelId>(program.interpreter().op_desc(op)->kernel);
-        EXPECT_TRUE(lower::streams_elementwise(kernel) || lower::pixel_stream_block(kernel) > 0)
+        const OpContext ctx = program.interpreter().op_context(op);
+        auto shape_of = [](const TensorDesc& d) { return ir::Shape(d.dims, d.dims + d.rank); };
+        EXPECT_TRUE(lower::streams_elementwise(kernel) ||
+                    lower::pixel_stream_block(kernel, shape_of(ctx.input_desc(0)), shape_of(ctx.output_desc(0))) > 0)
             << stem << ": op " << op << " writes " << written.what << " in place";
         if (lower::streams_elementwise(kernel))
           EXPECT_EQ(written.offset, read.offset) << stem << ": " << written.what << " over " << read.what;
