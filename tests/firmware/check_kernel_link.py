@@ -96,8 +96,9 @@ def main():
             failures.append(f"output {j} ({descr}): firmware {firmware} differs from the host {expected}")
 
     used = inspect["kernels"]
-    if not any(k.endswith("_s8") or "_s8_" in k for k in used):
-        failures.append(f"the program uses no int8 kernel ({used}): not the int8 model this test expects")
+    # A quantized program: int8 kernels, or TFLite 16x8 ones (int16 activations, int8 weights).
+    if not any(re.search(r"_s(8|16)(_|$)", k) for k in used):
+        failures.append(f"the program uses no int8 or int16 kernel ({used}): not the quantized model this test expects")
     failures += kernel_link_failures(a.elf, a.kernel_names, used)
 
     for f in failures:
