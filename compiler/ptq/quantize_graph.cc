@@ -727,9 +727,11 @@ ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_
   }
   // Candidates: every node output with a calibrated range, in execution order; the last
   // k become int16. The largest k keeping the arena within the budget (or the all-int8
-  // arena) is found by bisection (the arena grows with k: each step widens one more tensor). The arena does not depend on
-  // the weight values, so the split is chosen first, on the uncompensated calibration,
-  // and sequential compensation then runs once, for the program that will ship.
+  // arena) is found by bisection (the arena grows with k: each step widens one more
+  // tensor). The arena depends on the tensors' types and shapes, not on the weight
+  // values, so the split is chosen first, with weights rounded to nearest and the
+  // uncompensated calibration; GPTQ or sequential compensation then runs once, for the
+  // program that will ship.
   std::vector<int> order;
   for (const ir::Node& node : graph.nodes)
     for (int id : node.outputs)
@@ -739,9 +741,11 @@ ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_
     for (size_t i = order.size() - k; i < order.size(); ++i) p[order[i]] = true;
     return p;
   };
+  Options arena_options = options;
+  arena_options.gptq = false;
   auto arena = [&](size_t k) {
     Report scratch;
-    return arena_of(quantize_graph(graph, calibration, options, prefer(k), &scratch));
+    return arena_of(quantize_graph(graph, calibration, arena_options, prefer(k), &scratch));
   };
   const uint32_t int8_arena = arena(0);
   const uint32_t limit = options.arena_budget_bytes ? options.arena_budget_bytes : int8_arena;
