@@ -16,9 +16,13 @@
 //   reference's skipping does. Per channel the words are stored by blocks of two pairs:
 //   block b holds, for slots 0..2, P(2b) and P(2b + 1) of that slot's row; so a window
 //   row's words are at offsets known at compile time once the slot of its first row is.
-//   Four channels and four columns take 4 LDR, 4 PKHxx, 8 SXTAB16 and 4 STRD.
-// - Per output row, every channel's outputs four at a time (six at once when the row has
-//   six), the channel loop innermost. A filter row costs two instructions per output: with
+//   Four channels and four columns take 4 LDR, 4 PKHxx, 8 SXTAB16 and 4 STRD. A pair right
+//   of the image in the last block reaching into it is zeroed once per run, not per row.
+// - Per output row, every channel's outputs in passes of several, the channel loop
+//   innermost: stride 1 twelve at a time (two passes of six, the second starting at pair 3
+//   of a block), then fours, ending on a five or a six where the row leaves one; stride 2
+//   fours, ending on a six where the row leaves one. A filter row costs two instructions
+//   per output: with
 //   stride 1 and P0 = [x0, x1], P1 = [x2, x3], P2 = ...
 //     out0 += SMLAD(P0, W01) + SMLABT(P1, W12)    (x0 w0 + x1 w1, x2 w2)
 //     out1 += SMLATB(P0, W01) + SMLAD(P1, W12)    (x1 w0, x2 w1 + x3 w2)
@@ -28,9 +32,11 @@
 //     out = ssat8((SMMLAR(acc2, m, round_zp) + (acc2 >> 31)) >> right)
 //   where SMMLAR adds SaturatingRoundingDoublingHighMul(acc, m) to round_zp, and the sign
 //   of acc2 is the sign of that product because m > 2^30 (acc <= -1 gives a product below
-//   -2^30). When [act_min, act_max] is not the whole int8 range, each finished output row
-//   is clamped four bytes at a time (SSUB8 / SEL).
-//   About 61 instructions per channel and four stride-1 outputs (36 MACs).
+//   -2^30). The correction (acc2 >> 31) is left out when act_min >= output_zero_point
+//   (see row_pass_for()). When [act_min, act_max] is not the whole int8 range, each
+//   finished output row is clamped four bytes at a time (SSUB8 / SEL).
+//   About 80 instructions per channel and six stride-1 outputs (54 MACs) without the
+//   correction.
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //
@@ -81,30 +87,61 @@ constexpr int pair_offset(int slot, int i) {
   return 4 * ((i >> 1) * kBlockWords + slot * 2 + (i & 1));
 }
 
-// Filter row kRow (its input row in slot kSlot) of kN outputs added to a0..a5. The
-// source order keeps at most two input words live (GCC keeps it: no-schedule-insns), so
-// that the channel loop's pointers stay in registers.
-template <int kStride, int kN, int kSlot, int kRow>
+// Filter row kRow (its input row in slot kSlot) of kN outputs added to a0..a5; the first
+// output's window starts at pair kBase of the block-aligned p (kBase 3: only for six
+// stride-1 outputs, the second half of a twelve). The source order keeps at most two
+// input words live (GCC keeps it: no-schedule-insns), so that the channel loop's pointers
+// stay in registers.
+template <int kStride, int kN, int kSlot, int kRow, int kBase>
 inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, int32_t& a1,
                        int32_t& a2, int32_t& a3, int32_t& a4, int32_t& a5) {
   uint32_t w01, w12, x0, x1, x2, x3, x4;
   dsp::load2_u32_at<8 * kRow>(entry, w01, w12);
-  dsp::load2_u32_at<pair_offset(kSlot, 0)>(p, x0, x1);
-  if constexpr (kStride == 1 && kN == 6) {  // pairs 0..3, one load each after the first two
+  if constexpr (kStride == 1 && kN >= 5) {  // pairs 0..3 (one LDRD when block-aligned)
+    if constexpr (kBase % 2 == 0) {
+      dsp::load2_u32_at<pair_offset(kSlot, kBase)>(p, x0, x1);
+    } else {  // one load per pair: at most two input words live
+      x0 = p[pair_offset(kSlot, kBase) / 4];
+      x1 = p[pair_offset(kSlot, kBase + 1) / 4];
+    }
     a0 = dsp::smlad(x0, w01, a0);
     a0 = dsp::smlabt(x1, w12, a0);
     a1 = dsp::smlatb(x0, w01, a1);
     a1 = dsp::smlad(x1, w12, a1);
-    x2 = p[pair_offset(kSlot, 2) / 4];
+    x2 = p[pair_offset(kSlot, kBase + 2) / 4];
     a2 = dsp::smlad(x1, w01, a2);
     a2 = dsp::smlabt(x2, w12, a2);
     a3 = dsp::smlatb(x1, w01, a3);
     a3 = dsp::smlad(x2, w12, a3);
-    x3 = p[pair_offset(kSlot, 3) / 4];
+    x3 = p[pair_offset(kSlot, kBase + 3) / 4];
     a4 = dsp::smlad(x2, w01, a4);
     a4 = dsp::smlabt(x3, w12, a4);
-    a5 = dsp::smlatb(x2, w01, a5);
-    a5 = dsp::smlad(x3, w12, a5);
+    if constexpr (kN >= 6) {
+      a5 = dsp::smlatb(x2, w01, a5);
+      a5 = dsp::smlad(x3, w12, a5);
+    }
+    return;
+  }
+  static_assert(kBase == 0 || (kStride == 1 && kN >= 5), "pair base 3: six stride-1 outputs");
+  dsp::load2_u32_at<pair_offset(kSlot, 0)>(p, x0, x1);
+  if constexpr (kStride == 2 && kN == 6) {  // pairs 0..6, one load each after the first two
+    a0 = dsp::smlad(x0, w01, a0);
+    a0 = dsp::smlabt(x1, w12, a0);
+    x2 = p[pair_offset(kSlot, 2) / 4];
+    a1 = dsp::smlad(x1, w01, a1);
+    a1 = dsp::smlabt(x2, w12, a1);
+    x3 = p[pair_offset(kSlot, 3) / 4];
+    a2 = dsp::smlad(x2, w01, a2);
+    a2 = dsp::smlabt(x3, w12, a2);
+    x4 = p[pair_offset(kSlot, 4) / 4];
+    a3 = dsp::smlad(x3, w01, a3);
+    a3 = dsp::smlabt(x4, w12, a3);
+    x0 = p[pair_offset(kSlot, 5) / 4];
+    a4 = dsp::smlad(x4, w01, a4);
+    a4 = dsp::smlabt(x0, w12, a4);
+    x1 = p[pair_offset(kSlot, 6) / 4];
+    a5 = dsp::smlad(x0, w01, a5);
+    a5 = dsp::smlabt(x1, w12, a5);
   } else if constexpr (kStride == 1) {
     a0 = dsp::smlad(x0, w01, a0);
     a0 = dsp::smlabt(x1, w12, a0);
@@ -145,8 +182,12 @@ inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, in
   }
 }
 
+// kSignFix false: only when act_min >= output_zero_point (see row_pass_for()).
+template <bool kSignFix>
 inline int32_t requantize(int32_t acc2, int32_t multiplier, int32_t round_zp, int32_t right) {
-  return dsp::ssat8((dsp::smmlar(acc2, multiplier, round_zp) + (acc2 >> 31)) >> right);
+  int32_t t = dsp::smmlar(acc2, multiplier, round_zp);
+  if constexpr (kSignFix) t += acc2 >> 31;
+  return dsp::ssat8(t >> right);
 }
 
 // The bytes out[0, count) clamped to [lo, hi] (lo4, hi4: the bounds in each byte).
@@ -158,87 +199,121 @@ void clamp_bytes(int8_t* out, int32_t count, uint32_t lo4, uint32_t hi4, int32_t
   for (; i < count; ++i) out[i] = static_cast<int8_t>(clamp_i32(out[i], lo, hi));
 }
 
-// kN (1..4, or 6 with stride 1) outputs of one channel: p is the block-aligned ring
-// pointer of the first window's first pair, entry the channel's table entry, out the first
-// output, step the bytes between horizontally adjacent outputs.
-template <int kStride, int kSlot, int kN>
+// kN (1..4, or 5, 6 with stride 1) outputs of one channel: p is the block-aligned ring
+// pointer (the first window starts at its pair kBase), entry the channel's table entry,
+// out the first output, step the bytes between horizontally adjacent outputs.
+template <int kStride, int kSlot, int kN, int kBase, bool kSignFix>
 MOTE_DW3X3_NO_IVOPTS inline void outputs(const uint32_t* p, const uint32_t* entry, int32_t step,
                                          int8_t* out) {
   const int32_t bias2 = static_cast<int32_t>(entry[kBias2]);
   int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2, a5 = bias2;
-  filter_row<kStride, kN, kSlot % 3, 0>(p, entry, a0, a1, a2, a3, a4, a5);
-  filter_row<kStride, kN, (kSlot + 1) % 3, 1>(p, entry, a0, a1, a2, a3, a4, a5);
-  filter_row<kStride, kN, (kSlot + 2) % 3, 2>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, kSlot % 3, 0, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, (kSlot + 1) % 3, 1, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, (kSlot + 2) % 3, 2, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
   uint32_t m, rz;
   dsp::load2_u32_at<4 * kMultiplier>(entry, m, rz);
   const int32_t right = static_cast<int32_t>(entry[kRight]);
   const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
-  out[0] = static_cast<int8_t>(requantize(a0, multiplier, round_zp, right));
+  out[0] = static_cast<int8_t>(requantize<kSignFix>(a0, multiplier, round_zp, right));
   if constexpr (kN >= 2) {
-    out[step] = static_cast<int8_t>(requantize(a1, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize<kSignFix>(a1, multiplier, round_zp, right));
   }
   if constexpr (kN >= 3) {
     out += 2 * step;
-    out[0] = static_cast<int8_t>(requantize(a2, multiplier, round_zp, right));
+    out[0] = static_cast<int8_t>(requantize<kSignFix>(a2, multiplier, round_zp, right));
   }
   if constexpr (kN >= 4) {
-    out[step] = static_cast<int8_t>(requantize(a3, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize<kSignFix>(a3, multiplier, round_zp, right));
+  }
+  if constexpr (kN >= 5) {
+    out += 2 * step;
+    out[0] = static_cast<int8_t>(requantize<kSignFix>(a4, multiplier, round_zp, right));
   }
   if constexpr (kN >= 6) {
-    out += 2 * step;
-    out[0] = static_cast<int8_t>(requantize(a4, multiplier, round_zp, right));
-    out[step] = static_cast<int8_t>(requantize(a5, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize<kSignFix>(a5, multiplier, round_zp, right));
   }
 }
 
-// kN outputs of every channel at `count` places kAdvance ring words apart (4 * C output
-// bytes apart): p, entry, out as for channel 0 at the first place.
-template <int kStride, int kSlot, int kN>
+// kN outputs of every channel at `count` places `advance` ring words apart (out_advance
+// output bytes apart): p, entry, out as for channel 0 at the first place.
+template <int kStride, int kSlot, int kN, int kBase, bool kSignFix>
 MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
                                         const uint32_t* table, int32_t channels, int32_t count,
-                                        int8_t* out) {
-  constexpr int32_t kAdvance = kStride == 1 ? kBlockWords : 2 * kBlockWords;  // per 4 outputs
+                                        int32_t advance, int32_t out_advance, int8_t* out) {
   for (int32_t i = 0; i < count; ++i) {
     const uint32_t* pc = p;
     const uint32_t* entry = table;
     int8_t* oc = out;
     int8_t* const end = out + channels;
     do {
-      outputs<kStride, kSlot, kN>(pc, entry, channels, oc);
+      outputs<kStride, kSlot, kN, kBase, kSignFix>(pc, entry, channels, oc);
       pc += chan_words;
       entry += kEntryWords;
       ++oc;
     } while (oc != end);
-    p += kAdvance;
-    out += 4 * channels;
+    p += advance;
+    out += out_advance;
   }
 }
 
 // One output row, every channel. ring: the ring's first word; chan_words: words per
-// channel in the ring; out_row: the row's first output.
-template <int kStride, int kSlot>
+// channel in the ring; out_row: the row's first output. Stride 1 takes twelve outputs at
+// a time as two passes of six (fewer loads and channel-loop turns per output than four),
+// then fours, and ends with five or six in one pass where the row leaves five or six;
+// stride 2 takes fours and ends with a six where the row leaves six.
+template <int kStride, int kSlot, bool kSignFix>
 void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, int32_t channels,
               int32_t out_w, int8_t* out_row) {
   constexpr int32_t kAdvance = kStride == 1 ? kBlockWords : 2 * kBlockWords;  // per 4 outputs
-  if (kStride == 1 && out_w == 6) {  // one pass of six: fewer loads than four and two
-    channels_pass<kStride, kSlot, 6>(ring, chan_words, table, channels, 1, out_row);
-    return;
+  int32_t left = out_w;
+  if constexpr (kStride == 1) {
+    const int32_t twelves = left / 12;
+    if (twelves > 0) {
+      channels_pass<1, kSlot, 6, 0, kSignFix>(ring, chan_words, table, channels, twelves,
+                                              3 * kBlockWords, 12 * channels, out_row);
+      channels_pass<1, kSlot, 6, 3, kSignFix>(ring, chan_words, table, channels, twelves,
+                                              3 * kBlockWords, 12 * channels,
+                                              out_row + 6 * channels);
+      ring += twelves * 3 * kBlockWords;
+      out_row += twelves * 12 * channels;
+      left -= twelves * 12;
+    }
   }
-  const int32_t quads = out_w >> 2;
+  int32_t quads = left >> 2;
+  int32_t tail = left & 3;
+  // End on a five or a six (stride 2: a six only; sixes throughout cost more than fours).
+  if (quads > 0 && (tail == 2 || (kStride == 1 && tail == 1))) {
+    --quads;
+    tail += 4;
+  }
   if (quads > 0) {
-    channels_pass<kStride, kSlot, 4>(ring, chan_words, table, channels, quads, out_row);
+    channels_pass<kStride, kSlot, 4, 0, kSignFix>(ring, chan_words, table, channels, quads,
+                                                  kAdvance, 4 * channels, out_row);
   }
   ring += quads * kAdvance;
   out_row += quads * 4 * channels;
-  switch (out_w & 3) {
+  switch (tail) {
     case 1:
-      channels_pass<kStride, kSlot, 1>(ring, chan_words, table, channels, 1, out_row);
+      channels_pass<kStride, kSlot, 1, 0, true>(ring, chan_words, table, channels, 1, 0, 0,
+                                                out_row);
       break;
     case 2:
-      channels_pass<kStride, kSlot, 2>(ring, chan_words, table, channels, 1, out_row);
+      channels_pass<kStride, kSlot, 2, 0, true>(ring, chan_words, table, channels, 1, 0, 0,
+                                                out_row);
       break;
     case 3:
-      channels_pass<kStride, kSlot, 3>(ring, chan_words, table, channels, 1, out_row);
+      channels_pass<kStride, kSlot, 3, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
+                                                    out_row);
+      break;
+    case 5:
+      if constexpr (kStride == 1) {
+        channels_pass<1, kSlot, 5, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
+                                                out_row);
+      }
+      break;
+    case 6:
+      channels_pass<kStride, kSlot, 6, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
+                                                    out_row);
       break;
     default:
       break;
@@ -247,11 +322,25 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
 
 using RowPass = void (*)(const uint32_t*, int32_t, const uint32_t*, int32_t, int32_t, int8_t*);
 
-RowPass row_pass_for(int32_t stride, int32_t slot) {
+template <bool kSignFix>
+RowPass row_pass_for_fix(int32_t stride, int32_t slot) {
   if (stride == 1) {
-    return slot == 0 ? row_pass<1, 0> : (slot == 1 ? row_pass<1, 1> : row_pass<1, 2>);
+    return slot == 0 ? row_pass<1, 0, kSignFix>
+                     : (slot == 1 ? row_pass<1, 1, kSignFix> : row_pass<1, 2, kSignFix>);
   }
-  return slot == 0 ? row_pass<2, 0> : (slot == 1 ? row_pass<2, 1> : row_pass<2, 2>);
+  return slot == 0 ? row_pass<2, 0, kSignFix>
+                   : (slot == 1 ? row_pass<2, 1, kSignFix> : row_pass<2, 2, kSignFix>);
+}
+
+// The requantization's sign correction (acc2 >> 31) changes only outputs of negative
+// accumulators, and those are at most output_zero_point with or without it (the product
+// with a multiplier above 2^30 is then negative, and the rounding term is below 2^right):
+// when act_min >= output_zero_point both clamp to act_min, so the correction is skipped.
+RowPass row_pass_for(const DepthwiseConv2dS8Params& params, int32_t slot) {
+  if (params.act_min >= params.output_zero_point) {
+    return row_pass_for_fix<false>(params.stride_w, slot);
+  }
+  return row_pass_for_fix<true>(params.stride_w, slot);
 }
 
 // The ring word of pair j of channel c in the slot.
@@ -260,34 +349,61 @@ inline uint32_t* ring_word(uint32_t* ring, int32_t chan_words, int32_t c, int32_
   return ring + c * chan_words + (j >> 1) * kBlockWords + slot * 2 + (j & 1);
 }
 
-// One block of channels [0, channels_end) (a multiple of four), four at a time: s0..s3
+// One block of channels [0, channels_end) (a positive multiple of four), four at a time: s0..s3
 // point at the block's four columns (byte 0; a padding column at input zero points, which
 // extend to 0), d at channel 0's ring words of the block.
 MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_block(
     const int8_t* s0, const int8_t* s1, const int8_t* s2, const int8_t* s3, int32_t channels_end,
     uint32_t offset2, uint32_t* d, int32_t chan_words) {
-  for (int32_t c = 0; c < channels_end; c += 4) {
-    const uint32_t x0 = dsp::load_u32(s0 + c);
-    const uint32_t x1 = dsp::load_u32(s1 + c);
+  const int8_t* const end = s0 + channels_end;
+  do {
+    const uint32_t x0 = dsp::load_u32(s0);
+    const uint32_t x1 = dsp::load_u32(s1);
+    s0 += 4;
+    s1 += 4;
     const uint32_t lo01 = dsp::pack_lo_lo(x0, x1);
     const uint32_t hi01 = dsp::pkhtb_hi_hi(x0, x1);
-    const uint32_t x2 = dsp::load_u32(s2 + c);
-    const uint32_t x3 = dsp::load_u32(s3 + c);
+    const uint32_t x2 = dsp::load_u32(s2);
+    const uint32_t x3 = dsp::load_u32(s3);
+    s2 += 4;
+    s3 += 4;
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
     const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    dsp::store2_u32_advance<0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    d += chan_words;
+    dsp::store2_u32_advance<0>(d, dsp::sxtab16_ror8(offset2, lo01),
+                               dsp::sxtab16_ror8(offset2, lo23));
+    d += chan_words;
+    dsp::store2_u32_advance<0>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    d += chan_words;
+    dsp::store2_u32_advance<0>(d, dsp::sxtab16_ror8(offset2, hi01),
+                               dsp::sxtab16_ror8(offset2, hi23));
+    d += chan_words;
+  } while (s0 != end);
+}
+
+// The first pair only of an edge block whose second pair lies right of the image (left
+// at zero from the start of the run): s0, s1 point at its two columns, d as above.
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_pair(const int8_t* s0,
+                                                              const int8_t* s1,
+                                                              int32_t channels_end,
+                                                              uint32_t offset2, uint32_t* d,
+                                                              int32_t chan_words) {
+  const int8_t* const end = s0 + channels_end;
+  do {
+    const uint32_t x0 = dsp::load_u32(s0);
+    const uint32_t x1 = dsp::load_u32(s1);
+    s0 += 4;
+    s1 += 4;
+    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1);
+    const uint32_t hi01 = dsp::pkhtb_hi_hi(x0, x1);
     d[0] = dsp::sxtab16(offset2, lo01);
-    d[1] = dsp::sxtab16(offset2, lo23);
-    d += chan_words;
-    d[0] = dsp::sxtab16_ror8(offset2, lo01);
-    d[1] = dsp::sxtab16_ror8(offset2, lo23);
-    d += chan_words;
+    d[chan_words] = dsp::sxtab16_ror8(offset2, lo01);
+    d += 2 * chan_words;
     d[0] = dsp::sxtab16(offset2, hi01);
-    d[1] = dsp::sxtab16(offset2, hi23);
-    d += chan_words;
-    d[0] = dsp::sxtab16_ror8(offset2, hi01);
-    d[1] = dsp::sxtab16_ror8(offset2, hi23);
-    d += chan_words;
-  }
+    d[chan_words] = dsp::sxtab16_ror8(offset2, hi01);
+    d += 2 * chan_words;
+  } while (s0 != end);
 }
 
 // `count` (>= 1) full blocks of channels c..c+3 (src: byte c of the first block's first
@@ -321,6 +437,20 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
   } while (--count != 0);
 }
 
+// Zeros one block's two words of a slot for every channel (d: channel 0's words), the
+// channel loop innermost: a padding row.
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot_block(uint32_t* d, int32_t channels,
+                                                             int32_t chan_words) {
+  int32_t c = channels;
+  for (; c >= 2; c -= 2) {
+    dsp::store2_u32_advance<0>(d, 0, 0);
+    d += chan_words;
+    dsp::store2_u32_advance<0>(d, 0, 0);
+    d += chan_words;
+  }
+  if (c != 0) dsp::store2_u32_advance<0>(d, 0, 0);
+}
+
 // Extends input row iy (zeros outside the image) into the slot: pairs [0, 2 * blocks).
 // zp_row: C bytes of the input zero point (padding columns). Only blocks [0, blocks) are
 // written: the caller passes the blocks that reach into the image (the others, all
@@ -331,9 +461,8 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
   const int32_t channels = shape.in_c;
   const int32_t in_w = shape.in_w;
   if (iy < 0 || iy >= shape.in_h) {
-    for (int32_t c = 0; c < channels; ++c) {
-      uint32_t* dst = ring_word(ring, chan_words, c, slot, 0);
-      for (int32_t b = 0; b < blocks; ++b) dsp::store2_u32_advance<4 * kBlockWords>(dst, 0, 0);
+    for (int32_t b = 0; b < blocks; ++b) {
+      zero_slot_block(ring_word(ring, chan_words, 0, slot, 2 * b), channels, chan_words);
     }
     return;
   }
@@ -347,7 +476,10 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
   if (full > blocks) full = blocks;
   if (full < first) full = first;
   for (int32_t b = 0; b < blocks; ++b) {
-    if (b >= first && b < full) continue;
+    if (b == first) {  // skip the full blocks
+      b = full;
+      if (b >= blocks) break;
+    }
     // An edge block: padding columns read from zp_row (C input zero points).
     const int32_t x = 4 * b - pad_left;
     const int8_t* src[4];
@@ -355,8 +487,12 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
       src[k] = x + k >= 0 && x + k < in_w ? row + (x + k) * channels : zp_row;
     }
     if (groups_end > 0) {
-      extend_edge_block(src[0], src[1], src[2], src[3], groups_end, offset2,
-                        ring_word(ring, chan_words, 0, slot, 2 * b), chan_words);
+      uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
+      if (x + 2 >= in_w) {  // the block's second pair is padding: zero since the start
+        extend_edge_pair(src[0], src[1], groups_end, offset2, d, chan_words);
+      } else {
+        extend_edge_block(src[0], src[1], src[2], src[3], groups_end, offset2, d, chan_words);
+      }
     }
   }
   // Full blocks: four channels and four columns at a time.
@@ -515,6 +651,15 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
       dsp::store2_u32_advance<8>(dst, 0, 0);
     }
   }
+  // When the last live block's second pair is all padding, extend_row() writes only its
+  // first pair (extend_edge_pair): the second is zero in every slot from here on.
+  if (live > 0 && 4 * (live - 1) + 2 - params.pad_left >= shape.in_w) {
+    for (int32_t c = 0; c < channels; ++c) {
+      for (int32_t slot = 0; slot < 3; ++slot) {
+        *ring_word(ring, chan_words, c, slot, 2 * (live - 1) + 1) = 0;
+      }
+    }
+  }
   const bool clamped = params.act_min > -128 || params.act_max < 127;
   const uint32_t lo4 = (static_cast<uint32_t>(params.act_min) & 0xFFu) * 0x01010101u;
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
@@ -535,8 +680,8 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
                      params.input_zero_point, zp_row, chan_words, ring);
         }
       }
-      row_pass_for(params.stride_w, first_slot)(ring, chan_words, entries, channels,
-                                                shape.out_w, out_row);
+      row_pass_for(params, first_slot)(ring, chan_words, entries, channels, shape.out_w,
+                                       out_row);
       if (clamped) {
         clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
       }

@@ -224,8 +224,9 @@ TEST(DepthwiseConv2dS8Dsp, MatchesReferenceOnModelShapes) {
 }
 
 // The 3x3 variant's fast path (horizontal stride 1 or 2, negative shifts, multipliers
-// above 2^30) at every input width from 1 to 29 (four outputs at a time, six at once,
-// the remainders), on the vww / kws depthwise shapes, with clamps on and off and channel
+// above 2^30) at every input width from 1 to 29 (twelve outputs as two sixes, four at a
+// time, five or six at the end, the remainders; with and without the requantization's
+// sign correction), on the vww / kws depthwise shapes, with clamps on and off and channel
 // counts off multiples of four, right shifts up to 30; then the requantizations that leave
 // the quick bound test (the common table's proof admits them) or the fast path: a
 // multiplier of exactly 2^30 or a non-negative shift (the tap-by-tap path).
@@ -245,6 +246,10 @@ TEST(DepthwiseConv2dS8Dsp3x3, MatchesReferenceOnFastPathShapes) {
         if (w % 3 == 0) {
           cs.act_min = -100;
           cs.act_max = 90;
+        } else if (w % 3 == 1) {  // ReLU-like: act_min >= output zero point (no sign fix)
+          cs.act_min = cs.output_zp + 3 * pad;
+        } else if (pad == 1) {  // act_min == output zero point == -128: no clamp, no sign fix
+          cs.output_zp = -128;
         }
         expect_same_with(cs, kDepthwiseConv2dS83x3DspEntry, seed++, fast(cs.out_c(), -12));
         if (HasFatalFailure()) return;

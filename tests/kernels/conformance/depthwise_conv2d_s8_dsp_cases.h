@@ -28,6 +28,8 @@ inline int run_depthwise_cases(const char* name, DepthwiseVariant variant,
     s.in_h = rng.uniform(1, 12);
     s.in_w = rng.uniform(1, 12);
     s.in_c = rng.coin() ? rng.uniform(1, 9) : rng.uniform(1, 70);
+    // 3x3: some wide rows (the 3x3 __dsp variant's twelve-output passes).
+    if (only_3x3 && s.in_c <= 9 && rng.uniform(0, 3) == 0) s.in_w = rng.uniform(12, 30);
     s.kernel_h = only_3x3 ? 3 : rng.uniform(1, 5);
     s.kernel_w = only_3x3 ? 3 : rng.uniform(1, 5);
     p.stride_h = rng.uniform(1, 3);
@@ -52,6 +54,13 @@ inline int run_depthwise_cases(const char* name, DepthwiseVariant variant,
     p.output_zero_point = rng.uniform(-128, 127);
     p.act_min = rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = rng.coin() ? 127 : rng.uniform(p.act_min, 127);
+    // 3x3: ReLU-like clamps, act_min >= output_zero_point (the 3x3 __dsp variant then skips
+    // the requantization's sign correction), half of them with both at -128.
+    if (only_3x3 && rng.uniform(0, 2) == 0) {
+      if (rng.coin()) p.output_zero_point = -128;
+      if (p.act_min < p.output_zero_point) p.act_min = p.output_zero_point;
+      if (p.act_max < p.act_min) p.act_max = 127;
+    }
     const bool extreme = rng.uniform(0, 4) == 0;
     const bool positive_shifts = rng.uniform(0, 4) == 0;
 
