@@ -85,7 +85,9 @@ extern const KernelEntry kConv2dS8Entry;
 // (kernels/isa/dsp.h). Scratch is 4-aligned, sized by the *_scratch_bytes() partner,
 // which check() verifies.
 // conv2d_s8_1x1__dsp: kernel 1x1, all pads 0, groups 1, any stride.
-// Scratch: 32 * ceil(in_c / 4) bytes.
+// Scratch: the 4-pixel columns, 32 * ceil(in_c / 4) bytes (40 * in_c / 4 for the 5-pixel
+// tail when in_c % 8 == 0 and in_c >= 192); for in_c 8 or 16 at least the per-channel
+// records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes.
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c);
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,

@@ -4,10 +4,20 @@
 // offset added) of the interleaved block of conv2d_s8_dsp_block.h, expanded straight
 // from the input, then every output channel runs 16 MACs per weight word over the block.
 // With stride 1 the pixels are consecutive in the input. A last single pixel runs on
-// its own (run_single); a last 2 or 3 move the block back over pixels already done.
-// Fewer than 4 output pixels in all: the reference kernel runs.
+// its own (a contiguous column when C % 16 == 0, else run_single); a last 2 or 3 move
+// the block back over pixels already done; with C % 8 == 0 and C >= 192 a last 5 run as
+// one block of 5 (run_five). Fewer than 4 output pixels in all: the reference kernel
+// runs (but for the small-channel path).
 //
-// Scratch: the column block, 32 * ceil(C / 4) bytes.
+// C = 8 or 16 with the full clamp range and right-shifting scales: the small-channel
+// path below (pixel by pixel, per-channel records), 11-13 / 19-21 instructions per
+// output.
+//
+// Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
+// applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
+// bytes.
+#include <stddef.h>
+
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_s8_dsp_block.h"
 #include "conv2d/conv2d_shapes.h"
@@ -18,8 +28,520 @@ namespace mote {
 
 using conv2d_dsp::kBlockPixels;
 
+namespace {
+
+// The small-channel path (in_c 8 or 16): an output is only in_c MACs, so the per-output
+// requantization and loop overhead decide. Pixel by pixel, the in_c input values (plus
+// the offset) are widened once into registers; then every output channel of a chunk of
+// kSmallChannels runs from a record built once per chunk in scratch: its weights
+// (SXTB16-split, doubled), 2 * bias, multiplier, H and right. With A = 2 * acc (exact:
+// |acc| < 2^30, see small_applies), SMMLAR(A, m, t) = floor((A * m + 2^31) / 2^32) + t =
+// floor((acc * m + 2^30) / 2^31) + t, which is the reference's high-mul x plus t; with
+// t = H - [acc < 0], H = 2^(right-1) + zp * 2^right, an ASR by right is
+// RoundingDivideByPOT(x, right) + zp (see requantize_right: for m >= 0 the sign of x
+// that decides the tie is that of acc, and acc * m in [-2^30, 0) gives 0 either way).
+// When zp == act_min == -128, the sign term is left out: it only changes results whose
+// x < 0, which are <= zp either way and clamp to -128. On DSP cores one output is
+// 13 (K 8) / 21 (K 16) instructions, one fewer without the sign term.
+constexpr int32_t kSmallChannels = 32;
+
+bool small_k(int32_t c) { return c == 8 || c == 16; }
+int32_t small_record_words(int32_t c) { return c / 2 + 4; }
+
+struct SmallQuant {
+  bool applies, relu;
+};
+
+SmallQuant small_applies(const Conv2dS8Params& params, const int32_t* multipliers,
+                         const int32_t* shifts, const int32_t* bias, int32_t out_c) {
+  const int32_t zp = params.output_zero_point;
+  if (params.act_min != -128 || params.act_max != 127 || zp < -128 || zp > 127) {
+    return SmallQuant{false, false};
+  }
+  for (int32_t o = 0; o < out_c; ++o) {
+    // |bias| <= 2^29 and |sum| <= 16 * 255 * 128 keep |acc| < 2^30; right <= 22 keeps
+    // |x + H| < 2^31.
+    if (multipliers[o] < 0 || shifts[o] > -1 || shifts[o] < -22) return SmallQuant{false, false};
+    if (bias != nullptr && (bias[o] > (1 << 29) || bias[o] < -(1 << 29))) {
+      return SmallQuant{false, false};
+    }
+  }
+  return SmallQuant{true, zp == -128};
+}
+
+// Records of channels [o0, o0 + n): K = 8: W0 W1 W2 W3 B M H R; K = 16: W0 B W1 .. W7 M
+// H R (the orders the asm's LDMs want). Wj: weights 2j-pair of the SXTB16 split, doubled.
+void build_records(int32_t c, const int8_t* filter, const int32_t* bias,
+                   const int32_t* multipliers, const int32_t* shifts, int32_t zp, int32_t o0,
+                   int32_t n, uint32_t* rec) {
+  for (int32_t o = o0; o < o0 + n; ++o) {
+    const int8_t* f = filter + o * c;
+    uint32_t w[8];
+    for (int32_t g = 0; g < c / 4; ++g) {
+      w[2 * g] = dsp::pack16(2 * f[4 * g], 2 * f[4 * g + 2]);
+      w[2 * g + 1] = dsp::pack16(2 * f[4 * g + 1], 2 * f[4 * g + 3]);
+    }
+    const uint32_t b = static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) * 2u;
+    const int32_t right = -shifts[o];
+    const uint32_t h = (uint32_t{1} << (right - 1)) + (static_cast<uint32_t>(zp) << right);
+    if (c == 8) {
+      for (int32_t j = 0; j < 4; ++j) rec[j] = w[j];
+      rec[4] = b;
+      rec += 5;
+    } else {
+      rec[0] = w[0];
+      rec[1] = b;
+      for (int32_t j = 1; j < 8; ++j) rec[j + 1] = w[j];
+      rec += 9;
+    }
+    rec[0] = static_cast<uint32_t>(multipliers[o]);
+    rec[1] = h;
+    rec[2] = static_cast<uint32_t>(right);
+    rec += 3;
+  }
+}
+
+// count pixels from src (step src_step bytes), each writing the chunk's channels at dst
+// and then skipping dst_skip bytes.
+struct SmallRun {
+  const int8_t* src;        // 0
+  int32_t src_step;         // 4
+  int32_t count;            // 8
+  uint32_t offsets;         // 12
+  const uint32_t* rec;      // 16
+  const uint32_t* rec_end;  // 20
+  int8_t* dst;              // 24
+  int32_t dst_skip;         // 28
+};
+#if MOTE_HAS_DSP
+static_assert(offsetof(SmallRun, offsets) == 12 && offsetof(SmallRun, rec) == 16 &&
+                  offsetof(SmallRun, dst_skip) == 28,
+              "SmallRun offsets are hard-coded in small_run");
+#endif
+
+// kPairs: the chunk has an even channel count; two channels per loop iteration.
+template <int32_t kC, bool kRelu, bool kPairs>
+void small_run(SmallRun& run) {
+#if MOTE_HAS_DSP
+  register SmallRun* state __asm__("r12") = &run;
+  // r7 and the state are pushed: [sp] r7, [sp, #4] state. Per pixel: the input words
+  // widened into r0-r3 (K 8) or r0-r6, r8 (K 16), r10/r12 the record range, r11 dst.
+#define MOTE_SMALL_PIXEL_HEAD \
+  "push {r7, r12}\n\t" \
+  "ldr r11, [r12, #24]\n\t" \
+  "1:\n\t" \
+  "ldr r12, [sp, #4]\n\t" \
+  "ldr lr, [r12, #0]\n\t" \
+  "ldr r9, [r12, #12]\n\t" \
+  "ldr r7, [r12, #4]\n\t"
+#define MOTE_SMALL_PIXEL_TAIL \
+  "cmp r10, r12\n\t" \
+  "bne 2b\n\t" \
+  "ldr r12, [sp, #4]\n\t" \
+  "ldr r7, [r12, #28]\n\t" \
+  "add r11, r11, r7\n\t" \
+  "ldr r7, [r12, #8]\n\t" \
+  "subs r7, r7, #1\n\t" \
+  "str r7, [r12, #8]\n\t" \
+  "bne 1b\n\t" \
+  "pop {r7, r12}\n\t"
+#define MOTE_SMALL_ASM(code)                                                                 \
+  __asm__ volatile(code                                                                     \
+                   : "+r"(state)                                                            \
+                   :                                                                        \
+                   : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", \
+                     "cc", "memory")
+// K 8 keeps src in lr and the pixel count in r7 (neither is used by its channel loop).
+#define MOTE_SMALL8_PIXEL \
+  "push {r7, r12}\n\t" \
+  "ldr r11, [r12, #24]\n\t" \
+  "ldr lr, [r12, #0]\n\t" \
+  "ldr r7, [r12, #8]\n\t" \
+  "1:\n\t" \
+  "ldr r9, [r12, #12]\n\t" \
+  "ldr r0, [lr]\n\t" \
+  "ldr r2, [lr, #4]\n\t" \
+  "ldr r4, [r12, #4]\n\t" \
+  "add lr, lr, r4\n\t" \
+  "sxtab16 r1, r9, r0, ror #8\n\t" \
+  "sxtab16 r0, r9, r0\n\t" \
+  "sxtab16 r3, r9, r2, ror #8\n\t" \
+  "sxtab16 r2, r9, r2\n\t" \
+  "ldrd r10, r12, [r12, #16]\n\t" \
+  "2:\n\t"
+#define MOTE_SMALL8_MACS \
+  "ldm r10!, {r4, r5, r6, r8, r9}\n\t" \
+  "smlad r9, r0, r4, r9\n\t" \
+  "smlad r9, r1, r5, r9\n\t" \
+  "smlad r9, r2, r6, r9\n\t" \
+  "smlad r9, r3, r8, r9\n\t" \
+  "ldm r10!, {r4, r5, r6}\n\t"
+#define MOTE_SMALL8_OUT \
+  "smmlar r5, r9, r4, r5\n\t" \
+  "asr r5, r5, r6\n\t" \
+  "ssat r5, #8, r5\n\t" \
+  "strb r5, [r11], #1\n\t"
+#define MOTE_SMALL8_SIGN "add r5, r5, r9, asr #31\n\t"
+#define MOTE_SMALL8_TAIL \
+  "cmp r10, r12\n\t" \
+  "bne 2b\n\t" \
+  "ldr r12, [sp, #4]\n\t" \
+  "ldr r9, [r12, #28]\n\t" \
+  "add r11, r11, r9\n\t" \
+  "subs r7, r7, #1\n\t" \
+  "bne 1b\n\t" \
+  "pop {r7, r12}\n\t"
+#define MOTE_SMALL16_TAIL MOTE_SMALL_PIXEL_TAIL
+#define MOTE_SMALL16_PIXEL \
+  MOTE_SMALL_PIXEL_HEAD \
+  "ldr r0, [lr]\n\t" \
+  "ldr r2, [lr, #4]\n\t" \
+  "ldr r4, [lr, #8]\n\t" \
+  "ldr r8, [lr, #12]\n\t" \
+  "add lr, lr, r7\n\t" \
+  "str lr, [r12, #0]\n\t" \
+  "sxtab16 r1, r9, r0, ror #8\n\t" \
+  "sxtab16 r0, r9, r0\n\t" \
+  "sxtab16 r3, r9, r2, ror #8\n\t" \
+  "sxtab16 r2, r9, r2\n\t" \
+  "sxtab16 r5, r9, r4, ror #8\n\t" \
+  "sxtab16 r4, r9, r4\n\t" \
+  "sxtab16 r6, r9, r8\n\t" \
+  "sxtab16 r8, r9, r8, ror #8\n\t" \
+  "ldrd r10, r12, [r12, #16]\n\t" \
+  "2:\n\t"
+#define MOTE_SMALL16_MACS \
+  "ldm r10!, {r7, r9, lr}\n\t" \
+  "smlad r9, r0, r7, r9\n\t" \
+  "smlad r9, r1, lr, r9\n\t" \
+  "ldrd r7, lr, [r10], #8\n\t" \
+  "smlad r9, r2, r7, r9\n\t" \
+  "smlad r9, r3, lr, r9\n\t" \
+  "ldrd r7, lr, [r10], #8\n\t" \
+  "smlad r9, r4, r7, r9\n\t" \
+  "smlad r9, r5, lr, r9\n\t" \
+  "ldrd r7, lr, [r10], #8\n\t" \
+  "smlad r9, r6, r7, r9\n\t" \
+  "smlad r9, r8, lr, r9\n\t" \
+  "ldrd r7, lr, [r10], #8\n\t"
+#define MOTE_SMALL16_OUT \
+  "smmlar lr, r9, r7, lr\n\t" \
+  "ldr r7, [r10], #4\n\t" \
+  "asr lr, lr, r7\n\t" \
+  "ssat lr, #8, lr\n\t" \
+  "strb lr, [r11], #1\n\t"
+#define MOTE_SMALL16_SIGN "add lr, lr, r9, asr #31\n\t"
+#define MOTE_SMALL_CASES(K)                                                                \
+  if (kRelu && kPairs) {                                                                   \
+    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_OUT          \
+                       MOTE_SMALL##K##_MACS MOTE_SMALL##K##_OUT MOTE_SMALL##K##_TAIL);    \
+  } else if (kRelu) {                                                                      \
+    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_OUT          \
+                       MOTE_SMALL##K##_TAIL);                                             \
+  } else if (kPairs) {                                                                     \
+    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_SIGN         \
+                       MOTE_SMALL##K##_OUT MOTE_SMALL##K##_MACS MOTE_SMALL##K##_SIGN       \
+                           MOTE_SMALL##K##_OUT MOTE_SMALL##K##_TAIL);                     \
+  } else {                                                                                 \
+    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_SIGN         \
+                       MOTE_SMALL##K##_OUT MOTE_SMALL##K##_TAIL);                         \
+  }
+  if (kC == 8) {
+    MOTE_SMALL_CASES(8)
+  } else {
+    MOTE_SMALL_CASES(16)
+  }
+#undef MOTE_SMALL_CASES
+#undef MOTE_SMALL8_PIXEL
+#undef MOTE_SMALL8_MACS
+#undef MOTE_SMALL8_OUT
+#undef MOTE_SMALL8_SIGN
+#undef MOTE_SMALL8_TAIL
+#undef MOTE_SMALL16_TAIL
+#undef MOTE_SMALL16_PIXEL
+#undef MOTE_SMALL16_MACS
+#undef MOTE_SMALL16_OUT
+#undef MOTE_SMALL16_SIGN
+#undef MOTE_SMALL_ASM
+#undef MOTE_SMALL_PIXEL_HEAD
+#undef MOTE_SMALL_PIXEL_TAIL
+#else
+  // The same algorithm in C++.
+  const int8_t* src = run.src;
+  int8_t* dst = run.dst;
+  for (int32_t p = 0; p < run.count; ++p, src += run.src_step, dst += run.dst_skip) {
+    uint32_t x[8];
+    for (int32_t g = 0; g < kC / 4; ++g) {
+      const uint32_t raw = dsp::load_u32(src + 4 * g);
+      x[2 * g] = dsp::sxtab16(run.offsets, raw);
+      x[2 * g + 1] = dsp::sxtab16_ror8(run.offsets, raw);
+    }
+    for (const uint32_t* rec = run.rec; rec != run.rec_end;) {
+      int32_t acc;
+      if (kC == 8) {
+        acc = static_cast<int32_t>(rec[4]);
+        for (int32_t j = 0; j < 4; ++j) acc = dsp::smlad(x[j], rec[j], acc);
+        rec += 5;
+      } else {
+        acc = dsp::smlad(x[0], rec[0], static_cast<int32_t>(rec[1]));
+        for (int32_t j = 1; j < 8; ++j) acc = dsp::smlad(x[j], rec[j + 1], acc);
+        rec += 9;
+      }
+      int32_t t = static_cast<int32_t>(rec[1]);
+      if (!kRelu) t += acc >> 31;
+      t = dsp::smmlar(acc, static_cast<int32_t>(rec[0]), t) >> rec[2];
+      *dst++ = static_cast<int8_t>(dsp::ssat8(t));
+      rec += 3;
+    }
+  }
+#endif
+}
+
+template <int32_t kC, bool kRelu, bool kPairs>
+void run_small_rows(const Conv2dS8Params& params, const int32_t* multipliers,
+                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                    const int8_t* filter, const int32_t* bias, int8_t* output,
+                    uint32_t* records) {
+  const int32_t out_c = shape.out_c;
+  const bool contiguous = params.stride_h == 1 && params.stride_w == 1;
+  for (int32_t o0 = 0; o0 < out_c; o0 += kSmallChannels) {
+    const int32_t n = out_c - o0 < kSmallChannels ? out_c - o0 : kSmallChannels;
+    build_records(kC, filter, bias, multipliers, shifts, params.output_zero_point, o0, n,
+                  records);
+    SmallRun run{};
+    run.src_step = params.stride_w * kC;
+    run.offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
+    run.rec = records;
+    run.rec_end = records + n * small_record_words(kC);
+    run.dst_skip = out_c - n;
+    if (contiguous) {
+      run.src = input;
+      run.count = shape.batch * shape.out_h * shape.out_w;
+      run.dst = output + o0;
+      small_run<kC, kRelu, kPairs>(run);
+      continue;
+    }
+    int8_t* dst = output + o0;
+    for (int32_t b = 0; b < shape.batch; ++b) {
+      const int8_t* image = input + b * shape.in_h * shape.in_w * kC;
+      for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+        run.src = image + oy * params.stride_h * shape.in_w * kC;
+        run.count = shape.out_w;
+        run.dst = dst;
+        small_run<kC, kRelu, kPairs>(run);
+        dst += shape.out_w * out_c;
+      }
+    }
+  }
+}
+
+template <int32_t kC>
+void run_small(bool relu, bool pairs, const Conv2dS8Params& params, const int32_t* multipliers,
+               const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+               const int8_t* filter, const int32_t* bias, int8_t* output, uint32_t* records) {
+  if (relu && pairs) {
+    run_small_rows<kC, true, true>(params, multipliers, shifts, shape, input, filter, bias,
+                                   output, records);
+  } else if (relu) {
+    run_small_rows<kC, true, false>(params, multipliers, shifts, shape, input, filter, bias,
+                                    output, records);
+  } else if (pairs) {
+    run_small_rows<kC, false, true>(params, multipliers, shifts, shape, input, filter, bias,
+                                    output, records);
+  } else {
+    run_small_rows<kC, false, false>(params, multipliers, shifts, shape, input, filter, bias,
+                                     output, records);
+  }
+}
+
+// A last single pixel when C % 16 == 0 and the filter is 4-aligned: its C values (plus
+// the offset) as one contiguous int16 column (word 2g = (x[4g], x[4g+2]), word 2g + 1 =
+// (x[4g+1], x[4g+3])), then per channel 16 MACs in 21 instructions on DSP cores (LDM of
+// four weight words and of the column, SXTB16 of the weights, SMLAD).
+bool single_fits(int32_t c, const int8_t* filter) {
+  return c % 16 == 0 && c > 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
+}
+
+__attribute__((noinline)) void run_single_column(const int8_t* src, int32_t c,
+                                                 uint32_t offsets, const int8_t* filter,
+                                                 const int32_t* bias, int32_t out_c,
+                                                 const conv2d_dsp::OutputQuant& q,
+                                                 uint32_t* column, int8_t* out) {
+  for (int32_t g = 0; g < c / 4; ++g) {
+    const uint32_t x = dsp::load_u32(src + 4 * g);
+    column[2 * g] = dsp::sxtab16(offsets, x);
+    column[2 * g + 1] = dsp::sxtab16_ror8(offsets, x);
+  }
+  const uint32_t* const column_end = column + c / 2;
+  const uint32_t* w = reinterpret_cast<const uint32_t*>(filter);
+  for (int32_t o = 0; o < out_c; ++o) {
+    int32_t acc = bias != nullptr ? bias[o] : 0;
+    const uint32_t* x = column;
+#if MOTE_HAS_DSP
+    register int32_t acc_r __asm__("r10") = acc;
+    register const uint32_t* w_r __asm__("r11") = w;
+    register const uint32_t* x_r __asm__("r12") = x;
+    register const uint32_t* end_r __asm__("lr") = column_end;
+    __asm__ volatile(
+        "1:\n\t"
+        "ldm %[w]!, {r0, r1, r2, r3}\n\t"
+        "ldm %[x]!, {r4, r5, r6, r8}\n\t"
+        "sxtb16 r9, r0\n\t"
+        "sxtb16 r0, r0, ror #8\n\t"
+        "smlad %[acc], r4, r9, %[acc]\n\t"
+        "smlad %[acc], r5, r0, %[acc]\n\t"
+        "sxtb16 r9, r1\n\t"
+        "sxtb16 r1, r1, ror #8\n\t"
+        "smlad %[acc], r6, r9, %[acc]\n\t"
+        "smlad %[acc], r8, r1, %[acc]\n\t"
+        "ldm %[x]!, {r4, r5, r6, r8}\n\t"
+        "sxtb16 r9, r2\n\t"
+        "sxtb16 r2, r2, ror #8\n\t"
+        "smlad %[acc], r4, r9, %[acc]\n\t"
+        "smlad %[acc], r5, r2, %[acc]\n\t"
+        "sxtb16 r9, r3\n\t"
+        "sxtb16 r3, r3, ror #8\n\t"
+        "smlad %[acc], r6, r9, %[acc]\n\t"
+        "smlad %[acc], r8, r3, %[acc]\n\t"
+        "cmp %[x], %[end]\n\t"
+        "bne 1b\n\t"
+        : [acc] "+r"(acc_r), [w] "+r"(w_r), [x] "+r"(x_r)
+        : [end] "r"(end_r)
+        : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "cc", "memory");
+    acc = acc_r;
+    w = w_r;
+#else
+    do {
+      const uint32_t wv = *w++;
+      acc = dsp::smlad(x[0], dsp::sxtb16(wv), acc);
+      acc = dsp::smlad(x[1], dsp::sxtb16_ror8(wv), acc);
+      x += 2;
+    } while (x != column_end);
+#endif
+    const int32_t v =
+        wrapping_add(multiply_by_quantized_multiplier(acc, q.multipliers[o], q.shifts[o]),
+                     q.zero_point);
+    out[o] = static_cast<int8_t>(clamp_i32(v, q.act_min, q.act_max));
+  }
+}
+
+// A last block of 5 pixels (pixels % 4 == 1, e.g. 3x3 maps) when C % 8 == 0, instead
+// of a block of 4 and a single pixel: columns of 5 pixels interleaved like the 4-pixel
+// block (word 10g + 2p = (x[4g], x[4g+2]) of pixel p, word 10g + 2p + 1 = (x[4g+1],
+// x[4g+3])), and per channel 20 MACs in 16 instructions on DSP cores (one weight word
+// split by SXTB16 feeds 10 SMLADs; the columns by LDM / LDRD), the requantization in C++.
+constexpr int32_t kFivePixels = 5;
+
+// Only for long columns: with C < 192 the C++ requantization of the 5 outputs costs
+// more than the single pixel it saves.
+bool five_fits(int32_t c) { return c % 8 == 0 && c >= 192; }
+uint32_t five_columns_bytes(int32_t c) { return static_cast<uint32_t>(c / 4) * 40u; }
+
+void expand_five(const int8_t* src, int32_t c, uint32_t offsets, uint32_t* columns,
+                 int32_t pixel) {
+  uint32_t* dst = columns + 2 * pixel;
+  for (int32_t g = 0; g < c / 4; ++g, dst += 10) {
+    const uint32_t x = dsp::load_u32(src + 4 * g);
+    dst[0] = dsp::sxtab16(offsets, x);
+    dst[1] = dsp::sxtab16_ror8(offsets, x);
+  }
+}
+
+struct FiveMacs {
+  int32_t acc[kFivePixels];  // 0: the bias in, the sums out
+  const uint32_t* x;         // 20
+  const uint32_t* x_end;     // 24
+  const int8_t* w;           // 28
+};
+
+void five_macs(FiveMacs& f) {
+#if MOTE_HAS_DSP
+  static_assert(offsetof(FiveMacs, x) == 20 && offsetof(FiveMacs, w) == 28,
+                "FiveMacs offsets are hard-coded in five_macs");
+  register FiveMacs* state __asm__("r12") = &f;
+#define MOTE_FIVE_GROUP \
+  "ldr r8, [r7], #4\n\t" \
+  "sxtb16 r9, r8, ror #8\n\t" \
+  "sxtb16 r8, r8\n\t" \
+  "ldm r5!, {r10, r11, r12, lr}\n\t" \
+  "smlad r0, r10, r8, r0\n\t" \
+  "smlad r0, r11, r9, r0\n\t" \
+  "smlad r1, r12, r8, r1\n\t" \
+  "smlad r1, lr, r9, r1\n\t" \
+  "ldm r5!, {r10, r11, r12, lr}\n\t" \
+  "smlad r2, r10, r8, r2\n\t" \
+  "smlad r2, r11, r9, r2\n\t" \
+  "smlad r3, r12, r8, r3\n\t" \
+  "smlad r3, lr, r9, r3\n\t" \
+  "ldrd r10, r11, [r5], #8\n\t" \
+  "smlad r4, r10, r8, r4\n\t" \
+  "smlad r4, r11, r9, r4\n\t"
+  __asm__ volatile(
+      "push {r7, r12}\n\t"
+      "ldm r12, {r0, r1, r2, r3, r4, r5, r6, r7}\n\t"
+      "1:\n\t"
+      MOTE_FIVE_GROUP MOTE_FIVE_GROUP
+      "cmp r5, r6\n\t"
+      "bne 1b\n\t"
+      "ldr r12, [sp, #4]\n\t"
+      "stm r12, {r0, r1, r2, r3, r4}\n\t"
+      "pop {r7, r12}\n\t"
+      : "+r"(state)
+      :
+      : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", "cc",
+        "memory");
+#undef MOTE_FIVE_GROUP
+#else
+  const int8_t* w = f.w;
+  for (const uint32_t* x = f.x; x != f.x_end; x += 10, w += 4) {
+    const uint32_t wv = dsp::load_u32(w);
+    const uint32_t we = dsp::sxtb16(wv);
+    const uint32_t wo = dsp::sxtb16_ror8(wv);
+    for (int32_t i = 0; i < kFivePixels; ++i) {
+      f.acc[i] = dsp::smlad(x[2 * i], we, f.acc[i]);
+      f.acc[i] = dsp::smlad(x[2 * i + 1], wo, f.acc[i]);
+    }
+  }
+#endif
+}
+
+void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const int32_t* bias,
+              int32_t out_c, const conv2d_dsp::OutputQuant& q, int8_t* out) {
+  FiveMacs f;
+  f.x_end = columns + (c / 4) * 10;
+  for (int32_t o = 0; o < out_c; ++o) {
+    const int32_t b = bias != nullptr ? bias[o] : 0;
+    for (int32_t i = 0; i < kFivePixels; ++i) f.acc[i] = b;
+    f.x = columns;
+    f.w = filter + o * c;
+    five_macs(f);
+    const int32_t multiplier = q.multipliers[o];
+    const int32_t shift = q.shifts[o];
+    if (conv2d_dsp::fast_right_applies(multiplier, shift, q.zero_point)) {
+      const int32_t right_minus_1 = ~shift;
+      const int32_t high = conv2d_dsp::fast_right_high(right_minus_1, q.zero_point);
+      for (int32_t i = 0; i < kFivePixels; ++i) {
+        const int32_t v = conv2d_dsp::requantize_fast(f.acc[i], multiplier, high, right_minus_1);
+        out[i * out_c + o] = static_cast<int8_t>(clamp_i32(v, q.act_min, q.act_max));
+      }
+      continue;
+    }
+    for (int32_t i = 0; i < kFivePixels; ++i) {
+      const int32_t v = wrapping_add(multiply_by_quantized_multiplier(f.acc[i], multiplier, shift),
+                                     q.zero_point);
+      out[i * out_c + o] = static_cast<int8_t>(clamp_i32(v, q.act_min, q.act_max));
+    }
+  }
+}
+
+}  // namespace
+
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c) {
-  return conv2d_dsp::columns_bytes(in_c);
+  const uint32_t columns =
+      five_fits(in_c) ? five_columns_bytes(in_c) : conv2d_dsp::columns_bytes(in_c);
+  if (!small_k(in_c)) return columns;
+  const uint32_t records = static_cast<uint32_t>(kSmallChannels * small_record_words(in_c)) * 4u;
+  return records > columns ? records : columns;
 }
 
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
@@ -37,6 +559,21 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   const int32_t row_step = params.stride_h * shape.in_w * c;
   const int32_t image_pixels = shape.out_h * shape.out_w;
   const int32_t pixels = shape.batch * image_pixels;
+  if (small_k(c) && pixels > 0) {
+    const SmallQuant small = small_applies(params, multipliers, shifts, bias, shape.out_c);
+    if (small.applies) {
+      // Two channels per iteration when every chunk has an even channel count.
+      const bool pairs = shape.out_c % 2 == 0;
+      if (c == 8) {
+        run_small<8>(small.relu, pairs, params, multipliers, shifts, shape, input, filter,
+                     bias, output, columns);
+      } else {
+        run_small<16>(small.relu, pairs, params, multipliers, shifts, shape, input, filter,
+                      bias, output, columns);
+      }
+      return;
+    }
+  }
   if (pixels < kBlockPixels) {
     conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
@@ -45,8 +582,37 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   const int8_t* image = input;
   const int8_t* row = input;
   const int8_t* src = input;
+  auto next_pixel = [&]() {
+    if (++ox < shape.out_w) {
+      src += pixel_step;
+      return;
+    }
+    ox = 0;
+    if (++oy < shape.out_h) {
+      row += row_step;
+    } else {
+      oy = 0;
+      image += image_step;
+      row = image;
+    }
+    src = row;
+  };
+  const bool five = five_fits(c);
   for (int32_t p = 0; p < pixels; p += kBlockPixels) {
+    if (five && pixels - p == kFivePixels) {  // a last block of 5 pixels
+      for (int32_t i = 0; i < kFivePixels; ++i) {
+        expand_five(src, c, offsets, columns, i);
+        next_pixel();
+      }
+      run_five(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c);
+      break;
+    }
     if (p + 1 == pixels) {  // one pixel left: on its own
+      if (single_fits(c, filter)) {
+        run_single_column(src, c, offsets, filter, bias, shape.out_c, quant, columns,
+                          output + p * shape.out_c);
+        break;
+      }
       conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
       conv2d_dsp::run_single(columns, c, filter, bias, shape.out_c, quant,
                              output + p * shape.out_c);
@@ -63,19 +629,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     }
     for (int32_t i = 0; i < kBlockPixels; ++i) {
       conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
-      if (++ox < shape.out_w) {
-        src += pixel_step;
-        continue;
-      }
-      ox = 0;
-      if (++oy < shape.out_h) {
-        row += row_step;
-      } else {
-        oy = 0;
-        image += image_step;
-        row = image;
-      }
-      src = row;
+      next_pixel();
     }
     conv2d_dsp::run_block(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c);
   }
@@ -89,7 +643,7 @@ Status conv2d_s8_1x1__dsp_check(const OpContext& ctx) {
   if (p.pad_top != 0 || p.pad_left != 0 || p.pad_bottom != 0 || p.pad_right != 0) {
     return Status::kBadParams;
   }
-  const uint64_t needed = (uint64_t{filter.dims[3]} + 3) / 4 * 32u;
+  const uint64_t needed = conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(filter.dims[3]));
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;

@@ -19,9 +19,10 @@
 // Paths (run_block), chosen once per run from the quantization (output_quant):
 // - block_matmul_common (DSP cores; asm): every multiplier >= 0, every shift <= -2 (or
 //   multiplier 0), clamp [-128, 127], bias present. One asm loop over the channels:
-//   64 MACs in 60 instructions (K % 16 == 0, filter aligned), 32 in 31 (K % 8 == 0), or
-//   32 in 32 with unaligned weight loads plus a last odd group; then 7 instructions per
-//   output (one SMLAL requantization, SSAT, STRB) and about 23 per channel.
+//   64 MACs in 54 instructions (K % 16 == 0, filter aligned), 32 in 28 (K % 8 == 0, or
+//   unaligned weight rows plus a last odd group; column words by LDM, 4 per
+//   instruction); then 7 instructions per output (one SMLAL requantization, SSAT, STRB)
+//   and about 25 per channel.
 // - block_matmul_fast (C++): every multiplier >= 0, any shift or clamp.
 // - block_matmul: anything else (negative or INT32_MIN multipliers, odd zero points).
 // With unaligned rows (K % 4 != 0) the last partial group of a row is read as a whole
@@ -558,8 +559,8 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
 // The asm pieces of block_matmul_common (registers: r0-r3 accumulators, r4 columns,
 // r5 end / scratch, r6 weights, r8-r11 and lr scratch, r12 the ChannelLoop).
 // START: accumulators from the bias, r4/r5 = the pair range. PAIRS: 32 MACs per
-// iteration (weights by LDRD, or two LDRs when unaligned); QUADS: 64 MACs per iteration
-// in 60 instructions (groups a multiple of 4). ODD_GROUP: the last group
+// iteration in 28 instructions; QUADS: 64 MACs per iteration in 54 (groups a multiple
+// of 4); both 2 more per channel (PUSH/POP of r12). ODD_GROUP: the last group
 // when the number of groups is odd, then the weights back to the next row. REQUANT: the
 // four outputs (REQUANT_CHECK branches to the rare forms when the shift is outside
 // [-kMaxFastRight, -2]), the next channel.
@@ -572,109 +573,36 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   "mov r2, r0\n\t" \
   "mov r3, r0\n\t" \
   "ldrd r4, r5, [r12, #28]\n\t"
-// The pair loop after its 8 input bytes are in r8/r9: 8 taps x 4 channels, r4 the weights.
-#define MOTE_CONV2D_DSP_PAIRS_MACS \
-  "ldrd r11, lr, [r4], #64\n\t" \
-  "sxtb16 r10, r8\n\t" \
-  "sxtb16 r8, r8, ror #8\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r8, r0\n\t" \
-  "ldrd r11, lr, [r4, #-56]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r8, r1\n\t" \
-  "ldrd r11, lr, [r4, #-48]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r8, r2\n\t" \
-  "ldrd r11, lr, [r4, #-40]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r8, r3\n\t" \
-  "sxtb16 r10, r9\n\t" \
-  "sxtb16 r9, r9, ror #8\n\t" \
-  "ldrd r11, lr, [r4, #-32]\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r9, r0\n\t" \
-  "ldrd r11, lr, [r4, #-24]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r9, r1\n\t" \
-  "ldrd r11, lr, [r4, #-16]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r9, r2\n\t" \
-  "ldrd r11, lr, [r4, #-8]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r9, r3\n\t" \
-  "cmp r4, r5\n\t" \
-  "bne 1b\n\t"
-#define MOTE_CONV2D_DSP_PAIRS_ALIGNED \
-  "1:\n\t" \
-  "ldrd r8, r9, [r6], #8\n\t" \
-  MOTE_CONV2D_DSP_PAIRS_MACS
-#define MOTE_CONV2D_DSP_QUADS_ALIGNED \
-  "1:\n\t" \
-  "ldrd r8, r9, [r6], #8\n\t" \
-  "sxtb16 r10, r8\n\t" \
-  "sxtb16 r8, r8, ror #8\n\t" \
-  "ldrd r11, lr, [r4], #128\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r8, r0\n\t" \
-  "ldrd r11, lr, [r4, #-120]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r8, r1\n\t" \
-  "ldrd r11, lr, [r4, #-112]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r8, r2\n\t" \
-  "ldrd r11, lr, [r4, #-104]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r8, r3\n\t" \
-  "sxtb16 r10, r9\n\t" \
-  "sxtb16 r9, r9, ror #8\n\t" \
-  "ldrd r11, lr, [r4, #-96]\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r9, r0\n\t" \
-  "ldrd r11, lr, [r4, #-88]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r9, r1\n\t" \
-  "ldrd r11, lr, [r4, #-80]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r9, r2\n\t" \
-  "ldrd r11, lr, [r4, #-72]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r9, r3\n\t" \
-  "ldrd r8, r9, [r6], #8\n\t" \
-  "sxtb16 r10, r8\n\t" \
-  "sxtb16 r8, r8, ror #8\n\t" \
-  "ldrd r11, lr, [r4, #-64]\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r8, r0\n\t" \
-  "ldrd r11, lr, [r4, #-56]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r8, r1\n\t" \
-  "ldrd r11, lr, [r4, #-48]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r8, r2\n\t" \
-  "ldrd r11, lr, [r4, #-40]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r8, r3\n\t" \
-  "sxtb16 r10, r9\n\t" \
-  "sxtb16 r9, r9, ror #8\n\t" \
-  "ldrd r11, lr, [r4, #-32]\n\t" \
-  "smlad r0, r11, r10, r0\n\t" \
-  "smlad r0, lr, r9, r0\n\t" \
-  "ldrd r11, lr, [r4, #-24]\n\t" \
-  "smlad r1, r11, r10, r1\n\t" \
-  "smlad r1, lr, r9, r1\n\t" \
-  "ldrd r11, lr, [r4, #-16]\n\t" \
-  "smlad r2, r11, r10, r2\n\t" \
-  "smlad r2, lr, r9, r2\n\t" \
-  "ldrd r11, lr, [r4, #-8]\n\t" \
-  "smlad r3, r11, r10, r3\n\t" \
-  "smlad r3, lr, r9, r3\n\t" \
-  "cmp r4, r5\n\t" \
-  "bne 1b\n\t"
-#define MOTE_CONV2D_DSP_PAIRS_UNALIGNED \
-  "1:\n\t" \
+// One group (16 MACs) in 13 instructions: the weight word by LDR (alignment free), both
+// pixel pairs' column words by LDM into r9, r11, r12 and lr (r12, the ChannelLoop, is
+// pushed around the loop: GROUP_LOOP).
+#define MOTE_CONV2D_DSP_GROUP \
   "ldr r8, [r6], #4\n\t" \
-  "ldr r9, [r6], #4\n\t" \
-  MOTE_CONV2D_DSP_PAIRS_MACS
+  "sxtb16 r10, r8\n\t" \
+  "sxtb16 r8, r8, ror #8\n\t" \
+  "ldm r4!, {r9, r11, r12, lr}\n\t" \
+  "smlad r0, r9, r10, r0\n\t" \
+  "smlad r0, r11, r8, r0\n\t" \
+  "smlad r1, r12, r10, r1\n\t" \
+  "smlad r1, lr, r8, r1\n\t" \
+  "ldm r4!, {r9, r11, r12, lr}\n\t" \
+  "smlad r2, r9, r10, r2\n\t" \
+  "smlad r2, r11, r8, r2\n\t" \
+  "smlad r3, r12, r10, r3\n\t" \
+  "smlad r3, lr, r8, r3\n\t"
+#define MOTE_CONV2D_DSP_GROUP_LOOP(body) \
+  "push {r12}\n\t" \
+  "1:\n\t" \
+  body \
+  "cmp r4, r5\n\t" \
+  "bne 1b\n\t" \
+  "pop {r12}\n\t"
+#define MOTE_CONV2D_DSP_PAIRS_ALIGNED \
+  MOTE_CONV2D_DSP_GROUP_LOOP(MOTE_CONV2D_DSP_GROUP MOTE_CONV2D_DSP_GROUP)
+#define MOTE_CONV2D_DSP_QUADS_ALIGNED                                                  \
+  MOTE_CONV2D_DSP_GROUP_LOOP(MOTE_CONV2D_DSP_GROUP MOTE_CONV2D_DSP_GROUP               \
+                                 MOTE_CONV2D_DSP_GROUP MOTE_CONV2D_DSP_GROUP)
+#define MOTE_CONV2D_DSP_PAIRS_UNALIGNED MOTE_CONV2D_DSP_PAIRS_ALIGNED
 #define MOTE_CONV2D_DSP_ODD_GROUP \
   "7:\n\t" \
   "ldr r5, [r12, #36]\n\t" \

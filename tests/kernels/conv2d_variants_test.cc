@@ -267,6 +267,98 @@ TEST(Conv2dS81x1Dsp, RandomCasesMatchReference) {
   }
 }
 
+// conv2d_s8_1x1__dsp's small-channel path (in_c 8 or 16, full clamp range, every
+// multiplier >= 0, every shift in [-22, -1], |bias| <= 2^29): output zero point -128
+// (no sign term) or any; more than 32 channels (several record chunks); extreme inputs,
+// weights and biases (largest accumulators); and cases just outside its limits (the
+// block path).
+TEST(Conv2dS81x1Dsp, SmallChannelPathMatchesReference) {
+  std::mt19937 rng(8816);
+  for (int i = 0; i < 1500; ++i) {
+    Case c = random_case(rng, true);
+    Conv2dShape& sh = c.shape;
+    Conv2dS8Params& p = c.params;
+    sh.in_c = uniform(rng, 0, 1) ? 8 : 16;
+    sh.out_c = uniform(rng, 0, 3) == 0 ? uniform(rng, 33, 70) : uniform(rng, 1, 32);
+    p.act_min = -128;
+    p.act_max = 127;
+    if (uniform(rng, 0, 1)) p.output_zero_point = -128;
+    const bool extreme = uniform(rng, 0, 3) == 0;
+    if (extreme) p.input_zero_point = uniform(rng, 0, 1) ? -128 : 127;
+    c.multipliers.resize(sh.out_c);
+    c.shifts.resize(sh.out_c);
+    for (int32_t o = 0; o < sh.out_c; ++o) {
+      const int32_t kind = uniform(rng, 0, 9);
+      c.multipliers[o] = kind == 0   ? 0
+                         : kind == 1 ? INT32_MAX
+                         : kind == 2 ? uniform(rng, 0, INT32_MAX)
+                                     : uniform(rng, 1 << 30, INT32_MAX);
+      c.shifts[o] = kind == 3 ? -22 : kind == 4 ? -1 : uniform(rng, -22, -1);
+    }
+    c.input.resize(size_t(sh.batch) * sh.in_h * sh.in_w * sh.in_c);
+    c.filter.resize(size_t(sh.out_c) * sh.in_c);
+    const int8_t in_fill = p.input_zero_point > 0 ? -128 : 127;
+    for (int8_t& v : c.input) v = extreme ? in_fill : static_cast<int8_t>(uniform(rng, -128, 127));
+    for (int8_t& v : c.filter) v = extreme ? -128 : static_cast<int8_t>(uniform(rng, -128, 127));
+    c.bias.clear();
+    if (uniform(rng, 0, 5) != 0) {
+      c.bias.resize(sh.out_c);
+      for (int32_t& b : c.bias) {
+        b = extreme ? (uniform(rng, 0, 1) ? 1 << 29 : -(1 << 29)) : uniform(rng, -100000, 100000);
+      }
+    }
+    // One in 8: one channel just outside the limits, so the block path runs instead.
+    if (uniform(rng, 0, 7) == 0) {
+      const int32_t o = uniform(rng, 0, sh.out_c - 1);
+      switch (uniform(rng, 0, 4)) {
+        case 0: c.shifts[o] = -23; break;
+        case 1: c.shifts[o] = 0; break;
+        case 2: c.multipliers[o] = -1; break;
+        case 3: p.act_max = 126; break;
+        default:
+          if (!c.bias.empty()) c.bias[o] = (1 << 29) + 1;
+          break;
+      }
+    }
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
+        << "case " << i << ": " << describe(c);
+  }
+}
+
+// conv2d_s8_1x1__dsp's last block of 5 pixels (pixel count % 4 == 1, in_c % 8 == 0 and
+// >= 192) and its single-pixel column (in_c % 16 == 0 otherwise), any quantization.
+TEST(Conv2dS81x1Dsp, LongColumnTailsMatchReference) {
+  std::mt19937 rng(9090);
+  for (int i = 0; i < 300; ++i) {
+    Case c = random_case(rng, true);
+    Conv2dShape& sh = c.shape;
+    const int32_t kind = uniform(rng, 0, 3);
+    sh.in_c = kind == 0 ? 8 * uniform(rng, 24, 40) : kind == 1 ? 16 * uniform(rng, 1, 20)
+                                                                : uniform(rng, 180, 270);
+    sh.out_c = uniform(rng, 1, 12);
+    // Mostly 1, 5 or 9 output pixels (the tails), sometimes any.
+    const Conv2dS8Params& p = c.params;
+    const int32_t rows =
+        uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 4) : (uniform(rng, 0, 1) ? 1 : 3);
+    const int32_t cols = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 4) : (rows == 1 ? 5 : 3);
+    sh.batch = 1;
+    sh.out_h = rows;
+    sh.out_w = cols;
+    sh.in_h = (rows - 1) * p.stride_h + 1 + uniform(rng, 0, p.stride_h - 1);
+    sh.in_w = (cols - 1) * p.stride_w + 1 + uniform(rng, 0, p.stride_w - 1);
+    random_quant(rng, sh.out_c, uniform(rng, 0, 3) == 0, &c.multipliers, &c.shifts);
+    c.input.resize(size_t(sh.batch) * sh.in_h * sh.in_w * sh.in_c);
+    c.filter.resize(size_t(sh.out_c) * sh.in_c);
+    for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
+    for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
+    if (!c.bias.empty()) c.bias.resize(sh.out_c, 77);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
+        << "case " << i << ": " << describe(c);
+  }
+}
+
 // Every in_c from 1 to 67 (all K tails, both im2col paths) and out_c 1..9 (block tails).
 TEST(Conv2dS8Dsp, EveryChannelCount) {
   std::mt19937 rng(55);

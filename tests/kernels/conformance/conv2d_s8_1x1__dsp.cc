@@ -1,5 +1,8 @@
 // Conformance of conv2d_s8_1x1__dsp (1x1 kernel, no padding, any stride, groups 1)
-// against conv2d_s8 on the pointwise cases of conv2d_s8_dsp_cases.h.
+// against conv2d_s8 on the pointwise cases of conv2d_s8_dsp_cases.h, plus cases for its
+// small-channel path (in_c 8 or 16, full clamp range, multipliers >= 0, shifts in
+// [-22, -1], |bias| <= 2^29), some just outside those limits, and long columns with
+// 1, 5 or 9 output pixels (the last 5-pixel block and the single-pixel column).
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "conv2d_s8_dsp_cases.h"
@@ -12,11 +15,170 @@ uint32_t scratch_bytes_1x1(int32_t /*kernel_h*/, int32_t /*kernel_w*/, int32_t i
   return conv2d_s8_1x1__dsp_scratch_bytes(in_c);
 }
 
+int run_small_channel_cases(Rng& rng, int cases) {
+  const char* name = "conv2d_s8_1x1__dsp";
+  int failed = 0;
+  for (int c = 0; c < cases; ++c) {
+    Arena& a = arena();
+    a.reset();
+    Conv2dShape s;
+    Conv2dS8Params p;
+    s.batch = rng.uniform(0, 4) == 0 ? 2 : 1;
+    s.in_c = rng.coin() ? 8 : 16;
+    s.out_c = rng.uniform(0, 3) == 0 ? rng.uniform(33, 70) : rng.uniform(1, 32);
+    s.kernel_h = s.kernel_w = 1;
+    p.stride_h = rng.uniform(0, 2) == 0 ? 2 : 1;
+    p.stride_w = rng.uniform(0, 2) == 0 ? rng.uniform(2, 3) : 1;
+    p.dilation_h = p.dilation_w = 1;
+    p.groups = 1;
+    p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 0;
+    s.in_h = rng.uniform(1, 9);
+    s.in_w = rng.uniform(1, 9);
+    s.out_h = (s.in_h - 1) / p.stride_h + 1;
+    s.out_w = (s.in_w - 1) / p.stride_w + 1;
+    const bool extreme = rng.uniform(0, 3) == 0;
+    p.input_zero_point = extreme ? (rng.coin() ? -128 : 127) : rng.uniform(-128, 127);
+    p.output_zero_point = rng.coin() ? -128 : rng.uniform(-128, 127);
+    p.act_min = -128;
+    p.act_max = 127;
+
+    const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
+    const int32_t filter_count = s.out_c * s.in_c;
+    const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
+    // Sometimes an input that is not 4-aligned.
+    const int32_t in_shift = rng.uniform(0, 3) == 0 ? rng.uniform(1, 3) : 0;
+    int8_t* input_base = a.alloc_array<int8_t>(in_count + in_shift);
+    int8_t* filter = a.alloc_array<int8_t>(filter_count);
+    const bool no_bias = rng.uniform(0, 5) == 0;
+    int32_t* bias = no_bias ? nullptr : a.alloc_array<int32_t>(s.out_c);
+    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
+    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    int8_t* expected = a.alloc_array<int8_t>(out_count);
+    int8_t* actual = a.alloc_array<int8_t>(out_count);
+    uint8_t* scratch = a.alloc_array<uint8_t>(conv2d_s8_1x1__dsp_scratch_bytes(s.in_c));
+    if (input_base == nullptr || filter == nullptr || multipliers == nullptr ||
+        shifts == nullptr || expected == nullptr || actual == nullptr || scratch == nullptr) {
+      print(name);
+      print(": arena too small, case skipped\n");
+      continue;
+    }
+    int8_t* input = input_base + in_shift;
+    if (extreme) {  // the largest accumulators
+      fill_s8_range(rng, input, in_count, p.input_zero_point > 0 ? -128 : 127,
+                    p.input_zero_point > 0 ? -128 : 127);
+      fill_s8_range(rng, filter, filter_count, -128, -128);
+    } else {
+      fill_s8(rng, input, in_count);
+      fill_s8(rng, filter, filter_count);
+    }
+    if (bias != nullptr) {
+      if (extreme) {
+        for (int32_t o = 0; o < s.out_c; ++o) bias[o] = rng.coin() ? (1 << 29) : -(1 << 29);
+      } else {
+        fill_s32(rng, bias, s.out_c, -100000, 100000);
+      }
+    }
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      const int32_t kind = rng.uniform(0, 9);
+      multipliers[o] = kind == 0   ? 0
+                       : kind == 1 ? INT32_MAX
+                       : kind == 2 ? rng.uniform(0, INT32_MAX)
+                                   : rng.uniform(1 << 30, INT32_MAX);
+      shifts[o] = kind == 3 ? -22 : kind == 4 ? -1 : rng.uniform(-22, -1);
+    }
+    if (rng.uniform(0, 7) == 0) {  // just outside the path's limits
+      const int32_t o = rng.uniform(0, s.out_c - 1);
+      switch (rng.uniform(0, 4)) {
+        case 0: shifts[o] = -23; break;
+        case 1: shifts[o] = 0; break;
+        case 2: multipliers[o] = -1; break;
+        case 3: p.act_min = -127; break;
+        default:
+          if (bias != nullptr) bias[o] = -(1 << 29) - 1;
+          break;
+      }
+    }
+    conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
+    conv2d_s8_1x1__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    if (!expect_equal_s8(name, c, "small channels", expected, actual,
+                         static_cast<size_t>(out_count))) {
+      ++failed;
+    }
+  }
+  return failed;
+}
+
+// Long columns with 1, 5 or 9 output pixels: the last block of 5 pixels (in_c % 8 == 0,
+// >= 192) and the single-pixel column (in_c % 16 == 0), any quantization.
+int run_long_column_cases(Rng& rng, int cases) {
+  const char* name = "conv2d_s8_1x1__dsp";
+  int failed = 0;
+  for (int c = 0; c < cases; ++c) {
+    Arena& a = arena();
+    a.reset();
+    Conv2dShape s;
+    Conv2dS8Params p;
+    s.batch = 1;
+    const int32_t kind = rng.uniform(0, 3);
+    s.in_c = kind == 0 ? 8 * rng.uniform(24, 40) : kind == 1 ? 16 * rng.uniform(1, 20)
+                                                             : rng.uniform(180, 270);
+    s.out_c = rng.uniform(1, 8);
+    s.kernel_h = s.kernel_w = 1;
+    p.stride_h = rng.uniform(1, 2);
+    p.stride_w = rng.uniform(1, 2);
+    p.dilation_h = p.dilation_w = 1;
+    p.groups = 1;
+    p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 0;
+    const int32_t shape_kind = rng.uniform(0, 3);
+    s.out_h = shape_kind == 0 ? 1 : shape_kind == 1 ? 3 : rng.uniform(1, 4);
+    s.out_w = shape_kind == 0 ? (rng.coin() ? 1 : 5) : shape_kind == 1 ? 3 : rng.uniform(1, 4);
+    s.in_h = (s.out_h - 1) * p.stride_h + 1;
+    s.in_w = (s.out_w - 1) * p.stride_w + 1;
+    p.input_zero_point = rng.uniform(-128, 127);
+    p.output_zero_point = rng.uniform(-128, 127);
+    p.act_min = rng.coin() ? -128 : rng.uniform(-128, 0);
+    p.act_max = rng.coin() ? 127 : rng.uniform(0, 127);
+    const int32_t in_count = s.in_h * s.in_w * s.in_c;
+    const int32_t filter_count = s.out_c * s.in_c;
+    const int32_t out_count = s.out_h * s.out_w * s.out_c;
+    int8_t* input = a.alloc_array<int8_t>(in_count);
+    int8_t* filter = a.alloc_array<int8_t>(filter_count);
+    int32_t* bias = rng.uniform(0, 5) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
+    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
+    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    int8_t* expected = a.alloc_array<int8_t>(out_count);
+    int8_t* actual = a.alloc_array<int8_t>(out_count);
+    uint8_t* scratch = a.alloc_array<uint8_t>(conv2d_s8_1x1__dsp_scratch_bytes(s.in_c));
+    if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
+        expected == nullptr || actual == nullptr || scratch == nullptr) {
+      print(name);
+      print(": arena too small, case skipped\n");
+      continue;
+    }
+    fill_s8(rng, input, in_count);
+    fill_s8(rng, filter, filter_count);
+    if (bias != nullptr) fill_s32(rng, bias, s.out_c, -2000000, 2000000);
+    const bool extreme = rng.uniform(0, 3) == 0;
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      multipliers[o] = conv2d_dsp_random_multiplier(rng, extreme && rng.coin());
+      shifts[o] = extreme ? rng.uniform(-31, 30) : rng.uniform(-12, 0);
+    }
+    conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
+    conv2d_s8_1x1__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    if (!expect_equal_s8(name, c, "long columns", expected, actual,
+                         static_cast<size_t>(out_count))) {
+      ++failed;
+    }
+  }
+  return failed;
+}
+
 }  // namespace
 
 int run_conv2d_s8_1x1__dsp(Rng& rng, int cases) {
-  return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_1x1__dsp", 1, conv2d_s8_1x1__dsp,
-                                 scratch_bytes_1x1);
+  const int failed = run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_1x1__dsp", 1,
+                                             conv2d_s8_1x1__dsp, scratch_bytes_1x1);
+  return failed + run_small_channel_cases(rng, cases) + run_long_column_cases(rng, cases);
 }
 
 }  // namespace mote::conformance
