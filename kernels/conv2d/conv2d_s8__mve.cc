@@ -2,7 +2,8 @@
 // bit-exact with conv2d_s8. Output pixels are taken two at a time: each one's window is
 // copied into an im2col row of K = KH * KW * C bytes in scratch (taps outside the image
 // written as input_zero_point, i.e. x + input_offset == 0, so they add nothing, as the
-// reference's skipped taps), then both rows go through the matrix product of
+// reference's skipped taps; windows inside the image copied as KH runs of KW * C bytes),
+// then both rows go through the matrix product of
 // conv2d_s8_mve_rows.h (2 pixels x 4 channels per block, four outputs requantized per
 // vector). The input offset is folded into a per-channel bias computed once per call.
 //
@@ -56,6 +57,16 @@ void im2col_row(const Conv2dS8Params& params, const Conv2dShape& shape, const in
       copy_bytes(row, in_row + x0 * c, row_bytes);
       continue;
     }
+    if (params.dilation_w == 1) {
+      // Taps [lo, hi) inside the row: padding, one run of input, padding.
+      const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) : 0;
+      int32_t hi = shape.in_w - x0;
+      hi = hi > shape.kernel_w ? shape.kernel_w : (hi < lo ? lo : hi);
+      fill_bytes(row, pad, lo * c);
+      copy_bytes(row + lo * c, in_row + (x0 + lo) * c, (hi - lo) * c);
+      fill_bytes(row + hi * c, pad, (shape.kernel_w - hi) * c);
+      continue;
+    }
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
       const int32_t x = x0 + kx * params.dilation_w;
       if (x < 0 || x >= shape.in_w) {
@@ -64,6 +75,84 @@ void im2col_row(const Conv2dS8Params& params, const Conv2dShape& shape, const in
         copy_bytes(row + kx * c, in_row + x * c, c);
       }
     }
+  }
+}
+
+// Every output pixel, two at a time: their windows into row0 and row1, then the
+// matrix product. A window wholly inside the image with dilation_w 1 is KH runs of
+// KW * C contiguous input bytes, copied run by run (one predicated load and store per
+// run of at most 16 bytes); the other windows go through im2col_row.
+template <int kVectors, bool kRightShifts>
+__attribute__((always_inline)) inline void windows_of(const Conv2dS8Params& params,
+                                                      const Conv2dShape& shape,
+                                                      const Conv2dS8MveRows& r,
+                                                      const int8_t* input, int8_t* row0,
+                                                      int8_t* row1, int8_t* out) {
+  const int32_t c = shape.in_c;
+  const int32_t image_step = shape.in_h * shape.in_w * c;
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
+  const int32_t out_c = shape.out_c;
+  const int32_t run = shape.kernel_w * c;
+  const int32_t run_step = params.dilation_h * shape.in_w * c;
+  const int32_t span_h = (shape.kernel_h - 1) * params.dilation_h + 1;
+  const int32_t span_w = (shape.kernel_w - 1) * params.dilation_w + 1;
+  const bool runs = params.dilation_w == 1;
+  const bool short_runs = run <= 16;
+  const mve::mve_pred16_t run_pred = mve::vctp8q(static_cast<uint32_t>(run));
+  int32_t oy = 0, ox = 0;
+  const int8_t* image = input;
+  int32_t y0 = -params.pad_top;
+  bool y_inside = y0 >= 0 && y0 + span_h <= shape.in_h;
+  auto next_pixel = [&](int8_t* row) __attribute__((always_inline)) {
+    const int32_t x0 = ox * params.stride_w - params.pad_left;
+    if (y_inside && runs && x0 >= 0 && x0 + span_w <= shape.in_w) {
+      const int8_t* src = image + (y0 * shape.in_w + x0) * c;
+      if (short_runs) {
+        for (int32_t ky = 0; ky < shape.kernel_h; ++ky, src += run_step, row += run) {
+          mve::vstrbq_p_s8(row, mve::vldrbq_z_s8(src, run_pred), run_pred);
+        }
+      } else {
+        for (int32_t ky = 0; ky < shape.kernel_h; ++ky, src += run_step, row += run) {
+          copy_bytes(row, src, run);
+        }
+      }
+    } else {
+      im2col_row(params, shape, image, oy, ox, row);
+    }
+    if (++ox == shape.out_w) {
+      ox = 0;
+      if (++oy == shape.out_h) {
+        oy = 0;
+        image += image_step;
+      }
+      y0 = oy * params.stride_h - params.pad_top;
+      y_inside = y0 >= 0 && y0 + span_h <= shape.in_h;
+    }
+  };
+  int32_t p = 0;
+  for (; p + 2 <= pixels; p += 2) {
+    next_pixel(row0);
+    next_pixel(row1);
+    conv2d_s8_mve_rows<kVectors, true, kRightShifts>(r, row0, row1, out, out + out_c);
+    out += 2 * out_c;
+  }
+  if (p < pixels) {
+    next_pixel(row0);
+    conv2d_s8_mve_rows<kVectors, false, kRightShifts>(r, row0, nullptr, out, nullptr);
+  }
+}
+
+// The rows with pixels in registers run on a local copy of r, which the output stores
+// cannot alias (so its fields stay in registers); the long rows keep the reference
+// (measured: fewer instructions there).
+template <int kVectors, bool kRightShifts>
+void windows(const Conv2dS8Params& params, const Conv2dShape& shape, const Conv2dS8MveRows& r,
+             const int8_t* input, int8_t* row0, int8_t* row1, int8_t* out) {
+  if (kVectors > 0) {
+    const Conv2dS8MveRows local = r;
+    windows_of<kVectors, kRightShifts>(params, shape, local, input, row0, row1, out);
+  } else {
+    windows_of<kVectors, kRightShifts>(params, shape, r, input, row0, row1, out);
   }
 }
 
@@ -83,34 +172,28 @@ void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
   int8_t* row0 = reinterpret_cast<int8_t*>(scratch + bias_bytes(shape.out_c));
   int8_t* row1 = row0 + k;
   conv2d_s8_mve_bias(filter, bias, shape.out_c, k, -params.input_zero_point, bias_eff);
-
-  const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
-  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
-  int32_t oy = 0, ox = 0;
-  const int8_t* image = input;
-  auto next_pixel = [&](int8_t* row) {
-    im2col_row(params, shape, image, oy, ox, row);
-    if (++ox == shape.out_w) {
-      ox = 0;
-      if (++oy == shape.out_h) {
-        oy = 0;
-        image += image_step;
-      }
+  const Conv2dS8MveRows r = conv2d_s8_mve_rows_prepare(params, multipliers, shifts, filter,
+                                                       bias_eff, shape.out_c, k);
+  if (k <= 16) {
+    if (r.right_shifts) {
+      windows<1, true>(params, shape, r, input, row0, row1, output);
+    } else {
+      windows<1, false>(params, shape, r, input, row0, row1, output);
     }
-  };
-  int8_t* out = output;
-  int32_t p = 0;
-  for (; p + 2 <= pixels; p += 2) {
-    next_pixel(row0);
-    next_pixel(row1);
-    conv2d_s8_mve_rows(params, multipliers, shifts, filter, bias_eff, shape.out_c, k, row0,
-                       row1, out, out + shape.out_c);
-    out += 2 * shape.out_c;
-  }
-  if (p < pixels) {
-    next_pixel(row0);
-    conv2d_s8_mve_rows(params, multipliers, shifts, filter, bias_eff, shape.out_c, k, row0,
-                       row0, out, nullptr);
+  } else if (k <= 32) {
+    if (r.right_shifts) {
+      windows<2, true>(params, shape, r, input, row0, row1, output);
+    } else {
+      windows<2, false>(params, shape, r, input, row0, row1, output);
+    }
+  } else if (k <= 48) {
+    if (r.right_shifts) {
+      windows<3, true>(params, shape, r, input, row0, row1, output);
+    } else {
+      windows<3, false>(params, shape, r, input, row0, row1, output);
+    }
+  } else {
+    windows<0, false>(params, shape, r, input, row0, row1, output);
   }
 }
 

@@ -6,6 +6,7 @@
 // the portable definitions of kernels/isa/mve.h.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -331,6 +332,82 @@ TEST(Conv2dS8Mve, ChecksRejectShapesTheyDoNotHandle) {
     EXPECT_EQ(e.op.check(kConv2dS81x1MveEntry), Status::kBadParams);
     EXPECT_EQ(e.op.check(kConv2dS8MveEntry), Status::kBadParams);
   }
+}
+
+// The shapes of the MLPerf Tiny models (smaller images) on every path of
+// conv2d_s8_mve_rows.h: K <= 16 (one vector per pixel, K = 8 and 16 specialized), K <= 32
+// (two vectors), longer rows; channel groups that load whole filter rows and the last ones
+// that load under a predicate; all shifts negative (the shorter requantization) and
+// mixed; odd pixel counts; padding on the bottom and right as in vww's first layer.
+TEST(Conv2dS8Mve, ModelShapes) {
+  struct Shape {
+    int32_t in_h, in_w, in_c, out_c, kh, kw, stride, pad_bottom, pad_right;
+  };
+  const Shape shapes[] = {
+      {11, 11, 3, 8, 3, 3, 2, 1, 1},    // vww op 0: K = 27, two vectors, 2 groups
+      {13, 10, 1, 64, 10, 4, 2, 4, 1},  // kws op 0: K = 40, long rows
+      {7, 5, 8, 16, 1, 1, 1, 0, 0},     // vww op 2: K = 8
+      {5, 3, 16, 32, 1, 1, 1, 0, 0},    // vww op 4: K = 16
+      {3, 3, 32, 32, 1, 1, 1, 0, 0},    // vww op 6: K = 32
+      {3, 5, 20, 12, 1, 1, 2, 0, 0},    // K = 20, stride 2
+      {5, 5, 5, 7, 1, 1, 1, 0, 0},      // K = 5, channel tail 3
+      {4, 4, 8, 6, 3, 1, 1, 2, 0},      // K = 24
+      {3, 3, 64, 64, 1, 1, 1, 0, 0},    // kws 1x1: K = 64
+  };
+  std::mt19937 rng(314);
+  int checked = 0;
+  for (const Shape& sh : shapes) {
+    for (int negative = 0; negative < 2; ++negative) {
+      for (int zp = 0; zp < 2; ++zp) {
+        Case c{};
+        c.shape.batch = 1;
+        c.shape.in_h = sh.in_h;
+        c.shape.in_w = sh.in_w;
+        c.shape.in_c = sh.in_c;
+        c.shape.out_c = sh.out_c;
+        c.shape.kernel_h = sh.kh;
+        c.shape.kernel_w = sh.kw;
+        c.p.stride_h = c.p.stride_w = sh.stride;
+        c.p.dilation_h = c.p.dilation_w = 1;
+        c.p.pad_bottom = sh.pad_bottom;
+        c.p.pad_right = sh.pad_right;
+        c.p.groups = 1;
+        c.p.input_zero_point = zp == 0 ? -128 : 37;
+        c.p.output_zero_point = zp == 0 ? -128 : 5;
+        c.p.act_min = zp == 0 ? -128 : -100;
+        c.p.act_max = zp == 0 ? 127 : 90;
+        c.bias = zp == 0;
+        c.shape.out_h = out_size(sh.in_h, sh.kh, sh.stride, 1, 0, sh.pad_bottom);
+        c.shape.out_w = out_size(sh.in_w, sh.kw, sh.stride, 1, 0, sh.pad_right);
+        Data d = random_data(c, rng);
+        for (size_t o = 0; o < d.shifts.size(); ++o) {
+          if (negative == 1) {
+            d.shifts[o] = -1 - int32_t(rng() % 12);
+          } else if (o % 5 == 1) {
+            d.shifts[o] = 1;
+          }
+        }
+        const std::vector<int8_t> expected = run_reference(c, d);
+        std::vector<int8_t> out(expected.size(), 0x55);
+        std::vector<uint32_t> scratch(
+            conv2d_s8__mve_scratch_bytes(sh.out_c, sh.kh, sh.kw, sh.in_c) / 4 + 1, 0);
+        conv2d_s8__mve(c.p, d.multipliers.data(), d.shifts.data(), c.shape, d.input.data(),
+                       d.filter.data(), c.bias ? d.bias.data() : nullptr, out.data(),
+                       reinterpret_cast<uint8_t*>(scratch.data()));
+        ASSERT_EQ(out, expected) << "general: " << describe(c);
+        ++checked;
+        if (sh.kh == 1 && sh.kw == 1) {
+          std::fill(out.begin(), out.end(), int8_t{0x55});
+          conv2d_s8_1x1__mve(c.p, d.multipliers.data(), d.shifts.data(), c.shape,
+                             d.input.data(), d.filter.data(), c.bias ? d.bias.data() : nullptr,
+                             out.data(), reinterpret_cast<int32_t*>(scratch.data()));
+          ASSERT_EQ(out, expected) << "1x1: " << describe(c);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 60);
 }
 
 TEST(Conv2dS8Mve, ReportsWhichDefinitionRuns) {

@@ -2,7 +2,8 @@
 // variant against the reference conv2d_s8 on the same buffers. Covers input and output
 // channel tails (1..17 and beyond 16), odd pixel counts, strides 1-3, dilation,
 // asymmetric padding (general variant), batch 2, zero points, clamps, absent bias,
-// realistic and extreme multipliers / shifts (INT32_MIN included) and wrapping biases.
+// realistic and extreme multipliers / shifts (INT32_MIN included), cases with every
+// shift negative, 8 and 16 input channels more often, and wrapping biases.
 #pragma once
 
 #include "conformance.h"
@@ -38,7 +39,9 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
     Conv2dShape s;
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
-    s.in_c = rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 80);
+    // 8 and 16 input channels have their own 1x1 paths (vww's first pointwise layers).
+    s.in_c = rng.uniform(0, 4) == 0 ? 8 * rng.uniform(1, 2)
+                                    : (rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 80));
     s.out_c = rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 40);
     p.stride_h = rng.uniform(1, 3);
     p.stride_w = rng.uniform(1, 3);
@@ -71,6 +74,8 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
     p.act_min = rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = rng.coin() ? 127 : rng.uniform(p.act_min, 127);
     const bool extreme = rng.uniform(0, 3) == 0;
+    // Every shift negative: the variants' shorter requantization.
+    const bool right_shifts = !extreme && rng.coin();
 
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
     const int32_t filter_count = s.out_c * s.kernel_h * s.kernel_w * s.in_c;
@@ -97,7 +102,8 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
     for (int32_t o = 0; o < s.out_c; ++o) {
       const bool extreme_channel = extreme && rng.coin();
       multipliers[o] = conv2d_mve_random_multiplier(rng, extreme_channel);
-      shifts[o] = extreme_channel ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
+      shifts[o] = extreme_channel ? rng.uniform(-31, 30)
+                                  : (right_shifts ? rng.uniform(-12, -1) : rng.uniform(-12, 1));
     }
     conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
     variant(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
