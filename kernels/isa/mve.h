@@ -401,3 +401,112 @@ inline int32x4_t vshlq_r_s32(int32x4_t a, int32_t b) { return vshlq_s32(a, vdupq
 #endif
 
 }  // namespace mote::mve
+
+// ---------------------------------------------------------------------------------------
+// Byte-vector reinterpretation and word scatter stores used by depthwise_conv2d_s8__mve.
+// Offsets are byte offsets from the base, read as unsigned 32-bit values (int32x4_t lanes
+// reinterpreted), as the instructions read them.
+namespace mote::mve {
+
+#if MOTE_HAS_MVE
+
+#undef vreinterpretq_s32_s8
+#undef vstrwq_scatter_offset_s32
+#undef vstrwq_scatter_offset_p_s32
+// The 16 bytes of a as four int32 lanes, lane i = bytes 4i..4i+3 little-endian (no
+// instruction).
+inline int32x4_t vreinterpretq_s32_s8(int8x16_t a) { return __arm_vreinterpretq_s32_s8(a); }
+// Lane i to the 4 bytes at (char*)base + offsets[i] (VSTRW.32 scatter, byte offsets); _p:
+// active lanes only.
+inline void vstrwq_scatter_offset_s32(int32_t* base, int32x4_t offsets, int32x4_t a) {
+  __arm_vstrwq_scatter_offset_s32(base, __arm_vreinterpretq_u32_s32(offsets), a);
+}
+inline void vstrwq_scatter_offset_p_s32(int32_t* base, int32x4_t offsets, int32x4_t a,
+                                        mve_pred16_t pred) {
+  __arm_vstrwq_scatter_offset_p_s32(base, __arm_vreinterpretq_u32_s32(offsets), a, pred);
+}
+
+#else  // portable definitions
+
+inline int32x4_t vreinterpretq_s32_s8(int8x16_t a) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t v = 0;
+    for (int b = 0; b < 4; ++b) v |= static_cast<uint32_t>(static_cast<uint8_t>(a.lane[4 * i + b])) << (8 * b);
+    r.lane[i] = static_cast<int32_t>(v);
+  }
+  return r;
+}
+inline void store_word_le(uint8_t* p, int32_t x) {
+  const uint32_t v = static_cast<uint32_t>(x);
+  for (int b = 0; b < 4; ++b) p[b] = static_cast<uint8_t>(v >> (8 * b));
+}
+inline void vstrwq_scatter_offset_s32(int32_t* base, int32x4_t offsets, int32x4_t a) {
+  for (int i = 0; i < 4; ++i) {
+    store_word_le(reinterpret_cast<uint8_t*>(base) + static_cast<uint32_t>(offsets.lane[i]), a.lane[i]);
+  }
+}
+inline void vstrwq_scatter_offset_p_s32(int32_t* base, int32x4_t offsets, int32x4_t a,
+                                        mve_pred16_t pred) {
+  for (int i = 0; i < 4; ++i) {
+    if (((pred >> (4 * i)) & 1u) != 0) {
+      store_word_le(reinterpret_cast<uint8_t*>(base) + static_cast<uint32_t>(offsets.lane[i]), a.lane[i]);
+    }
+  }
+}
+
+#endif
+
+}  // namespace mote::mve
+
+// Fixed-offset loads and multiply-adds as single asm statements, for depthwise_conv2d_s8__mve:
+// left to itself GCC reassociates long VMUL + VADD chains (computing the products first)
+// and hoists every tap's address into its own register, running out of the 8 vector and
+// 13 general registers.
+namespace mote::mve {
+#if MOTE_HAS_MVE
+// Four bytes at p + kOffset sign-extended (VLDRB.S32 with an immediate offset, kOffset in
+// [0, 127], p a low register), as one statement the compiler keeps where it is written
+// and does not merge or hoist (so the address stays p + immediate).
+template <int kOffset>
+inline int32x4_t vldrbq_s32_at(const int8_t* p) {
+  int32x4_t r;
+  asm volatile("vldrb.s32 %q0, [%1, #%c2]" : "=w"(r) : "l"(p), "i"(kOffset) : "memory");
+  return r;
+}
+// acc + (the four bytes at p + kOffset, sign-extended) * w, wrapping: VLDRB.S32, VMUL.I32,
+// VADD.I32 in one statement (as vldrbq_s32_at).
+template <int kOffset>
+inline int32x4_t vldrb_mlaq_s32_at(int32x4_t acc, const int8_t* p, int32x4_t w) {
+  int32x4_t t;
+  asm volatile("vldrb.s32 %q1, [%2, #%c3]\n\tvmul.i32 %q1, %q1, %q4\n\tvadd.i32 %q0, %q0, %q1"
+               : "+w"(acc), "=&w"(t)
+               : "l"(p), "i"(kOffset), "w"(w)
+               : "memory");
+  return acc;
+}
+// As vldrb_mlaq_s32_at with the sum written to a new register: acc + (bytes) * w.
+template <int kOffset>
+inline int32x4_t vldrb_mlaq_s32_at_to(int32x4_t acc, const int8_t* p, int32x4_t w) {
+  int32x4_t r, t;
+  asm volatile("vldrb.s32 %q1, [%2, #%c3]\n\tvmul.i32 %q1, %q1, %q4\n\tvadd.i32 %q0, %q5, %q1"
+               : "=w"(r), "=&w"(t)
+               : "l"(p), "i"(kOffset), "w"(w), "w"(acc)
+               : "memory");
+  return r;
+}
+#else
+template <int kOffset>
+inline int32x4_t vldrb_mlaq_s32_at_to(int32x4_t acc, const int8_t* p, int32x4_t w) {
+  return vmlaq_s32(acc, vldrbq_s32(p + kOffset), w);
+}
+template <int kOffset>
+inline int32x4_t vldrbq_s32_at(const int8_t* p) {
+  return vldrbq_s32(p + kOffset);
+}
+template <int kOffset>
+inline int32x4_t vldrb_mlaq_s32_at(int32x4_t acc, const int8_t* p, int32x4_t w) {
+  return vmlaq_s32(acc, vldrbq_s32(p + kOffset), w);
+}
+#endif
+}  // namespace mote::mve

@@ -134,10 +134,14 @@ void random_quant(std::mt19937& rng, uint32_t oc, std::vector<int32_t>* multipli
   }
 }
 
-void expect_same(const Case& cs, uint32_t seed) {
+// negative_shifts: every shift in [-31, -1] (the requantization without left shifts).
+void expect_same(const Case& cs, uint32_t seed, bool negative_shifts = false) {
   std::vector<int32_t> multipliers, shifts;
   std::mt19937 qrng(seed * 7 + 1);
   random_quant(qrng, cs.c, &multipliers, &shifts);
+  if (negative_shifts) {
+    for (int32_t& s : shifts) s = s < 0 ? s : -1 - static_cast<int32_t>(qrng() % 31);
+  }
   DepthwiseConv2dShape shape{};
   shape.batch = static_cast<int32_t>(cs.n);
   shape.in_h = static_cast<int32_t>(cs.h);
@@ -202,6 +206,64 @@ TEST(DepthwiseConv2dS8Mve, Stride2SamePaddingAndValid) {
   for (uint32_t seed = 0; seed < 20; ++seed) {
     Case cs{2, 12, 12, 16 + seed, 3, 3, seed % 2 ? same : valid, seed % 3 != 0};
     expect_same(cs, 2000 + seed);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// The 3x3 path (dilation 1, stride_w 1 or 2, channels a multiple of 4): every count of
+// pixels left over by the 4-pixel blocks, paddings 0..2, stride_h 1..3, batch 2, both
+// requantizations (with and without left shifts).
+TEST(DepthwiseConv2dS8Mve, ThreeByThreePath) {
+  std::mt19937 rng(77);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (uint32_t seed = 0; seed < 400; ++seed) {
+    Case cs{};
+    cs.n = static_cast<uint32_t>(uni(1, 2));
+    cs.c = 4 * static_cast<uint32_t>(uni(1, seed % 4 == 0 ? 20 : 6));
+    cs.kh = 3;
+    cs.kw = 3;
+    DepthwiseConv2dS8Params& p = cs.p;
+    p.stride_h = uni(1, 3);
+    p.stride_w = uni(1, 2);
+    p.dilation_h = 1;
+    p.dilation_w = 1;
+    p.pad_top = uni(0, 2);
+    p.pad_bottom = uni(0, 2);
+    p.pad_left = uni(0, 2);
+    p.pad_right = uni(0, 2);
+    const int32_t min_h = std::max(1, 3 - p.pad_top - p.pad_bottom);
+    const int32_t min_w = std::max(1, 3 - p.pad_left - p.pad_right);
+    cs.h = static_cast<uint32_t>(uni(min_h, min_h + 7));
+    cs.w = static_cast<uint32_t>(uni(min_w, min_w + 19));
+    p.depth_multiplier = 1;
+    p.input_zero_point = uni(-128, 127);
+    p.output_zero_point = uni(-128, 127);
+    p.act_min = uni(-128, 20);
+    p.act_max = uni(p.act_min, 127);
+    if (uni(0, 2) == 0) {
+      p.act_min = -128;
+      p.act_max = 127;
+    }
+    cs.bias = uni(0, 4) != 0;
+    expect_same(cs, 3000 + seed, seed % 2 == 0);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// The MobileNet shapes of vww_96_int8 and kws_ref_model (same padding, all shifts negative).
+TEST(DepthwiseConv2dS8Mve, ModelShapes) {
+  struct Shape {
+    uint32_t h, w, c, stride;
+  };
+  const Shape shapes[] = {{48, 48, 8, 1}, {48, 48, 16, 2}, {24, 24, 32, 1}, {24, 24, 32, 2},
+                          {12, 12, 64, 1}, {12, 12, 64, 2}, {6, 6, 128, 1}, {6, 6, 128, 2},
+                          {3, 3, 256, 1}, {25, 5, 64, 1}};
+  uint32_t seed = 4000;
+  for (const Shape& sh : shapes) {
+    const int32_t s = static_cast<int32_t>(sh.stride);
+    const DepthwiseConv2dS8Params p{s, s, 1, 1, s == 1 ? 1 : 0, s == 1 ? 1 : 0, 1, 1, 1, -128, -128, -128, 127};
+    Case cs{1, sh.h, sh.w, sh.c, 3, 3, p, true};
+    expect_same(cs, ++seed, true);
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
