@@ -485,5 +485,74 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   EXPECT_EQ(check_with(bad_shift, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);
 }
 
+// conv2d_s8__dsp's small-window path (at most 24 SMLAD steps per window: few input
+// channels, e.g. 3x3x3 or kws' 10x4x1): 1-4 input channels, kernels up to 5x5 and 10x4,
+// strides 1-2, padding, odd widths, odd out_c, partial blocks and chunks (more than 128
+// pixels), batch 2, dilation, common and any quantization; plus its scratch and check().
+TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
+  std::mt19937 rng(0x5A11C0DEu);
+  for (int iter = 0; iter < 400; ++iter) {
+    Case c = random_case(rng, false);
+    Conv2dShape& sh = c.shape;
+    Conv2dS8Params& p = c.params;
+    sh.in_c = uniform(rng, 1, 4);
+    if (iter % 8 == 0) {
+      sh.kernel_h = 10;
+      sh.kernel_w = 4;
+      sh.in_c = 1;
+    } else {
+      sh.kernel_h = uniform(rng, 1, 5);
+      sh.kernel_w = uniform(rng, 1, 5);
+    }
+    p.stride_h = uniform(rng, 0, 3) == 0 ? 1 : 2;
+    p.stride_w = uniform(rng, 0, 3) == 0 ? 1 : 2;
+    p.dilation_h = uniform(rng, 0, 7) == 0 ? 2 : 1;
+    p.dilation_w = uniform(rng, 0, 7) == 0 ? 2 : 1;
+    const int32_t eff_h = p.dilation_h * (sh.kernel_h - 1) + 1;
+    const int32_t eff_w = p.dilation_w * (sh.kernel_w - 1) + 1;
+    sh.in_h = std::max(1, eff_h - p.pad_top - p.pad_bottom) + uniform(rng, 0, 20);
+    sh.in_w = std::max(1, eff_w - p.pad_left - p.pad_right) + 2 * uniform(rng, 0, 12) + 1;
+    sh.out_h = out_size(sh.in_h, sh.kernel_h, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
+    sh.out_w = out_size(sh.in_w, sh.kernel_w, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+    const bool common = uniform(rng, 0, 2) != 0;
+    if (common) {  // what the asm block of DSP cores takes
+      p.act_min = -128;
+      p.act_max = 127;
+      for (int32_t& m : c.multipliers) m = uniform(rng, 1 << 30, INT32_MAX);
+      for (int32_t& s : c.shifts) s = uniform(rng, -23, -2);
+    }
+    c.input.resize(size_t(sh.batch) * sh.in_h * sh.in_w * sh.in_c);
+    c.filter.resize(size_t(sh.out_c) * sh.kernel_h * sh.kernel_w * sh.in_c);
+    for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
+    for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
+    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c)) << describe(c);
+  }
+  // The usual first layer, 96x96x3 -> 48x48x8 (3x3, stride 2, padding right / bottom).
+  Case c = random_case(rng, false);
+  c.shape = Conv2dShape{1, 96, 96, 3, 48, 48, 8, 3, 3};
+  c.params = Conv2dS8Params{2, 2, 1, 1, 0, 0, 1, 1, 1, 1, -128, -128, 127};
+  c.input.resize(size_t(96) * 96 * 3);
+  c.filter.resize(size_t(8) * 27);
+  for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
+  for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
+  c.bias.assign(8, 0);
+  for (int32_t& b : c.bias) b = uniform(rng, -60000, 60000);
+  random_quant(rng, 8, false, &c.multipliers, &c.shifts);
+  for (int32_t& s : c.shifts) s = uniform(rng, -10, -6);
+  ASSERT_EQ(run_variant(c, conv2d_s8__dsp, conv2d_s8__dsp_scratch_bytes(3, 3, 3)),
+            run_reference(c));
+
+  // Scratch: a chunk of pixels (as many as 4 KiB of columns hold, a multiple of 4) x S
+  // steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
+  // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 48 pixels, no tail).
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(10, 4, 1), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
+  const Case small = fixed_case(3, 3, 1, 1);
+  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 3);
+  EXPECT_EQ(check_with(small, need, kConv2dS8DspEntry), Status::kOk);
+  EXPECT_EQ(check_with(small, need - 1, kConv2dS8DspEntry), Status::kBadParams);
+}
+
 }  // namespace
 }  // namespace mote

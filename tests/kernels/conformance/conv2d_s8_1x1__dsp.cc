@@ -19,8 +19,7 @@ int run_small_channel_cases(Rng& rng, int cases) {
   const char* name = "conv2d_s8_1x1__dsp";
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
+    arena().reset();
     Conv2dShape s;
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 4) == 0 ? 2 : 1;
@@ -42,27 +41,20 @@ int run_small_channel_cases(Rng& rng, int cases) {
     p.act_min = -128;
     p.act_max = 127;
 
-    const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
-    const int32_t filter_count = s.out_c * s.in_c;
-    const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
     // Sometimes an input that is not 4-aligned.
     const int32_t in_shift = rng.uniform(0, 3) == 0 ? rng.uniform(1, 3) : 0;
-    int8_t* input_base = a.alloc_array<int8_t>(in_count + in_shift);
-    int8_t* filter = a.alloc_array<int8_t>(filter_count);
     const bool no_bias = rng.uniform(0, 5) == 0;
-    int32_t* bias = no_bias ? nullptr : a.alloc_array<int32_t>(s.out_c);
-    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
-    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
-    int8_t* expected = a.alloc_array<int8_t>(out_count);
-    int8_t* actual = a.alloc_array<int8_t>(out_count);
-    uint8_t* scratch = a.alloc_array<uint8_t>(conv2d_s8_1x1__dsp_scratch_bytes(s.in_c));
-    if (input_base == nullptr || filter == nullptr || multipliers == nullptr ||
-        shifts == nullptr || expected == nullptr || actual == nullptr || scratch == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+    Conv2dS8Case k;
+    if (!alloc_conv2d_s8_case(name, s, !no_bias, conv2d_s8_1x1__dsp_scratch_bytes(s.in_c),
+                              in_shift, &k)) {
       continue;
     }
-    int8_t* input = input_base + in_shift;
+    int8_t* const input = k.input;
+    int8_t* const filter = k.filter;
+    int32_t* const bias = k.bias;
+    int32_t* const multipliers = k.multipliers;
+    int32_t* const shifts = k.shifts;
+    const int32_t in_count = k.in_count, filter_count = k.filter_count;
     if (extreme) {  // the largest accumulators
       fill_s8_range(rng, input, in_count, p.input_zero_point > 0 ? -128 : 127,
                     p.input_zero_point > 0 ? -128 : 127);
@@ -98,12 +90,7 @@ int run_small_channel_cases(Rng& rng, int cases) {
           break;
       }
     }
-    conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    conv2d_s8_1x1__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
-    if (!expect_equal_s8(name, c, "small channels", expected, actual,
-                         static_cast<size_t>(out_count))) {
-      ++failed;
-    }
+    if (!check_conv2d_s8_case(name, c, "small channels", p, s, k, conv2d_s8_1x1__dsp)) ++failed;
   }
   return failed;
 }
@@ -114,8 +101,7 @@ int run_long_column_cases(Rng& rng, int cases) {
   const char* name = "conv2d_s8_1x1__dsp";
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
+    arena().reset();
     Conv2dShape s;
     Conv2dS8Params p;
     s.batch = 1;
@@ -138,37 +124,21 @@ int run_long_column_cases(Rng& rng, int cases) {
     p.output_zero_point = rng.uniform(-128, 127);
     p.act_min = rng.coin() ? -128 : rng.uniform(-128, 0);
     p.act_max = rng.coin() ? 127 : rng.uniform(0, 127);
-    const int32_t in_count = s.in_h * s.in_w * s.in_c;
-    const int32_t filter_count = s.out_c * s.in_c;
-    const int32_t out_count = s.out_h * s.out_w * s.out_c;
-    int8_t* input = a.alloc_array<int8_t>(in_count);
-    int8_t* filter = a.alloc_array<int8_t>(filter_count);
-    int32_t* bias = rng.uniform(0, 5) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
-    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
-    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
-    int8_t* expected = a.alloc_array<int8_t>(out_count);
-    int8_t* actual = a.alloc_array<int8_t>(out_count);
-    uint8_t* scratch = a.alloc_array<uint8_t>(conv2d_s8_1x1__dsp_scratch_bytes(s.in_c));
-    if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
-        expected == nullptr || actual == nullptr || scratch == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+    const bool with_bias = rng.uniform(0, 5) != 0;
+    Conv2dS8Case k;
+    if (!alloc_conv2d_s8_case(name, s, with_bias, conv2d_s8_1x1__dsp_scratch_bytes(s.in_c), 0,
+                              &k)) {
       continue;
     }
-    fill_s8(rng, input, in_count);
-    fill_s8(rng, filter, filter_count);
-    if (bias != nullptr) fill_s32(rng, bias, s.out_c, -2000000, 2000000);
+    fill_s8(rng, k.input, k.in_count);
+    fill_s8(rng, k.filter, k.filter_count);
+    if (k.bias != nullptr) fill_s32(rng, k.bias, s.out_c, -2000000, 2000000);
     const bool extreme = rng.uniform(0, 3) == 0;
     for (int32_t o = 0; o < s.out_c; ++o) {
-      multipliers[o] = conv2d_dsp_random_multiplier(rng, extreme && rng.coin());
-      shifts[o] = extreme ? rng.uniform(-31, 30) : rng.uniform(-12, 0);
+      k.multipliers[o] = conv2d_dsp_random_multiplier(rng, extreme && rng.coin());
+      k.shifts[o] = extreme ? rng.uniform(-31, 30) : rng.uniform(-12, 0);
     }
-    conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    conv2d_s8_1x1__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
-    if (!expect_equal_s8(name, c, "long columns", expected, actual,
-                         static_cast<size_t>(out_count))) {
-      ++failed;
-    }
+    if (!check_conv2d_s8_case(name, c, "long columns", p, s, k, conv2d_s8_1x1__dsp)) ++failed;
   }
   return failed;
 }

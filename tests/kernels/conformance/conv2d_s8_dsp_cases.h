@@ -15,6 +15,58 @@ using Conv2dS8VariantFn = void (*)(const Conv2dS8Params&, const int32_t*, const 
                                    const Conv2dShape&, const int8_t*, const int8_t*,
                                    const int32_t*, int8_t*, uint8_t*);
 
+// One case's buffers in arena(): the input (input_shift bytes past an aligned start: an
+// unaligned input when > 0), filter, bias (none when !with_bias), per-channel
+// multipliers and shifts, both outputs and the variant's scratch. The caller fills them.
+struct Conv2dS8Case {
+  int8_t* input;
+  int8_t* filter;
+  int32_t* bias;
+  int32_t* multipliers;
+  int32_t* shifts;
+  int8_t* expected;
+  int8_t* actual;
+  uint8_t* scratch;
+  int32_t in_count, filter_count, out_count;
+};
+
+// False (and one line printed) when the arena cannot hold the case.
+inline bool alloc_conv2d_s8_case(const char* name, const Conv2dShape& s, bool with_bias,
+                                 uint32_t scratch_bytes, int32_t input_shift, Conv2dS8Case* k) {
+  Arena& a = arena();
+  k->in_count = s.batch * s.in_h * s.in_w * s.in_c;
+  k->filter_count = s.out_c * s.kernel_h * s.kernel_w * s.in_c;
+  k->out_count = s.batch * s.out_h * s.out_w * s.out_c;
+  int8_t* input_base = a.alloc_array<int8_t>(k->in_count + input_shift);
+  k->filter = a.alloc_array<int8_t>(k->filter_count);
+  k->bias = with_bias ? a.alloc_array<int32_t>(s.out_c) : nullptr;
+  k->multipliers = a.alloc_array<int32_t>(s.out_c);
+  k->shifts = a.alloc_array<int32_t>(s.out_c);
+  k->expected = a.alloc_array<int8_t>(k->out_count);
+  k->actual = a.alloc_array<int8_t>(k->out_count);
+  k->scratch = a.alloc_array<uint8_t>(scratch_bytes);
+  if (input_base == nullptr || k->filter == nullptr || (with_bias && k->bias == nullptr) ||
+      k->multipliers == nullptr || k->shifts == nullptr || k->expected == nullptr ||
+      k->actual == nullptr || k->scratch == nullptr) {
+    print(name);
+    print(": arena too small, case skipped\n");
+    return false;
+  }
+  k->input = input_base + input_shift;
+  return true;
+}
+
+// Runs conv2d_s8 and the variant on the case; false (and the first difference printed)
+// when their outputs differ.
+inline bool check_conv2d_s8_case(const char* name, int index, const char* what,
+                                 const Conv2dS8Params& p, const Conv2dShape& s,
+                                 const Conv2dS8Case& k, Conv2dS8VariantFn variant) {
+  conv2d_s8(p, k.multipliers, k.shifts, s, k.input, k.filter, k.bias, k.expected);
+  variant(p, k.multipliers, k.shifts, s, k.input, k.filter, k.bias, k.actual, k.scratch);
+  return expect_equal_s8(name, index, what, k.expected, k.actual,
+                         static_cast<size_t>(k.out_count));
+}
+
 inline int32_t conv2d_dsp_random_multiplier(Rng& rng, bool extreme) {
   if (!extreme) return rng.uniform(1 << 30, INT32_MAX);
   switch (rng.uniform(0, 5)) {
@@ -34,8 +86,7 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
                                    uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t)) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
+    arena().reset();
     const bool pointwise = rng.uniform(1, pointwise_one_in) == 1;
     Conv2dShape s;
     Conv2dS8Params p;
@@ -84,24 +135,18 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     }
     const bool extreme = !fast_wide && rng.uniform(0, 2) == 0;
 
-    const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
-    const int32_t filter_count = s.out_c * s.kernel_h * s.kernel_w * s.in_c;
-    const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
-    int8_t* input = a.alloc_array<int8_t>(in_count);
-    int8_t* filter = a.alloc_array<int8_t>(filter_count);
     const bool no_bias = rng.uniform(0, fast_wide ? 15 : 3) == 0;
-    int32_t* bias = no_bias ? nullptr : a.alloc_array<int32_t>(s.out_c);
-    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
-    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
-    int8_t* expected = a.alloc_array<int8_t>(out_count);
-    int8_t* actual = a.alloc_array<int8_t>(out_count);
-    uint8_t* scratch = a.alloc_array<uint8_t>(scratch_bytes(s.kernel_h, s.kernel_w, s.in_c));
-    if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
-        expected == nullptr || actual == nullptr || scratch == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+    Conv2dS8Case k;
+    if (!alloc_conv2d_s8_case(name, s, !no_bias,
+                              scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
       continue;
     }
+    int8_t* const input = k.input;
+    int8_t* const filter = k.filter;
+    int32_t* const bias = k.bias;
+    int32_t* const multipliers = k.multipliers;
+    int32_t* const shifts = k.shifts;
+    const int32_t in_count = k.in_count, filter_count = k.filter_count;
     fill_s8(rng, input, in_count);
     fill_s8(rng, filter, filter_count);
     if (bias != nullptr) {
@@ -127,12 +172,7 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
       multipliers[o] = conv2d_dsp_random_multiplier(rng, extreme_channel);
       shifts[o] = extreme_channel ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
     }
-    conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    variant(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
-    if (!expect_equal_s8(name, c, pointwise ? "1x1" : "conv", expected, actual,
-                         static_cast<size_t>(out_count))) {
-      ++failed;
-    }
+    if (!check_conv2d_s8_case(name, c, pointwise ? "1x1" : "conv", p, s, k, variant)) ++failed;
   }
   return failed;
 }
