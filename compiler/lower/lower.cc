@@ -1146,7 +1146,9 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
   // Optimize::kMemory: an optimized variant whose scratch sets the arena peak gives way
   // to the reference kernel (no scratch) when that lowers the arena. Only ops whose
   // scratch could matter (live bytes at the op within their scratch of the arena) are
-  // tried, largest scratch first; repeated until nothing improves.
+  // tried, largest scratch first, each together with every other such op of the same
+  // kernel (the tiles of a patched layer all reach the peak: giving up one alone never
+  // lowers it); repeated until nothing improves.
   // At most kMaxMemoryTrials plans: a patched program has hundreds of ops, and each plan
   // of it is itself a search.
   constexpr size_t kMaxMemoryTrials = 24;
@@ -1162,10 +1164,18 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     std::stable_sort(candidates.begin(), candidates.end(),
                      [&](size_t a, size_t b) { return lowered[a].scratch_bytes > lowered[b].scratch_bytes; });
     bool improved = false;
-    for (size_t k : candidates) {
+    std::vector<bool> tried(candidates.size(), false);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      if (tried[i]) continue;
       if (++memory_trials > kMaxMemoryTrials) break;
       std::vector<lower::LoweredOp> trial_ops = lowered;
-      trial_ops[k] = lower::lower_node(graph, graph.nodes[k], lower::Target::kHost);  // the reference
+      const KernelId kernel = lowered[candidates[i]].kernel;
+      for (size_t j = i; j < candidates.size(); ++j) {
+        if (lowered[candidates[j]].kernel != kernel) continue;
+        tried[j] = true;
+        const size_t k = candidates[j];
+        trial_ops[k] = lower::lower_node(graph, graph.nodes[k], lower::Target::kHost);  // the reference
+      }
       Planned trial = plan_ops(trial_ops);
       if (trial.plan.arena_bytes < planned.plan.arena_bytes) {
         lowered = std::move(trial_ops);
