@@ -1,8 +1,7 @@
 // The cores Mote compiles for, in one table: the --target names, the instruction-set
 // features kernel variants use, and the QEMU machine that emulates each core for
-// `mote run --device qemu-<core>`. The compiler, the CLI's help texts and the QEMU runner
-// all read it; the CMake side keeps its own core -> machine map for the runner firmwares
-// (platforms/cortex_m), which tests/cli checks against this table.
+// `mote run --device qemu-<core>`. Lowering, the variant rule, the CLI's help texts,
+// `mote size` and the QEMU device runner (cli/device_runner.cc) all read it.
 #pragma once
 
 #include <cstdint>
