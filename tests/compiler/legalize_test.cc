@@ -1,5 +1,5 @@
-// legalize_onnx: the Mote op sequences it produces (layout choices, transposes at the
-// boundary, cancelled transposes) and, numerically, that the legalized graphs compute
+// onnx_import::legalize: the Mote op sequences it produces (layout choices, transposes at
+// the boundary, cancelled transposes) and, numerically, that the legalized graphs compute
 // what the models compute. The numbers come from a small float64 interpreter of the Mote
 // ops written from the kernel headers' contracts (below), run against numpy references
 // from make_onnx_testdata.py and against the shared models' PyTorch goldens. The

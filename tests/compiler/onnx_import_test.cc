@@ -1,6 +1,7 @@
 // ONNX import: reading (read_model) and the source-level stages (remove_identities,
-// fold_constants_source, fold_batch_norm): structure of imported models, normalized attributes, every import
-// error's exact one-line message, and folded constants against numpy.
+// fold_constants_source, fold_batch_norm): structure of imported models, normalized
+// attributes, every import error's exact one-line message, and folded constants against
+// numpy.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // Evaluates source nodes whose inputs are all constant (and Shape/Size of any tensor,
 // whose shape is static) on the host, in one pass in execution order, so chains of
-// shape arithmetic fold completely. The evaluator is import/onnx/source_eval.h; nodes it does
-// not cover are left alone. A node writing a graph output is not folded (the runtime
+// shape arithmetic fold completely. The evaluator is source_eval.h; nodes it does not
+// cover are left alone. A node writing a graph output is not folded (the runtime
 // produces outputs by running ops).
 #include "common/error.h"
 #include "import/onnx/onnx_importer.h"

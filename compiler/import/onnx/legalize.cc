@@ -342,7 +342,7 @@ class Legalizer {
            dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
     }
     if (op == "BatchNormalization")
-      fail("not folded (fold_batch_norm must run before legalize_onnx)");
+      fail("not folded (fold_batch_norm must run before legalize)");
     if (is_host_evaluable(op)) fail("op not supported on non-constant inputs");
     fail("op not supported");
   }

@@ -4,7 +4,7 @@
 // When the output is a graph output its name must survive, so instead the input's
 // producer is made to write the output tensor directly. Where that is impossible (the
 // input is a graph input, a constant or itself a graph output) the node stays;
-// legalize_onnx turns it into a copy.
+// legalize turns it into a copy.
 #include <algorithm>
 
 #include "import/onnx/onnx_importer.h"
