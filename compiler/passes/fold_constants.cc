@@ -118,7 +118,7 @@ bool evaluate(ir::Graph& graph, const ir::Node& node) {
   const OpContext ctx(descs.data(), io.data(), &op, params.data(), constants.data(), arena.data());
   const Status status = entry.check(ctx);
   if (status != Status::kOk) {
-    throw CompileError("node '" + node.name + "' (" + node.op + "): constant folding: kernel " +
+    throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): constant folding: kernel " +
                        kernel_name(lowered.kernel) + " refused the op (" + status_string(status) +
                        ")");
   }
