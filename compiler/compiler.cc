@@ -1,4 +1,4 @@
-// compile(): import -> graph passes (order of passes/passes.h) -> lower_to_program.
+// compile(): import (Mote ops) -> graph passes (order of passes/passes.h) -> lower_to_program.
 #include "compiler.h"
 
 #include <filesystem>
@@ -11,34 +11,19 @@
 
 namespace mote {
 
-ir::Graph import_model(const std::string& path) {
+ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs) {
   const std::string extension = std::filesystem::path(path).extension().string();
-  if (extension == ".onnx") return import_onnx(path);
-  if (extension == ".tflite") return import_tflite(path);
+  if (extension == ".onnx") return import_onnx(path, extra_outputs);
+  if (extension == ".tflite") {
+    ir::Graph graph = import_tflite(path);
+    graph.add_named_outputs(extra_outputs, path);
+    return graph;
+  }
   throw CompileError(path + ": unsupported model format '" + extension +
                      "' (expected .onnx or .tflite)");
 }
 
 namespace {
-
-// CompileOptions::extra_outputs: named activations become graph outputs after the model's.
-void add_extra_outputs(ir::Graph& graph, const CompileOptions& options) {
-  for (const std::string& name : options.extra_outputs) {
-    int found = -1;
-    for (size_t id = 0; id < graph.tensors.size(); ++id) {
-      if (graph.tensors[id].name == name) {
-        found = static_cast<int>(id);
-        break;
-      }
-    }
-    if (found < 0) throw CompileError(options.model_path + ": extra output '" + name + "': no tensor has that name");
-    if (graph.producer(found) < 0) {
-      throw CompileError(options.model_path + ": extra output '" + name +
-                         "' is a constant or graph input, not an op's result");
-    }
-    graph.outputs.push_back(found);
-  }
-}
 
 // lower_for_memory held to options.arena_budget: a fast plan above the budget is redone
 // for memory; a program that still does not fit is refused.
@@ -73,18 +58,7 @@ uint32_t arena_within_budget(const ir::Graph& graph, const CompileOptions& optio
 
 CompileResult compile(const CompileOptions& options) {
   parse_target(options.target);  // refuse a bad target before any work
-  ir::Graph graph = import_model(options.model_path);
-  add_extra_outputs(graph, options);
-
-  // Source level (ONNX ops), then legalize to Mote ops. The .tflite importer emits Mote
-  // ops directly and skips these.
-  if (std::filesystem::path(options.model_path).extension() != ".tflite") {
-    passes::remove_identities(graph);
-    passes::fold_constants_source(graph);
-    passes::fold_batch_norm(graph);
-    passes::legalize_onnx(graph);
-  }
-  // Mote level.
+  ir::Graph graph = import_model(options.model_path, options.extra_outputs);
   passes::fold_constants(graph);
   passes::fuse_activations(graph);
 

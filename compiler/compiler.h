@@ -89,8 +89,11 @@ struct CompileResult {
 // Throws CompileError with a one-line message on any problem.
 CompileResult compile(const CompileOptions& options);
 
-// Import only (dispatch on the file extension); used by compile() and by tests.
-ir::Graph import_model(const std::string& path);
+// Import only (dispatch on the file extension): the model as a graph of Mote ops (for
+// ONNX, after the importer's own stages: import/onnx/onnx_importer.h), with the tensors
+// named in `extra_outputs` (CompileOptions::extra_outputs) appended to its outputs. Used
+// by compile() and by tests.
+ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs = {});
 
 // lower_to_program after the memory searches: the op order with the lowest peak of live
 // bytes (compiler/schedule/op_order.h) when its arena is smaller than the graph's own

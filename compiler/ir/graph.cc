@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "common/error.h"
+
 namespace mote::ir {
 
 int64_t element_count(const Shape& shape) {
@@ -11,7 +13,30 @@ int64_t element_count(const Shape& shape) {
   return n;
 }
 
-int64_t Node::get_int(const std::string& key, int64_t fallback) const {
+std::string shape_string(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i != 0) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return "float32";
+    case DType::kInt8: return "int8";
+    case DType::kInt16: return "int16";
+    case DType::kInt32: return "int32";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt64: return "int64";
+    case DType::kBool: return "bool";
+  }
+  return "unknown";
+}
+
+template <typename OpT>
+int64_t BasicNode<OpT>::get_int(const std::string& key, int64_t fallback) const {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;
   if (auto* v = std::get_if<int64_t>(&it->second)) return *v;
@@ -19,7 +44,8 @@ int64_t Node::get_int(const std::string& key, int64_t fallback) const {
   return fallback;
 }
 
-double Node::get_float(const std::string& key, double fallback) const {
+template <typename OpT>
+double BasicNode<OpT>::get_float(const std::string& key, double fallback) const {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;
   if (auto* d = std::get_if<double>(&it->second)) return *d;
@@ -27,26 +53,30 @@ double Node::get_float(const std::string& key, double fallback) const {
   return fallback;
 }
 
-std::vector<int64_t> Node::get_ints(const std::string& key, std::vector<int64_t> fallback) const {
+template <typename OpT>
+std::vector<int64_t> BasicNode<OpT>::get_ints(const std::string& key, std::vector<int64_t> fallback) const {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;
   if (auto* v = std::get_if<std::vector<int64_t>>(&it->second)) return *v;
   return fallback;
 }
 
-std::string Node::get_string(const std::string& key, std::string fallback) const {
+template <typename OpT>
+std::string BasicNode<OpT>::get_string(const std::string& key, std::string fallback) const {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;
   if (auto* v = std::get_if<std::string>(&it->second)) return *v;
   return fallback;
 }
 
-int Graph::add_tensor(Tensor tensor) {
+template <typename OpT>
+int BasicGraph<OpT>::add_tensor(Tensor tensor) {
   tensors.push_back(std::move(tensor));
   return static_cast<int>(tensors.size()) - 1;
 }
 
-int Graph::add_constant(std::string name, DType dtype, Shape shape, std::vector<uint8_t> data) {
+template <typename OpT>
+int BasicGraph<OpT>::add_constant(std::string name, DType dtype, Shape shape, std::vector<uint8_t> data) {
   Tensor t;
   t.name = std::move(name);
   t.dtype = dtype;
@@ -56,7 +86,8 @@ int Graph::add_constant(std::string name, DType dtype, Shape shape, std::vector<
   return add_tensor(std::move(t));
 }
 
-int Graph::producer(int tensor) const {
+template <typename OpT>
+int BasicGraph<OpT>::producer(int tensor) const {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto& outs = nodes[i].outputs;
     if (std::find(outs.begin(), outs.end(), tensor) != outs.end()) return static_cast<int>(i);
@@ -64,7 +95,8 @@ int Graph::producer(int tensor) const {
   return -1;
 }
 
-std::vector<int> Graph::consumers(int tensor) const {
+template <typename OpT>
+std::vector<int> BasicGraph<OpT>::consumers(int tensor) const {
   std::vector<int> result;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto& ins = nodes[i].inputs;
@@ -73,11 +105,39 @@ std::vector<int> Graph::consumers(int tensor) const {
   return result;
 }
 
-bool Graph::is_graph_output(int tensor) const {
+template <typename OpT>
+bool BasicGraph<OpT>::is_graph_output(int tensor) const {
   return std::find(outputs.begin(), outputs.end(), tensor) != outputs.end();
 }
 
-void Graph::remove_dead() {
+template <typename OpT>
+void BasicGraph<OpT>::replace_uses(int from, int to) {
+  for (Node& node : nodes)
+    for (int& t : node.inputs)
+      if (t == from) t = to;
+}
+
+template <typename OpT>
+void BasicGraph<OpT>::add_named_outputs(const std::vector<std::string>& names, const std::string& path) {
+  for (const std::string& wanted : names) {
+    int found = -1;
+    for (size_t id = 0; id < tensors.size(); ++id) {
+      if (tensors[id].name == wanted) {
+        found = static_cast<int>(id);
+        break;
+      }
+    }
+    if (found < 0) throw CompileError(path + ": extra output '" + wanted + "': no tensor has that name");
+    if (producer(found) < 0) {
+      throw CompileError(path + ": extra output '" + wanted +
+                         "' is a constant or graph input, not an op's result");
+    }
+    outputs.push_back(found);
+  }
+}
+
+template <typename OpT>
+void BasicGraph<OpT>::remove_dead() {
   // Mark live tensors backwards from the graph outputs.
   std::vector<bool> live_tensor(tensors.size(), false);
   for (int t : outputs) live_tensor[t] = true;
@@ -118,5 +178,10 @@ void Graph::remove_dead() {
   nodes = std::move(kept_nodes);
   tensors = std::move(kept_tensors);
 }
+
+template struct BasicNode<Op>;
+template struct BasicNode<std::string>;  // the ONNX importer's source graph
+template struct BasicGraph<Op>;
+template struct BasicGraph<std::string>;
 
 }  // namespace mote::ir

@@ -1,13 +1,17 @@
-// The compiler's graph IR: what every importer produces and every pass transforms.
+// The compiler's graph IR: what the importers produce and every pass transforms.
 //
-// Two op vocabularies live in it, one after the other:
-//   1. Source ops, named as in ONNX ("Conv", "Gemm", ...) with ONNX semantics and
-//      layouts (NCHW). The ONNX importer emits these with every attribute normalized
-//      (defaults filled in, auto_pad resolved to explicit pads).
-//   2. Mote ops, snake_case ("conv2d", "fully_connected", ...), NHWC, one per kernel
-//      family. The legalize pass turns source ops into Mote ops (choosing the layout);
-//      the .tflite importer emits Mote ops directly. Lowering accepts only Mote ops.
-// The Mote op set, its tensors and attributes, is specified in compiler/ir/mote_ops.md.
+// ir::Graph is a graph of Mote ops (ir::Op, compiler/ir/ops.h): snake_case names
+// ("conv2d", "fully_connected", ...), NHWC, one per kernel family, specified with their
+// tensors and attributes in compiler/ir/mote_ops.md. It is the only vocabulary the
+// Mote-level passes, quantization and lowering see; they dispatch on it with exhaustive
+// switches. The .tflite importer emits Mote ops directly.
+//
+// The ONNX importer first reads a file into a graph of the same shape whose ops are
+// ONNX's own names and semantics ("Conv", NCHW): onnx_import::SourceGraph, a
+// BasicGraph<std::string> (compiler/import/onnx/source_graph.h). Its source-level stages
+// run on that graph and legalization turns it into an ir::Graph, so ONNX op names never
+// leave compiler/import/onnx/. Both graph types share the tensors, attributes and graph
+// helpers below; they differ only in the type of Node::op.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/ops.h"
 #include "mote/program_format.h"
 
 namespace mote::ir {
@@ -24,6 +29,8 @@ namespace mote::ir {
 using Shape = std::vector<int64_t>;
 
 int64_t element_count(const Shape& shape);  // 1 for rank 0
+std::string shape_string(const Shape& shape);  // "[1,3,224,224]", for messages
+const char* dtype_name(DType dtype);           // "float32", "int64", ..., for messages
 
 struct QuantParams {
   std::vector<float> scales;       // empty: not quantized
@@ -53,9 +60,12 @@ using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t
 
 inline constexpr int kNoTensor = -1;  // an omitted optional input
 
-struct Node {
+// One op application. OpT is ir::Op for Mote graphs, std::string (ONNX op_type) for the
+// ONNX importer's source graph.
+template <typename OpT>
+struct BasicNode {
   std::string name;  // source node name (for messages and reports)
-  std::string op;    // "Conv" (source) or "conv2d" (Mote)
+  OpT op{};
   std::vector<int> inputs;   // tensor ids; kNoTensor for an omitted optional input
   std::vector<int> outputs;  // tensor ids
   std::map<std::string, AttrValue> attrs;
@@ -67,7 +77,10 @@ struct Node {
   std::string get_string(const std::string& key, std::string fallback = {}) const;
 };
 
-struct Graph {
+template <typename OpT>
+struct BasicGraph {
+  using Node = BasicNode<OpT>;
+
   std::string name;                 // model file stem, for reports
   std::vector<Tensor> tensors;
   std::vector<Node> nodes;          // kept in a valid execution (topological) order
@@ -81,9 +94,25 @@ struct Graph {
   // Indices of nodes reading tensor id.
   std::vector<int> consumers(int tensor) const;
   bool is_graph_output(int tensor) const;
+  // Replaces every node input `from` by `to` (graph outputs are not touched).
+  void replace_uses(int from, int to);
+  // Appends the tensors named `names`, each an op's result, to the outputs (debugging and
+  // golden checks of intermediates: a run then returns them, and no pass drops them).
+  // Throws CompileError "<path>: extra output 'NAME': ..." for any other name.
+  void add_named_outputs(const std::vector<std::string>& names, const std::string& path);
   // Drops nodes whose outputs nobody reads (and are not graph outputs) and tensors no
   // node or graph io references; renumbers tensor ids.
   void remove_dead();
 };
+
+// The Mote-op graph.
+using Node = BasicNode<Op>;
+using Graph = BasicGraph<Op>;
+
+// Both instantiations live in graph.cc.
+extern template struct BasicNode<Op>;
+extern template struct BasicNode<std::string>;
+extern template struct BasicGraph<Op>;
+extern template struct BasicGraph<std::string>;
 
 }  // namespace mote::ir

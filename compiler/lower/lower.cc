@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <set>
 
 #include "common/error.h"
@@ -39,68 +38,47 @@ namespace {
 // bit (the kernel conformance suite checks that).
 // ---------------------------------------------------------------------------------------
 
-enum class OpKind {
-  kConv2d, kDepthwiseConv2d, kFullyConnected, kBatchMatMul,
-  kAdd, kSub, kMul, kDiv,
-  kClamp, kSigmoid, kTanh, kSoftmax,
-  kAvgPool2d, kMaxPool2d, kMean,
-  kTranspose, kConcat, kPad, kCopy, kStridedSlice,
-  // Quantized-only ops: lower_quantized.cc (no float32 kernel).
-  kQuantize, kDequantize, kTransposeConv, kLeakyRelu, kLstm,
-};
-
-const std::map<std::string, OpKind>& op_kinds() {
-  static const std::map<std::string, OpKind> kinds = {
-      {"conv2d", OpKind::kConv2d},       {"depthwise_conv2d", OpKind::kDepthwiseConv2d},
-      {"fully_connected", OpKind::kFullyConnected}, {"batch_matmul", OpKind::kBatchMatMul},
-      {"add", OpKind::kAdd},             {"sub", OpKind::kSub},
-      {"mul", OpKind::kMul},             {"div", OpKind::kDiv},
-      {"clamp", OpKind::kClamp},         {"sigmoid", OpKind::kSigmoid},
-      {"tanh", OpKind::kTanh},           {"softmax", OpKind::kSoftmax},
-      {"avg_pool2d", OpKind::kAvgPool2d}, {"max_pool2d", OpKind::kMaxPool2d},
-      {"mean", OpKind::kMean},           {"transpose", OpKind::kTranspose},
-      {"concat", OpKind::kConcat},       {"pad", OpKind::kPad},
-      {"reshape", OpKind::kCopy},        {"copy", OpKind::kCopy},
-      {"strided_slice", OpKind::kStridedSlice}, {"quantize", OpKind::kQuantize},
-      {"dequantize", OpKind::kDequantize}, {"transpose_conv", OpKind::kTransposeConv},
-      {"leaky_relu", OpKind::kLeakyRelu}, {"lstm", OpKind::kLstm},
-  };
-  return kinds;
-}
+using ir::Op;
 
 // The portable reference kernel for an op on `dtype`, or kInvalid when there is none.
-KernelId reference_kernel(OpKind kind, DType dtype) {
-  switch (kind) {  // data movement: any dtype
-    case OpKind::kTranspose: return KernelId::kTranspose;
-    case OpKind::kConcat: return KernelId::kConcat;
-    case OpKind::kPad: return KernelId::kPad;
-    case OpKind::kStridedSlice: return KernelId::kStridedSlice;
-    case OpKind::kCopy: return KernelId::kCopy;
-    default: break;
+KernelId reference_kernel(Op op, DType dtype) {
+  const bool f32 = dtype == DType::kFloat32;
+  switch (op) {
+    // Data movement: any dtype.
+    case Op::kTranspose: return KernelId::kTranspose;
+    case Op::kConcat: return KernelId::kConcat;
+    case Op::kPad: return KernelId::kPad;
+    case Op::kStridedSlice: return KernelId::kStridedSlice;
+    case Op::kReshape:
+    case Op::kCopy: return KernelId::kCopy;
+    // Arithmetic: float32.
+    case Op::kConv2d: return f32 ? KernelId::kConv2dF32 : KernelId::kInvalid;
+    case Op::kDepthwiseConv2d: return f32 ? KernelId::kDepthwiseConv2dF32 : KernelId::kInvalid;
+    case Op::kFullyConnected: return f32 ? KernelId::kFullyConnectedF32 : KernelId::kInvalid;
+    case Op::kBatchMatMul: return f32 ? KernelId::kBatchMatMulF32 : KernelId::kInvalid;
+    case Op::kAdd: return f32 ? KernelId::kAddF32 : KernelId::kInvalid;
+    case Op::kSub: return f32 ? KernelId::kSubF32 : KernelId::kInvalid;
+    case Op::kMul: return f32 ? KernelId::kMulF32 : KernelId::kInvalid;
+    case Op::kDiv: return f32 ? KernelId::kDivF32 : KernelId::kInvalid;
+    case Op::kClamp: return f32 ? KernelId::kClampF32 : KernelId::kInvalid;
+    case Op::kSigmoid: return f32 ? KernelId::kSigmoidF32 : KernelId::kInvalid;
+    case Op::kTanh: return f32 ? KernelId::kTanhF32 : KernelId::kInvalid;
+    case Op::kSoftmax: return f32 ? KernelId::kSoftmaxF32 : KernelId::kInvalid;
+    case Op::kAvgPool2d: return f32 ? KernelId::kAvgPool2dF32 : KernelId::kInvalid;
+    case Op::kMaxPool2d: return f32 ? KernelId::kMaxPool2dF32 : KernelId::kInvalid;
+    case Op::kMean: return f32 ? KernelId::kMeanF32 : KernelId::kInvalid;
+    // Quantized only (lower_quantized.cc).
+    case Op::kTransposeConv:
+    case Op::kLeakyRelu:
+    case Op::kQuantize:
+    case Op::kDequantize:
+    case Op::kLstm: return KernelId::kInvalid;
   }
-  if (dtype != DType::kFloat32) return KernelId::kInvalid;
-  switch (kind) {
-    case OpKind::kConv2d: return KernelId::kConv2dF32;
-    case OpKind::kDepthwiseConv2d: return KernelId::kDepthwiseConv2dF32;
-    case OpKind::kFullyConnected: return KernelId::kFullyConnectedF32;
-    case OpKind::kBatchMatMul: return KernelId::kBatchMatMulF32;
-    case OpKind::kAdd: return KernelId::kAddF32;
-    case OpKind::kSub: return KernelId::kSubF32;
-    case OpKind::kMul: return KernelId::kMulF32;
-    case OpKind::kDiv: return KernelId::kDivF32;
-    case OpKind::kClamp: return KernelId::kClampF32;
-    case OpKind::kSigmoid: return KernelId::kSigmoidF32;
-    case OpKind::kTanh: return KernelId::kTanhF32;
-    case OpKind::kSoftmax: return KernelId::kSoftmaxF32;
-    case OpKind::kAvgPool2d: return KernelId::kAvgPool2dF32;
-    case OpKind::kMaxPool2d: return KernelId::kMaxPool2dF32;
-    case OpKind::kMean: return KernelId::kMeanF32;
-    default: return KernelId::kInvalid;
-  }
+  return KernelId::kInvalid;
 }
 
-KernelId select_kernel(OpKind kind, DType dtype, Target target) {
-  const KernelId reference = reference_kernel(kind, dtype);
+KernelId select_kernel(Op op, DType dtype, Target target) {
+  const KernelId reference = reference_kernel(op, dtype);
   switch (target) {
     case Target::kHost:
     case Target::kCortexM0Plus:  // Armv6-M: no DSP; the reference kernels are the fast path
@@ -728,11 +706,6 @@ void check_tensor_dims(const NodeLowering& l, const ir::Tensor& t) {
 
 LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
   const NodeLowering l(graph, node);
-  const auto kind_it = op_kinds().find(node.op);
-  if (kind_it == op_kinds().end()) {
-    l.fail("is not a Mote op; lowering accepts only the ops in compiler/ir/mote_ops.md");
-  }
-  const OpKind kind = kind_it->second;
   if (node.inputs.empty() || node.inputs[0] == ir::kNoTensor) l.fail("input 0 is missing");
   for (int id : node.inputs)
     if (id != ir::kNoTensor) check_tensor_dims(l, l.tensor(id));
@@ -740,7 +713,7 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
 
   // Quantized tensors take the integer kernels (lower_quantized.cc); transpose moves bytes
   // of any dtype.
-  if (kind != OpKind::kTranspose && is_quantized_node(graph, node)) {
+  if (node.op != Op::kTranspose && is_quantized_node(graph, node)) {
     LoweredOp op = lower_quantized_node(l, target);  // variants set their own scratch
     op.scratch_bytes += scratch_bytes_for(op.kernel, graph, node);
     choose_in_place(graph, node, op);
@@ -748,37 +721,38 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
   }
 
   LoweredOp op;
-  switch (kind) {
-    case OpKind::kConv2d: op = lower_conv2d(l); break;
-    case OpKind::kDepthwiseConv2d: op = lower_depthwise_conv2d(l); break;
-    case OpKind::kFullyConnected: op = lower_fully_connected(l); break;
-    case OpKind::kBatchMatMul: op = lower_batch_matmul(l); break;
-    case OpKind::kAdd:
-    case OpKind::kSub:
-    case OpKind::kMul:
-    case OpKind::kDiv: op = lower_binary(l); break;
-    case OpKind::kClamp: op = lower_clamp(l); break;
-    case OpKind::kSigmoid:
-    case OpKind::kTanh: op = lower_unary_no_params(l); break;
-    case OpKind::kSoftmax: op = lower_softmax(l); break;
-    case OpKind::kAvgPool2d: op = lower_pool2d(l, true); break;
-    case OpKind::kMaxPool2d: op = lower_pool2d(l, false); break;
-    case OpKind::kMean: op = lower_mean(l); break;
-    case OpKind::kTranspose: op = lower_transpose(l); break;
-    case OpKind::kConcat: op = lower_concat(l); break;
-    case OpKind::kPad: op = lower_pad(l); break;
-    case OpKind::kCopy: op = lower_copy(l); break;
-    case OpKind::kStridedSlice: op = lower_strided_slice(l); break;
-    case OpKind::kQuantize:
-    case OpKind::kDequantize:
-    case OpKind::kTransposeConv:
-    case OpKind::kLeakyRelu:
-    case OpKind::kLstm:
+  switch (node.op) {
+    case Op::kConv2d: op = lower_conv2d(l); break;
+    case Op::kDepthwiseConv2d: op = lower_depthwise_conv2d(l); break;
+    case Op::kFullyConnected: op = lower_fully_connected(l); break;
+    case Op::kBatchMatMul: op = lower_batch_matmul(l); break;
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kDiv: op = lower_binary(l); break;
+    case Op::kClamp: op = lower_clamp(l); break;
+    case Op::kSigmoid:
+    case Op::kTanh: op = lower_unary_no_params(l); break;
+    case Op::kSoftmax: op = lower_softmax(l); break;
+    case Op::kAvgPool2d: op = lower_pool2d(l, true); break;
+    case Op::kMaxPool2d: op = lower_pool2d(l, false); break;
+    case Op::kMean: op = lower_mean(l); break;
+    case Op::kTranspose: op = lower_transpose(l); break;
+    case Op::kConcat: op = lower_concat(l); break;
+    case Op::kPad: op = lower_pad(l); break;
+    case Op::kReshape:
+    case Op::kCopy: op = lower_copy(l); break;
+    case Op::kStridedSlice: op = lower_strided_slice(l); break;
+    case Op::kQuantize:
+    case Op::kDequantize:
+    case Op::kTransposeConv:
+    case Op::kLeakyRelu:
+    case Op::kLstm:
       l.fail("has no float32 kernel (only quantized int8/int16 tensors are supported)");
   }
 
   const DType dtype = l.input(0).dtype;
-  op.kernel = select_kernel(kind, dtype, target);
+  op.kernel = select_kernel(node.op, dtype, target);
   if (op.kernel == KernelId::kInvalid) {
     l.fail(std::string("dtype ") + dtype_string(dtype) + " is not supported (expected float32)");
   }
@@ -816,7 +790,7 @@ void insert_output_copies(ir::Graph& graph) {
     const int copy_id = graph.add_tensor(std::move(copy));
     ir::Node node;
     node.name = graph.tensors[id].name + "/output_copy";
-    node.op = "copy";
+    node.op = ir::Op::kCopy;
     node.inputs = {id};
     node.outputs = {copy_id};
     graph.nodes.push_back(std::move(node));
@@ -1004,14 +978,14 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
       if (id == ir::kNoTensor) continue;
       const ir::Tensor& t = graph.tensors[id];
       if (!t.is_constant && !is_input[id] && producer[id] < 0) {
-        throw CompileError("node '" + node.name + "' (" + node.op + "): input '" + t.name +
+        throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): input '" + t.name +
                            "' is not a constant, a graph input or the output of an earlier node");
       }
     }
     for (int id : node.outputs) {
       const ir::Tensor& t = graph.tensors[id];
       if (t.is_constant || is_input[id] || producer[id] >= 0) {
-        throw CompileError("node '" + node.name + "' (" + node.op + "): output '" + t.name +
+        throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): output '" + t.name +
                            "' is already a constant, a graph input or another node's output");
       }
       producer[id] = static_cast<int>(k);

@@ -510,10 +510,10 @@ LoweredOp lower_binary_quant(const NodeLowering& l) {
   const TensorQuant a_q = per_tensor(l, a, "a");
   const TensorQuant b_q = per_tensor(l, b, "b");
   const TensorQuant out_q = per_tensor(l, out, "output");
-  const std::string& op_name = l.node().op;
+  const ir::Op kind = l.node().op;
   const bool s8 = dtype == DType::kInt8;
   LoweredOp op;
-  if (op_name == "add" || op_name == "sub") {
+  if (kind == ir::Op::kAdd || kind == ir::Op::kSub) {
     // TFLite Micro's ADD/SUB use the general rescaling for int16 too (left shift 15): they
     // do not read pot_scale_int16.
     QuantAddSubParams p{};
@@ -522,7 +522,7 @@ LoweredOp lower_binary_quant(const NodeLowering& l) {
     p.output_zero_point = out_q.zero_point;
     AddSubMultipliers m{};
     const int32_t left_shift = s8 ? kAddSubLeftShiftS8 : kAddSubLeftShiftS16;
-    const bool ok = op_name == "add" ? add_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m)
+    const bool ok = kind == ir::Op::kAdd ? add_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m)
                                      : sub_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m);
     if (!ok) {
       l.fail("scales " + float_string(a_q.scale) + ", " + float_string(b_q.scale) + " -> " +
@@ -536,9 +536,9 @@ LoweredOp lower_binary_quant(const NodeLowering& l) {
     p.output_shift = m.output_shift;
     act_range(l, out_q, dtype, &p.act_min, &p.act_max);
     op.params = params_bytes(p);
-    if (op_name == "add") op.kernel = s8 ? KernelId::kAddS8 : KernelId::kAddS16;
+    if (kind == ir::Op::kAdd) op.kernel = s8 ? KernelId::kAddS8 : KernelId::kAddS16;
     else op.kernel = s8 ? KernelId::kSubS8 : KernelId::kSubS16;
-  } else if (op_name == "mul") {
+  } else if (kind == ir::Op::kMul) {
     if (!s8) {
       expect_zero_point_zero(l, a, "a", a_q.zero_point);
       expect_zero_point_zero(l, b, "b", b_q.zero_point);
@@ -554,7 +554,7 @@ LoweredOp lower_binary_quant(const NodeLowering& l) {
     op.params = params_bytes(p);
     op.kernel = s8 ? KernelId::kMulS8 : KernelId::kMulS16;
   } else {
-    l.fail("quantized " + op_name + " has no kernel (expected add, sub or mul)");
+    l.fail(std::string("quantized ") + ir::op_name(kind) + " has no kernel (expected add, sub or mul)");
   }
   return op;
 }
@@ -595,14 +595,15 @@ LoweredOp lower_softmax_quant(const NodeLowering& l) {
 
 LoweredOp lower_sigmoid_tanh_quant(const NodeLowering& l, bool sigmoid) {
   expect_same_shape(l);
-  if (activation_dtype(l) != DType::kInt8) l.fail("int16 " + l.node().op + " has no kernel yet");
+  if (activation_dtype(l) != DType::kInt8)
+    l.fail(std::string("int16 ") + ir::op_name(l.node().op) + " has no kernel yet");
   const TensorQuant in_q = per_tensor(l, l.input(0), "input");
   if (sigmoid) expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
   else expect_fixed_output_quant(l, 1.0f / 128.0f, 0);
   SigmoidTanhS8Params p{};
   p.input_zero_point = in_q.zero_point;
   if (!sigmoid_tanh_s8_params(in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.input_range_radius)) {
-    l.fail("input scale " + float_string(in_q.scale) + " is outside what TFLite's int8 " + l.node().op +
+    l.fail("input scale " + float_string(in_q.scale) + " is outside what TFLite's int8 " + ir::op_name(l.node().op) +
            " supports");
   }
   LoweredOp op;
@@ -1098,7 +1099,7 @@ LoweredOp lower_strided_slice(const NodeLowering& l) {
 }
 
 bool is_quantized_node(const ir::Graph& graph, const ir::Node& node) {
-  if (node.op == "quantize" || node.op == "dequantize" || node.op == "lstm") return true;
+  if (node.op == ir::Op::kQuantize || node.op == ir::Op::kDequantize || node.op == ir::Op::kLstm) return true;
   auto quantized = [&](int id) {
     if (id == ir::kNoTensor || id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return false;
     const ir::Tensor& t = graph.tensors[id];
@@ -1116,27 +1117,37 @@ namespace {
 
 // The reference integer kernel for node l (every target runs these).
 LoweredOp lower_quantized_reference(const NodeLowering& l) {
-  const std::string& op = l.node().op;
-  if (op == "conv2d") return lower_conv2d_quant(l);
-  if (op == "depthwise_conv2d") return lower_depthwise_conv2d_quant(l);
-  if (op == "fully_connected") return lower_fully_connected_quant(l);
-  if (op == "transpose_conv") return lower_transpose_conv_quant(l);
-  if (op == "add" || op == "sub" || op == "mul" || op == "div") return lower_binary_quant(l);
-  if (op == "softmax") return lower_softmax_quant(l);
-  if (op == "sigmoid") return lower_sigmoid_tanh_quant(l, true);
-  if (op == "tanh") return lower_sigmoid_tanh_quant(l, false);
-  if (op == "leaky_relu") return lower_leaky_relu_quant(l);
-  if (op == "quantize") return lower_quantize(l);
-  if (op == "dequantize") return lower_dequantize(l);
-  if (op == "avg_pool2d") return lower_pool2d_quant(l, true);
-  if (op == "max_pool2d") return lower_pool2d_quant(l, false);
-  if (op == "mean") return lower_mean_quant(l);
-  if (op == "reshape" || op == "copy") return lower_copy_quant(l);
-  if (op == "pad") return lower_pad_quant(l);
-  if (op == "concat") return lower_concat_quant(l);
-  if (op == "strided_slice") return lower_strided_slice(l);
-  if (op == "lstm") return lower_lstm_quant(l);
-  l.fail("quantized " + op + " has no integer kernel");
+  using ir::Op;
+  switch (l.node().op) {
+    case Op::kConv2d: return lower_conv2d_quant(l);
+    case Op::kDepthwiseConv2d: return lower_depthwise_conv2d_quant(l);
+    case Op::kFullyConnected: return lower_fully_connected_quant(l);
+    case Op::kTransposeConv: return lower_transpose_conv_quant(l);
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kDiv: return lower_binary_quant(l);
+    case Op::kSoftmax: return lower_softmax_quant(l);
+    case Op::kSigmoid: return lower_sigmoid_tanh_quant(l, true);
+    case Op::kTanh: return lower_sigmoid_tanh_quant(l, false);
+    case Op::kLeakyRelu: return lower_leaky_relu_quant(l);
+    case Op::kQuantize: return lower_quantize(l);
+    case Op::kDequantize: return lower_dequantize(l);
+    case Op::kAvgPool2d: return lower_pool2d_quant(l, true);
+    case Op::kMaxPool2d: return lower_pool2d_quant(l, false);
+    case Op::kMean: return lower_mean_quant(l);
+    case Op::kReshape:
+    case Op::kCopy: return lower_copy_quant(l);
+    case Op::kPad: return lower_pad_quant(l);
+    case Op::kConcat: return lower_concat_quant(l);
+    case Op::kStridedSlice: return lower_strided_slice(l);
+    case Op::kLstm: return lower_lstm_quant(l);
+    case Op::kBatchMatMul:
+    case Op::kClamp:
+    case Op::kTranspose:  // moves bytes of any dtype: lower_node never sends it here
+      break;
+  }
+  l.fail(std::string("quantized ") + ir::op_name(l.node().op) + " has no integer kernel");
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ class NodeLowering {
   NodeLowering(const ir::Graph& graph, const ir::Node& node) : graph_(graph), node_(node) {}
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw CompileError("node '" + node_.name + "' (" + node_.op + "): " + message);
+    throw CompileError("node '" + node_.name + "' (" + ir::op_name(node_.op) + "): " + message);
   }
 
   void expect_io(size_t min_inputs, size_t max_inputs, size_t outputs) const {

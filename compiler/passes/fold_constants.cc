@@ -46,7 +46,7 @@ ir::Graph single_node_graph(const ir::Graph& graph, const ir::Node& node) {
 // with the same message.
 void evaluate(ir::Graph& graph, const ir::Node& node) {
   const CompileResult compiled = lower_to_program(single_node_graph(graph, node), "host");
-  LoadedProgram program(compiled.program, "node '" + node.name + "' (" + node.op + "): constant folding");
+  LoadedProgram program(compiled.program, "node '" + node.name + "' (" + ir::op_name(node.op) + "): constant folding");
   program.run();
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     ir::Tensor& t = graph.tensors[node.outputs[i]];

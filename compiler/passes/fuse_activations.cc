@@ -4,8 +4,6 @@
 // activations already fused by the .tflite importer).
 #include <algorithm>
 #include <limits>
-#include <set>
-#include <string>
 
 #include "ir/graph.h"
 #include "passes/passes.h"
@@ -13,11 +11,39 @@
 namespace mote::passes {
 namespace {
 
-bool has_fused_activation(const std::string& op) {
-  static const std::set<std::string> ops = {
-      "conv2d", "depthwise_conv2d", "fully_connected", "batch_matmul", "add", "sub",
-      "mul",    "div",              "avg_pool2d",      "max_pool2d"};
-  return ops.count(op) != 0;
+// The float ops whose kernels apply act_min/act_max to their result.
+bool has_fused_activation(ir::Op op) {
+  switch (op) {
+    case ir::Op::kConv2d:
+    case ir::Op::kDepthwiseConv2d:
+    case ir::Op::kFullyConnected:
+    case ir::Op::kBatchMatMul:
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+    case ir::Op::kDiv:
+    case ir::Op::kAvgPool2d:
+    case ir::Op::kMaxPool2d:
+      return true;
+    case ir::Op::kTransposeConv:  // quantized only
+    case ir::Op::kClamp:
+    case ir::Op::kSigmoid:
+    case ir::Op::kTanh:
+    case ir::Op::kLeakyRelu:
+    case ir::Op::kSoftmax:
+    case ir::Op::kMean:
+    case ir::Op::kTranspose:
+    case ir::Op::kConcat:
+    case ir::Op::kPad:
+    case ir::Op::kStridedSlice:
+    case ir::Op::kReshape:
+    case ir::Op::kCopy:
+    case ir::Op::kQuantize:
+    case ir::Op::kDequantize:
+    case ir::Op::kLstm:
+      return false;
+  }
+  return false;
 }
 
 // Folds the clamp reading node `index`'s output into the node; false when there is none
@@ -35,7 +61,7 @@ bool fuse_one(ir::Graph& graph, size_t index) {
   if (readers.size() != 1) return false;
   const size_t clamp_index = static_cast<size_t>(readers[0]);
   const ir::Node& clamp = graph.nodes[clamp_index];
-  if (clamp.op != "clamp" || clamp.inputs.size() != 1 || clamp.outputs.size() != 1) return false;
+  if (clamp.op != ir::Op::kClamp || clamp.inputs.size() != 1 || clamp.outputs.size() != 1) return false;
 
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const double act_min = std::max(node.get_float("act_min", -kInf), clamp.get_float("min", -kInf));

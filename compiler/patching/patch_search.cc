@@ -29,9 +29,38 @@ constexpr double kSpeedMinSaving = 0.2;
 
 // Elementwise ops the lowering lets write over an input of the output's shape whose
 // elements are at least as wide (lower.cc, streams_elementwise).
-bool writes_over_input(const std::string& op) {
-  return op == "clamp" || op == "sigmoid" || op == "tanh" || op == "leaky_relu" || op == "quantize" ||
-         op == "add" || op == "sub" || op == "mul";
+bool writes_over_input(ir::Op op) {
+  switch (op) {
+    case ir::Op::kClamp:
+    case ir::Op::kSigmoid:
+    case ir::Op::kTanh:
+    case ir::Op::kLeakyRelu:
+    case ir::Op::kQuantize:
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+      return true;
+    case ir::Op::kConv2d:
+    case ir::Op::kDepthwiseConv2d:
+    case ir::Op::kTransposeConv:
+    case ir::Op::kFullyConnected:
+    case ir::Op::kBatchMatMul:
+    case ir::Op::kDiv:
+    case ir::Op::kSoftmax:
+    case ir::Op::kAvgPool2d:
+    case ir::Op::kMaxPool2d:
+    case ir::Op::kMean:
+    case ir::Op::kTranspose:
+    case ir::Op::kConcat:
+    case ir::Op::kPad:
+    case ir::Op::kStridedSlice:
+    case ir::Op::kReshape:
+    case ir::Op::kCopy:
+    case ir::Op::kDequantize:
+    case ir::Op::kLstm:
+      return false;
+  }
+  return false;
 }
 
 // Peak over the execution order of the activation bytes live at once (graph inputs from
@@ -85,12 +114,12 @@ uint64_t live_peak(const ir::Graph& g) {
 uint64_t conv_macs(const ir::Graph& g) {
   uint64_t macs = 0;
   for (const ir::Node& node : g.nodes) {
-    if ((node.op != "conv2d" && node.op != "depthwise_conv2d") || node.inputs.size() < 2) continue;
+    if ((node.op != ir::Op::kConv2d && node.op != ir::Op::kDepthwiseConv2d) || node.inputs.size() < 2) continue;
     const ir::Tensor& filter = g.tensors[node.inputs[1]];
     const ir::Tensor& out = g.tensors[node.outputs[0]];
     if (filter.shape.size() != 4) continue;
     const int64_t taps = filter.shape[1] * filter.shape[2];
-    const int64_t depth = node.op == "conv2d" ? filter.shape[3] : 1;
+    const int64_t depth = node.op == ir::Op::kConv2d ? filter.shape[3] : 1;
     macs += static_cast<uint64_t>(out.elements() * taps * depth);
   }
   return macs;

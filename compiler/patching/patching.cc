@@ -27,17 +27,55 @@ Region unite(const Region& a, const Region& b) {
 }
 
 
-bool is_spatial(const std::string& op) {
-  return op == "conv2d" || op == "depthwise_conv2d" || op == "avg_pool2d" || op == "max_pool2d";
+// How an op runs on a tile of its NHWC output: as a sliding window over input 0, whose
+// kernel is the "kernel" attribute (pools) or the filter's [KH, KW] (convolutions); as an
+// elementwise op over inputs of the output's shape (constants broadcast over rows and
+// columns); or not at all.
+enum class Tiling { kPoolWindow, kFilterWindow, kElementwise, kNone };
+
+Tiling tiling(ir::Op op) {
+  switch (op) {
+    case ir::Op::kAvgPool2d:
+    case ir::Op::kMaxPool2d:
+      return Tiling::kPoolWindow;
+    case ir::Op::kConv2d:
+    case ir::Op::kDepthwiseConv2d:
+      return Tiling::kFilterWindow;
+    case ir::Op::kClamp:
+    case ir::Op::kSigmoid:
+    case ir::Op::kTanh:
+    case ir::Op::kLeakyRelu:
+    case ir::Op::kQuantize:
+    case ir::Op::kDequantize:
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+    case ir::Op::kDiv:
+      return Tiling::kElementwise;
+    case ir::Op::kTransposeConv:
+    case ir::Op::kFullyConnected:
+    case ir::Op::kBatchMatMul:
+    case ir::Op::kSoftmax:
+    case ir::Op::kMean:
+    case ir::Op::kTranspose:  // except is_to_channels_last, below
+    case ir::Op::kConcat:
+    case ir::Op::kPad:
+    case ir::Op::kStridedSlice:
+    case ir::Op::kReshape:
+    case ir::Op::kCopy:
+    case ir::Op::kLstm:
+      return Tiling::kNone;
+  }
+  return Tiling::kNone;
 }
-bool is_unary(const std::string& op) {
-  return op == "clamp" || op == "sigmoid" || op == "tanh" || op == "leaky_relu" || op == "quantize" ||
-         op == "dequantize";
+
+bool is_spatial(ir::Op op) {
+  const Tiling t = tiling(op);
+  return t == Tiling::kPoolWindow || t == Tiling::kFilterWindow;
 }
-bool is_binary(const std::string& op) { return op == "add" || op == "sub" || op == "mul" || op == "div"; }
 // NCHW -> NHWC, as legalization puts it after a channels-first model input.
 bool is_to_channels_last(const ir::Node& node) {
-  return node.op == "transpose" && node.get_ints("perm") == std::vector<int64_t>{0, 2, 3, 1};
+  return node.op == ir::Op::kTranspose && node.get_ints("perm") == std::vector<int64_t>{0, 2, 3, 1};
 }
 
 // A spatial op's sliding window over its input 0.
@@ -57,7 +95,7 @@ Window window_of(const ir::Graph& graph, const ir::Node& node, std::string* prob
   const std::vector<int64_t> dilations = node.get_ints("dilations", {1, 1});
   const std::vector<int64_t> pads = node.get_ints("pads", {0, 0, 0, 0});
   std::vector<int64_t> kernel;
-  if (node.op == "avg_pool2d" || node.op == "max_pool2d") {
+  if (tiling(node.op) == Tiling::kPoolWindow) {
     kernel = node.get_ints("kernel");
   } else if (node.inputs.size() >= 2 && node.inputs[1] != ir::kNoTensor &&
              graph.tensors[node.inputs[1]].shape.size() == 4) {
@@ -93,7 +131,9 @@ Region window_input(const Window& w, const Region& out, const int64_t size[2]) {
   return {i0[0], i1[0], i0[1], i1[1]};
 }
 
-std::string node_label(const ir::Node& node) { return "node '" + node.name + "' (" + node.op + ")"; }
+std::string node_label(const ir::Node& node) {
+  return "node '" + node.name + "' (" + ir::op_name(node.op) + ")";
+}
 
 // A constant operand of an elementwise op may be broadcast over the tile only if it is
 // the same for every row and column: right-aligned to [N,H,W,C], its H and W are 1.
@@ -124,8 +164,8 @@ std::string node_problem(const ir::Graph& graph, size_t k) {
     if (in.quant.axis >= 0 || out.quant.axis >= 0) return label + ": per-channel quantized activations";
     return "";
   }
+  if (tiling(node.op) == Tiling::kNone) return label + " does not run on tiles";
   const bool spatial = is_spatial(node.op);
-  if (!spatial && !is_unary(node.op) && !is_binary(node.op)) return label + " does not run on tiles";
   int activations = 0;
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     const int id = node.inputs[i];
@@ -345,7 +385,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
                                                ":" + std::to_string(need.x1));
         ir::Node slice;
         slice.name = full.name + tag + " crop";
-        slice.op = "strided_slice";
+        slice.op = ir::Op::kStridedSlice;
         slice.inputs = {base};
         slice.outputs = {crop};
         std::vector<int64_t> begin(4, 0), sizes = full.shape;
@@ -405,7 +445,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
     const int joined = stage.rows == 1 ? io.output : add_like(io.output, strip, stage_out.name + " [row " + std::to_string(row) + "]");
     ir::Node concat;
     concat.name = stage_out.name + " [row " + std::to_string(row) + " join]";
-    concat.op = "concat";
+    concat.op = ir::Op::kConcat;
     concat.inputs = tiles;
     concat.outputs = {joined};
     concat.attrs["axis"] = int64_t{2};
@@ -415,7 +455,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
   if (stage.rows > 1) {
     ir::Node concat;
     concat.name = stage_out.name + " [join]";
-    concat.op = "concat";
+    concat.op = ir::Op::kConcat;
     concat.inputs = strips;
     concat.outputs = {io.output};
     concat.attrs["axis"] = int64_t{1};

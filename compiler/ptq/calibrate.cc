@@ -281,7 +281,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
     if (options.gptq) {
       for (size_t k = 0; k < graph.nodes.size(); ++k) {
         const ir::Node& node = graph.nodes[k];
-        if (!has_input_hessians(node) || node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor ||
+        if (!is_weighted_layer(node.op) || node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor ||
             !graph.tensors[node.inputs[1]].is_constant || graph.tensors[node.inputs[0]].dtype != DType::kFloat32)
           continue;
         const int id = node.inputs[0];
@@ -351,7 +351,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
   for (size_t j = 0; j < graph.outputs.size(); ++j) output_index[graph.outputs[j]] = static_cast<int>(j);
   for (size_t k = 0; k < graph.nodes.size(); ++k) {
     const ir::Node& node = graph.nodes[k];
-    if (!has_input_hessians(node) || node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor ||
+    if (!is_weighted_layer(node.op) || node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor ||
         !graph.tensors[node.inputs[1]].is_constant || graph.tensors[node.inputs[0]].dtype != DType::kFloat32)
       continue;
     weighted.push_back(k);

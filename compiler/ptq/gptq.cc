@@ -42,8 +42,38 @@ Matrix inverse_cholesky(const std::vector<double>& sums, int64_t k, uint64_t cou
 
 }  // namespace
 
-bool has_input_hessians(const ir::Node& node) {
-  return node.op == "conv2d" || node.op == "depthwise_conv2d" || node.op == "fully_connected";
+bool is_weighted_layer(ir::Op op) {
+  switch (op) {
+    case ir::Op::kConv2d:
+    case ir::Op::kDepthwiseConv2d:
+    case ir::Op::kFullyConnected:
+      return true;
+    case ir::Op::kTransposeConv:  // no float kernel: never quantized from float
+    case ir::Op::kBatchMatMul:
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+    case ir::Op::kDiv:
+    case ir::Op::kClamp:
+    case ir::Op::kSigmoid:
+    case ir::Op::kTanh:
+    case ir::Op::kLeakyRelu:
+    case ir::Op::kSoftmax:
+    case ir::Op::kAvgPool2d:
+    case ir::Op::kMaxPool2d:
+    case ir::Op::kMean:
+    case ir::Op::kTranspose:
+    case ir::Op::kConcat:
+    case ir::Op::kPad:
+    case ir::Op::kStridedSlice:
+    case ir::Op::kReshape:
+    case ir::Op::kCopy:
+    case ir::Op::kQuantize:
+    case ir::Op::kDequantize:
+    case ir::Op::kLstm:
+      return false;
+  }
+  return false;
 }
 
 namespace {
@@ -57,7 +87,7 @@ void for_each_patch(const ir::Graph& graph, const ir::Node& node, const float* a
   const ir::Tensor& in = graph.tensors[node.inputs[0]];
   const ir::Tensor& w = graph.tensors[node.inputs[1]];
   std::vector<double> xa, xb;
-  if (node.op == "fully_connected") {
+  if (node.op == ir::Op::kFullyConnected) {
     const int64_t k = w.shape[1];
     xa.resize(static_cast<size_t>(k));
     if (b != nullptr) xb.resize(static_cast<size_t>(k));
@@ -71,7 +101,7 @@ void for_each_patch(const ir::Graph& graph, const ir::Node& node, const float* a
     return;
   }
   // conv2d / depthwise_conv2d, NHWC.
-  const bool depthwise = node.op == "depthwise_conv2d";
+  const bool depthwise = node.op == ir::Op::kDepthwiseConv2d;
   const ir::Tensor& out = graph.tensors[node.outputs[0]];
   const int64_t n = in.shape[0], ih = in.shape[1], iw = in.shape[2], c = in.shape[3];
   const int64_t kh = w.shape[1], kw = w.shape[2];
@@ -110,11 +140,11 @@ void for_each_patch(const ir::Graph& graph, const ir::Node& node, const float* a
 
 int64_t patch_matrices(const ir::Graph& graph, const ir::Node& node, int64_t* k) {
   const ir::Tensor& w = graph.tensors[node.inputs[1]];
-  if (node.op == "fully_connected") {
+  if (node.op == ir::Op::kFullyConnected) {
     *k = w.shape[1];
     return 1;
   }
-  if (node.op == "depthwise_conv2d") {
+  if (node.op == ir::Op::kDepthwiseConv2d) {
     *k = w.shape[1] * w.shape[2];
     return graph.tensors[node.inputs[0]].shape[3];
   }

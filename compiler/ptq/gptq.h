@@ -23,8 +23,10 @@ struct InputHessians {
   uint64_t count = 0;                     // input vectors summed (per matrix)
 };
 
-// True for the nodes accumulate_input_hessians handles.
-bool has_input_hessians(const ir::Node& node);
+// conv2d, depthwise_conv2d and fully_connected: the layers whose constant weights (input 1)
+// are quantized per output channel, and whose inputs accumulate_input_hessians and
+// accumulate_layer_moments gather.
+bool is_weighted_layer(ir::Op op);
 
 // Adds the input vectors one run of `node` reads from `input` (its float input 0, NHWC).
 void accumulate_input_hessians(const ir::Graph& graph, const ir::Node& node, const float* input,

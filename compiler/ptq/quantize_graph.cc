@@ -118,11 +118,55 @@ std::vector<double> channel_steps(const std::vector<float>& v, int64_t channels,
 
 // The weights of a conv2d, depthwise_conv2d or fully_connected node and their channel axis.
 bool weighted_node(const ir::Graph& graph, const ir::Node& node, int* weights, int* axis) {
-  if (node.op != "conv2d" && node.op != "depthwise_conv2d" && node.op != "fully_connected") return false;
+  if (!is_weighted_layer(node.op)) return false;
   if (node.inputs.size() < 2 || node.inputs[1] == ir::kNoTensor || !graph.tensors[node.inputs[1]].is_constant) return false;
   *weights = node.inputs[1];
-  *axis = node.op == "depthwise_conv2d" ? 3 : 0;
+  *axis = node.op == ir::Op::kDepthwiseConv2d ? 3 : 0;
   return true;
+}
+
+// Where an op's int8/int16 form takes its output quantization from.
+enum class OutputScale {
+  kOwnRange,    // its own calibrated range
+  kInputScale,  // its input's: it moves or selects values, never computes new ones
+  kFixed,       // TFLite's fixed scale for the op (softmax, sigmoid: 1/256; tanh: 1/128)
+  kNone,        // no integer kernel takes it from float: it stays float
+};
+
+OutputScale output_scale(ir::Op op) {
+  switch (op) {
+    case ir::Op::kConv2d:
+    case ir::Op::kDepthwiseConv2d:
+    case ir::Op::kFullyConnected:
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+    case ir::Op::kMean:
+    case ir::Op::kLeakyRelu:
+    case ir::Op::kConcat:
+    case ir::Op::kClamp:  // becomes a requantization whose saturation clamps
+      return OutputScale::kOwnRange;
+    case ir::Op::kReshape:
+    case ir::Op::kCopy:
+    case ir::Op::kTranspose:
+    case ir::Op::kMaxPool2d:
+    case ir::Op::kAvgPool2d:
+    case ir::Op::kPad:
+    case ir::Op::kStridedSlice:
+      return OutputScale::kInputScale;
+    case ir::Op::kSoftmax:
+    case ir::Op::kSigmoid:
+    case ir::Op::kTanh:
+      return OutputScale::kFixed;
+    case ir::Op::kTransposeConv:
+    case ir::Op::kBatchMatMul:
+    case ir::Op::kDiv:
+    case ir::Op::kQuantize:
+    case ir::Op::kDequantize:
+    case ir::Op::kLstm:
+      return OutputScale::kNone;
+  }
+  return OutputScale::kNone;
 }
 
 class Quantizer {
@@ -151,7 +195,7 @@ class Quantizer {
       bool int16 = !node.outputs.empty() && prefer_int16_.size() == g_.tensors.size() &&
                    prefer_int16_[node.outputs[0]];
       // An op that keeps its input's scale keeps its precision too (no requantization).
-      if (is_pass_through(node.op) && !node.inputs.empty() && is_activation(node.inputs[0]) &&
+      if (output_scale(node.op) == OutputScale::kInputScale && !node.inputs.empty() && is_activation(node.inputs[0]) &&
           quantized_home(node.inputs[0]) >= 0)
         int16 = as_int16_[node.inputs[0]] >= 0 && as_int8_[node.inputs[0]] < 0;
       std::string reason;
@@ -163,7 +207,7 @@ class Quantizer {
       }
       if (!done) {
         keep_float(node);
-        report_->float_nodes.push_back(node.name + " (" + node.op + "): " + reason);
+        report_->float_nodes.push_back(node.name + " (" + ir::op_name(node.op) + "): " + reason);
       }
     }
     for (int id : g_.outputs) {
@@ -184,7 +228,7 @@ class Quantizer {
       f.dtype = DType::kFloat32;
       f.shape = q_.tensors[probe_input_].shape;
       const int id = q_.add_tensor(std::move(f));
-      add_conversion(q_.tensors[id].name + "/dequantize", "dequantize", probe_input_, id);
+      add_conversion(q_.tensors[id].name + "/dequantize", ir::Op::kDequantize, probe_input_, id);
       q_.outputs.push_back(id);
     }
     q_.remove_dead();
@@ -250,7 +294,7 @@ class Quantizer {
   // The quantized form the tensor was produced in (int16 first), or -1.
   int quantized_home(int id) const { return as_int16_[id] >= 0 ? as_int16_[id] : as_int8_[id]; }
 
-  void add_conversion(const std::string& name, const char* op, int in, int out) {
+  void add_conversion(const std::string& name, ir::Op op, int in, int out) {
     ir::Node node;
     node.name = name;
     node.op = op;
@@ -278,7 +322,7 @@ class Quantizer {
       f.dtype = DType::kFloat32;
       f.shape = t.shape;
       cache[id] = q_.add_tensor(std::move(f));
-      add_conversion(t.name + "/dequantize", "dequantize", home, cache[id]);
+      add_conversion(t.name + "/dequantize", ir::Op::kDequantize, home, cache[id]);
       return cache[id];
     }
     if (t.is_constant || t.dtype != DType::kFloat32 || !cal_.chosen[id]) return -1;
@@ -286,7 +330,7 @@ class Quantizer {
     const int in = home >= 0 ? home : rep_of(id, DType::kFloat32);
     const std::string suffix = std::string("/") + lower::dtype_string(dtype);
     cache[id] = add_activation(quant_tensor(t.name + suffix, t.shape, dtype, range_params(dtype, *cal_.chosen[id])), id);
-    add_conversion(t.name + (home >= 0 ? "/requantize" : "/quantize") + suffix, "quantize", in, cache[id]);
+    add_conversion(t.name + (home >= 0 ? "/requantize" : "/quantize") + suffix, ir::Op::kQuantize, in, cache[id]);
     return cache[id];
   }
 
@@ -296,7 +340,7 @@ class Quantizer {
     if (rep < 0 || same_quant(q_.tensors[rep].quant, quant)) return rep;
     const ir::Tensor src = q_.tensors[rep];
     const int out = add_activation(quant_tensor(src.name + "/requantized", src.shape, dtype, quant), id);
-    add_conversion(src.name + "/requantize", "quantize", rep, out);
+    add_conversion(src.name + "/requantize", ir::Op::kQuantize, rep, out);
     return out;
   }
 
@@ -506,21 +550,13 @@ class Quantizer {
 
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
   // kernel takes it that way.
-  static bool is_pass_through(const std::string& op) {
-    static const char* const kPassThrough[] = {"reshape", "copy", "transpose", "max_pool2d", "avg_pool2d",
-                                               "pad", "strided_slice"};
-    return std::find(std::begin(kPassThrough), std::end(kPassThrough), op) != std::end(kPassThrough);
-  }
-
   bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
-    static const char* const kOwnRange[] = {"conv2d", "depthwise_conv2d", "fully_connected", "add", "sub",
-                                            "mul", "mean", "leaky_relu", "concat", "clamp"};
-    const std::string& op = node.op;
-    const bool pass_through = is_pass_through(op);
-    const bool own_range = std::find(std::begin(kOwnRange), std::end(kOwnRange), op) != std::end(kOwnRange);
-    const bool fixed = op == "softmax" || op == "sigmoid" || op == "tanh";
-    if (!pass_through && !own_range && !fixed) {
-      *reason = "no integer kernel for " + op;
+    const ir::Op op = node.op;
+    const OutputScale scale = output_scale(op);
+    const bool pass_through = scale == OutputScale::kInputScale;
+    const bool fixed = scale == OutputScale::kFixed;
+    if (scale == OutputScale::kNone) {
+      *reason = std::string("no integer kernel for ") + ir::op_name(op);
       return false;
     }
     if (node.outputs.size() != 1 || node.inputs.empty() || !is_activation(node.inputs[0])) {
@@ -539,14 +575,14 @@ class Quantizer {
     // Output quantization.
     ir::QuantParams out_quant;
     if (fixed && dtype == DType::kInt16) {
-      *reason = "int16 " + op + " has no kernel";
+      *reason = std::string("int16 ") + ir::op_name(op) + " has no kernel";
       return false;
     }
-    if (op == "softmax" || op == "sigmoid") {
+    if (op == ir::Op::kSoftmax || op == ir::Op::kSigmoid) {
       out_quant = per_tensor(1.0f / 256.0f, -128);
-    } else if (op == "tanh") {
+    } else if (op == ir::Op::kTanh) {
       out_quant = per_tensor(1.0f / 128.0f, 0);
-    } else if (op == "clamp") {
+    } else if (op == ir::Op::kClamp) {
       Activation bounds;
       bounds.lo = node.get_float("min", -kInf);
       bounds.hi = node.get_float("max", kInf);
@@ -555,12 +591,12 @@ class Quantizer {
         return false;
       }
       if (!output_params(out_id, dtype, bounds, &out_quant, reason)) return false;
-    } else if (own_range) {
+    } else if (scale == OutputScale::kOwnRange) {
       if (!output_params(out_id, dtype, act, &out_quant, reason)) return false;
     }
 
     // Inputs.
-    if (op == "concat") {
+    if (op == ir::Op::kConcat) {
       for (size_t i = 0; i < node.inputs.size(); ++i) {
         const int id = node.inputs[i];
         qn.inputs[i] = g_.tensors[id].is_constant ? quantized_constant(g_.tensors[id], dtype, &out_quant)
@@ -589,7 +625,7 @@ class Quantizer {
       }
       qn.inputs[0] = in0;
       const float in_scale = q_.tensors[in0].quant.scales[0];
-      if (op == "conv2d" || op == "depthwise_conv2d" || op == "fully_connected") {
+      if (is_weighted_layer(op)) {
         const int w = node.inputs.size() > 1 ? node.inputs[1] : ir::kNoTensor;
         if (w == ir::kNoTensor || !g_.tensors[w].is_constant) {
           *reason = "weights are not constant";
@@ -602,12 +638,12 @@ class Quantizer {
         }
         int qw, qb;
         const std::vector<double>& mean = cal_.channel_mean[node.inputs[0]];
-        const int groups = op == "conv2d" ? static_cast<int>(node.get_int("group", 1)) : 1;
+        const int groups = op == ir::Op::kConv2d ? static_cast<int>(node.get_int("group", 1)) : 1;
         const size_t index = static_cast<size_t>(&node - g_.nodes.data());
         const InputHessians* h = index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
         const LayerMoments* m = index < cal_.moments.size() ? &cal_.moments[index] : nullptr;
         const std::vector<double>* steps = static_cast<size_t>(w) < cal_.weight_steps.size() ? &cal_.weight_steps[w] : nullptr;
-        quantize_weights(g_.tensors[w], op == "depthwise_conv2d" ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
+        quantize_weights(g_.tensors[w], op == ir::Op::kDepthwiseConv2d ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
                          dtype, in_scale, out_quant.scales[0], mean, groups, options_.gptq ? h : nullptr, m, steps,
                          &qw, &qb);
         qn.inputs[1] = qw;
@@ -627,8 +663,8 @@ class Quantizer {
         }
       }
     }
-    if (op == "clamp") {  // saturation of a requantization does the clamping
-      qn.op = "quantize";
+    if (op == ir::Op::kClamp) {  // saturation of a requantization does the clamping
+      qn.op = ir::Op::kQuantize;
       qn.attrs.clear();
     } else {
       set_activation(qn, act);

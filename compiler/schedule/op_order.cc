@@ -53,7 +53,7 @@ Model build_model(const ir::Graph& graph) {
         m.readers[static_cast<size_t>(b)].push_back(k);
       }
     }
-    const bool alias = node.op == "reshape" && !node.inputs.empty() && node.inputs[0] != ir::kNoTensor &&
+    const bool alias = node.op == ir::Op::kReshape && !node.inputs.empty() && node.inputs[0] != ir::kNoTensor &&
                        buffer[static_cast<size_t>(node.inputs[0])] >= 0 && node.outputs.size() == 1;
     for (int id : node.outputs) {
       producer[static_cast<size_t>(id)] = static_cast<int>(k);

@@ -43,7 +43,7 @@ struct GraphBuilder {
   int constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
     return graph.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
   }
-  int node(const std::string& op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
+  int node(ir::Op op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
            std::map<std::string, ir::AttrValue> attrs = {}) {
     const int out = tensor(name + ":0", std::move(out_shape));
     ir::Node n;
@@ -56,7 +56,7 @@ struct GraphBuilder {
     return out;
   }
   int clamp(const std::string& name, int x, const ir::Shape& shape, double lo, double hi) {
-    return node("clamp", name, {x}, shape, {{"min", lo}, {"max", hi}});
+    return node(ir::Op::kClamp, name, {x}, shape, {{"min", lo}, {"max", hi}});
   }
 };
 
@@ -72,9 +72,9 @@ TEST(FuseActivations, ConvFollowedByRelu6BecomesOneNode) {
   GraphBuilder b;
   const int x = b.input("x", {1, 4, 4, 2});
   const int w = b.constant("w", {3, 1, 1, 2}, std::vector<float>(6, 0.5f));
-  const int conv = b.node("conv2d", "conv", {x, w}, {1, 4, 4, 3});
+  const int conv = b.node(ir::Op::kConv2d, "conv", {x, w}, {1, 4, 4, 3});
   const int relu = b.clamp("relu6", conv, {1, 4, 4, 3}, 0.0, 6.0);
-  const int out = b.node("sigmoid", "sig", {relu}, {1, 4, 4, 3});
+  const int out = b.node(ir::Op::kSigmoid, "sig", {relu}, {1, 4, 4, 3});
   b.graph.outputs = {out};
 
   passes::fuse_activations(b.graph);
@@ -90,8 +90,7 @@ TEST(FuseActivations, ConvFollowedByRelu6BecomesOneNode) {
 }
 
 TEST(FuseActivations, EveryOpWithAnActivationAbsorbsAClamp) {
-  const char* ops[] = {"add", "sub", "mul", "div"};
-  for (const char* op : ops) {
+  for (ir::Op op : {ir::Op::kAdd, ir::Op::kSub, ir::Op::kMul, ir::Op::kDiv}) {
     GraphBuilder b;
     const int x = b.input("x", {4});
     const int y = b.input("y", {4});
@@ -102,7 +101,7 @@ TEST(FuseActivations, EveryOpWithAnActivationAbsorbsAClamp) {
     EXPECT_EQ(b.graph.nodes[0].get_float("act_min", 0), -1.0);
     EXPECT_EQ(b.graph.outputs[0], b.graph.nodes[0].outputs[0]);
   }
-  for (const char* op : {"avg_pool2d", "max_pool2d"}) {
+  for (ir::Op op : {ir::Op::kAvgPool2d, ir::Op::kMaxPool2d}) {
     GraphBuilder b;
     const int x = b.input("x", {1, 4, 4, 1});
     const int r = b.node(op, "pool", {x}, {1, 2, 2, 1},
@@ -112,7 +111,7 @@ TEST(FuseActivations, EveryOpWithAnActivationAbsorbsAClamp) {
     ASSERT_EQ(b.graph.nodes.size(), 1u) << op;
     EXPECT_EQ(b.graph.nodes[0].get_float("act_max", 0), kInf);
   }
-  for (const char* op : {"fully_connected", "batch_matmul", "depthwise_conv2d"}) {
+  for (ir::Op op : {ir::Op::kFullyConnected, ir::Op::kBatchMatMul, ir::Op::kDepthwiseConv2d}) {
     GraphBuilder b;
     const int x = b.input("x", {2, 2});
     const int y = b.input("y", {2, 2});
@@ -127,7 +126,7 @@ TEST(FuseActivations, RangesIntersectWithAnExistingActivation) {
   GraphBuilder b;
   const int x = b.input("x", {4});
   const int y = b.input("y", {4});
-  const int sum = b.node("add", "add", {x, y}, {4}, {{"act_min", -1.0}, {"act_max", 3.0}});
+  const int sum = b.node(ir::Op::kAdd, "add", {x, y}, {4}, {{"act_min", -1.0}, {"act_max", 3.0}});
   const int c1 = b.clamp("relu6", sum, {4}, 0.0, 6.0);
   const int c2 = b.clamp("clip", c1, {4}, -kInf, 2.0);  // a chain of clamps fuses too
   b.graph.outputs = {c2};
@@ -141,7 +140,7 @@ TEST(FuseActivations, LeavesClampsThatCannotBeFused) {
   {  // the producer's result is a graph output
     GraphBuilder b;
     const int x = b.input("x", {4});
-    const int s = b.node("add", "add", {x, x}, {4});
+    const int s = b.node(ir::Op::kAdd, "add", {x, x}, {4});
     b.graph.outputs = {s, b.clamp("relu", s, {4}, 0.0, kInf)};
     passes::fuse_activations(b.graph);
     EXPECT_EQ(b.graph.nodes.size(), 2u);
@@ -149,9 +148,9 @@ TEST(FuseActivations, LeavesClampsThatCannotBeFused) {
   {  // a second reader needs the unclamped value
     GraphBuilder b;
     const int x = b.input("x", {4});
-    const int s = b.node("add", "add", {x, x}, {4});
+    const int s = b.node(ir::Op::kAdd, "add", {x, x}, {4});
     const int r = b.clamp("relu", s, {4}, 0.0, kInf);
-    b.graph.outputs = {b.node("mul", "mul", {r, s}, {4})};
+    b.graph.outputs = {b.node(ir::Op::kMul, "mul", {r, s}, {4})};
     passes::fuse_activations(b.graph);
     EXPECT_EQ(b.graph.nodes.size(), 3u);
     EXPECT_FALSE(b.graph.nodes[0].has("act_min"));
@@ -159,7 +158,7 @@ TEST(FuseActivations, LeavesClampsThatCannotBeFused) {
   {  // softmax has no fused activation
     GraphBuilder b;
     const int x = b.input("x", {4});
-    const int s = b.node("softmax", "softmax", {x}, {4});
+    const int s = b.node(ir::Op::kSoftmax, "softmax", {x}, {4});
     b.graph.outputs = {b.clamp("clip", s, {4}, 0.0, 0.5)};
     passes::fuse_activations(b.graph);
     EXPECT_EQ(b.graph.nodes.size(), 2u);
@@ -167,7 +166,7 @@ TEST(FuseActivations, LeavesClampsThatCannotBeFused) {
   {  // disjoint ranges are not one clamp
     GraphBuilder b;
     const int x = b.input("x", {4});
-    const int s = b.node("add", "add", {x, x}, {4}, {{"act_min", 0.0}, {"act_max", 6.0}});
+    const int s = b.node(ir::Op::kAdd, "add", {x, x}, {4}, {{"act_min", 0.0}, {"act_max", 6.0}});
     b.graph.outputs = {b.clamp("clip", s, {4}, 7.0, 8.0)};
     passes::fuse_activations(b.graph);
     EXPECT_EQ(b.graph.nodes.size(), 2u);
@@ -182,9 +181,9 @@ TEST(FoldConstants, NodesOnConstantsBecomeConstants) {
   const int x = b.input("x", {2, 2});
   const int a = b.constant("a", {2, 2}, {1, 2, 3, 4});
   const int c = b.constant("c", {2}, {10, 20});
-  const int scaled = b.node("mul", "scale", {a, c}, {2, 2}, {{"act_max", 50.0}});  // a * c, clamped
-  const int shifted = b.node("sub", "shift", {scaled, c}, {2, 2});                    // - c
-  const int out = b.node("add", "use", {x, shifted}, {2, 2});
+  const int scaled = b.node(ir::Op::kMul, "scale", {a, c}, {2, 2}, {{"act_max", 50.0}});  // a * c, clamped
+  const int shifted = b.node(ir::Op::kSub, "shift", {scaled, c}, {2, 2});                    // - c
+  const int out = b.node(ir::Op::kAdd, "use", {x, shifted}, {2, 2});
   b.graph.outputs = {out};
 
   passes::fold_constants(b.graph);
@@ -207,9 +206,9 @@ TEST(FoldConstants, FoldsWithOptionalInputsAndMatMul) {
   const int x = b.input("x", {1, 2});
   const int v = b.constant("v", {1, 3}, {1, 2, 3});
   const int w = b.constant("w", {2, 3}, {1, 0, 0, 0, 1, 1});
-  const int fc = b.node("fully_connected", "fc", {v, w, ir::kNoTensor}, {1, 2});
-  const int sig = b.node("sigmoid", "sig", {fc}, {1, 2});
-  b.graph.outputs = {b.node("add", "add", {x, sig}, {1, 2})};
+  const int fc = b.node(ir::Op::kFullyConnected, "fc", {v, w, ir::kNoTensor}, {1, 2});
+  const int sig = b.node(ir::Op::kSigmoid, "sig", {fc}, {1, 2});
+  b.graph.outputs = {b.node(ir::Op::kAdd, "add", {x, sig}, {1, 2})};
   passes::fold_constants(b.graph);
   ASSERT_EQ(b.graph.nodes.size(), 1u);
   const std::vector<float> folded = floats_of(b.graph.tensors[b.graph.nodes[0].inputs[1]]);
@@ -222,7 +221,7 @@ TEST(FoldConstants, LeavesNodesThatReadAGraphInput) {
   GraphBuilder b;
   const int x = b.input("x", {3});
   const int c = b.constant("c", {3}, {1, 2, 3});
-  b.graph.outputs = {b.node("add", "add", {x, c}, {3})};
+  b.graph.outputs = {b.node(ir::Op::kAdd, "add", {x, c}, {3})};
   passes::fold_constants(b.graph);
   EXPECT_EQ(b.graph.nodes.size(), 1u);
 }
@@ -232,7 +231,7 @@ TEST(FoldConstants, AGraphOutputMayBecomeAConstant) {
   const int x = b.input("x", {2});
   const int c = b.constant("c", {2}, {-3, 3});
   const int relu = b.clamp("relu", c, {2}, 0.0, kInf);
-  b.graph.outputs = {b.node("sigmoid", "sig", {x}, {2}), relu};
+  b.graph.outputs = {b.node(ir::Op::kSigmoid, "sig", {x}, {2}), relu};
   passes::fold_constants(b.graph);
   ASSERT_EQ(b.graph.nodes.size(), 1u);
   const ir::Tensor& out = b.graph.tensors[b.graph.outputs[1]];

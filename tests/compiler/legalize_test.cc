@@ -1,5 +1,5 @@
-// legalize_onnx: the Mote op sequences it produces (layout choices, transposes at the
-// boundary, cancelled transposes) and, numerically, that the legalized graphs compute
+// onnx_import::legalize: the Mote op sequences it produces (layout choices, transposes at
+// the boundary, cancelled transposes) and, numerically, that the legalized graphs compute
 // what the models compute. The numbers come from a small float64 interpreter of the Mote
 // ops written from the kernel headers' contracts (below), run against numpy references
 // from make_onnx_testdata.py and against the shared models' PyTorch goldens. The
@@ -13,7 +13,7 @@
 #include <set>
 
 #include "onnx_test_util.h"
-#include "passes/source_eval.h"
+#include "import/onnx/source_eval.h"
 
 namespace mote {
 namespace {
@@ -27,6 +27,7 @@ using onnx_test::op_sequence;
 using onnx_test::shared_model;
 using onnx_test::testdata;
 
+using ir::Op;
 using Ops = std::vector<std::string>;
 using Ints = std::vector<int64_t>;
 
@@ -78,7 +79,7 @@ class MoteInterpreter {
       values_[g_.inputs[i]] = inputs[i];
     }
     for (const ir::Node& n : g_.nodes) {
-      SCOPED_TRACE("node '" + n.name + "' (" + n.op + ")");
+      SCOPED_TRACE("node '" + n.name + "' (" + ir::op_name(n.op) + ")");
       Buffer out = eval(n);
       const ir::Tensor& t = g_.tensors[n.outputs[0]];
       EXPECT_EQ(ir::element_count(out.shape), t.elements());
@@ -100,7 +101,7 @@ class MoteInterpreter {
     if (it != values_.end()) return it->second;
     const ir::Tensor& tensor = g_.tensors[t];
     EXPECT_TRUE(tensor.is_constant) << "tensor '" << tensor.name << "' read before it is written";
-    Buffer b{tensor.shape, passes::read_doubles(tensor)};
+    Buffer b{tensor.shape, onnx_import::read_doubles(tensor)};
     return values_[t] = std::move(b);
   }
   const Buffer& in(const ir::Node& n, size_t k) { return value(n.inputs.at(k)); }
@@ -111,33 +112,44 @@ class MoteInterpreter {
   }
 
   Buffer eval(const ir::Node& n) {
-    const std::string& op = n.op;
-    if (op == "conv2d" || op == "depthwise_conv2d") return conv(n, op == "depthwise_conv2d");
-    if (op == "avg_pool2d" || op == "max_pool2d") return pool(n, op == "avg_pool2d");
-    if (op == "fully_connected") return fully_connected(n);
-    if (op == "batch_matmul") return batch_matmul(n);
-    if (op == "add" || op == "sub" || op == "mul" || op == "div") return binary(n);
-    if (op == "clamp" || op == "sigmoid" || op == "tanh") {
-      Buffer b = in(n, 0);
-      for (double& v : b.v) {
-        if (op == "clamp") v = std::clamp(v, n.get_float("min", -INFINITY), n.get_float("max", INFINITY));
-        if (op == "sigmoid") v = 1.0 / (1.0 + std::exp(-v));
-        if (op == "tanh") v = std::tanh(v);
+    switch (n.op) {
+      case Op::kConv2d: return conv(n, false);
+      case Op::kDepthwiseConv2d: return conv(n, true);
+      case Op::kAvgPool2d: return pool(n, true);
+      case Op::kMaxPool2d: return pool(n, false);
+      case Op::kFullyConnected: return fully_connected(n);
+      case Op::kBatchMatMul: return batch_matmul(n);
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kDiv: return binary(n);
+      case Op::kClamp:
+      case Op::kSigmoid:
+      case Op::kTanh: return unary(n);
+      case Op::kSoftmax: return softmax(n);
+      case Op::kMean: return mean(n);
+      case Op::kTranspose: return transpose(n);
+      case Op::kConcat: return concat(n);
+      case Op::kPad: return pad(n);
+      case Op::kReshape: {
+        Buffer b = in(n, 0);
+        b.shape = out_shape(n);
+        return b;
       }
-      return b;
+      default: break;
     }
-    if (op == "softmax") return softmax(n);
-    if (op == "mean") return mean(n);
-    if (op == "transpose") return transpose(n);
-    if (op == "concat") return concat(n);
-    if (op == "pad") return pad(n);
-    if (op == "reshape") {
-      Buffer b = in(n, 0);
-      b.shape = out_shape(n);
-      return b;
-    }
-    ADD_FAILURE() << "not a Mote op";
+    ADD_FAILURE() << "not an op legalize emits";
     return {out_shape(n), std::vector<double>(ir::element_count(out_shape(n)), 0.0)};
+  }
+
+  Buffer unary(const ir::Node& n) {
+    Buffer b = in(n, 0);
+    for (double& v : b.v) {
+      if (n.op == Op::kClamp) v = std::clamp(v, n.get_float("min", -INFINITY), n.get_float("max", INFINITY));
+      if (n.op == Op::kSigmoid) v = 1.0 / (1.0 + std::exp(-v));
+      if (n.op == Op::kTanh) v = std::tanh(v);
+    }
+    return b;
   }
 
   Buffer conv(const ir::Node& n, bool depthwise) {
@@ -244,7 +256,7 @@ class MoteInterpreter {
     const int64_t M = a.shape[ra - 2], K = a.shape[ra - 1], N = b.shape[rb - 1];
     EXPECT_EQ(b.shape[rb - 2], K);
     const ir::Shape abatch(a.shape.begin(), a.shape.end() - 2), bbatch(b.shape.begin(), b.shape.end() - 2);
-    ir::Shape shape = passes::broadcast_shapes(abatch, bbatch, "batch_matmul");
+    ir::Shape shape = onnx_import::broadcast_shapes(abatch, bbatch, "batch_matmul");
     const ir::Shape batch = shape;
     shape.push_back(M);
     shape.push_back(N);
@@ -264,10 +276,10 @@ class MoteInterpreter {
   Buffer binary(const ir::Node& n) {
     const Buffer& a = in(n, 0);
     const Buffer& b = in(n, 1);
-    Buffer out{passes::broadcast_shapes(a.shape, b.shape, n.name), {}};
+    Buffer out{onnx_import::broadcast_shapes(a.shape, b.shape, n.name), {}};
     for_each_index(out.shape, [&](const std::vector<int64_t>& idx) {
       const double x = a.v[broadcast_offset(idx, a.shape)], y = b.v[broadcast_offset(idx, b.shape)];
-      const double r = n.op == "add" ? x + y : n.op == "sub" ? x - y : n.op == "mul" ? x * y : x / y;
+      const double r = n.op == Op::kAdd ? x + y : n.op == Op::kSub ? x - y : n.op == Op::kMul ? x * y : x / y;
       out.v.push_back(act(n, r));
     });
     return out;
@@ -387,18 +399,15 @@ void expect_close(const Buffer& actual, const NpyArray& expected, double toleran
                               << ", expected " << expected.data[worst_at];
 }
 
-bool is_mote_op(const std::string& op) {
-  static const std::set<std::string> kOps = {
-      "conv2d", "depthwise_conv2d", "fully_connected", "batch_matmul", "add", "sub", "mul", "div",
-      "clamp", "sigmoid", "tanh", "softmax", "avg_pool2d", "max_pool2d", "mean", "transpose",
-      "concat", "pad", "reshape"};
-  return kOps.count(op) != 0;
-}
-
-// Every node is a Mote op and every node output's shape is set.
+// Every node is an op legalize emits and no node output is a constant.
 void expect_mote_graph(const ir::Graph& g) {
+  static const std::set<Op> kLegalizeOps = {
+      Op::kConv2d, Op::kDepthwiseConv2d, Op::kFullyConnected, Op::kBatchMatMul, Op::kAdd,
+      Op::kSub,    Op::kMul,             Op::kDiv,            Op::kClamp,       Op::kSigmoid,
+      Op::kTanh,   Op::kSoftmax,         Op::kAvgPool2d,      Op::kMaxPool2d,   Op::kMean,
+      Op::kTranspose, Op::kConcat,       Op::kPad,            Op::kReshape};
   for (const ir::Node& n : g.nodes) {
-    EXPECT_TRUE(is_mote_op(n.op)) << n.name << ": " << n.op;
+    EXPECT_TRUE(kLegalizeOps.count(n.op)) << n.name << ": " << n.op;
     for (int t : n.outputs) EXPECT_FALSE(g.tensors[t].is_constant) << n.name;
   }
 }
@@ -437,10 +446,10 @@ TEST(Legalize, MobilenetOpSequence) {
   EXPECT_EQ(count_ops(g, "mean"), 1);
   EXPECT_EQ(count_ops(g, "reshape"), 1);  // flatten of [1,1,1,C]: no transpose needed
   const ir::Node& gap = g.nodes[g.nodes.size() - 3];
-  EXPECT_EQ(gap.op, "mean");
+  EXPECT_EQ(gap.op, Op::kMean);
   EXPECT_EQ(gap.get_ints("axes"), Ints({1, 2}));
   for (const ir::Node& n : g.nodes)
-    if (n.op == "depthwise_conv2d") {
+    if (n.op == Op::kDepthwiseConv2d) {
       EXPECT_EQ(g.tensors[n.inputs[1]].shape[0], 1) << n.name;
       EXPECT_EQ(n.get_int("depth_multiplier", 0), 1) << n.name;
     }
@@ -554,7 +563,7 @@ TEST(Legalize, ConcatPadMeanInNhwc) {
   EXPECT_EQ(count_ops(g, "transpose"), 1);  // only the input
   const ir::Node* concat = onnx_test::find_node(g, "concat");
   ASSERT_NE(concat, nullptr);
-  EXPECT_EQ(concat->op, "concat");
+  EXPECT_EQ(concat->op, Op::kConcat);
   EXPECT_EQ(concat->get_int("axis", -1), 3);  // NCHW channel axis 1 -> NHWC 3
   const ir::Node* pad = onnx_test::find_node(g, "pad");
   // NCHW pads [0,0,1,2, 0,0,2,1] -> NHWC [0,1,2,0, 0,2,1,0].
@@ -566,7 +575,7 @@ TEST(Legalize, ConcatPadMeanInNhwc) {
 
 TEST(Legalize, SqueezeExciteBlock) {
   ir::Graph g = check_numerics("se_block");
-  EXPECT_EQ(g.nodes.back().op, "transpose");  // 4-D output leaves NHWC
+  EXPECT_EQ(g.nodes.back().op, Op::kTranspose);  // 4-D output leaves NHWC
   EXPECT_EQ(count_ops(g, "transpose"), 2);
 }
 
@@ -630,7 +639,7 @@ TEST(LegalizeErrors, NonConstantClipBound) {
 }
 
 TEST(LegalizeErrors, UnfoldableShapeOp) {
-  ir::Graph g;
+  onnx_import::SourceGraph g;
   g.name = "m";
   ir::Tensor data;
   data.name = "table";
@@ -644,14 +653,14 @@ TEST(LegalizeErrors, UnfoldableShapeOp) {
   out.shape = {1, 2};
   g.inputs = {g.add_tensor(data), g.add_tensor(idx)};
   g.outputs = {g.add_tensor(out)};
-  ir::Node gather;
+  onnx_import::SourceNode gather;
   gather.name = "lookup";
   gather.op = "Gather";
   gather.inputs = g.inputs;
   gather.outputs = g.outputs;
   gather.attrs["axis"] = int64_t{0};
   g.nodes.push_back(gather);
-  EXPECT_EQ(error_of([&] { passes::legalize_onnx(g); }),
+  EXPECT_EQ(error_of([&] { onnx_import::legalize(g); }),
             "m: node 'lookup' (Gather): op not supported on non-constant inputs");
 }
 

@@ -48,7 +48,7 @@ struct QuantGraph {
     t.data.assign(static_cast<size_t>(t.bytes()), 0);
     return graph.add_tensor(std::move(t));
   }
-  ir::Node& node(const std::string& op, std::vector<int> inputs, int output,
+  ir::Node& node(ir::Op op, std::vector<int> inputs, int output,
                  std::map<std::string, ir::AttrValue> attrs = {}) {
     ir::Node n;
     n.name = "q1";
@@ -92,7 +92,7 @@ TEST(LowerQuantized, Conv2dS8PerChannelMultipliersAndRelu6Range) {
   const int w = g.add("w", {3, 3, 3, 2}, DType::kInt8, {0.01f, 0.02f, 0.004f}, {0, 0, 0}, true, 0);
   const int b = g.add_bias("b", 3);
   const int y = g.add("y", {1, 3, 3, 3}, DType::kInt8, {0.03f}, {7});
-  g.node("conv2d", {x, w, b}, y, {{"act_min", 0.0}, {"act_max", 6.0}});
+  g.node(ir::Op::kConv2d, {x, w, b}, y, {{"act_min", 0.0}, {"act_max", 6.0}});
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kConv2dS8);
   ASSERT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * 3);
@@ -118,7 +118,7 @@ TEST(LowerQuantized, FullyConnectedPerTensorUsesTheFloatProduct) {
   const int x = g.add("x", {1, 4}, DType::kInt8, {0.1f}, {5});
   const int w = g.add("w", {2, 4}, DType::kInt8, {0.003f}, {0}, true);
   const int y = g.add("y", {1, 2}, DType::kInt8, {0.07f}, {-1});
-  g.node("fully_connected", {x, w}, y, {{"act_min", 0.0}});
+  g.node(ir::Op::kFullyConnected, {x, w}, y, {{"act_min", 0.0}});
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS8);
   ASSERT_EQ(op.params.size(), sizeof(FullyConnectedS8Params) + 8);
@@ -140,7 +140,7 @@ TEST(LowerQuantized, FullyConnectedS16PerChannelInt64Bias) {
   const int w = g.add("w", {3, 4}, DType::kInt8, {0.01f, 0.002f, 0.03f}, {0, 0, 0}, true, 0);
   const int b = g.add_bias("b", 3, DType::kInt64);
   const int y = g.add("y", {2, 3, 3}, DType::kInt16, {0.0009f}, {0});
-  g.node("fully_connected", {x, w, b}, y, {{"act_min", 0.0}, {"act_max", 6.0}});
+  g.node(ir::Op::kFullyConnected, {x, w, b}, y, {{"act_min", 0.0}, {"act_max", 6.0}});
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS16);
   ASSERT_EQ(op.params.size(), sizeof(FullyConnectedS16Params) + 8 * 3);
@@ -170,7 +170,7 @@ TEST(LowerQuantized, FullyConnectedS16AccumulatorFollowsTheBiasDtype) {
     const int y = g.add("y", {1, 2}, DType::kInt16, {0.0007f}, {0});
     std::vector<int> inputs = {x, w};
     if (bias != 0) inputs.push_back(g.add_bias("b", 2, bias == 32 ? DType::kInt32 : DType::kInt64));
-    g.node("fully_connected", inputs, y);
+    g.node(ir::Op::kFullyConnected, inputs, y);
     const LoweredOp op = g.lower();
     EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS16);
     ASSERT_EQ(op.params.size(), sizeof(FullyConnectedS16Params) + 8);
@@ -192,7 +192,7 @@ TEST(LowerQuantized, FullyConnectedS16Refusals) {
     const int x = g.add("x", {1, 4}, DType::kInt16, {0.0005f}, {3});
     const int w = g.add("w", {2, 4}, DType::kInt8, {0.003f}, {0}, true);
     const int y = g.add("y", {1, 2}, DType::kInt16, {0.0007f}, {0});
-    g.node("fully_connected", {x, w}, y);
+    g.node(ir::Op::kFullyConnected, {x, w}, y);
     EXPECT_NE(error_of([&] { g.lower(); }).find("input 'x' has zero point 3, expected 0"), std::string::npos);
   }
   {
@@ -201,7 +201,7 @@ TEST(LowerQuantized, FullyConnectedS16Refusals) {
     const int w = g.add("w", {2, 4}, DType::kInt8, {0.003f}, {0}, true);
     const int b = g.add_bias("b", 2, DType::kInt16);
     const int y = g.add("y", {1, 2}, DType::kInt16, {0.0007f}, {0});
-    g.node("fully_connected", {x, w, b}, y);
+    g.node(ir::Op::kFullyConnected, {x, w, b}, y);
     EXPECT_NE(error_of([&] { g.lower(); }).find("bias 'b' has dtype int16, expected int64 or int32"),
               std::string::npos);
   }
@@ -213,7 +213,7 @@ TEST(LowerQuantized, FullyConnectedS16Refusals) {
       const int w = g.add("w", {2, 4}, DType::kInt8, {1.0f}, {0}, true);
       const int b = g.add_bias("b", 2, bias_dtype);
       const int y = g.add("y", {1, 2}, DType::kInt16, {1.0f / 32768}, {0});
-      g.node("fully_connected", {x, w, b}, y);
+      g.node(ir::Op::kFullyConnected, {x, w, b}, y);
       const std::string error = error_of([&] { g.lower(); });
       if (bias_dtype == DType::kInt64) {
         EXPECT_NE(error.find("requantization shift 16 is outside the kernel's range [-31, 14]"),
@@ -229,7 +229,7 @@ TEST(LowerQuantized, MeanS16KeepsZeroPointsAndFoldsTheCount) {
   QuantGraph g;
   const int x = g.add("x", {1, 5, 7, 3}, DType::kInt16, {0.0004f}, {-12});
   const int y = g.add("y", {1, 1, 1, 3}, DType::kInt16, {0.0003f}, {40});
-  g.node("mean", {x}, y, {{"axes", std::vector<int64_t>{1, 2}}});
+  g.node(ir::Op::kMean, {x}, y, {{"axes", std::vector<int64_t>{1, 2}}});
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kMeanS16);
   ASSERT_EQ(op.params.size(), sizeof(MeanS16Params));
@@ -247,7 +247,7 @@ TEST(LowerQuantized, MeanS16NeedsInt16Output) {
   QuantGraph g;
   const int x = g.add("x", {2, 4}, DType::kInt16, {0.0004f}, {0});
   const int y = g.add("y", {2}, DType::kInt8, {0.0003f}, {0});
-  g.node("mean", {x}, y, {{"axes", std::vector<int64_t>{1}}});
+  g.node(ir::Op::kMean, {x}, y, {{"axes", std::vector<int64_t>{1}}});
   EXPECT_NE(error_of([&] { g.lower(); }).find("output 'y' has dtype int8, expected int16"), std::string::npos);
 }
 
@@ -256,7 +256,7 @@ TEST(LowerQuantized, Pool2dS16) {
     QuantGraph g;
     const int x = g.add("x", {1, 6, 7, 3}, DType::kInt16, {0.0004f}, {0});
     const int y = g.add("y", {1, 3, 4, 3}, DType::kInt16, {0.0004f}, {0});
-    g.node(average ? "avg_pool2d" : "max_pool2d", {x}, y,
+    g.node(average ? ir::Op::kAvgPool2d : ir::Op::kMaxPool2d, {x}, y,
            {{"kernel", std::vector<int64_t>{2, 3}}, {"strides", std::vector<int64_t>{2, 2}},
             {"pads", std::vector<int64_t>{0, 1, 0, 1}}, {"act_min", 0.0}});
     const LoweredOp op = g.lower();
@@ -279,23 +279,23 @@ TEST(LowerQuantized, Pool2dS16Refusals) {
     QuantGraph g;
     const int x = g.add("x", {1, 4, 4, 1}, DType::kInt16, {0.0004f}, {0});
     const int y = g.add("y", {1, 2, 2, 1}, DType::kInt16, {0.0005f}, {0});
-    g.node("avg_pool2d", {x}, y, {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}});
+    g.node(ir::Op::kAvgPool2d, {x}, y, {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}});
     EXPECT_NE(error_of([&] { g.lower(); }).find("input and output quantization differ"), std::string::npos);
   }
   {
     QuantGraph g;
     const int x = g.add("x", {1, 4, 4, 1}, DType::kInt16, {0.0004f}, {0});
     const int y = g.add("y", {1, 3, 3, 1}, DType::kInt16, {0.0004f}, {0});
-    g.node("avg_pool2d", {x}, y, {{"kernel", std::vector<int64_t>{2, 2}}, {"count_include_pad", int64_t{1}}});
+    g.node(ir::Op::kAvgPool2d, {x}, y, {{"kernel", std::vector<int64_t>{2, 2}}, {"count_include_pad", int64_t{1}}});
     EXPECT_NE(error_of([&] { g.lower(); }).find("count_include_pad is not supported on int16"), std::string::npos);
   }
   {
     QuantGraph g;
     const int x = g.add("x", {1, 256, 256, 1}, DType::kInt16, {0.0004f}, {0});
     const int y = g.add("y", {1, 1, 1, 1}, DType::kInt16, {0.0004f}, {0});
-    g.node("avg_pool2d", {x}, y, {{"kernel", std::vector<int64_t>{256, 256}}});
+    g.node(ir::Op::kAvgPool2d, {x}, y, {{"kernel", std::vector<int64_t>{256, 256}}});
     EXPECT_NE(error_of([&] { g.lower(); }).find("has more than 65535 cells"), std::string::npos);
-    g.graph.nodes.back().op = "max_pool2d";  // no sum, no bound
+    g.graph.nodes.back().op = ir::Op::kMaxPool2d;  // no sum, no bound
     EXPECT_EQ(g.lower().kernel, KernelId::kMaxPool2dS16);
   }
 }
@@ -323,7 +323,7 @@ TEST(LowerQuantized, S16AccumulatorWithoutBiasFollowsQuantizedBiasType) {
       }
       std::map<std::string, ir::AttrValue> attrs;
       if (v.quantized_bias_type != nullptr) attrs["quantized_bias_type"] = std::string(v.quantized_bias_type);
-      g.node(conv ? "conv2d" : "fully_connected", {x, w}, y, attrs);
+      g.node(conv ? ir::Op::kConv2d : ir::Op::kFullyConnected, {x, w}, y, attrs);
       SCOPED_TRACE(std::string(conv ? "conv2d " : "fully_connected ") +
                    (v.quantized_bias_type ? v.quantized_bias_type : "(none)"));
       if (v.accumulator == 64) {
@@ -352,7 +352,7 @@ TEST(LowerQuantized, S16AccumulatorBiasDtypeWinsAndBadTypeIsRefused) {
     const int w = g.add("w", {2, 1, 1, 2}, DType::kInt8, {0.01f}, {0}, true);
     const int b = g.add_bias("b", 2, DType::kInt32);
     const int y = g.add("y", {1, 3, 3, 2}, DType::kInt16, {0.002f}, {0});
-    g.node("conv2d", {x, w, b}, y, {{"quantized_bias_type", std::string("int64")}});
+    g.node(ir::Op::kConv2d, {x, w, b}, y, {{"quantized_bias_type", std::string("int64")}});
     EXPECT_EQ(header_of<Conv2dS16Params>(g.lower()).accumulator, 32);
   }
   {
@@ -360,7 +360,7 @@ TEST(LowerQuantized, S16AccumulatorBiasDtypeWinsAndBadTypeIsRefused) {
     const int x = g.add("x", {1, 2}, DType::kInt16, {0.001f}, {0});
     const int w = g.add("w", {2, 2}, DType::kInt8, {0.01f}, {0}, true);
     const int y = g.add("y", {1, 2}, DType::kInt16, {0.002f}, {0});
-    g.node("fully_connected", {x, w}, y, {{"quantized_bias_type", std::string("int8")}});
+    g.node(ir::Op::kFullyConnected, {x, w}, y, {{"quantized_bias_type", std::string("int8")}});
     EXPECT_NE(error_of([&] { g.lower(); }).find("attribute 'quantized_bias_type' is 'int8', expected int32 or int64"),
               std::string::npos);
   }
@@ -371,7 +371,7 @@ TEST(LowerQuantized, RefusesARangeTfliteCannotFuse) {
   const int a = g.add("a", {4}, DType::kInt8, {0.1f}, {0});
   const int b = g.add("b", {4}, DType::kInt8, {0.1f}, {0});
   const int y = g.add("y", {4}, DType::kInt8, {0.2f}, {0});
-  g.node("add", {a, b}, y, {{"act_min", 0.0}, {"act_max", 3.0}});
+  g.node(ir::Op::kAdd, {a, b}, y, {{"act_min", 0.0}, {"act_max", 3.0}});
   EXPECT_NE(error_of([&] { g.lower(); }).find("node 'q1' (add): fused activation range [0, 3]"), std::string::npos);
 }
 
@@ -380,7 +380,7 @@ TEST(LowerQuantized, ConcatOfDifferentlyQuantizedInputsIsRefused) {
   const int a = g.add("a", {1, 2}, DType::kInt8, {0.1f}, {0});
   const int b = g.add("b", {1, 2}, DType::kInt8, {0.2f}, {0});
   const int y = g.add("y", {1, 4}, DType::kInt8, {0.1f}, {0});
-  g.node("concat", {a, b}, y, {{"axis", int64_t{1}}});
+  g.node(ir::Op::kConcat, {a, b}, y, {{"axis", int64_t{1}}});
   EXPECT_NE(error_of([&] { g.lower(); }).find("input 'b' is quantized differently from the output"),
             std::string::npos);
 }
@@ -389,7 +389,7 @@ TEST(LowerQuantized, PadFillsWithTheQuantizedValue) {
   QuantGraph g;
   const int x = g.add("x", {1, 2}, DType::kInt8, {0.5f}, {-7});
   const int y = g.add("y", {1, 4}, DType::kInt8, {0.5f}, {-7});
-  g.node("pad", {x}, y, {{"pads", std::vector<int64_t>{0, 1, 0, 1}}, {"value", 0.0}});
+  g.node(ir::Op::kPad, {x}, y, {{"pads", std::vector<int64_t>{0, 1, 0, 1}}, {"value", 0.0}});
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kPad);
   const auto p = header_of<PadParams>(op);
@@ -415,7 +415,7 @@ struct LstmGraph : QuantGraph {
   }
   ir::Node& lstm(std::map<std::string, ir::AttrValue> attrs = {{"activation", std::string("tanh")},
                                                               {"cell_clip", 1.5}}) {
-    return node("lstm", inputs, y, std::move(attrs));
+    return node(ir::Op::kLstm, inputs, y, std::move(attrs));
   }
 };
 
@@ -519,7 +519,7 @@ TEST(LowerQuantized, Int16ConvNeedsZeroPointZero) {
   const int x = g.add("x", {1, 3, 3, 1}, DType::kInt16, {0.001f}, {4});
   const int w = g.add("w", {1, 1, 1, 1}, DType::kInt8, {0.01f}, {0}, true);
   const int y = g.add("y", {1, 3, 3, 1}, DType::kInt16, {0.001f}, {0});
-  g.node("conv2d", {x, w}, y);
+  g.node(ir::Op::kConv2d, {x, w}, y);
   EXPECT_NE(error_of([&] { g.lower(); }).find("input 'x' has zero point 4, expected 0"), std::string::npos);
 }
 
@@ -529,8 +529,8 @@ TEST(LowerQuantized, ClampsOnQuantizedResultsAreNotFused) {
   const int b = g.add("b", {4}, DType::kInt8, {0.1f}, {0});
   const int s = g.add("s", {4}, DType::kInt8, {0.2f}, {0});
   const int y = g.add("y", {4}, DType::kInt8, {0.2f}, {0});
-  g.node("add", {a, b}, s);
-  g.node("clamp", {s}, y, {{"min", 0.0}});
+  g.node(ir::Op::kAdd, {a, b}, s);
+  g.node(ir::Op::kClamp, {s}, y, {{"min", 0.0}});
   g.graph.inputs = {a, b};
   g.graph.outputs = {y};
   passes::fuse_activations(g.graph);

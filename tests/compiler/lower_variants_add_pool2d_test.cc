@@ -40,7 +40,7 @@ ir::Graph add_graph(const ir::Shape& a, const ir::Shape& b, const ir::Shape& out
   const int z = add_tensor(g, "y", out, 0.1f, -1);
   ir::Node node;
   node.name = "add";
-  node.op = "add";
+  node.op = ir::Op::kAdd;
   node.inputs = {x, y};
   node.outputs = {z};
   g.nodes.push_back(std::move(node));
@@ -55,7 +55,7 @@ ir::Graph pool_graph(bool average, const ir::Shape& in, const ir::Shape& out,
   const int y = add_tensor(g, "y", out, 0.05f, 2);
   ir::Node node;
   node.name = "pool";
-  node.op = average ? "avg_pool2d" : "max_pool2d";
+  node.op = average ? ir::Op::kAvgPool2d : ir::Op::kMaxPool2d;
   node.inputs = {x};
   node.outputs = {y};
   node.attrs = {{"kernel", kernel}, {"strides", strides}, {"pads", pads}};

@@ -58,7 +58,7 @@ ir::Graph conv_graph(const ConvSpec& s) {
   const int y = add("y", {s.n, oh, ow, s.o}, DType::kInt8, {0.03f}, {7}, false, -1);
   ir::Node node;
   node.name = "conv";
-  node.op = "conv2d";
+  node.op = ir::Op::kConv2d;
   node.inputs = {x, w, b};
   node.outputs = {y};
   node.attrs = {{"strides", s.strides}, {"dilations", s.dilations}, {"pads", s.pads},

@@ -63,7 +63,7 @@ ir::Graph depthwise_graph(const Dw& d) {
   const int y = add_tensor(g, "y", {1, oh, ow, oc}, {0.03f}, 7);
   ir::Node node;
   node.name = "dw";
-  node.op = "depthwise_conv2d";
+  node.op = ir::Op::kDepthwiseConv2d;
   node.inputs = {x, f, b};
   node.outputs = {y};
   node.attrs = {{"strides", std::vector<int64_t>{d.stride, d.stride}},
@@ -86,7 +86,7 @@ ir::Graph fc_graph(int64_t batches, int64_t k, int64_t n, bool per_channel) {
   const int y = add_tensor(g, "y", {batches, n}, {0.07f}, -1);
   ir::Node node;
   node.name = "fc";
-  node.op = "fully_connected";
+  node.op = ir::Op::kFullyConnected;
   node.inputs = {x, w, b};
   node.outputs = {y};
   g.nodes.push_back(std::move(node));

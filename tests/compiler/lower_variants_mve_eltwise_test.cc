@@ -44,7 +44,7 @@ ir::Graph depthwise_graph(int64_t h, int64_t w, int64_t c, int64_t m, int64_t k,
   const int y = add_tensor(g, "y", {1, oh, ow, oc}, {0.03f}, 7);
   ir::Node node;
   node.name = "dw";
-  node.op = "depthwise_conv2d";
+  node.op = ir::Op::kDepthwiseConv2d;
   node.inputs = {x, f};
   node.outputs = {y};
   node.attrs = {{"strides", std::vector<int64_t>{stride, stride}},
@@ -62,7 +62,7 @@ ir::Graph add_graph(const ir::Shape& a, const ir::Shape& b, const ir::Shape& out
   const int z = add_tensor(g, "y", out, {0.1f}, -1);
   ir::Node node;
   node.name = "add";
-  node.op = "add";
+  node.op = ir::Op::kAdd;
   node.inputs = {x, y};
   node.outputs = {z};
   g.nodes.push_back(std::move(node));
@@ -76,7 +76,7 @@ ir::Graph pool_graph(bool average, const ir::Shape& in, const ir::Shape& out,
   const int y = add_tensor(g, "y", out, {0.05f}, 2);
   ir::Node node;
   node.name = "pool";
-  node.op = average ? "avg_pool2d" : "max_pool2d";
+  node.op = average ? ir::Op::kAvgPool2d : ir::Op::kMaxPool2d;
   node.inputs = {x};
   node.outputs = {y};
   node.attrs = {{"kernel", kernel}, {"strides", kernel}, {"pads", std::vector<int64_t>{0, 0, 0, 0}}};

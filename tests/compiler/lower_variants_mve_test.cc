@@ -34,7 +34,7 @@ struct QuantGraph {
     if (constant) t.data.assign(static_cast<size_t>(t.bytes()), 0);
     return graph.add_tensor(std::move(t));
   }
-  void node(const std::string& op, std::vector<int> inputs, int output,
+  void node(ir::Op op, std::vector<int> inputs, int output,
             std::map<std::string, ir::AttrValue> attrs = {}) {
     ir::Node n;
     n.name = "n";
@@ -57,7 +57,7 @@ QuantGraph conv(int64_t h, int64_t w, int64_t c, int64_t o, int64_t kh, int64_t 
   const int f = g.add("w", {o, kh, kw, c / group}, true);
   const int b = g.add("b", {o}, true, DType::kInt32);
   const int y = g.add("y", {1, oh, ow, o});
-  g.node("conv2d", {x, f, b}, y,
+  g.node(ir::Op::kConv2d, {x, f, b}, y,
          {{"strides", std::vector<int64_t>{stride, stride}},
           {"dilations", std::vector<int64_t>{1, 1}},
           {"pads", pads},
@@ -115,7 +115,7 @@ TEST(LowerVariantsMve, FullyConnectedPicksMve) {
   const int w = g.add("w", {11, 37}, true);
   const int b = g.add("b", {11}, true, DType::kInt32);
   const int y = g.add("y", {2, 11});
-  g.node("fully_connected", {x, w, b}, y);
+  g.node(ir::Op::kFullyConnected, {x, w, b}, y);
   const LoweredOp op = g.lower(Target::kCortexM55);
   EXPECT_EQ(op.kernel, KernelId::kFullyConnectedS8Mve);
   EXPECT_EQ(op.scratch_bytes, fully_connected_s8__mve_scratch_bytes());
@@ -128,7 +128,7 @@ TEST(LowerVariantsMve, FloatConvKeepsFloatKernel) {
   const int x = g.add("x", {1, 4, 4, 2}, false, DType::kFloat32);
   const int w = g.add("w", {3, 1, 1, 2}, true, DType::kFloat32);
   const int y = g.add("y", {1, 4, 4, 3}, false, DType::kFloat32);
-  g.node("conv2d", {x, w}, y);
+  g.node(ir::Op::kConv2d, {x, w}, y);
   EXPECT_EQ(g.lower(Target::kCortexM55).kernel, KernelId::kConv2dF32);
 }
 

@@ -48,7 +48,7 @@ ir::Graph conv_graph(int64_t c, int64_t o, int64_t k, int64_t pad, int64_t group
   const int y = add_tensor(g, "y", {1, out, out, o}, {0.03f}, 7);
   ir::Node node;
   node.name = "conv";
-  node.op = "conv2d";
+  node.op = ir::Op::kConv2d;
   node.inputs = {x, w, b};
   node.outputs = {y};
   node.attrs = {{"strides", std::vector<int64_t>{1, 1}},
@@ -68,7 +68,7 @@ ir::Graph depthwise_graph(int64_t c, int64_t m, int64_t k) {
   const int y = add_tensor(g, "y", {1, 8, 8, oc}, {0.03f}, 7);
   ir::Node node;
   node.name = "dw";
-  node.op = "depthwise_conv2d";
+  node.op = ir::Op::kDepthwiseConv2d;
   node.inputs = {x, f, b};
   node.outputs = {y};
   const int64_t pad = (k - 1) / 2;
@@ -92,7 +92,7 @@ ir::Graph fc_graph(int64_t batches, int64_t k, int64_t n, bool per_channel) {
   const int y = add_tensor(g, "y", {batches, n}, {0.07f}, -1);
   ir::Node node;
   node.name = "fc";
-  node.op = "fully_connected";
+  node.op = ir::Op::kFullyConnected;
   node.inputs = {x, w, b};
   node.outputs = {y};
   g.nodes.push_back(std::move(node));

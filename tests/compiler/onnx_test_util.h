@@ -1,5 +1,5 @@
 // Helpers shared by the ONNX front-end tests (onnx_import_test.cc, legalize_test.cc):
-// paths to test models, the source-level pass pipeline, and a float32 .npy reader.
+// paths to test models, the importer's stages, and a float32 .npy reader.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,8 +13,8 @@
 
 #include "common/error.h"
 #include "import/onnx/onnx_importer.h"
+#include "import/onnx/source_graph.h"
 #include "ir/graph.h"
-#include "passes/passes.h"
 
 namespace mote::onnx_test {
 
@@ -27,19 +27,17 @@ inline std::string shared_model(const std::string& file) {
   return std::string(MOTE_SHARED_DIR) + "/models/onnx/" + file;
 }
 
-// Import plus the source-level passes, in compile()'s order.
-inline ir::Graph import_and_fold(const std::string& path) {
-  ir::Graph graph = import_onnx(path);
-  passes::remove_identities(graph);
-  passes::fold_constants_source(graph);
-  passes::fold_batch_norm(graph);
+// Reading plus the source-level stages, in import_onnx()'s order.
+inline onnx_import::SourceGraph import_and_fold(const std::string& path) {
+  onnx_import::SourceGraph graph = onnx_import::read_model(path);
+  onnx_import::remove_identities(graph);
+  onnx_import::fold_constants_source(graph);
+  onnx_import::fold_batch_norm(graph);
   return graph;
 }
 
 inline ir::Graph import_and_legalize(const std::string& path) {
-  ir::Graph graph = import_and_fold(path);
-  passes::legalize_onnx(graph);
-  return graph;
+  return onnx_import::legalize(import_and_fold(path));
 }
 
 // The message of the CompileError `fn` throws ("" when it does not throw).
@@ -53,20 +51,27 @@ std::string error_of(Fn&& fn) {
   return "";
 }
 
-inline std::vector<std::string> op_sequence(const ir::Graph& graph) {
+// A node's op as text: the ONNX name in a source graph, the Mote name in an ir::Graph.
+inline std::string op_text(const std::string& op) { return op; }
+inline std::string op_text(ir::Op op) { return ir::op_name(op); }
+
+template <typename OpT>
+std::vector<std::string> op_sequence(const ir::BasicGraph<OpT>& graph) {
   std::vector<std::string> ops;
-  for (const ir::Node& n : graph.nodes) ops.push_back(n.op);
+  for (const auto& n : graph.nodes) ops.push_back(op_text(n.op));
   return ops;
 }
 
-inline int count_ops(const ir::Graph& graph, const std::string& op) {
+template <typename OpT>
+int count_ops(const ir::BasicGraph<OpT>& graph, const std::string& op) {
   int count = 0;
-  for (const ir::Node& n : graph.nodes) count += n.op == op;
+  for (const auto& n : graph.nodes) count += op_text(n.op) == op;
   return count;
 }
 
-inline const ir::Node* find_node(const ir::Graph& graph, const std::string& name) {
-  for (const ir::Node& n : graph.nodes)
+template <typename OpT>
+const ir::BasicNode<OpT>* find_node(const ir::BasicGraph<OpT>& graph, const std::string& name) {
+  for (const auto& n : graph.nodes)
     if (n.name == name) return &n;
   return nullptr;
 }

@@ -30,7 +30,7 @@ ir::Graph random_dag(std::mt19937& rng, size_t nodes) {
   for (size_t k = 0; k < nodes; ++k) {
     ir::Node n;
     n.name = "n" + std::to_string(k);
-    n.op = "add";
+    n.op = ir::Op::kAdd;
     const size_t reads = 1 + rng() % 3;
     for (size_t r = 0; r < reads; ++r) {
       const int id = available[rng() % available.size()];
@@ -114,7 +114,7 @@ ir::Graph two_branches() {
   };
   const int x = tensor("x", 16);
   g.inputs = {x};
-  auto node = [&](const std::string& op, const std::string& name, std::vector<int> in, int64_t n,
+  auto node = [&](ir::Op op, const std::string& name, std::vector<int> in, int64_t n,
                   std::map<std::string, ir::AttrValue> attrs = {}) {
     ir::Node node;
     node.name = name;
@@ -134,11 +134,11 @@ ir::Graph two_branches() {
     return g.add_constant(name, DType::kFloat32, std::move(shape), std::move(bytes));
   };
   const int wa = constant("wa", {1000, 16}, w1), wb = constant("wb", {16, 1000}, w2);
-  const int big1 = node("fully_connected", "big1", {x, wa}, 1000);
-  const int big2 = node("fully_connected", "big2", {x, wa}, 1000);
-  const int small1 = node("fully_connected", "small1", {big1, wb}, 16);
-  const int small2 = node("fully_connected", "small2", {big2, wb}, 16);
-  g.outputs = {node("add", "join", {small1, small2}, 16)};
+  const int big1 = node(ir::Op::kFullyConnected, "big1", {x, wa}, 1000);
+  const int big2 = node(ir::Op::kFullyConnected, "big2", {x, wa}, 1000);
+  const int small1 = node(ir::Op::kFullyConnected, "small1", {big1, wb}, 16);
+  const int small2 = node(ir::Op::kFullyConnected, "small2", {big2, wb}, 16);
+  g.outputs = {node(ir::Op::kAdd, "join", {small1, small2}, 16)};
   return g;
 }
 

@@ -94,7 +94,7 @@ RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
     if (!int8 && rng() % 2 == 0) {
       ir::Node clamp;
       clamp.name = "clamp_nchw";
-      clamp.op = "clamp";
+      clamp.op = ir::Op::kClamp;
       clamp.inputs = {cur};
       clamp.outputs = {activation("clamp_nchw:0", {n, c, h, w})};
       clamp.attrs["min"] = -0.5;
@@ -105,7 +105,7 @@ RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
     }
     ir::Node transpose;
     transpose.name = "to_nhwc";
-    transpose.op = "transpose";
+    transpose.op = ir::Op::kTranspose;
     transpose.inputs = {cur};
     transpose.outputs = {activation("to_nhwc:0", {n, h, w, c})};
     transpose.attrs["perm"] = std::vector<int64_t>{0, 2, 3, 1};
@@ -125,7 +125,7 @@ RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
     if (g.nodes.size() >= 2 && rng() % 4 == 0) {
       const int other = g.nodes[g.nodes.size() - 2].outputs[0];
       if (g.tensors[other].shape == in_shape) {
-        node.op = "add";
+        node.op = ir::Op::kAdd;
         node.inputs = {cur, other};
         node.outputs = {activation(name + ":0", in_shape)};
         net.description += " add";
@@ -147,15 +147,15 @@ RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
     node.attrs["dilations"] = std::vector<int64_t>{dh, dw};
     int oc = ic;
     if (kind <= 1) {
-      node.op = "conv2d";
+      node.op = ir::Op::kConv2d;
       oc = pick(1, 10);
     } else if (kind == 2) {
-      node.op = "depthwise_conv2d";
+      node.op = ir::Op::kDepthwiseConv2d;
       const int multiplier = rng() % 3 == 0 ? 2 : 1;
       oc = ic * multiplier;
       node.attrs["depth_multiplier"] = int64_t{multiplier};
     } else {
-      node.op = kind == 3 ? "avg_pool2d" : "max_pool2d";
+      node.op = kind == 3 ? ir::Op::kAvgPool2d : ir::Op::kMaxPool2d;
       node.attrs["kernel"] = std::vector<int64_t>{kh, kw};
       if (kind == 3 && !int8) node.attrs["count_include_pad"] = int64_t{static_cast<int64_t>(rng() % 2)};
     }
@@ -164,7 +164,7 @@ RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
       std::vector<float> scales;
       if (int8)
         for (int o = 0; o < oc; ++o) scales.push_back(0.002f * static_cast<float>(1 + o % 4));
-      const bool conv = node.op == "conv2d";
+      const bool conv = node.op == ir::Op::kConv2d;
       const ir::Shape filter_shape = conv ? ir::Shape{oc, kh, kw, ic} : ir::Shape{1, kh, kw, oc};
       node.inputs.push_back(constant(name + "/filter", filter_shape, dtype, scales, conv ? 0 : 3));
       std::vector<float> bias_scales;
@@ -172,9 +172,9 @@ RandomNet random_net(std::mt19937& rng, bool int8, bool channels_first) {
       node.inputs.push_back(constant(name + "/bias", {oc}, int8 ? DType::kInt32 : DType::kFloat32, bias_scales, 0));
     }
     node.outputs = {activation(name + ":0", {n, oh, ow, oc})};
-    if (int8 && node.op == "max_pool2d") g.tensors[node.outputs[0]].quant = g.tensors[cur].quant;
-    if (int8 && node.op == "avg_pool2d") g.tensors[node.outputs[0]].quant = g.tensors[cur].quant;
-    net.description += " " + node.op + " k" + std::to_string(kh) + "x" + std::to_string(kw) + " s" +
+    if (int8 && node.op == ir::Op::kMaxPool2d) g.tensors[node.outputs[0]].quant = g.tensors[cur].quant;
+    if (int8 && node.op == ir::Op::kAvgPool2d) g.tensors[node.outputs[0]].quant = g.tensors[cur].quant;
+    net.description += std::string(" ") + ir::op_name(node.op) + " k" + std::to_string(kh) + "x" + std::to_string(kw) + " s" +
                        std::to_string(sh) + "," + std::to_string(sw) + " d" + std::to_string(dh) + "," +
                        std::to_string(dw) + " p" + std::to_string(pt) + std::to_string(pl) + std::to_string(pb) +
                        std::to_string(pr) + " ->[" + std::to_string(oh) + "," + std::to_string(ow) + "," +
@@ -257,7 +257,7 @@ ir::Graph conv_net() {
   auto conv = [&](const std::string& name, int in, int out, int stride, int64_t oc, int64_t ic) {
     ir::Node n;
     n.name = name;
-    n.op = "conv2d";
+    n.op = ir::Op::kConv2d;
     n.inputs = {in, constant(name + "/w", {oc, 3, 3, ic}), constant(name + "/b", {oc})};
     n.outputs = {out};
     n.attrs["strides"] = std::vector<int64_t>{stride, stride};
@@ -268,13 +268,13 @@ ir::Graph conv_net() {
   conv("conv_b", a, b, 2, 8, 32);
   ir::Node reshape;
   reshape.name = "flatten";
-  reshape.op = "reshape";
+  reshape.op = ir::Op::kReshape;
   reshape.inputs = {b};
   reshape.outputs = {flat};
   g.nodes.push_back(std::move(reshape));
   ir::Node fc;
   fc.name = "classifier";
-  fc.op = "fully_connected";
+  fc.op = ir::Op::kFullyConnected;
   fc.inputs = {flat, constant("fc/w", {10, 2048}), constant("fc/b", {10})};
   fc.outputs = {y};
   g.nodes.push_back(std::move(fc));
@@ -302,7 +302,7 @@ TEST(Patching, RefusesStagesThatCannotRunOnTiles) {
   // A ceil-mode pool's output size cannot be tiled.
   ir::Graph pooled = g;
   ir::Node& second = pooled.nodes[1];
-  second.op = "max_pool2d";
+  second.op = ir::Op::kMaxPool2d;
   second.inputs = {second.inputs[0]};
   second.attrs["kernel"] = std::vector<int64_t>{2, 2};
   second.attrs["pads"] = std::vector<int64_t>{0, 0, 0, 0};

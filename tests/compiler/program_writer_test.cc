@@ -58,7 +58,7 @@ struct GraphBuilder {
   int constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
     return graph.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
   }
-  int node(const std::string& op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
+  int node(ir::Op op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
            std::map<std::string, ir::AttrValue> attrs = {}) {
     const int out = tensor(name + ":0", std::move(out_shape));
     ir::Node n;
@@ -189,15 +189,15 @@ struct SmallNet {
     const int x = b.input("image", {1, 6, 6, 2});
     const int f = b.constant("conv.weight", {4, 3, 3, 2}, filter);
     const int cb = b.constant("conv.bias", {4}, conv_bias);
-    const int conv = b.node("conv2d", "conv", {x, f, cb}, {1, 3, 3, 4},
+    const int conv = b.node(ir::Op::kConv2d, "conv", {x, f, cb}, {1, 3, 3, 4},
                             {{"strides", std::vector<int64_t>{2, 2}},
                              {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
-    const int relu = b.node("clamp", "relu6", {conv}, {1, 3, 3, 4}, {{"min", 0.0}, {"max", 6.0}});
-    const int flat = b.node("reshape", "flatten", {relu}, {1, 36});
+    const int relu = b.node(ir::Op::kClamp, "relu6", {conv}, {1, 3, 3, 4}, {{"min", 0.0}, {"max", 6.0}});
+    const int flat = b.node(ir::Op::kReshape, "flatten", {relu}, {1, 36});
     const int w = b.constant("fc.weight", {3, 36}, weights);
     const int fb = b.constant("fc.bias", {3}, fc_bias);
-    const int fc = b.node("fully_connected", "fc", {flat, w, fb}, {1, 3});
-    const int probs = b.node("softmax", "softmax", {fc}, {1, 3});
+    const int fc = b.node(ir::Op::kFullyConnected, "fc", {flat, w, fb}, {1, 3});
+    const int probs = b.node(ir::Op::kSoftmax, "softmax", {fc}, {1, 3});
     b.output(probs);
   }
 
@@ -243,8 +243,8 @@ TEST(ProgramWriter, AddWithBroadcastOfTwoInputsAndAConstant) {
   const int c = b.input("c", {3, 1});
   const std::vector<float> k = {0.5f, -1.0f, 2.0f, 4.0f};
   const int bias = b.constant("k", {4}, k);
-  const int sum = b.node("add", "add", {a, c}, {2, 3, 4});
-  const int scaled = b.node("mul", "mul", {sum, bias}, {2, 3, 4}, {{"act_min", -1.0}, {"act_max", 3.0}});
+  const int sum = b.node(ir::Op::kAdd, "add", {a, c}, {2, 3, 4});
+  const int scaled = b.node(ir::Op::kMul, "mul", {sum, bias}, {2, 3, 4}, {{"act_min", -1.0}, {"act_max", 3.0}});
   b.output(scaled);
   b.output(sum);  // an intermediate that is also a graph output
 
@@ -331,7 +331,7 @@ TEST(ProgramWriter, OutputThatIsAnInputOrAConstantGetsACopy) {
   const int x = b.input("x", {2, 2});
   const std::vector<float> kv = {1, 2, 3, 4};
   const int k = b.constant("k", {2, 2}, kv);
-  const int y = b.node("sigmoid", "sig", {x}, {2, 2});
+  const int y = b.node(ir::Op::kSigmoid, "sig", {x}, {2, 2});
   b.output(x);
   b.output(k);
   b.output(y);
@@ -354,7 +354,7 @@ TEST(ProgramWriter, OptionalBiasIsWrittenAsNoTensor) {
   const int x = b.input("x", {2, 3});
   const std::vector<float> w = random_floats(6, 11);
   const int wt = b.constant("w", {2, 3}, w);
-  const int y = b.node("fully_connected", "fc", {x, wt, ir::kNoTensor}, {2, 2});
+  const int y = b.node(ir::Op::kFullyConnected, "fc", {x, wt, ir::kNoTensor}, {2, 2});
   b.output(y);
   const CompileResult result = lower_to_program(b.graph, "cortex-m0plus");
   const ProgramHeader h = header_of(result.program);
@@ -379,7 +379,7 @@ TEST(ProgramWriter, ArenaReusesMemoryAlongAChain) {
   // buffer's bytes serve the whole chain.
   GraphBuilder b;
   int t = b.input("x", {256});
-  for (int i = 0; i < 5; ++i) t = b.node("sigmoid", "s" + std::to_string(i), {t}, {256});
+  for (int i = 0; i < 5; ++i) t = b.node(ir::Op::kSigmoid, "s" + std::to_string(i), {t}, {256});
   b.output(t);
   const CompileResult result = lower_to_program(b.graph, "host");
   EXPECT_EQ(result.report.arena_lower_bound_bytes, 1024u);
@@ -398,9 +398,9 @@ TEST(ProgramWriter, InPlaceOnlyOverAnInputThatDies) {
   // the add may write over y or x (both die there). A graph output is never written over.
   GraphBuilder b;
   const int x = b.input("x", {256});
-  const int y = b.node("sigmoid", "s", {x}, {256});
-  const int z = b.node("add", "a", {y, x}, {256});
-  const int w = b.node("tanh", "t", {z}, {256});
+  const int y = b.node(ir::Op::kSigmoid, "s", {x}, {256});
+  const int z = b.node(ir::Op::kAdd, "a", {y, x}, {256});
+  const int w = b.node(ir::Op::kTanh, "t", {z}, {256});
   b.output(z);
   b.output(w);
   const CompileResult result = lower_to_program(b.graph, "host");
@@ -602,26 +602,26 @@ TEST(ProgramWriter, RandomConvLikeOpsRunInPlaceExactly) {
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
   int cases = 0, saved = 0;
   for (int round = 0; round < 400 && cases < 200; ++round) {
-    const std::string op = std::vector<std::string>{"conv2d", "depthwise_conv2d", "avg_pool2d", "max_pool2d"}[rng() % 4];
+    const ir::Op op = std::vector<ir::Op>{ir::Op::kConv2d, ir::Op::kDepthwiseConv2d, ir::Op::kAvgPool2d, ir::Op::kMaxPool2d}[rng() % 4];
     const int n = pick(1, 2), h = pick(1, 9), w = pick(1, 9), c = pick(1, 6);
     const int kh = pick(1, 4), kw = pick(1, 4), sh = pick(1, 3), sw = pick(1, 3);
-    const bool pool = op != "conv2d" && op != "depthwise_conv2d";
+    const bool pool = op != ir::Op::kConv2d && op != ir::Op::kDepthwiseConv2d;
     const int dh = pool ? 1 : pick(1, 2), dw = pool ? 1 : pick(1, 2);
     const int pt = pick(0, kh - 1), pb = pick(0, kh - 1), pl = pick(0, kw - 1), pr = pick(0, kw - 1);
     const int eff_h = dh * (kh - 1) + 1, eff_w = dw * (kw - 1) + 1;
     const int oh = (h + pt + pb - eff_h) / sh + 1, ow = (w + pl + pr - eff_w) / sw + 1;
     if (h + pt + pb < eff_h || w + pl + pr < eff_w || oh <= 0 || ow <= 0) continue;
     if (pool && (pt >= kh || pl >= kw)) continue;
-    const int multiplier = op == "depthwise_conv2d" ? pick(1, 3) : 1;
-    const int oc = op == "conv2d" ? pick(1, 8) : c * multiplier;
+    const int multiplier = op == ir::Op::kDepthwiseConv2d ? pick(1, 3) : 1;
+    const int oc = op == ir::Op::kConv2d ? pick(1, 8) : c * multiplier;
     ++cases;
-    SCOPED_TRACE(op + " case " + std::to_string(cases) + ": [" + std::to_string(n) + "," + std::to_string(h) + "," +
+    SCOPED_TRACE(std::string(ir::op_name(op)) + " case " + std::to_string(cases) + ": [" + std::to_string(n) + "," + std::to_string(h) + "," +
                  std::to_string(w) + "," + std::to_string(c) + "] k " + std::to_string(kh) + "x" + std::to_string(kw) +
                  " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) + "," +
                  std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," +
                  std::to_string(pb) + "," + std::to_string(pr) + " out channels " + std::to_string(oc));
     const std::vector<float> xv = random_floats(static_cast<size_t>(n * h * w * c), 1000 + round);
-    const std::vector<float> fv = random_floats(static_cast<size_t>(oc * kh * kw * (op == "conv2d" ? c : 1)), 2000 + round);
+    const std::vector<float> fv = random_floats(static_cast<size_t>(oc * kh * kw * (op == ir::Op::kConv2d ? c : 1)), 2000 + round);
     auto build = [&](bool keep_input) {
       GraphBuilder b;
       const int x = b.input("x", {n, h, w, c});
@@ -633,9 +633,9 @@ TEST(ProgramWriter, RandomConvLikeOpsRunInPlaceExactly) {
         attrs["kernel"] = std::vector<int64_t>{kh, kw};
       } else {
         attrs["dilations"] = std::vector<int64_t>{dh, dw};
-        const ir::Shape filter_shape = op == "conv2d" ? ir::Shape{oc, kh, kw, c} : ir::Shape{1, kh, kw, oc};
+        const ir::Shape filter_shape = op == ir::Op::kConv2d ? ir::Shape{oc, kh, kw, c} : ir::Shape{1, kh, kw, oc};
         inputs.push_back(b.constant("f", filter_shape, fv));
-        if (op == "depthwise_conv2d") attrs["depth_multiplier"] = int64_t{multiplier};
+        if (op == ir::Op::kDepthwiseConv2d) attrs["depth_multiplier"] = int64_t{multiplier};
       }
       const int y = b.node(op, "op", inputs, {n, oh, ow, oc}, attrs);
       b.output(y);
@@ -678,9 +678,10 @@ TEST(ProgramWriter, RandomInt8ConvLikeOpsRunInPlaceExactlyOnEveryTarget) {
   auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<uint32_t>(hi - lo + 1)); };
   int cases = 0, saved = 0;
   for (int round = 0; round < 600 && cases < 240; ++round) {
-    const std::string op = std::vector<std::string>{"conv2d", "conv2d", "depthwise_conv2d", "avg_pool2d", "max_pool2d"}[rng() % 5];
-    const bool pool = op == "avg_pool2d" || op == "max_pool2d";
-    const bool pointwise = op == "conv2d" && rng() % 2 == 0;
+    const ir::Op op = std::vector<ir::Op>{ir::Op::kConv2d, ir::Op::kConv2d, ir::Op::kDepthwiseConv2d, ir::Op::kAvgPool2d,
+                                          ir::Op::kMaxPool2d}[rng() % 5];
+    const bool pool = op == ir::Op::kAvgPool2d || op == ir::Op::kMaxPool2d;
+    const bool pointwise = op == ir::Op::kConv2d && rng() % 2 == 0;
     const int n = pick(1, 2), h = pick(1, 12), w = pick(1, 12), c = pick(1, 20);
     const int kh = pointwise ? 1 : pick(1, 4), kw = pointwise ? 1 : pick(1, 4);
     const int sh = pick(1, 3), sw = pick(1, 3);
@@ -690,17 +691,17 @@ TEST(ProgramWriter, RandomInt8ConvLikeOpsRunInPlaceExactlyOnEveryTarget) {
     const int eff_h = dh * (kh - 1) + 1, eff_w = dw * (kw - 1) + 1;
     if (h + pt + pb < eff_h || w + pl + pr < eff_w) continue;
     const int oh = (h + pt + pb - eff_h) / sh + 1, ow = (w + pl + pr - eff_w) / sw + 1;
-    const int multiplier = op == "depthwise_conv2d" ? (rng() % 4 == 0 ? 2 : 1) : 1;
-    const int oc = op == "conv2d" ? pick(1, 24) : c * multiplier;
+    const int multiplier = op == ir::Op::kDepthwiseConv2d ? (rng() % 4 == 0 ? 2 : 1) : 1;
+    const int oc = op == ir::Op::kConv2d ? pick(1, 24) : c * multiplier;
     ++cases;
-    SCOPED_TRACE(op + " case " + std::to_string(cases) + ": [" + std::to_string(n) + "," + std::to_string(h) + "," +
+    SCOPED_TRACE(std::string(ir::op_name(op)) + " case " + std::to_string(cases) + ": [" + std::to_string(n) + "," + std::to_string(h) + "," +
                  std::to_string(w) + "," + std::to_string(c) + "] k " + std::to_string(kh) + "x" + std::to_string(kw) +
                  " s " + std::to_string(sh) + "," + std::to_string(sw) + " d " + std::to_string(dh) + "," +
                  std::to_string(dw) + " pads " + std::to_string(pt) + "," + std::to_string(pl) + "," +
                  std::to_string(pb) + "," + std::to_string(pr) + " out channels " + std::to_string(oc));
     std::vector<uint8_t> xv(static_cast<size_t>(n * h * w * c));
     for (uint8_t& v : xv) v = static_cast<uint8_t>(rng());
-    const int filter_c = op == "conv2d" ? c : 1;
+    const int filter_c = op == ir::Op::kConv2d ? c : 1;
     std::vector<uint8_t> fv(static_cast<size_t>(oc * kh * kw * filter_c));
     for (uint8_t& v : fv) v = static_cast<uint8_t>(rng());
     std::vector<uint8_t> bv(static_cast<size_t>(oc) * 4);
@@ -736,14 +737,14 @@ TEST(ProgramWriter, RandomInt8ConvLikeOpsRunInPlaceExactlyOnEveryTarget) {
       } else {
         std::vector<float> scales(static_cast<size_t>(oc));
         for (int o = 0; o < oc; ++o) scales[static_cast<size_t>(o)] = 0.002f * static_cast<float>(1 + o % 5);
-        const ir::Shape fshape = op == "conv2d" ? ir::Shape{oc, kh, kw, c} : ir::Shape{1, kh, kw, oc};
+        const ir::Shape fshape = op == ir::Op::kConv2d ? ir::Shape{oc, kh, kw, c} : ir::Shape{1, kh, kw, oc};
         inputs.push_back(add("f", fshape, DType::kInt8, scales, std::vector<int32_t>(static_cast<size_t>(oc), 0),
-                             op == "conv2d" ? 0 : 3, &fv));
+                             op == ir::Op::kConv2d ? 0 : 3, &fv));
         std::vector<float> bias_scales(scales.size());
         for (size_t o = 0; o < scales.size(); ++o) bias_scales[o] = 0.05f * scales[o];
         inputs.push_back(add("b", {oc}, DType::kInt32, bias_scales, std::vector<int32_t>(scales.size(), 0), 0, &bv));
         attrs["dilations"] = std::vector<int64_t>{dh, dw};
-        if (op == "depthwise_conv2d") attrs["depth_multiplier"] = int64_t{multiplier};
+        if (op == ir::Op::kDepthwiseConv2d) attrs["depth_multiplier"] = int64_t{multiplier};
         y_scale = {0.08f};
         y_zp = {5};
       }

@@ -108,7 +108,7 @@ ir::Graph chain(int64_t n, bool with_div) {
   g.inputs = {x};
   ir::Node add;
   add.name = "add0";
-  add.op = "add";
+  add.op = ir::Op::kAdd;
   add.inputs = {x, c};
   add.outputs = {y};
   g.nodes.push_back(add);
@@ -118,7 +118,7 @@ ir::Graph chain(int64_t n, bool with_div) {
     const int z = add_activation(g, "z", {1, n});
     ir::Node div;
     div.name = "div0";
-    div.op = "div";
+    div.op = ir::Op::kDiv;
     div.inputs = {y, d};
     div.outputs = {z};
     g.nodes.push_back(div);
@@ -206,7 +206,7 @@ TEST(QuantizeModel, KeepsANodeWithoutIntegerKernelInFloat) {
   EXPECT_EQ(report.float_nodes[0], "div0 (div): no integer kernel for div");
   // x (float) -> quantize -> add_s8 -> dequantize -> div_f32 -> z.
   std::vector<std::string> ops;
-  for (const ir::Node& n : q.nodes) ops.push_back(n.op);
+  for (const ir::Node& n : q.nodes) ops.push_back(ir::op_name(n.op));
   EXPECT_EQ(ops, (std::vector<std::string>{"quantize", "add", "dequantize", "div"}));
   EXPECT_EQ(q.tensors[q.outputs[0]].name, "z");
   EXPECT_EQ(q.tensors[q.outputs[0]].dtype, DType::kFloat32);
@@ -225,7 +225,7 @@ TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
   Report report;
   const ir::Graph q = quantize_model(g, cal, in, options, host_arena, &report);
   ASSERT_EQ(q.nodes.size(), 1u);
-  EXPECT_EQ(q.nodes[0].op, "add");
+  EXPECT_EQ(q.nodes[0].op, ir::Op::kAdd);
   EXPECT_EQ(q.tensors[q.inputs[0]].dtype, DType::kInt8);
   EXPECT_EQ(q.tensors[q.outputs[0]].dtype, DType::kInt8);
   EXPECT_EQ(q.tensors[q.outputs[0]].name, "y");

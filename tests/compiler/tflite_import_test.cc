@@ -58,7 +58,7 @@ std::string write_temp(const std::string& name, const std::vector<uint8_t>& byte
 
 std::vector<std::string> op_sequence(const ir::Graph& g) {
   std::vector<std::string> ops;
-  for (const ir::Node& n : g.nodes) ops.push_back(n.op);
+  for (const ir::Node& n : g.nodes) ops.push_back(ir::op_name(n.op));
   return ops;
 }
 
@@ -98,7 +98,7 @@ void expect_valid_graph(const ir::Graph& g) {
     }
   }
   for (const ir::Node& n : g.nodes) {
-    EXPECT_TRUE(kMoteOps.count(n.op)) << n.op;
+    EXPECT_TRUE(kMoteOps.count(ir::op_name(n.op))) << n.op;
     for (int in : n.inputs) {
       if (in == ir::kNoTensor) continue;
       EXPECT_TRUE(available.at(in)) << n.name << " reads '" << g.tensors[in].name << "' before it is written";
@@ -236,7 +236,7 @@ TEST(TfliteImport, KeywordSpottingQuantizationAndConvAttributes) {
 
   // First conv: 10x4 filter, stride 2, SAME on 49x10 -> 25x5: pads 4/5 and 1/1.
   const ir::Node& conv = g.nodes.at(0);
-  EXPECT_EQ(conv.op, "conv2d");
+  EXPECT_EQ(conv.op, ir::Op::kConv2d);
   EXPECT_EQ(conv.get_ints("strides"), (Ints{2, 2}));
   EXPECT_EQ(conv.get_ints("dilations"), (Ints{1, 1}));
   EXPECT_EQ(conv.get_ints("pads"), (Ints{4, 1, 5, 1}));
@@ -256,13 +256,13 @@ TEST(TfliteImport, KeywordSpottingQuantizationAndConvAttributes) {
     EXPECT_NEAR(bias.quant.scales[c], in.quant.scales[0] * filter.quant.scales[c], 1e-6 * bias.quant.scales[c]);
 
   const ir::Node& dw = g.nodes.at(1);
-  EXPECT_EQ(dw.op, "depthwise_conv2d");
+  EXPECT_EQ(dw.op, ir::Op::kDepthwiseConv2d);
   EXPECT_EQ(dw.get_int("depth_multiplier", 0), 1);
   EXPECT_EQ(dw.get_ints("pads"), (Ints{1, 1, 1, 1}));
   EXPECT_EQ(g.tensors[dw.inputs.at(1)].quant.axis, 3);
 
   const ir::Node& pool = g.nodes.at(9);
-  EXPECT_EQ(pool.op, "avg_pool2d");
+  EXPECT_EQ(pool.op, ir::Op::kAvgPool2d);
   EXPECT_EQ(pool.get_ints("kernel"), (Ints{25, 5}));
   EXPECT_EQ(pool.get_ints("strides"), (Ints{25, 5}));
   EXPECT_EQ(pool.get_ints("pads"), (Ints{0, 0, 0, 0}));
@@ -283,12 +283,12 @@ TEST(TfliteImport, HybridFloatModelKeepsItsInt8Filters) {
   int int8_filters = 0;
   for (const ir::Node& n : g.nodes) {
     const ir::Tensor& w = g.tensors[n.inputs.size() > 1 ? n.inputs[1] : n.inputs[0]];
-    if (n.op == "conv2d") {
+    if (n.op == ir::Op::kConv2d) {
       EXPECT_EQ(w.dtype, DType::kInt8);
       EXPECT_EQ(w.quant.scales.size(), 1u);
       ++int8_filters;
     }
-    if (n.op == "depthwise_conv2d" || n.op == "fully_connected") {
+    if (n.op == ir::Op::kDepthwiseConv2d || n.op == ir::Op::kFullyConnected) {
       EXPECT_EQ(w.dtype, DType::kFloat32);
     }
   }
@@ -305,7 +305,7 @@ TEST(TfliteImport, ResnetStride2SamePadsAndAdds) {
   EXPECT_EQ(down.get_ints("strides"), (Ints{2, 2}));
   EXPECT_EQ(down.get_ints("pads"), (Ints{0, 0, 1, 1}));
   const ir::Node& add = g.nodes.at(3);
-  EXPECT_EQ(add.op, "add");
+  EXPECT_EQ(add.op, ir::Op::kAdd);
   EXPECT_EQ(add.get_float("act_min", -1), 0.0);
   // The two add inputs have their own quantization; the add rescales.
   EXPECT_NE(g.tensors[add.inputs[0]].quant.scales[0], g.tensors[add.inputs[1]].quant.scales[0]);
@@ -319,7 +319,7 @@ TEST(TfliteImport, MicroSpeechDepthMultiplierAndInsertedReshape) {
   EXPECT_EQ(dw.get_ints("pads"), (Ints{4, 3, 5, 3}));  // 10x8 on 49x40, stride 2, SAME
   EXPECT_EQ(g.tensors[dw.inputs[1]].shape, (ir::Shape{1, 10, 8, 8}));
   const ir::Node& flat = g.nodes.at(2);
-  EXPECT_EQ(flat.op, "reshape");
+  EXPECT_EQ(flat.op, ir::Op::kReshape);
   EXPECT_EQ(g.tensors[flat.inputs[0]].shape, (ir::Shape{1, 25, 20, 8}));
   EXPECT_EQ(g.tensors[flat.outputs[0]].shape, (ir::Shape{1, 4000}));
   // The inserted tensor keeps the quantization of the one it reshapes.
@@ -330,7 +330,7 @@ TEST(TfliteImport, MicroSpeechDepthMultiplierAndInsertedReshape) {
 TEST(TfliteImport, LstmKeepsItsInputsOptionsStateAndIntermediates) {
   const ir::Graph g = import_tflite(shared_model("tflm/trained_lstm_int8.tflite"));
   const ir::Node& lstm = g.nodes.at(0);
-  ASSERT_EQ(lstm.op, "lstm");
+  ASSERT_EQ(lstm.op, ir::Op::kLstm);
   ASSERT_EQ(lstm.inputs.size(), 24u);
   for (int k : {9, 10, 11, 16, 17, 20, 21, 22, 23}) EXPECT_EQ(lstm.inputs[k], ir::kNoTensor) << k;
   for (int k : {1, 2, 3, 4}) EXPECT_EQ(g.tensors[lstm.inputs[k]].shape, (ir::Shape{20, 28})) << k;
@@ -864,7 +864,7 @@ TEST(TfliteBuilt, TransposeConvPadsFollowTheOutput) {
   m.outputs = {3};
   const ir::Graph g = import_spec("tconv.tflite", m);
   const ir::Node& n = g.nodes.at(0);
-  EXPECT_EQ(n.op, "transpose_conv");
+  EXPECT_EQ(n.op, ir::Op::kTransposeConv);
   EXPECT_EQ(n.inputs.size(), 2u);  // input, filter (no bias)
   EXPECT_EQ(n.get_ints("strides"), (Ints{2, 2}));
   EXPECT_EQ(n.get_ints("pads"), (Ints{0, 0, 1, 1}));

@@ -65,7 +65,7 @@ inline std::string golden_input_args(const std::string& name, int sample) {
 inline std::string softmax_input_name(const std::string& model) {
   const ir::Graph graph = import_model(model);
   for (auto it = graph.nodes.rbegin(); it != graph.nodes.rend(); ++it)
-    if (it->op == "softmax") return graph.tensors[it->inputs[0]].name;
+    if (it->op == ir::Op::kSoftmax) return graph.tensors[it->inputs[0]].name;
   return "";
 }
 

@@ -20,12 +20,11 @@
 #include "onnx/defs/shape_inference.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
-#include "passes/source_eval.h"
+#include "import/onnx/source_eval.h"
 
 namespace mote {
+namespace onnx_import {
 namespace {
-
-using passes::shape_string;
 
 constexpr int64_t kMinOpset = 11;
 constexpr int64_t kMaxOpset = 17;
@@ -202,7 +201,7 @@ const std::set<std::string>& supported_ops() {
 // The result of converting one NodeProto: the normalized node (inputs/outputs not yet
 // set), which of the ONNX inputs it keeps, and how many leading outputs it keeps.
 struct Converted {
-  ir::Node node;
+  SourceNode node;
   std::vector<int> kept_inputs;  // positions in the NodeProto's input list
   int kept_outputs = 1;
 };
@@ -211,7 +210,7 @@ class OnnxImporter {
  public:
   explicit OnnxImporter(std::string path) : path_(std::move(path)) {}
 
-  ir::Graph run() {
+  SourceGraph run() {
     load();
     resolve_shapes();
     return convert();
@@ -334,7 +333,7 @@ class OnnxImporter {
         folded[i] = true;
         continue;
       }
-      if (!passes::is_host_evaluable(node.op_type())) continue;
+      if (!is_host_evaluable(node.op_type())) continue;
       const bool shape_only = node.op_type() == "Shape" || node.op_type() == "Size";
       std::vector<ir::Tensor> shape_holders(node.input_size());
       std::vector<const ir::Tensor*> inputs(node.input_size(), nullptr);
@@ -357,7 +356,7 @@ class OnnxImporter {
       for (int pos : c.kept_inputs) kept.push_back(pos < node.input_size() ? inputs[pos] : nullptr);
       std::vector<ir::Tensor> outputs;
       try {
-        outputs = passes::evaluate_source_node(c.node, kept, {evaluated_dtype(c.node, kept)});
+        outputs = evaluate_source_node(c.node, kept, {evaluated_dtype(c.node, kept)});
       } catch (const CompileError& e) {
         fail(e.what());
       }
@@ -394,7 +393,7 @@ class OnnxImporter {
   }
 
   // dtype of an evaluated node's first output.
-  static DType evaluated_dtype(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs) {
+  static DType evaluated_dtype(const SourceNode& node, const std::vector<const ir::Tensor*>& inputs) {
     if (node.op == "Shape" || node.op == "Size") return DType::kInt64;
     if (node.op == "Cast") return static_cast<DType>(node.get_int("to", 1));
     if (node.op == "ConstantOfShape")
@@ -476,16 +475,16 @@ class OnnxImporter {
     switch (t.dtype) {
       case DType::kFloat32:
         check_count(tp.float_data_size());
-        t.data = passes::float_bytes(std::vector<float>(tp.float_data().begin(), tp.float_data().end()));
+        t.data = float_bytes(std::vector<float>(tp.float_data().begin(), tp.float_data().end()));
         break;
       case DType::kInt64:
         check_count(tp.int64_data_size());
-        t.data = passes::encode_ints(t.dtype, std::vector<int64_t>(tp.int64_data().begin(),
+        t.data = encode_ints(t.dtype, std::vector<int64_t>(tp.int64_data().begin(),
                                                                    tp.int64_data().end()));
         break;
       default:  // int32, int16, int8, uint8, bool are stored in int32_data
         check_count(tp.int32_data_size());
-        t.data = passes::encode_ints(t.dtype, std::vector<int64_t>(tp.int32_data().begin(),
+        t.data = encode_ints(t.dtype, std::vector<int64_t>(tp.int32_data().begin(),
                                                                    tp.int32_data().end()));
         break;
     }
@@ -513,18 +512,18 @@ class OnnxImporter {
       t.name = node.output(0);
     } else if (a.name() == "value_float") {
       t.dtype = DType::kFloat32;
-      t.data = passes::float_bytes({a.f()});
+      t.data = float_bytes({a.f()});
     } else if (a.name() == "value_floats") {
       t.dtype = DType::kFloat32;
       t.shape = {a.floats_size()};
-      t.data = passes::float_bytes(std::vector<float>(a.floats().begin(), a.floats().end()));
+      t.data = float_bytes(std::vector<float>(a.floats().begin(), a.floats().end()));
     } else if (a.name() == "value_int") {
       t.dtype = DType::kInt64;
-      t.data = passes::encode_ints(DType::kInt64, {a.i()});
+      t.data = encode_ints(DType::kInt64, {a.i()});
     } else if (a.name() == "value_ints") {
       t.dtype = DType::kInt64;
       t.shape = {a.ints_size()};
-      t.data = passes::encode_ints(DType::kInt64, std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+      t.data = encode_ints(DType::kInt64, std::vector<int64_t>(a.ints().begin(), a.ints().end()));
     } else {
       fail_node(node, "attribute '" + a.name() + "' not supported");
     }
@@ -558,232 +557,306 @@ class OnnxImporter {
   }
 
   // ---- node conversion ----------------------------------------------------------------
-  // inputs[k] describes ONNX input k (nullptr when omitted); it carries the shape and,
-  // when constant, the data.
+  // Converts one NodeProto. inputs[k] describes ONNX input k (nullptr when omitted); it
+  // carries the shape and, when constant, the data.
   Converted convert_node(const onnx::NodeProto& node,
                          const std::vector<const ir::Tensor*>& inputs) const {
-    Converted c;
-    c.node.name = node_name(node);
-    c.node.op = node.op_type();
-    const std::string& op = node.op_type();
-    auto& attrs = c.node.attrs;
-    auto keep_all = [&] {
-      for (int k = 0; k < node.input_size(); ++k) c.kept_inputs.push_back(k);
-    };
-    auto input = [&](int k) -> const ir::Tensor* {
-      return k < static_cast<int>(inputs.size()) ? inputs[k] : nullptr;
-    };
-    auto rank_of = [&](int k) -> int64_t {
+    return NodeConverter(*this, node, inputs).run();
+  }
+
+  // The conversion of one node: its normalized attributes and the inputs and outputs it
+  // keeps, one method per op that has attributes to normalize.
+  class NodeConverter {
+   public:
+    NodeConverter(const OnnxImporter& importer, const onnx::NodeProto& node,
+                  const std::vector<const ir::Tensor*>& inputs)
+        : importer_(importer), node_(node), inputs_(inputs) {}
+
+    Converted run() {
+      c_.node.name = node_name(node_);
+      c_.node.op = node_.op_type();
+      const std::string& op = node_.op_type();
+      if (op == "Conv" || op == "AveragePool" || op == "MaxPool") {
+        importer_.convert_spatial(node_, inputs_, c_);
+      } else if (op == "Gemm") {
+        gemm();
+      } else if (op == "Clip") {
+        clip();
+      } else if (op == "Softmax") {
+        softmax();
+      } else if (op == "BatchNormalization") {
+        c_.kept_inputs = {0, 1, 2, 3, 4};
+        if (attr_int("training_mode", 0) != 0)
+          fail_attr("training_mode", std::to_string(attr_int("training_mode", 0)));
+        attrs()["epsilon"] = attr_float("epsilon", 1e-5);
+      } else if (op == "Flatten") {
+        flatten();
+      } else if (op == "Reshape") {
+        c_.kept_inputs = {0, 1};
+        attrs()["allowzero"] = int64_t{attr_int("allowzero", 0) != 0};
+      } else if (op == "Transpose") {
+        transpose();
+      } else if (op == "Concat") {
+        keep_all();
+        attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
+      } else if (op == "Pad") {
+        pad();
+      } else if (op == "ReduceMean") {
+        reduce_mean();
+      } else if (op == "Dropout") {
+        c_.kept_inputs = {0};
+        if (const ir::Tensor* mode = constant_input(2, "training_mode")) {
+          if (read_ints(*mode).at(0) != 0)
+            fail("input 'training_mode' value 1 not supported (inference only)");
+        }
+      } else if (op == "Squeeze") {
+        squeeze();
+      } else if (op == "Unsqueeze") {
+        unsqueeze();
+      } else if (op == "Shape") {
+        shape();
+      } else if (op == "Gather") {
+        c_.kept_inputs = {0, 1};
+        attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
+      } else if (op == "Cast") {
+        cast();
+      } else if (op == "ConstantOfShape") {
+        constant_of_shape();
+      } else if (op == "HardSigmoid") {
+        c_.kept_inputs = {0};
+        attrs()["alpha"] = attr_float("alpha", 0.2);
+        attrs()["beta"] = attr_float("beta", 0.5);
+      } else if (op == "LeakyRelu") {
+        c_.kept_inputs = {0};
+        attrs()["alpha"] = attr_float("alpha", 0.01);
+      } else {
+        // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size, Slice, Range,
+        // GlobalAveragePool, GlobalMaxPool: no attributes.
+        keep_all();
+      }
+      return std::move(c_);
+    }
+
+   private:
+    // ---- helpers ----
+    [[noreturn]] void fail(const std::string& what) const { importer_.fail_node(node_, what); }
+    [[noreturn]] void fail_attr(const std::string& attr, const std::string& value,
+                                const std::string& why = {}) const {
+      importer_.fail_attr(node_, attr, value, why);
+    }
+    std::map<std::string, ir::AttrValue>& attrs() { return c_.node.attrs; }
+    int64_t attr_int(const std::string& name, int64_t fallback) const {
+      return OnnxImporter::attr_int(node_, name, fallback);
+    }
+    double attr_float(const std::string& name, double fallback) const {
+      return OnnxImporter::attr_float(node_, name, fallback);
+    }
+    std::optional<std::vector<int64_t>> attr_ints(const std::string& name) const {
+      return OnnxImporter::attr_ints(node_, name);
+    }
+    void keep_all() {
+      for (int k = 0; k < node_.input_size(); ++k) c_.kept_inputs.push_back(k);
+    }
+    const ir::Tensor* input(int k) const {
+      return k < static_cast<int>(inputs_.size()) ? inputs_[k] : nullptr;
+    }
+    int64_t rank_of(int k) const {
       const ir::Tensor* t = input(k);
-      if (!t) fail_node(node, "input " + std::to_string(k) + " missing");
+      if (!t) fail("input " + std::to_string(k) + " missing");
       return static_cast<int64_t>(t->shape.size());
-    };
-    auto constant_input = [&](int k, const std::string& what) -> const ir::Tensor* {
+    }
+    const ir::Tensor* constant_input(int k, const std::string& what) const {
       const ir::Tensor* t = input(k);
-      if (t && !t->is_constant) fail_node(node, "input '" + what + "' must be constant");
+      if (t && !t->is_constant) fail("input '" + what + "' must be constant");
       return t;
-    };
-    auto axis_in = [&](const std::string& attr, int64_t axis, int64_t rank) {
+    }
+    int64_t axis_in(const std::string& attr, int64_t axis, int64_t rank) const {
       if (axis < -rank || axis >= rank)
-        fail_attr(node, attr, std::to_string(axis), "out of range for rank " + std::to_string(rank));
+        fail_attr(attr, std::to_string(axis), "out of range for rank " + std::to_string(rank));
       return axis < 0 ? axis + rank : axis;
-    };
-    auto sorted_axes = [&](const std::string& attr, const std::vector<int64_t>& axes, int64_t rank) {
+    }
+    std::vector<int64_t> sorted_axes(const std::string& attr, const std::vector<int64_t>& axes,
+                                     int64_t rank) const {
       std::vector<int64_t> out;
       for (int64_t a : axes) out.push_back(axis_in(attr, a, rank));
       std::sort(out.begin(), out.end());
       if (std::adjacent_find(out.begin(), out.end()) != out.end())
-        fail_attr(node, attr, ints_string(axes), "repeated axis");
+        fail_attr(attr, ints_string(axes), "repeated axis");
       return out;
-    };
+    }
 
-    if (op == "Conv" || op == "AveragePool" || op == "MaxPool") {
-      convert_spatial(node, inputs, c);
-    } else if (op == "Gemm") {
+    // ---- ops ----
+    void gemm() {
       keep_all();
-      attrs["alpha"] = attr_float(node, "alpha", 1.0);
-      attrs["beta"] = attr_float(node, "beta", 1.0);
-      attrs["transA"] = int64_t{attr_int(node, "transA", 0) != 0};
-      attrs["transB"] = int64_t{attr_int(node, "transB", 0) != 0};
-      // ONNX 1.12's Gemm inference does not compare the inner dimensions; later passes
+      attrs()["alpha"] = attr_float("alpha", 1.0);
+      attrs()["beta"] = attr_float("beta", 1.0);
+      const bool trans_a = attr_int("transA", 0) != 0;
+      const bool trans_b = attr_int("transB", 0) != 0;
+      attrs()["transA"] = int64_t{trans_a};
+      attrs()["transB"] = int64_t{trans_b};
+      // ONNX 1.12's Gemm inference does not compare the inner dimensions; later stages
       // index the weights by A's K, so a mismatch must stop here.
       const ir::Tensor* a = input(0);
       const ir::Tensor* b = input(1);
-      if (a && b) {
-        if (a->shape.size() != 2 || b->shape.size() != 2)
-          fail_node(node, "inputs must be 2-D, got A " + shape_string(a->shape) + " and B " +
-                              shape_string(b->shape));
-        const bool trans_a = attr_int(node, "transA", 0) != 0;
-        const bool trans_b = attr_int(node, "transB", 0) != 0;
-        const int64_t k_a = a->shape[trans_a ? 0 : 1];
-        const int64_t k_b = b->shape[trans_b ? 1 : 0];
-        if (k_a != k_b)
-          fail_node(node, "inner dimensions differ: A '" + node.input(0) + "' " +
-                              shape_string(a->shape) + (trans_a ? " (transA)" : "") + " has K " +
-                              std::to_string(k_a) + ", B '" + node.input(1) + "' " +
-                              shape_string(b->shape) + (trans_b ? " (transB)" : "") + " has K " +
-                              std::to_string(k_b));
-      }
-    } else if (op == "Clip") {
+      if (!a || !b) return;
+      if (a->shape.size() != 2 || b->shape.size() != 2)
+        fail("inputs must be 2-D, got A " + shape_string(a->shape) + " and B " + shape_string(b->shape));
+      const int64_t k_a = a->shape[trans_a ? 0 : 1];
+      const int64_t k_b = b->shape[trans_b ? 1 : 0];
+      if (k_a != k_b)
+        fail("inner dimensions differ: A '" + node_.input(0) + "' " + shape_string(a->shape) +
+             (trans_a ? " (transA)" : "") + " has K " + std::to_string(k_a) + ", B '" +
+             node_.input(1) + "' " + shape_string(b->shape) + (trans_b ? " (transB)" : "") +
+             " has K " + std::to_string(k_b));
+    }
+
+    void clip() {
       const ir::Tensor* lo = input(1);
       const ir::Tensor* hi = input(2);
       const bool bounds_constant = (!lo || lo->is_constant) && (!hi || hi->is_constant);
-      if (bounds_constant) {
-        auto bound = [&](const ir::Tensor* t, const char* what, double fallback) {
-          if (!t) return fallback;
-          if (t->elements() != 1) fail_node(node, std::string("input '") + what + "' must be a scalar");
-          return passes::read_doubles(*t)[0];
-        };
-        c.kept_inputs = {0};
-        attrs["min"] = bound(lo, "min", -kInf);
-        attrs["max"] = bound(hi, "max", kInf);
-      } else {
-        keep_all();
-      }
-    } else if (op == "Softmax") {
-      c.kept_inputs = {0};
+      if (!bounds_constant) return keep_all();
+      auto bound = [&](const ir::Tensor* t, const char* what, double fallback) {
+        if (!t) return fallback;
+        if (t->elements() != 1) fail(std::string("input '") + what + "' must be a scalar");
+        return read_doubles(*t)[0];
+      };
+      c_.kept_inputs = {0};
+      attrs()["min"] = bound(lo, "min", -kInf);
+      attrs()["max"] = bound(hi, "max", kInf);
+    }
+
+    void softmax() {
+      c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
-      const int64_t axis = axis_in("axis", attr_int(node, "axis", opset_ < 13 ? 1 : -1), rank);
-      attrs["axis"] = axis;
-      attrs["coerce_2d"] = int64_t{opset_ < 13 && axis != rank - 1};
-    } else if (op == "BatchNormalization") {
-      c.kept_inputs = {0, 1, 2, 3, 4};
-      if (attr_int(node, "training_mode", 0) != 0)
-        fail_attr(node, "training_mode", std::to_string(attr_int(node, "training_mode", 0)));
-      attrs["epsilon"] = attr_float(node, "epsilon", 1e-5);
-    } else if (op == "Flatten") {
-      c.kept_inputs = {0};
+      const int64_t opset = importer_.opset_;
+      const int64_t axis = axis_in("axis", attr_int("axis", opset < 13 ? 1 : -1), rank);
+      attrs()["axis"] = axis;
+      attrs()["coerce_2d"] = int64_t{opset < 13 && axis != rank - 1};
+    }
+
+    void flatten() {
+      c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
-      int64_t axis = attr_int(node, "axis", 1);
+      const int64_t axis = attr_int("axis", 1);
       if (axis < -rank || axis > rank)
-        fail_attr(node, "axis", std::to_string(axis), "out of range for rank " + std::to_string(rank));
-      attrs["axis"] = axis < 0 ? axis + rank : axis;
-    } else if (op == "Reshape") {
-      c.kept_inputs = {0, 1};
-      attrs["allowzero"] = int64_t{attr_int(node, "allowzero", 0) != 0};
-    } else if (op == "Transpose") {
-      c.kept_inputs = {0};
+        fail_attr("axis", std::to_string(axis), "out of range for rank " + std::to_string(rank));
+      attrs()["axis"] = axis < 0 ? axis + rank : axis;
+    }
+
+    void transpose() {
+      c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
       std::vector<int64_t> perm;
-      if (auto p = attr_ints(node, "perm")) {
+      if (auto p = attr_ints("perm")) {
         perm = *p;
         std::vector<int64_t> sorted = perm;
         std::sort(sorted.begin(), sorted.end());
         bool ok = static_cast<int64_t>(perm.size()) == rank;
         for (int64_t i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
-        if (!ok) fail_attr(node, "perm", ints_string(perm), "not a permutation of the input's axes");
+        if (!ok) fail_attr("perm", ints_string(perm), "not a permutation of the input's axes");
       } else {
         for (int64_t i = rank; i-- > 0;) perm.push_back(i);
       }
-      attrs["perm"] = perm;
-    } else if (op == "Concat") {
-      keep_all();
-      attrs["axis"] = axis_in("axis", attr_int(node, "axis", 0), rank_of(0));
-    } else if (op == "Pad") {
-      c.kept_inputs = {0};
-      const std::string mode = attr_string(node, "mode", "constant");
-      if (mode != "constant" && mode != "reflect" && mode != "edge")
-        fail_attr(node, "mode", "'" + mode + "'");
-      attrs["mode"] = mode;
+      attrs()["perm"] = perm;
+    }
+
+    void pad() {
+      c_.kept_inputs = {0};
+      const std::string mode = OnnxImporter::attr_string(node_, "mode", "constant");
+      if (mode != "constant" && mode != "reflect" && mode != "edge") fail_attr("mode", "'" + mode + "'");
+      attrs()["mode"] = mode;
       const ir::Tensor* pads_t = constant_input(1, "pads");
-      if (!pads_t) fail_node(node, "input 'pads' missing");
-      const std::vector<int64_t> pads = passes::read_ints(*pads_t);
+      if (!pads_t) fail("input 'pads' missing");
+      const std::vector<int64_t> pads = read_ints(*pads_t);
       if (static_cast<int64_t>(pads.size()) != 2 * rank_of(0))
-        fail_node(node, "input 'pads' has " + std::to_string(pads.size()) + " values, expected " +
-                            std::to_string(2 * rank_of(0)));
+        fail("input 'pads' has " + std::to_string(pads.size()) + " values, expected " +
+             std::to_string(2 * rank_of(0)));
       for (int64_t p : pads)
-        if (p < 0) fail_node(node, "input 'pads' value " + ints_string(pads) +
-                                       " not supported (negative pads)");
-      attrs["pads"] = pads;
+        if (p < 0) fail("input 'pads' value " + ints_string(pads) + " not supported (negative pads)");
+      attrs()["pads"] = pads;
       double value = 0.0;
       if (const ir::Tensor* v = constant_input(2, "constant_value")) {
-        if (v->elements() != 1) fail_node(node, "input 'constant_value' must be a scalar");
-        value = passes::read_doubles(*v)[0];
+        if (v->elements() != 1) fail("input 'constant_value' must be a scalar");
+        value = read_doubles(*v)[0];
       }
-      attrs["value"] = value;
-    } else if (op == "ReduceMean") {
-      c.kept_inputs = {0};
+      attrs()["value"] = value;
+    }
+
+    void reduce_mean() {
+      c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
       std::vector<int64_t> axes;
-      if (auto a = attr_ints(node, "axes")) axes = sorted_axes("axes", *a, rank);
+      if (auto a = attr_ints("axes")) axes = sorted_axes("axes", *a, rank);
       else for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
-      attrs["axes"] = axes;
-      attrs["keepdims"] = int64_t{attr_int(node, "keepdims", 1) != 0};
-    } else if (op == "Dropout") {
-      c.kept_inputs = {0};
-      if (const ir::Tensor* mode = constant_input(2, "training_mode")) {
-        if (passes::read_ints(*mode).at(0) != 0)
-          fail_node(node, "input 'training_mode' value 1 not supported (inference only)");
-      }
-    } else if (op == "Squeeze") {
-      c.kept_inputs = {0};
+      attrs()["axes"] = axes;
+      attrs()["keepdims"] = int64_t{attr_int("keepdims", 1) != 0};
+    }
+
+    void squeeze() {
+      c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
       std::vector<int64_t> axes;
-      std::optional<std::vector<int64_t>> given = attr_ints(node, "axes");
-      if (!given && input(1)) given = passes::read_ints(*constant_input(1, "axes"));
+      std::optional<std::vector<int64_t>> given = attr_ints("axes");
+      if (!given && input(1)) given = read_ints(*constant_input(1, "axes"));
       if (given) {
         axes = sorted_axes("axes", *given, rank);
         for (int64_t a : axes)
           if (input(0)->shape[a] != 1)
-            fail_attr(node, "axes", ints_string(*given),
+            fail_attr("axes", ints_string(*given),
                       "axis " + std::to_string(a) + " has size " + std::to_string(input(0)->shape[a]));
       } else {
         for (int64_t i = 0; i < rank; ++i)
           if (input(0)->shape[i] == 1) axes.push_back(i);
       }
-      attrs["axes"] = axes;
-    } else if (op == "Unsqueeze") {
-      c.kept_inputs = {0};
-      std::optional<std::vector<int64_t>> given = attr_ints(node, "axes");
+      attrs()["axes"] = axes;
+    }
+
+    void unsqueeze() {
+      c_.kept_inputs = {0};
+      std::optional<std::vector<int64_t>> given = attr_ints("axes");
       if (!given) {
         const ir::Tensor* t = constant_input(1, "axes");
-        if (!t) fail_node(node, "input 'axes' missing");
-        given = passes::read_ints(*t);
+        if (!t) fail("input 'axes' missing");
+        given = read_ints(*t);
       }
-      attrs["axes"] = sorted_axes("axes", *given, rank_of(0) + static_cast<int64_t>(given->size()));
-    } else if (op == "Shape") {
-      c.kept_inputs = {0};
+      attrs()["axes"] = sorted_axes("axes", *given, rank_of(0) + static_cast<int64_t>(given->size()));
+    }
+
+    void shape() {
+      c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
       auto clamp_index = [rank](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
-      attrs["start"] = clamp_index(attr_int(node, "start", 0));
-      attrs["end"] = clamp_index(attr_int(node, "end", rank));
-    } else if (op == "Gather") {
-      c.kept_inputs = {0, 1};
-      attrs["axis"] = axis_in("axis", attr_int(node, "axis", 0), rank_of(0));
-    } else if (op == "Cast") {
-      c.kept_inputs = {0};
-      const int64_t to = attr_int(node, "to", 0);
+      attrs()["start"] = clamp_index(attr_int("start", 0));
+      attrs()["end"] = clamp_index(attr_int("end", rank));
+    }
+
+    void cast() {
+      c_.kept_inputs = {0};
+      const int64_t to = attr_int("to", 0);
       auto dtype = dtype_from_onnx(static_cast<int32_t>(to));
-      if (!dtype) fail_attr(node, "to", "'" + onnx_type_name(static_cast<int32_t>(to)) + "'");
-      attrs["to"] = static_cast<int64_t>(*dtype);
-    } else if (op == "ConstantOfShape") {
-      c.kept_inputs = {0};
+      if (!dtype) fail_attr("to", "'" + onnx_type_name(static_cast<int32_t>(to)) + "'");
+      attrs()["to"] = static_cast<int64_t>(*dtype);
+    }
+
+    void constant_of_shape() {
+      c_.kept_inputs = {0};
       double value = 0.0;
       DType dtype = DType::kFloat32;
-      if (const auto* a = find_attr(node, "value")) {
-        ir::Tensor v = tensor_from_proto(a->t());
-        if (v.elements() != 1) fail_node(node, "attribute 'value' must hold one element");
-        value = passes::read_doubles(v)[0];
+      if (const auto* a = OnnxImporter::find_attr(node_, "value")) {
+        ir::Tensor v = importer_.tensor_from_proto(a->t());
+        if (v.elements() != 1) fail("attribute 'value' must hold one element");
+        value = read_doubles(v)[0];
         dtype = v.dtype;
       }
-      attrs["value"] = value;
-      attrs["dtype"] = static_cast<int64_t>(dtype);
-    } else if (op == "HardSigmoid") {
-      c.kept_inputs = {0};
-      attrs["alpha"] = attr_float(node, "alpha", 0.2);
-      attrs["beta"] = attr_float(node, "beta", 0.5);
-    } else if (op == "LeakyRelu") {
-      c.kept_inputs = {0};
-      attrs["alpha"] = attr_float(node, "alpha", 0.01);
-    } else if (op == "MaxPool" || op == "Slice" || op == "Range") {
-      keep_all();
-    } else {
-      // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size,
-      // GlobalAveragePool, GlobalMaxPool: no attributes.
-      keep_all();
+      attrs()["value"] = value;
+      attrs()["dtype"] = static_cast<int64_t>(dtype);
     }
-    return c;
-  }
+
+    const OnnxImporter& importer_;
+    const onnx::NodeProto& node_;
+    const std::vector<const ir::Tensor*>& inputs_;
+    Converted c_;
+  };
 
   // Conv, AveragePool, MaxPool: explicit pads, strides, dilations, kernel_shape.
   void convert_spatial(const onnx::NodeProto& node, const std::vector<const ir::Tensor*>& inputs,
@@ -888,8 +961,8 @@ class OnnxImporter {
   }
 
   // ---- conversion to the IR -----------------------------------------------------------
-  ir::Graph convert() {
-    ir::Graph graph;
+  SourceGraph convert() {
+    SourceGraph graph;
     graph.name = std::filesystem::path(path_).stem().string();
     const onnx::GraphProto& g = inferred_.graph();
     std::unordered_map<std::string, int> ids;
@@ -990,6 +1063,17 @@ class OnnxImporter {
 
 }  // namespace
 
-ir::Graph import_onnx(const std::string& path) { return OnnxImporter(path).run(); }
+SourceGraph read_model(const std::string& path) { return OnnxImporter(path).run(); }
+
+}  // namespace onnx_import
+
+ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs) {
+  onnx_import::SourceGraph graph = onnx_import::read_model(path);
+  graph.add_named_outputs(extra_outputs, path);
+  onnx_import::remove_identities(graph);
+  onnx_import::fold_constants_source(graph);
+  onnx_import::fold_batch_norm(graph);
+  return onnx_import::legalize(std::move(graph));
+}
 
 }  // namespace mote

@@ -1,16 +1,28 @@
-// ONNX front end: a .onnx file -> an ir::Graph of source ops (ONNX names, ONNX semantics,
-// NCHW), ready for the source-level passes and legalize_onnx (passes/passes.h).
+// ONNX front end: a .onnx file -> an ir::Graph of Mote ops (compiler/ir/mote_ops.md),
+// through the importer's own stages over a source graph of ONNX ops (source_graph.h):
 //
-// What import does, in order:
+//   read_model             the file -> SourceGraph: ONNX names, semantics and layouts
+//                          (NCHW), every attribute normalized (below)
+//   remove_identities      Identity, Dropout, no-op Casts -> aliases of their input
+//   fold_constants_source  constant subgraphs (shape arithmetic, ...) -> constants
+//   fold_batch_norm        BatchNormalization -> into the Conv before it, or Mul + Add
+//   legalize               ONNX ops -> Mote ops, choosing the layout (NHWC inside)
+//
+// import_onnx() runs them all; compile() then sees only Mote ops. Each stage keeps the
+// graph valid (topological order, shapes on every tensor) and throws CompileError naming
+// the node when it meets something it cannot handle. The stages are exposed one by one
+// for tests.
+//
+// read_model, in order:
 //   1. Reads and parses the file, runs onnx::checker::check_model, and accepts only
 //      default-domain opsets 11 to 17.
 //   2. Runs ONNX shape inference. When it leaves a tensor's shape unknown (a Reshape,
 //      Expand or ConstantOfShape whose shape comes from a Shape/Gather/Concat subgraph,
 //      which ONNX 1.12's inference does not propagate), import evaluates the constant
-//      parts of the graph on the host (passes/source_eval.h) and infers again.
+//      parts of the graph on the host (source_eval.h) and infers again.
 //   3. Converts initializers and Constant nodes to constant tensors (float32, int64,
 //      int32, int16, int8, uint8, bool; raw or typed fields; external data is refused)
-//      and every other node to an ir::Node with its attributes normalized (below).
+//      and every other node to a SourceNode with its attributes normalized (below).
 //      Every tensor gets a fully static shape or import fails naming the tensor.
 // Errors are CompileError with one line: "<path>: <what>", e.g.
 //   "model.onnx: node 'Conv_3' (Conv): attribute 'auto_pad' value 'FOO' not supported".
@@ -55,12 +67,38 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "import/onnx/source_graph.h"
 #include "ir/graph.h"
 
 namespace mote {
 
-// Throws CompileError (one line naming `path`) for anything it cannot import.
-ir::Graph import_onnx(const std::string& path);
+// All the stages below, in order. `extra_outputs` names tensors of the model appended to
+// its outputs before the source-level stages (ir::BasicGraph::add_named_outputs), so they
+// survive and keep the model's layout. Throws CompileError (one line) for anything it
+// cannot import.
+ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs = {});
 
+namespace onnx_import {
+
+// Reading. Throws CompileError "<path>: <what>".
+SourceGraph read_model(const std::string& path);
+
+// Source level. Errors: CompileError "<graph name>: node 'N' (Op): <what>".
+// Identity, Dropout (inference) and no-op Casts become aliases of their input.
+void remove_identities(SourceGraph& graph);
+// Evaluates source nodes whose inputs are all constant (Shape of static tensors,
+// Gather/Unsqueeze/Concat/Cast on shape data, arithmetic on constants, ...).
+void fold_constants_source(SourceGraph& graph);
+// Conv followed by BatchNormalization (sole consumer) -> Conv with scaled weights/bias;
+// a BatchNormalization left alone becomes Mul + Add with per-channel constants.
+void fold_batch_norm(SourceGraph& graph);
+
+// ONNX ops -> Mote ops (compiler/ir/mote_ops.md). Tensors of spatial ops are NHWC inside;
+// graph inputs/outputs keep the model's layout (transposes inserted at the boundary,
+// adjacent inverse transposes cancelled). Throws for an unsupported op or attribute.
+ir::Graph legalize(SourceGraph graph);
+
+}  // namespace onnx_import
 }  // namespace mote

@@ -26,14 +26,8 @@ constexpr uint32_t kSchemaVersion = 3;
 constexpr uintptr_t kBufferAlignment = 16;  // Buffer.data's force_align
 constexpr int64_t kMaxTensorBytes = int64_t{1} << 31;  // program offsets are 32-bit
 
-std::string ints_string(const std::vector<int64_t>& values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(values[i]);
-  }
-  return s + "]";
-}
+using ir::dtype_name;
+std::string ints_string(const std::vector<int64_t>& values) { return ir::shape_string(values); }
 
 std::string op_code_name(int32_t code) {
   const char* name = "";
@@ -365,19 +359,6 @@ class TfliteImporter {
     return ints_string(values);
   }
 
-  static std::string dtype_name(DType dtype) {
-    switch (dtype) {
-      case DType::kFloat32: return "float32";
-      case DType::kInt8: return "int8";
-      case DType::kInt16: return "int16";
-      case DType::kInt32: return "int32";
-      case DType::kUInt8: return "uint8";
-      case DType::kInt64: return "int64";
-      case DType::kBool: return "bool";
-    }
-    return "?";
-  }
-
   // real = scale * (q - zero_point); one scale per tensor, or one per slice along
   // quantized_dimension. min/max alone (no scale) mean "not quantized", as in TFLite.
   ir::QuantParams quantization(const fb::Tensor* t, const ir::Tensor& tensor,
@@ -588,7 +569,7 @@ class TfliteImporter {
     const auto dtype = dtype_from_tflite(type);
     if (!dtype || *dtype != T(bias).dtype)
       fail_option("quantized_bias_type", enum_string(type, fb::EnumNameTensorType(type)),
-                  "the bias tensor is " + dtype_name(T(bias).dtype));
+                  std::string("the bias tensor is ") + dtype_name(T(bias).dtype));
   }
 
   // Without a bias tensor, quantized_bias_type INT32 still picks TFLite's int32
@@ -597,7 +578,7 @@ class TfliteImporter {
     if (bias == ir::kNoTensor && type == fb::TensorType::INT32) node.attrs["quantized_bias_type"] = std::string("int32");
   }
 
-  ir::Node& emit(const std::string& op, std::vector<int> inputs, std::vector<int> outputs) {
+  ir::Node& emit(ir::Op op, std::vector<int> inputs, std::vector<int> outputs) {
     while (!inputs.empty() && inputs.back() == ir::kNoTensor) inputs.pop_back();
     ir::Node node;
     node.name = T(outputs.at(0)).name;
@@ -619,14 +600,14 @@ class TfliteImporter {
       case BuiltinOperator::CONV_2D: return conv2d();
       case BuiltinOperator::DEPTHWISE_CONV_2D: return depthwise_conv2d();
       case BuiltinOperator::FULLY_CONNECTED: return fully_connected();
-      case BuiltinOperator::ADD: return binary("add");
-      case BuiltinOperator::SUB: return binary("sub");
-      case BuiltinOperator::MUL: return binary("mul");
-      case BuiltinOperator::AVERAGE_POOL_2D: return pool("avg_pool2d");
-      case BuiltinOperator::MAX_POOL_2D: return pool("max_pool2d");
+      case BuiltinOperator::ADD: return binary(ir::Op::kAdd);
+      case BuiltinOperator::SUB: return binary(ir::Op::kSub);
+      case BuiltinOperator::MUL: return binary(ir::Op::kMul);
+      case BuiltinOperator::AVERAGE_POOL_2D: return pool(ir::Op::kAvgPool2d);
+      case BuiltinOperator::MAX_POOL_2D: return pool(ir::Op::kMaxPool2d);
       case BuiltinOperator::SOFTMAX: return softmax();
-      case BuiltinOperator::LOGISTIC: return unary("sigmoid");
-      case BuiltinOperator::TANH: return unary("tanh");
+      case BuiltinOperator::LOGISTIC: return unary(ir::Op::kSigmoid);
+      case BuiltinOperator::TANH: return unary(ir::Op::kTanh);
       case BuiltinOperator::RESHAPE: return reshape(1, 2);
       case BuiltinOperator::SQUEEZE: return reshape(1, 1);
       case BuiltinOperator::QUANTIZE: return quantize();
@@ -672,7 +653,7 @@ class TfliteImporter {
     expect_shape(y, "output", {in[0], wh.out, ww.out, out_channels});
     expect_bias(b, out_channels);
 
-    ir::Node& n = emit("conv2d", {x, w, b}, {y});
+    ir::Node& n = emit(ir::Op::kConv2d, {x, w, b}, {y});
     mark_int32_accumulator(n, o->quantized_bias_type(), b);
     n.attrs["strides"] = std::vector<int64_t>{o->stride_h(), o->stride_w()};
     n.attrs["dilations"] = std::vector<int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
@@ -709,7 +690,7 @@ class TfliteImporter {
     expect_shape(y, "output", {in[0], wh.out, ww.out, out_channels});
     expect_bias(b, out_channels);
 
-    ir::Node& n = emit("depthwise_conv2d", {x, w, b}, {y});
+    ir::Node& n = emit(ir::Op::kDepthwiseConv2d, {x, w, b}, {y});
     n.attrs["strides"] = std::vector<int64_t>{o->stride_h(), o->stride_w()};
     n.attrs["dilations"] = std::vector<int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
     n.attrs["pads"] = std::vector<int64_t>{wh.pad_before, ww.pad_before, wh.pad_after, ww.pad_after};
@@ -763,27 +744,27 @@ class TfliteImporter {
       flat.data.clear();
       const int from = x;
       x = graph_.add_tensor(std::move(flat));
-      emit("reshape", {from}, {x});
+      emit(ir::Op::kReshape, {from}, {x});
     }
-    ir::Node& node = emit("fully_connected", {x, w, b}, {y});
+    ir::Node& node = emit(ir::Op::kFullyConnected, {x, w, b}, {y});
     if (o) mark_int32_accumulator(node, o->quantized_bias_type(), b);
     set_activation(node, o ? o->fused_activation_function() : fb::ActivationFunctionType::NONE);
   }
 
   // add, sub, mul: numpy broadcast. pot_scale_int16 (add, sub; default true) selects
   // TFLite's int16 arithmetic: true = power-of-two scales, false = the general rescaling.
-  void binary(const std::string& op) {
+  void binary(ir::Op op) {
     expect_inputs(2, 2);
     const int a = required_input(0, "input 0");
     const int b = required_input(1, "input 1");
     const int y = output(0);
     auto act = fb::ActivationFunctionType::NONE;
     std::optional<bool> pot_scale_int16;
-    if (op == "add") {
+    if (op == ir::Op::kAdd) {
       const auto* o = options<fb::AddOptions>(false);
       act = o ? o->fused_activation_function() : act;
       pot_scale_int16 = o ? o->pot_scale_int16() : true;
-    } else if (op == "sub") {
+    } else if (op == ir::Op::kSub) {
       const auto* o = options<fb::SubOptions>(false);
       act = o ? o->fused_activation_function() : act;
       pot_scale_int16 = o ? o->pot_scale_int16() : true;
@@ -801,7 +782,7 @@ class TfliteImporter {
     if (pot_scale_int16) n.attrs["pot_scale_int16"] = int64_t{*pot_scale_int16};
   }
 
-  void pool(const std::string& op) {
+  void pool(ir::Op op) {
     expect_inputs(1, 1);
     const auto* o = options<fb::Pool2DOptions>(true);
     const int x = required_input(0, "input");
@@ -821,7 +802,7 @@ class TfliteImporter {
     n.attrs["strides"] = std::vector<int64_t>{o->stride_h(), o->stride_w()};
     n.attrs["dilations"] = std::vector<int64_t>{1, 1};
     n.attrs["pads"] = std::vector<int64_t>{wh.pad_before, ww.pad_before, wh.pad_after, ww.pad_after};
-    if (op == "avg_pool2d") n.attrs["count_include_pad"] = int64_t{0};  // TFLite averages real cells
+    if (op == ir::Op::kAvgPool2d) n.attrs["count_include_pad"] = int64_t{0};  // TFLite averages real cells
     set_activation(n, o->fused_activation_function());
   }
 
@@ -832,10 +813,10 @@ class TfliteImporter {
     const int y = output(0);
     if (T(x).shape.empty()) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
     expect_shape(y, "output", T(x).shape);
-    emit("softmax", {x}, {y}).attrs["beta"] = static_cast<double>(o->beta());
+    emit(ir::Op::kSoftmax, {x}, {y}).attrs["beta"] = static_cast<double>(o->beta());
   }
 
-  void unary(const std::string& op) {
+  void unary(ir::Op op) {
     expect_inputs(1, 1);
     const int x = required_input(0, "input");
     const int y = output(0);
@@ -853,7 +834,7 @@ class TfliteImporter {
       fail_op("output '" + T(y).name + "' of shape " + ints_string(T(y).shape) + " has " +
               std::to_string(T(y).elements()) + " elements, the input " + ints_string(T(x).shape) +
               " has " + std::to_string(T(x).elements()));
-    emit("reshape", {x}, {y});
+    emit(ir::Op::kReshape, {x}, {y});
   }
 
   // float -> int8/int16, or requantization between quantized types (int8 -> int8,
@@ -866,7 +847,7 @@ class TfliteImporter {
     if (T(y).quant.empty()) fail_op("output '" + T(y).name + "' has no quantization parameters");
     if (T(x).dtype != DType::kFloat32 && T(x).quant.empty())
       fail_op("input '" + T(x).name + "' has no quantization parameters");
-    emit("quantize", {x}, {y});
+    emit(ir::Op::kQuantize, {x}, {y});
   }
 
   void dequantize() {
@@ -877,7 +858,7 @@ class TfliteImporter {
     if (T(x).quant.empty()) fail_op("input '" + T(x).name + "' has no quantization parameters");
     if (T(y).dtype != DType::kFloat32)
       fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected float32");
-    emit("dequantize", {x}, {y});
+    emit(ir::Op::kDequantize, {x}, {y});
   }
 
   void mean() {
@@ -903,7 +884,7 @@ class TfliteImporter {
       else if (keep_dims) expected.push_back(1);
     }
     expect_shape(y, "output", expected);
-    emit("mean", {x}, {y}).attrs["axes"] = axes;
+    emit(ir::Op::kMean, {x}, {y}).attrs["axes"] = axes;
   }
 
   // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
@@ -943,7 +924,7 @@ class TfliteImporter {
         fail_op("constant_values '" + T(values).name + "' is not quantized like the output");
       value = read_real_scalar(values, "constant_values");
     }
-    ir::Node& n = emit("pad", {x}, {y});
+    ir::Node& n = emit(ir::Op::kPad, {x}, {y});
     n.attrs["pads"] = pads;
     n.attrs["mode"] = std::string("constant");
     n.attrs["value"] = value;
@@ -979,7 +960,7 @@ class TfliteImporter {
       const auto act = o->fused_activation_function();
       fail_option("fused activation", enum_string(act, fb::EnumNameActivationFunctionType(act)));
     }
-    emit("concat", inputs, {y}).attrs["axis"] = axis;
+    emit(ir::Op::kConcat, inputs, {y}).attrs["axis"] = axis;
   }
 
   // TFLite's begin/end/strides and masks (begin_mask, end_mask, shrink_axis_mask,
@@ -1049,7 +1030,7 @@ class TfliteImporter {
       if (!shrink) expected.push_back(count);
     }
     expect_shape(y, "output", expected);
-    ir::Node& n = emit("strided_slice", {x}, {y});
+    ir::Node& n = emit(ir::Op::kStridedSlice, {x}, {y});
     n.attrs["begin"] = begin;
     n.attrs["strides"] = s;
     n.attrs["sizes"] = sizes;
@@ -1100,7 +1081,7 @@ class TfliteImporter {
       pads[a] = wd.pad_before;
       pads[a + 2] = (in_size - 1) * strides[a] + k - wd.pad_before - out_size;
     }
-    ir::Node& n = emit("transpose_conv", {x, w, b}, {y});
+    ir::Node& n = emit(ir::Op::kTransposeConv, {x, w, b}, {y});
     n.attrs["strides"] = std::vector<int64_t>{strides[0], strides[1]};
     n.attrs["pads"] = std::vector<int64_t>{pads[0], pads[1], pads[2], pads[3]};
     set_activation(n, o->fused_activation_function());
@@ -1112,7 +1093,7 @@ class TfliteImporter {
     const int x = required_input(0, "input");
     const int y = output(0);
     expect_shape(y, "output", T(x).shape);
-    emit("leaky_relu", {x}, {y}).attrs["alpha"] = static_cast<double>(o->alpha());
+    emit(ir::Op::kLeakyRelu, {x}, {y}).attrs["alpha"] = static_cast<double>(o->alpha());
   }
 
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for
@@ -1152,7 +1133,7 @@ class TfliteImporter {
     // Trailing omitted inputs are kept: positions are the op's contract.
     ir::Node node;
     node.name = T(y).name;
-    node.op = "lstm";
+    node.op = ir::Op::kLstm;
     node.inputs = inputs;
     node.outputs = {y};
     node.attrs["activation"] = lower_case(enum_string(act, fb::EnumNameActivationFunctionType(act)));

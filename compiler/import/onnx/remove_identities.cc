@@ -4,16 +4,16 @@
 // When the output is a graph output its name must survive, so instead the input's
 // producer is made to write the output tensor directly. Where that is impossible (the
 // input is a graph input, a constant or itself a graph output) the node stays;
-// legalize_onnx turns it into a copy.
+// legalize turns it into a copy.
 #include <algorithm>
 
-#include "passes/passes.h"
-#include "passes/source_eval.h"
+#include "import/onnx/onnx_importer.h"
+#include "import/onnx/source_eval.h"
 
-namespace mote::passes {
+namespace mote::onnx_import {
 namespace {
 
-bool is_identity(const ir::Graph& graph, const ir::Node& node) {
+bool is_identity(const SourceGraph& graph, const SourceNode& node) {
   if (node.inputs.empty() || node.outputs.empty() || node.inputs[0] == ir::kNoTensor) return false;
   if (node.op == "Identity" || node.op == "Dropout") return true;
   if (node.op == "Cast")
@@ -23,15 +23,15 @@ bool is_identity(const ir::Graph& graph, const ir::Node& node) {
 
 }  // namespace
 
-void remove_identities(ir::Graph& graph) {
+void remove_identities(SourceGraph& graph) {
   std::vector<bool> removed(graph.nodes.size(), false);
   for (size_t k = 0; k < graph.nodes.size(); ++k) {
-    const ir::Node& node = graph.nodes[k];
+    const SourceNode& node = graph.nodes[k];
     if (!is_identity(graph, node)) continue;
     const int in = node.inputs[0];
     const int out = node.outputs[0];
     if (!graph.is_graph_output(out)) {
-      replace_uses(graph, out, in);
+      graph.replace_uses(out, in);
       removed[k] = true;
       continue;
     }
@@ -40,14 +40,14 @@ void remove_identities(ir::Graph& graph) {
     // The producer writes the graph output; other readers of `in` read it from there.
     for (int& t : graph.nodes[producer].outputs)
       if (t == in) t = out;
-    replace_uses(graph, in, out);
+    graph.replace_uses(in, out);
     removed[k] = true;
   }
-  std::vector<ir::Node> kept;
+  std::vector<SourceNode> kept;
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     if (!removed[k]) kept.push_back(std::move(graph.nodes[k]));
   graph.nodes = std::move(kept);
   graph.remove_dead();
 }
 
-}  // namespace mote::passes
+}  // namespace mote::onnx_import

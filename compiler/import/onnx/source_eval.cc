@@ -1,18 +1,17 @@
-#include "passes/source_eval.h"
+#include "import/onnx/source_eval.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <set>
-#include <sstream>
 
 #include "common/error.h"
 
-namespace mote::passes {
+namespace mote::onnx_import {
 namespace {
 
-[[noreturn]] void fail(const ir::Node& node, const std::string& what) {
+[[noreturn]] void fail(const SourceNode& node, const std::string& what) {
   throw CompileError("node '" + node.name + "' (" + node.op + "): " + what);
 }
 
@@ -25,13 +24,13 @@ std::vector<int64_t> strides_of(const ir::Shape& shape) {
   return strides;
 }
 
-int64_t normalize_axis(const ir::Node& node, int64_t axis, int64_t rank) {
+int64_t normalize_axis(const SourceNode& node, int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)
     fail(node, "axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
 
-const ir::Tensor& required(const ir::Node& node, const std::vector<const ir::Tensor*>& inputs,
+const ir::Tensor& required(const SourceNode& node, const std::vector<const ir::Tensor*>& inputs,
                            size_t index) {
   if (index >= inputs.size() || inputs[index] == nullptr)
     fail(node, "input " + std::to_string(index) + " missing");
@@ -48,7 +47,7 @@ ir::Tensor make_result(DType dtype, ir::Shape shape, std::vector<uint8_t> data) 
 }
 
 // Axes from attribute "axes" or, when absent, from integer input `input_index`.
-std::optional<std::vector<int64_t>> axes_of(const ir::Node& node,
+std::optional<std::vector<int64_t>> axes_of(const SourceNode& node,
                                             const std::vector<const ir::Tensor*>& inputs,
                                             size_t input_index) {
   if (node.has("axes")) return node.get_ints("axes");
@@ -57,7 +56,7 @@ std::optional<std::vector<int64_t>> axes_of(const ir::Node& node,
   return std::nullopt;
 }
 
-std::vector<ir::Tensor> eval_shape(const ir::Node& node, const ir::Tensor& in) {
+std::vector<ir::Tensor> eval_shape(const SourceNode& node, const ir::Tensor& in) {
   const int64_t rank = static_cast<int64_t>(in.shape.size());
   auto clamp_index = [rank](int64_t v) {
     if (v < 0) v += rank;
@@ -71,7 +70,7 @@ std::vector<ir::Tensor> eval_shape(const ir::Node& node, const ir::Tensor& in) {
                       encode_ints(DType::kInt64, dims))};
 }
 
-std::vector<ir::Tensor> eval_gather(const ir::Node& node, const ir::Tensor& data,
+std::vector<ir::Tensor> eval_gather(const SourceNode& node, const ir::Tensor& data,
                                     const ir::Tensor& indices_tensor) {
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   if (rank == 0) fail(node, "cannot gather from a scalar");
@@ -100,7 +99,7 @@ std::vector<ir::Tensor> eval_gather(const ir::Node& node, const ir::Tensor& data
   return {make_result(data.dtype, out_shape, std::move(out))};
 }
 
-std::vector<ir::Tensor> eval_unsqueeze(const ir::Node& node,
+std::vector<ir::Tensor> eval_unsqueeze(const SourceNode& node,
                                        const std::vector<const ir::Tensor*>& inputs) {
   const ir::Tensor& in = required(node, inputs, 0);
   auto axes = axes_of(node, inputs, 1);
@@ -115,7 +114,7 @@ std::vector<ir::Tensor> eval_unsqueeze(const ir::Node& node,
   return {make_result(in.dtype, shape, in.data)};
 }
 
-std::vector<ir::Tensor> eval_squeeze(const ir::Node& node,
+std::vector<ir::Tensor> eval_squeeze(const SourceNode& node,
                                      const std::vector<const ir::Tensor*>& inputs) {
   const ir::Tensor& in = required(node, inputs, 0);
   const int64_t rank = static_cast<int64_t>(in.shape.size());
@@ -137,7 +136,7 @@ std::vector<ir::Tensor> eval_squeeze(const ir::Node& node,
   return {make_result(in.dtype, shape, in.data)};
 }
 
-std::vector<ir::Tensor> eval_concat(const ir::Node& node,
+std::vector<ir::Tensor> eval_concat(const SourceNode& node,
                                     const std::vector<const ir::Tensor*>& inputs) {
   const ir::Tensor& first = required(node, inputs, 0);
   const int64_t rank = static_cast<int64_t>(first.shape.size());
@@ -170,7 +169,7 @@ std::vector<ir::Tensor> eval_concat(const ir::Node& node,
 }
 
 // ONNX Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
-ir::Shape reshape_target(const ir::Node& node, const ir::Shape& in_shape,
+ir::Shape reshape_target(const SourceNode& node, const ir::Shape& in_shape,
                          const std::vector<int64_t>& requested, bool allowzero) {
   ir::Shape shape;
   int infer_at = -1;
@@ -203,7 +202,7 @@ ir::Shape reshape_target(const ir::Node& node, const ir::Shape& in_shape,
   return shape;
 }
 
-std::vector<ir::Tensor> eval_binary(const ir::Node& node, const ir::Tensor& a,
+std::vector<ir::Tensor> eval_binary(const SourceNode& node, const ir::Tensor& a,
                                     const ir::Tensor& b, DType out_dtype) {
   const ir::Shape shape = broadcast_shapes(a.shape, b.shape, "node '" + node.name + "' (" +
                                                                  node.op + ")");
@@ -270,7 +269,7 @@ std::vector<ir::Tensor> eval_cast(const ir::Tensor& in, DType to) {
   return {make_result(to, in.shape, encode_ints(to, read_ints(in)))};
 }
 
-std::vector<ir::Tensor> eval_slice(const ir::Node& node,
+std::vector<ir::Tensor> eval_slice(const SourceNode& node,
                                    const std::vector<const ir::Tensor*>& inputs) {
   const ir::Tensor& data = required(node, inputs, 0);
   const int64_t rank = static_cast<int64_t>(data.shape.size());
@@ -322,7 +321,7 @@ std::vector<ir::Tensor> eval_slice(const ir::Node& node,
   return {make_result(data.dtype, shape, std::move(out))};
 }
 
-std::vector<ir::Tensor> eval_range(const ir::Node& node,
+std::vector<ir::Tensor> eval_range(const SourceNode& node,
                                    const std::vector<const ir::Tensor*>& inputs, DType dtype) {
   const ir::Tensor& start_t = required(node, inputs, 0);
   const ir::Tensor& limit_t = required(node, inputs, 1);
@@ -360,7 +359,7 @@ bool is_host_evaluable(const std::string& op) {
   return kOps.count(op) != 0;
 }
 
-bool inputs_ready_for_evaluation(const ir::Graph& graph, const ir::Node& node) {
+bool inputs_ready_for_evaluation(const SourceGraph& graph, const SourceNode& node) {
   if (!is_host_evaluable(node.op)) return false;
   if (node.op == "Shape" || node.op == "Size") return true;
   for (int t : node.inputs)
@@ -368,7 +367,7 @@ bool inputs_ready_for_evaluation(const ir::Graph& graph, const ir::Node& node) {
   return !node.inputs.empty();
 }
 
-std::vector<ir::Tensor> evaluate_source_node(const ir::Node& node,
+std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
                                              const std::vector<const ir::Tensor*>& inputs,
                                              const std::vector<DType>& output_dtypes) {
   const std::string& op = node.op;
@@ -519,35 +518,8 @@ ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::st
   return out;
 }
 
-void fail_node(const ir::Graph& graph, const ir::Node& node, const std::string& what) {
-  throw CompileError(graph.name + ": node '" + node.name + "' (" + node.op + "): " + what);
+void fail_node(std::string_view graph_name, const SourceNode& node, const std::string& what) {
+  throw CompileError(std::string(graph_name) + ": node '" + node.name + "' (" + node.op + "): " + what);
 }
 
-void replace_uses(ir::Graph& graph, int from, int to) {
-  for (ir::Node& n : graph.nodes)
-    for (int& t : n.inputs)
-      if (t == from) t = to;
-}
-
-std::string shape_string(const ir::Shape& shape) {
-  std::ostringstream s;
-  s << '[';
-  for (size_t i = 0; i < shape.size(); ++i) s << (i ? "," : "") << shape[i];
-  s << ']';
-  return s.str();
-}
-
-const char* dtype_name(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32: return "float32";
-    case DType::kInt8: return "int8";
-    case DType::kInt16: return "int16";
-    case DType::kInt32: return "int32";
-    case DType::kUInt8: return "uint8";
-    case DType::kInt64: return "int64";
-    case DType::kBool: return "bool";
-  }
-  return "unknown";
-}
-
-}  // namespace mote::passes
+}  // namespace mote::onnx_import

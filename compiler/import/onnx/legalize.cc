@@ -21,17 +21,18 @@
 // and reshapes of constants.
 // 1-D convolutions and pools run as 2-D ones over [N,1,L,C].
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 #include "common/error.h"
-#include "passes/passes.h"
-#include "passes/source_eval.h"
+#include "import/onnx/onnx_importer.h"
+#include "import/onnx/source_eval.h"
 
-namespace mote::passes {
+namespace mote::onnx_import {
 namespace {
+
+using ir::Op;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 using Perm = std::vector<int64_t>;
@@ -76,17 +77,16 @@ bool order_preserving(const ir::Shape& shape, const Perm& perm) {
 
 bool channels_last_rank(size_t rank) { return rank == 3 || rank == 4; }
 
-std::string lower(const std::string& op) {
-  std::string s = op;
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 class Legalizer {
  public:
-  explicit Legalizer(ir::Graph& graph) : g_(graph) {}
+  explicit Legalizer(SourceGraph source) : source_nodes_(std::move(source.nodes)) {
+    g_.name = std::move(source.name);
+    g_.tensors = std::move(source.tensors);
+    g_.inputs = std::move(source.inputs);
+    g_.outputs = std::move(source.outputs);
+  }
 
-  void run() {
+  ir::Graph run() {
     const size_t count = g_.tensors.size();
     values_.assign(count, {});
     logical_shapes_.resize(count);
@@ -96,19 +96,18 @@ class Legalizer {
     }
     for (int t : g_.inputs) values_[t].logical = t;
 
-    std::vector<ir::Node> source = std::move(g_.nodes);
-    g_.nodes.clear();
-    for (const ir::Node& node : source) {
+    for (const SourceNode& node : source_nodes_) {
       node_ = &node;
-      legalize(node);
+      legalize_node(node);
     }
     node_ = nullptr;
     for (int t : g_.outputs) {
       if (logical(t) != t) {
         // Only reachable when an output aliases another tensor: copy into it.
-        emit("reshape", g_.tensors[t].name + "/copy", {values_[t].logical}, {t});
+        emit(Op::kReshape, g_.tensors[t].name + "/copy", {values_[t].logical}, {t});
       }
     }
+    return std::move(g_);
   }
 
  private:
@@ -120,7 +119,7 @@ class Legalizer {
   // ---- basics ---------------------------------------------------------------------
   [[noreturn]] void fail(const std::string& what) const {
     if (node_ == nullptr) throw CompileError(g_.name + ": " + what);
-    fail_node(g_, *node_, what);
+    fail_node(g_.name, *node_, what);
   }
 
   const ir::Shape& logical_shape(int src) const { return logical_shapes_[src]; }
@@ -147,7 +146,7 @@ class Legalizer {
     return g_.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
   }
 
-  ir::Node& emit(const std::string& op, const std::string& name, std::vector<int> inputs,
+  ir::Node& emit(Op op, const std::string& name, std::vector<int> inputs,
                  std::vector<int> outputs) {
     ir::Node n;
     n.name = name;
@@ -162,9 +161,9 @@ class Legalizer {
   // size-1 dims move, else a transpose.
   void emit_permute(const std::string& name, int from, int to, const Perm& perm) {
     if (order_preserving(g_.tensors[from].shape, perm)) {
-      emit("reshape", name, {from}, {to});
+      emit(Op::kReshape, name, {from}, {to});
     } else {
-      emit("transpose", name, {from}, {to}).attrs["perm"] = perm;
+      emit(Op::kTranspose, name, {from}, {to}).attrs["perm"] = perm;
     }
   }
 
@@ -172,7 +171,7 @@ class Legalizer {
     if (g_.tensors[from].shape == shape) return from;
     const ir::Tensor& t = g_.tensors[from];
     const int to = new_tensor(name, t.dtype, shape);
-    emit("reshape", name, {from}, {to});
+    emit(Op::kReshape, name, {from}, {to});
     return to;
   }
 
@@ -236,7 +235,7 @@ class Legalizer {
     if (cl) {
       values_[src].channels_last = tensor;
     } else if (g_.is_graph_output(src)) {
-      emit("reshape", node_->name, {tensor}, {src});
+      emit(Op::kReshape, node_->name, {tensor}, {src});
       values_[src].logical = src;
     } else {
       values_[src].logical = tensor;
@@ -311,7 +310,7 @@ class Legalizer {
   }
 
   // ---- dispatch -------------------------------------------------------------------
-  void legalize(const ir::Node& node) {
+  void legalize_node(const SourceNode& node) {
     const std::string& op = node.op;
     if (op == "Conv") return conv();
     if (op == "AveragePool" || op == "MaxPool") return pool();
@@ -319,10 +318,14 @@ class Legalizer {
     if (op == "GlobalMaxPool") return global_max_pool();
     if (op == "Gemm") return gemm();
     if (op == "MatMul") return matmul();
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") return binary(lower(op));
-    if (op == "Relu") return unary("clamp", 0.0, kInf);
+    if (op == "Add") return binary(Op::kAdd);
+    if (op == "Sub") return binary(Op::kSub);
+    if (op == "Mul") return binary(Op::kMul);
+    if (op == "Div") return binary(Op::kDiv);
+    if (op == "Relu") return unary(Op::kClamp, 0.0, kInf);
     if (op == "Clip") return clip();
-    if (op == "Sigmoid" || op == "Tanh") return unary(lower(op), 0, 0);
+    if (op == "Sigmoid") return unary(Op::kSigmoid, 0, 0);
+    if (op == "Tanh") return unary(Op::kTanh, 0, 0);
     if (op == "HardSigmoid" || op == "HardSwish" || op == "LeakyRelu" || op == "PRelu")
       return piecewise_linear();
     if (op == "Softmax") return softmax();
@@ -339,7 +342,7 @@ class Legalizer {
            dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
     }
     if (op == "BatchNormalization")
-      fail("not folded (fold_batch_norm must run before legalize_onnx)");
+      fail("not folded (fold_batch_norm must run before legalize)");
     if (is_host_evaluable(op)) fail("op not supported on non-constant inputs");
     fail("op not supported");
   }
@@ -370,7 +373,7 @@ class Legalizer {
     return {new_tensor(g_.tensors[out].name + "_2d", g_.tensors[out].dtype, {s[0], 1, s[1], s[2]}), out};
   }
   void finish_spatial(const SpatialOut& o) {
-    if (o.final >= 0) emit("reshape", node_->name + "/to_1d", {o.tensor}, {o.final});
+    if (o.final >= 0) emit(Op::kReshape, node_->name + "/to_1d", {o.tensor}, {o.final});
   }
 
   // ONNX per-axis lists -> Mote's two-axis lists (1-D: H is a unit axis).
@@ -384,7 +387,7 @@ class Legalizer {
   }
 
   void conv() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const ir::Tensor w = constant_input(1, "weights");  // a copy: tensors grow below
     const int bias = input(2);
@@ -415,7 +418,7 @@ class Legalizer {
       const ir::Tensor& o = g_.tensors[out.tensor];
       conv_out = new_tensor(o.name + "_nobias", o.dtype, o.shape);
     }
-    ir::Node& op = emit(depthwise ? "depthwise_conv2d" : "conv2d", n.name, inputs, {conv_out});
+    ir::Node& op = emit(depthwise ? Op::kDepthwiseConv2d : Op::kConv2d, n.name, inputs, {conv_out});
     op.attrs["strides"] = spatial2(n.get_ints("strides"), 1);
     op.attrs["dilations"] = spatial2(n.get_ints("dilations"), 1);
     op.attrs["pads"] = pads4(n.get_ints("pads"));
@@ -424,11 +427,11 @@ class Legalizer {
     } else {
       op.attrs["group"] = group;
     }
-    if (separate_bias) emit("add", n.name + "/bias", {conv_out, logical(bias)}, {out.tensor});
+    if (separate_bias) emit(Op::kAdd, n.name + "/bias", {conv_out, logical(bias)}, {out.tensor});
     finish_spatial(out);
   }
 
-  void emit_pool(const std::string& op, int x, int y, const std::vector<int64_t>& kernel,
+  void emit_pool(Op op, int x, int y, const std::vector<int64_t>& kernel,
                  const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
                  const std::vector<int64_t>& pads, int64_t count_include_pad) {
     const int in = spatial_input(x);
@@ -438,14 +441,14 @@ class Legalizer {
     n.attrs["strides"] = spatial2(strides, 1);
     n.attrs["dilations"] = spatial2(dilations, 1);
     n.attrs["pads"] = pads4(pads);
-    if (op == "avg_pool2d") n.attrs["count_include_pad"] = count_include_pad;
+    if (op == Op::kAvgPool2d) n.attrs["count_include_pad"] = count_include_pad;
     finish_spatial(out);
   }
 
   void pool() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const bool avg = n.op == "AveragePool";
-    emit_pool(avg ? "avg_pool2d" : "max_pool2d", input(0), output0(), n.get_ints("kernel_shape"),
+    emit_pool(avg ? Op::kAvgPool2d : Op::kMaxPool2d, input(0), output0(), n.get_ints("kernel_shape"),
               n.get_ints("strides"), n.get_ints("dilations"), n.get_ints("pads"),
               n.get_int("count_include_pad", 0));
   }
@@ -456,7 +459,7 @@ class Legalizer {
     if (s.size() != 3 && s.size() != 4) fail("input rank " + std::to_string(s.size()) + " not supported");
     const std::vector<int64_t> kernel(s.begin() + 2, s.end());
     const std::vector<int64_t> ones(kernel.size(), 1), zeros(2 * kernel.size(), 0);
-    emit_pool("max_pool2d", x, output0(), kernel, ones, ones, zeros, 0);
+    emit_pool(Op::kMaxPool2d, x, output0(), kernel, ones, ones, zeros, 0);
   }
 
   void global_average_pool() {
@@ -467,7 +470,7 @@ class Legalizer {
     std::vector<int64_t> axes;
     for (size_t i = 0; i + 2 < r; ++i) axes.push_back(static_cast<int64_t>(cl ? i + 1 : i + 2));
     const int in = cl ? channels_last(x) : logical(x);
-    emit("mean", node_->name, {in}, {output(y, cl)}).attrs["axes"] = axes;
+    emit(Op::kMean, node_->name, {in}, {output(y, cl)}).attrs["axes"] = axes;
   }
 
   // ---- matrix products --------------------------------------------------------------
@@ -484,7 +487,7 @@ class Legalizer {
   }
 
   void gemm() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int a = input(0), b = input(1), c = input(2), y = output0();
     const double alpha = n.get_float("alpha", 1.0), beta = n.get_float("beta", 1.0);
     const bool trans_a = n.get_int("transA", 0) != 0, trans_b = n.get_int("transB", 0) != 0;
@@ -518,7 +521,7 @@ class Legalizer {
         for (int64_t i = 0; i < cols; ++i) bias[i] = static_cast<float>(beta * cv[cv.size() == 1 ? 0 : i]);
         inputs.push_back(float_constant(g_.tensors[c].name + "_bias", {cols}, bias));
       }
-      emit("fully_connected", n.name, inputs, {mm_out});
+      emit(Op::kFullyConnected, n.name, inputs, {mm_out});
       product = mm_out;
     } else {
       int rhs = logical(b);
@@ -528,18 +531,18 @@ class Legalizer {
       const int raw = (scale || bias_add)
                           ? new_tensor(g_.tensors[y].name + "_mm", DType::kFloat32, {m, cols})
                           : mm_out;
-      emit("batch_matmul", n.name, {lhs, rhs}, {raw});
+      emit(Op::kBatchMatMul, n.name, {lhs, rhs}, {raw});
       int cur = raw;
       if (scale) {
         const int to = bias_add ? new_tensor(g_.tensors[y].name + "_scaled", DType::kFloat32, {m, cols}) : mm_out;
-        emit("mul", n.name + "/alpha", {cur, float_constant(n.name + "_alpha", {1}, {static_cast<float>(alpha)})}, {to});
+        emit(Op::kMul, n.name + "/alpha", {cur, float_constant(n.name + "_alpha", {1}, {static_cast<float>(alpha)})}, {to});
         cur = to;
       }
       if (bias_add) {
         ir::Tensor cb = g_.tensors[c];
         std::vector<float> cv = floats(cb);
         for (float& v : cv) v = static_cast<float>(beta * v);
-        emit("add", n.name + "/bias", {cur, float_constant(cb.name + "_beta", cb.shape, cv)}, {mm_out});
+        emit(Op::kAdd, n.name + "/bias", {cur, float_constant(cb.name + "_beta", cb.shape, cv)}, {mm_out});
       }
       product = mm_out;
     }
@@ -553,16 +556,16 @@ class Legalizer {
           cin = float_constant(cb.name + "_beta", cb.shape, cv);
         } else {
           const int scaled = new_tensor(g_.tensors[c].name + "_beta", DType::kFloat32, logical_shape(c));
-          emit("mul", n.name + "/beta", {cin, float_constant(n.name + "_beta", {1}, {static_cast<float>(beta)})}, {scaled});
+          emit(Op::kMul, n.name + "/beta", {cin, float_constant(n.name + "_beta", {1}, {static_cast<float>(beta)})}, {scaled});
           cin = scaled;
         }
       }
-      emit("add", n.name + "/c", {product, cin}, {result});
+      emit(Op::kAdd, n.name + "/c", {product, cin}, {result});
     }
   }
 
   void matmul() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int a = input(0), b = input(1), y = output0();
     const size_t ra = rank(a), rb = rank(b);
     const ir::Shape& ys = logical_shape(y);
@@ -576,13 +579,13 @@ class Legalizer {
       const int w = float_constant(bt.name + "_fc", {cols, k}, weights);
       const int result = output(y, false);
       if (rb == 2) {
-        emit("fully_connected", n.name, {logical(a), w}, {result});
+        emit(Op::kFullyConnected, n.name, {logical(a), w}, {result});
       } else {
         ir::Shape tmp_shape = ys;
         tmp_shape.push_back(1);
         const int tmp = new_tensor(g_.tensors[y].name + "_n1", DType::kFloat32, tmp_shape);
-        emit("fully_connected", n.name, {logical(a), w}, {tmp});
-        emit("reshape", n.name + "/squeeze", {tmp}, {result});
+        emit(Op::kFullyConnected, n.name, {logical(a), w}, {tmp});
+        emit(Op::kReshape, n.name + "/squeeze", {tmp}, {result});
       }
       return;
     }
@@ -599,16 +602,16 @@ class Legalizer {
     }
     const int result = output(y, false);
     if (out_shape == ys) {
-      emit("batch_matmul", n.name, {lhs, rhs}, {result});
+      emit(Op::kBatchMatMul, n.name, {lhs, rhs}, {result});
     } else {
       const int tmp = new_tensor(g_.tensors[y].name + "_2d", DType::kFloat32, out_shape);
-      emit("batch_matmul", n.name, {lhs, rhs}, {tmp});
-      emit("reshape", n.name + "/squeeze", {tmp}, {result});
+      emit(Op::kBatchMatMul, n.name, {lhs, rhs}, {tmp});
+      emit(Op::kReshape, n.name + "/squeeze", {tmp}, {result});
     }
   }
 
   // ---- elementwise ----------------------------------------------------------------
-  void binary(const std::string& op) {
+  void binary(Op op) {
     const int a = input(0), b = input(1), y = output0();
     const size_t r = rank(y);
     const bool cl = choose_channels_last({a, b}, r);
@@ -616,19 +619,19 @@ class Legalizer {
     emit(op, node_->name, {ia, ib}, {output(y, cl)});
   }
 
-  void unary(const std::string& op, double lo, double hi) {
+  void unary(Op op, double lo, double hi) {
     const int x = input(0), y = output0();
     const bool cl = choose_channels_last({x}, rank(x));
     const int in = cl ? channels_last(x) : logical(x);
     ir::Node& n = emit(op, node_->name, {in}, {output(y, cl)});
-    if (op == "clamp") {
+    if (op == Op::kClamp) {
       n.attrs["min"] = lo;
       n.attrs["max"] = hi;
     }
   }
 
   void clip() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     double lo = n.get_float("min", -kInf), hi = n.get_float("max", kInf);
     auto bound = [&](size_t k, const char* what, double& value) {
       const int id = input(k);
@@ -639,7 +642,7 @@ class Legalizer {
     };
     bound(1, "min", lo);
     bound(2, "max", hi);
-    unary("clamp", lo, hi);
+    unary(Op::kClamp, lo, hi);
   }
 
   // Piecewise-linear activations as exact compositions of Mote ops, in x's layout:
@@ -648,7 +651,7 @@ class Legalizer {
   //   LeakyRelu(x)   = clamp(x, 0, inf) + alpha * clamp(x, -inf, 0)
   //   PRelu(x, s)    = clamp(x, 0, inf) + s * clamp(x, -inf, 0)   (s broadcast to x)
   void piecewise_linear() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const size_t r = rank(x);
     const bool cl = choose_channels_last({x}, r);
@@ -661,7 +664,7 @@ class Legalizer {
       return float_constant(n.name + suffix, {1}, {static_cast<float>(v)});
     };
     auto clamp = [&](int from, int to, double lo, double hi, const std::string& suffix) {
-      ir::Node& c = emit("clamp", n.name + suffix, {from}, {to});
+      ir::Node& c = emit(Op::kClamp, n.name + suffix, {from}, {to});
       c.attrs["min"] = lo;
       c.attrs["max"] = hi;
     };
@@ -670,12 +673,12 @@ class Legalizer {
       const double alpha = swish ? 1.0 / 6.0 : n.get_float("alpha", 0.2);
       const double beta = swish ? 0.5 : n.get_float("beta", 0.5);
       const int scaled = temp("_scaled"), shifted = temp("_shifted");
-      emit("mul", n.name + "/alpha", {in, scalar("_alpha", alpha)}, {scaled});
-      emit("add", n.name + "/beta", {scaled, scalar("_beta", beta)}, {shifted});
+      emit(Op::kMul, n.name + "/alpha", {in, scalar("_alpha", alpha)}, {scaled});
+      emit(Op::kAdd, n.name + "/beta", {scaled, scalar("_beta", beta)}, {shifted});
       if (!swish) return clamp(shifted, output(y, cl), 0.0, 1.0, "");
       const int gate = temp("_gate");
       clamp(shifted, gate, 0.0, 1.0, "/gate");
-      emit("mul", n.name, {in, gate}, {output(y, cl)});
+      emit(Op::kMul, n.name, {in, gate}, {output(y, cl)});
       return;
     }
     const int slope = n.op == "LeakyRelu" ? scalar("_alpha", n.get_float("alpha", 0.01))
@@ -683,12 +686,12 @@ class Legalizer {
     const int pos = temp("_pos"), neg = temp("_neg"), scaled = temp("_neg_scaled");
     clamp(in, pos, 0.0, kInf, "/positive");
     clamp(in, neg, -kInf, 0.0, "/negative");
-    emit("mul", n.name + "/slope", {neg, slope}, {scaled});
-    emit("add", n.name, {pos, scaled}, {output(y, cl)});
+    emit(Op::kMul, n.name + "/slope", {neg, slope}, {scaled});
+    emit(Op::kAdd, n.name, {pos, scaled}, {output(y, cl)});
   }
 
   void softmax() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const ir::Shape& shape = logical_shape(x);
     const size_t r = shape.size();
@@ -701,8 +704,8 @@ class Legalizer {
       const ir::Shape flat = {outer, ir::element_count(shape) / std::max<int64_t>(outer, 1)};
       const int in = reshaped(logical_order(x), flat, name + "_2d_in");
       const int out = new_tensor(name + "_2d", g_.tensors[y].dtype, flat);
-      emit("softmax", n.name, {in}, {out}).attrs["beta"] = 1.0;
-      emit("reshape", n.name + "/unflatten", {out}, {output(y, false)});
+      emit(Op::kSoftmax, n.name, {in}, {out}).attrs["beta"] = 1.0;
+      emit(Op::kReshape, n.name + "/unflatten", {out}, {output(y, false)});
       return;
     }
     const bool cl = channels_last_rank(r) && choose_channels_last({x}, r);
@@ -715,7 +718,7 @@ class Legalizer {
     }();
     const int64_t phys = inverse(layout)[axis];
     if (phys == static_cast<int64_t>(r) - 1) {
-      emit("softmax", n.name, {in}, {output(y, cl)}).attrs["beta"] = 1.0;
+      emit(Op::kSoftmax, n.name, {in}, {output(y, cl)}).attrs["beta"] = 1.0;
       return;
     }
     // Move the axis last, softmax, move it back.
@@ -727,7 +730,7 @@ class Legalizer {
     const int t_in = new_tensor(name + "_axis_last", g_.tensors[in].dtype, moved);
     emit_permute(n.name + "/axis_last", in, t_in, to_last);
     const int t_out = new_tensor(name + "_sm", g_.tensors[in].dtype, moved);
-    emit("softmax", n.name, {t_in}, {t_out}).attrs["beta"] = 1.0;
+    emit(Op::kSoftmax, n.name, {t_in}, {t_out}).attrs["beta"] = 1.0;
     emit_permute(n.name + "/axis_back", t_out, output(y, cl), inverse(to_last));
   }
 
@@ -736,7 +739,7 @@ class Legalizer {
     const int x = input(0), y = output0();
     const int in = logical_order(x);
     if (g_.tensors[in].shape == logical_shape(y)) return alias(y, in, false);
-    emit("reshape", node_->name, {in}, {output(y, false)});
+    emit(Op::kReshape, node_->name, {in}, {output(y, false)});
   }
 
   void identity() {
@@ -766,7 +769,7 @@ class Legalizer {
   }
 
   void concat() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int y = output0();
     const size_t r = rank(y);
     const int64_t axis = n.get_int("axis", 0);
@@ -774,11 +777,11 @@ class Legalizer {
     std::vector<int> inputs;
     for (int t : n.inputs) inputs.push_back(cl ? channels_last(t) : logical(t));
     const int64_t phys = cl ? inverse(channels_last_perm(r))[axis] : axis;
-    emit("concat", n.name, inputs, {output(y, cl)}).attrs["axis"] = phys;
+    emit(Op::kConcat, n.name, inputs, {output(y, cl)}).attrs["axis"] = phys;
   }
 
   void pad() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     if (n.inputs.size() > 1) fail("non-constant pads or constant_value not supported");
     const size_t r = rank(x);
@@ -793,14 +796,14 @@ class Legalizer {
       }
       pads = p;
     }
-    ir::Node& op = emit("pad", n.name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
+    ir::Node& op = emit(Op::kPad, n.name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
     op.attrs["pads"] = pads;
     op.attrs["mode"] = n.get_string("mode", "constant");
     op.attrs["value"] = n.get_float("value", 0.0);
   }
 
   void reduce_mean() {
-    const ir::Node& n = *node_;
+    const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const size_t r = rank(x);
     const std::vector<int64_t> axes = n.get_ints("axes");
@@ -818,15 +821,16 @@ class Legalizer {
       }
       if (keepdims || std::is_sorted(kept.begin(), kept.end())) {
         const bool out_cl = keepdims;
-        emit("mean", n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
+        emit(Op::kMean, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
         return;
       }
     }
-    emit("mean", n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+    emit(Op::kMean, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
   }
 
-  ir::Graph& g_;
-  const ir::Node* node_ = nullptr;
+  ir::Graph g_;                             // the Mote graph, over the source tensors
+  std::vector<SourceNode> source_nodes_;
+  const SourceNode* node_ = nullptr;
   std::vector<Value> values_;              // by source tensor id
   std::vector<ir::Shape> logical_shapes_;  // by source tensor id
 };
@@ -837,7 +841,7 @@ class Legalizer {
 bool fold_zero_pads(ir::Graph& g) {
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const ir::Node& pad = g.nodes[k];
-    if (pad.op != "pad" || pad.get_string("mode", "constant") != "constant" ||
+    if (pad.op != Op::kPad || pad.get_string("mode", "constant") != "constant" ||
         pad.get_float("value", 0.0) != 0.0 || g.is_graph_output(pad.outputs[0]))
       continue;
     const std::vector<int64_t> p = pad.get_ints("pads");
@@ -846,7 +850,7 @@ bool fold_zero_pads(ir::Graph& g) {
     bool all_conv = !readers.empty();
     for (int r : readers) {
       const ir::Node& c = g.nodes[r];
-      all_conv = all_conv && (c.op == "conv2d" || c.op == "depthwise_conv2d") &&
+      all_conv = all_conv && (c.op == Op::kConv2d || c.op == Op::kDepthwiseConv2d) &&
                  c.inputs[0] == pad.outputs[0] &&
                  std::count(c.inputs.begin(), c.inputs.end(), pad.outputs[0]) == 1;
     }
@@ -874,11 +878,11 @@ bool fold_zero_pads(ir::Graph& g) {
 // This removes the NHWC -> NCHW transpose before the classifier of LeNet-style models.
 bool fold_flatten_transposes(ir::Graph& g) {
   for (ir::Node& reshape : g.nodes) {
-    if (reshape.op != "reshape") continue;
+    if (reshape.op != Op::kReshape) continue;
     const int flat = reshape.outputs[0];
     const int t = reshape.inputs[0];
     const int tp = g.producer(t);
-    if (tp < 0 || g.nodes[tp].op != "transpose" || g.is_graph_output(t) || g.is_graph_output(flat) ||
+    if (tp < 0 || g.nodes[tp].op != Op::kTranspose || g.is_graph_output(t) || g.is_graph_output(flat) ||
         g.consumers(t).size() != 1)
       continue;
     const Perm perm = g.nodes[tp].get_ints("perm");
@@ -890,7 +894,7 @@ bool fold_flatten_transposes(ir::Graph& g) {
     bool all_fc = !readers.empty();
     for (int r : readers) {
       const ir::Node& fc = g.nodes[r];
-      all_fc = all_fc && fc.op == "fully_connected" && fc.inputs[0] == flat &&
+      all_fc = all_fc && fc.op == Op::kFullyConnected && fc.inputs[0] == flat &&
                std::count(fc.inputs.begin(), fc.inputs.end(), flat) == 1 &&
                g.tensors[fc.inputs[1]].is_constant && g.tensors[fc.inputs[1]].dtype == DType::kFloat32;
     }
@@ -935,13 +939,13 @@ void simplify(ir::Graph& g) {
     changed = false;
     for (size_t k = 0; k < g.nodes.size(); ++k) {
       ir::Node& n = g.nodes[k];
-      if (n.op != "transpose" && n.op != "reshape") continue;
+      if (n.op != Op::kTranspose && n.op != Op::kReshape) continue;
       const int in = n.inputs[0], out = n.outputs[0];
       const bool is_output = g.is_graph_output(out);
       if (g.tensors[in].is_constant && !is_output) {
         ir::Tensor& o = g.tensors[out];
         const ir::Shape shape = o.shape;
-        ir::Tensor folded = n.op == "transpose" ? permute_tensor(g.tensors[in], n.get_ints("perm"))
+        ir::Tensor folded = n.op == Op::kTranspose ? permute_tensor(g.tensors[in], n.get_ints("perm"))
                                                 : g.tensors[in];
         o.is_constant = true;
         o.data = std::move(folded.data);
@@ -954,7 +958,7 @@ void simplify(ir::Graph& g) {
       if (p >= 0 && g.nodes[p].op == n.op) {
         // Read the producer's input directly.
         const ir::Node& prev = g.nodes[p];
-        if (n.op == "transpose") {
+        if (n.op == Op::kTranspose) {
           const Perm first = prev.get_ints("perm"), second = n.get_ints("perm");
           Perm composed(second.size());
           for (size_t i = 0; i < second.size(); ++i) composed[i] = first[second[i]];
@@ -964,14 +968,14 @@ void simplify(ir::Graph& g) {
         changed = true;
       }
       const int src = n.inputs[0];
-      if (n.op == "transpose" && order_preserving(g.tensors[src].shape, n.get_ints("perm"))) {
-        n.op = "reshape";
+      if (n.op == Op::kTranspose && order_preserving(g.tensors[src].shape, n.get_ints("perm"))) {
+        n.op = Op::kReshape;
         n.attrs.clear();
         changed = true;
       }
-      if (n.op == "reshape" && g.tensors[src].shape == g.tensors[out].shape) {
+      if (n.op == Op::kReshape && g.tensors[src].shape == g.tensors[out].shape) {
         if (!is_output) {
-          replace_uses(g, out, src);
+          g.replace_uses(out, src);
         } else {
           // A copy into a graph output: let the producer write the output instead.
           const int q = g.producer(src);
@@ -992,10 +996,11 @@ void simplify(ir::Graph& g) {
 
 }  // namespace
 
-void legalize_onnx(ir::Graph& graph) {
-  Legalizer(graph).run();
+ir::Graph legalize(SourceGraph source) {
+  ir::Graph graph = Legalizer(std::move(source)).run();
   graph.remove_dead();
   simplify(graph);
+  return graph;
 }
 
-}  // namespace mote::passes
+}  // namespace mote::onnx_import

@@ -8,32 +8,32 @@
 // s and t are computed in double precision and stored as float32.
 #include <cmath>
 
-#include "passes/passes.h"
-#include "passes/source_eval.h"
+#include "import/onnx/onnx_importer.h"
+#include "import/onnx/source_eval.h"
 
-namespace mote::passes {
+namespace mote::onnx_import {
 namespace {
 
-std::vector<double> channel_param(const ir::Graph& graph, const ir::Node& bn, int input,
+std::vector<double> channel_param(const SourceGraph& graph, const SourceNode& bn, int input,
                                   int64_t channels) {
   const int id = bn.inputs.size() > static_cast<size_t>(input) ? bn.inputs[input] : ir::kNoTensor;
-  if (id == ir::kNoTensor) fail_node(graph, bn, "input " + std::to_string(input) + " missing");
+  if (id == ir::kNoTensor) fail_node(graph.name, bn, "input " + std::to_string(input) + " missing");
   const ir::Tensor& t = graph.tensors[id];
-  if (!t.is_constant) fail_node(graph, bn, "non-constant input '" + t.name + "' not supported");
+  if (!t.is_constant) fail_node(graph.name, bn, "non-constant input '" + t.name + "' not supported");
   if (t.elements() != channels)
-    fail_node(graph, bn, "input '" + t.name + "' has shape " + shape_string(t.shape) +
+    fail_node(graph.name, bn, "input '" + t.name + "' has shape " + shape_string(t.shape) +
                              ", expected [" + std::to_string(channels) + "]");
   return read_doubles(t);
 }
 
-bool fold_into_conv(ir::Graph& graph, const ir::Node& bn, const std::vector<double>& s,
+bool fold_into_conv(SourceGraph& graph, const SourceNode& bn, const std::vector<double>& s,
                     const std::vector<double>& t) {
   const int x = bn.inputs[0];
   const int p = graph.producer(x);
   if (p < 0 || graph.nodes[p].op != "Conv" || graph.is_graph_output(x) ||
       graph.consumers(x).size() != 1)
     return false;
-  ir::Node& conv = graph.nodes[p];
+  SourceNode& conv = graph.nodes[p];
   const ir::Tensor& w = graph.tensors[conv.inputs[1]];
   if (!w.is_constant || w.dtype != DType::kFloat32) return false;
   const int bias_id = conv.inputs.size() > 2 ? conv.inputs[2] : ir::kNoTensor;
@@ -66,17 +66,17 @@ bool fold_into_conv(ir::Graph& graph, const ir::Node& bn, const std::vector<doub
 
 }  // namespace
 
-void fold_batch_norm(ir::Graph& graph) {
-  std::vector<ir::Node> result;
+void fold_batch_norm(SourceGraph& graph) {
+  std::vector<SourceNode> result;
   // Iterate over a snapshot of indices: folding edits the producer (an earlier node).
   const size_t count = graph.nodes.size();
   std::vector<bool> drop(count, false);
-  std::vector<std::vector<ir::Node>> replacement(count);
+  std::vector<std::vector<SourceNode>> replacement(count);
   for (size_t k = 0; k < count; ++k) {
-    const ir::Node bn = graph.nodes[k];
+    const SourceNode bn = graph.nodes[k];
     if (bn.op != "BatchNormalization") continue;
     const ir::Tensor& x = graph.tensors[bn.inputs.at(0)];
-    if (x.shape.size() < 2) fail_node(graph, bn, "input rank " + std::to_string(x.shape.size()) +
+    if (x.shape.size() < 2) fail_node(graph.name, bn, "input rank " + std::to_string(x.shape.size()) +
                                                      " not supported");
     const int64_t channels = x.shape[1];
     const double eps = bn.get_float("epsilon", 1e-5);
@@ -102,12 +102,12 @@ void fold_batch_norm(ir::Graph& graph) {
     scaled.dtype = graph.tensors[bn.inputs[0]].dtype;
     scaled.shape = graph.tensors[bn.inputs[0]].shape;
     const int scaled_id = graph.add_tensor(std::move(scaled));
-    ir::Node mul;
+    SourceNode mul;
     mul.name = bn.name + "/scale";
     mul.op = "Mul";
     mul.inputs = {bn.inputs[0], s_id};
     mul.outputs = {scaled_id};
-    ir::Node add;
+    SourceNode add;
     add.name = bn.name;
     add.op = "Add";
     add.inputs = {scaled_id, t_id};
@@ -116,10 +116,10 @@ void fold_batch_norm(ir::Graph& graph) {
   }
   for (size_t k = 0; k < count; ++k) {
     if (!drop[k]) result.push_back(std::move(graph.nodes[k]));
-    for (ir::Node& n : replacement[k]) result.push_back(std::move(n));
+    for (SourceNode& n : replacement[k]) result.push_back(std::move(n));
   }
   graph.nodes = std::move(result);
   graph.remove_dead();
 }
 
-}  // namespace mote::passes
+}  // namespace mote::onnx_import

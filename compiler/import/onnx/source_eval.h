@@ -1,5 +1,5 @@
 // Host evaluation of ONNX source ops on constant tensors, and small helpers on constant
-// tensor data shared by the ONNX importer and the source-level passes.
+// tensor data shared by the ONNX importer's stages.
 //
 // The evaluator covers the ops that shape computations in exported models are made of
 // (Shape, Gather, Unsqueeze, Concat, Reshape, ...) plus elementwise arithmetic and data
@@ -14,22 +14,23 @@
 #include <string>
 #include <vector>
 
+#include "import/onnx/source_graph.h"
 #include "ir/graph.h"
 
-namespace mote::passes {
+namespace mote::onnx_import {
 
 // True for the ops evaluate_source_node() handles.
 bool is_host_evaluable(const std::string& op);
 
 // True when `node` can be evaluated now: every present input is constant, except for
 // Shape and Size, which read only their input's (static) shape.
-bool inputs_ready_for_evaluation(const ir::Graph& graph, const ir::Node& node);
+bool inputs_ready_for_evaluation(const SourceGraph& graph, const SourceNode& node);
 
 // Evaluates `node`. inputs[i] is nullptr for an omitted optional input; output_dtypes[j]
 // is the dtype of output j. Returns one constant tensor per output (empty name, shape
 // computed here). Throws CompileError("node 'N' (Op): ...") for inputs it cannot
 // evaluate (e.g. an index out of range).
-std::vector<ir::Tensor> evaluate_source_node(const ir::Node& node,
+std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
                                              const std::vector<const ir::Tensor*>& inputs,
                                              const std::vector<DType>& output_dtypes);
 
@@ -50,14 +51,8 @@ ir::Tensor permute_tensor(const ir::Tensor& tensor, const std::vector<int64_t>& 
 // numpy broadcast of two shapes; throws CompileError(what) when they do not broadcast.
 ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::string& what);
 
-// Throws CompileError("<graph name>: node 'N' (Op): <what>"), the one-line form every
-// source-level pass uses.
-[[noreturn]] void fail_node(const ir::Graph& graph, const ir::Node& node, const std::string& what);
+// The IR's message helpers: "[1,3,224,224]", "float32".
+using ir::dtype_name;
+using ir::shape_string;
 
-// Replaces every node input `from` by `to` (graph outputs are not touched).
-void replace_uses(ir::Graph& graph, int from, int to);
-
-std::string shape_string(const ir::Shape& shape);  // "[1,3,224,224]"
-const char* dtype_name(DType dtype);               // "float32", "int64", ...
-
-}  // namespace mote::passes
+}  // namespace mote::onnx_import

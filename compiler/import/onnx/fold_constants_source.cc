@@ -1,17 +1,17 @@
 // Evaluates source nodes whose inputs are all constant (and Shape/Size of any tensor,
 // whose shape is static) on the host, in one pass in execution order, so chains of
-// shape arithmetic fold completely. The evaluator is passes/source_eval.h; nodes it does
-// not cover are left alone. A node writing a graph output is not folded (the runtime
+// shape arithmetic fold completely. The evaluator is source_eval.h; nodes it does not
+// cover are left alone. A node writing a graph output is not folded (the runtime
 // produces outputs by running ops).
 #include "common/error.h"
-#include "passes/passes.h"
-#include "passes/source_eval.h"
+#include "import/onnx/onnx_importer.h"
+#include "import/onnx/source_eval.h"
 
-namespace mote::passes {
+namespace mote::onnx_import {
 
-void fold_constants_source(ir::Graph& graph) {
-  std::vector<ir::Node> kept;
-  for (ir::Node& node : graph.nodes) {
+void fold_constants_source(SourceGraph& graph) {
+  std::vector<SourceNode> kept;
+  for (SourceNode& node : graph.nodes) {
     bool writes_output = false;
     for (int t : node.outputs) writes_output = writes_output || graph.is_graph_output(t);
     if (writes_output || !inputs_ready_for_evaluation(graph, node)) {
@@ -31,7 +31,7 @@ void fold_constants_source(ir::Graph& graph) {
     for (size_t j = 0; j < node.outputs.size() && j < results.size(); ++j) {
       ir::Tensor& out = graph.tensors[node.outputs[j]];
       if (results[j].shape != out.shape)
-        fail_node(graph, node, "evaluated shape " + shape_string(results[j].shape) +
+        fail_node(graph.name, node, "evaluated shape " + shape_string(results[j].shape) +
                                    " differs from the inferred " + shape_string(out.shape));
       out.is_constant = true;
       out.data = std::move(results[j].data);
@@ -41,4 +41,4 @@ void fold_constants_source(ir::Graph& graph) {
   graph.remove_dead();
 }
 
-}  // namespace mote::passes
+}  // namespace mote::onnx_import
