@@ -22,6 +22,7 @@
 #include "host_runner.h"
 #include "kernel_ids.h"
 #include "npy.h"
+#include "target/target.h"
 
 namespace mote {
 namespace {
@@ -651,12 +652,10 @@ struct SizeArgs {
 // build time from -Os cross-compiled objects (platforms/cortex_m/size_probe), plus the
 // program bytes; the RAM bill is the arena.
 int run_size(const SizeArgs& args) {
-  const std::vector<std::string> cores = {"cortex-m0plus", "cortex-m3", "cortex-m4",
-                                          "cortex-m7", "cortex-m33", "cortex-m55"};
-  if (std::find(cores.begin(), cores.end(), args.target) == cores.end())
-    throw std::runtime_error("--target " + args.target +
-                             ": size is measured for cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, "
-                             "cortex-m33 or cortex-m55");
+  const auto cores = targets();
+  if (std::none_of(cores.begin(), cores.end(),
+                   [&](const TargetInfo& t) { return t.qemu_machine != nullptr && args.target == t.name; }))
+    throw std::runtime_error("--target " + args.target + ": size is measured for " + target_list(true));
   LoadedProgram program(read_file(args.program), args.program);
   const Interpreter& interp = program.interpreter();
   const std::string sizes_path =
@@ -739,8 +738,7 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_option("model", compile_args.model, "Model file (.onnx or .tflite)")->required();
   compile_cmd->add_option("-o,--output", compile_args.output,
                           "Program file to write (required unless --emit-c is given)");
-  compile_cmd->add_option("--target", compile_args.target,
-                          "host, cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55");
+  compile_cmd->add_option("--target", compile_args.target, target_list(false));
   compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
   compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input");
   compile_cmd->add_option("--calibration-method", compile_args.calibration_method,
@@ -784,9 +782,7 @@ int run_cli(int argc, char** argv) {
   run_cmd->add_option("program", run_args.program, ".mote program")->required();
   run_cmd->add_option("--input", run_args.inputs, ".npy file per model input, in order")->required();
   run_cmd->add_option("--output-dir", run_args.output_dir, "Directory for out<j>.npy")->required();
-  run_cmd->add_option("--device", run_args.device,
-                      "host, qemu-cortex-m0plus, qemu-cortex-m3, qemu-cortex-m4, qemu-cortex-m7, "
-                      "qemu-cortex-m33, qemu-cortex-m55");
+  run_cmd->add_option("--device", run_args.device, "host, " + target_list(true, "qemu-"));
   run_cmd->add_option("--arena-bytes", run_args.arena_bytes,
                       "Give the runtime this many arena bytes instead of the planned size (host)");
   run_cmd->add_flag("--json", run_args.json, "Print results as one JSON object");
@@ -803,8 +799,7 @@ int run_cli(int argc, char** argv) {
   SizeArgs size_args;
   CLI::App* size_cmd = app.add_subcommand("size", "Flash and RAM a program needs on a Cortex-M core");
   size_cmd->add_option("program", size_args.program, ".mote program")->required();
-  size_cmd->add_option("--target", size_args.target,
-                       "cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33, cortex-m55")
+  size_cmd->add_option("--target", size_args.target, target_list(true))
       ->required();
   size_cmd->add_option("--sizes", size_args.sizes, "Size measurements (default: this build's)");
   size_cmd->add_flag("--json", size_args.json, "Print as one JSON object");

@@ -26,26 +26,14 @@
 #include <stdexcept>
 #include <thread>
 
+#include "target/target.h"
+
 namespace mote {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Device {
-  const char* name;     // what the user passes to --device
-  const char* core;     // runner-<core>.elf
-  const char* machine;  // qemu-system-arm -M
-};
-
-// QEMU has no Cortex-M0+ model: M0+ builds run on the Cortex-M3 board (same memory).
-constexpr Device kDevices[] = {
-    {"qemu-cortex-m0plus", "cortex-m0plus", "mps2-an385"},
-    {"qemu-cortex-m3", "cortex-m3", "mps2-an385"},
-    {"qemu-cortex-m4", "cortex-m4", "mps2-an386"},
-    {"qemu-cortex-m7", "cortex-m7", "mps2-an500"},
-    {"qemu-cortex-m33", "cortex-m33", "mps2-an505"},
-    {"qemu-cortex-m55", "cortex-m55", "mps3-an547"},
-};
+constexpr const char* kDevicePrefix = "qemu-";  // --device qemu-<core>, the core's runner-<core>.elf
 
 constexpr int kFaultExitCode = 125;  // platforms/cortex_m/startup/startup.cc
 constexpr int kDefaultTimeoutSeconds = 300;
@@ -61,13 +49,12 @@ constexpr const char* kLogName = "qemu.log";
   throw std::runtime_error(line);
 }
 
-const Device& find_device(const std::string& name) {
-  for (const Device& device : kDevices) {
-    if (name == device.name) return device;
+// The core a --device value names (target/target.h: the core's QEMU machine).
+const TargetInfo& find_device(const std::string& name) {
+  for (const TargetInfo& core : targets()) {
+    if (core.qemu_machine != nullptr && name == kDevicePrefix + std::string(core.name)) return core;
   }
-  std::string valid;
-  for (const Device& device : kDevices) valid += std::string(valid.empty() ? "" : ", ") + device.name;
-  fail("unknown device '" + name + "' (valid: host, " + valid + ")");
+  fail("unknown device '" + name + "' (valid: host, " + target_list(true, kDevicePrefix) + ")");
 }
 
 fs::path firmware_dir() {
@@ -81,17 +68,18 @@ fs::path firmware_dir() {
 #endif
 }
 
-fs::path find_firmware(const Device& device) {
+fs::path find_firmware(const TargetInfo& core) {
+  const std::string device = kDevicePrefix + std::string(core.name);
   const fs::path dir = firmware_dir();
-  const std::string file = std::string("runner-") + device.core + ".elf";
+  const std::string file = std::string("runner-") + core.name + ".elf";
   if (dir.empty()) {
-    fail(std::string(device.name) + ": no firmware directory: set MOTE_FIRMWARE_DIR to the " +
+    fail(device + ": no firmware directory: set MOTE_FIRMWARE_DIR to the " +
          "directory holding " + file + " (built into <build>/firmware by the Mote build)");
   }
   const fs::path elf = dir / file;
   std::error_code error;
   if (!fs::is_regular_file(elf, error)) {
-    fail(std::string(device.name) + ": runner firmware " + elf.string() + " not found: " +
+    fail(device + ": runner firmware " + elf.string() + " not found: " +
          "build it with `cmake --build <build dir>` (needs gcc-arm-none-eabi and " +
          "libnewlib-arm-none-eabi, and MOTE_BUILD_FIRMWARE=ON), or point MOTE_FIRMWARE_DIR " +
          "at a directory holding it");
@@ -309,16 +297,17 @@ void parse_profile(const std::string& text, const std::string& where, DeviceRunR
 
 std::vector<std::string> device_names() {
   std::vector<std::string> names;
-  for (const Device& device : kDevices) names.push_back(device.name);
+  for (const TargetInfo& core : targets())
+    if (core.qemu_machine != nullptr) names.push_back(kDevicePrefix + std::string(core.name));
   return names;
 }
 
 DeviceRunResult run_on_device(const std::string& device_name, const std::string& program_path,
                               const std::vector<std::vector<uint8_t>>& inputs,
                               uint32_t output_count) {
-  const Device& device = find_device(device_name);
-  const std::string where = device.name;
-  const fs::path firmware = find_firmware(device);
+  const TargetInfo& core = find_device(device_name);
+  const std::string& where = device_name;
+  const fs::path firmware = find_firmware(core);
   const fs::path qemu = find_qemu();
   const int timeout = timeout_seconds();
 
@@ -334,7 +323,7 @@ DeviceRunResult run_on_device(const std::string& device_name, const std::string&
   }
 
   const std::vector<std::string> argv = {
-      qemu.string(), "-M", device.machine, "-display", "none", "-monitor", "none",
+      qemu.string(), "-M", core.qemu_machine, "-display", "none", "-monitor", "none",
       "-serial", "null",
       // 1 instruction = 1 ns of virtual time: the runner's SysTick counts instructions.
       "-icount", "shift=0",

@@ -57,7 +57,7 @@ uint32_t arena_within_budget(const ir::Graph& graph, const CompileOptions& optio
 }  // namespace
 
 CompileResult compile(const CompileOptions& options) {
-  lower::parse_target(options.target);  // refuse a bad target before any work
+  parse_target(options.target);  // refuse a bad target before any work
   ir::Graph graph = import_model(options.model_path, options.extra_outputs);
   passes::fold_constants(graph);
   passes::fuse_activations(graph);

@@ -704,25 +704,6 @@ void check_tensor_dims(const NodeLowering& l, const ir::Tensor& t) {
 
 }  // namespace
 
-const std::vector<std::string>& target_names() {
-  static const std::vector<std::string> names = {"host",       "cortex-m0plus", "cortex-m3",
-                                                  "cortex-m4",  "cortex-m7",     "cortex-m33",
-                                                  "cortex-m55"};
-  return names;
-}
-
-Target parse_target(const std::string& name) {
-  const auto& names = target_names();
-  for (size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<Target>(i);
-  std::string valid;
-  for (const std::string& n : names) {
-    if (!valid.empty()) valid += ", ";
-    valid += n;
-  }
-  throw CompileError("unknown target '" + name + "' (expected one of: " + valid + ")");
-}
-
 LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
   const NodeLowering l(graph, node);
   if (node.inputs.empty() || node.inputs[0] == ir::kNoTensor) l.fail("input 0 is missing");
@@ -967,7 +948,7 @@ std::string graph_label(const ir::Graph& graph) {
 }  // namespace
 
 CompileResult lower_to_program(const ir::Graph& source, const std::string& target_name, Optimize optimize) {
-  const lower::Target target = lower::parse_target(target_name);
+  const Target target = parse_target(target_name);
   ir::Graph graph = source;
   const size_t tensor_total = graph.tensors.size();
   auto valid_id = [&](int id) { return id >= 0 && static_cast<size_t>(id) < tensor_total; };
@@ -1148,7 +1129,7 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
         if (lowered[candidates[j]].kernel != kernel) continue;
         tried[j] = true;
         const size_t k = candidates[j];
-        trial_ops[k] = lower::lower_node(graph, graph.nodes[k], lower::Target::kHost);  // the reference
+        trial_ops[k] = lower::lower_node(graph, graph.nodes[k], Target::kHost);  // the reference
       }
       Planned trial = plan_ops(trial_ops);
       if (trial.plan.arena_bytes < planned.plan.arena_bytes) {

@@ -20,23 +20,9 @@
 
 #include "ir/graph.h"
 #include "kernel_ids.h"
+#include "target/target.h"
 
 namespace mote::lower {
-
-enum class Target {
-  kHost,
-  kCortexM0Plus,
-  kCortexM3,
-  kCortexM4,
-  kCortexM7,
-  kCortexM33,
-  kCortexM55,
-};
-
-// "host", "cortex-m0plus", ... in the order of Target.
-const std::vector<std::string>& target_names();
-// Throws CompileError "unknown target 'x' (expected one of: host, cortex-m0plus, ...)".
-Target parse_target(const std::string& name);
 
 struct LoweredOp {
   KernelId kernel = KernelId::kInvalid;

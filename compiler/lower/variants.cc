@@ -14,28 +14,6 @@
 
 namespace mote::lower {
 
-TargetIsa target_isa(Target target) {
-  TargetIsa isa;
-  switch (target) {
-    case Target::kHost:
-    case Target::kCortexM3:  // Armv7-M: no DSP extension
-      break;
-    case Target::kCortexM0Plus:  // Armv6-M
-      isa.v6m = true;
-      break;
-    case Target::kCortexM4:
-    case Target::kCortexM7:
-    case Target::kCortexM33:  // GCC's -mcpu=cortex-m33 includes the DSP extension
-      isa.dsp = true;
-      break;
-    case Target::kCortexM55:
-      isa.dsp = true;
-      isa.mve = true;
-      break;
-  }
-  return isa;
-}
-
 namespace {
 
 template <typename T>
@@ -281,7 +259,7 @@ void select_v6m(const NodeLowering& l, LoweredOp& op) {
 }  // namespace
 
 void select_variant(const NodeLowering& l, Target target, LoweredOp& op) {
-  const TargetIsa isa = target_isa(target);
+  const TargetIsa isa = target_info(target).isa;
   if (isa.v6m) {
     select_v6m(l, op);
     return;

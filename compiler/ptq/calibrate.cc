@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "compiler.h"
 #include "lower/node_lowering.h"
-#include "mote/interpreter.h"
+#include "host/loaded_program.h"
 #include "ptq/ptq.h"
 
 namespace mote::ptq {
@@ -24,60 +24,14 @@ using lower::shape_string;
 
 constexpr int kHistogramBins = 2048;
 
-// 16-byte aligned bytes (the runtime's tensor alignment) for a program and its arena.
-class AlignedBytes {
- public:
-  explicit AlignedBytes(size_t bytes) : blocks_(bytes / 16 + 1) {}
-  uint8_t* data() { return reinterpret_cast<uint8_t*>(blocks_.data()); }
-
- private:
-  struct alignas(16) Block {
-    uint8_t bytes[16];
-  };
-  std::vector<Block> blocks_;
-};
-
-// A program loaded into the host runtime with its own arena.
-class HostProgram {
- public:
-  HostProgram(const std::vector<uint8_t>& program, const std::string& what)
-      : program_(program.size()), arena_(arena_size(program)) {
-    std::memcpy(program_.data(), program.data(), program.size());
-    const Status status =
-        interpreter_.load(Span<const uint8_t>(program_.data(), program.size()),
-                          Span<uint8_t>(arena_.data(), arena_size(program)), all_kernels());
-    if (status != Status::kOk)
-      throw CompileError(what + ": the host runtime refused the program (" + status_string(status) + ")");
-    what_ = what;
-  }
-
-  Interpreter& interpreter() { return interpreter_; }
-
-  void run(const std::vector<const uint8_t*>& inputs) {
-    for (uint32_t i = 0; i < interpreter_.input_count(); ++i) {
-      const Status status = interpreter_.set_input(i, inputs[i], interpreter_.input_desc(i)->bytes);
-      if (status != Status::kOk) throw CompileError(what_ + ": input " + std::to_string(i) + ": " + status_string(status));
-    }
-    const Status status = interpreter_.run();
-    if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));
-  }
-
-  const float* float_output(uint32_t i) const {
-    return static_cast<const float*>(interpreter_.output_data(i));
-  }
-
- private:
-  static size_t arena_size(const std::vector<uint8_t>& program) {
-    ProgramHeader header{};
-    if (program.size() >= sizeof(header)) std::memcpy(&header, program.data(), sizeof(header));
-    return header.arena_bytes;
-  }
-
-  AlignedBytes program_;
-  AlignedBytes arena_;
-  Interpreter interpreter_;
-  std::string what_;
-};
+// One run of a loaded program on inputs given as pointers to exactly the input tensors'
+// bytes.
+void run_once(LoadedProgram& program, const std::vector<const uint8_t*>& inputs) {
+  const Interpreter& interp = program.interpreter();
+  for (uint32_t i = 0; i < interp.input_count(); ++i)
+    program.set_input(i, std::span<const uint8_t>(inputs[i], interp.input_desc(i)->bytes));
+  program.run();
+}
 
 std::string describe_input(const ir::Graph& graph, size_t i) {
   const ir::Tensor& t = graph.tensors[graph.inputs[i]];
@@ -274,7 +228,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
       if (graph.tensors[id].dtype == DType::kFloat32 && listed.insert(id).second) probe.outputs.push_back(id);
     }
   }
-  HostProgram program(lower_to_program(probe, "host").program, "calibration");
+  LoadedProgram program(lower_to_program(probe, "host").program, "calibration");
 
   Calibration cal;
   cal.samples = samples;
@@ -323,7 +277,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
       const int id = graph.inputs[i];
       observe(id, reinterpret_cast<const float*>(in[i]), static_cast<size_t>(graph.tensors[id].elements()), s);
     }
-    program.run(in);
+    run_once(program, in);
     if (options.gptq) {
       for (size_t k = 0; k < graph.nodes.size(); ++k) {
         const ir::Node& node = graph.nodes[k];
@@ -369,7 +323,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
       const int id = graph.inputs[i];
       hist[id].add(reinterpret_cast<const float*>(in[i]), static_cast<size_t>(graph.tensors[id].elements()));
     }
-    program.run(in);
+    run_once(program, in);
     for (size_t j = 0; j < probe.outputs.size(); ++j) {
       const int id = probe.outputs[j];
       if (!cal.observed[id] || graph.tensors[id].dtype != DType::kFloat32) continue;
@@ -408,7 +362,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
     }
   }
   if (weighted.empty()) return;
-  HostProgram float_program(lower_to_program(probe, "host").program, "sequential compensation (float)");
+  LoadedProgram float_program(lower_to_program(probe, "host").program, "sequential compensation (float)");
   // The quantized programs take float inputs whatever the I/O option; the layers inside
   // are the same.
   Options probing = options;
@@ -420,7 +374,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
     const ir::Graph quantized =
         quantize_graph(graph, *calibration, probing, prefer_int16, &scratch, static_cast<int>(k));
     if (quantized.outputs.size() > graph.outputs.size()) {  // else the node stays float
-      HostProgram program(lower_to_program(quantized, "host").program, "sequential compensation");
+      LoadedProgram program(lower_to_program(quantized, "host").program, "sequential compensation");
       const auto probed = static_cast<uint32_t>(graph.outputs.size());
       const int id = node.inputs[0];
       for (size_t s = 0; s < calibration->samples; ++s) {
@@ -429,10 +383,10 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
         if (input_index[id] >= 0) {
           xf = reinterpret_cast<const float*>(in[static_cast<size_t>(input_index[id])]);
         } else {
-          float_program.run(in);
+          run_once(float_program, in);
           xf = float_program.float_output(static_cast<uint32_t>(output_index[id]));
         }
-        program.run(in);
+        run_once(program, in);
         accumulate_layer_moments(graph, node, xf, program.float_output(probed), &calibration->moments[k]);
       }
     }
@@ -442,7 +396,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
 
 void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
                       const Calibration& calibration, const Options& options, Report* report) {
-  HostProgram program(lower_to_program(quantized, "host").program, "accuracy check");
+  LoadedProgram program(lower_to_program(quantized, "host").program, "accuracy check");
   Interpreter& interp = program.interpreter();
   const size_t outputs = quantized.outputs.size();
   std::vector<double> signal(outputs, 0.0), noise(outputs, 0.0);
@@ -470,7 +424,7 @@ void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationI
       }
       in.push_back(converted[i].data());
     }
-    program.run(in);
+    run_once(program, in);
     for (size_t j = 0; j < outputs; ++j) {
       const ir::Tensor& t = quantized.tensors[quantized.outputs[j]];
       const auto n = static_cast<size_t>(t.elements());

@@ -675,7 +675,7 @@ class Quantizer {
     qn.outputs = {add_activation(quant_tensor(out.name, out.shape, dtype, out_quant), out_id)};
     q_.nodes.push_back(qn);
     try {
-      (void)lower::lower_node(q_, q_.nodes.back(), lower::Target::kHost);
+      (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
     } catch (const CompileError& e) {
       q_.nodes.pop_back();
       q_.tensors.resize(tensors_before);  // the output tensor is the last one added

@@ -385,14 +385,38 @@ TEST(Lower, ErrorsNameTheNodeAndTheProblem) {
 }
 
 TEST(Lower, EveryTargetChoosesAKernel) {
-  for (const std::string& name : target_names()) {
+  for (const TargetInfo& target : targets()) {
+    const std::string name = target.name;
     OneNode g;
     const int x = g.add("x", {1, 5, 5, 3});
     const int w = g.add("w", {2, 3, 3, 3}, true);
     g.node(ir::Op::kConv2d, {x, w}, g.add("y", {1, 3, 3, 2}));
     EXPECT_EQ(g.lower(parse_target(name)).kernel, KernelId::kConv2dF32) << name;
   }
-  EXPECT_THROW(parse_target("cortex-m85"), CompileError);
+  EXPECT_EQ(error_of([] { parse_target("cortex-m85"); }),
+            "unknown target 'cortex-m85' (expected one of: host, cortex-m0plus, cortex-m3, cortex-m4, "
+            "cortex-m7, cortex-m33, cortex-m55)");
+}
+
+TEST(Targets, OneTableInTargetOrder) {
+  ASSERT_EQ(targets().size(), 7u);
+  for (size_t i = 0; i < targets().size(); ++i) {
+    const TargetInfo& t = targets()[i];
+    EXPECT_EQ(static_cast<size_t>(t.target), i);
+    EXPECT_EQ(&target_info(t.target), &t);
+    EXPECT_EQ(parse_target(t.name), t.target);
+    EXPECT_EQ(t.qemu_machine == nullptr, t.target == Target::kHost) << t.name;
+  }
+  EXPECT_EQ(target_list(true, "qemu-"),
+            "qemu-cortex-m0plus, qemu-cortex-m3, qemu-cortex-m4, qemu-cortex-m7, qemu-cortex-m33, qemu-cortex-m55");
+  // Only the DSP cores take the __dsp variants, only the M55 the Helium ones, only the
+  // M0+ the Armv6-M ones.
+  EXPECT_TRUE(target_info(Target::kCortexM55).isa.mve && target_info(Target::kCortexM55).isa.dsp);
+  for (Target t : {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33})
+    EXPECT_TRUE(target_info(t).isa.dsp && !target_info(t).isa.mve && !target_info(t).isa.v6m);
+  for (Target t : {Target::kHost, Target::kCortexM3})
+    EXPECT_FALSE(target_info(t).isa.dsp || target_info(t).isa.mve || target_info(t).isa.v6m);
+  EXPECT_TRUE(target_info(Target::kCortexM0Plus).isa.v6m);
 }
 
 }  // namespace

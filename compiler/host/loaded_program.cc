@@ -1,0 +1,84 @@
+#include "host/loaded_program.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "all_kernels.h"
+#include "common/error.h"
+
+namespace mote {
+namespace {
+
+uint8_t* aligned_copy(const uint8_t* data, size_t size, size_t capacity, uint8_t fill = 0) {
+  const size_t rounded = ((capacity == 0 ? 16 : capacity) + 15) / 16 * 16;
+  auto* p = static_cast<uint8_t*>(std::aligned_alloc(16, rounded));
+  if (p == nullptr) throw CompileError("out of host memory (" + std::to_string(rounded) + " bytes)");
+  std::memset(p, fill, rounded);
+  if (size != 0) std::memcpy(p, data, size);
+  return p;
+}
+
+}  // namespace
+
+void LoadedProgram::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
+
+LoadedProgram::LoadedProgram(std::span<const uint8_t> bytes, std::string what,
+                             std::optional<uint64_t> arena_bytes, uint8_t arena_fill)
+    : program_bytes_(bytes.size()), what_(std::move(what)) {
+  program_.reset(aligned_copy(bytes.data(), bytes.size(), bytes.size()));
+  ProgramHeader h{};
+  if (bytes.size() >= sizeof(h)) std::memcpy(&h, bytes.data(), sizeof(h));
+  const uint64_t planned = bytes.size() >= sizeof(h) && h.magic == kProgramMagic ? h.arena_bytes : 0;
+  const uint64_t arena_size = arena_bytes.value_or(planned);
+  arena_.reset(aligned_copy(nullptr, 0, arena_size, arena_fill));
+
+  const Status status = interpreter_.load(Span<const uint8_t>(program_.get(), bytes.size()),
+                                          Span<uint8_t>(arena_.get(), arena_size), all_kernels());
+  if (status == Status::kOk) return;
+  if (status == Status::kArenaTooSmall)
+    throw CompileError(what_ + ": arena too small: program needs " + std::to_string(planned) +
+                       " bytes, given " + std::to_string(arena_size));
+  std::string where = describe_op(interpreter_.failed_op());
+  if (interpreter_.failed_tensor() != kNoOffset) where = "tensor " + std::to_string(interpreter_.failed_tensor());
+  throw CompileError(what_ + ": invalid program: " + status_string(status) + (where.empty() ? "" : " (" + where + ")"));
+}
+
+const ProgramHeader& LoadedProgram::header() const {
+  return *reinterpret_cast<const ProgramHeader*>(program_.get());
+}
+
+void LoadedProgram::set_input(uint32_t i, std::span<const uint8_t> data) {
+  const Status status = interpreter_.set_input(i, data.data(), static_cast<uint32_t>(data.size()));
+  if (status != Status::kOk) throw CompileError(what_ + ": input " + std::to_string(i) + ": " + status_string(status));
+}
+
+void LoadedProgram::run(const ProfileHook* hook) {
+  const Status status = interpreter_.run(hook);
+  if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));
+}
+
+std::span<const uint8_t> LoadedProgram::output(uint32_t i) const {
+  return {static_cast<const uint8_t*>(interpreter_.output_data(i)), interpreter_.output_desc(i)->bytes};
+}
+
+// The op's name straight from the header: also for a program the loader refused, whose
+// interpreter cannot be asked.
+std::string LoadedProgram::describe_op(uint32_t op) const {
+  if (op == kNoOffset) return "";
+  std::string name;
+  ProgramHeader h{};
+  if (program_bytes_ >= sizeof(h)) std::memcpy(&h, program_.get(), sizeof(h));
+  const bool ops_inside = uint64_t{h.ops_offset} + uint64_t{h.op_count} * sizeof(OpDesc) <= program_bytes_;
+  if (op < h.op_count && ops_inside) {
+    OpDesc desc;
+    std::memcpy(&desc, program_.get() + h.ops_offset + op * sizeof(OpDesc), sizeof(desc));
+    if (desc.name_offset != kNoOffset && desc.name_offset < h.strings_bytes &&
+        uint64_t{h.strings_offset} + h.strings_bytes <= program_bytes_) {
+      const char* s = reinterpret_cast<const char*>(program_.get() + h.strings_offset + desc.name_offset);
+      name.assign(s, strnlen(s, h.strings_bytes - desc.name_offset));
+    }
+  }
+  return "op " + std::to_string(op) + (name.empty() ? "" : " '" + name + "'");
+}
+
+}  // namespace mote

@@ -1,0 +1,57 @@
+// A program loaded into the host runtime, the one way the compiler (constant folding,
+// calibration, accuracy checks) and the CLI (`mote run`, `inspect`, `size`) run or read a
+// program on the host: the bytes are copied into 16-byte-aligned memory with an arena of
+// their own and verified by the same loader, and run with the same kernels
+// (kernels/all_kernels.h), as on a device.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mote/interpreter.h"
+
+namespace mote {
+
+class LoadedProgram {
+ public:
+  // Throws CompileError with one line ("WHAT: invalid program: STATUS (op 3 'conv')" or
+  // "WHAT: arena too small: ...") when the runtime refuses the program. `what` names it
+  // in messages (its path, or what the compiler runs it for). `arena_bytes` overrides the
+  // arena size (default: exactly what the program plans); the arena starts filled with
+  // `arena_fill` (tests fill it with garbage so that reading unwritten memory shows).
+  LoadedProgram(std::span<const uint8_t> bytes, std::string what,
+                std::optional<uint64_t> arena_bytes = std::nullopt, uint8_t arena_fill = 0);
+
+  Interpreter& interpreter() { return interpreter_; }
+  const Interpreter& interpreter() const { return interpreter_; }
+  const ProgramHeader& header() const;
+  const uint8_t* bytes() const { return program_.get(); }
+  const std::string& what() const { return what_; }
+
+  // Copies input i in; its size must be exactly the input tensor's. Throws CompileError.
+  void set_input(uint32_t i, std::span<const uint8_t> data);
+  // One inference; `hook` (may be null) is called around each op. Throws CompileError.
+  void run(const ProfileHook* hook = nullptr);
+  // Output i after run(): its bytes, or as float32 (the caller knows the dtype).
+  std::span<const uint8_t> output(uint32_t i) const;
+  const float* float_output(uint32_t i) const { return static_cast<const float*>(interpreter_.output_data(i)); }
+
+  // "op 3 'Conv_0'" for messages; "" for kNoOffset.
+  std::string describe_op(uint32_t op) const;
+
+ private:
+  struct FreeDeleter {
+    void operator()(uint8_t* p) const;
+  };
+  std::unique_ptr<uint8_t, FreeDeleter> program_;
+  std::unique_ptr<uint8_t, FreeDeleter> arena_;
+  size_t program_bytes_ = 0;
+  std::string what_;
+  Interpreter interpreter_;
+};
+
+}  // namespace mote
