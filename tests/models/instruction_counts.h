@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -30,6 +31,8 @@ struct QuantizedRun {
   const char* target;
   std::string table_name() const { return std::string(model) + "_int8"; }
 };
+
+inline void PrintTo(const QuantizedRun& r, std::ostream* os) { *os << r.table_name() << " on " << r.target; }
 
 // MobileNetV2 0.05 on every counted core, LeNet-5 on the M0+.
 inline const std::vector<QuantizedRun>& quantized_counted_runs() {

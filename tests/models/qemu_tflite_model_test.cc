@@ -34,6 +34,8 @@ struct GoldenCase {
   const char* device;
 };
 
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.model.name << " on " << c.device; }
+
 class TflmGoldenQemu : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(TflmGoldenQemu, IdenticalToTflmAndAsFastAsTheTable) {
@@ -134,6 +136,8 @@ struct SeanetCaseParam {
   SeanetModel model;
   const char* device;
 };
+
+void PrintTo(const SeanetCaseParam& c, std::ostream* os) { *os << c.model.name << " on " << c.device; }
 
 class SeanetQemu : public ::testing::TestWithParam<SeanetCaseParam> {};
 
