@@ -62,6 +62,13 @@ inline CommandResult run_mote(const std::string& args) {
   return result;
 }
 
+// How many outputs `mote run` wrote into `dir` (out0.npy, out1.npy, ...).
+inline int written_output_count(const std::string& dir) {
+  int n = 0;
+  while (std::filesystem::exists(dir + "/out" + std::to_string(n) + ".npy")) ++n;
+  return n;
+}
+
 inline int line_count(const std::string& text) {
   int lines = 0;
   for (char c : text) lines += c == '\n';

@@ -23,6 +23,14 @@ TFLM + CMSIS-NN Cortex-M4 instruction count of BASELINES.md (xCMSIS), and for co
 also the ratio to our own cortex-m4 build (xM4). A '!' after an instruction count marks an
 output that differs from the golden output (tflm-golden .out0.npy, or the ONNX sample's);
 '?' means no golden output to compare with. Per-op figures: --ops.
+
+--update-table instead measures the runs of tests/models/instruction_counts.txt (the
+table the QEMU model tests check every count against, within 1%) and rewrites their counts:
+each (model, core) row compiled exactly as those tests compile it (a .tflite model with
+--output-tensor <softmax input> where tflm-golden/ has .presoftmax.npy files; `<model>_int8`
+with --quantize int8 --calibration <model>.calib.npy) and run on sample s0. With --models it
+also adds rows for those models on --devices (default: all six cores). A commit that lowers
+a count updates the table; one that raises it by more than 1% fails ctest -L qemu.
 """
 import argparse
 import json
@@ -35,6 +43,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DEVICES = "qemu-cortex-m4,qemu-cortex-m33,qemu-cortex-m55,qemu-cortex-m0plus"
+TABLE = os.path.join(ROOT, "tests", "models", "instruction_counts.txt")
+TABLE_CORES = ["cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"]
 
 
 
@@ -54,6 +64,131 @@ def read_npy(path):
     if "'fortran_order': True" in header:
         raise ValueError(f"{path}: Fortran order")
     return descr.lstrip("<|="), shape, data[start + length:]
+
+
+def tflite_softmax_input(path):
+    """Name of the tensor feeding the last SOFTMAX of a .tflite file's main graph, or None.
+
+    A minimal FlatBuffers walk of the TFLite schema (compiler/import/tflite/tflite_schema.fbs):
+    Model.operator_codes (field 1), Model.subgraphs (2); SubGraph.tensors (0), .operators (3);
+    Operator.opcode_index (0), .inputs (1); OperatorCode.deprecated_builtin_code (0),
+    .builtin_code (3); Tensor.name (3)."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    u32 = lambda at: int.from_bytes(buf[at:at + 4], "little")
+    s32 = lambda at: int.from_bytes(buf[at:at + 4], "little", signed=True)
+
+    def field(table, index):
+        """Absolute position of a table's field, or None when absent."""
+        vtable = table - s32(table)
+        vt_size = int.from_bytes(buf[vtable:vtable + 2], "little")
+        if 4 + 2 * index + 2 > vt_size:
+            return None
+        offset = int.from_bytes(buf[vtable + 4 + 2 * index:vtable + 6 + 2 * index], "little")
+        return table + offset if offset else None
+
+    def deref(at):
+        return at + u32(at)
+
+    def vector(table, index):
+        at = field(table, index)
+        if at is None:
+            return []
+        start = deref(at)
+        return [start + 4 + 4 * i for i in range(u32(start))]
+
+    model = deref(0)
+    codes = []
+    for entry in vector(model, 1):
+        code = deref(entry)
+        deprecated, builtin = field(code, 0), field(code, 3)
+        codes.append(max(buf[deprecated] if deprecated else 0, s32(builtin) if builtin else 0))
+    graph = deref(vector(model, 2)[0])
+    tensors = [deref(t) for t in vector(graph, 0)]
+    name = None
+    for entry in vector(graph, 3):
+        op = deref(entry)
+        opcode = field(op, 0)
+        inputs = vector(op, 1)
+        if codes[u32(opcode) if opcode else 0] == 25 and inputs:  # SOFTMAX
+            string = deref(field(tensors[s32(inputs[0])], 3))
+            name = buf[string + 4:string + 4 + u32(string)].decode()
+    return name
+
+
+def table_runs(shared):
+    """(table model name) -> (model path, input files, extra compile args), as the QEMU model
+    tests compile and run them: every .tflite model with tflm-golden/ data, and each ONNX
+    model with a <model>.calib.npy as `<model>_int8`."""
+    runs = {}
+    golden_dir = os.path.join(shared, "models", "tflm-golden")
+    for dirpath, _, files in sorted(os.walk(os.path.join(shared, "models"))):
+        for name in sorted(files):
+            stem = name[:-len(".tflite")]
+            if not name.endswith(".tflite") or not os.path.exists(os.path.join(golden_dir, f"{stem}.s0.out0.npy")):
+                continue
+            path = os.path.join(dirpath, name)
+            extra = []
+            if os.path.exists(os.path.join(golden_dir, f"{stem}.s0.presoftmax.npy")):
+                extra = ["--output-tensor", tflite_softmax_input(path)]
+            runs[stem] = (path, numbered(golden_dir, stem, "in"), extra)
+    onnx_dir = os.path.join(shared, "models", "onnx")
+    for name in sorted(os.listdir(onnx_dir)) if os.path.isdir(onnx_dir) else []:
+        stem = name[:-len(".onnx")]
+        calib = os.path.join(onnx_dir, f"{stem}.calib.npy")
+        if name.endswith(".onnx") and os.path.exists(calib):
+            runs[f"{stem}_int8"] = (os.path.join(onnx_dir, name), numbered(onnx_dir, stem, "in"),
+                                    ["--quantize", "int8", "--calibration", calib])
+    return runs
+
+
+def read_table(path):
+    """[(model, core, instructions)] and the comment lines before the first row."""
+    rows, header = [], []
+    for line in open(path) if os.path.exists(path) else []:
+        if line.startswith("#") or not line.strip():
+            if not rows:
+                header.append(line.rstrip("\n"))
+            continue
+        model, core, count = line.split()
+        rows.append((model, core, int(count)))
+    return rows, header
+
+
+def update_table(args):
+    """Measures every (model, core) of the table (and --models on --devices) and rewrites it."""
+    rows, header = read_table(TABLE)
+    wanted = [(model, core) for model, core, _ in rows]
+    if args.models:
+        cores = [d[len("qemu-"):] for d in args.devices.split(",") if d] if args.devices_given else TABLE_CORES
+        wanted += [(m, c) for m in args.models.split(",") if m for c in cores if (m, c) not in wanted]
+    old = {(model, core): count for model, core, count in rows}
+    runs = table_runs(args.shared)
+    unknown = sorted({m for m, _ in wanted} - set(runs))
+    if unknown:
+        sys.exit("benchmark.py: no tflm-golden .tflite or calibrated ONNX model named " + ", ".join(unknown))
+    measured = []
+    with tempfile.TemporaryDirectory() as work:
+        for model, core in wanted:
+            path, inputs, extra = runs[model]
+            program = os.path.join(work, f"{model}.{core}.mote")
+            mote(args.build, "compile", path, "-o", program, "--target", core, *extra)
+            cmd = ["run", program, "--output-dir", os.path.join(work, "out"), "--device", f"qemu-{core}", "--json"]
+            for i in inputs:
+                cmd += ["--input", i]
+            count = json.loads(mote(args.build, *cmd))["instructions"]
+            before = old.get((model, core))
+            change = f"{100.0 * (count - before) / before:+.2f}%" if before else "new"
+            print(f"{model:28s} {core:14s} {count:>12,d}  {change}", flush=True)
+            measured.append((model, core, count))
+    if not header:
+        header = ["# model                      core           instructions (sample s0; see tools/benchmark.py)"]
+    with open(TABLE, "w") as f:
+        for line in header:
+            f.write(line + "\n")
+        for model, core, count in measured:
+            f.write(f"{model:28s} {core:14s} {count}\n")
+    print(f"wrote {len(measured)} rows to {os.path.relpath(TABLE, ROOT)}")
 
 
 def mote(build, *args):
@@ -151,11 +286,17 @@ def main():
     parser.add_argument("--json", help="also write every figure to this JSON file")
     parser.add_argument("--patching", default="auto", choices=["auto", "off"],
                         help="mote compile --patching (default auto; 'patch+' is the share of MACs run again)")
+    parser.add_argument("--update-table", action="store_true",
+                        help=f"re-measure the rows of {os.path.relpath(TABLE, ROOT)} and rewrite it")
     args = parser.parse_args()
+    args.devices_given = any(a == "--devices" or a.startswith("--devices=") for a in sys.argv[1:])
     devices = [d for d in args.devices.split(",") if d]
     for d in devices:
         if not d.startswith("qemu-cortex-"):
             parser.error(f"device '{d}' is not a qemu-cortex-* device")
+    if args.update_table:
+        update_table(args)
+        return
     base = baselines(args.shared)
     wanted = {m for m in args.models.split(",") if m}
     selected = [m for m in models(args.shared, base) if not wanted or m[0] in wanted]

@@ -23,6 +23,7 @@
 #include "import/tflite/tflite_importer.h"
 #include "import/tflite/tflite_schema_generated.h"
 #include "ir/graph.h"
+#include "refused_models.h"
 
 namespace mote {
 namespace {
@@ -50,7 +51,7 @@ std::vector<uint8_t> read_file(const std::string& path) {
 }
 
 std::string write_temp(const std::string& name, const std::vector<uint8_t>& bytes) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path = ::testing::TempDir() + "/" + name;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   return path;
@@ -110,36 +111,9 @@ void expect_valid_graph(const ir::Graph& g) {
 
 // ---- the shared models ----------------------------------------------------------------
 
-// Every .tflite under ../shared/models imports, except the files listed here, each refused
-// with exactly this reason (what follows "<path>: "). A file leaves the list when its
-// operators are supported (issue 10: TRANSPOSE, RESIZE_NEAREST_NEIGHBOR, HARD_SWISH;
-// issue 12: the Vela 'ethos-u' custom op); a refusal not on the list fails.
-const std::map<std::string, std::string>& expected_refusals() {
-  static const std::map<std::string, std::string> refusals = {
-      {"ethos-u/espcn_x3_quant.tflite", "operator 5: op code 39 (TRANSPOSE) not supported"},
-      {"ethos-u/espcn_x3_quant_vela.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/kws_micronet_m_vela_H128.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/kws_micronet_m_vela_H256.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/kws_micronet_m_vela_Y256.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/kws_micronet_m_vela_Z256.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/squeezenet_v1_1_quant.tflite", "operator 1: op code 39 (TRANSPOSE) not supported"},
-      {"ethos-u/squeezenet_v1_1_quant_vela.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/yolo-fastest_192_face_v4.tflite",
-       "operator 106: op code 97 (RESIZE_NEAREST_NEIGHBOR) not supported"},
-      {"ethos-u/yolo-fastest_192_face_v4_vela_H256.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/yolo-fastest_192_face_v4_vela_Y256.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/yolo-fastest_192_face_v4_vela_Z256.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"ethos-u/zero_dce_quant.tflite", "operator 4: op code 39 (TRANSPOSE) not supported"},
-      {"ethos-u/zero_dce_quant_vela.tflite", "operator 0: custom op 'ethos-u' not supported"},
-      {"realworld/Mobilenet_v3_small_quant.tflite", "operator 4: op code 117 (HARD_SWISH) not supported"},
-      {"realworld/dncnn_color_blind_quant.tflite", "operator 2: op code 39 (TRANSPOSE) not supported"},
-      {"realworld/zero_dce_pp_quant.tflite", "operator 4: op code 39 (TRANSPOSE) not supported"},
-      {"tflite/tflm/audio_preprocessor_float.tflite", "operator 0: custom op 'SignalWindow' not supported"},
-      {"tflite/tflm/audio_preprocessor_int8.tflite", "operator 0: custom op 'SignalWindow' not supported"},
-  };
-  return refusals;
-}
-
+// Every .tflite under ../shared/models imports, except the files of refused_models.h,
+// each refused with exactly its reason (what follows "<path>: "); a refusal not on the list
+// fails, and so does a listed file that imports.
 TEST(TfliteImport, EveryModelImportsOrIsRefusedForItsCustomOps) {
   const std::string models = std::string(MOTE_SHARED_DIR) + "/models";
   std::set<std::string> refused;
@@ -149,9 +123,8 @@ TEST(TfliteImport, EveryModelImportsOrIsRefusedForItsCustomOps) {
     const std::string path = entry.path().string();
     const std::string relative = std::filesystem::relative(entry.path(), models).string();
     SCOPED_TRACE(path);
-    const auto refusal = expected_refusals().find(relative);
-    if (refusal != expected_refusals().end()) {
-      EXPECT_EQ(error_of([&] { import_tflite(path); }), path + ": " + refusal->second);
+    if (const std::string* reason = mote::testing::refusal_of(relative)) {
+      EXPECT_EQ(error_of([&] { import_tflite(path); }), path + ": " + *reason);
       refused.insert(relative);
       continue;
     }
@@ -166,7 +139,10 @@ TEST(TfliteImport, EveryModelImportsOrIsRefusedForItsCustomOps) {
   }
   // 26 in tflite/, and ethos-u/kws_micronet_m.tflite.
   EXPECT_EQ(imported, 27);
-  for (const auto& [file, reason] : expected_refusals()) EXPECT_TRUE(refused.count(file)) << file << " is missing";
+  for (const auto& [file, reason] : mote::testing::refused_models()) {
+    if (!file.ends_with(".tflite")) continue;
+    EXPECT_TRUE(refused.count(file)) << file << " is missing";
+  }
 }
 
 TEST(TfliteImport, OpSequencesOfTheModels) {
@@ -952,7 +928,7 @@ bool imports_or_refuses_cleanly(const std::vector<uint8_t>& bytes) {
 }
 
 TEST(TfliteCorrupt, MissingEmptyTruncatedAndGarbageFilesAreRefused) {
-  const std::string missing = testing::TempDir() + "/no_such_model.tflite";
+  const std::string missing = ::testing::TempDir() + "/no_such_model.tflite";
   EXPECT_EQ(error_of([&] { import_tflite(missing); }), missing + ": cannot open: No such file or directory");
 
   const std::vector<uint8_t> model = read_file(shared_model("mlperf_tiny/kws_ref_model.tflite"));
@@ -1036,8 +1012,9 @@ TEST(TfliteCorrupt, MisalignedDataIsReadSafely) {
 
   // Found by fuzz/fuzz_tflite (tools/fuzz.sh): a zero_point vector at a 4-byte offset.
   const std::string crash = std::string(MOTE_SOURCE_DIR) + "/fuzz/crashes/tflite_misaligned_int64_zero_point.tflite";
-  if (!std::filesystem::exists(crash)) GTEST_SKIP() << crash << " not present";
+  ASSERT_TRUE(std::filesystem::exists(crash)) << crash << " not present";
   const std::vector<uint8_t> bytes = read_file(crash);
+  ASSERT_FALSE(bytes.empty()) << crash;
   imports_or_refuses_cleanly(bytes);
 }
 

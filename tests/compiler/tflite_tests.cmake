@@ -5,6 +5,7 @@ add_executable(tflite_frontend_tests
   ${CMAKE_CURRENT_LIST_DIR}/tflite_import_test.cc
 )
 target_link_libraries(tflite_frontend_tests PRIVATE mote_compiler GTest::gtest_main)
+target_include_directories(tflite_frontend_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_compile_definitions(tflite_frontend_tests PRIVATE ${MOTE_TEST_DEFINES})
 target_compile_options(tflite_frontend_tests PRIVATE -Wall -Wextra)
 gtest_discover_tests(tflite_frontend_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)

@@ -13,6 +13,7 @@
 #include "kernel_ids.h"
 #include "lower/lower.h"
 #include "model_test_util.h"
+#include "refused_models.h"
 
 namespace mote::testing {
 namespace {
@@ -26,12 +27,15 @@ TEST_P(HostGolden, MatchesPyTorchOnEverySample) {
   const std::string stem = GetParam();
   TempDir dir;
   const std::string program = compile_shared_onnx(dir, stem);
-  for (int sample = 0; std::filesystem::exists(sample_path(stem, sample, "out", 0)); ++sample) {
+  ASSERT_EQ(golden_sample_count(stem), kOnnxGoldenSamples) << stem;
+  for (int sample = 0; sample < kOnnxGoldenSamples; ++sample) {
     const std::string out_dir = dir.file("s" + std::to_string(sample));
     const CommandResult r = run_mote("run '" + program + "'" + input_args(stem, sample) +
                                      " --output-dir '" + out_dir + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (int j = 0; std::filesystem::exists(sample_path(stem, sample, "out", j)); ++j)
+    const int outputs = golden_output_count(stem, sample);
+    ASSERT_EQ(written_output_count(out_dir), outputs) << stem << " sample " << sample;
+    for (int j = 0; j < outputs; ++j)
       expect_allclose(read_npy(out_dir + "/out" + std::to_string(j) + ".npy"),
                       read_npy(sample_path(stem, sample, "out", j)), 1e-4, 1e-5,
                       stem + " sample " + std::to_string(sample) + " output " + std::to_string(j));
@@ -185,8 +189,8 @@ TEST(HostInspect, ReportsTheContractFields) {
 
 // With patching off, every shared model's plan reaches its stated lower bound (ratio
 // 1.00) on every target and --optimize choice: the .tflite models, the ONNX models as
-// float, and the ONNX models through --quantize int8. Models the compiler refuses (custom
-// ops it does not support) are skipped.
+// float, and the ONNX models through --quantize int8. The models of refused_models.h pass
+// only when every compile is refused with exactly their reason; any other error fails.
 std::vector<std::string> shared_model_files() {
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(shared_models())) {
@@ -198,6 +202,12 @@ std::vector<std::string> shared_model_files() {
   return files;
 }
 
+// The walk below finds every model: 6 ONNX and 27 .tflite ones that compile, and the
+// refused ones (an empty or partial walk would quietly instantiate fewer tests).
+TEST(SharedModelFiles, AreAllFound) {
+  EXPECT_EQ(shared_model_files().size(), 33u + refused_models().size());
+}
+
 class ArenaAtLowerBound : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ArenaAtLowerBound, OnEveryTargetWithPatchingOff) {
@@ -205,6 +215,7 @@ TEST_P(ArenaAtLowerBound, OnEveryTargetWithPatchingOff) {
   const std::filesystem::path path(file);
   const bool onnx = path.extension() == ".onnx";
   const std::string stem = path.stem().string();
+  const std::string* refusal = refusal_of(GetParam());
   std::vector<std::string> variants = {""};
   if (onnx) {
     std::string calibration;
@@ -228,7 +239,11 @@ TEST_P(ArenaAtLowerBound, OnEveryTargetWithPatchingOff) {
                                  target + " --optimize " + optimize;
         const CommandResult r = run_mote("compile '" + file + "' -o '" + dir.file("p.mote") + "' --target " + target +
                                          " --optimize " + optimize + " --patching off --json" + variant);
-        if (r.exit_code != 0 && r.err.find("not supported") != std::string::npos) GTEST_SKIP() << r.err;
+        if (refusal != nullptr) {
+          EXPECT_NE(r.exit_code, 0) << what << " compiles: remove it from refused_models.h";
+          EXPECT_EQ(r.err, "error: " + file + ": " + *refusal + "\n") << what;
+          continue;
+        }
         ASSERT_EQ(r.exit_code, 0) << what << ": " << r.err;
         const auto report = nlohmann::json::parse(r.out.substr(r.out.find('{')));
         const uint64_t arena = report["arena_bytes"].get<uint64_t>();

@@ -18,6 +18,24 @@ inline std::string sample_path(const std::string& stem, int sample, const char* 
          std::to_string(index) + ".npy";
 }
 
+// Every ONNX model of ../shared/models/onnx has golden samples s0, s1 and s2.
+constexpr int kOnnxGoldenSamples = 3;
+
+// How many golden samples `stem` has (s0, s1, ... while sample k's out0 exists); a test
+// asserts it equals kOnnxGoldenSamples before looping, so missing data fails.
+inline int golden_sample_count(const std::string& stem) {
+  int n = 0;
+  while (std::filesystem::exists(sample_path(stem, n, "out", 0))) ++n;
+  return n;
+}
+
+// How many golden outputs sample `sample` of `stem` has (out0, out1, ...).
+inline int golden_output_count(const std::string& stem, int sample) {
+  int n = 0;
+  while (std::filesystem::exists(sample_path(stem, sample, "out", n))) ++n;
+  return n;
+}
+
 inline int input_count(const std::string& stem) {
   int n = 0;
   while (std::filesystem::exists(sample_path(stem, 0, "in", n))) ++n;

@@ -7,11 +7,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emit/c_emitter.h"
+#include "refused_models.h"
 #include "test_util.h"
 
 namespace mote::testing {
@@ -43,14 +46,30 @@ std::vector<Entry> entries() {
   return result;
 }
 
+// Every model of ../shared/models that compiles (all but refused_models.h) on every
+// target with default options, plus the option lines; no refused model.
 TEST(ProgramIdentity, TableIsComplete) {
   const std::vector<Entry> all = entries();
-  // Every model x target with default options (231), plus the option lines.
   EXPECT_GE(all.size(), 256u);
+  std::set<std::pair<std::string, std::string>> lines;
   for (const Entry& e : all) {
     EXPECT_EQ(e.sha256.size(), 64u) << "line " << e.line;
     EXPECT_TRUE(std::filesystem::exists(shared_models() + "/" + e.model)) << "line " << e.line << ": " << e.model;
+    EXPECT_EQ(refusal_of(e.model), nullptr) << "line " << e.line << ": " << e.model << " is refused";
+    lines.insert({e.model, e.options});
   }
+  int models = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(shared_models())) {
+    const std::string ext = entry.path().extension().string();
+    const std::string model = std::filesystem::relative(entry.path(), shared_models()).string();
+    if ((ext != ".onnx" && ext != ".tflite") || refusal_of(model) != nullptr) continue;
+    ++models;
+    for (const char* target : {"host", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
+                               "cortex-m55"})
+      EXPECT_TRUE(lines.count({model, std::string(" --target ") + target})) << model << " --target " << target;
+  }
+  // 6 ONNX models and 27 .tflite ones (TfliteImport.EveryModelImportsOrIsRefusedForItsCustomOps).
+  EXPECT_EQ(models, 33);
 }
 
 class ProgramIdentity : public ::testing::TestWithParam<Entry> {};

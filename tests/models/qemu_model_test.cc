@@ -1,6 +1,7 @@
 // The MobileNetV2 0.05 model and the seed models give the same outputs on emulated
-// Cortex-M0+, M4 and M55 cores as on the host (float tolerance rtol 1e-4, atol 1e-5),
-// and the per-op instruction counts come back.
+// Cortex-M0+ (soft float), M4 (single-precision FPU), M7 (double-precision FPU) and M55
+// cores as on the host (float tolerance rtol 1e-4, atol 1e-5), and the per-op instruction
+// counts come back.
 #include <nlohmann/json.hpp>
 
 #include "model_test_util.h"
@@ -29,10 +30,15 @@ TEST_P(QemuMatchesHost, SameOutputsAsHost) {
   ASSERT_TRUE(report.contains("instructions"));
   EXPECT_GT(report["instructions"].get<uint64_t>(), 0u);
   uint64_t sum = 0;
-  for (const auto& op : report["ops"]) sum += op["instructions"].get<uint64_t>();
+  ASSERT_FALSE(report.at("ops").empty());
+  for (const auto& op : report.at("ops")) sum += op.at("instructions").get<uint64_t>();
   EXPECT_GT(sum, 0u);
   EXPECT_LE(sum, report["instructions"].get<uint64_t>());
-  for (size_t j = 0; j < report["outputs"].size(); ++j) {
+  const int outputs = golden_output_count(c.model, 0);
+  ASSERT_GE(outputs, 1) << c.model << ": no golden output for sample 0";
+  ASSERT_EQ(report.at("outputs").size(), static_cast<size_t>(outputs)) << c.model;
+  ASSERT_EQ(written_output_count(dir.file("device")), outputs) << c.model << " on " << c.device;
+  for (int j = 0; j < outputs; ++j) {
     const std::string name = "/out" + std::to_string(j) + ".npy";
     expect_allclose(read_npy(dir.file("device") + name), read_npy(dir.file("host") + name), 1e-4, 1e-5,
                     std::string(c.model) + " on " + c.device);
@@ -44,7 +50,7 @@ TEST_P(QemuMatchesHost, SameOutputsAsHost) {
 
 std::vector<Case> cases() {
   std::vector<Case> all;
-  for (const char* device : {"qemu-cortex-m0plus", "qemu-cortex-m4", "qemu-cortex-m55"})
+  for (const char* device : {"qemu-cortex-m0plus", "qemu-cortex-m4", "qemu-cortex-m7", "qemu-cortex-m55"})
     for (const char* model : {"softmax_1x4", "add_1x5", "linear_4x3", "linear_3x3", "lenet5_28",
                               "mobilenet_v2_w005_96"})
       all.push_back({model, device});

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,31 +21,42 @@
 namespace mote::testing {
 
 struct TfliteModel {
-  const char* name;      // stem in tflm-golden/
-  const char* path;      // under ../shared/models/
-  const char* disabled;  // non-null: why the model cannot run yet (the test skips, saying so)
+  const char* name;  // stem in tflm-golden/
+  const char* path;  // under ../shared/models/
 };
 
-// Every .tflite model with golden data in tflm-golden/, except the audio preprocessor
-// (TFLite Micro Signal custom ops: out of scope, refused at import).
+// Every .tflite model with golden data in tflm-golden/, except the ones the compiler
+// refuses (refused_models.h: the audio preprocessor's TFLite Micro Signal custom ops, and
+// operators issue 10 adds). TflmGoldenCoverage checks that no golden model is left out.
 inline const std::vector<TfliteModel>& tflm_golden_models() {
   static const std::vector<TfliteModel> models = {
-      {"hello_world_int8", "tflite/tflm/hello_world_int8.tflite", nullptr},
-      {"micro_speech_quantized", "tflite/tflm/micro_speech_quantized.tflite", nullptr},
-      {"kws_ref_model", "tflite/mlperf_tiny/kws_ref_model.tflite", nullptr},
-      {"vww_96_int8", "tflite/mlperf_tiny/vww_96_int8.tflite", nullptr},
-      {"pretrainedResnet_quant", "tflite/mlperf_tiny/pretrainedResnet_quant.tflite", nullptr},
-      {"ad01_int8", "tflite/mlperf_tiny/ad01_int8.tflite", nullptr},
-      {"simple_add_model", "tflite/tflm/simple_add_model.tflite", nullptr},
-      {"trained_lstm_int8", "tflite/tflm/trained_lstm_int8.tflite", nullptr},
+      {"hello_world_int8", "tflite/tflm/hello_world_int8.tflite"},
+      {"micro_speech_quantized", "tflite/tflm/micro_speech_quantized.tflite"},
+      {"kws_ref_model", "tflite/mlperf_tiny/kws_ref_model.tflite"},
+      {"vww_96_int8", "tflite/mlperf_tiny/vww_96_int8.tflite"},
+      {"pretrainedResnet_quant", "tflite/mlperf_tiny/pretrainedResnet_quant.tflite"},
+      {"ad01_int8", "tflite/mlperf_tiny/ad01_int8.tflite"},
+      {"simple_add_model", "tflite/tflm/simple_add_model.tflite"},
+      {"trained_lstm_int8", "tflite/tflm/trained_lstm_int8.tflite"},
+      {"kws_micronet_m", "ethos-u/kws_micronet_m.tflite"},
   };
   return models;
 }
+
+// Every model of tflm-golden/ has samples s0, s1 and s2.
+constexpr int kTflmGoldenSamples = 3;
 
 inline std::string model_path(const TfliteModel& m) { return shared_models() + "/" + m.path; }
 
 inline std::string golden_path(const std::string& name, int sample, const std::string& kind) {
   return shared_models() + "/tflm-golden/" + name + ".s" + std::to_string(sample) + "." + kind + ".npy";
+}
+
+// How many samples `name` has in tflm-golden/ (s0, s1, ... while sample k's out0 exists).
+inline int tflm_golden_sample_count(const std::string& name) {
+  int n = 0;
+  while (std::filesystem::exists(golden_path(name, n, "out0"))) ++n;
+  return n;
 }
 
 inline int golden_input_count(const std::string& name) {

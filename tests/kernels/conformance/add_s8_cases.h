@@ -66,8 +66,7 @@ inline int run_add_s8_cases(const char* name, AddS8Variant variant, AddS8Lengths
     int8_t* expected = mem.alloc_array<int8_t>(count);
     int8_t* actual = mem.alloc_array<int8_t>(count);
     if (a == nullptr || b == nullptr || expected == nullptr || actual == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+      skip_case(name, c, "arena too small");
       continue;
     }
     fill_s8(rng, a, count);
@@ -88,8 +87,7 @@ inline int run_add_s8_cases(const char* name, AddS8Variant variant, AddS8Lengths
       ran = variant(q, a, b, actual, count);
     }
     if (!ran) {
-      print(name);
-      print(": arena too small for the variant's memory, case skipped\n");
+      skip_case(name, c, "arena too small for the variant's memory");
       continue;
     }
     if (!expect_equal_s8(name, c, what, expected, actual, count)) ++failed;

@@ -20,6 +20,7 @@ __attribute__((section(".noinit.mote_conformance_pool")))
 alignas(16) uint8_t g_pool[Arena::kBytes];
 
 Arena g_arena;
+int g_skipped_cases = 0;
 
 // Fresh allocations are filled with this byte so that a kernel reading memory it did
 // not write (or leaving output untouched) sees the same garbage in both runs.
@@ -84,6 +85,24 @@ void report_mismatch(const char* variant, int case_index, const char* what, size
 }
 
 }  // namespace
+
+void skip_case(const char* variant, int case_index, const char* why) {
+  ++g_skipped_cases;
+  print(variant);
+  if (case_index >= 0) {
+    print(" case ");
+    print_int(case_index);
+  }
+  print(" skipped: ");
+  print(why);
+  print("\n");
+}
+
+int take_skipped_cases() {
+  const int skipped = g_skipped_cases;
+  g_skipped_cases = 0;
+  return skipped;
+}
 
 bool expect_equal_s8(const char* variant, int case_index, const char* what,
                      const int8_t* expected, const int8_t* actual, size_t count) {

@@ -59,8 +59,8 @@ class Rng {
 };
 
 // Bump allocator over a static pool; reset() before each case. Fresh allocations are
-// filled with one fixed byte (0xA5), so output a kernel leaves unwritten shows up. alloc() returns nullptr
-// when the pool is exhausted (a suite then skips the case and says so).
+// filled with one fixed byte (0xA5), so output a kernel leaves unwritten shows up. alloc()
+// returns nullptr when the pool is exhausted (a suite then calls skip_case()).
 class Arena {
  public:
   static constexpr size_t kBytes = 512 * 1024;
@@ -93,6 +93,15 @@ bool expect_equal_s16(const char* variant, int case_index, const char* what,
                       const int16_t* expected, const int16_t* actual, size_t count);
 bool expect_equal_s32(const char* variant, int case_index, const char* what,
                       const int32_t* expected, const int32_t* actual, size_t count);
+
+// A case the suite could not run because its buffers do not fit the arena: prints
+// "<variant> case <n> skipped: <why>" (no number when case_index < 0) and counts it.
+// A skipped case is not a pass: the pool is Arena::kBytes on the host and on every core,
+// so every case a suite draws is required to run, and run_all() fails a suite that
+// skipped any (shrink the suite's shapes, or grow the pool, until none is skipped).
+void skip_case(const char* variant, int case_index, const char* why);
+// The cases skipped since the last call (run_all() reads it after each suite).
+int take_skipped_cases();
 
 struct Suite {
   const char* variant;  // kernel name, e.g. "conv2d_s8_1x1__dsp"

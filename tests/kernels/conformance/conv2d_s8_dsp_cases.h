@@ -30,8 +30,8 @@ struct Conv2dS8Case {
   int32_t in_count, filter_count, out_count;
 };
 
-// False (and one line printed) when the arena cannot hold the case.
-inline bool alloc_conv2d_s8_case(const char* name, const Conv2dShape& s, bool with_bias,
+// False (and case `index` counted as skipped, skip_case()) when the arena cannot hold it.
+inline bool alloc_conv2d_s8_case(const char* name, int index, const Conv2dShape& s, bool with_bias,
                                  uint32_t scratch_bytes, int32_t input_shift, Conv2dS8Case* k) {
   Arena& a = arena();
   k->in_count = s.batch * s.in_h * s.in_w * s.in_c;
@@ -48,8 +48,7 @@ inline bool alloc_conv2d_s8_case(const char* name, const Conv2dShape& s, bool wi
   if (input_base == nullptr || k->filter == nullptr || (with_bias && k->bias == nullptr) ||
       k->multipliers == nullptr || k->shifts == nullptr || k->expected == nullptr ||
       k->actual == nullptr || k->scratch == nullptr) {
-    print(name);
-    print(": arena too small, case skipped\n");
+    skip_case(name, index, "arena too small");
     return false;
   }
   k->input = input_base + input_shift;
@@ -137,7 +136,7 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
 
     const bool no_bias = rng.uniform(0, fast_wide ? 15 : 3) == 0;
     Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, s, !no_bias,
+    if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
                               scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
       continue;
     }

@@ -90,8 +90,7 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
     uint8_t* scratch = a.alloc_array<uint8_t>(scratch_bytes(s));
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
         expected == nullptr || actual == nullptr || scratch == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+      skip_case(name, c, "arena too small");
       continue;
     }
     fill_s8(rng, input, in_count);

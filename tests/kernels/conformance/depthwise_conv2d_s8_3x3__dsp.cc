@@ -12,7 +12,7 @@ void with_table(const DepthwiseConv2dS8Params& params, const int32_t* multiplier
                 const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
   void* table = arena().alloc(depthwise_conv2d_s8_3x3__dsp_table_bytes(shape.in_c), 4);
   if (table == nullptr) {
-    print("depthwise_conv2d_s8_3x3__dsp: arena too small for the table\n");
+    skip_case("depthwise_conv2d_s8_3x3__dsp", -1, "arena too small for the table");
     return;
   }
   depthwise_conv2d_s8_3x3__dsp_make_table(params, multipliers, shifts, bias, filter, shape.in_c,

@@ -55,7 +55,7 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
         expected == nullptr || actual == nullptr) {
-      print("depthwise_conv2d_s8__v6m: arena too small, case skipped\n");
+      skip_case("depthwise_conv2d_s8__v6m", c, "arena too small");
       continue;
     }
     fill_s8(rng, input, in_count);

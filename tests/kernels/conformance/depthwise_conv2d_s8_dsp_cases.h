@@ -77,8 +77,7 @@ inline int run_depthwise_cases(const char* name, DepthwiseVariant variant,
     void* scratch = a.alloc(scratch_bytes(p, s) + 4, 4);
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
         expected == nullptr || actual == nullptr || scratch == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+      skip_case(name, c, "arena too small");
       continue;
     }
     fill_s8(rng, input, in_count);

@@ -60,7 +60,7 @@ int run_depthwise_conv2d_s8_mult__dsp(Rng& rng, int cases) {
     int8_t* arranged = a.alloc_array<int8_t>(depthwise_conv2d_s8_mult__dsp_arranged_bytes(s));
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
         expected == nullptr || actual == nullptr || scratch == nullptr || arranged == nullptr) {
-      print("depthwise_conv2d_s8_mult__dsp: arena too small, case skipped\n");
+      skip_case("depthwise_conv2d_s8_mult__dsp", c, "arena too small");
       continue;
     }
     fill_s8(rng, input, in_count);

@@ -45,7 +45,7 @@ int run_fully_connected_s8__dsp(Rng& rng, int cases) {
     uint32_t* scratch = a.alloc_array<uint32_t>(fully_connected_s8__dsp_scratch_bytes(k) / 4 + 1);
     if (input == nullptr || weights == nullptr || multipliers == nullptr || shifts == nullptr ||
         expected == nullptr || actual == nullptr || scratch == nullptr) {
-      print("fully_connected_s8__dsp: arena too small, case skipped\n");
+      skip_case("fully_connected_s8__dsp", c, "arena too small");
       continue;
     }
     fill_s8(rng, input, batches * k);

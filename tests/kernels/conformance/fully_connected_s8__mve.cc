@@ -36,7 +36,7 @@ int run_fully_connected_s8__mve(Rng& rng, int cases) {
     int8_t* actual = a.alloc_array<int8_t>(batches * n);
     if (input == nullptr || weights == nullptr || multipliers == nullptr || shifts == nullptr ||
         expected == nullptr || actual == nullptr) {
-      print("fully_connected_s8__mve: arena too small, case skipped\n");
+      skip_case("fully_connected_s8__mve", c, "arena too small");
       continue;
     }
     fill_s8(rng, input, batches * k);

@@ -58,8 +58,7 @@ inline int run_pool2d_s8_cases(const char* name, Pool2dS8Fn reference, Pool2dS8F
     int8_t* expected = a.alloc_array<int8_t>(out_count);
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     if (input == nullptr || expected == nullptr || actual == nullptr) {
-      print(name);
-      print(": arena too small, case skipped\n");
+      skip_case(name, c, "arena too small");
       continue;
     }
     if (rng.uniform(0, 3) == 0) {
