@@ -195,10 +195,9 @@ StreamGeometry stream_geometry(KernelId kernel, const std::vector<uint8_t>& para
   std::memcpy(words, params.data(), std::min(params.size(), sizeof(words)));
   switch (kernel) {
     case KernelId::kAvgPool2dF32: case KernelId::kMaxPool2dF32:
-      return {words[2], words[3], words[6], words[7]};  // kernel, stride, dilation, pads
     case KernelId::kAvgPool2dS8: case KernelId::kMaxPool2dS8:
     case KernelId::kAvgPool2dS16: case KernelId::kMaxPool2dS16:
-      return {words[2], words[3], words[4], words[5]};  // kernel, stride, pads
+      return {words[2], words[3], words[6], words[7]};  // kernel, stride, dilation, pads
     default:
       return {words[0], words[1], words[4], words[5]};  // stride, dilation, pads
   }
@@ -284,17 +283,7 @@ LoweredOp lower_conv2d(const NodeLowering& l) {
   l.expect_dtype(out, "output", in.dtype);
 
   Conv2dParams p{};
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.dilation_h = dilations[0];
-  p.dilation_w = dilations[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
+  p.window = l.window();
   const int64_t group = l.node().get_int("group", 1);
   if (group < 1 || group > kMaxI32) l.fail("group " + std::to_string(group) + " must be >= 1");
   p.groups = static_cast<int32_t>(group);
@@ -311,8 +300,8 @@ LoweredOp lower_conv2d(const NodeLowering& l) {
            ", expected dim 3 = input channels / group = " + std::to_string(c / group));
   }
   expect_bias(l, 2, o);
-  const int64_t oh = conv_out_size(h, p.pad_top, p.pad_bottom, kh, p.stride_h, p.dilation_h, false);
-  const int64_t ow = conv_out_size(w, p.pad_left, p.pad_right, kw, p.stride_w, p.dilation_w, false);
+  const int64_t oh = window_output_h(p.window, h, kh, false);
+  const int64_t ow = window_output_w(p.window, w, kw, false);
   if (oh < 1 || ow < 1) l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) +
                                " does not fit the padded " + std::to_string(h) + "x" +
                                std::to_string(w) + " input");
@@ -336,17 +325,7 @@ LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
   l.expect_dtype(out, "output", in.dtype);
 
   DepthwiseConv2dParams p{};
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.dilation_h = dilations[0];
-  p.dilation_w = dilations[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
+  p.window = l.window();
   l.act(&p.act_min, &p.act_max);
 
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
@@ -362,8 +341,8 @@ LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
   }
   p.depth_multiplier = static_cast<int32_t>(multiplier);
   expect_bias(l, 2, oc);
-  const int64_t oh = conv_out_size(h, p.pad_top, p.pad_bottom, kh, p.stride_h, p.dilation_h, false);
-  const int64_t ow = conv_out_size(w, p.pad_left, p.pad_right, kw, p.stride_w, p.dilation_w, false);
+  const int64_t oh = window_output_h(p.window, h, kh, false);
+  const int64_t ow = window_output_w(p.window, w, kw, false);
   if (oh < 1 || ow < 1) l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) +
                                " does not fit the padded " + std::to_string(h) + "x" +
                                std::to_string(w) + " input");
@@ -504,35 +483,20 @@ LoweredOp lower_pool2d(const NodeLowering& l, bool average) {
   l.expect_dtype(out, "output", in.dtype);
   Pool2dParams p{};
   const auto kernel = l.ints("kernel", 2, {}, 1);
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
   p.kernel_h = kernel[0];
   p.kernel_w = kernel[1];
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.dilation_h = dilations[0];
-  p.dilation_w = dilations[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
+  p.window = l.window();
   p.count_include_pad = average ? (l.node().get_int("count_include_pad", 0) != 0 ? 1 : 0) : 0;
   l.act(&p.act_min, &p.act_max);
 
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
   const int64_t oh = out.shape[1], ow = out.shape[2];
-  auto fits = [](int64_t actual, int64_t in_size, int64_t before, int64_t after, int64_t k,
-                 int64_t s, int64_t d) {
-    return actual >= 1 && (actual == conv_out_size(in_size, before, after, k, s, d, false) ||
-                           actual == conv_out_size(in_size, before, after, k, s, d, true));
-  };
-  if (out.shape[0] != n || out.shape[3] != c ||
-      !fits(oh, h, p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, p.dilation_h) ||
-      !fits(ow, w, p.pad_left, p.pad_right, p.kernel_w, p.stride_w, p.dilation_w)) {
-    const ir::Shape floor_shape = {
-        n, conv_out_size(h, p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, p.dilation_h, false),
-        conv_out_size(w, p.pad_left, p.pad_right, p.kernel_w, p.stride_w, p.dilation_w, false), c};
+  const int64_t floor_h = window_output_h(p.window, h, p.kernel_h, false);
+  const int64_t floor_w = window_output_w(p.window, w, p.kernel_w, false);
+  const bool fits_h = oh >= 1 && (oh == floor_h || oh == window_output_h(p.window, h, p.kernel_h, true));
+  const bool fits_w = ow >= 1 && (ow == floor_w || ow == window_output_w(p.window, w, p.kernel_w, true));
+  if (out.shape[0] != n || out.shape[3] != c || !fits_h || !fits_w) {
+    const ir::Shape floor_shape = {n, floor_h, floor_w, c};
     l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
            shape_string(floor_shape) + " (or its ceil_mode form)");
   }

@@ -12,13 +12,12 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
 struct Conv2dParams {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t groups;
   float act_min, act_max;
 };
@@ -63,9 +62,7 @@ extern const KernelEntry kConv2dF32Entry;
 // check(): zero points in [-128, 127], [act_min, act_max] inside [-128, 127], every shift
 // in [-31, 30].
 struct Conv2dS8Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t groups;
   int32_t input_zero_point;
   int32_t output_zero_point;
@@ -162,9 +159,7 @@ extern const KernelEntry kConv2dS8V6mEntry;
 // -32768, 32767). check(): bias dtype matches accumulator; shifts in [-31, 14] (64) or
 // [-31, 30] (32).
 struct Conv2dS16Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t groups;
   int32_t accumulator;  // 64 or 32 (bits)
   int32_t act_min, act_max;

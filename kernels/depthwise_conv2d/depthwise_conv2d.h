@@ -10,13 +10,12 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
 struct DepthwiseConv2dParams {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t depth_multiplier;
   float act_min, act_max;
 };
@@ -52,9 +51,7 @@ extern const KernelEntry kDepthwiseConv2dF32Entry;
 // activation_range_quantized(.., -128, 127). check(): zero points and the range in int8,
 // shifts in [-31, 30].
 struct DepthwiseConv2dS8Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t depth_multiplier;
   int32_t input_zero_point;
   int32_t output_zero_point;
@@ -86,8 +83,8 @@ extern const KernelEntry kDepthwiseConv2dS8Entry;
 //   depthwise_conv2d_s8__dsp: any filter size, stride, dilation and padding.
 inline bool depthwise_conv2d_s8_3x3__dsp_supports(const DepthwiseConv2dS8Params& p,
                                                   uint32_t kernel_h, uint32_t kernel_w) {
-  return p.depth_multiplier == 1 && kernel_h == 3 && kernel_w == 3 && p.dilation_h == 1 &&
-         p.dilation_w == 1;
+  return p.depth_multiplier == 1 && kernel_h == 3 && kernel_w == 3 && p.window.dilation_h == 1 &&
+         p.window.dilation_w == 1;
 }
 inline bool depthwise_conv2d_s8__dsp_supports(const DepthwiseConv2dS8Params& p) {
   return p.depth_multiplier == 1;
@@ -188,9 +185,7 @@ extern const KernelEntry kDepthwiseConv2dS8V6mEntry;
 // Params: DepthwiseConv2dS16Params, then int32 multiplier[O], then int32 shift[O]
 // (conv_channel_multiplier; range with -32768, 32767). check(): shifts in [-31, 14].
 struct DepthwiseConv2dS16Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t depth_multiplier;
   int32_t act_min, act_max;
 };
