@@ -93,6 +93,9 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
 Status conv2d_s8_1x1__dsp_check(const OpContext& ctx);
 void conv2d_s8_1x1__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1DspEntry;
+// In place (window_geometry.h): gathers four pixels' inputs before writing them; the
+// last block steps back to end at the last pixel.
+constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. With K = KH * KW *
 // in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0.
@@ -104,6 +107,8 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
 Status conv2d_s8__dsp_check(const OpContext& ctx);
 void conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8DspEntry;
+// In place: as conv2d_s8_1x1__dsp, four pixels per block.
+constexpr uint32_t conv2d_s8__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // Helium (MVE, cortex-m55) variants of conv2d_s8: same inputs, params and output bits.
 // Portable elsewhere (kernels/isa/mve.h). Scratch is int32-aligned, sized by the
@@ -117,6 +122,8 @@ void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers
 Status conv2d_s8_1x1__mve_check(const OpContext& ctx);
 void conv2d_s8_1x1__mve_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1MveEntry;
+// In place: two pixels at a time, read while writing.
+constexpr uint32_t conv2d_s8_1x1__mve_stream_block(const PixelStreamShape&) { return 2; }
 
 // conv2d_s8__mve: any kernel, stride, dilation and padding, groups 1 (im2col of two output
 // pixels at a time). Scratch: out_c int32 rounded up to 16 bytes, then 2 * KH * KW * C.
@@ -129,6 +136,8 @@ void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
 Status conv2d_s8__mve_check(const OpContext& ctx);
 void conv2d_s8__mve_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8MveEntry;
+// In place: two pixels' windows copied, then their outputs written.
+constexpr uint32_t conv2d_s8__mve_stream_block(const PixelStreamShape&) { return 2; }
 
 // ARMv6-M (Cortex-M0/M0+, Thumb-1 without SIMD) variant of conv2d_s8: any kernel, stride,
 // dilation and padding, groups 1 (check() refuses other groups); same inputs, params and
@@ -141,6 +150,8 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
 Status conv2d_s8__v6m_check(const OpContext& ctx);
 void conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8V6mEntry;
+// In place: pixel by pixel in raster order, like the reference.
+constexpr uint32_t conv2d_s8__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
 // ---------------------------------------------------------------------------------------
 // int16 activations with int8 weights (TFLite "16x8" CONV_2D, the int16 ConvPerChannel).

@@ -1,4 +1,5 @@
-// Runs every conformance suite (suites.cc) with a fixed seed and case count and prints
+// Runs every conformance suite (the table sources.cmake generates) with a fixed seed and
+// case count and prints
 //   <variant>: <N> cases, <F> failed
 // per suite, then "conformance: <S> suites, <F> failed cases". Exit status 0 when no
 // case failed, 1 otherwise (on a core the status reaches the host through semihosting).
