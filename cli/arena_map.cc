@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "kernel_ids.h"
+#include "kernel_registry.h"
 
 namespace mote {
 namespace {
@@ -48,7 +48,7 @@ std::vector<ArenaBuffer> arena_buffers(const Interpreter& interp, const ProgramH
   for (uint32_t t = 0; t < h.tensor_count; ++t) root[t] = t;
   for (uint32_t k = 0; k < ops; ++k) {
     const OpDesc& op = *interp.op_desc(k);
-    if (static_cast<KernelId>(op.kernel) != KernelId::kCopy) continue;
+    if (kernel_placement(static_cast<KernelId>(op.kernel)) != KernelPlacement::kAlias) continue;
     const uint32_t in = pool[op.io_first], out = pool[op.io_first + 1];
     if (tensors[in].storage == tensors[out].storage && tensors[in].offset == tensors[out].offset &&
         tensors[in].bytes == tensors[out].bytes)

@@ -20,7 +20,7 @@
 #include "emit/c_emitter.h"
 #include "device_runner.h"
 #include "host_runner.h"
-#include "kernel_ids.h"
+#include "kernel_registry.h"
 #include "npy.h"
 #include "target/target.h"
 
@@ -43,36 +43,24 @@ std::string with_commas(uint64_t value) {
 // Multiply-accumulates of one op, from its tensor shapes.
 uint64_t op_macs(const Interpreter& interp, uint32_t op) {
   const OpContext ctx = interp.op_context(op);
-  const auto kernel = static_cast<KernelId>(interp.op_desc(op)->kernel);
+  // A variant takes its reference's inputs: count by the reference.
+  const KernelId kernel = kernel_reference(static_cast<KernelId>(interp.op_desc(op)->kernel));
   const uint64_t out = element_count(ctx.output_desc(0));
   switch (kernel) {
     case KernelId::kConv2dF32:  // filter [O, KH, KW, C/groups]
     case KernelId::kConv2dS8:
-    case KernelId::kConv2dS8Dsp:  // the int8 variants take the reference's inputs
-    case KernelId::kConv2dS81x1Dsp:
-    case KernelId::kConv2dS8Mve:
-    case KernelId::kConv2dS81x1Mve:
-    case KernelId::kConv2dS8V6m:
     case KernelId::kConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2] * f.dims[3];
     }
     case KernelId::kDepthwiseConv2dF32:  // filter [1, KH, KW, C*M]
     case KernelId::kDepthwiseConv2dS8:
-    case KernelId::kDepthwiseConv2dS8Dsp:
-    case KernelId::kDepthwiseConv2dS83x3Dsp:
-    case KernelId::kDepthwiseConv2dS8MultDsp:
-    case KernelId::kDepthwiseConv2dS8Mve:
-    case KernelId::kDepthwiseConv2dS8V6m:
     case KernelId::kDepthwiseConv2dS16: {
       const TensorDesc& f = ctx.input_desc(1);
       return out * f.dims[1] * f.dims[2];
     }
     case KernelId::kFullyConnectedF32:  // weights [N, K]
     case KernelId::kFullyConnectedS8:
-    case KernelId::kFullyConnectedS8Dsp:
-    case KernelId::kFullyConnectedS8Mve:
-    case KernelId::kFullyConnectedS8V6m:
     case KernelId::kFullyConnectedS16:
       return out * ctx.input_desc(1).dims[1];
     case KernelId::kBatchMatMulF32: {  // A [..., M, K]
@@ -677,7 +665,7 @@ int run_size(const SizeArgs& args) {
   json kernels = json::object();
   uint64_t kernel_bytes = 0;
   for (const std::string& kernel : summary.kernels) {
-    const std::string symbol = kernel_entry_symbol(kernel);
+    const std::string symbol = kernel_entry_symbol(kernel_id_from_name(kernel.c_str()));
     if (!sizes["kernels"].contains(symbol))
       throw std::runtime_error(sizes_path + ": no measurement for kernel " + kernel + " (" + symbol +
                                "); rebuild the firmware targets");

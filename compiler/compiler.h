@@ -61,7 +61,7 @@ struct PatchReport {
 
 struct OpReport {
   std::string name;    // source node name
-  std::string kernel;  // kernel_name(), e.g. "conv2d_f32"
+  std::string kernel;  // kernel_name() of the kernel chosen for the op
   uint64_t macs = 0;
 };
 

@@ -39,14 +39,11 @@ bool index_math_fits(const TensorDesc& t) {
 bool valid_window(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation,
                   int64_t pad_begin, int64_t pad_end, bool allow_ceil) {
   if (kernel < 1 || stride < 1 || dilation < 1 || pad_begin < 0 || pad_end < 0) return false;
-  const int64_t padded = in + pad_begin + pad_end;
   // Bounds every coordinate and tap computation in the kernels (see taps_inside()).
-  if (padded + stride + dilation > INT32_MAX) return false;
-  const int64_t extent = dilation * (kernel - 1) + 1;
-  if (extent > padded) return false;
-  const int64_t floor_out = (padded - extent) / stride + 1;
-  const int64_t ceil_out = (padded - extent + stride - 1) / stride + 1;
-  return out == floor_out || (allow_ceil && out == ceil_out);
+  if (in + pad_begin + pad_end + stride + dilation > INT32_MAX) return false;
+  if (dilation * (kernel - 1) + 1 > in + pad_begin + pad_end) return false;
+  return out == window_output_size(in, kernel, stride, dilation, pad_begin, pad_end, false) ||
+         (allow_ceil && out == window_output_size(in, kernel, stride, dilation, pad_begin, pad_end, true));
 }
 
 void right_aligned_dims(const TensorDesc& t, int32_t dims6[kMaxRank]) {

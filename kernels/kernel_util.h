@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
@@ -30,10 +31,10 @@ bool index_math_fits(const TensorDesc& t);
 inline bool valid_act_range(float lo, float hi) { return lo <= hi; }
 
 // One spatial dimension of a sliding-window op (conv, depthwise conv, pool): kernel,
-// stride, dilation >= 1, pads >= 0, the dilated kernel fits in the padded input, and
-//   out == (in + pad_begin + pad_end - dilation * (kernel - 1) - 1) / stride + 1
-// rounded down, or also rounded up when allow_ceil. Also refuses geometries whose
-// coordinates would not fit int32 (see taps_inside()).
+// stride, dilation >= 1, pads >= 0, the dilated kernel fits in the padded input, and out
+// is window_output_size() (window_geometry.h), or also its ceil_mode form when
+// allow_ceil. Also refuses geometries whose coordinates would not fit int32 (see
+// taps_inside()).
 bool valid_window(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation,
                   int64_t pad_begin, int64_t pad_end, bool allow_ceil);
 

@@ -6,14 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include "all_kernels.h"
 #include "common/error.h"
-#include "kernel_ids.h"
+#include "kernel_registry.h"
 #include "mote/interpreter.h"
 
 namespace mote {
@@ -127,7 +125,7 @@ struct ProgramFacts {
   uint32_t constant_bytes = 0;
   uint32_t op_count = 0;
   std::vector<KernelId> kernels;  // distinct, by id
-  std::vector<std::string> op_lines;  // "op 0  conv2d_f32  'Conv_0'  -> [1, 6, 24, 24]"
+  std::vector<std::string> op_lines;  // "op 0  <kernel name>  'Conv_0'  -> [1, 6, 24, 24]"
   std::vector<TensorFacts> inputs, outputs;
 };
 
@@ -285,7 +283,8 @@ std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, cons
   w.line("/* The kernels this program uses and no others (" + id + "_kernels.cc). */");
   w.line("const mote_kernel_table* " + id + "_kernels(void);");
   w.line();
-  w.line("/* Name of a kernel id in the table (\"conv2d_f32\", ...), for reports; \"\" otherwise. */");
+  w.line("/* The name of a kernel id in the table (kernels/kernel_registry.inc), for reports;");
+  w.line("   \"\" otherwise. */");
   w.line("const char* " + id + "_kernel_name(uint32_t kernel_id);");
   w.line();
   w.line("#ifdef __cplusplus");
@@ -330,7 +329,7 @@ std::string emit_kernels_source(const EmitCInput& input, const ProgramFacts& fac
   w.line();
   w.line("namespace mote {");
   for (KernelId kernel : facts.kernels)
-    w.line("extern const KernelEntry " + kernel_entry_symbol(kernel_name(kernel)) + ";");
+    w.line(std::string("extern const KernelEntry ") + kernel_entry_symbol(kernel) + ";");
   w.line("}  // namespace mote");
   w.line();
   w.line("namespace {");
@@ -343,7 +342,7 @@ std::string emit_kernels_source(const EmitCInput& input, const ProgramFacts& fac
     const auto kernel = static_cast<KernelId>(i);
     const bool used = std::find(facts.kernels.begin(), facts.kernels.end(), kernel) != facts.kernels.end();
     if (used)
-      w.line("&mote::" + kernel_entry_symbol(kernel_name(kernel)) + ",  // " + std::to_string(i) + " " +
+      w.line(std::string("&mote::") + kernel_entry_symbol(kernel) + ",  // " + std::to_string(i) + " " +
              kernel_name(kernel));
     else
       w.line("nullptr,  // " + std::to_string(i));
@@ -402,24 +401,6 @@ std::string c_identifier_for_model(const std::string& model_path) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
   if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "model_" + id;
   return id;
-}
-
-std::string kernel_entry_symbol(const std::string& kernel_name) {
-  // Words of kernel names whose KernelId spelling is not plain capitalization.
-  static const std::map<std::string, std::string> kSpelling = {{"matmul", "MatMul"}};
-  std::string symbol = "k";
-  std::istringstream words(kernel_name);
-  for (std::string word; std::getline(words, word, '_');) {
-    if (word.empty()) continue;
-    const auto special = kSpelling.find(word);
-    if (special != kSpelling.end()) {
-      symbol += special->second;
-      continue;
-    }
-    word[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(word[0])));
-    symbol += word;
-  }
-  return symbol + "Entry";
 }
 
 std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input) {

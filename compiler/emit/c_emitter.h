@@ -8,7 +8,8 @@
 //                        section MOTE_PROGRAM_SECTION (default ".rodata"; define it on the
 //                        compiler command line to place the program elsewhere)
 //   lenet5_28_kernels.cc C++17: the kernel table holding exactly the program's kernels,
-//                        as references to their KernelEntry objects (kConv2dF32Entry, ...),
+//                        as references to their KernelEntry objects (k<enumerator>Entry,
+//                        kernels/kernel_registry.h kernel_entry_symbol()),
 //                        so linking against the kernel library pulls in only those objects
 //                        (no --whole-archive, no static registration)
 // The text is a pure function of (program bytes, model file name and hash, target): the
@@ -40,9 +41,6 @@ std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input);
 // C identifier for a model file: its stem with every character outside [A-Za-z0-9_]
 // replaced by '_', prefixed with "model_" when it would start with a digit or be empty.
 std::string c_identifier_for_model(const std::string& model_path);
-
-// "kConv2dF32Entry" for "conv2d_f32": the KernelEntry object of a kernel (kernels/).
-std::string kernel_entry_symbol(const std::string& kernel_name);
 
 // SHA-256 of `bytes` as 64 lowercase hex digits (FIPS 180-4).
 std::string sha256_hex(const std::vector<uint8_t>& bytes);

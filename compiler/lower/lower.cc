@@ -11,6 +11,7 @@
 #include "compiler.h"
 #include "lower/node_lowering.h"
 #include "emit/program_writer.h"
+#include "kernel_registry.h"
 #include "planner/memory_planner.h"
 // Kernel parameter structs.
 #include "activation/activation.h"
@@ -104,83 +105,19 @@ uint64_t scratch_bytes_for(KernelId kernel, const ir::Graph& graph, const ir::No
   }
 }
 
-// Kernels that stream elementwise: output element i is written after input element i is
-// read, and never before an input element at a lower address is read, so output 0 may
-// start at the same offset as a full-shape input whose elements are at least as wide
-// (the broadcast input, if any, is read through its own strides from its own buffer).
 }  // namespace
 
+// The kernels' placement facts come from the registry (kernels/kernel_registry.inc).
 bool streams_elementwise(KernelId kernel) {
-  switch (kernel) {
-    case KernelId::kAddF32: case KernelId::kSubF32: case KernelId::kMulF32: case KernelId::kDivF32:
-    case KernelId::kClampF32: case KernelId::kSigmoidF32: case KernelId::kTanhF32:
-    case KernelId::kAddS8: case KernelId::kSubS8: case KernelId::kMulS8:
-    case KernelId::kAddS16: case KernelId::kSubS16: case KernelId::kMulS16:
-    case KernelId::kAddS8Dsp: case KernelId::kAddS8Mve: case KernelId::kAddS8LutDsp:
-    case KernelId::kSigmoidS8: case KernelId::kTanhS8:
-    case KernelId::kLeakyReluS8: case KernelId::kLeakyReluS16:
-    case KernelId::kQuantizeF32S8: case KernelId::kQuantizeF32S16:
-    case KernelId::kRequantizeS8S8: case KernelId::kRequantizeS16S8: case KernelId::kRequantizeS16S16:
-    case KernelId::kRequantizeS32S8: case KernelId::kRequantizeS32S16:
-      return true;
-    default: return false;
-  }
+  return kernel_placement(kernel) == KernelPlacement::kElementwise;
 }
 
 uint32_t pixel_stream_block(KernelId kernel, const ir::Shape& in, const ir::Shape& out) {
   if (in.size() != 4 || out.size() != 4) return 0;
-  switch (kernel) {
-    case KernelId::kConv2dF32: case KernelId::kDepthwiseConv2dF32:
-    case KernelId::kAvgPool2dF32: case KernelId::kMaxPool2dF32:
-    case KernelId::kConv2dS8: case KernelId::kDepthwiseConv2dS8:
-    case KernelId::kAvgPool2dS8: case KernelId::kMaxPool2dS8:
-    case KernelId::kConv2dS16: case KernelId::kDepthwiseConv2dS16:
-    case KernelId::kAvgPool2dS16: case KernelId::kMaxPool2dS16:
-      return 1;  // the reference kernels: one output pixel at a time
-    case KernelId::kDepthwiseConv2dS8Dsp:     // pixel by pixel, four channels at a time
-    case KernelId::kDepthwiseConv2dS83x3Dsp:  // copies rows into a ring before it needs them
-      return 1;
-    case KernelId::kConv2dS8V6m:           // pixel by pixel in raster order, like the reference
-    case KernelId::kDepthwiseConv2dS8V6m:
-      return 1;
-    case KernelId::kConv2dS8Mve:     // two pixels at a time (1x1: read in place while writing)
-    case KernelId::kConv2dS81x1Mve:
-      return 2;
-    case KernelId::kConv2dS8Dsp:
-    case KernelId::kConv2dS81x1Dsp:
-      return 4;  // gather 4 pixels' taps, then write them; the last block steps back to end at the last pixel
-    case KernelId::kDepthwiseConv2dS8MultDsp:
-      // Channel by channel, each over every pixel in raster order: with one input channel
-      // that is the reference's pixel stream.
-      return in[3] == 1 ? 1 : 0;
-    case KernelId::kDepthwiseConv2dS8Mve:
-      // One output row at a time (all its channel blocks), its input rows read (or copied
-      // to scratch) for that row only.
-      return out[2] > 0 && out[2] <= INT32_MAX ? static_cast<uint32_t>(out[2]) : 0;
-    default: return 0;
-  }
+  return kernel_pixel_stream_block(kernel, {in[0], in[1], in[2], in[3], out[1], out[2], out[3]});
 }
 
 namespace {
-
-// Stride and top/left padding of a pixel-streaming kernel, from its parameter bytes.
-struct StreamGeometry {
-  int32_t stride_h, stride_w, pad_top, pad_left;
-};
-
-StreamGeometry stream_geometry(KernelId kernel, const std::vector<uint8_t>& params) {
-  int32_t words[8] = {};
-  std::memcpy(words, params.data(), std::min(params.size(), sizeof(words)));
-  switch (kernel) {
-    case KernelId::kAvgPool2dF32: case KernelId::kMaxPool2dF32:
-      return {words[2], words[3], words[6], words[7]};  // kernel, stride, dilation, pads
-    case KernelId::kAvgPool2dS8: case KernelId::kMaxPool2dS8:
-    case KernelId::kAvgPool2dS16: case KernelId::kMaxPool2dS16:
-      return {words[2], words[3], words[4], words[5]};  // kernel, stride, pads
-    default:
-      return {words[0], words[1], words[4], words[5]};  // stride, dilation, pads
-  }
-}
 
 // The smallest shift (bytes the output starts below the input) at which a pixel-streaming
 // kernel never writes over input it still reads: whenever output pixel p is the lowest
@@ -188,7 +125,8 @@ StreamGeometry stream_geometry(KernelId kernel, const std::vector<uint8_t>& para
 // and those bytes must not pass the first input byte that pixel p or any later pixel
 // reads (first tap row and column, clamped to the image; a suffix minimum because padding
 // clamps several output rows to the same first row).
-uint64_t pixel_stream_shift(const ir::Tensor& in, const ir::Tensor& out, StreamGeometry g, uint32_t block) {
+uint64_t pixel_stream_shift(const ir::Tensor& in, const ir::Tensor& out, const WindowGeometry& g,
+                            uint32_t block) {
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
   const int64_t oh = out.shape[1], ow = out.shape[2], oc = out.shape[3];
   const int64_t in_elem = dtype_size(in.dtype), out_elem = dtype_size(out.dtype);
@@ -233,12 +171,13 @@ void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op
   const ir::Tensor& in = graph.tensors[node.inputs[0]];
   const uint32_t block = pixel_stream_block(op.kernel, in.shape, out.shape);
   if (block == 0) return;
+  WindowGeometry window;
   if (in.is_constant || in.shape.size() != 4 || out.shape.size() != 4 || in.elements() == 0 ||
-      out.elements() == 0 || op.params.size() < 8 * sizeof(int32_t)) {
+      out.elements() == 0 || !kernel_window(op.kernel, op.params.data(), op.params.size(), &window)) {
     return;
   }
   op.in_place_input = 0;
-  op.in_place_shift = pixel_stream_shift(in, out, stream_geometry(op.kernel, op.params), block);
+  op.in_place_shift = pixel_stream_shift(in, out, window, block);
 }
 
 namespace {
@@ -262,17 +201,7 @@ LoweredOp lower_conv2d(const NodeLowering& l) {
   l.expect_dtype(out, "output", in.dtype);
 
   Conv2dParams p{};
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.dilation_h = dilations[0];
-  p.dilation_w = dilations[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
+  p.window = l.window();
   const int64_t group = l.node().get_int("group", 1);
   if (group < 1 || group > kMaxI32) l.fail("group " + std::to_string(group) + " must be >= 1");
   p.groups = static_cast<int32_t>(group);
@@ -289,8 +218,8 @@ LoweredOp lower_conv2d(const NodeLowering& l) {
            ", expected dim 3 = input channels / group = " + std::to_string(c / group));
   }
   expect_bias(l, 2, o);
-  const int64_t oh = conv_out_size(h, p.pad_top, p.pad_bottom, kh, p.stride_h, p.dilation_h, false);
-  const int64_t ow = conv_out_size(w, p.pad_left, p.pad_right, kw, p.stride_w, p.dilation_w, false);
+  const int64_t oh = window_output_h(p.window, h, kh, false);
+  const int64_t ow = window_output_w(p.window, w, kw, false);
   if (oh < 1 || ow < 1) l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) +
                                " does not fit the padded " + std::to_string(h) + "x" +
                                std::to_string(w) + " input");
@@ -314,17 +243,7 @@ LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
   l.expect_dtype(out, "output", in.dtype);
 
   DepthwiseConv2dParams p{};
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.dilation_h = dilations[0];
-  p.dilation_w = dilations[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
+  p.window = l.window();
   l.act(&p.act_min, &p.act_max);
 
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
@@ -340,8 +259,8 @@ LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
   }
   p.depth_multiplier = static_cast<int32_t>(multiplier);
   expect_bias(l, 2, oc);
-  const int64_t oh = conv_out_size(h, p.pad_top, p.pad_bottom, kh, p.stride_h, p.dilation_h, false);
-  const int64_t ow = conv_out_size(w, p.pad_left, p.pad_right, kw, p.stride_w, p.dilation_w, false);
+  const int64_t oh = window_output_h(p.window, h, kh, false);
+  const int64_t ow = window_output_w(p.window, w, kw, false);
   if (oh < 1 || ow < 1) l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) +
                                " does not fit the padded " + std::to_string(h) + "x" +
                                std::to_string(w) + " input");
@@ -482,35 +401,20 @@ LoweredOp lower_pool2d(const NodeLowering& l, bool average) {
   l.expect_dtype(out, "output", in.dtype);
   Pool2dParams p{};
   const auto kernel = l.ints("kernel", 2, {}, 1);
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
   p.kernel_h = kernel[0];
   p.kernel_w = kernel[1];
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.dilation_h = dilations[0];
-  p.dilation_w = dilations[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
+  p.window = l.window();
   p.count_include_pad = average ? (l.node().get_int("count_include_pad", 0) != 0 ? 1 : 0) : 0;
   l.act(&p.act_min, &p.act_max);
 
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
   const int64_t oh = out.shape[1], ow = out.shape[2];
-  auto fits = [](int64_t actual, int64_t in_size, int64_t before, int64_t after, int64_t k,
-                 int64_t s, int64_t d) {
-    return actual >= 1 && (actual == conv_out_size(in_size, before, after, k, s, d, false) ||
-                           actual == conv_out_size(in_size, before, after, k, s, d, true));
-  };
-  if (out.shape[0] != n || out.shape[3] != c ||
-      !fits(oh, h, p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, p.dilation_h) ||
-      !fits(ow, w, p.pad_left, p.pad_right, p.kernel_w, p.stride_w, p.dilation_w)) {
-    const ir::Shape floor_shape = {
-        n, conv_out_size(h, p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, p.dilation_h, false),
-        conv_out_size(w, p.pad_left, p.pad_right, p.kernel_w, p.stride_w, p.dilation_w, false), c};
+  const int64_t floor_h = window_output_h(p.window, h, p.kernel_h, false);
+  const int64_t floor_w = window_output_w(p.window, w, p.kernel_w, false);
+  const bool fits_h = oh >= 1 && (oh == floor_h || oh == window_output_h(p.window, h, p.kernel_h, true));
+  const bool fits_w = ow >= 1 && (ow == floor_w || ow == window_output_w(p.window, w, p.kernel_w, true));
+  if (out.shape[0] != n || out.shape[3] != c || !fits_h || !fits_w) {
+    const ir::Shape floor_shape = {n, floor_h, floor_w, c};
     l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
            shape_string(floor_shape) + " (or its ceil_mode form)");
   }
@@ -1015,12 +919,12 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     program_tensors.push_back(static_cast<int>(id));
   }
 
-  // Aliases: a copy (reshape, squeeze, flatten) writes the same bytes it reads, so its
-  // output shares its input's buffer (the copy kernel is a memmove, a no-op then) unless
-  // that would make a graph output alias a graph input.
+  // Aliases: an op whose kernel writes input 0's bytes unchanged (placement alias in the
+  // kernel registry: reshape, squeeze, flatten) shares its input's buffer (the kernel is
+  // a memmove, a no-op then) unless that would make a graph output alias a graph input.
   std::vector<int> alias_of(graph.tensors.size(), -1);
   for (size_t k = 0; k < op_count; ++k) {
-    if (lowered[k].kernel != KernelId::kCopy) continue;
+    if (kernel_placement(lowered[k].kernel) != KernelPlacement::kAlias) continue;
     const int in = graph.nodes[k].inputs[0];
     const int out = graph.nodes[k].outputs[0];
     if (graph.tensors[in].is_constant) continue;
@@ -1113,7 +1017,7 @@ CompileResult lower_to_program(const ir::Graph& source, const std::string& targe
     std::vector<size_t> candidates;
     for (size_t k = 0; k < op_count && k < live.size(); ++k) {
       const uint64_t scratch = planner::align_up(lowered[k].scratch_bytes, kTensorAlignment);
-      if (scratch == 0 || std::string(kernel_name(lowered[k].kernel)).find("__") == std::string::npos) continue;
+      if (scratch == 0 || !kernel_is_variant(lowered[k].kernel)) continue;
       if (live[k] + scratch >= planned.plan.arena_bytes) candidates.push_back(k);
     }
     std::stable_sort(candidates.begin(), candidates.end(),

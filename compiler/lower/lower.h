@@ -37,6 +37,8 @@ struct LoweredOp {
   uint64_t in_place_shift = 0;
 };
 
+// What the memory plan may do with a kernel's output, as the kernel registry states it
+// (kernels/kernel_registry.inc, placement column; kernels/kernel_registry.h).
 // True for kernels that stream elementwise: output element i is written after input
 // element i is read and before any input element at a higher address is, so the output
 // may start at the offset of an input with the output's shape and elements at least as
@@ -46,12 +48,10 @@ bool streams_elementwise(KernelId kernel);
 // Pixel-streaming kernels (convolution, depthwise convolution, pooling over NHWC): they
 // produce output pixels in order (batch, row, column), and whenever output pixel p is the
 // lowest whose input they have still to read, they have written output pixels below
-// p + pixel_stream_block(...) only (1 for one pixel at a time; more for variants that
-// read a block of pixels, step back to re-read a tail, or write a whole output row before
-// reading the next rows). 0 for other kernels, and for shapes a kernel does not stream
-// (in and out: its NHWC input 0 and output 0). Such a kernel may write its output over
-// its dying input when the output starts far enough below it that nothing it writes
-// reaches input it still reads.
+// p + pixel_stream_block(...) only (the kernel's block rule, kernels/window_geometry.h).
+// 0 for other kernels, and for shapes a kernel does not stream (in and out: its NHWC
+// input 0 and output 0). Such a kernel may write its output over its dying input when the
+// output starts far enough below it that nothing it writes reaches input it still reads.
 uint32_t pixel_stream_block(KernelId kernel, const ir::Shape& in, const ir::Shape& out);
 
 // The in-place input and shift of `op` lowered for `node` (see LoweredOp): for an

@@ -217,23 +217,11 @@ void expect_zero_point_zero(const NodeLowering& l, const ir::Tensor& t, const ch
 // Convolutions
 // ---------------------------------------------------------------------------------------
 
-struct Window {
-  int32_t stride_h, stride_w, dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
-};
-
-Window window_attrs(const NodeLowering& l) {
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
-  return {strides[0], strides[1], dilations[0], dilations[1], pads[0], pads[1], pads[2], pads[3]};
-}
-
-void expect_conv_output(const NodeLowering& l, const Window& w, int64_t kh, int64_t kw, int64_t channels) {
+void expect_conv_output(const NodeLowering& l, const WindowGeometry& w, int64_t kh, int64_t kw, int64_t channels) {
   const ir::Tensor& in = l.input(0);
   const ir::Tensor& out = l.output(0);
-  const int64_t oh = conv_out_size(in.shape[1], w.pad_top, w.pad_bottom, kh, w.stride_h, w.dilation_h, false);
-  const int64_t ow = conv_out_size(in.shape[2], w.pad_left, w.pad_right, kw, w.stride_w, w.dilation_w, false);
+  const int64_t oh = window_output_h(w, in.shape[1], kh, false);
+  const int64_t ow = window_output_w(w, in.shape[2], kw, false);
   if (oh < 1 || ow < 1) {
     l.fail("kernel " + std::to_string(kh) + "x" + std::to_string(kw) + " does not fit the padded " +
            std::to_string(in.shape[1]) + "x" + std::to_string(in.shape[2]) + " input");
@@ -265,7 +253,7 @@ LoweredOp lower_conv2d_quant(const NodeLowering& l) {
   const DType dtype = activation_dtype(l);
   l.expect_dtype(filter, "filter", DType::kInt8);
 
-  const Window w = window_attrs(l);
+  const WindowGeometry w = l.window();
   const int64_t group = l.node().get_int("group", 1);
   const int64_t c = in.shape[3], o = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
   if (group < 1 || group > kMaxI32 || c % group != 0 || o % group != 0 || filter.shape[3] != c / group) {
@@ -282,10 +270,7 @@ LoweredOp lower_conv2d_quant(const NodeLowering& l) {
   if (dtype == DType::kInt8) {
     expect_bias_dtype(l, 2, o, {DType::kInt32});
     Conv2dS8Params p{};
-    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
-    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
-    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
-    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.window = w;
     p.groups = static_cast<int32_t>(group);
     p.input_zero_point = in_q.zero_point;
     p.output_zero_point = out_q.zero_point;
@@ -298,10 +283,7 @@ LoweredOp lower_conv2d_quant(const NodeLowering& l) {
     expect_zero_point_zero(l, in, "input", in_q.zero_point);
     expect_zero_point_zero(l, out, "output", out_q.zero_point);
     Conv2dS16Params p{};
-    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
-    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
-    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
-    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.window = w;
     p.groups = static_cast<int32_t>(group);
     p.accumulator = accumulator_bits_16x8(l, 2);
     act_range(l, out_q, dtype, &p.act_min, &p.act_max);
@@ -325,7 +307,7 @@ LoweredOp lower_depthwise_conv2d_quant(const NodeLowering& l) {
   const DType dtype = activation_dtype(l);
   l.expect_dtype(filter, "filter", DType::kInt8);
 
-  const Window w = window_attrs(l);
+  const WindowGeometry w = l.window();
   const int64_t c = in.shape[3], kh = filter.shape[1], kw = filter.shape[2], oc = filter.shape[3];
   const int64_t multiplier = l.node().get_int("depth_multiplier", c > 0 ? oc / c : 1);
   if (filter.shape[0] != 1 || multiplier < 1 || c * multiplier != oc) {
@@ -342,10 +324,7 @@ LoweredOp lower_depthwise_conv2d_quant(const NodeLowering& l) {
   if (dtype == DType::kInt8) {
     expect_bias_dtype(l, 2, oc, {DType::kInt32});
     DepthwiseConv2dS8Params p{};
-    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
-    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
-    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
-    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.window = w;
     p.depth_multiplier = static_cast<int32_t>(multiplier);
     p.input_zero_point = in_q.zero_point;
     p.output_zero_point = out_q.zero_point;
@@ -358,10 +337,7 @@ LoweredOp lower_depthwise_conv2d_quant(const NodeLowering& l) {
     expect_zero_point_zero(l, in, "input", in_q.zero_point);
     expect_zero_point_zero(l, out, "output", out_q.zero_point);
     DepthwiseConv2dS16Params p{};
-    p.stride_h = w.stride_h; p.stride_w = w.stride_w;
-    p.dilation_h = w.dilation_h; p.dilation_w = w.dilation_w;
-    p.pad_top = w.pad_top; p.pad_left = w.pad_left;
-    p.pad_bottom = w.pad_bottom; p.pad_right = w.pad_right;
+    p.window = w;
     p.depth_multiplier = static_cast<int32_t>(multiplier);
     act_range(l, out_q, dtype, &p.act_min, &p.act_max);
     channel_multipliers(l, in_q.scale, filter_scales, out_q.scale, kMaxShift64, &multipliers, &shifts);
@@ -707,11 +683,9 @@ LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
     l.fail("input and output quantization differ; TFLite pooling requires them equal");
   }
   const auto kernel = l.ints("kernel", 2, {}, 1);
-  const auto strides = l.ints("strides", 2, {1, 1}, 1);
-  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
-  const auto pads = l.ints("pads", 4, {0, 0, 0, 0}, 0);
+  const WindowGeometry w = l.window();
   const std::string dtype_name = dtype_string(dtype);
-  if (dilations[0] != 1 || dilations[1] != 1) l.fail("dilated pooling is not supported on " + dtype_name);
+  if (w.dilation_h != 1 || w.dilation_w != 1) l.fail("dilated pooling is not supported on " + dtype_name);
   if (average && l.node().get_int("count_include_pad", 0) != 0) {
     l.fail("count_include_pad is not supported on " + dtype_name +
            " (TFLite averages only the cells inside the image)");
@@ -719,18 +693,14 @@ LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
   Pool2dS8Params p{};
   p.kernel_h = kernel[0];
   p.kernel_w = kernel[1];
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.pad_top = pads[0];
-  p.pad_left = pads[1];
-  p.pad_bottom = pads[2];
-  p.pad_right = pads[3];
-  if (p.pad_top >= p.kernel_h || p.pad_bottom >= p.kernel_h || p.pad_left >= p.kernel_w ||
-      p.pad_right >= p.kernel_w) {
-    l.fail("pads " + shape_string({pads.begin(), pads.end()}) + " must be smaller than the kernel");
+  p.window = w;
+  if (w.pad_top >= p.kernel_h || w.pad_bottom >= p.kernel_h || w.pad_left >= p.kernel_w ||
+      w.pad_right >= p.kernel_w) {
+    l.fail("pads " + shape_string({w.pad_top, w.pad_left, w.pad_bottom, w.pad_right}) +
+           " must be smaller than the kernel");
   }
-  const int64_t oh = conv_out_size(in.shape[1], p.pad_top, p.pad_bottom, p.kernel_h, p.stride_h, 1, false);
-  const int64_t ow = conv_out_size(in.shape[2], p.pad_left, p.pad_right, p.kernel_w, p.stride_w, 1, false);
+  const int64_t oh = window_output_h(w, in.shape[1], p.kernel_h, false);
+  const int64_t ow = window_output_w(w, in.shape[2], p.kernel_w, false);
   l.expect_shape(out, "output", {in.shape[0], oh, ow, in.shape[3]});
   act_range(l, per_tensor(l, out, "output"), dtype, &p.act_min, &p.act_max);
   LoweredOp op;
@@ -743,8 +713,7 @@ LoweredOp lower_pool2d_quant(const NodeLowering& l, bool average) {
       l.fail("int16 average pooling window " + std::to_string(p.kernel_h) + "x" +
              std::to_string(p.kernel_w) + " has more than 65535 cells (its int32 sum could overflow)");
     }
-    const Pool2dS16Params p16{p.kernel_h, p.kernel_w, p.stride_h, p.stride_w, p.pad_top,
-                              p.pad_left, p.pad_bottom, p.pad_right, p.act_min, p.act_max};
+    const Pool2dS16Params p16{p.kernel_h, p.kernel_w, p.window, p.act_min, p.act_max};
     op.kernel = average ? KernelId::kAvgPool2dS16 : KernelId::kMaxPool2dS16;
     op.params = params_bytes(p16);
   }

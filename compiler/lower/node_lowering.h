@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "ir/graph.h"
 #include "lower/lower.h"
+#include "window_geometry.h"
 
 namespace mote::lower {
 
@@ -130,6 +131,15 @@ class NodeLowering {
     return result;
   }
 
+  // The window attributes of a convolution or pooling node (mote_ops.md): strides and
+  // dilations (default 1, each >= 1), pads [top, left, bottom, right] (default 0, >= 0).
+  WindowGeometry window() const {
+    const auto strides = ints("strides", 2, {1, 1}, 1);
+    const auto dilations = ints("dilations", 2, {1, 1}, 1);
+    const auto pads = ints("pads", 4, {0, 0, 0, 0}, 0);
+    return {strides[0], strides[1], dilations[0], dilations[1], pads[0], pads[1], pads[2], pads[3]};
+  }
+
   void act(float* act_min, float* act_max) const {
     const double lo = node_.get_float("act_min", -std::numeric_limits<double>::infinity());
     const double hi = node_.get_float("act_max", std::numeric_limits<double>::infinity());
@@ -147,13 +157,6 @@ class NodeLowering {
   const ir::Graph& graph_;
   const ir::Node& node_;
 };
-
-inline int64_t conv_out_size(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
-                      int64_t stride, int64_t dilation, bool ceil_mode) {
-  const int64_t span = in + pad_before + pad_after - dilation * (kernel - 1) - 1;
-  if (span < 0) return 0;
-  return (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
-}
 
 // Broadcast of two shapes (numpy rules, right-aligned); false when they do not broadcast.
 inline bool broadcast_shapes(const ir::Shape& a, const ir::Shape& b, ir::Shape* out) {

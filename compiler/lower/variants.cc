@@ -33,7 +33,7 @@ void select_conv2d_s8_dsp(const NodeLowering& l, LoweredOp& op) {
   const auto kernel_h = static_cast<int32_t>(filter[1]);
   const auto kernel_w = static_cast<int32_t>(filter[2]);
   const auto in_c = static_cast<int32_t>(filter[3]);
-  const bool no_pad = p.pad_top == 0 && p.pad_left == 0 && p.pad_bottom == 0 && p.pad_right == 0;
+  const bool no_pad = p.window.pad_top == 0 && p.window.pad_left == 0 && p.window.pad_bottom == 0 && p.window.pad_right == 0;
   if (kernel_h == 1 && kernel_w == 1 && no_pad) {
     op.kernel = KernelId::kConv2dS81x1Dsp;
     op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(in_c);
@@ -174,7 +174,7 @@ bool select_conv2d_s8_mve(const NodeLowering& l, LoweredOp& op) {
   const auto kernel_h = static_cast<int32_t>(filter[1]);
   const auto kernel_w = static_cast<int32_t>(filter[2]);
   const auto in_c = static_cast<int32_t>(filter[3]);
-  const bool no_pad = p.pad_top == 0 && p.pad_left == 0 && p.pad_bottom == 0 && p.pad_right == 0;
+  const bool no_pad = p.window.pad_top == 0 && p.window.pad_left == 0 && p.window.pad_bottom == 0 && p.window.pad_right == 0;
   if (kernel_h == 1 && kernel_w == 1 && no_pad) {
     op.kernel = KernelId::kConv2dS81x1Mve;
     op.scratch_bytes += conv2d_s8_1x1__mve_scratch_bytes(out_c);

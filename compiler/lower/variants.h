@@ -1,5 +1,6 @@
 // Picks the optimized variant of an integer kernel for the target core (kernels named
-// <op>_<dtype>_<specialization>__<isa>, e.g. conv2d_s8_1x1__dsp). A variant takes the
+// <op>_<dtype>[_<specialization>]__<isa>; kernels/kernel_registry.inc lists each variant,
+// its reference and its instruction set). A variant takes the
 // same inputs and parameter bytes as its reference kernel and gives identical results;
 // it may need arena scratch, which the choice sets. Internal to compiler/lower/.
 #pragma once

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "common/error.h"
+#include "window_geometry.h"
 
 namespace mote::patching {
 namespace {
@@ -198,8 +199,9 @@ std::string node_problem(const ir::Graph& graph, size_t k) {
     for (int a = 0; a < 2; ++a) {
       // The output size must be the floor formula's: a ceil-mode pool's last window may
       // reach past the padding, which a tile cannot reproduce.
-      const int64_t span = in.shape[1 + a] + w.pad_before[a] + w.pad_after[a] - w.extent(a);
-      if (span < 0 || span / w.stride[a] + 1 != out.shape[1 + a]) {
+      const int64_t floor_size = window_output_size(in.shape[1 + a], w.kernel[a], w.stride[a], w.dilation[a],
+                                                    w.pad_before[a], w.pad_after[a], false);
+      if (floor_size == 0 || floor_size != out.shape[1 + a]) {
         return label + ": output size is not floor((in + pads - extent) / stride) + 1";
       }
     }

@@ -12,13 +12,12 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
 struct Conv2dParams {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t groups;
   float act_min, act_max;
 };
@@ -63,9 +62,7 @@ extern const KernelEntry kConv2dF32Entry;
 // check(): zero points in [-128, 127], [act_min, act_max] inside [-128, 127], every shift
 // in [-31, 30].
 struct Conv2dS8Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t groups;
   int32_t input_zero_point;
   int32_t output_zero_point;
@@ -96,6 +93,9 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
 Status conv2d_s8_1x1__dsp_check(const OpContext& ctx);
 void conv2d_s8_1x1__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1DspEntry;
+// In place (window_geometry.h): gathers four pixels' inputs before writing them; the
+// last block steps back to end at the last pixel.
+constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. With K = KH * KW *
 // in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0.
@@ -107,6 +107,8 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
 Status conv2d_s8__dsp_check(const OpContext& ctx);
 void conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8DspEntry;
+// In place: as conv2d_s8_1x1__dsp, four pixels per block.
+constexpr uint32_t conv2d_s8__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // Helium (MVE, cortex-m55) variants of conv2d_s8: same inputs, params and output bits.
 // Portable elsewhere (kernels/isa/mve.h). Scratch is int32-aligned, sized by the
@@ -120,6 +122,8 @@ void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers
 Status conv2d_s8_1x1__mve_check(const OpContext& ctx);
 void conv2d_s8_1x1__mve_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1MveEntry;
+// In place: two pixels at a time, read while writing.
+constexpr uint32_t conv2d_s8_1x1__mve_stream_block(const PixelStreamShape&) { return 2; }
 
 // conv2d_s8__mve: any kernel, stride, dilation and padding, groups 1 (im2col of two output
 // pixels at a time). Scratch: out_c int32 rounded up to 16 bytes, then 2 * KH * KW * C.
@@ -132,6 +136,8 @@ void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
 Status conv2d_s8__mve_check(const OpContext& ctx);
 void conv2d_s8__mve_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8MveEntry;
+// In place: two pixels' windows copied, then their outputs written.
+constexpr uint32_t conv2d_s8__mve_stream_block(const PixelStreamShape&) { return 2; }
 
 // ARMv6-M (Cortex-M0/M0+, Thumb-1 without SIMD) variant of conv2d_s8: any kernel, stride,
 // dilation and padding, groups 1 (check() refuses other groups); same inputs, params and
@@ -144,6 +150,8 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
 Status conv2d_s8__v6m_check(const OpContext& ctx);
 void conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8V6mEntry;
+// In place: pixel by pixel in raster order, like the reference.
+constexpr uint32_t conv2d_s8__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
 // ---------------------------------------------------------------------------------------
 // int16 activations with int8 weights (TFLite "16x8" CONV_2D, the int16 ConvPerChannel).
@@ -162,9 +170,7 @@ extern const KernelEntry kConv2dS8V6mEntry;
 // -32768, 32767). check(): bias dtype matches accumulator; shifts in [-31, 14] (64) or
 // [-31, 30] (32).
 struct Conv2dS16Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t groups;
   int32_t accumulator;  // 64 or 32 (bits)
   int32_t act_min, act_max;

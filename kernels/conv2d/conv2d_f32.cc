@@ -19,12 +19,12 @@ void conv2d_f32(const Conv2dParams& params, const Conv2dShape& shape, const floa
   for (int32_t b = 0; b < shape.batch; ++b) {
     const float* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky_range = taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx_range =
-            taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+            taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
         for (int32_t g = 0; g < params.groups; ++g) {
           const float* image_group = image + g * in_c_per_group;
           const int32_t oc_end = (g + 1) * out_c_per_group;
@@ -32,10 +32,10 @@ void conv2d_f32(const Conv2dParams& params, const Conv2dShape& shape, const floa
             const float* filter_oc = filter + oc * filter_oc_stride;
             float acc = bias != nullptr ? bias[oc] : 0.0f;
             for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
-              const float* in_row = image_group + (y0 + ky * params.dilation_h) * in_row_stride;
+              const float* in_row = image_group + (y0 + ky * params.window.dilation_h) * in_row_stride;
               const float* filter_row = filter_oc + ky * filter_row_stride;
               for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
-                const float* in_px = in_row + (x0 + kx * params.dilation_w) * shape.in_c;
+                const float* in_px = in_row + (x0 + kx * params.window.dilation_w) * shape.in_c;
                 const float* w = filter_row + kx * in_c_per_group;
                 for (int32_t ic = 0; ic < in_c_per_group; ++ic) acc += in_px[ic] * w[ic];
               }
@@ -67,10 +67,10 @@ Status conv2d_f32_check(const OpContext& ctx) {
   if (p.groups < 1 || in_c % p.groups != 0 || out_c % p.groups != 0) return Status::kBadParams;
   if (filter.dims[3] != in_c / p.groups) return Status::kBadParams;
   if (out.dims[0] != in.dims[0] || out.dims[3] != out_c) return Status::kBadParams;
-  if (!valid_window(in.dims[1], out.dims[1], filter.dims[1], p.stride_h, p.dilation_h,
-                    p.pad_top, p.pad_bottom, false) ||
-      !valid_window(in.dims[2], out.dims[2], filter.dims[2], p.stride_w, p.dilation_w,
-                    p.pad_left, p.pad_right, false)) {
+  if (!valid_window(in.dims[1], out.dims[1], filter.dims[1], p.window.stride_h, p.window.dilation_h,
+                    p.window.pad_top, p.window.pad_bottom, false) ||
+      !valid_window(in.dims[2], out.dims[2], filter.dims[2], p.window.stride_w, p.window.dilation_w,
+                    p.window.pad_left, p.window.pad_right, false)) {
     return Status::kBadParams;
   }
   if (has_bias) {

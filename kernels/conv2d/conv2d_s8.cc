@@ -27,21 +27,21 @@ void conv2d_s8(const Conv2dS8Params& params, const int32_t* multipliers, const i
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky_range = taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx_range =
-            taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+            taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
         for (int32_t oc = 0; oc < shape.out_c; ++oc) {
           const int8_t* image_group = image + (oc / out_c_per_group) * in_c_per_group;
           const int8_t* filter_oc = filter + oc * filter_oc_stride;
           uint32_t acc = 0;
           for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
-            const int8_t* in_row = image_group + (y0 + ky * params.dilation_h) * in_row_stride;
+            const int8_t* in_row = image_group + (y0 + ky * params.window.dilation_h) * in_row_stride;
             const int8_t* filter_row = filter_oc + ky * filter_row_stride;
             for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
-              const int8_t* in_px = in_row + (x0 + kx * params.dilation_w) * shape.in_c;
+              const int8_t* in_px = in_row + (x0 + kx * params.window.dilation_w) * shape.in_c;
               const int8_t* w = filter_row + kx * in_c_per_group;
               for (int32_t ic = 0; ic < in_c_per_group; ++ic) {
                 acc += static_cast<uint32_t>(w[ic] * (in_px[ic] + input_offset));

@@ -303,13 +303,13 @@ void run_small_rows(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int8_t* filter, const int32_t* bias, int8_t* output,
                     uint32_t* records) {
   const int32_t out_c = shape.out_c;
-  const bool contiguous = params.stride_h == 1 && params.stride_w == 1;
+  const bool contiguous = params.window.stride_h == 1 && params.window.stride_w == 1;
   for (int32_t o0 = 0; o0 < out_c; o0 += kSmallChannels) {
     const int32_t n = out_c - o0 < kSmallChannels ? out_c - o0 : kSmallChannels;
     build_records(kC, filter, bias, multipliers, shifts, params.output_zero_point, o0, n,
                   records);
     SmallRun run{};
-    run.src_step = params.stride_w * kC;
+    run.src_step = params.window.stride_w * kC;
     run.offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
     run.rec = records;
     run.rec_end = records + n * small_record_words(kC);
@@ -325,7 +325,7 @@ void run_small_rows(const Conv2dS8Params& params, const int32_t* multipliers,
     for (int32_t b = 0; b < shape.batch; ++b) {
       const int8_t* image = input + b * shape.in_h * shape.in_w * kC;
       for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-        run.src = image + oy * params.stride_h * shape.in_w * kC;
+        run.src = image + oy * params.window.stride_h * shape.in_w * kC;
         run.count = shape.out_w;
         run.dst = dst;
         small_run<kC, kRelu, kPairs>(run);
@@ -555,8 +555,8 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
       conv2d_dsp::output_quant(params, multipliers, shifts, shape.out_c);
 
   const int32_t image_step = shape.in_h * shape.in_w * c;
-  const int32_t pixel_step = params.stride_w * c;
-  const int32_t row_step = params.stride_h * shape.in_w * c;
+  const int32_t pixel_step = params.window.stride_w * c;
+  const int32_t row_step = params.window.stride_h * shape.in_w * c;
   const int32_t image_pixels = shape.out_h * shape.out_w;
   const int32_t pixels = shape.batch * image_pixels;
   if (small_k(c) && pixels > 0) {
@@ -640,7 +640,7 @@ Status conv2d_s8_1x1__dsp_check(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1 || filter.dims[1] != 1 || filter.dims[2] != 1) return Status::kBadParams;
-  if (p.pad_top != 0 || p.pad_left != 0 || p.pad_bottom != 0 || p.pad_right != 0) {
+  if (p.window.pad_top != 0 || p.window.pad_left != 0 || p.window.pad_bottom != 0 || p.window.pad_right != 0) {
     return Status::kBadParams;
   }
   const uint64_t needed = conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(filter.dims[3]));

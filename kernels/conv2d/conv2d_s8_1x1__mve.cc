@@ -89,14 +89,14 @@ void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers
   const Conv2dS8MveRows r = conv2d_s8_mve_rows_prepare(params, multipliers, shifts, filter,
                                                        bias_eff, shape.out_c, k);
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
-  const bool contiguous = params.stride_w == 1 && params.stride_h == 1;
+  const bool contiguous = params.window.stride_w == 1 && params.window.stride_h == 1;
   PixelWalk walk;
   walk.image = walk.row = input;
   walk.ox = walk.oy = 0;
   walk.out_w = contiguous ? pixels : shape.out_w;
   walk.out_h = contiguous ? 1 : shape.out_h;
-  walk.col_step = params.stride_w * k;
-  walk.row_step = params.stride_h * shape.in_w * k;
+  walk.col_step = params.window.stride_w * k;
+  walk.row_step = params.window.stride_h * shape.in_w * k;
   walk.image_step = shape.in_h * shape.in_w * k;
   if (k <= 16) {
     if (r.right_shifts && k == 8) {
@@ -124,7 +124,7 @@ Status conv2d_s8_1x1__mve_check(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (filter.dims[1] != 1 || filter.dims[2] != 1 || p.groups != 1) return Status::kBadParams;
-  if (p.pad_top != 0 || p.pad_left != 0 || p.pad_bottom != 0 || p.pad_right != 0) {
+  if (p.window.pad_top != 0 || p.window.pad_left != 0 || p.window.pad_bottom != 0 || p.window.pad_right != 0) {
     return Status::kBadParams;
   }
   const Span<uint8_t> scratch = ctx.scratch();

@@ -82,12 +82,12 @@ void gather_window(const Conv2dS8Params& params, const Conv2dShape& shape, const
   const int32_t c = shape.in_c;
   const int32_t row_bytes = shape.kernel_w * c;
   const int8_t pad = static_cast<int8_t>(params.input_zero_point);
-  const int32_t y0 = oy * params.stride_h - params.pad_top;
-  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
   const bool x_inside =
-      params.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w - 1 < shape.in_w;
+      params.window.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w - 1 < shape.in_w;
   for (int32_t ky = 0; ky < shape.kernel_h; ++ky, row += row_bytes) {
-    const int32_t y = y0 + ky * params.dilation_h;
+    const int32_t y = y0 + ky * params.window.dilation_h;
     if (y < 0 || y >= shape.in_h) {
       memset(row, pad, static_cast<size_t>(row_bytes));
       continue;
@@ -98,7 +98,7 @@ void gather_window(const Conv2dS8Params& params, const Conv2dShape& shape, const
       continue;
     }
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.dilation_w;
+      const int32_t x = x0 + kx * params.window.dilation_w;
       if (x < 0 || x >= shape.in_w) {
         memset(row + kx * c, pad, static_cast<size_t>(c));
       } else {
@@ -113,13 +113,13 @@ void expand_window(const Conv2dS8Params& params, const Conv2dShape& shape, const
                    int32_t oy, int32_t ox, uint32_t offsets, uint32_t* columns, int32_t pixel) {
   const int32_t c = shape.in_c;
   const int32_t tap_groups = c / 4;
-  const int32_t y0 = oy * params.stride_h - params.pad_top;
-  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
   const bool x_inside =
-      params.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w - 1 < shape.in_w;
+      params.window.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w - 1 < shape.in_w;
   int32_t group = 0;
   for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
-    const int32_t y = y0 + ky * params.dilation_h;
+    const int32_t y = y0 + ky * params.window.dilation_h;
     if (y < 0 || y >= shape.in_h) {
       conv2d_dsp::zero_column_groups(columns, pixel, group, shape.kernel_w * tap_groups);
       group += shape.kernel_w * tap_groups;
@@ -132,7 +132,7 @@ void expand_window(const Conv2dS8Params& params, const Conv2dShape& shape, const
       continue;
     }
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.dilation_w;
+      const int32_t x = x0 + kx * params.window.dilation_w;
       if (x < 0 || x >= shape.in_w) {
         conv2d_dsp::zero_column_groups(columns, pixel, group, tap_groups);
         group += tap_groups;
@@ -263,14 +263,14 @@ void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape, const 
                   int32_t oy, int32_t ox, int8_t* dst) {
   const int32_t c = shape.in_c;
   const int8_t pad = static_cast<int8_t>(params.input_zero_point);
-  const int32_t y0 = oy * params.stride_h - params.pad_top;
-  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
   for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
-    const int32_t y = y0 + ky * params.dilation_h;
+    const int32_t y = y0 + ky * params.window.dilation_h;
     const bool y_inside = y >= 0 && y < shape.in_h;
     const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * c;
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.dilation_w;
+      const int32_t x = x0 + kx * params.window.dilation_w;
       const bool inside = y_inside && x >= 0 && x < shape.in_w;
       const int8_t* src = inside ? in_row + x * c : &pad;
       const int32_t step = inside ? 1 : 0;
@@ -284,10 +284,10 @@ void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape, const 
 void gather_3x9(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
                 int32_t oy, int32_t ox, int8_t* dst) {
   const int8_t pad = static_cast<int8_t>(params.input_zero_point);
-  const int32_t y0 = oy * params.stride_h - params.pad_top;
-  const int32_t x0 = ox * params.stride_w - params.pad_left;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
   for (int32_t ky = 0; ky < 3; ++ky, dst += 9) {
-    const int32_t y = y0 + ky * params.dilation_h;
+    const int32_t y = y0 + ky * params.window.dilation_h;
     const bool y_inside = y >= 0 && y < shape.in_h;
     const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * 3;
     for (int32_t kx = 0; kx < 3; ++kx) {
@@ -630,9 +630,9 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
   const int32_t image_pixels = shape.out_h * shape.out_w;
   const int32_t pixels = shape.batch * image_pixels;
   const int32_t in_row_bytes = shape.in_w * shape.in_c;
-  const int32_t window_row_step = params.dilation_h * in_row_bytes;
-  const int32_t x_last = params.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
-  const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.dilation_h;
+  const int32_t window_row_step = params.window.dilation_h * in_row_bytes;
+  const int32_t x_last = params.window.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
+  const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.window.dilation_h;
 
   // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
   auto widen_pair = [&](int32_t o, uint32_t* dst) {
@@ -655,14 +655,14 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
   }
   // Output columns whose windows lie inside the image horizontally: ox_min .. ox_max
   // (none with dilation_w > 1: those windows are always gathered).
-  const int32_t ox_min = (params.pad_left + params.stride_w - 1) / params.stride_w;
+  const int32_t ox_min = (params.window.pad_left + params.window.stride_w - 1) / params.window.stride_w;
   const int32_t ox_max =
-      x_last >= 0 ? (x_last + params.pad_left) / params.stride_w : ox_min - 1;
-  const int32_t advance = params.stride_w * shape.in_c;
+      x_last >= 0 ? (x_last + params.window.pad_left) / params.window.stride_w : ox_min - 1;
+  const int32_t advance = params.window.stride_w * shape.in_c;
   // The pixel walk: (image, oy, ox) and whether the window rows lie inside the image.
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
-  int32_t y0 = -params.pad_top;
+  int32_t y0 = -params.window.pad_top;
   bool y_inside = y0 >= 0 && y0 <= y_last;
   const int32_t chunk = chunk_pixels(l);
   for (int32_t p0 = 0; p0 < pixels; p0 += chunk) {
@@ -676,7 +676,7 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
         if (y_inside && ox >= ox_min && ox <= ox_max) {
           const int32_t count = (run_end <= ox_max ? run_end : ox_max + 1) - ox;
           const int8_t* const window =
-              image + y0 * in_row_bytes + (ox * params.stride_w - params.pad_left) * shape.in_c;
+              image + y0 * in_row_bytes + (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
           if (rows_3x9) {
             expand_run<true>(window, advance, window_row_step, l, offsets, tail, acts,
                              block_words, i, count);
@@ -688,7 +688,7 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
           i += count;
           continue;
         }
-        if (rows_3x9 && params.dilation_w == 1) {
+        if (rows_3x9 && params.window.dilation_w == 1) {
           gather_3x9(params, shape, image, oy, ox, gathered);
         } else {
           gather_small(params, shape, image, oy, ox, gathered);
@@ -704,10 +704,10 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
       }
       if (ox == shape.out_w) {
         ox = 0;
-        y0 += params.stride_h;
+        y0 += params.window.stride_h;
         if (++oy == shape.out_h) {
           oy = 0;
-          y0 = -params.pad_top;
+          y0 = -params.window.pad_top;
           image += image_step;
         }
         y_inside = y0 >= 0 && y0 <= y_last;
@@ -814,17 +814,17 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
   // gathered as kernel_h runs of row_bytes contiguous bytes.
   const int32_t row_bytes = shape.kernel_w * shape.in_c;
   const int32_t in_row_bytes = shape.in_w * shape.in_c;
-  const int32_t window_row_step = params.dilation_h * in_row_bytes;
-  const int32_t x_last = params.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
-  const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.dilation_h;
+  const int32_t window_row_step = params.window.dilation_h * in_row_bytes;
+  const int32_t x_last = params.window.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
+  const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.window.dilation_h;
   const bool rows_3x9 = shape.kernel_h == 3 && row_bytes == 9;
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
   // Column `i` of the block from the window of the pixel at (image, oy, ox).
   auto fill_column = [&](int32_t i) {
     if (gather) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const int32_t x0 = ox * params.stride_w - params.pad_left;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
       if (x0 >= 0 && x0 <= x_last && y0 >= 0 && y0 <= y_last) {
         const int8_t* const window = image + y0 * in_row_bytes + x0 * shape.in_c;
         if (rows_3x9) {

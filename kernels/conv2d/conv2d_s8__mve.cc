@@ -43,21 +43,21 @@ void im2col_row(const Conv2dS8Params& params, const Conv2dShape& shape, const in
   const int32_t c = shape.in_c;
   const int32_t row_bytes = shape.kernel_w * c;
   const mve::int8x16_t pad = mve::vdupq_n_s8(static_cast<int8_t>(params.input_zero_point));
-  const int32_t y0 = oy * params.stride_h - params.pad_top;
-  const int32_t x0 = ox * params.stride_w - params.pad_left;
-  const bool x_inside = x0 >= 0 && x0 + (shape.kernel_w - 1) * params.dilation_w < shape.in_w;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  const bool x_inside = x0 >= 0 && x0 + (shape.kernel_w - 1) * params.window.dilation_w < shape.in_w;
   for (int32_t ky = 0; ky < shape.kernel_h; ++ky, row += row_bytes) {
-    const int32_t y = y0 + ky * params.dilation_h;
+    const int32_t y = y0 + ky * params.window.dilation_h;
     if (y < 0 || y >= shape.in_h) {
       fill_bytes(row, pad, row_bytes);
       continue;
     }
     const int8_t* in_row = image + y * shape.in_w * c;
-    if (x_inside && params.dilation_w == 1) {
+    if (x_inside && params.window.dilation_w == 1) {
       copy_bytes(row, in_row + x0 * c, row_bytes);
       continue;
     }
-    if (params.dilation_w == 1) {
+    if (params.window.dilation_w == 1) {
       // Taps [lo, hi) inside the row: padding, one run of input, padding.
       const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) : 0;
       int32_t hi = shape.in_w - x0;
@@ -68,7 +68,7 @@ void im2col_row(const Conv2dS8Params& params, const Conv2dShape& shape, const in
       continue;
     }
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.dilation_w;
+      const int32_t x = x0 + kx * params.window.dilation_w;
       if (x < 0 || x >= shape.in_w) {
         fill_bytes(row + kx * c, pad, c);
       } else {
@@ -93,18 +93,18 @@ __attribute__((always_inline)) inline void windows_of(const Conv2dS8Params& para
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   const int32_t out_c = shape.out_c;
   const int32_t run = shape.kernel_w * c;
-  const int32_t run_step = params.dilation_h * shape.in_w * c;
-  const int32_t span_h = (shape.kernel_h - 1) * params.dilation_h + 1;
-  const int32_t span_w = (shape.kernel_w - 1) * params.dilation_w + 1;
-  const bool runs = params.dilation_w == 1;
+  const int32_t run_step = params.window.dilation_h * shape.in_w * c;
+  const int32_t span_h = (shape.kernel_h - 1) * params.window.dilation_h + 1;
+  const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w + 1;
+  const bool runs = params.window.dilation_w == 1;
   const bool short_runs = run <= 16;
   const mve::mve_pred16_t run_pred = mve::vctp8q(static_cast<uint32_t>(run));
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
-  int32_t y0 = -params.pad_top;
+  int32_t y0 = -params.window.pad_top;
   bool y_inside = y0 >= 0 && y0 + span_h <= shape.in_h;
   auto next_pixel = [&](int8_t* row) __attribute__((always_inline)) {
-    const int32_t x0 = ox * params.stride_w - params.pad_left;
+    const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
     if (y_inside && runs && x0 >= 0 && x0 + span_w <= shape.in_w) {
       const int8_t* src = image + (y0 * shape.in_w + x0) * c;
       if (short_runs) {
@@ -125,7 +125,7 @@ __attribute__((always_inline)) inline void windows_of(const Conv2dS8Params& para
         oy = 0;
         image += image_step;
       }
-      y0 = oy * params.stride_h - params.pad_top;
+      y0 = oy * params.window.stride_h - params.window.pad_top;
       y_inside = y0 >= 0 && y0 + span_h <= shape.in_h;
     }
   };

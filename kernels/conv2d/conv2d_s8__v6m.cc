@@ -109,35 +109,35 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
   const int32_t filter_oc_stride = shape.kernel_h * filter_row_stride;
   const int32_t out_c = shape.out_c;
   const int32_t off = -params.input_zero_point;
-  const int32_t span_h = (shape.kernel_h - 1) * params.dilation_h;
-  const int32_t span_w = (shape.kernel_w - 1) * params.dilation_w;
-  const bool dense_w = params.dilation_w == 1;
+  const int32_t span_h = (shape.kernel_h - 1) * params.window.dilation_h;
+  const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w;
+  const bool dense_w = params.window.dilation_w == 1;
   const Output o = {multipliers, shifts, bias, params.output_zero_point, params.act_min,
                     params.act_max};
   Runs r;
-  r.x_row = params.dilation_h * in_row_stride;
+  r.x_row = params.window.dilation_h * in_row_stride;
   r.w_row = filter_row_stride;
-  r.x_col = params.dilation_w * c;
+  r.x_col = params.window.dilation_w * c;
   r.w_col = c;
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky = (y0 >= 0 && y0 + span_h < shape.in_h)
                               ? TapRange{0, shape.kernel_h}
-                              : taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+                              : taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       r.rows = ky.end - ky.begin;
-      int32_t x0 = -params.pad_left;
-      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.stride_w) {
+      int32_t x0 = -params.window.pad_left;
+      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.window.stride_w) {
         const TapRange kx = (x0 >= 0 && x0 + span_w < shape.in_w)
                                 ? TapRange{0, shape.kernel_w}
-                                : taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+                                : taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
         const int32_t taps = kx.end - kx.begin;
         r.cols = dense_w ? (taps > 0 ? 1 : 0) : taps;
         r.len = dense_w ? taps * c : c;
-        r.x_first = (y0 + ky.begin * params.dilation_h) * in_row_stride +
-                    (x0 + kx.begin * params.dilation_w) * c;
+        r.x_first = (y0 + ky.begin * params.window.dilation_h) * in_row_stride +
+                    (x0 + kx.begin * params.window.dilation_w) * c;
         r.w_first = ky.begin * filter_row_stride + kx.begin * c;
         pixel(r, image, filter, filter_oc_stride, out_c, off, o, output);
         output += out_c;

@@ -10,13 +10,12 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
 struct DepthwiseConv2dParams {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t depth_multiplier;
   float act_min, act_max;
 };
@@ -52,9 +51,7 @@ extern const KernelEntry kDepthwiseConv2dF32Entry;
 // activation_range_quantized(.., -128, 127). check(): zero points and the range in int8,
 // shifts in [-31, 30].
 struct DepthwiseConv2dS8Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t depth_multiplier;
   int32_t input_zero_point;
   int32_t output_zero_point;
@@ -86,8 +83,8 @@ extern const KernelEntry kDepthwiseConv2dS8Entry;
 //   depthwise_conv2d_s8__dsp: any filter size, stride, dilation and padding.
 inline bool depthwise_conv2d_s8_3x3__dsp_supports(const DepthwiseConv2dS8Params& p,
                                                   uint32_t kernel_h, uint32_t kernel_w) {
-  return p.depth_multiplier == 1 && kernel_h == 3 && kernel_w == 3 && p.dilation_h == 1 &&
-         p.dilation_w == 1;
+  return p.depth_multiplier == 1 && kernel_h == 3 && kernel_w == 3 && p.window.dilation_h == 1 &&
+         p.window.dilation_w == 1;
 }
 inline bool depthwise_conv2d_s8__dsp_supports(const DepthwiseConv2dS8Params& p) {
   return p.depth_multiplier == 1;
@@ -111,6 +108,9 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
 Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8_3x3__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS83x3DspEntry;
+// In place (window_geometry.h): pixel order; the rows it copies into its ring are
+// copied before any output that could overwrite them is written.
+constexpr uint32_t depthwise_conv2d_s8_3x3__dsp_stream_block(const PixelStreamShape&) { return 1; }
 
 uint32_t depthwise_conv2d_s8__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                 const DepthwiseConv2dShape& shape);
@@ -121,11 +121,14 @@ void depthwise_conv2d_s8__dsp(const DepthwiseConv2dS8Params& params, const int32
 Status depthwise_conv2d_s8__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8DspEntry;
+// In place: pixel by pixel, four channels at a time.
+constexpr uint32_t depthwise_conv2d_s8__dsp_stream_block(const PixelStreamShape&) { return 1; }
 
 // Armv7E-M DSP variant for depth multipliers >= 2 (depthwise_conv2d_s8_mult__dsp.cc): same
 // inputs and results as depthwise_conv2d_s8, any filter size, stride, dilation and
 // padding. Each input channel's M outputs per pixel are a fully connected layer over the
-// window (fully_connected_s8__dsp) whose weight rows the compiler arranges: params are the
+// window (the int8 fully connected DSP core, fully_connected/fully_connected_s8_dsp_core.h)
+// whose weight rows the compiler arranges: params are the
 // reference's bytes followed by the arranged filter (*_arranged_bytes: for each input
 // channel c, its M filters as rows of T = kernel_h * round_up(kernel_w, 4) taps, row by
 // row, zeros past kernel_w; *_arrange() writes them; check() compares them with input 1).
@@ -147,6 +150,11 @@ void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
 Status depthwise_conv2d_s8_mult__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8_mult__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8MultDspEntry;
+// In place: channel by channel, each over every pixel in raster order; with one input
+// channel that is the reference's pixel stream, with more it is none.
+constexpr uint32_t depthwise_conv2d_s8_mult__dsp_stream_block(const PixelStreamShape& s) {
+  return s.in_c == 1 ? 1 : 0;
+}
 
 // Helium (MVE, cortex-m55) variant of depthwise_conv2d_s8 for depth_multiplier 1, any
 // kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits.
@@ -163,6 +171,11 @@ void depthwise_conv2d_s8__mve(const DepthwiseConv2dS8Params& params, const int32
 Status depthwise_conv2d_s8__mve_check(const OpContext& ctx);
 void depthwise_conv2d_s8__mve_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8MveEntry;
+// In place: one output row at a time (all its channel blocks), its input rows read (or
+// copied to scratch) for that row only.
+constexpr uint32_t depthwise_conv2d_s8__mve_stream_block(const PixelStreamShape& s) {
+  return s.out_w > 0 && s.out_w <= INT32_MAX ? static_cast<uint32_t>(s.out_w) : 0;
+}
 
 // ARMv6-M (Cortex-M0/M0+) variant of depthwise_conv2d_s8 for depth_multiplier 1, any
 // kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits
@@ -176,6 +189,8 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
 Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx);
 void depthwise_conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8V6mEntry;
+// In place: pixel by pixel in raster order, like the reference.
+constexpr uint32_t depthwise_conv2d_s8__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
 // ---------------------------------------------------------------------------------------
 // int16 activations, int8 weights (TFLite 16x8 DEPTHWISE_CONV_2D).
@@ -188,9 +203,7 @@ extern const KernelEntry kDepthwiseConv2dS8V6mEntry;
 // Params: DepthwiseConv2dS16Params, then int32 multiplier[O], then int32 shift[O]
 // (conv_channel_multiplier; range with -32768, 32767). check(): shifts in [-31, 14].
 struct DepthwiseConv2dS16Params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t depth_multiplier;
   int32_t act_min, act_max;
 };

@@ -18,20 +18,20 @@ void depthwise_conv2d_f32(const DepthwiseConv2dParams& params, const DepthwiseCo
   for (int32_t b = 0; b < shape.batch; ++b) {
     const float* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky_range = taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx_range =
-            taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+            taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
         for (int32_t oc = 0; oc < shape.out_c; ++oc) {
           output[oc] = bias != nullptr ? bias[oc] : 0.0f;
         }
         for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
-          const float* in_row = image + (y0 + ky * params.dilation_h) * in_row_stride;
+          const float* in_row = image + (y0 + ky * params.window.dilation_h) * in_row_stride;
           const float* filter_row = filter + ky * filter_row_stride;
           for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
-            const float* in_px = in_row + (x0 + kx * params.dilation_w) * shape.in_c;
+            const float* in_px = in_row + (x0 + kx * params.window.dilation_w) * shape.in_c;
             const float* w = filter_row + kx * shape.out_c;
             float* out = output;
             for (int32_t c = 0; c < shape.in_c; ++c) {
@@ -67,10 +67,10 @@ Status depthwise_conv2d_f32_check(const OpContext& ctx) {
   const int64_t out_c = static_cast<int64_t>(in.dims[3]) * p.depth_multiplier;
   if (filter.dims[0] != 1 || filter.dims[3] != out_c) return Status::kBadParams;
   if (out.dims[0] != in.dims[0] || out.dims[3] != out_c) return Status::kBadParams;
-  if (!valid_window(in.dims[1], out.dims[1], filter.dims[1], p.stride_h, p.dilation_h,
-                    p.pad_top, p.pad_bottom, false) ||
-      !valid_window(in.dims[2], out.dims[2], filter.dims[2], p.stride_w, p.dilation_w,
-                    p.pad_left, p.pad_right, false)) {
+  if (!valid_window(in.dims[1], out.dims[1], filter.dims[1], p.window.stride_h, p.window.dilation_h,
+                    p.window.pad_top, p.window.pad_bottom, false) ||
+      !valid_window(in.dims[2], out.dims[2], filter.dims[2], p.window.stride_w, p.window.dilation_w,
+                    p.window.pad_left, p.window.pad_right, false)) {
     return Status::kBadParams;
   }
   if (has_bias) {

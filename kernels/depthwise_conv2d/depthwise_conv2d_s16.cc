@@ -21,20 +21,20 @@ void depthwise_conv2d_s16(const DepthwiseConv2dS16Params& params, const int32_t*
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky_range = taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx_range =
-            taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+            taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
         for (int32_t oc = 0; oc < shape.out_c; ++oc) {
           const int32_t ic = oc / depth_multiplier;
           int64_t acc = 0;
           for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
-            const int16_t* in_row = image + (y0 + ky * params.dilation_h) * in_row_stride + ic;
+            const int16_t* in_row = image + (y0 + ky * params.window.dilation_h) * in_row_stride + ic;
             const int8_t* filter_row = filter + ky * filter_row_stride + oc;
             for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
-              const int32_t x = in_row[(x0 + kx * params.dilation_w) * shape.in_c];
+              const int32_t x = in_row[(x0 + kx * params.window.dilation_w) * shape.in_c];
               const int32_t w = filter_row[kx * shape.out_c];
               acc += static_cast<int64_t>(w * x);
             }

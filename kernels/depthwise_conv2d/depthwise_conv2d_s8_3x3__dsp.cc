@@ -77,7 +77,7 @@ constexpr int32_t kEntryWords = 10;
 constexpr int32_t kBlockWords = 6;  // two pairs for each of the three slots
 
 int32_t ring_blocks(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape) {
-  const int32_t columns = (shape.out_w - 1) * params.stride_w + 3;
+  const int32_t columns = (shape.out_w - 1) * params.window.stride_w + 3;
   const int32_t pairs = (columns + 1) / 2;
   return (pairs + 1) / 2;
 }
@@ -338,9 +338,9 @@ RowPass row_pass_for_fix(int32_t stride, int32_t slot) {
 // when act_min >= output_zero_point both clamp to act_min, so the correction is skipped.
 RowPass row_pass_for(const DepthwiseConv2dS8Params& params, int32_t slot) {
   if (params.act_min >= params.output_zero_point) {
-    return row_pass_for_fix<false>(params.stride_w, slot);
+    return row_pass_for_fix<false>(params.window.stride_w, slot);
   }
-  return row_pass_for_fix<true>(params.stride_w, slot);
+  return row_pass_for_fix<true>(params.window.stride_w, slot);
 }
 
 // The ring word of pair j of channel c in the slot.
@@ -523,7 +523,7 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
 // 2^30, so the rounding sum stays below 2^31.
 bool fast_path(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
                const int32_t* shifts, const int32_t* bias, int32_t channels) {
-  if (params.stride_w != 1 && params.stride_w != 2) return false;
+  if (params.window.stride_w != 1 && params.window.stride_w != 2) return false;
   // right <= right_max keeps (2 |zp| + 1) << (right - 1), i.e. round + |zp << right|, below 2^30.
   const uint64_t zp_bound = 2u * static_cast<uint64_t>(params.output_zero_point < 0
                                                            ? -int64_t{params.output_zero_point}
@@ -628,8 +628,8 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
       for (int32_t oy = 0; oy < shape.out_h; ++oy) {
         for (int32_t ox = 0; ox < shape.out_w; ++ox) {
           depthwise_dsp::pixel(params, shape, out, image, filter,
-                               oy * params.stride_h - params.pad_top,
-                               ox * params.stride_w - params.pad_left, output);
+                               oy * params.window.stride_h - params.window.pad_top,
+                               ox * params.window.stride_w - params.window.pad_left, output);
           output += channels;
         }
       }
@@ -641,7 +641,7 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t blocks = ring_blocks(params, shape);
   const int32_t chan_words = kBlockWords * blocks;
   // Blocks from `live` on lie right of the image: all padding, zero for every row.
-  int32_t live = (shape.in_w + params.pad_left + 3) / 4;
+  int32_t live = (shape.in_w + params.window.pad_left + 3) / 4;
   if (live > blocks) live = blocks;
   for (int32_t c = 0; live < blocks && c < channels; ++c) {
     uint32_t* dst = ring + c * chan_words + live * kBlockWords;
@@ -653,7 +653,7 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   }
   // When the last live block's second pair is all padding, extend_row() writes only its
   // first pair (extend_edge_pair): the second is zero in every slot from here on.
-  if (live > 0 && 4 * (live - 1) + 2 - params.pad_left >= shape.in_w) {
+  if (live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
     for (int32_t c = 0; c < channels; ++c) {
       for (int32_t slot = 0; slot < 3; ++slot) {
         *ring_word(ring, chan_words, c, slot, 2 * (live - 1) + 1) = 0;
@@ -670,13 +670,13 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
     // slot_row[s]: the input row slot s holds (none at the start of each image).
     int32_t slot_row[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const int32_t first_slot = ((y0 % 3) + 3) % 3;
       for (int32_t k = 0; k < 3; ++k) {
         const int32_t slot = (first_slot + k) % 3;
         if (slot_row[slot] != y0 + k) {
           slot_row[slot] = y0 + k;
-          extend_row(image, shape, y0 + k, params.pad_left, live, slot,
+          extend_row(image, shape, y0 + k, params.window.pad_left, live, slot,
                      params.input_zero_point, zp_row, chan_words, ring);
         }
       }

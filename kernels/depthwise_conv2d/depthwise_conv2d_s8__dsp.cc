@@ -29,9 +29,9 @@ void depthwise_conv2d_s8__dsp(const DepthwiseConv2dS8Params& params, const int32
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         depthwise_dsp::pixel(params, shape, out, image, filter, y0, x0, output);
         output += channels;
       }

@@ -58,7 +58,7 @@ struct ScratchLayout {
 
 ScratchLayout scratch_layout(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s) {
   ScratchLayout l;
-  l.padded_w = static_cast<uint32_t>((s.out_w - 1) * p.stride_w + (s.kernel_w - 1) * p.dilation_w + 1);
+  l.padded_w = static_cast<uint32_t>((s.out_w - 1) * p.window.stride_w + (s.kernel_w - 1) * p.window.dilation_w + 1);
   l.bias_offset = 0;
   l.rows_ptr_offset = (static_cast<uint32_t>(s.out_c) * 4u + 7u) & ~7u;
   l.rows_offset = l.rows_ptr_offset + static_cast<uint32_t>(s.kernel_h) * 8u;
@@ -136,8 +136,8 @@ void row_block(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s,
   q.act_max = mve::vdupq_n_s32(p.act_max);
   const int32x4_t bias = mve::vldrwq_z_s32(bias_folded + c, pred);
 
-  const int32_t pixel_step = p.stride_w * channels;
-  const int32_t tap_step = p.dilation_w * channels;
+  const int32_t pixel_step = p.window.stride_w * channels;
+  const int32_t tap_step = p.window.dilation_w * channels;
   const int32_t kernel_h = kSquare > 0 ? kSquare : s.kernel_h;
   const int32_t kernel_w = kSquare > 0 ? kSquare : s.kernel_w;
   int32_t ox = ox_begin;
@@ -202,7 +202,7 @@ void pixel16(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s,
              const int32_t* multipliers, const int32_t* shifts, int32_t c, int32_t ox,
              int8_t* out_row) {
   const int32_t channels = s.in_c;
-  const int32_t tap_step = p.dilation_w * channels;
+  const int32_t tap_step = p.window.dilation_w * channels;
   const int32_t kernel_h = kSquare > 0 ? kSquare : s.kernel_h;
   const int32_t kernel_w = kSquare > 0 ? kSquare : s.kernel_w;
   int32x4_t acc0 = mve::vldrwq_s32(bias_folded + c);
@@ -211,7 +211,7 @@ void pixel16(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s,
   int32x4_t acc3 = mve::vldrwq_s32(bias_folded + c + 12);
   const int8_t* w_ptr = filter + c;
   for (int32_t ky = 0; ky < kernel_h; ++ky) {
-    const int8_t* x_ptr = rows[ky] + ox * p.stride_w * channels + c;
+    const int8_t* x_ptr = rows[ky] + ox * p.window.stride_w * channels + c;
     for (int32_t kx = 0; kx < kernel_w; ++kx) {
       acc0 = mve::vmlaq_s32(acc0, mve::vldrbq_s32(x_ptr), mve::vldrbq_s32(w_ptr));
       acc1 = mve::vmlaq_s32(acc1, mve::vldrbq_s32(x_ptr + 4), mve::vldrbq_s32(w_ptr + 4));
@@ -292,8 +292,8 @@ void output_row(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s,
 // registers), then the requantization of the P vectors.
 
 bool fast_path(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s) {
-  return s.kernel_h == 3 && s.kernel_w == 3 && p.dilation_h == 1 && p.dilation_w == 1 &&
-         (p.stride_w == 1 || p.stride_w == 2) && p.stride_h >= 1 && s.in_c % 4 == 0 &&
+  return s.kernel_h == 3 && s.kernel_w == 3 && p.window.dilation_h == 1 && p.window.dilation_w == 1 &&
+         (p.window.stride_w == 1 || p.window.stride_w == 2) && p.window.stride_h >= 1 && s.in_c % 4 == 0 &&
          p.depth_multiplier == 1;
 }
 
@@ -309,7 +309,7 @@ struct FastLayout {
 FastLayout fast_layout(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s) {
   FastLayout l;
   const uint64_t c = static_cast<uint64_t>(s.in_c);
-  l.padded_w = static_cast<uint64_t>(s.out_w - 1) * static_cast<uint32_t>(p.stride_w) + 3;
+  l.padded_w = static_cast<uint64_t>(s.out_w - 1) * static_cast<uint32_t>(p.window.stride_w) + 3;
   l.bias_offset = 0;
   l.rows_offset = 4 * c;  // a multiple of 16
   l.total = l.rows_offset + kRing * l.padded_w * c + 8;  // + 8: the start is aligned up
@@ -505,7 +505,7 @@ void fast_fill_row(int8_t* dst, const int8_t* image, int32_t y, const DepthwiseC
     fill_bytes(dst, zero_point, padded_w * channels);
     return;
   }
-  const int32_t x0 = -p.pad_left;
+  const int32_t x0 = -p.window.pad_left;
   const int32_t x_begin = x0 < 0 ? 0 : x0;
   const int32_t x_end = x0 + padded_w < s.in_w ? x0 + padded_w : s.in_w;
   const int32_t plane = padded_w * 4;
@@ -598,7 +598,7 @@ void fast_depthwise(const DepthwiseConv2dS8Params& params, const int32_t* multip
     const int8_t* image = input + b * in_image_stride;
     int32_t slot_y[kRing] = {INT32_MIN, INT32_MIN, INT32_MIN};
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       for (int32_t ky = 0; ky < 3; ++ky) {
         const int32_t y = y0 + ky;
         const int32_t slot = ((y % kRing) + kRing) % kRing;
@@ -610,7 +610,7 @@ void fast_depthwise(const DepthwiseConv2dS8Params& params, const int32_t* multip
         rows[ky] = row;
       }
       int8_t* out_row = output + (b * shape.out_h + oy) * out_row_bytes;
-      if (params.stride_w == 1) {
+      if (params.window.stride_w == 1) {
         if (any_left) {
           fast_output_row<1, true>(params, shape, rows, plane, filter, bias_folded,
                                    multipliers, shifts, out_row);
@@ -631,8 +631,8 @@ void fast_depthwise(const DepthwiseConv2dS8Params& params, const int32_t* multip
 
 uint64_t scratch_need(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& s) {
   if (fast_path(p, s)) return fast_layout(p, s).total;
-  const uint64_t padded_w = static_cast<uint64_t>(s.out_w - 1) * static_cast<uint32_t>(p.stride_w) +
-                            static_cast<uint64_t>(s.kernel_w - 1) * static_cast<uint32_t>(p.dilation_w) + 1;
+  const uint64_t padded_w = static_cast<uint64_t>(s.out_w - 1) * static_cast<uint32_t>(p.window.stride_w) +
+                            static_cast<uint64_t>(s.kernel_w - 1) * static_cast<uint32_t>(p.window.dilation_w) + 1;
   return ((static_cast<uint64_t>(s.out_c) * 4 + 7) & ~uint64_t{7}) +
          static_cast<uint64_t>(s.kernel_h) * 8 +
          static_cast<uint64_t>(s.kernel_h) * padded_w * s.in_c + 8;
@@ -679,7 +679,7 @@ void depthwise_conv2d_s8__mve(const DepthwiseConv2dS8Params& params, const int32
   }
 
   // Columns x0 .. x0 + padded_w - 1 of each input row are read; those inside the image:
-  const int32_t x0 = -params.pad_left;
+  const int32_t x0 = -params.window.pad_left;
   const int32_t x_begin = x0 < 0 ? 0 : x0;
   const int32_t x_end = x0 + padded_w < shape.in_w ? x0 + padded_w : shape.in_w;
   const bool rows_in_place = x0 >= 0 && x0 + padded_w <= shape.in_w;
@@ -690,9 +690,9 @@ void depthwise_conv2d_s8__mve(const DepthwiseConv2dS8Params& params, const int32
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
-        const int32_t y = y0 + ky * params.dilation_h;
+        const int32_t y = y0 + ky * params.window.dilation_h;
         const bool y_inside = y >= 0 && y < shape.in_h;
         if (y_inside && rows_in_place) {
           rows[ky] = image + y * in_row_stride + x0 * channels;

@@ -43,30 +43,30 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t filter_row_stride = shape.kernel_w * c_count;
   const int32_t off = -params.input_zero_point;
-  const int32_t span_h = (shape.kernel_h - 1) * params.dilation_h;
-  const int32_t span_w = (shape.kernel_w - 1) * params.dilation_w;
-  const int32_t tap_step_y = params.dilation_h * in_row_stride;  // input bytes between rows
-  const int32_t tap_step_x = params.dilation_w * c_count;        // .. between columns
-  const bool dense_w = params.dilation_w == 1;
+  const int32_t span_h = (shape.kernel_h - 1) * params.window.dilation_h;
+  const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w;
+  const int32_t tap_step_y = params.window.dilation_h * in_row_stride;  // input bytes between rows
+  const int32_t tap_step_x = params.window.dilation_w * c_count;        // .. between columns
+  const bool dense_w = params.window.dilation_w == 1;
   const bool three_wide = dense_w && shape.kernel_w == 3;
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky = (y0 >= 0 && y0 + span_h < shape.in_h)
                               ? TapRange{0, shape.kernel_h}
-                              : taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
+                              : taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       const int32_t rows = ky.end - ky.begin;
-      int32_t x0 = -params.pad_left;
-      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.stride_w) {
+      int32_t x0 = -params.window.pad_left;
+      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.window.stride_w) {
         const TapRange kx = (x0 >= 0 && x0 + span_w < shape.in_w)
                                 ? TapRange{0, shape.kernel_w}
-                                : taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+                                : taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
         const int32_t cols = kx.end - kx.begin;
         // Channel 0 of the first tap inside the image, in the input and in the filter.
-        const int8_t* in0 = image + (y0 + ky.begin * params.dilation_h) * in_row_stride +
-                            (x0 + kx.begin * params.dilation_w) * c_count;
+        const int8_t* in0 = image + (y0 + ky.begin * params.window.dilation_h) * in_row_stride +
+                            (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
         if (three_wide && cols == 3) {  // the window's three columns are inside the image

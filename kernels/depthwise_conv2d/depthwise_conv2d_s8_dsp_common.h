@@ -167,18 +167,18 @@ MOTE_DEPTHWISE_DSP_HOT inline void pixel(const DepthwiseConv2dS8Params& params,
   const int32_t filter_row_stride = shape.kernel_w * channels;
   const int32_t input_offset = -params.input_zero_point;
   const uint32_t offset2 = dsp::pack16(input_offset, input_offset);
-  const TapRange ky_range = taps_inside(y0, params.dilation_h, shape.kernel_h, shape.in_h);
-  const TapRange kx_range = taps_inside(x0, params.dilation_w, shape.kernel_w, shape.in_w);
+  const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
+  const TapRange kx_range = taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
   const int32_t ky_count = ky_range.end - ky_range.begin;
   const int32_t kx_count = kx_range.end - kx_range.begin;
   if (ky_count == 0 || kx_count == 0) {
     for (int32_t c = 0; c < channels; ++c) output[c] = out.finish(c, out.bias_of(c));
     return;
   }
-  const int32_t x_step = params.dilation_w * channels;
-  const int32_t in_y_step = params.dilation_h * in_row_stride;
-  const int8_t* const in_base = image + (y0 + ky_range.begin * params.dilation_h) * in_row_stride +
-                                (x0 + kx_range.begin * params.dilation_w) * channels;
+  const int32_t x_step = params.window.dilation_w * channels;
+  const int32_t in_y_step = params.window.dilation_h * in_row_stride;
+  const int8_t* const in_base = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride +
+                                (x0 + kx_range.begin * params.window.dilation_w) * channels;
   const int8_t* const filter_base =
       filter + ky_range.begin * filter_row_stride + kx_range.begin * channels;
 

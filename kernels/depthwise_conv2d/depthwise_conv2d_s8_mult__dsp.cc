@@ -164,11 +164,11 @@ void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
   window.kernel_h = shape.kernel_h;
   window.kernel_w = kw;
   window.kernel_w_padded = kw_padded;
-  window.dilation_h = params.dilation_h;
-  window.dilation_w = params.dilation_w;
+  window.dilation_h = params.window.dilation_h;
+  window.dilation_w = params.window.dilation_w;
   window.pad = pad_value;
   window.offset2 = dsp::pack16(input_offset, input_offset);
-  window.word_rows = channels == 1 && params.dilation_w == 1 && (kw & 3) == 0;
+  window.word_rows = channels == 1 && params.window.dilation_w == 1 && (kw & 3) == 0;
   const int32_t in_image_stride = shape.in_h * window.row_stride;
 
   for (int32_t c = 0; c < channels; ++c) {
@@ -185,9 +185,9 @@ void depthwise_conv2d_s8_mult__dsp(const DepthwiseConv2dS8Params& params,
       window.image = input + b * in_image_stride + c;
       int8_t* out = output + b * shape.out_h * shape.out_w * out_c + c * mult;
       for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-        const int32_t y0 = oy * params.stride_h - params.pad_top;
+        const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
         for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-          gather(window, y0, ox * params.stride_w - params.pad_left, patch, x);
+          gather(window, y0, ox * params.window.stride_w - params.window.pad_left, patch, x);
           for (int32_t m0 = 0; m0 < mult; m0 += kBlockRows) {
             const int32_t count = mult - m0 < kBlockRows ? mult - m0 : kBlockRows;
             int32_t acc[kBlockRows];

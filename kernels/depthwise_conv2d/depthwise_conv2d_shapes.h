@@ -17,10 +17,10 @@ bool depthwise_conv2d_shapes_valid(const P& p, const TensorDesc& in, const Tenso
   const int64_t out_c = static_cast<int64_t>(in.dims[3]) * p.depth_multiplier;
   if (filter.dims[0] != 1 || filter.dims[3] != out_c) return false;
   if (out.dims[0] != in.dims[0] || out.dims[3] != out_c) return false;
-  return valid_window(in.dims[1], out.dims[1], filter.dims[1], p.stride_h, p.dilation_h,
-                      p.pad_top, p.pad_bottom, false) &&
-         valid_window(in.dims[2], out.dims[2], filter.dims[2], p.stride_w, p.dilation_w,
-                      p.pad_left, p.pad_right, false);
+  return valid_window(in.dims[1], out.dims[1], filter.dims[1], p.window.stride_h, p.window.dilation_h,
+                      p.window.pad_top, p.window.pad_bottom, false) &&
+         valid_window(in.dims[2], out.dims[2], filter.dims[2], p.window.stride_w, p.window.dilation_w,
+                      p.window.pad_left, p.window.pad_right, false);
 }
 
 inline DepthwiseConv2dShape depthwise_conv2d_shape(const TensorDesc& in, const TensorDesc& filter,

@@ -1,5 +1,6 @@
 // Internal to the int8 fully connected __dsp variant and the kernels built on it
-// (fully_connected_s8__dsp.cc, depthwise_conv2d_s8_mult__dsp.cc): the widened-row dot
+// (fully_connected_s8__dsp.cc, the depthwise multiplier __dsp variant in
+// kernels/depthwise_conv2d/): the widened-row dot
 // products and the requantization of a block of outputs. See fully_connected_s8__dsp.cc
 // for the algorithm and the widened layout:
 //   word 2g = [x(4g) + input_offset, x(4g+2) + input_offset]

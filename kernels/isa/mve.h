@@ -403,7 +403,7 @@ inline int32x4_t vshlq_r_s32(int32x4_t a, int32_t b) { return vshlq_s32(a, vdupq
 }  // namespace mote::mve
 
 // ---------------------------------------------------------------------------------------
-// Byte-vector reinterpretation and word scatter stores used by depthwise_conv2d_s8__mve.
+// Byte-vector reinterpretation and word scatter stores used by the Helium depthwise convolution.
 // Offsets are byte offsets from the base, read as unsigned 32-bit values (int32x4_t lanes
 // reinterpreted), as the instructions read them.
 namespace mote::mve {
@@ -459,7 +459,7 @@ inline void vstrwq_scatter_offset_p_s32(int32_t* base, int32x4_t offsets, int32x
 
 }  // namespace mote::mve
 
-// Fixed-offset loads and multiply-adds as single asm statements, for depthwise_conv2d_s8__mve:
+// Fixed-offset loads and multiply-adds as single asm statements, for the Helium depthwise convolution:
 // left to itself GCC reassociates long VMUL + VADD chains (computing the products first)
 // and hoists every tap's address into its own register, running out of the 8 vector and
 // 13 general registers.

@@ -53,7 +53,7 @@ constexpr int32_t kCellStateInput = 19;
 inline int32_t clamp16(int32_t v) { return clamp_i32(v, -32768, 32767); }
 
 // clamp16(mbqm(a * b)): TFLite MulElementwise of two symmetric int16 values.
-inline int32_t mul_s16(int32_t a, int32_t b, const LstmMulParams& m) {
+inline int32_t scaled_mul_s16(int32_t a, int32_t b, const LstmMulParams& m) {
   return multiply_by_quantized_multiplier(a * b, m.multiplier, m.shift);
 }
 
@@ -259,15 +259,15 @@ void lstm_s8_run(const OpContext& ctx) {
         const int32_t forget = lstm_sigmoid_s16(static_cast<int16_t>(pre[kLstmForgetGate]));
         const int32_t cell_in = lstm_tanh_s16(static_cast<int16_t>(pre[kLstmCellGate]), 3, 0);
         const int32_t out_gate = lstm_sigmoid_s16(static_cast<int16_t>(pre[kLstmOutputGate]));
-        const int32_t kept = clamp16(mul_s16(forget, cell[n], p.forget_cell));
-        const int32_t added = clamp16(mul_s16(in_gate, cell_in, p.input_cell));
+        const int32_t kept = clamp16(scaled_mul_s16(forget, cell[n], p.forget_cell));
+        const int32_t added = clamp16(scaled_mul_s16(in_gate, cell_in, p.input_cell));
         int32_t c = clamp16(kept + added);
         if (p.cell_clip_enabled) c = clamp_i32(c, -clip, clip);
         cell[n] = static_cast<int16_t>(c);
         const int32_t squashed =
             lstm_tanh_s16(static_cast<int16_t>(c), p.cell_tanh_multiplier, p.cell_tanh_shift);
         const int32_t hidden =
-            wrapping_add(p.hidden_zero_point, mul_s16(squashed, out_gate, p.hidden));
+            wrapping_add(p.hidden_zero_point, scaled_mul_s16(squashed, out_gate, p.hidden));
         out[n] = static_cast<int8_t>(clamp_i32(hidden, -128, 127));
       }
     }

@@ -48,10 +48,10 @@ void avg_pool2d_s8__mve(const Pool2dS8Params& params, const Pool2dShape& shape,
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky = taps_inside(y0, 1, params.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx = taps_inside(x0, 1, params.kernel_w, shape.in_w);
         const int32_t rows = ky.end - ky.begin;
         const int32_t cols = kx.end - kx.begin;

@@ -12,14 +12,13 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
 struct Pool2dParams {
   int32_t kernel_h, kernel_w;
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;
   int32_t count_include_pad;  // average pool only
   float act_min, act_max;
 };
@@ -45,7 +44,8 @@ extern const KernelEntry kMaxPool2dF32Entry;
 // reference_integer_ops::AveragePool / MaxPool). Input and output share scale and zero
 // point (TFLite requires it), so no zero point enters the arithmetic.
 //   input 0 int8 [N, H, W, C], output 0 int8 [N, OH, OW, C]
-//   OH = (H + pad_top + pad_bottom - kernel_h) / stride_h + 1  (same for W), no dilation.
+//   OH = (H + pad_top + pad_bottom - kernel_h) / stride_h + 1  (same for W): no dilation,
+//   window.dilation_h and dilation_w are 1 (check() refuses others; TFLite has none).
 // Only taps inside the image count (TFLite never counts padding):
 //   average: sum of the n taps (int32), divided by n rounding half away from zero:
 //            sum > 0 ? (sum + n/2) / n : (sum - n/2) / n   (C division)
@@ -55,8 +55,7 @@ extern const KernelEntry kMaxPool2dF32Entry;
 // SAME/VALID padding always satisfies it; TFLite fails at run time otherwise).
 struct Pool2dS8Params {
   int32_t kernel_h, kernel_w;
-  int32_t stride_h, stride_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;  // dilation 1 (check() refuses others)
   int32_t act_min, act_max;
 };
 
@@ -114,8 +113,7 @@ extern const KernelEntry kMaxPool2dS8MveEntry;
 // cells (so that its int32 sum and the rounding cannot overflow); a max window any.
 struct Pool2dS16Params {
   int32_t kernel_h, kernel_w;
-  int32_t stride_h, stride_w;
-  int32_t pad_top, pad_left, pad_bottom, pad_right;
+  WindowGeometry window;  // dilation 1 (check() refuses others)
   int32_t act_min, act_max;
 };
 

@@ -23,27 +23,27 @@ void pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const floa
   const int32_t in_row_stride = shape.in_w * channels;
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   // The window region that count_include_pad counts: [-pad_top, in_h + pad_bottom).
-  const int32_t padded_h = shape.in_h + params.pad_top + params.pad_bottom;
-  const int32_t padded_w = shape.in_w + params.pad_left + params.pad_right;
+  const int32_t padded_h = shape.in_h + params.window.pad_top + params.window.pad_bottom;
+  const int32_t padded_w = shape.in_w + params.window.pad_left + params.window.pad_right;
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const float* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
-      const TapRange ky_range = taps_inside(y0, params.dilation_h, params.kernel_h, shape.in_h);
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const TapRange ky_range = taps_inside(y0, params.window.dilation_h, params.kernel_h, shape.in_h);
       const TapRange ky_padded =
-          taps_inside(y0 + params.pad_top, params.dilation_h, params.kernel_h, padded_h);
+          taps_inside(y0 + params.window.pad_top, params.window.dilation_h, params.kernel_h, padded_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx_range =
-            taps_inside(x0, params.dilation_w, params.kernel_w, shape.in_w);
+            taps_inside(x0, params.window.dilation_w, params.kernel_w, shape.in_w);
         const float init = kKind == PoolKind::kMax ? -INFINITY : 0.0f;
         for (int32_t c = 0; c < channels; ++c) output[c] = init;
 
         for (int32_t ky = ky_range.begin; ky < ky_range.end; ++ky) {
-          const float* in_row = image + (y0 + ky * params.dilation_h) * in_row_stride;
+          const float* in_row = image + (y0 + ky * params.window.dilation_h) * in_row_stride;
           for (int32_t kx = kx_range.begin; kx < kx_range.end; ++kx) {
-            const float* in_px = in_row + (x0 + kx * params.dilation_w) * channels;
+            const float* in_px = in_row + (x0 + kx * params.window.dilation_w) * channels;
             if constexpr (kKind == PoolKind::kMax) {
               for (int32_t c = 0; c < channels; ++c) {
                 if (in_px[c] > output[c]) output[c] = in_px[c];
@@ -60,7 +60,7 @@ void pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const floa
           float count;
           if (params.count_include_pad != 0) {
             const TapRange kx_padded =
-                taps_inside(x0 + params.pad_left, params.dilation_w, params.kernel_w, padded_w);
+                taps_inside(x0 + params.window.pad_left, params.window.dilation_w, params.kernel_w, padded_w);
             count = static_cast<float>(ky_padded.end - ky_padded.begin) *
                     static_cast<float>(kx_padded.end - kx_padded.begin);
           } else {
@@ -114,10 +114,10 @@ Status pool2d_f32_check(const OpContext& ctx) {
   if (!is_f32(in) || !is_f32(out) || in.rank != 4 || out.rank != 4) return Status::kBadParams;
   if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
   if (out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3]) return Status::kBadParams;
-  if (!valid_window(in.dims[1], out.dims[1], p.kernel_h, p.stride_h, p.dilation_h, p.pad_top,
-                    p.pad_bottom, true) ||
-      !valid_window(in.dims[2], out.dims[2], p.kernel_w, p.stride_w, p.dilation_w, p.pad_left,
-                    p.pad_right, true)) {
+  if (!valid_window(in.dims[1], out.dims[1], p.kernel_h, p.window.stride_h, p.window.dilation_h, p.window.pad_top,
+                    p.window.pad_bottom, true) ||
+      !valid_window(in.dims[2], out.dims[2], p.kernel_w, p.window.stride_w, p.window.dilation_w, p.window.pad_left,
+                    p.window.pad_right, true)) {
     return Status::kBadParams;
   }
   if (p.count_include_pad != 0 && p.count_include_pad != 1) return Status::kBadParams;

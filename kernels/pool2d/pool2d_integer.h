@@ -34,10 +34,10 @@ void average(const P& params, const Pool2dShape& shape, const T* input, T* outpu
   for (int32_t b = 0; b < shape.batch; ++b) {
     const T* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky = taps_inside(y0, 1, params.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx = taps_inside(x0, 1, params.kernel_w, shape.in_w);
         const int32_t count = (ky.end - ky.begin) * (kx.end - kx.begin);
         for (int32_t c0 = 0; c0 < channels; c0 += kChannelBlock) {
@@ -69,10 +69,10 @@ void max(const P& params, const Pool2dShape& shape, const T* input, T* output) {
   for (int32_t b = 0; b < shape.batch; ++b) {
     const T* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.stride_h - params.pad_top;
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky = taps_inside(y0, 1, params.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * params.stride_w - params.pad_left;
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
         const TapRange kx = taps_inside(x0, 1, params.kernel_w, shape.in_w);
         for (int32_t c = 0; c < channels; ++c) output[c] = static_cast<T>(IntRange<T>::kMin);
         for (int32_t y = ky.begin; y < ky.end; ++y) {
@@ -107,16 +107,18 @@ Status check(const OpContext& ctx, int64_t max_taps) {
   }
   if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
   if (out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3]) return Status::kBadParams;
-  if (!valid_window(in.dims[1], out.dims[1], p.kernel_h, p.stride_h, 1, p.pad_top, p.pad_bottom,
+  const WindowGeometry& w = p.window;
+  if (w.dilation_h != 1 || w.dilation_w != 1) return Status::kBadParams;  // TFLite has none
+  if (!valid_window(in.dims[1], out.dims[1], p.kernel_h, w.stride_h, 1, w.pad_top, w.pad_bottom,
                     false) ||
-      !valid_window(in.dims[2], out.dims[2], p.kernel_w, p.stride_w, 1, p.pad_left, p.pad_right,
+      !valid_window(in.dims[2], out.dims[2], p.kernel_w, w.stride_w, 1, w.pad_left, w.pad_right,
                     false)) {
     return Status::kBadParams;
   }
   // Every window overlaps a non-empty image: the first starts at -pad_begin > -kernel,
   // the last at most pad_end - kernel < 0 rows before the image's end.
-  if (p.pad_top >= p.kernel_h || p.pad_bottom >= p.kernel_h || p.pad_left >= p.kernel_w ||
-      p.pad_right >= p.kernel_w || in.dims[1] == 0 || in.dims[2] == 0) {
+  if (w.pad_top >= p.kernel_h || w.pad_bottom >= p.kernel_h || w.pad_left >= p.kernel_w ||
+      w.pad_right >= p.kernel_w || in.dims[1] == 0 || in.dims[2] == 0) {
     return Status::kBadParams;
   }
   if (int64_t{p.kernel_h} * p.kernel_w > max_taps) return Status::kBadParams;

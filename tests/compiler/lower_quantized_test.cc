@@ -265,10 +265,10 @@ TEST(LowerQuantized, Pool2dS16) {
     const auto p = header_of<Pool2dS16Params>(op);
     EXPECT_EQ(p.kernel_h, 2);
     EXPECT_EQ(p.kernel_w, 3);
-    EXPECT_EQ(p.stride_h, 2);
-    EXPECT_EQ(p.stride_w, 2);
-    EXPECT_EQ(p.pad_left, 1);
-    EXPECT_EQ(p.pad_right, 1);
+    EXPECT_EQ(p.window.stride_h, 2);
+    EXPECT_EQ(p.window.stride_w, 2);
+    EXPECT_EQ(p.window.pad_left, 1);
+    EXPECT_EQ(p.window.pad_right, 1);
     EXPECT_EQ(p.act_min, 0);  // ReLU at zero point 0
     EXPECT_EQ(p.act_max, 32767);
   }

@@ -88,13 +88,13 @@ TEST(Lower, Conv2dParamsAndMacs) {
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kConv2dF32);
   const auto p = params_of<Conv2dParams>(op);
-  EXPECT_EQ(p.stride_h, 2);
-  EXPECT_EQ(p.stride_w, 2);
-  EXPECT_EQ(p.dilation_h, 1);
-  EXPECT_EQ(p.pad_top, 1);
-  EXPECT_EQ(p.pad_left, 2);
-  EXPECT_EQ(p.pad_bottom, 1);
-  EXPECT_EQ(p.pad_right, 0);
+  EXPECT_EQ(p.window.stride_h, 2);
+  EXPECT_EQ(p.window.stride_w, 2);
+  EXPECT_EQ(p.window.dilation_h, 1);
+  EXPECT_EQ(p.window.pad_top, 1);
+  EXPECT_EQ(p.window.pad_left, 2);
+  EXPECT_EQ(p.window.pad_bottom, 1);
+  EXPECT_EQ(p.window.pad_right, 0);
   EXPECT_EQ(p.groups, 2);
   EXPECT_EQ(p.act_min, 0.0f);
   EXPECT_EQ(p.act_max, 6.0f);
@@ -110,9 +110,9 @@ TEST(Lower, Conv2dDefaultsAreStride1NoPadNoActivation) {
   const int y = g.add("y", {1, 3, 3, 2});
   g.node(ir::Op::kConv2d, {x, w}, y);
   const auto p = params_of<Conv2dParams>(g.lower());
-  EXPECT_EQ(p.stride_h, 1);
-  EXPECT_EQ(p.dilation_w, 1);
-  EXPECT_EQ(p.pad_top, 0);
+  EXPECT_EQ(p.window.stride_h, 1);
+  EXPECT_EQ(p.window.dilation_w, 1);
+  EXPECT_EQ(p.window.pad_top, 0);
   EXPECT_EQ(p.groups, 1);
   EXPECT_EQ(p.act_min, -kInf);
   EXPECT_EQ(p.act_max, kInf);
@@ -266,7 +266,7 @@ TEST(Lower, PoolParamsAcceptFloorAndCeilOutputs) {
     EXPECT_EQ(op.kernel, KernelId::kAvgPool2dF32);
     const auto p = params_of<Pool2dParams>(op);
     EXPECT_EQ(p.kernel_h, 3);
-    EXPECT_EQ(p.stride_w, 2);
+    EXPECT_EQ(p.window.stride_w, 2);
     EXPECT_EQ(p.count_include_pad, 1);
   }
   OneNode g;

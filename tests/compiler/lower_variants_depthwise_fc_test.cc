@@ -101,9 +101,9 @@ constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM3};
 
 DepthwiseConv2dS8Params params_of(const Dw& d) {
   DepthwiseConv2dS8Params p{};
-  p.stride_h = p.stride_w = static_cast<int32_t>(d.stride);
-  p.dilation_h = p.dilation_w = static_cast<int32_t>(d.dilation);
-  p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = static_cast<int32_t>(d.pad);
+  p.window.stride_h = p.window.stride_w = static_cast<int32_t>(d.stride);
+  p.window.dilation_h = p.window.dilation_w = static_cast<int32_t>(d.dilation);
+  p.window.pad_top = p.window.pad_left = p.window.pad_bottom = p.window.pad_right = static_cast<int32_t>(d.pad);
   p.depth_multiplier = static_cast<int32_t>(d.m);
   return p;
 }

@@ -5,7 +5,7 @@ report with a line per op and the memory report; and the ELF links exactly the k
 the program uses (arm-none-eabi-nm), no kernel table of all kernels and no heap.
 
   check_example.py --elf E --machine M --mote MOTE --model M.onnx --input IN.npy
-                   --golden OUT.npy --target T --kernel-names kernels/kernel_names.cc
+                   --golden OUT.npy --target T --registry kernels/kernel_registry.inc
 Exits 0 when every check holds; otherwise prints one line per failed check and exits 1.
 """
 import argparse
@@ -44,7 +44,7 @@ def allclose(a, b, rtol, atol):
 
 def main():
     p = argparse.ArgumentParser()
-    for name in ("elf", "machine", "mote", "model", "input", "golden", "target", "kernel-names"):
+    for name in ("elf", "machine", "mote", "model", "input", "golden", "target", "registry"):
         p.add_argument("--" + name, required=True)
     a = p.parse_args()
     failures = []
@@ -100,7 +100,7 @@ def main():
 
     # Linked kernels: exactly the program's, found by their KernelEntry symbols.
     used = set(inspect["kernels"])
-    failures += kernel_link_failures(a.elf, a.kernel_names, used)
+    failures += kernel_link_failures(a.elf, a.registry, used)
 
     for f in failures:
         print("FAIL: " + f)

@@ -6,7 +6,7 @@ outputs bit-identical to `mote run` on the host; and the ELF links exactly the k
 heap.
 
   check_kernel_link.py --elf E --machine M --mote MOTE --model MODEL --input IN.npy
-                       --target T --kernel-names kernels/kernel_names.cc
+                       --target T --registry kernels/kernel_registry.inc
 Exits 0 when every check holds; otherwise prints one line per failed check and exits 1.
 """
 import argparse
@@ -37,7 +37,7 @@ def read_npy(path):
 
 def main():
     p = argparse.ArgumentParser()
-    for name in ("elf", "machine", "mote", "model", "input", "target", "kernel-names"):
+    for name in ("elf", "machine", "mote", "model", "input", "target", "registry"):
         p.add_argument("--" + name, required=True)
     p.add_argument("--compile-arg", action="append", default=[],
                    help="extra `mote compile` argument, as the firmware's sources were generated")
@@ -54,7 +54,7 @@ def main():
                            check=True, capture_output=True)
             used = json.loads(subprocess.run([a.mote, "inspect", str(program), "--json"], check=True,
                                              capture_output=True, text=True).stdout)["kernels"]
-        failures = kernel_link_failures(a.elf, a.kernel_names, used)
+        failures = kernel_link_failures(a.elf, a.registry, used)
         for f in failures:
             print("FAIL: " + f)
         if not failures:
@@ -99,7 +99,7 @@ def main():
     # A quantized program: int8 kernels, or TFLite 16x8 ones (int16 activations, int8 weights).
     if not any(re.search(r"_s(8|16)(_|$)", k) for k in used):
         failures.append(f"the program uses no int8 or int16 kernel ({used}): not the quantized model this test expects")
-    failures += kernel_link_failures(a.elf, a.kernel_names, used)
+    failures += kernel_link_failures(a.elf, a.registry, used)
 
     for f in failures:
         print("FAIL: " + f)

@@ -55,17 +55,17 @@ Case random_case(std::mt19937& rng, bool one_by_one) {
     s.out_c = uni(0, 2) == 0 ? uni(1, 17) : uni(1, 40);
     s.kernel_h = one_by_one ? 1 : uni(1, 4);
     s.kernel_w = one_by_one ? 1 : uni(1, 4);
-    p.stride_h = uni(1, 3);
-    p.stride_w = uni(1, 3);
-    p.dilation_h = uni(0, 3) == 0 ? 2 : 1;
-    p.dilation_w = uni(0, 3) == 0 ? 2 : 1;
-    p.pad_top = one_by_one ? 0 : uni(0, 2);
-    p.pad_bottom = one_by_one ? 0 : uni(0, 2);
-    p.pad_left = one_by_one ? 0 : uni(0, 2);
-    p.pad_right = one_by_one ? 0 : uni(0, 2);
+    p.window.stride_h = uni(1, 3);
+    p.window.stride_w = uni(1, 3);
+    p.window.dilation_h = uni(0, 3) == 0 ? 2 : 1;
+    p.window.dilation_w = uni(0, 3) == 0 ? 2 : 1;
+    p.window.pad_top = one_by_one ? 0 : uni(0, 2);
+    p.window.pad_bottom = one_by_one ? 0 : uni(0, 2);
+    p.window.pad_left = one_by_one ? 0 : uni(0, 2);
+    p.window.pad_right = one_by_one ? 0 : uni(0, 2);
     p.groups = 1;
-    s.out_h = out_size(s.in_h, s.kernel_h, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
-    s.out_w = out_size(s.in_w, s.kernel_w, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+    s.out_h = out_size(s.in_h, s.kernel_h, p.window.stride_h, p.window.dilation_h, p.window.pad_top, p.window.pad_bottom);
+    s.out_w = out_size(s.in_w, s.kernel_w, p.window.stride_w, p.window.dilation_w, p.window.pad_left, p.window.pad_right);
     if (s.out_h >= 1 && s.out_w >= 1) break;
   }
   p.input_zero_point = uni(0, 4) == 0 ? 0 : uni(-128, 127);
@@ -118,8 +118,8 @@ std::string describe(const Case& c) {
            "N%d H%d W%d C%d -> O%d (%dx%d) k%dx%d s%d,%d d%d,%d pad t%d l%d b%d r%d zp %d/%d "
            "act [%d, %d] bias %d",
            s.batch, s.in_h, s.in_w, s.in_c, s.out_h, s.out_w, s.out_c, s.kernel_h, s.kernel_w,
-           p.stride_h, p.stride_w, p.dilation_h, p.dilation_w, p.pad_top, p.pad_left,
-           p.pad_bottom, p.pad_right, p.input_zero_point, p.output_zero_point, p.act_min,
+           p.window.stride_h, p.window.stride_w, p.window.dilation_h, p.window.dilation_w, p.window.pad_top, p.window.pad_left,
+           p.window.pad_bottom, p.window.pad_right, p.input_zero_point, p.output_zero_point, p.act_min,
            p.act_max, c.bias ? 1 : 0);
   return text;
 }
@@ -280,8 +280,8 @@ TEST(Conv2dS8Mve, ChecksRejectShapesTheyDoNotHandle) {
     // 1x1 with padding: 4x4 input, stride 2, pad top/left 1 -> 3x3.
     Case pc = c;
     pc.shape.in_h = pc.shape.in_w = 4;
-    pc.p.stride_h = pc.p.stride_w = 2;
-    pc.p.pad_top = pc.p.pad_left = 1;
+    pc.p.window.stride_h = pc.p.window.stride_w = 2;
+    pc.p.window.pad_top = pc.p.window.pad_left = 1;
     pc.shape.out_h = pc.shape.out_w = 3;
     const Data pd = random_data(pc, rng);
     EntryOp e;
@@ -294,7 +294,7 @@ TEST(Conv2dS8Mve, ChecksRejectShapesTheyDoNotHandle) {
     // groups 2 (in_c 4, filter [4, 1, 1, 2]): valid for the reference, not for either variant.
     Case g = c;
     g.p.groups = 2;
-    g.p.pad_left = g.p.pad_right = g.p.pad_top = g.p.pad_bottom = 0;
+    g.p.window.pad_left = g.p.window.pad_right = g.p.window.pad_top = g.p.window.pad_bottom = 0;
     EntryOp e;
     const Conv2dShape& s = g.shape;
     e.in = e.op.add_input(DType::kInt8, {uint32_t(s.batch), uint32_t(s.in_h),
@@ -314,10 +314,10 @@ TEST(Conv2dS8Mve, ChecksRejectShapesTheyDoNotHandle) {
     Case k = random_case(rng, false);
     k.shape.kernel_h = 3;
     k.shape.kernel_w = 3;
-    k.p.dilation_h = k.p.dilation_w = 1;
-    k.p.pad_top = k.p.pad_bottom = k.p.pad_left = k.p.pad_right = 1;
-    k.shape.out_h = out_size(k.shape.in_h, 3, k.p.stride_h, 1, 1, 1);
-    k.shape.out_w = out_size(k.shape.in_w, 3, k.p.stride_w, 1, 1, 1);
+    k.p.window.dilation_h = k.p.window.dilation_w = 1;
+    k.p.window.pad_top = k.p.window.pad_bottom = k.p.window.pad_left = k.p.window.pad_right = 1;
+    k.shape.out_h = out_size(k.shape.in_h, 3, k.p.window.stride_h, 1, 1, 1);
+    k.shape.out_w = out_size(k.shape.in_w, 3, k.p.window.stride_w, 1, 1, 1);
     const Data kd = random_data(k, rng);
     EntryOp e;
     build(&e, k, kd, 1 << 16);
@@ -367,10 +367,10 @@ TEST(Conv2dS8Mve, ModelShapes) {
         c.shape.out_c = sh.out_c;
         c.shape.kernel_h = sh.kh;
         c.shape.kernel_w = sh.kw;
-        c.p.stride_h = c.p.stride_w = sh.stride;
-        c.p.dilation_h = c.p.dilation_w = 1;
-        c.p.pad_bottom = sh.pad_bottom;
-        c.p.pad_right = sh.pad_right;
+        c.p.window.stride_h = c.p.window.stride_w = sh.stride;
+        c.p.window.dilation_h = c.p.window.dilation_w = 1;
+        c.p.window.pad_bottom = sh.pad_bottom;
+        c.p.window.pad_right = sh.pad_right;
         c.p.groups = 1;
         c.p.input_zero_point = zp == 0 ? -128 : 37;
         c.p.output_zero_point = zp == 0 ? -128 : 5;

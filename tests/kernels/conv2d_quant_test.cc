@@ -275,12 +275,12 @@ TEST_F(Conv2dS8Check, GeometryAndShapes) {
   params().groups = 3;
   EXPECT_EQ(check(), Status::kBadParams);
   params().groups = 2;
-  params().stride_h = 0;
+  params().window.stride_h = 0;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().stride_h = 2;
-  params().pad_bottom = 3;  // output height no longer matches
+  params().window.stride_h = 2;
+  params().window.pad_bottom = 3;  // output height no longer matches
   EXPECT_EQ(check(), Status::kBadParams);
-  params().pad_bottom = 2;
+  params().window.pad_bottom = 2;
   c_.op.desc(c_.out).dims[3] = kOut + 1;
   EXPECT_EQ(check(), Status::kBadParams);
   c_.op.desc(c_.out).dims[3] = kOut;

@@ -46,8 +46,8 @@ std::vector<double> conv_reference(const ConvCase& cs, uint32_t oh, uint32_t ow,
           for (uint32_t ky = 0; ky < cs.kh; ++ky)
             for (uint32_t kx = 0; kx < cs.kw; ++kx)
               for (uint32_t ic = 0; ic < cpg; ++ic) {
-                const int64_t iy = int64_t{y} * p.stride_h - p.pad_top + int64_t{ky} * p.dilation_h;
-                const int64_t ix = int64_t{x} * p.stride_w - p.pad_left + int64_t{kx} * p.dilation_w;
+                const int64_t iy = int64_t{y} * p.window.stride_h - p.window.pad_top + int64_t{ky} * p.window.dilation_h;
+                const int64_t ix = int64_t{x} * p.window.stride_w - p.window.pad_left + int64_t{kx} * p.window.dilation_w;
                 if (iy < 0 || iy >= cs.h || ix < 0 || ix >= cs.w) continue;
                 const double v = in[((b * cs.h + iy) * cs.w + ix) * cs.c + g * cpg + ic];
                 const double w = filter[((o * cs.kh + ky) * cs.kw + kx) * cpg + ic];
@@ -65,8 +65,8 @@ struct ConvOp {
 
 void build(const ConvCase& cs, ConvOp* c) {
   const Conv2dParams& p = cs.params;
-  const uint32_t oh = out_size(cs.h, cs.kh, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
-  const uint32_t ow = out_size(cs.w, cs.kw, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+  const uint32_t oh = out_size(cs.h, cs.kh, p.window.stride_h, p.window.dilation_h, p.window.pad_top, p.window.pad_bottom);
+  const uint32_t ow = out_size(cs.w, cs.kw, p.window.stride_w, p.window.dilation_w, p.window.pad_left, p.window.pad_right);
   c->in = c->op.add_input(DType::kFloat32, {cs.n, cs.h, cs.w, cs.c});
   c->filter = c->op.add_input(DType::kFloat32, {cs.o, cs.kh, cs.kw, cs.c / p.groups});
   c->bias = cs.bias ? c->op.add_input(DType::kFloat32, {cs.o}) : kNoTensor;
@@ -78,8 +78,8 @@ void run_against_reference(const ConvCase& cs, uint32_t seed) {
   ConvOp c;
   build(cs, &c);
   const Conv2dParams& p = cs.params;
-  const uint32_t oh = out_size(cs.h, cs.kh, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
-  const uint32_t ow = out_size(cs.w, cs.kw, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+  const uint32_t oh = out_size(cs.h, cs.kh, p.window.stride_h, p.window.dilation_h, p.window.pad_top, p.window.pad_bottom);
+  const uint32_t ow = out_size(cs.w, cs.kw, p.window.stride_w, p.window.dilation_w, p.window.pad_left, p.window.pad_right);
   const auto in = testing::random_floats(cs.n * cs.h * cs.w * cs.c, seed);
   const auto filter = testing::random_floats(cs.o * cs.kh * cs.kw * (cs.c / p.groups), seed + 1);
   const auto bias = testing::random_floats(cs.o, seed + 2);
@@ -186,24 +186,24 @@ TEST_F(Conv2dCheck, GroupsMustDivideChannels) {
 }
 
 TEST_F(Conv2dCheck, StridesDilationsPads) {
-  params().stride_h = 0;
+  params().window.stride_h = 0;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().stride_h = 2;
-  params().dilation_w = 0;
+  params().window.stride_h = 2;
+  params().window.dilation_w = 0;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().dilation_w = 2;
-  params().pad_left = -1;
+  params().window.dilation_w = 2;
+  params().window.pad_left = -1;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().pad_left = 0;
-  params().pad_bottom = INT32_MAX;
+  params().window.pad_left = 0;
+  params().window.pad_bottom = INT32_MAX;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().pad_bottom = 2;
+  params().window.pad_bottom = 2;
   EXPECT_EQ(check(), Status::kOk);
 }
 
 TEST_F(Conv2dCheck, KernelLargerThanPaddedInput) {
   // Kernel height 3 with dilation 5 spans 11 rows; the padded input has 10.
-  params().dilation_h = 5;
+  params().window.dilation_h = 5;
   c_.op.desc(c_.out).dims[1] = 1;
   EXPECT_EQ(check(), Status::kBadParams);
 }

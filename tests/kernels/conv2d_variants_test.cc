@@ -65,31 +65,31 @@ Case random_case(std::mt19937& rng, bool pointwise) {
   sh.batch = uniform(rng, 1, 2);
   sh.in_c = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 67) : 4 * uniform(rng, 1, 16);
   sh.out_c = uniform(rng, 1, 19);
-  p.stride_h = uniform(rng, 1, 3);
-  p.stride_w = uniform(rng, 1, 3);
+  p.window.stride_h = uniform(rng, 1, 3);
+  p.window.stride_w = uniform(rng, 1, 3);
   p.groups = 1;
   if (pointwise) {
     sh.kernel_h = sh.kernel_w = 1;
-    p.dilation_h = uniform(rng, 1, 2);
-    p.dilation_w = uniform(rng, 1, 2);
-    p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 0;
+    p.window.dilation_h = uniform(rng, 1, 2);
+    p.window.dilation_w = uniform(rng, 1, 2);
+    p.window.pad_top = p.window.pad_left = p.window.pad_bottom = p.window.pad_right = 0;
   } else {
     sh.kernel_h = uniform(rng, 1, 4);
     sh.kernel_w = uniform(rng, 1, 4);
-    p.dilation_h = uniform(rng, 0, 3) == 0 ? 2 : 1;
-    p.dilation_w = uniform(rng, 0, 3) == 0 ? uniform(rng, 2, 3) : 1;
-    p.pad_top = uniform(rng, 0, 2);
-    p.pad_left = uniform(rng, 0, 2);
-    p.pad_bottom = uniform(rng, 0, 2);
-    p.pad_right = uniform(rng, 0, 2);
+    p.window.dilation_h = uniform(rng, 0, 3) == 0 ? 2 : 1;
+    p.window.dilation_w = uniform(rng, 0, 3) == 0 ? uniform(rng, 2, 3) : 1;
+    p.window.pad_top = uniform(rng, 0, 2);
+    p.window.pad_left = uniform(rng, 0, 2);
+    p.window.pad_bottom = uniform(rng, 0, 2);
+    p.window.pad_right = uniform(rng, 0, 2);
   }
   // An input large enough for at least one output pixel.
-  const int32_t eff_h = p.dilation_h * (sh.kernel_h - 1) + 1;
-  const int32_t eff_w = p.dilation_w * (sh.kernel_w - 1) + 1;
-  sh.in_h = std::max(1, eff_h - p.pad_top - p.pad_bottom) + uniform(rng, 0, 6);
-  sh.in_w = std::max(1, eff_w - p.pad_left - p.pad_right) + uniform(rng, 0, 6);
-  sh.out_h = out_size(sh.in_h, sh.kernel_h, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
-  sh.out_w = out_size(sh.in_w, sh.kernel_w, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+  const int32_t eff_h = p.window.dilation_h * (sh.kernel_h - 1) + 1;
+  const int32_t eff_w = p.window.dilation_w * (sh.kernel_w - 1) + 1;
+  sh.in_h = std::max(1, eff_h - p.window.pad_top - p.window.pad_bottom) + uniform(rng, 0, 6);
+  sh.in_w = std::max(1, eff_w - p.window.pad_left - p.window.pad_right) + uniform(rng, 0, 6);
+  sh.out_h = out_size(sh.in_h, sh.kernel_h, p.window.stride_h, p.window.dilation_h, p.window.pad_top, p.window.pad_bottom);
+  sh.out_w = out_size(sh.in_w, sh.kernel_w, p.window.stride_w, p.window.dilation_w, p.window.pad_left, p.window.pad_right);
 
   p.input_zero_point = uniform(rng, 0, 2) == 0 ? 0 : uniform(rng, -128, 127);
   p.output_zero_point = uniform(rng, -128, 127);
@@ -144,10 +144,10 @@ std::string describe(const Case& c) {
   return "N" + std::to_string(s.batch) + " H" + std::to_string(s.in_h) + " W" +
          std::to_string(s.in_w) + " C" + std::to_string(s.in_c) + " O" + std::to_string(s.out_c) +
          " K" + std::to_string(s.kernel_h) + "x" + std::to_string(s.kernel_w) + " stride " +
-         std::to_string(p.stride_h) + "," + std::to_string(p.stride_w) + " dil " +
-         std::to_string(p.dilation_h) + "," + std::to_string(p.dilation_w) + " pad " +
-         std::to_string(p.pad_top) + "," + std::to_string(p.pad_left) + "," +
-         std::to_string(p.pad_bottom) + "," + std::to_string(p.pad_right) + " zp " +
+         std::to_string(p.window.stride_h) + "," + std::to_string(p.window.stride_w) + " dil " +
+         std::to_string(p.window.dilation_h) + "," + std::to_string(p.window.dilation_w) + " pad " +
+         std::to_string(p.window.pad_top) + "," + std::to_string(p.window.pad_left) + "," +
+         std::to_string(p.window.pad_bottom) + "," + std::to_string(p.window.pad_right) + " zp " +
          std::to_string(p.input_zero_point) + "/" + std::to_string(p.output_zero_point) +
          " act " + std::to_string(p.act_min) + ".." + std::to_string(p.act_max) +
          (c.bias.empty() ? " no bias" : "");
@@ -345,8 +345,8 @@ TEST(Conv2dS81x1Dsp, LongColumnTailsMatchReference) {
     sh.batch = 1;
     sh.out_h = rows;
     sh.out_w = cols;
-    sh.in_h = (rows - 1) * p.stride_h + 1 + uniform(rng, 0, p.stride_h - 1);
-    sh.in_w = (cols - 1) * p.stride_w + 1 + uniform(rng, 0, p.stride_w - 1);
+    sh.in_h = (rows - 1) * p.window.stride_h + 1 + uniform(rng, 0, p.window.stride_h - 1);
+    sh.in_w = (cols - 1) * p.window.stride_w + 1 + uniform(rng, 0, p.window.stride_w - 1);
     random_quant(rng, sh.out_c, uniform(rng, 0, 3) == 0, &c.multipliers, &c.shifts);
     c.input.resize(size_t(sh.batch) * sh.in_h * sh.in_w * sh.in_c);
     c.filter.resize(size_t(sh.out_c) * sh.in_c);
@@ -504,16 +504,16 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
       sh.kernel_h = uniform(rng, 1, 5);
       sh.kernel_w = uniform(rng, 1, 5);
     }
-    p.stride_h = uniform(rng, 0, 3) == 0 ? 1 : 2;
-    p.stride_w = uniform(rng, 0, 3) == 0 ? 1 : 2;
-    p.dilation_h = uniform(rng, 0, 7) == 0 ? 2 : 1;
-    p.dilation_w = uniform(rng, 0, 7) == 0 ? 2 : 1;
-    const int32_t eff_h = p.dilation_h * (sh.kernel_h - 1) + 1;
-    const int32_t eff_w = p.dilation_w * (sh.kernel_w - 1) + 1;
-    sh.in_h = std::max(1, eff_h - p.pad_top - p.pad_bottom) + uniform(rng, 0, 20);
-    sh.in_w = std::max(1, eff_w - p.pad_left - p.pad_right) + 2 * uniform(rng, 0, 12) + 1;
-    sh.out_h = out_size(sh.in_h, sh.kernel_h, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
-    sh.out_w = out_size(sh.in_w, sh.kernel_w, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+    p.window.stride_h = uniform(rng, 0, 3) == 0 ? 1 : 2;
+    p.window.stride_w = uniform(rng, 0, 3) == 0 ? 1 : 2;
+    p.window.dilation_h = uniform(rng, 0, 7) == 0 ? 2 : 1;
+    p.window.dilation_w = uniform(rng, 0, 7) == 0 ? 2 : 1;
+    const int32_t eff_h = p.window.dilation_h * (sh.kernel_h - 1) + 1;
+    const int32_t eff_w = p.window.dilation_w * (sh.kernel_w - 1) + 1;
+    sh.in_h = std::max(1, eff_h - p.window.pad_top - p.window.pad_bottom) + uniform(rng, 0, 20);
+    sh.in_w = std::max(1, eff_w - p.window.pad_left - p.window.pad_right) + 2 * uniform(rng, 0, 12) + 1;
+    sh.out_h = out_size(sh.in_h, sh.kernel_h, p.window.stride_h, p.window.dilation_h, p.window.pad_top, p.window.pad_bottom);
+    sh.out_w = out_size(sh.in_w, sh.kernel_w, p.window.stride_w, p.window.dilation_w, p.window.pad_left, p.window.pad_right);
     const bool common = uniform(rng, 0, 2) != 0;
     if (common) {  // what the asm block of DSP cores takes
       p.act_min = -128;

@@ -21,10 +21,10 @@ struct Case {
   DepthwiseConv2dS8Params p;
   bool bias;
   uint32_t out_h() const {
-    return (h + p.pad_top + p.pad_bottom - p.dilation_h * (kh - 1) - 1) / p.stride_h + 1;
+    return (h + p.window.pad_top + p.window.pad_bottom - p.window.dilation_h * (kh - 1) - 1) / p.window.stride_h + 1;
   }
   uint32_t out_w() const {
-    return (w + p.pad_left + p.pad_right - p.dilation_w * (kw - 1) - 1) / p.stride_w + 1;
+    return (w + p.window.pad_left + p.window.pad_right - p.window.dilation_w * (kw - 1) - 1) / p.window.stride_w + 1;
   }
 };
 
@@ -84,19 +84,19 @@ Case random_case(std::mt19937& rng) {
   cs.kh = static_cast<uint32_t>(uni(1, 5));
   cs.kw = static_cast<uint32_t>(uni(1, 5));
   DepthwiseConv2dS8Params& p = cs.p;
-  p.stride_h = uni(1, 3);
-  p.stride_w = uni(1, 3);
-  p.dilation_h = uni(1, 4) == 4 ? 2 : 1;
-  p.dilation_w = uni(1, 4) == 4 ? 3 : 1;
-  const int32_t span_h = p.dilation_h * (static_cast<int32_t>(cs.kh) - 1) + 1;
-  const int32_t span_w = p.dilation_w * (static_cast<int32_t>(cs.kw) - 1) + 1;
-  p.pad_top = uni(0, span_h - 1);
-  p.pad_bottom = uni(0, span_h - 1);
-  p.pad_left = uni(0, span_w - 1);
-  p.pad_right = uni(0, span_w - 1);
+  p.window.stride_h = uni(1, 3);
+  p.window.stride_w = uni(1, 3);
+  p.window.dilation_h = uni(1, 4) == 4 ? 2 : 1;
+  p.window.dilation_w = uni(1, 4) == 4 ? 3 : 1;
+  const int32_t span_h = p.window.dilation_h * (static_cast<int32_t>(cs.kh) - 1) + 1;
+  const int32_t span_w = p.window.dilation_w * (static_cast<int32_t>(cs.kw) - 1) + 1;
+  p.window.pad_top = uni(0, span_h - 1);
+  p.window.pad_bottom = uni(0, span_h - 1);
+  p.window.pad_left = uni(0, span_w - 1);
+  p.window.pad_right = uni(0, span_w - 1);
   // The padded input holds at least one window.
-  const int32_t min_h = std::max(1, span_h - p.pad_top - p.pad_bottom);
-  const int32_t min_w = std::max(1, span_w - p.pad_left - p.pad_right);
+  const int32_t min_h = std::max(1, span_h - p.window.pad_top - p.window.pad_bottom);
+  const int32_t min_w = std::max(1, span_w - p.window.pad_left - p.window.pad_right);
   cs.h = static_cast<uint32_t>(uni(min_h, min_h + 9));
   cs.w = static_cast<uint32_t>(uni(min_w, min_w + 13));
   p.depth_multiplier = 1;
@@ -169,8 +169,8 @@ void expect_same(const Case& cs, uint32_t seed, bool negative_shifts = false) {
     ASSERT_EQ(expected[i], actual[i])
         << "seed " << seed << " element " << i << " (n=" << cs.n << " h=" << cs.h
         << " w=" << cs.w << " c=" << cs.c << " k=" << cs.kh << "x" << cs.kw << " s="
-        << cs.p.stride_h << "," << cs.p.stride_w << " d=" << cs.p.dilation_h << ","
-        << cs.p.dilation_w << ")";
+        << cs.p.window.stride_h << "," << cs.p.window.stride_w << " d=" << cs.p.window.dilation_h << ","
+        << cs.p.window.dilation_w << ")";
   }
 }
 
@@ -223,16 +223,16 @@ TEST(DepthwiseConv2dS8Mve, ThreeByThreePath) {
     cs.kh = 3;
     cs.kw = 3;
     DepthwiseConv2dS8Params& p = cs.p;
-    p.stride_h = uni(1, 3);
-    p.stride_w = uni(1, 2);
-    p.dilation_h = 1;
-    p.dilation_w = 1;
-    p.pad_top = uni(0, 2);
-    p.pad_bottom = uni(0, 2);
-    p.pad_left = uni(0, 2);
-    p.pad_right = uni(0, 2);
-    const int32_t min_h = std::max(1, 3 - p.pad_top - p.pad_bottom);
-    const int32_t min_w = std::max(1, 3 - p.pad_left - p.pad_right);
+    p.window.stride_h = uni(1, 3);
+    p.window.stride_w = uni(1, 2);
+    p.window.dilation_h = 1;
+    p.window.dilation_w = 1;
+    p.window.pad_top = uni(0, 2);
+    p.window.pad_bottom = uni(0, 2);
+    p.window.pad_left = uni(0, 2);
+    p.window.pad_right = uni(0, 2);
+    const int32_t min_h = std::max(1, 3 - p.window.pad_top - p.window.pad_bottom);
+    const int32_t min_w = std::max(1, 3 - p.window.pad_left - p.window.pad_right);
     cs.h = static_cast<uint32_t>(uni(min_h, min_h + 7));
     cs.w = static_cast<uint32_t>(uni(min_w, min_w + 19));
     p.depth_multiplier = 1;

@@ -37,8 +37,8 @@ struct DwOp {
 
 void build(const DwCase& cs, DwOp* d) {
   const DepthwiseConv2dParams& p = cs.params;
-  d->oh = out_size(cs.h, cs.kh, p.stride_h, p.dilation_h, p.pad_top, p.pad_bottom);
-  d->ow = out_size(cs.w, cs.kw, p.stride_w, p.dilation_w, p.pad_left, p.pad_right);
+  d->oh = out_size(cs.h, cs.kh, p.window.stride_h, p.window.dilation_h, p.window.pad_top, p.window.pad_bottom);
+  d->ow = out_size(cs.w, cs.kw, p.window.stride_w, p.window.dilation_w, p.window.pad_left, p.window.pad_right);
   const uint32_t oc = cs.c * p.depth_multiplier;
   d->in = d->op.add_input(DType::kFloat32, {cs.n, cs.h, cs.w, cs.c});
   d->filter = d->op.add_input(DType::kFloat32, {1, cs.kh, cs.kw, oc});
@@ -65,8 +65,8 @@ std::vector<double> reference(const DwCase& cs, uint32_t oh, uint32_t ow,
             double acc = cs.bias ? bias[oc] : 0.0;
             for (uint32_t ky = 0; ky < cs.kh; ++ky)
               for (uint32_t kx = 0; kx < cs.kw; ++kx) {
-                const int64_t iy = int64_t{y} * p.stride_h - p.pad_top + int64_t{ky} * p.dilation_h;
-                const int64_t ix = int64_t{x} * p.stride_w - p.pad_left + int64_t{kx} * p.dilation_w;
+                const int64_t iy = int64_t{y} * p.window.stride_h - p.window.pad_top + int64_t{ky} * p.window.dilation_h;
+                const int64_t ix = int64_t{x} * p.window.stride_w - p.window.pad_left + int64_t{kx} * p.window.dilation_w;
                 if (iy < 0 || iy >= cs.h || ix < 0 || ix >= cs.w) continue;
                 acc += double{in[((b * cs.h + iy) * cs.w + ix) * cs.c + c]} *
                        filter[(ky * cs.kw + kx) * oc_count + oc];
@@ -159,15 +159,15 @@ TEST_F(DepthwiseCheck, OutputChannelsAndBatch) {
 }
 
 TEST_F(DepthwiseCheck, WindowParams) {
-  params().stride_w = 0;
+  params().window.stride_w = 0;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().stride_w = 1;
-  params().dilation_h = -1;
+  params().window.stride_w = 1;
+  params().window.dilation_h = -1;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().dilation_h = 1;
-  params().pad_right = -1;
+  params().window.dilation_h = 1;
+  params().window.pad_right = -1;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().pad_right = 1;
+  params().window.pad_right = 1;
   EXPECT_EQ(check(), Status::kOk);
 }
 

@@ -30,8 +30,8 @@ void check_case(std::mt19937& rng, Case c, int index) {
   DepthwiseConv2dS8Params& p = c.p;
   p.depth_multiplier = 1;
   s.out_c = s.in_c;
-  s.out_h = (s.in_h + p.pad_top + p.pad_bottom - p.dilation_h * (s.kernel_h - 1) - 1) / p.stride_h + 1;
-  s.out_w = (s.in_w + p.pad_left + p.pad_right - p.dilation_w * (s.kernel_w - 1) - 1) / p.stride_w + 1;
+  s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - p.window.dilation_h * (s.kernel_h - 1) - 1) / p.window.stride_h + 1;
+  s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - p.window.dilation_w * (s.kernel_w - 1) - 1) / p.window.stride_w + 1;
   ASSERT_GE(s.out_h, 1);
   ASSERT_GE(s.out_w, 1);
   std::vector<int8_t> input(size_t(s.batch) * s.in_h * s.in_w * s.in_c);
@@ -56,8 +56,8 @@ void check_case(std::mt19937& rng, Case c, int index) {
   for (size_t i = 0; i < out_count; ++i) {
     ASSERT_EQ(actual[i], expected[i])
         << "case " << index << " element " << i << ": " << s.in_h << "x" << s.in_w << "x"
-        << s.in_c << " k" << s.kernel_h << "x" << s.kernel_w << " stride " << p.stride_h << ","
-        << p.stride_w << " dil " << p.dilation_h << "," << p.dilation_w;
+        << s.in_c << " k" << s.kernel_h << "x" << s.kernel_w << " stride " << p.window.stride_h << ","
+        << p.window.stride_w << " dil " << p.window.dilation_h << "," << p.window.dilation_w;
   }
 }
 
@@ -71,18 +71,18 @@ TEST(DepthwiseConv2dS8V6m, MatchesReferenceOnRandomCases) {
     s.in_c = uni(rng, 0, 1) ? uni(rng, 1, 5) : uni(rng, 1, 40);
     s.kernel_h = uni(rng, 1, 5);
     s.kernel_w = uni(rng, 1, 5);
-    p.stride_h = uni(rng, 1, 3);
-    p.stride_w = uni(rng, 1, 3);
-    p.dilation_h = uni(rng, 0, 3) == 0 ? uni(rng, 2, 3) : 1;
-    p.dilation_w = uni(rng, 0, 3) == 0 ? uni(rng, 2, 3) : 1;
-    const int32_t eff_h = p.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.dilation_w * (s.kernel_w - 1) + 1;
-    p.pad_top = uni(rng, 0, eff_h - 1);
-    p.pad_bottom = uni(rng, 0, eff_h - 1);
-    p.pad_left = uni(rng, 0, eff_w - 1);
-    p.pad_right = uni(rng, 0, eff_w - 1);
-    const int32_t min_h = eff_h - p.pad_top - p.pad_bottom;
-    const int32_t min_w = eff_w - p.pad_left - p.pad_right;
+    p.window.stride_h = uni(rng, 1, 3);
+    p.window.stride_w = uni(rng, 1, 3);
+    p.window.dilation_h = uni(rng, 0, 3) == 0 ? uni(rng, 2, 3) : 1;
+    p.window.dilation_w = uni(rng, 0, 3) == 0 ? uni(rng, 2, 3) : 1;
+    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
+    p.window.pad_top = uni(rng, 0, eff_h - 1);
+    p.window.pad_bottom = uni(rng, 0, eff_h - 1);
+    p.window.pad_left = uni(rng, 0, eff_w - 1);
+    p.window.pad_right = uni(rng, 0, eff_w - 1);
+    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
+    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
     s.in_h = (min_h > 1 ? min_h : 1) + uni(rng, 0, 7);
     s.in_w = (min_w > 1 ? min_w : 1) + uni(rng, 0, 7);
     p.input_zero_point = uni(rng, 0, 3) == 0 ? 0 : uni(rng, -128, 127);

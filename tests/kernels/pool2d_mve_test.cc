@@ -18,8 +18,8 @@ using testing::TestOp;
 struct Case {
   uint32_t n, h, w, c;
   Pool2dS8Params p;
-  uint32_t out_h() const { return (h + p.pad_top + p.pad_bottom - p.kernel_h) / p.stride_h + 1; }
-  uint32_t out_w() const { return (w + p.pad_left + p.pad_right - p.kernel_w) / p.stride_w + 1; }
+  uint32_t out_h() const { return (h + p.window.pad_top + p.window.pad_bottom - p.kernel_h) / p.window.stride_h + 1; }
+  uint32_t out_w() const { return (w + p.window.pad_left + p.window.pad_right - p.kernel_w) / p.window.stride_w + 1; }
 };
 
 struct Result {
@@ -64,14 +64,15 @@ TEST(Pool2dS8Mve, MatchesReferenceOnRandomCases) {
     Pool2dS8Params& p = cs.p;
     p.kernel_h = uni(1, 5);
     p.kernel_w = uni(1, 5);
-    p.stride_h = uni(1, 3);
-    p.stride_w = uni(1, 3);
-    p.pad_top = uni(0, p.kernel_h - 1);
-    p.pad_bottom = uni(0, p.kernel_h - 1);
-    p.pad_left = uni(0, p.kernel_w - 1);
-    p.pad_right = uni(0, p.kernel_w - 1);
-    cs.h = static_cast<uint32_t>(uni(std::max(1, p.kernel_h - p.pad_top - p.pad_bottom), 10));
-    cs.w = static_cast<uint32_t>(uni(std::max(1, p.kernel_w - p.pad_left - p.pad_right), 12));
+    p.window.stride_h = uni(1, 3);
+    p.window.stride_w = uni(1, 3);
+    p.window.dilation_h = p.window.dilation_w = 1;
+    p.window.pad_top = uni(0, p.kernel_h - 1);
+    p.window.pad_bottom = uni(0, p.kernel_h - 1);
+    p.window.pad_left = uni(0, p.kernel_w - 1);
+    p.window.pad_right = uni(0, p.kernel_w - 1);
+    cs.h = static_cast<uint32_t>(uni(std::max(1, p.kernel_h - p.window.pad_top - p.window.pad_bottom), 10));
+    cs.w = static_cast<uint32_t>(uni(std::max(1, p.kernel_w - p.window.pad_left - p.window.pad_right), 12));
     p.act_min = uni(-128, 20);
     p.act_max = uni(p.act_min, 127);
     if (uni(0, 2) == 0) {
@@ -107,7 +108,7 @@ TEST(Pool2dS8Mve, AverageRoundsLikeTheReferenceAroundEveryTie) {
       }
     }
     Case cs{1, 1, static_cast<uint32_t>(n), static_cast<uint32_t>(sums.size()),
-            Pool2dS8Params{1, n, 1, 1, 0, 0, 0, 0, -128, 127}};
+            Pool2dS8Params{1, n, {1, 1, 1, 1, 0, 0, 0, 0}, -128, 127}};
     std::vector<int8_t> x(static_cast<size_t>(n) * sums.size());
     for (size_t j = 0; j < sums.size(); ++j) {
       int32_t remaining = sums[j];
@@ -130,18 +131,18 @@ TEST(Pool2dS8Mve, AverageRoundsLikeTheReferenceAroundEveryTie) {
 }
 
 TEST(Pool2dS8Mve, CheckRejects) {
-  Case cs{1, 4, 4, 3, Pool2dS8Params{2, 2, 2, 2, 0, 0, 0, 0, -128, 127}};
+  Case cs{1, 4, 4, 3, Pool2dS8Params{2, 2, {2, 2, 1, 1, 0, 0, 0, 0}, -128, 127}};
   const std::vector<int8_t> x(48, 1);
   EXPECT_EQ(run_pool(kAvgPool2dS8MveEntry, cs, x).check, Status::kOk);
   Case bad = cs;
-  bad.p.pad_top = 2;  // pad >= kernel, as the reference
+  bad.p.window.pad_top = 2;  // pad >= kernel, as the reference
   EXPECT_EQ(run_pool(kAvgPool2dS8MveEntry, bad, x).check, Status::kBadParams);
   EXPECT_EQ(run_pool(kMaxPool2dS8MveEntry, bad, x).check, Status::kBadParams);
   bad = cs;
   bad.p.act_max = 128;
   EXPECT_EQ(run_pool(kMaxPool2dS8MveEntry, bad, x).check, Status::kBadParams);
   // A window beyond the exact range of the average's reciprocal.
-  Case big{1, 1, 4081, 1, Pool2dS8Params{1, 4081, 1, 1, 0, 0, 0, 0, -128, 127}};
+  Case big{1, 1, 4081, 1, Pool2dS8Params{1, 4081, {1, 1, 1, 1, 0, 0, 0, 0}, -128, 127}};
   const std::vector<int8_t> bx(4081, 3);
   EXPECT_EQ(run_pool(kAvgPool2dS8Entry, big, bx).check, Status::kOk);
   EXPECT_EQ(run_pool(kAvgPool2dS8MveEntry, big, bx).check, Status::kBadParams);

@@ -16,8 +16,8 @@ using testing::TestOp;
 struct Case {
   uint32_t n, h, w, c;
   Pool2dS16Params p;
-  uint32_t out_h() const { return (h + p.pad_top + p.pad_bottom - p.kernel_h) / p.stride_h + 1; }
-  uint32_t out_w() const { return (w + p.pad_left + p.pad_right - p.kernel_w) / p.stride_w + 1; }
+  uint32_t out_h() const { return (h + p.window.pad_top + p.window.pad_bottom - p.kernel_h) / p.window.stride_h + 1; }
+  uint32_t out_w() const { return (w + p.window.pad_left + p.window.pad_right - p.kernel_w) / p.window.stride_w + 1; }
 };
 
 // Average of the taps inside the image, rounded half away from zero (exact rationals).
@@ -47,8 +47,8 @@ void run_case(const Case& cs, bool average, uint32_t seed, int16_t lo = -32768, 
           int64_t sum = 0, count = 0, max = -32768;
           for (int32_t ky = 0; ky < cs.p.kernel_h; ++ky)
             for (int32_t kx = 0; kx < cs.p.kernel_w; ++kx) {
-              const int64_t iy = int64_t{oy} * cs.p.stride_h - cs.p.pad_top + ky;
-              const int64_t ix = int64_t{ox} * cs.p.stride_w - cs.p.pad_left + kx;
+              const int64_t iy = int64_t{oy} * cs.p.window.stride_h - cs.p.window.pad_top + ky;
+              const int64_t ix = int64_t{ox} * cs.p.window.stride_w - cs.p.window.pad_left + kx;
               if (iy < 0 || iy >= cs.h || ix < 0 || ix >= cs.w) continue;
               const int64_t v = x[((b * cs.h + iy) * cs.w + ix) * cs.c + c];
               sum += v;
@@ -67,7 +67,7 @@ void run_case(const Case& cs, bool average, uint32_t seed, int16_t lo = -32768, 
 TEST(AvgPool2dS16, HandComputedRoundingHalfAwayFromZero) {
   // 2x2 window: (-1001 - 2 + 0 + 0) / 4 = -250.75 -> -251, (1 + 1) / 4 = 0.5 -> 1,
   // (-1 - 1) / 4 = -0.5 -> -1, 4 * 32767 / 4 = 32767 (the sum leaves int16).
-  const Pool2dS16Params p{2, 2, 1, 1, 0, 0, 0, 0, -32768, 32767};
+  const Pool2dS16Params p{2, 2, {1, 1, 1, 1, 0, 0, 0, 0}, -32768, 32767};
   const std::vector<std::vector<int16_t>> inputs = {
       {-1001, -2, 0, 0}, {1, 1, 0, 0}, {-1, -1, 0, 0}, {32767, 32767, 32767, 32767}};
   const std::vector<int16_t> expected = {-251, 1, -1, 32767};
@@ -88,7 +88,7 @@ TEST(AvgPool2dS16, PaddingIsNotCounted) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt16, {1, 2, 2, 1});
   const uint32_t out = op.add_output(DType::kInt16, {1, 2, 2, 1});
-  op.set_params(Pool2dS16Params{3, 3, 1, 1, 1, 1, 1, 1, -32768, 32767});
+  op.set_params(Pool2dS16Params{3, 3, {1, 1, 1, 1, 1, 1, 1, 1}, -32768, 32767});
   op.set_data(in, std::vector<int16_t>{30000, 30000, 30000, 30000});
   ASSERT_EQ(op.check(kAvgPool2dS16Entry), Status::kOk);
   op.run(kAvgPool2dS16Entry);
@@ -96,12 +96,12 @@ TEST(AvgPool2dS16, PaddingIsNotCounted) {
 }
 
 TEST(AvgPool2dS16, MatchesModel) {
-  run_case({1, 25, 5, 64, {25, 5, 25, 5, 0, 0, 0, 0, -32768, 32767}}, true, 1);  // global pool
-  run_case({2, 7, 9, 3, {3, 2, 2, 1, 1, 0, 1, 1, -32768, 32767}}, true, 2);
-  run_case({1, 8, 8, 40, {2, 2, 2, 2, 0, 0, 0, 0, -2000, 3000}}, true, 3);       // > one channel block
-  run_case({1, 5, 6, 33, {4, 3, 3, 2, 3, 2, 2, 1, 0, 32767}}, true, 4);          // ReLU range
+  run_case({1, 25, 5, 64, {25, 5, {25, 5, 1, 1, 0, 0, 0, 0}, -32768, 32767}}, true, 1);  // global pool
+  run_case({2, 7, 9, 3, {3, 2, {2, 1, 1, 1, 1, 0, 1, 1}, -32768, 32767}}, true, 2);
+  run_case({1, 8, 8, 40, {2, 2, {2, 2, 1, 1, 0, 0, 0, 0}, -2000, 3000}}, true, 3);       // > one channel block
+  run_case({1, 5, 6, 33, {4, 3, {3, 2, 1, 1, 3, 2, 2, 1}, 0, 32767}}, true, 4);          // ReLU range
   // Extreme values: all-minimum windows average to -32768 exactly.
-  run_case({1, 6, 6, 2, {3, 3, 3, 3, 0, 0, 0, 0, -32768, 32767}}, true, 5, -32768, -32700);
+  run_case({1, 6, 6, 2, {3, 3, {3, 3, 1, 1, 0, 0, 0, 0}, -32768, 32767}}, true, 5, -32768, -32700);
 }
 
 TEST(AvgPool2dS16, LargestWindowOfExtremeValues) {
@@ -110,7 +110,7 @@ TEST(AvgPool2dS16, LargestWindowOfExtremeValues) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt16, {1, 255, 257, 1});
   const uint32_t out = op.add_output(DType::kInt16, {1, 1, 1, 1});
-  op.set_params(Pool2dS16Params{255, 257, 1, 1, 0, 0, 0, 0, -32768, 32767});
+  op.set_params(Pool2dS16Params{255, 257, {1, 1, 1, 1, 0, 0, 0, 0}, -32768, 32767});
   op.set_data(in, std::vector<int16_t>(255 * 257, -32768));
   ASSERT_EQ(op.check(kAvgPool2dS16Entry), Status::kOk);
   op.run(kAvgPool2dS16Entry);
@@ -118,17 +118,17 @@ TEST(AvgPool2dS16, LargestWindowOfExtremeValues) {
 }
 
 TEST(MaxPool2dS16, MatchesModel) {
-  run_case({2, 7, 9, 3, {3, 2, 2, 1, 1, 0, 1, 1, -32768, 32767}}, false, 6);
-  run_case({1, 9, 9, 5, {3, 3, 2, 2, 1, 1, 1, 1, 0, 32767}}, false, 7);
-  run_case({1, 4, 4, 2, {2, 2, 2, 2, 0, 0, 0, 0, -32768, 32767}}, false, 8);
-  run_case({1, 6, 5, 3, {2, 3, 1, 2, 1, 2, 0, 1, -100, 100}}, false, 9, -300, 300);
+  run_case({2, 7, 9, 3, {3, 2, {2, 1, 1, 1, 1, 0, 1, 1}, -32768, 32767}}, false, 6);
+  run_case({1, 9, 9, 5, {3, 3, {2, 2, 1, 1, 1, 1, 1, 1}, 0, 32767}}, false, 7);
+  run_case({1, 4, 4, 2, {2, 2, {2, 2, 1, 1, 0, 0, 0, 0}, -32768, 32767}}, false, 8);
+  run_case({1, 6, 5, 3, {2, 3, {1, 2, 1, 1, 1, 2, 0, 1}, -100, 100}}, false, 9, -300, 300);
 }
 
 TEST(MaxPool2dS16, AllMinimumWindowGivesMinimum) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt16, {1, 2, 2, 1});
   const uint32_t out = op.add_output(DType::kInt16, {1, 1, 1, 1});
-  op.set_params(Pool2dS16Params{2, 2, 1, 1, 0, 0, 0, 0, -32768, 32767});
+  op.set_params(Pool2dS16Params{2, 2, {1, 1, 1, 1, 0, 0, 0, 0}, -32768, 32767});
   op.set_data(in, std::vector<int16_t>(4, -32768));
   ASSERT_EQ(op.check(kMaxPool2dS16Entry), Status::kOk);
   op.run(kMaxPool2dS16Entry);
@@ -139,17 +139,17 @@ TEST(Pool2dS16Check, Rejections) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt16, {1, 5, 5, 2});
   const uint32_t out = op.add_output(DType::kInt16, {1, 3, 3, 2});
-  op.set_params(Pool2dS16Params{3, 3, 2, 2, 1, 1, 1, 1, -32768, 32767});
+  op.set_params(Pool2dS16Params{3, 3, {2, 2, 1, 1, 1, 1, 1, 1}, -32768, 32767});
   ASSERT_EQ(op.check(kAvgPool2dS16Entry), Status::kOk);
   ASSERT_EQ(op.check(kMaxPool2dS16Entry), Status::kOk);
   auto& p = op.params<Pool2dS16Params>();
   // A pad as large as the kernel could give windows with no tap (TFLite fails there).
-  p.pad_top = 3;
-  p.pad_bottom = 3;
+  p.window.pad_top = 3;
+  p.window.pad_bottom = 3;
   op.desc(out).dims[1] = 5;
   EXPECT_EQ(op.check(kAvgPool2dS16Entry), Status::kBadParams);
   EXPECT_EQ(op.check(kMaxPool2dS16Entry), Status::kBadParams);
-  p.pad_top = p.pad_bottom = 1;
+  p.window.pad_top = p.window.pad_bottom = 1;
   op.desc(out).dims[1] = 3;
   ASSERT_EQ(op.check(kAvgPool2dS16Entry), Status::kOk);
   op.desc(out).dims[2] = 2;  // output width inconsistent
@@ -164,9 +164,19 @@ TEST(Pool2dS16Check, Rejections) {
   p.act_max = 32768;
   EXPECT_EQ(op.check(kMaxPool2dS16Entry), Status::kBadParams);
   p.act_max = 32767;
-  p.stride_w = 0;
+  p.window.stride_w = 0;
   EXPECT_EQ(op.check(kAvgPool2dS16Entry), Status::kBadParams);
-  p.stride_w = 2;
+  p.window.stride_w = 2;
+  // No dilation (TFLite has none): a dilated window whose output size fits is refused.
+  p.window.dilation_w = 2;
+  op.desc(out).dims[2] = 2;  // (5 + 1 + 1 - 5) / 2 + 1
+  EXPECT_EQ(op.check(kAvgPool2dS16Entry), Status::kBadParams);
+  EXPECT_EQ(op.check(kMaxPool2dS16Entry), Status::kBadParams);
+  p.window.dilation_w = 0;
+  EXPECT_EQ(op.check(kAvgPool2dS16Entry), Status::kBadParams);
+  p.window.dilation_w = 1;
+  op.desc(out).dims[2] = 3;
+  ASSERT_EQ(op.check(kAvgPool2dS16Entry), Status::kOk);
   op.desc(in).dtype = static_cast<uint8_t>(DType::kInt8);  // int8 data is pool2d_s8's
   EXPECT_EQ(op.check(kAvgPool2dS16Entry), Status::kBadParams);
   op.desc(in).dtype = static_cast<uint8_t>(DType::kInt16);
@@ -181,7 +191,7 @@ TEST(Pool2dS16Check, AverageWindowOfMoreThan65535CellsIsRejected) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt16, {1, 256, 256, 1});
   const uint32_t out = op.add_output(DType::kInt16, {1, 1, 1, 1});
-  op.set_params(Pool2dS16Params{256, 256, 1, 1, 0, 0, 0, 0, -32768, 32767});
+  op.set_params(Pool2dS16Params{256, 256, {1, 1, 1, 1, 0, 0, 0, 0}, -32768, 32767});
   op.set_data(in, std::vector<int16_t>(256 * 256, -32768));
   EXPECT_EQ(op.check(kAvgPool2dS16Entry), Status::kBadParams);
   ASSERT_EQ(op.check(kMaxPool2dS16Entry), Status::kOk);

@@ -16,8 +16,8 @@ using testing::TestOp;
 struct Case {
   uint32_t n, h, w, c;
   Pool2dS8Params p;
-  uint32_t out_h() const { return (h + p.pad_top + p.pad_bottom - p.kernel_h) / p.stride_h + 1; }
-  uint32_t out_w() const { return (w + p.pad_left + p.pad_right - p.kernel_w) / p.stride_w + 1; }
+  uint32_t out_h() const { return (h + p.window.pad_top + p.window.pad_bottom - p.kernel_h) / p.window.stride_h + 1; }
+  uint32_t out_w() const { return (w + p.window.pad_left + p.window.pad_right - p.kernel_w) / p.window.stride_w + 1; }
 };
 
 // Average of the taps inside the image, rounded half away from zero (exact rationals).
@@ -46,8 +46,8 @@ void run_case(const Case& cs, bool average, uint32_t seed) {
           int64_t sum = 0, count = 0, max = -128;
           for (int32_t ky = 0; ky < cs.p.kernel_h; ++ky)
             for (int32_t kx = 0; kx < cs.p.kernel_w; ++kx) {
-              const int64_t iy = int64_t{oy} * cs.p.stride_h - cs.p.pad_top + ky;
-              const int64_t ix = int64_t{ox} * cs.p.stride_w - cs.p.pad_left + kx;
+              const int64_t iy = int64_t{oy} * cs.p.window.stride_h - cs.p.window.pad_top + ky;
+              const int64_t ix = int64_t{ox} * cs.p.window.stride_w - cs.p.window.pad_left + kx;
               if (iy < 0 || iy >= cs.h || ix < 0 || ix >= cs.w) continue;
               const int64_t v = x[((b * cs.h + iy) * cs.w + ix) * cs.c + c];
               sum += v;
@@ -63,7 +63,7 @@ void run_case(const Case& cs, bool average, uint32_t seed) {
 TEST(AvgPool2dS8, HandComputedRoundingHalfAwayFromZero) {
   // 1x2x2x1 image, 2x2 window: sums 1+2+... per case; (-1 -2 + 0 + 0)/4 = -0.75 -> -1,
   // (1 + 1 + 0 + 0) / 4 = 0.5 -> 1, (-1 - 1) / 4 = -0.5 -> -1.
-  const Pool2dS8Params p{2, 2, 1, 1, 0, 0, 0, 0, -128, 127};
+  const Pool2dS8Params p{2, 2, {1, 1, 1, 1, 0, 0, 0, 0}, -128, 127};
   const std::vector<std::vector<int8_t>> inputs = {{-1, -2, 0, 0}, {1, 1, 0, 0}, {-1, -1, 0, 0}};
   const std::vector<int8_t> expected = {-1, 1, -1};
   for (size_t k = 0; k < inputs.size(); ++k) {
@@ -83,7 +83,7 @@ TEST(AvgPool2dS8, PaddingIsNotCounted) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt8, {1, 2, 2, 1});
   const uint32_t out = op.add_output(DType::kInt8, {1, 2, 2, 1});
-  op.set_params(Pool2dS8Params{3, 3, 1, 1, 1, 1, 1, 1, -128, 127});
+  op.set_params(Pool2dS8Params{3, 3, {1, 1, 1, 1, 1, 1, 1, 1}, -128, 127});
   op.set_data(in, std::vector<int8_t>{100, 100, 100, 100});
   ASSERT_EQ(op.check(kAvgPool2dS8Entry), Status::kOk);
   op.run(kAvgPool2dS8Entry);
@@ -91,32 +91,32 @@ TEST(AvgPool2dS8, PaddingIsNotCounted) {
 }
 
 TEST(AvgPool2dS8, MatchesModel) {
-  run_case({1, 25, 5, 64, {25, 5, 25, 5, 0, 0, 0, 0, -128, 127}}, true, 1);  // kws global pool
-  run_case({2, 7, 9, 3, {3, 2, 2, 1, 1, 0, 1, 1, -128, 127}}, true, 2);
-  run_case({1, 8, 8, 40, {2, 2, 2, 2, 0, 0, 0, 0, -20, 30}}, true, 3);       // > one channel block
-  run_case({1, 5, 6, 33, {4, 3, 3, 2, 3, 2, 2, 1, -128, 127}}, true, 4);
+  run_case({1, 25, 5, 64, {25, 5, {25, 5, 1, 1, 0, 0, 0, 0}, -128, 127}}, true, 1);  // kws global pool
+  run_case({2, 7, 9, 3, {3, 2, {2, 1, 1, 1, 1, 0, 1, 1}, -128, 127}}, true, 2);
+  run_case({1, 8, 8, 40, {2, 2, {2, 2, 1, 1, 0, 0, 0, 0}, -20, 30}}, true, 3);       // > one channel block
+  run_case({1, 5, 6, 33, {4, 3, {3, 2, 1, 1, 3, 2, 2, 1}, -128, 127}}, true, 4);
 }
 
 TEST(MaxPool2dS8, MatchesModel) {
-  run_case({2, 7, 9, 3, {3, 2, 2, 1, 1, 0, 1, 1, -128, 127}}, false, 5);
-  run_case({1, 9, 9, 5, {3, 3, 2, 2, 1, 1, 1, 1, 0, 127}}, false, 6);
-  run_case({1, 4, 4, 2, {2, 2, 2, 2, 0, 0, 0, 0, -128, 127}}, false, 7);
+  run_case({2, 7, 9, 3, {3, 2, {2, 1, 1, 1, 1, 0, 1, 1}, -128, 127}}, false, 5);
+  run_case({1, 9, 9, 5, {3, 3, {2, 2, 1, 1, 1, 1, 1, 1}, 0, 127}}, false, 6);
+  run_case({1, 4, 4, 2, {2, 2, {2, 2, 1, 1, 0, 0, 0, 0}, -128, 127}}, false, 7);
 }
 
 TEST(Pool2dS8Check, Rejections) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kInt8, {1, 5, 5, 2});
   const uint32_t out = op.add_output(DType::kInt8, {1, 3, 3, 2});
-  op.set_params(Pool2dS8Params{3, 3, 2, 2, 1, 1, 1, 1, -128, 127});
+  op.set_params(Pool2dS8Params{3, 3, {2, 2, 1, 1, 1, 1, 1, 1}, -128, 127});
   ASSERT_EQ(op.check(kAvgPool2dS8Entry), Status::kOk);
   auto& p = op.params<Pool2dS8Params>();
   // A pad as large as the kernel could give windows with no tap (TFLite fails there).
-  p.pad_top = 3;
-  p.pad_bottom = 3;
+  p.window.pad_top = 3;
+  p.window.pad_bottom = 3;
   op.desc(out).dims[1] = 5;
   EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
   EXPECT_EQ(op.check(kMaxPool2dS8Entry), Status::kBadParams);
-  p.pad_top = p.pad_bottom = 1;
+  p.window.pad_top = p.window.pad_bottom = 1;
   op.desc(out).dims[1] = 3;
   ASSERT_EQ(op.check(kAvgPool2dS8Entry), Status::kOk);
   op.desc(out).dims[2] = 2;  // output width inconsistent
@@ -125,14 +125,27 @@ TEST(Pool2dS8Check, Rejections) {
   p.act_min = -129;
   EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
   p.act_min = -128;
-  p.stride_w = 0;
+  p.window.stride_w = 0;
   EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
-  p.stride_w = 2;
+  p.window.stride_w = 2;
+  // No dilation (TFLite has none): a dilated window whose output size fits is refused.
+  p.window.dilation_w = 2;
+  op.desc(out).dims[2] = 2;  // (5 + 1 + 1 - 5) / 2 + 1
+  EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
+  EXPECT_EQ(op.check(kMaxPool2dS8Entry), Status::kBadParams);
+  for (const KernelEntry* variant : {&kAvgPool2dS8DspEntry, &kMaxPool2dS8DspEntry,
+                                     &kAvgPool2dS8MveEntry, &kMaxPool2dS8MveEntry})
+    EXPECT_EQ(op.check(*variant), Status::kBadParams);
+  p.window.dilation_w = 0;
+  EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
+  p.window.dilation_w = 1;
+  op.desc(out).dims[2] = 3;
+  ASSERT_EQ(op.check(kAvgPool2dS8Entry), Status::kOk);
   op.desc(in).dtype = static_cast<uint8_t>(DType::kInt16);
   EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
   op.desc(in).dtype = static_cast<uint8_t>(DType::kInt8);
   // An empty image with a valid geometry (pads 2 < kernel 3): every window is empty.
-  p.pad_top = p.pad_bottom = 2;
+  p.window.pad_top = p.window.pad_bottom = 2;
   op.desc(in).dims[1] = 0;
   op.desc(out).dims[1] = 1;
   EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);

@@ -40,9 +40,9 @@ struct PoolOp {
 
 void build(const PoolCase& cs, PoolOp* p) {
   const Pool2dParams& q = cs.params;
-  p->oh = out_size(cs.h, q.kernel_h, q.stride_h, q.dilation_h, q.pad_top, q.pad_bottom,
+  p->oh = out_size(cs.h, q.kernel_h, q.window.stride_h, q.window.dilation_h, q.window.pad_top, q.window.pad_bottom,
                    cs.ceil_mode);
-  p->ow = out_size(cs.w, q.kernel_w, q.stride_w, q.dilation_w, q.pad_left, q.pad_right,
+  p->ow = out_size(cs.w, q.kernel_w, q.window.stride_w, q.window.dilation_w, q.window.pad_left, q.window.pad_right,
                    cs.ceil_mode);
   p->in = p->op.add_input(DType::kFloat32, {cs.n, cs.h, cs.w, cs.c});
   p->out = p->op.add_output(DType::kFloat32, {cs.n, p->oh, p->ow, cs.c});
@@ -63,10 +63,10 @@ std::vector<double> reference(const PoolCase& cs, uint32_t oh, uint32_t ow, bool
           int valid = 0, in_padded_region = 0;
           for (int32_t ky = 0; ky < q.kernel_h; ++ky)
             for (int32_t kx = 0; kx < q.kernel_w; ++kx) {
-              const int64_t y = int64_t{oy} * q.stride_h - q.pad_top + ky * q.dilation_h;
-              const int64_t x = int64_t{ox} * q.stride_w - q.pad_left + kx * q.dilation_w;
-              if (y >= -q.pad_top && y < h + q.pad_bottom && x >= -q.pad_left &&
-                  x < w + q.pad_right) {
+              const int64_t y = int64_t{oy} * q.window.stride_h - q.window.pad_top + ky * q.window.dilation_h;
+              const int64_t x = int64_t{ox} * q.window.stride_w - q.window.pad_left + kx * q.window.dilation_w;
+              if (y >= -q.window.pad_top && y < h + q.window.pad_bottom && x >= -q.window.pad_left &&
+                  x < w + q.window.pad_right) {
                 ++in_padded_region;
               }
               if (y < 0 || y >= h || x < 0 || x >= w) continue;
@@ -199,15 +199,15 @@ TEST_F(Pool2dCheck, WindowParams) {
   params().kernel_w = 0;
   EXPECT_EQ(check(), Status::kBadParams);
   params().kernel_w = 2;
-  params().stride_h = 0;
+  params().window.stride_h = 0;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().stride_h = 2;
-  params().dilation_w = 0;
+  params().window.stride_h = 2;
+  params().window.dilation_w = 0;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().dilation_w = 1;
-  params().pad_top = -1;
+  params().window.dilation_w = 1;
+  params().window.pad_top = -1;
   EXPECT_EQ(check(), Status::kBadParams);
-  params().pad_top = 1;
+  params().window.pad_top = 1;
   params().kernel_h = 11;  // larger than the padded input
   EXPECT_EQ(check(), Status::kBadParams);
   params().kernel_h = 3;

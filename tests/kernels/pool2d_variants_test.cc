@@ -35,21 +35,22 @@ PoolCase random_case(std::mt19937& rng, bool global) {
   if (global) {
     p.kernel_h = k.h;
     p.kernel_w = k.w;
-    p.stride_h = p.stride_w = 1;
+    p.window.stride_h = p.window.stride_w = 1;
   } else {
     p.kernel_h = pick(rng, 1, std::min(4, k.h));
     p.kernel_w = pick(rng, 1, std::min(4, k.w));
-    p.stride_h = pick(rng, 1, 3);
-    p.stride_w = pick(rng, 1, 3);
+    p.window.stride_h = pick(rng, 1, 3);
+    p.window.stride_w = pick(rng, 1, 3);
   }
-  p.pad_top = pick(rng, 0, p.kernel_h - 1);
-  p.pad_bottom = pick(rng, 0, p.kernel_h - 1);
-  p.pad_left = pick(rng, 0, p.kernel_w - 1);
-  p.pad_right = pick(rng, 0, p.kernel_w - 1);
+  p.window.dilation_h = p.window.dilation_w = 1;
+  p.window.pad_top = pick(rng, 0, p.kernel_h - 1);
+  p.window.pad_bottom = pick(rng, 0, p.kernel_h - 1);
+  p.window.pad_left = pick(rng, 0, p.kernel_w - 1);
+  p.window.pad_right = pick(rng, 0, p.kernel_w - 1);
   p.act_min = pick(rng, 0, 1) ? -128 : pick(rng, -128, 127);
   p.act_max = pick(rng, 0, 1) ? 127 : pick(rng, p.act_min, 127);
-  k.oh = (k.h + p.pad_top + p.pad_bottom - p.kernel_h) / p.stride_h + 1;
-  k.ow = (k.w + p.pad_left + p.pad_right - p.kernel_w) / p.stride_w + 1;
+  k.oh = (k.h + p.window.pad_top + p.window.pad_bottom - p.kernel_h) / p.window.stride_h + 1;
+  k.ow = (k.w + p.window.pad_left + p.window.pad_right - p.kernel_w) / p.window.stride_w + 1;
   k.input.resize(static_cast<size_t>(k.n) * k.h * k.w * k.c);
   const bool saturated = pick(rng, 0, 3) == 0;
   for (auto& v : k.input) {
@@ -98,7 +99,7 @@ TEST(Pool2dS8Dsp, WindowsAroundTheHalfLimit) {
       k.c = 8;
       k.p.kernel_h = 16;
       k.p.kernel_w = w;
-      k.p.pad_top = k.p.pad_bottom = k.p.pad_left = k.p.pad_right = 0;
+      k.p.window.pad_top = k.p.window.pad_bottom = k.p.window.pad_left = k.p.window.pad_right = 0;
       k.p.act_min = -128;
       k.p.act_max = 127;
       k.oh = k.ow = 1;
@@ -118,7 +119,7 @@ TEST(Pool2dS8Dsp, CheckAgreesWithReference) {
     op.add_input(DType::kInt8, {u(k.n), u(k.h), u(k.w), u(k.c)});
     op.add_output(DType::kInt8, {u(k.n), u(k.oh), u(k.ow), u(k.c + (bad == 1 ? 1 : 0))});
     Pool2dS8Params p = k.p;
-    if (bad == 2) p.pad_top = p.kernel_h;
+    if (bad == 2) p.window.pad_top = p.kernel_h;
     op.set_params(p);
     EXPECT_EQ(op.check(kAvgPool2dS8DspEntry), op.check(kAvgPool2dS8Entry)) << bad;
     EXPECT_EQ(op.check(kMaxPool2dS8DspEntry), op.check(kMaxPool2dS8Entry)) << bad;

@@ -133,14 +133,14 @@ std::vector<Subject> subjects() {
   auto pool = [](TestOp* op) {
     fill<int8_t>(op, op->add_input(DType::kInt8, {1, 5, 5, 3}), 75, 1);
     op->add_output(DType::kInt8, {1, 3, 3, 3});
-    op->set_params(Pool2dS8Params{3, 3, 2, 2, 1, 1, 1, 1, -128, 127});
+    op->set_params(Pool2dS8Params{3, 3, {2, 2, 1, 1, 1, 1, 1, 1}, -128, 127});
   };
   s.push_back({"avg_pool2d_s8", &kAvgPool2dS8Entry, pool});
   s.push_back({"max_pool2d_s8", &kMaxPool2dS8Entry, pool});
   auto pool16 = [](TestOp* op) {
     fill<int16_t>(op, op->add_input(DType::kInt16, {1, 5, 5, 3}), 75, 1);
     op->add_output(DType::kInt16, {1, 3, 3, 3});
-    op->set_params(Pool2dS16Params{3, 3, 2, 2, 1, 1, 1, 1, -32768, 32767});
+    op->set_params(Pool2dS16Params{3, 3, {2, 2, 1, 1, 1, 1, 1, 1}, -32768, 32767});
   };
   s.push_back({"avg_pool2d_s16", &kAvgPool2dS16Entry, pool16});
   s.push_back({"max_pool2d_s16", &kMaxPool2dS16Entry, pool16});

@@ -281,7 +281,7 @@ class Replay {
     const Pads pw = tflite_padding(padding, in.shape[2], kw, stride_w, 1);
     int32_t lo = 0, hi = 0;
     activation_range(op.options.scalar<int8_t>(5), out, &lo, &hi);
-    const Pool2dS8Params p{kh, kw, stride_h, stride_w, ph.before, pw.before, ph.after, pw.after, lo, hi};
+    const Pool2dS8Params p{kh, kw, {stride_h, stride_w, 1, 1, ph.before, pw.before, ph.after, pw.after}, lo, hi};
     execute(op.op == tfl::kAveragePool2d ? kAvgPool2dS8Entry : kMaxPool2dS8Entry, {op.inputs[0]},
             op.outputs[0], bytes(p));
   }

@@ -1099,7 +1099,7 @@ class TfliteImporter {
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for
   // an omitted one; files with 20 inputs predate the layer-norm weights), the options,
   // and the operator's intermediate tensors' quantization as attributes (informational:
-  // TFLite Micro's integer kernel, which lstm_s8 reproduces, fixes the gate scales at
+  // TFLite Micro's integer kernel, which Mote's int8 LSTM kernel reproduces, fixes the gate scales at
   // 2^-12 / 2^-15 and never reads them).
   void lstm() {
     expect_inputs(20, 24);

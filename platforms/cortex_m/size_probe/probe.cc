@@ -1,6 +1,6 @@
 // One size probe: a link root that references exactly one thing, so that the linker
 // (--gc-sections) keeps exactly what that thing costs in flash. Compiled once per probe:
-//   -DMOTE_PROBE_ENTRY=kConv2dF32Entry   one kernel (its KernelEntry, check, run, helpers,
+//   -DMOTE_PROBE_ENTRY=k<name>Entry      one kernel (its KernelEntry, check, run, helpers,
 //                                        and whatever libc/libm/libgcc code they call)
 //   neither                              the baseline every other probe is measured
 //                                        against; linked with -Wl,--undefined=<f> for

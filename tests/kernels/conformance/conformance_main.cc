@@ -1,4 +1,5 @@
-// Runs every conformance suite (suites.cc) with a fixed seed and case count and prints
+// Runs every conformance suite (the table sources.cmake generates) with a fixed seed and
+// case count and prints
 //   <variant>: <N> cases, <F> failed, <K> skipped
 // per suite (with " FAILED" when F or K is not zero), then
 //   conformance: <S> suites, <F> failed cases, <K> skipped cases

@@ -31,23 +31,23 @@ int run_small_window_cases(Rng& rng, int cases) {
       s.kernel_h = rng.uniform(1, 5);
       s.kernel_w = rng.uniform(1, 5);
     }
-    p.stride_h = rng.uniform(0, 3) == 0 ? 1 : 2;
-    p.stride_w = rng.uniform(0, 3) == 0 ? 1 : 2;
+    p.window.stride_h = rng.uniform(0, 3) == 0 ? 1 : 2;
+    p.window.stride_w = rng.uniform(0, 3) == 0 ? 1 : 2;
     p.groups = 1;
-    p.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
-    p.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    p.pad_top = rng.uniform(0, 2);
-    p.pad_left = rng.uniform(0, 2);
-    p.pad_bottom = rng.uniform(0, 2);
-    p.pad_right = rng.uniform(0, 2);
-    const int32_t eff_h = p.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.dilation_w * (s.kernel_w - 1) + 1;
-    const int32_t min_h = eff_h - p.pad_top - p.pad_bottom;
-    const int32_t min_w = eff_w - p.pad_left - p.pad_right;
+    p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
+    p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
+    p.window.pad_top = rng.uniform(0, 2);
+    p.window.pad_left = rng.uniform(0, 2);
+    p.window.pad_bottom = rng.uniform(0, 2);
+    p.window.pad_right = rng.uniform(0, 2);
+    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
+    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
+    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
     s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 12);
     s.in_w = (min_w > 1 ? min_w : 1) + 2 * rng.uniform(0, 9) + 1;  // often odd
-    s.out_h = (s.in_h + p.pad_top + p.pad_bottom - eff_h) / p.stride_h + 1;
-    s.out_w = (s.in_w + p.pad_left + p.pad_right - eff_w) / p.stride_w + 1;
+    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
+    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
     p.output_zero_point = rng.uniform(-128, 127);
     const bool common = rng.uniform(0, 3) != 0;

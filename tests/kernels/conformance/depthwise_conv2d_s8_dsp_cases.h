@@ -32,22 +32,22 @@ inline int run_depthwise_cases(const char* name, DepthwiseVariant variant,
     if (only_3x3 && s.in_c <= 9 && rng.uniform(0, 3) == 0) s.in_w = rng.uniform(12, 30);
     s.kernel_h = only_3x3 ? 3 : rng.uniform(1, 5);
     s.kernel_w = only_3x3 ? 3 : rng.uniform(1, 5);
-    p.stride_h = rng.uniform(1, 3);
-    p.stride_w = rng.uniform(1, 3);
-    p.dilation_h = only_3x3 ? 1 : rng.uniform(1, 2);
-    p.dilation_w = only_3x3 ? 1 : rng.uniform(1, 2);
-    p.pad_top = rng.uniform(0, 2);
-    p.pad_left = rng.uniform(0, 2);
-    p.pad_bottom = rng.uniform(0, 2);
-    p.pad_right = rng.uniform(0, 2);
-    const int32_t span_h = p.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t span_w = p.dilation_w * (s.kernel_w - 1) + 1;
-    if (s.in_h + p.pad_top + p.pad_bottom < span_h || s.in_w + p.pad_left + p.pad_right < span_w) {
+    p.window.stride_h = rng.uniform(1, 3);
+    p.window.stride_w = rng.uniform(1, 3);
+    p.window.dilation_h = only_3x3 ? 1 : rng.uniform(1, 2);
+    p.window.dilation_w = only_3x3 ? 1 : rng.uniform(1, 2);
+    p.window.pad_top = rng.uniform(0, 2);
+    p.window.pad_left = rng.uniform(0, 2);
+    p.window.pad_bottom = rng.uniform(0, 2);
+    p.window.pad_right = rng.uniform(0, 2);
+    const int32_t span_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t span_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
+    if (s.in_h + p.window.pad_top + p.window.pad_bottom < span_h || s.in_w + p.window.pad_left + p.window.pad_right < span_w) {
       --c;  // not a valid geometry; draw again
       continue;
     }
-    s.out_h = (s.in_h + p.pad_top + p.pad_bottom - span_h) / p.stride_h + 1;
-    s.out_w = (s.in_w + p.pad_left + p.pad_right - span_w) / p.stride_w + 1;
+    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - span_h) / p.window.stride_h + 1;
+    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - span_w) / p.window.stride_w + 1;
     s.out_c = s.in_c;
     p.depth_multiplier = 1;
     p.input_zero_point = rng.uniform(-128, 127);

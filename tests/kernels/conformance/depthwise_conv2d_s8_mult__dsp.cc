@@ -21,22 +21,22 @@ int run_depthwise_conv2d_s8_mult__dsp(Rng& rng, int cases) {
     s.in_c = rng.coin() ? 1 : rng.uniform(1, 5);
     s.kernel_h = rng.uniform(1, 6);
     s.kernel_w = rng.coin() ? 4 * rng.uniform(1, 2) : rng.uniform(1, 9);
-    p.stride_h = rng.uniform(1, 3);
-    p.stride_w = rng.uniform(1, 3);
-    p.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
-    p.dilation_w = rng.uniform(0, 3) == 0 ? 2 : 1;
-    p.pad_top = rng.uniform(0, 3);
-    p.pad_left = rng.uniform(0, 3);
-    p.pad_bottom = rng.uniform(0, 3);
-    p.pad_right = rng.uniform(0, 3);
-    const int32_t span_h = p.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t span_w = p.dilation_w * (s.kernel_w - 1) + 1;
-    if (s.in_h + p.pad_top + p.pad_bottom < span_h || s.in_w + p.pad_left + p.pad_right < span_w) {
+    p.window.stride_h = rng.uniform(1, 3);
+    p.window.stride_w = rng.uniform(1, 3);
+    p.window.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
+    p.window.dilation_w = rng.uniform(0, 3) == 0 ? 2 : 1;
+    p.window.pad_top = rng.uniform(0, 3);
+    p.window.pad_left = rng.uniform(0, 3);
+    p.window.pad_bottom = rng.uniform(0, 3);
+    p.window.pad_right = rng.uniform(0, 3);
+    const int32_t span_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t span_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
+    if (s.in_h + p.window.pad_top + p.window.pad_bottom < span_h || s.in_w + p.window.pad_left + p.window.pad_right < span_w) {
       --c;  // not a valid geometry; draw again
       continue;
     }
-    s.out_h = (s.in_h + p.pad_top + p.pad_bottom - span_h) / p.stride_h + 1;
-    s.out_w = (s.in_w + p.pad_left + p.pad_right - span_w) / p.stride_w + 1;
+    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - span_h) / p.window.stride_h + 1;
+    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - span_w) / p.window.stride_w + 1;
     p.depth_multiplier = rng.uniform(2, 9);
     s.out_c = s.in_c * p.depth_multiplier;
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);

@@ -29,26 +29,27 @@ inline int run_pool2d_s8_cases(const char* name, Pool2dS8Fn reference, Pool2dS8F
       s.in_w = rng.uniform(1, 20);
       p.kernel_h = s.in_h;
       p.kernel_w = s.in_w;
-      p.stride_h = p.stride_w = 1;
+      p.window.stride_h = p.window.stride_w = 1;
     } else {
       p.kernel_h = rng.uniform(1, 4);
       p.kernel_w = rng.uniform(1, 4);
-      p.stride_h = rng.uniform(1, 3);
-      p.stride_w = rng.uniform(1, 3);
+      p.window.stride_h = rng.uniform(1, 3);
+      p.window.stride_w = rng.uniform(1, 3);
     }
-    p.pad_top = rng.uniform(0, p.kernel_h - 1);
-    p.pad_bottom = rng.uniform(0, p.kernel_h - 1);
-    p.pad_left = rng.uniform(0, p.kernel_w - 1);
-    p.pad_right = rng.uniform(0, p.kernel_w - 1);
-    const int32_t span_h = s.in_h + p.pad_top + p.pad_bottom - p.kernel_h;
-    const int32_t span_w = s.in_w + p.pad_left + p.pad_right - p.kernel_w;
+    p.window.dilation_h = p.window.dilation_w = 1;
+    p.window.pad_top = rng.uniform(0, p.kernel_h - 1);
+    p.window.pad_bottom = rng.uniform(0, p.kernel_h - 1);
+    p.window.pad_left = rng.uniform(0, p.kernel_w - 1);
+    p.window.pad_right = rng.uniform(0, p.kernel_w - 1);
+    const int32_t span_h = s.in_h + p.window.pad_top + p.window.pad_bottom - p.kernel_h;
+    const int32_t span_w = s.in_w + p.window.pad_left + p.window.pad_right - p.kernel_w;
     if (span_h < 0 || span_w < 0) {
-      p.pad_top = p.pad_bottom = p.pad_left = p.pad_right = 0;
+      p.window.pad_top = p.window.pad_bottom = p.window.pad_left = p.window.pad_right = 0;
       p.kernel_h = s.in_h < p.kernel_h ? s.in_h : p.kernel_h;
       p.kernel_w = s.in_w < p.kernel_w ? s.in_w : p.kernel_w;
     }
-    s.out_h = (s.in_h + p.pad_top + p.pad_bottom - p.kernel_h) / p.stride_h + 1;
-    s.out_w = (s.in_w + p.pad_left + p.pad_right - p.kernel_w) / p.stride_w + 1;
+    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - p.kernel_h) / p.window.stride_h + 1;
+    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - p.kernel_w) / p.window.stride_w + 1;
     p.act_min = rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = rng.coin() ? 127 : rng.uniform(p.act_min, 127);
 

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Checks that Mote's kernels are listed in one place (ctest kernel_mentions).
+
+Outside tests/ and a kernel's own folder kernels/<op>/, a kernel may be named (its name,
+or its enumerator k<Enumerator> / k<Enumerator>Entry) only by
+  - the registry, kernels/kernel_registry.inc, and
+  - the rules that choose it: compiler/lower/variants.cc for a variant; for a reference
+    kernel, the lowering that picks it for its op (compiler/lower/lower.cc,
+    lower_quantized.cc), variants.cc when it has variants (the rule maps it to them),
+    and the multiply-accumulate count of `mote inspect` (cli/commands.cc), which is a
+    formula per reference kernel (a variant counts as its reference).
+Everything else that needs to know a kernel (ids, names, tables, entry symbols, source
+lists, placement in the arena, conformance suites, link checks) reads the registry.
+
+Scans the source, CMake, Python and shell files of the tree (not documentation). Names
+without a dtype or ISA suffix (copy, pad, transpose, ...) are also Mote op names, so
+for those kernels only the enumerator is looked for.
+
+usage: check_kernel_mentions.py [SOURCE_DIR]     (default: this checkout)
+Prints one line per mention out of place and exits 1 if there is any.
+"""
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernel_registry import read_registry  # noqa: E402
+
+REGISTRY = "kernels/kernel_registry.inc"
+VARIANT_RULE = "compiler/lower/variants.cc"
+REFERENCE_RULES = ("compiler/lower/lower.cc", "compiler/lower/lower_quantized.cc", "cli/commands.cc")
+SCANNED_SUFFIXES = {".cc", ".h", ".c", ".inc", ".cmake", ".py", ".sh", ".in"}
+SKIPPED_DIRS = {"tests", ".git", ".ci"}
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+DISTINCT_NAME = re.compile(r"__|_(f32|s8|s16|s32)(_|$)")
+
+
+def scanned_files(root):
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        top = rel.parts[0]
+        if top in SKIPPED_DIRS or top.startswith("build") or not path.is_file():
+            continue
+        if path.suffix in SCANNED_SUFFIXES or path.name == "CMakeLists.txt":
+            yield rel
+
+
+def kernel_of_word(word, names, enumerators):
+    """The kernel a word names, or None: its enumerator (kX, kXEntry), its name, or for a
+    variant also one of its functions (<name>_make_params, ...)."""
+    if re.match(r"k[A-Z]", word):
+        stem = word[1:-len("Entry")] if word.endswith("Entry") else word[1:]
+        if stem in enumerators:
+            return enumerators[stem]
+    if word in names:
+        return names[word]
+    best = None
+    for name, kernel in names.items():
+        if kernel.is_variant and word.startswith(name + "_") and (best is None or len(name) > len(best.name)):
+            best = kernel
+    return best
+
+
+def main():
+    root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[1])
+    kernels = read_registry(root / REGISTRY)
+    enumerators = {k.enumerator: k for k in kernels}
+    names = {k.name: k for k in kernels if DISTINCT_NAME.search(k.name)}
+    has_variants = {k.reference_enumerator for k in kernels if k.is_variant}
+    failures = []
+    for rel in scanned_files(root):
+        rel_text = rel.as_posix()
+        if rel_text == REGISTRY:
+            continue
+        for number, line in enumerate((root / rel).read_text(errors="replace").splitlines(), 1):
+            for word in set(WORD.findall(line)):
+                kernel = kernel_of_word(word, names, enumerators)
+                if kernel is None or rel_text.startswith(f"kernels/{kernel.folder}/"):
+                    continue
+                allowed = {VARIANT_RULE} if kernel.is_variant else set(REFERENCE_RULES)
+                if kernel.enumerator in has_variants:
+                    allowed.add(VARIANT_RULE)
+                if rel_text not in allowed:
+                    failures.append(f"{rel_text}:{number}: names kernel {kernel.name} ({word}); only "
+                                    f"{REGISTRY}, kernels/{kernel.folder}/, tests/ and "
+                                    f"{' '.join(sorted(allowed))} may")
+    for failure in failures:
+        print(failure)
+    if failures:
+        print(f"{len(failures)} mention(s) of kernels outside the registry and their rules")
+        return 1
+    print(f"{len(kernels)} kernels: each named only by the registry, its folder, tests and its selection rule")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
