@@ -13,8 +13,9 @@ Everything else that needs to know a kernel (ids, names, tables, entry symbols, 
 lists, placement in the arena, conformance suites, link checks) reads the registry.
 
 Scans the source, CMake, Python and shell files of the tree (not documentation). Names
-without a dtype or ISA suffix (copy, pad, transpose, ...) are also Mote op names, so
-for those kernels only the enumerator is looked for.
+without a dtype or ISA suffix (copy, pad, transpose, ...) are also Mote op names (and
+their enumerators ir::Op enumerators), so for those kernels only the qualified enumerator
+KernelId::k<Enumerator> and the entry k<Enumerator>Entry are looked for.
 
 usage: check_kernel_mentions.py [SOURCE_DIR]     (default: this checkout)
 Prints one line per mention out of place and exits 1 if there is any.
@@ -31,7 +32,7 @@ VARIANT_RULE = "compiler/lower/variants.cc"
 REFERENCE_RULES = ("compiler/lower/lower.cc", "compiler/lower/lower_quantized.cc", "cli/commands.cc")
 SCANNED_SUFFIXES = {".cc", ".h", ".c", ".inc", ".cmake", ".py", ".sh", ".in"}
 SKIPPED_DIRS = {"tests", ".git", ".ci"}
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+WORD = re.compile(r"(?:KernelId::)?[A-Za-z_][A-Za-z0-9_]*")
 DISTINCT_NAME = re.compile(r"__|_(f32|s8|s16|s32)(_|$)")
 
 
@@ -46,12 +47,16 @@ def scanned_files(root):
 
 
 def kernel_of_word(word, names, enumerators):
-    """The kernel a word names, or None: its enumerator (kX, kXEntry), its name, or for a
-    variant also one of its functions (<name>_make_params, ...)."""
+    """The kernel a word names, or None: its enumerator (kX, KernelId::kX, kXEntry), its
+    name, or for a variant also one of its functions (<name>_make_params, ...)."""
+    qualified = word.startswith("KernelId::")
+    word = word[len("KernelId::"):] if qualified else word
     if re.match(r"k[A-Z]", word):
-        stem = word[1:-len("Entry")] if word.endswith("Entry") else word[1:]
-        if stem in enumerators:
-            return enumerators[stem]
+        entry = word.endswith("Entry")
+        stem = word[1:-len("Entry")] if entry else word[1:]
+        kernel = enumerators.get(stem)
+        if kernel is not None and (qualified or entry or DISTINCT_NAME.search(kernel.name)):
+            return kernel
     if word in names:
         return names[word]
     best = None

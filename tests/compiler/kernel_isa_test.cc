@@ -1,6 +1,6 @@
 // Every kernel the compiler picks is written for an instruction set the target has: the
-// registry's isa column (kernels/kernel_registry.inc) against the variant rule's view of
-// the core (compiler/lower/variants.cc, target_isa), on every target, for the MLPerf Tiny
+// registry's isa column (kernels/kernel_registry.inc) against the target table's view of
+// the core (compiler/target/target.h), on every target, for the MLPerf Tiny
 // keyword-spotting model (int8 conv, depthwise, pooling, fully connected). Each core with
 // variants must get some, so the check cannot pass on references alone.
 #include <gtest/gtest.h>
@@ -9,12 +9,12 @@
 
 #include "compiler.h"
 #include "kernel_registry.h"
-#include "lower/variants.h"
+#include "target/target.h"
 
 namespace mote {
 namespace {
 
-bool core_runs(const lower::TargetIsa& core, KernelIsa isa) {
+bool core_runs(const TargetIsa& core, KernelIsa isa) {
   switch (isa) {
     case KernelIsa::kPortable: return true;
     case KernelIsa::kDsp: return core.dsp;
@@ -26,12 +26,13 @@ bool core_runs(const lower::TargetIsa& core, KernelIsa isa) {
 
 TEST(KernelIsa, EveryChosenKernelIsForItsTarget) {
   const std::string model = std::string(MOTE_SHARED_DIR) + "/models/tflite/mlperf_tiny/kws_ref_model.tflite";
-  for (const std::string& target : lower::target_names()) {
+  for (const TargetInfo& info : targets()) {
+    const std::string target = info.name;
     CompileOptions options;
     options.model_path = model;
     options.target = target;
     const CompileResult result = compile(options);
-    const lower::TargetIsa core = lower::target_isa(lower::parse_target(target));
+    const TargetIsa& core = info.isa;
     bool variant = false;
     for (const std::string& name : result.report.kernels) {
       const KernelId id = kernel_id_from_name(name.c_str());
