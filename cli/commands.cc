@@ -40,44 +40,9 @@ std::string with_commas(uint64_t value) {
   return digits;
 }
 
-// Multiply-accumulates of one op, from its tensor shapes.
-uint64_t op_macs(const Interpreter& interp, uint32_t op) {
-  const OpContext ctx = interp.op_context(op);
-  // A variant takes its reference's inputs: count by the reference.
-  const KernelId kernel = kernel_reference(static_cast<KernelId>(interp.op_desc(op)->kernel));
-  const uint64_t out = element_count(ctx.output_desc(0));
-  switch (kernel) {
-    case KernelId::kConv2dF32:  // filter [O, KH, KW, C/groups]
-    case KernelId::kConv2dS8:
-    case KernelId::kConv2dS16: {
-      const TensorDesc& f = ctx.input_desc(1);
-      return out * f.dims[1] * f.dims[2] * f.dims[3];
-    }
-    case KernelId::kDepthwiseConv2dF32:  // filter [1, KH, KW, C*M]
-    case KernelId::kDepthwiseConv2dS8:
-    case KernelId::kDepthwiseConv2dS16: {
-      const TensorDesc& f = ctx.input_desc(1);
-      return out * f.dims[1] * f.dims[2];
-    }
-    case KernelId::kFullyConnectedF32:  // weights [N, K]
-    case KernelId::kFullyConnectedS8:
-    case KernelId::kFullyConnectedS16:
-      return out * ctx.input_desc(1).dims[1];
-    case KernelId::kBatchMatMulF32: {  // A [..., M, K]
-      const TensorDesc& a = ctx.input_desc(0);
-      return out * a.dims[a.rank - 1];
-    }
-    case KernelId::kTransposeConvS16: {  // each input element scatters into O*KH*KW outputs
-      const TensorDesc& f = ctx.input_desc(1);
-      return element_count(ctx.input_desc(0)) * f.dims[0] * f.dims[1] * f.dims[2];
-    }
-    case KernelId::kLstmS8: {  // output [B,T,U]; four gates of [U, I] + [U, U] per step
-      const TensorDesc& w = ctx.input_desc(2);  // input-to-forget weights [U, I]
-      return out * 4 * (uint64_t{w.dims[1]} + w.dims[0]);
-    }
-    default:
-      return 0;
-  }
+// Multiply-accumulates of op k (the kernel's MAC rule, kernels/kernel_registry.h).
+uint64_t op_macs(const Interpreter& interp, uint32_t k) {
+  return kernel_macs(static_cast<KernelId>(interp.op_desc(k)->kernel), interp.op_context(k));
 }
 
 struct ProgramSummary {

@@ -3,7 +3,7 @@
 namespace mote {
 
 // Each kernel's entry, defined in its source (kernel_registry.inc).
-#define MOTE_KERNEL(enumerator, id, name, source, reference, isa, placement) \
+#define MOTE_KERNEL(enumerator, id, name, source, reference, isa, macs, placement) \
   extern const KernelEntry k##enumerator##Entry;
 #include "kernel_registry.inc"
 #undef MOTE_KERNEL
@@ -13,7 +13,7 @@ namespace {
 // In KernelId order (the registry's ids are 1, 2, 3, ... in line order).
 const KernelEntry* const kEntries[] = {
     nullptr,  // KernelId::kInvalid
-#define MOTE_KERNEL(enumerator, id, name, source, reference, isa, placement) &k##enumerator##Entry,
+#define MOTE_KERNEL(enumerator, id, name, source, reference, isa, macs, placement) &k##enumerator##Entry,
 #include "kernel_registry.inc"
 #undef MOTE_KERNEL
 };

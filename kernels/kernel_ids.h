@@ -10,7 +10,7 @@ namespace mote {
 
 enum class KernelId : uint16_t {
   kInvalid = 0,
-#define MOTE_KERNEL(enumerator, id, name, source, reference, isa, placement) k##enumerator = id,
+#define MOTE_KERNEL(enumerator, id, name, source, reference, isa, macs, placement) k##enumerator = id,
 #include "kernel_registry.inc"
 #undef MOTE_KERNEL
   kCount  // one past the last id (kernel_registry.cc checks the ids are 1, 2, 3, ...)

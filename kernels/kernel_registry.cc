@@ -4,10 +4,14 @@
 
 #include <string.h>
 
-// The parameter structs and block rules of the pixel-streaming kernels.
+// The parameter structs and block rules of the pixel-streaming kernels, and the MAC rules.
+#include "batch_matmul/batch_matmul.h"
 #include "conv2d/conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
+#include "fully_connected/fully_connected.h"
+#include "lstm/lstm.h"
 #include "pool2d/pool2d.h"
+#include "transpose_conv/transpose_conv.h"
 
 namespace mote {
 namespace {
@@ -19,6 +23,9 @@ constexpr KernelIsa dsp = KernelIsa::kDsp;
 constexpr KernelIsa mve = KernelIsa::kMve;
 constexpr KernelIsa v6m = KernelIsa::kV6m;
 }  // namespace isa
+
+// The registry's macs column: the family's rule (kernels/<op>/<op>.h), or none.
+constexpr uint64_t (*no_macs)(const OpContext&) = nullptr;
 
 // The registry's placement column.
 struct Placement {
@@ -53,6 +60,7 @@ struct KernelFacts {
   const char* source;
   KernelId reference;
   KernelIsa isa;
+  uint64_t (*macs)(const OpContext& ctx);
   Placement placement;
 };
 
@@ -60,8 +68,8 @@ using namespace placement;  // the placement column's words
 
 // Row i is the kernel with id i + 1 (checked below).
 constexpr KernelFacts kFacts[] = {
-#define MOTE_KERNEL(enumerator, id, name, source, reference, isa_word, placement_value) \
-  {id, #name, "k" #enumerator "Entry", source, KernelId::k##reference, isa::isa_word, placement_value},
+#define MOTE_KERNEL(enumerator, id, name, source, reference, isa_word, macs_rule, placement_value) \
+  {id, #name, "k" #enumerator "Entry", source, KernelId::k##reference, isa::isa_word, macs_rule, placement_value},
 #include "kernel_registry.inc"
 #undef MOTE_KERNEL
 };
@@ -131,6 +139,11 @@ const char* kernel_source(KernelId id) {
 const char* kernel_entry_symbol(KernelId id) {
   const KernelFacts* k = facts(id);
   return k != nullptr ? k->entry_symbol : "";
+}
+
+uint64_t kernel_macs(KernelId id, const OpContext& ctx) {
+  const KernelFacts* k = facts(id);
+  return k != nullptr && k->macs != nullptr ? k->macs(ctx) : 0;
 }
 
 KernelPlacement kernel_placement(KernelId id) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kernel_ids.h"
+#include "mote/kernel.h"
 #include "window_geometry.h"
 
 namespace mote {
@@ -41,6 +42,11 @@ const char* kernel_source(KernelId id);
 // "k<enumerator>Entry": its `const KernelEntry` object (namespace mote), as the generated
 // kernel tables and the size measurements name it.
 const char* kernel_entry_symbol(KernelId id);
+
+// Multiply-accumulates of an op of this kernel, from its tensors (a variant counts as its
+// reference); 0 for kernels without a MAC rule (elementwise, data movement, ...). The op
+// must have passed the kernel's check().
+uint64_t kernel_macs(KernelId id, const OpContext& ctx);
 
 KernelPlacement kernel_placement(KernelId id);
 // A pixel-streaming kernel's block for these shapes (its rule); 0 for other kernels and

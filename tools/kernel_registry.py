@@ -4,9 +4,9 @@ firmware link checks in tests/firmware."""
 import re
 from pathlib import Path
 
-# MOTE_KERNEL(enumerator, id, name, "source", reference, isa, placement)
+# MOTE_KERNEL(enumerator, id, name, "source", reference, isa, macs, placement)
 LINE = re.compile(r'^MOTE_KERNEL\(([A-Za-z0-9]+), *([0-9]+), *([a-z0-9_]+), *"([^"]+)", *'
-                  r'([A-Za-z0-9]+), *(portable|dsp|mve|v6m), *(.+)\)$')
+                  r'([A-Za-z0-9]+), *(portable|dsp|mve|v6m), *([a-z0-9_]+), *(.+)\)$')
 
 
 class Kernel:
@@ -43,7 +43,7 @@ def read_registry(path):
         match = LINE.match(line)
         if not match:
             raise ValueError(f"{path}:{number}: cannot read the registry line: {line}")
-        enumerator, kernel_id, name, source, reference, isa, placement = match.groups()
+        enumerator, kernel_id, name, source, reference, isa, _macs, placement = match.groups()
         kernels.append(Kernel(enumerator, int(kernel_id), name, source, reference, isa, placement.strip()))
     by_enumerator = {k.enumerator: k for k in kernels}
     for k in kernels:

@@ -20,4 +20,11 @@ Status batch_matmul_f32_check(const OpContext& ctx);
 void batch_matmul_f32_run(const OpContext& ctx);
 extern const KernelEntry kBatchMatMulF32Entry;
 
+// Multiply-accumulates of one op (the registry's macs column; host tools): output
+// elements x K.
+inline uint64_t batch_matmul_macs(const OpContext& ctx) {
+  const TensorDesc& a = ctx.input_desc(0);  // [..., M, K]
+  return uint64_t{element_count(ctx.output_desc(0))} * a.dims[a.rank - 1];
+}
+
 }  // namespace mote

@@ -36,6 +36,13 @@ Status conv2d_f32_check(const OpContext& ctx);
 void conv2d_f32_run(const OpContext& ctx);
 extern const KernelEntry kConv2dF32Entry;
 
+// Multiply-accumulates of one conv2d op of any dtype (the registry's macs column; host
+// tools): output elements x filter taps x input channels per group.
+inline uint64_t conv2d_macs(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);  // [O, KH, KW, C / groups]
+  return uint64_t{element_count(ctx.output_desc(0))} * filter.dims[1] * filter.dims[2] * filter.dims[3];
+}
+
 // ---------------------------------------------------------------------------------------
 // int8 (TFLite CONV_2D, reference_integer_ops::ConvPerChannel), per-channel requantization.
 //   inputs:  0 input  int8  [N, H, W, C]

@@ -34,6 +34,13 @@ Status depthwise_conv2d_f32_check(const OpContext& ctx);
 void depthwise_conv2d_f32_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dF32Entry;
 
+// Multiply-accumulates of one depthwise op of any dtype (the registry's macs column; host
+// tools): output elements x filter taps.
+inline uint64_t depthwise_conv2d_macs(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);  // [1, KH, KW, C * M]
+  return uint64_t{element_count(ctx.output_desc(0))} * filter.dims[1] * filter.dims[2];
+}
+
 // ---------------------------------------------------------------------------------------
 // int8 (TFLite DEPTHWISE_CONV_2D, reference_integer_ops::DepthwiseConvPerChannel).
 //   inputs:  0 input  int8  [N, H, W, C]

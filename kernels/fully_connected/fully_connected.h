@@ -23,6 +23,12 @@ Status fully_connected_f32_check(const OpContext& ctx);
 void fully_connected_f32_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedF32Entry;
 
+// Multiply-accumulates of one fully connected op of any dtype (the registry's macs column;
+// host tools): output elements x K.
+inline uint64_t fully_connected_macs(const OpContext& ctx) {
+  return uint64_t{element_count(ctx.output_desc(0))} * ctx.input_desc(1).dims[1];  // weights [N, K]
+}
+
 // ---------------------------------------------------------------------------------------
 // int8 (TFLite FULLY_CONNECTED: reference_integer_ops::FullyConnected when per-tensor,
 // FullyConnectedPerChannel when per-channel).

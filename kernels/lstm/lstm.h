@@ -103,4 +103,11 @@ Status lstm_s8_check(const OpContext& ctx);
 void lstm_s8_run(const OpContext& ctx);
 extern const KernelEntry kLstmS8Entry;
 
+// Multiply-accumulates of one op (the registry's macs column; host tools): output
+// [B, T, U]; per step four gates of [U, I] + [U, U].
+inline uint64_t lstm_macs(const OpContext& ctx) {
+  const TensorDesc& w = ctx.input_desc(2);  // input-to-forget weights [U, I]
+  return uint64_t{element_count(ctx.output_desc(0))} * 4 * (uint64_t{w.dims[1]} + w.dims[0]);
+}
+
 }  // namespace mote

@@ -45,4 +45,11 @@ Status transpose_conv_s16_check(const OpContext& ctx);
 void transpose_conv_s16_run(const OpContext& ctx);
 extern const KernelEntry kTransposeConvS16Entry;
 
+// Multiply-accumulates of one op (the registry's macs column; host tools): each input
+// element scatters into O x KH x KW outputs.
+inline uint64_t transpose_conv_macs(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);  // [O, KH, KW, C]
+  return uint64_t{element_count(ctx.input_desc(0))} * filter.dims[0] * filter.dims[1] * filter.dims[2];
+}
+
 }  // namespace mote

@@ -167,5 +167,37 @@ TEST_F(Cli, InspectMissingFileAndUsageErrors) {
   expect_one_line_error(run_mote("frobnicate"), {"frobnicate"});
 }
 
+// `mote inspect` counts each op's multiply-accumulates from the program alone (the
+// registry's MAC rule of its kernel; a variant counts as its reference), `mote compile`
+// from the graph while lowering: they agree op by op on every core's kernels, for
+// models with convolutions, depthwise convolutions, fully connected layers and an LSTM.
+TEST(CliMacs, InspectCountsWhatCompileCounted) {
+  const std::vector<std::string> models = {"onnx/lenet5_28.onnx", "tflite/mlperf_tiny/kws_ref_model.tflite",
+                                           "tflite/mlperf_tiny/pretrainedResnet_quant.tflite",
+                                           "tflite/tflm/trained_lstm_int8.tflite",
+                                           "tflite/seanet/transpose_conv/transpose_conv0.tflite"};
+  TempDir dir;
+  for (const std::string& model : models) {
+    for (const char* target : {"host", "cortex-m0plus", "cortex-m4", "cortex-m55"}) {
+      const std::string program = dir.file("p.mote");
+      const CommandResult compiled = run_mote("compile " + shell_quote(shared_models() + "/" + model) + " -o " +
+                                              shell_quote(program) + " --target " + target + " --json");
+      ASSERT_EQ(compiled.exit_code, 0) << model << " " << target << ": " << compiled.err;
+      const auto report = nlohmann::json::parse(compiled.out.substr(compiled.out.find('{')));
+      const CommandResult inspected = run_mote("inspect " + shell_quote(program) + " --json");
+      ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+      const auto inspect = nlohmann::json::parse(inspected.out);
+      ASSERT_GT(report.at("macs").get<uint64_t>(), 0u) << model;
+      EXPECT_EQ(inspect.at("macs").get<uint64_t>(), report.at("macs").get<uint64_t>()) << model << " " << target;
+      const auto& compile_ops = report.at("ops");
+      const auto& inspect_ops = inspect.at("ops");
+      ASSERT_EQ(compile_ops.size(), inspect_ops.size()) << model;
+      for (size_t k = 0; k < compile_ops.size(); ++k)
+        EXPECT_EQ(inspect_ops[k].at("macs"), compile_ops[k].at("macs"))
+            << model << " " << target << " op " << k << " " << inspect_ops[k].at("kernel");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mote::testing
