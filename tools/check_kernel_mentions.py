@@ -5,8 +5,8 @@ Outside tests/ and a kernel's own folder kernels/<op>/, a kernel may be named (i
 or its enumerator k<Enumerator> / k<Enumerator>Entry) only by
   - the registry, kernels/kernel_registry.inc, and
   - the rule that chooses it: compiler/lower/variants.cc for a variant; for a reference
-    kernel, the lowering that picks it for its op and dtype (compiler/lower/lower.cc,
-    lower_quantized.cc).
+    kernel, the lowering that picks it for its op and dtype: one file of compiler/lower/
+    (its op family's, e.g. conv.cc), never variants.cc.
 Everything else that needs to know a kernel (ids, names, tables, entry symbols, source
 lists, which reference a variant replaces and on which instruction set, placement in the
 arena, MAC counts, conformance suites, link checks) reads the registry.
@@ -28,7 +28,7 @@ from kernel_registry import read_registry  # noqa: E402
 
 REGISTRY = "kernels/kernel_registry.inc"
 VARIANT_RULE = "compiler/lower/variants.cc"
-REFERENCE_RULES = ("compiler/lower/lower.cc", "compiler/lower/lower_quantized.cc")
+LOWERING = "compiler/lower/"  # a reference kernel's lowering: one file of this folder
 SCANNED_SUFFIXES = {".cc", ".h", ".c", ".inc", ".cmake", ".py", ".sh", ".in"}
 SKIPPED_DIRS = {"tests", ".git", ".ci"}
 WORD = re.compile(r"(?:KernelId::)?[A-Za-z_][A-Za-z0-9_]*")
@@ -71,6 +71,7 @@ def main():
     enumerators = {k.enumerator: k for k in kernels}
     names = {k.name: k for k in kernels if DISTINCT_NAME.search(k.name)}
     failures = []
+    lowering_files = {}  # reference kernel name -> the compiler/lower/ files naming it
     for rel in scanned_files(root):
         rel_text = rel.as_posix()
         if rel_text == REGISTRY:
@@ -80,11 +81,18 @@ def main():
                 kernel = kernel_of_word(word, names, enumerators)
                 if kernel is None or rel_text.startswith(f"kernels/{kernel.folder}/"):
                     continue
-                allowed = {VARIANT_RULE} if kernel.is_variant else set(REFERENCE_RULES)
+                if not kernel.is_variant and rel_text.startswith(LOWERING) and rel_text != VARIANT_RULE:
+                    lowering_files.setdefault(kernel.name, set()).add(rel_text)
+                    continue
+                allowed = {VARIANT_RULE} if kernel.is_variant else {f"one file of {LOWERING}"}
                 if rel_text not in allowed:
                     failures.append(f"{rel_text}:{number}: names kernel {kernel.name} ({word}); only "
                                     f"{REGISTRY}, kernels/{kernel.folder}/, tests/ and "
                                     f"{' '.join(sorted(allowed))} may")
+    for name, files in sorted(lowering_files.items()):
+        if len(files) > 1:
+            failures.append(f"reference kernel {name} is named by {len(files)} lowering files "
+                            f"({' '.join(sorted(files))}); one op family's file picks it")
     for failure in failures:
         print(failure)
     if failures:

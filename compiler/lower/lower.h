@@ -8,10 +8,18 @@
 // Everything the runtime's kernel `check` would refuse is refused here first, as a
 // CompileError naming the node, so a program the compiler writes always loads.
 //
-// Nodes on quantized tensors (int8, int16 activations) take the integer kernels
-// (lower_quantized.cc): every multiplier, shift and clamp range is derived from the
-// tensors' scales with the host helpers of kernels/quant/quant_math.h, exactly as each
-// kernel header specifies, so the program reproduces TensorFlow Lite Micro bit for bit.
+// Nodes on quantized tensors (int8, int16 activations) take the integer kernels: every
+// multiplier, shift and clamp range is derived from the tensors' scales with the host
+// helpers of kernels/quant/quant_math.h (lower/quantization.h), exactly as each kernel
+// header specifies, so the program reproduces TensorFlow Lite Micro bit for bit.
+//
+// Where an op's lowering goes: one file per op family in compiler/lower/ (conv.cc,
+// fully_connected.cc, elementwise.cc, pool.cc, data_movement.cc, lstm.cc), declared in
+// node_lowering.h. An op's lowering function runs one check of the node (tensors,
+// attributes, output shape; shared by every dtype) and then, by dtype, fills its float32,
+// int8 or int16 kernel's parameter struct. A new op: its function beside its family's
+// (or a new family file), one case in lower_node's switch (lower.cc), and its optimized
+// variants' rules in variants.cc.
 #pragma once
 
 #include <cstdint>

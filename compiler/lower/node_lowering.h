@@ -1,12 +1,14 @@
-// Internal to compiler/lower/: the per-node checking helpers shared by the float lowering
-// (lower.cc) and the quantized lowering (lower_quantized.cc). Not part of the compiler's API.
+// Internal to compiler/lower/: what the lowering of every op uses. NodeLowering (one
+// node's tensors and attributes, and checks whose CompileError names the node), the
+// checks several op families share, and each op's lowering function, by file. Not part
+// of the compiler's API.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.h"
@@ -16,36 +18,15 @@
 
 namespace mote::lower {
 
-
 inline constexpr int64_t kMaxI32 = std::numeric_limits<int32_t>::max();
 
-inline std::string shape_string(const ir::Shape& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i != 0) s += ',';
-    s += std::to_string(shape[i]);
-  }
-  s += ']';
-  return s;
-}
+using ir::dtype_name;
+using ir::shape_string;
 
-inline const char* dtype_string(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32: return "float32";
-    case DType::kInt8: return "int8";
-    case DType::kInt16: return "int16";
-    case DType::kInt32: return "int32";
-    case DType::kUInt8: return "uint8";
-    case DType::kInt64: return "int64";
-    case DType::kBool: return "bool";
-  }
-  return "unknown";
-}
-
-
-// ---------------------------------------------------------------------------------------
-// Per-node checks
-// ---------------------------------------------------------------------------------------
+// True when the node takes the integer kernels: quantize, dequantize and lstm always;
+// other ops when input 0 or an output is int8/int16 or carries quantization parameters
+// (the activations decide: an int8 weight under a float op, TFLite "hybrid", does not).
+bool is_quantized_node(const ir::Graph& graph, const ir::Node& node);
 
 class NodeLowering {
  public:
@@ -54,6 +35,10 @@ class NodeLowering {
   [[noreturn]] void fail(const std::string& message) const {
     throw CompileError("node '" + node_.name + "' (" + ir::op_name(node_.op) + "): " + message);
   }
+
+  // The node's tensors are quantized (is_quantized_node): its op lowers to an integer
+  // kernel (*_s8, *_s16), else to a float32 one or a dtype-agnostic one.
+  bool quantized() const { return is_quantized_node(graph_, node_); }
 
   void expect_io(size_t min_inputs, size_t max_inputs, size_t outputs) const {
     const size_t n = node_.inputs.size();
@@ -106,50 +91,20 @@ class NodeLowering {
   }
   void expect_dtype(const ir::Tensor& t, const char* role, DType dtype) const {
     if (t.dtype != dtype) {
-      fail(label(t, role) + " has dtype " + dtype_string(t.dtype) + ", expected " +
-           dtype_string(dtype));
+      fail(label(t, role) + " has dtype " + dtype_name(t.dtype) + ", expected " + dtype_name(dtype));
     }
   }
 
   // An int list attribute of exactly `size` entries (or `fallback` when absent), each >= min.
   std::vector<int32_t> ints(const std::string& key, size_t size, std::vector<int64_t> fallback,
-                            int64_t min) const {
-    if (!node_.has(key) && fallback.empty()) fail("attribute '" + key + "' is required");
-    const std::vector<int64_t> values = node_.get_ints(key, fallback);
-    if (values.size() != size) {
-      fail("attribute '" + key + "' has " + std::to_string(values.size()) + " values, expected " +
-           std::to_string(size));
-    }
-    std::vector<int32_t> result;
-    for (int64_t v : values) {
-      if (v < min || v > kMaxI32) {
-        fail("attribute '" + key + "' value " + std::to_string(v) + " is out of range (expected >= " +
-             std::to_string(min) + ")");
-      }
-      result.push_back(static_cast<int32_t>(v));
-    }
-    return result;
-  }
+                            int64_t min) const;
 
   // The window attributes of a convolution or pooling node (mote_ops.md): strides and
   // dilations (default 1, each >= 1), pads [top, left, bottom, right] (default 0, >= 0).
-  WindowGeometry window() const {
-    const auto strides = ints("strides", 2, {1, 1}, 1);
-    const auto dilations = ints("dilations", 2, {1, 1}, 1);
-    const auto pads = ints("pads", 4, {0, 0, 0, 0}, 0);
-    return {strides[0], strides[1], dilations[0], dilations[1], pads[0], pads[1], pads[2], pads[3]};
-  }
+  WindowGeometry window() const;
 
-  void act(float* act_min, float* act_max) const {
-    const double lo = node_.get_float("act_min", -std::numeric_limits<double>::infinity());
-    const double hi = node_.get_float("act_max", std::numeric_limits<double>::infinity());
-    if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
-      fail("fused activation range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-           "] is empty or NaN");
-    }
-    *act_min = static_cast<float>(lo);
-    *act_max = static_cast<float>(hi);
-  }
+  // The float path's fused activation: act_min/act_max as they are (a non-empty range).
+  void act(float* act_min, float* act_max) const;
 
   const ir::Node& node() const { return node_; }
 
@@ -158,25 +113,86 @@ class NodeLowering {
   const ir::Node& node_;
 };
 
-// Broadcast of two shapes (numpy rules, right-aligned); false when they do not broadcast.
-inline bool broadcast_shapes(const ir::Shape& a, const ir::Shape& b, ir::Shape* out) {
-  const size_t rank = std::max(a.size(), b.size());
-  out->assign(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) return false;
-    (*out)[i] = da == 1 ? db : da;
-  }
-  return true;
+// ---------------------------------------------------------------------------------------
+// Checks several op families share (node_lowering.cc). Each op's lowering runs one check
+// of its tensors and attributes on every dtype; what differs by dtype is the kernel and
+// the parameter struct it fills.
+// ---------------------------------------------------------------------------------------
+
+// The lowered op: `kernel` with its parameter bytes (params_bytes(struct), or
+// params_with_arrays for a struct followed by per-channel arrays) and MACs per inference.
+inline LoweredOp lowered(KernelId kernel, std::vector<uint8_t> params = {}, uint64_t macs = 0) {
+  LoweredOp op;
+  op.kernel = kernel;
+  op.params = std::move(params);
+  op.macs = macs;
+  return op;
 }
 
+// One input and one output of the input's dtype, any dtype (data movement).
+void expect_unary_io(const NodeLowering& l);
 
-// lower_quantized.cc: nodes on quantized tensors (int8/int16 activations, quantize,
-// dequantize, lstm) go to the integer kernels. transpose stays on the dtype-agnostic path.
-bool is_quantized_node(const ir::Graph& graph, const ir::Node& node);
-LoweredOp lower_quantized_node(const NodeLowering& l, Target target);
-// strided_slice of any dtype (kernel strided_slice).
+// Broadcast of two shapes (numpy rules, right-aligned); false when they do not broadcast.
+bool broadcast_shapes(const ir::Shape& a, const ir::Shape& b, ir::Shape* out);
+
+// Input 0 is float32: the float path's arithmetic kernels take nothing else (an int32,
+// uint8, int64 or bool tensor without quantization reaches the float path too).
+void expect_float32(const NodeLowering& l);
+
+// For an op with no float32 kernel (quantized only), and one with no integer kernel.
+[[noreturn]] void fail_no_float_kernel(const NodeLowering& l);
+[[noreturn]] void fail_no_integer_kernel(const NodeLowering& l);
+
+// The optional bias (input `index`): shape [channels], one of the `allowed` dtypes.
+void expect_bias(const NodeLowering& l, size_t index, int64_t channels, std::initializer_list<DType> allowed);
+
+// Input 0's dtype, which output 0 must have too; on the quantized path int8 or int16
+// (activation_dtype, quantization.h).
+DType expect_same_dtype(const NodeLowering& l);
+
+// The activation dtype of an op with weights (input 1, `weights_role` in messages):
+// output 0 has input 0's dtype; float path: the weights have it too; quantized path:
+// int8 or int16 activations with int8 weights. Returns input 0's dtype.
+DType expect_weighted_dtypes(const NodeLowering& l, const char* weights_role);
+
+// One input, one output of the input's shape and dtype (float path: any dtype; quantized
+// path: int8 or int16). Returns the dtype.
+DType check_same_shape_unary(const NodeLowering& l);
+
+// ---------------------------------------------------------------------------------------
+// The lowering of each op: checks node l and fills its reference kernel's parameters for
+// the node's dtype (float32, int8, int16, or any for data movement), its MACs and the
+// scratch the reference kernel needs. lower_node (lower.cc) dispatches to these, then
+// picks the target's variant (variants.cc) and the in-place input.
+// ---------------------------------------------------------------------------------------
+
+// conv.cc
+LoweredOp lower_conv2d(const NodeLowering& l);
+LoweredOp lower_depthwise_conv2d(const NodeLowering& l);
+LoweredOp lower_transpose_conv(const NodeLowering& l);
+// fully_connected.cc
+LoweredOp lower_fully_connected(const NodeLowering& l);
+LoweredOp lower_batch_matmul(const NodeLowering& l);
+// elementwise.cc
+LoweredOp lower_add_sub(const NodeLowering& l);
+LoweredOp lower_mul(const NodeLowering& l);
+LoweredOp lower_div(const NodeLowering& l);
+LoweredOp lower_clamp(const NodeLowering& l);
+LoweredOp lower_sigmoid_tanh(const NodeLowering& l);
+LoweredOp lower_leaky_relu(const NodeLowering& l);
+LoweredOp lower_softmax(const NodeLowering& l);
+LoweredOp lower_quantize(const NodeLowering& l);
+LoweredOp lower_dequantize(const NodeLowering& l);
+// pool.cc
+LoweredOp lower_pool2d(const NodeLowering& l);
+LoweredOp lower_mean(const NodeLowering& l);
+// data_movement.cc
+LoweredOp lower_transpose(const NodeLowering& l);
+LoweredOp lower_concat(const NodeLowering& l);
+LoweredOp lower_pad(const NodeLowering& l);
+LoweredOp lower_copy(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
+// lstm.cc
+LoweredOp lower_lstm(const NodeLowering& l);
 
 }  // namespace mote::lower

@@ -12,15 +12,14 @@
 #include "all_kernels.h"
 #include "common/error.h"
 #include "compiler.h"
-#include "lower/node_lowering.h"
+#include "ir/graph.h"
 #include "host/loaded_program.h"
 #include "ptq/ptq.h"
 
 namespace mote::ptq {
 namespace {
 
-using lower::dtype_string;
-using lower::shape_string;
+using ir::shape_string;
 
 constexpr int kHistogramBins = 2048;
 
@@ -50,11 +49,11 @@ size_t check_inputs(const ir::Graph& graph, const std::vector<CalibrationInput>&
     const CalibrationInput& in = inputs[i];
     const ir::Tensor& t = graph.tensors[graph.inputs[i]];
     if (t.dtype != DType::kFloat32) {
-      throw CompileError(in.path + ": model " + describe_input(graph, i) + " is " + dtype_string(t.dtype) +
+      throw CompileError(in.path + ": model " + describe_input(graph, i) + " is " + ir::dtype_name(t.dtype) +
                          "; --quantize needs float32 model inputs");
     }
     if (in.dtype != DType::kFloat32) {
-      throw CompileError(in.path + ": calibration data has dtype " + dtype_string(in.dtype) +
+      throw CompileError(in.path + ": calibration data has dtype " + ir::dtype_name(in.dtype) +
                          ", expected float32 (samples of " + describe_input(graph, i) + ")");
     }
     ir::Shape expected = t.shape;
@@ -216,7 +215,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
   for (const ir::Tensor& t : graph.tensors) {
     if (!t.is_constant && (t.dtype == DType::kInt8 || t.dtype == DType::kInt16)) {
       throw CompileError("--quantize int8: the model is already quantized (tensor '" + t.name + "' is " +
-                         dtype_string(t.dtype) + ")");
+                         ir::dtype_name(t.dtype) + ")");
     }
   }
 

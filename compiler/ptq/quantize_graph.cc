@@ -17,7 +17,6 @@
 #include "common/error.h"
 #include "compiler.h"
 #include "lower/lower.h"
-#include "lower/node_lowering.h"
 #include "ptq/ptq.h"
 #include "ptq/weight_scale.h"
 
@@ -48,7 +47,7 @@ std::vector<float> real_values(const ir::Tensor& t) {
       case DType::kInt8: v[k] = dequant(k, t.as<int8_t>()[k]); break;
       case DType::kInt16: v[k] = dequant(k, t.as<int16_t>()[k]); break;
       case DType::kInt32: v[k] = dequant(k, t.as<int32_t>()[k]); break;
-      default: throw CompileError("constant '" + t.name + "' has dtype " + lower::dtype_string(t.dtype) +
+      default: throw CompileError("constant '" + t.name + "' has dtype " + ir::dtype_name(t.dtype) +
                                   ", which --quantize cannot read");
     }
   }
@@ -217,7 +216,7 @@ class Quantizer {
       // The model's output keeps its name; the internal form it came from is renamed.
       if (q_.tensors[rep].name != g_.tensors[id].name) {
         for (ir::Tensor& t : q_.tensors)
-          if (t.name == g_.tensors[id].name) t.name += std::string("/") + lower::dtype_string(t.dtype);
+          if (t.name == g_.tensors[id].name) t.name += std::string("/") + ir::dtype_name(t.dtype);
         q_.tensors[rep].name = g_.tensors[id].name;
       }
       q_.outputs.push_back(rep);
@@ -328,7 +327,7 @@ class Quantizer {
     if (t.is_constant || t.dtype != DType::kFloat32 || !cal_.chosen[id]) return -1;
     const int home = quantized_home(id);
     const int in = home >= 0 ? home : rep_of(id, DType::kFloat32);
-    const std::string suffix = std::string("/") + lower::dtype_string(dtype);
+    const std::string suffix = std::string("/") + ir::dtype_name(dtype);
     cache[id] = add_activation(quant_tensor(t.name + suffix, t.shape, dtype, range_params(dtype, *cal_.chosen[id])), id);
     add_conversion(t.name + (home >= 0 ? "/requantize" : "/quantize") + suffix, ir::Op::kQuantize, in, cache[id]);
     return cache[id];
@@ -363,7 +362,7 @@ class Quantizer {
     std::vector<int16_t> wide(v.size());
     for (size_t k = 0; k < v.size(); ++k)
       wide[k] = static_cast<int16_t>(std::clamp(std::round(static_cast<double>(v[k]) / qp.scales[0]) + qp.zero_points[0], qmin, qmax));
-    ir::Tensor c = quant_tensor(t.name + "/" + lower::dtype_string(dtype), t.shape, dtype, qp);
+    ir::Tensor c = quant_tensor(t.name + "/" + ir::dtype_name(dtype), t.shape, dtype, qp);
     c.is_constant = true;
     if (dtype == DType::kInt16) {
       c.data = bytes_of(wide);

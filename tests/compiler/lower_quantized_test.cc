@@ -6,6 +6,10 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/error.h"
 #include "concat/concat.h"
@@ -383,6 +387,61 @@ TEST(LowerQuantized, ConcatOfDifferentlyQuantizedInputsIsRefused) {
   g.node(ir::Op::kConcat, {a, b}, y, {{"axis", int64_t{1}}});
   EXPECT_NE(error_of([&] { g.lower(); }).find("input 'b' is quantized differently from the output"),
             std::string::npos);
+}
+
+// Float32 and quantized nodes of an op run one check (compiler/lower/<family>.cc), so the
+// same broken node reads the same on both; only rules the integer kernels add differ.
+TEST(LowerQuantized, ChecksAreSharedWithTheFloatPath) {
+  using Attrs = std::map<std::string, ir::AttrValue>;
+  struct Case {
+    ir::Op op;
+    std::vector<std::pair<std::string, ir::Shape>> inputs;
+    ir::Shape output;
+    Attrs attrs;
+    std::string float_error, int8_error;  // int8_error empty: the same as float_error
+  };
+  const std::vector<int64_t> k3 = {3, 3}, s2 = {2, 2};
+  const Case cases[] = {
+      {ir::Op::kConv2d, {{"x", {1, 8, 8, 4}}, {"w", {4, 3, 3, 4}}}, {1, 6, 6, 4}, {{"group", int64_t{2}}},
+       "node 'q1' (conv2d): filter 'w' has shape [4,3,3,4], expected dim 3 = input channels / group = 2", ""},
+      {ir::Op::kConv2d, {{"x", {1, 8, 8, 3}}, {"w", {4, 3, 3, 3}}}, {1, 8, 8, 4}, {},
+       "node 'q1' (conv2d): output 'y' has shape [1,8,8,4], expected [1,6,6,4]", ""},
+      {ir::Op::kDepthwiseConv2d, {{"x", {1, 5, 5, 3}}, {"w", {1, 3, 3, 6}}}, {1, 3, 3, 6},
+       {{"depth_multiplier", int64_t{3}}},
+       "node 'q1' (depthwise_conv2d): filter 'w' has 6 channels, expected input channels 3 * depth_multiplier 3",
+       ""},
+      {ir::Op::kFullyConnected, {{"x", {1, 10}}, {"w", {4, 12}}}, {1, 4}, {},
+       "node 'q1' (fully_connected): weights 'w' has shape [4,12], expected [N,10] to match input [1,10]", ""},
+      {ir::Op::kAdd, {{"a", {2, 3}}, {"b", {4}}}, {2, 4}, {},
+       "node 'q1' (add): inputs 'a' [2,3] and 'b' [4] do not broadcast", ""},
+      {ir::Op::kMean, {{"x", {2, 4}}}, {3}, {{"axes", std::vector<int64_t>{1}}},
+       "node 'q1' (mean): output 'y' has shape [3] (3 elements), expected 2 kept elements", ""},
+      {ir::Op::kReshape, {{"x", {2, 3}}}, {7}, {},
+       "node 'q1' (reshape): output 'y' has shape [7] (7 elements), expected 6 elements like input [2,3]", ""},
+      {ir::Op::kMaxPool2d, {{"x", {1, 7, 7, 2}}}, {1, 5, 5, 2}, {{"kernel", k3}, {"strides", s2}},
+       "node 'q1' (max_pool2d): output 'y' has shape [1,5,5,2], expected [1,3,3,2] (or its ceil_mode form)",
+       "node 'q1' (max_pool2d): output 'y' has shape [1,5,5,2], expected [1,3,3,2]"},
+      // The ceil_mode form (4 = ceil((7 + 1 - 3) / 2) + 1): float32 only, TFLite has none.
+      {ir::Op::kMaxPool2d, {{"x", {1, 7, 7, 2}}}, {1, 4, 4, 2},
+       {{"kernel", k3}, {"strides", s2}, {"pads", std::vector<int64_t>{0, 0, 1, 1}}}, "",
+       "node 'q1' (max_pool2d): output 'y' has shape [1,4,4,2], expected [1,3,3,2]"},
+  };
+  for (const Case& c : cases) {
+    for (const bool quantized : {false, true}) {
+      QuantGraph g;
+      const DType dtype = quantized ? DType::kInt8 : DType::kFloat32;
+      const std::vector<float> scales = quantized ? std::vector<float>{0.1f} : std::vector<float>{};
+      const std::vector<int32_t> zero_points = quantized ? std::vector<int32_t>{0} : std::vector<int32_t>{};
+      std::vector<int> inputs;
+      for (const auto& [name, shape] : c.inputs) {
+        const bool weights = name == "w";
+        inputs.push_back(g.add(name, shape, dtype, scales, zero_points, weights));
+      }
+      g.node(c.op, inputs, g.add("y", c.output, dtype, scales, zero_points), c.attrs);
+      const std::string expected = quantized && !c.int8_error.empty() ? c.int8_error : c.float_error;
+      EXPECT_EQ(error_of([&] { g.lower(); }), expected) << ir::op_name(c.op) << (quantized ? " int8" : " float32");
+    }
+  }
 }
 
 TEST(LowerQuantized, PadFillsWithTheQuantizedValue) {

@@ -729,6 +729,12 @@ TEST(TfliteBuilt, StructuralErrors) {
   ModelSpec stride0 = conv_model(4, 4, 4, 4, fb::Padding::SAME, 0, 1);
   EXPECT_EQ(import_error("stride0.tflite", stride0),
             "stride0.tflite: operator 0 (CONV_2D): stride_h 0 not supported (must be >= 1)");
+
+  // VALID padding: the window rule (window_output_size) leaves no output pixel when the
+  // dilated kernel (extent 5) is larger than the input.
+  ModelSpec no_fit = conv_model(4, 4, 1, 1, fb::Padding::VALID, 1, 2);
+  EXPECT_EQ(import_error("no_fit.tflite", no_fit),
+            "no_fit.tflite: operator 0 (CONV_2D): kernel of size 3 (dilation 2) does not fit an input of size 4");
 }
 
 TEST(TfliteBuilt, UnusedExtraSubgraphsAreIgnored) {

@@ -88,7 +88,7 @@ int32_t checked_log2(float v) {
   return static_cast<int32_t>(roundf(logf(v) * (1.0f / logf(2.0f))));
 }
 
-// The params exactly as lower_quantized.cc derives them (kernels/lstm/lstm.h).
+// The params exactly as compiler/lower/lstm.cc derives them (kernels/lstm/lstm.h).
 LstmS8Params make_params(const Case& cs) {
   const Quant& q = cs.q;
   LstmS8Params p{};

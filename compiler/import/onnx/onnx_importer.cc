@@ -21,6 +21,7 @@
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
 #include "import/onnx/source_eval.h"
+#include "window_geometry.h"
 
 namespace mote {
 namespace onnx_import {
@@ -948,12 +949,11 @@ class OnnxImporter {
     std::vector<int64_t> expected;
     for (size_t i = 0; i < spatial; ++i) {
       const int64_t in = x->shape[2 + i];
-      const int64_t span = (kernel[i] - 1) * dilations[i] + 1;
-      const int64_t room = in + pads[i] + pads[i + spatial] - span;
-      if (room < 0)
+      int64_t out = window_output_size(in, kernel[i], strides[i], dilations[i], pads[i], pads[i + spatial],
+                                       ceil_mode != 0);
+      if (out == 0)
         fail_node(node, "kernel " + ints_string(kernel) + " larger than the padded input " +
                             shape_string(x->shape));
-      int64_t out = (ceil_mode ? (room + strides[i] - 1) / strides[i] : room / strides[i]) + 1;
       if (ceil_mode && (out - 1) * strides[i] >= in + pads[i]) --out;
       expected.push_back(out);
     }

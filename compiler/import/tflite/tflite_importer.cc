@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "flatbuffers/flatbuffers.h"
 #include "import/tflite/tflite_schema_generated.h"
+#include "window_geometry.h"
 
 namespace mote {
 namespace {
@@ -93,7 +94,8 @@ Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t st
                      int64_t dilation) {
   const int64_t span = (kernel - 1) * dilation + 1;
   Window w;
-  w.out = padding == fb::Padding::SAME ? (in + stride - 1) / stride : (in + stride - span) / stride;
+  w.out = padding == fb::Padding::SAME ? (in + stride - 1) / stride
+                                        : window_output_size(in, kernel, stride, dilation, 0, 0, false);
   const int64_t total = std::max<int64_t>((w.out - 1) * stride + span - in, 0);
   w.pad_before = total / 2;
   w.pad_after = total - w.pad_before;

@@ -1,0 +1,224 @@
+// Lowering of the data movement ops: transpose, concat, pad, reshape and copy,
+// strided_slice. Their kernels move elements of any dtype unchanged (quantized values
+// too, as TFLite Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE and TRANSPOSE copy them),
+// so one lowering serves every dtype; on quantized tensors concat requires its inputs
+// quantized like its output, and pad quantizes its value with the output's parameters.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lower/node_lowering.h"
+#include "lower/quantization.h"
+// Kernel parameter structs.
+#include "concat/concat.h"
+#include "pad/pad.h"
+#include "strided_slice/strided_slice.h"
+#include "transpose/transpose.h"
+
+namespace mote::lower {
+namespace {
+
+// One element of `value` in `dtype`, as little-endian bytes (saturated to the dtype).
+void pad_value_bytes(const NodeLowering& l, DType dtype, double value, uint8_t out[8]) {
+  std::memset(out, 0, 8);
+  auto store = [&](auto v) { std::memcpy(out, &v, sizeof(v)); };
+  switch (dtype) {
+    case DType::kFloat32: store(static_cast<float>(value)); return;
+    case DType::kInt8: store(static_cast<int8_t>(std::clamp(value, -128.0, 127.0))); return;
+    case DType::kUInt8: store(static_cast<uint8_t>(std::clamp(value, 0.0, 255.0))); return;
+    case DType::kInt16: store(static_cast<int16_t>(std::clamp(value, -32768.0, 32767.0))); return;
+    case DType::kInt32: store(static_cast<int32_t>(std::clamp(value, -2147483648.0, 2147483647.0))); return;
+    case DType::kInt64: store(static_cast<int64_t>(value)); return;
+    case DType::kBool: store(static_cast<uint8_t>(value != 0.0)); return;
+  }
+  l.fail("unknown dtype");
+}
+
+// The pad element of a quantized output: the real value quantized with the output's
+// parameters (PAD: 0 -> the zero point; PADV2: its constant, which shares the output's
+// quantization), which must lie within the dtype.
+double quantized_pad_value(const NodeLowering& l, double value) {
+  const ir::Tensor& out = l.output(0);
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  const double q = out_q.zero_point + std::round(value / static_cast<double>(out_q.scale));
+  if (!(q >= type_min(out.dtype) && q <= type_max(out.dtype))) {
+    l.fail("pad value " + float_string(value) + " quantizes to " + float_string(q) + ", outside " +
+           dtype_name(out.dtype));
+  }
+  return q;
+}
+
+}  // namespace
+
+// transpose: output axis i is input axis perm[i] (default: the axes reversed, as ONNX).
+LoweredOp lower_transpose(const NodeLowering& l) {
+  expect_unary_io(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  const size_t rank = in.shape.size();
+  std::vector<int64_t> perm = l.node().get_ints("perm");
+  if (!l.node().has("perm")) {
+    for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));  // ONNX default
+  }
+  if (perm.size() != rank) {
+    l.fail("perm has " + std::to_string(perm.size()) + " entries, expected input rank " +
+           std::to_string(rank));
+  }
+  TransposeParams p{};
+  std::vector<bool> seen(rank, false);
+  ir::Shape expected(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= rank || seen[perm[i]]) {
+      l.fail("perm " + shape_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
+    }
+    seen[perm[i]] = true;
+    p.perm[i] = static_cast<uint32_t>(perm[i]);
+    expected[i] = in.shape[perm[i]];
+  }
+  l.expect_shape(out, "output", expected);
+  return lowered(KernelId::kTranspose, params_bytes(p));
+}
+
+// concat: inputs of one dtype and rank that agree on every axis but `axis`, joined along
+// it; on quantized tensors each input quantized like the output (no requantizing concat).
+LoweredOp lower_concat(const NodeLowering& l) {
+  l.expect_io(1, 255, 1);
+  const ir::Tensor& first = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  const int64_t axis = l.node().get_int("axis", 0);
+  if (axis < 0 || static_cast<size_t>(axis) >= first.shape.size()) {
+    l.fail("axis " + std::to_string(axis) + " is out of range for input rank " +
+           std::to_string(first.shape.size()));
+  }
+  ir::Shape expected = first.shape;
+  expected[axis] = 0;
+  for (size_t i = 0; i < l.node().inputs.size(); ++i) {
+    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing");
+    const ir::Tensor& t = l.input(i);
+    l.expect_dtype(t, "input", first.dtype);
+    if (l.quantized() && !same_quant(t, out)) {
+      l.fail(l.label(t, "input") + " is quantized differently from the output; concat of "
+             "differently quantized inputs (a requantizing concat) is not supported");
+    }
+    ir::Shape masked = t.shape;
+    if (masked.size() == first.shape.size()) masked[axis] = first.shape[axis];
+    if (masked != first.shape) {
+      l.fail("input '" + t.name + "' has shape " + shape_string(t.shape) + ", expected " +
+             shape_string(first.shape) + " except on axis " + std::to_string(axis));
+    }
+    expected[axis] += t.shape[axis];
+  }
+  l.expect_dtype(out, "output", first.dtype);
+  l.expect_shape(out, "output", expected);
+  ConcatParams p{};
+  p.axis = static_cast<uint32_t>(axis);
+  return lowered(KernelId::kConcat, params_bytes(p));
+}
+
+// pad: pads [before..., after...] (non-negative); mode constant (value: a real value),
+// reflect (pads smaller than the dim) or edge; quantized tensors: constant only, the
+// value quantized.
+LoweredOp lower_pad(const NodeLowering& l) {
+  expect_unary_io(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  const size_t rank = in.shape.size();
+  const std::vector<int64_t> pads = l.node().get_ints("pads");
+  if (pads.size() != 2 * rank) {
+    l.fail("pads has " + std::to_string(pads.size()) + " values, expected 2 * rank = " +
+           std::to_string(2 * rank));
+  }
+  PadParams p{};
+  const std::string mode = l.node().get_string("mode", "constant");
+  if (l.quantized() && mode != "constant") {
+    l.fail("mode '" + mode + "' is not supported on quantized tensors (constant only)");
+  }
+  if (mode == "constant") {
+    p.mode = static_cast<uint32_t>(PadMode::kConstant);
+  } else if (mode == "reflect") {
+    p.mode = static_cast<uint32_t>(PadMode::kReflect);
+  } else if (mode == "edge") {
+    p.mode = static_cast<uint32_t>(PadMode::kEdge);
+  } else {
+    l.fail("mode '" + mode + "' is not supported (expected constant, reflect or edge)");
+  }
+  ir::Shape expected(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t before = pads[i], after = pads[rank + i];
+    if (before < 0 || after < 0 || before > kMaxI32 || after > kMaxI32) {
+      l.fail("pads " + shape_string(pads) + " must be non-negative");
+    }
+    if (mode == "reflect" && (before >= in.shape[i] || after >= in.shape[i])) {
+      l.fail("reflect padding " + std::to_string(before) + "/" + std::to_string(after) +
+             " on axis " + std::to_string(i) + " must be smaller than the dim " +
+             std::to_string(in.shape[i]));
+    }
+    if (mode == "edge" && in.shape[i] == 0 && (before > 0 || after > 0)) {
+      l.fail("edge padding of an empty axis " + std::to_string(i));
+    }
+    p.before[i] = static_cast<int32_t>(before);
+    p.after[i] = static_cast<int32_t>(after);
+    expected[i] = before + in.shape[i] + after;
+  }
+  l.expect_shape(out, "output", expected);
+  const double value = l.node().get_float("value", 0.0);
+  pad_value_bytes(l, out.dtype, l.quantized() ? quantized_pad_value(l, value) : value, p.value);
+  return lowered(KernelId::kPad, params_bytes(p));
+}
+
+// reshape, copy: the output holds the input's elements (any shape).
+LoweredOp lower_copy(const NodeLowering& l) {
+  expect_unary_io(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  if (out.elements() != in.elements()) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + " (" +
+           std::to_string(out.elements()) + " elements), expected " + std::to_string(in.elements()) +
+           " elements like input " + shape_string(in.shape));
+  }
+  return lowered(KernelId::kCopy);
+}
+
+// strided_slice: begin/strides/sizes per input axis (mote_ops.md).
+LoweredOp lower_strided_slice(const NodeLowering& l) {
+  expect_unary_io(l);
+  const ir::Tensor& in = l.input(0);
+  const size_t rank = in.shape.size();
+  const std::vector<int64_t> begin = l.node().get_ints("begin");
+  const std::vector<int64_t> strides = l.node().get_ints("strides");
+  const std::vector<int64_t> sizes = l.node().get_ints("sizes");
+  if (begin.size() != rank || strides.size() != rank || sizes.size() != rank) {
+    l.fail("begin, strides and sizes must hold " + std::to_string(rank) + " values each (input " +
+           shape_string(in.shape) + ")");
+  }
+  StridedSliceParams p{};
+  int64_t elements = 1;
+  for (size_t i = 0; i < kMaxRank; ++i) {
+    p.begin[i] = 0;
+    p.stride[i] = 1;
+    p.count[i] = 1;
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t dim = in.shape[i];
+    const int64_t last = begin[i] + (sizes[i] - 1) * strides[i];
+    if (strides[i] == 0 || sizes[i] < 1 || begin[i] < 0 || begin[i] >= dim || last < 0 || last >= dim ||
+        strides[i] > kMaxI32 || strides[i] < -kMaxI32) {
+      l.fail("axis " + std::to_string(i) + ": begin " + std::to_string(begin[i]) + ", stride " +
+             std::to_string(strides[i]) + ", size " + std::to_string(sizes[i]) + " leave the dim " +
+             std::to_string(dim));
+    }
+    p.begin[i] = static_cast<int32_t>(begin[i]);
+    p.stride[i] = static_cast<int32_t>(strides[i]);
+    p.count[i] = static_cast<int32_t>(sizes[i]);
+    elements *= sizes[i];
+  }
+  if (l.output(0).elements() != elements) {
+    l.fail("output '" + l.output(0).name + "' has shape " + shape_string(l.output(0).shape) + ", expected " +
+           std::to_string(elements) + " elements");
+  }
+  return lowered(KernelId::kStridedSlice, params_bytes(p));
+}
+
+}  // namespace mote::lower

@@ -1,0 +1,260 @@
+// Lowering of the elementwise ops: add, sub, mul, div (numpy broadcast), clamp, sigmoid,
+// tanh, leaky_relu, softmax (along the last axis), quantize and dequantize.
+//
+// Each op runs one check on every dtype (check_binary, check_same_shape_unary); the dtype
+// then decides only the kernel and the parameter struct it fills: float32 kernels take
+// the attributes as they are, the integer ones (int8, int16) their fixed-point form,
+// derived as TFLite Micro derives it (quantization.h).
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "lower/node_lowering.h"
+#include "lower/quantization.h"
+// Kernel parameter structs.
+#include "activation/activation.h"
+#include "elementwise/elementwise.h"
+#include "leaky_relu/leaky_relu.h"
+#include "quantize/quantize.h"
+#include "softmax/softmax.h"
+
+namespace mote::lower {
+namespace {
+
+// a and b broadcast (numpy) to the output's shape; a, b and the output have one dtype.
+DType check_binary(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& a = l.input(0);
+  const ir::Tensor& b = l.input(1);
+  const DType dtype = expect_same_dtype(l);
+  l.expect_dtype(b, "b", dtype);
+  ir::Shape expected;
+  if (!broadcast_shapes(a.shape, b.shape, &expected)) {
+    l.fail("inputs '" + a.name + "' " + shape_string(a.shape) + " and '" + b.name + "' " +
+           shape_string(b.shape) + " do not broadcast");
+  }
+  l.expect_shape(l.output(0), "output", expected);
+  return dtype;
+}
+
+// The float32 binary kernels: BinaryParams, the fused activation as it is.
+LoweredOp binary_f32(const NodeLowering& l, KernelId kernel) {
+  expect_float32(l);
+  BinaryParams p{};
+  l.act(&p.act_min, &p.act_max);
+  return lowered(kernel, params_bytes(p));
+}
+
+// One input, one output of its shape, any dtypes (quantize, dequantize).
+void expect_same_shape(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  l.expect_shape(l.output(0), "output", l.input(0).shape);
+}
+
+// TFLite fixes the output quantization of softmax, logistic and tanh; it accepts a scale
+// within 0.1% of the nominal one (TF_LITE_ENSURE_NEAR) and the exact zero point.
+void expect_fixed_output_quant(const NodeLowering& l, float scale, int32_t zero_point) {
+  const TensorQuant q = per_tensor(l, l.output(0), "output");
+  if (std::fabs(q.scale - scale) > 0.001f * scale || q.zero_point != zero_point) {
+    l.fail(l.label(l.output(0), "output") + " has scale " + float_string(q.scale) + ", zero point " +
+           std::to_string(q.zero_point) + "; TFLite requires scale " + float_string(scale) +
+           ", zero point " + std::to_string(zero_point));
+  }
+}
+
+}  // namespace
+
+LoweredOp lower_add_sub(const NodeLowering& l) {
+  const DType dtype = check_binary(l);
+  const bool add = l.node().op == ir::Op::kAdd;
+  if (!l.quantized()) return binary_f32(l, add ? KernelId::kAddF32 : KernelId::kSubF32);
+  const TensorQuant a_q = per_tensor(l, l.input(0), "a");
+  const TensorQuant b_q = per_tensor(l, l.input(1), "b");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  const bool s8 = dtype == DType::kInt8;
+  // TFLite Micro's ADD/SUB use the general rescaling for int16 too (left shift 15): they
+  // do not read pot_scale_int16.
+  AddSubMultipliers m{};
+  const int32_t left_shift = s8 ? kAddSubLeftShiftS8 : kAddSubLeftShiftS16;
+  const bool ok = add ? add_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m)
+                      : sub_multipliers(a_q.scale, b_q.scale, out_q.scale, left_shift, &m);
+  if (!ok) {
+    l.fail("scales " + float_string(a_q.scale) + ", " + float_string(b_q.scale) + " -> " +
+           float_string(out_q.scale) + " give a rescaling multiplier outside (0, 1)");
+  }
+  int32_t act_min = 0, act_max = 0;
+  act_range(l, out_q, dtype, &act_min, &act_max);
+  const QuantAddSubParams p{a_q.zero_point,      b_q.zero_point,      out_q.zero_point,
+                            m.input1_multiplier, m.input1_shift,      m.input2_multiplier,
+                            m.input2_shift,      m.output_multiplier, m.output_shift,
+                            act_min,             act_max};
+  if (add) return lowered(s8 ? KernelId::kAddS8 : KernelId::kAddS16, params_bytes(p));
+  return lowered(s8 ? KernelId::kSubS8 : KernelId::kSubS16, params_bytes(p));
+}
+
+LoweredOp lower_mul(const NodeLowering& l) {
+  const DType dtype = check_binary(l);
+  if (!l.quantized()) return binary_f32(l, KernelId::kMulF32);
+  const ir::Tensor& a = l.input(0);
+  const ir::Tensor& b = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  const TensorQuant a_q = per_tensor(l, a, "a");
+  const TensorQuant b_q = per_tensor(l, b, "b");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  const bool s8 = dtype == DType::kInt8;
+  if (!s8) {
+    expect_zero_point_zero(l, a, "a", a_q.zero_point);
+    expect_zero_point_zero(l, b, "b", b_q.zero_point);
+    expect_zero_point_zero(l, out, "output", out_q.zero_point);
+  }
+  QuantMulParams p{};
+  p.input1_zero_point = a_q.zero_point;
+  p.input2_zero_point = b_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  mul_multiplier(a_q.scale, b_q.scale, out_q.scale, &p.output_multiplier, &p.output_shift);
+  expect_shift(l, p.output_shift, kMinShift, kMaxShift, "requantization");
+  act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+  return lowered(s8 ? KernelId::kMulS8 : KernelId::kMulS16, params_bytes(p));
+}
+
+LoweredOp lower_div(const NodeLowering& l) {
+  check_binary(l);
+  if (l.quantized()) fail_no_integer_kernel(l);
+  return binary_f32(l, KernelId::kDivF32);
+}
+
+// clamp (float32): min, max (double, default -inf/+inf) as the kernel's bounds.
+LoweredOp lower_clamp(const NodeLowering& l) {
+  if (l.quantized()) fail_no_integer_kernel(l);
+  check_same_shape_unary(l);
+  const double lo = l.node().get_float("min", -std::numeric_limits<double>::infinity());
+  const double hi = l.node().get_float("max", std::numeric_limits<double>::infinity());
+  if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
+    l.fail("range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is empty or NaN");
+  }
+  expect_float32(l);
+  ClampParams p{};
+  p.min = static_cast<float>(lo);
+  p.max = static_cast<float>(hi);
+  return lowered(KernelId::kClampF32, params_bytes(p));
+}
+
+// sigmoid, tanh: float32 (no parameters) or int8 (TFLite's fixed output quantization).
+LoweredOp lower_sigmoid_tanh(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  const bool sigmoid = l.node().op == ir::Op::kSigmoid;
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(sigmoid ? KernelId::kSigmoidF32 : KernelId::kTanhF32);
+  }
+  if (dtype != DType::kInt8) l.fail(std::string("int16 ") + ir::op_name(l.node().op) + " has no kernel yet");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  if (sigmoid) expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
+  else expect_fixed_output_quant(l, 1.0f / 128.0f, 0);
+  SigmoidTanhS8Params p{};
+  p.input_zero_point = in_q.zero_point;
+  if (!sigmoid_tanh_s8_params(in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.input_range_radius)) {
+    l.fail("input scale " + float_string(in_q.scale) + " is outside what TFLite's int8 " +
+           ir::op_name(l.node().op) + " supports");
+  }
+  return lowered(sigmoid ? KernelId::kSigmoidS8 : KernelId::kTanhS8, params_bytes(p));
+}
+
+// leaky_relu (int8, int16): x for x >= 0, alpha * x below.
+LoweredOp lower_leaky_relu(const NodeLowering& l) {
+  if (!l.quantized()) fail_no_float_kernel(l);
+  const DType dtype = check_same_shape_unary(l);
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  const double alpha = l.node().get_float("alpha", 0.2);
+  if (!std::isfinite(alpha)) l.fail("alpha " + float_string(alpha) + " is not finite");
+  LeakyReluQuantParams p{};
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  leaky_relu_multipliers(in_q.scale, static_cast<float>(alpha), out_q.scale, &p.alpha_multiplier,
+                         &p.alpha_shift, &p.identity_multiplier, &p.identity_shift);
+  expect_shift(l, p.alpha_shift, kMinShift, kMaxShift, "alpha");
+  expect_shift(l, p.identity_shift, kMinShift, kMaxShift, "identity");
+  if (p.alpha_multiplier == std::numeric_limits<int32_t>::min()) l.fail("alpha multiplier overflows");
+  return lowered(dtype == DType::kInt8 ? KernelId::kLeakyReluS8 : KernelId::kLeakyReluS16, params_bytes(p));
+}
+
+// softmax along the last axis: float32 (beta as it is) or int8 (TFLite's fixed output
+// quantization, beta folded into the input multiplier).
+LoweredOp lower_softmax(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  l.expect_min_rank(l.input(0), "input", 1);
+  const float beta = static_cast<float>(l.node().get_float("beta", 1.0));
+  if (!l.quantized()) {
+    expect_float32(l);
+    SoftmaxParams p{};
+    p.beta = beta;
+    return lowered(KernelId::kSoftmaxF32, params_bytes(p));
+  }
+  if (dtype != DType::kInt8) l.fail("int16 softmax has no kernel yet");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
+  SoftmaxS8Params p{};
+  if (!softmax_s8_params(beta, in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.diff_min)) {
+    l.fail("beta " + float_string(beta) + " * input scale " + float_string(in_q.scale) +
+           " is too small for TFLite's int8 softmax");
+  }
+  return lowered(KernelId::kSoftmaxS8, params_bytes(p));
+}
+
+// quantize: float -> int8/int16, or requantize between int8/int16/int32.
+LoweredOp lower_quantize(const NodeLowering& l) {
+  expect_same_shape(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  if (in.dtype == DType::kFloat32) {
+    const TensorQuant out_q = per_tensor(l, out, "output");
+    const std::vector<uint8_t> params = params_bytes(AffineQuantParams{out_q.scale, out_q.zero_point});
+    if (out.dtype == DType::kInt8) return lowered(KernelId::kQuantizeF32S8, params);
+    if (out.dtype == DType::kInt16) return lowered(KernelId::kQuantizeF32S16, params);
+    l.fail(l.label(out, "output") + " has dtype " + dtype_name(out.dtype) + ", expected int8 or int16");
+  }
+  if (!is_integer(in.dtype) || !is_integer(out.dtype)) {
+    l.fail(std::string("quantize from ") + dtype_name(in.dtype) + " to " + dtype_name(out.dtype) +
+           " is not supported");
+  }
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  struct Pair { DType from, to; KernelId kernel; };
+  static const Pair kPairs[] = {
+      {DType::kInt8, DType::kInt8, KernelId::kRequantizeS8S8},
+      {DType::kInt8, DType::kInt16, KernelId::kRequantizeS8S16},
+      {DType::kInt8, DType::kInt32, KernelId::kRequantizeS8S32},
+      {DType::kInt16, DType::kInt8, KernelId::kRequantizeS16S8},
+      {DType::kInt16, DType::kInt16, KernelId::kRequantizeS16S16},
+      {DType::kInt16, DType::kInt32, KernelId::kRequantizeS16S32},
+      {DType::kInt32, DType::kInt8, KernelId::kRequantizeS32S8},
+      {DType::kInt32, DType::kInt16, KernelId::kRequantizeS32S16},
+  };
+  for (const Pair& pair : kPairs) {
+    if (pair.from != in.dtype || pair.to != out.dtype) continue;
+    RequantizeParams p{};
+    p.input_zero_point = in_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    requantize_multiplier(in_q.scale, out_q.scale, &p.multiplier, &p.shift);
+    expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
+    return lowered(pair.kernel, params_bytes(p));
+  }
+  l.fail(std::string("requantize from ") + dtype_name(in.dtype) + " to " + dtype_name(out.dtype) +
+         " is not supported");
+}
+
+// dequantize: int8/int16 -> float32.
+LoweredOp lower_dequantize(const NodeLowering& l) {
+  expect_same_shape(l);
+  const ir::Tensor& in = l.input(0);
+  l.expect_dtype(l.output(0), "output", DType::kFloat32);
+  const TensorQuant in_q = per_tensor(l, in, "input");
+  const std::vector<uint8_t> params = params_bytes(AffineQuantParams{in_q.scale, in_q.zero_point});
+  if (in.dtype == DType::kInt8) return lowered(KernelId::kDequantizeS8F32, params);
+  if (in.dtype == DType::kInt16) return lowered(KernelId::kDequantizeS16F32, params);
+  l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) + ", expected int8 or int16");
+}
+
+}  // namespace mote::lower

@@ -1,0 +1,180 @@
+// Lowering of lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM) to the integer kernel lstm_s8
+// (kernels/lstm/lstm.h): int8 only, as TFLite Micro's integer LSTM; there is no float
+// path.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "lower/node_lowering.h"
+#include "lower/quantization.h"
+// Kernel parameter structs.
+#include "lstm/lstm.h"
+
+namespace mote::lower {
+namespace {
+
+// TFLite Micro's CheckedLog2: round(log2(x)) computed in float (the exactness flag it
+// also returns is ignored by the LSTM, and so here).
+int32_t checked_log2(float x) {
+  const float log2x = std::log(x) * (1.0f / std::log(2.0f));
+  return static_cast<int32_t>(std::round(log2x));
+}
+
+// What lstm's check establishes: the shapes (input [B,T,I], or [T,B,I] when time_major;
+// hidden and cell state B x units elements, constants: the initial state).
+struct LstmCheck {
+  bool time_major = false;
+  int64_t batches = 0, steps = 0, inputs = 0, units = 0;
+};
+
+// The tensors and attributes TFLite Micro's integer LSTM takes (see lower_lstm).
+LstmCheck check_lstm(const NodeLowering& l) {
+  const ir::Node& node = l.node();
+  if (node.inputs.size() != 24) {
+    l.fail("has " + std::to_string(node.inputs.size()) + " inputs, expected TFLite's 24");
+  }
+  if (node.outputs.size() != 1 || node.outputs[0] == ir::kNoTensor) l.fail("expected one output");
+  struct Variant { int first, last; const char* what; };
+  static const Variant kUnsupported[] = {
+      {9, 11, "peephole connections (inputs 9..11, cell-to-gate weights)"},
+      {16, 17, "a projection layer (inputs 16..17)"},
+      {20, 23, "layer normalization (inputs 20..23)"},
+  };
+  for (const Variant& v : kUnsupported)
+    for (int i = v.first; i <= v.last; ++i)
+      if (l.has_input(i)) l.fail(std::string("uses ") + v.what + ", which the integer LSTM kernel does not support");
+  for (int i : {1, 5, 12})
+    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing: coupled input and forget gates (CIFG) are not supported by the integer LSTM kernel");
+  for (int i : {0, 2, 3, 4, 6, 7, 8, 13, 14, 15, 18, 19})
+    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing");
+
+  const ir::Tensor& x = l.input(0);
+  const ir::Tensor& y = l.output(0);
+  const ir::Tensor& h0 = l.input(18);
+  const ir::Tensor& c0 = l.input(19);
+  if (x.dtype != DType::kInt8) {
+    l.fail(l.label(x, "input") + " has dtype " + dtype_name(x.dtype) +
+           ", expected int8 (only the 8x8->16 integer LSTM is supported; float, hybrid and "
+           "int16 LSTMs are not)");
+  }
+  l.expect_dtype(y, "output", DType::kInt8);
+  l.expect_dtype(h0, "hidden state", DType::kInt8);
+  l.expect_dtype(c0, "cell state", DType::kInt16);
+  l.expect_rank(x, "input", 3);
+  l.expect_rank(y, "output", 3);
+  LstmCheck c;
+  c.time_major = node.get_int("time_major", 0) != 0;
+  c.batches = c.time_major ? x.shape[1] : x.shape[0];
+  c.steps = c.time_major ? x.shape[0] : x.shape[1];
+  c.inputs = x.shape[2];
+  c.units = h0.shape.empty() ? 0 : h0.shape.back();
+  if (c.units < 1 || h0.elements() != c.batches * c.units) {
+    l.fail(l.label(h0, "hidden state") + " has shape " + shape_string(h0.shape) + ", expected " +
+           std::to_string(c.batches) + " x units elements");
+  }
+  if (c0.elements() != c.batches * c.units) {
+    l.fail(l.label(c0, "cell state") + " has shape " + shape_string(c0.shape) + ", expected " +
+           std::to_string(c.batches * c.units) + " elements");
+  }
+  if (!h0.is_constant || !c0.is_constant) {
+    l.fail("the hidden and cell state inputs must be constants (the initial state)");
+  }
+  l.expect_shape(y, "output", {x.shape[0], x.shape[1], c.units});
+  const std::string activation = node.get_string("activation", "tanh");
+  if (activation != "tanh") {
+    l.fail("cell gate activation '" + activation + "' is not supported (TFLite Micro's integer LSTM: tanh)");
+  }
+  return c;
+}
+
+// Gate g's (input, forget, cell, output) input and recurrent requantization to the gate
+// pre-activation scale 2^-12, after checking its weights (int8 per tensor, [units, I] and
+// [units, units]) and bias (int32 [units]).
+void lstm_gate_params(const NodeLowering& l, const LstmCheck& c, int g, const TensorQuant& x_q,
+                      const TensorQuant& h_q, LstmGateParams& gp) {
+  const float gate_scale = 1.0f / 4096;  // 2^-12: gate pre-activations, Q3.12
+  static const char* const kGateNames[4] = {"input", "forget", "cell", "output"};
+  const std::string gate = kGateNames[g];
+  const ir::Tensor& wx = l.input(1 + g);
+  const ir::Tensor& wh = l.input(5 + g);
+  const ir::Tensor& bias = l.input(12 + g);
+  const std::string wx_role = gate + " gate input weights";
+  const std::string wh_role = gate + " gate recurrent weights";
+  l.expect_dtype(wx, wx_role.c_str(), DType::kInt8);
+  l.expect_dtype(wh, wh_role.c_str(), DType::kInt8);
+  l.expect_shape(wx, wx_role.c_str(), {c.units, c.inputs});
+  l.expect_shape(wh, wh_role.c_str(), {c.units, c.units});
+  l.expect_dtype(bias, (gate + " gate bias").c_str(), DType::kInt32);
+  l.expect_shape(bias, (gate + " gate bias").c_str(), {c.units});
+  for (const ir::Tensor* w : {&wx, &wh}) {
+    if (w->quant.scales.size() > 1) {
+      l.fail(l.label(*w, "weights") + " is quantized per channel; TFLite Micro's LSTM uses "
+             "per-tensor weight scales only");
+    }
+  }
+  const TensorQuant wx_q = per_tensor(l, wx, wx_role.c_str());
+  const TensorQuant wh_q = per_tensor(l, wh, wh_role.c_str());
+  fully_connected_multiplier(x_q.scale, wx_q.scale, gate_scale, &gp.input_multiplier, &gp.input_shift);
+  fully_connected_multiplier(h_q.scale, wh_q.scale, gate_scale, &gp.recurrent_multiplier, &gp.recurrent_shift);
+  expect_shift(l, gp.input_shift, kMinShift, kMaxShift, gate + " gate input");
+  expect_shift(l, gp.recurrent_shift, kMinShift, kMaxShift, gate + " gate recurrent");
+  gp.input_weight_zero_point = wx_q.zero_point;
+  gp.recurrent_weight_zero_point = wh_q.zero_point;
+}
+
+}  // namespace
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM, integer 8x8->16 (kernels/lstm/lstm.h): what TFLite
+// Micro's Prepare accepts (ValidateTensorStatus, ValidateTensorSize), with parameters
+// derived as its PrepareGateParametersInteger / CreateLstmCellStateInfo do. Scratch: the
+// kernel's running state (lstm_s8_scratch_bytes).
+LoweredOp lower_lstm(const NodeLowering& l) {
+  const LstmCheck c = check_lstm(l);
+  const ir::Tensor& h0 = l.input(18);
+  const ir::Tensor& c0 = l.input(19);
+  const TensorQuant x_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant h_q = per_tensor(l, h0, "hidden state");
+  const TensorQuant c_q = per_tensor(l, c0, "cell state");
+  expect_zero_point_zero(l, c0, "cell state", c_q.zero_point);
+  const float gate_out_scale = 1.0f / 32768;  // 2^-15: gate outputs, Q0.15
+
+  LstmS8Params p{};
+  for (int g = 0; g < 4; ++g) lstm_gate_params(l, c, g, x_q, h_q, p.gate[g]);
+  mul_multiplier(gate_out_scale, c_q.scale, c_q.scale, &p.forget_cell.multiplier, &p.forget_cell.shift);
+  mul_multiplier(gate_out_scale, gate_out_scale, c_q.scale, &p.input_cell.multiplier, &p.input_cell.shift);
+  mul_multiplier(gate_out_scale, gate_out_scale, h_q.scale, &p.hidden.multiplier, &p.hidden.shift);
+  expect_shift(l, p.forget_cell.shift, kMinShift, kMaxShift, "forget x cell");
+  expect_shift(l, p.input_cell.shift, kMinShift, kMaxShift, "input x cell gate");
+  expect_shift(l, p.hidden.shift, kMinShift, kMaxShift, "hidden state");
+  p.input_zero_point = x_q.zero_point;
+  p.hidden_zero_point = h_q.zero_point;
+
+  // tanh of the cell state: TFLite Micro's lstm_internal::Tanh with the cell scale's power.
+  const int32_t power = checked_log2(c_q.scale);
+  const int32_t tanh_shift = 12 + power;  // (15 + power) - 3
+  if (tanh_shift > 12 || tanh_shift < -31) {
+    l.fail(l.label(c0, "cell state") + " has scale " + float_string(c_q.scale) +
+           ", outside what the integer LSTM's tanh supports (2^-43 .. 2^0)");
+  }
+  p.cell_tanh_multiplier = tanh_shift >= 0 ? 3 << tanh_shift : 3;
+  p.cell_tanh_shift = tanh_shift >= 0 ? 0 : -tanh_shift;
+
+  const double cell_clip = l.node().get_float("cell_clip", 0.0);
+  if (std::isnan(cell_clip)) l.fail("cell_clip is NaN");
+  p.cell_clip_enabled = static_cast<float>(cell_clip) > 0.0f ? 1 : 0;
+  if (p.cell_clip_enabled) {
+    const double q = std::min(std::max(static_cast<double>(static_cast<float>(cell_clip)) /
+                                           static_cast<double>(c_q.scale), -32768.0),
+                              32767.0);
+    p.cell_clip = static_cast<int16_t>(q);
+  }
+  p.time_major = c.time_major ? 1 : 0;
+
+  LoweredOp op = lowered(KernelId::kLstmS8, params_bytes(p),
+                         static_cast<uint64_t>(c.batches * c.steps) *
+                             static_cast<uint64_t>(4 * c.units * (c.inputs + c.units)));
+  op.scratch_bytes = lstm_s8_scratch_bytes(static_cast<uint32_t>(c.inputs), static_cast<uint32_t>(c.units));
+  return op;
+}
+
+}  // namespace mote::lower

@@ -1,0 +1,171 @@
+// Lowering of pooling and reductions: avg_pool2d and max_pool2d over NHWC windows, mean
+// over any axes; float32, int8 and int16.
+//
+// Each op runs one check on every dtype (check_pool2d with the window rule,
+// window_output_size in kernels/window_geometry.h; check_mean); the dtype then decides
+// only the kernel and the parameter struct it fills. The integer pools take what TFLite
+// has (no dilation, no count_include_pad, no ceil mode, pads smaller than the window).
+#include <string>
+#include <vector>
+
+#include "lower/node_lowering.h"
+#include "lower/quantization.h"
+// Kernel parameter structs.
+#include "mean/mean.h"
+#include "pool2d/pool2d.h"
+
+namespace mote::lower {
+namespace {
+
+// What a pool's check establishes, for every dtype.
+struct PoolCheck {
+  DType dtype;  // of the input and the output
+  int32_t kernel_h, kernel_w;
+  WindowGeometry window;
+};
+
+// input and output [N,H,W,C] / [N,OH,OW,C], one dtype; attributes kernel (required),
+// strides, dilations, pads. OH, OW: the window rule's (floor), or on the float path also
+// its ceil_mode form.
+PoolCheck check_pool2d(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(out, "output", 4);
+  PoolCheck c{};
+  c.dtype = expect_same_dtype(l);
+  const auto kernel = l.ints("kernel", 2, {}, 1);
+  c.kernel_h = kernel[0];
+  c.kernel_w = kernel[1];
+  c.window = l.window();
+
+  const bool ceil_mode_allowed = !l.quantized();
+  const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], channels = in.shape[3];
+  const int64_t oh = out.shape[1], ow = out.shape[2];
+  const int64_t floor_h = window_output_h(c.window, h, c.kernel_h, false);
+  const int64_t floor_w = window_output_w(c.window, w, c.kernel_w, false);
+  const bool fits_h =
+      oh >= 1 && (oh == floor_h || (ceil_mode_allowed && oh == window_output_h(c.window, h, c.kernel_h, true)));
+  const bool fits_w =
+      ow >= 1 && (ow == floor_w || (ceil_mode_allowed && ow == window_output_w(c.window, w, c.kernel_w, true)));
+  if (out.shape[0] != n || out.shape[3] != channels || !fits_h || !fits_w) {
+    const ir::Shape floor_shape = {n, floor_h, floor_w, channels};
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
+           shape_string(floor_shape) + (ceil_mode_allowed ? " (or its ceil_mode form)" : ""));
+  }
+  return c;
+}
+
+// The integer pools' limits (TFLite's): input and output quantized alike, no dilation, no
+// count_include_pad, pads smaller than the window; int16 average: at most 65535 cells
+// (avg_pool2d_s16's int32 sum).
+void expect_integer_pool(const NodeLowering& l, const PoolCheck& c, bool average) {
+  if (!same_quant(l.input(0), l.output(0))) {
+    l.fail("input and output quantization differ; TFLite pooling requires them equal");
+  }
+  const WindowGeometry& w = c.window;
+  const std::string dtype = dtype_name(c.dtype);
+  if (w.dilation_h != 1 || w.dilation_w != 1) l.fail("dilated pooling is not supported on " + dtype);
+  if (average && l.node().get_int("count_include_pad", 0) != 0) {
+    l.fail("count_include_pad is not supported on " + dtype +
+           " (TFLite averages only the cells inside the image)");
+  }
+  if (w.pad_top >= c.kernel_h || w.pad_bottom >= c.kernel_h || w.pad_left >= c.kernel_w ||
+      w.pad_right >= c.kernel_w) {
+    l.fail("pads " + shape_string({w.pad_top, w.pad_left, w.pad_bottom, w.pad_right}) +
+           " must be smaller than the kernel");
+  }
+  if (c.dtype == DType::kInt16 && average && int64_t{c.kernel_h} * c.kernel_w > 65535) {
+    l.fail("int16 average pooling window " + std::to_string(c.kernel_h) + "x" + std::to_string(c.kernel_w) +
+           " has more than 65535 cells (its int32 sum could overflow)");
+  }
+}
+
+// What mean's check establishes, for every dtype.
+struct MeanCheck {
+  DType dtype;  // of the input and the output
+  uint32_t axes_mask;  // bit i set: input axis i is reduced
+  int64_t reduced;     // input elements per output element
+};
+
+// axes (default all) distinct and within the input's rank; the output holds the kept
+// elements (keepdims or not: its shape decides).
+MeanCheck check_mean(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  MeanCheck c{};
+  c.dtype = expect_same_dtype(l);
+  const size_t rank = in.shape.size();
+  std::vector<int64_t> axes = l.node().get_ints("axes");
+  if (!l.node().has("axes")) {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  for (int64_t axis : axes) {
+    if (axis < 0 || static_cast<size_t>(axis) >= rank) {
+      l.fail("axis " + std::to_string(axis) + " is out of range for input rank " + std::to_string(rank));
+    }
+    if (c.axes_mask & (1u << axis)) l.fail("axis " + std::to_string(axis) + " is listed twice");
+    c.axes_mask |= 1u << axis;
+  }
+  int64_t kept = 1;
+  c.reduced = 1;
+  for (size_t i = 0; i < rank; ++i) (c.axes_mask & (1u << i) ? c.reduced : kept) *= in.shape[i];
+  if (out.elements() != kept) {
+    l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + " (" +
+           std::to_string(out.elements()) + " elements), expected " + std::to_string(kept) +
+           " kept elements");
+  }
+  return c;
+}
+
+}  // namespace
+
+// avg_pool2d, max_pool2d.
+LoweredOp lower_pool2d(const NodeLowering& l) {
+  const bool average = l.node().op == ir::Op::kAvgPool2d;
+  const PoolCheck c = check_pool2d(l);
+  if (!l.quantized()) {
+    expect_float32(l);
+    Pool2dParams p{};
+    p.kernel_h = c.kernel_h;
+    p.kernel_w = c.kernel_w;
+    p.window = c.window;
+    p.count_include_pad = average ? (l.node().get_int("count_include_pad", 0) != 0 ? 1 : 0) : 0;
+    l.act(&p.act_min, &p.act_max);
+    return lowered(average ? KernelId::kAvgPool2dF32 : KernelId::kMaxPool2dF32, params_bytes(p));
+  }
+  expect_integer_pool(l, c, average);
+  int32_t act_min = 0, act_max = 0;
+  act_range(l, per_tensor(l, l.output(0), "output"), c.dtype, &act_min, &act_max);
+  if (c.dtype == DType::kInt8) {
+    const Pool2dS8Params p{c.kernel_h, c.kernel_w, c.window, act_min, act_max};
+    return lowered(average ? KernelId::kAvgPool2dS8 : KernelId::kMaxPool2dS8, params_bytes(p));
+  }
+  const Pool2dS16Params p{c.kernel_h, c.kernel_w, c.window, act_min, act_max};
+  return lowered(average ? KernelId::kAvgPool2dS16 : KernelId::kMaxPool2dS16, params_bytes(p));
+}
+
+LoweredOp lower_mean(const NodeLowering& l) {
+  const MeanCheck c = check_mean(l);
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kMeanF32, params_bytes(MeanParams{c.axes_mask}));
+  }
+  // int16: the same arithmetic with int16 data and zero points (TFLite Micro requires
+  // neither equal scales nor zero point 0 for MEAN).
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  int32_t multiplier = 0, shift = 0;
+  mean_multiplier(in_q.scale, out_q.scale, c.reduced, &multiplier, &shift);
+  expect_shift(l, shift, kMinShift, kMaxShift, "requantization");
+  if (c.dtype == DType::kInt8) {
+    return lowered(KernelId::kMeanS8,
+                   params_bytes(MeanS8Params{c.axes_mask, in_q.zero_point, out_q.zero_point, multiplier, shift}));
+  }
+  return lowered(KernelId::kMeanS16,
+                 params_bytes(MeanS16Params{c.axes_mask, in_q.zero_point, out_q.zero_point, multiplier, shift}));
+}
+
+}  // namespace mote::lower
