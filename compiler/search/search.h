@@ -1,0 +1,75 @@
+// Every search the compiler runs, in one place: what each tries, how they nest and what
+// they cost. Their mechanisms live with their subject (ptq/, schedule/, patching/, link/,
+// planner/); the loops that try candidates and choose among them are here, and each
+// counts what it tried, and the time it took, in the SearchReport (compiler/report.h:
+// `mote compile --json` "search", one line per search that ran in the text report).
+//
+// Outermost first; every candidate of a search runs the searches below it. Costs are
+// for MobileNet-class models on the host (the candidates of one search, and which
+// search dominates).
+//
+//   int16_policy   --quantize int8 with --int16 auto or all            quantize()
+//       The largest k such that the last k activations (ptq::int16_candidates, in
+//       execution order) may be int16 while the finished program's arena stays within
+//       --arena-budget, or without one, the all-int8 program's: a bisection over k (the
+//       arena grows with k), each candidate a quantized graph (weights rounded to
+//       nearest: the arena does not depend on them) compiled through arena_budget.
+//       1 + log2(activations) candidates; --int16 all takes every activation without a
+//       compile. Then the int8 program and the split are measured on the calibration
+//       samples (SQNR) and the better kept (kAuto keeps int8 when it is accurate
+//       enough); weights are rounded with GPTQ for the program that ships only.
+//   arena_budget   --arena-budget                                       lower_within_budget()
+//       lower_for_memory with --optimize as given; a fast plan over the budget is done
+//       again with --optimize memory; a program still over it is refused. 1-2 candidates.
+//   op_order                                                            lower_for_memory()
+//       The model's order and, when it differs, the order with the lowest peak of live
+//       bytes (schedule::min_peak_order: exact over the sets of ops run for small graphs,
+//       greedy beyond), each linked; the smaller arena wins (the model's on a tie).
+//       1-2 candidates.
+//   patching       --patching auto                                      lower_for_memory()
+//       patching::rank_candidates patches every stage x grid on a skeleton of the graph
+//       and ranks them without lowering (hundreds of candidates, cheap); the best six are
+//       linked, and the smallest arena is kept when it beats the unpatched program's: by
+//       any amount with --optimize memory, by a fifth with speed (tiles cost crops,
+//       joins and shorter loops). Linking is the cost: patched graphs have hundreds of
+//       ops, and each link runs the two searches below.
+//   variant_fallback  --optimize memory                                  link()
+//       An optimized kernel variant whose scratch reaches the arena peak gives way to its
+//       reference kernel (no scratch) when that lowers the arena: largest scratch first,
+//       all ops of that kernel together (the tiles of a patched layer reach the peak
+//       together), repeated until nothing improves. At most 24 candidates, each a plan.
+//   planner        every link                                            link(), link::plan
+//       planner::plan_with_in_place_links: which in-place links to keep (at most
+//       2 * links + 19 sets), each set placed by planner::plan_memory (eight greedy
+//       strategies, eight more per pinned chain, O(n^2 log n) each for n buffers).
+//       Candidates: memory plans made.
+//
+// A search's seconds include the seconds of the searches nested in it.
+#pragma once
+
+#include "compiler.h"
+#include "ir/graph.h"
+#include "ptq/ptq.h"
+#include "report.h"
+#include "target/target.h"
+
+namespace mote::search {
+
+// int16_policy: the quantized graph of a calibrated float graph under
+// options.quantize_options (its int16 policy; arena budget: options.arena_budget when
+// the policy gives none); fills *report (tensors, float nodes, accuracy).
+ir::Graph quantize(const ir::Graph& graph, const ptq::Calibration& calibration, const CompileOptions& options,
+                   ptq::Report* report, SearchReport& search);
+
+// arena_budget: lower_for_memory held to options.arena_budget (0: no budget). Throws
+// CompileError naming both sizes when the program cannot fit.
+CompileResult lower_within_budget(const ir::Graph& graph, const CompileOptions& options, SearchReport& search);
+
+// op_order, then with Patching::kAuto patching (CompileReport::reordered, ::patching).
+CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search);
+
+// variant_fallback (with Optimize::kMemory) and planner: the graph in its order, linked
+// (compiler/link/link.h).
+CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search);
+
+}  // namespace mote::search
