@@ -285,20 +285,28 @@ Prepared prepare(const ir::Graph& graph, Target target) {
   return p;
 }
 
-Layout plan(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops) {
+Layout lay_out(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops) {
   Layout layout;
   layout.buffers = prepared.buffers;
-  const std::vector<size_t> linked = link_in_place(prepared, ops, layout.buffers);
+  layout.linked = link_in_place(prepared, ops, layout.buffers);
   layout.scratch_buffer.assign(ops.size(), SIZE_MAX);
   for (size_t k = 0; k < ops.size(); ++k) {
     if (ops[k].scratch_bytes == 0) continue;
     layout.scratch_buffer[k] = layout.buffers.size();
     layout.buffers.push_back({ops[k].scratch_bytes, static_cast<uint32_t>(k), static_cast<uint32_t>(k)});
   }
-  planner::LinkedPlan best = planner::plan_with_in_place_links(layout.buffers, linked, kTensorAlignment);
+  return layout;
+}
+
+uint64_t arena_floor(const Layout& layout) {
+  const std::vector<uint64_t> live = planner::live_bytes_per_op(layout.buffers, kTensorAlignment);
+  return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+}
+
+void plan(Layout& layout) {
+  planner::LinkedPlan best = planner::plan_with_in_place_links(layout.buffers, layout.linked, kTensorAlignment);
   layout.plan = std::move(best.plan);
   layout.plans = best.plans;
-  return layout;
 }
 
 CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout) {
@@ -350,7 +358,9 @@ CompileResult assemble(const Prepared& prepared, const std::vector<lower::Lowere
 
 CompileResult link_program(const ir::Graph& graph, Target target) {
   const Prepared prepared = prepare(graph, target);
-  return assemble(prepared, prepared.ops, plan(prepared, prepared.ops));
+  Layout layout = lay_out(prepared, prepared.ops);
+  plan(layout);
+  return assemble(prepared, prepared.ops, layout);
 }
 
 }  // namespace mote::link

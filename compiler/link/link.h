@@ -9,9 +9,10 @@
 //               tensors, lets an op whose kernel only moves its input's bytes (placement
 //               alias: reshape, copy) share its input's buffer, and gives every arena
 //               buffer its lifetime.
-//   plan():     for a choice of kernels (the prepared ones, or some replaced for the same
-//               nodes): the in-place links the kernels allow, one scratch buffer per op
-//               that needs one, and the memory plan with the best set of links
+//   lay_out():  for a choice of kernels (the prepared ones, or some replaced for the same
+//               nodes): the in-place links the kernels allow and one scratch buffer per
+//               op that needs one;
+//   plan():     the memory plan with the best set of those links
 //               (planner/in_place_links.h).
 //   assemble(): the program (emit::ProgramSpec -> bytes, emit/program_writer.h) and the
 //               report's sizes and per-op rows.
@@ -44,16 +45,27 @@ struct Prepared {
 Prepared prepare(const ir::Graph& graph, Target target);
 
 struct Layout {
-  planner::Plan plan;
   // The prepared buffers with every in-place link the kernels allow (the plan may keep
   // fewer), then the scratch buffers.
   std::vector<planner::Buffer> buffers;
+  std::vector<size_t> linked;          // the buffers with an in-place link, in op order
   std::vector<size_t> scratch_buffer;  // per op: its scratch buffer, SIZE_MAX for none
+  planner::Plan plan;                  // from plan()
   size_t plans = 0;                    // memory plans the in-place link search made
 };
 
-// `ops` holds one lowered op per node of prepared.graph.
-Layout plan(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops);
+// The buffers for a choice of kernels, `ops` (one per node of prepared.graph: the
+// prepared ones, or some replaced by other kernels for the same nodes): in-place links
+// and scratch, not yet placed.
+Layout lay_out(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops);
+
+// No plan of the layout's buffers fits a smaller arena: the most (aligned) bytes live at
+// any op with every link on (turning a link off never lowers it).
+uint64_t arena_floor(const Layout& layout);
+
+// Places the buffers: layout.plan with the best set of in-place links
+// (planner/in_place_links.h).
+void plan(Layout& layout);
 
 CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout);
 

@@ -1,6 +1,7 @@
 #include "planner/in_place_links.h"
 
 #include <algorithm>
+#include <map>
 
 namespace mote::planner {
 
@@ -28,20 +29,25 @@ LinkedPlan plan_with_in_place_links(const std::vector<Buffer>& buffers, const st
     Plan plan;
     size_t links = 0;
   };
+  // The descents revisit sets of links (each starts with the toggles of its start):
+  // every set is planned once.
+  std::map<std::vector<bool>, Plan> planned;
   auto evaluate = [&](std::vector<bool> on) {
-    std::vector<Buffer> trial = buffers;
     Candidate c;
-    for (size_t i = 0; i < linked.size(); ++i) {
-      if (on[i]) {
-        ++c.links;
-        continue;
+    c.links = static_cast<size_t>(std::count(on.begin(), on.end(), true));
+    auto found = planned.find(on);
+    if (found == planned.end()) {
+      std::vector<Buffer> trial = buffers;
+      for (size_t i = 0; i < linked.size(); ++i) {
+        if (on[i]) continue;
+        trial[linked[i]].in_place_of = -1;
+        trial[linked[i]].in_place_shift = 0;
       }
-      trial[linked[i]].in_place_of = -1;
-      trial[linked[i]].in_place_shift = 0;
+      found = planned.emplace(on, plan_memory(trial, alignment)).first;
+      ++result.plans;
     }
     c.on = std::move(on);
-    c.plan = plan_memory(trial, alignment);
-    ++result.plans;
+    c.plan = found->second;
     return c;
   };
   auto better = [](const Candidate& a, const Candidate& b) {

@@ -12,7 +12,8 @@
 // fewer links. The search stops early at the bound all links give, reached exactly: no
 // set of these links plans below it.
 //
-// Cost: at most 2 * links + 19 plans (plan_memory, each itself eight or more placements).
+// Cost: at most 2 * links + 19 sets of links tried, each planned once (plan_memory, itself
+// eight or more placements): the descents revisit sets.
 #pragma once
 
 #include <cstddef>

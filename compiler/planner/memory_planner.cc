@@ -385,11 +385,16 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
 
   const std::vector<std::vector<uint32_t>> together = live_together(buffers, sizes);
   bool have_best = false;
+  std::vector<std::vector<size_t>> sorted(orders.size());  // each order, sorted when first used
   auto try_orders = [&](Pin pin, const std::string& prefix) {
-    for (const auto& [order_name, less] : orders) {
-      std::vector<size_t> order(groups.size());
-      std::iota(order.begin(), order.end(), size_t{0});
-      std::stable_sort(order.begin(), order.end(), less);
+    for (size_t o = 0; o < orders.size(); ++o) {
+      const auto& [order_name, less] = orders[o];
+      std::vector<size_t>& order = sorted[o];
+      if (order.empty()) {
+        order.resize(groups.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        std::stable_sort(order.begin(), order.end(), less);
+      }
       for (const auto& [rule_name, rule] : rules) {
         std::vector<uint64_t> offsets = place(sizes, together, groups, order, rule, pin);
         const uint64_t arena = arena_of(offsets, sizes);

@@ -41,11 +41,10 @@ class StageTimer {
 
 // ---------------------------------------------------------------- planner
 
-link::Layout plan(const link::Prepared& prepared, const std::vector<lower::LoweredOp>& ops, SearchReport& search) {
+void plan(link::Layout& layout, SearchReport& search) {
   StageTimer timer(search.planner);
-  link::Layout layout = link::plan(prepared, ops);
+  link::plan(layout);
   search.planner.candidates += layout.plans;
-  return layout;
 }
 
 // ---------------------------------------------------------------- variant fallback
@@ -85,7 +84,9 @@ void fall_back_from_variants(const link::Prepared& prepared, std::vector<lower::
         const size_t k = candidates[j];
         trial_ops[k] = lower::lower_node(prepared.graph, prepared.graph.nodes[k], Target::kHost);  // the reference
       }
-      link::Layout trial = plan(prepared, trial_ops, search);
+      link::Layout trial = link::lay_out(prepared, trial_ops);
+      if (link::arena_floor(trial) >= layout.plan.arena_bytes) continue;  // cannot plan smaller
+      plan(trial, search);
       if (trial.plan.arena_bytes < layout.plan.arena_bytes) {
         ops = std::move(trial_ops);
         layout = std::move(trial);
@@ -239,7 +240,8 @@ Int16Split choose_int16_split(const ir::Graph& graph, const ptq::Calibration& ca
 CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search) {
   const link::Prepared prepared = link::prepare(graph, target);
   std::vector<lower::LoweredOp> ops = prepared.ops;
-  link::Layout layout = plan(prepared, ops, search);
+  link::Layout layout = link::lay_out(prepared, ops);
+  plan(layout, search);
   if (optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search);
   return link::assemble(prepared, ops, layout);
 }
