@@ -199,30 +199,37 @@ uint32_t arena_within_budget(const ir::Graph& graph, const CompileOptions& optio
   }
 }
 
+// The last k of the int16 candidates `order` marked, per tensor of `graph`.
+std::vector<bool> int16_mask(const ir::Graph& graph, const std::vector<int>& order, size_t k) {
+  std::vector<bool> prefer(graph.tensors.size(), false);
+  for (size_t i = order.size() - k; i < order.size(); ++i) prefer[order[i]] = true;
+  return prefer;
+}
+
 struct Int16Split {
   size_t int16_count = 0;  // the last this many of ptq::int16_candidates become int16
   uint32_t int8_arena = 0;
 };
 
-// The bisection over the int16 split (search.h). `calibration` has its weight steps.
+// The all-int8 arena and, when `widen`, the bisection over the int16 split (search.h).
+// `calibration` has its weight steps.
 Int16Split choose_int16_split(const ir::Graph& graph, const ptq::Calibration& calibration,
-                              const std::vector<int>& order, const ptq::Options& options,
+                              const std::vector<int>& order, const ptq::Options& options, bool widen,
                               const CompileOptions& compile_options, SearchReport& search) {
   StageTimer timer(search.int16_policy);
   ptq::Options arena_options = options;
   arena_options.gptq = false;
   auto arena = [&](size_t k) {
     ++search.int16_policy.candidates;
-    std::vector<bool> prefer(graph.tensors.size(), false);
-    for (size_t i = order.size() - k; i < order.size(); ++i) prefer[order[i]] = true;
     ptq::Report unused;
-    return arena_within_budget(ptq::quantize_graph(graph, calibration, arena_options, prefer, &unused),
+    return arena_within_budget(ptq::quantize_graph(graph, calibration, arena_options, int16_mask(graph, order, k),
+                                                   &unused),
                                compile_options, search);
   };
   Int16Split split;
   split.int8_arena = arena(0);
   const uint32_t limit = options.arena_budget_bytes ? options.arena_budget_bytes : split.int8_arena;
-  if (options.int16 == ptq::Int16Policy::kOff) return split;
+  if (!widen) return split;
   size_t lo = 0, hi = order.size();
   while (lo < hi) {
     const size_t mid = (lo + hi + 1) / 2;
@@ -281,14 +288,23 @@ ir::Graph quantize(const ir::Graph& graph, const ptq::Calibration& calibration_i
   const std::vector<ptq::CalibrationInput>& inputs = options.calibration;
   ptq::Calibration calibration = ptq::with_weight_steps(graph, calibration_in, q);
   const std::vector<int> order = ptq::int16_candidates(graph, calibration_in);
-  const Int16Split split = choose_int16_split(graph, calibration, order, q, options, search);
-  std::vector<bool> prefer(graph.tensors.size(), false);
-  for (size_t i = order.size() - split.int16_count; i < order.size(); ++i) prefer[order[i]] = true;
-  if (q.sequential) ptq::compensate_sequentially(graph, inputs, q, prefer, &calibration);
-
-  ir::Graph int8 = ptq::quantize_graph(graph, calibration, q, {}, report);
-  ptq::measure_accuracy(int8, inputs, calibration, q, report);
-  report->int8_only_sqnr_db = ptq::worst_sqnr(*report);
+  ir::Graph int8;
+  auto quantize_int8 = [&] {
+    int8 = ptq::quantize_graph(graph, calibration, q, {}, report);
+    ptq::measure_accuracy(int8, inputs, calibration, q, report);
+    report->int8_only_sqnr_db = ptq::worst_sqnr(*report);
+  };
+  // Sequential compensation fits every layer to the split, the int8 program's too; without
+  // it, an int8 program accurate enough for --int16 auto needs no split.
+  if (!q.sequential) quantize_int8();
+  const bool widen = q.int16 == ptq::Int16Policy::kAll ||
+                     (q.int16 == ptq::Int16Policy::kAuto && (q.sequential || report->int8_only_sqnr_db < q.min_sqnr_db));
+  const Int16Split split = choose_int16_split(graph, calibration, order, q, widen, options, search);
+  const std::vector<bool> prefer = int16_mask(graph, order, split.int16_count);
+  if (q.sequential) {
+    ptq::compensate_sequentially(graph, inputs, q, prefer, &calibration);
+    quantize_int8();
+  }
   report->int8_only_arena_bytes = split.int8_arena;
   if (q.int16 == ptq::Int16Policy::kOff || split.int16_count == 0 ||
       (q.int16 == ptq::Int16Policy::kAuto && report->int8_only_sqnr_db >= q.min_sqnr_db))

@@ -14,10 +14,13 @@
 //       --arena-budget, or without one, the all-int8 program's: a bisection over k (the
 //       arena grows with k), each candidate a quantized graph (weights rounded to
 //       nearest: the arena does not depend on them) compiled through arena_budget.
-//       1 + log2(activations) candidates; --int16 all takes every activation without a
-//       compile. Then the int8 program and the split are measured on the calibration
-//       samples (SQNR) and the better kept (kAuto keeps int8 when it is accurate
-//       enough); weights are rounded with GPTQ for the program that ships only.
+//       1 + log2(activations) candidates (the first, k = 0, gives the all-int8 arena the
+//       report states); --int16 all takes every activation without a compile. The int8
+//       program is measured on the calibration samples first (SQNR): with --int16 auto,
+//       one accurate enough (--min-sqnr) needs no split, 1 candidate (with sequential
+//       compensation, which fits every layer to the split, the split comes first). The
+//       split is kept when it is more accurate than int8. Weights are rounded with GPTQ
+//       for the measured and shipped programs only.
 //   arena_budget   --arena-budget                                       lower_within_budget()
 //       lower_for_memory with --optimize as given; a fast plan over the budget is done
 //       again with --optimize memory; a program still over it is refused. 1-2 candidates.
