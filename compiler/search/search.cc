@@ -20,8 +20,8 @@ namespace {
 // worth tiles with Optimize::kSpeed.
 constexpr size_t kLinkedPatchCandidates = 6;
 constexpr double kSpeedMinPatchSaving = 0.2;
-// Variant fallback: the most plans it makes (a patched program has hundreds of ops, and
-// each plan is itself a search).
+// Variant fallback: the most candidates it tries (a patched program has hundreds of ops,
+// and each candidate's plan is itself a search).
 constexpr size_t kMaxFallbackCandidates = 24;
 
 // Adds the wall-clock time from its construction to its destruction to a stage.
@@ -54,7 +54,8 @@ void plan(link::Layout& layout, SearchReport& search) {
 // could matter (live bytes at the op within their scratch of the arena) are tried,
 // largest scratch first, each together with every other such op of the same kernel (the
 // tiles of a patched layer all reach the peak: giving up one alone never lowers it);
-// repeated until nothing improves, at most kMaxFallbackCandidates plans.
+// repeated until nothing improves, at most kMaxFallbackCandidates candidates. A candidate
+// whose buffers cannot plan below the arena (link::arena_floor) is not planned.
 void fall_back_from_variants(const link::Prepared& prepared, std::vector<lower::LoweredOp>& ops,
                              link::Layout& layout, SearchReport& search) {
   StageTimer timer(search.variant_fallback);
