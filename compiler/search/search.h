@@ -50,8 +50,8 @@
 //
 // What it costs (mote compile, user time on a 2-core x86 host):
 //   vww_96_int8 --target cortex-m4: 0.55 s. Patching ranks 467 candidates and links 6;
-//     596 plans, 3 per patched candidate: one of the link search's starts reaches the
-//     live-bytes bound and is proven optimal.
+//     596 plans: the link search stops where a plan reaches the live-bytes bound and is
+//     proven optimal (3 plans for the 8x8 candidate, at most 153 for the others).
 //   vww_96_int8 --target cortex-m55: 1.7 s, 1,516 plans. With the Helium kernels'
 //     in-place shifts (their stream blocks) the tiles' in-place chains are rigid enough
 //     that every plan's lower bound sits above the live bytes (8x8 candidate: 37,808 vs
