@@ -253,6 +253,29 @@ void print_patching(const PatchReport& p) {
             << with_commas(p.unpatched_lower_bound_bytes) << ")\n";
 }
 
+// The report's `search` object: per search (compiler/search/search.h), candidates tried
+// and seconds, the seconds of nested searches included in their parent's.
+json search_json(const SearchReport& s) {
+  json out = json::object();
+  for (const auto& [name, stage] : s.stages())
+    out[name] = {{"candidates", stage->candidates}, {"seconds", stage->seconds}};
+  return out;
+}
+
+// One line per search that ran, outermost first.
+void print_search(const SearchReport& s) {
+  for (const auto& [name, stage] : s.stages()) {
+    if (stage->candidates == 0) continue;
+    char line[128];
+    std::snprintf(line, sizeof line, "  search   %-17s %7llu candidates %8.2f s\n", name,
+                  static_cast<unsigned long long>(stage->candidates), stage->seconds);
+    std::cout << line;
+  }
+  char line[128];
+  std::snprintf(line, sizeof line, "  time     %.2f s (a search's seconds include the searches nested in it)\n", s.seconds);
+  std::cout << line;
+}
+
 int run_compile(const CompileArgs& args) {
   if (args.output.empty() && args.emit_c.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
@@ -317,6 +340,8 @@ int run_compile(const CompileArgs& args) {
     if (r.patching) out["patching"] = patching_json(*r.patching);
     out["reordered"] = r.reordered;
     if (r.reordered) out["model_order_arena_bytes"] = r.model_order_arena_bytes;
+    out["search"] = search_json(r.search);
+    out["compile_seconds"] = r.search.seconds;
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -332,6 +357,7 @@ int run_compile(const CompileArgs& args) {
     std::cout << "  order    branches reordered for memory (the model's own order needed "
               << with_commas(r.model_order_arena_bytes) << " bytes)\n";
   if (r.patching) print_patching(*r.patching);
+  print_search(r.search);
   if (r.quantization) print_quantization(*r.quantization);
   return 0;
 }

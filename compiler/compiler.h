@@ -1,13 +1,18 @@
 // The compiler's front door: model file in, program bytes and a report out.
+//
+// compile(): import (Mote ops) -> graph passes (passes/passes.h) -> with --quantize,
+// calibration and the int16 policy -> the memory searches -> the link stage. Every
+// search is in compiler/search/search.h, the link stage in compiler/link/link.h, the
+// report's types in compiler/report.h.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/graph.h"
 #include "ptq/ptq.h"
+#include "report.h"
 
 namespace mote {
 
@@ -28,7 +33,7 @@ struct CompileOptions {
   // an activation (not a constant or graph input); the passes then keep it.
   std::vector<std::string> extra_outputs;
   // Post-training quantization ("" or "int8") of a float model: one calibration set per
-  // model input, in input order (compiler/quantize/quantize.h).
+  // model input, in input order (compiler/ptq/ptq.h).
   std::string quantize;
   std::vector<ptq::CalibrationInput> calibration;
   ptq::Options quantize_options;
@@ -43,49 +48,6 @@ struct CompileOptions {
   uint32_t arena_budget = 0;
 };
 
-// What patching did (CompileReport::patching, when it was tried).
-struct PatchReport {
-  bool applied = false;
-  std::string first_op, last_op;  // the stage's first and last source nodes
-  size_t stage_ops = 0;           // nodes in the stage
-  int rows = 0, cols = 0;         // the tile grid over the stage output
-  uint64_t extra_macs = 0;        // recomputed in the tiles' overlaps
-  uint32_t unpatched_arena_bytes = 0;
-  uint32_t unpatched_lower_bound_bytes = 0;
-  uint64_t unpatched_macs = 0;
-  size_t candidates = 0;          // stages x grids compiled to choose
-  // The smallest patched arena found (0: none beat the unpatched one), also when it saved
-  // too little to apply with Optimize::kSpeed (less than a fifth).
-  uint32_t best_patched_arena_bytes = 0;
-};
-
-struct OpReport {
-  std::string name;    // source node name
-  std::string kernel;  // kernel_name() of the kernel chosen for the op
-  uint64_t macs = 0;
-};
-
-struct CompileReport {
-  uint32_t program_bytes = 0;
-  uint32_t arena_bytes = 0;
-  uint32_t arena_lower_bound_bytes = 0;
-  uint32_t weights_bytes = 0;  // constant tensor bytes in the program
-  uint64_t macs = 0;
-  std::vector<std::string> kernels;  // distinct kernel names the program needs, sorted
-  std::vector<OpReport> ops;         // in execution order
-  std::optional<ptq::Report> quantization;  // with --quantize
-  std::optional<PatchReport> patching;      // with Patching::kAuto
-  // The ops run in another order than the model lists them (branches reordered), and the
-  // arena the model's own order needed.
-  bool reordered = false;
-  uint32_t model_order_arena_bytes = 0;
-};
-
-struct CompileResult {
-  std::vector<uint8_t> program;
-  CompileReport report;
-};
-
 // Throws CompileError with a one-line message on any problem.
 CompileResult compile(const CompileOptions& options);
 
@@ -95,15 +57,10 @@ CompileResult compile(const CompileOptions& options);
 // by compile() and by tests.
 ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs = {});
 
-// lower_to_program after the memory searches: the op order with the lowest peak of live
-// bytes (compiler/schedule/op_order.h) when its arena is smaller than the graph's own
-// order's, then with Patching::kAuto the stage and tile grid that give the smallest arena
-// within max_recompute, when that beats the unpatched program.
-CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options);
-
-// The Mote-op graph -> program bytes (kernel choice, memory plan, serialization). A copy
-// (reshape) shares its input's arena buffer; int8 constant weights read only by float ops
-// (TFLite hybrid models) are dequantized to float32 constants.
+// The Mote-op graph in its order -> program bytes: the target's kernels, with
+// Optimize::kMemory the variant fallback, the memory plan (compiler/search/search.h,
+// link()), without the op order, patching or arena budget searches compile() adds. For
+// tests and tools.
 CompileResult lower_to_program(const ir::Graph& graph, const std::string& target,
                                Optimize optimize = Optimize::kSpeed);
 

@@ -3,7 +3,7 @@
 // For each node, lowering checks its tensors against the kernel's rules (ranks, dtypes,
 // the output shape the node claims), chooses the kernel for the target, fills the
 // kernel's parameter struct from the node's attributes and computes the op's MACs and
-// scratch size. lower_to_program (compiler.h) then adds the memory plan and serializes.
+// scratch size. The link stage (compiler/link/link.h) then plans memory and serializes.
 //
 // Everything the runtime's kernel `check` would refuse is refused here first, as a
 // CompileError naming the node, so a program the compiler writes always loads.

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler.h"
+#include "link/link.h"
 #include "host/loaded_program.h"
 #include "ir/graph.h"
 #include "passes/passes.h"
@@ -45,7 +45,7 @@ ir::Graph single_node_graph(const ir::Graph& graph, const ir::Node& node) {
 // checks the node exactly as it would for the program, so a malformed node fails here
 // with the same message.
 void evaluate(ir::Graph& graph, const ir::Node& node) {
-  const CompileResult compiled = lower_to_program(single_node_graph(graph, node), "host");
+  const CompileResult compiled = link::link_program(single_node_graph(graph, node), Target::kHost);
   LoadedProgram program(compiled.program, "node '" + node.name + "' (" + ir::op_name(node.op) + "): constant folding");
   program.run();
   for (size_t i = 0; i < node.outputs.size(); ++i) {

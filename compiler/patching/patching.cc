@@ -293,6 +293,43 @@ std::string tile_tag(int row, int col) {
   return " [tile " + std::to_string(row) + "," + std::to_string(col) + "]";
 }
 
+// Walking the stage backwards from `tile`, a region of its output: the region of every
+// stage tensor but the stage input that the tile needs. `where` names the tile for the
+// error thrown when it would read padding only.
+std::map<int, Region> tile_regions(const ir::Graph& graph, const Stage& stage, const StageIo& io, const Region& tile,
+                                   const std::string& where) {
+  std::map<int, Region> region;
+  region[io.output] = tile;
+  for (size_t k = stage.end; k-- > stage.first;) {
+    const ir::Node& node = graph.nodes[k];
+    auto it = region.find(node.outputs[0]);
+    if (it == region.end()) continue;  // this tile needs nothing of it
+    for (int t : node.inputs) {
+      if (t == ir::kNoTensor || graph.tensors[t].is_constant) continue;
+      const Region need = input_need(graph, node, t, it->second);
+      if (need.empty()) throw CompileError(where + " of " + node_label(node) + " reads only padding");
+      if (t != io.input) region[t] = unite(region[t], need);
+    }
+  }
+  return region;
+}
+
+// A spatial node's pads on a tile that produces region `out` from region `read` of its
+// input: padding where the region touches the tensor's border, none inside; after padding
+// to keep the output count (the window's last rows in the padding).
+std::vector<int64_t> tile_pads(const ir::Graph& graph, const ir::Node& node, const Region& out, const Region& read) {
+  std::string problem_unused;
+  const Window w = window_of(graph, node, &problem_unused);
+  const int64_t out0[2] = {out.y0, out.x0}, out_size[2] = {out.height(), out.width()};
+  const int64_t read0[2] = {read.y0, read.x0}, read_size[2] = {read.height(), read.width()};
+  int64_t before[2], after[2];
+  for (int a = 0; a < 2; ++a) {
+    before[a] = read0[a] + w.pad_before[a] - out0[a] * w.stride[a];
+    after[a] = std::max<int64_t>(0, (out_size[a] - 1) * w.stride[a] + w.extent(a) - read_size[a] - before[a]);
+  }
+  return {before[0], before[1], after[0], after[1]};
+}
+
 }  // namespace
 
 std::string stage_problem(const ir::Graph& graph, size_t first, size_t end) {
@@ -355,23 +392,8 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
       const std::string tag = tile_tag(row, col);
       const Region tile{height * row / stage.rows, height * (row + 1) / stage.rows, width * col / stage.cols,
                         width * (col + 1) / stage.cols};
-      // Backwards: the region of every stage tensor this tile needs.
-      std::map<int, Region> region;
-      region[io.output] = tile;
-      for (size_t k = stage.end; k-- > stage.first;) {
-        const ir::Node& node = graph.nodes[k];
-        auto it = region.find(node.outputs[0]);
-        if (it == region.end()) continue;  // this tile needs nothing of it
-        for (int t : node.inputs) {
-          if (t == ir::kNoTensor || graph.tensors[t].is_constant) continue;
-          const Region need = input_need(graph, node, t, it->second);
-          if (need.empty()) {
-            throw CompileError(where + ": tile " + std::to_string(row) + "," + std::to_string(col) + " of " +
-                               node_label(node) + " reads only padding");
-          }
-          if (t != io.input) region[t] = unite(region[t], need);
-        }
-      }
+      const std::map<int, Region> region = tile_regions(graph, stage, io, tile, where + ": tile " +
+                                                        std::to_string(row) + "," + std::to_string(col));
       // Forwards: the stage's nodes on those regions.
       std::map<int, int> local;  // stage tensor -> its tile tensor
       std::map<std::tuple<int, int64_t, int64_t, int64_t, int64_t>, int> crops;
@@ -416,20 +438,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
           read = input_need(graph, node, t, out);
           t = source(t, read);
         }
-        if (is_spatial(node.op)) {
-          // Padding where the region touches the tensor's border, none inside; after
-          // padding to keep the output count (the window's last rows in the padding).
-          std::string problem_unused;
-          const Window w = window_of(graph, node, &problem_unused);
-          const int64_t out0[2] = {out.y0, out.x0}, out_size[2] = {out.height(), out.width()};
-          const int64_t read0[2] = {read.y0, read.x0}, read_size[2] = {read.height(), read.width()};
-          int64_t before[2], after[2];
-          for (int a = 0; a < 2; ++a) {
-            before[a] = read0[a] + w.pad_before[a] - out0[a] * w.stride[a];
-            after[a] = std::max<int64_t>(0, (out_size[a] - 1) * w.stride[a] + w.extent(a) - read_size[a] - before[a]);
-          }
-          n.attrs["pads"] = std::vector<int64_t>{before[0], before[1], after[0], after[1]};
-        }
+        if (is_spatial(node.op)) n.attrs["pads"] = tile_pads(graph, node, out, read);
         const int produced = add_like(node.outputs[0], out, graph.tensors[node.outputs[0]].name + tag);
         n.outputs = {produced};
         local[node.outputs[0]] = produced;

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/graph.h"
 
@@ -47,5 +48,27 @@ std::string stage_problem(const ir::Graph& graph, size_t first, size_t end);
 // is not patchable (stage_problem), the grid does not fit the output (more tiles than
 // rows or columns), or a tile would need an empty region of some tensor.
 ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage);
+
+// The patching search's candidates (compiler/search/search.h links the best few): every
+// patchable stage starting at the head of a run of patchable nodes (or up to two nodes
+// later, to leave leading elementwise ops such as the input's quantize whole), on every
+// tile grid from 2x1 to 8x8 whose convolutions recompute at most max_recompute of the
+// model's convolution MACs in their halos. They are ranked without lowering, on a
+// skeleton of the graph (constants without payload): by the peak of simultaneously live
+// activation bytes in execution order (an elementwise op that may write over its dying
+// input counted once), then by MACs; only those whose peak is below the unpatched
+// graph's are kept. Cost: one patch_stage of the skeleton per stage and grid tried.
+struct Candidate {
+  Stage stage;
+  uint64_t peak = 0;  // live activation bytes at the worst op
+  uint64_t macs = 0;  // convolution MACs, halos included
+};
+
+struct RankedCandidates {
+  std::vector<Candidate> ranked;  // best first
+  size_t tried = 0;               // stages x grids patched on the skeleton
+};
+
+RankedCandidates rank_candidates(const ir::Graph& graph, double max_recompute);
 
 }  // namespace mote::patching

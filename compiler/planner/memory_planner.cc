@@ -27,11 +27,29 @@ struct Forbidden {
   uint64_t hi;
 };
 
-bool lifetimes_intersect(const Buffer& a, const Buffer& b) {
-  return a.first_op <= b.last_op && b.first_op <= a.last_op;
-}
-
 enum class GapRule { kFirstFit, kBestFit };
+
+// Per buffer, the other non-empty buffers whose lifetimes intersect its own: the only
+// ones a placement must keep it clear of. Built once per plan_memory (a sweep over the
+// buffers by first op, O(n log n + pairs)) and shared by all its placements.
+std::vector<std::vector<uint32_t>> live_together(const std::vector<Buffer>& buffers,
+                                                 const std::vector<uint64_t>& sizes) {
+  std::vector<uint32_t> by_start;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (sizes[i] != 0) by_start.push_back(static_cast<uint32_t>(i));
+  std::stable_sort(by_start.begin(), by_start.end(),
+                   [&](uint32_t a, uint32_t b) { return buffers[a].first_op < buffers[b].first_op; });
+  std::vector<std::vector<uint32_t>> together(buffers.size());
+  for (size_t i = 0; i < by_start.size(); ++i) {
+    const uint32_t a = by_start[i];
+    // Every later-starting buffer that starts before a ends is live with a.
+    for (size_t j = i + 1; j < by_start.size() && buffers[by_start[j]].first_op <= buffers[a].last_op; ++j) {
+      together[a].push_back(by_start[j]);
+      together[by_start[j]].push_back(a);
+    }
+  }
+  return together;
+}
 
 // Places groups in `order` and returns each buffer's offset (indexed like `buffers`).
 // A group at base offset o conflicts with a placed buffer h (at off_h, size_h) when one
@@ -40,24 +58,20 @@ enum class GapRule { kFirstFit, kBestFit };
 // forbidden intervals, lowest first, finds the gaps; first fit takes the lowest gap,
 // best fit the tightest one (least slack), else the group goes above everything.
 // A group pinned at a given base is placed before all others (and skipped in `order`).
+// `together` is live_together(buffers, sizes).
 struct Pin {
   size_t group = SIZE_MAX;
   uint64_t base = 0;
 };
 
-std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vector<uint64_t>& sizes,
-                            const std::vector<Group>& groups, const std::vector<size_t>& order,
-                            GapRule rule, Pin pin = {}) {
+std::vector<uint64_t> place(const std::vector<uint64_t>& sizes, const std::vector<std::vector<uint32_t>>& together,
+                            const std::vector<Group>& groups, const std::vector<size_t>& order, GapRule rule,
+                            Pin pin = {}) {
   const uint64_t kUnplaced = std::numeric_limits<uint64_t>::max();
-  std::vector<uint64_t> offsets(buffers.size(), kUnplaced);
-  std::vector<size_t> placed;  // buffer indices
-  placed.reserve(buffers.size());
+  std::vector<uint64_t> offsets(sizes.size(), kUnplaced);
   if (pin.group != SIZE_MAX) {
     const Group& group = groups[pin.group];
-    for (size_t m = 0; m < group.members.size(); ++m) {
-      offsets[group.members[m]] = pin.base + group.relative[m];
-      placed.push_back(group.members[m]);
-    }
+    for (size_t m = 0; m < group.members.size(); ++m) offsets[group.members[m]] = pin.base + group.relative[m];
   }
   std::vector<Forbidden> forbidden;
   for (size_t group_index : order) {
@@ -69,8 +83,8 @@ std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vecto
       const uint64_t size = sizes[member];
       const uint64_t rel = group.relative[m];
       if (size == 0) continue;
-      for (size_t other : placed) {
-        if (sizes[other] == 0 || !lifetimes_intersect(buffers[member], buffers[other])) continue;
+      for (const uint32_t other : together[member]) {
+        if (offsets[other] == kUnplaced) continue;
         // base + rel in (off - size, off + size_other)
         const uint64_t hi = offsets[other] + sizes[other];
         if (hi <= rel) continue;
@@ -99,10 +113,7 @@ std::vector<uint64_t> place(const std::vector<Buffer>& buffers, const std::vecto
       cursor = std::max(cursor, f.hi);
     }
     if (chosen == kUnplaced) chosen = cursor;  // above every conflicting buffer
-    for (size_t m = 0; m < group.members.size(); ++m) {
-      offsets[group.members[m]] = chosen + group.relative[m];
-      placed.push_back(group.members[m]);
-    }
+    for (size_t m = 0; m < group.members.size(); ++m) offsets[group.members[m]] = chosen + group.relative[m];
   }
   return offsets;
 }
@@ -372,14 +383,20 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
   const std::pair<std::string, GapRule> rules[] = {{"first-fit", GapRule::kFirstFit},
                                                    {"best-fit", GapRule::kBestFit}};
 
+  const std::vector<std::vector<uint32_t>> together = live_together(buffers, sizes);
   bool have_best = false;
+  std::vector<std::vector<size_t>> sorted(orders.size());  // each order, sorted when first used
   auto try_orders = [&](Pin pin, const std::string& prefix) {
-    for (const auto& [order_name, less] : orders) {
-      std::vector<size_t> order(groups.size());
-      std::iota(order.begin(), order.end(), size_t{0});
-      std::stable_sort(order.begin(), order.end(), less);
+    for (size_t o = 0; o < orders.size(); ++o) {
+      const auto& [order_name, less] = orders[o];
+      std::vector<size_t>& order = sorted[o];
+      if (order.empty()) {
+        order.resize(groups.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        std::stable_sort(order.begin(), order.end(), less);
+      }
       for (const auto& [rule_name, rule] : rules) {
-        std::vector<uint64_t> offsets = place(buffers, sizes, groups, order, rule, pin);
+        std::vector<uint64_t> offsets = place(sizes, together, groups, order, rule, pin);
         const uint64_t arena = arena_of(offsets, sizes);
         if (!have_best || arena < best.arena_bytes) {
           best.offsets = std::move(offsets);

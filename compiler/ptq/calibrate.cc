@@ -11,8 +11,8 @@
 
 #include "all_kernels.h"
 #include "common/error.h"
-#include "compiler.h"
 #include "ir/graph.h"
+#include "link/link.h"
 #include "host/loaded_program.h"
 #include "ptq/ptq.h"
 
@@ -227,7 +227,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
       if (graph.tensors[id].dtype == DType::kFloat32 && listed.insert(id).second) probe.outputs.push_back(id);
     }
   }
-  LoadedProgram program(lower_to_program(probe, "host").program, "calibration");
+  LoadedProgram program(link::link_program(probe, Target::kHost).program, "calibration");
 
   Calibration cal;
   cal.samples = samples;
@@ -361,7 +361,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
     }
   }
   if (weighted.empty()) return;
-  LoadedProgram float_program(lower_to_program(probe, "host").program, "sequential compensation (float)");
+  LoadedProgram float_program(link::link_program(probe, Target::kHost).program, "sequential compensation (float)");
   // The quantized programs take float inputs whatever the I/O option; the layers inside
   // are the same.
   Options probing = options;
@@ -373,7 +373,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
     const ir::Graph quantized =
         quantize_graph(graph, *calibration, probing, prefer_int16, &scratch, static_cast<int>(k));
     if (quantized.outputs.size() > graph.outputs.size()) {  // else the node stays float
-      LoadedProgram program(lower_to_program(quantized, "host").program, "sequential compensation");
+      LoadedProgram program(link::link_program(quantized, Target::kHost).program, "sequential compensation");
       const auto probed = static_cast<uint32_t>(graph.outputs.size());
       const int id = node.inputs[0];
       for (size_t s = 0; s < calibration->samples; ++s) {
@@ -395,7 +395,7 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
 
 void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
                       const Calibration& calibration, const Options& options, Report* report) {
-  LoadedProgram program(lower_to_program(quantized, "host").program, "accuracy check");
+  LoadedProgram program(link::link_program(quantized, Target::kHost).program, "accuracy check");
   Interpreter& interp = program.interpreter();
   const size_t outputs = quantized.outputs.size();
   std::vector<double> signal(outputs, 0.0), noise(outputs, 0.0);

@@ -24,15 +24,9 @@
 
 #include "ir/graph.h"
 #include "ptq/gptq.h"
+#include "report.h"
 
 namespace mote::ptq {
-
-enum class RangeMethod {
-  kMinMax,      // the observed minimum and maximum
-  kPercentile,  // the `percentile` and 100 - `percentile` quantiles of the observed values
-  kMse,         // the clipping of the observed range that minimises the int8 rounding +
-                // clipping error over the observed value histogram
-};
 
 // "minmax", "percentile", "mse"; throws CompileError for anything else.
 RangeMethod parse_range_method(const std::string& name);
@@ -88,11 +82,6 @@ struct Options {
   std::function<void(const char* phase, size_t done, size_t total)> progress;
 };
 
-struct Range {
-  float min = 0;
-  float max = 0;
-};
-
 // What calibrate() observed, indexed by the graph's tensor ids.
 struct Calibration {
   size_t samples = 0;
@@ -108,41 +97,11 @@ struct Calibration {
   // filled by compensate_sequentially(); a node with none is quantized without.
   std::vector<LayerMoments> moments;
   // Per weight tensor id, its channels' grid steps (ptq/weight_scale.h) when already
-  // searched (quantize_model searches once for all its quantize_graph calls); empty: the
-  // quantizer searches.
+  // searched (with_weight_steps, once for all the quantize_graph calls of the int16
+  // policy); empty: the quantizer searches.
   std::vector<std::vector<double>> weight_steps;
   // Float outputs per sample, graph output order, for the accuracy report.
   std::vector<std::vector<std::vector<float>>> float_outputs;
-};
-
-struct TensorReport {
-  std::string name;
-  DType dtype = DType::kInt8;
-  Range observed;
-  Range chosen;
-  float scale = 0;
-  int32_t zero_point = 0;
-};
-
-struct OutputAccuracy {
-  std::string name;
-  double sqnr_db = 0;           // +inf when the quantized output equals the float one
-  int64_t top1_rows = 0;        // rows compared (last axis >= 2), 0 when not a classifier
-  int64_t top1_agreements = 0;  // rows whose argmax matches the float model's
-};
-
-struct Report {
-  RangeMethod method = RangeMethod::kMinMax;
-  size_t samples = 0;
-  bool int8_io = false;
-  // Mixed precision: int16 activations chosen (0: all int8), the all-int8 program's worst
-  // output SQNR and arena for comparison.
-  size_t int16_tensors = 0;
-  double int8_only_sqnr_db = 0;
-  uint32_t int8_only_arena_bytes = 0;
-  std::vector<TensorReport> tensors;     // every int8 activation, in execution order
-  std::vector<std::string> float_nodes;  // "NAME (OP): reason" for nodes kept in float32
-  std::vector<OutputAccuracy> outputs;
 };
 
 // Checks the samples (one file per graph input, float32, shape [N, *input shape], the
@@ -166,14 +125,18 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
                              const Options& options, const std::vector<bool>& prefer_int16,
                              Calibration* calibration);
 
-// The arena of the program a quantized graph compiles to (for the Int16Policy).
-using ArenaOf = std::function<uint32_t(const ir::Graph& quantized)>;
+// The int16 policy's mechanisms (the search that uses them: compiler/search/search.h).
+//
+// `calibration` with every weighted node's weight grid steps searched once
+// (Calibration::weight_steps), for the many quantize_graph calls of one policy search.
+Calibration with_weight_steps(const ir::Graph& graph, const Calibration& calibration, const Options& options);
 
-// quantize_graph + measure_accuracy with the Int16Policy applied, arenas measured by
-// `arena_of`: the whole report filled.
-ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration,
-                         const std::vector<CalibrationInput>& inputs, const Options& options,
-                         const ArenaOf& arena_of, Report* report);
+// The activations the policy may widen to int16, in execution order: every node output
+// with a calibrated range. The policy's candidates make the last k of them int16.
+std::vector<int> int16_candidates(const ir::Graph& graph, const Calibration& calibration);
+
+// The worst output SQNR measure_accuracy put in `report` (+inf for none).
+double worst_sqnr(const Report& report);
 
 // Parses "off" / "auto" / "all"; throws CompileError otherwise.
 Int16Policy parse_int16_policy(const std::string& name);

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "common/error.h"
-#include "compiler.h"
 #include "lower/lower.h"
 #include "ptq/ptq.h"
 #include "ptq/weight_scale.h"
@@ -733,85 +732,34 @@ Int16Policy parse_int16_policy(const std::string& name) {
   throw CompileError("--int16 '" + name + "': expected auto, off or all");
 }
 
-namespace {
-
 double worst_sqnr(const Report& report) {
   double worst = std::numeric_limits<double>::infinity();
   for (const OutputAccuracy& o : report.outputs) worst = std::min(worst, o.sqnr_db);
   return worst;
 }
 
-}  // namespace
-
-ir::Graph quantize_model(const ir::Graph& graph, const Calibration& calibration_in,
-                         const std::vector<CalibrationInput>& inputs, const Options& options,
-                         const ArenaOf& arena_of, Report* report) {
-  const std::vector<bool> none;
-  // The weight grid steps, searched once for the quantize_graph calls below.
-  Calibration calibration = calibration_in;
-  calibration.weight_steps.assign(graph.tensors.size(), {});
+Calibration with_weight_steps(const ir::Graph& graph, const Calibration& calibration, const Options& options) {
+  Calibration result = calibration;
+  result.weight_steps.assign(graph.tensors.size(), {});
   for (const ir::Node& node : graph.nodes) {
     int w, axis;
-    if (!weighted_node(graph, node, &w, &axis) || !calibration.weight_steps[w].empty()) continue;
+    if (!weighted_node(graph, node, &w, &axis) || !result.weight_steps[w].empty()) continue;
     const ir::Tensor& t = graph.tensors[w];
     if (t.dtype != DType::kFloat32 || static_cast<size_t>(axis) >= t.shape.size()) continue;
     int64_t inner = 1;
     for (size_t d = static_cast<size_t>(axis) + 1; d < t.shape.size(); ++d) inner *= t.shape[d];
-    calibration.weight_steps[w] =
+    result.weight_steps[w] =
         channel_steps(real_values(t), t.shape[static_cast<size_t>(axis)], inner, options.weight_step_search);
   }
-  // Candidates: every node output with a calibrated range, in execution order; the last
-  // k become int16. The largest k keeping the arena within the budget (or the all-int8
-  // arena) is found by bisection (the arena grows with k: each step widens one more
-  // tensor). The arena depends on the tensors' types and shapes, not on the weight
-  // values, so the split is chosen first, with weights rounded to nearest and the
-  // uncompensated calibration; GPTQ or sequential compensation then runs once, for the
-  // program that will ship.
+  return result;
+}
+
+std::vector<int> int16_candidates(const ir::Graph& graph, const Calibration& calibration) {
   std::vector<int> order;
   for (const ir::Node& node : graph.nodes)
     for (int id : node.outputs)
-      if (calibration_in.chosen[id]) order.push_back(id);
-  auto prefer = [&](size_t k) {
-    std::vector<bool> p(graph.tensors.size(), false);
-    for (size_t i = order.size() - k; i < order.size(); ++i) p[order[i]] = true;
-    return p;
-  };
-  Options arena_options = options;
-  arena_options.gptq = false;
-  auto arena = [&](size_t k) {
-    Report scratch;
-    return arena_of(quantize_graph(graph, calibration, arena_options, prefer(k), &scratch));
-  };
-  const uint32_t int8_arena = arena(0);
-  const uint32_t limit = options.arena_budget_bytes ? options.arena_budget_bytes : int8_arena;
-  size_t lo = 0;
-  if (options.int16 != Int16Policy::kOff) {
-    size_t hi = order.size();
-    while (lo < hi) {
-      const size_t mid = (lo + hi + 1) / 2;
-      if (options.int16 == Int16Policy::kAll || arena(mid) <= limit) lo = mid;
-      else hi = mid - 1;
-    }
-  }
-  if (options.sequential) compensate_sequentially(graph, inputs, options, prefer(lo), &calibration);
-
-  ir::Graph int8 = quantize_graph(graph, calibration, options, none, report);
-  measure_accuracy(int8, inputs, calibration, options, report);
-  report->int8_only_sqnr_db = worst_sqnr(*report);
-  report->int8_only_arena_bytes = int8_arena;
-  if (options.int16 == Int16Policy::kOff || lo == 0 ||
-      (options.int16 == Int16Policy::kAuto && report->int8_only_sqnr_db >= options.min_sqnr_db))
-    return int8;
-
-  Report mixed_report;
-  ir::Graph mixed = quantize_graph(graph, calibration, options, prefer(lo), &mixed_report);
-  measure_accuracy(mixed, inputs, calibration, options, &mixed_report);
-  if (options.int16 == Int16Policy::kAuto && worst_sqnr(mixed_report) <= report->int8_only_sqnr_db) return int8;
-  mixed_report.int8_only_sqnr_db = report->int8_only_sqnr_db;
-  mixed_report.int8_only_arena_bytes = report->int8_only_arena_bytes;
-  for (const TensorReport& t : mixed_report.tensors) mixed_report.int16_tensors += t.dtype == DType::kInt16;
-  *report = std::move(mixed_report);
-  return mixed;
+      if (calibration.chosen[id]) order.push_back(id);
+  return order;
 }
 
 }  // namespace mote::ptq

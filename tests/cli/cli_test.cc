@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "npy.h"
 #include "test_util.h"
@@ -86,6 +87,57 @@ TEST_F(Cli, CompileJsonReport) {
   EXPECT_GE(j["arena_bytes"].get<uint64_t>(), j["arena_lower_bound_bytes"].get<uint64_t>());
   EXPECT_GT(j["weights_bytes"].get<uint64_t>(), 0u);
   EXPECT_EQ(j["program_bytes"].get<uint64_t>(), fs::file_size(dir_.file("lenet.mote")));
+}
+
+// The `search` object: every search of compiler/search/search.h with its candidates and
+// seconds; a search that ran tried some candidates, one that did not tried none.
+void expect_searches(const nlohmann::json& j, const std::set<std::string>& ran) {
+  ASSERT_TRUE(j.contains("search")) << j.dump();
+  const auto& search = j["search"];
+  std::set<std::string> keys;
+  for (const auto& [name, stage] : search.items()) {
+    keys.insert(name);
+    EXPECT_EQ(stage.size(), 2u) << name;
+    const uint64_t candidates = stage.at("candidates").get<uint64_t>();
+    const double seconds = stage.at("seconds").get<double>();
+    EXPECT_GE(seconds, 0.0) << name;
+    EXPECT_LE(seconds, j.at("compile_seconds").get<double>()) << name;
+    if (ran.count(name)) {
+      EXPECT_GT(candidates, 0u) << name;
+    } else {
+      EXPECT_EQ(candidates, 0u) << name;
+      EXPECT_EQ(seconds, 0.0) << name;
+    }
+  }
+  EXPECT_EQ(keys, (std::set<std::string>{"int16_policy", "arena_budget", "op_order", "patching", "variant_fallback",
+                                         "planner"}));
+  EXPECT_GT(j.at("compile_seconds").get<double>(), 0.0);
+}
+
+TEST_F(Cli, CompileReportsItsSearches) {
+  const std::string kws = shell_quote(shared_models() + "/tflite/mlperf_tiny/kws_ref_model.tflite");
+  const std::string out = " -o " + shell_quote(dir_.file("kws.mote"));
+  CommandResult r = run_mote("compile " + kws + out + " --target cortex-m4 --optimize memory --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_searches(nlohmann::json::parse(r.out), {"op_order", "patching", "variant_fallback", "planner"});
+  // The text report: a line per search that ran, the compile time last.
+  r = run_mote("compile " + kws + out + " --target cortex-m4 --optimize memory");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* ran : {"op_order", "patching", "variant_fallback", "planner"})
+    EXPECT_NE(r.out.find(std::string("  search   ") + ran + " "), std::string::npos) << ran << " in:\n" << r.out;
+  EXPECT_EQ(r.out.find("search   int16_policy"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("search   arena_budget"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  time     "), std::string::npos) << r.out;
+
+  // --quantize: the int16 policy; --arena-budget: the budget, in each of its candidates.
+  r = run_mote("compile " + shell_quote(onnx_model("lenet5_28")) + " -o " + shell_quote(dir_.file("lenet.mote")) +
+               " --target cortex-m4 --quantize int8 --calibration " +
+               shell_quote(shared_models() + "/onnx/lenet5_28.calib.npy") + " --arena-budget 1MiB --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  expect_searches(j, {"int16_policy", "arena_budget", "op_order", "patching", "planner"});
+  EXPECT_GE(j["search"]["arena_budget"]["candidates"].get<uint64_t>(),
+            j["search"]["int16_policy"]["candidates"].get<uint64_t>() + 1);
 }
 
 TEST_F(Cli, RunWritesOutputsAndJson) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "compiler/graph_builder.h"
 #include "ir/graph.h"
 #include "passes/passes.h"
 
@@ -14,51 +15,11 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(float));
-  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
 std::vector<float> floats_of(const ir::Tensor& t) {
   std::vector<float> v(t.data.size() / sizeof(float));
   if (!v.empty()) std::memcpy(v.data(), t.data.data(), t.data.size());
   return v;
 }
-
-struct GraphBuilder {
-  ir::Graph graph;
-
-  int input(const std::string& name, ir::Shape shape) {
-    const int id = tensor(name, std::move(shape));
-    graph.inputs.push_back(id);
-    return id;
-  }
-  int tensor(const std::string& name, ir::Shape shape) {
-    ir::Tensor t;
-    t.name = name;
-    t.shape = std::move(shape);
-    return graph.add_tensor(std::move(t));
-  }
-  int constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
-    return graph.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
-  }
-  int node(ir::Op op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
-           std::map<std::string, ir::AttrValue> attrs = {}) {
-    const int out = tensor(name + ":0", std::move(out_shape));
-    ir::Node n;
-    n.name = name;
-    n.op = op;
-    n.inputs = std::move(inputs);
-    n.outputs = {out};
-    n.attrs = std::move(attrs);
-    graph.nodes.push_back(std::move(n));
-    return out;
-  }
-  int clamp(const std::string& name, int x, const ir::Shape& shape, double lo, double hi) {
-    return node(ir::Op::kClamp, name, {x}, shape, {{"min", lo}, {"max", hi}});
-  }
-};
 
 const ir::Node* find_node(const ir::Graph& g, const std::string& name) {
   for (const ir::Node& n : g.nodes)

@@ -11,6 +11,7 @@
 #include "compiler.h"
 #include "ir/graph.h"
 #include "schedule/op_order.h"
+#include "search/search.h"
 
 namespace mote {
 namespace {
@@ -154,7 +155,9 @@ TEST(OpOrder, CompileRunsBranchesOneAfterTheOther) {
 
   CompileOptions options;
   options.patching = Patching::kOff;
-  const CompileResult compiled = lower_for_memory(g, options);
+  SearchReport searches;
+  const CompileResult compiled = search::lower_for_memory(g, options, searches);
+  EXPECT_EQ(searches.op_order.candidates, 2u);  // the model's order and the lowest-peak one
   const CompileResult model_order = lower_to_program(g, "host");
   EXPECT_TRUE(compiled.report.reordered);
   EXPECT_EQ(compiled.report.model_order_arena_bytes, model_order.report.arena_bytes);

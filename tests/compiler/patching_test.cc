@@ -13,6 +13,7 @@
 #include "ir/graph.h"
 #include "compiler/host_run.h"
 #include "patching/patching.h"
+#include "search/search.h"
 
 namespace mote {
 namespace {
@@ -315,17 +316,28 @@ TEST(Patching, RefusesStagesThatCannotRunOnTiles) {
 
 TEST(Patching, SearchAppliesItOnlyWhereItLowersTheArena) {
   const ir::Graph g = conv_net();
+  SearchReport searches;
   CompileOptions options;
   options.patching = Patching::kOff;
-  const CompileResult off = lower_for_memory(g, options);
+  const CompileResult off = search::lower_for_memory(g, options, searches);
   EXPECT_FALSE(off.report.patching.has_value());
+
+  EXPECT_EQ(searches.patching.candidates, 0u);
 
   options.patching = Patching::kAuto;
   options.max_recompute = 0.25;
-  const CompileResult on = lower_for_memory(g, options);
+  searches = {};
+  const CompileResult on = search::lower_for_memory(g, options, searches);
   ASSERT_TRUE(on.report.patching.has_value());
   const PatchReport& p = *on.report.patching;
   ASSERT_TRUE(p.applied);
+  // What the searches tried: one op order (a chain has no other), the stage x grid
+  // candidates ranked (at least those linked), one plan or more per link.
+  EXPECT_EQ(searches.op_order.candidates, 1u);
+  EXPECT_GE(searches.patching.candidates, p.candidates);
+  EXPECT_GE(searches.planner.candidates, 1 + p.candidates);
+  EXPECT_EQ(searches.variant_fallback.candidates, 0u);  // --optimize speed
+  EXPECT_GT(searches.patching.seconds, 0.0);
   EXPECT_EQ(p.unpatched_arena_bytes, off.report.arena_bytes);
   EXPECT_LT(on.report.arena_bytes, off.report.arena_bytes);
   EXPECT_EQ(p.first_op, "conv_a");
@@ -341,7 +353,7 @@ TEST(Patching, SearchAppliesItOnlyWhereItLowersTheArena) {
 
   options.max_recompute = -0.5;
   try {
-    lower_for_memory(g, options);
+    search::lower_for_memory(g, options, searches);
     FAIL() << "a negative --max-recompute was accepted";
   } catch (const CompileError& e) {
     EXPECT_STREQ(e.what(), "--max-recompute must be a non-negative fraction of the model's MACs");
@@ -349,7 +361,7 @@ TEST(Patching, SearchAppliesItOnlyWhereItLowersTheArena) {
 
   // Without room for recomputation, a 3x3 convolution chain's tiles cannot overlap.
   options.max_recompute = 0.0;
-  const CompileResult capped = lower_for_memory(g, options);
+  const CompileResult capped = search::lower_for_memory(g, options, searches);
   ASSERT_TRUE(capped.report.patching.has_value());
   EXPECT_FALSE(capped.report.patching->applied);
   EXPECT_EQ(capped.report.arena_bytes, off.report.arena_bytes);

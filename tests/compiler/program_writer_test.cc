@@ -12,6 +12,7 @@
 #include "all_kernels.h"
 #include "common/error.h"
 #include "compiler.h"
+#include "compiler/graph_builder.h"
 #include "compiler/host_run.h"
 #include "emit/program_writer.h"
 #include "ir/graph.h"
@@ -27,12 +28,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // ---- graph building ---------------------------------------------------------------------
 
-std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(float));
-  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
 std::vector<float> random_floats(size_t count, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
@@ -40,38 +35,6 @@ std::vector<float> random_floats(size_t count, uint32_t seed) {
   for (float& x : v) x = dist(rng);
   return v;
 }
-
-struct GraphBuilder {
-  ir::Graph graph;
-
-  int input(const std::string& name, ir::Shape shape) {
-    const int id = tensor(name, std::move(shape));
-    graph.inputs.push_back(id);
-    return id;
-  }
-  int tensor(const std::string& name, ir::Shape shape) {
-    ir::Tensor t;
-    t.name = name;
-    t.shape = std::move(shape);
-    return graph.add_tensor(std::move(t));
-  }
-  int constant(const std::string& name, ir::Shape shape, const std::vector<float>& values) {
-    return graph.add_constant(name, DType::kFloat32, std::move(shape), float_bytes(values));
-  }
-  int node(ir::Op op, const std::string& name, std::vector<int> inputs, ir::Shape out_shape,
-           std::map<std::string, ir::AttrValue> attrs = {}) {
-    const int out = tensor(name + ":0", std::move(out_shape));
-    ir::Node n;
-    n.name = name;
-    n.op = op;
-    n.inputs = std::move(inputs);
-    n.outputs = {out};
-    n.attrs = std::move(attrs);
-    graph.nodes.push_back(std::move(n));
-    return out;
-  }
-  void output(int id) { graph.outputs.push_back(id); }
-};
 
 // ---- running ---------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@
 #include "ptq/gptq.h"
 #include "ptq/ptq.h"
 #include "ptq/weight_scale.h"
+#include "search/search.h"
 #include "test_util.h"
 
 namespace mote::ptq {
@@ -22,8 +23,16 @@ namespace {
 using mote::testing::onnx_model;
 using mote::testing::shared_models;
 
-// The arena of the host program a quantized graph lowers to (the int16 policy's measure).
-uint32_t host_arena(const ir::Graph& g) { return lower_to_program(g, "host").report.arena_bytes; }
+// The quantized graph compile() ships for `g` on the host (the int16 policy's search
+// compiles its candidates for the host).
+ir::Graph quantize_for_host(const ir::Graph& g, const Calibration& cal, const std::vector<CalibrationInput>& in,
+                            const Options& options, Report* report) {
+  CompileOptions compile_options;
+  compile_options.calibration = in;
+  compile_options.quantize_options = options;
+  SearchReport searches;
+  return search::quantize(g, cal, compile_options, report, searches);
+}
 
 // ---------------------------------------------------------------- parameters
 
@@ -201,7 +210,7 @@ TEST(QuantizeModel, KeepsANodeWithoutIntegerKernelInFloat) {
   Options options;
   const Calibration cal = calibrate(g, in, options);
   Report report;
-  const ir::Graph q = quantize_model(g, cal, in, options, host_arena, &report);
+  const ir::Graph q = quantize_for_host(g, cal, in, options, &report);
   ASSERT_EQ(report.float_nodes.size(), 1u);
   EXPECT_EQ(report.float_nodes[0], "div0 (div): no integer kernel for div");
   // x (float) -> quantize -> add_s8 -> dequantize -> div_f32 -> z.
@@ -223,7 +232,7 @@ TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
   options.int8_io = true;
   const Calibration cal = calibrate(g, in, options);
   Report report;
-  const ir::Graph q = quantize_model(g, cal, in, options, host_arena, &report);
+  const ir::Graph q = quantize_for_host(g, cal, in, options, &report);
   ASSERT_EQ(q.nodes.size(), 1u);
   EXPECT_EQ(q.nodes[0].op, ir::Op::kAdd);
   EXPECT_EQ(q.tensors[q.inputs[0]].dtype, DType::kInt8);

@@ -1,31 +1,16 @@
-// lower_for_memory (compiler.h): the op order, then which stage to run tile by tile and
-// on which grid.
-//
-// Candidates are every patchable stage starting at the head of a run of patchable nodes
-// (or up to two nodes later, to leave leading elementwise ops such as the input's
-// quantize whole) and every tile grid from 2x1 to 8x8 whose halo recomputation stays
-// within max_recompute. They are ranked without lowering, on a skeleton of the graph
-// (constants without payload): by the peak of simultaneously live activation bytes in
-// execution order, then by MACs. The best few are lowered and planned for real, and the
-// smallest arena wins if it beats the unpatched program's: by any amount with
-// Optimize::kMemory, by at least a fifth with kSpeed (tiles cost more than their extra
-// MACs: crops, joins and smaller loops; a few percent of arena is not worth that).
+// The patching search's candidates (patching.h, rank_candidates), ranked without lowering.
 #include <algorithm>
 #include <tuple>
 
 #include "common/error.h"
-#include "compiler.h"
 #include "patching/patching.h"
-#include "schedule/op_order.h"
 
-namespace mote {
+namespace mote::patching {
 namespace {
 
 constexpr int kGrids[][2] = {{2, 1}, {3, 1}, {4, 1}, {6, 1}, {8, 1}, {2, 2}, {3, 3},
                              {4, 4}, {5, 5}, {6, 6}, {8, 8}, {3, 2}, {4, 3}};
-constexpr size_t kLoweredCandidates = 6;
 constexpr size_t kStartsPerRun = 3;
-constexpr double kSpeedMinSaving = 0.2;
 
 // Elementwise ops the lowering lets write over an input of the output's shape whose
 // elements are at least as wide (lower.cc, streams_elementwise).
@@ -125,119 +110,50 @@ uint64_t conv_macs(const ir::Graph& g) {
   return macs;
 }
 
-struct Candidate {
-  patching::Stage stage;
-  uint64_t peak = 0;
-  uint64_t macs = 0;
-};
-
 }  // namespace
 
-CompileResult lower_for_memory(const ir::Graph& model_graph, const CompileOptions& options) {
-  CompileResult best = lower_to_program(model_graph, options.target, options.optimize);
-  const uint32_t model_order_arena = best.report.arena_bytes;
-  ir::Graph graph = model_graph;
-  const schedule::OrderResult order = schedule::min_peak_order(model_graph);
-  bool reordered = false;
-  for (size_t k = 0; k < order.order.size() && !reordered; ++k) reordered = order.order[k] != k;
-  if (reordered) {
-    ir::Graph trial_graph = model_graph;
-    schedule::reorder(trial_graph, order.order);
-    CompileResult trial = lower_to_program(trial_graph, options.target, options.optimize);
-    if (trial.report.arena_bytes < best.report.arena_bytes) {
-      best = std::move(trial);
-      graph = std::move(trial_graph);
-    } else {
-      reordered = false;
-    }
-  }
-  best.report.reordered = reordered;
-  best.report.model_order_arena_bytes = model_order_arena;
-  if (options.patching == Patching::kOff) return best;
-  if (!(options.max_recompute >= 0.0)) {
-    throw CompileError("--max-recompute must be a non-negative fraction of the model's MACs");
-  }
-  PatchReport report;
-  report.unpatched_arena_bytes = best.report.arena_bytes;
-  report.unpatched_lower_bound_bytes = best.report.arena_lower_bound_bytes;
-  report.unpatched_macs = best.report.macs;
-
+RankedCandidates rank_candidates(const ir::Graph& graph, double max_recompute) {
+  RankedCandidates result;
   ir::Graph skeleton = graph;
   for (ir::Tensor& t : skeleton.tensors)
     if (t.is_constant) t.data.clear();
   const uint64_t base_peak = live_peak(skeleton);
   const uint64_t base_macs = conv_macs(skeleton);
-  const auto cap = static_cast<uint64_t>(options.max_recompute * static_cast<double>(base_macs));
+  const auto cap = static_cast<uint64_t>(max_recompute * static_cast<double>(base_macs));
 
-  std::vector<Candidate> candidates;
   const size_t ops = skeleton.nodes.size();
   std::vector<bool> patchable(ops);
-  for (size_t k = 0; k < ops; ++k) patchable[k] = patching::node_problem(skeleton, k).empty();
+  for (size_t k = 0; k < ops; ++k) patchable[k] = node_problem(skeleton, k).empty();
   for (size_t s = 0; s < ops; ++s) {
     if (!patchable[s]) continue;
     size_t run_head = s;
     while (run_head > 0 && patchable[run_head - 1]) --run_head;
     if (s - run_head >= kStartsPerRun) continue;
     for (size_t e = s + 1; e <= ops && patchable[e - 1]; ++e) {
-      if (!patching::stage_problem(skeleton, s, e).empty()) continue;
+      if (!stage_problem(skeleton, s, e).empty()) continue;
       bool any_within_cap = false;
       for (const auto& grid : kGrids) {
-        const patching::Stage stage{s, e, grid[0], grid[1]};
+        const Stage stage{s, e, grid[0], grid[1]};
         ir::Graph patched;
         try {
-          patched = patching::patch_stage(skeleton, stage);
+          patched = patch_stage(skeleton, stage);
         } catch (const CompileError&) {
           continue;  // the grid does not fit this stage's output
         }
+        ++result.tried;
         const uint64_t macs = conv_macs(patched);
         if (macs > base_macs + cap) continue;
         any_within_cap = true;
         const uint64_t peak = live_peak(patched);
-        if (peak < base_peak) candidates.push_back({stage, peak, macs});
+        if (peak < base_peak) result.ranked.push_back({stage, peak, macs});
       }
       if (!any_within_cap) break;  // a longer stage only widens the halo
     }
   }
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+  std::sort(result.ranked.begin(), result.ranked.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(a.peak, a.macs, a.stage.first, a.stage.end) < std::tie(b.peak, b.macs, b.stage.first, b.stage.end);
   });
-
-  const CompileResult unpatched = best;
-  bool applied = false;
-  for (size_t i = 0; i < candidates.size() && i < kLoweredCandidates; ++i) {
-    const patching::Stage& stage = candidates[i].stage;
-    CompileResult trial;
-    try {
-      trial = lower_to_program(patching::patch_stage(graph, stage), options.target, options.optimize);
-    } catch (const CompileError&) {
-      continue;  // a kernel refuses a tile's shape: keep the layer-by-layer program
-    }
-    ++report.candidates;
-    const bool better = trial.report.arena_bytes < best.report.arena_bytes ||
-                        (applied && trial.report.arena_bytes == best.report.arena_bytes &&
-                         trial.report.macs < best.report.macs);
-    if (!better) continue;
-    best = std::move(trial);
-    applied = true;
-    report.first_op = graph.nodes[stage.first].name;
-    report.last_op = graph.nodes[stage.end - 1].name;
-    report.stage_ops = stage.end - stage.first;
-    report.rows = stage.rows;
-    report.cols = stage.cols;
-  }
-  best.report.reordered = reordered;
-  best.report.model_order_arena_bytes = model_order_arena;
-  if (applied) report.best_patched_arena_bytes = best.report.arena_bytes;
-  if (applied && options.optimize == Optimize::kSpeed &&
-      static_cast<double>(best.report.arena_bytes) >
-          (1.0 - kSpeedMinSaving) * static_cast<double>(unpatched.report.arena_bytes)) {
-    best = unpatched;  // saves too little for the time it costs
-    applied = false;
-  }
-  report.applied = applied;
-  if (applied) report.extra_macs = best.report.macs > report.unpatched_macs ? best.report.macs - report.unpatched_macs : 0;
-  best.report.patching = report;
-  return best;
+  return result;
 }
 
-}  // namespace mote
+}  // namespace mote::patching
