@@ -1,36 +1,27 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/, clang, ASan + UBSan) into build-fuzz/, prepares
-# their seed corpora from ../shared/models and tests/compiler/testdata, and runs each
-# target for N seconds (default 60). Exits non-zero if any target finds a crash, a leak,
-# a timeout or a sanitizer report; the reproducer is left in build-fuzz/artifacts/.
+# Runs every libFuzzer target (fuzz/: clang, ASan + UBSan) for N seconds (default 60),
+# after preparing their seed corpora from ../shared/models and tests/compiler/testdata.
+# The targets come from the sanitizer build, build-asan/ (tools/sanitize.sh build; run
+# here first if the targets are missing). Exits non-zero if the seed generator fails or
+# any target finds a crash, a leak, a timeout or a sanitizer report; the reproducer is
+# left in build-asan/fuzz-artifacts/.
 #   bash tools/fuzz.sh          # 60 s per target
 #   bash tools/fuzz.sh 600      # a long session
-# Corpora grow across runs in build-fuzz/corpus/<target>/ (seeds are re-copied each time).
+# Corpora grow across runs in build-asan/fuzz-corpus/<target>/ (seeds are re-copied each
+# time). The targets run side by side, one per core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shared=${MOTE_SHARED_DIR:-../shared}
 models=$shared/models
-build=${MOTE_FUZZ_BUILD_DIR:-build-fuzz}
+build=${MOTE_ASAN_BUILD_DIR:-build-asan}
 
-# clang with libFuzzer and the sanitizer runtimes (Debian 12: clang 14).
-missing=()
-for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "fuzz: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ! -x "$build/bin/fuzz_program" ] || [ ! -x "$build/bin/make_program_seeds" ]; then
+  bash tools/sanitize.sh build
 fi
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  CC=clang CXX=clang++ cmake -S fuzz -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-fi
-cmake --build "$build" -j"$(nproc)" >/dev/null
 
-corpus=$build/corpus
-artifacts=$build/artifacts
+corpus=$build/fuzz-corpus
+artifacts=$build/fuzz-artifacts
 mkdir -p "$corpus"/{program,npy,onnx,tflite} "$artifacts"
 
 # Seeds: small files only (a multi-megabyte input mostly fuzzes a checksum or a protobuf
@@ -59,10 +50,16 @@ small_models=()
 for f in "${onnx_models[@]}" "${tflite_models[@]}"; do
   [ "$(stat -c %s "$f")" -le 400000 ] && small_models+=("$f")
 done
-"$build/bin/make_program_seeds" "$corpus/program" 400000 "${small_models[@]}" | grep -v "^  skip" || true
+# A model the compiler refuses is skipped (a "  skip" line); the tool failing is an error.
+seeds_log=$build/make_program_seeds.log
+if ! "$build/bin/make_program_seeds" "$corpus/program" 400000 "${small_models[@]}" >"$seeds_log" 2>&1; then
+  echo "fuzz: make_program_seeds failed (log: $seeds_log):"
+  tail -n 20 "$seeds_log" | sed 's/^/  /'
+  exit 1
+fi
+grep -v "^  skip" "$seeds_log" || true
 
-targets=(program npy onnx)
-[ -x "$build/bin/fuzz_tflite" ] && targets+=(tflite)
+targets=(program npy onnx tflite)
 # MOTE_FUZZ_SKIP="onnx ..." leaves targets out (CI skips one with a known, reported crash);
 # MOTE_FUZZ_SEED fixes libFuzzer's seed so a short CI run is repeatable.
 for skip in ${MOTE_FUZZ_SKIP:-}; do
@@ -72,14 +69,36 @@ seed_flag=()
 [ -n "${MOTE_FUZZ_SEED:-}" ] && seed_flag=(-seed="$MOTE_FUZZ_SEED")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-failed=()
+# One libFuzzer run per target, as many at a time as there are cores (each gets the
+# full N seconds of one core); each writes its log and exit status.
+fuzz_one() {  # target
+  local t=$1 status=0
+  "$build/bin/fuzz_$t" "$corpus/$t" -max_total_time="$seconds" "${seed_flag[@]}" -rss_limit_mb=2048 \
+    -malloc_limit_mb=1024 -timeout=30 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/fuzz_$t-" >"$build/fuzz_$t.log" 2>&1 || status=$?
+  echo "$status" >"$build/fuzz_$t.status"
+}
+jobs=$(nproc)
+running=0
+run=()
 for t in "${targets[@]}"; do
   [ -n "$t" ] || continue
+  if ((running == jobs)); then
+    wait -n
+    running=$((running - 1))
+  fi
   echo "fuzz_$t: ${seconds}s, $(ls "$corpus/$t" | wc -l) corpus files"
+  rm -f "$build/fuzz_$t.status"
+  fuzz_one "$t" &
+  running=$((running + 1))
+  run+=("$t")
+done
+wait
+failed=()
+for t in "${run[@]}"; do
   log=$build/fuzz_$t.log
-  if "$build/bin/fuzz_$t" "$corpus/$t" -max_total_time="$seconds" "${seed_flag[@]}" -rss_limit_mb=2048 \
-       -malloc_limit_mb=1024 -timeout=30 -print_final_stats=1 \
-       -artifact_prefix="$artifacts/fuzz_$t-" >"$log" 2>&1; then
+  echo "fuzz_$t:"
+  if [ "$(cat "$build/fuzz_$t.status" 2>/dev/null)" = 0 ]; then
     grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed 's/^/  /'
   else
     failed+=("fuzz_$t")
@@ -91,4 +110,4 @@ if ((${#failed[@]})); then
   echo "fuzz: crashes in ${failed[*]}; reproduce with $build/bin/<target> <artifact>"
   exit 1
 fi
-echo "fuzz: no crash in ${targets[*]} (${seconds}s each)"
+echo "fuzz: no crash in ${run[*]} (${seconds}s each)"

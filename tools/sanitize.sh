@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
-# Builds every host target with AddressSanitizer + UndefinedBehaviorSanitizer into
-# build-asan/ and runs the host tests (ctest labels unit and models). Any sanitizer
-# report fails the test that triggered it (-fno-sanitize-recover=all, halt_on_error).
-# The QEMU tests and firmware are left out: the firmware is not sanitized and the host
-# side of those tests is already covered by the unit tests.
+# All host tests under AddressSanitizer + UndefinedBehaviorSanitizer: builds every host
+# target with clang at -O1 (line tables only) into build-asan/, together with the
+# libFuzzer targets of fuzz/ (tools/fuzz.sh runs them from this build), and runs the
+# tests labelled unit and models. Any sanitizer report fails the test that triggered it
+# (-fno-sanitize-recover=all, halt_on_error). The QEMU tests and firmware are left out:
+# the firmware is not sanitized and the host side of those tests is covered by the unit
+# tests.
+#   bash tools/sanitize.sh          build, then test
+#   bash tools/sanitize.sh build    only the build
+#   bash tools/sanitize.sh test     only the tests
+# MOTE_ASAN_BUILD_DIR picks another build folder; MOTE_FUZZ_COVERAGE sets the fuzzers'
+# coverage instrumentation (-fsanitize-coverage=, see the root CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+what=${1:-all}
 build=${MOTE_ASAN_BUILD_DIR:-build-asan}
-flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOTE_BUILD_FIRMWARE=OFF \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-cmake --build "$build" -j"$(nproc)"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-cd "$build"
-ctest -L "unit|models" --output-on-failure -j"$(nproc)" --timeout 1800
+if [ "$what" = all ] || [ "$what" = build ]; then
+  bash tools/install_packages.sh clang libclang-rt-14-dev
+  cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+    -DMOTE_BUILD_FIRMWARE=OFF -DMOTE_BUILD_FUZZERS=ON \
+    ${MOTE_FUZZ_COVERAGE:+-DMOTE_FUZZ_COVERAGE=$MOTE_FUZZ_COVERAGE} >/dev/null
+  cmake --build "$build" -j"$(nproc)"
+fi
+
+if [ "$what" = all ] || [ "$what" = test ]; then
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  cd "$build"
+  ctest -L "unit|models" --output-on-failure -j"$(nproc)"
+fi

@@ -8,4 +8,4 @@ add_executable(onnx_frontend_tests
 target_link_libraries(onnx_frontend_tests PRIVATE mote_compiler GTest::gtest_main)
 target_compile_definitions(onnx_frontend_tests PRIVATE ${MOTE_TEST_DEFINES})
 target_compile_options(onnx_frontend_tests PRIVATE -Wall -Wextra)
-gtest_discover_tests(onnx_frontend_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+gtest_discover_tests(onnx_frontend_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)

@@ -8,4 +8,4 @@ target_link_libraries(tflite_frontend_tests PRIVATE mote_compiler GTest::gtest_m
 target_include_directories(tflite_frontend_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_compile_definitions(tflite_frontend_tests PRIVATE ${MOTE_TEST_DEFINES})
 target_compile_options(tflite_frontend_tests PRIVATE -Wall -Wextra)
-gtest_discover_tests(tflite_frontend_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+gtest_discover_tests(tflite_frontend_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)
