@@ -11,7 +11,7 @@
 #include "passes/passes.h"
 
 namespace mote {
-namespace {
+namespace fuse_test {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -201,5 +201,5 @@ TEST(FoldConstants, AGraphOutputMayBecomeAConstant) {
   EXPECT_EQ(find_node(b.graph, "relu"), nullptr);
 }
 
-}  // namespace
+}  // namespace fuse_test
 }  // namespace mote

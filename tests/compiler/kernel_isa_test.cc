@@ -12,7 +12,7 @@
 #include "target/target.h"
 
 namespace mote {
-namespace {
+namespace kernel_isa_test {
 
 bool core_runs(const TargetIsa& core, KernelIsa isa) {
   switch (isa) {
@@ -44,5 +44,5 @@ TEST(KernelIsa, EveryChosenKernelIsForItsTarget) {
   }
 }
 
-}  // namespace
+}  // namespace kernel_isa_test
 }  // namespace mote

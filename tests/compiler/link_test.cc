@@ -13,7 +13,7 @@
 #include "link/link.h"
 
 namespace mote {
-namespace {
+namespace link_test {
 
 std::string link_error(const ir::Graph& graph) {
   try {
@@ -192,5 +192,5 @@ TEST(Link, ProposesInPlaceLinksOnlyOverDyingInputs) {
   EXPECT_EQ(kept_layout.buffers[keeps.tensor_buffer[y]].in_place_of, -1);
 }
 
-}  // namespace
+}  // namespace link_test
 }  // namespace mote

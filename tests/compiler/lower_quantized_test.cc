@@ -25,7 +25,7 @@
 #include "quant/quant_math.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_quantized_test {
 
 struct QuantGraph {
   ir::Graph graph;
@@ -596,5 +596,5 @@ TEST(LowerQuantized, ClampsOnQuantizedResultsAreNotFused) {
   EXPECT_EQ(g.graph.nodes.size(), 2u);
 }
 
-}  // namespace
+}  // namespace lower_quantized_test
 }  // namespace mote::lower

@@ -22,7 +22,7 @@
 #include "transpose/transpose.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_test {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
@@ -419,5 +419,5 @@ TEST(Targets, OneTableInTargetOrder) {
   EXPECT_TRUE(target_info(Target::kCortexM0Plus).isa.v6m);
 }
 
-}  // namespace
+}  // namespace lower_test
 }  // namespace mote::lower

@@ -20,7 +20,7 @@
 #include "pool2d/pool2d.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_variants_add_pool2d_test {
 
 int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, float scale, int32_t zp) {
   ir::Tensor t;
@@ -166,5 +166,5 @@ TEST(LowerVariantsPool2d, EveryInt8PoolTakesTheDspVariant) {
   }
 }
 
-}  // namespace
+}  // namespace lower_variants_add_pool2d_test
 }  // namespace mote::lower

@@ -14,7 +14,7 @@
 #include "lower/lower.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_variants_conv2d_test {
 
 struct ConvSpec {
   int64_t n, h, w, c, o, kh, kw;
@@ -138,5 +138,5 @@ TEST(LowerVariantsConv2d, GroupedConvsAndPlainCoresKeepTheReference) {
   }
 }
 
-}  // namespace
+}  // namespace lower_variants_conv2d_test
 }  // namespace mote::lower

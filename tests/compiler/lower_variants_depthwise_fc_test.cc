@@ -22,7 +22,7 @@
 #include "lower/lower.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_variants_depthwise_fc_test {
 
 int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, std::vector<float> scales,
                int32_t zp, bool constant = false, int32_t axis = -1) {
@@ -275,5 +275,5 @@ TEST(LowerVariantsFullyConnected, EveryInt8LayerTakesTheDspVariant) {
   }
 }
 
-}  // namespace
+}  // namespace lower_variants_depthwise_fc_test
 }  // namespace mote::lower

@@ -17,7 +17,7 @@
 #include "pool2d/pool2d.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_variants_mve_eltwise_test {
 
 int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, std::vector<float> scales,
                int32_t zp, bool constant = false, int32_t axis = -1) {
@@ -168,5 +168,5 @@ TEST(LowerVariantsMveEltwise, PoolsTakeTheMveVariants) {
   EXPECT_EQ(lower(big_max, Target::kCortexM55).kernel, KernelId::kMaxPool2dS8Mve);
 }
 
-}  // namespace
+}  // namespace lower_variants_mve_eltwise_test
 }  // namespace mote::lower

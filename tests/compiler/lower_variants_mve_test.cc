@@ -15,7 +15,7 @@
 #include "lower/lower.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_variants_mve_test {
 
 struct QuantGraph {
   ir::Graph graph;
@@ -132,5 +132,5 @@ TEST(LowerVariantsMve, FloatConvKeepsFloatKernel) {
   EXPECT_EQ(g.lower(Target::kCortexM55).kernel, KernelId::kConv2dF32);
 }
 
-}  // namespace
+}  // namespace lower_variants_mve_test
 }  // namespace mote::lower

@@ -12,7 +12,7 @@
 #include "lower/lower.h"
 
 namespace mote::lower {
-namespace {
+namespace lower_variants_v6m_test {
 
 int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, std::vector<float> scales,
                int32_t zp, bool constant = false, int32_t axis = -1) {
@@ -148,5 +148,5 @@ TEST(LowerVariantsV6m, EveryFullyConnectedTakesTheV6mVariant) {
   }
 }
 
-}  // namespace
+}  // namespace lower_variants_v6m_test
 }  // namespace mote::lower

@@ -14,7 +14,7 @@
 #include "search/search.h"
 
 namespace mote {
-namespace {
+namespace op_order_test {
 
 int activation(ir::Graph& g, const std::string& name, int64_t elements) {
   ir::Tensor t;
@@ -167,5 +167,5 @@ TEST(OpOrder, CompileRunsBranchesOneAfterTheOther) {
   EXPECT_EQ(compiled.report.ops[2].name, "big2");
 }
 
-}  // namespace
+}  // namespace op_order_test
 }  // namespace mote

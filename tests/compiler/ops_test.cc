@@ -11,7 +11,7 @@
 #include "ir/ops.h"
 
 namespace mote {
-namespace {
+namespace ops_test {
 
 std::set<std::string> op_names() {
   std::set<std::string> names;
@@ -49,5 +49,5 @@ TEST(Ops, NamesAreDistinctAndSnakeCase) {
 
 TEST(Ops, MoteOpsMdSpecifiesExactlyTheOps) { EXPECT_EQ(documented_ops(), op_names()); }
 
-}  // namespace
+}  // namespace ops_test
 }  // namespace mote

@@ -16,7 +16,7 @@
 #include "search/search.h"
 
 namespace mote {
-namespace {
+namespace patching_test {
 
 using testing::run_on_host;
 
@@ -368,5 +368,5 @@ TEST(Patching, SearchAppliesItOnlyWhereItLowersTheArena) {
   EXPECT_EQ(capped.program, off.program);
 }
 
-}  // namespace
+}  // namespace patching_test
 }  // namespace mote

@@ -10,7 +10,7 @@
 #include "planner/memory_planner.h"
 
 namespace mote::planner {
-namespace {
+namespace planner_test {
 
 // Checks every invariant of a plan against its buffers (exhaustive pairwise overlap).
 void expect_valid_plan(const std::vector<Buffer>& buffers, const Plan& plan, uint32_t alignment) {
@@ -431,5 +431,5 @@ TEST(MemoryPlanner, DriftingChainWithScratchReachesItsBound) {
   EXPECT_EQ(plan.arena_bytes, plan.lower_bound);
 }
 
-}  // namespace
+}  // namespace planner_test
 }  // namespace mote::planner

@@ -22,7 +22,7 @@
 #include "planner/memory_planner.h"
 
 namespace mote {
-namespace {
+namespace program_writer_test {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -549,11 +549,11 @@ TEST(ProgramWriter, EveryTargetNameIsAccepted) {
   }
 }
 
-}  // namespace
+}  // namespace program_writer_test
 }  // namespace mote
 
 namespace mote {
-namespace {
+namespace program_writer_test {
 
 // Convolution, depthwise convolution and pooling write their output over their dying
 // input, starting as far below it as lowering computes. Over random geometries (batch,
@@ -621,11 +621,11 @@ TEST(ProgramWriter, RandomConvLikeOpsRunInPlaceExactly) {
   EXPECT_GE(saved * 2, cases) << saved << " of " << cases << " cases wrote in place";
 }
 
-}  // namespace
+}  // namespace program_writer_test
 }  // namespace mote
 
 namespace mote {
-namespace {
+namespace program_writer_test {
 
 // Loads `program`, feeds raw input bytes, runs, returns every output's raw bytes.
 std::vector<std::vector<uint8_t>> run_program_bytes(const std::vector<uint8_t>& program,
@@ -740,5 +740,5 @@ TEST(ProgramWriter, RandomInt8ConvLikeOpsRunInPlaceExactlyOnEveryTarget) {
   EXPECT_GE(saved * 3, cases) << saved << " target compiles of " << cases << " cases wrote in place";
 }
 
-}  // namespace
+}  // namespace program_writer_test
 }  // namespace mote

@@ -13,7 +13,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace activation_s8_test {
 
 using testing::TestOp;
 
@@ -125,5 +125,5 @@ TEST(SigmoidTanhS8Check, Rejections) {
   EXPECT_EQ(op.check(kSigmoidS8Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace activation_s8_test
 }  // namespace mote

@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace activation_test {
 
 using testing::TestOp;
 
@@ -159,5 +159,5 @@ TEST(ActivationCheck, IoCounts) {
   EXPECT_EQ(no_output.check(kSigmoidF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace activation_test
 }  // namespace mote

@@ -14,7 +14,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace add_s8_lut_dsp_test {
 
 using testing::TestOp;
 
@@ -280,5 +280,5 @@ TEST(AddS8LutDsp, CheckRefusesBadQuantizationAndShapes) {
   }
 }
 
-}  // namespace
+}  // namespace add_s8_lut_dsp_test
 }  // namespace mote

@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace batch_matmul_test {
 
 using testing::TestOp;
 
@@ -161,5 +161,5 @@ TEST_F(BatchMatMulCheck, DtypeParamsIo) {
   EXPECT_EQ(op.check(kBatchMatMulF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace batch_matmul_test
 }  // namespace mote

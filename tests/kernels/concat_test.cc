@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace concat_test {
 
 using testing::TestOp;
 
@@ -156,5 +156,5 @@ TEST(ConcatCheckIo, EveryInputRequired) {
   EXPECT_EQ(no_inputs.check(kConcatEntry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace concat_test
 }  // namespace mote

@@ -18,7 +18,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace conv2d_mve_test {
 
 using testing::Multiplier;
 
@@ -416,5 +416,5 @@ TEST(Conv2dS8Mve, ReportsWhichDefinitionRuns) {
   SUCCEED();
 }
 
-}  // namespace
+}  // namespace conv2d_mve_test
 }  // namespace mote

@@ -9,7 +9,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace conv2d_quant_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -426,5 +426,5 @@ TEST(Conv2dS16Check, AccumulatorBiasAndShifts) {
   EXPECT_EQ(op.check(kConv2dS16Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace conv2d_quant_test
 }  // namespace mote

@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace conv2d_test {
 
 using testing::TestOp;
 
@@ -273,5 +273,5 @@ TEST(Conv2dF32Check, ExplicitlyAbsentBiasIsAccepted) {
   op.run(kConv2dF32Entry);  // reads no bias
 }
 
-}  // namespace
+}  // namespace conv2d_test
 }  // namespace mote

@@ -12,7 +12,7 @@
 #include "quant/quant_math.h"
 
 namespace mote {
-namespace {
+namespace conv2d_v6m_test {
 
 struct Case {
   Conv2dS8Params p{};
@@ -139,5 +139,5 @@ TEST(Conv2dS8V6m, MatchesReferenceOnEdgeGeometry) {
   check_case(rng, sparse, 2);
 }
 
-}  // namespace
+}  // namespace conv2d_v6m_test
 }  // namespace mote

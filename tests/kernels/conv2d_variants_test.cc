@@ -13,7 +13,7 @@
 #include "quant/quant_math.h"
 
 namespace mote {
-namespace {
+namespace conv2d_variants_test {
 
 using testing::TestOp;
 
@@ -554,5 +554,5 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
   EXPECT_EQ(check_with(small, need - 1, kConv2dS8DspEntry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace conv2d_variants_test
 }  // namespace mote

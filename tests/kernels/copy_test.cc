@@ -7,7 +7,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace copy_test {
 
 using testing::TestOp;
 
@@ -79,5 +79,5 @@ TEST(CopyCheck, NoParamsAndOneInputOneOutput) {
   EXPECT_EQ(none.check(kCopyEntry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace copy_test
 }  // namespace mote

@@ -14,7 +14,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace depthwise_conv2d_mult_dsp_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -256,5 +256,5 @@ TEST(DepthwiseConv2dS8MultDsp, ScratchBytes) {
   EXPECT_EQ(depthwise_conv2d_s8_mult__dsp_arranged_bytes(shape_of(k3)), 4u * 12u);
 }
 
-}  // namespace
+}  // namespace depthwise_conv2d_mult_dsp_test
 }  // namespace mote

@@ -11,7 +11,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace depthwise_conv2d_mve_test {
 
 using testing::TestOp;
 
@@ -306,5 +306,5 @@ TEST(DepthwiseConv2dS8Mve, CheckRejects) {
   }
 }
 
-}  // namespace
+}  // namespace depthwise_conv2d_mve_test
 }  // namespace mote

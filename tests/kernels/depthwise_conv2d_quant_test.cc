@@ -8,7 +8,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace depthwise_conv2d_quant_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -193,5 +193,5 @@ TEST(DepthwiseConv2dS16, MatchesModel) {
   }
 }
 
-}  // namespace
+}  // namespace depthwise_conv2d_quant_test
 }  // namespace mote

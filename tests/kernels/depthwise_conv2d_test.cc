@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace depthwise_conv2d_test {
 
 using testing::TestOp;
 
@@ -194,5 +194,5 @@ TEST(DepthwiseConv2dF32Check, IoCounts) {
   EXPECT_EQ(op.check(kDepthwiseConv2dF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace depthwise_conv2d_test
 }  // namespace mote

@@ -12,7 +12,7 @@
 #include "quant/quant_math.h"
 
 namespace mote {
-namespace {
+namespace depthwise_conv2d_v6m_test {
 
 struct Case {
   DepthwiseConv2dS8Params p{};
@@ -115,5 +115,5 @@ TEST(DepthwiseConv2dS8V6m, MatchesReferenceOnModelAndEdgeShapes) {
   }
 }
 
-}  // namespace
+}  // namespace depthwise_conv2d_v6m_test
 }  // namespace mote

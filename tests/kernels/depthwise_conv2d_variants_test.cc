@@ -13,7 +13,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace depthwise_conv2d_variants_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -397,5 +397,5 @@ TEST(DepthwiseConv2dS8Dsp3x3, CheckRefusesABadTable) {
   }
 }
 
-}  // namespace
+}  // namespace depthwise_conv2d_variants_test
 }  // namespace mote

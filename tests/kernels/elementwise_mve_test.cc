@@ -9,7 +9,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace elementwise_mve_test {
 
 using testing::TestOp;
 
@@ -135,5 +135,5 @@ TEST(AddS8Mve, CheckRejectsBroadcastAndBadParams) {
             Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace elementwise_mve_test
 }  // namespace mote

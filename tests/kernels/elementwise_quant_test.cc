@@ -10,7 +10,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace elementwise_quant_test {
 
 using testing::TestOp;
 
@@ -239,5 +239,5 @@ TEST(QuantBinaryCheck, Rejections) {
   EXPECT_EQ(op.check(kMulS8Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace elementwise_quant_test
 }  // namespace mote

@@ -9,7 +9,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace elementwise_test {
 
 using testing::TestOp;
 
@@ -233,5 +233,5 @@ TEST_F(BinaryCheck, ParamsAndIo) {
   EXPECT_EQ(op.check(kSubF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace elementwise_test
 }  // namespace mote

@@ -11,7 +11,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace elementwise_variants_test {
 
 using testing::TestOp;
 
@@ -151,5 +151,5 @@ TEST(AddS8Dsp, CheckRefusesBroadcastAndShortScratch) {
   }
 }
 
-}  // namespace
+}  // namespace elementwise_variants_test
 }  // namespace mote

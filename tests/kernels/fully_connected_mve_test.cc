@@ -14,7 +14,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace fully_connected_mve_test {
 
 using testing::Multiplier;
 
@@ -142,5 +142,5 @@ TEST(FullyConnectedS8Mve, EntryCheckAndRun) {
   }
 }
 
-}  // namespace
+}  // namespace fully_connected_mve_test
 }  // namespace mote

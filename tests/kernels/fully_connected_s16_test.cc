@@ -12,7 +12,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace fully_connected_s16_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -246,5 +246,5 @@ TEST(FullyConnectedS16Check, Int32AccumulatorAllowsShiftsUpTo30) {
   EXPECT_EQ(c.op.check(kFullyConnectedS16Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace fully_connected_s16_test
 }  // namespace mote

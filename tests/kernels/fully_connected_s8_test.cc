@@ -10,7 +10,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace fully_connected_s8_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -159,5 +159,5 @@ TEST(FullyConnectedS8Check, Rejections) {
   EXPECT_EQ(c.op.check(kFullyConnectedS8Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace fully_connected_s8_test
 }  // namespace mote

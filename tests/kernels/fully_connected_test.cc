@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace fully_connected_test {
 
 using testing::TestOp;
 
@@ -132,5 +132,5 @@ TEST_F(FullyConnectedCheck, DtypeParamsAndIo) {
   EXPECT_EQ(op.check(kFullyConnectedF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace fully_connected_test
 }  // namespace mote

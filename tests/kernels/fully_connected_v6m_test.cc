@@ -12,7 +12,7 @@
 #include "quant/quant_math.h"
 
 namespace mote {
-namespace {
+namespace fully_connected_v6m_test {
 
 int32_t uni(std::mt19937& rng, int32_t lo, int32_t hi) {
   return std::uniform_int_distribution<int32_t>(lo, hi)(rng);
@@ -70,5 +70,5 @@ TEST(FullyConnectedS8V6m, MatchesReferenceOnModelShapes) {
   for (const auto& kn : shapes) check_case(rng, 2, kn[0], kn[1], true, true, index++);
 }
 
-}  // namespace
+}  // namespace fully_connected_v6m_test
 }  // namespace mote

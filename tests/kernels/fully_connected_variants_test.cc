@@ -15,7 +15,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace fully_connected_variants_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -266,5 +266,5 @@ TEST(FullyConnectedS8Dsp, PerTensorFastPathEdges) {
   }
 }
 
-}  // namespace
+}  // namespace fully_connected_variants_test
 }  // namespace mote

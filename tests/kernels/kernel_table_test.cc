@@ -16,7 +16,7 @@
 #include "pool2d/pool2d.h"
 
 namespace mote {
-namespace {
+namespace kernel_table_test {
 
 std::vector<KernelId> every_kernel() {
   std::vector<KernelId> ids;
@@ -206,5 +206,5 @@ TEST(KernelRegistry, PixelStreamBlocks) {
   EXPECT_EQ(kernel_placement(KernelId::kCopy), KernelPlacement::kAlias);
 }
 
-}  // namespace
+}  // namespace kernel_table_test
 }  // namespace mote

@@ -10,7 +10,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace leaky_relu_quant_test {
 
 using testing::TestOp;
 
@@ -99,5 +99,5 @@ TEST(LeakyReluCheck, Rejections) {
   EXPECT_EQ(op.check(kLeakyReluS16Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace leaky_relu_quant_test
 }  // namespace mote

@@ -16,7 +16,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace lstm_s8_test {
 
 using testing::TestOp;
 
@@ -440,5 +440,5 @@ TEST(LstmS8Check, Rejections) {
   }
 }
 
-}  // namespace
+}  // namespace lstm_s8_test
 }  // namespace mote

@@ -11,7 +11,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace mean_s16_test {
 
 using testing::TestOp;
 
@@ -145,5 +145,5 @@ TEST(MeanS16Check, Rejections) {
   EXPECT_EQ(op.check(kMeanS16Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace mean_s16_test
 }  // namespace mote

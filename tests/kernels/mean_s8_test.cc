@@ -10,7 +10,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace mean_s8_test {
 
 using testing::TestOp;
 
@@ -112,5 +112,5 @@ TEST(MeanS8Check, Rejections) {
   EXPECT_EQ(op.check(kMeanS8Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace mean_s8_test
 }  // namespace mote

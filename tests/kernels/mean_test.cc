@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace mean_test {
 
 using testing::TestOp;
 
@@ -132,5 +132,5 @@ TEST_F(MeanCheck, DtypeParamsIo) {
   EXPECT_EQ(op.check(kMeanF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace mean_test
 }  // namespace mote

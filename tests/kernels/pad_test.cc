@@ -9,7 +9,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace pad_test {
 
 using testing::TestOp;
 
@@ -209,5 +209,5 @@ TEST_F(PadCheck, ModeDtypeParamsIo) {
   EXPECT_EQ(op.check(kPadEntry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace pad_test
 }  // namespace mote

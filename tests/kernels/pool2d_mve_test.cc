@@ -11,7 +11,7 @@
 #include "pool2d/pool2d.h"
 
 namespace mote {
-namespace {
+namespace pool2d_mve_test {
 
 using testing::TestOp;
 
@@ -149,5 +149,5 @@ TEST(Pool2dS8Mve, CheckRejects) {
   EXPECT_EQ(run_pool(kMaxPool2dS8MveEntry, big, bx).check, Status::kOk);
 }
 
-}  // namespace
+}  // namespace pool2d_mve_test
 }  // namespace mote

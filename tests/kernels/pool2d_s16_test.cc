@@ -9,7 +9,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace pool2d_s16_test {
 
 using testing::TestOp;
 
@@ -199,5 +199,5 @@ TEST(Pool2dS16Check, AverageWindowOfMoreThan65535CellsIsRejected) {
   EXPECT_EQ(op.data<int16_t>(out)[0], -32768);
 }
 
-}  // namespace
+}  // namespace pool2d_s16_test
 }  // namespace mote

@@ -9,7 +9,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace pool2d_s8_test {
 
 using testing::TestOp;
 
@@ -151,5 +151,5 @@ TEST(Pool2dS8Check, Rejections) {
   EXPECT_EQ(op.check(kAvgPool2dS8Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace pool2d_s8_test
 }  // namespace mote

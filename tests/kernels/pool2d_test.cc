@@ -9,7 +9,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace pool2d_test {
 
 using testing::TestOp;
 
@@ -243,5 +243,5 @@ TEST_F(Pool2dCheck, RankDtypeParamsIo) {
   EXPECT_EQ(op.check(kMaxPool2dF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace pool2d_test
 }  // namespace mote

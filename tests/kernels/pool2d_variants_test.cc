@@ -11,7 +11,7 @@
 #include "pool2d/pool2d.h"
 
 namespace mote {
-namespace {
+namespace pool2d_variants_test {
 
 using testing::TestOp;
 
@@ -126,5 +126,5 @@ TEST(Pool2dS8Dsp, CheckAgreesWithReference) {
   }
 }
 
-}  // namespace
+}  // namespace pool2d_variants_test
 }  // namespace mote

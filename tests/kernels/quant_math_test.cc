@@ -13,7 +13,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace quant_math_test {
 
 using testing::ref_mbqm;
 using testing::ref_mbqm64;
@@ -419,5 +419,5 @@ TEST(FixedPoint, BothTranscriptionsAgreeEverywhere) {
   }
 }
 
-}  // namespace
+}  // namespace quant_math_test
 }  // namespace mote

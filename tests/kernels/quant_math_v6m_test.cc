@@ -11,7 +11,7 @@
 #include "quant/quant_math_v6m.h"
 
 namespace mote {
-namespace {
+namespace quant_math_v6m_test {
 
 int32_t v6m(int32_t x, int32_t multiplier, int32_t shift) {
   return requant_v6m(x, requant_v6m_prepare(multiplier, shift));
@@ -72,5 +72,5 @@ TEST(QuantMathV6m, OutputAddsZeroPointAndClamps) {
   EXPECT_EQ(requant_v6m_output(-500, q, 3, -20, 127), -20);
 }
 
-}  // namespace
+}  // namespace quant_math_v6m_test
 }  // namespace mote

@@ -26,7 +26,7 @@
 #include "transpose_conv/transpose_conv.h"
 
 namespace mote {
-namespace {
+namespace quant_robustness_test {
 
 using testing::TestOp;
 
@@ -284,5 +284,5 @@ TEST(QuantRobustness, WhateverCheckAcceptsRunsSafely) {
   }
 }
 
-}  // namespace
+}  // namespace quant_robustness_test
 }  // namespace mote

@@ -12,7 +12,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace quantize_test {
 
 using testing::TestOp;
 
@@ -201,5 +201,5 @@ TEST(RequantizeCheck, Rejections) {
   EXPECT_EQ(op.check(kRequantizeS16S32Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace quantize_test
 }  // namespace mote

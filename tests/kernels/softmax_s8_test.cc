@@ -12,7 +12,7 @@
 #include "softmax/softmax.h"
 
 namespace mote {
-namespace {
+namespace softmax_s8_test {
 
 using testing::TestOp;
 
@@ -114,5 +114,5 @@ TEST(SoftmaxS8Check, Rejections) {
   EXPECT_EQ(op.check(kSoftmaxS8Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace softmax_s8_test
 }  // namespace mote

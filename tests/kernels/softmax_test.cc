@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace softmax_test {
 
 using testing::TestOp;
 
@@ -119,5 +119,5 @@ TEST(SoftmaxCheck, ShapesDtypesParams) {
   EXPECT_EQ(two_inputs.check(kSoftmaxF32Entry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace softmax_test
 }  // namespace mote

@@ -10,7 +10,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace strided_slice_test {
 
 using testing::TestOp;
 
@@ -150,5 +150,5 @@ TEST(StridedSliceCheck, Rejections) {
   EXPECT_EQ(op.check(kStridedSliceEntry), Status::kOk);
 }
 
-}  // namespace
+}  // namespace strided_slice_test
 }  // namespace mote

@@ -35,7 +35,7 @@
 #include "transpose_conv/transpose_conv.h"
 
 namespace mote {
-namespace {
+namespace tflite_golden_test {
 
 namespace tfl = testing::tflite;
 using testing::Multiplier;
@@ -504,5 +504,5 @@ INSTANTIATE_TEST_SUITE_P(
                       Int8Model{"mlperf_tiny/vww_96_int8.tflite", "vww_96_int8"}),
     [](const ::testing::TestParamInfo<Int8Model>& info) { return std::string(info.param.name); });
 
-}  // namespace
+}  // namespace tflite_golden_test
 }  // namespace mote

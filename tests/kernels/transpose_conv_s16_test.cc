@@ -10,7 +10,7 @@
 #include "quant_test_util.h"
 
 namespace mote {
-namespace {
+namespace transpose_conv_s16_test {
 
 using testing::Multiplier;
 using testing::TestOp;
@@ -128,5 +128,5 @@ TEST(TransposeConvS16Check, Rejections) {
   EXPECT_EQ(op.check(kTransposeConvS16Entry), Status::kBadParams);
 }
 
-}  // namespace
+}  // namespace transpose_conv_s16_test
 }  // namespace mote

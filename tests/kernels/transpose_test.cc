@@ -8,7 +8,7 @@
 #include "kernel_test_util.h"
 
 namespace mote {
-namespace {
+namespace transpose_test {
 
 using testing::TestOp;
 
@@ -135,5 +135,5 @@ TEST_F(TransposeCheck, ParamsAndIo) {
   EXPECT_EQ(op.check(kTransposeEntry), Status::kBadOp);
 }
 
-}  // namespace
+}  // namespace transpose_test
 }  // namespace mote

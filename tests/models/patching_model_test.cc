@@ -20,39 +20,48 @@ nlohmann::json compile_json(const std::string& args) {
   return c.exit_code == 0 ? nlohmann::json::parse(c.out) : nlohmann::json::object();
 }
 
-TEST(PatchingModels, PatchedTflmModelsStayBitExact) {
-  struct Case {
-    const char* name;
-    uint64_t tflm_arena;  // BASELINES.md, CMSIS-NN build
-  };
-  for (const Case& c : {Case{"vww_96_int8", 100'712}, Case{"pretrainedResnet_quant", 55'000}}) {
-    SCOPED_TRACE(c.name);
-    const TfliteModel* model = nullptr;
-    for (const TfliteModel& m : tflm_golden_models())
-      if (std::string(m.name) == c.name) model = &m;
-    ASSERT_NE(model, nullptr);
-    TempDir dir;
-    const std::string program = dir.file("p.mote");
-    const auto report = compile_json(shell_quote(model_path(*model)) + " -o " + shell_quote(program) +
-                                     " --target cortex-m4 --optimize memory");
-    ASSERT_TRUE(report["patching"]["applied"].get<bool>()) << report["patching"].dump();
-    const uint64_t arena = report["arena_bytes"].get<uint64_t>();
-    EXPECT_LT(arena, report["patching"]["unpatched_arena_bytes"].get<uint64_t>());
-    // The planner's placement of a patched program (hundreds of tile buffers and
-    // scratch areas) reaches its lower bound or comes within 1% of it.
-    const uint64_t bound = report["arena_lower_bound_bytes"].get<uint64_t>();
-    EXPECT_GE(arena, bound);
-    EXPECT_LE(arena * 100, bound * 101);
-    if (std::string(c.name) == "vww_96_int8") EXPECT_LE(arena * 2, c.tflm_arena);
-    for (int s = 0; s < 3; ++s) {
-      const std::string out = dir.file("out" + std::to_string(s));
-      const CommandResult r = run_mote("run " + shell_quote(program) + golden_input_args(c.name, s) + " --output-dir " +
-                                       shell_quote(out));
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      expect_identical(read_npy(out + "/out0.npy"), read_npy(golden_path(c.name, s, "out0")), c.name);
-    }
+struct PatchedCase {
+  const char* name;
+  uint64_t tflm_arena;  // BASELINES.md, CMSIS-NN build
+};
+void PrintTo(const PatchedCase& c, std::ostream* os) { *os << c.name; }
+
+// One test per model, so ctest runs them side by side (vww's --optimize memory compile
+// is the slowest of the models label).
+class PatchedTflmModels : public ::testing::TestWithParam<PatchedCase> {};
+
+TEST_P(PatchedTflmModels, StayBitExact) {
+  const PatchedCase& c = GetParam();
+  const TfliteModel* model = nullptr;
+  for (const TfliteModel& m : tflm_golden_models())
+    if (std::string(m.name) == c.name) model = &m;
+  ASSERT_NE(model, nullptr);
+  TempDir dir;
+  const std::string program = dir.file("p.mote");
+  const auto report = compile_json(shell_quote(model_path(*model)) + " -o " + shell_quote(program) +
+                                   " --target cortex-m4 --optimize memory");
+  ASSERT_TRUE(report["patching"]["applied"].get<bool>()) << report["patching"].dump();
+  const uint64_t arena = report["arena_bytes"].get<uint64_t>();
+  EXPECT_LT(arena, report["patching"]["unpatched_arena_bytes"].get<uint64_t>());
+  // The planner's placement of a patched program (hundreds of tile buffers and
+  // scratch areas) reaches its lower bound or comes within 1% of it.
+  const uint64_t bound = report["arena_lower_bound_bytes"].get<uint64_t>();
+  EXPECT_GE(arena, bound);
+  EXPECT_LE(arena * 100, bound * 101);
+  if (std::string(c.name) == "vww_96_int8") EXPECT_LE(arena * 2, c.tflm_arena);
+  for (int s = 0; s < 3; ++s) {
+    const std::string out = dir.file("out" + std::to_string(s));
+    const CommandResult r = run_mote("run " + shell_quote(program) + golden_input_args(c.name, s) + " --output-dir " +
+                                     shell_quote(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_identical(read_npy(out + "/out0.npy"), read_npy(golden_path(c.name, s, "out0")), c.name);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(PatchingModels, PatchedTflmModels,
+                         ::testing::Values(PatchedCase{"vww_96_int8", 100'712},
+                                           PatchedCase{"pretrainedResnet_quant", 55'000}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(PatchingModels, QuantizedMobileNetHalvesItsArenaWithIdenticalOutputs) {
   TempDir dir;
