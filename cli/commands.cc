@@ -659,7 +659,8 @@ int run_size(const SizeArgs& args) {
     const std::string symbol = kernel_entry_symbol(kernel_id_from_name(kernel.c_str()));
     if (!sizes["kernels"].contains(symbol))
       throw std::runtime_error(sizes_path + ": no measurement for kernel " + kernel + " (" + symbol +
-                               "); rebuild the firmware targets");
+                               ": a variant for an ISA extension " + args.target +
+                               " lacks, or the firmware targets need a rebuild)");
     const uint64_t bytes = sizes["kernels"][symbol].get<uint64_t>();
     kernels[kernel] = bytes;
     kernel_bytes += bytes;

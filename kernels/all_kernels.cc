@@ -2,9 +2,37 @@
 
 namespace mote {
 
+// On a Cortex-M core, the kernels written for an ISA extension the core lacks are not
+// built (kernel_sources.cmake leaves their sources out, testing the same macros): their
+// entries are weak references, null in the table, so a program that uses one fails to
+// load with kMissingKernel. The host builds every kernel.
+#if defined(__arm__)
+#define MOTE_ISA_LINKAGE_portable
+#if defined(__ARM_FEATURE_DSP)
+#define MOTE_ISA_LINKAGE_dsp
+#else
+#define MOTE_ISA_LINKAGE_dsp __attribute__((weak))
+#endif
+#if defined(__ARM_FEATURE_MVE)
+#define MOTE_ISA_LINKAGE_mve
+#else
+#define MOTE_ISA_LINKAGE_mve __attribute__((weak))
+#endif
+#if defined(__ARM_ARCH_6M__)
+#define MOTE_ISA_LINKAGE_v6m
+#else
+#define MOTE_ISA_LINKAGE_v6m __attribute__((weak))
+#endif
+#else
+#define MOTE_ISA_LINKAGE_portable
+#define MOTE_ISA_LINKAGE_dsp
+#define MOTE_ISA_LINKAGE_mve
+#define MOTE_ISA_LINKAGE_v6m
+#endif
+
 // Each kernel's entry, defined in its source (kernel_registry.inc).
 #define MOTE_KERNEL(enumerator, id, name, source, reference, isa, macs, placement) \
-  extern const KernelEntry k##enumerator##Entry;
+  extern const KernelEntry k##enumerator##Entry MOTE_ISA_LINKAGE_##isa;
 #include "kernel_registry.inc"
 #undef MOTE_KERNEL
 

@@ -26,6 +26,8 @@ struct Entry {
   std::string options;  // .npy values are relative to ../shared/models too
   int line = 0;
 };
+// What ctest shows after the test's name: the model and its options, not the raw bytes.
+void PrintTo(const Entry& e, std::ostream* os) { *os << e.model << (e.options.empty() ? "" : " ") << e.options; }
 
 std::vector<Entry> entries() {
   std::ifstream in(std::string(MOTE_SOURCE_DIR) + "/tests/models/program_identity.txt");

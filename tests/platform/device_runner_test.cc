@@ -257,6 +257,28 @@ TEST(DeviceRunnerErrors, BadOpIsReportedWithItsIndex) {
   EXPECT_TRUE(contains(error, "op 2")) << error;
 }
 
+// A core's firmware holds only the kernels it can run: a Helium variant is not in the
+// Cortex-M4 runner (its table entry is null, kernels/all_kernels.cc), so a program using
+// one fails to load there with kMissingKernel naming the op, while the Cortex-M55 runner
+// has the kernel and gets as far as its check (which refuses these float tensors).
+TEST(DeviceRunnerErrors, KernelForAnotherCoresIsaIsMissingNotRun) {
+  ProgramBuilder b;
+  const uint32_t x = b.tensor(DType::kFloat32, {kRows, kCols}, "x");
+  const uint32_t y = b.tensor(DType::kFloat32, {kRows, kCols}, "y");
+  const uint32_t s = b.tensor(DType::kFloat32, {kRows, kCols}, "s");
+  b.op(KernelId::kAddS8Mve, {x, y}, {s}, BinaryParams{-1.0f, 1.0f}, "add_mve");
+  b.graph_io({x, y}, {s});
+  ScratchDir dir;
+  const std::string program = dir.write("mve.mote", b.build());
+  const std::string m4 = run_error("qemu-cortex-m4", program, {to_bytes(kX), to_bytes(kY)});
+  EXPECT_TRUE(contains(m4, status_string(Status::kMissingKernel))) << m4;
+  EXPECT_TRUE(contains(m4, "op 0")) << m4;
+  EXPECT_FALSE(contains(m4, "\n")) << m4;
+  const std::string m55 = run_error("qemu-cortex-m55", program, {to_bytes(kX), to_bytes(kY)});
+  EXPECT_FALSE(contains(m55, status_string(Status::kMissingKernel))) << m55;
+  EXPECT_TRUE(contains(m55, status_string(Status::kBadParams))) << m55;
+}
+
 TEST(DeviceRunnerErrors, WrongInputSizeNamesTheInput) {
   ScratchDir dir;
   const std::string program = dir.write("test.mote", build_test_program());
