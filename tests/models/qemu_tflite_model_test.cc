@@ -115,7 +115,7 @@ TEST(TflmGoldenCoverage, EveryGoldenModelRunsOrIsRefused) {
     if (entry.path().extension() == ".npy") stems.insert(file.substr(0, file.find(".s")));
   }
   std::set<std::string> refused_stems;
-  for (const auto& [file, reason] : refused_models())
+  for (const auto& [file, refusal] : refused_models())
     refused_stems.insert(std::filesystem::path(file).stem().string());
   std::set<std::string> run;
   for (const TfliteModel& m : tflm_golden_models()) {

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "flatbuffers/flatbuffers.h"
 #include "import/tflite/tflite_schema_generated.h"
+#include "mote/program_format.h"  // kMaxRank
 #include "window_geometry.h"
 
 namespace mote {
@@ -236,6 +237,7 @@ class TfliteImporter {
       case BuiltinOperator::PADV2:
       case BuiltinOperator::CONCATENATION:
       case BuiltinOperator::STRIDED_SLICE:
+      case BuiltinOperator::TRANSPOSE:
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
@@ -619,6 +621,7 @@ class TfliteImporter {
       case BuiltinOperator::PADV2: return pad(true);
       case BuiltinOperator::CONCATENATION: return concat();
       case BuiltinOperator::STRIDED_SLICE: return strided_slice();
+      case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
@@ -837,6 +840,33 @@ class TfliteImporter {
               std::to_string(T(y).elements()) + " elements, the input " + ints_string(T(x).shape) +
               " has " + std::to_string(T(x).elements()));
     emit(ir::Op::kReshape, {x}, {y});
+  }
+
+  // TRANSPOSE: output axis i is input axis perm[i], perm a constant permutation of
+  // 0..rank-1 (TFLite takes no negative entries), rank at most 6. Its options table is
+  // empty. Quantized values are copied unchanged, as TensorFlow Lite Micro does.
+  void transpose() {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int perm_tensor = constant_input(1, "perm");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const size_t rank = in.size();
+    if (rank > kMaxRank) fail_op("input rank " + std::to_string(rank) + " not supported (at most 6)");
+    const std::vector<int64_t> perm = read_ints(perm_tensor, "perm");
+    if (perm.size() != rank)
+      fail_op("perm " + ints_string(perm) + " has " + std::to_string(perm.size()) +
+              " entries, expected the input rank " + std::to_string(rank));
+    std::vector<bool> seen(rank, false);
+    ir::Shape expected(rank);
+    for (size_t i = 0; i < rank; ++i) {
+      if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(rank) || seen[perm[i]])
+        fail_op("perm " + ints_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
+      seen[perm[i]] = true;
+      expected[i] = in[perm[i]];
+    }
+    expect_shape(y, "output", expected);
+    emit(ir::Op::kTranspose, {x}, {y}).attrs["perm"] = perm;
   }
 
   // float -> int8/int16, or requantization between quantized types (int8 -> int8,
