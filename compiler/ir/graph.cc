@@ -22,6 +22,22 @@ std::string shape_string(const Shape& shape) {
   return s + "]";
 }
 
+bool is_permutation(const std::vector<int64_t>& perm, size_t rank) {
+  if (perm.size() != rank) return false;
+  std::vector<bool> seen(rank, false);
+  for (int64_t axis : perm) {
+    if (axis < 0 || static_cast<size_t>(axis) >= rank || seen[axis]) return false;
+    seen[axis] = true;
+  }
+  return true;
+}
+
+Shape permuted(const Shape& shape, const std::vector<int64_t>& perm) {
+  Shape out(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) out[i] = shape[perm[i]];
+  return out;
+}
+
 const char* dtype_name(DType dtype) {
   switch (dtype) {
     case DType::kFloat32: return "float32";

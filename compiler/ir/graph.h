@@ -30,6 +30,10 @@ using Shape = std::vector<int64_t>;
 
 int64_t element_count(const Shape& shape);  // 1 for rank 0
 std::string shape_string(const Shape& shape);  // "[1,3,224,224]", for messages
+// A transpose's perm: true when it holds each axis 0..rank-1 once (callers word the error).
+bool is_permutation(const std::vector<int64_t>& perm, size_t rank);
+// The shape `shape` transposed by `perm` (a permutation of its axes): shape[perm[i]].
+Shape permuted(const Shape& shape, const std::vector<int64_t>& perm);
 const char* dtype_name(DType dtype);           // "float32", "int64", ..., for messages
 
 struct QuantParams {

@@ -66,18 +66,11 @@ LoweredOp lower_transpose(const NodeLowering& l) {
     l.fail("perm has " + std::to_string(perm.size()) + " entries, expected input rank " +
            std::to_string(rank));
   }
+  if (!ir::is_permutation(perm, rank))
+    l.fail("perm " + shape_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
   TransposeParams p{};
-  std::vector<bool> seen(rank, false);
-  ir::Shape expected(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= rank || seen[perm[i]]) {
-      l.fail("perm " + shape_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
-    }
-    seen[perm[i]] = true;
-    p.perm[i] = static_cast<uint32_t>(perm[i]);
-    expected[i] = in.shape[perm[i]];
-  }
-  l.expect_shape(out, "output", expected);
+  for (size_t i = 0; i < rank; ++i) p.perm[i] = static_cast<uint32_t>(perm[i]);
+  l.expect_shape(out, "output", ir::permuted(in.shape, perm));
   return lowered(KernelId::kTranspose, params_bytes(p));
 }
 

@@ -57,12 +57,6 @@ bool is_identity(const Perm& p) {
   return true;
 }
 
-ir::Shape permute(const ir::Shape& shape, const Perm& perm) {
-  ir::Shape out(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) out[i] = shape[perm[i]];
-  return out;
-}
-
 // True when transposing `shape` by `perm` keeps the row-major element order, i.e. only
 // size-1 dims move: the transpose is a reshape.
 bool order_preserving(const ir::Shape& shape, const Perm& perm) {
@@ -206,7 +200,7 @@ class Legalizer {
       to = new_constant(base + "_nhwc", std::move(permuted));
     } else {
       const int from = logical(src);
-      to = new_tensor(base + "_nhwc", dtype, permute(logical_shape(src), perm));
+      to = new_tensor(base + "_nhwc", dtype, ir::permuted(logical_shape(src), perm));
       emit_permute(base + "/to_nhwc", from, to, perm);
     }
     values_[src].channels_last = to;
@@ -219,7 +213,7 @@ class Legalizer {
       values_[src].logical = src;
       return src;
     }
-    const ir::Shape shape = permute(logical_shape(src), channels_last_perm(rank(src)));
+    const ir::Shape shape = ir::permuted(logical_shape(src), channels_last_perm(rank(src)));
     int to = src;
     if (g_.is_graph_output(src)) {
       to = new_tensor(g_.tensors[src].name + "_nhwc", g_.tensors[src].dtype, shape);
@@ -279,7 +273,7 @@ class Legalizer {
     // Lower rank (or constant): align right to rank r, permute, drop leading 1s.
     ir::Shape padded(r - rank(src), 1);
     padded.insert(padded.end(), logical_shape(src).begin(), logical_shape(src).end());
-    ir::Shape target = permute(padded, perm);
+    ir::Shape target = ir::permuted(padded, perm);
     while (target.size() > 1 && target.front() == 1) target.erase(target.begin());
     if (is_constant(src)) {
       ir::Tensor c = g_.tensors[src];
@@ -290,7 +284,7 @@ class Legalizer {
     }
     const int from = logical(src);
     const int base = reshaped(from, padded, name + "_rank" + std::to_string(r));
-    const int permuted = new_tensor(name + "_nhwc", dtype, permute(padded, perm));
+    const int permuted = new_tensor(name + "_nhwc", dtype, ir::permuted(padded, perm));
     emit_permute(name + "/to_nhwc", base, permuted, perm);
     return reshaped(permuted, target, name + "_nhwc_b");
   }
@@ -726,7 +720,7 @@ class Legalizer {
     for (int64_t i = 0; i < static_cast<int64_t>(r); ++i)
       if (i != phys) to_last.push_back(i);
     to_last.push_back(phys);
-    const ir::Shape moved = permute(g_.tensors[in].shape, to_last);
+    const ir::Shape moved = ir::permuted(g_.tensors[in].shape, to_last);
     const int t_in = new_tensor(name + "_axis_last", g_.tensors[in].dtype, moved);
     emit_permute(n.name + "/axis_last", in, t_in, to_last);
     const int t_out = new_tensor(name + "_sm", g_.tensors[in].dtype, moved);
@@ -902,7 +896,7 @@ bool fold_flatten_transposes(ir::Graph& g) {
 
     // column[k_phys] = k_log: feature k_phys of x's row sits at k_log after the transpose.
     const size_t rank = xs.size();
-    const ir::Shape ts = permute(xs, perm);
+    const ir::Shape ts = ir::permuted(xs, perm);
     const int64_t k = fs[1];
     std::vector<int64_t> column(k);
     std::vector<int64_t> index(rank, 0);  // index into x, dims 1..rank-1

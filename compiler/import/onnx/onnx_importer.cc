@@ -750,11 +750,8 @@ class OnnxImporter {
       std::vector<int64_t> perm;
       if (auto p = attr_ints("perm")) {
         perm = *p;
-        std::vector<int64_t> sorted = perm;
-        std::sort(sorted.begin(), sorted.end());
-        bool ok = static_cast<int64_t>(perm.size()) == rank;
-        for (int64_t i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
-        if (!ok) fail_attr("perm", ints_string(perm), "not a permutation of the input's axes");
+        if (!ir::is_permutation(perm, static_cast<size_t>(rank)))
+          fail_attr("perm", ints_string(perm), "not a permutation of the input's axes");
       } else {
         for (int64_t i = rank; i-- > 0;) perm.push_back(i);
       }

@@ -857,15 +857,9 @@ class TfliteImporter {
     if (perm.size() != rank)
       fail_op("perm " + ints_string(perm) + " has " + std::to_string(perm.size()) +
               " entries, expected the input rank " + std::to_string(rank));
-    std::vector<bool> seen(rank, false);
-    ir::Shape expected(rank);
-    for (size_t i = 0; i < rank; ++i) {
-      if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(rank) || seen[perm[i]])
-        fail_op("perm " + ints_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
-      seen[perm[i]] = true;
-      expected[i] = in[perm[i]];
-    }
-    expect_shape(y, "output", expected);
+    if (!ir::is_permutation(perm, rank))
+      fail_op("perm " + ints_string(perm) + " is not a permutation of 0.." + std::to_string(rank - 1));
+    expect_shape(y, "output", ir::permuted(in, perm));
     emit(ir::Op::kTranspose, {x}, {y}).attrs["perm"] = perm;
   }
 
