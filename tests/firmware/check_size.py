@@ -3,8 +3,11 @@
 the program's kernels measured (> 0), exactly the kernels `mote inspect` lists, the
 program and arena bytes as the program states them, and the runtime core within its
 budget (4 KiB of .text on cortex-m4 at -Os, issue 6). Prints the table it checked.
+A program compiled for cortex-m55 (--helium-model: its Helium kernels) has no size on
+cortex-m4, whose firmware leaves those kernels out: one line naming the kernel, the core and
+why.
 
-  check_size.py --mote MOTE --model M.onnx --cores cortex-m0plus,cortex-m4,...
+  check_size.py --mote MOTE --model M.onnx --cores cortex-m0plus,cortex-m4,... --helium-model M.tflite
 """
 import argparse
 import json
@@ -25,6 +28,7 @@ def main():
     p.add_argument("--mote", required=True)
     p.add_argument("--model", required=True)
     p.add_argument("--cores", required=True)
+    p.add_argument("--helium-model", required=True)
     a = p.parse_args()
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -52,6 +56,21 @@ def main():
         bad = subprocess.run([a.mote, "size", program, "--target", "host", "--json"], capture_output=True, text=True)
         if bad.returncode == 0 or bad.stderr.count("\n") != 1:
             failures.append(f"`mote size --target host` should fail with one line, got rc {bad.returncode}: {bad.stderr!r}")
+        if "cortex-m55" in a.cores.split(",") and "cortex-m4" in a.cores.split(","):
+            m55 = str(Path(tmp) / "m55.mote")
+            mote(a.mote, "compile", a.helium_model, "-o", m55, "--target", "cortex-m55")
+            kernels = json.loads(mote(a.mote, "inspect", m55, "--json"))["kernels"]
+            helium = [k for k in kernels if k.endswith("__mve")]
+            other = subprocess.run([a.mote, "size", m55, "--target", "cortex-m4", "--json"],
+                                   capture_output=True, text=True)
+            wanted = ": a variant for an ISA extension cortex-m4 lacks, or the firmware targets need a rebuild)"
+            names_one = any(f"no measurement for kernel {k} (" in other.stderr for k in helium)
+            if not helium:
+                failures.append(f"{a.helium_model} on cortex-m55 uses no Helium kernel: {kernels}")
+            elif other.returncode == 0 or other.stderr.count("\n") != 1 or not names_one \
+                    or not other.stderr.rstrip().endswith(wanted):
+                failures.append(f"`mote size` of a cortex-m55 program --target cortex-m4 should fail with one line "
+                                f"naming a Helium kernel and the reason, got rc {other.returncode}: {other.stderr!r}")
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0
