@@ -20,6 +20,8 @@
 #include "emit/c_emitter.h"
 #include "device_runner.h"
 #include "host_runner.h"
+#include "import/onnx/onnx_importer.h"
+#include "import/tflite/tflite_importer.h"
 #include "kernel_registry.h"
 #include "npy.h"
 #include "target/target.h"
@@ -706,6 +708,14 @@ int run_size(const SizeArgs& args) {
   return 0;
 }
 
+// "<format> (<count>): A, B, ..." and a newline: one line of `mote compile --list-ops`
+// (README's operator table repeats these lines; tests/cli checks they agree).
+std::string ops_line(const std::string& format, const std::vector<std::string>& ops) {
+  std::string line = format + " (" + std::to_string(ops.size()) + "):";
+  for (size_t i = 0; i < ops.size(); ++i) line += (i == 0 ? " " : ", ") + ops[i];
+  return line + "\n";
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -754,6 +764,13 @@ int run_cli(int argc, char** argv) {
                           "fast plan exceeds it, refused if nothing fits; --int16 auto may use it up");
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
+  compile_cmd->add_flag_callback(
+      "--list-ops",
+      [] {
+        std::cout << ops_line("tflite", tflite_supported_ops()) << ops_line("onnx", onnx_supported_ops());
+        throw CLI::Success();
+      },
+      "Print the operators each importer takes (.tflite builtins, ONNX ops) and exit");
   compile_cmd->add_option("--output-tensor", compile_args.output_tensors,
                           "Debugging: also output this intermediate tensor (by name; repeatable)");
 

@@ -4,7 +4,10 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "npy.h"
 #include "test_util.h"
@@ -223,6 +226,35 @@ TEST_F(Cli, InspectMissingFileAndUsageErrors) {
 // registry's MAC rule of its kernel; a variant counts as its reference), `mote compile`
 // from the graph while lowering: they agree op by op on every core's kernels, for
 // models with convolutions, depthwise convolutions, fully connected layers and an LSTM.
+// `mote compile --list-ops` prints one line per importer, each operator once and sorted,
+// TRANSPOSE among the .tflite ones; README's operator table holds exactly these lines.
+TEST(CliListOps, PrintsEachImportersOperatorsAsTheReadmeLists) {
+  const CommandResult r = run_mote("compile --list-ops");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  std::istringstream lines(r.out);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(lines, line);) got.push_back(line);
+  ASSERT_EQ(got.size(), 2u) << r.out;
+  EXPECT_EQ(got[0].rfind("tflite (", 0), 0u) << got[0];
+  EXPECT_EQ(got[1].rfind("onnx (", 0), 0u) << got[1];
+  EXPECT_NE(got[0].find(" TRANSPOSE,"), std::string::npos) << got[0];
+  for (const std::string& line : got) {
+    const size_t colon = line.find("): ");
+    ASSERT_NE(colon, std::string::npos) << line;
+    std::vector<std::string> ops;
+    std::istringstream names(line.substr(colon + 3));
+    for (std::string name; std::getline(names, name, ',');) ops.push_back(name.substr(name[0] == ' ' ? 1 : 0));
+    EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end())) << line;
+    EXPECT_EQ(std::set<std::string>(ops.begin(), ops.end()).size(), ops.size()) << line;
+    EXPECT_EQ(line.substr(line.find('(') + 1, line.find(')') - line.find('(') - 1), std::to_string(ops.size()));
+  }
+  std::ifstream readme(std::string(MOTE_SOURCE_DIR) + "/README.md");
+  std::set<std::string> readme_lines;
+  for (std::string line; std::getline(readme, line);) readme_lines.insert(line);
+  for (const std::string& line : got) EXPECT_TRUE(readme_lines.count("    " + line)) << "README.md lacks: " << line;
+}
+
 TEST(CliMacs, InspectCountsWhatCompileCounted) {
   const std::vector<std::string> models = {"onnx/lenet5_28.onnx", "tflite/mlperf_tiny/kws_ref_model.tflite",
                                            "tflite/mlperf_tiny/pretrainedResnet_quant.tflite",

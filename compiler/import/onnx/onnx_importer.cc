@@ -1064,6 +1064,11 @@ SourceGraph read_model(const std::string& path) { return OnnxImporter(path).run(
 
 }  // namespace onnx_import
 
+std::vector<std::string> onnx_supported_ops() {
+  const std::set<std::string>& ops = onnx_import::supported_ops();
+  return {ops.begin(), ops.end()};
+}
+
 ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs) {
   onnx_import::SourceGraph graph = onnx_import::read_model(path);
   graph.add_named_outputs(extra_outputs, path);

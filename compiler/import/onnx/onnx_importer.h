@@ -80,6 +80,10 @@ namespace mote {
 // cannot import.
 ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs = {});
 
+// The ONNX operators the importer takes (some only on constant inputs, evaluated while
+// importing), sorted (`mote compile --list-ops`).
+std::vector<std::string> onnx_supported_ops();
+
 namespace onnx_import {
 
 // Reading. Throws CompileError "<path>: <what>".

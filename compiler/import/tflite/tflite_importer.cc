@@ -105,6 +105,38 @@ Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t st
 
 class TfliteImporter {
  public:
+  // The builtin operators run() takes (tflite_supported_ops lists them).
+  static bool is_supported(int32_t code) {
+    switch (static_cast<BuiltinOperator>(code)) {
+      case BuiltinOperator::CONV_2D:
+      case BuiltinOperator::DEPTHWISE_CONV_2D:
+      case BuiltinOperator::FULLY_CONNECTED:
+      case BuiltinOperator::ADD:
+      case BuiltinOperator::SUB:
+      case BuiltinOperator::MUL:
+      case BuiltinOperator::AVERAGE_POOL_2D:
+      case BuiltinOperator::MAX_POOL_2D:
+      case BuiltinOperator::SOFTMAX:
+      case BuiltinOperator::LOGISTIC:
+      case BuiltinOperator::TANH:
+      case BuiltinOperator::RESHAPE:
+      case BuiltinOperator::SQUEEZE:
+      case BuiltinOperator::QUANTIZE:
+      case BuiltinOperator::DEQUANTIZE:
+      case BuiltinOperator::MEAN:
+      case BuiltinOperator::PAD:
+      case BuiltinOperator::PADV2:
+      case BuiltinOperator::CONCATENATION:
+      case BuiltinOperator::STRIDED_SLICE:
+      case BuiltinOperator::TRANSPOSE:
+      case BuiltinOperator::TRANSPOSE_CONV:
+      case BuiltinOperator::LEAKY_RELU:
+      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
+        return true;
+      default:
+        return false;
+    }
+  }
   explicit TfliteImporter(std::string path) : path_(std::move(path)) {}
 
   ir::Graph run_file() {
@@ -215,37 +247,7 @@ class TfliteImporter {
     return result;
   }
 
-  static bool is_supported(int32_t code) {
-    switch (static_cast<BuiltinOperator>(code)) {
-      case BuiltinOperator::CONV_2D:
-      case BuiltinOperator::DEPTHWISE_CONV_2D:
-      case BuiltinOperator::FULLY_CONNECTED:
-      case BuiltinOperator::ADD:
-      case BuiltinOperator::SUB:
-      case BuiltinOperator::MUL:
-      case BuiltinOperator::AVERAGE_POOL_2D:
-      case BuiltinOperator::MAX_POOL_2D:
-      case BuiltinOperator::SOFTMAX:
-      case BuiltinOperator::LOGISTIC:
-      case BuiltinOperator::TANH:
-      case BuiltinOperator::RESHAPE:
-      case BuiltinOperator::SQUEEZE:
-      case BuiltinOperator::QUANTIZE:
-      case BuiltinOperator::DEQUANTIZE:
-      case BuiltinOperator::MEAN:
-      case BuiltinOperator::PAD:
-      case BuiltinOperator::PADV2:
-      case BuiltinOperator::CONCATENATION:
-      case BuiltinOperator::STRIDED_SLICE:
-      case BuiltinOperator::TRANSPOSE:
-      case BuiltinOperator::TRANSPOSE_CONV:
-      case BuiltinOperator::LEAKY_RELU:
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
-        return true;
-      default:
-        return false;
-    }
-  }
+
 
   // Custom ops first (they can never be imported), then unsupported builtins; both before
   // any tensor is read, so the message names the op rather than one of its tensors.
@@ -1187,6 +1189,14 @@ class TfliteImporter {
 }  // namespace
 
 ir::Graph import_tflite(const std::string& path) { return TfliteImporter(path).run_file(); }
+
+std::vector<std::string> tflite_supported_ops() {
+  std::vector<std::string> names;
+  for (int32_t code = 0; code <= static_cast<int32_t>(BuiltinOperator::MAX); ++code)
+    if (TfliteImporter::is_supported(code)) names.push_back(fb::EnumNameBuiltinOperator(static_cast<BuiltinOperator>(code)));
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 ir::Graph import_tflite_buffer(std::span<const uint8_t> bytes, const std::string& path) {
   return TfliteImporter(path).run(bytes);

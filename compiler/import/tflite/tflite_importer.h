@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "ir/graph.h"
 
@@ -51,5 +52,9 @@ ir::Graph import_tflite(const std::string& path);
 // The same from a model already in memory; `path` names it in messages and gives the
 // graph's name (its stem). The bytes are read during the call only.
 ir::Graph import_tflite_buffer(std::span<const uint8_t> bytes, const std::string& path);
+
+// The builtin operators the importer takes, by their schema names ("ADD", ...), sorted
+// (`mote compile --list-ops`).
+std::vector<std::string> tflite_supported_ops();
 
 }  // namespace mote
