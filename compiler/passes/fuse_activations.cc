@@ -11,46 +11,11 @@
 namespace mote::passes {
 namespace {
 
-// The float ops whose kernels apply act_min/act_max to their result.
-bool has_fused_activation(ir::Op op) {
-  switch (op) {
-    case ir::Op::kConv2d:
-    case ir::Op::kDepthwiseConv2d:
-    case ir::Op::kFullyConnected:
-    case ir::Op::kBatchMatMul:
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-    case ir::Op::kDiv:
-    case ir::Op::kAvgPool2d:
-    case ir::Op::kMaxPool2d:
-      return true;
-    case ir::Op::kTransposeConv:  // quantized only
-    case ir::Op::kClamp:
-    case ir::Op::kSigmoid:
-    case ir::Op::kTanh:
-    case ir::Op::kLeakyRelu:
-    case ir::Op::kSoftmax:
-    case ir::Op::kMean:
-    case ir::Op::kTranspose:
-    case ir::Op::kConcat:
-    case ir::Op::kPad:
-    case ir::Op::kStridedSlice:
-    case ir::Op::kReshape:
-    case ir::Op::kCopy:
-    case ir::Op::kQuantize:
-    case ir::Op::kDequantize:
-    case ir::Op::kLstm:
-      return false;
-  }
-  return false;
-}
-
 // Folds the clamp reading node `index`'s output into the node; false when there is none
 // that can be fused.
 bool fuse_one(ir::Graph& graph, size_t index) {
   ir::Node& node = graph.nodes[index];
-  if (!has_fused_activation(node.op) || node.outputs.size() != 1) return false;
+  if (!ir::op_traits(node.op).fuses_activation || node.outputs.size() != 1) return false;
   const int result = node.outputs[0];
   if (graph.is_graph_output(result)) return false;
   // Quantized results keep their clamps: a quantized op's range is TFLite's fused

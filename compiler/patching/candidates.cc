@@ -12,42 +12,6 @@ constexpr int kGrids[][2] = {{2, 1}, {3, 1}, {4, 1}, {6, 1}, {8, 1}, {2, 2}, {3,
                              {4, 4}, {5, 5}, {6, 6}, {8, 8}, {3, 2}, {4, 3}};
 constexpr size_t kStartsPerRun = 3;
 
-// Elementwise ops the lowering lets write over an input of the output's shape whose
-// elements are at least as wide (lower.cc, streams_elementwise).
-bool writes_over_input(ir::Op op) {
-  switch (op) {
-    case ir::Op::kClamp:
-    case ir::Op::kSigmoid:
-    case ir::Op::kTanh:
-    case ir::Op::kLeakyRelu:
-    case ir::Op::kQuantize:
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-      return true;
-    case ir::Op::kConv2d:
-    case ir::Op::kDepthwiseConv2d:
-    case ir::Op::kTransposeConv:
-    case ir::Op::kFullyConnected:
-    case ir::Op::kBatchMatMul:
-    case ir::Op::kDiv:
-    case ir::Op::kSoftmax:
-    case ir::Op::kAvgPool2d:
-    case ir::Op::kMaxPool2d:
-    case ir::Op::kMean:
-    case ir::Op::kTranspose:
-    case ir::Op::kConcat:
-    case ir::Op::kPad:
-    case ir::Op::kStridedSlice:
-    case ir::Op::kReshape:
-    case ir::Op::kCopy:
-    case ir::Op::kDequantize:
-    case ir::Op::kLstm:
-      return false;
-  }
-  return false;
-}
-
 // Peak over the execution order of the activation bytes live at once (graph inputs from
 // the first op, outputs to the last; no scratch). An elementwise op whose input dies there
 // and may be written over counts only that input's bytes (e.g. a float input quantized
@@ -72,7 +36,7 @@ uint64_t live_peak(const ir::Graph& g) {
   }
   for (size_t k = 0; k < ops; ++k) {
     const ir::Node& node = g.nodes[k];
-    if (node.outputs.size() != 1 || !writes_over_input(node.op)) continue;
+    if (node.outputs.size() != 1 || !ir::op_traits(node.op).writes_over_input) continue;
     const ir::Tensor& out = g.tensors[node.outputs[0]];
     for (int id : node.inputs) {
       if (id == ir::kNoTensor) continue;

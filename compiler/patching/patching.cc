@@ -27,48 +27,9 @@ Region unite(const Region& a, const Region& b) {
   return {std::min(a.y0, b.y0), std::max(a.y1, b.y1), std::min(a.x0, b.x0), std::max(a.x1, b.x1)};
 }
 
-
-// How an op runs on a tile of its NHWC output: as a sliding window over input 0, whose
-// kernel is the "kernel" attribute (pools) or the filter's [KH, KW] (convolutions); as an
-// elementwise op over inputs of the output's shape (constants broadcast over rows and
-// columns); or not at all.
-enum class Tiling { kPoolWindow, kFilterWindow, kElementwise, kNone };
-
-Tiling tiling(ir::Op op) {
-  switch (op) {
-    case ir::Op::kAvgPool2d:
-    case ir::Op::kMaxPool2d:
-      return Tiling::kPoolWindow;
-    case ir::Op::kConv2d:
-    case ir::Op::kDepthwiseConv2d:
-      return Tiling::kFilterWindow;
-    case ir::Op::kClamp:
-    case ir::Op::kSigmoid:
-    case ir::Op::kTanh:
-    case ir::Op::kLeakyRelu:
-    case ir::Op::kQuantize:
-    case ir::Op::kDequantize:
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-    case ir::Op::kDiv:
-      return Tiling::kElementwise;
-    case ir::Op::kTransposeConv:
-    case ir::Op::kFullyConnected:
-    case ir::Op::kBatchMatMul:
-    case ir::Op::kSoftmax:
-    case ir::Op::kMean:
-    case ir::Op::kTranspose:  // except is_to_channels_last, below
-    case ir::Op::kConcat:
-    case ir::Op::kPad:
-    case ir::Op::kStridedSlice:
-    case ir::Op::kReshape:
-    case ir::Op::kCopy:
-    case ir::Op::kLstm:
-      return Tiling::kNone;
-  }
-  return Tiling::kNone;
-}
+// How an op runs on a tile of its NHWC output (ops.inc's tiling column).
+using ir::Tiling;
+Tiling tiling(ir::Op op) { return ir::op_traits(op).tiling; }
 
 bool is_spatial(ir::Op op) {
   const Tiling t = tiling(op);

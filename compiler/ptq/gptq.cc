@@ -42,39 +42,7 @@ Matrix inverse_cholesky(const std::vector<double>& sums, int64_t k, uint64_t cou
 
 }  // namespace
 
-bool is_weighted_layer(ir::Op op) {
-  switch (op) {
-    case ir::Op::kConv2d:
-    case ir::Op::kDepthwiseConv2d:
-    case ir::Op::kFullyConnected:
-      return true;
-    case ir::Op::kTransposeConv:  // no float kernel: never quantized from float
-    case ir::Op::kBatchMatMul:
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-    case ir::Op::kDiv:
-    case ir::Op::kClamp:
-    case ir::Op::kSigmoid:
-    case ir::Op::kTanh:
-    case ir::Op::kLeakyRelu:
-    case ir::Op::kSoftmax:
-    case ir::Op::kAvgPool2d:
-    case ir::Op::kMaxPool2d:
-    case ir::Op::kMean:
-    case ir::Op::kTranspose:
-    case ir::Op::kConcat:
-    case ir::Op::kPad:
-    case ir::Op::kStridedSlice:
-    case ir::Op::kReshape:
-    case ir::Op::kCopy:
-    case ir::Op::kQuantize:
-    case ir::Op::kDequantize:
-    case ir::Op::kLstm:
-      return false;
-  }
-  return false;
-}
+bool is_weighted_layer(ir::Op op) { return ir::op_traits(op).weighted; }
 
 namespace {
 

@@ -123,50 +123,6 @@ bool weighted_node(const ir::Graph& graph, const ir::Node& node, int* weights, i
   return true;
 }
 
-// Where an op's int8/int16 form takes its output quantization from.
-enum class OutputScale {
-  kOwnRange,    // its own calibrated range
-  kInputScale,  // its input's: it moves or selects values, never computes new ones
-  kFixed,       // TFLite's fixed scale for the op (softmax, sigmoid: 1/256; tanh: 1/128)
-  kNone,        // no integer kernel takes it from float: it stays float
-};
-
-OutputScale output_scale(ir::Op op) {
-  switch (op) {
-    case ir::Op::kConv2d:
-    case ir::Op::kDepthwiseConv2d:
-    case ir::Op::kFullyConnected:
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-    case ir::Op::kMean:
-    case ir::Op::kLeakyRelu:
-    case ir::Op::kConcat:
-    case ir::Op::kClamp:  // becomes a requantization whose saturation clamps
-      return OutputScale::kOwnRange;
-    case ir::Op::kReshape:
-    case ir::Op::kCopy:
-    case ir::Op::kTranspose:
-    case ir::Op::kMaxPool2d:
-    case ir::Op::kAvgPool2d:
-    case ir::Op::kPad:
-    case ir::Op::kStridedSlice:
-      return OutputScale::kInputScale;
-    case ir::Op::kSoftmax:
-    case ir::Op::kSigmoid:
-    case ir::Op::kTanh:
-      return OutputScale::kFixed;
-    case ir::Op::kTransposeConv:
-    case ir::Op::kBatchMatMul:
-    case ir::Op::kDiv:
-    case ir::Op::kQuantize:
-    case ir::Op::kDequantize:
-    case ir::Op::kLstm:
-      return OutputScale::kNone;
-  }
-  return OutputScale::kNone;
-}
-
 class Quantizer {
  public:
   Quantizer(const ir::Graph& graph, const Calibration& cal, const Options& options,
@@ -193,7 +149,8 @@ class Quantizer {
       bool int16 = !node.outputs.empty() && prefer_int16_.size() == g_.tensors.size() &&
                    prefer_int16_[node.outputs[0]];
       // An op that keeps its input's scale keeps its precision too (no requantization).
-      if (output_scale(node.op) == OutputScale::kInputScale && !node.inputs.empty() && is_activation(node.inputs[0]) &&
+      const bool keeps_input_scale = ir::op_traits(node.op).quant_output == ir::QuantOutput::kInputScale;
+      if (keeps_input_scale && !node.inputs.empty() && is_activation(node.inputs[0]) &&
           quantized_home(node.inputs[0]) >= 0)
         int16 = as_int16_[node.inputs[0]] >= 0 && as_int8_[node.inputs[0]] < 0;
       std::string reason;
@@ -550,10 +507,10 @@ class Quantizer {
   // kernel takes it that way.
   bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
     const ir::Op op = node.op;
-    const OutputScale scale = output_scale(op);
-    const bool pass_through = scale == OutputScale::kInputScale;
-    const bool fixed = scale == OutputScale::kFixed;
-    if (scale == OutputScale::kNone) {
+    const ir::QuantOutput scale = ir::op_traits(op).quant_output;
+    const bool pass_through = scale == ir::QuantOutput::kInputScale;
+    const bool fixed = scale == ir::QuantOutput::kFixedScale;
+    if (scale == ir::QuantOutput::kStaysFloat) {
       *reason = std::string("no integer kernel for ") + ir::op_name(op);
       return false;
     }
@@ -589,7 +546,7 @@ class Quantizer {
         return false;
       }
       if (!output_params(out_id, dtype, bounds, &out_quant, reason)) return false;
-    } else if (scale == OutputScale::kOwnRange) {
+    } else if (scale == ir::QuantOutput::kOwnRange) {
       if (!output_params(out_id, dtype, act, &out_quant, reason)) return false;
     }
 
