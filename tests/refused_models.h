@@ -6,7 +6,7 @@
 // SharedModels/ArenaAtLowerBound, TflmGoldenCoverage) accept a refusal only for a file
 // listed here, only at its stage and only with this message; any other error fails, and so
 // does a listed file that compiles. A file leaves the list when its operators are
-// supported (issue 17: RESIZE_NEAREST_NEIGHBOR, HARD_SWISH, SPLIT_V, uint8 QUANTIZE; issue 12:
+// supported (issue 17: RESIZE_NEAREST_NEIGHBOR, HARD_SWISH, SPLIT_V; issue 12:
 // the Vela 'ethos-u' custom op); the TFLite Micro Signal custom ops of the audio
 // preprocessor are out of scope.
 #pragma once
@@ -25,17 +25,12 @@ struct Refusal {
 
 inline const std::map<std::string, Refusal>& refused_models() {
   constexpr Refusal::Stage kImport = Refusal::kImport;
-  constexpr Refusal::Stage kCompile = Refusal::kCompile;
-  // uint8 input quantized to int8 by the model's first op (issue 17).
-  const char* const kUint8Input = "node 'tfl.quantize' (quantize): quantize from uint8 to int8 is not supported";
   static const std::map<std::string, Refusal> refusals = {
-      {"ethos-u/espcn_x3_quant.tflite", {kCompile, kUint8Input}},
       {"ethos-u/espcn_x3_quant_vela.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/kws_micronet_m_vela_H128.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/kws_micronet_m_vela_H256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/kws_micronet_m_vela_Y256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/kws_micronet_m_vela_Z256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
-      {"ethos-u/squeezenet_v1_1_quant.tflite", {kCompile, kUint8Input}},
       {"ethos-u/squeezenet_v1_1_quant_vela.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/yolo-fastest_192_face_v4.tflite", {kImport, "operator 106: op code 97 (RESIZE_NEAREST_NEIGHBOR) not supported"}},
       {"ethos-u/yolo-fastest_192_face_v4_vela_H256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
@@ -44,8 +39,6 @@ inline const std::map<std::string, Refusal>& refused_models() {
       {"ethos-u/zero_dce_quant.tflite", {kImport, "operator 35: op code 102 (SPLIT_V) not supported"}},
       {"ethos-u/zero_dce_quant_vela.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"realworld/Mobilenet_v3_small_quant.tflite", {kImport, "operator 4: op code 117 (HARD_SWISH) not supported"}},
-      {"realworld/dncnn_color_blind_quant.tflite", {kCompile, kUint8Input}},
-      {"realworld/zero_dce_pp_quant.tflite", {kCompile, kUint8Input}},
       {"tflite/tflm/audio_preprocessor_float.tflite", {kImport, "operator 0: custom op 'SignalWindow' not supported"}},
       {"tflite/tflm/audio_preprocessor_int8.tflite", {kImport, "operator 0: custom op 'SignalWindow' not supported"}},
   };

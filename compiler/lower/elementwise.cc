@@ -203,7 +203,7 @@ LoweredOp lower_softmax(const NodeLowering& l) {
   return lowered(KernelId::kSoftmaxS8, params_bytes(p));
 }
 
-// quantize: float -> int8/int16, or requantize between int8/int16/int32.
+// quantize: float -> int8/int16, or requantize between int8/int16/int32 and uint8 <-> int8.
 LoweredOp lower_quantize(const NodeLowering& l) {
   expect_same_shape(l);
   const ir::Tensor& in = l.input(0);
@@ -215,7 +215,8 @@ LoweredOp lower_quantize(const NodeLowering& l) {
     if (out.dtype == DType::kInt16) return lowered(KernelId::kQuantizeF32S16, params);
     l.fail(l.label(out, "output") + " has dtype " + dtype_name(out.dtype) + ", expected int8 or int16");
   }
-  if (!is_integer(in.dtype) || !is_integer(out.dtype)) {
+  const auto quantized_type = [](DType t) { return is_integer(t) || t == DType::kUInt8; };
+  if (!quantized_type(in.dtype) || !quantized_type(out.dtype)) {
     l.fail(std::string("quantize from ") + dtype_name(in.dtype) + " to " + dtype_name(out.dtype) +
            " is not supported");
   }
@@ -231,6 +232,8 @@ LoweredOp lower_quantize(const NodeLowering& l) {
       {DType::kInt16, DType::kInt32, KernelId::kRequantizeS16S32},
       {DType::kInt32, DType::kInt8, KernelId::kRequantizeS32S8},
       {DType::kInt32, DType::kInt16, KernelId::kRequantizeS32S16},
+      {DType::kUInt8, DType::kInt8, KernelId::kRequantizeU8S8},
+      {DType::kInt8, DType::kUInt8, KernelId::kRequantizeS8U8},
   };
   for (const Pair& pair : kPairs) {
     if (pair.from != in.dtype || pair.to != out.dtype) continue;
@@ -245,7 +248,7 @@ LoweredOp lower_quantize(const NodeLowering& l) {
          " is not supported");
 }
 
-// dequantize: int8/int16 -> float32.
+// dequantize: int8/int16/uint8 -> float32.
 LoweredOp lower_dequantize(const NodeLowering& l) {
   expect_same_shape(l);
   const ir::Tensor& in = l.input(0);
@@ -254,7 +257,8 @@ LoweredOp lower_dequantize(const NodeLowering& l) {
   const std::vector<uint8_t> params = params_bytes(AffineQuantParams{in_q.scale, in_q.zero_point});
   if (in.dtype == DType::kInt8) return lowered(KernelId::kDequantizeS8F32, params);
   if (in.dtype == DType::kInt16) return lowered(KernelId::kDequantizeS16F32, params);
-  l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) + ", expected int8 or int16");
+  if (in.dtype == DType::kUInt8) return lowered(KernelId::kDequantizeU8F32, params);
+  l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) + ", expected int8, int16 or uint8");
 }
 
 }  // namespace mote::lower

@@ -84,6 +84,12 @@ void channel_multipliers(const NodeLowering& l, float input_scale, const std::ve
   for (size_t c = 0; c < filter_scales.size(); ++c) {
     int32_t m = 0, s = 0;
     conv_channel_multiplier(input_scale, filter_scales[c], output_scale, &m, &s);
+    // A scale ratio of 2^32 or more: TensorFlow Lite Micro shifts the accumulator left by
+    // the shift before its multiply (x * (1 << shift)), which on an Arm core (LSL by 32 or
+    // more) is 0 for every accumulator, so the channel outputs its zero point. Converters
+    // write such scales for layers whose outputs are all one value (a padding constant of
+    // -inf folded into the range).
+    if (s >= 32) m = 0, s = 0;
     expect_shift(l, s, kMinShift, max_shift, "channel " + std::to_string(c) + " requantization");
     multipliers->push_back(m);
     shifts->push_back(s);

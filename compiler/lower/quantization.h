@@ -38,7 +38,8 @@ std::vector<float> channel_scales(const NodeLowering& l, const ir::Tensor& filte
                                   int64_t channels);
 
 // multiplier[c], shift[c] of a conv-like op (conv_channel_multiplier per channel), each
-// shift within [kMinShift, max_shift].
+// shift within [kMinShift, max_shift]; a shift of 32 or more becomes multiplier 0 (the
+// zero point for every accumulator, what TensorFlow Lite Micro computes on an Arm core).
 void channel_multipliers(const NodeLowering& l, float input_scale, const std::vector<float>& filter_scales,
                          float output_scale, int32_t max_shift, std::vector<int32_t>* multipliers,
                          std::vector<int32_t>* shifts);

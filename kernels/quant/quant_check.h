@@ -22,6 +22,12 @@ struct IntRange<int8_t> {
   static constexpr DType kDType = DType::kInt8;
 };
 template <>
+struct IntRange<uint8_t> {
+  static constexpr int32_t kMin = 0;
+  static constexpr int32_t kMax = 255;
+  static constexpr DType kDType = DType::kUInt8;
+};
+template <>
 struct IntRange<int16_t> {
   static constexpr int32_t kMin = -32768;
   static constexpr int32_t kMax = 32767;

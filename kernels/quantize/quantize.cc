@@ -74,11 +74,16 @@ void dequantize_s16_f32(const AffineQuantParams& params, uint32_t count, const i
                         float* output) {
   dequantize(params, count, input, output);
 }
+void dequantize_u8_f32(const AffineQuantParams& params, uint32_t count, const uint8_t* input,
+                       float* output) {
+  dequantize(params, count, input, output);
+}
 
 Status quantize_f32_s8_check(const OpContext& ctx) { return check_affine<int8_t>(ctx, false); }
 Status quantize_f32_s16_check(const OpContext& ctx) { return check_affine<int16_t>(ctx, false); }
 Status dequantize_s8_f32_check(const OpContext& ctx) { return check_affine<int8_t>(ctx, true); }
 Status dequantize_s16_f32_check(const OpContext& ctx) { return check_affine<int16_t>(ctx, true); }
+Status dequantize_u8_f32_check(const OpContext& ctx) { return check_affine<uint8_t>(ctx, true); }
 
 void quantize_f32_s8_run(const OpContext& ctx) {
   quantize_f32_s8(ctx.params<AffineQuantParams>(), element_count(ctx.input_desc(0)),
@@ -100,10 +105,16 @@ void dequantize_s16_f32_run(const OpContext& ctx) {
                      static_cast<const int16_t*>(ctx.input_data(0)),
                      static_cast<float*>(ctx.output_data(0)));
 }
+void dequantize_u8_f32_run(const OpContext& ctx) {
+  dequantize_u8_f32(ctx.params<AffineQuantParams>(), element_count(ctx.input_desc(0)),
+                    static_cast<const uint8_t*>(ctx.input_data(0)),
+                    static_cast<float*>(ctx.output_data(0)));
+}
 
 const KernelEntry kQuantizeF32S8Entry = {quantize_f32_s8_check, quantize_f32_s8_run};
 const KernelEntry kQuantizeF32S16Entry = {quantize_f32_s16_check, quantize_f32_s16_run};
 const KernelEntry kDequantizeS8F32Entry = {dequantize_s8_f32_check, dequantize_s8_f32_run};
 const KernelEntry kDequantizeS16F32Entry = {dequantize_s16_f32_check, dequantize_s16_f32_run};
+const KernelEntry kDequantizeU8F32Entry = {dequantize_u8_f32_check, dequantize_u8_f32_run};
 
 }  // namespace mote

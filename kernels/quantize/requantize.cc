@@ -58,5 +58,7 @@ const KernelEntry kRequantizeS16S16Entry = requantize_entry<int16_t, int16_t>();
 const KernelEntry kRequantizeS16S32Entry = requantize_entry<int16_t, int32_t>();
 const KernelEntry kRequantizeS32S8Entry = requantize_entry<int32_t, int8_t>();
 const KernelEntry kRequantizeS32S16Entry = requantize_entry<int32_t, int16_t>();
+const KernelEntry kRequantizeU8S8Entry = requantize_entry<uint8_t, int8_t>();
+const KernelEntry kRequantizeS8U8Entry = requantize_entry<int8_t, uint8_t>();
 
 }  // namespace mote

@@ -1,0 +1,206 @@
+// The per-op test harness (op_test.h).
+#include "ops/op_test.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "common/error.h"
+#include "compiler.h"
+#include "device_runner.h"
+#include "host/loaded_program.h"
+#include "test_util.h"
+
+namespace mote::testing {
+namespace {
+
+// Bytes per element of a graph output's type; 0 for a type the harness cannot compare.
+size_t element_bytes(fb::TensorType type) {
+  switch (type) {
+    case fb::TensorType::FLOAT32:
+    case fb::TensorType::INT32:
+    case fb::TensorType::UINT32:
+      return 4;
+    case fb::TensorType::INT16:
+    case fb::TensorType::UINT16:
+    case fb::TensorType::FLOAT16:
+      return 2;
+    case fb::TensorType::INT8:
+    case fb::TensorType::UINT8:
+    case fb::TensorType::BOOL:
+      return 1;
+    case fb::TensorType::INT64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+int64_t element_as_int(const std::vector<uint8_t>& bytes, size_t i, fb::TensorType type) {
+  switch (type) {
+    case fb::TensorType::INT8: return static_cast<int8_t>(bytes[i]);
+    case fb::TensorType::UINT8:
+    case fb::TensorType::BOOL: return bytes[i];
+    case fb::TensorType::INT16: { int16_t v; std::memcpy(&v, &bytes[i * 2], 2); return v; }
+    case fb::TensorType::UINT16: { uint16_t v; std::memcpy(&v, &bytes[i * 2], 2); return v; }
+    case fb::TensorType::INT32: { int32_t v; std::memcpy(&v, &bytes[i * 4], 4); return v; }
+    case fb::TensorType::UINT32: { uint32_t v; std::memcpy(&v, &bytes[i * 4], 4); return v; }
+    case fb::TensorType::INT64: { int64_t v; std::memcpy(&v, &bytes[i * 8], 8); return v; }
+    default: return 0;
+  }
+}
+
+// Compares one output; reports the first few differing elements.
+void expect_output(const std::string& what, fb::TensorType type, const std::vector<uint8_t>& expected,
+                   const std::vector<uint8_t>& actual, FloatTolerance tolerance) {
+  const size_t bytes = element_bytes(type);
+  ASSERT_NE(bytes, 0u) << what << ": the harness cannot compare output type " << fb::EnumNameTensorType(type);
+  ASSERT_EQ(expected.size() % bytes, 0u) << what << ": expected bytes are not whole elements";
+  ASSERT_EQ(actual.size(), expected.size()) << what << ": output size";
+  int reported = 0;
+  for (size_t i = 0; i < expected.size() / bytes && reported < 5; ++i) {
+    if (type == fb::TensorType::FLOAT32) {
+      float e, a;
+      std::memcpy(&e, &expected[i * 4], 4);
+      std::memcpy(&a, &actual[i * 4], 4);
+      const bool same_infinity = std::isinf(e) && a == e;
+      const double limit = tolerance.absolute + tolerance.relative * std::fabs(static_cast<double>(e));
+      if (!same_infinity && !(std::fabs(static_cast<double>(a) - e) <= limit)) {
+        ADD_FAILURE() << what << " element " << i << ": expected " << e << ", got " << a << " (limit " << limit
+                      << ")";
+        ++reported;
+      }
+    } else {
+      const int64_t e = element_as_int(expected, i, type), a = element_as_int(actual, i, type);
+      if (e != a) {
+        ADD_FAILURE() << what << " element " << i << ": expected " << e << ", got " << a;
+        ++reported;
+      }
+    }
+  }
+}
+
+std::string write_model(const TempDir& dir, const std::string& name, const ModelSpec& spec) {
+  const std::string path = dir.file(name + ".tflite");
+  write_bytes(path, build_model(spec));
+  return path;
+}
+
+std::vector<uint8_t> compile_for(const std::string& model, const std::string& target) {
+  CompileOptions options;
+  options.model_path = model;
+  options.target = target;
+  return compile(options).program;
+}
+
+std::vector<std::vector<uint8_t>> run_host(const std::vector<uint8_t>& program, const OpSample& sample) {
+  LoadedProgram loaded(program, "op test program", std::nullopt, 0x5A);
+  for (size_t i = 0; i < sample.inputs.size(); ++i) loaded.set_input(static_cast<uint32_t>(i), sample.inputs[i]);
+  loaded.run();
+  std::vector<std::vector<uint8_t>> outputs;
+  for (uint32_t i = 0; i < loaded.interpreter().output_count(); ++i) {
+    const std::span<const uint8_t> out = loaded.output(i);
+    outputs.emplace_back(out.begin(), out.end());
+  }
+  return outputs;
+}
+
+}  // namespace
+
+const std::vector<std::string>& op_test_devices() {
+  static const std::vector<std::string> devices = [] {
+    std::vector<std::string> list;
+    const char* env = std::getenv("MOTE_OP_DEVICES");
+    std::istringstream in(env != nullptr ? env : "");
+    for (std::string device; std::getline(in, device, ',');)
+      if (!device.empty()) list.push_back(device);
+    return list;
+  }();
+  return devices;
+}
+
+void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
+                       FloatTolerance tolerance) {
+  ASSERT_FALSE(samples.empty()) << name << ": no samples";
+  TempDir dir;
+  const std::string model = write_model(dir, name, spec);
+  std::vector<std::string> devices = {"host"};
+  for (const std::string& d : op_test_devices()) devices.push_back(d);
+  for (const std::string& device : devices) {
+    const std::string target = device == "host" ? "host" : device.substr(std::string("qemu-").size());
+    std::vector<uint8_t> program;
+    try {
+      program = compile_for(model, target);
+    } catch (const CompileError& e) {
+      FAIL() << name << " for " << target << ": " << e.what();
+    }
+    const std::string program_path = dir.file(name + "-" + target + ".mote");
+    write_bytes(program_path, program);
+    for (size_t s = 0; s < samples.size(); ++s) {
+      const OpSample& sample = samples[s];
+      const std::string what = name + " on " + device + " sample " + std::to_string(s);
+      std::vector<std::vector<uint8_t>> outputs;
+      try {
+        if (device == "host") {
+          outputs = run_host(program, sample);
+        } else {
+          outputs = run_on_device(device, program_path, sample.inputs, static_cast<uint32_t>(spec.outputs.size()))
+                        .outputs;
+        }
+      } catch (const std::exception& e) {
+        FAIL() << what << ": " << e.what();
+      }
+      ASSERT_EQ(outputs.size(), sample.expected.size()) << what;
+      for (size_t o = 0; o < outputs.size(); ++o) {
+        const fb::TensorType type = spec.tensors.at(static_cast<size_t>(spec.outputs[o])).type;
+        expect_output(what + " output " + std::to_string(o), type, sample.expected[o], outputs[o], tolerance);
+      }
+    }
+  }
+}
+
+std::string op_error(const std::string& name, const ModelSpec& spec) {
+  TempDir dir;
+  const std::string model = write_model(dir, name, spec);
+  try {
+    compile_for(model, "host");
+  } catch (const CompileError& e) {
+    std::string message = e.what();
+    if (message.rfind(model, 0) == 0) message = name + ".tflite" + message.substr(model.size());
+    return message;
+  }
+  return "";
+}
+
+void ref_quantize_multiplier(double real, int32_t* multiplier, int32_t* shift) {
+  if (real == 0) {
+    *multiplier = 0;
+    *shift = 0;
+    return;
+  }
+  int exponent = 0;
+  const double fraction = std::frexp(real, &exponent);
+  int64_t fixed = static_cast<int64_t>(std::round(fraction * 2147483648.0));
+  if (fixed == (int64_t{1} << 31)) {
+    fixed /= 2;
+    ++exponent;
+  }
+  if (exponent < -31) {
+    fixed = 0;
+    exponent = 0;
+  }
+  if (exponent > 30) {
+    fixed = (int64_t{1} << 31) - 1;
+    exponent = 30;
+  }
+  *multiplier = static_cast<int32_t>(fixed);
+  *shift = exponent;
+}
+
+int32_t quantize_value(double real, double scale, int32_t zero_point, int32_t lo, int32_t hi) {
+  const double q = std::round(real / scale) + zero_point;
+  return static_cast<int32_t>(std::min<double>(hi, std::max<double>(lo, q)));
+}
+
+}  // namespace mote::testing

@@ -1,0 +1,65 @@
+// The per-op tests: each TFLite builtin operator Mote accepts, in every dtype it takes,
+// built into a one-operator .tflite (tflite_builder.h), compiled, run, and checked against
+// outputs the test derives from TFLite's reference semantics (written in the test, never
+// taken from Mote's kernels): bit for bit for integer outputs, within a stated tolerance
+// for float32 (a NaN never passes).
+//
+// Where it runs: always on the host (the program loaded in-process with every kernel,
+// the arena filled with garbage first); and, when the environment variable
+// MOTE_OP_DEVICES lists emulated cores ("qemu-cortex-m4,qemu-cortex-m0plus"), compiled
+// for each core and run under QEMU (cli/device_runner.h) too. ctest runs op_tests twice:
+// `ops/...` on the host (label unit, also under ASan/UBSan) and `ops_qemu/...` with
+// MOTE_OP_DEVICES set (label qemu). A missing firmware or QEMU fails the test.
+//
+// Adding an op's tests: tests/ops/<op>_test.cc (the TFLite op's name in snake case), in
+// namespace mote::testing::<op>_test, with its oracle, its cases (every attribute and
+// dtype) and its refusals (expect_op_error: one line naming the operator), listed in
+// tests/ops/CMakeLists.txt.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/tflite_builder.h"
+
+namespace mote::testing {
+
+// One run of an op model: raw little-endian bytes of each graph input, in the model's
+// input order, and of each output TFLite's semantics give for them.
+struct OpSample {
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<std::vector<uint8_t>> expected;
+};
+
+// How float32 outputs compare: |actual - expected| <= absolute + relative * |expected|.
+// Integer outputs always compare bit for bit.
+struct FloatTolerance {
+  double absolute = 0;
+  double relative = 0;
+};
+
+// The devices besides the host (MOTE_OP_DEVICES, comma-separated; empty when unset).
+const std::vector<std::string>& op_test_devices();
+
+// Builds `spec` as <name>.tflite, compiles it for the host and for each op_test_devices()
+// core, runs every sample there and checks every output element. Failures name the case,
+// device, sample, output and element. `spec`'s output dtypes decide the comparison.
+void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
+                       FloatTolerance tolerance = {});
+
+// The one-line error compiling `spec` as <name>.tflite gives (import or compile stage),
+// with the temporary folder cut: "<name>.tflite: operator 0 (...): ..." for an importer
+// refusal, the compiler's message otherwise; "" when it compiles.
+std::string op_error(const std::string& name, const ModelSpec& spec);
+
+// TFLite's QuantizeMultiplier: real = multiplier * 2^(shift - 31), multiplier in
+// [2^30, 2^31) rounded half away from zero (0 and shift 0 for real 0 or tiny values).
+void ref_quantize_multiplier(double real, int32_t* multiplier, int32_t* shift);
+
+// Quantization as TFLite does it: round half away from zero, then clamp to [lo, hi].
+int32_t quantize_value(double real, double scale, int32_t zero_point, int32_t lo, int32_t hi);
+
+}  // namespace mote::testing
