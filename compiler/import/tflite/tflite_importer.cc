@@ -151,6 +151,7 @@ class TfliteImporter {
       bytes = bytes_;
     }
     verify(bytes);
+    file_ = bytes;
     check_operators();
     graph_.name = std::filesystem::path(path_).stem().string();
     const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
@@ -326,10 +327,8 @@ class TfliteImporter {
       fail(label + " buffer index " + std::to_string(buffer_index) + " out of range (" +
            std::to_string(buffers ? buffers->size() : 0) + " buffers)");
     const fb::Buffer* buffer = buffers && buffer_index < buffers->size() ? buffers->Get(buffer_index) : nullptr;
-    if (buffer && buffer->offset() > 1)
-      fail(label + " keeps its data outside the flatbuffer (models over 2 GB), not supported");
-    const auto* data = buffer ? buffer->data() : nullptr;
-    const bool has_data = data && data->size() > 0;
+    const std::span<const uint8_t> data = buffer_data(buffer, buffer_index, label);
+    const bool has_data = !data.empty();
     const int64_t bytes = elements * dtype_size(result.dtype);
 
     if (t->is_variable() && !is_graph_input_[index]) {
@@ -342,11 +341,11 @@ class TfliteImporter {
                                : 0;
       result.data.assign(static_cast<size_t>(bytes), fill);
     } else if (has_data && !is_graph_input_[index]) {
-      if (static_cast<int64_t>(data->size()) != bytes)
+      if (static_cast<int64_t>(data.size()) != bytes)
         fail(label + " of shape " + ints_string(result.shape) + " (" + dtype_name(result.dtype) +
-             ") has " + std::to_string(data->size()) + " bytes of data, expected " + std::to_string(bytes));
+             ") has " + std::to_string(data.size()) + " bytes of data, expected " + std::to_string(bytes));
       result.is_constant = true;
-      result.data.assign(data->begin(), data->end());
+      result.data.assign(data.begin(), data.end());
     }
     // Empty tensors only as constant index data (an empty axis list, say); anything else
     // would be an empty activation or weight, which no kernel takes.
@@ -363,6 +362,23 @@ class TfliteImporter {
   static std::string shape_of(const flatbuffers::Vector<int32_t>* v) {
     std::vector<int64_t> values(v->begin(), v->end());
     return ints_string(values);
+  }
+
+  // A buffer's bytes: its `data` vector, or, when the converter stored the buffers after
+  // the flatbuffer (offset > 1, as TFLite writes models over 2 GB and any model with
+  // buffer offsets on), `size` bytes at `offset` from the file's start. Empty when it has
+  // none.
+  std::span<const uint8_t> buffer_data(const fb::Buffer* buffer, uint32_t index, const std::string& label) const {
+    if (!buffer) return {};
+    if (buffer->offset() > 1) {
+      const uint64_t offset = buffer->offset(), size = buffer->size();
+      if (offset > file_.size() || size > file_.size() - offset)
+        fail(label + " buffer " + std::to_string(index) + " of " + std::to_string(size) + " bytes at offset " +
+             std::to_string(offset) + " lies outside the file of " + std::to_string(file_.size()) + " bytes");
+      return file_.subspan(static_cast<size_t>(offset), static_cast<size_t>(size));
+    }
+    if (!buffer->data()) return {};
+    return {buffer->data()->data(), buffer->data()->size()};
   }
 
   // real = scale * (q - zero_point); one scale per tensor, or one per slice along
@@ -391,8 +407,13 @@ class TfliteImporter {
       q.zero_points.push_back(static_cast<int32_t>(zp));
     }
     if (q.scales.size() > 1) {
-      const int32_t axis = src->quantized_dimension();
+      int32_t axis = src->quantized_dimension();
       const int64_t rank = static_cast<int64_t>(tensor.shape.size());
+      // A 1-D per-channel tensor (a bias) whose quantized_dimension was copied from its
+      // 4-D filter (3 for a depthwise filter [1, H, W, C]; TensorFlow Lite Micro's own
+      // person_detect.tflite has it): its one axis, as TensorFlow Lite Micro reads it.
+      if (rank == 1 && (axis < 0 || axis >= rank) && tensor.shape[0] == static_cast<int64_t>(q.scales.size()))
+        axis = 0;
       if (axis < 0 || axis >= rank)
         fail(label + " has quantized_dimension " + std::to_string(axis) + " out of range for shape " +
              ints_string(tensor.shape));
@@ -419,19 +440,31 @@ class TfliteImporter {
     if (outputs != 1) fail_op("has " + std::to_string(outputs) + " outputs, expected 1");
   }
 
-  // Input k: its ir id, or kNoTensor when absent or -1 (an omitted optional input). A
-  // tensor that is neither constant, graph input nor written by an earlier operator is
-  // refused: TFLite stores operators in execution order.
+  // Input k: its ir id, or kNoTensor when absent, -1 (an omitted optional input) or an
+  // empty tensor of a value type (converters write a bias or LSTM weight left out as a
+  // tensor of shape [0]; TensorFlow Lite Micro reads it as absent). A tensor that is
+  // neither constant, graph input nor written by an earlier operator is refused: TFLite
+  // stores operators in execution order.
   int input(int k) {
     if (k >= input_count()) return ir::kNoTensor;
     const int32_t index = op_->inputs()->Get(k);
     if (index == -1) return ir::kNoTensor;
     check_tensor_index(index, "input " + std::to_string(k));
+    if (is_empty_value(subgraph_->tensors()->Get(static_cast<uint32_t>(index)))) return ir::kNoTensor;
     const int id = tensor(index);
     const ir::Tensor& t = graph_.tensors[id];
     if (!t.is_constant && !is_graph_input_[index] && writer_[index] < 0)
       fail_op("input " + std::to_string(k) + " '" + t.name + "' is read before any operator writes it");
     return id;
+  }
+
+  // A float or quantized tensor with a 0 in its shape (index tensors may be empty: an
+  // empty axis list).
+  static bool is_empty_value(const fb::Tensor* t) {
+    if (!t->shape()) return false;
+    const bool has_zero = std::find(t->shape()->begin(), t->shape()->end(), 0) != t->shape()->end();
+    const fb::TensorType type = t->type();
+    return has_zero && type != fb::TensorType::INT32 && type != fb::TensorType::INT64;
   }
 
   int required_input(int k, const std::string& role) {
@@ -1176,6 +1209,7 @@ class TfliteImporter {
 
   std::string path_;
   std::vector<uint8_t> bytes_;         // the file, when reading one
+  std::span<const uint8_t> file_;      // the verified file (buffers past the flatbuffer)
   const fb::Model* model_ = nullptr;
   const fb::SubGraph* subgraph_ = nullptr;
   ir::Graph graph_;
