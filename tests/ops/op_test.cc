@@ -81,9 +81,13 @@ void expect_output(const std::string& what, fb::TensorType type, const std::vect
   }
 }
 
+// Also into $MOTE_OP_MODEL_DIR when set (tools/fuzz.sh: seeds for the .tflite importer).
 std::string write_model(const TempDir& dir, const std::string& name, const ModelSpec& spec) {
   const std::string path = dir.file(name + ".tflite");
-  write_bytes(path, build_model(spec));
+  const std::vector<uint8_t> bytes = build_model(spec);
+  write_bytes(path, bytes);
+  if (const char* seeds = std::getenv("MOTE_OP_MODEL_DIR"); seeds != nullptr && *seeds != '\0')
+    write_bytes(std::string(seeds) + "/op_" + name + ".tflite", bytes);
   return path;
 }
 

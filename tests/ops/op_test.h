@@ -11,6 +11,9 @@
 // `ops/...` on the host (label unit, also under ASan/UBSan) and `ops_qemu/...` with
 // MOTE_OP_DEVICES set (label qemu). A missing firmware or QEMU fails the test.
 //
+// With MOTE_OP_MODEL_DIR set, every model built is also written there as op_<name>.tflite
+// (tools/fuzz.sh seeds the .tflite importer's fuzz target with them).
+//
 // Adding an op's tests: tests/ops/<op>_test.cc (the TFLite op's name in snake case), in
 // namespace mote::testing::<op>_test, with its oracle, its cases (every attribute and
 // dtype) and its refusals (expect_op_error: one line naming the operator), listed in
