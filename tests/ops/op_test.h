@@ -47,8 +47,10 @@ struct FloatTolerance {
 // The devices besides the host (MOTE_OP_DEVICES, comma-separated; empty when unset).
 const std::vector<std::string>& op_test_devices();
 
-// Builds `spec` as <name>.tflite, compiles it for the host and for each op_test_devices()
-// core, runs every sample there and checks every output element. Failures name the case,
+// Builds `spec` as <name>.tflite, checks that its import gives only Mote ops its operators
+// declare (tflite_operators(), what `mote compile --list-ops` reports), compiles it for
+// the host and for each op_test_devices() core, runs every sample there and checks every
+// output element. Failures name the case,
 // device, sample, output and element. `spec`'s output dtypes decide the comparison.
 void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                        FloatTolerance tolerance = {});

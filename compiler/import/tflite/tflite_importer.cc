@@ -105,38 +105,56 @@ Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t st
 
 class TfliteImporter {
  public:
-  // The builtin operators run() takes (tflite_supported_ops lists them).
-  static bool is_supported(int32_t code) {
-    switch (static_cast<BuiltinOperator>(code)) {
-      case BuiltinOperator::CONV_2D:
-      case BuiltinOperator::DEPTHWISE_CONV_2D:
-      case BuiltinOperator::FULLY_CONNECTED:
-      case BuiltinOperator::ADD:
-      case BuiltinOperator::SUB:
-      case BuiltinOperator::MUL:
-      case BuiltinOperator::AVERAGE_POOL_2D:
-      case BuiltinOperator::MAX_POOL_2D:
-      case BuiltinOperator::SOFTMAX:
-      case BuiltinOperator::LOGISTIC:
-      case BuiltinOperator::TANH:
-      case BuiltinOperator::RESHAPE:
-      case BuiltinOperator::SQUEEZE:
-      case BuiltinOperator::QUANTIZE:
-      case BuiltinOperator::DEQUANTIZE:
-      case BuiltinOperator::MEAN:
-      case BuiltinOperator::PAD:
-      case BuiltinOperator::PADV2:
-      case BuiltinOperator::CONCATENATION:
-      case BuiltinOperator::STRIDED_SLICE:
-      case BuiltinOperator::TRANSPOSE:
-      case BuiltinOperator::TRANSPOSE_CONV:
-      case BuiltinOperator::LEAKY_RELU:
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
-        return true;
-      default:
-        return false;
-    }
+  // One builtin operator run() takes: its conversion, and every Mote op that conversion
+  // may emit (tflite_operators(): `mote compile --list-ops`, the README's coverage table;
+  // the per-op tests check each import against it).
+  struct Conversion {
+    BuiltinOperator code;
+    void (*convert)(TfliteImporter&);
+    std::vector<ir::Op> becomes;
+  };
+
+  // Every builtin operator the importer takes, one line each.
+  static const std::vector<Conversion>& conversions() {
+    using B = BuiltinOperator;
+    using Op = ir::Op;
+    static const std::vector<Conversion> table = {
+        {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
+        {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
+        {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
+        {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
+        {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
+        {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
+        {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
+        {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
+        {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
+        {B::MEAN, [](TfliteImporter& i) { i.mean(); }, {Op::kMean, Op::kPad}},
+        {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
+        {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
+        {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
+        {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
+        {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
+        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax, Op::kReshape}},
+        {B::SQUEEZE, [](TfliteImporter& i) { i.reshape(1, 1); }, {Op::kReshape}},
+        {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
+        {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
+        {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
+        {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
+        {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
+        {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
+    };
+    return table;
   }
+
+  // The conversion of builtin operator `code`; nullptr when the importer does not take it.
+  static const Conversion* conversion(int32_t code) {
+    for (const Conversion& c : conversions())
+      if (static_cast<int32_t>(c.code) == code) return &c;
+    return nullptr;
+  }
+  static bool is_supported(int32_t code) { return conversion(code) != nullptr; }
+
   explicit TfliteImporter(std::string path) : path_(std::move(path)) {}
 
   ir::Graph run_file() {
@@ -635,33 +653,9 @@ class TfliteImporter {
     const OpCode code = op_code(index);
     op_name_ = op_code_name(code.builtin);
     if (!op_->outputs() || op_->outputs()->size() == 0) fail_op("has no outputs");
-    switch (static_cast<BuiltinOperator>(code.builtin)) {
-      case BuiltinOperator::CONV_2D: return conv2d();
-      case BuiltinOperator::DEPTHWISE_CONV_2D: return depthwise_conv2d();
-      case BuiltinOperator::FULLY_CONNECTED: return fully_connected();
-      case BuiltinOperator::ADD: return binary(ir::Op::kAdd);
-      case BuiltinOperator::SUB: return binary(ir::Op::kSub);
-      case BuiltinOperator::MUL: return binary(ir::Op::kMul);
-      case BuiltinOperator::AVERAGE_POOL_2D: return pool(ir::Op::kAvgPool2d);
-      case BuiltinOperator::MAX_POOL_2D: return pool(ir::Op::kMaxPool2d);
-      case BuiltinOperator::SOFTMAX: return softmax();
-      case BuiltinOperator::LOGISTIC: return unary(ir::Op::kSigmoid);
-      case BuiltinOperator::TANH: return unary(ir::Op::kTanh);
-      case BuiltinOperator::RESHAPE: return reshape(1, 2);
-      case BuiltinOperator::SQUEEZE: return reshape(1, 1);
-      case BuiltinOperator::QUANTIZE: return quantize();
-      case BuiltinOperator::DEQUANTIZE: return dequantize();
-      case BuiltinOperator::MEAN: return mean();
-      case BuiltinOperator::PAD: return pad(false);
-      case BuiltinOperator::PADV2: return pad(true);
-      case BuiltinOperator::CONCATENATION: return concat();
-      case BuiltinOperator::STRIDED_SLICE: return strided_slice();
-      case BuiltinOperator::TRANSPOSE: return transpose();
-      case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
-      case BuiltinOperator::LEAKY_RELU: return leaky_relu();
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
-      default: fail_op("op not supported");  // check_operators() refused it already
-    }
+    const Conversion* conversion = TfliteImporter::conversion(code.builtin);
+    if (!conversion) fail_op("op not supported");  // check_operators() refused it already
+    conversion->convert(*this);
   }
 
   // input [N,H,W,C], filter [O,KH,KW,C/group] (OHWI), bias [O].
@@ -1224,11 +1218,16 @@ class TfliteImporter {
 
 ir::Graph import_tflite(const std::string& path) { return TfliteImporter(path).run_file(); }
 
+std::vector<TfliteOperator> tflite_operators() {
+  std::vector<TfliteOperator> ops;
+  for (const auto& c : TfliteImporter::conversions()) ops.push_back({fb::EnumNameBuiltinOperator(c.code), c.becomes});
+  std::sort(ops.begin(), ops.end(), [](const TfliteOperator& a, const TfliteOperator& b) { return a.name < b.name; });
+  return ops;
+}
+
 std::vector<std::string> tflite_supported_ops() {
   std::vector<std::string> names;
-  for (int32_t code = 0; code <= static_cast<int32_t>(BuiltinOperator::MAX); ++code)
-    if (TfliteImporter::is_supported(code)) names.push_back(fb::EnumNameBuiltinOperator(static_cast<BuiltinOperator>(code)));
-  std::sort(names.begin(), names.end());
+  for (const TfliteOperator& op : tflite_operators()) names.push_back(op.name);
   return names;
 }
 
