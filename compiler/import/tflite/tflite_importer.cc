@@ -129,16 +129,19 @@ class TfliteImporter {
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
         {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
-        {B::MEAN, [](TfliteImporter& i) { i.mean(); }, {Op::kMean, Op::kPad}},
+        {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
         {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
+        {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
+        {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
         {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
         {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
-        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax, Op::kReshape}},
+        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SQUEEZE, [](TfliteImporter& i) { i.reshape(1, 1); }, {Op::kReshape}},
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
         {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
+        {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
         {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
         {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
         {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
@@ -916,7 +919,9 @@ class TfliteImporter {
     emit(ir::Op::kDequantize, {x}, {y});
   }
 
-  void mean() {
+  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN: input, constant axis list (negative axes count
+  // from the end, repeats allowed), keep_dims.
+  void reduce(ir::Op op) {
     expect_inputs(2, 2);
     const auto* o = options<fb::ReducerOptions>(false);
     const int x = required_input(0, "input");
@@ -939,7 +944,7 @@ class TfliteImporter {
       else if (keep_dims) expected.push_back(1);
     }
     expect_shape(y, "output", expected);
-    emit(ir::Op::kMean, {x}, {y}).attrs["axes"] = axes;
+    emit(op, {x}, {y}).attrs["axes"] = axes;
   }
 
   // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
