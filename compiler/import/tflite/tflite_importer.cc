@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -128,6 +129,8 @@ class TfliteImporter {
       case BuiltinOperator::PADV2:
       case BuiltinOperator::CONCATENATION:
       case BuiltinOperator::STRIDED_SLICE:
+      case BuiltinOperator::SPLIT:
+      case BuiltinOperator::SPLIT_V:
       case BuiltinOperator::TRANSPOSE:
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
@@ -410,13 +413,20 @@ class TfliteImporter {
 
   int input_count() const { return op_->inputs() ? static_cast<int>(op_->inputs()->size()) : 0; }
 
+  int output_count() const { return op_->outputs() ? static_cast<int>(op_->outputs()->size()) : 0; }
+
+  // Between min and max inputs and one output; expect_input_count alone for the ops
+  // with several outputs (SPLIT, SPLIT_V, UNPACK).
   void expect_inputs(int min, int max) const {
+    expect_input_count(min, max);
+    if (output_count() != 1) fail_op("has " + std::to_string(output_count()) + " outputs, expected 1");
+  }
+
+  void expect_input_count(int min, int max) const {
     const int n = input_count();
     if (n < min || n > max)
       fail_op("has " + std::to_string(n) + " inputs, expected " +
               (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)));
-    const int outputs = op_->outputs() ? static_cast<int>(op_->outputs()->size()) : 0;
-    if (outputs != 1) fail_op("has " + std::to_string(outputs) + " outputs, expected 1");
   }
 
   // Input k: its ir id, or kNoTensor when absent or -1 (an omitted optional input). A
@@ -623,6 +633,8 @@ class TfliteImporter {
       case BuiltinOperator::PADV2: return pad(true);
       case BuiltinOperator::CONCATENATION: return concat();
       case BuiltinOperator::STRIDED_SLICE: return strided_slice();
+      case BuiltinOperator::SPLIT: return split();
+      case BuiltinOperator::SPLIT_V: return split_v();
       case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
@@ -1062,6 +1074,119 @@ class TfliteImporter {
     n.attrs["begin"] = begin;
     n.attrs["strides"] = s;
     n.attrs["sizes"] = sizes;
+  }
+
+  // An axis input (SPLIT, SPLIT_V): a constant int32 tensor of one value (TFLite reads
+  // its first int32) in [-rank, rank) of input x; returned non-negative.
+  int64_t axis_input(int k, int x) {
+    const int id = constant_input(k, "axis");
+    if (T(id).dtype != DType::kInt32)
+      fail_op("axis '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
+    if (T(id).elements() != 1)
+      fail_op("axis '" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", expected one value");
+    const int64_t rank = static_cast<int64_t>(T(x).shape.size());
+    const int64_t axis = read_ints(id, "axis")[0];
+    if (axis < -rank || axis >= rank)
+      fail_op("axis " + std::to_string(axis) + " out of range for input of shape " + ints_string(T(x).shape));
+    return axis < 0 ? axis + rank : axis;
+  }
+
+  // Output k of x sliced along `axis` from `start`: the input's shape with `size` there.
+  // One strided_slice (TFLite Micro copies the bytes: quantized values stay unchanged).
+  void emit_axis_slice(int x, int y, int64_t axis, int64_t start, int64_t size) {
+    const ir::Shape& in = T(x).shape;
+    std::vector<int64_t> begin(in.size(), 0);
+    begin[axis] = start;
+    ir::Shape sizes = in;
+    sizes[axis] = size;
+    ir::Node& n = emit(ir::Op::kStridedSlice, {x}, {y});
+    n.attrs["begin"] = begin;
+    n.attrs["strides"] = std::vector<int64_t>(in.size(), 1);
+    n.attrs["sizes"] = sizes;
+  }
+
+  // The outputs of SPLIT / SPLIT_V, each of the input's shape and dtype but along `axis`,
+  // where they take consecutive ranges of sizes[k].
+  void emit_split(int x, int64_t axis, const std::vector<int>& outputs, const std::vector<int64_t>& sizes) {
+    int64_t start = 0;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const std::string role = "output " + std::to_string(k);
+      ir::Shape expected = T(x).shape;
+      expected[axis] = sizes[k];
+      expect_shape(outputs[k], role, expected);
+      if (T(outputs[k]).dtype != T(x).dtype)
+        fail_op(role + " '" + T(outputs[k]).name + "' has type " + dtype_name(T(outputs[k]).dtype) +
+                ", expected the input's " + dtype_name(T(x).dtype));
+      emit_axis_slice(x, outputs[k], axis, start, sizes[k]);
+      start += sizes[k];
+    }
+  }
+
+  // Every output of the operator; `count`, the file's option counting them (num_splits,
+  // num; nullopt without an options table), must agree.
+  std::vector<int> counted_outputs(const std::string& option, std::optional<int32_t> count) {
+    std::vector<int> outputs;
+    for (int k = 0; k < output_count(); ++k) outputs.push_back(output(k));
+    if (count && *count != output_count())
+      fail_option(option, std::to_string(*count), "the operator has " + std::to_string(output_count()) + " outputs");
+    return outputs;
+  }
+
+  // SPLIT: inputs axis, input; num_splits equal parts along the axis, one per output.
+  void split() {
+    expect_input_count(2, 2);
+    const auto* o = options<fb::SplitOptions>(false);
+    const int x = required_input(1, "input");
+    const int64_t axis = axis_input(0, x);
+    const std::vector<int> outputs = counted_outputs("num_splits", o ? std::optional(o->num_splits()) : std::nullopt);
+    const int64_t parts = static_cast<int64_t>(outputs.size());
+    const int64_t dim = T(x).shape[axis];
+    if (dim % parts != 0)
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(T(x).shape) + " does not split into " +
+              std::to_string(parts) + " equal parts along axis " + std::to_string(axis));
+    emit_split(x, axis, outputs, std::vector<int64_t>(outputs.size(), dim / parts));
+  }
+
+  // SPLIT_V: inputs input, size_splits, axis; output k takes size_splits[k] along the
+  // axis, one entry -1 standing for what the others leave. TFLite Micro reads the sizes
+  // from the output shapes, so size_splits may be a runtime tensor; a constant one must
+  // agree with them.
+  void split_v() {
+    expect_input_count(3, 3);
+    const auto* o = options<fb::SplitVOptions>(false);
+    const int x = required_input(0, "input");
+    const int sizes_t = required_input(1, "size_splits");
+    const int64_t axis = axis_input(2, x);
+    const std::vector<int> outputs = counted_outputs("num_splits", o ? std::optional(o->num_splits()) : std::nullopt);
+    const int64_t parts = static_cast<int64_t>(outputs.size());
+    const int64_t dim = T(x).shape[axis];
+    std::vector<int64_t> sizes;
+    if (T(sizes_t).is_constant) {
+      sizes = read_ints(sizes_t, "size_splits");
+      if (T(sizes_t).shape.size() != 1 || static_cast<int64_t>(sizes.size()) != parts)
+        fail_op("size_splits '" + T(sizes_t).name + "' has shape " + ints_string(T(sizes_t).shape) +
+                ", expected [" + std::to_string(parts) + "] (one size per output)");
+      const auto rest = std::find(sizes.begin(), sizes.end(), -1);
+      int64_t sum = 0;
+      for (auto it = sizes.begin(); it != sizes.end(); ++it) {
+        if (it != rest && *it < 0)
+          fail_op("size_splits " + ints_string(sizes) + " not supported (a negative size other than one -1)");
+        if (it != rest) sum += *it;
+      }
+      if (rest != sizes.end() && sum <= dim) *rest = dim - sum;
+      else if (sum != dim)
+        fail_op("size_splits " + ints_string(sizes) + " do not sum to " + std::to_string(dim) +
+                ", the input's dim along axis " + std::to_string(axis));
+    } else {
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        const ir::Shape& s = T(outputs[k]).shape;
+        sizes.push_back(s.size() == T(x).shape.size() ? s[axis] : 0);
+      }
+      if (std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != dim)
+        fail_op("the outputs' sizes " + ints_string(sizes) + " along axis " + std::to_string(axis) +
+                " do not sum to the input's " + std::to_string(dim));
+    }
+    emit_split(x, axis, outputs, sizes);
   }
 
   // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
