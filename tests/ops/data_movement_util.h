@@ -74,6 +74,18 @@ inline void for_cases_across_types(size_t cases, const std::function<void(size_t
   }
 }
 
+// Each case of a test's list checked by expect_op_outputs in the dtypes
+// for_cases_across_types picks, as "<prefix>_<dtype>_<case>" with two samples.
+inline void expect_cases_across_types(const std::string& prefix, size_t cases,
+                                      const std::function<ModelSpec(size_t, const MovedType&)>& model,
+                                      const std::function<OpSample(size_t, const MovedType&)>& sample) {
+  for_cases_across_types(cases, [&](size_t n, const MovedType& t) {
+    const std::string name = prefix + "_" + type_name(t.type) + "_" + std::to_string(n);
+    SCOPED_TRACE(name);
+    expect_op_outputs(name, model(n, t), {sample(n, t), sample(n, t)});
+  });
+}
+
 // Row-major strides of `shape`, in elements.
 inline std::vector<int64_t> strides_of(const std::vector<int32_t>& shape) {
   std::vector<int64_t> strides(shape.size(), 1);

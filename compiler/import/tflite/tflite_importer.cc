@@ -131,6 +131,10 @@ class TfliteImporter {
       case BuiltinOperator::STRIDED_SLICE:
       case BuiltinOperator::SPLIT:
       case BuiltinOperator::SPLIT_V:
+      case BuiltinOperator::SLICE:
+      case BuiltinOperator::EXPAND_DIMS:
+      case BuiltinOperator::PACK:
+      case BuiltinOperator::UNPACK:
       case BuiltinOperator::TRANSPOSE:
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
@@ -491,6 +495,13 @@ class TfliteImporter {
               ints_string(expected));
   }
 
+  // Tensor `id` has the dtype of the operator's input x (ops that move elements).
+  void expect_input_dtype(int id, const std::string& role, int x) const {
+    if (T(id).dtype != T(x).dtype)
+      fail_op(role + " '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected the input's " +
+              dtype_name(T(x).dtype));
+  }
+
   // Reads a constant int32/int64 tensor (axes, paddings, slice bounds).
   std::vector<int64_t> read_ints(int id, const std::string& role) const {
     const ir::Tensor& t = T(id);
@@ -625,7 +636,7 @@ class TfliteImporter {
       case BuiltinOperator::LOGISTIC: return unary(ir::Op::kSigmoid);
       case BuiltinOperator::TANH: return unary(ir::Op::kTanh);
       case BuiltinOperator::RESHAPE: return reshape(1, 2);
-      case BuiltinOperator::SQUEEZE: return reshape(1, 1);
+      case BuiltinOperator::SQUEEZE: return squeeze();
       case BuiltinOperator::QUANTIZE: return quantize();
       case BuiltinOperator::DEQUANTIZE: return dequantize();
       case BuiltinOperator::MEAN: return mean();
@@ -635,6 +646,10 @@ class TfliteImporter {
       case BuiltinOperator::STRIDED_SLICE: return strided_slice();
       case BuiltinOperator::SPLIT: return split();
       case BuiltinOperator::SPLIT_V: return split_v();
+      case BuiltinOperator::SLICE: return slice();
+      case BuiltinOperator::EXPAND_DIMS: return expand_dims();
+      case BuiltinOperator::PACK: return pack();
+      case BuiltinOperator::UNPACK: return unpack();
       case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
@@ -843,8 +858,8 @@ class TfliteImporter {
     emit(op, {x}, {y});
   }
 
-  // RESHAPE (the new_shape input or option is redundant with the static output shape)
-  // and SQUEEZE: the same bytes under a new shape.
+  // RESHAPE (the new_shape input or option is redundant with the static output shape):
+  // the same bytes under a new shape.
   void reshape(int min_inputs, int max_inputs) {
     expect_inputs(min_inputs, max_inputs);
     const int x = required_input(0, "input");
@@ -853,6 +868,57 @@ class TfliteImporter {
       fail_op("output '" + T(y).name + "' of shape " + ints_string(T(y).shape) + " has " +
               std::to_string(T(y).elements()) + " elements, the input " + ints_string(T(x).shape) +
               " has " + std::to_string(T(x).elements()));
+    emit(ir::Op::kReshape, {x}, {y});
+  }
+
+  // SQUEEZE: the input without the dims of size 1 that squeeze_dims lists (each in
+  // [-rank, rank)), or without all of them when it lists none; a reshape.
+  void squeeze() {
+    expect_inputs(1, 1);
+    const auto* o = options<fb::SqueezeOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    std::vector<bool> squeezed(in.size(), false);
+    const auto* dims = o ? o->squeeze_dims() : nullptr;
+    if (!dims || dims->size() == 0) {
+      for (int64_t i = 0; i < rank; ++i) squeezed[i] = in[i] == 1;
+    } else {
+      for (int32_t d : *dims) {
+        const int64_t axis = d < 0 ? d + rank : d;
+        if (axis < 0 || axis >= rank || in[axis] != 1)
+          fail_option("squeeze_dims", shape_of(dims), "input '" + T(x).name + "' has shape " + ints_string(in));
+        squeezed[axis] = true;
+      }
+    }
+    ir::Shape expected;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!squeezed[i]) expected.push_back(in[i]);
+    expect_shape(y, "output", expected);
+    emit(ir::Op::kReshape, {x}, {y});
+  }
+
+  // EXPAND_DIMS: inputs input, axis (a constant int32/int64 of one value in
+  // [-rank - 1, rank]); the input with a dim of 1 inserted before input axis `axis` (a
+  // negative one counts from the end of the output); a reshape.
+  void expand_dims() {
+    expect_inputs(2, 2);
+    options<fb::ExpandDimsOptions>(false);
+    const int x = required_input(0, "input");
+    const int axis_t = constant_input(1, "axis");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    const std::vector<int64_t> values = read_ints(axis_t, "axis");
+    if (values.size() != 1)
+      fail_op("axis '" + T(axis_t).name + "' has shape " + ints_string(T(axis_t).shape) + ", expected one value");
+    const int64_t axis = values[0] < 0 ? values[0] + rank + 1 : values[0];
+    if (axis < 0 || axis > rank)
+      fail_op("axis " + std::to_string(values[0]) + " out of range for input of shape " + ints_string(in));
+    ir::Shape expected = in;
+    expected.insert(expected.begin() + axis, 1);
+    expect_shape(y, "output", expected);
     emit(ir::Op::kReshape, {x}, {y});
   }
 
@@ -970,13 +1036,19 @@ class TfliteImporter {
     n.attrs["value"] = value;
   }
 
-  void concat() {
+  // Every input of an operator taking any number of them (at least one) and one output.
+  std::vector<int> all_inputs() {
     const int count = input_count();
     if (count < 1) fail_op("has no inputs");
     expect_inputs(1, count);
-    const auto* o = options<fb::ConcatenationOptions>(false);
     std::vector<int> inputs;
     for (int k = 0; k < count; ++k) inputs.push_back(required_input(k, "input " + std::to_string(k)));
+    return inputs;
+  }
+
+  void concat() {
+    const auto* o = options<fb::ConcatenationOptions>(false);
+    const std::vector<int> inputs = all_inputs();
     const int y = output(0);
     const ir::Shape& first = T(inputs[0]).shape;
     const int64_t rank = static_cast<int64_t>(first.size());
@@ -1091,18 +1163,23 @@ class TfliteImporter {
     return axis < 0 ? axis + rank : axis;
   }
 
-  // Output k of x sliced along `axis` from `start`: the input's shape with `size` there.
-  // One strided_slice (TFLite Micro copies the bytes: quantized values stay unchanged).
-  void emit_axis_slice(int x, int y, int64_t axis, int64_t start, int64_t size) {
-    const ir::Shape& in = T(x).shape;
-    std::vector<int64_t> begin(in.size(), 0);
-    begin[axis] = start;
-    ir::Shape sizes = in;
-    sizes[axis] = size;
+  // y: the box of x from `begin` with `sizes` elements per input axis (stride 1), its
+  // shape those sizes or fewer axes (a dropped one of size 1). One strided_slice: TFLite
+  // Micro copies the bytes, quantized values stay unchanged.
+  void emit_slice(int x, int y, const std::vector<int64_t>& begin, const std::vector<int64_t>& sizes) {
     ir::Node& n = emit(ir::Op::kStridedSlice, {x}, {y});
     n.attrs["begin"] = begin;
-    n.attrs["strides"] = std::vector<int64_t>(in.size(), 1);
+    n.attrs["strides"] = std::vector<int64_t>(begin.size(), 1);
     n.attrs["sizes"] = sizes;
+  }
+
+  // y: x sliced along `axis` from `start`, `size` elements there.
+  void emit_axis_slice(int x, int y, int64_t axis, int64_t start, int64_t size) {
+    std::vector<int64_t> begin(T(x).shape.size(), 0);
+    begin[axis] = start;
+    ir::Shape sizes = T(x).shape;
+    sizes[axis] = size;
+    emit_slice(x, y, begin, sizes);
   }
 
   // The outputs of SPLIT / SPLIT_V, each of the input's shape and dtype but along `axis`,
@@ -1114,9 +1191,7 @@ class TfliteImporter {
       ir::Shape expected = T(x).shape;
       expected[axis] = sizes[k];
       expect_shape(outputs[k], role, expected);
-      if (T(outputs[k]).dtype != T(x).dtype)
-        fail_op(role + " '" + T(outputs[k]).name + "' has type " + dtype_name(T(outputs[k]).dtype) +
-                ", expected the input's " + dtype_name(T(x).dtype));
+      expect_input_dtype(outputs[k], role, x);
       emit_axis_slice(x, outputs[k], axis, start, sizes[k]);
       start += sizes[k];
     }
@@ -1187,6 +1262,99 @@ class TfliteImporter {
                 " do not sum to the input's " + std::to_string(dim));
     }
     emit_split(x, axis, outputs, sizes);
+  }
+
+  // SLICE: inputs input, begin, size (constants of one type, int32 or int64, one value per
+  // input axis); along axis i the output takes size[i] elements from begin[i] (size -1:
+  // to the end), begin in [0, dim]. One strided_slice.
+  void slice() {
+    expect_inputs(3, 3);
+    options<fb::SliceOptions>(false);
+    const int x = required_input(0, "input");
+    const int begin_t = constant_input(1, "begin");
+    const int size_t_ = constant_input(2, "size");
+    const int y = output(0);
+    if (T(begin_t).dtype != T(size_t_).dtype)
+      fail_op("begin '" + T(begin_t).name + "' (" + dtype_name(T(begin_t).dtype) + ") and size '" + T(size_t_).name +
+              "' (" + dtype_name(T(size_t_).dtype) + ") differ in type");
+    const std::vector<int64_t> begin = read_ints(begin_t, "begin");
+    std::vector<int64_t> sizes = read_ints(size_t_, "size");
+    const ir::Shape& in = T(x).shape;
+    if (begin.size() != in.size() || sizes.size() != in.size())
+      fail_op("begin and size must hold " + std::to_string(in.size()) + " values each (input " + ints_string(in) +
+              "), got " + std::to_string(begin.size()) + " and " + std::to_string(sizes.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      const int64_t rest = in[i] - begin[i];
+      if (sizes[i] == -1) sizes[i] = rest;
+      if (begin[i] < 0 || rest < 0 || sizes[i] < 0 || sizes[i] > rest)
+        fail_op("begin " + ints_string(begin) + " and size " + ints_string(read_ints(size_t_, "size")) +
+                " leave the input of shape " + ints_string(in) + " on axis " + std::to_string(i));
+    }
+    expect_shape(y, "output", sizes);
+    emit_slice(x, y, begin, sizes);
+  }
+
+  // PACK: values_count inputs of one shape and dtype stacked along a new output axis
+  // (in [-rank - 1, rank] of the inputs, a negative one counting from the output's end):
+  // each input gets a dim of 1 there (a reshape, which takes the output's quantization:
+  // TFLite Micro copies the bytes unchanged), then one concat.
+  void pack() {
+    const auto* o = options<fb::PackOptions>(true);
+    const std::vector<int> inputs = all_inputs();
+    const int count = static_cast<int>(inputs.size());
+    if (o->values_count() != count)
+      fail_option("values_count", std::to_string(o->values_count()), "the operator has " + std::to_string(count) + " inputs");
+    const int y = output(0);
+    const ir::Shape& first = T(inputs[0]).shape;
+    const int64_t rank = static_cast<int64_t>(first.size());
+    const int64_t axis = o->axis() < 0 ? o->axis() + rank + 1 : o->axis();
+    if (axis < 0 || axis > rank) fail_option("axis", std::to_string(o->axis()), "input rank " + std::to_string(rank));
+    ir::Shape expected = first;
+    expected.insert(expected.begin() + axis, count);
+    expect_shape(y, "output", expected);
+    ir::Shape expanded = first;
+    expanded.insert(expanded.begin() + axis, 1);
+    std::vector<int> parts;
+    for (int k = 0; k < count; ++k) {
+      const ir::Tensor& t = T(inputs[k]);
+      if (t.shape != first || t.dtype != T(y).dtype)
+        fail_op("input " + std::to_string(k) + " '" + t.name + "' of shape " + ints_string(t.shape) + " (" +
+                dtype_name(t.dtype) + ") differs from the output's " + ints_string(first) + " (" +
+                dtype_name(T(y).dtype) + ") values");
+      ir::Tensor part = t;
+      part.name += "/packed";
+      part.shape = expanded;
+      part.quant = T(y).quant;
+      part.is_constant = false;
+      part.data.clear();
+      parts.push_back(graph_.add_tensor(std::move(part)));
+      emit(ir::Op::kReshape, {inputs[k]}, {parts.back()});
+    }
+    emit(ir::Op::kConcat, parts, {y}).attrs["axis"] = axis;
+  }
+
+  // UNPACK: the input's num slices along `axis` (in [-rank, rank)), each without that
+  // axis, one per output: one strided_slice each.
+  void unpack() {
+    expect_input_count(1, 1);
+    const auto* o = options<fb::UnpackOptions>(true);
+    const int x = required_input(0, "input");
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    const int64_t axis = o->axis() < 0 ? o->axis() + rank : o->axis();
+    if (axis < 0 || axis >= rank) fail_option("axis", std::to_string(o->axis()), "input rank " + std::to_string(rank));
+    const std::vector<int> outputs = counted_outputs("num", o->num());
+    if (static_cast<int64_t>(outputs.size()) != in[axis])
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(in) + " has " + std::to_string(in[axis]) +
+              " slices along axis " + std::to_string(axis) + ", the operator " + std::to_string(outputs.size()) +
+              " outputs");
+    ir::Shape expected = in;
+    expected.erase(expected.begin() + axis);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      expect_shape(outputs[k], "output " + std::to_string(k), expected);
+      expect_input_dtype(outputs[k], "output " + std::to_string(k), x);
+      emit_axis_slice(x, outputs[k], axis, static_cast<int64_t>(k), 1);
+    }
   }
 
   // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
