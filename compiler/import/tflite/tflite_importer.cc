@@ -135,6 +135,7 @@ class TfliteImporter {
       case BuiltinOperator::EXPAND_DIMS:
       case BuiltinOperator::PACK:
       case BuiltinOperator::UNPACK:
+      case BuiltinOperator::GATHER:
       case BuiltinOperator::TRANSPOSE:
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
@@ -650,6 +651,7 @@ class TfliteImporter {
       case BuiltinOperator::EXPAND_DIMS: return expand_dims();
       case BuiltinOperator::PACK: return pack();
       case BuiltinOperator::UNPACK: return unpack();
+      case BuiltinOperator::GATHER: return gather();
       case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
@@ -1355,6 +1357,49 @@ class TfliteImporter {
       expect_input_dtype(outputs[k], "output " + std::to_string(k), x);
       emit_axis_slice(x, outputs[k], axis, static_cast<int64_t>(k), 1);
     }
+  }
+
+  // GATHER: inputs input, indices (int32, constant or computed: TFLite Micro takes both);
+  // options axis (in [-rank, rank)) and batch_dims (in [-rank, rank] of the indices, a
+  // negative one counting from their rank; at most axis), the indices' first batch_dims
+  // dims the input's. The output keeps the input's bytes (quantized values unchanged).
+  // Constant indices must lie in [0, dim of axis); computed ones outside give zero bytes
+  // where TFLite Micro fails the invocation (kernels/gather/gather.h).
+  void gather() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::GatherOptions>(false);
+    const int x = required_input(0, "input");
+    const int indices = required_input(1, "indices");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const ir::Shape& index_shape = T(indices).shape;
+    if (T(indices).dtype != DType::kInt32)
+      fail_op("indices '" + T(indices).name + "' has type " + dtype_name(T(indices).dtype) + ", expected int32");
+    const int64_t rank = static_cast<int64_t>(in.size()), index_rank = static_cast<int64_t>(index_shape.size());
+    const int32_t axis_option = o ? o->axis() : 0, batch_option = o ? o->batch_dims() : 0;
+    const int64_t axis = axis_option < 0 ? axis_option + rank : axis_option;
+    if (axis < 0 || axis >= rank) fail_option("axis", std::to_string(axis_option), "input rank " + std::to_string(rank));
+    const int64_t batch_dims = batch_option < 0 ? batch_option + index_rank : batch_option;
+    if (batch_dims < 0 || batch_dims > index_rank || batch_dims > axis)
+      fail_option("batch_dims", std::to_string(batch_option),
+                  "indices rank " + std::to_string(index_rank) + ", axis " + std::to_string(axis));
+    if (!std::equal(index_shape.begin(), index_shape.begin() + batch_dims, in.begin()))
+      fail_op("indices '" + T(indices).name + "' of shape " + ints_string(index_shape) + " and input '" + T(x).name +
+              "' of shape " + ints_string(in) + " differ in their " + std::to_string(batch_dims) + " batch dims");
+    ir::Shape expected(in.begin(), in.begin() + axis);
+    expected.insert(expected.end(), index_shape.begin() + batch_dims, index_shape.end());
+    expected.insert(expected.end(), in.begin() + axis + 1, in.end());
+    expect_shape(y, "output", expected);
+    expect_input_dtype(y, "output", x);
+    if (T(indices).is_constant) {
+      for (int64_t index : read_ints(indices, "indices"))
+        if (index < 0 || index >= in[axis])
+          fail_op("indices '" + T(indices).name + "' hold " + std::to_string(index) + ", outside [0, " +
+                  std::to_string(in[axis]) + ") of input axis " + std::to_string(axis));
+    }
+    ir::Node& n = emit(ir::Op::kGather, {x, indices}, {y});
+    n.attrs["axis"] = axis;
+    n.attrs["batch_dims"] = batch_dims;
   }
 
   // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
