@@ -1,5 +1,5 @@
 // Lowering of the data movement ops: transpose, concat, pad, reshape and copy,
-// strided_slice, gather. Their kernels move elements of any dtype unchanged (quantized values
+// strided_slice, gather, gather_nd. Their kernels move elements of any dtype unchanged (quantized values
 // too, as TFLite Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE and TRANSPOSE copy them),
 // so one lowering serves every dtype; on quantized tensors concat requires its inputs
 // quantized like its output, and pad quantizes its value with the output's parameters.
@@ -245,6 +245,24 @@ LoweredOp lower_gather(const NodeLowering& l) {
   p.axis = static_cast<uint32_t>(axis);
   p.batch_dims = static_cast<uint32_t>(batch_dims);
   return lowered(KernelId::kGather, params_bytes(p));
+}
+
+// gather_nd: x's slices at the coordinate rows of the int32 indices (mote_ops.md).
+LoweredOp lower_gather_nd(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& indices = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(indices, "indices", DType::kInt32);
+  l.expect_dtype(out, "output", in.dtype);
+  if (indices.shape.empty() || indices.shape.back() > static_cast<int64_t>(in.shape.size())) {
+    l.fail("indices " + shape_string(indices.shape) + " must end in a dim of at most the input's rank " +
+           std::to_string(in.shape.size()));
+  }
+  ir::Shape expected(indices.shape.begin(), indices.shape.end() - 1);
+  expected.insert(expected.end(), in.shape.begin() + indices.shape.back(), in.shape.end());
+  l.expect_shape(out, "output", expected);
+  return lowered(KernelId::kGatherNd);
 }
 
 }  // namespace mote::lower

@@ -193,6 +193,7 @@ LoweredOp lower_pad(const NodeLowering& l);
 LoweredOp lower_copy(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
 LoweredOp lower_gather(const NodeLowering& l);
+LoweredOp lower_gather_nd(const NodeLowering& l);
 // lstm.cc
 LoweredOp lower_lstm(const NodeLowering& l);
 

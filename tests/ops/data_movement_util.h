@@ -86,6 +86,19 @@ inline void expect_cases_across_types(const std::string& prefix, size_t cases,
   });
 }
 
+// A sample of an op over x [shape] of `t` (random) and int32 indices (GATHER,
+// GATHER_ND): the indices follow x as the second graph input unless the model holds
+// them as a constant; the expected output is oracle(x).
+inline OpSample indexed_sample(const MovedType& t, const std::vector<int32_t>& shape,
+                               const std::vector<int32_t>& indices, bool constant_indices,
+                               const std::function<std::vector<uint8_t>(const std::vector<uint8_t>&)>& oracle,
+                               std::mt19937& rng) {
+  const std::vector<uint8_t> x = random_elements(t, elements_of(shape), rng);
+  OpSample sample{{x}, {oracle(x)}};
+  if (!constant_indices) sample.inputs.push_back(bytes_of(indices));
+  return sample;
+}
+
 // Row-major strides of `shape`, in elements.
 inline std::vector<int64_t> strides_of(const std::vector<int32_t>& shape) {
   std::vector<int64_t> strides(shape.size(), 1);

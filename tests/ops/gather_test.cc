@@ -88,21 +88,16 @@ TEST(Gather, EveryAxisAndBatchDimsInEveryDtype) {
       {{3, 7}, {2, 2, 2}, 1, 0, false},
   };
   std::mt19937 rng(36);
-  for_cases_across_types(std::size(cases), [&](size_t n, const MovedType& t) {
-    const Case& c = cases[n];
-    const std::string name = "gather_" + type_name(t.type) + "_" + std::to_string(n);
-    SCOPED_TRACE(name);
-    const std::vector<int32_t> constant = random_indices(c, rng);
-    std::vector<OpSample> samples;
-    for (int s = 0; s < 2; ++s) {
-      const std::vector<int32_t> indices = c.constant_indices ? constant : random_indices(c, rng);
-      const std::vector<uint8_t> x = random_elements(t, elements_of(c.shape), rng);
-      OpSample sample{{x}, {gathered(t, c, x, indices)}};
-      if (!c.constant_indices) sample.inputs.push_back(bytes_of(indices));
-      samples.push_back(sample);
-    }
-    expect_op_outputs(name, gather_model(t, c, constant), samples);
-  });
+  std::vector<std::vector<int32_t>> constants;  // the indices of each case's model
+  for (const Case& c : cases) constants.push_back(random_indices(c, rng));
+  expect_cases_across_types(
+      "gather", std::size(cases), [&](size_t n, const MovedType& t) { return gather_model(t, cases[n], constants[n]); },
+      [&](size_t n, const MovedType& t) {
+        const Case& c = cases[n];
+        const std::vector<int32_t> indices = c.constant_indices ? constants[n] : random_indices(c, rng);
+        return indexed_sample(t, c.shape, indices, c.constant_indices,
+                              [&](const std::vector<uint8_t>& x) { return gathered(t, c, x, indices); }, rng);
+      });
 }
 
 // A constant float32 table of 10 rows gathered by 6 run-time indices (an embedding).

@@ -136,6 +136,7 @@ class TfliteImporter {
       case BuiltinOperator::PACK:
       case BuiltinOperator::UNPACK:
       case BuiltinOperator::GATHER:
+      case BuiltinOperator::GATHER_ND:
       case BuiltinOperator::TRANSPOSE:
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
@@ -652,6 +653,7 @@ class TfliteImporter {
       case BuiltinOperator::PACK: return pack();
       case BuiltinOperator::UNPACK: return unpack();
       case BuiltinOperator::GATHER: return gather();
+      case BuiltinOperator::GATHER_ND: return gather_nd();
       case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
@@ -1359,6 +1361,14 @@ class TfliteImporter {
     }
   }
 
+  // The indices input k of GATHER / GATHER_ND: int32 only, as in TFLite Micro.
+  int int32_indices(int k) {
+    const int id = required_input(k, "indices");
+    if (T(id).dtype != DType::kInt32)
+      fail_op("indices '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
+    return id;
+  }
+
   // GATHER: inputs input, indices (int32, constant or computed: TFLite Micro takes both);
   // options axis (in [-rank, rank)) and batch_dims (in [-rank, rank] of the indices, a
   // negative one counting from their rank; at most axis), the indices' first batch_dims
@@ -1369,12 +1379,10 @@ class TfliteImporter {
     expect_inputs(2, 2);
     const auto* o = options<fb::GatherOptions>(false);
     const int x = required_input(0, "input");
-    const int indices = required_input(1, "indices");
+    const int indices = int32_indices(1);
     const int y = output(0);
     const ir::Shape& in = T(x).shape;
     const ir::Shape& index_shape = T(indices).shape;
-    if (T(indices).dtype != DType::kInt32)
-      fail_op("indices '" + T(indices).name + "' has type " + dtype_name(T(indices).dtype) + ", expected int32");
     const int64_t rank = static_cast<int64_t>(in.size()), index_rank = static_cast<int64_t>(index_shape.size());
     const int32_t axis_option = o ? o->axis() : 0, batch_option = o ? o->batch_dims() : 0;
     const int64_t axis = axis_option < 0 ? axis_option + rank : axis_option;
@@ -1400,6 +1408,39 @@ class TfliteImporter {
     ir::Node& n = emit(ir::Op::kGather, {x, indices}, {y});
     n.attrs["axis"] = axis;
     n.attrs["batch_dims"] = batch_dims;
+  }
+
+  // GATHER_ND: inputs input [d0..], indices (int32 [c.., n], constant or computed, n at
+  // most the input's rank and 5 as in TFLite Micro): output (c, i) is the input at the
+  // row's n leading coordinates. Constant rows must lie inside the input; computed ones
+  // outside give zero bytes where TFLite Micro's newer kernels fail the invocation.
+  void gather_nd() {
+    expect_inputs(2, 2);
+    options<fb::GatherNdOptions>(false);
+    const int x = required_input(0, "input");
+    const int indices = int32_indices(1);
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const ir::Shape& index_shape = T(indices).shape;
+    if (in.empty()) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
+    const int64_t depth = index_shape.empty() ? -1 : index_shape.back();
+    if (depth < 0 || depth > static_cast<int64_t>(in.size()) || depth > 5)
+      fail_op("indices '" + T(indices).name + "' of shape " + ints_string(index_shape) +
+              " must end in a dim of at most 5 and the input's rank " + std::to_string(in.size()));
+    ir::Shape expected(index_shape.begin(), index_shape.end() - 1);
+    expected.insert(expected.end(), in.begin() + depth, in.end());
+    expect_shape(y, "output", expected);
+    expect_input_dtype(y, "output", x);
+    if (T(indices).is_constant) {
+      const std::vector<int64_t> rows = read_ints(indices, "indices");
+      for (size_t k = 0; k < rows.size(); ++k) {
+        const int64_t dim = in[k % static_cast<size_t>(depth)];
+        if (rows[k] < 0 || rows[k] >= dim)
+          fail_op("indices '" + T(indices).name + "' hold " + std::to_string(rows[k]) + ", outside [0, " +
+                  std::to_string(dim) + ") of input axis " + std::to_string(k % static_cast<size_t>(depth)));
+      }
+    }
+    emit(ir::Op::kGatherNd, {x, indices}, {y});
   }
 
   // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
