@@ -46,22 +46,25 @@ ModelSpec pack_model(const MovedType& t, const Case& c) {
 }
 
 // Output element (.., i at the axis, ..) is input i's element at the other indices.
-OpSample pack_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
-  OpSample sample;
+std::vector<std::vector<uint8_t>> pack_sample_from(const MovedType& t, const Case& c,
+                                                   const std::vector<std::vector<uint8_t>>& inputs) {
   std::vector<uint8_t> all;
-  for (int32_t k = 0; k < c.count; ++k) {
-    sample.inputs.push_back(random_elements(t, elements_of(c.shape), rng));
-    all.insert(all.end(), sample.inputs.back().begin(), sample.inputs.back().end());
-  }
+  for (const std::vector<uint8_t>& x : inputs) all.insert(all.end(), x.begin(), x.end());
   const size_t axis = axis_of(c);
   const std::vector<int64_t> strides = strides_of(c.shape);
   const int64_t input_elements = elements_of(c.shape);
-  sample.expected = {pick_elements(all, t.bytes, packed_shape(c), [&](const std::vector<int64_t>& index) {
+  return {pick_elements(all, t.bytes, packed_shape(c), [&](const std::vector<int64_t>& index) {
     int64_t from = index[axis] * input_elements;
     for (size_t a = 0, d = 0; a < index.size(); ++a)
       if (a != axis) from += index[a] * strides[d++];
     return from;
   })};
+}
+
+OpSample pack_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
+  OpSample sample;
+  for (int32_t k = 0; k < c.count; ++k) sample.inputs.push_back(random_elements(t, elements_of(c.shape), rng));
+  sample.expected = pack_sample_from(t, c, sample.inputs);
   return sample;
 }
 
@@ -83,6 +86,21 @@ TEST(Pack, QuantizedBytesCopiedWhateverTheInputsQuantization) {
   spec.tensors[1] = quantized("x1", c.shape, t.type, 0.25f, 7);
   std::mt19937 rng(84);
   expect_op_outputs("pack_requantless", spec, {pack_sample(t, c, rng)});
+}
+
+// One tensor packed twice, beside another: x0, x1, x0.
+TEST(Pack, SameInputTwice) {
+  const Case c = {{2, 3}, 3, 1};
+  const MovedType& t = moved_types()[2];
+  ModelSpec spec = pack_model(t, c);
+  spec.ops[0].inputs = {0, 1, 0};
+  spec.inputs = {0, 1};
+  std::mt19937 rng(85);
+  OpSample sample = pack_sample(t, c, rng);
+  sample.inputs[2] = sample.inputs[0];
+  sample.expected = pack_sample_from(t, c, sample.inputs);
+  sample.inputs.pop_back();
+  expect_op_outputs("pack_same_twice", spec, {sample});
 }
 
 TEST(Pack, RefusalsAreOneLine) {

@@ -1326,7 +1326,7 @@ class TfliteImporter {
                 dtype_name(t.dtype) + ") differs from the output's " + ints_string(first) + " (" +
                 dtype_name(T(y).dtype) + ") values");
       ir::Tensor part = t;
-      part.name += "/packed";
+      part.name = T(y).name + "/part" + std::to_string(k);
       part.shape = expanded;
       part.quant = T(y).quant;
       part.is_constant = false;
