@@ -111,7 +111,9 @@ TEST(SplitV, Int64SizeSplitsAndSizesKnownOnlyAtRunTime) {
 TEST(SplitV, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{2, 3, 4, 7}, 3, {1, 4, 2}};
-  EXPECT_EQ(op_error("split_v_axis", split_v_model(t, {{2, 3, 4, 7}, 4, {1, 1}})),
+  ModelSpec wrong_axis = split_v_model(t, c);
+  wrong_axis.tensors[2] = int32_constant("axis", {1}, {4});
+  EXPECT_EQ(op_error("split_v_axis", wrong_axis),
             "split_v_axis.tflite: operator 0 (SPLIT_V): axis 4 out of range for input of shape [2,3,4,7]");
 
   ModelSpec runtime_axis = split_v_model(t, c);

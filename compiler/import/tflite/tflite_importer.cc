@@ -1309,7 +1309,7 @@ class TfliteImporter {
     if (o->values_count() != count)
       fail_option("values_count", std::to_string(o->values_count()), "the operator has " + std::to_string(count) + " inputs");
     const int y = output(0);
-    const ir::Shape& first = T(inputs[0]).shape;
+    const ir::Shape first = T(inputs[0]).shape;  // a copy: the loop adds tensors
     const int64_t rank = static_cast<int64_t>(first.size());
     const int64_t axis = o->axis() < 0 ? o->axis() + rank + 1 : o->axis();
     if (axis < 0 || axis > rank) fail_option("axis", std::to_string(o->axis()), "input rank " + std::to_string(rank));
@@ -1343,7 +1343,7 @@ class TfliteImporter {
     expect_input_count(1, 1);
     const auto* o = options<fb::UnpackOptions>(true);
     const int x = required_input(0, "input");
-    const ir::Shape& in = T(x).shape;
+    const ir::Shape in = T(x).shape;  // a copy: the outputs are imported below
     const int64_t rank = static_cast<int64_t>(in.size());
     const int64_t axis = o->axis() < 0 ? o->axis() + rank : o->axis();
     if (axis < 0 || axis >= rank) fail_option("axis", std::to_string(o->axis()), "input rank " + std::to_string(rank));
