@@ -59,6 +59,8 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kReshape:
     case Op::kCopy: return lower_copy(l);
     case Op::kStridedSlice: return lower_strided_slice(l);
+    case Op::kGather: return lower_gather(l);
+    case Op::kGatherNd: return lower_gather_nd(l);
     case Op::kLstm: return lower_lstm(l);
   }
   l.fail("is not a Mote op");
