@@ -195,4 +195,29 @@ void leaky_relu_multipliers(float input_scale, float alpha, float output_scale,
   quantize_multiplier(static_cast<double>(identity_real), identity_multiplier, identity_shift);
 }
 
+namespace {
+
+// TFLite DownScaleInt32ToInt16Multiplier, for a multiplier >= 0.
+int32_t downscale_to_int16_multiplier(int32_t multiplier) {
+  constexpr int32_t kRoundingOffset = 1 << 15;
+  if (multiplier >= INT32_MAX - kRoundingOffset) return INT16_MAX;
+  return (multiplier + kRoundingOffset) >> 16;
+}
+
+}  // namespace
+
+void hard_swish_s8_multipliers(float input_scale, float output_scale,
+                               int32_t* reluish_multiplier, int32_t* reluish_exponent,
+                               int32_t* output_multiplier, int32_t* output_exponent) {
+  const float hires_input_scale = (1.0f / 128.0f) * input_scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  int32_t multiplier = 0;
+  quantize_multiplier(static_cast<double>(hires_input_scale / output_scale), &multiplier,
+                      output_exponent);
+  *output_multiplier = downscale_to_int16_multiplier(multiplier);
+  quantize_multiplier(static_cast<double>(hires_input_scale / reluish_scale), &multiplier,
+                      reluish_exponent);
+  *reluish_multiplier = downscale_to_int16_multiplier(multiplier);
+}
+
 }  // namespace mote

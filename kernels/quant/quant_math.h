@@ -259,4 +259,16 @@ void leaky_relu_multipliers(float input_scale, float alpha, float output_scale,
                             int32_t* alpha_multiplier, int32_t* alpha_shift,
                             int32_t* identity_multiplier, int32_t* identity_shift);
 
+// TFLite int8 HARD_SWISH parameters (micro/kernels/hard_swish_common.cc), float
+// intermediates:
+//   hires_input_scale = input_scale / 128 (float)
+//   output:  quantize_multiplier(double(hires_input_scale / output_scale))
+//   reluish: quantize_multiplier(double(hires_input_scale / (3 / 32768)))
+// each multiplier then reduced to 16 bits (TFLite DownScaleInt32ToInt16Multiplier:
+// (m + 2^15) >> 16, or 32767 when m >= 2^31 - 1 - 2^15). TFLite refuses an output
+// exponent above 0 (the caller checks). Host only.
+void hard_swish_s8_multipliers(float input_scale, float output_scale,
+                               int32_t* reluish_multiplier, int32_t* reluish_exponent,
+                               int32_t* output_multiplier, int32_t* output_exponent);
+
 }  // namespace mote

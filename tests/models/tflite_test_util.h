@@ -54,6 +54,7 @@ inline const std::vector<TfliteModel>& tflm_golden_models() {
       {"squeezenet_v1_1_quant", "ethos-u/squeezenet_v1_1_quant.tflite", QemuRuns::kCortexM4},
       {"dncnn_color_blind_quant", "realworld/dncnn_color_blind_quant.tflite", QemuRuns::kHostOnly},
       {"zero_dce_pp_quant", "realworld/zero_dce_pp_quant.tflite", QemuRuns::kHostOnly},
+      {"Mobilenet_v3_small_quant", "realworld/Mobilenet_v3_small_quant.tflite", QemuRuns::kCortexM4},
   };
   return models;
 }

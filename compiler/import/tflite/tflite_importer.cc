@@ -131,6 +131,7 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE:
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
+      case BuiltinOperator::HARD_SWISH:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
         return true;
       default:
@@ -626,6 +627,7 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
+      case BuiltinOperator::HARD_SWISH: return activation(ir::Op::kHardSwish);
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
@@ -828,6 +830,18 @@ class TfliteImporter {
     const int x = required_input(0, "input");
     const int y = output(0);
     expect_shape(y, "output", T(x).shape);
+    emit(op, {x}, {y});
+  }
+
+  // An elementwise activation with no options (HARD_SWISH): its input's shape and dtype.
+  void activation(ir::Op op) {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_shape(y, "output", T(x).shape);
+    if (T(y).dtype != T(x).dtype)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected " +
+              dtype_name(T(x).dtype) + " (the input's)");
     emit(op, {x}, {y});
   }
 

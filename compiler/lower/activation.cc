@@ -1,0 +1,37 @@
+// Lowering of the standalone activations TFLite has as operators of their own:
+// hard_swish. One check of the node for every dtype (check_same_shape_unary), then the
+// dtype picks the kernel: float32 as it is, int8 with the fixed-point parameters TFLite
+// Micro derives in Prepare (quantization.h).
+#include <string>
+
+#include "lower/node_lowering.h"
+#include "lower/quantization.h"
+// Kernel parameter structs.
+#include "hard_swish/hard_swish.h"
+
+namespace mote::lower {
+
+// hard_swish: float32, or int8 as TFLite Micro takes it (no int16 kernel there).
+LoweredOp lower_hard_swish(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kHardSwishF32);
+  }
+  if (dtype != DType::kInt8) l.fail("int16 hard_swish is not supported (TFLite Micro has int8 only)");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  HardSwishS8Params p{};
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  hard_swish_s8_multipliers(in_q.scale, out_q.scale, &p.reluish_multiplier, &p.reluish_exponent,
+                            &p.output_multiplier, &p.output_exponent);
+  if (p.output_exponent > 0) {
+    l.fail("input scale " + float_string(in_q.scale) + " / 128 over output scale " + float_string(out_q.scale) +
+           " is 1 or more; TFLite's int8 hard_swish requires less");
+  }
+  expect_shift(l, p.reluish_exponent, kMinShift, kMaxShift, "reluish");
+  return lowered(KernelId::kHardSwishS8, params_bytes(p));
+}
+
+}  // namespace mote::lower
