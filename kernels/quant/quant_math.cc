@@ -94,6 +94,27 @@ bool activation_range_quantized(FusedActivation activation, float output_scale,
   return true;
 }
 
+bool clamp_range_quantized(float lo, float hi, float scale, int32_t zero_point, int32_t qmin,
+                           int32_t qmax, int32_t* act_min, int32_t* act_max) {
+  int32_t q = 0;
+  *act_min = qmin;
+  *act_max = qmax;
+  if (isfinite(lo)) {
+    if (!quantize_bound(scale, zero_point, lo, &q)) return false;
+    *act_min = q < qmin ? qmin : (q > qmax ? qmax : q);
+  }
+  if (isfinite(hi)) {
+    if (!quantize_bound(scale, zero_point, hi, &q)) return false;
+    *act_max = q < qmin ? qmin : (q > qmax ? qmax : q);
+  }
+  return true;
+}
+
+void requantize_multiplier_float_ratio(float input_scale, float output_scale, int32_t* multiplier,
+                                       int32_t* shift) {
+  quantize_multiplier(static_cast<double>(input_scale / output_scale), multiplier, shift);
+}
+
 void conv_channel_multiplier(float input_scale, float filter_scale, float output_scale,
                              int32_t* multiplier, int32_t* shift) {
   const double effective = static_cast<double>(input_scale) * static_cast<double>(filter_scale) /

@@ -174,6 +174,20 @@ bool activation_range_quantized(FusedActivation activation, float output_scale,
                                 int32_t output_zero_point, int32_t qmin, int32_t qmax,
                                 int32_t* act_min, int32_t* act_max);
 
+// The bounds of a standalone quantized clamp (TFLite's QuantizedReluX, TFLite Micro's
+// CalculateReluOpData and Relu6Prepare): each finite bound quantized as above
+// (zero_point + (int32)roundf(bound / scale)) and clamped to [qmin, qmax]; -inf / +inf
+// give qmin / qmax. False if a quantized bound overflows int32. Host only.
+bool clamp_range_quantized(float lo, float hi, float scale, int32_t zero_point, int32_t qmin,
+                           int32_t qmax, int32_t* act_min, int32_t* act_max);
+
+// TFLite ReluPrepare (tensorflow/lite/kernels/activations.cc, the RELU_N1_TO_1 and
+// RELU_0_TO_1 kernels TFLite Micro does not have): the scale ratio formed in float,
+//   quantize_multiplier(double(input_scale / output_scale)).
+// (TFLite Micro's RELU forms it in double: requantize_multiplier.) Host only.
+void requantize_multiplier_float_ratio(float input_scale, float output_scale, int32_t* multiplier,
+                                       int32_t* shift);
+
 // Per-output-channel multiplier of CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV and
 // per-channel FULLY_CONNECTED (TFLite PopulateConvolutionQuantizationParams):
 //   quantize_multiplier(double(input_scale) * double(filter_scale[c]) / double(output_scale))

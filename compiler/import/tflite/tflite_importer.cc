@@ -132,6 +132,10 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
       case BuiltinOperator::HARD_SWISH:
+      case BuiltinOperator::RELU:
+      case BuiltinOperator::RELU6:
+      case BuiltinOperator::RELU_N1_TO_1:
+      case BuiltinOperator::RELU_0_TO_1:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
         return true;
       default:
@@ -627,7 +631,11 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE: return transpose();
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
-      case BuiltinOperator::HARD_SWISH: return activation(ir::Op::kHardSwish);
+      case BuiltinOperator::HARD_SWISH: activation(ir::Op::kHardSwish); return;
+      case BuiltinOperator::RELU:
+      case BuiltinOperator::RELU6:
+      case BuiltinOperator::RELU_N1_TO_1:
+      case BuiltinOperator::RELU_0_TO_1: return relu(static_cast<BuiltinOperator>(code.builtin));
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
@@ -833,8 +841,9 @@ class TfliteImporter {
     emit(op, {x}, {y});
   }
 
-  // An elementwise activation with no options (HARD_SWISH): its input's shape and dtype.
-  void activation(ir::Op op) {
+  // An elementwise activation with no options (HARD_SWISH, the RELUs): its input's shape
+  // and dtype.
+  ir::Node& activation(ir::Op op) {
     expect_inputs(1, 1);
     const int x = required_input(0, "input");
     const int y = output(0);
@@ -842,7 +851,29 @@ class TfliteImporter {
     if (T(y).dtype != T(x).dtype)
       fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected " +
               dtype_name(T(x).dtype) + " (the input's)");
-    emit(op, {x}, {y});
+    return emit(op, {x}, {y});
+  }
+
+  // RELU [0, inf), RELU6 [0, 6], RELU_N1_TO_1 [-1, 1], RELU_0_TO_1 [0, 1]: a clamp. On
+  // quantized tensors TFLite requantizes to the output's scale, except TensorFlow Lite
+  // Micro's RELU6, which clamps the input's values in its own quantization and ignores the
+  // output's (requantize = 0 when the two differ, so Mote gives what TFLM gives). TFLite's
+  // RELU_N1_TO_1 and RELU_0_TO_1 (TFLM has neither) form the scale ratio in float and
+  // take float32 and int8 only.
+  void relu(BuiltinOperator code) {
+    const bool relu6 = code == BuiltinOperator::RELU6;
+    const bool tflite_only = code == BuiltinOperator::RELU_N1_TO_1 || code == BuiltinOperator::RELU_0_TO_1;
+    ir::Node& n = activation(ir::Op::kClamp);
+    const ir::Tensor& x = T(n.inputs[0]);
+    const ir::Tensor& y = T(n.outputs[0]);
+    if (tflite_only && x.dtype == DType::kInt16) fail_op("int16 not supported (TFLite's kernel takes float32 and int8)");
+    n.attrs["min"] = code == BuiltinOperator::RELU_N1_TO_1 ? -1.0 : 0.0;
+    if (code == BuiltinOperator::RELU6) n.attrs["max"] = 6.0;
+    if (tflite_only) n.attrs["max"] = 1.0;
+    if (x.quant.empty()) return;
+    if (relu6 && (x.quant.scales != y.quant.scales || x.quant.zero_points != y.quant.zero_points))
+      n.attrs["requantize"] = int64_t{0};
+    if (tflite_only) n.attrs["ratio_in_float"] = int64_t{1};
   }
 
   // RESHAPE (the new_shape input or option is redundant with the static output shape)
