@@ -1,5 +1,5 @@
 // Lowering of the standalone activations TFLite has as operators of their own:
-// hard_swish. One check of the node for every dtype (check_same_shape_unary), then the
+// hard_swish, prelu. One check of the node for every dtype (check_same_shape_unary), then the
 // dtype picks the kernel: float32 as it is, int8 with the fixed-point parameters TFLite
 // Micro derives in Prepare (quantization.h).
 #include <string>
@@ -8,6 +8,7 @@
 #include "lower/quantization.h"
 // Kernel parameter structs.
 #include "hard_swish/hard_swish.h"
+#include "prelu/prelu.h"
 
 namespace mote::lower {
 
@@ -32,6 +33,39 @@ LoweredOp lower_hard_swish(const NodeLowering& l) {
   }
   expect_shift(l, p.reluish_exponent, kMinShift, kMaxShift, "reluish");
   return lowered(KernelId::kHardSwishS8, params_bytes(p));
+}
+
+// prelu: float32 (x, alpha, output), int8 (all int8) or int16 (x and output int16,
+// alpha int8), as TensorFlow Lite Micro takes them; alpha broadcast against x.
+LoweredOp lower_prelu(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& x = l.input(0);
+  const ir::Tensor& alpha = l.input(1);
+  ir::Shape expected;
+  if (!broadcast_shapes(x.shape, alpha.shape, &expected) || x.shape.size() > 4 || alpha.shape.size() > 4) {
+    l.fail("input '" + x.name + "' " + shape_string(x.shape) + " and alpha '" + alpha.name + "' " +
+           shape_string(alpha.shape) + " do not broadcast within 4 dimensions");
+  }
+  l.expect_shape(l.output(0), "output", expected);
+  const DType dtype = expect_same_dtype(l);
+  if (!l.quantized()) {
+    expect_float32(l);
+    l.expect_dtype(alpha, "alpha", DType::kFloat32);
+    return lowered(KernelId::kPreluF32);
+  }
+  l.expect_dtype(alpha, "alpha", DType::kInt8);
+  const TensorQuant in_q = per_tensor(l, x, "input");
+  const TensorQuant alpha_q = per_tensor(l, alpha, "alpha");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  PreluQuantParams p{};
+  p.input_zero_point = in_q.zero_point;
+  p.alpha_zero_point = alpha_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  prelu_multipliers(in_q.scale, alpha_q.scale, out_q.scale, &p.identity_multiplier, &p.identity_shift,
+                    &p.alpha_multiplier, &p.alpha_shift);
+  expect_shift(l, p.identity_shift, kMinShift, kMaxShift, "identity");
+  expect_shift(l, p.alpha_shift, kMinShift, kMaxShift, "alpha");
+  return lowered(dtype == DType::kInt8 ? KernelId::kPreluS8 : KernelId::kPreluS16, params_bytes(p));
 }
 
 }  // namespace mote::lower

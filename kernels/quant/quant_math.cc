@@ -216,6 +216,15 @@ void leaky_relu_multipliers(float input_scale, float alpha, float output_scale,
   quantize_multiplier(static_cast<double>(identity_real), identity_multiplier, identity_shift);
 }
 
+void prelu_multipliers(float input_scale, float alpha_scale, float output_scale,
+                       int32_t* identity_multiplier, int32_t* identity_shift,
+                       int32_t* alpha_multiplier, int32_t* alpha_shift) {
+  const double in = static_cast<double>(input_scale);
+  const double out = static_cast<double>(output_scale);
+  quantize_multiplier(in / out, identity_multiplier, identity_shift);
+  quantize_multiplier(in * static_cast<double>(alpha_scale) / out, alpha_multiplier, alpha_shift);
+}
+
 namespace {
 
 // TFLite DownScaleInt32ToInt16Multiplier, for a multiplier >= 0.

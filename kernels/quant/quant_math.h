@@ -273,6 +273,14 @@ void leaky_relu_multipliers(float input_scale, float alpha, float output_scale,
                             int32_t* alpha_multiplier, int32_t* alpha_shift,
                             int32_t* identity_multiplier, int32_t* identity_shift);
 
+// TFLite Micro PRELU (micro/kernels/prelu_common.cc, CalculatePreluParams), in double:
+//   identity: quantize_multiplier(double(input_scale) / double(output_scale))
+//   alpha:    quantize_multiplier(double(input_scale) * double(alpha_scale) / double(output_scale))
+// Host only.
+void prelu_multipliers(float input_scale, float alpha_scale, float output_scale,
+                       int32_t* identity_multiplier, int32_t* identity_shift,
+                       int32_t* alpha_multiplier, int32_t* alpha_shift);
+
 // TFLite int8 HARD_SWISH parameters (micro/kernels/hard_swish_common.cc), float
 // intermediates:
 //   hires_input_scale = input_scale / 128 (float)

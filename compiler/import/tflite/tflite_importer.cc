@@ -136,6 +136,7 @@ class TfliteImporter {
       case BuiltinOperator::RELU6:
       case BuiltinOperator::RELU_N1_TO_1:
       case BuiltinOperator::RELU_0_TO_1:
+      case BuiltinOperator::PRELU:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
         return true;
       default:
@@ -636,6 +637,7 @@ class TfliteImporter {
       case BuiltinOperator::RELU6:
       case BuiltinOperator::RELU_N1_TO_1:
       case BuiltinOperator::RELU_0_TO_1: return relu(static_cast<BuiltinOperator>(code.builtin));
+      case BuiltinOperator::PRELU: return prelu();
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
@@ -1167,6 +1169,24 @@ class TfliteImporter {
     const int y = output(0);
     expect_shape(y, "output", T(x).shape);
     emit(ir::Op::kLeakyRelu, {x}, {y}).attrs["alpha"] = static_cast<double>(o->alpha());
+  }
+
+  // PRELU: input, alpha (broadcast against it, numpy rules); no options. TFLite's kernel
+  // is 4-D: ranks above 4 are refused.
+  void prelu() {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int alpha = required_input(1, "alpha");
+    const int y = output(0);
+    for (int id : {x, alpha})
+      if (T(id).shape.size() > 4)
+        fail_op("'" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", at most rank 4 is supported");
+    const std::optional<ir::Shape> shape = broadcast_shape(T(x).shape, T(alpha).shape);
+    if (!shape)
+      fail_op("alpha '" + T(alpha).name + "' of shape " + ints_string(T(alpha).shape) +
+              " does not broadcast against input " + ints_string(T(x).shape));
+    expect_shape(y, "output", *shape);
+    emit(ir::Op::kPrelu, {x, alpha}, {y});
   }
 
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for
