@@ -1,5 +1,5 @@
 // Lowering of the standalone activations TFLite has as operators of their own:
-// hard_swish, prelu. One check of the node for every dtype (check_same_shape_unary), then the
+// hard_swish, prelu, elu. One check of the node for every dtype (check_same_shape_unary), then the
 // dtype picks the kernel: float32 as it is, int8 with the fixed-point parameters TFLite
 // Micro derives in Prepare (quantization.h).
 #include <string>
@@ -7,6 +7,7 @@
 #include "lower/node_lowering.h"
 #include "lower/quantization.h"
 // Kernel parameter structs.
+#include "elu/elu.h"
 #include "hard_swish/hard_swish.h"
 #include "prelu/prelu.h"
 
@@ -66,6 +67,22 @@ LoweredOp lower_prelu(const NodeLowering& l) {
   expect_shift(l, p.identity_shift, kMinShift, kMaxShift, "identity");
   expect_shift(l, p.alpha_shift, kMinShift, kMaxShift, "alpha");
   return lowered(dtype == DType::kInt8 ? KernelId::kPreluS8 : KernelId::kPreluS16, params_bytes(p));
+}
+
+// elu: float32, or int8 through the lookup table TensorFlow Lite Micro builds (it has no
+// int16 ELU).
+LoweredOp lower_elu(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kEluF32);
+  }
+  if (dtype != DType::kInt8) l.fail("int16 elu is not supported (TFLite Micro has int8 only)");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  EluS8Params p{};
+  elu_s8_table(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point, p.table);
+  return lowered(KernelId::kEluS8, params_bytes(p));
 }
 
 }  // namespace mote::lower

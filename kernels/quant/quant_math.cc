@@ -225,6 +225,19 @@ void prelu_multipliers(float input_scale, float alpha_scale, float output_scale,
   quantize_multiplier(in * static_cast<double>(alpha_scale) / out, alpha_multiplier, alpha_shift);
 }
 
+void elu_s8_table(float input_scale, int32_t input_zero_point, float output_scale,
+                  int32_t output_zero_point, int8_t table[256]) {
+  const float inverse_scale = 1 / output_scale;
+  for (int32_t v = -128; v <= 127; ++v) {
+    const float x = input_scale * static_cast<float>(v - input_zero_point);
+    const float t = x < 0.0f ? expf(x) - 1.0f : x;
+    const float q = roundf(t * inverse_scale) + static_cast<float>(output_zero_point);
+    // TFLite casts q to int32 before clamping; clamping first gives the same for every
+    // q that fits int32 and keeps the cast defined for those that do not.
+    table[v + 128] = static_cast<int8_t>(q < -128.0f ? -128 : (q > 127.0f ? 127 : static_cast<int32_t>(q)));
+  }
+}
+
 namespace {
 
 // TFLite DownScaleInt32ToInt16Multiplier, for a multiplier >= 0.

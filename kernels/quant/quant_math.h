@@ -281,6 +281,15 @@ void prelu_multipliers(float input_scale, float alpha_scale, float output_scale,
                        int32_t* identity_multiplier, int32_t* identity_shift,
                        int32_t* alpha_multiplier, int32_t* alpha_shift);
 
+// TFLite Micro int8 ELU's lookup table (micro/kernels/elu.cc, PopulateLookupTable), in
+// float: for each v in [-128, 127],
+//   x = input_scale * (v - input_zero_point)
+//   t = x < 0 ? expf(x) - 1 : x
+//   q = roundf(t * (1 / output_scale)) + output_zero_point, clamped to [-128, 127]
+// stored at table[v + 128]. Host only.
+void elu_s8_table(float input_scale, int32_t input_zero_point, float output_scale,
+                  int32_t output_zero_point, int8_t table[256]);
+
 // TFLite int8 HARD_SWISH parameters (micro/kernels/hard_swish_common.cc), float
 // intermediates:
 //   hires_input_scale = input_scale / 128 (float)

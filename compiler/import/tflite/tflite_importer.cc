@@ -137,6 +137,7 @@ class TfliteImporter {
       case BuiltinOperator::RELU_N1_TO_1:
       case BuiltinOperator::RELU_0_TO_1:
       case BuiltinOperator::PRELU:
+      case BuiltinOperator::ELU:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
         return true;
       default:
@@ -638,6 +639,7 @@ class TfliteImporter {
       case BuiltinOperator::RELU_N1_TO_1:
       case BuiltinOperator::RELU_0_TO_1: return relu(static_cast<BuiltinOperator>(code.builtin));
       case BuiltinOperator::PRELU: return prelu();
+      case BuiltinOperator::ELU: activation(ir::Op::kElu); return;
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
@@ -843,7 +845,7 @@ class TfliteImporter {
     emit(op, {x}, {y});
   }
 
-  // An elementwise activation with no options (HARD_SWISH, the RELUs): its input's shape
+  // An elementwise activation with no options (HARD_SWISH, ELU, the RELUs): its input's shape
   // and dtype.
   ir::Node& activation(ir::Op op) {
     expect_inputs(1, 1);
