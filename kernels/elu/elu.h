@@ -23,7 +23,6 @@ struct EluS8Params {
 void elu_f32(uint32_t count, const float* input, float* output);
 void elu_s8(const EluS8Params& params, uint32_t count, const int8_t* input, int8_t* output);
 
-Status elu_f32_check(const OpContext& ctx);
 Status elu_s8_check(const OpContext& ctx);
 void elu_f32_run(const OpContext& ctx);
 void elu_s8_run(const OpContext& ctx);

@@ -42,7 +42,6 @@ void hard_swish_f32(uint32_t count, const float* input, float* output);
 void hard_swish_s8(const HardSwishS8Params& params, uint32_t count, const int8_t* input,
                    int8_t* output);
 
-Status hard_swish_f32_check(const OpContext& ctx);
 Status hard_swish_s8_check(const OpContext& ctx);
 void hard_swish_f32_run(const OpContext& ctx);
 void hard_swish_s8_run(const OpContext& ctx);

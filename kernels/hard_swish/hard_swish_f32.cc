@@ -1,4 +1,5 @@
 // Reference float32 hard swish, the float form of TFLite's reference_ops::HardSwish.
+#include "activation/activation.h"
 #include "hard_swish/hard_swish.h"
 #include "kernel_util.h"
 
@@ -15,20 +16,12 @@ void hard_swish_f32(uint32_t count, const float* input, float* output) {
   }
 }
 
-Status hard_swish_f32_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(check_io(ctx, 1, 1, 1));
-  if (ctx.params_bytes() != 0) return Status::kBadParams;
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& out = ctx.output_desc(0);
-  if (!is_f32(in) || !is_f32(out) || !same_shape(in, out)) return Status::kBadParams;
-  return Status::kOk;
-}
-
 void hard_swish_f32_run(const OpContext& ctx) {
   hard_swish_f32(element_count(ctx.input_desc(0)), static_cast<const float*>(ctx.input_data(0)),
                  static_cast<float*>(ctx.output_data(0)));
 }
 
-const KernelEntry kHardSwishF32Entry = {hard_swish_f32_check, hard_swish_f32_run};
+// The float32 unary check (one float32 input, one output of its shape, no params).
+const KernelEntry kHardSwishF32Entry = {unary_f32_check, hard_swish_f32_run};
 
 }  // namespace mote
