@@ -1,5 +1,5 @@
 // Lowering of the standalone activations TFLite has as operators of their own:
-// hard_swish, prelu, elu. One check of the node for every dtype (check_same_shape_unary), then the
+// hard_swish, prelu, elu, log_softmax. One check of the node for every dtype (check_same_shape_unary), then the
 // dtype picks the kernel: float32 as it is, int8 with the fixed-point parameters TFLite
 // Micro derives in Prepare (quantization.h).
 #include <string>
@@ -9,6 +9,7 @@
 // Kernel parameter structs.
 #include "elu/elu.h"
 #include "hard_swish/hard_swish.h"
+#include "log_softmax/log_softmax.h"
 #include "prelu/prelu.h"
 
 namespace mote::lower {
@@ -83,6 +84,30 @@ LoweredOp lower_elu(const NodeLowering& l) {
   EluS8Params p{};
   elu_s8_table(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point, p.table);
   return lowered(KernelId::kEluS8, params_bytes(p));
+}
+
+// log_softmax along the last axis: float32, or int8 with TFLite's fixed output
+// quantization (scale exactly 16/256, zero point 127), as TensorFlow Lite Micro takes it.
+LoweredOp lower_log_softmax(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  l.expect_min_rank(l.input(0), "input", 1);
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kLogSoftmaxF32);
+  }
+  if (dtype != DType::kInt8) l.fail("int16 log_softmax is not supported (TFLite Micro has int8 only)");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  if (out_q.scale != 16.0f / 256.0f || out_q.zero_point != 127) {
+    l.fail(l.label(l.output(0), "output") + " has scale " + float_string(out_q.scale) + ", zero point " +
+           std::to_string(out_q.zero_point) + "; TFLite requires scale 0.0625, zero point 127");
+  }
+  LogSoftmaxS8Params p{};
+  if (!log_softmax_s8_params(in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.reverse_scaling_divisor,
+                             &p.reverse_scaling_right_shift, &p.diff_min)) {
+    l.fail("input scale " + float_string(in_q.scale) + " is outside what TFLite's int8 log_softmax supports");
+  }
+  return lowered(KernelId::kLogSoftmaxS8, params_bytes(p));
 }
 
 }  // namespace mote::lower

@@ -189,6 +189,19 @@ bool softmax_s8_params(float beta, float input_scale, int32_t* input_multiplier,
   return true;
 }
 
+bool log_softmax_s8_params(float input_scale, int32_t* input_multiplier, int32_t* input_left_shift,
+                           int32_t* reverse_scaling_divisor, int32_t* reverse_scaling_right_shift,
+                           int32_t* diff_min) {
+  if (!softmax_s8_params(1.0f, input_scale, input_multiplier, input_left_shift, diff_min)) return false;
+  if (*input_left_shift < 1 || *input_left_shift > 30) return false;
+  const double reverse =
+      static_cast<double>(1 << (31 - *input_left_shift)) / static_cast<double>(*input_multiplier);
+  int32_t left_shift = 0;
+  if (!quantize_multiplier_smaller_than_one(reverse, reverse_scaling_divisor, &left_shift)) return false;
+  *reverse_scaling_right_shift = -left_shift;
+  return true;
+}
+
 bool sigmoid_tanh_s8_params(float input_scale, int32_t* input_multiplier,
                             int32_t* input_left_shift, int32_t* input_range_radius) {
   constexpr int32_t kInputIntegerBits = 4;

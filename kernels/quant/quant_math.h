@@ -255,6 +255,17 @@ void mean_multiplier(float input_scale, float output_scale, int64_t reduced_coun
 bool softmax_s8_params(float beta, float input_scale, int32_t* input_multiplier,
                        int32_t* input_left_shift, int32_t* diff_min);
 
+// TFLite Micro int8 LOG_SOFTMAX parameters (micro/kernels/log_softmax.cc,
+// PreprocessLogSoftmaxScalingExp with beta 1 and 5 integer bits):
+//   (input_multiplier, input_left_shift, diff_min) = softmax_s8_params(1, input_scale)
+//   reverse = double(1 << (31 - input_left_shift)) / double(input_multiplier)
+//   (reverse_scaling_divisor, -reverse_scaling_right_shift)
+//       = quantize_multiplier_smaller_than_one(reverse)
+// False where TFLite aborts (a multiplier outside its range). Host only.
+bool log_softmax_s8_params(float input_scale, int32_t* input_multiplier, int32_t* input_left_shift,
+                           int32_t* reverse_scaling_divisor, int32_t* reverse_scaling_right_shift,
+                           int32_t* diff_min);
+
 // TFLite int8 LOGISTIC and TANH parameters (micro/kernels/logistic_common.cc, tanh.cc),
 // 4 input integer bits. Not quantize_multiplier: frexp without the 2^31 fix-up.
 //   q, left_shift = frexp(double(input_scale) * 2^27)

@@ -138,6 +138,7 @@ class TfliteImporter {
       case BuiltinOperator::RELU_0_TO_1:
       case BuiltinOperator::PRELU:
       case BuiltinOperator::ELU:
+      case BuiltinOperator::LOG_SOFTMAX:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
         return true;
       default:
@@ -640,6 +641,7 @@ class TfliteImporter {
       case BuiltinOperator::RELU_0_TO_1: return relu(static_cast<BuiltinOperator>(code.builtin));
       case BuiltinOperator::PRELU: return prelu();
       case BuiltinOperator::ELU: activation(ir::Op::kElu); return;
+      case BuiltinOperator::LOG_SOFTMAX: return log_softmax();
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
@@ -835,6 +837,12 @@ class TfliteImporter {
     if (T(x).shape.empty()) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
     expect_shape(y, "output", T(x).shape);
     emit(ir::Op::kSoftmax, {x}, {y}).attrs["beta"] = static_cast<double>(o->beta());
+  }
+
+  // LOG_SOFTMAX: along the last axis, beta 1 (its options table is empty).
+  void log_softmax() {
+    ir::Node& n = activation(ir::Op::kLogSoftmax);
+    if (T(n.inputs[0]).shape.empty()) fail_op("input '" + T(n.inputs[0]).name + "' is a scalar, expected rank >= 1");
   }
 
   void unary(ir::Op op) {
