@@ -1,6 +1,7 @@
-// RELU, RELU6, RELU_N1_TO_1 and RELU_0_TO_1: float32 and int8 for all four; int16 for RELU
-// and RELU6, as TensorFlow Lite Micro's kernels take them (TFLM has no RELU_N1_TO_1 or
-// RELU_0_TO_1: TFLite's own kernels, float32 and int8, are the reference). The oracle is
+// RELU, RELU6, RELU_N1_TO_1 and RELU_0_TO_1: float32, int8 and int16 for all four (RELU and
+// RELU6 as TensorFlow Lite Micro's kernels take them; TFLM has no RELU_N1_TO_1 or
+// RELU_0_TO_1: TFLite's own kernels are the reference, and their int16 form is TFLite's
+// int16 RELU arithmetic with their bounds). The oracle is
 // TFLite's arithmetic written here: float min/max; for the quantized ops ReluX (the
 // input requantized with QuantizeMultiplier / MultiplyByQuantizedMultiplier, the bounds
 // quantized in the output's scale with roundf) and TFLM's RELU6, which clamps the input's
@@ -114,8 +115,10 @@ TEST(Relu, Int8AllFourAsTflite) {
   for (const QuantCase& c : cases) expect_quantized<int8_t>(c, seed++);
 }
 
-TEST(Relu, Int16ReluAndRelu6AsTfliteMicro) {
+TEST(Relu, Int16AsTfliteMicro) {
   const QuantCase cases[] = {
+      {kReluN1To1, fb::TensorType::INT16, 0.0001f, 0, 0.00004f, 0},
+      {kRelu0To1, fb::TensorType::INT16, 0.00005f, 0, 0.00005f, 0},
       {kRelu, fb::TensorType::INT16, 0.001f, 0, 0.001f, 0},
       {kRelu, fb::TensorType::INT16, 0.001f, 0, 0.00037f, 0},
       {kRelu6, fb::TensorType::INT16, 0.0003f, 0, 0.0003f, 0},   // six = 20000
@@ -126,10 +129,6 @@ TEST(Relu, Int16ReluAndRelu6AsTfliteMicro) {
 }
 
 TEST(Relu, RefusalsAreOneLine) {
-  EXPECT_EQ(op_error("relu1_s16", model(kReluN1To1, quantized("x", kShape, fb::TensorType::INT16, 0.001f, 0),
-                                        quantized("y", kShape, fb::TensorType::INT16, 0.001f, 0))),
-            "relu1_s16.tflite: operator 0 (RELU_N1_TO_1): int16 not supported (TFLite's kernel takes float32 "
-            "and int8)");
   EXPECT_EQ(op_error("relu_s16_zp", model(kRelu, quantized("x", kShape, fb::TensorType::INT16, 0.001f, 3),
                                           quantized("y", kShape, fb::TensorType::INT16, 0.001f, 0))),
             "node 'y' (clamp): input 'x' has zero point 3, expected 0 (int16 activations are symmetric in TFLite)");

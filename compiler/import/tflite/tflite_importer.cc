@@ -105,46 +105,67 @@ Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t st
 
 class TfliteImporter {
  public:
-  // The builtin operators run() takes (tflite_supported_ops lists them).
-  static bool is_supported(int32_t code) {
-    switch (static_cast<BuiltinOperator>(code)) {
-      case BuiltinOperator::CONV_2D:
-      case BuiltinOperator::DEPTHWISE_CONV_2D:
-      case BuiltinOperator::FULLY_CONNECTED:
-      case BuiltinOperator::ADD:
-      case BuiltinOperator::SUB:
-      case BuiltinOperator::MUL:
-      case BuiltinOperator::AVERAGE_POOL_2D:
-      case BuiltinOperator::MAX_POOL_2D:
-      case BuiltinOperator::SOFTMAX:
-      case BuiltinOperator::LOGISTIC:
-      case BuiltinOperator::TANH:
-      case BuiltinOperator::RESHAPE:
-      case BuiltinOperator::SQUEEZE:
-      case BuiltinOperator::QUANTIZE:
-      case BuiltinOperator::DEQUANTIZE:
-      case BuiltinOperator::MEAN:
-      case BuiltinOperator::PAD:
-      case BuiltinOperator::PADV2:
-      case BuiltinOperator::CONCATENATION:
-      case BuiltinOperator::STRIDED_SLICE:
-      case BuiltinOperator::TRANSPOSE:
-      case BuiltinOperator::TRANSPOSE_CONV:
-      case BuiltinOperator::LEAKY_RELU:
-      case BuiltinOperator::HARD_SWISH:
-      case BuiltinOperator::RELU:
-      case BuiltinOperator::RELU6:
-      case BuiltinOperator::RELU_N1_TO_1:
-      case BuiltinOperator::RELU_0_TO_1:
-      case BuiltinOperator::PRELU:
-      case BuiltinOperator::ELU:
-      case BuiltinOperator::LOG_SOFTMAX:
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
-        return true;
-      default:
-        return false;
-    }
+  // One builtin operator run() takes: its conversion, and every Mote op that conversion
+  // may emit (tflite_operators(): `mote compile --list-ops`, the README's coverage table;
+  // the per-op tests check each import against it).
+  struct Conversion {
+    BuiltinOperator code;
+    void (*convert)(TfliteImporter&);
+    std::vector<ir::Op> becomes;
+  };
+
+  // Every builtin operator the importer takes, one line each.
+  static const std::vector<Conversion>& conversions() {
+    using B = BuiltinOperator;
+    using Op = ir::Op;
+    static const std::vector<Conversion> table = {
+        {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
+        {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
+        {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
+        {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
+        {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
+        {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
+        {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
+        {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
+        {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
+        {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
+        {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
+        {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
+        {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
+        {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
+        {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
+        {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
+        {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
+        {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
+        {B::PRELU, [](TfliteImporter& i) { i.prelu(); }, {Op::kPrelu}},
+        {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
+        {B::RELU, [](TfliteImporter& i) { i.relu(B::RELU); }, {Op::kClamp}},
+        {B::RELU6, [](TfliteImporter& i) { i.relu(B::RELU6); }, {Op::kClamp}},
+        {B::RELU_0_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_0_TO_1); }, {Op::kClamp}},
+        {B::RELU_N1_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_N1_TO_1); }, {Op::kClamp}},
+        {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
+        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
+        {B::SQUEEZE, [](TfliteImporter& i) { i.reshape(1, 1); }, {Op::kReshape}},
+        {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
+        {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
+        {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
+        {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
+        {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
+        {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
+        {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
+    };
+    return table;
   }
+
+  // The conversion of builtin operator `code`; nullptr when the importer does not take it.
+  static const Conversion* conversion(int32_t code) {
+    for (const Conversion& c : conversions())
+      if (static_cast<int32_t>(c.code) == code) return &c;
+    return nullptr;
+  }
+  static bool is_supported(int32_t code) { return conversion(code) != nullptr; }
+
   explicit TfliteImporter(std::string path) : path_(std::move(path)) {}
 
   ir::Graph run_file() {
@@ -159,6 +180,7 @@ class TfliteImporter {
       bytes = bytes_;
     }
     verify(bytes);
+    file_ = bytes;
     check_operators();
     graph_.name = std::filesystem::path(path_).stem().string();
     const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
@@ -334,10 +356,8 @@ class TfliteImporter {
       fail(label + " buffer index " + std::to_string(buffer_index) + " out of range (" +
            std::to_string(buffers ? buffers->size() : 0) + " buffers)");
     const fb::Buffer* buffer = buffers && buffer_index < buffers->size() ? buffers->Get(buffer_index) : nullptr;
-    if (buffer && buffer->offset() > 1)
-      fail(label + " keeps its data outside the flatbuffer (models over 2 GB), not supported");
-    const auto* data = buffer ? buffer->data() : nullptr;
-    const bool has_data = data && data->size() > 0;
+    const std::span<const uint8_t> data = buffer_data(buffer, buffer_index, label);
+    const bool has_data = !data.empty();
     const int64_t bytes = elements * dtype_size(result.dtype);
 
     if (t->is_variable() && !is_graph_input_[index]) {
@@ -350,11 +370,11 @@ class TfliteImporter {
                                : 0;
       result.data.assign(static_cast<size_t>(bytes), fill);
     } else if (has_data && !is_graph_input_[index]) {
-      if (static_cast<int64_t>(data->size()) != bytes)
+      if (static_cast<int64_t>(data.size()) != bytes)
         fail(label + " of shape " + ints_string(result.shape) + " (" + dtype_name(result.dtype) +
-             ") has " + std::to_string(data->size()) + " bytes of data, expected " + std::to_string(bytes));
+             ") has " + std::to_string(data.size()) + " bytes of data, expected " + std::to_string(bytes));
       result.is_constant = true;
-      result.data.assign(data->begin(), data->end());
+      result.data.assign(data.begin(), data.end());
     }
     // Empty tensors only as constant index data (an empty axis list, say); anything else
     // would be an empty activation or weight, which no kernel takes.
@@ -371,6 +391,23 @@ class TfliteImporter {
   static std::string shape_of(const flatbuffers::Vector<int32_t>* v) {
     std::vector<int64_t> values(v->begin(), v->end());
     return ints_string(values);
+  }
+
+  // A buffer's bytes: its `data` vector, or, when the converter stored the buffers after
+  // the flatbuffer (offset > 1, as TFLite writes models over 2 GB and any model with
+  // buffer offsets on), `size` bytes at `offset` from the file's start. Empty when it has
+  // none.
+  std::span<const uint8_t> buffer_data(const fb::Buffer* buffer, uint32_t index, const std::string& label) const {
+    if (!buffer) return {};
+    if (buffer->offset() > 1) {
+      const uint64_t offset = buffer->offset(), size = buffer->size();
+      if (offset > file_.size() || size > file_.size() - offset)
+        fail(label + " buffer " + std::to_string(index) + " of " + std::to_string(size) + " bytes at offset " +
+             std::to_string(offset) + " lies outside the file of " + std::to_string(file_.size()) + " bytes");
+      return file_.subspan(static_cast<size_t>(offset), static_cast<size_t>(size));
+    }
+    if (!buffer->data()) return {};
+    return {buffer->data()->data(), buffer->data()->size()};
   }
 
   // real = scale * (q - zero_point); one scale per tensor, or one per slice along
@@ -399,8 +436,13 @@ class TfliteImporter {
       q.zero_points.push_back(static_cast<int32_t>(zp));
     }
     if (q.scales.size() > 1) {
-      const int32_t axis = src->quantized_dimension();
+      int32_t axis = src->quantized_dimension();
       const int64_t rank = static_cast<int64_t>(tensor.shape.size());
+      // A 1-D per-channel tensor (a bias) whose quantized_dimension was copied from its
+      // 4-D filter (3 for a depthwise filter [1, H, W, C]; TensorFlow Lite Micro's own
+      // person_detect.tflite has it): its one axis, as TensorFlow Lite Micro reads it.
+      if (rank == 1 && (axis < 0 || axis >= rank) && tensor.shape[0] == static_cast<int64_t>(q.scales.size()))
+        axis = 0;
       if (axis < 0 || axis >= rank)
         fail(label + " has quantized_dimension " + std::to_string(axis) + " out of range for shape " +
              ints_string(tensor.shape));
@@ -427,19 +469,31 @@ class TfliteImporter {
     if (outputs != 1) fail_op("has " + std::to_string(outputs) + " outputs, expected 1");
   }
 
-  // Input k: its ir id, or kNoTensor when absent or -1 (an omitted optional input). A
-  // tensor that is neither constant, graph input nor written by an earlier operator is
-  // refused: TFLite stores operators in execution order.
+  // Input k: its ir id, or kNoTensor when absent, -1 (an omitted optional input) or an
+  // empty tensor of a value type (converters write a bias or LSTM weight left out as a
+  // tensor of shape [0]; TensorFlow Lite Micro reads it as absent). A tensor that is
+  // neither constant, graph input nor written by an earlier operator is refused: TFLite
+  // stores operators in execution order.
   int input(int k) {
     if (k >= input_count()) return ir::kNoTensor;
     const int32_t index = op_->inputs()->Get(k);
     if (index == -1) return ir::kNoTensor;
     check_tensor_index(index, "input " + std::to_string(k));
+    if (is_empty_value(subgraph_->tensors()->Get(static_cast<uint32_t>(index)))) return ir::kNoTensor;
     const int id = tensor(index);
     const ir::Tensor& t = graph_.tensors[id];
     if (!t.is_constant && !is_graph_input_[index] && writer_[index] < 0)
       fail_op("input " + std::to_string(k) + " '" + t.name + "' is read before any operator writes it");
     return id;
+  }
+
+  // A float or quantized tensor with a 0 in its shape (index tensors may be empty: an
+  // empty axis list).
+  static bool is_empty_value(const fb::Tensor* t) {
+    if (!t->shape()) return false;
+    const bool has_zero = std::find(t->shape()->begin(), t->shape()->end(), 0) != t->shape()->end();
+    const fb::TensorType type = t->type();
+    return has_zero && type != fb::TensorType::INT32 && type != fb::TensorType::INT64;
   }
 
   int required_input(int k, const std::string& role) {
@@ -610,41 +664,9 @@ class TfliteImporter {
     const OpCode code = op_code(index);
     op_name_ = op_code_name(code.builtin);
     if (!op_->outputs() || op_->outputs()->size() == 0) fail_op("has no outputs");
-    switch (static_cast<BuiltinOperator>(code.builtin)) {
-      case BuiltinOperator::CONV_2D: return conv2d();
-      case BuiltinOperator::DEPTHWISE_CONV_2D: return depthwise_conv2d();
-      case BuiltinOperator::FULLY_CONNECTED: return fully_connected();
-      case BuiltinOperator::ADD: return binary(ir::Op::kAdd);
-      case BuiltinOperator::SUB: return binary(ir::Op::kSub);
-      case BuiltinOperator::MUL: return binary(ir::Op::kMul);
-      case BuiltinOperator::AVERAGE_POOL_2D: return pool(ir::Op::kAvgPool2d);
-      case BuiltinOperator::MAX_POOL_2D: return pool(ir::Op::kMaxPool2d);
-      case BuiltinOperator::SOFTMAX: return softmax();
-      case BuiltinOperator::LOGISTIC: return unary(ir::Op::kSigmoid);
-      case BuiltinOperator::TANH: return unary(ir::Op::kTanh);
-      case BuiltinOperator::RESHAPE: return reshape(1, 2);
-      case BuiltinOperator::SQUEEZE: return reshape(1, 1);
-      case BuiltinOperator::QUANTIZE: return quantize();
-      case BuiltinOperator::DEQUANTIZE: return dequantize();
-      case BuiltinOperator::MEAN: return mean();
-      case BuiltinOperator::PAD: return pad(false);
-      case BuiltinOperator::PADV2: return pad(true);
-      case BuiltinOperator::CONCATENATION: return concat();
-      case BuiltinOperator::STRIDED_SLICE: return strided_slice();
-      case BuiltinOperator::TRANSPOSE: return transpose();
-      case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
-      case BuiltinOperator::LEAKY_RELU: return leaky_relu();
-      case BuiltinOperator::HARD_SWISH: activation(ir::Op::kHardSwish); return;
-      case BuiltinOperator::RELU:
-      case BuiltinOperator::RELU6:
-      case BuiltinOperator::RELU_N1_TO_1:
-      case BuiltinOperator::RELU_0_TO_1: return relu(static_cast<BuiltinOperator>(code.builtin));
-      case BuiltinOperator::PRELU: return prelu();
-      case BuiltinOperator::ELU: activation(ir::Op::kElu); return;
-      case BuiltinOperator::LOG_SOFTMAX: return log_softmax();
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
-      default: fail_op("op not supported");  // check_operators() refused it already
-    }
+    const Conversion* conversion = TfliteImporter::conversion(code.builtin);
+    if (!conversion) fail_op("op not supported");  // check_operators() refused it already
+    conversion->convert(*this);
   }
 
   // input [N,H,W,C], filter [O,KH,KW,C/group] (OHWI), bias [O].
@@ -870,15 +892,15 @@ class TfliteImporter {
   // quantized tensors TFLite requantizes to the output's scale, except TensorFlow Lite
   // Micro's RELU6, which clamps the input's values in its own quantization and ignores the
   // output's (requantize = 0 when the two differ, so Mote gives what TFLM gives). TFLite's
-  // RELU_N1_TO_1 and RELU_0_TO_1 (TFLM has neither) form the scale ratio in float and
-  // take float32 and int8 only.
+  // RELU_N1_TO_1 and RELU_0_TO_1 (TFLM has neither) form the scale ratio in float; TFLite
+  // has them in float32 and int8, and Mote runs their int16 form with the same
+  // arithmetic as TFLite's int16 RELU (symmetric, ReluX).
   void relu(BuiltinOperator code) {
     const bool relu6 = code == BuiltinOperator::RELU6;
     const bool tflite_only = code == BuiltinOperator::RELU_N1_TO_1 || code == BuiltinOperator::RELU_0_TO_1;
     ir::Node& n = activation(ir::Op::kClamp);
     const ir::Tensor& x = T(n.inputs[0]);
     const ir::Tensor& y = T(n.outputs[0]);
-    if (tflite_only && x.dtype == DType::kInt16) fail_op("int16 not supported (TFLite's kernel takes float32 and int8)");
     n.attrs["min"] = code == BuiltinOperator::RELU_N1_TO_1 ? -1.0 : 0.0;
     if (code == BuiltinOperator::RELU6) n.attrs["max"] = 6.0;
     if (tflite_only) n.attrs["max"] = 1.0;
@@ -946,7 +968,9 @@ class TfliteImporter {
     emit(ir::Op::kDequantize, {x}, {y});
   }
 
-  void mean() {
+  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN: input, constant axis list (negative axes count
+  // from the end, repeats allowed), keep_dims.
+  void reduce(ir::Op op) {
     expect_inputs(2, 2);
     const auto* o = options<fb::ReducerOptions>(false);
     const int x = required_input(0, "input");
@@ -969,7 +993,7 @@ class TfliteImporter {
       else if (keep_dims) expected.push_back(1);
     }
     expect_shape(y, "output", expected);
-    emit(ir::Op::kMean, {x}, {y}).attrs["axes"] = axes;
+    emit(op, {x}, {y}).attrs["axes"] = axes;
   }
 
   // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
@@ -1251,6 +1275,7 @@ class TfliteImporter {
 
   std::string path_;
   std::vector<uint8_t> bytes_;         // the file, when reading one
+  std::span<const uint8_t> file_;      // the verified file (buffers past the flatbuffer)
   const fb::Model* model_ = nullptr;
   const fb::SubGraph* subgraph_ = nullptr;
   ir::Graph graph_;
@@ -1265,11 +1290,16 @@ class TfliteImporter {
 
 ir::Graph import_tflite(const std::string& path) { return TfliteImporter(path).run_file(); }
 
+std::vector<TfliteOperator> tflite_operators() {
+  std::vector<TfliteOperator> ops;
+  for (const auto& c : TfliteImporter::conversions()) ops.push_back({fb::EnumNameBuiltinOperator(c.code), c.becomes});
+  std::sort(ops.begin(), ops.end(), [](const TfliteOperator& a, const TfliteOperator& b) { return a.name < b.name; });
+  return ops;
+}
+
 std::vector<std::string> tflite_supported_ops() {
   std::vector<std::string> names;
-  for (int32_t code = 0; code <= static_cast<int32_t>(BuiltinOperator::MAX); ++code)
-    if (TfliteImporter::is_supported(code)) names.push_back(fb::EnumNameBuiltinOperator(static_cast<BuiltinOperator>(code)));
-  std::sort(names.begin(), names.end());
+  for (const TfliteOperator& op : tflite_operators()) names.push_back(op.name);
   return names;
 }
 
