@@ -146,11 +146,14 @@ LoweredOp lower_clamp(const NodeLowering& l) {
   }
   const TensorQuant in_q = per_tensor(l, l.input(0), "input");
   const TensorQuant out_q = per_tensor(l, l.output(0), "output");
-  if (dtype == DType::kInt16) expect_symmetric(l, in_q, out_q);
   ClampQuantParams p{};
   p.input_zero_point = in_q.zero_point;
   TensorQuant bounds_q = out_q;
-  if (l.node().get_int("requantize", 1) == 0) {
+  const bool requantize = l.node().get_int("requantize", 1) != 0;
+  // TFLite's int16 RELU requantizes symmetric values; TFLM's RELU6 (no requantization)
+  // takes any zero point.
+  if (dtype == DType::kInt16 && requantize) expect_symmetric(l, in_q, out_q);
+  if (!requantize) {
     bounds_q = in_q;
     p.output_zero_point = in_q.zero_point;
     quantize_multiplier(1.0, &p.multiplier, &p.shift);  // exactly x

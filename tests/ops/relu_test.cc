@@ -123,6 +123,7 @@ TEST(Relu, Int16AsTfliteMicro) {
       {kRelu, fb::TensorType::INT16, 0.001f, 0, 0.00037f, 0},
       {kRelu6, fb::TensorType::INT16, 0.0003f, 0, 0.0003f, 0},   // six = 20000
       {kRelu6, fb::TensorType::INT16, 0.0003f, 0, 0.0002f, 0},   // TFLM ignores the output's
+      {kRelu6, fb::TensorType::INT16, 0.0003f, -700, 0.0002f, 9},  // ... and takes any zero point
   };
   uint32_t seed = 200;
   for (const QuantCase& c : cases) expect_quantized<int16_t>(c, seed++);
