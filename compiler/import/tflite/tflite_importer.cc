@@ -150,8 +150,8 @@ class TfliteImporter {
         {B::RELU_0_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_0_TO_1); }, {Op::kClamp}},
         {B::RELU_N1_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_N1_TO_1); }, {Op::kClamp}},
         {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
-        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
+        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SPLIT, [](TfliteImporter& i) { i.split(); }, {Op::kStridedSlice}},
         {B::SPLIT_V, [](TfliteImporter& i) { i.split_v(); }, {Op::kStridedSlice}},
         {B::SQUEEZE, [](TfliteImporter& i) { i.squeeze(); }, {Op::kReshape}},
@@ -1225,12 +1225,11 @@ class TfliteImporter {
     n.attrs["sizes"] = sizes;
   }
 
-  // An axis input (SPLIT, SPLIT_V): a constant int32 tensor of one value (TFLite reads
-  // its first int32) in [-rank, rank) of input x; returned non-negative.
+  // An axis input (SPLIT, SPLIT_V): a constant tensor of one value in [-rank, rank) of
+  // input x, int32 as converters write it (TFLite Micro reads the first int32 of the data,
+  // which an int64 value gives too, so int64 is taken as well); returned non-negative.
   int64_t axis_input(int k, int x) {
     const int id = constant_input(k, "axis");
-    if (T(id).dtype != DType::kInt32)
-      fail_op("axis '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
     if (T(id).elements() != 1)
       fail_op("axis '" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", expected one value");
     const int64_t rank = static_cast<int64_t>(T(x).shape.size());
