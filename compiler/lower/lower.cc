@@ -66,6 +66,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kGather: return lower_gather(l);
     case Op::kGatherNd: return lower_gather_nd(l);
     case Op::kLstm: return lower_lstm(l);
+    case Op::kSvdf: return lower_svdf(l);
   }
   l.fail("is not a Mote op");
 }

@@ -203,5 +203,7 @@ LoweredOp lower_gather(const NodeLowering& l);
 LoweredOp lower_gather_nd(const NodeLowering& l);
 // lstm.cc
 LoweredOp lower_lstm(const NodeLowering& l);
+// svdf.cc
+LoweredOp lower_svdf(const NodeLowering& l);
 
 }  // namespace mote::lower

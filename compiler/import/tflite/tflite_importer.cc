@@ -158,6 +158,7 @@ class TfliteImporter {
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
         {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
         {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
+        {B::SVDF, [](TfliteImporter& i) { i.svdf(); }, {Op::kSvdf}},
         {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
         {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
         {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
@@ -1641,6 +1642,35 @@ class TfliteImporter {
     node.attrs["intermediate_scales"] = scales;
     node.attrs["intermediate_zero_points"] = zero_points;
     graph_.nodes.push_back(std::move(node));
+  }
+
+  // SVDF: input, weights_feature, weights_time (constants), bias (optional), the
+  // activation state (a variable: a constant holding TFLite Micro's initial value, see
+  // tensor()); rank and the fused activation as attributes. asymmetric_quantize_inputs
+  // only concerns TFLite's hybrid kernel, which TFLite Micro does not have.
+  void svdf() {
+    expect_inputs(5, 5);
+    const auto* o = options<fb::SVDFOptions>(true);
+    const int x = required_input(0, "input");
+    const int wf = constant_input(1, "weights_feature");
+    const int wt = constant_input(2, "weights_time");
+    const int b = input(3);
+    const int state = required_input(4, "activation state");
+    const int y = output(0);
+    const int32_t index = op_->inputs()->Get(4);
+    if (!subgraph_->tensors()->Get(static_cast<uint32_t>(index))->is_variable())
+      fail_op("activation state (input 4) '" + T(state).name + "' is not a variable tensor");
+    expect_rank(x, "input", 2);
+    expect_rank(wf, "weights_feature", 2);
+    const int64_t filters = T(wf).shape[0];
+    if (o->rank() < 1 || filters % o->rank() != 0)
+      fail_op("rank " + std::to_string(o->rank()) + " does not divide the " + std::to_string(filters) +
+              " filters of weights_feature " + ints_string(T(wf).shape));
+    expect_shape(y, "output", ir::Shape{T(x).shape[0], filters / o->rank()});
+    ir::Node& node = emit(ir::Op::kSvdf, {x, wf, wt, b, state}, {y});
+    node.attrs["rank"] = int64_t{o->rank()};
+    // TFLite Micro's integer SVDF applies no fused activation: only the float one has it.
+    if (T(x).dtype == DType::kFloat32) set_activation(node, o->fused_activation_function());
   }
 
   std::string path_;
