@@ -153,6 +153,7 @@ class TfliteImporter {
         {B::RELU_0_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_0_TO_1); }, {Op::kClamp}},
         {B::RELU_N1_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_N1_TO_1); }, {Op::kClamp}},
         {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
+        {B::REVERSE_V2, [](TfliteImporter& i) { i.reverse_v2(); }, {Op::kStridedSlice}},
         {B::SHAPE, [](TfliteImporter& i) { i.shape(); }, {Op::kCopy}},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
         {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
@@ -1856,6 +1857,43 @@ class TfliteImporter {
     expect_input_dtype(y, "output", value);
     expect_shape(y, "output", dims);
     emit_broadcast(value, y);
+  }
+
+  // REVERSE_V2: the input with a constant int32 list of axes reversed, as a strided slice
+  // starting at each reversed axis's last index with stride -1. TFLite Micro takes the
+  // axes sorted into one contiguous run (each in [-rank, rank)), nothing else.
+  void reverse_v2() {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int axis_id = constant_input(1, "axis");
+    const int y = output(0);
+    if (T(axis_id).dtype != DType::kInt32)
+      fail_op("axis '" + T(axis_id).name + "' has type " + dtype_name(T(axis_id).dtype) + ", expected int32");
+    expect_rank(axis_id, "axis", 1);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    std::vector<int64_t> axes = read_ints(axis_id, "axis");
+    if (static_cast<int64_t>(axes.size()) > rank)
+      fail_op("axis " + ints_string(axes) + " has more entries than the input's rank " + std::to_string(rank));
+    for (int64_t& a : axes) {
+      if (a < -rank || a >= rank) fail_op("axis " + std::to_string(a) + " out of range for rank " + std::to_string(rank));
+      if (a < 0) a += rank;
+    }
+    std::sort(axes.begin(), axes.end());
+    for (size_t i = 1; i < axes.size(); ++i)
+      if (axes[i - 1] + 1 != axes[i])
+        fail_op("axes " + ints_string(axes) + " are not one contiguous run (TFLite Micro reverses only those)");
+    expect_input_dtype(y, "output", x);
+    expect_shape(y, "output", in);
+    std::vector<int64_t> begin(in.size(), 0), strides(in.size(), 1);
+    for (int64_t a : axes) {
+      begin[static_cast<size_t>(a)] = in[static_cast<size_t>(a)] - 1;
+      strides[static_cast<size_t>(a)] = -1;
+    }
+    ir::Node& n = emit(ir::Op::kStridedSlice, {x}, {y});
+    n.attrs["begin"] = begin;
+    n.attrs["strides"] = strides;
+    n.attrs["sizes"] = std::vector<int64_t>(in.begin(), in.end());
   }
 
   std::string path_;
