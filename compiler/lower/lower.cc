@@ -65,6 +65,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kGather: return lower_gather(l);
     case Op::kGatherNd: return lower_gather_nd(l);
+    case Op::kDynamicUpdateSlice: return lower_dynamic_update_slice(l);
     case Op::kLstm: return lower_lstm(l);
     case Op::kSvdf: return lower_svdf(l);
   }

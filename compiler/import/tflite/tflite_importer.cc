@@ -128,6 +128,7 @@ class TfliteImporter {
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::DYNAMIC_UPDATE_SLICE, [](TfliteImporter& i) { i.dynamic_update_slice(); }, {Op::kDynamicUpdateSlice}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
         {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
@@ -1894,6 +1895,27 @@ class TfliteImporter {
     n.attrs["begin"] = begin;
     n.attrs["strides"] = strides;
     n.attrs["sizes"] = std::vector<int64_t>(in.begin(), in.end());
+  }
+
+  // DYNAMIC_UPDATE_SLICE: operand, update (same dtype and rank, no dim larger), start
+  // indices int32/int64 [rank] (computed or constant; the kernel clamps them as TFLite).
+  void dynamic_update_slice() {
+    expect_inputs(3, 3);
+    const int x = required_input(0, "operand");
+    const int update = required_input(1, "update");
+    const int indices = required_input(2, "start indices");
+    const int y = output(0);
+    expect_input_dtype(update, "update", x);
+    expect_int_shape_type(indices, "start indices");
+    expect_shape(indices, "start indices", ir::Shape{static_cast<int64_t>(T(x).shape.size())});
+    expect_rank(update, "update", T(x).shape.size());
+    for (size_t k = 0; k < T(x).shape.size(); ++k)
+      if (T(update).shape[k] > T(x).shape[k])
+        fail_op("update '" + T(update).name + "' of shape " + ints_string(T(update).shape) +
+                " is larger than the operand " + ints_string(T(x).shape));
+    expect_input_dtype(y, "output", x);
+    expect_shape(y, "output", T(x).shape);
+    emit(ir::Op::kDynamicUpdateSlice, {x, update, indices}, {y});
   }
 
   std::string path_;
