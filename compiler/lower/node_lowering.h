@@ -194,5 +194,7 @@ LoweredOp lower_copy(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
 // lstm.cc
 LoweredOp lower_lstm(const NodeLowering& l);
+// resize.cc
+LoweredOp lower_resize_nearest(const NodeLowering& l);
 
 }  // namespace mote::lower

@@ -132,6 +132,7 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
+      case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR:
         return true;
       default:
         return false;
@@ -627,6 +628,7 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
+      case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR: return resize_nearest_neighbor();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1122,6 +1124,34 @@ class TfliteImporter {
     const int y = output(0);
     expect_shape(y, "output", T(x).shape);
     emit(ir::Op::kLeakyRelu, {x}, {y}).attrs["alpha"] = static_cast<double>(o->alpha());
+  }
+
+  // RESIZE_NEAREST_NEIGHBOR: input [N,H,W,C], size a constant int32 [2] (OH, OW; TFLite
+  // Micro takes no other), output [N,OH,OW,C]. The output shape carries the size; the
+  // flags become attributes (every combination is valid).
+  void resize_nearest_neighbor() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::ResizeNearestNeighborOptions>(false);
+    const int x = required_input(0, "input");
+    const int size = constant_input(1, "size");
+    const int y = output(0);
+    expect_rank_nonempty(x, "input", 4);
+    const std::vector<int64_t> hw = resize_size(size);
+    const ir::Shape& in = T(x).shape;
+    expect_shape(y, "output", {in[0], hw[0], hw[1], in[3]});
+    ir::Node& n = emit(ir::Op::kResizeNearest, {x}, {y});
+    n.attrs["align_corners"] = int64_t{o && o->align_corners()};
+    n.attrs["half_pixel_centers"] = int64_t{o && o->half_pixel_centers()};
+  }
+
+  // A resize op's size input: int32 [2], both values >= 1.
+  std::vector<int64_t> resize_size(int size) const {
+    if (T(size).dtype != DType::kInt32)
+      fail_op("size '" + T(size).name + "' has type " + dtype_name(T(size).dtype) + ", expected int32");
+    expect_shape(size, "size", {2});
+    const std::vector<int64_t> hw = read_ints(size, "size");
+    if (hw[0] < 1 || hw[1] < 1) fail_op("size " + ints_string(hw) + " not supported (must be >= 1)");
+    return hw;
   }
 
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for
