@@ -57,6 +57,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kCopy: return lower_copy(l);
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kResizeNearest: return lower_resize_nearest(l);
+    case Op::kResizeBilinear: return lower_resize_bilinear(l);
     case Op::kLstm: return lower_lstm(l);
   }
   l.fail("is not a Mote op");

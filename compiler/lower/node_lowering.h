@@ -196,5 +196,6 @@ LoweredOp lower_strided_slice(const NodeLowering& l);
 LoweredOp lower_lstm(const NodeLowering& l);
 // resize.cc
 LoweredOp lower_resize_nearest(const NodeLowering& l);
+LoweredOp lower_resize_bilinear(const NodeLowering& l);
 
 }  // namespace mote::lower

@@ -133,6 +133,7 @@ class TfliteImporter {
       case BuiltinOperator::LEAKY_RELU:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
       case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR:
+      case BuiltinOperator::RESIZE_BILINEAR:
         return true;
       default:
         return false;
@@ -629,6 +630,7 @@ class TfliteImporter {
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR: return resize_nearest_neighbor();
+      case BuiltinOperator::RESIZE_BILINEAR: return resize_bilinear();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1126,12 +1128,25 @@ class TfliteImporter {
     emit(ir::Op::kLeakyRelu, {x}, {y}).attrs["alpha"] = static_cast<double>(o->alpha());
   }
 
-  // RESIZE_NEAREST_NEIGHBOR: input [N,H,W,C], size a constant int32 [2] (OH, OW; TFLite
-  // Micro takes no other), output [N,OH,OW,C]. The output shape carries the size; the
-  // flags become attributes (every combination is valid).
+  // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: input [N,H,W,C], size a constant int32
+  // [2] (OH, OW; TFLite Micro takes no other), output [N,OH,OW,C]. The output shape
+  // carries the size; the flags become attributes. Every flag combination is valid for
+  // nearest; bilinear refuses half_pixel_centers with align_corners, as TFLite does.
   void resize_nearest_neighbor() {
-    expect_inputs(2, 2);
     const auto* o = options<fb::ResizeNearestNeighborOptions>(false);
+    resize(ir::Op::kResizeNearest, o && o->align_corners(), o && o->half_pixel_centers());
+  }
+
+  void resize_bilinear() {
+    const auto* o = options<fb::ResizeBilinearOptions>(false);
+    const bool align_corners = o && o->align_corners(), half_pixel_centers = o && o->half_pixel_centers();
+    if (align_corners && half_pixel_centers)
+      fail_op("half_pixel_centers with align_corners not supported (TFLite requires one of them false)");
+    resize(ir::Op::kResizeBilinear, align_corners, half_pixel_centers);
+  }
+
+  void resize(ir::Op op, bool align_corners, bool half_pixel_centers) {
+    expect_inputs(2, 2);
     const int x = required_input(0, "input");
     const int size = constant_input(1, "size");
     const int y = output(0);
@@ -1139,9 +1154,9 @@ class TfliteImporter {
     const std::vector<int64_t> hw = resize_size(size);
     const ir::Shape& in = T(x).shape;
     expect_shape(y, "output", {in[0], hw[0], hw[1], in[3]});
-    ir::Node& n = emit(ir::Op::kResizeNearest, {x}, {y});
-    n.attrs["align_corners"] = int64_t{o && o->align_corners()};
-    n.attrs["half_pixel_centers"] = int64_t{o && o->half_pixel_centers()};
+    ir::Node& n = emit(op, {x}, {y});
+    n.attrs["align_corners"] = int64_t{align_corners};
+    n.attrs["half_pixel_centers"] = int64_t{half_pixel_centers};
   }
 
   // A resize op's size input: int32 [2], both values >= 1.
