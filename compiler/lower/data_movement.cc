@@ -1,6 +1,7 @@
 // Lowering of the data movement ops: transpose, concat, pad, reshape and copy,
-// strided_slice. Their kernels move elements of any dtype unchanged (quantized values
-// too, as TFLite Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE and TRANSPOSE copy them),
+// strided_slice, depth_to_space and space_to_depth. Their kernels move elements of any
+// dtype unchanged (quantized values too, as TFLite Micro's RESHAPE, SQUEEZE, PAD,
+// STRIDED_SLICE, TRANSPOSE, DEPTH_TO_SPACE and SPACE_TO_DEPTH copy them),
 // so one lowering serves every dtype; on quantized tensors concat requires its inputs
 // quantized like its output, and pad quantizes its value with the output's parameters.
 #include <algorithm>
@@ -13,7 +14,9 @@
 #include "lower/quantization.h"
 // Kernel parameter structs.
 #include "concat/concat.h"
+#include "depth_to_space/depth_to_space.h"
 #include "pad/pad.h"
+#include "space_to_depth/space_to_depth.h"
 #include "strided_slice/strided_slice.h"
 #include "transpose/transpose.h"
 
@@ -50,7 +53,39 @@ double quantized_pad_value(const NodeLowering& l, double value) {
   return q;
 }
 
+// depth_to_space (to_space) and space_to_depth: input and output [N,H,W,C] of one dtype,
+// block_size b >= 1; the side with the larger image (depth_to_space's output,
+// space_to_depth's input) is [N, h*b, w*b, c] when the other is [N, h, w, c*b*b].
+int32_t check_block_move(const NodeLowering& l, bool to_space) {
+  expect_unary_io(l);
+  l.expect_rank(l.input(0), "input", 4);
+  l.expect_rank(l.output(0), "output", 4);
+  const int64_t b = l.node().get_int("block_size", 0);
+  if (b < 1 || b > kMaxI32) l.fail("block_size " + std::to_string(b) + " is not >= 1");
+  const ir::Shape& s = (to_space ? l.output(0) : l.input(0)).shape;
+  const ir::Shape& d = (to_space ? l.input(0) : l.output(0)).shape;
+  if (s[0] != d[0] || s[1] != d[1] * b || s[2] != d[2] * b || d[3] != s[3] * b * b) {
+    l.fail("input " + shape_string(l.input(0).shape) + " and output " + shape_string(l.output(0).shape) +
+           " do not match block_size " + std::to_string(b));
+  }
+  return static_cast<int32_t>(b);
+}
+
 }  // namespace
+
+// depth_to_space: the output [N,H*b,W*b,C/(b*b)] (mote_ops.md).
+LoweredOp lower_depth_to_space(const NodeLowering& l) {
+  DepthToSpaceParams p{};
+  p.block_size = check_block_move(l, true);
+  return lowered(KernelId::kDepthToSpace, params_bytes(p));
+}
+
+// space_to_depth: the output [N,H/b,W/b,C*b*b] (mote_ops.md).
+LoweredOp lower_space_to_depth(const NodeLowering& l) {
+  SpaceToDepthParams p{};
+  p.block_size = check_block_move(l, false);
+  return lowered(KernelId::kSpaceToDepth, params_bytes(p));
+}
 
 // transpose: output axis i is input axis perm[i] (default: the axes reversed, as ONNX).
 LoweredOp lower_transpose(const NodeLowering& l) {

@@ -58,6 +58,8 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kResizeNearest: return lower_resize_nearest(l);
     case Op::kResizeBilinear: return lower_resize_bilinear(l);
+    case Op::kDepthToSpace: return lower_depth_to_space(l);
+    case Op::kSpaceToDepth: return lower_space_to_depth(l);
     case Op::kLstm: return lower_lstm(l);
   }
   l.fail("is not a Mote op");

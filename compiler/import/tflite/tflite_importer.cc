@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "common/error.h"
 #include "flatbuffers/flatbuffers.h"
@@ -134,6 +135,8 @@ class TfliteImporter {
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
       case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR:
       case BuiltinOperator::RESIZE_BILINEAR:
+      case BuiltinOperator::DEPTH_TO_SPACE:
+      case BuiltinOperator::SPACE_TO_DEPTH:
         return true;
       default:
         return false;
@@ -631,6 +634,8 @@ class TfliteImporter {
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
       case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR: return resize_nearest_neighbor();
       case BuiltinOperator::RESIZE_BILINEAR: return resize_bilinear();
+      case BuiltinOperator::DEPTH_TO_SPACE: return depth_to_space();
+      case BuiltinOperator::SPACE_TO_DEPTH: return space_to_depth();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1157,6 +1162,43 @@ class TfliteImporter {
     ir::Node& n = emit(op, {x}, {y});
     n.attrs["align_corners"] = int64_t{align_corners};
     n.attrs["half_pixel_centers"] = int64_t{half_pixel_centers};
+  }
+
+  // DEPTH_TO_SPACE: [N,H,W,C] -> [N,H*b,W*b,C/(b*b)], C a multiple of b*b; SPACE_TO_DEPTH
+  // the inverse, b dividing H and W. block_size b >= 1 (TFLite's default 0 is refused, as
+  // TFLite Micro refuses it).
+  void depth_to_space() {
+    const auto* o = options<fb::DepthToSpaceOptions>(false);
+    const int64_t b = o ? o->block_size() : 0;
+    const auto [x, y] = block_io(b);
+    const ir::Shape& in = T(x).shape;
+    if (in[3] % (b * b) != 0)
+      fail_op("input '" + T(x).name + "' has " + std::to_string(in[3]) + " channels, not a multiple of block_size^2 = " +
+              std::to_string(b * b));
+    expect_shape(y, "output", {in[0], in[1] * b, in[2] * b, in[3] / (b * b)});
+    emit(ir::Op::kDepthToSpace, {x}, {y}).attrs["block_size"] = b;
+  }
+
+  void space_to_depth() {
+    const auto* o = options<fb::SpaceToDepthOptions>(false);
+    const int64_t b = o ? o->block_size() : 0;
+    const auto [x, y] = block_io(b);
+    const ir::Shape& in = T(x).shape;
+    if (in[1] % b != 0 || in[2] % b != 0)
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(in) + " does not divide into " + std::to_string(b) +
+              "x" + std::to_string(b) + " blocks");
+    expect_shape(y, "output", {in[0], in[1] / b, in[2] / b, in[3] * b * b});
+    emit(ir::Op::kSpaceToDepth, {x}, {y}).attrs["block_size"] = b;
+  }
+
+  // The input [N,H,W,C] and output of DEPTH_TO_SPACE / SPACE_TO_DEPTH, block_size checked.
+  std::pair<int, int> block_io(int64_t block_size) {
+    expect_inputs(1, 1);
+    check_positive("block_size", block_size);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_rank_nonempty(x, "input", 4);
+    return {x, y};
   }
 
   // A resize op's size input: int32 [2], both values >= 1.
