@@ -137,6 +137,8 @@ class TfliteImporter {
       case BuiltinOperator::RESIZE_BILINEAR:
       case BuiltinOperator::DEPTH_TO_SPACE:
       case BuiltinOperator::SPACE_TO_DEPTH:
+      case BuiltinOperator::BATCH_TO_SPACE_ND:
+      case BuiltinOperator::SPACE_TO_BATCH_ND:
         return true;
       default:
         return false;
@@ -636,6 +638,8 @@ class TfliteImporter {
       case BuiltinOperator::RESIZE_BILINEAR: return resize_bilinear();
       case BuiltinOperator::DEPTH_TO_SPACE: return depth_to_space();
       case BuiltinOperator::SPACE_TO_DEPTH: return space_to_depth();
+      case BuiltinOperator::BATCH_TO_SPACE_ND: return batch_to_space_nd();
+      case BuiltinOperator::SPACE_TO_BATCH_ND: return space_to_batch_nd();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1199,6 +1203,83 @@ class TfliteImporter {
     const int y = output(0);
     expect_rank_nonempty(x, "input", 4);
     return {x, y};
+  }
+
+  // BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND: input [B,H,W,C] or [B,H,C] (the ranks TFLite
+  // Micro takes), block_shape a constant int32 [M] and crops / paddings a constant int32
+  // [M,2], M = rank - 2 spatial dims; block sizes >= 1, crops and paddings >= 0. The
+  // attributes take the 4-D form: block [bh,bw] and crops / pads [top,bottom,left,right]
+  // (rank 3: bw 1, left and right 0).
+  struct BlockMove {
+    int x = ir::kNoTensor, y = ir::kNoTensor;
+    std::vector<int64_t> block;    // [bh, bw]
+    std::vector<int64_t> amounts;  // [top, bottom, left, right]
+  };
+
+  BlockMove block_move(const std::string& amounts_role) {
+    expect_inputs(3, 3);
+    BlockMove m;
+    m.x = required_input(0, "input");
+    const int block_t = constant_input(1, "block_shape");
+    const int amounts_t = constant_input(2, amounts_role);
+    m.y = output(0);
+    const size_t rank = T(m.x).shape.size();
+    if (rank != 3 && rank != 4)
+      fail_op("input '" + T(m.x).name + "' has shape " + ints_string(T(m.x).shape) + ", expected rank 3 or 4");
+    const int64_t spatial = static_cast<int64_t>(rank) - 2;
+    for (const auto& [id, role] : {std::pair{block_t, std::string("block_shape")}, std::pair{amounts_t, amounts_role}})
+      if (T(id).dtype != DType::kInt32)
+        fail_op(role + " '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
+    expect_shape(block_t, "block_shape", {spatial});
+    expect_shape(amounts_t, amounts_role, {spatial, 2});
+    const std::vector<int64_t> block = read_ints(block_t, "block_shape");
+    const std::vector<int64_t> amounts = read_ints(amounts_t, amounts_role);
+    for (int64_t b : block)
+      if (b < 1) fail_op("block_shape " + ints_string(block) + " not supported (must be >= 1)");
+    for (int64_t a : amounts)
+      if (a < 0) fail_op(amounts_role + " " + ints_string(amounts) + " not supported (negative)");
+    m.block = {block[0], spatial == 2 ? block[1] : 1};
+    m.amounts = {amounts[0], amounts[1], spatial == 2 ? amounts[2] : 0, spatial == 2 ? amounts[3] : 0};
+    return m;
+  }
+
+  void batch_to_space_nd() {
+    options<fb::BatchToSpaceNDOptions>(false);
+    const BlockMove m = block_move("crops");
+    const ir::Shape& in = T(m.x).shape;
+    const int64_t blocks = m.block[0] * m.block[1];
+    if (in[0] % blocks != 0)
+      fail_op("input batch " + std::to_string(in[0]) + " is not a multiple of the block size " + std::to_string(blocks));
+    ir::Shape expected = in;
+    expected[0] = in[0] / blocks;
+    expected[1] = in[1] * m.block[0] - m.amounts[0] - m.amounts[1];
+    if (in.size() == 4) expected[2] = in[2] * m.block[1] - m.amounts[2] - m.amounts[3];
+    for (size_t i = 1; i + 1 < expected.size(); ++i)
+      if (expected[i] < 1) fail_op("crops " + ints_string(m.amounts) + " leave nothing of input " + ints_string(in));
+    expect_shape(m.y, "output", expected);
+    ir::Node& n = emit(ir::Op::kBatchToSpace, {m.x}, {m.y});
+    n.attrs["block"] = m.block;
+    n.attrs["crops"] = m.amounts;
+  }
+
+  void space_to_batch_nd() {
+    options<fb::SpaceToBatchNDOptions>(false);
+    const BlockMove m = block_move("paddings");
+    const ir::Shape& in = T(m.x).shape;
+    ir::Shape expected = in;
+    expected[0] = in[0] * m.block[0] * m.block[1];
+    for (size_t axis = 1; axis + 1 < in.size(); ++axis) {
+      const int64_t padded = in[axis] + m.amounts[2 * (axis - 1)] + m.amounts[2 * axis - 1];
+      const int64_t block = m.block[axis - 1];
+      if (padded % block != 0)
+        fail_op("padded dim " + std::to_string(axis) + " of size " + std::to_string(padded) +
+                " is not a multiple of block_shape " + std::to_string(block));
+      expected[axis] = padded / block;
+    }
+    expect_shape(m.y, "output", expected);
+    ir::Node& n = emit(ir::Op::kSpaceToBatch, {m.x}, {m.y});
+    n.attrs["block"] = m.block;
+    n.attrs["pads"] = m.amounts;
   }
 
   // A resize op's size input: int32 [2], both values >= 1.
