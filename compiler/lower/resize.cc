@@ -83,7 +83,8 @@ ResizeBilinearQuantTap bilinear_quant_tap(const NodeLowering& l, int64_t o, int6
   const int64_t num = aligned ? in - 1 : in, den = aligned ? out - 1 : out;
   const int64_t scale = (1024 * num + den / 2) / den;
   const int64_t position = half_pixel_centers ? o * scale + scale / 2 - 512 : o * scale;
-  if (position + 1023 > kMaxI32) l.fail("resize to " + std::to_string(out) + " overflows TFLite's int32 arithmetic");
+  if (1024 * num + den / 2 > kMaxI32 || position + 1023 > kMaxI32)
+    l.fail("resize from " + std::to_string(in) + " to " + std::to_string(out) + " overflows TFLite's int32 arithmetic");
   ResizeBilinearQuantTap tap;
   tap.lower = static_cast<int32_t>(std::max<int64_t>(position / 1024, 0));
   tap.upper = static_cast<int32_t>(std::min<int64_t>((position + 1023) / 1024, in - 1));
