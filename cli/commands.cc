@@ -22,6 +22,7 @@
 #include "host_runner.h"
 #include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
+#include "lower/coverage.h"
 #include "kernel_registry.h"
 #include "npy.h"
 #include "target/target.h"
@@ -716,6 +717,16 @@ std::string ops_line(const std::string& format, const std::vector<std::string>& 
   return line + "\n";
 }
 
+// The .tflite operators, one line each with what they run as (lower/coverage.h), under a
+// heading line; README's operator table repeats these lines.
+std::string tflite_coverage() {
+  const std::vector<TfliteOperator> ops = tflite_operators();
+  std::string text = "tflite (" + std::to_string(ops.size()) +
+                     " operators): reference kernel dtypes, then optimized kernels (instruction set: dtypes (cores))\n";
+  for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes)) + "\n";
+  return text;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -767,7 +778,7 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_flag_callback(
       "--list-ops",
       [] {
-        std::cout << ops_line("tflite", tflite_supported_ops()) << ops_line("onnx", onnx_supported_ops());
+        std::cout << tflite_coverage() << ops_line("onnx", onnx_supported_ops());
         throw CLI::Success();
       },
       "Print the operators each importer takes (.tflite builtins, ONNX ops) and exit");

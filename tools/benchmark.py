@@ -8,8 +8,11 @@ SysTick), deterministic for a given build; host times are not reported.
                                [--models vww_96_int8,ad01_int8]
 
 Models: every int8 model in ../shared/models: the .tflite models with a row in
-../shared/models/BASELINES.md (inputs and golden outputs from tflm-golden/), and each ONNX
-model with calibration samples quantized (`<model> int8`: --quantize int8). Each model is
+../shared/models/BASELINES.md (inputs and golden outputs from tflm-golden/), the real-world
+files with tflm-golden/ data (realworld/ and the plain networks of ethos-u/; TFLM's arena for
+realworld/ is its host build's, from realworld/README.md, marked 'h'; networks whose arena
+exceeds the 2 MB the QEMU boards give run nowhere but are listed), and each ONNX model with
+calibration samples quantized (`<model> int8`: --quantize int8). Each model is
 compiled once per device with that device's --target (so the core's kernel variants are
 chosen) and run on sample s0 under QEMU (default devices: qemu-cortex-m4, -m33, -m55,
 -m0plus).
@@ -45,6 +48,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DEVICES = "qemu-cortex-m4,qemu-cortex-m33,qemu-cortex-m55,qemu-cortex-m0plus"
 TABLE = os.path.join(ROOT, "tests", "models", "instruction_counts.txt")
 TABLE_CORES = ["cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"]
+# The largest arena the QEMU runner firmware gives a program; larger ones run on the host only.
+QEMU_ARENA_LIMIT = 2 * 1024 * 1024
 
 
 
@@ -214,6 +219,20 @@ def baselines(shared):
     return table
 
 
+def realworld_arenas(shared):
+    """model -> TFLM's arena (host build) from the table of ../shared/models/realworld/README.md."""
+    table = {}
+    path = os.path.join(shared, "models", "realworld", "README.md")
+    if not os.path.exists(path):
+        return table
+    for line in open(path):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        match = re.match(r"^`(.+)\.tflite`$", cells[0]) if cells else None
+        if match and re.match(r"^[\d,]+$", cells[-1]):
+            table[match.group(1)] = int(cells[-1].replace(",", ""))
+    return table
+
+
 def numbered(directory, stem, kind):
     """[directory/stem.s0.<kind>0.npy, ...<kind>1.npy, ...] while they exist."""
     files = []
@@ -233,6 +252,18 @@ def models(shared, base):
             if not name.endswith(".tflite") or stem not in base:
                 continue
             found.append((stem, os.path.join(dirpath, name), numbered(golden_dir, stem, "in"),
+                          numbered(golden_dir, stem, "out"), []))
+    # The real-world files (realworld/ and the plain networks of ethos-u/) with TFLM goldens.
+    arenas = realworld_arenas(shared)
+    for folder in ("realworld", "ethos-u"):
+        directory = os.path.join(shared, "models", folder)
+        for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+            stem = name[:-len(".tflite")]
+            if not name.endswith(".tflite") or "_vela" in stem or not numbered(golden_dir, stem, "in"):
+                continue
+            if stem in arenas:
+                base.setdefault(stem, {})["arena_tflm_host"] = arenas[stem]
+            found.append((stem, os.path.join(directory, name), numbered(golden_dir, stem, "in"),
                           numbered(golden_dir, stem, "out"), []))
     onnx_dir = os.path.join(shared, "models", "onnx")
     for name in sorted(os.listdir(onnx_dir)) if os.path.isdir(onnx_dir) else []:
@@ -269,6 +300,15 @@ def outputs_match(out_dir, golden):
         if dtype_a != dtype_b or math.prod(shape_a) != math.prod(shape_b) or data_a != data_b:
             return False
     return True
+
+
+def tflm_arena(b):
+    """TFLM's arena: the CMSIS-NN build's (BASELINES.md), else the host build's ('h', realworld/)."""
+    if b.get("arena_cmsis"):
+        return format(b["arena_cmsis"], ",d")
+    if b.get("arena_tflm_host"):
+        return format(b["arena_tflm_host"], ",d") + "h"
+    return "-"
 
 
 def short(device):
@@ -335,6 +375,9 @@ def main():
                 if not inputs:
                     runs[d] = ("no input", None, "")
                     continue
+                if compiled["arena_bytes"] > QEMU_ARENA_LIMIT:
+                    runs[d] = ("arena > 2 MB", None, "")
+                    continue
                 out_dir = os.path.join(work, f"{safe}.{target}.out")
                 cmd = ["run", program, "--output-dir", out_dir, "--device", d, "--json"]
                 for i in inputs:
@@ -361,7 +404,7 @@ def main():
             lower = max(1, info["arena_lower_bound_bytes"])
             line = (f"{stem:24s} {info['arena_bytes']:>9,d} {info['arena_lower_bound_bytes']:>9,d} "
                     f"{info['arena_bytes'] / lower:>5.2f} "
-                    f"{(format(b['arena_cmsis'], ',d') if b.get('arena_cmsis') else '-'):>10s} "
+                    f"{tflm_arena(b):>10s} "
                     f"{info['weights_bytes']:>9,d} {macs:>11,d}")
             line += f" {(format(100.0 * extra / macs, '.1f') + '%') if extra and macs else '-':>6s}"
             entry.update({"macs": macs, "recomputed_macs": extra, "arena_bytes": info["arena_bytes"],
@@ -375,7 +418,7 @@ def main():
                     line += f" {status:>14s} {'':>6s} {'':>6s}"
                     if short(d) == "m55":
                         line += f" {'':>5s}"
-                    if detail and status != "no input":
+                    if detail and status not in ("no input", "arena > 2 MB"):
                         print(f"  {stem} on {d}: {detail}", file=sys.stderr)
                     entry["devices"][d] = {"status": status}
                     continue

@@ -34,10 +34,17 @@ copy_small() {  # dest max_bytes files...
 }
 shopt -s nullglob globstar
 onnx_models=("$models"/onnx/*.onnx tests/compiler/testdata/onnx/*.onnx)
-tflite_models=("$models"/tflite/**/*.tflite)
+# Every .tflite under models/ (tflite/, the real-world files, the Vela-compiled ones).
+tflite_models=("$models"/**/*.tflite)
 copy_small "$corpus/npy" 65536 "$models"/**/*.npy tests/compiler/testdata/**/*.npy
 copy_small "$corpus/onnx" 300000 "${onnx_models[@]}"
 copy_small "$corpus/tflite" 120000 "${tflite_models[@]}"
+# The one-operator models of the per-op tests (tests/ops/: every operator, dtype and
+# option the importer takes), written by op_tests into the corpus as it builds them.
+if ! MOTE_OP_MODEL_DIR="$corpus/tflite" "$build/bin/op_tests" >"$build/op_test_seeds.log" 2>&1; then
+  echo "fuzz: op_tests failed while writing seeds (log: $build/op_test_seeds.log)"
+  exit 1
+fi
 # Reproducers of fixed crashes (fuzz/crashes/, by extension) stay in the corpora, so
 # every run replays them first.
 copy_small "$corpus/onnx" 300000 fuzz/crashes/*.onnx

@@ -303,8 +303,8 @@ uint64_t arena_floor(const Layout& layout) {
   return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
 }
 
-void plan(Layout& layout) {
-  planner::LinkedPlan best = planner::plan_with_in_place_links(layout.buffers, layout.linked, kTensorAlignment);
+void plan(Layout& layout, planner::Effort effort) {
+  planner::LinkedPlan best = planner::plan_with_in_place_links(layout.buffers, layout.linked, kTensorAlignment, effort);
   layout.plan = std::move(best.plan);
   layout.plans = best.plans;
 }

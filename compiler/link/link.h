@@ -64,8 +64,8 @@ Layout lay_out(const Prepared& prepared, const std::vector<lower::LoweredOp>& op
 uint64_t arena_floor(const Layout& layout);
 
 // Places the buffers: layout.plan with the best set of in-place links
-// (planner/in_place_links.h).
-void plan(Layout& layout);
+// (planner/in_place_links.h), with the planner's effort (planner/memory_planner.h).
+void plan(Layout& layout, planner::Effort effort = planner::Effort::kRepair);
 
 CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout);
 

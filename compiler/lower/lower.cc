@@ -50,6 +50,9 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kAvgPool2d:
     case Op::kMaxPool2d: return lower_pool2d(l);
     case Op::kMean: return lower_mean(l);
+    case Op::kSum: return lower_sum(l);
+    case Op::kReduceMax:
+    case Op::kReduceMin: return lower_reduce_max_min(l);
     case Op::kTranspose: return lower_transpose(l);
     case Op::kConcat: return lower_concat(l);
     case Op::kPad: return lower_pad(l);

@@ -186,6 +186,8 @@ LoweredOp lower_dequantize(const NodeLowering& l);
 // pool.cc
 LoweredOp lower_pool2d(const NodeLowering& l);
 LoweredOp lower_mean(const NodeLowering& l);
+LoweredOp lower_sum(const NodeLowering& l);
+LoweredOp lower_reduce_max_min(const NodeLowering& l);
 // data_movement.cc
 LoweredOp lower_transpose(const NodeLowering& l);
 LoweredOp lower_concat(const NodeLowering& l);

@@ -1,5 +1,6 @@
-// Lowering of pooling and reductions: avg_pool2d and max_pool2d over NHWC windows, mean
-// over any axes; float32, int8 and int16.
+// Lowering of pooling and reductions: avg_pool2d and max_pool2d over NHWC windows; mean,
+// sum, reduce_max and reduce_min over any axes; float32, int8 and int16 (reduce_max and
+// reduce_min: float32 and int8, as TensorFlow Lite Micro).
 //
 // Each op runs one check on every dtype (check_pool2d with the window rule,
 // window_output_size in kernels/window_geometry.h; check_mean); the dtype then decides
@@ -13,6 +14,7 @@
 // Kernel parameter structs.
 #include "mean/mean.h"
 #include "pool2d/pool2d.h"
+#include "reduce/reduce.h"
 
 namespace mote::lower {
 namespace {
@@ -166,6 +168,43 @@ LoweredOp lower_mean(const NodeLowering& l) {
   }
   return lowered(KernelId::kMeanS16,
                  params_bytes(MeanS16Params{c.axes_mask, in_q.zero_point, out_q.zero_point, multiplier, shift}));
+}
+
+// sum: float32 in input order; int8 and int16 as TFLite's quantized sum, the integer
+// mean's arithmetic with the input-to-output scale ratio and no 1/n.
+LoweredOp lower_sum(const NodeLowering& l) {
+  const MeanCheck c = check_mean(l);
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kSumF32, params_bytes(ReduceParams{c.axes_mask}));
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  SumQuantParams p{c.axes_mask, in_q.zero_point, out_q.zero_point, 0, 0};
+  requantize_multiplier(in_q.scale, out_q.scale, &p.multiplier, &p.shift);
+  expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
+  if (c.dtype == DType::kInt8) return lowered(KernelId::kSumS8, params_bytes(p));
+  if (c.dtype == DType::kInt16) return lowered(KernelId::kSumS16, params_bytes(p));
+  l.fail(std::string("sum of ") + dtype_name(c.dtype) + " is not supported (float32, int8, int16)");
+}
+
+// reduce_max, reduce_min: float32, and int8 with the output quantized as the input (TFLite
+// Micro compares raw values and requires it).
+LoweredOp lower_reduce_max_min(const NodeLowering& l) {
+  const MeanCheck c = check_mean(l);
+  const bool max = l.node().op == ir::Op::kReduceMax;
+  const std::vector<uint8_t> params = params_bytes(ReduceParams{c.axes_mask});
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(max ? KernelId::kReduceMaxF32 : KernelId::kReduceMinF32, params);
+  }
+  if (c.dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(c.dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's reduce_max/reduce_min)");
+  }
+  if (!same_quant(l.input(0), l.output(0)))
+    l.fail(l.label(l.output(0), "output") + " is not quantized like the input (TensorFlow Lite Micro requires it)");
+  return lowered(max ? KernelId::kReduceMaxS8 : KernelId::kReduceMinS8, params);
 }
 
 }  // namespace mote::lower

@@ -24,13 +24,13 @@
 namespace mote::lower {
 namespace {
 
-// One input, one output of its dtype (float32, int8 or int16, as TFLite Micro's resize
-// kernels take), both [N,H,W,C] with the same N and C.
-void check_resize(const NodeLowering& l) {
+// One input, one output of its dtype, both [N,H,W,C] with the same N and C; `blends`:
+// the dtype is float32, int8 or int16 (the bilinear kernels; nearest moves any dtype).
+void check_resize(const NodeLowering& l, bool blends) {
   expect_unary_io(l);
   const ir::Tensor& in = l.input(0);
   const ir::Tensor& out = l.output(0);
-  if (in.dtype != DType::kFloat32 && in.dtype != DType::kInt8 && in.dtype != DType::kInt16)
+  if (blends && in.dtype != DType::kFloat32 && in.dtype != DType::kInt8 && in.dtype != DType::kInt16)
     l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) + ", expected float32, int8 or int16");
   l.expect_rank(in, "input", 4);
   l.expect_rank(out, "output", 4);
@@ -120,7 +120,7 @@ std::vector<uint8_t> taps_bytes(const std::vector<Tap>& taps) {
 
 // resize_nearest: the params are source_row[OH] then source_col[OW].
 LoweredOp lower_resize_nearest(const NodeLowering& l) {
-  check_resize(l);
+  check_resize(l, false);
   const bool align_corners = flag(l, "align_corners");
   const bool half_pixel_centers = flag(l, "half_pixel_centers");
   const ir::Shape& in = l.input(0).shape;
@@ -136,7 +136,7 @@ LoweredOp lower_resize_nearest(const NodeLowering& l) {
 // fractions; int8, int16: fractions in 1/1024). half_pixel_centers with align_corners is
 // refused, as TFLite refuses it.
 LoweredOp lower_resize_bilinear(const NodeLowering& l) {
-  check_resize(l);
+  check_resize(l, true);
   const bool align_corners = flag(l, "align_corners");
   const bool half_pixel_centers = flag(l, "half_pixel_centers");
   if (align_corners && half_pixel_centers)

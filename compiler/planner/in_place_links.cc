@@ -6,10 +6,10 @@
 namespace mote::planner {
 
 LinkedPlan plan_with_in_place_links(const std::vector<Buffer>& buffers, const std::vector<size_t>& linked,
-                                    uint32_t alignment) {
+                                    uint32_t alignment, Effort effort) {
   LinkedPlan result;
   if (linked.empty()) {
-    result.plan = plan_memory(buffers, alignment);
+    result.plan = plan_memory(buffers, alignment, effort);
     result.plans = 1;
     return result;
   }
@@ -29,21 +29,27 @@ LinkedPlan plan_with_in_place_links(const std::vector<Buffer>& buffers, const st
     Plan plan;
     size_t links = 0;
   };
+  // `buffers` with the links of `linked` that `on` leaves off removed.
+  auto with_links = [&](const std::vector<bool>& on) {
+    std::vector<Buffer> trial = buffers;
+    for (size_t i = 0; i < linked.size(); ++i) {
+      if (on[i]) continue;
+      trial[linked[i]].in_place_of = -1;
+      trial[linked[i]].in_place_shift = 0;
+    }
+    return trial;
+  };
   // The descents revisit sets of links (each starts with the toggles of its start):
-  // every set is planned once.
+  // every set is planned once, greedily; with Effort::kRepair the set kept is planned again
+  // with the repair when the greedy plan misses its bound, and so is the set of all
+  // links (its bound is the lowest), the better of the two kept.
   std::map<std::vector<bool>, Plan> planned;
   auto evaluate = [&](std::vector<bool> on) {
     Candidate c;
     c.links = static_cast<size_t>(std::count(on.begin(), on.end(), true));
     auto found = planned.find(on);
     if (found == planned.end()) {
-      std::vector<Buffer> trial = buffers;
-      for (size_t i = 0; i < linked.size(); ++i) {
-        if (on[i]) continue;
-        trial[linked[i]].in_place_of = -1;
-        trial[linked[i]].in_place_shift = 0;
-      }
-      found = planned.emplace(on, plan_memory(trial, alignment)).first;
+      found = planned.emplace(on, plan_memory(with_links(on), alignment, Effort::kGreedy)).first;
       ++result.plans;
     }
     c.on = std::move(on);
@@ -76,6 +82,17 @@ LinkedPlan plan_with_in_place_links(const std::vector<Buffer>& buffers, const st
   };
   auto finish = [&](const Candidate& c) {
     result.plan = c.plan;
+    if (effort == Effort::kGreedy || result.plan.arena_bytes == result.plan.lower_bound) return result;
+    std::vector<std::vector<bool>> repaired = {c.on};
+    if (std::count(c.on.begin(), c.on.end(), false) != 0) repaired.emplace_back(linked.size(), true);
+    for (const std::vector<bool>& on : repaired) {
+      Plan plan = plan_memory(with_links(on), alignment, Effort::kRepair);
+      ++result.plans;
+      if (plan.arena_bytes < result.plan.arena_bytes ||
+          (plan.arena_bytes == result.plan.arena_bytes && plan.arena_bytes == plan.lower_bound &&
+           result.plan.arena_bytes != result.plan.lower_bound))
+        result.plan = std::move(plan);
+    }
     return result;
   };
   for (Candidate& start : starts) {

@@ -31,7 +31,8 @@ struct LinkedPlan {
 
 // `buffers` with every link of `linked` (indices of buffers whose in_place_of is set) on;
 // the links not in `linked` are kept as they are.
+// `effort` is the kept plan's (plan_memory's Effort); the candidates are planned greedily.
 LinkedPlan plan_with_in_place_links(const std::vector<Buffer>& buffers, const std::vector<size_t>& linked,
-                                    uint32_t alignment);
+                                    uint32_t alignment, Effort effort = Effort::kRepair);
 
 }  // namespace mote::planner

@@ -332,8 +332,70 @@ std::vector<uint64_t> live_bytes_per_op(const std::vector<Buffer>& buffers, uint
 
 // How many chains are tried pinned (8 placements each) when the plain orders miss the bound.
 constexpr size_t kMaxPinnedChains = 2;
+// The placements the repair tries in all (shared by the orders and gap rules), fewer
+// when many buffers are live together: at most kRepairPairVisits pairs visited.
+constexpr size_t kRepairPlacements = 32768;
+constexpr uint64_t kRepairPairVisits = uint64_t{1} << 24;
 
-Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
+// The repair (Effort::kRepair): each order of `sorted` (all sorted by plan_memory's
+// orders) is perturbed and placed again, up to kRepairPlacements placements shared by the
+// orders and gap rules. A trial moves the group that sets the arena's top of the order's
+// current placement to the front (a group placed first takes the lowest offsets its
+// lifetime allows), or, every other trial, swaps two groups chosen by a fixed xorshift
+// sequence (plans are reproducible); a trial that does not raise the arena becomes the
+// order's current one. `best` takes any placement below its arena; stops at its bound.
+void repair(const std::vector<uint64_t>& sizes, const std::vector<std::vector<uint32_t>>& together,
+            const std::vector<Group>& groups, const std::vector<size_t>& group_of,
+            const std::vector<std::string>& order_names, const std::vector<std::vector<size_t>>& sorted,
+            Plan& best) {
+  const std::pair<std::string, GapRule> rules[] = {{"first-fit", GapRule::kFirstFit},
+                                                   {"best-fit", GapRule::kBestFit}};
+  uint64_t pairs = 1;
+  for (const std::vector<uint32_t>& others : together) pairs += others.size();
+  const size_t trials_per_order =
+      std::min<uint64_t>(kRepairPlacements, kRepairPairVisits / pairs) / (sorted.size() * std::size(rules));
+  uint32_t rng = 0x9E3779B9u;
+  auto next = [&rng] {
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+  };
+  for (size_t o = 0; o < sorted.size(); ++o) {
+    if (sorted[o].empty()) continue;  // not sorted: plan_memory stopped before it
+    for (const auto& [rule_name, rule] : rules) {
+      std::vector<size_t> order = sorted[o];
+      std::vector<uint64_t> placed = place(sizes, together, groups, order, rule);
+      uint64_t arena = arena_of(placed, sizes);
+      for (size_t trial = 0; trial < trials_per_order; ++trial) {
+        std::vector<size_t> moved = order;
+        if (trial % 2 == 0) {
+          size_t top = 0;
+          while (placed[top] + sizes[top] != arena) ++top;
+          const auto at = std::find(moved.begin(), moved.end(), group_of[top]);
+          std::rotate(moved.begin(), at, at + 1);
+        } else {
+          const size_t a = next() % moved.size(), b = next() % moved.size();
+          std::swap(moved[a], moved[b]);
+        }
+        std::vector<uint64_t> tried = place(sizes, together, groups, moved, rule);
+        const uint64_t tried_arena = arena_of(tried, sizes);
+        if (tried_arena > arena) continue;
+        order = std::move(moved);
+        placed = std::move(tried);
+        arena = tried_arena;
+        if (arena < best.arena_bytes) {
+          best.offsets = placed;
+          best.arena_bytes = arena;
+          best.strategy = order_names[o] + "/" + rule_name + ", repaired (trial " + std::to_string(trial + 1) + ")";
+          if (arena == best.lower_bound) return;
+        }
+      }
+    }
+  }
+}
+
+Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment, Effort effort) {
   if (alignment == 0) throw CompileError("memory planner: alignment must be non-zero");
   std::vector<uint64_t> sizes(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -444,6 +506,10 @@ Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment) {
                                       std::to_string(cb.base) + ", "))
       return best;
   }
+  if (effort == Effort::kGreedy) return best;
+  std::vector<std::string> order_names;
+  for (const auto& named : orders) order_names.push_back(named.first);
+  repair(sizes, together, groups, group_of, order_names, sorted, best);
   return best;
 }
 

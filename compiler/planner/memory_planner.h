@@ -35,11 +35,17 @@
 // When the plain strategies miss the bound, the plan is also tried with a chain pinned at
 // the base where its chain bound is reached and the other groups placed around it (eight
 // more runs per chain that sets the bound or wants a base above 0; at most two chains).
+// Still above it, Effort::kRepair perturbs each order (the group at the arena's top moved
+// to the front, or two groups swapped by a fixed xorshift sequence) and keeps a perturbed
+// order that does not raise the arena: up to 32768 placements in all, fewer when many
+// buffers are live together (a long-skip image-to-image network, zero_dce_pp_quant on
+// Cortex-M4, reaches its bound only this way, after about 2000 of them).
 //
 // Cost. The pairs of buffers live together are listed once (O(n log n + P) for n buffers
 // and P pairs, at most n^2 / 2); each of the S = 8 strategies, 8 more per pinned chain,
 // then visits each buffer's pairs and sorts the intervals they forbid: O(S * P log P) at
-// worst. A chain's bound costs O(ops * n * K) with K <= 4096 subset sums kept per op
+// worst. The repair, only when all of those miss the bound, adds at most
+// min(32768, 2^24 / P) placements (2^24 pair visits). A chain's bound costs O(ops * n * K) with K <= 4096 subset sums kept per op
 // (past that an op's other buffers count as divisible: a weaker bound, still valid). A
 // patched vww_96_int8 (636 buffers, 279 in-place links) plans in 1 to 2 ms on the host.
 //
@@ -82,9 +88,15 @@ struct Plan {
   std::string strategy;           // which order / gap rule produced the plan
 };
 
+// How hard plan_memory tries when the greedy orders miss the lower bound: kGreedy stops
+// after the orders and pinned chains; kRepair then also repairs each order (see the
+// header comment). Searches that plan many candidate buffer sets use kGreedy for the
+// candidates and kRepair for the one they keep.
+enum class Effort { kGreedy, kRepair };
+
 // Throws CompileError for a buffer with last_op < first_op, a zero alignment or an
 // invalid in-place link (out of range, lifetimes that do not meet, two buffers over one).
-Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment = 16);
+Plan plan_memory(const std::vector<Buffer>& buffers, uint32_t alignment = 16, Effort effort = Effort::kRepair);
 
 // The aligned bytes live at each op (an in-place pair's overlap counted once at its
 // handover op), indexed by op up to the largest last_op. Its maximum is at most

@@ -41,9 +41,9 @@ class StageTimer {
 
 // ---------------------------------------------------------------- planner
 
-void plan(link::Layout& layout, SearchReport& search) {
+void plan(link::Layout& layout, SearchReport& search, planner::Effort effort) {
   StageTimer timer(search.planner);
-  link::plan(layout);
+  link::plan(layout, effort);
   search.planner.candidates += layout.plans;
 }
 
@@ -57,7 +57,7 @@ void plan(link::Layout& layout, SearchReport& search) {
 // repeated until nothing improves, at most kMaxFallbackCandidates candidates. A candidate
 // whose buffers cannot plan below the arena (link::arena_floor) is not planned.
 void fall_back_from_variants(const link::Prepared& prepared, std::vector<lower::LoweredOp>& ops,
-                             link::Layout& layout, SearchReport& search) {
+                             link::Layout& layout, SearchReport& search, planner::Effort effort) {
   StageTimer timer(search.variant_fallback);
   const size_t op_count = ops.size();
   size_t trials = 0;
@@ -87,7 +87,7 @@ void fall_back_from_variants(const link::Prepared& prepared, std::vector<lower::
       }
       link::Layout trial = link::lay_out(prepared, trial_ops);
       if (link::arena_floor(trial) >= layout.plan.arena_bytes) continue;  // cannot plan smaller
-      plan(trial, search);
+      plan(trial, search, effort);
       if (trial.plan.arena_bytes < layout.plan.arena_bytes) {
         ops = std::move(trial_ops);
         layout = std::move(trial);
@@ -110,7 +110,8 @@ struct Ordered {
 // the smaller arena wins.
 Ordered choose_order(const ir::Graph& model_graph, Target target, Optimize optimize, SearchReport& search) {
   StageTimer timer(search.op_order);
-  Ordered chosen{model_graph, link(model_graph, target, optimize, search)};
+  constexpr planner::Effort kGreedy = planner::Effort::kGreedy;
+  Ordered chosen{model_graph, link(model_graph, target, optimize, search, kGreedy)};
   ++search.op_order.candidates;
   const uint32_t model_order_arena = chosen.result.report.arena_bytes;
   const schedule::OrderResult order = schedule::min_peak_order(model_graph);
@@ -120,13 +121,17 @@ Ordered choose_order(const ir::Graph& model_graph, Target target, Optimize optim
     ir::Graph trial_graph = model_graph;
     schedule::reorder(trial_graph, order.order);
     ++search.op_order.candidates;
-    CompileResult trial = link(trial_graph, target, optimize, search);
+    CompileResult trial = link(trial_graph, target, optimize, search, kGreedy);
     if (trial.report.arena_bytes < chosen.result.report.arena_bytes) {
       chosen.result = std::move(trial);
       chosen.graph = std::move(trial_graph);
     } else {
       reordered = false;
     }
+  }
+  if (chosen.result.report.arena_bytes > chosen.result.report.arena_lower_bound_bytes) {
+    CompileResult repaired = link(chosen.graph, target, optimize, search, planner::Effort::kRepair);
+    if (repaired.report.arena_bytes < chosen.result.report.arena_bytes) chosen.result = std::move(repaired);
   }
   chosen.result.report.reordered = reordered;
   chosen.result.report.model_order_arena_bytes = model_order_arena;
@@ -156,7 +161,7 @@ CompileResult choose_patching(const ir::Graph& graph, const CompileResult& unpat
     const patching::Stage& stage = candidates.ranked[i].stage;
     CompileResult trial;
     try {
-      trial = link(patching::patch_stage(graph, stage), target, options.optimize, search);
+      trial = link(patching::patch_stage(graph, stage), target, options.optimize, search, planner::Effort::kGreedy);
     } catch (const CompileError&) {
       continue;  // a kernel refuses a tile's shape: keep the layer-by-layer program
     }
@@ -245,12 +250,13 @@ Int16Split choose_int16_split(const ir::Graph& graph, const ptq::Calibration& ca
 
 // ---------------------------------------------------------------- entry points
 
-CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search) {
+CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search,
+                   planner::Effort effort) {
   const link::Prepared prepared = link::prepare(graph, target);
   std::vector<lower::LoweredOp> ops = prepared.ops;
   link::Layout layout = link::lay_out(prepared, ops);
-  plan(layout, search);
-  if (optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search);
+  plan(layout, search, effort);
+  if (optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search, effort);
   return link::assemble(prepared, ops, layout);
 }
 

@@ -67,6 +67,7 @@
 
 #include "compiler.h"
 #include "ir/graph.h"
+#include "planner/memory_planner.h"
 #include "ptq/ptq.h"
 #include "report.h"
 #include "target/target.h"
@@ -87,7 +88,11 @@ CompileResult lower_within_budget(const ir::Graph& graph, const CompileOptions& 
 CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search);
 
 // variant_fallback (with Optimize::kMemory) and planner: the graph in its order, linked
-// (compiler/link/link.h).
-CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search);
+// (compiler/link/link.h). The op-order and patching searches link their candidates with
+// planner::Effort::kGreedy; the op-order search links the order it keeps again with
+// kRepair when its plan misses its lower bound (patched candidates stay greedy: their
+// plans come within 1% of the bound, and repairing each would cost seconds).
+CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search,
+                   planner::Effort effort = planner::Effort::kRepair);
 
 }  // namespace mote::search

@@ -1,4 +1,5 @@
-// Internal to kernels/mean: the integer MEAN shared by mean_s8 and mean_s16, which differ
+// Internal to kernels/mean and kernels/reduce: the integer MEAN shared by mean_s8 and
+// mean_s16 (and the integer SUM, kernels/reduce, with its own multiplier), which differ
 // only in the element type (TFLite's QuantizedMeanOrSum<T, int32_t> for T = int8, int16).
 //
 // Gather order, no scratch memory: the input's dims are split into kept and reduced

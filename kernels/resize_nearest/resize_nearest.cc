@@ -44,8 +44,7 @@ Status resize_nearest_check(const OpContext& ctx) {
   const TensorDesc& in = ctx.input_desc(0);
   const TensorDesc& out = ctx.output_desc(0);
   if (in.rank != 4 || out.rank != 4 || in.dtype != out.dtype) return Status::kBadParams;
-  const uint32_t size = dtype_size(static_cast<DType>(in.dtype));
-  if (size != 1 && size != 2 && size != 4) return Status::kBadParams;
+  if (dtype_size(static_cast<DType>(in.dtype)) == 0) return Status::kBadParams;
   if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
   if (out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3]) return Status::kBadParams;
   const uint64_t entries = uint64_t{out.dims[1]} + out.dims[2];

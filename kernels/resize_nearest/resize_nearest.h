@@ -1,5 +1,5 @@
-// Nearest-neighbour resize of NHWC images, any dtype of 1, 2 or 4 bytes (TFLite
-// RESIZE_NEAREST_NEIGHBOR: float32, int8, int16; values are copied unchanged).
+// Nearest-neighbour resize of NHWC images, any dtype (TFLite RESIZE_NEAREST_NEIGHBOR;
+// TFLite Micro takes float32, int8 and int16); values are copied unchanged.
 //   input 0 [N,H,W,C], output 0 [N,OH,OW,C] of the same dtype.
 //   params: no struct, two int32 arrays: source_row[OH], then source_col[OW], each entry
 //           in [0, H) resp. [0, W). Output pixel (n, y, x) is input pixel

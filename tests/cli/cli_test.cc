@@ -235,24 +235,43 @@ TEST(CliListOps, PrintsEachImportersOperatorsAsTheReadmeLists) {
   std::istringstream lines(r.out);
   std::vector<std::string> got;
   for (std::string line; std::getline(lines, line);) got.push_back(line);
-  ASSERT_EQ(got.size(), 2u) << r.out;
-  EXPECT_EQ(got[0].rfind("tflite (", 0), 0u) << got[0];
-  EXPECT_EQ(got[1].rfind("onnx (", 0), 0u) << got[1];
-  EXPECT_NE(got[0].find(" TRANSPOSE,"), std::string::npos) << got[0];
-  for (const std::string& line : got) {
-    const size_t colon = line.find("): ");
-    ASSERT_NE(colon, std::string::npos) << line;
-    std::vector<std::string> ops;
-    std::istringstream names(line.substr(colon + 3));
-    for (std::string name; std::getline(names, name, ',');) ops.push_back(name.substr(name[0] == ' ' ? 1 : 0));
-    EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end())) << line;
-    EXPECT_EQ(std::set<std::string>(ops.begin(), ops.end()).size(), ops.size()) << line;
-    EXPECT_EQ(line.substr(line.find('(') + 1, line.find(')') - line.find('(') - 1), std::to_string(ops.size()));
+  ASSERT_GE(got.size(), 3u) << r.out;
+  // "tflite (N operators): ...", then N lines "  NAME  dtypes  [optimized]", sorted and
+  // unique, then the ONNX line "onnx (M): A, B, ...".
+  ASSERT_EQ(got[0].rfind("tflite (", 0), 0u) << got[0];
+  const size_t count = std::stoul(got[0].substr(8));
+  ASSERT_EQ(got.size(), count + 2) << r.out;
+  std::vector<std::string> tflite;
+  for (size_t i = 1; i <= count; ++i) {
+    ASSERT_EQ(got[i].rfind("  ", 0), 0u) << got[i];
+    tflite.push_back(got[i].substr(2, got[i].find(' ', 2) - 2));
+    EXPECT_GT(got[i].size(), tflite.back().size() + 3) << "no dtypes: " << got[i];
   }
+  EXPECT_TRUE(std::is_sorted(tflite.begin(), tflite.end()));
+  EXPECT_EQ(std::set<std::string>(tflite.begin(), tflite.end()).size(), tflite.size());
+  for (const char* op : {"TRANSPOSE", "QUANTIZE", "CONV_2D"})
+    EXPECT_NE(std::find(tflite.begin(), tflite.end(), op), tflite.end()) << op;
+  const std::string& onnx = got.back();
+  ASSERT_EQ(onnx.rfind("onnx (", 0), 0u) << onnx;
+  const size_t colon = onnx.find("): ");
+  ASSERT_NE(colon, std::string::npos) << onnx;
+  std::vector<std::string> ops;
+  std::istringstream names(onnx.substr(colon + 3));
+  for (std::string name; std::getline(names, name, ',');) ops.push_back(name.substr(name[0] == ' ' ? 1 : 0));
+  EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end())) << onnx;
+  EXPECT_EQ(std::set<std::string>(ops.begin(), ops.end()).size(), ops.size()) << onnx;
+  EXPECT_EQ(onnx.substr(onnx.find('(') + 1, onnx.find(')') - onnx.find('(') - 1), std::to_string(ops.size()));
+  // README.md's operator table holds exactly these lines, indented as a code block, in
+  // this order.
   std::ifstream readme(std::string(MOTE_SOURCE_DIR) + "/README.md");
-  std::set<std::string> readme_lines;
-  for (std::string line; std::getline(readme, line);) readme_lines.insert(line);
-  for (const std::string& line : got) EXPECT_TRUE(readme_lines.count("    " + line)) << "README.md lacks: " << line;
+  std::vector<std::string> readme_lines;
+  for (std::string line; std::getline(readme, line);) readme_lines.push_back(line);
+  const auto first = std::find(readme_lines.begin(), readme_lines.end(), "    " + got[0]);
+  ASSERT_NE(first, readme_lines.end()) << "README.md lacks: " << got[0];
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_LT(static_cast<size_t>(first - readme_lines.begin()) + i, readme_lines.size()) << "README.md ends early";
+    EXPECT_EQ(*(first + static_cast<std::ptrdiff_t>(i)), "    " + got[i]) << "README.md operator line " << i;
+  }
 }
 
 TEST(CliMacs, InspectCountsWhatCompileCounted) {

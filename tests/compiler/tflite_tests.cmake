@@ -3,6 +3,7 @@
 # tests/compiler/CMakeLists.txt).
 add_executable(tflite_frontend_tests
   ${CMAKE_CURRENT_LIST_DIR}/tflite_import_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/tflite_quirks_test.cc
 )
 target_link_libraries(tflite_frontend_tests PRIVATE mote_compiler GTest::gtest_main)
 target_include_directories(tflite_frontend_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)

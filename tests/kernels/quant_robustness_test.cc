@@ -21,6 +21,7 @@
 #include "pool2d/pool2d.h"
 #include "quant_test_util.h"
 #include "quantize/quantize.h"
+#include "reduce/reduce.h"
 #include "softmax/softmax.h"
 #include "strided_slice/strided_slice.h"
 #include "transpose_conv/transpose_conv.h"
@@ -179,6 +180,21 @@ std::vector<Subject> subjects() {
                  fill<int16_t>(op, op->add_input(DType::kInt16, {2, 3, 4}), 24, 1);
                  op->add_output(DType::kInt16, {2, 4});
                  op->set_params(MeanS16Params{2, 300, -7, 1 << 30, -1});
+               }});
+  s.push_back({"sum_s8", &kSumS8Entry, [](TestOp* op) {
+                 fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3, 4}), 24, 1);
+                 op->add_output(DType::kInt8, {3});
+                 op->set_params(SumQuantParams{5, -3, 4, 1 << 30, 2});
+               }});
+  s.push_back({"sum_s16", &kSumS16Entry, [](TestOp* op) {
+                 fill<int16_t>(op, op->add_input(DType::kInt16, {2, 3, 4}), 24, 1);
+                 op->add_output(DType::kInt16, {2, 3});
+                 op->set_params(SumQuantParams{4, 0, 0, 1 << 30, -3});
+               }});
+  s.push_back({"reduce_max_s8", &kReduceMaxS8Entry, [](TestOp* op) {
+                 fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3, 4}), 24, 1);
+                 op->add_output(DType::kInt8, {2, 4});
+                 op->set_params(ReduceParams{2});
                }});
   s.push_back({"requantize_s32_s16", &kRequantizeS32S16Entry, [](TestOp* op) {
                  fill<int32_t>(op, op->add_input(DType::kInt32, {9}), 9, 1);

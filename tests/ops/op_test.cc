@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 #include "common/error.h"
 #include "compiler.h"
 #include "device_runner.h"
 #include "host/loaded_program.h"
+#include "import/tflite/tflite_importer.h"
 #include "test_util.h"
 
 namespace mote::testing {
@@ -81,9 +83,13 @@ void expect_output(const std::string& what, fb::TensorType type, const std::vect
   }
 }
 
+// Also into $MOTE_OP_MODEL_DIR when set (tools/fuzz.sh: seeds for the .tflite importer).
 std::string write_model(const TempDir& dir, const std::string& name, const ModelSpec& spec) {
   const std::string path = dir.file(name + ".tflite");
-  write_bytes(path, build_model(spec));
+  const std::vector<uint8_t> bytes = build_model(spec);
+  write_bytes(path, bytes);
+  if (const char* seeds = std::getenv("MOTE_OP_MODEL_DIR"); seeds != nullptr && *seeds != '\0')
+    write_bytes(std::string(seeds) + "/op_" + name + ".tflite", bytes);
   return path;
 }
 
@@ -106,6 +112,20 @@ std::vector<std::vector<uint8_t>> run_host(const std::vector<uint8_t>& program, 
   return outputs;
 }
 
+// Every node the import gives is one of the Mote ops tflite_operators() lists for the
+// model's operators (what `mote compile --list-ops` reports them as).
+void expect_declared_ops(const std::string& name, const std::string& model, const ModelSpec& spec) {
+  std::set<ir::Op> declared;
+  for (const OpSpec& op : spec.ops) {
+    const std::string op_name = fb::EnumNameBuiltinOperator(static_cast<fb::BuiltinOperator>(op.code));
+    for (const TfliteOperator& t : tflite_operators())
+      if (t.name == op_name) declared.insert(t.becomes.begin(), t.becomes.end());
+  }
+  for (const ir::Node& node : import_model(model).nodes)
+    EXPECT_TRUE(declared.count(node.op)) << name << ": node '" << node.name << "' is " << ir::op_name(node.op)
+                                         << ", which tflite_operators() does not list for its operator";
+}
+
 }  // namespace
 
 const std::vector<std::string>& op_test_devices() {
@@ -125,6 +145,11 @@ void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std
   ASSERT_FALSE(samples.empty()) << name << ": no samples";
   TempDir dir;
   const std::string model = write_model(dir, name, spec);
+  try {
+    expect_declared_ops(name, model, spec);
+  } catch (const CompileError& e) {
+    FAIL() << name << ": " << e.what();
+  }
   std::vector<std::string> devices = {"host"};
   for (const std::string& d : op_test_devices()) devices.push_back(d);
   for (const std::string& device : devices) {

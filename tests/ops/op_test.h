@@ -11,6 +11,9 @@
 // `ops/...` on the host (label unit, also under ASan/UBSan) and `ops_qemu/...` with
 // MOTE_OP_DEVICES set (label qemu). A missing firmware or QEMU fails the test.
 //
+// With MOTE_OP_MODEL_DIR set, every model built is also written there as op_<name>.tflite
+// (tools/fuzz.sh seeds the .tflite importer's fuzz target with them).
+//
 // Adding an op's tests: tests/ops/<op>_test.cc (the TFLite op's name in snake case), in
 // namespace mote::testing::<op>_test, with its oracle, its cases (every attribute and
 // dtype) and its refusals (expect_op_error: one line naming the operator), listed in
@@ -44,8 +47,10 @@ struct FloatTolerance {
 // The devices besides the host (MOTE_OP_DEVICES, comma-separated; empty when unset).
 const std::vector<std::string>& op_test_devices();
 
-// Builds `spec` as <name>.tflite, compiles it for the host and for each op_test_devices()
-// core, runs every sample there and checks every output element. Failures name the case,
+// Builds `spec` as <name>.tflite, checks that its import gives only Mote ops its operators
+// declare (tflite_operators(), what `mote compile --list-ops` reports), compiles it for
+// the host and for each op_test_devices() core, runs every sample there and checks every
+// output element. Failures name the case,
 // device, sample, output and element. `spec`'s output dtypes decide the comparison.
 void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                        FloatTolerance tolerance = {});

@@ -59,6 +59,9 @@ struct ModelSpec {
   std::vector<int32_t> inputs, outputs;
   uint32_t version = 3;
   int extra_subgraphs = 0;  // unused subgraphs after the main one
+  // Constant data after the flatbuffer (Buffer.offset / size, 16-byte aligned), as the
+  // converter writes models over 2 GB, instead of in Buffer.data.
+  bool buffers_after_flatbuffer = false;
 };
 
 inline constexpr int32_t op_code(fb::BuiltinOperator op) { return static_cast<int32_t>(op); }
@@ -77,15 +80,21 @@ std::vector<T> values_of(const std::vector<uint8_t>& bytes) {
   return values;
 }
 
-inline std::vector<uint8_t> build_model(const ModelSpec& spec) {
+// The flatbuffer of `spec`; with buffers_after_flatbuffer, each constant's Buffer holds
+// offsets[i] / its size instead of its data (offsets: one per constant, in tensor order).
+inline std::vector<uint8_t> build_flatbuffer(const ModelSpec& spec, const std::vector<uint64_t>& offsets) {
   flatbuffers::FlatBufferBuilder b;
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers = {fb::CreateBuffer(b)};
   std::vector<flatbuffers::Offset<fb::Tensor>> tensors;
   for (const TensorSpec& t : spec.tensors) {
     uint32_t buffer = 0;
     if (!t.data.empty()) {
-      b.ForceVectorAlignment(t.data.size(), 1, 16);
-      buffers.push_back(fb::CreateBuffer(b, b.CreateVector(t.data)));
+      if (spec.buffers_after_flatbuffer) {
+        buffers.push_back(fb::CreateBuffer(b, 0, offsets.at(buffers.size() - 1), t.data.size()));
+      } else {
+        b.ForceVectorAlignment(t.data.size(), 1, 16);
+        buffers.push_back(fb::CreateBuffer(b, b.CreateVector(t.data)));
+      }
       buffer = static_cast<uint32_t>(buffers.size() - 1);
     }
     flatbuffers::Offset<fb::QuantizationParameters> quant;
@@ -114,6 +123,30 @@ inline std::vector<uint8_t> build_model(const ModelSpec& spec) {
                                      b.CreateString("built by a Mote test"), b.CreateVector(buffers));
   fb::FinishModelBuffer(b, model);
   return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+inline std::vector<uint8_t> build_model(const ModelSpec& spec) {
+  if (!spec.buffers_after_flatbuffer) return build_flatbuffer(spec, {});
+  // The offsets do not change the flatbuffer's size (each is stored either way): build
+  // with placeholders, lay the data out after it, build again with the real offsets.
+  std::vector<uint64_t> offsets;
+  for (const TensorSpec& t : spec.tensors)
+    if (!t.data.empty()) offsets.push_back(2);
+  const size_t size = build_flatbuffer(spec, offsets).size();
+  uint64_t end = size;
+  offsets.clear();
+  for (const TensorSpec& t : spec.tensors) {
+    if (t.data.empty()) continue;
+    end = (end + 15) / 16 * 16;
+    offsets.push_back(end);
+    end += t.data.size();
+  }
+  std::vector<uint8_t> file = build_flatbuffer(spec, offsets);
+  file.resize(static_cast<size_t>(end), 0);
+  size_t k = 0;
+  for (const TensorSpec& t : spec.tensors)
+    if (!t.data.empty()) std::memcpy(&file[static_cast<size_t>(offsets[k++])], t.data.data(), t.data.size());
+  return file;
 }
 
 // One operator over tensors [0, n): inputs `in`, outputs `out`; the graph's inputs are the

@@ -106,44 +106,65 @@ Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t st
 
 class TfliteImporter {
  public:
-  // The builtin operators run() takes (tflite_supported_ops lists them).
-  static bool is_supported(int32_t code) {
-    switch (static_cast<BuiltinOperator>(code)) {
-      case BuiltinOperator::CONV_2D:
-      case BuiltinOperator::DEPTHWISE_CONV_2D:
-      case BuiltinOperator::FULLY_CONNECTED:
-      case BuiltinOperator::ADD:
-      case BuiltinOperator::SUB:
-      case BuiltinOperator::MUL:
-      case BuiltinOperator::AVERAGE_POOL_2D:
-      case BuiltinOperator::MAX_POOL_2D:
-      case BuiltinOperator::SOFTMAX:
-      case BuiltinOperator::LOGISTIC:
-      case BuiltinOperator::TANH:
-      case BuiltinOperator::RESHAPE:
-      case BuiltinOperator::SQUEEZE:
-      case BuiltinOperator::QUANTIZE:
-      case BuiltinOperator::DEQUANTIZE:
-      case BuiltinOperator::MEAN:
-      case BuiltinOperator::PAD:
-      case BuiltinOperator::PADV2:
-      case BuiltinOperator::CONCATENATION:
-      case BuiltinOperator::STRIDED_SLICE:
-      case BuiltinOperator::TRANSPOSE:
-      case BuiltinOperator::TRANSPOSE_CONV:
-      case BuiltinOperator::LEAKY_RELU:
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
-      case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR:
-      case BuiltinOperator::RESIZE_BILINEAR:
-      case BuiltinOperator::DEPTH_TO_SPACE:
-      case BuiltinOperator::SPACE_TO_DEPTH:
-      case BuiltinOperator::BATCH_TO_SPACE_ND:
-      case BuiltinOperator::SPACE_TO_BATCH_ND:
-        return true;
-      default:
-        return false;
-    }
+  // One builtin operator run() takes: its conversion, and every Mote op that conversion
+  // may emit (tflite_operators(): `mote compile --list-ops`, the README's coverage table;
+  // the per-op tests check each import against it).
+  struct Conversion {
+    BuiltinOperator code;
+    void (*convert)(TfliteImporter&);
+    std::vector<ir::Op> becomes;
+  };
+
+  // Every builtin operator the importer takes, one line each.
+  static const std::vector<Conversion>& conversions() {
+    using B = BuiltinOperator;
+    using Op = ir::Op;
+    static const std::vector<Conversion> table = {
+        {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
+        {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
+        {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
+        {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
+        {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
+        {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
+        {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
+        {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
+        {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
+        {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
+        {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
+        {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
+        {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
+        {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
+        {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
+        {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
+        {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
+        {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
+        {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
+        {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
+        {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
+        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
+        {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
+        {B::SPACE_TO_DEPTH, [](TfliteImporter& i) { i.space_to_depth(); }, {Op::kSpaceToDepth}},
+        {B::SQUEEZE, [](TfliteImporter& i) { i.reshape(1, 1); }, {Op::kReshape}},
+        {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
+        {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
+        {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
+        {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
+        {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
+        {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
+        {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
+    };
+    return table;
   }
+
+  // The conversion of builtin operator `code`; nullptr when the importer does not take it.
+  static const Conversion* conversion(int32_t code) {
+    for (const Conversion& c : conversions())
+      if (static_cast<int32_t>(c.code) == code) return &c;
+    return nullptr;
+  }
+  static bool is_supported(int32_t code) { return conversion(code) != nullptr; }
+
   explicit TfliteImporter(std::string path) : path_(std::move(path)) {}
 
   ir::Graph run_file() {
@@ -158,6 +179,7 @@ class TfliteImporter {
       bytes = bytes_;
     }
     verify(bytes);
+    file_ = bytes;
     check_operators();
     graph_.name = std::filesystem::path(path_).stem().string();
     const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
@@ -333,10 +355,8 @@ class TfliteImporter {
       fail(label + " buffer index " + std::to_string(buffer_index) + " out of range (" +
            std::to_string(buffers ? buffers->size() : 0) + " buffers)");
     const fb::Buffer* buffer = buffers && buffer_index < buffers->size() ? buffers->Get(buffer_index) : nullptr;
-    if (buffer && buffer->offset() > 1)
-      fail(label + " keeps its data outside the flatbuffer (models over 2 GB), not supported");
-    const auto* data = buffer ? buffer->data() : nullptr;
-    const bool has_data = data && data->size() > 0;
+    const std::span<const uint8_t> data = buffer_data(buffer, buffer_index, label);
+    const bool has_data = !data.empty();
     const int64_t bytes = elements * dtype_size(result.dtype);
 
     if (t->is_variable() && !is_graph_input_[index]) {
@@ -349,11 +369,11 @@ class TfliteImporter {
                                : 0;
       result.data.assign(static_cast<size_t>(bytes), fill);
     } else if (has_data && !is_graph_input_[index]) {
-      if (static_cast<int64_t>(data->size()) != bytes)
+      if (static_cast<int64_t>(data.size()) != bytes)
         fail(label + " of shape " + ints_string(result.shape) + " (" + dtype_name(result.dtype) +
-             ") has " + std::to_string(data->size()) + " bytes of data, expected " + std::to_string(bytes));
+             ") has " + std::to_string(data.size()) + " bytes of data, expected " + std::to_string(bytes));
       result.is_constant = true;
-      result.data.assign(data->begin(), data->end());
+      result.data.assign(data.begin(), data.end());
     }
     // Empty tensors only as constant index data (an empty axis list, say); anything else
     // would be an empty activation or weight, which no kernel takes.
@@ -370,6 +390,23 @@ class TfliteImporter {
   static std::string shape_of(const flatbuffers::Vector<int32_t>* v) {
     std::vector<int64_t> values(v->begin(), v->end());
     return ints_string(values);
+  }
+
+  // A buffer's bytes: its `data` vector, or, when the converter stored the buffers after
+  // the flatbuffer (offset > 1, as TFLite writes models over 2 GB and any model with
+  // buffer offsets on), `size` bytes at `offset` from the file's start. Empty when it has
+  // none.
+  std::span<const uint8_t> buffer_data(const fb::Buffer* buffer, uint32_t index, const std::string& label) const {
+    if (!buffer) return {};
+    if (buffer->offset() > 1) {
+      const uint64_t offset = buffer->offset(), size = buffer->size();
+      if (offset > file_.size() || size > file_.size() - offset)
+        fail(label + " buffer " + std::to_string(index) + " of " + std::to_string(size) + " bytes at offset " +
+             std::to_string(offset) + " lies outside the file of " + std::to_string(file_.size()) + " bytes");
+      return file_.subspan(static_cast<size_t>(offset), static_cast<size_t>(size));
+    }
+    if (!buffer->data()) return {};
+    return {buffer->data()->data(), buffer->data()->size()};
   }
 
   // real = scale * (q - zero_point); one scale per tensor, or one per slice along
@@ -398,8 +435,13 @@ class TfliteImporter {
       q.zero_points.push_back(static_cast<int32_t>(zp));
     }
     if (q.scales.size() > 1) {
-      const int32_t axis = src->quantized_dimension();
+      int32_t axis = src->quantized_dimension();
       const int64_t rank = static_cast<int64_t>(tensor.shape.size());
+      // A 1-D per-channel tensor (a bias) whose quantized_dimension was copied from its
+      // 4-D filter (3 for a depthwise filter [1, H, W, C]; TensorFlow Lite Micro's own
+      // person_detect.tflite has it): its one axis, as TensorFlow Lite Micro reads it.
+      if (rank == 1 && (axis < 0 || axis >= rank) && tensor.shape[0] == static_cast<int64_t>(q.scales.size()))
+        axis = 0;
       if (axis < 0 || axis >= rank)
         fail(label + " has quantized_dimension " + std::to_string(axis) + " out of range for shape " +
              ints_string(tensor.shape));
@@ -426,19 +468,31 @@ class TfliteImporter {
     if (outputs != 1) fail_op("has " + std::to_string(outputs) + " outputs, expected 1");
   }
 
-  // Input k: its ir id, or kNoTensor when absent or -1 (an omitted optional input). A
-  // tensor that is neither constant, graph input nor written by an earlier operator is
-  // refused: TFLite stores operators in execution order.
+  // Input k: its ir id, or kNoTensor when absent, -1 (an omitted optional input) or an
+  // empty tensor of a value type (converters write a bias or LSTM weight left out as a
+  // tensor of shape [0]; TensorFlow Lite Micro reads it as absent). A tensor that is
+  // neither constant, graph input nor written by an earlier operator is refused: TFLite
+  // stores operators in execution order.
   int input(int k) {
     if (k >= input_count()) return ir::kNoTensor;
     const int32_t index = op_->inputs()->Get(k);
     if (index == -1) return ir::kNoTensor;
     check_tensor_index(index, "input " + std::to_string(k));
+    if (is_empty_value(subgraph_->tensors()->Get(static_cast<uint32_t>(index)))) return ir::kNoTensor;
     const int id = tensor(index);
     const ir::Tensor& t = graph_.tensors[id];
     if (!t.is_constant && !is_graph_input_[index] && writer_[index] < 0)
       fail_op("input " + std::to_string(k) + " '" + t.name + "' is read before any operator writes it");
     return id;
+  }
+
+  // A float or quantized tensor with a 0 in its shape (index tensors may be empty: an
+  // empty axis list).
+  static bool is_empty_value(const fb::Tensor* t) {
+    if (!t->shape()) return false;
+    const bool has_zero = std::find(t->shape()->begin(), t->shape()->end(), 0) != t->shape()->end();
+    const fb::TensorType type = t->type();
+    return has_zero && type != fb::TensorType::INT32 && type != fb::TensorType::INT64;
   }
 
   int required_input(int k, const std::string& role) {
@@ -609,39 +663,9 @@ class TfliteImporter {
     const OpCode code = op_code(index);
     op_name_ = op_code_name(code.builtin);
     if (!op_->outputs() || op_->outputs()->size() == 0) fail_op("has no outputs");
-    switch (static_cast<BuiltinOperator>(code.builtin)) {
-      case BuiltinOperator::CONV_2D: return conv2d();
-      case BuiltinOperator::DEPTHWISE_CONV_2D: return depthwise_conv2d();
-      case BuiltinOperator::FULLY_CONNECTED: return fully_connected();
-      case BuiltinOperator::ADD: return binary(ir::Op::kAdd);
-      case BuiltinOperator::SUB: return binary(ir::Op::kSub);
-      case BuiltinOperator::MUL: return binary(ir::Op::kMul);
-      case BuiltinOperator::AVERAGE_POOL_2D: return pool(ir::Op::kAvgPool2d);
-      case BuiltinOperator::MAX_POOL_2D: return pool(ir::Op::kMaxPool2d);
-      case BuiltinOperator::SOFTMAX: return softmax();
-      case BuiltinOperator::LOGISTIC: return unary(ir::Op::kSigmoid);
-      case BuiltinOperator::TANH: return unary(ir::Op::kTanh);
-      case BuiltinOperator::RESHAPE: return reshape(1, 2);
-      case BuiltinOperator::SQUEEZE: return reshape(1, 1);
-      case BuiltinOperator::QUANTIZE: return quantize();
-      case BuiltinOperator::DEQUANTIZE: return dequantize();
-      case BuiltinOperator::MEAN: return mean();
-      case BuiltinOperator::PAD: return pad(false);
-      case BuiltinOperator::PADV2: return pad(true);
-      case BuiltinOperator::CONCATENATION: return concat();
-      case BuiltinOperator::STRIDED_SLICE: return strided_slice();
-      case BuiltinOperator::TRANSPOSE: return transpose();
-      case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
-      case BuiltinOperator::LEAKY_RELU: return leaky_relu();
-      case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
-      case BuiltinOperator::RESIZE_NEAREST_NEIGHBOR: return resize_nearest_neighbor();
-      case BuiltinOperator::RESIZE_BILINEAR: return resize_bilinear();
-      case BuiltinOperator::DEPTH_TO_SPACE: return depth_to_space();
-      case BuiltinOperator::SPACE_TO_DEPTH: return space_to_depth();
-      case BuiltinOperator::BATCH_TO_SPACE_ND: return batch_to_space_nd();
-      case BuiltinOperator::SPACE_TO_BATCH_ND: return space_to_batch_nd();
-      default: fail_op("op not supported");  // check_operators() refused it already
-    }
+    const Conversion* conversion = TfliteImporter::conversion(code.builtin);
+    if (!conversion) fail_op("op not supported");  // check_operators() refused it already
+    conversion->convert(*this);
   }
 
   // input [N,H,W,C], filter [O,KH,KW,C/group] (OHWI), bias [O].
@@ -902,7 +926,9 @@ class TfliteImporter {
     emit(ir::Op::kDequantize, {x}, {y});
   }
 
-  void mean() {
+  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN: input, constant axis list (negative axes count
+  // from the end, repeats allowed), keep_dims.
+  void reduce(ir::Op op) {
     expect_inputs(2, 2);
     const auto* o = options<fb::ReducerOptions>(false);
     const int x = required_input(0, "input");
@@ -925,7 +951,7 @@ class TfliteImporter {
       else if (keep_dims) expected.push_back(1);
     }
     expect_shape(y, "output", expected);
-    emit(ir::Op::kMean, {x}, {y}).attrs["axes"] = axes;
+    emit(op, {x}, {y}).attrs["axes"] = axes;
   }
 
   // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
@@ -1344,6 +1370,7 @@ class TfliteImporter {
 
   std::string path_;
   std::vector<uint8_t> bytes_;         // the file, when reading one
+  std::span<const uint8_t> file_;      // the verified file (buffers past the flatbuffer)
   const fb::Model* model_ = nullptr;
   const fb::SubGraph* subgraph_ = nullptr;
   ir::Graph graph_;
@@ -1358,11 +1385,16 @@ class TfliteImporter {
 
 ir::Graph import_tflite(const std::string& path) { return TfliteImporter(path).run_file(); }
 
+std::vector<TfliteOperator> tflite_operators() {
+  std::vector<TfliteOperator> ops;
+  for (const auto& c : TfliteImporter::conversions()) ops.push_back({fb::EnumNameBuiltinOperator(c.code), c.becomes});
+  std::sort(ops.begin(), ops.end(), [](const TfliteOperator& a, const TfliteOperator& b) { return a.name < b.name; });
+  return ops;
+}
+
 std::vector<std::string> tflite_supported_ops() {
   std::vector<std::string> names;
-  for (int32_t code = 0; code <= static_cast<int32_t>(BuiltinOperator::MAX); ++code)
-    if (TfliteImporter::is_supported(code)) names.push_back(fb::EnumNameBuiltinOperator(static_cast<BuiltinOperator>(code)));
-  std::sort(names.begin(), names.end());
+  for (const TfliteOperator& op : tflite_operators()) names.push_back(op.name);
   return names;
 }
 

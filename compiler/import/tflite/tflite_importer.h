@@ -53,8 +53,15 @@ ir::Graph import_tflite(const std::string& path);
 // graph's name (its stem). The bytes are read during the call only.
 ir::Graph import_tflite_buffer(std::span<const uint8_t> bytes, const std::string& path);
 
-// The builtin operators the importer takes, by their schema names ("ADD", ...), sorted
-// (`mote compile --list-ops`).
+// A builtin operator the importer takes: its schema name ("ADD") and every Mote op its
+// conversion may emit.
+struct TfliteOperator {
+  std::string name;
+  std::vector<ir::Op> becomes;
+};
+// Every builtin operator the importer takes, sorted by name (`mote compile --list-ops`).
+std::vector<TfliteOperator> tflite_operators();
+// Their names.
 std::vector<std::string> tflite_supported_ops();
 
 }  // namespace mote

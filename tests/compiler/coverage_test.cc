@@ -1,0 +1,58 @@
+// The operator coverage `mote compile --list-ops` prints (lower/coverage.h): every kernel
+// of the registry runs a Mote op by its name, the dtypes read from kernel names, and a
+// known operator's line.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernel_registry.h"
+#include "lower/coverage.h"
+
+namespace mote::lower {
+namespace coverage_test {
+
+TEST(CoverageRules, EveryKernelRunsAMoteOp) {
+  for (uint32_t i = 1; i < kKernelCount; ++i) {
+    const auto id = static_cast<KernelId>(i);
+    const std::optional<ir::Op> op = kernel_op(id);
+    ASSERT_TRUE(op.has_value()) << kernel_name(id) << " starts with no Mote op's name";
+    const std::vector<KernelId> kernels = kernels_of(*op);
+    EXPECT_NE(std::find(kernels.begin(), kernels.end(), id), kernels.end()) << kernel_name(id);
+    // A variant runs its reference's op.
+    EXPECT_EQ(kernel_op(kernel_reference(id)), op) << kernel_name(id);
+  }
+}
+
+TEST(CoverageRules, LongestOpNameWinsAndAliases) {
+  EXPECT_EQ(kernel_op(KernelId::kTransposeConvS16), ir::Op::kTransposeConv);
+  EXPECT_EQ(kernel_op(KernelId::kTranspose), ir::Op::kTranspose);
+  EXPECT_EQ(kernel_op(KernelId::kDepthwiseConv2dS8), ir::Op::kDepthwiseConv2d);
+  EXPECT_EQ(kernel_op(KernelId::kRequantizeU8S8), ir::Op::kQuantize);
+  EXPECT_EQ(kernel_op(KernelId::kDequantizeS8F32), ir::Op::kDequantize);
+  EXPECT_EQ(kernels_of(ir::Op::kReshape), kernels_of(ir::Op::kCopy));
+}
+
+TEST(CoverageRules, DtypesFromKernelNames) {
+  EXPECT_EQ(kernel_dtypes(KernelId::kConv2dF32), "float32");
+  EXPECT_EQ(kernel_dtypes(KernelId::kConv2dS81x1Dsp), "int8");
+  EXPECT_EQ(kernel_dtypes(KernelId::kConv2dS16), "int16");
+  EXPECT_EQ(kernel_dtypes(KernelId::kRequantizeU8S8), "uint8->int8");
+  EXPECT_EQ(kernel_dtypes(KernelId::kQuantizeF32S16), "float32->int16");
+  EXPECT_EQ(kernel_dtypes(KernelId::kTranspose), "any");
+}
+
+TEST(CoverageRules, ConvolutionLine) {
+  const Coverage c = coverage_of({ir::Op::kConv2d});
+  EXPECT_EQ(c.dtypes, (std::vector<std::string>{"float32", "int8", "int16"}));
+  EXPECT_EQ(c.optimized, (std::vector<std::string>{"dsp: int8 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)",
+                                                   "mve: int8 (cortex-m55)", "v6m: int8 (cortex-m0plus)"}));
+  EXPECT_EQ(coverage_line("CONV_2D", c),
+            "  CONV_2D                       float32 int8 int16            dsp: int8 (cortex-m4 cortex-m7 cortex-m33 "
+            "cortex-m55); mve: int8 (cortex-m55); v6m: int8 (cortex-m0plus)");
+  // A reshape an operator adds does not make it "any".
+  EXPECT_EQ(coverage_of({ir::Op::kSoftmax, ir::Op::kReshape}).dtypes, (std::vector<std::string>{"float32", "int8"}));
+  EXPECT_EQ(coverage_of({ir::Op::kPad}).dtypes, (std::vector<std::string>{"any"}));
+}
+
+}  // namespace coverage_test
+}  // namespace mote::lower
