@@ -110,6 +110,19 @@ TEST(SpaceToBatch, MatchesTheContract) {
   expect_space_to_batch<float>(DType::kFloat32, {1, 2, 2, 1}, {4, 2, 2, 1}, {2, 2, 1, 1, {}}, 0.0f);
 }
 
+// Every case (what, in, out, p: int8 tensors and the params) fails `entry`'s check.
+template <typename Case, size_t N>
+void expect_all_refused(const Case (&cases)[N], const KernelEntry& entry) {
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    TestOp op;
+    op.add_input(DType::kInt8, c.in);
+    op.add_output(DType::kInt8, c.out);
+    op.set_params(c.p);
+    EXPECT_EQ(op.check(entry), Status::kBadParams);
+  }
+}
+
 TEST(BatchToSpace, CheckRefusesMismatchedShapesAndParams) {
   struct Case {
     const char* what;
@@ -122,14 +135,7 @@ TEST(BatchToSpace, CheckRefusesMismatchedShapesAndParams) {
                         {"output past the image", {4, 2, 3, 2}, {1, 4, 6, 2}, {2, 2, 1, 0}},
                         {"channels", {4, 2, 3, 2}, {1, 4, 6, 1}, {2, 2, 0, 0}},
                         {"rank 3 with a width block", {4, 3, 2}, {1, 6, 2}, {2, 2, 0, 0}}};
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.what);
-    TestOp op;
-    op.add_input(DType::kInt8, c.in);
-    op.add_output(DType::kInt8, c.out);
-    op.set_params(c.p);
-    EXPECT_EQ(op.check(kBatchToSpaceEntry), Status::kBadParams);
-  }
+  expect_all_refused(cases, kBatchToSpaceEntry);
 }
 
 TEST(SpaceToBatch, CheckRefusesMismatchedShapesAndParams) {
@@ -143,14 +149,7 @@ TEST(SpaceToBatch, CheckRefusesMismatchedShapesAndParams) {
                         {"batch", {1, 4, 6, 2}, {2, 2, 3, 2}, {2, 2, 0, 0, {}}},
                         {"pad past the output", {1, 4, 6, 2}, {4, 2, 3, 2}, {2, 2, 1, 0, {}}},
                         {"rank 3 with a left pad", {1, 4, 2}, {2, 2, 2}, {2, 1, 0, 1, {}}}};
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.what);
-    TestOp op;
-    op.add_input(DType::kInt8, c.in);
-    op.add_output(DType::kInt8, c.out);
-    op.set_params(c.p);
-    EXPECT_EQ(op.check(kSpaceToBatchEntry), Status::kBadParams);
-  }
+  expect_all_refused(cases, kSpaceToBatchEntry);
 }
 
 }  // namespace batch_to_space_test
