@@ -1,8 +1,8 @@
 // Lowering of the data movement ops: transpose, concat, pad, reshape and copy,
-// strided_slice, depth_to_space, space_to_depth, batch_to_space and space_to_batch.
-// Their kernels move elements of any dtype unchanged (quantized values too, as TFLite
-// Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE, TRANSPOSE and the space/depth/batch ops
-// copy them),
+// strided_slice, gather, gather_nd, depth_to_space, space_to_depth, batch_to_space and
+// space_to_batch. Their kernels move elements of any dtype unchanged (quantized values
+// too, as TFLite Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE, TRANSPOSE and the
+// space/depth/batch ops copy them),
 // so one lowering serves every dtype; on quantized tensors concat requires its inputs
 // quantized like its output, and pad quantizes its value with the output's parameters.
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "batch_to_space/batch_to_space.h"
 #include "concat/concat.h"
 #include "depth_to_space/depth_to_space.h"
+#include "gather/gather.h"
 #include "pad/pad.h"
 #include "space_to_batch/space_to_batch.h"
 #include "space_to_depth/space_to_depth.h"
@@ -314,6 +315,56 @@ LoweredOp lower_strided_slice(const NodeLowering& l) {
            std::to_string(elements) + " elements");
   }
   return lowered(KernelId::kStridedSlice, params_bytes(p));
+}
+
+// gather: x's slices along `axis` at the int32 indices, batch by batch (mote_ops.md).
+LoweredOp lower_gather(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& indices = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  const int64_t axis = l.node().get_int("axis", 0);
+  const int64_t batch_dims = l.node().get_int("batch_dims", 0);
+  const int64_t rank = static_cast<int64_t>(in.shape.size());
+  const int64_t index_rank = static_cast<int64_t>(indices.shape.size());
+  if (axis < 0 || axis >= rank || batch_dims < 0 || batch_dims > axis || batch_dims > index_rank) {
+    l.fail("axis " + std::to_string(axis) + " and batch_dims " + std::to_string(batch_dims) +
+           " do not fit input " + shape_string(in.shape) + " and indices " + shape_string(indices.shape));
+  }
+  l.expect_dtype(indices, "indices", DType::kInt32);
+  l.expect_dtype(out, "output", in.dtype);
+  ir::Shape expected(in.shape.begin(), in.shape.begin() + axis);
+  for (int64_t i = 0; i < batch_dims; ++i) {
+    if (indices.shape[i] != in.shape[i]) {
+      l.fail("indices " + shape_string(indices.shape) + " differ from input " + shape_string(in.shape) +
+             " in the first " + std::to_string(batch_dims) + " (batch) dims");
+    }
+  }
+  expected.insert(expected.end(), indices.shape.begin() + batch_dims, indices.shape.end());
+  expected.insert(expected.end(), in.shape.begin() + axis + 1, in.shape.end());
+  l.expect_shape(out, "output", expected);
+  GatherParams p{};
+  p.axis = static_cast<uint32_t>(axis);
+  p.batch_dims = static_cast<uint32_t>(batch_dims);
+  return lowered(KernelId::kGather, params_bytes(p));
+}
+
+// gather_nd: x's slices at the coordinate rows of the int32 indices (mote_ops.md).
+LoweredOp lower_gather_nd(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& indices = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  l.expect_dtype(indices, "indices", DType::kInt32);
+  l.expect_dtype(out, "output", in.dtype);
+  if (indices.shape.empty() || indices.shape.back() > static_cast<int64_t>(in.shape.size())) {
+    l.fail("indices " + shape_string(indices.shape) + " must end in a dim of at most the input's rank " +
+           std::to_string(in.shape.size()));
+  }
+  ir::Shape expected(indices.shape.begin(), indices.shape.end() - 1);
+  expected.insert(expected.end(), in.shape.begin() + indices.shape.back(), in.shape.end());
+  l.expect_shape(out, "output", expected);
+  return lowered(KernelId::kGatherNd);
 }
 
 }  // namespace mote::lower

@@ -59,6 +59,8 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kReshape:
     case Op::kCopy: return lower_copy(l);
     case Op::kStridedSlice: return lower_strided_slice(l);
+    case Op::kGather: return lower_gather(l);
+    case Op::kGatherNd: return lower_gather_nd(l);
     case Op::kResizeNearest: return lower_resize_nearest(l);
     case Op::kResizeBilinear: return lower_resize_bilinear(l);
     case Op::kDepthToSpace: return lower_depth_to_space(l);

@@ -194,6 +194,8 @@ LoweredOp lower_concat(const NodeLowering& l);
 LoweredOp lower_pad(const NodeLowering& l);
 LoweredOp lower_copy(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
+LoweredOp lower_gather(const NodeLowering& l);
+LoweredOp lower_gather_nd(const NodeLowering& l);
 LoweredOp lower_depth_to_space(const NodeLowering& l);
 LoweredOp lower_space_to_depth(const NodeLowering& l);
 LoweredOp lower_batch_to_space(const NodeLowering& l);

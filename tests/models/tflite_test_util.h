@@ -59,6 +59,7 @@ inline const std::vector<TfliteModel>& tflm_golden_models() {
       {"yolo-fastest_192_face_v4", "ethos-u/yolo-fastest_192_face_v4.tflite", QemuRuns::kCortexM4},
       {"dncnn_color_blind_quant", "realworld/dncnn_color_blind_quant.tflite", QemuRuns::kHostOnly, true},
       {"zero_dce_pp_quant", "realworld/zero_dce_pp_quant.tflite", QemuRuns::kHostOnly, true},
+      {"zero_dce_quant", "ethos-u/zero_dce_quant.tflite", QemuRuns::kHostOnly, true},
   };
   return models;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -128,12 +129,16 @@ class TfliteImporter {
         {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
         {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
+        {B::GATHER, [](TfliteImporter& i) { i.gather(); }, {Op::kGather}},
+        {B::GATHER_ND, [](TfliteImporter& i) { i.gather_nd(); }, {Op::kGatherNd}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
         {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
         {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
+        {B::PACK, [](TfliteImporter& i) { i.pack(); }, {Op::kReshape, Op::kConcat}},
         {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
         {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
         {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
@@ -143,9 +148,12 @@ class TfliteImporter {
         {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
         {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
         {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
+        {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
         {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
         {B::SPACE_TO_DEPTH, [](TfliteImporter& i) { i.space_to_depth(); }, {Op::kSpaceToDepth}},
-        {B::SQUEEZE, [](TfliteImporter& i) { i.reshape(1, 1); }, {Op::kReshape}},
+        {B::SPLIT, [](TfliteImporter& i) { i.split(); }, {Op::kStridedSlice}},
+        {B::SPLIT_V, [](TfliteImporter& i) { i.split_v(); }, {Op::kStridedSlice}},
+        {B::SQUEEZE, [](TfliteImporter& i) { i.squeeze(); }, {Op::kReshape}},
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
         {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
         {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
@@ -153,6 +161,7 @@ class TfliteImporter {
         {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
         {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
+        {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
     };
     return table;
   }
@@ -459,13 +468,20 @@ class TfliteImporter {
 
   int input_count() const { return op_->inputs() ? static_cast<int>(op_->inputs()->size()) : 0; }
 
+  int output_count() const { return op_->outputs() ? static_cast<int>(op_->outputs()->size()) : 0; }
+
+  // Between min and max inputs and one output; expect_input_count alone for the ops
+  // with several outputs (SPLIT, SPLIT_V, UNPACK).
   void expect_inputs(int min, int max) const {
+    expect_input_count(min, max);
+    if (output_count() != 1) fail_op("has " + std::to_string(output_count()) + " outputs, expected 1");
+  }
+
+  void expect_input_count(int min, int max) const {
     const int n = input_count();
     if (n < min || n > max)
       fail_op("has " + std::to_string(n) + " inputs, expected " +
               (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)));
-    const int outputs = op_->outputs() ? static_cast<int>(op_->outputs()->size()) : 0;
-    if (outputs != 1) fail_op("has " + std::to_string(outputs) + " outputs, expected 1");
   }
 
   // Input k: its ir id, or kNoTensor when absent, -1 (an omitted optional input) or an
@@ -540,6 +556,13 @@ class TfliteImporter {
     if (T(id).shape != expected)
       fail_op(role + " '" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", expected " +
               ints_string(expected));
+  }
+
+  // Tensor `id` has the dtype of the operator's input x (ops that move elements).
+  void expect_input_dtype(int id, const std::string& role, int x) const {
+    if (T(id).dtype != T(x).dtype)
+      fail_op(role + " '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected the input's " +
+              dtype_name(T(x).dtype));
   }
 
   // Reads a constant int32/int64 tensor (axes, paddings, slice bounds).
@@ -868,8 +891,8 @@ class TfliteImporter {
     emit(op, {x}, {y});
   }
 
-  // RESHAPE (the new_shape input or option is redundant with the static output shape)
-  // and SQUEEZE: the same bytes under a new shape.
+  // RESHAPE (the new_shape input or option is redundant with the static output shape):
+  // the same bytes under a new shape.
   void reshape(int min_inputs, int max_inputs) {
     expect_inputs(min_inputs, max_inputs);
     const int x = required_input(0, "input");
@@ -878,6 +901,57 @@ class TfliteImporter {
       fail_op("output '" + T(y).name + "' of shape " + ints_string(T(y).shape) + " has " +
               std::to_string(T(y).elements()) + " elements, the input " + ints_string(T(x).shape) +
               " has " + std::to_string(T(x).elements()));
+    emit(ir::Op::kReshape, {x}, {y});
+  }
+
+  // SQUEEZE: the input without the dims of size 1 that squeeze_dims lists (each in
+  // [-rank, rank)), or without all of them when it lists none; a reshape.
+  void squeeze() {
+    expect_inputs(1, 1);
+    const auto* o = options<fb::SqueezeOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    std::vector<bool> squeezed(in.size(), false);
+    const auto* dims = o ? o->squeeze_dims() : nullptr;
+    if (!dims || dims->size() == 0) {
+      for (int64_t i = 0; i < rank; ++i) squeezed[i] = in[i] == 1;
+    } else {
+      for (int32_t d : *dims) {
+        const int64_t axis = d < 0 ? d + rank : d;
+        if (axis < 0 || axis >= rank || in[axis] != 1)
+          fail_option("squeeze_dims", shape_of(dims), "input '" + T(x).name + "' has shape " + ints_string(in));
+        squeezed[axis] = true;
+      }
+    }
+    ir::Shape expected;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!squeezed[i]) expected.push_back(in[i]);
+    expect_shape(y, "output", expected);
+    emit(ir::Op::kReshape, {x}, {y});
+  }
+
+  // EXPAND_DIMS: inputs input, axis (a constant int32/int64 of one value in
+  // [-rank - 1, rank]); the input with a dim of 1 inserted before input axis `axis` (a
+  // negative one counts from the end of the output); a reshape.
+  void expand_dims() {
+    expect_inputs(2, 2);
+    options<fb::ExpandDimsOptions>(false);
+    const int x = required_input(0, "input");
+    const int axis_t = constant_input(1, "axis");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    const std::vector<int64_t> values = read_ints(axis_t, "axis");
+    if (values.size() != 1)
+      fail_op("axis '" + T(axis_t).name + "' has shape " + ints_string(T(axis_t).shape) + ", expected one value");
+    const int64_t axis = values[0] < 0 ? values[0] + rank + 1 : values[0];
+    if (axis < 0 || axis > rank)
+      fail_op("axis " + std::to_string(values[0]) + " out of range for input of shape " + ints_string(in));
+    ir::Shape expected = in;
+    expected.insert(expected.begin() + axis, 1);
+    expect_shape(y, "output", expected);
     emit(ir::Op::kReshape, {x}, {y});
   }
 
@@ -997,13 +1071,19 @@ class TfliteImporter {
     n.attrs["value"] = value;
   }
 
-  void concat() {
+  // Every input of an operator taking any number of them (at least one) and one output.
+  std::vector<int> all_inputs() {
     const int count = input_count();
     if (count < 1) fail_op("has no inputs");
     expect_inputs(1, count);
-    const auto* o = options<fb::ConcatenationOptions>(false);
     std::vector<int> inputs;
     for (int k = 0; k < count; ++k) inputs.push_back(required_input(k, "input " + std::to_string(k)));
+    return inputs;
+  }
+
+  void concat() {
+    const auto* o = options<fb::ConcatenationOptions>(false);
+    const std::vector<int> inputs = all_inputs();
     const int y = output(0);
     const ir::Shape& first = T(inputs[0]).shape;
     const int64_t rank = static_cast<int64_t>(first.size());
@@ -1101,6 +1181,297 @@ class TfliteImporter {
     n.attrs["begin"] = begin;
     n.attrs["strides"] = s;
     n.attrs["sizes"] = sizes;
+  }
+
+  // An axis input (SPLIT, SPLIT_V): a constant int32 tensor of one value (TFLite reads
+  // its first int32) in [-rank, rank) of input x; returned non-negative.
+  int64_t axis_input(int k, int x) {
+    const int id = constant_input(k, "axis");
+    if (T(id).dtype != DType::kInt32)
+      fail_op("axis '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
+    if (T(id).elements() != 1)
+      fail_op("axis '" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", expected one value");
+    const int64_t rank = static_cast<int64_t>(T(x).shape.size());
+    const int64_t axis = read_ints(id, "axis")[0];
+    if (axis < -rank || axis >= rank)
+      fail_op("axis " + std::to_string(axis) + " out of range for input of shape " + ints_string(T(x).shape));
+    return axis < 0 ? axis + rank : axis;
+  }
+
+  // y: the box of x from `begin` with `sizes` elements per input axis (stride 1), its
+  // shape those sizes or fewer axes (a dropped one of size 1). One strided_slice: TFLite
+  // Micro copies the bytes, quantized values stay unchanged.
+  void emit_slice(int x, int y, const std::vector<int64_t>& begin, const std::vector<int64_t>& sizes) {
+    ir::Node& n = emit(ir::Op::kStridedSlice, {x}, {y});
+    n.attrs["begin"] = begin;
+    n.attrs["strides"] = std::vector<int64_t>(begin.size(), 1);
+    n.attrs["sizes"] = sizes;
+  }
+
+  // y: x sliced along `axis` from `start`, `size` elements there.
+  void emit_axis_slice(int x, int y, int64_t axis, int64_t start, int64_t size) {
+    std::vector<int64_t> begin(T(x).shape.size(), 0);
+    begin[axis] = start;
+    ir::Shape sizes = T(x).shape;
+    sizes[axis] = size;
+    emit_slice(x, y, begin, sizes);
+  }
+
+  // The outputs of SPLIT / SPLIT_V, each of the input's shape and dtype but along `axis`,
+  // where they take consecutive ranges of sizes[k].
+  void emit_split(int x, int64_t axis, const std::vector<int>& outputs, const std::vector<int64_t>& sizes) {
+    int64_t start = 0;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const std::string role = "output " + std::to_string(k);
+      ir::Shape expected = T(x).shape;
+      expected[axis] = sizes[k];
+      expect_shape(outputs[k], role, expected);
+      expect_input_dtype(outputs[k], role, x);
+      emit_axis_slice(x, outputs[k], axis, start, sizes[k]);
+      start += sizes[k];
+    }
+  }
+
+  // Every output of the operator; `count`, the file's option counting them (num_splits,
+  // num; nullopt without an options table), must agree.
+  std::vector<int> counted_outputs(const std::string& option, std::optional<int32_t> count) {
+    std::vector<int> outputs;
+    for (int k = 0; k < output_count(); ++k) outputs.push_back(output(k));
+    if (count && *count != output_count())
+      fail_option(option, std::to_string(*count), "the operator has " + std::to_string(output_count()) + " outputs");
+    return outputs;
+  }
+
+  // SPLIT: inputs axis, input; num_splits equal parts along the axis, one per output.
+  void split() {
+    expect_input_count(2, 2);
+    const auto* o = options<fb::SplitOptions>(false);
+    const int x = required_input(1, "input");
+    const int64_t axis = axis_input(0, x);
+    const std::vector<int> outputs = counted_outputs("num_splits", o ? std::optional(o->num_splits()) : std::nullopt);
+    const int64_t parts = static_cast<int64_t>(outputs.size());
+    const int64_t dim = T(x).shape[axis];
+    if (dim % parts != 0)
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(T(x).shape) + " does not split into " +
+              std::to_string(parts) + " equal parts along axis " + std::to_string(axis));
+    emit_split(x, axis, outputs, std::vector<int64_t>(outputs.size(), dim / parts));
+  }
+
+  // SPLIT_V: inputs input, size_splits, axis; output k takes size_splits[k] along the
+  // axis, one entry -1 standing for what the others leave. TFLite Micro reads the sizes
+  // from the output shapes, so size_splits may be a runtime tensor; a constant one must
+  // agree with them.
+  void split_v() {
+    expect_input_count(3, 3);
+    const auto* o = options<fb::SplitVOptions>(false);
+    const int x = required_input(0, "input");
+    const int sizes_t = required_input(1, "size_splits");
+    const int64_t axis = axis_input(2, x);
+    const std::vector<int> outputs = counted_outputs("num_splits", o ? std::optional(o->num_splits()) : std::nullopt);
+    const int64_t parts = static_cast<int64_t>(outputs.size());
+    const int64_t dim = T(x).shape[axis];
+    std::vector<int64_t> sizes;
+    if (T(sizes_t).is_constant) {
+      sizes = read_ints(sizes_t, "size_splits");
+      if (T(sizes_t).shape.size() != 1 || static_cast<int64_t>(sizes.size()) != parts)
+        fail_op("size_splits '" + T(sizes_t).name + "' has shape " + ints_string(T(sizes_t).shape) +
+                ", expected [" + std::to_string(parts) + "] (one size per output)");
+      const auto rest = std::find(sizes.begin(), sizes.end(), -1);
+      int64_t sum = 0;
+      for (auto it = sizes.begin(); it != sizes.end(); ++it) {
+        if (it != rest && *it < 0)
+          fail_op("size_splits " + ints_string(sizes) + " not supported (a negative size other than one -1)");
+        if (it != rest) sum += *it;
+      }
+      if (rest != sizes.end() && sum <= dim) *rest = dim - sum;
+      else if (sum != dim)
+        fail_op("size_splits " + ints_string(sizes) + " do not sum to " + std::to_string(dim) +
+                ", the input's dim along axis " + std::to_string(axis));
+    } else {
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        const ir::Shape& s = T(outputs[k]).shape;
+        sizes.push_back(s.size() == T(x).shape.size() ? s[axis] : 0);
+      }
+      if (std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != dim)
+        fail_op("the outputs' sizes " + ints_string(sizes) + " along axis " + std::to_string(axis) +
+                " do not sum to the input's " + std::to_string(dim));
+    }
+    emit_split(x, axis, outputs, sizes);
+  }
+
+  // SLICE: inputs input, begin, size (constants of one type, int32 or int64, one value per
+  // input axis); along axis i the output takes size[i] elements from begin[i] (size -1:
+  // to the end), begin in [0, dim]. One strided_slice.
+  void slice() {
+    expect_inputs(3, 3);
+    options<fb::SliceOptions>(false);
+    const int x = required_input(0, "input");
+    const int begin_t = constant_input(1, "begin");
+    const int size_t_ = constant_input(2, "size");
+    const int y = output(0);
+    if (T(begin_t).dtype != T(size_t_).dtype)
+      fail_op("begin '" + T(begin_t).name + "' (" + dtype_name(T(begin_t).dtype) + ") and size '" + T(size_t_).name +
+              "' (" + dtype_name(T(size_t_).dtype) + ") differ in type");
+    const std::vector<int64_t> begin = read_ints(begin_t, "begin");
+    std::vector<int64_t> sizes = read_ints(size_t_, "size");
+    const ir::Shape& in = T(x).shape;
+    if (begin.size() != in.size() || sizes.size() != in.size())
+      fail_op("begin and size must hold " + std::to_string(in.size()) + " values each (input " + ints_string(in) +
+              "), got " + std::to_string(begin.size()) + " and " + std::to_string(sizes.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      const int64_t rest = in[i] - begin[i];
+      if (sizes[i] == -1) sizes[i] = rest;
+      if (begin[i] < 0 || rest < 0 || sizes[i] < 0 || sizes[i] > rest)
+        fail_op("begin " + ints_string(begin) + " and size " + ints_string(read_ints(size_t_, "size")) +
+                " leave the input of shape " + ints_string(in) + " on axis " + std::to_string(i));
+    }
+    expect_shape(y, "output", sizes);
+    emit_slice(x, y, begin, sizes);
+  }
+
+  // PACK: values_count inputs of one shape and dtype stacked along a new output axis
+  // (in [-rank - 1, rank] of the inputs, a negative one counting from the output's end):
+  // each input gets a dim of 1 there (a reshape, which takes the output's quantization:
+  // TFLite Micro copies the bytes unchanged), then one concat.
+  void pack() {
+    const auto* o = options<fb::PackOptions>(true);
+    const std::vector<int> inputs = all_inputs();
+    const int count = static_cast<int>(inputs.size());
+    if (o->values_count() != count)
+      fail_option("values_count", std::to_string(o->values_count()), "the operator has " + std::to_string(count) + " inputs");
+    const int y = output(0);
+    const ir::Shape first = T(inputs[0]).shape;  // a copy: the loop adds tensors
+    const int64_t rank = static_cast<int64_t>(first.size());
+    const int64_t axis = o->axis() < 0 ? o->axis() + rank + 1 : o->axis();
+    if (axis < 0 || axis > rank) fail_option("axis", std::to_string(o->axis()), "input rank " + std::to_string(rank));
+    ir::Shape expected = first;
+    expected.insert(expected.begin() + axis, count);
+    expect_shape(y, "output", expected);
+    ir::Shape expanded = first;
+    expanded.insert(expanded.begin() + axis, 1);
+    std::vector<int> parts;
+    for (int k = 0; k < count; ++k) {
+      const ir::Tensor& t = T(inputs[k]);
+      if (t.shape != first || t.dtype != T(y).dtype)
+        fail_op("input " + std::to_string(k) + " '" + t.name + "' of shape " + ints_string(t.shape) + " (" +
+                dtype_name(t.dtype) + ") differs from the output's " + ints_string(first) + " (" +
+                dtype_name(T(y).dtype) + ") values");
+      ir::Tensor part = t;
+      part.name = T(y).name + "/part" + std::to_string(k);
+      part.shape = expanded;
+      part.quant = T(y).quant;
+      part.is_constant = false;
+      part.data.clear();
+      parts.push_back(graph_.add_tensor(std::move(part)));
+      emit(ir::Op::kReshape, {inputs[k]}, {parts.back()});
+    }
+    emit(ir::Op::kConcat, parts, {y}).attrs["axis"] = axis;
+  }
+
+  // UNPACK: the input's num slices along `axis` (in [-rank, rank)), each without that
+  // axis, one per output: one strided_slice each.
+  void unpack() {
+    expect_input_count(1, 1);
+    const auto* o = options<fb::UnpackOptions>(true);
+    const int x = required_input(0, "input");
+    const ir::Shape in = T(x).shape;  // a copy: the outputs are imported below
+    const int64_t rank = static_cast<int64_t>(in.size());
+    const int64_t axis = o->axis() < 0 ? o->axis() + rank : o->axis();
+    if (axis < 0 || axis >= rank) fail_option("axis", std::to_string(o->axis()), "input rank " + std::to_string(rank));
+    const std::vector<int> outputs = counted_outputs("num", o->num());
+    if (static_cast<int64_t>(outputs.size()) != in[axis])
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(in) + " has " + std::to_string(in[axis]) +
+              " slices along axis " + std::to_string(axis) + ", the operator " + std::to_string(outputs.size()) +
+              " outputs");
+    ir::Shape expected = in;
+    expected.erase(expected.begin() + axis);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      expect_shape(outputs[k], "output " + std::to_string(k), expected);
+      expect_input_dtype(outputs[k], "output " + std::to_string(k), x);
+      emit_axis_slice(x, outputs[k], axis, static_cast<int64_t>(k), 1);
+    }
+  }
+
+  // The indices input k of GATHER / GATHER_ND: int32 only, as in TFLite Micro.
+  int int32_indices(int k) {
+    const int id = required_input(k, "indices");
+    if (T(id).dtype != DType::kInt32)
+      fail_op("indices '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
+    return id;
+  }
+
+  // GATHER: inputs input, indices (int32, constant or computed: TFLite Micro takes both);
+  // options axis (in [-rank, rank)) and batch_dims (in [-rank, rank] of the indices, a
+  // negative one counting from their rank; at most axis), the indices' first batch_dims
+  // dims the input's. The output keeps the input's bytes (quantized values unchanged).
+  // Constant indices must lie in [0, dim of axis); computed ones outside give zero bytes
+  // where TFLite Micro fails the invocation (kernels/gather/gather.h).
+  void gather() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::GatherOptions>(false);
+    const int x = required_input(0, "input");
+    const int indices = int32_indices(1);
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const ir::Shape& index_shape = T(indices).shape;
+    const int64_t rank = static_cast<int64_t>(in.size()), index_rank = static_cast<int64_t>(index_shape.size());
+    const int32_t axis_option = o ? o->axis() : 0, batch_option = o ? o->batch_dims() : 0;
+    const int64_t axis = axis_option < 0 ? axis_option + rank : axis_option;
+    if (axis < 0 || axis >= rank) fail_option("axis", std::to_string(axis_option), "input rank " + std::to_string(rank));
+    const int64_t batch_dims = batch_option < 0 ? batch_option + index_rank : batch_option;
+    if (batch_dims < 0 || batch_dims > index_rank || batch_dims > axis)
+      fail_option("batch_dims", std::to_string(batch_option),
+                  "indices rank " + std::to_string(index_rank) + ", axis " + std::to_string(axis));
+    if (!std::equal(index_shape.begin(), index_shape.begin() + batch_dims, in.begin()))
+      fail_op("indices '" + T(indices).name + "' of shape " + ints_string(index_shape) + " and input '" + T(x).name +
+              "' of shape " + ints_string(in) + " differ in their " + std::to_string(batch_dims) + " batch dims");
+    ir::Shape expected(in.begin(), in.begin() + axis);
+    expected.insert(expected.end(), index_shape.begin() + batch_dims, index_shape.end());
+    expected.insert(expected.end(), in.begin() + axis + 1, in.end());
+    expect_shape(y, "output", expected);
+    expect_input_dtype(y, "output", x);
+    if (T(indices).is_constant) {
+      for (int64_t index : read_ints(indices, "indices"))
+        if (index < 0 || index >= in[axis])
+          fail_op("indices '" + T(indices).name + "' hold " + std::to_string(index) + ", outside [0, " +
+                  std::to_string(in[axis]) + ") of input axis " + std::to_string(axis));
+    }
+    ir::Node& n = emit(ir::Op::kGather, {x, indices}, {y});
+    n.attrs["axis"] = axis;
+    n.attrs["batch_dims"] = batch_dims;
+  }
+
+  // GATHER_ND: inputs input [d0..], indices (int32 [c.., n], constant or computed, n at
+  // most the input's rank and 5 as in TFLite Micro): output (c, i) is the input at the
+  // row's n leading coordinates. Constant rows must lie inside the input; computed ones
+  // outside give zero bytes where TFLite Micro's newer kernels fail the invocation.
+  void gather_nd() {
+    expect_inputs(2, 2);
+    options<fb::GatherNdOptions>(false);
+    const int x = required_input(0, "input");
+    const int indices = int32_indices(1);
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const ir::Shape& index_shape = T(indices).shape;
+    if (in.empty()) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
+    const int64_t depth = index_shape.empty() ? -1 : index_shape.back();
+    if (depth < 0 || depth > static_cast<int64_t>(in.size()) || depth > 5)
+      fail_op("indices '" + T(indices).name + "' of shape " + ints_string(index_shape) +
+              " must end in a dim of at most 5 and the input's rank " + std::to_string(in.size()));
+    ir::Shape expected(index_shape.begin(), index_shape.end() - 1);
+    expected.insert(expected.end(), in.begin() + depth, in.end());
+    expect_shape(y, "output", expected);
+    expect_input_dtype(y, "output", x);
+    if (T(indices).is_constant) {
+      const std::vector<int64_t> rows = read_ints(indices, "indices");
+      for (size_t k = 0; k < rows.size(); ++k) {
+        const int64_t dim = in[k % static_cast<size_t>(depth)];
+        if (rows[k] < 0 || rows[k] >= dim)
+          fail_op("indices '" + T(indices).name + "' hold " + std::to_string(rows[k]) + ", outside [0, " +
+                  std::to_string(dim) + ") of input axis " + std::to_string(k % static_cast<size_t>(depth)));
+      }
+    }
+    emit(ir::Op::kGatherNd, {x, indices}, {y});
   }
 
   // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
