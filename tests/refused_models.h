@@ -6,9 +6,8 @@
 // SharedModels/ArenaAtLowerBound, TflmGoldenCoverage) accept a refusal only for a file
 // listed here, only at its stage and only with this message; any other error fails, and so
 // does a listed file that compiles. A file leaves the list when its operators are
-// supported (issue 17: HARD_SWISH; issue 12:
-// the Vela 'ethos-u' custom op); the TFLite Micro Signal custom ops of the audio
-// preprocessor are out of scope.
+// supported (issue 12: the Vela 'ethos-u' custom op); the TFLite Micro Signal custom ops
+// of the audio preprocessor are out of scope.
 #pragma once
 
 #include <map>
@@ -36,7 +35,6 @@ inline const std::map<std::string, Refusal>& refused_models() {
       {"ethos-u/yolo-fastest_192_face_v4_vela_Y256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/yolo-fastest_192_face_v4_vela_Z256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/zero_dce_quant_vela.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
-      {"realworld/Mobilenet_v3_small_quant.tflite", {kImport, "operator 4: op code 117 (HARD_SWISH) not supported"}},
       {"tflite/tflm/audio_preprocessor_float.tflite", {kImport, "operator 0: custom op 'SignalWindow' not supported"}},
       {"tflite/tflm/audio_preprocessor_int8.tflite", {kImport, "operator 0: custom op 'SignalWindow' not supported"}},
   };

@@ -124,20 +124,54 @@ LoweredOp lower_div(const NodeLowering& l) {
   return binary_f32(l, KernelId::kDivF32);
 }
 
-// clamp (float32): min, max (double, default -inf/+inf) as the kernel's bounds.
+// clamp: min, max (double, default -inf/+inf). float32: the kernel's bounds as they are;
+// int8, int16: TFLite's quantized RELU family (ReluX): the input requantized to the
+// output's scale, the bounds quantized in it. Attribute requantize = 0 (TFLite Micro's
+// RELU6) keeps the input's quantized values: the bounds in the input's quantization, no
+// rescaling. ratio_in_float = 1 (TFLite's RELU_N1_TO_1, RELU_0_TO_1) forms the scale
+// ratio in float as TFLite's ReluPrepare does.
 LoweredOp lower_clamp(const NodeLowering& l) {
-  if (l.quantized()) fail_no_integer_kernel(l);
-  check_same_shape_unary(l);
+  const DType dtype = check_same_shape_unary(l);
   const double lo = l.node().get_float("min", -std::numeric_limits<double>::infinity());
   const double hi = l.node().get_float("max", std::numeric_limits<double>::infinity());
   if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
     l.fail("range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is empty or NaN");
   }
-  expect_float32(l);
-  ClampParams p{};
-  p.min = static_cast<float>(lo);
-  p.max = static_cast<float>(hi);
-  return lowered(KernelId::kClampF32, params_bytes(p));
+  if (!l.quantized()) {
+    expect_float32(l);
+    ClampParams p{};
+    p.min = static_cast<float>(lo);
+    p.max = static_cast<float>(hi);
+    return lowered(KernelId::kClampF32, params_bytes(p));
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  ClampQuantParams p{};
+  p.input_zero_point = in_q.zero_point;
+  TensorQuant bounds_q = out_q;
+  const bool requantize = l.node().get_int("requantize", 1) != 0;
+  // TFLite's int16 RELU requantizes symmetric values; TFLM's RELU6 (no requantization)
+  // takes any zero point.
+  if (dtype == DType::kInt16 && requantize) expect_symmetric(l, in_q, out_q);
+  if (!requantize) {
+    bounds_q = in_q;
+    p.output_zero_point = in_q.zero_point;
+    quantize_multiplier(1.0, &p.multiplier, &p.shift);  // exactly x
+  } else {
+    p.output_zero_point = out_q.zero_point;
+    if (l.node().get_int("ratio_in_float", 0) != 0) {
+      requantize_multiplier_float_ratio(in_q.scale, out_q.scale, &p.multiplier, &p.shift);
+    } else {
+      requantize_multiplier(in_q.scale, out_q.scale, &p.multiplier, &p.shift);
+    }
+    expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
+  }
+  if (!clamp_range_quantized(static_cast<float>(lo), static_cast<float>(hi), bounds_q.scale, bounds_q.zero_point,
+                             type_min(dtype), type_max(dtype), &p.act_min, &p.act_max)) {
+    l.fail("range [" + float_string(lo) + ", " + float_string(hi) + "] does not quantize at scale " +
+           float_string(bounds_q.scale) + ", zero point " + std::to_string(bounds_q.zero_point));
+  }
+  return lowered(dtype == DType::kInt8 ? KernelId::kClampS8 : KernelId::kClampS16, params_bytes(p));
 }
 
 // sigmoid, tanh: float32 (no parameters) or int8 (TFLite's fixed output quantization).

@@ -44,6 +44,10 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kSigmoid:
     case Op::kTanh: return lower_sigmoid_tanh(l);
     case Op::kLeakyRelu: return lower_leaky_relu(l);
+    case Op::kHardSwish: return lower_hard_swish(l);
+    case Op::kPrelu: return lower_prelu(l);
+    case Op::kElu: return lower_elu(l);
+    case Op::kLogSoftmax: return lower_log_softmax(l);
     case Op::kSoftmax: return lower_softmax(l);
     case Op::kQuantize: return lower_quantize(l);
     case Op::kDequantize: return lower_dequantize(l);

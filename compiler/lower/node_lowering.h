@@ -183,6 +183,11 @@ LoweredOp lower_leaky_relu(const NodeLowering& l);
 LoweredOp lower_softmax(const NodeLowering& l);
 LoweredOp lower_quantize(const NodeLowering& l);
 LoweredOp lower_dequantize(const NodeLowering& l);
+// activation.cc
+LoweredOp lower_hard_swish(const NodeLowering& l);
+LoweredOp lower_prelu(const NodeLowering& l);
+LoweredOp lower_elu(const NodeLowering& l);
+LoweredOp lower_log_softmax(const NodeLowering& l);
 // pool.cc
 LoweredOp lower_pool2d(const NodeLowering& l);
 LoweredOp lower_mean(const NodeLowering& l);

@@ -56,4 +56,34 @@ void tanh_s8_run(const OpContext& ctx);
 extern const KernelEntry kSigmoidS8Entry;
 extern const KernelEntry kTanhS8Entry;
 
+// ---------------------------------------------------------------------------------------
+// int8 and int16 clamp: TFLite's quantized RELU, RELU6, RELU_N1_TO_1 and RELU_0_TO_1
+// (reference_ops::ReluX, TFLite Micro's ReluQuantized): the input requantized to the
+// output's scale, then clamped. For each element, x = input - input_zero_point:
+//   out = clamp(output_zero_point + multiply_by_quantized_multiplier(x, multiplier, shift),
+//               act_min, act_max)
+// act_min/act_max are the real bounds quantized in the output's scale and clamped to the
+// type (the compiler derives them as TFLite does). A clamp that keeps the input's
+// quantized values (TFLite Micro's RELU6) has multiplier 2^30, shift 1 (exactly x) and
+// output_zero_point = input_zero_point. check(): zero points in the type, shift in
+// [-31, 30], multiplier >= 0, type min <= act_min <= act_max <= type max.
+struct ClampQuantParams {
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t multiplier, shift;
+  int32_t act_min, act_max;
+};
+
+void clamp_s8(const ClampQuantParams& params, uint32_t count, const int8_t* input,
+              int8_t* output);
+void clamp_s16(const ClampQuantParams& params, uint32_t count, const int16_t* input,
+               int16_t* output);
+
+Status clamp_s8_check(const OpContext& ctx);
+Status clamp_s16_check(const OpContext& ctx);
+void clamp_s8_run(const OpContext& ctx);
+void clamp_s16_run(const OpContext& ctx);
+extern const KernelEntry kClampS8Entry;
+extern const KernelEntry kClampS16Entry;
+
 }  // namespace mote

@@ -119,5 +119,79 @@ inline int32_t tanh_q4(int32_t a) {
   return a < 0 ? wrapping_neg(t) : t;
 }
 
+// TFLite's SaturatingRoundingMultiplyByPOTParam for exponent in [0, 30]: x * 2^exponent
+// saturated to int32.
+inline int32_t saturating_multiply_by_pot(int32_t x, int exponent) {
+  return exponent == 0 ? x : saturating_left_shift(x, exponent);
+}
+
+// TFLite's SaturatingAddNonGemmlowp / SaturatingSub on int32: exact, saturated.
+inline int32_t saturating_add(int32_t a, int32_t b) {
+  const int64_t sum = static_cast<int64_t>(a) + b;
+  return static_cast<int32_t>(sum > INT32_MAX ? INT32_MAX : (sum < INT32_MIN ? INT32_MIN : sum));
+}
+inline int32_t saturating_sub(int32_t a, int32_t b) {
+  const int64_t diff = static_cast<int64_t>(a) - b;
+  return static_cast<int32_t>(diff > INT32_MAX ? INT32_MAX : (diff < INT32_MIN ? INT32_MIN : diff));
+}
+
+// gemmlowp Rescale<kTo> of a Q(kFrom) value: a saturating left shift when kFrom > kTo,
+// a rounding right shift when kFrom < kTo.
+template <int kFrom, int kTo>
+inline int32_t rescale(int32_t a) {
+  if constexpr (kFrom > kTo) return saturating_left_shift(a, kFrom - kTo);
+  if constexpr (kFrom < kTo) return rounding_divide_by_pot(a, kTo - kFrom);
+  return a;
+}
+
+// TFLite's log_x_for_x_greater_than_or_equal_to_1 (kernels/internal/common.h): ln(x) for
+// x >= 1 in Q(kInputIntegerBits), result in Q(kOutputIntegerBits). x = 2^k * r with r in
+// [sqrt(1/2), sqrt(2)) chosen from two candidate normalisations (the one with r nearer 1),
+// then ln(x) = k * ln 2 + a rational approximation of ln(r), accumulated in
+// Q(kOutputIntegerBits + 1) and rescaled. x must be positive.
+template <int kOutputIntegerBits, int kInputIntegerBits>
+inline int32_t log_x_for_x_greater_than_or_equal_to_1(int32_t x) {
+  constexpr int kAccumIntegerBits = kOutputIntegerBits + 1;
+  constexpr int32_t kLog2 = 1488522236;          // ln 2, Q0
+  constexpr int32_t kSqrtSqrtHalf = 1805811301;  // 0.5^(1/4)
+  constexpr int32_t kSqrtHalf = 1518500250;      // 0.5^(1/2)
+  constexpr int32_t kOneQuarter = 536870912;
+  constexpr int32_t kAlphaN = 117049297;    // 11/240 * 2^(1/4)
+  constexpr int32_t kAlphaD = 127690142;    // 1/20 * 2^(1/4)
+  constexpr int32_t kAlphaI = 1057819769;   // 2 / 2^(1/4) - 2^(1/4)
+  constexpr int32_t kAlphaF = 638450708;    // 1/4 * 2^(1/4)
+  const int32_t shifted_quarter = rescale<0, kAccumIntegerBits>(kOneQuarter);
+
+  // Candidate a: x normalised to [1/2, 1), times sqrt(1/2) and 2.
+  const int z_a_headroom_plus_1 = count_leading_zeros(static_cast<uint32_t>(x));
+  const int32_t r_a_tmp = saturating_multiply_by_pot(x, z_a_headroom_plus_1 - 1);
+  const int32_t r_a = saturating_multiply_by_pot(mul(r_a_tmp, kSqrtHalf), 1);
+  const int32_t z_a_pow_2_adj = saturating_add(
+      saturating_multiply_by_pot(kInputIntegerBits - z_a_headroom_plus_1, 31 - kAccumIntegerBits),
+      shifted_quarter);
+  // Candidate b: x * sqrt(1/2) normalised.
+  const int32_t z_b = mul(x, kSqrtHalf);
+  const int z_b_headroom = count_leading_zeros(static_cast<uint32_t>(z_b)) - 1;
+  const int32_t r_b = saturating_multiply_by_pot(x, z_b_headroom);
+  const int32_t z_b_pow_2_adj = saturating_sub(
+      saturating_multiply_by_pot(kInputIntegerBits - z_b_headroom, 31 - kAccumIntegerBits),
+      shifted_quarter);
+
+  const int32_t r = r_a < r_b ? r_a : r_b;
+  const int32_t z_pow_2_adj = z_a_pow_2_adj > z_b_pow_2_adj ? z_a_pow_2_adj : z_b_pow_2_adj;
+
+  const int32_t p = rounding_half_sum(r, kSqrtSqrtHalf);
+  int32_t q = wrapping_sub(r, kSqrtSqrtHalf);
+  q = wrapping_add(q, q);
+  const int32_t common_sq = mul(q, q);
+  const int32_t num = wrapping_add(mul(q, r), mul(mul(q, common_sq), kAlphaN));
+  const int32_t denom_minus_one =
+      wrapping_add(mul(p, wrapping_add(wrapping_add(kAlphaI, q), mul(kAlphaD, common_sq))), mul(kAlphaF, q));
+  const int32_t recip_denom = one_over_one_plus_x_for_x_in_0_1(denom_minus_one);
+  const int32_t num_scaled = rescale<0, kAccumIntegerBits>(num);
+  return rescale<kAccumIntegerBits, kOutputIntegerBits>(
+      wrapping_add(mul(z_pow_2_adj, kLog2), mul(num_scaled, recip_denom)));
+}
+
 }  // namespace fixed_point
 }  // namespace mote

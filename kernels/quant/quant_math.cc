@@ -94,6 +94,27 @@ bool activation_range_quantized(FusedActivation activation, float output_scale,
   return true;
 }
 
+bool clamp_range_quantized(float lo, float hi, float scale, int32_t zero_point, int32_t qmin,
+                           int32_t qmax, int32_t* act_min, int32_t* act_max) {
+  int32_t q = 0;
+  *act_min = qmin;
+  *act_max = qmax;
+  if (isfinite(lo)) {
+    if (!quantize_bound(scale, zero_point, lo, &q)) return false;
+    *act_min = q < qmin ? qmin : (q > qmax ? qmax : q);
+  }
+  if (isfinite(hi)) {
+    if (!quantize_bound(scale, zero_point, hi, &q)) return false;
+    *act_max = q < qmin ? qmin : (q > qmax ? qmax : q);
+  }
+  return true;
+}
+
+void requantize_multiplier_float_ratio(float input_scale, float output_scale, int32_t* multiplier,
+                                       int32_t* shift) {
+  quantize_multiplier(static_cast<double>(input_scale / output_scale), multiplier, shift);
+}
+
 void conv_channel_multiplier(float input_scale, float filter_scale, float output_scale,
                              int32_t* multiplier, int32_t* shift) {
   const double effective = static_cast<double>(input_scale) * static_cast<double>(filter_scale) /
@@ -168,6 +189,19 @@ bool softmax_s8_params(float beta, float input_scale, int32_t* input_multiplier,
   return true;
 }
 
+bool log_softmax_s8_params(float input_scale, int32_t* input_multiplier, int32_t* input_left_shift,
+                           int32_t* reverse_scaling_divisor, int32_t* reverse_scaling_right_shift,
+                           int32_t* diff_min) {
+  if (!softmax_s8_params(1.0f, input_scale, input_multiplier, input_left_shift, diff_min)) return false;
+  if (*input_left_shift < 1 || *input_left_shift > 30) return false;
+  const double reverse =
+      static_cast<double>(1 << (31 - *input_left_shift)) / static_cast<double>(*input_multiplier);
+  int32_t left_shift = 0;
+  if (!quantize_multiplier_smaller_than_one(reverse, reverse_scaling_divisor, &left_shift)) return false;
+  *reverse_scaling_right_shift = -left_shift;
+  return true;
+}
+
 bool sigmoid_tanh_s8_params(float input_scale, int32_t* input_multiplier,
                             int32_t* input_left_shift, int32_t* input_range_radius) {
   constexpr int32_t kInputIntegerBits = 4;
@@ -193,6 +227,53 @@ void leaky_relu_multipliers(float input_scale, float alpha, float output_scale,
   quantize_multiplier(static_cast<double>(alpha_real), alpha_multiplier, alpha_shift);
   const float identity_real = input_scale / output_scale;
   quantize_multiplier(static_cast<double>(identity_real), identity_multiplier, identity_shift);
+}
+
+void prelu_multipliers(float input_scale, float alpha_scale, float output_scale,
+                       int32_t* identity_multiplier, int32_t* identity_shift,
+                       int32_t* alpha_multiplier, int32_t* alpha_shift) {
+  const double in = static_cast<double>(input_scale);
+  const double out = static_cast<double>(output_scale);
+  quantize_multiplier(in / out, identity_multiplier, identity_shift);
+  quantize_multiplier(in * static_cast<double>(alpha_scale) / out, alpha_multiplier, alpha_shift);
+}
+
+void elu_s8_table(float input_scale, int32_t input_zero_point, float output_scale,
+                  int32_t output_zero_point, int8_t table[256]) {
+  const float inverse_scale = 1 / output_scale;
+  for (int32_t v = -128; v <= 127; ++v) {
+    const float x = input_scale * static_cast<float>(v - input_zero_point);
+    const float t = x < 0.0f ? expf(x) - 1.0f : x;
+    const float q = roundf(t * inverse_scale) + static_cast<float>(output_zero_point);
+    // TFLite casts q to int32 before clamping; clamping first gives the same for every
+    // q that fits int32 and keeps the cast defined for those that do not.
+    table[v + 128] = static_cast<int8_t>(q < -128.0f ? -128 : (q > 127.0f ? 127 : static_cast<int32_t>(q)));
+  }
+}
+
+namespace {
+
+// TFLite DownScaleInt32ToInt16Multiplier, for a multiplier >= 0.
+int32_t downscale_to_int16_multiplier(int32_t multiplier) {
+  constexpr int32_t kRoundingOffset = 1 << 15;
+  if (multiplier >= INT32_MAX - kRoundingOffset) return INT16_MAX;
+  return (multiplier + kRoundingOffset) >> 16;
+}
+
+}  // namespace
+
+void hard_swish_s8_multipliers(float input_scale, float output_scale,
+                               int32_t* reluish_multiplier, int32_t* reluish_exponent,
+                               int32_t* output_multiplier, int32_t* output_exponent) {
+  const float hires_input_scale = (1.0f / 128.0f) * input_scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  int32_t multiplier = 0;
+  quantize_multiplier(static_cast<double>(hires_input_scale / output_scale), &multiplier,
+                      output_exponent);
+  *output_multiplier = downscale_to_int16_multiplier(multiplier);
+  quantize_multiplier(static_cast<double>(hires_input_scale / reluish_scale), &multiplier,
+                      reluish_exponent);
+  *reluish_multiplier = downscale_to_int16_multiplier(multiplier);
 }
 
 }  // namespace mote

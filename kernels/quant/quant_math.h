@@ -174,6 +174,20 @@ bool activation_range_quantized(FusedActivation activation, float output_scale,
                                 int32_t output_zero_point, int32_t qmin, int32_t qmax,
                                 int32_t* act_min, int32_t* act_max);
 
+// The bounds of a standalone quantized clamp (TFLite's QuantizedReluX, TFLite Micro's
+// CalculateReluOpData and Relu6Prepare): each finite bound quantized as above
+// (zero_point + (int32)roundf(bound / scale)) and clamped to [qmin, qmax]; -inf / +inf
+// give qmin / qmax. False if a quantized bound overflows int32. Host only.
+bool clamp_range_quantized(float lo, float hi, float scale, int32_t zero_point, int32_t qmin,
+                           int32_t qmax, int32_t* act_min, int32_t* act_max);
+
+// TFLite ReluPrepare (tensorflow/lite/kernels/activations.cc, the RELU_N1_TO_1 and
+// RELU_0_TO_1 kernels TFLite Micro does not have): the scale ratio formed in float,
+//   quantize_multiplier(double(input_scale / output_scale)).
+// (TFLite Micro's RELU forms it in double: requantize_multiplier.) Host only.
+void requantize_multiplier_float_ratio(float input_scale, float output_scale, int32_t* multiplier,
+                                       int32_t* shift);
+
 // Per-output-channel multiplier of CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV and
 // per-channel FULLY_CONNECTED (TFLite PopulateConvolutionQuantizationParams):
 //   quantize_multiplier(double(input_scale) * double(filter_scale[c]) / double(output_scale))
@@ -241,6 +255,17 @@ void mean_multiplier(float input_scale, float output_scale, int64_t reduced_coun
 bool softmax_s8_params(float beta, float input_scale, int32_t* input_multiplier,
                        int32_t* input_left_shift, int32_t* diff_min);
 
+// TFLite Micro int8 LOG_SOFTMAX parameters (micro/kernels/log_softmax.cc,
+// PreprocessLogSoftmaxScalingExp with beta 1 and 5 integer bits):
+//   (input_multiplier, input_left_shift, diff_min) = softmax_s8_params(1, input_scale)
+//   reverse = double(1 << (31 - input_left_shift)) / double(input_multiplier)
+//   (reverse_scaling_divisor, -reverse_scaling_right_shift)
+//       = quantize_multiplier_smaller_than_one(reverse)
+// False where TFLite aborts (a multiplier outside its range). Host only.
+bool log_softmax_s8_params(float input_scale, int32_t* input_multiplier, int32_t* input_left_shift,
+                           int32_t* reverse_scaling_divisor, int32_t* reverse_scaling_right_shift,
+                           int32_t* diff_min);
+
 // TFLite int8 LOGISTIC and TANH parameters (micro/kernels/logistic_common.cc, tanh.cc),
 // 4 input integer bits. Not quantize_multiplier: frexp without the 2^31 fix-up.
 //   q, left_shift = frexp(double(input_scale) * 2^27)
@@ -258,5 +283,34 @@ bool sigmoid_tanh_s8_params(float input_scale, int32_t* input_multiplier,
 void leaky_relu_multipliers(float input_scale, float alpha, float output_scale,
                             int32_t* alpha_multiplier, int32_t* alpha_shift,
                             int32_t* identity_multiplier, int32_t* identity_shift);
+
+// TFLite Micro PRELU (micro/kernels/prelu_common.cc, CalculatePreluParams), in double:
+//   identity: quantize_multiplier(double(input_scale) / double(output_scale))
+//   alpha:    quantize_multiplier(double(input_scale) * double(alpha_scale) / double(output_scale))
+// Host only.
+void prelu_multipliers(float input_scale, float alpha_scale, float output_scale,
+                       int32_t* identity_multiplier, int32_t* identity_shift,
+                       int32_t* alpha_multiplier, int32_t* alpha_shift);
+
+// TFLite Micro int8 ELU's lookup table (micro/kernels/elu.cc, PopulateLookupTable), in
+// float: for each v in [-128, 127],
+//   x = input_scale * (v - input_zero_point)
+//   t = x < 0 ? expf(x) - 1 : x
+//   q = roundf(t * (1 / output_scale)) + output_zero_point, clamped to [-128, 127]
+// stored at table[v + 128]. Host only.
+void elu_s8_table(float input_scale, int32_t input_zero_point, float output_scale,
+                  int32_t output_zero_point, int8_t table[256]);
+
+// TFLite int8 HARD_SWISH parameters (micro/kernels/hard_swish_common.cc), float
+// intermediates:
+//   hires_input_scale = input_scale / 128 (float)
+//   output:  quantize_multiplier(double(hires_input_scale / output_scale))
+//   reluish: quantize_multiplier(double(hires_input_scale / (3 / 32768)))
+// each multiplier then reduced to 16 bits (TFLite DownScaleInt32ToInt16Multiplier:
+// (m + 2^15) >> 16, or 32767 when m >= 2^31 - 1 - 2^15). TFLite refuses an output
+// exponent above 0 (the caller checks). Host only.
+void hard_swish_s8_multipliers(float input_scale, float output_scale,
+                               int32_t* reluish_multiplier, int32_t* reluish_exponent,
+                               int32_t* output_multiplier, int32_t* output_exponent);
 
 }  // namespace mote

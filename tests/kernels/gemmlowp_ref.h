@@ -1,6 +1,6 @@
 // A second, independent transcription of gemmlowp's fixed-point exp / logistic / tanh /
-// reciprocal (fixedpoint/fixedpoint.h), for the tests of the integer SOFTMAX, LOGISTIC
-// and TANH kernels. Unlike kernels/quant/fixed_point.h it keeps gemmlowp's typed
+// reciprocal (fixedpoint/fixedpoint.h) and TFLite's log_x_for_x_greater_than_or_equal_to_1,
+// for the tests of the integer SOFTMAX, LOG_SOFTMAX, LOGISTIC and TANH kernels. Unlike kernels/quant/fixed_point.h it keeps gemmlowp's typed
 // structure: a FixedPoint<IntegerBits> value class whose operator* changes the type,
 // Rescale<> between types and constants given as doubles, and it builds on the 128-bit
 // model in quant_test_util.h. Two transcriptions in different styles agreeing on every
@@ -190,6 +190,81 @@ inline std::vector<int8_t> softmax_s8(const std::vector<int8_t>& row, int32_t mu
     }
     const int32_t unsat = ref_rdbpot((scale * exp_of(diff)).raw, exponent);
     out.push_back(static_cast<int8_t>(ref_clamp(int64_t{unsat} - 128, -128, 127)));
+  }
+  return out;
+}
+
+// TFLite's log_x_for_x_greater_than_or_equal_to_1 (kernels/internal/common.h), typed.
+inline int32_t saturate32(i128 v) { return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : static_cast<int32_t>(v)); }
+
+inline int leading_zeros(uint32_t x) {
+  int n = 0;
+  while (n < 32 && ((x << n) & 0x80000000u) == 0) ++n;
+  return n;
+}
+
+template <int kOut, int kIn>
+Fx<kOut> log_x_ge_1(Fx<kIn> input) {
+  constexpr int kAccum = kOut + 1;
+  using Acc = Fx<kAccum>;
+  const Fx<0> log_2 = Fx<0>::from_double(log(2.0));
+  const Fx<0> sqrt_sqrt_half = Fx<0>::from_double(sqrt(sqrt(0.5)));
+  const Fx<0> sqrt_half = Fx<0>::from_double(sqrt(0.5));
+  const Fx<0> one_quarter = Fx<0>::from_double(0.25);
+  const Fx<0> alpha_n = Fx<0>::from_double(11.0 / 240.0 * sqrt(sqrt(2.0)));
+  const Fx<0> alpha_d = Fx<0>::from_double(1.0 / 20.0 * sqrt(sqrt(2.0)));
+  const Fx<0> alpha_i = Fx<0>::from_double(2.0 / sqrt(sqrt(2.0)) - sqrt(sqrt(2.0)));
+  const Fx<0> alpha_f = Fx<0>::from_double(1.0 / 4.0 * sqrt(sqrt(2.0)));
+  const Acc quarter = rescale<kAccum>(one_quarter);
+
+  const Fx<0> z_a{input.raw};
+  const int a_headroom_plus_1 = leading_zeros(static_cast<uint32_t>(z_a.raw));
+  const Fx<0> r_a_tmp{multiply_by_pot(z_a.raw, a_headroom_plus_1 - 1)};
+  const int32_t r_a = multiply_by_pot((r_a_tmp * sqrt_half).raw, 1);
+  const Acc a_pow2{saturate32(static_cast<i128>(multiply_by_pot(kIn - a_headroom_plus_1, 31 - kAccum)) + quarter.raw)};
+  const Fx<0> z_b = z_a * sqrt_half;
+  const int b_headroom = leading_zeros(static_cast<uint32_t>(z_b.raw)) - 1;
+  const int32_t r_b = multiply_by_pot(z_a.raw, b_headroom);
+  const Acc b_pow2{saturate32(static_cast<i128>(multiply_by_pot(kIn - b_headroom, 31 - kAccum)) - quarter.raw)};
+
+  const Fx<0> r{r_a < r_b ? r_a : r_b};
+  const Acc pow2{a_pow2.raw > b_pow2.raw ? a_pow2.raw : b_pow2.raw};
+  const int64_t half_sum = static_cast<int64_t>(r.raw) + sqrt_sqrt_half.raw;
+  const Fx<0> p{static_cast<int32_t>((half_sum + (half_sum >= 0 ? 1 : -1)) / 2)};
+  Fx<0> q = r - sqrt_sqrt_half;
+  q = q + q;
+  const Fx<0> common_sq = q * q;
+  const Fx<0> num = q * r + q * common_sq * alpha_n;
+  const Fx<0> denom_minus_one = p * (alpha_i + q + alpha_d * common_sq) + alpha_f * q;
+  const Fx<0> recip = one_over_one_plus_x(denom_minus_one);
+  const Acc num_scaled = rescale<kAccum>(num);
+  return rescale<kOut>(pow2 * log_2 + num_scaled * recip);
+}
+
+// One row of TFLite's int8 LOG_SOFTMAX (reference_ops::LogSoftmaxQuantized).
+inline std::vector<int8_t> log_softmax_s8(const std::vector<int8_t>& row, int32_t multiplier, int32_t left_shift,
+                                          int32_t reverse_divisor, int32_t reverse_right_shift, int32_t diff_min) {
+  int32_t max = -128;
+  for (int8_t v : row) max = v > max ? v : max;
+  Fx<12> sum{0};
+  for (int8_t v : row) {
+    const int32_t diff = v - max;
+    if (diff >= diff_min) sum = sum + rescale<12>(exp_on_negative_values(Fx<5>{ref_mbqm(diff, multiplier, left_shift)}));
+  }
+  const Fx<5> log_sum = log_x_ge_1<5>(sum);
+  const int32_t limit_from_log = ref_mbqm(wrap32(static_cast<i128>(log_sum.raw) + INT32_MIN), reverse_divisor,
+                                          -reverse_right_shift);
+  const int32_t limit = diff_min - 1 > limit_from_log ? diff_min - 1 : limit_from_log;
+  std::vector<int8_t> out;
+  for (int8_t v : row) {
+    const int32_t diff = v - max;
+    if (diff <= limit) {
+      out.push_back(-128);
+      continue;
+    }
+    const int32_t d = ref_mbqm(diff, multiplier, left_shift);
+    const int64_t o = int64_t{ref_rdbpot(wrap32(static_cast<i128>(d) - log_sum.raw), 22)} + 127;
+    out.push_back(static_cast<int8_t>(ref_clamp(o, -128, 127)));
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // (with the softmax input as an extra output where a .presoftmax.npy exists) and run under
 // QEMU; every output element must equal the golden one, and sample 0's executed
 // instructions must match its row of instruction_counts.txt within 1%. Small models run
-// every sample; the large ones (kws, vww, resnet, squeezenet) sample 0 only, to keep the run
+// every sample; the large ones (kws, vww, resnet, squeezenet, mobilenet v3) sample 0 only, to keep the run
 // short. The SeaNet single-layer models run too (on the M0+ and M4), against their golden
 // CSVs.
 #include "instruction_counts.h"
@@ -19,7 +19,7 @@ const char* const kSeanetDevices[] = {"qemu-cortex-m0plus", "qemu-cortex-m4"};
 
 bool is_large(const std::string& name) {
   return name == "kws_ref_model" || name == "vww_96_int8" || name == "pretrainedResnet_quant" ||
-         name == "squeezenet_v1_1_quant";
+         name == "squeezenet_v1_1_quant" || name == "Mobilenet_v3_small_quant";
 }
 
 std::string target_of(const std::string& device) { return device.substr(std::string("qemu-").size()); }

@@ -60,6 +60,7 @@ inline const std::vector<TfliteModel>& tflm_golden_models() {
       {"dncnn_color_blind_quant", "realworld/dncnn_color_blind_quant.tflite", QemuRuns::kHostOnly, true},
       {"zero_dce_pp_quant", "realworld/zero_dce_pp_quant.tflite", QemuRuns::kHostOnly, true},
       {"zero_dce_quant", "ethos-u/zero_dce_quant.tflite", QemuRuns::kHostOnly, true},
+      {"Mobilenet_v3_small_quant", "realworld/Mobilenet_v3_small_quant.tflite", QemuRuns::kCortexM4},
   };
   return models;
 }

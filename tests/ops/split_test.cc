@@ -65,11 +65,14 @@ TEST(Split, EveryAxisAndRankInEveryDtype) {
       [&](size_t n, const MovedType& t) { return split_sample(t, cases[n], rng); });
 }
 
-TEST(Split, ScalarAxisTensor) {
+TEST(Split, ScalarAndInt64AxisTensors) {
   const Case c = {{3, 4, 6}, -1, 3};
   std::mt19937 rng(50);
   const MovedType& t = moved_types()[0];
   expect_op_outputs("split_scalar_axis", split_model(t, c, true), {split_sample(t, c, rng)});
+  ModelSpec int64_axis = split_model(t, c);
+  int64_axis.tensors[0] = TensorSpec("axis", {}, fb::TensorType::INT64, bytes_of(std::vector<int64_t>{-1}));
+  expect_op_outputs("split_int64_axis", int64_axis, {split_sample(t, c, rng)});
 }
 
 TEST(Split, RefusalsAreOneLine) {
@@ -87,10 +90,10 @@ TEST(Split, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("split_runtime_axis", runtime_axis),
             "split_runtime_axis.tflite: operator 0 (SPLIT): axis 'axis' is not constant, not supported");
 
-  ModelSpec int64_axis = split_model(t, {{2, 3, 4, 6}, 3, 2});
-  int64_axis.tensors[0] = TensorSpec("axis", {1}, fb::TensorType::INT64, bytes_of(std::vector<int64_t>{3}));
-  EXPECT_EQ(op_error("split_int64_axis", int64_axis),
-            "split_int64_axis.tflite: operator 0 (SPLIT): axis 'axis' has type int64, expected int32");
+  ModelSpec float_axis = split_model(t, {{2, 3, 4, 6}, 3, 2});
+  float_axis.tensors[0] = TensorSpec("axis", {1}, fb::TensorType::FLOAT32, bytes_of(std::vector<float>{3}));
+  EXPECT_EQ(op_error("split_float_axis", float_axis),
+            "split_float_axis.tflite: operator 0 (SPLIT): axis 'axis' has type float32, expected int32 or int64");
 
   ModelSpec two_axes = split_model(t, {{2, 3, 4, 6}, 3, 2});
   two_axes.tensors[0] = int32_constant("axis", {2}, {3, 3});

@@ -129,12 +129,15 @@ class TfliteImporter {
         {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
         {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
         {B::GATHER, [](TfliteImporter& i) { i.gather(); }, {Op::kGather}},
         {B::GATHER_ND, [](TfliteImporter& i) { i.gather_nd(); }, {Op::kGatherNd}},
+        {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
+        {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
         {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
         {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
@@ -143,12 +146,17 @@ class TfliteImporter {
         {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
         {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
+        {B::PRELU, [](TfliteImporter& i) { i.prelu(); }, {Op::kPrelu}},
         {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
+        {B::RELU, [](TfliteImporter& i) { i.relu(B::RELU); }, {Op::kClamp}},
+        {B::RELU6, [](TfliteImporter& i) { i.relu(B::RELU6); }, {Op::kClamp}},
+        {B::RELU_0_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_0_TO_1); }, {Op::kClamp}},
+        {B::RELU_N1_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_N1_TO_1); }, {Op::kClamp}},
         {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
         {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
         {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
-        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
+        {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
         {B::SPACE_TO_DEPTH, [](TfliteImporter& i) { i.space_to_depth(); }, {Op::kSpaceToDepth}},
         {B::SPLIT, [](TfliteImporter& i) { i.split(); }, {Op::kStridedSlice}},
@@ -883,12 +891,53 @@ class TfliteImporter {
     emit(ir::Op::kSoftmax, {x}, {y}).attrs["beta"] = static_cast<double>(o->beta());
   }
 
+  // LOG_SOFTMAX: along the last axis, beta 1 (its options table is empty).
+  void log_softmax() {
+    ir::Node& n = activation(ir::Op::kLogSoftmax);
+    if (T(n.inputs[0]).shape.empty()) fail_op("input '" + T(n.inputs[0]).name + "' is a scalar, expected rank >= 1");
+  }
+
   void unary(ir::Op op) {
     expect_inputs(1, 1);
     const int x = required_input(0, "input");
     const int y = output(0);
     expect_shape(y, "output", T(x).shape);
     emit(op, {x}, {y});
+  }
+
+  // An elementwise activation with no options (HARD_SWISH, ELU, the RELUs): its input's shape
+  // and dtype.
+  ir::Node& activation(ir::Op op) {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_shape(y, "output", T(x).shape);
+    if (T(y).dtype != T(x).dtype)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected " +
+              dtype_name(T(x).dtype) + " (the input's)");
+    return emit(op, {x}, {y});
+  }
+
+  // RELU [0, inf), RELU6 [0, 6], RELU_N1_TO_1 [-1, 1], RELU_0_TO_1 [0, 1]: a clamp. On
+  // quantized tensors TFLite requantizes to the output's scale, except TensorFlow Lite
+  // Micro's RELU6, which clamps the input's values in its own quantization and ignores the
+  // output's (requantize = 0 when the two differ, so Mote gives what TFLM gives). TFLite's
+  // RELU_N1_TO_1 and RELU_0_TO_1 (TFLM has neither) form the scale ratio in float; TFLite
+  // has them in float32 and int8, and Mote runs their int16 form with the same
+  // arithmetic as TFLite's int16 RELU (symmetric, ReluX).
+  void relu(BuiltinOperator code) {
+    const bool relu6 = code == BuiltinOperator::RELU6;
+    const bool tflite_only = code == BuiltinOperator::RELU_N1_TO_1 || code == BuiltinOperator::RELU_0_TO_1;
+    ir::Node& n = activation(ir::Op::kClamp);
+    const ir::Tensor& x = T(n.inputs[0]);
+    const ir::Tensor& y = T(n.outputs[0]);
+    n.attrs["min"] = code == BuiltinOperator::RELU_N1_TO_1 ? -1.0 : 0.0;
+    if (code == BuiltinOperator::RELU6) n.attrs["max"] = 6.0;
+    if (tflite_only) n.attrs["max"] = 1.0;
+    if (x.quant.empty()) return;
+    if (relu6 && (x.quant.scales != y.quant.scales || x.quant.zero_points != y.quant.zero_points))
+      n.attrs["requantize"] = int64_t{0};
+    if (tflite_only) n.attrs["ratio_in_float"] = int64_t{1};
   }
 
   // RESHAPE (the new_shape input or option is redundant with the static output shape):
@@ -1183,12 +1232,11 @@ class TfliteImporter {
     n.attrs["sizes"] = sizes;
   }
 
-  // An axis input (SPLIT, SPLIT_V): a constant int32 tensor of one value (TFLite reads
-  // its first int32) in [-rank, rank) of input x; returned non-negative.
+  // An axis input (SPLIT, SPLIT_V): a constant tensor of one value in [-rank, rank) of
+  // input x, int32 as converters write it (TFLite Micro reads the first int32 of the data,
+  // which an int64 value gives too, so int64 is taken as well); returned non-negative.
   int64_t axis_input(int k, int x) {
     const int id = constant_input(k, "axis");
-    if (T(id).dtype != DType::kInt32)
-      fail_op("axis '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
     if (T(id).elements() != 1)
       fail_op("axis '" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", expected one value");
     const int64_t rank = static_cast<int64_t>(T(x).shape.size());
@@ -1532,6 +1580,24 @@ class TfliteImporter {
     const int y = output(0);
     expect_shape(y, "output", T(x).shape);
     emit(ir::Op::kLeakyRelu, {x}, {y}).attrs["alpha"] = static_cast<double>(o->alpha());
+  }
+
+  // PRELU: input, alpha (broadcast against it, numpy rules); no options. TFLite's kernel
+  // is 4-D: ranks above 4 are refused.
+  void prelu() {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int alpha = required_input(1, "alpha");
+    const int y = output(0);
+    for (int id : {x, alpha})
+      if (T(id).shape.size() > 4)
+        fail_op("'" + T(id).name + "' has shape " + ints_string(T(id).shape) + ", at most rank 4 is supported");
+    const std::optional<ir::Shape> shape = broadcast_shape(T(x).shape, T(alpha).shape);
+    if (!shape)
+      fail_op("alpha '" + T(alpha).name + "' of shape " + ints_string(T(alpha).shape) +
+              " does not broadcast against input " + ints_string(T(x).shape));
+    expect_shape(y, "output", *shape);
+    emit(ir::Op::kPrelu, {x, alpha}, {y});
   }
 
   // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: input [N,H,W,C], size a constant int32
