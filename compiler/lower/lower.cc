@@ -57,6 +57,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kCopy: return lower_copy(l);
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kLstm: return lower_lstm(l);
+    case Op::kUnary: return lower_unary(l);
   }
   l.fail("is not a Mote op");
 }

@@ -194,5 +194,7 @@ LoweredOp lower_copy(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
 // lstm.cc
 LoweredOp lower_lstm(const NodeLowering& l);
+// math.cc
+LoweredOp lower_unary(const NodeLowering& l);
 
 }  // namespace mote::lower

@@ -132,6 +132,19 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE_CONV:
       case BuiltinOperator::LEAKY_RELU:
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM:
+      case BuiltinOperator::ABS:
+      case BuiltinOperator::NEG:
+      case BuiltinOperator::SIN:
+      case BuiltinOperator::COS:
+      case BuiltinOperator::LOG:
+      case BuiltinOperator::SQRT:
+      case BuiltinOperator::RSQRT:
+      case BuiltinOperator::SQUARE:
+      case BuiltinOperator::EXP:
+      case BuiltinOperator::FLOOR:
+      case BuiltinOperator::CEIL:
+      case BuiltinOperator::ROUND:
+      case BuiltinOperator::LOGICAL_NOT:
         return true;
       default:
         return false;
@@ -660,6 +673,19 @@ class TfliteImporter {
       case BuiltinOperator::TRANSPOSE_CONV: return transpose_conv();
       case BuiltinOperator::LEAKY_RELU: return leaky_relu();
       case BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm();
+      case BuiltinOperator::ABS: return math_unary("abs");
+      case BuiltinOperator::NEG: return math_unary("neg");
+      case BuiltinOperator::SIN: return math_unary("sin");
+      case BuiltinOperator::COS: return math_unary("cos");
+      case BuiltinOperator::LOG: return math_unary("log");
+      case BuiltinOperator::SQRT: return math_unary("sqrt");
+      case BuiltinOperator::RSQRT: return math_unary("rsqrt");
+      case BuiltinOperator::SQUARE: return math_unary("square");
+      case BuiltinOperator::EXP: return math_unary("exp");
+      case BuiltinOperator::FLOOR: return math_unary("floor");
+      case BuiltinOperator::CEIL: return math_unary("ceil");
+      case BuiltinOperator::ROUND: return math_unary("round");
+      case BuiltinOperator::LOGICAL_NOT: return math_unary("logical_not");
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1205,6 +1231,20 @@ class TfliteImporter {
     node.attrs["intermediate_scales"] = scales;
     node.attrs["intermediate_zero_points"] = zero_points;
     graph_.nodes.push_back(std::move(node));
+  }
+
+  // ABS, NEG, SIN, COS, LOG, SQRT, RSQRT, SQUARE, EXP, FLOOR, CEIL, ROUND, LOGICAL_NOT:
+  // unary with the function as `fn` (the op's name in lower case). Their options tables
+  // carry nothing (none is read). Lowering picks the kernel by dtype.
+  void math_unary(const char* fn) {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_shape(y, "output", T(x).shape);
+    if (T(y).dtype != T(x).dtype)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected the input's " +
+              dtype_name(T(x).dtype));
+    emit(ir::Op::kUnary, {x}, {y}).attrs["fn"] = std::string(fn);
   }
 
   std::string path_;

@@ -25,7 +25,8 @@
 //   SOFTMAX softmax, LOGISTIC sigmoid, TANH tanh, RESHAPE/SQUEEZE reshape,
 //   QUANTIZE quantize, DEQUANTIZE dequantize, MEAN mean, PAD/PADV2 pad,
 //   CONCATENATION concat, STRIDED_SLICE strided_slice, TRANSPOSE_CONV transpose_conv,
-//   LEAKY_RELU leaky_relu, UNIDIRECTIONAL_SEQUENCE_LSTM lstm.
+//   LEAKY_RELU leaky_relu, UNIDIRECTIONAL_SEQUENCE_LSTM lstm,
+//   ABS/NEG/SIN/COS/LOG/SQRT/RSQRT/SQUARE/EXP/FLOOR/CEIL/ROUND/LOGICAL_NOT unary (fn).
 // Fused activations NONE, RELU, RELU6, RELU_N1_TO_1 become act_min/act_max (real-valued
 // bounds); TANH and SIGN_BIT are refused. SAME/VALID padding becomes explicit pads
 // computed as TFLite's ComputePaddingHeightWidth does.
