@@ -58,6 +58,14 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kLstm: return lower_lstm(l);
     case Op::kUnary: return lower_unary(l);
+    case Op::kMaximum:
+    case Op::kMinimum: return lower_min_max(l);
+    case Op::kSquaredDifference: return lower_squared_difference(l);
+    case Op::kFloorDiv:
+    case Op::kFloorMod: return lower_floor_div_mod(l);
+    case Op::kCompare: return lower_compare(l);
+    case Op::kLogical: return lower_logical(l);
+    case Op::kSelect: return lower_select(l);
   }
   l.fail("is not a Mote op");
 }

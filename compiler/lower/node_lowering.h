@@ -196,5 +196,11 @@ LoweredOp lower_strided_slice(const NodeLowering& l);
 LoweredOp lower_lstm(const NodeLowering& l);
 // math.cc
 LoweredOp lower_unary(const NodeLowering& l);
+LoweredOp lower_min_max(const NodeLowering& l);
+LoweredOp lower_squared_difference(const NodeLowering& l);
+LoweredOp lower_floor_div_mod(const NodeLowering& l);
+LoweredOp lower_compare(const NodeLowering& l);
+LoweredOp lower_logical(const NodeLowering& l);
+LoweredOp lower_select(const NodeLowering& l);
 
 }  // namespace mote::lower

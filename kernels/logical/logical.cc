@@ -1,6 +1,7 @@
 // Reference logical ops on bool tensors (logical.h).
 #include "logical/logical.h"
 
+#include "elementwise/broadcast_walk.h"
 #include "kernel_util.h"
 
 namespace mote {
@@ -26,5 +27,21 @@ void logical_not_run(const OpContext& ctx) {
 }
 
 const KernelEntry kLogicalNotEntry = {logical_not_check, logical_not_run};
+
+Status logical_binary_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(check_broadcast_binary(ctx, DType::kBool, DType::kBool, sizeof(LogicalBinaryParams)));
+  const int32_t is_or = ctx.params<LogicalBinaryParams>().is_or;
+  return is_or == 0 || is_or == 1 ? Status::kOk : Status::kBadParams;
+}
+
+void logical_binary_run(const OpContext& ctx) {
+  if (ctx.params<LogicalBinaryParams>().is_or) {
+    run_broadcast_binary<uint8_t, uint8_t>(ctx, [](uint8_t a, uint8_t b) -> uint8_t { return a != 0 || b != 0; });
+  } else {
+    run_broadcast_binary<uint8_t, uint8_t>(ctx, [](uint8_t a, uint8_t b) -> uint8_t { return a != 0 && b != 0; });
+  }
+}
+
+const KernelEntry kLogicalBinaryEntry = {logical_binary_check, logical_binary_run};
 
 }  // namespace mote

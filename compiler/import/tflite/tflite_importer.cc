@@ -145,6 +145,20 @@ class TfliteImporter {
       case BuiltinOperator::CEIL:
       case BuiltinOperator::ROUND:
       case BuiltinOperator::LOGICAL_NOT:
+      case BuiltinOperator::MAXIMUM:
+      case BuiltinOperator::MINIMUM:
+      case BuiltinOperator::SQUARED_DIFFERENCE:
+      case BuiltinOperator::FLOOR_DIV:
+      case BuiltinOperator::FLOOR_MOD:
+      case BuiltinOperator::EQUAL:
+      case BuiltinOperator::NOT_EQUAL:
+      case BuiltinOperator::LESS:
+      case BuiltinOperator::LESS_EQUAL:
+      case BuiltinOperator::GREATER:
+      case BuiltinOperator::GREATER_EQUAL:
+      case BuiltinOperator::LOGICAL_AND:
+      case BuiltinOperator::LOGICAL_OR:
+      case BuiltinOperator::SELECT_V2:
         return true;
       default:
         return false;
@@ -686,6 +700,20 @@ class TfliteImporter {
       case BuiltinOperator::CEIL: return math_unary("ceil");
       case BuiltinOperator::ROUND: return math_unary("round");
       case BuiltinOperator::LOGICAL_NOT: return math_unary("logical_not");
+      case BuiltinOperator::MAXIMUM: return math_binary(ir::Op::kMaximum, "");
+      case BuiltinOperator::MINIMUM: return math_binary(ir::Op::kMinimum, "");
+      case BuiltinOperator::SQUARED_DIFFERENCE: return math_binary(ir::Op::kSquaredDifference, "");
+      case BuiltinOperator::FLOOR_DIV: return math_binary(ir::Op::kFloorDiv, "");
+      case BuiltinOperator::FLOOR_MOD: return math_binary(ir::Op::kFloorMod, "");
+      case BuiltinOperator::EQUAL: return math_binary(ir::Op::kCompare, "equal");
+      case BuiltinOperator::NOT_EQUAL: return math_binary(ir::Op::kCompare, "not_equal");
+      case BuiltinOperator::LESS: return math_binary(ir::Op::kCompare, "less");
+      case BuiltinOperator::LESS_EQUAL: return math_binary(ir::Op::kCompare, "less_equal");
+      case BuiltinOperator::GREATER: return math_binary(ir::Op::kCompare, "greater");
+      case BuiltinOperator::GREATER_EQUAL: return math_binary(ir::Op::kCompare, "greater_equal");
+      case BuiltinOperator::LOGICAL_AND: return math_binary(ir::Op::kLogical, "and");
+      case BuiltinOperator::LOGICAL_OR: return math_binary(ir::Op::kLogical, "or");
+      case BuiltinOperator::SELECT_V2: return select_v2();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1245,6 +1273,50 @@ class TfliteImporter {
       fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected the input's " +
               dtype_name(T(x).dtype));
     emit(ir::Op::kUnary, {x}, {y}).attrs["fn"] = std::string(fn);
+  }
+
+  // MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD (output of the inputs'
+  // type); EQUAL ... GREATER_EQUAL as compare, LOGICAL_AND / LOGICAL_OR as logical, with
+  // `fn` (bool output): two inputs of one type, numpy broadcast. Their options tables
+  // carry nothing (none is read).
+  void math_binary(ir::Op op, const char* fn) {
+    expect_inputs(2, 2);
+    const int a = required_input(0, "input 0");
+    const int b = required_input(1, "input 1");
+    const int y = output(0);
+    if (T(b).dtype != T(a).dtype)
+      fail_op("input 1 '" + T(b).name + "' has type " + dtype_name(T(b).dtype) + ", input 0 " + dtype_name(T(a).dtype));
+    const auto shape = broadcast_shape(T(a).shape, T(b).shape);
+    if (!shape)
+      fail_op("inputs of shapes " + ints_string(T(a).shape) + " and " + ints_string(T(b).shape) + " do not broadcast");
+    expect_shape(y, "output", *shape);
+    const bool to_bool = op == ir::Op::kCompare || op == ir::Op::kLogical;
+    const DType out = to_bool ? DType::kBool : T(a).dtype;
+    if (T(y).dtype != out)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected " + dtype_name(out));
+    ir::Node& n = emit(op, {a, b}, {y});
+    if (*fn) n.attrs["fn"] = std::string(fn);
+  }
+
+  // SELECT_V2: condition (bool), x, y broadcast together (numpy rules) to the output.
+  void select_v2() {
+    expect_inputs(3, 3);
+    const int condition = required_input(0, "condition");
+    const int x = required_input(1, "x");
+    const int y_in = required_input(2, "y");
+    const int y = output(0);
+    if (T(condition).dtype != DType::kBool)
+      fail_op("condition '" + T(condition).name + "' has type " + dtype_name(T(condition).dtype) + ", expected bool");
+    if (T(y_in).dtype != T(x).dtype || T(y).dtype != T(x).dtype)
+      fail_op("x, y and the output have types " + std::string(dtype_name(T(x).dtype)) + ", " +
+              dtype_name(T(y_in).dtype) + " and " + dtype_name(T(y).dtype) + ", expected one type");
+    auto shape = broadcast_shape(T(x).shape, T(y_in).shape);
+    if (shape) shape = broadcast_shape(T(condition).shape, *shape);
+    if (!shape)
+      fail_op("condition " + ints_string(T(condition).shape) + ", x " + ints_string(T(x).shape) + " and y " +
+              ints_string(T(y_in).shape) + " do not broadcast");
+    expect_shape(y, "output", *shape);
+    emit(ir::Op::kSelect, {condition, x, y_in}, {y});
   }
 
   std::string path_;

@@ -26,7 +26,10 @@
 //   QUANTIZE quantize, DEQUANTIZE dequantize, MEAN mean, PAD/PADV2 pad,
 //   CONCATENATION concat, STRIDED_SLICE strided_slice, TRANSPOSE_CONV transpose_conv,
 //   LEAKY_RELU leaky_relu, UNIDIRECTIONAL_SEQUENCE_LSTM lstm,
-//   ABS/NEG/SIN/COS/LOG/SQRT/RSQRT/SQUARE/EXP/FLOOR/CEIL/ROUND/LOGICAL_NOT unary (fn).
+//   ABS/NEG/SIN/COS/LOG/SQRT/RSQRT/SQUARE/EXP/FLOOR/CEIL/ROUND/LOGICAL_NOT unary (fn),
+//   MAXIMUM maximum, MINIMUM minimum, SQUARED_DIFFERENCE squared_difference, FLOOR_DIV
+//   floor_div, FLOOR_MOD floor_mod, EQUAL/NOT_EQUAL/LESS/LESS_EQUAL/GREATER/GREATER_EQUAL
+//   compare (fn), LOGICAL_AND/LOGICAL_OR logical (fn), SELECT_V2 select.
 // Fused activations NONE, RELU, RELU6, RELU_N1_TO_1 become act_min/act_max (real-valued
 // bounds); TANH and SIGN_BIT are refused. SAME/VALID padding becomes explicit pads
 // computed as TFLite's ComputePaddingHeightWidth does.
