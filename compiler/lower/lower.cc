@@ -66,6 +66,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kCompare: return lower_compare(l);
     case Op::kLogical: return lower_logical(l);
     case Op::kSelect: return lower_select(l);
+    case Op::kCast: return lower_cast(l);
   }
   l.fail("is not a Mote op");
 }

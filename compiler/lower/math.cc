@@ -2,7 +2,7 @@
 // of elementwise.cc: unary (fn = abs, neg, sin, cos, log, sqrt, rsqrt, square, exp,
 // floor, ceil, round, logical_not), maximum, minimum, squared_difference, floor_div,
 // floor_mod, compare (fn = equal, not_equal, less, less_equal, greater, greater_equal),
-// logical (fn = and, or) and select.
+// logical (fn = and, or), select and cast.
 //
 // unary: float32 takes every function (math_f32, the function in its parameters); int8
 // and int16 take only what TFLM has an integer kernel for (ABS int8/int16, RSQRT int8),
@@ -19,6 +19,7 @@
 // Kernel parameter structs.
 #include "binary_math/binary_math.h"
 #include "logical/logical.h"
+#include "cast/cast.h"
 #include "unary/unary.h"
 
 namespace mote::lower {
@@ -253,6 +254,24 @@ LoweredOp lower_select(const NodeLowering& l) {
   }
   l.expect_shape(l.output(0), "output", expected);
   return lowered(KernelId::kSelect);
+}
+
+// cast: TFLM's pairs (float32, int8, int16, int32, bool -> float32, int8, int16, int32),
+// raw values (quantization is not applied, as TFLM).
+LoweredOp lower_cast(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  l.expect_shape(out, "output", in.shape);
+  const auto numeric = [](DType d) {
+    return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32;
+  };
+  if (!(numeric(in.dtype) || in.dtype == DType::kBool) || !numeric(out.dtype)) {
+    l.fail(std::string("cast from ") + dtype_name(in.dtype) + " to " + dtype_name(out.dtype) +
+           " is not supported (TensorFlow Lite Micro casts float32, int8, int16, int32 and bool to float32, int8, "
+           "int16 and int32)");
+  }
+  return lowered(KernelId::kCast);
 }
 
 }  // namespace mote::lower

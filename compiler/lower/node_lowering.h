@@ -202,5 +202,6 @@ LoweredOp lower_floor_div_mod(const NodeLowering& l);
 LoweredOp lower_compare(const NodeLowering& l);
 LoweredOp lower_logical(const NodeLowering& l);
 LoweredOp lower_select(const NodeLowering& l);
+LoweredOp lower_cast(const NodeLowering& l);
 
 }  // namespace mote::lower

@@ -159,6 +159,7 @@ class TfliteImporter {
       case BuiltinOperator::LOGICAL_AND:
       case BuiltinOperator::LOGICAL_OR:
       case BuiltinOperator::SELECT_V2:
+      case BuiltinOperator::CAST:
         return true;
       default:
         return false;
@@ -183,6 +184,7 @@ class TfliteImporter {
     graph_.name = std::filesystem::path(path_).stem().string();
     const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
     ids_.assign(count, -1);
+    mark_raw_only_tensors();
     writer_.assign(count, -1);
     is_graph_input_.assign(count, false);
 
@@ -345,7 +347,7 @@ class TfliteImporter {
     }
     if (t->sparsity()) fail(label + " is sparse, not supported");
     result.quant = quantization(t, result, label);
-    if ((result.dtype == DType::kInt8 || result.dtype == DType::kInt16) && result.quant.empty())
+    if ((result.dtype == DType::kInt8 || result.dtype == DType::kInt16) && result.quant.empty() && !raw_only_[index])
       fail(label + " (" + dtype_name(result.dtype) + ") has no quantization parameters");
 
     const uint32_t buffer_index = t->buffer();
@@ -714,6 +716,7 @@ class TfliteImporter {
       case BuiltinOperator::LOGICAL_AND: return math_binary(ir::Op::kLogical, "and");
       case BuiltinOperator::LOGICAL_OR: return math_binary(ir::Op::kLogical, "or");
       case BuiltinOperator::SELECT_V2: return select_v2();
+      case BuiltinOperator::CAST: return cast();
       default: fail_op("op not supported");  // check_operators() refused it already
     }
   }
@@ -1319,6 +1322,36 @@ class TfliteImporter {
     emit(ir::Op::kSelect, {condition, x, y_in}, {y});
   }
 
+  // Tensors only CAST operators read or write: TFLM casts raw values, so those may be
+  // int8/int16 without quantization parameters (tensor() refuses any other).
+  void mark_raw_only_tensors() {
+    const size_t count = ids_.size();
+    std::vector<bool> by_cast(count, false), by_other(count, false);
+    const auto* operators = subgraph_->operators();
+    for (uint32_t i = 0; operators && i < operators->size(); ++i) {
+      const fb::Operator* op = operators->Get(i);
+      const bool cast = op_code(i).builtin == static_cast<int32_t>(BuiltinOperator::CAST);
+      for (const auto* list : {op->inputs(), op->outputs()}) {
+        for (uint32_t k = 0; list && k < list->size(); ++k) {
+          const int32_t index = list->Get(k);
+          if (index >= 0 && static_cast<size_t>(index) < count) (cast ? by_cast : by_other)[index] = true;
+        }
+      }
+    }
+    raw_only_.assign(count, false);
+    for (size_t i = 0; i < count; ++i) raw_only_[i] = by_cast[i] && !by_other[i];
+  }
+
+  // CAST: the input's values converted to the output's type (lowering checks the pair);
+  // its options table (CastOptions: the same two types) is not read.
+  void cast() {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_shape(y, "output", T(x).shape);
+    emit(ir::Op::kCast, {x}, {y});
+  }
+
   std::string path_;
   std::vector<uint8_t> bytes_;         // the file, when reading one
   std::span<const uint8_t> file_;      // the verified file (buffers past the flatbuffer)
@@ -1328,6 +1361,7 @@ class TfliteImporter {
   std::vector<int> ids_;              // TFLite tensor index -> ir tensor id (-1: not yet)
   std::vector<int> writer_;           // TFLite tensor index -> operator writing it (-1)
   std::vector<bool> is_graph_input_;  // TFLite tensor index -> listed in subgraph inputs
+  std::vector<bool> raw_only_;        // TFLite tensor index -> used by CAST operators only
   int op_index_ = -1;                 // operator being converted (-1: none)
   std::string op_name_;
 };
