@@ -39,16 +39,24 @@ constexpr UnaryFunction kUnaryFunctions[] = {
 };
 
 // ABS on int8 / int16 (TFLM's AbsEvalQuantized): rescaled only when the scales differ,
-// by quantize_multiplier(input_scale / output_scale) with the division in float.
+// by quantize_multiplier(input_scale / output_scale) with the division in float. An
+// int16 input and output without quantization take TFLM's plain std::abs.
 LoweredOp lower_abs_quant(const NodeLowering& l, DType dtype) {
+  const bool unquantized_in = l.input(0).quant.empty(), unquantized_out = l.output(0).quant.empty();
+  if (dtype == DType::kInt16 && unquantized_in && unquantized_out) {
+    AbsQuantParams p{};
+    p.mode = static_cast<int32_t>(AbsMode::kAbsUnquantized);
+    return lowered(KernelId::kAbsS16, params_bytes(p));
+  }
   const TensorQuant in_q = per_tensor(l, l.input(0), "input");
   const TensorQuant out_q = per_tensor(l, l.output(0), "output");
   if (dtype == DType::kInt16) expect_symmetric(l, in_q, out_q);
   AbsQuantParams p{};
   p.input_zero_point = in_q.zero_point;
   p.output_zero_point = out_q.zero_point;
-  p.rescale = in_q.scale != out_q.scale ? 1 : 0;
-  if (p.rescale) {
+  const bool rescale = in_q.scale != out_q.scale;
+  p.mode = static_cast<int32_t>(rescale ? AbsMode::kAbsRescale : AbsMode::kAbsSameScale);
+  if (rescale) {
     quantize_multiplier(static_cast<double>(in_q.scale / out_q.scale), &p.multiplier, &p.shift);
     expect_shift(l, p.shift, kMinShift, kMaxShift, "rescaling");
   }

@@ -16,12 +16,15 @@
 //
 // abs_s8, abs_s16 (AbsQuantParams; TFLite's AbsEvalQuantized): with
 //   v = |x - input_zero_point| (in int32),
-//   out = clamp((rescale ? multiply_by_quantized_multiplier(v, multiplier, shift) : v)
-//               + output_zero_point, type min, type max)
-// The compiler sets rescale when the input and output scales differ, with
+//   out = clamp((mode == kAbsRescale ? multiply_by_quantized_multiplier(v, multiplier,
+//               shift) : v) + output_zero_point, type min, type max)
+// The compiler sets kAbsRescale when the input and output scales differ, with
 // quantize_multiplier(float(input_scale / output_scale)). int16 has zero points 0.
-// check(): zero points in the type, shift in [-31, 30] (read only when rescale), rescale
-// 0 or 1.
+// abs_s16 with mode kAbsUnquantized is TFLM's ABS of an int16 tensor without
+// quantization: std::abs's result cast back to int16, so |-32768| stays -32768 (zero
+// points 0).
+// check(): zero points in the type, shift in [-31, 30] (read only with kAbsRescale), a
+// known mode (kAbsUnquantized only for int16, with zero points 0).
 //
 // rsqrt_s8 (RsqrtQuantParams; TFLite's RsqrtEvalQuantized): v = x - input_zero_point;
 //   v == 0: out = 127 (TFLite: the largest output)
@@ -62,11 +65,17 @@ struct MathF32Params {
   int32_t fn;  // UnaryFn
 };
 
+enum class AbsMode : int32_t {
+  kAbsSameScale = 0,    // the scales are equal: no multiplier
+  kAbsRescale = 1,      // apply multiplier and shift
+  kAbsUnquantized = 2,  // int16 without quantization: the low 16 bits of |x|
+};
+
 struct AbsQuantParams {
   int32_t input_zero_point;
   int32_t output_zero_point;
   int32_t multiplier, shift;
-  int32_t rescale;  // 1: apply multiplier and shift; 0: the scales are equal
+  int32_t mode;  // AbsMode
 };
 
 struct RsqrtQuantParams {

@@ -14,7 +14,13 @@ void abs_quant(const AbsQuantParams& p, uint32_t count, const T* input, T* outpu
   for (uint32_t i = 0; i < count; ++i) {
     const int32_t centred = static_cast<int32_t>(input[i]) - p.input_zero_point;
     const int32_t v = centred < 0 ? -centred : centred;  // |int8 or int16 - zp| fits
-    const int32_t scaled = p.rescale ? multiply_by_quantized_multiplier(v, p.multiplier, p.shift) : v;
+    if (p.mode == static_cast<int32_t>(AbsMode::kAbsUnquantized)) {
+      output[i] = static_cast<T>(static_cast<uint32_t>(v));  // the low bits: |-32768| wraps
+      continue;
+    }
+    const int32_t scaled = p.mode == static_cast<int32_t>(AbsMode::kAbsRescale)
+                               ? multiply_by_quantized_multiplier(v, p.multiplier, p.shift)
+                               : v;
     output[i] = static_cast<T>(
         clamp_i32(wrapping_add(scaled, p.output_zero_point), IntRange<T>::kMin, IntRange<T>::kMax));
   }
@@ -39,9 +45,13 @@ Status abs_check(const OpContext& ctx) {
   if (!valid_zero_point<T>(p.input_zero_point) || !valid_zero_point<T>(p.output_zero_point)) {
     return Status::kBadParams;
   }
-  if (p.rescale != 0 && p.rescale != 1) return Status::kBadParams;
-  if (p.rescale == 1 && !valid_shift(p.shift)) return Status::kBadParams;
-  return Status::kOk;
+  switch (static_cast<AbsMode>(p.mode)) {
+    case AbsMode::kAbsSameScale: return Status::kOk;
+    case AbsMode::kAbsRescale: return valid_shift(p.shift) ? Status::kOk : Status::kBadParams;
+    case AbsMode::kAbsUnquantized:
+      return sizeof(T) == 2 && p.input_zero_point == 0 && p.output_zero_point == 0 ? Status::kOk : Status::kBadParams;
+  }
+  return Status::kBadParams;
 }
 
 }  // namespace

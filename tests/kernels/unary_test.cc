@@ -123,6 +123,19 @@ TEST(AbsS16, MinimumSaturates) {
   EXPECT_EQ(op.data<int16_t>(out), (std::vector<int16_t>{32767, 5, 32767}));
 }
 
+TEST(AbsS16, UnquantizedKeepsTheLowBitsAsTflm) {
+  TestOp op;
+  const uint32_t in = op.add_input(DType::kInt16, {3});
+  const uint32_t out = op.add_output(DType::kInt16, {3});
+  op.set_params(AbsQuantParams{0, 0, 0, 0, static_cast<int32_t>(AbsMode::kAbsUnquantized)});
+  op.set_data(in, std::vector<int16_t>{-32768, -5, 32767});
+  ASSERT_EQ(op.check(kAbsS16Entry), Status::kOk);
+  op.run(kAbsS16Entry);
+  EXPECT_EQ(op.data<int16_t>(out), (std::vector<int16_t>{-32768, 5, 32767}));
+  op.params<AbsQuantParams>().input_zero_point = 1;
+  EXPECT_EQ(op.check(kAbsS16Entry), Status::kBadParams);
+}
+
 TEST(AbsQuant, CheckRefusesBadParams) {
   TestOp op;
   op.add_input(DType::kInt8, {4});
@@ -131,9 +144,11 @@ TEST(AbsQuant, CheckRefusesBadParams) {
   ASSERT_EQ(op.check(kAbsS8Entry), Status::kOk);
   op.params<AbsQuantParams>().shift = -32;
   EXPECT_EQ(op.check(kAbsS8Entry), Status::kBadParams);
-  op.params<AbsQuantParams>().rescale = 0;  // the shift is not read
+  op.params<AbsQuantParams>().mode = 0;  // the shift is not read
   EXPECT_EQ(op.check(kAbsS8Entry), Status::kOk);
-  op.params<AbsQuantParams>().rescale = 2;
+  op.params<AbsQuantParams>().mode = 2;  // unquantized: int16 only
+  EXPECT_EQ(op.check(kAbsS8Entry), Status::kBadParams);
+  op.params<AbsQuantParams>().mode = 3;
   EXPECT_EQ(op.check(kAbsS8Entry), Status::kBadParams);
   op.params<AbsQuantParams>() = AbsQuantParams{128, 0, 0, 0, 0};
   EXPECT_EQ(op.check(kAbsS8Entry), Status::kBadParams);

@@ -135,6 +135,25 @@ TEST(Abs, Int8AndInt16AsTfliteAbsEvalQuantized) {
   }
 }
 
+TEST(Abs, Int16WithoutQuantizationIsPlainAbs) {
+  // TFLM's ABS takes int16 without quantization: std::abs cast back to int16, so
+  // |-32768| is -32768. Such a tensor is accepted only where ABS (or CAST) alone uses it.
+  std::vector<int16_t> x(kCount), y(kCount);
+  std::mt19937 rng(8);
+  for (size_t i = 0; i < kCount; ++i) {
+    x[i] = static_cast<int16_t>(std::uniform_int_distribution<int32_t>(-32768, 32767)(rng));
+    if (i == 0) x[i] = -32768;
+    if (i == 1) x[i] = 32767;
+    y[i] = static_cast<int16_t>(static_cast<uint16_t>(std::abs(static_cast<int32_t>(x[i]))));
+  }
+  const ModelSpec spec = unary_model(BuiltinOperator::ABS, TensorSpec("x", kShape, fb::TensorType::INT16),
+                                     TensorSpec("y", kShape, fb::TensorType::INT16));
+  expect_op_outputs("abs_INT16_unquantized", spec, {{{bytes_of(x)}, {bytes_of(y)}}});
+  const ModelSpec s8 = unary_model(BuiltinOperator::ABS, TensorSpec("x", kShape, fb::TensorType::INT8),
+                                   TensorSpec("y", kShape, fb::TensorType::INT8));
+  EXPECT_EQ(op_error("abs_s8_unquantized", s8), "abs_s8_unquantized.tflite: tensor 'x' (int8) has no quantization parameters");
+}
+
 // ---- RSQRT int8: TFLite's RsqrtEvalQuantized ------------------------------------------
 
 // GetInvSqrtQuantizedMultiplierExp(input, kReverseShift), written with gemmlowp_ref's

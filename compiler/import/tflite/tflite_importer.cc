@@ -1322,24 +1322,31 @@ class TfliteImporter {
     emit(ir::Op::kSelect, {condition, x, y_in}, {y});
   }
 
-  // Tensors only CAST operators read or write: TFLM casts raw values, so those may be
-  // int8/int16 without quantization parameters (tensor() refuses any other).
+  // Tensors that may be int8/int16 without quantization parameters (tensor() refuses any
+  // other): those only CAST operators read or write (TFLM casts raw values), and int16
+  // ones only ABS operators use besides (TFLM's ABS takes unquantized int16).
   void mark_raw_only_tensors() {
     const size_t count = ids_.size();
-    std::vector<bool> by_cast(count, false), by_other(count, false);
+    std::vector<bool> by_cast(count, false), by_abs(count, false), by_other(count, false);
     const auto* operators = subgraph_->operators();
     for (uint32_t i = 0; operators && i < operators->size(); ++i) {
       const fb::Operator* op = operators->Get(i);
-      const bool cast = op_code(i).builtin == static_cast<int32_t>(BuiltinOperator::CAST);
+      const int32_t code = op_code(i).builtin;
+      std::vector<bool>& by = code == static_cast<int32_t>(BuiltinOperator::CAST)  ? by_cast
+                              : code == static_cast<int32_t>(BuiltinOperator::ABS) ? by_abs
+                                                                                  : by_other;
       for (const auto* list : {op->inputs(), op->outputs()}) {
         for (uint32_t k = 0; list && k < list->size(); ++k) {
           const int32_t index = list->Get(k);
-          if (index >= 0 && static_cast<size_t>(index) < count) (cast ? by_cast : by_other)[index] = true;
+          if (index >= 0 && static_cast<size_t>(index) < count) by[index] = true;
         }
       }
     }
     raw_only_.assign(count, false);
-    for (size_t i = 0; i < count; ++i) raw_only_[i] = by_cast[i] && !by_other[i];
+    for (size_t i = 0; i < count; ++i) {
+      const bool int16 = subgraph_->tensors()->Get(static_cast<uint32_t>(i))->type() == fb::TensorType::INT16;
+      raw_only_[i] = !by_other[i] && (by_cast[i] || by_abs[i]) && (int16 || !by_abs[i]);
+    }
   }
 
   // CAST: the input's values converted to the output's type (lowering checks the pair);
@@ -1361,7 +1368,7 @@ class TfliteImporter {
   std::vector<int> ids_;              // TFLite tensor index -> ir tensor id (-1: not yet)
   std::vector<int> writer_;           // TFLite tensor index -> operator writing it (-1)
   std::vector<bool> is_graph_input_;  // TFLite tensor index -> listed in subgraph inputs
-  std::vector<bool> raw_only_;        // TFLite tensor index -> used by CAST operators only
+  std::vector<bool> raw_only_;        // TFLite tensor index -> may lack quantization (CAST, int16 ABS)
   int op_index_ = -1;                 // operator being converted (-1: none)
   std::string op_name_;
 };

@@ -17,7 +17,8 @@
 //      dim), quantization (scale and zero
 //      point arrays; quantized_dimension for per-channel), constant data from the
 //      buffers. Every int8/int16 tensor must carry quantization parameters, but those
-//      only CAST operators use (TFLM casts raw values).
+//      only CAST operators use (TFLM casts raw values) and int16 ones only ABS (and
+//      CAST) operators use (TFLM's ABS takes unquantized int16).
 //
 // Mote ops produced (attributes as in compiler/ir/mote_ops.md; operator index -> node in
 // file order, plus a reshape before a fully_connected whose input's last dim is not K):
