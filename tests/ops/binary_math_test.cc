@@ -397,6 +397,45 @@ TEST(SelectV2, EveryDtypeWithThreeWayBroadcast) {
   }
 }
 
+// ---- constant operands ------------------------------------------------------------------
+
+TEST(BinaryMath, ConstantScalarOperandsAsConvertersWriteThem) {
+  // MAXIMUM(x, 0) (a ReLU written out), GREATER(x, 0.5) on int8, SELECT_V2(c, x, 0): the
+  // constant is a rank-0 tensor in the file, broadcast to x's shape.
+  const Shape s = {2, 3, 4};
+  std::mt19937 rng(77);
+  const std::vector<float> x = random_floats(elements(s), rng, {-0.0f, kNaN});
+  std::vector<float> relu(x.size());
+  for (size_t i = 0; i < x.size(); ++i) relu[i] = x[i] > 0.0f ? x[i] : 0.0f;
+  const ModelSpec maximum = binary_model(BuiltinOperator::MAXIMUM, spec("x", s, TensorType::FLOAT32),
+                                         TensorSpec("zero", {}, TensorType::FLOAT32, bytes_of(std::vector<float>{0.0f})),
+                                         spec("y", s, TensorType::FLOAT32));
+  expect_op_outputs("maximum_const", maximum, {{{bytes_of(x)}, {bytes_of(relu)}}});
+
+  // int8 x (scale 0.05, zp -3) > 0.5 stored as int8 10 with scale 0.05, zp 0.
+  const std::vector<int64_t> q = random_ints(info(TensorType::INT8), elements(s), rng);
+  int32_t m, sh;
+  ref_quantize_multiplier(0.05, &m, &sh);
+  const int32_t half = ref_mbqm(10 * 256, m, sh);
+  std::vector<int64_t> greater(q.size());
+  for (size_t i = 0; i < q.size(); ++i) greater[i] = ref_mbqm(static_cast<int32_t>((q[i] + 3) * 256), m, sh) > half;
+  const ModelSpec compare = binary_model(
+      BuiltinOperator::GREATER, spec("x", s, TensorType::INT8, 0.05f, -3),
+      quantized("half", {}, TensorType::INT8, 0.05f, 0, encode_ints({10}, 1)), spec("y", s, TensorType::BOOL));
+  expect_op_outputs("greater_const", compare, {{{encode_ints(q, 1)}, {encode_ints(greater, 1)}}});
+
+  std::vector<int64_t> c(elements(s)), selected(elements(s));
+  for (size_t i = 0; i < c.size(); ++i) {
+    c[i] = rng() & 1;
+    selected[i] = c[i] ? q[i] : 7;
+  }
+  const ModelSpec select = single_op_model(
+      {spec("c", s, TensorType::BOOL), spec("x", s, TensorType::INT8, 0.05f, -3),
+       quantized("seven", {}, TensorType::INT8, 0.05f, -3, encode_ints({7}, 1)), spec("out", s, TensorType::INT8, 0.05f, -3)},
+      op_code(BuiltinOperator::SELECT_V2), {0, 1, 2}, {3});
+  expect_op_outputs("select_const", select, {{{encode_ints(c, 1), encode_ints(q, 1)}, {encode_ints(selected, 1)}}});
+}
+
 // ---- refusals ---------------------------------------------------------------------------
 
 TEST(BinaryMath, WhatTfliteRefusesIsOneLine) {
