@@ -152,7 +152,8 @@ LoweredOp lower_min_max(const NodeLowering& l) {
     case DType::kInt8: return lowered(KernelId::kMinMaxS8, params_bytes(p));
     case DType::kInt16: return lowered(KernelId::kMinMaxS16, params_bytes(p));
     case DType::kInt32: return lowered(KernelId::kMinMaxS32, params_bytes(p));
-    default: fail_dtype(l, dtype, "TensorFlow Lite Micro takes float32, int8, int16 and int32");
+    case DType::kInt64: return lowered(KernelId::kMinMaxS64, params_bytes(p));
+    default: fail_dtype(l, dtype, "TensorFlow Lite Micro takes float32, int8, int16, int32 and int64");
   }
 }
 
@@ -200,7 +201,7 @@ LoweredOp lower_floor_div_mod(const NodeLowering& l) {
   fail_dtype(l, dtype, "TensorFlow Lite takes float32 and int32");
 }
 
-// compare: bool output. float32, int16, int32 and bool (equal, not_equal) compare the
+// compare: bool output. float32, int16, int32, int64 and bool (equal, not_equal) compare the
 // stored values; int8 rescales both inputs first (TFLM's ComparisonsPrepare: each
 // input's scale, which must be below 1, as its multiplier).
 LoweredOp lower_compare(const NodeLowering& l) {
@@ -211,13 +212,14 @@ LoweredOp lower_compare(const NodeLowering& l) {
     case DType::kFloat32: return lowered(KernelId::kCompareF32, params_bytes(p));
     case DType::kInt16: return lowered(KernelId::kCompareS16, params_bytes(p));
     case DType::kInt32: return lowered(KernelId::kCompareS32, params_bytes(p));
+    case DType::kInt64: return lowered(KernelId::kCompareS64, params_bytes(p));
     case DType::kBool:
       if (fn > static_cast<int32_t>(CompareFn::kNotEqual)) {
         l.fail(l.node().get_string("fn") + " of bool is not supported (TensorFlow Lite takes equal and not_equal)");
       }
       return lowered(KernelId::kCompareBool, params_bytes(p));
     case DType::kInt8: break;
-    default: fail_dtype(l, dtype, "TensorFlow Lite Micro takes float32, int8, int16, int32 and bool");
+    default: fail_dtype(l, dtype, "TensorFlow Lite Micro takes float32, int8, int16, int32, int64 and bool");
   }
   CompareS8Params q{};
   q.fn = fn;

@@ -5,7 +5,7 @@
 // Each walks its output with broadcast_binary (elementwise/broadcast_walk.h), so it may
 // write over an input of the output's shape.
 //
-// min_max_{f32,s8,s16,s32} (MinMaxParams): a > b ? a : b (maximum) or a < b ? a : b
+// min_max_{f32,s8,s16,s32,s64} (MinMaxParams): a > b ? a : b (maximum) or a < b ? a : b
 //   (minimum), on the stored values, as TFLM's MaximumOp / MinimumOp. The quantized
 //   kernels compare raw values, as TFLM does: TFLite's converter gives both inputs and
 //   the output one scale and zero point.
@@ -25,7 +25,7 @@
 // floor_mod_f32: r = fmodf(a, b); r != 0 and sign(r) != sign(b) ? r + b : r (TFLite's
 //   FloorMod, in float). floor_mod_s32: the same with the truncating %, a % 0 and
 //   INT32_MIN % -1 giving 0. No params.
-// compare_{f32,s16,s32,bool} (CompareParams): fn(a, b) on the stored values; bool takes
+// compare_{f32,s16,s32,s64,bool} (CompareParams): fn(a, b) on the stored values; bool takes
 //   equal and not_equal only. (TFLite compares int16 unscaled; TFLM's int16 GREATER
 //   reads parameters it never sets.)
 // compare_s8 (CompareS8Params; TFLite's ComparisonWithScaling, left_shift 8): both
@@ -80,14 +80,17 @@ Status min_max_f32_check(const OpContext& ctx);
 Status min_max_s8_check(const OpContext& ctx);
 Status min_max_s16_check(const OpContext& ctx);
 Status min_max_s32_check(const OpContext& ctx);
+Status min_max_s64_check(const OpContext& ctx);
 void min_max_f32_run(const OpContext& ctx);
 void min_max_s8_run(const OpContext& ctx);
 void min_max_s16_run(const OpContext& ctx);
 void min_max_s32_run(const OpContext& ctx);
+void min_max_s64_run(const OpContext& ctx);
 extern const KernelEntry kMinMaxF32Entry;
 extern const KernelEntry kMinMaxS8Entry;
 extern const KernelEntry kMinMaxS16Entry;
 extern const KernelEntry kMinMaxS32Entry;
+extern const KernelEntry kMinMaxS64Entry;
 
 Status squared_difference_f32_check(const OpContext& ctx);
 Status squared_difference_s8_check(const OpContext& ctx);
@@ -121,16 +124,19 @@ Status compare_f32_check(const OpContext& ctx);
 Status compare_s8_check(const OpContext& ctx);
 Status compare_s16_check(const OpContext& ctx);
 Status compare_s32_check(const OpContext& ctx);
+Status compare_s64_check(const OpContext& ctx);
 Status compare_bool_check(const OpContext& ctx);
 void compare_f32_run(const OpContext& ctx);
 void compare_s8_run(const OpContext& ctx);
 void compare_s16_run(const OpContext& ctx);
 void compare_s32_run(const OpContext& ctx);
+void compare_s64_run(const OpContext& ctx);
 void compare_bool_run(const OpContext& ctx);
 extern const KernelEntry kCompareF32Entry;
 extern const KernelEntry kCompareS8Entry;
 extern const KernelEntry kCompareS16Entry;
 extern const KernelEntry kCompareS32Entry;
+extern const KernelEntry kCompareS64Entry;
 extern const KernelEntry kCompareBoolEntry;
 
 }  // namespace mote

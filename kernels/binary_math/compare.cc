@@ -1,5 +1,5 @@
 // Reference comparisons (EQUAL ... GREATER_EQUAL) with bool output (binary_math.h):
-// float32, int16, int32 and bool on the stored values, int8 rescaled as TFLite's
+// float32, int16, int32, int64 and bool on the stored values, int8 rescaled as TFLite's
 // ComparisonWithScaling.
 #include "binary_math/binary_math.h"
 #include "elementwise/broadcast_walk.h"
@@ -45,6 +45,9 @@ Status compare_s16_check(const OpContext& ctx) {
 Status compare_s32_check(const OpContext& ctx) {
   return compare_check(ctx, DType::kInt32, sizeof(CompareParams), kCompareFnCount);
 }
+Status compare_s64_check(const OpContext& ctx) {
+  return compare_check(ctx, DType::kInt64, sizeof(CompareParams), kCompareFnCount);
+}
 // bool: equal and not_equal only (the first two functions).
 Status compare_bool_check(const OpContext& ctx) { return compare_check(ctx, DType::kBool, sizeof(CompareParams), 2); }
 
@@ -61,6 +64,7 @@ Status compare_s8_check(const OpContext& ctx) {
 void compare_f32_run(const OpContext& ctx) { compare_raw<float>(ctx); }
 void compare_s16_run(const OpContext& ctx) { compare_raw<int16_t>(ctx); }
 void compare_s32_run(const OpContext& ctx) { compare_raw<int32_t>(ctx); }
+void compare_s64_run(const OpContext& ctx) { compare_raw<int64_t>(ctx); }
 void compare_bool_run(const OpContext& ctx) {
   const CompareFn fn = static_cast<CompareFn>(ctx.params<CompareParams>().fn);
   run_broadcast_binary<uint8_t, uint8_t>(ctx, [fn](uint8_t a, uint8_t b) { return compare(fn, a != 0, b != 0); });
@@ -82,6 +86,7 @@ const KernelEntry kCompareF32Entry = {compare_f32_check, compare_f32_run};
 const KernelEntry kCompareS8Entry = {compare_s8_check, compare_s8_run};
 const KernelEntry kCompareS16Entry = {compare_s16_check, compare_s16_run};
 const KernelEntry kCompareS32Entry = {compare_s32_check, compare_s32_run};
+const KernelEntry kCompareS64Entry = {compare_s64_check, compare_s64_run};
 const KernelEntry kCompareBoolEntry = {compare_bool_check, compare_bool_run};
 
 }  // namespace mote

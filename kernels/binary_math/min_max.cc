@@ -1,4 +1,4 @@
-// Reference MAXIMUM / MINIMUM on float32, int8, int16 and int32 (binary_math.h): the
+// Reference MAXIMUM / MINIMUM on float32, int8, int16, int32 and int64 (binary_math.h): the
 // stored values compared, as TFLM's MaximumOp / MinimumOp.
 #include "binary_math/binary_math.h"
 #include "elementwise/broadcast_walk.h"
@@ -27,14 +27,17 @@ Status min_max_f32_check(const OpContext& ctx) { return min_max_check(ctx, DType
 Status min_max_s8_check(const OpContext& ctx) { return min_max_check(ctx, DType::kInt8); }
 Status min_max_s16_check(const OpContext& ctx) { return min_max_check(ctx, DType::kInt16); }
 Status min_max_s32_check(const OpContext& ctx) { return min_max_check(ctx, DType::kInt32); }
+Status min_max_s64_check(const OpContext& ctx) { return min_max_check(ctx, DType::kInt64); }
 void min_max_f32_run(const OpContext& ctx) { min_max<float>(ctx); }
 void min_max_s8_run(const OpContext& ctx) { min_max<int8_t>(ctx); }
 void min_max_s16_run(const OpContext& ctx) { min_max<int16_t>(ctx); }
 void min_max_s32_run(const OpContext& ctx) { min_max<int32_t>(ctx); }
+void min_max_s64_run(const OpContext& ctx) { min_max<int64_t>(ctx); }
 
 const KernelEntry kMinMaxF32Entry = {min_max_f32_check, min_max_f32_run};
 const KernelEntry kMinMaxS8Entry = {min_max_s8_check, min_max_s8_run};
 const KernelEntry kMinMaxS16Entry = {min_max_s16_check, min_max_s16_run};
 const KernelEntry kMinMaxS32Entry = {min_max_s32_check, min_max_s32_run};
+const KernelEntry kMinMaxS64Entry = {min_max_s64_check, min_max_s64_run};
 
 }  // namespace mote

@@ -69,6 +69,7 @@ TEST(MinMax, BroadcastRowAgainstMatrix) {
   EXPECT_EQ(op.check(kMinMaxS16Entry), Status::kBadParams);
   op.params<MinMaxParams>().maximum = 1;
   EXPECT_EQ(op.check(kMinMaxS8Entry), Status::kBadParams);  // int16 tensors
+  EXPECT_EQ(op.check(kMinMaxS64Entry), Status::kBadParams);
   op.set_dims(b, {2});
   EXPECT_EQ(op.check(kMinMaxS16Entry), Status::kBadParams);  // does not broadcast
 }
@@ -130,6 +131,7 @@ TEST(CompareBool, EqualAndNotEqualOnly) {
   EXPECT_EQ(op.data<uint8_t>(y), (std::vector<uint8_t>{1, 0, 0, 1}));  // 2 reads as true
   op.params<CompareParams>().fn = static_cast<int32_t>(CompareFn::kLess);
   EXPECT_EQ(op.check(kCompareBoolEntry), Status::kBadParams);
+  EXPECT_EQ(op.check(kCompareS64Entry), Status::kBadParams);  // bool inputs
   op.desc(y).dtype = static_cast<uint8_t>(DType::kInt8);
   op.params<CompareParams>().fn = 0;
   EXPECT_EQ(op.check(kCompareBoolEntry), Status::kBadParams);

@@ -62,6 +62,7 @@ TypeInfo info(TensorType t) {
     case TensorType::INT8: return {t, -128, 127, 1};
     case TensorType::INT16: return {t, -32768, 32767, 2};
     case TensorType::INT32: return {t, INT32_MIN, INT32_MAX, 4};
+    case TensorType::INT64: return {t, INT64_MIN, INT64_MAX, 8};
     case TensorType::BOOL: return {t, 0, 1, 1};
     default: return {t, 0, 0, 4};
   }
@@ -172,9 +173,9 @@ TEST(MaximumMinimum, EveryDtypeAsTfliteMicro) {
                   [](float a, float b) { return a > b ? a : b; }, edges);
   expect_float_op("minimum_f32", BuiltinOperator::MINIMUM, TensorType::FLOAT32,
                   [](float a, float b) { return a < b ? a : b; }, edges);
-  for (TensorType type : {TensorType::INT8, TensorType::INT16, TensorType::INT32}) {
+  for (TensorType type : {TensorType::INT8, TensorType::INT16, TensorType::INT32, TensorType::INT64}) {
     const TypeInfo t = info(type);
-    const bool quantized_type = type != TensorType::INT32;
+    const bool quantized_type = type == TensorType::INT8 || type == TensorType::INT16;
     const float scale = quantized_type ? 0.05f : 0;
     const int64_t zp = type == TensorType::INT8 ? -3 : 0;
     const std::string suffix = fb::EnumNameTensorType(type);
@@ -277,20 +278,33 @@ TEST(FloorDivMod, Int32AsTfliteWithZeroDivisorsDefined) {
 
 // ---- comparisons ------------------------------------------------------------------------
 
+// Each comparison on doubles (float inputs) and on int64 (integer inputs, exact).
+enum class Relation { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
+template <typename T>
+bool holds(Relation r, T a, T b) {
+  switch (r) {
+    case Relation::kEqual: return a == b;
+    case Relation::kNotEqual: return a != b;
+    case Relation::kLess: return a < b;
+    case Relation::kLessEqual: return a <= b;
+    case Relation::kGreater: return a > b;
+    case Relation::kGreaterEqual: return a >= b;
+  }
+  return false;
+}
 struct Comparison {
   BuiltinOperator op;
-  std::function<bool(double, double)> f;
+  Relation relation;
+  bool f(double a, double b) const { return holds(relation, a, b); }
+  bool fi(int64_t a, int64_t b) const { return holds(relation, a, b); }
 };
 const std::vector<Comparison> kComparisons = {
-    {BuiltinOperator::EQUAL, [](double a, double b) { return a == b; }},
-    {BuiltinOperator::NOT_EQUAL, [](double a, double b) { return a != b; }},
-    {BuiltinOperator::LESS, [](double a, double b) { return a < b; }},
-    {BuiltinOperator::LESS_EQUAL, [](double a, double b) { return a <= b; }},
-    {BuiltinOperator::GREATER, [](double a, double b) { return a > b; }},
-    {BuiltinOperator::GREATER_EQUAL, [](double a, double b) { return a >= b; }},
+    {BuiltinOperator::EQUAL, Relation::kEqual},     {BuiltinOperator::NOT_EQUAL, Relation::kNotEqual},
+    {BuiltinOperator::LESS, Relation::kLess},       {BuiltinOperator::LESS_EQUAL, Relation::kLessEqual},
+    {BuiltinOperator::GREATER, Relation::kGreater}, {BuiltinOperator::GREATER_EQUAL, Relation::kGreaterEqual},
 };
 
-TEST(Comparison, Float32Int16Int32OnTheStoredValues) {
+TEST(Comparison, Float32Int16Int32Int64OnTheStoredValues) {
   for (const Comparison& c : kComparisons) {
     const std::string op = fb::EnumNameBuiltinOperator(c.op);
     SCOPED_TRACE(op);
@@ -298,10 +312,13 @@ TEST(Comparison, Float32Int16Int32OnTheStoredValues) {
                     {{kNaN, kNaN}, {kNaN, 1.0f}, {2.0f, 2.0f}, {-0.0f, 0.0f}, {-kInf, kInf}});
     // int16: TFLite compares unscaled (both inputs share a scale in converted models).
     expect_integer_op(op + "_i16", c.op, info(TensorType::INT16), TensorType::BOOL,
-                      [&](int64_t a, int64_t b) -> int64_t { return c.f(a, b); }, 0.01f, 0, {{5, 5}, {-1, 0}});
+                      [&](int64_t a, int64_t b) -> int64_t { return c.fi(a, b); }, 0.01f, 0, {{5, 5}, {-1, 0}});
     expect_integer_op(op + "_i32", c.op, info(TensorType::INT32), TensorType::BOOL,
-                      [&](int64_t a, int64_t b) -> int64_t { return c.f(a, b); }, 0, 0,
+                      [&](int64_t a, int64_t b) -> int64_t { return c.fi(a, b); }, 0, 0,
                       {{INT32_MIN, INT32_MIN}, {INT32_MIN, INT32_MAX}, {-1, 0}});
+    expect_integer_op(op + "_i64", c.op, info(TensorType::INT64), TensorType::BOOL,
+                      [&](int64_t a, int64_t b) -> int64_t { return c.fi(a, b); },
+                      0, 0, {{INT64_MIN, INT64_MIN + 1}, {INT64_MAX - 1, INT64_MAX}, {5, 5}});
   }
 }
 
@@ -329,7 +346,7 @@ TEST(Comparison, Int8RescaledAsTfliteComparisonWithScaling) {
       for (size_t i = 0; i < y.size(); ++i) {
         const int32_t a1 = ref_mbqm(static_cast<int32_t>((a[ia[i]] - a_zp) * 256), m1, s1);
         const int32_t b1 = ref_mbqm(static_cast<int32_t>((b[ib[i]] - b_zp) * 256), m2, s2);
-        y[i] = c.f(a1, b1);
+        y[i] = c.fi(a1, b1);
       }
       const ModelSpec m = binary_model(c.op, spec("a", s.a, TensorType::INT8, a_scale, a_zp),
                                        spec("b", s.b, TensorType::INT8, b_scale, b_zp), spec("y", s.y, TensorType::BOOL));
@@ -441,12 +458,12 @@ TEST(BinaryMath, ConstantScalarOperandsAsConvertersWriteThem) {
 TEST(BinaryMath, WhatTfliteRefusesIsOneLine) {
   const Shape s = {2, 3};
   const auto f32 = [&](const char* n) { return spec(n, s, TensorType::FLOAT32); };
-  const auto i64 = [&](const char* n) { return spec(n, s, TensorType::INT64); };
+  const auto u8 = [&](const char* n) { return spec(n, s, TensorType::UINT8); };
   const auto s8 = [&](const char* n, float scale) { return spec(n, s, TensorType::INT8, scale, 0); };
   const auto b8 = [&](const char* n) { return spec(n, s, TensorType::BOOL); };
-  EXPECT_EQ(op_error("max_i64", binary_model(BuiltinOperator::MAXIMUM, i64("a"), i64("b"), i64("y"))),
-            "node 'y' (maximum): maximum of int64 is not supported (TensorFlow Lite Micro takes float32, int8, "
-            "int16 and int32)");
+  EXPECT_EQ(op_error("max_u8", binary_model(BuiltinOperator::MAXIMUM, u8("a"), u8("b"), u8("y"))),
+            "node 'y' (maximum): maximum of uint8 is not supported (TensorFlow Lite Micro takes float32, int8, "
+            "int16, int32 and int64)");
   EXPECT_EQ(op_error("floor_div_s8", binary_model(BuiltinOperator::FLOOR_DIV, s8("a", 0.1f), s8("b", 0.1f), s8("y", 0.1f))),
             "node 'y' (floor_div): floor_div of int8 is not supported (TensorFlow Lite takes float32 and int32)");
   EXPECT_EQ(op_error("less_bool", binary_model(BuiltinOperator::LESS, b8("a"), b8("b"), b8("y"))),
