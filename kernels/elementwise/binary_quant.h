@@ -1,11 +1,10 @@
 // Quantized add / sub / mul over a broadcast shape, templated on the element type
-// (internal: included by binary_s8.cc and binary_s16.cc), walked by broadcast_binary
-// (broadcast_walk.h).
+// (internal: included by binary_s8.cc and binary_s16.cc). Walks the output row by row
+// like binary_f32.cc.
 #pragma once
 
 #include <stdint.h>
 
-#include "elementwise/broadcast_walk.h"
 #include "elementwise/elementwise.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -48,7 +47,30 @@ struct Mul {
 template <typename T, typename Op>
 void binary(const typename Op::Params& params, const BroadcastShape& shape, const T* a,
             const T* b, T* out) {
-  broadcast_binary(shape, a, b, out, [&](T x, T y) { return static_cast<T>(Op::apply(params, x, y)); });
+  constexpr int32_t kOuter = kMaxRank - 1;
+  const int32_t row = shape.out_dims[kOuter];
+  const int32_t a_step = shape.a_strides[kOuter];
+  const int32_t b_step = shape.b_strides[kOuter];
+  int32_t rows = 1;
+  for (int32_t i = 0; i < kOuter; ++i) rows *= shape.out_dims[i];
+
+  int32_t idx[kOuter] = {};
+  for (int32_t r = 0; r < rows; ++r) {
+    int32_t a_offset = 0;
+    int32_t b_offset = 0;
+    for (int32_t i = 0; i < kOuter; ++i) {
+      a_offset += idx[i] * shape.a_strides[i];
+      b_offset += idx[i] * shape.b_strides[i];
+    }
+    const T* pa = a + a_offset;
+    const T* pb = b + b_offset;
+    for (int32_t x = 0; x < row; ++x) {
+      *out++ = static_cast<T>(Op::apply(params, *pa, *pb));
+      pa += a_step;
+      pb += b_step;
+    }
+    advance_index(idx, shape.out_dims, kOuter);
+  }
 }
 
 // Shapes and dtypes shared by every quantized binary kernel: a, b, out of type T that
