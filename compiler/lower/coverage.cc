@@ -15,16 +15,33 @@ struct DtypeToken {
   const char* token;
   const char* dtype;
 };
-constexpr DtypeToken kDtypes[] = {{"f32", "float32"}, {"s8", "int8"}, {"s16", "int16"},
-                                  {"s32", "int32"},   {"u8", "uint8"}, {"b8", "bool"}};
+constexpr DtypeToken kDtypes[] = {{"f32", "float32"}, {"s8", "int8"},   {"s16", "int16"}, {"s32", "int32"},
+                                  {"s64", "int64"},   {"u8", "uint8"},  {"b8", "bool"},   {"bool", "bool"}};
 
-// The part of a kernel's name after its op ("s8_1x1" of a conv2d kernel with a 1x1 and an ISA
-// suffix), without the ISA suffix.
+// Kernel name prefixes that are not their op's name: the kernels that run quantize as a
+// requantization, maximum and minimum together, and the unary functions (float32 ones in
+// one kernel, the integer ones by function).
+struct Alias {
+  const char* prefix;
+  ir::Op op;
+};
+constexpr Alias kAliases[] = {{"requantize", ir::Op::kQuantize}, {"min_max", ir::Op::kMaximum},
+                              {"math", ir::Op::kUnary},          {"abs", ir::Op::kUnary},
+                              {"rsqrt", ir::Op::kUnary},         {"logical_not", ir::Op::kUnary}};
+
+bool starts_op(const std::string& name, const std::string& op) {
+  return name == op || name.rfind(op + "_", 0) == 0;
+}
+
+// The part of a kernel's name after its op or alias prefix ("s8_1x1" of a conv2d kernel
+// with a 1x1 and an ISA suffix), without the ISA suffix.
 std::string name_after_op(KernelId id, ir::Op op) {
   std::string name = kernel_name(id);
   name = name.substr(0, name.find("__"));
-  const std::string op_name = std::strncmp(name.c_str(), "requantize", 10) == 0 ? "requantize" : ir::op_name(op);
-  return name.size() > op_name.size() ? name.substr(op_name.size() + 1) : "";
+  std::string prefix = ir::op_name(op);
+  for (const Alias& a : kAliases)
+    if (starts_op(name, a.prefix)) prefix = a.prefix;
+  return name.size() > prefix.size() ? name.substr(prefix.size() + 1) : "";
 }
 
 const char* isa_name(KernelIsa isa) {
@@ -67,13 +84,13 @@ std::vector<size_t> dtype_ranks(const std::string& dtypes) {
 
 std::optional<ir::Op> kernel_op(KernelId id) {
   const std::string name = kernel_name(id);
-  if (name.rfind("requantize_", 0) == 0) return ir::Op::kQuantize;
+  for (const Alias& a : kAliases)
+    if (starts_op(name, a.prefix)) return a.op;
   std::optional<ir::Op> best;
   size_t best_length = 0;
   for (size_t i = 0; i < ir::kOpCount; ++i) {
     const std::string op = ir::op_name(static_cast<ir::Op>(i));
-    const bool match = name == op || name.rfind(op + "_", 0) == 0;
-    if (match && op.size() > best_length) {
+    if (starts_op(name, op) && op.size() > best_length) {
       best = static_cast<ir::Op>(i);
       best_length = op.size();
     }
@@ -82,7 +99,7 @@ std::optional<ir::Op> kernel_op(KernelId id) {
 }
 
 std::vector<KernelId> kernels_of(ir::Op op) {
-  const ir::Op runs_as = op == ir::Op::kReshape ? ir::Op::kCopy : op;
+  const ir::Op runs_as = op == ir::Op::kReshape ? ir::Op::kCopy : op == ir::Op::kMinimum ? ir::Op::kMaximum : op;
   std::vector<KernelId> kernels;
   for (uint32_t i = 1; i < kKernelCount; ++i) {
     const auto id = static_cast<KernelId>(i);

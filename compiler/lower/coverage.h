@@ -5,7 +5,9 @@
 //
 // Which Mote op a kernel runs comes from its name (kernel_registry.inc: <op>_<dtype>...):
 // the longest Mote op name that is the kernel's name or starts it followed by '_';
-// requantize_* kernels run quantize, and reshape runs on copy's kernels.
+// a few prefixes are aliases (kAliases in coverage.cc: requantize_* kernels run quantize,
+// min_max_* maximum and minimum, math_*, abs_*, rsqrt_*, logical_not unary), and reshape
+// runs on copy's kernels.
 // CoverageRules.EveryKernelRunsAMoteOp checks that every kernel's name maps to an op.
 #pragma once
 

@@ -74,6 +74,16 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kDynamicUpdateSlice: return lower_dynamic_update_slice(l);
     case Op::kLstm: return lower_lstm(l);
     case Op::kSvdf: return lower_svdf(l);
+    case Op::kUnary: return lower_unary(l);
+    case Op::kMaximum:
+    case Op::kMinimum: return lower_min_max(l);
+    case Op::kSquaredDifference: return lower_squared_difference(l);
+    case Op::kFloorDiv:
+    case Op::kFloorMod: return lower_floor_div_mod(l);
+    case Op::kCompare: return lower_compare(l);
+    case Op::kLogical: return lower_logical(l);
+    case Op::kSelect: return lower_select(l);
+    case Op::kCast: return lower_cast(l);
   }
   l.fail("is not a Mote op");
 }

@@ -213,5 +213,14 @@ LoweredOp lower_resize_nearest(const NodeLowering& l);
 LoweredOp lower_resize_bilinear(const NodeLowering& l);
 // svdf.cc
 LoweredOp lower_svdf(const NodeLowering& l);
+// math.cc
+LoweredOp lower_unary(const NodeLowering& l);
+LoweredOp lower_min_max(const NodeLowering& l);
+LoweredOp lower_squared_difference(const NodeLowering& l);
+LoweredOp lower_floor_div_mod(const NodeLowering& l);
+LoweredOp lower_compare(const NodeLowering& l);
+LoweredOp lower_logical(const NodeLowering& l);
+LoweredOp lower_select(const NodeLowering& l);
+LoweredOp lower_cast(const NodeLowering& l);
 
 }  // namespace mote::lower

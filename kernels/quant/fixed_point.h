@@ -193,5 +193,43 @@ inline int32_t log_x_for_x_greater_than_or_equal_to_1(int32_t x) {
       wrapping_add(mul(z_pow_2_adj, kLog2), mul(num_scaled, recip_denom)));
 }
 
+// TFLite's GetInvSqrtQuantizedMultiplierExp(input, kReverseShift = -1): 1 / sqrt(input)
+// as multiplier * 2^(shift - 31) for input >= 2 (multiplier INT32_MAX, shift 0 for
+// input <= 1, as TFLite treats 0 and 1). The input is scaled by powers of 4 into
+// [2^27, 2^29), then five Newton-Raphson steps x = 3/2 x - input/2 x^3 in Q3 (gemmlowp
+// fixed point, starting at 1) and a final multiply by sqrt(2)/2. A negative shift
+// moves into the multiplier (a wrapping left shift, as TFLite's int32 shift).
+inline void inv_sqrt_quantized_multiplier_exp(int32_t input, int32_t* multiplier, int32_t* shift) {
+  if (input <= 1) {
+    *multiplier = INT32_MAX;
+    *shift = 0;
+    return;
+  }
+  int32_t right_shift = 11;
+  while (input >= (int32_t{1} << 29)) {
+    input /= 4;
+    ++right_shift;
+  }
+  const int32_t left_shift_bit_pairs = (count_leading_zeros(static_cast<uint32_t>(input)) - 1) / 2 - 1;
+  right_shift -= left_shift_bit_pairs;
+  input <<= 2 * left_shift_bit_pairs;
+  constexpr int32_t kOneQ3 = int32_t{1} << 28;
+  constexpr int32_t kThreeHalvesQ3 = (int32_t{1} << 28) + (int32_t{1} << 27);
+  constexpr int32_t kHalfSqrt2Q0 = 1518500250;
+  const int32_t half_input = rounding_divide_by_pot(input >> 1, 1);  // Q3
+  int32_t x = kOneQ3;
+  for (int i = 0; i < 5; ++i) {
+    const int32_t x3 = saturating_left_shift(mul(mul(x, x), x), 6);  // Q9 -> Q3
+    x = saturating_left_shift(wrapping_sub(mul(kThreeHalvesQ3, x), mul(half_input, x3)), 3);  // Q6 -> Q3
+  }
+  x = mul(x, kHalfSqrt2Q0);
+  if (right_shift < 0) {
+    x = static_cast<int32_t>(static_cast<uint32_t>(x) << -right_shift);
+    right_shift = 0;
+  }
+  *multiplier = x;
+  *shift = -right_shift;
+}
+
 }  // namespace fixed_point
 }  // namespace mote

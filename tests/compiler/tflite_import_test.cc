@@ -558,7 +558,8 @@ TEST(TfliteBuilt, UnknownAndUnsupportedOpCodes) {
             "unknown.tflite: operator 0: op code 250 (unknown) not supported");
   // GELU (150) needs the int32 builtin_code field; the byte field holds the placeholder.
   EXPECT_EQ(import_error("gelu.tflite", add_model(150)), "gelu.tflite: operator 0: op code 150 (GELU) not supported");
-  EXPECT_EQ(import_error("cast.tflite", add_model(53)), "cast.tflite: operator 0: op code 53 (CAST) not supported");
+  EXPECT_EQ(import_error("lookup.tflite", add_model(10)),
+            "lookup.tflite: operator 0: op code 10 (HASHTABLE_LOOKUP) not supported");
 }
 
 TEST(TfliteBuilt, CustomOpIsRefusedBeforeAnyOtherProblem) {

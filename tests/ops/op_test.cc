@@ -67,8 +67,9 @@ void expect_output(const std::string& what, fb::TensorType type, const std::vect
       std::memcpy(&e, &expected[i * 4], 4);
       std::memcpy(&a, &actual[i * 4], 4);
       const bool same_infinity = std::isinf(e) && a == e;
+      const bool both_nan = std::isnan(e) && std::isnan(a);  // TFLite's result is NaN
       const double limit = tolerance.absolute + tolerance.relative * std::fabs(static_cast<double>(e));
-      if (!same_infinity && !(std::fabs(static_cast<double>(a) - e) <= limit)) {
+      if (!same_infinity && !both_nan && !(std::fabs(static_cast<double>(a) - e) <= limit)) {
         ADD_FAILURE() << what << " element " << i << ": expected " << e << ", got " << a << " (limit " << limit
                       << ")";
         ++reported;

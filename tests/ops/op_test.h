@@ -37,8 +37,10 @@ struct OpSample {
   std::vector<std::vector<uint8_t>> expected;
 };
 
-// How float32 outputs compare: |actual - expected| <= absolute + relative * |expected|.
-// Integer outputs always compare bit for bit.
+// How float32 outputs compare: |actual - expected| <= absolute + relative * |expected|;
+// an infinity must be the same infinity, and an expected NaN (where TFLite's result is
+// NaN: log(-1), sqrt(-1), ...) needs a NaN; a NaN anywhere else fails. Integer outputs
+// always compare bit for bit.
 struct FloatTolerance {
   double absolute = 0;
   double relative = 0;

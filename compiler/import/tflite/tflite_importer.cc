@@ -121,37 +121,58 @@ class TfliteImporter {
     using B = BuiltinOperator;
     using Op = ir::Op;
     static const std::vector<Conversion> table = {
+        {B::ABS, [](TfliteImporter& i) { i.math_unary("abs"); }, {Op::kUnary}},
         {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
-        {B::BROADCAST_ARGS, [](TfliteImporter& i) { i.broadcast_args(); }, {Op::kCopy}},
-        {B::BROADCAST_TO, [](TfliteImporter& i) { i.broadcast_to(); }, {Op::kReshape, Op::kGather}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
         {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
+        {B::BROADCAST_ARGS, [](TfliteImporter& i) { i.broadcast_args(); }, {Op::kCopy}},
+        {B::BROADCAST_TO, [](TfliteImporter& i) { i.broadcast_to(); }, {Op::kReshape, Op::kGather}},
+        {B::CAST, [](TfliteImporter& i) { i.cast(); }, {Op::kCast}},
+        {B::CEIL, [](TfliteImporter& i) { i.math_unary("ceil"); }, {Op::kUnary}},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
-        {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
+        {B::COS, [](TfliteImporter& i) { i.math_unary("cos"); }, {Op::kUnary}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
+        {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
         {B::DYNAMIC_UPDATE_SLICE, [](TfliteImporter& i) { i.dynamic_update_slice(); }, {Op::kDynamicUpdateSlice}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
+        {B::EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "equal"); }, {Op::kCompare}},
+        {B::EXP, [](TfliteImporter& i) { i.math_unary("exp"); }, {Op::kUnary}},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
-        {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
         {B::FILL, [](TfliteImporter& i) { i.fill(); }, {Op::kReshape, Op::kGather}},
+        {B::FLOOR, [](TfliteImporter& i) { i.math_unary("floor"); }, {Op::kUnary}},
+        {B::FLOOR_DIV, [](TfliteImporter& i) { i.math_binary(Op::kFloorDiv, ""); }, {Op::kFloorDiv}},
+        {B::FLOOR_MOD, [](TfliteImporter& i) { i.math_binary(Op::kFloorMod, ""); }, {Op::kFloorMod}},
+        {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
         {B::GATHER, [](TfliteImporter& i) { i.gather(); }, {Op::kGather}},
         {B::GATHER_ND, [](TfliteImporter& i) { i.gather_nd(); }, {Op::kGatherNd}},
+        {B::GREATER, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater"); }, {Op::kCompare}},
+        {B::GREATER_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater_equal"); }, {Op::kCompare}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
+        {B::LESS, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "less"); }, {Op::kCompare}},
+        {B::LESS_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "less_equal"); }, {Op::kCompare}},
+        {B::LOG, [](TfliteImporter& i) { i.math_unary("log"); }, {Op::kUnary}},
+        {B::LOGICAL_AND, [](TfliteImporter& i) { i.math_binary(Op::kLogical, "and"); }, {Op::kLogical}},
+        {B::LOGICAL_NOT, [](TfliteImporter& i) { i.math_unary("logical_not"); }, {Op::kUnary}},
+        {B::LOGICAL_OR, [](TfliteImporter& i) { i.math_binary(Op::kLogical, "or"); }, {Op::kLogical}},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
         {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
+        {B::MAXIMUM, [](TfliteImporter& i) { i.math_binary(Op::kMaximum, ""); }, {Op::kMaximum}},
         {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
         {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
+        {B::MINIMUM, [](TfliteImporter& i) { i.math_binary(Op::kMinimum, ""); }, {Op::kMinimum}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
+        {B::NEG, [](TfliteImporter& i) { i.math_unary("neg"); }, {Op::kUnary}},
+        {B::NOT_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "not_equal"); }, {Op::kCompare}},
         {B::PACK, [](TfliteImporter& i) { i.pack(); }, {Op::kReshape, Op::kConcat}},
         {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
-        {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
-        {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
         {B::PRELU, [](TfliteImporter& i) { i.prelu(); }, {Op::kPrelu}},
         {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
+        {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
+        {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {B::RELU, [](TfliteImporter& i) { i.relu(B::RELU); }, {Op::kClamp}},
         {B::RELU6, [](TfliteImporter& i) { i.relu(B::RELU6); }, {Op::kClamp}},
         {B::RELU_0_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_0_TO_1); }, {Op::kClamp}},
@@ -160,13 +181,20 @@ class TfliteImporter {
         {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
         {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
         {B::REVERSE_V2, [](TfliteImporter& i) { i.reverse_v2(); }, {Op::kStridedSlice}},
+        {B::ROUND, [](TfliteImporter& i) { i.math_unary("round"); }, {Op::kUnary}},
+        {B::RSQRT, [](TfliteImporter& i) { i.math_unary("rsqrt"); }, {Op::kUnary}},
+        {B::SELECT_V2, [](TfliteImporter& i) { i.select_v2(); }, {Op::kSelect}},
         {B::SHAPE, [](TfliteImporter& i) { i.shape(); }, {Op::kCopy}},
+        {B::SIN, [](TfliteImporter& i) { i.math_unary("sin"); }, {Op::kUnary}},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
         {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
         {B::SPACE_TO_DEPTH, [](TfliteImporter& i) { i.space_to_depth(); }, {Op::kSpaceToDepth}},
         {B::SPLIT, [](TfliteImporter& i) { i.split(); }, {Op::kStridedSlice}},
         {B::SPLIT_V, [](TfliteImporter& i) { i.split_v(); }, {Op::kStridedSlice}},
+        {B::SQRT, [](TfliteImporter& i) { i.math_unary("sqrt"); }, {Op::kUnary}},
+        {B::SQUARE, [](TfliteImporter& i) { i.math_unary("square"); }, {Op::kUnary}},
+        {B::SQUARED_DIFFERENCE, [](TfliteImporter& i) { i.math_binary(Op::kSquaredDifference, ""); }, {Op::kSquaredDifference}},
         {B::SQUEEZE, [](TfliteImporter& i) { i.squeeze(); }, {Op::kReshape}},
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
         {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
@@ -209,6 +237,7 @@ class TfliteImporter {
     graph_.name = std::filesystem::path(path_).stem().string();
     const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
     ids_.assign(count, -1);
+    mark_raw_only_tensors();
     writer_.assign(count, -1);
     is_graph_input_.assign(count, false);
 
@@ -371,7 +400,7 @@ class TfliteImporter {
     }
     if (t->sparsity()) fail(label + " is sparse, not supported");
     result.quant = quantization(t, result, label);
-    if ((result.dtype == DType::kInt8 || result.dtype == DType::kInt16) && result.quant.empty())
+    if ((result.dtype == DType::kInt8 || result.dtype == DType::kInt16) && result.quant.empty() && !raw_only_[index])
       fail(label + " (" + dtype_name(result.dtype) + ") has no quantization parameters");
 
     const uint32_t buffer_index = t->buffer();
@@ -2080,6 +2109,101 @@ class TfliteImporter {
     emit(ir::Op::kDynamicUpdateSlice, {x, update, indices}, {y});
   }
 
+  // ABS, NEG, SIN, COS, LOG, SQRT, RSQRT, SQUARE, EXP, FLOOR, CEIL, ROUND, LOGICAL_NOT:
+  // unary with the function as `fn` (the op's name in lower case). Their options tables
+  // carry nothing (none is read). Lowering picks the kernel by dtype.
+  void math_unary(const char* fn) {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_shape(y, "output", T(x).shape);
+    if (T(y).dtype != T(x).dtype)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected the input's " +
+              dtype_name(T(x).dtype));
+    emit(ir::Op::kUnary, {x}, {y}).attrs["fn"] = std::string(fn);
+  }
+
+  // MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD (output of the inputs'
+  // type); EQUAL ... GREATER_EQUAL as compare, LOGICAL_AND / LOGICAL_OR as logical, with
+  // `fn` (bool output): two inputs of one type, numpy broadcast. Their options tables
+  // carry nothing (none is read).
+  void math_binary(ir::Op op, const char* fn) {
+    expect_inputs(2, 2);
+    const int a = required_input(0, "input 0");
+    const int b = required_input(1, "input 1");
+    const int y = output(0);
+    if (T(b).dtype != T(a).dtype)
+      fail_op("input 1 '" + T(b).name + "' has type " + dtype_name(T(b).dtype) + ", input 0 " + dtype_name(T(a).dtype));
+    const auto shape = broadcast_shape(T(a).shape, T(b).shape);
+    if (!shape)
+      fail_op("inputs of shapes " + ints_string(T(a).shape) + " and " + ints_string(T(b).shape) + " do not broadcast");
+    expect_shape(y, "output", *shape);
+    const bool to_bool = op == ir::Op::kCompare || op == ir::Op::kLogical;
+    const DType out = to_bool ? DType::kBool : T(a).dtype;
+    if (T(y).dtype != out)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) + ", expected " + dtype_name(out));
+    ir::Node& n = emit(op, {a, b}, {y});
+    if (*fn) n.attrs["fn"] = std::string(fn);
+  }
+
+  // SELECT_V2: condition (bool), x, y broadcast together (numpy rules) to the output.
+  void select_v2() {
+    expect_inputs(3, 3);
+    const int condition = required_input(0, "condition");
+    const int x = required_input(1, "x");
+    const int y_in = required_input(2, "y");
+    const int y = output(0);
+    if (T(condition).dtype != DType::kBool)
+      fail_op("condition '" + T(condition).name + "' has type " + dtype_name(T(condition).dtype) + ", expected bool");
+    if (T(y_in).dtype != T(x).dtype || T(y).dtype != T(x).dtype)
+      fail_op("x, y and the output have types " + std::string(dtype_name(T(x).dtype)) + ", " +
+              dtype_name(T(y_in).dtype) + " and " + dtype_name(T(y).dtype) + ", expected one type");
+    auto shape = broadcast_shape(T(x).shape, T(y_in).shape);
+    if (shape) shape = broadcast_shape(T(condition).shape, *shape);
+    if (!shape)
+      fail_op("condition " + ints_string(T(condition).shape) + ", x " + ints_string(T(x).shape) + " and y " +
+              ints_string(T(y_in).shape) + " do not broadcast");
+    expect_shape(y, "output", *shape);
+    emit(ir::Op::kSelect, {condition, x, y_in}, {y});
+  }
+
+  // Tensors that may be int8/int16 without quantization parameters (tensor() refuses any
+  // other): those only CAST operators read or write (TFLM casts raw values), and int16
+  // ones only ABS operators use besides (TFLM's ABS takes unquantized int16).
+  void mark_raw_only_tensors() {
+    const size_t count = ids_.size();
+    std::vector<bool> by_cast(count, false), by_abs(count, false), by_other(count, false);
+    const auto* operators = subgraph_->operators();
+    for (uint32_t i = 0; operators && i < operators->size(); ++i) {
+      const fb::Operator* op = operators->Get(i);
+      const int32_t code = op_code(i).builtin;
+      std::vector<bool>& by = code == static_cast<int32_t>(BuiltinOperator::CAST)  ? by_cast
+                              : code == static_cast<int32_t>(BuiltinOperator::ABS) ? by_abs
+                                                                                  : by_other;
+      for (const auto* list : {op->inputs(), op->outputs()}) {
+        for (uint32_t k = 0; list && k < list->size(); ++k) {
+          const int32_t index = list->Get(k);
+          if (index >= 0 && static_cast<size_t>(index) < count) by[index] = true;
+        }
+      }
+    }
+    raw_only_.assign(count, false);
+    for (size_t i = 0; i < count; ++i) {
+      const bool int16 = subgraph_->tensors()->Get(static_cast<uint32_t>(i))->type() == fb::TensorType::INT16;
+      raw_only_[i] = !by_other[i] && (by_cast[i] || by_abs[i]) && (int16 || !by_abs[i]);
+    }
+  }
+
+  // CAST: the input's values converted to the output's type (lowering checks the pair);
+  // its options table (CastOptions: the same two types) is not read.
+  void cast() {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_shape(y, "output", T(x).shape);
+    emit(ir::Op::kCast, {x}, {y});
+  }
+
   std::string path_;
   std::vector<uint8_t> bytes_;         // the file, when reading one
   std::span<const uint8_t> file_;      // the verified file (buffers past the flatbuffer)
@@ -2089,6 +2213,7 @@ class TfliteImporter {
   std::vector<int> ids_;              // TFLite tensor index -> ir tensor id (-1: not yet)
   std::vector<int> writer_;           // TFLite tensor index -> operator writing it (-1)
   std::vector<bool> is_graph_input_;  // TFLite tensor index -> listed in subgraph inputs
+  std::vector<bool> raw_only_;        // TFLite tensor index -> may lack quantization (CAST, int16 ABS)
   int op_index_ = -1;                 // operator being converted (-1: none)
   std::string op_name_;
 };

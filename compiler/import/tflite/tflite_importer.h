@@ -16,7 +16,9 @@
 //      which takes the file's size as TFLite Micro does, and refused for any other
 //      dim), quantization (scale and zero
 //      point arrays; quantized_dimension for per-channel), constant data from the
-//      buffers. Every int8/int16 tensor must carry quantization parameters.
+//      buffers. Every int8/int16 tensor must carry quantization parameters, but those
+//      only CAST operators use (TFLM casts raw values) and int16 ones only ABS (and
+//      CAST) operators use (TFLM's ABS takes unquantized int16).
 //
 // Mote ops produced (attributes as in compiler/ir/mote_ops.md; operator index -> node in
 // file order, plus a reshape before a fully_connected whose input's last dim is not K):
@@ -26,7 +28,11 @@
 //   QUANTIZE quantize, DEQUANTIZE dequantize, MEAN mean, PAD/PADV2 pad,
 //   CONCATENATION concat, STRIDED_SLICE strided_slice, TRANSPOSE_CONV transpose_conv,
 //   LEAKY_RELU leaky_relu, HARD_SWISH hard_swish, RELU/RELU6/RELU_N1_TO_1/RELU_0_TO_1 clamp,
-//   PRELU prelu, ELU elu, LOG_SOFTMAX log_softmax, UNIDIRECTIONAL_SEQUENCE_LSTM lstm.
+//   PRELU prelu, ELU elu, LOG_SOFTMAX log_softmax, UNIDIRECTIONAL_SEQUENCE_LSTM lstm,
+//   ABS/NEG/SIN/COS/LOG/SQRT/RSQRT/SQUARE/EXP/FLOOR/CEIL/ROUND/LOGICAL_NOT unary (fn),
+//   MAXIMUM maximum, MINIMUM minimum, SQUARED_DIFFERENCE squared_difference, FLOOR_DIV
+//   floor_div, FLOOR_MOD floor_mod, EQUAL/NOT_EQUAL/LESS/LESS_EQUAL/GREATER/GREATER_EQUAL
+//   compare (fn), LOGICAL_AND/LOGICAL_OR logical (fn), SELECT_V2 select, CAST cast.
 // Fused activations NONE, RELU, RELU6, RELU_N1_TO_1 become act_min/act_max (real-valued
 // bounds); TANH and SIGN_BIT are refused. SAME/VALID padding becomes explicit pads
 // computed as TFLite's ComputePaddingHeightWidth does.

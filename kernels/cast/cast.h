@@ -1,0 +1,25 @@
+// CAST (TensorFlow Lite Micro's cast.cc): each element converted as C++'s static_cast
+// does on an Arm core, quantization ignored (raw values, as TFLM).
+//   input 0:  float32, int8, int16, int32 or bool     output 0: float32, int8, int16 or
+//   int32, the input's shape (TFLM's pairs, less its uint32; TFLM writes no bool).
+// Conversions:
+//   integer -> integer  the low bits (two's complement wrap: int32 300 -> int8 44)
+//   integer -> float32  rounded to nearest (exact but for int32 beyond 2^24)
+//   float32 -> integer  truncated toward zero and saturated to the int32 range, NaN 0
+//                       (Arm's VCVT and __aeabi_f2iz), then the low bits for int8/int16
+//   bool -> any         0 or 1 (any non-zero byte is true)
+// No params. Element i is written after element i is read, so the output may be written
+// over an input with elements at least as wide.
+#pragma once
+
+#include <stdint.h>
+
+#include "mote/kernel.h"
+
+namespace mote {
+
+Status cast_check(const OpContext& ctx);
+void cast_run(const OpContext& ctx);
+extern const KernelEntry kCastEntry;
+
+}  // namespace mote
