@@ -57,6 +57,8 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kSum: return lower_sum(l);
     case Op::kReduceMax:
     case Op::kReduceMin: return lower_reduce_max_min(l);
+    case Op::kArgMax:
+    case Op::kArgMin: return lower_arg_min_max(l);
     case Op::kTranspose: return lower_transpose(l);
     case Op::kConcat: return lower_concat(l);
     case Op::kPad: return lower_pad(l);

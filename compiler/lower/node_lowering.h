@@ -193,6 +193,7 @@ LoweredOp lower_pool2d(const NodeLowering& l);
 LoweredOp lower_mean(const NodeLowering& l);
 LoweredOp lower_sum(const NodeLowering& l);
 LoweredOp lower_reduce_max_min(const NodeLowering& l);
+LoweredOp lower_arg_min_max(const NodeLowering& l);
 // data_movement.cc
 LoweredOp lower_transpose(const NodeLowering& l);
 LoweredOp lower_concat(const NodeLowering& l);

@@ -121,6 +121,8 @@ class TfliteImporter {
     using Op = ir::Op;
     static const std::vector<Conversion> table = {
         {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
+        {B::ARG_MAX, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMax); }, {Op::kArgMax}},
+        {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
@@ -1068,6 +1070,44 @@ class TfliteImporter {
     }
     expect_shape(y, "output", expected);
     emit(op, {x}, {y}).attrs["axes"] = axes;
+  }
+
+  // ARG_MAX, ARG_MIN: input of rank >= 1, axis a constant int32 of one element (negative
+  // counts from the end; TFLite Micro takes no int64 axis); output the input's shape
+  // without the axis, int32 (TFLite Micro writes no other type), which output_type, when
+  // the options are there, must say too. Ties give the first index, as TFLite's reference.
+  void arg_min_max(ir::Op op) {
+    expect_inputs(2, 2);
+    std::optional<fb::TensorType> output_type;
+    if (op == ir::Op::kArgMax) {
+      if (const auto* o = options<fb::ArgMaxOptions>(false)) output_type = o->output_type();
+    } else if (const auto* o = options<fb::ArgMinOptions>(false)) {
+      output_type = o->output_type();
+    }
+    const int x = required_input(0, "input");
+    const int axis_tensor = constant_input(1, "axis");
+    const int y = output(0);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    if (rank == 0) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
+    if (T(axis_tensor).dtype != DType::kInt32)
+      fail_op("axis '" + T(axis_tensor).name + "' has type " + dtype_name(T(axis_tensor).dtype) +
+              ", expected int32 (TensorFlow Lite Micro's)");
+    const std::vector<int64_t> axes = read_ints(axis_tensor, "axis");
+    if (axes.size() != 1)
+      fail_op("axis '" + T(axis_tensor).name + "' has " + std::to_string(axes.size()) + " values, expected 1");
+    if (axes[0] < -rank || axes[0] >= rank)
+      fail_op("axis " + std::to_string(axes[0]) + " out of range for input of shape " + ints_string(in));
+    const int64_t axis = axes[0] < 0 ? axes[0] + rank : axes[0];
+    ir::Shape expected = in;
+    expected.erase(expected.begin() + axis);
+    expect_shape(y, "output", expected);
+    if (T(y).dtype != DType::kInt32)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) +
+              ", expected int32 (TensorFlow Lite Micro's only output type)");
+    if (output_type && *output_type != fb::TensorType::INT32)
+      fail_option("output_type", fb::EnumNameTensorType(*output_type), "the output '" + T(y).name + "' is int32");
+    emit(op, {x}, {y}).attrs["axis"] = axis;
   }
 
   // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
