@@ -14,6 +14,7 @@
 #include "lower/quantization.h"
 // Kernel parameter structs.
 #include "activation/activation.h"
+#include "add_n/add_n.h"
 #include "elementwise/elementwise.h"
 #include "leaky_relu/leaky_relu.h"
 #include "quantize/quantize.h"
@@ -64,6 +65,41 @@ void expect_fixed_output_quant(const NodeLowering& l, float scale, int32_t zero_
 }
 
 }  // namespace
+
+// add_n: two or more inputs of the output's shape and dtype; float32, or int8 with every
+// input quantized alike (TensorFlow Lite Micro requires it) and TFLite's ADD multipliers.
+LoweredOp lower_add_n(const NodeLowering& l) {
+  const size_t n = l.node().inputs.size();
+  l.expect_io(2, n < 2 ? 2 : n, 1);
+  if (n > 255) l.fail("has " + std::to_string(n) + " inputs, at most 255 are supported");
+  const ir::Tensor& out = l.output(0);
+  for (size_t k = 0; k < n; ++k) {
+    l.expect_shape(l.input(k), "input", out.shape);
+    l.expect_dtype(l.input(k), "input", out.dtype);
+  }
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kAddNF32);
+  }
+  if (out.dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(out.dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's add_n)");
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  for (size_t k = 1; k < n; ++k) {
+    if (!same_quant(l.input(0), l.input(k)))
+      l.fail(l.label(l.input(k), "input") + " is not quantized like input 0 (TensorFlow Lite Micro requires it)");
+  }
+  const TensorQuant out_q = per_tensor(l, out, "output");
+  AddSubMultipliers m{};
+  if (!add_multipliers(in_q.scale, in_q.scale, out_q.scale, kAddNLeftShift, &m)) {
+    l.fail("input scale " + float_string(in_q.scale) + " and output scale " + float_string(out_q.scale) +
+           " give an output multiplier outside (0, 1)");
+  }
+  return lowered(KernelId::kAddNS8, params_bytes(AddNS8Params{-in_q.zero_point, out_q.zero_point,
+                                                              m.input1_multiplier, m.input1_shift,
+                                                              m.output_multiplier, m.output_shift}));
+}
 
 LoweredOp lower_add_sub(const NodeLowering& l) {
   const DType dtype = check_binary(l);

@@ -38,6 +38,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kBatchMatMul: return lower_batch_matmul(l);
     case Op::kAdd:
     case Op::kSub: return lower_add_sub(l);
+    case Op::kAddN: return lower_add_n(l);
     case Op::kMul: return lower_mul(l);
     case Op::kDiv: return lower_div(l);
     case Op::kClamp: return lower_clamp(l);

@@ -175,6 +175,7 @@ LoweredOp lower_fully_connected(const NodeLowering& l);
 LoweredOp lower_batch_matmul(const NodeLowering& l);
 // elementwise.cc
 LoweredOp lower_add_sub(const NodeLowering& l);
+LoweredOp lower_add_n(const NodeLowering& l);
 LoweredOp lower_mul(const NodeLowering& l);
 LoweredOp lower_div(const NodeLowering& l);
 LoweredOp lower_clamp(const NodeLowering& l);

@@ -121,6 +121,7 @@ class TfliteImporter {
     using Op = ir::Op;
     static const std::vector<Conversion> table = {
         {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
+        {B::ADD_N, [](TfliteImporter& i) { i.add_n(); }, {Op::kAddN}},
         {B::ARG_MAX, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMax); }, {Op::kArgMax}},
         {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
@@ -1070,6 +1071,22 @@ class TfliteImporter {
     }
     expect_shape(y, "output", expected);
     emit(op, {x}, {y}).attrs["axes"] = axes;
+  }
+
+  // ADD_N: two or more inputs of one shape and dtype, summed element by element into an
+  // output of that shape and dtype (the lowering takes TFLite Micro's dtypes).
+  void add_n() {
+    options<fb::AddNOptions>(false);
+    const std::vector<int> inputs = all_inputs();
+    if (inputs.size() < 2) fail_op("has 1 input, expected at least 2");
+    const int y = output(0);
+    for (int id : inputs) {
+      expect_shape(id, "input", T(inputs[0]).shape);
+      expect_input_dtype(id, "input", inputs[0]);
+    }
+    expect_shape(y, "output", T(inputs[0]).shape);
+    expect_input_dtype(y, "output", inputs[0]);
+    emit(ir::Op::kAddN, inputs, {y});
   }
 
   // ARG_MAX, ARG_MIN: input of rank >= 1, axis a constant int32 of one element (negative
