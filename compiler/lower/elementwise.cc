@@ -15,6 +15,7 @@
 // Kernel parameter structs.
 #include "activation/activation.h"
 #include "add_n/add_n.h"
+#include "cumsum/cumsum.h"
 #include "elementwise/elementwise.h"
 #include "leaky_relu/leaky_relu.h"
 #include "quantize/quantize.h"
@@ -64,6 +65,17 @@ void expect_fixed_output_quant(const NodeLowering& l, float scale, int32_t zero_
   }
 }
 
+// TFLite's int8 running sum (quant/integer_sum.h) from input to output quantization.
+IntegerSumParams integer_sum_params(const NodeLowering& l, const TensorQuant& in_q, const TensorQuant& out_q) {
+  AddSubMultipliers m{};
+  if (!add_multipliers(in_q.scale, in_q.scale, out_q.scale, kIntegerSumLeftShift, &m)) {
+    l.fail("input scale " + float_string(in_q.scale) + " and output scale " + float_string(out_q.scale) +
+           " give an output multiplier outside (0, 1)");
+  }
+  return IntegerSumParams{-in_q.zero_point, out_q.zero_point, m.input1_multiplier, m.input1_shift,
+                          m.output_multiplier, m.output_shift};
+}
+
 }  // namespace
 
 // add_n: two or more inputs of the output's shape and dtype; float32, or int8 with every
@@ -90,15 +102,31 @@ LoweredOp lower_add_n(const NodeLowering& l) {
     if (!same_quant(l.input(0), l.input(k)))
       l.fail(l.label(l.input(k), "input") + " is not quantized like input 0 (TensorFlow Lite Micro requires it)");
   }
-  const TensorQuant out_q = per_tensor(l, out, "output");
-  AddSubMultipliers m{};
-  if (!add_multipliers(in_q.scale, in_q.scale, out_q.scale, kAddNLeftShift, &m)) {
-    l.fail("input scale " + float_string(in_q.scale) + " and output scale " + float_string(out_q.scale) +
-           " give an output multiplier outside (0, 1)");
+  return lowered(KernelId::kAddNS8, params_bytes(integer_sum_params(l, in_q, per_tensor(l, out, "output"))));
+}
+
+// cumsum: float32, or int8 with TFLite's running sum from the input's to the output's
+// quantization (TensorFlow Lite Micro's dtypes).
+LoweredOp lower_cumsum(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  const int64_t rank = static_cast<int64_t>(l.input(0).shape.size());
+  const int64_t axis = l.node().get_int("axis", -1);
+  if (axis < 0 || axis >= rank) l.fail("axis " + std::to_string(axis) + " is outside [0, " + std::to_string(rank) + ")");
+  const int64_t exclusive = l.node().get_int("exclusive", 0), reverse = l.node().get_int("reverse", 0);
+  if ((exclusive != 0 && exclusive != 1) || (reverse != 0 && reverse != 1))
+    l.fail("exclusive " + std::to_string(exclusive) + " and reverse " + std::to_string(reverse) + " must be 0 or 1");
+  const CumsumParams p{static_cast<uint32_t>(axis), static_cast<uint8_t>(exclusive), static_cast<uint8_t>(reverse), {}};
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kCumsumF32, params_bytes(p));
   }
-  return lowered(KernelId::kAddNS8, params_bytes(AddNS8Params{-in_q.zero_point, out_q.zero_point,
-                                                              m.input1_multiplier, m.input1_shift,
-                                                              m.output_multiplier, m.output_shift}));
+  if (dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's cumsum)");
+  }
+  const IntegerSumParams sum =
+      integer_sum_params(l, per_tensor(l, l.input(0), "input"), per_tensor(l, l.output(0), "output"));
+  return lowered(KernelId::kCumsumS8, params_bytes(CumsumS8Params{p, sum}));
 }
 
 LoweredOp lower_add_sub(const NodeLowering& l) {

@@ -2,7 +2,6 @@
 #include "add_n/add_n.h"
 
 #include "kernel_util.h"
-#include "quant/quant_math.h"
 
 namespace mote {
 namespace {
@@ -18,11 +17,6 @@ Status check_add_n(const OpContext& ctx, DType dtype) {
     if (!has_dtype(in, dtype) || !same_shape(in, out)) return Status::kBadParams;
   }
   return Status::kOk;
-}
-
-int32_t scaled_input(const AddNS8Params& p, int32_t v) {
-  const int32_t shifted = wrapping_mul(p.input_offset + v, int32_t{1} << kAddNLeftShift);
-  return multiply_by_quantized_multiplier(shifted, p.input_multiplier, p.input_shift);
 }
 
 }  // namespace
@@ -43,26 +37,21 @@ void add_n_f32_run(const OpContext& ctx) {
 }
 
 Status add_n_s8_check(const OpContext& ctx) {
-  if (ctx.params_bytes() != sizeof(AddNS8Params)) return Status::kBadParams;
-  const AddNS8Params& p = ctx.params<AddNS8Params>();
-  if (p.input_offset < -127 || p.input_offset > 128) return Status::kBadParams;
-  if (p.output_offset < -128 || p.output_offset > 127) return Status::kBadParams;
-  if (p.input_shift < kMinShift || p.input_shift > 0) return Status::kBadParams;
-  if (p.output_shift < kMinShift || p.output_shift > 0) return Status::kBadParams;
+  if (ctx.params_bytes() != sizeof(IntegerSumParams)) return Status::kBadParams;
+  if (!valid_integer_sum(ctx.params<IntegerSumParams>())) return Status::kBadParams;
   return check_add_n(ctx, DType::kInt8);
 }
 
 void add_n_s8_run(const OpContext& ctx) {
-  const AddNS8Params& p = ctx.params<AddNS8Params>();
+  const IntegerSumParams& p = ctx.params<IntegerSumParams>();
   const uint32_t count = element_count(ctx.output_desc(0));
   int8_t* out = static_cast<int8_t*>(ctx.output_data(0));
-  const int32_t start = scaled_input(p, 0);
+  const int32_t start = integer_sum_term(p, 0);
   for (uint32_t i = 0; i < count; ++i) {
     int32_t acc = start;
     for (uint32_t k = 0; k < ctx.input_count(); ++k)
-      acc = wrapping_add(acc, scaled_input(p, static_cast<const int8_t*>(ctx.input_data(k))[i]));
-    const int32_t raw = multiply_by_quantized_multiplier(acc, p.output_multiplier, p.output_shift) + p.output_offset;
-    out[i] = static_cast<int8_t>(clamp_i32(raw, -128, 127));
+      acc = wrapping_add(acc, integer_sum_term(p, static_cast<const int8_t*>(ctx.input_data(k))[i]));
+    out[i] = integer_sum_output(p, acc);
   }
 }
 

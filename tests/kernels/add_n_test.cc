@@ -40,7 +40,7 @@ TEST(AddN, Float32SumsInInputOrder) {
 
 // TFLite's AddN for int8: scaled(v) = mbqm((offset + v) << 20, in_m, in_s), the sum
 // starting from scaled(0) (wrapping in int32), then the output multiplier, offset and clamp.
-std::vector<int8_t> ref_add_n(const AddNS8Params& p, const std::vector<std::vector<int8_t>>& xs) {
+std::vector<int8_t> ref_add_n(const IntegerSumParams& p, const std::vector<std::vector<int8_t>>& xs) {
   auto scaled = [&](int32_t v) { return ref_mbqm((p.input_offset + v) * (1 << 20), p.input_multiplier, p.input_shift); };
   std::vector<int8_t> y(xs[0].size());
   for (size_t i = 0; i < y.size(); ++i) {
@@ -57,12 +57,12 @@ std::vector<int8_t> ref_add_n(const AddNS8Params& p, const std::vector<std::vect
 TEST(AddN, Int8AsTfliteAddN) {
   // Input multiplier 0.5 = (2^30, 0) as TFLite's ADD gives for equal input scales; output
   // multipliers of several sizes.
-  const AddNS8Params params[] = {{-5, 3, 1 << 30, 0, 1518500250, -18},
+  const IntegerSumParams params[] = {{-5, 3, 1 << 30, 0, 1518500250, -18},
                                  {128, -128, 1 << 30, 0, 1073741824, -19},
                                  {-127, 127, 1 << 30, 0, 2147483000, -21},
                                  {0, 0, 1 << 30, 0, 1288490189, -20}};
   uint32_t seed = 40;
-  for (const AddNS8Params& p : params) {
+  for (const IntegerSumParams& p : params) {
     for (uint32_t n : {2u, 4u, 16u}) {
       TestOp op;
       std::vector<std::vector<int8_t>> xs;
@@ -87,7 +87,7 @@ class AddNCheck : public ::testing::Test {
     a_ = op_.add_input(DType::kInt8, {4, 3});
     b_ = op_.add_input(DType::kInt8, {4, 3});
     out_ = op_.add_output(DType::kInt8, {4, 3});
-    op_.set_params(AddNS8Params{-5, 3, 1 << 30, 0, 1518500250, -18});
+    op_.set_params(IntegerSumParams{-5, 3, 1 << 30, 0, 1518500250, -18});
     ASSERT_EQ(check(), Status::kOk);
   }
   Status check() { return op_.check(kAddNS8Entry); }
@@ -106,18 +106,18 @@ TEST_F(AddNCheck, ShapesAndDtypesMustMatch) {
 }
 
 TEST_F(AddNCheck, ShiftsAndOffsets) {
-  op_.params<AddNS8Params>().input_shift = 1;
+  op_.params<IntegerSumParams>().input_shift = 1;
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<AddNS8Params>().input_shift = 0;
-  op_.params<AddNS8Params>().output_shift = -32;
+  op_.params<IntegerSumParams>().input_shift = 0;
+  op_.params<IntegerSumParams>().output_shift = -32;
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<AddNS8Params>().output_shift = -18;
-  op_.params<AddNS8Params>().input_offset = 129;
+  op_.params<IntegerSumParams>().output_shift = -18;
+  op_.params<IntegerSumParams>().input_offset = 129;
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<AddNS8Params>().input_offset = -5;
-  op_.params<AddNS8Params>().output_offset = 128;
+  op_.params<IntegerSumParams>().input_offset = -5;
+  op_.params<IntegerSumParams>().output_offset = 128;
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<AddNS8Params>().output_offset = 3;
+  op_.params<IntegerSumParams>().output_offset = 3;
   op_.set_params_bytes(4);
   EXPECT_EQ(check(), Status::kBadParams);
 }

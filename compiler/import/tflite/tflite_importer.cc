@@ -127,6 +127,7 @@ class TfliteImporter {
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
+        {B::CUMSUM, [](TfliteImporter& i) { i.cumsum(); }, {Op::kCumsum}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
@@ -1089,6 +1090,40 @@ class TfliteImporter {
     emit(ir::Op::kAddN, inputs, {y});
   }
 
+  // CUMSUM: input of rank >= 1, axis a constant int32 of one element (negative counts
+  // from the end; TFLite Micro takes int32 only); options exclusive, reverse. The output
+  // has the input's shape and dtype.
+  void cumsum() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::CumsumOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const int64_t axis = single_axis(x, constant_input(1, "axis"));
+    expect_shape(y, "output", T(x).shape);
+    expect_input_dtype(y, "output", x);
+    ir::Node& n = emit(ir::Op::kCumsum, {x}, {y});
+    n.attrs["axis"] = axis;
+    n.attrs["exclusive"] = int64_t{o && o->exclusive()};
+    n.attrs["reverse"] = int64_t{o && o->reverse()};
+  }
+
+  // The axis of ARG_MAX, ARG_MIN and CUMSUM over input x: constant int32 (TFLite Micro
+  // reads int32 only), one element, in [-rank, rank) of x's rank >= 1; made non-negative.
+  int64_t single_axis(int x, int axis_tensor) {
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    if (rank == 0) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
+    if (T(axis_tensor).dtype != DType::kInt32)
+      fail_op("axis '" + T(axis_tensor).name + "' has type " + dtype_name(T(axis_tensor).dtype) +
+              ", expected int32 (TensorFlow Lite Micro's)");
+    const std::vector<int64_t> axes = read_ints(axis_tensor, "axis");
+    if (axes.size() != 1)
+      fail_op("axis '" + T(axis_tensor).name + "' has " + std::to_string(axes.size()) + " values, expected 1");
+    if (axes[0] < -rank || axes[0] >= rank)
+      fail_op("axis " + std::to_string(axes[0]) + " out of range for input of shape " + ints_string(in));
+    return axes[0] < 0 ? axes[0] + rank : axes[0];
+  }
+
   // ARG_MAX, ARG_MIN: input of rank >= 1, axis a constant int32 of one element (negative
   // counts from the end; TFLite Micro takes no int64 axis); output the input's shape
   // without the axis, int32 (TFLite Micro writes no other type), which output_type, when
@@ -1102,21 +1137,9 @@ class TfliteImporter {
       output_type = o->output_type();
     }
     const int x = required_input(0, "input");
-    const int axis_tensor = constant_input(1, "axis");
     const int y = output(0);
-    const ir::Shape& in = T(x).shape;
-    const int64_t rank = static_cast<int64_t>(in.size());
-    if (rank == 0) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
-    if (T(axis_tensor).dtype != DType::kInt32)
-      fail_op("axis '" + T(axis_tensor).name + "' has type " + dtype_name(T(axis_tensor).dtype) +
-              ", expected int32 (TensorFlow Lite Micro's)");
-    const std::vector<int64_t> axes = read_ints(axis_tensor, "axis");
-    if (axes.size() != 1)
-      fail_op("axis '" + T(axis_tensor).name + "' has " + std::to_string(axes.size()) + " values, expected 1");
-    if (axes[0] < -rank || axes[0] >= rank)
-      fail_op("axis " + std::to_string(axes[0]) + " out of range for input of shape " + ints_string(in));
-    const int64_t axis = axes[0] < 0 ? axes[0] + rank : axes[0];
-    ir::Shape expected = in;
+    const int64_t axis = single_axis(x, constant_input(1, "axis"));
+    ir::Shape expected = T(x).shape;
     expected.erase(expected.begin() + axis);
     expect_shape(y, "output", expected);
     if (T(y).dtype != DType::kInt32)
