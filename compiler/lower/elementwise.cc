@@ -16,6 +16,7 @@
 #include "activation/activation.h"
 #include "add_n/add_n.h"
 #include "cumsum/cumsum.h"
+#include "l2_normalization/l2_normalization.h"
 #include "elementwise/elementwise.h"
 #include "leaky_relu/leaky_relu.h"
 #include "quantize/quantize.h"
@@ -127,6 +128,25 @@ LoweredOp lower_cumsum(const NodeLowering& l) {
   const IntegerSumParams sum =
       integer_sum_params(l, per_tensor(l, l.input(0), "input"), per_tensor(l, l.output(0), "output"));
   return lowered(KernelId::kCumsumS8, params_bytes(CumsumS8Params{p, sum}));
+}
+
+// l2_normalization: float32, or int8 with the output TFLite requires (scale 1/128, zero
+// point 0; the kernel writes that scale whatever the tensor says).
+LoweredOp lower_l2_normalization(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  const size_t rank = l.input(0).shape.size();
+  if (rank < 1 || rank > 4) l.fail(l.label(l.input(0), "input") + " has rank " + std::to_string(rank) + ", expected 1 to 4");
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kL2NormalizationF32);
+  }
+  if (dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's l2_normalization)");
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  expect_fixed_output_quant(l, 1.0f / 128.0f, 0);
+  return lowered(KernelId::kL2NormalizationS8, params_bytes(L2NormalizationS8Params{in_q.zero_point}));
 }
 
 LoweredOp lower_add_sub(const NodeLowering& l) {

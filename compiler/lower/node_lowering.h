@@ -177,6 +177,7 @@ LoweredOp lower_batch_matmul(const NodeLowering& l);
 LoweredOp lower_add_sub(const NodeLowering& l);
 LoweredOp lower_add_n(const NodeLowering& l);
 LoweredOp lower_cumsum(const NodeLowering& l);
+LoweredOp lower_l2_normalization(const NodeLowering& l);
 LoweredOp lower_mul(const NodeLowering& l);
 LoweredOp lower_div(const NodeLowering& l);
 LoweredOp lower_clamp(const NodeLowering& l);

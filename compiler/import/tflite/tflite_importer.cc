@@ -136,6 +136,7 @@ class TfliteImporter {
         {B::GATHER, [](TfliteImporter& i) { i.gather(); }, {Op::kGather}},
         {B::GATHER_ND, [](TfliteImporter& i) { i.gather_nd(); }, {Op::kGatherNd}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
+        {B::L2_NORMALIZATION, [](TfliteImporter& i) { i.l2_normalization(); }, {Op::kL2Normalization}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
         {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
@@ -1122,6 +1123,25 @@ class TfliteImporter {
     if (axes[0] < -rank || axes[0] >= rank)
       fail_op("axis " + std::to_string(axes[0]) + " out of range for input of shape " + ints_string(in));
     return axes[0] < 0 ? axes[0] + rank : axes[0];
+  }
+
+  // L2_NORMALIZATION: input of rank 1..4 (TFLite Micro's limit), normalized along its last
+  // axis; output of its shape and dtype; no fused activation (TFLite Micro requires NONE).
+  void l2_normalization() {
+    expect_inputs(1, 1);
+    const auto* o = options<fb::L2NormOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const size_t rank = T(x).shape.size();
+    if (rank < 1 || rank > 4)
+      fail_op("input '" + T(x).name + "' has rank " + std::to_string(rank) + ", expected 1 to 4 (TensorFlow Lite Micro's)");
+    expect_shape(y, "output", T(x).shape);
+    expect_input_dtype(y, "output", x);
+    if (o && o->fused_activation_function() != fb::ActivationFunctionType::NONE) {
+      const auto act = o->fused_activation_function();
+      fail_option("fused activation", enum_string(act, fb::EnumNameActivationFunctionType(act)));
+    }
+    emit(ir::Op::kL2Normalization, {x}, {y});
   }
 
   // ARG_MAX, ARG_MIN: input of rank >= 1, axis a constant int32 of one element (negative
