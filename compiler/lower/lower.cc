@@ -56,6 +56,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kDequantize: return lower_dequantize(l);
     case Op::kAvgPool2d:
     case Op::kMaxPool2d: return lower_pool2d(l);
+    case Op::kL2Pool2d: return lower_l2_pool2d(l);
     case Op::kMean: return lower_mean(l);
     case Op::kSum: return lower_sum(l);
     case Op::kReduceMax:

@@ -193,6 +193,7 @@ LoweredOp lower_elu(const NodeLowering& l);
 LoweredOp lower_log_softmax(const NodeLowering& l);
 // pool.cc
 LoweredOp lower_pool2d(const NodeLowering& l);
+LoweredOp lower_l2_pool2d(const NodeLowering& l);
 LoweredOp lower_mean(const NodeLowering& l);
 LoweredOp lower_sum(const NodeLowering& l);
 LoweredOp lower_reduce_max_min(const NodeLowering& l);

@@ -1,6 +1,6 @@
-// Lowering of pooling and reductions: avg_pool2d and max_pool2d over NHWC windows; mean,
-// sum, reduce_max and reduce_min over any axes; float32, int8 and int16 (reduce_max and
-// reduce_min: float32 and int8, as TensorFlow Lite Micro).
+// Lowering of pooling and reductions: avg_pool2d, max_pool2d and l2_pool2d (float32 only)
+// over NHWC windows; mean, sum, reduce_max and reduce_min over any axes; float32, int8 and
+// int16 (reduce_max and reduce_min: float32 and int8, as TensorFlow Lite Micro).
 //
 // Each op runs one check on every dtype (check_pool2d with the window rule,
 // window_output_size in kernels/window_geometry.h; check_mean); the dtype then decides
@@ -124,6 +124,23 @@ MeanCheck check_mean(const NodeLowering& l) {
 }
 
 }  // namespace
+
+// l2_pool2d: float32 only (TensorFlow Lite Micro's L2_POOL_2D), cells inside the image.
+LoweredOp lower_l2_pool2d(const NodeLowering& l) {
+  const PoolCheck c = check_pool2d(l);
+  if (l.quantized()) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(c.dtype) +
+           ", expected float32 (TensorFlow Lite Micro's l2_pool2d)");
+  }
+  expect_float32(l);
+  if (l.node().get_int("count_include_pad", 0) != 0) l.fail("count_include_pad is not supported on l2_pool2d");
+  Pool2dParams p{};
+  p.kernel_h = c.kernel_h;
+  p.kernel_w = c.kernel_w;
+  p.window = c.window;
+  l.act(&p.act_min, &p.act_max);
+  return lowered(KernelId::kL2Pool2dF32, params_bytes(p));
+}
 
 // avg_pool2d, max_pool2d.
 LoweredOp lower_pool2d(const NodeLowering& l) {

@@ -137,6 +137,7 @@ class TfliteImporter {
         {B::GATHER_ND, [](TfliteImporter& i) { i.gather_nd(); }, {Op::kGatherNd}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
         {B::L2_NORMALIZATION, [](TfliteImporter& i) { i.l2_normalization(); }, {Op::kL2Normalization}},
+        {B::L2_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kL2Pool2d); }, {Op::kL2Pool2d}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
         {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
