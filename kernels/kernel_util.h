@@ -61,6 +61,15 @@ inline float clamp_value(float v, float lo, float hi) {
 // is walked as a kMaxRank-D one with its real innermost dim last.
 void right_aligned_dims(const TensorDesc& t, int32_t dims6[kMaxRank]);
 
+// N, H, W, C of an [N,H,W,C] tensor, or of an [N,H,C] one taken as [N,H,1,C] (TFLite's
+// BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND take both).
+inline void nhc_as_nhwc(const TensorDesc& t, uint32_t d[4]) {
+  d[0] = t.dims[0];
+  d[1] = t.dims[1];
+  d[2] = t.rank == 4 ? t.dims[2] : 1;
+  d[3] = t.dims[t.rank - 1];
+}
+
 // Advances a row-major multi-index idx[0..n) over dims[0..n) by one (wraps to zeros).
 inline void advance_index(int32_t* idx, const int32_t* dims, int32_t n) {
   for (int32_t i = n - 1; i >= 0; --i) {

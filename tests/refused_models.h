@@ -6,9 +6,8 @@
 // SharedModels/ArenaAtLowerBound, TflmGoldenCoverage) accept a refusal only for a file
 // listed here, only at its stage and only with this message; any other error fails, and so
 // does a listed file that compiles. A file leaves the list when its operators are
-// supported (issue 17: RESIZE_NEAREST_NEIGHBOR; issue 12:
-// the Vela 'ethos-u' custom op); the TFLite Micro Signal custom ops of the audio
-// preprocessor are out of scope.
+// supported (issue 12: the Vela 'ethos-u' custom op); the TFLite Micro Signal custom ops
+// of the audio preprocessor are out of scope.
 #pragma once
 
 #include <map>
@@ -32,7 +31,6 @@ inline const std::map<std::string, Refusal>& refused_models() {
       {"ethos-u/kws_micronet_m_vela_Y256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/kws_micronet_m_vela_Z256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/squeezenet_v1_1_quant_vela.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
-      {"ethos-u/yolo-fastest_192_face_v4.tflite", {kImport, "operator 106: op code 97 (RESIZE_NEAREST_NEIGHBOR) not supported"}},
       {"ethos-u/yolo-fastest_192_face_v4_vela_H256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/yolo-fastest_192_face_v4_vela_Y256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},
       {"ethos-u/yolo-fastest_192_face_v4_vela_Z256.tflite", {kImport, "operator 0: custom op 'ethos-u' not supported"}},

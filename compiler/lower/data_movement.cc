@@ -1,6 +1,8 @@
 // Lowering of the data movement ops: transpose, concat, pad, reshape and copy,
-// strided_slice, gather, gather_nd. Their kernels move elements of any dtype unchanged (quantized values
-// too, as TFLite Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE and TRANSPOSE copy them),
+// strided_slice, gather, gather_nd, depth_to_space, space_to_depth, batch_to_space and
+// space_to_batch. Their kernels move elements of any dtype unchanged (quantized values
+// too, as TFLite Micro's RESHAPE, SQUEEZE, PAD, STRIDED_SLICE, TRANSPOSE and the
+// space/depth/batch ops copy them),
 // so one lowering serves every dtype; on quantized tensors concat requires its inputs
 // quantized like its output, and pad quantizes its value with the output's parameters.
 #include <algorithm>
@@ -12,9 +14,13 @@
 #include "lower/node_lowering.h"
 #include "lower/quantization.h"
 // Kernel parameter structs.
+#include "batch_to_space/batch_to_space.h"
 #include "concat/concat.h"
+#include "depth_to_space/depth_to_space.h"
 #include "gather/gather.h"
 #include "pad/pad.h"
+#include "space_to_batch/space_to_batch.h"
+#include "space_to_depth/space_to_depth.h"
 #include "strided_slice/strided_slice.h"
 #include "transpose/transpose.h"
 
@@ -51,7 +57,103 @@ double quantized_pad_value(const NodeLowering& l, double value) {
   return q;
 }
 
+// depth_to_space (to_space) and space_to_depth: input and output [N,H,W,C] of one dtype,
+// block_size b >= 1; the side with the larger image (depth_to_space's output,
+// space_to_depth's input) is [N, h*b, w*b, c] when the other is [N, h, w, c*b*b].
+int32_t check_block_move(const NodeLowering& l, bool to_space) {
+  expect_unary_io(l);
+  l.expect_rank(l.input(0), "input", 4);
+  l.expect_rank(l.output(0), "output", 4);
+  const int64_t b = l.node().get_int("block_size", 0);
+  if (b < 1 || b > kMaxI32) l.fail("block_size " + std::to_string(b) + " is not >= 1");
+  const ir::Shape& s = (to_space ? l.output(0) : l.input(0)).shape;
+  const ir::Shape& d = (to_space ? l.input(0) : l.output(0)).shape;
+  if (s[0] != d[0] || s[1] != d[1] * b || s[2] != d[2] * b || d[3] != s[3] * b * b) {
+    l.fail("input " + shape_string(l.input(0).shape) + " and output " + shape_string(l.output(0).shape) +
+           " do not match block_size " + std::to_string(b));
+  }
+  return static_cast<int32_t>(b);
+}
+
+// batch_to_space (to_space) and space_to_batch: input and output [B,H,W,C] or [B,H,C] of
+// one dtype and rank, block [bh,bw] >= 1 and crops / pads [top,bottom,left,right] >= 0
+// (rank 3: bw 1, left = right = 0); the batched side (batch_to_space's input,
+// space_to_batch's output) is [B*bh*bw, h, w, C] when the image side with its crops put
+// back or its pads added spans [B, h*bh, w*bw, C]. Returns the block and the amounts.
+void check_batch_move(const NodeLowering& l, bool to_space, std::vector<int64_t>* block,
+                      std::vector<int64_t>* amounts) {
+  expect_unary_io(l);
+  const ir::Tensor& in = l.input(0);
+  const size_t rank = in.shape.size();
+  if (rank != 3 && rank != 4) l.fail(l.label(in, "input") + " has shape " + shape_string(in.shape) + ", expected rank 3 or 4");
+  l.expect_rank(l.output(0), "output", rank);
+  *block = l.node().get_ints("block");
+  *amounts = l.node().get_ints(to_space ? "crops" : "pads");
+  const char* what = to_space ? "crops" : "pads";
+  if (block->size() != 2 || amounts->size() != 4) l.fail(std::string("block and ") + what + " must hold 2 and 4 values");
+  for (int64_t b : *block)
+    if (b < 1 || b > kMaxI32) l.fail("block " + shape_string(*block) + " must be >= 1");
+  for (int64_t a : *amounts)
+    if (a < 0 || a > kMaxI32) l.fail(std::string(what) + " " + shape_string(*amounts) + " must be >= 0");
+  if (rank == 3 && ((*block)[1] != 1 || (*amounts)[2] != 0 || (*amounts)[3] != 0))
+    l.fail(std::string("a rank-3 input takes block [bh,1] and no left or right ") + what);
+  const ir::Shape& batched = (to_space ? l.input(0) : l.output(0)).shape;
+  const ir::Shape& image = (to_space ? l.output(0) : l.input(0)).shape;
+  ir::Shape expected_batched = image;
+  expected_batched[0] = image[0] * (*block)[0] * (*block)[1];
+  for (size_t axis = 1; axis + 1 < rank; ++axis) {
+    // The image with its crops put back, or its pads added: the blocks tile it.
+    const int64_t full = image[axis] + (*amounts)[2 * axis - 2] + (*amounts)[2 * axis - 1];
+    expected_batched[axis] = full / (*block)[axis - 1];
+    if (full % (*block)[axis - 1] != 0) expected_batched[axis] = -1;  // matches no shape
+  }
+  if (batched != expected_batched) {
+    l.fail("input " + shape_string(in.shape) + " and output " + shape_string(l.output(0).shape) + " do not match block " +
+           shape_string(*block) + " and " + what + " " + shape_string(*amounts));
+  }
+}
+
 }  // namespace
+
+// batch_to_space: the output [B/(bh*bw), H*bh-top-bottom, W*bw-left-right, C] (mote_ops.md).
+LoweredOp lower_batch_to_space(const NodeLowering& l) {
+  std::vector<int64_t> block, crops;
+  check_batch_move(l, true, &block, &crops);
+  BatchToSpaceParams p{};
+  p.block_h = static_cast<int32_t>(block[0]);
+  p.block_w = static_cast<int32_t>(block[1]);
+  p.crop_top = static_cast<int32_t>(crops[0]);
+  p.crop_left = static_cast<int32_t>(crops[2]);
+  return lowered(KernelId::kBatchToSpace, params_bytes(p));
+}
+
+// space_to_batch: the output [B*bh*bw, (top+H+bottom)/bh, (left+W+right)/bw, C], padded
+// with real 0 (the output's zero point on quantized tensors, as TFLite pads).
+LoweredOp lower_space_to_batch(const NodeLowering& l) {
+  std::vector<int64_t> block, pads;
+  check_batch_move(l, false, &block, &pads);
+  SpaceToBatchParams p{};
+  p.block_h = static_cast<int32_t>(block[0]);
+  p.block_w = static_cast<int32_t>(block[1]);
+  p.pad_top = static_cast<int32_t>(pads[0]);
+  p.pad_left = static_cast<int32_t>(pads[2]);
+  pad_value_bytes(l, l.output(0).dtype, l.quantized() ? quantized_pad_value(l, 0.0) : 0.0, p.pad_value);
+  return lowered(KernelId::kSpaceToBatch, params_bytes(p));
+}
+
+// depth_to_space: the output [N,H*b,W*b,C/(b*b)] (mote_ops.md).
+LoweredOp lower_depth_to_space(const NodeLowering& l) {
+  DepthToSpaceParams p{};
+  p.block_size = check_block_move(l, true);
+  return lowered(KernelId::kDepthToSpace, params_bytes(p));
+}
+
+// space_to_depth: the output [N,H/b,W/b,C*b*b] (mote_ops.md).
+LoweredOp lower_space_to_depth(const NodeLowering& l) {
+  SpaceToDepthParams p{};
+  p.block_size = check_block_move(l, false);
+  return lowered(KernelId::kSpaceToDepth, params_bytes(p));
+}
 
 // transpose: output axis i is input axis perm[i] (default: the axes reversed, as ONNX).
 LoweredOp lower_transpose(const NodeLowering& l) {

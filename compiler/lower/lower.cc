@@ -71,6 +71,12 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kGather: return lower_gather(l);
     case Op::kGatherNd: return lower_gather_nd(l);
+    case Op::kResizeNearest: return lower_resize_nearest(l);
+    case Op::kResizeBilinear: return lower_resize_bilinear(l);
+    case Op::kDepthToSpace: return lower_depth_to_space(l);
+    case Op::kSpaceToDepth: return lower_space_to_depth(l);
+    case Op::kBatchToSpace: return lower_batch_to_space(l);
+    case Op::kSpaceToBatch: return lower_space_to_batch(l);
     case Op::kLstm: return lower_lstm(l);
   }
   l.fail("is not a Mote op");

@@ -206,7 +206,14 @@ LoweredOp lower_copy(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
 LoweredOp lower_gather(const NodeLowering& l);
 LoweredOp lower_gather_nd(const NodeLowering& l);
+LoweredOp lower_depth_to_space(const NodeLowering& l);
+LoweredOp lower_space_to_depth(const NodeLowering& l);
+LoweredOp lower_batch_to_space(const NodeLowering& l);
+LoweredOp lower_space_to_batch(const NodeLowering& l);
 // lstm.cc
 LoweredOp lower_lstm(const NodeLowering& l);
+// resize.cc
+LoweredOp lower_resize_nearest(const NodeLowering& l);
+LoweredOp lower_resize_bilinear(const NodeLowering& l);
 
 }  // namespace mote::lower

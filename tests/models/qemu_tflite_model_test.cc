@@ -24,12 +24,6 @@ bool is_large(const std::string& name) {
 
 std::string target_of(const std::string& device) { return device.substr(std::string("qemu-").size()); }
 
-std::string case_name(std::string name) {
-  for (char& ch : name)
-    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
-
 struct GoldenCase {
   TfliteModel model;
   const char* device;
@@ -91,7 +85,7 @@ std::vector<GoldenCase> golden_cases() {
 
 INSTANTIATE_TEST_SUITE_P(TflmGolden, TflmGoldenQemu, ::testing::ValuesIn(golden_cases()),
                          [](const ::testing::TestParamInfo<GoldenCase>& info) {
-                           return case_name(std::string(info.param.model.name) + "_" + info.param.device);
+                           return gtest_name(std::string(info.param.model.name) + "_" + info.param.device);
                          });
 
 // instruction_counts.txt holds exactly the runs the QEMU tests count: every golden model
@@ -166,7 +160,7 @@ std::vector<SeanetCaseParam> seanet_cases() {
 
 INSTANTIATE_TEST_SUITE_P(Seanet, SeanetQemu, ::testing::ValuesIn(seanet_cases()),
                          [](const ::testing::TestParamInfo<SeanetCaseParam>& info) {
-                           return case_name(std::string(info.param.model.name) + "_" + info.param.device);
+                           return gtest_name(std::string(info.param.model.name) + "_" + info.param.device);
                          });
 
 }  // namespace

@@ -15,7 +15,7 @@
 namespace mote::testing {
 namespace {
 
-std::string model_case_name(const ::testing::TestParamInfo<TfliteModel>& info) { return info.param.name; }
+std::string model_case_name(const ::testing::TestParamInfo<TfliteModel>& info) { return gtest_name(info.param.name); }
 
 class TflmGoldenHost : public ::testing::TestWithParam<TfliteModel> {};
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,7 @@ inline const std::vector<TfliteModel>& tflm_golden_models() {
       // Real-world networks as other people's converters wrote them (uint8 I/O,
       // NCHW transposes, padding constants folded into absurd scales).
       {"squeezenet_v1_1_quant", "ethos-u/squeezenet_v1_1_quant.tflite", QemuRuns::kCortexM4},
+      {"yolo-fastest_192_face_v4", "ethos-u/yolo-fastest_192_face_v4.tflite", QemuRuns::kCortexM4},
       {"dncnn_color_blind_quant", "realworld/dncnn_color_blind_quant.tflite", QemuRuns::kHostOnly, true},
       {"zero_dce_pp_quant", "realworld/zero_dce_pp_quant.tflite", QemuRuns::kHostOnly, true},
       {"zero_dce_quant", "ethos-u/zero_dce_quant.tflite", QemuRuns::kHostOnly, true},
@@ -65,6 +67,14 @@ inline const std::vector<TfliteModel>& tflm_golden_models() {
 
 // Every model of tflm-golden/ has samples s0, s1 and s2.
 constexpr int kTflmGoldenSamples = 3;
+
+// `name` as a gtest parameter name: every character but letters and digits becomes '_'
+// (yolo-fastest_192_face_v4 -> yolo_fastest_192_face_v4).
+inline std::string gtest_name(std::string name) {
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
 
 inline std::string model_path(const TfliteModel& m) { return shared_models() + "/" + m.path; }
 

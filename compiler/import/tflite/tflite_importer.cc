@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "common/error.h"
 #include "flatbuffers/flatbuffers.h"
@@ -125,9 +126,11 @@ class TfliteImporter {
         {B::ARG_MAX, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMax); }, {Op::kArgMax}},
         {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
+        {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
         {B::CUMSUM, [](TfliteImporter& i) { i.cumsum(); }, {Op::kCumsum}},
+        {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
@@ -156,8 +159,12 @@ class TfliteImporter {
         {B::RELU_0_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_0_TO_1); }, {Op::kClamp}},
         {B::RELU_N1_TO_1, [](TfliteImporter& i) { i.relu(B::RELU_N1_TO_1); }, {Op::kClamp}},
         {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
+        {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
+        {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
         {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
+        {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
+        {B::SPACE_TO_DEPTH, [](TfliteImporter& i) { i.space_to_depth(); }, {Op::kSpaceToDepth}},
         {B::SPLIT, [](TfliteImporter& i) { i.split(); }, {Op::kStridedSlice}},
         {B::SPLIT_V, [](TfliteImporter& i) { i.split_v(); }, {Op::kStridedSlice}},
         {B::SQUEEZE, [](TfliteImporter& i) { i.squeeze(); }, {Op::kReshape}},
@@ -1692,6 +1699,161 @@ class TfliteImporter {
               " does not broadcast against input " + ints_string(T(x).shape));
     expect_shape(y, "output", *shape);
     emit(ir::Op::kPrelu, {x, alpha}, {y});
+  }
+
+  // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR: input [N,H,W,C], size a constant int32
+  // [2] (OH, OW; TFLite Micro takes no other), output [N,OH,OW,C]. The output shape
+  // carries the size; the flags become attributes. Every flag combination is valid for
+  // nearest; bilinear refuses half_pixel_centers with align_corners, as TFLite does.
+  void resize_nearest_neighbor() {
+    const auto* o = options<fb::ResizeNearestNeighborOptions>(false);
+    resize(ir::Op::kResizeNearest, o && o->align_corners(), o && o->half_pixel_centers());
+  }
+
+  void resize_bilinear() {
+    const auto* o = options<fb::ResizeBilinearOptions>(false);
+    const bool align_corners = o && o->align_corners(), half_pixel_centers = o && o->half_pixel_centers();
+    if (align_corners && half_pixel_centers)
+      fail_op("half_pixel_centers with align_corners not supported (TFLite requires one of them false)");
+    resize(ir::Op::kResizeBilinear, align_corners, half_pixel_centers);
+  }
+
+  void resize(ir::Op op, bool align_corners, bool half_pixel_centers) {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int size = constant_input(1, "size");
+    const int y = output(0);
+    expect_rank_nonempty(x, "input", 4);
+    const std::vector<int64_t> hw = resize_size(size);
+    const ir::Shape& in = T(x).shape;
+    expect_shape(y, "output", {in[0], hw[0], hw[1], in[3]});
+    ir::Node& n = emit(op, {x}, {y});
+    n.attrs["align_corners"] = int64_t{align_corners};
+    n.attrs["half_pixel_centers"] = int64_t{half_pixel_centers};
+  }
+
+  // DEPTH_TO_SPACE: [N,H,W,C] -> [N,H*b,W*b,C/(b*b)], C a multiple of b*b; SPACE_TO_DEPTH
+  // the inverse, b dividing H and W. block_size b >= 1 (TFLite's default 0 is refused, as
+  // TFLite Micro refuses it).
+  void depth_to_space() {
+    const auto* o = options<fb::DepthToSpaceOptions>(false);
+    const int64_t b = o ? o->block_size() : 0;
+    const auto [x, y] = block_io(b);
+    const ir::Shape& in = T(x).shape;
+    if (in[3] % (b * b) != 0)
+      fail_op("input '" + T(x).name + "' has " + std::to_string(in[3]) + " channels, not a multiple of block_size^2 = " +
+              std::to_string(b * b));
+    expect_shape(y, "output", {in[0], in[1] * b, in[2] * b, in[3] / (b * b)});
+    emit(ir::Op::kDepthToSpace, {x}, {y}).attrs["block_size"] = b;
+  }
+
+  void space_to_depth() {
+    const auto* o = options<fb::SpaceToDepthOptions>(false);
+    const int64_t b = o ? o->block_size() : 0;
+    const auto [x, y] = block_io(b);
+    const ir::Shape& in = T(x).shape;
+    if (in[1] % b != 0 || in[2] % b != 0)
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(in) + " does not divide into " + std::to_string(b) +
+              "x" + std::to_string(b) + " blocks");
+    expect_shape(y, "output", {in[0], in[1] / b, in[2] / b, in[3] * b * b});
+    emit(ir::Op::kSpaceToDepth, {x}, {y}).attrs["block_size"] = b;
+  }
+
+  // The input [N,H,W,C] and output of DEPTH_TO_SPACE / SPACE_TO_DEPTH, block_size checked.
+  std::pair<int, int> block_io(int64_t block_size) {
+    expect_inputs(1, 1);
+    check_positive("block_size", block_size);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    expect_rank_nonempty(x, "input", 4);
+    return {x, y};
+  }
+
+  // BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND: input [B,H,W,C] or [B,H,C] (the ranks TFLite
+  // Micro takes), block_shape a constant int32 [M] and crops / paddings a constant int32
+  // [M,2], M = rank - 2 spatial dims; block sizes >= 1, crops and paddings >= 0. The
+  // attributes take the 4-D form: block [bh,bw] and crops / pads [top,bottom,left,right]
+  // (rank 3: bw 1, left and right 0).
+  struct BlockMove {
+    int x = ir::kNoTensor, y = ir::kNoTensor;
+    std::vector<int64_t> block;    // [bh, bw]
+    std::vector<int64_t> amounts;  // [top, bottom, left, right]
+  };
+
+  BlockMove block_move(const std::string& amounts_role) {
+    expect_inputs(3, 3);
+    BlockMove m;
+    m.x = required_input(0, "input");
+    const int block_t = constant_input(1, "block_shape");
+    const int amounts_t = constant_input(2, amounts_role);
+    m.y = output(0);
+    const size_t rank = T(m.x).shape.size();
+    if (rank != 3 && rank != 4)
+      fail_op("input '" + T(m.x).name + "' has shape " + ints_string(T(m.x).shape) + ", expected rank 3 or 4");
+    const int64_t spatial = static_cast<int64_t>(rank) - 2;
+    for (const auto& [id, role] : {std::pair{block_t, std::string("block_shape")}, std::pair{amounts_t, amounts_role}})
+      if (T(id).dtype != DType::kInt32)
+        fail_op(role + " '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
+    expect_shape(block_t, "block_shape", {spatial});
+    expect_shape(amounts_t, amounts_role, {spatial, 2});
+    const std::vector<int64_t> block = read_ints(block_t, "block_shape");
+    const std::vector<int64_t> amounts = read_ints(amounts_t, amounts_role);
+    for (int64_t b : block)
+      if (b < 1) fail_op("block_shape " + ints_string(block) + " not supported (must be >= 1)");
+    for (int64_t a : amounts)
+      if (a < 0) fail_op(amounts_role + " " + ints_string(amounts) + " not supported (negative)");
+    m.block = {block[0], spatial == 2 ? block[1] : 1};
+    m.amounts = {amounts[0], amounts[1], spatial == 2 ? amounts[2] : 0, spatial == 2 ? amounts[3] : 0};
+    return m;
+  }
+
+  void batch_to_space_nd() {
+    options<fb::BatchToSpaceNDOptions>(false);
+    const BlockMove m = block_move("crops");
+    const ir::Shape& in = T(m.x).shape;
+    const int64_t blocks = m.block[0] * m.block[1];
+    if (in[0] % blocks != 0)
+      fail_op("input batch " + std::to_string(in[0]) + " is not a multiple of the block size " + std::to_string(blocks));
+    ir::Shape expected = in;
+    expected[0] = in[0] / blocks;
+    expected[1] = in[1] * m.block[0] - m.amounts[0] - m.amounts[1];
+    if (in.size() == 4) expected[2] = in[2] * m.block[1] - m.amounts[2] - m.amounts[3];
+    for (size_t i = 1; i + 1 < expected.size(); ++i)
+      if (expected[i] < 1) fail_op("crops " + ints_string(m.amounts) + " leave nothing of input " + ints_string(in));
+    expect_shape(m.y, "output", expected);
+    ir::Node& n = emit(ir::Op::kBatchToSpace, {m.x}, {m.y});
+    n.attrs["block"] = m.block;
+    n.attrs["crops"] = m.amounts;
+  }
+
+  void space_to_batch_nd() {
+    options<fb::SpaceToBatchNDOptions>(false);
+    const BlockMove m = block_move("paddings");
+    const ir::Shape& in = T(m.x).shape;
+    ir::Shape expected = in;
+    expected[0] = in[0] * m.block[0] * m.block[1];
+    for (size_t axis = 1; axis + 1 < in.size(); ++axis) {
+      const int64_t padded = in[axis] + m.amounts[2 * (axis - 1)] + m.amounts[2 * axis - 1];
+      const int64_t block = m.block[axis - 1];
+      if (padded % block != 0)
+        fail_op("padded dim " + std::to_string(axis) + " of size " + std::to_string(padded) +
+                " is not a multiple of block_shape " + std::to_string(block));
+      expected[axis] = padded / block;
+    }
+    expect_shape(m.y, "output", expected);
+    ir::Node& n = emit(ir::Op::kSpaceToBatch, {m.x}, {m.y});
+    n.attrs["block"] = m.block;
+    n.attrs["pads"] = m.amounts;
+  }
+
+  // A resize op's size input: int32 [2], both values >= 1.
+  std::vector<int64_t> resize_size(int size) const {
+    if (T(size).dtype != DType::kInt32)
+      fail_op("size '" + T(size).name + "' has type " + dtype_name(T(size).dtype) + ", expected int32");
+    expect_shape(size, "size", {2});
+    const std::vector<int64_t> hw = read_ints(size, "size");
+    if (hw[0] < 1 || hw[1] < 1) fail_op("size " + ints_string(hw) + " not supported (must be >= 1)");
+    return hw;
   }
 
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for

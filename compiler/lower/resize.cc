@@ -1,0 +1,164 @@
+// Lowering of the resize ops: resize_nearest, resize_bilinear (mote_ops.md). NHWC images
+// scaled along H and W. The source coordinates (and, bilinear, the weights) of each output
+// row and column are computed here, on the host, with TFLite's arithmetic, so the kernels
+// only gather and blend.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lower/node_lowering.h"
+// Kernel contracts.
+#include "resize_bilinear/resize_bilinear.h"
+#include "resize_nearest/resize_nearest.h"
+
+// TFLite rounds every float product and sum: no fused multiply-add, which GCC forms by
+// default on hosts that have one (AArch64).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace mote::lower {
+namespace {
+
+// One input, one output of its dtype, both [N,H,W,C] with the same N and C; `blends`:
+// the dtype is float32, int8 or int16 (the bilinear kernels; nearest moves any dtype).
+void check_resize(const NodeLowering& l, bool blends) {
+  expect_unary_io(l);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& out = l.output(0);
+  if (blends && in.dtype != DType::kFloat32 && in.dtype != DType::kInt8 && in.dtype != DType::kInt16)
+    l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) + ", expected float32, int8 or int16");
+  l.expect_rank(in, "input", 4);
+  l.expect_rank(out, "output", 4);
+  if (out.shape[0] != in.shape[0] || out.shape[3] != in.shape[3] || out.shape[1] < 1 || out.shape[2] < 1)
+    l.fail(l.label(out, "output") + " has shape " + shape_string(out.shape) + ", expected [" +
+           std::to_string(in.shape[0]) + ",OH,OW," + std::to_string(in.shape[3]) + "] with OH, OW >= 1");
+}
+
+bool flag(const NodeLowering& l, const char* key) {
+  const int64_t value = l.node().get_int(key, 0);
+  if (value != 0 && value != 1) l.fail(std::string(key) + " is " + std::to_string(value) + ", expected 0 or 1");
+  return value == 1;
+}
+
+// The input coordinate output coordinate `o` copies, as TFLite's GetNearestNeighbor
+// computes it: every step in float (the scale rounded to float, then the scaled
+// coordinate), round half away from zero when aligning corners, else floor.
+int32_t nearest_source(int64_t o, int64_t in, int64_t out, bool align_corners, bool half_pixel_centers) {
+  const float scale = align_corners && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                               : static_cast<float>(in) / static_cast<float>(out);
+  const float position = (static_cast<float>(o) + (half_pixel_centers ? 0.5f : 0.0f)) * scale;
+  int64_t source = static_cast<int64_t>(align_corners ? std::round(position) : std::floor(position));
+  source = std::min(source, in - 1);
+  if (half_pixel_centers) source = std::max<int64_t>(source, 0);
+  return static_cast<int32_t>(source);
+}
+
+// One output coordinate's bilinear tap, float kernel: TFLite's
+// ComputeInterpolationValues with the scale (in / out, or (in - 1) / (out - 1) when
+// aligning corners and out > 1) in float.
+ResizeBilinearF32Tap bilinear_f32_tap(int64_t o, int64_t in, int64_t out, bool align_corners,
+                                      bool half_pixel_centers) {
+  const float scale = align_corners && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                               : static_cast<float>(in) / static_cast<float>(out);
+  const float position = half_pixel_centers ? (static_cast<float>(o) + 0.5f) * scale - 0.5f
+                                            : static_cast<float>(o) * scale;
+  ResizeBilinearF32Tap tap;
+  tap.lower = static_cast<int32_t>(std::max<int64_t>(static_cast<int64_t>(std::floor(position)), 0));
+  tap.upper = static_cast<int32_t>(std::min<int64_t>(static_cast<int64_t>(std::ceil(position)), in - 1));
+  tap.fraction = position - static_cast<float>(tap.lower);
+  return tap;
+}
+
+// The same, integer kernels: TFLite's ComputeInterpolationValuesInteger, the scale in
+// 1/1024 rounded to nearest and every step in integers (division truncating). Computed in
+// int64; TFLite's int32 arithmetic must not overflow.
+ResizeBilinearQuantTap bilinear_quant_tap(const NodeLowering& l, int64_t o, int64_t in, int64_t out,
+                                          bool align_corners, bool half_pixel_centers) {
+  const bool aligned = align_corners && out > 1;
+  const int64_t num = aligned ? in - 1 : in, den = aligned ? out - 1 : out;
+  const int64_t scale = (1024 * num + den / 2) / den;
+  const int64_t position = half_pixel_centers ? o * scale + scale / 2 - 512 : o * scale;
+  if (1024 * num + den / 2 > kMaxI32 || position + 1023 > kMaxI32)
+    l.fail("resize from " + std::to_string(in) + " to " + std::to_string(out) + " overflows TFLite's int32 arithmetic");
+  ResizeBilinearQuantTap tap;
+  tap.lower = static_cast<int32_t>(std::max<int64_t>(position / 1024, 0));
+  tap.upper = static_cast<int32_t>(std::min<int64_t>((position + 1023) / 1024, in - 1));
+  tap.fraction = static_cast<int32_t>(position - 1024 * int64_t{tap.lower});
+  return tap;
+}
+
+// Every tap inside [0, in), as the kernels require: TFLite does not clamp `lower` from
+// above, so extreme ratios (a huge output, or the integer scale rounded up) would read
+// past the input there; such a resize is refused.
+template <typename Tap>
+void expect_inside(const NodeLowering& l, const std::vector<Tap>& taps, const ir::Shape& in, int64_t out_h) {
+  for (size_t i = 0; i < taps.size(); ++i) {
+    const bool row = static_cast<int64_t>(i) < out_h;
+    const int64_t dim = in[row ? 1 : 2];
+    if (taps[i].lower >= dim || taps[i].upper >= dim || taps[i].upper < 0) {
+      const int64_t o = row ? static_cast<int64_t>(i) : static_cast<int64_t>(i) - out_h;
+      l.fail(std::string("output ") + (row ? "row " : "column ") + std::to_string(o) + " reads input " +
+             (row ? "row " : "column ") + std::to_string(taps[i].lower) + " of " + std::to_string(dim) +
+             " in TFLite's arithmetic, not supported");
+    }
+  }
+}
+
+template <typename Tap>
+std::vector<uint8_t> taps_bytes(const std::vector<Tap>& taps) {
+  std::vector<uint8_t> bytes(taps.size() * sizeof(Tap));
+  if (!taps.empty()) std::memcpy(bytes.data(), taps.data(), bytes.size());
+  return bytes;
+}
+
+}  // namespace
+
+// resize_nearest: the params are source_row[OH] then source_col[OW].
+LoweredOp lower_resize_nearest(const NodeLowering& l) {
+  check_resize(l, false);
+  const bool align_corners = flag(l, "align_corners");
+  const bool half_pixel_centers = flag(l, "half_pixel_centers");
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  std::vector<int32_t> sources;
+  for (int axis = 1; axis <= 2; ++axis)
+    for (int64_t o = 0; o < out[axis]; ++o)
+      sources.push_back(nearest_source(o, in[axis], out[axis], align_corners, half_pixel_centers));
+  return lowered(KernelId::kResizeNearest, taps_bytes(sources));
+}
+
+// resize_bilinear: a tap per output row, then per output column (float32: float
+// fractions; int8, int16: fractions in 1/1024). half_pixel_centers with align_corners is
+// refused, as TFLite refuses it.
+LoweredOp lower_resize_bilinear(const NodeLowering& l) {
+  check_resize(l, true);
+  const bool align_corners = flag(l, "align_corners");
+  const bool half_pixel_centers = flag(l, "half_pixel_centers");
+  if (align_corners && half_pixel_centers)
+    l.fail("half_pixel_centers with align_corners is not supported (TFLite requires one of them false)");
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  const DType dtype = l.input(0).dtype;
+  if (dtype == DType::kFloat32) {
+    std::vector<ResizeBilinearF32Tap> taps;
+    for (int axis = 1; axis <= 2; ++axis)
+      for (int64_t o = 0; o < out[axis]; ++o)
+        taps.push_back(bilinear_f32_tap(o, in[axis], out[axis], align_corners, half_pixel_centers));
+    expect_inside(l, taps, in, out[1]);
+    return lowered(KernelId::kResizeBilinearF32, taps_bytes(taps));
+  }
+  std::vector<ResizeBilinearQuantTap> taps;
+  for (int axis = 1; axis <= 2; ++axis)
+    for (int64_t o = 0; o < out[axis]; ++o)
+      taps.push_back(bilinear_quant_tap(l, o, in[axis], out[axis], align_corners, half_pixel_centers));
+  expect_inside(l, taps, in, out[1]);
+  return lowered(dtype == DType::kInt8 ? KernelId::kResizeBilinearS8 : KernelId::kResizeBilinearS16,
+                 taps_bytes(taps));
+}
+
+}  // namespace mote::lower
