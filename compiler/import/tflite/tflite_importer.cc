@@ -146,6 +146,7 @@ class TfliteImporter {
         {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
         {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
         {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
+        {B::MIRROR_PAD, [](TfliteImporter& i) { i.mirror_pad(); }, {Op::kPad}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
         {B::PACK, [](TfliteImporter& i) { i.pack(); }, {Op::kReshape, Op::kConcat}},
         {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
@@ -1178,22 +1179,14 @@ class TfliteImporter {
     emit(op, {x}, {y}).attrs["axis"] = axis;
   }
 
-  // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
-  // its constant_values input, which for a quantized model TFLite requires to share the
-  // output's quantization, so that its real value converts back exactly.
-  void pad(bool v2) {
-    expect_inputs(2, v2 ? 3 : 2);
-    if (v2) options<fb::PadV2Options>(false);
-    else options<fb::PadOptions>(false);
-    const int x = required_input(0, "input");
-    const int paddings = constant_input(1, "paddings");
-    const int values = v2 ? input(2) : ir::kNoTensor;
-    const int y = output(0);
+  // The constant [rank, 2] paddings of PAD, PADV2 and MIRROR_PAD for input x, checked
+  // against output y's shape: Mote's pads [before..., after...], all non-negative.
+  std::vector<int64_t> paddings(int x, int paddings_tensor, int y) {
     const size_t rank = T(x).shape.size();
-    if (T(paddings).shape != ir::Shape{static_cast<int64_t>(rank), 2})
-      fail_op("paddings '" + T(paddings).name + "' has shape " + ints_string(T(paddings).shape) +
+    if (T(paddings_tensor).shape != ir::Shape{static_cast<int64_t>(rank), 2})
+      fail_op("paddings '" + T(paddings_tensor).name + "' has shape " + ints_string(T(paddings_tensor).shape) +
               ", expected [" + std::to_string(rank) + ",2]");
-    const std::vector<int64_t> p = read_ints(paddings, "paddings");
+    const std::vector<int64_t> p = read_ints(paddings_tensor, "paddings");
     std::vector<int64_t> pads(2 * rank);
     ir::Shape expected = T(x).shape;
     for (size_t i = 0; i < rank; ++i) {
@@ -1204,6 +1197,51 @@ class TfliteImporter {
       expected[i] += p[2 * i] + p[2 * i + 1];
     }
     expect_shape(y, "output", expected);
+    return pads;
+  }
+
+  // MIRROR_PAD: REFLECT (without the edge: pads below the dim) or SYMMETRIC (with it: pads
+  // at most the dim), TFLite's meaning within those limits (beyond them TFLite Micro
+  // clamps the source index; refused here). The output keeps the input's values and
+  // quantization.
+  void mirror_pad() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::MirrorPadOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const std::vector<int64_t> pads = paddings(x, constant_input(1, "paddings"), y);
+    expect_input_dtype(y, "output", x);
+    const bool symmetric = o && o->mode() == fb::MirrorPadMode::SYMMETRIC;
+    if (o && o->mode() != fb::MirrorPadMode::REFLECT && !symmetric)
+      fail_option("mode", std::to_string(static_cast<int>(o->mode())));
+    const size_t rank = T(x).shape.size();
+    for (size_t i = 0; i < rank; ++i) {
+      const int64_t limit = T(x).shape[i] - (symmetric ? 0 : 1);
+      if (pads[i] > limit || pads[rank + i] > limit)
+        fail_op(std::string(symmetric ? "SYMMETRIC" : "REFLECT") + " paddings " + std::to_string(pads[i]) + "/" +
+                std::to_string(pads[rank + i]) + " on axis " + std::to_string(i) + " exceed " +
+                std::to_string(limit) + " (the input dim " + std::to_string(T(x).shape[i]) +
+                (symmetric ? ")" : " - 1)"));
+    }
+    if (!T(y).quant.empty() &&
+        (T(x).quant.scales != T(y).quant.scales || T(x).quant.zero_points != T(y).quant.zero_points))
+      fail_op("output '" + T(y).name + "' is not quantized like the input (MIRROR_PAD moves values)");
+    ir::Node& n = emit(ir::Op::kPad, {x}, {y});
+    n.attrs["pads"] = pads;
+    n.attrs["mode"] = std::string(symmetric ? "symmetric" : "reflect");
+  }
+
+  // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
+  // its constant_values input, which for a quantized model TFLite requires to share the
+  // output's quantization, so that its real value converts back exactly.
+  void pad(bool v2) {
+    expect_inputs(2, v2 ? 3 : 2);
+    if (v2) options<fb::PadV2Options>(false);
+    else options<fb::PadOptions>(false);
+    const int x = required_input(0, "input");
+    const int values = v2 ? input(2) : ir::kNoTensor;
+    const int y = output(0);
+    const std::vector<int64_t> pads = paddings(x, constant_input(1, "paddings"), y);
     double value = 0.0;
     if (values != ir::kNoTensor) {
       if (!T(values).is_constant) fail_op("constant_values '" + T(values).name + "' is not constant, not supported");
