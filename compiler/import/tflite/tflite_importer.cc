@@ -134,6 +134,7 @@ class TfliteImporter {
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
+        {B::EMBEDDING_LOOKUP, [](TfliteImporter& i) { i.embedding_lookup(); }, {Op::kGather, Op::kDequantize}},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
         {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
         {B::GATHER, [](TfliteImporter& i) { i.gather(); }, {Op::kGather}},
@@ -1585,6 +1586,60 @@ class TfliteImporter {
     if (T(id).dtype != DType::kInt32)
       fail_op("indices '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
     return id;
+  }
+
+  // EMBEDDING_LOOKUP: inputs lookup (int32 [n], constant or computed) and value (rank >= 2);
+  // output [n, value dims 1..]: the value rows the lookup names, Mote's gather along axis
+  // 0. TFLite Micro's dtypes: float32 -> float32, int8 -> int8 (values unchanged, so the
+  // output must be quantized like the value), and int8 -> float32 ("hybrid": one scale,
+  // zero point 0; a gather, then a dequantize). Constant lookups must lie inside the rows;
+  // computed ones outside give zero bytes where TFLite Micro fails the invocation.
+  void embedding_lookup() {
+    expect_inputs(2, 2);
+    const int lookup = int32_indices(0);
+    const int value = required_input(1, "value");
+    const int y = output(0);
+    if (T(lookup).shape.size() != 1)
+      fail_op("lookup '" + T(lookup).name + "' has shape " + ints_string(T(lookup).shape) + ", expected rank 1");
+    if (T(value).shape.size() < 2)
+      fail_op("value '" + T(value).name + "' has shape " + ints_string(T(value).shape) + ", expected rank >= 2");
+    ir::Shape expected = T(value).shape;
+    expected[0] = T(lookup).shape[0];
+    expect_shape(y, "output", expected);
+    const DType value_type = T(value).dtype, output_type = T(y).dtype;
+    if (value_type != DType::kFloat32 && value_type != DType::kInt8)
+      fail_op("value '" + T(value).name + "' has type " + dtype_name(value_type) +
+              ", expected float32 or int8 (TensorFlow Lite Micro's)");
+    if (T(lookup).is_constant) {
+      for (int64_t index : read_ints(lookup, "lookup"))
+        if (index < 0 || index >= T(value).shape[0])
+          fail_op("lookup '" + T(lookup).name + "' holds " + std::to_string(index) + ", outside the value's " +
+                  std::to_string(T(value).shape[0]) + " rows");
+    }
+    const bool hybrid = value_type == DType::kInt8 && output_type == DType::kFloat32;
+    if (!hybrid && output_type != value_type)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(output_type) + " for a " + dtype_name(value_type) +
+              " value, expected " + (value_type == DType::kInt8 ? "int8 or float32" : "float32"));
+    if (!hybrid && value_type == DType::kInt8 &&
+        (T(value).quant.scales != T(y).quant.scales || T(value).quant.zero_points != T(y).quant.zero_points))
+      fail_op("output '" + T(y).name + "' is not quantized like the value (EMBEDDING_LOOKUP copies rows)");
+    int rows = y;
+    if (hybrid) {
+      const ir::QuantParams& q = T(value).quant;
+      if (q.scales.size() != 1 || q.zero_points.size() != 1 || q.zero_points[0] != 0)
+        fail_op("value '" + T(value).name + "' must have one scale and zero point 0 (TensorFlow Lite Micro's " +
+                "int8 -> float32 lookup)");
+      ir::Tensor picked = T(value);
+      picked.name = T(y).name + "/rows";
+      picked.shape = expected;
+      picked.is_constant = false;
+      picked.data.clear();
+      rows = graph_.add_tensor(std::move(picked));
+    }
+    ir::Node& n = emit(ir::Op::kGather, {value, lookup}, {rows});
+    n.attrs["axis"] = int64_t{0};
+    n.attrs["batch_dims"] = int64_t{0};
+    if (hybrid) emit(ir::Op::kDequantize, {rows}, {y});
   }
 
   // GATHER: inputs input, indices (int32, constant or computed: TFLite Micro takes both);
