@@ -10,6 +10,7 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "fully_connected/fully_connected.h"
 #include "lstm/lstm.h"
+#include "svdf/svdf.h"
 #include "pool2d/pool2d.h"
 #include "transpose_conv/transpose_conv.h"
 

@@ -377,4 +377,23 @@ LoweredOp lower_gather_nd(const NodeLowering& l) {
   return lowered(KernelId::kGatherNd);
 }
 
+// DYNAMIC_UPDATE_SLICE (kernels/dynamic_update_slice/dynamic_update_slice.h).
+LoweredOp lower_dynamic_update_slice(const NodeLowering& l) {
+  l.expect_io(3, 3, 1);
+  const ir::Tensor& in = l.input(0);
+  const ir::Tensor& update = l.input(1);
+  const ir::Tensor& indices = l.input(2);
+  l.expect_dtype(update, "update", in.dtype);
+  l.expect_dtype(l.output(0), "output", in.dtype);
+  if (indices.dtype != DType::kInt32 && indices.dtype != DType::kInt64) {
+    l.fail(l.label(indices, "start indices") + " has dtype " + dtype_name(indices.dtype) + ", expected int32 or int64");
+  }
+  l.expect_shape(indices, "start indices", {static_cast<int64_t>(in.shape.size())});
+  l.expect_rank(update, "update", in.shape.size());
+  for (size_t k = 0; k < in.shape.size(); ++k)
+    if (update.shape[k] > in.shape[k]) l.fail("update " + shape_string(update.shape) + " is larger than the operand " + shape_string(in.shape));
+  l.expect_shape(l.output(0), "output", in.shape);
+  return lowered(KernelId::kDynamicUpdateSlice);
+}
+
 }  // namespace mote::lower

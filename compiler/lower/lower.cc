@@ -77,7 +77,9 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kSpaceToDepth: return lower_space_to_depth(l);
     case Op::kBatchToSpace: return lower_batch_to_space(l);
     case Op::kSpaceToBatch: return lower_space_to_batch(l);
+    case Op::kDynamicUpdateSlice: return lower_dynamic_update_slice(l);
     case Op::kLstm: return lower_lstm(l);
+    case Op::kSvdf: return lower_svdf(l);
   }
   l.fail("is not a Mote op");
 }

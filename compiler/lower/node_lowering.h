@@ -203,6 +203,7 @@ LoweredOp lower_transpose(const NodeLowering& l);
 LoweredOp lower_concat(const NodeLowering& l);
 LoweredOp lower_pad(const NodeLowering& l);
 LoweredOp lower_copy(const NodeLowering& l);
+LoweredOp lower_dynamic_update_slice(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
 LoweredOp lower_gather(const NodeLowering& l);
 LoweredOp lower_gather_nd(const NodeLowering& l);
@@ -215,5 +216,7 @@ LoweredOp lower_lstm(const NodeLowering& l);
 // resize.cc
 LoweredOp lower_resize_nearest(const NodeLowering& l);
 LoweredOp lower_resize_bilinear(const NodeLowering& l);
+// svdf.cc
+LoweredOp lower_svdf(const NodeLowering& l);
 
 }  // namespace mote::lower

@@ -125,6 +125,8 @@ class TfliteImporter {
         {B::ADD_N, [](TfliteImporter& i) { i.add_n(); }, {Op::kAddN}},
         {B::ARG_MAX, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMax); }, {Op::kArgMax}},
         {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
+        {B::BROADCAST_ARGS, [](TfliteImporter& i) { i.broadcast_args(); }, {Op::kCopy}},
+        {B::BROADCAST_TO, [](TfliteImporter& i) { i.broadcast_to(); }, {Op::kReshape, Op::kGather}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
         {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
@@ -133,10 +135,12 @@ class TfliteImporter {
         {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::DYNAMIC_UPDATE_SLICE, [](TfliteImporter& i) { i.dynamic_update_slice(); }, {Op::kDynamicUpdateSlice}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
         {B::EMBEDDING_LOOKUP, [](TfliteImporter& i) { i.embedding_lookup(); }, {Op::kGather, Op::kDequantize}},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
         {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
+        {B::FILL, [](TfliteImporter& i) { i.fill(); }, {Op::kReshape, Op::kGather}},
         {B::GATHER, [](TfliteImporter& i) { i.gather(); }, {Op::kGather}},
         {B::GATHER_ND, [](TfliteImporter& i) { i.gather_nd(); }, {Op::kGatherNd}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
@@ -163,6 +167,8 @@ class TfliteImporter {
         {B::RESHAPE, [](TfliteImporter& i) { i.reshape(1, 2); }, {Op::kReshape}},
         {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
         {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
+        {B::REVERSE_V2, [](TfliteImporter& i) { i.reverse_v2(); }, {Op::kStridedSlice}},
+        {B::SHAPE, [](TfliteImporter& i) { i.shape(); }, {Op::kCopy}},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
         {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
@@ -173,11 +179,13 @@ class TfliteImporter {
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
         {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
         {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
+        {B::SVDF, [](TfliteImporter& i) { i.svdf(); }, {Op::kSvdf}},
         {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
         {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
         {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
+        {B::ZEROS_LIKE, [](TfliteImporter& i) { i.zeros_like(); }, {Op::kCopy}},
     };
     return table;
   }
@@ -1997,6 +2005,273 @@ class TfliteImporter {
     node.attrs["intermediate_scales"] = scales;
     node.attrs["intermediate_zero_points"] = zero_points;
     graph_.nodes.push_back(std::move(node));
+  }
+
+  // SVDF: input, weights_feature, weights_time (constants), bias (optional), the
+  // activation state (a variable: a constant holding TFLite Micro's initial value, see
+  // tensor()); rank and the fused activation as attributes. asymmetric_quantize_inputs
+  // only concerns TFLite's hybrid kernel, which TFLite Micro does not have.
+  void svdf() {
+    expect_inputs(5, 5);
+    const auto* o = options<fb::SVDFOptions>(true);
+    const int x = required_input(0, "input");
+    const int wf = constant_input(1, "weights_feature");
+    const int wt = constant_input(2, "weights_time");
+    const int b = input(3);
+    const int state = required_input(4, "activation state");
+    const int y = output(0);
+    const int32_t index = op_->inputs()->Get(4);
+    if (!subgraph_->tensors()->Get(static_cast<uint32_t>(index))->is_variable())
+      fail_op("activation state (input 4) '" + T(state).name + "' is not a variable tensor");
+    expect_rank(x, "input", 2);
+    expect_rank(wf, "weights_feature", 2);
+    const int64_t filters = T(wf).shape[0];
+    if (o->rank() < 1 || filters % o->rank() != 0)
+      fail_op("rank " + std::to_string(o->rank()) + " does not divide the " + std::to_string(filters) +
+              " filters of weights_feature " + ints_string(T(wf).shape));
+    expect_shape(y, "output", ir::Shape{T(x).shape[0], filters / o->rank()});
+    ir::Node& node = emit(ir::Op::kSvdf, {x, wf, wt, b, state}, {y});
+    node.attrs["rank"] = int64_t{o->rank()};
+    // TFLite Micro's integer SVDF applies no fused activation: only the float one has it.
+    if (T(x).dtype == DType::kFloat32) set_activation(node, o->fused_activation_function());
+  }
+
+  // ---- operators whose value is known here, or a broadcast ---------------------------
+  // Output y becomes a constant holding `data` (TFLite Micro would compute it from
+  // constants and static shapes); no node is emitted. A graph output that is a constant
+  // is copied out by the lowering.
+  void fold(int y, std::vector<uint8_t> data) {
+    ir::Tensor& t = graph_.tensors[y];
+    t.is_constant = true;
+    t.data = std::move(data);
+  }
+
+  static std::vector<uint8_t> int_bytes(const std::vector<int64_t>& values, DType dtype) {
+    std::vector<uint8_t> bytes;
+    for (int64_t v : values) {
+      const size_t at = bytes.size();
+      if (dtype == DType::kInt32) {
+        const int32_t w = static_cast<int32_t>(v);
+        bytes.resize(at + 4);
+        std::memcpy(bytes.data() + at, &w, 4);
+      } else {
+        bytes.resize(at + 8);
+        std::memcpy(bytes.data() + at, &v, 8);
+      }
+    }
+    return bytes;
+  }
+
+  void expect_int_shape_type(int id, const std::string& role) const {
+    if (T(id).dtype != DType::kInt32 && T(id).dtype != DType::kInt64)
+      fail_op(role + " '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32 or int64");
+  }
+
+  // y = x broadcast to y's shape (numpy rules: x's shape right-aligned, its dims of 1
+  // repeated; checked by the caller). A constant x folds; otherwise x flattened to [n]
+  // (reshape) is gathered along axis 0 with constant indices (the source element of each
+  // output element) into y flattened, reshaped to y's shape.
+  void emit_broadcast(int x, int y) {
+    const ir::Shape in = T(x).shape, out = T(y).shape;
+    const int64_t count = T(y).elements();
+    std::vector<int32_t> source(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rest = i, index = 0, stride = 1;
+      for (size_t k = 0; k < out.size(); ++k) {
+        const size_t axis = out.size() - 1 - k;
+        const int64_t coord = rest % out[axis];
+        rest /= out[axis];
+        if (k < in.size()) {
+          const int64_t dim = in[in.size() - 1 - k];
+          if (dim != 1) index += coord * stride;
+          stride *= dim;
+        }
+      }
+      source[static_cast<size_t>(i)] = static_cast<int32_t>(index);
+    }
+    const size_t element = static_cast<size_t>(dtype_size(T(x).dtype));
+    if (T(x).is_constant) {
+      std::vector<uint8_t> data(static_cast<size_t>(count) * element);
+      for (size_t i = 0; i < source.size(); ++i)
+        std::memcpy(data.data() + i * element, T(x).data.data() + static_cast<size_t>(source[i]) * element, element);
+      fold(y, std::move(data));
+      return;
+    }
+    auto derived = [&](int from, const std::string& suffix, ir::Shape shape) {
+      ir::Tensor t = T(from);
+      t.name += suffix;
+      t.shape = std::move(shape);
+      t.is_constant = false;
+      t.data.clear();
+      return graph_.add_tensor(std::move(t));
+    };
+    int flat_x = x;
+    if (in.size() != 1) {
+      flat_x = derived(x, "/flattened", {T(x).elements()});
+      emit(ir::Op::kReshape, {x}, {flat_x});
+    }
+    ir::Tensor indices;
+    indices.name = T(y).name + "/broadcast_indices";
+    indices.dtype = DType::kInt32;
+    indices.shape = {count};
+    indices.is_constant = true;
+    indices.data.resize(source.size() * 4);
+    std::memcpy(indices.data.data(), source.data(), indices.data.size());
+    const int indices_id = graph_.add_tensor(std::move(indices));
+    const int flat_y = out.size() == 1 ? y : derived(y, "/flat", {count});
+    ir::Node& node = emit(ir::Op::kGather, {flat_x, indices_id}, {flat_y});
+    node.attrs["axis"] = int64_t{0};
+    node.attrs["batch_dims"] = int64_t{0};
+    if (flat_y != y) emit(ir::Op::kReshape, {flat_y}, {y});
+  }
+
+  // SHAPE: the input's static shape as int32 or int64 (out_type), a constant.
+  void shape() {
+    expect_inputs(1, 1);
+    const auto* o = options<fb::ShapeOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const fb::TensorType out_type = o ? o->out_type() : fb::TensorType::INT32;
+    expect_int_shape_type(y, "output");
+    const DType want = out_type == fb::TensorType::INT64 ? DType::kInt64 : DType::kInt32;
+    if ((out_type != fb::TensorType::INT32 && out_type != fb::TensorType::INT64) || T(y).dtype != want)
+      fail_op("out_type " + std::string(fb::EnumNameTensorType(out_type)) + " does not match output '" + T(y).name +
+              "' of type " + dtype_name(T(y).dtype));
+    expect_shape(y, "output", ir::Shape{static_cast<int64_t>(T(x).shape.size())});
+    fold(y, int_bytes(T(x).shape, want));
+  }
+
+  // ZEROS_LIKE: zero bytes of the input's shape and type (int64, int32, int8, float32 as
+  // TFLite Micro; int8 holds 0, not the zero point), a constant.
+  void zeros_like() {
+    expect_inputs(1, 1);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const DType t = T(x).dtype;
+    if (t != DType::kInt64 && t != DType::kInt32 && t != DType::kInt8 && t != DType::kFloat32)
+      fail_op("input '" + T(x).name + "' has type " + dtype_name(t) + ", expected int64, int32, int8 or float32");
+    expect_input_dtype(y, "output", x);
+    expect_shape(y, "output", T(x).shape);
+    fold(y, std::vector<uint8_t>(static_cast<size_t>(T(y).bytes()), 0));
+  }
+
+  // BROADCAST_ARGS: the broadcast of two constant shape vectors, a constant.
+  void broadcast_args() {
+    expect_inputs(2, 2);
+    const int a = constant_input(0, "shape 0");
+    const int b = constant_input(1, "shape 1");
+    const int y = output(0);
+    for (int id : {a, b}) {
+      expect_int_shape_type(id, "input");
+      expect_rank(id, "input", 1);
+    }
+    expect_input_dtype(b, "input 1", a);
+    expect_input_dtype(y, "output", a);
+    const std::optional<ir::Shape> shape = broadcast_shape(read_ints(a, "shape 0"), read_ints(b, "shape 1"));
+    if (!shape)
+      fail_op("shapes " + ints_string(read_ints(a, "shape 0")) + " and " + ints_string(read_ints(b, "shape 1")) +
+              " do not broadcast");
+    expect_shape(y, "output", ir::Shape{static_cast<int64_t>(shape->size())});
+    fold(y, int_bytes(*shape, T(y).dtype));
+  }
+
+  // BROADCAST_TO: the input repeated to a constant shape (rank <= 5, as TFLite Micro).
+  void broadcast_to() {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int shape_id = constant_input(1, "shape");
+    const int y = output(0);
+    expect_int_shape_type(shape_id, "shape");
+    expect_rank(shape_id, "shape", 1);
+    const std::vector<int64_t> shape = read_ints(shape_id, "shape");
+    if (shape.size() > 5 || T(x).shape.size() > shape.size())
+      fail_op("input " + ints_string(T(x).shape) + " to shape " + ints_string(shape) +
+              ": expected input rank <= shape rank <= 5");
+    const std::optional<ir::Shape> out = broadcast_shape(T(x).shape, shape);
+    if (!out || *out != shape)
+      fail_op("input '" + T(x).name + "' of shape " + ints_string(T(x).shape) + " does not broadcast to " +
+              ints_string(shape));
+    expect_input_dtype(y, "output", x);
+    expect_shape(y, "output", shape);
+    emit_broadcast(x, y);
+  }
+
+  // FILL: a scalar value repeated to constant dims (float32, int32, int8: the value's
+  // bytes, as TFLite Micro). A constant value folds; a computed one is broadcast.
+  void fill() {
+    expect_inputs(2, 2);
+    const int dims_id = constant_input(0, "dims");
+    const int value = required_input(1, "value");
+    const int y = output(0);
+    expect_int_shape_type(dims_id, "dims");
+    expect_rank(dims_id, "dims", 1);
+    const std::vector<int64_t> dims = read_ints(dims_id, "dims");
+    if (!T(value).shape.empty())
+      fail_op("value '" + T(value).name + "' has shape " + ints_string(T(value).shape) + ", expected a scalar");
+    const DType t = T(value).dtype;
+    if (t != DType::kFloat32 && t != DType::kInt32 && t != DType::kInt8)
+      fail_op("value '" + T(value).name + "' has type " + dtype_name(t) + ", expected float32, int32 or int8");
+    expect_input_dtype(y, "output", value);
+    expect_shape(y, "output", dims);
+    emit_broadcast(value, y);
+  }
+
+  // REVERSE_V2: the input with a constant int32 list of axes reversed, as a strided slice
+  // starting at each reversed axis's last index with stride -1. TFLite Micro takes the
+  // axes sorted into one contiguous run (each in [-rank, rank)), nothing else.
+  void reverse_v2() {
+    expect_inputs(2, 2);
+    const int x = required_input(0, "input");
+    const int axis_id = constant_input(1, "axis");
+    const int y = output(0);
+    if (T(axis_id).dtype != DType::kInt32)
+      fail_op("axis '" + T(axis_id).name + "' has type " + dtype_name(T(axis_id).dtype) + ", expected int32");
+    expect_rank(axis_id, "axis", 1);
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    std::vector<int64_t> axes = read_ints(axis_id, "axis");
+    if (static_cast<int64_t>(axes.size()) > rank)
+      fail_op("axis " + ints_string(axes) + " has more entries than the input's rank " + std::to_string(rank));
+    for (int64_t& a : axes) {
+      if (a < -rank || a >= rank) fail_op("axis " + std::to_string(a) + " out of range for rank " + std::to_string(rank));
+      if (a < 0) a += rank;
+    }
+    std::sort(axes.begin(), axes.end());
+    for (size_t i = 1; i < axes.size(); ++i)
+      if (axes[i - 1] + 1 != axes[i])
+        fail_op("axes " + ints_string(axes) + " are not one contiguous run (TFLite Micro reverses only those)");
+    expect_input_dtype(y, "output", x);
+    expect_shape(y, "output", in);
+    std::vector<int64_t> begin(in.size(), 0), strides(in.size(), 1);
+    for (int64_t a : axes) {
+      begin[static_cast<size_t>(a)] = in[static_cast<size_t>(a)] - 1;
+      strides[static_cast<size_t>(a)] = -1;
+    }
+    ir::Node& n = emit(ir::Op::kStridedSlice, {x}, {y});
+    n.attrs["begin"] = begin;
+    n.attrs["strides"] = strides;
+    n.attrs["sizes"] = std::vector<int64_t>(in.begin(), in.end());
+  }
+
+  // DYNAMIC_UPDATE_SLICE: operand, update (same dtype and rank, no dim larger), start
+  // indices int32/int64 [rank] (computed or constant; the kernel clamps them as TFLite).
+  void dynamic_update_slice() {
+    expect_inputs(3, 3);
+    const int x = required_input(0, "operand");
+    const int update = required_input(1, "update");
+    const int indices = required_input(2, "start indices");
+    const int y = output(0);
+    expect_input_dtype(update, "update", x);
+    expect_int_shape_type(indices, "start indices");
+    expect_shape(indices, "start indices", ir::Shape{static_cast<int64_t>(T(x).shape.size())});
+    expect_rank(update, "update", T(x).shape.size());
+    for (size_t k = 0; k < T(x).shape.size(); ++k)
+      if (T(update).shape[k] > T(x).shape[k])
+        fail_op("update '" + T(update).name + "' of shape " + ints_string(T(update).shape) +
+                " is larger than the operand " + ints_string(T(x).shape));
+    expect_input_dtype(y, "output", x);
+    expect_shape(y, "output", T(x).shape);
+    emit(ir::Op::kDynamicUpdateSlice, {x, update, indices}, {y});
   }
 
   std::string path_;
