@@ -214,8 +214,9 @@ LoweredOp lower_concat(const NodeLowering& l) {
 }
 
 // pad: pads [before..., after...] (non-negative); mode constant (value: a real value),
-// reflect (pads smaller than the dim) or edge; quantized tensors: constant only, the
-// value quantized.
+// reflect (pads smaller than the dim), symmetric (pads at most the dim) or edge; quantized
+// tensors: constant with the value quantized, or a mirror mode with the output quantized
+// like the input (values move unchanged).
 LoweredOp lower_pad(const NodeLowering& l) {
   expect_unary_io(l);
   const ir::Tensor& in = l.input(0);
@@ -228,17 +229,21 @@ LoweredOp lower_pad(const NodeLowering& l) {
   }
   PadParams p{};
   const std::string mode = l.node().get_string("mode", "constant");
-  if (l.quantized() && mode != "constant") {
-    l.fail("mode '" + mode + "' is not supported on quantized tensors (constant only)");
+  const bool mirror = mode == "reflect" || mode == "symmetric";
+  if (l.quantized() && mode != "constant" && !(mirror && same_quant(in, out))) {
+    l.fail("mode '" + mode + "' is not supported on quantized tensors (constant, or reflect/symmetric with the " +
+           "output quantized like the input)");
   }
   if (mode == "constant") {
     p.mode = static_cast<uint32_t>(PadMode::kConstant);
   } else if (mode == "reflect") {
     p.mode = static_cast<uint32_t>(PadMode::kReflect);
+  } else if (mode == "symmetric") {
+    p.mode = static_cast<uint32_t>(PadMode::kSymmetric);
   } else if (mode == "edge") {
     p.mode = static_cast<uint32_t>(PadMode::kEdge);
   } else {
-    l.fail("mode '" + mode + "' is not supported (expected constant, reflect or edge)");
+    l.fail("mode '" + mode + "' is not supported (expected constant, reflect, symmetric or edge)");
   }
   ir::Shape expected(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -251,6 +256,11 @@ LoweredOp lower_pad(const NodeLowering& l) {
              " on axis " + std::to_string(i) + " must be smaller than the dim " +
              std::to_string(in.shape[i]));
     }
+    const bool empty_padded = in.shape[i] == 0 && before + after > 0;
+    if (mode == "symmetric" && (before > in.shape[i] || after > in.shape[i] || empty_padded)) {
+      l.fail("symmetric padding " + std::to_string(before) + "/" + std::to_string(after) + " on axis " +
+             std::to_string(i) + " must be at most the dim " + std::to_string(in.shape[i]));
+    }
     if (mode == "edge" && in.shape[i] == 0 && (before > 0 || after > 0)) {
       l.fail("edge padding of an empty axis " + std::to_string(i));
     }
@@ -260,7 +270,7 @@ LoweredOp lower_pad(const NodeLowering& l) {
   }
   l.expect_shape(out, "output", expected);
   const double value = l.node().get_float("value", 0.0);
-  pad_value_bytes(l, out.dtype, l.quantized() ? quantized_pad_value(l, value) : value, p.value);
+  pad_value_bytes(l, out.dtype, l.quantized() && !mirror ? quantized_pad_value(l, value) : value, p.value);
   return lowered(KernelId::kPad, params_bytes(p));
 }
 

@@ -14,6 +14,9 @@
 #include "lower/quantization.h"
 // Kernel parameter structs.
 #include "activation/activation.h"
+#include "add_n/add_n.h"
+#include "cumsum/cumsum.h"
+#include "l2_normalization/l2_normalization.h"
 #include "elementwise/elementwise.h"
 #include "leaky_relu/leaky_relu.h"
 #include "quantize/quantize.h"
@@ -63,7 +66,88 @@ void expect_fixed_output_quant(const NodeLowering& l, float scale, int32_t zero_
   }
 }
 
+// TFLite's int8 running sum (quant/integer_sum.h) from input to output quantization.
+IntegerSumParams integer_sum_params(const NodeLowering& l, const TensorQuant& in_q, const TensorQuant& out_q) {
+  AddSubMultipliers m{};
+  if (!add_multipliers(in_q.scale, in_q.scale, out_q.scale, kIntegerSumLeftShift, &m)) {
+    l.fail("input scale " + float_string(in_q.scale) + " and output scale " + float_string(out_q.scale) +
+           " give an output multiplier outside (0, 1)");
+  }
+  return IntegerSumParams{-in_q.zero_point, out_q.zero_point, m.input1_multiplier, m.input1_shift,
+                          m.output_multiplier, m.output_shift};
+}
+
 }  // namespace
+
+// add_n: two or more inputs of the output's shape and dtype; float32, or int8 with every
+// input quantized alike (TensorFlow Lite Micro requires it) and TFLite's ADD multipliers.
+LoweredOp lower_add_n(const NodeLowering& l) {
+  const size_t n = l.node().inputs.size();
+  l.expect_io(2, n < 2 ? 2 : n, 1);
+  if (n > 255) l.fail("has " + std::to_string(n) + " inputs, at most 255 are supported");
+  const ir::Tensor& out = l.output(0);
+  for (size_t k = 0; k < n; ++k) {
+    l.expect_shape(l.input(k), "input", out.shape);
+    l.expect_dtype(l.input(k), "input", out.dtype);
+  }
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kAddNF32);
+  }
+  if (out.dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(out.dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's add_n)");
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  for (size_t k = 1; k < n; ++k) {
+    if (!same_quant(l.input(0), l.input(k)))
+      l.fail(l.label(l.input(k), "input") + " is not quantized like input 0 (TensorFlow Lite Micro requires it)");
+  }
+  return lowered(KernelId::kAddNS8, params_bytes(integer_sum_params(l, in_q, per_tensor(l, out, "output"))));
+}
+
+// cumsum: float32, or int8 with TFLite's running sum from the input's to the output's
+// quantization (TensorFlow Lite Micro's dtypes).
+LoweredOp lower_cumsum(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  const int64_t rank = static_cast<int64_t>(l.input(0).shape.size());
+  const int64_t axis = l.node().get_int("axis", -1);
+  if (axis < 0 || axis >= rank) l.fail("axis " + std::to_string(axis) + " is outside [0, " + std::to_string(rank) + ")");
+  const int64_t exclusive = l.node().get_int("exclusive", 0), reverse = l.node().get_int("reverse", 0);
+  if ((exclusive != 0 && exclusive != 1) || (reverse != 0 && reverse != 1))
+    l.fail("exclusive " + std::to_string(exclusive) + " and reverse " + std::to_string(reverse) + " must be 0 or 1");
+  const CumsumParams p{static_cast<uint32_t>(axis), static_cast<uint8_t>(exclusive), static_cast<uint8_t>(reverse), {}};
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kCumsumF32, params_bytes(p));
+  }
+  if (dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's cumsum)");
+  }
+  const IntegerSumParams sum =
+      integer_sum_params(l, per_tensor(l, l.input(0), "input"), per_tensor(l, l.output(0), "output"));
+  return lowered(KernelId::kCumsumS8, params_bytes(CumsumS8Params{p, sum}));
+}
+
+// l2_normalization: float32, or int8 with the output TFLite requires (scale 1/128, zero
+// point 0; the kernel writes that scale whatever the tensor says).
+LoweredOp lower_l2_normalization(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  const size_t rank = l.input(0).shape.size();
+  if (rank < 1 || rank > 4) l.fail(l.label(l.input(0), "input") + " has rank " + std::to_string(rank) + ", expected 1 to 4");
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kL2NormalizationF32);
+  }
+  if (dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's l2_normalization)");
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  expect_fixed_output_quant(l, 1.0f / 128.0f, 0);
+  return lowered(KernelId::kL2NormalizationS8, params_bytes(L2NormalizationS8Params{in_q.zero_point}));
+}
 
 LoweredOp lower_add_sub(const NodeLowering& l) {
   const DType dtype = check_binary(l);

@@ -38,6 +38,9 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kBatchMatMul: return lower_batch_matmul(l);
     case Op::kAdd:
     case Op::kSub: return lower_add_sub(l);
+    case Op::kAddN: return lower_add_n(l);
+    case Op::kCumsum: return lower_cumsum(l);
+    case Op::kL2Normalization: return lower_l2_normalization(l);
     case Op::kMul: return lower_mul(l);
     case Op::kDiv: return lower_div(l);
     case Op::kClamp: return lower_clamp(l);
@@ -53,10 +56,13 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kDequantize: return lower_dequantize(l);
     case Op::kAvgPool2d:
     case Op::kMaxPool2d: return lower_pool2d(l);
+    case Op::kL2Pool2d: return lower_l2_pool2d(l);
     case Op::kMean: return lower_mean(l);
     case Op::kSum: return lower_sum(l);
     case Op::kReduceMax:
     case Op::kReduceMin: return lower_reduce_max_min(l);
+    case Op::kArgMax:
+    case Op::kArgMin: return lower_arg_min_max(l);
     case Op::kTranspose: return lower_transpose(l);
     case Op::kConcat: return lower_concat(l);
     case Op::kPad: return lower_pad(l);

@@ -175,6 +175,9 @@ LoweredOp lower_fully_connected(const NodeLowering& l);
 LoweredOp lower_batch_matmul(const NodeLowering& l);
 // elementwise.cc
 LoweredOp lower_add_sub(const NodeLowering& l);
+LoweredOp lower_add_n(const NodeLowering& l);
+LoweredOp lower_cumsum(const NodeLowering& l);
+LoweredOp lower_l2_normalization(const NodeLowering& l);
 LoweredOp lower_mul(const NodeLowering& l);
 LoweredOp lower_div(const NodeLowering& l);
 LoweredOp lower_clamp(const NodeLowering& l);
@@ -190,9 +193,11 @@ LoweredOp lower_elu(const NodeLowering& l);
 LoweredOp lower_log_softmax(const NodeLowering& l);
 // pool.cc
 LoweredOp lower_pool2d(const NodeLowering& l);
+LoweredOp lower_l2_pool2d(const NodeLowering& l);
 LoweredOp lower_mean(const NodeLowering& l);
 LoweredOp lower_sum(const NodeLowering& l);
 LoweredOp lower_reduce_max_min(const NodeLowering& l);
+LoweredOp lower_arg_min_max(const NodeLowering& l);
 // data_movement.cc
 LoweredOp lower_transpose(const NodeLowering& l);
 LoweredOp lower_concat(const NodeLowering& l);

@@ -1,6 +1,6 @@
-// Lowering of pooling and reductions: avg_pool2d and max_pool2d over NHWC windows; mean,
-// sum, reduce_max and reduce_min over any axes; float32, int8 and int16 (reduce_max and
-// reduce_min: float32 and int8, as TensorFlow Lite Micro).
+// Lowering of pooling and reductions: avg_pool2d, max_pool2d and l2_pool2d (float32 only)
+// over NHWC windows; mean, sum, reduce_max and reduce_min over any axes; float32, int8 and
+// int16 (reduce_max and reduce_min: float32 and int8, as TensorFlow Lite Micro).
 //
 // Each op runs one check on every dtype (check_pool2d with the window rule,
 // window_output_size in kernels/window_geometry.h; check_mean); the dtype then decides
@@ -12,6 +12,7 @@
 #include "lower/node_lowering.h"
 #include "lower/quantization.h"
 // Kernel parameter structs.
+#include "arg_min_max/arg_min_max.h"
 #include "mean/mean.h"
 #include "pool2d/pool2d.h"
 #include "reduce/reduce.h"
@@ -124,6 +125,23 @@ MeanCheck check_mean(const NodeLowering& l) {
 
 }  // namespace
 
+// l2_pool2d: float32 only (TensorFlow Lite Micro's L2_POOL_2D), cells inside the image.
+LoweredOp lower_l2_pool2d(const NodeLowering& l) {
+  const PoolCheck c = check_pool2d(l);
+  if (l.quantized()) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(c.dtype) +
+           ", expected float32 (TensorFlow Lite Micro's l2_pool2d)");
+  }
+  expect_float32(l);
+  if (l.node().get_int("count_include_pad", 0) != 0) l.fail("count_include_pad is not supported on l2_pool2d");
+  Pool2dParams p{};
+  p.kernel_h = c.kernel_h;
+  p.kernel_w = c.kernel_w;
+  p.window = c.window;
+  l.act(&p.act_min, &p.act_max);
+  return lowered(KernelId::kL2Pool2dF32, params_bytes(p));
+}
+
 // avg_pool2d, max_pool2d.
 LoweredOp lower_pool2d(const NodeLowering& l) {
   const bool average = l.node().op == ir::Op::kAvgPool2d;
@@ -205,6 +223,30 @@ LoweredOp lower_reduce_max_min(const NodeLowering& l) {
   if (!same_quant(l.input(0), l.output(0)))
     l.fail(l.label(l.output(0), "output") + " is not quantized like the input (TensorFlow Lite Micro requires it)");
   return lowered(max ? KernelId::kReduceMaxS8 : KernelId::kReduceMinS8, params);
+}
+
+// arg_max, arg_min: float32 or int8 input (raw values: any quantization keeps their
+// order), int32 output of the input's shape without the axis.
+LoweredOp lower_arg_min_max(const NodeLowering& l) {
+  l.expect_io(1, 1, 1);
+  const ir::Tensor& in = l.input(0);
+  l.expect_min_rank(in, "input", 1);
+  const int64_t rank = static_cast<int64_t>(in.shape.size());
+  const int64_t axis = l.node().get_int("axis", -1);
+  if (axis < 0 || axis >= rank)
+    l.fail("axis " + std::to_string(axis) + " is outside [0, " + std::to_string(rank) + ")");
+  ir::Shape expected = in.shape;
+  expected.erase(expected.begin() + axis);
+  l.expect_shape(l.output(0), "output", expected);
+  l.expect_dtype(l.output(0), "output", DType::kInt32);
+  if (in.dtype != DType::kFloat32 && in.dtype != DType::kInt8) {
+    l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) +
+           ", expected float32 or int8 (TensorFlow Lite Micro's arg_max/arg_min)");
+  }
+  const bool max = l.node().op == ir::Op::kArgMax;
+  const std::vector<uint8_t> params = params_bytes(ArgMinMaxParams{static_cast<uint32_t>(axis)});
+  if (in.dtype == DType::kFloat32) return lowered(max ? KernelId::kArgMaxF32 : KernelId::kArgMinF32, params);
+  return lowered(max ? KernelId::kArgMaxS8 : KernelId::kArgMinS8, params);
 }
 
 }  // namespace mote::lower

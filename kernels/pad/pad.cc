@@ -30,13 +30,15 @@ void make_shape(const TensorDesc& in, const TensorDesc& out, const PadParams& pa
 }
 
 // Input coordinate of output coordinate `o` along a dim, or -1 for constant padding.
-// Reflect needs before, after < dim (one fold suffices); edge needs dim >= 1.
+// Reflect needs before, after < dim (one fold suffices), symmetric before, after <= dim;
+// edge and symmetric need dim >= 1.
 int32_t source_index(int32_t o, int32_t before, int32_t dim, PadMode mode) {
   const int32_t i = o - before;
   if (i >= 0 && i < dim) return i;
   switch (mode) {
     case PadMode::kReflect: return i < 0 ? -i : 2 * (dim - 1) - i;
     case PadMode::kEdge: return i < 0 ? 0 : dim - 1;
+    case PadMode::kSymmetric: return i < 0 ? -i - 1 : 2 * dim - 1 - i;
     case PadMode::kConstant: break;
   }
   return -1;
@@ -106,7 +108,7 @@ Status pad_check(const OpContext& ctx) {
   if (in.dtype != out.dtype || in.rank != out.rank) return Status::kBadParams;
   const uint32_t size = dtype_size(static_cast<DType>(in.dtype));
   if (size == 0 || size > sizeof(p.value)) return Status::kBadParams;
-  if (p.mode > static_cast<uint32_t>(PadMode::kEdge)) return Status::kBadParams;
+  if (p.mode > static_cast<uint32_t>(PadMode::kSymmetric)) return Status::kBadParams;
   if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
   const PadMode mode = static_cast<PadMode>(p.mode);
   for (uint32_t i = 0; i < in.rank; ++i) {
@@ -116,6 +118,9 @@ Status pad_check(const OpContext& ctx) {
     if (before < 0 || after < 0 || before + dim + after != out.dims[i]) return Status::kBadParams;
     const bool padded = before > 0 || after > 0;
     if (mode == PadMode::kReflect && padded && (before >= dim || after >= dim)) {
+      return Status::kBadParams;
+    }
+    if (mode == PadMode::kSymmetric && padded && (before > dim || after > dim || dim == 0)) {
       return Status::kBadParams;
     }
     if (mode == PadMode::kEdge && padded && dim == 0) return Status::kBadParams;

@@ -4,6 +4,7 @@
 //                   dtype's zero point for quantized tensors)
 //   mode kReflect:  mirror without repeating the edge (needs before/after < dim)
 //   mode kEdge:     repeat the edge element
+//   mode kSymmetric: mirror repeating the edge (needs before/after <= dim, dim >= 1)
 #pragma once
 
 #include <stdint.h>
@@ -12,7 +13,7 @@
 
 namespace mote {
 
-enum class PadMode : uint32_t { kConstant = 0, kReflect = 1, kEdge = 2 };
+enum class PadMode : uint32_t { kConstant = 0, kReflect = 1, kEdge = 2, kSymmetric = 3 };
 
 struct PadParams {
   uint32_t mode;  // PadMode

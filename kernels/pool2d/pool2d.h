@@ -1,4 +1,4 @@
-// 2-D average and max pooling, NHWC.
+// 2-D average, max and (float32) L2 pooling, NHWC.
 //   input 0 [N, H, W, C], output 0 [N, OH, OW, C]
 // Window for output (oy, ox): rows oy*stride_h - pad_top + ky*dilation_h, ky < kernel_h
 // (same for columns). Positions outside [0, H) x [0, W) are skipped (max) or counted as
@@ -6,6 +6,8 @@
 // [-pad_top, H + pad_bottom) (ONNX/PyTorch semantics; ceil_mode's extra row/column, which
 // lies beyond pad_bottom/pad_right, is never counted). OH may be the floor or the ceil
 // form of (H + pad_top + pad_bottom - dilation_h*(kernel_h-1) - 1) / stride_h + 1.
+// L2 pooling (l2_pool2d_f32, TFLite's L2_POOL_2D): sqrtf(sum of the squares of the taps
+// inside the image / their count); count_include_pad must be 0.
 // The result is clamped to [act_min, act_max].
 #pragma once
 
@@ -32,12 +34,16 @@ void avg_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const 
                     float* output);
 void max_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const float* input,
                     float* output);
+void l2_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const float* input,
+                   float* output);
 
 Status pool2d_f32_check(const OpContext& ctx);
 void avg_pool2d_f32_run(const OpContext& ctx);
 void max_pool2d_f32_run(const OpContext& ctx);
+void l2_pool2d_f32_run(const OpContext& ctx);
 extern const KernelEntry kAvgPool2dF32Entry;
 extern const KernelEntry kMaxPool2dF32Entry;
+extern const KernelEntry kL2Pool2dF32Entry;
 
 // ---------------------------------------------------------------------------------------
 // int8 average and max pooling (TFLite AVERAGE_POOL_2D / MAX_POOL_2D,

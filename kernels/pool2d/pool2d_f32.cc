@@ -1,10 +1,11 @@
-// Reference float32 average and max pooling (NHWC). For each output pixel the taps inside
+// Reference float32 average, max and L2 pooling (NHWC). For each output pixel the taps inside
 // the image are found once (taps_inside); channels are reduced in the output buffer,
 // tap by tap, so the innermost loop is contiguous.
 //
 // A window with no tap inside the image (possible only with ceil_mode or pads larger
-// than the kernel) yields 0 for average pooling and -inf for max pooling, before the
-// activation clamp.
+// than the kernel) yields 0 for average and L2 pooling and -inf for max pooling, before
+// the activation clamp. L2 pooling (TFLite's reference_ops::L2Pool) sums the squares of the
+// taps inside the image in window order, then takes sqrtf(sum / count).
 #include <math.h>
 
 #include "kernel_util.h"
@@ -14,7 +15,7 @@ namespace mote {
 namespace {
 
 // The reduction a pool applies over its window.
-enum class PoolKind { kAverage, kMax };
+enum class PoolKind { kAverage, kMax, kL2 };
 
 template <PoolKind kKind>
 void pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const float* input,
@@ -48,6 +49,8 @@ void pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const floa
               for (int32_t c = 0; c < channels; ++c) {
                 if (in_px[c] > output[c]) output[c] = in_px[c];
               }
+            } else if constexpr (kKind == PoolKind::kL2) {
+              for (int32_t c = 0; c < channels; ++c) output[c] += in_px[c] * in_px[c];
             } else {
               for (int32_t c = 0; c < channels; ++c) output[c] += in_px[c];
             }
@@ -69,8 +72,16 @@ void pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const floa
           }
           scale = count > 0.0f ? 1.0f / count : 0.0f;
         }
-        for (int32_t c = 0; c < channels; ++c) {
-          output[c] = clamp_value(output[c] * scale, params.act_min, params.act_max);
+        if constexpr (kKind == PoolKind::kL2) {
+          const int32_t count = (ky_range.end - ky_range.begin) * (kx_range.end - kx_range.begin);
+          for (int32_t c = 0; c < channels; ++c) {
+            const float l2 = count > 0 ? sqrtf(output[c] / static_cast<float>(count)) : 0.0f;
+            output[c] = clamp_value(l2, params.act_min, params.act_max);
+          }
+        } else {
+          for (int32_t c = 0; c < channels; ++c) {
+            output[c] = clamp_value(output[c] * scale, params.act_min, params.act_max);
+          }
         }
         output += channels;
       }
@@ -105,6 +116,11 @@ void max_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const 
   pool2d_f32<PoolKind::kMax>(params, shape, input, output);
 }
 
+void l2_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const float* input,
+                   float* output) {
+  pool2d_f32<PoolKind::kL2>(params, shape, input, output);
+}
+
 Status pool2d_f32_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(check_io(ctx, 1, 1, 1));
   if (ctx.params_bytes() != sizeof(Pool2dParams)) return Status::kBadParams;
@@ -127,8 +143,10 @@ Status pool2d_f32_check(const OpContext& ctx) {
 
 void avg_pool2d_f32_run(const OpContext& ctx) { pool2d_f32_run<avg_pool2d_f32>(ctx); }
 void max_pool2d_f32_run(const OpContext& ctx) { pool2d_f32_run<max_pool2d_f32>(ctx); }
+void l2_pool2d_f32_run(const OpContext& ctx) { pool2d_f32_run<l2_pool2d_f32>(ctx); }
 
 const KernelEntry kAvgPool2dF32Entry = {pool2d_f32_check, avg_pool2d_f32_run};
 const KernelEntry kMaxPool2dF32Entry = {pool2d_f32_check, max_pool2d_f32_run};
+const KernelEntry kL2Pool2dF32Entry = {pool2d_f32_check, l2_pool2d_f32_run};
 
 }  // namespace mote

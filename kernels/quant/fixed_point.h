@@ -144,6 +144,41 @@ inline int32_t rescale(int32_t a) {
   return a;
 }
 
+// TFLite's GetInvSqrtQuantizedMultiplierExp(input, kReverseShift = -1, ...)
+// (kernels/internal/common.h): 1 / sqrt(input) as a multiplier and a left shift for
+// multiply_by_quantized_multiplier, input >= 0; 0 and 1 give (INT32_MAX, 0). The input is
+// brought into [2^27, 2^29) by pairs of bits (the shift keeps count, starting at 11), then
+// five Newton-Raphson steps x = 1.5 x - (input / 2) x^3 in Q3 from x = 1, times sqrt(2)/2.
+inline void inv_sqrt_multiplier_exp(int32_t input, int32_t* multiplier, int32_t* shift) {
+  if (input <= 1) {
+    *multiplier = INT32_MAX;
+    *shift = 0;
+    return;
+  }
+  int32_t right_shift = 11;
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++right_shift;
+  }
+  const int32_t bit_pairs = (count_leading_zeros(static_cast<uint32_t>(input)) - 1) / 2 - 1;
+  right_shift -= bit_pairs;
+  input <<= 2 * bit_pairs;
+  const int32_t half_input = rounding_divide_by_pot(input >> 1, 1);  // Q3
+  const int32_t half_three = (1 << 28) + (1 << 27);                  // 1.5 in Q3
+  int32_t x = 1 << 28;                                               // 1 in Q3
+  for (int i = 0; i < 5; ++i) {
+    const int32_t x3 = rescale<9, 3>(mul(mul(x, x), x));
+    x = rescale<6, 3>(wrapping_sub(mul(half_three, x), mul(half_input, x3)));
+  }
+  x = mul(x, 1518500250);  // sqrt(2) / 2 in Q0
+  if (right_shift < 0) {
+    x = static_cast<int32_t>(static_cast<uint32_t>(x) << -right_shift);
+    right_shift = 0;
+  }
+  *multiplier = x;
+  *shift = -right_shift;
+}
+
 // TFLite's log_x_for_x_greater_than_or_equal_to_1 (kernels/internal/common.h): ln(x) for
 // x >= 1 in Q(kInputIntegerBits), result in Q(kOutputIntegerBits). x = 2^k * r with r in
 // [sqrt(1/2), sqrt(2)) chosen from two candidate normalisations (the one with r nearer 1),

@@ -48,6 +48,7 @@ std::vector<T> reference(std::vector<uint32_t> dims, std::vector<T> data, PadMod
         }
         if (mode == PadMode::kEdge) j = j < 0 ? 0 : n - 1;
         while (mode == PadMode::kReflect && (j < 0 || j >= n)) j = j < 0 ? -j : 2 * (n - 1) - j;
+        while (mode == PadMode::kSymmetric && (j < 0 || j >= n)) j = j < 0 ? -j - 1 : 2 * n - 1 - j;
       }
       idx[axis] = static_cast<size_t>(j);
       size_t src = 0;
@@ -96,6 +97,7 @@ TEST(Pad, HandComputedModes) {
   EXPECT_EQ(pad_1d(PadMode::kConstant, {1, 2, 3}, 2, 1), (std::vector<float>{0, 0, 1, 2, 3, 0}));
   EXPECT_EQ(pad_1d(PadMode::kReflect, {1, 2, 3}, 2, 1), (std::vector<float>{3, 2, 1, 2, 3, 2}));
   EXPECT_EQ(pad_1d(PadMode::kEdge, {1, 2, 3}, 2, 1), (std::vector<float>{1, 1, 1, 2, 3, 3}));
+  EXPECT_EQ(pad_1d(PadMode::kSymmetric, {1, 2, 3}, 3, 2), (std::vector<float>{3, 2, 1, 1, 2, 3, 3, 2}));
 }
 
 TEST(Pad, HandComputed2dConstantValue) {
@@ -110,14 +112,14 @@ TEST(Pad, HandComputed2dConstantValue) {
 }
 
 TEST(Pad, MatchesReferenceAllModesRank4) {
-  for (PadMode mode : {PadMode::kConstant, PadMode::kReflect, PadMode::kEdge}) {
+  for (PadMode mode : {PadMode::kConstant, PadMode::kReflect, PadMode::kEdge, PadMode::kSymmetric}) {
     run_against_reference<float>(DType::kFloat32, {2, 5, 4, 3}, mode, {0, 2, 1, 0},
                                  {1, 3, 0, 2}, 2.5f);
   }
 }
 
 TEST(Pad, MatchesReferenceInt8AndInt16) {
-  for (PadMode mode : {PadMode::kConstant, PadMode::kReflect, PadMode::kEdge}) {
+  for (PadMode mode : {PadMode::kConstant, PadMode::kReflect, PadMode::kEdge, PadMode::kSymmetric}) {
     run_against_reference<int8_t>(DType::kInt8, {3, 4, 5}, mode, {2, 0, 4}, {1, 3, 2},
                                   int8_t{-3});
     run_against_reference<int16_t>(DType::kInt16, {6, 2}, mode, {5, 1}, {0, 1}, int16_t{-300});
@@ -125,7 +127,7 @@ TEST(Pad, MatchesReferenceInt8AndInt16) {
 }
 
 TEST(Pad, MatchesReferenceInt64Rank6) {
-  for (PadMode mode : {PadMode::kConstant, PadMode::kReflect, PadMode::kEdge}) {
+  for (PadMode mode : {PadMode::kConstant, PadMode::kReflect, PadMode::kEdge, PadMode::kSymmetric}) {
     run_against_reference<int64_t>(DType::kInt64, {2, 3, 1, 2, 3, 2}, mode, {1, 0, 0, 1, 2, 0},
                                    {0, 2, 0, 0, 1, 1}, int64_t{1} << 40);
   }
@@ -181,6 +183,18 @@ TEST_F(PadCheck, ReflectNeedsPadsSmallerThanDim) {
   EXPECT_EQ(check(), Status::kOk);
 }
 
+TEST_F(PadCheck, SymmetricNeedsPadsAtMostTheDim) {
+  params().mode = static_cast<uint32_t>(PadMode::kSymmetric);
+  params().before[0] = 3;  // dim 3: allowed (the whole axis mirrored)
+  params().after[0] = 0;
+  EXPECT_EQ(check(), Status::kOk);
+  params().before[0] = 4;
+  op_.set_dims(out_, {7, 5});
+  EXPECT_EQ(check(), Status::kBadParams);
+  params().mode = static_cast<uint32_t>(PadMode::kEdge);
+  EXPECT_EQ(check(), Status::kOk);  // the same shapes otherwise pass
+}
+
 TEST_F(PadCheck, EdgeNeedsAnElement) {
   TestOp op;
   op.add_input(DType::kFloat32, {0, 2});
@@ -192,7 +206,7 @@ TEST_F(PadCheck, EdgeNeedsAnElement) {
 }
 
 TEST_F(PadCheck, ModeDtypeParamsIo) {
-  params().mode = 3;
+  params().mode = 4;
   EXPECT_EQ(check(), Status::kBadParams);
   params().mode = static_cast<uint32_t>(PadMode::kReflect);
   op_.desc(out_).dtype = static_cast<uint8_t>(DType::kInt32);

@@ -49,9 +49,10 @@ void build(const PoolCase& cs, PoolOp* p) {
   p->op.set_params(q);
 }
 
-// By explicit window enumeration (ONNX AveragePool/MaxPool semantics).
+// By explicit window enumeration (ONNX AveragePool/MaxPool semantics; L2: TFLite's
+// L2Pool, the root of the mean square over the cells inside the image).
 std::vector<double> reference(const PoolCase& cs, uint32_t oh, uint32_t ow, bool is_max,
-                              const std::vector<float>& in) {
+                              const std::vector<float>& in, bool is_l2 = false) {
   const Pool2dParams& q = cs.params;
   const int64_t h = cs.h, w = cs.w;
   std::vector<double> out;
@@ -59,7 +60,7 @@ std::vector<double> reference(const PoolCase& cs, uint32_t oh, uint32_t ow, bool
     for (uint32_t oy = 0; oy < oh; ++oy)
       for (uint32_t ox = 0; ox < ow; ++ox)
         for (uint32_t c = 0; c < cs.c; ++c) {
-          double sum = 0.0, max = -INFINITY;
+          double sum = 0.0, max = -INFINITY, squares = 0.0;
           int valid = 0, in_padded_region = 0;
           for (int32_t ky = 0; ky < q.kernel_h; ++ky)
             for (int32_t kx = 0; kx < q.kernel_w; ++kx) {
@@ -72,11 +73,13 @@ std::vector<double> reference(const PoolCase& cs, uint32_t oh, uint32_t ow, bool
               if (y < 0 || y >= h || x < 0 || x >= w) continue;
               const double v = in[((b * h + y) * w + x) * cs.c + c];
               sum += v;
+              squares += v * v;
               max = std::max(max, v);
               ++valid;
             }
           const int count = q.count_include_pad ? in_padded_region : valid;
-          const double v = is_max ? max : (count > 0 ? sum / count : 0.0);
+          double v = is_max ? max : (count > 0 ? sum / count : 0.0);
+          if (is_l2) v = valid > 0 ? std::sqrt(squares / valid) : 0.0;
           out.push_back(testing::clamp_ref(v, q.act_min, q.act_max));
         }
   return out;
@@ -84,15 +87,16 @@ std::vector<double> reference(const PoolCase& cs, uint32_t oh, uint32_t ow, bool
 
 void run_against_reference(const PoolCase& cs, uint32_t seed) {
   const auto in = testing::random_floats(cs.n * cs.h * cs.w * cs.c, seed, -3.0f, 3.0f);
-  for (bool is_max : {false, true}) {
-    SCOPED_TRACE(is_max ? "max" : "avg");
+  for (int kind = 0; kind < 3; ++kind) {
+    const bool is_max = kind == 1, is_l2 = kind == 2;
+    SCOPED_TRACE(is_max ? "max" : (is_l2 ? "l2" : "avg"));
     PoolOp p;
     build(cs, &p);
     p.op.set_data(p.in, in);
-    const KernelEntry& k = is_max ? kMaxPool2dF32Entry : kAvgPool2dF32Entry;
+    const KernelEntry& k = is_max ? kMaxPool2dF32Entry : (is_l2 ? kL2Pool2dF32Entry : kAvgPool2dF32Entry);
     ASSERT_EQ(p.op.check(k), Status::kOk);
     p.op.run(k);
-    testing::expect_all_near(p.op.data<float>(p.out), reference(cs, p.oh, p.ow, is_max, in));
+    testing::expect_all_near(p.op.data<float>(p.out), reference(cs, p.oh, p.ow, is_max, in, is_l2));
   }
 }
 

@@ -115,4 +115,43 @@ int32_t* params_array_of(TestOp& op, uint32_t index, uint32_t count) {
   return reinterpret_cast<int32_t*>(&op.params<P>() + 1) + index * count;
 }
 
+// TFLite's GetInvSqrtQuantizedMultiplierExp(input, kReverseShift = -1, ...), in the
+// test's own arithmetic (128-bit products): the multiplier and left shift of 1/sqrt(input).
+inline void ref_inv_sqrt_multiplier_exp(int32_t input, int32_t* multiplier, int32_t* shift) {
+  if (input <= 1) {
+    *multiplier = INT32_MAX, *shift = 0;
+    return;
+  }
+  int right = 11;
+  while (input >= (1 << 29)) input /= 4, ++right;
+  int clz = 0;
+  while (clz < 32 && (static_cast<uint32_t>(input) << clz & 0x80000000u) == 0) ++clz;
+  const int pairs = (clz - 1) / 2 - 1;
+  right -= pairs;
+  input <<= 2 * pairs;
+  auto sat_shl = [](int32_t v, int e) {
+    return static_cast<int32_t>(ref_clamp(static_cast<int64_t>(v) * (int64_t{1} << e), INT32_MIN, INT32_MAX));
+  };
+  const int32_t half_input = ref_rdbpot(input >> 1, 1);
+  int32_t x = 1 << 28;
+  for (int i = 0; i < 5; ++i) {
+    const int32_t cube = sat_shl(ref_srdhm(ref_srdhm(x, x), x), 6);                       // Q9 -> Q3
+    x = sat_shl(wrap32(static_cast<i128>(ref_srdhm((1 << 28) + (1 << 27), x)) - ref_srdhm(half_input, cube)), 3);
+  }
+  x = ref_srdhm(x, 1518500250);
+  if (right < 0) x = wrap32(static_cast<i128>(x) << -right), right = 0;
+  *multiplier = x, *shift = -right;
+}
+
+// TFLite's integer L2Normalization of one vector of `depth` int8 values: the inverse
+// square root of the sum of squared differences from the zero point, output in 1/128.
+inline void ref_l2_normalize_s8(const int8_t* x, size_t depth, int32_t zero_point, int8_t* y) {
+  int32_t acc = 0;
+  for (size_t c = 0; c < depth; ++c) acc += (x[c] - zero_point) * (x[c] - zero_point);
+  int32_t m = 0, s = 0;
+  ref_inv_sqrt_multiplier_exp(acc, &m, &s);
+  for (size_t c = 0; c < depth; ++c)
+    y[c] = static_cast<int8_t>(ref_clamp(ref_mbqm(x[c] - zero_point, m, s + 7), -128, 127));
+}
+
 }  // namespace mote::testing

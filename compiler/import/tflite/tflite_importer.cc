@@ -123,6 +123,9 @@ class TfliteImporter {
     static const std::vector<Conversion> table = {
         {B::ABS, [](TfliteImporter& i) { i.math_unary("abs"); }, {Op::kUnary}},
         {B::ADD, [](TfliteImporter& i) { i.binary(Op::kAdd); }, {Op::kAdd}},
+        {B::ADD_N, [](TfliteImporter& i) { i.add_n(); }, {Op::kAddN}},
+        {B::ARG_MAX, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMax); }, {Op::kArgMax}},
+        {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
         {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
         {B::BROADCAST_ARGS, [](TfliteImporter& i) { i.broadcast_args(); }, {Op::kCopy}},
@@ -132,11 +135,13 @@ class TfliteImporter {
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
         {B::COS, [](TfliteImporter& i) { i.math_unary("cos"); }, {Op::kUnary}},
+        {B::CUMSUM, [](TfliteImporter& i) { i.cumsum(); }, {Op::kCumsum}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
         {B::DYNAMIC_UPDATE_SLICE, [](TfliteImporter& i) { i.dynamic_update_slice(); }, {Op::kDynamicUpdateSlice}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
+        {B::EMBEDDING_LOOKUP, [](TfliteImporter& i) { i.embedding_lookup(); }, {Op::kGather, Op::kDequantize}},
         {B::EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "equal"); }, {Op::kCompare}},
         {B::EXP, [](TfliteImporter& i) { i.math_unary("exp"); }, {Op::kUnary}},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
@@ -150,6 +155,8 @@ class TfliteImporter {
         {B::GREATER, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater"); }, {Op::kCompare}},
         {B::GREATER_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater_equal"); }, {Op::kCompare}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
+        {B::L2_NORMALIZATION, [](TfliteImporter& i) { i.l2_normalization(); }, {Op::kL2Normalization}},
+        {B::L2_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kL2Pool2d); }, {Op::kL2Pool2d}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LESS, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "less"); }, {Op::kCompare}},
         {B::LESS_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "less_equal"); }, {Op::kCompare}},
@@ -163,6 +170,7 @@ class TfliteImporter {
         {B::MAX_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kMaxPool2d); }, {Op::kMaxPool2d}},
         {B::MEAN, [](TfliteImporter& i) { i.reduce(Op::kMean); }, {Op::kMean}},
         {B::MINIMUM, [](TfliteImporter& i) { i.math_binary(Op::kMinimum, ""); }, {Op::kMinimum}},
+        {B::MIRROR_PAD, [](TfliteImporter& i) { i.mirror_pad(); }, {Op::kPad}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
         {B::NEG, [](TfliteImporter& i) { i.math_unary("neg"); }, {Op::kUnary}},
         {B::NOT_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "not_equal"); }, {Op::kCompare}},
@@ -1114,22 +1122,109 @@ class TfliteImporter {
     emit(op, {x}, {y}).attrs["axes"] = axes;
   }
 
-  // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
-  // its constant_values input, which for a quantized model TFLite requires to share the
-  // output's quantization, so that its real value converts back exactly.
-  void pad(bool v2) {
-    expect_inputs(2, v2 ? 3 : 2);
-    if (v2) options<fb::PadV2Options>(false);
-    else options<fb::PadOptions>(false);
+  // ADD_N: two or more inputs of one shape and dtype, summed element by element into an
+  // output of that shape and dtype (the lowering takes TFLite Micro's dtypes).
+  void add_n() {
+    options<fb::AddNOptions>(false);
+    const std::vector<int> inputs = all_inputs();
+    if (inputs.size() < 2) fail_op("has 1 input, expected at least 2");
+    const int y = output(0);
+    for (int id : inputs) {
+      expect_shape(id, "input", T(inputs[0]).shape);
+      expect_input_dtype(id, "input", inputs[0]);
+    }
+    expect_shape(y, "output", T(inputs[0]).shape);
+    expect_input_dtype(y, "output", inputs[0]);
+    emit(ir::Op::kAddN, inputs, {y});
+  }
+
+  // CUMSUM: input of rank >= 1, axis a constant int32 of one element (negative counts
+  // from the end; TFLite Micro takes int32 only); options exclusive, reverse. The output
+  // has the input's shape and dtype.
+  void cumsum() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::CumsumOptions>(false);
     const int x = required_input(0, "input");
-    const int paddings = constant_input(1, "paddings");
-    const int values = v2 ? input(2) : ir::kNoTensor;
+    const int y = output(0);
+    const int64_t axis = single_axis(x, constant_input(1, "axis"));
+    expect_shape(y, "output", T(x).shape);
+    expect_input_dtype(y, "output", x);
+    ir::Node& n = emit(ir::Op::kCumsum, {x}, {y});
+    n.attrs["axis"] = axis;
+    n.attrs["exclusive"] = int64_t{o && o->exclusive()};
+    n.attrs["reverse"] = int64_t{o && o->reverse()};
+  }
+
+  // The axis of ARG_MAX, ARG_MIN and CUMSUM over input x: constant int32 (TFLite Micro
+  // reads int32 only), one element, in [-rank, rank) of x's rank >= 1; made non-negative.
+  int64_t single_axis(int x, int axis_tensor) {
+    const ir::Shape& in = T(x).shape;
+    const int64_t rank = static_cast<int64_t>(in.size());
+    if (rank == 0) fail_op("input '" + T(x).name + "' is a scalar, expected rank >= 1");
+    if (T(axis_tensor).dtype != DType::kInt32)
+      fail_op("axis '" + T(axis_tensor).name + "' has type " + dtype_name(T(axis_tensor).dtype) +
+              ", expected int32 (TensorFlow Lite Micro's)");
+    const std::vector<int64_t> axes = read_ints(axis_tensor, "axis");
+    if (axes.size() != 1)
+      fail_op("axis '" + T(axis_tensor).name + "' has " + std::to_string(axes.size()) + " values, expected 1");
+    if (axes[0] < -rank || axes[0] >= rank)
+      fail_op("axis " + std::to_string(axes[0]) + " out of range for input of shape " + ints_string(in));
+    return axes[0] < 0 ? axes[0] + rank : axes[0];
+  }
+
+  // L2_NORMALIZATION: input of rank 1..4 (TFLite Micro's limit), normalized along its last
+  // axis; output of its shape and dtype; no fused activation (TFLite Micro requires NONE).
+  void l2_normalization() {
+    expect_inputs(1, 1);
+    const auto* o = options<fb::L2NormOptions>(false);
+    const int x = required_input(0, "input");
     const int y = output(0);
     const size_t rank = T(x).shape.size();
-    if (T(paddings).shape != ir::Shape{static_cast<int64_t>(rank), 2})
-      fail_op("paddings '" + T(paddings).name + "' has shape " + ints_string(T(paddings).shape) +
+    if (rank < 1 || rank > 4)
+      fail_op("input '" + T(x).name + "' has rank " + std::to_string(rank) + ", expected 1 to 4 (TensorFlow Lite Micro's)");
+    expect_shape(y, "output", T(x).shape);
+    expect_input_dtype(y, "output", x);
+    if (o && o->fused_activation_function() != fb::ActivationFunctionType::NONE) {
+      const auto act = o->fused_activation_function();
+      fail_option("fused activation", enum_string(act, fb::EnumNameActivationFunctionType(act)));
+    }
+    emit(ir::Op::kL2Normalization, {x}, {y});
+  }
+
+  // ARG_MAX, ARG_MIN: input of rank >= 1, axis a constant int32 of one element (negative
+  // counts from the end; TFLite Micro takes no int64 axis); output the input's shape
+  // without the axis, int32 (TFLite Micro writes no other type), which output_type, when
+  // the options are there, must say too. Ties give the first index, as TFLite's reference.
+  void arg_min_max(ir::Op op) {
+    expect_inputs(2, 2);
+    std::optional<fb::TensorType> output_type;
+    if (op == ir::Op::kArgMax) {
+      if (const auto* o = options<fb::ArgMaxOptions>(false)) output_type = o->output_type();
+    } else if (const auto* o = options<fb::ArgMinOptions>(false)) {
+      output_type = o->output_type();
+    }
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const int64_t axis = single_axis(x, constant_input(1, "axis"));
+    ir::Shape expected = T(x).shape;
+    expected.erase(expected.begin() + axis);
+    expect_shape(y, "output", expected);
+    if (T(y).dtype != DType::kInt32)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(T(y).dtype) +
+              ", expected int32 (TensorFlow Lite Micro's only output type)");
+    if (output_type && *output_type != fb::TensorType::INT32)
+      fail_option("output_type", fb::EnumNameTensorType(*output_type), "the output '" + T(y).name + "' is int32");
+    emit(op, {x}, {y}).attrs["axis"] = axis;
+  }
+
+  // The constant [rank, 2] paddings of PAD, PADV2 and MIRROR_PAD for input x, checked
+  // against output y's shape: Mote's pads [before..., after...], all non-negative.
+  std::vector<int64_t> paddings(int x, int paddings_tensor, int y) {
+    const size_t rank = T(x).shape.size();
+    if (T(paddings_tensor).shape != ir::Shape{static_cast<int64_t>(rank), 2})
+      fail_op("paddings '" + T(paddings_tensor).name + "' has shape " + ints_string(T(paddings_tensor).shape) +
               ", expected [" + std::to_string(rank) + ",2]");
-    const std::vector<int64_t> p = read_ints(paddings, "paddings");
+    const std::vector<int64_t> p = read_ints(paddings_tensor, "paddings");
     std::vector<int64_t> pads(2 * rank);
     ir::Shape expected = T(x).shape;
     for (size_t i = 0; i < rank; ++i) {
@@ -1140,6 +1235,51 @@ class TfliteImporter {
       expected[i] += p[2 * i] + p[2 * i + 1];
     }
     expect_shape(y, "output", expected);
+    return pads;
+  }
+
+  // MIRROR_PAD: REFLECT (without the edge: pads below the dim) or SYMMETRIC (with it: pads
+  // at most the dim), TFLite's meaning within those limits (beyond them TFLite Micro
+  // clamps the source index; refused here). The output keeps the input's values and
+  // quantization.
+  void mirror_pad() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::MirrorPadOptions>(false);
+    const int x = required_input(0, "input");
+    const int y = output(0);
+    const std::vector<int64_t> pads = paddings(x, constant_input(1, "paddings"), y);
+    expect_input_dtype(y, "output", x);
+    const bool symmetric = o && o->mode() == fb::MirrorPadMode::SYMMETRIC;
+    if (o && o->mode() != fb::MirrorPadMode::REFLECT && !symmetric)
+      fail_option("mode", std::to_string(static_cast<int>(o->mode())));
+    const size_t rank = T(x).shape.size();
+    for (size_t i = 0; i < rank; ++i) {
+      const int64_t limit = T(x).shape[i] - (symmetric ? 0 : 1);
+      if (pads[i] > limit || pads[rank + i] > limit)
+        fail_op(std::string(symmetric ? "SYMMETRIC" : "REFLECT") + " paddings " + std::to_string(pads[i]) + "/" +
+                std::to_string(pads[rank + i]) + " on axis " + std::to_string(i) + " exceed " +
+                std::to_string(limit) + " (the input dim " + std::to_string(T(x).shape[i]) +
+                (symmetric ? ")" : " - 1)"));
+    }
+    if (!T(y).quant.empty() &&
+        (T(x).quant.scales != T(y).quant.scales || T(x).quant.zero_points != T(y).quant.zero_points))
+      fail_op("output '" + T(y).name + "' is not quantized like the input (MIRROR_PAD moves values)");
+    ir::Node& n = emit(ir::Op::kPad, {x}, {y});
+    n.attrs["pads"] = pads;
+    n.attrs["mode"] = std::string(symmetric ? "symmetric" : "reflect");
+  }
+
+  // PAD pads with the real value 0 (the output zero point when quantized); PADV2 with
+  // its constant_values input, which for a quantized model TFLite requires to share the
+  // output's quantization, so that its real value converts back exactly.
+  void pad(bool v2) {
+    expect_inputs(2, v2 ? 3 : 2);
+    if (v2) options<fb::PadV2Options>(false);
+    else options<fb::PadOptions>(false);
+    const int x = required_input(0, "input");
+    const int values = v2 ? input(2) : ir::kNoTensor;
+    const int y = output(0);
+    const std::vector<int64_t> pads = paddings(x, constant_input(1, "paddings"), y);
     double value = 0.0;
     if (values != ir::kNoTensor) {
       if (!T(values).is_constant) fail_op("constant_values '" + T(values).name + "' is not constant, not supported");
@@ -1483,6 +1623,60 @@ class TfliteImporter {
     if (T(id).dtype != DType::kInt32)
       fail_op("indices '" + T(id).name + "' has type " + dtype_name(T(id).dtype) + ", expected int32");
     return id;
+  }
+
+  // EMBEDDING_LOOKUP: inputs lookup (int32 [n], constant or computed) and value (rank >= 2);
+  // output [n, value dims 1..]: the value rows the lookup names, Mote's gather along axis
+  // 0. TFLite Micro's dtypes: float32 -> float32, int8 -> int8 (values unchanged, so the
+  // output must be quantized like the value), and int8 -> float32 ("hybrid": one scale,
+  // zero point 0; a gather, then a dequantize). Constant lookups must lie inside the rows;
+  // computed ones outside give zero bytes where TFLite Micro fails the invocation.
+  void embedding_lookup() {
+    expect_inputs(2, 2);
+    const int lookup = int32_indices(0);
+    const int value = required_input(1, "value");
+    const int y = output(0);
+    if (T(lookup).shape.size() != 1)
+      fail_op("lookup '" + T(lookup).name + "' has shape " + ints_string(T(lookup).shape) + ", expected rank 1");
+    if (T(value).shape.size() < 2)
+      fail_op("value '" + T(value).name + "' has shape " + ints_string(T(value).shape) + ", expected rank >= 2");
+    ir::Shape expected = T(value).shape;
+    expected[0] = T(lookup).shape[0];
+    expect_shape(y, "output", expected);
+    const DType value_type = T(value).dtype, output_type = T(y).dtype;
+    if (value_type != DType::kFloat32 && value_type != DType::kInt8)
+      fail_op("value '" + T(value).name + "' has type " + dtype_name(value_type) +
+              ", expected float32 or int8 (TensorFlow Lite Micro's)");
+    if (T(lookup).is_constant) {
+      for (int64_t index : read_ints(lookup, "lookup"))
+        if (index < 0 || index >= T(value).shape[0])
+          fail_op("lookup '" + T(lookup).name + "' holds " + std::to_string(index) + ", outside the value's " +
+                  std::to_string(T(value).shape[0]) + " rows");
+    }
+    const bool hybrid = value_type == DType::kInt8 && output_type == DType::kFloat32;
+    if (!hybrid && output_type != value_type)
+      fail_op("output '" + T(y).name + "' has type " + dtype_name(output_type) + " for a " + dtype_name(value_type) +
+              " value, expected " + (value_type == DType::kInt8 ? "int8 or float32" : "float32"));
+    if (!hybrid && value_type == DType::kInt8 &&
+        (T(value).quant.scales != T(y).quant.scales || T(value).quant.zero_points != T(y).quant.zero_points))
+      fail_op("output '" + T(y).name + "' is not quantized like the value (EMBEDDING_LOOKUP copies rows)");
+    int rows = y;
+    if (hybrid) {
+      const ir::QuantParams& q = T(value).quant;
+      if (q.scales.size() != 1 || q.zero_points.size() != 1 || q.zero_points[0] != 0)
+        fail_op("value '" + T(value).name + "' must have one scale and zero point 0 (TensorFlow Lite Micro's " +
+                "int8 -> float32 lookup)");
+      ir::Tensor picked = T(value);
+      picked.name = T(y).name + "/rows";
+      picked.shape = expected;
+      picked.is_constant = false;
+      picked.data.clear();
+      rows = graph_.add_tensor(std::move(picked));
+    }
+    ir::Node& n = emit(ir::Op::kGather, {value, lookup}, {rows});
+    n.attrs["axis"] = int64_t{0};
+    n.attrs["batch_dims"] = int64_t{0};
+    if (hybrid) emit(ir::Op::kDequantize, {rows}, {y});
   }
 
   // GATHER: inputs input, indices (int32, constant or computed: TFLite Micro takes both);
