@@ -32,13 +32,18 @@ void make_shape(const TensorDesc& in, const TensorDesc& out, const PadParams& pa
 // Input coordinate of output coordinate `o` along a dim, or -1 for constant padding.
 // Reflect needs before, after < dim (one fold suffices), symmetric before, after <= dim;
 // edge and symmetric need dim >= 1.
+// kSymmetric: the symmetric mode's own instantiation, so the other modes keep their
+// three-way switch (the M4 build of yolo-fastest's pads ran 1.6% more instructions with a
+// fourth case in it).
+template <bool kSymmetric>
 int32_t source_index(int32_t o, int32_t before, int32_t dim, PadMode mode) {
   const int32_t i = o - before;
   if (i >= 0 && i < dim) return i;
+  if (kSymmetric) return i < 0 ? -i - 1 : 2 * dim - 1 - i;
   switch (mode) {
     case PadMode::kReflect: return i < 0 ? -i : 2 * (dim - 1) - i;
     case PadMode::kEdge: return i < 0 ? 0 : dim - 1;
-    case PadMode::kSymmetric: return i < 0 ? -i - 1 : 2 * dim - 1 - i;
+    case PadMode::kSymmetric:
     case PadMode::kConstant: break;
   }
   return -1;
@@ -46,17 +51,19 @@ int32_t source_index(int32_t o, int32_t before, int32_t dim, PadMode mode) {
 
 // Writes output elements [x_begin, x_end) of one row whose input row is `src`; returns
 // the advanced output pointer.
+template <bool kSymmetric>
 uint8_t* pad_elements(const PadShape& shape, int32_t x_begin, int32_t x_end, const uint8_t* src,
                       const uint8_t* value, uint8_t* output) {
   constexpr int32_t kLast = kMaxRank - 1;
   const uint32_t eb = shape.element_bytes;
   for (int32_t x = x_begin; x < x_end; ++x, output += eb) {
-    const int32_t s = source_index(x, shape.before[kLast], shape.in_dims[kLast], shape.mode);
+    const int32_t s = source_index<kSymmetric>(x, shape.before[kLast], shape.in_dims[kLast], shape.mode);
     memcpy(output, s < 0 ? value : src + static_cast<uint32_t>(s) * eb, eb);
   }
   return output;
 }
 
+template <bool kSymmetric>
 void pad(const PadShape& shape, const uint8_t* value, const uint8_t* input, uint8_t* output) {
   constexpr int32_t kOuter = kMaxRank - 1;
   const uint32_t eb = shape.element_bytes;
@@ -77,7 +84,7 @@ void pad(const PadShape& shape, const uint8_t* value, const uint8_t* input, uint
     int32_t offset = 0;
     bool padding_row = false;
     for (int32_t i = 0; i < kOuter; ++i) {
-      const int32_t s = source_index(idx[i], shape.before[i], shape.in_dims[i], shape.mode);
+      const int32_t s = source_index<kSymmetric>(idx[i], shape.before[i], shape.in_dims[i], shape.mode);
       if (s < 0) {
         padding_row = true;
         break;
@@ -88,10 +95,10 @@ void pad(const PadShape& shape, const uint8_t* value, const uint8_t* input, uint
       for (int32_t x = 0; x < out_row; ++x, output += eb) memcpy(output, value, eb);
     } else {
       const uint8_t* src = input + static_cast<uint32_t>(offset) * eb;
-      output = pad_elements(shape, 0, before, src, value, output);
+      output = pad_elements<kSymmetric>(shape, 0, before, src, value, output);
       memcpy(output, src, static_cast<uint32_t>(in_row) * eb);
       output += static_cast<uint32_t>(in_row) * eb;
-      output = pad_elements(shape, before + in_row, out_row, src, value, output);
+      output = pad_elements<kSymmetric>(shape, before + in_row, out_row, src, value, output);
     }
     advance_index(idx, shape.out_dims, kOuter);
   }
@@ -132,8 +139,13 @@ void pad_run(const OpContext& ctx) {
   const PadParams& p = ctx.params<PadParams>();
   PadShape shape;
   make_shape(ctx.input_desc(0), ctx.output_desc(0), p, &shape);
-  pad(shape, p.value, static_cast<const uint8_t*>(ctx.input_data(0)),
-      static_cast<uint8_t*>(ctx.output_data(0)));
+  const auto* input = static_cast<const uint8_t*>(ctx.input_data(0));
+  auto* output = static_cast<uint8_t*>(ctx.output_data(0));
+  if (shape.mode == PadMode::kSymmetric) {
+    pad<true>(shape, p.value, input, output);
+  } else {
+    pad<false>(shape, p.value, input, output);
+  }
 }
 
 const KernelEntry kPadEntry = {pad_check, pad_run};
