@@ -51,7 +51,8 @@ inline int8_t ref_hard_swish_s8(int8_t input, const RefHardSwishParams& p) {
   // The input as a fraction of 3 (3.0 -> 2^15, saturated), then mapped to [0, 1].
   int32_t reluish;
   if (p.reluish_exponent > 0) {
-    const int32_t pre = ref_sat16(static_cast<int64_t>(hires) << (p.reluish_exponent - 1));
+    // hires * 2^(exponent - 1) in 64 bits (a multiply: shifting a negative value is undefined).
+    const int32_t pre = ref_sat16(static_cast<int64_t>(hires) * (int64_t{1} << (p.reluish_exponent - 1)));
     reluish = ref_sat16(2 * static_cast<int64_t>(ref_srdhm16(pre, p.reluish_multiplier)));
   } else {
     reluish = ref_rdbpot16(ref_srdhm16(hires, p.reluish_multiplier), -p.reluish_exponent);
