@@ -1,10 +1,10 @@
 // Reference float32 add, sub, mul and div with numpy broadcasting.
 //
-// The output is walked row by row over the innermost broadcast dim; each input advances
-// by its stride there (1, or 0 when it broadcasts along that dim). Safe to run in place
-// when the output aliases an input of the output's shape.
+// The output is walked by broadcast_binary (broadcast_walk.h): safe to run in place when
+// the output aliases an input of the output's shape.
 #include <stdint.h>
 
+#include "elementwise/broadcast_walk.h"
 #include "elementwise/elementwise.h"
 #include "kernel_util.h"
 
@@ -27,30 +27,9 @@ struct DivOp {
 template <typename Op>
 void binary_f32(const BinaryParams& params, const BroadcastShape& shape, const float* a,
                 const float* b, float* out) {
-  constexpr int32_t kOuter = kMaxRank - 1;
-  const int32_t row = shape.out_dims[kOuter];
-  const int32_t a_step = shape.a_strides[kOuter];
-  const int32_t b_step = shape.b_strides[kOuter];
-  int32_t rows = 1;
-  for (int32_t i = 0; i < kOuter; ++i) rows *= shape.out_dims[i];
-
-  int32_t idx[kOuter] = {};
-  for (int32_t r = 0; r < rows; ++r) {
-    int32_t a_offset = 0;
-    int32_t b_offset = 0;
-    for (int32_t i = 0; i < kOuter; ++i) {
-      a_offset += idx[i] * shape.a_strides[i];
-      b_offset += idx[i] * shape.b_strides[i];
-    }
-    const float* pa = a + a_offset;
-    const float* pb = b + b_offset;
-    for (int32_t x = 0; x < row; ++x) {
-      *out++ = clamp_value(Op::apply(*pa, *pb), params.act_min, params.act_max);
-      pa += a_step;
-      pb += b_step;
-    }
-    advance_index(idx, shape.out_dims, kOuter);
-  }
+  broadcast_binary(shape, a, b, out, [&params](float x, float y) {
+    return clamp_value(Op::apply(x, y), params.act_min, params.act_max);
+  });
 }
 
 template <typename Op>

@@ -3,9 +3,10 @@
 // advancing by its stride there (1, or 0 when it broadcasts along that dim). Output
 // element i is written after input elements i are read and before any later one is, so
 // a kernel using it may write over an input of the output's shape (and elements at least
-// as wide). binary_f32.cc and binary_quant.h (add, sub, mul, div) keep their own copy of
-// this loop: routed through here, int8 ADD on the Cortex-M0+ ran 1.6% more instructions
-// (tests/models/instruction_counts.txt, simple_add_model).
+// as wide). The float add, sub, mul and div (binary_f32.cc) use it too; the integer ones
+// (binary_quant.h) keep their own copy of this loop: routed through here, int8 ADD on the
+// Cortex-M0+ ran 1.6% more instructions (tests/models/instruction_counts.txt,
+// simple_add_model).
 #pragma once
 
 #include <stdint.h>
