@@ -336,6 +336,7 @@ int run_compile(const CompileArgs& args) {
                 {"arena_bytes", r.arena_bytes},
                 {"arena_lower_bound_bytes", r.arena_lower_bound_bytes},
                 {"weights_bytes", r.weights_bytes},
+                {"state_bytes", r.state_bytes},
                 {"macs", r.macs},
                 {"kernels", r.kernels},
                 {"ops", ops}};
@@ -356,6 +357,8 @@ int run_compile(const CompileArgs& args) {
             << "  arena    " << with_commas(r.arena_bytes) << " bytes (lower bound "
             << with_commas(r.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(r.weights_bytes) << " bytes\n";
+  if (r.state_bytes != 0)
+    std::cout << "  state    " << with_commas(r.state_bytes) << " bytes of the arena kept between runs\n";
   if (r.reordered)
     std::cout << "  order    branches reordered for memory (the model's own order needed "
               << with_commas(r.model_order_arena_bytes) << " bytes)\n";
@@ -515,6 +518,7 @@ int run_run(const RunArgs& args) {
                    {"weights_bytes", summary.weights_bytes},
                    {"arena_planned_bytes", h.arena_bytes},
                    {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
+                   {"arena_state_bytes", interp.state_bytes()},
                    {"max_op_scratch_bytes", max_scratch}};
     if (device_memory) {
       memory["arena_given_bytes"] = device_memory->arena_given_bytes;
@@ -536,6 +540,8 @@ int run_run(const RunArgs& args) {
             << with_commas(h.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(summary.weights_bytes) << " bytes, program "
             << with_commas(h.total_bytes) << " bytes, " << with_commas(summary.macs) << " MACs\n";
+  if (interp.state_bytes() != 0)
+    std::cout << "  state    " << with_commas(interp.state_bytes()) << " bytes of the arena kept between runs\n";
   char line[200];
   std::snprintf(line, sizeof line, "  %4s  %-28s %-22s %14s %7s\n", "op", "name", "kernel",
                 on_host ? "time (us)" : "instructions", "share");

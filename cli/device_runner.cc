@@ -305,6 +305,18 @@ std::vector<std::string> device_names() {
 DeviceRunResult run_on_device(const std::string& device_name, const std::string& program_path,
                               const std::vector<std::vector<uint8_t>>& inputs,
                               uint32_t output_count) {
+  return run_sequence_on_device(device_name, program_path, {inputs}, output_count);
+}
+
+DeviceRunResult run_sequence_on_device(const std::string& device_name, const std::string& program_path,
+                                       const std::vector<std::vector<std::vector<uint8_t>>>& runs,
+                                       uint32_t output_count) {
+  if (runs.empty()) fail(device_name + ": no runs of " + program_path + " asked for");
+  std::vector<std::vector<uint8_t>> inputs;  // every run's, in order: the runner splits them
+  for (const auto& run : runs) {
+    if (run.size() != runs[0].size()) fail(device_name + ": runs of " + program_path + " differ in input count");
+    inputs.insert(inputs.end(), run.begin(), run.end());
+  }
   const TargetInfo& core = find_device(device_name);
   const std::string& where = device_name;
   const fs::path firmware = find_firmware(core);
@@ -363,11 +375,16 @@ DeviceRunResult run_on_device(const std::string& device_name, const std::string&
   }
 
   DeviceRunResult result;
-  for (uint32_t j = 0; j < output_count; ++j) {
-    const fs::path path = scratch.path() / ("out" + std::to_string(j) + ".bin");
-    result.outputs.emplace_back();
-    if (!read_file(path, &result.outputs.back())) {
-      fail(where + ": the runner wrote no output " + std::to_string(j) + " for " + program_path);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    std::vector<std::vector<uint8_t>>& outputs = r == 0 ? result.outputs : result.later_outputs.emplace_back();
+    for (uint32_t j = 0; j < output_count; ++j) {
+      const std::string suffix = r == 0 ? ".bin" : ".r" + std::to_string(r) + ".bin";
+      const fs::path path = scratch.path() / ("out" + std::to_string(j) + suffix);
+      outputs.emplace_back();
+      if (!read_file(path, &outputs.back())) {
+        fail(where + ": the runner wrote no output " + std::to_string(j) + " of run " + std::to_string(r) +
+             " for " + program_path);
+      }
     }
   }
   parse_profile(read_text(scratch.path() / "profile.txt"), where, &result);

@@ -19,8 +19,10 @@ namespace mote {
 
 struct DeviceRunResult {
   std::vector<std::vector<uint8_t>> outputs;  // raw bytes of each graph output, in order
-  std::vector<uint64_t> op_instructions;      // executed instructions per op, in run order
-  uint64_t total_instructions = 0;            // the whole run() call
+  // run_sequence_on_device: the outputs of runs 1, 2, ... (outputs holds run 0's).
+  std::vector<std::vector<std::vector<uint8_t>>> later_outputs;
+  std::vector<uint64_t> op_instructions;      // executed instructions per op of run 0
+  uint64_t total_instructions = 0;            // the whole run() call (run 0)
   uint32_t arena_given_bytes = 0;             // the arena the runner passed to load()
   uint32_t arena_used_bytes = 0;              // its high-water mark after the run
 };
@@ -37,5 +39,12 @@ std::vector<std::string> device_names();
 DeviceRunResult run_on_device(const std::string& device, const std::string& program_path,
                               const std::vector<std::vector<uint8_t>>& inputs,
                               uint32_t output_count);
+
+// Several runs of the program loaded once, in order (a stateful program's state carries
+// from one to the next, as on a device): runs[r] holds run r's inputs. The profile and
+// arena figures are run 0's.
+DeviceRunResult run_sequence_on_device(const std::string& device, const std::string& program_path,
+                                       const std::vector<std::vector<std::vector<uint8_t>>>& runs,
+                                       uint32_t output_count);
 
 }  // namespace mote

@@ -41,6 +41,10 @@ CompileResult compile(const CompileOptions& options) {
       throw CompileError("--quantize " + options.quantize + ": unsupported (expected int8)");
     if (options.calibration.empty())
       throw CompileError("--quantize int8 needs calibration samples: --calibration IN.npy per model input");
+    for (const ir::Tensor& t : graph.tensors)
+      if (t.is_persistent)
+        throw CompileError(options.model_path + ": --quantize int8: a model with state (variable '" + t.name +
+                           "') not supported");
     const ptq::Calibration calibration = ptq::calibrate(graph, options.calibration, options.quantize_options);
     ptq::Report report;
     const ir::Graph quantized = search::quantize(graph, calibration, options, &report, search);

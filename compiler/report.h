@@ -118,6 +118,7 @@ struct CompileReport {
   uint32_t arena_bytes = 0;
   uint32_t arena_lower_bound_bytes = 0;
   uint32_t weights_bytes = 0;  // constant tensor bytes in the program
+  uint32_t state_bytes = 0;    // of arena_bytes, those kept between runs (persistent tensors)
   uint64_t macs = 0;
   std::vector<std::string> kernels;  // distinct kernel names the program needs, sorted
   std::vector<OpReport> ops;         // in execution order

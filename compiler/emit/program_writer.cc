@@ -103,7 +103,9 @@ TensorDesc make_tensor_desc(const ProgramSpec& spec, size_t index, uint64_t data
   desc.dtype = static_cast<uint8_t>(t.dtype);
   desc.rank = static_cast<uint8_t>(t.shape.size());
   desc.storage = static_cast<uint8_t>(t.storage);
-  desc.flags = 0;
+  desc.flags = t.persistent ? kTensorPersistent : 0;
+  if (t.persistent && t.storage != Storage::kArena)
+    throw CompileError("program writer: " + label + " is state but not in the arena");
   for (uint32_t i = 0; i < kMaxRank; ++i) desc.dims[i] = 1;
   for (size_t i = 0; i < t.shape.size(); ++i) {
     if (t.shape[i] < 0) throw CompileError("program writer: " + label + " has a negative dim");
@@ -309,7 +311,10 @@ std::vector<uint8_t> write_program(const ProgramSpec& spec) {
   header.data_offset = static_cast<uint32_t>(data_blob_offset);
   header.name_offset = model_name_offset;
   header.arena_lower_bound_bytes = checked_u32(spec.arena_lower_bound_bytes, "arena lower bound");
-  header.reserved = 0;
+  if (spec.init_op_count > spec.ops.size())
+    throw CompileError("program writer: " + std::to_string(spec.init_op_count) + " init ops of " +
+                       std::to_string(spec.ops.size()));
+  header.init_op_count = static_cast<uint32_t>(spec.init_op_count);
   header.checksum = 0;
   image.write_at(0, header);
 

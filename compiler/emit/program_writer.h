@@ -1,4 +1,4 @@
-// Serializes a lowered, planned program into the v1 program format
+// Serializes a lowered, planned program into the v1.1 program format
 // (runtime/include/mote/program_format.h).
 //
 // The writer decides nothing about the model: kernel choice, parameter structs, arena
@@ -31,6 +31,7 @@ struct ProgramTensor {
   uint64_t arena_offset = 0;   // kArena: from the memory plan
   std::vector<uint8_t> data;   // kConstant: the payload, exactly bytes() long
   ir::QuantParams quant;       // empty for float tensors
+  bool persistent = false;     // kArena state kept between runs (kTensorPersistent)
 };
 
 struct ProgramOp {
@@ -51,6 +52,7 @@ struct ProgramSpec {
   std::vector<uint32_t> outputs;  // graph outputs, tensor indices (arena tensors)
   uint64_t arena_bytes = 0;
   uint64_t arena_lower_bound_bytes = 0;
+  uint64_t init_op_count = 0;     // ops[0, init_op_count) run once, on the first run
 };
 
 // Returns the program bytes. Throws CompileError for anything the format cannot hold or

@@ -160,7 +160,7 @@ void BasicGraph<OpT>::remove_dead() {
   std::vector<bool> live_node(nodes.size(), false);
   for (size_t k = nodes.size(); k-- > 0;) {
     const Node& n = nodes[k];
-    bool needed = false;
+    bool needed = writes_state(n);
     for (int t : n.outputs) needed = needed || live_tensor[t];
     if (!needed) continue;
     live_node[k] = true;
@@ -171,8 +171,13 @@ void BasicGraph<OpT>::remove_dead() {
   for (int t : inputs) live_tensor[t] = true;
 
   std::vector<Node> kept_nodes;
-  for (size_t k = 0; k < nodes.size(); ++k)
-    if (live_node[k]) kept_nodes.push_back(std::move(nodes[k]));
+  size_t kept_init = 0;
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (!live_node[k]) continue;
+    kept_nodes.push_back(std::move(nodes[k]));
+    if (k < init_nodes) ++kept_init;
+  }
+  init_nodes = kept_init;
 
   std::vector<int> remap(tensors.size(), kNoTensor);
   std::vector<Tensor> kept_tensors;
@@ -193,6 +198,38 @@ void BasicGraph<OpT>::remove_dead() {
   map_ids(outputs);
   nodes = std::move(kept_nodes);
   tensors = std::move(kept_tensors);
+}
+
+template <typename OpT>
+void BasicGraph<OpT>::erase_node(size_t k) {
+  nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(k));
+  if (k < init_nodes) --init_nodes;
+}
+
+template <typename OpT>
+bool BasicGraph<OpT>::writes_state(const Node& node) const {
+  for (int t : node.outputs)
+    if (tensors[static_cast<size_t>(t)].is_persistent) return true;
+  return false;
+}
+
+template <typename OpT>
+std::vector<std::vector<size_t>> BasicGraph<OpT>::order_edges() const {
+  std::vector<std::vector<size_t>> after(nodes.size());
+  std::map<int, size_t> last_touch;  // persistent tensor -> last node reading or writing it
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (k >= init_nodes)
+      for (size_t i = 0; i < init_nodes; ++i) after[k].push_back(i);
+    for (const std::vector<int>* ids : {&nodes[k].inputs, &nodes[k].outputs}) {
+      for (int t : *ids) {
+        if (t == kNoTensor || !tensors[static_cast<size_t>(t)].is_persistent) continue;
+        const auto found = last_touch.find(t);
+        if (found != last_touch.end() && found->second != k) after[k].push_back(found->second);
+        last_touch[t] = k;
+      }
+    }
+  }
+  return after;
 }
 
 template struct BasicNode<Op>;

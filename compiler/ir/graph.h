@@ -50,6 +50,10 @@ struct Tensor {
   bool is_constant = false;
   std::vector<uint8_t> data;   // constant payload, row-major, little-endian
   QuantParams quant;
+  // State kept between runs (a TFLite resource variable): copy nodes read it and write
+  // it, in the graph's node order (order_edges()); it has no single producer, lives
+  // through the whole schedule and never shares bytes (program TensorDesc kTensorPersistent).
+  bool is_persistent = false;
 
   int64_t elements() const { return element_count(shape); }
   int64_t bytes() const { return elements() * dtype_size(dtype); }
@@ -90,6 +94,9 @@ struct BasicGraph {
   std::vector<Node> nodes;          // kept in a valid execution (topological) order
   std::vector<int> inputs;          // graph inputs (non-constant), in model order
   std::vector<int> outputs;         // graph outputs, in model order
+  // nodes[0, init_nodes) run once, on the first run (TFLite's CALL_ONCE init subgraph);
+  // they touch only their own tensors and persistent ones, and stay ahead of the rest.
+  size_t init_nodes = 0;
 
   int add_tensor(Tensor tensor);    // returns its id
   int add_constant(std::string name, DType dtype, Shape shape, std::vector<uint8_t> data);
@@ -105,8 +112,18 @@ struct BasicGraph {
   // Throws CompileError "<path>: extra output 'NAME': ..." for any other name.
   void add_named_outputs(const std::vector<std::string>& names, const std::string& path);
   // Drops nodes whose outputs nobody reads (and are not graph outputs) and tensors no
-  // node or graph io references; renumbers tensor ids.
+  // node or graph io references; renumbers tensor ids. A node writing a persistent
+  // tensor has an effect beyond its outputs and is kept.
   void remove_dead();
+  // Removes node k (keeps init_nodes counting the init nodes).
+  void erase_node(size_t k);
+  // The order the data edges do not show, per node: the earlier nodes (indices into
+  // nodes) it must run after. Every node after the init nodes follows each init node,
+  // and the nodes reading or writing one persistent tensor keep their order in `nodes`
+  // (each follows the previous one). A pass that reorders nodes keeps these with the
+  // data edges; one that only removes or replaces nodes keeps them by keeping the order.
+  std::vector<std::vector<size_t>> order_edges() const;
+  bool writes_state(const Node& node) const;  // an output is persistent
 };
 
 // The Mote-op graph.

@@ -121,13 +121,14 @@ std::vector<lower::LoweredOp> lower_nodes(const ir::Graph& graph, Target target,
     for (int id : node.inputs) {
       if (id == ir::kNoTensor) continue;
       const ir::Tensor& t = graph.tensors[id];
-      if (!t.is_constant && !is_input[id] && producer[id] < 0) {
+      if (!t.is_constant && !is_input[id] && !t.is_persistent && producer[id] < 0) {
         throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): input '" + t.name +
                            "' is not a constant, a graph input or the output of an earlier node");
       }
     }
     for (int id : node.outputs) {
       const ir::Tensor& t = graph.tensors[id];
+      if (t.is_persistent && !t.is_constant && !is_input[id]) continue;  // state: written in order, many times
       if (t.is_constant || is_input[id] || producer[id] >= 0) {
         throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): output '" + t.name +
                            "' is already a constant, a graph input or another node's output");
@@ -166,7 +167,8 @@ void index_tensors(Prepared& p) {
 // Aliases (per tensor: the tensor whose buffer it shares, or -1): an op whose kernel
 // writes input 0's bytes unchanged (placement alias in the kernel registry: reshape,
 // squeeze, flatten) shares its input's buffer (the kernel is a memmove, a no-op then)
-// unless that would make a graph output alias a graph input.
+// unless that would make a graph output alias a graph input, or either is state (a
+// persistent tensor keeps its own bytes).
 std::vector<int> find_aliases(const Prepared& p) {
   const ir::Graph& graph = p.graph;
   const std::vector<bool> is_input = graph_input_mask(graph);
@@ -175,7 +177,7 @@ std::vector<int> find_aliases(const Prepared& p) {
     if (kernel_placement(p.ops[k].kernel) != KernelPlacement::kAlias) continue;
     const int in = graph.nodes[k].inputs[0];
     const int out = graph.nodes[k].outputs[0];
-    if (graph.tensors[in].is_constant) continue;
+    if (graph.tensors[in].is_constant || graph.tensors[in].is_persistent || graph.tensors[out].is_persistent) continue;
     const int root = alias_of[in] >= 0 ? alias_of[in] : in;
     if (is_input[root] && graph.is_graph_output(out)) continue;
     alias_of[out] = root;
@@ -184,7 +186,8 @@ std::vector<int> find_aliases(const Prepared& p) {
 }
 
 // Lifetimes: arena tensors from producer (or op 0 for graph inputs) to last consumer (or
-// the last op for graph outputs). An alias extends its root's buffer.
+// the last op for graph outputs). An alias extends its root's buffer. State (persistent
+// tensors) lives through every op and counts as an output: nothing is written over it.
 void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vector<int>& alias_of) {
   const ir::Graph& graph = p.graph;
   const std::vector<bool> is_input = graph_input_mask(graph);
@@ -195,8 +198,8 @@ void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vec
     if (t.is_constant || alias_of[id] >= 0) continue;
     planner::Buffer b;
     b.bytes = static_cast<uint64_t>(t.bytes());
-    b.first_op = is_input[id] ? 0 : static_cast<uint32_t>(producer[id]);
-    b.last_op = b.first_op;
+    b.first_op = is_input[id] || t.is_persistent ? 0 : static_cast<uint32_t>(producer[id]);
+    b.last_op = t.is_persistent ? last_op : b.first_op;
     p.tensor_buffer[id] = p.buffers.size();
     p.buffers.push_back(b);
   }
@@ -212,6 +215,8 @@ void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vec
   for (int id : graph.outputs) p.buffers[p.tensor_buffer[id]].last_op = last_op;
   p.holds_output.assign(p.buffers.size(), false);
   for (int id : graph.outputs) p.holds_output[p.tensor_buffer[id]] = true;
+  for (int id : p.program_tensors)
+    if (graph.tensors[id].is_persistent) p.holds_output[p.tensor_buffer[id]] = true;
 }
 
 // In place: an elementwise op's output starts at the offset of the input it streams over
@@ -227,6 +232,7 @@ std::vector<size_t> link_in_place(const Prepared& p, const std::vector<lower::Lo
     if (input < 0) continue;
     const size_t from = p.tensor_buffer[p.graph.nodes[k].inputs[static_cast<size_t>(input)]];
     const size_t to = p.tensor_buffer[p.graph.nodes[k].outputs[0]];
+    if (p.graph.tensors[p.graph.nodes[k].outputs[0]].is_persistent) continue;
     if (from == SIZE_MAX || to == SIZE_MAX || from == to || p.holds_output[from] || overwritten[from]) continue;
     if (buffers[from].last_op != k || buffers[to].first_op != k || buffers[to].in_place_of >= 0) continue;
     // Worth it only when the pair then takes less than side by side.
@@ -264,6 +270,7 @@ std::vector<emit::ProgramTensor> program_tensors(const Prepared& p, const planne
     } else {
       pt.storage = Storage::kArena;
       pt.arena_offset = plan.offsets[p.tensor_buffer[id]];
+      pt.persistent = t.is_persistent;
     }
     tensors.push_back(std::move(pt));
   }
@@ -312,13 +319,16 @@ void plan(Layout& layout, planner::Effort effort) {
 CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout) {
   const ir::Graph& graph = prepared.graph;
   const planner::Plan& plan = layout.plan;
+  CompileResult result;
   emit::ProgramSpec spec;
   spec.model_name = graph.name;
   spec.arena_bytes = plan.arena_bytes;
   spec.arena_lower_bound_bytes = plan.lower_bound;
+  spec.init_op_count = graph.init_nodes;
   uint64_t weights_bytes = 0;
   spec.tensors = program_tensors(prepared, plan, &weights_bytes);
-  CompileResult result;
+  for (const emit::ProgramTensor& t : spec.tensors)
+    if (t.persistent) result.report.state_bytes += static_cast<uint32_t>(ir::element_count(t.shape) * dtype_size(t.dtype));
   std::set<std::string> kernel_names;
   for (size_t k = 0; k < ops.size(); ++k) {
     const ir::Node& node = graph.nodes[k];

@@ -2,7 +2,8 @@
 // host with the same reference kernel the target would run, and its outputs become
 // constants. Using the real kernel (not a second host implementation) keeps folded and
 // unfolded results bit-identical: the node is compiled into a one-op program and run by
-// the host runtime (host/loaded_program.h), like any other program.
+// the host runtime (host/loaded_program.h), like any other program. A node writing
+// state (a persistent tensor) is not folded: its write must happen at run time.
 #include <string>
 #include <vector>
 
@@ -62,9 +63,9 @@ void fold_constants(ir::Graph& graph) {
   bool changed = false;
   for (size_t k = 0; k < graph.nodes.size();) {
     const ir::Node& node = graph.nodes[k];
-    if (all_inputs_constant(graph, node)) {
+    if (all_inputs_constant(graph, node) && !graph.writes_state(node)) {
       evaluate(graph, node);
-      graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(k));
+      graph.erase_node(k);
       changed = true;
     } else {
       ++k;

@@ -37,7 +37,7 @@ bool fuse_one(ir::Graph& graph, size_t index) {
   node.attrs["act_min"] = act_min;
   node.attrs["act_max"] = act_max;
   node.outputs[0] = clamp.outputs[0];
-  graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(clamp_index));
+  graph.erase_node(clamp_index);
   return true;
 }
 

@@ -114,8 +114,10 @@ bool constant_ignores_rows_and_columns(const ir::Tensor& t) {
 std::string node_problem(const ir::Graph& graph, size_t k) {
   const ir::Node& node = graph.nodes[k];
   const std::string label = node_label(node);
+  if (k < graph.init_nodes) return label + " runs once, on the first run (an init node)";
   if (node.outputs.size() != 1) return label + " has " + std::to_string(node.outputs.size()) + " outputs";
   const ir::Tensor& out = graph.tensors[node.outputs[0]];
+  if (out.is_persistent) return label + " writes state ('" + out.name + "')";
   if (out.shape.size() != 4) return label + ": output '" + out.name + "' is not 4-D (NHWC)";
   if (out.quant.axis >= 0 && out.quant.axis != 3) return label + ": output '" + out.name + "' is quantized per row or column";
   if (is_to_channels_last(node)) {

@@ -39,9 +39,16 @@ Model build_model(const ir::Graph& graph) {
     new_buffer(id);
     m.inputs_bytes += m.bytes.back();
   }
+  // State lives through every order: like an input that is also an output.
+  for (size_t id = 0; id < tensors; ++id) {
+    if (!graph.tensors[id].is_persistent) continue;
+    new_buffer(static_cast<int>(id));
+    m.pinned.back() = true;
+    m.inputs_bytes += m.bytes.back();
+  }
   m.allocates.resize(m.ops);
   m.reads.resize(m.ops);
-  m.after.resize(m.ops);
+  m.after = graph.order_edges();  // state and init order; the data edges are added below
   for (size_t k = 0; k < m.ops; ++k) {
     const ir::Node& node = graph.nodes[k];
     for (int id : node.inputs) {
@@ -56,6 +63,7 @@ Model build_model(const ir::Graph& graph) {
     const bool alias = node.op == ir::Op::kReshape && !node.inputs.empty() && node.inputs[0] != ir::kNoTensor &&
                        buffer[static_cast<size_t>(node.inputs[0])] >= 0 && node.outputs.size() == 1;
     for (int id : node.outputs) {
+      if (graph.tensors[static_cast<size_t>(id)].is_persistent) continue;  // ordered by order_edges
       producer[static_cast<size_t>(id)] = static_cast<int>(k);
       if (alias) {
         buffer[static_cast<size_t>(id)] = buffer[static_cast<size_t>(node.inputs[0])];

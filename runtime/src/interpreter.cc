@@ -8,12 +8,15 @@
 //   4. arena: the span covers arena_bytes
 //   5. tensors: dtype, rank, dims past rank == 1, bytes == product(dims) * size (64-bit
 //      arithmetic, no overflow), offset aligned and [offset, offset + bytes) inside the
-//      arena or the constant blob, quantization record inside the params blob
+//      arena or the constant blob, quantization record inside the params blob, flags
+//      (version 1.1: only kTensorPersistent, on arena tensors; 1.0: none)
 //   6. graph inputs/outputs: valid tensor indices in the arena
 //   7. ops: io list inside the index pool, every index valid, outputs in the arena,
 //      params and scratch inside their regions, kernel linked, then the kernel's own
 //      check() for shape/parameter consistency.
+// The header's init_op_count is checked with the sections (<= op_count; zero in 1.0).
 // After a successful load, run() does no checking: every access was proven in bounds.
+// load() and reset_state() then fill the persistent tensors (state) and arm the init ops.
 #include "mote/interpreter.h"
 
 #include <string.h>
@@ -72,9 +75,14 @@ Status verify_quant(const TensorDesc& t, const ProgramHeader& h, const uint8_t* 
   return record.count == t.dims[record.axis] ? Status::kOk : Status::kBadTensor;
 }
 
+bool is_persistent(const TensorDesc& t) { return (t.flags & kTensorPersistent) != 0; }
+
 Status verify_tensor(const TensorDesc& t, const ProgramHeader& h, const uint8_t* params) {
   const uint32_t element_size = dtype_size(static_cast<DType>(t.dtype));
-  if (element_size == 0 || t.rank > kMaxRank || t.flags != 0) return Status::kBadTensor;
+  if (element_size == 0 || t.rank > kMaxRank) return Status::kBadTensor;
+  const uint8_t allowed_flags = h.version_minor == 0 ? 0 : kTensorPersistent;
+  if ((t.flags & ~allowed_flags) != 0) return Status::kBadTensor;
+  if (is_persistent(t) && t.storage != static_cast<uint8_t>(Storage::kArena)) return Status::kBadTensor;
   uint64_t elements = 1;
   for (uint32_t i = 0; i < kMaxRank; ++i) {
     if (i >= t.rank) {
@@ -126,6 +134,8 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
   if (options.verify_checksum && program_checksum(base, h->total_bytes) != h->checksum)
     return Status::kChecksumMismatch;
   MOTE_RETURN_IF_ERROR(verify_sections(*h));
+  if (h->init_op_count > h->op_count || (h->version_minor == 0 && h->init_op_count != 0))
+    return Status::kBadSection;
   if (h->strings_bytes != 0 && base[h->strings_offset + h->strings_bytes - 1] != 0)
     return Status::kBadSection;
   if (!name_offset_valid(h->name_offset, *h)) return Status::kBadSection;
@@ -187,7 +197,37 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
   kernels_ = kernels.entries;
   kernel_count_ = kernels.count;
   loaded_ = true;
+  (void)reset_state();  // kOk: loaded_ is set
   return Status::kOk;
+}
+
+Status Interpreter::reset_state() {
+  if (!loaded_) return Status::kNotLoaded;
+  const auto* tensors = reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset);
+  const uint8_t* params = program_ + header_->params_offset;
+  for (uint32_t i = 0; i < header_->tensor_count; ++i) {
+    const TensorDesc& t = tensors[i];
+    if (!is_persistent(t)) continue;
+    int32_t zero_point = 0;
+    if (t.quant_offset != kNoOffset) {
+      QuantRecord record;
+      memcpy(&record, params + t.quant_offset, sizeof(record));
+      memcpy(&zero_point, params + t.quant_offset + sizeof(QuantRecord) + record.count * sizeof(float),
+             sizeof(zero_point));
+    }
+    memset(arena_ + t.offset, static_cast<uint8_t>(zero_point), t.bytes);
+  }
+  init_pending_ = header_->init_op_count != 0;
+  return Status::kOk;
+}
+
+uint32_t Interpreter::state_bytes() const {
+  if (!loaded_) return 0;
+  const auto* tensors = reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset);
+  uint32_t bytes = 0;
+  for (uint32_t i = 0; i < header_->tensor_count; ++i)
+    if (is_persistent(tensors[i])) bytes += tensors[i].bytes;
+  return bytes;
 }
 
 const uint32_t* Interpreter::io_list(const OpDesc& op) const {
@@ -204,7 +244,9 @@ OpContext Interpreter::op_context(uint32_t op_index) const {
 
 Status Interpreter::run(const ProfileHook* hook) {
   if (!loaded_) return Status::kNotLoaded;
-  for (uint32_t k = 0; k < header_->op_count; ++k) {
+  const uint32_t first = init_pending_ ? 0 : header_->init_op_count;
+  init_pending_ = false;
+  for (uint32_t k = first; k < header_->op_count; ++k) {
     if (hook != nullptr && hook->op_begin != nullptr) hook->op_begin(hook->user, k);
     kernels_[op_desc(k)->kernel]->run(op_context(k));
     if (hook != nullptr && hook->op_end != nullptr) hook->op_end(hook->user, k);
@@ -291,6 +333,7 @@ MemoryReport Interpreter::memory_report() const {
   for (uint32_t i = 0; i < header_->tensor_count; ++i)
     if (tensors[i].storage == static_cast<uint8_t>(Storage::kConstant))
       report.constant_bytes += tensors[i].bytes;
+  report.arena_state_bytes = state_bytes();
   return report;
 }
 

@@ -125,6 +125,12 @@ int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void
   return mote::as_int(status);
 }
 
+int mote_reset_state(mote_context* ctx) {
+  ContextState* state = mote::state_of(ctx);
+  if (state == nullptr) return mote::as_int(mote::Status::kNotLoaded);
+  return mote::as_int(state->interpreter.reset_state());
+}
+
 int mote_run(mote_context* ctx) {
   ContextState* state = mote::state_of(ctx);
   if (state == nullptr) return mote::as_int(mote::Status::kNotLoaded);
@@ -225,7 +231,7 @@ uint32_t mote_op_scratch_bytes(const mote_context* ctx, uint32_t op) {
 }
 
 mote_memory_report mote_get_memory_report(const mote_context* ctx) {
-  mote_memory_report report = {0, 0, 0, 0};
+  mote_memory_report report = {0, 0, 0, 0, 0};
   const mote::Interpreter* interp = mote::loaded(ctx);
   if (interp == nullptr) return report;
   const mote::MemoryReport r = interp->memory_report();
@@ -233,6 +239,7 @@ mote_memory_report mote_get_memory_report(const mote_context* ctx) {
   report.constant_bytes = r.constant_bytes;
   report.arena_planned_bytes = r.arena_planned_bytes;
   report.arena_given_bytes = r.arena_given_bytes;
+  report.arena_state_bytes = r.arena_state_bytes;
   return report;
 }
 

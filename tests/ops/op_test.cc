@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -101,8 +102,7 @@ std::vector<uint8_t> compile_for(const std::string& model, const std::string& ta
   return compile(options).program;
 }
 
-std::vector<std::vector<uint8_t>> run_host(const std::vector<uint8_t>& program, const OpSample& sample) {
-  LoadedProgram loaded(program, "op test program", std::nullopt, 0x5A);
+std::vector<std::vector<uint8_t>> run_host(LoadedProgram& loaded, const OpSample& sample) {
   for (size_t i = 0; i < sample.inputs.size(); ++i) loaded.set_input(static_cast<uint32_t>(i), sample.inputs[i]);
   loaded.run();
   std::vector<std::vector<uint8_t>> outputs;
@@ -113,11 +113,39 @@ std::vector<std::vector<uint8_t>> run_host(const std::vector<uint8_t>& program, 
   return outputs;
 }
 
+// Every sample's outputs on `device`: each in a freshly loaded program, or, with
+// `in_sequence`, all of them in order in one loaded program.
+std::vector<std::vector<std::vector<uint8_t>>> run_samples(const std::string& device, const std::vector<uint8_t>& program,
+                                                           const std::string& program_path, const ModelSpec& spec,
+                                                           const std::vector<OpSample>& samples, bool in_sequence) {
+  std::vector<std::vector<std::vector<uint8_t>>> outputs;
+  const uint32_t output_count = static_cast<uint32_t>(spec.outputs.size());
+  if (device == "host") {
+    std::optional<LoadedProgram> loaded;
+    for (const OpSample& sample : samples) {
+      if (!in_sequence || !loaded) loaded.emplace(program, "op test program", std::nullopt, 0x5A);
+      outputs.push_back(run_host(*loaded, sample));
+    }
+  } else if (in_sequence) {
+    std::vector<std::vector<std::vector<uint8_t>>> runs;
+    for (const OpSample& sample : samples) runs.push_back(sample.inputs);
+    DeviceRunResult result = run_sequence_on_device(device, program_path, runs, output_count);
+    outputs.push_back(std::move(result.outputs));
+    for (auto& later : result.later_outputs) outputs.push_back(std::move(later));
+  } else {
+    for (const OpSample& sample : samples)
+      outputs.push_back(run_on_device(device, program_path, sample.inputs, output_count).outputs);
+  }
+  return outputs;
+}
+
 // Every node the import gives is one of the Mote ops tflite_operators() lists for the
 // model's operators (what `mote compile --list-ops` reports them as).
 void expect_declared_ops(const std::string& name, const std::string& model, const ModelSpec& spec) {
   std::set<ir::Op> declared;
-  for (const OpSpec& op : spec.ops) {
+  std::vector<OpSpec> ops = spec.ops;
+  for (const SubgraphSpec& sub : spec.subgraphs) ops.insert(ops.end(), sub.ops.begin(), sub.ops.end());
+  for (const OpSpec& op : ops) {
     const std::string op_name = fb::EnumNameBuiltinOperator(static_cast<fb::BuiltinOperator>(op.code));
     for (const TfliteOperator& t : tflite_operators())
       if (t.name == op_name) declared.insert(t.becomes.begin(), t.becomes.end());
@@ -141,8 +169,10 @@ const std::vector<std::string>& op_test_devices() {
   return devices;
 }
 
-void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
-                       FloatTolerance tolerance) {
+namespace {
+
+void check_samples(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
+                   FloatTolerance tolerance, bool in_sequence) {
   ASSERT_FALSE(samples.empty()) << name << ": no samples";
   TempDir dir;
   const std::string model = write_model(dir, name, spec);
@@ -163,20 +193,17 @@ void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std
     }
     const std::string program_path = dir.file(name + "-" + target + ".mote");
     write_bytes(program_path, program);
+    std::vector<std::vector<std::vector<uint8_t>>> sample_outputs;
+    try {
+      sample_outputs = run_samples(device, program, program_path, spec, samples, in_sequence);
+    } catch (const std::exception& e) {
+      FAIL() << name << " on " << device << ": " << e.what();
+    }
+    ASSERT_EQ(sample_outputs.size(), samples.size()) << name << " on " << device;
     for (size_t s = 0; s < samples.size(); ++s) {
       const OpSample& sample = samples[s];
       const std::string what = name + " on " + device + " sample " + std::to_string(s);
-      std::vector<std::vector<uint8_t>> outputs;
-      try {
-        if (device == "host") {
-          outputs = run_host(program, sample);
-        } else {
-          outputs = run_on_device(device, program_path, sample.inputs, static_cast<uint32_t>(spec.outputs.size()))
-                        .outputs;
-        }
-      } catch (const std::exception& e) {
-        FAIL() << what << ": " << e.what();
-      }
+      const std::vector<std::vector<uint8_t>>& outputs = sample_outputs[s];
       ASSERT_EQ(outputs.size(), sample.expected.size()) << what;
       for (size_t o = 0; o < outputs.size(); ++o) {
         const fb::TensorType type = spec.tensors.at(static_cast<size_t>(spec.outputs[o])).type;
@@ -184,6 +211,18 @@ void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std
       }
     }
   }
+}
+
+}  // namespace
+
+void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
+                       FloatTolerance tolerance) {
+  check_samples(name, spec, samples, tolerance, false);
+}
+
+void expect_op_sequence(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
+                        FloatTolerance tolerance) {
+  check_samples(name, spec, samples, tolerance, true);
 }
 
 std::string op_error(const std::string& name, const ModelSpec& spec) {

@@ -57,6 +57,12 @@ const std::vector<std::string>& op_test_devices();
 void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                        FloatTolerance tolerance = {});
 
+// The same for a stateful model (TFLite resource variables): the samples run in order in
+// one loaded program, on the host and on each device (one QEMU boot), so each sample's
+// expected outputs follow from the state the samples before it left.
+void expect_op_sequence(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
+                        FloatTolerance tolerance = {});
+
 // The one-line error compiling `spec` as <name>.tflite gives (import or compile stage),
 // with the temporary folder cut: "<name>.tflite: operator 0 (...): ..." for an importer
 // refusal, the compiler's message otherwise; "" when it compiles.

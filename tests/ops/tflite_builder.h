@@ -1,6 +1,7 @@
 // Small .tflite models built in a test with the generated flatbuffers builder: tensors
 // (constants, quantization, shape signatures), operators with their options, one main
-// subgraph (plus empty unused ones when asked). Shared by the importer tests
+// subgraph, plus further ones with their own tensors and operators (CALL_ONCE init
+// subgraphs) or empty unused ones when asked. Shared by the importer tests
 // (tests/compiler/tflite_import_test.cc) and the per-op tests (tests/ops/).
 #pragma once
 
@@ -53,12 +54,20 @@ struct OpSpec {
   int32_t version = 1;       // the operator code's version
 };
 
+// A subgraph after the main one: its own tensors (indices into `tensors`), operators and io.
+struct SubgraphSpec {
+  std::vector<TensorSpec> tensors;
+  std::vector<OpSpec> ops;
+  std::vector<int32_t> inputs, outputs;
+};
+
 struct ModelSpec {
   std::vector<TensorSpec> tensors;
   std::vector<OpSpec> ops;
   std::vector<int32_t> inputs, outputs;
   uint32_t version = 3;
-  int extra_subgraphs = 0;  // unused subgraphs after the main one
+  std::vector<SubgraphSpec> subgraphs;  // subgraphs 1, 2, ... (their constants stay in Buffer.data)
+  int extra_subgraphs = 0;  // unused empty subgraphs after those
   // Constant data after the flatbuffer (Buffer.offset / size, 16-byte aligned), as the
   // converter writes models over 2 GB, instead of in Buffer.data.
   bool buffers_after_flatbuffer = false;
@@ -85,38 +94,55 @@ std::vector<T> values_of(const std::vector<uint8_t>& bytes) {
 inline std::vector<uint8_t> build_flatbuffer(const ModelSpec& spec, const std::vector<uint64_t>& offsets) {
   flatbuffers::FlatBufferBuilder b;
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers = {fb::CreateBuffer(b)};
-  std::vector<flatbuffers::Offset<fb::Tensor>> tensors;
-  for (const TensorSpec& t : spec.tensors) {
-    uint32_t buffer = 0;
-    if (!t.data.empty()) {
-      if (spec.buffers_after_flatbuffer) {
-        buffers.push_back(fb::CreateBuffer(b, 0, offsets.at(buffers.size() - 1), t.data.size()));
-      } else {
-        b.ForceVectorAlignment(t.data.size(), 1, 16);
-        buffers.push_back(fb::CreateBuffer(b, b.CreateVector(t.data)));
+  size_t next_offset = 0;  // into `offsets`, for the main subgraph's constants
+  auto make_tensors = [&](const std::vector<TensorSpec>& specs, bool main) {
+    std::vector<flatbuffers::Offset<fb::Tensor>> tensors;
+    for (const TensorSpec& t : specs) {
+      uint32_t buffer = 0;
+      if (!t.data.empty()) {
+        if (spec.buffers_after_flatbuffer && main) {
+          buffers.push_back(fb::CreateBuffer(b, 0, offsets.at(next_offset++), t.data.size()));
+        } else {
+          b.ForceVectorAlignment(t.data.size(), 1, 16);
+          buffers.push_back(fb::CreateBuffer(b, b.CreateVector(t.data)));
+        }
+        buffer = static_cast<uint32_t>(buffers.size() - 1);
       }
-      buffer = static_cast<uint32_t>(buffers.size() - 1);
+      flatbuffers::Offset<fb::QuantizationParameters> quant;
+      if (!t.scales.empty())
+        quant = fb::CreateQuantizationParameters(b, 0, 0, b.CreateVector(t.scales), b.CreateVector(t.zero_points),
+                                                 fb::QuantizationDetails::NONE, 0, t.quantized_dimension);
+      tensors.push_back(fb::CreateTensor(b, b.CreateVector(t.shape), t.type, buffer, b.CreateString(t.name), quant,
+                                         t.is_variable, 0, t.signature.empty() ? 0 : b.CreateVector(t.signature)));
     }
-    flatbuffers::Offset<fb::QuantizationParameters> quant;
-    if (!t.scales.empty())
-      quant = fb::CreateQuantizationParameters(b, 0, 0, b.CreateVector(t.scales), b.CreateVector(t.zero_points),
-                                               fb::QuantizationDetails::NONE, 0, t.quantized_dimension);
-    tensors.push_back(fb::CreateTensor(b, b.CreateVector(t.shape), t.type, buffer, b.CreateString(t.name), quant,
-                                       t.is_variable, 0, t.signature.empty() ? 0 : b.CreateVector(t.signature)));
-  }
+    return tensors;
+  };
   std::vector<flatbuffers::Offset<fb::OperatorCode>> codes;
-  std::vector<flatbuffers::Offset<fb::Operator>> ops;
-  for (const OpSpec& op : spec.ops) {
-    const int8_t deprecated = static_cast<int8_t>(std::min(op.code, 127));
-    codes.push_back(fb::CreateOperatorCode(b, deprecated, op.custom.empty() ? 0 : b.CreateString(op.custom),
-                                           op.version, static_cast<fb::BuiltinOperator>(op.code)));
-    ops.push_back(fb::CreateOperator(b, static_cast<uint32_t>(ops.size()), b.CreateVector(op.inputs),
-                                     b.CreateVector(op.outputs), op.options_type,
-                                     op.options ? op.options(b) : 0));
-  }
+  auto make_ops = [&](const std::vector<OpSpec>& specs) {
+    std::vector<flatbuffers::Offset<fb::Operator>> ops;
+    for (const OpSpec& op : specs) {
+      const int8_t deprecated = static_cast<int8_t>(std::min(op.code, 127));
+      codes.push_back(fb::CreateOperatorCode(b, deprecated, op.custom.empty() ? 0 : b.CreateString(op.custom),
+                                             op.version, static_cast<fb::BuiltinOperator>(op.code)));
+      ops.push_back(fb::CreateOperator(b, static_cast<uint32_t>(codes.size() - 1), b.CreateVector(op.inputs),
+                                       b.CreateVector(op.outputs), op.options_type,
+                                       op.options ? op.options(b) : 0));
+    }
+    return ops;
+  };
+  const auto tensors = make_tensors(spec.tensors, true);
+  const auto ops = make_ops(spec.ops);
   std::vector<flatbuffers::Offset<fb::SubGraph>> subgraphs = {
       fb::CreateSubGraph(b, b.CreateVector(tensors), b.CreateVector(spec.inputs), b.CreateVector(spec.outputs),
                          b.CreateVector(ops), b.CreateString("main"))};
+  for (size_t i = 0; i < spec.subgraphs.size(); ++i) {
+    const SubgraphSpec& sub = spec.subgraphs[i];
+    const auto sub_tensors = make_tensors(sub.tensors, false);
+    const auto sub_ops = make_ops(sub.ops);
+    subgraphs.push_back(fb::CreateSubGraph(b, b.CreateVector(sub_tensors), b.CreateVector(sub.inputs),
+                                           b.CreateVector(sub.outputs), b.CreateVector(sub_ops),
+                                           b.CreateString("subgraph " + std::to_string(i + 1))));
+  }
   for (int i = 0; i < spec.extra_subgraphs; ++i)
     subgraphs.push_back(fb::CreateSubGraph(b, 0, 0, 0, 0, b.CreateString("unused")));
   const auto model = fb::CreateModel(b, spec.version, b.CreateVector(codes), b.CreateVector(subgraphs),

@@ -126,10 +126,12 @@ class TfliteImporter {
         {B::ADD_N, [](TfliteImporter& i) { i.add_n(); }, {Op::kAddN}},
         {B::ARG_MAX, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMax); }, {Op::kArgMax}},
         {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
+        {B::ASSIGN_VARIABLE, [](TfliteImporter& i) { i.assign_variable(); }, {Op::kCopy}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
         {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
         {B::BROADCAST_ARGS, [](TfliteImporter& i) { i.broadcast_args(); }, {Op::kCopy}},
         {B::BROADCAST_TO, [](TfliteImporter& i) { i.broadcast_to(); }, {Op::kReshape, Op::kGather}},
+        {B::CALL_ONCE, [](TfliteImporter& i) { i.call_once(); }, {}},
         {B::CAST, [](TfliteImporter& i) { i.cast(); }, {Op::kCast}},
         {B::CEIL, [](TfliteImporter& i) { i.math_unary("ceil"); }, {Op::kUnary}},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
@@ -179,6 +181,7 @@ class TfliteImporter {
         {B::PADV2, [](TfliteImporter& i) { i.pad(true); }, {Op::kPad}},
         {B::PRELU, [](TfliteImporter& i) { i.prelu(); }, {Op::kPrelu}},
         {B::QUANTIZE, [](TfliteImporter& i) { i.quantize(); }, {Op::kQuantize}},
+        {B::READ_VARIABLE, [](TfliteImporter& i) { i.read_variable(); }, {Op::kCopy}},
         {B::REDUCE_MAX, [](TfliteImporter& i) { i.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
         {B::REDUCE_MIN, [](TfliteImporter& i) { i.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {B::RELU, [](TfliteImporter& i) { i.relu(B::RELU); }, {Op::kClamp}},
@@ -213,6 +216,7 @@ class TfliteImporter {
         {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
+        {B::VAR_HANDLE, [](TfliteImporter& i) { i.var_handle(); }, {}},
         {B::ZEROS_LIKE, [](TfliteImporter& i) { i.zeros_like(); }, {Op::kCopy}},
     };
     return table;
@@ -243,11 +247,7 @@ class TfliteImporter {
     file_ = bytes;
     check_operators();
     graph_.name = std::filesystem::path(path_).stem().string();
-    const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
-    ids_.assign(count, -1);
-    mark_raw_only_tensors();
-    writer_.assign(count, -1);
-    is_graph_input_.assign(count, false);
+    begin_subgraph();
 
     if (subgraph_->inputs()) {
       for (int32_t index : *subgraph_->inputs()) {
@@ -269,6 +269,7 @@ class TfliteImporter {
         fail("graph output '" + t.name + "' is not written by any operator");
       graph_.outputs.push_back(id);
     }
+    finish_variables();
     graph_.remove_dead();
     return std::move(graph_);
   }
@@ -278,7 +279,7 @@ class TfliteImporter {
   [[noreturn]] void fail(const std::string& what) const { throw CompileError(path_ + ": " + what); }
   // Inside an operator's conversion: "operator 5 (CONV_2D): <what>".
   [[noreturn]] void fail_op(const std::string& what) const {
-    fail("operator " + std::to_string(op_index_) + " (" + op_name_ + "): " + what);
+    fail(subgraph_label_ + "operator " + std::to_string(op_index_) + " (" + op_name_ + "): " + what);
   }
   [[noreturn]] void fail_option(const std::string& option, const std::string& value,
                                 const std::string& why = {}) const {
@@ -325,7 +326,7 @@ class TfliteImporter {
     const auto* codes = model_->operator_codes();
     const uint32_t code_index = op->opcode_index();
     if (!codes || code_index >= codes->size())
-      fail("operator " + std::to_string(index) + ": opcode_index " + std::to_string(code_index) +
+      fail(subgraph_label_ + "operator " + std::to_string(index) + ": opcode_index " + std::to_string(code_index) +
            " out of range (" + std::to_string(codes ? codes->size() : 0) + " operator codes)");
     const fb::OperatorCode* code = codes->Get(code_index);
     OpCode result;
@@ -349,12 +350,12 @@ class TfliteImporter {
     for (uint32_t i = 0; i < count; ++i) {
       codes.push_back(op_code(i));
       if (codes.back().builtin == static_cast<int32_t>(BuiltinOperator::CUSTOM))
-        fail("operator " + std::to_string(i) + ": custom op '" + codes.back().custom +
+        fail(subgraph_label_ + "operator " + std::to_string(i) + ": custom op '" + codes.back().custom +
              "' not supported");
     }
     for (uint32_t i = 0; i < count; ++i) {
       if (!is_supported(codes[i].builtin))
-        fail("operator " + std::to_string(i) + ": op code " + std::to_string(codes[i].builtin) +
+        fail(subgraph_label_ + "operator " + std::to_string(i) + ": op code " + std::to_string(codes[i].builtin) +
              " (" + op_code_name(codes[i].builtin) + ") not supported");
     }
   }
@@ -738,7 +739,9 @@ class TfliteImporter {
     op_index_ = static_cast<int>(index);
     const OpCode code = op_code(index);
     op_name_ = op_code_name(code.builtin);
-    if (!op_->outputs() || op_->outputs()->size() == 0) fail_op("has no outputs");
+    const bool has_effect = code.builtin == static_cast<int32_t>(BuiltinOperator::ASSIGN_VARIABLE) ||
+                            code.builtin == static_cast<int32_t>(BuiltinOperator::CALL_ONCE);
+    if (!has_effect && (!op_->outputs() || op_->outputs()->size() == 0)) fail_op("has no outputs");
     const Conversion* conversion = TfliteImporter::conversion(code.builtin);
     if (!conversion) fail_op("op not supported");  // check_operators() refused it already
     conversion->convert(*this);
@@ -2361,6 +2364,194 @@ class TfliteImporter {
     emit(ir::Op::kSelect, {condition, x, y_in}, {y});
   }
 
+  // ---- resource variables ------------------------------------------------------------
+  // TFLite Micro keys a resource variable by (container, shared_name) across subgraphs;
+  // its buffer is sized by the first ASSIGN_VARIABLE TFLite Micro prepares (subgraph 0
+  // first) and filled with that value's zero point (low byte) until assigned. Here each
+  // variable is one persistent tensor; READ_VARIABLE copies it out and ASSIGN_VARIABLE
+  // copies a value in, in file order (ir::Graph::order_edges keeps that order).
+  struct Variable {
+    std::string container, shared_name;
+    int state = -1;          // the persistent ir tensor, once a READ or ASSIGN reached it
+    std::string fixed_by;    // the operator that fixed its dtype and shape
+    std::string first_read;  // the first operator reading it ("" when none)
+    bool assigned = false;
+    std::pair<int, int> first_assign{-1, -1};  // (subgraph, operator) in TFLite Micro's prepare order
+    ir::QuantParams fill_quant;  // the first assignment's value quantization
+  };
+
+  std::string here() const { return subgraph_label_ + "operator " + std::to_string(op_index_) + " (" + op_name_ + ")"; }
+
+  static std::string variable_label(const Variable& v) {
+    return "variable '" + v.shared_name + "'" + (v.container.empty() ? "" : " (container '" + v.container + "')");
+  }
+
+  // Per-subgraph bookkeeping for subgraph_.
+  void begin_subgraph() {
+    const size_t count = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
+    ids_.assign(count, -1);
+    mark_raw_only_tensors();
+    writer_.assign(count, -1);
+    is_graph_input_.assign(count, false);
+    handle_of_.assign(count, -1);
+  }
+
+  // VAR_HANDLE: no inputs, one resource output naming the variable; no node.
+  void var_handle() {
+    expect_inputs(0, 0);
+    const auto* o = options<fb::VarHandleOptions>(false);
+    Variable key;
+    if (o && o->container()) key.container = o->container()->str();
+    if (o && o->shared_name()) key.shared_name = o->shared_name()->str();
+    const int32_t index = op_->outputs()->Get(0);
+    check_tensor_index(index, "output 0");
+    if (writer_[index] >= 0)
+      fail_op("output tensor " + std::to_string(index) + " is already written by operator " + std::to_string(writer_[index]));
+    if (subgraph_->tensors()->Get(static_cast<uint32_t>(index))->type() != fb::TensorType::RESOURCE)
+      fail_op("output tensor " + std::to_string(index) + " is not a RESOURCE tensor");
+    writer_[index] = op_index_;
+    for (size_t v = 0; v < variables_.size(); ++v) {
+      if (variables_[v].container == key.container && variables_[v].shared_name == key.shared_name) {
+        handle_of_[index] = static_cast<int>(v);
+        return;
+      }
+    }
+    handle_of_[index] = static_cast<int>(variables_.size());
+    variables_.push_back(std::move(key));
+  }
+
+  // The variable input 0 names (a VAR_HANDLE output of this subgraph).
+  Variable& variable_input() {
+    const int32_t index = input_count() > 0 ? op_->inputs()->Get(0) : -1;
+    check_tensor_index(index, "input 0");
+    if (handle_of_[index] < 0)
+      fail_op("input 0 (tensor " + std::to_string(index) + ") is not the output of a VAR_HANDLE operator");
+    if (subgraph_label_.empty() && first_state_op_.empty()) first_state_op_ = here();
+    return variables_[static_cast<size_t>(handle_of_[index])];
+  }
+
+  // The variable's persistent tensor, made from `like` (dtype, shape) at its first use;
+  // later uses must agree.
+  int state_tensor(Variable& v, int like) {
+    if (v.state < 0) {
+      ir::Tensor t;
+      t.name = v.container.empty() ? v.shared_name : v.container + "/" + v.shared_name;
+      t.dtype = T(like).dtype;
+      t.shape = T(like).shape;
+      t.is_persistent = true;
+      v.state = graph_.add_tensor(std::move(t));
+      v.fixed_by = here();
+    }
+    const ir::Tensor& state = T(v.state);
+    if (state.dtype != T(like).dtype || state.shape != T(like).shape)
+      fail_op(variable_label(v) + " is " + dtype_name(T(like).dtype) + " " + ints_string(T(like).shape) +
+              " here but " + dtype_name(state.dtype) + " " + ints_string(state.shape) + " at " + v.fixed_by);
+    return v.state;
+  }
+
+  // READ_VARIABLE: the variable's bytes copied into the output.
+  void read_variable() {
+    expect_inputs(1, 1);
+    Variable& v = variable_input();
+    const int y = output(0);
+    const int state = state_tensor(v, y);
+    if (v.first_read.empty()) v.first_read = here();
+    emit(ir::Op::kCopy, {state}, {y});
+  }
+
+  // ASSIGN_VARIABLE: input 1 copied into the variable; no outputs.
+  void assign_variable() {
+    expect_input_count(2, 2);
+    if (output_count() != 0) fail_op("has " + std::to_string(output_count()) + " outputs, expected none");
+    Variable& v = variable_input();
+    const int value = required_input(1, "value");
+    const int state = state_tensor(v, value);
+    const int subgraph = subgraph_label_.empty() ? 0 : current_subgraph_;
+    if (!v.assigned || std::make_pair(subgraph, op_index_) < v.first_assign) {
+      v.first_assign = {subgraph, op_index_};
+      v.fill_quant = T(value).quant;
+    }
+    v.assigned = true;
+    ir::Node& node = emit(ir::Op::kCopy, {value}, {state});
+    node.name = T(state).name + " = " + T(value).name;
+  }
+
+  // CALL_ONCE: its init subgraph (no inputs, no outputs, no CALL_ONCE of its own) is
+  // imported here; its nodes become the graph's init nodes, run before all others on the
+  // first run only. So that running them first changes nothing, no variable may be read
+  // or assigned before a CALL_ONCE.
+  void call_once() {
+    expect_input_count(0, 0);
+    if (output_count() != 0) fail_op("has " + std::to_string(output_count()) + " outputs, expected none");
+    if (!subgraph_label_.empty()) fail_op("CALL_ONCE inside an init subgraph not supported");
+    if (!first_state_op_.empty())
+      fail_op("runs after " + first_state_op_ + " reads or assigns a variable, not supported");
+    const auto* o = options<fb::CallOnceOptions>(true);
+    const int64_t index = o->init_subgraph_index();
+    const uint32_t count = model_->subgraphs()->size();
+    if (index < 1 || index >= count)
+      fail_op("init_subgraph_index " + std::to_string(index) + " out of range (the model has " +
+              std::to_string(count) + " subgraphs; 0 is the main one)");
+    const fb::SubGraph* init = model_->subgraphs()->Get(static_cast<uint32_t>(index));
+    const uint32_t inputs = init->inputs() ? init->inputs()->size() : 0;
+    const uint32_t outputs = init->outputs() ? init->outputs()->size() : 0;
+    if (inputs != 0 || outputs != 0)
+      fail_op("init subgraph " + std::to_string(index) + " has " + std::to_string(inputs) + " inputs and " +
+              std::to_string(outputs) + " outputs, expected none");
+    import_init_subgraph(static_cast<int>(index));
+  }
+
+  void import_init_subgraph(int index) {
+    const fb::SubGraph* saved_subgraph = subgraph_;
+    std::vector<int> saved_ids = std::move(ids_), saved_writer = std::move(writer_), saved_handles = std::move(handle_of_);
+    std::vector<bool> saved_inputs = std::move(is_graph_input_), saved_raw = std::move(raw_only_);
+    const fb::Operator* saved_op = op_;
+    const int saved_index = op_index_;
+    const std::string saved_name = op_name_;
+
+    subgraph_ = model_->subgraphs()->Get(static_cast<uint32_t>(index));
+    subgraph_label_ = "subgraph " + std::to_string(index) + " ";
+    current_subgraph_ = index;
+    check_operators();
+    begin_subgraph();
+    const size_t first = graph_.nodes.size();
+    const auto* operators = subgraph_->operators();
+    for (uint32_t i = 0; operators && i < operators->size(); ++i) convert_operator(i);
+    init_ranges_.push_back({first, graph_.nodes.size()});
+
+    subgraph_ = saved_subgraph;
+    ids_ = std::move(saved_ids);
+    writer_ = std::move(saved_writer);
+    handle_of_ = std::move(saved_handles);
+    is_graph_input_ = std::move(saved_inputs);
+    raw_only_ = std::move(saved_raw);
+    op_ = saved_op;
+    op_index_ = saved_index;
+    op_name_ = saved_name;
+    subgraph_label_.clear();
+    current_subgraph_ = 0;
+  }
+
+  // After every operator: each variable read is assigned somewhere, takes its fill value
+  // from its first assignment, and the init subgraphs' nodes move ahead of the others.
+  void finish_variables() {
+    for (const Variable& v : variables_) {
+      if (v.state < 0) continue;
+      if (!v.assigned) fail(v.first_read + ": " + variable_label(v) + " is read but never assigned");
+      graph_.tensors[static_cast<size_t>(v.state)].quant = v.fill_quant;
+    }
+    if (init_ranges_.empty()) return;
+    std::vector<bool> is_init(graph_.nodes.size(), false);
+    for (const auto& [first, end] : init_ranges_)
+      for (size_t k = first; k < end; ++k) is_init[k] = true;
+    std::vector<ir::Node> nodes;
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t k = 0; k < graph_.nodes.size(); ++k)
+        if (is_init[k] == (pass == 0)) nodes.push_back(std::move(graph_.nodes[k]));
+    graph_.init_nodes = static_cast<size_t>(std::count(is_init.begin(), is_init.end(), true));
+    graph_.nodes = std::move(nodes);
+  }
+
   // Tensors that may be int8/int16 without quantization parameters (tensor() refuses any
   // other): those only CAST operators read or write (TFLM casts raw values), and int16
   // ones only ABS operators use besides (TFLM's ABS takes unquantized int16).
@@ -2410,6 +2601,12 @@ class TfliteImporter {
   std::vector<bool> raw_only_;        // TFLite tensor index -> may lack quantization (CAST, int16 ABS)
   int op_index_ = -1;                 // operator being converted (-1: none)
   std::string op_name_;
+  std::string subgraph_label_;        // "" in subgraph 0, "subgraph N " in an init subgraph
+  int current_subgraph_ = 0;          // the subgraph being converted
+  std::vector<int> handle_of_;        // TFLite tensor index -> variables_ index of its VAR_HANDLE (-1)
+  std::vector<Variable> variables_;
+  std::vector<std::pair<size_t, size_t>> init_ranges_;  // graph_.nodes of each CALL_ONCE's subgraph
+  std::string first_state_op_;        // the first READ/ASSIGN_VARIABLE of subgraph 0 ("" before one)
 };
 
 }  // namespace

@@ -8,8 +8,8 @@
 //      "TFL3" identifier or one the verifier rejects is refused before anything is read.
 //   2. Checks every operator of subgraph 0 (the main graph): the first CUSTOM op is
 //      refused first (naming its custom code), then the first builtin op Mote does not
-//      import. Further subgraphs are ignored: only CALL/IF/WHILE-style ops reach them,
-//      and those are refused here.
+//      import. Further subgraphs are read only as CALL_ONCE init subgraphs (below);
+//      IF/WHILE-style ops that would reach others are refused here.
 //   3. Converts operators in file order (TFLite's execution order). Tensors are imported
 //      as operators reach them: dtype (float32, int8, int16, int32, int64, uint8, bool),
 //      static shape (`shape`; a -1 in shape_signature is accepted for the batch dim 0,
@@ -33,6 +33,15 @@
 //   MAXIMUM maximum, MINIMUM minimum, SQUARED_DIFFERENCE squared_difference, FLOOR_DIV
 //   floor_div, FLOOR_MOD floor_mod, EQUAL/NOT_EQUAL/LESS/LESS_EQUAL/GREATER/GREATER_EQUAL
 //   compare (fn), LOGICAL_AND/LOGICAL_OR logical (fn), SELECT_V2 select, CAST cast.
+// Resource variables: VAR_HANDLE names a variable by (container, shared_name), the same
+// across subgraph 0 and the init subgraphs; each variable becomes one persistent tensor
+// (ir::Tensor::is_persistent: state kept between runs) whose dtype and shape every READ
+// and ASSIGN must agree on. READ_VARIABLE copy (state -> output), ASSIGN_VARIABLE copy
+// (value -> state), in file order. A variable read but never assigned is refused. Its
+// initial bytes are its first assignment's zero point (low byte), as TFLite Micro fills
+// it. CALL_ONCE imports its init subgraph (no inputs or outputs, no CALL_ONCE inside,
+// and no variable touched before the CALL_ONCE) as the graph's init nodes, run first and
+// on the first run only; errors there read "subgraph N operator K (NAME): ...".
 // Fused activations NONE, RELU, RELU6, RELU_N1_TO_1 become act_min/act_max (real-valued
 // bounds); TANH and SIGN_BIT are refused. SAME/VALID padding becomes explicit pads
 // computed as TFLite's ComputePaddingHeightWidth does.

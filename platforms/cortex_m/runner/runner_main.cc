@@ -3,15 +3,19 @@
 //
 // Command line (SYS_GET_CMDLINE, words separated by single spaces, no quoting):
 //   <program path> <output dir> <input0 path> [<input1 path> ...]
-// Paths are host paths, relative to the directory QEMU runs in.
+// Paths are host paths, relative to the directory QEMU runs in. Input files come in
+// runs: R * input_count files run the loaded program R times in order, run r reading
+// files [r * input_count, (r + 1) * input_count), so a stateful program's state carries
+// from run to run as on a device (a program without inputs runs once).
 //
 // It reads the program into the workspace (the large memory region after .noinit, see
 // ld/sections.ld), loads it with an arena of exactly the program's arena_bytes placed
 // right after it, reads each input file (raw little-endian bytes, exactly the input
-// tensor's size), runs the program once with every op timed by SysTick, and writes
-//   <output dir>/out<j>.bin    raw bytes of output j
+// tensor's size), runs the program with every op of the first run timed by SysTick, and
+// writes
+//   <output dir>/out<j>.bin    raw bytes of output j (of run r > 0: out<j>.r<r>.bin)
 //   <output dir>/profile.txt   "op <index> <instructions>" per op, "total <instructions>",
-//                              then "arena <given bytes> <used bytes>"
+//                              then "arena <given bytes> <used bytes>" (of the first run)
 // Instruction counts are exact only under `-icount shift=0` (see instruction_counter.h);
 // "total" spans the whole run() call, so it includes dispatch and the profiling calls.
 // "used" is the arena's high-water mark: the arena is filled with kArenaFill before load,
@@ -246,57 +250,69 @@ uint32_t run_program() {
   }
   workspace.next = align_up(arena + arena_bytes, 8);
 
-  // Inputs, read straight into their arena slots.
-  if (input_file_count != g_interpreter.input_count()) {
-    error.text("the program has ").number(g_interpreter.input_count())
+  const uint32_t input_count = g_interpreter.input_count();
+  const bool whole_runs = input_count == 0 ? input_file_count == 0 : input_file_count % input_count == 0;
+  if (!whole_runs || (input_count != 0 && input_file_count == 0)) {
+    error.text("the program has ").number(input_count)
         .text(" inputs but ").number(input_file_count).text(" input files were given");
     return fail(error);
   }
-  for (uint32_t i = 0; i < input_file_count; ++i) {
-    const char* path = words[2 + i];
-    Line what;
-    what.text("input ").number(i);
-    int32_t length = 0;
-    const int32_t handle = open_for_read(what.c_str(), path, &length, error);
-    if (handle < 0) return fail(error);
-    const uint32_t expected = g_interpreter.input_desc(i)->bytes;
-    if (static_cast<uint32_t>(length) != expected) {
-      semihost::close(handle);
-      error.text("input ").number(i).text(" '").text(path).text("' is ")
-          .number(static_cast<uint32_t>(length)).text(" bytes, expected ").number(expected);
-      return fail(error);
-    }
-    if (!read_all(what.c_str(), path, handle, g_interpreter.input_data(i), expected, error)) {
-      return fail(error);
-    }
-  }
-
-  // Run once, timing every op.
+  const uint32_t runs = input_count == 0 ? 1 : input_file_count / input_count;
   const uint32_t op_count = g_interpreter.op_count();
   if (uint64_t{op_count} * sizeof(uint64_t) > workspace.free_bytes()) {
     error.text("no room for the profile of ").number(op_count).text(" ops in the workspace");
     return fail(error);
   }
   Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0};
+  for (uint32_t op = 0; op < op_count; ++op) profile.op_ticks[op] = 0;
   const mote::ProfileHook hook{profile_op_begin, profile_op_end, &profile};
   mote::cortex_m::start_tick_counter();
-  const uint64_t run_begin = mote::cortex_m::read_ticks();
-  status = g_interpreter.run(&hook);
-  const uint64_t run_ticks = mote::cortex_m::read_ticks() - run_begin;
-  if (status != Status::kOk) {
-    error.text("run failed: ").status(status);
-    return fail(error);
-  }
-
-  // Outputs and profile.
-  for (uint32_t j = 0; j < g_interpreter.output_count(); ++j) {
-    Line path;
-    path.text(output_dir).text("/out").number(j).text(".bin");
-    if (!write_file(path.c_str(), g_interpreter.output_data(j),
-                    g_interpreter.output_desc(j)->bytes, error)) {
+  uint64_t run_ticks = 0;
+  uint32_t arena_used = 0;
+  for (uint32_t run = 0; run < runs; ++run) {
+    // Inputs, read straight into their arena slots.
+    for (uint32_t i = 0; i < input_count; ++i) {
+      const char* path = words[2 + run * input_count + i];
+      Line what;
+      what.text("input ").number(i);
+      int32_t length = 0;
+      const int32_t handle = open_for_read(what.c_str(), path, &length, error);
+      if (handle < 0) return fail(error);
+      const uint32_t expected = g_interpreter.input_desc(i)->bytes;
+      if (static_cast<uint32_t>(length) != expected) {
+        semihost::close(handle);
+        error.text("input ").number(i).text(" '").text(path).text("' is ")
+            .number(static_cast<uint32_t>(length)).text(" bytes, expected ").number(expected);
+        return fail(error);
+      }
+      if (!read_all(what.c_str(), path, handle, g_interpreter.input_data(i), expected, error)) {
+        return fail(error);
+      }
+    }
+    // Run, timing every op of the first run.
+    const uint64_t run_begin = mote::cortex_m::read_ticks();
+    status = g_interpreter.run(run == 0 ? &hook : nullptr);
+    if (run == 0) run_ticks = mote::cortex_m::read_ticks() - run_begin;
+    if (status != Status::kOk) {
+      error.text("run failed: ").status(status);
       return fail(error);
     }
+    if (run == 0) {
+      arena_used = arena_bytes;
+      while (arena_used > 0 && arena[arena_used - 1] == kArenaFill) --arena_used;
+    }
+    for (uint32_t j = 0; j < g_interpreter.output_count(); ++j) {
+      Line path;
+      path.text(output_dir).text("/out").number(j);
+      if (run != 0) path.text(".r").number(run);
+      path.text(".bin");
+      if (!write_file(path.c_str(), g_interpreter.output_data(j),
+                      g_interpreter.output_desc(j)->bytes, error)) {
+        return fail(error);
+      }
+    }
   }
+
   Line profile_path;
   profile_path.text(output_dir).text("/profile.txt");
   const int32_t handle = semihost::open(profile_path.c_str(), semihost::OpenMode::kWriteBinary);
@@ -313,8 +329,6 @@ uint32_t run_program() {
   Line total;
   total.text("total ").number(instructions(run_ticks)).text("\n");
   written = written && semihost::write(handle, total.c_str(), total.length());
-  uint32_t arena_used = arena_bytes;
-  while (arena_used > 0 && arena[arena_used - 1] == kArenaFill) --arena_used;
   Line arena_line;
   arena_line.text("arena ").number(arena_bytes).text(" ").number(arena_used).text("\n");
   written = written && semihost::write(handle, arena_line.c_str(), arena_line.length());

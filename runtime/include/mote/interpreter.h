@@ -14,6 +14,12 @@
 //     intermediate tensor, the inputs, the outputs and kernel scratch. Must outlive the
 //     interpreter. The planner reuses an input's bytes once the input is consumed, so
 //     set every input before each run(); outputs stay valid until the next run().
+//   - state: a stateful program (TFLite resource variables; state_bytes() > 0) keeps
+//     its persistent tensors in the arena between run()s, so the arena belongs to this
+//     interpreter from load() until it is dropped: do not lend it to anything else
+//     between runs (the other bytes are free between runs, the state bytes are not).
+//     load() and reset_state() set the state to its initial value and make the next
+//     run() execute the program's init ops (TFLite's CALL_ONCE) before the others.
 // The interpreter never allocates and holds no pointers besides the two spans and the
 // kernel table (36 bytes on a 32-bit core).
 #pragma once
@@ -39,6 +45,7 @@ struct MemoryReport {
   uint32_t constant_bytes;     // weights and other constant tensors inside the program
   uint32_t arena_planned_bytes;  // what the compiler planned (== what run() touches)
   uint32_t arena_given_bytes;    // length of the span the caller passed
+  uint32_t arena_state_bytes;    // of the planned bytes, those kept between runs (state)
 };
 
 struct LoadOptions {
@@ -61,8 +68,16 @@ class Interpreter {
 
   bool loaded() const { return loaded_; }
 
-  // Runs every op in order. Returns kNotLoaded if load() did not succeed.
+  // Runs every op in order (the init ops only on the first run after load() or
+  // reset_state()). Returns kNotLoaded if load() did not succeed.
   Status run(const ProfileHook* hook = nullptr);
+
+  // Restarts a stateful program: its persistent tensors return to their initial value
+  // (load() does the same) and the next run() executes the init ops again. kNotLoaded
+  // if load() did not succeed; a no-op for a program without state.
+  Status reset_state();
+  // Arena bytes held by persistent tensors (kept between runs); 0 when not loaded.
+  uint32_t state_bytes() const;
 
   uint32_t input_count() const;
   uint32_t output_count() const;
@@ -105,6 +120,7 @@ class Interpreter {
   uint32_t failed_op_ = kNoOffset;
   uint32_t failed_tensor_ = kNoOffset;
   bool loaded_ = false;
+  bool init_pending_ = false;  // the next run() starts at op 0, not init_op_count
 };
 
 // CRC-32 (IEEE 802.3, reflected, as zlib's crc32) over `size` bytes, continuing from

@@ -16,6 +16,12 @@
  *     arena bytes (the compiler states them; mote_program_arena_bytes() reads them from
  *     the program), must outlive the context. Inputs share arena bytes with later
  *     tensors: set every input before each mote_run(); outputs stay valid until the next.
+ *   - state: a stateful program (TFLite resource variables; the memory report's
+ *     arena_state_bytes > 0) keeps that many bytes of the arena between mote_run()
+ *     calls, so the arena belongs to the context from mote_load() on: do not reuse it
+ *     for anything else between runs. mote_load() and mote_reset_state() set the state
+ *     to its initial value; the next mote_run() then also runs the program's init ops
+ *     (TFLite's CALL_ONCE) first.
  *   - kernel table: from the compiler's generated sources (`mote compile --emit-c`),
  *     holding exactly the kernels the program uses; a program needing a kernel that is
  *     not in the table is refused by mote_load() with MOTE_MISSING_KERNEL, and
@@ -102,6 +108,7 @@ typedef struct mote_memory_report {
   uint32_t constant_bytes;      /* weights and other constants inside the program */
   uint32_t arena_planned_bytes; /* what the compiler planned (what mote_run touches) */
   uint32_t arena_given_bytes;   /* length of the arena passed to mote_load */
+  uint32_t arena_state_bytes;   /* of the planned bytes, those kept between runs (state) */
 } mote_memory_report;
 
 /* Planned arena bytes of a program, read from its header without loading it; 0 when
@@ -116,6 +123,11 @@ int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void
 /* Runs every op once, calling the profile callbacks if set. MOTE_NOT_LOADED if the last
  * mote_load failed (or ctx is null). */
 int mote_run(mote_context* ctx);
+
+/* Restarts a stateful program: its state returns to the value mote_load() gave it and
+ * the next mote_run() runs the init ops again. MOTE_NOT_LOADED if the last mote_load
+ * failed (or ctx is null); MOTE_OK and nothing to do for a program without state. */
+int mote_reset_state(mote_context* ctx);
 
 /* Sets (or with nulls clears) the per-op callbacks used by later mote_run() calls. */
 int mote_set_profiler(mote_context* ctx, mote_op_callback op_begin, mote_op_callback op_end,

@@ -1,4 +1,4 @@
-// The Mote program format, version 1: the on-disk/in-flash layout that the compiler
+// The Mote program format, version 1.1: the on-disk/in-flash layout that the compiler
 // writes and the runtime reads in place (zero copy).
 //
 // Why not flatbuffers: the runtime is freestanding C++17 without the standard library's
@@ -18,6 +18,17 @@
 // The verifier checks every offset/size against total_bytes and every tensor against
 // its section before anything is dereferenced, so no program bytes can make the runtime
 // read or write outside the program and arena spans.
+//
+// State (minor version 1, additive: a 1.0 program loads unchanged and must hold zero in
+// both fields below). A program may keep state between runs (TFLite resource variables):
+//   - TensorDesc::flags bit 0, kTensorPersistent: an arena tensor whose bytes persist
+//     from one run() to the next. The planner gives it the whole schedule as lifetime
+//     and never overlaps it with another buffer; no in-place link or alias touches it.
+//     load() and reset_state() fill it with the low byte of its zero point when it has a
+//     quantization record (TFLite Micro's memset of a resource variable), else zeros.
+//   - ProgramHeader::init_op_count: ops [0, init_op_count) run only on the first run()
+//     after load() or reset_state() (TFLite's CALL_ONCE init subgraph, inlined there);
+//     every later run() starts at op init_op_count. init_op_count <= op_count.
 #pragma once
 
 #include <stdint.h>
@@ -26,7 +37,7 @@ namespace mote {
 
 inline constexpr uint32_t kProgramMagic = 0x45544F4Du;  // "MOTE" read as little-endian u32
 inline constexpr uint16_t kFormatVersionMajor = 1;
-inline constexpr uint16_t kFormatVersionMinor = 0;
+inline constexpr uint16_t kFormatVersionMinor = 1;
 inline constexpr uint32_t kMaxRank = 6;
 inline constexpr uint32_t kNoOffset = 0xFFFFFFFFu;  // "absent" for optional offsets
 inline constexpr uint32_t kProgramAlignment = 16;
@@ -87,15 +98,18 @@ struct ProgramHeader {
   uint32_t data_offset;
   uint32_t name_offset;    // model name in the strings blob, or kNoOffset
   uint32_t arena_lower_bound_bytes;  // informative: the schedule's peak of live bytes
-  uint32_t reserved;       // zero
+  uint32_t init_op_count;  // ops run once, on the first run() (zero before version 1.1)
 };
 static_assert(sizeof(ProgramHeader) == 96, "ProgramHeader layout is part of the format");
+
+// TensorDesc::flags bits; every other bit is zero.
+inline constexpr uint8_t kTensorPersistent = 0x01;  // arena state kept between runs (1.1)
 
 struct TensorDesc {
   uint8_t dtype;    // DType
   uint8_t rank;     // 0..kMaxRank; rank 0 is a scalar (one element)
   uint8_t storage;  // Storage
-  uint8_t flags;    // zero in version 1
+  uint8_t flags;    // kTensor* bits (version 1.1); zero in version 1.0
   uint32_t dims[kMaxRank];  // dims[rank..] are 1
   uint32_t offset;  // byte offset into arena or constant blob; kTensorAlignment-aligned
   uint32_t bytes;   // == product(dims[0..rank)) * dtype_size(dtype)
