@@ -1,5 +1,6 @@
 #include "emit/program_writer.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -172,6 +173,17 @@ void check_tensor_index(const ProgramSpec& spec, uint32_t index, const std::stri
   }
 }
 
+// The lowest minor version that holds the program: 1.0 without state, so that runtimes
+// from before 1.1 load every stateless program (and its bytes stay what they were).
+uint16_t format_minor(const ProgramSpec& spec) {
+  if (spec.init_op_count > spec.ops.size())
+    throw CompileError("program writer: " + std::to_string(spec.init_op_count) + " init ops of " +
+                       std::to_string(spec.ops.size()));
+  const bool stateful = spec.init_op_count != 0 || std::any_of(spec.tensors.begin(), spec.tensors.end(),
+                                                               [](const ProgramTensor& t) { return t.persistent; });
+  return stateful ? kFormatVersionMinor : 0;
+}
+
 }  // namespace
 
 std::vector<uint8_t> write_program(const ProgramSpec& spec) {
@@ -290,7 +302,7 @@ std::vector<uint8_t> write_program(const ProgramSpec& spec) {
 
   header.magic = kProgramMagic;
   header.version_major = kFormatVersionMajor;
-  header.version_minor = kFormatVersionMinor;
+  header.version_minor = format_minor(spec);
   header.total_bytes = checked_u32(image.size(), "program size");
   header.arena_bytes = checked_u32(spec.arena_bytes, "arena size");
   header.tensor_count = checked_u32(spec.tensors.size(), "tensor count");
@@ -311,9 +323,6 @@ std::vector<uint8_t> write_program(const ProgramSpec& spec) {
   header.data_offset = static_cast<uint32_t>(data_blob_offset);
   header.name_offset = model_name_offset;
   header.arena_lower_bound_bytes = checked_u32(spec.arena_lower_bound_bytes, "arena lower bound");
-  if (spec.init_op_count > spec.ops.size())
-    throw CompileError("program writer: " + std::to_string(spec.init_op_count) + " init ops of " +
-                       std::to_string(spec.ops.size()));
   header.init_op_count = static_cast<uint32_t>(spec.init_op_count);
   header.checksum = 0;
   image.write_at(0, header);

@@ -161,6 +161,7 @@ Coverage coverage_of(const std::vector<ir::Op>& ops) {
 std::string coverage_line(const std::string& name, const Coverage& coverage) {
   std::string dtypes;
   for (const std::string& d : coverage.dtypes) dtypes += (dtypes.empty() ? "" : " ") + d;
+  if (dtypes.empty()) dtypes = "no kernel (resolved while importing)";
   std::string line = "  " + name;
   line += std::string(name.size() < 30 ? 30 - name.size() : 1, ' ') + dtypes;
   if (!coverage.optimized.empty()) {

@@ -36,7 +36,9 @@ struct Coverage {
 };
 Coverage coverage_of(const std::vector<ir::Op>& ops);
 
-// One line of `mote compile --list-ops`: "  NAME  dtypes  [optimized]", no newline.
+// One line of `mote compile --list-ops`: "  NAME  dtypes  [optimized]", no newline. An
+// operator that becomes no Mote op (VAR_HANDLE, CALL_ONCE: the importer resolves them)
+// reads "no kernel (resolved while importing)".
 std::string coverage_line(const std::string& name, const Coverage& coverage);
 
 }  // namespace mote::lower

@@ -250,7 +250,7 @@ TEST(ProgramWriter, HeaderAndEveryOpTensorAreConsistent) {
   EXPECT_EQ(h.arena_bytes, result.report.arena_bytes);
   EXPECT_EQ(h.arena_lower_bound_bytes, result.report.arena_lower_bound_bytes);
   EXPECT_GE(h.arena_bytes, h.arena_lower_bound_bytes);
-  EXPECT_EQ(h.reserved, 0u);
+  EXPECT_EQ(h.init_op_count, 0u);
   EXPECT_EQ(result.report.program_bytes, program.size());
   EXPECT_EQ(h.data_offset % 16, 0u);
   EXPECT_EQ(h.op_count, 5u);

@@ -183,6 +183,129 @@ TEST(Interpreter, RefusesMissingKernelAndNamesTheOp) {
   EXPECT_EQ(interp.run(), Status::kNotLoaded);
 }
 
+// The state fields of format 1.1: TensorDesc::flags (only kTensorPersistent, only on
+// arena tensors, none in a 1.0 program) and ProgramHeader::init_op_count (<= op_count,
+// zero in a 1.0 program).
+std::vector<uint8_t> with_checksum(std::vector<uint8_t> bytes) {
+  const uint32_t checksum = program_checksum(bytes.data(), static_cast<uint32_t>(bytes.size()));
+  std::memcpy(bytes.data() + offsetof(ProgramHeader, checksum), &checksum, 4);
+  return bytes;
+}
+
+size_t tensor_at(const std::vector<uint8_t>& bytes, uint32_t index) {
+  return header_of(bytes).tensors_offset + index * sizeof(TensorDesc);
+}
+
+TensorDesc tensor_of(const std::vector<uint8_t>& bytes, uint32_t index) {
+  TensorDesc t;
+  std::memcpy(&t, bytes.data() + tensor_at(bytes, index), sizeof t);
+  return t;
+}
+
+std::vector<uint8_t> with_tensor_flags(std::vector<uint8_t> bytes, uint32_t index, uint8_t flags) {
+  bytes[tensor_at(bytes, index) + offsetof(TensorDesc, flags)] = flags;
+  return with_checksum(std::move(bytes));
+}
+
+std::vector<uint8_t> with_header_u32(std::vector<uint8_t> bytes, size_t offset, uint32_t value) {
+  std::memcpy(bytes.data() + offset, &value, 4);
+  return with_checksum(std::move(bytes));
+}
+
+std::vector<uint8_t> as_version_1_0(std::vector<uint8_t> bytes) {
+  const uint16_t zero = 0;
+  std::memcpy(bytes.data() + offsetof(ProgramHeader, version_minor), &zero, 2);
+  return with_checksum(std::move(bytes));
+}
+
+// The status of loading a copy of `bytes` that dies on return: only for refusals (a
+// program that loads must outlive the interpreter).
+Status load_status(const std::vector<uint8_t>& bytes, Interpreter& interp, AlignedBytes& arena) {
+  AlignedBytes program(bytes);
+  return interp.load(program.cspan(), arena.span(), all_kernels());
+}
+
+std::vector<uint8_t> as_version_1_1(std::vector<uint8_t> bytes) {
+  const uint16_t one = 1;
+  std::memcpy(bytes.data() + offsetof(ProgramHeader, version_minor), &one, 2);
+  return with_checksum(std::move(bytes));
+}
+
+TEST(Interpreter, VerifiesTheStateFlagsAndInitOpCount) {
+  // The compiler writes 1.0 for a program without state; the fields need 1.1.
+  const std::vector<uint8_t> stateless = compile_model("linear_4x3");
+  ASSERT_EQ(header_of(stateless).version_minor, 0u);
+  const std::vector<uint8_t> bytes = as_version_1_1(stateless);
+  const ProgramHeader h = header_of(bytes);
+  ASSERT_EQ(h.init_op_count, 0u);
+  uint32_t arena_tensor = kNoOffset, constant_tensor = kNoOffset;
+  for (uint32_t i = 0; i < h.tensor_count; ++i) {
+    const TensorDesc t = tensor_of(bytes, i);
+    ASSERT_EQ(t.flags, 0u) << "tensor " << i;
+    if (t.storage == static_cast<uint8_t>(Storage::kArena) && arena_tensor == kNoOffset) arena_tensor = i;
+    if (t.storage == static_cast<uint8_t>(Storage::kConstant) && constant_tensor == kNoOffset) constant_tensor = i;
+  }
+  ASSERT_NE(arena_tensor, kNoOffset);
+  ASSERT_NE(constant_tensor, kNoOffset);
+  AlignedBytes arena(h.arena_bytes);
+  Interpreter interp;
+
+  // Flags: unknown bits, state in the constant blob, state in a 1.0 program.
+  EXPECT_EQ(load_status(with_tensor_flags(bytes, arena_tensor, 0x02), interp, arena), Status::kBadTensor);
+  EXPECT_EQ(interp.failed_tensor(), arena_tensor);
+  EXPECT_EQ(load_status(with_tensor_flags(bytes, arena_tensor, 0x80 | kTensorPersistent), interp, arena),
+            Status::kBadTensor);
+  EXPECT_EQ(load_status(with_tensor_flags(bytes, constant_tensor, kTensorPersistent), interp, arena),
+            Status::kBadTensor);
+  EXPECT_EQ(interp.failed_tensor(), constant_tensor);
+  std::vector<uint8_t> old_with_flag = bytes;
+  old_with_flag[tensor_at(old_with_flag, arena_tensor) + offsetof(TensorDesc, flags)] = kTensorPersistent;
+  EXPECT_EQ(load_status(as_version_1_0(old_with_flag), interp, arena), Status::kBadTensor);
+
+  // init_op_count: past op_count, or set in a 1.0 program.
+  const size_t init_field = offsetof(ProgramHeader, init_op_count);
+  EXPECT_EQ(load_status(with_header_u32(bytes, init_field, h.op_count + 1), interp, arena), Status::kBadSection);
+  EXPECT_EQ(load_status(with_header_u32(bytes, init_field, 0xFFFFFFFFu), interp, arena), Status::kBadSection);
+  EXPECT_EQ(load_status(as_version_1_0(with_header_u32(bytes, init_field, 1)), interp, arena), Status::kBadSection);
+  EXPECT_FALSE(interp.loaded());
+
+  // A 1.0 program (both fields zero) still loads; so does state on an arena tensor, which
+  // load() fills (zeros: the tensor has no quantization record) and reports.
+  AlignedBytes old_program(as_version_1_0(bytes));
+  ASSERT_EQ(interp.load(old_program.cspan(), arena.span(), all_kernels()), Status::kOk);
+  EXPECT_EQ(interp.state_bytes(), 0u);
+  std::memset(arena.data(), 0xEE, arena.size());
+  AlignedBytes stateful(with_tensor_flags(bytes, arena_tensor, kTensorPersistent));
+  ASSERT_EQ(interp.load(stateful.cspan(), arena.span(), all_kernels()), Status::kOk);
+  const TensorDesc state = tensor_of(bytes, arena_tensor);
+  EXPECT_EQ(interp.state_bytes(), state.bytes);
+  EXPECT_EQ(interp.memory_report().arena_state_bytes, state.bytes);
+  for (uint32_t b = 0; b < state.bytes; ++b) ASSERT_EQ(arena.data()[state.offset + b], 0u) << "byte " << b;
+}
+
+// Ops [0, init_op_count) run on the first run after load() or reset_state() only: with
+// every op an init op, a second run leaves the outputs as the first made them.
+TEST(Interpreter, RunsInitOpsOnceUntilResetState) {
+  const std::vector<uint8_t> bytes = as_version_1_1(compile_model("linear_4x3"));
+  AlignedBytes program(with_header_u32(bytes, offsetof(ProgramHeader, init_op_count), header_of(bytes).op_count));
+  AlignedBytes arena(header_of(bytes).arena_bytes);
+  Interpreter interp;
+  ASSERT_EQ(interp.load(program.cspan(), arena.span(), all_kernels()), Status::kOk);
+  const float ones[4] = {1, 1, 1, 1}, twos[4] = {2, 2, 2, 2};
+  float first[3], again[3], after_reset[3];
+  ASSERT_EQ(interp.set_input(0, ones, sizeof ones), Status::kOk);
+  ASSERT_EQ(interp.run(), Status::kOk);
+  ASSERT_EQ(interp.get_output(0, first, sizeof first), Status::kOk);
+  ASSERT_EQ(interp.set_input(0, twos, sizeof twos), Status::kOk);
+  ASSERT_EQ(interp.run(), Status::kOk);  // no op runs
+  ASSERT_EQ(interp.get_output(0, again, sizeof again), Status::kOk);
+  EXPECT_EQ(std::memcmp(first, again, sizeof first), 0);
+  ASSERT_EQ(interp.reset_state(), Status::kOk);
+  ASSERT_EQ(interp.run(), Status::kOk);  // every op again, on the new input
+  ASSERT_EQ(interp.get_output(0, after_reset, sizeof after_reset), Status::kOk);
+  EXPECT_NE(std::memcmp(first, after_reset, sizeof first), 0);
+}
+
 // Every truncation of a real program is refused.
 TEST(Interpreter, RefusesEveryTruncation) {
   std::vector<uint8_t> bytes = compile_model("linear_4x3");

@@ -29,6 +29,7 @@
 //   - ProgramHeader::init_op_count: ops [0, init_op_count) run only on the first run()
 //     after load() or reset_state() (TFLite's CALL_ONCE init subgraph, inlined there);
 //     every later run() starts at op init_op_count. init_op_count <= op_count.
+// The compiler writes version 1.0 for a program without state, 1.1 only when it has some.
 #pragma once
 
 #include <stdint.h>
