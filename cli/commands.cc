@@ -377,27 +377,74 @@ struct RunArgs {
   std::string device = "host";
   bool json = false;
   int64_t arena_bytes = -1;  // -1: exactly the planned size
+  int64_t runs = 1;          // runs of the program loaded once; --input lists each run's inputs
 };
 
-// Checks that every .npy matches the program's input in count, dtype and shape.
-std::vector<std::vector<uint8_t>> read_inputs(const RunArgs& args, const Interpreter& interp) {
-  if (args.inputs.size() != interp.input_count())
-    throw std::runtime_error(args.program + ": expects " + std::to_string(interp.input_count()) +
-                             " input(s), got " + std::to_string(args.inputs.size()) + " --input");
-  std::vector<std::vector<uint8_t>> inputs;
-  for (uint32_t i = 0; i < interp.input_count(); ++i) {
-    NpyArray array = read_npy(args.inputs[i]);
+// Checks that every .npy matches the program's input in count, dtype and shape; returns
+// each run's inputs (--runs R: R * input_count files, run by run).
+std::vector<std::vector<std::vector<uint8_t>>> read_inputs(const RunArgs& args, const Interpreter& interp) {
+  if (args.runs < 1) throw std::runtime_error("--runs " + std::to_string(args.runs) + ": expected 1 or more");
+  const uint64_t expected = interp.input_count() * static_cast<uint64_t>(args.runs);
+  if (args.inputs.size() != expected)
+    throw std::runtime_error(args.program + ": expects " + std::to_string(interp.input_count()) + " input(s)" +
+                             (args.runs > 1 ? " x " + std::to_string(args.runs) + " runs" : std::string()) +
+                             ", got " + std::to_string(args.inputs.size()) + " --input");
+  std::vector<std::vector<std::vector<uint8_t>>> runs(static_cast<size_t>(args.runs));
+  for (size_t k = 0; k < args.inputs.size(); ++k) {
+    const uint32_t i = static_cast<uint32_t>(k % interp.input_count());
+    NpyArray array = read_npy(args.inputs[k]);
     const TensorDesc& desc = *interp.input_desc(i);
     const auto expected_dtype = static_cast<DType>(desc.dtype);
     const auto expected_shape = desc_shape(desc);
     if (array.dtype != expected_dtype || array.shape != expected_shape)
       throw std::runtime_error(
-          args.inputs[i] + ": input " + std::to_string(i) + " expects " + dtype_name(expected_dtype) +
+          args.inputs[k] + ": input " + std::to_string(i) + " expects " + dtype_name(expected_dtype) +
           " " + shape_string(expected_shape) + ", got " + dtype_name(array.dtype) + " " +
           shape_string(array.shape));
-    inputs.push_back(std::move(array.data));
+    runs[k / interp.input_count()].push_back(std::move(array.data));
   }
-  return inputs;
+  return runs;
+}
+
+// What `mote run` measured: every run's outputs; timings and arena figures of run 0.
+struct RunOutcome {
+  std::vector<std::vector<std::vector<uint8_t>>> outputs;  // per run, per output
+  std::vector<double> op_seconds;
+  std::vector<uint64_t> op_instructions;
+  double total_seconds = 0;
+  uint64_t total_instructions = 0;
+  std::optional<DeviceRunResult> device_memory;  // the device's arena figures
+};
+
+// The runs, in order, in one loaded program (host) or one boot of the device, so that a
+// stateful program's state carries from run to run.
+RunOutcome execute_runs(const RunArgs& args, LoadedProgram& program,
+                        const std::vector<std::vector<std::vector<uint8_t>>>& inputs) {
+  const Interpreter& interp = program.interpreter();
+  RunOutcome outcome;
+  if (args.device == "host") {
+    for (size_t r = 0; r < inputs.size(); ++r) {
+      HostRunResult result = run_on_host(program, inputs[r]);
+      outcome.outputs.push_back(std::move(result.outputs));
+      if (r != 0) continue;
+      outcome.op_seconds = std::move(result.op_seconds);
+      outcome.total_seconds = result.total_seconds;
+    }
+    return outcome;
+  }
+  DeviceRunResult result = run_sequence_on_device(args.device, args.program, inputs, interp.output_count());
+  outcome.outputs.push_back(std::move(result.outputs));
+  for (auto& later : result.later_outputs) outcome.outputs.push_back(std::move(later));
+  for (const auto& outputs : outcome.outputs)
+    if (outputs.size() != interp.output_count())
+      throw std::runtime_error(args.device + ": runner returned " + std::to_string(outputs.size()) +
+                               " outputs, expected " + std::to_string(interp.output_count()));
+  outcome.op_instructions = std::move(result.op_instructions);
+  outcome.total_instructions = result.total_instructions;
+  outcome.device_memory.emplace();
+  outcome.device_memory->arena_given_bytes = result.arena_given_bytes;
+  outcome.device_memory->arena_used_bytes = result.arena_used_bytes;
+  return outcome;
 }
 
 void prepare_output_dir(const std::string& dir) {
@@ -434,49 +481,35 @@ int run_run(const RunArgs& args) {
   if (args.arena_bytes >= 0) arena = static_cast<uint64_t>(args.arena_bytes);
   LoadedProgram program(bytes, args.program, arena);
   Interpreter& interp = program.interpreter();
-  const std::vector<std::vector<uint8_t>> inputs = read_inputs(args, interp);
+  const std::vector<std::vector<std::vector<uint8_t>>> inputs = read_inputs(args, interp);
   prepare_output_dir(args.output_dir);
 
   const bool on_host = args.device == "host";
-  std::vector<std::vector<uint8_t>> outputs;
-  std::vector<double> op_seconds;
-  std::vector<uint64_t> op_instructions;
-  double total_seconds = 0;
-  uint64_t total_instructions = 0;
-  std::optional<DeviceRunResult> device_memory;  // the device's arena figures
-  if (on_host) {
-    HostRunResult result = run_on_host(program, inputs);
-    outputs = std::move(result.outputs);
-    op_seconds = std::move(result.op_seconds);
-    total_seconds = result.total_seconds;
-  } else {
-    DeviceRunResult result = run_on_device(args.device, args.program, inputs, interp.output_count());
-    if (result.outputs.size() != interp.output_count())
-      throw std::runtime_error(args.device + ": runner returned " +
-                               std::to_string(result.outputs.size()) + " outputs, expected " +
-                               std::to_string(interp.output_count()));
-    outputs = std::move(result.outputs);
-    op_instructions = std::move(result.op_instructions);
-    total_instructions = result.total_instructions;
-    device_memory.emplace();
-    device_memory->arena_given_bytes = result.arena_given_bytes;
-    device_memory->arena_used_bytes = result.arena_used_bytes;
-  }
+  RunOutcome outcome = execute_runs(args, program, inputs);
+  const std::vector<double>& op_seconds = outcome.op_seconds;
+  const std::vector<uint64_t>& op_instructions = outcome.op_instructions;
+  const double total_seconds = outcome.total_seconds;
+  const uint64_t total_instructions = outcome.total_instructions;
+  const std::optional<DeviceRunResult>& device_memory = outcome.device_memory;
 
-  // Write all outputs (all or none, see write_files_atomically) before reporting.
+  // Write all outputs (all or none, see write_files_atomically) before reporting: out<j>.npy,
+  // or with several runs out<j>.run<r>.npy.
   std::vector<NpyArray> arrays;
   std::vector<std::string> paths;
   std::vector<std::vector<uint8_t>> files;
-  for (uint32_t j = 0; j < interp.output_count(); ++j) {
-    const TensorDesc& desc = *interp.output_desc(j);
-    if (outputs[j].size() != desc.bytes)
-      throw std::runtime_error(args.device + ": output " + std::to_string(j) + " has " +
-                               std::to_string(outputs[j].size()) + " bytes, expected " +
-                               std::to_string(desc.bytes));
-    NpyArray array{static_cast<DType>(desc.dtype), desc_shape(desc), std::move(outputs[j])};
-    paths.push_back((fs::path(args.output_dir) / ("out" + std::to_string(j) + ".npy")).string());
-    files.push_back(encode_npy(array));
-    arrays.push_back(std::move(array));
+  for (size_t r = 0; r < outcome.outputs.size(); ++r) {
+    std::vector<std::vector<uint8_t>>& outputs = outcome.outputs[r];
+    for (uint32_t j = 0; j < interp.output_count(); ++j) {
+      const TensorDesc& desc = *interp.output_desc(j);
+      if (outputs[j].size() != desc.bytes)
+        throw std::runtime_error(args.device + ": output " + std::to_string(j) + " has " +
+                                 std::to_string(outputs[j].size()) + " bytes, expected " + std::to_string(desc.bytes));
+      NpyArray array{static_cast<DType>(desc.dtype), desc_shape(desc), std::move(outputs[j])};
+      const std::string run = args.runs > 1 ? ".run" + std::to_string(r) : "";
+      paths.push_back((fs::path(args.output_dir) / ("out" + std::to_string(j) + run + ".npy")).string());
+      files.push_back(encode_npy(array));
+      arrays.push_back(std::move(array));
+    }
   }
   std::vector<const std::vector<uint8_t>*> contents;
   for (const auto& file : files) contents.push_back(&file);
@@ -497,9 +530,9 @@ int run_run(const RunArgs& args) {
       ops.push_back(op);
     }
     json outs = json::array();
-    for (size_t j = 0; j < arrays.size(); ++j)
-      outs.push_back({{"index", j}, {"path", paths[j]}, {"dtype", dtype_name(arrays[j].dtype)},
-                      {"shape", arrays[j].shape}});
+    for (size_t k = 0; k < arrays.size(); ++k)
+      outs.push_back({{"index", k % interp.output_count()}, {"run", k / interp.output_count()}, {"path", paths[k]},
+                      {"dtype", dtype_name(arrays[k].dtype)}, {"shape", arrays[k].shape}});
     json out = {{"program", args.program},
                 {"device", args.device},
                 {"arena_bytes", h.arena_bytes},
@@ -532,10 +565,11 @@ int run_run(const RunArgs& args) {
   }
 
   std::cout << args.program << " on " << args.device << "\n";
-  for (size_t j = 0; j < arrays.size(); ++j)
-    std::cout << "  output " << j << "  " << dtype_name(arrays[j].dtype) << " "
-              << shape_string(arrays[j].shape) << " -> " << paths[j] << "\n      "
-              << output_preview(arrays[j]) << "\n";
+  for (size_t k = 0; k < arrays.size(); ++k)
+    std::cout << (args.runs > 1 ? "  run " + std::to_string(k / interp.output_count()) : std::string())
+              << "  output " << k % interp.output_count() << "  " << dtype_name(arrays[k].dtype) << " "
+              << shape_string(arrays[k].shape) << " -> " << paths[k] << "\n      " << output_preview(arrays[k])
+              << "\n";
   std::cout << "  arena    " << with_commas(h.arena_bytes) << " bytes (lower bound "
             << with_commas(h.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(summary.weights_bytes) << " bytes, program "
@@ -799,6 +833,9 @@ int run_cli(int argc, char** argv) {
   run_cmd->add_option("--device", run_args.device, "host, " + target_list(true, "qemu-"));
   run_cmd->add_option("--arena-bytes", run_args.arena_bytes,
                       "Give the runtime this many arena bytes instead of the planned size (host)");
+  run_cmd->add_option("--runs", run_args.runs,
+                      "Run the program this many times in one load, in order (a model's state carries over); "
+                      "--input then lists each run's inputs in turn, outputs go to out<j>.run<r>.npy");
   run_cmd->add_flag("--json", run_args.json, "Print results as one JSON object");
 
   std::string inspect_path;

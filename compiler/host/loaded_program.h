@@ -2,7 +2,9 @@
 // calibration, accuracy checks) and the CLI (`mote run`, `inspect`, `size`) run or read a
 // program on the host: the bytes are copied into 16-byte-aligned memory with an arena of
 // their own and verified by the same loader, and run with the same kernels
-// (kernels/all_kernels.h), as on a device.
+// (kernels/all_kernels.h), as on a device. A stateful program keeps its state from one
+// run() to the next on the same LoadedProgram (interpreter().reset_state() restarts it);
+// load fills the state after the arena fill.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 // partial output file. Plus the --json contracts of compile/run/inspect.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "npy.h"
+#include "ops/tflite_builder.h"
 #include "test_util.h"
 
 namespace mote::testing {
@@ -158,6 +160,67 @@ TEST_F(Cli, RunWritesOutputsAndJson) {
 TEST_F(Cli, RunWrongInputCount) {
   const CommandResult r = run_mote(run_args(input_) + " --input " + shell_quote(input_));
   expect_one_line_error(r, {"expects 1 input", "got 2"});
+}
+
+// A stateful model (y = x + acc; acc = y, a TFLite resource variable): `mote compile`
+// states the bytes kept between runs, and `mote run --runs R` runs the program R times in
+// one load, so the outputs are running sums.
+TEST_F(Cli, RunWithSeveralRunsCarriesStateOver) {
+  using B = fb::BuiltinOperator;
+  ModelSpec m;
+  m.tensors = {TensorSpec("x", {1, 4}), TensorSpec("acc_handle", {}, fb::TensorType::RESOURCE),
+               TensorSpec("acc", {1, 4}), TensorSpec("y", {1, 4})};
+  OpSpec handle;
+  handle.code = op_code(B::VAR_HANDLE);
+  handle.outputs = {1};
+  handle.options_type = fb::BuiltinOptions::VarHandleOptions;
+  handle.options = [](flatbuffers::FlatBufferBuilder& b) {
+    return fb::CreateVarHandleOptions(b, 0, b.CreateString("acc")).Union();
+  };
+  OpSpec read, add, assign;
+  read.code = op_code(B::READ_VARIABLE);
+  read.inputs = {1};
+  read.outputs = {2};
+  add.code = op_code(B::ADD);
+  add.inputs = {0, 2};
+  add.outputs = {3};
+  assign.code = op_code(B::ASSIGN_VARIABLE);
+  assign.inputs = {1, 3};
+  m.ops = {handle, read, add, assign};
+  m.inputs = {0};
+  m.outputs = {3};
+  const std::string model = dir_.file("acc.tflite"), program = dir_.file("acc.mote");
+  write_bytes(model, build_model(m));
+  const CommandResult compiled = run_mote("compile " + shell_quote(model) + " -o " + shell_quote(program) + " --json");
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  EXPECT_EQ(nlohmann::json::parse(compiled.out)["state_bytes"], 16);
+  const CommandResult text = run_mote("compile " + shell_quote(model) + " -o " + shell_quote(dir_.file("again.mote")));
+  EXPECT_NE(text.out.find("  state    16 bytes of the arena kept between runs"), std::string::npos) << text.out;
+
+  std::string inputs;
+  for (int r = 0; r < 3; ++r) {
+    NpyArray x{DType::kFloat32, {1, 4}, {}};
+    const std::vector<float> values = {1.0f + r, -2.0f, 0.5f * r, 100.0f};
+    x.data.resize(16);
+    std::memcpy(x.data.data(), values.data(), 16);
+    write_npy(dir_.file("x" + std::to_string(r) + ".npy"), x);
+    inputs += " --input " + shell_quote(dir_.file("x" + std::to_string(r) + ".npy"));
+  }
+  const CommandResult ran = run_mote("run " + shell_quote(program) + " --runs 3" + inputs + " --output-dir " +
+                                     shell_quote(dir_.file("runs")) + " --json");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(nlohmann::json::parse(ran.out)["memory"]["arena_state_bytes"], 16);
+  const std::vector<std::vector<float>> sums = {{1, -2, 0, 100}, {3, -4, 0.5f, 200}, {6, -6, 1.5f, 300}};
+  for (int r = 0; r < 3; ++r) {
+    const NpyArray y = read_npy(dir_.file("runs/out0.run" + std::to_string(r) + ".npy"));
+    ASSERT_EQ(y.data.size(), 16u);
+    float got[4];
+    std::memcpy(got, y.data.data(), 16);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], sums[r][i]) << "run " << r << " element " << i;
+  }
+  expect_one_line_error(run_mote("run " + shell_quote(program) + " --runs 2" + inputs + " --output-dir " +
+                                 shell_quote(dir_.file("runs2"))),
+                        {"expects 1 input(s) x 2 runs, got 3 --input"});
 }
 
 TEST_F(Cli, RunWrongInputShape) {
