@@ -224,7 +224,9 @@ std::vector<std::vector<size_t>> BasicGraph<OpT>::order_edges() const {
       for (int t : *ids) {
         if (t == kNoTensor || !tensors[static_cast<size_t>(t)].is_persistent) continue;
         const auto found = last_touch.find(t);
-        if (found != last_touch.end() && found->second != k) after[k].push_back(found->second);
+        const bool listed = found != last_touch.end() &&
+                            std::find(after[k].begin(), after[k].end(), found->second) != after[k].end();
+        if (found != last_touch.end() && found->second != k && !listed) after[k].push_back(found->second);
         last_touch[t] = k;
       }
     }

@@ -167,5 +167,50 @@ TEST(OpOrder, CompileRunsBranchesOneAfterTheOther) {
   EXPECT_EQ(compiled.report.ops[2].name, "big2");
 }
 
+// State (a persistent tensor S, TFLite resource variable) is read and written by copy
+// nodes with no data edge between them: r = S (read), a = x + x, S = x (assign),
+// y = r + a (a small result). Reading S last would hold r only for the final op, so the
+// lowest-peak order without the state edges runs the read after the assignment, and
+// would read the new value. The order kept follows Graph::order_edges(): the read stays
+// before the assignment, and the init node (S = c, run on the first run only) first.
+TEST(OpOrder, KeepsStateAccessesAndInitNodesInTheirOrder) {
+  ir::Graph g;
+  const int x = activation(g, "x", 1024);
+  g.inputs = {x};
+  ir::Tensor state;
+  state.name = "S";
+  state.shape = {1, 1024};
+  state.is_persistent = true;
+  const int s = g.add_tensor(std::move(state));
+  const int c = g.add_constant("c", DType::kFloat32, {1, 1024}, std::vector<uint8_t>(4096, 0));
+  auto node = [&](ir::Op op, const std::string& name, std::vector<int> inputs, int output) {
+    ir::Node n;
+    n.name = name;
+    n.op = op;
+    n.inputs = std::move(inputs);
+    n.outputs = {output};
+    g.nodes.push_back(std::move(n));
+  };
+  const int r = activation(g, "r", 1024), a = activation(g, "a", 1024), y = activation(g, "y", 16);
+  node(ir::Op::kCopy, "init", {c}, s);
+  node(ir::Op::kCopy, "read", {s}, r);
+  node(ir::Op::kAdd, "double", {x, x}, a);
+  node(ir::Op::kCopy, "assign", {x}, s);
+  node(ir::Op::kAdd, "sum", {r, a}, y);
+  g.outputs = {y};
+  g.init_nodes = 1;
+
+  const std::vector<std::vector<size_t>> edges = g.order_edges();
+  EXPECT_EQ(edges[1], (std::vector<size_t>{0}));     // after the init node, which wrote S
+  EXPECT_EQ(edges[2], (std::vector<size_t>{0}));     // after the init node
+  EXPECT_EQ(edges[3], (std::vector<size_t>{0, 1}));  // the assignment after the read
+
+  const schedule::OrderResult found = schedule::min_peak_order(g);
+  EXPECT_TRUE(found.exact);
+  EXPECT_EQ(found.order, (std::vector<size_t>{0, 1, 2, 3, 4}));
+  // What the edges forbid would have been cheaper: read after the assignment.
+  EXPECT_LT(schedule::peak_live_bytes(g, {0, 2, 3, 1, 4}), found.peak);
+}
+
 }  // namespace op_order_test
 }  // namespace mote

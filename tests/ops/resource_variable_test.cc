@@ -15,6 +15,7 @@
 #include "all_kernels.h"
 #include "common/error.h"
 #include "compiler.h"
+#include "emit/c_emitter.h"
 #include "mote/interpreter.h"
 #include "mote/mote.h"
 #include "ops/op_test.h"
@@ -277,6 +278,29 @@ TEST(ResourceVariable, TheProgramMarksStateAndInitOps) {
     EXPECT_EQ(t.bytes, 16u);
   }
   EXPECT_EQ(persistent, 1u);
+}
+
+// --emit-c carries the state: the header defines <MODEL>_STATE_BYTES and says the arena
+// must stay the context's; the provenance comment counts the init ops.
+TEST(ResourceVariable, GeneratedSourcesStateTheStateBytes) {
+  TempDir dir;
+  EmitCInput input;
+  input.program = compile_spec(dir, "state_emit", accumulator({1, 2, 3, 4}));
+  input.model_file_name = "state_emit.tflite";
+  input.model_sha256 = std::string(64, '0');
+  input.target = "host";
+  const std::vector<GeneratedFile> files = emit_c_sources(input);
+  bool header_seen = false;
+  for (const GeneratedFile& f : files) {
+    EXPECT_NE(f.text.find("State:   16 of the arena bytes kept between runs; 1 init ops run on the first run only"),
+              std::string::npos)
+        << f.name;
+    if (f.name != "state_emit_model.h") continue;
+    header_seen = true;
+    EXPECT_NE(f.text.find("#define STATE_EMIT_STATE_BYTES 16u"), std::string::npos) << f.text;
+    EXPECT_NE(f.text.find("STATE_EMIT_STATE_BYTES of it hold state between mote_run() calls"), std::string::npos);
+  }
+  EXPECT_TRUE(header_seen);
 }
 
 // The planner never lets another buffer share the state's bytes: a run's temporaries
