@@ -163,6 +163,47 @@ TEST(ResourceVariable, DelayLineReadsBeforeItAssignsInEveryDtype) {
                                     0.0f));
 }
 
+// A streaming model's ring of past frames, int8: ring = [frame t-2, t-1, t]; each run
+// reads it, drops the oldest frame (SLICE), appends x (CONCATENATION on axis 1) and
+// assigns the result back, which is also the output. The first runs show the fill (the
+// zero point, -3) in the frames not yet seen.
+TEST(ResourceVariable, RingOfPastFramesInt8) {
+  ModelSpec m;
+  const float scale = 0.5f;
+  const int64_t zp = -3;
+  m.tensors = {quantized("x", {1, 1, 4}, fb::TensorType::INT8, scale, zp),
+               resource("ring_handle"),
+               quantized("ring", {1, 3, 4}, fb::TensorType::INT8, scale, zp),
+               TensorSpec("begin", {3}, fb::TensorType::INT32, bytes_of(std::vector<int32_t>{0, 1, 0})),
+               TensorSpec("size", {3}, fb::TensorType::INT32, bytes_of(std::vector<int32_t>{1, 2, 4})),
+               quantized("recent", {1, 2, 4}, fb::TensorType::INT8, scale, zp),
+               quantized("frames", {1, 3, 4}, fb::TensorType::INT8, scale, zp)};
+  OpSpec slice;
+  slice.code = op_code(B::SLICE);
+  slice.inputs = {2, 3, 4};
+  slice.outputs = {5};
+  OpSpec concat;
+  concat.code = op_code(B::CONCATENATION);
+  concat.inputs = {5, 0};
+  concat.outputs = {6};
+  concat.options_type = fb::BuiltinOptions::ConcatenationOptions;
+  concat.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateConcatenationOptions(b, 1).Union(); };
+  m.ops = {var_handle(1, "ring"), read_variable(1, 2), slice, concat, assign_variable(1, 6)};
+  m.inputs = {0};
+  m.outputs = {6};
+  std::vector<int8_t> ring(12, static_cast<int8_t>(zp));
+  std::vector<OpSample> samples;
+  for (int t = 0; t < 5; ++t) {
+    std::vector<int8_t> x(4);
+    for (int i = 0; i < 4; ++i) x[static_cast<size_t>(i)] = static_cast<int8_t>(t * 10 + i - 20);
+    std::vector<int8_t> next(ring.begin() + 4, ring.end());
+    next.insert(next.end(), x.begin(), x.end());
+    ring = next;
+    samples.push_back({{bytes_of(x)}, {bytes_of(ring)}});
+  }
+  expect_op_sequence("resource_variable_ring_s8", m, samples);
+}
+
 // before = v (the previous run's x); v = x; after = v (this run's x): reads and the
 // assignment between them keep their order.
 TEST(ResourceVariable, ReadAssignReadKeepsItsOrder) {

@@ -73,8 +73,10 @@ class Interpreter {
   Status run(const ProfileHook* hook = nullptr);
 
   // Restarts a stateful program: its persistent tensors return to their initial value
-  // (load() does the same) and the next run() executes the init ops again. kNotLoaded
-  // if load() did not succeed; a no-op for a program without state.
+  // (load() does the same) and the next run() executes the init ops again, so it equals
+  // the first run after load(). (TFLite Micro's MicroInterpreter::Reset() refills the
+  // variables but leaves CALL_ONCE done.) kNotLoaded if load() did not succeed; a no-op
+  // for a program without state.
   Status reset_state();
   // Arena bytes held by persistent tensors (kept between runs); 0 when not loaded.
   uint32_t state_bytes() const;
