@@ -197,12 +197,17 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
   kernels_ = kernels.entries;
   kernel_count_ = kernels.count;
   loaded_ = true;
-  (void)reset_state();  // kOk: loaded_ is set
+  restore_state();
   return Status::kOk;
 }
 
 Status Interpreter::reset_state() {
   if (!loaded_) return Status::kNotLoaded;
+  restore_state();
+  return Status::kOk;
+}
+
+void Interpreter::restore_state() {
   const auto* tensors = reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset);
   const uint8_t* params = program_ + header_->params_offset;
   for (uint32_t i = 0; i < header_->tensor_count; ++i) {
@@ -218,7 +223,6 @@ Status Interpreter::reset_state() {
     memset(arena_ + t.offset, static_cast<uint8_t>(zero_point), t.bytes);
   }
   init_pending_ = header_->init_op_count != 0;
-  return Status::kOk;
 }
 
 uint32_t Interpreter::state_bytes() const {

@@ -111,6 +111,8 @@ class Interpreter {
 
  private:
   const char* string_at(uint32_t offset) const;
+  // Fills every persistent tensor with its initial bytes and arms the init ops.
+  void restore_state();
   const uint32_t* io_list(const OpDesc& op) const;
 
   const uint8_t* program_ = nullptr;
