@@ -639,6 +639,8 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
                 {"arena_bytes", h.arena_bytes},
                 {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
                 {"weights_bytes", summary.weights_bytes},
+                {"state_bytes", interp.state_bytes()},
+                {"init_op_count", h.init_op_count},
                 {"macs", summary.macs},
                 {"kernels", summary.kernels},
                 {"inputs", ins},
@@ -652,7 +654,11 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
             << "  arena    " << with_commas(h.arena_bytes) << " bytes (lower bound "
             << with_commas(h.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(summary.weights_bytes) << " bytes, "
-            << with_commas(summary.macs) << " MACs\n  kernels ";
+            << with_commas(summary.macs) << " MACs\n";
+  if (interp.state_bytes() != 0 || h.init_op_count != 0)
+    std::cout << "  state    " << with_commas(interp.state_bytes()) << " bytes of the arena kept between runs; the first "
+              << h.init_op_count << " ops run on the first run only\n";
+  std::cout << "  kernels ";
   for (const auto& k : summary.kernels) std::cout << " " << k;
   std::cout << "\n";
   for (uint32_t k = 0; k < interp.op_count(); ++k)

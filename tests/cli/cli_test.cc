@@ -218,6 +218,11 @@ TEST_F(Cli, RunWithSeveralRunsCarriesStateOver) {
     std::memcpy(got, y.data.data(), 16);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], sums[r][i]) << "run " << r << " element " << i;
   }
+  const CommandResult inspected = run_mote("inspect " + shell_quote(program) + " --json");
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+  EXPECT_EQ(nlohmann::json::parse(inspected.out)["state_bytes"], 16);
+  EXPECT_EQ(nlohmann::json::parse(inspected.out)["init_op_count"], 0);
+  EXPECT_EQ(nlohmann::json::parse(inspected.out)["format_version"], "1.1");
   expect_one_line_error(run_mote("run " + shell_quote(program) + " --runs 2" + inputs + " --output-dir " +
                                  shell_quote(dir_.file("runs2"))),
                         {"expects 1 input(s) x 2 runs, got 3 --input"});
