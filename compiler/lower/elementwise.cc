@@ -5,6 +5,7 @@
 // then decides only the kernel and the parameter struct it fills: float32 kernels take
 // the attributes as they are, the integer ones (int8, int16) their fixed-point form,
 // derived as TFLite Micro derives it (quantization.h).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -204,13 +205,13 @@ LoweredOp lower_div(const NodeLowering& l) {
                "only without quantization");
     }
     check_binary(l);
-    const double lo = l.node().get_float("act_min", -std::numeric_limits<double>::infinity());
-    const double hi = l.node().get_float("act_max", std::numeric_limits<double>::infinity());
-    const auto to_int32 = [](double v) {
-      return static_cast<int32_t>(std::fmax(std::fmin(std::ceil(v), double{INT32_MAX}), double{INT32_MIN}));
-    };
-    if (std::isnan(lo) || std::isnan(hi) || lo > hi) l.fail("fused activation range is empty or NaN");
-    return lowered(KernelId::kDivS32, params_bytes(DivS32Params{to_int32(lo), to_int32(std::floor(hi))}));
+    // The fused activation: the int32 values within [act_min, act_max].
+    float lo = 0, hi = 0;
+    l.act(&lo, &hi);
+    const auto saturate = [](double v) { return static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX})); };
+    const DivS32Params p{saturate(std::ceil(lo)), saturate(std::floor(hi))};
+    if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
+    return lowered(KernelId::kDivS32, params_bytes(p));
   }
   const DType dtype = check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kDivF32);

@@ -40,7 +40,7 @@ inline int8_t ref_div_s8(const DivS8Ref& p, int8_t a, int8_t b) {
     if (next > INT32_MAX || next < INT32_MIN) break;
     ++headroom;
   }
-  const int32_t unscaled = ref_srdhm(wrap32(static_cast<i128>(n) << headroom), inv);
+  const int32_t unscaled = ref_srdhm(wrap32(static_cast<i128>(n) * (static_cast<i128>(1) << headroom)), inv);
   const int total_shift = p.shift - recip_shift - headroom;
   const int32_t x = ref_srdhm(unscaled, p.multiplier);
   // RoundingDivideByPOT(x, -total_shift), gemmlowp's form.
