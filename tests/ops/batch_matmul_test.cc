@@ -235,6 +235,29 @@ TEST(BatchMatMul, Int16EveryAdjAndBroadcast) {
   }
 }
 
+TEST(BatchMatMul, Int8ConstantLhs) {
+  // Weights on the left (a constant lhs) against a computed rhs, read transposed.
+  const Case c{{4, 3}, {2, 5, 3}, false, true, {2, 4, 5}};
+  const QuantCase q{0.03f, 7, 0.02f, -9, 0.04f, -1};
+  int32_t multiplier, shift;
+  ref_quantize_multiplier(static_cast<double>(q.l_scale) * static_cast<double>(q.r_scale) / static_cast<double>(q.o_scale),
+                          &multiplier, &shift);
+  std::mt19937 rng(9);
+  std::vector<int8_t> lhs(elements(c.lhs)), rhs(elements(c.rhs)), out;
+  for (int8_t& v : lhs) v = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+  for (int8_t& v : rhs) v = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+  for_each_output(c, [&](int32_t k_count, auto l_at, auto r_at) {
+    int32_t total = 0;
+    for (int32_t k = 0; k < k_count; ++k) total += (lhs[l_at(k)] - q.l_zp) * (rhs[r_at(k)] - q.r_zp);
+    out.push_back(static_cast<int8_t>(ref_clamp(int64_t{ref_mbqm(total, multiplier, shift)} + q.o_zp, -128, 127)));
+  });
+  expect_op_outputs("batch_matmul_s8_const_lhs",
+                    matmul_model(quantized("lhs", c.lhs, TensorType::INT8, q.l_scale, q.l_zp, bytes_of(lhs)),
+                                 quantized("rhs", c.rhs, TensorType::INT8, q.r_scale, q.r_zp),
+                                 quantized("out", c.out, TensorType::INT8, q.o_scale, q.o_zp), c.adj_x, c.adj_y),
+                    {{{bytes_of(rhs)}, {bytes_of(out)}}});
+}
+
 TEST(BatchMatMul, RefusesWhatTfliteMicroDoesNotRun) {
   const auto f32 = [](const char* n, Shape s) { return TensorSpec(n, std::move(s)); };
   EXPECT_EQ(op_error("bmm_rank6", matmul_model(f32("lhs", {1, 1, 1, 1, 2, 3}), f32("rhs", {3, 2}),
