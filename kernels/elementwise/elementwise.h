@@ -104,10 +104,11 @@ struct QuantMulParams {
 //     q   = srdhm(srdhm(n * 2^h, inv), output_multiplier)
 //     e   = r + h - output_shift
 //     out = clamp(output_zero_point + rounding_divide_by_pot(q, e), act_min, act_max)
-//   e reaches 32 and more (e.g. n = 0 and d >= 2^(output_shift + 1)), where TFLite's
-//   RoundingDivideByPOT shifts by 32 or more: there the mask (2^e - 1 truncated to 32
-//   bits) is all ones and the shift (an Arm ASR) gives the sign, so q >= 0 -> 1 and
-//   q < 0 -> -1, as TFLM computes it on a Cortex-M (0 / d gives the zero point plus 1).
+//   e reaches 32 and more (e.g. n = 0 and d >= 2^(output_shift + 1)), where gemmlowp's
+//   RoundingDivideByPOT asserts e <= 31 (compiled out with NDEBUG) and shifts by 32 or
+//   more: there the mask (2^e - 1 truncated to 32 bits) is all ones and the shift (an
+//   Arm ASR) gives the sign, so q >= 0 -> 1 and q < 0 -> -1, as a TFLM release build
+//   computes it on a Cortex-M (0 / d gives the zero point plus 1, on any host too).
 //   A zero divisor (b == input2_zero_point), which TFLite leaves undefined, runs the same
 //   arithmetic with clz(0) = 32 (r = -1, inv of -1), as TFLM does on a Cortex-M.
 //   check(): zero points and act range in int8, multiplier >= 0, output_shift in
