@@ -108,7 +108,8 @@ struct QuantMulParams {
 //   RoundingDivideByPOT asserts e <= 31 (compiled out with NDEBUG) and shifts by 32 or
 //   more: there the mask (2^e - 1 truncated to 32 bits) is all ones and the shift (an
 //   Arm ASR) gives the sign, so q >= 0 -> 1 and q < 0 -> -1, as a TFLM release build
-//   computes it on a Cortex-M (0 / d gives the zero point plus 1, on any host too).
+//   computes it on a Cortex-M (0 / d gives the zero point plus 1, on any host too; for
+//   q != 0 an x86 or WebAssembly build shifts by e - 32 instead, as TFLite does there).
 //   A zero divisor (b == input2_zero_point), which TFLite leaves undefined, runs the same
 //   arithmetic with clz(0) = 32 (r = -1, inv of -1), as TFLM does on a Cortex-M.
 //   check(): zero points and act range in int8, multiplier >= 0, output_shift in
