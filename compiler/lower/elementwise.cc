@@ -198,7 +198,12 @@ LoweredOp lower_mul(const NodeLowering& l) {
 // s_a / (s_b * s_out) widened to double (elementwise.h has the arithmetic).
 LoweredOp lower_div(const NodeLowering& l) {
   l.expect_io(2, 2, 1);
-  if (l.input(0).dtype == DType::kInt32) {
+  const DType dtype = l.input(0).dtype;
+  if (dtype != DType::kFloat32 && dtype != DType::kInt32 && dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32, int32 or int8 (TensorFlow Lite Micro's div)");
+  }
+  if (dtype == DType::kInt32) {
     for (size_t i = 0; i < 2; ++i) {
       if (!l.input(i).quant.empty())
         l.fail(l.label(l.input(i), "input") + " is a quantized int32 tensor; TensorFlow Lite Micro divides int32 "
@@ -213,12 +218,8 @@ LoweredOp lower_div(const NodeLowering& l) {
     if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
     return lowered(KernelId::kDivS32, params_bytes(p));
   }
-  const DType dtype = check_binary(l);
+  check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kDivF32);
-  if (dtype != DType::kInt8) {
-    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
-           ", expected float32, int32 or int8 (TensorFlow Lite Micro's div)");
-  }
   const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
   QuantMulParams p{};
   p.input1_zero_point = a_q.zero_point;

@@ -123,6 +123,10 @@ LoweredOp lower_batch_matmul(const NodeLowering& l) {
   const ir::Tensor& a = l.input(0);
   const ir::Tensor& b = l.input(1);
   const ir::Tensor& out = l.output(0);
+  if (a.dtype != DType::kFloat32 && a.dtype != DType::kInt8 && a.dtype != DType::kInt16) {
+    l.fail(l.label(a, "A") + " has dtype " + dtype_name(a.dtype) +
+           ", expected float32, int8 or int16 (TensorFlow Lite Micro's batch_matmul)");
+  }
   l.expect_min_rank(a, "A", 2);
   l.expect_min_rank(b, "B", 2);
   l.expect_dtype(b, "B", a.dtype);

@@ -283,6 +283,10 @@ TEST(BatchMatMul, RefusesWhatTfliteMicroDoesNotRun) {
   EXPECT_EQ(op_error("bmm_out", matmul_model(f32("lhs", {2, 3}), f32("rhs", {3, 4}), f32("out", {2, 3}), false,
                                              false)),
             "bmm_out.tflite: operator 0 (BATCH_MATMUL): output 'out' has shape [2,3], expected [2,4]");
+  const auto s32 = [](const char* n, Shape s) { return TensorSpec(n, std::move(s), TensorType::INT32); };
+  EXPECT_EQ(op_error("bmm_s32", matmul_model(s32("lhs", {2, 3}), s32("rhs", {3, 2}), s32("out", {2, 2}), false, false)),
+            "node 'out' (batch_matmul): A 'lhs' has dtype int32, expected float32, int8 or int16 (TensorFlow Lite "
+            "Micro's batch_matmul)");
   const auto s16 = [](const char* n, Shape s, int64_t zp) {
     return quantized(n, std::move(s), TensorType::INT16, 0.01f, zp);
   };

@@ -228,6 +228,11 @@ TEST(Div, RefusesWhatTfliteMicroDoesNotRun) {
   EXPECT_EQ(op_error("div_s16", div_model(s16("a"), s16("b"), s16("y"), none)),
             "node 'y' (div): input 'a' has dtype int16, expected float32, int32 or int8 (TensorFlow Lite Micro's "
             "div)");
+  EXPECT_EQ(op_error("div_u8", div_model(quantized("a", s, TensorType::UINT8, 0.1f, 128),
+                                        quantized("b", s, TensorType::UINT8, 0.1f, 128),
+                                        quantized("y", s, TensorType::UINT8, 0.1f, 128), none)),
+            "node 'y' (div): input 'a' has dtype uint8, expected float32, int32 or int8 (TensorFlow Lite Micro's "
+            "div)");
   EXPECT_EQ(op_error("div_mixed", div_model(s8("a"), TensorSpec("b", s), s8("y"), none)),
             "node 'y' (div): b 'b' has dtype float32, expected int8");
   EXPECT_EQ(op_error("div_s32_quantized",
