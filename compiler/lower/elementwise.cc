@@ -5,6 +5,7 @@
 // then decides only the kernel and the parameter struct it fills: float32 kernels take
 // the attributes as they are, the integer ones (int8, int16) their fixed-point form,
 // derived as TFLite Micro derives it (quantization.h).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -180,18 +181,8 @@ LoweredOp lower_add_sub(const NodeLowering& l) {
 LoweredOp lower_mul(const NodeLowering& l) {
   const DType dtype = check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kMulF32);
-  const ir::Tensor& a = l.input(0);
-  const ir::Tensor& b = l.input(1);
-  const ir::Tensor& out = l.output(0);
-  const TensorQuant a_q = per_tensor(l, a, "a");
-  const TensorQuant b_q = per_tensor(l, b, "b");
-  const TensorQuant out_q = per_tensor(l, out, "output");
+  const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
   const bool s8 = dtype == DType::kInt8;
-  if (!s8) {
-    expect_zero_point_zero(l, a, "a", a_q.zero_point);
-    expect_zero_point_zero(l, b, "b", b_q.zero_point);
-    expect_zero_point_zero(l, out, "output", out_q.zero_point);
-  }
   QuantMulParams p{};
   p.input1_zero_point = a_q.zero_point;
   p.input2_zero_point = b_q.zero_point;
@@ -202,10 +193,43 @@ LoweredOp lower_mul(const NodeLowering& l) {
   return lowered(s8 ? KernelId::kMulS8 : KernelId::kMulS16, params_bytes(p));
 }
 
+// div: float32 (the fused activation as it is); int32 without quantization, as TFLM
+// requires (the activation's bounds as integers); int8 with TFLM's multiplier, the float
+// s_a / (s_b * s_out) widened to double (elementwise.h has the arithmetic).
 LoweredOp lower_div(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const DType dtype = l.input(0).dtype;
+  if (dtype != DType::kFloat32 && dtype != DType::kInt32 && dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32, int32 or int8 (TensorFlow Lite Micro's div)");
+  }
+  if (dtype == DType::kInt32) {
+    for (size_t i = 0; i < 2; ++i) {
+      if (!l.input(i).quant.empty())
+        l.fail(l.label(l.input(i), "input") + " is a quantized int32 tensor; TensorFlow Lite Micro divides int32 "
+               "only without quantization");
+    }
+    check_binary(l);
+    // The fused activation: the int32 values within [act_min, act_max].
+    float lo = 0, hi = 0;
+    l.act(&lo, &hi);
+    const auto saturate = [](double v) { return static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX})); };
+    const DivS32Params p{saturate(std::ceil(lo)), saturate(std::floor(hi))};
+    if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
+    return lowered(KernelId::kDivS32, params_bytes(p));
+  }
   check_binary(l);
-  if (l.quantized()) fail_no_integer_kernel(l);
-  return binary_f32(l, KernelId::kDivF32);
+  if (!l.quantized()) return binary_f32(l, KernelId::kDivF32);
+  const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
+  QuantMulParams p{};
+  p.input1_zero_point = a_q.zero_point;
+  p.input2_zero_point = b_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  quantize_multiplier(static_cast<double>(a_q.scale / (b_q.scale * out_q.scale)), &p.output_multiplier,
+                      &p.output_shift);
+  expect_shift(l, p.output_shift, kDivS8MinShift, kDivS8MaxShift, "division");
+  act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+  return lowered(KernelId::kDivS8, params_bytes(p));
 }
 
 // clamp: min, max (double, default -inf/+inf). float32: the kernel's bounds as they are;

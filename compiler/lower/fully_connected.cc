@@ -1,5 +1,5 @@
 // Lowering of the matrix products: fully_connected on float32, int8 and int16
-// activations (int16 with int8 weights: TFLite "16x8"), batch_matmul on float32.
+// activations (int16 with int8 weights: TFLite "16x8"), batch_matmul on float32, int8 and int16.
 //
 // fully_connected runs one check on every dtype (check_fully_connected); the dtype then
 // decides only the kernel and the parameter struct it fills.
@@ -114,39 +114,64 @@ LoweredOp lower_fully_connected(const NodeLowering& l) {
   return lowered(KernelId::kFullyConnectedS16, params_with_arrays(p, {&r.multipliers, &r.shifts}), macs);
 }
 
-// batch_matmul (float32): A [..., M, K], B [..., K, N], their batch dims broadcast
-// (numpy), output [batch..., M, N].
+// batch_matmul: A [..., M, K], B [..., K, N] (attributes adj_a / adj_b, 0 or 1: the
+// operand's last two dims swapped), their batch dims broadcast (numpy), output
+// [batch..., M, N]. float32 with the fused activation; int8 and int16 (zero points 0)
+// with per-tensor quantization and TFLite's multiplier s_a * s_b / s_out in double.
 LoweredOp lower_batch_matmul(const NodeLowering& l) {
-  if (l.quantized()) fail_no_integer_kernel(l);
   l.expect_io(2, 2, 1);
   const ir::Tensor& a = l.input(0);
   const ir::Tensor& b = l.input(1);
   const ir::Tensor& out = l.output(0);
+  if (a.dtype != DType::kFloat32 && a.dtype != DType::kInt8 && a.dtype != DType::kInt16) {
+    l.fail(l.label(a, "A") + " has dtype " + dtype_name(a.dtype) +
+           ", expected float32, int8 or int16 (TensorFlow Lite Micro's batch_matmul)");
+  }
   l.expect_min_rank(a, "A", 2);
   l.expect_min_rank(b, "B", 2);
   l.expect_dtype(b, "B", a.dtype);
   l.expect_dtype(out, "output", a.dtype);
-  const int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back();
-  const int64_t n = b.shape.back();
-  if (b.shape[b.shape.size() - 2] != k) {
-    l.fail("A '" + a.name + "' " + shape_string(a.shape) + " and B '" + b.name + "' " +
-           shape_string(b.shape) + " disagree on K");
+  const int64_t adj_a = l.node().get_int("adj_a", 0), adj_b = l.node().get_int("adj_b", 0);
+  if ((adj_a != 0 && adj_a != 1) || (adj_b != 0 && adj_b != 1))
+    l.fail("adj_a " + std::to_string(adj_a) + " and adj_b " + std::to_string(adj_b) + " must be 0 or 1");
+  const size_t ra = a.shape.size(), rb = b.shape.size();
+  const int64_t m = a.shape[ra - 2 + adj_a], k = a.shape[ra - 1 - adj_a];
+  const int64_t b_k = b.shape[rb - 2 + adj_b], n = b.shape[rb - 1 - adj_b];
+  if (b_k != k) {
+    l.fail("A '" + a.name + "' " + shape_string(a.shape) + " and B '" + b.name + "' " + shape_string(b.shape) +
+           " disagree on K (adj_a " + std::to_string(adj_a) + ", adj_b " + std::to_string(adj_b) + ")");
   }
   ir::Shape batch;
-  if (!broadcast_shapes(ir::Shape(a.shape.begin(), a.shape.end() - 2),
-                        ir::Shape(b.shape.begin(), b.shape.end() - 2), &batch)) {
-    l.fail("batch dims of A " + shape_string(a.shape) + " and B " + shape_string(b.shape) +
-           " do not broadcast");
+  if (!broadcast_shapes(ir::Shape(a.shape.begin(), a.shape.end() - 2), ir::Shape(b.shape.begin(), b.shape.end() - 2),
+                        &batch)) {
+    l.fail("batch dims of A " + shape_string(a.shape) + " and B " + shape_string(b.shape) + " do not broadcast");
   }
   ir::Shape expected = batch;
   expected.push_back(m);
   expected.push_back(n);
   l.expect_shape(out, "output", expected);
-  expect_float32(l);
-  BatchMatMulParams p{};
-  l.act(&p.act_min, &p.act_max);
-  return lowered(KernelId::kBatchMatMulF32, params_bytes(p),
-                 static_cast<uint64_t>(ir::element_count(batch)) * static_cast<uint64_t>(m * n * k));
+  const uint64_t macs = static_cast<uint64_t>(ir::element_count(batch)) * static_cast<uint64_t>(m * n * k);
+  if (!l.quantized()) {
+    expect_float32(l);
+    BatchMatMulParams p{};
+    l.act(&p.act_min, &p.act_max);
+    p.adj_a = static_cast<int32_t>(adj_a);
+    p.adj_b = static_cast<int32_t>(adj_b);
+    return lowered(KernelId::kBatchMatMulF32, params_bytes(p), macs);
+  }
+  const DType dtype = activation_dtype(l);
+  const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "A", "B");
+  const bool s8 = dtype == DType::kInt8;
+  BatchMatMulQuantParams p{};
+  p.adj_a = static_cast<int32_t>(adj_a);
+  p.adj_b = static_cast<int32_t>(adj_b);
+  p.a_zero_point = a_q.zero_point;
+  p.b_zero_point = b_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  mul_multiplier(a_q.scale, b_q.scale, out_q.scale, &p.output_multiplier, &p.output_shift);
+  expect_shift(l, p.output_shift, kMinShift, s8 ? kMaxShift : kMaxShift64, "requantization");
+  act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+  return lowered(s8 ? KernelId::kBatchMatMulS8 : KernelId::kBatchMatMulS16, params_bytes(p), macs);
 }
 
 }  // namespace mote::lower

@@ -168,15 +168,8 @@ LoweredOp lower_squared_difference(const NodeLowering& l) {
   if (dtype != DType::kInt8 && dtype != DType::kInt16) {
     fail_dtype(l, dtype, "TensorFlow Lite Micro takes float32, int32, int8 and int16");
   }
-  const TensorQuant a_q = per_tensor(l, l.input(0), "a");
-  const TensorQuant b_q = per_tensor(l, l.input(1), "b");
-  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
   const bool s8 = dtype == DType::kInt8;
-  if (!s8) {
-    expect_zero_point_zero(l, l.input(0), "a", a_q.zero_point);
-    expect_zero_point_zero(l, l.input(1), "b", b_q.zero_point);
-    expect_zero_point_zero(l, l.output(0), "output", out_q.zero_point);
-  }
   const int32_t left_shift = s8 ? kSquaredDifferenceLeftShiftS8 : kSquaredDifferenceLeftShiftS16;
   const double twice_max_input_scale = 2.0 * static_cast<double>(std::max(a_q.scale, b_q.scale));
   const double output_real = twice_max_input_scale * twice_max_input_scale /

@@ -142,6 +142,19 @@ void expect_symmetric(const NodeLowering& l, const TensorQuant& in, const Tensor
   expect_zero_point_zero(l, l.output(0), "output", out.zero_point);
 }
 
+BinaryQuant binary_quant(const NodeLowering& l, DType dtype, const char* a_role, const char* b_role) {
+  const ir::Tensor& a = l.input(0);
+  const ir::Tensor& b = l.input(1);
+  const ir::Tensor& out = l.output(0);
+  const BinaryQuant q{per_tensor(l, a, a_role), per_tensor(l, b, b_role), per_tensor(l, out, "output")};
+  if (dtype == DType::kInt16) {
+    expect_zero_point_zero(l, a, a_role, q.a.zero_point);
+    expect_zero_point_zero(l, b, b_role, q.b.zero_point);
+    expect_zero_point_zero(l, out, "output", q.out.zero_point);
+  }
+  return q;
+}
+
 DType activation_dtype(const NodeLowering& l) {
   const DType dtype = l.input(0).dtype;
   if (dtype != DType::kInt8 && dtype != DType::kInt16) {

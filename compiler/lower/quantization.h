@@ -57,6 +57,13 @@ void expect_shift(const NodeLowering& l, int32_t shift, int32_t lo, int32_t hi, 
 // int16 activations are symmetric in TFLite: zero point 0.
 void expect_zero_point_zero(const NodeLowering& l, const ir::Tensor& t, const char* role, int32_t zp);
 
+// The per-tensor quantization of a two-input op's inputs 0 and 1 (named a_role, b_role in
+// messages) and output 0; for int16 every zero point must be 0 (expect_zero_point_zero).
+struct BinaryQuant {
+  TensorQuant a, b, out;
+};
+BinaryQuant binary_quant(const NodeLowering& l, DType dtype, const char* a_role, const char* b_role);
+
 // int16 activations: input 0 and output 0 have zero point 0 (expect_zero_point_zero).
 void expect_symmetric(const NodeLowering& l, const TensorQuant& in, const TensorQuant& out);
 

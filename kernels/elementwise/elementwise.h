@@ -86,6 +86,52 @@ struct QuantMulParams {
   int32_t act_min, act_max;
 };
 
+// ---------------------------------------------------------------------------------------
+// Integer division (TFLite DIV as TensorFlow Lite Micro runs it: reference_ops::Div and
+// BroadcastDivSlow). Same broadcasting as the float kernels, the output walked by
+// broadcast_binary (broadcast_walk.h), so it may be written over an input of its shape.
+//
+// div_s32 (DivS32Params): clamp(a / b, act_min, act_max), the quotient truncated toward
+//   zero. TFLite's reference leaves a / 0 and INT32_MIN / -1 undefined (TFLite stops with
+//   an error on a zero divisor, TFLM divides); here they are what the Cortex-M's SDIV
+//   gives: a / 0 = 0, INT32_MIN / -1 = INT32_MIN.
+// div_s8 (QuantMulParams; multiplier and shift = quantize_multiplier of the float
+//   s_a / (s_b * s_out) widened to double, as TFLM's CalculateOpDataDiv):
+//     n = a - input1_zero_point, d = b - input2_zero_point; when d < 0, n = -n, d = -d
+//     r   = 31 - clz(d), inv = one_over_one_plus_x_for_x_in_0_1(d * 2^clz(d) - 2^31)
+//           (TFLite's GetReciprocal(d, 31): 1 / d as inv * 2^(r - 31))
+//     h   = leading sign bits of n (31 for n = 0)
+//     q   = srdhm(srdhm(n * 2^h, inv), output_multiplier)
+//     e   = r + h - output_shift
+//     out = clamp(output_zero_point + rounding_divide_by_pot(q, e), act_min, act_max)
+//   e reaches 32 and more (e.g. n = 0 and d >= 2^(output_shift + 1)), where gemmlowp's
+//   RoundingDivideByPOT asserts e <= 31 (compiled out with NDEBUG) and shifts by 32 or
+//   more: there the mask (2^e - 1 truncated to 32 bits) is all ones and the shift (an
+//   Arm ASR) gives the sign, so q >= 0 -> 1 and q < 0 -> -1, as a TFLM release build
+//   computes it on a Cortex-M (0 / d gives the zero point plus 1, on any host too; for
+//   q != 0 an x86 or WebAssembly build shifts by e - 32 instead, as TFLite does there).
+//   A zero divisor (b == input2_zero_point), which TFLite leaves undefined, runs the same
+//   arithmetic with clz(0) = 32 (r = -1, inv of -1), as TFLM does on a Cortex-M.
+//   check(): zero points and act range in int8, multiplier >= 0, output_shift in
+//   [kDivS8MinShift, kDivS8MaxShift], which keeps e in [0, 63] for every input.
+struct DivS32Params {
+  int32_t act_min, act_max;
+};
+inline constexpr int32_t kDivS8MinShift = -25;
+inline constexpr int32_t kDivS8MaxShift = 22;
+
+// One element of div_s8 (above); params accepted by div_s8_check.
+int8_t div_s8_value(const QuantMulParams& params, int8_t a, int8_t b);
+// One element of div_s32 before the clamp: a / b, 0 for b == 0, INT32_MIN / -1 = INT32_MIN.
+int32_t div_s32_value(int32_t a, int32_t b);
+
+Status div_s8_check(const OpContext& ctx);
+Status div_s32_check(const OpContext& ctx);
+void div_s8_run(const OpContext& ctx);
+void div_s32_run(const OpContext& ctx);
+extern const KernelEntry kDivS8Entry;
+extern const KernelEntry kDivS32Entry;
+
 Status add_sub_s8_check(const OpContext& ctx);
 Status add_sub_s16_check(const OpContext& ctx);
 Status mul_s8_check(const OpContext& ctx);

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "kernels/quant_test_util.h"
+#include "ops/broadcast_util.h"
 #include "ops/op_test.h"
 
 namespace mote::testing {
@@ -22,35 +23,6 @@ using Shape = std::vector<int32_t>;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-// For each element of `out`, the flat index of the element of `in` numpy broadcasting
-// reads (shapes right-aligned, size-1 dims repeated).
-std::vector<size_t> broadcast_index(const Shape& in, const Shape& out) {
-  size_t count = 1;
-  for (int32_t d : out) count *= static_cast<size_t>(d);
-  std::vector<size_t> result(count);
-  const size_t pad = out.size() - in.size();
-  for (size_t n = 0; n < count; ++n) {
-    size_t rest = n, index = 0, stride = 1;
-    for (size_t k = out.size(); k-- > 0;) {
-      const size_t coord = rest % static_cast<size_t>(out[k]);
-      rest /= static_cast<size_t>(out[k]);
-      if (k >= pad) {
-        const size_t dim = static_cast<size_t>(in[k - pad]);
-        if (dim != 1) index += coord * stride;
-        stride *= dim;
-      }
-    }
-    result[n] = index;
-  }
-  return result;
-}
-
-size_t elements(const Shape& s) {
-  size_t n = 1;
-  for (int32_t d : s) n *= static_cast<size_t>(d);
-  return n;
-}
 
 struct TypeInfo {
   TensorType type;

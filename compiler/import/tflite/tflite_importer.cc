@@ -128,6 +128,7 @@ class TfliteImporter {
         {B::ARG_MIN, [](TfliteImporter& i) { i.arg_min_max(Op::kArgMin); }, {Op::kArgMin}},
         {B::ASSIGN_VARIABLE, [](TfliteImporter& i) { i.assign_variable(); }, {Op::kCopy}},
         {B::AVERAGE_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kAvgPool2d); }, {Op::kAvgPool2d}},
+        {B::BATCH_MATMUL, [](TfliteImporter& i) { i.batch_matmul(); }, {Op::kBatchMatMul}},
         {B::BATCH_TO_SPACE_ND, [](TfliteImporter& i) { i.batch_to_space_nd(); }, {Op::kBatchToSpace}},
         {B::BROADCAST_ARGS, [](TfliteImporter& i) { i.broadcast_args(); }, {Op::kCopy}},
         {B::BROADCAST_TO, [](TfliteImporter& i) { i.broadcast_to(); }, {Op::kReshape, Op::kGather}},
@@ -141,6 +142,7 @@ class TfliteImporter {
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
         {B::DEQUANTIZE, [](TfliteImporter& i) { i.dequantize(); }, {Op::kDequantize}},
+        {B::DIV, [](TfliteImporter& i) { i.binary(Op::kDiv); }, {Op::kDiv}},
         {B::DYNAMIC_UPDATE_SLICE, [](TfliteImporter& i) { i.dynamic_update_slice(); }, {Op::kDynamicUpdateSlice}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
         {B::EMBEDDING_LOOKUP, [](TfliteImporter& i) { i.embedding_lookup(); }, {Op::kGather, Op::kDequantize}},
@@ -874,8 +876,10 @@ class TfliteImporter {
     set_activation(node, o ? o->fused_activation_function() : fb::ActivationFunctionType::NONE);
   }
 
-  // add, sub, mul: numpy broadcast. pot_scale_int16 (add, sub; default true) selects
+  // add, sub, mul, div: numpy broadcast. pot_scale_int16 (add, sub; default true) selects
   // TFLite's int16 arithmetic: true = power-of-two scales, false = the general rescaling.
+  // A float32 div clamps to the finite float range (TFLite's activation bounds for NONE
+  // and RELU are the float's lowest and max): x / 0 gives +-FLT_MAX, as TFLite's.
   void binary(ir::Op op) {
     expect_inputs(2, 2);
     const int a = required_input(0, "input 0");
@@ -891,6 +895,9 @@ class TfliteImporter {
       const auto* o = options<fb::SubOptions>(false);
       act = o ? o->fused_activation_function() : act;
       pot_scale_int16 = o ? o->pot_scale_int16() : true;
+    } else if (op == ir::Op::kDiv) {
+      const auto* o = options<fb::DivOptions>(false);
+      act = o ? o->fused_activation_function() : act;
     } else {
       const auto* o = options<fb::MulOptions>(false);
       act = o ? o->fused_activation_function() : act;
@@ -899,10 +906,56 @@ class TfliteImporter {
     if (!shape)
       fail_op("inputs of shapes " + ints_string(T(a).shape) + " and " + ints_string(T(b).shape) +
               " do not broadcast");
+    if (shape->size() > kMaxRank)
+      fail_op("output of rank " + std::to_string(shape->size()) + " not supported (at most " +
+              std::to_string(kMaxRank) + ")");
     expect_shape(y, "output", *shape);
     ir::Node& n = emit(op, {a, b}, {y});
     set_activation(n, act);
+    if (op == ir::Op::kDiv && T(y).dtype == DType::kFloat32) {
+      if (!n.has("act_min")) n.attrs["act_min"] = double{-std::numeric_limits<float>::max()};
+      if (!n.has("act_max")) n.attrs["act_max"] = double{std::numeric_limits<float>::max()};
+    }
     if (pot_scale_int16) n.attrs["pot_scale_int16"] = int64_t{*pot_scale_int16};
+  }
+
+  // BATCH_MATMUL: lhs [..., M, K] ([..., K, M] with adj_x), rhs [..., K, N] ([..., N, K]
+  // with adj_y), each of rank 2 to 5 (TensorFlow Lite Micro's limit), batch dims
+  // broadcast (numpy); rhs constant or computed. One type for lhs, rhs and the output (a
+  // float x int8 "hybrid" is refused, and so is asymmetric_quantize_inputs, its option).
+  void batch_matmul() {
+    expect_inputs(2, 2);
+    const auto* o = options<fb::BatchMatMulOptions>(false);
+    const int a = required_input(0, "lhs");
+    const int b = required_input(1, "rhs");
+    const int y = output(0);
+    if (o && o->asymmetric_quantize_inputs()) fail_option("asymmetric_quantize_inputs", "true", "hybrid batch matmul");
+    for (const auto& [id, role] : {std::pair<int, const char*>{a, "lhs"}, {b, "rhs"}}) {
+      const size_t rank = T(id).shape.size();
+      if (rank < 2 || rank > 5)
+        fail_op(std::string(role) + " '" + T(id).name + "' has shape " + ints_string(T(id).shape) +
+                ", expected rank 2 to 5");
+    }
+    if (T(b).dtype != T(a).dtype || T(y).dtype != T(a).dtype)
+      fail_op("lhs, rhs and the output have types " + std::string(dtype_name(T(a).dtype)) + ", " +
+              dtype_name(T(b).dtype) + " and " + dtype_name(T(y).dtype) + ", expected one type");
+    const bool adj_x = o && o->adj_x(), adj_y = o && o->adj_y();
+    const ir::Shape& ls = T(a).shape;
+    const ir::Shape& rs = T(b).shape;
+    const int64_t m = ls[ls.size() - (adj_x ? 1 : 2)], k = ls[ls.size() - (adj_x ? 2 : 1)];
+    const int64_t rk = rs[rs.size() - (adj_y ? 1 : 2)], n = rs[rs.size() - (adj_y ? 2 : 1)];
+    if (rk != k)
+      fail_op("lhs " + ints_string(ls) + " (adj_x " + std::to_string(adj_x) + ") and rhs " + ints_string(rs) +
+              " (adj_y " + std::to_string(adj_y) + ") disagree on the inner dimension: " + std::to_string(k) +
+              " vs " + std::to_string(rk));
+    auto shape = broadcast_shape(ir::Shape(ls.begin(), ls.end() - 2), ir::Shape(rs.begin(), rs.end() - 2));
+    if (!shape) fail_op("batch dims of lhs " + ints_string(ls) + " and rhs " + ints_string(rs) + " do not broadcast");
+    shape->push_back(m);
+    shape->push_back(n);
+    expect_shape(y, "output", *shape);
+    ir::Node& node = emit(ir::Op::kBatchMatMul, {a, b}, {y});
+    node.attrs["adj_a"] = int64_t{adj_x};
+    node.attrs["adj_b"] = int64_t{adj_y};
   }
 
   void pool(ir::Op op) {
