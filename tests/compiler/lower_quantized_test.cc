@@ -549,10 +549,10 @@ TEST(LowerQuantized, LstmVariantsAreRefusedNamingTheFeature) {
        },
        "weights 'wh2' is quantized per channel"},
       {[](LstmGraph& g) {
-         g.graph.tensors[g.inputs[0]].dtype = DType::kInt16;
+         g.graph.tensors[g.inputs[0]].dtype = DType::kInt32;
          g.graph.tensors[g.inputs[0]].quant.zero_points = {0};
        },
-       "expected int8 (only the 8x8->16 integer LSTM is supported"},
+       "expected float32 or int8"},
       {[](LstmGraph& g) { g.graph.tensors[g.inputs[19]].dtype = DType::kInt8; },
        "cell state 'c' has dtype int8, expected int16"},
       {[](LstmGraph& g) { g.graph.tensors[g.inputs[6]].shape = {5, 4}; },

@@ -13,6 +13,7 @@
 #include "kernel_test_util.h"
 #include "lstm/lstm.h"
 #include "quant/quant_math.h"
+#include "quant/sigmoid_lut_s16.h"
 #include "quant_test_util.h"
 
 namespace mote {
@@ -30,16 +31,16 @@ TEST(LstmActivations, SigmoidFollowsTheRealFunction) {
   // Input Q3.12, output Q0.15 (TFLite's int16 logistic: 1.0 saturates to 32767).
   int32_t previous = -1;
   for (int32_t x = -32768; x <= 32767; ++x) {
-    const int32_t y = lstm_sigmoid_s16(static_cast<int16_t>(x));
+    const int32_t y = lut_sigmoid_s16(static_cast<int16_t>(x), 3, 0);
     const double expected = 32768.0 / (1.0 + exp(-x / 4096.0));
     ASSERT_NEAR(y, expected, 3.0) << x;
     ASSERT_GE(y, previous) << x;  // monotonic
     previous = y;
   }
-  EXPECT_EQ(lstm_sigmoid_s16(0), 16384);
+  EXPECT_EQ(lut_sigmoid_s16(0, 3, 0), 16384);
   // The int16 range is +-8 in Q3.12: 32768 * sigmoid(+-8) = 32757.0, 11.0.
-  EXPECT_EQ(lstm_sigmoid_s16(32767), 32757);
-  EXPECT_EQ(lstm_sigmoid_s16(-32768), 11);
+  EXPECT_EQ(lut_sigmoid_s16(32767, 3, 0), 32757);
+  EXPECT_EQ(lut_sigmoid_s16(-32768, 3, 0), 11);
 }
 
 TEST(LstmActivations, TanhFollowsTheRealFunctionForEveryInputScaling) {
@@ -50,12 +51,12 @@ TEST(LstmActivations, TanhFollowsTheRealFunctionForEveryInputScaling) {
   for (const Scaling& s : scalings) {
     int32_t previous = -32768;
     for (int32_t x = -32768; x <= 32767; ++x) {
-      const int32_t y = lstm_tanh_s16(static_cast<int16_t>(x), s.multiplier, s.shift);
+      const int32_t y = lut_tanh_s16(static_cast<int16_t>(x), s.multiplier, s.shift);
       ASSERT_NEAR(y, 32768.0 * tanh(x * s.input_scale), 6.0) << x << " m=" << s.multiplier;
       ASSERT_GE(y, previous) << x;
       previous = y;
     }
-    EXPECT_EQ(lstm_tanh_s16(0, s.multiplier, s.shift), 0);
+    EXPECT_EQ(lut_tanh_s16(0, s.multiplier, s.shift), 0);
   }
 }
 
@@ -159,7 +160,7 @@ std::vector<int8_t> reference(const Case& cs, const LstmS8Params& p, const Data&
         const int32_t fx = ref_clamp(ref_mbqm(wrap32(ax), gp.input_multiplier, gp.input_shift), -32768, 32767);
         const int32_t fh = ref_clamp(ref_mbqm(wrap32(ah), gp.recurrent_multiplier, gp.recurrent_shift), -32768, 32767);
         const int16_t pre = static_cast<int16_t>(ref_clamp(int64_t{fx} + fh, -32768, 32767));
-        gate[g][n] = g == kLstmCellGate ? lstm_tanh_s16(pre, 3, 0) : lstm_sigmoid_s16(pre);
+        gate[g][n] = g == kLstmCellGate ? lut_tanh_s16(pre, 3, 0) : lut_sigmoid_s16(pre, 3, 0);
       }
     }
     for (int32_t n = 0; n < H; ++n) {
@@ -171,7 +172,7 @@ std::vector<int8_t> reference(const Case& cs, const LstmS8Params& p, const Data&
       c = static_cast<int16_t>(v);
     }
     for (int32_t n = 0; n < H; ++n) {
-      const int32_t squashed = lstm_tanh_s16(cell[b * H + n], p.cell_tanh_multiplier, p.cell_tanh_shift);
+      const int32_t squashed = lut_tanh_s16(cell[b * H + n], p.cell_tanh_multiplier, p.cell_tanh_shift);
       const int64_t v = int64_t{p.hidden_zero_point} +
                         ref_mbqm(squashed * gate[kLstmOutputGate][n], p.hidden.multiplier, p.hidden.shift);
       hidden[b * H + n] = static_cast<int8_t>(ref_clamp(v, -128, 127));
