@@ -1,6 +1,6 @@
 // Lowering of lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM) to the kernels of
 // kernels/lstm/lstm.h, the forms TFLite Micro runs: float32 (lstm_f32) and the integer
-// 8x8->16 one (lstm_s8). Every form takes the same tensors (check_lstm); the dtype then
+// 8x8->16 (lstm_s8) and 16x8 (lstm_s16) ones. Every form takes the same tensors (check_lstm); the dtype then
 // picks the kernel and its parameters.
 #include <algorithm>
 #include <cmath>
@@ -112,16 +112,17 @@ uint64_t lstm_op_macs(const LstmCheck& c) {
 
 // Gate g's (input, forget, cell, output) input and recurrent requantization to the gate
 // pre-activation scale 2^-12, after checking its weights (int8 per tensor) and bias
-// (int32).
+// (`bias`: int32 for lstm_s8, int64 for lstm_s16); the shifts within the kernel's
+// multiply's range (up to max_shift).
 void lstm_gate_params(const NodeLowering& l, const LstmCheck& c, int g, const TensorQuant& x_q,
-                      const TensorQuant& h_q, LstmGateParams& gp) {
+                      const TensorQuant& h_q, DType bias, int32_t max_shift, LstmGateParams& gp) {
   const float gate_scale = 1.0f / 4096;  // 2^-12: gate pre-activations, Q3.12
   const std::string gate = kGateNames[g];
   const ir::Tensor& wx = l.input(1 + g);
   const ir::Tensor& wh = l.input(5 + g);
   const std::string wx_role = gate + " gate input weights";
   const std::string wh_role = gate + " gate recurrent weights";
-  check_gate_tensors(l, c, g, DType::kInt8, DType::kInt32);
+  check_gate_tensors(l, c, g, DType::kInt8, bias);
   for (const ir::Tensor* w : {&wx, &wh}) {
     if (w->quant.scales.size() > 1) {
       l.fail(l.label(*w, "weights") + " is quantized per channel; TFLite Micro's LSTM uses "
@@ -132,19 +133,22 @@ void lstm_gate_params(const NodeLowering& l, const LstmCheck& c, int g, const Te
   const TensorQuant wh_q = per_tensor(l, wh, wh_role.c_str());
   fully_connected_multiplier(x_q.scale, wx_q.scale, gate_scale, &gp.input_multiplier, &gp.input_shift);
   fully_connected_multiplier(h_q.scale, wh_q.scale, gate_scale, &gp.recurrent_multiplier, &gp.recurrent_shift);
-  expect_shift(l, gp.input_shift, kMinShift, kMaxShift, gate + " gate input");
-  expect_shift(l, gp.recurrent_shift, kMinShift, kMaxShift, gate + " gate recurrent");
+  expect_shift(l, gp.input_shift, kMinShift, max_shift, gate + " gate input");
+  expect_shift(l, gp.recurrent_shift, kMinShift, max_shift, gate + " gate recurrent");
   gp.input_weight_zero_point = wx_q.zero_point;
   gp.recurrent_weight_zero_point = wh_q.zero_point;
 }
 
-// The integer 8x8->16 LSTM (lstm_s8): int8 activations and weights (per tensor), int32
-// biases, int16 cell state, the cell gate's activation tanh; parameters derived as TFLite
+// The integer LSTMs: 8x8->16 (lstm_s8: int8 activations, int32 biases) and 16x8 (lstm_s16:
+// int16 activations, int64 biases), both with int8 per-tensor weights, an int16 cell
+// state of zero point 0 and the cell gate's activation tanh; parameters derived as TFLite
 // Micro's PrepareGateParametersInteger / CreateLstmCellStateInfo do. Scratch: the
-// kernel's running state (lstm_s8_scratch_bytes).
-LoweredOp lower_lstm_s8(const NodeLowering& l, const LstmCheck& c) {
-  l.expect_dtype(l.output(0), "output", DType::kInt8);
-  l.expect_dtype(l.input(18), "hidden state", DType::kInt8);
+// kernel's running state.
+LoweredOp lower_lstm_integer(const NodeLowering& l, const LstmCheck& c) {
+  const bool int16 = l.input(0).dtype == DType::kInt16;
+  const DType act = int16 ? DType::kInt16 : DType::kInt8;
+  l.expect_dtype(l.output(0), "output", act);
+  l.expect_dtype(l.input(18), "hidden state", act);
   l.expect_dtype(l.input(19), "cell state", DType::kInt16);
   expect_tanh_cell_gate(l);
   const ir::Tensor& h0 = l.input(18);
@@ -155,8 +159,11 @@ LoweredOp lower_lstm_s8(const NodeLowering& l, const LstmCheck& c) {
   expect_zero_point_zero(l, c0, "cell state", c_q.zero_point);
   const float gate_out_scale = 1.0f / 32768;  // 2^-15: gate outputs, Q0.15
 
-  LstmS8Params p{};
-  for (int g = 0; g < 4; ++g) lstm_gate_params(l, c, g, x_q, h_q, p.gate[g]);
+  LstmIntegerParams p{};
+  for (int g = 0; g < 4; ++g) {
+    lstm_gate_params(l, c, g, x_q, h_q, int16 ? DType::kInt64 : DType::kInt32, int16 ? kMaxShift64 : kMaxShift,
+                     p.gate[g]);
+  }
   mul_multiplier(gate_out_scale, c_q.scale, c_q.scale, &p.forget_cell.multiplier, &p.forget_cell.shift);
   mul_multiplier(gate_out_scale, gate_out_scale, c_q.scale, &p.input_cell.multiplier, &p.input_cell.shift);
   mul_multiplier(gate_out_scale, gate_out_scale, h_q.scale, &p.hidden.multiplier, &p.hidden.shift);
@@ -187,8 +194,10 @@ LoweredOp lower_lstm_s8(const NodeLowering& l, const LstmCheck& c) {
   }
   p.time_major = c.time_major ? 1 : 0;
 
-  LoweredOp op = lowered(KernelId::kLstmS8, params_bytes(p), lstm_op_macs(c));
-  op.scratch_bytes = lstm_s8_scratch_bytes(static_cast<uint32_t>(c.inputs), static_cast<uint32_t>(c.units));
+  const auto inputs = static_cast<uint32_t>(c.inputs);
+  const auto units = static_cast<uint32_t>(c.units);
+  LoweredOp op = lowered(int16 ? KernelId::kLstmS16 : KernelId::kLstmS8, params_bytes(p), lstm_op_macs(c));
+  op.scratch_bytes = int16 ? lstm_s16_scratch_bytes(units) : lstm_s8_scratch_bytes(inputs, units);
   return op;
 }
 
@@ -220,10 +229,11 @@ LoweredOp lower_lstm(const NodeLowering& l) {
   const ir::Tensor& x = l.input(0);
   switch (x.dtype) {
     case DType::kFloat32: return lower_lstm_f32(l, c);
-    case DType::kInt8: return lower_lstm_s8(l, c);
+    case DType::kInt8:
+    case DType::kInt16: return lower_lstm_integer(l, c);
     default:
       l.fail(l.label(x, "input") + " has dtype " + dtype_name(x.dtype) +
-             ", expected float32 or int8 (the float and 8x8->16 integer LSTMs)");
+             ", expected float32, int8 or int16 (TFLite Micro's float, 8x8->16 and 16x8 LSTMs)");
   }
 }
 

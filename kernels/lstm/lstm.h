@@ -41,7 +41,7 @@
 // Batches are independent, so every layout runs batch by batch (the results equal
 // TFLite's, which runs all batches of one step together when time_major).
 //
-// Params: LstmS8Params (no arrays). The compiler computes, as TFLite Micro's
+// Params: LstmIntegerParams (no arrays). The compiler computes, as TFLite Micro's
 // PrepareGateParametersInteger does (gate pre-activations at scale 2^-12, gate outputs at
 // 2^-15):
 //   gate[g].input_*     = fully_connected_multiplier(x_scale, Wx_g scale, 2^-12)
@@ -80,7 +80,7 @@ struct LstmMulParams {
 // 1 + g, 5 + g and 12 + g.
 enum LstmGate : uint32_t { kLstmInputGate = 0, kLstmForgetGate = 1, kLstmCellGate = 2, kLstmOutputGate = 3 };
 
-struct LstmS8Params {
+struct LstmIntegerParams {
   LstmGateParams gate[4];  // indexed by LstmGate
   LstmMulParams forget_cell, input_cell, hidden;
   int32_t input_zero_point;
@@ -100,6 +100,25 @@ inline uint64_t lstm_s8_scratch_bytes(uint32_t inputs, uint32_t units) {
 Status lstm_s8_check(const OpContext& ctx);
 void lstm_s8_run(const OpContext& ctx);
 extern const KernelEntry kLstmS8Entry;
+
+// ---------------------------------------------------------------------------------------
+// 16x8 LSTM: TFLite Micro's int16-activation path (int16 x, h0 and y, int8 weights, int64
+// biases, int16 cell state), the same arithmetic and parameters (LstmIntegerParams, derived
+// from the tensors' scales as for lstm_s8) except that
+//   fc_x(g)[n] = clamp16(mbqm64(sum_k (Wx_g[n,k] - wx_zp_g) * (x[k] - x_zp) + bias_g[n],
+//                               gate[g].input_multiplier, gate[g].input_shift))
+//   fc_h(g)[n] = clamp16(mbqm64(sum_k (Wh_g[n,k] - wh_zp_g) * (h[k] - h_zp), ...recurrent))
+// sum in int64 (each product in int32) and mbqm64 is TFLite's 64-bit
+// MultiplyByQuantizedMultiplier (multiply_by_quantized_multiplier64), and
+//   h_new      = clamp16(mul(tanh16(c, ...), o, hidden) + h_zp).
+// Scratch: lstm_s16_scratch_bytes(H) bytes, 2-aligned (one row of cell state).
+// check(): the layout, input and hidden zero points in int16, gate shifts in [-31, 14],
+// the rest as lstm_s8.
+inline uint64_t lstm_s16_scratch_bytes(uint32_t units) { return uint64_t{units} * 2u; }
+
+Status lstm_s16_check(const OpContext& ctx);
+void lstm_s16_run(const OpContext& ctx);
+extern const KernelEntry kLstmS16Entry;
 
 // ---------------------------------------------------------------------------------------
 // float32 LSTM: TFLite Micro's float path (lstm_eval.h with float tensors), the same inputs

@@ -11,21 +11,10 @@
 #include "lstm/lstm.h"
 
 #include "lstm/lstm_common.h"
-
-#include "kernel_util.h"
-#include "quant/quant_check.h"
-#include "quant/quant_math.h"
-#include "quant/sigmoid_lut_s16.h"
+#include "lstm/lstm_integer.h"
 
 namespace mote {
 namespace {
-
-inline int32_t clamp16(int32_t v) { return clamp_i32(v, -32768, 32767); }
-
-// clamp16(mbqm(a * b)): TFLite MulElementwise of two symmetric int16 values.
-inline int32_t scaled_mul_s16(int32_t a, int32_t b, const LstmMulParams& m) {
-  return multiply_by_quantized_multiplier(a * b, m.multiplier, m.shift);
-}
 
 // acc[g] = sum_k (w[g][k] + w_offset[g]) * v[k] for the four gates of one unit, wrapping
 // like TFLite's int32 sums; v already holds the activation plus its offset, so each term
@@ -69,29 +58,12 @@ inline void add_offset(const int8_t* src, int32_t offset, int32_t n, int16_t* ds
 }  // namespace
 
 Status lstm_s8_check(const OpContext& ctx) {
-  if (ctx.params_bytes() != sizeof(LstmS8Params)) return Status::kBadParams;
-  const LstmS8Params& p = ctx.params<LstmS8Params>();
+  if (ctx.params_bytes() != sizeof(LstmIntegerParams)) return Status::kBadParams;
+  const LstmIntegerParams& p = ctx.params<LstmIntegerParams>();
   LstmDims d{};
   MOTE_RETURN_IF_ERROR(lstm_check_layout(
       ctx, p.time_major, {DType::kInt8, DType::kInt8, DType::kInt32, DType::kInt16}, &d));
-  if (p.cell_clip_enabled > 1) return Status::kBadParams;
-  for (uint32_t g = 0; g < 4; ++g) {
-    const LstmGateParams& gp = p.gate[g];
-    if (!valid_shift(gp.input_shift) || !valid_shift(gp.recurrent_shift) ||
-        !valid_zero_point<int8_t>(gp.input_weight_zero_point) ||
-        !valid_zero_point<int8_t>(gp.recurrent_weight_zero_point)) {
-      return Status::kBadParams;
-    }
-  }
-  if (!valid_shift(p.forget_cell.shift) || !valid_shift(p.input_cell.shift) ||
-      !valid_shift(p.hidden.shift) || !valid_zero_point<int8_t>(p.input_zero_point) ||
-      !valid_zero_point<int8_t>(p.hidden_zero_point)) {
-    return Status::kBadParams;
-  }
-  if (p.cell_tanh_multiplier < 1 || p.cell_tanh_multiplier > (3 << 12) || p.cell_tanh_shift < 0 ||
-      p.cell_tanh_shift > 31 || p.cell_clip < 0 || p.cell_clip > 32767) {
-    return Status::kBadParams;
-  }
+  if (!lstm_integer_params_valid<int8_t>(p, valid_shift)) return Status::kBadParams;
   if (!lstm_scratch_fits(ctx, lstm_s8_scratch_bytes(static_cast<uint32_t>(d.inputs),
                                                     static_cast<uint32_t>(d.units)),
                          alignof(int16_t))) {
@@ -101,7 +73,7 @@ Status lstm_s8_check(const OpContext& ctx) {
 }
 
 void lstm_s8_run(const OpContext& ctx) {
-  const LstmS8Params& p = ctx.params<LstmS8Params>();
+  const LstmIntegerParams& p = ctx.params<LstmIntegerParams>();
   const LstmDims d = lstm_dims(ctx, p.time_major);
   const int32_t inputs = d.inputs;
   const int32_t units = d.units;
@@ -123,7 +95,6 @@ void lstm_s8_run(const OpContext& ctx) {
   }
   const int32_t x_offset = -p.input_zero_point;
   const int32_t h_offset = -p.hidden_zero_point;
-  const int32_t clip = p.cell_clip;
   int32_t wx_offset[4], wh_offset[4];
   for (int32_t g = 0; g < 4; ++g) {
     wx_offset[g] = -p.gate[g].input_weight_zero_point;
@@ -149,25 +120,13 @@ void lstm_s8_run(const OpContext& ctx) {
         dot4_s8(wh_rows, wh_offset, h_shifted, units, acc_h);
         for (int32_t g = 0; g < 4; ++g) {
           const LstmGateParams& gp = p.gate[g];
-          const int32_t fc_x = clamp16(multiply_by_quantized_multiplier(
+          const int32_t fc_x = lstm_clamp16(multiply_by_quantized_multiplier(
               wrapping_add(acc_x[g], bias[g][n]), gp.input_multiplier, gp.input_shift));
-          const int32_t fc_h = clamp16(multiply_by_quantized_multiplier(
+          const int32_t fc_h = lstm_clamp16(multiply_by_quantized_multiplier(
               acc_h[g], gp.recurrent_multiplier, gp.recurrent_shift));
-          pre[g] = clamp16(fc_x + fc_h);
+          pre[g] = lstm_gate_sum(fc_x, fc_h);
         }
-        const int32_t in_gate = lut_sigmoid_s16(static_cast<int16_t>(pre[kLstmInputGate]), 3, 0);
-        const int32_t forget = lut_sigmoid_s16(static_cast<int16_t>(pre[kLstmForgetGate]), 3, 0);
-        const int32_t cell_in = lut_tanh_s16(static_cast<int16_t>(pre[kLstmCellGate]), 3, 0);
-        const int32_t out_gate = lut_sigmoid_s16(static_cast<int16_t>(pre[kLstmOutputGate]), 3, 0);
-        const int32_t kept = clamp16(scaled_mul_s16(forget, cell[n], p.forget_cell));
-        const int32_t added = clamp16(scaled_mul_s16(in_gate, cell_in, p.input_cell));
-        int32_t c = clamp16(kept + added);
-        if (p.cell_clip_enabled) c = clamp_i32(c, -clip, clip);
-        cell[n] = static_cast<int16_t>(c);
-        const int32_t squashed =
-            lut_tanh_s16(static_cast<int16_t>(c), p.cell_tanh_multiplier, p.cell_tanh_shift);
-        const int32_t hidden =
-            wrapping_add(p.hidden_zero_point, scaled_mul_s16(squashed, out_gate, p.hidden));
+        const int32_t hidden = lstm_integer_unit(p, pre, &cell[n]);
         out[n] = static_cast<int8_t>(clamp_i32(hidden, -128, 127));
       }
     }

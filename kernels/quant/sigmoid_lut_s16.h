@@ -50,8 +50,8 @@ inline int32_t lut_scaled_input_s16(int16_t x, int32_t multiplier, int32_t shift
   return (int32_t{x} * multiplier + round) >> shift;
 }
 
-inline int16_t lut_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shift) {
-  const int32_t scaled = lut_scaled_input_s16(x, multiplier, shift);
+// The table part of the sigmoid: `scaled` is the input already scaled (s above).
+inline int16_t lut_sigmoid_scaled(int32_t scaled) {
   const uint32_t magnitude = static_cast<uint32_t>(scaled < 0 ? -scaled : scaled);
   const uint32_t index = magnitude >> 9;
   uint32_t value;
@@ -66,8 +66,12 @@ inline int16_t lut_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shift) {
   return static_cast<int16_t>(value >> 10);
 }
 
-inline int16_t lut_tanh_s16(int16_t x, int32_t multiplier, int32_t shift) {
-  const int32_t scaled = lut_scaled_input_s16(x, multiplier, shift);
+inline int16_t lut_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shift) {
+  return lut_sigmoid_scaled(lut_scaled_input_s16(x, multiplier, shift));
+}
+
+// The table part of the tanh: `scaled` is the input already scaled (s above).
+inline int16_t lut_tanh_scaled(int32_t scaled) {
   const uint32_t magnitude = static_cast<uint32_t>(scaled < 0 ? -scaled : scaled);
   const uint32_t index = magnitude >> 8;
   int32_t value;
@@ -81,6 +85,10 @@ inline int16_t lut_tanh_s16(int16_t x, int32_t multiplier, int32_t shift) {
   // tanh(v) = 2 * sigmoid(2v) - 1, back to Q0.15 with rounding.
   value = scaled >= 0 ? value - (1 << 23) + (1 << 7) : -value + (1 << 23) + (1 << 7) - 1;
   return static_cast<int16_t>(value >> 8);
+}
+
+inline int16_t lut_tanh_s16(int16_t x, int32_t multiplier, int32_t shift) {
+  return lut_tanh_scaled(lut_scaled_input_s16(x, multiplier, shift));
 }
 
 }  // namespace mote

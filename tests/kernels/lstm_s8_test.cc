@@ -90,9 +90,9 @@ int32_t checked_log2(float v) {
 }
 
 // The params exactly as compiler/lower/lstm.cc derives them (kernels/lstm/lstm.h).
-LstmS8Params make_params(const Case& cs) {
+LstmIntegerParams make_params(const Case& cs) {
   const Quant& q = cs.q;
-  LstmS8Params p{};
+  LstmIntegerParams p{};
   for (int g = 0; g < 4; ++g) {
     fully_connected_multiplier(q.x_scale, q.w_scale[g], kGateScale, &p.gate[g].input_multiplier,
                                &p.gate[g].input_shift);
@@ -135,7 +135,7 @@ Data make_data(const Case& cs) {
 // TFLite Micro's EvalLstm, transcribed from its description: per step, four gates as
 // whole rows (FC of x and FC of h into int16, saturating add, activation), then the cell
 // row, then the hidden row, copied to the output.
-std::vector<int8_t> reference(const Case& cs, const LstmS8Params& p, const Data& d) {
+std::vector<int8_t> reference(const Case& cs, const LstmIntegerParams& p, const Data& d) {
   using testing::ref_clamp;
   using testing::ref_mbqm;
   using testing::wrap32;
@@ -231,7 +231,7 @@ struct Op {
 
 // The op with TFLite's 24 inputs; `toggled` flips whether one input position is present
 // (an optional one given, a required one left out) for the rejection tests.
-void build(const Case& cs, const LstmS8Params& p, Op* o, int toggled = -1) {
+void build(const Case& cs, const LstmIntegerParams& p, Op* o, int toggled = -1) {
   const uint32_t b = cs.batches, t = cs.steps, i = cs.inputs, h = cs.units;
   const std::vector<uint32_t> seq = cs.time_major ? std::vector<uint32_t>{t, b} : std::vector<uint32_t>{b, t};
   for (int k = 0; k < 24; ++k) {
@@ -269,7 +269,7 @@ void set_data(Op* o, const Data& d) {
 void run_case(const Case& cs) {
   SCOPED_TRACE(::testing::Message() << "B=" << cs.batches << " T=" << cs.steps << " I=" << cs.inputs
                                     << " H=" << cs.units << " time_major=" << cs.time_major);
-  const LstmS8Params p = make_params(cs);
+  const LstmIntegerParams p = make_params(cs);
   const Data d = make_data(cs);
   Op o;
   build(cs, p, &o);
@@ -361,13 +361,13 @@ TEST(LstmS8, TimeMajorEqualsBatchMajorOnTransposedData) {
 
 TEST(LstmS8Check, Rejections) {
   const Case cs{2, 3, 4, 5, false, quant(1.0f / 128, 0, 1.0f / 4096, 10.0f), 9};
-  const LstmS8Params good = make_params(cs);
+  const LstmIntegerParams good = make_params(cs);
   auto fresh = [&](Op* o) { build(cs, good, o); };
   {
     Op o;
     fresh(&o);
     ASSERT_EQ(o.op.check(kLstmS8Entry), Status::kOk);
-    auto& p = o.op.params<LstmS8Params>();
+    auto& p = o.op.params<LstmIntegerParams>();
     p.gate[2].recurrent_shift = 31;
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
     p = good;
@@ -393,7 +393,7 @@ TEST(LstmS8Check, Rejections) {
     p.time_major = 1;
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
     p = good;
-    o.op.set_params_bytes(sizeof(LstmS8Params) - 4);
+    o.op.set_params_bytes(sizeof(LstmIntegerParams) - 4);
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
   }
   {
