@@ -1,7 +1,7 @@
 // Lowering of lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM) to the kernels of
 // kernels/lstm/lstm.h, the forms TFLite Micro runs: float32 (lstm_f32) and the integer
-// 8x8->16 (lstm_s8) and 16x8 (lstm_s16) ones. Every form takes the same tensors (check_lstm); the dtype then
-// picks the kernel and its parameters.
+// 8x8->16 (lstm_s8) and 16x8 (lstm_s16) ones. Every form takes the same tensors
+// (check_lstm); the dtype then picks the kernel and its parameters.
 #include <algorithm>
 #include <cmath>
 #include <string>

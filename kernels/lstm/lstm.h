@@ -1,8 +1,11 @@
-// Integer LSTM over a sequence: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM, 8x8->16 variant
-// (int8 activations and weights, int32 biases, int16 cell state), bit-exact with TFLite
-// Micro's kernel (micro/kernels/unidirectional_sequence_lstm.cc + lstm_eval.{h,cc} at
-// 90b983c2): no peephole, no projection, no layer norm, no CIFG (TFLite Micro refuses
-// them too), cell-gate activation tanh.
+// LSTM over a sequence: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM in the three forms TFLite
+// Micro runs (micro/kernels/unidirectional_sequence_lstm.cc + lstm_eval.{h,cc} at
+// 90b983c2): lstm_s8 (8x8->16, below), lstm_s16 (16x8) and lstm_f32 (float32), further
+// down. All take the same tensors (lstm_common.h): no peephole, no projection, no layer
+// norm, no CIFG (TFLite Micro refuses them too), cell-gate activation tanh.
+//
+// lstm_s8: int8 activations and weights, int32 biases, int16 cell state, bit-exact with
+// TFLite Micro's integer kernel.
 //
 //   inputs (TFLite's order; the absent ones are kNoTensor):
 //     0  x                 int8  [B, T, I] (time_major: [T, B, I])
