@@ -90,7 +90,8 @@ void check_gate_tensors(const NodeLowering& l, const LstmCheck& c, int g, DType 
 }
 
 // The fused activation option is the cell gate's: TFLite Micro applies tanh or sigmoid,
-// and of those the .tflite schema can only say TANH (others abort its Eval).
+// and of those the .tflite schema can only say TANH (on any other value its Eval aborts in a
+// debug build and leaves the gate unactivated in a release one: refused here).
 void expect_tanh_cell_gate(const NodeLowering& l) {
   const std::string activation = l.node().get_string("activation", "tanh");
   if (activation != "tanh") {

@@ -39,7 +39,7 @@ const char* const kBiasNames[4] = {"b_i", "b_f", "b_c", "b_o"};
 struct Case {
   int32_t batches, steps, inputs, units;
   bool time_major = false;
-  A activation = A::TANH;  // the cell gate's; TFLite Micro's Eval takes only TANH from a file
+  A activation = A::TANH;  // the cell gate's; of the schema's values TFLite Micro applies only TANH
   float cell_clip = 0.0f;
   float weight_range = 1.0f;  // weights and biases uniform in +-weight_range
   float proj_clip = 0.0f;
