@@ -282,7 +282,47 @@ LoweredOp lower_clamp(const NodeLowering& l) {
   return lowered(dtype == DType::kInt8 ? KernelId::kClampS8 : KernelId::kClampS16, params_bytes(p));
 }
 
-// sigmoid, tanh: float32 (no parameters) or int8 (TFLite's fixed output quantization).
+// int16 sigmoid, tanh as TFLite Micro's Prepare takes them (logistic_common.cc, tanh.cc):
+// zero points 0, an output scale whose rounded log2 is exactly -15, and the input scale
+// turned into the table's multiplier and shift (activation.h, SigmoidTanhS16Params).
+LoweredOp lower_sigmoid_tanh_s16(const NodeLowering& l, bool sigmoid) {
+  const char* op = ir::op_name(l.node().op);
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  expect_symmetric(l, in_q, out_q);
+  int32_t out_log2 = 0;
+  if (!checked_log2(out_q.scale, &out_log2) || out_log2 != -15) {
+    l.fail(l.label(l.output(0), "output") + " has scale " + float_string(out_q.scale) +
+           "; TFLite's int16 " + op + " requires 2^-15");
+  }
+  SigmoidTanhS16Params p{};
+  int32_t in_log2 = 0;
+  const bool power_of_two = checked_log2(in_q.scale, &in_log2);
+  const int32_t pot_shift = 12 + in_log2;  // (15 - 3 integer bits) + log2(scale)
+  if (power_of_two && (pot_shift == 0 || (!sigmoid && pot_shift == 1))) {
+    p.input_multiplier = 3 << pot_shift;
+    p.input_left_shift = 0;
+  } else {
+    // The input rescaled to 1 / (3 * 4096) units, as TFLite Micro computes it.
+    double multiplier = static_cast<double>(in_q.scale) * 4096.0 * 3.0;
+    int32_t shift = 0;
+    while (multiplier <= 32767.0 / 2.0 && shift <= 30) {
+      ++shift;
+      multiplier *= 2.0;
+    }
+    if (!(multiplier >= 1.0 && multiplier < 32768.0)) {
+      l.fail(l.label(l.input(0), "input") + " has scale " + float_string(in_q.scale) +
+             ", outside what TFLite's int16 " + op + " supports (its table multiplier " +
+             float_string(multiplier) + " is not in [1, 32767])");
+    }
+    p.input_multiplier = static_cast<int32_t>(multiplier);
+    p.input_left_shift = shift;
+  }
+  return lowered(sigmoid ? KernelId::kSigmoidS16 : KernelId::kTanhS16, params_bytes(p));
+}
+
+// sigmoid, tanh: float32 (no parameters), int8 (TFLite's fixed output quantization) or
+// int16 (lower_sigmoid_tanh_s16).
 LoweredOp lower_sigmoid_tanh(const NodeLowering& l) {
   const DType dtype = check_same_shape_unary(l);
   const bool sigmoid = l.node().op == ir::Op::kSigmoid;
@@ -290,7 +330,10 @@ LoweredOp lower_sigmoid_tanh(const NodeLowering& l) {
     expect_float32(l);
     return lowered(sigmoid ? KernelId::kSigmoidF32 : KernelId::kTanhF32);
   }
-  if (dtype != DType::kInt8) l.fail(std::string("int16 ") + ir::op_name(l.node().op) + " has no kernel yet");
+  if (dtype == DType::kInt16) return lower_sigmoid_tanh_s16(l, sigmoid);
+  if (dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) + ", expected float32, int8 or int16");
+  }
   const TensorQuant in_q = per_tensor(l, l.input(0), "input");
   if (sigmoid) expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
   else expect_fixed_output_quant(l, 1.0f / 128.0f, 0);

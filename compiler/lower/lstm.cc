@@ -1,6 +1,7 @@
-// Lowering of lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM) to the integer kernel lstm_s8
-// (kernels/lstm/lstm.h): int8 only, as TFLite Micro's integer LSTM; there is no float
-// path.
+// Lowering of lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM) to the kernels of
+// kernels/lstm/lstm.h, the forms TFLite Micro runs: float32 (lstm_f32) and the integer
+// 8x8->16 (lstm_s8) and 16x8 (lstm_s16) ones. Every form takes the same tensors
+// (check_lstm); the dtype then picks the kernel and its parameters.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -13,13 +14,6 @@
 namespace mote::lower {
 namespace {
 
-// TFLite Micro's CheckedLog2: round(log2(x)) computed in float (the exactness flag it
-// also returns is ignored by the LSTM, and so here).
-int32_t checked_log2(float x) {
-  const float log2x = std::log(x) * (1.0f / std::log(2.0f));
-  return static_cast<int32_t>(std::round(log2x));
-}
-
 // What lstm's check establishes: the shapes (input [B,T,I], or [T,B,I] when time_major;
 // hidden and cell state B x units elements, constants: the initial state).
 struct LstmCheck {
@@ -27,7 +21,9 @@ struct LstmCheck {
   int64_t batches = 0, steps = 0, inputs = 0, units = 0;
 };
 
-// The tensors and attributes TFLite Micro's integer LSTM takes (see lower_lstm).
+// The tensors and attributes every TFLite Micro LSTM takes (its ValidateTensorStatus and
+// ValidateTensorSize): no peephole, projection, layer norm or CIFG; input [B,T,I] (or
+// [T,B,I] when time_major), output [B,T,H], hidden and cell state of B x H elements.
 LstmCheck check_lstm(const NodeLowering& l) {
   const ir::Node& node = l.node();
   if (node.inputs.size() != 24) {
@@ -42,9 +38,9 @@ LstmCheck check_lstm(const NodeLowering& l) {
   };
   for (const Variant& v : kUnsupported)
     for (int i = v.first; i <= v.last; ++i)
-      if (l.has_input(i)) l.fail(std::string("uses ") + v.what + ", which the integer LSTM kernel does not support");
+      if (l.has_input(i)) l.fail(std::string("uses ") + v.what + ", which TFLite Micro's LSTM does not support");
   for (int i : {1, 5, 12})
-    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing: coupled input and forget gates (CIFG) are not supported by the integer LSTM kernel");
+    if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing: coupled input and forget gates (CIFG) are not supported by TFLite Micro's LSTM");
   for (int i : {0, 2, 3, 4, 6, 7, 8, 13, 14, 15, 18, 19})
     if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing");
 
@@ -52,14 +48,6 @@ LstmCheck check_lstm(const NodeLowering& l) {
   const ir::Tensor& y = l.output(0);
   const ir::Tensor& h0 = l.input(18);
   const ir::Tensor& c0 = l.input(19);
-  if (x.dtype != DType::kInt8) {
-    l.fail(l.label(x, "input") + " has dtype " + dtype_name(x.dtype) +
-           ", expected int8 (only the 8x8->16 integer LSTM is supported; float, hybrid and "
-           "int16 LSTMs are not)");
-  }
-  l.expect_dtype(y, "output", DType::kInt8);
-  l.expect_dtype(h0, "hidden state", DType::kInt8);
-  l.expect_dtype(c0, "cell state", DType::kInt16);
   l.expect_rank(x, "input", 3);
   l.expect_rank(y, "output", 3);
   LstmCheck c;
@@ -80,32 +68,62 @@ LstmCheck check_lstm(const NodeLowering& l) {
     l.fail("the hidden and cell state inputs must be constants (the initial state)");
   }
   l.expect_shape(y, "output", {x.shape[0], x.shape[1], c.units});
-  const std::string activation = node.get_string("activation", "tanh");
-  if (activation != "tanh") {
-    l.fail("cell gate activation '" + activation + "' is not supported (TFLite Micro's integer LSTM: tanh)");
-  }
   return c;
 }
 
+// Names of the gates in TFLite's order (LstmGate).
+const char* const kGateNames[4] = {"input", "forget", "cell", "output"};
+
+// Gate g's weights ([units, I] and [units, units], dtype `weight`) and bias ([units],
+// dtype `bias`).
+void check_gate_tensors(const NodeLowering& l, const LstmCheck& c, int g, DType weight, DType bias) {
+  const std::string gate = kGateNames[g];
+  const std::string wx_role = gate + " gate input weights";
+  const std::string wh_role = gate + " gate recurrent weights";
+  const std::string bias_role = gate + " gate bias";
+  l.expect_dtype(l.input(1 + g), wx_role.c_str(), weight);
+  l.expect_dtype(l.input(5 + g), wh_role.c_str(), weight);
+  l.expect_shape(l.input(1 + g), wx_role.c_str(), {c.units, c.inputs});
+  l.expect_shape(l.input(5 + g), wh_role.c_str(), {c.units, c.units});
+  l.expect_dtype(l.input(12 + g), bias_role.c_str(), bias);
+  l.expect_shape(l.input(12 + g), bias_role.c_str(), {c.units});
+}
+
+// The fused activation option is the cell gate's: TFLite Micro applies tanh or sigmoid,
+// and of those the .tflite schema can only say TANH (on any other value its Eval aborts in a
+// debug build and leaves the gate unactivated in a release one: refused here).
+void expect_tanh_cell_gate(const NodeLowering& l) {
+  const std::string activation = l.node().get_string("activation", "tanh");
+  if (activation != "tanh") {
+    l.fail("cell gate activation '" + activation + "' is not supported (TFLite Micro's LSTM: tanh)");
+  }
+}
+
+// The cell_clip option: > 0 clips the cell state (TFLite Micro's CellStateInfo).
+float cell_clip_option(const NodeLowering& l) {
+  const double cell_clip = l.node().get_float("cell_clip", 0.0);
+  if (std::isnan(cell_clip)) l.fail("cell_clip is NaN");
+  return static_cast<float>(cell_clip);
+}
+
+// Multiply-accumulates: per step and batch row, four gates of [H, I] + [H, H].
+uint64_t lstm_op_macs(const LstmCheck& c) {
+  return static_cast<uint64_t>(c.batches * c.steps) * static_cast<uint64_t>(4 * c.units * (c.inputs + c.units));
+}
+
 // Gate g's (input, forget, cell, output) input and recurrent requantization to the gate
-// pre-activation scale 2^-12, after checking its weights (int8 per tensor, [units, I] and
-// [units, units]) and bias (int32 [units]).
+// pre-activation scale 2^-12, after checking its weights (int8 per tensor) and bias
+// (`bias`: int32 for lstm_s8, int64 for lstm_s16); the shifts within the kernel's
+// multiply's range (up to max_shift).
 void lstm_gate_params(const NodeLowering& l, const LstmCheck& c, int g, const TensorQuant& x_q,
-                      const TensorQuant& h_q, LstmGateParams& gp) {
+                      const TensorQuant& h_q, DType bias, int32_t max_shift, LstmGateParams& gp) {
   const float gate_scale = 1.0f / 4096;  // 2^-12: gate pre-activations, Q3.12
-  static const char* const kGateNames[4] = {"input", "forget", "cell", "output"};
   const std::string gate = kGateNames[g];
   const ir::Tensor& wx = l.input(1 + g);
   const ir::Tensor& wh = l.input(5 + g);
-  const ir::Tensor& bias = l.input(12 + g);
   const std::string wx_role = gate + " gate input weights";
   const std::string wh_role = gate + " gate recurrent weights";
-  l.expect_dtype(wx, wx_role.c_str(), DType::kInt8);
-  l.expect_dtype(wh, wh_role.c_str(), DType::kInt8);
-  l.expect_shape(wx, wx_role.c_str(), {c.units, c.inputs});
-  l.expect_shape(wh, wh_role.c_str(), {c.units, c.units});
-  l.expect_dtype(bias, (gate + " gate bias").c_str(), DType::kInt32);
-  l.expect_shape(bias, (gate + " gate bias").c_str(), {c.units});
+  check_gate_tensors(l, c, g, DType::kInt8, bias);
   for (const ir::Tensor* w : {&wx, &wh}) {
     if (w->quant.scales.size() > 1) {
       l.fail(l.label(*w, "weights") + " is quantized per channel; TFLite Micro's LSTM uses "
@@ -116,20 +134,24 @@ void lstm_gate_params(const NodeLowering& l, const LstmCheck& c, int g, const Te
   const TensorQuant wh_q = per_tensor(l, wh, wh_role.c_str());
   fully_connected_multiplier(x_q.scale, wx_q.scale, gate_scale, &gp.input_multiplier, &gp.input_shift);
   fully_connected_multiplier(h_q.scale, wh_q.scale, gate_scale, &gp.recurrent_multiplier, &gp.recurrent_shift);
-  expect_shift(l, gp.input_shift, kMinShift, kMaxShift, gate + " gate input");
-  expect_shift(l, gp.recurrent_shift, kMinShift, kMaxShift, gate + " gate recurrent");
+  expect_shift(l, gp.input_shift, kMinShift, max_shift, gate + " gate input");
+  expect_shift(l, gp.recurrent_shift, kMinShift, max_shift, gate + " gate recurrent");
   gp.input_weight_zero_point = wx_q.zero_point;
   gp.recurrent_weight_zero_point = wh_q.zero_point;
 }
 
-}  // namespace
-
-// UNIDIRECTIONAL_SEQUENCE_LSTM, integer 8x8->16 (kernels/lstm/lstm.h): what TFLite
-// Micro's Prepare accepts (ValidateTensorStatus, ValidateTensorSize), with parameters
-// derived as its PrepareGateParametersInteger / CreateLstmCellStateInfo do. Scratch: the
-// kernel's running state (lstm_s8_scratch_bytes).
-LoweredOp lower_lstm(const NodeLowering& l) {
-  const LstmCheck c = check_lstm(l);
+// The integer LSTMs: 8x8->16 (lstm_s8: int8 activations, int32 biases) and 16x8 (lstm_s16:
+// int16 activations, int64 biases), both with int8 per-tensor weights, an int16 cell
+// state of zero point 0 and the cell gate's activation tanh; parameters derived as TFLite
+// Micro's PrepareGateParametersInteger / CreateLstmCellStateInfo do. Scratch: the
+// kernel's running state.
+LoweredOp lower_lstm_integer(const NodeLowering& l, const LstmCheck& c) {
+  const bool int16 = l.input(0).dtype == DType::kInt16;
+  const DType act = int16 ? DType::kInt16 : DType::kInt8;
+  l.expect_dtype(l.output(0), "output", act);
+  l.expect_dtype(l.input(18), "hidden state", act);
+  l.expect_dtype(l.input(19), "cell state", DType::kInt16);
+  expect_tanh_cell_gate(l);
   const ir::Tensor& h0 = l.input(18);
   const ir::Tensor& c0 = l.input(19);
   const TensorQuant x_q = per_tensor(l, l.input(0), "input");
@@ -138,8 +160,11 @@ LoweredOp lower_lstm(const NodeLowering& l) {
   expect_zero_point_zero(l, c0, "cell state", c_q.zero_point);
   const float gate_out_scale = 1.0f / 32768;  // 2^-15: gate outputs, Q0.15
 
-  LstmS8Params p{};
-  for (int g = 0; g < 4; ++g) lstm_gate_params(l, c, g, x_q, h_q, p.gate[g]);
+  LstmIntegerParams p{};
+  for (int g = 0; g < 4; ++g) {
+    lstm_gate_params(l, c, g, x_q, h_q, int16 ? DType::kInt64 : DType::kInt32, int16 ? kMaxShift64 : kMaxShift,
+                     p.gate[g]);
+  }
   mul_multiplier(gate_out_scale, c_q.scale, c_q.scale, &p.forget_cell.multiplier, &p.forget_cell.shift);
   mul_multiplier(gate_out_scale, gate_out_scale, c_q.scale, &p.input_cell.multiplier, &p.input_cell.shift);
   mul_multiplier(gate_out_scale, gate_out_scale, h_q.scale, &p.hidden.multiplier, &p.hidden.shift);
@@ -150,7 +175,8 @@ LoweredOp lower_lstm(const NodeLowering& l) {
   p.hidden_zero_point = h_q.zero_point;
 
   // tanh of the cell state: TFLite Micro's lstm_internal::Tanh with the cell scale's power.
-  const int32_t power = checked_log2(c_q.scale);
+  int32_t power = 0;
+  checked_log2(c_q.scale, &power);  // TFLite Micro ignores whether the scale is a power of 2
   const int32_t tanh_shift = 12 + power;  // (15 + power) - 3
   if (tanh_shift > 12 || tanh_shift < -31) {
     l.fail(l.label(c0, "cell state") + " has scale " + float_string(c_q.scale) +
@@ -159,22 +185,57 @@ LoweredOp lower_lstm(const NodeLowering& l) {
   p.cell_tanh_multiplier = tanh_shift >= 0 ? 3 << tanh_shift : 3;
   p.cell_tanh_shift = tanh_shift >= 0 ? 0 : -tanh_shift;
 
-  const double cell_clip = l.node().get_float("cell_clip", 0.0);
-  if (std::isnan(cell_clip)) l.fail("cell_clip is NaN");
-  p.cell_clip_enabled = static_cast<float>(cell_clip) > 0.0f ? 1 : 0;
+  const float cell_clip = cell_clip_option(l);
+  p.cell_clip_enabled = cell_clip > 0.0f ? 1 : 0;
   if (p.cell_clip_enabled) {
-    const double q = std::min(std::max(static_cast<double>(static_cast<float>(cell_clip)) /
+    const double q = std::min(std::max(static_cast<double>(cell_clip) /
                                            static_cast<double>(c_q.scale), -32768.0),
                               32767.0);
     p.cell_clip = static_cast<int16_t>(q);
   }
   p.time_major = c.time_major ? 1 : 0;
 
-  LoweredOp op = lowered(KernelId::kLstmS8, params_bytes(p),
-                         static_cast<uint64_t>(c.batches * c.steps) *
-                             static_cast<uint64_t>(4 * c.units * (c.inputs + c.units)));
-  op.scratch_bytes = lstm_s8_scratch_bytes(static_cast<uint32_t>(c.inputs), static_cast<uint32_t>(c.units));
+  const auto inputs = static_cast<uint32_t>(c.inputs);
+  const auto units = static_cast<uint32_t>(c.units);
+  LoweredOp op = lowered(int16 ? KernelId::kLstmS16 : KernelId::kLstmS8, params_bytes(p), lstm_op_macs(c));
+  op.scratch_bytes = int16 ? lstm_s16_scratch_bytes(units) : lstm_s8_scratch_bytes(inputs, units);
   return op;
+}
+
+// The float32 LSTM (lstm_f32): every tensor float32 (TFLite Micro runs no hybrid LSTM),
+// the cell gate's activation tanh (TFLite Micro's CalculateLstmGate applies tanh or
+// sigmoid, and a .tflite file can only say tanh of the two). Scratch: one row of cell
+// state.
+LoweredOp lower_lstm_f32(const NodeLowering& l, const LstmCheck& c) {
+  l.expect_dtype(l.output(0), "output", DType::kFloat32);
+  l.expect_dtype(l.input(18), "hidden state", DType::kFloat32);
+  l.expect_dtype(l.input(19), "cell state", DType::kFloat32);
+  for (int g = 0; g < 4; ++g) check_gate_tensors(l, c, g, DType::kFloat32, DType::kFloat32);
+  expect_tanh_cell_gate(l);
+  LstmF32Params p{};
+  const float cell_clip = cell_clip_option(l);
+  p.cell_clip = cell_clip > 0.0f ? cell_clip : 0.0f;
+  p.time_major = c.time_major ? 1 : 0;
+  LoweredOp op = lowered(KernelId::kLstmF32, params_bytes(p), lstm_op_macs(c));
+  op.scratch_bytes = lstm_f32_scratch_bytes(static_cast<uint32_t>(c.units));
+  return op;
+}
+
+}  // namespace
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM: what TFLite Micro's Prepare accepts (check_lstm), then the
+// kernel of its input's dtype.
+LoweredOp lower_lstm(const NodeLowering& l) {
+  const LstmCheck c = check_lstm(l);
+  const ir::Tensor& x = l.input(0);
+  switch (x.dtype) {
+    case DType::kFloat32: return lower_lstm_f32(l, c);
+    case DType::kInt8:
+    case DType::kInt16: return lower_lstm_integer(l, c);
+    default:
+      l.fail(l.label(x, "input") + " has dtype " + dtype_name(x.dtype) +
+             ", expected float32, int8 or int16 (TFLite Micro's float, 8x8->16 and 16x8 LSTMs)");
+  }
 }
 
 }  // namespace mote::lower

@@ -130,6 +130,13 @@ void expect_shift(const NodeLowering& l, int32_t shift, int32_t lo, int32_t hi, 
   }
 }
 
+bool checked_log2(float x, int32_t* log2) {
+  const float log2x = std::log(x) * (1.0f / std::log(2.0f));
+  const float rounded = std::round(log2x);
+  *log2 = static_cast<int32_t>(rounded);
+  return std::fabs(log2x - rounded) < 1e-3f;
+}
+
 void expect_zero_point_zero(const NodeLowering& l, const ir::Tensor& t, const char* role, int32_t zp) {
   if (zp != 0) {
     l.fail(l.label(t, role) + " has zero point " + std::to_string(zp) +

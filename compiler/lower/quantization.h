@@ -51,6 +51,10 @@ void channel_multipliers(const NodeLowering& l, float input_scale, const std::ve
 void act_range(const NodeLowering& l, const TensorQuant& out, DType dtype, int32_t* act_min,
                int32_t* act_max);
 
+// TFLite's CheckedLog2: *log2 = round(log2(x)) computed in float as TFLite does; true when
+// x is within 10^-3 (in log2) of that power of two.
+bool checked_log2(float x, int32_t* log2);
+
 // A shift the kernel's fixed-point arithmetic can apply: within [lo, hi].
 void expect_shift(const NodeLowering& l, int32_t shift, int32_t lo, int32_t hi, const std::string& what);
 

@@ -57,6 +57,33 @@ extern const KernelEntry kSigmoidS8Entry;
 extern const KernelEntry kTanhS8Entry;
 
 // ---------------------------------------------------------------------------------------
+// int16 sigmoid and tanh (TFLite LOGISTIC / TANH on int16, reference_integer_ops::Logistic
+// and Tanh as TensorFlow Lite Micro runs them): input and output zero point 0, output
+// scale 2^-15 (Q0.15). out = lut_sigmoid_s16 / lut_tanh_s16(x, input_multiplier,
+// input_left_shift) (quant/sigmoid_lut_s16.h). The compiler derives the pair as TFLite
+// Micro's Prepare does, in TFLite's effective form: a power-of-two input scale TFLite
+// takes as it is (2^-12 for sigmoid; 2^-12 or 2^-11 for tanh) gives (3 << k, 0) for
+// scale 2^(k-12); any other scale s gives the largest shift (<= 31) keeping
+// m = s * 3 * 4096 * 2^shift above 16383.5 (or the first one above it), multiplier
+// trunc(m).
+// check(): shapes and dtypes, input_multiplier in [1, 32767], input_left_shift in [0, 31].
+struct SigmoidTanhS16Params {
+  int32_t input_multiplier;
+  int32_t input_left_shift;
+};
+
+void sigmoid_s16(const SigmoidTanhS16Params& params, uint32_t count, const int16_t* input,
+                 int16_t* output);
+void tanh_s16(const SigmoidTanhS16Params& params, uint32_t count, const int16_t* input,
+              int16_t* output);
+
+Status sigmoid_tanh_s16_check(const OpContext& ctx);
+void sigmoid_s16_run(const OpContext& ctx);
+void tanh_s16_run(const OpContext& ctx);
+extern const KernelEntry kSigmoidS16Entry;
+extern const KernelEntry kTanhS16Entry;
+
+// ---------------------------------------------------------------------------------------
 // int8 and int16 clamp: TFLite's quantized RELU, RELU6, RELU_N1_TO_1 and RELU_0_TO_1
 // (reference_ops::ReluX, TFLite Micro's ReluQuantized): the input requantized to the
 // output's scale, then clamped. For each element, x = input - input_zero_point:

@@ -1,8 +1,11 @@
-// Integer LSTM over a sequence: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM, 8x8->16 variant
-// (int8 activations and weights, int32 biases, int16 cell state), bit-exact with TFLite
-// Micro's kernel (micro/kernels/unidirectional_sequence_lstm.cc + lstm_eval.{h,cc} at
-// 90b983c2): no peephole, no projection, no layer norm, no CIFG (TFLite Micro refuses
-// them too), cell-gate activation tanh.
+// LSTM over a sequence: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM in the three forms TFLite
+// Micro runs (micro/kernels/unidirectional_sequence_lstm.cc + lstm_eval.{h,cc} at
+// 90b983c2): lstm_s8 (8x8->16, below), lstm_s16 (16x8) and lstm_f32 (float32), further
+// down. All take the same tensors (lstm_common.h): no peephole, no projection, no layer
+// norm, no CIFG (TFLite Micro refuses them too), cell-gate activation tanh.
+//
+// lstm_s8: int8 activations and weights, int32 biases, int16 cell state, bit-exact with
+// TFLite Micro's integer kernel.
 //
 //   inputs (TFLite's order; the absent ones are kNoTensor):
 //     0  x                 int8  [B, T, I] (time_major: [T, B, I])
@@ -24,22 +27,24 @@
 //   fc_h(g)[n] = clamp16(mbqm(sum_k (Wh_g[n,k] - wh_zp_g) * (h[k] - h_zp),
 //                             gate[g].recurrent_multiplier, gate[g].recurrent_shift))
 //   pre(g)[n]  = sat16(fc_x(g)[n] + fc_h(g)[n])                       (Q3.12)
-//   i, f, o    = sigmoid_s16(pre),  z = tanh_s16(pre, 3, 0)            (Q0.15)
+//   i, f, o    = sigmoid16(pre),  z = tanh16(pre, 3, 0)                (Q0.15)
 //   c          = sat16(mul16(f, c, forget_cell) + mul16(i, z, input_cell))
 //   c          = clamp(c, -cell_clip, cell_clip)          when cell_clip_enabled
-//   h_new      = clamp8(mul(tanh_s16(c, cell_tanh_multiplier, cell_tanh_shift), o,
+//   h_new      = clamp8(mul(tanh16(c, cell_tanh_multiplier, cell_tanh_shift), o,
 //                           hidden) + h_zp)  -> y[b, t]
 // where mbqm is multiply_by_quantized_multiplier (int32 sums wrap), mul16(a, b, m) =
 // clamp16(mbqm(a * b, m.multiplier, m.shift)), and
-//   sigmoid_s16: TFLite reference_integer_ops::Logistic on int16 with input_multiplier 0,
+//   sigmoid16:   TFLite reference_integer_ops::Logistic on int16 with input_multiplier 0,
 //                input_left_shift 0 (x * 3, then the 256-entry sigmoid table
-//                sigmoid(i / 24) in Q0.16 with 9 fractional index bits);
-//   tanh_s16(x, m, s): reference_integer_ops::Tanh on int16 with the input scaled as
-//                (x * m + round) >> s, then the same table with 8 fractional index bits.
+//                sigmoid(i / 24) in Q0.16 with 9 fractional index bits): lut_sigmoid_s16
+//                (quant/sigmoid_lut_s16.h) with multiplier 3, shift 0;
+//   tanh16(x, m, s): reference_integer_ops::Tanh on int16 with the input scaled as
+//                (x * m + round) >> s, then the same table with 8 fractional index bits:
+//                lut_tanh_s16.
 // Batches are independent, so every layout runs batch by batch (the results equal
 // TFLite's, which runs all batches of one step together when time_major).
 //
-// Params: LstmS8Params (no arrays). The compiler computes, as TFLite Micro's
+// Params: LstmIntegerParams (no arrays). The compiler computes, as TFLite Micro's
 // PrepareGateParametersInteger does (gate pre-activations at scale 2^-12, gate outputs at
 // 2^-15):
 //   gate[g].input_*     = fully_connected_multiplier(x_scale, Wx_g scale, 2^-12)
@@ -78,7 +83,7 @@ struct LstmMulParams {
 // 1 + g, 5 + g and 12 + g.
 enum LstmGate : uint32_t { kLstmInputGate = 0, kLstmForgetGate = 1, kLstmCellGate = 2, kLstmOutputGate = 3 };
 
-struct LstmS8Params {
+struct LstmIntegerParams {
   LstmGateParams gate[4];  // indexed by LstmGate
   LstmMulParams forget_cell, input_cell, hidden;
   int32_t input_zero_point;
@@ -95,13 +100,52 @@ inline uint64_t lstm_s8_scratch_bytes(uint32_t inputs, uint32_t units) {
   return (2u * uint64_t{units} + inputs) * 2u;
 }
 
-// The TFLite int16 activations the kernel uses, exposed for the tests.
-int16_t lstm_sigmoid_s16(int16_t x);
-int16_t lstm_tanh_s16(int16_t x, int32_t multiplier, int32_t shift);
-
 Status lstm_s8_check(const OpContext& ctx);
 void lstm_s8_run(const OpContext& ctx);
 extern const KernelEntry kLstmS8Entry;
+
+// ---------------------------------------------------------------------------------------
+// 16x8 LSTM: TFLite Micro's int16-activation path (int16 x, h0 and y, int8 weights, int64
+// biases, int16 cell state), the same arithmetic and parameters (LstmIntegerParams, derived
+// from the tensors' scales as for lstm_s8) except that
+//   fc_x(g)[n] = clamp16(mbqm64(sum_k (Wx_g[n,k] - wx_zp_g) * (x[k] - x_zp) + bias_g[n],
+//                               gate[g].input_multiplier, gate[g].input_shift))
+//   fc_h(g)[n] = clamp16(mbqm64(sum_k (Wh_g[n,k] - wh_zp_g) * (h[k] - h_zp), ...recurrent))
+// sum in int64 (each product in int32) and mbqm64 is TFLite's 64-bit
+// MultiplyByQuantizedMultiplier (multiply_by_quantized_multiplier64), and
+//   h_new      = clamp16(mul(tanh16(c, ...), o, hidden) + h_zp).
+// Scratch: lstm_s16_scratch_bytes(H) bytes, 2-aligned (one row of cell state).
+// check(): the layout, input and hidden zero points in int16, gate shifts in [-31, 14],
+// the rest as lstm_s8.
+inline uint64_t lstm_s16_scratch_bytes(uint32_t units) { return uint64_t{units} * 2u; }
+
+Status lstm_s16_check(const OpContext& ctx);
+void lstm_s16_run(const OpContext& ctx);
+extern const KernelEntry kLstmS16Entry;
+
+// ---------------------------------------------------------------------------------------
+// float32 LSTM: TFLite Micro's float path (lstm_eval.h with float tensors), the same inputs
+// (lstm_common.h) all float32, with the same restrictions (no peephole, projection, layer
+// norm or CIFG). Per batch row b and step t, with h the previous hidden state (h0 row b,
+// then y[b, t-1]) and c the cell state (c0 row b, then updated):
+//   pre(g)[n] = (sum_k Wx_g[n,k] * x[k] + bias_g[n]) + sum_k Wh_g[n,k] * h[k]
+//   i, f, o   = sigmoid(pre)  (TFLite's reference Logistic: 1 above 16.619047, e^x below
+//                              -9, else 1 / (1 + e^-x))
+//   z         = tanh(pre(cell))
+//   c         = f * c + i * z, then clamped to [-cell_clip, cell_clip] when cell_clip > 0
+//   y[b, t]   = tanh(c) * o
+// Scratch: lstm_f32_scratch_bytes(H) bytes, 4-aligned (one row of cell state).
+// check(): the layout, cell_clip >= 0 (not NaN), time_major 0 or 1.
+struct LstmF32Params {
+  float cell_clip;      // 0: no clipping
+  uint32_t time_major;  // 0 or 1
+};
+
+inline uint64_t lstm_f32_scratch_bytes(uint32_t units) { return uint64_t{units} * 4u; }
+
+Status lstm_f32_check(const OpContext& ctx);
+void lstm_f32_run(const OpContext& ctx);
+extern const KernelEntry kLstmF32Entry;
 
 // Multiply-accumulates of one op (the registry's macs column; host tools): output
 // [B, T, U]; per step four gates of [U, I] + [U, U].

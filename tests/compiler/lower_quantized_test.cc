@@ -483,8 +483,8 @@ TEST(LowerQuantized, LstmParamsAsTfliteMicroDerivesThem) {
   g.lstm();
   const LoweredOp op = g.lower();
   EXPECT_EQ(op.kernel, KernelId::kLstmS8);
-  ASSERT_EQ(op.params.size(), sizeof(LstmS8Params));
-  const auto p = header_of<LstmS8Params>(op);
+  ASSERT_EQ(op.params.size(), sizeof(LstmIntegerParams));
+  const auto p = header_of<LstmIntegerParams>(op);
   const float wx_scales[] = {0.011f, 0.012f, 0.013f, 0.014f};
   const float wh_scales[] = {0.021f, 0.022f, 0.023f, 0.024f};
   for (int g2 = 0; g2 < 4; ++g2) {
@@ -522,7 +522,7 @@ TEST(LowerQuantized, LstmCellTanhShiftsRightForFineCellScales) {
   LstmGraph g;
   g.graph.tensors[g.inputs[19]].quant.scales = {1.0f / 65536};  // 2^-16: shift 4
   g.lstm({{"activation", std::string("tanh")}});
-  const auto p = header_of<LstmS8Params>(g.lower());
+  const auto p = header_of<LstmIntegerParams>(g.lower());
   EXPECT_EQ(p.cell_tanh_multiplier, 3);
   EXPECT_EQ(p.cell_tanh_shift, 4);
   EXPECT_EQ(p.cell_clip_enabled, 0u);
@@ -549,10 +549,10 @@ TEST(LowerQuantized, LstmVariantsAreRefusedNamingTheFeature) {
        },
        "weights 'wh2' is quantized per channel"},
       {[](LstmGraph& g) {
-         g.graph.tensors[g.inputs[0]].dtype = DType::kInt16;
+         g.graph.tensors[g.inputs[0]].dtype = DType::kInt32;
          g.graph.tensors[g.inputs[0]].quant.zero_points = {0};
        },
-       "expected int8 (only the 8x8->16 integer LSTM is supported"},
+       "expected float32, int8 or int16"},
       {[](LstmGraph& g) { g.graph.tensors[g.inputs[19]].dtype = DType::kInt8; },
        "cell state 'c' has dtype int8, expected int16"},
       {[](LstmGraph& g) { g.graph.tensors[g.inputs[6]].shape = {5, 4}; },

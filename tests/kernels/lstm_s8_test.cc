@@ -13,6 +13,7 @@
 #include "kernel_test_util.h"
 #include "lstm/lstm.h"
 #include "quant/quant_math.h"
+#include "quant/sigmoid_lut_s16.h"
 #include "quant_test_util.h"
 
 namespace mote {
@@ -30,16 +31,16 @@ TEST(LstmActivations, SigmoidFollowsTheRealFunction) {
   // Input Q3.12, output Q0.15 (TFLite's int16 logistic: 1.0 saturates to 32767).
   int32_t previous = -1;
   for (int32_t x = -32768; x <= 32767; ++x) {
-    const int32_t y = lstm_sigmoid_s16(static_cast<int16_t>(x));
+    const int32_t y = lut_sigmoid_s16(static_cast<int16_t>(x), 3, 0);
     const double expected = 32768.0 / (1.0 + exp(-x / 4096.0));
     ASSERT_NEAR(y, expected, 3.0) << x;
     ASSERT_GE(y, previous) << x;  // monotonic
     previous = y;
   }
-  EXPECT_EQ(lstm_sigmoid_s16(0), 16384);
+  EXPECT_EQ(lut_sigmoid_s16(0, 3, 0), 16384);
   // The int16 range is +-8 in Q3.12: 32768 * sigmoid(+-8) = 32757.0, 11.0.
-  EXPECT_EQ(lstm_sigmoid_s16(32767), 32757);
-  EXPECT_EQ(lstm_sigmoid_s16(-32768), 11);
+  EXPECT_EQ(lut_sigmoid_s16(32767, 3, 0), 32757);
+  EXPECT_EQ(lut_sigmoid_s16(-32768, 3, 0), 11);
 }
 
 TEST(LstmActivations, TanhFollowsTheRealFunctionForEveryInputScaling) {
@@ -50,12 +51,12 @@ TEST(LstmActivations, TanhFollowsTheRealFunctionForEveryInputScaling) {
   for (const Scaling& s : scalings) {
     int32_t previous = -32768;
     for (int32_t x = -32768; x <= 32767; ++x) {
-      const int32_t y = lstm_tanh_s16(static_cast<int16_t>(x), s.multiplier, s.shift);
+      const int32_t y = lut_tanh_s16(static_cast<int16_t>(x), s.multiplier, s.shift);
       ASSERT_NEAR(y, 32768.0 * tanh(x * s.input_scale), 6.0) << x << " m=" << s.multiplier;
       ASSERT_GE(y, previous) << x;
       previous = y;
     }
-    EXPECT_EQ(lstm_tanh_s16(0, s.multiplier, s.shift), 0);
+    EXPECT_EQ(lut_tanh_s16(0, s.multiplier, s.shift), 0);
   }
 }
 
@@ -89,9 +90,9 @@ int32_t checked_log2(float v) {
 }
 
 // The params exactly as compiler/lower/lstm.cc derives them (kernels/lstm/lstm.h).
-LstmS8Params make_params(const Case& cs) {
+LstmIntegerParams make_params(const Case& cs) {
   const Quant& q = cs.q;
-  LstmS8Params p{};
+  LstmIntegerParams p{};
   for (int g = 0; g < 4; ++g) {
     fully_connected_multiplier(q.x_scale, q.w_scale[g], kGateScale, &p.gate[g].input_multiplier,
                                &p.gate[g].input_shift);
@@ -134,7 +135,7 @@ Data make_data(const Case& cs) {
 // TFLite Micro's EvalLstm, transcribed from its description: per step, four gates as
 // whole rows (FC of x and FC of h into int16, saturating add, activation), then the cell
 // row, then the hidden row, copied to the output.
-std::vector<int8_t> reference(const Case& cs, const LstmS8Params& p, const Data& d) {
+std::vector<int8_t> reference(const Case& cs, const LstmIntegerParams& p, const Data& d) {
   using testing::ref_clamp;
   using testing::ref_mbqm;
   using testing::wrap32;
@@ -159,7 +160,7 @@ std::vector<int8_t> reference(const Case& cs, const LstmS8Params& p, const Data&
         const int32_t fx = ref_clamp(ref_mbqm(wrap32(ax), gp.input_multiplier, gp.input_shift), -32768, 32767);
         const int32_t fh = ref_clamp(ref_mbqm(wrap32(ah), gp.recurrent_multiplier, gp.recurrent_shift), -32768, 32767);
         const int16_t pre = static_cast<int16_t>(ref_clamp(int64_t{fx} + fh, -32768, 32767));
-        gate[g][n] = g == kLstmCellGate ? lstm_tanh_s16(pre, 3, 0) : lstm_sigmoid_s16(pre);
+        gate[g][n] = g == kLstmCellGate ? lut_tanh_s16(pre, 3, 0) : lut_sigmoid_s16(pre, 3, 0);
       }
     }
     for (int32_t n = 0; n < H; ++n) {
@@ -171,7 +172,7 @@ std::vector<int8_t> reference(const Case& cs, const LstmS8Params& p, const Data&
       c = static_cast<int16_t>(v);
     }
     for (int32_t n = 0; n < H; ++n) {
-      const int32_t squashed = lstm_tanh_s16(cell[b * H + n], p.cell_tanh_multiplier, p.cell_tanh_shift);
+      const int32_t squashed = lut_tanh_s16(cell[b * H + n], p.cell_tanh_multiplier, p.cell_tanh_shift);
       const int64_t v = int64_t{p.hidden_zero_point} +
                         ref_mbqm(squashed * gate[kLstmOutputGate][n], p.hidden.multiplier, p.hidden.shift);
       hidden[b * H + n] = static_cast<int8_t>(ref_clamp(v, -128, 127));
@@ -230,7 +231,7 @@ struct Op {
 
 // The op with TFLite's 24 inputs; `toggled` flips whether one input position is present
 // (an optional one given, a required one left out) for the rejection tests.
-void build(const Case& cs, const LstmS8Params& p, Op* o, int toggled = -1) {
+void build(const Case& cs, const LstmIntegerParams& p, Op* o, int toggled = -1) {
   const uint32_t b = cs.batches, t = cs.steps, i = cs.inputs, h = cs.units;
   const std::vector<uint32_t> seq = cs.time_major ? std::vector<uint32_t>{t, b} : std::vector<uint32_t>{b, t};
   for (int k = 0; k < 24; ++k) {
@@ -268,7 +269,7 @@ void set_data(Op* o, const Data& d) {
 void run_case(const Case& cs) {
   SCOPED_TRACE(::testing::Message() << "B=" << cs.batches << " T=" << cs.steps << " I=" << cs.inputs
                                     << " H=" << cs.units << " time_major=" << cs.time_major);
-  const LstmS8Params p = make_params(cs);
+  const LstmIntegerParams p = make_params(cs);
   const Data d = make_data(cs);
   Op o;
   build(cs, p, &o);
@@ -360,13 +361,13 @@ TEST(LstmS8, TimeMajorEqualsBatchMajorOnTransposedData) {
 
 TEST(LstmS8Check, Rejections) {
   const Case cs{2, 3, 4, 5, false, quant(1.0f / 128, 0, 1.0f / 4096, 10.0f), 9};
-  const LstmS8Params good = make_params(cs);
+  const LstmIntegerParams good = make_params(cs);
   auto fresh = [&](Op* o) { build(cs, good, o); };
   {
     Op o;
     fresh(&o);
     ASSERT_EQ(o.op.check(kLstmS8Entry), Status::kOk);
-    auto& p = o.op.params<LstmS8Params>();
+    auto& p = o.op.params<LstmIntegerParams>();
     p.gate[2].recurrent_shift = 31;
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
     p = good;
@@ -392,7 +393,7 @@ TEST(LstmS8Check, Rejections) {
     p.time_major = 1;
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
     p = good;
-    o.op.set_params_bytes(sizeof(LstmS8Params) - 4);
+    o.op.set_params_bytes(sizeof(LstmIntegerParams) - 4);
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
   }
   {

@@ -2045,8 +2045,8 @@ class TfliteImporter {
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for
   // an omitted one; files with 20 inputs predate the layer-norm weights), the options,
   // and the operator's intermediate tensors' quantization as attributes (informational:
-  // TFLite Micro's integer kernel, which Mote's int8 LSTM kernel reproduces, fixes the gate scales at
-  // 2^-12 / 2^-15 and never reads them).
+  // TFLite Micro's integer kernels, which Mote's int8 and 16x8 LSTM kernels reproduce, fix the
+  // gate scales at 2^-12 / 2^-15 and never read them).
   void lstm() {
     expect_inputs(20, 24);
     const auto* o = options<fb::UnidirectionalSequenceLSTMOptions>(false);

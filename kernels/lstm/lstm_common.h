@@ -1,0 +1,102 @@
+// What every LSTM kernel (lstm_s8, lstm_f32, lstm_s16) shares: the tensor layout check
+// and the row arithmetic of a sequence laid out batch major or time major. The layout is
+// TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM as TensorFlow Lite Micro takes it (lstm.h):
+//   0 x [B, T, I] ([T, B, I] when time_major); 1..8 the eight gate weights ([H, I] and
+//   [H, H]); 9..11 absent (no peephole); 12..15 the gate biases [H]; 16, 17 absent (no
+//   projection); 18 h0 and 19 c0 with B * H elements each; 20..23 absent (no layer norm);
+//   output 0 y [B, T, H] ([T, B, H]).
+#pragma once
+
+#include <stdint.h>
+
+#include "kernel_util.h"
+#include "mote/kernel.h"
+
+namespace mote {
+
+constexpr uint32_t kLstmInputCount = 24;
+constexpr uint32_t kLstmHiddenStateInput = 18;
+constexpr uint32_t kLstmCellStateInput = 19;
+
+struct LstmDims {
+  int32_t batches, steps, inputs, units;
+  bool time_major;
+  // The row of (batch b, step t) in x and y, and the row one step earlier.
+  int32_t row(int32_t b, int32_t t) const { return time_major ? t * batches + b : b * steps + t; }
+  int32_t previous_row(int32_t row_index) const { return time_major ? row_index - batches : row_index - 1; }
+};
+
+// The element types of each tensor class: x, h0 and y (activation), the eight weights,
+// the four biases, and c0 (cell).
+struct LstmDtypes {
+  DType activation, weight, bias, cell;
+};
+
+// kOk and *dims filled when ctx has the layout above with dtypes `types`; kBadParams for
+// anything else. time_major must be 0 or 1.
+inline Status lstm_check_layout(const OpContext& ctx, uint32_t time_major, const LstmDtypes& types,
+                                LstmDims* dims) {
+  if (ctx.input_count() != kLstmInputCount || ctx.output_count() != 1 || time_major > 1) {
+    return Status::kBadParams;
+  }
+  for (uint32_t i = 0; i < kLstmInputCount; ++i) {
+    const bool required = i <= 8 || (i >= 12 && i <= 15) || i == kLstmHiddenStateInput ||
+                          i == kLstmCellStateInput;
+    if (ctx.has_input(i) != required) return Status::kBadParams;
+  }
+  const TensorDesc& x = ctx.input_desc(0);
+  const TensorDesc& y = ctx.output_desc(0);
+  if (!has_dtype(x, types.activation) || !has_dtype(y, types.activation) || x.rank != 3 ||
+      y.rank != 3 || !index_math_fits(x) || !index_math_fits(y)) {
+    return Status::kBadParams;
+  }
+  const uint32_t inputs = x.dims[2];
+  const uint32_t units = y.dims[2];
+  if (y.dims[0] != x.dims[0] || y.dims[1] != x.dims[1] || inputs == 0 || units == 0) {
+    return Status::kBadParams;
+  }
+  const uint32_t batches = time_major ? x.dims[1] : x.dims[0];
+  for (uint32_t g = 0; g < 4; ++g) {
+    const TensorDesc& wx = ctx.input_desc(1 + g);
+    const TensorDesc& wh = ctx.input_desc(5 + g);
+    const TensorDesc& bias = ctx.input_desc(12 + g);
+    if (!has_dtype(wx, types.weight) || wx.rank != 2 || wx.dims[0] != units || wx.dims[1] != inputs ||
+        !has_dtype(wh, types.weight) || wh.rank != 2 || wh.dims[0] != units || wh.dims[1] != units ||
+        !has_dtype(bias, types.bias) || bias.rank != 1 || bias.dims[0] != units) {
+      return Status::kBadParams;
+    }
+  }
+  const TensorDesc& h0 = ctx.input_desc(kLstmHiddenStateInput);
+  const TensorDesc& c0 = ctx.input_desc(kLstmCellStateInput);
+  const uint64_t state = uint64_t{batches} * units;
+  if (!has_dtype(h0, types.activation) || !has_dtype(c0, types.cell) || element_count(h0) != state ||
+      element_count(c0) != state || !index_math_fits(h0) || !index_math_fits(c0)) {
+    return Status::kBadParams;
+  }
+  dims->batches = static_cast<int32_t>(batches);
+  dims->steps = static_cast<int32_t>(time_major ? x.dims[0] : x.dims[1]);
+  dims->inputs = static_cast<int32_t>(inputs);
+  dims->units = static_cast<int32_t>(units);
+  dims->time_major = time_major != 0;
+  return Status::kOk;
+}
+
+// The layout of a context lstm_check_layout accepted (time_major as checked).
+inline LstmDims lstm_dims(const OpContext& ctx, uint32_t time_major) {
+  const TensorDesc& x = ctx.input_desc(0);
+  LstmDims d;
+  d.batches = static_cast<int32_t>(time_major ? x.dims[1] : x.dims[0]);
+  d.steps = static_cast<int32_t>(time_major ? x.dims[0] : x.dims[1]);
+  d.inputs = static_cast<int32_t>(x.dims[2]);
+  d.units = static_cast<int32_t>(ctx.output_desc(0).dims[2]);
+  d.time_major = time_major != 0;
+  return d;
+}
+
+// True when the scratch span holds `bytes` at `align`.
+inline bool lstm_scratch_fits(const OpContext& ctx, uint64_t bytes, uintptr_t align) {
+  const Span<uint8_t> scratch = ctx.scratch();
+  return scratch.size() >= bytes && reinterpret_cast<uintptr_t>(scratch.data()) % align == 0;
+}
+
+}  // namespace mote
