@@ -551,7 +551,7 @@ int run_run(const RunArgs& args) {
                    {"weights_bytes", summary.weights_bytes},
                    {"arena_planned_bytes", h.arena_bytes},
                    {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
-                   {"arena_state_bytes", interp.state_bytes()},
+                   {"arena_state_bytes", interp.memory_report().arena_state_bytes},
                    {"max_op_scratch_bytes", max_scratch}};
     if (device_memory) {
       memory["arena_given_bytes"] = device_memory->arena_given_bytes;
@@ -574,8 +574,8 @@ int run_run(const RunArgs& args) {
             << with_commas(h.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(summary.weights_bytes) << " bytes, program "
             << with_commas(h.total_bytes) << " bytes, " << with_commas(summary.macs) << " MACs\n";
-  if (interp.state_bytes() != 0)
-    std::cout << "  state    " << with_commas(interp.state_bytes()) << " bytes of the arena kept between runs\n";
+  if (interp.memory_report().arena_state_bytes != 0)
+    std::cout << "  state    " << with_commas(interp.memory_report().arena_state_bytes) << " bytes of the arena kept between runs\n";
   char line[200];
   std::snprintf(line, sizeof line, "  %4s  %-28s %-22s %14s %7s\n", "op", "name", "kernel",
                 on_host ? "time (us)" : "instructions", "share");
@@ -639,7 +639,7 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
                 {"arena_bytes", h.arena_bytes},
                 {"arena_lower_bound_bytes", h.arena_lower_bound_bytes},
                 {"weights_bytes", summary.weights_bytes},
-                {"state_bytes", interp.state_bytes()},
+                {"state_bytes", interp.memory_report().arena_state_bytes},
                 {"init_op_count", h.init_op_count},
                 {"macs", summary.macs},
                 {"kernels", summary.kernels},
@@ -655,8 +655,8 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
             << with_commas(h.arena_lower_bound_bytes) << ")\n"
             << "  weights  " << with_commas(summary.weights_bytes) << " bytes, "
             << with_commas(summary.macs) << " MACs\n";
-  if (interp.state_bytes() != 0 || h.init_op_count != 0)
-    std::cout << "  state    " << with_commas(interp.state_bytes()) << " bytes of the arena kept between runs; the first "
+  if (interp.memory_report().arena_state_bytes != 0 || h.init_op_count != 0)
+    std::cout << "  state    " << with_commas(interp.memory_report().arena_state_bytes) << " bytes of the arena kept between runs; the first "
               << h.init_op_count << " ops run on the first run only\n";
   std::cout << "  kernels ";
   for (const auto& k : summary.kernels) std::cout << " " << k;

@@ -28,6 +28,7 @@ CompileResult compile(const CompileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   parse_target(options.target);  // refuse a bad target before any work
   ir::Graph graph = import_model(options.model_path, options.extra_outputs);
+  passes::fill_state(graph);
   passes::fold_constants(graph);
   passes::fuse_activations(graph);
 

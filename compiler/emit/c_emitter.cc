@@ -192,7 +192,7 @@ ProgramFacts read_program(const std::vector<uint8_t>& program) {
   facts.arena_bytes = header.arena_bytes;
   facts.arena_lower_bound_bytes = header.arena_lower_bound_bytes;
   facts.constant_bytes = interp.memory_report().constant_bytes;
-  facts.state_bytes = interp.state_bytes();
+  facts.state_bytes = interp.memory_report().arena_state_bytes;
   facts.init_op_count = header.init_op_count;
   facts.op_count = interp.op_count();
   std::set<uint16_t> ids;

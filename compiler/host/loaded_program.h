@@ -4,7 +4,7 @@
 // their own and verified by the same loader, and run with the same kernels
 // (kernels/all_kernels.h), as on a device. A stateful program keeps its state from one
 // run() to the next on the same LoadedProgram (interpreter().reset_state() restarts it);
-// load fills the state after the arena fill.
+// the first run() sets it (the init ops), whatever the arena fill.
 #pragma once
 
 #include <cstdint>

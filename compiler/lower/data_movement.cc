@@ -17,6 +17,7 @@
 #include "batch_to_space/batch_to_space.h"
 #include "concat/concat.h"
 #include "depth_to_space/depth_to_space.h"
+#include "fill_bytes/fill_bytes.h"
 #include "gather/gather.h"
 #include "pad/pad.h"
 #include "space_to_batch/space_to_batch.h"
@@ -285,6 +286,16 @@ LoweredOp lower_copy(const NodeLowering& l) {
            " elements like input " + shape_string(in.shape));
   }
   return lowered(KernelId::kCopy);
+}
+
+// fill_bytes: no inputs; every byte of the output is `value` (0..255).
+LoweredOp lower_fill_bytes(const NodeLowering& l) {
+  if (!l.node().inputs.empty() || l.node().outputs.size() != 1)
+    l.fail("takes no inputs and one output, has " + std::to_string(l.node().inputs.size()) + " and " +
+           std::to_string(l.node().outputs.size()));
+  const int64_t value = l.node().get_int("value", -1);
+  if (value < 0 || value > 255) l.fail("value " + std::to_string(value) + " is not a byte (0..255)");
+  return lowered(KernelId::kFillBytes, params_bytes(FillBytesParams{static_cast<int32_t>(value)}));
 }
 
 // strided_slice: begin/strides/sizes per input axis (mote_ops.md).

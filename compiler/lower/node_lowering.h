@@ -203,6 +203,7 @@ LoweredOp lower_transpose(const NodeLowering& l);
 LoweredOp lower_concat(const NodeLowering& l);
 LoweredOp lower_pad(const NodeLowering& l);
 LoweredOp lower_copy(const NodeLowering& l);
+LoweredOp lower_fill_bytes(const NodeLowering& l);
 LoweredOp lower_dynamic_update_slice(const NodeLowering& l);
 LoweredOp lower_strided_slice(const NodeLowering& l);
 LoweredOp lower_gather(const NodeLowering& l);

@@ -1,5 +1,5 @@
 // Graph passes over Mote ops, in the order compile() runs them after import:
-//   fold_constants -> fuse_activations
+//   fill_state -> fold_constants -> fuse_activations
 // (The ONNX importer's source-level stages, on ONNX ops, are its own:
 // import/onnx/onnx_importer.h.) Each pass keeps the graph valid (topological order,
 // shapes on every tensor) and throws CompileError naming the node when it meets
@@ -10,6 +10,10 @@
 
 namespace mote::passes {
 
+// Puts a fill_bytes init node per persistent tensor (state) ahead of every other node:
+// it writes the low byte of the tensor's zero point (0 for float) into each byte, TFLite
+// Micro's reset value, on the first run after load() or reset_state().
+void fill_state(ir::Graph& graph);
 // Evaluates Mote nodes whose inputs are all constant with the host reference kernels.
 void fold_constants(ir::Graph& graph);
 // conv2d/depthwise_conv2d/fully_connected/batch_matmul/add/sub/mul/div/pools followed

@@ -16,7 +16,8 @@
 //      check() for shape/parameter consistency.
 // The header's init_op_count is checked with the sections (<= op_count; zero in 1.0).
 // After a successful load, run() does no checking: every access was proven in bounds.
-// load() and reset_state() then fill the persistent tensors (state) and arm the init ops.
+// load() and reset_state() arm the init ops: the next run() starts at op 0. The state's
+// initial value is the compiler's business (fill_bytes init ops), not the runtime's.
 #include "mote/interpreter.h"
 
 #include <string.h>
@@ -197,41 +198,14 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
   kernels_ = kernels.entries;
   kernel_count_ = kernels.count;
   loaded_ = true;
-  restore_state();
+  init_pending_ = true;
   return Status::kOk;
 }
 
 Status Interpreter::reset_state() {
   if (!loaded_) return Status::kNotLoaded;
-  restore_state();
+  init_pending_ = true;
   return Status::kOk;
-}
-
-void Interpreter::restore_state() {
-  const auto* tensors = reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset);
-  const uint8_t* params = program_ + header_->params_offset;
-  for (uint32_t i = 0; i < header_->tensor_count; ++i) {
-    const TensorDesc& t = tensors[i];
-    if (!is_persistent(t)) continue;
-    int32_t zero_point = 0;
-    if (t.quant_offset != kNoOffset) {
-      QuantRecord record;
-      memcpy(&record, params + t.quant_offset, sizeof(record));
-      memcpy(&zero_point, params + t.quant_offset + sizeof(QuantRecord) + record.count * sizeof(float),
-             sizeof(zero_point));
-    }
-    memset(arena_ + t.offset, static_cast<uint8_t>(zero_point), t.bytes);
-  }
-  init_pending_ = header_->init_op_count != 0;
-}
-
-uint32_t Interpreter::state_bytes() const {
-  if (!loaded_) return 0;
-  const auto* tensors = reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset);
-  uint32_t bytes = 0;
-  for (uint32_t i = 0; i < header_->tensor_count; ++i)
-    if (is_persistent(tensors[i])) bytes += tensors[i].bytes;
-  return bytes;
 }
 
 const uint32_t* Interpreter::io_list(const OpDesc& op) const {
@@ -334,10 +308,12 @@ MemoryReport Interpreter::memory_report() const {
   report.arena_planned_bytes = header_->arena_bytes;
   report.arena_given_bytes = arena_size_;
   const auto* tensors = reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset);
-  for (uint32_t i = 0; i < header_->tensor_count; ++i)
+  for (uint32_t i = 0; i < header_->tensor_count; ++i) {
     if (tensors[i].storage == static_cast<uint8_t>(Storage::kConstant))
       report.constant_bytes += tensors[i].bytes;
-  report.arena_state_bytes = state_bytes();
+    else if (is_persistent(tensors[i]))
+      report.arena_state_bytes += tensors[i].bytes;
+  }
   return report;
 }
 

@@ -307,8 +307,11 @@ TEST(ResourceVariable, TheProgramMarksStateAndInitOps) {
   ProgramHeader header;
   std::memcpy(&header, program.data(), sizeof header);
   EXPECT_EQ(header.version_minor, 1u);
-  EXPECT_EQ(header.init_op_count, 1u);  // the init subgraph's assignment
-  ASSERT_GE(header.op_count, 3u);       // init assign, read, add, assign
+  EXPECT_EQ(header.init_op_count, 2u);  // the state's fill, the init subgraph's assignment
+  ASSERT_GE(header.op_count, 5u);       // fill, init assign, read, add, assign
+  OpDesc first;
+  std::memcpy(&first, program.data() + header.ops_offset, sizeof first);
+  EXPECT_EQ(first.kernel, static_cast<uint16_t>(KernelId::kFillBytes));
   uint32_t persistent = 0;
   for (uint32_t i = 0; i < header.tensor_count; ++i) {
     TensorDesc t;
@@ -333,7 +336,7 @@ TEST(ResourceVariable, GeneratedSourcesStateTheStateBytes) {
   const std::vector<GeneratedFile> files = emit_c_sources(input);
   bool header_seen = false;
   for (const GeneratedFile& f : files) {
-    EXPECT_NE(f.text.find("State:   16 of the arena bytes kept between runs; 1 init ops run on the first run only"),
+    EXPECT_NE(f.text.find("State:   16 of the arena bytes kept between runs; 2 init ops run on the first run only"),
               std::string::npos)
         << f.name;
     if (f.name != "state_emit_model.h") continue;
@@ -378,7 +381,7 @@ TEST(ResourceVariable, ResetStateRestartsTheSequenceThroughBothApis) {
   ASSERT_EQ(interp.load(Span<const uint8_t>(program.bytes.get(), program.size), Span<uint8_t>(arena.bytes.get(), arena_bytes),
                         all_kernels()),
             Status::kOk);
-  EXPECT_EQ(interp.state_bytes(), 16u);
+  EXPECT_EQ(interp.memory_report().arena_state_bytes, 16u);
   EXPECT_EQ(interp.memory_report().arena_state_bytes, 16u);
   const float x[4] = {1, 1, 1, 1};
   auto run_once = [&](float* y) {

@@ -14,12 +14,14 @@
 //     intermediate tensor, the inputs, the outputs and kernel scratch. Must outlive the
 //     interpreter. The planner reuses an input's bytes once the input is consumed, so
 //     set every input before each run(); outputs stay valid until the next run().
-//   - state: a stateful program (TFLite resource variables; state_bytes() > 0) keeps
-//     its persistent tensors in the arena between run()s, so the arena belongs to this
-//     interpreter from load() until it is dropped: do not lend it to anything else
-//     between runs (the other bytes are free between runs, the state bytes are not).
-//     load() and reset_state() set the state to its initial value and make the next
-//     run() execute the program's init ops (TFLite's CALL_ONCE) before the others.
+//   - state: a stateful program (TFLite resource variables; the memory report's
+//     arena_state_bytes > 0) keeps its persistent tensors in the arena between run()s,
+//     so the arena belongs to this interpreter from load() until it is dropped: do not
+//     lend it to anything else between runs (the other bytes are free between runs, the
+//     state bytes are not).
+//     load() and reset_state() make the next run() execute the program's init ops
+//     first: they set the state to its initial value (TFLite Micro's reset value) and
+//     run TFLite's CALL_ONCE subgraph.
 // The interpreter never allocates and holds no pointers besides the two spans and the
 // kernel table (36 bytes on a 32-bit core).
 #pragma once
@@ -72,14 +74,11 @@ class Interpreter {
   // reset_state()). Returns kNotLoaded if load() did not succeed.
   Status run(const ProfileHook* hook = nullptr);
 
-  // Restarts a stateful program: its persistent tensors return to their initial value
-  // (load() does the same) and the next run() executes the init ops again, so it equals
-  // the first run after load(). (TFLite Micro's MicroInterpreter::Reset() refills the
-  // variables but leaves CALL_ONCE done.) kNotLoaded if load() did not succeed; a no-op
-  // for a program without state.
+  // Restarts a stateful program: the next run() executes the init ops again, which
+  // return the state to its initial value, so it equals the first run after load().
+  // (TFLite Micro's MicroInterpreter::Reset() refills the variables but leaves CALL_ONCE
+  // done.) kNotLoaded if load() did not succeed; a no-op for a program without state.
   Status reset_state();
-  // Arena bytes held by persistent tensors (kept between runs); 0 when not loaded.
-  uint32_t state_bytes() const;
 
   uint32_t input_count() const;
   uint32_t output_count() const;
@@ -111,8 +110,6 @@ class Interpreter {
 
  private:
   const char* string_at(uint32_t offset) const;
-  // Fills every persistent tensor with its initial bytes and arms the init ops.
-  void restore_state();
   const uint32_t* io_list(const OpDesc& op) const;
 
   const uint8_t* program_ = nullptr;

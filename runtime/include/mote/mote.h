@@ -19,9 +19,9 @@
  *   - state: a stateful program (TFLite resource variables; the memory report's
  *     arena_state_bytes > 0) keeps that many bytes of the arena between mote_run()
  *     calls, so the arena belongs to the context from mote_load() on: do not reuse it
- *     for anything else between runs. mote_load() and mote_reset_state() set the state
- *     to its initial value; the next mote_run() then also runs the program's init ops
- *     (TFLite's CALL_ONCE) first.
+ *     for anything else between runs. After mote_load() and mote_reset_state() the next
+ *     mote_run() first runs the program's init ops, which set the state to its initial
+ *     value and run TFLite's CALL_ONCE subgraph.
  *   - kernel table: from the compiler's generated sources (`mote compile --emit-c`),
  *     holding exactly the kernels the program uses; a program needing a kernel that is
  *     not in the table is refused by mote_load() with MOTE_MISSING_KERNEL, and
@@ -124,8 +124,8 @@ int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void
  * mote_load failed (or ctx is null). */
 int mote_run(mote_context* ctx);
 
-/* Restarts a stateful program: its state returns to the value mote_load() gave it and
- * the next mote_run() runs the init ops again. MOTE_NOT_LOADED if the last mote_load
+/* Restarts a stateful program: the next mote_run() runs the init ops again, so the
+ * state starts from its initial value as after mote_load(). MOTE_NOT_LOADED if the last mote_load
  * failed (or ctx is null); MOTE_OK and nothing to do for a program without state. */
 int mote_reset_state(mote_context* ctx);
 
