@@ -769,7 +769,7 @@ std::string tflite_coverage() {
   const std::vector<TfliteOperator> ops = tflite_operators();
   std::string text = "tflite (" + std::to_string(ops.size()) +
                      " operators): reference kernel dtypes, then optimized kernels (instruction set: dtypes (cores))\n";
-  for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes)) + "\n";
+  for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)) + "\n";
   return text;
 }
 

@@ -127,12 +127,16 @@ std::string kernel_dtypes(KernelId id) {
   return dtypes;
 }
 
-Coverage coverage_of(const std::vector<ir::Op>& ops) {
+Coverage coverage_of(const std::vector<ir::Op>& ops, const std::vector<std::string>& takes) {
   Coverage c;
   std::map<KernelIsa, std::vector<std::string>> optimized;  // ISA -> dtypes
+  auto taken = [&](const std::string& dtypes) {
+    return takes.empty() || std::find(takes.begin(), takes.end(), dtypes) != takes.end();
+  };
   for (ir::Op op : ops) {
     for (KernelId id : kernels_of(op)) {
       const std::string dtypes = kernel_dtypes(id);
+      if (kernel_is_variant(id) && !taken(dtypes)) continue;
       std::vector<std::string>& list = kernel_is_variant(id) ? optimized[kernel_isa(id)] : c.dtypes;
       if (std::find(list.begin(), list.end(), dtypes) == list.end()) list.push_back(dtypes);
     }
@@ -141,6 +145,7 @@ Coverage coverage_of(const std::vector<ir::Op>& ops) {
   // The dtypes of the operator's own kernels: "any" only when all are (the reshape or pad
   // an operator may add runs in any dtype).
   if (c.dtypes.size() > 1) c.dtypes.erase(std::remove(c.dtypes.begin(), c.dtypes.end(), "any"), c.dtypes.end());
+  if (!takes.empty()) c.dtypes = takes;
   std::sort(c.dtypes.begin(), c.dtypes.end(), by_rank);
   for (auto& [isa, dtypes] : optimized) {
     std::sort(dtypes.begin(), dtypes.end(), by_rank);

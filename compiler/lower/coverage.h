@@ -34,7 +34,9 @@ struct Coverage {
   std::vector<std::string> dtypes;     // of the reference kernels, in a fixed order
   std::vector<std::string> optimized;  // "dsp: int8 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)"
 };
-Coverage coverage_of(const std::vector<ir::Op>& ops);
+// `takes` (an operator's narrower dtypes, TfliteOperator::takes) replaces the reference
+// dtypes and limits the optimized ones to those it lists; empty: the kernels' own.
+Coverage coverage_of(const std::vector<ir::Op>& ops, const std::vector<std::string>& takes = {});
 
 // One line of `mote compile --list-ops`: "  NAME  dtypes  [optimized]", no newline. An
 // operator that becomes no Mote op (VAR_HANDLE, CALL_ONCE: the importer resolves them)

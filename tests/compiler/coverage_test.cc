@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "import/tflite/tflite_importer.h"
 #include "kernel_registry.h"
 #include "lower/coverage.h"
 
@@ -52,6 +53,31 @@ TEST(CoverageRules, ConvolutionLine) {
   // A reshape an operator adds does not make it "any".
   EXPECT_EQ(coverage_of({ir::Op::kSoftmax, ir::Op::kReshape}).dtypes, (std::vector<std::string>{"float32", "int8"}));
   EXPECT_EQ(coverage_of({ir::Op::kPad}).dtypes, (std::vector<std::string>{"any"}));
+}
+
+// An operator's `takes` narrows its line to dtypes its ops' kernels run: each must be a
+// kernel's dtypes (or a kernel of any dtype runs it), so the table never claims a kernel
+// that does not exist.
+TEST(CoverageRules, TakesOnlyWhatKernelsRun) {
+  size_t narrowed = 0;
+  for (const TfliteOperator& op : tflite_operators()) {
+    if (op.takes.empty()) continue;
+    ++narrowed;
+    std::vector<std::string> runs;
+    for (ir::Op mote_op : op.becomes)
+      for (KernelId id : kernels_of(mote_op)) runs.push_back(kernel_dtypes(id));
+    const bool any = std::find(runs.begin(), runs.end(), "any") != runs.end();
+    for (const std::string& dtype : op.takes)
+      EXPECT_TRUE(any || std::find(runs.begin(), runs.end(), dtype) != runs.end()) << op.name << " takes " << dtype;
+    EXPECT_EQ(coverage_of(op.becomes, op.takes).dtypes, op.takes) << op.name;
+  }
+  EXPECT_GE(narrowed, 15u);
+  // COS runs on the unary op, whose kernels also take int8 and int16 (ABS): its line says
+  // float32, and no optimized variant of another dtype.
+  const Coverage cos = coverage_of({ir::Op::kUnary}, {"float32"});
+  EXPECT_EQ(cos.dtypes, std::vector<std::string>{"float32"});
+  EXPECT_TRUE(cos.optimized.empty());
+  EXPECT_EQ(coverage_of({ir::Op::kConv2d}, {"int16"}).optimized, std::vector<std::string>{});
 }
 
 }  // namespace coverage_test

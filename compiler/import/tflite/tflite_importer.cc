@@ -11,6 +11,7 @@
 #include <numeric>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -109,11 +110,15 @@ class TfliteImporter {
  public:
   // One builtin operator run() takes: its conversion, and every Mote op that conversion
   // may emit (tflite_operators(): `mote compile --list-ops`, the README's coverage table;
-  // the per-op tests check each import against it).
+  // the per-op tests check each import against it). `takes`: the dtypes the operator
+  // runs in when fewer than those of its ops' kernels (COS runs on the unary op, whose
+  // kernels also take int8 ABS), space-separated as coverage lines write them; each
+  // must be a dtype of one of those kernels (CoverageRules.TakesOnlyWhatKernelsRun).
   struct Conversion {
     BuiltinOperator code;
     void (*convert)(TfliteImporter&);
     std::vector<ir::Op> becomes;
+    const char* takes = "";
   };
 
   // Every builtin operator the importer takes, one line each.
@@ -134,10 +139,10 @@ class TfliteImporter {
         {B::BROADCAST_TO, [](TfliteImporter& i) { i.broadcast_to(); }, {Op::kReshape, Op::kGather}},
         {B::CALL_ONCE, [](TfliteImporter& i) { i.call_once(); }, {}},
         {B::CAST, [](TfliteImporter& i) { i.cast(); }, {Op::kCast}},
-        {B::CEIL, [](TfliteImporter& i) { i.math_unary("ceil"); }, {Op::kUnary}},
+        {B::CEIL, [](TfliteImporter& i) { i.math_unary("ceil"); }, {Op::kUnary}, "float32"},
         {B::CONCATENATION, [](TfliteImporter& i) { i.concat(); }, {Op::kConcat}},
         {B::CONV_2D, [](TfliteImporter& i) { i.conv2d(); }, {Op::kConv2d}},
-        {B::COS, [](TfliteImporter& i) { i.math_unary("cos"); }, {Op::kUnary}},
+        {B::COS, [](TfliteImporter& i) { i.math_unary("cos"); }, {Op::kUnary}, "float32"},
         {B::CUMSUM, [](TfliteImporter& i) { i.cumsum(); }, {Op::kCumsum}},
         {B::DEPTHWISE_CONV_2D, [](TfliteImporter& i) { i.depthwise_conv2d(); }, {Op::kDepthwiseConv2d}},
         {B::DEPTH_TO_SPACE, [](TfliteImporter& i) { i.depth_to_space(); }, {Op::kDepthToSpace}},
@@ -145,12 +150,12 @@ class TfliteImporter {
         {B::DIV, [](TfliteImporter& i) { i.binary(Op::kDiv); }, {Op::kDiv}},
         {B::DYNAMIC_UPDATE_SLICE, [](TfliteImporter& i) { i.dynamic_update_slice(); }, {Op::kDynamicUpdateSlice}},
         {B::ELU, [](TfliteImporter& i) { i.activation(Op::kElu); }, {Op::kElu}},
-        {B::EMBEDDING_LOOKUP, [](TfliteImporter& i) { i.embedding_lookup(); }, {Op::kGather, Op::kDequantize}},
+        {B::EMBEDDING_LOOKUP, [](TfliteImporter& i) { i.embedding_lookup(); }, {Op::kGather, Op::kDequantize}, "float32 int8 int8->float32"},
         {B::EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "equal"); }, {Op::kCompare}},
-        {B::EXP, [](TfliteImporter& i) { i.math_unary("exp"); }, {Op::kUnary}},
+        {B::EXP, [](TfliteImporter& i) { i.math_unary("exp"); }, {Op::kUnary}, "float32"},
         {B::EXPAND_DIMS, [](TfliteImporter& i) { i.expand_dims(); }, {Op::kReshape}},
         {B::FILL, [](TfliteImporter& i) { i.fill(); }, {Op::kReshape, Op::kGather}},
-        {B::FLOOR, [](TfliteImporter& i) { i.math_unary("floor"); }, {Op::kUnary}},
+        {B::FLOOR, [](TfliteImporter& i) { i.math_unary("floor"); }, {Op::kUnary}, "float32"},
         {B::FLOOR_DIV, [](TfliteImporter& i) { i.math_binary(Op::kFloorDiv, ""); }, {Op::kFloorDiv}},
         {B::FLOOR_MOD, [](TfliteImporter& i) { i.math_binary(Op::kFloorMod, ""); }, {Op::kFloorMod}},
         {B::FULLY_CONNECTED, [](TfliteImporter& i) { i.fully_connected(); }, {Op::kFullyConnected, Op::kReshape}},
@@ -164,10 +169,10 @@ class TfliteImporter {
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
         {B::LESS, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "less"); }, {Op::kCompare}},
         {B::LESS_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "less_equal"); }, {Op::kCompare}},
-        {B::LOG, [](TfliteImporter& i) { i.math_unary("log"); }, {Op::kUnary}},
-        {B::LOGICAL_AND, [](TfliteImporter& i) { i.math_binary(Op::kLogical, "and"); }, {Op::kLogical}},
-        {B::LOGICAL_NOT, [](TfliteImporter& i) { i.math_unary("logical_not"); }, {Op::kUnary}},
-        {B::LOGICAL_OR, [](TfliteImporter& i) { i.math_binary(Op::kLogical, "or"); }, {Op::kLogical}},
+        {B::LOG, [](TfliteImporter& i) { i.math_unary("log"); }, {Op::kUnary}, "float32"},
+        {B::LOGICAL_AND, [](TfliteImporter& i) { i.math_binary(Op::kLogical, "and"); }, {Op::kLogical}, "bool"},
+        {B::LOGICAL_NOT, [](TfliteImporter& i) { i.math_unary("logical_not"); }, {Op::kUnary}, "bool"},
+        {B::LOGICAL_OR, [](TfliteImporter& i) { i.math_binary(Op::kLogical, "or"); }, {Op::kLogical}, "bool"},
         {B::LOGISTIC, [](TfliteImporter& i) { i.unary(Op::kSigmoid); }, {Op::kSigmoid}},
         {B::LOG_SOFTMAX, [](TfliteImporter& i) { i.log_softmax(); }, {Op::kLogSoftmax}},
         {B::MAXIMUM, [](TfliteImporter& i) { i.math_binary(Op::kMaximum, ""); }, {Op::kMaximum}},
@@ -176,7 +181,7 @@ class TfliteImporter {
         {B::MINIMUM, [](TfliteImporter& i) { i.math_binary(Op::kMinimum, ""); }, {Op::kMinimum}},
         {B::MIRROR_PAD, [](TfliteImporter& i) { i.mirror_pad(); }, {Op::kPad}},
         {B::MUL, [](TfliteImporter& i) { i.binary(Op::kMul); }, {Op::kMul}},
-        {B::NEG, [](TfliteImporter& i) { i.math_unary("neg"); }, {Op::kUnary}},
+        {B::NEG, [](TfliteImporter& i) { i.math_unary("neg"); }, {Op::kUnary}, "float32"},
         {B::NOT_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "not_equal"); }, {Op::kCompare}},
         {B::PACK, [](TfliteImporter& i) { i.pack(); }, {Op::kReshape, Op::kConcat}},
         {B::PAD, [](TfliteImporter& i) { i.pad(false); }, {Op::kPad}},
@@ -194,19 +199,19 @@ class TfliteImporter {
         {B::RESIZE_BILINEAR, [](TfliteImporter& i) { i.resize_bilinear(); }, {Op::kResizeBilinear}},
         {B::RESIZE_NEAREST_NEIGHBOR, [](TfliteImporter& i) { i.resize_nearest_neighbor(); }, {Op::kResizeNearest}},
         {B::REVERSE_V2, [](TfliteImporter& i) { i.reverse_v2(); }, {Op::kStridedSlice}},
-        {B::ROUND, [](TfliteImporter& i) { i.math_unary("round"); }, {Op::kUnary}},
-        {B::RSQRT, [](TfliteImporter& i) { i.math_unary("rsqrt"); }, {Op::kUnary}},
+        {B::ROUND, [](TfliteImporter& i) { i.math_unary("round"); }, {Op::kUnary}, "float32"},
+        {B::RSQRT, [](TfliteImporter& i) { i.math_unary("rsqrt"); }, {Op::kUnary}, "float32 int8"},
         {B::SELECT_V2, [](TfliteImporter& i) { i.select_v2(); }, {Op::kSelect}},
         {B::SHAPE, [](TfliteImporter& i) { i.shape(); }, {Op::kCopy}},
-        {B::SIN, [](TfliteImporter& i) { i.math_unary("sin"); }, {Op::kUnary}},
+        {B::SIN, [](TfliteImporter& i) { i.math_unary("sin"); }, {Op::kUnary}, "float32"},
         {B::SLICE, [](TfliteImporter& i) { i.slice(); }, {Op::kStridedSlice}},
         {B::SOFTMAX, [](TfliteImporter& i) { i.softmax(); }, {Op::kSoftmax}},
         {B::SPACE_TO_BATCH_ND, [](TfliteImporter& i) { i.space_to_batch_nd(); }, {Op::kSpaceToBatch}},
         {B::SPACE_TO_DEPTH, [](TfliteImporter& i) { i.space_to_depth(); }, {Op::kSpaceToDepth}},
         {B::SPLIT, [](TfliteImporter& i) { i.split(); }, {Op::kStridedSlice}},
         {B::SPLIT_V, [](TfliteImporter& i) { i.split_v(); }, {Op::kStridedSlice}},
-        {B::SQRT, [](TfliteImporter& i) { i.math_unary("sqrt"); }, {Op::kUnary}},
-        {B::SQUARE, [](TfliteImporter& i) { i.math_unary("square"); }, {Op::kUnary}},
+        {B::SQRT, [](TfliteImporter& i) { i.math_unary("sqrt"); }, {Op::kUnary}, "float32"},
+        {B::SQUARE, [](TfliteImporter& i) { i.math_unary("square"); }, {Op::kUnary}, "float32"},
         {B::SQUARED_DIFFERENCE, [](TfliteImporter& i) { i.math_binary(Op::kSquaredDifference, ""); }, {Op::kSquaredDifference}},
         {B::SQUEEZE, [](TfliteImporter& i) { i.squeeze(); }, {Op::kReshape}},
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
@@ -2668,7 +2673,12 @@ ir::Graph import_tflite(const std::string& path) { return TfliteImporter(path).r
 
 std::vector<TfliteOperator> tflite_operators() {
   std::vector<TfliteOperator> ops;
-  for (const auto& c : TfliteImporter::conversions()) ops.push_back({fb::EnumNameBuiltinOperator(c.code), c.becomes});
+  for (const auto& c : TfliteImporter::conversions()) {
+    TfliteOperator op{fb::EnumNameBuiltinOperator(c.code), c.becomes, {}};
+    std::istringstream takes(c.takes);
+    for (std::string dtype; takes >> dtype;) op.takes.push_back(dtype);
+    ops.push_back(std::move(op));
+  }
   std::sort(ops.begin(), ops.end(), [](const TfliteOperator& a, const TfliteOperator& b) { return a.name < b.name; });
   return ops;
 }

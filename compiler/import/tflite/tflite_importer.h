@@ -69,11 +69,13 @@ ir::Graph import_tflite(const std::string& path);
 // graph's name (its stem). The bytes are read during the call only.
 ir::Graph import_tflite_buffer(std::span<const uint8_t> bytes, const std::string& path);
 
-// A builtin operator the importer takes: its schema name ("ADD") and every Mote op its
-// conversion may emit.
+// A builtin operator the importer takes: its schema name ("ADD"), every Mote op its
+// conversion may emit, and the dtypes it runs in when fewer than those ops' kernels
+// run (empty: all of theirs).
 struct TfliteOperator {
   std::string name;
   std::vector<ir::Op> becomes;
+  std::vector<std::string> takes;
 };
 // Every builtin operator the importer takes, sorted by name (`mote compile --list-ops`).
 std::vector<TfliteOperator> tflite_operators();
