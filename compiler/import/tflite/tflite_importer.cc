@@ -159,6 +159,7 @@ class TfliteImporter {
         {B::GREATER, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater"); }, {Op::kCompare}},
         {B::GREATER_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater_equal"); }, {Op::kCompare}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
+        {B::IF, [](TfliteImporter& i) { i.if_op(); }, {Op::kSelect, Op::kCopy}},
         {B::L2_NORMALIZATION, [](TfliteImporter& i) { i.l2_normalization(); }, {Op::kL2Normalization}},
         {B::L2_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kL2Pool2d); }, {Op::kL2Pool2d}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
@@ -2452,6 +2453,7 @@ class TfliteImporter {
   // VAR_HANDLE: no inputs, one resource output naming the variable; no node.
   void var_handle() {
     expect_inputs(0, 0);
+    refuse_in_branch();
     const auto* o = options<fb::VarHandleOptions>(false);
     Variable key;
     if (o && o->container()) key.container = o->container()->str();
@@ -2471,6 +2473,11 @@ class TfliteImporter {
     }
     handle_of_[index] = static_cast<int>(variables_.size());
     variables_.push_back(std::move(key));
+  }
+
+  // IF imports its branches inline and may run both (if_op): a branch has no effects.
+  void refuse_in_branch() const {
+    if (branch_depth_ > 0) fail_op("inside an IF branch not supported (Mote may run both branches of an IF)");
   }
 
   // The variable input 0 names (a VAR_HANDLE output of this subgraph).
@@ -2536,6 +2543,7 @@ class TfliteImporter {
   void call_once() {
     expect_input_count(0, 0);
     if (output_count() != 0) fail_op("has " + std::to_string(output_count()) + " outputs, expected none");
+    refuse_in_branch();
     if (!subgraph_label_.empty()) fail_op("CALL_ONCE inside an init subgraph not supported");
     if (!first_state_op_.empty())
       fail_op("runs after " + first_state_op_ + " reads or assigns a variable, not supported");
@@ -2555,22 +2563,39 @@ class TfliteImporter {
   }
 
   void import_init_subgraph(int index) {
+    const size_t first = graph_.nodes.size();
+    in_subgraph(index, [] {}, [] {});
+    init_ranges_.push_back({first, graph_.nodes.size()});
+  }
+
+  // Converts subgraph `index`'s operators into graph_ where the current operator stands
+  // (CALL_ONCE's init subgraph, IF's branches): the per-subgraph state is saved, `bind`
+  // runs in the subgraph's context before its operators (binding its inputs), `finish`
+  // after them (reading its outputs), and the state comes back. active_subgraphs_ holds
+  // the subgraphs being converted, so a subgraph that reaches itself is refused.
+  template <typename Bind, typename Finish>
+  void in_subgraph(int index, Bind bind, Finish finish) {
     const fb::SubGraph* saved_subgraph = subgraph_;
     std::vector<int> saved_ids = std::move(ids_), saved_writer = std::move(writer_), saved_handles = std::move(handle_of_);
     std::vector<bool> saved_inputs = std::move(is_graph_input_), saved_raw = std::move(raw_only_);
     const fb::Operator* saved_op = op_;
     const int saved_index = op_index_;
-    const std::string saved_name = op_name_;
+    const std::string saved_name = op_name_, saved_label = subgraph_label_;
+    const int saved_current = current_subgraph_;
 
     subgraph_ = model_->subgraphs()->Get(static_cast<uint32_t>(index));
     subgraph_label_ = "subgraph " + std::to_string(index) + " ";
     current_subgraph_ = index;
+    active_subgraphs_.push_back(index);
     check_operators();
     begin_subgraph();
-    const size_t first = graph_.nodes.size();
+    op_index_ = -1;
+    bind();
     const auto* operators = subgraph_->operators();
     for (uint32_t i = 0; operators && i < operators->size(); ++i) convert_operator(i);
-    init_ranges_.push_back({first, graph_.nodes.size()});
+    op_index_ = -1;
+    finish();
+    active_subgraphs_.pop_back();
 
     subgraph_ = saved_subgraph;
     ids_ = std::move(saved_ids);
@@ -2581,8 +2606,142 @@ class TfliteImporter {
     op_ = saved_op;
     op_index_ = saved_index;
     op_name_ = saved_name;
-    subgraph_label_.clear();
-    current_subgraph_ = 0;
+    subgraph_label_ = saved_label;
+    current_subgraph_ = saved_current;
+  }
+
+  // ---- control flow -------------------------------------------------------------------
+  // IF as TensorFlow Lite Micro's if.cc: input 0 the condition (bool, one element), the
+  // other inputs copied into the inputs of the branch it picks (then_subgraph_index when
+  // true, else_subgraph_index), that branch run, its outputs copied into IF's outputs.
+  // The copies are of bytes: each branch input and output has the dtype and shape of the
+  // IF operand it meets (TFLM checks the byte counts; its DCHECK the type); a quantization
+  // that differs reads the same bytes as other values, as in TFLM.
+  //
+  // The branches are imported inline. A constant condition (the converter's usual output
+  // of a Python `if` on a constant) imports only the branch it takes. A computed one runs
+  // both branches and selects each output with a select node on the condition: the same
+  // bytes as running one branch, at the cost of running the other, with no jump in the
+  // program. That holds only while a branch has no effect besides its outputs, so a branch
+  // may hold no resource variable operator or CALL_ONCE (refused in either case: one rule).
+  void if_op() {
+    if (input_count() < 1) fail_op("has no inputs, expected the condition as input 0");
+    const auto* o = options<fb::IfOptions>(true);
+    const int condition = required_input(0, "condition");
+    if (T(condition).dtype != DType::kBool)
+      fail_op("condition '" + T(condition).name + "' has type " + dtype_name(T(condition).dtype) + ", expected bool");
+    if (T(condition).elements() != 1)
+      fail_op("condition '" + T(condition).name + "' has shape " + ints_string(T(condition).shape) +
+              ", expected one element");
+    std::vector<int> args, outs;
+    for (int k = 1; k < input_count(); ++k) args.push_back(required_input(k, "input"));
+    for (int k = 0; k < output_count(); ++k) outs.push_back(output(k));
+    const int then_index = o->then_subgraph_index(), else_index = o->else_subgraph_index();
+    check_branch(then_index, "then_subgraph_index", args, outs, 1);
+    check_branch(else_index, "else_subgraph_index", args, outs, 1);
+
+    if (T(condition).is_constant) {
+      const std::vector<int> results = import_branch(T(condition).data[0] != 0 ? then_index : else_index, args);
+      for (size_t k = 0; k < outs.size(); ++k) emit(ir::Op::kCopy, {results[k]}, {outs[k]});
+      return;
+    }
+    const std::vector<int> then_results = import_branch(then_index, args);
+    const std::vector<int> else_results = import_branch(else_index, args);
+    int scalar = ir::kNoTensor;  // the condition as a rank-0 tensor, for outputs of a lower rank
+    for (size_t k = 0; k < outs.size(); ++k) {
+      int c = condition;
+      if (T(condition).shape.size() > T(outs[k]).shape.size()) {
+        if (scalar == ir::kNoTensor) {
+          ir::Tensor t;
+          t.name = T(condition).name + " (scalar)";
+          t.dtype = DType::kBool;
+          scalar = graph_.add_tensor(std::move(t));
+          emit(ir::Op::kCopy, {condition}, {scalar});
+        }
+        c = scalar;
+      }
+      emit(ir::Op::kSelect, {c, then_results[k], else_results[k]}, {outs[k]});
+    }
+  }
+
+  // The subgraph an operator runs (`role`: the option naming it): in range, not running
+  // already, and taking `args` (the operator's inputs from `first_arg` on) and giving
+  // `results`, each of the same dtype and shape.
+  void check_branch(int32_t index, const std::string& role, const std::vector<int>& args,
+                    const std::vector<int>& results, int first_arg) const {
+    const uint32_t count = model_->subgraphs()->size();
+    if (index < 0 || static_cast<uint32_t>(index) >= count)
+      fail_op(role + " " + std::to_string(index) + " out of range (the model has " + std::to_string(count) +
+              " subgraphs)");
+    if (std::find(active_subgraphs_.begin(), active_subgraphs_.end(), index) != active_subgraphs_.end())
+      fail_op(role + " " + std::to_string(index) + " names a subgraph that is running this operator (recursion), "
+              "not supported");
+    const fb::SubGraph* g = model_->subgraphs()->Get(static_cast<uint32_t>(index));
+    const std::string label = "subgraph " + std::to_string(index);
+    auto check_list = [&](const flatbuffers::Vector<int32_t>* list, const std::vector<int>& operands,
+                          const std::string& what, const std::string& operand, int first) {
+      const size_t n = list ? list->size() : 0;
+      if (n != operands.size())
+        fail_op(label + " (" + role + ") has " + std::to_string(n) + " " + what + "s, expected " +
+                std::to_string(operands.size()));
+      const uint32_t tensors = g->tensors() ? g->tensors()->size() : 0;
+      for (size_t k = 0; k < n; ++k) {
+        const int32_t t_index = list->Get(static_cast<uint32_t>(k));
+        if (t_index < 0 || static_cast<uint32_t>(t_index) >= tensors)
+          fail_op(label + " " + what + " " + std::to_string(k) + " tensor index " + std::to_string(t_index) +
+                  " out of range (" + std::to_string(tensors) + " tensors)");
+        const fb::Tensor* t = g->tensors()->Get(static_cast<uint32_t>(t_index));
+        const ir::Tensor& op_t = T(operands[k]);
+        const auto dtype = dtype_from_tflite(t->type());
+        std::vector<int64_t> shape;
+        if (t->shape()) shape.assign(t->shape()->begin(), t->shape()->end());
+        if (dtype != op_t.dtype || shape != op_t.shape) {
+          const std::string type = dtype ? dtype_name(*dtype) : enum_string(t->type(), fb::EnumNameTensorType(t->type()));
+          fail_op(label + " " + what + " " + std::to_string(k) + " '" + (t->name() ? t->name()->str() : "") + "' is " +
+                  type + " " + ints_string(shape) + ", expected " + dtype_name(op_t.dtype) + " " +
+                  ints_string(op_t.shape) + " as " + operand + " " + std::to_string(k + first) + " '" + op_t.name + "'");
+        }
+      }
+    };
+    check_list(g->inputs(), args, "input", "the operator's input", first_arg);
+    check_list(g->outputs(), results, "output", "the operator's output", 0);
+  }
+
+  // Imports branch subgraph `index` (check_branch accepted it) with its inputs bound to
+  // `args`; the ir ids of its outputs. An input quantized as its argument is that argument;
+  // one quantized otherwise is a copy of its bytes.
+  std::vector<int> import_branch(int index, const std::vector<int>& args) {
+    std::vector<int> results;
+    ++branch_depth_;
+    in_subgraph(
+        index,
+        [&] {
+          for (uint32_t k = 0; k < args.size(); ++k) {
+            const int32_t t_index = subgraph_->inputs()->Get(k);
+            if (ids_[t_index] >= 0) fail("subgraph " + std::to_string(index) + " input tensor " +
+                                         std::to_string(t_index) + " is listed twice");
+            is_graph_input_[t_index] = true;
+            const int id = tensor(t_index);
+            if (same_quant(T(id).quant, T(args[k]).quant))
+              ids_[t_index] = args[k];
+            else
+              emit(ir::Op::kCopy, {args[k]}, {id});
+          }
+        },
+        [&] {
+          for (int32_t t_index : *subgraph_->outputs()) {
+            const int id = tensor(t_index);
+            if (!T(id).is_constant && !is_graph_input_[t_index] && writer_[t_index] < 0)
+              fail(subgraph_label_ + "output '" + T(id).name + "' is not written by any operator");
+            results.push_back(id);
+          }
+        });
+    --branch_depth_;
+    return results;
+  }
+
+  static bool same_quant(const ir::QuantParams& a, const ir::QuantParams& b) {
+    return a.scales == b.scales && a.zero_points == b.zero_points && a.axis == b.axis;
   }
 
   // After every operator: each variable read is assigned somewhere, takes its fill value
@@ -2660,6 +2819,8 @@ class TfliteImporter {
   std::vector<Variable> variables_;
   std::vector<std::pair<size_t, size_t>> init_ranges_;  // graph_.nodes of each CALL_ONCE's subgraph
   std::string first_state_op_;        // the first READ/ASSIGN_VARIABLE of subgraph 0 ("" before one)
+  std::vector<int> active_subgraphs_ = {0};  // the subgraphs being converted, outermost first
+  int branch_depth_ = 0;              // IF branches being converted around the current operator
 };
 
 }  // namespace
