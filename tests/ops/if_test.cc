@@ -8,6 +8,7 @@
 // emulated cores.
 #include <cmath>
 
+#include "ops/control_flow_util.h"
 #include "ops/op_test.h"
 
 namespace mote::testing {
@@ -15,23 +16,7 @@ namespace if_test {
 
 using B = fb::BuiltinOperator;
 using fb::TensorType;
-
-OpSpec op(B code, std::vector<int32_t> in, std::vector<int32_t> out) {
-  OpSpec o;
-  o.code = op_code(code);
-  o.inputs = std::move(in);
-  o.outputs = std::move(out);
-  return o;
-}
-
-OpSpec if_op(std::vector<int32_t> in, std::vector<int32_t> out, int32_t then_index, int32_t else_index) {
-  OpSpec o = op(B::IF, std::move(in), std::move(out));
-  o.options_type = fb::BuiltinOptions::IfOptions;
-  o.options = [then_index, else_index](flatbuffers::FlatBufferBuilder& b) {
-    return fb::CreateIfOptions(b, then_index, else_index).Union();
-  };
-  return o;
-}
+using namespace control_flow;
 
 // SUM over every axis of a [2, 3] input, kept as [1, 1].
 OpSpec sum_all(int32_t x, int32_t axes, int32_t out) {
@@ -39,10 +24,6 @@ OpSpec sum_all(int32_t x, int32_t axes, int32_t out) {
   o.options_type = fb::BuiltinOptions::ReducerOptions;
   o.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateReducerOptions(b, true).Union(); };
   return o;
-}
-
-TensorSpec f32(const std::string& name, std::vector<int32_t> shape, std::vector<float> data = {}) {
-  return TensorSpec(name, std::move(shape), TensorType::FLOAT32, bytes_of(data));
 }
 
 const std::vector<int32_t> kShape = {2, 3};

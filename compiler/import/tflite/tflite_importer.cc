@@ -18,6 +18,7 @@
 #include "flatbuffers/flatbuffers.h"
 #include "import/tflite/tflite_schema_generated.h"
 #include "mote/program_format.h"  // kMaxRank
+#include "passes/passes.h"
 #include "window_geometry.h"
 
 namespace mote {
@@ -220,6 +221,7 @@ class TfliteImporter {
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
         {B::VAR_HANDLE, [](TfliteImporter& i) { i.var_handle(); }, {}},
+        {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kCopy}},
         {B::ZEROS_LIKE, [](TfliteImporter& i) { i.zeros_like(); }, {Op::kCopy}},
     };
     return table;
@@ -747,7 +749,12 @@ class TfliteImporter {
     if (!has_effect && (!op_->outputs() || op_->outputs()->size() == 0)) fail_op("has no outputs");
     const Conversion* conversion = TfliteImporter::conversion(code.builtin);
     if (!conversion) fail_op("op not supported");  // check_operators() refused it already
+    const size_t first = graph_.nodes.size();
     conversion->convert(*this);
+    if (unrolling_ > 0) {  // inside a WHILE loop: fold what only depends on constants (while_op)
+      for (size_t k = first; k < graph_.nodes.size();)
+        if (!passes::fold_node(graph_, k)) ++k;
+    }
   }
 
   // input [N,H,W,C], filter [O,KH,KW,C/group] (OHWI), bias [O].
@@ -2637,16 +2644,16 @@ class TfliteImporter {
     for (int k = 1; k < input_count(); ++k) args.push_back(required_input(k, "input"));
     for (int k = 0; k < output_count(); ++k) outs.push_back(output(k));
     const int then_index = o->then_subgraph_index(), else_index = o->else_subgraph_index();
-    check_branch(then_index, "then_subgraph_index", args, outs, 1);
-    check_branch(else_index, "else_subgraph_index", args, outs, 1);
+    check_branch(then_index, "then_subgraph_index", args, &outs, 1);
+    check_branch(else_index, "else_subgraph_index", args, &outs, 1);
 
     if (T(condition).is_constant) {
-      const std::vector<int> results = import_branch(T(condition).data[0] != 0 ? then_index : else_index, args);
+      const std::vector<int> results = import_branch(T(condition).data[0] != 0 ? then_index : else_index, args, true);
       for (size_t k = 0; k < outs.size(); ++k) emit(ir::Op::kCopy, {results[k]}, {outs[k]});
       return;
     }
-    const std::vector<int> then_results = import_branch(then_index, args);
-    const std::vector<int> else_results = import_branch(else_index, args);
+    const std::vector<int> then_results = import_branch(then_index, args, true);
+    const std::vector<int> else_results = import_branch(else_index, args, true);
     int scalar = ir::kNoTensor;  // the condition as a rank-0 tensor, for outputs of a lower rank
     for (size_t k = 0; k < outs.size(); ++k) {
       int c = condition;
@@ -2666,9 +2673,9 @@ class TfliteImporter {
 
   // The subgraph an operator runs (`role`: the option naming it): in range, not running
   // already, and taking `args` (the operator's inputs from `first_arg` on) and giving
-  // `results`, each of the same dtype and shape.
+  // `results` (unless null), each of the same dtype and shape.
   void check_branch(int32_t index, const std::string& role, const std::vector<int>& args,
-                    const std::vector<int>& results, int first_arg) const {
+                    const std::vector<int>* results, int first_arg) const {
     const uint32_t count = model_->subgraphs()->size();
     if (index < 0 || static_cast<uint32_t>(index) >= count)
       fail_op(role + " " + std::to_string(index) + " out of range (the model has " + std::to_string(count) +
@@ -2704,15 +2711,15 @@ class TfliteImporter {
       }
     };
     check_list(g->inputs(), args, "input", "the operator's input", first_arg);
-    check_list(g->outputs(), results, "output", "the operator's output", 0);
+    if (results) check_list(g->outputs(), *results, "output", "the operator's output", 0);
   }
 
-  // Imports branch subgraph `index` (check_branch accepted it) with its inputs bound to
-  // `args`; the ir ids of its outputs. An input quantized as its argument is that argument;
-  // one quantized otherwise is a copy of its bytes.
-  std::vector<int> import_branch(int index, const std::vector<int>& args) {
+  // Imports subgraph `index` (check_branch accepted it) with its inputs bound to `args`;
+  // the ir ids of its outputs. An input quantized as its argument is that argument; one
+  // quantized otherwise is a copy of its bytes. `if_branch`: an IF's branch (no effects).
+  std::vector<int> import_branch(int index, const std::vector<int>& args, bool if_branch) {
     std::vector<int> results;
-    ++branch_depth_;
+    branch_depth_ += if_branch;
     in_subgraph(
         index,
         [&] {
@@ -2736,8 +2743,62 @@ class TfliteImporter {
             results.push_back(id);
           }
         });
-    --branch_depth_;
+    branch_depth_ -= if_branch;
     return results;
+  }
+
+  // WHILE as TensorFlow Lite Micro's while.cc: the loop variables (the inputs; each output
+  // has its input's dtype and shape) go into the cond subgraph, whose output 0 (bool,
+  // element 0 read) says whether the body subgraph runs once more, mapping them to their
+  // next values; the outputs are their last values. Mote unrolls the loop while
+  // importing: each iteration's cond and body are imported inline and their nodes folded
+  // as they come (passes::fold_node, the same kernels the program would run), so a loop
+  // whose condition depends only on constants (a counter from a constant start: what
+  // converters write for a loop over a range) becomes the nodes of its iterations; an IF
+  // in the body on such a counter becomes the branch it takes. A Mote program has no jump:
+  // a condition depending on the model's inputs, or more than kMaxWhileIterations
+  // iterations, is refused with one line.
+  static constexpr int kMaxWhileIterations = 1024;
+
+  void while_op() {
+    const auto* o = options<fb::WhileOptions>(true);
+    if (input_count() != output_count())
+      fail_op("has " + std::to_string(input_count()) + " inputs and " + std::to_string(output_count()) +
+              " outputs, expected as many outputs as inputs");
+    std::vector<int> vars, outs;
+    for (int k = 0; k < input_count(); ++k) vars.push_back(required_input(k, "input"));
+    for (int k = 0; k < output_count(); ++k) {
+      outs.push_back(output(k));
+      if (T(outs[k]).dtype != T(vars[k]).dtype || T(outs[k]).shape != T(vars[k]).shape)
+        fail_op("output " + std::to_string(k) + " '" + T(outs[k]).name + "' is " + dtype_name(T(outs[k]).dtype) + " " +
+                ints_string(T(outs[k]).shape) + ", expected " + dtype_name(T(vars[k]).dtype) + " " +
+                ints_string(T(vars[k]).shape) + " as input " + std::to_string(k) + " '" + T(vars[k]).name + "'");
+    }
+    const int cond_index = o->cond_subgraph_index(), body_index = o->body_subgraph_index();
+    check_branch(cond_index, "cond_subgraph_index", vars, nullptr, 0);
+    check_branch(body_index, "body_subgraph_index", vars, &outs, 0);
+    const fb::SubGraph* cond_graph = model_->subgraphs()->Get(static_cast<uint32_t>(cond_index));
+    if (!cond_graph->outputs() || cond_graph->outputs()->size() == 0)
+      fail_op("subgraph " + std::to_string(cond_index) + " (cond_subgraph_index) has no outputs, expected the "
+              "condition as output 0");
+    ++unrolling_;
+    for (int iteration = 0;; ++iteration) {
+      const ir::Tensor& c = T(import_branch(cond_index, vars, false).at(0));
+      if (c.dtype != DType::kBool)
+        fail_op("subgraph " + std::to_string(cond_index) + " output 0 '" + c.name + "' has type " +
+                dtype_name(c.dtype) + ", expected bool");
+      if (!c.is_constant)
+        fail_op("the condition (subgraph " + std::to_string(cond_index) + " output 0 '" + c.name +
+                "') depends on the model's inputs at iteration " + std::to_string(iteration) +
+                ", not supported (Mote unrolls WHILE loops: the compiler must find the trip count)");
+      if (c.data[0] == 0) break;
+      if (iteration == kMaxWhileIterations)
+        fail_op("runs more than " + std::to_string(kMaxWhileIterations) +
+                " iterations, not supported (Mote unrolls WHILE loops)");
+      vars = import_branch(body_index, vars, false);
+    }
+    --unrolling_;
+    for (size_t k = 0; k < outs.size(); ++k) emit(ir::Op::kCopy, {vars[k]}, {outs[k]});
   }
 
   static bool same_quant(const ir::QuantParams& a, const ir::QuantParams& b) {
@@ -2821,6 +2882,7 @@ class TfliteImporter {
   std::string first_state_op_;        // the first READ/ASSIGN_VARIABLE of subgraph 0 ("" before one)
   std::vector<int> active_subgraphs_ = {0};  // the subgraphs being converted, outermost first
   int branch_depth_ = 0;              // IF branches being converted around the current operator
+  int unrolling_ = 0;                 // WHILE loops being unrolled around the current operator
 };
 
 }  // namespace
