@@ -217,6 +217,14 @@ TEST(While, Refusals) {
   EXPECT_EQ(op_error("while_cond_inputs", m),
             "while_cond_inputs.tflite: operator 0 (WHILE): subgraph 1 (cond_subgraph_index) has 1 inputs, expected 2");
 
+  m = scaling_loop(0, 5);
+  OpSpec call_once = op(B::CALL_ONCE, {}, {});
+  call_once.options_type = fb::BuiltinOptions::CallOnceOptions;
+  call_once.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateCallOnceOptions(b, 1).Union(); };
+  m.subgraphs[1].ops.push_back(call_once);
+  EXPECT_EQ(op_error("while_call_once", m),
+            "while_call_once.tflite: subgraph 2 operator 2 (CALL_ONCE): CALL_ONCE inside a WHILE loop not supported");
+
   // The body runs a WHILE whose body is itself.
   m = scaling_loop(0, 5);
   m.subgraphs[1].tensors.push_back(i32("inner_i", {}));
@@ -226,6 +234,70 @@ TEST(While, Refusals) {
   EXPECT_EQ(op_error("while_recursion", m),
             "while_recursion.tflite: subgraph 2 operator 2 (WHILE): body_subgraph_index 2 names a subgraph that is "
             "running this operator (recursion), not supported");
+}
+
+// A WHILE in the body of another: three outer iterations of two inner ones (x * 1.5 each).
+ModelSpec nested_loop() {
+  ModelSpec m = scaling_loop(0, 3);
+  const ModelSpec inner = scaling_loop(0, 2);
+  SubgraphSpec outer_body;
+  outer_body.tensors = {i32("outer_i", {}), f32("outer_x", kShape), i32("one", {}, {1}), i32("next_i", {}),
+                        i32("inner_start", {}, {0}), i32("inner_end", {}), f32("inner_x", kShape)};
+  outer_body.ops = {op(B::ADD, {0, 2}, {3}), while_op({4, 1}, {5, 6}, 3, 4)};
+  outer_body.inputs = {0, 1};
+  outer_body.outputs = {3, 6};
+  m.subgraphs = {m.subgraphs[0], outer_body, inner.subgraphs[0], inner.subgraphs[1]};
+  return m;
+}
+
+TEST(While, NestedInTheBody) {
+  std::vector<OpSample> samples = scaling_samples(0, 6);
+  for (OpSample& sample : samples) sample.expected[0] = bytes_of(std::vector<int32_t>{3});
+  expect_op_outputs("while_nested", nested_loop(), samples);
+}
+
+// A resource variable the body reads and assigns each iteration: acc += x three times per
+// run; after the loop the main subgraph reads it. The runs accumulate (TFLM keeps the
+// variable between invocations).
+ModelSpec accumulating_loop() {
+  ModelSpec m = scaling_loop(0, 3);
+  const auto handle_op = [](int32_t out) {
+    OpSpec o = op(B::VAR_HANDLE, {}, {out});
+    o.options_type = fb::BuiltinOptions::VarHandleOptions;
+    o.options = [](flatbuffers::FlatBufferBuilder& b) {
+      return fb::CreateVarHandleOptions(b, 0, b.CreateString("acc")).Union();
+    };
+    return o;
+  };
+  m.tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
+  m.tensors.push_back(f32("acc", kShape));
+  m.ops.push_back(handle_op(4));
+  m.ops.push_back(op(B::READ_VARIABLE, {4}, {5}));
+  m.outputs = {5};
+  SubgraphSpec& body = m.subgraphs[1];
+  body.tensors.push_back(TensorSpec("body_handle", {}, TensorType::RESOURCE));
+  body.tensors.push_back(f32("old", kShape));
+  body.tensors.push_back(f32("new", kShape));
+  body.ops = {op(B::ADD, {0, 2}, {4}), handle_op(6), op(B::READ_VARIABLE, {6}, {7}), op(B::ADD, {7, 1}, {8}),
+              op(B::ASSIGN_VARIABLE, {6, 8}, {})};
+  body.outputs = {4, 1};
+  return m;
+}
+
+TEST(While, ResourceVariableInTheBody) {
+  std::vector<double> acc(6, 0.0);
+  std::vector<OpSample> samples;
+  for (const std::vector<float>& x : {kInputs[0], kInputs[0], std::vector<float>{1, 2, 3, 4, 5, 6}}) {
+    std::vector<float> y(6);
+    for (size_t i = 0; i < 6; ++i) {
+      float a = static_cast<float>(acc[i]);
+      for (int k = 0; k < 3; ++k) a = a + x[i];  // one float add per iteration
+      acc[i] = a;
+      y[i] = a;
+    }
+    samples.push_back({{bytes_of(x)}, {bytes_of(y)}});
+  }
+  expect_op_sequence("while_variable", accumulating_loop(), samples);
 }
 
 }  // namespace while_test

@@ -2551,6 +2551,7 @@ class TfliteImporter {
     expect_input_count(0, 0);
     if (output_count() != 0) fail_op("has " + std::to_string(output_count()) + " outputs, expected none");
     refuse_in_branch();
+    if (unrolling_ > 0) fail_op("CALL_ONCE inside a WHILE loop not supported");
     if (!subgraph_label_.empty()) fail_op("CALL_ONCE inside an init subgraph not supported");
     if (!first_state_op_.empty())
       fail_op("runs after " + first_state_op_ + " reads or assigns a variable, not supported");
