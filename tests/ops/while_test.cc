@@ -171,71 +171,6 @@ TEST(While, IfInTheBody) {
   expect_op_outputs("while_if_in_body", branching_loop(6), samples);
 }
 
-TEST(While, Refusals) {
-  // Multiply until the first element passes a threshold: the trip count depends on x.
-  ModelSpec m = scaling_loop(0, 5);
-  SubgraphSpec& cond = m.subgraphs[0];
-  cond.tensors = {i32("cond_i", {}), f32("cond_x", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
-                  f32("first", {1, 1}), f32("threshold", {1}, {100.0f}), boolean("more", {1, 1})};
-  cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 5}, {6})};
-  cond.outputs = {6};
-  EXPECT_EQ(op_error("while_data", m),
-            "while_data.tflite: operator 0 (WHILE): the condition (subgraph 1 output 0 'more') depends on the model's "
-            "inputs at iteration 0, not supported (Mote unrolls WHILE loops: the compiler must find the trip count)");
-
-  m = scaling_loop(0, 5);
-  m.subgraphs[0].tensors[3] = i32("more", {});
-  m.subgraphs[0].ops = {op(B::ADD, {0, 2}, {3})};
-  EXPECT_EQ(op_error("while_int_condition", m),
-            "while_int_condition.tflite: operator 0 (WHILE): subgraph 1 output 0 'more' has type int32, expected bool");
-
-  m = scaling_loop(0, 2000);
-  EXPECT_EQ(op_error("while_long", m),
-            "while_long.tflite: operator 0 (WHILE): runs more than 1024 iterations, not supported (Mote unrolls WHILE "
-            "loops)");
-
-  m = scaling_loop(0, 5);
-  m.ops = {while_op({0, 1}, {2, 3}, 1, 3)};
-  EXPECT_EQ(op_error("while_range", m),
-            "while_range.tflite: operator 0 (WHILE): body_subgraph_index 3 out of range (the model has 3 subgraphs)");
-
-  m = scaling_loop(0, 5);
-  m.subgraphs[1].tensors[5] = f32("next_x", {3, 2});
-  m.subgraphs[1].ops[1] = op(B::RESHAPE, {1}, {5});
-  EXPECT_EQ(op_error("while_body_shape", m),
-            "while_body_shape.tflite: operator 0 (WHILE): subgraph 2 output 1 'next_x' is float32 [3,2], expected "
-            "float32 [2,3] as the operator's output 1 'y'");
-
-  m = scaling_loop(0, 5);
-  m.tensors[3] = f32("y", {6});
-  EXPECT_EQ(op_error("while_output_shape", m),
-            "while_output_shape.tflite: operator 0 (WHILE): output 1 'y' is float32 [6], expected float32 [2,3] as "
-            "input 1 'x'");
-
-  m = scaling_loop(0, 5);
-  m.subgraphs[0].inputs = {0};
-  EXPECT_EQ(op_error("while_cond_inputs", m),
-            "while_cond_inputs.tflite: operator 0 (WHILE): subgraph 1 (cond_subgraph_index) has 1 inputs, expected 2");
-
-  m = scaling_loop(0, 5);
-  OpSpec call_once = op(B::CALL_ONCE, {}, {});
-  call_once.options_type = fb::BuiltinOptions::CallOnceOptions;
-  call_once.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateCallOnceOptions(b, 1).Union(); };
-  m.subgraphs[1].ops.push_back(call_once);
-  EXPECT_EQ(op_error("while_call_once", m),
-            "while_call_once.tflite: subgraph 2 operator 2 (CALL_ONCE): CALL_ONCE inside a WHILE loop not supported");
-
-  // The body runs a WHILE whose body is itself.
-  m = scaling_loop(0, 5);
-  m.subgraphs[1].tensors.push_back(i32("inner_i", {}));
-  m.subgraphs[1].tensors.push_back(f32("inner_x", kShape));
-  m.subgraphs[1].ops.push_back(while_op({4, 5}, {6, 7}, 1, 2));
-  m.subgraphs[1].outputs = {6, 7};
-  EXPECT_EQ(op_error("while_recursion", m),
-            "while_recursion.tflite: subgraph 2 operator 2 (WHILE): body_subgraph_index 2 names a subgraph that is "
-            "running this operator (recursion), not supported");
-}
-
 // A WHILE in the body of another: three outer iterations of two inner ones (x * 1.5 each).
 ModelSpec nested_loop() {
   ModelSpec m = scaling_loop(0, 3);
@@ -298,6 +233,79 @@ TEST(While, ResourceVariableInTheBody) {
     samples.push_back({{bytes_of(x)}, {bytes_of(y)}});
   }
   expect_op_sequence("while_variable", accumulating_loop(), samples);
+}
+
+TEST(While, Refusals) {
+  // Multiply until the first element passes a threshold: the trip count depends on x.
+  ModelSpec m = scaling_loop(0, 5);
+  SubgraphSpec& cond = m.subgraphs[0];
+  cond.tensors = {i32("cond_i", {}), f32("cond_x", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
+                  f32("first", {1, 1}), f32("threshold", {1}, {100.0f}), boolean("more", {1, 1})};
+  cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 5}, {6})};
+  cond.outputs = {6};
+  EXPECT_EQ(op_error("while_data", m),
+            "while_data.tflite: operator 0 (WHILE): the condition (subgraph 1 output 0 'more') depends on the model's "
+            "inputs at iteration 0, not supported (Mote unrolls WHILE loops: the compiler must find the trip count)");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[0].tensors[3] = i32("more", {});
+  m.subgraphs[0].ops = {op(B::ADD, {0, 2}, {3})};
+  EXPECT_EQ(op_error("while_int_condition", m),
+            "while_int_condition.tflite: operator 0 (WHILE): subgraph 1 output 0 'more' has type int32, expected bool");
+
+  m = scaling_loop(0, 2000);
+  EXPECT_EQ(op_error("while_long", m),
+            "while_long.tflite: operator 0 (WHILE): runs more than 1024 iterations, not supported (Mote unrolls WHILE "
+            "loops)");
+
+  m = scaling_loop(0, 5);
+  m.ops = {while_op({0, 1}, {2, 3}, 1, 3)};
+  EXPECT_EQ(op_error("while_range", m),
+            "while_range.tflite: operator 0 (WHILE): body_subgraph_index 3 out of range (the model has 3 subgraphs)");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[1].tensors[5] = f32("next_x", {3, 2});
+  m.subgraphs[1].ops[1] = op(B::RESHAPE, {1}, {5});
+  EXPECT_EQ(op_error("while_body_shape", m),
+            "while_body_shape.tflite: operator 0 (WHILE): subgraph 2 output 1 'next_x' is float32 [3,2], expected "
+            "float32 [2,3] as the operator's output 1 'y'");
+
+  m = scaling_loop(0, 5);
+  m.tensors[3] = f32("y", {6});
+  EXPECT_EQ(op_error("while_output_shape", m),
+            "while_output_shape.tflite: operator 0 (WHILE): output 1 'y' is float32 [6], expected float32 [2,3] as "
+            "input 1 'x'");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[0].inputs = {0};
+  EXPECT_EQ(op_error("while_cond_inputs", m),
+            "while_cond_inputs.tflite: operator 0 (WHILE): subgraph 1 (cond_subgraph_index) has 1 inputs, expected 2");
+
+  m = scaling_loop(0, 5);
+  OpSpec call_once = op(B::CALL_ONCE, {}, {});
+  call_once.options_type = fb::BuiltinOptions::CallOnceOptions;
+  call_once.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateCallOnceOptions(b, 1).Union(); };
+  m.subgraphs[1].ops.push_back(call_once);
+  EXPECT_EQ(op_error("while_call_once", m),
+            "while_call_once.tflite: subgraph 2 operator 2 (CALL_ONCE): CALL_ONCE inside a WHILE loop not supported");
+
+  // 1000 outer iterations of 1000 inner ones: past the importer's bound on inlined operators.
+  m = nested_loop();
+  m.subgraphs[0].tensors[2] = i32("limit", {}, {1000});
+  m.subgraphs[2].tensors[2] = i32("limit", {}, {1000});
+  EXPECT_EQ(op_error("while_expands", m),
+            "while_expands.tflite: subgraph 3 operator 0 (LESS): the model's IF and WHILE operators expand to more "
+            "than 100000 operators, not supported");
+
+  // The body runs a WHILE whose body is itself.
+  m = scaling_loop(0, 5);
+  m.subgraphs[1].tensors.push_back(i32("inner_i", {}));
+  m.subgraphs[1].tensors.push_back(f32("inner_x", kShape));
+  m.subgraphs[1].ops.push_back(while_op({4, 5}, {6, 7}, 1, 2));
+  m.subgraphs[1].outputs = {6, 7};
+  EXPECT_EQ(op_error("while_recursion", m),
+            "while_recursion.tflite: subgraph 2 operator 2 (WHILE): body_subgraph_index 2 names a subgraph that is "
+            "running this operator (recursion), not supported");
 }
 
 }  // namespace while_test

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -451,6 +452,14 @@ class TfliteImporter {
         fail(label + " of shape " + ints_string(result.shape) + " has no elements");
       result.is_constant = true;
     }
+    // A subgraph imported again (WHILE iterations, both IF branches, CALL_ONCE) shares the
+    // constants of its first import: one copy of a body's weights however often it runs.
+    if (result.is_constant && current_subgraph_ != 0) {
+      const auto [it, added] = subgraph_constants_.try_emplace({current_subgraph_, index}, -1);
+      if (!added) return ids_[index] = it->second;
+      it->second = ids_[index] = graph_.add_tensor(std::move(result));
+      return ids_[index];
+    }
     ids_[index] = graph_.add_tensor(std::move(result));
     return ids_[index];
   }
@@ -749,6 +758,9 @@ class TfliteImporter {
     if (!has_effect && (!op_->outputs() || op_->outputs()->size() == 0)) fail_op("has no outputs");
     const Conversion* conversion = TfliteImporter::conversion(code.builtin);
     if (!conversion) fail_op("op not supported");  // check_operators() refused it already
+    if (++converted_ > kMaxConvertedOperators)
+      fail_op("the model's IF and WHILE operators expand to more than " + std::to_string(kMaxConvertedOperators) +
+              " operators, not supported");
     const size_t first = graph_.nodes.size();
     conversion->convert(*this);
     if (unrolling_ > 0) {  // inside a WHILE loop: fold what only depends on constants (while_op)
@@ -2884,6 +2896,12 @@ class TfliteImporter {
   std::vector<int> active_subgraphs_ = {0};  // the subgraphs being converted, outermost first
   int branch_depth_ = 0;              // IF branches being converted around the current operator
   int unrolling_ = 0;                 // WHILE loops being unrolled around the current operator
+  std::map<std::pair<int, int32_t>, int> subgraph_constants_;  // (subgraph > 0, TFLite tensor) -> ir id
+  // Operators converted so far, every import of a subgraph counted: the bound on what
+  // inlining IF branches and unrolling WHILE loops may cost (a file nesting them could
+  // otherwise ask for exponentially many).
+  size_t converted_ = 0;
+  static constexpr size_t kMaxConvertedOperators = 100000;
 };
 
 }  // namespace
