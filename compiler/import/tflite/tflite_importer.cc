@@ -2661,8 +2661,8 @@ class TfliteImporter {
     check_branch(else_index, "else_subgraph_index", args, &outs, 1);
 
     if (T(condition).is_constant) {
-      const std::vector<int> results = import_branch(T(condition).data[0] != 0 ? then_index : else_index, args, true);
-      for (size_t k = 0; k < outs.size(); ++k) emit(ir::Op::kCopy, {results[k]}, {outs[k]});
+      const size_t fresh_from = graph_.tensors.size();
+      bind_outputs(import_branch(T(condition).data[0] != 0 ? then_index : else_index, args, true), fresh_from);
       return;
     }
     const std::vector<int> then_results = import_branch(then_index, args, true);
@@ -2794,6 +2794,7 @@ class TfliteImporter {
     if (!cond_graph->outputs() || cond_graph->outputs()->size() == 0)
       fail_op("subgraph " + std::to_string(cond_index) + " (cond_subgraph_index) has no outputs, expected the "
               "condition as output 0");
+    const size_t fresh_from = graph_.tensors.size();
     ++unrolling_;
     for (int iteration = 0;; ++iteration) {
       const ir::Tensor& c = T(import_branch(cond_index, vars, false).at(0));
@@ -2811,7 +2812,29 @@ class TfliteImporter {
       vars = import_branch(body_index, vars, false);
     }
     --unrolling_;
-    for (size_t k = 0; k < outs.size(); ++k) emit(ir::Op::kCopy, {vars[k]}, {outs[k]});
+    bind_outputs(vars, fresh_from);
+  }
+
+  // The current operator's outputs take the values `values` (tensors of their dtypes and
+  // shapes, from an inlined subgraph). A value the nodes since tensor `fresh_from`
+  // computed, quantized as its output and not taken by another output, becomes that
+  // output (under its name: no copy); any other (a constant, an operand passed through) is
+  // copied into it.
+  void bind_outputs(const std::vector<int>& values, size_t fresh_from) {
+    std::vector<int> taken;
+    for (size_t k = 0; k < values.size(); ++k) {
+      const int32_t index = op_->outputs()->Get(static_cast<uint32_t>(k));
+      const int out = ids_[index], value = values[k];
+      const ir::Tensor& v = T(value);
+      if (static_cast<size_t>(value) >= fresh_from && !v.is_constant && !v.is_persistent &&
+          same_quant(v.quant, T(out).quant) && std::find(taken.begin(), taken.end(), value) == taken.end()) {
+        graph_.tensors[static_cast<size_t>(value)].name = T(out).name;
+        ids_[index] = value;
+        taken.push_back(value);
+      } else {
+        emit(ir::Op::kCopy, {value}, {out});
+      }
+    }
   }
 
   static bool same_quant(const ir::QuantParams& a, const ir::QuantParams& b) {
