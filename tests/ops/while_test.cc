@@ -277,6 +277,11 @@ TEST(While, Refusals) {
             "input 1 'x'");
 
   m = scaling_loop(0, 5);
+  m.subgraphs[0].outputs = {99};
+  EXPECT_EQ(op_error("while_cond_output", m),
+            "while_cond_output.tflite: subgraph 1 output 0 tensor index 99 out of range (4 tensors)");
+
+  m = scaling_loop(0, 5);
   m.subgraphs[0].inputs = {0};
   EXPECT_EQ(op_error("while_cond_inputs", m),
             "while_cond_inputs.tflite: operator 0 (WHILE): subgraph 1 (cond_subgraph_index) has 1 inputs, expected 2");

@@ -2749,7 +2749,9 @@ class TfliteImporter {
           }
         },
         [&] {
-          for (int32_t t_index : *subgraph_->outputs()) {
+          for (uint32_t k = 0; subgraph_->outputs() && k < subgraph_->outputs()->size(); ++k) {
+            const int32_t t_index = subgraph_->outputs()->Get(k);
+            check_tensor_index(t_index, "subgraph " + std::to_string(index) + " output " + std::to_string(k));
             const int id = tensor(t_index);
             if (!T(id).is_constant && !is_graph_input_[t_index] && writer_[t_index] < 0)
               fail(subgraph_label_ + "output '" + T(id).name + "' is not written by any operator");
