@@ -190,6 +190,25 @@ TEST(If, NestedInABranch) {
   expect_op_outputs("if_nested", nested_if(), samples);
 }
 
+// `levels` subgraphs, each an IF on a computed condition whose two branches are the next
+// one: the last is imported 2^(levels - 1) times.
+ModelSpec doubling_ifs(int levels) {
+  ModelSpec m;
+  m.tensors = {boolean("c", {1}), f32("x", kShape), f32("y", kShape)};
+  m.ops = {if_op({0, 0, 1}, {2}, 1, 1)};
+  m.inputs = {0, 1};
+  m.outputs = {2};
+  for (int k = 1; k <= levels; ++k) {
+    SubgraphSpec s;
+    s.tensors = {boolean("c", {1}), f32("x", kShape), f32("y", kShape)};
+    s.inputs = {0, 1};
+    s.outputs = {k < levels ? 2 : 1};
+    if (k < levels) s.ops = {if_op({0, 0, 1}, {2}, k + 1, k + 1)};
+    m.subgraphs.push_back(s);
+  }
+  return m;
+}
+
 TEST(If, Refusals) {
   ModelSpec m = computed_if();
   m.ops.back() = if_op({4, 0}, {5, 6}, 1, 3);
@@ -244,6 +263,10 @@ TEST(If, Refusals) {
   m.ops.back().options_type = fb::BuiltinOptions::NONE;
   m.ops.back().options = nullptr;
   EXPECT_EQ(op_error("if_no_options", m), "if_no_options.tflite: operator 2 (IF): builtin options missing");
+
+  EXPECT_EQ(op_error("if_doubling", doubling_ifs(18)),
+            "if_doubling.tflite: subgraph 15 operator 0 (IF): the model's IF and WHILE operators expand to more than "
+            "100000 operators, not supported");
 
   // A branch with state: Mote runs both branches of a computed IF.
   m = computed_if();
