@@ -36,6 +36,16 @@ inline OpSpec while_op(std::vector<int32_t> in, std::vector<int32_t> out, int32_
   return o;
 }
 
+// VAR_HANDLE of the variable `shared_name` into tensor `out`.
+inline OpSpec var_handle_op(int32_t out, const std::string& shared_name) {
+  OpSpec o = op(fb::BuiltinOperator::VAR_HANDLE, {}, {out});
+  o.options_type = fb::BuiltinOptions::VarHandleOptions;
+  o.options = [shared_name](flatbuffers::FlatBufferBuilder& b) {
+    return fb::CreateVarHandleOptions(b, 0, b.CreateString(shared_name)).Union();
+  };
+  return o;
+}
+
 inline TensorSpec f32(const std::string& name, std::vector<int32_t> shape, std::vector<float> data = {}) {
   return TensorSpec(name, std::move(shape), fb::TensorType::FLOAT32, bytes_of(data));
 }

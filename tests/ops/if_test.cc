@@ -271,16 +271,11 @@ TEST(If, Refusals) {
   // A branch with state: Mote runs both branches of a computed IF.
   m = computed_if();
   m.subgraphs[0].tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
-  OpSpec handle = op(B::VAR_HANDLE, {}, {4});
-  handle.options_type = fb::BuiltinOptions::VarHandleOptions;
-  handle.options = [](flatbuffers::FlatBufferBuilder& b) {
-    return fb::CreateVarHandleOptions(b, 0, b.CreateString("v")).Union();
-  };
-  m.subgraphs[0].ops.push_back(handle);
+  m.subgraphs[0].ops.push_back(var_handle_op(4, "v"));
   m.subgraphs[0].ops.push_back(op(B::ASSIGN_VARIABLE, {4, 2}, {}));
   EXPECT_EQ(op_error("if_state", m),
-            "if_state.tflite: subgraph 1 operator 1 (VAR_HANDLE): inside an IF branch not supported (Mote may run "
-            "both branches of an IF)");
+            "if_state.tflite: subgraph 1 operator 1 (VAR_HANDLE): inside an IF branch or a WHILE loop on computed "
+            "values not supported (Mote runs their operators on every path)");
 }
 
 }  // namespace if_test

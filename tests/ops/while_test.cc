@@ -196,25 +196,17 @@ TEST(While, NestedInTheBody) {
 // variable between invocations).
 ModelSpec accumulating_loop() {
   ModelSpec m = scaling_loop(0, 3);
-  const auto handle_op = [](int32_t out) {
-    OpSpec o = op(B::VAR_HANDLE, {}, {out});
-    o.options_type = fb::BuiltinOptions::VarHandleOptions;
-    o.options = [](flatbuffers::FlatBufferBuilder& b) {
-      return fb::CreateVarHandleOptions(b, 0, b.CreateString("acc")).Union();
-    };
-    return o;
-  };
   m.tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
   m.tensors.push_back(f32("acc", kShape));
-  m.ops.push_back(handle_op(4));
+  m.ops.push_back(var_handle_op(4, "acc"));
   m.ops.push_back(op(B::READ_VARIABLE, {4}, {5}));
   m.outputs = {5};
   SubgraphSpec& body = m.subgraphs[1];
   body.tensors.push_back(TensorSpec("body_handle", {}, TensorType::RESOURCE));
   body.tensors.push_back(f32("old", kShape));
   body.tensors.push_back(f32("new", kShape));
-  body.ops = {op(B::ADD, {0, 2}, {4}), handle_op(6), op(B::READ_VARIABLE, {6}, {7}), op(B::ADD, {7, 1}, {8}),
-              op(B::ASSIGN_VARIABLE, {6, 8}, {})};
+  body.ops = {op(B::ADD, {0, 2}, {4}), var_handle_op(6, "acc"), op(B::READ_VARIABLE, {6}, {7}),
+              op(B::ADD, {7, 1}, {8}), op(B::ASSIGN_VARIABLE, {6, 8}, {})};
   body.outputs = {4, 1};
   return m;
 }
@@ -235,8 +227,40 @@ TEST(While, ResourceVariableInTheBody) {
   expect_op_sequence("while_variable", accumulating_loop(), samples);
 }
 
+// x * 1.5 while x[0, 0] < threshold, at most `limit` times (tf.while_loop with
+// maximum_iterations: the counter's test AND the data's). The condition depends on x.
+ModelSpec bounded_data_loop(int32_t limit, float threshold) {
+  ModelSpec m = scaling_loop(0, limit);
+  SubgraphSpec& cond = m.subgraphs[0];
+  cond.tensors = {i32("cond_i", {}),        f32("cond_x", kShape),  i32("limit", {}, {limit}),
+                  boolean("below_limit", {}), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
+                  f32("first", {1, 1}),      f32("threshold", {1}, {threshold}), boolean("below_threshold", {1, 1}),
+                  boolean("more", {1, 1})};
+  cond.ops = {op(B::LESS, {0, 2}, {3}), op(B::SLICE, {1, 4, 5}, {6}), op(B::LESS, {6, 7}, {8}),
+              op(B::LOGICAL_AND, {3, 8}, {9})};
+  cond.outputs = {9};
+  return m;
+}
+
+TEST(While, ConditionOnTheDataWithABound) {
+  for (const auto& [limit, threshold] : {std::pair<int32_t, float>{6, 20.0f}, {3, 1e6f}, {8, -5.0f}}) {
+    std::vector<OpSample> samples;
+    for (const std::vector<float>& x : {kInputs[0], kInputs[1], std::vector<float>{19.0f, 1, 2, 3, 4, 5},
+                                        std::vector<float>{0.001f, -1, 2, -3, 4, -5}}) {
+      std::vector<float> y = x;
+      int32_t i = 0;
+      while (i < limit && y[0] < threshold) {
+        for (float& v : y) v = v * 1.5f;
+        ++i;
+      }
+      samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
+    }
+    expect_op_outputs("while_bounded_data_" + std::to_string(limit), bounded_data_loop(limit, threshold), samples);
+  }
+}
+
 TEST(While, Refusals) {
-  // Multiply until the first element passes a threshold: the trip count depends on x.
+  // Multiply until the first element passes a threshold, with no bound on the iterations.
   ModelSpec m = scaling_loop(0, 5);
   SubgraphSpec& cond = m.subgraphs[0];
   cond.tensors = {i32("cond_i", {}), f32("cond_x", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
@@ -244,8 +268,17 @@ TEST(While, Refusals) {
   cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 5}, {6})};
   cond.outputs = {6};
   EXPECT_EQ(op_error("while_data", m),
-            "while_data.tflite: operator 0 (WHILE): the condition (subgraph 1 output 0 'more') depends on the model's "
-            "inputs at iteration 0, not supported (Mote unrolls WHILE loops: the compiler must find the trip count)");
+            "while_data.tflite: operator 0 (WHILE): may run more than 1024 iterations, not supported (Mote unrolls "
+            "WHILE loops; this condition depends on the model's inputs)");
+
+  // A variable in a loop on the data: the unrolled body runs past the real loop's end.
+  m = bounded_data_loop(4, 10.0f);
+  m.subgraphs[1].tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
+  m.subgraphs[1].ops.push_back(var_handle_op(6, "v"));
+  m.subgraphs[1].ops.push_back(op(B::ASSIGN_VARIABLE, {6, 5}, {}));
+  EXPECT_EQ(op_error("while_data_state", m),
+            "while_data_state.tflite: subgraph 2 operator 2 (VAR_HANDLE): inside an IF branch or a WHILE loop on "
+            "computed values not supported (Mote runs their operators on every path)");
 
   m = scaling_loop(0, 5);
   m.subgraphs[0].tensors[3] = i32("more", {});

@@ -222,7 +222,7 @@ class TfliteImporter {
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
         {B::VAR_HANDLE, [](TfliteImporter& i) { i.var_handle(); }, {}},
-        {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kCopy}},
+        {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kCopy, Op::kSelect, Op::kLogical}},
         {B::ZEROS_LIKE, [](TfliteImporter& i) { i.zeros_like(); }, {Op::kCopy}},
     };
     return table;
@@ -765,7 +765,7 @@ class TfliteImporter {
     conversion->convert(*this);
     if (unrolling_ > 0) {  // inside a WHILE loop: fold what only depends on constants (while_op)
       for (size_t k = first; k < graph_.nodes.size();)
-        if (!passes::fold_node(graph_, k)) ++k;
+        if (!passes::fold_node(graph_, k) && !fold_false_and(k)) ++k;
     }
   }
 
@@ -2496,7 +2496,9 @@ class TfliteImporter {
 
   // IF imports its branches inline and may run both (if_op): a branch has no effects.
   void refuse_in_branch() const {
-    if (branch_depth_ > 0) fail_op("inside an IF branch not supported (Mote may run both branches of an IF)");
+    if (branch_depth_ > 0)
+      fail_op("inside an IF branch or a WHILE loop on computed values not supported (Mote runs their operators on "
+              "every path)");
   }
 
   // The variable input 0 names (a VAR_HANDLE output of this subgraph).
@@ -2667,21 +2669,35 @@ class TfliteImporter {
     }
     const std::vector<int> then_results = import_branch(then_index, args, true);
     const std::vector<int> else_results = import_branch(else_index, args, true);
-    int scalar = ir::kNoTensor;  // the condition as a rank-0 tensor, for outputs of a lower rank
-    for (size_t k = 0; k < outs.size(); ++k) {
-      int c = condition;
-      if (T(condition).shape.size() > T(outs[k]).shape.size()) {
-        if (scalar == ir::kNoTensor) {
-          ir::Tensor t;
-          t.name = T(condition).name + " (scalar)";
-          t.dtype = DType::kBool;
-          scalar = graph_.add_tensor(std::move(t));
-          emit(ir::Op::kCopy, {condition}, {scalar});
-        }
-        c = scalar;
-      }
-      emit(ir::Op::kSelect, {c, then_results[k], else_results[k]}, {outs[k]});
+    int scalar = ir::kNoTensor;
+    for (size_t k = 0; k < outs.size(); ++k) emit_select(condition, &scalar, then_results[k], else_results[k], outs[k]);
+  }
+
+  // out = condition (one element) ? a : b, `out` a new tensor like b (named as a) when
+  // kNoTensor. A condition of a higher rank than the output is read through its rank-0
+  // copy, made once into *scalar.
+  int emit_select(int condition, int* scalar, int a, int b, int out) {
+    if (out == ir::kNoTensor) {
+      ir::Tensor t;
+      t.name = T(a).name;
+      t.dtype = T(b).dtype;
+      t.shape = T(b).shape;
+      t.quant = T(b).quant;
+      out = graph_.add_tensor(std::move(t));
     }
+    int c = condition;
+    if (T(condition).shape.size() > T(out).shape.size()) {
+      if (*scalar == ir::kNoTensor) {
+        ir::Tensor t;
+        t.name = T(condition).name + " (scalar)";
+        t.dtype = DType::kBool;
+        *scalar = graph_.add_tensor(std::move(t));
+        emit(ir::Op::kCopy, {condition}, {*scalar});
+      }
+      c = *scalar;
+    }
+    emit(ir::Op::kSelect, {c, a, b}, {out});
+    return out;
   }
 
   // The subgraph an operator runs (`role`: the option naming it): in range, not running
@@ -2770,9 +2786,15 @@ class TfliteImporter {
   // as they come (passes::fold_node, the same kernels the program would run), so a loop
   // whose condition depends only on constants (a counter from a constant start: what
   // converters write for a loop over a range) becomes the nodes of its iterations; an IF
-  // in the body on such a counter becomes the branch it takes. A Mote program has no jump:
-  // a condition depending on the model's inputs, or more than kMaxWhileIterations
-  // iterations, is refused with one line.
+  // in the body on such a counter becomes the branch it takes. A Mote program has no jump.
+  // A condition that depends on the model's inputs (`maximum_iterations` beside a test on
+  // the data) is kept as `active`, the AND of the conditions so far, and the loop runs on
+  // as if it held (vars: the values had it held, where a counter stays constant); the
+  // outputs select each iteration's values while `active` holds. Once the condition on
+  // those values folds to false (passes::fold_node, and an AND with a constant false), the
+  // real loop has ended by then: either it stopped earlier, or it ran every iteration and
+  // its values are those. Such a loop must have no effect (no variable). More than
+  // kMaxWhileIterations iterations (a loop on the data alone) are refused with one line.
   static constexpr int kMaxWhileIterations = 1024;
 
   void while_op() {
@@ -2798,23 +2820,60 @@ class TfliteImporter {
               "condition as output 0");
     const size_t fresh_from = graph_.tensors.size();
     ++unrolling_;
+    int active = ir::kNoTensor;  // "still running", once the condition depends on the inputs
+    int scalar = ir::kNoTensor;
+    std::vector<int> results = vars;
     for (int iteration = 0;; ++iteration) {
-      const ir::Tensor& c = T(import_branch(cond_index, vars, false).at(0));
-      if (c.dtype != DType::kBool)
-        fail_op("subgraph " + std::to_string(cond_index) + " output 0 '" + c.name + "' has type " +
-                dtype_name(c.dtype) + ", expected bool");
-      if (!c.is_constant)
-        fail_op("the condition (subgraph " + std::to_string(cond_index) + " output 0 '" + c.name +
-                "') depends on the model's inputs at iteration " + std::to_string(iteration) +
-                ", not supported (Mote unrolls WHILE loops: the compiler must find the trip count)");
-      if (c.data[0] == 0) break;
+      const int c = import_branch(cond_index, vars, active != ir::kNoTensor).at(0);
+      if (T(c).dtype != DType::kBool)
+        fail_op("subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name + "' has type " +
+                dtype_name(T(c).dtype) + ", expected bool");
+      if (T(c).is_constant && T(c).data[0] == 0) break;
+      if (!T(c).is_constant) {
+        if (T(c).elements() != 1)
+          fail_op("the condition (subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name +
+                  "') depends on the model's inputs and has shape " + ints_string(T(c).shape) +
+                  ", not supported (expected one element)");
+        active = active == ir::kNoTensor ? c : logical_and(active, c);
+        scalar = ir::kNoTensor;
+      }
       if (iteration == kMaxWhileIterations)
-        fail_op("runs more than " + std::to_string(kMaxWhileIterations) +
-                " iterations, not supported (Mote unrolls WHILE loops)");
-      vars = import_branch(body_index, vars, false);
+        fail_op(std::string(active == ir::kNoTensor ? "runs" : "may run") + " more than " +
+                std::to_string(kMaxWhileIterations) + " iterations, not supported (Mote unrolls WHILE loops" +
+                (active == ir::kNoTensor ? ")" : "; this condition depends on the model's inputs)"));
+      vars = import_branch(body_index, vars, active != ir::kNoTensor);
+      for (size_t k = 0; k < vars.size(); ++k)
+        results[k] = active == ir::kNoTensor ? vars[k] : emit_select(active, &scalar, vars[k], results[k], ir::kNoTensor);
     }
     --unrolling_;
-    bind_outputs(vars, fresh_from);
+    bind_outputs(results, fresh_from);
+  }
+
+  // Node k, a logical AND with an input constant all false, becomes its constant false
+  // output (whatever its other input); true when it did.
+  bool fold_false_and(size_t k) {
+    const ir::Node& n = graph_.nodes[k];
+    if (n.op != ir::Op::kLogical || n.get_string("fn") != "and") return false;
+    const bool any_false = std::any_of(n.inputs.begin(), n.inputs.end(), [&](int id) {
+      return T(id).is_constant && std::all_of(T(id).data.begin(), T(id).data.end(), [](uint8_t b) { return b == 0; });
+    });
+    if (!any_false) return false;
+    ir::Tensor& y = graph_.tensors[static_cast<size_t>(n.outputs[0])];
+    y.data.assign(static_cast<size_t>(y.elements()), 0);
+    y.is_constant = true;
+    graph_.erase_node(k);
+    return true;
+  }
+
+  // a AND b, two bool tensors of one element.
+  int logical_and(int a, int b) {
+    ir::Tensor t;
+    t.name = T(b).name + " (and before)";
+    t.dtype = DType::kBool;
+    t.shape = *broadcast_shape(T(a).shape, T(b).shape);
+    const int y = graph_.add_tensor(std::move(t));
+    emit(ir::Op::kLogical, {a, b}, {y}).attrs["fn"] = std::string("and");
+    return y;
   }
 
   // The current operator's outputs take the values `values` (tensors of their dtypes and
