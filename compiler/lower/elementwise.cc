@@ -78,6 +78,28 @@ IntegerSumParams integer_sum_params(const NodeLowering& l, const TensorQuant& in
                           m.output_multiplier, m.output_shift};
 }
 
+// The fused activation of an int32 op: the int32 values within its real bounds.
+BinaryS32Params int32_activation(const NodeLowering& l) {
+  float lo = 0, hi = 0;
+  l.act(&lo, &hi);
+  const auto saturate = [](double v) { return static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX})); };
+  const BinaryS32Params p{saturate(std::ceil(lo)), saturate(std::floor(hi))};
+  if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
+  return p;
+}
+
+// int32 add, sub, mul as TFLM: no quantization; sub and mul clamp to the fused
+// activation, add to the whole int32 range (TFLM's add ignores the activation for int32).
+LoweredOp binary_s32(const NodeLowering& l, KernelId kernel) {
+  for (const ir::Tensor* t : {&l.input(0), &l.input(1), &l.output(0)}) {
+    if (!t->quant.empty())
+      l.fail(l.label(*t, "tensor") + " is a quantized int32 tensor; TensorFlow Lite Micro takes int32 " +
+             ir::op_name(l.node().op) + " only without quantization");
+  }
+  if (kernel == KernelId::kAddS32) return lowered(kernel, params_bytes(BinaryS32Params{INT32_MIN, INT32_MAX}));
+  return lowered(kernel, params_bytes(int32_activation(l)));
+}
+
 }  // namespace
 
 // add_n: two or more inputs of the output's shape and dtype; float32, or int8 with every
@@ -153,6 +175,7 @@ LoweredOp lower_l2_normalization(const NodeLowering& l) {
 LoweredOp lower_add_sub(const NodeLowering& l) {
   const DType dtype = check_binary(l);
   const bool add = l.node().op == ir::Op::kAdd;
+  if (dtype == DType::kInt32) return binary_s32(l, add ? KernelId::kAddS32 : KernelId::kSubS32);
   if (!l.quantized()) return binary_f32(l, add ? KernelId::kAddF32 : KernelId::kSubF32);
   const TensorQuant a_q = per_tensor(l, l.input(0), "a");
   const TensorQuant b_q = per_tensor(l, l.input(1), "b");
@@ -180,6 +203,7 @@ LoweredOp lower_add_sub(const NodeLowering& l) {
 
 LoweredOp lower_mul(const NodeLowering& l) {
   const DType dtype = check_binary(l);
+  if (dtype == DType::kInt32) return binary_s32(l, KernelId::kMulS32);
   if (!l.quantized()) return binary_f32(l, KernelId::kMulF32);
   const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
   const bool s8 = dtype == DType::kInt8;
@@ -210,13 +234,8 @@ LoweredOp lower_div(const NodeLowering& l) {
                "only without quantization");
     }
     check_binary(l);
-    // The fused activation: the int32 values within [act_min, act_max].
-    float lo = 0, hi = 0;
-    l.act(&lo, &hi);
-    const auto saturate = [](double v) { return static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX})); };
-    const DivS32Params p{saturate(std::ceil(lo)), saturate(std::floor(hi))};
-    if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
-    return lowered(KernelId::kDivS32, params_bytes(p));
+    const BinaryS32Params bounds = int32_activation(l);
+    return lowered(KernelId::kDivS32, params_bytes(DivS32Params{bounds.act_min, bounds.act_max}));
   }
   check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kDivF32);

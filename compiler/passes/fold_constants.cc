@@ -59,17 +59,21 @@ void evaluate(ir::Graph& graph, const ir::Node& node) {
 
 }  // namespace
 
+bool fold_node(ir::Graph& graph, size_t k) {
+  const ir::Node& node = graph.nodes[k];
+  if (!all_inputs_constant(graph, node) || graph.writes_state(node)) return false;
+  evaluate(graph, node);
+  graph.erase_node(k);
+  return true;
+}
+
 void fold_constants(ir::Graph& graph) {
   bool changed = false;
   for (size_t k = 0; k < graph.nodes.size();) {
-    const ir::Node& node = graph.nodes[k];
-    if (all_inputs_constant(graph, node) && !graph.writes_state(node)) {
-      evaluate(graph, node);
-      graph.erase_node(k);
+    if (fold_node(graph, k))
       changed = true;
-    } else {
+    else
       ++k;
-    }
   }
   if (changed) graph.remove_dead();
 }

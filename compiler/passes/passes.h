@@ -16,6 +16,10 @@ namespace mote::passes {
 void fill_state(ir::Graph& graph);
 // Evaluates Mote nodes whose inputs are all constant with the host reference kernels.
 void fold_constants(ir::Graph& graph);
+// fold_constants' step on node k: when its inputs are all constant and it writes no
+// state, evaluates it, makes its outputs constants and erases it; true when it did (the
+// tensors stay: no remove_dead). The .tflite importer folds a WHILE loop as it unrolls it.
+bool fold_node(ir::Graph& graph, size_t k);
 // conv2d/depthwise_conv2d/fully_connected/batch_matmul/add/sub/mul/div/pools followed
 // by clamp (sole consumer, not a graph output) -> act_min/act_max on the producer.
 void fuse_activations(ir::Graph& graph);

@@ -132,6 +132,26 @@ void div_s32_run(const OpContext& ctx);
 extern const KernelEntry kDivS8Entry;
 extern const KernelEntry kDivS32Entry;
 
+// ---------------------------------------------------------------------------------------
+// int32 ADD, SUB, MUL (TFLite's reference_ops over int32, as TensorFlow Lite Micro runs
+// them; no quantization): out = clamp(a op b, act_min, act_max), the sum, difference or
+// product wrapping in two's complement. TFLM's ADD clamps to the whole int32 range (it
+// ignores the fused activation), SUB and MUL to the activation's integer range; the
+// lowering fills the bounds. Broadcasting and placement as div_s32.
+struct BinaryS32Params {
+  int32_t act_min, act_max;
+};
+
+Status add_s32_check(const OpContext& ctx);
+Status sub_s32_check(const OpContext& ctx);
+Status mul_s32_check(const OpContext& ctx);
+void add_s32_run(const OpContext& ctx);
+void sub_s32_run(const OpContext& ctx);
+void mul_s32_run(const OpContext& ctx);
+extern const KernelEntry kAddS32Entry;
+extern const KernelEntry kSubS32Entry;
+extern const KernelEntry kMulS32Entry;
+
 Status add_sub_s8_check(const OpContext& ctx);
 Status add_sub_s16_check(const OpContext& ctx);
 Status mul_s8_check(const OpContext& ctx);

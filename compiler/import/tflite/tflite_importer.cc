@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -19,6 +20,7 @@
 #include "flatbuffers/flatbuffers.h"
 #include "import/tflite/tflite_schema_generated.h"
 #include "mote/program_format.h"  // kMaxRank
+#include "passes/passes.h"
 #include "window_geometry.h"
 
 namespace mote {
@@ -164,6 +166,7 @@ class TfliteImporter {
         {B::GREATER, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater"); }, {Op::kCompare}},
         {B::GREATER_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater_equal"); }, {Op::kCompare}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
+        {B::IF, [](TfliteImporter& i) { i.if_op(); }, {Op::kSelect, Op::kCopy}},
         {B::L2_NORMALIZATION, [](TfliteImporter& i) { i.l2_normalization(); }, {Op::kL2Normalization}},
         {B::L2_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kL2Pool2d); }, {Op::kL2Pool2d}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
@@ -224,6 +227,7 @@ class TfliteImporter {
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
         {B::VAR_HANDLE, [](TfliteImporter& i) { i.var_handle(); }, {}},
+        {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kCopy, Op::kSelect, Op::kLogical}},
         {B::ZEROS_LIKE, [](TfliteImporter& i) { i.zeros_like(); }, {Op::kCopy}},
     };
     return table;
@@ -452,6 +456,14 @@ class TfliteImporter {
       if (!index_type || is_graph_input_[index])
         fail(label + " of shape " + ints_string(result.shape) + " has no elements");
       result.is_constant = true;
+    }
+    // A subgraph imported again (WHILE iterations, both IF branches, CALL_ONCE) shares the
+    // constants of its first import: one copy of a body's weights however often it runs.
+    if (result.is_constant && current_subgraph_ != 0) {
+      const auto [it, added] = subgraph_constants_.try_emplace({current_subgraph_, index}, -1);
+      if (!added) return ids_[index] = it->second;
+      it->second = ids_[index] = graph_.add_tensor(std::move(result));
+      return ids_[index];
     }
     ids_[index] = graph_.add_tensor(std::move(result));
     return ids_[index];
@@ -751,7 +763,15 @@ class TfliteImporter {
     if (!has_effect && (!op_->outputs() || op_->outputs()->size() == 0)) fail_op("has no outputs");
     const Conversion* conversion = TfliteImporter::conversion(code.builtin);
     if (!conversion) fail_op("op not supported");  // check_operators() refused it already
+    if (++converted_ > kMaxConvertedOperators)
+      fail_op("the model's IF and WHILE operators expand to more than " + std::to_string(kMaxConvertedOperators) +
+              " operators, not supported");
+    const size_t first = graph_.nodes.size();
     conversion->convert(*this);
+    if (unrolling_ > 0) {  // inside a WHILE loop: fold what only depends on constants (while_op)
+      for (size_t k = first; k < graph_.nodes.size();)
+        if (!passes::fold_node(graph_, k) && !fold_false_and(k)) ++k;
+    }
   }
 
   // input [N,H,W,C], filter [O,KH,KW,C/group] (OHWI), bias [O].
@@ -2457,6 +2477,7 @@ class TfliteImporter {
   // VAR_HANDLE: no inputs, one resource output naming the variable; no node.
   void var_handle() {
     expect_inputs(0, 0);
+    refuse_in_branch();
     const auto* o = options<fb::VarHandleOptions>(false);
     Variable key;
     if (o && o->container()) key.container = o->container()->str();
@@ -2476,6 +2497,13 @@ class TfliteImporter {
     }
     handle_of_[index] = static_cast<int>(variables_.size());
     variables_.push_back(std::move(key));
+  }
+
+  // IF imports its branches inline and may run both (if_op): a branch has no effects.
+  void refuse_in_branch() const {
+    if (branch_depth_ > 0)
+      fail_op("inside an IF branch or a WHILE loop on computed values not supported (Mote runs their operators on "
+              "every path)");
   }
 
   // The variable input 0 names (a VAR_HANDLE output of this subgraph).
@@ -2541,6 +2569,8 @@ class TfliteImporter {
   void call_once() {
     expect_input_count(0, 0);
     if (output_count() != 0) fail_op("has " + std::to_string(output_count()) + " outputs, expected none");
+    refuse_in_branch();
+    if (unrolling_ > 0) fail_op("CALL_ONCE inside a WHILE loop not supported");
     if (!subgraph_label_.empty()) fail_op("CALL_ONCE inside an init subgraph not supported");
     if (!first_state_op_.empty())
       fail_op("runs after " + first_state_op_ + " reads or assigns a variable, not supported");
@@ -2560,22 +2590,39 @@ class TfliteImporter {
   }
 
   void import_init_subgraph(int index) {
+    const size_t first = graph_.nodes.size();
+    in_subgraph(index, [] {}, [] {});
+    init_ranges_.push_back({first, graph_.nodes.size()});
+  }
+
+  // Converts subgraph `index`'s operators into graph_ where the current operator stands
+  // (CALL_ONCE's init subgraph, IF's branches): the per-subgraph state is saved, `bind`
+  // runs in the subgraph's context before its operators (binding its inputs), `finish`
+  // after them (reading its outputs), and the state comes back. active_subgraphs_ holds
+  // the subgraphs being converted, so a subgraph that reaches itself is refused.
+  template <typename Bind, typename Finish>
+  void in_subgraph(int index, Bind bind, Finish finish) {
     const fb::SubGraph* saved_subgraph = subgraph_;
     std::vector<int> saved_ids = std::move(ids_), saved_writer = std::move(writer_), saved_handles = std::move(handle_of_);
     std::vector<bool> saved_inputs = std::move(is_graph_input_), saved_raw = std::move(raw_only_);
     const fb::Operator* saved_op = op_;
     const int saved_index = op_index_;
-    const std::string saved_name = op_name_;
+    const std::string saved_name = op_name_, saved_label = subgraph_label_;
+    const int saved_current = current_subgraph_;
 
     subgraph_ = model_->subgraphs()->Get(static_cast<uint32_t>(index));
     subgraph_label_ = "subgraph " + std::to_string(index) + " ";
     current_subgraph_ = index;
+    active_subgraphs_.push_back(index);
     check_operators();
     begin_subgraph();
-    const size_t first = graph_.nodes.size();
+    op_index_ = -1;
+    bind();
     const auto* operators = subgraph_->operators();
     for (uint32_t i = 0; operators && i < operators->size(); ++i) convert_operator(i);
-    init_ranges_.push_back({first, graph_.nodes.size()});
+    op_index_ = -1;
+    finish();
+    active_subgraphs_.pop_back();
 
     subgraph_ = saved_subgraph;
     ids_ = std::move(saved_ids);
@@ -2586,8 +2633,278 @@ class TfliteImporter {
     op_ = saved_op;
     op_index_ = saved_index;
     op_name_ = saved_name;
-    subgraph_label_.clear();
-    current_subgraph_ = 0;
+    subgraph_label_ = saved_label;
+    current_subgraph_ = saved_current;
+  }
+
+  // ---- control flow -------------------------------------------------------------------
+  // IF as TensorFlow Lite Micro's if.cc: input 0 the condition (bool, one element), the
+  // other inputs copied into the inputs of the branch it picks (then_subgraph_index when
+  // true, else_subgraph_index), that branch run, its outputs copied into IF's outputs.
+  // The copies are of bytes: each branch input and output has the dtype and shape of the
+  // IF operand it meets (TFLM checks the byte counts; its DCHECK the type); a quantization
+  // that differs reads the same bytes as other values, as in TFLM.
+  //
+  // The branches are imported inline. A constant condition (the converter's usual output
+  // of a Python `if` on a constant) imports only the branch it takes. A computed one runs
+  // both branches and selects each output with a select node on the condition: the same
+  // bytes as running one branch, at the cost of running the other, with no jump in the
+  // program. That holds only while a branch has no effect besides its outputs, so a branch
+  // may hold no resource variable operator or CALL_ONCE (refused in either case: one rule).
+  void if_op() {
+    if (input_count() < 1) fail_op("has no inputs, expected the condition as input 0");
+    const auto* o = options<fb::IfOptions>(true);
+    const int condition = required_input(0, "condition");
+    if (T(condition).dtype != DType::kBool)
+      fail_op("condition '" + T(condition).name + "' has type " + dtype_name(T(condition).dtype) + ", expected bool");
+    if (T(condition).elements() != 1)
+      fail_op("condition '" + T(condition).name + "' has shape " + ints_string(T(condition).shape) +
+              ", expected one element");
+    std::vector<int> args, outs;
+    for (int k = 1; k < input_count(); ++k) args.push_back(required_input(k, "input"));
+    for (int k = 0; k < output_count(); ++k) outs.push_back(output(k));
+    const int then_index = o->then_subgraph_index(), else_index = o->else_subgraph_index();
+    check_branch(then_index, "then_subgraph_index", args, &outs, 1);
+    check_branch(else_index, "else_subgraph_index", args, &outs, 1);
+
+    if (T(condition).is_constant) {
+      const size_t fresh_from = graph_.tensors.size();
+      bind_outputs(import_branch(T(condition).data[0] != 0 ? then_index : else_index, args, true), fresh_from);
+      return;
+    }
+    const std::vector<int> then_results = import_branch(then_index, args, true);
+    const std::vector<int> else_results = import_branch(else_index, args, true);
+    int scalar = ir::kNoTensor;
+    for (size_t k = 0; k < outs.size(); ++k) emit_select(condition, &scalar, then_results[k], else_results[k], outs[k]);
+  }
+
+  // out = condition (one element) ? a : b, `out` a new tensor like b (named as a) when
+  // kNoTensor. A condition of a higher rank than the output is read through its rank-0
+  // copy, made once into *scalar.
+  int emit_select(int condition, int* scalar, int a, int b, int out) {
+    if (out == ir::kNoTensor) {
+      ir::Tensor t;
+      t.name = T(a).name;
+      t.dtype = T(b).dtype;
+      t.shape = T(b).shape;
+      t.quant = T(b).quant;
+      out = graph_.add_tensor(std::move(t));
+    }
+    int c = condition;
+    if (T(condition).shape.size() > T(out).shape.size()) {
+      if (*scalar == ir::kNoTensor) {
+        ir::Tensor t;
+        t.name = T(condition).name + " (scalar)";
+        t.dtype = DType::kBool;
+        *scalar = graph_.add_tensor(std::move(t));
+        emit(ir::Op::kCopy, {condition}, {*scalar});
+      }
+      c = *scalar;
+    }
+    emit(ir::Op::kSelect, {c, a, b}, {out});
+    return out;
+  }
+
+  // The subgraph an operator runs (`role`: the option naming it): in range, not running
+  // already, and taking `args` (the operator's inputs from `first_arg` on) and giving
+  // `results` (unless null), each of the same dtype and shape.
+  void check_branch(int32_t index, const std::string& role, const std::vector<int>& args,
+                    const std::vector<int>* results, int first_arg) const {
+    const uint32_t count = model_->subgraphs()->size();
+    if (index < 0 || static_cast<uint32_t>(index) >= count)
+      fail_op(role + " " + std::to_string(index) + " out of range (the model has " + std::to_string(count) +
+              " subgraphs)");
+    if (std::find(active_subgraphs_.begin(), active_subgraphs_.end(), index) != active_subgraphs_.end())
+      fail_op(role + " " + std::to_string(index) + " names a subgraph that is running this operator (recursion), "
+              "not supported");
+    const fb::SubGraph* g = model_->subgraphs()->Get(static_cast<uint32_t>(index));
+    const std::string label = "subgraph " + std::to_string(index);
+    auto check_list = [&](const flatbuffers::Vector<int32_t>* list, const std::vector<int>& operands,
+                          const std::string& what, const std::string& operand, int first) {
+      const size_t n = list ? list->size() : 0;
+      if (n != operands.size())
+        fail_op(label + " (" + role + ") has " + std::to_string(n) + " " + what + "s, expected " +
+                std::to_string(operands.size()));
+      const uint32_t tensors = g->tensors() ? g->tensors()->size() : 0;
+      for (size_t k = 0; k < n; ++k) {
+        const int32_t t_index = list->Get(static_cast<uint32_t>(k));
+        if (t_index < 0 || static_cast<uint32_t>(t_index) >= tensors)
+          fail_op(label + " " + what + " " + std::to_string(k) + " tensor index " + std::to_string(t_index) +
+                  " out of range (" + std::to_string(tensors) + " tensors)");
+        const fb::Tensor* t = g->tensors()->Get(static_cast<uint32_t>(t_index));
+        const ir::Tensor& op_t = T(operands[k]);
+        const auto dtype = dtype_from_tflite(t->type());
+        std::vector<int64_t> shape;
+        if (t->shape()) shape.assign(t->shape()->begin(), t->shape()->end());
+        if (dtype != op_t.dtype || shape != op_t.shape) {
+          const std::string type = dtype ? dtype_name(*dtype) : enum_string(t->type(), fb::EnumNameTensorType(t->type()));
+          fail_op(label + " " + what + " " + std::to_string(k) + " '" + (t->name() ? t->name()->str() : "") + "' is " +
+                  type + " " + ints_string(shape) + ", expected " + dtype_name(op_t.dtype) + " " +
+                  ints_string(op_t.shape) + " as " + operand + " " + std::to_string(k + first) + " '" + op_t.name + "'");
+        }
+      }
+    };
+    check_list(g->inputs(), args, "input", "the operator's input", first_arg);
+    if (results) check_list(g->outputs(), *results, "output", "the operator's output", 0);
+  }
+
+  // Imports subgraph `index` (check_branch accepted it) with its inputs bound to `args`;
+  // the ir ids of its outputs. An input quantized as its argument is that argument; one
+  // quantized otherwise is a copy of its bytes. `if_branch`: an IF's branch (no effects).
+  std::vector<int> import_branch(int index, const std::vector<int>& args, bool if_branch) {
+    std::vector<int> results;
+    branch_depth_ += if_branch;
+    in_subgraph(
+        index,
+        [&] {
+          for (uint32_t k = 0; k < args.size(); ++k) {
+            const int32_t t_index = subgraph_->inputs()->Get(k);
+            if (ids_[t_index] >= 0) fail("subgraph " + std::to_string(index) + " input tensor " +
+                                         std::to_string(t_index) + " is listed twice");
+            is_graph_input_[t_index] = true;
+            const int id = tensor(t_index);
+            if (same_quant(T(id).quant, T(args[k]).quant))
+              ids_[t_index] = args[k];
+            else
+              emit(ir::Op::kCopy, {args[k]}, {id});
+          }
+        },
+        [&] {
+          for (uint32_t k = 0; subgraph_->outputs() && k < subgraph_->outputs()->size(); ++k) {
+            const int32_t t_index = subgraph_->outputs()->Get(k);
+            check_tensor_index(t_index, "subgraph " + std::to_string(index) + " output " + std::to_string(k));
+            const int id = tensor(t_index);
+            if (!T(id).is_constant && !is_graph_input_[t_index] && writer_[t_index] < 0)
+              fail(subgraph_label_ + "output '" + T(id).name + "' is not written by any operator");
+            results.push_back(id);
+          }
+        });
+    branch_depth_ -= if_branch;
+    return results;
+  }
+
+  // WHILE as TensorFlow Lite Micro's while.cc: the loop variables (the inputs; each output
+  // has its input's dtype and shape) go into the cond subgraph, whose output 0 (bool,
+  // element 0 read) says whether the body subgraph runs once more, mapping them to their
+  // next values; the outputs are their last values. Mote unrolls the loop while
+  // importing: each iteration's cond and body are imported inline and their nodes folded
+  // as they come (passes::fold_node, the same kernels the program would run), so a loop
+  // whose condition depends only on constants (a counter from a constant start: what
+  // converters write for a loop over a range) becomes the nodes of its iterations; an IF
+  // in the body on such a counter becomes the branch it takes. A Mote program has no jump.
+  // A condition that depends on the model's inputs (`maximum_iterations` beside a test on
+  // the data) is kept as `active`, the AND of the conditions so far, and the loop runs on
+  // as if it held (vars: the values had it held, where a counter stays constant); the
+  // outputs select each iteration's values while `active` holds. Once the condition on
+  // those values folds to false (passes::fold_node, and an AND with a constant false), the
+  // real loop has ended by then: either it stopped earlier, or it ran every iteration and
+  // its values are those. Such a loop must have no effect (no variable). More than
+  // kMaxWhileIterations iterations (a loop on the data alone) are refused with one line.
+  static constexpr int kMaxWhileIterations = 1024;
+
+  void while_op() {
+    const auto* o = options<fb::WhileOptions>(true);
+    if (input_count() != output_count())
+      fail_op("has " + std::to_string(input_count()) + " inputs and " + std::to_string(output_count()) +
+              " outputs, expected as many outputs as inputs");
+    std::vector<int> vars, outs;
+    for (int k = 0; k < input_count(); ++k) vars.push_back(required_input(k, "input"));
+    for (int k = 0; k < output_count(); ++k) {
+      outs.push_back(output(k));
+      if (T(outs[k]).dtype != T(vars[k]).dtype || T(outs[k]).shape != T(vars[k]).shape)
+        fail_op("output " + std::to_string(k) + " '" + T(outs[k]).name + "' is " + dtype_name(T(outs[k]).dtype) + " " +
+                ints_string(T(outs[k]).shape) + ", expected " + dtype_name(T(vars[k]).dtype) + " " +
+                ints_string(T(vars[k]).shape) + " as input " + std::to_string(k) + " '" + T(vars[k]).name + "'");
+    }
+    const int cond_index = o->cond_subgraph_index(), body_index = o->body_subgraph_index();
+    check_branch(cond_index, "cond_subgraph_index", vars, nullptr, 0);
+    check_branch(body_index, "body_subgraph_index", vars, &outs, 0);
+    const fb::SubGraph* cond_graph = model_->subgraphs()->Get(static_cast<uint32_t>(cond_index));
+    if (!cond_graph->outputs() || cond_graph->outputs()->size() == 0)
+      fail_op("subgraph " + std::to_string(cond_index) + " (cond_subgraph_index) has no outputs, expected the "
+              "condition as output 0");
+    const size_t fresh_from = graph_.tensors.size();
+    ++unrolling_;
+    int active = ir::kNoTensor;  // "still running", once the condition depends on the inputs
+    int scalar = ir::kNoTensor;
+    std::vector<int> results = vars;
+    for (int iteration = 0;; ++iteration) {
+      const int c = import_branch(cond_index, vars, active != ir::kNoTensor).at(0);
+      if (T(c).dtype != DType::kBool)
+        fail_op("subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name + "' has type " +
+                dtype_name(T(c).dtype) + ", expected bool");
+      if (T(c).is_constant && T(c).data[0] == 0) break;
+      if (!T(c).is_constant) {
+        if (T(c).elements() != 1)
+          fail_op("the condition (subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name +
+                  "') depends on the model's inputs and has shape " + ints_string(T(c).shape) +
+                  ", not supported (expected one element)");
+        active = active == ir::kNoTensor ? c : logical_and(active, c);
+        scalar = ir::kNoTensor;
+      }
+      if (iteration == kMaxWhileIterations)
+        fail_op(std::string(active == ir::kNoTensor ? "runs" : "may run") + " more than " +
+                std::to_string(kMaxWhileIterations) + " iterations, not supported (Mote unrolls WHILE loops" +
+                (active == ir::kNoTensor ? ")" : "; this condition depends on the model's inputs)"));
+      vars = import_branch(body_index, vars, active != ir::kNoTensor);
+      for (size_t k = 0; k < vars.size(); ++k)
+        results[k] = active == ir::kNoTensor ? vars[k] : emit_select(active, &scalar, vars[k], results[k], ir::kNoTensor);
+    }
+    --unrolling_;
+    bind_outputs(results, fresh_from);
+  }
+
+  // Node k, a logical AND with an input constant all false, becomes its constant false
+  // output (whatever its other input); true when it did.
+  bool fold_false_and(size_t k) {
+    const ir::Node& n = graph_.nodes[k];
+    if (n.op != ir::Op::kLogical || n.get_string("fn") != "and") return false;
+    const bool any_false = std::any_of(n.inputs.begin(), n.inputs.end(), [&](int id) {
+      return T(id).is_constant && std::all_of(T(id).data.begin(), T(id).data.end(), [](uint8_t b) { return b == 0; });
+    });
+    if (!any_false) return false;
+    ir::Tensor& y = graph_.tensors[static_cast<size_t>(n.outputs[0])];
+    y.data.assign(static_cast<size_t>(y.elements()), 0);
+    y.is_constant = true;
+    graph_.erase_node(k);
+    return true;
+  }
+
+  // a AND b, two bool tensors of one element.
+  int logical_and(int a, int b) {
+    ir::Tensor t;
+    t.name = T(b).name + " (and before)";
+    t.dtype = DType::kBool;
+    t.shape = *broadcast_shape(T(a).shape, T(b).shape);
+    const int y = graph_.add_tensor(std::move(t));
+    emit(ir::Op::kLogical, {a, b}, {y}).attrs["fn"] = std::string("and");
+    return y;
+  }
+
+  // The current operator's outputs take the values `values` (tensors of their dtypes and
+  // shapes, from an inlined subgraph). A value the nodes since tensor `fresh_from`
+  // computed, quantized as its output and not taken by another output, becomes that
+  // output (under its name: no copy); any other (a constant, an operand passed through) is
+  // copied into it.
+  void bind_outputs(const std::vector<int>& values, size_t fresh_from) {
+    std::vector<int> taken;
+    for (size_t k = 0; k < values.size(); ++k) {
+      const int32_t index = op_->outputs()->Get(static_cast<uint32_t>(k));
+      const int out = ids_[index], value = values[k];
+      const ir::Tensor& v = T(value);
+      if (static_cast<size_t>(value) >= fresh_from && !v.is_constant && !v.is_persistent &&
+          same_quant(v.quant, T(out).quant) && std::find(taken.begin(), taken.end(), value) == taken.end()) {
+        graph_.tensors[static_cast<size_t>(value)].name = T(out).name;
+        ids_[index] = value;
+        taken.push_back(value);
+      } else {
+        emit(ir::Op::kCopy, {value}, {out});
+      }
+    }
+  }
+
+  static bool same_quant(const ir::QuantParams& a, const ir::QuantParams& b) {
+    return a.scales == b.scales && a.zero_points == b.zero_points && a.axis == b.axis;
   }
 
   // After every operator: each variable read is assigned somewhere, takes its fill value
@@ -2665,6 +2982,15 @@ class TfliteImporter {
   std::vector<Variable> variables_;
   std::vector<std::pair<size_t, size_t>> init_ranges_;  // graph_.nodes of each CALL_ONCE's subgraph
   std::string first_state_op_;        // the first READ/ASSIGN_VARIABLE of subgraph 0 ("" before one)
+  std::vector<int> active_subgraphs_ = {0};  // the subgraphs being converted, outermost first
+  int branch_depth_ = 0;              // IF branches being converted around the current operator
+  int unrolling_ = 0;                 // WHILE loops being unrolled around the current operator
+  std::map<std::pair<int, int32_t>, int> subgraph_constants_;  // (subgraph > 0, TFLite tensor) -> ir id
+  // Operators converted so far, every import of a subgraph counted: the bound on what
+  // inlining IF branches and unrolling WHILE loops may cost (a file nesting them could
+  // otherwise ask for exponentially many).
+  size_t converted_ = 0;
+  static constexpr size_t kMaxConvertedOperators = 100000;
 };
 
 }  // namespace

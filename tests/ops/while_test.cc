@@ -1,0 +1,342 @@
+// WHILE as TensorFlow Lite Micro's kernels/while.cc: the loop variables go into the cond
+// subgraph, whose output 0 (bool) says whether the body subgraph maps them to their next
+// values once more; the outputs are their last values. Mote unrolls the loop while
+// importing (the condition must follow from constants: a counter), so the cases are
+// counted loops: float32 and int8 variables beside an int32 counter, a loop that runs
+// zero times, an IF in the body on the counter and one on the data; and the refusals,
+// among them a condition on the data (TFLM runs it; Mote has no jump). Outputs are the
+// test's own arithmetic; host and emulated cores.
+#include "ops/control_flow_util.h"
+#include "ops/op_test.h"
+
+namespace mote::testing {
+namespace while_test {
+
+using B = fb::BuiltinOperator;
+using fb::TensorType;
+using namespace control_flow;
+
+const std::vector<int32_t> kShape = {2, 3};
+
+// cond (subgraph 1): i < limit.
+SubgraphSpec counter_below(int32_t limit, const TensorSpec& value) {
+  SubgraphSpec cond;
+  cond.tensors = {i32("cond_i", {}), value, i32("limit", {}, {limit}), boolean("more", {})};
+  cond.ops = {op(B::LESS, {0, 2}, {3})};
+  cond.inputs = {0, 1};
+  cond.outputs = {3};
+  return cond;
+}
+
+// (i, x) = WHILE(start, x) with cond i < limit and body (subgraph 2): i + 1, x * 1.5.
+ModelSpec scaling_loop(int32_t start, int32_t limit) {
+  ModelSpec m;
+  m.tensors = {i32("start", {}, {start}), f32("x", kShape), i32("i", {}), f32("y", kShape)};
+  m.ops = {while_op({0, 1}, {2, 3}, 1, 2)};
+  m.inputs = {1};
+  m.outputs = {2, 3};
+  SubgraphSpec body;
+  body.tensors = {i32("body_i", {}), f32("body_x", kShape), i32("one", {}, {1}), f32("factor", {1}, {1.5f}),
+                  i32("next_i", {}), f32("next_x", kShape)};
+  body.ops = {op(B::ADD, {0, 2}, {4}), op(B::MUL, {1, 3}, {5})};
+  body.inputs = {0, 1};
+  body.outputs = {4, 5};
+  m.subgraphs = {counter_below(limit, f32("cond_x", kShape)), body};
+  return m;
+}
+
+const std::vector<std::vector<float>> kInputs = {{1.5f, -2.0f, 3.25f, 0.5f, -1.0f, 4.0f},
+                                                 {-0.1f, 0.2f, 1e30f, -1e-30f, 7.0f, 0.0f}};
+
+std::vector<OpSample> scaling_samples(int32_t start, int32_t limit) {
+  std::vector<OpSample> samples;
+  for (const std::vector<float>& x : kInputs) {
+    std::vector<float> y = x;
+    int32_t i = start;
+    for (; i < limit; ++i)
+      for (float& v : y) v = v * 1.5f;  // one float multiply per iteration, as TFLite's MUL
+    samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
+  }
+  return samples;
+}
+
+TEST(While, CountedLoopFloat32) {
+  expect_op_outputs("while_count_f32", scaling_loop(0, 5), scaling_samples(0, 5));
+  expect_op_outputs("while_count_from_negative_f32", scaling_loop(-3, 1), scaling_samples(-3, 1));
+}
+
+TEST(While, ZeroIterationsPassTheInputsThrough) {
+  expect_op_outputs("while_zero_iterations", scaling_loop(10, 5), scaling_samples(10, 5));
+}
+
+// int8 [2, 3] rotated left by one column per iteration (SLICE + CONCATENATION), `limit` times.
+ModelSpec rotating_loop(int32_t limit) {
+  ModelSpec m;
+  const auto s8 = [](const std::string& name, std::vector<int32_t> shape) {
+    return quantized(name, std::move(shape), TensorType::INT8, 0.25f, -3);
+  };
+  m.tensors = {i32("start", {}, {0}), s8("x", kShape), i32("i", {}), s8("y", kShape)};
+  m.ops = {while_op({0, 1}, {2, 3}, 1, 2)};
+  m.inputs = {1};
+  m.outputs = {2, 3};
+  SubgraphSpec body;
+  body.tensors = {i32("body_i", {}), s8("body_x", kShape), i32("one", {}, {1}), i32("next_i", {}),
+                  i32("tail_begin", {2}, {0, 1}), i32("tail_size", {2}, {2, 2}), s8("tail", {2, 2}),
+                  i32("head_begin", {2}, {0, 0}), i32("head_size", {2}, {2, 1}), s8("head", {2, 1}),
+                  s8("next_x", kShape)};
+  OpSpec concat = op(B::CONCATENATION, {6, 9}, {10});
+  concat.options_type = fb::BuiltinOptions::ConcatenationOptions;
+  concat.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateConcatenationOptions(b, 1).Union(); };
+  body.ops = {op(B::ADD, {0, 2}, {3}), op(B::SLICE, {1, 4, 5}, {6}), op(B::SLICE, {1, 7, 8}, {9}), concat};
+  body.inputs = {0, 1};
+  body.outputs = {3, 10};
+  m.subgraphs = {counter_below(limit, s8("cond_x", kShape)), body};
+  return m;
+}
+
+TEST(While, CountedLoopInt8) {
+  const std::vector<int8_t> x = {-128, 1, 2, 127, 0, -1};
+  for (int32_t limit : {1, 2, 4}) {
+    std::vector<int8_t> y(6);
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 3; ++c) y[static_cast<size_t>(r * 3 + c)] = x[static_cast<size_t>(r * 3 + (c + limit) % 3)];
+    expect_op_outputs("while_rotate_s8_" + std::to_string(limit), rotating_loop(limit),
+                      {{{bytes_of(x)}, {bytes_of(std::vector<int32_t>{limit}), bytes_of(y)}}});
+  }
+}
+
+// The body holds two IFs: x = (i % 2 == 0) ? x * 2 : x + 1 (on the counter), then
+// x = sum(x) > 100 ? x - 50 : x (on the data: both branches run, the output selected).
+ModelSpec branching_loop(int32_t limit) {
+  ModelSpec m = scaling_loop(0, limit);
+  SubgraphSpec& body = m.subgraphs[1];
+  body.tensors = {i32("body_i", {}),
+                  f32("body_x", kShape),
+                  i32("one", {}, {1}),
+                  i32("two", {}, {2}),
+                  i32("zero", {}, {0}),
+                  i32("next_i", {}),
+                  i32("parity", {}),
+                  boolean("even", {}),
+                  f32("stepped", kShape),
+                  i32("axes", {2}, {0, 1}),
+                  f32("sum", {1, 1}),
+                  f32("hundred", {1}, {100.0f}),
+                  boolean("large", {1, 1}),
+                  f32("next_x", kShape)};
+  OpSpec sum = op(B::SUM, {8, 9}, {10});
+  sum.options_type = fb::BuiltinOptions::ReducerOptions;
+  sum.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateReducerOptions(b, true).Union(); };
+  body.ops = {op(B::ADD, {0, 2}, {5}),         op(B::FLOOR_MOD, {0, 3}, {6}), op(B::EQUAL, {6, 4}, {7}),
+              if_op({7, 1}, {8}, 3, 4),        sum,                           op(B::GREATER, {10, 11}, {12}),
+              if_op({12, 8}, {13}, 5, 6)};
+  body.outputs = {5, 13};
+  const auto unary_branch = [](B code, float operand) {
+    SubgraphSpec s;
+    s.tensors = {f32("in", kShape), f32("operand", {1}, {operand}), f32("out", kShape)};
+    s.ops = {op(code, {0, 1}, {2})};
+    s.inputs = {0};
+    s.outputs = {2};
+    return s;
+  };
+  SubgraphSpec keep;
+  keep.tensors = {f32("kept", kShape)};
+  keep.inputs = {0};
+  keep.outputs = {0};
+  m.subgraphs.push_back(unary_branch(B::MUL, 2.0f));   // 3
+  m.subgraphs.push_back(unary_branch(B::ADD, 1.0f));   // 4
+  m.subgraphs.push_back(unary_branch(B::SUB, 50.0f));  // 5
+  m.subgraphs.push_back(keep);                          // 6
+  return m;
+}
+
+// branching_loop(limit)'s y for x, in float32 as TFLite computes it.
+std::vector<float> branching_result(std::vector<float> y, int32_t limit) {
+  for (int32_t i = 0; i < limit; ++i) {
+    for (float& v : y) v = i % 2 == 0 ? v * 2.0f : v + 1.0f;
+    float sum = 0;  // TFLite's SUM: a float accumulator in element order
+    for (float v : y) sum += v;
+    if (sum > 100.0f)
+      for (float& v : y) v = v - 50.0f;
+  }
+  return y;
+}
+
+TEST(While, IfInTheBody) {
+  std::vector<std::vector<float>> xs = kInputs;
+  xs.push_back(std::vector<float>(6, 3.0f));  // over 100 from the fifth iteration on
+  std::vector<OpSample> samples;
+  for (const std::vector<float>& x : xs)
+    samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{6}), bytes_of(branching_result(x, 6))}});
+  expect_op_outputs("while_if_in_body", branching_loop(6), samples);
+}
+
+// A WHILE in the body of another: three outer iterations of two inner ones (x * 1.5 each).
+ModelSpec nested_loop() {
+  ModelSpec m = scaling_loop(0, 3);
+  const ModelSpec inner = scaling_loop(0, 2);
+  SubgraphSpec outer_body;
+  outer_body.tensors = {i32("outer_i", {}), f32("outer_x", kShape), i32("one", {}, {1}), i32("next_i", {}),
+                        i32("inner_start", {}, {0}), i32("inner_end", {}), f32("inner_x", kShape)};
+  outer_body.ops = {op(B::ADD, {0, 2}, {3}), while_op({4, 1}, {5, 6}, 3, 4)};
+  outer_body.inputs = {0, 1};
+  outer_body.outputs = {3, 6};
+  m.subgraphs = {m.subgraphs[0], outer_body, inner.subgraphs[0], inner.subgraphs[1]};
+  return m;
+}
+
+TEST(While, NestedInTheBody) {
+  std::vector<OpSample> samples = scaling_samples(0, 6);
+  for (OpSample& sample : samples) sample.expected[0] = bytes_of(std::vector<int32_t>{3});
+  expect_op_outputs("while_nested", nested_loop(), samples);
+}
+
+// A resource variable the body reads and assigns each iteration: acc += x three times per
+// run; after the loop the main subgraph reads it. The runs accumulate (TFLM keeps the
+// variable between invocations).
+ModelSpec accumulating_loop() {
+  ModelSpec m = scaling_loop(0, 3);
+  m.tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
+  m.tensors.push_back(f32("acc", kShape));
+  m.ops.push_back(var_handle_op(4, "acc"));
+  m.ops.push_back(op(B::READ_VARIABLE, {4}, {5}));
+  m.outputs = {5};
+  SubgraphSpec& body = m.subgraphs[1];
+  body.tensors.push_back(TensorSpec("body_handle", {}, TensorType::RESOURCE));
+  body.tensors.push_back(f32("old", kShape));
+  body.tensors.push_back(f32("new", kShape));
+  body.ops = {op(B::ADD, {0, 2}, {4}), var_handle_op(6, "acc"), op(B::READ_VARIABLE, {6}, {7}),
+              op(B::ADD, {7, 1}, {8}), op(B::ASSIGN_VARIABLE, {6, 8}, {})};
+  body.outputs = {4, 1};
+  return m;
+}
+
+TEST(While, ResourceVariableInTheBody) {
+  std::vector<double> acc(6, 0.0);
+  std::vector<OpSample> samples;
+  for (const std::vector<float>& x : {kInputs[0], kInputs[0], std::vector<float>{1, 2, 3, 4, 5, 6}}) {
+    std::vector<float> y(6);
+    for (size_t i = 0; i < 6; ++i) {
+      float a = static_cast<float>(acc[i]);
+      for (int k = 0; k < 3; ++k) a = a + x[i];  // one float add per iteration
+      acc[i] = a;
+      y[i] = a;
+    }
+    samples.push_back({{bytes_of(x)}, {bytes_of(y)}});
+  }
+  expect_op_sequence("while_variable", accumulating_loop(), samples);
+}
+
+// x * 1.5 while x[0, 0] < threshold, at most `limit` times (tf.while_loop with
+// maximum_iterations: the counter's test AND the data's). The condition depends on x.
+ModelSpec bounded_data_loop(int32_t limit, float threshold) {
+  ModelSpec m = scaling_loop(0, limit);
+  SubgraphSpec& cond = m.subgraphs[0];
+  cond.tensors = {i32("cond_i", {}),        f32("cond_x", kShape),  i32("limit", {}, {limit}),
+                  boolean("below_limit", {}), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
+                  f32("first", {1, 1}),      f32("threshold", {1}, {threshold}), boolean("below_threshold", {1, 1}),
+                  boolean("more", {1, 1})};
+  cond.ops = {op(B::LESS, {0, 2}, {3}), op(B::SLICE, {1, 4, 5}, {6}), op(B::LESS, {6, 7}, {8}),
+              op(B::LOGICAL_AND, {3, 8}, {9})};
+  cond.outputs = {9};
+  return m;
+}
+
+TEST(While, ConditionOnTheDataWithABound) {
+  for (const auto& [limit, threshold] : {std::pair<int32_t, float>{6, 20.0f}, {3, 1e6f}, {8, -5.0f}}) {
+    std::vector<OpSample> samples;
+    for (const std::vector<float>& x : {kInputs[0], kInputs[1], std::vector<float>{19.0f, 1, 2, 3, 4, 5},
+                                        std::vector<float>{0.001f, -1, 2, -3, 4, -5}}) {
+      std::vector<float> y = x;
+      int32_t i = 0;
+      while (i < limit && y[0] < threshold) {
+        for (float& v : y) v = v * 1.5f;
+        ++i;
+      }
+      samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
+    }
+    expect_op_outputs("while_bounded_data_" + std::to_string(limit), bounded_data_loop(limit, threshold), samples);
+  }
+}
+
+TEST(While, Refusals) {
+  // Multiply until the first element passes a threshold, with no bound on the iterations.
+  ModelSpec m = scaling_loop(0, 5);
+  SubgraphSpec& cond = m.subgraphs[0];
+  cond.tensors = {i32("cond_i", {}), f32("cond_x", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
+                  f32("first", {1, 1}), f32("threshold", {1}, {100.0f}), boolean("more", {1, 1})};
+  cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 5}, {6})};
+  cond.outputs = {6};
+  EXPECT_EQ(op_error("while_data", m),
+            "while_data.tflite: operator 0 (WHILE): may run more than 1024 iterations, not supported (Mote unrolls "
+            "WHILE loops; this condition depends on the model's inputs)");
+
+  // A variable in a loop on the data: the unrolled body runs past the real loop's end.
+  m = bounded_data_loop(4, 10.0f);
+  m.subgraphs[1].tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
+  m.subgraphs[1].ops.push_back(var_handle_op(6, "v"));
+  m.subgraphs[1].ops.push_back(op(B::ASSIGN_VARIABLE, {6, 5}, {}));
+  EXPECT_EQ(op_error("while_data_state", m),
+            "while_data_state.tflite: subgraph 2 operator 2 (VAR_HANDLE): inside an IF branch or a WHILE loop on "
+            "computed values not supported (Mote runs their operators on every path)");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[0].tensors[3] = i32("more", {});
+  m.subgraphs[0].ops = {op(B::ADD, {0, 2}, {3})};
+  EXPECT_EQ(op_error("while_int_condition", m),
+            "while_int_condition.tflite: operator 0 (WHILE): subgraph 1 output 0 'more' has type int32, expected bool");
+
+  m = scaling_loop(0, 2000);
+  EXPECT_EQ(op_error("while_long", m),
+            "while_long.tflite: operator 0 (WHILE): runs more than 1024 iterations, not supported (Mote unrolls WHILE "
+            "loops)");
+
+  m = scaling_loop(0, 5);
+  m.ops = {while_op({0, 1}, {2, 3}, 1, 3)};
+  EXPECT_EQ(op_error("while_range", m),
+            "while_range.tflite: operator 0 (WHILE): body_subgraph_index 3 out of range (the model has 3 subgraphs)");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[1].tensors[5] = f32("next_x", {3, 2});
+  m.subgraphs[1].ops[1] = op(B::RESHAPE, {1}, {5});
+  EXPECT_EQ(op_error("while_body_shape", m),
+            "while_body_shape.tflite: operator 0 (WHILE): subgraph 2 output 1 'next_x' is float32 [3,2], expected "
+            "float32 [2,3] as the operator's output 1 'y'");
+
+  m = scaling_loop(0, 5);
+  m.tensors[3] = f32("y", {6});
+  EXPECT_EQ(op_error("while_output_shape", m),
+            "while_output_shape.tflite: operator 0 (WHILE): output 1 'y' is float32 [6], expected float32 [2,3] as "
+            "input 1 'x'");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[0].outputs = {99};
+  EXPECT_EQ(op_error("while_cond_output", m),
+            "while_cond_output.tflite: subgraph 1 output 0 tensor index 99 out of range (4 tensors)");
+
+  m = scaling_loop(0, 5);
+  m.subgraphs[0].inputs = {0};
+  EXPECT_EQ(op_error("while_cond_inputs", m),
+            "while_cond_inputs.tflite: operator 0 (WHILE): subgraph 1 (cond_subgraph_index) has 1 inputs, expected 2");
+
+  m = scaling_loop(0, 5);
+  OpSpec call_once = op(B::CALL_ONCE, {}, {});
+  call_once.options_type = fb::BuiltinOptions::CallOnceOptions;
+  call_once.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateCallOnceOptions(b, 1).Union(); };
+  m.subgraphs[1].ops.push_back(call_once);
+  EXPECT_EQ(op_error("while_call_once", m),
+            "while_call_once.tflite: subgraph 2 operator 2 (CALL_ONCE): CALL_ONCE inside a WHILE loop not supported");
+
+  // The body runs a WHILE whose body is itself.
+  m = scaling_loop(0, 5);
+  m.subgraphs[1].tensors.push_back(i32("inner_i", {}));
+  m.subgraphs[1].tensors.push_back(f32("inner_x", kShape));
+  m.subgraphs[1].ops.push_back(while_op({4, 5}, {6, 7}, 1, 2));
+  m.subgraphs[1].outputs = {6, 7};
+  EXPECT_EQ(op_error("while_recursion", m),
+            "while_recursion.tflite: subgraph 2 operator 2 (WHILE): body_subgraph_index 2 names a subgraph that is "
+            "running this operator (recursion), not supported");
+}
+
+}  // namespace while_test
+}  // namespace mote::testing
