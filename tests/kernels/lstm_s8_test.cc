@@ -226,7 +226,7 @@ std::vector<double> float_lstm(const Case& cs, const Data& d) {
 
 struct Op {
   TestOp op;
-  uint32_t x, wx[4], wh[4], bias[4], h0, c0, y;
+  uint32_t x, wx[4], wh[4], bias[4], h0, c0, y, h_next, c_next;
 };
 
 // The op with TFLite's 24 inputs; `toggled` flips whether one input position is present
@@ -251,6 +251,8 @@ void build(const Case& cs, const LstmIntegerParams& p, Op* o, int toggled = -1) 
     (void)id;
   }
   o->y = o->op.add_output(DType::kInt8, {seq[0], seq[1], h});
+  o->h_next = o->op.add_output(DType::kInt8, {b, h});
+  o->c_next = o->op.add_output(DType::kInt16, {b, h});
   o->op.set_params(p);
   o->op.add_scratch(static_cast<uint32_t>(lstm_s8_scratch_bytes(i, h)));
 }
@@ -285,6 +287,13 @@ void run_case(const Case& cs) {
     unsaturated += y[k] != -128 && y[k] != 127;
   }
   EXPECT_GT(unsaturated, static_cast<int>(y.size() / 2));
+  // The hidden state after the sequence is each batch's last output row.
+  const std::vector<int8_t> h_next = o.op.data<int8_t>(o.h_next);
+  for (uint32_t b = 0; b < cs.batches; ++b)
+    for (uint32_t n = 0; n < cs.units; ++n) {
+      const uint32_t last = cs.time_major ? (cs.steps - 1) * cs.batches + b : b * cs.steps + cs.steps - 1;
+      ASSERT_EQ(h_next[b * cs.units + n], y[last * cs.units + n]);
+    }
   // The integer LSTM stays close to the real one (errors compound over the steps).
   const std::vector<double> real = float_lstm(cs, d);
   ASSERT_EQ(real.size(), y.size());
@@ -430,6 +439,12 @@ TEST(LstmS8Check, Rejections) {
     Op o;
     fresh(&o);
     o.op.add_scratch(static_cast<uint32_t>(lstm_s8_scratch_bytes(4, 5)) - 2);  // too little scratch
+    EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
+  }
+  {
+    Op o;
+    fresh(&o);
+    o.op.desc(o.c_next).dtype = static_cast<uint8_t>(DType::kInt8);  // the new cell state is int16
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
   }
   // Peephole, projection and layer-norm inputs are refused, and so is a missing input
