@@ -280,6 +280,19 @@ TEST(LstmF32, RefusalsAreOneLine) {
             "node 'y' (lstm): cell gate activation 'none' is not supported (TFLite Micro's LSTM: tanh)");
   EXPECT_EQ(op_error("lstm_hybrid", lstm_model(c, t, {}, nullptr, fb::TensorType::INT8)),
             "node 'y' (lstm): input gate input weights 'wx_i' has dtype int8, expected float32");
+  // The state must be a variable tensor (kept between runs), not a graph input or a
+  // constant.
+  ModelSpec input_state = lstm_model(c, t);
+  input_state.tensors[13].is_variable = false;
+  input_state.inputs = {0, 13};
+  EXPECT_EQ(op_error("lstm_input_state", input_state),
+            "lstm_input_state.tflite: operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): hidden state (input 18) 'h0' is a "
+            "graph input, not a variable tensor kept between runs");
+  ModelSpec constant_state = lstm_model(c, t);
+  constant_state.tensors[14] = TensorSpec("c0", {c.batches, c.units}, fb::TensorType::FLOAT32, bytes_of(two));
+  EXPECT_EQ(op_error("lstm_constant_state", constant_state),
+            "lstm_constant_state.tflite: operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): cell state (input 19) 'c0' is not "
+            "a variable tensor kept between runs");
   EXPECT_EQ(op_error("lstm_diagonal", lstm_model(c, t, {}, nullptr, fb::TensorType::FLOAT32, true)),
             "lstm_diagonal.tflite: operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): diagonal_recurrent_tensors true not "
             "supported");

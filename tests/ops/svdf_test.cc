@@ -272,6 +272,11 @@ TEST(Svdf, RefusalsAreOneLine) {
             "svdf_tanh.tflite: operator 0 (SVDF): fused activation TANH not supported");
   EXPECT_EQ(op_error("svdf_state", float_model(2, A::NONE, false)),
             "svdf_state.tflite: operator 0 (SVDF): activation state (input 4) 'state' is not a variable tensor");
+  ModelSpec input_state = float_model(2, A::NONE, true);
+  input_state.inputs = {0, 4};  // a variable tensor, but fed by the caller
+  EXPECT_EQ(op_error("svdf_input_state", input_state),
+            "svdf_input_state.tflite: operator 0 (SVDF): activation state (input 4) 'state' is a graph input, not a "
+            "variable tensor kept between runs");
 
   const std::vector<int8_t> q(24, 1);
   auto int8_model = [&](float bias_scale, bool with_bias, fb::TensorType wt_type, fb::TensorType state_type) {

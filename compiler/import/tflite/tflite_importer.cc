@@ -2108,8 +2108,8 @@ class TfliteImporter {
   int carried_state(int state, const std::string& role) {
     if (!T(state).is_persistent) {
       const bool input = std::find(graph_.inputs.begin(), graph_.inputs.end(), state) != graph_.inputs.end();
-      fail_op(role + " '" + T(state).name + "' is " + (input ? "a graph input" : "not a variable tensor") +
-              ", expected a variable tensor (state kept between runs)");
+      fail_op(role + " '" + T(state).name + "' is " + (input ? "a graph input, " : "") +
+              "not a variable tensor kept between runs");
     }
     ir::Tensor t;
     t.name = T(state).name + " (next)";
