@@ -50,9 +50,12 @@ struct Tensor {
   bool is_constant = false;
   std::vector<uint8_t> data;   // constant payload, row-major, little-endian
   QuantParams quant;
-  // State kept between runs (a TFLite resource variable): copy nodes read it and write
-  // it, in the graph's node order (order_edges()); it has no single producer, lives
-  // through the whole schedule and never shares bytes (program TensorDesc kTensorPersistent).
+  // State kept between runs (a TFLite resource variable, or a variable tensor: SVDF and
+  // LSTM state): nodes read it and copy nodes write it, in the graph's node order
+  // (order_edges()); it has no single producer, lives through the whole schedule and never
+  // shares bytes (program TensorDesc kTensorPersistent). Its zero point's low byte (0
+  // without quantization) is what its fill_bytes init node (passes::fill_state) writes
+  // on the first run after load() or reset_state().
   bool is_persistent = false;
 
   int64_t elements() const { return element_count(shape); }

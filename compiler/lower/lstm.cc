@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "lower/node_lowering.h"
 #include "lower/quantization.h"
@@ -15,7 +16,7 @@ namespace mote::lower {
 namespace {
 
 // What lstm's check establishes: the shapes (input [B,T,I], or [T,B,I] when time_major;
-// hidden and cell state B x units elements, constants: the initial state).
+// hidden and cell state B x units elements, persistent: the state kept between runs).
 struct LstmCheck {
   bool time_major = false;
   int64_t batches = 0, steps = 0, inputs = 0, units = 0;
@@ -23,13 +24,15 @@ struct LstmCheck {
 
 // The tensors and attributes every TFLite Micro LSTM takes (its ValidateTensorStatus and
 // ValidateTensorSize): no peephole, projection, layer norm or CIFG; input [B,T,I] (or
-// [T,B,I] when time_major), output [B,T,H], hidden and cell state of B x H elements.
+// [T,B,I] when time_major), output [B,T,H], hidden and cell state of B x H elements;
+// outputs 1 and 2 are the hidden and cell state after the sequence (the importer copies
+// them back into inputs 18 and 19).
 LstmCheck check_lstm(const NodeLowering& l) {
   const ir::Node& node = l.node();
   if (node.inputs.size() != 24) {
     l.fail("has " + std::to_string(node.inputs.size()) + " inputs, expected TFLite's 24");
   }
-  if (node.outputs.size() != 1 || node.outputs[0] == ir::kNoTensor) l.fail("expected one output");
+  if (node.outputs.size() != 3) l.fail("expected three outputs (y, the new hidden and cell state)");
   struct Variant { int first, last; const char* what; };
   static const Variant kUnsupported[] = {
       {9, 11, "peephole connections (inputs 9..11, cell-to-gate weights)"},
@@ -64,8 +67,14 @@ LstmCheck check_lstm(const NodeLowering& l) {
     l.fail(l.label(c0, "cell state") + " has shape " + shape_string(c0.shape) + ", expected " +
            std::to_string(c.batches * c.units) + " elements");
   }
-  if (!h0.is_constant || !c0.is_constant) {
-    l.fail("the hidden and cell state inputs must be constants (the initial state)");
+  if (!h0.is_persistent || !c0.is_persistent) {
+    l.fail("the hidden and cell state inputs must be state kept between runs");
+  }
+  for (const auto& [state, next, what] : {std::tuple{&h0, &l.output(1), "new hidden state"},
+                                          std::tuple{&c0, &l.output(2), "new cell state"}}) {
+    if (next->dtype != state->dtype || next->shape != state->shape || next->quant.scales != state->quant.scales) {
+      l.fail(l.label(*next, what) + " is not shaped, typed and scaled as its state input");
+    }
   }
   l.expect_shape(y, "output", {x.shape[0], x.shape[1], c.units});
   return c;
@@ -143,8 +152,8 @@ void lstm_gate_params(const NodeLowering& l, const LstmCheck& c, int g, const Te
 // The integer LSTMs: 8x8->16 (lstm_s8: int8 activations, int32 biases) and 16x8 (lstm_s16:
 // int16 activations, int64 biases), both with int8 per-tensor weights, an int16 cell
 // state of zero point 0 and the cell gate's activation tanh; parameters derived as TFLite
-// Micro's PrepareGateParametersInteger / CreateLstmCellStateInfo do. Scratch: the
-// kernel's running state.
+// Micro's PrepareGateParametersInteger / CreateLstmCellStateInfo do. Scratch (lstm_s8
+// only): the step's input and hidden rows widened to int16.
 LoweredOp lower_lstm_integer(const NodeLowering& l, const LstmCheck& c) {
   const bool int16 = l.input(0).dtype == DType::kInt16;
   const DType act = int16 ? DType::kInt16 : DType::kInt8;
@@ -152,11 +161,12 @@ LoweredOp lower_lstm_integer(const NodeLowering& l, const LstmCheck& c) {
   l.expect_dtype(l.input(18), "hidden state", act);
   l.expect_dtype(l.input(19), "cell state", DType::kInt16);
   expect_tanh_cell_gate(l);
-  const ir::Tensor& h0 = l.input(18);
+  // The states' quantization as TFLite gives it is on the new-state outputs: a persistent
+  // tensor's zero point is its fill value (the importer's tensor()).
   const ir::Tensor& c0 = l.input(19);
   const TensorQuant x_q = per_tensor(l, l.input(0), "input");
-  const TensorQuant h_q = per_tensor(l, h0, "hidden state");
-  const TensorQuant c_q = per_tensor(l, c0, "cell state");
+  const TensorQuant h_q = per_tensor(l, l.output(1), "hidden state");
+  const TensorQuant c_q = per_tensor(l, l.output(2), "cell state");
   expect_zero_point_zero(l, c0, "cell state", c_q.zero_point);
   const float gate_out_scale = 1.0f / 32768;  // 2^-15: gate outputs, Q0.15
 
@@ -198,14 +208,13 @@ LoweredOp lower_lstm_integer(const NodeLowering& l, const LstmCheck& c) {
   const auto inputs = static_cast<uint32_t>(c.inputs);
   const auto units = static_cast<uint32_t>(c.units);
   LoweredOp op = lowered(int16 ? KernelId::kLstmS16 : KernelId::kLstmS8, params_bytes(p), lstm_op_macs(c));
-  op.scratch_bytes = int16 ? lstm_s16_scratch_bytes(units) : lstm_s8_scratch_bytes(inputs, units);
+  if (!int16) op.scratch_bytes = lstm_s8_scratch_bytes(inputs, units);
   return op;
 }
 
 // The float32 LSTM (lstm_f32): every tensor float32 (TFLite Micro runs no hybrid LSTM),
 // the cell gate's activation tanh (TFLite Micro's CalculateLstmGate applies tanh or
-// sigmoid, and a .tflite file can only say tanh of the two). Scratch: one row of cell
-// state.
+// sigmoid, and a .tflite file can only say tanh of the two). No scratch.
 LoweredOp lower_lstm_f32(const NodeLowering& l, const LstmCheck& c) {
   l.expect_dtype(l.output(0), "output", DType::kFloat32);
   l.expect_dtype(l.input(18), "hidden state", DType::kFloat32);
@@ -216,9 +225,7 @@ LoweredOp lower_lstm_f32(const NodeLowering& l, const LstmCheck& c) {
   const float cell_clip = cell_clip_option(l);
   p.cell_clip = cell_clip > 0.0f ? cell_clip : 0.0f;
   p.time_major = c.time_major ? 1 : 0;
-  LoweredOp op = lowered(KernelId::kLstmF32, params_bytes(p), lstm_op_macs(c));
-  op.scratch_bytes = lstm_f32_scratch_bytes(static_cast<uint32_t>(c.units));
-  return op;
+  return lowered(KernelId::kLstmF32, params_bytes(p), lstm_op_macs(c));
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ struct SvdfShape {
 
 // Shapes as TFLite Micro's Prepare checks them (every dtype).
 SvdfShape check_svdf(const NodeLowering& l) {
-  l.expect_io(3, 5, 1);  // input 3, the bias, may be absent
+  l.expect_io(3, 5, 2);  // input 3, the bias, may be absent
   for (int i : {0, 1, 2, 4})
     if (!l.has_input(i)) l.fail("input " + std::to_string(i) + " is missing");
   const ir::Tensor& x = l.input(0);
@@ -48,7 +48,11 @@ SvdfShape check_svdf(const NodeLowering& l) {
   l.expect_shape(y, "output", {s.batches, s.units});
   if (l.has_input(3)) l.expect_shape(l.input(3), "bias", {s.units});
   if (!wf.is_constant || !wt.is_constant) l.fail("weights_feature and weights_time must be constants");
-  if (!state.is_constant) l.fail("the activation state (input 4) must be a constant (the initial state)");
+  if (!state.is_persistent) l.fail("the activation state (input 4) must be state kept between runs");
+  const ir::Tensor& next = l.output(1);
+  l.expect_shape(next, "new activation state", state.shape);
+  if (next.dtype != state.dtype || next.quant.scales != state.quant.scales)
+    l.fail(l.label(next, "new activation state") + " is not typed and scaled as the activation state");
   return s;
 }
 
@@ -63,9 +67,7 @@ LoweredOp lower_svdf_f32(const NodeLowering& l, const SvdfShape& s) {
   SvdfF32Params p{};
   p.rank = s.rank;
   l.act(&p.act_min, &p.act_max);
-  LoweredOp op = lowered(KernelId::kSvdfF32, params_bytes(p), svdf_macs(s));
-  op.scratch_bytes = svdf_scratch_bytes(s.batches, s.filters, s.memory, sizeof(float));
-  return op;
+  return lowered(KernelId::kSvdfF32, params_bytes(p), svdf_macs(s));
 }
 
 LoweredOp lower_svdf_s8(const NodeLowering& l, const SvdfShape& s) {
@@ -87,7 +89,9 @@ LoweredOp lower_svdf_s8(const NodeLowering& l, const SvdfShape& s) {
   const TensorQuant x_q = per_tensor(l, x, "input");
   const TensorQuant wf_q = per_tensor(l, wf, "weights_feature");
   const TensorQuant wt_q = per_tensor(l, wt, "weights_time");
-  const TensorQuant state_q = per_tensor(l, state, "activation state");
+  // The state's quantization as TFLite gives it is output 1's: a persistent tensor's zero
+  // point is its fill value (the importer's tensor()).
+  const TensorQuant state_q = per_tensor(l, l.output(1), "activation state");
   const TensorQuant y_q = per_tensor(l, y, "output");
   const TensorQuant bias_q = per_tensor(l, bias, "bias");
   // TFLite Micro's Prepare: float products, then double.
@@ -107,15 +111,13 @@ LoweredOp lower_svdf_s8(const NodeLowering& l, const SvdfShape& s) {
   p.input_zero_point = x_q.zero_point;
   p.state_zero_point = state_q.zero_point;
   p.output_zero_point = y_q.zero_point;
-  LoweredOp op = lowered(KernelId::kSvdfS8, params_bytes(p), svdf_macs(s));
-  op.scratch_bytes = svdf_scratch_bytes(s.batches, s.filters, s.memory, dtype_size(wt.dtype));
-  return op;
+  return lowered(KernelId::kSvdfS8, params_bytes(p), svdf_macs(s));
 }
 
 }  // namespace
 
-// SVDF: float32 (svdf_f32) or int8 (svdf_s8), chosen by input 0's dtype; scratch: the
-// running state (svdf_scratch_bytes).
+// SVDF: float32 (svdf_f32) or int8 (svdf_s8), chosen by input 0's dtype; output 1 is the
+// state after this run (the importer copies it back into input 4, the persistent state).
 LoweredOp lower_svdf(const NodeLowering& l) {
   const SvdfShape s = check_svdf(l);
   return l.quantized() ? lower_svdf_s8(l, s) : lower_svdf_f32(l, s);

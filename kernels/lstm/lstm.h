@@ -14,14 +14,27 @@
 //     9..11 peephole weights      absent
 //     12..15 gate biases    int32 [H]          same order
 //     16, 17 projection     absent
-//     18 initial hidden state h0  int8  B * H elements (row b = batch b)
-//     19 initial cell state   c0  int16 B * H elements
+//     18 hidden state h0    int8  B * H elements (row b = batch b)
+//     19 cell state   c0    int16 B * H elements
 //     20..23 layer norm     absent
-//   output: 0 y             int8  [B, T, H] (time_major: [T, B, H]): the hidden state after
+//   outputs: 0 y            int8  [B, T, H] (time_major: [T, B, H]): the hidden state after
 //                                 each step (its bytes; TFLite copies them unchanged)
+//            1 h            int8  B * H: the hidden state after the last step (y's last row
+//                                 of each batch)
+//            2 c            int16 B * H: the cell state after the last step
+//
+// The state. Inputs 18 and 19 are TFLite variable tensors, which TFLite Micro's reference
+// kernel updates in place, so they carry over into the next Invoke() (its CMSIS-NN kernel
+// keeps its own copy and starts every Invoke() from the reset values instead). Mote's
+// importer makes them persistent arena tensors (filled with TFLite Micro's reset value,
+// zeros or the int8 zero point, by the first run after load() or reset_state()); every LSTM kernel reads them
+// and writes the final hidden and cell state to outputs 1 and 2, which copies write back
+// into the variables after the op. So run n equals the reference kernel's n-th Invoke();
+// calling reset_state() before every run gives the CMSIS-NN kernel's stateless behaviour.
 //
 // Per batch row b and step t, with h the previous hidden state (h0 row b, then y[b, t-1])
-// and c the cell state (c0 row b, then updated in place), for each gate g and unit n:
+// and c the cell state (c0 row b, then updated in place in output 2's row b), for each gate
+// g and unit n:
 //   fc_x(g)[n] = clamp16(mbqm(sum_k (Wx_g[n,k] - wx_zp_g) * (x[k] - x_zp) + bias_g[n],
 //                             gate[g].input_multiplier, gate[g].input_shift))
 //   fc_h(g)[n] = clamp16(mbqm(sum_k (Wh_g[n,k] - wh_zp_g) * (h[k] - h_zp),
@@ -94,10 +107,10 @@ struct LstmIntegerParams {
   uint32_t time_major;        // 0 or 1
 };
 
-// Scratch bytes the kernel needs for `inputs` = I and `units` = H: the cell state of one
-// batch row and the current step's input and hidden rows as int16 (offsets applied).
+// Scratch bytes the kernel needs for `inputs` = I and `units` = H: the current step's
+// input and hidden rows as int16 (offsets applied).
 inline uint64_t lstm_s8_scratch_bytes(uint32_t inputs, uint32_t units) {
-  return (2u * uint64_t{units} + inputs) * 2u;
+  return (uint64_t{units} + inputs) * 2u;
 }
 
 Status lstm_s8_check(const OpContext& ctx);
@@ -106,7 +119,8 @@ extern const KernelEntry kLstmS8Entry;
 
 // ---------------------------------------------------------------------------------------
 // 16x8 LSTM: TFLite Micro's int16-activation path (int16 x, h0 and y, int8 weights, int64
-// biases, int16 cell state), the same arithmetic and parameters (LstmIntegerParams, derived
+// biases, int16 cell state; outputs 1 and 2 and the state as lstm_s8), the same arithmetic
+// and parameters (LstmIntegerParams, derived
 // from the tensors' scales as for lstm_s8) except that
 //   fc_x(g)[n] = clamp16(mbqm64(sum_k (Wx_g[n,k] - wx_zp_g) * (x[k] - x_zp) + bias_g[n],
 //                               gate[g].input_multiplier, gate[g].input_shift))
@@ -114,34 +128,30 @@ extern const KernelEntry kLstmS8Entry;
 // sum in int64 (each product in int32) and mbqm64 is TFLite's 64-bit
 // MultiplyByQuantizedMultiplier (multiply_by_quantized_multiplier64), and
 //   h_new      = clamp16(mul(tanh16(c, ...), o, hidden) + h_zp).
-// Scratch: lstm_s16_scratch_bytes(H) bytes, 2-aligned (one row of cell state).
+// Scratch: none (the cell state of a batch row is kept in output 2's row).
 // check(): the layout, input and hidden zero points in int16, gate shifts in [-31, 14],
 // the rest as lstm_s8.
-inline uint64_t lstm_s16_scratch_bytes(uint32_t units) { return uint64_t{units} * 2u; }
-
 Status lstm_s16_check(const OpContext& ctx);
 void lstm_s16_run(const OpContext& ctx);
 extern const KernelEntry kLstmS16Entry;
 
 // ---------------------------------------------------------------------------------------
 // float32 LSTM: TFLite Micro's float path (lstm_eval.h with float tensors), the same inputs
-// (lstm_common.h) all float32, with the same restrictions (no peephole, projection, layer
-// norm or CIFG). Per batch row b and step t, with h the previous hidden state (h0 row b,
-// then y[b, t-1]) and c the cell state (c0 row b, then updated):
+// (lstm_common.h) and outputs all float32, the state as lstm_s8's, with the same
+// restrictions (no peephole, projection, layer norm or CIFG). Per batch row b and step t, with h the previous hidden state (h0 row b,
+// then y[b, t-1]) and c the cell state (c0 row b, then updated in output 2's row b):
 //   pre(g)[n] = (sum_k Wx_g[n,k] * x[k] + bias_g[n]) + sum_k Wh_g[n,k] * h[k]
 //   i, f, o   = sigmoid(pre)  (TFLite's reference Logistic: 1 above 16.619047, e^x below
 //                              -9, else 1 / (1 + e^-x))
 //   z         = tanh(pre(cell))
 //   c         = f * c + i * z, then clamped to [-cell_clip, cell_clip] when cell_clip > 0
 //   y[b, t]   = tanh(c) * o
-// Scratch: lstm_f32_scratch_bytes(H) bytes, 4-aligned (one row of cell state).
+// Scratch: none.
 // check(): the layout, cell_clip >= 0 (not NaN), time_major 0 or 1.
 struct LstmF32Params {
   float cell_clip;      // 0: no clipping
   uint32_t time_major;  // 0 or 1
 };
-
-inline uint64_t lstm_f32_scratch_bytes(uint32_t units) { return uint64_t{units} * 4u; }
 
 Status lstm_f32_check(const OpContext& ctx);
 void lstm_f32_run(const OpContext& ctx);

@@ -4,10 +4,12 @@
 //   0 x [B, T, I] ([T, B, I] when time_major); 1..8 the eight gate weights ([H, I] and
 //   [H, H]); 9..11 absent (no peephole); 12..15 the gate biases [H]; 16, 17 absent (no
 //   projection); 18 h0 and 19 c0 with B * H elements each; 20..23 absent (no layer norm);
-//   output 0 y [B, T, H] ([T, B, H]).
+//   output 0 y [B, T, H] ([T, B, H]); outputs 1 and 2, the hidden and cell state after
+//   the sequence, B * H elements each as h0 and c0 (written back into the variables).
 #pragma once
 
 #include <stdint.h>
+#include <string.h>
 
 #include "kernel_util.h"
 #include "mote/kernel.h"
@@ -36,7 +38,7 @@ struct LstmDtypes {
 // anything else. time_major must be 0 or 1.
 inline Status lstm_check_layout(const OpContext& ctx, uint32_t time_major, const LstmDtypes& types,
                                 LstmDims* dims) {
-  if (ctx.input_count() != kLstmInputCount || ctx.output_count() != 1 || time_major > 1) {
+  if (ctx.input_count() != kLstmInputCount || ctx.output_count() != 3 || time_major > 1) {
     return Status::kBadParams;
   }
   for (uint32_t i = 0; i < kLstmInputCount; ++i) {
@@ -69,8 +71,12 @@ inline Status lstm_check_layout(const OpContext& ctx, uint32_t time_major, const
   const TensorDesc& h0 = ctx.input_desc(kLstmHiddenStateInput);
   const TensorDesc& c0 = ctx.input_desc(kLstmCellStateInput);
   const uint64_t state = uint64_t{batches} * units;
+  const TensorDesc& h_next = ctx.output_desc(1);
+  const TensorDesc& c_next = ctx.output_desc(2);
   if (!has_dtype(h0, types.activation) || !has_dtype(c0, types.cell) || element_count(h0) != state ||
-      element_count(c0) != state || !index_math_fits(h0) || !index_math_fits(c0)) {
+      element_count(c0) != state || !index_math_fits(h0) || !index_math_fits(c0) ||
+      !has_dtype(h_next, types.activation) || !has_dtype(c_next, types.cell) || element_count(h_next) != state ||
+      element_count(c_next) != state) {
     return Status::kBadParams;
   }
   dims->batches = static_cast<int32_t>(batches);
@@ -91,6 +97,23 @@ inline LstmDims lstm_dims(const OpContext& ctx, uint32_t time_major) {
   d.units = static_cast<int32_t>(ctx.output_desc(0).dims[2]);
   d.time_major = time_major != 0;
   return d;
+}
+
+// Batch row b's cell state, kept in output 2 while the sequence runs: c0's row to start.
+template <typename T>
+inline T* lstm_begin_cell(const OpContext& ctx, int32_t b, int32_t units) {
+  T* cell = static_cast<T*>(ctx.output_data(2)) + b * units;
+  memcpy(cell, static_cast<const T*>(ctx.input_data(kLstmCellStateInput)) + b * units, units * sizeof(T));
+  return cell;
+}
+
+// Batch row b's hidden state after the sequence into output 1: y's row at the last step
+// (h0's row for an empty sequence).
+template <typename T>
+inline void lstm_end_hidden(const OpContext& ctx, const LstmDims& d, int32_t b) {
+  const T* last = d.steps > 0 ? static_cast<const T*>(ctx.output_data(0)) + d.row(b, d.steps - 1) * d.units
+                              : static_cast<const T*>(ctx.input_data(kLstmHiddenStateInput)) + b * d.units;
+  memcpy(static_cast<T*>(ctx.output_data(1)) + b * d.units, last, d.units * sizeof(T));
 }
 
 // True when the scratch span holds `bytes` at `align`.

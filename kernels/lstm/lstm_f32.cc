@@ -33,9 +33,6 @@ Status lstm_f32_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(lstm_check_layout(
       ctx, p.time_major, {DType::kFloat32, DType::kFloat32, DType::kFloat32, DType::kFloat32}, &d));
   if (!(p.cell_clip >= 0.0f)) return Status::kBadParams;
-  if (!lstm_scratch_fits(ctx, lstm_f32_scratch_bytes(static_cast<uint32_t>(d.units)), alignof(float))) {
-    return Status::kBadParams;
-  }
   return Status::kOk;
 }
 
@@ -46,9 +43,7 @@ void lstm_f32_run(const OpContext& ctx) {
   const int32_t units = d.units;
   const float* x = static_cast<const float*>(ctx.input_data(0));
   const float* h0 = static_cast<const float*>(ctx.input_data(kLstmHiddenStateInput));
-  const float* c0 = static_cast<const float*>(ctx.input_data(kLstmCellStateInput));
   float* y = static_cast<float*>(ctx.output_data(0));
-  float* cell = reinterpret_cast<float*>(ctx.scratch().data());
   const float* wx[4];
   const float* wh[4];
   const float* bias[4];
@@ -60,7 +55,7 @@ void lstm_f32_run(const OpContext& ctx) {
   const float clip = p.cell_clip;
 
   for (int32_t b = 0; b < d.batches; ++b) {
-    for (int32_t n = 0; n < units; ++n) cell[n] = c0[b * units + n];
+    float* cell = lstm_begin_cell<float>(ctx, b, units);
     for (int32_t t = 0; t < d.steps; ++t) {
       const int32_t row = d.row(b, t);
       const float* x_row = x + row * inputs;
@@ -84,6 +79,7 @@ void lstm_f32_run(const OpContext& ctx) {
         out[n] = tanhf(c) * out_gate;
       }
     }
+    lstm_end_hidden<float>(ctx, d, b);
   }
 }
 

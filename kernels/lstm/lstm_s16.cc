@@ -27,9 +27,6 @@ Status lstm_s16_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(lstm_check_layout(
       ctx, p.time_major, {DType::kInt16, DType::kInt8, DType::kInt64, DType::kInt16}, &d));
   if (!lstm_integer_params_valid<int16_t>(p, valid_shift64)) return Status::kBadParams;
-  if (!lstm_scratch_fits(ctx, lstm_s16_scratch_bytes(static_cast<uint32_t>(d.units)), alignof(int16_t))) {
-    return Status::kBadParams;
-  }
   return Status::kOk;
 }
 
@@ -40,9 +37,7 @@ void lstm_s16_run(const OpContext& ctx) {
   const int32_t units = d.units;
   const int16_t* x = static_cast<const int16_t*>(ctx.input_data(0));
   const int16_t* h0 = static_cast<const int16_t*>(ctx.input_data(kLstmHiddenStateInput));
-  const int16_t* c0 = static_cast<const int16_t*>(ctx.input_data(kLstmCellStateInput));
   int16_t* y = static_cast<int16_t*>(ctx.output_data(0));
-  int16_t* cell = reinterpret_cast<int16_t*>(ctx.scratch().data());
   const int8_t* wx[4];
   const int8_t* wh[4];
   const int64_t* bias[4];
@@ -55,7 +50,7 @@ void lstm_s16_run(const OpContext& ctx) {
   const int32_t h_offset = -p.hidden_zero_point;
 
   for (int32_t b = 0; b < d.batches; ++b) {
-    for (int32_t n = 0; n < units; ++n) cell[n] = c0[b * units + n];
+    int16_t* cell = lstm_begin_cell<int16_t>(ctx, b, units);
     for (int32_t t = 0; t < d.steps; ++t) {
       const int32_t row = d.row(b, t);
       const int16_t* x_row = x + row * inputs;
@@ -78,6 +73,7 @@ void lstm_s16_run(const OpContext& ctx) {
         out[n] = static_cast<int16_t>(lstm_clamp16(hidden));
       }
     }
+    lstm_end_hidden<int16_t>(ctx, d, b);
   }
 }
 

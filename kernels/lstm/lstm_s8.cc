@@ -4,8 +4,9 @@
 // every operation after the two matrix products is elementwise, so this kernel computes
 // the step unit by unit instead: the four gates of unit n, then its cell and hidden value.
 // The previous hidden state is read from the previous output row (TFLite copies the
-// hidden state there unchanged), so the scratch is one row of cell state plus the step's
-// input and hidden rows widened to int16 with their zero points applied (each product
+// hidden state there unchanged) and the batch row's cell state is kept in output 2 (the new
+// cell state), so the scratch is the step's input and hidden rows widened to int16 with
+// their zero points applied (each product
 // (w + w_offset) * (v + v_offset) is TFLite's, with the adds hoisted out of the loops).
 // Cost per step: 4 * H * (I + H) multiply-adds, no division.
 #include "lstm/lstm.h"
@@ -79,11 +80,9 @@ void lstm_s8_run(const OpContext& ctx) {
   const int32_t units = d.units;
   const int8_t* x = static_cast<const int8_t*>(ctx.input_data(0));
   const int8_t* h0 = static_cast<const int8_t*>(ctx.input_data(kLstmHiddenStateInput));
-  const int16_t* c0 = static_cast<const int16_t*>(ctx.input_data(kLstmCellStateInput));
   int8_t* y = static_cast<int8_t*>(ctx.output_data(0));
-  // Scratch: cell state [H], then this step's x and h plus their offsets ([I], [H]).
-  int16_t* cell = reinterpret_cast<int16_t*>(ctx.scratch().data());
-  int16_t* x_shifted = cell + units;
+  // Scratch: this step's x and h plus their offsets ([I], [H]).
+  int16_t* x_shifted = reinterpret_cast<int16_t*>(ctx.scratch().data());
   int16_t* h_shifted = x_shifted + inputs;
   const int8_t* wx[4];
   const int8_t* wh[4];
@@ -102,7 +101,7 @@ void lstm_s8_run(const OpContext& ctx) {
   }
 
   for (int32_t b = 0; b < d.batches; ++b) {
-    for (int32_t n = 0; n < units; ++n) cell[n] = c0[b * units + n];
+    int16_t* cell = lstm_begin_cell<int16_t>(ctx, b, units);
     for (int32_t t = 0; t < d.steps; ++t) {
       const int32_t row = d.row(b, t);
       add_offset(x + row * inputs, x_offset, inputs, x_shifted);
@@ -130,6 +129,7 @@ void lstm_s8_run(const OpContext& ctx) {
         out[n] = static_cast<int8_t>(clamp_i32(hidden, -128, 127));
       }
     }
+    lstm_end_hidden<int8_t>(ctx, d, b);
   }
 }
 

@@ -6,16 +6,19 @@
 //           1 weights_feature [F, I]     float32 | int8            (F = U * rank filters)
 //           2 weights_time    [F, M]     float32 | int16 or int8   (M: memory size)
 //           3 bias            [U]        float32 | int32, optional (absent: zeros)
-//           4 initial state   [B, M * F] float32 | weights_time's dtype (a constant)
-//   output: 0 y               [B, U]     float32 | int8
+//           4 state           [B, M * F] float32 | weights_time's dtype (the variable)
+//   outputs: 0 y              [B, U]     float32 | int8
+//            1 new state      [B, M * F] as input 4
 //
 // The state. TFLite's input 4 is a variable tensor that TFLite Micro keeps across Invoke()
-// calls. Mote programs keep no state between runs: input 4 is a constant holding the
-// value TFLite Micro resets it to (zeros; the zero point for int8), and the kernel copies
-// it into its scratch at the start of every run and updates that copy. One run equals
-// TFLite Micro's first Invoke() after AllocateTensors (or ResetVariableTensors).
+// calls and its reference kernels (and CMSIS-NN's) update in place. Mote's importer makes
+// it a persistent arena tensor (filled with TFLite Micro's reset value, zeros or the int8
+// zero point, by the first run after load() or reset_state()); the kernel reads it and writes the state after
+// this run to output 1, which the next op (a copy) writes back into the variable. So run
+// n equals TFLite Micro's n-th Invoke() after AllocateTensors or ResetVariableTensors, and
+// calling reset_state() before every run makes each run the first.
 //
-// Per batch b, with S the state copy [B, F, M] (row-major, as TFLite's [B, M * F] holds
+// Per batch b, with S the new state [B, F, M] (row-major, as TFLite's [B, M * F] holds
 // it): S[b] shifts left by one element (S[b, f, m] = S[b, f, m + 1], the whole [B*F*M]
 // buffer moving as one, as TFLite does), then for each filter f
 //   float: S[b, f, M-1] = sum_i wf[f, i] * x[b, i]                   (float, i ascending)
@@ -34,7 +37,7 @@
 // Params: SvdfF32Params / SvdfS8Params. The compiler computes, as TFLite Micro's Prepare:
 //   feature = quantize_multiplier(double(float(x_scale * wf_scale / state_scale)))
 //   output  = quantize_multiplier(double(float(state_scale * wt_scale / y_scale)))
-// Scratch: svdf_scratch_bytes(B, F, M, element size of the state), 4-aligned.
+// Scratch: none.
 // check(): shapes and dtypes as above, rank >= 1 dividing F, zero points in their types'
 // ranges, shifts in [-31, 30], act_min <= act_max.
 #pragma once
@@ -58,12 +61,6 @@ struct SvdfS8Params {
   int32_t state_zero_point;                   // in weights_time's type
   int32_t output_zero_point;
 };
-
-// Scratch bytes: the state copy of B * F * M elements of `state_bytes` each.
-inline uint64_t svdf_scratch_bytes(uint64_t batches, uint64_t filters, uint64_t memory,
-                                   uint64_t state_bytes) {
-  return batches * filters * memory * state_bytes;
-}
 
 Status svdf_f32_check(const OpContext& ctx);
 void svdf_f32_run(const OpContext& ctx);

@@ -70,7 +70,8 @@ int per_channel_tensors(const ir::Graph& g) {
                                         [](const ir::Tensor& t) { return t.quant.axis >= 0; }));
 }
 
-// The invariants every imported graph keeps: topological order, static shapes,
+// The invariants every imported graph keeps: topological order (state readable from the
+// start), static shapes,
 // constants with exactly their bytes, quantization on int8/int16 tensors, per-channel
 // scales matching their axis, only Mote ops.
 void expect_valid_graph(const ir::Graph& g) {
@@ -78,10 +79,8 @@ void expect_valid_graph(const ir::Graph& g) {
   for (int id : g.inputs) available.at(id) = true;
   for (size_t i = 0; i < g.tensors.size(); ++i) {
     const ir::Tensor& t = g.tensors[i];
-    if (t.is_constant) {
-      available[i] = true;
-      EXPECT_EQ(static_cast<int64_t>(t.data.size()), t.bytes()) << t.name;
-    }
+    if (t.is_constant) EXPECT_EQ(static_cast<int64_t>(t.data.size()), t.bytes()) << t.name;
+    if (t.is_constant || t.is_persistent) available[i] = true;  // state: what the run before left
     for (int64_t d : t.shape) EXPECT_GE(d, 0) << t.name;
     if (t.dtype == DType::kInt8 || t.dtype == DType::kInt16) {
       EXPECT_FALSE(t.quant.empty()) << t.name;
@@ -170,7 +169,7 @@ TEST(TfliteImport, OpSequencesOfTheModels) {
       {"tflm/micro_speech_quantized.tflite",
        {"reshape", "depthwise_conv2d", "reshape", "fully_connected", "softmax"}},
       {"tflm/simple_add_model.tflite", {"add"}},
-      {"tflm/trained_lstm_int8.tflite", {"lstm", "reshape", "fully_connected", "softmax"}},
+      {"tflm/trained_lstm_int8.tflite", {"lstm", "copy", "copy", "reshape", "fully_connected", "softmax"}},
       {"seanet/add/add0.tflite", {"add"}},
       {"seanet/add/add1.tflite", {"add"}},
       {"seanet/conv/conv0.tflite", {"conv2d"}},
@@ -315,14 +314,26 @@ TEST(TfliteImport, LstmKeepsItsInputsOptionsStateAndIntermediates) {
   for (int k : {12, 13, 14, 15}) EXPECT_EQ(g.tensors[lstm.inputs[k]].dtype, DType::kInt32) << k;
   const ir::Tensor& hidden = g.tensors[lstm.inputs[18]];
   const ir::Tensor& cell = g.tensors[lstm.inputs[19]];
-  EXPECT_TRUE(hidden.is_constant);
+  // The state persists between runs (filled with the zero point, 0 here, at load); the
+  // op's outputs 1 and 2 are its new value, which two copies write back after the op.
+  EXPECT_TRUE(hidden.is_persistent && !hidden.is_constant);
+  EXPECT_TRUE(cell.is_persistent && !cell.is_constant);
   EXPECT_EQ(hidden.dtype, DType::kInt8);
   EXPECT_EQ(hidden.shape, (ir::Shape{1, 20}));
   EXPECT_EQ(cell.dtype, DType::kInt16);
   EXPECT_FLOAT_EQ(cell.quant.scales[0], 1.0f / 4096);
-  // Initial state as TFLite Micro resets it: the zero point (0 here) for int8, zeros.
-  EXPECT_EQ(hidden.data, std::vector<uint8_t>(20, static_cast<uint8_t>(hidden.quant.zero_points[0])));
-  EXPECT_EQ(cell.data, std::vector<uint8_t>(40, 0));
+  ASSERT_EQ(lstm.outputs.size(), 3u);
+  for (int k : {1, 2}) {
+    const ir::Tensor& next = g.tensors[lstm.outputs[k]];
+    const ir::Tensor& state = g.tensors[lstm.inputs[17 + k]];
+    EXPECT_EQ(next.dtype, state.dtype);
+    EXPECT_EQ(next.shape, state.shape);
+    EXPECT_EQ(next.quant.scales, state.quant.scales);
+    const ir::Node& copy = g.nodes.at(static_cast<size_t>(k));
+    EXPECT_EQ(copy.op, ir::Op::kCopy);
+    EXPECT_EQ(copy.inputs, (std::vector<int>{lstm.outputs[k]}));
+    EXPECT_EQ(copy.outputs, (std::vector<int>{lstm.inputs[17 + k]}));
+  }
   EXPECT_EQ(lstm.get_string("activation"), "tanh");
   EXPECT_EQ(lstm.get_float("cell_clip", 0), 10.0);
   EXPECT_EQ(lstm.get_float("proj_clip", -1), 0.0);

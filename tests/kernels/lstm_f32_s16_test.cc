@@ -23,14 +23,14 @@ struct Dtypes {
 const Dtypes kF32{DType::kFloat32, DType::kFloat32, DType::kFloat32, DType::kFloat32};
 const Dtypes kS16{DType::kInt16, DType::kInt8, DType::kInt64, DType::kInt16};
 
-// An LSTM op: x [B, T, I] ([T, B, I] when time_major), weights, biases, h0, c0, y, scratch.
+// An LSTM op: x [B, T, I] ([T, B, I] when time_major), weights, biases, h0, c0, y and the
+// new hidden and cell state.
 struct Op {
   TestOp op;
-  uint32_t x = 0, w[8] = {}, bias[4] = {}, h0 = 0, c0 = 0, y = 0;
+  uint32_t x = 0, w[8] = {}, bias[4] = {}, h0 = 0, c0 = 0, y = 0, h_next = 0, c_next = 0;
 };
 
-void build(Op* o, const Dtypes& t, uint32_t batches, uint32_t steps, uint32_t inputs, uint32_t units, bool time_major,
-           uint64_t scratch) {
+void build(Op* o, const Dtypes& t, uint32_t batches, uint32_t steps, uint32_t inputs, uint32_t units, bool time_major) {
   const std::vector<uint32_t> x_dims = time_major ? std::vector<uint32_t>{steps, batches, inputs}
                                                   : std::vector<uint32_t>{batches, steps, inputs};
   o->x = o->op.add_input(t.act, x_dims);
@@ -42,13 +42,14 @@ void build(Op* o, const Dtypes& t, uint32_t batches, uint32_t steps, uint32_t in
   o->c0 = o->op.add_input(t.cell, {batches, units});
   for (int k = 0; k < 4; ++k) o->op.add_missing_input();
   o->y = o->op.add_output(t.act, {x_dims[0], x_dims[1], units});
-  o->op.add_scratch(static_cast<uint32_t>(scratch));
+  o->h_next = o->op.add_output(t.act, {batches, units});
+  o->c_next = o->op.add_output(t.cell, {batches, units});
 }
 
 TEST(LstmF32, HandComputedTwoSteps) {
   // One unit, one input: every gate's pre-activation is w_x * x + b + w_h * h.
   Op o;
-  build(&o, kF32, 1, 2, 1, 1, false, lstm_f32_scratch_bytes(1));
+  build(&o, kF32, 1, 2, 1, 1, false);
   const float wx[4] = {0.5f, -0.25f, 1.0f, 0.75f}, wh[4] = {0.3f, 0.2f, -0.6f, 0.1f}, b[4] = {0.1f, 1.0f, 0.0f, -0.2f};
   for (int g = 0; g < 4; ++g) {
     o.op.set_data(o.w[g], std::vector<float>{wx[g]});
@@ -70,15 +71,18 @@ TEST(LstmF32, HandComputedTwoSteps) {
     h = tanh(c) * sig(pre[3]);
     EXPECT_NEAR(y[t], h, 1e-6) << t;
   }
+  // The state after the sequence: the last hidden value, bit for bit y's, and the cell.
+  EXPECT_EQ(o.op.data<float>(o.h_next), std::vector<float>{y[1]});
+  EXPECT_NEAR(o.op.data<float>(o.c_next)[0], c, 1e-6);
 }
 
 template <typename E>
 void expect_time_major_equals_batch_major(const KernelEntry& entry, const Dtypes& t, const void* params_bm,
-                                          const void* params_tm, size_t params_bytes, uint64_t scratch) {
+                                          const void* params_tm, size_t params_bytes) {
   const uint32_t B = 3, T = 4, I = 5, H = 6;
   Op a, c;
-  build(&a, t, B, T, I, H, false, scratch);
-  build(&c, t, B, T, I, H, true, scratch);
+  build(&a, t, B, T, I, H, false);
+  build(&c, t, B, T, I, H, true);
   std::vector<uint8_t> pa(params_bytes), pc(params_bytes);
   memcpy(pa.data(), params_bm, params_bytes);
   memcpy(pc.data(), params_tm, params_bytes);
@@ -116,6 +120,12 @@ void expect_time_major_equals_batch_major(const KernelEntry& entry, const Dtypes
   for (uint32_t b = 0; b < B; ++b)
     for (uint32_t s = 0; s < T; ++s)
       for (uint32_t n = 0; n < H; ++n) ASSERT_EQ(ya[(b * T + s) * H + n], yc[(s * B + b) * H + n]);
+  // Both layouts end in the same state; the hidden one is each batch's last output row.
+  const auto ha = a.op.data<E>(a.h_next);
+  EXPECT_EQ(ha, c.op.data<E>(c.h_next));
+  EXPECT_EQ(a.op.data<E>(a.c_next), c.op.data<E>(c.c_next));
+  for (uint32_t b = 0; b < B; ++b)
+    for (uint32_t n = 0; n < H; ++n) ASSERT_EQ(ha[b * H + n], ya[(b * T + T - 1) * H + n]);
 }
 
 // 16x8 parameters of a plausible quantization (x 2^-13, weights 0.02, h 2^-15, cell 2^-11).
@@ -135,17 +145,17 @@ LstmIntegerParams s16_params(uint32_t time_major) {
 
 TEST(LstmF32, TimeMajorEqualsBatchMajorOnTransposedData) {
   const LstmF32Params bm{0.7f, 0}, tm{0.7f, 1};
-  expect_time_major_equals_batch_major<float>(kLstmF32Entry, kF32, &bm, &tm, sizeof bm, lstm_f32_scratch_bytes(6));
+  expect_time_major_equals_batch_major<float>(kLstmF32Entry, kF32, &bm, &tm, sizeof bm);
 }
 
 TEST(LstmS16, TimeMajorEqualsBatchMajorOnTransposedData) {
   const LstmIntegerParams bm = s16_params(0), tm = s16_params(1);
-  expect_time_major_equals_batch_major<int16_t>(kLstmS16Entry, kS16, &bm, &tm, sizeof bm, lstm_s16_scratch_bytes(6));
+  expect_time_major_equals_batch_major<int16_t>(kLstmS16Entry, kS16, &bm, &tm, sizeof bm);
 }
 
 TEST(LstmF32Check, Rejections) {
   Op o;
-  build(&o, kF32, 2, 3, 4, 5, false, lstm_f32_scratch_bytes(5));
+  build(&o, kF32, 2, 3, 4, 5, false);
   o.op.set_params(LstmF32Params{0.5f, 0});
   ASSERT_EQ(o.op.check(kLstmF32Entry), Status::kOk);
   auto& p = o.op.params<LstmF32Params>();
@@ -172,15 +182,18 @@ TEST(LstmF32Check, Rejections) {
   EXPECT_EQ(o.op.check(kLstmF32Entry), Status::kBadParams);
   o.op.desc(o.c0).dims[1] = 5;
   ASSERT_EQ(o.op.check(kLstmF32Entry), Status::kOk);
-  Op small;
-  build(&small, kF32, 2, 3, 4, 5, false, lstm_f32_scratch_bytes(5) - 4);
-  small.op.set_params(LstmF32Params{0.0f, 0});
-  EXPECT_EQ(small.op.check(kLstmF32Entry), Status::kBadParams);
+  o.op.set_dims(o.c_next, {2, 4});  // the new cell state must hold B * H elements
+  EXPECT_EQ(o.op.check(kLstmF32Entry), Status::kBadParams);
+  o.op.set_dims(o.c_next, {2, 5});
+  o.op.desc(o.h_next).dtype = static_cast<uint8_t>(DType::kInt16);  // the new hidden state is float32
+  EXPECT_EQ(o.op.check(kLstmF32Entry), Status::kBadParams);
+  o.op.desc(o.h_next).dtype = static_cast<uint8_t>(DType::kFloat32);
+  ASSERT_EQ(o.op.check(kLstmF32Entry), Status::kOk);
 }
 
 TEST(LstmS16Check, Rejections) {
   Op o;
-  build(&o, kS16, 2, 3, 4, 5, false, lstm_s16_scratch_bytes(5));
+  build(&o, kS16, 2, 3, 4, 5, false);
   const LstmIntegerParams good = s16_params(0);
   o.op.set_params(good);
   ASSERT_EQ(o.op.check(kLstmS16Entry), Status::kOk);

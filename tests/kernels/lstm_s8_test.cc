@@ -134,8 +134,10 @@ Data make_data(const Case& cs) {
 
 // TFLite Micro's EvalLstm, transcribed from its description: per step, four gates as
 // whole rows (FC of x and FC of h into int16, saturating add, activation), then the cell
-// row, then the hidden row, copied to the output.
-std::vector<int8_t> reference(const Case& cs, const LstmIntegerParams& p, const Data& d) {
+// row, then the hidden row, copied to the output. The hidden and cell state after the
+// sequence (TFLite Micro's variable tensors) go to *final_hidden and *final_cell.
+std::vector<int8_t> reference(const Case& cs, const LstmIntegerParams& p, const Data& d,
+                              std::vector<int8_t>* final_hidden = nullptr, std::vector<int16_t>* final_cell = nullptr) {
   using testing::ref_clamp;
   using testing::ref_mbqm;
   using testing::wrap32;
@@ -186,6 +188,8 @@ std::vector<int8_t> reference(const Case& cs, const LstmIntegerParams& p, const 
     for (int32_t b = 0; b < B; ++b)
       for (int32_t t = 0; t < T; ++t) step(b, t);
   }
+  if (final_hidden != nullptr) *final_hidden = hidden;
+  if (final_cell != nullptr) *final_cell = cell;
   return y;
 }
 
@@ -226,7 +230,7 @@ std::vector<double> float_lstm(const Case& cs, const Data& d) {
 
 struct Op {
   TestOp op;
-  uint32_t x, wx[4], wh[4], bias[4], h0, c0, y;
+  uint32_t x, wx[4], wh[4], bias[4], h0, c0, y, h_next, c_next;
 };
 
 // The op with TFLite's 24 inputs; `toggled` flips whether one input position is present
@@ -251,6 +255,8 @@ void build(const Case& cs, const LstmIntegerParams& p, Op* o, int toggled = -1) 
     (void)id;
   }
   o->y = o->op.add_output(DType::kInt8, {seq[0], seq[1], h});
+  o->h_next = o->op.add_output(DType::kInt8, {b, h});
+  o->c_next = o->op.add_output(DType::kInt16, {b, h});
   o->op.set_params(p);
   o->op.add_scratch(static_cast<uint32_t>(lstm_s8_scratch_bytes(i, h)));
 }
@@ -277,7 +283,9 @@ void run_case(const Case& cs) {
   ASSERT_EQ(o.op.check(kLstmS8Entry), Status::kOk);
   o.op.run(kLstmS8Entry);
   const std::vector<int8_t> y = o.op.data<int8_t>(o.y);
-  const std::vector<int8_t> expected = reference(cs, p, d);
+  std::vector<int8_t> final_hidden;
+  std::vector<int16_t> final_cell;
+  const std::vector<int8_t> expected = reference(cs, p, d, &final_hidden, &final_cell);
   ASSERT_EQ(y.size(), expected.size());
   int unsaturated = 0;
   for (size_t k = 0; k < y.size(); ++k) {
@@ -285,6 +293,9 @@ void run_case(const Case& cs) {
     unsaturated += y[k] != -128 && y[k] != 127;
   }
   EXPECT_GT(unsaturated, static_cast<int>(y.size() / 2));
+  // The state after the sequence, as TFLite Micro's variable tensors hold it.
+  EXPECT_EQ(o.op.data<int8_t>(o.h_next), final_hidden);
+  EXPECT_EQ(o.op.data<int16_t>(o.c_next), final_cell);
   // The integer LSTM stays close to the real one (errors compound over the steps).
   const std::vector<double> real = float_lstm(cs, d);
   ASSERT_EQ(real.size(), y.size());
@@ -430,6 +441,12 @@ TEST(LstmS8Check, Rejections) {
     Op o;
     fresh(&o);
     o.op.add_scratch(static_cast<uint32_t>(lstm_s8_scratch_bytes(4, 5)) - 2);  // too little scratch
+    EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
+  }
+  {
+    Op o;
+    fresh(&o);
+    o.op.desc(o.c_next).dtype = static_cast<uint8_t>(DType::kInt8);  // the new cell state is int16
     EXPECT_EQ(o.op.check(kLstmS8Entry), Status::kBadParams);
   }
   // Peephole, projection and layer-norm inputs are refused, and so is a missing input

@@ -244,6 +244,8 @@ std::vector<Subject> subjects() {
                    else op->add_missing_input();
                  }
                  op->add_output(DType::kInt8, {2, 3, 3});
+                 op->add_output(DType::kInt8, {2, 3});
+                 op->add_output(DType::kInt16, {2, 3});
                  LstmIntegerParams p{};
                  for (int g = 0; g < 4; ++g) p.gate[g] = {1 << 30, -8 + g, 1 << 30, -9 + g, 0, 0};
                  p.forget_cell = {1 << 30, 0};

@@ -1,9 +1,8 @@
 // svdf_f32 and svdf_s8 against a model of TFLite Micro's Eval{Float,Integer}SvdfReference
 // written here, from an arbitrary initial state (the state TFLite Micro would hold before
-// a later Invoke(), which the per-op tests cannot reach: a program's initial state is the
-// reset one): the state shifts left as one buffer, so each filter's oldest column drops
-// and the newest is x . weights_feature. The initial-state input is never written. check()
-// refuses malformed parameters and descriptors.
+// a later Invoke()): the state shifts left as one buffer, so each filter's oldest column
+// drops and the newest is x . weights_feature; output 1 holds that new state and the state
+// input is never written. check() refuses malformed parameters and descriptors.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -84,7 +83,7 @@ void expect_s8(const Dims& d, DType state_dtype, bool with_bias, uint32_t seed) 
   }
   const uint32_t si = op.add_input(state_dtype, {d.batches, d.memory * F});
   const uint32_t yi = op.add_output(DType::kInt8, {d.batches, d.units});
-  op.add_scratch(static_cast<uint32_t>(svdf_scratch_bytes(d.batches, F, d.memory, sizeof(T))));
+  const uint32_t ni = op.add_output(state_dtype, {d.batches, d.memory * F});
   op.set_params(p);
   op.set_data(xi, x);
   op.set_data(wfi, wf);
@@ -95,7 +94,8 @@ void expect_s8(const Dims& d, DType state_dtype, bool with_bias, uint32_t seed) 
   op.run(kSvdfS8Entry);
   std::vector<T> state = state0;
   EXPECT_EQ(op.data<int8_t>(yi), model_s8<T>(d, p, x, wf, wt, with_bias ? bias : std::vector<int32_t>{}, state));
-  EXPECT_EQ(op.data<T>(si), state0);  // the initial state is only read
+  EXPECT_EQ(op.data<T>(ni), state);
+  EXPECT_EQ(op.data<T>(si), state0);  // the state input is only read
 }
 
 TEST(SvdfS8, Int16StateFromAnArbitraryInitialState) {
@@ -146,7 +146,7 @@ TEST(SvdfF32, FromAnArbitraryInitialState) {
   const uint32_t bi = op.add_input(DType::kFloat32, {d.units});
   const uint32_t si = op.add_input(DType::kFloat32, {d.batches, M * F});
   const uint32_t yi = op.add_output(DType::kFloat32, {d.batches, d.units});
-  op.add_scratch(static_cast<uint32_t>(svdf_scratch_bytes(d.batches, F, M, 4)));
+  const uint32_t ni = op.add_output(DType::kFloat32, {d.batches, M * F});
   op.set_params(SvdfF32Params{2, 0.0f, INFINITY});
   op.set_data(xi, x);
   op.set_data(wfi, wf);
@@ -157,17 +157,20 @@ TEST(SvdfF32, FromAnArbitraryInitialState) {
   op.run(kSvdfF32Entry);
   const std::vector<float> y = op.data<float>(yi);
   for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], expected[i], 1e-5f) << i;
+  const std::vector<float> next = op.data<float>(ni);
+  for (size_t i = 0; i < next.size(); ++i) EXPECT_NEAR(next[i], state[i], 1e-5f) << i;
+  EXPECT_EQ(op.data<float>(si), state0);
 }
 
 TEST(SvdfS8, CheckRefusesMalformedOps) {
-  auto make = [](TestOp& op, uint32_t scratch) {
+  auto make = [](TestOp& op, uint32_t next_elements) {
     op.add_input(DType::kInt8, {1, 4});
     op.add_input(DType::kInt8, {6, 4});
     op.add_input(DType::kInt16, {6, 2});
     op.add_input(DType::kInt32, {3});
     op.add_input(DType::kInt16, {1, 12});
     op.add_output(DType::kInt8, {1, 3});
-    op.add_scratch(scratch);
+    op.add_output(DType::kInt16, {1, next_elements});
     SvdfS8Params p{};
     p.rank = 2;
     p.feature_multiplier = p.output_multiplier = 1 << 30;
@@ -175,7 +178,7 @@ TEST(SvdfS8, CheckRefusesMalformedOps) {
   };
   {
     TestOp op;
-    make(op, 24);
+    make(op, 12);
     EXPECT_EQ(op.check(kSvdfS8Entry), Status::kOk);
     op.params<SvdfS8Params>().rank = 4;  // does not divide 6 filters
     EXPECT_EQ(op.check(kSvdfS8Entry), Status::kBadParams);
@@ -193,12 +196,17 @@ TEST(SvdfS8, CheckRefusesMalformedOps) {
     op.desc(4).dtype = static_cast<uint8_t>(DType::kInt16);
     op.set_dims(5, {1, 6});  // output units != filters / rank
     EXPECT_EQ(op.check(kSvdfS8Entry), Status::kBadParams);
+    op.set_dims(5, {1, 3});
+    op.desc(6).dtype = static_cast<uint8_t>(DType::kInt8);  // new state dtype != the state's
+    EXPECT_EQ(op.check(kSvdfS8Entry), Status::kBadParams);
+    op.desc(6).dtype = static_cast<uint8_t>(DType::kInt16);
+    EXPECT_EQ(op.check(kSvdfS8Entry), Status::kOk);
     op.set_params_bytes(sizeof(SvdfS8Params) - 4);
     EXPECT_EQ(op.check(kSvdfS8Entry), Status::kBadParams);
   }
   {
     TestOp op;
-    make(op, 23);  // one byte short of the state copy
+    make(op, 11);  // one element short of the state
     EXPECT_EQ(op.check(kSvdfS8Entry), Status::kBadParams);
   }
 }

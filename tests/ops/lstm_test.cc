@@ -5,8 +5,9 @@
 // and for float), 20-input files (written before the layer-norm inputs existed), gate
 // pre-activations beyond TFLite's sigmoid cutoffs; and the refusals of what TensorFlow Lite
 // Micro refuses (peephole, projection, layer norm, CIFG, other activations, hybrid
-// weights). The hidden and cell state are variable tensors, zeros at TFLite Micro's first
-// Invoke(), as here.
+// weights). The hidden and cell state are variable tensors that persist between runs as
+// in TFLite Micro's reference kernel: zeros at the first Invoke(), then what the run
+// before left (the carried cases run three sequences through one loaded program).
 //
 // The float oracle is TFLite Micro's float LSTM step (lstm_eval.h) in double: per gate
 // FC(x) + bias + FC(h), sigmoid as TFLite's reference Logistic (1 above 16.619047, e^x below
@@ -75,12 +76,22 @@ double ref_sigmoid(double v) {
   return 1.0 / (1.0 + std::exp(-v));
 }
 
-// TFLite Micro's float LSTM, first Invoke (h and c start at zero).
-std::vector<float> ref_lstm_f32(const Case& c, const Tensors& t) {
+// The hidden and cell state the reference kernel keeps in its variable tensors, B x H
+// each: zeros at the first Invoke(), then what the Invoke() before left.
+template <typename T>
+struct State {
+  std::vector<T> h, c;
+  State(int32_t batches, int32_t units)
+      : h(static_cast<size_t>(batches * units), T{0}), c(static_cast<size_t>(batches * units), T{0}) {}
+};
+
+// TFLite Micro's float LSTM (reference kernel) from `state`, which it updates.
+std::vector<float> ref_lstm_f32(const Case& c, const Tensors& t, State<double>& state) {
   const int32_t B = c.batches, T = c.steps, I = c.inputs, H = c.units;
   std::vector<float> y(static_cast<size_t>(B * T * H));
   for (int32_t b = 0; b < B; ++b) {
-    std::vector<double> h(static_cast<size_t>(H), 0.0), cell(static_cast<size_t>(H), 0.0);
+    std::vector<double> h(state.h.begin() + b * H, state.h.begin() + (b + 1) * H);
+    std::vector<double> cell(state.c.begin() + b * H, state.c.begin() + (b + 1) * H);
     for (int32_t s = 0; s < T; ++s) {
       const int32_t row = c.time_major ? s * B + b : b * T + s;
       const float* x = t.x.data() + row * I;
@@ -102,6 +113,11 @@ std::vector<float> ref_lstm_f32(const Case& c, const Tensors& t) {
         h[n] = std::tanh(v) * gate[3][n];
         y[static_cast<size_t>(row * H + n)] = static_cast<float>(h[n]);
       }
+    }
+    // The kernel keeps float32 state: the next Invoke() starts from these values rounded.
+    for (int32_t n = 0; n < H; ++n) {
+      state.h[b * H + n] = static_cast<float>(h[n]);
+      state.c[b * H + n] = static_cast<float>(cell[n]);
     }
   }
   return y;
@@ -161,19 +177,27 @@ ModelSpec lstm_model(const Case& c, const Tensors& t, std::vector<TensorSpec> ex
   return m;
 }
 
-void expect_lstm(const std::string& name, const Case& c, uint32_t seed) {
+// Samples of new input sequences (the weights stay). With `carried` they run in order in
+// one loaded program (expect_op_sequence) and the oracle keeps its state from one to the
+// next; else each starts from the reset state.
+void expect_lstm(const std::string& name, const Case& c, uint32_t seed, bool carried = false) {
   SCOPED_TRACE(name);
   std::vector<OpSample> samples;
   const Tensors t = random_tensors(c, seed);
-  // Two samples: the weights stay, the input sequence changes.
-  for (uint32_t k = 0; k < 2; ++k) {
+  State<double> state(c.batches, c.units);
+  for (uint32_t k = 0; k < (carried ? 3u : 2u); ++k) {
     Tensors s = t;
     s.x = random_tensors(c, seed + 100 + k).x;
-    const std::vector<float> y = ref_lstm_f32(c, s);
+    if (!carried) state = State<double>(c.batches, c.units);
+    const std::vector<float> y = ref_lstm_f32(c, s, state);
     for (float v : y) ASSERT_TRUE(std::isfinite(v));
     samples.push_back({{bytes_of(s.x)}, {bytes_of(y)}});
   }
-  expect_op_outputs(name, lstm_model(c, t), samples, kTolerance);
+  if (carried) {
+    expect_op_sequence(name, lstm_model(c, t), samples, kTolerance);
+  } else {
+    expect_op_outputs(name, lstm_model(c, t), samples, kTolerance);
+  }
 }
 
 TEST(LstmF32, BatchMajorBatchesAndSteps) {
@@ -181,6 +205,15 @@ TEST(LstmF32, BatchMajorBatchesAndSteps) {
   expect_lstm("lstm_f32_b2", {2, 4, 3, 6}, 2);
   expect_lstm("lstm_f32_b3_long", {3, 9, 2, 3}, 3);
   expect_lstm("lstm_f32_one_unit", {2, 2, 5, 1}, 4);
+}
+
+// Three input sequences through one loaded program, the state carried from run to run.
+TEST(LstmF32, StateCarriesOverThreeRuns) {
+  expect_lstm("lstm_f32_carried", {2, 3, 4, 5}, 30, true);
+  Case c{3, 2, 3, 4};
+  c.time_major = true;
+  c.cell_clip = 0.6f;
+  expect_lstm("lstm_f32_carried_time_major", c, 31, true);
 }
 
 TEST(LstmF32, TimeMajor) {
@@ -247,6 +280,19 @@ TEST(LstmF32, RefusalsAreOneLine) {
             "node 'y' (lstm): cell gate activation 'none' is not supported (TFLite Micro's LSTM: tanh)");
   EXPECT_EQ(op_error("lstm_hybrid", lstm_model(c, t, {}, nullptr, fb::TensorType::INT8)),
             "node 'y' (lstm): input gate input weights 'wx_i' has dtype int8, expected float32");
+  // The state must be a variable tensor (kept between runs), not a graph input or a
+  // constant.
+  ModelSpec input_state = lstm_model(c, t);
+  input_state.tensors[13].is_variable = false;
+  input_state.inputs = {0, 13};
+  EXPECT_EQ(op_error("lstm_input_state", input_state),
+            "lstm_input_state.tflite: operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): hidden state (input 18) 'h0' is a "
+            "graph input, not a variable tensor kept between runs");
+  ModelSpec constant_state = lstm_model(c, t);
+  constant_state.tensors[14] = TensorSpec("c0", {c.batches, c.units}, fb::TensorType::FLOAT32, bytes_of(two));
+  EXPECT_EQ(op_error("lstm_constant_state", constant_state),
+            "lstm_constant_state.tflite: operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): cell state (input 19) 'c0' is not "
+            "a variable tensor kept between runs");
   EXPECT_EQ(op_error("lstm_diagonal", lstm_model(c, t, {}, nullptr, fb::TensorType::FLOAT32, true)),
             "lstm_diagonal.tflite: operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): diagonal_recurrent_tensors true not "
             "supported");
@@ -289,8 +335,11 @@ QuantTensors random_quant_tensors(const QuantCase& c) {
 
 int32_t clamp16(int64_t v) { return ref_clamp(v, -32768, 32767); }
 
-// TFLite Micro's 16x8 LSTM, first Invoke (hidden and cell state zeros).
-std::vector<int16_t> ref_lstm_16x8(const QuantCase& c, const QuantTensors& t, const std::vector<int16_t>& x) {
+// TFLite Micro's 16x8 LSTM (reference kernel) from `state`, which it updates (zeros at
+// the first Invoke(): ResetVariableTensors fills an int16 variable with 0 whatever its
+// zero point).
+std::vector<int16_t> ref_lstm_16x8(const QuantCase& c, const QuantTensors& t, const std::vector<int16_t>& x,
+                                   State<int16_t>& state) {
   const int32_t B = c.batches, T = c.steps, I = c.inputs, H = c.units;
   // PrepareGateParametersInteger: FC outputs at 2^-12, gate outputs at 2^-15.
   int32_t fc_m[8], fc_s[8];
@@ -316,7 +365,8 @@ std::vector<int16_t> ref_lstm_16x8(const QuantCase& c, const QuantTensors& t, co
   }
   std::vector<int16_t> y(static_cast<size_t>(B * T * H));
   for (int32_t b = 0; b < B; ++b) {
-    std::vector<int16_t> h(static_cast<size_t>(H), 0), cell(static_cast<size_t>(H), 0);
+    std::vector<int16_t> h(state.h.begin() + b * H, state.h.begin() + (b + 1) * H);
+    std::vector<int16_t> cell(state.c.begin() + b * H, state.c.begin() + (b + 1) * H);
     for (int32_t s = 0; s < T; ++s) {
       const int32_t row = c.time_major ? s * B + b : b * T + s;
       int32_t gate[4][64];
@@ -344,6 +394,8 @@ std::vector<int16_t> ref_lstm_16x8(const QuantCase& c, const QuantTensors& t, co
         y[static_cast<size_t>(row * H + n)] = h[n];
       }
     }
+    std::copy(h.begin(), h.end(), state.h.begin() + b * H);
+    std::copy(cell.begin(), cell.end(), state.c.begin() + b * H);
   }
   return y;
 }
@@ -381,19 +433,45 @@ ModelSpec quant_lstm_model(const QuantCase& c, const QuantTensors& t, fb::Tensor
   return m;
 }
 
-void expect_lstm_16x8(const std::string& name, const QuantCase& c) {
+// Three samples, each from the reset state, or with `carried` in order in one loaded
+// program with the oracle's state carried (as expect_lstm).
+void expect_lstm_16x8(const std::string& name, const QuantCase& c, bool carried = false) {
   SCOPED_TRACE(name);
   const QuantTensors t = random_quant_tensors(c);
   std::mt19937 rng(c.seed + 1000);
   std::vector<OpSample> samples;
+  State<int16_t> state(c.batches, c.units);
   for (int k = 0; k < 3; ++k) {
+    if (!carried) state = State<int16_t>(c.batches, c.units);
     std::vector<int16_t> x(static_cast<size_t>(c.batches * c.steps * c.inputs));
     // Sample 0 spans the whole int16 range; the others stay within the scale's +-2.
     const int32_t limit = k == 0 ? 32767 : static_cast<int32_t>(std::min(32767.0, 2.0 / c.x_scale));
     for (int16_t& v : x) v = static_cast<int16_t>(std::uniform_int_distribution<int32_t>(-limit - (k == 0), limit)(rng));
-    samples.push_back({{bytes_of(x)}, {bytes_of(ref_lstm_16x8(c, t, x))}});
+    samples.push_back({{bytes_of(x)}, {bytes_of(ref_lstm_16x8(c, t, x, state))}});
   }
-  expect_op_outputs(name, quant_lstm_model(c, t), samples);
+  if (carried) {
+    expect_op_sequence(name, quant_lstm_model(c, t), samples);
+  } else {
+    expect_op_outputs(name, quant_lstm_model(c, t), samples);
+  }
+}
+
+// Three input sequences through one loaded program: each run starts from the hidden and
+// cell state the run before left, as TFLite Micro's reference kernel (batch and time
+// major, a clip, nonzero zero points: the int16 state still starts at 0).
+TEST(Lstm16x8, StateCarriesOverThreeRuns) {
+  QuantCase c{2, 3, 4, 5};
+  c.seed = 20;
+  expect_lstm_16x8("lstm_16x8_carried", c, true);
+  c.time_major = true;
+  c.cell_clip = 0.5f;
+  c.seed = 21;
+  expect_lstm_16x8("lstm_16x8_carried_time_major", c, true);
+  c = {1, 2, 3, 4};
+  c.x_zp = 7;
+  c.h_zp = -5;
+  c.seed = 22;
+  expect_lstm_16x8("lstm_16x8_carried_zero_points", c, true);
 }
 
 TEST(Lstm16x8, BatchMajorAndTimeMajor) {

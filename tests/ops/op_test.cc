@@ -114,7 +114,9 @@ std::vector<std::vector<uint8_t>> run_host(LoadedProgram& loaded, const OpSample
 }
 
 // Every sample's outputs on `device`: each in a freshly loaded program, or, with
-// `in_sequence`, all of them in order in one loaded program.
+// `in_sequence`, all of them in order in one loaded program. On the host a sequence then
+// runs again after reset_state(), which must give the same outputs (the state restarts);
+// a difference is a test failure.
 std::vector<std::vector<std::vector<uint8_t>>> run_samples(const std::string& device, const std::vector<uint8_t>& program,
                                                            const std::string& program_path, const ModelSpec& spec,
                                                            const std::vector<OpSample>& samples, bool in_sequence) {
@@ -125,6 +127,11 @@ std::vector<std::vector<std::vector<uint8_t>>> run_samples(const std::string& de
     for (const OpSample& sample : samples) {
       if (!in_sequence || !loaded) loaded.emplace(program, "op test program", std::nullopt, 0x5A);
       outputs.push_back(run_host(*loaded, sample));
+    }
+    if (in_sequence) {
+      EXPECT_EQ(loaded->interpreter().reset_state(), Status::kOk);
+      for (size_t s = 0; s < samples.size(); ++s)
+        EXPECT_EQ(run_host(*loaded, samples[s]), outputs[s]) << "sample " << s << " after reset_state()";
     }
   } else if (in_sequence) {
     std::vector<std::vector<std::vector<uint8_t>>> runs;

@@ -57,9 +57,11 @@ const std::vector<std::string>& op_test_devices();
 void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                        FloatTolerance tolerance = {});
 
-// The same for a stateful model (TFLite resource variables): the samples run in order in
-// one loaded program, on the host and on each device (one QEMU boot), so each sample's
-// expected outputs follow from the state the samples before it left.
+// The same for a stateful model (TFLite resource variables, SVDF and LSTM state): the
+// samples run in order in one loaded program, on the host and on each device (one QEMU
+// boot), so each sample's expected outputs follow from the state the samples before it
+// left. On the host the sequence then runs again after reset_state() and must give the
+// same outputs.
 void expect_op_sequence(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                         FloatTolerance tolerance = {});
 

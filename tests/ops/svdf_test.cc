@@ -48,12 +48,12 @@ float activate(float v, fb::ActivationFunctionType act) {
   }
 }
 
-// TFLite Micro's float SVDF, first Invoke (state zeros).
+// TFLite Micro's float SVDF on `state` (updated as its variable tensor is; zeros before
+// the first Invoke).
 std::vector<float> ref_svdf_f32(const Dims& d, const std::vector<float>& x, const std::vector<float>& wf,
                                 const std::vector<float>& wt, const std::vector<float>* bias,
-                                fb::ActivationFunctionType act) {
+                                fb::ActivationFunctionType act, std::vector<float>& state) {
   const int32_t F = d.filters(), M = d.memory;
-  std::vector<float> state(static_cast<size_t>(d.batches * F * M), 0.0f);
   for (size_t i = 0; i + 1 < state.size(); ++i) state[i] = state[i + 1];
   for (int32_t b = 0; b < d.batches; ++b)
     for (int32_t f = 0; f < F; ++f) {
@@ -84,13 +84,21 @@ std::vector<float> random_floats(size_t n, uint32_t seed, float lo, float hi) {
   return v;
 }
 
-void expect_float(const Dims& d, bool with_bias, fb::ActivationFunctionType act, uint32_t seed) {
+// `frames` runs of one loaded program (frames > 1: expect_op_sequence), each input
+// frame random, the oracle's state carried from run to run.
+void expect_float(const Dims& d, bool with_bias, fb::ActivationFunctionType act, uint32_t seed, int frames = 1) {
   const int32_t F = d.filters();
-  const std::vector<float> x = random_floats(static_cast<size_t>(d.batches * d.inputs), seed, -2.0f, 2.0f);
   const std::vector<float> wf = random_floats(static_cast<size_t>(F * d.inputs), seed + 1, -1.0f, 1.0f);
   const std::vector<float> wt = random_floats(static_cast<size_t>(F * d.memory), seed + 2, -1.0f, 1.0f);
   const std::vector<float> bias = random_floats(static_cast<size_t>(d.units), seed + 3, -1.0f, 1.0f);
-  const std::vector<float> y = ref_svdf_f32(d, x, wf, wt, with_bias ? &bias : nullptr, act);
+  std::vector<float> state(static_cast<size_t>(d.batches * F * d.memory), 0.0f);
+  std::vector<OpSample> samples;
+  for (int frame = 0; frame < frames; ++frame) {
+    const std::vector<float> x =
+        random_floats(static_cast<size_t>(d.batches * d.inputs), seed + 100 * static_cast<uint32_t>(frame), -2.0f, 2.0f);
+    const std::vector<float> y = ref_svdf_f32(d, x, wf, wt, with_bias ? &bias : nullptr, act, state);
+    samples.push_back({{bytes_of(x)}, {bytes_of(y)}});
+  }
   const ModelSpec spec = svdf_model(
       d, TensorSpec("x", {d.batches, d.inputs}), TensorSpec("wf", {F, d.inputs}, fb::TensorType::FLOAT32, bytes_of(wf)),
       TensorSpec("wt", {F, d.memory}, fb::TensorType::FLOAT32, bytes_of(wt)),
@@ -98,7 +106,11 @@ void expect_float(const Dims& d, bool with_bias, fb::ActivationFunctionType act,
       TensorSpec("state", {d.batches, d.memory * F}), TensorSpec("y", {d.batches, d.units}), with_bias, act);
   const std::string name = "svdf_f32_" + std::to_string(seed);
   SCOPED_TRACE(name);
-  expect_op_outputs(name, spec, {{{bytes_of(x)}, {bytes_of(y)}}}, {1e-5, 1e-5});
+  if (frames == 1) {
+    expect_op_outputs(name, spec, samples, {1e-5, 1e-5});
+  } else {
+    expect_op_sequence(name, spec, samples, {1e-5, 1e-5});
+  }
 }
 
 TEST(Svdf, Float32BatchesRanksMemoryBiasActivations) {
@@ -124,19 +136,24 @@ struct QuantCase {
   fb::ActivationFunctionType act;  // TFLite Micro's integer SVDF ignores it
 };
 
-// TFLite Micro's EvalIntegerSvdfReference<T>, first Invoke (the state reset as
-// ResetTensorData does: the zero point for int8, zeros for int16).
+// The state before TFLite Micro's first Invoke, as ResetTensorData fills it: the zero
+// point for int8, zeros for int16.
+template <typename T>
+std::vector<T> reset_state_s8(const QuantCase& c) {
+  const T init = sizeof(T) == 1 ? static_cast<T>(c.state_zp) : T{0};
+  return std::vector<T>(static_cast<size_t>(c.d.batches * c.d.filters() * c.d.memory), init);
+}
+
+// TFLite Micro's EvalIntegerSvdfReference<T> on `state` (updated as its variable tensor).
 template <typename T>
 std::vector<int8_t> ref_svdf_s8(const QuantCase& c, const std::vector<int8_t>& x, const std::vector<int8_t>& wf,
-                                const std::vector<T>& wt, const std::vector<int32_t>& bias) {
+                                const std::vector<T>& wt, const std::vector<int32_t>& bias, std::vector<T>& state) {
   const Dims& d = c.d;
   const int32_t F = d.filters(), M = d.memory;
   int32_t m1 = 0, s1 = 0, m2 = 0, s2 = 0;
   ref_quantize_multiplier(static_cast<double>(c.x_scale * c.wf_scale / c.state_scale), &m1, &s1);
   ref_quantize_multiplier(static_cast<double>(c.state_scale * c.wt_scale / c.y_scale), &m2, &s2);
   const int32_t zs = static_cast<int32_t>(c.state_zp);
-  const T init = sizeof(T) == 1 ? static_cast<T>(zs) : T{0};
-  std::vector<T> state(static_cast<size_t>(d.batches * F * M), init);
   for (size_t i = 0; i + 1 < state.size(); ++i) state[i] = state[i + 1];
   for (int32_t b = 0; b < d.batches; ++b)
     for (int32_t f = 0; f < F; ++f) {
@@ -160,18 +177,25 @@ std::vector<int8_t> ref_svdf_s8(const QuantCase& c, const std::vector<int8_t>& x
   return y;
 }
 
+// `frames` runs of one loaded program (frames > 1: expect_op_sequence), as expect_float.
 template <typename T>
-void expect_quantized(const QuantCase& c, uint32_t seed) {
+void expect_quantized(const QuantCase& c, uint32_t seed, int frames = 1) {
   const Dims& d = c.d;
   const int32_t F = d.filters();
   const int64_t wt_lim = sizeof(T) == 1 ? 127 : 2000;
-  std::vector<int8_t> x = random_ints<int8_t>(static_cast<size_t>(d.batches * d.inputs), seed, -128, 127);
-  x[0] = -128;
-  if (x.size() > 1) x[1] = 127;
   const std::vector<int8_t> wf = random_ints<int8_t>(static_cast<size_t>(F * d.inputs), seed + 1, -128, 127);
   const std::vector<T> wt = random_ints<T>(static_cast<size_t>(F * d.memory), seed + 2, -wt_lim, wt_lim);
   const std::vector<int32_t> bias = random_ints<int32_t>(static_cast<size_t>(d.units), seed + 3, -20000, 20000);
-  const std::vector<int8_t> y = ref_svdf_s8<T>(c, x, wf, wt, bias);
+  std::vector<T> state = reset_state_s8<T>(c);
+  std::vector<OpSample> samples;
+  for (int frame = 0; frame < frames; ++frame) {
+    std::vector<int8_t> x =
+        random_ints<int8_t>(static_cast<size_t>(d.batches * d.inputs), seed + 100 * static_cast<uint32_t>(frame), -128, 127);
+    x[0] = -128;
+    if (x.size() > 1) x[1] = 127;
+    const std::vector<int8_t> y = ref_svdf_s8<T>(c, x, wf, wt, bias, state);
+    samples.push_back({{bytes_of(x)}, {bytes_of(y)}});
+  }
   const ModelSpec spec = svdf_model(
       d, quantized("x", {d.batches, d.inputs}, fb::TensorType::INT8, c.x_scale, c.x_zp),
       quantized("wf", {F, d.inputs}, fb::TensorType::INT8, c.wf_scale, 0, bytes_of(wf)),
@@ -181,7 +205,11 @@ void expect_quantized(const QuantCase& c, uint32_t seed) {
       quantized("y", {d.batches, d.units}, fb::TensorType::INT8, c.y_scale, c.y_zp), true, c.act);
   const std::string name = "svdf_s8_" + std::to_string(seed);
   SCOPED_TRACE(name);
-  expect_op_outputs(name, spec, {{{bytes_of(x)}, {bytes_of(y)}}});
+  if (frames == 1) {
+    expect_op_outputs(name, spec, samples);
+  } else {
+    expect_op_sequence(name, spec, samples);
+  }
 }
 
 TEST(Svdf, Int8WithInt16StateAsTfliteMicro) {
@@ -209,6 +237,21 @@ TEST(Svdf, Int8WithInt8StateAsTfliteMicro) {
   for (const QuantCase& c : cases) expect_quantized<int8_t>(c, seed++);
 }
 
+// Three frames through one loaded program: each run's output follows from the state the
+// runs before left (memory 3 and 4: the first frame's column is still read on the third).
+TEST(Svdf, StateCarriesOverThreeRuns) {
+  using A = fb::ActivationFunctionType;
+  expect_float({2, 5, 4, 2, 3}, true, A::NONE, 60, 3);
+  expect_float({1, 4, 3, 1, 4}, false, A::RELU, 61, 3);
+  const fb::TensorType s16 = fb::TensorType::INT16, s8 = fb::TensorType::INT8;
+  expect_quantized<int16_t>({{2, 8, 4, 2, 3}, s16, 0.02f, -128, 0.01f, 0.001f, 0.0005f, 0, 0.5f, 7, A::NONE}, 62, 3);
+  expect_quantized<int8_t>({{2, 6, 3, 2, 4}, s8, 0.03f, -20, 0.01f, 0.02f, 0.1f, 12, 0.05f, -128, A::NONE}, 63, 3);
+  expect_quantized<int8_t>({{1, 6, 4, 1, 3}, s8, 0.02f, 3, 0.01f, 0.01f, 0.05f, -5, 0.1f, 4, A::NONE}, 64, 3);
+  // An int16 state with a nonzero zero point starts at 0 (TFLite Micro's ResetTensorData
+  // fills only int8 variables with their zero point), then carries over.
+  expect_quantized<int16_t>({{1, 8, 4, 2, 3}, s16, 0.02f, 3, 0.01f, 0.001f, 0.0005f, 300, 0.5f, -2, A::NONE}, 65, 3);
+}
+
 TEST(Svdf, RefusalsAreOneLine) {
   using A = fb::ActivationFunctionType;
   const Dims d{1, 4, 3, 2, 2};
@@ -229,6 +272,11 @@ TEST(Svdf, RefusalsAreOneLine) {
             "svdf_tanh.tflite: operator 0 (SVDF): fused activation TANH not supported");
   EXPECT_EQ(op_error("svdf_state", float_model(2, A::NONE, false)),
             "svdf_state.tflite: operator 0 (SVDF): activation state (input 4) 'state' is not a variable tensor");
+  ModelSpec input_state = float_model(2, A::NONE, true);
+  input_state.inputs = {0, 4};  // a variable tensor, but fed by the caller
+  EXPECT_EQ(op_error("svdf_input_state", input_state),
+            "svdf_input_state.tflite: operator 0 (SVDF): activation state (input 4) 'state' is a graph input, not a "
+            "variable tensor kept between runs");
 
   const std::vector<int8_t> q(24, 1);
   auto int8_model = [&](float bias_scale, bool with_bias, fb::TensorType wt_type, fb::TensorType state_type) {

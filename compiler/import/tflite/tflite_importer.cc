@@ -220,11 +220,11 @@ class TfliteImporter {
         {B::STRIDED_SLICE, [](TfliteImporter& i) { i.strided_slice(); }, {Op::kStridedSlice}},
         {B::SUB, [](TfliteImporter& i) { i.binary(Op::kSub); }, {Op::kSub}},
         {B::SUM, [](TfliteImporter& i) { i.reduce(Op::kSum); }, {Op::kSum}},
-        {B::SVDF, [](TfliteImporter& i) { i.svdf(); }, {Op::kSvdf}},
+        {B::SVDF, [](TfliteImporter& i) { i.svdf(); }, {Op::kSvdf, Op::kCopy}},
         {B::TANH, [](TfliteImporter& i) { i.unary(Op::kTanh); }, {Op::kTanh}},
         {B::TRANSPOSE, [](TfliteImporter& i) { i.transpose(); }, {Op::kTranspose}},
         {B::TRANSPOSE_CONV, [](TfliteImporter& i) { i.transpose_conv(); }, {Op::kTransposeConv}},
-        {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm}},
+        {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm, Op::kCopy}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
         {B::VAR_HANDLE, [](TfliteImporter& i) { i.var_handle(); }, {}},
         {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kCopy, Op::kSelect, Op::kLogical}},
@@ -434,14 +434,17 @@ class TfliteImporter {
     const int64_t bytes = elements * dtype_size(result.dtype);
 
     if (t->is_variable() && !is_graph_input_[index]) {
-      // Mote programs keep no state between runs: a variable (LSTM state) is a constant
-      // holding its initial value as TFLite Micro resets it before the first run (bytes
-      // of zero; the zero point for int8), whatever its buffer holds.
-      result.is_constant = true;
-      const uint8_t fill = result.dtype == DType::kInt8 && !result.quant.empty()
-                               ? static_cast<uint8_t>(static_cast<int8_t>(result.quant.zero_points[0]))
-                               : 0;
-      result.data.assign(static_cast<size_t>(bytes), fill);
+      // A variable tensor (SVDF or LSTM state) is state kept between runs, as TFLite Micro
+      // keeps it across Invoke() calls: its reader gets an output for the new value and a
+      // copy writes that back (carried_state()). Its init op (passes::fill_state) fills a
+      // persistent tensor with its zero point's low byte (zeros without quantization);
+      // TFLite Micro's ResetVariableTensors fills the int8 zero point, else zeros. So a non-int8 state's
+      // zero point here becomes 0, its fill; the new-value output keeps the real one,
+      // which the lowering reads.
+      result.is_persistent = true;
+      variable_quant_[graph_.tensors.size()] = result.quant;
+      if (result.dtype != DType::kInt8)
+        for (int32_t& zero_point : result.quant.zero_points) zero_point = 0;
     } else if (has_data && !is_graph_input_[index]) {
       if (static_cast<int64_t>(data.size()) != bytes)
         fail(label + " of shape " + ints_string(result.shape) + " (" + dtype_name(result.dtype) +
@@ -560,8 +563,8 @@ class TfliteImporter {
   // Input k: its ir id, or kNoTensor when absent, -1 (an omitted optional input) or an
   // empty tensor of a value type (converters write a bias or LSTM weight left out as a
   // tensor of shape [0]; TensorFlow Lite Micro reads it as absent). A tensor that is
-  // neither constant, graph input nor written by an earlier operator is refused: TFLite
-  // stores operators in execution order.
+  // neither constant, graph input, variable (state) nor written by an earlier operator is
+  // refused: TFLite stores operators in execution order.
   int input(int k) {
     if (k >= input_count()) return ir::kNoTensor;
     const int32_t index = op_->inputs()->Get(k);
@@ -570,7 +573,7 @@ class TfliteImporter {
     if (is_empty_value(subgraph_->tensors()->Get(static_cast<uint32_t>(index)))) return ir::kNoTensor;
     const int id = tensor(index);
     const ir::Tensor& t = graph_.tensors[id];
-    if (!t.is_constant && !is_graph_input_[index] && writer_[index] < 0)
+    if (!t.is_constant && !t.is_persistent && !is_graph_input_[index] && writer_[index] < 0)
       fail_op("input " + std::to_string(k) + " '" + t.name + "' is read before any operator writes it");
     return id;
   }
@@ -2068,7 +2071,9 @@ class TfliteImporter {
   }
 
   // UNIDIRECTIONAL_SEQUENCE_LSTM: all 24 TFLite inputs in TFLite's order (kNoTensor for
-  // an omitted one; files with 20 inputs predate the layer-norm weights), the options,
+  // an omitted one; files with 20 inputs predate the layer-norm weights; 18 and 19, the
+  // hidden and cell state, are variables: persistent), outputs y and the hidden and cell
+  // state after the sequence, copied back into 18 and 19 (carried_state()), the options,
   // and the operator's intermediate tensors' quantization as attributes (informational:
   // TFLite Micro's integer kernels, which Mote's int8 and 16x8 LSTM kernels reproduce, fix the
   // gate scales at 2^-12 / 2^-15 and never read them).
@@ -2106,7 +2111,9 @@ class TfliteImporter {
     node.name = T(y).name;
     node.op = ir::Op::kLstm;
     node.inputs = inputs;
-    node.outputs = {y};
+    const int h_next = carried_state(inputs[18], "hidden state (input 18)");
+    const int c_next = carried_state(inputs[19], "cell state (input 19)");
+    node.outputs = {y, h_next, c_next};
     node.attrs["activation"] = lower_case(enum_string(act, fb::EnumNameActivationFunctionType(act)));
     node.attrs["cell_clip"] = static_cast<double>(o ? o->cell_clip() : 0.0f);
     node.attrs["proj_clip"] = static_cast<double>(o ? o->proj_clip() : 0.0f);
@@ -2115,11 +2122,36 @@ class TfliteImporter {
     node.attrs["intermediate_scales"] = scales;
     node.attrs["intermediate_zero_points"] = zero_points;
     graph_.nodes.push_back(std::move(node));
+    write_back(h_next, inputs[18]);
+    write_back(c_next, inputs[19]);
+  }
+
+  // A stateful op's variable input `state` (persistent, see tensor()): the tensor for its
+  // value after this run, the op's extra output, like `state` in dtype, shape and
+  // quantization. write_back() copies it into the state once the op has run.
+  int carried_state(int state, const std::string& role) {
+    if (!T(state).is_persistent) {
+      const bool input = std::find(graph_.inputs.begin(), graph_.inputs.end(), state) != graph_.inputs.end();
+      fail_op(role + " '" + T(state).name + "' is " + (input ? "a graph input, " : "") +
+              "not a variable tensor kept between runs");
+    }
+    ir::Tensor t;
+    t.name = T(state).name + " (next)";
+    t.dtype = T(state).dtype;
+    t.shape = T(state).shape;
+    t.quant = variable_quant_.at(state);
+    return graph_.add_tensor(std::move(t));
+  }
+
+  void write_back(int next, int state) {
+    ir::Node& node = emit(ir::Op::kCopy, {next}, {state});
+    node.name = T(state).name + " = " + T(next).name;
   }
 
   // SVDF: input, weights_feature, weights_time (constants), bias (optional), the
-  // activation state (a variable: a constant holding TFLite Micro's initial value, see
-  // tensor()); rank and the fused activation as attributes. asymmetric_quantize_inputs
+  // activation state (a variable tensor: persistent state, see tensor()); outputs y and
+  // the state after this run, which a copy writes back into the variable; rank and the
+  // fused activation as attributes. asymmetric_quantize_inputs
   // only concerns TFLite's hybrid kernel, which TFLite Micro does not have.
   void svdf() {
     expect_inputs(5, 5);
@@ -2133,6 +2165,7 @@ class TfliteImporter {
     const int32_t index = op_->inputs()->Get(4);
     if (!subgraph_->tensors()->Get(static_cast<uint32_t>(index))->is_variable())
       fail_op("activation state (input 4) '" + T(state).name + "' is not a variable tensor");
+    const int next = carried_state(state, "activation state (input 4)");
     expect_rank(x, "input", 2);
     expect_rank(wf, "weights_feature", 2);
     const int64_t filters = T(wf).shape[0];
@@ -2140,10 +2173,11 @@ class TfliteImporter {
       fail_op("rank " + std::to_string(o->rank()) + " does not divide the " + std::to_string(filters) +
               " filters of weights_feature " + ints_string(T(wf).shape));
     expect_shape(y, "output", ir::Shape{T(x).shape[0], filters / o->rank()});
-    ir::Node& node = emit(ir::Op::kSvdf, {x, wf, wt, b, state}, {y});
+    ir::Node& node = emit(ir::Op::kSvdf, {x, wf, wt, b, state}, {y, next});
     node.attrs["rank"] = int64_t{o->rank()};
     // TFLite Micro's integer SVDF applies no fused activation: only the float one has it.
     if (T(x).dtype == DType::kFloat32) set_activation(node, o->fused_activation_function());
+    write_back(next, state);
   }
 
   // ---- operators whose value is known here, or a broadcast ---------------------------
@@ -2981,6 +3015,7 @@ class TfliteImporter {
   std::vector<int> handle_of_;        // TFLite tensor index -> variables_ index of its VAR_HANDLE (-1)
   std::vector<Variable> variables_;
   std::vector<std::pair<size_t, size_t>> init_ranges_;  // graph_.nodes of each CALL_ONCE's subgraph
+  std::map<int, ir::QuantParams> variable_quant_;  // a variable tensor's id -> its quantization in the file
   std::string first_state_op_;        // the first READ/ASSIGN_VARIABLE of subgraph 0 ("" before one)
   std::vector<int> active_subgraphs_ = {0};  // the subgraphs being converted, outermost first
   int branch_depth_ = 0;              // IF branches being converted around the current operator

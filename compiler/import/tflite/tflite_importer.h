@@ -42,6 +42,11 @@
 // it. CALL_ONCE imports its init subgraph (no inputs or outputs, no CALL_ONCE inside,
 // and no variable touched before the CALL_ONCE) as the graph's init nodes, run first and
 // on the first run only; errors there read "subgraph N operator K (NAME): ...".
+// Variable tensors (SVDF input 4, LSTM inputs 18 and 19) are persistent tensors too: the
+// op reads them, gets an extra output per state for its new value, and a copy after the
+// op writes it back; their initial bytes are TFLite Micro's ResetVariableTensors fill
+// (the int8 zero point, else zeros: a non-int8 state gets zero point 0, the new-value
+// output the file's quantization).
 // Fused activations NONE, RELU, RELU6, RELU_N1_TO_1 become act_min/act_max (real-valued
 // bounds); TANH and SIGN_BIT are refused. SAME/VALID padding becomes explicit pads
 // computed as TFLite's ComputePaddingHeightWidth does.

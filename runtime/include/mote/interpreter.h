@@ -14,11 +14,11 @@
 //     intermediate tensor, the inputs, the outputs and kernel scratch. Must outlive the
 //     interpreter. The planner reuses an input's bytes once the input is consumed, so
 //     set every input before each run(); outputs stay valid until the next run().
-//   - state: a stateful program (TFLite resource variables; the memory report's
-//     arena_state_bytes > 0) keeps its persistent tensors in the arena between run()s,
-//     so the arena belongs to this interpreter from load() until it is dropped: do not
-//     lend it to anything else between runs (the other bytes are free between runs, the
-//     state bytes are not).
+//   - state: a stateful program (TFLite resource variables, SVDF and LSTM state; the
+//     memory report's arena_state_bytes > 0) keeps its persistent tensors in the arena
+//     between run()s, so the arena belongs to this interpreter from load() until it is
+//     dropped: do not lend it to anything else between runs (the other bytes are free
+//     between runs, the state bytes are not).
 //     load() and reset_state() make the next run() execute the program's init ops
 //     first: they set the state to its initial value (TFLite Micro's reset value) and
 //     run TFLite's CALL_ONCE subgraph.

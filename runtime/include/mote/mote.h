@@ -16,8 +16,8 @@
  *     arena bytes (the compiler states them; mote_program_arena_bytes() reads them from
  *     the program), must outlive the context. Inputs share arena bytes with later
  *     tensors: set every input before each mote_run(); outputs stay valid until the next.
- *   - state: a stateful program (TFLite resource variables; the memory report's
- *     arena_state_bytes > 0) keeps that many bytes of the arena between mote_run()
+ *   - state: a stateful program (TFLite resource variables, SVDF and LSTM state; the
+ *     memory report's arena_state_bytes > 0) keeps that many bytes of the arena between mote_run()
  *     calls, so the arena belongs to the context from mote_load() on: do not reuse it
  *     for anything else between runs. After mote_load() and mote_reset_state() the next
  *     mote_run() first runs the program's init ops, which set the state to its initial

@@ -20,12 +20,14 @@
 // read or write outside the program and arena spans.
 //
 // State (minor version 1, additive: a 1.0 program loads unchanged and must hold zero in
-// both fields below). A program may keep state between runs (TFLite resource variables):
+// both fields below). A program may keep state between runs (TFLite resource variables,
+// SVDF and LSTM variable tensors):
 //   - TensorDesc::flags bit 0, kTensorPersistent: an arena tensor whose bytes persist
 //     from one run() to the next. The planner gives it the whole schedule as lifetime
 //     and never overlaps it with another buffer; no in-place link or alias touches it.
 //     load() and reset_state() fill it with the low byte of its zero point when it has a
-//     quantization record (TFLite Micro's memset of a resource variable), else zeros.
+//     quantization record (TFLite Micro's memset of a resource variable; the compiler
+//     gives a non-int8 variable tensor zero point 0, TFLite Micro's reset), else zeros.
 //   - ProgramHeader::init_op_count: ops [0, init_op_count) run only on the first run()
 //     after load() or reset_state() (TFLite's CALL_ONCE init subgraph, inlined there);
 //     every later run() starts at op init_op_count. init_op_count <= op_count.
