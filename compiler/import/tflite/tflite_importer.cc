@@ -1809,7 +1809,8 @@ class TfliteImporter {
     emit(ir::Op::kGatherNd, {x, indices}, {y});
   }
 
-  // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
+  // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O];
+  // float32, int8 or 16x8 (a float input with an int8 filter, "hybrid", is refused).
   // Mote: input, filter, bias; the output shape is the (static) output tensor's. A
   // constant output_shape is checked against it; a graph-input output_shape (the
   // SeaNet test models feed one) stays a graph input that no op reads.
@@ -1824,6 +1825,10 @@ class TfliteImporter {
     expect_rank_nonempty(x, "input", 4);
     expect_rank(w, "filter", 4);
     expect_rank(y, "output", 4);
+    // TensorFlow Lite Micro runs float32 x float32, int8 x int8 and int16 x int8 (16x8).
+    if (T(w).dtype != T(x).dtype && !(T(x).dtype == DType::kInt16 && T(w).dtype == DType::kInt8))
+      fail_op("input '" + T(x).name + "' and filter '" + T(w).name + "' have types " + dtype_name(T(x).dtype) +
+              " and " + dtype_name(T(w).dtype) + " (hybrid transpose_conv: TensorFlow Lite Micro does not run it)");
     check_padding(o->padding());
     check_positive("stride_h", o->stride_h());
     check_positive("stride_w", o->stride_w());
