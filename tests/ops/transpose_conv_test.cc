@@ -146,6 +146,40 @@ TEST(TransposeConv, Float32AsTfliteReference) {
   }
 }
 
+// A float TRANSPOSE_CONV read only by a RELU6: the compiler folds the clamp into the
+// op's fused activation (passes/fuse_activations); the result is the clamp's.
+TEST(TransposeConv, Float32FollowedByRelu6) {
+  const Case c = {"s2_k3_same_relu6_op", {1, 3, 3, 2}, 3, 3, 3, 2, 2, fb::Padding::SAME, true, Act::RELU};
+  std::mt19937 rng(71);
+  std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
+  std::vector<float> x(count_of(c.in)), w(count_of(filter_shape(c))), bias(static_cast<size_t>(c.out_c));
+  for (float& v : x) v = dist(rng);
+  for (float& v : w) v = dist(rng);
+  for (float& v : bias) v = dist(rng);
+  const std::vector<double> acc =
+      scatter<double>(c, [&](size_t i, size_t f) { return static_cast<double>(x[i]) * static_cast<double>(w[f]); });
+  std::vector<float> y(acc.size());
+  int clamped_high = 0;
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const double v = acc[i] + bias[i % static_cast<size_t>(c.out_c)];
+    clamped_high += v > 6.0;
+    y[i] = static_cast<float>(std::min(std::max(v, 0.0), 6.0));  // RELU, then RELU6
+  }
+  ASSERT_GT(clamped_high, 0);
+  ModelSpec spec = model(c, TensorSpec("filter", filter_shape(c), fb::TensorType::FLOAT32, bytes_of(w)),
+                         TensorSpec("x", c.in),
+                         TensorSpec("bias", {c.out_c}, fb::TensorType::FLOAT32, bytes_of(bias)),
+                         TensorSpec("t", out_shape(c)));
+  spec.tensors.push_back(TensorSpec("y", out_shape(c)));
+  OpSpec relu6;
+  relu6.code = op_code(fb::BuiltinOperator::RELU6);
+  relu6.inputs = {3};
+  relu6.outputs = {5};
+  spec.ops.push_back(relu6);
+  spec.outputs = {5};
+  expect_op_outputs("transpose_conv_f32_then_relu6", spec, {{{bytes_of(x)}, {bytes_of(y)}}}, {1e-5, 1e-5});
+}
+
 // CalculateActivationRangeQuantized: the fused activation's bounds quantized with the
 // output's scale and zero point (round half away from zero, in float), within [lo, hi].
 void quantized_act_range(Act act, float scale, int32_t zero_point, int32_t lo, int32_t hi, int32_t* act_min,
