@@ -1,5 +1,5 @@
 // TRANSPOSE_CONV: float32, int8 (per-channel int8 filter, int32 bias) and 16x8 (int16
-// activations, int8 filter, int64 bias), the dtypes TensorFlow Lite Micro runs, over
+// activations, int8 filter, int64 or int16 bias), the dtypes TensorFlow Lite Micro runs, over
 // strides, SAME/VALID padding, kernel sizes, channel counts, output sizes the padding rule
 // does not give (trailing rows no input reaches), with and without bias, per-tensor and
 // per-channel filter scales and every fused activation (TFLite Micro applies it for every
@@ -196,7 +196,7 @@ void quantized_act_range(Act act, float scale, int32_t zero_point, int32_t lo, i
 }
 
 // A quantized case: T the activations (int8 or int16), an int8 filter, BiasT the bias
-// (int32 or int64); the oracle accumulates in int64 (exact) and checks int8 sums fit int32.
+// (int32 for int8; int64 or int16 for 16x8); the oracle accumulates in int64 (exact) and checks int8 sums fit int32.
 template <typename T, typename BiasT>
 void expect_quantized(const Case& c, uint32_t seed) {
   constexpr bool kInt8 = sizeof(T) == 1;
@@ -255,7 +255,10 @@ void expect_quantized(const Case& c, uint32_t seed) {
   filter.zero_points.assign(filter_scales.size(), 0);
   std::optional<TensorSpec> b;
   if (c.bias) {
-    b = TensorSpec("bias", {c.out_c}, kInt8 ? fb::TensorType::INT32 : fb::TensorType::INT64, bytes_of(bias));
+    const fb::TensorType bias_type = sizeof(BiasT) == 2   ? fb::TensorType::INT16
+                                     : sizeof(BiasT) == 4 ? fb::TensorType::INT32
+                                                          : fb::TensorType::INT64;
+    b = TensorSpec("bias", {c.out_c}, bias_type, bytes_of(bias));
     for (size_t oc = 0; oc < static_cast<size_t>(c.out_c); ++oc) b->scales.push_back(in_scale * channel_scale(oc));
     b->zero_points.assign(b->scales.size(), 0);
   }
@@ -277,6 +280,9 @@ void expect_every_case(uint32_t seed) {
 TEST(TransposeConv, Int8AsTfliteMicro) { expect_every_case<int8_t, int32_t>(100); }
 
 TEST(TransposeConv, Int16x8AsTfliteMicro) { expect_every_case<int16_t, int64_t>(200); }
+
+// TensorFlow Lite Micro widens a 16x8 model's int16 bias to int64 (the compiler does it once).
+TEST(TransposeConv, Int16x8WithInt16BiasAsTfliteMicro) { expect_every_case<int16_t, int16_t>(300); }
 
 TEST(TransposeConv, RefusesWhatTfliteMicroRefuses) {
   const Case c = kCases[0];
@@ -308,6 +314,12 @@ TEST(TransposeConv, RefusesWhatTfliteMicroRefuses) {
                      model(c, filter16, quantized("x", c.in, fb::TensorType::INT16, 0.05f, 0), std::nullopt,
                            quantized("y", out_shape(c), fb::TensorType::INT16, 0.1f, 0))),
             "node 'y' (transpose_conv): filter 'filter' has dtype int16, expected int8");
+  // A 16x8 model's int16 bias is widened once at compile time: it must be a constant.
+  EXPECT_EQ(op_error("tconv_s16_bias16_input",
+                     model(c, filter, quantized("x", c.in, fb::TensorType::INT16, 0.05f, 0),
+                           quantized("bias", {c.out_c}, fb::TensorType::INT16, 0.0005f, 0),
+                           quantized("y", out_shape(c), fb::TensorType::INT16, 0.1f, 0))),
+            "tconv_s16_bias16_input.tflite: operator 0 (TRANSPOSE_CONV): int16 bias 'bias' must be a constant");
   // An int8 input with a float32 output.
   EXPECT_EQ(op_error("tconv_s8_to_f32", model(c, filter, quantized("x", c.in, fb::TensorType::INT8, 0.05f, 0),
                                               std::nullopt, TensorSpec("y", out_shape(c)))),
