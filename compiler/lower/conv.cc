@@ -1,5 +1,5 @@
 // Lowering of the convolutions: conv2d and depthwise_conv2d on float32, int8 and int16
-// activations (int16 with int8 weights: TFLite "16x8"), transpose_conv on int16.
+// activations (int16 with int8 weights: TFLite "16x8"), transpose_conv on float32, int8 and int16.
 //
 // conv2d and depthwise_conv2d each run one check on every dtype (tensors, attributes and
 // the output size by the window rule, window_output_size in kernels/window_geometry.h);
@@ -188,11 +188,11 @@ LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
   return lowered(KernelId::kDepthwiseConv2dS16, conv_s16_params(l, c, q, {DType::kInt64}, 64, p), c.macs);
 }
 
-// transpose_conv (int16 activations, int8 filter [O,KH,KW,C]): input pixel (y, x)
-// scatters into output (y * stride_h - top + ky, x * stride_w - left + kx), so
-// OH = (H - 1) * stride_h + KH - top - bottom (mote_ops.md), likewise OW.
+// transpose_conv (float32; int8 or int16 activations with an int8 filter [O,KH,KW,C]):
+// input pixel (y, x) scatters into output (y * stride_h - top + ky, x * stride_w - left + kx),
+// so OH = (H - 1) * stride_h + KH - top - bottom (mote_ops.md), likewise OW. The kernels
+// gather and need no scratch (kernels/transpose_conv/transpose_conv.h).
 LoweredOp lower_transpose_conv(const NodeLowering& l) {
-  if (!l.quantized()) fail_no_float_kernel(l);
   l.expect_io(2, 3, 1);
   const ir::Tensor& in = l.input(0);
   const ir::Tensor& filter = l.input(1);
@@ -201,7 +201,6 @@ LoweredOp lower_transpose_conv(const NodeLowering& l) {
   l.expect_rank(filter, "filter", 4);
   l.expect_rank(out, "output", 4);
   const DType dtype = expect_weighted_dtypes(l, "filter");
-  if (dtype != DType::kInt16) l.fail("int8 transpose_conv has no kernel yet (only int16, TFLite 16x8)");
   const auto strides = l.ints("strides", 2, {1, 1}, 1);
   const std::vector<int64_t> pads = l.node().get_ints("pads", {0, 0, 0, 0});
   if (pads.size() != 4) l.fail("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected 4");
@@ -216,22 +215,43 @@ LoweredOp lower_transpose_conv(const NodeLowering& l) {
   const int64_t oh = (in.shape[1] - 1) * strides[0] + kh - pads[0] - pads[2];
   const int64_t ow = (in.shape[2] - 1) * strides[1] + kw - pads[1] - pads[3];
   l.expect_shape(out, "output", {in.shape[0], oh, ow, o});
-  expect_bias(l, 2, o, {DType::kInt64});
+  const uint64_t macs = static_cast<uint64_t>(in.elements()) * static_cast<uint64_t>(o * kh * kw);
+  const auto window = [&](auto* p) {
+    p->stride_h = static_cast<int32_t>(strides[0]);
+    p->stride_w = static_cast<int32_t>(strides[1]);
+    p->pad_top = static_cast<int32_t>(pads[0]);
+    p->pad_left = static_cast<int32_t>(pads[1]);
+  };
 
+  if (!l.quantized()) {
+    expect_float32(l);
+    expect_bias(l, 2, o, {DType::kFloat32});
+    TransposeConvF32Params p{};
+    window(&p);
+    l.act(&p.act_min, &p.act_max);
+    return lowered(KernelId::kTransposeConvF32, params_bytes(p), macs);
+  }
   const TensorQuant in_q = per_tensor(l, in, "input");
   const TensorQuant out_q = per_tensor(l, out, "output");
+  const std::vector<float> filter_scales = channel_scales(l, filter, 0, o);
+  std::vector<int32_t> multipliers, shifts;
+  if (dtype == DType::kInt8) {
+    expect_bias(l, 2, o, {DType::kInt32});
+    TransposeConvS8Params p{};
+    window(&p);
+    p.input_zero_point = in_q.zero_point;
+    p.output_zero_point = out_q.zero_point;
+    act_range(l, out_q, dtype, &p.act_min, &p.act_max);
+    channel_multipliers(l, in_q.scale, filter_scales, out_q.scale, kMaxShift, &multipliers, &shifts);
+    return lowered(KernelId::kTransposeConvS8, params_with_arrays(p, {&multipliers, &shifts}), macs);
+  }
+  expect_bias(l, 2, o, {DType::kInt64});
   expect_symmetric(l, in_q, out_q);
   TransposeConvS16Params p{};
-  p.stride_h = strides[0];
-  p.stride_w = strides[1];
-  p.pad_top = static_cast<int32_t>(pads[0]);
-  p.pad_left = static_cast<int32_t>(pads[1]);
+  window(&p);
   act_range(l, out_q, dtype, &p.act_min, &p.act_max);
-  std::vector<int32_t> multipliers, shifts;
-  channel_multipliers(l, in_q.scale, channel_scales(l, filter, 0, o), out_q.scale, kMaxShift64,
-                      &multipliers, &shifts);
-  return lowered(KernelId::kTransposeConvS16, params_with_arrays(p, {&multipliers, &shifts}),
-                 static_cast<uint64_t>(in.elements()) * static_cast<uint64_t>(o * kh * kw));
+  channel_multipliers(l, in_q.scale, filter_scales, out_q.scale, kMaxShift64, &multipliers, &shifts);
+  return lowered(KernelId::kTransposeConvS16, params_with_arrays(p, {&multipliers, &shifts}), macs);
 }
 
 }  // namespace mote::lower

@@ -1,21 +1,41 @@
-// Transposed 2-D convolution, int16 activations and int8 weights (TFLite 16x8
-// TRANSPOSE_CONV, the int16 reference_integer_ops::TransposeConv with int64 bias).
-//   inputs:  0 input  int16 [N, H, W, C]          (zero point 0)
-//            1 filter int8  [O, KH, KW, C]        (OHWI, per-channel scales on O)
-//            2 bias   int64 [O]                   (optional; the compiler widens an
-//                                                  int16 bias, as TFLite does at run time)
-//   output:  0        int16 [N, OH, OW, O]        (zero point 0; OH, OW as the model says)
+// Transposed 2-D convolution (TFLite TRANSPOSE_CONV): float32, int8 and 16x8, each
+// bit-exact with TFLite's reference (reference_ops::TransposeConv for float32,
+// reference_integer_ops::TransposeConv for int8 and int16).
+//   inputs:  0 input  [N, H, W, C]
+//            1 filter [O, KH, KW, C]        (OHWI; quantized: int8, per-channel scales on O)
+//            2 bias   [O]                   (optional)
+//   output:  0        [N, OH, OW, O]        (OH, OW as the model says)
 // (TFLite's output-shape input is resolved on the host; it is not a kernel input.)
+//   dtype    input / output        filter   bias     accumulator
+//   f32      float32               float32  float32  float
+//   s8       int8 (zero points)    int8     int32    int32 (wrapping)
+//   s16      int16 (zero point 0)  int8     int64    int64 (the compiler widens an
+//                                                     int16 bias, as TFLite does at run time)
 // Input pixel (iy, ix) scatters to output rows iy * stride_h - pad_top + ky (same for
 // columns); taps outside the output are dropped. Each output element is
-//   acc = sum over all (iy, ix, ky, kx, c) landing on it of input * filter   (int64)
-//         + bias[o]
-//   out = clamp(multiply_by_quantized_multiplier64(acc, multiplier[o], shift[o]),
-//               act_min, act_max)
+//   acc = sum over all (iy, ix, ky, kx, c) landing on it of
+//           f32: input * filter     s8: (input - input_zero_point) * filter
+//           s16: input * filter
+//   f32: out = clamp(acc + bias[o], act_min, act_max)
+//   s8:  out = clamp(multiply_by_quantized_multiplier(acc + bias[o], multiplier[o], shift[o])
+//                    + output_zero_point, act_min, act_max)
+//   s16: out = clamp(multiply_by_quantized_multiplier64(acc + bias[o], multiplier[o], shift[o]),
+//                    act_min, act_max)
+// TFLite sums in input order (iy, then ix, then c ascending) into an output-sized scratch
+// buffer (int32 for int8, int64 for 16x8, the output itself for float). These kernels
+// gather instead (transpose_conv_gather.h): per output element, the same terms in the same
+// order. The float sum is therefore the same rounding sequence, the integer sums are exact
+// (int64) or wrap modulo 2^32 whatever the order (int32), so results are bit for bit
+// TFLite's. Scratch rule: none (0 bytes) for every dtype; TFLite Micro's arena holds
+// N*OH*OW*O * 4 (int8) or * 8 (16x8) scratch bytes more.
 // pad_top / pad_left are TFLite's padding values (ComputePaddingHeightWidth with the
-// OUTPUT size as its input size, dilation 1). Params: TransposeConvS16Params, then int32
-// multiplier[O], then int32 shift[O] (conv_channel_multiplier; activation range with
-// -32768, 32767). check(): shifts in [-31, 14].
+// OUTPUT size as its input size, dilation 1; SAME or VALID). The fused activation is
+// applied for every dtype, as TFLite Micro does (act_min/act_max; the quantized range is
+// CalculateActivationRangeQuantized's).
+// Params: TransposeConvF32Params; TransposeConvS8Params then int32 multiplier[O], int32
+// shift[O]; TransposeConvS16Params then multiplier[O], shift[O] (conv_channel_multiplier).
+// check(): strides >= 1, pads >= 0, shapes as above, zero points and the activation range
+// in the type's range, shifts in [-31, 30] (s8) or [-31, 14] (s16).
 #pragma once
 
 #include <stdint.h>
@@ -23,6 +43,20 @@
 #include "mote/kernel.h"
 
 namespace mote {
+
+// Every params struct starts with the window: stride_h, stride_w, pad_top, pad_left.
+struct TransposeConvF32Params {
+  int32_t stride_h, stride_w;
+  int32_t pad_top, pad_left;
+  float act_min, act_max;
+};
+
+struct TransposeConvS8Params {
+  int32_t stride_h, stride_w;
+  int32_t pad_top, pad_left;
+  int32_t input_zero_point, output_zero_point;
+  int32_t act_min, act_max;
+};
 
 struct TransposeConvS16Params {
   int32_t stride_h, stride_w;
@@ -36,13 +70,24 @@ struct TransposeConvShape {
   int32_t kernel_h, kernel_w;
 };
 
+void transpose_conv_f32(const TransposeConvF32Params& params, const TransposeConvShape& shape,
+                        const float* input, const float* filter, const float* bias, float* output);
+void transpose_conv_s8(const TransposeConvS8Params& params, const int32_t* multipliers,
+                       const int32_t* shifts, const TransposeConvShape& shape, const int8_t* input,
+                       const int8_t* filter, const int32_t* bias, int8_t* output);
 void transpose_conv_s16(const TransposeConvS16Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const TransposeConvShape& shape,
                         const int16_t* input, const int8_t* filter, const int64_t* bias,
                         int16_t* output);
 
+Status transpose_conv_f32_check(const OpContext& ctx);
+Status transpose_conv_s8_check(const OpContext& ctx);
 Status transpose_conv_s16_check(const OpContext& ctx);
+void transpose_conv_f32_run(const OpContext& ctx);
+void transpose_conv_s8_run(const OpContext& ctx);
 void transpose_conv_s16_run(const OpContext& ctx);
+extern const KernelEntry kTransposeConvF32Entry;
+extern const KernelEntry kTransposeConvS8Entry;
 extern const KernelEntry kTransposeConvS16Entry;
 
 // Multiply-accumulates of one op (the registry's macs column; host tools): each input

@@ -220,6 +220,15 @@ std::vector<Subject> subjects() {
                      TransposeConvS16Params{2, 2, 1, 1, -32768, 32767},
                      testing::random_multipliers(3, 4, -20, 2)));
                }});
+  s.push_back({"transpose_conv_s8", &kTransposeConvS8Entry, [](TestOp* op) {
+                 fill<int8_t>(op, op->add_input(DType::kInt8, {1, 2, 3, 2}), 12, 1);
+                 fill<int8_t>(op, op->add_input(DType::kInt8, {3, 3, 3, 2}), 54, 2);
+                 fill<int32_t>(op, op->add_input(DType::kInt32, {3}), 3, 3);
+                 op->add_output(DType::kInt8, {1, 4, 6, 3});
+                 op->set_raw_params(testing::params_bytes(
+                     TransposeConvS8Params{2, 2, 1, 1, -5, 7, -128, 127},
+                     testing::random_multipliers(3, 4, -20, 2)));
+               }});
   s.push_back({"strided_slice", &kStridedSliceEntry, [](TestOp* op) {
                  fill<int16_t>(op, op->add_input(DType::kInt16, {3, 4, 5}), 60, 1);
                  op->add_output(DType::kInt16, {2, 2, 3});

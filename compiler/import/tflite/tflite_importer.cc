@@ -1837,7 +1837,8 @@ class TfliteImporter {
     emit(ir::Op::kGatherNd, {x, indices}, {y});
   }
 
-  // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O].
+  // TFLite inputs: output_shape, filter [O,KH,KW,C] (OHWI), input [N,H,W,C], bias [O];
+  // float32, int8 or 16x8 (a float input with an int8 filter, "hybrid", is refused).
   // Mote: input, filter, bias; the output shape is the (static) output tensor's. A
   // constant output_shape is checked against it; a graph-input output_shape (the
   // SeaNet test models feed one) stays a graph input that no op reads.
@@ -1852,6 +1853,10 @@ class TfliteImporter {
     expect_rank_nonempty(x, "input", 4);
     expect_rank(w, "filter", 4);
     expect_rank(y, "output", 4);
+    // TensorFlow Lite Micro runs float32 x float32, int8 x int8 and int16 x int8 (16x8).
+    if (T(w).dtype != T(x).dtype && !(T(x).dtype == DType::kInt16 && T(w).dtype == DType::kInt8))
+      fail_op("input '" + T(x).name + "' and filter '" + T(w).name + "' have types " + dtype_name(T(x).dtype) +
+              " and " + dtype_name(T(w).dtype) + " (hybrid transpose_conv: TensorFlow Lite Micro does not run it)");
     check_padding(o->padding());
     check_positive("stride_h", o->stride_h());
     check_positive("stride_w", o->stride_w());
@@ -1882,10 +1887,28 @@ class TfliteImporter {
       pads[a] = wd.pad_before;
       pads[a + 2] = (in_size - 1) * strides[a] + k - wd.pad_before - out_size;
     }
-    ir::Node& n = emit(ir::Op::kTransposeConv, {x, w, b}, {y});
+    ir::Node& n = emit(ir::Op::kTransposeConv, {x, w, widened_16x8_bias(x, b)}, {y});
     n.attrs["strides"] = std::vector<int64_t>{strides[0], strides[1]};
     n.attrs["pads"] = std::vector<int64_t>{pads[0], pads[1], pads[2], pads[3]};
     set_activation(n, o->fused_activation_function());
+  }
+
+  // A 16x8 TRANSPOSE_CONV's int16 bias, which TensorFlow Lite Micro widens to int64 at run
+  // time, as a constant int64 copy (the kernel's bias type); any other bias as it is.
+  int widened_16x8_bias(int x, int b) {
+    if (b == ir::kNoTensor || T(x).dtype != DType::kInt16 || T(b).dtype != DType::kInt16) return b;
+    if (!T(b).is_constant) fail_op("int16 bias '" + T(b).name + "' must be a constant");
+    ir::Tensor wide = T(b);
+    wide.name += "/int64";
+    wide.dtype = DType::kInt64;
+    wide.data.resize(static_cast<size_t>(wide.elements()) * sizeof(int64_t));
+    for (int64_t i = 0; i < wide.elements(); ++i) {
+      int16_t v;
+      std::memcpy(&v, T(b).data.data() + 2 * i, 2);
+      const int64_t v64 = v;
+      std::memcpy(wide.data.data() + 8 * i, &v64, 8);
+    }
+    return graph_.add_tensor(std::move(wide));
   }
 
   void leaky_relu() {
