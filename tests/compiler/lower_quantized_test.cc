@@ -472,9 +472,23 @@ struct LstmGraph : QuantGraph {
     inputs[19] = add("c", {1, 5}, DType::kInt16, {1.0f / 2048}, {0}, true);
     y = add("y", {1, 3, 5}, DType::kInt8, {0.0078f}, {3});
   }
+  // Inputs 18 and 19 become state (persistent, as the importer makes TFLite's variable
+  // tensors); outputs 1 and 2, the new hidden and cell state, are made like them as they
+  // are when lstm() is called (a test's change to a state reaches both).
   ir::Node& lstm(std::map<std::string, ir::AttrValue> attrs = {{"activation", std::string("tanh")},
                                                               {"cell_clip", 1.5}}) {
-    return node(ir::Op::kLstm, inputs, y, std::move(attrs));
+    ir::Node& n = node(ir::Op::kLstm, inputs, y, std::move(attrs));
+    for (int state : {18, 19}) {
+      ir::Tensor& held = graph.tensors[static_cast<size_t>(inputs[state])];
+      held.is_constant = false;
+      held.is_persistent = true;
+      held.data.clear();
+      ir::Tensor next = held;
+      next.name += "/new";
+      next.is_persistent = false;
+      n.outputs.push_back(graph.add_tensor(std::move(next)));
+    }
+    return graph.nodes.back();
   }
 };
 
@@ -514,7 +528,7 @@ TEST(LowerQuantized, LstmParamsAsTfliteMicroDerivesThem) {
   EXPECT_EQ(p.cell_clip_enabled, 1u);
   EXPECT_EQ(p.cell_clip, 3072);  // 1.5 / 2^-11
   EXPECT_EQ(p.time_major, 0u);
-  EXPECT_EQ(op.scratch_bytes, (2u * 5 + 4) * 2);  // int16 cell state [H], x [I], h [H]
+  EXPECT_EQ(op.scratch_bytes, (5u + 4) * 2);  // x [I], h [H] as int16 (the cell row lives in output 2)
   EXPECT_EQ(op.macs, 3u * 4 * 5 * (4 + 5));
 }
 
