@@ -33,8 +33,9 @@ void softmax_s16(const SoftmaxS16Params& params, uint32_t outer, uint32_t depth,
     for (uint32_t c = 0; c < depth; ++c) {
       const int32_t diff = input[c] - max;
       const int32_t scaled = multiply_by_quantized_multiplier(diff, params.input_multiplier, params.input_left_shift);
-      // scaled <= 0: adding 32767 cannot overflow.
-      const int16_t e = softmax_s16_lut_lookup(params.exp_lut, saturate_s16(scaled + 32767));
+      // scaled <= 0 for the compiler's params; a larger left shift wraps (as TFLM's int32
+      // arithmetic on a Cortex-M), so the recentring wraps too.
+      const int16_t e = softmax_s16_lut_lookup(params.exp_lut, saturate_s16(wrapping_add(scaled, 32767)));
       output[c] = e;
       sum_of_exps = wrapping_add(sum_of_exps, e);
     }
