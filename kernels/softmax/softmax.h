@@ -66,16 +66,17 @@ extern const KernelEntry kSoftmaxS8S16Entry;
 // lut[index] + ((lut[index + 1] - lut[index]) * offset + 64) >> 7 (the difference and the
 // result truncated to int16). Per row, with max = the row's largest input:
 //   e[c]  = lut_lookup(exp_lut, sat16(mbqm(x[c] - max, input_multiplier, input_left_shift) + 32767))
-//   sum   = sum of e[c]                                   (int32; rows are short enough)
+//   sum   = sum of e[c]                                   (int32)
 //   h     = clz(sum)   shifted = ((int64 sum << (h - 1)) + 2^13) >> 14
 //   recip = lut_lookup(one_over_one_plus_x_lut, sat16(shifted - 3 * 2^15))
 //   out   = clamp((int64 e[c] * recip + 2^(30 - h)) >> (31 - h), 0, 32767)
 // The e[c] are kept in the output row between the two passes (no scratch), as TFLite.
 // input_multiplier and input_left_shift: quantize_multiplier(input_scale * beta /
 // (10 / 65535)). check(): params of exactly sizeof(SoftmaxS16Params), the shift in
-// [kMinShift, kMaxShift], rows of 1 to kSoftmaxS16MaxDepth elements (the sum then stays
-// in [32767 - ..., 2^31): every exp entry is at most 32767, the row maximum's at least 1
-// with TFLM's tables; a corrupted table only changes values).
+// [kMinShift, kMaxShift], rows of 1 to kSoftmaxS16MaxDepth elements: every entry is at
+// most 32767, so the sum stays below 2^31 (TFLM's tables give the row maximum 32767, so
+// the sum is positive; for a corrupted table that makes it 0 or negative the kernel keeps
+// h in [1, 30], its shifts defined, and only the values are wrong).
 inline constexpr int32_t kSoftmaxS16LutSize = 513;
 inline constexpr uint32_t kSoftmaxS16MaxDepth = 65536;
 struct SoftmaxS16Params {

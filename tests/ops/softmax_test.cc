@@ -1,9 +1,11 @@
-// SOFTMAX int16 -> int16 and int8 -> int16, the forms TensorFlow Lite Micro adds to float32
-// and int8 (which the shared models cover): TFLM's arithmetic transcribed in
-// tests/kernels (softmax_s16_ref.h: the tables its Prepare builds in float, LUTLookup,
-// SoftmaxInt16; gemmlowp_ref.h: Softmax<int8_t, int16_t>), with the parameters TFLM
-// derives (QuantizeMultiplier of scale * beta / (10 / 65535); PreprocessSoftmaxScaling)
-// computed here in double. Ranks 1 to 4, several betas and scales; refusals are one line.
+// SOFTMAX in every form TensorFlow Lite Micro runs: float32 (exp((x - max) * beta) / sum
+// in double, within float rounding), int8 -> int8, int8 -> int16 and int16 -> int16 bit for
+// bit against TFLM's arithmetic transcribed in tests/kernels (gemmlowp_ref.h: Softmax<int8_t,
+// int8_t / int16_t>; softmax_s16_ref.h: the tables its Prepare builds in float, LUTLookup,
+// SoftmaxInt16), with the parameters TFLM derives (PreprocessSoftmaxScaling; QuantizeMultiplier
+// of scale * beta / (10 / 65535)) computed here in double. Ranks 1 to 4, several betas and
+// scales; refusals are one line.
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -69,8 +71,33 @@ void int8_params(float beta, float scale, int32_t* multiplier, int32_t* shift, i
   *diff_min = -static_cast<int32_t>(std::floor(radius));
 }
 
-TEST(Softmax, Int8ToInt16AsTfliteMicro) {
-  std::mt19937 rng(164);
+TEST(Softmax, Float32AsTflite) {
+  std::mt19937 rng(165);
+  for (float beta : {1.0f, 0.3f, 4.0f}) {
+    for (const std::vector<int32_t>& shape : kShapes) {
+      std::vector<float> x(count(shape));
+      for (float& v : x) v = std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
+      if (x.size() > 4) x[0] = -1e30f, x[1] = 1e4f, x[2] = x[3];
+      const size_t depth = static_cast<size_t>(shape.back());
+      std::vector<float> y(x.size());
+      for (size_t r = 0; r < x.size(); r += depth) {
+        const float max = *std::max_element(x.begin() + static_cast<long>(r), x.begin() + static_cast<long>(r + depth));
+        double sum = 0;
+        for (size_t c = r; c < r + depth; ++c) sum += std::exp((static_cast<double>(x[c]) - max) * beta);
+        for (size_t c = r; c < r + depth; ++c) y[c] = static_cast<float>(std::exp((static_cast<double>(x[c]) - max) * beta) / sum);
+      }
+      const std::string name = "softmax_f32_" + std::to_string(beta) + "_r" + std::to_string(shape.size());
+      SCOPED_TRACE(name);
+      expect_op_outputs(name, softmax_model(TensorSpec("x", shape), TensorSpec("y", shape), beta),
+                        {{{bytes_of(x)}, {bytes_of(y)}}}, FloatTolerance{1e-7, 1e-5});
+    }
+  }
+}
+
+// int8 input, OutT output (int8: scale 1/256, zero point -128; int16: 1/65536, -32768).
+template <typename OutT>
+void expect_int8_input(const char* prefix, TensorType out_type, float out_scale, int32_t out_zp, uint32_t seed) {
+  std::mt19937 rng(seed);
   for (float scale : {0.0039215f, 0.05f, 0.2f, 3.0f}) {
     for (float beta : {1.0f, 0.7f}) {
       int32_t multiplier = 0, shift = 0, diff_min = 0;
@@ -80,21 +107,29 @@ TEST(Softmax, Int8ToInt16AsTfliteMicro) {
         for (int8_t& v : x) v = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
         if (x.size() > 4) x[0] = 127, x[1] = -128, x[2] = x[3];
         const size_t depth = static_cast<size_t>(shape.back());
-        std::vector<int16_t> y;
+        std::vector<OutT> y;
         for (size_t r = 0; r < x.size(); r += depth) {
           const std::vector<int8_t> row(x.begin() + static_cast<long>(r), x.begin() + static_cast<long>(r + depth));
-          for (int16_t v : gemmlowp_ref::softmax_s8_to<int16_t>(row, multiplier, shift, diff_min)) y.push_back(v);
+          for (OutT v : gemmlowp_ref::softmax_s8_to<OutT>(row, multiplier, shift, diff_min)) y.push_back(v);
         }
-        const std::string name = "softmax_s8_s16_" + std::to_string(scale) + "_" + std::to_string(beta) + "_r" +
+        const std::string name = std::string(prefix) + std::to_string(scale) + "_" + std::to_string(beta) + "_r" +
                                  std::to_string(shape.size());
         SCOPED_TRACE(name);
         expect_op_outputs(name,
                           softmax_model(quantized("x", shape, TensorType::INT8, scale, -3),
-                                        quantized("y", shape, TensorType::INT16, 1.0f / 65536, -32768), beta),
+                                        quantized("y", shape, out_type, out_scale, out_zp), beta),
                           {{{bytes_of(x)}, {bytes_of(y)}}});
       }
     }
   }
+}
+
+TEST(Softmax, Int8AsTfliteMicro) {
+  expect_int8_input<int8_t>("softmax_s8_", TensorType::INT8, 1.0f / 256, -128, 166);
+}
+
+TEST(Softmax, Int8ToInt16AsTfliteMicro) {
+  expect_int8_input<int16_t>("softmax_s8_s16_", TensorType::INT16, 1.0f / 65536, -32768, 164);
 }
 
 TEST(Softmax, Int16RefusalsAreOneLine) {
