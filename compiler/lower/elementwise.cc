@@ -26,19 +26,24 @@
 namespace mote::lower {
 namespace {
 
-// a and b broadcast (numpy) to the output's shape; a, b and the output have one dtype.
-DType check_binary(const NodeLowering& l) {
-  l.expect_io(2, 2, 1);
+// a and b broadcast (numpy) to the output's shape.
+void check_broadcast(const NodeLowering& l) {
   const ir::Tensor& a = l.input(0);
   const ir::Tensor& b = l.input(1);
-  const DType dtype = expect_same_dtype(l);
-  l.expect_dtype(b, "b", dtype);
   ir::Shape expected;
   if (!broadcast_shapes(a.shape, b.shape, &expected)) {
     l.fail("inputs '" + a.name + "' " + shape_string(a.shape) + " and '" + b.name + "' " +
            shape_string(b.shape) + " do not broadcast");
   }
   l.expect_shape(l.output(0), "output", expected);
+}
+
+// a and b broadcast (numpy) to the output's shape; a, b and the output have one dtype.
+DType check_binary(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const DType dtype = expect_same_dtype(l);
+  l.expect_dtype(l.input(1), "b", dtype);
+  check_broadcast(l);
   return dtype;
 }
 
@@ -50,17 +55,30 @@ LoweredOp binary_f32(const NodeLowering& l, KernelId kernel) {
   return lowered(kernel, params_bytes(p));
 }
 
-// The int32 binary kernels (add_s32, sub_s32, mul_s32, div_s32: BinaryS32Params), on
-// unquantized tensors as TensorFlow Lite Micro runs them (`verb` names what it does in
-// the refusal). With `clamp`, the fused activation's int32 range (the integers within
-// [act_min, act_max]); without, the whole int32 range (TFLM's ADD ignores the activation).
-LoweredOp binary_s32(const NodeLowering& l, KernelId kernel, const char* verb, bool clamp) {
-  for (size_t i = 0; i < 2; ++i) {
-    if (!l.input(i).quant.empty())
-      l.fail(l.label(l.input(i), "input") + " is a quantized int32 tensor; TensorFlow Lite Micro " + verb +
+// Which quantized int32 tensors TensorFlow Lite Micro refuses for an int32 binary op: ADD
+// and DIV its inputs', SUB its inputs' and output's; MUL none (it ignores quantization).
+enum class Int32Quantization { kRefuseInputs, kRefuseInputsAndOutput, kIgnore };
+
+// The int32 binary kernels (add_s32, sub_s32, mul_s32, div_s32: BinaryS32Params): int32
+// a, b and output that broadcast, the arithmetic on the raw values as TensorFlow Lite
+// Micro does (`verb` names it in the refusal). With `clamp`, the fused activation's int32
+// range (the integers within [act_min, act_max]); without, the whole int32 range (TFLM's
+// ADD ignores the activation).
+LoweredOp binary_s32(const NodeLowering& l, KernelId kernel, const char* verb, bool clamp, Int32Quantization quant) {
+  l.expect_io(2, 2, 1);
+  const auto refuse_quantized = [&](const ir::Tensor& t, const char* role) {
+    if (!t.quant.empty())
+      l.fail(l.label(t, role) + " is a quantized int32 tensor; TensorFlow Lite Micro " + verb +
              " int32 only without quantization");
+  };
+  if (quant != Int32Quantization::kIgnore) {
+    refuse_quantized(l.input(0), "input");
+    refuse_quantized(l.input(1), "input");
   }
-  check_binary(l);
+  if (quant == Int32Quantization::kRefuseInputsAndOutput) refuse_quantized(l.output(0), "output");
+  l.expect_dtype(l.input(1), "b", DType::kInt32);
+  l.expect_dtype(l.output(0), "output", DType::kInt32);
+  check_broadcast(l);
   BinaryS32Params p{INT32_MIN, INT32_MAX};
   if (clamp) {
     float lo = 0, hi = 0;
@@ -178,7 +196,8 @@ LoweredOp lower_add_sub(const NodeLowering& l) {
   l.expect_io(2, 2, 1);
   const bool add = l.node().op == ir::Op::kAdd;
   if (l.input(0).dtype == DType::kInt32) {
-    return add ? binary_s32(l, KernelId::kAddS32, "adds", false) : binary_s32(l, KernelId::kSubS32, "subtracts", true);
+    if (add) return binary_s32(l, KernelId::kAddS32, "adds", false, Int32Quantization::kRefuseInputs);
+    return binary_s32(l, KernelId::kSubS32, "subtracts", true, Int32Quantization::kRefuseInputsAndOutput);
   }
   const DType dtype = check_binary(l);
   if (!l.quantized()) return binary_f32(l, add ? KernelId::kAddF32 : KernelId::kSubF32);
@@ -210,7 +229,9 @@ LoweredOp lower_add_sub(const NodeLowering& l) {
 // fused activation).
 LoweredOp lower_mul(const NodeLowering& l) {
   l.expect_io(2, 2, 1);
-  if (l.input(0).dtype == DType::kInt32) return binary_s32(l, KernelId::kMulS32, "multiplies", true);
+  if (l.input(0).dtype == DType::kInt32) {
+    return binary_s32(l, KernelId::kMulS32, "multiplies", true, Int32Quantization::kIgnore);
+  }
   const DType dtype = check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kMulF32);
   const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
@@ -235,7 +256,9 @@ LoweredOp lower_div(const NodeLowering& l) {
     l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
            ", expected float32, int32 or int8 (TensorFlow Lite Micro's div)");
   }
-  if (dtype == DType::kInt32) return binary_s32(l, KernelId::kDivS32, "divides", true);
+  if (dtype == DType::kInt32) {
+    return binary_s32(l, KernelId::kDivS32, "divides", true, Int32Quantization::kRefuseInputs);
+  }
   check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kDivF32);
   const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");

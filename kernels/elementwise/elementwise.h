@@ -88,8 +88,8 @@ struct QuantMulParams {
 
 // ---------------------------------------------------------------------------------------
 // int32 add, sub and mul (TFLite ADD / SUB / MUL as TensorFlow Lite Micro runs them on
-// unquantized int32: reference_ops::Add / SubWithActivation / Mul and their broadcast
-// forms), BinaryS32Params: out = clamp(a op b, act_min, act_max), a op b computed in int32
+// int32 tensors, raw values: reference_ops::Add / SubWithActivation / Mul and their
+// broadcast forms), BinaryS32Params: out = clamp(a op b, act_min, act_max), a op b computed in int32
 // and wrapping around on overflow (two's complement, what a Cortex-M's ADD/SUB/MUL give;
 // TFLite's own expression overflows). TFLM clamps SUB and MUL to the fused activation's
 // int32 range and never clamps ADD (it passes the whole int32 range): the compiler fills

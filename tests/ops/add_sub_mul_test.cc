@@ -4,7 +4,9 @@
 // on a Cortex-M where it overflows), then TFLM's clamp: SUB and MUL to the fused
 // activation's int32 range (CalculateActivationRange), ADD never (TFLM passes the whole
 // int32 range whatever the activation). numpy broadcasting up to rank 6, every fused
-// activation, on the host and on emulated cores; refusals are one line.
+// activation, on the host and on emulated cores. Quantized int32 tensors as TFLM: ADD
+// refuses quantized inputs, SUB quantized inputs and output, MUL reads them raw; refusals
+// are one line.
 #include <functional>
 #include <limits>
 #include <random>
@@ -137,6 +139,19 @@ TEST(AddSubMul, Int32ConstantOperand) {
                     {{{bytes_of(a)}, {bytes_of(y)}}});
 }
 
+// TFLM's MUL reads int32 tensors raw whatever their quantization (ADD and SUB refuse it).
+TEST(AddSubMul, Int32MulIgnoresQuantization) {
+  const std::vector<int32_t> a = {3, -4, 100000, kMin};
+  const std::vector<int32_t> b = {7, 7, -30000, -1};
+  std::vector<int32_t> y;
+  for (size_t i = 0; i < a.size(); ++i) y.push_back(std::min(std::max(tflm_int32(Kind::kMul, a[i], b[i]), 0), 6));
+  expect_op_outputs("mul_s32_quantized",
+                    binary_model(Kind::kMul, quantized("a", {4}, TensorType::INT32, 0.5f, 3),
+                                 quantized("b", {4}, TensorType::INT32, 0.25f, 0),
+                                 quantized("y", {4}, TensorType::INT32, 2.0f, -1), ActivationFunctionType::RELU6),
+                    {{{bytes_of(a), bytes_of(b)}, {bytes_of(y)}}});
+}
+
 TEST(AddSubMul, Int32RefusalsAreOneLine) {
   const Shape s = {4};
   EXPECT_EQ(op_error("add_s32_quant", binary_model(Kind::kAdd, quantized("a", s, TensorType::INT32, 0.5f, 0),
@@ -144,10 +159,11 @@ TEST(AddSubMul, Int32RefusalsAreOneLine) {
                                                    TensorSpec("y", s, TensorType::INT32), ActivationFunctionType::NONE)),
             "node 'y' (add): input 'a' is a quantized int32 tensor; TensorFlow Lite Micro adds int32 only without "
             "quantization");
-  EXPECT_EQ(op_error("mul_s32_quant", binary_model(Kind::kMul, TensorSpec("a", s, TensorType::INT32),
-                                                   quantized("b", s, TensorType::INT32, 0.5f, 0),
-                                                   TensorSpec("y", s, TensorType::INT32), ActivationFunctionType::NONE)),
-            "node 'y' (mul): input 'b' is a quantized int32 tensor; TensorFlow Lite Micro multiplies int32 only "
+  EXPECT_EQ(op_error("sub_s32_quant_out", binary_model(Kind::kSub, TensorSpec("a", s, TensorType::INT32),
+                                                       TensorSpec("b", s, TensorType::INT32),
+                                                       quantized("y", s, TensorType::INT32, 0.5f, 0),
+                                                       ActivationFunctionType::NONE)),
+            "node 'y' (sub): output 'y' is a quantized int32 tensor; TensorFlow Lite Micro subtracts int32 only "
             "without quantization");
   EXPECT_EQ(op_error("sub_s32_mixed", binary_model(Kind::kSub, TensorSpec("a", s, TensorType::INT32),
                                                    TensorSpec("b", s, TensorType::INT32), TensorSpec("y", s),
