@@ -1,5 +1,6 @@
-// ADD, SUB and MUL on int32 tensors (the dtypes float32, int8 and int16 of these ops run
-// in the shared models and the kernel tests), as TensorFlow Lite Micro computes them:
+// ADD, SUB and MUL in every dtype TensorFlow Lite Micro runs. float32: IEEE arithmetic and
+// TFLite's clamp; int8 and int16: TFLite's rescaling arithmetic written here (below); int32
+// as TensorFlow Lite Micro computes it:
 // the exact result taken modulo 2^32 (two's complement, what TFLM's int32 expression gives
 // on a Cortex-M where it overflows), then TFLM's clamp: SUB and MUL to the fused
 // activation's int32 range (CalculateActivationRange), ADD never (TFLM passes the whole
@@ -7,10 +8,12 @@
 // activation, on the host and on emulated cores. Quantized int32 tensors as TFLM: ADD
 // refuses quantized inputs, SUB quantized inputs and output, MUL reads them raw; refusals
 // are one line.
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <random>
 
+#include "kernels/quant_test_util.h"
 #include "ops/broadcast_util.h"
 #include "ops/op_test.h"
 
@@ -169,6 +172,133 @@ TEST(AddSubMul, Int32RefusalsAreOneLine) {
                                                    TensorSpec("b", s, TensorType::INT32), TensorSpec("y", s),
                                                    ActivationFunctionType::NONE)),
             "node 'y' (sub): output 'y' has dtype float32, expected int32");
+}
+
+// ---- float32, int8, int16 -----------------------------------------------------------
+
+// TFLite's CalculateActivationRange<float> bounds (lowest / max for NONE).
+void float_bounds(ActivationFunctionType act, float* lo, float* hi) {
+  *lo = std::numeric_limits<float>::lowest();
+  *hi = std::numeric_limits<float>::max();
+  if (act == ActivationFunctionType::RELU) *lo = 0;
+  if (act == ActivationFunctionType::RELU6) *lo = 0, *hi = 6;
+  if (act == ActivationFunctionType::RELU_N1_TO_1) *lo = -1, *hi = 1;
+}
+
+TEST(AddSubMul, Float32EveryActivationAndBroadcast) {
+  std::mt19937 rng(165);
+  for (Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
+    for (ActivationFunctionType act : kActivations) {
+      float lo, hi;
+      float_bounds(act, &lo, &hi);
+      for (const Shapes& s : kShapes) {
+        std::vector<float> a(elements(s.a)), b(elements(s.b));
+        for (float& x : a) x = std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
+        for (float& x : b) x = std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
+        // Finite results only: TFLM clamps an overflow (and an infinite input) to +-FLT_MAX,
+        // which Mote's float ADD/SUB/MUL do not (they give +-inf; DIV does clamp).
+        if (s.a == s.b) a[0] = 1e19f, b[0] = 3e19f, a[1] = -3e-38f, b[1] = 1e-3f, a[2] = -0.0f;
+        const auto ia = broadcast_index(s.a, s.y), ib = broadcast_index(s.b, s.y);
+        std::vector<float> y(elements(s.y));
+        for (size_t i = 0; i < y.size(); ++i) {
+          const float x = a[ia[i]], z = b[ib[i]];
+          const float r = kind == Kind::kAdd ? x + z : kind == Kind::kSub ? x - z : x * z;
+          y[i] = std::min(std::max(r, lo), hi);
+        }
+        const std::string name = std::string(kind_name(kind)) + "_f32_" + fb::EnumNameActivationFunctionType(act) +
+                                 "_r" + std::to_string(s.y.size()) + "_" + std::to_string(elements(s.b));
+        expect_op_outputs(name, binary_model(kind, TensorSpec("a", s.a), TensorSpec("b", s.b), TensorSpec("y", s.y), act),
+                          {{{bytes_of(a), bytes_of(b)}, {bytes_of(y)}}});
+      }
+    }
+  }
+}
+
+using QuantCase = BinaryQuantCase;
+
+// TFLite's CalculateActivationRangeQuantized: the bounds quantized in float, within T.
+template <typename T>
+void quantized_bounds(ActivationFunctionType act, float scale, int32_t zp, int32_t* lo, int32_t* hi) {
+  const auto q = [&](float f) { return zp + static_cast<int32_t>(std::round(f / scale)); };
+  *lo = std::numeric_limits<T>::min();
+  *hi = std::numeric_limits<T>::max();
+  if (act == ActivationFunctionType::RELU) *lo = std::max(*lo, q(0.0f));
+  if (act == ActivationFunctionType::RELU6) *lo = std::max(*lo, q(0.0f)), *hi = std::min(*hi, q(6.0f));
+  if (act == ActivationFunctionType::RELU_N1_TO_1) *lo = std::max(*lo, q(-1.0f)), *hi = std::min(*hi, q(1.0f));
+}
+
+// One output element of TFLite's quantized ADD / SUB (AddElementwise with the
+// multipliers add_common.cc derives in double; TFLite's sub.cc derives SUB's alike) or MUL
+// (MulElementwise, QuantizeMultiplier of s_a * s_b / s_y in double), before the clamp.
+template <typename T>
+struct QuantOracle {
+  QuantOracle(Kind kind_, const QuantCase& c_) : kind(kind_), c(c_) {
+    if (kind == Kind::kMul) {
+      ref_quantize_multiplier(double{c.a_scale} * double{c.b_scale} / double{c.y_scale}, &m_out, &s_out);
+      return;
+    }
+    const double twice_max = 2 * static_cast<double>(std::max(c.a_scale, c.b_scale));
+    ref_quantize_multiplier(double{c.a_scale} / twice_max, &m_a, &s_a);
+    ref_quantize_multiplier(double{c.b_scale} / twice_max, &m_b, &s_b);
+    ref_quantize_multiplier(twice_max / ((1 << left_shift) * double{c.y_scale}), &m_out, &s_out);
+  }
+  int64_t operator()(T a, T b) const {
+    const int32_t da = a - c.a_zp, db = b - c.b_zp;
+    if (kind == Kind::kMul) return int64_t{ref_mbqm(da * db, m_out, s_out)} + c.y_zp;
+    const int32_t sa = ref_mbqm(da * (1 << left_shift), m_a, s_a), sb = ref_mbqm(db * (1 << left_shift), m_b, s_b);
+    return int64_t{ref_mbqm(kind == Kind::kAdd ? sa + sb : sa - sb, m_out, s_out)} + c.y_zp;
+  }
+  static constexpr int left_shift = sizeof(T) == 1 ? 20 : 15;
+  Kind kind;
+  QuantCase c;
+  int32_t m_a = 0, s_a = 0, m_b = 0, s_b = 0, m_out = 0, s_out = 0;
+};
+
+template <typename T>
+void expect_quantized(const char* dtype, TensorType type, const std::vector<QuantCase>& cases, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int lo_t = std::numeric_limits<T>::min(), hi_t = std::numeric_limits<T>::max();
+  for (Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
+    for (size_t k = 0; k < cases.size(); ++k) {
+      const QuantCase& c = cases[k];
+      const QuantOracle<T> oracle(kind, c);
+      for (ActivationFunctionType act : kActivations) {
+        int32_t lo, hi;
+        quantized_bounds<T>(act, c.y_scale, c.y_zp, &lo, &hi);
+        const Shapes& s = kShapes[(k + static_cast<size_t>(act)) % kShapes.size()];
+        std::vector<T> a(elements(s.a)), b(elements(s.b));
+        for (T& x : a) x = static_cast<T>(std::uniform_int_distribution<int>(lo_t, hi_t)(rng));
+        for (T& x : b) x = static_cast<T>(std::uniform_int_distribution<int>(lo_t, hi_t)(rng));
+        const auto ia = broadcast_index(s.a, s.y), ib = broadcast_index(s.b, s.y);
+        std::vector<T> y(elements(s.y));
+        for (size_t i = 0; i < y.size(); ++i) y[i] = static_cast<T>(ref_clamp(oracle(a[ia[i]], b[ib[i]]), lo, hi));
+        const std::string name = std::string(kind_name(kind)) + "_" + dtype + "_" + std::to_string(k) + "_" +
+                                 fb::EnumNameActivationFunctionType(act);
+        expect_op_outputs(name,
+                          binary_model(kind, quantized("a", s.a, type, c.a_scale, c.a_zp),
+                                       quantized("b", s.b, type, c.b_scale, c.b_zp),
+                                       quantized("y", s.y, type, c.y_scale, c.y_zp), act),
+                          {{{bytes_of(a), bytes_of(b)}, {bytes_of(y)}}});
+      }
+    }
+  }
+}
+
+TEST(AddSubMul, Int8EveryActivationScaleAndBroadcast) {
+  expect_quantized<int8_t>("s8", TensorType::INT8,
+                           {{0.05f, -3, 0.02f, 10, 0.06f, -5},
+                            {0.1f, 127, 0.1f, -128, 0.2f, 0},
+                            {0.003f, 0, 0.5f, 7, 0.04f, -128},
+                            {0.25f, -100, 0.0078125f, 100, 0.3f, 90}},
+                           166);
+}
+
+TEST(AddSubMul, Int16EveryActivationScaleAndBroadcast) {
+  // TFLM's int16 MUL requires zero points 0; ADD and SUB take any (the general path).
+  expect_quantized<int16_t>("s16", TensorType::INT16,
+                            {{0.0005f, 0, 0.0002f, 0, 0.0007f, 0}, {0.001f, 0, 0.001f, 0, 0.003f, 0},
+                             {0.00003f, 0, 0.0004f, 0, 0.0002f, 0}},
+                            167);
 }
 
 }  // namespace add_sub_mul_test
