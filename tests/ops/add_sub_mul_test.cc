@@ -1,13 +1,13 @@
-// ADD, SUB and MUL in every dtype TensorFlow Lite Micro runs. float32: IEEE arithmetic and
-// TFLite's clamp; int8 and int16: TFLite's rescaling arithmetic written here (below); int32
-// as TensorFlow Lite Micro computes it:
-// the exact result taken modulo 2^32 (two's complement, what TFLM's int32 expression gives
-// on a Cortex-M where it overflows), then TFLM's clamp: SUB and MUL to the fused
-// activation's int32 range (CalculateActivationRange), ADD never (TFLM passes the whole
-// int32 range whatever the activation). numpy broadcasting up to rank 6, every fused
-// activation, on the host and on emulated cores. Quantized int32 tensors as TFLM: ADD
-// refuses quantized inputs, SUB quantized inputs and output, MUL reads them raw; refusals
-// are one line.
+// ADD, SUB and MUL in every dtype TensorFlow Lite Micro runs, against TFLite's arithmetic
+// written here. float32: IEEE arithmetic and TFLite's clamp (to +-FLT_MAX for NONE and
+// RELU's top: an overflow or an infinite input gives +-FLT_MAX). int8 and int16: TFLite's
+// rescaling (below). int32 as TFLM computes it: the exact result modulo 2^32 (two's
+// complement, what TFLM's int32 expression gives on a Cortex-M where it overflows), then
+// TFLM's clamp: SUB and MUL to the fused activation's int32 range (CalculateActivationRange),
+// ADD never (TFLM passes the whole int32 range whatever the activation); quantized int32
+// tensors as TFLM: ADD refuses quantized inputs, SUB quantized inputs and output, MUL reads
+// them raw. numpy broadcasting up to rank 6, every fused activation, on the host and on
+// emulated cores; refusals are one line.
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -195,9 +195,12 @@ TEST(AddSubMul, Float32EveryActivationAndBroadcast) {
         std::vector<float> a(elements(s.a)), b(elements(s.b));
         for (float& x : a) x = std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
         for (float& x : b) x = std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
-        // Finite results only: TFLM clamps an overflow (and an infinite input) to +-FLT_MAX,
-        // which Mote's float ADD/SUB/MUL do not (they give +-inf; DIV does clamp).
-        if (s.a == s.b) a[0] = 1e19f, b[0] = 3e19f, a[1] = -3e-38f, b[1] = 1e-3f, a[2] = -0.0f;
+        // An overflow and an infinite input: TFLite's clamp gives +-FLT_MAX (its bounds for
+        // NONE are the float's lowest and max).
+        if (s.a == s.b) {
+          a[0] = 3e38f, b[0] = 3e38f, a[1] = std::numeric_limits<float>::infinity(), a[2] = -0.0f;
+          a[3] = -3e-38f, b[3] = 1e-3f;
+        }
         const auto ia = broadcast_index(s.a, s.y), ib = broadcast_index(s.b, s.y);
         std::vector<float> y(elements(s.y));
         for (size_t i = 0; i < y.size(); ++i) {
