@@ -26,19 +26,24 @@
 namespace mote::lower {
 namespace {
 
-// a and b broadcast (numpy) to the output's shape; a, b and the output have one dtype.
-DType check_binary(const NodeLowering& l) {
-  l.expect_io(2, 2, 1);
+// a and b broadcast (numpy) to the output's shape.
+void check_broadcast(const NodeLowering& l) {
   const ir::Tensor& a = l.input(0);
   const ir::Tensor& b = l.input(1);
-  const DType dtype = expect_same_dtype(l);
-  l.expect_dtype(b, "b", dtype);
   ir::Shape expected;
   if (!broadcast_shapes(a.shape, b.shape, &expected)) {
     l.fail("inputs '" + a.name + "' " + shape_string(a.shape) + " and '" + b.name + "' " +
            shape_string(b.shape) + " do not broadcast");
   }
   l.expect_shape(l.output(0), "output", expected);
+}
+
+// a and b broadcast (numpy) to the output's shape; a, b and the output have one dtype.
+DType check_binary(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  const DType dtype = expect_same_dtype(l);
+  l.expect_dtype(l.input(1), "b", dtype);
+  check_broadcast(l);
   return dtype;
 }
 
@@ -47,6 +52,41 @@ LoweredOp binary_f32(const NodeLowering& l, KernelId kernel) {
   expect_float32(l);
   BinaryParams p{};
   l.act(&p.act_min, &p.act_max);
+  return lowered(kernel, params_bytes(p));
+}
+
+// Which quantized int32 tensors TensorFlow Lite Micro refuses for an int32 binary op: ADD
+// and DIV its inputs', SUB its inputs' and output's; MUL none (it ignores quantization).
+enum class Int32Quantization { kRefuseInputs, kRefuseInputsAndOutput, kIgnore };
+
+// The int32 binary kernels (add_s32, sub_s32, mul_s32, div_s32: BinaryS32Params): int32
+// a, b and output that broadcast, the arithmetic on the raw values as TensorFlow Lite
+// Micro does (`verb` names it in the refusal). With `clamp`, the fused activation's int32
+// range (the integers within [act_min, act_max]); without, the whole int32 range (TFLM's
+// ADD ignores the activation).
+LoweredOp binary_s32(const NodeLowering& l, KernelId kernel, const char* verb, bool clamp, Int32Quantization quant) {
+  l.expect_io(2, 2, 1);
+  const auto refuse_quantized = [&](const ir::Tensor& t, const char* role) {
+    if (!t.quant.empty())
+      l.fail(l.label(t, role) + " is a quantized int32 tensor; TensorFlow Lite Micro " + verb +
+             " int32 only without quantization");
+  };
+  if (quant != Int32Quantization::kIgnore) {
+    refuse_quantized(l.input(0), "input");
+    refuse_quantized(l.input(1), "input");
+  }
+  if (quant == Int32Quantization::kRefuseInputsAndOutput) refuse_quantized(l.output(0), "output");
+  l.expect_dtype(l.input(1), "b", DType::kInt32);
+  l.expect_dtype(l.output(0), "output", DType::kInt32);
+  check_broadcast(l);
+  BinaryS32Params p{INT32_MIN, INT32_MAX};
+  if (clamp) {
+    float lo = 0, hi = 0;
+    l.act(&lo, &hi);
+    const auto saturate = [](double v) { return static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX})); };
+    p = BinaryS32Params{saturate(std::ceil(lo)), saturate(std::floor(hi))};
+    if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
+  }
   return lowered(kernel, params_bytes(p));
 }
 
@@ -76,28 +116,6 @@ IntegerSumParams integer_sum_params(const NodeLowering& l, const TensorQuant& in
   }
   return IntegerSumParams{-in_q.zero_point, out_q.zero_point, m.input1_multiplier, m.input1_shift,
                           m.output_multiplier, m.output_shift};
-}
-
-// The fused activation of an int32 op: the int32 values within its real bounds.
-BinaryS32Params int32_activation(const NodeLowering& l) {
-  float lo = 0, hi = 0;
-  l.act(&lo, &hi);
-  const auto saturate = [](double v) { return static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX})); };
-  const BinaryS32Params p{saturate(std::ceil(lo)), saturate(std::floor(hi))};
-  if (p.act_min > p.act_max) l.fail("fused activation range holds no int32 value");
-  return p;
-}
-
-// int32 add, sub, mul as TFLM: no quantization; sub and mul clamp to the fused
-// activation, add to the whole int32 range (TFLM's add ignores the activation for int32).
-LoweredOp binary_s32(const NodeLowering& l, KernelId kernel) {
-  for (const ir::Tensor* t : {&l.input(0), &l.input(1), &l.output(0)}) {
-    if (!t->quant.empty())
-      l.fail(l.label(*t, "tensor") + " is a quantized int32 tensor; TensorFlow Lite Micro takes int32 " +
-             ir::op_name(l.node().op) + " only without quantization");
-  }
-  if (kernel == KernelId::kAddS32) return lowered(kernel, params_bytes(BinaryS32Params{INT32_MIN, INT32_MAX}));
-  return lowered(kernel, params_bytes(int32_activation(l)));
 }
 
 }  // namespace
@@ -172,10 +190,16 @@ LoweredOp lower_l2_normalization(const NodeLowering& l) {
   return lowered(KernelId::kL2NormalizationS8, params_bytes(L2NormalizationS8Params{in_q.zero_point}));
 }
 
+// add, sub: float32 (the fused activation as it is), int8 and int16 (rescaled), int32
+// unquantized (wrapping; sub clamps to the activation, add does not, as TFLM).
 LoweredOp lower_add_sub(const NodeLowering& l) {
-  const DType dtype = check_binary(l);
+  l.expect_io(2, 2, 1);
   const bool add = l.node().op == ir::Op::kAdd;
-  if (dtype == DType::kInt32) return binary_s32(l, add ? KernelId::kAddS32 : KernelId::kSubS32);
+  if (l.input(0).dtype == DType::kInt32) {
+    if (add) return binary_s32(l, KernelId::kAddS32, "adds", false, Int32Quantization::kRefuseInputs);
+    return binary_s32(l, KernelId::kSubS32, "subtracts", true, Int32Quantization::kRefuseInputsAndOutput);
+  }
+  const DType dtype = check_binary(l);
   if (!l.quantized()) return binary_f32(l, add ? KernelId::kAddF32 : KernelId::kSubF32);
   const TensorQuant a_q = per_tensor(l, l.input(0), "a");
   const TensorQuant b_q = per_tensor(l, l.input(1), "b");
@@ -201,9 +225,14 @@ LoweredOp lower_add_sub(const NodeLowering& l) {
   return lowered(s8 ? KernelId::kSubS8 : KernelId::kSubS16, params_bytes(p));
 }
 
+// mul: float32, int8 and int16 (requantized), int32 unquantized (wrapping, clamped to the
+// fused activation).
 LoweredOp lower_mul(const NodeLowering& l) {
+  l.expect_io(2, 2, 1);
+  if (l.input(0).dtype == DType::kInt32) {
+    return binary_s32(l, KernelId::kMulS32, "multiplies", true, Int32Quantization::kIgnore);
+  }
   const DType dtype = check_binary(l);
-  if (dtype == DType::kInt32) return binary_s32(l, KernelId::kMulS32);
   if (!l.quantized()) return binary_f32(l, KernelId::kMulF32);
   const auto [a_q, b_q, out_q] = binary_quant(l, dtype, "a", "b");
   const bool s8 = dtype == DType::kInt8;
@@ -228,14 +257,7 @@ LoweredOp lower_div(const NodeLowering& l) {
            ", expected float32, int32 or int8 (TensorFlow Lite Micro's div)");
   }
   if (dtype == DType::kInt32) {
-    for (size_t i = 0; i < 2; ++i) {
-      if (!l.input(i).quant.empty())
-        l.fail(l.label(l.input(i), "input") + " is a quantized int32 tensor; TensorFlow Lite Micro divides int32 "
-               "only without quantization");
-    }
-    check_binary(l);
-    const BinaryS32Params bounds = int32_activation(l);
-    return lowered(KernelId::kDivS32, params_bytes(DivS32Params{bounds.act_min, bounds.act_max}));
+    return binary_s32(l, KernelId::kDivS32, "divides", true, Int32Quantization::kRefuseInputs);
   }
   check_binary(l);
   if (!l.quantized()) return binary_f32(l, KernelId::kDivF32);
@@ -365,14 +387,58 @@ LoweredOp lower_sigmoid_tanh(const NodeLowering& l) {
   return lowered(sigmoid ? KernelId::kSigmoidS8 : KernelId::kTanhS8, params_bytes(p));
 }
 
-// leaky_relu (int8, int16): x for x >= 0, alpha * x below.
-LoweredOp lower_leaky_relu(const NodeLowering& l) {
-  if (!l.quantized()) fail_no_float_kernel(l);
-  const DType dtype = check_same_shape_unary(l);
+namespace {
+
+// softmax int8 -> int8 (output scale 1/256, zero point -128) or int8 -> int16 (1/65536,
+// -32768), TFLite's fixed output quantization.
+LoweredOp lower_softmax_s8(const NodeLowering& l, float beta, bool int16_output) {
   const TensorQuant in_q = per_tensor(l, l.input(0), "input");
-  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  if (int16_output) expect_fixed_output_quant(l, 1.0f / 65536.0f, -32768);
+  else expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
+  SoftmaxS8Params p{};
+  if (!softmax_s8_params(beta, in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.diff_min)) {
+    l.fail("beta " + float_string(beta) + " * input scale " + float_string(in_q.scale) +
+           " is too small for TFLite's int8 softmax");
+  }
+  return lowered(int16_output ? KernelId::kSoftmaxS8S16 : KernelId::kSoftmaxS8, params_bytes(p));
+}
+
+// softmax int16 -> int16: input zero point 0, output scale 1/32768 and zero point 0 (TFLM
+// requires them); the input rescaled so that [-65535, 0] is [-10, 0], the tables TFLM's.
+LoweredOp lower_softmax_s16(const NodeLowering& l, float beta) {
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  if (in_q.zero_point != 0) {
+    l.fail(l.label(l.input(0), "input") + " has zero point " + std::to_string(in_q.zero_point) +
+           "; TFLite's int16 softmax requires 0");
+  }
+  expect_fixed_output_quant(l, 1.0f / 32768.0f, 0);
+  const int64_t depth = l.input(0).shape.back();
+  if (depth > static_cast<int64_t>(kSoftmaxS16MaxDepth)) {
+    l.fail("rows of " + std::to_string(depth) + " elements overflow TFLite's int16 softmax sum (at most " +
+           std::to_string(kSoftmaxS16MaxDepth) + ")");
+  }
+  SoftmaxS16Params p{};
+  quantize_multiplier(static_cast<double>(in_q.scale) * static_cast<double>(beta) / (10.0 / 65535.0),
+                      &p.input_multiplier, &p.input_left_shift);
+  expect_shift(l, p.input_left_shift, kMinShift, kMaxShift, "input");
+  softmax_s16_tables(p.exp_lut, p.one_over_one_plus_x_lut);
+  return lowered(KernelId::kSoftmaxS16, params_bytes(p));
+}
+
+}  // namespace
+
+// leaky_relu: float32 (x > 0 ? x : x * alpha, alpha as the file's float), int8 and int16
+// (x for x >= 0, alpha * x below, requantized).
+LoweredOp lower_leaky_relu(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
   const double alpha = l.node().get_float("alpha", 0.2);
   if (!std::isfinite(alpha)) l.fail("alpha " + float_string(alpha) + " is not finite");
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kLeakyReluF32, params_bytes(LeakyReluF32Params{static_cast<float>(alpha)}));
+  }
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
   LeakyReluQuantParams p{};
   p.input_zero_point = in_q.zero_point;
   p.output_zero_point = out_q.zero_point;
@@ -384,27 +450,30 @@ LoweredOp lower_leaky_relu(const NodeLowering& l) {
   return lowered(dtype == DType::kInt8 ? KernelId::kLeakyReluS8 : KernelId::kLeakyReluS16, params_bytes(p));
 }
 
-// softmax along the last axis: float32 (beta as it is) or int8 (TFLite's fixed output
-// quantization, beta folded into the input multiplier).
+// softmax along the last axis: float32 (beta as it is); int8 -> int8 or int16 (TFLite's
+// fixed output quantization, beta folded into the input multiplier); int16 -> int16 (TFLM's
+// tables, input zero point 0).
 LoweredOp lower_softmax(const NodeLowering& l) {
-  const DType dtype = check_same_shape_unary(l);
+  l.expect_io(1, 1, 1);
+  l.expect_shape(l.output(0), "output", l.input(0).shape);
   l.expect_min_rank(l.input(0), "input", 1);
   const float beta = static_cast<float>(l.node().get_float("beta", 1.0));
+  const DType in_dtype = l.input(0).dtype;
+  const DType out_dtype = l.output(0).dtype;
+  if (in_dtype == DType::kInt8 && out_dtype == DType::kInt16) return lower_softmax_s8(l, beta, true);
+  const DType dtype = expect_same_dtype(l);
   if (!l.quantized()) {
     expect_float32(l);
     SoftmaxParams p{};
     p.beta = beta;
     return lowered(KernelId::kSoftmaxF32, params_bytes(p));
   }
-  if (dtype != DType::kInt8) l.fail("int16 softmax has no kernel yet");
-  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
-  expect_fixed_output_quant(l, 1.0f / 256.0f, -128);
-  SoftmaxS8Params p{};
-  if (!softmax_s8_params(beta, in_q.scale, &p.input_multiplier, &p.input_left_shift, &p.diff_min)) {
-    l.fail("beta " + float_string(beta) + " * input scale " + float_string(in_q.scale) +
-           " is too small for TFLite's int8 softmax");
+  if (dtype == DType::kInt16) return lower_softmax_s16(l, beta);
+  if (dtype != DType::kInt8) {
+    l.fail(l.label(l.input(0), "input") + " has dtype " + dtype_name(dtype) +
+           ", expected float32, int8 or int16 (TensorFlow Lite Micro's softmax)");
   }
-  return lowered(KernelId::kSoftmaxS8, params_bytes(p));
+  return lower_softmax_s8(l, beta, false);
 }
 
 // quantize: float -> int8/int16, or requantize between int8/int16/int32 and uint8 <-> int8.

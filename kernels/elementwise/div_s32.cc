@@ -12,14 +12,11 @@ int32_t div_s32_value(int32_t a, int32_t b) {
   return a / b;
 }
 
-Status div_s32_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(check_broadcast_binary(ctx, DType::kInt32, DType::kInt32, sizeof(DivS32Params)));
-  const DivS32Params& p = ctx.params<DivS32Params>();
-  return p.act_min <= p.act_max ? Status::kOk : Status::kBadParams;
-}
+// The int32 add/sub/mul check: int32 tensors that broadcast, act_min <= act_max.
+Status div_s32_check(const OpContext& ctx) { return binary_s32_check(ctx); }
 
 void div_s32_run(const OpContext& ctx) {
-  const DivS32Params& p = ctx.params<DivS32Params>();
+  const BinaryS32Params& p = ctx.params<BinaryS32Params>();
   run_broadcast_binary<int32_t, int32_t>(
       ctx, [&p](int32_t a, int32_t b) { return clamp_i32(div_s32_value(a, b), p.act_min, p.act_max); });
 }

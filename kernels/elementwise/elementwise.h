@@ -87,11 +87,28 @@ struct QuantMulParams {
 };
 
 // ---------------------------------------------------------------------------------------
+// int32 add, sub and mul (TFLite ADD / SUB / MUL as TensorFlow Lite Micro runs them on
+// int32 tensors, raw values: reference_ops::Add / SubWithActivation / Mul and their
+// broadcast forms), BinaryS32Params: out = clamp(a op b, act_min, act_max), a op b computed in int32
+// and wrapping around on overflow (two's complement, what a Cortex-M's ADD/SUB/MUL give;
+// TFLite's own expression overflows). TFLM clamps SUB and MUL to the fused activation's
+// int32 range and never clamps ADD (it passes the whole int32 range): the compiler fills
+// act_min/act_max so. Same broadcasting and walk as div_s32, in place allowed.
+// check(): int32 tensors that broadcast, act_min <= act_max.
+Status binary_s32_check(const OpContext& ctx);  // shared by add/sub/mul
+void add_s32_run(const OpContext& ctx);
+void sub_s32_run(const OpContext& ctx);
+void mul_s32_run(const OpContext& ctx);
+extern const KernelEntry kAddS32Entry;
+extern const KernelEntry kSubS32Entry;
+extern const KernelEntry kMulS32Entry;
+
+// ---------------------------------------------------------------------------------------
 // Integer division (TFLite DIV as TensorFlow Lite Micro runs it: reference_ops::Div and
 // BroadcastDivSlow). Same broadcasting as the float kernels, the output walked by
 // broadcast_binary (broadcast_walk.h), so it may be written over an input of its shape.
 //
-// div_s32 (DivS32Params): clamp(a / b, act_min, act_max), the quotient truncated toward
+// div_s32 (BinaryS32Params): clamp(a / b, act_min, act_max), the quotient truncated toward
 //   zero. TFLite's reference leaves a / 0 and INT32_MIN / -1 undefined (TFLite stops with
 //   an error on a zero divisor, TFLM divides); here they are what the Cortex-M's SDIV
 //   gives: a / 0 = 0, INT32_MIN / -1 = INT32_MIN.
@@ -114,7 +131,7 @@ struct QuantMulParams {
 //   arithmetic with clz(0) = 32 (r = -1, inv of -1), as TFLM does on a Cortex-M.
 //   check(): zero points and act range in int8, multiplier >= 0, output_shift in
 //   [kDivS8MinShift, kDivS8MaxShift], which keeps e in [0, 63] for every input.
-struct DivS32Params {
+struct BinaryS32Params {
   int32_t act_min, act_max;
 };
 inline constexpr int32_t kDivS8MinShift = -25;
@@ -131,26 +148,6 @@ void div_s8_run(const OpContext& ctx);
 void div_s32_run(const OpContext& ctx);
 extern const KernelEntry kDivS8Entry;
 extern const KernelEntry kDivS32Entry;
-
-// ---------------------------------------------------------------------------------------
-// int32 ADD, SUB, MUL (TFLite's reference_ops over int32, as TensorFlow Lite Micro runs
-// them; no quantization): out = clamp(a op b, act_min, act_max), the sum, difference or
-// product wrapping in two's complement. TFLM's ADD clamps to the whole int32 range (it
-// ignores the fused activation), SUB and MUL to the activation's integer range; the
-// lowering fills the bounds. Broadcasting and placement as div_s32.
-struct BinaryS32Params {
-  int32_t act_min, act_max;
-};
-
-Status add_s32_check(const OpContext& ctx);
-Status sub_s32_check(const OpContext& ctx);
-Status mul_s32_check(const OpContext& ctx);
-void add_s32_run(const OpContext& ctx);
-void sub_s32_run(const OpContext& ctx);
-void mul_s32_run(const OpContext& ctx);
-extern const KernelEntry kAddS32Entry;
-extern const KernelEntry kSubS32Entry;
-extern const KernelEntry kMulS32Entry;
 
 Status add_sub_s8_check(const OpContext& ctx);
 Status add_sub_s16_check(const OpContext& ctx);

@@ -189,6 +189,46 @@ bool softmax_s8_params(float beta, float input_scale, int32_t* input_multiplier,
   return true;
 }
 
+namespace {
+
+// TFLite's LUTPopulateInt16<float> (kernels/internal/common.h): 512 samples of transform
+// over the input range, each corrected by half the error of linear interpolation at the
+// midpoint, and the value at the range's end.
+template <typename Transform>
+void lut_populate_s16(float input_scale, int32_t input_zero_point, float output_scale, int32_t output_zero_point,
+                      Transform transform, int16_t* lut) {
+  const float input_min = input_scale * static_cast<float>(-32768 - input_zero_point);
+  const float input_max = input_scale * static_cast<float>(32767 - input_zero_point);
+  const float output_min = output_scale * static_cast<float>(-32768 - output_zero_point);
+  const float output_max = output_scale * static_cast<float>(32767 - output_zero_point);
+  constexpr int kSteps = 512;
+  const float step = (input_max - input_min) / static_cast<float>(kSteps);
+  const float half_step = step / 2;
+  const float scaling_inv = 65536.0f / (output_max - output_min);
+  const auto to_table = [](float v) { return static_cast<int16_t>(fminf(fmaxf(v, -32768.0f), 32767.0f)); };
+  for (int i = 0; i < kSteps; ++i) {
+    const float at = input_min + static_cast<float>(i) * step;
+    const float val = transform(at);
+    const float val_midpoint = transform(at + half_step);
+    const float val_next = transform(input_min + static_cast<float>(i + 1) * step);
+    const float sample = roundf(val * scaling_inv);
+    const float midpoint_interp = roundf((val_next * scaling_inv + roundf(val * scaling_inv)) / 2);
+    const float midpoint = roundf(val_midpoint * scaling_inv);
+    const float bias = roundf((midpoint_interp - midpoint) / 2);
+    lut[i] = to_table(sample - bias);
+  }
+  lut[kSteps] = to_table(roundf(transform(input_max) * scaling_inv));
+}
+
+}  // namespace
+
+void softmax_s16_tables(int16_t* exp_lut, int16_t* one_over_one_plus_x_lut) {
+  const float range = 65535.0f;  // int16 max - int16 min
+  lut_populate_s16(10.0f / range, 32767, 2.0f / range, 0, [](float v) { return expf(v); }, exp_lut);
+  lut_populate_s16(1.0f / range, -32768, 2.0f / range, 0, [](float v) { return 1.0f / (1.0f + v); },
+                   one_over_one_plus_x_lut);
+}
+
 bool log_softmax_s8_params(float input_scale, int32_t* input_multiplier, int32_t* input_left_shift,
                            int32_t* reverse_scaling_divisor, int32_t* reverse_scaling_right_shift,
                            int32_t* diff_min) {

@@ -255,6 +255,13 @@ void mean_multiplier(float input_scale, float output_scale, int64_t reduced_coun
 bool softmax_s8_params(float beta, float input_scale, int32_t* input_multiplier,
                        int32_t* input_left_shift, int32_t* diff_min);
 
+// TFLite Micro's int16 SOFTMAX tables (softmax_common.cc, LUTPopulate<int16_t> in float, as
+// its Prepare computes them): exp over [-10, 0] (input scale 10 / 65535, zero point 32767,
+// output scale 2 / 65535) and 1 / (1 + x) over [0, 1] (input scale 1 / 65535, zero point
+// -32768, same output scale), 513 entries each. Every float operation in TFLite's order
+// (expf, roundf half away from zero), for the bits TFLM's tables have. Host only.
+void softmax_s16_tables(int16_t* exp_lut, int16_t* one_over_one_plus_x_lut);
+
 // TFLite Micro int8 LOG_SOFTMAX parameters (micro/kernels/log_softmax.cc,
 // PreprocessLogSoftmaxScalingExp with beta 1 and 5 integer bits):
 //   (input_multiplier, input_left_shift, diff_min) = softmax_s8_params(1, input_scale)

@@ -51,7 +51,8 @@ TEST(CoverageRules, ConvolutionLine) {
             "  CONV_2D                       float32 int8 int16            dsp: int8 (cortex-m4 cortex-m7 cortex-m33 "
             "cortex-m55); mve: int8 (cortex-m55); v6m: int8 (cortex-m0plus)");
   // A reshape an operator adds does not make it "any".
-  EXPECT_EQ(coverage_of({ir::Op::kSoftmax, ir::Op::kReshape}).dtypes, (std::vector<std::string>{"float32", "int8"}));
+  EXPECT_EQ(coverage_of({ir::Op::kSoftmax, ir::Op::kReshape}).dtypes,
+            (std::vector<std::string>{"float32", "int8", "int8->int16", "int16"}));
   EXPECT_EQ(coverage_of({ir::Op::kPad}).dtypes, (std::vector<std::string>{"any"}));
 }
 

@@ -73,7 +73,7 @@ TEST(DivS32, BroadcastsInPlaceAndClamps) {
   const uint32_t a = op.add_input(DType::kInt32, {2, 3});
   const uint32_t b = op.add_input(DType::kInt32, {3});
   op.add_output_tensor(a);  // the output over input a
-  op.set_params(DivS32Params{0, 6});
+  op.set_params(BinaryS32Params{0, 6});
   op.set_data(a, std::vector<int32_t>{100, -9, 13, 12, 0, -50});
   op.set_data(b, std::vector<int32_t>{10, -3, 2});
   ASSERT_EQ(op.check(kDivS32Entry), Status::kOk);
@@ -120,10 +120,10 @@ TEST(DivS32, CheckRefusesAnEmptyRangeAndOtherTypes) {
   op.add_input(DType::kInt32, {4});
   const uint32_t b = op.add_input(DType::kInt32, {4});
   op.add_output(DType::kInt32, {4});
-  op.set_params(DivS32Params{1, 0});
+  op.set_params(BinaryS32Params{1, 0});
   EXPECT_EQ(op.check(kDivS32Entry), Status::kBadParams);
-  op.params<DivS32Params>().act_min = INT32_MIN;
-  op.params<DivS32Params>().act_max = INT32_MAX;
+  op.params<BinaryS32Params>().act_min = INT32_MIN;
+  op.params<BinaryS32Params>().act_max = INT32_MAX;
   ASSERT_EQ(op.check(kDivS32Entry), Status::kOk);
   op.desc(b).dtype = static_cast<uint8_t>(DType::kFloat32);
   EXPECT_EQ(op.check(kDivS32Entry), Status::kBadParams);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <limits>
 #include <vector>
 
 #include "quant_test_util.h"
@@ -158,9 +159,11 @@ inline int8_t tanh_s8(int8_t input, int32_t zero_point, int32_t radius, int32_t 
   return static_cast<int8_t>(ref_clamp(ref_rdbpot(y.raw, 24), -128, 127));
 }
 
-// One row of TFLite's int8 softmax.
-inline std::vector<int8_t> softmax_s8(const std::vector<int8_t>& row, int32_t multiplier,
-                                      int32_t left_shift, int32_t diff_min) {
+// One row of TFLite's softmax of int8 input, int8 or int16 output (OutT).
+template <typename OutT>
+std::vector<OutT> softmax_s8_to(const std::vector<int8_t>& row, int32_t multiplier, int32_t left_shift,
+                                int32_t diff_min) {
+  constexpr int64_t kOutMin = std::numeric_limits<OutT>::min(), kOutMax = std::numeric_limits<OutT>::max();
   int32_t max = -128;
   for (int8_t v : row) max = v > max ? v : max;
   auto exp_of = [&](int32_t diff) {
@@ -180,18 +183,24 @@ inline std::vector<int8_t> softmax_s8(const std::vector<int8_t>& row, int32_t mu
   const int bits_over_unit = 12 - headroom;
   const uint32_t normalized = headroom < 32 ? static_cast<uint32_t>(sum.raw) << headroom : 0;
   const Fx<0> scale = one_over_one_plus_x(Fx<0>{static_cast<int32_t>(normalized - 0x80000000u)});
-  const int exponent = bits_over_unit + 31 - 8;
-  std::vector<int8_t> out;
+  const int exponent = bits_over_unit + 31 - static_cast<int>(8 * sizeof(OutT));
+  std::vector<OutT> out;
   for (int8_t v : row) {
     const int32_t diff = v - max;
     if (diff < diff_min) {
-      out.push_back(-128);
+      out.push_back(static_cast<OutT>(kOutMin));
       continue;
     }
     const int32_t unsat = ref_rdbpot((scale * exp_of(diff)).raw, exponent);
-    out.push_back(static_cast<int8_t>(ref_clamp(int64_t{unsat} - 128, -128, 127)));
+    out.push_back(static_cast<OutT>(ref_clamp(int64_t{unsat} + kOutMin, kOutMin, kOutMax)));
   }
   return out;
+}
+
+// One row of TFLite's int8 softmax.
+inline std::vector<int8_t> softmax_s8(const std::vector<int8_t>& row, int32_t multiplier,
+                                      int32_t left_shift, int32_t diff_min) {
+  return softmax_s8_to<int8_t>(row, multiplier, left_shift, diff_min);
 }
 
 // TFLite's log_x_for_x_greater_than_or_equal_to_1 (kernels/internal/common.h), typed.

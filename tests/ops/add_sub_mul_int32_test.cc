@@ -3,8 +3,8 @@
 // two's complement (what a Cortex-M's ADD/SUB/MUL give where TFLite's C++ overflows),
 // clamped to the fused activation's integer range (CalculateActivationRange: RELU [0, max],
 // RELU6 [0, 6], RELU_N1_TO_1 [-1, 1]) for SUB and MUL; TFLM's ADD sets the whole int32
-// range and ignores the activation. Broadcast and constant operands; quantized int32
-// refused. Oracles in 64 bits here; host and emulated cores.
+// range and ignores the activation. Broadcast and constant operands (quantized int32
+// operands: add_sub_mul_test.cc). Oracles in 64 bits here; host and emulated cores.
 #include <algorithm>
 #include <cstdint>
 
@@ -68,15 +68,6 @@ TEST(AddSubMulInt32, EveryActivationBroadcastAndWrap) {
       expect_op_outputs(name + "_constant", model(code, act, {3}, b), constant);
     }
   }
-}
-
-TEST(AddSubMulInt32, QuantizedInt32Refused) {
-  ModelSpec m = model(B::MUL, ActivationFunctionType::NONE, {2, 3});
-  m.tensors[1].scales = {0.5f};
-  m.tensors[1].zero_points = {0};
-  EXPECT_EQ(op_error("mul_s32_quantized", m),
-            "node 'y' (mul): tensor 'b' is a quantized int32 tensor; TensorFlow Lite Micro takes int32 mul only "
-            "without quantization");
 }
 
 }  // namespace add_sub_mul_int32_test

@@ -1,8 +1,8 @@
 // ARG_MAX and ARG_MIN: every axis of a 4-D input (negative ones too), float32 (ties,
 // infinities, NaNs: TFLite Micro's strict comparison, a NaN never replaces and one at
 // index 0 stays) and int8 (raw values, ties), int32 output, with and without options,
-// against a scan written here; what TFLite Micro refuses (int16 input, int64 output, an
-// int64 axis) is refused with one line.
+// against a scan written here; what TFLite Micro refuses (int16 and int32 input, int64 output,
+// an int64 axis) is refused with one line.
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -126,6 +126,11 @@ TEST(ArgMinMax, WhatTfliteMicroRefusesIsOneLine) {
   EXPECT_EQ(op_error("arg_s16", arg_model(kArgMax, quantized("x", kShape, fb::TensorType::INT16, 0.1f, 0), {1},
                                           index_output(out))),
             "node 'y' (arg_max): input 'x' has dtype int16, expected float32 or int8 (TensorFlow Lite Micro's "
+            "arg_max/arg_min)");
+  // TFLM's arg_max/arg_min take float32 and int8 only (arg_min_max.cc); int32 input is refused.
+  EXPECT_EQ(op_error("arg_s32", arg_model(kArgMin, TensorSpec("x", kShape, fb::TensorType::INT32), {1},
+                                          index_output(out))),
+            "node 'y' (arg_min): input 'x' has dtype int32, expected float32 or int8 (TensorFlow Lite Micro's "
             "arg_max/arg_min)");
   EXPECT_EQ(op_error("arg_out64", arg_model(kArgMin, TensorSpec("x", kShape), {1},
                                             TensorSpec("y", out, fb::TensorType::INT64), true,

@@ -35,4 +35,14 @@ inline std::vector<size_t> broadcast_index(const std::vector<int32_t>& in, const
   return result;
 }
 
+// The quantization of a quantized binary op's inputs a, b and output y.
+struct BinaryQuantCase {
+  float a_scale;
+  int32_t a_zp;
+  float b_scale;
+  int32_t b_zp;
+  float y_scale;
+  int32_t y_zp;
+};
+
 }  // namespace mote::testing

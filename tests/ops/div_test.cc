@@ -133,14 +133,7 @@ TEST(Div, Int32TruncatesTowardZeroEveryActivation) {
 
 // ---- int8 --------------------------------------------------------------------------
 
-struct Quant8 {
-  float a_scale;
-  int32_t a_zp;
-  float b_scale;
-  int32_t b_zp;
-  float y_scale;
-  int32_t y_zp;
-};
+using Quant8 = BinaryQuantCase;
 
 // TFLite's CalculateActivationRangeQuantized for int8: the bounds quantized in float.
 void quantized_bounds(ActivationFunctionType act, float scale, int32_t zp, int32_t* lo, int32_t* hi) {

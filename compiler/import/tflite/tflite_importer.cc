@@ -906,8 +906,9 @@ class TfliteImporter {
 
   // add, sub, mul, div: numpy broadcast. pot_scale_int16 (add, sub; default true) selects
   // TFLite's int16 arithmetic: true = power-of-two scales, false = the general rescaling.
-  // A float32 div clamps to the finite float range (TFLite's activation bounds for NONE
-  // and RELU are the float's lowest and max): x / 0 gives +-FLT_MAX, as TFLite's.
+  // float32 clamps to the finite float range (TFLite's activation bounds for NONE and
+  // RELU are the float's lowest and max): an overflow, an infinite input or x / 0 gives
+  // +-FLT_MAX, as TFLite's.
   void binary(ir::Op op) {
     expect_inputs(2, 2);
     const int a = required_input(0, "input 0");
@@ -940,7 +941,7 @@ class TfliteImporter {
     expect_shape(y, "output", *shape);
     ir::Node& n = emit(op, {a, b}, {y});
     set_activation(n, act);
-    if (op == ir::Op::kDiv && T(y).dtype == DType::kFloat32) {
+    if (T(y).dtype == DType::kFloat32) {
       if (!n.has("act_min")) n.attrs["act_min"] = double{-std::numeric_limits<float>::max()};
       if (!n.has("act_max")) n.attrs["act_max"] = double{std::numeric_limits<float>::max()};
     }
