@@ -17,7 +17,7 @@ HostRunResult run_on_host(LoadedProgram& program, const std::vector<std::vector<
   hook.op_begin = [](void* user, uint32_t) { static_cast<Timing*>(user)->start = Clock::now(); };
   hook.op_end = [](void* user, uint32_t op) {
     auto* t = static_cast<Timing*>(user);
-    t->seconds[op] = std::chrono::duration<double>(Clock::now() - t->start).count();
+    t->seconds[op] += std::chrono::duration<double>(Clock::now() - t->start).count();  // each iteration of a loop
   };
   const auto start = Clock::now();
   program.run(&hook);

@@ -46,6 +46,10 @@ CompileResult compile(const CompileOptions& options) {
       if (t.is_persistent)
         throw CompileError(options.model_path + ": --quantize int8: a model with state (variable '" + t.name +
                            "') not supported");
+    for (const ir::Node& node : graph.nodes)
+      if (!node.regions.empty())
+        throw CompileError(options.model_path + ": --quantize int8: node '" + node.name + "' (" +
+                           ir::op_name(node.op) + ") runs its regions at run time (TFLite IF or WHILE), not supported");
     const ptq::Calibration calibration = ptq::calibrate(graph, options.calibration, options.quantize_options);
     ptq::Report report;
     const ir::Graph quantized = search::quantize(graph, calibration, options, &report, search);

@@ -199,10 +199,14 @@ ProgramFacts read_program(const std::vector<uint8_t>& program) {
   for (uint32_t k = 0; k < interp.op_count(); ++k) {
     const uint16_t kernel = interp.op_desc(k)->kernel;
     ids.insert(kernel);
-    const TensorDesc& out = interp.op_context(k).output_desc(0);
-    facts.op_lines.push_back("op " + std::to_string(k) + "  " + kernel_name(static_cast<KernelId>(kernel)) +
-                             "  '" + comment_safe(interp.op_name(k)) + "'  -> " + dtype_c_name(out.dtype) +
-                             " " + shape_text(std::vector<uint32_t>(out.dims, out.dims + out.rank)));
+    const OpContext ctx = interp.op_context(k);
+    std::string result = "(control)";  // jump and branch write no tensor
+    if (ctx.output_count() > 0) {
+      const TensorDesc& out = ctx.output_desc(0);
+      result = std::string(dtype_c_name(out.dtype)) + " " + shape_text(std::vector<uint32_t>(out.dims, out.dims + out.rank));
+    }
+    facts.op_lines.push_back("op " + std::to_string(k) + "  " + kernel_name(static_cast<KernelId>(kernel)) + "  '" +
+                             comment_safe(interp.op_name(k)) + "'  -> " + result);
   }
   for (uint16_t id : ids) facts.kernels.push_back(static_cast<KernelId>(id));
   const auto* pool = reinterpret_cast<const uint32_t*>(program_copy.get() + header.index_offset);

@@ -126,11 +126,46 @@ bool BasicGraph<OpT>::is_graph_output(int tensor) const {
   return std::find(outputs.begin(), outputs.end(), tensor) != outputs.end();
 }
 
+namespace {
+
+// Calls f(ids) for every tensor id list of `nodes` and their regions, nested ones too.
+template <typename Node, typename F>
+void for_each_id_list(std::vector<Node>& nodes, F&& f) {
+  for (Node& node : nodes) {
+    f(node.inputs);
+    f(node.outputs);
+    for (auto& region : node.regions) {
+      for_each_id_list(region.nodes, f);
+      f(region.results);
+    }
+  }
+}
+
+// Calls f(ids) for the region's results and its nodes' inputs, nested regions too.
+template <typename Region, typename F>
+void for_each_region_use(Region& region, F&& f) {
+  f(region.results);
+  for (auto& node : region.nodes) {
+    f(node.inputs);
+    for (auto& inner : node.regions) for_each_region_use(inner, f);
+  }
+}
+
+}  // namespace
+
 template <typename OpT>
 void BasicGraph<OpT>::replace_uses(int from, int to) {
-  for (Node& node : nodes)
-    for (int& t : node.inputs)
+  auto replace = [&](std::vector<int>& ids) {
+    for (int& t : ids)
       if (t == from) t = to;
+  };
+  for (Node& node : nodes) {
+    replace(node.inputs);
+    for (auto& region : node.regions) {
+      // Inside a region every list but a node's outputs is a use.
+      for_each_region_use(region, replace);
+    }
+  }
 }
 
 template <typename OpT>
@@ -167,6 +202,13 @@ void BasicGraph<OpT>::remove_dead() {
     for (int t : n.inputs)
       if (t != kNoTensor) live_tensor[t] = true;
     for (int t : n.outputs) live_tensor[t] = true;
+    for (auto& region : nodes[k].regions) {  // a kept region stays whole
+      for_each_id_list(region.nodes, [&](std::vector<int>& ids) {
+        for (int t : ids)
+          if (t != kNoTensor) live_tensor[t] = true;
+      });
+      for (int t : region.results) live_tensor[t] = true;
+    }
   }
   for (int t : inputs) live_tensor[t] = true;
 
@@ -190,10 +232,7 @@ void BasicGraph<OpT>::remove_dead() {
     for (int& id : ids)
       if (id != kNoTensor) id = remap[id];
   };
-  for (Node& n : kept_nodes) {
-    map_ids(n.inputs);
-    map_ids(n.outputs);
-  }
+  for_each_id_list(kept_nodes, map_ids);
   map_ids(inputs);
   map_ids(outputs);
   nodes = std::move(kept_nodes);
@@ -206,10 +245,33 @@ void BasicGraph<OpT>::erase_node(size_t k) {
   if (k < init_nodes) --init_nodes;
 }
 
+namespace {
+
+// Calls f(id, written) for each persistent tensor `node` reads or writes, in its regions'
+// nodes too.
+template <typename Node, typename F>
+void for_each_state(const std::vector<Tensor>& tensors, const Node& node, F&& f) {
+  for (int t : node.inputs)
+    if (t != kNoTensor && tensors[static_cast<size_t>(t)].is_persistent) f(t, false);
+  for (int t : node.outputs)
+    if (tensors[static_cast<size_t>(t)].is_persistent) f(t, true);
+  for (const auto& region : node.regions)
+    for (const auto& inner : region.nodes) for_each_state(tensors, inner, f);
+}
+
+}  // namespace
+
 template <typename OpT>
 bool BasicGraph<OpT>::writes_state(const Node& node) const {
-  for (int t : node.outputs)
-    if (tensors[static_cast<size_t>(t)].is_persistent) return true;
+  bool writes = false;
+  for_each_state(tensors, node, [&](int, bool written) { writes = writes || written; });
+  return writes;
+}
+
+template <typename OpT>
+bool BasicGraph<OpT>::has_regions() const {
+  for (const Node& node : nodes)
+    if (!node.regions.empty()) return true;
   return false;
 }
 
@@ -220,16 +282,13 @@ std::vector<std::vector<size_t>> BasicGraph<OpT>::order_edges() const {
   for (size_t k = 0; k < nodes.size(); ++k) {
     if (k >= init_nodes)
       for (size_t i = 0; i < init_nodes; ++i) after[k].push_back(i);
-    for (const std::vector<int>* ids : {&nodes[k].inputs, &nodes[k].outputs}) {
-      for (int t : *ids) {
-        if (t == kNoTensor || !tensors[static_cast<size_t>(t)].is_persistent) continue;
-        const auto found = last_touch.find(t);
-        const bool listed = found != last_touch.end() &&
-                            std::find(after[k].begin(), after[k].end(), found->second) != after[k].end();
-        if (found != last_touch.end() && found->second != k && !listed) after[k].push_back(found->second);
-        last_touch[t] = k;
-      }
-    }
+    for_each_state(tensors, nodes[k], [&](int t, bool) {
+      const auto found = last_touch.find(t);
+      const bool listed = found != last_touch.end() &&
+                          std::find(after[k].begin(), after[k].end(), found->second) != after[k].end();
+      if (found != last_touch.end() && found->second != k && !listed) after[k].push_back(found->second);
+      last_touch[t] = k;
+    });
   }
   return after;
 }

@@ -80,6 +80,16 @@ struct BasicNode {
   std::vector<int> inputs;   // tensor ids; kNoTensor for an omitted optional input
   std::vector<int> outputs;  // tensor ids
   std::map<std::string, AttrValue> attrs;
+  // Control flow (ops `while` and `if`, compiler/ir/mote_ops.md): the nodes each region
+  // runs, in order, and the tensors it gives. Region nodes read only constants, the
+  // node's own tensors as that op states, and the outputs of earlier nodes of the same
+  // region (or of its enclosing regions); the passes see the node as one op with its
+  // inputs and outputs, and the link lays the regions out with jumps (link/control_flow.h).
+  struct Region {
+    std::vector<BasicNode> nodes;
+    std::vector<int> results;
+  };
+  std::vector<Region> regions;
 
   bool has(const std::string& key) const { return attrs.count(key) != 0; }
   int64_t get_int(const std::string& key, int64_t fallback) const;
@@ -108,25 +118,27 @@ struct BasicGraph {
   // Indices of nodes reading tensor id.
   std::vector<int> consumers(int tensor) const;
   bool is_graph_output(int tensor) const;
-  // Replaces every node input `from` by `to` (graph outputs are not touched).
+  // Replaces every node input `from` by `to`, in regions too (graph outputs are not
+  // touched).
   void replace_uses(int from, int to);
   // Appends the tensors named `names`, each an op's result, to the outputs (debugging and
   // golden checks of intermediates: a run then returns them, and no pass drops them).
   // Throws CompileError "<path>: extra output 'NAME': ..." for any other name.
   void add_named_outputs(const std::vector<std::string>& names, const std::string& path);
   // Drops nodes whose outputs nobody reads (and are not graph outputs) and tensors no
-  // node or graph io references; renumbers tensor ids. A node writing a persistent
+  // node (region nodes included) or graph io references; renumbers tensor ids. A node writing a persistent
   // tensor has an effect beyond its outputs and is kept.
   void remove_dead();
   // Removes node k (keeps init_nodes counting the init nodes).
   void erase_node(size_t k);
   // The order the data edges do not show, per node: the earlier nodes (indices into
   // nodes) it must run after. Every node after the init nodes follows each init node,
-  // and the nodes reading or writing one persistent tensor keep their order in `nodes`
-  // (each follows the previous one). A pass that reorders nodes keeps these with the
+  // and the nodes reading or writing one persistent tensor (a `while` or an `if`: in its
+  // regions) keep their order in `nodes` (each follows the previous one). A pass that reorders nodes keeps these with the
   // data edges; one that only removes or replaces nodes keeps them by keeping the order.
   std::vector<std::vector<size_t>> order_edges() const;
-  bool writes_state(const Node& node) const;  // an output is persistent
+  bool writes_state(const Node& node) const;  // an output is persistent (or a region node's)
+  bool has_regions() const;                    // some node is a `while` or an `if`
 };
 
 // The Mote-op graph.

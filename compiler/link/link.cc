@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "emit/program_writer.h"
 #include "kernel_registry.h"
+#include "link/control_flow.h"
 #include "lower/node_lowering.h"
 #include "planner/in_place_links.h"
 
@@ -110,7 +111,8 @@ std::vector<bool> graph_input_mask(const ir::Graph& graph) {
 // Every node lowered for the target, in order; checks that the order produces each tensor
 // before it is read, once, and every graph output. Fills producer (per tensor: the node
 // that writes it, -1 for none).
-std::vector<lower::LoweredOp> lower_nodes(const ir::Graph& graph, Target target, std::vector<int>& producer) {
+std::vector<lower::LoweredOp> lower_nodes(const ir::Graph& graph, Target target, const std::vector<bool>& reassigned,
+                                          std::vector<int>& producer) {
   const std::vector<bool> is_input = graph_input_mask(graph);
   std::vector<lower::LoweredOp> lowered;
   lowered.reserve(graph.nodes.size());
@@ -129,6 +131,7 @@ std::vector<lower::LoweredOp> lower_nodes(const ir::Graph& graph, Target target,
     for (int id : node.outputs) {
       const ir::Tensor& t = graph.tensors[id];
       if (t.is_persistent && !t.is_constant && !is_input[id]) continue;  // state: written in order, many times
+      if (reassigned[id] && producer[id] >= 0) continue;  // a loop variable, an if's output
       if (t.is_constant || is_input[id] || producer[id] >= 0) {
         throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): output '" + t.name +
                            "' is already a constant, a graph input or another node's output");
@@ -168,7 +171,8 @@ void index_tensors(Prepared& p) {
 // writes input 0's bytes unchanged (placement alias in the kernel registry: reshape,
 // squeeze, flatten) shares its input's buffer (the kernel is a memmove, a no-op then)
 // unless that would make a graph output alias a graph input, or either is state (a
-// persistent tensor keeps its own bytes).
+// persistent tensor keeps its own bytes), or either is written by several nodes (control
+// flow: the bytes would change under the other).
 std::vector<int> find_aliases(const Prepared& p) {
   const ir::Graph& graph = p.graph;
   const std::vector<bool> is_input = graph_input_mask(graph);
@@ -179,6 +183,7 @@ std::vector<int> find_aliases(const Prepared& p) {
     const int out = graph.nodes[k].outputs[0];
     if (graph.tensors[in].is_constant || graph.tensors[in].is_persistent || graph.tensors[out].is_persistent) continue;
     const int root = alias_of[in] >= 0 ? alias_of[in] : in;
+    if (p.reassigned[root] || p.reassigned[out]) continue;
     if (is_input[root] && graph.is_graph_output(out)) continue;
     alias_of[out] = root;
   }
@@ -188,7 +193,9 @@ std::vector<int> find_aliases(const Prepared& p) {
 // Lifetimes: arena tensors from producer (or op 0 for graph inputs) to last consumer (or
 // the last op for graph outputs). An alias extends its root's buffer. State (persistent
 // tensors) lives through every op and counts as an output: nothing is written over it.
-void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vector<int>& alias_of) {
+// A loop variable lives at least to its loop's branch (control.live_until).
+void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vector<int>& alias_of,
+                   const ControlFlowLayout& control) {
   const ir::Graph& graph = p.graph;
   const std::vector<bool> is_input = graph_input_mask(graph);
   const uint32_t last_op = static_cast<uint32_t>(graph.nodes.size() - 1);
@@ -212,6 +219,11 @@ void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vec
       b.last_op = std::max(b.last_op, static_cast<uint32_t>(k));
     }
   }
+  for (const auto& [id, op] : control.live_until) {
+    if (p.tensor_buffer[id] == SIZE_MAX) continue;
+    planner::Buffer& b = p.buffers[p.tensor_buffer[id]];
+    b.last_op = std::max(b.last_op, op);
+  }
   for (int id : graph.outputs) p.buffers[p.tensor_buffer[id]].last_op = last_op;
   p.holds_output.assign(p.buffers.size(), false);
   for (int id : graph.outputs) p.holds_output[p.tensor_buffer[id]] = true;
@@ -232,7 +244,8 @@ std::vector<size_t> link_in_place(const Prepared& p, const std::vector<lower::Lo
     if (input < 0) continue;
     const size_t from = p.tensor_buffer[p.graph.nodes[k].inputs[static_cast<size_t>(input)]];
     const size_t to = p.tensor_buffer[p.graph.nodes[k].outputs[0]];
-    if (p.graph.tensors[p.graph.nodes[k].outputs[0]].is_persistent) continue;
+    const int out = p.graph.nodes[k].outputs[0];
+    if (p.graph.tensors[out].is_persistent || p.reassigned[out]) continue;
     if (from == SIZE_MAX || to == SIZE_MAX || from == to || p.holds_output[from] || overwritten[from]) continue;
     if (buffers[from].last_op != k || buffers[to].first_op != k || buffers[to].in_place_of >= 0) continue;
     // Worth it only when the pair then takes less than side by side.
@@ -283,12 +296,15 @@ Prepared prepare(const ir::Graph& graph, Target target) {
   Prepared p;
   p.graph = graph;
   check_graph_io(p.graph);
+  const ControlFlowLayout control = lay_out_control_flow(p.graph);
   insert_output_copies(p.graph);
   dequantize_hybrid_weights(p.graph);
+  p.reassigned = control.reassigned;
+  p.reassigned.resize(p.graph.tensors.size(), false);
   std::vector<int> producer;
-  p.ops = lower_nodes(p.graph, target, producer);
+  p.ops = lower_nodes(p.graph, target, p.reassigned, producer);
   index_tensors(p);
-  set_lifetimes(p, producer, find_aliases(p));
+  set_lifetimes(p, producer, find_aliases(p), control);
   return p;
 }
 

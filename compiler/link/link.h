@@ -1,7 +1,8 @@
 // The link stage: a graph of Mote ops -> program bytes, once the searches
 // (compiler/search/search.h) have fixed the op order, the patching and the kernel choice.
 //
-//   prepare():  checks the graph's inputs and outputs, gives each graph output that is a
+//   prepare():  checks the graph's inputs and outputs, lays `while` and `if` out with jumps
+//               (link/control_flow.h), gives each graph output that is a
 //               constant, a graph input or an earlier output its own copy, dequantizes
 //               TFLite hybrid weights (int8 constants read only by float ops), lowers
 //               every node for the target (compiler/lower/lower.h) and checks the order
@@ -40,6 +41,7 @@ struct Prepared {
   std::vector<planner::Buffer> buffers;  // per arena buffer: bytes and lifetime, no links
   std::vector<size_t> tensor_buffer;     // per graph tensor: its buffer, SIZE_MAX for none
   std::vector<bool> holds_output;        // per buffer: a graph output lives in it
+  std::vector<bool> reassigned;          // per graph tensor: written by several nodes (control flow)
 };
 
 Prepared prepare(const ir::Graph& graph, Target target);

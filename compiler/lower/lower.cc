@@ -69,6 +69,10 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kReshape:
     case Op::kCopy: return lower_copy(l);
     case Op::kFillBytes: return lower_fill_bytes(l);
+    case Op::kJump: return lower_jump(l);
+    case Op::kBranch: return lower_branch(l);
+    case Op::kWhile:
+    case Op::kIf: lower_region_op(l);
     case Op::kStridedSlice: return lower_strided_slice(l);
     case Op::kGather: return lower_gather(l);
     case Op::kGatherNd: return lower_gather_nd(l);
@@ -99,7 +103,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
 
 LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
   const NodeLowering l(graph, node);
-  const bool takes_inputs = node.op != ir::Op::kFillBytes;  // the one op without inputs
+  const bool takes_inputs = node.op != ir::Op::kFillBytes && node.op != ir::Op::kJump;  // the ops without inputs
   if (takes_inputs && (node.inputs.empty() || node.inputs[0] == ir::kNoTensor)) l.fail("input 0 is missing");
   for (int id : node.inputs)
     if (id != ir::kNoTensor) check_tensor_dims(l, l.tensor(id));

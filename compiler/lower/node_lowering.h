@@ -198,6 +198,10 @@ LoweredOp lower_mean(const NodeLowering& l);
 LoweredOp lower_sum(const NodeLowering& l);
 LoweredOp lower_reduce_max_min(const NodeLowering& l);
 LoweredOp lower_arg_min_max(const NodeLowering& l);
+// control_flow.cc
+LoweredOp lower_jump(const NodeLowering& l);
+LoweredOp lower_branch(const NodeLowering& l);
+[[noreturn]] void lower_region_op(const NodeLowering& l);
 // data_movement.cc
 LoweredOp lower_transpose(const NodeLowering& l);
 LoweredOp lower_concat(const NodeLowering& l);

@@ -3,7 +3,8 @@
 // constants. Using the real kernel (not a second host implementation) keeps folded and
 // unfolded results bit-identical: the node is compiled into a one-op program and run by
 // the host runtime (host/loaded_program.h), like any other program. A node writing
-// state (a persistent tensor) is not folded: its write must happen at run time.
+// state (a persistent tensor) is not folded: its write must happen at run time; nor is a
+// `while` or an `if` (its regions run at run time).
 #include <string>
 #include <vector>
 
@@ -61,7 +62,7 @@ void evaluate(ir::Graph& graph, const ir::Node& node) {
 
 bool fold_node(ir::Graph& graph, size_t k) {
   const ir::Node& node = graph.nodes[k];
-  if (!all_inputs_constant(graph, node) || graph.writes_state(node)) return false;
+  if (!all_inputs_constant(graph, node) || graph.writes_state(node) || !node.regions.empty()) return false;
   evaluate(graph, node);
   graph.erase_node(k);
   return true;

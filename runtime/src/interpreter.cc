@@ -16,6 +16,8 @@
 //      check() for shape/parameter consistency.
 // The header's init_op_count is checked with the sections (<= op_count; zero in 1.0).
 // After a successful load, run() does no checking: every access was proven in bounds.
+// A control op's jump target needs none either: run() stops at any index past the last op
+// (a loop on the data may run for as long as its condition holds, as in TFLite).
 // load() and reset_state() arm the init ops: the next run() starts at op 0. The state's
 // initial value is the compiler's business (fill_bytes init ops), not the runtime's.
 #include "mote/interpreter.h"
@@ -212,21 +214,23 @@ const uint32_t* Interpreter::io_list(const OpDesc& op) const {
   return reinterpret_cast<const uint32_t*>(program_ + header_->index_offset) + op.io_first;
 }
 
-OpContext Interpreter::op_context(uint32_t op_index) const {
+OpContext Interpreter::op_context(uint32_t op_index, uint32_t* next_op) const {
   const OpDesc& op = *op_desc(op_index);
   const uint8_t* params = program_ + header_->params_offset;
   return OpContext(reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset),
                    io_list(op), &op, op.params_bytes != 0 ? params + op.params_offset : params,
-                   program_ + header_->data_offset, arena_);
+                   program_ + header_->data_offset, arena_, next_op);
 }
 
 Status Interpreter::run(const ProfileHook* hook) {
   if (!loaded_) return Status::kNotLoaded;
   const uint32_t first = init_pending_ ? 0 : header_->init_op_count;
   init_pending_ = false;
-  for (uint32_t k = first; k < header_->op_count; ++k) {
+  // A control op (kernels/control) may name the next op; any other runs the one after it.
+  for (uint32_t k = first, next; k < header_->op_count; k = next) {
+    next = k + 1;
     if (hook != nullptr && hook->op_begin != nullptr) hook->op_begin(hook->user, k);
-    kernels_[op_desc(k)->kernel]->run(op_context(k));
+    kernels_[op_desc(k)->kernel]->run(op_context(k, &next));
     if (hook != nullptr && hook->op_end != nullptr) hook->op_end(hook->user, k);
   }
   return Status::kOk;

@@ -1,33 +1,49 @@
 #include "mote/status.h"
 
 namespace mote {
+namespace {
+
+#ifndef MOTE_NO_STATUS_STRINGS
+// Each status's code byte, then its text and a NUL; an empty text ends the list. One
+// string scanned, not a switch: the codes are sparse (0x00-0x40), and a jump table of
+// them would cost more flash than every text together.
+constexpr char kTexts[] =
+    "\x00" "ok\0"
+    "\x10" "interpreter not loaded\0"
+    "\x11" "arena too small\0"
+    "\x12" "arena not 16-byte aligned\0"
+    "\x13" "program not 16-byte aligned\0"
+    "\x14" "index out of range\0"
+    "\x15" "buffer size mismatch\0"
+    "\x16" "invalid argument\0"
+    "\x20" "program truncated\0"
+    "\x21" "not a Mote program (bad magic)\0"
+    "\x22" "unsupported program format version\0"
+    "\x23" "program checksum mismatch (corrupted)\0"
+    "\x24" "program section out of bounds\0"
+    "\x25" "invalid tensor descriptor\0"
+    "\x26" "invalid op descriptor\0"
+    "\x27" "invalid op parameters\0"
+    "\x28" "invalid graph input/output list\0"
+    "\x40" "kernel not linked into this build\0"
+    "\xff" "unknown status\0";
+#endif
+
+}  // namespace
 
 const char* status_string(Status status) {
 #ifdef MOTE_NO_STATUS_STRINGS
   (void)status;
   return "";
 #else
-  switch (status) {
-    case Status::kOk: return "ok";
-    case Status::kNotLoaded: return "interpreter not loaded";
-    case Status::kArenaTooSmall: return "arena too small";
-    case Status::kArenaMisaligned: return "arena not 16-byte aligned";
-    case Status::kProgramMisaligned: return "program not 16-byte aligned";
-    case Status::kIndexOutOfRange: return "index out of range";
-    case Status::kSizeMismatch: return "buffer size mismatch";
-    case Status::kInvalidArgument: return "invalid argument";
-    case Status::kTruncated: return "program truncated";
-    case Status::kBadMagic: return "not a Mote program (bad magic)";
-    case Status::kUnsupportedVersion: return "unsupported program format version";
-    case Status::kChecksumMismatch: return "program checksum mismatch (corrupted)";
-    case Status::kBadSection: return "program section out of bounds";
-    case Status::kBadTensor: return "invalid tensor descriptor";
-    case Status::kBadOp: return "invalid op descriptor";
-    case Status::kBadParams: return "invalid op parameters";
-    case Status::kBadIo: return "invalid graph input/output list";
-    case Status::kMissingKernel: return "kernel not linked into this build";
+  const char* p = kTexts;
+  // Every entry: code, text, NUL. The last one (0xff) answers any code not listed.
+  while (static_cast<uint8_t>(*p) != static_cast<uint8_t>(status) && static_cast<uint8_t>(*p) != 0xff) {
+    ++p;
+    while (*p != '\0') ++p;
+    ++p;
   }
-  return "unknown status";
+  return p + 1;
 #endif
 }
 

@@ -120,13 +120,19 @@ class TestOp {
     op_.scratch_bytes = scratch_bytes_;
     op_.name_offset = kNoOffset;
     if (params_.empty()) params_.resize(4, 0);
-    return OpContext(tensors_.data(), io_.data(), &op_, params_.data(), nullptr, arena_bytes());
+    return OpContext(tensors_.data(), io_.data(), &op_, params_.data(), nullptr, arena_bytes(), &next_op_);
   }
 
   Status check(const KernelEntry& kernel) { return kernel.check(context()); }
-  void run(const KernelEntry& kernel) { kernel.run(context()); }
+  // Runs the kernel as op `index` of a program: next_op() is then the op that runs next.
+  void run(const KernelEntry& kernel, uint32_t index = 0) {
+    next_op_ = index + 1;
+    kernel.run(context());
+  }
+  uint32_t next_op() const { return next_op_; }
 
  private:
+  uint32_t next_op_ = 0;
   struct alignas(16) Block {
     uint8_t bytes[16];
   };

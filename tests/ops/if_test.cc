@@ -4,8 +4,10 @@
 // (bytes: a quantization that differs reads the same bytes as other values). Cases: a
 // condition computed in the model (the sign of the input's sum) taking each branch, a
 // constant condition, int8 operands whose branch tensors are quantized otherwise, an IF
-// nested in a branch, and the refusals. Outputs are the test's own arithmetic; host and
-// emulated cores.
+// nested in a branch, and the refusals. A computed condition branches in the program:
+// only the taken branch runs. Outputs are the test's own arithmetic; host and emulated
+// cores.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/control_flow_util.h"
@@ -86,6 +88,53 @@ TEST(If, ComputedConditionTakesEachBranch) {
   for (const std::vector<float>& x : kInputs) samples.push_back(branch_sample(x, sum(x) > 0));
   ASSERT_TRUE(sum(kInputs[0]) > 0 && !(sum(kInputs[1]) > 0));  // both branches are taken
   expect_op_outputs("if_computed_f32", computed_if(), samples);
+}
+
+// The program branches: a run executes the taken branch's operator only.
+TEST(If, ComputedConditionRunsOnlyTheTakenBranch) {
+  auto count = [](const std::vector<std::string>& run, const std::string& kernel) {
+    return std::count(run.begin(), run.end(), kernel);
+  };
+  const std::vector<std::string> positive = op_kernels_run("if_run_then", computed_if(), branch_sample(kInputs[0], true));
+  EXPECT_EQ(count(positive, "mul_f32"), 1);
+  EXPECT_EQ(count(positive, "add_f32"), 0);
+  EXPECT_EQ(count(positive, "branch"), 1);
+  EXPECT_EQ(count(positive, "jump"), 1);
+  const std::vector<std::string> negative = op_kernels_run("if_run_else", computed_if(), branch_sample(kInputs[1], false));
+  EXPECT_EQ(count(negative, "mul_f32"), 0);
+  EXPECT_EQ(count(negative, "add_f32"), 1);
+  EXPECT_EQ(count(negative, "branch"), 1);
+  EXPECT_EQ(count(negative, "jump"), 0);
+}
+
+// computed_if whose then branch assigns its y to the variable `v`, which the main
+// subgraph reads after the IF: a run taking the else branch leaves v as it was.
+ModelSpec assigning_if() {
+  ModelSpec m = computed_if();
+  m.tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
+  m.tensors.push_back(f32("v", kShape));
+  m.ops.push_back(var_handle_op(7, "v"));
+  m.ops.push_back(op(B::READ_VARIABLE, {7}, {8}));
+  m.outputs = {5, 6, 8};
+  SubgraphSpec& then_branch = m.subgraphs[0];
+  then_branch.tensors.push_back(TensorSpec("then_handle", {}, TensorType::RESOURCE));
+  then_branch.ops.push_back(var_handle_op(4, "v"));
+  then_branch.ops.push_back(op(B::ASSIGN_VARIABLE, {4, 2}, {}));
+  return m;
+}
+
+TEST(If, ResourceVariableInABranch) {
+  std::vector<float> v(6, 0.0f);  // TFLite Micro's initial value: zeros
+  std::vector<OpSample> samples;
+  for (const std::vector<float>& x : {kInputs[1], kInputs[0], kInputs[1], kInputs[3], kInputs[0]}) {
+    const bool then_taken = sum(x) > 0;
+    OpSample sample = branch_sample(x, then_taken);
+    if (then_taken)
+      for (size_t i = 0; i < 6; ++i) v[i] = x[i] * 2.0f;
+    sample.expected.push_back(bytes_of(v));
+    samples.push_back(sample);
+  }
+  expect_op_sequence("if_variable", assigning_if(), samples);
 }
 
 // (y, z) = IF(constant, x): only the taken branch is imported.
@@ -267,15 +316,6 @@ TEST(If, Refusals) {
   EXPECT_EQ(op_error("if_doubling", doubling_ifs(18)),
             "if_doubling.tflite: subgraph 15 operator 0 (IF): the model's IF and WHILE operators expand to more than "
             "100000 operators, not supported");
-
-  // A branch with state: Mote runs both branches of a computed IF.
-  m = computed_if();
-  m.subgraphs[0].tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
-  m.subgraphs[0].ops.push_back(var_handle_op(4, "v"));
-  m.subgraphs[0].ops.push_back(op(B::ASSIGN_VARIABLE, {4, 2}, {}));
-  EXPECT_EQ(op_error("if_state", m),
-            "if_state.tflite: subgraph 1 operator 1 (VAR_HANDLE): inside an IF branch or a WHILE loop on computed "
-            "values not supported (Mote runs their operators on every path)");
 }
 
 }  // namespace if_test

@@ -12,6 +12,7 @@
 #include "compiler.h"
 #include "device_runner.h"
 #include "host/loaded_program.h"
+#include "kernel_ids.h"
 #include "import/tflite/tflite_importer.h"
 #include "test_util.h"
 
@@ -243,6 +244,46 @@ std::string op_error(const std::string& name, const ModelSpec& spec) {
     return message;
   }
   return "";
+}
+
+std::string quantize_error(const std::string& name, const ModelSpec& spec, const ir::Shape& input_shape) {
+  TempDir dir;
+  const std::string model = write_model(dir, name, spec);
+  CompileOptions options;
+  options.model_path = model;
+  options.quantize = "int8";
+  ptq::CalibrationInput sample;
+  sample.path = "x.npy";
+  sample.shape = input_shape;
+  sample.data.assign(static_cast<size_t>(ir::element_count(input_shape)) * sizeof(float), 0);
+  options.calibration = {sample};
+  try {
+    compile(options);
+  } catch (const CompileError& e) {
+    std::string message = e.what();
+    if (message.rfind(model, 0) == 0) message = name + ".tflite" + message.substr(model.size());
+    return message;
+  }
+  return "";
+}
+
+std::vector<std::string> op_kernels_run(const std::string& name, const ModelSpec& spec, const OpSample& sample) {
+  TempDir dir;
+  const std::vector<uint8_t> bytes = compile_for(write_model(dir, name, spec), "host");
+  LoadedProgram program(bytes, name);
+  for (size_t i = 0; i < sample.inputs.size(); ++i) program.set_input(static_cast<uint32_t>(i), sample.inputs[i]);
+  struct Seen {
+    const Interpreter* interpreter;
+    std::vector<std::string> kernels;
+  } seen{&program.interpreter(), {}};
+  ProfileHook hook{};
+  hook.user = &seen;
+  hook.op_begin = [](void* user, uint32_t op) {
+    auto* s = static_cast<Seen*>(user);
+    s->kernels.push_back(kernel_name(static_cast<KernelId>(s->interpreter->op_desc(op)->kernel)));
+  };
+  program.run(&hook);
+  return seen.kernels;
 }
 
 void ref_quantize_multiplier(double real, int32_t* multiplier, int32_t* shift) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/graph.h"
 #include "ops/tflite_builder.h"
 
 namespace mote::testing {
@@ -69,6 +70,14 @@ void expect_op_sequence(const std::string& name, const ModelSpec& spec, const st
 // with the temporary folder cut: "<name>.tflite: operator 0 (...): ..." for an importer
 // refusal, the compiler's message otherwise; "" when it compiles.
 std::string op_error(const std::string& name, const ModelSpec& spec);
+
+// The same for `mote compile --quantize int8` with one calibration sample of
+// `input_shape`, all zeros ("" when it compiles).
+std::string quantize_error(const std::string& name, const ModelSpec& spec, const ir::Shape& input_shape);
+
+// The kernels a host run of `spec` on `sample`'s inputs executes, in the order it runs
+// them (an op in a loop once per iteration): what the program chooses at run time.
+std::vector<std::string> op_kernels_run(const std::string& name, const ModelSpec& spec, const OpSample& sample);
 
 // TFLite's QuantizeMultiplier: real = multiplier * 2^(shift - 31), multiplier in
 // [2^30, 2^31) rounded half away from zero (0 and shift 0 for real 0 or tiny values).

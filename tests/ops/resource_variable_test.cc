@@ -422,23 +422,8 @@ TEST(ResourceVariable, ResetStateRestartsTheSequenceThroughBothApis) {
 }
 
 TEST(ResourceVariable, QuantizingAStatefulModelIsRefused) {
-  TempDir dir;
-  const std::string path = dir.file("state_ptq.tflite");
-  write_bytes(path, build_model(accumulator()));
-  CompileOptions options;
-  options.model_path = path;
-  options.quantize = "int8";
-  ptq::CalibrationInput sample;
-  sample.path = "x.npy";
-  sample.shape = {1, 4};
-  sample.data.assign(16, 0);
-  options.calibration = {sample};
-  try {
-    compile(options);
-    FAIL() << "compiled";
-  } catch (const CompileError& e) {
-    EXPECT_EQ(std::string(e.what()), path + ": --quantize int8: a model with state (variable 'acc') not supported");
-  }
+  EXPECT_EQ(quantize_error("state_ptq", accumulator(), {1, 4}),
+            "state_ptq.tflite: --quantize int8: a model with state (variable 'acc') not supported");
 }
 
 // ---- refusals --------------------------------------------------------------------------

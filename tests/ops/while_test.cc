@@ -1,11 +1,15 @@
 // WHILE as TensorFlow Lite Micro's kernels/while.cc: the loop variables go into the cond
 // subgraph, whose output 0 (bool) says whether the body subgraph maps them to their next
-// values once more; the outputs are their last values. Mote unrolls the loop while
-// importing (the condition must follow from constants: a counter), so the cases are
-// counted loops: float32 and int8 variables beside an int32 counter, a loop that runs
-// zero times, an IF in the body on the counter and one on the data; and the refusals,
-// among them a condition on the data (TFLM runs it; Mote has no jump). Outputs are the
-// test's own arithmetic; host and emulated cores.
+// values once more; the outputs are their last values. Mote unrolls the iterations whose
+// condition follows from constants (a counter) up to 16, and runs the rest as a loop in
+// the program (jump and branch). Cases: counted loops (float32 and int8 variables beside
+// an int32 counter, zero iterations, 2000 iterations), an IF in the body on the counter
+// and one on the data, nested loops, conditions on the data with and without a bound
+// (zero to hundreds of iterations), loop variables the body swaps, and the refusals.
+// Outputs are the test's own arithmetic; host and emulated cores.
+#include <algorithm>
+#include <cfloat>
+
 #include "ops/control_flow_util.h"
 #include "ops/op_test.h"
 
@@ -54,7 +58,7 @@ std::vector<OpSample> scaling_samples(int32_t start, int32_t limit) {
     std::vector<float> y = x;
     int32_t i = start;
     for (; i < limit; ++i)
-      for (float& v : y) v = v * 1.5f;  // one float multiply per iteration, as TFLite's MUL
+      for (float& v : y) v = std::clamp(v * 1.5f, -FLT_MAX, FLT_MAX);  // one float multiply, as TFLite's MUL
     samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
   }
   return samples;
@@ -259,37 +263,207 @@ TEST(While, ConditionOnTheDataWithABound) {
   }
 }
 
-TEST(While, Refusals) {
-  // Multiply until the first element passes a threshold, with no bound on the iterations.
+// x * 1.5 until x[0, 0] reaches `threshold`, with no bound: the count of iterations
+// follows from the data alone (i counts them; the condition does not read it).
+ModelSpec data_loop(float threshold) {
   ModelSpec m = scaling_loop(0, 5);
   SubgraphSpec& cond = m.subgraphs[0];
   cond.tensors = {i32("cond_i", {}), f32("cond_x", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
-                  f32("first", {1, 1}), f32("threshold", {1}, {100.0f}), boolean("more", {1, 1})};
+                  f32("first", {1, 1}), f32("threshold", {1}, {threshold}), boolean("more", {1, 1})};
   cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 5}, {6})};
   cond.outputs = {6};
-  EXPECT_EQ(op_error("while_data", m),
-            "while_data.tflite: operator 0 (WHILE): may run more than 1024 iterations, not supported (Mote unrolls "
-            "WHILE loops; this condition depends on the model's inputs)");
+  return m;
+}
 
-  // A variable in a loop on the data: the unrolled body runs past the real loop's end.
-  m = bounded_data_loop(4, 10.0f);
+TEST(While, ConditionOnTheDataAlone) {
+  std::vector<OpSample> samples;
+  // 1e-30 needs 182 iterations to reach 100; 150 none; 99 one.
+  for (float first : {1.5f, 1e-30f, 150.0f, 99.0f, 0.25f}) {
+    std::vector<float> y = {first, -2.0f, 3.25f, 0.5f, -1.0f, 4.0f};
+    const std::vector<float> x = y;
+    int32_t i = 0;
+    while (y[0] < 100.0f) {
+      for (float& v : y) v = v * 1.5f;
+      ++i;
+    }
+    samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
+  }
+  expect_op_outputs("while_data", data_loop(100.0f), samples);
+
+  // The program loops: the body's multiply runs once per iteration.
+  const std::vector<std::string> run = op_kernels_run("while_data_run", data_loop(100.0f), samples[1]);
+  EXPECT_EQ(std::count(run.begin(), run.end(), "mul_f32"), 182);
+  EXPECT_EQ(std::count(run.begin(), run.end(), "branch"), 183);
+}
+
+// A counted loop past the unrolled iterations: 16 unrolled, the rest run by the program.
+TEST(While, LongCountedLoop) {
+  expect_op_outputs("while_long", scaling_loop(0, 2000), scaling_samples(0, 2000));
+  const std::vector<std::string> run =
+      op_kernels_run("while_long_run", scaling_loop(0, 2000), scaling_samples(0, 2000)[0]);
+  EXPECT_EQ(std::count(run.begin(), run.end(), "mul_f32"), 2000);
+  EXPECT_EQ(std::count(run.begin(), run.end(), "branch"), 2000 - 16 + 1);
+}
+
+// Fibonacci on tensors: (a, b) = (b, a + b) while b[0, 0] < limit. The body's first result
+// is its second variable: the next values must be read before either is written.
+ModelSpec fibonacci_loop(float limit) {
+  ModelSpec m;
+  m.tensors = {f32("a0", kShape), f32("b0", kShape), f32("a", kShape), f32("b", kShape)};
+  m.ops = {while_op({0, 1}, {2, 3}, 1, 2)};
+  m.inputs = {0, 1};
+  m.outputs = {2, 3};
+  SubgraphSpec cond;
+  cond.tensors = {f32("cond_a", kShape), f32("cond_b", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
+                  f32("first", {1, 1}), f32("limit", {1}, {limit}), boolean("more", {1, 1})};
+  cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 5}, {6})};
+  cond.inputs = {0, 1};
+  cond.outputs = {6};
+  SubgraphSpec body;
+  body.tensors = {f32("body_a", kShape), f32("body_b", kShape), f32("sum", kShape)};
+  body.ops = {op(B::ADD, {0, 1}, {2})};
+  body.inputs = {0, 1};
+  body.outputs = {1, 2};
+  m.subgraphs = {cond, body};
+  return m;
+}
+
+TEST(While, BodySwapsItsVariables) {
+  std::vector<OpSample> samples;
+  for (const auto& [a0, b0] : {std::pair<std::vector<float>, std::vector<float>>{{0, 1, 2, 3, 4, 5}, {1, 1, 1, 1, 1, 1}},
+                               {{1, -1, 0.5f, 2, 0, 9}, {2, 3, -4, 5, 6, -7}},
+                               {{0, 0, 0, 0, 0, 0}, {500, 1, 2, 3, 4, 5}}}) {
+    std::vector<float> a = a0, b = b0;
+    while (b[0] < 300.0f) {
+      std::vector<float> next(6);
+      for (size_t k = 0; k < 6; ++k) next[k] = a[k] + b[k];
+      a = b;
+      b = next;
+    }
+    samples.push_back({{bytes_of(a0), bytes_of(b0)}, {bytes_of(a), bytes_of(b)}});
+  }
+  expect_op_outputs("while_swap", fibonacci_loop(300.0f), samples);
+}
+
+// branching_loop with a condition on the data too (i < limit and x[0, 0] < threshold):
+// the loop runs in the program with both IFs of its body (on the counter, on the data).
+TEST(While, IfInALoopOnTheData) {
+  ModelSpec m = branching_loop(6);
+  m.subgraphs[0] = bounded_data_loop(6, 40.0f).subgraphs[0];
+  std::vector<OpSample> samples;
+  std::vector<std::vector<float>> xs = kInputs;
+  xs.push_back(std::vector<float>(6, 3.0f));
+  xs.push_back({45.0f, 1, 1, 1, 1, 1});
+  for (const std::vector<float>& x : xs) {
+    std::vector<float> y = x;
+    int32_t i = 0;
+    while (i < 6 && y[0] < 40.0f) {
+      for (float& v : y) v = i % 2 == 0 ? v * 2.0f : v + 1.0f;
+      float sum = 0;
+      for (float v : y) sum += v;
+      if (sum > 100.0f)
+        for (float& v : y) v = v - 50.0f;
+      ++i;
+    }
+    samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
+  }
+  expect_op_outputs("while_data_if_in_body", m, samples);
+}
+
+// nested_loop with conditions on the data in both loops: the outer runs while x[0, 0] <
+// 1000 (counting i), the inner (x * 1.5) while x[0, 0] < 10 * (outer i + 1), both in the
+// program.
+TEST(While, NestedLoopsOnTheData) {
+  ModelSpec m = nested_loop();
+  m.subgraphs[0] = data_loop(1000.0f).subgraphs[0];
+  SubgraphSpec& outer_body = m.subgraphs[1];
+  // The inner loop's variables: (bound, x); its cond reads the bound, its body keeps it.
+  outer_body.tensors = {i32("outer_i", {}),    f32("outer_x", kShape), i32("one", {}, {1}), i32("next_i", {}),
+                        f32("ten", {}, {10.0f}),  f32("i_float", {}),   f32("bound", {}),   f32("inner_bound", {}),
+                        f32("inner_x", kShape)};
+  OpSpec cast = op(B::CAST, {3}, {5});
+  outer_body.ops = {op(B::ADD, {0, 2}, {3}), cast, op(B::MUL, {5, 4}, {6}), while_op({6, 1}, {7, 8}, 3, 4)};
+  outer_body.outputs = {3, 8};
+  SubgraphSpec inner_cond;
+  inner_cond.tensors = {f32("c_bound", {}), f32("c_x", kShape), i32("begin", {2}, {0, 0}), i32("size", {2}, {1, 1}),
+                        f32("first", {1, 1}), boolean("more", {1, 1})};
+  inner_cond.ops = {op(B::SLICE, {1, 2, 3}, {4}), op(B::LESS, {4, 0}, {5})};
+  inner_cond.inputs = {0, 1};
+  inner_cond.outputs = {5};
+  SubgraphSpec inner_body;
+  inner_body.tensors = {f32("b_bound", {}), f32("b_x", kShape), f32("factor", {1}, {1.5f}), f32("scaled", kShape)};
+  inner_body.ops = {op(B::MUL, {1, 2}, {3})};
+  inner_body.inputs = {0, 1};
+  inner_body.outputs = {0, 3};
+  m.subgraphs[2] = inner_cond;
+  m.subgraphs[3] = inner_body;
+  std::vector<OpSample> samples;
+  for (float first : {1.0f, 0.01f, 2000.0f, 5.0f}) {
+    std::vector<float> y = {first, 1, -2, 3, -4, 5};
+    const std::vector<float> x = y;
+    int32_t i = 0;
+    while (y[0] < 1000.0f) {
+      ++i;
+      const float bound = static_cast<float>(i) * 10.0f;
+      while (y[0] < bound)
+        for (float& v : y) v = v * 1.5f;
+    }
+    samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y)}});
+  }
+  expect_op_outputs("while_nested_data", m, samples);
+}
+
+// bounded_data_loop whose body assigns each next x to the variable `v`, which the main
+// subgraph reads after the loop: a run of zero iterations leaves v as it was.
+TEST(While, ResourceVariableInALoopOnTheData) {
+  ModelSpec m = bounded_data_loop(4, 10.0f);
+  m.tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
+  m.tensors.push_back(f32("v", kShape));
+  m.ops.push_back(var_handle_op(4, "v"));
+  m.ops.push_back(op(B::READ_VARIABLE, {4}, {5}));
+  m.outputs = {2, 3, 5};
   m.subgraphs[1].tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
   m.subgraphs[1].ops.push_back(var_handle_op(6, "v"));
   m.subgraphs[1].ops.push_back(op(B::ASSIGN_VARIABLE, {6, 5}, {}));
-  EXPECT_EQ(op_error("while_data_state", m),
-            "while_data_state.tflite: subgraph 2 operator 2 (VAR_HANDLE): inside an IF branch or a WHILE loop on "
-            "computed values not supported (Mote runs their operators on every path)");
+  std::vector<float> v(6, 0.0f);
+  std::vector<OpSample> samples;
+  for (const std::vector<float>& x : {std::vector<float>{19.0f, 1, 2, 3, 4, 5}, kInputs[0],
+                                      std::vector<float>{19.0f, 1, 2, 3, 4, 5}, std::vector<float>{0.001f, -1, 2, -3, 4, -5}}) {
+    std::vector<float> y = x;
+    int32_t i = 0;
+    while (i < 4 && y[0] < 10.0f) {
+      for (float& e : y) e = e * 1.5f;
+      v = y;
+      ++i;
+    }
+    samples.push_back({{bytes_of(x)}, {bytes_of(std::vector<int32_t>{i}), bytes_of(y), bytes_of(v)}});
+  }
+  expect_op_sequence("while_data_variable", m, samples);
+}
+
+TEST(While, QuantizingALoopOnTheDataIsRefused) {
+  EXPECT_EQ(quantize_error("while_ptq", data_loop(100.0f), {2, 3}),
+            "while_ptq.tflite: --quantize int8: node 'i' (while) runs its regions at run time (TFLite IF or WHILE), "
+            "not supported");
+}
+
+TEST(While, Refusals) {
+  ModelSpec m;
+  // A condition that is true whatever the values: TFLite Micro would never return.
+  m = scaling_loop(0, 5);
+  m.subgraphs[0].tensors[2] = i32("limit", {}, {5});
+  m.subgraphs[0].tensors.push_back(i32("six", {}, {6}));
+  m.subgraphs[0].ops = {op(B::LESS, {2, 4}, {3})};
+  EXPECT_EQ(op_error("while_forever", m),
+            "while_forever.tflite: operator 0 (WHILE): subgraph 1 (cond_subgraph_index) always gives true: the loop "
+            "never ends");
 
   m = scaling_loop(0, 5);
   m.subgraphs[0].tensors[3] = i32("more", {});
   m.subgraphs[0].ops = {op(B::ADD, {0, 2}, {3})};
   EXPECT_EQ(op_error("while_int_condition", m),
-            "while_int_condition.tflite: operator 0 (WHILE): subgraph 1 output 0 'more' has type int32, expected bool");
-
-  m = scaling_loop(0, 2000);
-  EXPECT_EQ(op_error("while_long", m),
-            "while_long.tflite: operator 0 (WHILE): runs more than 1024 iterations, not supported (Mote unrolls WHILE "
-            "loops)");
+            "while_int_condition.tflite: operator 0 (WHILE): subgraph 1 output 0 'more' is int32 [], expected bool "
+            "with an element (the condition)");
 
   m = scaling_loop(0, 5);
   m.ops = {while_op({0, 1}, {2, 3}, 1, 3)};
@@ -325,7 +499,8 @@ TEST(While, Refusals) {
   call_once.options = [](flatbuffers::FlatBufferBuilder& b) { return fb::CreateCallOnceOptions(b, 1).Union(); };
   m.subgraphs[1].ops.push_back(call_once);
   EXPECT_EQ(op_error("while_call_once", m),
-            "while_call_once.tflite: subgraph 2 operator 2 (CALL_ONCE): CALL_ONCE inside a WHILE loop not supported");
+            "while_call_once.tflite: subgraph 2 operator 2 (CALL_ONCE): CALL_ONCE inside an IF branch or a WHILE loop not "
+            "supported");
 
   // The body runs a WHILE whose body is itself.
   m = scaling_loop(0, 5);

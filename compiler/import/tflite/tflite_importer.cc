@@ -166,7 +166,7 @@ class TfliteImporter {
         {B::GREATER, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater"); }, {Op::kCompare}},
         {B::GREATER_EQUAL, [](TfliteImporter& i) { i.math_binary(Op::kCompare, "greater_equal"); }, {Op::kCompare}},
         {B::HARD_SWISH, [](TfliteImporter& i) { i.activation(Op::kHardSwish); }, {Op::kHardSwish}},
-        {B::IF, [](TfliteImporter& i) { i.if_op(); }, {Op::kSelect, Op::kCopy}},
+        {B::IF, [](TfliteImporter& i) { i.if_op(); }, {Op::kIf, Op::kCopy}},
         {B::L2_NORMALIZATION, [](TfliteImporter& i) { i.l2_normalization(); }, {Op::kL2Normalization}},
         {B::L2_POOL_2D, [](TfliteImporter& i) { i.pool(Op::kL2Pool2d); }, {Op::kL2Pool2d}},
         {B::LEAKY_RELU, [](TfliteImporter& i) { i.leaky_relu(); }, {Op::kLeakyRelu}},
@@ -227,7 +227,7 @@ class TfliteImporter {
         {B::UNIDIRECTIONAL_SEQUENCE_LSTM, [](TfliteImporter& i) { i.lstm(); }, {Op::kLstm, Op::kCopy}},
         {B::UNPACK, [](TfliteImporter& i) { i.unpack(); }, {Op::kStridedSlice}},
         {B::VAR_HANDLE, [](TfliteImporter& i) { i.var_handle(); }, {}},
-        {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kCopy, Op::kSelect, Op::kLogical}},
+        {B::WHILE, [](TfliteImporter& i) { i.while_op(); }, {Op::kWhile, Op::kCopy}},
         {B::ZEROS_LIKE, [](TfliteImporter& i) { i.zeros_like(); }, {Op::kCopy}},
     };
     return table;
@@ -773,7 +773,7 @@ class TfliteImporter {
     conversion->convert(*this);
     if (unrolling_ > 0) {  // inside a WHILE loop: fold what only depends on constants (while_op)
       for (size_t k = first; k < graph_.nodes.size();)
-        if (!passes::fold_node(graph_, k) && !fold_false_and(k)) ++k;
+        if (!passes::fold_node(graph_, k)) ++k;
     }
   }
 
@@ -2535,7 +2535,6 @@ class TfliteImporter {
   // VAR_HANDLE: no inputs, one resource output naming the variable; no node.
   void var_handle() {
     expect_inputs(0, 0);
-    refuse_in_branch();
     const auto* o = options<fb::VarHandleOptions>(false);
     Variable key;
     if (o && o->container()) key.container = o->container()->str();
@@ -2555,13 +2554,6 @@ class TfliteImporter {
     }
     handle_of_[index] = static_cast<int>(variables_.size());
     variables_.push_back(std::move(key));
-  }
-
-  // IF imports its branches inline and may run both (if_op): a branch has no effects.
-  void refuse_in_branch() const {
-    if (branch_depth_ > 0)
-      fail_op("inside an IF branch or a WHILE loop on computed values not supported (Mote runs their operators on "
-              "every path)");
   }
 
   // The variable input 0 names (a VAR_HANDLE output of this subgraph).
@@ -2627,8 +2619,7 @@ class TfliteImporter {
   void call_once() {
     expect_input_count(0, 0);
     if (output_count() != 0) fail_op("has " + std::to_string(output_count()) + " outputs, expected none");
-    refuse_in_branch();
-    if (unrolling_ > 0) fail_op("CALL_ONCE inside a WHILE loop not supported");
+    if (branch_depth_ > 0 || unrolling_ > 0) fail_op("CALL_ONCE inside an IF branch or a WHILE loop not supported");
     if (!subgraph_label_.empty()) fail_op("CALL_ONCE inside an init subgraph not supported");
     if (!first_state_op_.empty())
       fail_op("runs after " + first_state_op_ + " reads or assigns a variable, not supported");
@@ -2703,12 +2694,12 @@ class TfliteImporter {
   // IF operand it meets (TFLM checks the byte counts; its DCHECK the type); a quantization
   // that differs reads the same bytes as other values, as in TFLM.
   //
-  // The branches are imported inline. A constant condition (the converter's usual output
-  // of a Python `if` on a constant) imports only the branch it takes. A computed one runs
-  // both branches and selects each output with a select node on the condition: the same
-  // bytes as running one branch, at the cost of running the other, with no jump in the
-  // program. That holds only while a branch has no effect besides its outputs, so a branch
-  // may hold no resource variable operator or CALL_ONCE (refused in either case: one rule).
+  // A constant condition (the converter's usual output of a Python `if` on a constant)
+  // imports only the branch it takes, inline. A computed one becomes an `if` node whose
+  // regions hold the two branches (the link lays them out with a branch and a jump: only
+  // the branch taken runs). Resource variables a branch reads or assigns are state its
+  // region's nodes touch (ir::Graph::order_edges keeps them in order); CALL_ONCE in a
+  // branch is refused.
   void if_op() {
     if (input_count() < 1) fail_op("has no inputs, expected the condition as input 0");
     const auto* o = options<fb::IfOptions>(true);
@@ -2725,42 +2716,43 @@ class TfliteImporter {
     check_branch(then_index, "then_subgraph_index", args, &outs, 1);
     check_branch(else_index, "else_subgraph_index", args, &outs, 1);
 
+    const size_t fresh_from = graph_.tensors.size();
     if (T(condition).is_constant) {
-      const size_t fresh_from = graph_.tensors.size();
-      bind_outputs(import_branch(T(condition).data[0] != 0 ? then_index : else_index, args, true), fresh_from);
+      bind_outputs(import_branch(T(condition).data[0] != 0 ? then_index : else_index, args, false), fresh_from);
       return;
     }
-    const std::vector<int> then_results = import_branch(then_index, args, true);
-    const std::vector<int> else_results = import_branch(else_index, args, true);
-    int scalar = ir::kNoTensor;
-    for (size_t k = 0; k < outs.size(); ++k) emit_select(condition, &scalar, then_results[k], else_results[k], outs[k]);
+    ir::Node node;
+    node.name = T(outs.empty() ? condition : outs[0]).name;
+    node.op = ir::Op::kIf;
+    node.inputs = {condition};
+    node.inputs.insert(node.inputs.end(), args.begin(), args.end());
+    node.regions.resize(2);
+    const size_t first = graph_.nodes.size();
+    node.regions[0].results = import_branch(then_index, args, true);
+    cut_region(first, &node.regions[0]);
+    node.regions[1].results = import_branch(else_index, args, true);
+    cut_region(first, &node.regions[1]);
+    for (int out : outs) node.outputs.push_back(new_like(out, T(out).name));
+    const std::vector<int> values = node.outputs;
+    graph_.nodes.push_back(std::move(node));
+    bind_outputs(values, fresh_from);
   }
 
-  // out = condition (one element) ? a : b, `out` a new tensor like b (named as a) when
-  // kNoTensor. A condition of a higher rank than the output is read through its rank-0
-  // copy, made once into *scalar.
-  int emit_select(int condition, int* scalar, int a, int b, int out) {
-    if (out == ir::kNoTensor) {
-      ir::Tensor t;
-      t.name = T(a).name;
-      t.dtype = T(b).dtype;
-      t.shape = T(b).shape;
-      t.quant = T(b).quant;
-      out = graph_.add_tensor(std::move(t));
-    }
-    int c = condition;
-    if (T(condition).shape.size() > T(out).shape.size()) {
-      if (*scalar == ir::kNoTensor) {
-        ir::Tensor t;
-        t.name = T(condition).name + " (scalar)";
-        t.dtype = DType::kBool;
-        *scalar = graph_.add_tensor(std::move(t));
-        emit(ir::Op::kCopy, {condition}, {*scalar});
-      }
-      c = *scalar;
-    }
-    emit(ir::Op::kSelect, {c, a, b}, {out});
-    return out;
+  // Moves graph_.nodes[first..] (a subgraph just imported inline) into `region`.
+  void cut_region(size_t first, ir::Node::Region* region) {
+    region->nodes.assign(std::make_move_iterator(graph_.nodes.begin() + static_cast<std::ptrdiff_t>(first)),
+                         std::make_move_iterator(graph_.nodes.end()));
+    graph_.nodes.resize(first);
+  }
+
+  // A new non-constant tensor of `like`'s dtype, shape and quantization.
+  int new_like(int like, const std::string& name) {
+    ir::Tensor t;
+    t.name = name;
+    t.dtype = T(like).dtype;
+    t.shape = T(like).shape;
+    t.quant = T(like).quant;
+    return graph_.add_tensor(std::move(t));
   }
 
   // The subgraph an operator runs (`role`: the option naming it): in range, not running
@@ -2808,10 +2800,11 @@ class TfliteImporter {
 
   // Imports subgraph `index` (check_branch accepted it) with its inputs bound to `args`;
   // the ir ids of its outputs. An input quantized as its argument is that argument; one
-  // quantized otherwise is a copy of its bytes. `if_branch`: an IF's branch (no effects).
-  std::vector<int> import_branch(int index, const std::vector<int>& args, bool if_branch) {
+  // quantized otherwise is a copy of its bytes. `in_region`: its nodes go into a region
+  // the program runs (or not) at run time (no CALL_ONCE there).
+  std::vector<int> import_branch(int index, const std::vector<int>& args, bool in_region) {
     std::vector<int> results;
-    branch_depth_ += if_branch;
+    branch_depth_ += in_region;
     in_subgraph(
         index,
         [&] {
@@ -2837,28 +2830,25 @@ class TfliteImporter {
             results.push_back(id);
           }
         });
-    branch_depth_ -= if_branch;
+    branch_depth_ -= in_region;
     return results;
   }
 
   // WHILE as TensorFlow Lite Micro's while.cc: the loop variables (the inputs; each output
   // has its input's dtype and shape) go into the cond subgraph, whose output 0 (bool,
   // element 0 read) says whether the body subgraph runs once more, mapping them to their
-  // next values; the outputs are their last values. Mote unrolls the loop while
-  // importing: each iteration's cond and body are imported inline and their nodes folded
-  // as they come (passes::fold_node, the same kernels the program would run), so a loop
-  // whose condition depends only on constants (a counter from a constant start: what
-  // converters write for a loop over a range) becomes the nodes of its iterations; an IF
-  // in the body on such a counter becomes the branch it takes. A Mote program has no jump.
-  // A condition that depends on the model's inputs (`maximum_iterations` beside a test on
-  // the data) is kept as `active`, the AND of the conditions so far, and the loop runs on
-  // as if it held (vars: the values had it held, where a counter stays constant); the
-  // outputs select each iteration's values while `active` holds. Once the condition on
-  // those values folds to false (passes::fold_node, and an AND with a constant false), the
-  // real loop has ended by then: either it stopped earlier, or it ran every iteration and
-  // its values are those. Such a loop must have no effect (no variable). More than
-  // kMaxWhileIterations iterations (a loop on the data alone) are refused with one line.
-  static constexpr int kMaxWhileIterations = 1024;
+  // next values; the outputs are their last values.
+  //
+  // While the condition folds to a constant (a counter from a constant start: what
+  // converters write for a loop over a range), iterations are unrolled: each one's cond
+  // and body imported inline, their nodes folded as they come (passes::fold_node, the
+  // same kernels the program would run), so an IF in the body on such a counter becomes
+  // the branch it takes. From the first iteration whose condition depends on the model's
+  // inputs, or after kMaxUnrolledIterations, the rest of the loop is a `while` node whose
+  // regions hold cond and body, run by the program (the link lays them out with a jump and
+  // a branch), as many times as the condition holds. Resource variables in it are assigned
+  // on each iteration, as in TFLite Micro; CALL_ONCE in a loop is refused.
+  static constexpr int kMaxUnrolledIterations = 16;
 
   void while_op() {
     const auto* o = options<fb::WhileOptions>(true);
@@ -2883,60 +2873,52 @@ class TfliteImporter {
               "condition as output 0");
     const size_t fresh_from = graph_.tensors.size();
     ++unrolling_;
-    int active = ir::kNoTensor;  // "still running", once the condition depends on the inputs
-    int scalar = ir::kNoTensor;
-    std::vector<int> results = vars;
     for (int iteration = 0;; ++iteration) {
-      const int c = import_branch(cond_index, vars, active != ir::kNoTensor).at(0);
-      if (T(c).dtype != DType::kBool)
-        fail_op("subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name + "' has type " +
-                dtype_name(T(c).dtype) + ", expected bool");
+      const size_t first = graph_.nodes.size();
+      const int c = loop_condition(cond_index, vars, false);
       if (T(c).is_constant && T(c).data[0] == 0) break;
-      if (!T(c).is_constant) {
-        if (T(c).elements() != 1)
-          fail_op("the condition (subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name +
-                  "') depends on the model's inputs and has shape " + ints_string(T(c).shape) +
-                  ", not supported (expected one element)");
-        active = active == ir::kNoTensor ? c : logical_and(active, c);
-        scalar = ir::kNoTensor;
+      if (!T(c).is_constant || iteration == kMaxUnrolledIterations) {
+        graph_.nodes.resize(first);  // the cond's nodes on these values: the loop node has its own
+        vars = loop_node(cond_index, body_index, vars);
+        break;
       }
-      if (iteration == kMaxWhileIterations)
-        fail_op(std::string(active == ir::kNoTensor ? "runs" : "may run") + " more than " +
-                std::to_string(kMaxWhileIterations) + " iterations, not supported (Mote unrolls WHILE loops" +
-                (active == ir::kNoTensor ? ")" : "; this condition depends on the model's inputs)"));
-      vars = import_branch(body_index, vars, active != ir::kNoTensor);
-      for (size_t k = 0; k < vars.size(); ++k)
-        results[k] = active == ir::kNoTensor ? vars[k] : emit_select(active, &scalar, vars[k], results[k], ir::kNoTensor);
+      vars = import_branch(body_index, vars, false);
     }
     --unrolling_;
-    bind_outputs(results, fresh_from);
+    bind_outputs(vars, fresh_from);
   }
 
-  // Node k, a logical AND with an input constant all false, becomes its constant false
-  // output (whatever its other input); true when it did.
-  bool fold_false_and(size_t k) {
-    const ir::Node& n = graph_.nodes[k];
-    if (n.op != ir::Op::kLogical || n.get_string("fn") != "and") return false;
-    const bool any_false = std::any_of(n.inputs.begin(), n.inputs.end(), [&](int id) {
-      return T(id).is_constant && std::all_of(T(id).data.begin(), T(id).data.end(), [](uint8_t b) { return b == 0; });
-    });
-    if (!any_false) return false;
-    ir::Tensor& y = graph_.tensors[static_cast<size_t>(n.outputs[0])];
-    y.data.assign(static_cast<size_t>(y.elements()), 0);
-    y.is_constant = true;
-    graph_.erase_node(k);
-    return true;
+  // Output 0 of the cond subgraph on `vars`: a bool with an element.
+  int loop_condition(int cond_index, const std::vector<int>& vars, bool in_region) {
+    const int c = import_branch(cond_index, vars, in_region).at(0);
+    if (T(c).dtype != DType::kBool || T(c).elements() < 1)
+      fail_op("subgraph " + std::to_string(cond_index) + " output 0 '" + T(c).name + "' is " + dtype_name(T(c).dtype) +
+              " " + ints_string(T(c).shape) + ", expected bool with an element (the condition)");
+    return c;
   }
 
-  // a AND b, two bool tensors of one element.
-  int logical_and(int a, int b) {
-    ir::Tensor t;
-    t.name = T(b).name + " (and before)";
-    t.dtype = DType::kBool;
-    t.shape = *broadcast_shape(T(a).shape, T(b).shape);
-    const int y = graph_.add_tensor(std::move(t));
-    emit(ir::Op::kLogical, {a, b}, {y}).attrs["fn"] = std::string("and");
-    return y;
+  // The rest of a WHILE loop from `vars` as a `while` node: its outputs (new tensors, as
+  // `vars`) hold the loop variables, which both regions read.
+  std::vector<int> loop_node(int cond_index, int body_index, const std::vector<int>& vars) {
+    ir::Node node;
+    node.name = op_->outputs()->size() > 0 ? T(ids_[op_->outputs()->Get(0)]).name : here();
+    node.op = ir::Op::kWhile;
+    node.inputs = vars;
+    for (size_t k = 0; k < vars.size(); ++k)
+      node.outputs.push_back(new_like(vars[k], T(vars[k]).name + " (loop)"));
+    node.regions.resize(2);
+    const size_t first = graph_.nodes.size();
+    node.regions[0].results = {loop_condition(cond_index, node.outputs, true)};
+    cut_region(first, &node.regions[0]);
+    const ir::Tensor& c = T(node.regions[0].results[0]);
+    if (c.is_constant && c.data[0] != 0)
+      fail_op("subgraph " + std::to_string(cond_index) + " (cond_subgraph_index) always gives true: the loop never "
+              "ends");
+    node.regions[1].results = import_branch(body_index, node.outputs, true);
+    cut_region(first, &node.regions[1]);
+    const std::vector<int> values = node.outputs;
+    graph_.nodes.push_back(std::move(node));
+    return values;
   }
 
   // The current operator's outputs take the values `values` (tensors of their dtypes and
@@ -3042,7 +3024,7 @@ class TfliteImporter {
   std::map<int, ir::QuantParams> variable_quant_;  // a variable tensor's id -> its quantization in the file
   std::string first_state_op_;        // the first READ/ASSIGN_VARIABLE of subgraph 0 ("" before one)
   std::vector<int> active_subgraphs_ = {0};  // the subgraphs being converted, outermost first
-  int branch_depth_ = 0;              // IF branches being converted around the current operator
+  int branch_depth_ = 0;              // regions (IF branches, WHILE loops run by the program) being converted
   int unrolling_ = 0;                 // WHILE loops being unrolled around the current operator
   std::map<std::pair<int, int32_t>, int> subgraph_constants_;  // (subgraph > 0, TFLite tensor) -> ir id
   // Operators converted so far, every import of a subgraph counted: the bound on what

@@ -96,8 +96,9 @@ class Interpreter {
 
   const OpDesc* op_desc(uint32_t op) const;
   // The tensors and parameters of op `op` as its kernel sees them (for reports and
-  // tools). Only valid when loaded() and op < op_count().
-  OpContext op_context(uint32_t op) const;
+  // tools; run() passes next_op for control ops). Only valid when loaded() and
+  // op < op_count().
+  OpContext op_context(uint32_t op, uint32_t* next_op = nullptr) const;
   // Name strings from the program (node names, tensor names); "" when absent.
   const char* op_name(uint32_t op) const;
   const char* tensor_name(uint32_t tensor) const;

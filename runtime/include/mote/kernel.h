@@ -22,9 +22,10 @@ namespace mote {
 class OpContext {
  public:
   OpContext(const TensorDesc* tensors, const uint32_t* io, const OpDesc* op,
-            const uint8_t* params, const uint8_t* constant_data, uint8_t* arena)
+            const uint8_t* params, const uint8_t* constant_data, uint8_t* arena,
+            uint32_t* next_op = nullptr)
       : tensors_(tensors), io_(io), op_(op), params_(params), constant_data_(constant_data),
-        arena_(arena) {}
+        arena_(arena), next_op_(next_op) {}
 
   uint32_t input_count() const { return op_->input_count; }
   uint32_t output_count() const { return op_->output_count; }
@@ -52,6 +53,12 @@ class OpContext {
     return Span<uint8_t>(arena_ + op_->scratch_offset, op_->scratch_bytes);
   }
 
+  // Control flow (kernels/control): the op run() executes next, instead of the one after
+  // this. Only during run(): the executor passes where it reads that index (check()
+  // contexts have none, and no check function may call this). Any value is safe: run()
+  // stops at an index past the last op.
+  void jump_to(uint32_t op) const { *next_op_ = op; }
+
  private:
   const void* tensor_data(const TensorDesc& t) const {
     return t.storage == static_cast<uint8_t>(Storage::kConstant) ? constant_data_ + t.offset
@@ -64,6 +71,7 @@ class OpContext {
   const uint8_t* params_;
   const uint8_t* constant_data_;
   uint8_t* arena_;
+  uint32_t* next_op_;
 };
 
 using KernelCheckFn = Status (*)(const OpContext& ctx);
