@@ -77,4 +77,17 @@ inline void expect_allclose(const NpyArray& got, const NpyArray& want, double rt
   EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << n << " elements outside tolerance, max abs error " << worst;
 }
 
+// Signal-to-quantization-noise ratio of `got` against `want` (float32, same shape), in
+// dB; infinity when they are equal.
+inline double sqnr_db(const NpyArray& got, const NpyArray& want) {
+  const auto* g = reinterpret_cast<const float*>(got.data.data());
+  const auto* w = reinterpret_cast<const float*>(want.data.data());
+  double signal = 0, noise = 0;
+  for (size_t i = 0; i < want.data.size() / 4; ++i) {
+    signal += double(w[i]) * w[i];
+    noise += (double(w[i]) - g[i]) * (double(w[i]) - g[i]);
+  }
+  return noise == 0 ? INFINITY : 10 * std::log10(signal / noise);
+}
+
 }  // namespace mote::testing

@@ -22,17 +22,6 @@ std::string calibration_args(const std::string& stem) {
   return args;
 }
 
-double sqnr_db(const NpyArray& got, const NpyArray& want) {
-  const auto* g = reinterpret_cast<const float*>(got.data.data());
-  const auto* w = reinterpret_cast<const float*>(want.data.data());
-  double signal = 0, noise = 0;
-  for (size_t i = 0; i < want.data.size() / 4; ++i) {
-    signal += double(w[i]) * w[i];
-    noise += (double(w[i]) - g[i]) * (double(w[i]) - g[i]);
-  }
-  return noise == 0 ? INFINITY : 10 * std::log10(signal / noise);
-}
-
 struct Quantized {
   std::string program;
   nlohmann::json report;

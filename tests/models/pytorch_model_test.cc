@@ -1,0 +1,174 @@
+// PyTorch exports (tests/models/pytorch/, models.txt; tools/export_pytorch_models.py):
+// each listed model compiles, and its outputs on every golden sample match PyTorch's
+// within 1e-4 x max(1, max |golden|) on the host and, in the qemu build of this file
+// (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4. On the host it also
+// quantizes (--quantize int8 with its calibration samples): the report states the SQNR
+// of each output against the float model, and the int8 program keeps the model's
+// min_int8_sqnr_db against the PyTorch goldens on every golden sample.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "model_test_util.h"
+
+namespace mote::testing {
+namespace {
+
+const std::string kDir = std::string(MOTE_SOURCE_DIR) + "/tests/models/pytorch/";
+constexpr int kGoldenSamples = 2;
+
+struct PytorchModel {
+  std::string name;
+  double min_int8_sqnr_db = 0;
+};
+
+std::vector<PytorchModel> listed_models() {
+  std::vector<PytorchModel> models;
+  std::ifstream list(kDir + "models.txt");
+  EXPECT_TRUE(list.good()) << kDir << "models.txt";
+  std::string line;
+  while (std::getline(list, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    PytorchModel m;
+    std::string extra;
+    const bool ok = static_cast<bool>(fields >> m.name >> m.min_int8_sqnr_db) && !(fields >> extra);
+    EXPECT_TRUE(ok) << "models.txt: expected 'name min_int8_sqnr_db', got '" << line << "'";
+    if (ok) models.push_back(m);
+  }
+  return models;
+}
+
+std::string file(const std::string& name, const std::string& suffix) { return kDir + name + suffix; }
+
+int count_files(const std::string& name, const std::string& middle) {
+  int n = 0;
+  while (std::filesystem::exists(file(name, middle + std::to_string(n) + ".npy"))) ++n;
+  return n;
+}
+
+std::string input_args(const std::string& name, int sample) {
+  std::string args;
+  const int inputs = count_files(name, ".s" + std::to_string(sample) + ".in");
+  for (int i = 0; i < inputs; ++i) args += " --input '" + file(name, ".s" + std::to_string(sample) + ".in" + std::to_string(i) + ".npy") + "'";
+  return args;
+}
+
+// Every element within 1e-4 x max(1, max |golden|); a NaN fails.
+void expect_matches_pytorch(const NpyArray& got, const NpyArray& want, const std::string& what) {
+  ASSERT_EQ(got.dtype, DType::kFloat32) << what;
+  ASSERT_EQ(got.shape, want.shape) << what;
+  const auto* g = reinterpret_cast<const float*>(got.data.data());
+  const auto* w = reinterpret_cast<const float*>(want.data.data());
+  const size_t n = want.data.size() / 4;
+  double largest = 1;
+  for (size_t i = 0; i < n; ++i) largest = std::max(largest, std::fabs(double(w[i])));
+  double worst = 0;
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double err = std::fabs(double(g[i]) - double(w[i]));
+    if (!(err <= 1e-4 * largest)) ++bad;
+    if (!(err <= worst)) worst = err;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", worst);
+  ::testing::Test::RecordProperty("max_abs_error", text);
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << n << " elements off by more than " << 1e-4 * largest
+                     << ", max abs error " << worst;
+}
+
+// Runs `program` on each golden sample (on `device` when not empty) and calls
+// check(got, want, what) per output.
+template <typename Check>
+void run_samples(const TempDir& dir, const std::string& name, const std::string& program, const std::string& device,
+                 Check check) {
+  ASSERT_EQ(count_files(name, ".s" + std::to_string(kGoldenSamples - 1) + ".out") > 0, true)
+      << name << ": golden sample " << kGoldenSamples - 1 << " missing";
+  for (int s = 0; s < kGoldenSamples; ++s) {
+    const std::string out = dir.file("s" + std::to_string(s) + device);
+    const CommandResult r = run_mote("run '" + program + "'" + input_args(name, s) + " --output-dir '" + out + "'" +
+                                     (device.empty() ? "" : " --device " + device));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const int outputs = count_files(name, ".s" + std::to_string(s) + ".out");
+    ASSERT_GT(outputs, 0) << name;
+    for (int j = 0; j < outputs; ++j) {
+      const std::string what = name + " sample " + std::to_string(s) + " output " + std::to_string(j) +
+                               (device.empty() ? " on the host" : " on " + device);
+      check(read_npy(out + "/out" + std::to_string(j) + ".npy"),
+            read_npy(file(name, ".s" + std::to_string(s) + ".out" + std::to_string(j) + ".npy")), what);
+    }
+  }
+}
+
+class Pytorch : public ::testing::TestWithParam<PytorchModel> {};
+
+#ifndef MOTE_PYTORCH_QEMU
+TEST_P(Pytorch, MatchesPytorchOnTheHost) {
+  const std::string& name = GetParam().name;
+  TempDir dir;
+  const std::string program = dir.file(name + ".mote");
+  const CommandResult r = run_mote("compile '" + file(name, ".onnx") + "' -o '" + program + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  run_samples(dir, name, program, "", expect_matches_pytorch);
+}
+
+TEST_P(Pytorch, QuantizesWithTheSqnrItStates) {
+  const PytorchModel& m = GetParam();
+  TempDir dir;
+  const std::string program = dir.file(m.name + ".int8.mote");
+  std::string calibration;
+  const int inputs = count_files(m.name, ".calib.in");
+  ASSERT_GT(inputs, 0) << m.name << ": no calibration samples";
+  for (int i = 0; i < inputs; ++i) calibration += " --calibration '" + file(m.name, ".calib.in" + std::to_string(i) + ".npy") + "'";
+  const CommandResult r = run_mote("compile '" + file(m.name, ".onnx") + "' -o '" + program + "' --quantize int8" +
+                                   calibration + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(report.contains("quantization"));
+  ASSERT_FALSE(report["quantization"]["outputs"].empty());
+  for (const auto& o : report["quantization"]["outputs"]) {
+    ASSERT_TRUE(o.contains("sqnr_db")) << o.dump();
+    RecordProperty("reported_sqnr_db_" + o["name"].get<std::string>(), o["sqnr_db"].dump());
+  }
+  run_samples(dir, m.name, program, "", [&](const NpyArray& got, const NpyArray& want, const std::string& what) {
+    ASSERT_EQ(got.shape, want.shape) << what;
+    const double db = sqnr_db(got, want);
+    RecordProperty("sqnr_db", std::to_string(db));
+    EXPECT_GE(db, m.min_int8_sqnr_db) << what << " (int8)";
+  });
+}
+#else
+TEST_P(Pytorch, MatchesPytorchOnQemuCortexM4) {
+  const std::string& name = GetParam().name;
+  TempDir dir;
+  const std::string program = dir.file(name + ".m4.mote");
+  const CommandResult r = run_mote("compile '" + file(name, ".onnx") + "' -o '" + program + "' --target cortex-m4");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  run_samples(dir, name, program, "qemu-cortex-m4", expect_matches_pytorch);
+}
+#endif
+
+std::string model_name(const ::testing::TestParamInfo<PytorchModel>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Exports, Pytorch, ::testing::ValuesIn(listed_models()), model_name);
+
+#ifndef MOTE_PYTORCH_QEMU
+TEST(PytorchList, ListsModelsWithTheirFiles) {
+  const std::vector<PytorchModel> models = listed_models();
+  ASSERT_FALSE(models.empty());
+  for (const PytorchModel& m : models) {
+    EXPECT_TRUE(std::filesystem::exists(file(m.name, ".onnx"))) << m.name;
+    EXPECT_GT(count_files(m.name, ".calib.in"), 0) << m.name;
+    for (int s = 0; s < kGoldenSamples; ++s) {
+      EXPECT_GT(count_files(m.name, ".s" + std::to_string(s) + ".in"), 0) << m.name << " sample " << s;
+      EXPECT_GT(count_files(m.name, ".s" + std::to_string(s) + ".out"), 0) << m.name << " sample " << s;
+    }
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace mote::testing

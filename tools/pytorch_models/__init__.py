@@ -1,0 +1,15 @@
+"""PyTorch model kinds for tools/export_pytorch_models.py: each module here defines
+MODELS, a dict of model name -> builder returning a Model."""
+import dataclasses
+
+import torch
+
+
+@dataclasses.dataclass
+class Model:
+    module: torch.nn.Module
+    input_shapes: list          # one shape per input, batch included
+    opset: int = 13
+    input_names: list = dataclasses.field(default_factory=lambda: ["x"])
+    output_names: list = dataclasses.field(default_factory=lambda: ["y"])
+    dynamic_axes: dict = None   # e.g. {"x": {0: "batch"}} for a symbolic batch axis
