@@ -735,6 +735,23 @@ TEST(Legalize, GroupNormPatternFusesAfterConv) {
   EXPECT_EQ(g.tensors[gn->inputs[1]].shape, Ints({8}));
 }
 
+TEST(Legalize, ChannelsLastLayerNormReadsNhwcDirectly) {
+  // Transpose to NHWC, LayerNormalization over C, Transpose back, between convs: the
+  // transposes cancel against the NHWC layout, the norm reads the conv's output.
+  ir::Graph g = check_numerics("layernorm_channels_last");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "conv2d", "layer_norm", "conv2d", "transpose"}));
+}
+
+TEST(Legalize, UnfusedGroupChainRunsInstanceNormOnGroups) {
+  // The instance norm's scale is not ones: nothing fuses, group_norm runs on [N, M, G].
+  ir::Graph g = check_numerics("groupnorm_unfused");
+  const ir::Node* in = onnx_test::find_node(g, "in");
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->op, Op::kGroupNorm);
+  EXPECT_EQ(in->get_int("groups", 0), 2);
+  EXPECT_EQ(g.tensors[in->inputs[0]].shape, Ints({1, 18, 2}));
+}
+
 // ---- errors ----------------------------------------------------------------------------
 
 TEST(LegalizeErrors, NormalizationRefusals) {

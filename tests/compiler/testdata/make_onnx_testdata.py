@@ -708,6 +708,33 @@ def make_instance_group_norm():
     save_arrays("groupnorm_pattern", in0=x, out0=norm * gamma + beta)
 
 
+def make_normalization_layouts():
+    """ConvNeXt's channels-last LayerNorm (Transpose to NHWC -> LayerNormalization over C ->
+    Transpose back) between Convs: NHWC inside already, no transposes around the norm. And
+    a GroupNorm-like chain whose InstanceNormalization scale is not ones: not fused, the
+    instance norm runs on the reshaped [N, G, M] tensor."""
+    x, w1, w2 = nrandn(1, 3, 4, 4), nrandn(6, 3, 1, 1), nrandn(2, 6, 1, 1)
+    scale, bias = nrandn(6) + 1, nrandn(6)
+    nodes = [h.make_node("Conv", ["x", "w1"], ["c"], name="conv1"),
+             h.make_node("Transpose", ["c"], ["t"], name="to_nhwc", perm=[0, 2, 3, 1]),
+             h.make_node("LayerNormalization", ["t", "scale", "bias"], ["n"], name="ln", axis=-1),
+             h.make_node("Transpose", ["n"], ["b"], name="to_nchw", perm=[0, 3, 1, 2]),
+             h.make_node("Conv", ["b", "w2"], ["y"], name="conv2")]
+    save("layernorm_channels_last", nodes, [vi("x", [1, 3, 4, 4])], [vi("y", [1, 2, 4, 4])],
+         [init("w1", w1), init("w2", w2), init("scale", scale), init("bias", bias)], opset=17)
+    n = layer_norm(conv(x, w1).transpose(0, 2, 3, 1), -1, scale, bias).transpose(0, 3, 1, 2)
+    save_arrays("layernorm_channels_last", in0=x, out0=conv(n, w2))
+
+    x, gs, gb = nrandn(1, 4, 3, 3), nrandn(2) + 1, nrandn(2)
+    nodes = [h.make_node("Reshape", ["x", "grouped"], ["r"], name="group_reshape"),
+             h.make_node("InstanceNormalization", ["r", "gs", "gb"], ["i"], name="in"),
+             h.make_node("Reshape", ["i", "back"], ["y"], name="back_reshape")]
+    save("groupnorm_unfused", nodes, [vi("x", [1, 4, 3, 3])], [vi("y", [1, 4, 3, 3])],
+         [init("grouped", np.array([1, 2, 18], np.int64)), init("gs", gs), init("gb", gb),
+          init("back", np.array([1, 4, 3, 3], np.int64))], opset=13)
+    save_arrays("groupnorm_unfused", in0=x, out0=instance_norm(x.reshape(1, 2, 18), gs, gb).reshape(1, 4, 3, 3))
+
+
 def make_normalization_error_models():
     save("layernorm_stash_type",
          [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln", stash_type=11)],
@@ -754,6 +781,7 @@ def main():
     make_layer_norm_patterns()
     make_instance_group_norm()
     make_normalization_error_models()
+    make_normalization_layouts()
 
 
 if __name__ == "__main__":
