@@ -706,6 +706,9 @@ TEST(Legalize, Opset13LayerNormPatternFuses) {
   EXPECT_NEAR(g.nodes[0].get_float("epsilon", 0), 1e-5, 1e-12);
   ASSERT_EQ(g.nodes[0].inputs.size(), 3u);
   EXPECT_EQ(g.tensors[g.nodes[0].inputs[2]].shape, Ints({16}));
+  // torch.rsqrt's form: Mul(Div(1, Sqrt(.)), d).
+  g = check_numerics("layernorm_pattern_rsqrt");
+  EXPECT_EQ(op_sequence(g), Ops({"layer_norm"}));
   // torch var()'s form over the last two axes: a second mean, the square as Mul.
   g = check_numerics("layernorm_pattern_var");
   EXPECT_EQ(op_sequence(g), Ops({"layer_norm", "clamp"}));

@@ -38,8 +38,9 @@ class NormCnn(nn.Module):
 
 
 class HandNorm(nn.Module):
-    """(x - mean) / sqrt(var + eps) written out, once with ((x - m) ** 2).mean() and once
-    with torch.var(unbiased=False), between linear layers."""
+    """(x - mean) / sqrt(var + eps) written out, once with ((x - m) ** 2).mean(), once
+    with torch.var(unbiased=False) and once as (x - m) * torch.rsqrt(var + eps), between
+    linear layers."""
 
     def __init__(self, features=12):
         super().__init__()
@@ -52,7 +53,9 @@ class HandNorm(nn.Module):
         x = (x - m) / torch.sqrt(((x - m) ** 2).mean(dim=-1, keepdim=True) + 1e-5)
         x = self.fc1(x) * self.gain
         x = (x - x.mean(dim=-1, keepdim=True)) / torch.sqrt(x.var(dim=-1, keepdim=True, unbiased=False) + 1e-6)
-        return self.fc2(x)
+        d = self.fc2(x)
+        d = d - d.mean(dim=-1, keepdim=True)
+        return d * torch.rsqrt(d.pow(2).mean(dim=-1, keepdim=True) + 1e-5)
 
 
 def randomize_affine(module):

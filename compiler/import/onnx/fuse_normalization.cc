@@ -7,7 +7,8 @@
 //    d = Sub(x, m)
 //    s = Pow(d', 2) or Mul(d', d')            d' = d, or another Sub(x, ReduceMean(x, axes))
 //    v = ReduceMean(s, axes, keepdims 1)
-//    y = Div(d, Sqrt(Add(v, eps)))            eps a constant scalar >= 0 (either Add operand)
+//    y = Div(d, Sqrt(Add(v, eps)))            eps a constant scalar >= 0 (either Add operand);
+//        or Mul(d, Div(1, Sqrt(...)))         torch.rsqrt's form, Mul operands in either order
 //    [y = Mul(y, gamma)] [y = Add(y, beta)]   gamma, beta constants varying only along the
 //                                             normalized axes (either operand)
 //  -> LayerNormalization(x, gamma or ones, [beta]) with axis = the first normalized axis.
@@ -43,7 +44,7 @@ class NormalizationFuser {
     drop_.assign(count, false);
     for (size_t k = 0; k < count; ++k) {
       const std::string& op = g_.nodes[k].op;
-      if (op == "Div") fuse_layer_norm(static_cast<int>(k));
+      if (op == "Div" || op == "Mul") fuse_layer_norm(static_cast<int>(k));
       if (op == "InstanceNormalization") fuse_group_norm(static_cast<int>(k));
     }
     std::vector<SourceNode> result;
@@ -128,15 +129,36 @@ class NormalizationFuser {
     return last;
   }
 
-  void fuse_layer_norm(int div_index) {
-    const SourceNode div = g_.nodes[div_index];
-    const int d = div.inputs.at(0);
+  // The centered value d and the standard deviation sd that `node` divides: Div(d, sd),
+  // or Mul(d, Div(1, sd)) in either operand order (torch.rsqrt's export). False otherwise.
+  bool divides(const SourceNode& node, int* d, int* sd) const {
+    if (node.op == "Div") {
+      *d = node.inputs.at(0);
+      *sd = node.inputs.at(1);
+      return true;
+    }
+    for (int k = 0; k < 2; ++k) {
+      const SourceNode* inverse = producer(node.inputs.at(1 - k), "Div");
+      double one = 0;
+      if (inverse != nullptr && scalar_constant(inverse->inputs.at(0), &one) && one == 1.0) {
+        *d = node.inputs.at(k);
+        *sd = inverse->inputs.at(1);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void fuse_layer_norm(int anchor_index) {
+    const SourceNode anchor = g_.nodes[anchor_index];
+    int d = ir::kNoTensor, sd = ir::kNoTensor;
+    if (!divides(anchor, &d, &sd)) return;
     const SourceNode* sub = producer(d, "Sub");
     if (sub == nullptr) return;
     const int x = sub->inputs.at(0);
     std::vector<int64_t> axes;
     if (tensor(x).dtype != DType::kFloat32 || !mean_of(sub->inputs.at(1), x, &axes)) return;
-    const SourceNode* sqrt = producer(div.inputs.at(1), "Sqrt");
+    const SourceNode* sqrt = producer(sd, "Sqrt");
     const SourceNode* add = sqrt ? producer(sqrt->inputs.at(0), "Add") : nullptr;
     if (add == nullptr) return;
     double eps = 0;
@@ -157,22 +179,22 @@ class NormalizationFuser {
     if (square != nullptr && square->inputs.at(0) == square->inputs.at(1)) base = square->inputs.at(0);
     if (base == ir::kNoTensor || (base != d && !centered(base, x, &axes))) return;
     const ir::Shape shape = tensor(x).shape;
-    if (tensor(div.outputs[0]).shape != shape) return;
+    if (tensor(anchor.outputs[0]).shape != shape) return;
 
     const int64_t axis = static_cast<int64_t>(shape.size() - axes.size());
     std::vector<bool> kept(shape.size(), false);
     for (size_t i = static_cast<size_t>(axis); i < shape.size(); ++i) kept[i] = true;
     std::vector<float> scale, shift;
-    const int last = absorb_affine(div_index, shape, kept, &scale, &shift);
+    const int last = absorb_affine(anchor_index, shape, kept, &scale, &shift);
     const ir::Shape norm_shape(shape.begin() + axis, shape.end());
     if (scale.empty()) scale.assign(ir::element_count(norm_shape), 1.0f);
 
     SourceNode ln;
-    ln.name = div.name;
+    ln.name = anchor.name;
     ln.op = "LayerNormalization";
-    ln.inputs = {x, g_.add_constant(div.name + "_scale", DType::kFloat32, norm_shape, float_bytes(scale))};
+    ln.inputs = {x, g_.add_constant(anchor.name + "_scale", DType::kFloat32, norm_shape, float_bytes(scale))};
     if (!shift.empty())
-      ln.inputs.push_back(g_.add_constant(div.name + "_bias", DType::kFloat32, norm_shape, float_bytes(shift)));
+      ln.inputs.push_back(g_.add_constant(anchor.name + "_bias", DType::kFloat32, norm_shape, float_bytes(shift)));
     ln.outputs = {g_.nodes[last].outputs[0]};
     ln.attrs["axis"] = axis;
     ln.attrs["epsilon"] = eps;

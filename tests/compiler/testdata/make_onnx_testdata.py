@@ -735,6 +735,19 @@ def make_normalization_layouts():
     save_arrays("groupnorm_unfused", in0=x, out0=instance_norm(x.reshape(1, 2, 18), gs, gb).reshape(1, 4, 3, 3))
 
 
+def make_layer_norm_rsqrt():
+    """(x - m) * torch.rsqrt(var + eps) as torch exports it: Mul(d, Div(1, Sqrt(.))), the
+    Mul's operands swapped; fuses into layer_norm too."""
+    x = nrandn(2, 6)
+    nodes, consts = layer_norm_pattern("x", [-1])
+    nodes = [n for n in nodes if n.name not in ("div", "cast_out")]
+    nodes += [h.make_node("Div", ["one", "sd"], ["inv"], name="inverse"),
+              h.make_node("Mul", ["inv", "d"], ["y"], name="scale_by_inverse")]
+    save("layernorm_pattern_rsqrt", nodes, [vi("x", [2, 6])], [vi("y", [2, 6])],
+         consts + [init("one", np.array(1.0, np.float32))], opset=13)
+    save_arrays("layernorm_pattern_rsqrt", in0=x, out0=layer_norm(x, -1, np.ones(6)))
+
+
 def make_normalization_error_models():
     save("layernorm_stash_type",
          [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln", stash_type=11)],
@@ -782,6 +795,7 @@ def main():
     make_instance_group_norm()
     make_normalization_error_models()
     make_normalization_layouts()
+    make_layer_norm_rsqrt()
 
 
 if __name__ == "__main__":
