@@ -1,7 +1,7 @@
 """Normalization layers: LayerNorm in a transformer-style block (exported at opset 13,
 where torch writes the ReduceMean/Sub/Pow/Sqrt/Div decomposition, and at opset 17, where
-it writes LayerNormalization), InstanceNorm2d and GroupNorm in small CNNs, and a
-normalization written by hand."""
+it writes LayerNormalization), InstanceNorm2d and GroupNorm in small CNNs (2-D, and 1-D
+with InstanceNorm1d), and a normalization written by hand."""
 import torch
 from torch import nn
 
@@ -58,11 +58,26 @@ class HandNorm(nn.Module):
         return d * torch.rsqrt(d.pow(2).mean(dim=-1, keepdim=True) + 1e-5)
 
 
+class NormConv1d(nn.Module):
+    """A 1-D audio CNN on 8 x 40 features: Conv1d -> GroupNorm(4, 16) -> ReLU -> Conv1d ->
+    InstanceNorm1d(affine) -> ReLU, mean over time, a classifier."""
+
+    def __init__(self, channels=16, classes=6):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv1d(8, channels, 5, padding=2), nn.GroupNorm(4, channels), nn.ReLU(),
+                                      nn.Conv1d(channels, channels, 3, stride=2), nn.InstanceNorm1d(channels, affine=True),
+                                      nn.ReLU())
+        self.classifier = nn.Linear(channels, classes)
+
+    def forward(self, x):
+        return self.classifier(self.features(x).mean(dim=2))
+
+
 def randomize_affine(module):
     """Non-trivial scales and shifts (PyTorch starts them at ones and zeros)."""
     generator = torch.Generator().manual_seed(18)
     for m in module.modules():
-        if isinstance(m, (nn.LayerNorm, nn.GroupNorm, nn.InstanceNorm2d)) and m.weight is not None:
+        if isinstance(m, (nn.LayerNorm, nn.GroupNorm, nn.InstanceNorm1d, nn.InstanceNorm2d)) and m.weight is not None:
             m.weight.data.copy_(torch.rand(m.weight.shape, generator=generator) + 0.5)
             m.bias.data.copy_(torch.randn(m.bias.shape, generator=generator) * 0.2)
     return module
@@ -81,6 +96,10 @@ def groupnorm_cnn():
     return Model(randomize_affine(NormCnn(nn.GroupNorm(4, 16), nn.GroupNorm(4, 16))), [[1, 1, 12, 12]], opset=13)
 
 
+def norm_conv1d():
+    return Model(randomize_affine(NormConv1d()), [[1, 8, 40]], opset=11)
+
+
 def handnorm_mlp():
     return Model(HandNorm(), [[1, 6, 12]], opset=13)
 
@@ -91,4 +110,5 @@ MODELS = {
     "instancenorm_cnn": instancenorm_cnn,
     "groupnorm_cnn": groupnorm_cnn,
     "handnorm_mlp": handnorm_mlp,
+    "norm_conv1d": norm_conv1d,
 }
