@@ -41,6 +41,8 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kAddN: return lower_add_n(l);
     case Op::kCumsum: return lower_cumsum(l);
     case Op::kL2Normalization: return lower_l2_normalization(l);
+    case Op::kLayerNorm: return lower_layer_norm(l);
+    case Op::kGroupNorm: return lower_group_norm(l);
     case Op::kMul: return lower_mul(l);
     case Op::kDiv: return lower_div(l);
     case Op::kClamp: return lower_clamp(l);

@@ -191,6 +191,9 @@ LoweredOp lower_hard_swish(const NodeLowering& l);
 LoweredOp lower_prelu(const NodeLowering& l);
 LoweredOp lower_elu(const NodeLowering& l);
 LoweredOp lower_log_softmax(const NodeLowering& l);
+// normalization.cc
+LoweredOp lower_layer_norm(const NodeLowering& l);
+LoweredOp lower_group_norm(const NodeLowering& l);
 // pool.cc
 LoweredOp lower_pool2d(const NodeLowering& l);
 LoweredOp lower_l2_pool2d(const NodeLowering& l);

@@ -131,6 +131,8 @@ class MoteInterpreter {
       case Op::kTranspose: return transpose(n);
       case Op::kConcat: return concat(n);
       case Op::kPad: return pad(n);
+      case Op::kLayerNorm: return layer_norm(n);
+      case Op::kGroupNorm: return group_norm(n);
       case Op::kReshape: {
         Buffer b = in(n, 0);
         b.shape = out_shape(n);
@@ -379,6 +381,53 @@ class MoteInterpreter {
     return out;
   }
 
+  // The values x.v[index[k]] normalized in place: (v - mean) / sqrt(var + eps) * scale[k]
+  // + bias[k] (mote_ops.md: layer_norm, group_norm).
+  static void normalize(Buffer& x, const std::vector<int64_t>& index, double eps, const std::vector<double>& scale,
+                        const std::vector<double>& bias) {
+    double mean = 0, var = 0;
+    for (int64_t i : index) mean += x.v[i] / static_cast<double>(index.size());
+    for (int64_t i : index) var += (x.v[i] - mean) * (x.v[i] - mean) / static_cast<double>(index.size());
+    for (size_t k = 0; k < index.size(); ++k)
+      x.v[index[k]] = (x.v[index[k]] - mean) / std::sqrt(var + eps) * scale[k] + (bias.empty() ? 0.0 : bias[k]);
+  }
+
+  Buffer layer_norm(const ir::Node& n) {
+    Buffer x = in(n, 0);
+    const int64_t axis = n.get_int("axis", -1);
+    int64_t row = 1;
+    for (size_t i = static_cast<size_t>(axis); i < x.shape.size(); ++i) row *= x.shape[i];
+    const std::vector<double> scale = in(n, 1).v;
+    const std::vector<double> bias = n.inputs.size() > 2 ? in(n, 2).v : std::vector<double>{};
+    EXPECT_EQ(static_cast<int64_t>(scale.size()), row);
+    for (int64_t start = 0; start < static_cast<int64_t>(x.v.size()); start += row) {
+      std::vector<int64_t> index(row);
+      for (int64_t i = 0; i < row; ++i) index[i] = start + i;
+      normalize(x, index, n.get_float("epsilon", 0), scale, bias);
+    }
+    return x;
+  }
+
+  Buffer group_norm(const ir::Node& n) {
+    Buffer x = in(n, 0);
+    const int64_t channels = x.shape.back(), groups = n.get_int("groups", 0);
+    const int64_t width = channels / groups, positions = ir::element_count(x.shape) / x.shape[0] / channels;
+    const std::vector<double> scale = in(n, 1).v, bias = in(n, 2).v;
+    for (int64_t b = 0; b < x.shape[0]; ++b)
+      for (int64_t g = 0; g < groups; ++g) {
+        std::vector<int64_t> index;
+        std::vector<double> s, t;
+        for (int64_t p = 0; p < positions; ++p)
+          for (int64_t c = g * width; c < (g + 1) * width; ++c) {
+            index.push_back((b * positions + p) * channels + c);
+            s.push_back(scale[c]);
+            t.push_back(bias[c]);
+          }
+        normalize(x, index, n.get_float("epsilon", 0), s, t);
+      }
+    return x;
+  }
+
   const ir::Graph& g_;
   std::map<int, Buffer> values_;
   bool shape_free_ = false;
@@ -407,7 +456,8 @@ void expect_mote_graph(const ir::Graph& g) {
       Op::kConv2d, Op::kDepthwiseConv2d, Op::kFullyConnected, Op::kBatchMatMul, Op::kAdd,
       Op::kSub,    Op::kMul,             Op::kDiv,            Op::kClamp,       Op::kSigmoid,
       Op::kTanh,   Op::kSoftmax,         Op::kAvgPool2d,      Op::kMaxPool2d,   Op::kMean,
-      Op::kTranspose, Op::kConcat,       Op::kPad,            Op::kReshape};
+      Op::kTranspose, Op::kConcat,       Op::kPad,            Op::kReshape,     Op::kLayerNorm,
+      Op::kGroupNorm};
   for (const ir::Node& n : g.nodes) {
     EXPECT_TRUE(kLegalizeOps.count(n.op)) << n.name << ": " << n.op;
     for (int t : n.outputs) EXPECT_FALSE(g.tensors[t].is_constant) << n.name;
@@ -630,7 +680,89 @@ TEST(Legalize, PiecewiseLinearActivationsAndPadIntoConv) {
   EXPECT_EQ(g.tensors[slope->inputs[1]].shape, Ints({3}));
 }
 
+// ---- normalizations ---------------------------------------------------------------------
+
+TEST(Legalize, LayerNormalizationAxesAndBias) {
+  struct Case {
+    const char* model;
+    int64_t axis;
+    bool bias;
+  };
+  for (const Case& c : {Case{"layernorm_last", 2, true}, Case{"layernorm_axis1", 1, false},
+                        Case{"layernorm_axis2_rank4", 2, true}}) {
+    ir::Graph g = check_numerics(c.model);
+    ASSERT_EQ(op_sequence(g), Ops({"layer_norm"})) << c.model;
+    const ir::Node& ln = g.nodes[0];
+    EXPECT_EQ(ln.get_int("axis", -1), c.axis) << c.model;
+    EXPECT_EQ(ln.inputs.size(), c.bias ? 3u : 2u) << c.model;
+  }
+}
+
+TEST(Legalize, Opset13LayerNormPatternFuses) {
+  // Gamma [16] and beta [1,1,16] (the Add's first operand) absorbed; Casts gone.
+  ir::Graph g = check_numerics("layernorm_pattern13");
+  ASSERT_EQ(op_sequence(g), Ops({"layer_norm"}));
+  EXPECT_EQ(g.nodes[0].get_int("axis", -1), 2);
+  EXPECT_NEAR(g.nodes[0].get_float("epsilon", 0), 1e-5, 1e-12);
+  ASSERT_EQ(g.nodes[0].inputs.size(), 3u);
+  EXPECT_EQ(g.tensors[g.nodes[0].inputs[2]].shape, Ints({16}));
+  // torch.rsqrt's form: Mul(Div(1, Sqrt(.)), d).
+  g = check_numerics("layernorm_pattern_rsqrt");
+  EXPECT_EQ(op_sequence(g), Ops({"layer_norm"}));
+  // torch var()'s form over the last two axes: a second mean, the square as Mul.
+  g = check_numerics("layernorm_pattern_var");
+  EXPECT_EQ(op_sequence(g), Ops({"layer_norm", "clamp"}));
+  EXPECT_EQ(g.nodes[0].get_int("axis", -1), 2);
+}
+
+TEST(Legalize, InstanceNormalizationRunsChannelsLast) {
+  ir::Graph g = check_numerics("instancenorm_2d");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "group_norm", "transpose"}));
+  const ir::Node* in = onnx_test::find_node(g, "in");
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->get_int("groups", 0), 3);
+  EXPECT_EQ(g.tensors[in->inputs[0]].shape, Ints({2, 4, 5, 3}));
+  EXPECT_NEAR(in->get_float("epsilon", 0), 1e-3, 1e-10);
+  g = check_numerics("instancenorm_1d");
+  EXPECT_EQ(count_ops(g, "group_norm"), 1);
+}
+
+TEST(Legalize, GroupNormPatternFusesAfterConv) {
+  // Reshape -> InstanceNormalization(ones, zeros) -> Reshape -> Mul -> Add: one group_norm
+  // on the conv's NHWC output, gamma and beta per channel.
+  ir::Graph g = check_numerics("groupnorm_pattern");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "conv2d", "group_norm", "transpose"}));
+  const ir::Node* gn = onnx_test::find_node(g, "gn");
+  ASSERT_NE(gn, nullptr);
+  EXPECT_EQ(gn->get_int("groups", 0), 4);
+  EXPECT_EQ(g.tensors[gn->inputs[1]].shape, Ints({8}));
+}
+
+TEST(Legalize, ChannelsLastLayerNormReadsNhwcDirectly) {
+  // Transpose to NHWC, LayerNormalization over C, Transpose back, between convs: the
+  // transposes cancel against the NHWC layout, the norm reads the conv's output.
+  ir::Graph g = check_numerics("layernorm_channels_last");
+  EXPECT_EQ(op_sequence(g), Ops({"transpose", "conv2d", "layer_norm", "conv2d", "transpose"}));
+}
+
+TEST(Legalize, UnfusedGroupChainRunsInstanceNormOnGroups) {
+  // The instance norm's scale is not ones: nothing fuses, group_norm runs on [N, M, G].
+  ir::Graph g = check_numerics("groupnorm_unfused");
+  const ir::Node* in = onnx_test::find_node(g, "in");
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->op, Op::kGroupNorm);
+  EXPECT_EQ(in->get_int("groups", 0), 2);
+  EXPECT_EQ(g.tensors[in->inputs[0]].shape, Ints({1, 18, 2}));
+}
+
 // ---- errors ----------------------------------------------------------------------------
+
+TEST(LegalizeErrors, NormalizationRefusals) {
+  EXPECT_EQ(error_of([] { import_and_legalize(testdata("instancenorm_3d.onnx")); }),
+            "instancenorm_3d: node 'in' (InstanceNormalization): input rank 5 not supported (1-D and 2-D only)");
+  EXPECT_EQ(error_of([] { import_and_legalize(testdata("layernorm_variable_scale.onnx")); }),
+            "layernorm_variable_scale: node 'ln' (LayerNormalization): non-constant scale not supported");
+}
 
 TEST(LegalizeErrors, NonConstantWeights) {
   EXPECT_EQ(error_of([] { import_and_legalize(testdata("variable_weights.onnx")); }),

@@ -13,7 +13,9 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
+#include "group_norm/group_norm.h"
 #include "ir/graph.h"
+#include "layer_norm/layer_norm.h"
 #include "lower/lower.h"
 #include "mean/mean.h"
 #include "pad/pad.h"
@@ -334,6 +336,54 @@ TEST(Lower, DataMovementOpsWorkOnAnyDtype) {
   const int rx = r.add("x", {2, 3}, false, DType::kInt8);
   r.node(ir::Op::kReshape, {rx}, r.add("y", {6}, false, DType::kInt8));
   EXPECT_EQ(r.lower().kernel, KernelId::kCopy);
+}
+
+TEST(Lower, NormalizationParamsAndRefusals) {
+  {
+    OneNode g;
+    const int x = g.add("x", {2, 3, 4});
+    g.node(ir::Op::kLayerNorm, {x, g.add("s", {12}, true), g.add("b", {3, 4}, true)}, g.add("y", {2, 3, 4}),
+           {{"axis", int64_t{1}}, {"epsilon", 1e-3}});
+    const LoweredOp op = g.lower();
+    EXPECT_EQ(op.kernel, KernelId::kLayerNormF32);
+    const auto p = params_of<LayerNormParams>(op);
+    EXPECT_EQ(p.axis, 1u);
+    EXPECT_EQ(p.epsilon, 1e-3f);
+  }
+  {
+    OneNode g;
+    const int x = g.add("x", {2, 3, 4});
+    g.node(ir::Op::kLayerNorm, {x, g.add("s", {4}, true)}, g.add("y", {2, 3, 4}), {{"axis", int64_t{1}}});
+    EXPECT_EQ(error_of([&] { g.lower(); }), "node 'n1' (layer_norm): scale 's' has shape [4], expected 12 elements");
+  }
+  {
+    OneNode g;
+    const int x = g.add("x", {2, 3});
+    g.node(ir::Op::kLayerNorm, {x, g.add("s", {3}, true)}, g.add("y", {2, 3}), {{"axis", int64_t{2}}});
+    EXPECT_EQ(error_of([&] { g.lower(); }), "node 'n1' (layer_norm): axis 2 out of range for rank 2");
+  }
+  {
+    OneNode g;
+    const int x = g.add("x", {1, 5, 5, 8});
+    g.node(ir::Op::kGroupNorm, {x, g.add("s", {8}, true), g.add("b", {8}, true)}, g.add("y", {1, 5, 5, 8}),
+           {{"groups", int64_t{4}}, {"epsilon", 1e-5}});
+    const LoweredOp op = g.lower();
+    EXPECT_EQ(op.kernel, KernelId::kGroupNormF32);
+    EXPECT_EQ(params_of<GroupNormParams>(op).groups, 4u);
+  }
+  {
+    OneNode g;
+    const int x = g.add("x", {1, 5, 5, 8});
+    g.node(ir::Op::kGroupNorm, {x, g.add("s", {8}, true)}, g.add("y", {1, 5, 5, 8}), {{"groups", int64_t{3}}});
+    EXPECT_EQ(error_of([&] { g.lower(); }), "node 'n1' (group_norm): groups 3 does not divide the 8 channels");
+  }
+  {
+    OneNode g;
+    const int x = g.add("x", {1, 8}, false, DType::kInt8);
+    g.node(ir::Op::kGroupNorm, {x, g.add("s", {8}, true)}, g.add("y", {1, 8}, false, DType::kInt8),
+           {{"groups", int64_t{2}}});
+    EXPECT_EQ(error_of([&] { g.lower(); }), "node 'n1' (group_norm): quantized group_norm has no integer kernel");
+  }
 }
 
 TEST(Lower, ErrorsNameTheNodeAndTheProblem) {

@@ -274,6 +274,12 @@ TEST(OnnxImportErrors, ExactMessages) {
        "spatial axes)"},
       {"pool_zero_stride.onnx",
        "node 'pool' (MaxPool): attribute 'strides' value [0,1] not supported (must be positive)"},
+      {"layernorm_stash_type.onnx",
+       "node 'ln' (LayerNormalization): attribute 'stash_type' value 11 not supported (statistics are "
+       "computed in float (1))"},
+      {"layernorm_mean_output.onnx", "node 'ln' (LayerNormalization): output 1 ('mean') not supported"},
+      {"layernorm_bad_axis.onnx",
+       "node 'ln' (LayerNormalization): attribute 'axis' value 2 not supported (out of range for rank 2)"},
       {"malformed.onnx", "not a valid ONNX model: cannot parse the protobuf"},
       {"does_not_exist.onnx", "cannot open: No such file or directory"},
   };
@@ -283,6 +289,50 @@ TEST(OnnxImportErrors, ExactMessages) {
     EXPECT_EQ(message, path + ": " + c.message) << c.file;
     EXPECT_EQ(message.find('\n'), std::string::npos) << c.file;
   }
+}
+
+const ir::Tensor* find_tensor(const SourceGraph& g, const std::string& name) {
+  for (const ir::Tensor& t : g.tensors)
+    if (t.name == name) return &t;
+  ADD_FAILURE() << "no tensor '" << name << "'";
+  static const ir::Tensor kNone;
+  return &kNone;
+}
+
+TEST(FuseNormalization, LayerNormPatternBecomesOneNode) {
+  const SourceGraph g = import_and_fold(testdata("layernorm_pattern13.onnx"));
+  ASSERT_EQ(op_sequence(g), Ops({"LayerNormalization"}));
+  const SourceNode& ln = g.nodes[0];
+  EXPECT_EQ(ln.get_int("axis", -1), 2);
+  EXPECT_NEAR(ln.get_float("epsilon", 0), 1e-5, 1e-12);
+  ASSERT_EQ(ln.inputs.size(), 3u);
+  EXPECT_EQ(g.tensors[ln.inputs[0]].name, "x");
+  const SourceGraph model = read_model(testdata("layernorm_pattern13.onnx"));
+  EXPECT_EQ(floats_of(g.tensors[ln.inputs[1]]), floats_of(*find_tensor(model, "gamma")));
+  EXPECT_EQ(g.tensors[ln.outputs[0]].name, "y");
+}
+
+TEST(FuseNormalization, NonMatchingPatternsStayUnfused) {
+  // Exponent 3, and a mean over axis 1 of [1,5,16] (not the last axes): nothing fuses,
+  // every piece stays.
+  for (const char* model : {"layernorm_pattern_cubed.onnx", "layernorm_pattern_middle_axis.onnx"}) {
+    const SourceGraph g = import_and_fold(testdata(model));
+    EXPECT_EQ(count_ops(g, "LayerNormalization"), 0) << model;
+    EXPECT_EQ(op_sequence(g), Ops({"ReduceMean", "Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div"})) << model;
+  }
+}
+
+TEST(FuseNormalization, GroupNormPatternBecomesOneNode) {
+  const SourceGraph g = import_and_fold(testdata("groupnorm_pattern.onnx"));
+  ASSERT_EQ(op_sequence(g), Ops({"Conv", "GroupNormalization"}));
+  const SourceNode& gn = g.nodes[1];
+  EXPECT_EQ(gn.get_int("num_groups", 0), 4);
+  EXPECT_EQ(g.tensors[gn.inputs[0]].name, "c");
+  EXPECT_EQ(g.tensors[gn.inputs[1]].shape, Ints({8}));
+  const SourceGraph model = read_model(testdata("groupnorm_pattern.onnx"));
+  EXPECT_EQ(floats_of(g.tensors[gn.inputs[1]]), floats_of(*find_tensor(model, "gamma")));
+  EXPECT_EQ(floats_of(g.tensors[gn.inputs[2]]), floats_of(*find_tensor(model, "beta")));
+  EXPECT_EQ(g.tensors[gn.outputs[0]].name, "y");
 }
 
 TEST(OnnxImportErrors, DirectoryIsNotAModel) {

@@ -32,6 +32,7 @@ inline onnx_import::SourceGraph import_and_fold(const std::string& path) {
   onnx_import::SourceGraph graph = onnx_import::read_model(path);
   onnx_import::remove_identities(graph);
   onnx_import::fold_constants_source(graph);
+  onnx_import::fuse_normalization(graph);
   onnx_import::fold_batch_norm(graph);
   return graph;
 }

@@ -335,6 +335,8 @@ class Legalizer {
       fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
            dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
     }
+    if (op == "LayerNormalization") return layer_norm();
+    if (op == "InstanceNormalization" || op == "GroupNormalization") return group_norm();
     if (op == "BatchNormalization")
       fail("not folded (fold_batch_norm must run before legalize)");
     if (is_host_evaluable(op)) fail("op not supported on non-constant inputs");
@@ -820,6 +822,64 @@ class Legalizer {
       }
     }
     emit(Op::kMean, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+  }
+
+  // ---- normalization --------------------------------------------------------------
+  // A constant scale or bias input of a normalization as `count` floats (`fill` when the
+  // input is absent): broadcast along the `kept` dims of x's logical shape (layer_norm),
+  // or without `kept`, a [count] vector (per channel).
+  int norm_param(size_t k, const char* what, const std::vector<bool>& kept, int64_t count, float fill) {
+    const int id = input(k);
+    const std::string name = node_->name + "/" + what;
+    if (id == ir::kNoTensor) return float_constant(name, {count}, std::vector<float>(count, fill));
+    if (!is_constant(id)) fail(std::string("non-constant ") + what + " not supported");
+    const ir::Tensor& t = g_.tensors[id];
+    if (t.dtype != DType::kFloat32) fail(std::string(what) + " dtype " + dtype_name(t.dtype) + " not supported");
+    const std::vector<float> values =
+        !kept.empty() ? broadcast_along(t, logical_shape(input(0)), kept)
+        : t.shape == ir::Shape{count} ? std::vector<float>(t.as<float>(), t.as<float>() + count)
+                                       : std::vector<float>{};
+    if (static_cast<int64_t>(values.size()) != count)
+      fail(std::string(what) + " shape " + shape_string(t.shape) + " does not match the normalized dims (" +
+           std::to_string(count) + " values)");
+    return float_constant(name, {count}, values);
+  }
+
+  // LayerNormalization: layer_norm over the logical dims axis.. (the element order the
+  // normalized rows need).
+  void layer_norm() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Shape& shape = logical_shape(x);
+    const int64_t axis = n.get_int("axis", static_cast<int64_t>(shape.size()) - 1);
+    std::vector<bool> kept(shape.size(), false);
+    int64_t count = 1;
+    for (size_t i = static_cast<size_t>(axis); i < shape.size(); ++i) {
+      kept[i] = true;
+      count *= shape[i];
+    }
+    const int scale = norm_param(1, "scale", kept, count, 1.0f);
+    std::vector<int> inputs = {logical(x), scale};
+    if (input(2) != ir::kNoTensor) inputs.push_back(norm_param(2, "bias", kept, count, 0.0f));
+    ir::Node& op = emit(Op::kLayerNorm, n.name, inputs, {output(y, false)});
+    op.attrs["axis"] = axis;
+    op.attrs["epsilon"] = n.get_float("epsilon", 1e-5);
+  }
+
+  // InstanceNormalization (groups = C) and GroupNormalization: group_norm on the
+  // channels-last tensor, which puts each group's channels last and consecutive.
+  void group_norm() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    if (!channels_last_rank(r)) fail("input rank " + std::to_string(r) + " not supported (1-D and 2-D only)");
+    const int64_t channels = logical_shape(x)[1];
+    const int scale = norm_param(1, "scale", {}, channels, 1.0f);
+    const int bias = norm_param(2, "bias", {}, channels, 0.0f);
+    const int64_t groups = n.op == "GroupNormalization" ? n.get_int("num_groups", 1) : channels;
+    ir::Node& op = emit(Op::kGroupNorm, n.name, {channels_last(x), scale, bias}, {output(y, true)});
+    op.attrs["groups"] = groups;
+    op.attrs["epsilon"] = n.get_float("epsilon", 1e-5);
   }
 
   ir::Graph g_;                             // the Mote graph, over the source tensors

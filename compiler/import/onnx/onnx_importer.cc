@@ -195,9 +195,14 @@ const std::set<std::string>& supported_ops() {
       "ReduceMean", "Identity", "Dropout", "Squeeze",  "Unsqueeze",
       "Shape",     "Gather",   "Cast",    "ConstantOfShape",   "Range",
       "Slice",     "Size",     "Constant", "HardSigmoid", "HardSwish",
-      "LeakyRelu", "PRelu"};
+      "LeakyRelu", "PRelu", "LayerNormalization", "InstanceNormalization"};
   return kOps;
 }
+
+// Ops read only as pieces of a pattern a later stage replaces (fuse_normalization: the
+// LayerNorm decomposition); legalize refuses them where they remain. Not listed by
+// onnx_supported_ops().
+bool is_pattern_op(const std::string& op) { return op == "Pow" || op == "Sqrt"; }
 
 // The result of converting one NodeProto: the normalized node (inputs/outputs not yet
 // set), which of the ONNX inputs it keeps, and how many leading outputs it keeps.
@@ -590,6 +595,11 @@ class OnnxImporter {
         if (attr_int("training_mode", 0) != 0)
           fail_attr("training_mode", std::to_string(attr_int("training_mode", 0)));
         attrs()["epsilon"] = attr_float("epsilon", 1e-5);
+      } else if (op == "LayerNormalization") {
+        layer_normalization();
+      } else if (op == "InstanceNormalization") {
+        c_.kept_inputs = {0, 1, 2};
+        attrs()["epsilon"] = attr_float("epsilon", 1e-5);
       } else if (op == "Flatten") {
         flatten();
       } else if (op == "Reshape") {
@@ -687,6 +697,16 @@ class OnnxImporter {
     }
 
     // ---- ops ----
+    // Output Y only: Mean and InvStdDev (training outputs) are refused when read.
+    void layer_normalization() {
+      c_.kept_inputs = {0, 1, 2};
+      attrs()["axis"] = axis_in("axis", attr_int("axis", -1), rank_of(0));
+      attrs()["epsilon"] = attr_float("epsilon", 1e-5);
+      const int64_t stash_type = attr_int("stash_type", onnx::TensorProto::FLOAT);
+      if (stash_type != onnx::TensorProto::FLOAT)
+        fail_attr("stash_type", std::to_string(stash_type), "statistics are computed in float (1)");
+    }
+
     void gemm() {
       keep_all();
       attrs()["alpha"] = attr_float("alpha", 1.0);
@@ -990,7 +1010,7 @@ class OnnxImporter {
       const std::string& op = node.op_type();
       if (!node.domain().empty() && node.domain() != "ai.onnx")
         fail_node(node, "op not supported (domain '" + node.domain() + "')");
-      if (!supported_ops().count(op)) fail_node(node, "op not supported");
+      if (!supported_ops().count(op) && !is_pattern_op(op)) fail_node(node, "op not supported");
       if (op == "Constant") {
         ir::Tensor t = constant_node_value(node);
         ids[node.output(0)] = graph.add_tensor(std::move(t));
@@ -1074,6 +1094,7 @@ ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& e
   graph.add_named_outputs(extra_outputs, path);
   onnx_import::remove_identities(graph);
   onnx_import::fold_constants_source(graph);
+  onnx_import::fuse_normalization(graph);
   onnx_import::fold_batch_norm(graph);
   return onnx_import::legalize(std::move(graph));
 }

@@ -5,6 +5,7 @@
 //                          (NCHW), every attribute normalized (below)
 //   remove_identities      Identity, Dropout, no-op Casts -> aliases of their input
 //   fold_constants_source  constant subgraphs (shape arithmetic, ...) -> constants
+//   fuse_normalization     PyTorch's LayerNorm and GroupNorm decompositions -> one op
 //   fold_batch_norm        BatchNormalization -> into the Conv before it, or Mul + Add
 //   legalize               ONNX ops -> Mote ops, choosing the layout (NHWC inside)
 //
@@ -64,6 +65,14 @@
 //   HardSwish          no attributes
 //   LeakyRelu          alpha
 //   PRelu              inputs X, slope
+//   LayerNormalization inputs X, Scale, [B]; axis, epsilon (stash_type 1 only); output Y
+//                      only (Mean, InvStdDev refused when read). fuse_normalization also
+//                      writes it for the decomposed pattern of opsets below 17.
+//   InstanceNormalization inputs input, scale, B; epsilon
+//   GroupNormalization (the importer's own, written by fuse_normalization for PyTorch's
+//                      GroupNorm export; not ONNX opset 18's op) inputs X [N,C,...],
+//                      scale [C], B [C]; num_groups, epsilon: each batch's groups of
+//                      C/num_groups channels normalized over their channels and positions
 #pragma once
 
 #include <string>
@@ -98,6 +107,11 @@ void fold_constants_source(SourceGraph& graph);
 // Conv followed by BatchNormalization (sole consumer) -> Conv with scaled weights/bias;
 // a BatchNormalization left alone becomes Mul + Add with per-channel constants.
 void fold_batch_norm(SourceGraph& graph);
+// Recognises the normalizations PyTorch exports as several ops (fuse_normalization.cc
+// says which): the opset-13 LayerNorm decomposition (and hand-written ones of the same
+// form) -> LayerNormalization; GroupNorm's Reshape -> InstanceNormalization -> Reshape
+// [-> Mul -> Add] -> GroupNormalization. What does not match is left as it is.
+void fuse_normalization(SourceGraph& graph);
 
 // ONNX ops -> Mote ops (compiler/ir/mote_ops.md). Tensors of spatial ops are NHWC inside;
 // graph inputs/outputs keep the model's layout (transposes inserted at the boundary,

@@ -518,6 +518,40 @@ ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::st
   return out;
 }
 
+std::vector<float> broadcast_along(const ir::Tensor& c, const ir::Shape& shape, const std::vector<bool>& kept) {
+  const size_t rank = shape.size();
+  if (!c.is_constant || c.shape.size() > rank) return {};
+  // Stride in c of each dim of `shape` (0 where c broadcasts).
+  std::vector<int64_t> strides(rank, 0);
+  int64_t stride = 1;
+  for (size_t k = 0; k < c.shape.size(); ++k) {
+    const size_t i = rank - 1 - k;
+    const int64_t d = c.shape[c.shape.size() - 1 - k];
+    if (d != 1 && (d != shape[i] || !kept[i])) return {};
+    if (d != 1) strides[i] = stride;
+    stride *= d;
+  }
+  std::vector<size_t> dims;
+  for (size_t i = 0; i < rank; ++i)
+    if (kept[i]) dims.push_back(i);
+  const std::vector<double> values = read_doubles(c);
+  std::vector<int64_t> index(dims.size(), 0);
+  int64_t count = 1;
+  for (size_t i : dims) count *= shape[i];
+  std::vector<float> out;
+  out.reserve(count);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t src = 0;
+    for (size_t j = 0; j < dims.size(); ++j) src += index[j] * strides[dims[j]];
+    out.push_back(static_cast<float>(values[src]));
+    for (size_t j = dims.size(); j-- > 0;) {
+      if (++index[j] < shape[dims[j]]) break;
+      index[j] = 0;
+    }
+  }
+  return out;
+}
+
 void fail_node(std::string_view graph_name, const SourceNode& node, const std::string& what) {
   throw CompileError(std::string(graph_name) + ": node '" + node.name + "' (" + node.op + "): " + what);
 }

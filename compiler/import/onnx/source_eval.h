@@ -48,6 +48,13 @@ std::vector<uint8_t> float_bytes(const std::vector<float>& values);
 // out.shape[i] = in.shape[perm[i]], data moved accordingly (any dtype).
 ir::Tensor permute_tensor(const ir::Tensor& tensor, const std::vector<int64_t>& perm);
 
+// A constant `c` that broadcasts (numpy, right-aligned) to `shape` and varies only along
+// the dims where kept[i] is true: its values over those dims (row-major), as float, e.g.
+// a LayerNorm scale over the last dims or a per-channel [C,1,1] factor over dim 1. Empty
+// when c is not a constant of at most shape's rank whose dims are 1 or shape's, 1 on
+// every dim not kept.
+std::vector<float> broadcast_along(const ir::Tensor& c, const ir::Shape& shape, const std::vector<bool>& kept);
+
 // numpy broadcast of two shapes; throws CompileError(what) when they do not broadcast.
 ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::string& what);
 

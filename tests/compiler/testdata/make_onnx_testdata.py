@@ -576,6 +576,198 @@ def make_window_op_error_models():
          [vi("x", [1, 1, 4, 4])], [vi("y", [1, 2, 2, 2])])
 
 
+# ---- normalizations (LayerNormalization, its opset-13 decomposition, Instance/GroupNorm) --
+# Their own generator, so the models above stay byte-identical.
+norm_rng = np.random.default_rng(1818)
+
+
+def nrandn(*shape):
+    return norm_rng.standard_normal(shape).astype(np.float32)
+
+
+def layer_norm(x, axis, scale, bias=None, eps=1e-5):
+    """ONNX LayerNormalization in float64: the dims from axis on normalized."""
+    x = x.astype(np.float64)
+    axes = tuple(range(axis % x.ndim, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    y = (x - mean) / np.sqrt(var + eps) * scale.astype(np.float64)
+    return y if bias is None else y + bias.astype(np.float64)
+
+
+def instance_norm(x, scale, bias, eps=1e-5):
+    """ONNX InstanceNormalization in float64: per (n, c) over the spatial dims."""
+    x = x.astype(np.float64)
+    axes = tuple(range(2, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    shape = [1, -1] + [1] * (x.ndim - 2)
+    return (x - mean) / np.sqrt(var + eps) * scale.reshape(shape) + bias.reshape(shape)
+
+
+def make_layer_normalization():
+    """LayerNormalization (opset 17) at several axes, with and without B (B [4] broadcast
+    over the normalized [3,4])."""
+    cases = [("layernorm_last", [2, 3, 8], -1, [8], [8]),
+             ("layernorm_axis1", [2, 3, 4], 1, [3, 4], None),
+             ("layernorm_axis2_rank4", [1, 2, 3, 4], 2, [3, 4], [4])]
+    for name, shape, axis, scale_shape, bias_shape in cases:
+        x, scale = nrandn(*shape), nrandn(*scale_shape) + 1
+        bias = nrandn(*bias_shape) if bias_shape else None
+        inputs = ["x", "scale"] + (["bias"] if bias_shape else [])
+        inits = [init("scale", scale)] + ([init("bias", bias)] if bias_shape else [])
+        save(name, [h.make_node("LayerNormalization", inputs, ["y"], name="ln", axis=axis, epsilon=1e-5)],
+             [vi("x", shape)], [vi("y", shape)], inits, opset=17)
+        save_arrays(name, in0=x, out0=layer_norm(x, axis, scale, bias))
+
+
+def layer_norm_pattern(x_name, axes, exponent=2.0, square_by_mul=False, prefix=""):
+    """The opset-13 decomposition PyTorch exports for nn.LayerNorm (float Casts around the
+    statistics, as exports of half-precision-safe code have); returns nodes and constants,
+    output 'n'."""
+    p = prefix
+    nodes = [
+        h.make_node("Cast", [x_name], [p + "xc"], name=p + "cast_in", to=T.FLOAT),
+        h.make_node("ReduceMean", [p + "xc"], [p + "m"], name=p + "mean", axes=axes),
+        h.make_node("Sub", [p + "xc", p + "m"], [p + "d"], name=p + "sub"),
+    ]
+    if square_by_mul:  # torch's var(): a second mean and Sub, squared by Mul
+        nodes += [h.make_node("ReduceMean", [p + "xc"], [p + "m2"], name=p + "mean2", axes=axes),
+                  h.make_node("Sub", [p + "xc", p + "m2"], [p + "d2"], name=p + "sub2"),
+                  h.make_node("Mul", [p + "d2", p + "d2"], [p + "s"], name=p + "square")]
+    else:
+        nodes.append(h.make_node("Pow", [p + "d", p + "two"], [p + "s"], name=p + "pow"))
+    nodes += [
+        h.make_node("ReduceMean", [p + "s"], [p + "v"], name=p + "var", axes=axes),
+        h.make_node("Add", [p + "eps", p + "v"], [p + "ve"], name=p + "add_eps"),
+        h.make_node("Sqrt", [p + "ve"], [p + "sd"], name=p + "sqrt"),
+        h.make_node("Div", [p + "d", p + "sd"], [p + "q"], name=p + "div"),
+        h.make_node("Cast", [p + "q"], [p + "n"], name=p + "cast_out", to=T.FLOAT),
+    ]
+    consts = [init(p + "two", np.array(exponent, np.float32)), init(p + "eps", np.array(1e-5, np.float32))]
+    return nodes, consts
+
+
+def make_layer_norm_patterns():
+    """The opset-13 LayerNorm decomposition: with gamma (Mul) and beta (Add, beta first), and
+    torch var()'s form (a second mean, Mul for the square) over the last two axes without
+    affine: both fuse into one layer_norm. Two that must not fuse: exponent 3, and a
+    reduction over a non-last axis."""
+    x = nrandn(1, 5, 16)
+    gamma, beta = nrandn(16) + 1, nrandn(1, 1, 16)
+    nodes, consts = layer_norm_pattern("x", [-1])
+    nodes += [h.make_node("Mul", ["n", "gamma"], ["g"], name="gamma_mul"),
+              h.make_node("Add", ["beta", "g"], ["y"], name="beta_add")]
+    save("layernorm_pattern13", nodes, [vi("x", [1, 5, 16])], [vi("y", [1, 5, 16])],
+         consts + [init("gamma", gamma), init("beta", beta)], opset=13)
+    save_arrays("layernorm_pattern13", in0=x, out0=layer_norm(x, -1, gamma, beta.reshape(16)))
+
+    x = nrandn(2, 3, 4, 5)
+    nodes, consts = layer_norm_pattern("x", [2, 3], square_by_mul=True)
+    nodes.append(h.make_node("Relu", ["n"], ["y"], name="relu"))
+    save("layernorm_pattern_var", nodes, [vi("x", [2, 3, 4, 5])], [vi("y", [2, 3, 4, 5])], consts, opset=13)
+    save_arrays("layernorm_pattern_var", in0=x, out0=np.maximum(layer_norm(x, 2, np.ones((4, 5))), 0))
+
+    nodes, consts = layer_norm_pattern("x", [-1], exponent=3.0)
+    save("layernorm_pattern_cubed", nodes + [h.make_node("Identity", ["n"], ["y"], name="out")],
+         [vi("x", [1, 5, 16])], [vi("y", [1, 5, 16])], consts, opset=13)
+    nodes, consts = layer_norm_pattern("x", [1])
+    save("layernorm_pattern_middle_axis", nodes + [h.make_node("Identity", ["n"], ["y"], name="out")],
+         [vi("x", [1, 5, 16])], [vi("y", [1, 5, 16])], consts, opset=13)
+
+
+def make_instance_group_norm():
+    """InstanceNormalization on NCHW and NCL; GroupNorm as PyTorch exports it (Reshape ->
+    InstanceNormalization with ones/zeros -> Reshape -> Mul -> Add), after a Conv so the
+    data is NHWC inside."""
+    x, scale, bias = nrandn(2, 3, 4, 5), nrandn(3) + 1, nrandn(3)
+    save("instancenorm_2d", [h.make_node("InstanceNormalization", ["x", "scale", "bias"], ["y"], name="in",
+                                         epsilon=1e-3)],
+         [vi("x", [2, 3, 4, 5])], [vi("y", [2, 3, 4, 5])], [init("scale", scale), init("bias", bias)], opset=11)
+    save_arrays("instancenorm_2d", in0=x, out0=instance_norm(x, scale, bias, 1e-3))
+    x, scale, bias = nrandn(1, 4, 6), nrandn(4) + 1, nrandn(4)
+    save("instancenorm_1d", [h.make_node("InstanceNormalization", ["x", "scale", "bias"], ["y"], name="in")],
+         [vi("x", [1, 4, 6])], [vi("y", [1, 4, 6])], [init("scale", scale), init("bias", bias)], opset=13)
+    save_arrays("instancenorm_1d", in0=x, out0=instance_norm(x, scale, bias))
+
+    x, w = nrandn(1, 2, 5, 5), nrandn(8, 2, 3, 3)
+    gamma, beta = nrandn(8, 1, 1) + 1, nrandn(8, 1, 1)
+    nodes = [h.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+             h.make_node("Reshape", ["c", "grouped"], ["r"], name="group_reshape"),
+             h.make_node("InstanceNormalization", ["r", "ones", "zeros"], ["i"], name="gn", epsilon=1e-5),
+             h.make_node("Reshape", ["i", "back"], ["b"], name="back_reshape"),
+             h.make_node("Mul", ["b", "gamma"], ["g"], name="gamma_mul"),
+             h.make_node("Add", ["g", "beta"], ["y"], name="beta_add")]
+    save("groupnorm_pattern", nodes, [vi("x", [1, 2, 5, 5])], [vi("y", [1, 8, 5, 5])],
+         [init("w", w), init("grouped", np.array([0, 4, -1], np.int64)), init("ones", np.ones(4, np.float32)),
+          init("zeros", np.zeros(4, np.float32)), init("back", np.array([1, 8, 5, 5], np.int64)),
+          init("gamma", gamma), init("beta", beta)], opset=13)
+    c = conv(x, w, pads=(1, 1, 1, 1)).reshape(1, 4, -1)
+    mean = c.mean(axis=2, keepdims=True)
+    norm = ((c - mean) / np.sqrt(((c - mean) ** 2).mean(axis=2, keepdims=True) + 1e-5)).reshape(1, 8, 5, 5)
+    save_arrays("groupnorm_pattern", in0=x, out0=norm * gamma + beta)
+
+
+def make_normalization_layouts():
+    """ConvNeXt's channels-last LayerNorm (Transpose to NHWC -> LayerNormalization over C ->
+    Transpose back) between Convs: NHWC inside already, no transposes around the norm. And
+    a GroupNorm-like chain whose InstanceNormalization scale is not ones: not fused, the
+    instance norm runs on the reshaped [N, G, M] tensor."""
+    x, w1, w2 = nrandn(1, 3, 4, 4), nrandn(6, 3, 1, 1), nrandn(2, 6, 1, 1)
+    scale, bias = nrandn(6) + 1, nrandn(6)
+    nodes = [h.make_node("Conv", ["x", "w1"], ["c"], name="conv1"),
+             h.make_node("Transpose", ["c"], ["t"], name="to_nhwc", perm=[0, 2, 3, 1]),
+             h.make_node("LayerNormalization", ["t", "scale", "bias"], ["n"], name="ln", axis=-1),
+             h.make_node("Transpose", ["n"], ["b"], name="to_nchw", perm=[0, 3, 1, 2]),
+             h.make_node("Conv", ["b", "w2"], ["y"], name="conv2")]
+    save("layernorm_channels_last", nodes, [vi("x", [1, 3, 4, 4])], [vi("y", [1, 2, 4, 4])],
+         [init("w1", w1), init("w2", w2), init("scale", scale), init("bias", bias)], opset=17)
+    n = layer_norm(conv(x, w1).transpose(0, 2, 3, 1), -1, scale, bias).transpose(0, 3, 1, 2)
+    save_arrays("layernorm_channels_last", in0=x, out0=conv(n, w2))
+
+    x, gs, gb = nrandn(1, 4, 3, 3), nrandn(2) + 1, nrandn(2)
+    nodes = [h.make_node("Reshape", ["x", "grouped"], ["r"], name="group_reshape"),
+             h.make_node("InstanceNormalization", ["r", "gs", "gb"], ["i"], name="in"),
+             h.make_node("Reshape", ["i", "back"], ["y"], name="back_reshape")]
+    save("groupnorm_unfused", nodes, [vi("x", [1, 4, 3, 3])], [vi("y", [1, 4, 3, 3])],
+         [init("grouped", np.array([1, 2, 18], np.int64)), init("gs", gs), init("gb", gb),
+          init("back", np.array([1, 4, 3, 3], np.int64))], opset=13)
+    save_arrays("groupnorm_unfused", in0=x, out0=instance_norm(x.reshape(1, 2, 18), gs, gb).reshape(1, 4, 3, 3))
+
+
+def make_layer_norm_rsqrt():
+    """(x - m) * torch.rsqrt(var + eps) as torch exports it: Mul(d, Div(1, Sqrt(.))), the
+    Mul's operands swapped; fuses into layer_norm too."""
+    x = nrandn(2, 6)
+    nodes, consts = layer_norm_pattern("x", [-1])
+    nodes = [n for n in nodes if n.name not in ("div", "cast_out")]
+    nodes += [h.make_node("Div", ["one", "sd"], ["inv"], name="inverse"),
+              h.make_node("Mul", ["inv", "d"], ["y"], name="scale_by_inverse")]
+    save("layernorm_pattern_rsqrt", nodes, [vi("x", [2, 6])], [vi("y", [2, 6])],
+         consts + [init("one", np.array(1.0, np.float32))], opset=13)
+    save_arrays("layernorm_pattern_rsqrt", in0=x, out0=layer_norm(x, -1, np.ones(6)))
+
+
+def make_normalization_error_models():
+    save("layernorm_stash_type",
+         [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln", stash_type=11)],
+         [vi("x", [1, 4])], [vi("y", [1, 4])], [init("scale", np.ones(4, np.float32))], opset=17)
+    save("layernorm_mean_output",
+         [h.make_node("LayerNormalization", ["x", "scale"], ["y", "mean"], name="ln")],
+         [vi("x", [1, 4])], [vi("y", [1, 4]), vi("mean", [1, 1])], [init("scale", np.ones(4, np.float32))],
+         opset=17)
+    save("layernorm_bad_axis",
+         [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln", axis=2)],
+         [vi("x", [1, 4])], [vi("y", [1, 4])], [init("scale", np.ones(4, np.float32))], opset=17, check=False)
+    save("instancenorm_3d",
+         [h.make_node("InstanceNormalization", ["x", "scale", "bias"], ["y"], name="in")],
+         [vi("x", [1, 2, 2, 2, 2])], [vi("y", [1, 2, 2, 2, 2])],
+         [init("scale", np.ones(2, np.float32)), init("bias", np.zeros(2, np.float32))], opset=13)
+    save("layernorm_variable_scale",
+         [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln")],
+         [vi("x", [1, 4]), vi("scale", [4])], [vi("y", [1, 4])], opset=17)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     make_conv_bn_relu()
@@ -598,6 +790,12 @@ def main():
     make_activations()
     make_error_models()
     make_window_op_error_models()
+    make_layer_normalization()
+    make_layer_norm_patterns()
+    make_instance_group_norm()
+    make_normalization_error_models()
+    make_normalization_layouts()
+    make_layer_norm_rsqrt()
 
 
 if __name__ == "__main__":
