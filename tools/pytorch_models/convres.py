@@ -65,6 +65,33 @@ class InterpolateTo(nn.Module):
         return F.interpolate(x, **self.kwargs)
 
 
+class GroupedUp2d(nn.Module):
+    """ConvTranspose2d with every extra PyTorch has: groups, dilation, asymmetric stride and
+    padding, output_padding; then a depthwise-like one (groups = in channels)."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(6, 4, (3, 2), stride=(2, 3), padding=(1, 0), output_padding=(1, 2),
+                                     groups=2, dilation=(2, 1))
+        self.dw = nn.ConvTranspose2d(4, 8, 2, stride=2, groups=4)
+
+    def forward(self, x):
+        return self.dw(torch.relu(self.up(x)))
+
+
+class Linear1d(nn.Module):
+    """A 1-D signal upsampled linearly (nn.Upsample on [N, C, L]) between Conv1d layers."""
+
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Conv1d(2, 4, 3, padding=1)
+        self.up = nn.Upsample(scale_factor=3, mode="linear", align_corners=False)
+        self.post = nn.Conv1d(4, 2, 3, padding=1)
+
+    def forward(self, x):
+        return self.post(self.up(torch.relu(self.pre(x))))
+
+
 def unet_convtranspose():
     return Model(TinyUNet(), [[1, 1, 12, 11]], opset=13)
 
@@ -96,6 +123,19 @@ def interpolate_nearest_size():
     return Model(Interpolate(InterpolateTo(size=(10, 7), mode="nearest")), [[1, 3, 6, 5]], opset=11)
 
 
+def convtranspose2d_grouped():
+    return Model(GroupedUp2d(), [[1, 6, 5, 4]], opset=17)
+
+
+def upsample_linear_1d():
+    return Model(Linear1d(), [[1, 2, 12]], opset=13)
+
+
+def interpolate_bilinear_down():
+    return Model(Interpolate(InterpolateTo(scale_factor=0.7, mode="bilinear", align_corners=False)), [[1, 3, 9, 8]],
+                 opset=11)
+
+
 MODELS = {
     "unet_convtranspose": unet_convtranspose,
     "decoder_convtranspose1d": decoder_convtranspose1d,
@@ -104,4 +144,7 @@ MODELS = {
     "upsample_bilinear": upsample_bilinear,
     "interpolate_size": interpolate_size,
     "interpolate_nearest_size": interpolate_nearest_size,
+    "convtranspose2d_grouped": convtranspose2d_grouped,
+    "upsample_linear_1d": upsample_linear_1d,
+    "interpolate_bilinear_down": interpolate_bilinear_down,
 }
