@@ -3,6 +3,7 @@
 // real kernels, every output compared; the attributes import folds and the ones it refuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -110,6 +111,55 @@ TEST(OnnxResize, EveryModeAndTransformMatchesSpec) {
 }
 
 TEST(OnnxResize, Opset11RoiAndOneDimensional) { expect_matches_goldens("resize_1d", 2); }
+
+// --quantize int8 with the stored input as the calibration sample (int16 off): no node
+// stays float, and every output is the golden within `steps` of the output's int8 step
+// (the resize ops only move or blend input values; transpose_conv adds its rounding).
+void expect_int8_close(const std::string& model, size_t outputs, double steps) {
+  SCOPED_TRACE(model);
+  const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
+  CompileOptions options;
+  options.model_path = testdata(model + ".onnx");
+  options.quantize = "int8";
+  options.quantize_options.int16 = ptq::Int16Policy::kOff;
+  ptq::CalibrationInput calibration;
+  calibration.path = model + ".in0.npy";
+  calibration.shape = in.shape;
+  calibration.shape.insert(calibration.shape.begin(), 1);
+  calibration.data = float_bytes_of(in.data);
+  options.calibration = {calibration};
+  const CompileResult compiled = compile(options);
+  ASSERT_TRUE(compiled.report.quantization.has_value());
+  EXPECT_TRUE(compiled.report.quantization->float_nodes.empty()) << compiled.report.quantization->float_nodes[0];
+  const std::vector<std::vector<uint8_t>> got = testing::run_on_host(compiled.program, float_bytes_of(in.data));
+  ASSERT_EQ(got.size(), outputs);
+  for (size_t j = 0; j < outputs; ++j) {
+    const onnx_test::NpyArray want = load_npy(testdata(model + ".out" + std::to_string(j) + ".npy"));
+    ASSERT_EQ(got[j].size(), want.data.size() * sizeof(float)) << "output " << j;
+    std::vector<float> values(want.data.size());
+    std::memcpy(values.data(), got[j].data(), got[j].size());
+    float lo = 0, hi = 0;
+    for (float v : want.data) lo = std::min(lo, v), hi = std::max(hi, v);
+    const double step = (double{hi} - lo) / 255.0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!(std::fabs(double{values[i]} - want.data[i]) <= steps * step)) {
+        ADD_FAILURE() << "output " << j << " element " << i << ": " << values[i] << ", expected " << want.data[i]
+                      << " (int8 step " << step << ")";
+        break;
+      }
+    }
+  }
+}
+
+TEST(OnnxResize, Int8ResizesRunInInt8) {
+  expect_int8_close("resize_modes", 41, 1.5);
+  expect_int8_close("resize_1d", 2, 1.5);
+}
+
+TEST(OnnxConvTranspose, Int8RunsInInt8) {
+  expect_int8_close("conv_transpose_2d", 7, 3.0);
+  expect_int8_close("conv_transpose_1d", 3, 3.0);
+}
 
 TEST(OnnxConvResErrors, ExactMessages) {
   const std::pair<const char*, const char*> cases[] = {
