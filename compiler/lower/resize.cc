@@ -196,7 +196,8 @@ LoweredOp lower_onnx_bilinear(const NodeLowering& l, const OnnxCoordinates& onnx
   const ir::Shape& out = l.output(0).shape;
   std::vector<OnnxLinear> linear;
   for (int axis = 1; axis <= 2; ++axis)
-    for (int64_t o = 0; o < out[axis]; ++o) linear.push_back(onnx_linear(onnx_source(onnx, axis - 1, o, in[axis], out[axis]), in[axis]));
+    for (int64_t o = 0; o < out[axis]; ++o)
+      linear.push_back(onnx_linear(onnx_source(onnx, axis - 1, o, in[axis], out[axis]), in[axis]));
   if (l.input(0).dtype == DType::kFloat32) {
     std::vector<ResizeBilinearF32Tap> taps;
     for (const OnnxLinear& t : linear) taps.push_back({t.lower, t.upper, static_cast<float>(t.fraction)});

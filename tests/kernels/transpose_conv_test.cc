@@ -83,7 +83,8 @@ void run_f32(const Case& cs, uint32_t seed, float act_min, float act_max) {
                                        cs.dilation_h, cs.dilation_w, cs.groups});
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-  std::vector<float> in(testing::product({cs.n, cs.h, cs.w, cs.c})), filter(testing::product({cs.o, cs.kh, cs.kw, cs.c / static_cast<uint32_t>(cs.groups)})),
+  const uint32_t group_c = cs.c / static_cast<uint32_t>(cs.groups);
+  std::vector<float> in(testing::product({cs.n, cs.h, cs.w, cs.c})), filter(testing::product({cs.o, cs.kh, cs.kw, group_c})),
       bias(cs.o);
   for (float& v : in) v = dist(rng);
   for (float& v : filter) v = dist(rng);
@@ -146,7 +147,8 @@ void run_s8(const Case& cs, uint32_t seed, int32_t shift_lo, int32_t shift_hi, i
       TransposeConvS8Params{cs.stride_h, cs.stride_w, cs.pad_top, cs.pad_left, in_zp, out_zp, act_min, act_max,
                                   cs.dilation_h, cs.dilation_w, cs.groups}, m));
   const auto in = testing::random_full_range<int8_t>(testing::product({cs.n, cs.h, cs.w, cs.c}), seed + 1);
-  const auto filter = testing::random_full_range<int8_t>(testing::product({cs.o, cs.kh, cs.kw, cs.c / static_cast<uint32_t>(cs.groups)}), seed + 2);
+  const uint32_t group_c = cs.c / static_cast<uint32_t>(cs.groups);
+  const auto filter = testing::random_full_range<int8_t>(testing::product({cs.o, cs.kh, cs.kw, group_c}), seed + 2);
   const auto bias = bias_override.empty() ? testing::random_ints<int32_t>(cs.o, seed + 3, -bias_range, bias_range)
                                           : bias_override;
   op.set_data(in_t, in);

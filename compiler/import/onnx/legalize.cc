@@ -473,7 +473,8 @@ class Legalizer {
     if (scales_in != ir::kNoTensor && g_.tensors[scales_in].elements() > 0) {
       scales = read_doubles(g_.tensors[scales_in]);
     } else if (sizes_in != ir::kNoTensor && g_.tensors[sizes_in].elements() > 0) {
-      for (size_t i = 0; i < in.size(); ++i) scales.push_back(static_cast<double>(out.at(i)) / static_cast<double>(in[i]));
+      for (size_t i = 0; i < in.size(); ++i)
+        scales.push_back(static_cast<double>(out.at(i)) / static_cast<double>(in[i]));
     } else {
       fail("neither scales nor sizes given");
     }

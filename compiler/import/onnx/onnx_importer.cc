@@ -699,7 +699,8 @@ class OnnxImporter {
       if (!x || !w) fail("inputs X and W required");
       const size_t rank = x->shape.size();
       if (rank != 3 && rank != 4)
-        fail("input '" + node_.input(0) + "' has rank " + std::to_string(rank) + ", expected 3 or 4 (1-D and 2-D only)");
+        fail("input '" + node_.input(0) + "' has rank " + std::to_string(rank) +
+             ", expected 3 or 4 (1-D and 2-D only)");
       if (w->shape.size() != rank) fail("weights must have rank " + std::to_string(rank));
       const size_t spatial = rank - 2;
       const std::vector<int64_t> kernel(w->shape.begin() + 2, w->shape.end());
@@ -732,20 +733,22 @@ class OnnxImporter {
       if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
         fail_attr("auto_pad", "'" + auto_pad + "'");
       std::optional<std::vector<int64_t>> output_shape = attr_ints("output_shape");
-      if (output_shape && output_shape->size() == rank) output_shape->erase(output_shape->begin(), output_shape->begin() + 2);
+      if (output_shape && output_shape->size() == rank)  // N and C given too
+        output_shape->erase(output_shape->begin(), output_shape->begin() + 2);
       if (output_shape && output_shape->size() != spatial)
         fail_attr("output_shape", ints_string(*output_shape), "expected " + std::to_string(spatial) + " values");
       const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
       std::vector<int64_t> expected(spatial);
       for (size_t i = 0; i < spatial; ++i) {
         // The full scatter's extent; the pads crop it, output_padding extends its end.
-        const int64_t full = strides[i] * (x->shape[2 + i] - 1) + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1;
+        const int64_t in = x->shape[2 + i];
+        const int64_t full = strides[i] * (in - 1) + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1;
         if (output_shape || same) {
           // SAME alone: the input size times the stride (plus output_padding), never more
           // than the full extent (ONNX's shape inference and onnxruntime clamp the total
           // padding at 0).
           const int64_t total = output_shape ? full - (*output_shape)[i]
-                                             : std::max<int64_t>(0, full - output_padding[i] - x->shape[2 + i] * strides[i]);
+                                             : std::max<int64_t>(0, full - output_padding[i] - in * strides[i]);
           const int64_t half = total >= 0 ? total / 2 : -((-total) / 2);  // toward zero, as the spec's total / 2
           pads[i] = auto_pad == "SAME_UPPER" ? half : total - half;
           pads[i + spatial] = total - pads[i];
