@@ -5,6 +5,7 @@
 // the output size by the window rule, window_output_size in kernels/window_geometry.h);
 // the dtype then decides only the kernel and the parameter struct it fills: Conv2dParams
 // (float32), Conv2dS8Params, Conv2dS16Params, and likewise for depthwise.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -188,10 +189,11 @@ LoweredOp lower_depthwise_conv2d(const NodeLowering& l) {
   return lowered(KernelId::kDepthwiseConv2dS16, conv_s16_params(l, c, q, {DType::kInt64}, 64, p), c.macs);
 }
 
-// transpose_conv (float32; int8 or int16 activations with an int8 filter [O,KH,KW,C]):
-// input pixel (y, x) scatters into output (y * stride_h - top + ky, x * stride_w - left + kx),
-// so OH = (H - 1) * stride_h + KH - top - bottom (mote_ops.md), likewise OW. The kernels
-// gather and need no scratch (kernels/transpose_conv/transpose_conv.h).
+// transpose_conv (float32; int8 or int16 activations with an int8 filter [O,KH,KW,C/group]):
+// input pixel (y, x) scatters into output (y * stride_h - top + ky * dilation_h, likewise
+// x), so OH = (H - 1) * stride_h + (KH - 1) * dilation_h + 1 - top - bottom (mote_ops.md),
+// likewise OW; any pad may be negative. The kernels gather and need no scratch
+// (kernels/transpose_conv/transpose_conv.h).
 LoweredOp lower_transpose_conv(const NodeLowering& l) {
   l.expect_io(2, 3, 1);
   const ir::Tensor& in = l.input(0);
@@ -202,25 +204,31 @@ LoweredOp lower_transpose_conv(const NodeLowering& l) {
   l.expect_rank(out, "output", 4);
   const DType dtype = expect_weighted_dtypes(l, "filter");
   const auto strides = l.ints("strides", 2, {1, 1}, 1);
+  const auto dilations = l.ints("dilations", 2, {1, 1}, 1);
+  const int64_t group = l.node().get_int("group", 1);
   const std::vector<int64_t> pads = l.node().get_ints("pads", {0, 0, 0, 0});
   if (pads.size() != 4) l.fail("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected 4");
   const int64_t o = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2];
-  if (filter.shape[3] != in.shape[3]) {
+  if (group < 1 || in.shape[3] % group != 0 || o % group != 0 || filter.shape[3] != in.shape[3] / group) {
     l.fail("filter '" + filter.name + "' has shape " + shape_string(filter.shape) + ", expected [O,KH,KW," +
-           std::to_string(in.shape[3]) + "]");
+           std::to_string(in.shape[3]) + "/" + std::to_string(group) + "] with O a multiple of the group " +
+           std::to_string(group));
   }
-  if (pads[0] < 0 || pads[1] < 0 || pads[0] > kMaxI32 || pads[1] > kMaxI32) {
-    l.fail("pads " + shape_string(pads) + ": top and left must be non-negative");
-  }
-  const int64_t oh = (in.shape[1] - 1) * strides[0] + kh - pads[0] - pads[2];
-  const int64_t ow = (in.shape[2] - 1) * strides[1] + kw - pads[1] - pads[3];
+  constexpr int64_t kMaxPad = int64_t{1} << 30;
+  if (std::abs(pads[0]) >= kMaxPad || std::abs(pads[1]) >= kMaxPad)
+    l.fail("pads " + shape_string(pads) + ": top and left must be within +-2^30");
+  const int64_t oh = (in.shape[1] - 1) * strides[0] + (kh - 1) * dilations[0] + 1 - pads[0] - pads[2];
+  const int64_t ow = (in.shape[2] - 1) * strides[1] + (kw - 1) * dilations[1] + 1 - pads[1] - pads[3];
   l.expect_shape(out, "output", {in.shape[0], oh, ow, o});
-  const uint64_t macs = static_cast<uint64_t>(in.elements()) * static_cast<uint64_t>(o * kh * kw);
+  const uint64_t macs = static_cast<uint64_t>(in.elements()) * static_cast<uint64_t>(o / group * kh * kw);
   const auto window = [&](auto* p) {
     p->stride_h = static_cast<int32_t>(strides[0]);
     p->stride_w = static_cast<int32_t>(strides[1]);
     p->pad_top = static_cast<int32_t>(pads[0]);
     p->pad_left = static_cast<int32_t>(pads[1]);
+    p->dilation_h = static_cast<int32_t>(dilations[0]);
+    p->dilation_w = static_cast<int32_t>(dilations[1]);
+    p->groups = static_cast<int32_t>(group);
   };
 
   if (!l.quantized()) {

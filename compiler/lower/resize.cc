@@ -1,10 +1,13 @@
 // Lowering of the resize ops: resize_nearest, resize_bilinear (mote_ops.md). NHWC images
 // scaled along H and W. The source coordinates (and, bilinear, the weights) of each output
-// row and column are computed here, on the host, with TFLite's arithmetic, so the kernels
-// only gather and blend.
+// row and column are computed here, on the host, so the kernels only gather and blend:
+// with TFLite's arithmetic (align_corners, half_pixel_centers), or with ONNX Resize's
+// (a `coordinate_transform`, `nearest_mode` and the scales, in double as the spec's
+// formulas).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -109,6 +112,76 @@ void expect_inside(const NodeLowering& l, const std::vector<Tap>& taps, const ir
   }
 }
 
+// ---- ONNX Resize's coordinates ----
+// The op's ONNX attributes: the coordinate transform (empty: TFLite's flags), the nearest
+// rounding and the per-axis scales (H, W).
+struct OnnxCoordinates {
+  std::string transform;
+  std::string nearest_mode;
+  double scale[2];
+};
+
+bool onnx_coordinates(const NodeLowering& l, OnnxCoordinates* c) {
+  if (!l.node().has("coordinate_transform")) return false;
+  c->transform = l.node().get_string("coordinate_transform");
+  static const char* const kTransforms[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                            "tf_half_pixel_for_nn"};
+  if (std::find(std::begin(kTransforms), std::end(kTransforms), c->transform) == std::end(kTransforms))
+    l.fail("coordinate_transform '" + c->transform + "' not supported");
+  c->nearest_mode = l.node().get_string("nearest_mode", "round_prefer_floor");
+  if (c->nearest_mode != "round_prefer_floor" && c->nearest_mode != "round_prefer_ceil" &&
+      c->nearest_mode != "floor" && c->nearest_mode != "ceil")
+    l.fail("nearest_mode '" + c->nearest_mode + "' not supported");
+  c->scale[0] = l.node().get_float("scale_h", 0.0);
+  c->scale[1] = l.node().get_float("scale_w", 0.0);
+  if (!(c->scale[0] > 0.0) || !(c->scale[1] > 0.0) || !std::isfinite(c->scale[0]) || !std::isfinite(c->scale[1]))
+    l.fail("scales " + std::to_string(c->scale[0]) + ", " + std::to_string(c->scale[1]) + " must be positive");
+  return true;
+}
+
+// The input coordinate of output coordinate `o` (ONNX Resize's coordinate_transformation_mode).
+double onnx_source(const OnnxCoordinates& c, int axis, int64_t o, int64_t in, int64_t out) {
+  const double x = static_cast<double>(o), scale = c.scale[axis];
+  if (c.transform == "align_corners")
+    return out > 1 ? x * static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  if (c.transform == "asymmetric") return x / scale;
+  if (c.transform == "tf_half_pixel_for_nn") return (x + 0.5) / scale;
+  if (c.transform == "pytorch_half_pixel" && out <= 1) return 0.0;
+  return (x + 0.5) / scale - 0.5;  // half_pixel, pytorch_half_pixel
+}
+
+// ONNX's nearest_mode, then clamped into the input.
+int32_t onnx_nearest(const OnnxCoordinates& c, double v, int64_t in) {
+  const double lower = std::floor(v);
+  double pick;
+  if (c.nearest_mode == "floor") {
+    pick = lower;
+  } else if (c.nearest_mode == "ceil") {
+    pick = std::ceil(v);
+  } else if (v - lower == 0.5) {
+    pick = c.nearest_mode == "round_prefer_floor" ? lower : lower + 1.0;
+  } else {
+    pick = std::round(v);
+  }
+  return static_cast<int32_t>(std::clamp<double>(pick, 0.0, static_cast<double>(in - 1)));
+}
+
+// ONNX's linear interpolation between floor(v) and floor(v) + 1, both clamped into the
+// input (the spec pads by the edge): the weight of `upper` in [0, 1).
+struct OnnxLinear {
+  int32_t lower, upper;
+  double fraction;
+};
+OnnxLinear onnx_linear(double v, int64_t in) {
+  const double floor_v = std::floor(v);
+  const double top = static_cast<double>(in - 1);
+  OnnxLinear t;
+  t.lower = static_cast<int32_t>(std::clamp(floor_v, 0.0, top));
+  t.upper = static_cast<int32_t>(std::clamp(floor_v + 1.0, 0.0, top));
+  t.fraction = t.lower == t.upper ? 0.0 : v - floor_v;
+  return t;
+}
+
 template <typename Tap>
 std::vector<uint8_t> taps_bytes(const std::vector<Tap>& taps) {
   std::vector<uint8_t> bytes(taps.size() * sizeof(Tap));
@@ -116,16 +189,48 @@ std::vector<uint8_t> taps_bytes(const std::vector<Tap>& taps) {
   return bytes;
 }
 
+// resize_bilinear with ONNX coordinates: float fractions rounded to float, integer ones to
+// the nearest 1/1024.
+LoweredOp lower_onnx_bilinear(const NodeLowering& l, const OnnxCoordinates& onnx) {
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  std::vector<OnnxLinear> linear;
+  for (int axis = 1; axis <= 2; ++axis)
+    for (int64_t o = 0; o < out[axis]; ++o)
+      linear.push_back(onnx_linear(onnx_source(onnx, axis - 1, o, in[axis], out[axis]), in[axis]));
+  if (l.input(0).dtype == DType::kFloat32) {
+    std::vector<ResizeBilinearF32Tap> taps;
+    for (const OnnxLinear& t : linear) taps.push_back({t.lower, t.upper, static_cast<float>(t.fraction)});
+    return lowered(KernelId::kResizeBilinearF32, taps_bytes(taps));
+  }
+  std::vector<ResizeBilinearQuantTap> taps;
+  for (const OnnxLinear& t : linear) {
+    const auto fraction = static_cast<int32_t>(std::lround(t.fraction * 1024.0));
+    // A weight that rounds to 1024 reads `upper` alone.
+    if (fraction >= 1024) taps.push_back({t.upper, t.upper, 0});
+    else taps.push_back({t.lower, t.upper, fraction});
+  }
+  return lowered(l.input(0).dtype == DType::kInt8 ? KernelId::kResizeBilinearS8 : KernelId::kResizeBilinearS16,
+                 taps_bytes(taps));
+}
+
 }  // namespace
 
 // resize_nearest: the params are source_row[OH] then source_col[OW].
 LoweredOp lower_resize_nearest(const NodeLowering& l) {
   check_resize(l, false);
-  const bool align_corners = flag(l, "align_corners");
-  const bool half_pixel_centers = flag(l, "half_pixel_centers");
   const ir::Shape& in = l.input(0).shape;
   const ir::Shape& out = l.output(0).shape;
   std::vector<int32_t> sources;
+  OnnxCoordinates onnx;
+  if (onnx_coordinates(l, &onnx)) {
+    for (int axis = 1; axis <= 2; ++axis)
+      for (int64_t o = 0; o < out[axis]; ++o)
+        sources.push_back(onnx_nearest(onnx, onnx_source(onnx, axis - 1, o, in[axis], out[axis]), in[axis]));
+    return lowered(KernelId::kResizeNearest, taps_bytes(sources));
+  }
+  const bool align_corners = flag(l, "align_corners");
+  const bool half_pixel_centers = flag(l, "half_pixel_centers");
   for (int axis = 1; axis <= 2; ++axis)
     for (int64_t o = 0; o < out[axis]; ++o)
       sources.push_back(nearest_source(o, in[axis], out[axis], align_corners, half_pixel_centers));
@@ -137,6 +242,8 @@ LoweredOp lower_resize_nearest(const NodeLowering& l) {
 // refused, as TFLite refuses it.
 LoweredOp lower_resize_bilinear(const NodeLowering& l) {
   check_resize(l, true);
+  OnnxCoordinates onnx;
+  if (onnx_coordinates(l, &onnx)) return lower_onnx_bilinear(l, onnx);
   const bool align_corners = flag(l, "align_corners");
   const bool half_pixel_centers = flag(l, "half_pixel_centers");
   if (align_corners && half_pixel_centers)

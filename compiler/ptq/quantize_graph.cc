@@ -580,7 +580,11 @@ class Quantizer {
       }
       qn.inputs[0] = in0;
       const float in_scale = q_.tensors[in0].quant.scales[0];
-      if (is_weighted_layer(op)) {
+      // transpose_conv's filter [O,KH,KW,C/group] is per-channel int8 on O too (TFLite's
+      // scheme), without GPTQ, sequential fitting or bias correction: its outputs sum a
+      // varying number of taps, which those layer models do not describe.
+      const bool transpose_conv = op == ir::Op::kTransposeConv;
+      if (is_weighted_layer(op) || transpose_conv) {
         const int w = node.inputs.size() > 1 ? node.inputs[1] : ir::kNoTensor;
         if (w == ir::kNoTensor || !g_.tensors[w].is_constant) {
           *reason = "weights are not constant";
@@ -592,11 +596,12 @@ class Quantizer {
           return false;
         }
         int qw, qb;
-        const std::vector<double>& mean = cal_.channel_mean[node.inputs[0]];
+        static const std::vector<double> kNoMean;
+        const std::vector<double>& mean = transpose_conv ? kNoMean : cal_.channel_mean[node.inputs[0]];
         const int groups = op == ir::Op::kConv2d ? static_cast<int>(node.get_int("group", 1)) : 1;
         const size_t index = static_cast<size_t>(&node - g_.nodes.data());
-        const InputHessians* h = index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
-        const LayerMoments* m = index < cal_.moments.size() ? &cal_.moments[index] : nullptr;
+        const InputHessians* h = !transpose_conv && index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
+        const LayerMoments* m = !transpose_conv && index < cal_.moments.size() ? &cal_.moments[index] : nullptr;
         const std::vector<double>* steps = static_cast<size_t>(w) < cal_.weight_steps.size() ? &cal_.weight_steps[w] : nullptr;
         quantize_weights(g_.tensors[w], op == ir::Op::kDepthwiseConv2d ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
                          dtype, in_scale, out_quant.scales[0], mean, groups, options_.gptq ? h : nullptr, m, steps,

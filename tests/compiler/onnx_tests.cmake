@@ -4,8 +4,10 @@
 add_executable(onnx_frontend_tests
   ${CMAKE_CURRENT_LIST_DIR}/onnx_import_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/legalize_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/onnx_convres_test.cc
 )
 target_link_libraries(onnx_frontend_tests PRIVATE mote_compiler GTest::gtest_main)
+target_include_directories(onnx_frontend_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 target_compile_definitions(onnx_frontend_tests PRIVATE ${MOTE_TEST_DEFINES})
 target_compile_options(onnx_frontend_tests PRIVATE -Wall -Wextra)
 gtest_discover_tests(onnx_frontend_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)

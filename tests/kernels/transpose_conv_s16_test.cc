@@ -110,7 +110,7 @@ TEST(TransposeConvS16Check, Rejections) {
   p.stride_w = 0;
   EXPECT_EQ(op.check(kTransposeConvS16Entry), Status::kBadParams);
   p.stride_w = 2;
-  p.pad_top = -1;
+  p.pad_top = -(1 << 30);
   EXPECT_EQ(op.check(kTransposeConvS16Entry), Status::kBadParams);
   p.pad_top = INT32_MAX - 2;
   EXPECT_EQ(op.check(kTransposeConvS16Entry), Status::kBadParams);

@@ -23,10 +23,13 @@ struct Case {
   uint32_t n, h, w, c, o, kh, kw, out_h, out_w;
   int32_t stride_h, stride_w, pad_top, pad_left;
   bool bias;
+  int32_t dilation_h = 1, dilation_w = 1, groups = 1;  // ONNX ConvTranspose's extras
 };
 
 // TFLite's scatter: acc[output element] += term(input index, filter index), visiting the
-// input in order (batch, row, column, channel), then the taps, then the output channels.
+// input in order (batch, row, column, channel), then the taps, then the output channels;
+// with ONNX's dilations and groups (filter [O, KH, KW, C/groups]) as the ONNX spec
+// scatters.
 template <typename Acc, typename Term>
 std::vector<Acc> scatter(const Case& cs, Term term) {
   std::vector<Acc> acc(testing::product({cs.n, cs.out_h, cs.out_w, cs.o}), Acc{0});
@@ -37,11 +40,14 @@ std::vector<Acc> scatter(const Case& cs, Term term) {
           for (uint32_t ky = 0; ky < cs.kh; ++ky)
             for (uint32_t kx = 0; kx < cs.kw; ++kx)
               for (uint32_t oc = 0; oc < cs.o; ++oc) {
-                const int64_t oy = int64_t{iy} * cs.stride_h - cs.pad_top + ky;
-                const int64_t ox = int64_t{ix} * cs.stride_w - cs.pad_left + kx;
+                const uint32_t group_c = cs.c / cs.groups, group = ic / group_c;
+                if (oc / (cs.o / cs.groups) != group) continue;
+                const int64_t oy = int64_t{iy} * cs.stride_h - cs.pad_top + int64_t{ky} * cs.dilation_h;
+                const int64_t ox = int64_t{ix} * cs.stride_w - cs.pad_left + int64_t{kx} * cs.dilation_w;
                 if (oy < 0 || oy >= cs.out_h || ox < 0 || ox >= cs.out_w) continue;
                 Acc& a = acc[((b * cs.out_h + oy) * cs.out_w + ox) * cs.o + oc];
-                a = term(a, ((b * cs.h + iy) * cs.w + ix) * cs.c + ic, ((oc * cs.kh + ky) * cs.kw + kx) * cs.c + ic);
+                a = term(a, ((b * cs.h + iy) * cs.w + ix) * cs.c + ic,
+                         ((oc * cs.kh + ky) * cs.kw + kx) * group_c + ic % group_c);
               }
   return acc;
 }
@@ -53,12 +59,18 @@ const Case kCases[] = {
     {1, 2, 2, 1, 1, 4, 4, 5, 5, 3, 3, 2, 2, false},   // stride < kernel
     {1, 2, 2, 3, 2, 2, 2, 9, 9, 4, 4, 0, 0, true},    // stride > kernel: outputs no tap reaches
     {1, 1, 5, 16, 8, 3, 4, 3, 12, 1, 2, 0, 0, true},  // SeaNet-like 1-row geometry
+    // ONNX ConvTranspose: dilations, groups, negative pads (output_shape), output_padding.
+    {1, 3, 4, 4, 6, 3, 2, 10, 11, 2, 3, 1, 0, true, 2, 3, 2},
+    {1, 1, 7, 4, 4, 1, 3, 1, 17, 1, 2, 0, 1, false, 1, 2, 4},  // 1-D, depthwise-like
+    {2, 3, 3, 2, 4, 2, 2, 9, 8, 3, 2, -1, -2, true, 1, 1, 2},  // outputs before the first tap
+    {1, 2, 3, 6, 3, 3, 3, 8, 9, 2, 2, 0, 1, true, 2, 1, 3},    // trailing output_padding row
 };
 
 void add_tensors(TestOp* op, const Case& cs, DType act, DType bias_dtype, uint32_t* in_t, uint32_t* filter_t,
                  uint32_t* bias_t, uint32_t* out_t) {
   *in_t = op->add_input(act, {cs.n, cs.h, cs.w, cs.c});
-  *filter_t = op->add_input(act == DType::kFloat32 ? DType::kFloat32 : DType::kInt8, {cs.o, cs.kh, cs.kw, cs.c});
+  *filter_t = op->add_input(act == DType::kFloat32 ? DType::kFloat32 : DType::kInt8,
+                            {cs.o, cs.kh, cs.kw, cs.c / static_cast<uint32_t>(cs.groups)});
   *bias_t = cs.bias ? op->add_input(bias_dtype, {cs.o}) : kNoTensor;
   *out_t = op->add_output(act, {cs.n, cs.out_h, cs.out_w, cs.o});
 }
@@ -67,10 +79,12 @@ void run_f32(const Case& cs, uint32_t seed, float act_min, float act_max) {
   TestOp op;
   uint32_t in_t, filter_t, bias_t, out_t;
   add_tensors(&op, cs, DType::kFloat32, DType::kFloat32, &in_t, &filter_t, &bias_t, &out_t);
-  op.set_params(TransposeConvF32Params{cs.stride_h, cs.stride_w, cs.pad_top, cs.pad_left, act_min, act_max});
+  op.set_params(TransposeConvF32Params{cs.stride_h, cs.stride_w, cs.pad_top, cs.pad_left, act_min, act_max,
+                                       cs.dilation_h, cs.dilation_w, cs.groups});
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-  std::vector<float> in(testing::product({cs.n, cs.h, cs.w, cs.c})), filter(testing::product({cs.o, cs.kh, cs.kw, cs.c})),
+  const uint32_t group_c = cs.c / static_cast<uint32_t>(cs.groups);
+  std::vector<float> in(testing::product({cs.n, cs.h, cs.w, cs.c})), filter(testing::product({cs.o, cs.kh, cs.kw, group_c})),
       bias(cs.o);
   for (float& v : in) v = dist(rng);
   for (float& v : filter) v = dist(rng);
@@ -130,9 +144,11 @@ void run_s8(const Case& cs, uint32_t seed, int32_t shift_lo, int32_t shift_hi, i
   uint32_t in_t, filter_t, bias_t, out_t;
   add_tensors(&op, cs, DType::kInt8, DType::kInt32, &in_t, &filter_t, &bias_t, &out_t);
   op.set_raw_params(testing::params_bytes(
-      TransposeConvS8Params{cs.stride_h, cs.stride_w, cs.pad_top, cs.pad_left, in_zp, out_zp, act_min, act_max}, m));
+      TransposeConvS8Params{cs.stride_h, cs.stride_w, cs.pad_top, cs.pad_left, in_zp, out_zp, act_min, act_max,
+                                  cs.dilation_h, cs.dilation_w, cs.groups}, m));
   const auto in = testing::random_full_range<int8_t>(testing::product({cs.n, cs.h, cs.w, cs.c}), seed + 1);
-  const auto filter = testing::random_full_range<int8_t>(testing::product({cs.o, cs.kh, cs.kw, cs.c}), seed + 2);
+  const uint32_t group_c = cs.c / static_cast<uint32_t>(cs.groups);
+  const auto filter = testing::random_full_range<int8_t>(testing::product({cs.o, cs.kh, cs.kw, group_c}), seed + 2);
   const auto bias = bias_override.empty() ? testing::random_ints<int32_t>(cs.o, seed + 3, -bias_range, bias_range)
                                           : bias_override;
   op.set_data(in_t, in);
@@ -206,8 +222,10 @@ TEST(TransposeConvCheck, Rejections) {
   p.stride_h = 0;
   EXPECT_EQ(op.check(kTransposeConvS8Entry), Status::kBadParams);
   p.stride_h = 2;
-  p.pad_left = -1;
+  p.pad_left = -(1 << 30);
   EXPECT_EQ(op.check(kTransposeConvS8Entry), Status::kBadParams);
+  p.pad_left = -1;  // negative pads are ONNX output_shape's
+  EXPECT_EQ(op.check(kTransposeConvS8Entry), Status::kOk);
   p.pad_left = INT32_MAX - 2;
   EXPECT_EQ(op.check(kTransposeConvS8Entry), Status::kBadParams);
   p.pad_left = 1;
@@ -255,6 +273,14 @@ TEST(TransposeConvF32Check, Rejections) {
   p.stride_w = -1;
   EXPECT_EQ(op.check(kTransposeConvF32Entry), Status::kBadParams);
   p.stride_w = 2;
+  p.dilation_h = 0;
+  EXPECT_EQ(op.check(kTransposeConvF32Entry), Status::kBadParams);
+  p.dilation_h = 1;
+  p.groups = 2;  // 3 input channels
+  EXPECT_EQ(op.check(kTransposeConvF32Entry), Status::kBadParams);
+  p.groups = 0;
+  EXPECT_EQ(op.check(kTransposeConvF32Entry), Status::kBadParams);
+  p.groups = 1;
   op.desc(bias).dtype = static_cast<uint8_t>(DType::kInt32);
   EXPECT_EQ(op.check(kTransposeConvF32Entry), Status::kBadParams);
   op.desc(bias).dtype = static_cast<uint8_t>(DType::kFloat32);

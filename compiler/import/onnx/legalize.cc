@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 
 #include "common/error.h"
@@ -307,6 +308,8 @@ class Legalizer {
   void legalize_node(const SourceNode& node) {
     const std::string& op = node.op;
     if (op == "Conv") return conv();
+    if (op == "ConvTranspose") return conv_transpose();
+    if (op == "Resize") return resize();
     if (op == "AveragePool" || op == "MaxPool") return pool();
     if (op == "GlobalAveragePool") return global_average_pool();
     if (op == "GlobalMaxPool") return global_max_pool();
@@ -399,32 +402,98 @@ class Legalizer {
         depthwise ? new_constant(w.name + "_1hwo", permute_tensor(w4, {1, 2, 3, 0}))
                   : new_constant(w.name + "_ohwi", permute_tensor(w4, {0, 2, 3, 1}));
 
-    std::vector<int> inputs = {spatial_input(x), filter};
-    bool separate_bias = false;
-    if (bias != ir::kNoTensor) {
-      if (is_constant(bias) && g_.tensors[bias].dtype == DType::kFloat32) {
-        inputs.push_back(bias);
-      } else {
-        separate_bias = true;
-      }
+    std::map<std::string, ir::AttrValue> attrs = window_attrs();
+    if (depthwise) {
+      attrs["depth_multiplier"] = out_channels / channels;
+    } else {
+      attrs["group"] = group;
     }
+    emit_weighted_spatial(depthwise ? Op::kDepthwiseConv2d : Op::kConv2d, x, filter, bias, y, std::move(attrs));
+  }
+
+  // The window attributes of the node being legalized (Conv, ConvTranspose) in Mote's
+  // two-axis form.
+  std::map<std::string, ir::AttrValue> window_attrs() const {
+    const SourceNode& n = *node_;
+    return {{"strides", spatial2(n.get_ints("strides"), 1)},
+            {"dilations", spatial2(n.get_ints("dilations"), 1)},
+            {"pads", pads4(n.get_ints("pads"))}};
+  }
+
+  // A weighted spatial op (conv2d, depthwise_conv2d, transpose_conv) named after the node,
+  // reading x channels-last and its filter, writing source output y. A constant float32
+  // bias is its input 2; any other bias is added after it.
+  void emit_weighted_spatial(Op op, int x, int filter, int bias, int y, std::map<std::string, ir::AttrValue> attrs) {
+    std::vector<int> inputs = {spatial_input(x), filter};
+    const bool separate_bias =
+        bias != ir::kNoTensor && !(is_constant(bias) && g_.tensors[bias].dtype == DType::kFloat32);
+    if (bias != ir::kNoTensor && !separate_bias) inputs.push_back(bias);
     SpatialOut out = spatial_output(y);
-    int conv_out = out.tensor;
+    int op_out = out.tensor;
     if (separate_bias) {
       const ir::Tensor& o = g_.tensors[out.tensor];
-      conv_out = new_tensor(o.name + "_nobias", o.dtype, o.shape);
+      op_out = new_tensor(o.name + "_nobias", o.dtype, o.shape);
     }
-    ir::Node& op = emit(depthwise ? Op::kDepthwiseConv2d : Op::kConv2d, n.name, inputs, {conv_out});
-    op.attrs["strides"] = spatial2(n.get_ints("strides"), 1);
-    op.attrs["dilations"] = spatial2(n.get_ints("dilations"), 1);
-    op.attrs["pads"] = pads4(n.get_ints("pads"));
-    if (depthwise) {
-      op.attrs["depth_multiplier"] = out_channels / channels;
-    } else {
-      op.attrs["group"] = group;
-    }
-    if (separate_bias) emit(Op::kAdd, n.name + "/bias", {conv_out, logical(bias)}, {out.tensor});
+    emit(op, node_->name, inputs, {op_out}).attrs = std::move(attrs);
+    if (separate_bias) emit(Op::kAdd, node_->name + "/bias", {op_out, logical(bias)}, {out.tensor});
     finish_spatial(out);
+  }
+
+  // ConvTranspose -> transpose_conv: weights [C, O/G, K...] -> filter [O, KH, KW, C/G]
+  // (group g's output channels read its input channels only).
+  void conv_transpose() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Tensor w = constant_input(1, "weights");  // a copy: tensors grow below
+    const int bias = input(2);
+    const int64_t group = n.get_int("group", 1);
+    ir::Tensor w5 = w;  // [G, C/G, O/G, KH, KW]
+    const int64_t kh = w.shape.size() == 4 ? w.shape[2] : 1;
+    w5.shape = {group, w.shape[0] / group, w.shape[1], kh, w.shape.back()};
+    ir::Tensor filter_t = permute_tensor(w5, {0, 2, 3, 4, 1});
+    filter_t.shape = {group * w.shape[1], kh, w.shape.back(), w.shape[0] / group};
+    const int filter = new_constant(w.name + "_ohwi", std::move(filter_t));
+
+    std::map<std::string, ir::AttrValue> attrs = window_attrs();
+    attrs["group"] = group;
+    emit_weighted_spatial(Op::kTransposeConv, x, filter, bias, y, std::move(attrs));
+  }
+
+  // Resize -> resize_nearest / resize_bilinear over H and W (1-D: L) with ONNX's
+  // coordinates; the batch and channel axes keep their size.
+  void resize() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Shape& in = logical_shape(x);
+    const ir::Shape& out = logical_shape(y);
+    if (in.size() != 3 && in.size() != 4)
+      fail("input rank " + std::to_string(in.size()) + " not supported (1-D and 2-D images NCL, NCHW only)");
+    std::vector<double> scales;
+    const int scales_in = input(1), sizes_in = input(2);
+    if (scales_in != ir::kNoTensor && !is_constant(scales_in)) fail("non-constant scales not supported");
+    if (sizes_in != ir::kNoTensor && !is_constant(sizes_in)) fail("non-constant sizes not supported");
+    if (scales_in != ir::kNoTensor && g_.tensors[scales_in].elements() > 0) {
+      scales = read_doubles(g_.tensors[scales_in]);
+    } else if (sizes_in != ir::kNoTensor && g_.tensors[sizes_in].elements() > 0) {
+      for (size_t i = 0; i < in.size(); ++i)
+        scales.push_back(static_cast<double>(out.at(i)) / static_cast<double>(in[i]));
+    } else {
+      fail("neither scales nor sizes given");
+    }
+    if (scales.size() != in.size())
+      fail("scales have " + std::to_string(scales.size()) + " values, expected " + std::to_string(in.size()));
+    if (out[0] != in[0] || out[1] != in[1])
+      fail("resizing the batch or channel axis (" + shape_string(in) + " to " + shape_string(out) + ") not supported");
+    const std::string mode = n.get_string("mode");
+    const Op op = mode == "linear" ? Op::kResizeBilinear : Op::kResizeNearest;
+    const int in_t = spatial_input(x);
+    SpatialOut o = spatial_output(y);
+    ir::Node& r = emit(op, n.name, {in_t}, {o.tensor});
+    r.attrs["coordinate_transform"] = n.get_string("coordinate_transformation_mode");
+    if (op == Op::kResizeNearest) r.attrs["nearest_mode"] = n.get_string("nearest_mode");
+    r.attrs["scale_h"] = in.size() == 4 ? scales[2] : 1.0;
+    r.attrs["scale_w"] = scales.back();
+    finish_spatial(o);
   }
 
   void emit_pool(Op op, int x, int y, const std::vector<int64_t>& kernel,

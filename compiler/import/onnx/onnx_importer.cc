@@ -195,7 +195,7 @@ const std::set<std::string>& supported_ops() {
       "ReduceMean", "Identity", "Dropout", "Squeeze",  "Unsqueeze",
       "Shape",     "Gather",   "Cast",    "ConstantOfShape",   "Range",
       "Slice",     "Size",     "Constant", "HardSigmoid", "HardSwish",
-      "LeakyRelu", "PRelu", "LayerNormalization", "InstanceNormalization"};
+      "LeakyRelu", "PRelu", "LayerNormalization", "InstanceNormalization", "ConvTranspose", "Resize"};
   return kOps;
 }
 
@@ -637,6 +637,10 @@ class OnnxImporter {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.2);
         attrs()["beta"] = attr_float("beta", 0.5);
+      } else if (op == "ConvTranspose") {
+        conv_transpose();
+      } else if (op == "Resize") {
+        resize();
       } else if (op == "LeakyRelu") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.01);
@@ -705,6 +709,114 @@ class OnnxImporter {
       const int64_t stash_type = attr_int("stash_type", onnx::TensorProto::FLOAT);
       if (stash_type != onnx::TensorProto::FLOAT)
         fail_attr("stash_type", std::to_string(stash_type), "statistics are computed in float (1)");
+    }
+
+    // ConvTranspose: output_padding, output_shape and auto_pad folded into pads (begin,
+    // end; any sign), as the ONNX spec computes them.
+    void conv_transpose() {
+      const ir::Tensor* x = input(0);
+      const ir::Tensor* w = input(1);
+      if (!x || !w) fail("inputs X and W required");
+      const size_t rank = x->shape.size();
+      if (rank != 3 && rank != 4)
+        fail("input '" + node_.input(0) + "' has rank " + std::to_string(rank) +
+             ", expected 3 or 4 (1-D and 2-D only)");
+      if (w->shape.size() != rank) fail("weights must have rank " + std::to_string(rank));
+      const size_t spatial = rank - 2;
+      const std::vector<int64_t> kernel(w->shape.begin() + 2, w->shape.end());
+      if (auto k = attr_ints("kernel_shape"); k && *k != kernel)
+        fail_attr("kernel_shape", ints_string(*k), "the weights' kernel is " + ints_string(kernel));
+      const int64_t group = attr_int("group", 1);
+      if (group <= 0 || x->shape[1] % group != 0 || w->shape[0] != x->shape[1])
+        fail_attr("group", std::to_string(group),
+                  "input channels " + std::to_string(x->shape[1]) + ", weights " + shape_string(w->shape));
+      const std::vector<int64_t> ones(spatial, 1), zeros(spatial, 0);
+      const std::vector<int64_t> strides = attr_ints("strides").value_or(ones);
+      const std::vector<int64_t> dilations = attr_ints("dilations").value_or(ones);
+      const std::vector<int64_t> output_padding = attr_ints("output_padding").value_or(zeros);
+      std::vector<int64_t> pads = attr_ints("pads").value_or(std::vector<int64_t>(2 * spatial, 0));
+      const auto check_len = [&](const char* name, const std::vector<int64_t>& v, size_t n) {
+        if (v.size() != n) fail_attr(name, ints_string(v), "expected " + std::to_string(n) + " values");
+      };
+      check_len("strides", strides, spatial);
+      check_len("dilations", dilations, spatial);
+      check_len("output_padding", output_padding, spatial);
+      check_len("pads", pads, 2 * spatial);
+      for (size_t i = 0; i < spatial; ++i) {
+        if (strides[i] <= 0) fail_attr("strides", ints_string(strides), "must be positive");
+        if (dilations[i] <= 0) fail_attr("dilations", ints_string(dilations), "must be positive");
+        if (output_padding[i] < 0) fail_attr("output_padding", ints_string(output_padding), "negative");
+      }
+      for (int64_t p : pads)
+        if (p < 0) fail_attr("pads", ints_string(pads), "negative");
+      const std::string auto_pad = OnnxImporter::attr_string(node_, "auto_pad", "NOTSET");
+      if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
+        fail_attr("auto_pad", "'" + auto_pad + "'");
+      std::optional<std::vector<int64_t>> output_shape = attr_ints("output_shape");
+      if (output_shape && output_shape->size() == rank)  // N and C given too
+        output_shape->erase(output_shape->begin(), output_shape->begin() + 2);
+      if (output_shape && output_shape->size() != spatial)
+        fail_attr("output_shape", ints_string(*output_shape), "expected " + std::to_string(spatial) + " values");
+      const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+      std::vector<int64_t> expected(spatial);
+      for (size_t i = 0; i < spatial; ++i) {
+        // The full scatter's extent; the pads crop it, output_padding extends its end.
+        const int64_t in = x->shape[2 + i];
+        const int64_t full = strides[i] * (in - 1) + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1;
+        if (output_shape || same) {
+          // SAME alone: the input size times the stride (plus output_padding), never more
+          // than the full extent (ONNX's shape inference and onnxruntime clamp the total
+          // padding at 0).
+          const int64_t total = output_shape ? full - (*output_shape)[i]
+                                             : std::max<int64_t>(0, full - output_padding[i] - in * strides[i]);
+          const int64_t half = total >= 0 ? total / 2 : -((-total) / 2);  // toward zero, as the spec's total / 2
+          pads[i] = auto_pad == "SAME_UPPER" ? half : total - half;
+          pads[i + spatial] = total - pads[i];
+        } else if (auto_pad == "VALID") {
+          pads[i] = pads[i + spatial] = 0;
+        }
+        expected[i] = full - pads[i] - pads[i + spatial];
+        if (expected[i] <= 0) fail_node_shape(expected);
+        // output_padding extends the output past the scatter's end: a negative end pad.
+        pads[i + spatial] -= output_padding[i];
+      }
+      attrs()["kernel_shape"] = kernel;
+      attrs()["strides"] = strides;
+      attrs()["dilations"] = dilations;
+      attrs()["pads"] = pads;
+      attrs()["group"] = group;
+      attrs()["expected_spatial"] = expected;  // checked against inference, then removed
+      c_.kept_inputs = {0, 1};
+      if (node_.input_size() > 2 && !node_.input(2).empty()) c_.kept_inputs.push_back(2);
+    }
+    [[noreturn]] void fail_node_shape(const std::vector<int64_t>& expected) const {
+      fail("output spatial size " + ints_string(expected) + " is not positive");
+    }
+
+    // Resize: input X, scales and sizes (resolved to constants before legalize); mode,
+    // coordinate_transformation_mode, nearest_mode. Cubic and tf_crop_and_resize refused.
+    void resize() {
+      const std::string mode = OnnxImporter::attr_string(node_, "mode", "nearest");
+      if (mode == "cubic")
+        fail_attr("mode", "'cubic'", "nearest and linear only");
+      if (mode != "nearest" && mode != "linear") fail_attr("mode", "'" + mode + "'");
+      const std::string transform =
+          OnnxImporter::attr_string(node_, "coordinate_transformation_mode", "half_pixel");
+      if (transform == "tf_crop_and_resize")
+        fail_attr("coordinate_transformation_mode", "'tf_crop_and_resize'", "crops not supported");
+      if (transform != "half_pixel" && transform != "pytorch_half_pixel" && transform != "align_corners" &&
+          transform != "asymmetric" && transform != "tf_half_pixel_for_nn")
+        fail_attr("coordinate_transformation_mode", "'" + transform + "'");
+      const std::string nearest_mode = OnnxImporter::attr_string(node_, "nearest_mode", "round_prefer_floor");
+      if (nearest_mode != "round_prefer_floor" && nearest_mode != "round_prefer_ceil" && nearest_mode != "floor" &&
+          nearest_mode != "ceil")
+        fail_attr("nearest_mode", "'" + nearest_mode + "'");
+      // exclude_outside and cubic_coeff_a are cubic's, extrapolation_value
+      // tf_crop_and_resize's: no effect on the modes taken.
+      attrs()["mode"] = mode;
+      attrs()["coordinate_transformation_mode"] = transform;
+      attrs()["nearest_mode"] = nearest_mode;
+      c_.kept_inputs = {0, 2, 3};
     }
 
     void gemm() {

@@ -33,6 +33,13 @@
 // non-negative; ints are int64, floats double):
 //   Conv               inputs X, W, [B]; kernel_shape, strides, dilations, pads
 //                      [begin..., end...] (auto_pad resolved), group
+//   ConvTranspose      inputs X, W, [B] (1-D and 2-D); kernel_shape, strides, dilations,
+//                      group, pads [begin..., end...] of any sign with auto_pad,
+//                      output_shape (the spec's split) and output_padding (a smaller end
+//                      pad) folded in
+//   Resize             inputs X, [scales], [sizes] (roi dropped); mode ("nearest",
+//                      "linear"; cubic refused), coordinate_transformation_mode (all but
+//                      tf_crop_and_resize), nearest_mode
 //   Gemm               inputs A, B, [C]; alpha, beta, transA, transB
 //   MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, GlobalAveragePool, GlobalMaxPool,
 //   Identity, Range    no attributes

@@ -575,6 +575,253 @@ def make_window_op_error_models():
          [h.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[0, 1])],
          [vi("x", [1, 1, 4, 4])], [vi("y", [1, 2, 2, 2])])
 
+# ---- ConvTranspose and Resize (issue 18) ------------------------------------------------
+# Their own generator (seeded here), so the models above stay byte-identical.
+
+def conv_transpose_ref(x, w, b, strides, pads, dilations, group, output_padding):
+    """ONNX ConvTranspose, N-D, as the spec scatters: input position i with tap k lands on
+    output i * stride + k * dilation - pads_begin; the output size is
+    stride * (in - 1) + output_padding + (kernel - 1) * dilation + 1 - pads_begin - pads_end."""
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    n, c = x.shape[:2]
+    spatial = x.ndim - 2
+    og = w.shape[1]
+    cg = c // group
+    kernel = w.shape[2:]
+    out_size = [strides[i] * (x.shape[2 + i] - 1) + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1
+                - pads[i] - pads[i + spatial] for i in range(spatial)]
+    out = np.zeros([n, og * group] + out_size)
+    for ci in range(c):
+        g = ci // cg
+        for pos in np.ndindex(*x.shape[2:]):
+            for tap in np.ndindex(*kernel):
+                o = [pos[i] * strides[i] + tap[i] * dilations[i] - pads[i] for i in range(spatial)]
+                if any(o[i] < 0 or o[i] >= out_size[i] for i in range(spatial)):
+                    continue
+                out[(slice(None), slice(g * og, (g + 1) * og)) + tuple(o)] += (
+                    x[(slice(None), ci) + pos][:, None] * w[(ci, slice(None)) + tap][None, :])
+    if b is not None:
+        out += b.astype(np.float64).reshape([1, -1] + [1] * spatial)
+    return out
+
+
+def convtranspose_pads(x_shape, kernel, strides, dilations, output_padding, auto_pad, output_shape):
+    """The spec's pads for auto_pad / output_shape: total = full extent - output size; SAME_UPPER
+    puts total // 2 at the beginning, every other mode total - total // 2. SAME without
+    output_shape aims at input * stride (+ output_padding) and never pads negatively (ONNX's
+    shape inference, onnxruntime)."""
+    spatial = len(kernel)
+    pads = [0] * (2 * spatial)
+    for i in range(spatial):
+        full = strides[i] * (x_shape[2 + i] - 1) + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1
+        if output_shape is None:
+            total = max(0, full - output_padding[i] - x_shape[2 + i] * strides[i])
+        else:
+            total = full - output_shape[i]
+        half = int(total / 2)  # toward zero, as C
+        pads[i] = half if auto_pad == "SAME_UPPER" else total - half
+        pads[i + spatial] = total - pads[i]
+    return pads
+
+
+def make_conv_transpose(crng):
+    """ConvTranspose 2-D and 1-D: every attribute (strides, pads, auto_pad SAME_UPPER /
+    SAME_LOWER / VALID, output_padding, output_shape, dilations, group, with and without
+    bias), one output per case."""
+    x = crng.standard_normal((1, 4, 5, 4)).astype(np.float32)
+    cases = [  # name, out channels per group, kernel, attributes, bias
+        ("ct_pads_outpad", 3, (3, 2), dict(strides=[2, 2], pads=[1, 0, 0, 1], output_padding=[1, 0]), True),
+        ("ct_group_dilation", 2, (2, 3), dict(group=2, dilations=[2, 1], strides=[1, 2]), False),
+        ("ct_depthwise_same_upper", 2, (3, 3), dict(group=4, auto_pad="SAME_UPPER", strides=[2, 2]), True),
+        ("ct_same_lower_small_kernel", 2, (2, 2), dict(auto_pad="SAME_LOWER", strides=[3, 2]), True),
+        ("ct_output_shape", 2, (3, 3), dict(strides=[2, 2], output_shape=[11, 9]), True),
+        ("ct_output_shape_same_upper", 1, (3, 2), dict(strides=[2, 3], output_shape=[12, 10], auto_pad="SAME_UPPER",
+                                                       dilations=[1, 2]), False),
+        ("ct_valid", 3, (2, 3), dict(auto_pad="VALID", strides=[2, 1], pads=[0, 0, 0, 0]), True),
+    ]
+    nodes, outputs, inits, goldens = [], [], [], []
+    for name, og, kernel, attrs, has_bias in cases:
+        group = attrs.get("group", 1)
+        w = crng.standard_normal((4, og) + kernel).astype(np.float32)
+        b = crng.standard_normal(og * group).astype(np.float32) if has_bias else None
+        ins = ["x", name + "_w"] + ([name + "_b"] if has_bias else [])
+        inits += [init(name + "_w", w)] + ([init(name + "_b", b)] if has_bias else [])
+        nodes.append(h.make_node("ConvTranspose", ins, [name], name=name, **attrs))
+        strides, dilations = attrs.get("strides", [1, 1]), attrs.get("dilations", [1, 1])
+        output_padding = attrs.get("output_padding", [0, 0])
+        auto_pad = attrs.get("auto_pad", "NOTSET")
+        pads = attrs.get("pads", [0, 0, 0, 0])
+        if "output_shape" in attrs or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            pads = convtranspose_pads(x.shape, kernel, strides, dilations, output_padding, auto_pad,
+                                      attrs.get("output_shape"))
+        y = conv_transpose_ref(x, w, b, strides, pads, dilations, group, output_padding)
+        goldens.append(y)
+        outputs.append(vi(name, list(y.shape)))
+    save("conv_transpose_2d", nodes, [vi("x", list(x.shape))], outputs, inits)
+    save_arrays("conv_transpose_2d", in0=x, **{f"out{j}": y for j, y in enumerate(goldens)})
+
+    # 1-D (opset 11): group 2 with dilation and output_padding; SAME_LOWER; no attributes.
+    x1 = crng.standard_normal((1, 4, 7)).astype(np.float32)
+    w1 = crng.standard_normal((4, 3, 3)).astype(np.float32)
+    b1 = crng.standard_normal(6).astype(np.float32)
+    w2 = crng.standard_normal((4, 2, 4)).astype(np.float32)
+    w3 = crng.standard_normal((4, 1, 2)).astype(np.float32)
+    nodes = [
+        h.make_node("ConvTranspose", ["x", "w1", "b1"], ["y1"], name="ct1d_group_dilation", group=2, dilations=[2],
+                    strides=[3], pads=[1, 2], output_padding=[2]),
+        h.make_node("ConvTranspose", ["x", "w2"], ["y2"], name="ct1d_same_lower", auto_pad="SAME_LOWER", strides=[2]),
+        h.make_node("ConvTranspose", ["x", "w3"], ["y3"], name="ct1d_defaults"),
+    ]
+    y1 = conv_transpose_ref(x1, w1, b1, [3], [1, 2], [2], 2, [2])
+    y2 = conv_transpose_ref(x1, w2, None, [2], convtranspose_pads(x1.shape, (4,), [2], [1], [0], "SAME_LOWER", None),
+                            [1], 1, [0])
+    y3 = conv_transpose_ref(x1, w3, None, [1], [0, 0], [1], 1, [0])
+    save("conv_transpose_1d", nodes, [vi("x", list(x1.shape))], [vi("y1", list(y1.shape)), vi("y2", list(y2.shape)),
+                                                                 vi("y3", list(y3.shape))],
+         [init("w1", w1), init("b1", b1), init("w2", w2), init("w3", w3)], opset=11)
+    save_arrays("conv_transpose_1d", in0=x1, out0=y1, out1=y2, out2=y3)
+
+
+def resize_source(transform, o, in_size, out_size, scale):
+    """ONNX Resize's coordinate_transformation_mode: output coordinate -> input coordinate."""
+    if transform == "align_corners":
+        return 0.0 if out_size == 1 else o * (in_size - 1) / (out_size - 1)
+    if transform == "asymmetric":
+        return o / scale
+    if transform == "tf_half_pixel_for_nn":
+        return (o + 0.5) / scale
+    if transform == "pytorch_half_pixel" and out_size == 1:
+        return 0.0
+    return (o + 0.5) / scale - 0.5  # half_pixel, pytorch_half_pixel
+
+
+def nearest_index(v, mode, in_size):
+    lower = np.floor(v)
+    if mode == "floor":
+        pick = lower
+    elif mode == "ceil":
+        pick = np.ceil(v)
+    elif v - lower == 0.5:
+        pick = lower if mode == "round_prefer_floor" else lower + 1
+    else:
+        pick = np.round(v)
+    return int(min(max(pick, 0), in_size - 1))
+
+
+def resize_ref(x, scales, out_shape, mode, transform, nearest_mode="round_prefer_floor"):
+    """ONNX Resize (nearest, linear) one axis at a time; linear reads floor(v) and floor(v) + 1
+    clamped into the input (the spec pads by the edge), weights 1 - r and r."""
+    y = x.astype(np.float64)
+    for axis in range(x.ndim):
+        in_size, out_size = y.shape[axis], out_shape[axis]
+        if in_size == out_size and scales[axis] == 1.0:
+            continue
+        pieces = []
+        for o in range(out_size):
+            v = resize_source(transform, o, in_size, out_size, scales[axis])
+            if mode == "nearest":
+                pieces.append(np.take(y, [nearest_index(v, nearest_mode, in_size)], axis=axis))
+            else:
+                lo = np.floor(v)
+                r = v - lo
+                a = int(min(max(lo, 0), in_size - 1))
+                b = int(min(max(lo + 1, 0), in_size - 1))
+                pieces.append(np.take(y, [a], axis=axis) * (1 - r) + np.take(y, [b], axis=axis) * r)
+        y = np.concatenate(pieces, axis=axis)
+    return y
+
+
+RESIZE_TRANSFORMS = ["half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"]
+NEAREST_MODES = ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"]
+
+
+def make_resize(crng):
+    """Resize nearest (every nearest_mode x every coordinate transform) and linear (every
+    transform), from scales (up in H, down in W) and from sizes; opset 13 without roi,
+    opset 11 with roi and empty scales; a 1-D resize."""
+    x = crng.standard_normal((1, 2, 4, 5)).astype(np.float32)
+    scale_values = np.array([1, 1, 2.5, 0.5], np.float32)
+    sizes_values = np.array([1, 2, 7, 3], np.int64)
+    inits = [init("scales", scale_values), init("sizes", sizes_values),
+             init("scales_up", np.array([1, 1, 2, 1.5], np.float32)),
+             init("scales_tie", np.array([1, 1, 2, 0.25], np.float32))]
+    nodes, outputs, goldens = [], [], []
+
+    def add(name, ins, out_shape, scales, **attrs):
+        nodes.append(h.make_node("Resize", ins, [name], name=name, **attrs))
+        outputs.append(vi(name, out_shape))
+        goldens.append(resize_ref(x, scales, out_shape, attrs.get("mode", "nearest"),
+                                  attrs.get("coordinate_transformation_mode", "half_pixel"),
+                                  attrs.get("nearest_mode", "round_prefer_floor")))
+
+    scaled = [1, 2, 10, 2]
+    for transform in RESIZE_TRANSFORMS:
+        for nearest in NEAREST_MODES:
+            add(f"nearest_{transform}_{nearest}", ["x", "", "scales"], scaled, scale_values,
+                mode="nearest", coordinate_transformation_mode=transform, nearest_mode=nearest)
+        add(f"linear_{transform}_sizes", ["x", "", "", "sizes"], [int(v) for v in sizes_values],
+            sizes_values / np.array(x.shape), mode="linear", coordinate_transformation_mode=transform)
+        add(f"linear_{transform}_scales", ["x", "", "scales_up"], [1, 2, 8, 7],
+            np.array([1, 1, 2, 1.5]), mode="linear", coordinate_transformation_mode=transform)
+    # Ties: asymmetric at odd rows (o / 2), half_pixel at the single column ((0.5) / 0.25 -
+    # 0.5 = 1.5), where pytorch_half_pixel reads column 0.
+    for transform in RESIZE_TRANSFORMS:
+        for nearest in NEAREST_MODES[:2]:
+            add(f"nearest_tie_{transform}_{nearest}", ["x", "", "scales_tie"], [1, 2, 8, 1],
+                np.array([1, 1, 2, 0.25]), mode="nearest", coordinate_transformation_mode=transform,
+                nearest_mode=nearest)
+    add("nearest_defaults", ["x", "", "", "sizes"], [int(v) for v in sizes_values], sizes_values / np.array(x.shape))
+    save("resize_modes", nodes, [vi("x", list(x.shape))], outputs, inits)
+    save_arrays("resize_modes", in0=x, **{f"out{j}": y for j, y in enumerate(goldens)})
+
+    # Opset 11: roi given (ignored), scales empty with sizes, cubic's attributes present
+    # (no effect on linear), and a 1-D resize of [N, C, L].
+    x1 = crng.standard_normal((1, 3, 6)).astype(np.float32)
+    nodes = [
+        h.make_node("Resize", ["x", "roi", "no_scales", "sizes"], ["y"], name="resize_1d", mode="linear",
+                    coordinate_transformation_mode="pytorch_half_pixel", cubic_coeff_a=-0.5, exclude_outside=0,
+                    extrapolation_value=3.0),
+        h.make_node("Resize", ["x", "roi", "scales"], ["z"], name="resize_1d_nearest", mode="nearest",
+                    coordinate_transformation_mode="tf_half_pixel_for_nn", nearest_mode="round_prefer_ceil"),
+    ]
+    y = resize_ref(x1, np.array([1, 1, 11 / 6]), [1, 3, 11], "linear", "pytorch_half_pixel")
+    z = resize_ref(x1, np.array([1, 1, 0.75]), [1, 3, 4], "nearest", "tf_half_pixel_for_nn", "round_prefer_ceil")
+    save("resize_1d", nodes, [vi("x", [1, 3, 6])], [vi("y", [1, 3, 11]), vi("z", [1, 3, 4])],
+         [init("roi", np.zeros(0, np.float32)), init("no_scales", np.zeros(0, np.float32)),
+          init("sizes", np.array([1, 3, 11], np.int64)), init("scales", np.array([1, 1, 0.75], np.float32))],
+         opset=11)
+    save_arrays("resize_1d", in0=x1, out0=y, out1=z)
+
+
+def make_convres_error_models():
+    """ConvTranspose and Resize attributes import refuses."""
+    scales = init("scales", np.array([1, 1, 2, 2], np.float32))
+    resize_in, resize_out = [vi("x", [1, 1, 2, 2])], [vi("y", [1, 1, 4, 4])]
+    save("resize_cubic", [h.make_node("Resize", ["x", "", "scales"], ["y"], name="up", mode="cubic")],
+         resize_in, resize_out, [scales])
+    save("resize_crop", [h.make_node("Resize", ["x", "roi", "scales"], ["y"], name="up", mode="linear",
+                                     coordinate_transformation_mode="tf_crop_and_resize")],
+         resize_in, resize_out, [scales, init("roi", np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32))])
+    save("resize_channels", [h.make_node("Resize", ["x", "", "scales"], ["y"], name="up")],
+         resize_in, [vi("y", [1, 2, 2, 2])], [init("scales", np.array([1, 2, 1, 1], np.float32))])
+    save("resize_bad_nearest_mode", [h.make_node("Resize", ["x", "", "scales"], ["y"], name="up",
+                                                 nearest_mode="round_half_even")],
+         resize_in, resize_out, [scales])
+    w = np.ones((2, 1, 3, 3), np.float32)
+    save("convtranspose_3d", [h.make_node("ConvTranspose", ["x", "w"], ["y"], name="up")],
+         [vi("x", [1, 2, 2, 2, 2])], [vi("y", [1, 1, 4, 4, 4])], [init("w", np.ones((2, 1, 3, 3, 3), np.float32))])
+    save("convtranspose_negative_output_padding",
+         [h.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", strides=[2, 2], output_padding=[-1, 0])],
+         [vi("x", [1, 2, 2, 2])], [vi("y", [1, 1, 4, 5])], [init("w", w)], check=False)
+
+
+def make_convres_models():
+    crng = np.random.default_rng(18)
+    make_conv_transpose(crng)
+    make_resize(crng)
+    make_convres_error_models()
+
 
 # ---- normalizations (LayerNormalization, its opset-13 decomposition, Instance/GroupNorm) --
 # Their own generator, so the models above stay byte-identical.
@@ -796,6 +1043,7 @@ def main():
     make_normalization_error_models()
     make_normalization_layouts()
     make_layer_norm_rsqrt()
+    make_convres_models()
 
 
 if __name__ == "__main__":
