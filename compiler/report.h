@@ -129,6 +129,9 @@ struct CompileReport {
   bool reordered = false;
   uint32_t model_order_arena_bytes = 0;
   SearchReport search;  // filled by compile()
+  // What import decided that the user should know, one line each (e.g. "input 'x':
+  // symbolic batch axis 'batch' fixed to 1 (set it with --input-shape x=...)").
+  std::vector<std::string> notes;
 };
 
 struct CompileResult {

@@ -634,12 +634,12 @@ TEST(Legalize, PiecewiseLinearActivationsAndPadIntoConv) {
 
 TEST(LegalizeErrors, NonConstantWeights) {
   EXPECT_EQ(error_of([] { import_and_legalize(testdata("variable_weights.onnx")); }),
-            "variable_weights: node 'conv' (Conv): non-constant weights not supported");
+            testdata("variable_weights.onnx") + ": node 'conv' (Conv): non-constant weights not supported");
 }
 
 TEST(LegalizeErrors, NonConstantClipBound) {
   EXPECT_EQ(error_of([] { import_and_legalize(testdata("clip_variable_bound.onnx")); }),
-            "clip_variable_bound: node 'clip' (Clip): input 'min' must be a constant scalar");
+            testdata("clip_variable_bound.onnx") + ": node 'clip' (Clip): input 'min' must be a constant scalar");
 }
 
 TEST(LegalizeErrors, UnfoldableShapeOp) {
@@ -665,7 +665,7 @@ TEST(LegalizeErrors, UnfoldableShapeOp) {
   gather.attrs["axis"] = int64_t{0};
   g.nodes.push_back(gather);
   EXPECT_EQ(error_of([&] { onnx_import::legalize(g); }),
-            "m: node 'lookup' (Gather): op not supported on non-constant inputs");
+            "m: node 'lookup' (Gather): non-constant indices not supported");
 }
 
 }  // namespace

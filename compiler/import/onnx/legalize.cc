@@ -75,6 +75,8 @@ class Legalizer {
  public:
   explicit Legalizer(SourceGraph source) : source_nodes_(std::move(source.nodes)) {
     g_.name = std::move(source.name);
+    g_.file = std::move(source.file);
+    g_.notes = std::move(source.notes);
     g_.tensors = std::move(source.tensors);
     g_.inputs = std::move(source.inputs);
     g_.outputs = std::move(source.outputs);
@@ -112,8 +114,8 @@ class Legalizer {
 
   // ---- basics ---------------------------------------------------------------------
   [[noreturn]] void fail(const std::string& what) const {
-    if (node_ == nullptr) throw CompileError(g_.name + ": " + what);
-    fail_node(g_.name, *node_, what);
+    if (node_ == nullptr) throw CompileError(message_origin(g_) + ": " + what);
+    fail_node(message_origin(g_), *node_, what);
   }
 
   const ir::Shape& logical_shape(int src) const { return logical_shapes_[src]; }
@@ -330,6 +332,10 @@ class Legalizer {
     if (op == "Pad") return pad();
     if (op == "ReduceMean") return reduce_mean();
     if (op == "Identity" || op == "Dropout") return identity();
+    if (op == "Slice") return slice();
+    if (op == "Gather") return gather();
+    if (op == "Split") return split();
+    if (op == "Expand") return expand();
     if (op == "Cast") {
       if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
       fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
@@ -794,6 +800,145 @@ class Legalizer {
     op.attrs["pads"] = pads;
     op.attrs["mode"] = n.get_string("mode", "constant");
     op.attrs["value"] = n.get_float("value", 0.0);
+  }
+
+  // ---- slicing ----------------------------------------------------------------------
+  // The constant integer input k (absent: empty), or a one-line refusal.
+  std::vector<int64_t> constant_ints(size_t k, const std::string& what) {
+    const int id = input(k);
+    if (id == ir::kNoTensor) return {};
+    if (!is_constant(id)) fail("non-constant " + what + " not supported");
+    return read_ints(g_.tensors[id]);
+  }
+
+  // Source y = the elements of source x at `bounds` (per logical axis of x), written by
+  // one strided_slice named `name`. `dropped` >= 0: that axis (count 1) is not in y.
+  // The slice runs in x's channels-last layout when x has it and y can take a layout
+  // from it (the axes left keep the logical or channels-last order), else logically.
+  void strided(const std::string& name, int x, int y, const std::vector<SliceAxis>& bounds,
+               int64_t dropped = -1) {
+    const size_t r = rank(x);
+    for (size_t i = 0; i < r; ++i)
+      if (bounds[i].count == 0) fail("empty result (axis " + std::to_string(i) + ") not supported");
+    bool cl = choose_channels_last({x}, r);
+    bool out_cl = cl && dropped < 0;
+    if (cl && dropped >= 0) {
+      Perm left;  // the physical order of y's axes, numbered as y's
+      for (int64_t a : channels_last_perm(r))
+        if (a != dropped) left.push_back(a > dropped ? a - 1 : a);
+      if (!is_identity(left)) {
+        out_cl = channels_last_rank(r - 1) && left == channels_last_perm(r - 1);
+        cl = out_cl;
+      }
+    }
+    Perm perm(r);
+    std::iota(perm.begin(), perm.end(), 0);
+    if (cl) perm = channels_last_perm(r);
+    const int in = cl ? channels_last(x) : logical(x);
+    bool whole = dropped < 0;
+    std::vector<int64_t> begin, strides, sizes;
+    for (size_t i = 0; i < r; ++i) {
+      const SliceAxis& b = bounds[perm[i]];
+      whole = whole && b.begin == 0 && b.step == 1 && b.count == g_.tensors[in].shape[i];
+      begin.push_back(b.begin);
+      strides.push_back(b.step);
+      sizes.push_back(b.count);
+    }
+    if (whole) return alias(y, in, cl);
+    ir::Node& n = emit(Op::kStridedSlice, name, {in}, {output(y, out_cl)});
+    n.attrs["begin"] = begin;
+    n.attrs["strides"] = strides;
+    n.attrs["sizes"] = sizes;
+  }
+
+  std::vector<SliceAxis> whole_axes(int x) const {
+    std::vector<SliceAxis> b;
+    for (int64_t d : logical_shape(x)) b.push_back({0, 1, d});
+    return b;
+  }
+
+  // Slice: every starts/ends/axes/steps form (negative, clamped, INT64 extremes, negative
+  // steps) whose inputs are constant; strided_slice.
+  void slice() {
+    const int x = input(0);
+    if (input(1) == ir::kNoTensor || input(2) == ir::kNoTensor) fail("inputs 'starts' and 'ends' required");
+    std::vector<SliceAxis> bounds;
+    const std::vector<int64_t> starts = constant_ints(1, "starts"), ends = constant_ints(2, "ends");
+    const std::vector<int64_t> axes = constant_ints(3, "axes"), steps = constant_ints(4, "steps");
+    try {
+      bounds = slice_axes(*node_, logical_shape(x), starts, ends, axes, steps);
+    } catch (const CompileError& e) {
+      throw CompileError(message_origin(g_) + ": " + e.what());
+    }
+    strided(node_->name, x, output0(), bounds);
+  }
+
+  // Gather with constant indices (negative ones count from the end): a scalar index or
+  // an evenly spaced list is a strided_slice, any other list a gather.
+  void gather() {
+    const int x = input(0), idx = input(1), y = output0();
+    const int64_t axis = node_->get_int("axis", 0);
+    std::vector<int64_t> indices = constant_ints(1, "indices");
+    const ir::Shape index_shape = logical_shape(idx);
+    const int64_t dim = logical_shape(x).at(axis);
+    for (int64_t& i : indices) {
+      if (i < -dim || i >= dim)
+        fail("index " + std::to_string(i) + " out of range for dim " + std::to_string(dim) + " of axis " +
+             std::to_string(axis));
+      if (i < 0) i += dim;
+    }
+    std::vector<SliceAxis> bounds = whole_axes(x);
+    if (index_shape.empty()) {
+      bounds[axis] = {indices[0], 1, 1};
+      return strided(node_->name, x, y, bounds, axis);
+    }
+    const int64_t n = static_cast<int64_t>(indices.size());
+    const int64_t step = n > 1 ? indices[1] - indices[0] : 1;
+    bool even = index_shape.size() == 1 && n > 0 && step != 0;
+    for (int64_t k = 1; even && k < n; ++k) even = indices[k] - indices[k - 1] == step;
+    if (even) {
+      bounds[axis] = {indices[0], step, n};
+      return strided(node_->name, x, y, bounds);
+    }
+    const size_t r = rank(x);
+    const bool cl = index_shape.size() == 1 && choose_channels_last({x}, r);
+    const int64_t phys = cl ? inverse(channels_last_perm(r))[axis] : axis;
+    const int table = g_.add_constant(g_.tensors[idx].name + "_i32", DType::kInt32, index_shape,
+                                      encode_ints(DType::kInt32, indices));
+    ir::Node& g = emit(Op::kGather, node_->name, {cl ? channels_last(x) : logical(x), table}, {output(y, cl)});
+    g.attrs["axis"] = phys;
+    g.attrs["batch_dims"] = int64_t{0};
+  }
+
+  // Split: one strided_slice per output, in x's layout.
+  void split() {
+    const int x = input(0);
+    const int64_t axis = node_->get_int("axis", 0);
+    const std::vector<int64_t> sizes = node_->get_ints("split");
+    int64_t offset = 0;
+    for (size_t k = 0; k < node_->outputs.size(); ++k) {
+      std::vector<SliceAxis> bounds = whole_axes(x);
+      bounds[axis] = {offset, 1, sizes.at(k)};
+      offset += sizes[k];
+      strided(node_->name + "/" + std::to_string(k), x, node_->outputs[k], bounds);
+    }
+  }
+
+  // Expand of a computed tensor (a constant one folds before): a gather from the input
+  // flattened, with the broadcast's source index per output element.
+  void expand() {
+    const int x = input(0), y = output0();
+    if (input(1) != ir::kNoTensor && !is_constant(input(1))) fail("non-constant shape not supported");
+    const ir::Shape& out = logical_shape(y);
+    const int in = logical(x);
+    if (logical_shape(x) == out) return alias(y, in, false);
+    const std::string base = g_.tensors[y].name;
+    const int flat = reshaped(in, {g_.tensors[in].elements()}, base + "_flat_in");
+    const int table = g_.add_constant(base + "_broadcast_index", DType::kInt32, out,
+                                      encode_ints(DType::kInt32, ir::broadcast_source(logical_shape(x), out)));
+    ir::Node& g = emit(Op::kGather, node_->name, {flat, table}, {output(y, false)});
+    g.attrs["axis"] = int64_t{0};
+    g.attrs["batch_dims"] = int64_t{0};
   }
 
   void reduce_mean() {
