@@ -784,14 +784,6 @@ int run_size(const SizeArgs& args) {
   return 0;
 }
 
-// "<format> (<count>): A, B, ..." and a newline: one line of `mote compile --list-ops`
-// (README's operator table repeats these lines; tests/cli checks they agree).
-std::string ops_line(const std::string& format, const std::vector<std::string>& ops) {
-  std::string line = format + " (" + std::to_string(ops.size()) + "):";
-  for (size_t i = 0; i < ops.size(); ++i) line += (i == 0 ? " " : ", ") + ops[i];
-  return line + "\n";
-}
-
 // The .tflite operators, one line each with what they run as (lower/coverage.h), under a
 // heading line; README's operator table repeats these lines.
 std::string tflite_coverage() {
@@ -799,6 +791,38 @@ std::string tflite_coverage() {
   std::string text = "tflite (" + std::to_string(ops.size()) +
                      " operators): reference kernel dtypes, then optimized kernels (instruction set: dtypes (cores))\n";
   for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)) + "\n";
+  return text;
+}
+
+// The ONNX operators, one line each: for a computing operator the dtypes its Mote ops
+// run in from an ONNX model (float32; with --quantize the int8 and int16 kernels of the
+// ops quantization takes; any: every dtype) and their optimized variants, for the others
+// what import does with them.
+std::string onnx_coverage() {
+  const std::vector<OnnxOperator> ops = onnx_operators();
+  std::string text = "onnx (" + std::to_string(ops.size()) +
+                     " operators): float32 and, with --quantize, int8/int16 reference kernels, then optimized "
+                     "kernels (instruction set: dtypes (cores))\n";
+  for (const OnnxOperator& op : ops) {
+    if (op.constant_only) {
+      text += lower::coverage_line(op.name, lower::Coverage{{"constant inputs only (evaluated while importing)"}, {}}) +
+              "\n";
+      continue;
+    }
+    std::vector<std::string> takes;
+    for (const char* dtype : {"any", "float32", "int8", "int16"}) {
+      const bool quantized = std::string(dtype) == "int8" || std::string(dtype) == "int16";
+      bool runs = false;
+      for (ir::Op mote_op : op.becomes) {
+        if (quantized && ir::op_traits(mote_op).quant_output == ir::QuantOutput::kStaysFloat) continue;
+        const std::vector<std::string> dtypes = lower::coverage_of({mote_op}).dtypes;
+        runs = runs || std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
+      }
+      if (runs) takes.push_back(dtype);
+    }
+    text += lower::coverage_line(op.name, op.becomes.empty() ? lower::Coverage{} : lower::coverage_of(op.becomes, takes)) +
+            "\n";
+  }
   return text;
 }
 
@@ -853,7 +877,7 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_flag_callback(
       "--list-ops",
       [] {
-        std::cout << tflite_coverage() << ops_line("onnx", onnx_supported_ops());
+        std::cout << tflite_coverage() << onnx_coverage();
         throw CLI::Success();
       },
       "Print the operators each importer takes (.tflite builtins, ONNX ops) and exit");

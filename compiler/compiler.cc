@@ -53,6 +53,7 @@ CompileResult compile(const CompileOptions& options) {
       if (!node.regions.empty())
         throw CompileError(options.model_path + ": --quantize int8: node '" + node.name + "' (" +
                            ir::op_name(node.op) + ") runs its regions at run time (TFLite IF or WHILE), not supported");
+    passes::divisions_to_multiplications(graph);
     const ptq::Calibration calibration = ptq::calibrate(graph, options.calibration, options.quantize_options);
     ptq::Report report;
     const ir::Graph quantized = search::quantize(graph, calibration, options, &report, search);

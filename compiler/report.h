@@ -41,7 +41,9 @@ struct TensorReport {
 struct OutputAccuracy {
   std::string name;
   double sqnr_db = 0;           // +inf when the quantized output equals the float one
-  int64_t top1_rows = 0;        // rows compared (last axis >= 2), 0 when not a classifier
+  // Rows compared, 0 unless the output holds class scores: [rows, K >= 2], not an input's
+  // shape, from fully_connected/batch_matmul/softmax/log_softmax (calibrate.cc).
+  int64_t top1_rows = 0;
   int64_t top1_agreements = 0;  // rows whose argmax matches the float model's
 };
 

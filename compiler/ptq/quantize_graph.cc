@@ -567,6 +567,15 @@ class Quantizer {
         *reason = missing_range(node.inputs[0]);
         return false;
       }
+      // Other inputs (gather's int32 indices) are not quantized: their own tensors.
+      for (size_t i = 1; i < node.inputs.size(); ++i) {
+        if (node.inputs[i] == ir::kNoTensor) continue;
+        if (g_.tensors[node.inputs[i]].dtype == DType::kFloat32) {
+          *reason = "float input '" + g_.tensors[node.inputs[i]].name + "' besides the data";
+          return false;
+        }
+        qn.inputs[i] = rep_of(node.inputs[i], DType::kFloat32);
+      }
       out_quant = q_.tensors[qn.inputs[0]].quant;
       if (act.attr_lo != act.lo || act.attr_hi != act.hi) {
         *reason = "a fused activation other than ReLU, ReLU6 or [-1,1] on an op that keeps its input's scale";

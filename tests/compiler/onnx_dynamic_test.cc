@@ -11,6 +11,7 @@
 
 #include "compiler.h"
 #include "host_run.h"
+#include "passes/passes.h"
 #include "onnx_test_util.h"
 
 namespace mote {
@@ -158,6 +159,42 @@ TEST(OnnxDynamicErrors, ExactMessagesNameTheFile) {
     const std::string path = testdata(c.file);
     EXPECT_EQ(error_of([&] { import_model(path); }), path + ": " + c.message) << c.file;
   }
+}
+
+// --quantize: a division by a constant becomes a multiplication by its reciprocal, so it
+// runs in int8; a division by a computed tensor stays.
+TEST(DivisionsByConstants, BecomeMultiplicationsByTheReciprocal) {
+  ir::Graph g;
+  g.name = "m";
+  ir::Tensor x;
+  x.name = "x";
+  x.shape = {1, 4};
+  const int in = g.add_tensor(x);
+  const int c = g.add_constant("c", DType::kFloat32, {1}, std::vector<uint8_t>(4));
+  *reinterpret_cast<float*>(g.tensors[c].data.data()) = 2.5f;
+  x.name = "q";
+  const int q = g.add_tensor(x);
+  x.name = "r";
+  const int r = g.add_tensor(x);
+  ir::Node div;
+  div.name = "scale";
+  div.op = ir::Op::kDiv;
+  div.inputs = {in, c};
+  div.outputs = {q};
+  g.nodes.push_back(div);
+  div.name = "ratio";
+  div.inputs = {q, in};
+  div.outputs = {r};
+  g.nodes.push_back(div);
+  g.inputs = {in};
+  g.outputs = {r};
+  passes::divisions_to_multiplications(g);
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].op, ir::Op::kMul);
+  const ir::Tensor& reciprocal = g.tensors[g.nodes[0].inputs[1]];
+  EXPECT_TRUE(reciprocal.is_constant);
+  EXPECT_EQ(reciprocal.as<float>()[0], 0.4f);
+  EXPECT_EQ(g.nodes[1].op, ir::Op::kDiv);
 }
 
 }  // namespace

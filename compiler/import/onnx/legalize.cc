@@ -307,44 +307,71 @@ class Legalizer {
 
   // ---- dispatch -------------------------------------------------------------------
   void legalize_node(const SourceNode& node) {
-    const std::string& op = node.op;
-    if (op == "Conv") return conv();
-    if (op == "AveragePool" || op == "MaxPool") return pool();
-    if (op == "GlobalAveragePool") return global_average_pool();
-    if (op == "GlobalMaxPool") return global_max_pool();
-    if (op == "Gemm") return gemm();
-    if (op == "MatMul") return matmul();
-    if (op == "Add") return binary(Op::kAdd);
-    if (op == "Sub") return binary(Op::kSub);
-    if (op == "Mul") return binary(Op::kMul);
-    if (op == "Div") return binary(Op::kDiv);
-    if (op == "Relu") return unary(Op::kClamp, 0.0, kInf);
-    if (op == "Clip") return clip();
-    if (op == "Sigmoid") return unary(Op::kSigmoid, 0, 0);
-    if (op == "Tanh") return unary(Op::kTanh, 0, 0);
-    if (op == "HardSigmoid" || op == "HardSwish" || op == "LeakyRelu" || op == "PRelu")
-      return piecewise_linear();
-    if (op == "Softmax") return softmax();
-    if (op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze")
-      return reshape();
-    if (op == "Transpose") return transpose();
-    if (op == "Concat") return concat();
-    if (op == "Pad") return pad();
-    if (op == "ReduceMean") return reduce_mean();
-    if (op == "Identity" || op == "Dropout") return identity();
-    if (op == "Slice") return slice();
-    if (op == "Gather") return gather();
-    if (op == "Split") return split();
-    if (op == "Expand") return expand();
-    if (op == "Cast") {
-      if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
-      fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
-           dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
-    }
-    if (op == "BatchNormalization")
-      fail("not folded (fold_batch_norm must run before legalize)");
-    if (is_host_evaluable(op)) fail("op not supported on non-constant inputs");
+    for (const Conversion& c : conversions())
+      if (node.op == c.name) return c.convert(*this);
+    if (is_host_evaluable(node.op)) fail("op not supported on non-constant inputs");
     fail("op not supported");
+  }
+
+ public:
+  // The ONNX operators legalize converts and every Mote op each conversion may emit
+  // besides the layout's transposes and reshapes (onnx_operators() lists them).
+  struct Conversion {
+    const char* name;
+    void (*convert)(Legalizer&);
+    std::vector<Op> becomes;
+  };
+  static const std::vector<Conversion>& conversions() {
+    using L = Legalizer;
+    static const std::vector<Conversion> kConversions = {
+        {"Add", [](L& l) { l.binary(Op::kAdd); }, {Op::kAdd}},
+        {"AveragePool", [](L& l) { l.pool(); }, {Op::kAvgPool2d}},
+        {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
+         {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
+        {"Cast", [](L& l) { l.cast(); }, {}},
+        {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
+        {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
+        {"Conv", [](L& l) { l.conv(); }, {Op::kConv2d, Op::kDepthwiseConv2d, Op::kAdd}},
+        // With --quantize a constant divisor becomes a mul by its reciprocal (passes.h).
+        {"Div", [](L& l) { l.binary(Op::kDiv); }, {Op::kDiv, Op::kMul}},
+        {"Dropout", [](L& l) { l.identity(); }, {}},
+        {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
+        {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
+        {"Gemm", [](L& l) { l.gemm(); }, {Op::kFullyConnected, Op::kBatchMatMul, Op::kMul, Op::kAdd}},
+        {"GlobalAveragePool", [](L& l) { l.global_average_pool(); }, {Op::kMean}},
+        {"GlobalMaxPool", [](L& l) { l.global_max_pool(); }, {Op::kMaxPool2d}},
+        {"HardSigmoid", [](L& l) { l.piecewise_linear(); }, {Op::kMul, Op::kAdd, Op::kClamp}},
+        {"HardSwish", [](L& l) { l.piecewise_linear(); }, {Op::kMul, Op::kAdd, Op::kClamp}},
+        {"Identity", [](L& l) { l.identity(); }, {}},
+        {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
+        {"MatMul", [](L& l) { l.matmul(); }, {Op::kFullyConnected, Op::kBatchMatMul}},
+        {"MaxPool", [](L& l) { l.pool(); }, {Op::kMaxPool2d}},
+        {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
+        {"PRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
+        {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
+        {"ReduceMean", [](L& l) { l.reduce_mean(); }, {Op::kMean}},
+        {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
+        {"Reshape", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Sigmoid", [](L& l) { l.unary(Op::kSigmoid, 0, 0); }, {Op::kSigmoid}},
+        {"Slice", [](L& l) { l.slice(); }, {Op::kStridedSlice}},
+        {"Softmax", [](L& l) { l.softmax(); }, {Op::kSoftmax}},
+        {"Split", [](L& l) { l.split(); }, {Op::kStridedSlice}},
+        {"Squeeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Sub", [](L& l) { l.binary(Op::kSub); }, {Op::kSub}},
+        {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh}},
+        {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
+        {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
+    };
+    return kConversions;
+  }
+
+ private:
+  // Cast between equal dtypes (a constant one folds before).
+  void cast() {
+    if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
+    fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
+         dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
   }
 
   // ---- spatial ops ----------------------------------------------------------------
@@ -612,7 +639,11 @@ class Legalizer {
 
   // ---- elementwise ----------------------------------------------------------------
   void binary(Op op) {
-    const int a = input(0), b = input(1), y = output0();
+    int a = input(0), b = input(1);
+    const int y = output0();
+    // A constant first operand of add/mul (PyTorch's Linear on 3-D inputs: bias + x W)
+    // goes second, where quantization and the kernels expect constants.
+    if ((op == Op::kAdd || op == Op::kMul) && is_constant(a) && !is_constant(b)) std::swap(a, b);
     const size_t r = rank(y);
     const bool cl = choose_channels_last({a, b}, r);
     const int ia = operand(a, r, cl), ib = operand(b, r, cl);
@@ -1134,6 +1165,12 @@ void simplify(ir::Graph& g) {
 }
 
 }  // namespace
+
+std::vector<OnnxOperator> legalized_operators() {
+  std::vector<OnnxOperator> ops;
+  for (const Legalizer::Conversion& c : Legalizer::conversions()) ops.push_back({c.name, c.becomes, false});
+  return ops;
+}
 
 ir::Graph legalize(SourceGraph source) {
   ir::Graph graph = Legalizer(std::move(source)).run();

@@ -185,17 +185,13 @@ class GuardedSchemaRegistry final : public onnx::ISchemaRegistry {
   mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> guarded_;
 };
 
+// The op types read_model accepts (onnx_operators()' names).
 const std::set<std::string>& supported_ops() {
-  static const std::set<std::string> kOps = {
-      "Conv",      "Gemm",     "MatMul",  "Add",       "Sub",
-      "Mul",       "Div",      "Relu",    "Clip",      "Sigmoid",
-      "Tanh",      "Softmax",  "BatchNormalization",   "GlobalAveragePool",
-      "GlobalMaxPool",         "AveragePool",          "MaxPool",
-      "Flatten",   "Reshape",  "Transpose", "Concat",  "Pad",
-      "ReduceMean", "Identity", "Dropout", "Squeeze",  "Unsqueeze",
-      "Shape",     "Gather",   "Cast",    "ConstantOfShape",   "Range",
-      "Slice",     "Size",     "Constant", "HardSigmoid", "HardSwish",
-      "LeakyRelu", "PRelu",   "Split",   "Expand"};
+  static const std::set<std::string> kOps = [] {
+    std::set<std::string> ops;
+    for (const OnnxOperator& op : onnx_operators()) ops.insert(op.name);
+    return ops;
+  }();
   return kOps;
 }
 
@@ -702,6 +698,7 @@ class OnnxImporter {
         attrs()["alpha"] = attr_float("alpha", 0.01);
       } else {
         // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size, Slice, Range, Expand,
+        // Equal, Where,
         // GlobalAveragePool, GlobalMaxPool: no attributes.
         keep_all();
       }
@@ -1167,9 +1164,22 @@ SourceGraph read_model(const std::string& path, const std::vector<InputShape>& i
 
 }  // namespace onnx_import
 
+std::vector<OnnxOperator> onnx_operators() {
+  std::vector<OnnxOperator> ops = onnx_import::legalized_operators();
+  std::set<std::string> listed;
+  for (const OnnxOperator& op : ops) listed.insert(op.name);
+  // Constant nodes become constants; the host-evaluable ops not legalized fold or fail.
+  for (const std::string& name : onnx_import::host_evaluable_ops())
+    if (!listed.count(name)) ops.push_back({name, {}, true});
+  ops.push_back({"Constant", {}, false});  // no Mote op: "resolved while importing"
+  std::sort(ops.begin(), ops.end(), [](const OnnxOperator& a, const OnnxOperator& b) { return a.name < b.name; });
+  return ops;
+}
+
 std::vector<std::string> onnx_supported_ops() {
-  const std::set<std::string>& ops = onnx_import::supported_ops();
-  return {ops.begin(), ops.end()};
+  std::vector<std::string> names;
+  for (const OnnxOperator& op : onnx_operators()) names.push_back(op.name);
+  return names;
 }
 
 ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs,

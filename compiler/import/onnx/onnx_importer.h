@@ -63,6 +63,7 @@
 //                      from the attribute or the constant input, equal parts when absent);
 //                      input data only; every output kept
 //   Expand             inputs data, shape (ONNX inputs)
+//   Equal, Where       no attributes (evaluated on constants only)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
 //   Size               no attributes
@@ -95,8 +96,18 @@ struct InputShape {
 ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs = {},
                       const std::vector<InputShape>& input_shapes = {});
 
-// The ONNX operators the importer takes (some only on constant inputs, evaluated while
-// importing), sorted (`mote compile --list-ops`).
+// An ONNX operator the importer takes: every Mote op its conversion may emit (besides the
+// layout's transposes and reshapes), or, when constant_only, none: it is evaluated while
+// importing (shape arithmetic) and refused on computed tensors.
+struct OnnxOperator {
+  std::string name;
+  std::vector<ir::Op> becomes;
+  bool constant_only = false;
+};
+// Every ONNX operator the importer takes, sorted by name (`mote compile --list-ops`):
+// legalize's conversion table plus the operators only evaluated on constants.
+std::vector<OnnxOperator> onnx_operators();
+// Their names.
 std::vector<std::string> onnx_supported_ops();
 
 namespace onnx_import {
@@ -118,6 +129,8 @@ void fold_batch_norm(SourceGraph& graph);
 // graph inputs/outputs keep the model's layout (transposes inserted at the boundary,
 // adjacent inverse transposes cancelled). Throws for an unsupported op or attribute.
 ir::Graph legalize(SourceGraph graph);
+// legalize's conversion table: the operators it converts and the Mote ops each may emit.
+std::vector<OnnxOperator> legalized_operators();
 
 }  // namespace onnx_import
 }  // namespace mote

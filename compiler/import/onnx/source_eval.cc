@@ -298,6 +298,35 @@ std::vector<ir::Tensor> eval_slice(const SourceNode& node,
   return {make_result(data.dtype, shape, std::move(out))};
 }
 
+// Equal (-> bool) and Where (condition, x, y), numpy-broadcast: the -1 handling in the
+// shape subgraphs of exports with symbolic axes (expand(-1, ...)).
+std::vector<ir::Tensor> eval_equal(const SourceNode& node, const ir::Tensor& a, const ir::Tensor& b) {
+  const std::string what = "node '" + node.name + "' (" + node.op + ")";
+  const ir::Shape shape = broadcast_shapes(a.shape, b.shape, what);
+  const std::vector<int64_t> ia = ir::broadcast_source(a.shape, shape), ib = ir::broadcast_source(b.shape, shape);
+  const std::vector<double> va = read_doubles(a), vb = read_doubles(b);
+  std::vector<int64_t> out(ia.size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = va[ia[i]] == vb[ib[i]];
+  return {make_result(DType::kBool, shape, encode_ints(DType::kBool, out))};
+}
+
+std::vector<ir::Tensor> eval_where(const SourceNode& node, const ir::Tensor& cond, const ir::Tensor& x,
+                                   const ir::Tensor& y) {
+  const std::string what = "node '" + node.name + "' (" + node.op + ")";
+  if (x.dtype != y.dtype) fail(node, "x and y differ in dtype");
+  const ir::Shape shape = broadcast_shapes(broadcast_shapes(cond.shape, x.shape, what), y.shape, what);
+  const std::vector<int64_t> ic = ir::broadcast_source(cond.shape, shape), ix = ir::broadcast_source(x.shape, shape),
+                             iy = ir::broadcast_source(y.shape, shape);
+  const std::vector<int64_t> c = read_ints(cond);
+  const size_t elem = dtype_size(x.dtype);
+  std::vector<uint8_t> out(ic.size() * elem);
+  for (size_t i = 0; i < ic.size(); ++i) {
+    const uint8_t* src = c[ic[i]] != 0 ? x.data.data() + ix[i] * elem : y.data.data() + iy[i] * elem;
+    std::memcpy(out.data() + i * elem, src, elem);
+  }
+  return {make_result(x.dtype, shape, std::move(out))};
+}
+
 // Expand: the input broadcast with the shape input (numpy rules, either side may be 1).
 std::vector<ir::Tensor> eval_expand(const SourceNode& node, const std::vector<const ir::Tensor*>& inputs) {
   const ir::Tensor& in = required(node, inputs, 0);
@@ -345,14 +374,16 @@ std::vector<ir::Tensor> eval_range(const SourceNode& node,
 
 }  // namespace
 
-bool is_host_evaluable(const std::string& op) {
+const std::set<std::string>& host_evaluable_ops() {
   static const std::set<std::string> kOps = {
       "Shape",     "Size",    "Gather",  "Unsqueeze", "Squeeze",         "Concat",
       "Cast",      "Reshape", "Flatten", "Add",       "Sub",             "Mul",
       "Div",       "Transpose", "ConstantOfShape", "Range", "Slice",      "Identity",
-      "Dropout",   "Expand"};
-  return kOps.count(op) != 0;
+      "Dropout",   "Expand",  "Equal",   "Where"};
+  return kOps;
 }
+
+bool is_host_evaluable(const std::string& op) { return host_evaluable_ops().count(op) != 0; }
 
 bool inputs_ready_for_evaluation(const SourceGraph& graph, const SourceNode& node) {
   if (!is_host_evaluable(node.op)) return false;
@@ -418,6 +449,9 @@ std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
   if (op == "Range") return eval_range(node, inputs, out_dtype);
   if (op == "Slice") return eval_slice(node, inputs);
   if (op == "Expand") return eval_expand(node, inputs);
+  if (op == "Equal") return eval_equal(node, required(node, inputs, 0), required(node, inputs, 1));
+  if (op == "Where")
+    return eval_where(node, required(node, inputs, 0), required(node, inputs, 1), required(node, inputs, 2));
   fail(node, "cannot evaluate on the host");
 }
 

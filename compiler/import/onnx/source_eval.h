@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@
 
 namespace mote::onnx_import {
 
-// True for the ops evaluate_source_node() handles.
+// The ops evaluate_source_node() handles, and whether `op` is one.
+const std::set<std::string>& host_evaluable_ops();
 bool is_host_evaluable(const std::string& op);
 
 // True when `node` can be evaluated now: every present input is constant, except for
