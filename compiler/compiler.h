@@ -48,7 +48,7 @@ struct CompileOptions {
   // CompileError. With --quantize, int16 activations may grow the arena up to it.
   uint32_t arena_budget = 0;
   // Graph input shapes replacing symbolic dims (ONNX only; onnx_importer.h InputShape).
-  std::vector<InputShape> input_shapes;
+  std::vector<InputShape> input_shapes = {};
 };
 
 // Throws CompileError with a one-line message on any problem.
