@@ -106,6 +106,19 @@ TEST(OnnxDynamicSlicing, ExpandForms) {
   EXPECT_GE(count_ops(g, ir::Op::kGather), 2);
 }
 
+// ShuffleNetV2's channel shuffles (Reshape/Transpose/Reshape) become gathers along the
+// channels, run channels-last: the only transposes left are at the model's input.
+TEST(OnnxDynamicSlicing, ChannelShuffleIsAGatherInTheChannelsLastLayout) {
+  const ir::Graph g = import_model(std::string(MOTE_SOURCE_DIR) + "/tests/models/pytorch/shufflenet_v2_tiny.onnx");
+  EXPECT_EQ(count_ops(g, ir::Op::kGather), 5);
+  EXPECT_EQ(count_ops(g, ir::Op::kTranspose), 1);
+  for (const ir::Node& n : g.nodes) {
+    if (n.op == ir::Op::kGather) {
+      EXPECT_EQ(n.get_int("axis", -1), 3) << n.name;
+    }
+  }
+}
+
 TEST(OnnxDynamicShapes, SymbolicBatchFixedToOneWithANote) {
   const ir::Graph g = check_model("dynamic_batch");
   ASSERT_EQ(g.notes.size(), 1u);

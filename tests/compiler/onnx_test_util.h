@@ -33,6 +33,7 @@ inline onnx_import::SourceGraph import_and_fold(const std::string& path) {
   onnx_import::remove_identities(graph);
   onnx_import::fold_constants_source(graph);
   onnx_import::fold_batch_norm(graph);
+  onnx_import::fold_channel_shuffles(graph);
   return graph;
 }
 

@@ -1189,6 +1189,7 @@ ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& e
   onnx_import::remove_identities(graph);
   onnx_import::fold_constants_source(graph);
   onnx_import::fold_batch_norm(graph);
+  onnx_import::fold_channel_shuffles(graph);
   return onnx_import::legalize(std::move(graph));
 }
 

@@ -6,6 +6,7 @@
 //   remove_identities      Identity, Dropout, no-op Casts -> aliases of their input
 //   fold_constants_source  constant subgraphs (shape arithmetic, ...) -> constants
 //   fold_batch_norm        BatchNormalization -> into the Conv before it, or Mul + Add
+//   fold_channel_shuffles  Reshape/Transpose/Reshape permuting only the channels -> Gather
 //   legalize               ONNX ops -> Mote ops, choosing the layout (NHWC inside)
 //
 // import_onnx() runs them all; compile() then sees only Mote ops. Each stage keeps the
@@ -124,6 +125,10 @@ void fold_constants_source(SourceGraph& graph);
 // Conv followed by BatchNormalization (sole consumer) -> Conv with scaled weights/bias;
 // a BatchNormalization left alone becomes Mul + Add with per-channel constants.
 void fold_batch_norm(SourceGraph& graph);
+// A channel shuffle (x [N,C,...] -> Reshape [N,g,C/g,...] -> Transpose swapping axes 1
+// and 2 -> Reshape [N,C,...], the intermediates read only there) -> one Gather along the
+// channels with constant indices.
+void fold_channel_shuffles(SourceGraph& graph);
 
 // ONNX ops -> Mote ops (compiler/ir/mote_ops.md). Tensors of spatial ops are NHWC inside;
 // graph inputs/outputs keep the model's layout (transposes inserted at the boundary,
