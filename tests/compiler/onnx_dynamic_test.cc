@@ -119,6 +119,14 @@ TEST(OnnxDynamicSlicing, ChannelShuffleIsAGatherInTheChannelsLastLayout) {
   }
 }
 
+TEST(OnnxDynamicSlicing, ExpandRunsChannelsLast) {
+  const ir::Graph g = check_model("expand_channels_last");
+  const ir::Node* expand = onnx_test::find_node(g, "expand");
+  ASSERT_NE(expand, nullptr);
+  EXPECT_EQ(g.tensors[expand->outputs[0]].shape, std::vector<int64_t>({1, 4, 4, 5}));
+  EXPECT_EQ(count_ops(g, ir::Op::kTranspose), 2);  // the model's input and output only
+}
+
 TEST(OnnxDynamicShapes, SymbolicBatchFixedToOneWithANote) {
   const ir::Graph g = check_model("dynamic_batch");
   ASSERT_EQ(g.notes.size(), 1u);

@@ -956,18 +956,22 @@ class Legalizer {
   }
 
   // Expand of a computed tensor (a constant one folds before): a gather from the input
-  // flattened, with the broadcast's source index per output element.
+  // flattened, with the broadcast's source index per output element; in the input's
+  // channels-last layout when it has one and the ranks agree (both permute alike).
   void expand() {
     const int x = input(0), y = output0();
     if (input(1) != ir::kNoTensor && !is_constant(input(1))) fail("non-constant shape not supported");
-    const ir::Shape& out = logical_shape(y);
-    const int in = logical(x);
-    if (logical_shape(x) == out) return alias(y, in, false);
+    const size_t r = rank(y);
+    const bool cl = rank(x) == r && choose_channels_last({x}, r);
+    const int in = cl ? channels_last(x) : logical(x);
+    const ir::Shape in_shape = g_.tensors[in].shape;
+    const ir::Shape out = cl ? ir::permuted(logical_shape(y), channels_last_perm(r)) : logical_shape(y);
+    if (in_shape == out) return alias(y, in, cl);
     const std::string base = g_.tensors[y].name;
-    const int flat = reshaped(in, {g_.tensors[in].elements()}, base + "_flat_in");
+    const int flat = reshaped(in, {ir::element_count(in_shape)}, base + "_flat_in");
     const int table = g_.add_constant(base + "_broadcast_index", DType::kInt32, out,
-                                      encode_ints(DType::kInt32, ir::broadcast_source(logical_shape(x), out)));
-    ir::Node& g = emit(Op::kGather, node_->name, {flat, table}, {output(y, false)});
+                                      encode_ints(DType::kInt32, ir::broadcast_source(in_shape, out)));
+    ir::Node& g = emit(Op::kGather, node_->name, {flat, table}, {output(y, cl)});
     g.attrs["axis"] = int64_t{0};
     g.attrs["batch_dims"] = int64_t{0};
   }

@@ -724,6 +724,19 @@ def make_expand_forms():
     save_arrays(name, in0=x, **{f"out{k}": o for k, o in enumerate(outs)})
 
 
+def make_expand_channels_last():
+    """Expand of a conv's pooled output back over H and W, in the NHWC layout: y - mean(y)."""
+    name = "expand_channels_last"
+    x, y, conv_node, inits = conv_front(3, 5, 4)
+    inits.append(init("full", i64([1, 5, 4, 4])))
+    nodes = [conv_node,
+             h.make_node("ReduceMean", ["y"], ["m"], name="mean", axes=[2, 3], keepdims=1),
+             h.make_node("Expand", ["m", "full"], ["e"], name="expand"),
+             h.make_node("Sub", ["y", "e"], ["d"], name="centre")]
+    save(name, nodes, [vi("x", list(x.shape))], [vi("d", [1, 5, 4, 4])], inits, opset=13)
+    save_arrays(name, in0=x, out0=y - y.mean(axis=(2, 3), keepdims=True))
+
+
 def make_dynamic_batch():
     """A symbolic batch axis (fixed to 1 or set with --input-shape) and a symbolic inner
     axis (refused unless --input-shape sets it); y = x[:, :8] + Relu."""
@@ -763,6 +776,7 @@ def make_dynamic_slicing():
     make_split_forms(13)
     make_expand_forms()
     make_dynamic_batch()
+    make_expand_channels_last()
     make_dynamic_slicing_errors()
 
 
