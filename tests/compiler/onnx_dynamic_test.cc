@@ -64,12 +64,12 @@ ir::Graph check_model(const std::string& model, const std::vector<InputShape>& s
 
 TEST(OnnxDynamicSlicing, SliceFormsOpset11) {
   const ir::Graph g = check_model("slice_forms_opset11");
-  EXPECT_EQ(count_ops(g, ir::Op::kStridedSlice), 6);
+  EXPECT_EQ(count_ops(g, ir::Op::kStridedSlice), 8);
 }
 
 TEST(OnnxDynamicSlicing, SliceFormsOpset13RunChannelsLast) {
   const ir::Graph g = check_model("slice_forms_opset13");
-  EXPECT_EQ(count_ops(g, ir::Op::kStridedSlice), 6);
+  EXPECT_EQ(count_ops(g, ir::Op::kStridedSlice), 8);
   // Every slice reads the conv's NHWC output: the channel slice is on physical axis 3.
   const ir::Node* s0 = onnx_test::find_node(g, "slice0");
   ASSERT_NE(s0, nullptr);
@@ -80,6 +80,12 @@ TEST(OnnxDynamicSlicing, SliceFormsOpset13RunChannelsLast) {
   ASSERT_NE(s2, nullptr);
   EXPECT_EQ(s2->get_ints("begin"), std::vector<int64_t>({0, 0, 5, 0}));
   EXPECT_EQ(s2->get_ints("strides"), std::vector<int64_t>({1, 1, -1, 1}));
+  // Steps INT64_MAX and INT64_MIN select one element: stride 1 (the kernel's int32).
+  const ir::Node* s7 = onnx_test::find_node(g, "slice7");
+  ASSERT_NE(s7, nullptr);
+  EXPECT_EQ(s7->get_ints("begin"), std::vector<int64_t>({0, 0, 5, 0}));  // NHWC: W is physical axis 2
+  EXPECT_EQ(s7->get_ints("strides"), std::vector<int64_t>({1, 1, 1, 1}));
+  EXPECT_EQ(s7->get_ints("sizes"), std::vector<int64_t>({1, 6, 1, 8}));
 }
 
 TEST(OnnxDynamicSlicing, GatherForms) {

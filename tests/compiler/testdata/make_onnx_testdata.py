@@ -610,8 +610,8 @@ def conv_front(cin, cout, size, name="conv"):
 
 
 def make_slice_forms(opset):
-    """Slices of a conv's output: open end, negative starts, clamping, INT64 extremes,
-    negative steps, axes absent/negative, steps absent."""
+    """Slices of a conv's output: open end, negative starts, clamping, INT64 extremes
+    (ends and steps), negative steps, axes absent/negative, steps absent."""
     name = f"slice_forms_opset{opset}"
     x, y, conv_node, inits = conv_front(4, 8, 6)
     forms = [  # starts, ends, axes, steps
@@ -621,6 +621,8 @@ def make_slice_forms(opset):
         ([5, 0], [-100, 8], [2, 1], [-2, 3]),
         ([0, 0, 0, 0], [1, 3, 4, 5], None, None),
         ([0], [1], [3], None),
+        ([1], [I64_MAX], [2], [I64_MAX]),
+        ([-1], [I64_MIN], [3], [I64_MIN]),
     ]
     nodes, outputs, arrays = [conv_node], [], {"in0": x}
     for k, (st, en, ax, sp) in enumerate(forms):
