@@ -12,6 +12,9 @@
 //    transpose) read the logical layout, except that a channels-last tensor whose
 //    permutation moves only size-1 dims (e.g. [N,1,1,C] after a global pool) already is
 //    in logical element order and is read as is;
+//  - slicing ops (Slice, Split, Gather, Expand) run in the layout their input has, the
+//    bounds and axes remapped, unless the result's axes would leave both layouts' orders
+//    (a scalar Gather dropping N or C of a channels-last tensor reads it logically);
 //  - a conversion, when needed, is a transpose (or a reshape when only size-1 dims move)
 //    inserted once per tensor and shared by all readers.
 // Graph inputs and outputs keep the model's layout: the first channels-last reader of an
