@@ -94,6 +94,7 @@ struct CompileArgs {
   std::string arena_budget;
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
+  std::vector<std::string> input_shapes;    // NAME=D0xD1x..., repeatable
   bool json = false;
 };
 
@@ -279,6 +280,31 @@ void print_search(const SearchReport& s) {
   std::cout << line;
 }
 
+// --input-shape NAME=D0xD1x...: the dims as integers (their range is the importer's
+// check, which names the input and axis).
+InputShape parse_input_shape(const std::string& text) {
+  const size_t eq = text.rfind('=');
+  const std::string bad = "--input-shape '" + text + "': expected NAME=D0xD1x... (e.g. input=1x3x96x96)";
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) throw std::runtime_error(bad);
+  InputShape shape;
+  shape.name = text.substr(0, eq);
+  std::stringstream dims(text.substr(eq + 1));
+  std::string dim;
+  while (std::getline(dims, dim, 'x')) {
+    size_t used = 0;
+    int64_t value = 0;
+    try {
+      value = std::stoll(dim, &used);
+    } catch (const std::exception&) {
+      throw std::runtime_error(bad);
+    }
+    if (used != dim.size()) throw std::runtime_error(bad);
+    shape.dims.push_back(value);
+  }
+  if (text.back() == 'x') throw std::runtime_error(bad);
+  return shape;
+}
+
 int run_compile(const CompileArgs& args) {
   if (args.output.empty() && args.emit_c.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
@@ -291,6 +317,7 @@ int run_compile(const CompileArgs& args) {
   options.max_recompute = parse_fraction(args.max_recompute, "--max-recompute");
   if (!args.arena_budget.empty()) options.arena_budget = parse_bytes(args.arena_budget, "--arena-budget");
   options.extra_outputs = args.output_tensors;
+  for (const std::string& text : args.input_shapes) options.input_shapes.push_back(parse_input_shape(text));
   options.quantize = args.quantize;
   if (!args.quantize.empty() || !args.calibration.empty()) {
     options.quantize_options.method = ptq::parse_range_method(args.calibration_method);
@@ -346,6 +373,7 @@ int run_compile(const CompileArgs& args) {
     if (r.reordered) out["model_order_arena_bytes"] = r.model_order_arena_bytes;
     out["search"] = search_json(r.search);
     out["compile_seconds"] = r.search.seconds;
+    out["notes"] = r.notes;
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -362,6 +390,7 @@ int run_compile(const CompileArgs& args) {
   if (r.reordered)
     std::cout << "  order    branches reordered for memory (the model's own order needed "
               << with_commas(r.model_order_arena_bytes) << " bytes)\n";
+  for (const std::string& note : r.notes) std::cout << "  note     " << note << "\n";
   if (r.patching) print_patching(*r.patching);
   print_search(r.search);
   if (r.quantization) print_quantization(*r.quantization);
@@ -755,14 +784,6 @@ int run_size(const SizeArgs& args) {
   return 0;
 }
 
-// "<format> (<count>): A, B, ..." and a newline: one line of `mote compile --list-ops`
-// (README's operator table repeats these lines; tests/cli checks they agree).
-std::string ops_line(const std::string& format, const std::vector<std::string>& ops) {
-  std::string line = format + " (" + std::to_string(ops.size()) + "):";
-  for (size_t i = 0; i < ops.size(); ++i) line += (i == 0 ? " " : ", ") + ops[i];
-  return line + "\n";
-}
-
 // The .tflite operators, one line each with what they run as (lower/coverage.h), under a
 // heading line; README's operator table repeats these lines.
 std::string tflite_coverage() {
@@ -770,6 +791,38 @@ std::string tflite_coverage() {
   std::string text = "tflite (" + std::to_string(ops.size()) +
                      " operators): reference kernel dtypes, then optimized kernels (instruction set: dtypes (cores))\n";
   for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)) + "\n";
+  return text;
+}
+
+// The ONNX operators, one line each: for a computing operator the dtypes its Mote ops
+// run in from an ONNX model (float32; with --quantize the int8 and int16 kernels of the
+// ops quantization takes; any: every dtype) and their optimized variants, for the others
+// what import does with them.
+std::string onnx_coverage() {
+  const std::vector<OnnxOperator> ops = onnx_operators();
+  std::string text = "onnx (" + std::to_string(ops.size()) +
+                     " operators): float32 and, with --quantize, int8/int16 reference kernels, then optimized "
+                     "kernels (instruction set: dtypes (cores))\n";
+  for (const OnnxOperator& op : ops) {
+    if (op.constant_only) {
+      text += lower::coverage_line(op.name, lower::Coverage{{"constant inputs only (evaluated while importing)"}, {}}) +
+              "\n";
+      continue;
+    }
+    std::vector<std::string> takes;
+    for (const char* dtype : {"any", "float32", "int8", "int16"}) {
+      const bool quantized = std::string(dtype) == "int8" || std::string(dtype) == "int16";
+      bool runs = false;
+      for (ir::Op mote_op : op.becomes) {
+        if (quantized && ir::op_traits(mote_op).quant_output == ir::QuantOutput::kStaysFloat) continue;
+        const std::vector<std::string> dtypes = lower::coverage_of({mote_op}).dtypes;
+        runs = runs || std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
+      }
+      if (runs) takes.push_back(dtype);
+    }
+    text += lower::coverage_line(op.name, op.becomes.empty() ? lower::Coverage{} : lower::coverage_of(op.becomes, takes)) +
+            "\n";
+  }
   return text;
 }
 
@@ -824,12 +877,15 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_flag_callback(
       "--list-ops",
       [] {
-        std::cout << tflite_coverage() << ops_line("onnx", onnx_supported_ops());
+        std::cout << tflite_coverage() << onnx_coverage();
         throw CLI::Success();
       },
       "Print the operators each importer takes (.tflite builtins, ONNX ops) and exit");
   compile_cmd->add_option("--output-tensor", compile_args.output_tensors,
                           "Debugging: also output this intermediate tensor (by name; repeatable)");
+  compile_cmd->add_option("--input-shape", compile_args.input_shapes,
+                          "ONNX: a graph input's shape, NAME=D0xD1x... (e.g. x=1x3x96x96), for symbolic dims "
+                          "(repeatable; a symbolic batch axis not given is fixed to 1)");
 
   RunArgs run_args;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a program on the host or an emulated Cortex-M");

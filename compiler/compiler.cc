@@ -12,10 +12,13 @@
 
 namespace mote {
 
-ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs) {
+ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs,
+                       const std::vector<InputShape>& input_shapes) {
   const std::string extension = std::filesystem::path(path).extension().string();
-  if (extension == ".onnx") return import_onnx(path, extra_outputs);
+  if (extension == ".onnx") return import_onnx(path, extra_outputs, input_shapes);
   if (extension == ".tflite") {
+    if (!input_shapes.empty())
+      throw CompileError(path + ": --input-shape applies to ONNX models (a .tflite model's shapes are fixed)");
     ir::Graph graph = import_tflite(path);
     graph.add_named_outputs(extra_outputs, path);
     return graph;
@@ -27,7 +30,7 @@ ir::Graph import_model(const std::string& path, const std::vector<std::string>& 
 CompileResult compile(const CompileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   parse_target(options.target);  // refuse a bad target before any work
-  ir::Graph graph = import_model(options.model_path, options.extra_outputs);
+  ir::Graph graph = import_model(options.model_path, options.extra_outputs, options.input_shapes);
   passes::fill_state(graph);
   passes::fold_constants(graph);
   passes::fuse_activations(graph);
@@ -50,6 +53,7 @@ CompileResult compile(const CompileOptions& options) {
       if (!node.regions.empty())
         throw CompileError(options.model_path + ": --quantize int8: node '" + node.name + "' (" +
                            ir::op_name(node.op) + ") runs its regions at run time (TFLite IF or WHILE), not supported");
+    passes::divisions_to_multiplications(graph);
     const ptq::Calibration calibration = ptq::calibrate(graph, options.calibration, options.quantize_options);
     ptq::Report report;
     const ir::Graph quantized = search::quantize(graph, calibration, options, &report, search);
@@ -58,6 +62,7 @@ CompileResult compile(const CompileOptions& options) {
   }
   search.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.report.search = search;
+  result.report.notes = graph.notes;
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "import/onnx/onnx_importer.h"
 #include "ir/graph.h"
 #include "ptq/ptq.h"
 #include "report.h"
@@ -46,6 +47,8 @@ struct CompileOptions {
   // arena above it is planned again with Optimize::kMemory; a program still above it is a
   // CompileError. With --quantize, int16 activations may grow the arena up to it.
   uint32_t arena_budget = 0;
+  // Graph input shapes replacing symbolic dims (ONNX only; onnx_importer.h InputShape).
+  std::vector<InputShape> input_shapes = {};
 };
 
 // Throws CompileError with a one-line message on any problem.
@@ -55,7 +58,9 @@ CompileResult compile(const CompileOptions& options);
 // ONNX, after the importer's own stages: import/onnx/onnx_importer.h), with the tensors
 // named in `extra_outputs` (CompileOptions::extra_outputs) appended to its outputs. Used
 // by compile() and by tests.
-ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs = {});
+// `input_shapes`: CompileOptions::input_shapes (an error for a .tflite model).
+ir::Graph import_model(const std::string& path, const std::vector<std::string>& extra_outputs = {},
+                       const std::vector<InputShape>& input_shapes = {});
 
 // The Mote-op graph in its order -> program bytes: the target's kernels, with
 // Optimize::kMemory the variant fallback, the memory plan (compiler/search/search.h,

@@ -41,7 +41,9 @@ struct TensorReport {
 struct OutputAccuracy {
   std::string name;
   double sqnr_db = 0;           // +inf when the quantized output equals the float one
-  int64_t top1_rows = 0;        // rows compared (last axis >= 2), 0 when not a classifier
+  // Rows compared, 0 unless the output holds class scores: [rows, K >= 2], not an input's
+  // shape, from fully_connected/batch_matmul/softmax/log_softmax (calibrate.cc).
+  int64_t top1_rows = 0;
   int64_t top1_agreements = 0;  // rows whose argmax matches the float model's
 };
 
@@ -129,6 +131,9 @@ struct CompileReport {
   bool reordered = false;
   uint32_t model_order_arena_bytes = 0;
   SearchReport search;  // filled by compile()
+  // What import decided that the user should know, one line each (e.g. "input 'x':
+  // symbolic batch axis 'batch' fixed to 1 (set it with --input-shape x=...)").
+  std::vector<std::string> notes;
 };
 
 struct CompileResult {

@@ -38,6 +38,26 @@ Shape permuted(const Shape& shape, const std::vector<int64_t>& perm) {
   return out;
 }
 
+std::vector<int64_t> broadcast_source(const Shape& in, const Shape& out) {
+  const int64_t count = ir::element_count(out);
+  std::vector<int64_t> source(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t rest = i, index = 0, stride = 1;
+    for (size_t k = 0; k < out.size(); ++k) {
+      const size_t axis = out.size() - 1 - k;
+      const int64_t coord = rest % out[axis];
+      rest /= out[axis];
+      if (k < in.size()) {
+        const int64_t dim = in[in.size() - 1 - k];
+        if (dim != 1) index += coord * stride;
+        stride *= dim;
+      }
+    }
+    source[static_cast<size_t>(i)] = index;
+  }
+  return source;
+}
+
 const char* dtype_name(DType dtype) {
   switch (dtype) {
     case DType::kFloat32: return "float32";

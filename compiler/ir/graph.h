@@ -34,6 +34,9 @@ std::string shape_string(const Shape& shape);  // "[1,3,224,224]", for messages
 bool is_permutation(const std::vector<int64_t>& perm, size_t rank);
 // The shape `shape` transposed by `perm` (a permutation of its axes): shape[perm[i]].
 Shape permuted(const Shape& shape, const std::vector<int64_t>& perm);
+// For each element of `out` (row-major), the row-major index of the element of `in` it
+// reads when `in` is numpy-broadcast to `out` (in's dims right-aligned, 1s repeated).
+std::vector<int64_t> broadcast_source(const Shape& in, const Shape& out);
 const char* dtype_name(DType dtype);           // "float32", "int64", ..., for messages
 
 struct QuantParams {
@@ -103,6 +106,8 @@ struct BasicGraph {
   using Node = BasicNode<OpT>;
 
   std::string name;                 // model file stem, for reports
+  std::string file;                 // the file read (messages name it); empty: built in code
+  std::vector<std::string> notes;   // what import decided that the compile report states
   std::vector<Tensor> tensors;
   std::vector<Node> nodes;          // kept in a valid execution (topological) order
   std::vector<int> inputs;          // graph inputs (non-constant), in model order

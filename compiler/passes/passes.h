@@ -1,5 +1,6 @@
 // Graph passes over Mote ops, in the order compile() runs them after import:
 //   fill_state -> fold_constants -> fuse_activations
+// and, with --quantize, divisions_to_multiplications before calibration.
 // (The ONNX importer's source-level stages, on ONNX ops, are its own:
 // import/onnx/onnx_importer.h.) Each pass keeps the graph valid (topological order,
 // shapes on every tensor) and throws CompileError naming the node when it meets
@@ -23,5 +24,9 @@ bool fold_node(ir::Graph& graph, size_t k);
 // conv2d/depthwise_conv2d/fully_connected/batch_matmul/add/sub/mul/div/pools followed
 // by clamp (sole consumer, not a graph output) -> act_min/act_max on the producer.
 void fuse_activations(ir::Graph& graph);
+// With --quantize, before calibration: div by a float32 constant -> mul by its
+// reciprocal (div has no integer kernel, mul has). The float program keeps div:
+// x * (1/c) can differ from x / c by a rounding unless c is a power of two.
+void divisions_to_multiplications(ir::Graph& graph);
 
 }  // namespace mote::passes

@@ -393,6 +393,27 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
   }
 }
 
+// Whether output `id` holds class scores, the only outputs top-1 agreement means
+// anything for: rank 2 ([rows, K], K >= 2), not the shape of a model input (an
+// autoencoder's reconstruction), made by a classifier's last op (fully_connected,
+// batch_matmul, softmax, log_softmax), looking through reshapes and (de)quantizations.
+static bool class_scores(const ir::Graph& g, int id) {
+  const ir::Tensor& t = g.tensors[id];
+  if (t.shape.size() != 2 || t.shape[1] < 2) return false;
+  for (int in : g.inputs)
+    if (g.tensors[in].shape == t.shape) return false;
+  for (int p = g.producer(id); p >= 0; p = g.producer(g.nodes[p].inputs[0])) {
+    const ir::Op op = g.nodes[p].op;
+    if (op == ir::Op::kFullyConnected || op == ir::Op::kBatchMatMul || op == ir::Op::kSoftmax ||
+        op == ir::Op::kLogSoftmax)
+      return true;
+    if ((op != ir::Op::kReshape && op != ir::Op::kQuantize && op != ir::Op::kDequantize) ||
+        g.nodes[p].inputs.empty())
+      return false;
+  }
+  return false;
+}
+
 void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
                       const Calibration& calibration, const Options& options, Report* report) {
   LoadedProgram program(link::link_program(quantized, Target::kHost).program, "accuracy check");
@@ -441,8 +462,8 @@ void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationI
         signal[j] += static_cast<double>(ref[k]) * ref[k];
         noise[j] += (static_cast<double>(ref[k]) - got[k]) * (static_cast<double>(ref[k]) - got[k]);
       }
-      const int64_t classes = t.shape.empty() ? 1 : t.shape.back();
-      if (classes >= 2) {
+      const int64_t classes = t.shape.back();
+      if (class_scores(quantized, quantized.outputs[j])) {
         for (size_t row = 0; row + static_cast<size_t>(classes) <= n; row += static_cast<size_t>(classes)) {
           const auto a = std::max_element(ref.begin() + row, ref.begin() + row + classes) - ref.begin();
           const auto b = std::max_element(got.begin() + row, got.begin() + row + classes) - got.begin();

@@ -503,6 +503,41 @@ class Quantizer {
 
   std::string missing_range(int id) const { return "input '" + g_.tensors[id].name + "' has no calibrated range"; }
 
+  // A weighted layer's (or transpose_conv's) weights and bias quantized into qn's inputs
+  // 1 and 2 for input scale `in_scale` and output scale `out_scale`.
+  bool quantize_layer_weights(const ir::Node& node, DType dtype, float in_scale, float out_scale, ir::Node* qn,
+                              std::string* reason) {
+    const ir::Op op = node.op;
+    const bool transpose_conv = op == ir::Op::kTransposeConv;
+    const int w = node.inputs.size() > 1 ? node.inputs[1] : ir::kNoTensor;
+    if (w == ir::kNoTensor || !g_.tensors[w].is_constant) {
+      *reason = "weights are not constant";
+      return false;
+    }
+    const int b = node.inputs.size() > 2 ? node.inputs[2] : ir::kNoTensor;
+    if (b != ir::kNoTensor && !g_.tensors[b].is_constant) {
+      *reason = "bias is not constant";
+      return false;
+    }
+    int qw, qb;
+    static const std::vector<double> kNoMean;
+    const std::vector<double>& mean = transpose_conv ? kNoMean : cal_.channel_mean[node.inputs[0]];
+    const int groups = op == ir::Op::kConv2d ? static_cast<int>(node.get_int("group", 1)) : 1;
+    const size_t index = static_cast<size_t>(&node - g_.nodes.data());
+    const InputHessians* h = !transpose_conv && index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
+    const LayerMoments* m = !transpose_conv && index < cal_.moments.size() ? &cal_.moments[index] : nullptr;
+    const std::vector<double>* steps = static_cast<size_t>(w) < cal_.weight_steps.size() ? &cal_.weight_steps[w] : nullptr;
+    quantize_weights(g_.tensors[w], op == ir::Op::kDepthwiseConv2d ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
+                     dtype, in_scale, out_scale, mean, groups, options_.gptq ? h : nullptr, m, steps,
+                     &qw, &qb);
+    qn->inputs[1] = qw;
+    if (qb != ir::kNoTensor) {
+      if (qn->inputs.size() < 3) qn->inputs.resize(3, ir::kNoTensor);
+      qn->inputs[2] = qb;
+    }
+    return true;
+  }
+
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
   // kernel takes it that way.
   bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
@@ -567,6 +602,15 @@ class Quantizer {
         *reason = missing_range(node.inputs[0]);
         return false;
       }
+      // Other inputs (gather's int32 indices) are not quantized: their own tensors.
+      for (size_t i = 1; i < node.inputs.size(); ++i) {
+        if (node.inputs[i] == ir::kNoTensor) continue;
+        if (g_.tensors[node.inputs[i]].dtype == DType::kFloat32) {
+          *reason = "float input '" + g_.tensors[node.inputs[i]].name + "' besides the data";
+          return false;
+        }
+        qn.inputs[i] = rep_of(node.inputs[i], DType::kFloat32);
+      }
       out_quant = q_.tensors[qn.inputs[0]].quant;
       if (act.attr_lo != act.lo || act.attr_hi != act.hi) {
         *reason = "a fused activation other than ReLU, ReLU6 or [-1,1] on an op that keeps its input's scale";
@@ -585,32 +629,7 @@ class Quantizer {
       // varying number of taps, which those layer models do not describe.
       const bool transpose_conv = op == ir::Op::kTransposeConv;
       if (is_weighted_layer(op) || transpose_conv) {
-        const int w = node.inputs.size() > 1 ? node.inputs[1] : ir::kNoTensor;
-        if (w == ir::kNoTensor || !g_.tensors[w].is_constant) {
-          *reason = "weights are not constant";
-          return false;
-        }
-        const int b = node.inputs.size() > 2 ? node.inputs[2] : ir::kNoTensor;
-        if (b != ir::kNoTensor && !g_.tensors[b].is_constant) {
-          *reason = "bias is not constant";
-          return false;
-        }
-        int qw, qb;
-        static const std::vector<double> kNoMean;
-        const std::vector<double>& mean = transpose_conv ? kNoMean : cal_.channel_mean[node.inputs[0]];
-        const int groups = op == ir::Op::kConv2d ? static_cast<int>(node.get_int("group", 1)) : 1;
-        const size_t index = static_cast<size_t>(&node - g_.nodes.data());
-        const InputHessians* h = !transpose_conv && index < cal_.hessians.size() ? &cal_.hessians[index] : nullptr;
-        const LayerMoments* m = !transpose_conv && index < cal_.moments.size() ? &cal_.moments[index] : nullptr;
-        const std::vector<double>* steps = static_cast<size_t>(w) < cal_.weight_steps.size() ? &cal_.weight_steps[w] : nullptr;
-        quantize_weights(g_.tensors[w], op == ir::Op::kDepthwiseConv2d ? 3 : 0, b == ir::kNoTensor ? nullptr : &g_.tensors[b],
-                         dtype, in_scale, out_quant.scales[0], mean, groups, options_.gptq ? h : nullptr, m, steps,
-                         &qw, &qb);
-        qn.inputs[1] = qw;
-        if (qb != ir::kNoTensor) {
-          if (qn.inputs.size() < 3) qn.inputs.resize(3, ir::kNoTensor);
-          qn.inputs[2] = qb;
-        }
+        if (!quantize_layer_weights(node, dtype, in_scale, out_quant.scales[0], &qn, reason)) return false;
       } else {
         for (size_t i = 1; i < node.inputs.size(); ++i) {
           const int id = node.inputs[i];

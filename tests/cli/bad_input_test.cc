@@ -253,5 +253,43 @@ TEST_F(BadInput, OnnxGemmInnerDimensionMismatchIsRefusedNotACrash) {
   EXPECT_EQ(entries(dir_.path()), std::vector<std::string>{"linear.mote"});
 }
 
+// --input-shape: a symbolic batch axis not given is fixed to 1 with a note in the report
+// (text and --json); given, it sets the shape; each wrong use is one line.
+TEST_F(BadInput, InputShapeOptionSetsSymbolicDimsOrSaysWhatIsWrong) {
+  const std::string model = std::string(MOTE_SOURCE_DIR) + "/tests/compiler/testdata/onnx/dynamic_batch.onnx";
+  const std::string out = quote(dir_.file("dyn.mote"));
+  CommandResult r = run_mote("compile " + quote(model) + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n  note     input 'x': symbolic batch axis 'batch' fixed to 1 (set it with "
+                       "--input-shape x=...)\n"),
+            std::string::npos)
+      << r.out;
+  r = run_mote("compile " + quote(model) + " -o " + out + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"notes\": [\n    \"input 'x': symbolic batch axis 'batch' fixed to 1"), std::string::npos)
+      << r.out;
+  r = run_mote("compile " + quote(model) + " -o " + out + " --input-shape x=2x3x10 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"notes\": []"), std::string::npos) << r.out;
+
+  const std::pair<std::string, std::string> cases[] = {
+      {"x=1xax10", "--input-shape 'x=1xax10': expected NAME=D0xD1x... (e.g. input=1x3x96x96)"},
+      {"x", "--input-shape 'x': expected NAME=D0xD1x... (e.g. input=1x3x96x96)"},
+      {"x=1x3x", "--input-shape 'x=1x3x': expected NAME=D0xD1x... (e.g. input=1x3x96x96)"},
+      {"y=1x3x10", model + ": --input-shape y=1x3x10: no graph input named 'y' (inputs: x)"},
+      {"x=1x3", model + ": --input-shape x=1x3: rank 2, input 'x' has rank 3"},
+      {"x=1x4x10", model + ": --input-shape x=1x4x10: input 'x' has dim 3 at axis 1"},
+      {"x=0x3x10", model + ": --input-shape x=0x3x10: dim 0 is 0, expected >= 1"},
+      {"x=-1x3x10", model + ": --input-shape x=-1x3x10: dim 0 is -1, expected >= 1"},
+  };
+  for (const auto& [option, message] : cases) {
+    SCOPED_TRACE(option);
+    expect_error_line(run_mote("compile " + quote(model) + " -o " + out + " --input-shape=" + quote(option)), message);
+  }
+  const std::string tflite = shared_models() + "/tflite/mlperf_tiny/kws_ref_model.tflite";
+  expect_error_line(run_mote("compile " + quote(tflite) + " -o " + out + " --input-shape x=1x96x96x3"),
+                    tflite + ": --input-shape applies to ONNX models (a .tflite model's shapes are fixed)");
+}
+
 }  // namespace
 }  // namespace mote::testing

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -294,8 +295,10 @@ TEST_F(Cli, InspectMissingFileAndUsageErrors) {
 // registry's MAC rule of its kernel; a variant counts as its reference), `mote compile`
 // from the graph while lowering: they agree op by op on every core's kernels, for
 // models with convolutions, depthwise convolutions, fully connected layers and an LSTM.
-// `mote compile --list-ops` prints one line per importer, each operator once and sorted,
-// TRANSPOSE among the .tflite ones; README's operator table holds exactly these lines.
+// `mote compile --list-ops` prints, per importer, a heading "<format> (N operators): ..."
+// and N lines "  NAME  dtypes  [optimized]", each operator once and sorted: TRANSPOSE
+// among the .tflite ones, Slice (strided_slice: any dtype) and Shape (constant inputs
+// only) among the ONNX ones; README's operator table holds exactly these lines.
 TEST(CliListOps, PrintsEachImportersOperatorsAsTheReadmeLists) {
   const CommandResult r = run_mote("compile --list-ops");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -303,32 +306,36 @@ TEST(CliListOps, PrintsEachImportersOperatorsAsTheReadmeLists) {
   std::istringstream lines(r.out);
   std::vector<std::string> got;
   for (std::string line; std::getline(lines, line);) got.push_back(line);
-  ASSERT_GE(got.size(), 3u) << r.out;
-  // "tflite (N operators): ...", then N lines "  NAME  dtypes  [optimized]", sorted and
-  // unique, then the ONNX line "onnx (M): A, B, ...".
-  ASSERT_EQ(got[0].rfind("tflite (", 0), 0u) << got[0];
-  const size_t count = std::stoul(got[0].substr(8));
-  ASSERT_EQ(got.size(), count + 2) << r.out;
-  std::vector<std::string> tflite;
-  for (size_t i = 1; i <= count; ++i) {
-    ASSERT_EQ(got[i].rfind("  ", 0), 0u) << got[i];
-    tflite.push_back(got[i].substr(2, got[i].find(' ', 2) - 2));
-    EXPECT_GT(got[i].size(), tflite.back().size() + 3) << "no dtypes: " << got[i];
+  std::map<std::string, std::vector<std::string>> rows;  // by format: the operator lines
+  for (size_t at = 0; at < got.size();) {
+    const size_t open = got[at].find(" (");
+    ASSERT_NE(open, std::string::npos) << got[at];
+    const std::string format = got[at].substr(0, open);
+    const size_t count = std::stoul(got[at].substr(open + 2));
+    ASSERT_NE(got[at].find(" operators): "), std::string::npos) << got[at];
+    ASSERT_LE(at + 1 + count, got.size()) << r.out;
+    std::vector<std::string> names;
+    for (size_t i = at + 1; i <= at + count; ++i) {
+      ASSERT_EQ(got[i].rfind("  ", 0), 0u) << got[i];
+      names.push_back(got[i].substr(2, got[i].find(' ', 2) - 2));
+      EXPECT_GT(got[i].size(), names.back().size() + 3) << "no dtypes: " << got[i];
+      rows[format].push_back(got[i]);
+    }
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end())) << format;
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << format;
+    at += count + 1;
   }
-  EXPECT_TRUE(std::is_sorted(tflite.begin(), tflite.end()));
-  EXPECT_EQ(std::set<std::string>(tflite.begin(), tflite.end()).size(), tflite.size());
-  for (const char* op : {"TRANSPOSE", "QUANTIZE", "CONV_2D"})
-    EXPECT_NE(std::find(tflite.begin(), tflite.end(), op), tflite.end()) << op;
-  const std::string& onnx = got.back();
-  ASSERT_EQ(onnx.rfind("onnx (", 0), 0u) << onnx;
-  const size_t colon = onnx.find("): ");
-  ASSERT_NE(colon, std::string::npos) << onnx;
-  std::vector<std::string> ops;
-  std::istringstream names(onnx.substr(colon + 3));
-  for (std::string name; std::getline(names, name, ',');) ops.push_back(name.substr(name[0] == ' ' ? 1 : 0));
-  EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end())) << onnx;
-  EXPECT_EQ(std::set<std::string>(ops.begin(), ops.end()).size(), ops.size()) << onnx;
-  EXPECT_EQ(onnx.substr(onnx.find('(') + 1, onnx.find(')') - onnx.find('(') - 1), std::to_string(ops.size()));
+  ASSERT_EQ(rows.size(), 2u) << r.out;
+  auto row = [&](const std::string& format, const std::string& name) {
+    for (const std::string& line : rows[format])
+      if (line.rfind("  " + name + " ", 0) == 0) return line;
+    return std::string();
+  };
+  for (const char* op : {"TRANSPOSE", "QUANTIZE", "CONV_2D"}) EXPECT_NE(row("tflite", op), "") << op;
+  EXPECT_NE(row("onnx", "Conv").find("float32 int8 int16"), std::string::npos) << row("onnx", "Conv");
+  EXPECT_NE(row("onnx", "Slice").find(" any"), std::string::npos) << row("onnx", "Slice");
+  EXPECT_NE(row("onnx", "Shape").find("constant inputs only (evaluated while importing)"), std::string::npos)
+      << row("onnx", "Shape");
   // README.md's operator table holds exactly these lines, indented as a code block, in
   // this order.
   std::ifstream readme(std::string(MOTE_SOURCE_DIR) + "/README.md");

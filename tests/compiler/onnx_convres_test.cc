@@ -170,7 +170,7 @@ TEST(OnnxConvResErrors, ExactMessages) {
       {"resize_bad_nearest_mode.onnx",
        "resize_bad_nearest_mode.onnx: node 'up' (Resize): attribute 'nearest_mode' value 'round_half_even' not "
        "supported"},
-      {"resize_channels.onnx", "resize_channels: node 'up' (Resize): resizing the batch or channel axis ([1,1,2,2] "
+      {"resize_channels.onnx", "resize_channels.onnx: node 'up' (Resize): resizing the batch or channel axis ([1,1,2,2] "
                                "to [1,2,2,2]) not supported"},
       {"convtranspose_3d.onnx", "convtranspose_3d.onnx: node 'up' (ConvTranspose): input 'x' has rank 5, expected 3 "
                                 "or 4 (1-D and 2-D only)"},

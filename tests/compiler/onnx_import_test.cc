@@ -244,9 +244,9 @@ TEST(OnnxImportErrors, ExactMessages) {
   const Case cases[] = {
       {"opset10.onnx", "opset 10 not supported (supported: 11 to 17)"},
       {"opset18.onnx", "opset 18 not supported (supported: 11 to 17)"},
-      {"dynamic_dim.onnx",
-       "tensor 'x' (graph input) has a symbolic dimension 'batch' at axis 0; only static shapes "
-       "are supported"},
+      {"dynamic_inner_dim.onnx",
+       "tensor 'x' (graph input) has a symbolic dimension 'n' at axis 1; only static shapes "
+       "are supported (set it with --input-shape)"},
       {"unsupported_op.onnx", "node 'erf_0' (Erf): op not supported"},
       {"bad_auto_pad.onnx", "node 'Conv_3' (Conv): attribute 'auto_pad' value 'FOO' not supported"},
       {"bad_storage_order.onnx",

@@ -34,6 +34,7 @@ inline onnx_import::SourceGraph import_and_fold(const std::string& path) {
   onnx_import::fold_constants_source(graph);
   onnx_import::fuse_normalization(graph);
   onnx_import::fold_batch_norm(graph);
+  onnx_import::fold_channel_shuffles(graph);
   return graph;
 }
 

@@ -11,3 +11,12 @@ target_include_directories(onnx_frontend_tests PRIVATE ${PROJECT_SOURCE_DIR}/tes
 target_compile_definitions(onnx_frontend_tests PRIVATE ${MOTE_TEST_DEFINES})
 target_compile_options(onnx_frontend_tests PRIVATE -Wall -Wextra)
 gtest_discover_tests(onnx_frontend_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)
+
+# Slice/Gather/Split/Expand on computed tensors and symbolic shapes, compiled and run on
+# the host runtime.
+add_executable(onnx_dynamic_tests ${CMAKE_CURRENT_LIST_DIR}/onnx_dynamic_test.cc)
+target_include_directories(onnx_dynamic_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(onnx_dynamic_tests PRIVATE mote_compiler mote_kernels mote_runtime GTest::gtest_main)
+target_compile_definitions(onnx_dynamic_tests PRIVATE ${MOTE_TEST_DEFINES})
+target_compile_options(onnx_dynamic_tests PRIVATE -Wall -Wextra)
+gtest_discover_tests(onnx_dynamic_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)

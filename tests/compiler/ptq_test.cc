@@ -225,6 +225,19 @@ TEST(QuantizeModel, KeepsANodeWithoutIntegerKernelInFloat) {
   EXPECT_GT(program.program.size(), 0u);
 }
 
+// Top-1 agreement is counted only for class scores ([rows, K >= 2] from a classifier's
+// last op): not for chain's [1,16] sum, which only has a class-score shape.
+TEST(QuantizeModel, CountsTopOneAgreementOnlyForClassScores) {
+  const ir::Graph g = chain(16, false);
+  const std::vector<CalibrationInput> in = {samples(gaussian(16 * 32, 7), {32, 1, 16})};
+  Options options;
+  const Calibration cal = calibrate(g, in, options);
+  Report report;
+  (void)quantize_for_host(g, cal, in, options, &report);
+  ASSERT_EQ(report.outputs.size(), 1u);
+  EXPECT_EQ(report.outputs[0].top1_rows, 0);
+}
+
 TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
   const ir::Graph g = chain(16, false);
   const std::vector<CalibrationInput> in = {samples(gaussian(16 * 32, 5), {32, 1, 16})};
@@ -446,6 +459,7 @@ TEST(CompileQuantized, LeNetIsInt8EndToEndWithFloatIo) {
   EXPECT_EQ(q.int16_tensors, 0u);  // int8 is accurate enough: no int16
   EXPECT_GT(q.outputs.at(0).sqnr_db, 35.0);
   EXPECT_EQ(q.samples, 64u);
+  EXPECT_EQ(q.outputs.at(0).top1_rows, 64);  // [1,10] class scores, one row per sample
   for (const std::string& k : r.report.kernels) {
     // concat and strided_slice move bytes of any dtype: patch-based execution's tiles.
     const bool integer_or_io = k.find("_s8") != std::string::npos || k == "copy" || k == "transpose" ||

@@ -17,11 +17,11 @@ namespace {
 std::vector<double> channel_param(const SourceGraph& graph, const SourceNode& bn, int input,
                                   int64_t channels) {
   const int id = bn.inputs.size() > static_cast<size_t>(input) ? bn.inputs[input] : ir::kNoTensor;
-  if (id == ir::kNoTensor) fail_node(graph.name, bn, "input " + std::to_string(input) + " missing");
+  if (id == ir::kNoTensor) fail_node(message_origin(graph), bn, "input " + std::to_string(input) + " missing");
   const ir::Tensor& t = graph.tensors[id];
-  if (!t.is_constant) fail_node(graph.name, bn, "non-constant input '" + t.name + "' not supported");
+  if (!t.is_constant) fail_node(message_origin(graph), bn, "non-constant input '" + t.name + "' not supported");
   if (t.elements() != channels)
-    fail_node(graph.name, bn, "input '" + t.name + "' has shape " + shape_string(t.shape) +
+    fail_node(message_origin(graph), bn, "input '" + t.name + "' has shape " + shape_string(t.shape) +
                              ", expected [" + std::to_string(channels) + "]");
   return read_doubles(t);
 }
@@ -76,7 +76,7 @@ void fold_batch_norm(SourceGraph& graph) {
     const SourceNode bn = graph.nodes[k];
     if (bn.op != "BatchNormalization") continue;
     const ir::Tensor& x = graph.tensors[bn.inputs.at(0)];
-    if (x.shape.size() < 2) fail_node(graph.name, bn, "input rank " + std::to_string(x.shape.size()) +
+    if (x.shape.size() < 2) fail_node(message_origin(graph), bn, "input rank " + std::to_string(x.shape.size()) +
                                                      " not supported");
     const int64_t channels = x.shape[1];
     const double eps = bn.get_float("epsilon", 1e-5);

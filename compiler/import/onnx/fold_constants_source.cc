@@ -26,12 +26,12 @@ void fold_constants_source(SourceGraph& graph) {
     try {
       results = evaluate_source_node(node, inputs, dtypes);
     } catch (const CompileError& e) {
-      throw CompileError(graph.name + ": " + e.what());
+      throw CompileError(message_origin(graph) + ": " + e.what());
     }
     for (size_t j = 0; j < node.outputs.size() && j < results.size(); ++j) {
       ir::Tensor& out = graph.tensors[node.outputs[j]];
       if (results[j].shape != out.shape)
-        fail_node(graph.name, node, "evaluated shape " + shape_string(results[j].shape) +
+        fail_node(message_origin(graph), node, "evaluated shape " + shape_string(results[j].shape) +
                                    " differs from the inferred " + shape_string(out.shape));
       out.is_constant = true;
       out.data = std::move(results[j].data);

@@ -12,6 +12,9 @@
 //    transpose) read the logical layout, except that a channels-last tensor whose
 //    permutation moves only size-1 dims (e.g. [N,1,1,C] after a global pool) already is
 //    in logical element order and is read as is;
+//  - slicing ops (Slice, Split, Gather, Expand) run in the layout their input has, the
+//    bounds and axes remapped, unless the result's axes would leave both layouts' orders
+//    (a scalar Gather dropping N or C of a channels-last tensor reads it logically);
 //  - a conversion, when needed, is a transpose (or a reshape when only size-1 dims move)
 //    inserted once per tensor and shared by all readers.
 // Graph inputs and outputs keep the model's layout: the first channels-last reader of an
@@ -76,6 +79,8 @@ class Legalizer {
  public:
   explicit Legalizer(SourceGraph source) : source_nodes_(std::move(source.nodes)) {
     g_.name = std::move(source.name);
+    g_.file = std::move(source.file);
+    g_.notes = std::move(source.notes);
     g_.tensors = std::move(source.tensors);
     g_.inputs = std::move(source.inputs);
     g_.outputs = std::move(source.outputs);
@@ -113,8 +118,8 @@ class Legalizer {
 
   // ---- basics ---------------------------------------------------------------------
   [[noreturn]] void fail(const std::string& what) const {
-    if (node_ == nullptr) throw CompileError(g_.name + ": " + what);
-    fail_node(g_.name, *node_, what);
+    if (node_ == nullptr) throw CompileError(message_origin(g_) + ": " + what);
+    fail_node(message_origin(g_), *node_, what);
   }
 
   const ir::Shape& logical_shape(int src) const { return logical_shapes_[src]; }
@@ -306,44 +311,77 @@ class Legalizer {
 
   // ---- dispatch -------------------------------------------------------------------
   void legalize_node(const SourceNode& node) {
-    const std::string& op = node.op;
-    if (op == "Conv") return conv();
-    if (op == "ConvTranspose") return conv_transpose();
-    if (op == "Resize") return resize();
-    if (op == "AveragePool" || op == "MaxPool") return pool();
-    if (op == "GlobalAveragePool") return global_average_pool();
-    if (op == "GlobalMaxPool") return global_max_pool();
-    if (op == "Gemm") return gemm();
-    if (op == "MatMul") return matmul();
-    if (op == "Add") return binary(Op::kAdd);
-    if (op == "Sub") return binary(Op::kSub);
-    if (op == "Mul") return binary(Op::kMul);
-    if (op == "Div") return binary(Op::kDiv);
-    if (op == "Relu") return unary(Op::kClamp, 0.0, kInf);
-    if (op == "Clip") return clip();
-    if (op == "Sigmoid") return unary(Op::kSigmoid, 0, 0);
-    if (op == "Tanh") return unary(Op::kTanh, 0, 0);
-    if (op == "HardSigmoid" || op == "HardSwish" || op == "LeakyRelu" || op == "PRelu")
-      return piecewise_linear();
-    if (op == "Softmax") return softmax();
-    if (op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze")
-      return reshape();
-    if (op == "Transpose") return transpose();
-    if (op == "Concat") return concat();
-    if (op == "Pad") return pad();
-    if (op == "ReduceMean") return reduce_mean();
-    if (op == "Identity" || op == "Dropout") return identity();
-    if (op == "Cast") {
-      if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
-      fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
-           dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
-    }
-    if (op == "LayerNormalization") return layer_norm();
-    if (op == "InstanceNormalization" || op == "GroupNormalization") return group_norm();
-    if (op == "BatchNormalization")
-      fail("not folded (fold_batch_norm must run before legalize)");
-    if (is_host_evaluable(op)) fail("op not supported on non-constant inputs");
+    // fuse_normalization's own op (ONNX has it from opset 18 only: not listed).
+    if (node.op == "GroupNormalization") return group_norm();
+    for (const Conversion& c : conversions())
+      if (node.op == c.name) return c.convert(*this);
+    if (is_host_evaluable(node.op)) fail("op not supported on non-constant inputs");
     fail("op not supported");
+  }
+
+ public:
+  // The ONNX operators legalize converts and every Mote op each conversion may emit
+  // besides the layout's transposes and reshapes (onnx_operators() lists them).
+  struct Conversion {
+    const char* name;
+    void (*convert)(Legalizer&);
+    std::vector<Op> becomes;
+  };
+  static const std::vector<Conversion>& conversions() {
+    using L = Legalizer;
+    static const std::vector<Conversion> kConversions = {
+        {"Add", [](L& l) { l.binary(Op::kAdd); }, {Op::kAdd}},
+        {"AveragePool", [](L& l) { l.pool(); }, {Op::kAvgPool2d}},
+        {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
+         {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
+        {"Cast", [](L& l) { l.cast(); }, {}},
+        {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
+        {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
+        {"Conv", [](L& l) { l.conv(); }, {Op::kConv2d, Op::kDepthwiseConv2d, Op::kAdd}},
+        {"ConvTranspose", [](L& l) { l.conv_transpose(); }, {Op::kTransposeConv}},
+        // With --quantize a constant divisor becomes a mul by its reciprocal (passes.h).
+        {"Div", [](L& l) { l.binary(Op::kDiv); }, {Op::kDiv, Op::kMul}},
+        {"Dropout", [](L& l) { l.identity(); }, {}},
+        {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
+        {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
+        {"Gemm", [](L& l) { l.gemm(); }, {Op::kFullyConnected, Op::kBatchMatMul, Op::kMul, Op::kAdd}},
+        {"GlobalAveragePool", [](L& l) { l.global_average_pool(); }, {Op::kMean}},
+        {"GlobalMaxPool", [](L& l) { l.global_max_pool(); }, {Op::kMaxPool2d}},
+        {"HardSigmoid", [](L& l) { l.piecewise_linear(); }, {Op::kMul, Op::kAdd, Op::kClamp}},
+        {"HardSwish", [](L& l) { l.piecewise_linear(); }, {Op::kMul, Op::kAdd, Op::kClamp}},
+        {"Identity", [](L& l) { l.identity(); }, {}},
+        {"InstanceNormalization", [](L& l) { l.group_norm(); }, {Op::kGroupNorm}},
+        {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm}},
+        {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
+        {"MatMul", [](L& l) { l.matmul(); }, {Op::kFullyConnected, Op::kBatchMatMul}},
+        {"MaxPool", [](L& l) { l.pool(); }, {Op::kMaxPool2d}},
+        {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
+        {"PRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
+        {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
+        {"ReduceMean", [](L& l) { l.reduce_mean(); }, {Op::kMean}},
+        {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
+        {"Reshape", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Resize", [](L& l) { l.resize(); }, {Op::kResizeNearest, Op::kResizeBilinear}},
+        {"Sigmoid", [](L& l) { l.unary(Op::kSigmoid, 0, 0); }, {Op::kSigmoid}},
+        {"Slice", [](L& l) { l.slice(); }, {Op::kStridedSlice}},
+        {"Softmax", [](L& l) { l.softmax(); }, {Op::kSoftmax}},
+        {"Split", [](L& l) { l.split(); }, {Op::kStridedSlice}},
+        {"Squeeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Sub", [](L& l) { l.binary(Op::kSub); }, {Op::kSub}},
+        {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh}},
+        {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
+        {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
+    };
+    return kConversions;
+  }
+
+ private:
+  // Cast between equal dtypes (a constant one folds before).
+  void cast() {
+    if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
+    fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
+         dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
   }
 
   // ---- spatial ops ----------------------------------------------------------------
@@ -677,7 +715,11 @@ class Legalizer {
 
   // ---- elementwise ----------------------------------------------------------------
   void binary(Op op) {
-    const int a = input(0), b = input(1), y = output0();
+    int a = input(0), b = input(1);
+    const int y = output0();
+    // A constant first operand of add/mul (PyTorch's Linear on 3-D inputs: bias + x W)
+    // goes second, where quantization and the kernels expect constants.
+    if ((op == Op::kAdd || op == Op::kMul) && is_constant(a) && !is_constant(b)) std::swap(a, b);
     const size_t r = rank(y);
     const bool cl = choose_channels_last({a, b}, r);
     const int ia = operand(a, r, cl), ib = operand(b, r, cl);
@@ -865,6 +907,149 @@ class Legalizer {
     op.attrs["pads"] = pads;
     op.attrs["mode"] = n.get_string("mode", "constant");
     op.attrs["value"] = n.get_float("value", 0.0);
+  }
+
+  // ---- slicing ----------------------------------------------------------------------
+  // The constant integer input k (absent: empty), or a one-line refusal.
+  std::vector<int64_t> constant_ints(size_t k, const std::string& what) {
+    const int id = input(k);
+    if (id == ir::kNoTensor) return {};
+    if (!is_constant(id)) fail("non-constant " + what + " not supported");
+    return read_ints(g_.tensors[id]);
+  }
+
+  // Source y = the elements of source x at `bounds` (per logical axis of x), written by
+  // one strided_slice named `name`. `dropped` >= 0: that axis (count 1) is not in y.
+  // The slice runs in x's channels-last layout when x has it and y can take a layout
+  // from it (the axes left keep the logical or channels-last order), else logically.
+  void strided(const std::string& name, int x, int y, const std::vector<SliceAxis>& bounds,
+               int64_t dropped = -1) {
+    const size_t r = rank(x);
+    for (size_t i = 0; i < r; ++i)
+      if (bounds[i].count == 0) fail("empty result (axis " + std::to_string(i) + ") not supported");
+    bool cl = choose_channels_last({x}, r);
+    bool out_cl = cl && dropped < 0;
+    if (cl && dropped >= 0) {
+      Perm left;  // the physical order of y's axes, numbered as y's
+      for (int64_t a : channels_last_perm(r))
+        if (a != dropped) left.push_back(a > dropped ? a - 1 : a);
+      if (!is_identity(left)) {
+        out_cl = channels_last_rank(r - 1) && left == channels_last_perm(r - 1);
+        cl = out_cl;
+      }
+    }
+    Perm perm(r);
+    std::iota(perm.begin(), perm.end(), 0);
+    if (cl) perm = channels_last_perm(r);
+    const int in = cl ? channels_last(x) : logical(x);
+    bool whole = dropped < 0;
+    std::vector<int64_t> begin, strides, sizes;
+    for (size_t i = 0; i < r; ++i) {
+      const SliceAxis& b = bounds[perm[i]];
+      whole = whole && b.begin == 0 && b.step == 1 && b.count == g_.tensors[in].shape[i];
+      begin.push_back(b.begin);
+      strides.push_back(b.step);
+      sizes.push_back(b.count);
+    }
+    if (whole) return alias(y, in, cl);
+    ir::Node& n = emit(Op::kStridedSlice, name, {in}, {output(y, out_cl)});
+    n.attrs["begin"] = begin;
+    n.attrs["strides"] = strides;
+    n.attrs["sizes"] = sizes;
+  }
+
+  std::vector<SliceAxis> whole_axes(int x) const {
+    std::vector<SliceAxis> b;
+    for (int64_t d : logical_shape(x)) b.push_back({0, 1, d});
+    return b;
+  }
+
+  // Slice: every starts/ends/axes/steps form (negative, clamped, INT64 extremes, negative
+  // steps) whose inputs are constant; strided_slice.
+  void slice() {
+    const int x = input(0);
+    if (input(1) == ir::kNoTensor || input(2) == ir::kNoTensor) fail("inputs 'starts' and 'ends' required");
+    std::vector<SliceAxis> bounds;
+    const std::vector<int64_t> starts = constant_ints(1, "starts"), ends = constant_ints(2, "ends");
+    const std::vector<int64_t> axes = constant_ints(3, "axes"), steps = constant_ints(4, "steps");
+    try {
+      bounds = slice_axes(*node_, logical_shape(x), starts, ends, axes, steps);
+    } catch (const CompileError& e) {
+      throw CompileError(message_origin(g_) + ": " + e.what());
+    }
+    strided(node_->name, x, output0(), bounds);
+  }
+
+  // Gather with constant indices (negative ones count from the end): a scalar index or
+  // an evenly spaced list is a strided_slice, any other list a gather.
+  void gather() {
+    const int x = input(0), idx = input(1), y = output0();
+    const int64_t axis = node_->get_int("axis", 0);
+    std::vector<int64_t> indices = constant_ints(1, "indices");
+    const ir::Shape index_shape = logical_shape(idx);
+    const int64_t dim = logical_shape(x).at(axis);
+    for (int64_t& i : indices) {
+      if (i < -dim || i >= dim)
+        fail("index " + std::to_string(i) + " out of range for dim " + std::to_string(dim) + " of axis " +
+             std::to_string(axis));
+      if (i < 0) i += dim;
+    }
+    std::vector<SliceAxis> bounds = whole_axes(x);
+    if (index_shape.empty()) {
+      bounds[axis] = {indices[0], 1, 1};
+      return strided(node_->name, x, y, bounds, axis);
+    }
+    const int64_t n = static_cast<int64_t>(indices.size());
+    const int64_t step = n > 1 ? indices[1] - indices[0] : 1;
+    bool even = index_shape.size() == 1 && n > 0 && step != 0;
+    for (int64_t k = 1; even && k < n; ++k) even = indices[k] - indices[k - 1] == step;
+    if (even) {
+      bounds[axis] = {indices[0], step, n};
+      return strided(node_->name, x, y, bounds);
+    }
+    const size_t r = rank(x);
+    const bool cl = index_shape.size() == 1 && choose_channels_last({x}, r);
+    const int64_t phys = cl ? inverse(channels_last_perm(r))[axis] : axis;
+    const int table = g_.add_constant(g_.tensors[idx].name + "_i32", DType::kInt32, index_shape,
+                                      encode_ints(DType::kInt32, indices));
+    ir::Node& g = emit(Op::kGather, node_->name, {cl ? channels_last(x) : logical(x), table}, {output(y, cl)});
+    g.attrs["axis"] = phys;
+    g.attrs["batch_dims"] = int64_t{0};
+  }
+
+  // Split: one strided_slice per output, in x's layout.
+  void split() {
+    const int x = input(0);
+    const int64_t axis = node_->get_int("axis", 0);
+    const std::vector<int64_t> sizes = node_->get_ints("split");
+    int64_t offset = 0;
+    for (size_t k = 0; k < node_->outputs.size(); ++k) {
+      std::vector<SliceAxis> bounds = whole_axes(x);
+      bounds[axis] = {offset, 1, sizes.at(k)};
+      offset += sizes[k];
+      strided(node_->name + "/" + std::to_string(k), x, node_->outputs[k], bounds);
+    }
+  }
+
+  // Expand of a computed tensor (a constant one folds before): a gather from the input
+  // flattened, with the broadcast's source index per output element; in the input's
+  // channels-last layout when it has one and the ranks agree (both permute alike).
+  void expand() {
+    const int x = input(0), y = output0();
+    if (input(1) != ir::kNoTensor && !is_constant(input(1))) fail("non-constant shape not supported");
+    const size_t r = rank(y);
+    const bool cl = rank(x) == r && choose_channels_last({x}, r);
+    const int in = cl ? channels_last(x) : logical(x);
+    const ir::Shape in_shape = g_.tensors[in].shape;
+    const ir::Shape out = cl ? ir::permuted(logical_shape(y), channels_last_perm(r)) : logical_shape(y);
+    if (in_shape == out) return alias(y, in, cl);
+    const std::string base = g_.tensors[y].name;
+    const int flat = reshaped(in, {ir::element_count(in_shape)}, base + "_flat_in");
+    const int table = g_.add_constant(base + "_broadcast_index", DType::kInt32, out,
+                                      encode_ints(DType::kInt32, ir::broadcast_source(in_shape, out)));
+    ir::Node& g = emit(Op::kGather, node_->name, {flat, table}, {output(y, cl)});
+    g.attrs["axis"] = int64_t{0};
+    g.attrs["batch_dims"] = int64_t{0};
   }
 
   void reduce_mean() {
@@ -1118,6 +1303,12 @@ void simplify(ir::Graph& g) {
 }
 
 }  // namespace
+
+std::vector<OnnxOperator> legalized_operators() {
+  std::vector<OnnxOperator> ops;
+  for (const Legalizer::Conversion& c : Legalizer::conversions()) ops.push_back({c.name, c.becomes, false});
+  return ops;
+}
 
 ir::Graph legalize(SourceGraph source) {
   ir::Graph graph = Legalizer(std::move(source)).run();

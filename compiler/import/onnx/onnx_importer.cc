@@ -185,17 +185,13 @@ class GuardedSchemaRegistry final : public onnx::ISchemaRegistry {
   mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> guarded_;
 };
 
+// The op types read_model accepts (onnx_operators()' names).
 const std::set<std::string>& supported_ops() {
-  static const std::set<std::string> kOps = {
-      "Conv",      "Gemm",     "MatMul",  "Add",       "Sub",
-      "Mul",       "Div",      "Relu",    "Clip",      "Sigmoid",
-      "Tanh",      "Softmax",  "BatchNormalization",   "GlobalAveragePool",
-      "GlobalMaxPool",         "AveragePool",          "MaxPool",
-      "Flatten",   "Reshape",  "Transpose", "Concat",  "Pad",
-      "ReduceMean", "Identity", "Dropout", "Squeeze",  "Unsqueeze",
-      "Shape",     "Gather",   "Cast",    "ConstantOfShape",   "Range",
-      "Slice",     "Size",     "Constant", "HardSigmoid", "HardSwish",
-      "LeakyRelu", "PRelu", "LayerNormalization", "InstanceNormalization", "ConvTranspose", "Resize"};
+  static const std::set<std::string> kOps = [] {
+    std::set<std::string> ops;
+    for (const OnnxOperator& op : onnx_operators()) ops.insert(op.name);
+    return ops;
+  }();
   return kOps;
 }
 
@@ -214,12 +210,16 @@ struct Converted {
 
 class OnnxImporter {
  public:
-  explicit OnnxImporter(std::string path) : path_(std::move(path)) {}
+  OnnxImporter(std::string path, std::vector<InputShape> input_shapes)
+      : path_(std::move(path)), input_shapes_(std::move(input_shapes)) {}
 
   SourceGraph run() {
     load();
+    fix_input_shapes();
     resolve_shapes();
-    return convert();
+    SourceGraph graph = convert();
+    graph.notes = notes_;
+    return graph;
   }
 
  private:
@@ -263,6 +263,70 @@ class OnnxImporter {
       fail("not a valid ONNX model: " + first_line(e.what()));
     }
     if (opset_ == 0) fail("not a valid ONNX model: no opset for the default ONNX domain");
+  }
+
+  // ---- input shapes -------------------------------------------------------------------
+  // Sets the graph inputs' dims from input_shapes_ (every dim of a named input; a static
+  // one must agree), then fixes a symbolic or unknown axis 0 of the other inputs to 1 (a
+  // batch axis; noted for the report). Other symbolic dims stay for checked_type to
+  // refuse. When anything changed, the value infos and the outputs' symbolic dims are
+  // cleared so that inference derives them from the new shapes.
+  void fix_input_shapes() {
+    onnx::GraphProto& g = *model_.mutable_graph();
+    std::set<std::string> initializers, given;
+    for (const auto& init : g.initializer()) initializers.insert(init.name());
+    auto is_set = [](const onnx::TensorShapeProto::Dimension& d) { return d.has_dim_value(); };
+    bool changed = false;
+    for (const InputShape& s : input_shapes_) {
+      const std::string option = "--input-shape " + s.name + "=" + dims_string(s.dims);
+      onnx::ValueInfoProto* input = nullptr;
+      std::string names;
+      for (auto& in : *g.mutable_input()) {
+        if (initializers.count(in.name())) continue;
+        names += (names.empty() ? "" : ", ") + in.name();
+        if (in.name() == s.name) input = &in;
+      }
+      if (!input) fail(option + ": no graph input named '" + s.name + "' (inputs: " + names + ")");
+      if (!given.insert(s.name).second) fail(option + ": input '" + s.name + "' given twice");
+      auto* shape = input->mutable_type()->mutable_tensor_type()->mutable_shape();
+      if (input->type().tensor_type().has_shape() && shape->dim_size() != static_cast<int>(s.dims.size()))
+        fail(option + ": rank " + std::to_string(s.dims.size()) + ", input '" + s.name + "' has rank " +
+             std::to_string(shape->dim_size()));
+      for (size_t i = 0; i < s.dims.size(); ++i) {
+        if (s.dims[i] < 1) fail(option + ": dim " + std::to_string(i) + " is " + std::to_string(s.dims[i]) + ", expected >= 1");
+        if (static_cast<int>(i) < shape->dim_size() && is_set(shape->dim(i)) && shape->dim(i).dim_value() != s.dims[i])
+          fail(option + ": input '" + s.name + "' has dim " + std::to_string(shape->dim(i).dim_value()) +
+               " at axis " + std::to_string(i));
+      }
+      shape->clear_dim();
+      for (int64_t d : s.dims) shape->add_dim()->set_dim_value(d);
+      changed = true;
+    }
+    for (auto& in : *g.mutable_input()) {
+      if (initializers.count(in.name()) || given.count(in.name()) || !in.type().tensor_type().has_shape())
+        continue;
+      auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
+      if (shape->dim_size() == 0 || is_set(shape->dim(0))) continue;
+      const std::string what = shape->dim(0).has_dim_param() ? "symbolic batch axis '" + shape->dim(0).dim_param() + "'"
+                                                             : "unknown batch axis";
+      shape->mutable_dim(0)->set_dim_value(1);
+      notes_.push_back("input '" + in.name() + "': " + what + " fixed to 1 (set it with --input-shape " +
+                       in.name() + "=...)");
+      changed = true;
+    }
+    if (!changed) return;
+    g.clear_value_info();
+    for (auto& out : *g.mutable_output()) {
+      if (!out.type().tensor_type().has_shape()) continue;
+      for (auto& d : *out.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+        if (d.has_dim_param()) d.clear_dim_param();
+    }
+  }
+
+  static std::string dims_string(const std::vector<int64_t>& dims) {
+    std::string out;
+    for (size_t i = 0; i < dims.size(); ++i) out += (i ? "x" : "") + std::to_string(dims[i]);
+    return out;
   }
 
   // ---- shape inference ----------------------------------------------------------------
@@ -434,7 +498,7 @@ class OnnxImporter {
       const auto& dim = tt.shape().dim(i);
       if (dim.has_dim_param())
         fail("tensor '" + name + "'" + context + " has a symbolic dimension '" + dim.dim_param() +
-             "' at axis " + std::to_string(i) + "; only static shapes are supported");
+             "' at axis " + std::to_string(i) + "; only static shapes are supported (set it with --input-shape)");
       if (!dim.has_dim_value() && !inference_error_.empty())
         fail("shape inference failed: " + inference_error_);
       if (!dim.has_dim_value())
@@ -629,6 +693,8 @@ class OnnxImporter {
       } else if (op == "Gather") {
         c_.kept_inputs = {0, 1};
         attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
+      } else if (op == "Split") {
+        split();
       } else if (op == "Cast") {
         cast();
       } else if (op == "ConstantOfShape") {
@@ -645,7 +711,8 @@ class OnnxImporter {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.01);
       } else {
-        // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size, Slice, Range,
+        // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size, Slice, Range, Expand,
+        // Equal, Where,
         // GlobalAveragePool, GlobalMaxPool: no attributes.
         keep_all();
       }
@@ -952,6 +1019,34 @@ class OnnxImporter {
       attrs()["axes"] = sorted_axes("axes", *given, rank_of(0) + static_cast<int64_t>(given->size()));
     }
 
+    // split: the part sizes along axis, from the attribute (opset 11) or the constant
+    // input (opset 13); absent: equal parts, one per output.
+    void split() {
+      c_.kept_inputs = {0};
+      c_.kept_outputs = node_.output_size();
+      const int64_t axis = axis_in("axis", attr_int("axis", 0), rank_of(0));
+      const int64_t dim = input(0)->shape[axis];
+      const int64_t parts = node_.output_size();
+      std::optional<std::vector<int64_t>> sizes = attr_ints("split");
+      if (!sizes && input(1)) sizes = read_ints(*constant_input(1, "split"));
+      if (!sizes) {
+        if (parts == 0 || dim % parts != 0)
+          fail("dim " + std::to_string(dim) + " of axis " + std::to_string(axis) + " does not split into " +
+               std::to_string(parts) + " equal parts");
+        sizes = std::vector<int64_t>(parts, dim / parts);
+      }
+      int64_t total = 0;
+      for (int64_t v : *sizes) {
+        if (v < 0) fail_attr("split", ints_string(*sizes), "negative size");
+        total += v;
+      }
+      if (static_cast<int64_t>(sizes->size()) != parts || total != dim)
+        fail_attr("split", ints_string(*sizes),
+                  "expected " + std::to_string(parts) + " sizes adding up to dim " + std::to_string(dim));
+      attrs()["axis"] = axis;
+      attrs()["split"] = *sizes;
+    }
+
     void shape() {
       c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
@@ -1093,6 +1188,7 @@ class OnnxImporter {
   SourceGraph convert() {
     SourceGraph graph;
     graph.name = std::filesystem::path(path_).stem().string();
+    graph.file = path_;
     const onnx::GraphProto& g = inferred_.graph();
     std::unordered_map<std::string, int> ids;
 
@@ -1182,6 +1278,8 @@ class OnnxImporter {
   }
 
   std::string path_;
+  std::vector<InputShape> input_shapes_;
+  std::vector<std::string> notes_;  // for the report: axes fixed by fix_input_shapes()
   onnx::ModelProto model_;     // as loaded (with constant parts folded if shapes needed it)
   onnx::ModelProto inferred_;  // model_ with inferred shapes
   int64_t opset_ = 0;
@@ -1192,22 +1290,39 @@ class OnnxImporter {
 
 }  // namespace
 
-SourceGraph read_model(const std::string& path) { return OnnxImporter(path).run(); }
+SourceGraph read_model(const std::string& path, const std::vector<InputShape>& input_shapes) {
+  return OnnxImporter(path, input_shapes).run();
+}
 
 }  // namespace onnx_import
 
-std::vector<std::string> onnx_supported_ops() {
-  const std::set<std::string>& ops = onnx_import::supported_ops();
-  return {ops.begin(), ops.end()};
+std::vector<OnnxOperator> onnx_operators() {
+  std::vector<OnnxOperator> ops = onnx_import::legalized_operators();
+  std::set<std::string> listed;
+  for (const OnnxOperator& op : ops) listed.insert(op.name);
+  // Constant nodes become constants; the host-evaluable ops not legalized fold or fail.
+  for (const std::string& name : onnx_import::host_evaluable_ops())
+    if (!listed.count(name)) ops.push_back({name, {}, true});
+  ops.push_back({"Constant", {}, false});  // no Mote op: "resolved while importing"
+  std::sort(ops.begin(), ops.end(), [](const OnnxOperator& a, const OnnxOperator& b) { return a.name < b.name; });
+  return ops;
 }
 
-ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs) {
-  onnx_import::SourceGraph graph = onnx_import::read_model(path);
+std::vector<std::string> onnx_supported_ops() {
+  std::vector<std::string> names;
+  for (const OnnxOperator& op : onnx_operators()) names.push_back(op.name);
+  return names;
+}
+
+ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs,
+                      const std::vector<InputShape>& input_shapes) {
+  onnx_import::SourceGraph graph = onnx_import::read_model(path, input_shapes);
   graph.add_named_outputs(extra_outputs, path);
   onnx_import::remove_identities(graph);
   onnx_import::fold_constants_source(graph);
   onnx_import::fuse_normalization(graph);
   onnx_import::fold_batch_norm(graph);
+  onnx_import::fold_channel_shuffles(graph);
   return onnx_import::legalize(std::move(graph));
 }
 

@@ -7,6 +7,7 @@
 //   fold_constants_source  constant subgraphs (shape arithmetic, ...) -> constants
 //   fuse_normalization     PyTorch's LayerNorm and GroupNorm decompositions -> one op
 //   fold_batch_norm        BatchNormalization -> into the Conv before it, or Mul + Add
+//   fold_channel_shuffles  Reshape/Transpose/Reshape permuting only the channels -> Gather
 //   legalize               ONNX ops -> Mote ops, choosing the layout (NHWC inside)
 //
 // import_onnx() runs them all; compile() then sees only Mote ops. Each stage keeps the
@@ -17,11 +18,13 @@
 // read_model, in order:
 //   1. Reads and parses the file, runs onnx::checker::check_model, and accepts only
 //      default-domain opsets 11 to 17.
-//   2. Runs ONNX shape inference. When it leaves a tensor's shape unknown (a Reshape,
+//   2. Sets the graph inputs' shapes given (InputShape) and fixes a symbolic batch axis
+//      (axis 0) of the others to 1, noted in the graph's notes.
+//   3. Runs ONNX shape inference. When it leaves a tensor's shape unknown (a Reshape,
 //      Expand or ConstantOfShape whose shape comes from a Shape/Gather/Concat subgraph,
 //      which ONNX 1.12's inference does not propagate), import evaluates the constant
 //      parts of the graph on the host (source_eval.h) and infers again.
-//   3. Converts initializers and Constant nodes to constant tensors (float32, int64,
+//   4. Converts initializers and Constant nodes to constant tensors (float32, int64,
 //      int32, int16, int8, uint8, bool; raw or typed fields; external data is refused)
 //      and every other node to a SourceNode with its attributes normalized (below).
 //      Every tensor gets a fully static shape or import fails naming the tensor.
@@ -65,6 +68,11 @@
 //   Shape              start, end (clamped to [0, rank])
 //   Gather             axis
 //   Slice              inputs data, starts, ends, [axes], [steps] (ONNX inputs)
+//   Split              axis, split (the part sizes, one per output, adding up to the dim:
+//                      from the attribute or the constant input, equal parts when absent);
+//                      input data only; every output kept
+//   Expand             inputs data, shape (ONNX inputs)
+//   Equal, Where       no attributes (evaluated on constants only)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
 //   Size               no attributes
@@ -90,22 +98,41 @@
 
 namespace mote {
 
+// A graph input's shape set by the user (`--input-shape name=1x3x96x96`): every dim, >= 1;
+// the model's static dims must agree. Inputs not given keep the model's shape, except that
+// a symbolic or unknown axis 0 (a batch axis) becomes 1 and the graph's notes say so.
+struct InputShape {
+  std::string name;
+  std::vector<int64_t> dims;
+};
+
 // All the stages below, in order. `extra_outputs` names tensors of the model appended to
 // its outputs before the source-level stages (ir::BasicGraph::add_named_outputs), so they
 // survive and keep the model's layout. Throws CompileError (one line) for anything it
 // cannot import.
-ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs = {});
+ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& extra_outputs = {},
+                      const std::vector<InputShape>& input_shapes = {});
 
-// The ONNX operators the importer takes (some only on constant inputs, evaluated while
-// importing), sorted (`mote compile --list-ops`).
+// An ONNX operator the importer takes: every Mote op its conversion may emit (besides the
+// layout's transposes and reshapes), or, when constant_only, none: it is evaluated while
+// importing (shape arithmetic) and refused on computed tensors.
+struct OnnxOperator {
+  std::string name;
+  std::vector<ir::Op> becomes;
+  bool constant_only = false;
+};
+// Every ONNX operator the importer takes, sorted by name (`mote compile --list-ops`):
+// legalize's conversion table plus the operators only evaluated on constants.
+std::vector<OnnxOperator> onnx_operators();
+// Their names.
 std::vector<std::string> onnx_supported_ops();
 
 namespace onnx_import {
 
-// Reading. Throws CompileError "<path>: <what>".
-SourceGraph read_model(const std::string& path);
+// Reading, with the input shapes import_onnx() takes. Throws CompileError "<path>: <what>".
+SourceGraph read_model(const std::string& path, const std::vector<InputShape>& input_shapes = {});
 
-// Source level. Errors: CompileError "<graph name>: node 'N' (Op): <what>".
+// Source level. Errors: CompileError "<file>: node 'N' (Op): <what>" (message_origin()).
 // Identity, Dropout (inference) and no-op Casts become aliases of their input.
 void remove_identities(SourceGraph& graph);
 // Evaluates source nodes whose inputs are all constant (Shape of static tensors,
@@ -119,11 +146,17 @@ void fold_batch_norm(SourceGraph& graph);
 // form) -> LayerNormalization; GroupNorm's Reshape -> InstanceNormalization -> Reshape
 // [-> Mul -> Add] -> GroupNormalization. What does not match is left as it is.
 void fuse_normalization(SourceGraph& graph);
+// A channel shuffle (x [N,C,...] -> Reshape [N,g,C/g,...] -> Transpose swapping axes 1
+// and 2 -> Reshape [N,C,...], the intermediates read only there) -> one Gather along the
+// channels with constant indices.
+void fold_channel_shuffles(SourceGraph& graph);
 
 // ONNX ops -> Mote ops (compiler/ir/mote_ops.md). Tensors of spatial ops are NHWC inside;
 // graph inputs/outputs keep the model's layout (transposes inserted at the boundary,
 // adjacent inverse transposes cancelled). Throws for an unsupported op or attribute.
 ir::Graph legalize(SourceGraph graph);
+// legalize's conversion table: the operators it converts and the Mote ops each may emit.
+std::vector<OnnxOperator> legalized_operators();
 
 }  // namespace onnx_import
 }  // namespace mote

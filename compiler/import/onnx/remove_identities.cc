@@ -43,11 +43,7 @@ void remove_identities(SourceGraph& graph) {
     graph.replace_uses(in, out);
     removed[k] = true;
   }
-  std::vector<SourceNode> kept;
-  for (size_t k = 0; k < graph.nodes.size(); ++k)
-    if (!removed[k]) kept.push_back(std::move(graph.nodes[k]));
-  graph.nodes = std::move(kept);
-  graph.remove_dead();
+  remove_nodes(graph, removed);
 }
 
 }  // namespace mote::onnx_import

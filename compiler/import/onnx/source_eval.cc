@@ -272,38 +272,15 @@ std::vector<ir::Tensor> eval_cast(const ir::Tensor& in, DType to) {
 std::vector<ir::Tensor> eval_slice(const SourceNode& node,
                                    const std::vector<const ir::Tensor*>& inputs) {
   const ir::Tensor& data = required(node, inputs, 0);
+  const ir::Tensor* axes = inputs.size() > 3 ? inputs[3] : nullptr;
+  const ir::Tensor* steps = inputs.size() > 4 ? inputs[4] : nullptr;
+  const std::vector<SliceAxis> bounds =
+      slice_axes(node, data.shape, read_ints(required(node, inputs, 1)), read_ints(required(node, inputs, 2)),
+                 axes ? read_ints(*axes) : std::vector<int64_t>{},
+                 steps ? read_ints(*steps) : std::vector<int64_t>{});
   const int64_t rank = static_cast<int64_t>(data.shape.size());
-  const std::vector<int64_t> starts = read_ints(required(node, inputs, 1));
-  const std::vector<int64_t> ends = read_ints(required(node, inputs, 2));
-  std::vector<int64_t> axes, steps;
-  if (inputs.size() > 3 && inputs[3]) axes = read_ints(*inputs[3]);
-  else for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (inputs.size() > 4 && inputs[4]) steps = read_ints(*inputs[4]);
-  else steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    fail(node, "starts, ends, axes and steps differ in length");
-  std::vector<int64_t> begin(rank, 0), step(rank, 1);
-  ir::Shape shape = data.shape;
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const int64_t axis = normalize_axis(node, axes[k], rank);
-    const int64_t dim = data.shape[axis];
-    const int64_t s = steps[k];
-    if (s == 0) fail(node, "step 0");
-    int64_t b = starts[k], e = ends[k];
-    if (b < 0) b = b < std::numeric_limits<int64_t>::min() + dim ? -1 : b + dim;
-    if (e < 0) e = e < std::numeric_limits<int64_t>::min() + dim ? -1 : e + dim;
-    if (s > 0) {
-      b = std::clamp<int64_t>(b, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-    } else {
-      b = std::clamp<int64_t>(b, 0, dim - 1);
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-    }
-    int64_t n = s > 0 ? (e - b + s - 1) / s : (b - e + (-s) - 1) / (-s);
-    begin[axis] = b;
-    step[axis] = s;
-    shape[axis] = std::max<int64_t>(n, 0);
-  }
+  ir::Shape shape(rank);
+  for (int64_t i = 0; i < rank; ++i) shape[i] = bounds[i].count;
   const size_t elem = dtype_size(data.dtype);
   const std::vector<int64_t> in_strides = strides_of(data.shape);
   const int64_t count = ir::element_count(shape);
@@ -311,7 +288,7 @@ std::vector<ir::Tensor> eval_slice(const SourceNode& node,
   std::vector<int64_t> index(rank, 0);
   for (int64_t k = 0; k < count; ++k) {
     int64_t src = 0;
-    for (int64_t i = 0; i < rank; ++i) src += (begin[i] + index[i] * step[i]) * in_strides[i];
+    for (int64_t i = 0; i < rank; ++i) src += (bounds[i].begin + index[i] * bounds[i].step) * in_strides[i];
     std::memcpy(out.data() + k * elem, data.data.data() + src * elem, elem);
     for (int64_t i = rank; i-- > 0;) {
       if (++index[i] < shape[i]) break;
@@ -319,6 +296,53 @@ std::vector<ir::Tensor> eval_slice(const SourceNode& node,
     }
   }
   return {make_result(data.dtype, shape, std::move(out))};
+}
+
+// Equal (-> bool) and Where (condition, x, y), numpy-broadcast: the -1 handling in the
+// shape subgraphs of exports with symbolic axes (expand(-1, ...)).
+std::vector<ir::Tensor> eval_equal(const SourceNode& node, const ir::Tensor& a, const ir::Tensor& b) {
+  const std::string what = "node '" + node.name + "' (" + node.op + ")";
+  const ir::Shape shape = broadcast_shapes(a.shape, b.shape, what);
+  const std::vector<int64_t> ia = ir::broadcast_source(a.shape, shape), ib = ir::broadcast_source(b.shape, shape);
+  const std::vector<double> va = read_doubles(a), vb = read_doubles(b);
+  std::vector<int64_t> out(ia.size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = va[ia[i]] == vb[ib[i]];
+  return {make_result(DType::kBool, shape, encode_ints(DType::kBool, out))};
+}
+
+std::vector<ir::Tensor> eval_where(const SourceNode& node, const ir::Tensor& cond, const ir::Tensor& x,
+                                   const ir::Tensor& y) {
+  const std::string what = "node '" + node.name + "' (" + node.op + ")";
+  if (x.dtype != y.dtype) fail(node, "x and y differ in dtype");
+  const ir::Shape shape = broadcast_shapes(broadcast_shapes(cond.shape, x.shape, what), y.shape, what);
+  const std::vector<int64_t> ic = ir::broadcast_source(cond.shape, shape), ix = ir::broadcast_source(x.shape, shape),
+                             iy = ir::broadcast_source(y.shape, shape);
+  const std::vector<int64_t> c = read_ints(cond);
+  const size_t elem = dtype_size(x.dtype);
+  std::vector<uint8_t> out(ic.size() * elem);
+  for (size_t i = 0; i < ic.size(); ++i) {
+    const uint8_t* src = c[ic[i]] != 0 ? x.data.data() + ix[i] * elem : y.data.data() + iy[i] * elem;
+    std::memcpy(out.data() + i * elem, src, elem);
+  }
+  return {make_result(x.dtype, shape, std::move(out))};
+}
+
+// Expand: the input broadcast with the shape input (numpy rules, either side may be 1).
+std::vector<ir::Tensor> eval_expand(const SourceNode& node, const std::vector<const ir::Tensor*>& inputs) {
+  const ir::Tensor& in = required(node, inputs, 0);
+  const ir::Shape target = read_ints(required(node, inputs, 1));
+  ir::Shape shape;
+  try {
+    shape = broadcast_shapes(in.shape, target, "shape");
+  } catch (const CompileError& e) {
+    fail(node, e.what());
+  }
+  const size_t elem = dtype_size(in.dtype);
+  const std::vector<int64_t> source = ir::broadcast_source(in.shape, shape);
+  std::vector<uint8_t> out(source.size() * elem);
+  for (size_t i = 0; i < source.size(); ++i)
+    std::memcpy(out.data() + i * elem, in.data.data() + source[i] * elem, elem);
+  return {make_result(in.dtype, shape, std::move(out))};
 }
 
 std::vector<ir::Tensor> eval_range(const SourceNode& node,
@@ -350,14 +374,16 @@ std::vector<ir::Tensor> eval_range(const SourceNode& node,
 
 }  // namespace
 
-bool is_host_evaluable(const std::string& op) {
+const std::set<std::string>& host_evaluable_ops() {
   static const std::set<std::string> kOps = {
       "Shape",     "Size",    "Gather",  "Unsqueeze", "Squeeze",         "Concat",
       "Cast",      "Reshape", "Flatten", "Add",       "Sub",             "Mul",
       "Div",       "Transpose", "ConstantOfShape", "Range", "Slice",      "Identity",
-      "Dropout"};
-  return kOps.count(op) != 0;
+      "Dropout",   "Expand",  "Equal",   "Where"};
+  return kOps;
 }
+
+bool is_host_evaluable(const std::string& op) { return host_evaluable_ops().count(op) != 0; }
 
 bool inputs_ready_for_evaluation(const SourceGraph& graph, const SourceNode& node) {
   if (!is_host_evaluable(node.op)) return false;
@@ -422,6 +448,10 @@ std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
   }
   if (op == "Range") return eval_range(node, inputs, out_dtype);
   if (op == "Slice") return eval_slice(node, inputs);
+  if (op == "Expand") return eval_expand(node, inputs);
+  if (op == "Equal") return eval_equal(node, required(node, inputs, 0), required(node, inputs, 1));
+  if (op == "Where")
+    return eval_where(node, required(node, inputs, 0), required(node, inputs, 1), required(node, inputs, 2));
   fail(node, "cannot evaluate on the host");
 }
 
@@ -548,6 +578,47 @@ std::vector<float> broadcast_along(const ir::Tensor& c, const ir::Shape& shape, 
       if (++index[j] < shape[dims[j]]) break;
       index[j] = 0;
     }
+  }
+  return out;
+}
+
+std::vector<SliceAxis> slice_axes(const SourceNode& node, const ir::Shape& shape,
+                                  const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                                  std::vector<int64_t> axes, std::vector<int64_t> steps) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    fail(node, "starts, ends, axes and steps differ in length (" + std::to_string(starts.size()) + ", " +
+                   std::to_string(ends.size()) + ", " + std::to_string(axes.size()) + ", " +
+                   std::to_string(steps.size()) + ")");
+  std::vector<SliceAxis> out(rank);
+  for (int64_t i = 0; i < rank; ++i) out[i] = {0, 1, shape[i]};
+  std::vector<bool> seen(rank, false);
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const int64_t axis = normalize_axis(node, axes[k], rank);
+    if (seen[axis]) fail(node, "axis " + std::to_string(axes[k]) + " repeated");
+    seen[axis] = true;
+    const int64_t dim = shape[axis];
+    const int64_t s = steps[k];
+    if (s == 0) fail(node, "step 0 on axis " + std::to_string(axis));
+    // Negative indices count from the end (the int64 extremes saturate), then clamp.
+    int64_t b = starts[k], e = ends[k];
+    if (b < 0) b = b < std::numeric_limits<int64_t>::min() + dim ? -1 : b + dim;
+    if (e < 0) e = e < std::numeric_limits<int64_t>::min() + dim ? -1 : e + dim;
+    if (s > 0) {
+      b = std::clamp<int64_t>(b, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      b = std::clamp<int64_t>(b, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    const int64_t span = s > 0 ? e - b : b - e;
+    const int64_t magnitude = s > 0 ? s : (s == std::numeric_limits<int64_t>::min() ? dim + 1 : -s);
+    const int64_t n = span <= 0 ? 0 : 1 + (span - 1) / magnitude;
+    // A single element needs no step (keeps huge steps out of the kernels' int32).
+    out[axis] = {b, n <= 1 ? 1 : s, n};
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@
 
 namespace mote::onnx_import {
 
-// True for the ops evaluate_source_node() handles.
+// The ops evaluate_source_node() handles, and whether `op` is one.
+const std::set<std::string>& host_evaluable_ops();
 bool is_host_evaluable(const std::string& op);
 
 // True when `node` can be evaluated now: every present input is constant, except for
@@ -57,6 +59,22 @@ std::vector<float> broadcast_along(const ir::Tensor& c, const ir::Shape& shape, 
 
 // numpy broadcast of two shapes; throws CompileError(what) when they do not broadcast.
 ir::Shape broadcast_shapes(const ir::Shape& a, const ir::Shape& b, const std::string& what);
+
+// One axis of an ONNX Slice after its rules: negative starts/ends count from the end
+// (INT64_MIN/INT64_MAX saturate), then clamp to [0, dim] (step > 0) or [-1, dim - 1]
+// (step < 0). Element i of the result is input index begin + i * step, i < count
+// (count may be 0).
+struct SliceAxis {
+  int64_t begin = 0;
+  int64_t step = 1;
+  int64_t count = 0;
+};
+// Per axis of `shape` (axes not listed: the whole dim). `axes` and `steps` empty: ONNX's
+// defaults (0..n-1 and all 1). Throws CompileError("node 'N' (Op): ...") for lists of
+// different lengths, an axis out of range or repeated, and step 0.
+std::vector<SliceAxis> slice_axes(const SourceNode& node, const ir::Shape& shape,
+                                  const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                                  std::vector<int64_t> axes, std::vector<int64_t> steps);
 
 // The IR's message helpers: "[1,3,224,224]", "float32".
 using ir::dtype_name;

@@ -2242,21 +2242,8 @@ class TfliteImporter {
   void emit_broadcast(int x, int y) {
     const ir::Shape in = T(x).shape, out = T(y).shape;
     const int64_t count = T(y).elements();
-    std::vector<int32_t> source(static_cast<size_t>(count));
-    for (int64_t i = 0; i < count; ++i) {
-      int64_t rest = i, index = 0, stride = 1;
-      for (size_t k = 0; k < out.size(); ++k) {
-        const size_t axis = out.size() - 1 - k;
-        const int64_t coord = rest % out[axis];
-        rest /= out[axis];
-        if (k < in.size()) {
-          const int64_t dim = in[in.size() - 1 - k];
-          if (dim != 1) index += coord * stride;
-          stride *= dim;
-        }
-      }
-      source[static_cast<size_t>(i)] = static_cast<int32_t>(index);
-    }
+    const std::vector<int64_t> wide = ir::broadcast_source(in, out);
+    const std::vector<int32_t> source(wide.begin(), wide.end());
     const size_t element = static_cast<size_t>(dtype_size(T(x).dtype));
     if (T(x).is_constant) {
       std::vector<uint8_t> data(static_cast<size_t>(count) * element);

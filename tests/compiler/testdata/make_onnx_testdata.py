@@ -498,7 +498,6 @@ def relu_graph(name, opset, dims=(1, 4)):
 def make_error_models():
     relu_graph("opset10", 10)
     relu_graph("opset18", 18)
-    relu_graph("dynamic_dim", 13, dims=("batch", 4))
     save("unsupported_op", [h.make_node("Erf", ["x"], ["y"], name="erf_0")],
          [vi("x", [1, 4])], [vi("y", [1, 4])])
     w = randn(2, 1, 3, 3)
@@ -1015,6 +1014,213 @@ def make_normalization_error_models():
          [vi("x", [1, 4]), vi("scale", [4])], [vi("y", [1, 4])], opset=17)
 
 
+# ---- dynamic slicing: Slice/Gather/Split/Expand on computed tensors (issue 18) --------
+
+I64_MAX = np.iinfo(np.int64).max
+I64_MIN = np.iinfo(np.int64).min
+drng = np.random.default_rng(20261202)  # its own stream: the models above stay identical
+
+
+def drandn(*shape):
+    return drng.standard_normal(shape).astype(np.float32)
+
+
+def i64(values):
+    return np.array(values, np.int64)
+
+
+def ref_slice(x, starts, ends, axes=None, steps=None):
+    """ONNX Slice: Python's slice rules are ONNX's (negative indices, clamping)."""
+    axes = list(range(len(starts))) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    index = [slice(None)] * x.ndim
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        index[a] = slice(int(s), int(e), int(st))
+    return x[tuple(index)]
+
+
+def conv_front(cin, cout, size, name="conv"):
+    """A 1x1 Conv producing the computed tensor 'y' (channels-last inside Mote)."""
+    x = drandn(1, cin, size, size)
+    w = drandn(cout, cin, 1, 1)
+    b = drandn(cout)
+    node = h.make_node("Conv", ["x", "w", "b"], ["y"], name=name)
+    return x, conv(x, w, b), node, [init("w", w), init("b", b)]
+
+
+def make_slice_forms(opset):
+    """Slices of a conv's output: open end, negative starts, clamping, INT64 extremes
+    (ends and steps), negative steps, axes absent/negative, steps absent."""
+    name = f"slice_forms_opset{opset}"
+    x, y, conv_node, inits = conv_front(4, 8, 6)
+    forms = [  # starts, ends, axes, steps
+        ([2], [I64_MAX], [1], None),
+        ([-4, 1], [-1, 100], [2, 3], [1, 2]),
+        ([-1], [I64_MIN], [-1], [-1]),
+        ([5, 0], [-100, 8], [2, 1], [-2, 3]),
+        ([0, 0, 0, 0], [1, 3, 4, 5], None, None),
+        ([0], [1], [3], None),
+        ([1], [I64_MAX], [2], [I64_MAX]),
+        ([-1], [I64_MIN], [3], [I64_MIN]),
+    ]
+    nodes, outputs, arrays = [conv_node], [], {"in0": x}
+    for k, (st, en, ax, sp) in enumerate(forms):
+        ins = ["y", f"st{k}", f"en{k}"]
+        inits += [init(f"st{k}", i64(st)), init(f"en{k}", i64(en))]
+        if ax is not None or sp is not None:
+            ins.append(f"ax{k}" if ax is not None else "")
+            if ax is not None:
+                inits.append(init(f"ax{k}", i64(ax)))
+        if sp is not None:
+            ins.append(f"sp{k}")
+            inits.append(init(f"sp{k}", i64(sp)))
+        out = ref_slice(y, st, en, ax, sp)
+        nodes.append(h.make_node("Slice", ins, [f"s{k}"], name=f"slice{k}"))
+        outputs.append(vi(f"s{k}", list(out.shape)))
+        arrays[f"out{k}"] = out
+    save(name, nodes, [vi("x", list(x.shape))], outputs, inits, opset=opset)
+    save_arrays(name, **arrays)
+
+
+def make_gather_forms():
+    """Gathers from a conv's output: scalar indices (dropping the channel axis, an
+    inner axis, a negative index), evenly spaced lists, uneven and 2-D index lists, and
+    y[:, :, -1] after a reshape (an RNN's last step)."""
+    name = "gather_forms"
+    x, y, conv_node, inits = conv_front(4, 8, 6)
+    forms = [  # indices, axis
+        (np.array(-1, np.int64), 1),
+        (np.array(2, np.int64), 2),
+        (i64([0, 2, 4]), 3),
+        (i64([[5, 0], [1, 1]]), 1),
+        (i64([3, -1, 0]), 1),
+        (i64([4, 3, 2]), 2),
+    ]
+    nodes, outputs, arrays = [conv_node], [], {"in0": x}
+    for k, (idx, axis) in enumerate(forms):
+        inits.append(init(f"i{k}", idx))
+        nodes.append(h.make_node("Gather", ["y", f"i{k}"], [f"g{k}"], name=f"gather{k}", axis=axis))
+        out = np.take(y, np.where(idx < 0, idx + y.shape[axis], idx), axis=axis)
+        nodes.append(h.make_node("Relu", [f"g{k}"], [f"r{k}"], name=f"relu{k}"))
+        outputs.append(vi(f"r{k}", list(out.shape)))
+        arrays[f"out{k}"] = np.maximum(out, 0)
+    # y[:, :, -1] of y viewed as [1, 8, 36].
+    inits += [init("seq_shape", i64([1, 8, 36])), init("last", np.array(-1, np.int64))]
+    nodes += [h.make_node("Reshape", ["y", "seq_shape"], ["seq"], name="to_seq"),
+              h.make_node("Gather", ["seq", "last"], ["last_step"], name="last_step", axis=2)]
+    outputs.append(vi("last_step", [1, 8]))
+    arrays[f"out{len(forms)}"] = y.reshape(1, 8, 36)[:, :, -1]
+    save(name, nodes, [vi("x", list(x.shape))], outputs, inits, opset=13)
+    save_arrays(name, **arrays)
+
+
+def make_split_forms(opset):
+    """Split of a conv's output along channels (sizes given: attribute at opset 11, input
+    at opset 13) and along the width into equal parts (no sizes)."""
+    name = f"split_forms_opset{opset}"
+    x, y, conv_node, inits = conv_front(3, 6, 4)
+    sizes = [2, 4]
+    if opset < 13:
+        split = h.make_node("Split", ["y"], ["pa", "pb"], name="split_c", axis=1, split=sizes)
+    else:
+        inits.append(init("sizes", i64(sizes)))
+        split = h.make_node("Split", ["y", "sizes"], ["pa", "pb"], name="split_c", axis=1)
+    equal = h.make_node("Split", ["y"], ["c", "d"], name="split_w", axis=-1)
+    nodes = [conv_node, split, equal,
+             h.make_node("Relu", ["pa"], ["ra"], name="relu_a"),
+             h.make_node("Sigmoid", ["pb"], ["sb"], name="sigmoid_b")]
+    outs = [np.maximum(y[:, :2], 0), 1 / (1 + np.exp(-y[:, 2:])), y[..., :2], y[..., 2:]]
+    save(name, nodes, [vi("x", list(x.shape))],
+         [vi(n, list(o.shape)) for n, o in zip(["ra", "sb", "c", "d"], outs)], inits, opset=opset)
+    save_arrays(name, in0=x, **{f"out{k}": o for k, o in enumerate(outs)})
+
+
+def make_expand_forms():
+    """Expand of a computed tensor: new leading dims, a size-1 dim repeated, a shape of
+    lower rank (numpy rules), the shape from a Shape subgraph; and Expand of a constant
+    (ConstantOfShape, an RNN's zero state), folded."""
+    name = "expand_forms"
+    x = drandn(1, 4)
+    r = np.maximum(x, 0)
+    inits = [init("shape0", i64([3, 1, 4])), init("shape1", i64([2, 4, 3])), init("shape2", i64([4])),
+             init("zshape", i64([1, 4])), init("one", np.ones((1, 1), np.float32))]
+    nodes = [h.make_node("Relu", ["x"], ["r"], name="relu"),
+             h.make_node("Expand", ["r", "shape0"], ["e0"], name="expand0"),
+             h.make_node("Transpose", ["r"], ["rt"], name="to_column", perm=[1, 0]),
+             h.make_node("Expand", ["rt", "shape1"], ["e1"], name="expand1"),
+             h.make_node("Expand", ["r", "shape2"], ["e2"], name="expand2"),
+             h.make_node("Shape", ["e1"], ["e1_shape"], name="e1_shape"),
+             h.make_node("Expand", ["one", "e1_shape"], ["ones"], name="expand_const"),
+             h.make_node("Mul", ["e1", "ones"], ["e3"], name="times_ones"),
+             h.make_node("ConstantOfShape", ["zshape"], ["zero"], name="zero_state",
+                         value=h.make_tensor("v", T.FLOAT, [1], [0.0])),
+             h.make_node("Expand", ["zero", "shape0"], ["zeros"], name="expand_zero"),
+             h.make_node("Add", ["e0", "zeros"], ["e4"], name="plus_zero_state")]
+    e0 = np.broadcast_to(r, (3, 1, 4))
+    e1 = np.broadcast_to(r.T, (2, 4, 3))
+    e2 = r
+    outs = [e0, e1, e2, e1, e0]
+    save(name, nodes, [vi("x", [1, 4])],
+         [vi(n, list(o.shape)) for n, o in zip(["e0", "e1", "e2", "e3", "e4"], outs)], inits, opset=13)
+    save_arrays(name, in0=x, **{f"out{k}": o for k, o in enumerate(outs)})
+
+
+def make_expand_channels_last():
+    """Expand of a conv's pooled output back over H and W, in the NHWC layout: y - mean(y)."""
+    name = "expand_channels_last"
+    x, y, conv_node, inits = conv_front(3, 5, 4)
+    inits.append(init("full", i64([1, 5, 4, 4])))
+    nodes = [conv_node,
+             h.make_node("ReduceMean", ["y"], ["m"], name="mean", axes=[2, 3], keepdims=1),
+             h.make_node("Expand", ["m", "full"], ["e"], name="expand"),
+             h.make_node("Sub", ["y", "e"], ["d"], name="centre")]
+    save(name, nodes, [vi("x", list(x.shape))], [vi("d", [1, 5, 4, 4])], inits, opset=13)
+    save_arrays(name, in0=x, out0=y - y.mean(axis=(2, 3), keepdims=True))
+
+
+def make_dynamic_batch():
+    """A symbolic batch axis (fixed to 1 or set with --input-shape) and a symbolic inner
+    axis (refused unless --input-shape sets it); y = x[:, :8] + Relu."""
+    x = drandn(1, 3, 10)
+    nodes = [h.make_node("Relu", ["x"], ["r"], name="relu"),
+             h.make_node("Slice", ["r", "st", "en", "ax"], ["y"], name="head")]
+    inits = [init("st", i64([0])), init("en", i64([8])), init("ax", i64([2]))]
+    save("dynamic_batch", nodes, [vi("x", ["batch", 3, 10])], [vi("y", ["batch", 3, 8])], inits, opset=13)
+    save_arrays("dynamic_batch", in0=x, out0=np.maximum(x, 0)[:, :, :8])
+    relu_graph("dynamic_inner_dim", 13, dims=(1, "n"))
+
+
+def make_dynamic_slicing_errors():
+    inits = [init("en", i64([2])), init("ax", i64([1]))]
+    save("slice_variable_starts",
+         [h.make_node("Relu", ["x"], ["r"], name="relu"),
+          h.make_node("Slice", ["r", "st", "en", "ax"], ["y"], name="slice")],
+         [vi("x", [1, 4]), vi("st", [1], T.INT64)], [vi("y", [1, 2])], inits)
+    save("slice_empty",
+         [h.make_node("Relu", ["x"], ["r"], name="relu"),
+          h.make_node("Slice", ["r", "st", "en", "ax"], ["y"], name="slice")],
+         [vi("x", [1, 4])], [vi("y", [1, 0])], [init("st", i64([3]))] + inits)
+    save("gather_out_of_range",
+         [h.make_node("Relu", ["x"], ["r"], name="relu"),
+          h.make_node("Gather", ["r", "i"], ["y"], name="gather", axis=1)],
+         [vi("x", [1, 4])], [vi("y", [1, 1])], [init("i", i64([9]))], check=False)
+    save("split_bad_sizes",
+         [h.make_node("Split", ["x"], ["a", "b"], name="split", axis=1, split=[2, 3])],
+         [vi("x", [1, 4])], [vi("a", [1, 2]), vi("b", [1, 3])], opset=11, check=False)
+
+
+def make_dynamic_slicing():
+    make_slice_forms(11)
+    make_slice_forms(13)
+    make_gather_forms()
+    make_split_forms(11)
+    make_split_forms(13)
+    make_expand_forms()
+    make_dynamic_batch()
+    make_expand_channels_last()
+    make_dynamic_slicing_errors()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     make_conv_bn_relu()
@@ -1044,6 +1250,7 @@ def main():
     make_normalization_layouts()
     make_layer_norm_rsqrt()
     make_convres_models()
+    make_dynamic_slicing()
 
 
 if __name__ == "__main__":
