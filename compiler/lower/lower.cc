@@ -91,6 +91,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kSquaredDifference: return lower_squared_difference(l);
     case Op::kFloorDiv:
     case Op::kFloorMod: return lower_floor_div_mod(l);
+    case Op::kPow: return lower_pow(l);
     case Op::kCompare: return lower_compare(l);
     case Op::kLogical: return lower_logical(l);
     case Op::kSelect: return lower_select(l);

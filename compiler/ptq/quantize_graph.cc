@@ -568,6 +568,16 @@ class Quantizer {
         return false;
       }
       out_quant = q_.tensors[qn.inputs[0]].quant;
+      // Other inputs say where values move (gather's indices): non-float constants, copied.
+      for (size_t i = 1; i < node.inputs.size(); ++i) {
+        const int id = node.inputs[i];
+        if (id == ir::kNoTensor) continue;
+        if (!g_.tensors[id].is_constant || g_.tensors[id].dtype == DType::kFloat32) {
+          *reason = "input " + std::to_string(i) + " is not an integer constant";
+          return false;
+        }
+        qn.inputs[i] = rep_of(id, DType::kFloat32);
+      }
       if (act.attr_lo != act.lo || act.attr_hi != act.hi) {
         *reason = "a fused activation other than ReLU, ReLU6 or [-1,1] on an op that keeps its input's scale";
         return false;

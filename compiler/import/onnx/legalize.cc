@@ -322,13 +322,33 @@ class Legalizer {
     if (op == "Tanh") return unary(Op::kTanh, 0, 0);
     if (op == "HardSigmoid" || op == "HardSwish" || op == "LeakyRelu" || op == "PRelu")
       return piecewise_linear();
-    if (op == "Softmax") return softmax();
+    if (op == "Softmax") return softmax(Op::kSoftmax);
+    if (op == "LogSoftmax") return softmax(Op::kLogSoftmax);
+    if (op == "Erf") return unary_fn("erf");
+    if (op == "Sqrt") return unary_fn("sqrt");
+    if (op == "Exp") return unary_fn("exp");
+    if (op == "Log") return unary_fn("log");
+    if (op == "Abs") return unary_fn("abs");
+    if (op == "Neg") return unary_fn("neg");
+    if (op == "Softplus") return unary_fn("softplus");
+    if (op == "Reciprocal") return reciprocal();
+    if (op == "Pow") return pow();
+    if (op == "Elu" || op == "Selu") return elu();
+    if (op == "Max") return variadic(Op::kMaximum);
+    if (op == "Min") return variadic(Op::kMinimum);
+    if (op == "ArgMax") return arg(Op::kArgMax);
+    if (op == "ArgMin") return arg(Op::kArgMin);
+    if (op == "DepthToSpace") return depth_to_space();
+    if (op == "SpaceToDepth") return space_to_depth();
     if (op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze")
       return reshape();
     if (op == "Transpose") return transpose();
     if (op == "Concat") return concat();
     if (op == "Pad") return pad();
-    if (op == "ReduceMean") return reduce_mean();
+    if (op == "ReduceMean") return reduce(Op::kMean);
+    if (op == "ReduceMax") return reduce(Op::kReduceMax);
+    if (op == "ReduceMin") return reduce(Op::kReduceMin);
+    if (op == "ReduceSum") return reduce(Op::kSum);
     if (op == "Identity" || op == "Dropout") return identity();
     if (op == "Cast") {
       if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
@@ -639,6 +659,172 @@ class Legalizer {
     unary(Op::kClamp, lo, hi);
   }
 
+  // A float unary function (mote_ops.md "unary"), in x's layout.
+  void unary_fn(const char* fn) {
+    const int x = input(0), y = output0();
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit(Op::kUnary, node_->name, {in}, {output(y, cl)}).attrs["fn"] = std::string(fn);
+  }
+
+  // Reciprocal(x) = 1 / x.
+  void reciprocal() {
+    const int x = input(0), y = output0();
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit(Op::kDiv, node_->name, {float_constant(node_->name + "_one", {1}, {1.0f}), in}, {output(y, cl)});
+  }
+
+  // Pow(x, e). A constant exponent with one value takes the exact equivalents: 1 a copy,
+  // 2 x*x, 3 x*x*x, 0.5 sqrt, -0.5 rsqrt, -1 1/x (the int8 path keeps mul); any other
+  // exponent (constant or computed, broadcast as ONNX does) runs pow.
+  void pow() {
+    const int x = input(0), e = input(1), y = output0();
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("base dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    const size_t r = rank(y);
+    if (is_constant(e) && rank(x) == r) {
+      const std::vector<double> v = read_doubles(g_.tensors[e]);
+      const bool uniform = !v.empty() && std::all_of(v.begin(), v.end(), [&](double d) { return d == v[0]; });
+      const double p = uniform ? v[0] : 0.0;
+      if (uniform && (p == 1.0 || p == 2.0 || p == 3.0 || p == 0.5 || p == -0.5 || p == -1.0)) {
+        const bool cl = choose_channels_last({x}, r);
+        const int in = cl ? channels_last(x) : logical(x);
+        const std::string& name = node_->name;
+        if (p == 1.0) return alias(y, in, cl);
+        if (p == 0.5 || p == -0.5) {
+          emit(Op::kUnary, name, {in}, {output(y, cl)}).attrs["fn"] = std::string(p > 0 ? "sqrt" : "rsqrt");
+          return;
+        }
+        if (p == -1.0) {
+          emit(Op::kDiv, name, {float_constant(name + "_one", {1}, {1.0f}), in}, {output(y, cl)});
+          return;
+        }
+        if (p == 2.0) {
+          emit(Op::kMul, name, {in, in}, {output(y, cl)});
+          return;
+        }
+        const int square = new_tensor(g_.tensors[y].name + "_square", DType::kFloat32, g_.tensors[in].shape);
+        emit(Op::kMul, name + "/square", {in, in}, {square});
+        emit(Op::kMul, name, {square, in}, {output(y, cl)});
+        return;
+      }
+    }
+    int exponent = e;
+    if (g_.tensors[e].dtype != DType::kFloat32) {
+      if (!is_constant(e))
+        fail(std::string("non-constant exponent of dtype ") + dtype_name(g_.tensors[e].dtype) +
+             " not supported (float32 only)");
+      std::vector<float> v;
+      for (double d : read_doubles(g_.tensors[e])) v.push_back(static_cast<float>(d));
+      exponent = float_constant(g_.tensors[e].name + "_f32", logical_shape(e), v);
+      values_.resize(g_.tensors.size());
+      logical_shapes_.resize(g_.tensors.size());
+      logical_shapes_[exponent] = g_.tensors[exponent].shape;
+      values_[exponent].logical = exponent;
+    }
+    const bool cl = choose_channels_last({x, exponent}, r);
+    emit(Op::kPow, node_->name, {operand(x, r, cl), operand(exponent, r, cl)}, {output(y, cl)});
+  }
+
+  // Elu(x; alpha) = x > 0 ? x : alpha * (e^x - 1); Selu = gamma * Elu(x; alpha). alpha 1
+  // is the elu op; otherwise, exactly: clamp(x, 0, inf) + alpha * elu(clamp(x, -inf, 0)).
+  void elu() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const bool selu = n.op == "Selu";
+    const double alpha = n.get_float("alpha", 1.0), gamma = selu ? n.get_float("gamma", 1.0) : 1.0;
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    const ir::Shape shape = g_.tensors[in].shape;
+    const std::string base = g_.tensors[y].name;
+    auto temp = [&](const std::string& suffix) { return new_tensor(base + suffix, DType::kFloat32, shape); };
+    auto scalar = [&](const std::string& suffix, double v) {
+      return float_constant(n.name + suffix, {1}, {static_cast<float>(v)});
+    };
+    const int out = gamma == 1.0 ? output(y, cl) : temp("_elu");
+    if (alpha == 1.0) {
+      emit(Op::kElu, n.name + (gamma == 1.0 ? "" : "/elu"), {in}, {out});
+    } else {
+      const int pos = temp("_pos"), neg = temp("_neg"), neg_elu = temp("_neg_elu"), scaled = temp("_neg_scaled");
+      ir::Node& p = emit(Op::kClamp, n.name + "/positive", {in}, {pos});
+      p.attrs["min"] = 0.0;
+      p.attrs["max"] = kInf;
+      ir::Node& q = emit(Op::kClamp, n.name + "/negative", {in}, {neg});
+      q.attrs["min"] = -kInf;
+      q.attrs["max"] = 0.0;
+      emit(Op::kElu, n.name + "/elu", {neg}, {neg_elu});
+      emit(Op::kMul, n.name + "/alpha", {neg_elu, scalar("_alpha", alpha)}, {scaled});
+      emit(Op::kAdd, n.name + (gamma == 1.0 ? "" : "/sum"), {pos, scaled}, {out});
+    }
+    if (gamma != 1.0) emit(Op::kMul, n.name, {out, scalar("_gamma", gamma)}, {output(y, cl)});
+  }
+
+  // Max / Min of one or more inputs (numpy broadcast): a chain of maximum / minimum.
+  void variadic(Op op) {
+    const SourceNode& n = *node_;
+    const int y = output0();
+    const size_t r = rank(y);
+    if (n.inputs.size() == 1) return identity();
+    const bool cl = choose_channels_last(n.inputs, r);
+    int acc = operand(n.inputs[0], r, cl);
+    for (size_t k = 1; k < n.inputs.size(); ++k) {
+      const bool last = k + 1 == n.inputs.size();
+      const int a = acc, b = operand(n.inputs[k], r, cl);
+      acc = last ? output(y, cl)
+                 : new_tensor(g_.tensors[y].name + "_" + std::to_string(k), g_.tensors[y].dtype,
+                              broadcast_shapes(g_.tensors[a].shape, g_.tensors[b].shape,
+                                               g_.name + ": node '" + n.name + "' (" + n.op + ")"));
+      emit(op, last ? n.name : n.name + "/" + std::to_string(k), {a, b}, {acc});
+    }
+  }
+
+  // ArgMax / ArgMin along the logical axis; int64 output (ONNX's), int32 when the model
+  // says so.
+  void arg(Op op) {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    ir::Node& node = emit(op, n.name, {logical(x)}, {output(y, false)});
+    node.attrs["axis"] = n.get_int("axis", 0);
+    node.attrs["select_last"] = n.get_int("select_last_index", 0);
+  }
+
+  // DepthToSpace: DCR is depth_to_space's channel order; CRD (channel c of block (i, j)
+  // at c*b*b + i*b + j) gathers the channels into DCR order first.
+  void depth_to_space() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const int64_t b = n.get_int("blocksize", 1);
+    const ir::Shape& s = logical_shape(x);
+    if (s[1] % (b * b) != 0)
+      fail("channels " + std::to_string(s[1]) + " not a multiple of blocksize^2 " + std::to_string(b * b));
+    int in = channels_last(x);
+    if (n.get_string("mode", "DCR") == "CRD" && b > 1) {
+      const int64_t out_channels = s[1] / (b * b);
+      std::vector<int64_t> index(s[1]);
+      for (int64_t c = 0; c < out_channels; ++c)
+        for (int64_t k = 0; k < b * b; ++k) index[k * out_channels + c] = c * b * b + k;
+      const int indices = g_.add_constant(n.name + "_dcr_order", DType::kInt32, {s[1]}, encode_ints(DType::kInt32, index));
+      const int dcr = new_tensor(g_.tensors[x].name + "_dcr", g_.tensors[in].dtype, g_.tensors[in].shape);
+      ir::Node& gather = emit(Op::kGather, n.name + "/dcr_order", {in, indices}, {dcr});
+      gather.attrs["axis"] = int64_t{3};
+      gather.attrs["batch_dims"] = int64_t{0};
+      in = dcr;
+    }
+    emit(Op::kDepthToSpace, n.name, {in}, {output(y, true)}).attrs["block_size"] = b;
+  }
+
+  void space_to_depth() {
+    const int64_t b = node_->get_int("blocksize", 1);
+    const ir::Shape& s = logical_shape(input(0));
+    if (s[2] % b != 0 || s[3] % b != 0)
+      fail("spatial size " + std::to_string(s[2]) + "x" + std::to_string(s[3]) + " not a multiple of blocksize " +
+           std::to_string(b));
+    emit(Op::kSpaceToDepth, node_->name, {channels_last(input(0))}, {output(output0(), true)}).attrs["block_size"] = b;
+  }
+
   // Piecewise-linear activations as exact compositions of Mote ops, in x's layout:
   //   HardSigmoid(x) = clamp(alpha * x + beta, 0, 1)
   //   HardSwish(x)   = x * HardSigmoid(x) with alpha 1/6, beta 1/2
@@ -684,7 +870,13 @@ class Legalizer {
     emit(Op::kAdd, n.name, {pos, scaled}, {output(y, cl)});
   }
 
-  void softmax() {
+  // softmax or log_softmax over one axis.
+  void softmax_node(Op op, const std::string& name, int in, int out) {
+    ir::Node& node = emit(op, name, {in}, {out});
+    if (op == Op::kSoftmax) node.attrs["beta"] = 1.0;
+  }
+
+  void softmax(Op op) {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const ir::Shape& shape = logical_shape(x);
@@ -698,7 +890,7 @@ class Legalizer {
       const ir::Shape flat = {outer, ir::element_count(shape) / std::max<int64_t>(outer, 1)};
       const int in = reshaped(logical_order(x), flat, name + "_2d_in");
       const int out = new_tensor(name + "_2d", g_.tensors[y].dtype, flat);
-      emit(Op::kSoftmax, n.name, {in}, {out}).attrs["beta"] = 1.0;
+      softmax_node(op, n.name, in, out);
       emit(Op::kReshape, n.name + "/unflatten", {out}, {output(y, false)});
       return;
     }
@@ -712,7 +904,7 @@ class Legalizer {
     }();
     const int64_t phys = inverse(layout)[axis];
     if (phys == static_cast<int64_t>(r) - 1) {
-      emit(Op::kSoftmax, n.name, {in}, {output(y, cl)}).attrs["beta"] = 1.0;
+      softmax_node(op, n.name, in, output(y, cl));
       return;
     }
     // Move the axis last, softmax, move it back.
@@ -724,7 +916,7 @@ class Legalizer {
     const int t_in = new_tensor(name + "_axis_last", g_.tensors[in].dtype, moved);
     emit_permute(n.name + "/axis_last", in, t_in, to_last);
     const int t_out = new_tensor(name + "_sm", g_.tensors[in].dtype, moved);
-    emit(Op::kSoftmax, n.name, {t_in}, {t_out}).attrs["beta"] = 1.0;
+    softmax_node(op, n.name, t_in, t_out);
     emit_permute(n.name + "/axis_back", t_out, output(y, cl), inverse(to_last));
   }
 
@@ -796,12 +988,14 @@ class Legalizer {
     op.attrs["value"] = n.get_float("value", 0.0);
   }
 
-  void reduce_mean() {
+  // mean, sum, reduce_max, reduce_min over the normalized axes (an identity with noop).
+  void reduce(Op op) {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const size_t r = rank(x);
     const std::vector<int64_t> axes = n.get_ints("axes");
     const bool keepdims = n.get_int("keepdims", 1) != 0;
+    if (n.get_int("noop", 0) != 0) return identity();
     if (choose_channels_last({x}, r)) {
       const Perm perm = channels_last_perm(r);
       std::vector<int64_t> phys_axes;
@@ -815,11 +1009,11 @@ class Legalizer {
       }
       if (keepdims || std::is_sorted(kept.begin(), kept.end())) {
         const bool out_cl = keepdims;
-        emit(Op::kMean, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
+        emit(op, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
         return;
       }
     }
-    emit(Op::kMean, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+    emit(op, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
   }
 
   ir::Graph g_;                             // the Mote graph, over the source tensors
