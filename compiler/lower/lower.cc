@@ -50,6 +50,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kHardSwish: return lower_hard_swish(l);
     case Op::kPrelu: return lower_prelu(l);
     case Op::kElu: return lower_elu(l);
+    case Op::kGelu: return lower_gelu(l);
     case Op::kLogSoftmax: return lower_log_softmax(l);
     case Op::kSoftmax: return lower_softmax(l);
     case Op::kQuantize: return lower_quantize(l);

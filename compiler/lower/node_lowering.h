@@ -190,6 +190,7 @@ LoweredOp lower_dequantize(const NodeLowering& l);
 LoweredOp lower_hard_swish(const NodeLowering& l);
 LoweredOp lower_prelu(const NodeLowering& l);
 LoweredOp lower_elu(const NodeLowering& l);
+LoweredOp lower_gelu(const NodeLowering& l);
 LoweredOp lower_log_softmax(const NodeLowering& l);
 // pool.cc
 LoweredOp lower_pool2d(const NodeLowering& l);

@@ -503,6 +503,13 @@ class Quantizer {
 
   std::string missing_range(int id) const { return "input '" + g_.tensors[id].name + "' has no calibrated range"; }
 
+  // TFLite's fixed int8 output quantization of a fixed_scale op.
+  static ir::QuantParams fixed_output_quant(ir::Op op) {
+    if (op == ir::Op::kTanh) return per_tensor(1.0f / 128.0f, 0);
+    if (op == ir::Op::kLogSoftmax) return per_tensor(16.0f / 256.0f, 127);
+    return per_tensor(1.0f / 256.0f, -128);  // softmax, sigmoid
+  }
+
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
   // kernel takes it that way.
   bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
@@ -533,10 +540,8 @@ class Quantizer {
       *reason = std::string("int16 ") + ir::op_name(op) + " has no kernel";
       return false;
     }
-    if (op == ir::Op::kSoftmax || op == ir::Op::kSigmoid) {
-      out_quant = per_tensor(1.0f / 256.0f, -128);
-    } else if (op == ir::Op::kTanh) {
-      out_quant = per_tensor(1.0f / 128.0f, 0);
+    if (fixed) {
+      out_quant = fixed_output_quant(op);
     } else if (op == ir::Op::kClamp) {
       Activation bounds;
       bounds.lo = node.get_float("min", -kInf);

@@ -114,6 +114,20 @@ TEST(OnnxEltwise, DepthToSpaceAndSpaceToDepth) {
   EXPECT_EQ(count_ops(g, "space_to_depth"), 1);
 }
 
+TEST(OnnxEltwise, GeluPatternsFuse) {
+  check_model("gelu_patterns", 4);
+  const ir::Graph g = import_and_legalize(testdata("gelu_patterns.onnx"));
+  EXPECT_EQ(count_ops(g, "gelu"), 3);
+  int approximate = 0;
+  for (const ir::Node& n : g.nodes)
+    if (n.op == ir::Op::kGelu) approximate += static_cast<int>(n.get_int("approximate", -1));
+  EXPECT_EQ(approximate, 1);  // the tanh one
+  // The near miss keeps its five ops: div, erf, add and two muls.
+  EXPECT_EQ(count_ops(g, "div"), 1);
+  EXPECT_EQ(count_ops(g, "unary"), 1);
+  EXPECT_EQ(count_ops(g, "mul"), 2);
+}
+
 TEST(OnnxEltwise, Refusals) {
   const std::string bad_mode = testdata("d2s_bad_mode.onnx");
   EXPECT_EQ(error_of([&] { import_onnx(bad_mode); }),

@@ -49,7 +49,7 @@ void run_case(DType dtype, const KernelEntry& entry, bool max, const std::vector
   TestOp op;
   const uint32_t in = op.add_input(dtype, dims);
   const uint32_t out = op.add_output(DType::kInt32, out_dims);
-  op.set_params(ArgMinMaxParams{axis});
+  op.set_params(ArgMinMaxParams{axis, 0});
   op.set_data(in, x);
   ASSERT_EQ(op.check(entry), Status::kOk);
   op.run(entry);
@@ -88,7 +88,7 @@ TEST(ArgMinMax, NanNeverReplacesAndStaysAtIndexZero) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kFloat32, {2, 4});
   const uint32_t out = op.add_output(DType::kInt32, {2});
-  op.set_params(ArgMinMaxParams{1});
+  op.set_params(ArgMinMaxParams{1, 0});
   op.set_data(in, std::vector<float>{1.0f, nan, 3.0f, -2.0f, nan, 5.0f, -7.0f, nan});
   for (const KernelEntry* entry : {&kArgMaxF32Entry, &kArgMinF32Entry}) {
     ASSERT_EQ(op.check(*entry), Status::kOk);
@@ -104,7 +104,7 @@ class ArgMinMaxCheck : public ::testing::Test {
   void SetUp() override {
     in_ = op_.add_input(DType::kInt8, {2, 5, 3});
     out_ = op_.add_output(DType::kInt32, {2, 3});
-    op_.set_params(ArgMinMaxParams{1});
+    op_.set_params(ArgMinMaxParams{1, 0});
     ASSERT_EQ(check(), Status::kOk);
   }
   Status check() { return op_.check(kArgMaxS8Entry); }
@@ -113,9 +113,9 @@ class ArgMinMaxCheck : public ::testing::Test {
 };
 
 TEST_F(ArgMinMaxCheck, AxisMustBeInsideTheRank) {
-  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{3};
+  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{3, 0};
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{0xFFFFFFFFu};
+  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{0xFFFFFFFFu, 0};
   EXPECT_EQ(check(), Status::kBadParams);
 }
 

@@ -90,9 +90,15 @@ class Legalizer {
     }
     for (int t : g_.inputs) values_[t].logical = t;
 
-    for (const SourceNode& node : source_nodes_) {
-      node_ = &node;
-      legalize_node(node);
+    find_gelus();
+    for (size_t k = 0; k < source_nodes_.size(); ++k) {
+      if (gelu_[k] == kFusedAway) continue;
+      node_ = &source_nodes_[k];
+      if (gelu_[k] >= 0) {
+        emit_gelu(gelu_[k], gelu_approximate_[k]);
+      } else {
+        legalize_node(source_nodes_[k]);
+      }
     }
     node_ = nullptr;
     for (int t : g_.outputs) {
@@ -109,6 +115,139 @@ class Legalizer {
     int logical = ir::kNoTensor;
     int channels_last = ir::kNoTensor;
   };
+
+  // ---- GELU fusion ----------------------------------------------------------------
+  // PyTorch's nn.GELU exports (x any tensor, every inner result read only by the
+  // pattern, each Add and Mul with its operands in either order, the two outer Muls in
+  // either association):
+  //   exact: 0.5 * x * (1 + Erf(x / sqrt 2))                 (Div, Erf, Add, Mul, Mul)
+  //   tanh:  0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x*x*x)))
+  // become one gelu op at the pattern's last Mul; its other nodes emit nothing. The
+  // constants must match to float precision.
+  static constexpr int kFusedAway = -2;
+
+  void find_gelus() {
+    gelu_.assign(source_nodes_.size(), -1);
+    gelu_approximate_.assign(source_nodes_.size(), 0);
+    producer_.assign(g_.tensors.size(), -1);
+    readers_.assign(g_.tensors.size(), 0);
+    for (size_t k = 0; k < source_nodes_.size(); ++k) {
+      for (int t : source_nodes_[k].inputs)
+        if (t != ir::kNoTensor) ++readers_[t];
+      for (int t : source_nodes_[k].outputs) producer_[t] = static_cast<int>(k);
+    }
+    for (int t : g_.outputs) ++readers_[t];
+    for (size_t k = source_nodes_.size(); k-- > 0;) {
+      if (gelu_[k] != -1 || source_nodes_[k].op != "Mul") continue;
+      std::vector<int> pattern;
+      int64_t approximate = 0;
+      const int x = match_gelu(static_cast<int>(k), &pattern, &approximate);
+      if (x == ir::kNoTensor) continue;
+      for (int p : pattern) gelu_[p] = kFusedAway;
+      gelu_[k] = x;
+      gelu_approximate_[k] = approximate;
+    }
+  }
+
+  // The node producing `t` when it is `op`, read once and not a graph output; else null.
+  // Adds it to `pattern`.
+  const SourceNode* inner(int t, const char* op, std::vector<int>* pattern) const {
+    if (t == ir::kNoTensor || producer_[t] < 0 || readers_[t] != 1 || gelu_[producer_[t]] != -1) return nullptr;
+    const SourceNode& n = source_nodes_[producer_[t]];
+    if (n.op != op || n.inputs.size() != 2) return nullptr;
+    pattern->push_back(producer_[t]);
+    return &n;
+  }
+
+  bool is_scalar(int t, double value) const {
+    if (t == ir::kNoTensor || !is_constant(t) || g_.tensors[t].elements() != 1) return false;
+    return std::fabs(read_doubles(g_.tensors[t])[0] - value) <= 1e-6 * std::fabs(value);
+  }
+
+  // The operand of binary node n other than the one equal to `t` (kNoTensor if neither).
+  static int other(const SourceNode& n, int t) {
+    if (n.inputs[0] == t) return n.inputs[1];
+    return n.inputs[1] == t ? n.inputs[0] : ir::kNoTensor;
+  }
+  // The operand of binary node n that is not the scalar `value`.
+  int beside_scalar(const SourceNode& n, double value) const {
+    if (is_scalar(n.inputs[1], value)) return n.inputs[0];
+    return is_scalar(n.inputs[0], value) ? n.inputs[1] : ir::kNoTensor;
+  }
+
+  // x when `last` (a Mul) ends a GELU pattern, with its nodes in `pattern`.
+  int match_gelu(int last, std::vector<int>* pattern, int64_t* approximate) const {
+    const SourceNode& m = source_nodes_[last];
+    // Three factors: 0.5, x and (1 + f(x)), one product of two nested in the other.
+    std::vector<int> factors;
+    for (int t : m.inputs) {
+      std::vector<int> nested;
+      if (const SourceNode* n = inner(t, "Mul", &nested)) {
+        factors.insert(factors.end(), n->inputs.begin(), n->inputs.end());
+        pattern->insert(pattern->end(), nested.begin(), nested.end());
+      } else {
+        factors.push_back(t);
+      }
+    }
+    if (factors.size() != 3) return ir::kNoTensor;
+    for (size_t h = 0; h < 3; ++h) {
+      if (!is_scalar(factors[h], 0.5)) continue;
+      for (size_t a = 0; a < 3; ++a) {
+        if (a == h) continue;
+        const int x = factors[3 - h - a];
+        std::vector<int> found = *pattern;
+        const SourceNode* add = inner(factors[a], "Add", &found);
+        if (!add) continue;
+        const int f = beside_scalar(*add, 1.0);
+        if (const SourceNode* erf = inner_unary(f, "Erf", &found)) {
+          const SourceNode* div = inner(erf->inputs[0], "Div", &found);
+          if (div && div->inputs[0] == x && is_scalar(div->inputs[1], std::sqrt(2.0))) {
+            *pattern = found;
+            *approximate = 0;
+            return x;
+          }
+          continue;
+        }
+        if (const SourceNode* tanh = inner_unary(f, "Tanh", &found)) {
+          if (matches_tanh_argument(tanh->inputs[0], x, &found)) {
+            *pattern = found;
+            *approximate = 1;
+            return x;
+          }
+        }
+      }
+    }
+    return ir::kNoTensor;
+  }
+
+  const SourceNode* inner_unary(int t, const char* op, std::vector<int>* pattern) const {
+    if (t == ir::kNoTensor || producer_[t] < 0 || readers_[t] != 1 || gelu_[producer_[t]] != -1) return nullptr;
+    const SourceNode& n = source_nodes_[producer_[t]];
+    if (n.op != op) return nullptr;
+    pattern->push_back(producer_[t]);
+    return &n;
+  }
+
+  // t = sqrt(2/pi) * (x + 0.044715 * x*x*x), the cube as (x*x)*x in any operand order.
+  bool matches_tanh_argument(int t, int x, std::vector<int>* pattern) const {
+    const SourceNode* scaled = inner(t, "Mul", pattern);
+    if (!scaled) return false;
+    const SourceNode* sum = inner(beside_scalar(*scaled, std::sqrt(2.0 / M_PI)), "Add", pattern);
+    if (!sum) return false;
+    const SourceNode* cubic = inner(other(*sum, x), "Mul", pattern);
+    if (!cubic) return false;
+    const SourceNode* cube = inner(beside_scalar(*cubic, 0.044715), "Mul", pattern);
+    if (!cube) return false;
+    const SourceNode* square = inner(other(*cube, x), "Mul", pattern);
+    return square && square->inputs[0] == x && square->inputs[1] == x;
+  }
+
+  void emit_gelu(int x, int64_t approximate) {
+    const int y = output0();
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit(Op::kGelu, node_->name, {in}, {output(y, cl)}).attrs["approximate"] = approximate;
+  }
 
   // ---- basics ---------------------------------------------------------------------
   [[noreturn]] void fail(const std::string& what) const {
@@ -1021,6 +1160,12 @@ class Legalizer {
   const SourceNode* node_ = nullptr;
   std::vector<Value> values_;              // by source tensor id
   std::vector<ir::Shape> logical_shapes_;  // by source tensor id
+  // GELU fusion, by source node: the pattern's x at its last node, kFusedAway for its
+  // other nodes, -1 elsewhere; approximate at the last node.
+  std::vector<int> gelu_;
+  std::vector<int64_t> gelu_approximate_;
+  std::vector<int> producer_;  // by source tensor id: the source node writing it, or -1
+  std::vector<int> readers_;   // by source tensor id: node inputs reading it (+1 if an output)
 };
 
 // ---- cleanup --------------------------------------------------------------------------

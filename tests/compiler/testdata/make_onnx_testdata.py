@@ -667,6 +667,54 @@ def make_depth_space():
                 out2=space_to_depth(depth_to_space(x, 2, "CRD"), 2))
 
 
+def make_gelu_patterns():
+    """PyTorch's GELU exports on channels-last data: exact (Div/Erf/Add/Mul/Mul), exact
+    with 0.5 multiplied into x first, the tanh approximation, and a near miss (Div by 1.5,
+    not sqrt 2) that must stay unfused."""
+    x = randn(1, 3, 4, 4) * 2
+    w = randn(4, 3, 1, 1)
+    f = lambda v: np.array(v, np.float32)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        # exact: ((Erf(c / sqrt2) + 1) * c) * 0.5
+        h.make_node("Div", ["c", "sqrt2"], ["d0"], name="g0/div"),
+        h.make_node("Erf", ["d0"], ["e0"], name="g0/erf"),
+        h.make_node("Add", ["e0", "one"], ["a0"], name="g0/add"),
+        h.make_node("Mul", ["c", "a0"], ["m0"], name="g0/mul"),
+        h.make_node("Mul", ["m0", "half"], ["y0"], name="g0/mul_half"),
+        # exact: (0.5 * c) * (1 + Erf(c / sqrt2))
+        h.make_node("Div", ["c", "sqrt2"], ["d1"], name="g1/div"),
+        h.make_node("Erf", ["d1"], ["e1"], name="g1/erf"),
+        h.make_node("Add", ["one", "e1"], ["a1"], name="g1/add"),
+        h.make_node("Mul", ["half", "c"], ["m1"], name="g1/mul_half"),
+        h.make_node("Mul", ["m1", "a1"], ["y1"], name="g1/mul"),
+        # tanh: c * (1 + Tanh(sqrt(2/pi) * (c + 0.044715 * c*c*c))) * 0.5
+        h.make_node("Mul", ["c", "c"], ["s2"], name="g2/square"),
+        h.make_node("Mul", ["s2", "c"], ["s3"], name="g2/cube"),
+        h.make_node("Mul", ["s3", "kappa"], ["k3"], name="g2/kappa"),
+        h.make_node("Add", ["c", "k3"], ["u"], name="g2/add_x"),
+        h.make_node("Mul", ["u", "beta"], ["b"], name="g2/beta"),
+        h.make_node("Tanh", ["b"], ["t"], name="g2/tanh"),
+        h.make_node("Add", ["t", "one"], ["a2"], name="g2/add"),
+        h.make_node("Mul", ["c", "a2"], ["m2"], name="g2/mul"),
+        h.make_node("Mul", ["m2", "half"], ["y2"], name="g2/mul_half"),
+        # near miss: c / 1.5
+        h.make_node("Div", ["c", "three_halves"], ["d3"], name="n/div"),
+        h.make_node("Erf", ["d3"], ["e3"], name="n/erf"),
+        h.make_node("Add", ["e3", "one"], ["a3"], name="n/add"),
+        h.make_node("Mul", ["c", "a3"], ["m3"], name="n/mul"),
+        h.make_node("Mul", ["m3", "half"], ["y3"], name="n/mul_half"),
+    ]
+    outs = ["y%d" % i for i in range(4)]
+    save("gelu_patterns", nodes, [vi("x", [1, 3, 4, 4])], [vi(o, [1, 4, 4, 4]) for o in outs],
+         [init("w", w), init("sqrt2", f(1.4142135381698608)), init("one", f(1.0)), init("half", f(0.5)),
+          init("kappa", f(0.044715)), init("beta", f(0.7978845834732056)), init("three_halves", f(1.5))], opset=13)
+    c = conv(x, w)
+    exact = 0.5 * c * (1 + erf(c / np.sqrt(2)))
+    tanh = 0.5 * c * (1 + np.tanh(np.sqrt(2 / np.pi) * (c + 0.044715 * c ** 3)))
+    save_arrays("gelu_patterns", in0=x, out0=exact, out1=exact, out2=tanh, out3=0.5 * c * (1 + erf(c / 1.5)))
+
+
 def make_eltwise_error_models():
     x = [vi("x", [1, 4, 2, 2])]
     save("d2s_bad_mode", [h.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2, mode="XYZ")], x,
@@ -688,7 +736,7 @@ def make_error_models():
     relu_graph("opset10", 10)
     relu_graph("opset18", 18)
     relu_graph("dynamic_dim", 13, dims=("batch", 4))
-    save("unsupported_op", [h.make_node("Erf", ["x"], ["y"], name="erf_0")],
+    save("unsupported_op", [h.make_node("Hardmax", ["x"], ["y"], name="hardmax_0")],
          [vi("x", [1, 4])], [vi("y", [1, 4])])
     w = randn(2, 1, 3, 3)
     save("bad_auto_pad", [h.make_node("Conv", ["x", "w"], ["y"], name="Conv_3", auto_pad="FOO")],
@@ -796,6 +844,7 @@ def main():
     make_log_softmax(13)
     make_depth_space()
     make_eltwise_error_models()
+    make_gelu_patterns()
 
 
 if __name__ == "__main__":
