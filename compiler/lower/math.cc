@@ -98,6 +98,8 @@ LoweredOp lower_unary(const NodeLowering& l) {
   if (dtype == DType::kFloat32) return lowered(KernelId::kMathF32, params_bytes(MathF32Params{static_cast<int32_t>(f->fn)}));
   if (f->fn == UnaryFn::kAbs && (dtype == DType::kInt8 || dtype == DType::kInt16)) return lower_abs_quant(l, dtype);
   if (f->fn == UnaryFn::kRsqrt && dtype == DType::kInt8) return lower_rsqrt_s8(l);
+  if (f->fn == UnaryFn::kErf || f->fn == UnaryFn::kSoftplus)
+    l.fail(name + " of " + dtype_name(dtype) + " is not supported (float32 only: TFLite has no such operator)");
   const char* takes = f->fn == UnaryFn::kAbs     ? "float32, int8 and int16"
                       : f->fn == UnaryFn::kRsqrt ? "float32 and int8"
                                                  : "float32 only";
