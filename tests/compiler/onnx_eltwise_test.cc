@@ -128,10 +128,52 @@ TEST(OnnxEltwise, GeluPatternsFuse) {
   EXPECT_EQ(count_ops(g, "mul"), 2);
 }
 
+TEST(OnnxEltwise, NormalizedAttributes) {
+  const onnx_import::SourceGraph g = onnx_import::read_model(testdata("reductions_opset13.onnx"));
+  const onnx_import::SourceNode* sum = onnx_test::find_node(g, "rsum");
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->inputs.size(), 1u);  // the axes input became the attribute
+  EXPECT_EQ(sum->get_ints("axes"), std::vector<int64_t>({1}));
+  EXPECT_EQ(sum->get_int("keepdims", -1), 1);
+  EXPECT_EQ(sum->get_int("noop", -1), 0);
+  const onnx_import::SourceNode* noop = onnx_test::find_node(g, "rsum_noop");
+  ASSERT_NE(noop, nullptr);
+  EXPECT_TRUE(noop->get_ints("axes").empty());
+  EXPECT_EQ(noop->get_int("noop", -1), 1);
+  EXPECT_EQ(onnx_test::find_node(g, "rmin")->get_ints("axes"), std::vector<int64_t>({3}));  // -1
+  EXPECT_EQ(onnx_test::find_node(g, "rsum_all")->get_ints("axes"), std::vector<int64_t>({0, 1, 2, 3}));
+
+  const onnx_import::SourceGraph a = onnx_import::read_model(testdata("arg_min_max.onnx"));
+  const onnx_import::SourceNode* argmin = onnx_test::find_node(a, "argmin_last");
+  EXPECT_EQ(argmin->get_int("axis", -1), 2);
+  EXPECT_EQ(argmin->get_int("keepdims", -1), 1);
+  EXPECT_EQ(argmin->get_int("select_last_index", -1), 1);
+
+  const onnx_import::SourceGraph e = onnx_import::read_model(testdata("eltwise_activations.onnx"));
+  EXPECT_DOUBLE_EQ(onnx_test::find_node(e, "elu1")->get_float("alpha", 0), 1.0);
+  EXPECT_DOUBLE_EQ(onnx_test::find_node(e, "selu")->get_float("alpha", 0), 1.67326319217681884765625);
+  EXPECT_DOUBLE_EQ(onnx_test::find_node(e, "selu")->get_float("gamma", 0), 1.05070102214813232421875);
+  EXPECT_DOUBLE_EQ(onnx_test::find_node(e, "selu_custom")->get_float("gamma", 0), 0.5);
+
+  const onnx_import::SourceGraph d = onnx_import::read_model(testdata("depth_space.onnx"));
+  EXPECT_EQ(onnx_test::find_node(d, "d2s_dcr")->get_string("mode", ""), "DCR");
+  EXPECT_EQ(onnx_test::find_node(d, "d2s_crd")->get_string("mode", ""), "CRD");
+  EXPECT_EQ(onnx_test::find_node(d, "s2d")->get_int("blocksize", 0), 2);
+}
+
 TEST(OnnxEltwise, Refusals) {
   const std::string bad_mode = testdata("d2s_bad_mode.onnx");
   EXPECT_EQ(error_of([&] { import_onnx(bad_mode); }),
             bad_mode + ": node 'd2s' (DepthToSpace): attribute 'mode' value 'XYZ' not supported");
+  const std::string block0 = testdata("d2s_block0.onnx");
+  EXPECT_EQ(error_of([&] { import_onnx(block0); }),
+            block0 + ": node 'd2s' (DepthToSpace): attribute 'blocksize' value 0 not supported (must be at least 1)");
+  const std::string axes = testdata("reduce_sum_axes_input.onnx");
+  EXPECT_EQ(error_of([&] { import_onnx(axes); }), axes + ": node 'rsum' (ReduceSum): input 'axes' must be constant");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("s2d_indivisible.onnx")); }),
+            "s2d_indivisible: node 's2d' (SpaceToDepth): spatial size 2x2 not a multiple of blocksize 3");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("abs_int32.onnx")); }),
+            "abs_int32: node 'abs' (Abs): input dtype int32 not supported (float32 only)");
   EXPECT_EQ(error_of([&] { import_onnx(testdata("pow_int_exponent.onnx")); }),
             "pow_int_exponent: node 'pow' (Pow): non-constant exponent of dtype int64 not supported (float32 only)");
 }

@@ -723,6 +723,12 @@ def make_eltwise_error_models():
          x + [vi("e", [1], T.INT64)], [vi("y", [1, 4, 2, 2])], opset=13)
     save("s2d_indivisible", [h.make_node("SpaceToDepth", ["x"], ["y"], name="s2d", blocksize=3)], x,
          [vi("y", [1, 36, 0, 0])], opset=13, check=False)
+    save("d2s_block0", [h.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=0)], x,
+         [vi("y", [1, 4, 2, 2])], opset=13, check=False)
+    save("abs_int32", [h.make_node("Abs", ["x"], ["y"], name="abs")], [vi("x", [4], T.INT32)],
+         [vi("y", [4], T.INT32)], opset=13)
+    save("reduce_sum_axes_input", [h.make_node("ReduceSum", ["x", "axes"], ["y"], name="rsum")],
+         [vi("x", [1, 4]), vi("axes", [1], T.INT64)], [vi("y", [1, 1])], opset=13)
 
 
 # ---- models for the error tests --------------------------------------------------------
