@@ -15,7 +15,8 @@ constexpr const char* kNames[kOpCount] = {
 constexpr bool fused = true, unfused = false;
 constexpr bool weighted = true, unweighted = false;
 constexpr QuantOutput own_range = QuantOutput::kOwnRange, input_scale = QuantOutput::kInputScale,
-                      fixed_scale = QuantOutput::kFixedScale, stays_float = QuantOutput::kStaysFloat;
+                      fixed_scale = QuantOutput::kFixedScale, index_output = QuantOutput::kIndexOutput,
+                      stays_float = QuantOutput::kStaysFloat;
 constexpr Tiling pool_window = Tiling::kPoolWindow, filter_window = Tiling::kFilterWindow,
                  elementwise = Tiling::kElementwise, untiled = Tiling::kNone;
 constexpr bool over_input = true, own_buffer = false;

@@ -29,7 +29,7 @@ inline constexpr size_t kOpCount = 0
     ;
 
 // Where `--quantize` takes an op's int8/int16 output scale from (ops.inc, quant_output).
-enum class QuantOutput : uint8_t { kOwnRange, kInputScale, kFixedScale, kStaysFloat };
+enum class QuantOutput : uint8_t { kOwnRange, kInputScale, kFixedScale, kIndexOutput, kStaysFloat };
 
 // How the patching search runs an op on a tile of its NHWC output (ops.inc, tiling).
 enum class Tiling : uint8_t { kPoolWindow, kFilterWindow, kElementwise, kNone };

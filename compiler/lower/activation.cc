@@ -8,6 +8,7 @@
 #include "lower/quantization.h"
 // Kernel parameter structs.
 #include "elu/elu.h"
+#include "gelu/gelu.h"
 #include "hard_swish/hard_swish.h"
 #include "log_softmax/log_softmax.h"
 #include "prelu/prelu.h"
@@ -84,6 +85,24 @@ LoweredOp lower_elu(const NodeLowering& l) {
   EluS8Params p{};
   elu_s8_table(in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point, p.table);
   return lowered(KernelId::kEluS8, params_bytes(p));
+}
+
+// gelu: float32, or int8 through a table of the float function (TFLite's int8 GELU is a
+// lookup table too).
+LoweredOp lower_gelu(const NodeLowering& l) {
+  const DType dtype = check_same_shape_unary(l);
+  const int64_t approximate = l.node().get_int("approximate", 0);
+  if (approximate != 0 && approximate != 1) l.fail("approximate " + std::to_string(approximate) + " is not 0 or 1");
+  if (!l.quantized()) {
+    expect_float32(l);
+    return lowered(KernelId::kGeluF32, params_bytes(GeluF32Params{static_cast<int32_t>(approximate)}));
+  }
+  if (dtype != DType::kInt8) l.fail("int16 gelu is not supported (int8 only)");
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  GeluS8Params p{};
+  gelu_s8_table(approximate != 0, in_q.scale, in_q.zero_point, out_q.scale, out_q.zero_point, p.table);
+  return lowered(KernelId::kGeluS8, params_bytes(p));
 }
 
 // log_softmax along the last axis: float32, or int8 with TFLite's fixed output

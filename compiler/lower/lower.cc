@@ -52,6 +52,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kHardSwish: return lower_hard_swish(l);
     case Op::kPrelu: return lower_prelu(l);
     case Op::kElu: return lower_elu(l);
+    case Op::kGelu: return lower_gelu(l);
     case Op::kLogSoftmax: return lower_log_softmax(l);
     case Op::kSoftmax: return lower_softmax(l);
     case Op::kQuantize: return lower_quantize(l);
@@ -93,6 +94,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kSquaredDifference: return lower_squared_difference(l);
     case Op::kFloorDiv:
     case Op::kFloorMod: return lower_floor_div_mod(l);
+    case Op::kPow: return lower_pow(l);
     case Op::kCompare: return lower_compare(l);
     case Op::kLogical: return lower_logical(l);
     case Op::kSelect: return lower_select(l);

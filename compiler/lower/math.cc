@@ -36,6 +36,7 @@ constexpr UnaryFunction kUnaryFunctions[] = {
     {"cos", UnaryFn::kCos},       {"log", UnaryFn::kLog},       {"sqrt", UnaryFn::kSqrt},
     {"rsqrt", UnaryFn::kRsqrt},   {"square", UnaryFn::kSquare}, {"exp", UnaryFn::kExp},
     {"floor", UnaryFn::kFloor},   {"ceil", UnaryFn::kCeil},     {"round", UnaryFn::kRound},
+    {"erf", UnaryFn::kErf},       {"softplus", UnaryFn::kSoftplus},
 };
 
 // ABS on int8 / int16 (TFLM's AbsEvalQuantized): rescaled only when the scales differ,
@@ -97,6 +98,8 @@ LoweredOp lower_unary(const NodeLowering& l) {
   if (dtype == DType::kFloat32) return lowered(KernelId::kMathF32, params_bytes(MathF32Params{static_cast<int32_t>(f->fn)}));
   if (f->fn == UnaryFn::kAbs && (dtype == DType::kInt8 || dtype == DType::kInt16)) return lower_abs_quant(l, dtype);
   if (f->fn == UnaryFn::kRsqrt && dtype == DType::kInt8) return lower_rsqrt_s8(l);
+  if (f->fn == UnaryFn::kErf || f->fn == UnaryFn::kSoftplus)
+    l.fail(name + " of " + dtype_name(dtype) + " is not supported (float32 only: TFLite has no such operator)");
   const char* takes = f->fn == UnaryFn::kAbs     ? "float32, int8 and int16"
                       : f->fn == UnaryFn::kRsqrt ? "float32 and int8"
                                                  : "float32 only";
@@ -192,6 +195,13 @@ LoweredOp lower_floor_div_mod(const NodeLowering& l) {
   if (dtype == DType::kFloat32) return lowered(div ? KernelId::kFloorDivF32 : KernelId::kFloorModF32);
   if (dtype == DType::kInt32) return lowered(div ? KernelId::kFloorDivS32 : KernelId::kFloorModS32);
   fail_dtype(l, dtype, "TensorFlow Lite takes float32 and int32");
+}
+
+// pow: float32 only (TFLite's POW also takes int32, which no importer produces).
+LoweredOp lower_pow(const NodeLowering& l) {
+  const DType dtype = check_broadcast(l, kInputDtype);
+  if (dtype != DType::kFloat32) fail_dtype(l, dtype, "float32 only");
+  return lowered(KernelId::kPowF32);
 }
 
 // compare: bool output. float32, int16, int32, int64 and bool (equal, not_equal) compare the

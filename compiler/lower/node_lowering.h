@@ -190,6 +190,7 @@ LoweredOp lower_dequantize(const NodeLowering& l);
 LoweredOp lower_hard_swish(const NodeLowering& l);
 LoweredOp lower_prelu(const NodeLowering& l);
 LoweredOp lower_elu(const NodeLowering& l);
+LoweredOp lower_gelu(const NodeLowering& l);
 LoweredOp lower_log_softmax(const NodeLowering& l);
 // normalization.cc
 LoweredOp lower_layer_norm(const NodeLowering& l);
@@ -231,6 +232,7 @@ LoweredOp lower_unary(const NodeLowering& l);
 LoweredOp lower_min_max(const NodeLowering& l);
 LoweredOp lower_squared_difference(const NodeLowering& l);
 LoweredOp lower_floor_div_mod(const NodeLowering& l);
+LoweredOp lower_pow(const NodeLowering& l);
 LoweredOp lower_compare(const NodeLowering& l);
 LoweredOp lower_logical(const NodeLowering& l);
 LoweredOp lower_select(const NodeLowering& l);

@@ -226,7 +226,8 @@ LoweredOp lower_reduce_max_min(const NodeLowering& l) {
 }
 
 // arg_max, arg_min: float32 or int8 input (raw values: any quantization keeps their
-// order), int32 output of the input's shape without the axis.
+// order), int32 (or int64, ONNX) output of the input's shape without the axis (or with it
+// kept as 1: keepdims); select_last (0/1) picks the last of tied indices.
 LoweredOp lower_arg_min_max(const NodeLowering& l) {
   l.expect_io(1, 1, 1);
   const ir::Tensor& in = l.input(0);
@@ -236,15 +237,22 @@ LoweredOp lower_arg_min_max(const NodeLowering& l) {
   if (axis < 0 || axis >= rank)
     l.fail("axis " + std::to_string(axis) + " is outside [0, " + std::to_string(rank) + ")");
   ir::Shape expected = in.shape;
-  expected.erase(expected.begin() + axis);
+  if (l.output(0).shape.size() == in.shape.size()) {
+    expected[axis] = 1;
+  } else {
+    expected.erase(expected.begin() + axis);
+  }
   l.expect_shape(l.output(0), "output", expected);
-  l.expect_dtype(l.output(0), "output", DType::kInt32);
+  if (l.output(0).dtype != DType::kInt64) l.expect_dtype(l.output(0), "output", DType::kInt32);
+  const int64_t select_last = l.node().get_int("select_last", 0);
+  if (select_last != 0 && select_last != 1) l.fail("select_last " + std::to_string(select_last) + " is not 0 or 1");
   if (in.dtype != DType::kFloat32 && in.dtype != DType::kInt8) {
     l.fail(l.label(in, "input") + " has dtype " + dtype_name(in.dtype) +
            ", expected float32 or int8 (TensorFlow Lite Micro's arg_max/arg_min)");
   }
   const bool max = l.node().op == ir::Op::kArgMax;
-  const std::vector<uint8_t> params = params_bytes(ArgMinMaxParams{static_cast<uint32_t>(axis)});
+  const std::vector<uint8_t> params = params_bytes(
+      ArgMinMaxParams{static_cast<uint32_t>(axis), static_cast<uint32_t>(select_last)});
   if (in.dtype == DType::kFloat32) return lowered(max ? KernelId::kArgMaxF32 : KernelId::kArgMinF32, params);
   return lowered(max ? KernelId::kArgMaxS8 : KernelId::kArgMinS8, params);
 }

@@ -538,6 +538,46 @@ class Quantizer {
     return true;
   }
 
+  // An op with an index output (arg_max, arg_min) on its int8 input, as TFLite's int8
+  // ARG_MAX runs: any scale keeps the order. The index output is not quantized: it is the
+  // tensor's own (as_float_) form.
+  bool try_quantized_index(const ir::Node& node, DType dtype, std::string* reason) {
+    if (dtype != DType::kInt8) {
+      *reason = std::string("int16 ") + ir::op_name(node.op) + " has no kernel";
+      return false;
+    }
+    if (node.outputs.size() != 1 || node.inputs.size() != 1 || !is_activation(node.inputs[0])) {
+      *reason = "not a single-output op on an activation";
+      return false;
+    }
+    const int in = rep_of(node.inputs[0], dtype);
+    if (in < 0) {
+      *reason = missing_range(node.inputs[0]);
+      return false;
+    }
+    ir::Node qn = node;
+    qn.inputs[0] = in;
+    qn.outputs = {q_.add_tensor(g_.tensors[node.outputs[0]])};
+    q_.nodes.push_back(qn);
+    try {
+      (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
+    } catch (const CompileError& e) {
+      q_.nodes.pop_back();
+      q_.tensors.pop_back();
+      *reason = e.what();
+      return false;
+    }
+    as_float_[node.outputs[0]] = qn.outputs[0];
+    return true;
+  }
+
+  // TFLite's fixed int8 output quantization of a fixed_scale op.
+  static ir::QuantParams fixed_output_quant(ir::Op op) {
+    if (op == ir::Op::kTanh) return per_tensor(1.0f / 128.0f, 0);
+    if (op == ir::Op::kLogSoftmax) return per_tensor(16.0f / 256.0f, 127);
+    return per_tensor(1.0f / 256.0f, -128);  // softmax, sigmoid
+  }
+
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
   // kernel takes it that way.
   bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
@@ -545,6 +585,7 @@ class Quantizer {
     const ir::QuantOutput scale = ir::op_traits(op).quant_output;
     const bool pass_through = scale == ir::QuantOutput::kInputScale;
     const bool fixed = scale == ir::QuantOutput::kFixedScale;
+    if (scale == ir::QuantOutput::kIndexOutput) return try_quantized_index(node, dtype, reason);
     if (scale == ir::QuantOutput::kStaysFloat) {
       *reason = std::string("no integer kernel for ") + ir::op_name(op);
       return false;
@@ -568,10 +609,8 @@ class Quantizer {
       *reason = std::string("int16 ") + ir::op_name(op) + " has no kernel";
       return false;
     }
-    if (op == ir::Op::kSoftmax || op == ir::Op::kSigmoid) {
-      out_quant = per_tensor(1.0f / 256.0f, -128);
-    } else if (op == ir::Op::kTanh) {
-      out_quant = per_tensor(1.0f / 128.0f, 0);
+    if (fixed) {
+      out_quant = fixed_output_quant(op);
     } else if (op == ir::Op::kClamp) {
       Activation bounds;
       bounds.lo = node.get_float("min", -kInf);
@@ -585,8 +624,9 @@ class Quantizer {
       if (!output_params(out_id, dtype, act, &out_quant, reason)) return false;
     }
 
-    // Inputs.
-    if (op == ir::Op::kConcat) {
+    // Inputs. concat, maximum and minimum move stored values: every input takes the
+    // output's quantization (for maximum/minimum exact: clamping is monotonic).
+    if (op == ir::Op::kConcat || op == ir::Op::kMaximum || op == ir::Op::kMinimum) {
       for (size_t i = 0; i < node.inputs.size(); ++i) {
         const int id = node.inputs[i];
         qn.inputs[i] = g_.tensors[id].is_constant ? quantized_constant(g_.tensors[id], dtype, &out_quant)

@@ -1,5 +1,5 @@
 // Broadcasting binary math and comparisons (TFLite MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,
-// FLOOR_DIV, FLOOR_MOD, EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL).
+// FLOOR_DIV, FLOOR_MOD, POW, EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL).
 //   inputs:  0 a, 1 b of one dtype; numpy broadcast as add/mul (elementwise/elementwise.h)
 //   output:  0 the broadcast shape; a's dtype, bool (one byte, 0 or 1) for compare_*
 // Each walks its output with broadcast_binary (elementwise/broadcast_walk.h), so it may
@@ -25,6 +25,9 @@
 // floor_mod_f32: r = fmodf(a, b); r != 0 and sign(r) != sign(b) ? r + b : r (TFLite's
 //   FloorMod, in float). floor_mod_s32: the same with the truncating %, a % 0 and
 //   INT32_MIN % -1 giving 0. No params.
+// pow_f32: powf(a, b) (TFLite POW, ONNX Pow): the C library's powf, so a negative a
+//   with a non-integer b gives NaN, pow(x, 0) is 1 for every x, pow(0, -1) is +inf.
+//   No params.
 // compare_{f32,s16,s32,s64,bool} (CompareParams): fn(a, b) on the stored values; bool takes
 //   equal and not_equal only. (TFLite compares int16 unscaled; TFLM's int16 GREATER
 //   reads parameters it never sets.)
@@ -119,6 +122,11 @@ extern const KernelEntry kFloorDivF32Entry;
 extern const KernelEntry kFloorDivS32Entry;
 extern const KernelEntry kFloorModF32Entry;
 extern const KernelEntry kFloorModS32Entry;
+
+float pow_f32_value(float a, float b);
+Status pow_f32_check(const OpContext& ctx);
+void pow_f32_run(const OpContext& ctx);
+extern const KernelEntry kPowF32Entry;
 
 Status compare_f32_check(const OpContext& ctx);
 Status compare_s8_check(const OpContext& ctx);

@@ -34,6 +34,8 @@ float math_f32_value(UnaryFn fn, float x) {
     case UnaryFn::kFloor: return floorf(x);
     case UnaryFn::kCeil: return ceilf(x);
     case UnaryFn::kRound: return round_half_to_even(x);
+    case UnaryFn::kErf: return erff(x);
+    case UnaryFn::kSoftplus: return x > 0.0f ? x + log1pf(expf(-x)) : log1pf(expf(x));
   }
   return x;  // unreachable: check() accepts only the functions above
 }

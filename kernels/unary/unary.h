@@ -10,7 +10,10 @@
 //   round: half to even, as TFLite's RoundToNearest: f = floorf(x), d = x - f;
 //          d < 0.5 or (d == 0.5 and f even) gives f, else f + 1 (so round(-0.3) = +0,
 //          NaN stays NaN, +-inf stays +-inf).
-// sinf, cosf, logf and expf come from the C library of the build (glibc on the host,
+//   erf erff (ONNX Erf; no TFLite builtin),
+//   softplus ln(1 + e^x) (ONNX Softplus) without overflow: x > 0 ? x + log1pf(expf(-x))
+//          : log1pf(expf(x)).
+// sinf, cosf, logf, expf, erff and log1pf come from the C library of the build (glibc on the host,
 // newlib on Cortex-M), which may differ from another libm in the last bit; the others
 // are exact (correctly rounded IEEE operations).
 //
@@ -58,8 +61,10 @@ enum class UnaryFn : int32_t {
   kFloor = 9,
   kCeil = 10,
   kRound = 11,
+  kErf = 12,
+  kSoftplus = 13,
 };
-inline constexpr int32_t kUnaryFnCount = 12;
+inline constexpr int32_t kUnaryFnCount = 14;
 
 struct MathF32Params {
   int32_t fn;  // UnaryFn

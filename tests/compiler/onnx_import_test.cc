@@ -247,7 +247,7 @@ TEST(OnnxImportErrors, ExactMessages) {
       {"dynamic_inner_dim.onnx",
        "tensor 'x' (graph input) has a symbolic dimension 'n' at axis 1; only static shapes "
        "are supported (set it with --input-shape)"},
-      {"unsupported_op.onnx", "node 'erf_0' (Erf): op not supported"},
+      {"unsupported_op.onnx", "node 'hardmax_0' (Hardmax): op not supported"},
       {"bad_auto_pad.onnx", "node 'Conv_3' (Conv): attribute 'auto_pad' value 'FOO' not supported"},
       {"bad_storage_order.onnx",
        "node 'pool' (MaxPool): attribute 'storage_order' value 1 not supported"},

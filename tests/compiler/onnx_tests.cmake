@@ -5,6 +5,7 @@ add_executable(onnx_frontend_tests
   ${CMAKE_CURRENT_LIST_DIR}/onnx_import_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/legalize_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/onnx_convres_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/onnx_eltwise_test.cc
 )
 target_link_libraries(onnx_frontend_tests PRIVATE mote_compiler GTest::gtest_main)
 target_include_directories(onnx_frontend_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)

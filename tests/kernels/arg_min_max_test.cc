@@ -49,7 +49,7 @@ void run_case(DType dtype, const KernelEntry& entry, bool max, const std::vector
   TestOp op;
   const uint32_t in = op.add_input(dtype, dims);
   const uint32_t out = op.add_output(DType::kInt32, out_dims);
-  op.set_params(ArgMinMaxParams{axis});
+  op.set_params(ArgMinMaxParams{axis, 0});
   op.set_data(in, x);
   ASSERT_EQ(op.check(entry), Status::kOk);
   op.run(entry);
@@ -88,7 +88,7 @@ TEST(ArgMinMax, NanNeverReplacesAndStaysAtIndexZero) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kFloat32, {2, 4});
   const uint32_t out = op.add_output(DType::kInt32, {2});
-  op.set_params(ArgMinMaxParams{1});
+  op.set_params(ArgMinMaxParams{1, 0});
   op.set_data(in, std::vector<float>{1.0f, nan, 3.0f, -2.0f, nan, 5.0f, -7.0f, nan});
   for (const KernelEntry* entry : {&kArgMaxF32Entry, &kArgMinF32Entry}) {
     ASSERT_EQ(op.check(*entry), Status::kOk);
@@ -104,7 +104,7 @@ class ArgMinMaxCheck : public ::testing::Test {
   void SetUp() override {
     in_ = op_.add_input(DType::kInt8, {2, 5, 3});
     out_ = op_.add_output(DType::kInt32, {2, 3});
-    op_.set_params(ArgMinMaxParams{1});
+    op_.set_params(ArgMinMaxParams{1, 0});
     ASSERT_EQ(check(), Status::kOk);
   }
   Status check() { return op_.check(kArgMaxS8Entry); }
@@ -113,9 +113,9 @@ class ArgMinMaxCheck : public ::testing::Test {
 };
 
 TEST_F(ArgMinMaxCheck, AxisMustBeInsideTheRank) {
-  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{3};
+  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{3, 0};
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{0xFFFFFFFFu};
+  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{0xFFFFFFFFu, 0};
   EXPECT_EQ(check(), Status::kBadParams);
 }
 
@@ -129,14 +129,43 @@ TEST_F(ArgMinMaxCheck, OutputCountMustBeTheInputsWithoutTheAxis) {
 
 TEST_F(ArgMinMaxCheck, Dtypes) {
   op_.desc(out_).dtype = static_cast<uint8_t>(DType::kInt64);
+  EXPECT_EQ(check(), Status::kOk);  // ONNX's index type
+  op_.desc(out_).dtype = static_cast<uint8_t>(DType::kInt16);
   EXPECT_EQ(check(), Status::kBadParams);
   op_.desc(out_).dtype = static_cast<uint8_t>(DType::kInt32);
   EXPECT_EQ(op_.check(kArgMinF32Entry), Status::kBadParams);
 }
 
 TEST_F(ArgMinMaxCheck, ParamsSize) {
-  op_.set_params_bytes(8);
+  op_.set_params_bytes(4);
   EXPECT_EQ(check(), Status::kBadParams);
+  op_.set_params_bytes(12);
+  EXPECT_EQ(check(), Status::kBadParams);
+}
+
+TEST_F(ArgMinMaxCheck, SelectLastIsAFlag) {
+  op_.params<ArgMinMaxParams>() = ArgMinMaxParams{1, 2};
+  EXPECT_EQ(check(), Status::kBadParams);
+}
+
+TEST(ArgMinMax, SelectLastAndInt64Indices) {
+  // Rows with ties: select_last gives the last of the tied extremes, into int64.
+  TestOp op;
+  const uint32_t in = op.add_input(DType::kFloat32, {2, 5});
+  const uint32_t out = op.add_output(DType::kInt64, {2, 1});
+  op.set_data(in, std::vector<float>{3.0f, 1.0f, 3.0f, 1.0f, 0.0f, -2.0f, 4.0f, -2.0f, 4.0f, -2.0f});
+  const struct {
+    const KernelEntry* entry;
+    uint32_t last;
+    std::vector<int64_t> expected;
+  } cases[] = {{&kArgMaxF32Entry, 0, {0, 1}}, {&kArgMaxF32Entry, 1, {2, 3}},
+               {&kArgMinF32Entry, 0, {4, 0}}, {&kArgMinF32Entry, 1, {4, 4}}};
+  for (const auto& c : cases) {
+    op.set_params(ArgMinMaxParams{1, c.last});
+    ASSERT_EQ(op.check(*c.entry), Status::kOk);
+    op.run(*c.entry);
+    EXPECT_EQ(op.data<int64_t>(out), c.expected) << "select_last " << c.last;
+  }
 }
 
 }  // namespace arg_min_max_test

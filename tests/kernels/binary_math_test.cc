@@ -51,6 +51,24 @@ TEST(FloorDivModF32, AsTflite) {
   EXPECT_TRUE(std::isnan(floor_mod_f32_value(1.0f, 0.0f)));
 }
 
+TEST(PowF32, BroadcastExponentAsPowf) {
+  TestOp op;
+  const uint32_t a = op.add_input(DType::kFloat32, {2, 3});
+  const uint32_t b = op.add_input(DType::kFloat32, {3});
+  const uint32_t y = op.add_output(DType::kFloat32, {2, 3});
+  op.set_data(a, std::vector<float>{2.0f, -2.0f, 0.0f, 9.0f, -8.0f, 4.0f});
+  op.set_data(b, std::vector<float>{3.0f, 2.0f, -1.0f});
+  ASSERT_EQ(op.check(kPowF32Entry), Status::kOk);
+  op.run(kPowF32Entry);
+  const std::vector<float> got = op.data<float>(y);
+  const std::vector<float> want = {8.0f, 4.0f, std::numeric_limits<float>::infinity(), 729.0f, 64.0f, 0.25f};
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(std::isnan(pow_f32_value(-2.0f, 0.5f)));
+  EXPECT_EQ(pow_f32_value(std::numeric_limits<float>::quiet_NaN(), 0.0f), 1.0f);
+  op.desc(y).dtype = static_cast<uint8_t>(DType::kInt32);
+  EXPECT_EQ(op.check(kPowF32Entry), Status::kBadParams);
+}
+
 TEST(MinMax, BroadcastRowAgainstMatrix) {
   TestOp op;
   const uint32_t a = op.add_input(DType::kInt16, {2, 3});

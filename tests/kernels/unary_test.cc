@@ -62,6 +62,8 @@ TEST(MathF32, EveryFunctionThroughTheEntry) {
         case UnaryFn::kFloor: expected = std::floor(v); break;
         case UnaryFn::kCeil: expected = std::ceil(v); break;
         case UnaryFn::kRound: expected = std::nearbyint(v); break;
+        case UnaryFn::kErf: expected = std::erf(v); break;
+        case UnaryFn::kSoftplus: expected = std::log1p(std::exp(v)); break;
       }
       if (std::isnan(expected)) {
         EXPECT_TRUE(std::isnan(y[i])) << fn << " " << x[i];
@@ -72,6 +74,16 @@ TEST(MathF32, EveryFunctionThroughTheEntry) {
       }
     }
   }
+}
+
+TEST(MathF32, SoftplusDoesNotOverflow) {
+  // ln(1 + e^x) for large |x|: x itself above, e^x below (expf(100) alone is inf).
+  EXPECT_EQ(math_f32_value(UnaryFn::kSoftplus, 100.0f), 100.0f);
+  EXPECT_EQ(math_f32_value(UnaryFn::kSoftplus, 1e30f), 1e30f);
+  EXPECT_NEAR(math_f32_value(UnaryFn::kSoftplus, -30.0f), std::exp(-30.0), 1e-20);
+  EXPECT_EQ(math_f32_value(UnaryFn::kSoftplus, -200.0f), 0.0f);
+  EXPECT_EQ(math_f32_value(UnaryFn::kErf, 10.0f), 1.0f);
+  EXPECT_EQ(math_f32_value(UnaryFn::kErf, -10.0f), -1.0f);
 }
 
 TEST(MathF32, CheckRefusesUnknownFunctionsAndDtypes) {

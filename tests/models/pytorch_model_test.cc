@@ -4,7 +4,8 @@
 // (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4. On the host it also
 // quantizes (--quantize int8 with its calibration samples): the report states the SQNR
 // of each output against the float model, and the int8 program keeps the model's
-// min_int8_sqnr_db against the PyTorch goldens on every golden sample.
+// min_int8_sqnr_db against the PyTorch goldens on every golden sample. An int64 output
+// (an argmax) must equal PyTorch's on the host, on qemu and after quantization.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -57,8 +58,17 @@ std::string input_args(const std::string& name, int sample) {
   return args;
 }
 
-// Every element within 1e-4 x max(1, max |golden|); a NaN fails.
+// An int64 output (an index: argmax) equals PyTorch's, stored as float32 by the export.
+void expect_same_indices(const NpyArray& got, const NpyArray& want, const std::string& what) {
+  ASSERT_EQ(got.shape, want.shape) << what;
+  const auto* g = reinterpret_cast<const int64_t*>(got.data.data());
+  const auto* w = reinterpret_cast<const float*>(want.data.data());
+  for (size_t i = 0; i < want.data.size() / 4; ++i) EXPECT_EQ(double(g[i]), double(w[i])) << what << " element " << i;
+}
+
+// Every element within 1e-4 x max(1, max |golden|); a NaN fails. int64 outputs: equal.
 void expect_matches_pytorch(const NpyArray& got, const NpyArray& want, const std::string& what) {
+  if (got.dtype == DType::kInt64) return expect_same_indices(got, want, what);
   ASSERT_EQ(got.dtype, DType::kFloat32) << what;
   ASSERT_EQ(got.shape, want.shape) << what;
   const auto* g = reinterpret_cast<const float*>(got.data.data());
@@ -134,6 +144,7 @@ TEST_P(Pytorch, QuantizesWithTheSqnrItStates) {
     RecordProperty("reported_sqnr_db_" + o["name"].get<std::string>(), o["sqnr_db"].dump());
   }
   run_samples(dir, m.name, program, "", [&](const NpyArray& got, const NpyArray& want, const std::string& what) {
+    if (got.dtype == DType::kInt64) return expect_same_indices(got, want, what + " (int8)");
     ASSERT_EQ(got.shape, want.shape) << what;
     const double db = sqnr_db(got, want);
     RecordProperty("sqnr_db", std::to_string(db));

@@ -96,9 +96,15 @@ class Legalizer {
     }
     for (int t : g_.inputs) values_[t].logical = t;
 
-    for (const SourceNode& node : source_nodes_) {
-      node_ = &node;
-      legalize_node(node);
+    find_gelus();
+    for (size_t k = 0; k < source_nodes_.size(); ++k) {
+      if (gelu_[k] == kFusedAway) continue;
+      node_ = &source_nodes_[k];
+      if (gelu_[k] >= 0) {
+        emit_gelu(gelu_[k], gelu_approximate_[k]);
+      } else {
+        legalize_node(source_nodes_[k]);
+      }
     }
     node_ = nullptr;
     for (int t : g_.outputs) {
@@ -115,6 +121,139 @@ class Legalizer {
     int logical = ir::kNoTensor;
     int channels_last = ir::kNoTensor;
   };
+
+  // ---- GELU fusion ----------------------------------------------------------------
+  // PyTorch's nn.GELU exports (x any tensor, every inner result read only by the
+  // pattern, each Add and Mul with its operands in either order, the two outer Muls in
+  // either association):
+  //   exact: 0.5 * x * (1 + Erf(x / sqrt 2))                 (Div, Erf, Add, Mul, Mul)
+  //   tanh:  0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x*x*x)))
+  // become one gelu op at the pattern's last Mul; its other nodes emit nothing. The
+  // constants must match to float precision.
+  static constexpr int kFusedAway = -2;
+
+  void find_gelus() {
+    gelu_.assign(source_nodes_.size(), -1);
+    gelu_approximate_.assign(source_nodes_.size(), 0);
+    producer_.assign(g_.tensors.size(), -1);
+    readers_.assign(g_.tensors.size(), 0);
+    for (size_t k = 0; k < source_nodes_.size(); ++k) {
+      for (int t : source_nodes_[k].inputs)
+        if (t != ir::kNoTensor) ++readers_[t];
+      for (int t : source_nodes_[k].outputs) producer_[t] = static_cast<int>(k);
+    }
+    for (int t : g_.outputs) ++readers_[t];
+    for (size_t k = source_nodes_.size(); k-- > 0;) {
+      if (gelu_[k] != -1 || source_nodes_[k].op != "Mul") continue;
+      std::vector<int> pattern;
+      int64_t approximate = 0;
+      const int x = match_gelu(static_cast<int>(k), &pattern, &approximate);
+      if (x == ir::kNoTensor) continue;
+      for (int p : pattern) gelu_[p] = kFusedAway;
+      gelu_[k] = x;
+      gelu_approximate_[k] = approximate;
+    }
+  }
+
+  // The node producing `t` when it is `op`, read once and not a graph output; else null.
+  // Adds it to `pattern`.
+  const SourceNode* inner(int t, const char* op, std::vector<int>* pattern) const {
+    if (t == ir::kNoTensor || producer_[t] < 0 || readers_[t] != 1 || gelu_[producer_[t]] != -1) return nullptr;
+    const SourceNode& n = source_nodes_[producer_[t]];
+    if (n.op != op || n.inputs.size() != 2) return nullptr;
+    pattern->push_back(producer_[t]);
+    return &n;
+  }
+
+  bool is_scalar(int t, double value) const {
+    if (t == ir::kNoTensor || !is_constant(t) || g_.tensors[t].elements() != 1) return false;
+    return std::fabs(read_doubles(g_.tensors[t])[0] - value) <= 1e-6 * std::fabs(value);
+  }
+
+  // The operand of binary node n other than the one equal to `t` (kNoTensor if neither).
+  static int other(const SourceNode& n, int t) {
+    if (n.inputs[0] == t) return n.inputs[1];
+    return n.inputs[1] == t ? n.inputs[0] : ir::kNoTensor;
+  }
+  // The operand of binary node n that is not the scalar `value`.
+  int beside_scalar(const SourceNode& n, double value) const {
+    if (is_scalar(n.inputs[1], value)) return n.inputs[0];
+    return is_scalar(n.inputs[0], value) ? n.inputs[1] : ir::kNoTensor;
+  }
+
+  // x when `last` (a Mul) ends a GELU pattern, with its nodes in `pattern`.
+  int match_gelu(int last, std::vector<int>* pattern, int64_t* approximate) const {
+    const SourceNode& m = source_nodes_[last];
+    // Three factors: 0.5, x and (1 + f(x)), one product of two nested in the other.
+    std::vector<int> factors;
+    for (int t : m.inputs) {
+      std::vector<int> nested;
+      if (const SourceNode* n = inner(t, "Mul", &nested)) {
+        factors.insert(factors.end(), n->inputs.begin(), n->inputs.end());
+        pattern->insert(pattern->end(), nested.begin(), nested.end());
+      } else {
+        factors.push_back(t);
+      }
+    }
+    if (factors.size() != 3) return ir::kNoTensor;
+    for (size_t h = 0; h < 3; ++h) {
+      if (!is_scalar(factors[h], 0.5)) continue;
+      for (size_t a = 0; a < 3; ++a) {
+        if (a == h) continue;
+        const int x = factors[3 - h - a];
+        std::vector<int> found = *pattern;
+        const SourceNode* add = inner(factors[a], "Add", &found);
+        if (!add) continue;
+        const int f = beside_scalar(*add, 1.0);
+        if (const SourceNode* erf = inner_unary(f, "Erf", &found)) {
+          const SourceNode* div = inner(erf->inputs[0], "Div", &found);
+          if (div && div->inputs[0] == x && is_scalar(div->inputs[1], std::sqrt(2.0))) {
+            *pattern = found;
+            *approximate = 0;
+            return x;
+          }
+          continue;
+        }
+        if (const SourceNode* tanh = inner_unary(f, "Tanh", &found)) {
+          if (matches_tanh_argument(tanh->inputs[0], x, &found)) {
+            *pattern = found;
+            *approximate = 1;
+            return x;
+          }
+        }
+      }
+    }
+    return ir::kNoTensor;
+  }
+
+  const SourceNode* inner_unary(int t, const char* op, std::vector<int>* pattern) const {
+    if (t == ir::kNoTensor || producer_[t] < 0 || readers_[t] != 1 || gelu_[producer_[t]] != -1) return nullptr;
+    const SourceNode& n = source_nodes_[producer_[t]];
+    if (n.op != op) return nullptr;
+    pattern->push_back(producer_[t]);
+    return &n;
+  }
+
+  // t = sqrt(2/pi) * (x + 0.044715 * x*x*x), the cube as (x*x)*x in any operand order.
+  bool matches_tanh_argument(int t, int x, std::vector<int>* pattern) const {
+    const SourceNode* scaled = inner(t, "Mul", pattern);
+    if (!scaled) return false;
+    const SourceNode* sum = inner(beside_scalar(*scaled, std::sqrt(2.0 / M_PI)), "Add", pattern);
+    if (!sum) return false;
+    const SourceNode* cubic = inner(other(*sum, x), "Mul", pattern);
+    if (!cubic) return false;
+    const SourceNode* cube = inner(beside_scalar(*cubic, 0.044715), "Mul", pattern);
+    if (!cube) return false;
+    const SourceNode* square = inner(other(*cube, x), "Mul", pattern);
+    return square && square->inputs[0] == x && square->inputs[1] == x;
+  }
+
+  void emit_gelu(int x, int64_t approximate) {
+    const int y = output0();
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit(Op::kGelu, node_->name, {in}, {output(y, cl)}).attrs["approximate"] = approximate;
+  }
 
   // ---- basics ---------------------------------------------------------------------
   [[noreturn]] void fail(const std::string& what) const {
@@ -330,7 +469,10 @@ class Legalizer {
   static const std::vector<Conversion>& conversions() {
     using L = Legalizer;
     static const std::vector<Conversion> kConversions = {
+        {"Abs", [](L& l) { l.unary_fn("abs"); }, {Op::kUnary}},
         {"Add", [](L& l) { l.binary(Op::kAdd); }, {Op::kAdd}},
+        {"ArgMax", [](L& l) { l.arg(Op::kArgMax); }, {Op::kArgMax}},
+        {"ArgMin", [](L& l) { l.arg(Op::kArgMin); }, {Op::kArgMin}},
         {"AveragePool", [](L& l) { l.pool(); }, {Op::kAvgPool2d}},
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
@@ -340,8 +482,13 @@ class Legalizer {
         {"Conv", [](L& l) { l.conv(); }, {Op::kConv2d, Op::kDepthwiseConv2d, Op::kAdd}},
         {"ConvTranspose", [](L& l) { l.conv_transpose(); }, {Op::kTransposeConv}},
         // With --quantize a constant divisor becomes a mul by its reciprocal (passes.h).
+        {"DepthToSpace", [](L& l) { l.depth_to_space(); }, {Op::kDepthToSpace, Op::kGather}},
         {"Div", [](L& l) { l.binary(Op::kDiv); }, {Op::kDiv, Op::kMul}},
         {"Dropout", [](L& l) { l.identity(); }, {}},
+        {"Elu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
+        // An exact GELU pattern around it becomes one gelu (find_gelus).
+        {"Erf", [](L& l) { l.unary_fn("erf"); }, {Op::kUnary, Op::kGelu}},
+        {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
         {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
         {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
@@ -354,22 +501,36 @@ class Legalizer {
         {"InstanceNormalization", [](L& l) { l.group_norm(); }, {Op::kGroupNorm}},
         {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm}},
         {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
+        {"Log", [](L& l) { l.unary_fn("log"); }, {Op::kUnary}},
+        {"LogSoftmax", [](L& l) { l.softmax(Op::kLogSoftmax); }, {Op::kLogSoftmax}},
         {"MatMul", [](L& l) { l.matmul(); }, {Op::kFullyConnected, Op::kBatchMatMul}},
+        {"Max", [](L& l) { l.variadic(Op::kMaximum); }, {Op::kMaximum}},
         {"MaxPool", [](L& l) { l.pool(); }, {Op::kMaxPool2d}},
+        {"Min", [](L& l) { l.variadic(Op::kMinimum); }, {Op::kMinimum}},
         {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
+        {"Neg", [](L& l) { l.unary_fn("neg"); }, {Op::kUnary}},
         {"PRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
-        {"ReduceMean", [](L& l) { l.reduce_mean(); }, {Op::kMean}},
+        {"Pow", [](L& l) { l.pow(); }, {Op::kMul, Op::kUnary, Op::kDiv, Op::kCopy, Op::kPow}},
+        {"Reciprocal", [](L& l) { l.reciprocal(); }, {Op::kDiv}},
+        {"ReduceMax", [](L& l) { l.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
+        {"ReduceMean", [](L& l) { l.reduce(Op::kMean); }, {Op::kMean}},
+        {"ReduceMin", [](L& l) { l.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
+        {"ReduceSum", [](L& l) { l.reduce(Op::kSum); }, {Op::kSum}},
         {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
         {"Reshape", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Resize", [](L& l) { l.resize(); }, {Op::kResizeNearest, Op::kResizeBilinear}},
+        {"Selu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
         {"Sigmoid", [](L& l) { l.unary(Op::kSigmoid, 0, 0); }, {Op::kSigmoid}},
         {"Slice", [](L& l) { l.slice(); }, {Op::kStridedSlice}},
-        {"Softmax", [](L& l) { l.softmax(); }, {Op::kSoftmax}},
+        {"Softmax", [](L& l) { l.softmax(Op::kSoftmax); }, {Op::kSoftmax}},
+        {"Softplus", [](L& l) { l.unary_fn("softplus"); }, {Op::kUnary}},
+        {"SpaceToDepth", [](L& l) { l.space_to_depth(); }, {Op::kSpaceToDepth}},
         {"Split", [](L& l) { l.split(); }, {Op::kStridedSlice}},
+        {"Sqrt", [](L& l) { l.unary_fn("sqrt"); }, {Op::kUnary}},
         {"Squeeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Sub", [](L& l) { l.binary(Op::kSub); }, {Op::kSub}},
-        {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh}},
+        {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
     };
@@ -752,6 +913,172 @@ class Legalizer {
     unary(Op::kClamp, lo, hi);
   }
 
+  // A float unary function (mote_ops.md "unary"), in x's layout.
+  void unary_fn(const char* fn) {
+    const int x = input(0), y = output0();
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit(Op::kUnary, node_->name, {in}, {output(y, cl)}).attrs["fn"] = std::string(fn);
+  }
+
+  // Reciprocal(x) = 1 / x.
+  void reciprocal() {
+    const int x = input(0), y = output0();
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    emit(Op::kDiv, node_->name, {float_constant(node_->name + "_one", {1}, {1.0f}), in}, {output(y, cl)});
+  }
+
+  // Pow(x, e). A constant exponent with one value takes the exact equivalents: 1 a copy,
+  // 2 x*x, 3 x*x*x, 0.5 sqrt, -0.5 rsqrt, -1 1/x (the int8 path keeps mul); any other
+  // exponent (constant or computed, broadcast as ONNX does) runs pow.
+  void pow() {
+    const int x = input(0), e = input(1), y = output0();
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("base dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    const size_t r = rank(y);
+    if (is_constant(e) && rank(x) == r) {
+      const std::vector<double> v = read_doubles(g_.tensors[e]);
+      const bool uniform = !v.empty() && std::all_of(v.begin(), v.end(), [&](double d) { return d == v[0]; });
+      const double p = uniform ? v[0] : 0.0;
+      if (uniform && (p == 1.0 || p == 2.0 || p == 3.0 || p == 0.5 || p == -0.5 || p == -1.0)) {
+        const bool cl = choose_channels_last({x}, r);
+        const int in = cl ? channels_last(x) : logical(x);
+        const std::string& name = node_->name;
+        if (p == 1.0) return alias(y, in, cl);
+        if (p == 0.5 || p == -0.5) {
+          emit(Op::kUnary, name, {in}, {output(y, cl)}).attrs["fn"] = std::string(p > 0 ? "sqrt" : "rsqrt");
+          return;
+        }
+        if (p == -1.0) {
+          emit(Op::kDiv, name, {float_constant(name + "_one", {1}, {1.0f}), in}, {output(y, cl)});
+          return;
+        }
+        if (p == 2.0) {
+          emit(Op::kMul, name, {in, in}, {output(y, cl)});
+          return;
+        }
+        const int square = new_tensor(g_.tensors[y].name + "_square", DType::kFloat32, g_.tensors[in].shape);
+        emit(Op::kMul, name + "/square", {in, in}, {square});
+        emit(Op::kMul, name, {square, in}, {output(y, cl)});
+        return;
+      }
+    }
+    int exponent = e;
+    if (g_.tensors[e].dtype != DType::kFloat32) {
+      if (!is_constant(e))
+        fail(std::string("non-constant exponent of dtype ") + dtype_name(g_.tensors[e].dtype) +
+             " not supported (float32 only)");
+      std::vector<float> v;
+      for (double d : read_doubles(g_.tensors[e])) v.push_back(static_cast<float>(d));
+      exponent = float_constant(g_.tensors[e].name + "_f32", logical_shape(e), v);
+      values_.resize(g_.tensors.size());
+      logical_shapes_.resize(g_.tensors.size());
+      logical_shapes_[exponent] = g_.tensors[exponent].shape;
+      values_[exponent].logical = exponent;
+    }
+    const bool cl = choose_channels_last({x, exponent}, r);
+    emit(Op::kPow, node_->name, {operand(x, r, cl), operand(exponent, r, cl)}, {output(y, cl)});
+  }
+
+  // Elu(x; alpha) = x > 0 ? x : alpha * (e^x - 1); Selu = gamma * Elu(x; alpha). alpha 1
+  // is the elu op; otherwise, exactly: clamp(x, 0, inf) + alpha * elu(clamp(x, -inf, 0)).
+  void elu() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const bool selu = n.op == "Selu";
+    const double alpha = n.get_float("alpha", 1.0), gamma = selu ? n.get_float("gamma", 1.0) : 1.0;
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    const ir::Shape shape = g_.tensors[in].shape;
+    const std::string base = g_.tensors[y].name;
+    auto temp = [&](const std::string& suffix) { return new_tensor(base + suffix, DType::kFloat32, shape); };
+    auto scalar = [&](const std::string& suffix, double v) {
+      return float_constant(n.name + suffix, {1}, {static_cast<float>(v)});
+    };
+    const int out = gamma == 1.0 ? output(y, cl) : temp("_elu");
+    if (alpha == 1.0) {
+      emit(Op::kElu, n.name + (gamma == 1.0 ? "" : "/elu"), {in}, {out});
+    } else {
+      const int pos = temp("_pos"), neg = temp("_neg"), neg_elu = temp("_neg_elu"), scaled = temp("_neg_scaled");
+      ir::Node& p = emit(Op::kClamp, n.name + "/positive", {in}, {pos});
+      p.attrs["min"] = 0.0;
+      p.attrs["max"] = kInf;
+      ir::Node& q = emit(Op::kClamp, n.name + "/negative", {in}, {neg});
+      q.attrs["min"] = -kInf;
+      q.attrs["max"] = 0.0;
+      emit(Op::kElu, n.name + "/elu", {neg}, {neg_elu});
+      emit(Op::kMul, n.name + "/alpha", {neg_elu, scalar("_alpha", alpha)}, {scaled});
+      emit(Op::kAdd, n.name + (gamma == 1.0 ? "" : "/sum"), {pos, scaled}, {out});
+    }
+    if (gamma != 1.0) emit(Op::kMul, n.name, {out, scalar("_gamma", gamma)}, {output(y, cl)});
+  }
+
+  // Max / Min of one or more inputs (numpy broadcast): a chain of maximum / minimum.
+  void variadic(Op op) {
+    const SourceNode& n = *node_;
+    const int y = output0();
+    const size_t r = rank(y);
+    if (n.inputs.size() == 1) return identity();
+    const bool cl = choose_channels_last(n.inputs, r);
+    int acc = operand(n.inputs[0], r, cl);
+    for (size_t k = 1; k < n.inputs.size(); ++k) {
+      const bool last = k + 1 == n.inputs.size();
+      const int a = acc, b = operand(n.inputs[k], r, cl);
+      acc = last ? output(y, cl)
+                 : new_tensor(g_.tensors[y].name + "_" + std::to_string(k), g_.tensors[y].dtype,
+                              broadcast_shapes(g_.tensors[a].shape, g_.tensors[b].shape,
+                                               g_.name + ": node '" + n.name + "' (" + n.op + ")"));
+      emit(op, last ? n.name : n.name + "/" + std::to_string(k), {a, b}, {acc});
+    }
+  }
+
+  // ArgMax / ArgMin along the logical axis; int64 output (ONNX's), int32 when the model
+  // says so.
+  void arg(Op op) {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    ir::Node& node = emit(op, n.name, {logical(x)}, {output(y, false)});
+    node.attrs["axis"] = n.get_int("axis", 0);
+    node.attrs["select_last"] = n.get_int("select_last_index", 0);
+  }
+
+  // DepthToSpace: DCR is depth_to_space's channel order; CRD (channel c of block (i, j)
+  // at c*b*b + i*b + j) gathers the channels into DCR order first.
+  void depth_to_space() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const int64_t b = n.get_int("blocksize", 1);
+    const ir::Shape& s = logical_shape(x);
+    if (s[1] % (b * b) != 0)
+      fail("channels " + std::to_string(s[1]) + " not a multiple of blocksize^2 " + std::to_string(b * b));
+    int in = channels_last(x);
+    if (n.get_string("mode", "DCR") == "CRD" && b > 1) {
+      const int64_t out_channels = s[1] / (b * b);
+      std::vector<int64_t> index(s[1]);
+      for (int64_t c = 0; c < out_channels; ++c)
+        for (int64_t k = 0; k < b * b; ++k) index[k * out_channels + c] = c * b * b + k;
+      const int indices = g_.add_constant(n.name + "_dcr_order", DType::kInt32, {s[1]}, encode_ints(DType::kInt32, index));
+      const int dcr = new_tensor(g_.tensors[x].name + "_dcr", g_.tensors[in].dtype, g_.tensors[in].shape);
+      ir::Node& gather = emit(Op::kGather, n.name + "/dcr_order", {in, indices}, {dcr});
+      gather.attrs["axis"] = int64_t{3};
+      gather.attrs["batch_dims"] = int64_t{0};
+      in = dcr;
+    }
+    emit(Op::kDepthToSpace, n.name, {in}, {output(y, true)}).attrs["block_size"] = b;
+  }
+
+  void space_to_depth() {
+    const int64_t b = node_->get_int("blocksize", 1);
+    const ir::Shape& s = logical_shape(input(0));
+    if (s[2] % b != 0 || s[3] % b != 0)
+      fail("spatial size " + std::to_string(s[2]) + "x" + std::to_string(s[3]) + " not a multiple of blocksize " +
+           std::to_string(b));
+    emit(Op::kSpaceToDepth, node_->name, {channels_last(input(0))}, {output(output0(), true)}).attrs["block_size"] = b;
+  }
+
   // Piecewise-linear activations as exact compositions of Mote ops, in x's layout:
   //   HardSigmoid(x) = clamp(alpha * x + beta, 0, 1)
   //   HardSwish(x)   = x * HardSigmoid(x) with alpha 1/6, beta 1/2
@@ -797,7 +1124,13 @@ class Legalizer {
     emit(Op::kAdd, n.name, {pos, scaled}, {output(y, cl)});
   }
 
-  void softmax() {
+  // softmax or log_softmax over one axis.
+  void softmax_node(Op op, const std::string& name, int in, int out) {
+    ir::Node& node = emit(op, name, {in}, {out});
+    if (op == Op::kSoftmax) node.attrs["beta"] = 1.0;
+  }
+
+  void softmax(Op op) {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const ir::Shape& shape = logical_shape(x);
@@ -811,7 +1144,7 @@ class Legalizer {
       const ir::Shape flat = {outer, ir::element_count(shape) / std::max<int64_t>(outer, 1)};
       const int in = reshaped(logical_order(x), flat, name + "_2d_in");
       const int out = new_tensor(name + "_2d", g_.tensors[y].dtype, flat);
-      emit(Op::kSoftmax, n.name, {in}, {out}).attrs["beta"] = 1.0;
+      softmax_node(op, n.name, in, out);
       emit(Op::kReshape, n.name + "/unflatten", {out}, {output(y, false)});
       return;
     }
@@ -825,7 +1158,7 @@ class Legalizer {
     }();
     const int64_t phys = inverse(layout)[axis];
     if (phys == static_cast<int64_t>(r) - 1) {
-      emit(Op::kSoftmax, n.name, {in}, {output(y, cl)}).attrs["beta"] = 1.0;
+      softmax_node(op, n.name, in, output(y, cl));
       return;
     }
     // Move the axis last, softmax, move it back.
@@ -837,7 +1170,7 @@ class Legalizer {
     const int t_in = new_tensor(name + "_axis_last", g_.tensors[in].dtype, moved);
     emit_permute(n.name + "/axis_last", in, t_in, to_last);
     const int t_out = new_tensor(name + "_sm", g_.tensors[in].dtype, moved);
-    emit(Op::kSoftmax, n.name, {t_in}, {t_out}).attrs["beta"] = 1.0;
+    softmax_node(op, n.name, t_in, t_out);
     emit_permute(n.name + "/axis_back", t_out, output(y, cl), inverse(to_last));
   }
 
@@ -1052,12 +1385,14 @@ class Legalizer {
     g.attrs["batch_dims"] = int64_t{0};
   }
 
-  void reduce_mean() {
+  // mean, sum, reduce_max, reduce_min over the normalized axes (an identity with noop).
+  void reduce(Op op) {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
     const size_t r = rank(x);
     const std::vector<int64_t> axes = n.get_ints("axes");
     const bool keepdims = n.get_int("keepdims", 1) != 0;
+    if (n.get_int("noop", 0) != 0) return identity();
     if (choose_channels_last({x}, r)) {
       const Perm perm = channels_last_perm(r);
       std::vector<int64_t> phys_axes;
@@ -1071,11 +1406,11 @@ class Legalizer {
       }
       if (keepdims || std::is_sorted(kept.begin(), kept.end())) {
         const bool out_cl = keepdims;
-        emit(Op::kMean, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
+        emit(op, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
         return;
       }
     }
-    emit(Op::kMean, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+    emit(op, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
   }
 
   // ---- normalization --------------------------------------------------------------
@@ -1141,6 +1476,12 @@ class Legalizer {
   const SourceNode* node_ = nullptr;
   std::vector<Value> values_;              // by source tensor id
   std::vector<ir::Shape> logical_shapes_;  // by source tensor id
+  // GELU fusion, by source node: the pattern's x at its last node, kFusedAway for its
+  // other nodes, -1 elsewhere; approximate at the last node.
+  std::vector<int> gelu_;
+  std::vector<int64_t> gelu_approximate_;
+  std::vector<int> producer_;  // by source tensor id: the source node writing it, or -1
+  std::vector<int> readers_;   // by source tensor id: node inputs reading it (+1 if an output)
 };
 
 // ---- cleanup --------------------------------------------------------------------------

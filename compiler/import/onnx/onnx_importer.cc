@@ -195,11 +195,6 @@ const std::set<std::string>& supported_ops() {
   return kOps;
 }
 
-// Ops read only as pieces of a pattern a later stage replaces (fuse_normalization: the
-// LayerNorm decomposition); legalize refuses them where they remain. Not listed by
-// onnx_supported_ops().
-bool is_pattern_op(const std::string& op) { return op == "Pow" || op == "Sqrt"; }
-
 // The result of converting one NodeProto: the normalized node (inputs/outputs not yet
 // set), which of the ONNX inputs it keeps, and how many leading outputs it keeps.
 struct Converted {
@@ -652,7 +647,7 @@ class OnnxImporter {
         gemm();
       } else if (op == "Clip") {
         clip();
-      } else if (op == "Softmax") {
+      } else if (op == "Softmax" || op == "LogSoftmax") {
         softmax();
       } else if (op == "BatchNormalization") {
         c_.kept_inputs = {0, 1, 2, 3, 4};
@@ -676,8 +671,22 @@ class OnnxImporter {
         attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
       } else if (op == "Pad") {
         pad();
-      } else if (op == "ReduceMean") {
-        reduce_mean();
+      } else if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceSum") {
+        reduce();
+      } else if (op == "ArgMax" || op == "ArgMin") {
+        c_.kept_inputs = {0};
+        attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
+        attrs()["keepdims"] = int64_t{attr_int("keepdims", 1) != 0};
+        attrs()["select_last_index"] = int64_t{attr_int("select_last_index", 0) != 0};
+      } else if (op == "Elu") {
+        c_.kept_inputs = {0};
+        attrs()["alpha"] = attr_float("alpha", 1.0);
+      } else if (op == "Selu") {
+        c_.kept_inputs = {0};
+        attrs()["alpha"] = attr_float("alpha", 1.67326319217681884765625);
+        attrs()["gamma"] = attr_float("gamma", 1.05070102214813232421875);
+      } else if (op == "DepthToSpace" || op == "SpaceToDepth") {
+        block_rearrangement();
       } else if (op == "Dropout") {
         c_.kept_inputs = {0};
         if (const ir::Tensor* mode = constant_input(2, "training_mode")) {
@@ -979,14 +988,39 @@ class OnnxImporter {
       attrs()["value"] = value;
     }
 
-    void reduce_mean() {
+    // ReduceMean/Max/Min/Sum: axes from the attribute or (ReduceSum from opset 13) the
+    // constant input 1. No axes (absent or empty) reduce every axis, or with
+    // noop_with_empty_axes 1 none: normalized to empty axes and noop 1.
+    void reduce() {
       c_.kept_inputs = {0};
       const int64_t rank = rank_of(0);
+      std::optional<std::vector<int64_t>> given = attr_ints("axes");
+      if (!given && input(1)) given = read_ints(*constant_input(1, "axes"));
       std::vector<int64_t> axes;
-      if (auto a = attr_ints("axes")) axes = sorted_axes("axes", *a, rank);
-      else for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+      const bool empty = !given || given->empty();
+      const bool noop = empty && attr_int("noop_with_empty_axes", 0) != 0;
+      if (!empty) {
+        axes = sorted_axes("axes", *given, rank);
+      } else if (!noop) {
+        for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+      }
       attrs()["axes"] = axes;
       attrs()["keepdims"] = int64_t{attr_int("keepdims", 1) != 0};
+      attrs()["noop"] = int64_t{noop};
+    }
+
+    // DepthToSpace (blocksize, mode "DCR" or "CRD") and SpaceToDepth (blocksize) of a
+    // rank-4 NCHW input.
+    void block_rearrangement() {
+      c_.kept_inputs = {0};
+      if (rank_of(0) != 4) fail("input rank " + std::to_string(rank_of(0)) + " not supported (expected 4)");
+      const int64_t block = attr_int("blocksize", 0);
+      if (block < 1) fail_attr("blocksize", std::to_string(block), "must be at least 1");
+      attrs()["blocksize"] = block;
+      if (node_.op_type() != "DepthToSpace") return;
+      const std::string mode = OnnxImporter::attr_string(node_, "mode", "DCR");
+      if (mode != "DCR" && mode != "CRD") fail_attr("mode", "'" + mode + "'");
+      attrs()["mode"] = mode;
     }
 
     void squeeze() {
@@ -1218,7 +1252,7 @@ class OnnxImporter {
       const std::string& op = node.op_type();
       if (!node.domain().empty() && node.domain() != "ai.onnx")
         fail_node(node, "op not supported (domain '" + node.domain() + "')");
-      if (!supported_ops().count(op) && !is_pattern_op(op)) fail_node(node, "op not supported");
+      if (!supported_ops().count(op)) fail_node(node, "op not supported");
       if (op == "Constant") {
         ir::Tensor t = constant_node_value(node);
         ids[node.output(0)] = graph.add_tensor(std::move(t));

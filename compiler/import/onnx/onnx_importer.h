@@ -61,7 +61,18 @@
 //   Pad                mode ("constant", "reflect", "edge"), pads [begin..., end...]
 //                      (non-negative), value (double); input data only (the pads and
 //                      constant_value inputs must be constant)
-//   ReduceMean         axes (sorted; all axes when absent in the model), keepdims
+//   ReduceMean, ReduceMax, ReduceMin, ReduceSum
+//                      axes (sorted; from the attribute or ReduceSum's constant input;
+//                      all axes when absent or empty), keepdims, noop (1: no axes given
+//                      and noop_with_empty_axes 1: an identity, axes empty); input data only
+//   ArgMax, ArgMin     axis, keepdims, select_last_index
+//   LogSoftmax         axis, coerce_2d (as Softmax)
+//   Elu                alpha
+//   Selu               alpha, gamma
+//   DepthToSpace       blocksize, mode ("DCR" or "CRD"); rank-4 input
+//   SpaceToDepth       blocksize; rank-4 input
+//   Erf, Pow, Sqrt, Exp, Log, Abs, Neg, Reciprocal, Softplus, Max, Min
+//                      no attributes (Max and Min: one or more inputs)
 //   Dropout            input data only, output only (inference: an identity)
 //   Squeeze            axes (sorted, of the input) and input data only
 //   Unsqueeze          axes (sorted, of the output) and input data only

@@ -488,6 +488,249 @@ def make_activations():
     save_arrays("activations", in0=x, out0=conv(hg, w2, pads=(2, 1, 1, 1)))
 
 
+# ---- elementwise math, activations, reductions (issue 18) ------------------------------
+
+def erf(x):
+    from math import erf as erf1
+    return np.vectorize(erf1)(np.asarray(x, np.float64))
+
+
+def softplus(x):
+    x = np.asarray(x, np.float64)
+    return np.where(x > 0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0))))
+
+
+def elu(x, alpha=1.0):
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+
+def make_eltwise_math():
+    """Erf, Abs, Sqrt, Log, Exp, Neg, Reciprocal, Softplus and Pow (every special exponent,
+    an int64 constant exponent, a broadcast tensor exponent) after a Conv (channels-last)."""
+    x = randn(1, 3, 4, 4)
+    w = randn(4, 3, 1, 1)
+    half = lambda v: np.array(v, np.float32)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Erf", ["c"], ["y0"], name="erf"),
+        h.make_node("Abs", ["c"], ["a"], name="abs"),
+        h.make_node("Sqrt", ["a"], ["y1"], name="sqrt"),
+        h.make_node("Add", ["a", "one"], ["a1"], name="a_plus_1"),
+        h.make_node("Log", ["a1"], ["y2"], name="log"),
+        h.make_node("Neg", ["c"], ["nc"], name="neg"),
+        h.make_node("Exp", ["nc"], ["y3"], name="exp"),
+        h.make_node("Reciprocal", ["a1"], ["y4"], name="reciprocal"),
+        h.make_node("Mul", ["c", "eight"], ["c8"], name="times8"),
+        h.make_node("Softplus", ["c8"], ["y5"], name="softplus"),
+        h.make_node("Pow", ["c", "p1"], ["q1"], name="pow1"),
+        h.make_node("Pow", ["c", "p2"], ["q2"], name="pow2"),
+        h.make_node("Pow", ["c", "p3"], ["q3"], name="pow3"),
+        h.make_node("Pow", ["a1", "ph"], ["qh"], name="pow_half"),
+        h.make_node("Pow", ["a1", "pmh"], ["qmh"], name="pow_minus_half"),
+        h.make_node("Pow", ["a1", "pm1"], ["qm1"], name="pow_minus1"),
+        h.make_node("Pow", ["c", "p4"], ["q4"], name="pow4_int"),
+        h.make_node("Add", ["q1", "q2"], ["s0"], name="s0"),
+        h.make_node("Add", ["s0", "q3"], ["s1"], name="s1"),
+        h.make_node("Add", ["s1", "qh"], ["s2"], name="s2"),
+        h.make_node("Add", ["s2", "qmh"], ["s3"], name="s3"),
+        h.make_node("Add", ["s3", "qm1"], ["s4"], name="s4"),
+        h.make_node("Add", ["s4", "q4"], ["y6"], name="s5"),
+        h.make_node("Pow", ["a1", "c"], ["y7"], name="pow_tensor"),
+        h.make_node("Pow", ["a1", "pc"], ["y8"], name="pow_channels"),
+    ]
+    pc = np.array([0.5, 1.5, -2.0, 3.0], np.float32).reshape(4, 1, 1)
+    outs = ["y%d" % i for i in range(9)]
+    save("eltwise_math", nodes, [vi("x", [1, 3, 4, 4])], [vi(o, [1, 4, 4, 4]) for o in outs],
+         [init("w", w), init("one", half(1.0)), init("eight", half(8.0)), init("p1", half(1.0)),
+          init("p2", half(2.0)), init("p3", half([3.0])), init("ph", half(0.5)), init("pmh", half(-0.5)),
+          init("pm1", half(-1.0)), init("p4", np.array(4, np.int64)), init("pc", pc)], opset=13)
+    c = conv(x, w)
+    a1 = np.abs(c) + 1
+    y6 = c + c ** 2 + c ** 3 + np.sqrt(a1) + 1 / np.sqrt(a1) + 1 / a1 + c ** 4
+    save_arrays("eltwise_math", in0=x, out0=erf(c), out1=np.sqrt(np.abs(c)), out2=np.log(a1), out3=np.exp(-c),
+                out4=1 / a1, out5=softplus(c * 8), out6=y6, out7=a1 ** c, out8=a1 ** pc.astype(np.float64)[None])
+
+
+def make_eltwise_activations():
+    """Elu (alpha 1 and 0.5), Selu (default and given alpha/gamma), Max of three inputs
+    (one a broadcast constant), Min of two, Max of one (a copy); on 2-D and 4-D data."""
+    x = randn(1, 3, 4, 4) * 2
+    bias = np.array([0.5, -0.5, 0.0], np.float32).reshape(3, 1, 1)
+    nodes = [
+        h.make_node("Elu", ["x"], ["y0"], name="elu1"),
+        h.make_node("Elu", ["x"], ["y1"], name="elu_half", alpha=0.5),
+        h.make_node("Selu", ["x"], ["y2"], name="selu"),
+        h.make_node("Selu", ["x"], ["y3"], name="selu_custom", alpha=2.0, gamma=0.5),
+        h.make_node("Neg", ["x"], ["nx"], name="neg"),
+        h.make_node("Max", ["x", "nx", "bias"], ["y4"], name="max3"),
+        h.make_node("Min", ["x", "bias"], ["y5"], name="min2"),
+        h.make_node("Max", ["x"], ["y6"], name="max1"),
+    ]
+    outs = ["y%d" % i for i in range(7)]
+    save("eltwise_activations", nodes, [vi("x", [1, 3, 4, 4])], [vi(o, [1, 3, 4, 4]) for o in outs],
+         [init("bias", bias)], opset=13)
+    xd = x.astype(np.float64)
+    b = bias.astype(np.float64)[None]
+    sa, sg = 1.67326319217681884765625, 1.05070102214813232421875
+    save_arrays("eltwise_activations", in0=x, out0=elu(xd), out1=elu(xd, 0.5), out2=sg * elu(xd, sa),
+                out3=0.5 * elu(xd, 2.0), out4=np.maximum(np.maximum(xd, -xd), b), out5=np.minimum(xd, b), out6=xd)
+
+
+def make_reductions(opset):
+    """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
+    and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
+    noop_with_empty_axes."""
+    name = "reductions_opset%d" % opset
+    x = randn(1, 3, 4, 5)
+    w = randn(4, 3, 1, 1)
+    axes_sum = {"axes": [1]} if opset < 13 else {}
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("ReduceMax", ["c"], ["y0"], name="rmax", axes=[2, 3], keepdims=0),
+        h.make_node("ReduceMin", ["c"], ["y1"], name="rmin", axes=[-1], keepdims=1),
+        h.make_node("ReduceSum", ["c"] + (["axes1"] if opset >= 13 else []), ["y2"], name="rsum", keepdims=1,
+                    **axes_sum),
+        h.make_node("ReduceSum", ["c"], ["y3"], name="rsum_all", keepdims=0),
+        h.make_node("ReduceMax", ["c"], ["y4"], name="rmax_all"),
+    ]
+    outs = [vi("y0", [1, 4]), vi("y1", [1, 4, 4, 1]), vi("y2", [1, 1, 4, 5]), vi("y3", []), vi("y4", [1, 1, 1, 1])]
+    inits = [init("w", w)]
+    c = conv(x, w)
+    golden = dict(in0=x, out0=c.max(axis=(2, 3)), out1=c.min(axis=3, keepdims=True), out2=c.sum(axis=1, keepdims=True),
+                  out3=c.sum(), out4=c.max(axis=(0, 1, 2, 3), keepdims=True))
+    if opset >= 13:
+        inits.append(init("axes1", np.array([1], np.int64)))
+        nodes.append(h.make_node("ReduceSum", ["c"], ["y5"], name="rsum_noop", noop_with_empty_axes=1))
+        outs.append(vi("y5", [1, 4, 4, 5]))
+        golden["out5"] = c
+    save(name, nodes, [vi("x", [1, 3, 4, 5])], outs, inits, opset=opset)
+    save_arrays(name, **golden)
+
+
+def make_arg_min_max():
+    """ArgMax (axis 1, keepdims 0) and ArgMin (axis -1, keepdims 1, select_last_index 1)
+    of data with ties; int64 outputs (goldens stored as float32)."""
+    x = np.round(randn(2, 5, 3)).astype(np.float32)
+    nodes = [
+        h.make_node("ArgMax", ["x"], ["y0"], name="argmax", axis=1, keepdims=0),
+        h.make_node("ArgMin", ["x"], ["y1"], name="argmin_last", axis=-1, keepdims=1, select_last_index=1),
+        h.make_node("ArgMax", ["x"], ["y2"], name="argmax_first", axis=2, keepdims=0),
+    ]
+    save("arg_min_max", nodes, [vi("x", [2, 5, 3])],
+         [vi("y0", [2, 3], T.INT64), vi("y1", [2, 5, 1], T.INT64), vi("y2", [2, 5], T.INT64)], opset=13)
+    last_min = 2 - np.argmin(x[:, :, ::-1], axis=2)
+    save_arrays("arg_min_max", in0=x, out0=np.argmax(x, axis=1), out1=last_min[:, :, None], out2=np.argmax(x, axis=2))
+
+
+def make_log_softmax(opset):
+    """LogSoftmax over axis 1 of a 4-D tensor: opset 11 coerces to 2-D, opset 13 is one axis."""
+    name = "log_softmax_opset%d" % opset
+    x = randn(1, 3, 2, 4)
+    save(name, [h.make_node("LogSoftmax", ["x"], ["y"], name="log_softmax", axis=1)], [vi("x", [1, 3, 2, 4])],
+         [vi("y", [1, 3, 2, 4])], opset=opset)
+    xd = x.astype(np.float64)
+    if opset < 13:
+        flat = xd.reshape(1, -1)
+        y = (flat - flat.max() - np.log(np.exp(flat - flat.max()).sum())).reshape(x.shape)
+    else:
+        m = xd.max(axis=1, keepdims=True)
+        y = xd - m - np.log(np.exp(xd - m).sum(axis=1, keepdims=True))
+    save_arrays(name, in0=x, out0=y)
+
+
+def depth_to_space(x, b, mode):
+    n, c, hh, ww = x.shape
+    if mode == "DCR":
+        t = x.reshape(n, b, b, c // (b * b), hh, ww).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        t = x.reshape(n, c // (b * b), b, b, hh, ww).transpose(0, 1, 4, 2, 5, 3)
+    return t.reshape(n, c // (b * b), hh * b, ww * b)
+
+
+def space_to_depth(x, b):
+    n, c, hh, ww = x.shape
+    t = x.reshape(n, c, hh // b, b, ww // b, b).transpose(0, 3, 5, 1, 2, 4)
+    return t.reshape(n, c * b * b, hh // b, ww // b)
+
+
+def make_depth_space():
+    """DepthToSpace DCR and CRD (blocksize 2) and SpaceToDepth (blocksize 2) on NCHW data."""
+    x = randn(1, 8, 2, 3)
+    nodes = [
+        h.make_node("DepthToSpace", ["x"], ["y0"], name="d2s_dcr", blocksize=2),
+        h.make_node("DepthToSpace", ["x"], ["y1"], name="d2s_crd", blocksize=2, mode="CRD"),
+        h.make_node("SpaceToDepth", ["y1"], ["y2"], name="s2d", blocksize=2),
+    ]
+    save("depth_space", nodes, [vi("x", [1, 8, 2, 3])],
+         [vi("y0", [1, 2, 4, 6]), vi("y1", [1, 2, 4, 6]), vi("y2", [1, 8, 2, 3])], opset=13)
+    save_arrays("depth_space", in0=x, out0=depth_to_space(x, 2, "DCR"), out1=depth_to_space(x, 2, "CRD"),
+                out2=space_to_depth(depth_to_space(x, 2, "CRD"), 2))
+
+
+def make_gelu_patterns():
+    """PyTorch's GELU exports on channels-last data: exact (Div/Erf/Add/Mul/Mul), exact
+    with 0.5 multiplied into x first, the tanh approximation, and a near miss (Div by 1.5,
+    not sqrt 2) that must stay unfused."""
+    x = randn(1, 3, 4, 4) * 2
+    w = randn(4, 3, 1, 1)
+    f = lambda v: np.array(v, np.float32)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        # exact: ((Erf(c / sqrt2) + 1) * c) * 0.5
+        h.make_node("Div", ["c", "sqrt2"], ["d0"], name="g0/div"),
+        h.make_node("Erf", ["d0"], ["e0"], name="g0/erf"),
+        h.make_node("Add", ["e0", "one"], ["a0"], name="g0/add"),
+        h.make_node("Mul", ["c", "a0"], ["m0"], name="g0/mul"),
+        h.make_node("Mul", ["m0", "half"], ["y0"], name="g0/mul_half"),
+        # exact: (0.5 * c) * (1 + Erf(c / sqrt2))
+        h.make_node("Div", ["c", "sqrt2"], ["d1"], name="g1/div"),
+        h.make_node("Erf", ["d1"], ["e1"], name="g1/erf"),
+        h.make_node("Add", ["one", "e1"], ["a1"], name="g1/add"),
+        h.make_node("Mul", ["half", "c"], ["m1"], name="g1/mul_half"),
+        h.make_node("Mul", ["m1", "a1"], ["y1"], name="g1/mul"),
+        # tanh: c * (1 + Tanh(sqrt(2/pi) * (c + 0.044715 * c*c*c))) * 0.5
+        h.make_node("Mul", ["c", "c"], ["s2"], name="g2/square"),
+        h.make_node("Mul", ["s2", "c"], ["s3"], name="g2/cube"),
+        h.make_node("Mul", ["s3", "kappa"], ["k3"], name="g2/kappa"),
+        h.make_node("Add", ["c", "k3"], ["u"], name="g2/add_x"),
+        h.make_node("Mul", ["u", "beta"], ["b"], name="g2/beta"),
+        h.make_node("Tanh", ["b"], ["t"], name="g2/tanh"),
+        h.make_node("Add", ["t", "one"], ["a2"], name="g2/add"),
+        h.make_node("Mul", ["c", "a2"], ["m2"], name="g2/mul"),
+        h.make_node("Mul", ["m2", "half"], ["y2"], name="g2/mul_half"),
+        # near miss: c / 1.5
+        h.make_node("Div", ["c", "three_halves"], ["d3"], name="n/div"),
+        h.make_node("Erf", ["d3"], ["e3"], name="n/erf"),
+        h.make_node("Add", ["e3", "one"], ["a3"], name="n/add"),
+        h.make_node("Mul", ["c", "a3"], ["m3"], name="n/mul"),
+        h.make_node("Mul", ["m3", "half"], ["y3"], name="n/mul_half"),
+    ]
+    outs = ["y%d" % i for i in range(4)]
+    save("gelu_patterns", nodes, [vi("x", [1, 3, 4, 4])], [vi(o, [1, 4, 4, 4]) for o in outs],
+         [init("w", w), init("sqrt2", f(1.4142135381698608)), init("one", f(1.0)), init("half", f(0.5)),
+          init("kappa", f(0.044715)), init("beta", f(0.7978845834732056)), init("three_halves", f(1.5))], opset=13)
+    c = conv(x, w)
+    exact = 0.5 * c * (1 + erf(c / np.sqrt(2)))
+    tanh = 0.5 * c * (1 + np.tanh(np.sqrt(2 / np.pi) * (c + 0.044715 * c ** 3)))
+    save_arrays("gelu_patterns", in0=x, out0=exact, out1=exact, out2=tanh, out3=0.5 * c * (1 + erf(c / 1.5)))
+
+
+def make_eltwise_error_models():
+    x = [vi("x", [1, 4, 2, 2])]
+    save("d2s_bad_mode", [h.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2, mode="XYZ")], x,
+         [vi("y", [1, 1, 4, 4])], opset=13, check=False)
+    save("pow_int_exponent", [h.make_node("Pow", ["x", "e"], ["y"], name="pow")],
+         x + [vi("e", [1], T.INT64)], [vi("y", [1, 4, 2, 2])], opset=13)
+    save("s2d_indivisible", [h.make_node("SpaceToDepth", ["x"], ["y"], name="s2d", blocksize=3)], x,
+         [vi("y", [1, 36, 0, 0])], opset=13, check=False)
+    save("d2s_block0", [h.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=0)], x,
+         [vi("y", [1, 4, 2, 2])], opset=13, check=False)
+    save("abs_int32", [h.make_node("Abs", ["x"], ["y"], name="abs")], [vi("x", [4], T.INT32)],
+         [vi("y", [4], T.INT32)], opset=13)
+    save("reduce_sum_axes_input", [h.make_node("ReduceSum", ["x", "axes"], ["y"], name="rsum")],
+         [vi("x", [1, 4]), vi("axes", [1], T.INT64)], [vi("y", [1, 1])], opset=13)
+
+
 # ---- models for the error tests --------------------------------------------------------
 
 def relu_graph(name, opset, dims=(1, 4)):
@@ -498,7 +741,7 @@ def relu_graph(name, opset, dims=(1, 4)):
 def make_error_models():
     relu_graph("opset10", 10)
     relu_graph("opset18", 18)
-    save("unsupported_op", [h.make_node("Erf", ["x"], ["y"], name="erf_0")],
+    save("unsupported_op", [h.make_node("Hardmax", ["x"], ["y"], name="hardmax_0")],
          [vi("x", [1, 4])], [vi("y", [1, 4])])
     w = randn(2, 1, 3, 3)
     save("bad_auto_pad", [h.make_node("Conv", ["x", "w"], ["y"], name="Conv_3", auto_pad="FOO")],
@@ -1251,6 +1494,16 @@ def main():
     make_layer_norm_rsqrt()
     make_convres_models()
     make_dynamic_slicing()
+    make_eltwise_math()
+    make_eltwise_activations()
+    make_reductions(11)
+    make_reductions(13)
+    make_arg_min_max()
+    make_log_softmax(11)
+    make_log_softmax(13)
+    make_depth_space()
+    make_eltwise_error_models()
+    make_gelu_patterns()
 
 
 if __name__ == "__main__":
