@@ -128,7 +128,7 @@ void profile_op_begin(void* user, uint32_t) {
 
 void profile_op_end(void* user, uint32_t op) {
   Profile* profile = static_cast<Profile*>(user);
-  profile->op_ticks[op] = mote::cortex_m::read_ticks() - profile->op_begin_ticks;
+  profile->op_ticks[op] += mote::cortex_m::read_ticks() - profile->op_begin_ticks;  // each iteration of a loop
 }
 
 uint64_t instructions(uint64_t ticks) {
