@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "compiler.h"
+#include "compiler/graph_builder.h"
 #include "npy.h"
 #include "ptq/gptq.h"
 #include "ptq/ptq.h"
@@ -257,21 +258,12 @@ TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
 // a [1,4,8] x b [1,6,8] (adj_b: b read as [1,8,6], attention's q k^T) -> batch_matmul
 // -> y [1,4,6]: both operands are activations.
 ir::Graph attention_scores() {
-  ir::Graph g;
-  g.name = "scores";
-  const int a = add_activation(g, "a", {1, 4, 8});
-  const int b = add_activation(g, "b", {1, 6, 8});
-  const int y = add_activation(g, "y", {1, 4, 6});
-  g.inputs = {a, b};
-  ir::Node mm;
-  mm.name = "scores";
-  mm.op = ir::Op::kBatchMatMul;
-  mm.inputs = {a, b};
-  mm.outputs = {y};
-  mm.attrs["adj_b"] = int64_t{1};
-  g.nodes.push_back(mm);
-  g.outputs = {y};
-  return g;
+  GraphBuilder b;
+  b.graph.name = "scores";
+  const int a = b.input("a", {1, 4, 8});
+  const int bt = b.input("b", {1, 6, 8});
+  b.output(b.node(ir::Op::kBatchMatMul, "scores", {a, bt}, {1, 4, 6}, {{"adj_b", int64_t{1}}}));
+  return std::move(b.graph);
 }
 
 // attention_scores() quantized over 32 samples of N(0,1) a and N(0, b_scale^2) b; no
@@ -344,25 +336,14 @@ TEST(QuantizeModel, BatchMatMulTakesInt16ActivationsSymmetrically) {
 // The ids are calibrated as they are (int64 samples) and stay unquantized; the table is
 // quantized over its own range and the gather moves int8 rows.
 TEST(QuantizeModel, EmbeddingLookupReadsInt64IdsAndGathersInt8Rows) {
-  ir::Graph g;
-  g.name = "lookup";
-  ir::Tensor ids_t;
-  ids_t.name = "ids";
-  ids_t.dtype = DType::kInt64;
-  ids_t.shape = {1, 3};
-  const int ids = g.add_tensor(ids_t);
-  const int table = add_constant(g, "table", gaussian(20, 2), {5, 4});
-  const int rows = add_activation(g, "rows", {1, 3, 4});
-  g.inputs = {ids};
-  ir::Node gather;
-  gather.name = "gather";
-  gather.op = ir::Op::kGather;
-  gather.inputs = {table, ids};
-  gather.outputs = {rows};
-  gather.attrs["axis"] = int64_t{0};
-  gather.attrs["negative_from_end"] = int64_t{1};
-  g.nodes.push_back(gather);
-  g.outputs = {rows};
+  GraphBuilder b;
+  b.graph.name = "lookup";
+  const int ids = b.input("ids", {1, 3});
+  b.graph.tensors[ids].dtype = DType::kInt64;
+  const int table = b.constant("table", {5, 4}, gaussian(20, 2));
+  b.output(b.node(ir::Op::kGather, "gather", {table, ids}, {1, 3, 4},
+                  {{"axis", int64_t{0}}, {"negative_from_end", int64_t{1}}}));
+  const ir::Graph& g = b.graph;
   std::vector<int64_t> id_values(3 * 8);
   for (size_t k = 0; k < id_values.size(); ++k) id_values[k] = static_cast<int64_t>(k % 5);
   CalibrationInput in;
