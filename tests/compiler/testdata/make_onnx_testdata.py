@@ -1485,6 +1485,21 @@ def make_linear_bias_3d():
     save_arrays("linear_bias_3d", in0=x, **goldens)
 
 
+def make_gather_computed():
+    """Gather at computed indices (an embedding lookup: int64 ids, the model's input) from
+    constant tables on axis 0 and axis 1; negative ids count from the end (ONNX). The ids
+    are stored as float32 in in0 (small integers, exact); the model reads int64."""
+    ids = i64([[5, -1, 0, -6]])
+    table0, table1 = randn(6, 3), randn(3, 6)
+    nodes = [h.make_node("Gather", ["table0", "ids"], ["y0"], name="lookup0", axis=0),
+             h.make_node("Gather", ["table1", "ids"], ["y1"], name="lookup1", axis=1)]
+    wrapped = np.where(ids < 0, ids + 6, ids)
+    y0, y1 = np.take(table0, wrapped, axis=0), np.take(table1, wrapped, axis=1)
+    save("gather_computed", nodes, [vi("ids", [1, 4], T.INT64)], [vi("y0", list(y0.shape)), vi("y1", list(y1.shape))],
+         [init("table0", table0), init("table1", table1)], opset=13)
+    save_arrays("gather_computed", in0=ids, out0=y0, out1=y1)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     make_conv_bn_relu()
@@ -1526,6 +1541,7 @@ def main():
     make_eltwise_error_models()
     make_gelu_patterns()
     make_linear_bias_3d()
+    make_gather_computed()
 
 
 if __name__ == "__main__":
