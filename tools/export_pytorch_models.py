@@ -6,7 +6,8 @@ MODELS dict: name -> function returning a Model (the torch module in eval mode, 
 input shapes, the opset, input and output names). For every model this writes, into
 tests/models/pytorch/:
   <name>.onnx                 torch.onnx.export at the model's opset (constants folded)
-  <name>.s<k>.in<i>.npy       golden sample k (k = 0, 1), input i: seeded normal values
+  <name>.s<k>.in<i>.npy       golden sample k (k = 0, 1), input i: seeded normal float32
+                              values, or int64 in the model's input range (token ids)
   <name>.s<k>.out<j>.npy      PyTorch's float32 outputs for it (the goldens)
   <name>.calib.in<i>.npy      16 calibration samples of input i stacked ([16, ...shape])
 The tests (tests/models/pytorch_model_test.cc) compile and run the models listed in
@@ -42,34 +43,43 @@ def all_models():
     return models
 
 
-def samples(shapes, seed, count=None):
-    """Seeded standard-normal inputs, one array per input ([count, ...] when count)."""
+def samples(model, seed, count=None):
+    """Seeded inputs, one array per input ([count, ...] when count): standard-normal
+    float32, or uniform int64 in [low, high) where the model gives an input range."""
     generator = torch.Generator().manual_seed(seed)
     lead = [] if count is None else [count]
-    return [torch.randn(lead + list(shape), generator=generator) for shape in shapes]
+    ranges = model.input_ranges or [None] * len(model.input_shapes)
+    return [torch.randn(lead + list(shape), generator=generator) if r is None else
+            torch.randint(r[0], r[1], lead + list(shape), generator=generator, dtype=torch.int64)
+            for shape, r in zip(model.input_shapes, ranges)]
+
+
+def npy_array(x):
+    """int64 inputs as they are, everything else as float32."""
+    return x.numpy() if x.dtype == torch.int64 else x.numpy().astype(np.float32)
 
 
 def export(name, build):
     torch.manual_seed(0)
     model = build()
     module = model.module.eval()
-    example = tuple(samples(model.input_shapes, 1000))
+    example = tuple(samples(model, 1000))
     path = OUT / f"{name}.onnx"
     with torch.no_grad():
         torch.onnx.export(module, example, str(path), opset_version=model.opset, input_names=model.input_names,
                           output_names=model.output_names, do_constant_folding=True,
                           dynamic_axes=model.dynamic_axes)
         for k in range(GOLDEN_SAMPLES):
-            inputs = samples(model.input_shapes, k)
+            inputs = samples(model, k)
             outputs = module(*inputs)
             if isinstance(outputs, torch.Tensor):
                 outputs = (outputs,)
             for i, x in enumerate(inputs):
-                np.save(OUT / f"{name}.s{k}.in{i}.npy", x.numpy().astype(np.float32))
+                np.save(OUT / f"{name}.s{k}.in{i}.npy", npy_array(x))
             for j, y in enumerate(outputs):
                 np.save(OUT / f"{name}.s{k}.out{j}.npy", y.numpy().astype(np.float32))
-        for i, x in enumerate(samples(model.input_shapes, 500, CALIBRATION_SAMPLES)):
-            np.save(OUT / f"{name}.calib.in{i}.npy", x.numpy().astype(np.float32))
+        for i, x in enumerate(samples(model, 500, CALIBRATION_SAMPLES)):
+            np.save(OUT / f"{name}.calib.in{i}.npy", npy_array(x))
     print(f"{name}: opset {model.opset}, {path.stat().st_size} bytes")
 
 

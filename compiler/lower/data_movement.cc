@@ -338,7 +338,8 @@ LoweredOp lower_strided_slice(const NodeLowering& l) {
   return lowered(KernelId::kStridedSlice, params_bytes(p));
 }
 
-// gather: x's slices along `axis` at the int32 indices, batch by batch (mote_ops.md).
+// gather: x's slices along `axis` at the int32 or int64 indices, batch by batch, negative
+// ones from the end with negative_from_end (mote_ops.md).
 LoweredOp lower_gather(const NodeLowering& l) {
   l.expect_io(2, 2, 1);
   const ir::Tensor& in = l.input(0);
@@ -352,7 +353,10 @@ LoweredOp lower_gather(const NodeLowering& l) {
     l.fail("axis " + std::to_string(axis) + " and batch_dims " + std::to_string(batch_dims) +
            " do not fit input " + shape_string(in.shape) + " and indices " + shape_string(indices.shape));
   }
-  l.expect_dtype(indices, "indices", DType::kInt32);
+  if (indices.dtype != DType::kInt64) l.expect_dtype(indices, "indices", DType::kInt32);
+  const int64_t negative_from_end = l.node().get_int("negative_from_end", 0);
+  if (negative_from_end != 0 && negative_from_end != 1)
+    l.fail("negative_from_end " + std::to_string(negative_from_end) + " must be 0 or 1");
   l.expect_dtype(out, "output", in.dtype);
   ir::Shape expected(in.shape.begin(), in.shape.begin() + axis);
   for (int64_t i = 0; i < batch_dims; ++i) {
@@ -367,6 +371,7 @@ LoweredOp lower_gather(const NodeLowering& l) {
   GatherParams p{};
   p.axis = static_cast<uint32_t>(axis);
   p.batch_dims = static_cast<uint32_t>(batch_dims);
+  p.negative_from_end = static_cast<uint32_t>(negative_from_end);
   return lowered(KernelId::kGather, params_bytes(p));
 }
 

@@ -48,13 +48,15 @@ size_t check_inputs(const ir::Graph& graph, const std::vector<CalibrationInput>&
   for (size_t i = 0; i < inputs.size(); ++i) {
     const CalibrationInput& in = inputs[i];
     const ir::Tensor& t = graph.tensors[graph.inputs[i]];
-    if (t.dtype != DType::kFloat32) {
+    // int32/int64 inputs are indices (token ids): samples of their own dtype, not quantized.
+    const bool indices = t.dtype == DType::kInt32 || t.dtype == DType::kInt64;
+    if (t.dtype != DType::kFloat32 && !indices) {
       throw CompileError(in.path + ": model " + describe_input(graph, i) + " is " + ir::dtype_name(t.dtype) +
                          "; --quantize needs float32 model inputs");
     }
-    if (in.dtype != DType::kFloat32) {
-      throw CompileError(in.path + ": calibration data has dtype " + ir::dtype_name(in.dtype) +
-                         ", expected float32 (samples of " + describe_input(graph, i) + ")");
+    if (in.dtype != t.dtype) {
+      throw CompileError(in.path + ": calibration data has dtype " + ir::dtype_name(in.dtype) + ", expected " +
+                         ir::dtype_name(t.dtype) + " (samples of " + describe_input(graph, i) + ")");
     }
     ir::Shape expected = t.shape;
     expected.insert(expected.begin(), 0);
@@ -79,6 +81,7 @@ size_t check_inputs(const ir::Graph& graph, const std::vector<CalibrationInput>&
                          inputs[0].path + " has " + std::to_string(samples) +
                          "; every input needs the same number");
     }
+    if (indices) continue;
     const auto* values = reinterpret_cast<const float*>(in.data.data());
     const auto per_sample = static_cast<size_t>(t.elements());
     for (size_t k = 0; k < n * per_sample; ++k) {
@@ -429,11 +432,11 @@ void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationI
     for (size_t i = 0; i < quantized.inputs.size(); ++i) {
       const ir::Tensor& t = quantized.tensors[quantized.inputs[i]];
       const auto n = static_cast<size_t>(t.elements());
-      const auto* x = reinterpret_cast<const float*>(inputs[i].data.data()) + s * n;
-      if (t.dtype == DType::kFloat32) {
-        in.push_back(reinterpret_cast<const uint8_t*>(x));
+      if (t.dtype == inputs[i].dtype) {  // float32, or indices (int32, int64) as they are
+        in.push_back(inputs[i].data.data() + s * static_cast<size_t>(t.bytes()));
         continue;
       }
+      const auto* x = reinterpret_cast<const float*>(inputs[i].data.data()) + s * n;
       // int8 model input: quantize as the firmware would (round half away from zero).
       converted[i].resize(n);
       const float scale = t.quant.scales[0];

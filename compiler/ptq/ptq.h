@@ -32,7 +32,8 @@ namespace mote::ptq {
 RangeMethod parse_range_method(const std::string& name);
 const char* range_method_name(RangeMethod method);
 
-// One model input's calibration samples: shape [N, *input shape], float32.
+// One model input's calibration samples: shape [N, *input shape], float32 (int32 or
+// int64 for an index input: token ids, which stay unquantized).
 struct CalibrationInput {
   std::string path;  // for messages
   DType dtype = DType::kFloat32;
@@ -104,8 +105,8 @@ struct Calibration {
   std::vector<std::vector<std::vector<float>>> float_outputs;
 };
 
-// Checks the samples (one file per graph input, float32, shape [N, *input shape], the
-// same N everywhere, every value finite) and runs the graph over them. Throws
+// Checks the samples (one file per graph input, of the input's dtype: float32, or int32 or
+// int64 indices; shape [N, *input shape], the same N everywhere, every float finite) and runs the graph over them. Throws
 // CompileError naming the file and what is wrong.
 Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput>& inputs,
                       const Options& options);

@@ -590,7 +590,11 @@ class Quantizer {
       *reason = std::string("no integer kernel for ") + ir::op_name(op);
       return false;
     }
-    if (node.outputs.size() != 1 || node.inputs.empty() || !is_activation(node.inputs[0])) {
+    // A pass-through op may read a constant input 0 (gather: an embedding table at
+    // computed indices); that constant is quantized over its own range.
+    const bool constant_data = pass_through && !node.inputs.empty() && node.inputs[0] != ir::kNoTensor &&
+                               g_.tensors[node.inputs[0]].is_constant;
+    if (node.outputs.size() != 1 || node.inputs.empty() || !(is_activation(node.inputs[0]) || constant_data)) {
       *reason = "not a single-output op on an activation";
       return false;
     }
@@ -637,7 +641,7 @@ class Quantizer {
         }
       }
     } else if (pass_through) {
-      qn.inputs[0] = rep_of(node.inputs[0], dtype);
+      qn.inputs[0] = constant_data ? quantized_constant(g_.tensors[node.inputs[0]], dtype) : rep_of(node.inputs[0], dtype);
       if (qn.inputs[0] < 0) {
         *reason = missing_range(node.inputs[0]);
         return false;

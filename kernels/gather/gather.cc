@@ -34,7 +34,8 @@ Status gather_check(const OpContext& ctx) {
   const TensorDesc& indices = ctx.input_desc(1);
   const TensorDesc& out = ctx.output_desc(0);
   if (in.dtype != out.dtype || dtype_size(static_cast<DType>(in.dtype)) == 0) return Status::kBadParams;
-  if (!has_dtype(indices, DType::kInt32)) return Status::kBadParams;
+  if (!has_dtype(indices, DType::kInt32) && !has_dtype(indices, DType::kInt64)) return Status::kBadParams;
+  if (p.negative_from_end > 1) return Status::kBadParams;
   if (p.axis >= in.rank || p.batch_dims > p.axis || p.batch_dims > indices.rank) return Status::kBadParams;
   if (!index_math_fits(in) || !index_math_fits(indices) || !index_math_fits(out)) return Status::kBadParams;
   // The output's dims: input dims before axis, the indices' own dims, input dims after.
@@ -58,14 +59,19 @@ void gather_run(const OpContext& ctx) {
   const GatherSizes s = gather_sizes(in, ctx.input_desc(1), p);
   const size_t run_bytes = static_cast<size_t>(s.inner) * dtype_size(static_cast<DType>(in.dtype));
   const uint8_t* input = static_cast<const uint8_t*>(ctx.input_data(0));
-  const int32_t* indices = static_cast<const int32_t*>(ctx.input_data(1));
+  const TensorDesc& index_desc = ctx.input_desc(1);
+  const bool wide = has_dtype(index_desc, DType::kInt64);
+  const int32_t* indices32 = static_cast<const int32_t*>(ctx.input_data(1));
+  const int64_t* indices64 = static_cast<const int64_t*>(ctx.input_data(1));
   uint8_t* output = static_cast<uint8_t*>(ctx.output_data(0));
   for (uint32_t b = 0; b < s.batch; ++b) {
     for (uint32_t o = 0; o < s.outer; ++o) {
       const uint8_t* slab = input + static_cast<size_t>(b * s.outer + o) * s.axis * run_bytes;
       for (uint32_t c = 0; c < s.coords; ++c, output += run_bytes) {
-        const int32_t index = indices[b * s.coords + c];
-        if (index < 0 || static_cast<uint32_t>(index) >= s.axis) {
+        const uint32_t k = b * s.coords + c;
+        int64_t index = wide ? indices64[k] : indices32[k];
+        if (index < 0 && p.negative_from_end != 0) index += s.axis;
+        if (index < 0 || index >= s.axis) {
           memset(output, 0, run_bytes);
         } else {
           memcpy(output, slab + static_cast<size_t>(index) * run_bytes, run_bytes);

@@ -651,6 +651,26 @@ TEST(Legalize, GemmAlphaBetaFoldIntoWeightsAndBias) {
   EXPECT_EQ(onnx_test::floats_of(g.tensors[fc.inputs[2]]), b.data);
 }
 
+// MatMul + Add of a constant bias along the last axis only: one fully_connected with that
+// bias; a constant broadcasting along other axes stays an add.
+TEST(Legalize, LinearOn3dInputsTakesItsBiasIntoFullyConnected) {
+  ir::Graph g = check_numerics("linear_bias_3d");
+  EXPECT_EQ(op_sequence(g), Ops({"fully_connected", "fully_connected", "fully_connected", "add", "fully_connected"}));
+  const std::vector<std::pair<const char*, std::vector<int64_t>>> fused = {
+      {"matmul0", {5}}, {"matmul1", {3}}, {"matmul3", {2}}};
+  for (const auto& [name, bias_shape] : fused) {
+    const ir::Node* fc = onnx_test::find_node(g, name);
+    ASSERT_NE(fc, nullptr) << name;
+    ASSERT_EQ(fc->inputs.size(), 3u) << name;
+    EXPECT_EQ(g.tensors[fc->inputs[2]].shape, bias_shape) << name;
+    EXPECT_EQ(g.tensors[fc->outputs[0]].name, std::string("y") + name[6]) << name;
+  }
+  const std::vector<float> scalar_bias = onnx_test::floats_of(g.tensors[onnx_test::find_node(g, "matmul3")->inputs[2]]);
+  EXPECT_EQ(scalar_bias[0], scalar_bias[1]);
+  ASSERT_NE(onnx_test::find_node(g, "add2"), nullptr);
+  EXPECT_EQ(onnx_test::find_node(g, "matmul2")->inputs.size(), 2u);
+}
+
 TEST(Legalize, Conv1dRunsAs2d) {
   ir::Graph g = check_numerics("conv1d");
   const ir::Node* conv = onnx_test::find_node(g, "conv1d");
@@ -776,7 +796,8 @@ TEST(LegalizeErrors, NonConstantClipBound) {
             testdata("clip_variable_bound.onnx") + ": node 'clip' (Clip): input 'min' must be a constant scalar");
 }
 
-TEST(LegalizeErrors, UnfoldableShapeOp) {
+// Gather(table, ids) with ids a model input: an embedding lookup.
+onnx_import::SourceGraph lookup_graph(DType index_dtype) {
   onnx_import::SourceGraph g;
   g.name = "m";
   ir::Tensor data;
@@ -784,11 +805,11 @@ TEST(LegalizeErrors, UnfoldableShapeOp) {
   data.shape = {4, 2};
   ir::Tensor idx;
   idx.name = "idx";
-  idx.dtype = DType::kInt64;
-  idx.shape = {1};
+  idx.dtype = index_dtype;
+  idx.shape = {1, 3};
   ir::Tensor out;
   out.name = "rows";
-  out.shape = {1, 2};
+  out.shape = {1, 3, 2};
   g.inputs = {g.add_tensor(data), g.add_tensor(idx)};
   g.outputs = {g.add_tensor(out)};
   onnx_import::SourceNode gather;
@@ -798,8 +819,26 @@ TEST(LegalizeErrors, UnfoldableShapeOp) {
   gather.outputs = g.outputs;
   gather.attrs["axis"] = int64_t{0};
   g.nodes.push_back(gather);
-  EXPECT_EQ(error_of([&] { onnx_import::legalize(g); }),
-            "m: node 'lookup' (Gather): non-constant indices not supported");
+  return g;
+}
+
+TEST(Legalize, GatherAtComputedIndicesReadsThemAsTheyAre) {
+  for (DType dtype : {DType::kInt64, DType::kInt32}) {
+    const ir::Graph g = onnx_import::legalize(lookup_graph(dtype));
+    ASSERT_EQ(g.nodes.size(), 1u);
+    const ir::Node& n = g.nodes[0];
+    EXPECT_EQ(n.op, ir::Op::kGather);
+    ASSERT_EQ(n.inputs.size(), 2u);
+    EXPECT_EQ(g.tensors[n.inputs[0]].name, "table");
+    EXPECT_EQ(g.tensors[n.inputs[1]].name, "idx");
+    EXPECT_EQ(g.tensors[n.inputs[1]].dtype, dtype);
+    EXPECT_EQ(g.tensors[n.outputs[0]].name, "rows");
+    EXPECT_EQ(n.get_int("axis", -1), 0);
+    EXPECT_EQ(n.get_int("batch_dims", -1), 0);
+    EXPECT_EQ(n.get_int("negative_from_end", -1), 1);
+  }
+  EXPECT_EQ(error_of([&] { onnx_import::legalize(lookup_graph(DType::kInt16)); }),
+            "m: node 'lookup' (Gather): indices dtype int16 not supported (int32 or int64)");
 }
 
 }  // namespace

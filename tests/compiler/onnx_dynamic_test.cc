@@ -224,5 +224,29 @@ TEST(DivisionsByConstants, BecomeMultiplicationsByTheReciprocal) {
   EXPECT_EQ(g.nodes[1].op, ir::Op::kDiv);
 }
 
+// An embedding lookup: Gather at int64 ids (the model's input) from constant tables on
+// axes 0 and 1, negative ids from the end; one gather each, reading the ids as they are.
+TEST(OnnxDynamicSlicing, GatherAtComputedInt64Indices) {
+  const std::string path = testdata("gather_computed.onnx");
+  CompileOptions options;
+  options.model_path = path;
+  const CompileResult result = compile(options);
+  const onnx_test::NpyArray ids = load_npy(testdata("gather_computed.in0.npy"));  // float32 copies
+  std::vector<int64_t> wide(ids.data.begin(), ids.data.end());
+  std::vector<uint8_t> bytes(wide.size() * sizeof(int64_t));
+  std::memcpy(bytes.data(), wide.data(), bytes.size());
+  const std::vector<std::vector<uint8_t>> outputs = testing::run_on_host(result.program, bytes);
+  ASSERT_EQ(outputs.size(), 2u);
+  for (size_t j = 0; j < 2; ++j)
+    expect_output(outputs[j], load_npy(testdata("gather_computed.out" + std::to_string(j) + ".npy")), j);
+  const ir::Graph g = import_model(path, {}, {});
+  EXPECT_EQ(count_ops(g, ir::Op::kGather), 2);
+  EXPECT_EQ(g.nodes.size(), 2u);
+  for (const ir::Node& n : g.nodes) {
+    EXPECT_EQ(g.tensors[n.inputs[1]].dtype, DType::kInt64) << n.name;
+    EXPECT_EQ(n.get_int("negative_from_end", 0), 1) << n.name;
+  }
+}
+
 }  // namespace
 }  // namespace mote

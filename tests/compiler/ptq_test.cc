@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "compiler.h"
+#include "compiler/graph_builder.h"
 #include "npy.h"
 #include "ptq/gptq.h"
 #include "ptq/ptq.h"
@@ -252,6 +253,120 @@ TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
   EXPECT_EQ(q.tensors[q.outputs[0]].dtype, DType::kInt8);
   EXPECT_EQ(q.tensors[q.outputs[0]].name, "y");
   EXPECT_GT(report.outputs[0].sqnr_db, 35.0);
+}
+
+// a [1,4,8] x b [1,6,8] (adj_b: b read as [1,8,6], attention's q k^T) -> batch_matmul
+// -> y [1,4,6]: both operands are activations.
+ir::Graph attention_scores() {
+  GraphBuilder b;
+  b.graph.name = "scores";
+  const int a = b.input("a", {1, 4, 8});
+  const int bt = b.input("b", {1, 6, 8});
+  b.output(b.node(ir::Op::kBatchMatMul, "scores", {a, bt}, {1, 4, 6}, {{"adj_b", int64_t{1}}}));
+  return std::move(b.graph);
+}
+
+// attention_scores() quantized over 32 samples of N(0,1) a and N(0, b_scale^2) b; no
+// node may stay float.
+ir::Graph quantized_scores(const ir::Graph& g, float b_scale, Int16Policy int16, Calibration* cal, Report* report) {
+  std::vector<float> b = gaussian(48 * 32, 9);
+  for (float& v : b) v *= b_scale;
+  const std::vector<CalibrationInput> in = {samples(gaussian(32 * 32, 8), {32, 1, 4, 8}), samples(b, {32, 1, 6, 8})};
+  Options options;
+  options.int16 = int16;
+  *cal = calibrate(g, in, options);
+  ir::Graph q = quantize_for_host(g, *cal, in, options, report);
+  EXPECT_TRUE(report->float_nodes.empty()) << report->float_nodes[0];
+  return q;
+}
+
+// TFLite's int8 BATCH_MATMUL: each operand quantized per tensor over its own calibrated
+// range, the output over its own, requantized by the kernel.
+TEST(QuantizeModel, BatchMatMulOfTwoActivationsIsInt8WithEachOperandsOwnRange) {
+  const ir::Graph g = attention_scores();
+  Calibration cal;
+  Report report;
+  const ir::Graph q = quantized_scores(g, 3.0f, Int16Policy::kOff, &cal, &report);  // b's range differs from a's
+  std::vector<std::string> ops;
+  for (const ir::Node& n : q.nodes) ops.push_back(ir::op_name(n.op));
+  EXPECT_EQ(ops, (std::vector<std::string>{"quantize", "quantize", "batch_matmul", "dequantize"}));
+  const ir::Node& mm = q.nodes[2];
+  EXPECT_EQ(mm.get_int("adj_b", 0), 1);
+  for (size_t i = 0; i < 2; ++i) {
+    const ir::Tensor& t = q.tensors[mm.inputs[i]];
+    ASSERT_EQ(t.dtype, DType::kInt8) << t.name;
+    float scale;
+    int32_t zero_point;
+    choose_int8_params(*cal.chosen[g.inputs[i]], &scale, &zero_point);
+    EXPECT_FLOAT_EQ(t.quant.scales[0], scale) << t.name;
+    EXPECT_EQ(t.quant.zero_points[0], zero_point) << t.name;
+  }
+  EXPECT_GT(q.tensors[mm.inputs[1]].quant.scales[0], 2.0f * q.tensors[mm.inputs[0]].quant.scales[0]);
+  const ir::Tensor& out = q.tensors[mm.outputs[0]];
+  ASSERT_EQ(out.dtype, DType::kInt8);
+  float scale;
+  int32_t zero_point;
+  choose_int8_params(*cal.chosen[g.outputs[0]], &scale, &zero_point);
+  EXPECT_FLOAT_EQ(out.quant.scales[0], scale);
+  EXPECT_EQ(out.quant.zero_points[0], zero_point);
+  ASSERT_EQ(report.outputs.size(), 1u);
+  EXPECT_GT(report.outputs[0].sqnr_db, 30.0);  // a dot product of 8 int8 pairs
+  const CompileResult program = lower_to_program(q, "cortex-m4");
+  EXPECT_GT(program.program.size(), 0u);
+}
+
+// With int16 activations everywhere: TFLite's 16x8 batch_matmul, zero points 0.
+TEST(QuantizeModel, BatchMatMulTakesInt16ActivationsSymmetrically) {
+  const ir::Graph g = attention_scores();
+  Calibration cal;
+  Report report;
+  const ir::Graph q = quantized_scores(g, 1.0f, Int16Policy::kAll, &cal, &report);
+  const ir::Node* mm = nullptr;
+  for (const ir::Node& n : q.nodes)
+    if (n.op == ir::Op::kBatchMatMul) mm = &n;
+  ASSERT_NE(mm, nullptr);
+  for (int id : {mm->inputs[0], mm->inputs[1], mm->outputs[0]}) {
+    EXPECT_EQ(q.tensors[id].dtype, DType::kInt16) << q.tensors[id].name;
+    EXPECT_EQ(q.tensors[id].quant.zero_points[0], 0) << q.tensors[id].name;
+  }
+  EXPECT_GT(report.outputs[0].sqnr_db, 60.0);
+}
+
+// An embedding lookup: int64 token ids (a model input) -> gather from a constant table.
+// The ids are calibrated as they are (int64 samples) and stay unquantized; the table is
+// quantized over its own range and the gather moves int8 rows.
+TEST(QuantizeModel, EmbeddingLookupReadsInt64IdsAndGathersInt8Rows) {
+  GraphBuilder b;
+  b.graph.name = "lookup";
+  const int ids = b.input("ids", {1, 3});
+  b.graph.tensors[ids].dtype = DType::kInt64;
+  const int table = b.constant("table", {5, 4}, gaussian(20, 2));
+  b.output(b.node(ir::Op::kGather, "gather", {table, ids}, {1, 3, 4},
+                  {{"axis", int64_t{0}}, {"negative_from_end", int64_t{1}}}));
+  const ir::Graph& g = b.graph;
+  std::vector<int64_t> id_values(3 * 8);
+  for (size_t k = 0; k < id_values.size(); ++k) id_values[k] = static_cast<int64_t>(k % 5);
+  CalibrationInput in;
+  in.path = "ids.npy";
+  in.dtype = DType::kInt64;
+  in.shape = {8, 1, 3};
+  in.data.resize(id_values.size() * sizeof(int64_t));
+  std::memcpy(in.data.data(), id_values.data(), in.data.size());
+  Options options;
+  options.int16 = Int16Policy::kOff;
+  const Calibration cal = calibrate(g, {in}, options);
+  Report report;
+  const ir::Graph q = quantize_for_host(g, cal, {in}, options, &report);
+  EXPECT_TRUE(report.float_nodes.empty()) << report.float_nodes[0];
+  std::vector<std::string> ops;
+  for (const ir::Node& n : q.nodes) ops.push_back(ir::op_name(n.op));
+  EXPECT_EQ(ops, (std::vector<std::string>{"gather", "dequantize"}));
+  EXPECT_EQ(q.tensors[q.nodes[0].inputs[0]].dtype, DType::kInt8);
+  EXPECT_EQ(q.tensors[q.nodes[0].inputs[1]].dtype, DType::kInt64);
+  EXPECT_GT(report.outputs[0].sqnr_db, 35.0);
+  CalibrationInput floats = samples(std::vector<float>(24, 0.0f), {8, 1, 3});
+  EXPECT_EQ(calibrate_error(g, {floats}),
+            "samples.npy: calibration data has dtype float32, expected int64 (samples of input 0 'ids' [1,3])");
 }
 
 // ---------------------------------------------------------------- GPTQ

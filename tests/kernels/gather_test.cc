@@ -35,7 +35,7 @@ void run_case(DType dtype, const std::vector<uint32_t>& in_dims, const std::vect
   const uint32_t in = op.add_input(dtype, in_dims);
   const uint32_t idx = op.add_input(DType::kInt32, index_dims);
   const uint32_t out = op.add_output(dtype, out_dims);
-  op.set_params(GatherParams{axis, batch_dims});
+  op.set_params(GatherParams{axis, batch_dims, 0});
   const auto x = testing::random_ints<T>(testing::product(in_dims), seed, -1000, 1000);
   op.set_data(in, x);
   op.set_data(idx, indices);
@@ -79,13 +79,41 @@ TEST(Gather, IndicesOutsideTheAxisGiveZeroBytes) {
   run_case<float>(DType::kFloat32, {2, 3, 2}, {2, 2}, {3, 0, -7, 1}, 1, 1, 9);
 }
 
+// int64 indices (ONNX's, an embedding lookup's token ids) read as they are; with
+// negative_from_end an index in [-d, 0) reads index + d; anything else outside the axis
+// (below -d, at or past d, beyond int32) gives zero bytes.
+TEST(Gather, Int64IndicesAndNegativeFromEnd) {
+  const std::vector<uint32_t> in_dims = {4, 3};
+  const std::vector<int64_t> indices = {3, -1, -4, -5, 4, int64_t{1} << 32, 0};
+  for (uint32_t negative_from_end : {0u, 1u}) {
+    TestOp op;
+    const uint32_t in = op.add_input(DType::kFloat32, in_dims);
+    const uint32_t idx = op.add_input(DType::kInt64, {7});
+    const uint32_t out = op.add_output(DType::kFloat32, {7, 3});
+    op.set_params(GatherParams{0, 0, negative_from_end});
+    std::vector<float> x(12);
+    for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k + 1);
+    op.set_data(in, x);
+    op.set_data(idx, indices);
+    ASSERT_EQ(op.check(kGatherEntry), Status::kOk);
+    op.run(kGatherEntry);
+    const auto y = op.data<float>(out);
+    const std::vector<int64_t> rows = negative_from_end != 0 ? std::vector<int64_t>{3, 3, 0, -1, -1, -1, 0}
+                                                             : std::vector<int64_t>{3, -1, -1, -1, -1, -1, 0};
+    for (size_t c = 0; c < rows.size(); ++c)
+      for (size_t i = 0; i < 3; ++i)
+        EXPECT_EQ(y[c * 3 + i], rows[c] < 0 ? 0.0f : x[static_cast<size_t>(rows[c]) * 3 + i])
+            << "index " << indices[c] << " negative_from_end " << negative_from_end;
+  }
+}
+
 class GatherCheck : public ::testing::Test {
  protected:
   void SetUp() override {
     in_ = op_.add_input(DType::kInt8, {2, 5, 3});
     idx_ = op_.add_input(DType::kInt32, {2, 4});
     out_ = op_.add_output(DType::kInt8, {2, 4, 3});
-    op_.set_params(GatherParams{1, 1});
+    op_.set_params(GatherParams{1, 1, 0});
     ASSERT_EQ(check(), Status::kOk);
   }
   Status check() { return op_.check(kGatherEntry); }
@@ -94,11 +122,11 @@ class GatherCheck : public ::testing::Test {
 };
 
 TEST_F(GatherCheck, AxisAndBatchDimsMustFit) {
-  op_.params<GatherParams>() = GatherParams{3, 1};
+  op_.params<GatherParams>() = GatherParams{3, 1, 0};
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<GatherParams>() = GatherParams{1, 2};
+  op_.params<GatherParams>() = GatherParams{1, 2, 0};
   EXPECT_EQ(check(), Status::kBadParams);
-  op_.params<GatherParams>() = GatherParams{0xFFFFFFFFu, 0};
+  op_.params<GatherParams>() = GatherParams{0xFFFFFFFFu, 0, 0};
   EXPECT_EQ(check(), Status::kBadParams);
 }
 
@@ -116,7 +144,14 @@ TEST_F(GatherCheck, DtypesMustMatch) {
   op_.desc(out_).dtype = static_cast<uint8_t>(DType::kInt16);
   EXPECT_EQ(check(), Status::kBadParams);
   op_.desc(out_).dtype = static_cast<uint8_t>(DType::kInt8);
-  op_.desc(idx_).dtype = static_cast<uint8_t>(DType::kInt64);
+  op_.desc(idx_).dtype = static_cast<uint8_t>(DType::kInt16);
+  EXPECT_EQ(check(), Status::kBadParams);
+}
+
+TEST_F(GatherCheck, NegativeFromEndIsZeroOrOne) {
+  op_.params<GatherParams>() = GatherParams{1, 1, 1};
+  EXPECT_EQ(check(), Status::kOk);
+  op_.params<GatherParams>() = GatherParams{1, 1, 2};
   EXPECT_EQ(check(), Status::kBadParams);
 }
 

@@ -5,7 +5,8 @@
 // quantizes (--quantize int8 with its calibration samples): the report states the SQNR
 // of each output against the float model, and the int8 program keeps the model's
 // min_int8_sqnr_db against the PyTorch goldens on every golden sample. An int64 output
-// (an argmax) must equal PyTorch's on the host, on qemu and after quantization.
+// (an argmax) must equal PyTorch's on the host, on qemu and after quantization. Inputs
+// are fed as the export wrote them: float32, or int64 token ids (their .npy dtype).
 #include <cmath>
 #include <cstdio>
 #include <filesystem>

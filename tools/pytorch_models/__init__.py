@@ -13,3 +13,6 @@ class Model:
     input_names: list = dataclasses.field(default_factory=lambda: ["x"])
     output_names: list = dataclasses.field(default_factory=lambda: ["y"])
     dynamic_axes: dict = None   # e.g. {"x": {0: "batch"}} for a symbolic batch axis
+    # Per input: None for seeded standard-normal float32 values, or (low, high) for
+    # seeded uniform int64 values in [low, high) (token ids); None: every input float.
+    input_ranges: list = None

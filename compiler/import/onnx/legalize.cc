@@ -97,8 +97,9 @@ class Legalizer {
     for (int t : g_.inputs) values_[t].logical = t;
 
     find_gelus();
+    find_linear_biases();
     for (size_t k = 0; k < source_nodes_.size(); ++k) {
-      if (gelu_[k] == kFusedAway) continue;
+      if (gelu_[k] == kFusedAway || linear_bias_[k] == kFusedAway) continue;
       node_ = &source_nodes_[k];
       if (gelu_[k] >= 0) {
         emit_gelu(gelu_[k], gelu_approximate_[k]);
@@ -253,6 +254,49 @@ class Legalizer {
     const bool cl = choose_channels_last({x}, rank(x));
     const int in = cl ? channels_last(x) : logical(x);
     emit(Op::kGelu, node_->name, {in}, {output(y, cl)}).attrs["approximate"] = approximate;
+  }
+
+  // ---- linear layers ----------------------------------------------------------------
+  // PyTorch's Linear on inputs of rank 3 and more exports MatMul(x, W^T) + Add(bias): a
+  // MatMul whose B is a constant float32 matrix [K, N], its result read only by an Add
+  // whose other operand is a constant float32 broadcasting along the last axis only
+  // ([N] or [1, .., 1, N] of at most the result's rank, or one value), becomes one
+  // fully_connected with that bias (find_linear_biases marks the pair; the Add emits
+  // nothing).
+  void find_linear_biases() {
+    linear_bias_.assign(source_nodes_.size(), -1);
+    for (size_t k = 0; k < source_nodes_.size(); ++k) {
+      const SourceNode& add = source_nodes_[k];
+      if (add.op != "Add" || add.inputs.size() != 2 || gelu_[k] != -1) continue;
+      for (int side = 0; side < 2; ++side) {
+        const int t = add.inputs[side], c = add.inputs[1 - side];
+        if (t == ir::kNoTensor || c == ir::kNoTensor || producer_[t] < 0 || readers_[t] != 1) continue;
+        const int m = producer_[t];
+        const SourceNode& mm = source_nodes_[m];
+        if (mm.op != "MatMul" || gelu_[m] != -1 || linear_bias_[m] != -1 || mm.inputs.size() != 2) continue;
+        const int w = mm.inputs[1];
+        if (!is_constant(w) || g_.tensors[w].dtype != DType::kFloat32 || rank(w) != 2) continue;
+        if (!bias_along_last_axis(c, logical_shape(w)[1], rank(t))) continue;
+        linear_bias_[m] = c;
+        linear_bias_[k] = kFusedAway;
+        break;
+      }
+    }
+  }
+
+  bool bias_along_last_axis(int c, int64_t cols, size_t result_rank) const {
+    if (!is_constant(c) || g_.tensors[c].dtype != DType::kFloat32 || rank(c) > result_rank) return false;
+    const ir::Shape& s = logical_shape(c);
+    if (g_.tensors[c].elements() == 1) return true;
+    return !s.empty() && s.back() == cols && g_.tensors[c].elements() == cols;
+  }
+
+  // The Add fused into MatMul node `mm` (the node reading its output).
+  const SourceNode& bias_add_of(const SourceNode& mm) const {
+    const int t = mm.outputs.at(0);
+    for (const SourceNode& n : source_nodes_)
+      if (n.op == "Add" && n.inputs.size() == 2 && (n.inputs[0] == t || n.inputs[1] == t)) return n;
+    fail("internal: no Add reads the fused MatMul's output");
   }
 
   // ---- basics ---------------------------------------------------------------------
@@ -841,6 +885,14 @@ class Legalizer {
       for (int64_t i = 0; i < cols; ++i)
         for (int64_t j = 0; j < k; ++j) weights[i * k + j] = src[j * cols + i];
       const int w = float_constant(bt.name + "_fc", {cols, k}, weights);
+      const int bias = linear_bias_[static_cast<size_t>(node_ - source_nodes_.data())];
+      if (bias >= 0) {  // find_linear_biases: the Add's output, with the bias in
+        const std::vector<float> cv = floats(g_.tensors[bias]);
+        const std::vector<float> values = cv.size() == 1 ? std::vector<float>(static_cast<size_t>(cols), cv[0]) : cv;
+        const int b = float_constant(g_.tensors[bias].name + "_bias", {cols}, values);
+        emit(Op::kFullyConnected, n.name, {logical(a), w, b}, {output(bias_add_of(n).outputs.at(0), false)});
+        return;
+      }
       const int result = output(y, false);
       if (rb == 2) {
         emit(Op::kFullyConnected, n.name, {logical(a), w}, {result});
@@ -1318,6 +1370,7 @@ class Legalizer {
   void gather() {
     const int x = input(0), idx = input(1), y = output0();
     const int64_t axis = node_->get_int("axis", 0);
+    if (idx != ir::kNoTensor && !is_constant(idx)) return gather_computed(x, idx, y, axis);
     std::vector<int64_t> indices = constant_ints(1, "indices");
     const ir::Shape index_shape = logical_shape(idx);
     const int64_t dim = logical_shape(x).at(axis);
@@ -1348,6 +1401,20 @@ class Legalizer {
     ir::Node& g = emit(Op::kGather, node_->name, {cl ? channels_last(x) : logical(x), table}, {output(y, cl)});
     g.attrs["axis"] = phys;
     g.attrs["batch_dims"] = int64_t{0};
+  }
+
+  // Gather at computed indices (an embedding lookup: token ids from a model input): one
+  // gather reading the int32 or int64 indices as they are, in the logical layout,
+  // negative ones from the end as ONNX says; an index outside the axis reads zeros
+  // (the gather kernel's contract) where ONNX leaves the result undefined.
+  void gather_computed(int x, int idx, int y, int64_t axis) {
+    const DType dtype = g_.tensors[idx].dtype;
+    if (dtype != DType::kInt32 && dtype != DType::kInt64)
+      fail(std::string("indices dtype ") + dtype_name(dtype) + " not supported (int32 or int64)");
+    ir::Node& g = emit(Op::kGather, node_->name, {logical(x), logical(idx)}, {output(y, false)});
+    g.attrs["axis"] = axis;
+    g.attrs["batch_dims"] = int64_t{0};
+    g.attrs["negative_from_end"] = int64_t{1};
   }
 
   // Split: one strided_slice per output, in x's layout.
@@ -1480,6 +1547,9 @@ class Legalizer {
   // other nodes, -1 elsewhere; approximate at the last node.
   std::vector<int> gelu_;
   std::vector<int64_t> gelu_approximate_;
+  // Linear bias fusion, by source node: the bias tensor at the MatMul, kFusedAway at its
+  // Add, -1 elsewhere.
+  std::vector<int> linear_bias_;
   std::vector<int> producer_;  // by source tensor id: the source node writing it, or -1
   std::vector<int> readers_;   // by source tensor id: node inputs reading it (+1 if an output)
 };

@@ -1464,6 +1464,42 @@ def make_dynamic_slicing():
     make_dynamic_slicing_errors()
 
 
+def make_linear_bias_3d():
+    """PyTorch's Linear on a 3-D input: MatMul(x, W) + Add of a constant bias becomes one
+    fully_connected with that bias when the constant broadcasts along the last axis only:
+    y0 bias [5] as the Add's first operand (PyTorch's order), y1 bias [1,1,3] second, y3
+    one value; y2's [4,1] broadcasts along the rows: fully_connected + add."""
+    x = randn(1, 4, 6)
+    w = [randn(6, 5), randn(6, 3), randn(6, 3), randn(6, 2)]
+    b = [randn(5), randn(1, 1, 3), randn(4, 1), randn(1)]
+    nodes, outputs, goldens = [], [], {}
+    for j in range(4):
+        nodes.append(h.make_node("MatMul", ["x", f"w{j}"], [f"m{j}"], name=f"matmul{j}"))
+        operands = [f"b{j}", f"m{j}"] if j == 0 else [f"m{j}", f"b{j}"]
+        nodes.append(h.make_node("Add", operands, [f"y{j}"], name=f"add{j}"))
+        out = x.astype(np.float64) @ w[j] + b[j]
+        outputs.append(vi(f"y{j}", list(out.shape)))
+        goldens[f"out{j}"] = out
+    save("linear_bias_3d", nodes, [vi("x", [1, 4, 6])], outputs,
+         [init(f"w{j}", w[j]) for j in range(4)] + [init(f"b{j}", b[j]) for j in range(4)])
+    save_arrays("linear_bias_3d", in0=x, **goldens)
+
+
+def make_gather_computed():
+    """Gather at computed indices (an embedding lookup: int64 ids, the model's input) from
+    constant tables on axis 0 and axis 1; negative ids count from the end (ONNX). The ids
+    are stored as float32 in in0 (small integers, exact); the model reads int64."""
+    ids = i64([[5, -1, 0, -6]])
+    table0, table1 = randn(6, 3), randn(3, 6)
+    nodes = [h.make_node("Gather", ["table0", "ids"], ["y0"], name="lookup0", axis=0),
+             h.make_node("Gather", ["table1", "ids"], ["y1"], name="lookup1", axis=1)]
+    wrapped = np.where(ids < 0, ids + 6, ids)
+    y0, y1 = np.take(table0, wrapped, axis=0), np.take(table1, wrapped, axis=1)
+    save("gather_computed", nodes, [vi("ids", [1, 4], T.INT64)], [vi("y0", list(y0.shape)), vi("y1", list(y1.shape))],
+         [init("table0", table0), init("table1", table1)], opset=13)
+    save_arrays("gather_computed", in0=ids, out0=y0, out1=y1)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     make_conv_bn_relu()
@@ -1504,6 +1540,8 @@ def main():
     make_depth_space()
     make_eltwise_error_models()
     make_gelu_patterns()
+    make_linear_bias_3d()
+    make_gather_computed()
 
 
 if __name__ == "__main__":
