@@ -1,0 +1,50 @@
+"""Recurrent keyword spotters and sequence models (issue 18): nn.LSTM, nn.GRU and nn.RNN
+over 49 frames of 10 MFCC features, as torch exports them (the default zero initial
+state, batch_first Transposes, stacked and bidirectional layers)."""
+import torch
+from torch import nn
+
+from pytorch_models import Model
+
+
+class RecurrentSpotter(nn.Module):
+    """A recurrent layer over [1, 49, 10] (batch_first) and a classifier on the last
+    step's output (y[:, -1])."""
+
+    def __init__(self, rnn, hidden, classes=12):
+        super().__init__()
+        self.rnn = rnn
+        self.classifier = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        y, _ = self.rnn(x)
+        return self.classifier(y[:, -1])
+
+
+def seeded(module, seed=11):
+    """Deterministic weights, wide enough that the gates leave their linear range."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.randn(p.shape, generator=generator) * 0.3)
+    return module
+
+
+def lstm_kws():
+    return Model(seeded(RecurrentSpotter(nn.LSTM(10, 32, batch_first=True), 32)), [[1, 49, 10]], opset=13)
+
+
+def gru_kws():
+    return Model(seeded(RecurrentSpotter(nn.GRU(10, 32, batch_first=True), 32)), [[1, 49, 10]], opset=11)
+
+
+def lstm_bidir2():
+    lstm = nn.LSTM(10, 16, num_layers=2, bidirectional=True, batch_first=True)
+    return Model(seeded(RecurrentSpotter(lstm, 32)), [[1, 49, 10]], opset=17)
+
+
+def rnn_tanh():
+    return Model(seeded(RecurrentSpotter(nn.RNN(10, 32, batch_first=True), 32)), [[1, 49, 10]], opset=13)
+
+
+MODELS = {"lstm_kws": lstm_kws, "gru_kws": gru_kws, "lstm_bidir2": lstm_bidir2, "rnn_tanh": rnn_tanh}
