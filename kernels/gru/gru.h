@@ -20,7 +20,8 @@
 //   h_new[n] = (1 - z[n]) * g[n] + z[n] * h[n]   -> y[b, t]
 // sigmoid(v) = 1 / (1 + e^-v).
 // Scratch: gru_f32_scratch_bytes(H) bytes, 4-aligned (r, or r * h, for the step).
-// check(): the shapes and dtypes above, linear_before_reset and time_major 0 or 1, the
+// check() (rnn/recurrent_f32.h for the tensors): the shapes and dtypes above,
+// linear_before_reset and time_major 0 or 1, the
 // scratch.
 #pragma once
 

@@ -2,49 +2,22 @@
 #include <math.h>
 
 #include "gru/gru.h"
-#include "kernel_util.h"
+#include "rnn/recurrent_f32.h"
 
 namespace mote {
 namespace {
 
 inline float sigmoid(float v) { return 1.0f / (1.0f + expf(-v)); }
 
-inline float dot(const float* w, const float* v, int32_t n) {
-  float total = 0.0f;
-  for (int32_t k = 0; k < n; ++k) total += w[k] * v[k];
-  return total;
-}
-
 }  // namespace
 
 Status gru_f32_check(const OpContext& ctx) {
   if (ctx.params_bytes() != sizeof(GruF32Params)) return Status::kBadParams;
   const GruF32Params& p = ctx.params<GruF32Params>();
-  if (p.linear_before_reset > 1 || p.time_major > 1) return Status::kBadParams;
-  if (ctx.input_count() != 5 || ctx.output_count() != 2) return Status::kBadParams;
-  for (uint32_t i = 0; i < 5; ++i)
-    if (!ctx.has_input(i)) return Status::kBadParams;
-  const TensorDesc& x = ctx.input_desc(0);
-  const TensorDesc& w = ctx.input_desc(1);
-  const TensorDesc& r = ctx.input_desc(2);
-  const TensorDesc& bias = ctx.input_desc(3);
-  const TensorDesc& h0 = ctx.input_desc(4);
-  const TensorDesc& y = ctx.output_desc(0);
-  const TensorDesc& h = ctx.output_desc(1);
-  const TensorDesc* const all[] = {&x, &w, &r, &bias, &h0, &y, &h};
-  for (const TensorDesc* t : all)
-    if (!has_dtype(*t, DType::kFloat32) || !index_math_fits(*t)) return Status::kBadParams;
-  if (x.rank != 3 || y.rank != 3 || w.rank != 2 || r.rank != 2 || bias.rank != 1) return Status::kBadParams;
-  const uint32_t units = y.dims[2], inputs = x.dims[2];
-  if (units == 0 || inputs == 0 || y.dims[0] != x.dims[0] || y.dims[1] != x.dims[1]) return Status::kBadParams;
-  if (w.dims[0] != 3 * units || w.dims[1] != inputs || r.dims[0] != 3 * units || r.dims[1] != units ||
-      bias.dims[0] != 6 * units) {
-    return Status::kBadParams;
-  }
-  const uint64_t state = uint64_t{p.time_major ? x.dims[1] : x.dims[0]} * units;
-  if (element_count(h0) != state || element_count(h) != state) return Status::kBadParams;
+  if (p.linear_before_reset > 1) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(recurrent_f32_check(ctx, 3, p.time_major));
   const Span<uint8_t> scratch = ctx.scratch();
-  if (scratch.size() < gru_f32_scratch_bytes(units) ||
+  if (scratch.size() < gru_f32_scratch_bytes(ctx.output_desc(0).dims[2]) ||
       reinterpret_cast<uintptr_t>(scratch.data()) % alignof(float) != 0) {
     return Status::kBadParams;
   }
@@ -53,18 +26,14 @@ Status gru_f32_check(const OpContext& ctx) {
 
 void gru_f32_run(const OpContext& ctx) {
   const GruF32Params& p = ctx.params<GruF32Params>();
-  const TensorDesc& xd = ctx.input_desc(0);
-  const int32_t batches = static_cast<int32_t>(p.time_major ? xd.dims[1] : xd.dims[0]);
-  const int32_t steps = static_cast<int32_t>(p.time_major ? xd.dims[0] : xd.dims[1]);
-  const int32_t inputs = static_cast<int32_t>(xd.dims[2]);
-  const int32_t units = static_cast<int32_t>(ctx.output_desc(0).dims[2]);
+  const LstmDims d = lstm_dims(ctx, p.time_major);
+  const int32_t inputs = d.inputs, units = d.units;
   const float* x = static_cast<const float*>(ctx.input_data(0));
   const float* w = static_cast<const float*>(ctx.input_data(1));
   const float* r = static_cast<const float*>(ctx.input_data(2));
   const float* bias = static_cast<const float*>(ctx.input_data(3));
   const float* h0 = static_cast<const float*>(ctx.input_data(4));
   float* y = static_cast<float*>(ctx.output_data(0));
-  float* h_last = static_cast<float*>(ctx.output_data(1));
   float* reset = reinterpret_cast<float*>(ctx.scratch().data());  // r, or r * h
   // Gate g's rows of w and r start at row g * units; Wb at bias[g * units], Rb at
   // bias[(3 + g) * units].
@@ -75,31 +44,29 @@ void gru_f32_run(const OpContext& ctx) {
   const float* rr = r + units * units;
   const float* rh = r + 2 * units * units;
 
-  for (int32_t b = 0; b < batches; ++b) {
-    for (int32_t t = 0; t < steps; ++t) {
-      const int32_t row = p.time_major ? t * batches + b : b * steps + t;
-      const int32_t previous = p.time_major ? row - batches : row - 1;
+  for (int32_t b = 0; b < d.batches; ++b) {
+    for (int32_t t = 0; t < d.steps; ++t) {
+      const int32_t row = d.row(b, t);
       const float* x_row = x + row * inputs;
-      const float* h = t == 0 ? h0 + b * units : y + previous * units;
+      const float* h = t == 0 ? h0 + b * units : y + d.previous_row(row) * units;
       float* out = y + row * units;
       for (int32_t n = 0; n < units; ++n) {
-        const float gate = dot(wr + n * inputs, x_row, inputs) + bias[units + n] + dot(rr + n * units, h, units) +
-                           bias[4 * units + n];
+        const float gate = recurrent_dot(wr + n * inputs, x_row, inputs) + bias[units + n] +
+                           recurrent_dot(rr + n * units, h, units) + bias[4 * units + n];
         reset[n] = p.linear_before_reset ? sigmoid(gate) : sigmoid(gate) * h[n];
       }
       for (int32_t n = 0; n < units; ++n) {
-        const float z = sigmoid(dot(wz + n * inputs, x_row, inputs) + bias[n] + dot(rz + n * units, h, units) +
-                                bias[3 * units + n]);
-        const float input_part = dot(wh + n * inputs, x_row, inputs) + bias[2 * units + n];
+        const float z = sigmoid(recurrent_dot(wz + n * inputs, x_row, inputs) + bias[n] +
+                                recurrent_dot(rz + n * units, h, units) + bias[3 * units + n]);
+        const float input_part = recurrent_dot(wh + n * inputs, x_row, inputs) + bias[2 * units + n];
         const float recurrent_part =
-            p.linear_before_reset ? reset[n] * (dot(rh + n * units, h, units) + bias[5 * units + n])
-                                  : dot(rh + n * units, reset, units) + bias[5 * units + n];
+            p.linear_before_reset ? reset[n] * (recurrent_dot(rh + n * units, h, units) + bias[5 * units + n])
+                                  : recurrent_dot(rh + n * units, reset, units) + bias[5 * units + n];
         const float g = tanhf(input_part + recurrent_part);
         out[n] = (1.0f - z) * g + z * h[n];
       }
     }
-    const int32_t last = p.time_major ? (steps - 1) * batches + b : b * steps + steps - 1;
-    for (int32_t n = 0; n < units; ++n) h_last[b * units + n] = steps > 0 ? y[last * units + n] : h0[b * units + n];
+    recurrent_f32_last_hidden(ctx, d, b);
   }
 }
 

@@ -15,7 +15,8 @@
 // step t-1), for each unit n (the sums in float, in index order):
 //   h_new[n] = f(W[n].x + Wb[n] + R[n].h + Rb[n])   -> y[b, t]
 // f = tanh (activation 0) or max(v, 0) (activation 1). Scratch: none.
-// check(): the shapes and dtypes above, activation and time_major 0 or 1.
+// check() (rnn/recurrent_f32.h for the tensors): the shapes and dtypes above, activation
+// and time_major 0 or 1.
 #pragma once
 
 #include <stdint.h>

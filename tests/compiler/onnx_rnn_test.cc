@@ -1,6 +1,7 @@
-// ONNX LSTM, GRU and RNN (issue 18): the generated models of make_onnx_testdata.py (make_lstm_models, make_gru_models, make_rnn_models)
-// compiled for the host, run by the runtime's kernels and compared with numpy's ONNX
-// formulas in float64; the ops they become; the one-line refusals.
+// ONNX LSTM, GRU and RNN (issue 18): the generated models of make_onnx_testdata.py
+// (make_lstm_models, make_gru_models, make_rnn_models) compiled for the host, run by the
+// runtime's kernels and compared with numpy's ONNX formulas in float64; the ops they
+// become; the one-line refusals.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,54 +10,15 @@
 #include <vector>
 
 #include "compiler.h"
-#include "host_run.h"
-#include "onnx_test_util.h"
+#include "onnx_host_check.h"
 
 namespace mote {
 namespace {
 
+using onnx_test::check_model;
+using onnx_test::count_ops;
 using onnx_test::error_of;
-using onnx_test::load_npy;
 using onnx_test::testdata;
-
-int count_ops(const ir::Graph& g, ir::Op op) {
-  int n = 0;
-  for (const ir::Node& node : g.nodes) n += node.op == op;
-  return n;
-}
-
-// Compiles `model` for the host, runs it on its sample and compares every output with
-// numpy's within 1e-5 (relative above 1; a NaN fails).
-ir::Graph check_model(const std::string& model) {
-  SCOPED_TRACE(model);
-  const std::string path = testdata(model + ".onnx");
-  CompileOptions options;
-  options.model_path = path;
-  const CompileResult result = compile(options);
-  const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
-  std::vector<uint8_t> bytes(in.data.size() * sizeof(float));
-  std::memcpy(bytes.data(), in.data.data(), bytes.size());
-  const std::vector<std::vector<uint8_t>> outputs = testing::run_on_host(result.program, bytes);
-  ir::Graph g = import_model(path);
-  EXPECT_EQ(outputs.size(), g.outputs.size());
-  for (size_t j = 0; j < outputs.size(); ++j) {
-    const onnx_test::NpyArray expected = load_npy(testdata(model + ".out" + std::to_string(j) + ".npy"));
-    EXPECT_EQ(g.tensors[g.outputs[j]].shape, expected.shape) << "output " << j;
-    EXPECT_EQ(outputs[j].size(), expected.data.size() * sizeof(float)) << "output " << j;
-    if (outputs[j].size() != expected.data.size() * sizeof(float)) continue;
-    std::vector<float> actual(expected.data.size());
-    std::memcpy(actual.data(), outputs[j].data(), outputs[j].size());
-    size_t bad = 0;
-    for (size_t i = 0; i < actual.size(); ++i) {
-      const double err = std::fabs(static_cast<double>(actual[i]) - expected.data[i]);
-      if (err <= 1e-5 * (1.0 + std::fabs(expected.data[i]))) continue;
-      if (bad++ == 0)
-        ADD_FAILURE() << "output " << j << " element " << i << ": " << actual[i] << ", expected " << expected.data[i];
-    }
-    EXPECT_EQ(bad, 0u) << "output " << j << ": elements off";
-  }
-  return g;
-}
 
 TEST(OnnxLstm, ForwardZeroStateAllOutputs) {
   const ir::Graph g = check_model("lstm_forward");
@@ -90,7 +52,9 @@ TEST(OnnxGru, BothResetPlacementsEveryDirection) {
   g = check_model("gru_forward_lbr1_constant_state");
   ASSERT_EQ(count_ops(g, ir::Op::kGru), 1);
   for (const ir::Node& n : g.nodes)
-    if (n.op == ir::Op::kGru) EXPECT_EQ(n.get_int("linear_before_reset", -1), 1);
+    if (n.op == ir::Op::kGru) {
+      EXPECT_EQ(n.get_int("linear_before_reset", -1), 1);
+    }
   g = check_model("gru_reverse_computed_state");
   EXPECT_EQ(count_ops(g, ir::Op::kStridedSlice), 1);  // x reversed; Y not read
   g = check_model("gru_bidirectional");
@@ -102,7 +66,9 @@ TEST(OnnxRnn, TanhAndReluEveryDirection) {
   ASSERT_EQ(count_ops(g, ir::Op::kRnn), 1);
   g = check_model("rnn_reverse_relu_constant_state");
   for (const ir::Node& n : g.nodes)
-    if (n.op == ir::Op::kRnn) EXPECT_EQ(n.get_string("activation", ""), "relu");
+    if (n.op == ir::Op::kRnn) {
+      EXPECT_EQ(n.get_string("activation", ""), "relu");
+    }
   g = check_model("rnn_bidirectional_relu");
   EXPECT_EQ(count_ops(g, ir::Op::kRnn), 2);
 }

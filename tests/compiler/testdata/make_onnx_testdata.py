@@ -1499,6 +1499,23 @@ def lstm_ref(x, w, r, b, h0, c0, direction):
     return y, y_h, y_c
 
 
+def computed_state(x, dirs, batches, hidden, with_cell):
+    """An initial state computed from x: h0 = tanh(mean_t(x) @ M) as [D, B, H] (Reshape and
+    Transpose), the cell state c0 = -h0 when with_cell; its nodes, initializers and values."""
+    inputs = x.shape[2]
+    m = rrandn(inputs, dirs * hidden, scale=0.5)
+    inits = [init("M", m), init("state_shape", i64([batches, dirs, hidden]))]
+    nodes = [h.make_node("ReduceMean", ["x"], ["xm"], name="mean", axes=[0], keepdims=0),
+             h.make_node("MatMul", ["xm", "M"], ["hm"], name="proj"),
+             h.make_node("Tanh", ["hm"], ["ht"], name="tanh"),
+             h.make_node("Reshape", ["ht", "state_shape"], ["hr"], name="state_reshape"),
+             h.make_node("Transpose", ["hr"], ["h0"], name="state_transpose", perm=[1, 0, 2])]
+    if with_cell:
+        nodes.append(h.make_node("Neg", ["h0"], ["c0"], name="cell_state"))
+    h0 = np.tanh(x.astype(np.float64).mean(axis=0) @ m).reshape(batches, dirs, hidden).transpose(1, 0, 2)
+    return nodes, inits, h0
+
+
 def lstm_case(name, direction, opset, bias=True, state=None, outputs=("Y", "Y_h", "Y_c"), steps=5,
               batches=2, inputs=3, hidden=4):
     """One LSTM over x [T, B, I]; state None (zeros), "constant" (initializers) or
@@ -1518,17 +1535,9 @@ def lstm_case(name, direction, opset, bias=True, state=None, outputs=("Y", "Y_h"
         inits += [init("h0", h0), init("c0", c0)]
         state_names = ["h0", "c0"]
     elif state == "computed":
-        m = rrandn(inputs, dirs * hidden, scale=0.5)
-        inits += [init("M", m), init("state_shape", i64([batches, dirs, hidden])), init("perm_axes", i64([0]))]
-        nodes += [h.make_node("ReduceMean", ["x"], ["xm"], name="mean", axes=[0], keepdims=0),
-                  h.make_node("MatMul", ["xm", "M"], ["hm"], name="proj"),
-                  h.make_node("Tanh", ["hm"], ["ht"], name="tanh"),
-                  h.make_node("Reshape", ["ht", "state_shape"], ["hr"], name="state_reshape"),
-                  h.make_node("Transpose", ["hr"], ["h0"], name="state_transpose", perm=[1, 0, 2]),
-                  h.make_node("Neg", ["h0"], ["c0"], name="cell_state")]
+        nodes, state_inits, h0 = computed_state(x, dirs, batches, hidden, True)
+        inits += state_inits
         state_names = ["h0", "c0"]
-        xm = x.astype(np.float64).mean(axis=0)
-        h0 = np.tanh(xm @ m).reshape(batches, dirs, hidden).transpose(1, 0, 2)
         c0 = -h0
     lstm_inputs = ["x", "W", "R", "B" if bias else "", "", state_names[0], state_names[1]]
     while lstm_inputs[-1] == "":
@@ -1599,15 +1608,9 @@ def gru_case(name, direction, opset, linear_before_reset, state=None, outputs=("
         inits.append(init("h0", h0))
         state_name = "h0"
     elif state == "computed":
-        m = rrandn(inputs, dirs * hidden, scale=0.5)
-        inits += [init("M", m), init("state_shape", i64([batches, dirs, hidden]))]
-        nodes += [h.make_node("ReduceMean", ["x"], ["xm"], name="mean", axes=[0], keepdims=0),
-                  h.make_node("MatMul", ["xm", "M"], ["hm"], name="proj"),
-                  h.make_node("Tanh", ["hm"], ["ht"], name="tanh"),
-                  h.make_node("Reshape", ["ht", "state_shape"], ["hr"], name="state_reshape"),
-                  h.make_node("Transpose", ["hr"], ["h0"], name="state_transpose", perm=[1, 0, 2])]
+        nodes, state_inits, h0 = computed_state(x, dirs, batches, hidden, False)
+        inits += state_inits
         state_name = "h0"
-        h0 = np.tanh(x.astype(np.float64).mean(axis=0) @ m).reshape(batches, dirs, hidden).transpose(1, 0, 2)
     gru_inputs = ["x", "W", "R", "B", "", state_name]
     while gru_inputs[-1] == "":
         gru_inputs.pop()
