@@ -1,6 +1,7 @@
 """Recurrent keyword spotters and sequence models (issue 18): nn.LSTM, nn.GRU and nn.RNN
 over 49 frames of 10 MFCC features, as torch exports them (the default zero initial
-state, batch_first Transposes, stacked and bidirectional layers)."""
+state as an Expand, initial states given as model inputs, batch_first Transposes, stacked
+and bidirectional layers; opsets 11, 13, 14 and 17)."""
 import torch
 from torch import nn
 
@@ -47,4 +48,31 @@ def rnn_tanh():
     return Model(seeded(RecurrentSpotter(nn.RNN(10, 32, batch_first=True), 32)), [[1, 49, 10]], opset=13)
 
 
-MODELS = {"lstm_kws": lstm_kws, "gru_kws": gru_kws, "lstm_bidir2": lstm_bidir2, "rnn_tanh": rnn_tanh}
+class StatefulSpotter(nn.Module):
+    """A recurrent layer over [1, 49, 10] started from initial states given as model inputs
+    (h0, and c0 for an LSTM: a streaming spotter's carried state) and a classifier on the
+    last step's output."""
+
+    def __init__(self, rnn, hidden, classes=12):
+        super().__init__()
+        self.rnn = rnn
+        self.classifier = nn.Linear(hidden, classes)
+
+    def forward(self, x, h0, c0=None):
+        y, _ = self.rnn(x, h0 if c0 is None else (h0, c0))
+        return self.classifier(y[:, -1])
+
+
+def lstm_state_inputs():
+    lstm = nn.LSTM(10, 16, num_layers=2, batch_first=True)
+    return Model(seeded(StatefulSpotter(lstm, 16)), [[1, 49, 10], [2, 1, 16], [2, 1, 16]], opset=11,
+                 input_names=["x", "h0", "c0"])
+
+
+def gru_bidir_state_input():
+    gru = nn.GRU(10, 16, bidirectional=True, batch_first=True)
+    return Model(seeded(StatefulSpotter(gru, 32)), [[1, 49, 10], [2, 1, 16]], opset=14, input_names=["x", "h0"])
+
+
+MODELS = {"lstm_kws": lstm_kws, "gru_kws": gru_kws, "lstm_bidir2": lstm_bidir2, "rnn_tanh": rnn_tanh,
+          "lstm_state_inputs": lstm_state_inputs, "gru_bidir_state_input": gru_bidir_state_input}
