@@ -9,6 +9,8 @@
 #include "conv2d/conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "fully_connected/fully_connected.h"
+#include "gru/gru.h"
+#include "rnn/rnn.h"
 #include "lstm/lstm.h"
 #include "svdf/svdf.h"
 #include "pool2d/pool2d.h"

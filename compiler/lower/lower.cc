@@ -87,6 +87,8 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kSpaceToBatch: return lower_space_to_batch(l);
     case Op::kDynamicUpdateSlice: return lower_dynamic_update_slice(l);
     case Op::kLstm: return lower_lstm(l);
+    case Op::kGru: return lower_gru(l);
+    case Op::kRnn: return lower_rnn(l);
     case Op::kSvdf: return lower_svdf(l);
     case Op::kUnary: return lower_unary(l);
     case Op::kMaximum:

@@ -15,7 +15,7 @@
 //
 // Where an op's lowering goes: one file per op family in compiler/lower/ (conv.cc,
 // fully_connected.cc, elementwise.cc, activation.cc, math.cc, pool.cc, data_movement.cc, lstm.cc,
-// resize.cc, normalization.cc, control_flow.cc), declared in node_lowering.h. An op's lowering function runs one check of the node (tensors,
+// recurrent.cc, resize.cc, normalization.cc, control_flow.cc), declared in node_lowering.h. An op's lowering function runs one check of the node (tensors,
 // attributes, output shape; shared by every dtype) and then, by dtype, fills its float32,
 // int8 or int16 kernel's parameter struct. A new op: its function beside its family's
 // (or a new family file), one case in lower_node's switch (lower.cc), and its optimized

@@ -16,7 +16,7 @@ namespace mote::lower {
 namespace {
 
 // What lstm's check establishes: the shapes (input [B,T,I], or [T,B,I] when time_major;
-// hidden and cell state B x units elements, persistent: the state kept between runs).
+// hidden and cell state B x units elements).
 struct LstmCheck {
   bool time_major = false;
   int64_t batches = 0, steps = 0, inputs = 0, units = 0;
@@ -25,8 +25,10 @@ struct LstmCheck {
 // The tensors and attributes every TFLite Micro LSTM takes (its ValidateTensorStatus and
 // ValidateTensorSize): no peephole, projection, layer norm or CIFG; input [B,T,I] (or
 // [T,B,I] when time_major), output [B,T,H], hidden and cell state of B x H elements;
-// outputs 1 and 2 are the hidden and cell state after the sequence (the importer copies
-// them back into inputs 18 and 19).
+// outputs 1 and 2 are the hidden and cell state after the sequence. The state inputs are
+// either TFLite variables (persistent: the TFLite importer copies outputs 1 and 2 back
+// into them) or ordinary tensors, an initial state per run (ONNX's initial_h and
+// initial_c); the kernels only read them.
 LstmCheck check_lstm(const NodeLowering& l) {
   const ir::Node& node = l.node();
   if (node.inputs.size() != 24) {
@@ -66,9 +68,6 @@ LstmCheck check_lstm(const NodeLowering& l) {
   if (c0.elements() != c.batches * c.units) {
     l.fail(l.label(c0, "cell state") + " has shape " + shape_string(c0.shape) + ", expected " +
            std::to_string(c.batches * c.units) + " elements");
-  }
-  if (!h0.is_persistent || !c0.is_persistent) {
-    l.fail("the hidden and cell state inputs must be state kept between runs");
   }
   for (const auto& [state, next, what] : {std::tuple{&h0, &l.output(1), "new hidden state"},
                                           std::tuple{&c0, &l.output(2), "new cell state"}}) {

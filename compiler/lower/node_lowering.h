@@ -222,6 +222,9 @@ LoweredOp lower_batch_to_space(const NodeLowering& l);
 LoweredOp lower_space_to_batch(const NodeLowering& l);
 // lstm.cc
 LoweredOp lower_lstm(const NodeLowering& l);
+// recurrent.cc
+LoweredOp lower_gru(const NodeLowering& l);
+LoweredOp lower_rnn(const NodeLowering& l);
 // resize.cc
 LoweredOp lower_resize_nearest(const NodeLowering& l);
 LoweredOp lower_resize_bilinear(const NodeLowering& l);

@@ -578,6 +578,16 @@ class Quantizer {
     return per_tensor(1.0f / 256.0f, -128);  // softmax, sigmoid
   }
 
+  // Why a stays_float op stays float (the report's reason).
+  static std::string stays_float_reason(ir::Op op) {
+    if (op == ir::Op::kLstm)
+      return "TFLite's integer LSTM needs the gates' and the int16 cell state's quantization, which "
+             "--quantize does not derive from float weights yet";
+    if (op == ir::Op::kGru || op == ir::Op::kRnn)
+      return std::string("no integer kernel for ") + ir::op_name(op) + " (TFLite has no such op)";
+    return std::string("no integer kernel for ") + ir::op_name(op);
+  }
+
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
   // kernel takes it that way.
   bool try_quantized(const ir::Node& node, DType dtype, std::string* reason) {
@@ -587,7 +597,7 @@ class Quantizer {
     const bool fixed = scale == ir::QuantOutput::kFixedScale;
     if (scale == ir::QuantOutput::kIndexOutput) return try_quantized_index(node, dtype, reason);
     if (scale == ir::QuantOutput::kStaysFloat) {
-      *reason = std::string("no integer kernel for ") + ir::op_name(op);
+      *reason = stays_float_reason(op);
       return false;
     }
     // A pass-through op may read a constant input 0 (gather: an embedding table at

@@ -31,6 +31,8 @@
 // and writes the final hidden and cell state to outputs 1 and 2, which copies write back
 // into the variables after the op. So run n equals the reference kernel's n-th Invoke();
 // calling reset_state() before every run gives the CMSIS-NN kernel's stateless behaviour.
+// The kernels only read inputs 18 and 19, so they may also be ordinary tensors: an initial
+// state per run (ONNX's LSTM).
 //
 // Per batch row b and step t, with h the previous hidden state (h0 row b, then y[b, t-1])
 // and c the cell state (c0 row b, then updated in place in output 2's row b), for each gate

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "compiler.h"
-#include "host_run.h"
+#include "onnx_host_check.h"
 #include "passes/passes.h"
 #include "onnx_test_util.h"
 
@@ -21,46 +21,8 @@ using onnx_test::error_of;
 using onnx_test::load_npy;
 using onnx_test::testdata;
 
-int count_ops(const ir::Graph& g, ir::Op op) {
-  int n = 0;
-  for (const ir::Node& node : g.nodes) n += node.op == op;
-  return n;
-}
-
-void expect_output(const std::vector<uint8_t>& bytes, const onnx_test::NpyArray& expected, size_t j) {
-  ASSERT_EQ(bytes.size(), expected.data.size() * sizeof(float)) << "output " << j;
-  std::vector<float> actual(expected.data.size());
-  std::memcpy(actual.data(), bytes.data(), bytes.size());
-  for (size_t i = 0; i < actual.size(); ++i) {
-    // `!(err <= tol)`: a NaN fails.
-    const double err = std::fabs(static_cast<double>(actual[i]) - expected.data[i]);
-    ASSERT_TRUE(err <= 1e-5 * (1.0 + std::fabs(expected.data[i])))
-        << "output " << j << " element " << i << ": " << actual[i] << ", expected " << expected.data[i];
-  }
-}
-
-// Compiles `model` for the host, runs it on its sample and compares every output with
-// numpy's (data movement is exact; the conv in front rounds differently from float64).
-ir::Graph check_model(const std::string& model, const std::vector<InputShape>& shapes = {}) {
-  SCOPED_TRACE(model);
-  const std::string path = testdata(model + ".onnx");
-  CompileOptions options;
-  options.model_path = path;
-  options.input_shapes = shapes;
-  const CompileResult result = compile(options);
-  const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
-  std::vector<uint8_t> bytes(in.data.size() * sizeof(float));
-  std::memcpy(bytes.data(), in.data.data(), bytes.size());
-  const std::vector<std::vector<uint8_t>> outputs = testing::run_on_host(result.program, bytes);
-  ir::Graph g = import_model(path, {}, shapes);
-  EXPECT_EQ(outputs.size(), g.outputs.size());
-  for (size_t j = 0; j < outputs.size(); ++j) {
-    const onnx_test::NpyArray expected = load_npy(testdata(model + ".out" + std::to_string(j) + ".npy"));
-    EXPECT_EQ(g.tensors[g.outputs[j]].shape, expected.shape) << "output " << j;
-    expect_output(outputs[j], expected, j);
-  }
-  return g;
-}
+using onnx_test::check_model;
+using onnx_test::count_ops;
 
 TEST(OnnxDynamicSlicing, SliceFormsOpset11) {
   const ir::Graph g = check_model("slice_forms_opset11");

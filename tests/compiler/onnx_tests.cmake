@@ -21,3 +21,11 @@ target_link_libraries(onnx_dynamic_tests PRIVATE mote_compiler mote_kernels mote
 target_compile_definitions(onnx_dynamic_tests PRIVATE ${MOTE_TEST_DEFINES})
 target_compile_options(onnx_dynamic_tests PRIVATE -Wall -Wextra)
 gtest_discover_tests(onnx_dynamic_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)
+
+# LSTM compiled and run on the host runtime.
+add_executable(onnx_rnn_tests ${CMAKE_CURRENT_LIST_DIR}/onnx_rnn_test.cc)
+target_include_directories(onnx_rnn_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(onnx_rnn_tests PRIVATE mote_compiler mote_kernels mote_runtime GTest::gtest_main)
+target_compile_definitions(onnx_rnn_tests PRIVATE ${MOTE_TEST_DEFINES})
+target_compile_options(onnx_rnn_tests PRIVATE -Wall -Wextra)
+gtest_discover_tests(onnx_rnn_tests PROPERTIES LABELS unit TIMEOUT ${MOTE_TIMEOUT_unit} DISCOVERY_TIMEOUT 60)

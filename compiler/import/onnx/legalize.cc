@@ -24,6 +24,7 @@
 // and reshapes of constants.
 // 1-D convolutions and pools run as 2-D ones over [N,1,L,C].
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -543,6 +544,9 @@ class Legalizer {
         {"HardSwish", [](L& l) { l.piecewise_linear(); }, {Op::kMul, Op::kAdd, Op::kClamp}},
         {"Identity", [](L& l) { l.identity(); }, {}},
         {"InstanceNormalization", [](L& l) { l.group_norm(); }, {Op::kGroupNorm}},
+        {"GRU", [](L& l) { l.gru_or_rnn(Op::kGru, 3); }, {Op::kGru, Op::kStridedSlice, Op::kConcat}},
+        {"RNN", [](L& l) { l.gru_or_rnn(Op::kRnn, 1); }, {Op::kRnn, Op::kStridedSlice, Op::kConcat}},
+        {"LSTM", [](L& l) { l.lstm(); }, {Op::kLstm, Op::kStridedSlice, Op::kConcat}},
         {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm}},
         {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Log", [](L& l) { l.unary_fn("log"); }, {Op::kUnary}},
@@ -1478,6 +1482,204 @@ class Legalizer {
       }
     }
     emit(op, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+  }
+
+  // ---- recurrent layers -------------------------------------------------------------
+  // LSTM over X [T, B, I] (layout 0), gates in ONNX's order i, o, f, c: per direction
+  // one lstm (TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM, time-major) with the gates'
+  // weights split out of W [D, 4H, I] and R [D, 4H, H] in TFLite's order i, f, c, o and
+  // the bias Wb + Rb; the initial state sliced out of initial_h / initial_c [D, B, H]
+  // (zeros when absent). A reverse run reads X time-reversed and reverses its Y back.
+  // Y [T, D, B, H], Y_h and Y_c [D, B, H] concatenate the directions; only the outputs
+  // read are written.
+  void lstm() {
+    const SourceNode& n = *node_;
+    const RecurrentWeights rw = recurrent_weights(4);
+    const RecurrentDims& dims = rw.dims;
+    const std::vector<float>& wd = rw.w;
+    const std::vector<float>& rd = rw.r;
+    const std::vector<float>& bias = rw.bias;
+    const std::string& direction = rw.direction;
+    const ir::Shape& xs = logical_shape(input(0));
+    std::vector<std::array<int, 3>> results;  // per direction: y [T, B, H], h, c [B, H]
+    for (int64_t d = 0; d < dims.directions; ++d) {
+      const bool reverse = direction == "reverse" || d == 1;
+      const std::string name = n.name + (dims.directions == 2 ? (d ? "/backward" : "/forward") : "");
+      std::vector<int> in(24, ir::kNoTensor);
+      in[0] = logical(input(0));
+      if (reverse) in[0] = time_reversed(in[0], name + "/x_reversed");
+      // TFLite gate g (i, f, c, o) is ONNX gate kOnnxGate[g].
+      static const int64_t kOnnxGate[4] = {0, 2, 3, 1};
+      static const char* const kGate[4] = {"input", "forget", "cell", "output"};
+      const int64_t h = dims.hidden;
+      for (int g = 0; g < 4; ++g) {
+        const int64_t row = (d * 4 + kOnnxGate[g]) * h;
+        const std::string gate = name + "/" + kGate[g];
+        in[1 + g] = float_constant(gate + "_input_weights", {h, dims.inputs},
+                                   rows(wd, row, h, dims.inputs));
+        in[5 + g] = float_constant(gate + "_recurrent_weights", {h, h}, rows(rd, row, h, h));
+        // B [D, 8H]: Wb of the 4 gates, then Rb, as rows of H.
+        std::vector<float> gate_bias = rows(bias, d * 8 + kOnnxGate[g], 1, h);
+        const std::vector<float> recurrent_bias = rows(bias, d * 8 + 4 + kOnnxGate[g], 1, h);
+        for (int64_t k = 0; k < h; ++k) gate_bias[k] += recurrent_bias[k];
+        in[12 + g] = float_constant(gate + "_bias", {h}, gate_bias);
+      }
+      in[18] = initial_state(4, d, dims, name + "/h0");
+      in[19] = initial_state(5, d, dims, name + "/c0");
+      std::array<int, 3> out = {new_tensor(name + "/y", DType::kFloat32, {xs[0], xs[1], h}),
+                                new_tensor(name + "/h", DType::kFloat32, {xs[1], h}),
+                                new_tensor(name + "/c", DType::kFloat32, {xs[1], h})};
+      ir::Node& op = emit(Op::kLstm, name, in, {out[0], out[1], out[2]});
+      op.attrs["activation"] = std::string("tanh");
+      op.attrs["cell_clip"] = 0.0;
+      op.attrs["proj_clip"] = 0.0;
+      op.attrs["time_major"] = int64_t{1};
+      if (reverse) out[0] = time_reversed(out[0], name + "/y_reversed_back");
+      results.push_back(out);
+    }
+    recurrent_outputs(results, dims);
+  }
+
+  // GRU and RNN over X [T, B, I] (layout 0): per direction one gru (ONNX's equations,
+  // gates z, r, h; `gates` 3) or rnn (`gates` 1) with W[d] [G*H, I], R[d] [G*H, H] and
+  // B[d] [2*G*H] (zeros when absent), the initial state and the directions as LSTM's;
+  // GRU's linear_before_reset and RNN's activation carried over.
+  void gru_or_rnn(Op kind, int64_t gates) {
+    const SourceNode& n = *node_;
+    const RecurrentWeights rw = recurrent_weights(gates);
+    const RecurrentDims& dims = rw.dims;
+    const int64_t h = dims.hidden, rows_h = gates * h;
+    std::vector<std::array<int, 3>> results;
+    for (int64_t d = 0; d < dims.directions; ++d) {
+      const bool reverse = rw.direction == "reverse" || d == 1;
+      const std::string name = n.name + (dims.directions == 2 ? (d ? "/backward" : "/forward") : "");
+      int x = logical(input(0));
+      if (reverse) x = time_reversed(x, name + "/x_reversed");
+      const int wc = float_constant(name + "/input_weights", {rows_h, dims.inputs},
+                                    rows(rw.w, d, 1, rows_h * dims.inputs));
+      const int rc = float_constant(name + "/recurrent_weights", {rows_h, h}, rows(rw.r, d, 1, rows_h * h));
+      const int bc = float_constant(name + "/bias", {2 * rows_h}, rows(rw.bias, d, 1, 2 * rows_h));
+      const int h0 = initial_state(4, d, dims, name + "/h0");
+      std::array<int, 3> out = {new_tensor(name + "/y", DType::kFloat32, {dims.steps, dims.batches, h}),
+                                new_tensor(name + "/h", DType::kFloat32, {dims.batches, h}), ir::kNoTensor};
+      ir::Node& op = emit(kind, name, {x, wc, rc, bc, h0}, {out[0], out[1]});
+      if (kind == Op::kGru) op.attrs["linear_before_reset"] = n.get_int("linear_before_reset", 0);
+      if (kind == Op::kRnn) op.attrs["activation"] = n.get_string("activation", "tanh");
+      op.attrs["time_major"] = int64_t{1};
+      if (reverse) out[0] = time_reversed(out[0], name + "/y_reversed_back");
+      results.push_back(out);
+    }
+    recurrent_outputs(results, dims);
+  }
+
+  struct RecurrentDims {
+    int64_t steps, batches, inputs, hidden, directions;
+  };
+
+  // The node's direction, sizes and constant weights W [D, G*H, I], R [D, G*H, H] and bias
+  // B [D, 2*G*H] (zeros when absent) for G = `gates`, as float data.
+  struct RecurrentWeights {
+    std::string direction;
+    RecurrentDims dims;
+    std::vector<float> w, r, bias;
+  };
+  RecurrentWeights recurrent_weights(int64_t gates) {
+    const ir::Shape& xs = logical_shape(input(0));
+    if (xs.size() != 3) fail("X must be 3-D [seq_length, batch_size, input_size], got " + shape_string(xs));
+    RecurrentWeights rw;
+    rw.direction = node_->get_string("direction", "forward");
+    rw.dims = {xs[0], xs[1], xs[2], node_->get_int("hidden_size", 0), rw.direction == "bidirectional" ? 2 : 1};
+    const int64_t d = rw.dims.directions, h = rw.dims.hidden;
+    const ir::Tensor& w = constant_input(1, "W");
+    const ir::Tensor& r = constant_input(2, "R");
+    expect_recurrent_shape(w, "W", {d, gates * h, rw.dims.inputs});
+    expect_recurrent_shape(r, "R", {d, gates * h, h});
+    rw.w = floats(w);
+    rw.r = floats(r);
+    rw.bias.assign(static_cast<size_t>(d * 2 * gates * h), 0.0f);
+    if (input(3) != ir::kNoTensor) {
+      const ir::Tensor& b = constant_input(3, "B");
+      expect_recurrent_shape(b, "B", {d, 2 * gates * h});
+      rw.bias = floats(b);
+    }
+    return rw;
+  }
+
+  void expect_recurrent_shape(const ir::Tensor& t, const char* what, const ir::Shape& shape) {
+    if (t.shape != shape)
+      fail(std::string("input '") + what + "' has shape " + shape_string(t.shape) + ", expected " +
+           shape_string(shape));
+  }
+
+  // `count` rows of `width` floats from row `first` of a row-major matrix.
+  static std::vector<float> rows(const std::vector<float>& data, int64_t first, int64_t count, int64_t width) {
+    const auto begin = data.begin() + first * width;
+    return std::vector<float>(begin, begin + count * width);
+  }
+
+  // Tensor t [T, ...] with its first axis reversed (a strided_slice of step -1).
+  int time_reversed(int t, const std::string& name) {
+    const ir::Tensor& src = g_.tensors[t];
+    const ir::Shape shape = src.shape;
+    const int to = new_tensor(name, src.dtype, shape);
+    ir::Node& op = emit(Op::kStridedSlice, name, {t}, {to});
+    std::vector<int64_t> begin(shape.size(), 0), strides(shape.size(), 1);
+    begin[0] = shape[0] - 1;
+    strides[0] = -1;
+    op.attrs["begin"] = begin;
+    op.attrs["strides"] = strides;
+    op.attrs["sizes"] = std::vector<int64_t>(shape.begin(), shape.end());
+    return to;
+  }
+
+  // Direction d's initial state [B, H] from source input k ([D, B, H]; zeros when absent):
+  // a constant, or a strided_slice of a computed one.
+  int initial_state(size_t k, int64_t d, const RecurrentDims& dims, const std::string& name) {
+    const int src = input(k);
+    const int64_t size = dims.batches * dims.hidden;
+    if (src == ir::kNoTensor) {
+      return float_constant(name, {dims.batches, dims.hidden}, std::vector<float>(static_cast<size_t>(size), 0.0f));
+    }
+    const char* what = k == 4 ? "initial_h" : "initial_c";
+    if (logical_shape(src) != ir::Shape{dims.directions, dims.batches, dims.hidden})
+      fail(std::string("input '") + what + "' has shape " + shape_string(logical_shape(src)) + ", expected " +
+           shape_string({dims.directions, dims.batches, dims.hidden}));
+    if (g_.tensors[src].dtype != DType::kFloat32) fail(std::string("input '") + what + "' must be float32");
+    if (is_constant(src))
+      return float_constant(name, {dims.batches, dims.hidden}, rows(floats(g_.tensors[src]), d, 1, size));
+    int from = logical(src);
+    if (dims.directions > 1) {
+      const int part = new_tensor(name + "_direction", DType::kFloat32, {1, dims.batches, dims.hidden});
+      ir::Node& op = emit(Op::kStridedSlice, name + "_direction", {from}, {part});
+      op.attrs["begin"] = std::vector<int64_t>{d, 0, 0};
+      op.attrs["strides"] = std::vector<int64_t>{1, 1, 1};
+      op.attrs["sizes"] = std::vector<int64_t>{1, dims.batches, dims.hidden};
+      from = part;
+    }
+    return reshaped(from, {dims.batches, dims.hidden}, name);
+  }
+
+  // The recurrent node's source outputs that are read, from each direction's results
+  // (y [T, B, H], final hidden and cell state [B, H]): Y [T, D, B, H] and the states
+  // [D, B, H], the directions concatenated.
+  void recurrent_outputs(const std::vector<std::array<int, 3>>& results, const RecurrentDims& dims) {
+    const SourceNode& n = *node_;
+    for (size_t k = 0; k < n.outputs.size() && k < 3; ++k) {
+      const int src = n.outputs[k];
+      if (readers_[src] == 0) continue;
+      const ir::Shape part = k == 0 ? ir::Shape{dims.steps, 1, dims.batches, dims.hidden}
+                                    : ir::Shape{1, dims.batches, dims.hidden};
+      static const char* const kOutput[3] = {"Y", "Y_h", "Y_c"};
+      const std::string name = n.name + "/" + kOutput[k];
+      if (results.size() == 1) {
+        emit(Op::kReshape, name, {results[0][k]}, {output(src, false)});
+        continue;
+      }
+      std::vector<int> parts;
+      for (size_t d = 0; d < results.size(); ++d)
+        parts.push_back(reshaped(results[d][k], part, name + "_" + std::to_string(d)));
+      emit(Op::kConcat, name, parts, {output(src, false)}).attrs["axis"] = int64_t{k == 0 ? 1 : 0};
+    }
   }
 
   // ---- normalization --------------------------------------------------------------

@@ -719,6 +719,13 @@ class OnnxImporter {
       } else if (op == "LeakyRelu") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.01);
+      } else if (op == "LSTM") {
+        recurrent({"Sigmoid", "Tanh", "Tanh"});
+      } else if (op == "GRU") {
+        recurrent({"Sigmoid", "Tanh"});
+        attrs()["linear_before_reset"] = int64_t{attr_int("linear_before_reset", 0) != 0};
+      } else if (op == "RNN") {
+        recurrent({"Tanh"}, {"Relu"});
       } else {
         // MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Identity, Size, Slice, Range, Expand,
         // Equal, Where,
@@ -893,6 +900,53 @@ class OnnxImporter {
       attrs()["coordinate_transformation_mode"] = transform;
       attrs()["nearest_mode"] = nearest_mode;
       c_.kept_inputs = {0, 2, 3};
+    }
+
+    // LSTM, GRU and RNN: the default activations (`defaults`, per direction) or, for RNN,
+    // `alternative` (Relu: attribute activation "relu", else "tanh"),
+    // layout 0, no clip, input_forget or peephole; sequence_lens absent. Keeps inputs X, W,
+    // R, [B], [initial_h], [initial_c] and every output; attributes direction, hidden_size.
+    void recurrent(const std::vector<std::string>& defaults, const std::vector<std::string>& alternative = {}) {
+      const std::string direction = OnnxImporter::attr_string(node_, "direction", "forward");
+      if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+        fail_attr("direction", "'" + direction + "'");
+      if (const int64_t layout = attr_int("layout", 0); layout != 0)
+        fail_attr("layout", std::to_string(layout), "batch-major X; PyTorch's batch_first exports layout 0");
+      if (const auto* clip = OnnxImporter::find_attr(node_, "clip")) {
+        std::ostringstream value;
+        value << clip->f();
+        fail_attr("clip", value.str(), "no clipping");
+      }
+      if (const int64_t coupled = attr_int("input_forget", 0); coupled != 0)
+        fail_attr("input_forget", std::to_string(coupled), "coupled input and forget gates");
+      for (const char* name : {"activation_alpha", "activation_beta"})
+        if (OnnxImporter::find_attr(node_, name)) fail("attribute '" + std::string(name) + "' not supported");
+      if (const auto* a = OnnxImporter::find_attr(node_, "activations")) {
+        const size_t per_direction = defaults.size();
+        const size_t directions = direction == "bidirectional" ? 2 : 1;
+        bool default_list = static_cast<size_t>(a->strings_size()) == per_direction * directions;
+        bool alternative_list = default_list && !alternative.empty();
+        std::string given;
+        for (int k = 0; k < a->strings_size(); ++k) {
+          given += (k ? "," : "") + a->strings(k);
+          default_list = default_list && a->strings(k) == defaults[k % per_direction];
+          alternative_list = alternative_list && a->strings(k) == alternative[k % per_direction];
+        }
+        if (alternative_list) attrs()["activation"] = std::string("relu");
+        if (!default_list && !alternative_list)
+          fail_attr("activations", "[" + given + "]", alternative.empty() ? "default activations only"
+                                                                          : "Tanh or Relu in every direction");
+      }
+      if (input(4) != nullptr) fail("input 'sequence_lens' not supported (every sequence has the full length)");
+      if (input(7) != nullptr) fail("input 'P' (peephole weights) not supported");
+      const ir::Tensor* r = input(2);
+      if (r == nullptr || r->shape.size() != 3) fail("input 'R' must be 3-D");
+      if (const int64_t hidden = attr_int("hidden_size", r->shape[2]); hidden != r->shape[2])
+        fail("attribute 'hidden_size' " + std::to_string(hidden) + " differs from R's " + shape_string(r->shape));
+      attrs()["direction"] = direction;
+      attrs()["hidden_size"] = r->shape[2];
+      c_.kept_inputs = {0, 1, 2, 3, 5, 6};
+      c_.kept_outputs = node_.output_size();
     }
 
     void gemm() {
@@ -1279,6 +1333,12 @@ class OnnxImporter {
         if (k >= c.kept_outputs) {
           if (!name.empty() && read_names.count(name))
             fail_node(node, "output " + std::to_string(k) + " ('" + name + "') not supported");
+          continue;
+        }
+        if (name.empty()) {  // an omitted output before a kept one: a placeholder no one reads
+          ir::Tensor t;
+          t.name = node_name(node) + "/omitted_output_" + std::to_string(k);
+          c.node.outputs.push_back(graph.add_tensor(std::move(t)));
           continue;
         }
         auto [dtype, shape] = checked_type(name, " (output of node '" + node_name(node) + "' (" +

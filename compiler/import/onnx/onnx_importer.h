@@ -95,6 +95,13 @@
 //                      only (Mean, InvStdDev refused when read). fuse_normalization also
 //                      writes it for the decomposed pattern of opsets below 17.
 //   InstanceNormalization inputs input, scale, B; epsilon
+//   LSTM               inputs X, W, R, [B], [initial_h], [initial_c]; direction, hidden_size
+//                      (R's); every output (an omitted one before a kept one: a placeholder
+//                      tensor). Refused: layout 1, clip, input_forget 1, activations other
+//                      than the default, activation_alpha/beta, sequence_lens, P
+//   GRU                as LSTM (inputs X, W, R, [B], [initial_h]), and linear_before_reset
+//   RNN                as GRU, activations Tanh or Relu (attribute activation "relu"
+//                      when Relu; absent: tanh)
 //   GroupNormalization (the importer's own, written by fuse_normalization for PyTorch's
 //                      GroupNorm export; not ONNX opset 18's op) inputs X [N,C,...],
 //                      scale [C], B [C]; num_groups, epsilon: each batch's groups of

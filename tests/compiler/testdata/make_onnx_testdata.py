@@ -1498,6 +1498,205 @@ def make_gather_computed():
     save("gather_computed", nodes, [vi("ids", [1, 4], T.INT64)], [vi("y0", list(y0.shape)), vi("y1", list(y1.shape))],
          [init("table0", table0), init("table1", table1)], opset=13)
     save_arrays("gather_computed", in0=ids, out0=y0, out1=y1)
+# ---- recurrent layers (LSTM) ----------------------------------------------------------------
+# Their own generator, so the models above stay byte-identical.
+rnn_rng = np.random.default_rng(1819)
+def rrandn(*shape, scale=1.0):
+    return (rnn_rng.standard_normal(shape) * scale).astype(np.float32)
+def sigmoid(v):
+    return 1.0 / (1.0 + np.exp(-v))
+def lstm_ref(x, w, r, b, h0, c0, direction):
+    """ONNX LSTM in float64 (default activations, layout 0): Y [T, D, B, H], Y_h, Y_c
+    [D, B, H]; gates i, o, f, c; the reverse direction reads the sequence backwards."""
+    x, w, r, b = (a.astype(np.float64) for a in (x, w, r, b))
+    steps, batches, _ = x.shape
+    dirs, _, hidden = r.shape
+    y = np.zeros((steps, dirs, batches, hidden))
+    y_h = np.zeros((dirs, batches, hidden))
+    y_c = np.zeros((dirs, batches, hidden))
+    for d in range(dirs):
+        h, c = h0[d].astype(np.float64), c0[d].astype(np.float64)
+        reverse = direction == "reverse" or d == 1
+        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+            g = x[t] @ w[d].T + h @ r[d].T + b[d, :4 * hidden] + b[d, 4 * hidden:]
+            i, o, f, z = np.split(g, 4, axis=-1)
+            c = sigmoid(f) * c + sigmoid(i) * np.tanh(z)
+            h = sigmoid(o) * np.tanh(c)
+            y[t, d] = h
+        y_h[d], y_c[d] = h, c
+    return y, y_h, y_c
+def computed_state(x, dirs, batches, hidden, with_cell):
+    """An initial state computed from x: h0 = tanh(mean_t(x) @ M) as [D, B, H] (Reshape and
+    Transpose), the cell state c0 = -h0 when with_cell; its nodes, initializers and values."""
+    inputs = x.shape[2]
+    m = rrandn(inputs, dirs * hidden, scale=0.5)
+    inits = [init("M", m), init("state_shape", i64([batches, dirs, hidden]))]
+    nodes = [h.make_node("ReduceMean", ["x"], ["xm"], name="mean", axes=[0], keepdims=0),
+             h.make_node("MatMul", ["xm", "M"], ["hm"], name="proj"),
+             h.make_node("Tanh", ["hm"], ["ht"], name="tanh"),
+             h.make_node("Reshape", ["ht", "state_shape"], ["hr"], name="state_reshape"),
+             h.make_node("Transpose", ["hr"], ["h0"], name="state_transpose", perm=[1, 0, 2])]
+    if with_cell:
+        nodes.append(h.make_node("Neg", ["h0"], ["c0"], name="cell_state"))
+    h0 = np.tanh(x.astype(np.float64).mean(axis=0) @ m).reshape(batches, dirs, hidden).transpose(1, 0, 2)
+    return nodes, inits, h0
+def lstm_case(name, direction, opset, bias=True, state=None, outputs=("Y", "Y_h", "Y_c"), steps=5,
+              batches=2, inputs=3, hidden=4):
+    """One LSTM over x [T, B, I]; state None (zeros), "constant" (initializers) or
+    "computed" (tanh(mean_t(x) @ M) per direction, the cell state its negation);
+    `outputs` lists the outputs kept ("" omits one before a kept one)."""
+    dirs = 2 if direction == "bidirectional" else 1
+    x = rrandn(steps, batches, inputs)
+    w, r = rrandn(dirs, 4 * hidden, inputs, scale=0.6), rrandn(dirs, 4 * hidden, hidden, scale=0.6)
+    b = rrandn(dirs, 8 * hidden, scale=0.3) if bias else np.zeros((dirs, 8 * hidden), np.float32)
+    inits = [init("W", w), init("R", r)] + ([init("B", b)] if bias else [])
+    nodes = []
+    h0 = np.zeros((dirs, batches, hidden), np.float32)
+    c0 = np.zeros((dirs, batches, hidden), np.float32)
+    state_names = ["", ""]
+    if state == "constant":
+        h0, c0 = rrandn(dirs, batches, hidden, scale=0.5), rrandn(dirs, batches, hidden, scale=0.5)
+        inits += [init("h0", h0), init("c0", c0)]
+        state_names = ["h0", "c0"]
+    elif state == "computed":
+        nodes, state_inits, h0 = computed_state(x, dirs, batches, hidden, True)
+        inits += state_inits
+        state_names = ["h0", "c0"]
+        c0 = -h0
+    lstm_inputs = ["x", "W", "R", "B" if bias else "", "", state_names[0], state_names[1]]
+    while lstm_inputs[-1] == "":
+        lstm_inputs.pop()
+    nodes.append(h.make_node("LSTM", lstm_inputs, list(outputs), name="lstm", direction=direction,
+                             hidden_size=hidden))
+    y, y_h, y_c = lstm_ref(x, w, r, b, h0, c0, direction)
+    shapes = {"Y": ([steps, dirs, batches, hidden], y), "Y_h": ([dirs, batches, hidden], y_h),
+              "Y_c": ([dirs, batches, hidden], y_c)}
+    kept = [o for o in outputs if o]
+    save(name, nodes, [vi("x", [steps, batches, inputs])], [vi(o, shapes[o][0]) for o in kept], inits, opset=opset)
+    save_arrays(name, in0=x, **{f"out{j}": shapes[o][1] for j, o in enumerate(kept)})
+def make_lstm_error_models():
+    x, w, r = rrandn(3, 1, 2), rrandn(1, 8, 2), rrandn(1, 8, 2)
+    cases = [("lstm_layout1", dict(layout=1), ["x", "W", "R"], 14),
+             ("lstm_clip", dict(clip=3.0), ["x", "W", "R"], 13),
+             ("lstm_input_forget", dict(input_forget=1), ["x", "W", "R"], 13),
+             ("lstm_activations", dict(activations=["Sigmoid", "Relu", "Tanh"]), ["x", "W", "R"], 13),
+             ("lstm_sequence_lens", {}, ["x", "W", "R", "", "lens"], 13)]
+    for name, attrs, inputs, opset in cases:
+        save(name, [h.make_node("LSTM", inputs, ["Y"], name="lstm", hidden_size=2, **attrs)],
+             [vi("x", list(x.shape))], [vi("Y", [3, 1, 1, 2])],
+             [init("W", w), init("R", r), init("lens", np.array([3], np.int32))], opset=opset)
+def gru_ref(x, w, r, b, h0, direction, linear_before_reset):
+    """ONNX GRU in float64 (default activations, layout 0): Y [T, D, B, H], Y_h [D, B, H];
+    gates z, r, h."""
+    x, w, r, b = (a.astype(np.float64) for a in (x, w, r, b))
+    steps, batches, _ = x.shape
+    dirs, _, hidden = r.shape
+    y = np.zeros((steps, dirs, batches, hidden))
+    y_h = np.zeros((dirs, batches, hidden))
+    for d in range(dirs):
+        h = h0[d].astype(np.float64)
+        wz, wr, wh = np.split(w[d], 3)
+        rz, rr, rh = np.split(r[d], 3)
+        wbz, wbr, wbh, rbz, rbr, rbh = np.split(b[d], 6)
+        reverse = direction == "reverse" or d == 1
+        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+            z = sigmoid(x[t] @ wz.T + wbz + h @ rz.T + rbz)
+            rg = sigmoid(x[t] @ wr.T + wbr + h @ rr.T + rbr)
+            if linear_before_reset:
+                g = np.tanh(x[t] @ wh.T + wbh + rg * (h @ rh.T + rbh))
+            else:
+                g = np.tanh(x[t] @ wh.T + wbh + (rg * h) @ rh.T + rbh)
+            h = (1 - z) * g + z * h
+            y[t, d] = h
+        y_h[d] = h
+    return y, y_h
+def gru_case(name, direction, opset, linear_before_reset, state=None, outputs=("Y", "Y_h"), steps=5, batches=2,
+             inputs=3, hidden=4):
+    """One GRU over x [T, B, I]; state None (zeros), "constant" or "computed" (as lstm_case)."""
+    dirs = 2 if direction == "bidirectional" else 1
+    x = rrandn(steps, batches, inputs)
+    w, r = rrandn(dirs, 3 * hidden, inputs, scale=0.6), rrandn(dirs, 3 * hidden, hidden, scale=0.6)
+    b = rrandn(dirs, 6 * hidden, scale=0.3)
+    inits = [init("W", w), init("R", r), init("B", b)]
+    nodes = []
+    h0 = np.zeros((dirs, batches, hidden), np.float32)
+    state_name = ""
+    if state == "constant":
+        h0 = rrandn(dirs, batches, hidden, scale=0.5)
+        inits.append(init("h0", h0))
+        state_name = "h0"
+    elif state == "computed":
+        nodes, state_inits, h0 = computed_state(x, dirs, batches, hidden, False)
+        inits += state_inits
+        state_name = "h0"
+    gru_inputs = ["x", "W", "R", "B", "", state_name]
+    while gru_inputs[-1] == "":
+        gru_inputs.pop()
+    nodes.append(h.make_node("GRU", gru_inputs, list(outputs), name="gru", direction=direction, hidden_size=hidden,
+                             linear_before_reset=linear_before_reset))
+    y, y_h = gru_ref(x, w, r, b, h0, direction, linear_before_reset)
+    shapes = {"Y": ([steps, dirs, batches, hidden], y), "Y_h": ([dirs, batches, hidden], y_h)}
+    kept = [o for o in outputs if o]
+    save(name, nodes, [vi("x", [steps, batches, inputs])], [vi(o, shapes[o][0]) for o in kept], inits, opset=opset)
+    save_arrays(name, in0=x, **{f"out{j}": shapes[o][1] for j, o in enumerate(kept)})
+def make_gru_models():
+    gru_case("gru_forward_lbr0", "forward", 11, 0)
+    gru_case("gru_forward_lbr1_constant_state", "forward", 13, 1, state="constant", outputs=("Y",))
+    gru_case("gru_reverse_computed_state", "reverse", 14, 1, state="computed", outputs=("", "Y_h"))
+    gru_case("gru_bidirectional", "bidirectional", 17, 0, state="computed")
+    save("gru_clip", [h.make_node("GRU", ["x", "W", "R"], ["Y"], name="gru", hidden_size=2, clip=2.0)],
+         [vi("x", [3, 1, 2])], [vi("Y", [3, 1, 1, 2])], [init("W", rrandn(1, 6, 2)), init("R", rrandn(1, 6, 2))])
+def rnn_ref(x, w, r, b, h0, direction, relu):
+    """ONNX RNN in float64 (layout 0): Y [T, D, B, H], Y_h [D, B, H]; f = tanh or relu."""
+    x, w, r, b = (a.astype(np.float64) for a in (x, w, r, b))
+    steps, batches, _ = x.shape
+    dirs, hidden, _ = r.shape
+    y = np.zeros((steps, dirs, batches, hidden))
+    y_h = np.zeros((dirs, batches, hidden))
+    for d in range(dirs):
+        h = h0[d].astype(np.float64)
+        reverse = direction == "reverse" or d == 1
+        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+            v = x[t] @ w[d].T + b[d, :hidden] + h @ r[d].T + b[d, hidden:]
+            h = np.maximum(v, 0) if relu else np.tanh(v)
+            y[t, d] = h
+        y_h[d] = h
+    return y, y_h
+def rnn_case(name, direction, opset, relu, constant_state=False, outputs=("Y", "Y_h"), steps=5, batches=2, inputs=3,
+             hidden=4):
+    dirs = 2 if direction == "bidirectional" else 1
+    x = rrandn(steps, batches, inputs)
+    w, r = rrandn(dirs, hidden, inputs, scale=0.6), rrandn(dirs, hidden, hidden, scale=0.6)
+    b = rrandn(dirs, 2 * hidden, scale=0.3)
+    inits = [init("W", w), init("R", r), init("B", b)]
+    h0 = np.zeros((dirs, batches, hidden), np.float32)
+    rnn_inputs = ["x", "W", "R", "B"]
+    if constant_state:
+        h0 = rrandn(dirs, batches, hidden, scale=0.5)
+        inits.append(init("h0", h0))
+        rnn_inputs += ["", "h0"]
+    attrs = dict(activations=["Relu"] * dirs) if relu else {}
+    nodes = [h.make_node("RNN", rnn_inputs, list(outputs), name="rnn", direction=direction, hidden_size=hidden,
+                         **attrs)]
+    y, y_h = rnn_ref(x, w, r, b, h0, direction, relu)
+    shapes = {"Y": ([steps, dirs, batches, hidden], y), "Y_h": ([dirs, batches, hidden], y_h)}
+    kept = [o for o in outputs if o]
+    save(name, nodes, [vi("x", [steps, batches, inputs])], [vi(o, shapes[o][0]) for o in kept], inits, opset=opset)
+    save_arrays(name, in0=x, **{f"out{j}": shapes[o][1] for j, o in enumerate(kept)})
+def make_rnn_models():
+    rnn_case("rnn_forward_tanh", "forward", 11, False)
+    rnn_case("rnn_reverse_relu_constant_state", "reverse", 13, True, constant_state=True)
+    rnn_case("rnn_bidirectional_relu", "bidirectional", 17, True, outputs=("Y",))
+    save("rnn_sigmoid", [h.make_node("RNN", ["x", "W", "R"], ["Y"], name="rnn", hidden_size=2,
+                                     activations=["Sigmoid"])],
+         [vi("x", [3, 1, 2])], [vi("Y", [3, 1, 1, 2])], [init("W", rrandn(1, 2, 2)), init("R", rrandn(1, 2, 2))])
+def make_lstm_models():
+    lstm_case("lstm_forward", "forward", 11)
+    lstm_case("lstm_reverse_constant_state", "reverse", 13, state="constant", outputs=("Y",))
+    lstm_case("lstm_bidirectional_computed_state", "bidirectional", 14, state="computed", outputs=("Y", "", "Y_c"))
+    lstm_case("lstm_bidirectional_final_state", "bidirectional", 17, bias=False, outputs=("", "Y_h"))
+    lstm_case("lstm_reverse_states", "reverse", 13, state="computed", outputs=("", "Y_h", "Y_c"), batches=1)
+    make_lstm_error_models()
 
 
 def main():
@@ -1542,6 +1741,9 @@ def main():
     make_gelu_patterns()
     make_linear_bias_3d()
     make_gather_computed()
+    make_lstm_models()
+    make_gru_models()
+    make_rnn_models()
 
 
 if __name__ == "__main__":
