@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target (fuzz/: clang, ASan + UBSan) for N seconds (default 60),
-# after preparing their seed corpora from ../shared/models and tests/compiler/testdata.
+# after preparing their seed corpora from ../shared/models, tests/compiler/testdata and
+# tests/models/pytorch.
 # The targets come from the sanitizer build, build-asan/ (tools/sanitize.sh build; run
 # here first if the targets are missing). Exits non-zero if the seed generator fails or
 # any target finds a crash, a leak, a timeout or a sanitizer report; the reproducer is
@@ -33,10 +34,10 @@ copy_small() {  # dest max_bytes files...
   done
 }
 shopt -s nullglob globstar
-onnx_models=("$models"/onnx/*.onnx tests/compiler/testdata/onnx/*.onnx)
+onnx_models=("$models"/onnx/*.onnx tests/compiler/testdata/onnx/*.onnx tests/models/pytorch/*.onnx)
 # Every .tflite under models/ (tflite/, the real-world files, the Vela-compiled ones).
 tflite_models=("$models"/**/*.tflite)
-copy_small "$corpus/npy" 65536 "$models"/**/*.npy tests/compiler/testdata/**/*.npy
+copy_small "$corpus/npy" 65536 "$models"/**/*.npy tests/compiler/testdata/**/*.npy tests/models/pytorch/*.npy
 copy_small "$corpus/onnx" 300000 "${onnx_models[@]}"
 copy_small "$corpus/tflite" 120000 "${tflite_models[@]}"
 # The one-operator models of the per-op tests (tests/ops/: every operator, dtype and
@@ -53,8 +54,9 @@ copy_small "$corpus/npy" 65536 fuzz/crashes/*.npy
 copy_small "$corpus/program" 400000 fuzz/crashes/*.mote
 # Programs compiled from every model under 400 kB that the compiler accepts (not
 # mobilenet: its 5 MB program would mostly fuzz the CRC).
+# The per-op models of IF and WHILE add programs with jump and branch ops.
 small_models=()
-for f in "${onnx_models[@]}" "${tflite_models[@]}"; do
+for f in "${onnx_models[@]}" "${tflite_models[@]}" "$corpus"/tflite/op_if_*.tflite "$corpus"/tflite/op_while_*.tflite; do
   [ "$(stat -c %s "$f")" -le 400000 ] && small_models+=("$f")
 done
 # A model the compiler refuses is skipped (a "  skip" line); the tool failing is an error.
