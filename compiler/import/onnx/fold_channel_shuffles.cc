@@ -27,7 +27,9 @@ void fold_channel_shuffles(SourceGraph& graph) {
     const ir::Shape& xs = graph.tensors[x].shape;
     const ir::Shape& as = graph.tensors[a].shape;
     // x [N,C,rest...] -> a [N,g,C/g,rest...].
-    if (xs.size() < 2 || as.size() != xs.size() + 1 || as[0] != xs[0] || as[1] * as[2] != xs[1] ||
+    // (g * C/g == C checked by division: a corrupt shape's product could overflow.)
+    if (xs.size() < 2 || as.size() != xs.size() + 1 || as[0] != xs[0] || as[1] <= 0 || as[2] <= 0 ||
+        xs[1] % as[1] != 0 || xs[1] / as[1] != as[2] ||
         !std::equal(xs.begin() + 2, xs.end(), as.begin() + 3))
       continue;
     const int t = sole_reader(graph, a, "Transpose");
