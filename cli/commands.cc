@@ -407,6 +407,7 @@ struct RunArgs {
   bool json = false;
   int64_t arena_bytes = -1;  // -1: exactly the planned size
   int64_t runs = 1;          // runs of the program loaded once; --input lists each run's inputs
+  uint32_t loop_limit = LoadedProgram::kDefaultLoopLimit;  // per run; 0: none
 };
 
 // Checks that every .npy matches the program's input in count, dtype and shape; returns
@@ -452,6 +453,7 @@ RunOutcome execute_runs(const RunArgs& args, LoadedProgram& program,
   const Interpreter& interp = program.interpreter();
   RunOutcome outcome;
   if (args.device == "host") {
+    program.interpreter().set_loop_limit(args.loop_limit);
     for (size_t r = 0; r < inputs.size(); ++r) {
       HostRunResult result = run_on_host(program, inputs[r]);
       outcome.outputs.push_back(std::move(result.outputs));
@@ -461,7 +463,8 @@ RunOutcome execute_runs(const RunArgs& args, LoadedProgram& program,
     }
     return outcome;
   }
-  DeviceRunResult result = run_sequence_on_device(args.device, args.program, inputs, interp.output_count());
+  DeviceRunResult result =
+      run_sequence_on_device(args.device, args.program, inputs, interp.output_count(), args.loop_limit);
   outcome.outputs.push_back(std::move(result.outputs));
   for (auto& later : result.later_outputs) outcome.outputs.push_back(std::move(later));
   for (const auto& outputs : outcome.outputs)
@@ -898,6 +901,9 @@ int run_cli(int argc, char** argv) {
   run_cmd->add_option("--runs", run_args.runs,
                       "Run the program this many times in one load, in order (a model's state carries over); "
                       "--input then lists each run's inputs in turn, outputs go to out<j>.run<r>.npy");
+  run_cmd->add_option("--loop-limit", run_args.loop_limit,
+                      "Stop a run whose loops (WHILE on the data) take more iterations than this, with an "
+                      "error (default " + std::to_string(LoadedProgram::kDefaultLoopLimit) + "; 0: no limit)");
   run_cmd->add_flag("--json", run_args.json, "Print results as one JSON object");
 
   std::string inspect_path;

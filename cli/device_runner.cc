@@ -304,13 +304,13 @@ std::vector<std::string> device_names() {
 
 DeviceRunResult run_on_device(const std::string& device_name, const std::string& program_path,
                               const std::vector<std::vector<uint8_t>>& inputs,
-                              uint32_t output_count) {
-  return run_sequence_on_device(device_name, program_path, {inputs}, output_count);
+                              uint32_t output_count, uint32_t loop_limit) {
+  return run_sequence_on_device(device_name, program_path, {inputs}, output_count, loop_limit);
 }
 
 DeviceRunResult run_sequence_on_device(const std::string& device_name, const std::string& program_path,
                                        const std::vector<std::vector<std::vector<uint8_t>>>& runs,
-                                       uint32_t output_count) {
+                                       uint32_t output_count, uint32_t loop_limit) {
   if (runs.empty()) fail(device_name + ": no runs of " + program_path + " asked for");
   std::vector<std::vector<uint8_t>> inputs;  // every run's, in order: the runner splits them
   for (const auto& run : runs) {
@@ -327,7 +327,7 @@ DeviceRunResult run_sequence_on_device(const std::string& device_name, const std
   place_program(program_path, scratch.path());
   std::string semihosting = "enable=on,target=native,arg=";
   semihosting += kProgramName;
-  semihosting += ",arg=.";
+  semihosting += ",arg=.,arg=" + std::to_string(loop_limit);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string name = "in" + std::to_string(i) + ".bin";
     write_file(scratch.path() / name, inputs[i]);

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "host/loaded_program.h"
+
 namespace mote {
 
 struct DeviceRunResult {
@@ -36,15 +38,17 @@ std::vector<std::string> device_names();
 // outputs. Throws std::runtime_error with a one-line message on any failure: unknown
 // device, firmware not built, QEMU missing, timeout, a fault of the emulated core, or
 // the runner's own error (e.g. a program that fails to load), which is forwarded.
+// `loop_limit` bounds the loop iterations of each run (Interpreter::set_loop_limit; 0: none).
 DeviceRunResult run_on_device(const std::string& device, const std::string& program_path,
                               const std::vector<std::vector<uint8_t>>& inputs,
-                              uint32_t output_count);
+                              uint32_t output_count, uint32_t loop_limit = LoadedProgram::kDefaultLoopLimit);
 
 // Several runs of the program loaded once, in order (a stateful program's state carries
 // from one to the next, as on a device): runs[r] holds run r's inputs. The profile and
 // arena figures are run 0's.
 DeviceRunResult run_sequence_on_device(const std::string& device, const std::string& program_path,
                                        const std::vector<std::vector<std::vector<uint8_t>>>& runs,
-                                       uint32_t output_count);
+                                       uint32_t output_count,
+                                       uint32_t loop_limit = LoadedProgram::kDefaultLoopLimit);
 
 }  // namespace mote

@@ -54,10 +54,10 @@ copy_small "$corpus/npy" 65536 fuzz/crashes/*.npy
 copy_small "$corpus/program" 400000 fuzz/crashes/*.mote
 # Programs compiled from every model under 400 kB that the compiler accepts (not
 # mobilenet: its 5 MB program would mostly fuzz the CRC).
-# (Not the per-op IF/WHILE models: a loop on the data runs for as long as its condition
-# holds, and on the harness's inputs some never end; the runtime has no run budget yet.)
+# The per-op models of IF and WHILE add programs with jump and branch ops (a loop on the
+# data may never end on the harness's inputs: fuzz_program runs with a loop limit).
 small_models=()
-for f in "${onnx_models[@]}" "${tflite_models[@]}"; do
+for f in "${onnx_models[@]}" "${tflite_models[@]}" "$corpus"/tflite/op_if_*.tflite "$corpus"/tflite/op_while_*.tflite; do
   [ "$(stat -c %s "$f")" -le 400000 ] && small_models+=("$f")
 done
 # A model the compiler refuses is skipped (a "  skip" line); the tool failing is an error.

@@ -34,6 +34,7 @@ LoadedProgram::LoadedProgram(std::span<const uint8_t> bytes, std::string what,
 
   const Status status = interpreter_.load(Span<const uint8_t>(program_.get(), bytes.size()),
                                           Span<uint8_t>(arena_.get(), arena_size), all_kernels());
+  interpreter_.set_loop_limit(kDefaultLoopLimit);
   if (status == Status::kOk) return;
   if (status == Status::kArenaTooSmall)
     throw CompileError(what_ + ": arena too small: program needs " + std::to_string(planned) +
@@ -54,6 +55,10 @@ void LoadedProgram::set_input(uint32_t i, std::span<const uint8_t> data) {
 
 void LoadedProgram::run(const ProfileHook* hook) {
   const Status status = interpreter_.run(hook);
+  if (status == Status::kLoopLimit)
+    throw CompileError(what_ + ": run stopped: loop iteration limit reached (" +
+                       std::to_string(interpreter_.loop_limit()) +
+                       " iterations in one run: a loop whose condition still held)");
   if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));
 }
 

@@ -36,7 +36,13 @@ class LoadedProgram {
 
   // Copies input i in; its size must be exactly the input tensor's. Throws CompileError.
   void set_input(uint32_t i, std::span<const uint8_t> data);
-  // One inference; `hook` (may be null) is called around each op. Throws CompileError.
+  // The loop limit every LoadedProgram starts with (Interpreter::set_loop_limit; 0 would be
+  // none): a WHILE on the data that never ends must not hang the compiler (calibration,
+  // folding) or `mote run`, which sets its own with --loop-limit.
+  static constexpr uint32_t kDefaultLoopLimit = 1'000'000;
+
+  // One inference; `hook` (may be null) is called around each op. Throws CompileError
+  // (also when the loop limit stops the run).
   void run(const ProfileHook* hook = nullptr);
   // Output i after run(): its bytes, or as float32 (the caller knows the dtype).
   std::span<const uint8_t> output(uint32_t i) const;

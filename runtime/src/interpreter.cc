@@ -16,8 +16,10 @@
 //      check() for shape/parameter consistency.
 // The header's init_op_count is checked with the sections (<= op_count; zero in 1.0).
 // After a successful load, run() does no checking: every access was proven in bounds.
-// A control op's jump target needs none either: run() stops at any index past the last op
-// (a loop on the data may run for as long as its condition holds, as in TFLite).
+// A control op's jump target needs none either: run() stops at any index past the last op.
+// Termination cannot be verified (a loop on the data runs for as long as its condition
+// holds, as in TFLite, and a program can be built to loop forever): set_loop_limit() bounds
+// the jumps back one run takes.
 // load() and reset_state() arm the init ops: the next run() starts at op 0. The state's
 // initial value is the compiler's business (fill_bytes init ops), not the runtime's.
 #include "mote/interpreter.h"
@@ -227,11 +229,14 @@ Status Interpreter::run(const ProfileHook* hook) {
   const uint32_t first = init_pending_ ? 0 : header_->init_op_count;
   init_pending_ = false;
   // A control op (kernels/control) may name the next op; any other runs the one after it.
+  // Every jump back to an earlier op is one loop iteration.
+  uint32_t iterations = 0;
   for (uint32_t k = first, next; k < header_->op_count; k = next) {
     next = k + 1;
     if (hook != nullptr && hook->op_begin != nullptr) hook->op_begin(hook->user, k);
     kernels_[op_desc(k)->kernel]->run(op_context(k, &next));
     if (hook != nullptr && hook->op_end != nullptr) hook->op_end(hook->user, k);
+    if (next <= k && loop_limit_ != 0 && iterations++ == loop_limit_) return Status::kLoopLimit;
   }
   return Status::kOk;
 }

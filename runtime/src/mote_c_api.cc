@@ -37,6 +37,7 @@ static_assert(same(MOTE_OK, Status::kOk) && same(MOTE_NOT_LOADED, Status::kNotLo
                   same(MOTE_INDEX_OUT_OF_RANGE, Status::kIndexOutOfRange) &&
                   same(MOTE_SIZE_MISMATCH, Status::kSizeMismatch) &&
                   same(MOTE_INVALID_ARGUMENT, Status::kInvalidArgument) &&
+                  same(MOTE_LOOP_LIMIT, Status::kLoopLimit) &&
                   same(MOTE_TRUNCATED, Status::kTruncated) && same(MOTE_BAD_MAGIC, Status::kBadMagic) &&
                   same(MOTE_UNSUPPORTED_VERSION, Status::kUnsupportedVersion) &&
                   same(MOTE_CHECKSUM_MISMATCH, Status::kChecksumMismatch) &&
@@ -143,6 +144,13 @@ int mote_set_profiler(mote_context* ctx, mote_op_callback op_begin, mote_op_call
   ContextState* state = mote::state_of(ctx);
   if (state == nullptr) return mote::as_int(mote::Status::kNotLoaded);
   state->hook = mote::ProfileHook{op_begin, op_end, user};
+  return MOTE_OK;
+}
+
+int mote_set_loop_limit(mote_context* ctx, uint32_t iterations) {
+  ContextState* state = mote::state_of(ctx);
+  if (state == nullptr) return mote::as_int(mote::Status::kNotLoaded);
+  state->interpreter.set_loop_limit(iterations);
   return MOTE_OK;
 }
 

@@ -16,6 +16,7 @@ constexpr char kTexts[] =
     "\x14" "index out of range\0"
     "\x15" "buffer size mismatch\0"
     "\x16" "invalid argument\0"
+    "\x17" "loop iteration limit reached\0"
     "\x20" "program truncated\0"
     "\x21" "not a Mote program (bad magic)\0"
     "\x22" "unsupported program format version\0"

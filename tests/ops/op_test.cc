@@ -86,6 +86,8 @@ void expect_output(const std::string& what, fb::TensorType type, const std::vect
   }
 }
 
+}  // namespace
+
 // Also into $MOTE_OP_MODEL_DIR when set (tools/fuzz.sh: seeds for the .tflite importer).
 std::string write_model(const TempDir& dir, const std::string& name, const ModelSpec& spec) {
   const std::string path = dir.file(name + ".tflite");
@@ -102,6 +104,8 @@ std::vector<uint8_t> compile_for(const std::string& model, const std::string& ta
   options.target = target;
   return compile(options).program;
 }
+
+namespace {
 
 std::vector<std::vector<uint8_t>> run_host(LoadedProgram& loaded, const OpSample& sample) {
   for (size_t i = 0; i < sample.inputs.size(); ++i) loaded.set_input(static_cast<uint32_t>(i), sample.inputs[i]);

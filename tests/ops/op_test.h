@@ -28,6 +28,7 @@
 
 #include "ir/graph.h"
 #include "ops/tflite_builder.h"
+#include "test_util.h"
 
 namespace mote::testing {
 
@@ -46,6 +47,12 @@ struct FloatTolerance {
   double absolute = 0;
   double relative = 0;
 };
+
+// `spec` built as <dir>/<name>.tflite (and copied into $MOTE_OP_MODEL_DIR when set:
+// tools/fuzz.sh seeds the .tflite importer with them); its path.
+std::string write_model(const TempDir& dir, const std::string& name, const ModelSpec& spec);
+// The program `mote compile --target <target>` makes of a model file (throws CompileError).
+std::vector<uint8_t> compile_for(const std::string& model, const std::string& target);
 
 // The devices besides the host (MOTE_OP_DEVICES, comma-separated; empty when unset).
 const std::vector<std::string>& op_test_devices();

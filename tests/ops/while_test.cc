@@ -9,7 +9,14 @@
 // Outputs are the test's own arithmetic; host and emulated cores.
 #include <algorithm>
 #include <cfloat>
+#include <cstring>
 
+#include "all_kernels.h"
+#include "common/error.h"
+#include "host/loaded_program.h"
+#include "kernel_ids.h"
+#include "mote/mote.h"
+#include "npy.h"
 #include "ops/control_flow_util.h"
 #include "ops/op_test.h"
 
@@ -294,6 +301,126 @@ TEST(While, ConditionOnTheDataAlone) {
   const std::vector<std::string> run = op_kernels_run("while_data_run", data_loop(100.0f), samples[1]);
   EXPECT_EQ(std::count(run.begin(), run.end(), "mul_f32"), 182);
   EXPECT_EQ(std::count(run.begin(), run.end(), "branch"), 183);
+}
+
+// The loop limit (Interpreter::set_loop_limit, mote_set_loop_limit, `mote run
+// --loop-limit`): x[0, 0] = -1 never reaches 100 (x * 1.5 goes to -inf and stays there),
+// so that input keeps the loop running for ever; 1e-30 ends after 182 iterations.
+std::vector<float> first_is(float first) { return {first, -2.0f, 3.25f, 0.5f, -1.0f, 4.0f}; }
+
+struct LoopProgram {
+  TempDir dir;
+  std::string model = write_model(dir, "while_limit", data_loop(100.0f));
+  std::vector<uint8_t> bytes = compile_for(model, "host");
+};
+
+// How often a run executes `kernel`, and the run's status.
+std::pair<Status, int> run_counting(Interpreter& interp, const std::vector<float>& x, KernelId kernel) {
+  std::memcpy(interp.input_data(0), x.data(), x.size() * sizeof(float));
+  struct Seen {
+    const Interpreter* interp;
+    KernelId kernel;
+    int count;
+  } seen{&interp, kernel, 0};
+  ProfileHook hook{};
+  hook.user = &seen;
+  hook.op_begin = [](void* user, uint32_t op) {
+    auto* s = static_cast<Seen*>(user);
+    s->count += s->interp->op_desc(op)->kernel == static_cast<uint32_t>(s->kernel);
+  };
+  const Status status = interp.run(&hook);
+  return {status, seen.count};
+}
+
+TEST(While, LoopLimitStopsTheRunAtTheIterationPastIt) {
+  const LoopProgram p;
+  LoadedProgram program(p.bytes, "while_limit");
+  Interpreter& interp = program.interpreter();
+  EXPECT_EQ(interp.loop_limit(), LoadedProgram::kDefaultLoopLimit);
+
+  // 182 iterations: a limit of 182 lets it end, 181 stops it after exactly 181 bodies.
+  interp.set_loop_limit(182);
+  EXPECT_EQ(run_counting(interp, first_is(1e-30f), KernelId::kMulF32), std::make_pair(Status::kOk, 182));
+  interp.set_loop_limit(181);
+  EXPECT_EQ(run_counting(interp, first_is(1e-30f), KernelId::kMulF32), std::make_pair(Status::kLoopLimit, 181));
+  // The input that never ends, bounded; then the same interpreter runs a good input.
+  interp.set_loop_limit(5000);
+  EXPECT_EQ(run_counting(interp, first_is(-1.0f), KernelId::kMulF32), std::make_pair(Status::kLoopLimit, 5000));
+  EXPECT_EQ(run_counting(interp, first_is(99.0f), KernelId::kMulF32), std::make_pair(Status::kOk, 1));
+  // No limit: a loop of 182 runs whole.
+  interp.set_loop_limit(0);
+  EXPECT_EQ(run_counting(interp, first_is(1e-30f), KernelId::kMulF32), std::make_pair(Status::kOk, 182));
+  // Loops the compiler unrolled (a counter below 5: constant) take no jump back.
+  TempDir dir;
+  LoadedProgram counted(compile_for(write_model(dir, "while_limit_counted", scaling_loop(0, 5)), "host"), "counted");
+  counted.interpreter().set_loop_limit(1);
+  EXPECT_EQ(run_counting(counted.interpreter(), first_is(1.0f), KernelId::kMulF32), std::make_pair(Status::kOk, 5));
+
+  // LoadedProgram::run() (the compiler's runs and `mote run`) says what stopped it.
+  interp.set_loop_limit(100);
+  program.set_input(0, bytes_of(first_is(-1.0f)));
+  try {
+    program.run();
+    ADD_FAILURE() << "a run past the loop limit returned";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "while_limit: run stopped: loop iteration limit reached (100 iterations in one run: a loop whose "
+              "condition still held)");
+  }
+  EXPECT_STREQ(status_string(Status::kLoopLimit), "loop iteration limit reached");
+}
+
+TEST(While, LoopLimitThroughTheCApi) {
+  const LoopProgram p;
+  LoadedProgram aligned(p.bytes, "while_limit");  // a 16-aligned copy of the program
+  std::vector<uint8_t> arena_block(aligned.header().arena_bytes + 16);
+  uint8_t* arena = arena_block.data() + (16 - reinterpret_cast<uintptr_t>(arena_block.data()) % 16) % 16;
+  mote_context ctx;
+  std::memset(&ctx, 0, sizeof ctx);
+  EXPECT_EQ(mote_set_loop_limit(&ctx, 3), MOTE_NOT_LOADED);
+  EXPECT_EQ(mote_set_loop_limit(nullptr, 3), MOTE_NOT_LOADED);
+  const mote_kernel_table* kernels = mote_kernel_table_of(all_kernels());
+  ASSERT_EQ(mote_load(&ctx, aligned.bytes(), p.bytes.size(), arena, aligned.header().arena_bytes, kernels), MOTE_OK);
+  ASSERT_EQ(mote_set_loop_limit(&ctx, 40), MOTE_OK);
+  const std::vector<float> never = first_is(-1.0f);
+  std::memcpy(mote_input(&ctx, 0), never.data(), mote_input_bytes(&ctx, 0));
+  EXPECT_EQ(mote_run(&ctx), MOTE_LOOP_LIMIT);
+  EXPECT_STREQ(mote_status_string(MOTE_LOOP_LIMIT), "loop iteration limit reached");
+  // mote_load clears the limit: 182 iterations run whole.
+  ASSERT_EQ(mote_load(&ctx, aligned.bytes(), p.bytes.size(), arena, aligned.header().arena_bytes, kernels), MOTE_OK);
+  const std::vector<float> ends = first_is(1e-30f);
+  std::memcpy(mote_input(&ctx, 0), ends.data(), mote_input_bytes(&ctx, 0));
+  EXPECT_EQ(mote_run(&ctx), MOTE_OK);
+  int32_t iterations = 0;
+  std::memcpy(&iterations, mote_output(&ctx, 0), sizeof iterations);
+  EXPECT_EQ(iterations, 182);
+}
+
+// `mote run --loop-limit`: one line naming the limit, no outputs written, on the host and
+// on each emulated core; the default limit (1,000,000) holds too, on the host.
+TEST(While, MoteRunStopsALoopThatDoesNotEnd) {
+  const LoopProgram p;
+  const std::string input = p.dir.file("never.npy");
+  write_npy(input, NpyArray{DType::kFloat32, {2, 3}, bytes_of(first_is(-1.0f))});
+  std::vector<std::string> devices = {"host"};
+  for (const std::string& d : op_test_devices()) devices.push_back(d);
+  for (const std::string& device : devices) {
+    SCOPED_TRACE(device);
+    const std::string program = p.dir.file("while_limit_" + device + ".mote");
+    const std::string target = device == "host" ? "host" : device.substr(std::string("qemu-").size());
+    write_bytes(program, compile_for(p.model, target));
+    const std::string out = p.dir.file("out_" + device);
+    const CommandResult r = run_mote("run '" + program + "' --input '" + input + "' --output-dir '" + out +
+                                     "' --device " + device + " --loop-limit 300");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("loop iteration limit reached (300 iterations in one run"), std::string::npos) << r.err;
+    EXPECT_EQ(written_output_count(out), 0);
+  }
+  const CommandResult r = run_mote("run '" + p.dir.file("while_limit_host.mote") + "' --input '" + input +
+                                   "' --output-dir '" + p.dir.file("out_default") + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("loop iteration limit reached (1000000 iterations in one run"), std::string::npos) << r.err;
 }
 
 // A counted loop past the unrolled iterations: 16 unrolled, the rest run by the program.

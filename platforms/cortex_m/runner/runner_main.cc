@@ -2,7 +2,9 @@
 // driven by the host (cli/device_runner.cc) through semihosting.
 //
 // Command line (SYS_GET_CMDLINE, words separated by single spaces, no quoting):
-//   <program path> <output dir> <input0 path> [<input1 path> ...]
+//   <program path> <output dir> <loop limit> <input0 path> [<input1 path> ...]
+// The loop limit bounds the loop iterations of each run (Interpreter::set_loop_limit,
+// decimal; 0: none).
 // Paths are host paths, relative to the directory QEMU runs in. Input files come in
 // runs: R * input_count files run the loaded program R times in order, run r reading
 // files [r * input_count, (r + 1) * input_count), so a stateful program's state carries
@@ -43,7 +45,7 @@ namespace semihost = mote::semihost;
 using mote::Status;
 
 constexpr uint32_t kClockHz = MOTE_CPU_CLOCK_HZ;  // set per machine by runner/CMakeLists.txt
-constexpr uint32_t kMaxWords = 64;                 // program, output dir, up to 62 inputs
+constexpr uint32_t kMaxWords = 64;                 // program, output dir, loop limit, up to 61 inputs
 constexpr uint32_t kExitError = 1;
 constexpr uint8_t kArenaFill = 0xA5;
 
@@ -98,6 +100,19 @@ uint32_t split_words(char* text, const char* words[], uint32_t capacity) {
     while (*text != '\0' && *text != ' ') ++text;
   }
   return count;
+}
+
+// A decimal number that fits in 32 bits, the whole word.
+bool parse_u32(const char* word, uint32_t* value) {
+  uint64_t n = 0;
+  if (*word == '\0') return false;
+  for (; *word != '\0'; ++word) {
+    if (*word < '0' || *word > '9') return false;
+    n = n * 10 + static_cast<uint32_t>(*word - '0');
+    if (n > 0xFFFFFFFFu) return false;
+  }
+  *value = static_cast<uint32_t>(n);
+  return true;
 }
 
 uint8_t* align_up(uint8_t* pointer, uintptr_t alignment) {
@@ -185,15 +200,16 @@ uint32_t run_program() {
   }
   const char* words[kMaxWords];
   const uint32_t word_count = split_words(g_command_line, words, kMaxWords);
-  if (word_count < 2 || word_count > kMaxWords) {
-    error.text("usage: <program> <output dir> <input0> [<input1> ...] (at most ")
-        .number(kMaxWords - 2)
+  uint32_t loop_limit = 0;
+  if (word_count < 3 || word_count > kMaxWords || !parse_u32(words[2], &loop_limit)) {
+    error.text("usage: <program> <output dir> <loop limit> <input0> [<input1> ...] (at most ")
+        .number(kMaxWords - 3)
         .text(" inputs)");
     return fail(error);
   }
   const char* program_path = words[0];
   const char* output_dir = words[1];
-  const uint32_t input_file_count = word_count - 2;
+  const uint32_t input_file_count = word_count - 3;
 
   Workspace workspace{align_up(__workspace_start, mote::kProgramAlignment), __workspace_end};
 
@@ -249,6 +265,7 @@ uint32_t run_program() {
     return fail(error);
   }
   workspace.next = align_up(arena + arena_bytes, 8);
+  g_interpreter.set_loop_limit(loop_limit);
 
   const uint32_t input_count = g_interpreter.input_count();
   const bool whole_runs = input_count == 0 ? input_file_count == 0 : input_file_count % input_count == 0;
@@ -271,7 +288,7 @@ uint32_t run_program() {
   for (uint32_t run = 0; run < runs; ++run) {
     // Inputs, read straight into their arena slots.
     for (uint32_t i = 0; i < input_count; ++i) {
-      const char* path = words[2 + run * input_count + i];
+      const char* path = words[3 + run * input_count + i];
       Line what;
       what.text("input ").number(i);
       int32_t length = 0;
@@ -295,6 +312,11 @@ uint32_t run_program() {
     const uint64_t run_begin = mote::cortex_m::read_ticks();
     status = g_interpreter.run(run == 0 ? &hook : nullptr);
     if (run == 0) run_ticks = mote::cortex_m::read_ticks() - run_begin;
+    if (status == Status::kLoopLimit) {
+      error.text("run stopped: ").status(status).text(" (").number(loop_limit)
+          .text(" iterations in one run: a loop whose condition still held)");
+      return fail(error);
+    }
     if (status != Status::kOk) {
       error.text("run failed: ").status(status);
       return fail(error);

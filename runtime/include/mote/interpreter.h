@@ -23,7 +23,7 @@
 //     first: they set the state to its initial value (TFLite Micro's reset value) and
 //     run TFLite's CALL_ONCE subgraph.
 // The interpreter never allocates and holds no pointers besides the two spans and the
-// kernel table (36 bytes on a 32-bit core).
+// kernel table (40 bytes on a 32-bit core).
 #pragma once
 
 #include <stdint.h>
@@ -71,8 +71,22 @@ class Interpreter {
   bool loaded() const { return loaded_; }
 
   // Runs every op in order (the init ops only on the first run after load() or
-  // reset_state()). Returns kNotLoaded if load() did not succeed.
+  // reset_state()). Returns kNotLoaded if load() did not succeed, kLoopLimit if the run
+  // was stopped by the loop limit (below).
   Status run(const ProfileHook* hook = nullptr);
+
+  // Bounds the loop iterations of one run() (0, the default: no bound, as in TFLite).
+  // A WHILE whose condition depends on the data runs as a loop in the program (the
+  // compiler unrolls those with a constant trip count of up to 16; they do not count),
+  // and runs for as long as its condition holds: an input can make it run forever, and
+  // so can a program built to. With a limit, run() counts each jump back to an earlier
+  // op (one per iteration of any loop, nested ones included) and returns kLoopLimit
+  // instead of taking the one past the limit: between two jumps back a run moves forward
+  // only, so it executes at most (limit + 1) * op_count() ops. The outputs of such a run are not
+  // defined, and a stateful program's state is left as the stopped run had it (call
+  // reset_state() to start over). Costs one compare per op.
+  void set_loop_limit(uint32_t iterations) { loop_limit_ = iterations; }
+  uint32_t loop_limit() const { return loop_limit_; }
 
   // Restarts a stateful program: the next run() executes the init ops again, which
   // return the state to its initial value, so it equals the first run after load().
@@ -121,6 +135,7 @@ class Interpreter {
   uint32_t kernel_count_ = 0;
   uint32_t failed_op_ = kNoOffset;
   uint32_t failed_tensor_ = kNoOffset;
+  uint32_t loop_limit_ = 0;
   bool loaded_ = false;
   bool init_pending_ = false;  // the next run() starts at op 0, not init_op_count
 };

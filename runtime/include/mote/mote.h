@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-/* Bytes of a mote_context: room for the interpreter (36 bytes on a 32-bit core) and the
+/* Bytes of a mote_context: room for the interpreter (40 bytes on a 32-bit core) and the
  * profile hook, with headroom; checked against the C++ objects by a static_assert. */
 #define MOTE_CONTEXT_BYTES (24 * sizeof(void*))
 #define MOTE_PROGRAM_ALIGNMENT 16
@@ -72,6 +72,7 @@ enum {
   MOTE_INDEX_OUT_OF_RANGE = 0x14,
   MOTE_SIZE_MISMATCH = 0x15,
   MOTE_INVALID_ARGUMENT = 0x16,
+  MOTE_LOOP_LIMIT = 0x17,
   MOTE_TRUNCATED = 0x20,
   MOTE_BAD_MAGIC = 0x21,
   MOTE_UNSUPPORTED_VERSION = 0x22,
@@ -121,7 +122,7 @@ int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void
               size_t arena_bytes, const mote_kernel_table* kernels);
 
 /* Runs every op once, calling the profile callbacks if set. MOTE_NOT_LOADED if the last
- * mote_load failed (or ctx is null). */
+ * mote_load failed (or ctx is null); MOTE_LOOP_LIMIT if the loop limit stopped it. */
 int mote_run(mote_context* ctx);
 
 /* Restarts a stateful program: the next mote_run() runs the init ops again, so the
@@ -132,6 +133,14 @@ int mote_reset_state(mote_context* ctx);
 /* Sets (or with nulls clears) the per-op callbacks used by later mote_run() calls. */
 int mote_set_profiler(mote_context* ctx, mote_op_callback op_begin, mote_op_callback op_end,
                       void* user);
+
+/* Bounds the loop iterations of each later mote_run() (0: no bound, the default; mote_load
+ * clears it, as it clears the profiler). A WHILE on the data runs as a loop for as long as
+ * its condition holds, so an input can keep it running forever: with a limit, mote_run
+ * returns MOTE_LOOP_LIMIT instead of starting iteration `iterations` + 1 (every jump back,
+ * in any loop, counts one). That run's outputs are not defined; a stateful program's state
+ * is as the stopped run left it (mote_reset_state() starts over). */
+int mote_set_loop_limit(mote_context* ctx, uint32_t iterations);
 
 /* "arena too small", ...; "" when the runtime was built with MOTE_NO_STATUS_STRINGS. */
 const char* mote_status_string(int status);

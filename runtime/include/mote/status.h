@@ -23,6 +23,7 @@ enum class [[nodiscard]] Status : uint8_t {
   kIndexOutOfRange = 0x14,   // input/output index >= count
   kSizeMismatch = 0x15,      // buffer handed to set_input/get_output has the wrong byte count
   kInvalidArgument = 0x16,   // null pointer or otherwise unusable argument
+  kLoopLimit = 0x17,         // run() stopped: its loops took more iterations than the limit set
 
   // Program errors (found by the verifier at load).
   kTruncated = 0x20,          // program shorter than its header or its declared size
