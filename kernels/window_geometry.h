@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "mote/program_format.h"
+
 namespace mote {
 
 // Strides and dilations >= 1, pads >= 0 (the checks refuse anything else). Output pixel
@@ -19,6 +21,31 @@ struct WindowGeometry {
   int32_t dilation_h, dilation_w;
   int32_t pad_top, pad_left, pad_bottom, pad_right;
 };
+
+// The sizes a windowed op over NHWC tensors loops over: input [batch, in_h, in_w, in_c],
+// output [batch, out_h, out_w, out_c], kernel_h x kernel_w taps. Convolution, depthwise
+// and transposed convolution name it after themselves (Conv2dShape, ...).
+struct WindowShape {
+  int32_t batch, in_h, in_w, in_c;
+  int32_t out_h, out_w, out_c;
+  int32_t kernel_h, kernel_w;
+};
+
+// The shape of tensors a check() accepted (rank 4, index math in int32): the taps are
+// the filter's dims 1 and 2 (OHWI for convolutions, 1HWO for depthwise).
+inline WindowShape window_shape(const TensorDesc& in, const TensorDesc& filter, const TensorDesc& out) {
+  WindowShape shape;
+  shape.batch = static_cast<int32_t>(in.dims[0]);
+  shape.in_h = static_cast<int32_t>(in.dims[1]);
+  shape.in_w = static_cast<int32_t>(in.dims[2]);
+  shape.in_c = static_cast<int32_t>(in.dims[3]);
+  shape.out_h = static_cast<int32_t>(out.dims[1]);
+  shape.out_w = static_cast<int32_t>(out.dims[2]);
+  shape.out_c = static_cast<int32_t>(out.dims[3]);
+  shape.kernel_h = static_cast<int32_t>(filter.dims[1]);
+  shape.kernel_w = static_cast<int32_t>(filter.dims[2]);
+  return shape;
+}
 
 // Output size along one axis: the number of window positions whose dilated kernel,
 // extent = dilation * (kernel - 1) + 1, fits in the padded input,

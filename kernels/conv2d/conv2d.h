@@ -23,11 +23,7 @@ struct Conv2dParams {
 };
 
 // Shapes as the kernel sees them, filled from the tensor descriptors.
-struct Conv2dShape {
-  int32_t batch, in_h, in_w, in_c;
-  int32_t out_h, out_w, out_c;
-  int32_t kernel_h, kernel_w;
-};
+using Conv2dShape = WindowShape;
 
 void conv2d_f32(const Conv2dParams& params, const Conv2dShape& shape, const float* input,
                 const float* filter, const float* bias, float* output);

@@ -82,19 +82,7 @@ Status conv2d_f32_check(const OpContext& ctx) {
 }
 
 void conv2d_f32_run(const OpContext& ctx) {
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& filter = ctx.input_desc(1);
-  const TensorDesc& out = ctx.output_desc(0);
-  Conv2dShape shape;
-  shape.batch = static_cast<int32_t>(in.dims[0]);
-  shape.in_h = static_cast<int32_t>(in.dims[1]);
-  shape.in_w = static_cast<int32_t>(in.dims[2]);
-  shape.in_c = static_cast<int32_t>(in.dims[3]);
-  shape.out_h = static_cast<int32_t>(out.dims[1]);
-  shape.out_w = static_cast<int32_t>(out.dims[2]);
-  shape.out_c = static_cast<int32_t>(out.dims[3]);
-  shape.kernel_h = static_cast<int32_t>(filter.dims[1]);
-  shape.kernel_w = static_cast<int32_t>(filter.dims[2]);
+  const Conv2dShape shape = window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
   const float* bias =
       ctx.input_count() == 3 ? static_cast<const float*>(ctx.input_data(2)) : nullptr;
   conv2d_f32(ctx.params<Conv2dParams>(), shape, static_cast<const float*>(ctx.input_data(0)),

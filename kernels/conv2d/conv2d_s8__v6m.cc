@@ -154,7 +154,7 @@ Status conv2d_s8__v6m_check(const OpContext& ctx) {
 
 void conv2d_s8__v6m_run(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
-  const Conv2dShape shape = conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   const uint32_t out_c = filter.dims[0];
   const int32_t* bias =

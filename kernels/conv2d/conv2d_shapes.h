@@ -24,19 +24,4 @@ bool conv2d_shapes_valid(const P& p, const TensorDesc& in, const TensorDesc& fil
                       p.window.pad_left, p.window.pad_right, false);
 }
 
-inline Conv2dShape conv2d_shape(const TensorDesc& in, const TensorDesc& filter,
-                                const TensorDesc& out) {
-  Conv2dShape shape;
-  shape.batch = static_cast<int32_t>(in.dims[0]);
-  shape.in_h = static_cast<int32_t>(in.dims[1]);
-  shape.in_w = static_cast<int32_t>(in.dims[2]);
-  shape.in_c = static_cast<int32_t>(in.dims[3]);
-  shape.out_h = static_cast<int32_t>(out.dims[1]);
-  shape.out_w = static_cast<int32_t>(out.dims[2]);
-  shape.out_c = static_cast<int32_t>(out.dims[3]);
-  shape.kernel_h = static_cast<int32_t>(filter.dims[1]);
-  shape.kernel_w = static_cast<int32_t>(filter.dims[2]);
-  return shape;
-}
-
 }  // namespace mote

@@ -20,11 +20,7 @@ struct DepthwiseConv2dParams {
   float act_min, act_max;
 };
 
-struct DepthwiseConv2dShape {
-  int32_t batch, in_h, in_w, in_c;
-  int32_t out_h, out_w, out_c;
-  int32_t kernel_h, kernel_w;
-};
+using DepthwiseConv2dShape = WindowShape;
 
 void depthwise_conv2d_f32(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape,
                           const float* input, const float* filter, const float* bias,

@@ -86,7 +86,7 @@ Status depthwise_conv2d_s8_check_params(const OpContext& ctx, uint32_t extra_par
 void depthwise_conv2d_s8_run(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+      window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   const uint32_t out_c = filter.dims[3];
   const int32_t* bias =

@@ -44,7 +44,7 @@ Status depthwise_conv2d_s8__dsp_check(const OpContext& ctx) {
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   if (!depthwise_conv2d_s8__dsp_supports(p)) return Status::kBadParams;
   const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
+      window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
   if (ctx.scratch().size() < depthwise_conv2d_s8__dsp_scratch_bytes(p, shape) ||
       (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) != 0) {
     return Status::kBadParams;
@@ -55,7 +55,7 @@ Status depthwise_conv2d_s8__dsp_check(const OpContext& ctx) {
 void depthwise_conv2d_s8__dsp_run(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+      window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   const uint32_t out_c = filter.dims[3];
   const int32_t* bias =

@@ -725,7 +725,7 @@ Status depthwise_conv2d_s8__mve_check(const OpContext& ctx) {
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   if (p.depth_multiplier != 1) return Status::kBadParams;
   const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
+      window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
   if (shape.out_w < 1 || shape.out_h < 1) return Status::kBadParams;
   if (ctx.scratch().size() < scratch_need(p, shape)) return Status::kBadParams;
   return Status::kOk;
@@ -734,7 +734,7 @@ Status depthwise_conv2d_s8__mve_check(const OpContext& ctx) {
 void depthwise_conv2d_s8__mve_run(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+      window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   const uint32_t out_c = filter.dims[3];
   const int32_t* bias =

@@ -211,7 +211,7 @@ Status depthwise_conv2d_s8_mult__dsp_check(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const TensorDesc& out = ctx.output_desc(0);
   if (in.rank != 4 || filter.rank != 4 || out.rank != 4) return Status::kBadParams;
-  const DepthwiseConv2dShape shape = depthwise_conv2d_shape(in, filter, out);
+  const DepthwiseConv2dShape shape = window_shape(in, filter, out);
   const uint64_t arranged_bytes = uint64_t{filter.dims[3]} * filter.dims[1] *
                                   ((uint64_t{filter.dims[2]} + 3) & ~uint64_t{3});
   const uint64_t reference_bytes = sizeof(DepthwiseConv2dS8Params) + 2 * 4 * uint64_t{filter.dims[3]};
@@ -243,7 +243,7 @@ Status depthwise_conv2d_s8_mult__dsp_check(const OpContext& ctx) {
 void depthwise_conv2d_s8_mult__dsp_run(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
   const DepthwiseConv2dShape shape =
-      depthwise_conv2d_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+      window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   const uint32_t out_c = filter.dims[3];
   const int32_t* bias =

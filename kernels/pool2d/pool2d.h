@@ -30,6 +30,13 @@ struct Pool2dShape {
   int32_t out_h, out_w;
 };
 
+// The shape of tensors a pooling check() accepted (NHWC, index math in int32).
+inline Pool2dShape pool2d_shape(const TensorDesc& in, const TensorDesc& out) {
+  return Pool2dShape{static_cast<int32_t>(in.dims[0]), static_cast<int32_t>(in.dims[1]),
+                     static_cast<int32_t>(in.dims[2]), static_cast<int32_t>(in.dims[3]),
+                     static_cast<int32_t>(out.dims[1]), static_cast<int32_t>(out.dims[2])};
+}
+
 void avg_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const float* input,
                     float* output);
 void max_pool2d_f32(const Pool2dParams& params, const Pool2dShape& shape, const float* input,

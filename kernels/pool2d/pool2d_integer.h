@@ -128,15 +128,7 @@ Status check(const OpContext& ctx, int64_t max_taps) {
 
 template <typename T, typename P, void (*kPool)(const P&, const Pool2dShape&, const T*, T*)>
 void run(const OpContext& ctx) {
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& out = ctx.output_desc(0);
-  Pool2dShape shape;
-  shape.batch = static_cast<int32_t>(in.dims[0]);
-  shape.in_h = static_cast<int32_t>(in.dims[1]);
-  shape.in_w = static_cast<int32_t>(in.dims[2]);
-  shape.channels = static_cast<int32_t>(in.dims[3]);
-  shape.out_h = static_cast<int32_t>(out.dims[1]);
-  shape.out_w = static_cast<int32_t>(out.dims[2]);
+  const Pool2dShape shape = pool2d_shape(ctx.input_desc(0), ctx.output_desc(0));
   kPool(ctx.params<P>(), shape, static_cast<const T*>(ctx.input_data(0)),
         static_cast<T*>(ctx.output_data(0)));
 }

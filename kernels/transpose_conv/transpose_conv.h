@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "window_geometry.h"
 
 namespace mote {
 
@@ -75,11 +76,7 @@ struct TransposeConvS16Params {
   int32_t dilation_h = 1, dilation_w = 1, groups = 1;
 };
 
-struct TransposeConvShape {
-  int32_t batch, in_h, in_w, in_c;
-  int32_t out_h, out_w, out_c;
-  int32_t kernel_h, kernel_w;
-};
+using TransposeConvShape = WindowShape;
 
 void transpose_conv_f32(const TransposeConvF32Params& params, const TransposeConvShape& shape,
                         const float* input, const float* filter, const float* bias, float* output);

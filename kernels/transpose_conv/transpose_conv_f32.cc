@@ -29,7 +29,7 @@ Status transpose_conv_f32_check(const OpContext& ctx) {
 }
 
 void transpose_conv_f32_run(const OpContext& ctx) {
-  transpose_conv_f32(ctx.params<TransposeConvF32Params>(), transpose_conv_shape(ctx),
+  transpose_conv_f32(ctx.params<TransposeConvF32Params>(), window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0)),
                      static_cast<const float*>(ctx.input_data(0)), static_cast<const float*>(ctx.input_data(1)),
                      transpose_conv_bias<float>(ctx), static_cast<float*>(ctx.output_data(0)));
 }

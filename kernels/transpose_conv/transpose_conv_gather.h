@@ -66,24 +66,6 @@ inline void transpose_conv_gather(const P& params, const TransposeConvShape& sha
   }
 }
 
-// The shape of an op whose tensors passed transpose_conv_tensors_valid.
-inline TransposeConvShape transpose_conv_shape(const OpContext& ctx) {
-  const TensorDesc& in = ctx.input_desc(0);
-  const TensorDesc& filter = ctx.input_desc(1);
-  const TensorDesc& out = ctx.output_desc(0);
-  TransposeConvShape shape;
-  shape.batch = static_cast<int32_t>(in.dims[0]);
-  shape.in_h = static_cast<int32_t>(in.dims[1]);
-  shape.in_w = static_cast<int32_t>(in.dims[2]);
-  shape.in_c = static_cast<int32_t>(in.dims[3]);
-  shape.out_h = static_cast<int32_t>(out.dims[1]);
-  shape.out_w = static_cast<int32_t>(out.dims[2]);
-  shape.out_c = static_cast<int32_t>(out.dims[3]);
-  shape.kernel_h = static_cast<int32_t>(filter.dims[1]);
-  shape.kernel_w = static_cast<int32_t>(filter.dims[2]);
-  return shape;
-}
-
 // Rank 4 tensors of consistent shapes (the dtypes are the caller's), the bias [O] when
 // present, groups dividing C and O, and a window whose index math fits int32.
 template <typename P>

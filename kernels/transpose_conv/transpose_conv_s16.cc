@@ -43,7 +43,7 @@ Status transpose_conv_s16_check(const OpContext& ctx) {
 void transpose_conv_s16_run(const OpContext& ctx) {
   const TransposeConvS16Params& p = ctx.params<TransposeConvS16Params>();
   const uint32_t out_c = ctx.input_desc(1).dims[0];
-  transpose_conv_s16(p, params_array(p, 0, out_c), params_array(p, 1, out_c), transpose_conv_shape(ctx),
+  transpose_conv_s16(p, params_array(p, 0, out_c), params_array(p, 1, out_c), window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0)),
                      static_cast<const int16_t*>(ctx.input_data(0)),
                      static_cast<const int8_t*>(ctx.input_data(1)), transpose_conv_bias<int64_t>(ctx),
                      static_cast<int16_t*>(ctx.output_data(0)));

@@ -45,7 +45,7 @@ Status transpose_conv_s8_check(const OpContext& ctx) {
 void transpose_conv_s8_run(const OpContext& ctx) {
   const TransposeConvS8Params& p = ctx.params<TransposeConvS8Params>();
   const uint32_t out_c = ctx.input_desc(1).dims[0];
-  transpose_conv_s8(p, params_array(p, 0, out_c), params_array(p, 1, out_c), transpose_conv_shape(ctx),
+  transpose_conv_s8(p, params_array(p, 0, out_c), params_array(p, 1, out_c), window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0)),
                     static_cast<const int8_t*>(ctx.input_data(0)), static_cast<const int8_t*>(ctx.input_data(1)),
                     transpose_conv_bias<int32_t>(ctx), static_cast<int8_t*>(ctx.output_data(0)));
 }
