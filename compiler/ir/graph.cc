@@ -148,26 +148,18 @@ bool BasicGraph<OpT>::is_graph_output(int tensor) const {
 
 namespace {
 
-// Calls f(ids) for every tensor id list of `nodes` and their regions, nested ones too.
-template <typename Node, typename F>
-void for_each_id_list(std::vector<Node>& nodes, F&& f) {
-  for (Node& node : nodes) {
-    f(node.inputs);
-    f(node.outputs);
-    for (auto& region : node.regions) {
-      for_each_id_list(region.nodes, f);
-      f(region.results);
-    }
-  }
-}
+enum class IdRole { kInput, kOutput, kResult };
 
-// Calls f(ids) for the region's results and its nodes' inputs, nested regions too.
-template <typename Region, typename F>
-void for_each_region_use(Region& region, F&& f) {
-  f(region.results);
-  for (auto& node : region.nodes) {
-    f(node.inputs);
-    for (auto& inner : node.regions) for_each_region_use(inner, f);
+// The one walk over a node's tensor id lists: f(ids, role) for its inputs and outputs,
+// then, for each of its regions, the lists of the region's nodes (nested regions too)
+// and the region's results. NodeT may be const.
+template <typename NodeT, typename F>
+void visit_id_lists(NodeT& node, F&& f) {
+  f(node.inputs, IdRole::kInput);
+  f(node.outputs, IdRole::kOutput);
+  for (auto& region : node.regions) {
+    for (auto& inner : region.nodes) visit_id_lists(inner, f);
+    f(region.results, IdRole::kResult);
   }
 }
 
@@ -179,13 +171,11 @@ void BasicGraph<OpT>::replace_uses(int from, int to) {
     for (int& t : ids)
       if (t == from) t = to;
   };
-  for (Node& node : nodes) {
-    replace(node.inputs);
-    for (auto& region : node.regions) {
-      // Inside a region every list but a node's outputs is a use.
-      for_each_region_use(region, replace);
-    }
-  }
+  // Every list but a node's outputs is a use (a region's results too).
+  for (Node& node : nodes)
+    visit_id_lists(node, [&](std::vector<int>& ids, IdRole role) {
+      if (role != IdRole::kOutput) replace(ids);
+    });
 }
 
 template <typename OpT>
@@ -219,16 +209,10 @@ void BasicGraph<OpT>::remove_dead() {
     for (int t : n.outputs) needed = needed || live_tensor[t];
     if (!needed) continue;
     live_node[k] = true;
-    for (int t : n.inputs)
-      if (t != kNoTensor) live_tensor[t] = true;
-    for (int t : n.outputs) live_tensor[t] = true;
-    for (auto& region : nodes[k].regions) {  // a kept region stays whole
-      for_each_id_list(region.nodes, [&](std::vector<int>& ids) {
-        for (int t : ids)
-          if (t != kNoTensor) live_tensor[t] = true;
-      });
-      for (int t : region.results) live_tensor[t] = true;
-    }
+    visit_id_lists(n, [&](const std::vector<int>& ids, IdRole) {  // a kept region stays whole
+      for (int t : ids)
+        if (t != kNoTensor) live_tensor[t] = true;
+    });
   }
   for (int t : inputs) live_tensor[t] = true;
 
@@ -252,7 +236,7 @@ void BasicGraph<OpT>::remove_dead() {
     for (int& id : ids)
       if (id != kNoTensor) id = remap[id];
   };
-  for_each_id_list(kept_nodes, map_ids);
+  for (Node& node : kept_nodes) visit_id_lists(node, [&](std::vector<int>& ids, IdRole) { map_ids(ids); });
   map_ids(inputs);
   map_ids(outputs);
   nodes = std::move(kept_nodes);
@@ -271,12 +255,11 @@ namespace {
 // nodes too.
 template <typename Node, typename F>
 void for_each_state(const std::vector<Tensor>& tensors, const Node& node, F&& f) {
-  for (int t : node.inputs)
-    if (t != kNoTensor && tensors[static_cast<size_t>(t)].is_persistent) f(t, false);
-  for (int t : node.outputs)
-    if (tensors[static_cast<size_t>(t)].is_persistent) f(t, true);
-  for (const auto& region : node.regions)
-    for (const auto& inner : region.nodes) for_each_state(tensors, inner, f);
+  visit_id_lists(node, [&](const std::vector<int>& ids, IdRole role) {
+    if (role == IdRole::kResult) return;
+    for (int t : ids)
+      if (t != kNoTensor && tensors[static_cast<size_t>(t)].is_persistent) f(t, role == IdRole::kOutput);
+  });
 }
 
 }  // namespace
