@@ -181,9 +181,8 @@ std::vector<int> find_aliases(const Prepared& p) {
     if (kernel_placement(p.ops[k].kernel) != KernelPlacement::kAlias) continue;
     const int in = graph.nodes[k].inputs[0];
     const int out = graph.nodes[k].outputs[0];
-    if (graph.tensors[in].is_constant || graph.tensors[in].is_persistent || graph.tensors[out].is_persistent) continue;
     const int root = alias_of[in] >= 0 ? alias_of[in] : in;
-    if (p.reassigned[root] || p.reassigned[out]) continue;
+    if (graph.tensors[in].is_constant || p.keeps_own_bytes(root) || p.keeps_own_bytes(out)) continue;
     if (is_input[root] && graph.is_graph_output(out)) continue;
     alias_of[out] = root;
   }
@@ -245,7 +244,7 @@ std::vector<size_t> link_in_place(const Prepared& p, const std::vector<lower::Lo
     const size_t from = p.tensor_buffer[p.graph.nodes[k].inputs[static_cast<size_t>(input)]];
     const size_t to = p.tensor_buffer[p.graph.nodes[k].outputs[0]];
     const int out = p.graph.nodes[k].outputs[0];
-    if (p.graph.tensors[out].is_persistent || p.reassigned[out]) continue;
+    if (p.keeps_own_bytes(out)) continue;
     if (from == SIZE_MAX || to == SIZE_MAX || from == to || p.holds_output[from] || overwritten[from]) continue;
     if (buffers[from].last_op != k || buffers[to].first_op != k || buffers[to].in_place_of >= 0) continue;
     // Worth it only when the pair then takes less than side by side.

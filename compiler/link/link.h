@@ -42,6 +42,13 @@ struct Prepared {
   std::vector<size_t> tensor_buffer;     // per graph tensor: its buffer, SIZE_MAX for none
   std::vector<bool> holds_output;        // per buffer: a graph output lives in it
   std::vector<bool> reassigned;          // per graph tensor: written by several nodes (control flow)
+
+  // A tensor written more than once a run, state (persistent) or a loop variable or IF
+  // output (reassigned): its bytes are its own, never shared with an alias or written in
+  // place of a dying input.
+  bool keeps_own_bytes(int id) const {
+    return graph.tensors[static_cast<size_t>(id)].is_persistent || reassigned[static_cast<size_t>(id)];
+  }
 };
 
 Prepared prepare(const ir::Graph& graph, Target target);
