@@ -237,38 +237,41 @@ void expect_op_sequence(const std::string& name, const ModelSpec& spec, const st
   check_samples(name, spec, samples, tolerance, true);
 }
 
-std::string op_error(const std::string& name, const ModelSpec& spec) {
+namespace {
+
+// The one-line error compiling `spec` with `options` (model_path set here), the temporary
+// folder cut from its start; "" when it compiles.
+std::string compile_error(const std::string& name, const ModelSpec& spec, CompileOptions options) {
   TempDir dir;
-  const std::string model = write_model(dir, name, spec);
+  options.model_path = write_model(dir, name, spec);
   try {
-    compile_for(model, "host");
+    compile(options);
   } catch (const CompileError& e) {
     std::string message = e.what();
-    if (message.rfind(model, 0) == 0) message = name + ".tflite" + message.substr(model.size());
+    if (message.rfind(options.model_path, 0) == 0)
+      message = name + ".tflite" + message.substr(options.model_path.size());
     return message;
   }
   return "";
 }
 
-std::string quantize_error(const std::string& name, const ModelSpec& spec, const ir::Shape& input_shape) {
-  TempDir dir;
-  const std::string model = write_model(dir, name, spec);
+}  // namespace
+
+std::string op_error(const std::string& name, const ModelSpec& spec) {
   CompileOptions options;
-  options.model_path = model;
+  options.target = "host";
+  return compile_error(name, spec, options);
+}
+
+std::string quantize_error(const std::string& name, const ModelSpec& spec, const ir::Shape& input_shape) {
+  CompileOptions options;
   options.quantize = "int8";
   ptq::CalibrationInput sample;
   sample.path = "x.npy";
   sample.shape = input_shape;
   sample.data.assign(static_cast<size_t>(ir::element_count(input_shape)) * sizeof(float), 0);
   options.calibration = {sample};
-  try {
-    compile(options);
-  } catch (const CompileError& e) {
-    std::string message = e.what();
-    if (message.rfind(model, 0) == 0) message = name + ".tflite" + message.substr(model.size());
-    return message;
-  }
-  return "";
+  return compile_error(name, spec, options);
 }
 
 std::vector<std::string> op_kernels_run(const std::string& name, const ModelSpec& spec, const OpSample& sample) {
