@@ -130,16 +130,27 @@ TEST(AddSubMul, Int32MulWrapsAndClampsToTheActivation) {
   expect_every_case(Kind::kMul, gen, kEdges);
 }
 
+// A constant operand, broadcast along the rows (the importer keeps it in the program).
 TEST(AddSubMul, Int32ConstantOperand) {
-  const std::vector<int32_t> a = {1, -2, kMax, kMin, 40000, -40000};
-  const std::vector<int32_t> c = {70000};
-  std::vector<int32_t> y;
-  for (int32_t v : a) y.push_back(tflm_int32(Kind::kMul, v, c[0]));
-  expect_op_outputs("mul_s32_const",
-                    binary_model(Kind::kMul, TensorSpec("a", {6}, TensorType::INT32),
-                                 TensorSpec("c", {1}, TensorType::INT32, bytes_of(c)),
-                                 TensorSpec("y", {6}, TensorType::INT32), ActivationFunctionType::NONE),
-                    {{{bytes_of(a)}, {bytes_of(y)}}});
+  const std::vector<std::vector<int32_t>> inputs = {{1, -2, kMax, kMin, 40000, -40000}, {5, -7, 3, 100000, -100000, 2}};
+  const std::vector<int32_t> c = {70000, kMin, -1};
+  for (Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
+    for (ActivationFunctionType act : kActivations) {
+      int32_t lo, hi;
+      tflm_bounds(kind, act, &lo, &hi);
+      std::vector<OpSample> samples;
+      for (const std::vector<int32_t>& a : inputs) {
+        std::vector<int32_t> y;
+        for (size_t i = 0; i < a.size(); ++i) y.push_back(std::min(std::max(tflm_int32(kind, a[i], c[i % 3]), lo), hi));
+        samples.push_back({{bytes_of(a)}, {bytes_of(y)}});
+      }
+      expect_op_outputs(std::string(kind_name(kind)) + "_s32_const_" + fb::EnumNameActivationFunctionType(act),
+                        binary_model(kind, TensorSpec("a", {2, 3}, TensorType::INT32),
+                                     TensorSpec("c", {3}, TensorType::INT32, bytes_of(c)),
+                                     TensorSpec("y", {2, 3}, TensorType::INT32), act),
+                        samples);
+    }
+  }
 }
 
 // TFLM's MUL reads int32 tensors raw whatever their quantization (ADD and SUB refuse it).
