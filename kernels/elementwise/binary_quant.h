@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "elementwise/broadcast_walk.h"
 #include "elementwise/elementwise.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -77,18 +78,7 @@ void binary(const typename Op::Params& params, const BroadcastShape& shape, cons
 // broadcast, params of exactly sizeof(P).
 template <typename T, typename P>
 Status check_shapes(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 2, 1));
-  if (ctx.params_bytes() != sizeof(P)) return Status::kBadParams;
-  const TensorDesc& a = ctx.input_desc(0);
-  const TensorDesc& b = ctx.input_desc(1);
-  const TensorDesc& out = ctx.output_desc(0);
-  constexpr DType kDType = IntRange<T>::kDType;
-  if (!has_dtype(a, kDType) || !has_dtype(b, kDType) || !has_dtype(out, kDType)) {
-    return Status::kBadParams;
-  }
-  BroadcastShape shape;
-  if (!make_broadcast_shape(a, b, out, &shape)) return Status::kBadParams;
-  return Status::kOk;
+  return check_broadcast_binary(ctx, IntRange<T>::kDType, IntRange<T>::kDType, sizeof(P));
 }
 
 // The parameter fields of quantized add / sub: zero points and range in T, every shift
