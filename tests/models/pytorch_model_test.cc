@@ -4,7 +4,8 @@
 // (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4. On the host it also
 // quantizes (--quantize int8 with its calibration samples): the report states the SQNR
 // of each output against the float model, and the int8 program keeps the model's
-// min_int8_sqnr_db against the PyTorch goldens on every golden sample. An int64 output
+// min_int8_sqnr_db against the PyTorch goldens on every golden sample; an LSTM runs as an
+// integer LSTM there (the report keeps no lstm float). An int64 output
 // (an argmax) must equal PyTorch's on the host, on qemu and after quantization. Inputs
 // are fed as the export wrote them: float32, or int64 token ids (their .npy dtype).
 #include <cmath>
@@ -140,6 +141,14 @@ TEST_P(Pytorch, QuantizesWithTheSqnrItStates) {
   const nlohmann::json report = nlohmann::json::parse(r.out);
   ASSERT_TRUE(report.contains("quantization"));
   ASSERT_FALSE(report["quantization"]["outputs"].empty());
+  // An LSTM quantizes (TFLite's integer LSTM: lstm_s8, or lstm_s16 with int16 activations);
+  // GRU and RNN have no integer kernel and stay float, named in the report.
+  for (const auto& node : report["quantization"]["float_nodes"])
+    EXPECT_EQ(node.get<std::string>().find(" (lstm): "), std::string::npos) << m.name << ": " << node.dump();
+  for (const auto& op : report["ops"]) {
+    const std::string kernel = op["kernel"].get<std::string>();
+    if (kernel.rfind("lstm_", 0) == 0) EXPECT_TRUE(kernel == "lstm_s8" || kernel == "lstm_s16") << m.name << ": " << op.dump();
+  }
   for (const auto& o : report["quantization"]["outputs"]) {
     ASSERT_TRUE(o.contains("sqnr_db")) << o.dump();
     RecordProperty("reported_sqnr_db_" + o["name"].get<std::string>(), o["sqnr_db"].dump());
