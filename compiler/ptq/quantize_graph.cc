@@ -9,6 +9,7 @@
 // refusal becomes the report's reason.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -634,7 +635,8 @@ class Quantizer {
   // widened by h0's; gate weights int8 symmetric per tensor; biases at x's scale times the
   // gate's input weights' scale; c0 and the new cell state int16, zero point 0, the power of
   // two of lstm_cell_scale() over the cell's range at every step of every calibration sample
-  // (Calibration::lstm_cell). The gate pre-activation (2^-12) and output (2^-15) scales are
+  // (Calibration::lstm_cell); a cell beyond that scale's +-1024 keeps the node float rather
+  // than saturate. The gate pre-activation (2^-12) and output (2^-15) scales are
   // the kernel's own. A multiplier out of the kernel's range fails its lowering: the node
   // then stays float with that reason.
   bool try_quantized_lstm(const ir::Node& node, DType dtype, std::string* reason) {
@@ -648,6 +650,15 @@ class Quantizer {
       *reason = "not an lstm on an activation with both initial states";
       return false;
     }
+    const Range cell = *cal_.lstm_cell[index];
+    const double cell_magnitude = std::max(std::fabs(static_cast<double>(cell.min)), std::fabs(static_cast<double>(cell.max)));
+    if (cell_magnitude > 1024.0) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%g", cell_magnitude);
+      *reason = std::string("the cell state reaches ") + text +
+                " in calibration, beyond the +-1024 of TFLite's widest int16 cell scale (2^-5)";
+      return false;
+    }
     const int x = node.inputs[0], y = node.outputs[0];
     std::optional<Range> hidden = cal_.chosen[y];
     const std::optional<Range> h0 = value_range(node.inputs[18]);
@@ -657,7 +668,7 @@ class Quantizer {
     }
     hidden = Range{std::min(hidden->min, h0->min), std::max(hidden->max, h0->max)};
     const ir::QuantParams h_q = range_params(dtype, *hidden);
-    const ir::QuantParams c_q = per_tensor(lstm_cell_scale(*cal_.lstm_cell[index]), 0);
+    const ir::QuantParams c_q = per_tensor(lstm_cell_scale(cell), 0);
     ir::Node qn = node;
     qn.inputs[0] = rep_of(x, dtype);
     if (qn.inputs[0] < 0) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 
@@ -376,8 +377,9 @@ TEST(QuantizeModel, EmbeddingLookupReadsInt64IdsAndGathersInt8Rows) {
 // One lstm of 1 unit over x [T=8, B=2, 1] (time_major): input and forget gates open (bias
 // 10), the cell gate tanh(3x), output gate open. The cell adds ~tanh(3x) per step: batch row
 // 0 gets x = +1 for 4 steps then -1 for 4, row 1 the opposite, so the cell peaks at about
-// +-4 mid-sequence and ends near 0. Outputs y, h, c; c0 a constant, h0 a model input.
-ir::Graph peaking_lstm() {
+// +-4 mid-sequence and ends near 0 (from c0 = 0). Outputs y, h, c; c0 a constant, h0 a
+// model input.
+ir::Graph peaking_lstm(float c0 = 0.0f) {
   GraphBuilder b;
   b.graph.name = "peaking_lstm";
   const int x = b.input("x", {8, 2, 1});
@@ -392,7 +394,7 @@ ir::Graph peaking_lstm() {
     in[12 + g] = b.constant(gate + "_bias", {1}, {g == 2 ? 0.0f : 10.0f});
   }
   in[18] = h0;
-  in[19] = b.constant("c0", {2, 1}, {0.0f, 0.0f});
+  in[19] = b.constant("c0", {2, 1}, {c0, c0});
   const int y = b.tensor("y", {8, 2, 1});
   const int h = b.tensor("h", {2, 1});
   const int c = b.tensor("c", {2, 1});
@@ -494,6 +496,26 @@ TEST(QuantizeModel, LstmCellScaleCoversTheCellAtEveryStep) {
             program.report.kernels.end());
   ASSERT_EQ(report.outputs.size(), 2u);
   EXPECT_GT(report.outputs[0].sqnr_db, 30.0);  // y
+}
+
+// A cell state beyond TFLite's widest int16 cell scale (+-1024) would saturate: the lstm
+// stays float with the reason instead.
+TEST(QuantizeModel, LstmWhoseCellExceedsTheInt16CellStaysFloat) {
+  const ir::Graph g = peaking_lstm(2000.0f);
+  const std::vector<CalibrationInput> in = {samples(std::vector<float>(32, 0.5f), {2, 8, 2, 1}),
+                                            samples({0.1f, -0.2f, 0.0f, 0.3f}, {2, 2, 1})};
+  const Calibration cal = calibrate(g, in, Options{});
+  ASSERT_TRUE(cal.lstm_cell[0]);
+  EXPECT_GT(cal.lstm_cell[0]->max, 2000.0f);  // c0, plus about 0.8 a step
+  EXPECT_LT(cal.lstm_cell[0]->max, 2010.0f);
+  Report report;
+  const ir::Graph q = quantize_for_host(g, cal, in, Options{}, &report);
+  char peak[32];
+  std::snprintf(peak, sizeof peak, "%g", static_cast<double>(cal.lstm_cell[0]->max));
+  ASSERT_EQ(report.float_nodes.size(), 1u);
+  EXPECT_EQ(report.float_nodes[0], std::string("lstm (lstm): the cell state reaches ") + peak +
+                                       " in calibration, beyond the +-1024 of TFLite's widest int16 cell scale (2^-5)");
+  EXPECT_EQ(q.tensors[lstm_node(q)->outputs[0]].dtype, DType::kFloat32);
 }
 
 // With int16 activations: TFLite's 16x8 LSTM (lstm_s16), int16 y/h symmetric, int64 biases.

@@ -1,7 +1,8 @@
 // PyTorch exports (tests/models/pytorch/, models.txt; tools/export_pytorch_models.py):
 // each listed model compiles, and its outputs on every golden sample match PyTorch's
 // within 1e-4 x max(1, max |golden|) on the host and, in the qemu build of this file
-// (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4. On the host it also
+// (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4, where the
+// --quantize int8 program must also give the host's bytes. On the host it also
 // quantizes (--quantize int8 with its calibration samples): the report states the SQNR
 // of each output against the float model, and the int8 program keeps the model's
 // min_int8_sqnr_db against the PyTorch goldens on every golden sample; an LSTM runs as an
@@ -115,6 +116,19 @@ void run_samples(const TempDir& dir, const std::string& name, const std::string&
   }
 }
 
+// `m` compiled --quantize int8 with its calibration samples for `target` into `program`;
+// the --json report.
+nlohmann::json compile_quantized(const PytorchModel& m, const std::string& program, const std::string& target) {
+  std::string calibration;
+  const int inputs = count_files(m.name, ".calib.in");
+  EXPECT_GT(inputs, 0) << m.name << ": no calibration samples";
+  for (int i = 0; i < inputs; ++i) calibration += " --calibration '" + file(m.name, ".calib.in" + std::to_string(i) + ".npy") + "'";
+  const CommandResult r = run_mote("compile '" + file(m.name, ".onnx") + "' -o '" + program + "' --quantize int8" +
+                                   calibration + " --target " + target + " --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
 class Pytorch : public ::testing::TestWithParam<PytorchModel> {};
 
 #ifndef MOTE_PYTORCH_QEMU
@@ -131,14 +145,7 @@ TEST_P(Pytorch, QuantizesWithTheSqnrItStates) {
   const PytorchModel& m = GetParam();
   TempDir dir;
   const std::string program = dir.file(m.name + ".int8.mote");
-  std::string calibration;
-  const int inputs = count_files(m.name, ".calib.in");
-  ASSERT_GT(inputs, 0) << m.name << ": no calibration samples";
-  for (int i = 0; i < inputs; ++i) calibration += " --calibration '" + file(m.name, ".calib.in" + std::to_string(i) + ".npy") + "'";
-  const CommandResult r = run_mote("compile '" + file(m.name, ".onnx") + "' -o '" + program + "' --quantize int8" +
-                                   calibration + " --json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const nlohmann::json report = nlohmann::json::parse(r.out);
+  const nlohmann::json report = compile_quantized(m, program, "host");
   ASSERT_TRUE(report.contains("quantization"));
   ASSERT_FALSE(report["quantization"]["outputs"].empty());
   // An LSTM quantizes (TFLite's integer LSTM: lstm_s8, or lstm_s16 with int16 activations);
@@ -169,6 +176,28 @@ TEST_P(Pytorch, MatchesPytorchOnQemuCortexM4) {
   const CommandResult r = run_mote("compile '" + file(name, ".onnx") + "' -o '" + program + "' --target cortex-m4");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   run_samples(dir, name, program, "qemu-cortex-m4", expect_matches_pytorch);
+}
+
+// The --quantize int8 program for the M4 gives the same bytes on qemu-cortex-m4 as on
+// the host (integer kernels, the LSTM's included, are bit-exact across the two).
+TEST_P(Pytorch, QuantizedIsBitIdenticalOnQemuCortexM4) {
+  const PytorchModel& m = GetParam();
+  TempDir dir;
+  const std::string program = dir.file(m.name + ".int8.m4.mote");
+  ASSERT_TRUE(compile_quantized(m, program, "cortex-m4").contains("quantization"));
+  std::vector<NpyArray> host;
+  run_samples(dir, m.name, program, "", [&](const NpyArray& got, const NpyArray&, const std::string&) {
+    host.push_back(got);
+  });
+  size_t k = 0;
+  run_samples(dir, m.name, program, "qemu-cortex-m4", [&](const NpyArray& got, const NpyArray&, const std::string& what) {
+    ASSERT_LT(k, host.size()) << what;
+    const NpyArray& want = host[k++];
+    ASSERT_EQ(got.dtype, want.dtype) << what;
+    ASSERT_EQ(got.shape, want.shape) << what;
+    EXPECT_TRUE(got.data == want.data) << what << " (int8 program): differs from the host's";
+  });
+  EXPECT_EQ(k, host.size());
 }
 #endif
 
