@@ -179,12 +179,16 @@ TEST_P(Pytorch, MatchesPytorchOnQemuCortexM4) {
 }
 
 // The --quantize int8 program for the M4 gives the same bytes on qemu-cortex-m4 as on
-// the host (integer kernels, the LSTM's included, are bit-exact across the two).
+// the host when every node is integer (integer kernels, the LSTM's included, are bit-exact
+// across the two); with nodes kept float (their libm and rounding differ), the float
+// tolerance of the other tests.
 TEST_P(Pytorch, QuantizedIsBitIdenticalOnQemuCortexM4) {
   const PytorchModel& m = GetParam();
   TempDir dir;
   const std::string program = dir.file(m.name + ".int8.m4.mote");
-  ASSERT_TRUE(compile_quantized(m, program, "cortex-m4").contains("quantization"));
+  const nlohmann::json report = compile_quantized(m, program, "cortex-m4");
+  ASSERT_TRUE(report.contains("quantization"));
+  const bool integer = report["quantization"]["float_nodes"].empty();
   std::vector<NpyArray> host;
   run_samples(dir, m.name, program, "", [&](const NpyArray& got, const NpyArray&, const std::string&) {
     host.push_back(got);
@@ -193,6 +197,7 @@ TEST_P(Pytorch, QuantizedIsBitIdenticalOnQemuCortexM4) {
   run_samples(dir, m.name, program, "qemu-cortex-m4", [&](const NpyArray& got, const NpyArray&, const std::string& what) {
     ASSERT_LT(k, host.size()) << what;
     const NpyArray& want = host[k++];
+    if (!integer) return expect_matches_pytorch(got, want, what + " (int8 program with float nodes) against the host's");
     ASSERT_EQ(got.dtype, want.dtype) << what;
     ASSERT_EQ(got.shape, want.shape) << what;
     EXPECT_TRUE(got.data == want.data) << what << " (int8 program): differs from the host's";
