@@ -11,16 +11,18 @@ from pytorch_models import Model
 
 class RecurrentSpotter(nn.Module):
     """A recurrent layer over [1, 49, 10] (batch_first) and a classifier on the last
-    step's output (y[:, -1])."""
+    step's output (y[:, -1]); time_major: over x [T, B, I], PyTorch's default layout, and
+    each sequence's last step (y[-1])."""
 
-    def __init__(self, rnn, hidden, classes=12):
+    def __init__(self, rnn, hidden, classes=12, time_major=False):
         super().__init__()
         self.rnn = rnn
         self.classifier = nn.Linear(hidden, classes)
+        self.time_major = time_major
 
     def forward(self, x):
         y, _ = self.rnn(x)
-        return self.classifier(y[:, -1])
+        return self.classifier(y[-1] if self.time_major else y[:, -1])
 
 
 def seeded(module, seed=11):
@@ -75,23 +77,9 @@ def gru_bidir_state_input():
     return Model(seeded(StatefulSpotter(gru, 32)), [[1, 49, 10], [2, 1, 16]], opset=14, input_names=["x", "h0"])
 
 
-class TimeMajorSpotter(nn.Module):
-    """A recurrent layer over x [T, B, I] (PyTorch's default time-major layout, several
-    sequences per batch) and a classifier on each sequence's last step (y[-1])."""
-
-    def __init__(self, rnn, hidden, classes=6):
-        super().__init__()
-        self.rnn = rnn
-        self.classifier = nn.Linear(hidden, classes)
-
-    def forward(self, x):
-        y, _ = self.rnn(x)
-        return self.classifier(y[-1])
-
-
 def lstm_batch3():
     lstm = nn.LSTM(8, 12, bidirectional=True)
-    return Model(seeded(TimeMajorSpotter(lstm, 24)), [[20, 3, 8]], opset=14)
+    return Model(seeded(RecurrentSpotter(lstm, 24, classes=6, time_major=True)), [[20, 3, 8]], opset=14)
 
 
 MODELS = {"lstm_kws": lstm_kws, "gru_kws": gru_kws, "lstm_bidir2": lstm_bidir2, "rnn_tanh": rnn_tanh,
