@@ -632,7 +632,8 @@ class Quantizer {
   // (operator_property.cc, quantize_model.cc), for TFLite Micro's 8x8->16 (int8 `dtype`) or
   // 16x8 (int16) kernel: x over its own range; y, h0 and the new hidden state share one
   // quantization (restrict_scale {18, 0}: h is y's last row and feeds back), over y's range
-  // widened by h0's; gate weights int8 symmetric per tensor; biases at x's scale times the
+  // widened by h0's (TFLite gives h0 y's: widening keeps a given initial state from
+  // saturating); gate weights int8 symmetric per tensor; biases at x's scale times the
   // gate's input weights' scale; c0 and the new cell state int16, zero point 0, the power of
   // two of lstm_cell_scale() over the cell's range at every step of every calibration sample
   // (Calibration::lstm_cell); a cell beyond that scale's +-1024 keeps the node float rather
@@ -698,6 +699,7 @@ class Quantizer {
                                                         dtype, h_q), node.outputs[1]),
                             add_activation(quant_tensor(g_.tensors[node.outputs[2]].name, g_.tensors[node.outputs[2]].shape,
                                                         DType::kInt16, c_q), node.outputs[2])};
+    report_->tensors.back().observed = cell;  // the cell at every step, not only the last
     qn.outputs = {outputs[0], outputs[1], outputs[2]};
     q_.nodes.push_back(qn);
     try {
