@@ -14,6 +14,7 @@
 #include "ir/graph.h"
 #include "link/link.h"
 #include "host/loaded_program.h"
+#include "ptq/lstm_cell.h"
 #include "ptq/ptq.h"
 
 namespace mote::ptq {
@@ -180,6 +181,18 @@ Range mse_range(const Histogram& h) {
   return best;
 }
 
+// Widens cell[k] for every lstm node k over one run (ptq/lstm_cell.h); `values` gives a
+// float tensor's values in that run (nullptr when unknown: that node's cell stays unset).
+template <typename Values>
+void observe_lstm_cells(const ir::Graph& graph, const Values& values, std::vector<std::optional<Range>>* cell) {
+  for (size_t k = 0; k < graph.nodes.size(); ++k) {
+    const ir::Node& node = graph.nodes[k];
+    if (node.op != ir::Op::kLstm || node.inputs.size() != 24) continue;
+    (void)observe_lstm_cell(graph, node, values(node.inputs[0]), values(node.inputs[18]), values(node.inputs[19]),
+                            &(*cell)[k]);
+  }
+}
+
 }  // namespace
 
 RangeMethod parse_range_method(const std::string& name) {
@@ -272,6 +285,15 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
   for (size_t i = 0; i < graph.inputs.size(); ++i) input_index[graph.inputs[i]] = static_cast<int>(i);
   for (size_t j = 0; j < probe.outputs.size(); ++j) output_index[probe.outputs[j]] = static_cast<int>(j);
   cal.hessians.resize(graph.nodes.size());
+  cal.lstm_cell.resize(graph.nodes.size());
+  // A float tensor's values in the current run: graph input, probe output or constant.
+  const std::vector<const uint8_t*>* current = nullptr;
+  auto float_values = [&](int id) -> const float* {
+    if (id == ir::kNoTensor || graph.tensors[id].dtype != DType::kFloat32) return nullptr;
+    if (output_index[id] >= 0) return program.float_output(static_cast<uint32_t>(output_index[id]));
+    if (input_index[id] >= 0) return reinterpret_cast<const float*>((*current)[static_cast<size_t>(input_index[id])]);
+    return graph.tensors[id].is_constant ? graph.tensors[id].as<float>() : nullptr;
+  };
 
   for (size_t s = 0; s < samples; ++s) {
     const std::vector<const uint8_t*> in = sample_pointers(graph, inputs, s);
@@ -280,6 +302,8 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
       observe(id, reinterpret_cast<const float*>(in[i]), static_cast<size_t>(graph.tensors[id].elements()), s);
     }
     run_once(program, in);
+    current = &in;
+    observe_lstm_cells(graph, float_values, &cal.lstm_cell);
     if (options.gptq) {
       for (size_t k = 0; k < graph.nodes.size(); ++k) {
         const ir::Node& node = graph.nodes[k];

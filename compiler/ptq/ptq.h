@@ -101,6 +101,10 @@ struct Calibration {
   // searched (with_weight_steps, once for all the quantize_graph calls of the int16
   // policy); empty: the quantizer searches.
   std::vector<std::vector<double>> weight_steps;
+  // Per node (index into graph.nodes), an lstm's cell state range over every step of every
+  // sample (ptq/lstm_cell.h: the cell inside the sequence is no graph tensor); unset for
+  // other nodes. Always min/max: TFLite's quantizer takes the cell's calibrated range.
+  std::vector<std::optional<Range>> lstm_cell;
   // Float outputs per sample, graph output order, for the accuracy report.
   std::vector<std::vector<std::vector<float>>> float_outputs;
 };

@@ -9,13 +9,16 @@
 // refusal becomes the report's reason.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
 #include "lower/lower.h"
+#include "ptq/lstm_cell.h"
 #include "ptq/ptq.h"
 #include "ptq/weight_scale.h"
 
@@ -571,6 +574,151 @@ class Quantizer {
     return true;
   }
 
+  // The real range of `id`: its calibrated one, or a constant's values; nullopt otherwise.
+  std::optional<Range> value_range(int id) const {
+    const ir::Tensor& t = g_.tensors[id];
+    if (!t.is_constant) return t.dtype == DType::kFloat32 ? cal_.chosen[id] : std::nullopt;
+    Range r{0, 0};
+    for (float v : real_values(t)) r = Range{std::min(r.min, v), std::max(r.max, v)};
+    return r;
+  }
+
+  // A state input of lstm (h0, c0) in `dtype` with exactly `quant`: a constant quantized
+  // so, an activation converted from the form it exists in by one node.
+  int lstm_state_input(int id, DType dtype, const ir::QuantParams& quant) {
+    const ir::Tensor& t = g_.tensors[id];
+    if (t.is_constant) return quantized_constant(t, dtype, &quant);
+    if (reps(dtype)[id] >= 0 && same_quant(q_.tensors[reps(dtype)[id]].quant, quant)) return reps(dtype)[id];
+    const int home = quantized_home(id);
+    const int in = home >= 0 ? home : rep_of(id, DType::kFloat32);
+    const std::string name = t.name + "/" + ir::dtype_name(dtype) + "_state";
+    const int out = add_activation(quant_tensor(name, t.shape, dtype, quant), id);
+    add_conversion(name + "/quantize", ir::Op::kQuantize, in, out);
+    return out;
+  }
+
+  // Gate weights (lstm inputs 1..8) int8 symmetric per tensor, scale max|w| / 127, as
+  // TFLite's quantizer writes an LSTM's (SymmetricQuantizeTensor); its scale in *scale.
+  int lstm_weights(const ir::Tensor& w, float* scale) {
+    const std::vector<float> v = real_values(w);
+    float m = 0;
+    for (float x : v) m = std::max(m, std::fabs(x));
+    *scale = m > 0 ? m / 127.0f : 1.0f;
+    ir::Tensor t = quant_tensor(w.name + "/int8", w.shape, DType::kInt8, per_tensor(*scale, 0));
+    t.is_constant = true;
+    std::vector<int8_t> q(v.size());
+    for (size_t k = 0; k < v.size(); ++k)
+      q[k] = static_cast<int8_t>(std::clamp(std::round(static_cast<double>(v[k]) / *scale), -127.0, 127.0));
+    t.data = bytes_of(q);
+    return q_.add_tensor(std::move(t));
+  }
+
+  // A gate bias (lstm inputs 12..15) at scale input scale x input weights' scale: int32
+  // (int8 activations) or int64 (16x8).
+  int lstm_bias(const ir::Tensor& b, DType dtype, double scale) {
+    const std::vector<float> v = real_values(b);
+    const bool wide = dtype == DType::kInt16;
+    const double limit = wide ? 4611686018427387904.0 : 2147483647.0;  // 2^62 or 2^31 - 1
+    std::vector<int64_t> q(v.size());
+    for (size_t k = 0; k < v.size(); ++k) q[k] = static_cast<int64_t>(std::clamp(std::round(v[k] / scale), -limit, limit));
+    ir::Tensor t = quant_tensor(b.name + (wide ? "/int64" : "/int32"), b.shape, wide ? DType::kInt64 : DType::kInt32,
+                                per_tensor(static_cast<float>(scale), 0));
+    t.is_constant = true;
+    t.data = wide ? bytes_of(q) : bytes_of(std::vector<int32_t>(q.begin(), q.end()));
+    return q_.add_tensor(std::move(t));
+  }
+
+  // lstm as TFLite's post-training quantizer writes UNIDIRECTIONAL_SEQUENCE_LSTM
+  // (operator_property.cc, quantize_model.cc), for TFLite Micro's 8x8->16 (int8 `dtype`) or
+  // 16x8 (int16) kernel: x over its own range; y, h0 and the new hidden state share one
+  // quantization (restrict_scale {18, 0}: h is y's last row and feeds back), over y's range
+  // widened by h0's (TFLite gives h0 y's: widening keeps a given initial state from
+  // saturating); gate weights int8 symmetric per tensor; biases at x's scale times the
+  // gate's input weights' scale; c0 and the new cell state int16, zero point 0, the power of
+  // two of lstm_cell_scale() over the cell's range at every step of every calibration sample
+  // (Calibration::lstm_cell); a cell beyond that scale's +-1024 keeps the node float rather
+  // than saturate. The gate pre-activation (2^-12) and output (2^-15) scales are
+  // the kernel's own. A multiplier out of the kernel's range fails its lowering: the node
+  // then stays float with that reason.
+  bool try_quantized_lstm(const ir::Node& node, DType dtype, std::string* reason) {
+    const size_t index = static_cast<size_t>(&node - g_.nodes.data());
+    if (index >= cal_.lstm_cell.size() || !cal_.lstm_cell[index]) {
+      *reason = "the cell state's range was not observed (weights or initial state not float32)";
+      return false;
+    }
+    if (node.inputs.size() != 24 || node.outputs.size() != 3 || !is_activation(node.inputs[0]) ||
+        node.inputs[18] == ir::kNoTensor || node.inputs[19] == ir::kNoTensor) {
+      *reason = "not an lstm on an activation with both initial states";
+      return false;
+    }
+    const Range cell = *cal_.lstm_cell[index];
+    const double cell_magnitude = std::max(std::fabs(static_cast<double>(cell.min)), std::fabs(static_cast<double>(cell.max)));
+    if (cell_magnitude > 1024.0) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%g", cell_magnitude);
+      *reason = std::string("the cell state reaches ") + text +
+                " in calibration, beyond the +-1024 of TFLite's widest int16 cell scale (2^-5)";
+      return false;
+    }
+    const int x = node.inputs[0], y = node.outputs[0];
+    std::optional<Range> hidden = cal_.chosen[y];
+    const std::optional<Range> h0 = value_range(node.inputs[18]);
+    if (!hidden || !h0) {
+      *reason = !hidden ? "output '" + g_.tensors[y].name + "' has no calibrated range" : missing_range(node.inputs[18]);
+      return false;
+    }
+    hidden = Range{std::min(hidden->min, h0->min), std::max(hidden->max, h0->max)};
+    const ir::QuantParams h_q = range_params(dtype, *hidden);
+    const ir::QuantParams c_q = per_tensor(lstm_cell_scale(cell), 0);
+    ir::Node qn = node;
+    qn.inputs[0] = rep_of(x, dtype);
+    if (qn.inputs[0] < 0) {
+      *reason = missing_range(x);
+      return false;
+    }
+    const float x_scale = q_.tensors[qn.inputs[0]].quant.scales[0];
+    for (int g = 0; g < 4; ++g) {
+      for (int i : {1 + g, 5 + g, 12 + g}) {
+        if (node.inputs[i] == ir::kNoTensor || !g_.tensors[node.inputs[i]].is_constant) {
+          *reason = "input " + std::to_string(i) + " (a gate's weights or bias) is not constant";
+          return false;
+        }
+      }
+      float wx_scale, wh_scale;
+      qn.inputs[1 + g] = lstm_weights(g_.tensors[node.inputs[1 + g]], &wx_scale);
+      qn.inputs[5 + g] = lstm_weights(g_.tensors[node.inputs[5 + g]], &wh_scale);
+      qn.inputs[12 + g] = lstm_bias(g_.tensors[node.inputs[12 + g]], dtype, static_cast<double>(x_scale) * wx_scale);
+    }
+    qn.inputs[18] = lstm_state_input(node.inputs[18], dtype, h_q);
+    qn.inputs[19] = lstm_state_input(node.inputs[19], DType::kInt16, c_q);
+
+    const size_t tensors_before = q_.tensors.size();
+    const size_t report_before = report_->tensors.size();
+    const int outputs[3] = {add_activation(quant_tensor(g_.tensors[y].name, g_.tensors[y].shape, dtype, h_q), y),
+                            add_activation(quant_tensor(g_.tensors[node.outputs[1]].name, g_.tensors[node.outputs[1]].shape,
+                                                        dtype, h_q), node.outputs[1]),
+                            add_activation(quant_tensor(g_.tensors[node.outputs[2]].name, g_.tensors[node.outputs[2]].shape,
+                                                        DType::kInt16, c_q), node.outputs[2])};
+    report_->tensors.back().observed = cell;  // the cell at every step, not only the last
+    qn.outputs = {outputs[0], outputs[1], outputs[2]};
+    q_.nodes.push_back(qn);
+    try {
+      (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
+    } catch (const CompileError& e) {
+      q_.nodes.pop_back();
+      q_.tensors.resize(tensors_before);
+      report_->tensors.resize(report_before);
+      const std::string what = e.what();
+      const size_t colon = what.find("): ");
+      *reason = colon == std::string::npos ? what : what.substr(colon + 3);
+      return false;
+    }
+    reps(dtype)[y] = outputs[0];
+    reps(dtype)[node.outputs[1]] = outputs[1];
+    as_int16_[node.outputs[2]] = outputs[2];
+    return true;
+  }
+
   // TFLite's fixed int8 output quantization of a fixed_scale op.
   static ir::QuantParams fixed_output_quant(ir::Op op) {
     if (op == ir::Op::kTanh) return per_tensor(1.0f / 128.0f, 0);
@@ -580,9 +728,6 @@ class Quantizer {
 
   // Why a stays_float op stays float (the report's reason).
   static std::string stays_float_reason(ir::Op op) {
-    if (op == ir::Op::kLstm)
-      return "TFLite's integer LSTM needs the gates' and the int16 cell state's quantization, which "
-             "--quantize does not derive from float weights yet";
     if (op == ir::Op::kGru || op == ir::Op::kRnn)
       return std::string("no integer kernel for ") + ir::op_name(op) + " (TFLite has no such op)";
     return std::string("no integer kernel for ") + ir::op_name(op);
@@ -596,6 +741,7 @@ class Quantizer {
     const bool pass_through = scale == ir::QuantOutput::kInputScale;
     const bool fixed = scale == ir::QuantOutput::kFixedScale;
     if (scale == ir::QuantOutput::kIndexOutput) return try_quantized_index(node, dtype, reason);
+    if (op == ir::Op::kLstm) return try_quantized_lstm(node, dtype, reason);
     if (scale == ir::QuantOutput::kStaysFloat) {
       *reason = stays_float_reason(op);
       return false;

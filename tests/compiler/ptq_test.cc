@@ -4,7 +4,9 @@
 // an integer kernel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 
@@ -13,6 +15,7 @@
 #include "compiler/graph_builder.h"
 #include "npy.h"
 #include "ptq/gptq.h"
+#include "ptq/lstm_cell.h"
 #include "ptq/ptq.h"
 #include "ptq/weight_scale.h"
 #include "search/search.h"
@@ -367,6 +370,177 @@ TEST(QuantizeModel, EmbeddingLookupReadsInt64IdsAndGathersInt8Rows) {
   CalibrationInput floats = samples(std::vector<float>(24, 0.0f), {8, 1, 3});
   EXPECT_EQ(calibrate_error(g, {floats}),
             "samples.npy: calibration data has dtype float32, expected int64 (samples of input 0 'ids' [1,3])");
+}
+
+// ---------------------------------------------------------------- lstm
+
+// One lstm of 1 unit over x [T=8, B=2, 1] (time_major): input and forget gates open (bias
+// 10), the cell gate tanh(3x), output gate open. The cell adds ~tanh(3x) per step: batch row
+// 0 gets x = +1 for 4 steps then -1 for 4, row 1 the opposite, so the cell peaks at about
+// +-4 mid-sequence and ends near 0 (from c0 = 0). Outputs y, h, c (the model's: y); c0 a
+// constant, h0 a model input.
+ir::Graph peaking_lstm(float c0 = 0.0f) {
+  GraphBuilder b;
+  b.graph.name = "peaking_lstm";
+  const int x = b.input("x", {8, 2, 1});
+  const int h0 = b.input("h0", {2, 1});
+  std::vector<int> in(24, ir::kNoTensor);
+  in[0] = x;
+  const char* const gates[4] = {"input", "forget", "cell", "output"};
+  for (int g = 0; g < 4; ++g) {
+    const std::string gate = gates[g];
+    in[1 + g] = b.constant(gate + "_wx", {1, 1}, {g == 2 ? 3.0f : 0.0f});
+    in[5 + g] = b.constant(gate + "_wh", {1, 1}, {0.0f});
+    in[12 + g] = b.constant(gate + "_bias", {1}, {g == 2 ? 0.0f : 10.0f});
+  }
+  in[18] = h0;
+  in[19] = b.constant("c0", {2, 1}, {c0, c0});
+  const int y = b.tensor("y", {8, 2, 1});
+  const int h = b.tensor("h", {2, 1});
+  const int c = b.tensor("c", {2, 1});
+  ir::Node n;
+  n.name = "lstm";
+  n.op = ir::Op::kLstm;
+  n.inputs = in;
+  n.outputs = {y, h, c};
+  n.attrs = {{"activation", std::string("tanh")}, {"cell_clip", 0.0}, {"proj_clip", 0.0}, {"time_major", int64_t{1}}};
+  b.graph.nodes.push_back(std::move(n));
+  b.output(y);
+  return std::move(b.graph);
+}
+
+// peaking_lstm() quantized over the two samples of x [2, 8, 2, 1] (and h0 fixed); no node
+// may stay float.
+ir::Graph quantized_peaking_lstm(const ir::Graph& g, const std::vector<float>& x, Int16Policy int16, Calibration* cal,
+                                 Report* report) {
+  const std::vector<CalibrationInput> in = {samples(x, {2, 8, 2, 1}), samples({0.1f, -0.2f, 0.0f, 0.3f}, {2, 2, 1})};
+  Options options;
+  options.int16 = int16;
+  *cal = calibrate(g, in, options);
+  ir::Graph q = quantize_for_host(g, *cal, in, options, report);
+  EXPECT_TRUE(report->float_nodes.empty()) << report->float_nodes[0];
+  return q;
+}
+
+const ir::Node* lstm_node(const ir::Graph& q) {
+  for (const ir::Node& n : q.nodes)
+    if (n.op == ir::Op::kLstm) return &n;
+  return nullptr;
+}
+
+TEST(LstmCellScale, IsThePowerOfTwoTfliteQuantizerPicks) {
+  EXPECT_EQ(lstm_cell_scale(Range{0.0f, 0.0f}), std::ldexp(1.0f, -15));
+  EXPECT_EQ(lstm_cell_scale(Range{-0.5f, 1.0f}), std::ldexp(1.0f, -15));  // [-1, 1]
+  EXPECT_EQ(lstm_cell_scale(Range{-1.01f, 0.5f}), std::ldexp(1.0f, -14));
+  EXPECT_EQ(lstm_cell_scale(Range{-3.98f, 2.0f}), std::ldexp(1.0f, -13));
+  EXPECT_EQ(lstm_cell_scale(Range{0.0f, 1024.0f}), std::ldexp(1.0f, -5));
+  EXPECT_EQ(lstm_cell_scale(Range{0.0f, 5000.0f}), std::ldexp(1.0f, -5));  // at most 2^10
+}
+
+// The cell state's range is observed at every step of every batch row, not just after the
+// last step (the graph's c output); its scale is the power of two over that range, and the
+// node runs as lstm_s8 with y, h0 and h sharing one quantization.
+TEST(QuantizeModel, LstmCellScaleCoversTheCellAtEveryStep) {
+  const ir::Graph g = peaking_lstm();
+  std::vector<float> x;
+  for (int t = 0; t < 8; ++t) {
+    x.push_back(t < 4 ? 1.0f : -1.0f);
+    x.push_back(t < 4 ? -1.0f : 1.0f);
+  }
+  std::vector<float> x2 = x;  // a second sample, half as strong
+  for (float& v : x2) v *= 0.5f;
+  x.insert(x.end(), x2.begin(), x2.end());
+  Calibration cal;
+  Report report;
+  const ir::Graph q = quantized_peaking_lstm(g, x, Int16Policy::kOff, &cal, &report);
+  ASSERT_EQ(cal.lstm_cell.size(), 1u);
+  ASSERT_TRUE(cal.lstm_cell[0]);
+  // The peak: 4 steps of i * tanh(3) kept by f = sigmoid(10) each step.
+  const double f = 1.0 / (1.0 + std::exp(-10.0));
+  double peak = 0;
+  for (int t = 0; t < 4; ++t) peak = f * peak + f * std::tanh(3.0);
+  EXPECT_NEAR(cal.lstm_cell[0]->max, peak, 1e-5);
+  EXPECT_NEAR(cal.lstm_cell[0]->min, -peak, 1e-5);
+  EXPECT_GT(peak, 3.9);
+  const int c_out = g.nodes[0].outputs[2];
+  ASSERT_TRUE(cal.observed[c_out]);
+  EXPECT_LT(std::max(std::fabs(cal.observed[c_out]->min), std::fabs(cal.observed[c_out]->max)), 0.1f);
+
+  const ir::Node* lstm = lstm_node(q);
+  ASSERT_NE(lstm, nullptr);
+  for (int id : {lstm->inputs[19], lstm->outputs[2]}) {
+    const ir::Tensor& t = q.tensors[id];
+    EXPECT_EQ(t.dtype, DType::kInt16) << t.name;
+    EXPECT_EQ(t.quant.scales, std::vector<float>{std::ldexp(1.0f, -13)}) << t.name;  // 2^2 / 32768
+    EXPECT_EQ(t.quant.zero_points, std::vector<int32_t>{0}) << t.name;
+  }
+  // The report's line of the cell output states the range the scale covers.
+  const auto c_line = std::find_if(report.tensors.begin(), report.tensors.end(),
+                                   [](const TensorReport& r) { return r.name == "c"; });
+  ASSERT_NE(c_line, report.tensors.end());
+  EXPECT_EQ(c_line->observed.max, cal.lstm_cell[0]->max);
+  EXPECT_EQ(c_line->observed.min, cal.lstm_cell[0]->min);
+  const ir::Tensor& y = q.tensors[lstm->outputs[0]];
+  EXPECT_EQ(y.dtype, DType::kInt8);
+  for (int id : {lstm->inputs[18], lstm->outputs[1]}) {
+    EXPECT_EQ(q.tensors[id].dtype, DType::kInt8) << q.tensors[id].name;
+    EXPECT_EQ(q.tensors[id].quant.scales, y.quant.scales) << q.tensors[id].name;
+    EXPECT_EQ(q.tensors[id].quant.zero_points, y.quant.zero_points) << q.tensors[id].name;
+  }
+  // The gate weights: int8 symmetric per tensor, max |w| / 127; biases int32 at x's scale
+  // times the input weights'.
+  const ir::Tensor& wx = q.tensors[lstm->inputs[3]];
+  EXPECT_EQ(wx.dtype, DType::kInt8);
+  EXPECT_FLOAT_EQ(wx.quant.scales.at(0), 3.0f / 127);
+  EXPECT_EQ(wx.as<int8_t>()[0], 127);
+  const ir::Tensor& bias = q.tensors[lstm->inputs[14]];
+  EXPECT_EQ(bias.dtype, DType::kInt32);
+  EXPECT_FLOAT_EQ(bias.quant.scales.at(0), q.tensors[lstm->inputs[0]].quant.scales[0] * (3.0f / 127));
+  const CompileResult program = lower_to_program(q, "cortex-m4");
+  EXPECT_NE(std::find(program.report.kernels.begin(), program.report.kernels.end(), "lstm_s8"),
+            program.report.kernels.end());
+  ASSERT_EQ(report.outputs.size(), 1u);
+  EXPECT_GT(report.outputs[0].sqnr_db, 30.0);  // y
+}
+
+// A cell state beyond TFLite's widest int16 cell scale (+-1024) would saturate: the lstm
+// stays float with the reason instead.
+TEST(QuantizeModel, LstmWhoseCellExceedsTheInt16CellStaysFloat) {
+  const ir::Graph g = peaking_lstm(2000.0f);
+  const std::vector<CalibrationInput> in = {samples(std::vector<float>(32, 0.5f), {2, 8, 2, 1}),
+                                            samples({0.1f, -0.2f, 0.0f, 0.3f}, {2, 2, 1})};
+  const Calibration cal = calibrate(g, in, Options{});
+  ASSERT_TRUE(cal.lstm_cell[0]);
+  EXPECT_GT(cal.lstm_cell[0]->max, 2000.0f);  // c0, plus about 0.8 a step
+  EXPECT_LT(cal.lstm_cell[0]->max, 2010.0f);
+  Report report;
+  const ir::Graph q = quantize_for_host(g, cal, in, Options{}, &report);
+  char peak[32];
+  std::snprintf(peak, sizeof peak, "%g", static_cast<double>(cal.lstm_cell[0]->max));
+  ASSERT_EQ(report.float_nodes.size(), 1u);
+  EXPECT_EQ(report.float_nodes[0], std::string("lstm (lstm): the cell state reaches ") + peak +
+                                       " in calibration, beyond the +-1024 of TFLite's widest int16 cell scale (2^-5)");
+  EXPECT_EQ(q.tensors[lstm_node(q)->outputs[0]].dtype, DType::kFloat32);
+}
+
+// With int16 activations: TFLite's 16x8 LSTM (lstm_s16), int16 y/h symmetric, int64 biases.
+TEST(QuantizeModel, LstmTakesInt16ActivationsAs16x8) {
+  const ir::Graph g = peaking_lstm();
+  std::vector<float> x(32);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = std::sin(0.7f * static_cast<float>(k));
+  Calibration cal;
+  Report report;
+  const ir::Graph q = quantized_peaking_lstm(g, x, Int16Policy::kAll, &cal, &report);
+  const ir::Node* lstm = lstm_node(q);
+  ASSERT_NE(lstm, nullptr);
+  EXPECT_EQ(q.tensors[lstm->inputs[0]].dtype, DType::kInt16);
+  EXPECT_EQ(q.tensors[lstm->outputs[0]].dtype, DType::kInt16);
+  EXPECT_EQ(q.tensors[lstm->outputs[0]].quant.zero_points, std::vector<int32_t>{0});
+  EXPECT_EQ(q.tensors[lstm->inputs[12]].dtype, DType::kInt64);
+  const CompileResult program = lower_to_program(q, "cortex-m4");
+  EXPECT_NE(std::find(program.report.kernels.begin(), program.report.kernels.end(), "lstm_s16"),
+            program.report.kernels.end());
+  EXPECT_GT(report.outputs.at(0).sqnr_db, 40.0);
 }
 
 // ---------------------------------------------------------------- GPTQ

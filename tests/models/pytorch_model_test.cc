@@ -1,10 +1,12 @@
 // PyTorch exports (tests/models/pytorch/, models.txt; tools/export_pytorch_models.py):
 // each listed model compiles, and its outputs on every golden sample match PyTorch's
 // within 1e-4 x max(1, max |golden|) on the host and, in the qemu build of this file
-// (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4. On the host it also
+// (MOTE_PYTORCH_QEMU), on qemu-cortex-m4 compiled --target cortex-m4, where the
+// --quantize int8 program must also give the host's bytes. On the host it also
 // quantizes (--quantize int8 with its calibration samples): the report states the SQNR
 // of each output against the float model, and the int8 program keeps the model's
-// min_int8_sqnr_db against the PyTorch goldens on every golden sample. An int64 output
+// min_int8_sqnr_db against the PyTorch goldens on every golden sample; an LSTM runs as an
+// integer LSTM there (the report keeps no lstm float). An int64 output
 // (an argmax) must equal PyTorch's on the host, on qemu and after quantization. Inputs
 // are fed as the export wrote them: float32, or int64 token ids (their .npy dtype).
 #include <cmath>
@@ -114,6 +116,19 @@ void run_samples(const TempDir& dir, const std::string& name, const std::string&
   }
 }
 
+// `m` compiled --quantize int8 with its calibration samples for `target` into `program`;
+// the --json report.
+nlohmann::json compile_quantized(const PytorchModel& m, const std::string& program, const std::string& target) {
+  std::string calibration;
+  const int inputs = count_files(m.name, ".calib.in");
+  EXPECT_GT(inputs, 0) << m.name << ": no calibration samples";
+  for (int i = 0; i < inputs; ++i) calibration += " --calibration '" + file(m.name, ".calib.in" + std::to_string(i) + ".npy") + "'";
+  const CommandResult r = run_mote("compile '" + file(m.name, ".onnx") + "' -o '" + program + "' --quantize int8" +
+                                   calibration + " --target " + target + " --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
 class Pytorch : public ::testing::TestWithParam<PytorchModel> {};
 
 #ifndef MOTE_PYTORCH_QEMU
@@ -130,16 +145,17 @@ TEST_P(Pytorch, QuantizesWithTheSqnrItStates) {
   const PytorchModel& m = GetParam();
   TempDir dir;
   const std::string program = dir.file(m.name + ".int8.mote");
-  std::string calibration;
-  const int inputs = count_files(m.name, ".calib.in");
-  ASSERT_GT(inputs, 0) << m.name << ": no calibration samples";
-  for (int i = 0; i < inputs; ++i) calibration += " --calibration '" + file(m.name, ".calib.in" + std::to_string(i) + ".npy") + "'";
-  const CommandResult r = run_mote("compile '" + file(m.name, ".onnx") + "' -o '" + program + "' --quantize int8" +
-                                   calibration + " --json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const nlohmann::json report = nlohmann::json::parse(r.out);
+  const nlohmann::json report = compile_quantized(m, program, "host");
   ASSERT_TRUE(report.contains("quantization"));
   ASSERT_FALSE(report["quantization"]["outputs"].empty());
+  // An LSTM quantizes (TFLite's integer LSTM: lstm_s8, or lstm_s16 with int16 activations);
+  // GRU and RNN have no integer kernel and stay float, named in the report.
+  for (const auto& node : report["quantization"]["float_nodes"])
+    EXPECT_EQ(node.get<std::string>().find(" (lstm): "), std::string::npos) << m.name << ": " << node.dump();
+  for (const auto& op : report["ops"]) {
+    const std::string kernel = op["kernel"].get<std::string>();
+    if (kernel.rfind("lstm_", 0) == 0) EXPECT_TRUE(kernel == "lstm_s8" || kernel == "lstm_s16") << m.name << ": " << op.dump();
+  }
   for (const auto& o : report["quantization"]["outputs"]) {
     ASSERT_TRUE(o.contains("sqnr_db")) << o.dump();
     RecordProperty("reported_sqnr_db_" + o["name"].get<std::string>(), o["sqnr_db"].dump());
@@ -160,6 +176,33 @@ TEST_P(Pytorch, MatchesPytorchOnQemuCortexM4) {
   const CommandResult r = run_mote("compile '" + file(name, ".onnx") + "' -o '" + program + "' --target cortex-m4");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   run_samples(dir, name, program, "qemu-cortex-m4", expect_matches_pytorch);
+}
+
+// The --quantize int8 program for the M4 gives the same bytes on qemu-cortex-m4 as on
+// the host when every node is integer (integer kernels, the LSTM's included, are bit-exact
+// across the two); with nodes kept float (their libm and rounding differ), the float
+// tolerance of the other tests.
+TEST_P(Pytorch, QuantizedIsBitIdenticalOnQemuCortexM4) {
+  const PytorchModel& m = GetParam();
+  TempDir dir;
+  const std::string program = dir.file(m.name + ".int8.m4.mote");
+  const nlohmann::json report = compile_quantized(m, program, "cortex-m4");
+  ASSERT_TRUE(report.contains("quantization"));
+  const bool integer = report["quantization"]["float_nodes"].empty();
+  std::vector<NpyArray> host;
+  run_samples(dir, m.name, program, "", [&](const NpyArray& got, const NpyArray&, const std::string&) {
+    host.push_back(got);
+  });
+  size_t k = 0;
+  run_samples(dir, m.name, program, "qemu-cortex-m4", [&](const NpyArray& got, const NpyArray&, const std::string& what) {
+    ASSERT_LT(k, host.size()) << what;
+    const NpyArray& want = host[k++];
+    if (!integer) return expect_matches_pytorch(got, want, what + " (int8 program with float nodes) against the host's");
+    ASSERT_EQ(got.dtype, want.dtype) << what;
+    ASSERT_EQ(got.shape, want.shape) << what;
+    EXPECT_TRUE(got.data == want.data) << what << " (int8 program): differs from the host's";
+  });
+  EXPECT_EQ(k, host.size());
 }
 #endif
 

@@ -1,7 +1,8 @@
 """Recurrent keyword spotters and sequence models (issue 18): nn.LSTM, nn.GRU and nn.RNN
-over 49 frames of 10 MFCC features, as torch exports them (the default zero initial
-state as an Expand, initial states given as model inputs, batch_first Transposes, stacked
-and bidirectional layers; opsets 11, 13, 14 and 17)."""
+over 49 frames of 10 MFCC features (or 3 sequences of 20 steps, time-major), as torch
+exports them (the default zero initial state as an Expand, initial states given as model
+inputs, batch_first Transposes, stacked and bidirectional layers; opsets 11, 13, 14 and
+17)."""
 import torch
 from torch import nn
 
@@ -10,16 +11,18 @@ from pytorch_models import Model
 
 class RecurrentSpotter(nn.Module):
     """A recurrent layer over [1, 49, 10] (batch_first) and a classifier on the last
-    step's output (y[:, -1])."""
+    step's output (y[:, -1]); time_major: over x [T, B, I], PyTorch's default layout, and
+    each sequence's last step (y[-1])."""
 
-    def __init__(self, rnn, hidden, classes=12):
+    def __init__(self, rnn, hidden, classes=12, time_major=False):
         super().__init__()
         self.rnn = rnn
         self.classifier = nn.Linear(hidden, classes)
+        self.time_major = time_major
 
     def forward(self, x):
         y, _ = self.rnn(x)
-        return self.classifier(y[:, -1])
+        return self.classifier(y[-1] if self.time_major else y[:, -1])
 
 
 def seeded(module, seed=11):
@@ -74,5 +77,10 @@ def gru_bidir_state_input():
     return Model(seeded(StatefulSpotter(gru, 32)), [[1, 49, 10], [2, 1, 16]], opset=14, input_names=["x", "h0"])
 
 
+def lstm_batch3():
+    lstm = nn.LSTM(8, 12, bidirectional=True)
+    return Model(seeded(RecurrentSpotter(lstm, 24, classes=6, time_major=True)), [[20, 3, 8]], opset=14)
+
+
 MODELS = {"lstm_kws": lstm_kws, "gru_kws": gru_kws, "lstm_bidir2": lstm_bidir2, "rnn_tanh": rnn_tanh,
-          "lstm_state_inputs": lstm_state_inputs, "gru_bidir_state_input": gru_bidir_state_input}
+          "lstm_state_inputs": lstm_state_inputs, "gru_bidir_state_input": gru_bidir_state_input, "lstm_batch3": lstm_batch3}
