@@ -3,8 +3,9 @@
 // row and column are computed here, on the host, so the kernels only gather and blend:
 // with TFLite's arithmetic (align_corners, half_pixel_centers), or with ONNX Resize's
 // (a `coordinate_transform`, `nearest_mode` and the scales, in double as the spec's
-// formulas). resize_cubic, and ONNX's tf_crop_and_resize in every mode, run the float
-// separable kernel (resize_cubic_f32): four weighted taps per output row and column.
+// formulas). resize_cubic, and ONNX's tf_crop_and_resize in every mode, run the separable
+// kernels (resize_cubic_f32, and resize_cubic_s8 for cubic): four weighted taps per output
+// row and column.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "lower/node_lowering.h"
+#include "lower/quantization.h"
 // Kernel contracts.
 #include "resize_bilinear/resize_bilinear.h"
 #include "resize_cubic/resize_cubic.h"
@@ -234,24 +236,31 @@ LoweredOp lower_onnx_bilinear(const NodeLowering& l, const OnnxCoordinates& onnx
                  taps_bytes(taps));
 }
 
-// ---- the separable float kernel (resize_cubic_f32) ----
+// ---- the separable kernels (resize_cubic_f32, resize_cubic_s8) ----
+// One output row's (column's) taps, weights in double until packed for a kernel.
+struct SeparableTap {
+  int32_t index[kResizeCubicTaps];
+  double weight[kResizeCubicTaps];
+  bool inside;
+};
+
 // A tap reading `index` alone.
-ResizeCubicTap single_tap(int32_t index) {
-  ResizeCubicTap tap{};
+SeparableTap single_tap(int32_t index) {
+  SeparableTap tap{};
   for (int i = 0; i < kResizeCubicTaps; ++i) tap.index[i] = index;
-  tap.weight[0] = 1.0f;
-  tap.inside = 1;
+  tap.weight[0] = 1.0;
+  tap.inside = true;
   return tap;
 }
 
-ResizeCubicTap nearest_tap(const OnnxCoordinates& c, double v, int64_t in) { return single_tap(onnx_nearest(c, v, in)); }
+SeparableTap nearest_tap(const OnnxCoordinates& c, double v, int64_t in) { return single_tap(onnx_nearest(c, v, in)); }
 
-ResizeCubicTap linear_tap(double v, int64_t in) {
+SeparableTap linear_tap(double v, int64_t in) {
   const OnnxLinear t = onnx_linear(v, in);
-  ResizeCubicTap tap = single_tap(t.lower);
+  SeparableTap tap = single_tap(t.lower);
   tap.index[1] = t.upper;
-  tap.weight[0] = static_cast<float>(1.0 - t.fraction);
-  tap.weight[1] = static_cast<float>(t.fraction);
+  tap.weight[0] = 1.0 - t.fraction;
+  tap.weight[1] = t.fraction;
   return tap;
 }
 
@@ -260,53 +269,111 @@ ResizeCubicTap linear_tap(double v, int64_t in) {
 // coefficient a at distances t + 1, t, 1 - t, 2 - t (t = v - the second tap, in (0, 1]);
 // taps outside [0, in) read the edge, or with exclude_outside weigh 0 and the others are
 // renormalised to sum 1.
-ResizeCubicTap cubic_tap(const NodeLowering& l, double v, int64_t in, double a, bool exclude_outside) {
+SeparableTap cubic_tap(const NodeLowering& l, double v, int64_t in, double a, bool exclude_outside) {
   const double second = std::ceil(v) - 1.0;
   const double t = v - second;
-  auto near = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };               // |d| <= 1
-  auto far = [a](double d) { return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a; };         // 1 < |d| <= 2
-  double weight[kResizeCubicTaps] = {far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)};
+  auto near = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };        // |d| <= 1
+  auto far = [a](double d) { return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a; };  // 1 < |d| <= 2
+  SeparableTap tap{{}, {far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)}, true};
   const double top = static_cast<double>(in - 1);
   double sum = 0.0;
-  ResizeCubicTap tap{};
   for (int i = 0; i < kResizeCubicTaps; ++i) {
     const double index = second - 1.0 + i;
-    if (exclude_outside && (index < 0.0 || index > top)) weight[i] = 0.0;
-    sum += weight[i];
+    if (exclude_outside && (index < 0.0 || index > top)) tap.weight[i] = 0.0;
+    sum += tap.weight[i];
     tap.index[i] = static_cast<int32_t>(std::clamp(index, 0.0, top));
   }
   if (exclude_outside && sum == 0.0) l.fail("exclude_outside leaves input coordinate " + std::to_string(v) + " no weight");
-  for (int i = 0; i < kResizeCubicTaps; ++i)
-    tap.weight[i] = static_cast<float>(exclude_outside ? weight[i] / sum : weight[i]);
-  tap.inside = 1;
+  if (exclude_outside)
+    for (double& w : tap.weight) w /= sum;
   return tap;
 }
 
-// resize_cubic_f32's params: ResizeCubicParams, then make_tap(v, in) for each output row
-// and column (v its input coordinate); a coordinate outside [0, in - 1] under
-// tf_crop_and_resize is extrapolated. Float32 only.
+// make_tap(v, in) for each output row, then column (v its input coordinate); a coordinate
+// outside [0, in - 1] under tf_crop_and_resize is extrapolated.
 template <typename MakeTap>
-LoweredOp lower_separable(const NodeLowering& l, const OnnxCoordinates& c, MakeTap make_tap) {
-  const ir::Tensor& input = l.input(0);
-  if (input.dtype != DType::kFloat32)
-    l.fail(l.label(input, "input") + " has dtype " + dtype_name(input.dtype) +
-           ", expected float32 (no integer kernel for " + (c.crop() ? "tf_crop_and_resize" : "cubic") + ")");
-  const ir::Shape& in = input.shape;
+std::vector<SeparableTap> separable_taps(const NodeLowering& l, const OnnxCoordinates& c, MakeTap make_tap) {
+  const ir::Shape& in = l.input(0).shape;
   const ir::Shape& out = l.output(0).shape;
-  const ResizeCubicParams params{static_cast<float>(c.extrapolation_value)};
-  std::vector<uint8_t> bytes(sizeof params);
-  std::memcpy(bytes.data(), &params, sizeof params);
+  std::vector<SeparableTap> taps;
   for (int axis = 1; axis <= 2; ++axis) {
     for (int64_t o = 0; o < out[axis]; ++o) {
       const double v = onnx_source(c, axis - 1, o, in[axis], out[axis]);
       const bool inside = !c.crop() || (v >= 0.0 && v <= static_cast<double>(in[axis] - 1));
-      ResizeCubicTap tap = inside ? make_tap(v, in[axis]) : single_tap(0);
-      tap.inside = inside ? 1 : 0;
-      const auto* raw = reinterpret_cast<const uint8_t*>(&tap);
-      bytes.insert(bytes.end(), raw, raw + sizeof tap);
+      SeparableTap tap = inside ? make_tap(v, in[axis]) : single_tap(0);
+      tap.inside = inside;
+      taps.push_back(tap);
     }
   }
-  return lowered(KernelId::kResizeCubicF32, bytes);
+  return taps;
+}
+
+template <typename Header, typename Tap>
+std::vector<uint8_t> separable_bytes(const Header& header, const std::vector<Tap>& taps) {
+  std::vector<uint8_t> bytes(sizeof header);
+  std::memcpy(bytes.data(), &header, sizeof header);
+  const std::vector<uint8_t> rest = taps_bytes(taps);
+  bytes.insert(bytes.end(), rest.begin(), rest.end());
+  return bytes;
+}
+
+// resize_cubic_f32: the weights rounded to float.
+LoweredOp lower_separable_f32(const OnnxCoordinates& c, const std::vector<SeparableTap>& taps) {
+  std::vector<ResizeCubicTap> packed;
+  for (const SeparableTap& t : taps) {
+    ResizeCubicTap p{};
+    for (int i = 0; i < kResizeCubicTaps; ++i) {
+      p.index[i] = t.index[i];
+      p.weight[i] = static_cast<float>(t.weight[i]);
+    }
+    p.inside = t.inside ? 1 : 0;
+    packed.push_back(p);
+  }
+  return lowered(KernelId::kResizeCubicF32, separable_bytes(ResizeCubicParams{static_cast<float>(c.extrapolation_value)}, packed));
+}
+
+// resize_cubic_s8: weights rounded to 1/4096 (within int16), the requantization
+// input_scale / output_scale / 4096 below 1, extrapolation_value quantized.
+LoweredOp lower_separable_s8(const NodeLowering& l, const OnnxCoordinates& c, const std::vector<SeparableTap>& taps) {
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  ResizeCubicS8Params p{};
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  quantize_multiplier(double{in_q.scale} / out_q.scale / kResizeCubicWeightOne, &p.multiplier, &p.shift);
+  if (p.shift > 0)
+    l.fail("input scale " + float_string(in_q.scale) + " over output scale " + float_string(out_q.scale) +
+           " is 4096 or more, not supported");
+  expect_shift(l, p.shift, kMinShift, 0, "output");
+  const double extrapolated = std::round(c.extrapolation_value / out_q.scale) + out_q.zero_point;
+  p.extrapolation = static_cast<int32_t>(std::clamp(extrapolated, -128.0, 127.0));
+  std::vector<ResizeCubicQuantTap> packed;
+  for (const SeparableTap& t : taps) {
+    ResizeCubicQuantTap q{};
+    for (int i = 0; i < kResizeCubicTaps; ++i) {
+      const double w = std::round(t.weight[i] * kResizeCubicWeightOne);
+      if (!(w >= -32768.0 && w <= 32767.0))
+        l.fail("cubic weight " + float_string(t.weight[i]) + " is outside the int8 kernel's range (-8, 8)");
+      q.index[i] = t.index[i];
+      q.weight[i] = static_cast<int32_t>(w);
+    }
+    q.inside = t.inside ? 1 : 0;
+    packed.push_back(q);
+  }
+  return lowered(KernelId::kResizeCubicS8, separable_bytes(p, packed));
+}
+
+// The separable kernel for float32; int8 for cubic (tf_crop_and_resize of nearest and
+// linear stays float: pass-through ops keep the input's scale, which an extrapolation
+// value need not fit).
+template <typename MakeTap>
+LoweredOp lower_separable(const NodeLowering& l, const OnnxCoordinates& c, MakeTap make_tap, bool cubic) {
+  const ir::Tensor& input = l.input(0);
+  const std::vector<SeparableTap> taps = separable_taps(l, c, make_tap);
+  if (input.dtype == DType::kFloat32) return lower_separable_f32(c, taps);
+  if (cubic && input.dtype == DType::kInt8) return lower_separable_s8(l, c, taps);
+  l.fail(l.label(input, "input") + " has dtype " + dtype_name(input.dtype) + ", expected float32" +
+         (cubic ? " or int8 (no int16 kernel for cubic)" : " (no integer kernel for tf_crop_and_resize)"));
 }
 
 }  // namespace
@@ -319,7 +386,8 @@ LoweredOp lower_resize_cubic(const NodeLowering& l) {
   const double a = l.node().get_float("cubic_coeff_a", -0.75);
   if (!std::isfinite(a)) l.fail("cubic_coeff_a " + std::to_string(a) + " is not finite");
   const bool exclude_outside = flag(l, "exclude_outside");
-  return lower_separable(l, onnx, [&](double v, int64_t in) { return cubic_tap(l, v, in, a, exclude_outside); });
+  return lower_separable(
+      l, onnx, [&](double v, int64_t in) { return cubic_tap(l, v, in, a, exclude_outside); }, true);
 }
 
 // resize_nearest: the params are source_row[OH] then source_col[OW].
@@ -331,7 +399,7 @@ LoweredOp lower_resize_nearest(const NodeLowering& l) {
   OnnxCoordinates onnx;
   if (onnx_coordinates(l, &onnx)) {
     if (onnx.crop())
-      return lower_separable(l, onnx, [&](double v, int64_t n) { return nearest_tap(onnx, v, n); });
+      return lower_separable(l, onnx, [&](double v, int64_t n) { return nearest_tap(onnx, v, n); }, false);
     for (int axis = 1; axis <= 2; ++axis)
       for (int64_t o = 0; o < out[axis]; ++o)
         sources.push_back(onnx_nearest(onnx, onnx_source(onnx, axis - 1, o, in[axis], out[axis]), in[axis]));
@@ -352,7 +420,7 @@ LoweredOp lower_resize_bilinear(const NodeLowering& l) {
   check_resize(l, true);
   OnnxCoordinates onnx;
   if (onnx_coordinates(l, &onnx))
-    return onnx.crop() ? lower_separable(l, onnx, linear_tap) : lower_onnx_bilinear(l, onnx);
+    return onnx.crop() ? lower_separable(l, onnx, linear_tap, false) : lower_onnx_bilinear(l, onnx);
   const bool align_corners = flag(l, "align_corners");
   const bool half_pixel_centers = flag(l, "half_pixel_centers");
   if (align_corners && half_pixel_centers)

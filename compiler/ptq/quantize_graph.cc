@@ -583,7 +583,7 @@ class Quantizer {
     if (op == ir::Op::kLstm)
       return "TFLite's integer LSTM needs the gates' and the int16 cell state's quantization, which "
              "--quantize does not derive from float weights yet";
-    if (op == ir::Op::kGru || op == ir::Op::kRnn || op == ir::Op::kResizeCubic)
+    if (op == ir::Op::kGru || op == ir::Op::kRnn)
       return std::string("no integer kernel for ") + ir::op_name(op) + " (TFLite has no such op)";
     return std::string("no integer kernel for ") + ir::op_name(op);
   }

@@ -117,8 +117,7 @@ TEST(OnnxResize, Opset11RoiAndOneDimensional) { expect_matches_goldens("resize_1
 // --quantize int8 with the stored input as the calibration sample (int16 off): no node
 // stays float, and every output is the golden within `steps` of the output's int8 step
 // (the resize ops only move or blend input values; transpose_conv adds its rounding).
-void expect_int8_close(const std::string& model, size_t outputs, double steps) {
-  SCOPED_TRACE(model);
+CompileResult compile_int8(const std::string& model) {
   const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
   CompileOptions options;
   options.model_path = testdata(model + ".onnx");
@@ -130,7 +129,13 @@ void expect_int8_close(const std::string& model, size_t outputs, double steps) {
   calibration.shape.insert(calibration.shape.begin(), 1);
   calibration.data = float_bytes_of(in.data);
   options.calibration = {calibration};
-  const CompileResult compiled = compile(options);
+  return compile(options);
+}
+
+void expect_int8_close(const std::string& model, size_t outputs, double steps) {
+  SCOPED_TRACE(model);
+  const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
+  const CompileResult compiled = compile_int8(model);
   ASSERT_TRUE(compiled.report.quantization.has_value());
   EXPECT_TRUE(compiled.report.quantization->float_nodes.empty()) << compiled.report.quantization->float_nodes[0];
   const std::vector<std::vector<uint8_t>> got = testing::run_on_host(compiled.program, float_bytes_of(in.data));
@@ -196,31 +201,26 @@ TEST(OnnxResizeCrop, EveryModeMatchesSpec) {
   EXPECT_EQ(roi, (std::vector<double>{double{-0.3f}, double{0.7f}, double{0.4f}, double{1.3f}}));
 }
 
-// --quantize int8: the cubic resizes, and the crops of every mode (their extrapolated
-// points have no integer kernel), stay float with the reason; the outputs stay the goldens'.
-TEST(OnnxResizeCubic, QuantizeKeepsCubicAndCropsFloat) {
-  for (const auto& [model, outputs] : {std::pair<std::string, size_t>{"resize_cubic", 25}, {"resize_crop", 14}}) {
-    SCOPED_TRACE(model);
-    const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
-    CompileOptions options;
-    options.model_path = testdata(model + ".onnx");
-    options.quantize = "int8";
-    ptq::CalibrationInput calibration;
-    calibration.path = model + ".in0.npy";
-    calibration.shape = in.shape;
-    calibration.shape.insert(calibration.shape.begin(), 1);
-    calibration.data = float_bytes_of(in.data);
-    options.calibration = {calibration};
-    const CompileResult compiled = compile(options);
-    ASSERT_TRUE(compiled.report.quantization.has_value());
-    const std::vector<std::string>& kept = compiled.report.quantization->float_nodes;
-    ASSERT_EQ(kept.size(), outputs);
-    for (const std::string& line : kept) {
-      const bool cubic = line.find("cubic") != std::string::npos;
-      const std::string reason = cubic ? "no integer kernel for resize_cubic (TFLite has no such op)"
-                                       : "expected float32 (no integer kernel for tf_crop_and_resize)";
-      EXPECT_NE(line.find(reason), std::string::npos) << line;
-    }
+// --quantize int8: cubic runs in int8 (resize_cubic_s8), within 2 output steps of the
+// spec's goldens.
+TEST(OnnxResizeCubic, Int8RunsInInt8) {
+  expect_int8_close("resize_cubic", 25, 2.0);
+  expect_int8_close("resize_cubic_1d", 3, 2.0);
+}
+
+// --quantize int8 on the crops: cubic's run in int8; nearest's and linear's (pass-through
+// ops keeping the input's scale, which the extrapolation value need not fit) stay float
+// with the reason.
+TEST(OnnxResizeCrop, QuantizeKeepsNearestAndLinearCropsFloat) {
+  const CompileResult compiled = compile_int8("resize_crop");
+  ASSERT_TRUE(compiled.report.quantization.has_value());
+  const std::vector<std::string>& kept = compiled.report.quantization->float_nodes;
+  ASSERT_EQ(kept.size(), 9u);
+  for (const std::string& line : kept) {
+    EXPECT_EQ(line.find("cubic"), std::string::npos) << line;
+    EXPECT_NE(line.find("has dtype int8, expected float32 (no integer kernel for tf_crop_and_resize)"),
+              std::string::npos)
+        << line;
   }
 }
 
