@@ -1,5 +1,5 @@
-// Lowering of the resize ops: resize_nearest, resize_bilinear, resize_cubic (mote_ops.md). NHWC images
-// scaled along H and W. The source coordinates (and, bilinear, the weights) of each output
+// Lowering of the resize ops: resize_nearest, resize_bilinear, resize_cubic (mote_ops.md).
+// NHWC images scaled along H and W. The source coordinates (and, bilinear, the weights) of each output
 // row and column are computed here, on the host, so the kernels only gather and blend:
 // with TFLite's arithmetic (align_corners, half_pixel_centers), or with ONNX Resize's
 // (a `coordinate_transform`, `nearest_mode` and the scales, in double as the spec's
@@ -283,7 +283,8 @@ SeparableTap cubic_tap(const NodeLowering& l, double v, int64_t in, double a, bo
     sum += tap.weight[i];
     tap.index[i] = static_cast<int32_t>(std::clamp(index, 0.0, top));
   }
-  if (exclude_outside && sum == 0.0) l.fail("exclude_outside leaves input coordinate " + std::to_string(v) + " no weight");
+  if (exclude_outside && sum == 0.0)
+    l.fail("exclude_outside leaves input coordinate " + std::to_string(v) + " no weight");
   if (exclude_outside)
     for (double& w : tap.weight) w /= sum;
   return tap;
@@ -329,7 +330,8 @@ LoweredOp lower_separable_f32(const OnnxCoordinates& c, const std::vector<Separa
     p.inside = t.inside ? 1 : 0;
     packed.push_back(p);
   }
-  return lowered(KernelId::kResizeCubicF32, separable_bytes(ResizeCubicParams{static_cast<float>(c.extrapolation_value)}, packed));
+  const ResizeCubicParams params{static_cast<float>(c.extrapolation_value)};
+  return lowered(KernelId::kResizeCubicF32, separable_bytes(params, packed));
 }
 
 // resize_cubic_s8: weights rounded to 1/4096 (within int16), the requantization

@@ -88,7 +88,8 @@ TEST(ResizeCubicF32, HandComputedRowWithEdgeTaps) {
   // Column 0: Keys' weights at t = 0.5 (a = -0.75) over 0, 0, 1, 2 (the first clamped);
   // column 1 reads input 3 alone.
   const std::vector<float> keys = {-0.09375f, 0.59375f, 0.59375f, -0.09375f};
-  op.set_raw_params(params_bytes(0.0f, {tap({0, 0, 0, 0}, {1, 0, 0, 0})}, {tap({0, 0, 1, 2}, keys), tap({3, 3, 3, 3}, {1, 0, 0, 0})}));
+  op.set_raw_params(params_bytes(0.0f, {tap({0, 0, 0, 0}, {1, 0, 0, 0})},
+                                 {tap({0, 0, 1, 2}, keys), tap({3, 3, 3, 3}, {1, 0, 0, 0})}));
   op.set_data(in, std::vector<float>{1.0f, 2.0f, 4.0f, 8.0f});
   ASSERT_EQ(op.check(kResizeCubicF32Entry), Status::kOk);
   op.run(kResizeCubicF32Entry);

@@ -1195,7 +1195,8 @@ def make_resize_crop():
             "roi_mixed": [0, 0, 0.1, -0.2, 1, 1, 1.2, 0.9]}
     inits = [init(k, np.array(v, np.float32)) for k, v in rois.items()]
     inits += [init("no_scales", np.zeros(0, np.float32)), init("sizes", np.array([1, 2, 4, 7], np.int64)),
-              init("sizes_row", np.array([1, 2, 1, 3], np.int64)), init("scales", np.array([1, 1, 1.5, 0.5], np.float32))]
+              init("sizes_row", np.array([1, 2, 1, 3], np.int64)),
+              init("scales", np.array([1, 1, 1.5, 0.5], np.float32))]
     nodes, outputs, goldens = [], [], []
 
     def add(name, roi, source, out_shape, mode, **attrs):
