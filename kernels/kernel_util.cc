@@ -26,6 +26,16 @@ bool same_shape(const TensorDesc& a, const TensorDesc& b) {
   return true;
 }
 
+Status check_resize_images(const OpContext& ctx, DType dtype) {
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 1, 1, 1));
+  const TensorDesc& in = ctx.input_desc(0);
+  const TensorDesc& out = ctx.output_desc(0);
+  if (in.rank != 4 || out.rank != 4 || !has_dtype(in, dtype) || !has_dtype(out, dtype)) return Status::kBadParams;
+  if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
+  if (out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3]) return Status::kBadParams;
+  return Status::kOk;
+}
+
 bool index_math_fits(const TensorDesc& t) {
   if (t.rank > kMaxRank) return false;
   int64_t product = 1;

@@ -27,6 +27,10 @@ bool same_shape(const TensorDesc& a, const TensorDesc& b);
 // so an empty tensor with a huge other dim is refused too).
 bool index_math_fits(const TensorDesc& t);
 
+// The resize kernels' tensors: one input and one output, both [N,H,W,C] / [N,OH,OW,C] of
+// `dtype` with index_math_fits(), the same N and C. kBadOp / kBadParams otherwise.
+Status check_resize_images(const OpContext& ctx, DType dtype);
+
 // A fused activation range: lo <= hi; NaN fails, infinities (no activation) pass.
 inline bool valid_act_range(float lo, float hi) { return lo <= hi; }
 

@@ -81,6 +81,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kGatherNd: return lower_gather_nd(l);
     case Op::kResizeNearest: return lower_resize_nearest(l);
     case Op::kResizeBilinear: return lower_resize_bilinear(l);
+    case Op::kResizeCubic: return lower_resize_cubic(l);
     case Op::kDepthToSpace: return lower_depth_to_space(l);
     case Op::kSpaceToDepth: return lower_space_to_depth(l);
     case Op::kBatchToSpace: return lower_batch_to_space(l);

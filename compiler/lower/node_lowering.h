@@ -228,6 +228,7 @@ LoweredOp lower_rnn(const NodeLowering& l);
 // resize.cc
 LoweredOp lower_resize_nearest(const NodeLowering& l);
 LoweredOp lower_resize_bilinear(const NodeLowering& l);
+LoweredOp lower_resize_cubic(const NodeLowering& l);
 // svdf.cc
 LoweredOp lower_svdf(const NodeLowering& l);
 // math.cc

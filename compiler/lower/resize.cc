@@ -1,19 +1,24 @@
-// Lowering of the resize ops: resize_nearest, resize_bilinear (mote_ops.md). NHWC images
-// scaled along H and W. The source coordinates (and, bilinear, the weights) of each output
+// Lowering of the resize ops: resize_nearest, resize_bilinear, resize_cubic (mote_ops.md).
+// NHWC images scaled along H and W. The source coordinates (and, bilinear, the weights) of each output
 // row and column are computed here, on the host, so the kernels only gather and blend:
 // with TFLite's arithmetic (align_corners, half_pixel_centers), or with ONNX Resize's
 // (a `coordinate_transform`, `nearest_mode` and the scales, in double as the spec's
-// formulas).
+// formulas). resize_cubic, and ONNX's tf_crop_and_resize in every mode, run the separable
+// kernels (resize_cubic_f32, and resize_cubic_s8 for cubic): four weighted taps per output
+// row and column.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "lower/node_lowering.h"
+#include "lower/quantization.h"
 // Kernel contracts.
 #include "resize_bilinear/resize_bilinear.h"
+#include "resize_cubic/resize_cubic.h"
 #include "resize_nearest/resize_nearest.h"
 
 // TFLite rounds every float product and sum: no fused multiply-add, which GCC forms by
@@ -119,13 +124,17 @@ struct OnnxCoordinates {
   std::string transform;
   std::string nearest_mode;
   double scale[2];
+  double roi[2][2] = {{0.0, 1.0}, {0.0, 1.0}};  // tf_crop_and_resize: {start, end} of H, W
+  double extrapolation_value = 0.0;             // tf_crop_and_resize: points outside
+  bool crop() const { return transform == "tf_crop_and_resize"; }
 };
 
 bool onnx_coordinates(const NodeLowering& l, OnnxCoordinates* c) {
   if (!l.node().has("coordinate_transform")) return false;
   c->transform = l.node().get_string("coordinate_transform");
-  static const char* const kTransforms[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
-                                            "tf_half_pixel_for_nn"};
+  static const char* const kTransforms[] = {"half_pixel",           "pytorch_half_pixel", "align_corners",
+                                            "asymmetric",           "tf_half_pixel_for_nn",
+                                            "tf_crop_and_resize"};
   if (std::find(std::begin(kTransforms), std::end(kTransforms), c->transform) == std::end(kTransforms))
     l.fail("coordinate_transform '" + c->transform + "' not supported");
   c->nearest_mode = l.node().get_string("nearest_mode", "round_prefer_floor");
@@ -136,6 +145,14 @@ bool onnx_coordinates(const NodeLowering& l, OnnxCoordinates* c) {
   c->scale[1] = l.node().get_float("scale_w", 0.0);
   if (!(c->scale[0] > 0.0) || !(c->scale[1] > 0.0) || !std::isfinite(c->scale[0]) || !std::isfinite(c->scale[1]))
     l.fail("scales " + std::to_string(c->scale[0]) + ", " + std::to_string(c->scale[1]) + " must be positive");
+  if (c->crop()) {
+    const auto it = l.node().attrs.find("roi");
+    const auto* roi = it == l.node().attrs.end() ? nullptr : std::get_if<std::vector<double>>(&it->second);
+    if (roi == nullptr || roi->size() != 4) l.fail("tf_crop_and_resize needs roi {h_start, h_end, w_start, w_end}");
+    for (int axis = 0; axis < 2; ++axis)
+      for (int k = 0; k < 2; ++k) c->roi[axis][k] = (*roi)[2 * axis + k];
+    c->extrapolation_value = l.node().get_float("extrapolation_value", 0.0);
+  }
   return true;
 }
 
@@ -144,6 +161,11 @@ double onnx_source(const OnnxCoordinates& c, int axis, int64_t o, int64_t in, in
   const double x = static_cast<double>(o), scale = c.scale[axis];
   if (c.transform == "align_corners")
     return out > 1 ? x * static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  if (c.crop()) {
+    const double start = c.roi[axis][0], end = c.roi[axis][1], last = static_cast<double>(in - 1);
+    if (out == 1) return (end - start) * last / 2.0 + start * last;
+    return x * (end - start) * last / static_cast<double>(out - 1) + start * last;
+  }
   if (c.transform == "asymmetric") return x / scale;
   if (c.transform == "tf_half_pixel_for_nn") return (x + 0.5) / scale;
   if (c.transform == "pytorch_half_pixel" && out <= 1) return 0.0;
@@ -214,7 +236,161 @@ LoweredOp lower_onnx_bilinear(const NodeLowering& l, const OnnxCoordinates& onnx
                  taps_bytes(taps));
 }
 
+// ---- the separable kernels (resize_cubic_f32, resize_cubic_s8) ----
+// One output row's (column's) taps, weights in double until packed for a kernel.
+struct SeparableTap {
+  int32_t index[kResizeCubicTaps];
+  double weight[kResizeCubicTaps];
+  bool inside;
+};
+
+// A tap reading `index` alone.
+SeparableTap single_tap(int32_t index) {
+  SeparableTap tap{};
+  for (int i = 0; i < kResizeCubicTaps; ++i) tap.index[i] = index;
+  tap.weight[0] = 1.0;
+  tap.inside = true;
+  return tap;
+}
+
+SeparableTap nearest_tap(const OnnxCoordinates& c, double v, int64_t in) { return single_tap(onnx_nearest(c, v, in)); }
+
+SeparableTap linear_tap(double v, int64_t in) {
+  const OnnxLinear t = onnx_linear(v, in);
+  SeparableTap tap = single_tap(t.lower);
+  tap.index[1] = t.upper;
+  tap.weight[0] = 1.0 - t.fraction;
+  tap.weight[1] = t.fraction;
+  return tap;
+}
+
+// ONNX's cubic taps of coordinate v: the inputs floor(v) - 1 .. floor(v) + 2, or v - 2 ..
+// v + 1 when v is whole (the weight then falls on v alone), with Keys' weights for
+// coefficient a at distances t + 1, t, 1 - t, 2 - t (t = v - the second tap, in (0, 1]);
+// taps outside [0, in) read the edge, or with exclude_outside weigh 0 and the others are
+// renormalised to sum 1.
+SeparableTap cubic_tap(const NodeLowering& l, double v, int64_t in, double a, bool exclude_outside) {
+  const double second = std::ceil(v) - 1.0;
+  const double t = v - second;
+  auto near = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };        // |d| <= 1
+  auto far = [a](double d) { return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a; };  // 1 < |d| <= 2
+  SeparableTap tap{{}, {far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)}, true};
+  const double top = static_cast<double>(in - 1);
+  double sum = 0.0;
+  for (int i = 0; i < kResizeCubicTaps; ++i) {
+    const double index = second - 1.0 + i;
+    if (exclude_outside && (index < 0.0 || index > top)) tap.weight[i] = 0.0;
+    sum += tap.weight[i];
+    tap.index[i] = static_cast<int32_t>(std::clamp(index, 0.0, top));
+  }
+  if (exclude_outside && sum == 0.0)
+    l.fail("exclude_outside leaves input coordinate " + std::to_string(v) + " no weight");
+  if (exclude_outside)
+    for (double& w : tap.weight) w /= sum;
+  return tap;
+}
+
+// make_tap(v, in) for each output row, then column (v its input coordinate); a coordinate
+// outside [0, in - 1] under tf_crop_and_resize is extrapolated.
+template <typename MakeTap>
+std::vector<SeparableTap> separable_taps(const NodeLowering& l, const OnnxCoordinates& c, MakeTap make_tap) {
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  std::vector<SeparableTap> taps;
+  for (int axis = 1; axis <= 2; ++axis) {
+    for (int64_t o = 0; o < out[axis]; ++o) {
+      const double v = onnx_source(c, axis - 1, o, in[axis], out[axis]);
+      const bool inside = !c.crop() || (v >= 0.0 && v <= static_cast<double>(in[axis] - 1));
+      SeparableTap tap = inside ? make_tap(v, in[axis]) : single_tap(0);
+      tap.inside = inside;
+      taps.push_back(tap);
+    }
+  }
+  return taps;
+}
+
+template <typename Header, typename Tap>
+std::vector<uint8_t> separable_bytes(const Header& header, const std::vector<Tap>& taps) {
+  std::vector<uint8_t> bytes(sizeof header);
+  std::memcpy(bytes.data(), &header, sizeof header);
+  const std::vector<uint8_t> rest = taps_bytes(taps);
+  bytes.insert(bytes.end(), rest.begin(), rest.end());
+  return bytes;
+}
+
+// resize_cubic_f32: the weights rounded to float.
+LoweredOp lower_separable_f32(const OnnxCoordinates& c, const std::vector<SeparableTap>& taps) {
+  std::vector<ResizeCubicTap> packed;
+  for (const SeparableTap& t : taps) {
+    ResizeCubicTap p{};
+    for (int i = 0; i < kResizeCubicTaps; ++i) {
+      p.index[i] = t.index[i];
+      p.weight[i] = static_cast<float>(t.weight[i]);
+    }
+    p.inside = t.inside ? 1 : 0;
+    packed.push_back(p);
+  }
+  const ResizeCubicParams params{static_cast<float>(c.extrapolation_value)};
+  return lowered(KernelId::kResizeCubicF32, separable_bytes(params, packed));
+}
+
+// resize_cubic_s8: weights rounded to 1/4096 (within int16), the requantization
+// input_scale / output_scale / 4096 below 1, extrapolation_value quantized.
+LoweredOp lower_separable_s8(const NodeLowering& l, const OnnxCoordinates& c, const std::vector<SeparableTap>& taps) {
+  const TensorQuant in_q = per_tensor(l, l.input(0), "input");
+  const TensorQuant out_q = per_tensor(l, l.output(0), "output");
+  ResizeCubicS8Params p{};
+  p.input_zero_point = in_q.zero_point;
+  p.output_zero_point = out_q.zero_point;
+  quantize_multiplier(double{in_q.scale} / out_q.scale / kResizeCubicWeightOne, &p.multiplier, &p.shift);
+  if (p.shift > 0)
+    l.fail("input scale " + float_string(in_q.scale) + " over output scale " + float_string(out_q.scale) +
+           " is 4096 or more, not supported");
+  expect_shift(l, p.shift, kMinShift, 0, "output");
+  const double extrapolated = std::round(c.extrapolation_value / out_q.scale) + out_q.zero_point;
+  p.extrapolation = static_cast<int32_t>(std::clamp(extrapolated, -128.0, 127.0));
+  std::vector<ResizeCubicQuantTap> packed;
+  for (const SeparableTap& t : taps) {
+    ResizeCubicQuantTap q{};
+    for (int i = 0; i < kResizeCubicTaps; ++i) {
+      const double w = std::round(t.weight[i] * kResizeCubicWeightOne);
+      if (!(w >= -32768.0 && w <= 32767.0))
+        l.fail("cubic weight " + float_string(t.weight[i]) + " is outside the int8 kernel's range (-8, 8)");
+      q.index[i] = t.index[i];
+      q.weight[i] = static_cast<int32_t>(w);
+    }
+    q.inside = t.inside ? 1 : 0;
+    packed.push_back(q);
+  }
+  return lowered(KernelId::kResizeCubicS8, separable_bytes(p, packed));
+}
+
+// The separable kernel for float32; int8 for cubic (tf_crop_and_resize of nearest and
+// linear stays float: pass-through ops keep the input's scale, which an extrapolation
+// value need not fit).
+template <typename MakeTap>
+LoweredOp lower_separable(const NodeLowering& l, const OnnxCoordinates& c, MakeTap make_tap, bool cubic) {
+  const ir::Tensor& input = l.input(0);
+  const std::vector<SeparableTap> taps = separable_taps(l, c, make_tap);
+  if (input.dtype == DType::kFloat32) return lower_separable_f32(c, taps);
+  if (cubic && input.dtype == DType::kInt8) return lower_separable_s8(l, c, taps);
+  l.fail(l.label(input, "input") + " has dtype " + dtype_name(input.dtype) + ", expected float32" +
+         (cubic ? " or int8 (no int16 kernel for cubic)" : " (no integer kernel for tf_crop_and_resize)"));
+}
+
 }  // namespace
+
+// resize_cubic: ONNX Resize's cubic mode; always ONNX coordinates.
+LoweredOp lower_resize_cubic(const NodeLowering& l) {
+  check_resize(l, false);
+  OnnxCoordinates onnx;
+  if (!onnx_coordinates(l, &onnx)) l.fail("coordinate_transform missing (resize_cubic takes ONNX's coordinates)");
+  const double a = l.node().get_float("cubic_coeff_a", -0.75);
+  if (!std::isfinite(a)) l.fail("cubic_coeff_a " + std::to_string(a) + " is not finite");
+  const bool exclude_outside = flag(l, "exclude_outside");
+  return lower_separable(
+      l, onnx, [&](double v, int64_t in) { return cubic_tap(l, v, in, a, exclude_outside); }, true);
+}
 
 // resize_nearest: the params are source_row[OH] then source_col[OW].
 LoweredOp lower_resize_nearest(const NodeLowering& l) {
@@ -224,6 +400,8 @@ LoweredOp lower_resize_nearest(const NodeLowering& l) {
   std::vector<int32_t> sources;
   OnnxCoordinates onnx;
   if (onnx_coordinates(l, &onnx)) {
+    if (onnx.crop())
+      return lower_separable(l, onnx, [&](double v, int64_t n) { return nearest_tap(onnx, v, n); }, false);
     for (int axis = 1; axis <= 2; ++axis)
       for (int64_t o = 0; o < out[axis]; ++o)
         sources.push_back(onnx_nearest(onnx, onnx_source(onnx, axis - 1, o, in[axis], out[axis]), in[axis]));
@@ -243,7 +421,8 @@ LoweredOp lower_resize_nearest(const NodeLowering& l) {
 LoweredOp lower_resize_bilinear(const NodeLowering& l) {
   check_resize(l, true);
   OnnxCoordinates onnx;
-  if (onnx_coordinates(l, &onnx)) return lower_onnx_bilinear(l, onnx);
+  if (onnx_coordinates(l, &onnx))
+    return onnx.crop() ? lower_separable(l, onnx, linear_tap, false) : lower_onnx_bilinear(l, onnx);
   const bool align_corners = flag(l, "align_corners");
   const bool half_pixel_centers = flag(l, "half_pixel_centers");
   if (align_corners && half_pixel_centers)

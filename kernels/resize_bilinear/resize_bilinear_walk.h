@@ -19,12 +19,9 @@ const Tap* row_taps(const OpContext& ctx) {
 // columns lie inside the input and whose fractions `fraction_ok` accepts.
 template <typename Tap, typename FractionOk>
 Status check(const OpContext& ctx, DType dtype, FractionOk fraction_ok) {
-  MOTE_RETURN_IF_ERROR(check_io(ctx, 1, 1, 1));
+  MOTE_RETURN_IF_ERROR(check_resize_images(ctx, dtype));
   const TensorDesc& in = ctx.input_desc(0);
   const TensorDesc& out = ctx.output_desc(0);
-  if (in.rank != 4 || out.rank != 4 || !has_dtype(in, dtype) || !has_dtype(out, dtype)) return Status::kBadParams;
-  if (!index_math_fits(in) || !index_math_fits(out)) return Status::kBadParams;
-  if (out.dims[0] != in.dims[0] || out.dims[3] != in.dims[3]) return Status::kBadParams;
   const uint64_t taps = uint64_t{out.dims[1]} + out.dims[2];
   if (ctx.params_bytes() != taps * sizeof(Tap)) return Status::kBadParams;
   const Tap* tap = row_taps<Tap>(ctx);

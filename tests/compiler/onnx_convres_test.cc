@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "compiler.h"
@@ -115,8 +117,7 @@ TEST(OnnxResize, Opset11RoiAndOneDimensional) { expect_matches_goldens("resize_1
 // --quantize int8 with the stored input as the calibration sample (int16 off): no node
 // stays float, and every output is the golden within `steps` of the output's int8 step
 // (the resize ops only move or blend input values; transpose_conv adds its rounding).
-void expect_int8_close(const std::string& model, size_t outputs, double steps) {
-  SCOPED_TRACE(model);
+CompileResult compile_int8(const std::string& model) {
   const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
   CompileOptions options;
   options.model_path = testdata(model + ".onnx");
@@ -128,7 +129,13 @@ void expect_int8_close(const std::string& model, size_t outputs, double steps) {
   calibration.shape.insert(calibration.shape.begin(), 1);
   calibration.data = float_bytes_of(in.data);
   options.calibration = {calibration};
-  const CompileResult compiled = compile(options);
+  return compile(options);
+}
+
+void expect_int8_close(const std::string& model, size_t outputs, double steps) {
+  SCOPED_TRACE(model);
+  const onnx_test::NpyArray in = load_npy(testdata(model + ".in0.npy"));
+  const CompileResult compiled = compile_int8(model);
   ASSERT_TRUE(compiled.report.quantization.has_value());
   EXPECT_TRUE(compiled.report.quantization->float_nodes.empty()) << compiled.report.quantization->float_nodes[0];
   const std::vector<std::vector<uint8_t>> got = testing::run_on_host(compiled.program, float_bytes_of(in.data));
@@ -156,6 +163,67 @@ TEST(OnnxResize, Int8ResizesRunInInt8) {
   expect_int8_close("resize_1d", 2, 1.5);
 }
 
+TEST(OnnxResizeCubic, EveryTransformAndAttributeMatchesSpec) {
+  // 5 transforms x exclude_outside 0/1 x (up from scales, down from sizes) + a = -0.5,
+  // -1, -0.6, non-integer scales, defaults.
+  expect_matches_goldens("resize_cubic", 25);
+  const ir::Graph g = import_model(testdata("resize_cubic.onnx"));
+  EXPECT_EQ(count_ops(g, "resize_cubic"), 25);
+  const ir::Node* odd = find_node(g, "cubic_a_one_exclude");
+  ASSERT_NE(odd, nullptr);
+  EXPECT_EQ(odd->get_float("cubic_coeff_a", 0), -1.0);
+  EXPECT_EQ(odd->get_int("exclude_outside", 0), 1);
+  EXPECT_EQ(odd->get_string("coordinate_transform"), "asymmetric");
+  EXPECT_EQ(odd->get_float("scale_h", 0), double{1.7f});
+  const ir::Node* defaults = find_node(g, "cubic_defaults");
+  ASSERT_NE(defaults, nullptr);
+  EXPECT_EQ(defaults->get_float("cubic_coeff_a", 0), -0.75);
+  EXPECT_EQ(defaults->get_int("exclude_outside", 1), 0);
+  EXPECT_EQ(defaults->get_string("coordinate_transform"), "half_pixel");
+}
+
+TEST(OnnxResizeCubic, OneDimensionalOpset17) { expect_matches_goldens("resize_cubic_1d", 3); }
+
+TEST(OnnxResizeCrop, EveryModeMatchesSpec) {
+  // nearest, linear, cubic x (inside, past the input, from scales, one output row) +
+  // nearest_mode ceil + cubic with exclude_outside.
+  expect_matches_goldens("resize_crop", 14);
+  const ir::Graph g = import_model(testdata("resize_crop.onnx"));
+  EXPECT_EQ(count_ops(g, "resize_nearest"), 5);
+  EXPECT_EQ(count_ops(g, "resize_bilinear"), 4);
+  EXPECT_EQ(count_ops(g, "resize_cubic"), 5);
+  const ir::Node* past = find_node(g, "crop_linear_past");
+  ASSERT_NE(past, nullptr);
+  EXPECT_EQ(past->get_string("coordinate_transform"), "tf_crop_and_resize");
+  EXPECT_EQ(past->get_float("extrapolation_value", 0), 7.5);
+  // roi [starts..., ends...] of NCHW as {h_start, h_end, w_start, w_end}.
+  const auto& roi = std::get<std::vector<double>>(past->attrs.at("roi"));
+  EXPECT_EQ(roi, (std::vector<double>{double{-0.3f}, double{0.7f}, double{0.4f}, double{1.3f}}));
+}
+
+// --quantize int8: cubic runs in int8 (resize_cubic_s8), within 2 output steps of the
+// spec's goldens.
+TEST(OnnxResizeCubic, Int8RunsInInt8) {
+  expect_int8_close("resize_cubic", 25, 2.0);
+  expect_int8_close("resize_cubic_1d", 3, 2.0);
+}
+
+// --quantize int8 on the crops: cubic's run in int8; nearest's and linear's (pass-through
+// ops keeping the input's scale, which the extrapolation value need not fit) stay float
+// with the reason.
+TEST(OnnxResizeCrop, QuantizeKeepsNearestAndLinearCropsFloat) {
+  const CompileResult compiled = compile_int8("resize_crop");
+  ASSERT_TRUE(compiled.report.quantization.has_value());
+  const std::vector<std::string>& kept = compiled.report.quantization->float_nodes;
+  ASSERT_EQ(kept.size(), 9u);
+  for (const std::string& line : kept) {
+    EXPECT_EQ(line.find("cubic"), std::string::npos) << line;
+    EXPECT_NE(line.find("has dtype int8, expected float32 (no integer kernel for tf_crop_and_resize)"),
+              std::string::npos)
+        << line;
+  }
+}
+
 TEST(OnnxConvTranspose, Int8RunsInInt8) {
   expect_int8_close("conv_transpose_2d", 7, 3.0);
   expect_int8_close("conv_transpose_1d", 3, 3.0);
@@ -163,10 +231,17 @@ TEST(OnnxConvTranspose, Int8RunsInInt8) {
 
 TEST(OnnxConvResErrors, ExactMessages) {
   const std::pair<const char*, const char*> cases[] = {
-      {"resize_cubic.onnx", "resize_cubic.onnx: node 'up' (Resize): attribute 'mode' value 'cubic' not supported "
-                            "(nearest and linear only)"},
-      {"resize_crop.onnx", "resize_crop.onnx: node 'up' (Resize): attribute 'coordinate_transformation_mode' value "
-                           "'tf_crop_and_resize' not supported (crops not supported)"},
+      {"resize_roi_computed.onnx",
+       "resize_roi_computed.onnx: node 'up' (Resize): roi is computed, not a constant: not supported"},
+      {"resize_crop_channels.onnx",
+       "resize_crop_channels.onnx: node 'up' (Resize): roi crops the batch or channel axis, not supported"},
+      {"resize_crop_no_roi.onnx", "resize_crop_no_roi.onnx: node 'up' (Resize): coordinate_transformation_mode "
+                                  "'tf_crop_and_resize' without a roi"},
+      {"resize_exclude_outside_2.onnx", "resize_exclude_outside_2.onnx: node 'up' (Resize): attribute "
+                                        "'exclude_outside' value 2 not supported (0 or 1)"},
+      {"resize_half_pixel_symmetric.onnx",
+       "resize_half_pixel_symmetric.onnx: node 'up' (Resize): attribute 'coordinate_transformation_mode' value "
+       "'half_pixel_symmetric' not supported"},
       {"resize_bad_nearest_mode.onnx",
        "resize_bad_nearest_mode.onnx: node 'up' (Resize): attribute 'nearest_mode' value 'round_half_even' not "
        "supported"},

@@ -567,7 +567,7 @@ class Legalizer {
         {"ReduceSum", [](L& l) { l.reduce(Op::kSum); }, {Op::kSum}},
         {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
         {"Reshape", [](L& l) { l.reshape(); }, {Op::kReshape}},
-        {"Resize", [](L& l) { l.resize(); }, {Op::kResizeNearest, Op::kResizeBilinear}},
+        {"Resize", [](L& l) { l.resize(); }, {Op::kResizeNearest, Op::kResizeBilinear, Op::kResizeCubic}},
         {"Selu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
         {"Sigmoid", [](L& l) { l.unary(Op::kSigmoid, 0, 0); }, {Op::kSigmoid}},
         {"Slice", [](L& l) { l.slice(); }, {Op::kStridedSlice}},
@@ -706,8 +706,8 @@ class Legalizer {
     emit_weighted_spatial(Op::kTransposeConv, x, filter, bias, y, std::move(attrs));
   }
 
-  // Resize -> resize_nearest / resize_bilinear over H and W (1-D: L) with ONNX's
-  // coordinates; the batch and channel axes keep their size.
+  // Resize -> resize_nearest / resize_bilinear / resize_cubic over H and W (1-D: L) with
+  // ONNX's coordinates; the batch and channel axes keep their size.
   void resize() {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
@@ -732,15 +732,44 @@ class Legalizer {
     if (out[0] != in[0] || out[1] != in[1])
       fail("resizing the batch or channel axis (" + shape_string(in) + " to " + shape_string(out) + ") not supported");
     const std::string mode = n.get_string("mode");
-    const Op op = mode == "linear" ? Op::kResizeBilinear : Op::kResizeNearest;
+    const std::string transform = n.get_string("coordinate_transformation_mode");
+    const Op op = mode == "cubic" ? Op::kResizeCubic : mode == "linear" ? Op::kResizeBilinear : Op::kResizeNearest;
+    const std::vector<double> roi = transform == "tf_crop_and_resize" ? resize_roi(in) : std::vector<double>{};
     const int in_t = spatial_input(x);
     SpatialOut o = spatial_output(y);
     ir::Node& r = emit(op, n.name, {in_t}, {o.tensor});
-    r.attrs["coordinate_transform"] = n.get_string("coordinate_transformation_mode");
+    r.attrs["coordinate_transform"] = transform;
     if (op == Op::kResizeNearest) r.attrs["nearest_mode"] = n.get_string("nearest_mode");
+    if (op == Op::kResizeCubic) {
+      r.attrs["cubic_coeff_a"] = n.get_float("cubic_coeff_a", -0.75);
+      r.attrs["exclude_outside"] = n.get_int("exclude_outside", 0);
+    }
+    if (!roi.empty()) {
+      r.attrs["roi"] = roi;
+      r.attrs["extrapolation_value"] = n.get_float("extrapolation_value", 0.0);
+    }
     r.attrs["scale_h"] = in.size() == 4 ? scales[2] : 1.0;
     r.attrs["scale_w"] = scales.back();
     finish_spatial(o);
+  }
+
+  // tf_crop_and_resize's constant roi [starts..., ends...] as {h_start, h_end, w_start,
+  // w_end} (1-D: H is [0, 1]); the batch and channel axes must not be cropped.
+  std::vector<double> resize_roi(const ir::Shape& in) {
+    const int roi_in = input(3);
+    if (roi_in == ir::kNoTensor || g_.tensors[roi_in].elements() == 0)
+      fail("coordinate_transformation_mode 'tf_crop_and_resize' without a roi");
+    if (!is_constant(roi_in)) fail("roi is computed, not a constant: not supported");
+    const std::vector<double> roi = read_doubles(g_.tensors[roi_in]);
+    const size_t rank = in.size();
+    if (roi.size() != 2 * rank)
+      fail("roi has " + std::to_string(roi.size()) + " values, expected " + std::to_string(2 * rank));
+    for (size_t axis = 0; axis < 2; ++axis)
+      if (in[axis] > 1 && (roi[axis] != 0.0 || roi[rank + axis] != 1.0))
+        fail("roi crops the batch or channel axis, not supported");
+    const size_t w = rank - 1;
+    if (rank == 3) return {0.0, 1.0, roi[w], roi[rank + w]};
+    return {roi[2], roi[rank + 2], roi[w], roi[rank + w]};
   }
 
   void emit_pool(Op op, int x, int y, const std::vector<int64_t>& kernel,

@@ -876,30 +876,34 @@ class OnnxImporter {
       fail("output spatial size " + ints_string(expected) + " is not positive");
     }
 
-    // Resize: input X, scales and sizes (resolved to constants before legalize); mode,
-    // coordinate_transformation_mode, nearest_mode. Cubic and tf_crop_and_resize refused.
+    // Resize: input X, scales and sizes (resolved to constants before legalize), then roi
+    // (tf_crop_and_resize's, checked constant in legalize); mode, coordinate_transformation_mode,
+    // nearest_mode, cubic_coeff_a, exclude_outside, extrapolation_value.
     void resize() {
       const std::string mode = OnnxImporter::attr_string(node_, "mode", "nearest");
-      if (mode == "cubic")
-        fail_attr("mode", "'cubic'", "nearest and linear only");
-      if (mode != "nearest" && mode != "linear") fail_attr("mode", "'" + mode + "'");
+      if (mode != "nearest" && mode != "linear" && mode != "cubic") fail_attr("mode", "'" + mode + "'");
       const std::string transform =
           OnnxImporter::attr_string(node_, "coordinate_transformation_mode", "half_pixel");
-      if (transform == "tf_crop_and_resize")
-        fail_attr("coordinate_transformation_mode", "'tf_crop_and_resize'", "crops not supported");
       if (transform != "half_pixel" && transform != "pytorch_half_pixel" && transform != "align_corners" &&
-          transform != "asymmetric" && transform != "tf_half_pixel_for_nn")
+          transform != "asymmetric" && transform != "tf_half_pixel_for_nn" && transform != "tf_crop_and_resize")
         fail_attr("coordinate_transformation_mode", "'" + transform + "'");
       const std::string nearest_mode = OnnxImporter::attr_string(node_, "nearest_mode", "round_prefer_floor");
       if (nearest_mode != "round_prefer_floor" && nearest_mode != "round_prefer_ceil" && nearest_mode != "floor" &&
           nearest_mode != "ceil")
         fail_attr("nearest_mode", "'" + nearest_mode + "'");
-      // exclude_outside and cubic_coeff_a are cubic's, extrapolation_value
-      // tf_crop_and_resize's: no effect on the modes taken.
+      const int64_t exclude_outside = attr_int("exclude_outside", 0);
+      if (exclude_outside != 0 && exclude_outside != 1)
+        fail_attr("exclude_outside", std::to_string(exclude_outside), "0 or 1");
+      const double a = attr_float("cubic_coeff_a", -0.75);
+      const double extrapolation = attr_float("extrapolation_value", 0.0);
+      if (!std::isfinite(a)) fail_attr("cubic_coeff_a", std::to_string(a), "a finite value");
       attrs()["mode"] = mode;
       attrs()["coordinate_transformation_mode"] = transform;
       attrs()["nearest_mode"] = nearest_mode;
-      c_.kept_inputs = {0, 2, 3};
+      attrs()["cubic_coeff_a"] = a;
+      attrs()["exclude_outside"] = exclude_outside;
+      attrs()["extrapolation_value"] = extrapolation;
+      c_.kept_inputs = {0, 2, 3, 1};
     }
 
     // LSTM, GRU and RNN: the default activations (`defaults`, per direction) or, for RNN,

@@ -40,9 +40,10 @@
 //                      group, pads [begin..., end...] of any sign with auto_pad,
 //                      output_shape (the spec's split) and output_padding (a smaller end
 //                      pad) folded in
-//   Resize             inputs X, [scales], [sizes] (roi dropped); mode ("nearest",
-//                      "linear"; cubic refused), coordinate_transformation_mode (all but
-//                      tf_crop_and_resize), nearest_mode
+//   Resize             inputs X, [scales], [sizes], [roi] (moved last); mode ("nearest",
+//                      "linear", "cubic"), coordinate_transformation_mode (every one of
+//                      opsets 11-17), nearest_mode, cubic_coeff_a (-0.75), exclude_outside
+//                      (0/1), extrapolation_value (0)
 //   Gemm               inputs A, B, [C]; alpha, beta, transA, transB
 //   MatMul, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, GlobalAveragePool, GlobalMaxPool,
 //   Identity, Range    no attributes

@@ -1040,11 +1040,6 @@ def make_convres_error_models():
     """ConvTranspose and Resize attributes import refuses."""
     scales = init("scales", np.array([1, 1, 2, 2], np.float32))
     resize_in, resize_out = [vi("x", [1, 1, 2, 2])], [vi("y", [1, 1, 4, 4])]
-    save("resize_cubic", [h.make_node("Resize", ["x", "", "scales"], ["y"], name="up", mode="cubic")],
-         resize_in, resize_out, [scales])
-    save("resize_crop", [h.make_node("Resize", ["x", "roi", "scales"], ["y"], name="up", mode="linear",
-                                     coordinate_transformation_mode="tf_crop_and_resize")],
-         resize_in, resize_out, [scales, init("roi", np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32))])
     save("resize_channels", [h.make_node("Resize", ["x", "", "scales"], ["y"], name="up")],
          resize_in, [vi("y", [1, 2, 2, 2])], [init("scales", np.array([1, 2, 1, 1], np.float32))])
     save("resize_bad_nearest_mode", [h.make_node("Resize", ["x", "", "scales"], ["y"], name="up",
@@ -1063,6 +1058,193 @@ def make_convres_models():
     make_conv_transpose(crng)
     make_resize(crng)
     make_convres_error_models()
+
+
+# ---- Resize cubic and tf_crop_and_resize (issue 18) -----------------------------------
+# Their own generator, so the models above stay byte-identical.
+cubic_rng = np.random.default_rng(1876)
+
+
+def cubic_coeffs(ratio, a):
+    """ONNX Resize's cubic weights of the four neighbours at distances ratio + 1, ratio,
+    1 - ratio, 2 - ratio (ratio in (0, 1])."""
+    def near(d):
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return np.array([far(ratio + 1), near(ratio), near(1 - ratio), far(2 - ratio)])
+
+
+def crop_source(o, in_size, out_size, roi):
+    start, end = roi
+    if out_size == 1:
+        return (end - start) * (in_size - 1) / 2 + start * (in_size - 1)
+    return o * (end - start) * (in_size - 1) / (out_size - 1) + start * (in_size - 1)
+
+
+def resize_general_ref(x, scales, out_shape, mode, transform, a=-0.75, exclude_outside=0, roi=None,
+                       extrapolation=0.0, nearest_mode="round_prefer_floor"):
+    """ONNX Resize one axis at a time, as the spec's reference: the input padded by the edge
+    (2 per side), the n nearest padded positions of the coordinate (ties to the lower), the
+    mode's weights; exclude_outside zeroes the weights of positions outside the input and
+    renormalises; tf_crop_and_resize gives extrapolation for a coordinate outside
+    [0, in - 1]. align_corners divides by the integer output length - 1."""
+    y = x.astype(np.float64)
+    for axis in range(x.ndim):
+        in_size, out_size = y.shape[axis], out_shape[axis]
+        if transform != "tf_crop_and_resize" and in_size == out_size and scales[axis] == 1.0:
+            continue
+        padded = np.pad(y, [(2, 2) if k == axis else (0, 0) for k in range(y.ndim)], mode="edge")
+        pieces = []
+        for o in range(out_size):
+            if transform == "tf_crop_and_resize":
+                v = crop_source(o, in_size, out_size, (roi[axis], roi[x.ndim + axis]))
+                if v < 0 or v > in_size - 1:
+                    shape = list(y.shape)
+                    shape[axis] = 1
+                    pieces.append(np.full(shape, extrapolation))
+                    continue
+            else:
+                v = resize_source(transform, o, in_size, out_size, scales[axis])
+            if mode == "nearest":
+                pieces.append(np.take(y, [nearest_index(v, nearest_mode, in_size)], axis=axis))
+                continue
+            n = 4 if mode == "cubic" else 2
+            ratio = 1.0 if float(v).is_integer() else v - np.floor(v)
+            coeffs = cubic_coeffs(ratio, a) if mode == "cubic" else np.array([1 - ratio, ratio])
+            order = sorted(range(in_size + 4), key=lambda i: (abs(v + 2 - i), i))[:n]
+            idx = np.array(sorted(order))
+            if exclude_outside:
+                coeffs = np.where((idx - 2 < 0) | (idx - 2 >= in_size), 0.0, coeffs)
+                coeffs = coeffs / coeffs.sum()
+            piece = sum(c * np.take(padded, [i], axis=axis) for c, i in zip(coeffs, idx))
+            pieces.append(piece)
+        y = np.concatenate(pieces, axis=axis)
+    return y
+
+
+CUBIC_TRANSFORMS = RESIZE_TRANSFORMS
+
+
+def make_resize_cubic():
+    """Resize cubic: every coordinate transform x exclude_outside 0/1, up from scales and
+    down from sizes; other cubic_coeff_a values; non-integer scales; PyTorch's defaults."""
+    x = cubic_rng.standard_normal((1, 2, 5, 6)).astype(np.float32)
+    inits = [init("scales_up", np.array([1, 1, 2, 1.5], np.float32)),
+             init("sizes_down", np.array([1, 2, 3, 4], np.int64)),
+             init("scales_odd", np.array([1, 1, 1.7, 0.7], np.float32))]
+    scales = {"scales_up": (np.array([1, 1, 2, 1.5]), [1, 2, 10, 9]),
+              "sizes_down": (np.array([1, 2, 3, 4]) / np.array(x.shape), [1, 2, 3, 4]),
+              "scales_odd": (np.array([1, 1, 1.7, 0.7], np.float32).astype(np.float64), [1, 2, 8, 4])}
+    nodes, outputs, goldens = [], [], []
+
+    def add(name, source, **attrs):
+        ins = ["x", "", source] if source.startswith("scales") else ["x", "", "", source]
+        nodes.append(h.make_node("Resize", ins, [name], name=name, mode="cubic", **attrs))
+        s, out_shape = scales[source]
+        outputs.append(vi(name, out_shape))
+        goldens.append(resize_general_ref(x, s, out_shape, "cubic",
+                                          attrs.get("coordinate_transformation_mode", "half_pixel"),
+                                          attrs.get("cubic_coeff_a", -0.75), attrs.get("exclude_outside", 0)))
+
+    for transform in CUBIC_TRANSFORMS:
+        for exclude in (0, 1):
+            add(f"cubic_{transform}_{exclude}_up", "scales_up", coordinate_transformation_mode=transform,
+                exclude_outside=exclude)
+            add(f"cubic_{transform}_{exclude}_down", "sizes_down", coordinate_transformation_mode=transform,
+                exclude_outside=exclude)
+    add("cubic_a_half", "scales_up", cubic_coeff_a=-0.5)
+    add("cubic_a_one_exclude", "scales_odd", cubic_coeff_a=-1.0, exclude_outside=1,
+        coordinate_transformation_mode="asymmetric")
+    add("cubic_a_point6_align", "scales_odd", cubic_coeff_a=-0.6, coordinate_transformation_mode="align_corners")
+    add("cubic_odd_pytorch", "scales_odd", coordinate_transformation_mode="pytorch_half_pixel")
+    add("cubic_defaults", "scales_up")
+    save("resize_cubic", nodes, [vi("x", list(x.shape))], outputs, inits)
+    save_arrays("resize_cubic", in0=x, **{f"out{j}": y for j, y in enumerate(goldens)})
+
+    # 1-D [N, C, L] at opset 17: up from sizes, down from a non-integer scale, a crop.
+    x1 = cubic_rng.standard_normal((1, 3, 7)).astype(np.float32)
+    roi1 = np.array([0, 0, -0.2, 1, 1, 0.9], np.float32)
+    nodes = [
+        h.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="cubic_1d_up", mode="cubic"),
+        h.make_node("Resize", ["x", "", "scales"], ["z"], name="cubic_1d_down", mode="cubic",
+                    coordinate_transformation_mode="align_corners", exclude_outside=1),
+        h.make_node("Resize", ["x", "roi", "", "sizes"], ["w"], name="cubic_1d_crop", mode="cubic",
+                    coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.5),
+    ]
+    y = resize_general_ref(x1, np.array([1, 1, 12 / 7]), [1, 3, 12], "cubic", "half_pixel")
+    z = resize_general_ref(x1, np.array([1, 1, 0.6], np.float32).astype(np.float64), [1, 3, 4], "cubic",
+                           "align_corners", exclude_outside=1)
+    w = resize_general_ref(x1, None, [1, 3, 12], "cubic", "tf_crop_and_resize", roi=roi1.astype(np.float64),
+                           extrapolation=-1.5)
+    save("resize_cubic_1d", nodes, [vi("x", [1, 3, 7])], [vi("y", [1, 3, 12]), vi("z", [1, 3, 4]),
+                                                         vi("w", [1, 3, 12])],
+         [init("sizes", np.array([1, 3, 12], np.int64)), init("scales", np.array([1, 1, 0.6], np.float32)),
+          init("roi", roi1)], opset=17)
+    save_arrays("resize_cubic_1d", in0=x1, out0=y, out1=z, out2=w)
+
+
+def make_resize_crop():
+    """tf_crop_and_resize (opset 11, as TensorFlow-origin files) for nearest, linear and
+    cubic: crops inside the input, crops reaching past it (extrapolation_value), a single
+    output row, from sizes and from scales."""
+    x = cubic_rng.standard_normal((1, 2, 5, 6)).astype(np.float32)
+    rois = {"roi_inside": [0, 0, 0.2, 0.1, 1, 1, 0.9, 0.8],
+            "roi_past": [0, 0, -0.3, 0.4, 1, 1, 0.7, 1.3],
+            "roi_mixed": [0, 0, 0.1, -0.2, 1, 1, 1.2, 0.9]}
+    inits = [init(k, np.array(v, np.float32)) for k, v in rois.items()]
+    inits += [init("no_scales", np.zeros(0, np.float32)), init("sizes", np.array([1, 2, 4, 7], np.int64)),
+              init("sizes_row", np.array([1, 2, 1, 3], np.int64)),
+              init("scales", np.array([1, 1, 1.5, 0.5], np.float32))]
+    nodes, outputs, goldens = [], [], []
+
+    def add(name, roi, source, out_shape, mode, **attrs):
+        ins = ["x", roi, "scales"] if source == "scales" else ["x", roi, "no_scales", source]
+        nodes.append(h.make_node("Resize", ins, [name], name=name, mode=mode,
+                                 coordinate_transformation_mode="tf_crop_and_resize", **attrs))
+        outputs.append(vi(name, out_shape))
+        goldens.append(resize_general_ref(x, None, out_shape, mode, "tf_crop_and_resize",
+                                          attrs.get("cubic_coeff_a", -0.75), attrs.get("exclude_outside", 0),
+                                          np.array(rois[roi], np.float32).astype(np.float64),
+                                          attrs.get("extrapolation_value", 0.0),
+                                          attrs.get("nearest_mode", "round_prefer_floor")))
+
+    for mode in ("nearest", "linear", "cubic"):
+        add(f"crop_{mode}_inside", "roi_inside", "sizes", [1, 2, 4, 7], mode)
+        add(f"crop_{mode}_past", "roi_past", "sizes", [1, 2, 4, 7], mode, extrapolation_value=7.5)
+        add(f"crop_{mode}_scales", "roi_mixed", "scales", [1, 2, 7, 3], mode, extrapolation_value=-2.0)
+        add(f"crop_{mode}_row", "roi_past", "sizes_row", [1, 2, 1, 3], mode)
+    add("crop_nearest_ceil", "roi_mixed", "sizes", [1, 2, 4, 7], "nearest", nearest_mode="ceil",
+        extrapolation_value=1.0)
+    add("crop_cubic_exclude", "roi_mixed", "sizes", [1, 2, 4, 7], "cubic", exclude_outside=1, cubic_coeff_a=-0.5)
+    save("resize_crop", nodes, [vi("x", list(x.shape))], outputs, inits, opset=11)
+    save_arrays("resize_crop", in0=x, **{f"out{j}": y for j, y in enumerate(goldens)})
+
+
+def make_resize_cubic_error_models():
+    """Resize attributes and inputs refused around cubic and tf_crop_and_resize."""
+    x_in, y_out = [vi("x", [1, 2, 2, 2])], [vi("y", [1, 2, 4, 4])]
+    sizes = init("sizes", np.array([1, 2, 4, 4], np.int64))
+    crop = dict(mode="linear", coordinate_transformation_mode="tf_crop_and_resize")
+    save("resize_roi_computed", [h.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="up", **crop)],
+         x_in + [vi("roi", [8])], y_out, [sizes])
+    save("resize_crop_channels", [h.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="up", **crop)],
+         x_in, y_out, [sizes, init("roi", np.array([0, 0.5, 0, 0, 1, 1, 1, 1], np.float32))])
+    save("resize_crop_no_roi", [h.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="up", **crop)],
+         x_in, y_out, [sizes])
+    save("resize_exclude_outside_2", [h.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="up", mode="cubic",
+                                                  exclude_outside=2)], x_in, y_out, [sizes])
+    save("resize_half_pixel_symmetric", [h.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="up",
+                                                     mode="cubic",
+                                                     coordinate_transformation_mode="half_pixel_symmetric")],
+         x_in, y_out, [sizes], check=False)
+
+
+def make_resize_cubic_models():
+    make_resize_cubic()
+    make_resize_crop()
+    make_resize_cubic_error_models()
 
 
 # ---- normalizations (LayerNormalization, its opset-13 decomposition, Instance/GroupNorm) --
@@ -1744,6 +1926,7 @@ def main():
     make_lstm_models()
     make_gru_models()
     make_rnn_models()
+    make_resize_cubic_models()
 
 
 if __name__ == "__main__":
