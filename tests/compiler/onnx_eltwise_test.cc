@@ -89,6 +89,16 @@ TEST(OnnxEltwise, EluSeluMaxMin) {
   EXPECT_EQ(count_ops(g, "minimum"), 1);
 }
 
+// Celu(alpha) = alpha * elu(x / alpha): one elu for alpha 1, else mul, elu, mul.
+TEST(OnnxEltwise, Celu) {
+  check_model("celu", 3);
+  const ir::Graph g = import_and_legalize(testdata("celu.onnx"));
+  EXPECT_EQ(count_ops(g, "elu"), 3);
+  EXPECT_EQ(count_ops(g, "mul"), 4);
+  EXPECT_DOUBLE_EQ(onnx_test::find_node(onnx_import::read_model(testdata("celu.onnx")), "celu1")->get_float("alpha", 0),
+                   1.0);
+}
+
 TEST(OnnxEltwise, Reductions) {
   check_model("reductions_opset11", 5, 1e-5);
   check_model("reductions_opset13", 6, 1e-5);
@@ -178,6 +188,9 @@ TEST(OnnxEltwise, Refusals) {
   EXPECT_EQ(error_of([&] { import_onnx(testdata("pow_int_exponent.onnx")); }),
             testdata("pow_int_exponent.onnx") +
                 ": node 'pow' (Pow): non-constant exponent of dtype int64 not supported (float32 only)");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("celu_alpha0.onnx")); }),
+            testdata("celu_alpha0.onnx") +
+                ": node 'celu' (Celu): attribute 'alpha' value 0 not supported (must be finite and non-zero)");
 }
 
 }  // namespace

@@ -522,6 +522,7 @@ class Legalizer {
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
         {"Cast", [](L& l) { l.cast(); }, {}},
+        {"Celu", [](L& l) { l.celu(); }, {Op::kElu, Op::kMul}},
         {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
         {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
         {"Conv", [](L& l) { l.conv(); }, {Op::kConv2d, Op::kDepthwiseConv2d, Op::kAdd}},
@@ -1070,6 +1071,28 @@ class Legalizer {
       emit(Op::kAdd, n.name + (gamma == 1.0 ? "" : "/sum"), {pos, scaled}, {out});
     }
     if (gamma != 1.0) emit(Op::kMul, n.name, {out, scalar("_gamma", gamma)}, {output(y, cl)});
+  }
+
+  // Celu(x; alpha) = max(0, x) + min(0, alpha * (e^(x/alpha) - 1)) = alpha * elu(x / alpha)
+  // (the alpha 1 elu op; for x > 0, alpha * x / alpha = x). alpha 1 is one elu.
+  void celu() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const double alpha = n.get_float("alpha", 1.0);
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    if (alpha == 1.0) {
+      emit(Op::kElu, n.name, {in}, {output(y, cl)});
+      return;
+    }
+    const ir::Shape shape = g_.tensors[in].shape;
+    const std::string base = g_.tensors[y].name;
+    const int scaled = new_tensor(base + "_scaled", DType::kFloat32, shape);
+    const int elu = new_tensor(base + "_elu", DType::kFloat32, shape);
+    emit(Op::kMul, n.name + "/inv_alpha", {in, float_constant(n.name + "_inv_alpha", {1}, {static_cast<float>(1.0 / alpha)})},
+         {scaled});
+    emit(Op::kElu, n.name + "/elu", {scaled}, {elu});
+    emit(Op::kMul, n.name, {elu, float_constant(n.name + "_alpha", {1}, {static_cast<float>(alpha)})}, {output(y, cl)});
   }
 
   // Max / Min of one or more inputs (numpy broadcast): a chain of maximum / minimum.

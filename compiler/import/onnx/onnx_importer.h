@@ -69,6 +69,7 @@
 //   LogSoftmax         axis, coerce_2d (as Softmax)
 //   Elu                alpha
 //   Selu               alpha, gamma
+//   Celu               alpha (finite, non-zero)
 //   DepthToSpace       blocksize, mode ("DCR" or "CRD"); rank-4 input
 //   SpaceToDepth       blocksize; rank-4 input
 //   Erf, Pow, Sqrt, Exp, Log, Abs, Neg, Reciprocal, Softplus, Max, Min

@@ -576,6 +576,28 @@ def make_eltwise_activations():
                 out3=0.5 * elu(xd, 2.0), out4=np.maximum(np.maximum(xd, -xd), b), out5=np.minimum(xd, b), out6=xd)
 
 
+def make_celu():
+    """Celu (opset 12+) with the default alpha (1: one elu) and 0.5 on 4-D data after a Conv
+    (channels-last), alpha 2.5 on the model's input; the alpha-0 refusal."""
+    x = randn(1, 3, 4, 4) * 2
+    w = randn(4, 3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Celu", ["c"], ["y0"], name="celu1"),
+        h.make_node("Celu", ["c"], ["y1"], name="celu_half", alpha=0.5),
+        h.make_node("Celu", ["x"], ["y2"], name="celu_input", alpha=2.5),
+    ]
+    save("celu", nodes, [vi("x", [1, 3, 4, 4])],
+         [vi("y0", [1, 4, 4, 4]), vi("y1", [1, 4, 4, 4]), vi("y2", [1, 3, 4, 4])], [init("w", w)], opset=13)
+    c = conv(x, w)
+
+    def celu(t, alpha):
+        return np.maximum(0, t) + np.minimum(0, alpha * np.expm1(t / alpha))
+    save_arrays("celu", in0=x, out0=celu(c, 1.0), out1=celu(c, 0.5), out2=celu(x.astype(np.float64), 2.5))
+    save("celu_alpha0", [h.make_node("Celu", ["x"], ["y"], name="celu", alpha=0.0)], [vi("x", [1, 4])],
+         [vi("y", [1, 4])], opset=13)
+
+
 def make_reductions(opset):
     """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
     and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
@@ -1744,6 +1766,7 @@ def main():
     make_lstm_models()
     make_gru_models()
     make_rnn_models()
+    make_celu()
 
 
 if __name__ == "__main__":
