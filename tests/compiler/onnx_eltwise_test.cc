@@ -99,6 +99,16 @@ TEST(OnnxEltwise, Celu) {
                    1.0);
 }
 
+// Equal, Where and Tile on computed tensors: compare, select, and a gather at a constant
+// index table; channels-last (after the Conv) and channels-first (the input) data.
+TEST(OnnxEltwise, WhereEqualTileOnComputedTensors) {
+  check_model("where_tile_computed", 3);
+  const ir::Graph g = import_and_legalize(testdata("where_tile_computed.onnx"));
+  EXPECT_EQ(count_ops(g, "compare"), 2);
+  EXPECT_EQ(count_ops(g, "select"), 2);
+  EXPECT_EQ(count_ops(g, "gather"), 1);
+}
+
 TEST(OnnxEltwise, Reductions) {
   check_model("reductions_opset11", 5, 1e-5);
   check_model("reductions_opset13", 6, 1e-5);
@@ -191,6 +201,8 @@ TEST(OnnxEltwise, Refusals) {
   EXPECT_EQ(error_of([&] { import_onnx(testdata("celu_alpha0.onnx")); }),
             testdata("celu_alpha0.onnx") +
                 ": node 'celu' (Celu): attribute 'alpha' value 0 not supported (must be finite and non-zero)");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("tile_computed_repeats.onnx")); }),
+            testdata("tile_computed_repeats.onnx") + ": node 'tile' (Tile): non-constant repeats not supported");
 }
 
 }  // namespace

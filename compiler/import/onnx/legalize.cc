@@ -532,6 +532,9 @@ class Legalizer {
         {"Div", [](L& l) { l.binary(Op::kDiv); }, {Op::kDiv, Op::kMul}},
         {"Dropout", [](L& l) { l.identity(); }, {}},
         {"Elu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
+        // Equal and Where of constants fold while importing; on computed tensors (a
+        // key_padding_mask given as an input) they run.
+        {"Equal", [](L& l) { l.equal(); }, {Op::kCompare}},
         // An exact GELU pattern around it becomes one gelu (find_gelus).
         {"Erf", [](L& l) { l.unary_fn("erf"); }, {Op::kUnary, Op::kGelu}},
         {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
@@ -579,6 +582,8 @@ class Legalizer {
         {"Sqrt", [](L& l) { l.unary_fn("sqrt"); }, {Op::kUnary}},
         {"Squeeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Sub", [](L& l) { l.binary(Op::kSub); }, {Op::kSub}},
+        {"Tile", [](L& l) { l.tile(); }, {Op::kGather}},
+        {"Where", [](L& l) { l.where(); }, {Op::kSelect}},
         {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
@@ -942,6 +947,29 @@ class Legalizer {
     const bool cl = choose_channels_last({a, b}, r);
     const int ia = operand(a, r, cl), ib = operand(b, r, cl);
     emit(op, node_->name, {ia, ib}, {output(y, cl)});
+  }
+
+  // Equal(a, b) -> bool: compare "equal" (numpy broadcast, one dtype).
+  void equal() {
+    const int a = input(0), b = input(1), y = output0();
+    if (g_.tensors[a].dtype != g_.tensors[b].dtype)
+      fail(std::string("inputs of dtypes ") + dtype_name(g_.tensors[a].dtype) + " and " +
+           dtype_name(g_.tensors[b].dtype) + " differ");
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({a, b}, r);
+    emit(Op::kCompare, node_->name, {operand(a, r, cl), operand(b, r, cl)}, {output(y, cl)}).attrs["fn"] =
+        std::string("equal");
+  }
+
+  // Where(condition, x, y): select (numpy broadcast of all three; x and y of one dtype of
+  // 1, 2 or 4 bytes: int64 data is refused by select's lowering).
+  void where() {
+    const int c = input(0), x = input(1), z = input(2), y = output0();
+    if (g_.tensors[c].dtype != DType::kBool)
+      fail(std::string("condition dtype ") + dtype_name(g_.tensors[c].dtype) + " not supported (bool only)");
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({c, x, z}, r);
+    emit(Op::kSelect, node_->name, {operand(c, r, cl), operand(x, r, cl), operand(z, r, cl)}, {output(y, cl)});
   }
 
   void unary(Op op, double lo, double hi) {
@@ -1462,8 +1490,29 @@ class Legalizer {
   // flattened, with the broadcast's source index per output element; in the input's
   // channels-last layout when it has one and the ranks agree (both permute alike).
   void expand() {
-    const int x = input(0), y = output0();
     if (input(1) != ir::kNoTensor && !is_constant(input(1))) fail("non-constant shape not supported");
+    gather_repeated(input(0), output0());
+  }
+
+  // Tile(x, repeats): y[i] = x[i mod x's shape], repeats constant (y's dims = x's x repeats).
+  void tile() {
+    const int x = input(0), y = output0();
+    const int repeats = input(1);
+    if (repeats == ir::kNoTensor || !is_constant(repeats)) fail("non-constant repeats not supported");
+    const std::vector<int64_t> times = read_ints(g_.tensors[repeats]);
+    const ir::Shape& in = logical_shape(x);
+    if (times.size() != in.size())
+      fail("repeats has " + std::to_string(times.size()) + " values for input rank " + std::to_string(in.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (times[i] < 1) fail("repeats value " + std::to_string(times[i]) + " not supported (at least 1)");
+      if (logical_shape(y).at(i) != in[i] * times[i]) fail("output shape disagrees with the input times repeats");
+    }
+    gather_repeated(x, y);
+  }
+
+  // y from x by numpy broadcasting or tiling (ir::broadcast_source): one gather of x's
+  // flat elements at a constant index table, in x's layout (an alias when nothing repeats).
+  void gather_repeated(int x, int y) {
     const size_t r = rank(y);
     const bool cl = rank(x) == r && choose_channels_last({x}, r);
     const int in = cl ? channels_last(x) : logical(x);

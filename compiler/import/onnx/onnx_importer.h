@@ -84,7 +84,9 @@
 //                      from the attribute or the constant input, equal parts when absent);
 //                      input data only; every output kept
 //   Expand             inputs data, shape (ONNX inputs)
-//   Equal, Where       no attributes (evaluated on constants only)
+//   Equal, Where       no attributes (evaluated while importing on constants; on computed
+//                      tensors compare "equal" and select)
+//   Tile               inputs input, repeats (repeats constant)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
 //   Size               no attributes

@@ -598,6 +598,34 @@ def make_celu():
          [vi("y", [1, 4])], opset=13)
 
 
+def make_where_tile_computed():
+    """Equal, Where and Tile on computed tensors: a Conv's channels-last output c, its ReLU
+    r; y0 = Where(Equal(r, 0), bias [4,1,1] broadcast, c), y1 = Tile(c, [1, 1, 2, 3]),
+    y2 = Where(Equal(x, x), x, 0) on the channels-first input; the refusal of computed
+    repeats."""
+    x = randn(1, 3, 4, 5)
+    w = randn(4, 3, 1, 1)
+    bias = np.array([1.5, -2.0, 0.25, 4.0], np.float32).reshape(4, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Relu", ["c"], ["r"], name="relu"),
+        h.make_node("Equal", ["r", "zero"], ["dead"], name="equal"),
+        h.make_node("Where", ["dead", "bias", "c"], ["y0"], name="where"),
+        h.make_node("Tile", ["c", "reps"], ["y1"], name="tile"),
+        h.make_node("Equal", ["x", "x"], ["same"], name="equal_self"),
+        h.make_node("Where", ["same", "x", "zero"], ["y2"], name="where_input"),
+    ]
+    save("where_tile_computed", nodes, [vi("x", [1, 3, 4, 5])],
+         [vi("y0", [1, 4, 4, 5]), vi("y1", [1, 4, 8, 15]), vi("y2", [1, 3, 4, 5])],
+         [init("w", w), init("zero", np.array(0.0, np.float32)), init("bias", bias),
+          init("reps", np.array([1, 1, 2, 3], np.int64))], opset=13)
+    c = conv(x, w).astype(np.float32)
+    save_arrays("where_tile_computed", in0=x, out0=np.where(np.maximum(c, 0) == 0, bias[None], c),
+                out1=np.tile(c, (1, 1, 2, 3)), out2=x)
+    save("tile_computed_repeats", [h.make_node("Tile", ["x", "reps"], ["y"], name="tile")],
+         [vi("x", [1, 4]), vi("reps", [2], T.INT64)], [vi("y", [2, 8])], opset=13)
+
+
 def make_reductions(opset):
     """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
     and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
@@ -1767,6 +1795,7 @@ def main():
     make_gru_models()
     make_rnn_models()
     make_celu()
+    make_where_tile_computed()
 
 
 if __name__ == "__main__":
