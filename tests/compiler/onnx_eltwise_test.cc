@@ -109,6 +109,12 @@ TEST(OnnxEltwise, WhereEqualTileOnComputedTensors) {
   EXPECT_EQ(count_ops(g, "gather"), 1);
 }
 
+// Cast of computed int64 (ArgMax), int32 and bool data: the cast op.
+TEST(OnnxEltwise, CastOfComputedData) {
+  check_model("cast_computed", 3, 0.0);
+  EXPECT_EQ(count_ops(import_and_legalize(testdata("cast_computed.onnx")), "cast"), 4);
+}
+
 TEST(OnnxEltwise, Reductions) {
   check_model("reductions_opset11", 5, 1e-5);
   check_model("reductions_opset13", 6, 1e-5);
@@ -203,6 +209,10 @@ TEST(OnnxEltwise, Refusals) {
                 ": node 'celu' (Celu): attribute 'alpha' value 0 not supported (must be finite and non-zero)");
   EXPECT_EQ(error_of([&] { import_onnx(testdata("tile_computed_repeats.onnx")); }),
             testdata("tile_computed_repeats.onnx") + ": node 'tile' (Tile): non-constant repeats not supported");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("cast_to_int64_computed.onnx")); }),
+            testdata("cast_to_int64_computed.onnx") +
+                ": node 'to_int64' (Cast): cast from int32 to int64 of non-constant data not supported (float32, "
+                "int8, int16, int32, int64 or bool to float32, int8, int16 or int32)");
 }
 
 }  // namespace

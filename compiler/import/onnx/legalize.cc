@@ -521,7 +521,7 @@ class Legalizer {
         {"AveragePool", [](L& l) { l.pool(); }, {Op::kAvgPool2d}},
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
-        {"Cast", [](L& l) { l.cast(); }, {}},
+        {"Cast", [](L& l) { l.cast(); }, {Op::kCast}},
         {"Celu", [](L& l) { l.celu(); }, {Op::kElu, Op::kMul}},
         {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
         {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
@@ -593,10 +593,23 @@ class Legalizer {
 
  private:
   // Cast between equal dtypes (a constant one folds before).
+  // Cast of computed data: an identity between equal dtypes, else the cast op (float32,
+  // int8, int16, int32, int64, bool -> float32, int8, int16, int32: an int64 index or shape
+  // to int32 keeps its low bits, exact for every value that fits).
   void cast() {
-    if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
-    fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
-         dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
+    const int x = input(0), y = output0();
+    const DType from = g_.tensors[x].dtype, to = g_.tensors[y].dtype;
+    if (from == to) return identity();
+    const auto narrow = [](DType d) {
+      return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32;
+    };
+    if (!(narrow(from) || from == DType::kInt64 || from == DType::kBool) || !narrow(to)) {
+      fail(std::string("cast from ") + dtype_name(from) + " to " + dtype_name(to) +
+           " of non-constant data not supported (float32, int8, int16, int32, int64 or bool to float32, int8, "
+           "int16 or int32)");
+    }
+    const bool cl = choose_channels_last({x}, rank(x));
+    emit(Op::kCast, node_->name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
   }
 
   // ---- spatial ops ----------------------------------------------------------------

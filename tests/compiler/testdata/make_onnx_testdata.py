@@ -626,6 +626,28 @@ def make_where_tile_computed():
          [vi("x", [1, 4]), vi("reps", [2], T.INT64)], [vi("y", [2, 8])], opset=13)
 
 
+def make_cast_computed():
+    """Cast of computed data: ArgMax's int64 index to int32 then float32 (y0) and straight to
+    float32 (y1), a bool comparison to float32 (y2); the refusal of a cast to int64."""
+    x = randn(1, 5, 3)
+    nodes = [
+        h.make_node("ArgMax", ["x"], ["i"], name="argmax", axis=1, keepdims=0),
+        h.make_node("Cast", ["i"], ["i32"], name="to_int32", to=T.INT32),
+        h.make_node("Cast", ["i32"], ["y0"], name="int32_to_float", to=T.FLOAT),
+        h.make_node("Cast", ["i"], ["y1"], name="int64_to_float", to=T.FLOAT),
+        h.make_node("Equal", ["x", "x"], ["b"], name="equal"),
+        h.make_node("Cast", ["b"], ["y2"], name="bool_to_float", to=T.FLOAT),
+    ]
+    save("cast_computed", nodes, [vi("x", [1, 5, 3])], [vi("y0", [1, 3]), vi("y1", [1, 3]), vi("y2", [1, 5, 3])],
+         opset=13)
+    index = np.argmax(x, axis=1).astype(np.float32)
+    save_arrays("cast_computed", in0=x, out0=index, out1=index, out2=np.ones_like(x))
+    save("cast_to_int64_computed", [h.make_node("ArgMax", ["x"], ["i"], name="argmax", axis=1, keepdims=0),
+                                    h.make_node("Cast", ["i"], ["i32"], name="to_int32", to=T.INT32),
+                                    h.make_node("Cast", ["i32"], ["y"], name="to_int64", to=T.INT64)],
+         [vi("x", [1, 5, 3])], [vi("y", [1, 3], T.INT64)], opset=13)
+
+
 def make_reductions(opset):
     """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
     and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
@@ -1796,6 +1818,7 @@ def main():
     make_rnn_models()
     make_celu()
     make_where_tile_computed()
+    make_cast_computed()
 
 
 if __name__ == "__main__":
