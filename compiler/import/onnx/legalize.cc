@@ -551,7 +551,7 @@ class Legalizer {
         {"GRU", [](L& l) { l.gru_or_rnn(Op::kGru, 3); }, {Op::kGru, Op::kStridedSlice, Op::kConcat}},
         {"RNN", [](L& l) { l.gru_or_rnn(Op::kRnn, 1); }, {Op::kRnn, Op::kStridedSlice, Op::kConcat}},
         {"LSTM", [](L& l) { l.lstm(); }, {Op::kLstm, Op::kStridedSlice, Op::kConcat}},
-        {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm}},
+        {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm, Op::kMul, Op::kAdd}},
         {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Log", [](L& l) { l.unary_fn("log"); }, {Op::kUnary}},
         {"LogSoftmax", [](L& l) { l.softmax(Op::kLogSoftmax); }, {Op::kLogSoftmax}},
@@ -1793,7 +1793,7 @@ class Legalizer {
   void layer_norm() {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
-    const ir::Shape& shape = logical_shape(x);
+    const ir::Shape shape = logical_shape(x);  // a copy: new tensors may move the table
     const int64_t axis = n.get_int("axis", static_cast<int64_t>(shape.size()) - 1);
     std::vector<bool> kept(shape.size(), false);
     int64_t count = 1;
@@ -1801,12 +1801,32 @@ class Legalizer {
       kept[i] = true;
       count *= shape[i];
     }
-    const int scale = norm_param(1, "scale", kept, count, 1.0f);
+    // A computed scale or bias (numpy-broadcast to x) is a mul / add after the
+    // normalization; constant ones stay in layer_norm.
+    auto computed = [&](size_t k) {
+      const int id = input(k);
+      if (id == ir::kNoTensor || is_constant(id)) return false;
+      if (g_.tensors[id].dtype != DType::kFloat32)
+        fail(std::string(k == 1 ? "scale" : "bias") + " dtype " + dtype_name(g_.tensors[id].dtype) + " not supported");
+      return true;
+    };
+    const bool scale_computed = computed(1), bias_computed = computed(2);
+    const int scale = scale_computed ? float_constant(n.name + "/scale", {count}, std::vector<float>(count, 1.0f))
+                                     : norm_param(1, "scale", kept, count, 1.0f);
     std::vector<int> inputs = {logical(x), scale};
-    if (input(2) != ir::kNoTensor) inputs.push_back(norm_param(2, "bias", kept, count, 0.0f));
-    ir::Node& op = emit(Op::kLayerNorm, n.name, inputs, {output(y, false)});
+    if (input(2) != ir::kNoTensor && !bias_computed) inputs.push_back(norm_param(2, "bias", kept, count, 0.0f));
+    const std::string base = g_.tensors[y].name;
+    int out = scale_computed || bias_computed ? new_tensor(base + "_normalized", DType::kFloat32, shape)
+                                              : output(y, false);
+    ir::Node& op = emit(Op::kLayerNorm, n.name, inputs, {out});
     op.attrs["axis"] = axis;
     op.attrs["epsilon"] = n.get_float("epsilon", 1e-5);
+    if (scale_computed) {
+      const int scaled = bias_computed ? new_tensor(base + "_scaled", DType::kFloat32, shape) : output(y, false);
+      emit(Op::kMul, n.name + "/scale", {out, logical(input(1))}, {scaled});
+      out = scaled;
+    }
+    if (bias_computed) emit(Op::kAdd, n.name + "/bias", {out, logical(input(2))}, {output(y, false)});
   }
 
   // InstanceNormalization (groups = C) and GroupNormalization: group_norm on the

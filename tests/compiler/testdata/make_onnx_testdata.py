@@ -648,6 +648,27 @@ def make_cast_computed():
          [vi("x", [1, 5, 3])], [vi("y", [1, 3], T.INT64)], opset=13)
 
 
+def make_layer_norm_computed_params():
+    """LayerNormalization (opset 17) whose scale and bias are computed: axis -1 with scale
+    m = ReduceMean(x, [0, 1]) [4] and bias -m; axis 1 with a constant scale [3, 4] and
+    the computed bias ReduceMean(x, [0]) [3, 4]."""
+    x = randn(2, 3, 4)
+    scale = randn(3, 4)
+    nodes = [
+        h.make_node("ReduceMean", ["x"], ["m"], name="mean01", axes=[0, 1], keepdims=0),
+        h.make_node("Mul", ["m", "minus_one"], ["nm"], name="negate"),
+        h.make_node("LayerNormalization", ["x", "m", "nm"], ["y0"], name="ln_last", axis=-1),
+        h.make_node("ReduceMean", ["x"], ["b"], name="mean0", axes=[0], keepdims=0),
+        h.make_node("LayerNormalization", ["x", "scale", "b"], ["y1"], name="ln_axis1", axis=1),
+    ]
+    save("layer_norm_computed_params", nodes, [vi("x", [2, 3, 4])], [vi("y0", [2, 3, 4]), vi("y1", [2, 3, 4])],
+         [init("scale", scale), init("minus_one", np.array(-1.0, np.float32))], opset=17)
+    xd = x.astype(np.float64)
+    m = xd.mean(axis=(0, 1))
+    save_arrays("layer_norm_computed_params", in0=x, out0=layer_norm(x, -1, m, -m),
+                out1=layer_norm(x, 1, scale, xd.mean(axis=0)))
+
+
 def make_reductions(opset):
     """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
     and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
@@ -1327,6 +1348,10 @@ def make_normalization_error_models():
     save("layernorm_variable_scale",
          [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln")],
          [vi("x", [1, 4]), vi("scale", [4])], [vi("y", [1, 4])], opset=17)
+    save("instancenorm_variable_scale",
+         [h.make_node("InstanceNormalization", ["x", "scale", "bias"], ["y"], name="in")],
+         [vi("x", [1, 2, 3, 3]), vi("scale", [2])], [vi("y", [1, 2, 3, 3])],
+         [init("bias", np.zeros(2, np.float32))], opset=13)
 
 
 # ---- dynamic slicing: Slice/Gather/Split/Expand on computed tensors (issue 18) --------
@@ -1819,6 +1844,7 @@ def main():
     make_celu()
     make_where_tile_computed()
     make_cast_computed()
+    make_layer_norm_computed_params()
 
 
 if __name__ == "__main__":
