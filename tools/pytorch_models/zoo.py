@@ -1,9 +1,10 @@
 """The library model kinds users bring (issue 18): torch.nn.MultiheadAttention (both batch
 layouts, with and without masks, a padding mask computed from token ids, kdim/vdim with
 add_bias_kv and add_zero_attn), nn.TransformerEncoderLayer (post- and pre-norm, ReLU
-and GELU), a reduced EfficientNet (MBConv with SiLU squeeze-excite) and a reduced
-MobileNetV3-small (Hardswish, Hardsigmoid squeeze-excite, 3x3 and 5x5 depthwise), and a
-1-D audio CNN with CELU."""
+and GELU), a causal two-layer nn.TransformerEncoder, nn.TransformerDecoderLayer, a
+reduced EfficientNet (MBConv with SiLU squeeze-excite) and a reduced MobileNetV3-small
+(Hardswish, Hardsigmoid squeeze-excite, 3x3 and 5x5 depthwise), and a 1-D audio CNN with
+CELU."""
 import torch
 from torch import nn
 
@@ -88,6 +89,35 @@ class EncoderClassifier(nn.Module):
 
     def forward(self, x):
         return self.classifier(self.encoder(x)[:, 0])
+
+
+class CausalEncoderStack(nn.Module):
+    """nn.TransformerEncoder: two sequence-first layers under a causal float mask, the final
+    LayerNorm, the last position classified."""
+
+    def __init__(self, dim=16, heads=2, hidden=32, tokens=8, classes=4):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(dim, heads, dim_feedforward=hidden, dropout=0.0)
+        self.encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(dim))
+        self.register_buffer("mask", torch.triu(torch.full((tokens, tokens), float("-inf")), diagonal=1))
+        self.classifier = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        return self.classifier(self.encoder(x, mask=self.mask)[-1])
+
+
+class DecoderClassifier(nn.Module):
+    """nn.TransformerDecoderLayer (pre-norm, GELU): self-attention over the targets, cross
+    attention to a memory sequence given as a second input."""
+
+    def __init__(self, dim=16, heads=2, hidden=32, classes=4):
+        super().__init__()
+        self.decoder = nn.TransformerDecoderLayer(dim, heads, dim_feedforward=hidden, dropout=0.0,
+                                                  activation="gelu", batch_first=True, norm_first=True)
+        self.classifier = nn.Linear(dim, classes)
+
+    def forward(self, target, memory):
+        return self.classifier(self.decoder(target, memory).mean(dim=1))
 
 
 class SqueezeExcite(nn.Module):
@@ -239,6 +269,9 @@ MODELS = {
                                           input_ranges=[(0, 6)], export_with_grad=True),
     "encoder_post_relu": encoder(False, "relu", 13),
     "encoder_pre_gelu": encoder(True, "gelu", 17),
+    "encoder_stack_causal": lambda: Model(CausalEncoderStack(), [[8, 1, 16]], opset=13, export_with_grad=True),
+    "decoder_cross": lambda: Model(DecoderClassifier(), [[1, 5, 16], [1, 7, 16]], opset=17,
+                                   input_names=["target", "memory"], export_with_grad=True),
     "efficientnet_tiny": lambda: Model(keep_signal(EfficientNetTiny()), [[1, 3, 32, 32]], opset=13),
     "mobilenetv3_tiny": lambda: Model(keep_signal(MobileNetV3Tiny()), [[1, 3, 64, 64]], opset=17),
     "mobilenetv3_tiny_op13": lambda: Model(keep_signal(MobileNetV3Tiny()), [[1, 3, 64, 64]], opset=13),
