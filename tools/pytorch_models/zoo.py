@@ -270,6 +270,7 @@ MODELS = {
     "encoder_post_relu": encoder(False, "relu", 13),
     "encoder_pre_gelu": encoder(True, "gelu", 17),
     "encoder_stack_causal": lambda: Model(CausalEncoderStack(), [[8, 1, 16]], opset=13, export_with_grad=True),
+    "encoder_stack_causal_op11": lambda: Model(CausalEncoderStack(), [[8, 1, 16]], opset=11, export_with_grad=True),
     "decoder_cross": lambda: Model(DecoderClassifier(), [[1, 5, 16], [1, 7, 16]], opset=17,
                                    input_names=["target", "memory"], export_with_grad=True),
     "efficientnet_tiny": lambda: Model(keep_signal(EfficientNetTiny()), [[1, 3, 32, 32]], opset=13),
