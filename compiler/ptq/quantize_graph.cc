@@ -504,7 +504,8 @@ class Quantizer {
   bool infinite(int id) const { return static_cast<size_t>(id) < cal_.infinite.size() && cal_.infinite[id]; }
   std::string missing_range(int id) const {
     const ir::Tensor& t = g_.tensors[id];
-    if (t.dtype != DType::kFloat32) return "input '" + t.name + "' holds " + ir::dtype_name(t.dtype) + " data (not quantized)";
+    if (t.dtype != DType::kFloat32)
+      return "input '" + t.name + "' holds " + ir::dtype_name(t.dtype) + " data (not quantized)";
     return "input '" + t.name + (infinite(id) ? kInfiniteValues : "' has no calibrated range");
   }
   static constexpr const char* kInfiniteValues = "' holds infinities (an additive -inf mask): no int8 range";

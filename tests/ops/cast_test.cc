@@ -2,8 +2,9 @@
 // int32, bool to float32, int8, int16, int32) and int64 to those, against static_cast as
 // an Arm core computes it, written here: integers keep their low bits, float to integer
 // truncates toward zero and saturates to int32 (NaN 0) before keeping the low bits, bool
-// gives 0 or 1, int64 to float32 rounds to nearest. Quantization parameters are not applied (TFLM casts raw values), and int8/int16
-// tensors only CAST uses may have none. On the host and on emulated cores.
+// gives 0 or 1, int64 to float32 rounds to nearest. Quantization parameters are not
+// applied (TFLM casts raw values), and int8/int16 tensors only CAST uses may have none.
+// On the host and on emulated cores.
 #include <cmath>
 #include <limits>
 #include <random>

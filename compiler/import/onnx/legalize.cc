@@ -1130,8 +1130,8 @@ class Legalizer {
     const std::string base = g_.tensors[y].name;
     const int scaled = new_tensor(base + "_scaled", DType::kFloat32, shape);
     const int elu = new_tensor(base + "_elu", DType::kFloat32, shape);
-    emit(Op::kMul, n.name + "/inv_alpha", {in, float_constant(n.name + "_inv_alpha", {1}, {static_cast<float>(1.0 / alpha)})},
-         {scaled});
+    const int inv_alpha = float_constant(n.name + "_inv_alpha", {1}, {static_cast<float>(1.0 / alpha)});
+    emit(Op::kMul, n.name + "/inv_alpha", {in, inv_alpha}, {scaled});
     emit(Op::kElu, n.name + "/elu", {scaled}, {elu});
     emit(Op::kMul, n.name, {elu, float_constant(n.name + "_alpha", {1}, {static_cast<float>(alpha)})}, {output(y, cl)});
   }
