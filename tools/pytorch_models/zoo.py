@@ -77,6 +77,18 @@ class PaddedTokenAttention(nn.Module):
         return self.classifier(y.mean(dim=1))
 
 
+class AttentionWithWeights(nn.Module):
+    """nn.MultiheadAttention with need_weights=True: the attended sequence and the
+    head-averaged attention weights, both model outputs."""
+
+    def __init__(self, dim=16, heads=2):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(dim, heads, batch_first=True)
+
+    def forward(self, x):
+        return self.attention(x, x, x, need_weights=True)
+
+
 class EncoderClassifier(nn.Module):
     """One small nn.TransformerEncoderLayer (batch_first) and a classifier on the first
     token."""
@@ -267,6 +279,8 @@ MODELS = {
                                  input_names=["query", "key", "value"], export_with_grad=True),
     "mha_padding_from_ids": lambda: Model(PaddedTokenAttention(), [[1, 10]], opset=17, input_names=["ids"],
                                           input_ranges=[(0, 6)], export_with_grad=True),
+    "mha_with_weights": lambda: Model(AttentionWithWeights(), [[1, 6, 16]], opset=13, output_names=["y", "weights"],
+                                      export_with_grad=True),
     "encoder_post_relu": encoder(False, "relu", 13),
     "encoder_pre_gelu": encoder(True, "gelu", 17),
     "encoder_stack_causal": lambda: Model(CausalEncoderStack(), [[8, 1, 16]], opset=13, export_with_grad=True),
