@@ -109,6 +109,15 @@ TEST(OnnxEltwise, WhereEqualTileOnComputedTensors) {
   EXPECT_EQ(count_ops(g, "gather"), 1);
 }
 
+// Comparisons and logic on computed tensors: compare (Not as == false, Xor as not_equal)
+// and logical.
+TEST(OnnxEltwise, ComparisonsAndLogicOnComputedTensors) {
+  check_model("comparisons_computed", 3);
+  const ir::Graph g = import_and_legalize(testdata("comparisons_computed.onnx"));
+  EXPECT_EQ(count_ops(g, "compare"), 7);
+  EXPECT_EQ(count_ops(g, "logical"), 2);
+}
+
 // Cast of computed int64 (ArgMax), int32 and bool data: the cast op.
 TEST(OnnxEltwise, CastOfComputedData) {
   check_model("cast_computed", 3, 0.0);

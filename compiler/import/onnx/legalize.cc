@@ -516,6 +516,7 @@ class Legalizer {
     static const std::vector<Conversion> kConversions = {
         {"Abs", [](L& l) { l.unary_fn("abs"); }, {Op::kUnary}},
         {"Add", [](L& l) { l.binary(Op::kAdd); }, {Op::kAdd}},
+        {"And", [](L& l) { l.logical_op("and"); }, {Op::kLogical}},
         {"ArgMax", [](L& l) { l.arg(Op::kArgMax); }, {Op::kArgMax}},
         {"ArgMin", [](L& l) { l.arg(Op::kArgMin); }, {Op::kArgMin}},
         {"AveragePool", [](L& l) { l.pool(); }, {Op::kAvgPool2d}},
@@ -534,12 +535,14 @@ class Legalizer {
         {"Elu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
         // Equal and Where of constants fold while importing; on computed tensors (a
         // key_padding_mask given as an input) they run.
-        {"Equal", [](L& l) { l.equal(); }, {Op::kCompare}},
+        {"Equal", [](L& l) { l.compare("equal"); }, {Op::kCompare}},
         // An exact GELU pattern around it becomes one gelu (find_gelus).
         {"Erf", [](L& l) { l.unary_fn("erf"); }, {Op::kUnary, Op::kGelu}},
         {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
         {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
         {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Greater", [](L& l) { l.compare("greater"); }, {Op::kCompare}},
+        {"GreaterOrEqual", [](L& l) { l.compare("greater_equal"); }, {Op::kCompare}},
         {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
         {"Gemm", [](L& l) { l.gemm(); }, {Op::kFullyConnected, Op::kBatchMatMul, Op::kMul, Op::kAdd}},
         {"GlobalAveragePool", [](L& l) { l.global_average_pool(); }, {Op::kMean}},
@@ -551,6 +554,8 @@ class Legalizer {
         {"GRU", [](L& l) { l.gru_or_rnn(Op::kGru, 3); }, {Op::kGru, Op::kStridedSlice, Op::kConcat}},
         {"RNN", [](L& l) { l.gru_or_rnn(Op::kRnn, 1); }, {Op::kRnn, Op::kStridedSlice, Op::kConcat}},
         {"LSTM", [](L& l) { l.lstm(); }, {Op::kLstm, Op::kStridedSlice, Op::kConcat}},
+        {"Less", [](L& l) { l.compare("less"); }, {Op::kCompare}},
+        {"LessOrEqual", [](L& l) { l.compare("less_equal"); }, {Op::kCompare}},
         {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm, Op::kMul, Op::kAdd}},
         {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Log", [](L& l) { l.unary_fn("log"); }, {Op::kUnary}},
@@ -561,6 +566,8 @@ class Legalizer {
         {"Min", [](L& l) { l.variadic(Op::kMinimum); }, {Op::kMinimum}},
         {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
         {"Neg", [](L& l) { l.unary_fn("neg"); }, {Op::kUnary}},
+        {"Not", [](L& l) { l.logical_not(); }, {Op::kCompare}},
+        {"Or", [](L& l) { l.logical_op("or"); }, {Op::kLogical}},
         {"PRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
         {"Pow", [](L& l) { l.pow(); }, {Op::kMul, Op::kUnary, Op::kDiv, Op::kCopy, Op::kPow}},
@@ -584,6 +591,7 @@ class Legalizer {
         {"Sub", [](L& l) { l.binary(Op::kSub); }, {Op::kSub}},
         {"Tile", [](L& l) { l.tile(); }, {Op::kGather}},
         {"Where", [](L& l) { l.where(); }, {Op::kSelect}},
+        {"Xor", [](L& l) { l.compare("not_equal"); }, {Op::kCompare}},
         {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
@@ -962,16 +970,30 @@ class Legalizer {
     emit(op, node_->name, {ia, ib}, {output(y, cl)});
   }
 
-  // Equal(a, b) -> bool: compare "equal" (numpy broadcast, one dtype).
-  void equal() {
+  // Equal, Less, LessOrEqual, Greater, GreaterOrEqual and Xor (not_equal of bools) ->
+  // bool: compare `fn` (numpy broadcast, one dtype; the lowering names the dtypes each
+  // fn takes).
+  void compare(const char* fn) { two_operands(Op::kCompare, fn); }
+  // And, Or of bools: logical `fn`.
+  void logical_op(const char* fn) { two_operands(Op::kLogical, fn); }
+  // Not(x) = (x == false).
+  void logical_not() {
+    const int x = input(0), y = output0();
+    if (g_.tensors[x].dtype != DType::kBool)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (bool only)");
+    const int no = g_.add_constant(node_->name + "_false", DType::kBool, {1}, std::vector<uint8_t>{0});
+    const bool cl = choose_channels_last({x}, rank(x));
+    emit(Op::kCompare, node_->name, {cl ? channels_last(x) : logical(x), no}, {output(y, cl)}).attrs["fn"] =
+        std::string("equal");
+  }
+  void two_operands(Op op, const char* fn) {
     const int a = input(0), b = input(1), y = output0();
     if (g_.tensors[a].dtype != g_.tensors[b].dtype)
       fail(std::string("inputs of dtypes ") + dtype_name(g_.tensors[a].dtype) + " and " +
            dtype_name(g_.tensors[b].dtype) + " differ");
     const size_t r = rank(y);
     const bool cl = choose_channels_last({a, b}, r);
-    emit(Op::kCompare, node_->name, {operand(a, r, cl), operand(b, r, cl)}, {output(y, cl)}).attrs["fn"] =
-        std::string("equal");
+    emit(op, node_->name, {operand(a, r, cl), operand(b, r, cl)}, {output(y, cl)}).attrs["fn"] = std::string(fn);
   }
 
   // Where(condition, x, y): select (numpy broadcast of all three; x and y of one dtype of

@@ -86,6 +86,8 @@
 //   Expand             inputs data, shape (ONNX inputs)
 //   Equal, Where       no attributes (evaluated while importing on constants; on computed
 //                      tensors compare "equal" and select)
+//   Less, LessOrEqual, Greater, GreaterOrEqual, Not, And, Or, Xor
+//                      no attributes (compare and logical)
 //   Tile               inputs input, repeats (repeats constant)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)

@@ -669,6 +669,38 @@ def make_layer_norm_computed_params():
                 out1=layer_norm(x, 1, scale, xd.mean(axis=0)))
 
 
+def make_comparisons_computed():
+    """Less, LessOrEqual, Greater, GreaterOrEqual, Not, And, Or and Xor on computed tensors
+    (a Conv's channels-last output c): outside = c > 0.5 or c < -0.5, inside = -1 <= c <= 1;
+    y0 = Cast(Xor(Not(outside), inside)), y1 = Where(outside, c, 0), y2 = Cast(Not(inside))."""
+    x = randn(1, 3, 4, 5)
+    w = randn(4, 3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Greater", ["c", "half"], ["hi"], name="greater"),
+        h.make_node("Less", ["c", "minus_half"], ["lo"], name="less"),
+        h.make_node("Or", ["hi", "lo"], ["outside"], name="or"),
+        h.make_node("Not", ["outside"], ["not_outside"], name="not"),
+        h.make_node("GreaterOrEqual", ["c", "minus_one"], ["ge"], name="greater_equal"),
+        h.make_node("LessOrEqual", ["c", "one"], ["le"], name="less_equal"),
+        h.make_node("And", ["ge", "le"], ["inside"], name="and"),
+        h.make_node("Xor", ["not_outside", "inside"], ["x0"], name="xor"),
+        h.make_node("Cast", ["x0"], ["y0"], name="cast0", to=T.FLOAT),
+        h.make_node("Where", ["outside", "c", "zero"], ["y1"], name="where"),
+        h.make_node("Not", ["inside"], ["not_inside"], name="not_inside"),
+        h.make_node("Cast", ["not_inside"], ["y2"], name="cast2", to=T.FLOAT),
+    ]
+    f = lambda v: np.array(v, np.float32)
+    save("comparisons_computed", nodes, [vi("x", [1, 3, 4, 5])], [vi(y, [1, 4, 4, 5]) for y in ("y0", "y1", "y2")],
+         [init("w", w), init("half", f(0.5)), init("minus_half", f(-0.5)), init("minus_one", f(-1.0)),
+          init("one", f(1.0)), init("zero", f(0.0))], opset=13)
+    c = conv(x, w).astype(np.float32)
+    outside = (c > 0.5) | (c < -0.5)
+    inside = (c >= -1) & (c <= 1)
+    save_arrays("comparisons_computed", in0=x, out0=(~outside ^ inside).astype(np.float32),
+                out1=np.where(outside, c, 0), out2=(~inside).astype(np.float32))
+
+
 def make_reductions(opset):
     """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
     and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
@@ -1845,6 +1877,7 @@ def main():
     make_where_tile_computed()
     make_cast_computed()
     make_layer_norm_computed_params()
+    make_comparisons_computed()
 
 
 if __name__ == "__main__":
