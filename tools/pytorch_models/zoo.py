@@ -1,10 +1,10 @@
 """The library model kinds users bring (issue 18): torch.nn.MultiheadAttention (both batch
 layouts, with and without masks, a padding mask computed from token ids, kdim/vdim with
 add_bias_kv and add_zero_attn), nn.TransformerEncoderLayer (post- and pre-norm, ReLU
-and GELU), a causal two-layer nn.TransformerEncoder, nn.TransformerDecoderLayer, a
-reduced EfficientNet (MBConv with SiLU squeeze-excite) and a reduced MobileNetV3-small
-(Hardswish, Hardsigmoid squeeze-excite, 3x3 and 5x5 depthwise), and a 1-D audio CNN with
-CELU."""
+and GELU), a causal two-layer nn.TransformerEncoder, nn.TransformerDecoderLayer, a tiny
+ViT, a reduced EfficientNet (MBConv with SiLU squeeze-excite) and a reduced
+MobileNetV3-small (Hardswish, Hardsigmoid squeeze-excite, 3x3 and 5x5 depthwise), and a
+1-D audio CNN with CELU."""
 import torch
 from torch import nn
 
@@ -130,6 +130,27 @@ class DecoderClassifier(nn.Module):
 
     def forward(self, target, memory):
         return self.classifier(self.decoder(target, memory).mean(dim=1))
+
+
+class VitTiny(nn.Module):
+    """A tiny vision transformer on 32x32 images: 8x8 patches by a strided conv, a class
+    token concatenated (expand over the batch), learned positions, two pre-norm GELU
+    encoder layers, the class token's features classified."""
+
+    def __init__(self, dim=16, classes=5):
+        super().__init__()
+        self.patch = nn.Conv2d(3, dim, 8, 8)
+        self.cls = nn.Parameter(torch.randn(1, 1, dim))
+        self.position = nn.Parameter(torch.randn(1, 17, dim) * 0.1)
+        layer = nn.TransformerEncoderLayer(dim, 2, 32, 0.0, activation="gelu", batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 2)
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        patches = self.patch(x).flatten(2).transpose(1, 2)
+        tokens = torch.cat([self.cls.expand(x.shape[0], -1, -1), patches], dim=1) + self.position
+        return self.head(self.norm(self.encoder(tokens))[:, 0])
 
 
 class SqueezeExcite(nn.Module):
@@ -287,6 +308,7 @@ MODELS = {
     "encoder_stack_causal_op11": lambda: Model(CausalEncoderStack(), [[8, 1, 16]], opset=11, export_with_grad=True),
     "decoder_cross": lambda: Model(DecoderClassifier(), [[1, 5, 16], [1, 7, 16]], opset=17,
                                    input_names=["target", "memory"], export_with_grad=True),
+    "vit_tiny": lambda: Model(VitTiny(), [[1, 3, 32, 32]], opset=17, export_with_grad=True),
     "efficientnet_tiny": lambda: Model(keep_signal(EfficientNetTiny()), [[1, 3, 32, 32]], opset=13),
     "mobilenetv3_tiny": lambda: Model(keep_signal(MobileNetV3Tiny()), [[1, 3, 64, 64]], opset=17),
     "mobilenetv3_tiny_op13": lambda: Model(keep_signal(MobileNetV3Tiny()), [[1, 3, 64, 64]], opset=13),
