@@ -65,10 +65,11 @@ def export(name, build):
     module = model.module.eval()
     example = tuple(samples(model, 1000))
     path = OUT / f"{name}.onnx"
-    with torch.no_grad():
+    with torch.set_grad_enabled(model.export_with_grad):
         torch.onnx.export(module, example, str(path), opset_version=model.opset, input_names=model.input_names,
                           output_names=model.output_names, do_constant_folding=True,
                           dynamic_axes=model.dynamic_axes)
+    with torch.no_grad():
         for k in range(GOLDEN_SAMPLES):
             inputs = samples(model, k)
             outputs = module(*inputs)

@@ -49,7 +49,7 @@ std::vector<int64_t> broadcast_source(const Shape& in, const Shape& out) {
       rest /= out[axis];
       if (k < in.size()) {
         const int64_t dim = in[in.size() - 1 - k];
-        if (dim != 1) index += coord * stride;
+        index += coord % dim * stride;
         stride *= dim;
       }
     }

@@ -35,7 +35,8 @@ bool is_permutation(const std::vector<int64_t>& perm, size_t rank);
 // The shape `shape` transposed by `perm` (a permutation of its axes): shape[perm[i]].
 Shape permuted(const Shape& shape, const std::vector<int64_t>& perm);
 // For each element of `out` (row-major), the row-major index of the element of `in` it
-// reads when `in` is numpy-broadcast to `out` (in's dims right-aligned, 1s repeated).
+// reads when `in` is numpy-broadcast to `out` (in's dims right-aligned, 1s repeated) or
+// tiled over it (numpy.tile: in's dims divide out's): each coordinate modulo in's dim.
 std::vector<int64_t> broadcast_source(const Shape& in, const Shape& out);
 const char* dtype_name(DType dtype);           // "float32", "int64", ..., for messages
 

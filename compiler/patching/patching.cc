@@ -307,16 +307,22 @@ std::string stage_problem(const ir::Graph& graph, size_t first, size_t end) {
   return problem;
 }
 
-ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
-  const std::string where = stage.first < stage.end && stage.end <= graph.nodes.size()
-                                ? "patching nodes '" + graph.nodes[stage.first].name + "' to '" +
-                                      graph.nodes[stage.end - 1].name + "'"
-                                : "patching";
+namespace {
+
+std::string stage_where(const ir::Graph& graph, const Stage& stage) {
+  return stage.first < stage.end && stage.end <= graph.nodes.size()
+             ? "patching nodes '" + graph.nodes[stage.first].name + "' to '" + graph.nodes[stage.end - 1].name + "'"
+             : "patching";
+}
+
+// The stage's input and output after the checks patch_stage makes before building
+// anything (a patchable stage, a grid that splits the output); throws CompileError.
+StageIo checked_stage_io(const ir::Graph& graph, const Stage& stage, const std::string& where) {
   const std::string problem = stage_problem(graph, stage.first, stage.end);
   if (!problem.empty()) throw CompileError(where + ": " + problem);
   std::string unused;
   const StageIo io = stage_io(graph, stage.first, stage.end, &unused);
-  const ir::Tensor stage_out = graph.tensors[io.output];
+  const ir::Tensor& stage_out = graph.tensors[io.output];
   const int64_t height = stage_out.shape[1], width = stage_out.shape[2];
   if (stage.rows < 1 || stage.cols < 1 || stage.rows > height || stage.cols > width ||
       (stage.rows == 1 && stage.cols == 1)) {
@@ -324,6 +330,54 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
                        " grid does not split the " + std::to_string(height) + "x" + std::to_string(width) +
                        " output '" + stage_out.name + "' into tiles");
   }
+  return io;
+}
+
+// Tile (row, col) of an output of `height` x `width` cut into stage.rows x stage.cols.
+Region tile_of(const Stage& stage, int64_t height, int64_t width, int row, int col) {
+  return {height * row / stage.rows, height * (row + 1) / stage.rows, width * col / stage.cols,
+          width * (col + 1) / stage.cols};
+}
+
+}  // namespace
+
+uint64_t conv_macs(const ir::Graph& graph, const ir::Node& node, int64_t output_elements) {
+  if ((node.op != ir::Op::kConv2d && node.op != ir::Op::kDepthwiseConv2d) || node.inputs.size() < 2) return 0;
+  const ir::Shape& filter = graph.tensors[node.inputs[1]].shape;
+  if (filter.size() != 4) return 0;
+  const int64_t taps = filter[1] * filter[2];
+  const int64_t depth = node.op == ir::Op::kConv2d ? filter[3] : 1;
+  return static_cast<uint64_t>(output_elements * taps * depth);
+}
+
+uint64_t tile_conv_macs(const ir::Graph& graph, const Stage& stage) {
+  const std::string where = stage_where(graph, stage);
+  const StageIo io = checked_stage_io(graph, stage, where);
+  const ir::Shape& out_shape = graph.tensors[io.output].shape;
+  uint64_t macs = 0;
+  for (int row = 0; row < stage.rows; ++row) {
+    for (int col = 0; col < stage.cols; ++col) {
+      const std::map<int, Region> region =
+          tile_regions(graph, stage, io, tile_of(stage, out_shape[1], out_shape[2], row, col),
+                       where + ": tile " + std::to_string(row) + "," + std::to_string(col));
+      for (size_t k = stage.first; k < stage.end; ++k) {
+        const ir::Node& node = graph.nodes[k];
+        auto it = region.find(node.outputs[0]);
+        if (it == region.end()) continue;
+        const ir::Shape& shape = graph.tensors[node.outputs[0]].shape;  // NHWC: spatial ops are never channels-first
+        macs += conv_macs(graph, node, shape[0] * it->second.height() * it->second.width() * shape[3]);
+      }
+    }
+  }
+  return macs;
+}
+
+ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
+  const std::string where = stage_where(graph, stage);
+  const StageIo io = checked_stage_io(graph, stage, where);
+  std::string unused;
+  const ir::Tensor stage_out = graph.tensors[io.output];
+  const int64_t height = stage_out.shape[1], width = stage_out.shape[2];
 
   const std::map<int, bool> nchw = stage_layouts(graph, stage.first, stage.end, io.output, &unused);
   auto channels_first = [&](int t) {
@@ -353,8 +407,7 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage) {
     std::vector<int> tiles;
     for (int col = 0; col < stage.cols; ++col) {
       const std::string tag = tile_tag(row, col);
-      const Region tile{height * row / stage.rows, height * (row + 1) / stage.rows, width * col / stage.cols,
-                        width * (col + 1) / stage.cols};
+      const Region tile = tile_of(stage, height, width, row, col);
       const std::map<int, Region> region = tile_regions(graph, stage, io, tile, where + ": tile " +
                                                         std::to_string(row) + "," + std::to_string(col));
       // Forwards: the stage's nodes on those regions.

@@ -49,6 +49,15 @@ std::string stage_problem(const ir::Graph& graph, size_t first, size_t end);
 // rows or columns), or a tile would need an empty region of some tensor.
 ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage);
 
+// The multiply-accumulates of a convolution or depthwise convolution node producing
+// `output_elements` output values (0 for any other op): what patching repeats in halos.
+uint64_t conv_macs(const ir::Graph& graph, const ir::Node& node, int64_t output_elements);
+
+// The convolution MACs of the stage's nodes over all its tiles (halos included): what
+// patch_stage's graph runs in their place, counted without building it. Throws
+// CompileError where patch_stage would.
+uint64_t tile_conv_macs(const ir::Graph& graph, const Stage& stage);
+
 // The patching search's candidates (compiler/search/search.h links the best few): every
 // patchable stage starting at the head of a run of patchable nodes (or up to two nodes
 // later, to leave leading elementwise ops such as the input's quantize whole), on every
@@ -57,7 +66,11 @@ ir::Graph patch_stage(const ir::Graph& graph, const Stage& stage);
 // skeleton of the graph (constants without payload): by the peak of simultaneously live
 // activation bytes in execution order (an elementwise op that may write over its dying
 // input counted once), then by MACs; only those whose peak is below the unpatched
-// graph's are kept. Cost: one patch_stage of the skeleton per stage and grid tried.
+// graph's are kept. Cost: per stage and grid tried, its tiles' regions (tile_conv_macs,
+// for the recompute cap); one patch_stage of the skeleton only where the peak can fall
+// below the unpatched graph's: the live bytes at every op outside the stage are the
+// unpatched graph's, so a stage that leaves out an op at the unpatched peak cannot, and
+// is dropped without building it.
 struct Candidate {
   Stage stage;
   uint64_t peak = 0;  // live activation bytes at the worst op

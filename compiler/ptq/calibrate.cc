@@ -248,6 +248,7 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
   Calibration cal;
   cal.samples = samples;
   cal.observed.resize(graph.tensors.size());
+  cal.infinite.assign(graph.tensors.size(), false);
   cal.chosen.resize(graph.tensors.size());
   const bool histograms = options.method != RangeMethod::kMinMax;
   const size_t total_runs = samples * (histograms ? 2 : 1);
@@ -265,15 +266,15 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
     float lo = std::numeric_limits<float>::infinity();
     float hi = -lo;
     for (size_t k = 0; k < n; ++k) {
-      if (!std::isfinite(v[k])) {
-        throw CompileError("calibration: tensor '" + graph.tensors[id].name + "' is not finite (" +
-                           (std::isnan(v[k]) ? "NaN" : "infinity") + ") on sample " + std::to_string(sample) +
-                           "; the float model overflows on this data");
+      if (std::isnan(v[k])) {
+        throw CompileError("calibration: tensor '" + graph.tensors[id].name + "' is not finite (NaN) on sample " +
+                           std::to_string(sample) + "; the float model overflows on this data");
       }
+      if (std::isinf(v[k])) cal.infinite[id] = true;  // the inputs are checked finite
       lo = std::min(lo, v[k]);
       hi = std::max(hi, v[k]);
     }
-    if (n == 0) return;
+    if (n == 0 || cal.infinite[id]) return;
     std::optional<Range>& r = cal.observed[id];
     if (!r) r = Range{lo, hi};
     r->min = std::min(r->min, lo);
@@ -328,8 +329,13 @@ Calibration calibrate(const ir::Graph& graph, const std::vector<CalibrationInput
     cal.float_outputs.push_back(std::move(outputs));
     if (options.progress) options.progress("calibrating", ++runs, total_runs);
   }
-  for (size_t id = 0; id < graph.tensors.size(); ++id)
+  for (size_t id = 0; id < graph.tensors.size(); ++id) {
     for (double& m : cal.channel_mean[id]) m = mean_count[id] ? m / static_cast<double>(mean_count[id]) : 0.0;
+    if (cal.infinite[id]) {  // finite on some samples, infinite on others: no range at all
+      cal.observed[id].reset();
+      cal.channel_mean[id].clear();
+    }
+  }
 
   if (!histograms) {
     cal.chosen = cal.observed;

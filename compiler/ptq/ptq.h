@@ -88,6 +88,9 @@ struct Calibration {
   size_t samples = 0;
   std::vector<std::optional<Range>> observed;  // float activations and graph inputs
   std::vector<std::optional<Range>> chosen;    // after the range method (clipping)
+  // Float activations that reached +-infinity on some sample (scores plus an additive -inf
+  // attention mask): they get no range, so their producer and their readers stay float.
+  std::vector<bool> infinite;
   // Mean of each slice along the last axis (the channel in NHWC, the feature of a
   // fully_connected input) over all samples and positions; empty where not observed.
   // Used for bias correction: the mean shift weight rounding causes is subtracted.

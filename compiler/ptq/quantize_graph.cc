@@ -493,7 +493,7 @@ class Quantizer {
   // activation bounds.
   bool output_params(int id, DType dtype, const Activation& act, ir::QuantParams* quant, std::string* reason) {
     if (g_.tensors[id].dtype != DType::kFloat32 || !cal_.chosen[id]) {
-      *reason = "output '" + g_.tensors[id].name + "' has no calibrated range";
+      *reason = "output '" + g_.tensors[id].name + (infinite(id) ? kInfiniteValues : "' has no calibrated range");
       return false;
     }
     Range r = *cal_.chosen[id];
@@ -504,7 +504,14 @@ class Quantizer {
     return true;
   }
 
-  std::string missing_range(int id) const { return "input '" + g_.tensors[id].name + "' has no calibrated range"; }
+  bool infinite(int id) const { return static_cast<size_t>(id) < cal_.infinite.size() && cal_.infinite[id]; }
+  std::string missing_range(int id) const {
+    const ir::Tensor& t = g_.tensors[id];
+    if (t.dtype != DType::kFloat32)
+      return "input '" + t.name + "' holds " + ir::dtype_name(t.dtype) + " data (not quantized)";
+    return "input '" + t.name + (infinite(id) ? kInfiniteValues : "' has no calibrated range");
+  }
+  static constexpr const char* kInfiniteValues = "' holds infinities (an additive -inf mask): no int8 range";
 
   // A weighted layer's (or transpose_conv's) weights and bias quantized into qn's inputs
   // 1 and 2 for input scale `in_scale` and output scale `out_scale`.

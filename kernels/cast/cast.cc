@@ -31,6 +31,10 @@ template <>
 int32_t to_int32<float>(float v) {
   return float_to_int32(v);
 }
+template <>
+int32_t to_int32<int64_t>(int64_t v) {
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));  // the low bits
+}
 
 // bool is read as a byte; every other type as itself.
 template <typename From, typename To>
@@ -40,6 +44,10 @@ To convert(From v) {
 template <>
 float convert<float, float>(float v) {
   return v;
+}
+template <>
+float convert<int64_t, float>(int64_t v) {
+  return static_cast<float>(v);  // not through int32: every int64 rounds to its nearest float
 }
 
 template <typename From, typename To>
@@ -60,7 +68,8 @@ void cast_from(DType to, uint32_t count, const void* in, void* out, bool from_bo
 }
 
 bool readable(DType d) {
-  return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32 || d == DType::kBool;
+  return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32 || d == DType::kInt64 ||
+         d == DType::kBool;
 }
 bool writable(DType d) { return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32; }
 
@@ -87,6 +96,7 @@ void cast_run(const OpContext& ctx) {
     case DType::kInt8: return cast_from<int8_t>(to, count, in, out, false);
     case DType::kInt16: return cast_from<int16_t>(to, count, in, out, false);
     case DType::kInt32: return cast_from<int32_t>(to, count, in, out, false);
+    case DType::kInt64: return cast_from<int64_t>(to, count, in, out, false);
     case DType::kBool: return cast_from<uint8_t>(to, count, in, out, true);
     default: return cast_from<float>(to, count, in, out, false);  // float32
   }

@@ -718,6 +718,25 @@ TEST(Legalize, LayerNormalizationAxesAndBias) {
   }
 }
 
+// A computed scale or bias is a mul / add after layer_norm (numpy broadcast); a constant
+// one stays in it. A scale given as a model input too.
+TEST(Legalize, LayerNormalizationWithComputedScaleAndBias) {
+  ir::Graph g = check_numerics("layer_norm_computed_params");
+  const ir::Node* last = onnx_test::find_node(g, "ln_last");
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->inputs.size(), 2u);  // constant ones, no bias
+  ASSERT_NE(onnx_test::find_node(g, "ln_last/scale"), nullptr);
+  EXPECT_EQ(onnx_test::find_node(g, "ln_last/scale")->op, Op::kMul);
+  EXPECT_EQ(onnx_test::find_node(g, "ln_last/bias")->op, Op::kAdd);
+  const ir::Node* axis1 = onnx_test::find_node(g, "ln_axis1");
+  ASSERT_NE(axis1, nullptr);
+  EXPECT_EQ(axis1->inputs.size(), 2u);  // the constant scale; the bias added after
+  EXPECT_EQ(onnx_test::find_node(g, "ln_axis1/scale"), nullptr);
+  EXPECT_EQ(onnx_test::find_node(g, "ln_axis1/bias")->op, Op::kAdd);
+  const ir::Graph v = import_and_legalize(testdata("layernorm_variable_scale.onnx"));
+  EXPECT_EQ(op_sequence(v), Ops({"layer_norm", "mul"}));
+}
+
 TEST(Legalize, Opset13LayerNormPatternFuses) {
   // Gamma [16] and beta [1,1,16] (the Add's first operand) absorbed; Casts gone.
   ir::Graph g = check_numerics("layernorm_pattern13");
@@ -781,9 +800,9 @@ TEST(LegalizeErrors, NormalizationRefusals) {
   EXPECT_EQ(error_of([] { import_and_legalize(testdata("instancenorm_3d.onnx")); }),
             testdata("instancenorm_3d.onnx") +
                 ": node 'in' (InstanceNormalization): input rank 5 not supported (1-D and 2-D only)");
-  EXPECT_EQ(error_of([] { import_and_legalize(testdata("layernorm_variable_scale.onnx")); }),
-            testdata("layernorm_variable_scale.onnx") +
-                ": node 'ln' (LayerNormalization): non-constant scale not supported");
+  EXPECT_EQ(error_of([] { import_and_legalize(testdata("instancenorm_variable_scale.onnx")); }),
+            testdata("instancenorm_variable_scale.onnx") +
+                ": node 'in' (InstanceNormalization): non-constant scale not supported");
 }
 
 TEST(LegalizeErrors, NonConstantWeights) {

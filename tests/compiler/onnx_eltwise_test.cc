@@ -89,6 +89,41 @@ TEST(OnnxEltwise, EluSeluMaxMin) {
   EXPECT_EQ(count_ops(g, "minimum"), 1);
 }
 
+// Celu(alpha) = alpha * elu(x / alpha): one elu for alpha 1, else mul, elu, mul.
+TEST(OnnxEltwise, Celu) {
+  check_model("celu", 3);
+  const ir::Graph g = import_and_legalize(testdata("celu.onnx"));
+  EXPECT_EQ(count_ops(g, "elu"), 3);
+  EXPECT_EQ(count_ops(g, "mul"), 4);
+  EXPECT_DOUBLE_EQ(onnx_test::find_node(onnx_import::read_model(testdata("celu.onnx")), "celu1")->get_float("alpha", 0),
+                   1.0);
+}
+
+// Equal, Where and Tile on computed tensors: compare, select, and a gather at a constant
+// index table; channels-last (after the Conv) and channels-first (the input) data.
+TEST(OnnxEltwise, WhereEqualTileOnComputedTensors) {
+  check_model("where_tile_computed", 3);
+  const ir::Graph g = import_and_legalize(testdata("where_tile_computed.onnx"));
+  EXPECT_EQ(count_ops(g, "compare"), 2);
+  EXPECT_EQ(count_ops(g, "select"), 2);
+  EXPECT_EQ(count_ops(g, "gather"), 1);
+}
+
+// Comparisons and logic on computed tensors: compare (Not as == false, Xor as not_equal)
+// and logical.
+TEST(OnnxEltwise, ComparisonsAndLogicOnComputedTensors) {
+  check_model("comparisons_computed", 3);
+  const ir::Graph g = import_and_legalize(testdata("comparisons_computed.onnx"));
+  EXPECT_EQ(count_ops(g, "compare"), 7);
+  EXPECT_EQ(count_ops(g, "logical"), 2);
+}
+
+// Cast of computed int64 (ArgMax), int32 and bool data: the cast op.
+TEST(OnnxEltwise, CastOfComputedData) {
+  check_model("cast_computed", 3, 0.0);
+  EXPECT_EQ(count_ops(import_and_legalize(testdata("cast_computed.onnx")), "cast"), 4);
+}
+
 TEST(OnnxEltwise, Reductions) {
   check_model("reductions_opset11", 5, 1e-5);
   check_model("reductions_opset13", 6, 1e-5);
@@ -178,6 +213,15 @@ TEST(OnnxEltwise, Refusals) {
   EXPECT_EQ(error_of([&] { import_onnx(testdata("pow_int_exponent.onnx")); }),
             testdata("pow_int_exponent.onnx") +
                 ": node 'pow' (Pow): non-constant exponent of dtype int64 not supported (float32 only)");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("celu_alpha0.onnx")); }),
+            testdata("celu_alpha0.onnx") +
+                ": node 'celu' (Celu): attribute 'alpha' value 0 not supported (must be finite and non-zero)");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("tile_computed_repeats.onnx")); }),
+            testdata("tile_computed_repeats.onnx") + ": node 'tile' (Tile): non-constant repeats not supported");
+  EXPECT_EQ(error_of([&] { import_onnx(testdata("cast_to_int64_computed.onnx")); }),
+            testdata("cast_to_int64_computed.onnx") +
+                ": node 'to_int64' (Cast): cast from int32 to int64 of non-constant data not supported (float32, "
+                "int8, int16, int32, int64 or bool to float32, int8, int16 or int32)");
 }
 
 }  // namespace

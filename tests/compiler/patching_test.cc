@@ -226,6 +226,44 @@ void expect_random_stages_identical(bool int8, uint32_t seed, const std::vector<
   EXPECT_GE(cases, 100);
 }
 
+// tile_conv_macs (the search's recompute cap, without building the graph) counts what
+// patch_stage's graph runs in place of the stage, and refuses what patch_stage refuses.
+TEST(Patching, TileConvMacsCountThePatchedStagesConvolutions) {
+  std::mt19937 rng(77);
+  int cases = 0;
+  for (int round = 0; round < 2000 && cases < 150; ++round) {
+    RandomNet net = random_net(rng, rng() % 2 == 0, rng() % 3 == 0);
+    const ir::Graph& g = net.graph;
+    const size_t ops = g.nodes.size();
+    if (ops == 0) continue;
+    const size_t first = rng() % ops;
+    const size_t end = first + 1 + rng() % (ops - first);
+    if (!patching::stage_problem(g, first, end).empty()) continue;
+    const ir::Tensor& out = g.tensors[g.nodes[end - 1].outputs[0]];
+    const patching::Stage stage{first, end, 1 + static_cast<int>(rng() % std::min<int64_t>(5, out.shape[1])),
+                                1 + static_cast<int>(rng() % std::min<int64_t>(5, out.shape[2]))};
+    if (stage.rows * stage.cols == 1) continue;
+    ir::Graph patched;
+    try {
+      patched = patching::patch_stage(g, stage);
+    } catch (const CompileError& e) {
+      EXPECT_THROW((void)patching::tile_conv_macs(g, stage), CompileError) << e.what();
+      continue;
+    }
+    ++cases;
+    auto macs_of = [](const ir::Graph& graph, size_t from, size_t to) {
+      uint64_t macs = 0;
+      for (size_t k = from; k < to; ++k)
+        macs += patching::conv_macs(graph, graph.nodes[k], graph.tensors[graph.nodes[k].outputs[0]].elements());
+      return macs;
+    };
+    const uint64_t outside = macs_of(g, 0, first) + macs_of(g, end, ops);
+    EXPECT_EQ(outside + patching::tile_conv_macs(g, stage), macs_of(patched, 0, patched.nodes.size()))
+        << net.description << "; stage " << first << ".." << end << " in " << stage.rows << "x" << stage.cols;
+  }
+  EXPECT_GE(cases, 100);
+}
+
 TEST(Patching, RandomInt8StagesGiveIdenticalOutputsOnEveryTarget) {
   expect_random_stages_identical(true, 2026, {"host", "cortex-m0plus", "cortex-m4", "cortex-m55"});
 }

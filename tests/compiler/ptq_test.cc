@@ -229,6 +229,48 @@ TEST(QuantizeModel, KeepsANodeWithoutIntegerKernelInFloat) {
   EXPECT_GT(program.program.size(), 0u);
 }
 
+// Attention scores plus a causal additive mask (0 on and below the diagonal, -inf above):
+// the sum holds -inf, which no int8 range covers. The add and the softmax reading it stay
+// float, named with the reason; the projection after the softmax is int8 again. A NaN
+// activation is still refused.
+TEST(QuantizeModel, KeepsAnInfiniteMaskedSumAndItsSoftmaxInFloat) {
+  GraphBuilder b;
+  b.graph.name = "masked";
+  const int x = b.input("x", {1, 4, 4});
+  std::vector<float> mask(16, 0.0f);
+  for (int r = 0; r < 4; ++r)
+    for (int c = r + 1; c < 4; ++c) mask[static_cast<size_t>(r * 4 + c)] = -INFINITY;
+  const int scores = b.node(ir::Op::kAdd, "masked", {x, b.constant("mask", {4, 4}, mask)}, {1, 4, 4});
+  const int p = b.node(ir::Op::kSoftmax, "softmax", {scores}, {1, 4, 4});
+  b.output(b.node(ir::Op::kMul, "scale", {p, b.constant("s", {4}, {1.0f, 2.0f, 3.0f, 4.0f})}, {1, 4, 4}));
+  const std::vector<CalibrationInput> in = {samples(gaussian(16 * 32, 11), {32, 1, 4, 4})};
+  Options options;
+  options.int16 = Int16Policy::kOff;
+  const Calibration cal = calibrate(b.graph, in, options);
+  EXPECT_TRUE(cal.infinite[static_cast<size_t>(scores)]);
+  EXPECT_FALSE(cal.observed[static_cast<size_t>(scores)].has_value());
+  EXPECT_FALSE(cal.infinite[static_cast<size_t>(p)]);
+  Report report;
+  const ir::Graph q = quantize_for_host(b.graph, cal, in, options, &report);
+  EXPECT_EQ(report.float_nodes,
+            (std::vector<std::string>{
+                "masked (add): output 'masked:0' holds infinities (an additive -inf mask): no int8 range",
+                "softmax (softmax): input 'masked:0' holds infinities (an additive -inf mask): no int8 range"}));
+  std::vector<std::string> ops;
+  for (const ir::Node& n : q.nodes) ops.push_back(ir::op_name(n.op));
+  EXPECT_EQ(ops, (std::vector<std::string>{"add", "softmax", "quantize", "mul", "dequantize"}));
+  ASSERT_EQ(report.outputs.size(), 1u);
+  EXPECT_GT(report.outputs[0].sqnr_db, 35.0);
+
+  GraphBuilder nan;
+  nan.graph.name = "nan";
+  const int v = nan.input("x", {1, 4});
+  const int inf = nan.node(ir::Op::kAdd, "inf", {v, nan.constant("c", {4}, {INFINITY, 0, 0, 0})}, {1, 4});
+  nan.output(nan.node(ir::Op::kSub, "nan", {inf, inf}, {1, 4}));
+  EXPECT_EQ(calibrate_error(nan.graph, {samples(std::vector<float>(8, 1.0f), {2, 1, 4})}),
+            "calibration: tensor 'nan:0' is not finite (NaN) on sample 0; the float model overflows on this data");
+}
+
 // Top-1 agreement is counted only for class scores ([rows, K >= 2] from a classifier's
 // last op): not for chain's [1,16] sum, which only has a class-score shape.
 TEST(QuantizeModel, CountsTopOneAgreementOnlyForClassScores) {

@@ -1,5 +1,5 @@
 // cast: the conversions cast.h defines (low bits, truncation with saturation, NaN 0,
-// bool 0/1) and check() against pairs TFLM does not convert.
+// bool 0/1, int64 input) and check() against pairs it does not convert.
 #include "cast/cast.h"
 
 #include <gtest/gtest.h>
@@ -47,6 +47,28 @@ TEST(Cast, BoolAndIntegers) {
   EXPECT_EQ(wide.data<int16_t>(b), (std::vector<int16_t>{1, 32767, 0}));
 }
 
+// ONNX's int64 indices and shapes: the low bits to integers, rounded to nearest to float
+// (not through int32: 2^40 + 1 stays 2^40).
+TEST(Cast, Int64ToIntegersAndFloat) {
+  const std::vector<int64_t> x = {7, -3, (int64_t{1} << 32) + 5, INT64_MIN, (int64_t{1} << 40) + 1};
+  TestOp op;
+  const uint32_t in = op.add_input(DType::kInt64, {5});
+  const uint32_t out = op.add_output(DType::kInt32, {5});
+  op.set_data(in, x);
+  ASSERT_EQ(op.check(kCastEntry), Status::kOk);
+  op.run(kCastEntry);
+  EXPECT_EQ(op.data<int32_t>(out), (std::vector<int32_t>{7, -3, 5, 0, 1}));
+
+  TestOp to_float;
+  const uint32_t a = to_float.add_input(DType::kInt64, {5});
+  const uint32_t b = to_float.add_output(DType::kFloat32, {5});
+  to_float.set_data(a, x);
+  ASSERT_EQ(to_float.check(kCastEntry), Status::kOk);
+  to_float.run(kCastEntry);
+  EXPECT_EQ(to_float.data<float>(b), (std::vector<float>{7.0f, -3.0f, 4294967296.0f, -9223372036854775808.0f,
+                                                         1099511627776.0f}));
+}
+
 TEST(Cast, CheckRefusesPairsTfliteMicroDoesNotConvert) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kFloat32, {4});
@@ -54,8 +76,10 @@ TEST(Cast, CheckRefusesPairsTfliteMicroDoesNotConvert) {
   EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);  // TFLM writes no bool
   op.desc(out).dtype = static_cast<uint8_t>(DType::kUInt8);
   EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);
+  op.desc(out).dtype = static_cast<uint8_t>(DType::kInt64);  // int64 is read, never written
+  EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);
   op.desc(out).dtype = static_cast<uint8_t>(DType::kFloat32);
-  op.desc(in).dtype = static_cast<uint8_t>(DType::kInt64);
+  op.desc(in).dtype = static_cast<uint8_t>(DType::kUInt8);
   EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);
   op.desc(in).dtype = static_cast<uint8_t>(DType::kFloat32);
   ASSERT_EQ(op.check(kCastEntry), Status::kOk);

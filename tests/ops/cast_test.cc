@@ -1,9 +1,10 @@
 // CAST: every type pair TensorFlow Lite Micro's cast.cc converts (float32, int8, int16,
-// int32, bool to float32, int8, int16, int32), against static_cast as an Arm core
-// computes it, written here: integers keep their low bits, float to integer truncates
-// toward zero and saturates to int32 (NaN 0) before keeping the low bits, bool gives
-// 0 or 1. Quantization parameters are not applied (TFLM casts raw values), and int8/int16
-// tensors only CAST uses may have none. On the host and on emulated cores.
+// int32, bool to float32, int8, int16, int32) and int64 to those, against static_cast as
+// an Arm core computes it, written here: integers keep their low bits, float to integer
+// truncates toward zero and saturates to int32 (NaN 0) before keeping the low bits, bool
+// gives 0 or 1, int64 to float32 rounds to nearest. Quantization parameters are not
+// applied (TFLM casts raw values), and int8/int16 tensors only CAST uses may have none.
+// On the host and on emulated cores.
 #include <cmath>
 #include <limits>
 #include <random>
@@ -23,6 +24,7 @@ size_t bytes_per(TensorType t) {
     case TensorType::INT8:
     case TensorType::BOOL: return 1;
     case TensorType::INT16: return 2;
+    case TensorType::INT64: return 8;
     default: return 4;
   }
 }
@@ -41,6 +43,12 @@ std::vector<double> inputs_for(TensorType t, std::mt19937& rng) {
     case TensorType::BOOL:
       for (double& x : v) x = static_cast<double>(rng() & 1);
       break;
+    case TensorType::INT64: {  // beyond int32 both ways, within 2^53 (exact as doubles)
+      for (double& x : v) x = static_cast<double>(std::uniform_int_distribution<int64_t>(-(1ll << 40), 1ll << 40)(rng));
+      const double edges[] = {4294967301.0, -4294967297.0, 2147483648.0, 16777217.0, -1.0, 300.0};
+      for (size_t i = 0; i < std::size(edges); ++i) v[i] = edges[i];
+      break;
+    }
     default: {
       const int64_t lo = t == TensorType::INT8 ? -128 : t == TensorType::INT16 ? -32768 : INT32_MIN;
       const int64_t hi = t == TensorType::INT8 ? 127 : t == TensorType::INT16 ? 32767 : INT32_MAX;
@@ -58,14 +66,14 @@ std::vector<double> inputs_for(TensorType t, std::mt19937& rng) {
 std::vector<uint8_t> encode(TensorType t, const std::vector<double>& v) {
   std::vector<uint8_t> out;
   for (double x : v) {
-    uint8_t b[4];
+    uint8_t b[8];
     const size_t n = bytes_per(t);
     if (t == TensorType::FLOAT32) {
       const float f = static_cast<float>(x);
       std::memcpy(b, &f, 4);
     } else {
-      const uint32_t u = static_cast<uint32_t>(static_cast<int64_t>(x));
-      for (size_t k = 0; k < 4; ++k) b[k] = static_cast<uint8_t>(u >> (8 * k));
+      const uint64_t u = static_cast<uint64_t>(static_cast<int64_t>(x));
+      for (size_t k = 0; k < n; ++k) b[k] = static_cast<uint8_t>(u >> (8 * k));
     }
     out.insert(out.end(), b, b + n);
   }
@@ -77,7 +85,9 @@ double cast_value(TensorType from, TensorType to, double x) {
   if (from == TensorType::BOOL) x = x != 0 ? 1 : 0;
   if (to == TensorType::FLOAT32) return static_cast<float>(x);
   int64_t i;
-  if (std::isnan(x)) {
+  if (from == TensorType::INT64) {
+    i = static_cast<int64_t>(x);  // no saturation: the low bits below
+  } else if (std::isnan(x)) {
     i = 0;
   } else {
     const double t = std::trunc(x);
@@ -92,7 +102,7 @@ double cast_value(TensorType from, TensorType to, double x) {
 
 TEST(Cast, EveryPairTfliteMicroConverts) {
   const TensorType from_types[] = {TensorType::FLOAT32, TensorType::INT8, TensorType::INT16, TensorType::INT32,
-                                   TensorType::BOOL};
+                                   TensorType::INT64, TensorType::BOOL};
   const TensorType to_types[] = {TensorType::FLOAT32, TensorType::INT8, TensorType::INT16, TensorType::INT32};
   std::mt19937 rng(53);
   for (TensorType from : from_types) {
@@ -123,11 +133,11 @@ TEST(Cast, WhatTfliteMicroRefusesIsOneLine) {
                            op_code(fb::BuiltinOperator::CAST), {0}, {1});
   };
   EXPECT_EQ(op_error("to_bool", model(TensorType::FLOAT32, TensorType::BOOL)),
-            "node 'y' (cast): cast from float32 to bool is not supported (TensorFlow Lite Micro casts float32, int8, "
-            "int16, int32 and bool to float32, int8, int16 and int32)");
-  EXPECT_EQ(op_error("from_i64", model(TensorType::INT64, TensorType::INT32)),
-            "node 'y' (cast): cast from int64 to int32 is not supported (TensorFlow Lite Micro casts float32, int8, "
-            "int16, int32 and bool to float32, int8, int16 and int32)");
+            "node 'y' (cast): cast from float32 to bool is not supported (float32, int8, int16, int32, int64 and bool "
+            "cast to float32, int8, int16 and int32)");
+  EXPECT_EQ(op_error("to_i64", model(TensorType::INT32, TensorType::INT64)),
+            "node 'y' (cast): cast from int32 to int64 is not supported (float32, int8, int16, int32, int64 and bool "
+            "cast to float32, int8, int16 and int32)");
   // An int8 tensor without quantization is accepted only where CAST alone uses it.
   ModelSpec both = model(TensorType::INT8, TensorType::FLOAT32);
   both.tensors.push_back(TensorSpec("z", kShape, TensorType::INT8));

@@ -16,3 +16,7 @@ class Model:
     # Per input: None for seeded standard-normal float32 values, or (low, high) for
     # seeded uniform int64 values in [low, high) (token ids); None: every input float.
     input_ranges: list = None
+    # Export with autograd on (the goldens are still computed without): PyTorch's eval
+    # fast path for nn.MultiheadAttention / nn.TransformerEncoderLayer (a fused op with no
+    # ONNX export) is skipped when gradients are enabled, as in a plain user export.
+    export_with_grad: bool = False

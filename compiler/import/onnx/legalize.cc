@@ -509,33 +509,41 @@ class Legalizer {
   struct Conversion {
     const char* name;
     void (*convert)(Legalizer&);
-    std::vector<Op> becomes;
+    std::vector<Op> becomes;  // every Mote op it may emit; first the one it usually becomes
+                              // (`--list-ops` takes that one's int8/int16 for the operator's)
   };
   static const std::vector<Conversion>& conversions() {
     using L = Legalizer;
     static const std::vector<Conversion> kConversions = {
         {"Abs", [](L& l) { l.unary_fn("abs"); }, {Op::kUnary}},
         {"Add", [](L& l) { l.binary(Op::kAdd); }, {Op::kAdd}},
+        {"And", [](L& l) { l.logical_op("and"); }, {Op::kLogical}},
         {"ArgMax", [](L& l) { l.arg(Op::kArgMax); }, {Op::kArgMax}},
         {"ArgMin", [](L& l) { l.arg(Op::kArgMin); }, {Op::kArgMin}},
         {"AveragePool", [](L& l) { l.pool(); }, {Op::kAvgPool2d}},
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
-        {"Cast", [](L& l) { l.cast(); }, {}},
+        {"Cast", [](L& l) { l.cast(); }, {Op::kCast}},
+        {"Celu", [](L& l) { l.celu(); }, {Op::kElu, Op::kMul}},
         {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
         {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
         {"Conv", [](L& l) { l.conv(); }, {Op::kConv2d, Op::kDepthwiseConv2d, Op::kAdd}},
         {"ConvTranspose", [](L& l) { l.conv_transpose(); }, {Op::kTransposeConv}},
         // With --quantize a constant divisor becomes a mul by its reciprocal (passes.h).
         {"DepthToSpace", [](L& l) { l.depth_to_space(); }, {Op::kDepthToSpace, Op::kGather}},
-        {"Div", [](L& l) { l.binary(Op::kDiv); }, {Op::kDiv, Op::kMul}},
+        {"Div", [](L& l) { l.binary(Op::kDiv); }, {Op::kMul, Op::kDiv}},
         {"Dropout", [](L& l) { l.identity(); }, {}},
         {"Elu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
+        // Equal and Where of constants fold while importing; on computed tensors (a
+        // key_padding_mask given as an input) they run.
+        {"Equal", [](L& l) { l.compare("equal"); }, {Op::kCompare}},
         // An exact GELU pattern around it becomes one gelu (find_gelus).
         {"Erf", [](L& l) { l.unary_fn("erf"); }, {Op::kUnary, Op::kGelu}},
         {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
         {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
         {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Greater", [](L& l) { l.compare("greater"); }, {Op::kCompare}},
+        {"GreaterOrEqual", [](L& l) { l.compare("greater_equal"); }, {Op::kCompare}},
         {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
         {"Gemm", [](L& l) { l.gemm(); }, {Op::kFullyConnected, Op::kBatchMatMul, Op::kMul, Op::kAdd}},
         {"GlobalAveragePool", [](L& l) { l.global_average_pool(); }, {Op::kMean}},
@@ -547,7 +555,9 @@ class Legalizer {
         {"GRU", [](L& l) { l.gru_or_rnn(Op::kGru, 3); }, {Op::kGru, Op::kStridedSlice, Op::kConcat}},
         {"RNN", [](L& l) { l.gru_or_rnn(Op::kRnn, 1); }, {Op::kRnn, Op::kStridedSlice, Op::kConcat}},
         {"LSTM", [](L& l) { l.lstm(); }, {Op::kLstm, Op::kStridedSlice, Op::kConcat}},
-        {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm}},
+        {"Less", [](L& l) { l.compare("less"); }, {Op::kCompare}},
+        {"LessOrEqual", [](L& l) { l.compare("less_equal"); }, {Op::kCompare}},
+        {"LayerNormalization", [](L& l) { l.layer_norm(); }, {Op::kLayerNorm, Op::kMul, Op::kAdd}},
         {"LeakyRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Log", [](L& l) { l.unary_fn("log"); }, {Op::kUnary}},
         {"LogSoftmax", [](L& l) { l.softmax(Op::kLogSoftmax); }, {Op::kLogSoftmax}},
@@ -557,6 +567,8 @@ class Legalizer {
         {"Min", [](L& l) { l.variadic(Op::kMinimum); }, {Op::kMinimum}},
         {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
         {"Neg", [](L& l) { l.unary_fn("neg"); }, {Op::kUnary}},
+        {"Not", [](L& l) { l.logical_not(); }, {Op::kCompare}},
+        {"Or", [](L& l) { l.logical_op("or"); }, {Op::kLogical}},
         {"PRelu", [](L& l) { l.piecewise_linear(); }, {Op::kClamp, Op::kMul, Op::kAdd}},
         {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
         {"Pow", [](L& l) { l.pow(); }, {Op::kMul, Op::kUnary, Op::kDiv, Op::kCopy, Op::kPow}},
@@ -578,6 +590,9 @@ class Legalizer {
         {"Sqrt", [](L& l) { l.unary_fn("sqrt"); }, {Op::kUnary}},
         {"Squeeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Sub", [](L& l) { l.binary(Op::kSub); }, {Op::kSub}},
+        {"Tile", [](L& l) { l.tile(); }, {Op::kGather}},
+        {"Where", [](L& l) { l.where(); }, {Op::kSelect}},
+        {"Xor", [](L& l) { l.compare("not_equal"); }, {Op::kCompare}},
         {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
@@ -587,10 +602,23 @@ class Legalizer {
 
  private:
   // Cast between equal dtypes (a constant one folds before).
+  // Cast of computed data: an identity between equal dtypes, else the cast op (float32,
+  // int8, int16, int32, int64, bool -> float32, int8, int16, int32: an int64 index or shape
+  // to int32 keeps its low bits, exact for every value that fits).
   void cast() {
-    if (g_.tensors[input(0)].dtype == g_.tensors[output0()].dtype) return identity();
-    fail(std::string("cast from ") + dtype_name(g_.tensors[input(0)].dtype) + " to " +
-         dtype_name(g_.tensors[output0()].dtype) + " of non-constant data not supported");
+    const int x = input(0), y = output0();
+    const DType from = g_.tensors[x].dtype, to = g_.tensors[y].dtype;
+    if (from == to) return identity();
+    const auto narrow = [](DType d) {
+      return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32;
+    };
+    if (!(narrow(from) || from == DType::kInt64 || from == DType::kBool) || !narrow(to)) {
+      fail(std::string("cast from ") + dtype_name(from) + " to " + dtype_name(to) +
+           " of non-constant data not supported (float32, int8, int16, int32, int64 or bool to float32, int8, "
+           "int16 or int32)");
+    }
+    const bool cl = choose_channels_last({x}, rank(x));
+    emit(Op::kCast, node_->name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
   }
 
   // ---- spatial ops ----------------------------------------------------------------
@@ -972,6 +1000,43 @@ class Legalizer {
     emit(op, node_->name, {ia, ib}, {output(y, cl)});
   }
 
+  // Equal, Less, LessOrEqual, Greater, GreaterOrEqual and Xor (not_equal of bools) ->
+  // bool: compare `fn` (numpy broadcast, one dtype; the lowering names the dtypes each
+  // fn takes).
+  void compare(const char* fn) { two_operands(Op::kCompare, fn); }
+  // And, Or of bools: logical `fn`.
+  void logical_op(const char* fn) { two_operands(Op::kLogical, fn); }
+  // Not(x) = (x == false).
+  void logical_not() {
+    const int x = input(0), y = output0();
+    if (g_.tensors[x].dtype != DType::kBool)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (bool only)");
+    const int no = g_.add_constant(node_->name + "_false", DType::kBool, {1}, std::vector<uint8_t>{0});
+    const bool cl = choose_channels_last({x}, rank(x));
+    emit(Op::kCompare, node_->name, {cl ? channels_last(x) : logical(x), no}, {output(y, cl)}).attrs["fn"] =
+        std::string("equal");
+  }
+  void two_operands(Op op, const char* fn) {
+    const int a = input(0), b = input(1), y = output0();
+    if (g_.tensors[a].dtype != g_.tensors[b].dtype)
+      fail(std::string("inputs of dtypes ") + dtype_name(g_.tensors[a].dtype) + " and " +
+           dtype_name(g_.tensors[b].dtype) + " differ");
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({a, b}, r);
+    emit(op, node_->name, {operand(a, r, cl), operand(b, r, cl)}, {output(y, cl)}).attrs["fn"] = std::string(fn);
+  }
+
+  // Where(condition, x, y): select (numpy broadcast of all three; x and y of one dtype of
+  // 1, 2 or 4 bytes: int64 data is refused by select's lowering).
+  void where() {
+    const int c = input(0), x = input(1), z = input(2), y = output0();
+    if (g_.tensors[c].dtype != DType::kBool)
+      fail(std::string("condition dtype ") + dtype_name(g_.tensors[c].dtype) + " not supported (bool only)");
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({c, x, z}, r);
+    emit(Op::kSelect, node_->name, {operand(c, r, cl), operand(x, r, cl), operand(z, r, cl)}, {output(y, cl)});
+  }
+
   void unary(Op op, double lo, double hi) {
     const int x = input(0), y = output0();
     const bool cl = choose_channels_last({x}, rank(x));
@@ -1099,6 +1164,28 @@ class Legalizer {
       emit(Op::kAdd, n.name + (gamma == 1.0 ? "" : "/sum"), {pos, scaled}, {out});
     }
     if (gamma != 1.0) emit(Op::kMul, n.name, {out, scalar("_gamma", gamma)}, {output(y, cl)});
+  }
+
+  // Celu(x; alpha) = max(0, x) + min(0, alpha * (e^(x/alpha) - 1)) = alpha * elu(x / alpha)
+  // (the alpha 1 elu op; for x > 0, alpha * x / alpha = x). alpha 1 is one elu.
+  void celu() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const double alpha = n.get_float("alpha", 1.0);
+    const bool cl = choose_channels_last({x}, rank(x));
+    const int in = cl ? channels_last(x) : logical(x);
+    if (alpha == 1.0) {
+      emit(Op::kElu, n.name, {in}, {output(y, cl)});
+      return;
+    }
+    const ir::Shape shape = g_.tensors[in].shape;
+    const std::string base = g_.tensors[y].name;
+    const int scaled = new_tensor(base + "_scaled", DType::kFloat32, shape);
+    const int elu = new_tensor(base + "_elu", DType::kFloat32, shape);
+    const int inv_alpha = float_constant(n.name + "_inv_alpha", {1}, {static_cast<float>(1.0 / alpha)});
+    emit(Op::kMul, n.name + "/inv_alpha", {in, inv_alpha}, {scaled});
+    emit(Op::kElu, n.name + "/elu", {scaled}, {elu});
+    emit(Op::kMul, n.name, {elu, float_constant(n.name + "_alpha", {1}, {static_cast<float>(alpha)})}, {output(y, cl)});
   }
 
   // Max / Min of one or more inputs (numpy broadcast): a chain of maximum / minimum.
@@ -1468,8 +1555,29 @@ class Legalizer {
   // flattened, with the broadcast's source index per output element; in the input's
   // channels-last layout when it has one and the ranks agree (both permute alike).
   void expand() {
-    const int x = input(0), y = output0();
     if (input(1) != ir::kNoTensor && !is_constant(input(1))) fail("non-constant shape not supported");
+    gather_repeated(input(0), output0());
+  }
+
+  // Tile(x, repeats): y[i] = x[i mod x's shape], repeats constant (y's dims = x's x repeats).
+  void tile() {
+    const int x = input(0), y = output0();
+    const int repeats = input(1);
+    if (repeats == ir::kNoTensor || !is_constant(repeats)) fail("non-constant repeats not supported");
+    const std::vector<int64_t> times = read_ints(g_.tensors[repeats]);
+    const ir::Shape& in = logical_shape(x);
+    if (times.size() != in.size())
+      fail("repeats has " + std::to_string(times.size()) + " values for input rank " + std::to_string(in.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (times[i] < 1) fail("repeats value " + std::to_string(times[i]) + " not supported (at least 1)");
+      if (logical_shape(y).at(i) != in[i] * times[i]) fail("output shape disagrees with the input times repeats");
+    }
+    gather_repeated(x, y);
+  }
+
+  // y from x by numpy broadcasting or tiling (ir::broadcast_source): one gather of x's
+  // flat elements at a constant index table, in x's layout (an alias when nothing repeats).
+  void gather_repeated(int x, int y) {
     const size_t r = rank(y);
     const bool cl = rank(x) == r && choose_channels_last({x}, r);
     const int in = cl ? channels_last(x) : logical(x);
@@ -1737,7 +1845,7 @@ class Legalizer {
   void layer_norm() {
     const SourceNode& n = *node_;
     const int x = input(0), y = output0();
-    const ir::Shape& shape = logical_shape(x);
+    const ir::Shape shape = logical_shape(x);  // a copy: new tensors may move the table
     const int64_t axis = n.get_int("axis", static_cast<int64_t>(shape.size()) - 1);
     std::vector<bool> kept(shape.size(), false);
     int64_t count = 1;
@@ -1745,12 +1853,32 @@ class Legalizer {
       kept[i] = true;
       count *= shape[i];
     }
-    const int scale = norm_param(1, "scale", kept, count, 1.0f);
+    // A computed scale or bias (numpy-broadcast to x) is a mul / add after the
+    // normalization; constant ones stay in layer_norm.
+    auto computed = [&](size_t k) {
+      const int id = input(k);
+      if (id == ir::kNoTensor || is_constant(id)) return false;
+      if (g_.tensors[id].dtype != DType::kFloat32)
+        fail(std::string(k == 1 ? "scale" : "bias") + " dtype " + dtype_name(g_.tensors[id].dtype) + " not supported");
+      return true;
+    };
+    const bool scale_computed = computed(1), bias_computed = computed(2);
+    const int scale = scale_computed ? float_constant(n.name + "/scale", {count}, std::vector<float>(count, 1.0f))
+                                     : norm_param(1, "scale", kept, count, 1.0f);
     std::vector<int> inputs = {logical(x), scale};
-    if (input(2) != ir::kNoTensor) inputs.push_back(norm_param(2, "bias", kept, count, 0.0f));
-    ir::Node& op = emit(Op::kLayerNorm, n.name, inputs, {output(y, false)});
+    if (input(2) != ir::kNoTensor && !bias_computed) inputs.push_back(norm_param(2, "bias", kept, count, 0.0f));
+    const std::string base = g_.tensors[y].name;
+    int out = scale_computed || bias_computed ? new_tensor(base + "_normalized", DType::kFloat32, shape)
+                                              : output(y, false);
+    ir::Node& op = emit(Op::kLayerNorm, n.name, inputs, {out});
     op.attrs["axis"] = axis;
     op.attrs["epsilon"] = n.get_float("epsilon", 1e-5);
+    if (scale_computed) {
+      const int scaled = bias_computed ? new_tensor(base + "_scaled", DType::kFloat32, shape) : output(y, false);
+      emit(Op::kMul, n.name + "/scale", {out, logical(input(1))}, {scaled});
+      out = scaled;
+    }
+    if (bias_computed) emit(Op::kAdd, n.name + "/bias", {out, logical(input(2))}, {output(y, false)});
   }
 
   // InstanceNormalization (groups = C) and GroupNormalization: group_norm on the

@@ -681,6 +681,15 @@ class OnnxImporter {
       } else if (op == "Elu") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 1.0);
+      } else if (op == "Celu") {
+        c_.kept_inputs = {0};
+        const double alpha = attr_float("alpha", 1.0);
+        if (!std::isfinite(alpha) || alpha == 0.0) {
+          std::ostringstream value;
+          value << alpha;
+          fail_attr("alpha", value.str(), "must be finite and non-zero");
+        }
+        attrs()["alpha"] = alpha;
       } else if (op == "Selu") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 1.67326319217681884765625);

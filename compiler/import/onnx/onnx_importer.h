@@ -70,6 +70,7 @@
 //   LogSoftmax         axis, coerce_2d (as Softmax)
 //   Elu                alpha
 //   Selu               alpha, gamma
+//   Celu               alpha (finite, non-zero)
 //   DepthToSpace       blocksize, mode ("DCR" or "CRD"); rank-4 input
 //   SpaceToDepth       blocksize; rank-4 input
 //   Erf, Pow, Sqrt, Exp, Log, Abs, Neg, Reciprocal, Softplus, Max, Min
@@ -84,7 +85,11 @@
 //                      from the attribute or the constant input, equal parts when absent);
 //                      input data only; every output kept
 //   Expand             inputs data, shape (ONNX inputs)
-//   Equal, Where       no attributes (evaluated on constants only)
+//   Equal, Where       no attributes (evaluated while importing on constants; on computed
+//                      tensors compare "equal" and select)
+//   Less, LessOrEqual, Greater, GreaterOrEqual, Not, And, Or, Xor
+//                      no attributes (compare and logical)
+//   Tile               inputs input, repeats (repeats constant)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
 //   Size               no attributes

@@ -576,6 +576,131 @@ def make_eltwise_activations():
                 out3=0.5 * elu(xd, 2.0), out4=np.maximum(np.maximum(xd, -xd), b), out5=np.minimum(xd, b), out6=xd)
 
 
+def make_celu():
+    """Celu (opset 12+) with the default alpha (1: one elu) and 0.5 on 4-D data after a Conv
+    (channels-last), alpha 2.5 on the model's input; the alpha-0 refusal."""
+    x = randn(1, 3, 4, 4) * 2
+    w = randn(4, 3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Celu", ["c"], ["y0"], name="celu1"),
+        h.make_node("Celu", ["c"], ["y1"], name="celu_half", alpha=0.5),
+        h.make_node("Celu", ["x"], ["y2"], name="celu_input", alpha=2.5),
+    ]
+    save("celu", nodes, [vi("x", [1, 3, 4, 4])],
+         [vi("y0", [1, 4, 4, 4]), vi("y1", [1, 4, 4, 4]), vi("y2", [1, 3, 4, 4])], [init("w", w)], opset=13)
+    c = conv(x, w)
+
+    def celu(t, alpha):
+        return np.maximum(0, t) + np.minimum(0, alpha * np.expm1(t / alpha))
+    save_arrays("celu", in0=x, out0=celu(c, 1.0), out1=celu(c, 0.5), out2=celu(x.astype(np.float64), 2.5))
+    save("celu_alpha0", [h.make_node("Celu", ["x"], ["y"], name="celu", alpha=0.0)], [vi("x", [1, 4])],
+         [vi("y", [1, 4])], opset=13)
+
+
+def make_where_tile_computed():
+    """Equal, Where and Tile on computed tensors: a Conv's channels-last output c, its ReLU
+    r; y0 = Where(Equal(r, 0), bias [4,1,1] broadcast, c), y1 = Tile(c, [1, 1, 2, 3]),
+    y2 = Where(Equal(x, x), x, 0) on the channels-first input; the refusal of computed
+    repeats."""
+    x = randn(1, 3, 4, 5)
+    w = randn(4, 3, 1, 1)
+    bias = np.array([1.5, -2.0, 0.25, 4.0], np.float32).reshape(4, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Relu", ["c"], ["r"], name="relu"),
+        h.make_node("Equal", ["r", "zero"], ["dead"], name="equal"),
+        h.make_node("Where", ["dead", "bias", "c"], ["y0"], name="where"),
+        h.make_node("Tile", ["c", "reps"], ["y1"], name="tile"),
+        h.make_node("Equal", ["x", "x"], ["same"], name="equal_self"),
+        h.make_node("Where", ["same", "x", "zero"], ["y2"], name="where_input"),
+    ]
+    save("where_tile_computed", nodes, [vi("x", [1, 3, 4, 5])],
+         [vi("y0", [1, 4, 4, 5]), vi("y1", [1, 4, 8, 15]), vi("y2", [1, 3, 4, 5])],
+         [init("w", w), init("zero", np.array(0.0, np.float32)), init("bias", bias),
+          init("reps", np.array([1, 1, 2, 3], np.int64))], opset=13)
+    c = conv(x, w).astype(np.float32)
+    save_arrays("where_tile_computed", in0=x, out0=np.where(np.maximum(c, 0) == 0, bias[None], c),
+                out1=np.tile(c, (1, 1, 2, 3)), out2=x)
+    save("tile_computed_repeats", [h.make_node("Tile", ["x", "reps"], ["y"], name="tile")],
+         [vi("x", [1, 4]), vi("reps", [2], T.INT64)], [vi("y", [2, 8])], opset=13)
+
+
+def make_cast_computed():
+    """Cast of computed data: ArgMax's int64 index to int32 then float32 (y0) and straight to
+    float32 (y1), a bool comparison to float32 (y2); the refusal of a cast to int64."""
+    x = randn(1, 5, 3)
+    nodes = [
+        h.make_node("ArgMax", ["x"], ["i"], name="argmax", axis=1, keepdims=0),
+        h.make_node("Cast", ["i"], ["i32"], name="to_int32", to=T.INT32),
+        h.make_node("Cast", ["i32"], ["y0"], name="int32_to_float", to=T.FLOAT),
+        h.make_node("Cast", ["i"], ["y1"], name="int64_to_float", to=T.FLOAT),
+        h.make_node("Equal", ["x", "x"], ["b"], name="equal"),
+        h.make_node("Cast", ["b"], ["y2"], name="bool_to_float", to=T.FLOAT),
+    ]
+    save("cast_computed", nodes, [vi("x", [1, 5, 3])], [vi("y0", [1, 3]), vi("y1", [1, 3]), vi("y2", [1, 5, 3])],
+         opset=13)
+    index = np.argmax(x, axis=1).astype(np.float32)
+    save_arrays("cast_computed", in0=x, out0=index, out1=index, out2=np.ones_like(x))
+    save("cast_to_int64_computed", [h.make_node("ArgMax", ["x"], ["i"], name="argmax", axis=1, keepdims=0),
+                                    h.make_node("Cast", ["i"], ["i32"], name="to_int32", to=T.INT32),
+                                    h.make_node("Cast", ["i32"], ["y"], name="to_int64", to=T.INT64)],
+         [vi("x", [1, 5, 3])], [vi("y", [1, 3], T.INT64)], opset=13)
+
+
+def make_layer_norm_computed_params():
+    """LayerNormalization (opset 17) whose scale and bias are computed: axis -1 with scale
+    m = ReduceMean(x, [0, 1]) [4] and bias -m; axis 1 with a constant scale [3, 4] and
+    the computed bias ReduceMean(x, [0]) [3, 4]."""
+    x = randn(2, 3, 4)
+    scale = randn(3, 4)
+    nodes = [
+        h.make_node("ReduceMean", ["x"], ["m"], name="mean01", axes=[0, 1], keepdims=0),
+        h.make_node("Mul", ["m", "minus_one"], ["nm"], name="negate"),
+        h.make_node("LayerNormalization", ["x", "m", "nm"], ["y0"], name="ln_last", axis=-1),
+        h.make_node("ReduceMean", ["x"], ["b"], name="mean0", axes=[0], keepdims=0),
+        h.make_node("LayerNormalization", ["x", "scale", "b"], ["y1"], name="ln_axis1", axis=1),
+    ]
+    save("layer_norm_computed_params", nodes, [vi("x", [2, 3, 4])], [vi("y0", [2, 3, 4]), vi("y1", [2, 3, 4])],
+         [init("scale", scale), init("minus_one", np.array(-1.0, np.float32))], opset=17)
+    xd = x.astype(np.float64)
+    m = xd.mean(axis=(0, 1))
+    save_arrays("layer_norm_computed_params", in0=x, out0=layer_norm(x, -1, m, -m),
+                out1=layer_norm(x, 1, scale, xd.mean(axis=0)))
+
+
+def make_comparisons_computed():
+    """Less, LessOrEqual, Greater, GreaterOrEqual, Not, And, Or and Xor on computed tensors
+    (a Conv's channels-last output c): outside = c > 0.5 or c < -0.5, inside = -1 <= c <= 1;
+    y0 = Cast(Xor(Not(outside), inside)), y1 = Where(outside, c, 0), y2 = Cast(Not(inside))."""
+    x = randn(1, 3, 4, 5)
+    w = randn(4, 3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("Greater", ["c", "half"], ["hi"], name="greater"),
+        h.make_node("Less", ["c", "minus_half"], ["lo"], name="less"),
+        h.make_node("Or", ["hi", "lo"], ["outside"], name="or"),
+        h.make_node("Not", ["outside"], ["not_outside"], name="not"),
+        h.make_node("GreaterOrEqual", ["c", "minus_one"], ["ge"], name="greater_equal"),
+        h.make_node("LessOrEqual", ["c", "one"], ["le"], name="less_equal"),
+        h.make_node("And", ["ge", "le"], ["inside"], name="and"),
+        h.make_node("Xor", ["not_outside", "inside"], ["x0"], name="xor"),
+        h.make_node("Cast", ["x0"], ["y0"], name="cast0", to=T.FLOAT),
+        h.make_node("Where", ["outside", "c", "zero"], ["y1"], name="where"),
+        h.make_node("Not", ["inside"], ["not_inside"], name="not_inside"),
+        h.make_node("Cast", ["not_inside"], ["y2"], name="cast2", to=T.FLOAT),
+    ]
+    f = lambda v: np.array(v, np.float32)
+    save("comparisons_computed", nodes, [vi("x", [1, 3, 4, 5])], [vi(y, [1, 4, 4, 5]) for y in ("y0", "y1", "y2")],
+         [init("w", w), init("half", f(0.5)), init("minus_half", f(-0.5)), init("minus_one", f(-1.0)),
+          init("one", f(1.0)), init("zero", f(0.0))], opset=13)
+    c = conv(x, w).astype(np.float32)
+    outside = (c > 0.5) | (c < -0.5)
+    inside = (c >= -1) & (c <= 1)
+    save_arrays("comparisons_computed", in0=x, out0=(~outside ^ inside).astype(np.float32),
+                out1=np.where(outside, c, 0), out2=(~inside).astype(np.float32))
+
+
 def make_reductions(opset):
     """ReduceMax, ReduceMin, ReduceSum over channels-last data (after a Conv): keepdims 0
     and 1, every axis (no axes), and at opset 13 ReduceSum's axes input and
@@ -1437,6 +1562,10 @@ def make_normalization_error_models():
     save("layernorm_variable_scale",
          [h.make_node("LayerNormalization", ["x", "scale"], ["y"], name="ln")],
          [vi("x", [1, 4]), vi("scale", [4])], [vi("y", [1, 4])], opset=17)
+    save("instancenorm_variable_scale",
+         [h.make_node("InstanceNormalization", ["x", "scale", "bias"], ["y"], name="in")],
+         [vi("x", [1, 2, 3, 3]), vi("scale", [2])], [vi("y", [1, 2, 3, 3])],
+         [init("bias", np.zeros(2, np.float32))], opset=13)
 
 
 # ---- dynamic slicing: Slice/Gather/Split/Expand on computed tensors (issue 18) --------
@@ -1927,6 +2056,11 @@ def main():
     make_gru_models()
     make_rnn_models()
     make_resize_cubic_models()
+    make_celu()
+    make_where_tile_computed()
+    make_cast_computed()
+    make_layer_norm_computed_params()
+    make_comparisons_computed()
 
 
 if __name__ == "__main__":
