@@ -173,9 +173,15 @@ class Quantizer {
       if (options_.int8_io) rep = rep_of(id, DType::kInt8);
       if (rep < 0) rep = rep_of(id, DType::kFloat32);
       // The model's output keeps its name; the internal form it came from is renamed.
+      // (Its report line follows the rename: the report is matched by name below.)
       if (q_.tensors[rep].name != g_.tensors[id].name) {
-        for (ir::Tensor& t : q_.tensors)
-          if (t.name == g_.tensors[id].name) t.name += std::string("/") + ir::dtype_name(t.dtype);
+        for (ir::Tensor& t : q_.tensors) {
+          if (t.name != g_.tensors[id].name) continue;
+          const std::string renamed = t.name + "/" + ir::dtype_name(t.dtype);
+          for (TensorReport& r : report_->tensors)
+            if (r.name == t.name && r.dtype == t.dtype) r.name = renamed;
+          t.name = renamed;
+        }
         q_.tensors[rep].name = g_.tensors[id].name;
       }
       q_.outputs.push_back(rep);

@@ -261,6 +261,11 @@ TEST(QuantizeModel, KeepsAnInfiniteMaskedSumAndItsSoftmaxInFloat) {
   EXPECT_EQ(ops, (std::vector<std::string>{"add", "softmax", "quantize", "mul", "dequantize"}));
   ASSERT_EQ(report.outputs.size(), 1u);
   EXPECT_GT(report.outputs[0].sqnr_db, 35.0);
+  // The int8 product the float output is dequantized from gives up the output's name and
+  // keeps its report line under the new one.
+  ASSERT_FALSE(report.tensors.empty());
+  EXPECT_EQ(report.tensors.back().name, q.tensors[static_cast<size_t>(q.nodes[3].outputs[0])].name);
+  EXPECT_EQ(report.tensors.back().name, q.tensors[static_cast<size_t>(q.outputs[0])].name + "/int8");
 
   GraphBuilder nan;
   nan.graph.name = "nan";
