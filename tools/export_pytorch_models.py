@@ -66,9 +66,15 @@ def export(name, build):
     example = tuple(samples(model, 1000))
     path = OUT / f"{name}.onnx"
     with torch.set_grad_enabled(model.export_with_grad):
-        torch.onnx.export(module, example, str(path), opset_version=model.opset, input_names=model.input_names,
-                          output_names=model.output_names, do_constant_folding=True,
-                          dynamic_axes=model.dynamic_axes)
+        try:
+            torch.onnx.export(module, example, str(path), opset_version=model.opset, input_names=model.input_names,
+                              output_names=model.output_names, do_constant_folding=True,
+                              dynamic_axes=model.dynamic_axes)
+            if model.exporter_check_fails:
+                sys.exit(f"{name}: the exporter's check was expected to fail and passed")
+        except torch.onnx.errors.CheckerError:
+            if not model.exporter_check_fails:
+                raise
     with torch.no_grad():
         for k in range(GOLDEN_SAMPLES):
             inputs = samples(model, k)

@@ -102,6 +102,24 @@ TEST(OnnxDynamicShapes, SymbolicBatchFixedToOneWithANote) {
   EXPECT_EQ(g.tensors[g.inputs[0]].shape, std::vector<int64_t>({1, 3, 10}));
 }
 
+// torch 1.13 writes nn.LayerNorm(elementwise_affine=False) at opset 17 with an empty scale
+// input (its own checker then raises): read as scale 1, with a note.
+TEST(OnnxExporterQuirks, LayerNormWithAnEmptyScaleIsScaleOne) {
+  const ir::Graph g =
+      import_model(std::string(MOTE_SOURCE_DIR) + "/tests/models/pytorch/layernorm_no_affine_op17.onnx");
+  ASSERT_EQ(g.notes.size(), 2u);
+  EXPECT_EQ(g.notes[0], "node '/norm1/LayerNormalization' (LayerNormalization): empty scale input (torch 1.13's "
+                        "export of elementwise_affine=False) read as 1");
+  EXPECT_EQ(count_ops(g, ir::Op::kLayerNorm), 2);
+  for (const ir::Node& n : g.nodes) {
+    if (n.op != ir::Op::kLayerNorm) continue;
+    const ir::Tensor& scale = g.tensors[static_cast<size_t>(n.inputs[1])];
+    ASSERT_TRUE(scale.is_constant);
+    ASSERT_EQ(scale.shape, std::vector<int64_t>({16}));
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(scale.as<float>()[i], 1.0f) << n.name;
+  }
+}
+
 TEST(OnnxDynamicShapes, InputShapeSetsTheBatch) {
   const ir::Graph g = import_model(testdata("dynamic_batch.onnx"), {}, {{"x", {2, 3, 10}}});
   EXPECT_TRUE(g.notes.empty());

@@ -20,3 +20,7 @@ class Model:
     # fast path for nn.MultiheadAttention / nn.TransformerEncoderLayer (a fused op with no
     # ONNX export) is skipped when gradients are enabled, as in a plain user export.
     export_with_grad: bool = False
+    # torch 1.13's own ONNX check refuses the file it has written (an exporter bug whose
+    # output the importer tolerates, e.g. LayerNorm without affine at opset 17): the
+    # CheckerError is expected and the export goes on with the written file.
+    exporter_check_fails: bool = False

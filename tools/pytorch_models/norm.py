@@ -12,11 +12,11 @@ class MlpBlock(nn.Module):
     """A pre-norm transformer MLP block on 8 tokens of 16 features: x + MLP(LayerNorm(x)),
     a final LayerNorm and a classifier over the mean token."""
 
-    def __init__(self, features=16, hidden=32, classes=4):
+    def __init__(self, features=16, hidden=32, classes=4, affine=True):
         super().__init__()
-        self.norm1 = nn.LayerNorm(features)
+        self.norm1 = nn.LayerNorm(features, elementwise_affine=affine)
         self.mlp = nn.Sequential(nn.Linear(features, hidden), nn.ReLU(), nn.Linear(hidden, features))
-        self.norm2 = nn.LayerNorm(features)
+        self.norm2 = nn.LayerNorm(features, elementwise_affine=affine)
         self.head = nn.Linear(features, classes)
 
     def forward(self, x):
@@ -87,6 +87,11 @@ def layernorm_mlp(opset):
     return lambda: Model(randomize_affine(MlpBlock()), [[1, 8, 16]], opset=opset)
 
 
+def layernorm_no_affine_op17():
+    # torch 1.13 writes LayerNormalization with an empty scale input (and its check raises).
+    return Model(MlpBlock(affine=False), [[1, 8, 16]], opset=17, exporter_check_fails=True)
+
+
 def instancenorm_cnn():
     norms = [nn.InstanceNorm2d(16, affine=True), nn.InstanceNorm2d(16, affine=True)]
     return Model(randomize_affine(NormCnn(*norms)), [[1, 1, 12, 12]], opset=11)
@@ -107,6 +112,7 @@ def handnorm_mlp():
 MODELS = {
     "layernorm_mlp_op13": layernorm_mlp(13),
     "layernorm_mlp_op17": layernorm_mlp(17),
+    "layernorm_no_affine_op17": layernorm_no_affine_op17,
     "instancenorm_cnn": instancenorm_cnn,
     "groupnorm_cnn": groupnorm_cnn,
     "handnorm_mlp": handnorm_mlp,

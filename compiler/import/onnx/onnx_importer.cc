@@ -252,12 +252,34 @@ class OnnxImporter {
       if (init.data_location() == onnx::TensorProto::EXTERNAL)
         fail("tensor '" + init.name() + "' uses external data, not supported");
     }
+    fill_empty_layer_norm_scales();
     try {
       onnx::checker::check_model(model_);
     } catch (const std::exception& e) {
       fail("not a valid ONNX model: " + first_line(e.what()));
     }
     if (opset_ == 0) fail("not a valid ONNX model: no opset for the default ONNX domain");
+  }
+
+  // torch 1.13 exports nn.LayerNorm(elementwise_affine=False) at opset 17 with an empty
+  // scale input, which LayerNormalization requires (the exporter's own check raises after
+  // the file is written). Its meaning is plain: scale 1. The input becomes a scalar 1.0
+  // initializer (broadcast like any scale), with a note for the report.
+  void fill_empty_layer_norm_scales() {
+    onnx::GraphProto& g = *model_.mutable_graph();
+    for (onnx::NodeProto& node : *g.mutable_node()) {
+      if (node.op_type() != "LayerNormalization" || (!node.domain().empty() && node.domain() != "ai.onnx") ||
+          node.input_size() < 2 || !node.input(1).empty())
+        continue;
+      const std::string name = node_name(node) + "/scale_ones";
+      onnx::TensorProto* ones = g.add_initializer();
+      ones->set_name(name);
+      ones->set_data_type(onnx::TensorProto::FLOAT);
+      ones->add_float_data(1.0f);
+      node.set_input(1, name);
+      notes_.push_back("node '" + node_name(node) + "' (LayerNormalization): empty scale input (torch 1.13's export of "
+                       "elementwise_affine=False) read as 1");
+    }
   }
 
   // ---- input shapes -------------------------------------------------------------------
