@@ -524,6 +524,7 @@ class Legalizer {
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
         {"Cast", [](L& l) { l.cast(); }, {Op::kCast}},
+        {"Ceil", [](L& l) { l.unary_fn("ceil"); }, {Op::kUnary}},
         {"Celu", [](L& l) { l.celu(); }, {Op::kElu, Op::kMul}},
         {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
         {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
@@ -542,6 +543,7 @@ class Legalizer {
         {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
         {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
         {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Floor", [](L& l) { l.unary_fn("floor"); }, {Op::kUnary}},
         {"Greater", [](L& l) { l.compare("greater"); }, {Op::kCompare}},
         {"GreaterOrEqual", [](L& l) { l.compare("greater_equal"); }, {Op::kCompare}},
         {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
@@ -573,15 +575,22 @@ class Legalizer {
         {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
         {"Pow", [](L& l) { l.pow(); }, {Op::kMul, Op::kUnary, Op::kDiv, Op::kCopy, Op::kPow}},
         {"Reciprocal", [](L& l) { l.reciprocal(); }, {Op::kDiv}},
+        {"Round", [](L& l) { l.unary_fn("round"); }, {Op::kUnary}},
         {"ReduceMax", [](L& l) { l.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
         {"ReduceMean", [](L& l) { l.reduce(Op::kMean); }, {Op::kMean}},
+        {"ReduceL1", [](L& l) { l.reduce_composite(); }, {Op::kUnary, Op::kSum}},
+        {"ReduceL2", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum, Op::kUnary}},
+        {"ReduceLogSumExp", [](L& l) { l.reduce_composite(); },
+         {Op::kReduceMax, Op::kSub, Op::kUnary, Op::kSum, Op::kAdd}},
         {"ReduceMin", [](L& l) { l.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {"ReduceSum", [](L& l) { l.reduce(Op::kSum); }, {Op::kSum}},
+        {"ReduceSumSquare", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum}},
         {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
         {"Reshape", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Resize", [](L& l) { l.resize(); }, {Op::kResizeNearest, Op::kResizeBilinear, Op::kResizeCubic}},
         {"Selu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
         {"Sigmoid", [](L& l) { l.unary(Op::kSigmoid, 0, 0); }, {Op::kSigmoid}},
+        {"Sign", [](L& l) { l.unary_fn("sign"); }, {Op::kUnary}},
         {"Slice", [](L& l) { l.slice(); }, {Op::kStridedSlice}},
         {"Softmax", [](L& l) { l.softmax(Op::kSoftmax); }, {Op::kSoftmax}},
         {"Softplus", [](L& l) { l.unary_fn("softplus"); }, {Op::kUnary}},
@@ -1596,11 +1605,25 @@ class Legalizer {
   // mean, sum, reduce_max, reduce_min over the normalized axes (an identity with noop).
   void reduce(Op op) {
     const SourceNode& n = *node_;
-    const int x = input(0), y = output0();
+    const int y = output0();
+    if (n.get_int("noop", 0) != 0) return identity();
+    const ReduceLayout at = reduce_layout();
+    emit(op, n.name, {at.in}, {output(y, at.out_cl)}).attrs["axes"] = at.axes;
+  }
+
+  // Where a reduction runs: its input tensor (channels-last or logical), the axes of that
+  // tensor, and whether the output stays channels-last.
+  struct ReduceLayout {
+    int in;
+    std::vector<int64_t> axes;
+    bool out_cl;
+  };
+  ReduceLayout reduce_layout() {
+    const SourceNode& n = *node_;
+    const int x = input(0);
     const size_t r = rank(x);
     const std::vector<int64_t> axes = n.get_ints("axes");
     const bool keepdims = n.get_int("keepdims", 1) != 0;
-    if (n.get_int("noop", 0) != 0) return identity();
     if (choose_channels_last({x}, r)) {
       const Perm perm = channels_last_perm(r);
       std::vector<int64_t> phys_axes;
@@ -1612,13 +1635,63 @@ class Legalizer {
           kept.push_back(perm[i]);
         }
       }
-      if (keepdims || std::is_sorted(kept.begin(), kept.end())) {
-        const bool out_cl = keepdims;
-        emit(op, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
-        return;
-      }
+      if (keepdims || std::is_sorted(kept.begin(), kept.end())) return {channels_last(x), phys_axes, keepdims};
     }
-    emit(op, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+    return {logical(x), axes, false};
+  }
+
+  // ReduceL1 = sum |x|, ReduceL2 = sqrt(sum x^2), ReduceSumSquare = sum x^2 and
+  // ReduceLogSumExp = m + log(sum exp(x - m)) with m the max over the axes (no overflow
+  // for large x): unary (or mul) steps around sum, in the reduction's layout.
+  void reduce_composite() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    const bool noop = n.get_int("noop", 0) != 0;
+    const ReduceLayout at = noop ? ReduceLayout{logical(x), {}, false} : reduce_layout();
+    const int out = output(y, at.out_cl);
+    const ir::Shape in_shape = g_.tensors[at.in].shape;
+    const ir::Shape out_shape = g_.tensors[out].shape;
+    // Each step writes a new tensor of `shape`, or `out` when it is the last.
+    auto step = [&](Op o, const std::string& suffix, std::vector<int> ins, const ir::Shape& shape,
+                    bool last) -> ir::Node& {
+      const int t = last ? out : new_tensor(n.name + suffix, DType::kFloat32, shape);
+      return emit(o, n.name + suffix, std::move(ins), {t});
+    };
+    auto unary = [&](const char* fn, int in, const std::string& suffix, bool last) {
+      ir::Node& u = step(Op::kUnary, suffix, {in}, g_.tensors[in].shape, last);
+      u.attrs["fn"] = std::string(fn);
+      return u.outputs[0];
+    };
+    auto sum = [&](int in, bool last) {
+      if (noop) return last ? step(Op::kReshape, "/copy", {in}, out_shape, true).outputs[0] : in;
+      ir::Node& s = step(Op::kSum, "/sum", {in}, out_shape, last);
+      s.attrs["axes"] = at.axes;
+      return s.outputs[0];
+    };
+    const std::string& op = n.op;
+    if (op == "ReduceL1") {
+      sum(unary("abs", at.in, "/abs", false), true);
+    } else if (op == "ReduceSumSquare" || op == "ReduceL2") {
+      const int squares = step(Op::kMul, "/square", {at.in, at.in}, in_shape, false).outputs[0];
+      if (op == "ReduceSumSquare") {
+        sum(squares, true);
+      } else {
+        unary("sqrt", sum(squares, false), "/sqrt", true);
+      }
+    } else if (noop) {  // ReduceLogSumExp over no axes: log(exp(x))
+      unary("log", unary("exp", at.in, "/exp", false), "/log", true);
+    } else {  // ReduceLogSumExp
+      ir::Shape kept_shape = in_shape;  // the input's shape with the reduced axes 1
+      for (int64_t a : at.axes) kept_shape[a] = 1;
+      ir::Node& m = step(Op::kReduceMax, "/max", {at.in}, kept_shape, false);
+      m.attrs["axes"] = at.axes;
+      const int max = m.outputs[0];
+      const int shifted = step(Op::kSub, "/shifted", {at.in, max}, in_shape, false).outputs[0];
+      const int log = unary("log", sum(unary("exp", shifted, "/exp", false), false), "/log", false);
+      step(Op::kAdd, "/add_max", {log, reshaped(max, out_shape, n.name + "/max_reduced")}, out_shape, true);
+    }
   }
 
   // ---- recurrent layers -------------------------------------------------------------

@@ -671,7 +671,8 @@ class OnnxImporter {
         attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
       } else if (op == "Pad") {
         pad();
-      } else if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceSum") {
+      } else if (op.rfind("Reduce", 0) == 0) {  // ReduceMean, Max, Min, Sum, Prod, L1, L2, SumSquare,
+                                                // LogSumExp
         reduce();
       } else if (op == "ArgMax" || op == "ArgMin") {
         c_.kept_inputs = {0};

@@ -372,6 +372,29 @@ std::vector<ir::Tensor> eval_range(const SourceNode& node,
   return {make_result(dtype, {n}, encode_ints(dtype, v))};
 }
 
+// ReduceProd over the normalized axes (PyTorch's element counts for std/var: the
+// product of Shape's dims), in doubles: exact for integers below 2^53.
+std::vector<ir::Tensor> eval_reduce_prod(const SourceNode& node, const ir::Tensor& in) {
+  const std::vector<int64_t> axes = node.get_ints("axes");
+  const bool keepdims = node.get_int("keepdims", 1) != 0;
+  if (node.get_int("noop", 0) != 0) return {make_result(in.dtype, in.shape, in.data)};
+  ir::Shape kept = in.shape, out_shape;
+  for (int64_t a : axes) kept[a] = 1;
+  for (size_t i = 0; i < kept.size(); ++i)
+    if (keepdims || std::find(axes.begin(), axes.end(), static_cast<int64_t>(i)) == axes.end())
+      out_shape.push_back(kept[i]);
+  const std::vector<double> v = read_doubles(in);
+  std::vector<double> out(ir::element_count(kept), 1.0);
+  const std::vector<int64_t> in_strides = strides_of(in.shape), out_strides = strides_of(kept);
+  for (int64_t k = 0; k < static_cast<int64_t>(v.size()); ++k) {
+    int64_t o = 0;
+    for (size_t i = 0; i < kept.size(); ++i)
+      if (kept[i] != 1) o += (k / in_strides[i]) % in.shape[i] * out_strides[i];
+    out[o] *= v[k];
+  }
+  return {make_result(in.dtype, out_shape, encode_values(in.dtype, out))};
+}
+
 }  // namespace
 
 const std::set<std::string>& host_evaluable_ops() {
@@ -379,7 +402,7 @@ const std::set<std::string>& host_evaluable_ops() {
       "Shape",     "Size",    "Gather",  "Unsqueeze", "Squeeze",         "Concat",
       "Cast",      "Reshape", "Flatten", "Add",       "Sub",             "Mul",
       "Div",       "Transpose", "ConstantOfShape", "Range", "Slice",      "Identity",
-      "Dropout",   "Expand",  "Equal",   "Where"};
+      "Dropout",   "Expand",  "Equal",   "Where",   "ReduceProd"};
   return kOps;
 }
 
@@ -447,6 +470,7 @@ std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
     return {make_result(out_dtype, dims, encode_values(out_dtype, values))};
   }
   if (op == "Range") return eval_range(node, inputs, out_dtype);
+  if (op == "ReduceProd") return eval_reduce_prod(node, required(node, inputs, 0));
   if (op == "Slice") return eval_slice(node, inputs);
   if (op == "Expand") return eval_expand(node, inputs);
   if (op == "Equal") return eval_equal(node, required(node, inputs, 0), required(node, inputs, 1));
