@@ -90,6 +90,8 @@ IDIOMS = {
     "topk_indices": (lambda: Lambda(lambda x: torch.topk(x, 3, dim=1)[1]), [[2, 10]], None),
     "topk_smallest": (lambda: Lambda(lambda x: torch.topk(x, 2, dim=1, largest=False)[0]), [[3, 7]], None),
     "cumsum": (lambda: Lambda(lambda x: torch.cumsum(x, dim=1)), [[2, 6, 3]], None),
+    "cumsum_conv_channels": (lambda: nn.Sequential(nn.Conv2d(2, 3, 1), Lambda(lambda x: torch.cumsum(x, dim=1))),
+                             [[1, 2, 4, 5]], None),
     "einsum_bmm": (lambda: Lambda(lambda a, b: torch.einsum("bij,bjk->bik", a, b)), [[2, 3, 4], [2, 4, 5]], None),
     "einsum_outer": (lambda: Lambda(lambda a, b: torch.einsum("i,j->ij", a, b)), [[4], [5]], None),
     "einsum_attn": (lambda: Lambda(lambda q, k: torch.einsum("bhqd,bhkd->bhqk", q, k)),

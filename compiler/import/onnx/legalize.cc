@@ -524,6 +524,7 @@ class Legalizer {
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
         {"Cast", [](L& l) { l.cast(); }, {Op::kCast}},
+        {"CumSum", [](L& l) { l.cumsum(); }, {Op::kCumsum}},
         {"Ceil", [](L& l) { l.unary_fn("ceil"); }, {Op::kUnary}},
         {"Celu", [](L& l) { l.celu(); }, {Op::kElu, Op::kMul}},
         {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
@@ -567,6 +568,7 @@ class Legalizer {
         {"Max", [](L& l) { l.variadic(Op::kMaximum); }, {Op::kMaximum}},
         {"MaxPool", [](L& l) { l.pool(); }, {Op::kMaxPool2d}},
         {"Min", [](L& l) { l.variadic(Op::kMinimum); }, {Op::kMinimum}},
+        {"Mod", [](L& l) { l.mod(); }, {Op::kFloorMod, Op::kUnary, Op::kMul}},
         {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
         {"Neg", [](L& l) { l.unary_fn("neg"); }, {Op::kUnary}},
         {"Not", [](L& l) { l.logical_not(); }, {Op::kCompare}},
@@ -604,6 +606,7 @@ class Legalizer {
         {"Xor", [](L& l) { l.compare("not_equal"); }, {Op::kCompare}},
         {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
+        {"Trilu", [](L& l) { l.trilu(); }, {Op::kSelect}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
     };
     return kConversions;
@@ -1080,6 +1083,63 @@ class Legalizer {
     const bool cl = choose_channels_last({x}, rank(x));
     const int in = cl ? channels_last(x) : logical(x);
     emit(Op::kUnary, node_->name, {in}, {output(y, cl)}).attrs["fn"] = std::string(fn);
+  }
+
+  // CumSum over the normalized axis, in x's layout (exclusive and reverse as attributes).
+  void cumsum() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    const bool cl = choose_channels_last({x}, r);
+    int64_t axis = n.get_int("axis", 0);
+    if (cl) axis = inverse(channels_last_perm(r))[axis];
+    ir::Node& c = emit(Op::kCumsum, n.name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
+    c.attrs["axis"] = axis;
+    c.attrs["exclusive"] = n.get_int("exclusive", 0);
+    c.attrs["reverse"] = n.get_int("reverse", 0);
+  }
+
+  // Mod: fmod 0 is floor_mod (the result takes the divisor's sign). fmod 1 (C fmod, the
+  // dividend's sign; float32 only) is sign(a) * floor_mod(|a|, |b|): both exact, as the
+  // floor and C remainders agree on non-negative operands.
+  void mod() {
+    const SourceNode& n = *node_;
+    if (n.get_int("fmod", 0) == 0) return binary(Op::kFloorMod);
+    const int a = input(0), b = input(1), y = output0();
+    if (g_.tensors[a].dtype != DType::kFloat32 || g_.tensors[b].dtype != DType::kFloat32)
+      fail("fmod 1 on dtype " + std::string(dtype_name(g_.tensors[a].dtype)) + " not supported (float32 only)");
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({a, b}, r);
+    const int ia = operand(a, r, cl), ib = operand(b, r, cl);
+    const int out = output(y, cl);
+    auto unary = [&](const char* fn, int in, const std::string& suffix) {
+      const int t = new_tensor(n.name + suffix, DType::kFloat32, g_.tensors[in].shape);
+      emit(Op::kUnary, n.name + suffix, {in}, {t}).attrs["fn"] = std::string(fn);
+      return t;
+    };
+    const int rem = new_tensor(n.name + "/abs_mod", DType::kFloat32, g_.tensors[out].shape);
+    emit(Op::kFloorMod, n.name + "/abs_mod", {unary("abs", ia, "/abs_a"), unary("abs", ib, "/abs_b")}, {rem});
+    emit(Op::kMul, n.name, {rem, unary("sign", ia, "/sign_a")}, {out});
+  }
+
+  // Trilu(x, k): x where the element (i, j) of each trailing matrix has j - i >= k
+  // (upper) or j - i <= k (lower), else 0: select with a constant mask [rows, cols]
+  // broadcast over the leading axes, in the logical layout.
+  void trilu() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Shape& shape = logical_shape(x);
+    const int64_t rows = shape[shape.size() - 2], cols = shape.back();
+    const int64_t k = n.get_int("k", 0);
+    const bool upper = n.get_int("upper", 1) != 0;
+    std::vector<uint8_t> mask(static_cast<size_t>(rows * cols));
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) mask[i * cols + j] = upper ? j - i >= k : j - i <= k;
+    const int keep = g_.add_constant(n.name + "_mask", DType::kBool, {rows, cols}, mask);
+    const DType dtype = g_.tensors[x].dtype;
+    const std::vector<uint8_t> zero_bytes(dtype_size(dtype), 0);
+    const int zero = g_.add_constant(n.name + "_zero", dtype, {1}, zero_bytes);
+    emit(Op::kSelect, n.name, {keep, logical(x), zero}, {output(y, false)});
   }
 
   // Reciprocal(x) = 1 / x.

@@ -718,6 +718,13 @@ class OnnxImporter {
         cast();
       } else if (op == "ConstantOfShape") {
         constant_of_shape();
+      } else if (op == "CumSum") {
+        cumsum();
+      } else if (op == "Trilu") {
+        trilu();
+      } else if (op == "Mod") {
+        keep_all();
+        attrs()["fmod"] = int64_t{attr_int("fmod", 0) != 0};
       } else if (op == "HardSigmoid") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.2);
@@ -1163,6 +1170,26 @@ class OnnxImporter {
       auto dtype = dtype_from_onnx(static_cast<int32_t>(to));
       if (!dtype) fail_attr("to", "'" + onnx_type_name(static_cast<int32_t>(to)) + "'");
       attrs()["to"] = static_cast<int64_t>(*dtype);
+    }
+
+    // CumSum: the constant axis input becomes the attribute axis (non-negative).
+    void cumsum() {
+      c_.kept_inputs = {0};
+      const ir::Tensor* axis = constant_input(1, "axis");
+      if (!axis || axis->elements() != 1) fail("input 'axis' must be a constant scalar");
+      attrs()["axis"] = axis_in("axis", read_ints(*axis)[0], rank_of(0));
+      attrs()["exclusive"] = int64_t{attr_int("exclusive", 0) != 0};
+      attrs()["reverse"] = int64_t{attr_int("reverse", 0) != 0};
+    }
+
+    // Trilu: the constant diagonal offset input becomes the attribute k (0 when absent).
+    void trilu() {
+      c_.kept_inputs = {0};
+      if (rank_of(0) < 2) fail("input rank " + std::to_string(rank_of(0)) + " not supported (at least 2)");
+      const ir::Tensor* k = constant_input(1, "k");
+      if (k && k->elements() != 1) fail("input 'k' must be a constant scalar");
+      attrs()["k"] = k ? read_ints(*k)[0] : int64_t{0};
+      attrs()["upper"] = int64_t{attr_int("upper", 1) != 0};
     }
 
     void constant_of_shape() {

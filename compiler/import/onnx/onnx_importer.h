@@ -94,6 +94,10 @@
 //   Tile               inputs input, repeats (repeats constant)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
+//   CumSum             axis (from the constant input), exclusive, reverse; input x only
+//   Trilu              k (from the constant input, 0 when absent), upper; input only
+//                      (rank >= 2)
+//   Mod                fmod (0: floor_mod, the sign of the divisor; 1: C fmod)
 //   Size               no attributes
 //   HardSigmoid        alpha, beta
 //   HardSwish          no attributes
