@@ -541,6 +541,7 @@ class Legalizer {
         {"Equal", [](L& l) { l.compare("equal"); }, {Op::kCompare}},
         // An exact GELU pattern around it becomes one gelu (find_gelus).
         {"Erf", [](L& l) { l.unary_fn("erf"); }, {Op::kUnary, Op::kGelu}},
+        {"Einsum", [](L& l) { l.einsum(); }, {Op::kBatchMatMul, Op::kSum, Op::kTranspose}},
         {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
         {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
         {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
@@ -997,6 +998,108 @@ class Legalizer {
       emit(Op::kBatchMatMul, n.name, {lhs, rhs}, {tmp});
       emit(Op::kReshape, n.name + "/squeeze", {tmp}, {result});
     }
+  }
+
+  // Einsum of one or two operands in the logical layout. The equation (normalized: no
+  // spaces, "->" present, "..." expanded to digits aligned right) names each axis by a
+  // letter. Letters of one operand missing from the output are summed first; one operand:
+  // then a transpose. Two: a batch_matmul [batch, left, contracted] x [batch,
+  // contracted, right], the batch letters (in both and the output), the contracted (in
+  // both only) and the free ones grouped by reshapes and transposes, then the output order.
+  void einsum() {
+    const SourceNode& n = *node_;
+    const std::string& eq = n.get_string("equation");
+    const size_t arrow = eq.find("->");
+    const std::string out_letters = eq.substr(arrow + 2);
+    std::vector<std::string> terms;
+    for (size_t start = 0;;) {
+      const size_t comma = eq.find(',', start);
+      terms.push_back(eq.substr(start, std::min(comma, arrow) - start));
+      if (comma == std::string::npos || comma > arrow) break;
+      start = comma + 1;
+    }
+    if (terms.size() != node_->inputs.size() || terms.size() > 2)
+      fail("equation '" + eq + "' with " + std::to_string(node_->inputs.size()) + " inputs not supported (1 or 2)");
+    for (int t : node_->inputs)
+      if (g_.tensors[t].dtype != DType::kFloat32)
+        fail(std::string("input dtype ") + dtype_name(g_.tensors[t].dtype) + " not supported (float32 only)");
+    std::map<char, int64_t> size;
+    std::vector<int> operands;
+    for (size_t k = 0; k < terms.size(); ++k) {
+      const ir::Shape& s = logical_shape(input(k));
+      for (size_t i = 0; i < terms[k].size(); ++i) {
+        const char c = terms[k][i];
+        if (terms[k].find(c) != i) fail(std::string("repeated index '") + c + "' in one operand (a diagonal) not supported");
+        if (size.count(c) && size[c] != s[i])
+          fail(std::string("index '") + c + "' has sizes " + std::to_string(size[c]) + " and " + std::to_string(s[i]) +
+               " (broadcast not supported)");
+        size[c] = s[i];
+      }
+      operands.push_back(logical(input(k)));
+    }
+    auto shape_of = [&](const std::string& letters) {
+      ir::Shape s;
+      for (char c : letters) s.push_back(size[c]);
+      return s;
+    };
+    // Sums out the letters of `term` in neither the output nor `other`.
+    auto sum_private = [&](int t, std::string& term, const std::string& other, const std::string& name) {
+      std::vector<int64_t> axes;
+      std::string kept;
+      for (size_t i = 0; i < term.size(); ++i) {
+        if (out_letters.find(term[i]) == std::string::npos && other.find(term[i]) == std::string::npos) {
+          axes.push_back(static_cast<int64_t>(i));
+        } else {
+          kept += term[i];
+        }
+      }
+      if (axes.empty()) return t;
+      const int to = new_tensor(name, DType::kFloat32, shape_of(kept));
+      emit(Op::kSum, name, {t}, {to}).attrs["axes"] = axes;
+      term = kept;
+      return to;
+    };
+    // `t` with letters `from` permuted to the order `to` and reshaped to `shape`.
+    auto arranged = [&](int t, const std::string& from, const std::string& to, const ir::Shape& shape,
+                        const std::string& name, int result = ir::kNoTensor) {
+      Perm perm;
+      for (char c : to) perm.push_back(static_cast<int64_t>(from.find(c)));
+      int permuted = t;
+      if (!std::is_sorted(perm.begin(), perm.end())) {
+        permuted = result != ir::kNoTensor && shape_of(to) == shape ? result
+                                                                     : new_tensor(name, DType::kFloat32, shape_of(to));
+        emit_permute(name, t, permuted, perm);
+      }
+      if (result == ir::kNoTensor) return reshaped(permuted, shape, name + "_r");
+      if (permuted != result) emit(Op::kReshape, name + "_r", {permuted}, {result});
+      return result;
+    };
+    const int y = output0();
+    const std::string other = terms.size() == 2 ? terms[1] : "";
+    int a = sum_private(operands[0], terms[0], other, n.name + "/sum_a");
+    if (terms.size() == 1) {
+      arranged(a, terms[0], out_letters, logical_shape(y), n.name + "/transpose", output(y, false));
+      return;
+    }
+    int b = sum_private(operands[1], terms[1], terms[0], n.name + "/sum_b");
+    std::string batch, left, contracted, right;
+    for (char c : out_letters) {
+      const bool in_a = terms[0].find(c) != std::string::npos, in_b = terms[1].find(c) != std::string::npos;
+      if (in_a && in_b) batch += c;
+      else if (in_a) left += c;
+      else right += c;
+    }
+    for (char c : terms[0])
+      if (terms[1].find(c) != std::string::npos && out_letters.find(c) == std::string::npos) contracted += c;
+    auto count = [&](const std::string& letters) { return ir::element_count(shape_of(letters)); };
+    const int64_t nb = count(batch), nl = count(left), nk = count(contracted), nr = count(right);
+    a = arranged(a, terms[0], batch + left + contracted, {nb, nl, nk}, n.name + "/lhs");
+    b = arranged(b, terms[1], batch + contracted + right, {nb, nk, nr}, n.name + "/rhs");
+    const int product = new_tensor(n.name + "/matmul", DType::kFloat32, {nb, nl, nr});
+    emit(Op::kBatchMatMul, n.name, {a, b}, {product});
+    const std::string grouped = batch + left + right;
+    const int unflat = reshaped(product, shape_of(grouped), n.name + "/unflatten");
+    arranged(unflat, grouped, out_letters, logical_shape(y), n.name + "/out", output(y, false));
   }
 
   // ---- elementwise ----------------------------------------------------------------

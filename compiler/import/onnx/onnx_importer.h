@@ -94,6 +94,8 @@
 //   Tile               inputs input, repeats (repeats constant)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
+//   Einsum             equation (no spaces, explicit "->", each "..." replaced by digits
+//                      naming its axes aligned right, "0" the outermost)
 //   CumSum             axis (from the constant input), exclusive, reverse; input x only
 //   Trilu              k (from the constant input, 0 when absent), upper; input only
 //                      (rank >= 2)
