@@ -584,7 +584,7 @@ class Legalizer {
         {"ReduceL1", [](L& l) { l.reduce_composite(); }, {Op::kUnary, Op::kSum}},
         {"ReduceL2", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum, Op::kUnary}},
         {"ReduceLogSumExp", [](L& l) { l.reduce_composite(); },
-         {Op::kReduceMax, Op::kSub, Op::kUnary, Op::kSum, Op::kAdd}},
+         {Op::kUnary, Op::kReduceMax, Op::kSub, Op::kSum, Op::kAdd}},
         {"ReduceMin", [](L& l) { l.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
         {"ReduceSum", [](L& l) { l.reduce(Op::kSum); }, {Op::kSum}},
         {"ReduceSumSquare", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum}},
