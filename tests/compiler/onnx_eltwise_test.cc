@@ -258,6 +258,13 @@ TEST(OnnxIdioms, Einsum) {
   EXPECT_EQ(count_ops(g, "sum"), 1);
 }
 
+// torch.topk (values and int64 indices, largest and smallest) and torch.sort (TopK with
+// K from Shape/Gather/Unsqueeze, folded): top_k.
+TEST(OnnxIdioms, TopK) {
+  check_model("idiom_top_k", 6, 0.0);
+  EXPECT_EQ(count_ops(import_and_legalize(testdata("idiom_top_k.onnx")), "top_k"), 3);
+}
+
 TEST(OnnxIdioms, Refusals) {
   auto expect_error = [](const std::string& model, const std::string& what) {
     const std::string path = testdata(model + ".onnx");
@@ -267,6 +274,8 @@ TEST(OnnxIdioms, Refusals) {
   expect_error("einsum_three", "node 'chain' (Einsum): equation 'ij,jk,kl->il' with 3 inputs not supported (1 or 2)");
   expect_error("cumsum_axis_input", "node 'cumsum' (CumSum): input 'axis' must be constant");
   expect_error("trilu_k_input", "node 'triu' (Trilu): input 'k' must be constant");
+  expect_error("top_k_input_k", "node 'topk' (TopK): input 'K' must be a constant of one element");
+  expect_error("top_k_too_many", "node 'topk' (TopK): K 4 not supported (1 to the axis' size 3)");
   expect_error("fmod_int32", "node 'fmod' (Mod): fmod 1 on dtype int32 not supported (float32 only)");
 }
 

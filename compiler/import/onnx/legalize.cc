@@ -607,6 +607,7 @@ class Legalizer {
         {"Xor", [](L& l) { l.compare("not_equal"); }, {Op::kCompare}},
         {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
+        {"TopK", [](L& l) { l.top_k(); }, {Op::kTopK}},
         {"Trilu", [](L& l) { l.trilu(); }, {Op::kSelect}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
     };
@@ -1200,6 +1201,29 @@ class Legalizer {
     c.attrs["axis"] = axis;
     c.attrs["exclusive"] = n.get_int("exclusive", 0);
     c.attrs["reverse"] = n.get_int("reverse", 0);
+  }
+
+  // TopK (float32) along the normalized axis, in x's layout: values and indices; K
+  // constant (once folded), 1 to the axis' size.
+  void top_k() {
+    const SourceNode& n = *node_;
+    const int x = input(0), k_input = input(1);
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    if (k_input == ir::kNoTensor || !is_constant(k_input) || g_.tensors[k_input].elements() != 1)
+      fail("input 'K' must be a constant of one element");
+    const int64_t k = read_ints(g_.tensors[k_input])[0], size = logical_shape(x)[n.get_int("axis", 0)];
+    if (k < 1 || k > size)
+      fail("K " + std::to_string(k) + " not supported (1 to the axis' size " + std::to_string(size) + ")");
+    const size_t r = rank(x);
+    const bool cl = choose_channels_last({x}, r);
+    int64_t axis = n.get_int("axis", 0);
+    if (cl) axis = inverse(channels_last_perm(r))[axis];
+    const int values = output(n.outputs.at(0), cl), indices = output(n.outputs.at(1), cl);
+    ir::Node& t = emit(Op::kTopK, n.name, {cl ? channels_last(x) : logical(x)}, {values, indices});
+    t.attrs["axis"] = axis;
+    t.attrs["k"] = k;
+    t.attrs["largest"] = n.get_int("largest", 1);
   }
 
   // Mod: fmod 0 is floor_mod (the result takes the divisor's sign). fmod 1 (C fmod, the

@@ -779,6 +779,8 @@ class OnnxImporter {
         cumsum();
       } else if (op == "Trilu") {
         trilu();
+      } else if (op == "TopK") {
+        top_k();
       } else if (op == "Mod") {
         keep_all();
         attrs()["fmod"] = int64_t{attr_int("fmod", 0) != 0};
@@ -1299,6 +1301,16 @@ class OnnxImporter {
       attrs()["axis"] = axis_in("axis", read_ints(*axis)[0], rank_of(0));
       attrs()["exclusive"] = int64_t{attr_int("exclusive", 0) != 0};
       attrs()["reverse"] = int64_t{attr_int("reverse", 0) != 0};
+    }
+
+    // TopK: axis (non-negative), largest; inputs X, K (torch.sort's K is a Shape/Gather
+    // subgraph: legalize reads it once folded); both outputs kept. sorted 0 (any order) is
+    // served sorted.
+    void top_k() {
+      c_.kept_inputs = {0, 1};
+      c_.kept_outputs = 2;
+      attrs()["axis"] = axis_in("axis", attr_int("axis", -1), rank_of(0));
+      attrs()["largest"] = int64_t{attr_int("largest", 1) != 0};
     }
 
     // Trilu: the constant diagonal offset input becomes the attribute k (0 when absent).

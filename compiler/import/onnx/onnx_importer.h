@@ -97,6 +97,7 @@
 //   Einsum             equation (no spaces, explicit "->", each "..." replaced by digits
 //                      naming its axes aligned right, "0" the outermost)
 //   CumSum             axis (from the constant input), exclusive, reverse; input x only
+//   TopK               inputs X, K; axis, largest; both outputs (sorted 0 is served sorted)
 //   Trilu              k (from the constant input, 0 when absent), upper; input only
 //                      (rank >= 2)
 //   Mod                fmod (0: floor_mod, the sign of the divisor; 1: C fmod)

@@ -2129,6 +2129,40 @@ def make_idiom_einsum():
                 out3=(X * X).sum(-1), out4=np.outer(v, v), out5=X.sum(0).T)
 
 
+def make_idiom_top_k():
+    """TopK of a Conv's channels-last output: the 2 largest channels (values and int64
+    indices), the 3 smallest along the last axis (sorted 0), and torch.sort's form: K from
+    Shape/Gather/Unsqueeze (the whole last axis, descending). Rounded values: ties keep
+    the lower index first."""
+    x = (np.round(idiom_randn(1, 3, 3, 5) * 2) / 2).astype(np.float32)
+    w = np.round(idiom_randn(4, 3, 1, 1) * 2) / 2
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("TopK", ["c", "two"], ["y0", "y1"], name="top_channels", axis=1),
+        h.make_node("TopK", ["c", "three"], ["y2", "y3"], name="bottom_w", axis=-1, largest=0, sorted=0),
+        h.make_node("Shape", ["c"], ["shape"], name="shape"),
+        h.make_node("Gather", ["shape", "last"], ["width"], name="width", axis=0),
+        h.make_node("Unsqueeze", ["width", "zero"], ["k"], name="k"),
+        h.make_node("TopK", ["c", "k"], ["y4", "y5"], name="sort", axis=3),
+    ]
+    i64 = lambda v: np.array(v, np.int64)
+    outs = [vi("y0", [1, 2, 3, 5]), vi("y1", [1, 2, 3, 5], T.INT64), vi("y2", [1, 4, 3, 3]),
+            vi("y3", [1, 4, 3, 3], T.INT64), vi("y4", [1, 4, 3, 5]), vi("y5", [1, 4, 3, 5], T.INT64)]
+    save("idiom_top_k", nodes, [vi("x", [1, 3, 3, 5])], outs,
+         [init("w", w.astype(np.float32)), init("two", i64([2])), init("three", i64([3])), init("last", i64(3)),
+          init("zero", i64([0]))], opset=13)
+    c = conv(x, w).astype(np.float32)
+
+    def top(v, axis, k, largest):
+        order = np.argsort(-v if largest else v, axis=axis, kind="stable")
+        idx = np.take(order, np.arange(k), axis=axis)
+        return np.take_along_axis(v, idx, axis=axis), idx
+    v0, i0 = top(c, 1, 2, True)
+    v1, i1 = top(c, 3, 3, False)
+    v2, i2 = top(c, 3, 5, True)
+    save_arrays("idiom_top_k", in0=x, out0=v0, out1=i0, out2=v1, out3=i1, out4=v2, out5=i2)
+
+
 def make_idiom_error_models():
     x = [vi("x", [3, 3])]
     save("einsum_diagonal", [h.make_node("Einsum", ["x"], ["y"], name="diag", equation="ii->i")], x, [vi("y", [3])],
@@ -2139,6 +2173,10 @@ def make_idiom_error_models():
          x + [vi("axis", [], T.INT64)], [vi("y", [3, 3])], opset=13)
     save("trilu_k_input", [h.make_node("Trilu", ["x", "k"], ["y"], name="triu")], x + [vi("k", [], T.INT64)],
          [vi("y", [3, 3])], opset=14)
+    save("top_k_input_k", [h.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")], x + [vi("k", [1], T.INT64)],
+         [vi("v", [3, 2]), vi("i", [3, 2], T.INT64)], opset=13)
+    save("top_k_too_many", [h.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")], x,
+         [vi("v", [3, 4]), vi("i", [3, 4], T.INT64)], [init("k", np.array([4], np.int64))], opset=13, check=False)
     save("fmod_int32", [h.make_node("Mod", ["x", "x"], ["y"], name="fmod", fmod=1)], [vi("x", [4], T.INT32)],
          [vi("y", [4], T.INT32)], opset=13)
 
@@ -2198,6 +2236,7 @@ def main():
     make_idiom_rounding()
     make_idiom_cumsum_trilu()
     make_idiom_einsum()
+    make_idiom_top_k()
     make_idiom_error_models()
 
 
