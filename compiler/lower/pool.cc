@@ -226,6 +226,13 @@ LoweredOp lower_reduce_max_min(const NodeLowering& l) {
   return lowered(max ? KernelId::kReduceMaxS8 : KernelId::kReduceMinS8, params);
 }
 
+// reduce_prod: float32 only.
+LoweredOp lower_reduce_prod(const NodeLowering& l) {
+  const MeanCheck c = check_mean(l);
+  expect_float32(l);
+  return lowered(KernelId::kReduceProdF32, params_bytes(ReduceParams{c.axes_mask}));
+}
+
 // arg_max, arg_min: float32 or int8 input (raw values: any quantization keeps their
 // order), int32 (or int64, ONNX) output of the input's shape without the axis (or with it
 // kept as 1: keepdims); select_last (0/1) picks the last of tied indices.

@@ -224,14 +224,16 @@ TEST(OnnxEltwise, Refusals) {
                 "int8, int16, int32, int64 or bool to float32, int8, int16 or int32)");
 }
 
-// PyTorch idioms (issue 18). F.normalize / norm / logsumexp / std: ReduceL1, ReduceL2,
-// ReduceSumSquare and the max-shifted ReduceLogSumExp as steps around sum in the
-// channels-last layout; ReduceProd of a Shape folds to the element count.
+// PyTorch idioms (issue 18). F.normalize / norm / logsumexp / std / prod: ReduceL1,
+// ReduceL2, ReduceSumSquare and the max-shifted ReduceLogSumExp as steps around sum in the
+// channels-last layout, ReduceProd as reduce_prod; ReduceProd of a Shape folds to the
+// element count.
 TEST(OnnxIdioms, CompositeReductions) {
-  check_model("idiom_reductions", 6, 1e-5);
+  check_model("idiom_reductions", 7, 1e-5);
   const ir::Graph g = import_and_legalize(testdata("idiom_reductions.onnx"));
   EXPECT_EQ(count_ops(g, "sum"), 6);  // l1, l2, sum_square, two log-sum-exps, total
   EXPECT_EQ(count_ops(g, "reduce_max"), 2);
+  EXPECT_EQ(count_ops(g, "reduce_prod"), 1);  // torch.prod; the element count folded
 }
 
 // torch.floor/ceil/round/sign, torch.remainder (Floor) and torch.fmod (Mod fmod 1).

@@ -586,6 +586,7 @@ class Legalizer {
         {"ReduceLogSumExp", [](L& l) { l.reduce_composite(); },
          {Op::kUnary, Op::kReduceMax, Op::kSub, Op::kSum, Op::kAdd}},
         {"ReduceMin", [](L& l) { l.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
+        {"ReduceProd", [](L& l) { l.reduce(Op::kReduceProd); }, {Op::kReduceProd}},
         {"ReduceSum", [](L& l) { l.reduce(Op::kSum); }, {Op::kSum}},
         {"ReduceSumSquare", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum}},
         {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
@@ -1789,7 +1790,8 @@ class Legalizer {
     g.attrs["batch_dims"] = int64_t{0};
   }
 
-  // mean, sum, reduce_max, reduce_min over the normalized axes (an identity with noop).
+  // mean, sum, reduce_max, reduce_min, reduce_prod over the normalized axes (an identity
+  // with noop).
   void reduce(Op op) {
     const SourceNode& n = *node_;
     const int y = output0();

@@ -2020,10 +2020,10 @@ def idiom_randn(*shape):
 
 
 def make_idiom_reductions():
-    """ReduceL1, ReduceL2, ReduceSumSquare and ReduceLogSumExp on a Conv's channels-last
-    output c (keepdims 0 and 1, one axis, several, all, noop_with_empty_axes is not in
-    these ops' opset 13), LogSumExp of values near 100 (exp overflows without the max
-    shift), and the mean over all elements divided by Cast(ReduceProd(Shape(c)))."""
+    """ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSumExp and ReduceProd on a Conv's
+    channels-last output c (keepdims 0 and 1, one axis, several, all), LogSumExp of values
+    near 100 (exp overflows without the max shift), and the mean over all elements divided
+    by Cast(ReduceProd(Shape(c))) (folded)."""
     x = idiom_randn(1, 3, 4, 5)
     w = idiom_randn(4, 3, 1, 1)
     nodes = [
@@ -2039,9 +2039,10 @@ def make_idiom_reductions():
         h.make_node("Cast", ["count"], ["count_f"], name="cast", to=T.FLOAT),
         h.make_node("ReduceSum", ["c"], ["total"], name="total", keepdims=0),
         h.make_node("Div", ["total", "count_f"], ["y5"], name="mean"),
+        h.make_node("ReduceProd", ["c"], ["y6"], name="prod", axes=[2], keepdims=0),
     ]
     outs = [vi("y0", [1, 4, 5]), vi("y1", [1, 4, 1, 1]), vi("y2", []), vi("y3", [1, 1, 4, 5]), vi("y4", [1, 4, 4]),
-            vi("y5", [])]
+            vi("y5", []), vi("y6", [1, 4, 5])]
     save("idiom_reductions", nodes, [vi("x", [1, 3, 4, 5])], outs,
          [init("w", w), init("hundred", np.array(100.0, np.float32))], opset=13)
     c = conv(x, w).astype(np.float64)
@@ -2052,7 +2053,7 @@ def make_idiom_reductions():
         return r if keepdims else np.squeeze(r, axis=axis)
     save_arrays("idiom_reductions", in0=x, out0=np.abs(c).sum(axis=1), out1=np.sqrt((c * c).sum(axis=(2, 3), keepdims=True)),
                 out2=(c * c).sum(), out3=lse(c, 1, True), out4=lse(c.astype(np.float32) * 100.0, 3, False),
-                out5=c.sum() / c.size)
+                out5=c.sum() / c.size, out6=c.prod(axis=2))
 
 
 def make_idiom_rounding():
