@@ -74,6 +74,26 @@ class ResizeRound(nn.Module):
         return y + torch.floor(y * 4) / 8 + torch.round(y * 2) / 4
 
 
+class TopKPooling(nn.Module):
+    """A keyword-spotting style Conv1d front end pooled by torch.topk over time (the mean
+    of the 3 largest activations per channel), torch.sort of the channel scores
+    (descending) and a product of sigmoid gates (torch.prod over a dim), for a classifier
+    (opset 11)."""
+
+    def __init__(self, channels=6, classes=4):
+        super().__init__()
+        self.conv = nn.Conv1d(2, channels, 3, padding=1)
+        self.gate = nn.Conv1d(channels, 2, 1)
+        self.classifier = nn.Linear(2 * channels + 2, classes)
+
+    def forward(self, x):
+        y = self.conv(x).relu()
+        pooled = torch.topk(y, 3, dim=2).values.mean(dim=2)
+        ranked, _ = torch.sort(pooled, dim=1, descending=True)
+        gates = torch.prod(torch.sigmoid(self.gate(y)), dim=2)
+        return self.classifier(torch.cat([pooled, ranked, gates], dim=1))
+
+
 def tcn_stats():
     return Model(spread_weights(TcnStats(), 31), [[1, 3, 12]], opset=13)
 
@@ -86,4 +106,8 @@ def resize_round():
     return Model(spread_weights(ResizeRound(), 33), [[1, 2, 5, 5]], opset=13)
 
 
-MODELS = {"tcn_stats": tcn_stats, "causal_einsum_attention": causal_einsum_attention, "resize_round": resize_round}
+def top_k_pooling():
+    return Model(spread_weights(TopKPooling(), 34), [[1, 2, 10]], opset=11)
+
+
+MODELS = {"top_k_pooling": top_k_pooling, "tcn_stats": tcn_stats, "causal_einsum_attention": causal_einsum_attention, "resize_round": resize_round}
