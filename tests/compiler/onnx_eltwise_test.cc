@@ -252,7 +252,8 @@ TEST(OnnxIdioms, CumSumAndTrilu) {
   EXPECT_EQ(count_ops(g, "select"), 3);
 }
 
-// torch.einsum: batch_matmul (and sum for letters of one operand only).
+// torch.einsum: batch_matmul (and sum for letters of one operand only); outputs declared
+// with symbolic dims get their shapes from the equation.
 TEST(OnnxIdioms, Einsum) {
   check_model("idiom_einsum", 6, 1e-5);
   const ir::Graph g = import_and_legalize(testdata("idiom_einsum.onnx"));

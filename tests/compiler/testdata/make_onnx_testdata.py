@@ -2107,7 +2107,8 @@ def make_idiom_cumsum_trilu():
 def make_idiom_einsum():
     """Einsum: batched matmul against a constant, attention scores 'bhqd,bhkd->bhqk' with
     spaces, an ellipsis in implicit mode, a row-wise dot product, an outer product, a
-    transpose with a summed letter, all of x [2, 3, 4] (opset 12's op; opset 13)."""
+    transpose with a summed letter, all of x [2, 3, 4] (opset 12's op; opset 13); two
+    outputs declared with symbolic dims."""
     x = idiom_randn(2, 3, 4)
     w = idiom_randn(4, 5)
     v = idiom_randn(4)
@@ -2120,8 +2121,10 @@ def make_idiom_einsum():
         h.make_node("Einsum", ["v", "v"], ["y4"], name="outer", equation="i,j->ij"),
         h.make_node("Einsum", ["x"], ["y5"], name="transpose_sum", equation="bij->ji"),
     ]
-    outs = [vi("y0", [2, 3, 5]), vi("y1", [2, 1, 3, 3]), vi("y2", [2, 3, 5]), vi("y3", [2, 3]), vi("y4", [4, 4]),
-            vi("y5", [4, 3])]
+    # y0 and y5 declared with symbolic dims, as torch.onnx.export declares an Einsum's
+    # output (ONNX 1.12 infers only the rank: the importer completes the shapes).
+    outs = [vi("y0", ["Einsum_dim_0", "Einsum_dim_1", "Einsum_dim_2"]), vi("y1", [2, 1, 3, 3]), vi("y2", [2, 3, 5]),
+            vi("y3", [2, 3]), vi("y4", [4, 4]), vi("y5", ["Einsum_dim_3", "Einsum_dim_4"])]
     save("idiom_einsum", nodes, [vi("x", [2, 3, 4])], outs,
          [init("w", w), init("v", v), init("heads", np.array([2, 1, 3, 4], np.int64))], opset=13)
     X = x.astype(np.float64)
