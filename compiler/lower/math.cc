@@ -36,7 +36,7 @@ constexpr UnaryFunction kUnaryFunctions[] = {
     {"cos", UnaryFn::kCos},       {"log", UnaryFn::kLog},       {"sqrt", UnaryFn::kSqrt},
     {"rsqrt", UnaryFn::kRsqrt},   {"square", UnaryFn::kSquare}, {"exp", UnaryFn::kExp},
     {"floor", UnaryFn::kFloor},   {"ceil", UnaryFn::kCeil},     {"round", UnaryFn::kRound},
-    {"erf", UnaryFn::kErf},       {"softplus", UnaryFn::kSoftplus},
+    {"erf", UnaryFn::kErf},       {"softplus", UnaryFn::kSoftplus}, {"sign", UnaryFn::kSign},
 };
 
 // ABS on int8 / int16 (TFLM's AbsEvalQuantized): rescaled only when the scales differ,

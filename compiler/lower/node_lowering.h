@@ -202,6 +202,8 @@ LoweredOp lower_mean(const NodeLowering& l);
 LoweredOp lower_sum(const NodeLowering& l);
 LoweredOp lower_reduce_max_min(const NodeLowering& l);
 LoweredOp lower_arg_min_max(const NodeLowering& l);
+LoweredOp lower_top_k(const NodeLowering& l);
+LoweredOp lower_reduce_prod(const NodeLowering& l);
 // control_flow.cc
 LoweredOp lower_jump(const NodeLowering& l);
 LoweredOp lower_branch(const NodeLowering& l);

@@ -16,6 +16,7 @@
 #include "mean/mean.h"
 #include "pool2d/pool2d.h"
 #include "reduce/reduce.h"
+#include "top_k/top_k.h"
 
 namespace mote::lower {
 namespace {
@@ -225,6 +226,13 @@ LoweredOp lower_reduce_max_min(const NodeLowering& l) {
   return lowered(max ? KernelId::kReduceMaxS8 : KernelId::kReduceMinS8, params);
 }
 
+// reduce_prod: float32 only.
+LoweredOp lower_reduce_prod(const NodeLowering& l) {
+  const MeanCheck c = check_mean(l);
+  expect_float32(l);
+  return lowered(KernelId::kReduceProdF32, params_bytes(ReduceParams{c.axes_mask}));
+}
+
 // arg_max, arg_min: float32 or int8 input (raw values: any quantization keeps their
 // order), int32 (or int64, ONNX) output of the input's shape without the axis (or with it
 // kept as 1: keepdims); select_last (0/1) picks the last of tied indices.
@@ -255,6 +263,31 @@ LoweredOp lower_arg_min_max(const NodeLowering& l) {
       ArgMinMaxParams{static_cast<uint32_t>(axis), static_cast<uint32_t>(select_last)});
   if (in.dtype == DType::kFloat32) return lowered(max ? KernelId::kArgMaxF32 : KernelId::kArgMinF32, params);
   return lowered(max ? KernelId::kArgMaxS8 : KernelId::kArgMinS8, params);
+}
+
+// top_k: float32 input; values (float32) and indices (int32, or int64 for ONNX) of the
+// input's shape with the axis k long.
+LoweredOp lower_top_k(const NodeLowering& l) {
+  l.expect_io(1, 1, 2);
+  const ir::Tensor& in = l.input(0);
+  l.expect_min_rank(in, "input", 1);
+  const int64_t rank = static_cast<int64_t>(in.shape.size());
+  const int64_t axis = l.node().get_int("axis", -1), k = l.node().get_int("k", 0);
+  const int64_t largest = l.node().get_int("largest", 1);
+  if (axis < 0 || axis >= rank)
+    l.fail("axis " + std::to_string(axis) + " is outside [0, " + std::to_string(rank) + ")");
+  if (k < 1 || k > in.shape[axis])
+    l.fail("k " + std::to_string(k) + " is outside [1, " + std::to_string(in.shape[axis]) + "]");
+  if (largest != 0 && largest != 1) l.fail("largest " + std::to_string(largest) + " is not 0 or 1");
+  l.expect_dtype(in, "input", DType::kFloat32);
+  l.expect_dtype(l.output(0), "values", DType::kFloat32);
+  if (l.output(1).dtype != DType::kInt64) l.expect_dtype(l.output(1), "indices", DType::kInt32);
+  ir::Shape expected = in.shape;
+  expected[axis] = k;
+  l.expect_shape(l.output(0), "values", expected);
+  l.expect_shape(l.output(1), "indices", expected);
+  return lowered(KernelId::kTopKF32, params_bytes(TopKParams{static_cast<uint32_t>(axis), static_cast<uint32_t>(k),
+                                                             static_cast<uint32_t>(largest)}));
 }
 
 }  // namespace mote::lower

@@ -73,6 +73,10 @@ Status sum_f32_check(const OpContext& ctx) { return check_reduce(ctx, DType::kFl
 void sum_f32_run(const OpContext& ctx) {
   run_fold<float>(ctx, 0.0f, [](float acc, float x) { return x + acc; });
 }
+Status reduce_prod_f32_check(const OpContext& ctx) { return check_reduce(ctx, DType::kFloat32); }
+void reduce_prod_f32_run(const OpContext& ctx) {
+  run_fold<float>(ctx, 1.0f, [](float acc, float x) { return acc * x; });
+}
 Status sum_s8_check(const OpContext& ctx) { return mean_integer::check<int8_t, SumQuantParams>(ctx); }
 void sum_s8_run(const OpContext& ctx) { mean_integer::run<int8_t, SumQuantParams>(ctx); }
 Status sum_s16_check(const OpContext& ctx) { return mean_integer::check<int16_t, SumQuantParams>(ctx); }
@@ -85,5 +89,6 @@ const KernelEntry kReduceMinS8Entry = {reduce_min_s8_check, reduce_min_s8_run};
 const KernelEntry kSumF32Entry = {sum_f32_check, sum_f32_run};
 const KernelEntry kSumS8Entry = {sum_s8_check, sum_s8_run};
 const KernelEntry kSumS16Entry = {sum_s16_check, sum_s16_run};
+const KernelEntry kReduceProdF32Entry = {reduce_prod_f32_check, reduce_prod_f32_run};
 
 }  // namespace mote

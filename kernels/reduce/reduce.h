@@ -1,5 +1,6 @@
 // Reductions over a set of axes besides MEAN (kernels/mean): TFLite's REDUCE_MAX,
-// REDUCE_MIN and SUM, as TensorFlow Lite Micro's reduce kernels run them.
+// REDUCE_MIN and SUM, as TensorFlow Lite Micro's reduce kernels run them, and a float
+// product.
 //   input 0 [d0..d(r-1)], output 0 with element count = product of the kept dims
 //   (keepdims is only a matter of the output's shape). axes_mask bit i set = reduce axis i.
 // Every output element reduces its input elements in increasing input order (TFLite's
@@ -11,6 +12,8 @@
 // input never wins, an empty reduction writes the start value. int8 requires the input's
 // quantization on the output (TFLM refuses anything else), so values are compared raw.
 // sum_f32 (ReduceParams): float sum from 0 in input order; empty: 0.
+// reduce_prod_f32 (ReduceParams; ONNX ReduceProd, TFLite REDUCE_PROD in float): float
+// product from 1 in input order; empty: 1.
 // sum_s8, sum_s16 (SumQuantParams; TFLite's QuantizedMeanOrSum with compute_sum): the
 // integer MEAN's arithmetic (kernels/mean/mean_integer.h) with a multiplier, shift of
 // input_scale / output_scale (quantize_multiplier), without the 1/n:
@@ -53,6 +56,9 @@ void sum_s8_run(const OpContext& ctx);
 Status sum_s16_check(const OpContext& ctx);
 void sum_s16_run(const OpContext& ctx);
 
+Status reduce_prod_f32_check(const OpContext& ctx);
+void reduce_prod_f32_run(const OpContext& ctx);
+
 extern const KernelEntry kReduceMaxF32Entry;
 extern const KernelEntry kReduceMaxS8Entry;
 extern const KernelEntry kReduceMinF32Entry;
@@ -60,5 +66,6 @@ extern const KernelEntry kReduceMinS8Entry;
 extern const KernelEntry kSumF32Entry;
 extern const KernelEntry kSumS8Entry;
 extern const KernelEntry kSumS16Entry;
+extern const KernelEntry kReduceProdF32Entry;
 
 }  // namespace mote

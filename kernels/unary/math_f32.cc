@@ -36,6 +36,7 @@ float math_f32_value(UnaryFn fn, float x) {
     case UnaryFn::kRound: return round_half_to_even(x);
     case UnaryFn::kErf: return erff(x);
     case UnaryFn::kSoftplus: return x > 0.0f ? x + log1pf(expf(-x)) : log1pf(expf(x));
+    case UnaryFn::kSign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x == 0.0f ? 0.0f : x;
   }
   return x;  // unreachable: check() accepts only the functions above
 }

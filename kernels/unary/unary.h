@@ -13,6 +13,7 @@
 //   erf erff (ONNX Erf; no TFLite builtin),
 //   softplus ln(1 + e^x) (ONNX Softplus) without overflow: x > 0 ? x + log1pf(expf(-x))
 //          : log1pf(expf(x)).
+//   sign (ONNX Sign): -1, 0 or 1 as x < 0, x == 0 (either zero) or x > 0; NaN stays NaN.
 // sinf, cosf, logf, expf, erff and log1pf come from the C library of the build (glibc on the host,
 // newlib on Cortex-M), which may differ from another libm in the last bit; the others
 // are exact (correctly rounded IEEE operations).
@@ -63,8 +64,9 @@ enum class UnaryFn : int32_t {
   kRound = 11,
   kErf = 12,
   kSoftplus = 13,
+  kSign = 14,
 };
-inline constexpr int32_t kUnaryFnCount = 14;
+inline constexpr int32_t kUnaryFnCount = 15;
 
 struct MathF32Params {
   int32_t fn;  // UnaryFn

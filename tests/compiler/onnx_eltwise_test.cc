@@ -224,5 +224,63 @@ TEST(OnnxEltwise, Refusals) {
                 "int8, int16, int32, int64 or bool to float32, int8, int16 or int32)");
 }
 
+// PyTorch idioms (issue 18). F.normalize / norm / logsumexp / std / prod: ReduceL1,
+// ReduceL2, ReduceSumSquare and the max-shifted ReduceLogSumExp as steps around sum in the
+// channels-last layout, ReduceProd as reduce_prod; ReduceProd of a Shape folds to the
+// element count.
+TEST(OnnxIdioms, CompositeReductions) {
+  check_model("idiom_reductions", 7, 1e-5);
+  const ir::Graph g = import_and_legalize(testdata("idiom_reductions.onnx"));
+  EXPECT_EQ(count_ops(g, "sum"), 6);  // l1, l2, sum_square, two log-sum-exps, total
+  EXPECT_EQ(count_ops(g, "reduce_max"), 2);
+  EXPECT_EQ(count_ops(g, "reduce_prod"), 1);  // torch.prod; the element count folded
+}
+
+// torch.floor/ceil/round/sign, torch.remainder (Floor) and torch.fmod (Mod fmod 1).
+TEST(OnnxIdioms, RoundingSignAndMod) {
+  check_model("idiom_rounding", 7, 0.0);
+  const ir::Graph g = import_and_legalize(testdata("idiom_rounding.onnx"));
+  EXPECT_EQ(count_ops(g, "floor_mod"), 3);
+}
+
+// torch.cumsum (over channels of NHWC data, and exclusive/reverse on the last axis),
+// torch.triu / torch.tril (Trilu with and without k).
+TEST(OnnxIdioms, CumSumAndTrilu) {
+  check_model("idiom_cumsum_trilu", 5, 1e-5);
+  const ir::Graph g = import_and_legalize(testdata("idiom_cumsum_trilu.onnx"));
+  EXPECT_EQ(count_ops(g, "cumsum"), 2);
+  EXPECT_EQ(count_ops(g, "select"), 3);
+}
+
+// torch.einsum: batch_matmul (and sum for letters of one operand only); outputs declared
+// with symbolic dims get their shapes from the equation.
+TEST(OnnxIdioms, Einsum) {
+  check_model("idiom_einsum", 6, 1e-5);
+  const ir::Graph g = import_and_legalize(testdata("idiom_einsum.onnx"));
+  EXPECT_EQ(count_ops(g, "batch_matmul"), 5);
+  EXPECT_EQ(count_ops(g, "sum"), 1);
+}
+
+// torch.topk (values and int64 indices, largest and smallest) and torch.sort (TopK with
+// K from Shape/Gather/Unsqueeze, folded): top_k.
+TEST(OnnxIdioms, TopK) {
+  check_model("idiom_top_k", 6, 0.0);
+  EXPECT_EQ(count_ops(import_and_legalize(testdata("idiom_top_k.onnx")), "top_k"), 3);
+}
+
+TEST(OnnxIdioms, Refusals) {
+  auto expect_error = [](const std::string& model, const std::string& what) {
+    const std::string path = testdata(model + ".onnx");
+    EXPECT_EQ(error_of([&] { import_onnx(path); }), path + ": " + what);
+  };
+  expect_error("einsum_diagonal", "node 'diag' (Einsum): repeated index 'i' in one operand (a diagonal) not supported");
+  expect_error("einsum_three", "node 'chain' (Einsum): equation 'ij,jk,kl->il' with 3 inputs not supported (1 or 2)");
+  expect_error("cumsum_axis_input", "node 'cumsum' (CumSum): input 'axis' must be constant");
+  expect_error("trilu_k_input", "node 'triu' (Trilu): input 'k' must be constant");
+  expect_error("top_k_input_k", "node 'topk' (TopK): input 'K' must be a constant of one element");
+  expect_error("top_k_too_many", "node 'topk' (TopK): K 4 not supported (1 to the axis' size 3)");
+  expect_error("fmod_int32", "node 'fmod' (Mod): fmod 1 on dtype int32 not supported (float32 only)");
+}
+
 }  // namespace
 }  // namespace mote

@@ -64,6 +64,7 @@ TEST(MathF32, EveryFunctionThroughTheEntry) {
         case UnaryFn::kRound: expected = std::nearbyint(v); break;
         case UnaryFn::kErf: expected = std::erf(v); break;
         case UnaryFn::kSoftplus: expected = std::log1p(std::exp(v)); break;
+        case UnaryFn::kSign: expected = v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; break;
       }
       if (std::isnan(expected)) {
         EXPECT_TRUE(std::isnan(y[i])) << fn << " " << x[i];

@@ -524,6 +524,8 @@ class Legalizer {
         {"BatchNormalization", [](L& l) { l.fail("not folded (fold_batch_norm must run before legalize)"); },
          {Op::kMul, Op::kAdd}},  // folded into the Conv before it, else Mul + Add
         {"Cast", [](L& l) { l.cast(); }, {Op::kCast}},
+        {"CumSum", [](L& l) { l.cumsum(); }, {Op::kCumsum}},
+        {"Ceil", [](L& l) { l.unary_fn("ceil"); }, {Op::kUnary}},
         {"Celu", [](L& l) { l.celu(); }, {Op::kElu, Op::kMul}},
         {"Clip", [](L& l) { l.clip(); }, {Op::kClamp}},
         {"Concat", [](L& l) { l.concat(); }, {Op::kConcat}},
@@ -539,9 +541,11 @@ class Legalizer {
         {"Equal", [](L& l) { l.compare("equal"); }, {Op::kCompare}},
         // An exact GELU pattern around it becomes one gelu (find_gelus).
         {"Erf", [](L& l) { l.unary_fn("erf"); }, {Op::kUnary, Op::kGelu}},
+        {"Einsum", [](L& l) { l.einsum(); }, {Op::kBatchMatMul, Op::kSum, Op::kTranspose}},
         {"Exp", [](L& l) { l.unary_fn("exp"); }, {Op::kUnary}},
         {"Expand", [](L& l) { l.expand(); }, {Op::kGather}},
         {"Flatten", [](L& l) { l.reshape(); }, {Op::kReshape}},
+        {"Floor", [](L& l) { l.unary_fn("floor"); }, {Op::kUnary}},
         {"Greater", [](L& l) { l.compare("greater"); }, {Op::kCompare}},
         {"GreaterOrEqual", [](L& l) { l.compare("greater_equal"); }, {Op::kCompare}},
         {"Gather", [](L& l) { l.gather(); }, {Op::kStridedSlice, Op::kGather}},
@@ -565,6 +569,7 @@ class Legalizer {
         {"Max", [](L& l) { l.variadic(Op::kMaximum); }, {Op::kMaximum}},
         {"MaxPool", [](L& l) { l.pool(); }, {Op::kMaxPool2d}},
         {"Min", [](L& l) { l.variadic(Op::kMinimum); }, {Op::kMinimum}},
+        {"Mod", [](L& l) { l.mod(); }, {Op::kFloorMod, Op::kUnary, Op::kMul}},
         {"Mul", [](L& l) { l.binary(Op::kMul); }, {Op::kMul}},
         {"Neg", [](L& l) { l.unary_fn("neg"); }, {Op::kUnary}},
         {"Not", [](L& l) { l.logical_not(); }, {Op::kCompare}},
@@ -573,15 +578,23 @@ class Legalizer {
         {"Pad", [](L& l) { l.pad(); }, {Op::kPad}},
         {"Pow", [](L& l) { l.pow(); }, {Op::kMul, Op::kUnary, Op::kDiv, Op::kCopy, Op::kPow}},
         {"Reciprocal", [](L& l) { l.reciprocal(); }, {Op::kDiv}},
+        {"Round", [](L& l) { l.unary_fn("round"); }, {Op::kUnary}},
         {"ReduceMax", [](L& l) { l.reduce(Op::kReduceMax); }, {Op::kReduceMax}},
         {"ReduceMean", [](L& l) { l.reduce(Op::kMean); }, {Op::kMean}},
+        {"ReduceL1", [](L& l) { l.reduce_composite(); }, {Op::kUnary, Op::kSum}},
+        {"ReduceL2", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum, Op::kUnary}},
+        {"ReduceLogSumExp", [](L& l) { l.reduce_composite(); },
+         {Op::kUnary, Op::kReduceMax, Op::kSub, Op::kSum, Op::kAdd}},
         {"ReduceMin", [](L& l) { l.reduce(Op::kReduceMin); }, {Op::kReduceMin}},
+        {"ReduceProd", [](L& l) { l.reduce(Op::kReduceProd); }, {Op::kReduceProd}},
         {"ReduceSum", [](L& l) { l.reduce(Op::kSum); }, {Op::kSum}},
+        {"ReduceSumSquare", [](L& l) { l.reduce_composite(); }, {Op::kMul, Op::kSum}},
         {"Relu", [](L& l) { l.unary(Op::kClamp, 0.0, kInf); }, {Op::kClamp}},
         {"Reshape", [](L& l) { l.reshape(); }, {Op::kReshape}},
         {"Resize", [](L& l) { l.resize(); }, {Op::kResizeNearest, Op::kResizeBilinear, Op::kResizeCubic}},
         {"Selu", [](L& l) { l.elu(); }, {Op::kElu, Op::kClamp, Op::kMul, Op::kAdd}},
         {"Sigmoid", [](L& l) { l.unary(Op::kSigmoid, 0, 0); }, {Op::kSigmoid}},
+        {"Sign", [](L& l) { l.unary_fn("sign"); }, {Op::kUnary}},
         {"Slice", [](L& l) { l.slice(); }, {Op::kStridedSlice}},
         {"Softmax", [](L& l) { l.softmax(Op::kSoftmax); }, {Op::kSoftmax}},
         {"Softplus", [](L& l) { l.unary_fn("softplus"); }, {Op::kUnary}},
@@ -595,6 +608,8 @@ class Legalizer {
         {"Xor", [](L& l) { l.compare("not_equal"); }, {Op::kCompare}},
         {"Tanh", [](L& l) { l.unary(Op::kTanh, 0, 0); }, {Op::kTanh, Op::kGelu}},  // tanh GELU: one gelu
         {"Transpose", [](L& l) { l.transpose(); }, {Op::kTranspose}},
+        {"TopK", [](L& l) { l.top_k(); }, {Op::kTopK}},
+        {"Trilu", [](L& l) { l.trilu(); }, {Op::kSelect}},
         {"Unsqueeze", [](L& l) { l.reshape(); }, {Op::kReshape}},
     };
     return kConversions;
@@ -987,6 +1002,108 @@ class Legalizer {
     }
   }
 
+  // Einsum of one or two operands in the logical layout. The equation (normalized: no
+  // spaces, "->" present, "..." expanded to digits aligned right) names each axis by a
+  // letter. Letters of one operand missing from the output are summed first; one operand:
+  // then a transpose. Two: a batch_matmul [batch, left, contracted] x [batch,
+  // contracted, right], the batch letters (in both and the output), the contracted (in
+  // both only) and the free ones grouped by reshapes and transposes, then the output order.
+  void einsum() {
+    const SourceNode& n = *node_;
+    const std::string& eq = n.get_string("equation");
+    const size_t arrow = eq.find("->");
+    const std::string out_letters = eq.substr(arrow + 2);
+    std::vector<std::string> terms;
+    for (size_t start = 0;;) {
+      const size_t comma = eq.find(',', start);
+      terms.push_back(eq.substr(start, std::min(comma, arrow) - start));
+      if (comma == std::string::npos || comma > arrow) break;
+      start = comma + 1;
+    }
+    if (terms.size() != node_->inputs.size() || terms.size() > 2)
+      fail("equation '" + eq + "' with " + std::to_string(node_->inputs.size()) + " inputs not supported (1 or 2)");
+    for (int t : node_->inputs)
+      if (g_.tensors[t].dtype != DType::kFloat32)
+        fail(std::string("input dtype ") + dtype_name(g_.tensors[t].dtype) + " not supported (float32 only)");
+    std::map<char, int64_t> size;
+    std::vector<int> operands;
+    for (size_t k = 0; k < terms.size(); ++k) {
+      const ir::Shape& s = logical_shape(input(k));
+      for (size_t i = 0; i < terms[k].size(); ++i) {
+        const char c = terms[k][i];
+        if (terms[k].find(c) != i) fail(std::string("repeated index '") + c + "' in one operand (a diagonal) not supported");
+        if (size.count(c) && size[c] != s[i])
+          fail(std::string("index '") + c + "' has sizes " + std::to_string(size[c]) + " and " + std::to_string(s[i]) +
+               " (broadcast not supported)");
+        size[c] = s[i];
+      }
+      operands.push_back(logical(input(k)));
+    }
+    auto shape_of = [&](const std::string& letters) {
+      ir::Shape s;
+      for (char c : letters) s.push_back(size[c]);
+      return s;
+    };
+    // Sums out the letters of `term` in neither the output nor `other`.
+    auto sum_private = [&](int t, std::string& term, const std::string& other, const std::string& name) {
+      std::vector<int64_t> axes;
+      std::string kept;
+      for (size_t i = 0; i < term.size(); ++i) {
+        if (out_letters.find(term[i]) == std::string::npos && other.find(term[i]) == std::string::npos) {
+          axes.push_back(static_cast<int64_t>(i));
+        } else {
+          kept += term[i];
+        }
+      }
+      if (axes.empty()) return t;
+      const int to = new_tensor(name, DType::kFloat32, shape_of(kept));
+      emit(Op::kSum, name, {t}, {to}).attrs["axes"] = axes;
+      term = kept;
+      return to;
+    };
+    // `t` with letters `from` permuted to the order `to` and reshaped to `shape`.
+    auto arranged = [&](int t, const std::string& from, const std::string& to, const ir::Shape& shape,
+                        const std::string& name, int result = ir::kNoTensor) {
+      Perm perm;
+      for (char c : to) perm.push_back(static_cast<int64_t>(from.find(c)));
+      int permuted = t;
+      if (!std::is_sorted(perm.begin(), perm.end())) {
+        permuted = result != ir::kNoTensor && shape_of(to) == shape ? result
+                                                                     : new_tensor(name, DType::kFloat32, shape_of(to));
+        emit_permute(name, t, permuted, perm);
+      }
+      if (result == ir::kNoTensor) return reshaped(permuted, shape, name + "_r");
+      if (permuted != result) emit(Op::kReshape, name + "_r", {permuted}, {result});
+      return result;
+    };
+    const int y = output0();
+    const std::string other = terms.size() == 2 ? terms[1] : "";
+    int a = sum_private(operands[0], terms[0], other, n.name + "/sum_a");
+    if (terms.size() == 1) {
+      arranged(a, terms[0], out_letters, logical_shape(y), n.name + "/transpose", output(y, false));
+      return;
+    }
+    int b = sum_private(operands[1], terms[1], terms[0], n.name + "/sum_b");
+    std::string batch, left, contracted, right;
+    for (char c : out_letters) {
+      const bool in_a = terms[0].find(c) != std::string::npos, in_b = terms[1].find(c) != std::string::npos;
+      if (in_a && in_b) batch += c;
+      else if (in_a) left += c;
+      else right += c;
+    }
+    for (char c : terms[0])
+      if (terms[1].find(c) != std::string::npos && out_letters.find(c) == std::string::npos) contracted += c;
+    auto count = [&](const std::string& letters) { return ir::element_count(shape_of(letters)); };
+    const int64_t nb = count(batch), nl = count(left), nk = count(contracted), nr = count(right);
+    a = arranged(a, terms[0], batch + left + contracted, {nb, nl, nk}, n.name + "/lhs");
+    b = arranged(b, terms[1], batch + contracted + right, {nb, nk, nr}, n.name + "/rhs");
+    const int product = new_tensor(n.name + "/matmul", DType::kFloat32, {nb, nl, nr});
+    emit(Op::kBatchMatMul, n.name, {a, b}, {product});
+    const std::string grouped = batch + left + right;
+    const int unflat = reshaped(product, shape_of(grouped), n.name + "/unflatten");
+    arranged(unflat, grouped, out_letters, logical_shape(y), n.name + "/out", output(y, false));
+  }
+
   // ---- elementwise ----------------------------------------------------------------
   void binary(Op op) {
     int a = input(0), b = input(1);
@@ -1071,6 +1188,86 @@ class Legalizer {
     const bool cl = choose_channels_last({x}, rank(x));
     const int in = cl ? channels_last(x) : logical(x);
     emit(Op::kUnary, node_->name, {in}, {output(y, cl)}).attrs["fn"] = std::string(fn);
+  }
+
+  // CumSum over the normalized axis, in x's layout (exclusive and reverse as attributes).
+  void cumsum() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const size_t r = rank(x);
+    const bool cl = choose_channels_last({x}, r);
+    int64_t axis = n.get_int("axis", 0);
+    if (cl) axis = inverse(channels_last_perm(r))[axis];
+    ir::Node& c = emit(Op::kCumsum, n.name, {cl ? channels_last(x) : logical(x)}, {output(y, cl)});
+    c.attrs["axis"] = axis;
+    c.attrs["exclusive"] = n.get_int("exclusive", 0);
+    c.attrs["reverse"] = n.get_int("reverse", 0);
+  }
+
+  // TopK (float32) along the normalized axis, in x's layout: values and indices; K
+  // constant (once folded), 1 to the axis' size.
+  void top_k() {
+    const SourceNode& n = *node_;
+    const int x = input(0), k_input = input(1);
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    if (k_input == ir::kNoTensor || !is_constant(k_input) || g_.tensors[k_input].elements() != 1)
+      fail("input 'K' must be a constant of one element");
+    const int64_t k = read_ints(g_.tensors[k_input])[0], size = logical_shape(x)[n.get_int("axis", 0)];
+    if (k < 1 || k > size)
+      fail("K " + std::to_string(k) + " not supported (1 to the axis' size " + std::to_string(size) + ")");
+    const size_t r = rank(x);
+    const bool cl = choose_channels_last({x}, r);
+    int64_t axis = n.get_int("axis", 0);
+    if (cl) axis = inverse(channels_last_perm(r))[axis];
+    const int values = output(n.outputs.at(0), cl), indices = output(n.outputs.at(1), cl);
+    ir::Node& t = emit(Op::kTopK, n.name, {cl ? channels_last(x) : logical(x)}, {values, indices});
+    t.attrs["axis"] = axis;
+    t.attrs["k"] = k;
+    t.attrs["largest"] = n.get_int("largest", 1);
+  }
+
+  // Mod: fmod 0 is floor_mod (the result takes the divisor's sign). fmod 1 (C fmod, the
+  // dividend's sign; float32 only) is sign(a) * floor_mod(|a|, |b|): both exact, as the
+  // floor and C remainders agree on non-negative operands.
+  void mod() {
+    const SourceNode& n = *node_;
+    if (n.get_int("fmod", 0) == 0) return binary(Op::kFloorMod);
+    const int a = input(0), b = input(1), y = output0();
+    if (g_.tensors[a].dtype != DType::kFloat32 || g_.tensors[b].dtype != DType::kFloat32)
+      fail("fmod 1 on dtype " + std::string(dtype_name(g_.tensors[a].dtype)) + " not supported (float32 only)");
+    const size_t r = rank(y);
+    const bool cl = choose_channels_last({a, b}, r);
+    const int ia = operand(a, r, cl), ib = operand(b, r, cl);
+    const int out = output(y, cl);
+    auto unary = [&](const char* fn, int in, const std::string& suffix) {
+      const int t = new_tensor(n.name + suffix, DType::kFloat32, g_.tensors[in].shape);
+      emit(Op::kUnary, n.name + suffix, {in}, {t}).attrs["fn"] = std::string(fn);
+      return t;
+    };
+    const int rem = new_tensor(n.name + "/abs_mod", DType::kFloat32, g_.tensors[out].shape);
+    emit(Op::kFloorMod, n.name + "/abs_mod", {unary("abs", ia, "/abs_a"), unary("abs", ib, "/abs_b")}, {rem});
+    emit(Op::kMul, n.name, {rem, unary("sign", ia, "/sign_a")}, {out});
+  }
+
+  // Trilu(x, k): x where the element (i, j) of each trailing matrix has j - i >= k
+  // (upper) or j - i <= k (lower), else 0: select with a constant mask [rows, cols]
+  // broadcast over the leading axes, in the logical layout.
+  void trilu() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    const ir::Shape& shape = logical_shape(x);
+    const int64_t rows = shape[shape.size() - 2], cols = shape.back();
+    const int64_t k = n.get_int("k", 0);
+    const bool upper = n.get_int("upper", 1) != 0;
+    std::vector<uint8_t> mask(static_cast<size_t>(rows * cols));
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) mask[i * cols + j] = upper ? j - i >= k : j - i <= k;
+    const int keep = g_.add_constant(n.name + "_mask", DType::kBool, {rows, cols}, mask);
+    const DType dtype = g_.tensors[x].dtype;
+    const std::vector<uint8_t> zero_bytes(dtype_size(dtype), 0);
+    const int zero = g_.add_constant(n.name + "_zero", dtype, {1}, zero_bytes);
+    emit(Op::kSelect, n.name, {keep, logical(x), zero}, {output(y, false)});
   }
 
   // Reciprocal(x) = 1 / x.
@@ -1593,14 +1790,29 @@ class Legalizer {
     g.attrs["batch_dims"] = int64_t{0};
   }
 
-  // mean, sum, reduce_max, reduce_min over the normalized axes (an identity with noop).
+  // mean, sum, reduce_max, reduce_min, reduce_prod over the normalized axes (an identity
+  // with noop).
   void reduce(Op op) {
     const SourceNode& n = *node_;
-    const int x = input(0), y = output0();
+    const int y = output0();
+    if (n.get_int("noop", 0) != 0) return identity();
+    const ReduceLayout at = reduce_layout();
+    emit(op, n.name, {at.in}, {output(y, at.out_cl)}).attrs["axes"] = at.axes;
+  }
+
+  // Where a reduction runs: its input tensor (channels-last or logical), the axes of that
+  // tensor, and whether the output stays channels-last.
+  struct ReduceLayout {
+    int in;
+    std::vector<int64_t> axes;
+    bool out_cl;
+  };
+  ReduceLayout reduce_layout() {
+    const SourceNode& n = *node_;
+    const int x = input(0);
     const size_t r = rank(x);
     const std::vector<int64_t> axes = n.get_ints("axes");
     const bool keepdims = n.get_int("keepdims", 1) != 0;
-    if (n.get_int("noop", 0) != 0) return identity();
     if (choose_channels_last({x}, r)) {
       const Perm perm = channels_last_perm(r);
       std::vector<int64_t> phys_axes;
@@ -1612,13 +1824,63 @@ class Legalizer {
           kept.push_back(perm[i]);
         }
       }
-      if (keepdims || std::is_sorted(kept.begin(), kept.end())) {
-        const bool out_cl = keepdims;
-        emit(op, n.name, {channels_last(x)}, {output(y, out_cl)}).attrs["axes"] = phys_axes;
-        return;
-      }
+      if (keepdims || std::is_sorted(kept.begin(), kept.end())) return {channels_last(x), phys_axes, keepdims};
     }
-    emit(op, n.name, {logical(x)}, {output(y, false)}).attrs["axes"] = axes;
+    return {logical(x), axes, false};
+  }
+
+  // ReduceL1 = sum |x|, ReduceL2 = sqrt(sum x^2), ReduceSumSquare = sum x^2 and
+  // ReduceLogSumExp = m + log(sum exp(x - m)) with m the max over the axes (no overflow
+  // for large x): unary (or mul) steps around sum, in the reduction's layout.
+  void reduce_composite() {
+    const SourceNode& n = *node_;
+    const int x = input(0), y = output0();
+    if (g_.tensors[x].dtype != DType::kFloat32)
+      fail(std::string("input dtype ") + dtype_name(g_.tensors[x].dtype) + " not supported (float32 only)");
+    const bool noop = n.get_int("noop", 0) != 0;
+    const ReduceLayout at = noop ? ReduceLayout{logical(x), {}, false} : reduce_layout();
+    const int out = output(y, at.out_cl);
+    const ir::Shape in_shape = g_.tensors[at.in].shape;
+    const ir::Shape out_shape = g_.tensors[out].shape;
+    // Each step writes a new tensor of `shape`, or `out` when it is the last.
+    auto step = [&](Op o, const std::string& suffix, std::vector<int> ins, const ir::Shape& shape,
+                    bool last) -> ir::Node& {
+      const int t = last ? out : new_tensor(n.name + suffix, DType::kFloat32, shape);
+      return emit(o, n.name + suffix, std::move(ins), {t});
+    };
+    auto unary = [&](const char* fn, int in, const std::string& suffix, bool last) {
+      ir::Node& u = step(Op::kUnary, suffix, {in}, g_.tensors[in].shape, last);
+      u.attrs["fn"] = std::string(fn);
+      return u.outputs[0];
+    };
+    auto sum = [&](int in, bool last) {
+      if (noop) return last ? step(Op::kReshape, "/copy", {in}, out_shape, true).outputs[0] : in;
+      ir::Node& s = step(Op::kSum, "/sum", {in}, out_shape, last);
+      s.attrs["axes"] = at.axes;
+      return s.outputs[0];
+    };
+    const std::string& op = n.op;
+    if (op == "ReduceL1") {
+      sum(unary("abs", at.in, "/abs", false), true);
+    } else if (op == "ReduceSumSquare" || op == "ReduceL2") {
+      const int squares = step(Op::kMul, "/square", {at.in, at.in}, in_shape, false).outputs[0];
+      if (op == "ReduceSumSquare") {
+        sum(squares, true);
+      } else {
+        unary("sqrt", sum(squares, false), "/sqrt", true);
+      }
+    } else if (noop) {  // ReduceLogSumExp over no axes: log(exp(x))
+      unary("log", unary("exp", at.in, "/exp", false), "/log", true);
+    } else {  // ReduceLogSumExp
+      ir::Shape kept_shape = in_shape;  // the input's shape with the reduced axes 1
+      for (int64_t a : at.axes) kept_shape[a] = 1;
+      ir::Node& m = step(Op::kReduceMax, "/max", {at.in}, kept_shape, false);
+      m.attrs["axes"] = at.axes;
+      const int max = m.outputs[0];
+      const int shifted = step(Op::kSub, "/shifted", {at.in, max}, in_shape, false).outputs[0];
+      const int log = unary("log", sum(unary("exp", shifted, "/exp", false), false), "/log", false);
+      step(Op::kAdd, "/add_max", {log, reshaped(max, out_shape, n.name + "/max_reduced")}, out_shape, true);
+    }
   }
 
   // ---- recurrent layers -------------------------------------------------------------

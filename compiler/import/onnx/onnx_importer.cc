@@ -398,8 +398,63 @@ class OnnxImporter {
         for (const auto& out : node.output())
           if (!out.empty() && (!types_.count(out) || !has_static_shape(types_[out])))
             all_static = false;
-      if (all_static || round > 16 || !fold_constant_nodes()) return;
+      if (all_static || round > 16) return;
+      if (!fold_constant_nodes() && !complete_shapes()) return;
     }
+  }
+
+  // Output shapes ONNX 1.12's inference leaves symbolic although the inputs' are static:
+  // Einsum's (it infers the rank only), from the normalized equation. Each becomes a
+  // value_info of model_, or the graph output's shape (kept by the next inference).
+  // Returns whether it wrote any.
+  bool complete_shapes() {
+    bool wrote = false;
+    std::map<std::string, ir::Shape> initializer_dims;
+    for (const auto& init : inferred_.graph().initializer())
+      initializer_dims[init.name()] = ir::Shape(init.dims().begin(), init.dims().end());
+    for (const auto& node : inferred_.graph().node()) {
+      if (node.op_type() != "Einsum" || node.output_size() != 1) continue;
+      const std::string& out = node.output(0);
+      if (types_.count(out) && has_static_shape(types_[out])) continue;
+      std::vector<ir::Tensor> holders(node.input_size());
+      std::vector<const ir::Tensor*> inputs;
+      bool ready = true;
+      for (int k = 0; k < node.input_size() && ready; ++k) {
+        auto it = types_.find(node.input(k));
+        if (it != types_.end() && has_static_shape(it->second)) {
+          holders[k].shape = static_shape(it->second);
+        } else if (auto init = initializer_dims.find(node.input(k)); init != initializer_dims.end()) {
+          holders[k].shape = init->second;
+        } else {
+          ready = false;
+        }
+        inputs.push_back(&holders[k]);
+      }
+      if (!ready) continue;
+      const std::string eq = convert_node(node, inputs).node.get_string("equation");
+      std::map<char, int64_t> size;
+      const std::string lhs = eq.substr(0, eq.find("->"));
+      size_t operand = 0, axis = 0;
+      for (char c : lhs) {
+        if (c == ',') {
+          ++operand;
+          axis = 0;
+        } else {
+          size[c] = std::max(size[c], inputs[operand]->shape[axis++]);
+        }
+      }
+      onnx::ValueInfoProto* info = nullptr;  // the graph output's (its declared dims symbolic), else a new one
+      for (auto& o : *model_.mutable_graph()->mutable_output())
+        if (o.name() == out) info = &o;
+      if (!info) info = model_.mutable_graph()->add_value_info();
+      info->set_name(out);
+      auto* tt = info->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(types_.count(out) ? types_[out].tensor_type().elem_type() : onnx::TensorProto::FLOAT);
+      tt->mutable_shape()->clear_dim();
+      for (char c : eq.substr(eq.find("->") + 2)) tt->mutable_shape()->add_dim()->set_dim_value(size[c]);
+      wrote = true;
+    }
+    return wrote;
   }
 
   // Host-evaluates every node of model_ whose inputs are known (initializers, Constant
@@ -693,7 +748,8 @@ class OnnxImporter {
         attrs()["axis"] = axis_in("axis", attr_int("axis", 0), rank_of(0));
       } else if (op == "Pad") {
         pad();
-      } else if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceSum") {
+      } else if (op.rfind("Reduce", 0) == 0) {  // ReduceMean, Max, Min, Sum, Prod, L1, L2, SumSquare,
+                                                // LogSumExp
         reduce();
       } else if (op == "ArgMax" || op == "ArgMin") {
         c_.kept_inputs = {0};
@@ -739,6 +795,17 @@ class OnnxImporter {
         cast();
       } else if (op == "ConstantOfShape") {
         constant_of_shape();
+      } else if (op == "Einsum") {
+        einsum();
+      } else if (op == "CumSum") {
+        cumsum();
+      } else if (op == "Trilu") {
+        trilu();
+      } else if (op == "TopK") {
+        top_k();
+      } else if (op == "Mod") {
+        keep_all();
+        attrs()["fmod"] = int64_t{attr_int("fmod", 0) != 0};
       } else if (op == "HardSigmoid") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.2);
@@ -1184,6 +1251,98 @@ class OnnxImporter {
       auto dtype = dtype_from_onnx(static_cast<int32_t>(to));
       if (!dtype) fail_attr("to", "'" + onnx_type_name(static_cast<int32_t>(to)) + "'");
       attrs()["to"] = static_cast<int64_t>(*dtype);
+    }
+
+    // Einsum: the equation without spaces, with its output ("->": implicit mode's sorted
+    // letters used once, after the ellipsis' axes) and every "..." replaced by digits
+    // naming its axes aligned right ("0" the outermost of the widest one).
+    void einsum() {
+      keep_all();
+      std::string eq;
+      for (char c : OnnxImporter::attr_string(node_, "equation", "")) if (c != ' ') eq += c;
+      const size_t arrow = eq.find("->");
+      const std::string lhs = eq.substr(0, arrow);
+      std::vector<std::string> terms(1);
+      for (char c : lhs) {
+        if (c == ',') {
+          terms.emplace_back();
+        } else {
+          terms.back().push_back(c);
+        }
+      }
+      if (terms.size() != static_cast<size_t>(node_.input_size()))
+        fail("equation '" + eq + "' has " + std::to_string(terms.size()) + " operands for " +
+             std::to_string(node_.input_size()) + " inputs");
+      size_t widest = 0;  // the most axes an ellipsis stands for
+      std::vector<size_t> ellipsis_axes(terms.size(), 0);
+      for (size_t k = 0; k < terms.size(); ++k) {
+        const std::string& t = terms[k];
+        const size_t dots = t.find("...");
+        for (size_t i = 0; i < t.size(); ++i)
+          if (!std::isalpha(static_cast<unsigned char>(t[i])) && (dots == std::string::npos || i < dots || i >= dots + 3))
+            fail("equation '" + eq + "' not supported (letters and one '...' per operand)");
+        const size_t letters = t.size() - (dots == std::string::npos ? 0 : 3);
+        const size_t rank = static_cast<size_t>(rank_of(static_cast<int>(k)));
+        if (dots == std::string::npos ? letters != rank : letters > rank)
+          fail("equation '" + eq + "': operand " + std::to_string(k) + " has rank " + std::to_string(rank));
+        if (dots != std::string::npos) ellipsis_axes[k] = rank - letters;
+        widest = std::max(widest, ellipsis_axes[k]);
+      }
+      if (widest > 10) fail("equation '" + eq + "': an ellipsis of more than 10 axes not supported");
+      auto digits = [](size_t from, size_t to) {
+        std::string d;
+        for (size_t i = from; i < to; ++i) d += static_cast<char>('0' + i);
+        return d;
+      };
+      std::string normalized;
+      for (size_t k = 0; k < terms.size(); ++k) {
+        const size_t dots = terms[k].find("...");
+        std::string t = terms[k];
+        if (dots != std::string::npos) t.replace(dots, 3, digits(widest - ellipsis_axes[k], widest));
+        normalized += (k ? "," : "") + t;
+      }
+      std::string out;
+      if (arrow == std::string::npos) {
+        std::string once;
+        for (char c = 'A'; c <= 'z'; ++c)
+          if (std::isalpha(static_cast<unsigned char>(c)) && std::count(lhs.begin(), lhs.end(), c) == 1) once += c;
+        out = digits(0, widest) + once;
+      } else {
+        out = eq.substr(arrow + 2);
+        const size_t dots = out.find("...");
+        if (dots != std::string::npos) out.replace(dots, 3, digits(0, widest));
+      }
+      attrs()["equation"] = normalized + "->" + out;
+    }
+
+    // CumSum: the constant axis input becomes the attribute axis (non-negative).
+    void cumsum() {
+      c_.kept_inputs = {0};
+      const ir::Tensor* axis = constant_input(1, "axis");
+      if (!axis || axis->elements() != 1) fail("input 'axis' must be a constant scalar");
+      attrs()["axis"] = axis_in("axis", read_ints(*axis)[0], rank_of(0));
+      attrs()["exclusive"] = int64_t{attr_int("exclusive", 0) != 0};
+      attrs()["reverse"] = int64_t{attr_int("reverse", 0) != 0};
+    }
+
+    // TopK: axis (non-negative), largest; inputs X, K (torch.sort's K is a Shape/Gather
+    // subgraph: legalize reads it once folded); both outputs kept. sorted 0 (any order) is
+    // served sorted.
+    void top_k() {
+      c_.kept_inputs = {0, 1};
+      c_.kept_outputs = 2;
+      attrs()["axis"] = axis_in("axis", attr_int("axis", -1), rank_of(0));
+      attrs()["largest"] = int64_t{attr_int("largest", 1) != 0};
+    }
+
+    // Trilu: the constant diagonal offset input becomes the attribute k (0 when absent).
+    void trilu() {
+      c_.kept_inputs = {0};
+      if (rank_of(0) < 2) fail("input rank " + std::to_string(rank_of(0)) + " not supported (at least 2)");
+      const ir::Tensor* k = constant_input(1, "k");
+      if (k && k->elements() != 1) fail("input 'k' must be a constant scalar");
+      attrs()["k"] = k ? read_ints(*k)[0] : int64_t{0};
+      attrs()["upper"] = int64_t{attr_int("upper", 1) != 0};
     }
 
     void constant_of_shape() {

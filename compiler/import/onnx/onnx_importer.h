@@ -62,7 +62,8 @@
 //   Pad                mode ("constant", "reflect", "edge"), pads [begin..., end...]
 //                      (non-negative), value (double); input data only (the pads and
 //                      constant_value inputs must be constant)
-//   ReduceMean, ReduceMax, ReduceMin, ReduceSum
+//   ReduceMean, ReduceMax, ReduceMin, ReduceSum, ReduceProd, ReduceL1, ReduceL2,
+//   ReduceSumSquare, ReduceLogSumExp
 //                      axes (sorted; from the attribute or ReduceSum's constant input;
 //                      all axes when absent or empty), keepdims, noop (1: no axes given
 //                      and noop_with_empty_axes 1: an identity, axes empty); input data only
@@ -73,7 +74,8 @@
 //   Celu               alpha (finite, non-zero)
 //   DepthToSpace       blocksize, mode ("DCR" or "CRD"); rank-4 input
 //   SpaceToDepth       blocksize; rank-4 input
-//   Erf, Pow, Sqrt, Exp, Log, Abs, Neg, Reciprocal, Softplus, Max, Min
+//   Erf, Pow, Sqrt, Exp, Log, Abs, Neg, Reciprocal, Softplus, Max, Min, Floor, Ceil,
+//   Round, Sign
 //                      no attributes (Max and Min: one or more inputs)
 //   Dropout            input data only, output only (inference: an identity)
 //   Squeeze            axes (sorted, of the input) and input data only
@@ -92,6 +94,13 @@
 //   Tile               inputs input, repeats (repeats constant)
 //   Cast               to (a mote::DType value; equals the output tensor's dtype)
 //   ConstantOfShape    value (double), dtype (the fill's mote::DType value)
+//   Einsum             equation (no spaces, explicit "->", each "..." replaced by digits
+//                      naming its axes aligned right, "0" the outermost)
+//   CumSum             axis (from the constant input), exclusive, reverse; input x only
+//   TopK               inputs X, K; axis, largest; both outputs (sorted 0 is served sorted)
+//   Trilu              k (from the constant input, 0 when absent), upper; input only
+//                      (rank >= 2)
+//   Mod                fmod (0: floor_mod, the sign of the divisor; 1: C fmod)
 //   Size               no attributes
 //   HardSigmoid        alpha, beta
 //   HardSwish          no attributes

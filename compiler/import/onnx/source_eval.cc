@@ -372,6 +372,64 @@ std::vector<ir::Tensor> eval_range(const SourceNode& node,
   return {make_result(dtype, {n}, encode_ints(dtype, v))};
 }
 
+// Split along the normalized axis into the normalized part sizes (repeat_interleave's
+// repeat counts: a Split of an Expand of constants).
+std::vector<ir::Tensor> eval_split(const SourceNode& node, const ir::Tensor& in) {
+  const int64_t rank = static_cast<int64_t>(in.shape.size());
+  const int64_t axis = normalize_axis(node, node.get_int("axis", 0), rank);
+  const std::vector<int64_t> sizes = node.get_ints("split");
+  const size_t elem = dtype_size(in.dtype);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= in.shape[i];
+  for (int64_t i = axis + 1; i < rank; ++i) inner *= in.shape[i];
+  std::vector<ir::Tensor> parts;
+  int64_t start = 0;
+  for (int64_t size : sizes) {
+    ir::Shape shape = in.shape;
+    shape[axis] = size;
+    std::vector<uint8_t> out;
+    for (int64_t o = 0; o < outer; ++o) {
+      const uint8_t* src = in.data.data() + ((o * in.shape[axis] + start) * inner) * elem;
+      out.insert(out.end(), src, src + size * inner * elem);
+    }
+    parts.push_back(make_result(in.dtype, shape, std::move(out)));
+    start += size;
+  }
+  return parts;
+}
+
+// Floor, Ceil and Round (half to even, as std::nearbyint in the default rounding mode) of
+// a float tensor; integers are their own.
+std::vector<ir::Tensor> eval_rounding(const SourceNode& node, const ir::Tensor& in) {
+  if (!is_float(in.dtype)) return {make_result(in.dtype, in.shape, in.data)};
+  std::vector<double> v = read_doubles(in);
+  for (double& d : v) d = node.op == "Floor" ? std::floor(d) : node.op == "Ceil" ? std::ceil(d) : std::nearbyint(d);
+  return {make_result(in.dtype, in.shape, encode_values(in.dtype, v))};
+}
+
+// ReduceProd over the normalized axes (PyTorch's element counts for std/var: the
+// product of Shape's dims), in doubles: exact for integers below 2^53.
+std::vector<ir::Tensor> eval_reduce_prod(const SourceNode& node, const ir::Tensor& in) {
+  const std::vector<int64_t> axes = node.get_ints("axes");
+  const bool keepdims = node.get_int("keepdims", 1) != 0;
+  if (node.get_int("noop", 0) != 0) return {make_result(in.dtype, in.shape, in.data)};
+  ir::Shape kept = in.shape, out_shape;
+  for (int64_t a : axes) kept[a] = 1;
+  for (size_t i = 0; i < kept.size(); ++i)
+    if (keepdims || std::find(axes.begin(), axes.end(), static_cast<int64_t>(i)) == axes.end())
+      out_shape.push_back(kept[i]);
+  const std::vector<double> v = read_doubles(in);
+  std::vector<double> out(ir::element_count(kept), 1.0);
+  const std::vector<int64_t> in_strides = strides_of(in.shape), out_strides = strides_of(kept);
+  for (int64_t k = 0; k < static_cast<int64_t>(v.size()); ++k) {
+    int64_t o = 0;
+    for (size_t i = 0; i < kept.size(); ++i)
+      if (kept[i] != 1) o += (k / in_strides[i]) % in.shape[i] * out_strides[i];
+    out[o] *= v[k];
+  }
+  return {make_result(in.dtype, out_shape, encode_values(in.dtype, out))};
+}
+
 }  // namespace
 
 const std::set<std::string>& host_evaluable_ops() {
@@ -379,7 +437,8 @@ const std::set<std::string>& host_evaluable_ops() {
       "Shape",     "Size",    "Gather",  "Unsqueeze", "Squeeze",         "Concat",
       "Cast",      "Reshape", "Flatten", "Add",       "Sub",             "Mul",
       "Div",       "Transpose", "ConstantOfShape", "Range", "Slice",      "Identity",
-      "Dropout",   "Expand",  "Equal",   "Where"};
+      "Dropout",   "Expand",  "Equal",   "Where",   "ReduceProd",
+      "Split",     "Floor",   "Ceil",    "Round"};
   return kOps;
 }
 
@@ -447,6 +506,9 @@ std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
     return {make_result(out_dtype, dims, encode_values(out_dtype, values))};
   }
   if (op == "Range") return eval_range(node, inputs, out_dtype);
+  if (op == "ReduceProd") return eval_reduce_prod(node, required(node, inputs, 0));
+  if (op == "Split") return eval_split(node, required(node, inputs, 0));
+  if (op == "Floor" || op == "Ceil" || op == "Round") return eval_rounding(node, required(node, inputs, 0));
   if (op == "Slice") return eval_slice(node, inputs);
   if (op == "Expand") return eval_expand(node, inputs);
   if (op == "Equal") return eval_equal(node, required(node, inputs, 0), required(node, inputs, 1));

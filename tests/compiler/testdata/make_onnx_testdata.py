@@ -2010,6 +2010,181 @@ def make_lstm_models():
     make_lstm_error_models()
 
 
+# ---- PyTorch idioms (issue 18): reductions, rounding, CumSum, Trilu, Mod, Einsum --------
+
+idiom_rng = np.random.default_rng(20261202)
+
+
+def idiom_randn(*shape):
+    return idiom_rng.standard_normal(shape).astype(np.float32)
+
+
+def make_idiom_reductions():
+    """ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSumExp and ReduceProd on a Conv's
+    channels-last output c (keepdims 0 and 1, one axis, several, all), LogSumExp of values
+    near 100 (exp overflows without the max shift), and the mean over all elements divided
+    by Cast(ReduceProd(Shape(c))) (folded)."""
+    x = idiom_randn(1, 3, 4, 5)
+    w = idiom_randn(4, 3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("ReduceL1", ["c"], ["y0"], name="l1", axes=[1], keepdims=0),
+        h.make_node("ReduceL2", ["c"], ["y1"], name="l2", axes=[2, 3], keepdims=1),
+        h.make_node("ReduceSumSquare", ["c"], ["y2"], name="sum_square", keepdims=0),
+        h.make_node("ReduceLogSumExp", ["c"], ["y3"], name="lse", axes=[1], keepdims=1),
+        h.make_node("Mul", ["c", "hundred"], ["big"], name="scale"),
+        h.make_node("ReduceLogSumExp", ["big"], ["y4"], name="lse_big", axes=[-1], keepdims=0),
+        h.make_node("Shape", ["c"], ["shape"], name="shape"),
+        h.make_node("ReduceProd", ["shape"], ["count"], name="count", keepdims=0),
+        h.make_node("Cast", ["count"], ["count_f"], name="cast", to=T.FLOAT),
+        h.make_node("ReduceSum", ["c"], ["total"], name="total", keepdims=0),
+        h.make_node("Div", ["total", "count_f"], ["y5"], name="mean"),
+        h.make_node("ReduceProd", ["c"], ["y6"], name="prod", axes=[2], keepdims=0),
+    ]
+    outs = [vi("y0", [1, 4, 5]), vi("y1", [1, 4, 1, 1]), vi("y2", []), vi("y3", [1, 1, 4, 5]), vi("y4", [1, 4, 4]),
+            vi("y5", []), vi("y6", [1, 4, 5])]
+    save("idiom_reductions", nodes, [vi("x", [1, 3, 4, 5])], outs,
+         [init("w", w), init("hundred", np.array(100.0, np.float32))], opset=13)
+    c = conv(x, w).astype(np.float64)
+
+    def lse(v, axis, keepdims):
+        m = v.max(axis=axis, keepdims=True)
+        r = m + np.log(np.exp(v - m).sum(axis=axis, keepdims=True))
+        return r if keepdims else np.squeeze(r, axis=axis)
+    save_arrays("idiom_reductions", in0=x, out0=np.abs(c).sum(axis=1), out1=np.sqrt((c * c).sum(axis=(2, 3), keepdims=True)),
+                out2=(c * c).sum(), out3=lse(c, 1, True), out4=lse(c.astype(np.float32) * 100.0, 3, False),
+                out5=c.sum() / c.size, out6=c.prod(axis=2))
+
+
+def make_idiom_rounding():
+    """Floor, Ceil, Round (halves to even), Sign (zeros included) and Mod (fmod 0: the
+    divisor's sign, fmod 1: the dividend's) on x + 0 (a computed tensor) in steps of 0.25."""
+    x = (np.round(idiom_randn(2, 12) * 8) / 4).astype(np.float32)
+    x[0, :4] = [0.5, 1.5, -2.5, 0.0]
+    nodes = [
+        h.make_node("Add", ["x", "zero"], ["v"], name="computed"),
+        h.make_node("Floor", ["v"], ["y0"], name="floor"),
+        h.make_node("Ceil", ["v"], ["y1"], name="ceil"),
+        h.make_node("Round", ["v"], ["y2"], name="round"),
+        h.make_node("Sign", ["v"], ["y3"], name="sign"),
+        h.make_node("Mod", ["v", "divisor"], ["y4"], name="floor_mod"),
+        h.make_node("Mod", ["v", "divisor"], ["y5"], name="fmod", fmod=1),
+        h.make_node("Mod", ["v", "neg_divisor"], ["y6"], name="fmod_neg", fmod=1),
+    ]
+    save("idiom_rounding", nodes, [vi("x", [2, 12])], [vi("y%d" % i, [2, 12]) for i in range(7)],
+         [init("zero", np.array(0.0, np.float32)), init("divisor", np.array(0.75, np.float32)),
+          init("neg_divisor", np.array(-0.75, np.float32))], opset=13)
+    v = x.astype(np.float64)
+    save_arrays("idiom_rounding", in0=x, out0=np.floor(v), out1=np.ceil(v), out2=np.round(v), out3=np.sign(v),
+                out4=np.mod(v, 0.75), out5=np.fmod(v, 0.75), out6=np.fmod(v, -0.75))
+
+
+def make_idiom_cumsum_trilu():
+    """CumSum of a Conv's channels-last output over channels (axis input 1), and over the
+    last axis (axis -1) exclusive and reversed; Trilu upper with k = 1 and lower with k = -1
+    (k input absent: lower with 0) of the same output (opset 14's op; opset 17)."""
+    x = idiom_randn(1, 3, 4, 5)
+    w = idiom_randn(2, 3, 1, 1)
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("CumSum", ["c", "axis1"], ["y0"], name="cumsum_c"),
+        h.make_node("CumSum", ["c", "axis_last"], ["y1"], name="cumsum_w", exclusive=1, reverse=1),
+        h.make_node("Trilu", ["c", "one"], ["y2"], name="triu"),
+        h.make_node("Trilu", ["c", "minus_one"], ["y3"], name="tril", upper=0),
+        h.make_node("Trilu", ["c"], ["y4"], name="tril0", upper=0),
+    ]
+    i64 = lambda v: np.array(v, np.int64)
+    save("idiom_cumsum_trilu", nodes, [vi("x", [1, 3, 4, 5])], [vi("y%d" % i, [1, 2, 4, 5]) for i in range(5)],
+         [init("w", w), init("axis1", i64(1)), init("axis_last", i64(-1)), init("one", i64(1)),
+          init("minus_one", i64(-1))], opset=17)
+    c = conv(x, w).astype(np.float64)
+    rev = np.flip(c, axis=3)
+    excl_rev = np.flip(np.cumsum(rev, axis=3) - rev, axis=3)
+    save_arrays("idiom_cumsum_trilu", in0=x, out0=np.cumsum(c, axis=1), out1=excl_rev, out2=np.triu(c, 1),
+                out3=np.tril(c, -1), out4=np.tril(c))
+
+
+def make_idiom_einsum():
+    """Einsum: batched matmul against a constant, attention scores 'bhqd,bhkd->bhqk' with
+    spaces, an ellipsis in implicit mode, a row-wise dot product, an outer product, a
+    transpose with a summed letter, all of x [2, 3, 4] (opset 12's op; opset 13); two
+    outputs declared with symbolic dims."""
+    x = idiom_randn(2, 3, 4)
+    w = idiom_randn(4, 5)
+    v = idiom_randn(4)
+    nodes = [
+        h.make_node("Einsum", ["x", "w"], ["y0"], name="matmul", equation="bij,jk->bik"),
+        h.make_node("Reshape", ["x", "heads"], ["q"], name="split_heads"),
+        h.make_node("Einsum", ["q", "q"], ["y1"], name="scores", equation="bhqd, bhkd -> bhqk"),
+        h.make_node("Einsum", ["x", "w"], ["y2"], name="implicit", equation="...j,jk"),
+        h.make_node("Einsum", ["x", "x"], ["y3"], name="rowdot", equation="bij,bij->bi"),
+        h.make_node("Einsum", ["v", "v"], ["y4"], name="outer", equation="i,j->ij"),
+        h.make_node("Einsum", ["x"], ["y5"], name="transpose_sum", equation="bij->ji"),
+    ]
+    # y0 and y5 declared with symbolic dims, as torch.onnx.export declares an Einsum's
+    # output (ONNX 1.12 infers only the rank: the importer completes the shapes).
+    outs = [vi("y0", ["Einsum_dim_0", "Einsum_dim_1", "Einsum_dim_2"]), vi("y1", [2, 1, 3, 3]), vi("y2", [2, 3, 5]),
+            vi("y3", [2, 3]), vi("y4", [4, 4]), vi("y5", ["Einsum_dim_3", "Einsum_dim_4"])]
+    save("idiom_einsum", nodes, [vi("x", [2, 3, 4])], outs,
+         [init("w", w), init("v", v), init("heads", np.array([2, 1, 3, 4], np.int64))], opset=13)
+    X = x.astype(np.float64)
+    q = X.reshape(2, 1, 3, 4)
+    save_arrays("idiom_einsum", in0=x, out0=X @ w, out1=np.einsum("bhqd,bhkd->bhqk", q, q), out2=X @ w,
+                out3=(X * X).sum(-1), out4=np.outer(v, v), out5=X.sum(0).T)
+
+
+def make_idiom_top_k():
+    """TopK of a Conv's channels-last output: the 2 largest channels (values and int64
+    indices), the 3 smallest along the last axis (sorted 0), and torch.sort's form: K from
+    Shape/Gather/Unsqueeze (the whole last axis, descending). Rounded values: ties keep
+    the lower index first."""
+    x = (np.round(idiom_randn(1, 3, 3, 5) * 2) / 2).astype(np.float32)
+    w = np.round(idiom_randn(4, 3, 1, 1) * 2) / 2
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        h.make_node("TopK", ["c", "two"], ["y0", "y1"], name="top_channels", axis=1),
+        h.make_node("TopK", ["c", "three"], ["y2", "y3"], name="bottom_w", axis=-1, largest=0, sorted=0),
+        h.make_node("Shape", ["c"], ["shape"], name="shape"),
+        h.make_node("Gather", ["shape", "last"], ["width"], name="width", axis=0),
+        h.make_node("Unsqueeze", ["width", "zero"], ["k"], name="k"),
+        h.make_node("TopK", ["c", "k"], ["y4", "y5"], name="sort", axis=3),
+    ]
+    i64 = lambda v: np.array(v, np.int64)
+    outs = [vi("y0", [1, 2, 3, 5]), vi("y1", [1, 2, 3, 5], T.INT64), vi("y2", [1, 4, 3, 3]),
+            vi("y3", [1, 4, 3, 3], T.INT64), vi("y4", [1, 4, 3, 5]), vi("y5", [1, 4, 3, 5], T.INT64)]
+    save("idiom_top_k", nodes, [vi("x", [1, 3, 3, 5])], outs,
+         [init("w", w.astype(np.float32)), init("two", i64([2])), init("three", i64([3])), init("last", i64(3)),
+          init("zero", i64([0]))], opset=13)
+    c = conv(x, w).astype(np.float32)
+
+    def top(v, axis, k, largest):
+        order = np.argsort(-v if largest else v, axis=axis, kind="stable")
+        idx = np.take(order, np.arange(k), axis=axis)
+        return np.take_along_axis(v, idx, axis=axis), idx
+    v0, i0 = top(c, 1, 2, True)
+    v1, i1 = top(c, 3, 3, False)
+    v2, i2 = top(c, 3, 5, True)
+    save_arrays("idiom_top_k", in0=x, out0=v0, out1=i0, out2=v1, out3=i1, out4=v2, out5=i2)
+
+
+def make_idiom_error_models():
+    x = [vi("x", [3, 3])]
+    save("einsum_diagonal", [h.make_node("Einsum", ["x"], ["y"], name="diag", equation="ii->i")], x, [vi("y", [3])],
+         opset=13)
+    save("einsum_three", [h.make_node("Einsum", ["x", "x", "x"], ["y"], name="chain", equation="ij,jk,kl->il")], x,
+         [vi("y", [3, 3])], opset=13)
+    save("cumsum_axis_input", [h.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")],
+         x + [vi("axis", [], T.INT64)], [vi("y", [3, 3])], opset=13)
+    save("trilu_k_input", [h.make_node("Trilu", ["x", "k"], ["y"], name="triu")], x + [vi("k", [], T.INT64)],
+         [vi("y", [3, 3])], opset=14)
+    save("top_k_input_k", [h.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")], x + [vi("k", [1], T.INT64)],
+         [vi("v", [3, 2]), vi("i", [3, 2], T.INT64)], opset=13)
+    save("top_k_too_many", [h.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")], x,
+         [vi("v", [3, 4]), vi("i", [3, 4], T.INT64)], [init("k", np.array([4], np.int64))], opset=13, check=False)
+    save("fmod_int32", [h.make_node("Mod", ["x", "x"], ["y"], name="fmod", fmod=1)], [vi("x", [4], T.INT32)],
+         [vi("y", [4], T.INT32)], opset=13)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     make_conv_bn_relu()
@@ -2061,6 +2236,12 @@ def main():
     make_cast_computed()
     make_layer_norm_computed_params()
     make_comparisons_computed()
+    make_idiom_reductions()
+    make_idiom_rounding()
+    make_idiom_cumsum_trilu()
+    make_idiom_einsum()
+    make_idiom_top_k()
+    make_idiom_error_models()
 
 
 if __name__ == "__main__":
