@@ -98,9 +98,11 @@ def export(name, build, size, opset, work):
     shape = [1, 3, size, size]
     path = work / f"{name}.op{opset}.onnx"
     example = torch.randn(shape, generator=torch.Generator().manual_seed(1000))
+    # Exported with autograd on, as a plain user script does (under no_grad PyTorch's
+    # fused attention fast path, which has no ONNX export, replaces ViT's encoder layers).
+    torch.onnx.export(module, (example,), str(path), opset_version=opset, input_names=["x"],
+                      output_names=["y"], do_constant_folding=True)
     with torch.no_grad():
-        torch.onnx.export(module, (example,), str(path), opset_version=opset, input_names=["x"],
-                          output_names=["y"], do_constant_folding=True)
         x = torch.randn(shape, generator=torch.Generator().manual_seed(0))
         y = module(x).numpy().astype(np.float32)
         other = module(torch.randn(shape, generator=torch.Generator().manual_seed(1))).numpy()
