@@ -331,7 +331,8 @@ void plan(Layout& layout, planner::Effort effort) {
   layout.plans = best.plans;
 }
 
-CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout) {
+CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout,
+                       Emit emit) {
   const ir::Graph& graph = prepared.graph;
   const planner::Plan& plan = layout.plan;
   CompileResult result;
@@ -371,7 +372,7 @@ CompileResult assemble(const Prepared& prepared, const std::vector<lower::Lowere
   for (int id : graph.inputs) spec.inputs.push_back(prepared.program_index[id]);
   for (int id : graph.outputs) spec.outputs.push_back(prepared.program_index[id]);
 
-  result.program = emit::write_program(spec);
+  if (emit == Emit::kProgram) result.program = emit::write_program(spec);
   result.report.program_bytes = static_cast<uint32_t>(result.program.size());
   result.report.arena_bytes = static_cast<uint32_t>(plan.arena_bytes);
   result.report.arena_lower_bound_bytes = static_cast<uint32_t>(plan.lower_bound);

@@ -76,7 +76,14 @@ uint64_t arena_floor(const Layout& layout);
 // (planner/in_place_links.h), with the planner's effort (planner/memory_planner.h).
 void plan(Layout& layout, planner::Effort effort = planner::Effort::kRepair);
 
-CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout);
+// What assemble() writes: the program and its report, or the report only (no program
+// bytes, program_bytes 0) for a search's candidates, which compare reports: writing and
+// checksumming a big model's weights took most of its compile time (VGG-11's 531 MB, six
+// patching candidates: 35 of 45 s).
+enum class Emit { kProgram, kReportOnly };
+
+CompileResult assemble(const Prepared& prepared, const std::vector<lower::LoweredOp>& ops, const Layout& layout,
+                       Emit emit = Emit::kProgram);
 
 // prepare, plan and assemble with the target's kernels (no search but the planner's):
 // for programs the compiler runs on the host (calibration, constant folding).

@@ -5,7 +5,9 @@
 // Each op runs one check on every dtype (check_pool2d with the window rule,
 // window_output_size in kernels/window_geometry.h; check_mean); the dtype then decides
 // only the kernel and the parameter struct it fills. The integer pools take what TFLite
-// has (no dilation, no count_include_pad, no ceil mode, pads smaller than the window).
+// has (no dilation, no count_include_pad, pads smaller than the window); a ceil_mode
+// output reaches them as the floor rule's output over a padding grown at the bottom and
+// right (the integer pools skip cells outside the image whatever the padding).
 #include <string>
 #include <vector>
 
@@ -29,8 +31,7 @@ struct PoolCheck {
 };
 
 // input and output [N,H,W,C] / [N,OH,OW,C], one dtype; attributes kernel (required),
-// strides, dilations, pads. OH, OW: the window rule's (floor), or on the float path also
-// its ceil_mode form.
+// strides, dilations, pads. OH, OW: the window rule's (floor), or its ceil_mode form.
 PoolCheck check_pool2d(const NodeLowering& l) {
   l.expect_io(1, 1, 1);
   const ir::Tensor& in = l.input(0);
@@ -44,31 +45,46 @@ PoolCheck check_pool2d(const NodeLowering& l) {
   c.kernel_w = kernel[1];
   c.window = l.window();
 
-  const bool ceil_mode_allowed = !l.quantized();
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], channels = in.shape[3];
   const int64_t oh = out.shape[1], ow = out.shape[2];
   const int64_t floor_h = window_output_h(c.window, h, c.kernel_h, false);
   const int64_t floor_w = window_output_w(c.window, w, c.kernel_w, false);
   const bool fits_h =
-      oh >= 1 && (oh == floor_h || (ceil_mode_allowed && oh == window_output_h(c.window, h, c.kernel_h, true)));
+      oh >= 1 && (oh == floor_h || oh == window_output_h(c.window, h, c.kernel_h, true));
   const bool fits_w =
-      ow >= 1 && (ow == floor_w || (ceil_mode_allowed && ow == window_output_w(c.window, w, c.kernel_w, true)));
+      ow >= 1 && (ow == floor_w || ow == window_output_w(c.window, w, c.kernel_w, true));
   if (out.shape[0] != n || out.shape[3] != channels || !fits_h || !fits_w) {
     const ir::Shape floor_shape = {n, floor_h, floor_w, channels};
     l.fail("output '" + out.name + "' has shape " + shape_string(out.shape) + ", expected " +
-           shape_string(floor_shape) + (ceil_mode_allowed ? " (or its ceil_mode form)" : ""));
+           shape_string(floor_shape) + " (or its ceil_mode form)");
   }
   return c;
 }
 
+// The window the integer pools run: a ceil_mode output's last row (column) of windows,
+// beyond the floor rule's, reached by growing pad_bottom (pad_right) until the floor rule
+// gives the output's size. Cells in that padding lie outside the image, which the integer
+// pools skip (they refuse count_include_pad), so the results are unchanged.
+WindowGeometry floor_rule_window(const NodeLowering& l, const PoolCheck& c) {
+  WindowGeometry w = c.window;
+  const int64_t h = l.input(0).shape[1], width = l.input(0).shape[2];
+  const int64_t oh = l.output(0).shape[1], ow = l.output(0).shape[2];
+  if (oh != window_output_h(w, h, c.kernel_h, false)) {
+    w.pad_bottom = static_cast<int32_t>((oh - 1) * w.stride_h + c.kernel_h - h - w.pad_top);
+  }
+  if (ow != window_output_w(w, width, c.kernel_w, false)) {
+    w.pad_right = static_cast<int32_t>((ow - 1) * w.stride_w + c.kernel_w - width - w.pad_left);
+  }
+  return w;
+}
+
 // The integer pools' limits (TFLite's): input and output quantized alike, no dilation, no
-// count_include_pad, pads smaller than the window; int16 average: at most 65535 cells
+// count_include_pad, pads (ceil_mode's grown ones included) smaller than the window; int16 average: at most 65535 cells
 // (avg_pool2d_s16's int32 sum).
-void expect_integer_pool(const NodeLowering& l, const PoolCheck& c, bool average) {
+void expect_integer_pool(const NodeLowering& l, const PoolCheck& c, const WindowGeometry& w, bool average) {
   if (!same_quant(l.input(0), l.output(0))) {
     l.fail("input and output quantization differ; TFLite pooling requires them equal");
   }
-  const WindowGeometry& w = c.window;
   const std::string dtype = dtype_name(c.dtype);
   if (w.dilation_h != 1 || w.dilation_w != 1) l.fail("dilated pooling is not supported on " + dtype);
   if (average && l.node().get_int("count_include_pad", 0) != 0) {
@@ -157,14 +173,15 @@ LoweredOp lower_pool2d(const NodeLowering& l) {
     l.act(&p.act_min, &p.act_max);
     return lowered(average ? KernelId::kAvgPool2dF32 : KernelId::kMaxPool2dF32, params_bytes(p));
   }
-  expect_integer_pool(l, c, average);
+  const WindowGeometry window = floor_rule_window(l, c);
+  expect_integer_pool(l, c, window, average);
   int32_t act_min = 0, act_max = 0;
   act_range(l, per_tensor(l, l.output(0), "output"), c.dtype, &act_min, &act_max);
   if (c.dtype == DType::kInt8) {
-    const Pool2dS8Params p{c.kernel_h, c.kernel_w, c.window, act_min, act_max};
+    const Pool2dS8Params p{c.kernel_h, c.kernel_w, window, act_min, act_max};
     return lowered(average ? KernelId::kAvgPool2dS8 : KernelId::kMaxPool2dS8, params_bytes(p));
   }
-  const Pool2dS16Params p{c.kernel_h, c.kernel_w, c.window, act_min, act_max};
+  const Pool2dS16Params p{c.kernel_h, c.kernel_w, window, act_min, act_max};
   return lowered(average ? KernelId::kAvgPool2dS16 : KernelId::kMaxPool2dS16, params_bytes(p));
 }
 

@@ -155,13 +155,15 @@ CompileResult choose_patching(const ir::Graph& graph, const CompileResult& unpat
   const patching::RankedCandidates candidates = patching::rank_candidates(graph, options.max_recompute);
   search.patching.candidates += candidates.tried;
 
-  CompileResult best = unpatched;
+  CompileResult best = unpatched;  // its program written only when it stays best
   bool applied = false;
+  const patching::Stage* best_stage = nullptr;
   for (size_t i = 0; i < candidates.ranked.size() && i < kLinkedPatchCandidates; ++i) {
     const patching::Stage& stage = candidates.ranked[i].stage;
     CompileResult trial;
     try {
-      trial = link(patching::patch_stage(graph, stage), target, options.optimize, search, planner::Effort::kGreedy);
+      trial = link(patching::patch_stage(graph, stage), target, options.optimize, search, planner::Effort::kGreedy,
+                   link::Emit::kReportOnly);
     } catch (const CompileError&) {
       continue;  // a kernel refuses a tile's shape: keep the layer-by-layer program
     }
@@ -172,14 +174,13 @@ CompileResult choose_patching(const ir::Graph& graph, const CompileResult& unpat
     if (!better) continue;
     best = std::move(trial);
     applied = true;
+    best_stage = &stage;
     report.first_op = graph.nodes[stage.first].name;
     report.last_op = graph.nodes[stage.end - 1].name;
     report.stage_ops = stage.end - stage.first;
     report.rows = stage.rows;
     report.cols = stage.cols;
   }
-  best.report.reordered = unpatched.report.reordered;
-  best.report.model_order_arena_bytes = unpatched.report.model_order_arena_bytes;
   if (applied) report.best_patched_arena_bytes = best.report.arena_bytes;
   if (applied && options.optimize == Optimize::kSpeed &&
       static_cast<double>(best.report.arena_bytes) >
@@ -187,6 +188,11 @@ CompileResult choose_patching(const ir::Graph& graph, const CompileResult& unpat
     best = unpatched;  // saves too little for the time it costs
     applied = false;
   }
+  if (applied) {  // the winner linked again, its program written (the same plan: linking is deterministic)
+    best = link(patching::patch_stage(graph, *best_stage), target, options.optimize, search, planner::Effort::kGreedy);
+  }
+  best.report.reordered = unpatched.report.reordered;
+  best.report.model_order_arena_bytes = unpatched.report.model_order_arena_bytes;
   report.applied = applied;
   if (applied) report.extra_macs = best.report.macs > report.unpatched_macs ? best.report.macs - report.unpatched_macs : 0;
   best.report.patching = report;
@@ -251,13 +257,13 @@ Int16Split choose_int16_split(const ir::Graph& graph, const ptq::Calibration& ca
 // ---------------------------------------------------------------- entry points
 
 CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search,
-                   planner::Effort effort) {
+                   planner::Effort effort, link::Emit emit) {
   const link::Prepared prepared = link::prepare(graph, target);
   std::vector<lower::LoweredOp> ops = prepared.ops;
   link::Layout layout = link::lay_out(prepared, ops);
   plan(layout, search, effort);
   if (optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search, effort);
-  return link::assemble(prepared, ops, layout);
+  return link::assemble(prepared, ops, layout, emit);
 }
 
 CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {

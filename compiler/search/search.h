@@ -71,6 +71,7 @@
 
 #include "compiler.h"
 #include "ir/graph.h"
+#include "link/link.h"
 #include "planner/memory_planner.h"
 #include "ptq/ptq.h"
 #include "report.h"
@@ -95,8 +96,9 @@ CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& opt
 // (compiler/link/link.h). The op-order and patching searches link their candidates with
 // planner::Effort::kGreedy; the op-order search links the order it keeps again with
 // kRepair when its plan misses its lower bound (patched candidates stay greedy: their
-// plans come within 1% of the bound, and repairing each would cost seconds).
+// plans come within 1% of the bound, and repairing each would cost seconds). The patching
+// search links its candidates with link::Emit::kReportOnly and the winner again in full.
 CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search,
-                   planner::Effort effort = planner::Effort::kRepair);
+                   planner::Effort effort = planner::Effort::kRepair, link::Emit emit = link::Emit::kProgram);
 
 }  // namespace mote::search

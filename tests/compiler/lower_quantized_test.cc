@@ -419,12 +419,16 @@ TEST(LowerQuantized, ChecksAreSharedWithTheFloatPath) {
       {ir::Op::kReshape, {{"x", {2, 3}}}, {7}, {},
        "node 'q1' (reshape): output 'y' has shape [7] (7 elements), expected 6 elements like input [2,3]", ""},
       {ir::Op::kMaxPool2d, {{"x", {1, 7, 7, 2}}}, {1, 5, 5, 2}, {{"kernel", k3}, {"strides", s2}},
-       "node 'q1' (max_pool2d): output 'y' has shape [1,5,5,2], expected [1,3,3,2] (or its ceil_mode form)",
-       "node 'q1' (max_pool2d): output 'y' has shape [1,5,5,2], expected [1,3,3,2]"},
-      // The ceil_mode form (4 = ceil((7 + 1 - 3) / 2) + 1): float32 only, TFLite has none.
+       "node 'q1' (max_pool2d): output 'y' has shape [1,5,5,2], expected [1,3,3,2] (or its ceil_mode form)", ""},
+      // The ceil_mode form (4 = ceil((7 + 1 - 3) / 2) + 1): int8 runs it as the floor rule
+      // over pads grown to [0,0,2,2], still smaller than the kernel.
       {ir::Op::kMaxPool2d, {{"x", {1, 7, 7, 2}}}, {1, 4, 4, 2},
-       {{"kernel", k3}, {"strides", s2}, {"pads", std::vector<int64_t>{0, 0, 1, 1}}}, "",
-       "node 'q1' (max_pool2d): output 'y' has shape [1,4,4,2], expected [1,3,3,2]"},
+       {{"kernel", k3}, {"strides", s2}, {"pads", std::vector<int64_t>{0, 0, 1, 1}}}, "", ""},
+      // A ceil_mode last window starting below the image (4 = ceil((6 + 2 - 3) / 2) + 1,
+      // its first row 6): the grown pads [0,0,3,3] reach the kernel, which int8 refuses.
+      {ir::Op::kMaxPool2d, {{"x", {1, 6, 6, 2}}}, {1, 4, 4, 2},
+       {{"kernel", k3}, {"strides", s2}, {"pads", std::vector<int64_t>{0, 0, 2, 2}}}, "",
+       "node 'q1' (max_pool2d): pads [0,0,3,3] must be smaller than the kernel"},
   };
   for (const Case& c : cases) {
     for (const bool quantized : {false, true}) {

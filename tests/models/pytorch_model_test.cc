@@ -223,6 +223,25 @@ TEST(PytorchList, ListsModelsWithTheirFiles) {
     }
   }
 }
+
+// torchvision's SqueezeNet pools with ceil_mode (tools/pytorch_models/tv.py): the int8
+// program runs them on the integer pooling kernels (they were kept float32), every node
+// integer.
+TEST(PytorchTorchvision, CeilModePoolsQuantize) {
+  const PytorchModel m{"tv_squeezenet_ceil", 0};
+  TempDir dir;
+  const nlohmann::json report = compile_quantized(m, dir.file("q.mote"), "host");
+  ASSERT_TRUE(report.contains("quantization"));
+  EXPECT_TRUE(report["quantization"]["float_nodes"].empty()) << report["quantization"]["float_nodes"].dump();
+  int max_pools = 0, avg_pools = 0;
+  for (const auto& op : report["ops"]) {
+    const std::string kernel = op["kernel"].get<std::string>();
+    max_pools += kernel.rfind("max_pool2d_s", 0) == 0;
+    avg_pools += kernel.rfind("avg_pool2d_s", 0) == 0;
+  }
+  EXPECT_EQ(max_pools, 2);
+  EXPECT_GE(avg_pools, 1);
+}
 #endif
 
 }  // namespace
