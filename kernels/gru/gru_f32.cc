@@ -28,12 +28,9 @@ void gru_f32_run(const OpContext& ctx) {
   const GruF32Params& p = ctx.params<GruF32Params>();
   const LstmDims d = lstm_dims(ctx, p.time_major);
   const int32_t inputs = d.inputs, units = d.units;
-  const float* x = static_cast<const float*>(ctx.input_data(0));
   const float* w = static_cast<const float*>(ctx.input_data(1));
   const float* r = static_cast<const float*>(ctx.input_data(2));
   const float* bias = static_cast<const float*>(ctx.input_data(3));
-  const float* h0 = static_cast<const float*>(ctx.input_data(4));
-  float* y = static_cast<float*>(ctx.output_data(0));
   float* reset = reinterpret_cast<float*>(ctx.scratch().data());  // r, or r * h
   // Gate g's rows of w and r start at row g * units; Wb at bias[g * units], Rb at
   // bias[(3 + g) * units].
@@ -44,30 +41,21 @@ void gru_f32_run(const OpContext& ctx) {
   const float* rr = r + units * units;
   const float* rh = r + 2 * units * units;
 
-  for (int32_t b = 0; b < d.batches; ++b) {
-    for (int32_t t = 0; t < d.steps; ++t) {
-      const int32_t row = d.row(b, t);
-      const float* x_row = x + row * inputs;
-      const float* h = t == 0 ? h0 + b * units : y + d.previous_row(row) * units;
-      float* out = y + row * units;
-      for (int32_t n = 0; n < units; ++n) {
-        const float gate = recurrent_dot(wr + n * inputs, x_row, inputs) + bias[units + n] +
-                           recurrent_dot(rr + n * units, h, units) + bias[4 * units + n];
-        reset[n] = p.linear_before_reset ? sigmoid(gate) : sigmoid(gate) * h[n];
-      }
-      for (int32_t n = 0; n < units; ++n) {
-        const float z = sigmoid(recurrent_dot(wz + n * inputs, x_row, inputs) + bias[n] +
-                                recurrent_dot(rz + n * units, h, units) + bias[3 * units + n]);
-        const float input_part = recurrent_dot(wh + n * inputs, x_row, inputs) + bias[2 * units + n];
-        const float recurrent_part =
-            p.linear_before_reset ? reset[n] * (recurrent_dot(rh + n * units, h, units) + bias[5 * units + n])
-                                  : recurrent_dot(rh + n * units, reset, units) + bias[5 * units + n];
-        const float g = tanhf(input_part + recurrent_part);
-        out[n] = (1.0f - z) * g + z * h[n];
-      }
+  recurrent_f32_walk(ctx, d, [&](const float* x_row, const float* h, float* out) {
+    for (int32_t n = 0; n < units; ++n) {
+      const float gate = recurrent_gate(wr, bias + units, rr, bias + 4 * units, x_row, h, n, inputs, units);
+      reset[n] = p.linear_before_reset ? sigmoid(gate) : sigmoid(gate) * h[n];
     }
-    recurrent_f32_last_hidden(ctx, d, b);
-  }
+    for (int32_t n = 0; n < units; ++n) {
+      const float z = sigmoid(recurrent_gate(wz, bias, rz, bias + 3 * units, x_row, h, n, inputs, units));
+      const float input_part = recurrent_dot(wh + n * inputs, x_row, inputs) + bias[2 * units + n];
+      const float recurrent_part =
+          p.linear_before_reset ? reset[n] * (recurrent_dot(rh + n * units, h, units) + bias[5 * units + n])
+                                : recurrent_dot(rh + n * units, reset, units) + bias[5 * units + n];
+      const float g = tanhf(input_part + recurrent_part);
+      out[n] = (1.0f - z) * g + z * h[n];
+    }
+  });
 }
 
 const KernelEntry kGruF32Entry = {gru_f32_check, gru_f32_run};

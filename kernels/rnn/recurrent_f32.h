@@ -46,6 +46,13 @@ inline float recurrent_dot(const float* w, const float* v, int32_t n) {
   return total;
 }
 
+// A gate's pre-activation for unit n: W row n . x + Wb[n] + R row n . h + Rb[n], summed in
+// that order (w, r: the gate's rows; wb, rb: its biases).
+inline float recurrent_gate(const float* w, const float* wb, const float* r, const float* rb, const float* x,
+                            const float* h, int32_t n, int32_t inputs, int32_t units) {
+  return recurrent_dot(w + n * inputs, x, inputs) + wb[n] + recurrent_dot(r + n * units, h, units) + rb[n];
+}
+
 // Output 1's row b: y's row of the last step (h0's row when there are no steps).
 inline void recurrent_f32_last_hidden(const OpContext& ctx, const LstmDims& d, int32_t b) {
   const float* y = static_cast<const float*>(ctx.output_data(0));
@@ -53,6 +60,24 @@ inline void recurrent_f32_last_hidden(const OpContext& ctx, const LstmDims& d, i
   const float* last = d.steps > 0 ? y + d.row(b, d.steps - 1) * d.units : h0 + b * d.units;
   float* h = static_cast<float*>(ctx.output_data(1)) + b * d.units;
   for (int32_t n = 0; n < d.units; ++n) h[n] = last[n];
+}
+
+// The sequence walk both kernels make: step(x_row, h, out) for every batch row b and step
+// t in order, h the previous hidden state (h0's row b at t = 0, else y's previous row) and
+// out y's row; then output 1's row b.
+template <typename Step>
+inline void recurrent_f32_walk(const OpContext& ctx, const LstmDims& d, Step step) {
+  const float* x = static_cast<const float*>(ctx.input_data(0));
+  const float* h0 = static_cast<const float*>(ctx.input_data(4));
+  float* y = static_cast<float*>(ctx.output_data(0));
+  for (int32_t b = 0; b < d.batches; ++b) {
+    for (int32_t t = 0; t < d.steps; ++t) {
+      const int32_t row = d.row(b, t);
+      const float* h = t == 0 ? h0 + b * d.units : y + d.previous_row(row) * d.units;
+      step(x + row * d.inputs, h, y + row * d.units);
+    }
+    recurrent_f32_last_hidden(ctx, d, b);
+  }
 }
 
 }  // namespace mote
