@@ -18,12 +18,14 @@
 #include "arena_map.h"
 #include "compiler.h"
 #include "emit/c_emitter.h"
+#include "ethos_u/ethos_u.h"
 #include "device_runner.h"
 #include "host_runner.h"
 #include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
 #include "lower/coverage.h"
 #include "kernel_registry.h"
+#include "npu/ethos_u.h"
 #include "npy.h"
 #include "target/target.h"
 
@@ -95,6 +97,7 @@ struct CompileArgs {
   std::string emit_c;
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   std::vector<std::string> input_shapes;    // NAME=D0xD1x..., repeatable
+  std::string npu;                          // --npu: the Ethos-U beside the core
   bool json = false;
 };
 
@@ -305,6 +308,43 @@ InputShape parse_input_shape(const std::string& text) {
   return shape;
 }
 
+// The NPU ops (compile report, inspect): per op its accelerator, commands and regions.
+json npu_json(const std::vector<NpuOpReport>& ops) {
+  json list = json::array();
+  for (const NpuOpReport& op : ops) {
+    json operations = json::object();
+    for (const auto& [kind, count] : op.operations) operations[kind] = count;
+    json regions = json::array();
+    for (const NpuRegionReport& region : op.regions)
+      regions.push_back({{"index", region.index}, {"role", region.role}, {"bytes", region.bytes},
+                         {"read", region.read}, {"written", region.written}, {"port", region.port}});
+    list.push_back({{"name", op.name}, {"accelerator", op.accelerator}, {"memory_mode", op.memory_mode},
+                    {"commands", op.commands}, {"operations", operations}, {"regions", regions},
+                    {"fast_scratch_bytes", op.fast_scratch_bytes}, {"checks", op.checks}});
+  }
+  return list;
+}
+
+void print_npu(const std::vector<NpuOpReport>& ops) {
+  for (const NpuOpReport& op : ops) {
+    std::cout << "  npu      '" << op.name << "': " << op.accelerator << ", " << op.memory_mode << ", "
+              << with_commas(op.commands) << " commands:";
+    for (const auto& [kind, count] : op.operations)
+      if (count != 0) std::cout << " " << kind << " " << count;
+    std::cout << "\n           regions";
+    const char* separator = " ";
+    for (const NpuRegionReport& region : op.regions) {
+      if (!region.read && !region.written) continue;
+      std::cout << separator << region.index << " " << region.role << " " << with_commas(region.bytes) << " B "
+                << (region.read ? "r" : "") << (region.written ? "w" : "") << " "
+                << region.port.substr(0, region.port.find(' '));
+      separator = "; ";
+    }
+    std::cout << "\n";
+  }
+  if (!ops.empty()) std::cout << "  npu      checked: " << ops.front().checks << "\n";
+}
+
 int run_compile(const CompileArgs& args) {
   if (args.output.empty() && args.emit_c.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
@@ -317,6 +357,7 @@ int run_compile(const CompileArgs& args) {
   options.max_recompute = parse_fraction(args.max_recompute, "--max-recompute");
   if (!args.arena_budget.empty()) options.arena_budget = parse_bytes(args.arena_budget, "--arena-budget");
   options.extra_outputs = args.output_tensors;
+  options.npu = args.npu;
   for (const std::string& text : args.input_shapes) options.input_shapes.push_back(parse_input_shape(text));
   options.quantize = args.quantize;
   if (!args.quantize.empty() || !args.calibration.empty()) {
@@ -374,6 +415,10 @@ int run_compile(const CompileArgs& args) {
     out["search"] = search_json(r.search);
     out["compile_seconds"] = r.search.seconds;
     out["notes"] = r.notes;
+    if (!r.npu.empty()) {
+      out["npu"] = npu_json(r.npu);
+      out["npu_fast_scratch_bytes"] = r.npu_fast_scratch_bytes;
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -391,6 +436,7 @@ int run_compile(const CompileArgs& args) {
     std::cout << "  order    branches reordered for memory (the model's own order needed "
               << with_commas(r.model_order_arena_bytes) << " bytes)\n";
   for (const std::string& note : r.notes) std::cout << "  note     " << note << "\n";
+  print_npu(r.npu);
   if (r.patching) print_patching(*r.patching);
   print_search(r.search);
   if (r.quantization) print_quantization(*r.quantization);
@@ -633,6 +679,30 @@ int run_run(const RunArgs& args) {
 
 // ---------------------------------------------------------------- inspect
 
+// The NPU ops of a loaded program, described from their payloads and region sizes.
+std::vector<NpuOpReport> npu_ops_of(const LoadedProgram& program) {
+  const Interpreter& interp = program.interpreter();
+  std::vector<NpuOpReport> ops;
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    if (std::string(kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel))) != "ethos_u") continue;
+    const OpContext ctx = interp.op_context(k);
+    const uint32_t fast = ethos_u_fast_scratch_bytes(ctx);
+    const uint32_t regions = std::min<uint32_t>(kNpuMaxRegions, ctx.input_count() - 1 + ctx.output_count());
+    std::vector<uint64_t> bytes;
+    for (uint32_t i = 0; i < regions; ++i) {
+      const uint32_t input = i + 1;
+      uint64_t b = 0;
+      if (i == 2 && fast != 0) b = fast;
+      else if (input < ctx.input_count()) b = ctx.has_input(input) ? ctx.input_desc(input).bytes : 0;
+      else b = ctx.output_desc(input - ctx.input_count()).bytes;
+      bytes.push_back(b);
+    }
+    const auto* payload = static_cast<const uint8_t*>(ctx.input_data(0));
+    ops.push_back(npu::describe_npu_op(interp.op_name(k), {payload, ctx.input_desc(0).bytes}, bytes, fast));
+  }
+  return ops;
+}
+
 int run_inspect(const std::string& path, bool as_json, const std::string& memory_svg) {
   LoadedProgram program(read_file(path), path);
   const Interpreter& interp = program.interpreter();
@@ -643,6 +713,7 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
     if (!as_json) std::cout << "wrote " << memory_svg << "\n";
   }
   const ProgramSummary summary = summarize(program);
+  const std::vector<NpuOpReport> npu_ops = npu_ops_of(program);
 
   json ops = json::array();
   for (uint32_t k = 0; k < interp.op_count(); ++k) {
@@ -678,6 +749,10 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
                 {"inputs", ins},
                 {"outputs", outs},
                 {"ops", ops}};
+    if (!npu_ops.empty()) {
+      out["npu"] = npu_json(npu_ops);
+      out["npu_fast_scratch_bytes"] = program.fast_scratch_bytes();
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -693,6 +768,7 @@ int run_inspect(const std::string& path, bool as_json, const std::string& memory
   std::cout << "  kernels ";
   for (const auto& k : summary.kernels) std::cout << " " << k;
   std::cout << "\n";
+  print_npu(npu_ops);
   for (uint32_t k = 0; k < interp.op_count(); ++k)
     std::cout << "  " << k << "  " << ops[k]["kernel"].get<std::string>() << "  "
               << interp.op_name(k) << "\n";
@@ -891,6 +967,8 @@ int run_cli(int argc, char** argv) {
       "Print the operators each importer takes (.tflite builtins, ONNX ops) and exit");
   compile_cmd->add_option("--output-tensor", compile_args.output_tensors,
                           "Debugging: also output this intermediate tensor (by name; repeatable)");
+  compile_cmd->add_option("--npu", compile_args.npu,
+                          "The Ethos-U NPU beside the core, for a Vela-compiled .tflite: " + npu::accelerator_list());
   compile_cmd->add_option("--input-shape", compile_args.input_shapes,
                           "ONNX: a graph input's shape, NAME=D0xD1x... (e.g. x=1x3x96x96), for symbolic dims "
                           "(repeatable; a symbolic batch axis not given is fixed to 1)");

@@ -1,11 +1,13 @@
 #include "compiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
 #include "common/error.h"
 #include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
+#include "npu/ethos_u.h"
 #include "passes/passes.h"
 #include "search/search.h"
 #include "target/target.h"
@@ -31,6 +33,12 @@ CompileResult compile(const CompileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   parse_target(options.target);  // refuse a bad target before any work
   ir::Graph graph = import_model(options.model_path, options.extra_outputs, options.input_shapes);
+  std::vector<NpuOpReport> npu_ops = npu::check_npu_ops(graph, options.npu, options.model_path);
+  if (!options.npu.empty() && npu_ops.empty())
+    graph.notes.push_back("--npu " + options.npu +
+                          ": the model has no ethos-u operators (Vela's output), so every op runs on the core");
+  if (!npu_ops.empty() && !options.quantize.empty())
+    throw CompileError(options.model_path + ": --quantize: a Vela-compiled model is quantized already");
   passes::fill_state(graph);
   passes::fold_constants(graph);
   passes::fuse_activations(graph);
@@ -63,6 +71,9 @@ CompileResult compile(const CompileOptions& options) {
   search.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.report.search = search;
   result.report.notes = graph.notes;
+  for (const NpuOpReport& op : npu_ops)
+    result.report.npu_fast_scratch_bytes = std::max(result.report.npu_fast_scratch_bytes, op.fast_scratch_bytes);
+  result.report.npu = std::move(npu_ops);
   return result;
 }
 

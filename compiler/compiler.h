@@ -49,6 +49,10 @@ struct CompileOptions {
   uint32_t arena_budget = 0;
   // Graph input shapes replacing symbolic dims (ONNX only; onnx_importer.h InputShape).
   std::vector<InputShape> input_shapes = {};
+  // The Ethos-U NPU beside the core (--npu: ethos-u55-128, ethos-u65-256, ...; "" for
+  // none). A Vela-compiled model's NPU ops must have been compiled for it
+  // (compiler/npu/ethos_u.h); every other op runs on the core.
+  std::string npu = {};
 };
 
 // Throws CompileError with a one-line message on any problem.

@@ -115,6 +115,27 @@ struct OpReport {
   uint64_t macs = 0;
 };
 
+// One Ethos-U NPU op (compile report, `mote inspect`): what its payload was compiled for,
+// its commands and its regions (compiler/npu/ethos_u.h).
+struct NpuRegionReport {
+  uint32_t index = 0;
+  std::string role;      // "constants", "scratch", "fast scratch", "feature map"
+  uint64_t bytes = 0;
+  bool read = false, written = false;  // by the command stream
+  std::string port;      // the AXI port Arm's driver puts it behind by default
+};
+
+struct NpuOpReport {
+  std::string name;
+  std::string accelerator;   // "ethos-u65-256 (command stream version 0, architecture 1.0.6)"
+  std::string memory_mode;   // "Dedicated_Sram", "Shared_Sram or Sram_Only"
+  uint32_t commands = 0;
+  std::vector<std::pair<std::string, uint32_t>> operations;  // by kind: conv, depthwise, ...
+  std::vector<NpuRegionReport> regions;
+  uint32_t fast_scratch_bytes = 0;  // the driver's fast scratch this op needs (0: none)
+  std::string checks;        // what was checked, e.g. "payload, command set, no write to region 0"
+};
+
 struct CompileReport {
   uint32_t program_bytes = 0;
   uint32_t arena_bytes = 0;
@@ -134,6 +155,8 @@ struct CompileReport {
   // What import decided that the user should know, one line each (e.g. "input 'x':
   // symbolic batch axis 'batch' fixed to 1 (set it with --input-shape x=...)").
   std::vector<std::string> notes;
+  std::vector<NpuOpReport> npu;      // Ethos-U ops, in execution order
+  uint32_t npu_fast_scratch_bytes = 0;  // the largest fast scratch an NPU op needs
 };
 
 struct CompileResult {

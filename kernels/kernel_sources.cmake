@@ -26,6 +26,7 @@ set(MOTE_KERNEL_SOURCES
   ${_mote_kernels_dir}/kernel_registry.cc
   ${_mote_kernels_dir}/kernel_util.cc
   ${_mote_kernels_dir}/elementwise/broadcast.cc
+  ${_mote_kernels_dir}/ethos_u/ethos_u_payload.cc
   ${_mote_kernels_dir}/quant/quant_math.cc)
 set(MOTE_KERNEL_ENTRIES "")
 set(MOTE_KERNEL_VARIANTS "")

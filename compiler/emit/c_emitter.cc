@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -11,6 +10,7 @@
 
 #include "all_kernels.h"
 #include "common/error.h"
+#include "host/loaded_program.h"
 #include "kernel_registry.h"
 #include "mote/interpreter.h"
 
@@ -99,18 +99,6 @@ class SourceWriter {
 
 // ---------------------------------------------------------------- program facts
 
-struct FreeDeleter {
-  void operator()(uint8_t* p) const { std::free(p); }
-};
-
-std::unique_ptr<uint8_t, FreeDeleter> aligned_copy(const std::vector<uint8_t>& bytes, size_t size) {
-  const size_t rounded = std::max<size_t>(16, (size + 15) / 16 * 16);
-  std::unique_ptr<uint8_t, FreeDeleter> copy(static_cast<uint8_t*>(std::aligned_alloc(16, rounded)));
-  std::memset(copy.get(), 0, rounded);
-  if (!bytes.empty()) std::memcpy(copy.get(), bytes.data(), std::min(bytes.size(), size));
-  return copy;
-}
-
 struct TensorFacts {
   std::string name;
   std::string dtype;
@@ -126,6 +114,8 @@ struct ProgramFacts {
   uint32_t state_bytes = 0;    // arena bytes kept between runs
   uint32_t init_op_count = 0;  // ops run only on the first run
   uint32_t op_count = 0;
+  bool npu = false;                     // some op runs on an NPU (Ethos-U)
+  uint32_t npu_fast_scratch_bytes = 0;  // the NPU ops' fast scratch (0: none)
   std::vector<KernelId> kernels;  // distinct, by id
   std::vector<std::string> op_lines;  // "op 0  <kernel name>  'Conv_0'  -> [1, 6, 24, 24]"
   std::vector<TensorFacts> inputs, outputs;
@@ -179,15 +169,10 @@ ProgramFacts read_program(const std::vector<uint8_t>& program) {
   if (program.size() < sizeof(ProgramHeader)) throw CompileError("--emit-c: program truncated");
   ProgramHeader header;
   std::memcpy(&header, program.data(), sizeof(header));
-  auto program_copy = aligned_copy(program, program.size());
-  auto arena = aligned_copy({}, header.arena_bytes);
-  Interpreter interp;
-  const Status status = interp.load(Span<const uint8_t>(program_copy.get(), program.size()),
-                                    Span<uint8_t>(arena.get(), header.arena_bytes), all_kernels());
-  if (status != Status::kOk)
-    throw CompileError(std::string("--emit-c: the runtime refuses the program: ") +
-                       status_string(status));
+  const LoadedProgram loaded(program, "--emit-c: the program");
+  const Interpreter& interp = loaded.interpreter();
   ProgramFacts facts;
+  facts.npu_fast_scratch_bytes = loaded.fast_scratch_bytes();
   facts.program_bytes = header.total_bytes;
   facts.arena_bytes = header.arena_bytes;
   facts.arena_lower_bound_bytes = header.arena_lower_bound_bytes;
@@ -199,6 +184,7 @@ ProgramFacts read_program(const std::vector<uint8_t>& program) {
   for (uint32_t k = 0; k < interp.op_count(); ++k) {
     const uint16_t kernel = interp.op_desc(k)->kernel;
     ids.insert(kernel);
+    facts.npu = facts.npu || std::strcmp(kernel_name(static_cast<KernelId>(kernel)), "ethos_u") == 0;
     const OpContext ctx = interp.op_context(k);
     std::string result = "(control)";  // jump and branch write no tensor
     if (ctx.output_count() > 0) {
@@ -209,7 +195,7 @@ ProgramFacts read_program(const std::vector<uint8_t>& program) {
                              comment_safe(interp.op_name(k)) + "'  -> " + result);
   }
   for (uint16_t id : ids) facts.kernels.push_back(static_cast<KernelId>(id));
-  const auto* pool = reinterpret_cast<const uint32_t*>(program_copy.get() + header.index_offset);
+  const auto* pool = reinterpret_cast<const uint32_t*>(loaded.bytes() + header.index_offset);
   for (uint32_t i = 0; i < interp.input_count(); ++i) {
     facts.inputs.push_back(
         tensor_facts(*interp.input_desc(i), interp.tensor_name(pool[header.inputs_first + i])));
@@ -261,6 +247,10 @@ std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, cons
                 "            " + id + "_kernels());",
                 "The arena is the caller's: " + prefix + "_ARENA_BYTES bytes, 16-byte aligned, placed in",
                 "whatever RAM section the firmware chooses."});
+  if (facts.npu) {
+    intro.insert(intro.end(), {"The program has NPU ops: load it with mote_load_npu() and a mote_npu_driver (mote.h;",
+                               "platforms/ethos_u/ has one for Arm's Ethos-U core driver)."});
+  }
   if (facts.state_bytes != 0) {
     intro.insert(intro.end(), {prefix + "_STATE_BYTES of it hold state between mote_run() calls: keep the arena",
                                "for this context alone from mote_load() on (mote_reset_state() restarts it)."});
@@ -283,6 +273,11 @@ std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, cons
   if (facts.state_bytes != 0) {
     w.line("/* Of the arena, the bytes kept between runs (the model's state). */");
     w.line("#define " + prefix + "_STATE_BYTES " + std::to_string(facts.state_bytes) + "u");
+  }
+  if (facts.npu_fast_scratch_bytes != 0) {
+    w.line("/* The NPU's fast scratch (Ethos-U region 2; mote_npu_driver.fast_scratch): a buffer of its");
+    w.line(" * own, 16-byte aligned, in the memory behind the NPU's fast port, not part of the arena. */");
+    w.line("#define " + prefix + "_NPU_FAST_SCRATCH_BYTES " + std::to_string(facts.npu_fast_scratch_bytes) + "u");
   }
   w.line();
   auto tensor_macros = [&](const std::vector<TensorFacts>& tensors, const std::string& kind) {

@@ -1,10 +1,13 @@
 #include "host/loaded_program.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 #include "all_kernels.h"
 #include "common/error.h"
+#include "ethos_u/ethos_u.h"
+#include "kernel_ids.h"
 
 namespace mote {
 namespace {
@@ -18,12 +21,18 @@ uint8_t* aligned_copy(const uint8_t* data, size_t size, size_t capacity, uint8_t
   return p;
 }
 
+// The host driver's answer to every command stream (LoadedProgram's constructor).
+constexpr int32_t kNoNpuModel = -2;
+int32_t refuse_command_stream(void*, const uint8_t*, uint32_t, const uint64_t*, const uint32_t*, uint32_t) {
+  return kNoNpuModel;
+}
+
 }  // namespace
 
 void LoadedProgram::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
 
 LoadedProgram::LoadedProgram(std::span<const uint8_t> bytes, std::string what,
-                             std::optional<uint64_t> arena_bytes, uint8_t arena_fill)
+                             std::optional<uint64_t> arena_bytes, uint8_t arena_fill, const NpuDriver* npu)
     : program_bytes_(bytes.size()), what_(std::move(what)) {
   program_.reset(aligned_copy(bytes.data(), bytes.size(), bytes.size()));
   ProgramHeader h{};
@@ -32,8 +41,14 @@ LoadedProgram::LoadedProgram(std::span<const uint8_t> bytes, std::string what,
   const uint64_t arena_size = arena_bytes.value_or(planned);
   arena_.reset(aligned_copy(nullptr, 0, arena_size, arena_fill));
 
-  const Status status = interpreter_.load(Span<const uint8_t>(program_.get(), bytes.size()),
-                                          Span<uint8_t>(arena_.get(), arena_size), all_kernels());
+  host_npu_.invoke = refuse_command_stream;
+  Status status = load(bytes, arena_size, npu != nullptr ? npu : &host_npu_);
+  if (status == Status::kFastScratchTooSmall && npu == nullptr) {
+    host_npu_.fast_scratch_bytes = fast_scratch_needed(bytes, arena_size);
+    fast_scratch_.reset(aligned_copy(nullptr, 0, host_npu_.fast_scratch_bytes));
+    host_npu_.fast_scratch = fast_scratch_.get();
+    status = load(bytes, arena_size, &host_npu_);
+  }
   interpreter_.set_loop_limit(kDefaultLoopLimit);
   if (status == Status::kOk) return;
   if (status == Status::kArenaTooSmall)
@@ -42,6 +57,28 @@ LoadedProgram::LoadedProgram(std::span<const uint8_t> bytes, std::string what,
   std::string where = describe_op(interpreter_.failed_op());
   if (interpreter_.failed_tensor() != kNoOffset) where = "tensor " + std::to_string(interpreter_.failed_tensor());
   throw CompileError(what_ + ": invalid program: " + status_string(status) + (where.empty() ? "" : " (" + where + ")"));
+}
+
+Status LoadedProgram::load(std::span<const uint8_t> bytes, uint64_t arena_size, const NpuDriver* npu) {
+  LoadOptions options;
+  options.npu = npu;
+  return interpreter_.load(Span<const uint8_t>(program_.get(), bytes.size()), Span<uint8_t>(arena_.get(), arena_size),
+                           all_kernels(), options);
+}
+
+// The largest fast scratch an NPU op of the program needs: the program loaded once with a
+// driver that claims any size (load() checks sizes and alignment, it touches no byte).
+uint32_t LoadedProgram::fast_scratch_needed(std::span<const uint8_t> bytes, uint64_t arena_size) {
+  alignas(16) static uint8_t claimed[16];
+  NpuDriver probe = host_npu_;
+  probe.fast_scratch = claimed;
+  probe.fast_scratch_bytes = 0xFFFFFFFFu;
+  if (load(bytes, arena_size, &probe) != Status::kOk) return 0;
+  uint32_t needed = 0;
+  for (uint32_t k = 0; k < interpreter_.op_count(); ++k)
+    if (std::strcmp(kernel_name(static_cast<KernelId>(interpreter_.op_desc(k)->kernel)), "ethos_u") == 0)
+      needed = std::max(needed, ethos_u_fast_scratch_bytes(interpreter_.op_context(k)));
+  return needed;
 }
 
 const ProgramHeader& LoadedProgram::header() const {
@@ -59,6 +96,11 @@ void LoadedProgram::run(const ProfileHook* hook) {
     throw CompileError(what_ + ": run stopped: loop iteration limit reached (" +
                        std::to_string(interpreter_.loop_limit()) +
                        " iterations in one run: a loop whose condition still held)");
+  if (status == Status::kNpuFailed && interpreter_.npu_error() == kNoNpuModel)
+    throw CompileError(what_ + ": run stopped at an NPU op: running Ethos-U command streams on the host needs a "
+                       "functional model of the NPU, which this build does not have yet");
+  if (status == Status::kNpuFailed)
+    throw CompileError(what_ + ": run stopped: the NPU driver returned " + std::to_string(interpreter_.npu_error()));
   if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));
 }
 

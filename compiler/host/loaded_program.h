@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mote/interpreter.h"
+#include "mote/npu.h"
 
 namespace mote {
 
@@ -25,14 +26,23 @@ class LoadedProgram {
   // in messages (its path, or what the compiler runs it for). `arena_bytes` overrides the
   // arena size (default: exactly what the program plans); the arena starts filled with
   // `arena_fill` (tests fill it with garbage so that reading unwritten memory shows).
+  // A program with NPU ops (Ethos-U) runs them through `npu` (tests pass a recording
+  // driver); by default through the host's own NPU driver, with a fast scratch as large as
+  // the program's NPU ops need. The host has no model of the NPU's arithmetic yet: its
+  // driver refuses every command stream, so such a run fails with a message saying so,
+  // while loading, inspecting and sizing work.
   LoadedProgram(std::span<const uint8_t> bytes, std::string what,
-                std::optional<uint64_t> arena_bytes = std::nullopt, uint8_t arena_fill = 0);
+                std::optional<uint64_t> arena_bytes = std::nullopt, uint8_t arena_fill = 0,
+                const NpuDriver* npu = nullptr);
 
   Interpreter& interpreter() { return interpreter_; }
   const Interpreter& interpreter() const { return interpreter_; }
   const ProgramHeader& header() const;
   const uint8_t* bytes() const { return program_.get(); }
   const std::string& what() const { return what_; }
+  // The fast scratch the host's NPU driver holds for the program's NPU ops (0: none, or a
+  // driver given by the caller).
+  uint32_t fast_scratch_bytes() const { return host_npu_.fast_scratch_bytes; }
 
   // Copies input i in; its size must be exactly the input tensor's. Throws CompileError.
   void set_input(uint32_t i, std::span<const uint8_t> data);
@@ -59,7 +69,12 @@ class LoadedProgram {
   std::unique_ptr<uint8_t, FreeDeleter> arena_;
   size_t program_bytes_ = 0;
   std::string what_;
+  NpuDriver host_npu_{};
+  std::unique_ptr<uint8_t, FreeDeleter> fast_scratch_;
   Interpreter interpreter_;
+
+  Status load(std::span<const uint8_t> bytes, uint64_t arena_size, const NpuDriver* npu);
+  uint32_t fast_scratch_needed(std::span<const uint8_t> bytes, uint64_t arena_size);
 };
 
 }  // namespace mote

@@ -266,6 +266,7 @@ void for_each_state(const std::vector<Tensor>& tensors, const Node& node, F&& f)
 
 template <typename OpT>
 bool BasicGraph<OpT>::writes_state(const Node& node) const {
+  if (node.outputs.empty() && node.regions.empty()) return true;  // there for its effect (an NPU op's writes)
   bool writes = false;
   for_each_state(tensors, node, [&](int, bool written) { writes = writes || written; });
   return writes;

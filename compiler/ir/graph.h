@@ -61,6 +61,12 @@ struct Tensor {
   // without quantization) is what its fill_bytes init node (passes::fill_state) writes
   // on the first run after load() or reset_state().
   bool is_persistent = false;
+  // Vela's OfflineMemoryAllocation (an Ethos-U model): the byte offset this arena tensor
+  // must have from the NPU area's base, or -1 for a tensor the compiler places. Such a
+  // tensor needs no producer (an NPU op's scratch), keeps its own bytes (no alias, no
+  // in-place write) and keeps the model's op order (Vela's plan assumes it); the link
+  // stage gives every one of them its offset in one block of the arena (link.h).
+  int64_t offline_offset = -1;
 
   int64_t elements() const { return element_count(shape); }
   int64_t bytes() const { return elements() * dtype_size(dtype); }
@@ -143,7 +149,10 @@ struct BasicGraph {
   // regions) keep their order in `nodes` (each follows the previous one). A pass that reorders nodes keeps these with the
   // data edges; one that only removes or replaces nodes keeps them by keeping the order.
   std::vector<std::vector<size_t>> order_edges() const;
-  bool writes_state(const Node& node) const;  // an output is persistent (or a region node's)
+  // An output is persistent (or a region node's), or the node has no outputs: an Ethos-U
+  // op writing into tensors of the NPU area that earlier ops produced (Vela's in-place
+  // padding and concatenation), kept for that effect.
+  bool writes_state(const Node& node) const;
   bool has_regions() const;                    // some node is a `while` or an `if`
 };
 

@@ -123,7 +123,7 @@ std::vector<lower::LoweredOp> lower_nodes(const ir::Graph& graph, Target target,
     for (int id : node.inputs) {
       if (id == ir::kNoTensor) continue;
       const ir::Tensor& t = graph.tensors[id];
-      if (!t.is_constant && !is_input[id] && !t.is_persistent && producer[id] < 0) {
+      if (!t.is_constant && !is_input[id] && !t.is_persistent && t.offline_offset < 0 && producer[id] < 0) {
         throw CompileError("node '" + node.name + "' (" + ir::op_name(node.op) + "): input '" + t.name +
                            "' is not a constant, a graph input or the output of an earlier node");
       }
@@ -189,6 +189,34 @@ std::vector<int> find_aliases(const Prepared& p) {
   return alias_of;
 }
 
+// The tensors with a Vela offline offset (ir::Tensor::offline_offset) share one buffer,
+// the NPU area: each at its offset from the area's base, the area as long as the last of
+// them reaches and live through the whole schedule, as TensorFlow Lite Micro reserves it
+// (Vela planned the area's reuse for the model's op order, which the searches keep).
+void place_offline_block(Prepared& p) {
+  const ir::Graph& graph = p.graph;
+  uint64_t end = 0;
+  for (int id : p.program_tensors) {
+    const ir::Tensor& t = graph.tensors[id];
+    if (t.is_constant || t.offline_offset < 0) continue;
+    if (t.offline_offset % kTensorAlignment != 0)
+      throw CompileError(graph_label(graph) + ": tensor '" + t.name + "' has the offline arena offset " +
+                         std::to_string(t.offline_offset) + ", not a multiple of " +
+                         std::to_string(kTensorAlignment));
+    end = std::max(end, static_cast<uint64_t>(t.offline_offset) + static_cast<uint64_t>(t.bytes()));
+  }
+  if (end == 0) return;
+  const size_t block = p.buffers.size();
+  p.buffers.push_back({end, 0, static_cast<uint32_t>(graph.nodes.size() - 1)});
+  p.offline_block = block;
+  for (int id : p.program_tensors) {
+    const ir::Tensor& t = graph.tensors[id];
+    if (t.is_constant || t.offline_offset < 0) continue;
+    p.tensor_buffer[id] = block;
+    p.offset_in_buffer[id] = static_cast<uint64_t>(t.offline_offset);
+  }
+}
+
 // Lifetimes: arena tensors from producer (or op 0 for graph inputs) to last consumer (or
 // the last op for graph outputs). An alias extends its root's buffer. State (persistent
 // tensors) lives through every op and counts as an output: nothing is written over it.
@@ -199,9 +227,11 @@ void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vec
   const std::vector<bool> is_input = graph_input_mask(graph);
   const uint32_t last_op = static_cast<uint32_t>(graph.nodes.size() - 1);
   p.tensor_buffer.assign(graph.tensors.size(), SIZE_MAX);
+  p.offset_in_buffer.assign(graph.tensors.size(), 0);
+  place_offline_block(p);
   for (int id : p.program_tensors) {
     const ir::Tensor& t = graph.tensors[id];
-    if (t.is_constant || alias_of[id] >= 0) continue;
+    if (t.is_constant || alias_of[id] >= 0 || p.tensor_buffer[id] != SIZE_MAX) continue;
     planner::Buffer b;
     b.bytes = static_cast<uint64_t>(t.bytes());
     b.first_op = is_input[id] || t.is_persistent ? 0 : static_cast<uint32_t>(producer[id]);
@@ -226,8 +256,10 @@ void set_lifetimes(Prepared& p, const std::vector<int>& producer, const std::vec
   for (int id : graph.outputs) p.buffers[p.tensor_buffer[id]].last_op = last_op;
   p.holds_output.assign(p.buffers.size(), false);
   for (int id : graph.outputs) p.holds_output[p.tensor_buffer[id]] = true;
-  for (int id : p.program_tensors)
-    if (graph.tensors[id].is_persistent) p.holds_output[p.tensor_buffer[id]] = true;
+  for (int id : p.program_tensors) {
+    const ir::Tensor& t = graph.tensors[id];
+    if (t.is_persistent || (!t.is_constant && t.offline_offset >= 0)) p.holds_output[p.tensor_buffer[id]] = true;
+  }
 }
 
 // In place: an elementwise op's output starts at the offset of the input it streams over
@@ -281,7 +313,7 @@ std::vector<emit::ProgramTensor> program_tensors(const Prepared& p, const planne
       *weights_bytes += t.data.size();
     } else {
       pt.storage = Storage::kArena;
-      pt.arena_offset = plan.offsets[p.tensor_buffer[id]];
+      pt.arena_offset = plan.offsets[p.tensor_buffer[id]] + p.offset_in_buffer[id];
       pt.persistent = t.is_persistent;
     }
     tensors.push_back(std::move(pt));

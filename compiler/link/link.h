@@ -8,8 +8,9 @@
 //               every node for the target (compiler/lower/lower.h) and checks the order
 //               produces each tensor before it is read; then indexes the program's
 //               tensors, lets an op whose kernel only moves its input's bytes (placement
-//               alias: reshape, copy) share its input's buffer, and gives every arena
-//               buffer its lifetime.
+//               alias: reshape, copy) share its input's buffer, gives the tensors Vela
+//               placed (an Ethos-U model's OfflineMemoryAllocation) one block at their
+//               offsets (the NPU area) and every arena buffer its lifetime.
 //   lay_out():  for a choice of kernels (the prepared ones, or some replaced for the same
 //               nodes): the in-place links the kernels allow and one scratch buffer per
 //               op that needs one;
@@ -42,12 +43,16 @@ struct Prepared {
   std::vector<size_t> tensor_buffer;     // per graph tensor: its buffer, SIZE_MAX for none
   std::vector<bool> holds_output;        // per buffer: a graph output lives in it
   std::vector<bool> reassigned;          // per graph tensor: written by several nodes (control flow)
+  std::vector<uint64_t> offset_in_buffer;  // per graph tensor: its offset inside its buffer (0 but
+                                           // in the NPU area)
+  size_t offline_block = SIZE_MAX;         // the buffer of the NPU area (Vela's offline plan), if any
 
   // A tensor written more than once a run, state (persistent) or a loop variable or IF
   // output (reassigned): its bytes are its own, never shared with an alias or written in
   // place of a dying input.
   bool keeps_own_bytes(int id) const {
-    return graph.tensors[static_cast<size_t>(id)].is_persistent || reassigned[static_cast<size_t>(id)];
+    const ir::Tensor& t = graph.tensors[static_cast<size_t>(id)];
+    return t.is_persistent || reassigned[static_cast<size_t>(id)] || t.offline_offset >= 0;
   }
 };
 

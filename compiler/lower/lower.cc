@@ -67,6 +67,7 @@ LoweredOp lower_reference(const NodeLowering& l) {
     case Op::kArgMax:
     case Op::kArgMin: return lower_arg_min_max(l);
     case Op::kTopK: return lower_top_k(l);
+    case Op::kEthosU: return lower_ethos_u(l);
     case Op::kReduceProd: return lower_reduce_prod(l);
     case Op::kTranspose: return lower_transpose(l);
     case Op::kConcat: return lower_concat(l);

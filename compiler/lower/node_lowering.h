@@ -233,6 +233,8 @@ LoweredOp lower_resize_bilinear(const NodeLowering& l);
 LoweredOp lower_resize_cubic(const NodeLowering& l);
 // svdf.cc
 LoweredOp lower_svdf(const NodeLowering& l);
+// npu.cc
+LoweredOp lower_ethos_u(const NodeLowering& l);
 // math.cc
 LoweredOp lower_unary(const NodeLowering& l);
 LoweredOp lower_min_max(const NodeLowering& l);

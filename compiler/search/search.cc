@@ -108,13 +108,22 @@ struct Ordered {
 
 // The model's order, and the order with the lowest peak of live bytes when it differs:
 // the smaller arena wins.
+// Some tensor has a Vela offline offset (ir::Tensor::offline_offset).
+bool has_offline_offsets(const ir::Graph& graph) {
+  for (const ir::Tensor& t : graph.tensors)
+    if (t.offline_offset >= 0) return true;
+  return false;
+}
+
 Ordered choose_order(const ir::Graph& model_graph, Target target, Optimize optimize, SearchReport& search) {
   StageTimer timer(search.op_order);
   constexpr planner::Effort kGreedy = planner::Effort::kGreedy;
   Ordered chosen{model_graph, link(model_graph, target, optimize, search, kGreedy)};
   ++search.op_order.candidates;
   const uint32_t model_order_arena = chosen.result.report.arena_bytes;
-  const schedule::OrderResult order = schedule::min_peak_order(model_graph);
+  // Vela planned an Ethos-U model's NPU area for the model's order: keep it.
+  const schedule::OrderResult order =
+      has_offline_offsets(model_graph) ? schedule::OrderResult{} : schedule::min_peak_order(model_graph);
   bool reordered = false;
   for (size_t k = 0; k < order.order.size() && !reordered; ++k) reordered = order.order[k] != k;
   if (reordered) {
@@ -269,7 +278,7 @@ CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, Sea
 CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {
   const Target target = parse_target(options.target);
   Ordered ordered = choose_order(graph, target, options.optimize, search);
-  if (options.patching == Patching::kOff) return std::move(ordered.result);
+  if (options.patching == Patching::kOff || has_offline_offsets(ordered.graph)) return std::move(ordered.result);
   return choose_patching(ordered.graph, ordered.result, options, target, search);
 }
 

@@ -19,7 +19,8 @@
 // A control op's jump target needs none either: run() stops at any index past the last op.
 // Termination cannot be verified (a loop on the data runs for as long as its condition
 // holds, as in TFLite, and a program can be built to loop forever): set_loop_limit() bounds
-// the jumps back one run takes.
+// the jumps back one run takes. An NPU op's driver can fail at run time (the hardware's
+// business): the op stops the run and run() returns kNpuFailed.
 // load() and reset_state() arm the init ops: the next run() starts at op 0. The state's
 // initial value is the compiler's business (fill_bytes init ops), not the runtime's.
 #include "mote/interpreter.h"
@@ -122,6 +123,7 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
   failed_op_ = kNoOffset;
   failed_tensor_ = kNoOffset;
   header_ = nullptr;
+  npu_ = {options.npu, 0};  // the NPU ops' check() reads the driver
 
   if (program.data() == nullptr || program.size() < sizeof(ProgramHeader))
     return Status::kTruncated;
@@ -190,7 +192,7 @@ Status Interpreter::load(Span<const uint8_t> program, Span<uint8_t> arena,
     if (!name_offset_valid(op.name_offset, *h)) return Status::kBadOp;
 
     const OpContext ctx(tensors, io, &op, op.params_bytes != 0 ? params + op.params_offset : params,
-                        base + h->data_offset, arena.data());
+                        base + h->data_offset, arena.data(), nullptr, &npu_);
     MOTE_RETURN_IF_ERROR(kernels.entries[op.kernel]->check(ctx));
   }
   failed_op_ = kNoOffset;
@@ -221,7 +223,7 @@ OpContext Interpreter::op_context(uint32_t op_index, uint32_t* next_op) const {
   const uint8_t* params = program_ + header_->params_offset;
   return OpContext(reinterpret_cast<const TensorDesc*>(program_ + header_->tensors_offset),
                    io_list(op), &op, op.params_bytes != 0 ? params + op.params_offset : params,
-                   program_ + header_->data_offset, arena_, next_op);
+                   program_ + header_->data_offset, arena_, next_op, &npu_);
 }
 
 Status Interpreter::run(const ProfileHook* hook) {
@@ -230,7 +232,9 @@ Status Interpreter::run(const ProfileHook* hook) {
   init_pending_ = false;
   // A control op (kernels/control) may name the next op; any other runs the one after it.
   // Every jump back to an earlier op is one loop iteration.
+  // An NPU op whose driver fails records the error and jumps past the last op.
   uint32_t iterations = 0;
+  npu_.error = 0;
   for (uint32_t k = first, next; k < header_->op_count; k = next) {
     next = k + 1;
     if (hook != nullptr && hook->op_begin != nullptr) hook->op_begin(hook->user, k);
@@ -238,7 +242,7 @@ Status Interpreter::run(const ProfileHook* hook) {
     if (hook != nullptr && hook->op_end != nullptr) hook->op_end(hook->user, k);
     if (next <= k && loop_limit_ != 0 && iterations++ == loop_limit_) return Status::kLoopLimit;
   }
-  return Status::kOk;
+  return npu_.error != 0 ? Status::kNpuFailed : Status::kOk;
 }
 
 uint32_t Interpreter::input_count() const { return loaded_ ? header_->input_count : 0; }

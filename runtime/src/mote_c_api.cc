@@ -5,6 +5,7 @@
 // kContextMagic and behave as "not loaded".
 #include "mote/mote.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include <new>
@@ -44,7 +45,9 @@ static_assert(same(MOTE_OK, Status::kOk) && same(MOTE_NOT_LOADED, Status::kNotLo
                   same(MOTE_BAD_SECTION, Status::kBadSection) &&
                   same(MOTE_BAD_TENSOR, Status::kBadTensor) && same(MOTE_BAD_OP, Status::kBadOp) &&
                   same(MOTE_BAD_PARAMS, Status::kBadParams) && same(MOTE_BAD_IO, Status::kBadIo) &&
-                  same(MOTE_MISSING_KERNEL, Status::kMissingKernel),
+                  same(MOTE_MISSING_KERNEL, Status::kMissingKernel) &&
+                  same(MOTE_FAST_SCRATCH_TOO_SMALL, Status::kFastScratchTooSmall) &&
+                  same(MOTE_NO_NPU_DRIVER, Status::kNoNpuDriver) && same(MOTE_NPU_FAILED, Status::kNpuFailed),
               "C status values differ from mote::Status");
 static_assert(MOTE_DTYPE_FLOAT32 == static_cast<int>(DType::kFloat32) &&
                   MOTE_DTYPE_INT8 == static_cast<int>(DType::kInt8) &&
@@ -54,6 +57,16 @@ static_assert(MOTE_DTYPE_FLOAT32 == static_cast<int>(DType::kFloat32) &&
                   MOTE_DTYPE_INT64 == static_cast<int>(DType::kInt64) &&
                   MOTE_DTYPE_BOOL == static_cast<int>(DType::kBool),
               "C dtype values differ from mote::DType");
+
+// mote_npu_driver is mote::NpuDriver, field for field.
+static_assert(sizeof(mote_npu_driver) == sizeof(NpuDriver) &&
+                  offsetof(mote_npu_driver, invoke) == offsetof(NpuDriver, invoke) &&
+                  offsetof(mote_npu_driver, clean_cache) == offsetof(NpuDriver, clean_cache) &&
+                  offsetof(mote_npu_driver, invalidate_cache) == offsetof(NpuDriver, invalidate_cache) &&
+                  offsetof(mote_npu_driver, user) == offsetof(NpuDriver, user) &&
+                  offsetof(mote_npu_driver, fast_scratch) == offsetof(NpuDriver, fast_scratch) &&
+                  offsetof(mote_npu_driver, fast_scratch_bytes) == offsetof(NpuDriver, fast_scratch_bytes),
+              "mote_npu_driver differs from mote::NpuDriver");
 
 ContextState* state_of(mote_context* ctx) {
   if (ctx == nullptr) return nullptr;
@@ -103,6 +116,11 @@ uint32_t mote_program_arena_bytes(const void* program, size_t program_bytes) {
 
 int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void* arena,
               size_t arena_bytes, const mote_kernel_table* kernels) {
+  return mote_load_npu(ctx, program, program_bytes, arena, arena_bytes, kernels, nullptr);
+}
+
+int mote_load_npu(mote_context* ctx, const void* program, size_t program_bytes, void* arena,
+                  size_t arena_bytes, const mote_kernel_table* kernels, const mote_npu_driver* npu) {
   if (ctx == nullptr) return mote::as_int(mote::Status::kInvalidArgument);
   auto* state = new (ctx->opaque.bytes) ContextState{};
   state->magic = mote::kContextMagic;
@@ -111,7 +129,8 @@ int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void
   const auto& table = *reinterpret_cast<const mote::KernelTable*>(kernels);
   const mote::Status status = state->interpreter.load(
       mote::Span<const uint8_t>(static_cast<const uint8_t*>(program), program_bytes),
-      mote::Span<uint8_t>(static_cast<uint8_t*>(arena), arena_bytes), table);
+      mote::Span<uint8_t>(static_cast<uint8_t*>(arena), arena_bytes), table,
+      mote::LoadOptions{true, reinterpret_cast<const mote::NpuDriver*>(npu)});
   if (status == mote::Status::kMissingKernel) {
     // load() verified the op table's bounds before checking kernels, so the failed op's
     // descriptor is inside the program.
@@ -130,6 +149,11 @@ int mote_reset_state(mote_context* ctx) {
   ContextState* state = mote::state_of(ctx);
   if (state == nullptr) return mote::as_int(mote::Status::kNotLoaded);
   return mote::as_int(state->interpreter.reset_state());
+}
+
+int32_t mote_npu_error(const mote_context* ctx) {
+  const mote::Interpreter* interp = mote::loaded(ctx);
+  return interp != nullptr ? interp->npu_error() : 0;
 }
 
 int mote_run(mote_context* ctx) {

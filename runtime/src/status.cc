@@ -5,7 +5,7 @@ namespace {
 
 #ifndef MOTE_NO_STATUS_STRINGS
 // Each status's code byte, then its text and a NUL; an empty text ends the list. One
-// string scanned, not a switch: the codes are sparse (0x00-0x40), and a jump table of
+// string scanned, not a switch: the codes are sparse (0x00-0x50), and a jump table of
 // them would cost more flash than every text together.
 constexpr char kTexts[] =
     "\x00" "ok\0"
@@ -17,6 +17,7 @@ constexpr char kTexts[] =
     "\x15" "buffer size mismatch\0"
     "\x16" "invalid argument\0"
     "\x17" "loop iteration limit reached\0"
+    "\x18" "NPU fast scratch too small\0"
     "\x20" "program truncated\0"
     "\x21" "not a Mote program (bad magic)\0"
     "\x22" "unsupported program format version\0"
@@ -27,6 +28,8 @@ constexpr char kTexts[] =
     "\x27" "invalid op parameters\0"
     "\x28" "invalid graph input/output list\0"
     "\x40" "kernel not linked into this build\0"
+    "\x41" "no NPU driver\0"
+    "\x50" "NPU driver error\0"
     "\xff" "unknown status\0";
 #endif
 

@@ -17,9 +17,11 @@
 #include <utility>
 
 #include "common/error.h"
+#include "ethos_u/ethos_u_payload.h"
 #include "flatbuffers/flatbuffers.h"
 #include "import/tflite/tflite_schema_generated.h"
 #include "mote/program_format.h"  // kMaxRank
+#include "npu/ethos_u.h"
 #include "passes/passes.h"
 #include "window_geometry.h"
 
@@ -257,6 +259,7 @@ class TfliteImporter {
     verify(bytes);
     file_ = bytes;
     check_operators();
+    read_offline_plan();
     graph_.name = std::filesystem::path(path_).stem().string();
     begin_subgraph();
 
@@ -352,7 +355,12 @@ class TfliteImporter {
 
 
 
-  // Custom ops first (they can never be imported), then unsupported builtins; both before
+  // The custom op Arm's Vela compiler writes for the work of an Ethos-U NPU.
+  static bool is_ethos_u(const OpCode& code) {
+    return code.builtin == static_cast<int32_t>(BuiltinOperator::CUSTOM) && code.custom == "ethos-u";
+  }
+
+  // Custom ops first (only ethos-u can be imported), then unsupported builtins; both before
   // any tensor is read, so the message names the op rather than one of its tensors.
   void check_operators() const {
     const auto* operators = subgraph_->operators();
@@ -360,11 +368,13 @@ class TfliteImporter {
     std::vector<OpCode> codes;
     for (uint32_t i = 0; i < count; ++i) {
       codes.push_back(op_code(i));
+      if (is_ethos_u(codes.back())) continue;
       if (codes.back().builtin == static_cast<int32_t>(BuiltinOperator::CUSTOM))
         fail(subgraph_label_ + "operator " + std::to_string(i) + ": custom op '" + codes.back().custom +
              "' not supported");
     }
     for (uint32_t i = 0; i < count; ++i) {
+      if (is_ethos_u(codes[i])) continue;
       if (!is_supported(codes[i].builtin))
         fail(subgraph_label_ + "operator " + std::to_string(i) + ": op code " + std::to_string(codes[i].builtin) +
              " (" + op_code_name(codes[i].builtin) + ") not supported");
@@ -468,6 +478,8 @@ class TfliteImporter {
       it->second = ids_[index] = graph_.add_tensor(std::move(result));
       return ids_[index];
     }
+    if (!result.is_constant && current_subgraph_ == 0 && static_cast<size_t>(index) < offline_.size())
+      result.offline_offset = offline_[static_cast<size_t>(index)];
     ids_[index] = graph_.add_tensor(std::move(result));
     return ids_[index];
   }
@@ -566,16 +578,24 @@ class TfliteImporter {
   // neither constant, graph input, variable (state) nor written by an earlier operator is
   // refused: TFLite stores operators in execution order.
   int input(int k) {
+    const int id = unwritten_input(k);
+    if (id == ir::kNoTensor) return id;
+    const int32_t index = op_->inputs()->Get(k);
+    const ir::Tensor& t = graph_.tensors[id];
+    if (!t.is_constant && !t.is_persistent && !is_graph_input_[index] && writer_[index] < 0)
+      fail_op("input " + std::to_string(k) + " '" + t.name + "' is read before any operator writes it");
+    return id;
+  }
+
+  // input(k) without the check that something wrote it: an ethos-u operator's scratch and
+  // fast scratch (the NPU's working area, written by no operator).
+  int unwritten_input(int k) {
     if (k >= input_count()) return ir::kNoTensor;
     const int32_t index = op_->inputs()->Get(k);
     if (index == -1) return ir::kNoTensor;
     check_tensor_index(index, "input " + std::to_string(k));
     if (is_empty_value(subgraph_->tensors()->Get(static_cast<uint32_t>(index)))) return ir::kNoTensor;
-    const int id = tensor(index);
-    const ir::Tensor& t = graph_.tensors[id];
-    if (!t.is_constant && !t.is_persistent && !is_graph_input_[index] && writer_[index] < 0)
-      fail_op("input " + std::to_string(k) + " '" + t.name + "' is read before any operator writes it");
-    return id;
+    return tensor(index);
   }
 
   // A float or quantized tensor with a 0 in its shape (index tensors may be empty: an
@@ -761,6 +781,12 @@ class TfliteImporter {
     op_index_ = static_cast<int>(index);
     const OpCode code = op_code(index);
     op_name_ = op_code_name(code.builtin);
+    if (is_ethos_u(code)) {
+      op_name_ = "ethos-u";
+      if (current_subgraph_ != 0) fail_op("an ethos-u operator outside the main subgraph, not supported");
+      ethos_u();
+      return;
+    }
     const bool has_effect = code.builtin == static_cast<int32_t>(BuiltinOperator::ASSIGN_VARIABLE) ||
                             code.builtin == static_cast<int32_t>(BuiltinOperator::CALL_ONCE);
     if (!has_effect && (!op_->outputs() || op_->outputs()->size() == 0)) fail_op("has no outputs");
@@ -775,6 +801,135 @@ class TfliteImporter {
       for (size_t k = first; k < graph_.nodes.size();)
         if (!passes::fold_node(graph_, k)) ++k;
     }
+  }
+
+  // ---- Ethos-U (Vela-compiled models) --------------------------------------------------
+  // Vela's OfflineMemoryAllocation metadata: int32 words [version 0, subgraph count,
+  // tensor count over all subgraphs, one offset per tensor (subgraph after subgraph)],
+  // the offset an arena tensor must have, -1 for one the runtime places. Read only for a
+  // model with ethos-u operators, whose NPU work addresses its feature maps at those
+  // offsets; any other model's tensors the planner places (it needs no offline plan).
+  void read_offline_plan() {
+    bool npu = false;
+    const auto* operators = subgraph_->operators();
+    for (uint32_t i = 0; operators && i < operators->size(); ++i) npu = npu || is_ethos_u(op_code(i));
+    if (!npu) return;
+    const auto* metadata = model_->metadata();
+    const fb::Metadata* plan = nullptr;
+    for (uint32_t i = 0; metadata && i < metadata->size(); ++i)
+      if (metadata->Get(i)->name() && metadata->Get(i)->name()->str() == "OfflineMemoryAllocation")
+        plan = metadata->Get(i);
+    if (!plan)
+      fail("the model has ethos-u operators but no OfflineMemoryAllocation metadata (Vela's arena offsets, "
+           "which its command streams address)");
+    const auto* buffers = model_->buffers();
+    const std::string label = "OfflineMemoryAllocation metadata";
+    if (!buffers || plan->buffer() >= buffers->size())
+      fail(label + ": buffer index " + std::to_string(plan->buffer()) + " out of range");
+    const std::span<const uint8_t> data = buffer_data(buffers->Get(plan->buffer()), plan->buffer(), label);
+    auto word = [&](size_t i) {
+      int32_t v;
+      std::memcpy(&v, data.data() + 4 * i, 4);
+      return v;
+    };
+    if (data.size() < 12 || data.size() % 4 != 0)
+      fail(label + " of " + std::to_string(data.size()) + " bytes (expected 3 header words and the offsets)");
+    const size_t subgraphs = model_->subgraphs()->size();
+    size_t tensors = 0;
+    for (const fb::SubGraph* sg : *model_->subgraphs()) tensors += sg->tensors() ? sg->tensors()->size() : 0;
+    if (word(0) != 0) fail(label + ": version " + std::to_string(word(0)) + " not supported (expected 0)");
+    if (word(1) < 0 || static_cast<size_t>(word(1)) != subgraphs)
+      fail(label + " names " + std::to_string(word(1)) + " subgraphs, the model has " + std::to_string(subgraphs));
+    if (word(2) < 0 || static_cast<size_t>(word(2)) != tensors || data.size() / 4 != 3 + tensors)
+      fail(label + " has " + std::to_string(data.size() / 4 - 3) + " offsets for " + std::to_string(word(2)) +
+           " tensors; the model has " + std::to_string(tensors));
+    const size_t main_tensors = subgraph_->tensors() ? subgraph_->tensors()->size() : 0;
+    offline_.assign(main_tensors, -1);
+    for (size_t i = 0; i < main_tensors; ++i) {
+      const int32_t offset = word(3 + i);
+      if (offset < -1) fail(label + ": tensor " + std::to_string(i) + " has the offset " + std::to_string(offset));
+      offline_[i] = offset;
+    }
+  }
+
+  // ethos-u: inputs [command stream (the driver payload), constant data, scratch, fast
+  // scratch, feature maps...], outputs the feature maps it writes. The payload is parsed
+  // and its command stream walked here (compiler/npu/ethos_u.h); `--npu` is checked
+  // against it after import (npu::check_npu_ops). The fast scratch becomes a buffer of its
+  // own (the driver's) when the stream uses region 2 (Vela's Dedicated_Sram), else the op
+  // has none; the scratch and every feature map must have Vela's offline offset (the NPU
+  // reaches them through region 1 there).
+  void ethos_u() {
+    const int n_inputs = input_count();
+    if (n_inputs < 4)
+      fail_op("has " + std::to_string(n_inputs) +
+              " inputs, expected at least 4 (command stream, constant data, scratch, fast scratch)");
+    if (const auto* options = op_->custom_options()) {
+      // A FlexBuffer whose root is the integer 1 (CO_TYPE_ETHOSU): value, packed type (INT
+      // or UINT), root byte width last.
+      const size_t n = options->size();
+      const uint8_t width = n >= 3 ? options->Get(static_cast<uint32_t>(n - 1)) : 0;
+      const uint8_t type = n >= 3 ? options->Get(static_cast<uint32_t>(n - 2)) >> 2 : 0;
+      const bool valid = (width == 1 || width == 2 || width == 4 || width == 8) && n >= 2u + width &&
+                         (type == 1 || type == 2);
+      int64_t value = 0;
+      for (uint32_t b = 0; valid && b < width; ++b)
+        value |= int64_t{options->Get(static_cast<uint32_t>(n - 2 - width + b))} << (8 * b);
+      if (!valid || value != 1) fail_op("custom options are not Vela's (a FlexBuffer integer 1, CO_TYPE_ETHOSU)");
+    }
+    const int payload = constant_input(0, "command stream");
+    const int data = input(1);
+    const int scratch = unwritten_input(2);
+    const int fast = unwritten_input(3);
+    if (T(payload).dtype != DType::kUInt8) fail_op("command stream '" + T(payload).name + "' is not uint8");
+    if (data != ir::kNoTensor && (!T(data).is_constant || T(data).dtype != DType::kUInt8))
+      fail_op("constant data '" + T(data).name + "' is not a uint8 constant");
+    for (int id : {scratch, fast})
+      if (id != ir::kNoTensor && (T(id).is_constant || T(id).dtype != DType::kUInt8))
+        fail_op("scratch '" + T(id).name + "' is not a uint8 tensor without data");
+
+    const std::vector<uint8_t>& bytes = T(payload).data;
+    EthosUPayload parsed;
+    uint32_t at = 0;
+    const EthosUPayloadError error =
+        parse_ethos_u_payload(bytes.data(), static_cast<uint32_t>(bytes.size()), &parsed, &at);
+    if (error != EthosUPayloadError::kOk)
+      fail_op("driver payload '" + T(payload).name + "', word " + std::to_string(at) + ": " +
+              ethos_u_payload_error_string(error));
+    const EthosUConfig config = decode_ethos_u_config(parsed.config_word, parsed.id_word);
+    if (config.product > static_cast<uint32_t>(EthosUProduct::kU85))
+      fail_op("payload names product " + std::to_string(config.product) + " (expected 0 U55, 1 U65 or 2 U85)");
+    const std::string where = path_ + ": operator " + std::to_string(op_index_) + " (ethos-u)";
+    const npu::StreamSummary summary = npu::summarize_stream(
+        npu::stream_words(bytes, parsed), static_cast<EthosUProduct>(config.product), where);
+
+    ir::Node node;
+    node.op = ir::Op::kEthosU;
+    node.inputs = {payload, data, scratch, ir::kNoTensor};
+    const bool dedicated = (summary.regions_read | summary.regions_written) & (1u << 2);
+    int64_t fast_bytes = 0;
+    if (dedicated) {
+      if (fast == ir::kNoTensor) fail_op("the command stream uses region 2 (fast scratch) and the op has none");
+      fast_bytes = T(fast).bytes();
+      graph_.tensors[fast].offline_offset = -1;  // the driver's own buffer, not the arena
+    }
+    for (int k = 4; k < n_inputs; ++k) node.inputs.push_back(required_input(k, "feature map"));
+    for (int k = 0; k < output_count(); ++k) node.outputs.push_back(output(k));
+    if (scratch == ir::kNoTensor && (summary.regions_read | summary.regions_written) & (1u << 1))
+      fail_op("the command stream uses region 1 (scratch) and the op has none");
+    for (size_t k = 2; k < node.inputs.size() + node.outputs.size(); ++k) {
+      const int id = k < node.inputs.size() ? node.inputs[k] : node.outputs[k - node.inputs.size()];
+      if (id == ir::kNoTensor || k == 3) continue;
+      if (T(id).is_constant) fail_op("feature map '" + T(id).name + "' is a constant, not supported");
+      if (T(id).offline_offset < 0)
+        fail_op("tensor '" + T(id).name + "' has no offset in OfflineMemoryAllocation (the NPU addresses it there)");
+    }
+    // An op without outputs writes into tensors of the NPU area earlier ops produced.
+    node.name = node.outputs.empty() ? "ethos-u operator " + std::to_string(op_index_) : T(node.outputs[0]).name;
+    node.attrs["config_word"] = static_cast<int64_t>(parsed.config_word);
+    node.attrs["id_word"] = static_cast<int64_t>(parsed.id_word);
+    node.attrs["fast_scratch_bytes"] = fast_bytes;
+    graph_.nodes.push_back(std::move(node));
   }
 
   // input [N,H,W,C], filter [O,KH,KW,C/group] (OHWI), bias [O].
@@ -2997,6 +3152,7 @@ class TfliteImporter {
   const fb::Model* model_ = nullptr;
   const fb::SubGraph* subgraph_ = nullptr;
   ir::Graph graph_;
+  std::vector<int64_t> offline_;      // main subgraph's TFLite tensor index -> Vela's arena offset (-1)
   std::vector<int> ids_;              // TFLite tensor index -> ir tensor id (-1: not yet)
   std::vector<int> writer_;           // TFLite tensor index -> operator writing it (-1)
   std::vector<bool> is_graph_input_;  // TFLite tensor index -> listed in subgraph inputs

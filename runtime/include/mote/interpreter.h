@@ -23,12 +23,13 @@
 //     first: they set the state to its initial value (TFLite Micro's reset value) and
 //     run TFLite's CALL_ONCE subgraph.
 // The interpreter never allocates and holds no pointers besides the two spans and the
-// kernel table (40 bytes on a 32-bit core).
+// kernel table (48 bytes on a 32-bit core).
 #pragma once
 
 #include <stdint.h>
 
 #include "mote/kernel.h"
+#include "mote/npu.h"
 #include "mote/program_format.h"
 #include "mote/span.h"
 #include "mote/status.h"
@@ -54,6 +55,9 @@ struct LoadOptions {
   // CRC-32 over the program costs ~10 cycles/byte once at load. Structural verification
   // always runs; only the checksum can be skipped (e.g. when the flash is ECC-protected).
   bool verify_checksum = true;
+  // The NPU driver hook (mote/npu.h) for a program with NPU ops (Ethos-U); null when the
+  // program has none. Must outlive the interpreter.
+  const NpuDriver* npu = nullptr;
 };
 
 class Interpreter {
@@ -72,7 +76,8 @@ class Interpreter {
 
   // Runs every op in order (the init ops only on the first run after load() or
   // reset_state()). Returns kNotLoaded if load() did not succeed, kLoopLimit if the run
-  // was stopped by the loop limit (below).
+  // was stopped by the loop limit (below), kNpuFailed if an NPU op's driver returned an
+  // error (npu_error() gives it; the run stops at that op, its outputs are not defined).
   Status run(const ProfileHook* hook = nullptr);
 
   // Bounds the loop iterations of one run() (0, the default: no bound, as in TFLite).
@@ -87,6 +92,10 @@ class Interpreter {
   // reset_state() to start over). Costs one compare per op.
   void set_loop_limit(uint32_t iterations) { loop_limit_ = iterations; }
   uint32_t loop_limit() const { return loop_limit_; }
+
+  // The value the NPU driver's invoke returned when the last run() ended with
+  // kNpuFailed; 0 otherwise.
+  int32_t npu_error() const { return npu_.error; }
 
   // Restarts a stateful program: the next run() executes the init ops again, which
   // return the state to its initial value, so it equals the first run after load().
@@ -136,6 +145,7 @@ class Interpreter {
   uint32_t failed_op_ = kNoOffset;
   uint32_t failed_tensor_ = kNoOffset;
   uint32_t loop_limit_ = 0;
+  mutable NpuLink npu_ = {nullptr, 0};  // NPU ops write error through their OpContext
   bool loaded_ = false;
   bool init_pending_ = false;  // the next run() starts at op 0, not init_op_count
 };

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "mote/npu.h"
 #include "mote/program_format.h"
 #include "mote/span.h"
 #include "mote/status.h"
@@ -23,9 +24,9 @@ class OpContext {
  public:
   OpContext(const TensorDesc* tensors, const uint32_t* io, const OpDesc* op,
             const uint8_t* params, const uint8_t* constant_data, uint8_t* arena,
-            uint32_t* next_op = nullptr)
+            uint32_t* next_op = nullptr, NpuLink* npu = nullptr)
       : tensors_(tensors), io_(io), op_(op), params_(params), constant_data_(constant_data),
-        arena_(arena), next_op_(next_op) {}
+        arena_(arena), next_op_(next_op), npu_(npu) {}
 
   uint32_t input_count() const { return op_->input_count; }
   uint32_t output_count() const { return op_->output_count; }
@@ -59,6 +60,11 @@ class OpContext {
   // stops at an index past the last op.
   void jump_to(uint32_t op) const { *next_op_ = op; }
 
+  // NPU ops (kernels/ethos_u): the driver given to load() and where a failed invoke
+  // leaves its error. Null in contexts built for reports and tools; an NPU op's check()
+  // refuses a null link or driver.
+  NpuLink* npu() const { return npu_; }
+
  private:
   const void* tensor_data(const TensorDesc& t) const {
     return t.storage == static_cast<uint8_t>(Storage::kConstant) ? constant_data_ + t.offset
@@ -72,6 +78,7 @@ class OpContext {
   const uint8_t* constant_data_;
   uint8_t* arena_;
   uint32_t* next_op_;
+  NpuLink* npu_;
 };
 
 using KernelCheckFn = Status (*)(const OpContext& ctx);

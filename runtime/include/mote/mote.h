@@ -82,7 +82,10 @@ enum {
   MOTE_BAD_OP = 0x26,
   MOTE_BAD_PARAMS = 0x27,
   MOTE_BAD_IO = 0x28,
-  MOTE_MISSING_KERNEL = 0x40
+  MOTE_FAST_SCRATCH_TOO_SMALL = 0x18,
+  MOTE_MISSING_KERNEL = 0x40,
+  MOTE_NO_NPU_DRIVER = 0x41,
+  MOTE_NPU_FAILED = 0x50
 };
 
 /* Element types: the values of mote::DType (mote/program_format.h). */
@@ -120,6 +123,38 @@ uint32_t mote_program_arena_bytes(const void* program, size_t program_bytes);
  * context is unloaded; mote_failed_op() and mote_missing_kernel() say where. */
 int mote_load(mote_context* ctx, const void* program, size_t program_bytes, void* arena,
               size_t arena_bytes, const mote_kernel_table* kernels);
+
+/* The NPU driver hook (Ethos-U) for a program with NPU ops; mote/npu.h (mote::NpuDriver,
+ * the same struct) states the contract. invoke runs one op's command stream: `payload` is
+ * the op's driver payload (Arm's driver: ethosu_invoke_v3's custom data), region i's base
+ * address and size are base_addresses[i] and base_bytes[i] (0 constants, 1 scratch in the
+ * arena, 2 fast scratch, 3.. the op's other inputs and outputs), all 16-byte aligned.
+ * Return 0 on success; anything else ends mote_run() with MOTE_NPU_FAILED and
+ * mote_npu_error() gives the value. The cache callbacks are optional (NULL). fast_scratch:
+ * the NPU's fast memory for programs compiled with a dedicated one (the compiler's
+ * <NAME>_NPU_FAST_SCRATCH_BYTES; NULL and 0 when none). platforms/ethos_u/ has an adapter
+ * for Arm's core driver. */
+typedef struct mote_npu_driver {
+  int32_t (*invoke)(void* user, const uint8_t* payload, uint32_t payload_bytes,
+                    const uint64_t* base_addresses, const uint32_t* base_bytes, uint32_t region_count);
+  void (*clean_cache)(void* user, const uint64_t* base_addresses, const uint32_t* base_bytes,
+                      uint32_t region_count);
+  void (*invalidate_cache)(void* user, const uint64_t* base_addresses, const uint32_t* base_bytes,
+                           uint32_t region_count);
+  void* user;
+  uint8_t* fast_scratch;
+  uint32_t fast_scratch_bytes;
+} mote_npu_driver;
+
+/* mote_load for a program with NPU ops: the same, with the NPU driver (which must outlive
+ * the context). Without one, such a program fails to load with MOTE_NO_NPU_DRIVER; with a
+ * fast scratch too small for it, MOTE_FAST_SCRATCH_TOO_SMALL. */
+int mote_load_npu(mote_context* ctx, const void* program, size_t program_bytes, void* arena,
+                  size_t arena_bytes, const mote_kernel_table* kernels, const mote_npu_driver* npu);
+
+/* After mote_run() returned MOTE_NPU_FAILED: the value the driver's invoke returned; 0
+ * otherwise. */
+int32_t mote_npu_error(const mote_context* ctx);
 
 /* Runs every op once, calling the profile callbacks if set. MOTE_NOT_LOADED if the last
  * mote_load failed (or ctx is null); MOTE_LOOP_LIMIT if the loop limit stopped it. */

@@ -5,6 +5,7 @@
 //   0x10-0x1F  the caller passed something wrong (arena, index, buffer size)
 //   0x20-0x3F  the program bytes are malformed, corrupted or unsupported
 //   0x40-0x4F  the program needs something this build does not have
+//   0x50-0x5F  the hardware beside the core failed during run() (an NPU driver's error)
 // The runtime never asserts on data; every such problem comes back as one of these.
 #pragma once
 
@@ -24,6 +25,7 @@ enum class [[nodiscard]] Status : uint8_t {
   kSizeMismatch = 0x15,      // buffer handed to set_input/get_output has the wrong byte count
   kInvalidArgument = 0x16,   // null pointer or otherwise unusable argument
   kLoopLimit = 0x17,         // run() stopped: its loops took more iterations than the limit set
+  kFastScratchTooSmall = 0x18,  // NpuDriver::fast_scratch null, misaligned or shorter than an NPU op needs
 
   // Program errors (found by the verifier at load).
   kTruncated = 0x20,          // program shorter than its header or its declared size
@@ -38,6 +40,10 @@ enum class [[nodiscard]] Status : uint8_t {
 
   // Capability errors.
   kMissingKernel = 0x40, // the op's kernel is not linked into this build's kernel table
+  kNoNpuDriver = 0x41,   // the program has NPU ops and load() was given no NPU driver
+
+  // Hardware errors.
+  kNpuFailed = 0x50,     // an NPU op's driver invoke returned an error (Interpreter::npu_error())
 };
 
 // Human-readable description, e.g. "arena too small". Returns "" when the runtime is
