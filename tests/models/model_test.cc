@@ -202,10 +202,11 @@ std::vector<std::string> shared_model_files() {
   return files;
 }
 
-// The walk below finds every model: 6 ONNX and 34 .tflite ones that compile, and the
-// refused ones (an empty or partial walk would quietly instantiate fewer tests).
+// The walk below finds every model: 6 ONNX and 44 .tflite ones that compile (10 of them
+// Vela's, with their --npu), and the refused ones (an empty or partial walk would quietly
+// instantiate fewer tests).
 TEST(SharedModelFiles, AreAllFound) {
-  EXPECT_EQ(shared_model_files().size(), 40u + refused_models().size());
+  EXPECT_EQ(shared_model_files().size(), 50u + refused_models().size());
 }
 
 class ArenaAtLowerBound : public ::testing::TestWithParam<std::string> {};
@@ -216,6 +217,7 @@ TEST_P(ArenaAtLowerBound, OnEveryTargetWithPatchingOff) {
   const bool onnx = path.extension() == ".onnx";
   const std::string stem = path.stem().string();
   const Refusal* refusal = refusal_of(GetParam());
+  const std::string npu = npu_of(GetParam()).empty() ? "" : " --npu " + npu_of(GetParam());
   std::vector<std::string> variants = {""};
   if (onnx) {
     std::string calibration;
@@ -238,7 +240,7 @@ TEST_P(ArenaAtLowerBound, OnEveryTargetWithPatchingOff) {
         const std::string what = GetParam() + variant.substr(0, variant.find(" --calibration")) + " --target " +
                                  target + " --optimize " + optimize;
         const CommandResult r = run_mote("compile '" + file + "' -o '" + dir.file("p.mote") + "' --target " + target +
-                                         " --optimize " + optimize + " --patching off --json" + variant);
+                                         " --optimize " + optimize + " --patching off --json" + variant + npu);
         if (refusal != nullptr) {
           EXPECT_NE(r.exit_code, 0) << what << " compiles: remove it from refused_models.h";
           const std::string expected = refusal->stage == Refusal::kImport ? file + ": " + refusal->message

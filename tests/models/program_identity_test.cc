@@ -66,12 +66,13 @@ TEST(ProgramIdentity, TableIsComplete) {
     const std::string model = std::filesystem::relative(entry.path(), shared_models()).string();
     if ((ext != ".onnx" && ext != ".tflite") || refusal_of(model) != nullptr) continue;
     ++models;
+    const std::string npu = npu_of(model).empty() ? "" : " --npu " + npu_of(model);
     for (const char* target : {"host", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
                                "cortex-m55"})
-      EXPECT_TRUE(lines.count({model, std::string(" --target ") + target})) << model << " --target " << target;
+      EXPECT_TRUE(lines.count({model, std::string(" --target ") + target + npu})) << model << " --target " << target;
   }
-  // 6 ONNX models and 34 .tflite ones (TfliteImport.EveryModelImportsOrIsRefusedForItsCustomOps).
-  EXPECT_EQ(models, 40);
+  // 6 ONNX models and 44 .tflite ones (TfliteImport.EveryModelImportsOrIsRefusedForItsCustomOps).
+  EXPECT_EQ(models, 50);
 }
 
 class ProgramIdentity : public ::testing::TestWithParam<Entry> {};
