@@ -508,6 +508,7 @@ struct BitReader {
 };
 
 inline constexpr uint32_t kMaxSlice = 32768;  // SLICELEN is 15 bits
+inline constexpr uint64_t kMaxOpWeights = uint64_t{1} << 26;
 
 // Decodes an MLW weight stream (facts 4.1) into out[0, capacity): signed 9-bit weights in
 // Vela's order. Returns null and the count, or what is wrong with the stream.
@@ -771,6 +772,12 @@ int32_t run_conv(State& s, bool depthwise) {
   if (!read_window(s, &w)) return kEthosUModelBadCommand;
   if (s.macs > 256) {
     s.fail().add("dual-core (U65-512) weight streams are not modelled");
+    return kEthosUModelUnsupported;
+  }
+  // Bounds the weight-order walk of a hostile stream (Vela's largest here: 512 K weights).
+  const uint64_t ifm_channels = depthwise ? 1 : s.reg(kIfmDepthM1) + 1u;
+  if (uint64_t{w.od} * w.kh * w.kw * ifm_channels > kMaxOpWeights) {
+    s.fail().add("more than ").num(kMaxOpWeights).add(" weights in one operation");
     return kEthosUModelUnsupported;
   }
   const ConvLayout l = conv_layout(s, depthwise, w);

@@ -211,6 +211,34 @@ TEST(EthosUModelAtu, SqueezenetMatchesUntilVelasFirstPadBuffer) {
   EXPECT_NE(v["transpose_12"][0], p["transpose_12"][0]);
 }
 
+// zero_dce (arena 94 MB): NPU op 0 quantizes the uint8 image and computes x*x - x with an
+// elementwise MUL and SUB, both equal to the plain twin's; its pad buffer [1,3,402,602]
+// (NCHW, padded by 1 on TFLite's W and C axes) again misses the W padding: its rows are
+// the reference's rows shifted by one.
+TEST(EthosUModelAtu, ZeroDceElementwiseIsExactAndItsPadBufferIsShiftedByVela) {
+  const std::vector<uint8_t> vela = compile_file(ethos_u_file("zero_dce_quant_vela"), "ethos-u65-256");
+  const std::vector<uint8_t> plain = compile_file(ethos_u_file("zero_dce_quant"), "");
+  const std::vector<uint8_t> input = random_bytes(3 * 400 * 600, 7);
+  auto v = outputs_by_op(vela, input);
+  auto p = outputs_by_op(plain, input);
+  ASSERT_EQ(v["tfl.quantize"].size(), 9u);
+  ASSERT_EQ(p["tfl.quantize"].size(), 1u);
+  EXPECT_EQ(v["tfl.quantize"][0], p["tfl.quantize"][0]);
+  ASSERT_EQ(p["onnx_tf_prefix_Sub_19"].size(), 1u);
+  EXPECT_EQ(v["tfl.quantize"][1], p["onnx_tf_prefix_Sub_19"][0]);
+  const std::vector<uint8_t>& npu_pad = v["tfl.quantize"][8];
+  ASSERT_EQ(p["Pad"].size(), 1u);
+  const std::vector<uint8_t>& cpu_pad = p["Pad"][0];
+  ASSERT_EQ(npu_pad.size(), 3u * 402 * 602);
+  ASSERT_EQ(cpu_pad.size(), npu_pad.size());
+  for (size_t c = 0; c < 3; ++c)
+    for (size_t r = 0; r < 400; ++r) {
+      const size_t npu_row = (c * 402 + r) * 602 + 1, cpu_row = (c * 402 + r + 1) * 602 + 1;
+      ASSERT_TRUE(std::equal(npu_pad.begin() + npu_row, npu_pad.begin() + npu_row + 600, cpu_pad.begin() + cpu_row))
+          << "channel " << c << " row " << r;
+    }
+}
+
 // ---------------------------------------------------------------- synthetic streams
 
 // A COP1 payload around command words (facts section 1): FourCC, OPTIMIZER_CONFIG, three
