@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ethos_u/ethos_u_payload.h"
+#include "mote/text_line.h"
 
 namespace mote {
 namespace {
@@ -106,43 +107,6 @@ bool has_opcode(EthosUProduct product, bool cmd1, uint16_t opcode) {
   return true;
 }
 
-// ---------------------------------------------------------------- error text
-
-struct Text {
-  char* p;
-  uint32_t cap;
-  uint32_t n;
-  Text& add(const char* s) {
-    while (*s != '\0' && n + 1 < cap) p[n++] = *s++;
-    p[n] = '\0';
-    return *this;
-  }
-  Text& num(uint64_t v) {
-    char digits[24];
-    int k = 0;
-    do {
-      digits[k++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v != 0);
-    while (k > 0 && n + 1 < cap) p[n++] = digits[--k];
-    p[n] = '\0';
-    return *this;
-  }
-  Text& hex(uint32_t v) {
-    add("0x");
-    char digits[8];
-    int k = 0;
-    do {
-      digits[k++] = "0123456789ABCDEF"[v & 15];
-      v >>= 4;
-    } while (v != 0);
-    while (k < 3) digits[k++] = '0';
-    while (k > 0 && n + 1 < cap) p[n++] = digits[--k];
-    p[n] = '\0';
-    return *this;
-  }
-};
-
 // ---------------------------------------------------------------- state
 
 struct State {
@@ -161,18 +125,18 @@ struct State {
   uint32_t command;  // index of the command being run
   uint16_t opcode;
   bool cmd1;
-  Text msg;
+  TextLine* msg;
 
-  Text& fail() {
-    msg.n = 0;
-    msg.p[0] = '\0';
-    msg.add("command ").num(command).add(" (");
+  // Starts the error line "command 12 (NPU_OP_CONV): " for the caller to finish.
+  TextLine& fail() {
+    msg->clear();
+    msg->text("command ").number(command).text(" (");
     const char* name = opcode_name(cmd1, opcode);
     if (name != nullptr && !(product == EthosUProduct::kU85 && (opcode == kOpResize || opcode >= 0x100)))
-      msg.add(name);
+      msg->text(name);
     else
-      msg.add(cmd1 ? "cmd1 " : "cmd0 ").hex(opcode);
-    return msg.add("): ");
+      msg->text(cmd1 ? "cmd1 " : "cmd0 ").hex(opcode);
+    return msg->text("): ");
   }
   uint16_t reg(uint16_t opcode0) const { return r0[opcode0 & 0x1FF]; }
   uint64_t addr(uint16_t opcode1) const { return r1[opcode1 & 0xFF]; }
@@ -287,7 +251,7 @@ void type_range(uint32_t elem, bool is_signed, int64_t* lo, int64_t* hi) {
 // The region's bytes, or null with the error set.
 uint8_t* region(State& s, uint32_t r, const char* what) {
   if (r >= s.region_count || s.base[r] == 0) {
-    s.fail().add(what).add(" uses region ").num(r).add(", which the op does not give (").num(s.region_count).add(
+    s.fail().text(what).text(" uses region ").number(r).text(", which the op does not give (").number(s.region_count).text(
         " regions)");
     return nullptr;
   }
@@ -298,8 +262,8 @@ uint8_t* region(State& s, uint32_t r, const char* what) {
 bool in_region(State& s, uint32_t r, uint64_t offset, uint64_t length, const char* what) {
   const uint64_t size = s.bytes[r];
   if (offset > size || length > size - offset) {
-    s.fail().add(what).add(" [").num(offset).add(", ").num(offset + length).add(") runs past region ").num(r).add(
-        " (").num(size).add(" bytes)");
+    s.fail().text(what).text(" [").number(offset).text(", ").number(offset + length).text(") runs past region ").number(r).text(
+        " (").number(size).text(" bytes)");
     return false;
   }
   return true;
@@ -313,7 +277,7 @@ bool read_feature_map(State& s, int kind, FeatureMap* f, const char* what) {
   const uint32_t bits = kind == 2 ? (precision >> 1) & 3 : (precision >> 2) & 3;
   const uint32_t format = (precision >> 6) & 3;
   if (bits == 3 || format > 1) {
-    s.fail().add(what).add(": unsupported precision field ").hex(precision);
+    s.fail().text(what).text(": unsupported precision field ").hex(precision);
     return false;
   }
   f->data = region(s, s.reg(region_op) & 7, what);
@@ -396,20 +360,20 @@ bool read_output_stage(State& s, OutputStage* o) {
   o->lut = nullptr;
   if (function == 0) return true;
   if (function == 3 || function == 4) {
-    s.fail().add("the built-in ").add(function == 3 ? "TANH" : "SIGMOID").add(" activation is not modelled");
+    s.fail().text("the built-in ").text(function == 3 ? "TANH" : "SIGMOID").text(" activation is not modelled");
     return false;
   }
   if (function < 16 || function > 23) {
-    s.fail().add("unknown activation function ").num(function);
+    s.fail().text("unknown activation function ").number(function);
     return false;
   }
   if (o->ofm.elem != 1) {
-    s.fail().add("a LUT activation on a 16/32-bit OFM is not modelled");
+    s.fail().text("a LUT activation on a 16/32-bit OFM is not modelled");
     return false;
   }
   o->lut = s.model->lut + (function - 16) * 256u;
   if (o->lut + 256 > s.model->lut + kEthosUModelLutBytes) {
-    s.fail().add("LUT slot ").num(function - 16).add(" lies outside the SHRAM's LUT area");
+    s.fail().text("LUT slot ").number(function - 16).text(" lies outside the SHRAM's LUT area");
     return false;
   }
   o->lut_lo = o->type_lo;
@@ -463,14 +427,14 @@ bool read_window(State& s, Window* w) {
   const int32_t pad_bottom = s.reg(kIfmPadBottom) & 0xFF;
   w->upscale = s.reg(kIfmUpscale) & 3;
   if (w->upscale == 3) {
-    s.fail().add("unknown IFM upscale mode 3");
+    s.fail().text("unknown IFM upscale mode 3");
     return false;
   }
   // The IFM rows and columns the window reaches (the Linux validator's formula).
   w->vh = int64_t{w->oh - 1} * w->sy + kh_dilated - w->pad_top - pad_bottom;
   w->vw = int64_t{w->ow - 1} * w->sx + kw_dilated - w->pad_left - pad_right;
   if (w->vh <= 0 || w->vw <= 0) {
-    s.fail().add("the padding leaves no IFM rows or columns");
+    s.fail().text("the padding leaves no IFM rows or columns");
     return false;
   }
   w->ah = static_cast<uint32_t>(w->upscale != 0 ? (w->vh + 1) / 2 : w->vh);
@@ -771,13 +735,13 @@ int32_t run_conv(State& s, bool depthwise) {
   Window w;
   if (!read_window(s, &w)) return kEthosUModelBadCommand;
   if (s.macs > 256) {
-    s.fail().add("dual-core (U65-512) weight streams are not modelled");
+    s.fail().text("dual-core (U65-512) weight streams are not modelled");
     return kEthosUModelUnsupported;
   }
   // Bounds the weight-order walk of a hostile stream (Vela's largest here: 512 K weights).
   const uint64_t ifm_channels = depthwise ? 1 : s.reg(kIfmDepthM1) + 1u;
   if (uint64_t{w.od} * w.kh * w.kw * ifm_channels > kMaxOpWeights) {
-    s.fail().add("more than ").num(kMaxOpWeights).add(" weights in one operation");
+    s.fail().text("more than ").number(kMaxOpWeights).text(" weights in one operation");
     return kEthosUModelUnsupported;
   }
   const ConvLayout l = conv_layout(s, depthwise, w);
@@ -786,7 +750,7 @@ int32_t run_conv(State& s, bool depthwise) {
     return 0;
   }
   if (l.total > s.model->workspace_bytes) {
-    s.fail().add("the model's workspace holds ").num(s.model->workspace_bytes).add(" bytes, this operation needs ").num(
+    s.fail().text("the model's workspace holds ").number(s.model->workspace_bytes).text(" bytes, this operation needs ").number(
         l.total);
     return kEthosUModelWorkspace;
   }
@@ -795,7 +759,7 @@ int32_t run_conv(State& s, bool depthwise) {
   if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
   const uint32_t ifm_depth = s.reg(kIfmDepthM1) + 1u;
   if (depthwise && ifm_depth < w.od) {
-    s.fail().add("depthwise OFM depth ").num(w.od).add(" exceeds the IFM depth ").num(ifm_depth);
+    s.fail().text("depthwise OFM depth ").number(w.od).text(" exceeds the IFM depth ").number(ifm_depth);
     return kEthosUModelBadCommand;
   }
   if (!extent_fits(s, 0, ifm, w.ah, w.aw, ifm_depth, "IFM") ||
@@ -820,11 +784,11 @@ int32_t run_conv(State& s, bool depthwise) {
                                reinterpret_cast<uint16_t*>(ws + l.w_value_at),
                                reinterpret_cast<uint32_t*>(ws + l.z_value_at));
   if (bad != nullptr) {
-    s.fail().add(bad);
+    s.fail().text(bad);
     return kEthosUModelBadCommand;
   }
   if (decoded_count != l.stream_values) {
-    s.fail().add("the weight stream holds ").num(decoded_count).add(" weights, the operation's order ").num(
+    s.fail().text("the weight stream holds ").number(decoded_count).text(" weights, the operation's order ").number(
         l.stream_values);
     return kEthosUModelBadCommand;
   }
@@ -845,7 +809,7 @@ int32_t run_conv(State& s, bool depthwise) {
     if (scales == nullptr) return kEthosUModelBadCommand;
     const uint64_t scale_base = s.addr(kScaleBase), scale_length = s.r1[kScaleLength] & 0xFFFFFu;
     if (scale_length < uint64_t{w.od} * 10) {
-      s.fail().add("SCALE_LENGTH ").num(scale_length).add(" holds fewer than ").num(w.od).add(" 10-byte records");
+      s.fail().text("SCALE_LENGTH ").number(scale_length).text(" holds fewer than ").number(w.od).text(" 10-byte records");
       return kEthosUModelBadCommand;
     }
     if (!in_region(s, scale_region, scale_base, uint64_t{w.od} * 10, "scales")) return kEthosUModelOutOfRegion;
@@ -898,7 +862,7 @@ int32_t run_conv(State& s, bool depthwise) {
 
 int32_t run_pool(State& s, uint32_t mode) {
   if (mode > 2) {
-    s.fail().add("unknown pooling mode ").num(mode);
+    s.fail().text("unknown pooling mode ").number(mode);
     return kEthosUModelBadCommand;
   }
   Window w;
@@ -952,7 +916,7 @@ int32_t run_pool(State& s, uint32_t mode) {
 
 int32_t run_elementwise(State& s, uint32_t mode) {
   if (mode > 9) {
-    s.fail().add("unknown elementwise mode ").num(mode);
+    s.fail().text("unknown elementwise mode ").number(mode);
     return kEthosUModelBadCommand;
   }
   if (s.dry) return 0;
@@ -1056,11 +1020,11 @@ int32_t run_dma(State& s) {
   if (s.dry) return 0;
   const uint16_t src_param = s.reg(kDmaSrcRegion), dst_param = s.reg(kDmaDstRegion);
   if (((src_param >> 9) & 3u) != 0 || ((dst_param >> 9) & 3u) != 0) {
-    s.fail().add("2-D/3-D DMA is not modelled");
+    s.fail().text("2-D/3-D DMA is not modelled");
     return kEthosUModelUnsupported;
   }
   if ((src_param >> 8) & 1u) {
-    s.fail().add("a DMA from the SHRAM is not modelled");
+    s.fail().text("a DMA from the SHRAM is not modelled");
     return kEthosUModelUnsupported;
   }
   const uint32_t src_region = src_param & 7;
@@ -1071,8 +1035,8 @@ int32_t run_dma(State& s) {
   if ((dst_param >> 8) & 1u) {  // into the SHRAM: only its LUT area is modelled
     const uint64_t lut_start = s.shram_bytes >= kEthosUModelLutBytes ? s.shram_bytes - kEthosUModelLutBytes : 0;
     if (dst < lut_start || dst > s.shram_bytes || length > s.shram_bytes - dst || s.shram_bytes < kEthosUModelLutBytes) {
-      s.fail().add("DMA to SHRAM [").num(dst).add(", ").num(dst + length).add(") is outside its LUT area [").num(
-          lut_start).add(", ").num(s.shram_bytes).add(")");
+      s.fail().text("DMA to SHRAM [").number(dst).text(", ").number(dst + length).text(") is outside its LUT area [").number(
+          lut_start).text(", ").number(s.shram_bytes).text(")");
       return kEthosUModelOutOfRegion;
     }
     memcpy(s.model->lut + (dst - lut_start), from + src, length);
@@ -1090,7 +1054,7 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
   EthosUPayload parsed;
   const EthosUPayloadError e = parse_ethos_u_payload(payload, payload_bytes, &parsed);
   if (e != EthosUPayloadError::kOk) {
-    s.msg.add("payload: ").add(ethos_u_payload_error_string(e));
+    s.msg->text("payload: ").text(ethos_u_payload_error_string(e));
     return kEthosUModelBadPayload;
   }
   const EthosUConfig config = decode_ethos_u_config(parsed.config_word, parsed.id_word);
@@ -1098,7 +1062,7 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
   s.macs = config.macs;
   s.shram_bytes = config.shram_kib * 1024u;
   if (config.product > 2) {
-    s.msg.add("payload: unknown product ").num(config.product);
+    s.msg->text("payload: unknown product ").number(config.product);
     return kEthosUModelBadPayload;
   }
   const uint8_t* words = payload + parsed.stream_offset;
@@ -1109,11 +1073,11 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
     s.cmd1 = control == 1;
     const uint16_t param = static_cast<uint16_t>(header >> 16);
     if (control > 1) {
-      s.fail().add("reserved control bits");
+      s.fail().text("reserved control bits");
       return kEthosUModelBadCommand;
     }
     if (s.cmd1 && w + 1 >= parsed.stream_words) {
-      s.fail().add("the payload word is missing");
+      s.fail().text("the payload word is missing");
       return kEthosUModelBadCommand;
     }
     const uint32_t value = s.cmd1 ? ethos_u_word(words, w + 1) : 0;
@@ -1123,14 +1087,14 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
       // nothing; the first operation is where the stream cannot be run.
       if (!s.cmd1 && s.opcode != kOpStop && s.opcode < 0x100 && s.opcode != kOpDmaWait &&
           s.opcode != kOpKernelWait && s.opcode != kOpPmuMask) {
-        s.fail().add("Ethos-U85 command streams are not modelled (only U55 and U65)");
+        s.fail().text("Ethos-U85 command streams are not modelled (only U55 and U65)");
         return kEthosUModelUnsupported;
       }
       if (!s.cmd1 && s.opcode == kOpStop) return 0;
       continue;
     }
     if (!has_opcode(s.product, s.cmd1, s.opcode)) {
-      s.fail().add("unknown opcode for ").add(s.product == EthosUProduct::kU55 ? "Ethos-U55" : "Ethos-U65");
+      s.fail().text("unknown opcode for ").text(s.product == EthosUProduct::kU55 ? "Ethos-U55" : "Ethos-U65");
       return kEthosUModelBadCommand;
     }
     if (s.cmd1) {
@@ -1155,7 +1119,7 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
     }
     if (rc != 0) return rc;
   }
-  s.fail().add("the stream ends without NPU_OP_STOP");
+  s.fail().text("the stream ends without NPU_OP_STOP");
   return kEthosUModelBadCommand;
 }
 
@@ -1175,7 +1139,8 @@ uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_
   EthosUModel scratch;
   State s;
   reset(s, &scratch, nullptr, nullptr, 0, true);
-  s.msg = Text{scratch.error, kEthosUModelErrorBytes, 0};
+  TextLine msg(scratch.error, kEthosUModelErrorBytes);
+  s.msg = &msg;
   if (run_stream(s, payload, payload_bytes) != 0) return 0;
   return s.need;
 }
@@ -1186,7 +1151,8 @@ int32_t ethos_u_model_invoke(void* user, const uint8_t* payload, uint32_t payloa
   model->error[0] = '\0';
   State s;
   reset(s, model, base_addresses, base_bytes, region_count, false);
-  s.msg = Text{model->error, kEthosUModelErrorBytes, 0};
+  TextLine msg(model->error, kEthosUModelErrorBytes);
+  s.msg = &msg;
   return run_stream(s, payload, payload_bytes);
 }
 

@@ -18,6 +18,7 @@
 
 #include "common/error.h"
 #include "compiler.h"
+#include "compiler/host_run.h"
 #include "ethos_u_model.h"
 #include "host/loaded_program.h"
 #include "npy.h"
@@ -35,19 +36,6 @@ std::vector<uint8_t> compile_file(const std::string& path, const std::string& np
   options.target = "cortex-m55";
   options.npu = npu;
   return compile(options).program;
-}
-
-std::vector<std::vector<uint8_t>> run_program(const std::vector<uint8_t>& program, const std::string& what,
-                                              const std::vector<std::vector<uint8_t>>& inputs) {
-  LoadedProgram loaded(program, what, std::nullopt, 0xA5);
-  for (uint32_t i = 0; i < inputs.size(); ++i) loaded.set_input(i, inputs[i]);
-  loaded.run();
-  std::vector<std::vector<uint8_t>> outputs;
-  for (uint32_t j = 0; j < loaded.interpreter().output_count(); ++j) {
-    const std::span<const uint8_t> out = loaded.output(j);
-    outputs.emplace_back(out.begin(), out.end());
-  }
-  return outputs;
 }
 
 struct VelaCase {
@@ -77,7 +65,7 @@ TEST_P(VelaFiles, EqualTheTflmGoldensBitForBit) {
   for (int s = 0; s < 3; ++s) {
     const std::string stem = golden(c.plain + ".s" + std::to_string(s));
     const NpyArray input = read_npy(stem + ".in0.npy");
-    const std::vector<std::vector<uint8_t>> outputs = run_program(program, c.vela, {input.data});
+    const std::vector<std::vector<uint8_t>> outputs = run_on_host(program, input.data);
     ASSERT_EQ(outputs.size(), c.outputs);
     for (uint32_t j = 0; j < c.outputs; ++j) {
       const NpyArray expected = read_npy(stem + ".out" + std::to_string(j) + ".npy");
@@ -102,8 +90,8 @@ TEST_P(VelaFiles, EqualThePlainTwinOnRandomFullRangeInputs) {
   for (int s = 0; s < 3; ++s) {
     std::vector<uint8_t> input(input_bytes);
     for (uint8_t& b : input) b = static_cast<uint8_t>(rng());
-    const auto expected = run_program(plain, c.plain, {input});
-    const auto actual = run_program(vela, c.vela, {input});
+    const auto expected = run_on_host(plain, input);
+    const auto actual = run_on_host(vela, input);
     ASSERT_EQ(actual.size(), expected.size());
     for (const std::vector<uint8_t>& want : expected) {
       size_t matched = 0;
@@ -162,6 +150,17 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
   return bytes;
 }
 
+// Every op's outputs of a Vela file (on the model) and of its plain twin (on the CPU
+// kernels) for one random uint8 input.
+struct TwinRun {
+  std::map<std::string, std::vector<std::vector<uint8_t>>> vela, plain;
+};
+TwinRun run_twins(const std::string& name, size_t input_bytes, uint32_t seed) {
+  const std::vector<uint8_t> input = random_bytes(input_bytes, seed);
+  return {outputs_by_op(compile_file(ethos_u_file(name + "_vela"), "ethos-u65-256"), input),
+          outputs_by_op(compile_file(ethos_u_file(name), ""), input)};
+}
+
 // espcn op 0 quantizes the uint8 image, pads it by 2 on TFLite's W and C axes (the image
 // is NCHW [1,1,104,160] in an NHWC graph) into the fast scratch, and runs the first 5x5
 // conv with its TANH as a LUT. Vela's stream writes the C padding but not the W padding:
@@ -170,11 +169,9 @@ std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
 // conv + LUT is exact: its row r equals the reference's row r + 2 for every row whose
 // window reads image rows only (r = 0..99).
 TEST(EthosUModelAtu, EspcnFirstConvIsExactUpToVelasMissingPadRows) {
-  const std::vector<uint8_t> vela = compile_file(ethos_u_file("espcn_x3_quant_vela"), "ethos-u65-256");
-  const std::vector<uint8_t> plain = compile_file(ethos_u_file("espcn_x3_quant"), "");
-  const std::vector<uint8_t> input = random_bytes(104 * 160, 3);
-  auto v = outputs_by_op(vela, input);
-  auto p = outputs_by_op(plain, input);
+  TwinRun run = run_twins("espcn_x3_quant", 104 * 160, 3);
+  auto& v = run.vela;
+  auto& p = run.plain;
   ASSERT_EQ(v["Pad_2"].size(), 3u);
   const std::vector<uint8_t>& npu = v["Pad_2"][2];        // [1,104,160,64] after the LUT
   const std::vector<uint8_t>& cpu = p["onnx_tf_prefix_Tanh_1"][0];
@@ -191,11 +188,9 @@ TEST(EthosUModelAtu, EspcnFirstConvIsExactUpToVelasMissingPadRows) {
 // ops 0 and 8 ([1,16,57,57], padded on TFLite's W and C axes) misses its W padding as in
 // espcn, and everything after it differs.
 TEST(EthosUModelAtu, SqueezenetMatchesUntilVelasFirstPadBuffer) {
-  const std::vector<uint8_t> vela = compile_file(ethos_u_file("squeezenet_v1_1_quant_vela"), "ethos-u65-256");
-  const std::vector<uint8_t> plain = compile_file(ethos_u_file("squeezenet_v1_1_quant"), "");
-  const std::vector<uint8_t> input = random_bytes(3 * 224 * 224, 5);
-  auto v = outputs_by_op(vela, input);
-  auto p = outputs_by_op(plain, input);
+  TwinRun run = run_twins("squeezenet_v1_1_quant", 3 * 224 * 224, 5);
+  auto& v = run.vela;
+  auto& p = run.plain;
   const std::string first_conv = "onnx_tf_prefix_/features/init_block/activ/Relu;Add;convolution_22;convolution;Const_50";
   const std::string squeeze =
       "onnx_tf_prefix_/features/stage1/unit1/squeeze/activ/Relu;Add_1;convolution_4;convolution_1;Const_48";
@@ -216,11 +211,9 @@ TEST(EthosUModelAtu, SqueezenetMatchesUntilVelasFirstPadBuffer) {
 // (NCHW, padded by 1 on TFLite's W and C axes) again misses the W padding: its rows are
 // the reference's rows shifted by one.
 TEST(EthosUModelAtu, ZeroDceElementwiseIsExactAndItsPadBufferIsShiftedByVela) {
-  const std::vector<uint8_t> vela = compile_file(ethos_u_file("zero_dce_quant_vela"), "ethos-u65-256");
-  const std::vector<uint8_t> plain = compile_file(ethos_u_file("zero_dce_quant"), "");
-  const std::vector<uint8_t> input = random_bytes(3 * 400 * 600, 7);
-  auto v = outputs_by_op(vela, input);
-  auto p = outputs_by_op(plain, input);
+  TwinRun run = run_twins("zero_dce_quant", 3 * 400 * 600, 7);
+  auto& v = run.vela;
+  auto& p = run.plain;
   ASSERT_EQ(v["tfl.quantize"].size(), 9u);
   ASSERT_EQ(p["tfl.quantize"].size(), 1u);
   EXPECT_EQ(v["tfl.quantize"][0], p["tfl.quantize"][0]);
