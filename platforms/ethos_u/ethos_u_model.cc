@@ -473,6 +473,16 @@ struct BitReader {
 
 inline constexpr uint32_t kMaxSlice = 32768;  // SLICELEN is 15 bits
 inline constexpr uint64_t kMaxOpWeights = uint64_t{1} << 26;
+// Multiply-accumulates (or pooling taps) one operation may ask for: a bound on the time a
+// hostile stream can take (zero_dce's largest conv: 2^32).
+inline constexpr uint64_t kMaxOpWork = uint64_t{1} << 36;
+
+bool work_fits(State& s, const Window& w, uint64_t per_tap) {
+  const uint64_t work = uint64_t{w.oh} * w.ow * w.od * w.kh * w.kw * per_tap;
+  if (work <= kMaxOpWork) return true;
+  s.fail().text("more than ").number(kMaxOpWork).text(" multiply-accumulates in one operation");
+  return false;
+}
 
 // Decodes an MLW weight stream (facts 4.1) into out[0, capacity): signed 9-bit weights in
 // Vela's order. Returns null and the count, or what is wrong with the stream.
@@ -744,6 +754,7 @@ int32_t run_conv(State& s, bool depthwise) {
     s.fail().text("more than ").number(kMaxOpWeights).text(" weights in one operation");
     return kEthosUModelUnsupported;
   }
+  if (!work_fits(s, w, ifm_channels)) return kEthosUModelUnsupported;
   const ConvLayout l = conv_layout(s, depthwise, w);
   if (s.dry) {
     if (l.total > s.need) s.need = l.total;
@@ -867,6 +878,7 @@ int32_t run_pool(State& s, uint32_t mode) {
   }
   Window w;
   if (!read_window(s, &w)) return kEthosUModelBadCommand;
+  if (!work_fits(s, w, 1)) return kEthosUModelUnsupported;
   if (s.dry) return 0;
   FeatureMap ifm;
   OutputStage out;

@@ -369,6 +369,68 @@ TEST(EthosUModelStream, RefusesAnUnknownOpcodeAndAU85StreamInOneLine) {
   EXPECT_EQ(std::string(ethos_u_model_error(run.model)).find("payload: "), 0u);
 }
 
+// What the runtime hands an NPU driver, copied: the payload and each region's bytes.
+struct CapturedInvoke {
+  std::vector<uint8_t> payload;
+  std::vector<std::vector<uint8_t>> regions;
+  static int32_t invoke(void* user, const uint8_t* payload, uint32_t payload_bytes, const uint64_t* base,
+                        const uint32_t* bytes, uint32_t region_count) {
+    auto* self = static_cast<CapturedInvoke*>(user);
+    self->payload.assign(payload, payload + payload_bytes);
+    self->regions.clear();
+    for (uint32_t i = 0; i < region_count; ++i) {
+      const auto* p = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(base[i]));
+      self->regions.emplace_back(p, p + (p == nullptr ? 0 : bytes[i]));
+    }
+    return 0;
+  }
+};
+
+// A real stream with one bit flipped in a command word, 300 times: each run succeeds or
+// fails with one line, reading and writing only its regions (the sanitizer build checks).
+TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
+  const std::vector<uint8_t> program = compile_file(ethos_u_file("kws_micronet_m_vela_H128"), "ethos-u55-128");
+  CapturedInvoke captured;
+  NpuDriver driver{};
+  driver.invoke = CapturedInvoke::invoke;
+  driver.user = &captured;
+  LoadedProgram loaded(program, "kws", std::nullopt, 0, &driver);
+  loaded.run();
+  ASSERT_GT(captured.payload.size(), 64u);
+  std::mt19937 rng(42);
+  EthosUModel model;
+  std::vector<uint64_t> workspace;
+  int failures = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<uint8_t> payload = captured.payload;
+    const size_t words = payload.size() / 4;
+    const size_t bit = (8 + rng() % (words - 8)) * 32 + rng() % 32;  // a command word's bit
+    payload[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    std::vector<std::vector<uint8_t>> regions = captured.regions;
+    std::vector<uint64_t> base;
+    std::vector<uint32_t> bytes;
+    for (std::vector<uint8_t>& r : regions) {
+      base.push_back(r.empty() ? 0 : reinterpret_cast<uintptr_t>(r.data()));
+      bytes.push_back(static_cast<uint32_t>(r.size()));
+    }
+    const uint64_t need = ethos_u_model_workspace_bytes(payload.data(), static_cast<uint32_t>(payload.size()));
+    workspace.assign(need / 8 + 1, 0);
+    model.workspace = reinterpret_cast<uint8_t*>(workspace.data());
+    model.workspace_bytes = workspace.size() * 8;
+    const int32_t rc = ethos_u_model_invoke(&model, payload.data(), static_cast<uint32_t>(payload.size()), base.data(),
+                                            bytes.data(), static_cast<uint32_t>(base.size()));
+    const std::string error = ethos_u_model_error(model);
+    EXPECT_LE(rc, 0);
+    EXPECT_EQ(rc == 0, error.empty()) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+    if (rc != 0) {
+      ++failures;
+      EXPECT_TRUE(error.rfind("command ", 0) == 0 || error.rfind("payload: ", 0) == 0) << error;
+    }
+  }
+  EXPECT_GT(failures, 0);
+}
+
 // The host runs the real U85 files as far as loading and stops at the first NPU op with
 // the model's line.
 TEST(EthosUModelStream, TheHostStopsAU85ProgramWithTheModelsError) {
