@@ -116,9 +116,16 @@ void LoadedProgram::run(const ProfileHook* hook) {
     throw CompileError(what_ + ": run stopped: loop iteration limit reached (" +
                        std::to_string(interpreter_.loop_limit()) +
                        " iterations in one run: a loop whose condition still held)");
-  if (status == Status::kNpuFailed && uses_host_npu_)
-    throw CompileError(what_ + ": run stopped at NPU op " + std::to_string(host_model_->invokes - 1) +
-                       " of the run: the NPU model says: " + ethos_u_model_error(host_model_->model));
+  if (status == Status::kNpuFailed && uses_host_npu_) {
+    // The failed op: the run's last invoke, counted among the program's NPU ops.
+    uint32_t failed = kNoOffset;
+    for (uint32_t k = 0, npu_ops = 0; k < interpreter_.op_count() && failed == kNoOffset; ++k)
+      if (std::strcmp(kernel_name(static_cast<KernelId>(interpreter_.op_desc(k)->kernel)), "ethos_u") == 0 &&
+          ++npu_ops == host_model_->invokes)
+        failed = k;
+    throw CompileError(what_ + ": run stopped at " + describe_op(failed) + ": the NPU model says: " +
+                       ethos_u_model_error(host_model_->model));
+  }
   if (status == Status::kNpuFailed)
     throw CompileError(what_ + ": run stopped: the NPU driver returned " + std::to_string(interpreter_.npu_error()));
   if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));

@@ -443,7 +443,7 @@ TEST(EthosUModelStream, TheHostStopsAU85ProgramWithTheModelsError) {
     const std::string message = e.what();
     // The stream's first operation is a weight DMA.
     EXPECT_EQ(message,
-              "kws Z256: run stopped at NPU op 0 of the run: the NPU model says: command 5 (NPU_OP_DMA_START): "
+              "kws Z256: run stopped at op 0 'Identity': the NPU model says: command 5 (NPU_OP_DMA_START): "
               "Ethos-U85 command streams are not modelled (only U55 and U65)");
   }
 }
