@@ -330,6 +330,45 @@ TEST(EthosUModelStream, CopiesNhwcIntoNhcwb16Bricks) {
   EXPECT_EQ(region1[ofm + 48 + 4], 0xEE);  // the second brick's padding lanes are not written
 }
 
+// An IFM in four tiles (facts 2.5): x >= WIDTH0 is tile 1, or tile 3 from row HEIGHT1;
+// otherwise rows from HEIGHT0 are tile 2. Each tile's rows start at its own base.
+TEST(EthosUModelStream, ReadsAnIfmSplitInFourTiles) {
+  const uint32_t ofm = 400;
+  StreamBuilder s = copy_stream(4, 4, 1, ofm, false);
+  s.commands.resize(s.commands.size() - 2);  // without POOL and STOP
+  s.cmd1(0x001, 100);  // IFM_BASE1
+  s.cmd1(0x002, 200);  // IFM_BASE2
+  s.cmd1(0x003, 300);  // IFM_BASE3
+  s.cmd0(0x10A, 1);    // IFM_WIDTH0_M1: tiles 0 and 2 are 2 wide
+  s.cmd0(0x10B, 2);    // IFM_HEIGHT0_M1: tile 0 has 3 rows
+  s.cmd0(0x10C, 0);    // IFM_HEIGHT1_M1: tile 1 has 1 row
+  s.cmd1(0x004, 1);    // IFM_STRIDE_X
+  s.cmd1(0x005, 2);    // IFM_STRIDE_Y
+  s.cmd0(0x005, 1);    // NPU_OP_POOL AVERAGE
+  s.cmd0(0x000, 0xFFFF);
+  std::vector<uint8_t> region1(ofm + 16, 0);
+  for (uint32_t t = 0; t < 4; ++t)
+    for (uint32_t i = 0; i < 8; ++i) region1[t * 100 + i] = static_cast<uint8_t>(t * 16 + i);
+  ModelRun run;
+  ASSERT_EQ(run.invoke(s.payload(kU65Config, kArch1), region1), 0) << ethos_u_model_error(run.model);
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 4; ++x) {
+      uint32_t tile = 0, ty = y, tx = x;
+      if (x >= 2) {
+        tx -= 2;
+        tile = 1;
+        if (y >= 1) {
+          ty -= 1;
+          tile = 3;
+        }
+      } else if (y >= 3) {
+        ty -= 3;
+        tile = 2;
+      }
+      EXPECT_EQ(region1[ofm + y * 4 + x], tile * 16 + ty * 2 + tx) << y << " " << x;
+    }
+}
+
 TEST(EthosUModelStream, AnOfmPastItsRegionFailsBeforeWritingNamingTheCommand) {
   const uint32_t h = 4, w = 4, d = 8;
   std::vector<uint8_t> region1(h * w * d + 100, 0x11);  // the copy at 128 needs 128 bytes
