@@ -7,6 +7,7 @@
 #include "all_kernels.h"
 #include "common/error.h"
 #include "ethos_u/ethos_u.h"
+#include "ethos_u_model.h"
 #include "kernel_ids.h"
 
 namespace mote {
@@ -21,13 +22,28 @@ uint8_t* aligned_copy(const uint8_t* data, size_t size, size_t capacity, uint8_t
   return p;
 }
 
-// The host driver's answer to every command stream (LoadedProgram's constructor).
-constexpr int32_t kNoNpuModel = -2;
-int32_t refuse_command_stream(void*, const uint8_t*, uint32_t, const uint64_t*, const uint32_t*, uint32_t) {
-  return kNoNpuModel;
-}
-
 }  // namespace
+
+// The host's NPU driver: the functional model with a workspace grown to what each
+// command stream needs, and the count of invokes in the current run (for messages).
+struct LoadedProgram::HostNpuModel {
+  EthosUModel model;
+  std::vector<uint64_t> workspace;
+  uint32_t invokes = 0;
+
+  static int32_t invoke(void* user, const uint8_t* payload, uint32_t payload_bytes, const uint64_t* base,
+                        const uint32_t* bytes, uint32_t regions) {
+    auto* self = static_cast<HostNpuModel*>(user);
+    ++self->invokes;
+    const uint64_t need = ethos_u_model_workspace_bytes(payload, payload_bytes);
+    if (need > self->workspace.size() * 8) self->workspace.resize((need + 7) / 8);
+    self->model.workspace = reinterpret_cast<uint8_t*>(self->workspace.data());
+    self->model.workspace_bytes = self->workspace.size() * 8;
+    return ethos_u_model_invoke(&self->model, payload, payload_bytes, base, bytes, regions);
+  }
+};
+
+void LoadedProgram::HostNpuModelDeleter::operator()(HostNpuModel* p) const { delete p; }
 
 void LoadedProgram::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
 
@@ -41,7 +57,10 @@ LoadedProgram::LoadedProgram(std::span<const uint8_t> bytes, std::string what,
   const uint64_t arena_size = arena_bytes.value_or(planned);
   arena_.reset(aligned_copy(nullptr, 0, arena_size, arena_fill));
 
-  host_npu_.invoke = refuse_command_stream;
+  host_model_.reset(new HostNpuModel());
+  host_npu_.invoke = HostNpuModel::invoke;
+  host_npu_.user = host_model_.get();
+  uses_host_npu_ = npu == nullptr;
   Status status = load(bytes, arena_size, npu != nullptr ? npu : &host_npu_);
   if (status == Status::kFastScratchTooSmall && npu == nullptr) {
     host_npu_.fast_scratch_bytes = fast_scratch_needed(bytes, arena_size);
@@ -91,14 +110,22 @@ void LoadedProgram::set_input(uint32_t i, std::span<const uint8_t> data) {
 }
 
 void LoadedProgram::run(const ProfileHook* hook) {
+  host_model_->invokes = 0;
   const Status status = interpreter_.run(hook);
   if (status == Status::kLoopLimit)
     throw CompileError(what_ + ": run stopped: loop iteration limit reached (" +
                        std::to_string(interpreter_.loop_limit()) +
                        " iterations in one run: a loop whose condition still held)");
-  if (status == Status::kNpuFailed && interpreter_.npu_error() == kNoNpuModel)
-    throw CompileError(what_ + ": run stopped at an NPU op: running Ethos-U command streams on the host needs a "
-                       "functional model of the NPU, which this build does not have yet");
+  if (status == Status::kNpuFailed && uses_host_npu_) {
+    // The failed op: the run's last invoke, counted among the program's NPU ops.
+    uint32_t failed = kNoOffset;
+    for (uint32_t k = 0, npu_ops = 0; k < interpreter_.op_count() && failed == kNoOffset; ++k)
+      if (std::strcmp(kernel_name(static_cast<KernelId>(interpreter_.op_desc(k)->kernel)), "ethos_u") == 0 &&
+          ++npu_ops == host_model_->invokes)
+        failed = k;
+    throw CompileError(what_ + ": run stopped at " + describe_op(failed) + ": the NPU model says: " +
+                       ethos_u_model_error(host_model_->model));
+  }
   if (status == Status::kNpuFailed)
     throw CompileError(what_ + ": run stopped: the NPU driver returned " + std::to_string(interpreter_.npu_error()));
   if (status != Status::kOk) throw CompileError(what_ + ": run failed: " + status_string(status));

@@ -27,10 +27,10 @@ class LoadedProgram {
   // arena size (default: exactly what the program plans); the arena starts filled with
   // `arena_fill` (tests fill it with garbage so that reading unwritten memory shows).
   // A program with NPU ops (Ethos-U) runs them through `npu` (tests pass a recording
-  // driver); by default through the host's own NPU driver, with a fast scratch as large as
-  // the program's NPU ops need. The host has no model of the NPU's arithmetic yet: its
-  // driver refuses every command stream, so such a run fails with a message saying so,
-  // while loading, inspecting and sizing work.
+  // driver); by default through the host's own NPU driver, the functional model of the
+  // Ethos-U55/U65 (platforms/ethos_u/ethos_u_model.h), with a fast scratch as large as the
+  // program's NPU ops need. A command stream the model refuses (U85, an access past a
+  // region, ...) stops run() with the model's error.
   LoadedProgram(std::span<const uint8_t> bytes, std::string what,
                 std::optional<uint64_t> arena_bytes = std::nullopt, uint8_t arena_fill = 0,
                 const NpuDriver* npu = nullptr);
@@ -70,6 +70,12 @@ class LoadedProgram {
   size_t program_bytes_ = 0;
   std::string what_;
   NpuDriver host_npu_{};
+  struct HostNpuModel;  // the functional model and its workspace
+  struct HostNpuModelDeleter {
+    void operator()(HostNpuModel* p) const;
+  };
+  std::unique_ptr<HostNpuModel, HostNpuModelDeleter> host_model_;
+  bool uses_host_npu_ = false;
   std::unique_ptr<uint8_t, FreeDeleter> fast_scratch_;
   Interpreter interpreter_;
 

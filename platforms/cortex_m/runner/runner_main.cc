@@ -32,6 +32,7 @@
 #include "all_kernels.h"
 #include "instruction_counter.h"
 #include "mote/interpreter.h"
+#include "mote/text_line.h"
 #include "semihost.h"
 
 extern "C" {
@@ -49,24 +50,22 @@ constexpr uint32_t kMaxWords = 64;                 // program, output dir, loop 
 constexpr uint32_t kExitError = 1;
 constexpr uint8_t kArenaFill = 0xA5;
 
-// One line of text built without printf (printf would pull in the heap). Truncates
-// silently at its capacity, which is far more than any message here needs.
-class Line {
+// One line of text with a buffer of its own (mote/text_line.h: no printf, which would
+// pull in the heap).
+struct LineBuffer {
+  char bytes[384] = {};
+};
+class Line : private LineBuffer, public mote::TextLine {
  public:
+  Line() : TextLine(bytes, sizeof bytes) {}
+  Line(const Line&) = delete;
+  Line& operator=(const Line&) = delete;
   Line& text(const char* s) {
-    while (*s != '\0' && length_ + 1 < sizeof(buffer_)) buffer_[length_++] = *s++;
-    buffer_[length_] = '\0';
+    TextLine::text(s);
     return *this;
   }
   Line& number(uint64_t value) {
-    char digits[21];
-    uint32_t n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    while (n > 0 && length_ + 1 < sizeof(buffer_)) buffer_[length_++] = digits[--n];
-    buffer_[length_] = '\0';
+    TextLine::number(value);
     return *this;
   }
   Line& status(Status status) {
@@ -74,12 +73,6 @@ class Line {
     if (*description != '\0') return text(description);
     return text("status ").number(static_cast<uint32_t>(status));  // strings compiled out
   }
-  const char* c_str() const { return buffer_; }
-  uint32_t length() const { return length_; }
-
- private:
-  char buffer_[384] = {};
-  uint32_t length_ = 0;
 };
 
 uint32_t fail(Line& message) {

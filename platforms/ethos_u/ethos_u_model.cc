@@ -1,0 +1,1171 @@
+#include "ethos_u_model.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "ethos_u/ethos_u_payload.h"
+#include "mote/text_line.h"
+
+namespace mote {
+namespace {
+
+// ---------------------------------------------------------------- opcodes and names
+
+// cmd0 (one word, 16-bit parameter) and cmd1 (two words) opcodes of the U55/U65 command
+// set (docs/design/ethos_u_facts.md 2.2).
+enum : uint16_t {
+  kOpStop = 0x000, kOpIrq = 0x001, kOpConv = 0x002, kOpDepthwise = 0x003, kOpPool = 0x005,
+  kOpElementwise = 0x006, kOpResize = 0x007, kOpDmaStart = 0x010, kOpDmaWait = 0x011, kOpKernelWait = 0x012,
+  kOpPmuMask = 0x013,
+  kIfmPadTop = 0x100, kIfmPadLeft = 0x101, kIfmPadRight = 0x102, kIfmPadBottom = 0x103, kIfmDepthM1 = 0x104,
+  kIfmPrecision = 0x105, kIfmUpscale = 0x107, kIfmZeroPoint = 0x109, kIfmWidth0M1 = 0x10A,
+  kIfmHeight0M1 = 0x10B, kIfmHeight1M1 = 0x10C, kIfmIbEnd = 0x10D, kIfmRegion = 0x10F, kOfmWidthM1 = 0x111,
+  kOfmHeightM1 = 0x112, kOfmDepthM1 = 0x113, kOfmPrecision = 0x114, kOfmBlkWidthM1 = 0x115,
+  kOfmBlkHeightM1 = 0x116, kOfmBlkDepthM1 = 0x117, kOfmZeroPoint = 0x118, kOfmWidth0M1 = 0x11A,
+  kOfmHeight0M1 = 0x11B, kOfmHeight1M1 = 0x11C, kOfmRegion = 0x11F, kKernelWidthM1 = 0x120,
+  kKernelHeightM1 = 0x121, kKernelStride = 0x122, kParallelMode = 0x123, kAccFormat = 0x124,
+  kActivation = 0x125, kActivationMin = 0x126, kActivationMax = 0x127, kWeightRegion = 0x128,
+  kScaleRegion = 0x129, kAbStart = 0x12D, kBlockdep = 0x12F, kDmaSrcRegion = 0x130, kDmaDstRegion = 0x131,
+  kDmaSize0 = 0x132, kDmaSize1 = 0x133, kIfm2Broadcast = 0x180, kIfm2Scalar = 0x181, kIfm2Precision = 0x185,
+  kIfm2ZeroPoint = 0x189, kIfm2Width0M1 = 0x18A, kIfm2Height0M1 = 0x18B, kIfm2Height1M1 = 0x18C,
+  kIfm2IbStart = 0x18D, kIfm2Region = 0x18F,
+};
+enum : uint16_t {
+  kIfmBase0 = 0x000, kIfmStrideX = 0x004, kIfmStrideY = 0x005, kIfmStrideC = 0x006, kOfmBase0 = 0x010,
+  kOfmStrideX = 0x014, kOfmStrideY = 0x015, kOfmStrideC = 0x016, kWeightBase = 0x020, kWeightLength = 0x021,
+  kScaleBase = 0x022, kScaleLength = 0x023, kOfmScale = 0x024, kOpaScale = 0x025, kOpbScale = 0x026,
+  kDmaSrc = 0x030, kDmaDst = 0x031, kDmaLen = 0x032, kDmaSkip0 = 0x033, kDmaSkip1 = 0x034, kIfm2Base0 = 0x080,
+  kIfm2StrideX = 0x084, kIfm2StrideY = 0x085, kIfm2StrideC = 0x086, kWeight1Base = 0x090,
+  kWeight1Length = 0x091, kScale1Base = 0x092, kScale1Length = 0x093,
+};
+
+struct OpcodeName {
+  uint16_t opcode;
+  const char* name;
+};
+
+constexpr OpcodeName kCmd0Names[] = {
+    {0x000, "NPU_OP_STOP"}, {0x001, "NPU_OP_IRQ"}, {0x002, "NPU_OP_CONV"}, {0x003, "NPU_OP_DEPTHWISE"},
+    {0x005, "NPU_OP_POOL"}, {0x006, "NPU_OP_ELEMENTWISE"}, {0x007, "NPU_OP_RESIZE"},
+    {0x010, "NPU_OP_DMA_START"}, {0x011, "NPU_OP_DMA_WAIT"}, {0x012, "NPU_OP_KERNEL_WAIT"},
+    {0x013, "NPU_OP_PMU_MASK"}, {0x100, "NPU_SET_IFM_PAD_TOP"}, {0x101, "NPU_SET_IFM_PAD_LEFT"},
+    {0x102, "NPU_SET_IFM_PAD_RIGHT"}, {0x103, "NPU_SET_IFM_PAD_BOTTOM"}, {0x104, "NPU_SET_IFM_DEPTH_M1"},
+    {0x105, "NPU_SET_IFM_PRECISION"}, {0x107, "NPU_SET_IFM_UPSCALE"}, {0x109, "NPU_SET_IFM_ZERO_POINT"},
+    {0x10A, "NPU_SET_IFM_WIDTH0_M1"}, {0x10B, "NPU_SET_IFM_HEIGHT0_M1"}, {0x10C, "NPU_SET_IFM_HEIGHT1_M1"},
+    {0x10D, "NPU_SET_IFM_IB_END"}, {0x10F, "NPU_SET_IFM_REGION"}, {0x111, "NPU_SET_OFM_WIDTH_M1"},
+    {0x112, "NPU_SET_OFM_HEIGHT_M1"}, {0x113, "NPU_SET_OFM_DEPTH_M1"}, {0x114, "NPU_SET_OFM_PRECISION"},
+    {0x115, "NPU_SET_OFM_BLK_WIDTH_M1"}, {0x116, "NPU_SET_OFM_BLK_HEIGHT_M1"},
+    {0x117, "NPU_SET_OFM_BLK_DEPTH_M1"}, {0x118, "NPU_SET_OFM_ZERO_POINT"}, {0x11A, "NPU_SET_OFM_WIDTH0_M1"},
+    {0x11B, "NPU_SET_OFM_HEIGHT0_M1"}, {0x11C, "NPU_SET_OFM_HEIGHT1_M1"}, {0x11F, "NPU_SET_OFM_REGION"},
+    {0x120, "NPU_SET_KERNEL_WIDTH_M1"}, {0x121, "NPU_SET_KERNEL_HEIGHT_M1"}, {0x122, "NPU_SET_KERNEL_STRIDE"},
+    {0x123, "NPU_SET_PARALLEL_MODE"}, {0x124, "NPU_SET_ACC_FORMAT"}, {0x125, "NPU_SET_ACTIVATION"},
+    {0x126, "NPU_SET_ACTIVATION_MIN"}, {0x127, "NPU_SET_ACTIVATION_MAX"}, {0x128, "NPU_SET_WEIGHT_REGION"},
+    {0x129, "NPU_SET_SCALE_REGION"}, {0x12D, "NPU_SET_AB_START"}, {0x12F, "NPU_SET_BLOCKDEP"},
+    {0x130, "NPU_SET_DMA0_SRC_REGION"}, {0x131, "NPU_SET_DMA0_DST_REGION"}, {0x132, "NPU_SET_DMA0_SIZE0"},
+    {0x133, "NPU_SET_DMA0_SIZE1"}, {0x180, "NPU_SET_IFM2_BROADCAST"}, {0x181, "NPU_SET_IFM2_SCALAR"},
+    {0x185, "NPU_SET_IFM2_PRECISION"}, {0x189, "NPU_SET_IFM2_ZERO_POINT"}, {0x18A, "NPU_SET_IFM2_WIDTH0_M1"},
+    {0x18B, "NPU_SET_IFM2_HEIGHT0_M1"}, {0x18C, "NPU_SET_IFM2_HEIGHT1_M1"}, {0x18D, "NPU_SET_IFM2_IB_START"},
+    {0x18F, "NPU_SET_IFM2_REGION"},
+};
+constexpr OpcodeName kCmd1Names[] = {
+    {0x000, "NPU_SET_IFM_BASE0"}, {0x001, "NPU_SET_IFM_BASE1"}, {0x002, "NPU_SET_IFM_BASE2"},
+    {0x003, "NPU_SET_IFM_BASE3"}, {0x004, "NPU_SET_IFM_STRIDE_X"}, {0x005, "NPU_SET_IFM_STRIDE_Y"},
+    {0x006, "NPU_SET_IFM_STRIDE_C"}, {0x010, "NPU_SET_OFM_BASE0"}, {0x011, "NPU_SET_OFM_BASE1"},
+    {0x012, "NPU_SET_OFM_BASE2"}, {0x013, "NPU_SET_OFM_BASE3"}, {0x014, "NPU_SET_OFM_STRIDE_X"},
+    {0x015, "NPU_SET_OFM_STRIDE_Y"}, {0x016, "NPU_SET_OFM_STRIDE_C"}, {0x020, "NPU_SET_WEIGHT_BASE"},
+    {0x021, "NPU_SET_WEIGHT_LENGTH"}, {0x022, "NPU_SET_SCALE_BASE"}, {0x023, "NPU_SET_SCALE_LENGTH"},
+    {0x024, "NPU_SET_OFM_SCALE"}, {0x025, "NPU_SET_OPA_SCALE"}, {0x026, "NPU_SET_OPB_SCALE"},
+    {0x030, "NPU_SET_DMA0_SRC"}, {0x031, "NPU_SET_DMA0_DST"}, {0x032, "NPU_SET_DMA0_LEN"},
+    {0x033, "NPU_SET_DMA0_SKIP0"}, {0x034, "NPU_SET_DMA0_SKIP1"}, {0x080, "NPU_SET_IFM2_BASE0"},
+    {0x081, "NPU_SET_IFM2_BASE1"}, {0x082, "NPU_SET_IFM2_BASE2"}, {0x083, "NPU_SET_IFM2_BASE3"},
+    {0x084, "NPU_SET_IFM2_STRIDE_X"}, {0x085, "NPU_SET_IFM2_STRIDE_Y"}, {0x086, "NPU_SET_IFM2_STRIDE_C"},
+    {0x090, "NPU_SET_WEIGHT1_BASE"}, {0x091, "NPU_SET_WEIGHT1_LENGTH"}, {0x092, "NPU_SET_SCALE1_BASE"},
+    {0x093, "NPU_SET_SCALE1_LENGTH"},
+};
+
+const char* opcode_name(bool cmd1, uint16_t opcode) {
+  if (cmd1) {
+    for (const OpcodeName& n : kCmd1Names)
+      if (n.opcode == opcode) return n.name;
+  } else {
+    for (const OpcodeName& n : kCmd0Names)
+      if (n.opcode == opcode) return n.name;
+  }
+  return nullptr;
+}
+
+// Whether the product's command set has the opcode (U55: no PARALLEL_MODE, second-core
+// weight/scale registers or 2-D DMA skips).
+bool has_opcode(EthosUProduct product, bool cmd1, uint16_t opcode) {
+  if (opcode_name(cmd1, opcode) == nullptr) return false;
+  if (!cmd1 && opcode == kOpResize) return false;
+  if (product == EthosUProduct::kU55) {
+    if (!cmd1 && opcode == kParallelMode) return false;
+    if (cmd1 && (opcode == kDmaSkip0 || opcode == kDmaSkip1 || (opcode >= kWeight1Base && opcode <= kScale1Length)))
+      return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- state
+
+struct State {
+  EthosUModel* model;
+  EthosUProduct product;
+  uint32_t macs;
+  uint32_t shram_bytes;
+  const uint64_t* base;
+  const uint32_t* bytes;
+  uint32_t region_count;
+  bool dry;       // only measure the workspace
+  uint64_t need;  // workspace the stream needs (dry run)
+  uint16_t r0[512];  // cmd0 registers by opcode (0x100-0x1FF used)
+  uint64_t r1[256];  // cmd1 registers: payload | addr_hi << 32
+  uint16_t r1_param[256];
+  uint32_t command;  // index of the command being run
+  uint16_t opcode;
+  bool cmd1;
+  TextLine* msg;
+
+  // Starts the error line "command 12 (NPU_OP_CONV): " for the caller to finish.
+  TextLine& fail() {
+    msg->clear();
+    msg->text("command ").number(command).text(" (");
+    const char* name = opcode_name(cmd1, opcode);
+    if (name != nullptr && !(product == EthosUProduct::kU85 && (opcode == kOpResize || opcode >= 0x100)))
+      msg->text(name);
+    else
+      msg->text(cmd1 ? "cmd1 " : "cmd0 ").hex(opcode);
+    return msg->text("): ");
+  }
+  uint16_t reg(uint16_t opcode0) const { return r0[opcode0 & 0x1FF]; }
+  uint64_t addr(uint16_t opcode1) const { return r1[opcode1 & 0xFF]; }
+};
+
+// ---------------------------------------------------------------- arithmetic
+
+int64_t saturate32(int64_t v) {
+  if (v > INT32_MAX) return INT32_MAX;
+  if (v < INT32_MIN) return INT32_MIN;
+  return v;
+}
+
+// TensorFlow Lite's SaturatingRoundingDoublingHighMul on a 64-bit product: (a*b + nudge)
+// / 2^31 with C's truncating division (ties of negative products go toward zero).
+int64_t doubling_high_mul(int64_t product) {
+  const int64_t nudge = product >= 0 ? (int64_t{1} << 30) : 1 - (int64_t{1} << 30);
+  return (product + nudge) / (int64_t{1} << 31);
+}
+
+// TensorFlow Lite's RoundingDivideByPOT: x / 2^shift rounded half away from zero.
+int64_t rounding_divide_by_pot(int64_t x, uint32_t shift) {
+  if (shift == 0) return x;
+  if (shift > 62) return 0;
+  const int64_t mask = (int64_t{1} << shift) - 1;
+  const int64_t remainder = x & mask;
+  const int64_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> shift) + (remainder > threshold ? 1 : 0);
+}
+
+enum RoundMode : uint32_t { kRoundDbl = 0, kRoundTruncate = 1, kRoundNatural = 2 };
+
+// value * scale / 2^shift in the NPU's rounding mode (facts 2.9, 2.9a). DBL is TensorFlow
+// Lite's MultiplyByQuantizedMultiplier(value, scale, 31 - shift): one rounding at 2^shift
+// when shift <= 31, else a doubling high multiply then a rounding shift by shift - 31.
+// The accumulator is taken as 32-bit (I32 format; a 40-bit one saturates here).
+int64_t scale_value(int64_t value, uint32_t scale, uint32_t shift, uint32_t round) {
+  const int64_t product = saturate32(value) * int64_t{scale};
+  if (round == kRoundDbl) {
+    if (shift <= 31) {
+      const int64_t shifted = saturate32(value) * (int64_t{1} << (31 - shift));
+      // The high multiply of the left-shifted value: product * 2^(31-shift) / 2^31.
+      if (shifted == saturate32(shifted)) return doubling_high_mul(shifted * int64_t{scale});
+      return rounding_divide_by_pot(product, shift);
+    }
+    return rounding_divide_by_pot(doubling_high_mul(product), shift - 31);
+  }
+  if (shift == 0) return product;
+  if (shift > 62) return product < 0 && round == kRoundNatural ? -1 : 0;
+  if (round == kRoundNatural) return (product + (int64_t{1} << (shift - 1))) >> shift;
+  return product >= 0 ? product >> shift : -((-product) >> shift);  // TRUNCATE: toward zero
+}
+
+// ---------------------------------------------------------------- feature maps
+
+struct FeatureMap {
+  uint8_t* data;       // the region's first byte
+  uint64_t base[4];    // tile addresses
+  uint32_t height0, height1, width0;
+  uint64_t stride_x, stride_y, stride_c;
+  uint32_t elem;       // bytes per element
+  bool is_signed;
+  bool brick;          // NHCWB16
+  int32_t zero_point;
+};
+
+uint64_t channel_offset(const FeatureMap& f, uint32_t c) {
+  return f.brick ? uint64_t{c >> 4} * f.stride_c + uint64_t{c & 15} * f.elem : uint64_t{c} * f.elem;
+}
+
+// Byte offset of (y, x) channel 0 in its tile (facts 2.5).
+uint64_t pixel_offset(const FeatureMap& f, uint32_t y, uint32_t x) {
+  int tile = 0;
+  if (x >= f.width0) {
+    x -= f.width0;
+    tile = 1;
+    if (y >= f.height1) {
+      y -= f.height1;
+      tile = 3;
+    }
+  } else if (y >= f.height0) {
+    y -= f.height0;
+    tile = 2;
+  }
+  return f.base[tile] + uint64_t{y} * f.stride_y + uint64_t{x} * f.stride_x;
+}
+
+int32_t load(const uint8_t* p, uint32_t elem, bool is_signed) {
+  if (elem == 1) return is_signed ? static_cast<int8_t>(p[0]) : p[0];
+  if (elem == 2) {
+    const uint16_t v = static_cast<uint16_t>(p[0] | p[1] << 8);
+    return is_signed ? static_cast<int16_t>(v) : v;
+  }
+  return static_cast<int32_t>(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24);
+}
+
+void store(uint8_t* p, uint32_t elem, int64_t v) {
+  for (uint32_t b = 0; b < elem; ++b) p[b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
+}
+
+void type_range(uint32_t elem, bool is_signed, int64_t* lo, int64_t* hi) {
+  const uint32_t bits = elem * 8;
+  if (is_signed) {
+    *lo = -(int64_t{1} << (bits - 1));
+    *hi = (int64_t{1} << (bits - 1)) - 1;
+  } else {
+    *lo = 0;
+    *hi = bits >= 32 ? INT32_MAX : (int64_t{1} << bits) - 1;
+  }
+}
+
+// The region's bytes, or null with the error set.
+uint8_t* region(State& s, uint32_t r, const char* what) {
+  if (r >= s.region_count || s.base[r] == 0) {
+    s.fail().text(what).text(" uses region ").number(r).text(", which the op does not give (").number(s.region_count).text(
+        " regions)");
+    return nullptr;
+  }
+  return reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(s.base[r]));
+}
+
+// Checks [offset, offset + length) lies inside region r.
+bool in_region(State& s, uint32_t r, uint64_t offset, uint64_t length, const char* what) {
+  const uint64_t size = s.bytes[r];
+  if (offset > size || length > size - offset) {
+    s.fail().text(what).text(" [").number(offset).text(", ").number(offset + length).text(") runs past region ").number(r).text(
+        " (").number(size).text(" bytes)");
+    return false;
+  }
+  return true;
+}
+
+// Reads the feature map registers: kind 0 IFM, 1 IFM2, 2 OFM.
+bool read_feature_map(State& s, int kind, FeatureMap* f, const char* what) {
+  const uint16_t region_op = kind == 0 ? kIfmRegion : kind == 1 ? kIfm2Region : kOfmRegion;
+  const uint16_t base_op = kind == 0 ? kIfmBase0 : kind == 1 ? kIfm2Base0 : kOfmBase0;
+  const uint16_t precision = s.reg(kind == 0 ? kIfmPrecision : kind == 1 ? kIfm2Precision : kOfmPrecision);
+  const uint32_t bits = kind == 2 ? (precision >> 1) & 3 : (precision >> 2) & 3;
+  const uint32_t format = (precision >> 6) & 3;
+  if (bits == 3 || format > 1) {
+    s.fail().text(what).text(": unsupported precision field ").hex(precision);
+    return false;
+  }
+  f->data = region(s, s.reg(region_op) & 7, what);
+  if (f->data == nullptr) return false;
+  for (int t = 0; t < 4; ++t) f->base[t] = s.addr(static_cast<uint16_t>(base_op + t));
+  if (kind == 0) {
+    f->height0 = s.reg(kIfmHeight0M1) + 1u;
+    f->height1 = s.reg(kIfmHeight1M1) + 1u;
+    f->width0 = s.reg(kIfmWidth0M1) + 1u;
+  } else if (kind == 1) {
+    f->height0 = s.reg(kIfm2Height0M1) + 1u;
+    f->height1 = s.reg(kIfm2Height1M1) + 1u;
+    f->width0 = s.reg(kIfm2Width0M1) + 1u;
+  } else {
+    f->height0 = s.reg(kOfmHeight0M1) + 1u;
+    f->height1 = s.reg(kOfmHeight1M1) + 1u;
+    f->width0 = s.reg(kOfmWidth0M1) + 1u;
+  }
+  const uint16_t stride_op = kind == 0 ? kIfmStrideX : kind == 1 ? kIfm2StrideX : kOfmStrideX;
+  f->stride_x = s.addr(stride_op);
+  f->stride_y = s.addr(static_cast<uint16_t>(stride_op + 1));
+  f->stride_c = s.addr(static_cast<uint16_t>(stride_op + 2));
+  f->elem = 1u << bits;
+  f->is_signed = (precision & 1) != 0;
+  f->brick = format == 1;
+  const uint16_t zp = s.reg(kind == 0 ? kIfmZeroPoint : kind == 1 ? kIfm2ZeroPoint : kOfmZeroPoint);
+  f->zero_point = f->is_signed ? static_cast<int16_t>(zp) : zp;
+  return true;
+}
+
+// Checks that every element of an h x w x d extent lies in the feature map's region:
+// offsets grow with y, x and c inside a tile, so each tile's last element is checked
+// (and, for NHCWB16, the last lane of the last full brick).
+bool extent_fits(State& s, int kind, const FeatureMap& f, uint32_t h, uint32_t w, uint32_t d, const char* what) {
+  const uint16_t region_op = kind == 0 ? kIfmRegion : kind == 1 ? kIfm2Region : kOfmRegion;
+  const uint32_t r = s.reg(region_op) & 7;
+  if (h == 0 || w == 0 || d == 0) return true;
+  uint64_t last_channel = channel_offset(f, d - 1);
+  if (f.brick && d > 16) {
+    const uint64_t lane = channel_offset(f, (d - 1) / 16 * 16 - 1);
+    if (lane > last_channel) last_channel = lane;
+  }
+  struct Box {
+    uint32_t y0, y1, x0, x1;  // [y0, y1) x [x0, x1) in whole-map coordinates
+  };
+  const uint32_t w0 = f.width0 < w ? f.width0 : w;
+  const uint32_t h0 = f.height0 < h ? f.height0 : h;
+  const uint32_t h1 = f.height1 < h ? f.height1 : h;
+  const Box boxes[4] = {{0, h0, 0, w0}, {0, h1, w0, w}, {h0, h, 0, w0}, {h1, h, w0, w}};
+  for (const Box& b : boxes) {
+    if (b.y1 <= b.y0 || b.x1 <= b.x0) continue;
+    const uint64_t last = pixel_offset(f, b.y1 - 1, b.x1 - 1) + last_channel;
+    if (!in_region(s, r, last, f.elem, what)) return false;
+    const uint64_t first = pixel_offset(f, b.y0, b.x0);
+    if (!in_region(s, r, first, f.elem, what)) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- output stage
+
+struct OutputStage {
+  FeatureMap ofm;
+  int64_t type_lo, type_hi;  // the OFM type's range
+  int64_t clip_lo, clip_hi;  // ACTIVATION_MIN/MAX
+  const uint8_t* lut;        // 256 entries, or null
+  int64_t lut_lo;            // the LUT's index 0 value
+};
+
+bool read_output_stage(State& s, OutputStage* o) {
+  if (!read_feature_map(s, 2, &o->ofm, "OFM")) return false;
+  type_range(o->ofm.elem, o->ofm.is_signed, &o->type_lo, &o->type_hi);
+  o->clip_lo = static_cast<int16_t>(s.reg(kActivationMin));
+  o->clip_hi = static_cast<int16_t>(s.reg(kActivationMax));
+  if (o->ofm.elem == 4) {  // 32-bit OFM: no 16-bit clip
+    o->clip_lo = o->type_lo;
+    o->clip_hi = o->type_hi;
+  }
+  const uint32_t function = s.reg(kActivation) & 0x1F;
+  o->lut = nullptr;
+  if (function == 0) return true;
+  if (function == 3 || function == 4) {
+    s.fail().text("the built-in ").text(function == 3 ? "TANH" : "SIGMOID").text(" activation is not modelled");
+    return false;
+  }
+  if (function < 16 || function > 23) {
+    s.fail().text("unknown activation function ").number(function);
+    return false;
+  }
+  if (o->ofm.elem != 1) {
+    s.fail().text("a LUT activation on a 16/32-bit OFM is not modelled");
+    return false;
+  }
+  o->lut = s.model->lut + (function - 16) * 256u;
+  if (o->lut + 256 > s.model->lut + kEthosUModelLutBytes) {
+    s.fail().text("LUT slot ").number(function - 16).text(" lies outside the SHRAM's LUT area");
+    return false;
+  }
+  o->lut_lo = o->type_lo;
+  return true;
+}
+
+// value (already scaled) -> + OFM zero point, LUT, clips -> stored.
+inline void emit(const OutputStage& o, uint8_t* p, int64_t value) {
+  int64_t v = value + o.ofm.zero_point;
+  if (o.lut != nullptr) {
+    v = v < o.type_lo ? o.type_lo : v > o.type_hi ? o.type_hi : v;
+    const uint8_t entry = o.lut[v - o.lut_lo];
+    v = o.ofm.is_signed ? static_cast<int8_t>(entry) : entry;
+  }
+  if (v < o.clip_lo) v = o.clip_lo;
+  if (v > o.clip_hi) v = o.clip_hi;
+  if (v < o.type_lo) v = o.type_lo;
+  if (v > o.type_hi) v = o.type_hi;
+  store(p, o.ofm.elem, v);
+}
+
+// ---------------------------------------------------------------- kernel window
+
+struct Window {
+  uint32_t oh, ow, od;  // OFM extent
+  uint32_t kh, kw;      // kernel (undilated)
+  uint32_t dy, dx;      // dilation
+  uint32_t sy, sx;      // stride
+  int32_t pad_top, pad_left;
+  int64_t vh, vw;       // IFM extent as the kernel sees it (upscaled)
+  uint32_t ah, aw;      // IFM extent in memory
+  uint32_t upscale;     // 0 none, 1 nearest x2, 2 zeros x2
+};
+
+bool read_window(State& s, Window* w) {
+  w->oh = s.reg(kOfmHeightM1) + 1u;
+  w->ow = s.reg(kOfmWidthM1) + 1u;
+  w->od = s.reg(kOfmDepthM1) + 1u;
+  const uint16_t ks = s.reg(kKernelStride);
+  w->sx = ((ks & 1u) | ((ks >> 6) & 1u) << 1) + 1;
+  w->sy = (((ks >> 1) & 1u) | ((ks >> 9) & 1u) << 1) + 1;
+  w->dx = ((ks >> 3) & 1u) + 1;
+  w->dy = ((ks >> 4) & 1u) + 1;
+  const uint32_t kw_dilated = s.reg(kKernelWidthM1) + 1u;
+  const uint32_t kh_dilated = s.reg(kKernelHeightM1) + 1u;
+  w->kw = (kw_dilated - 1) / w->dx + 1;
+  w->kh = (kh_dilated - 1) / w->dy + 1;
+  w->pad_top = s.reg(kIfmPadTop) & 0x7F;
+  w->pad_left = s.reg(kIfmPadLeft) & 0x7F;
+  const int32_t pad_right = s.reg(kIfmPadRight) & 0xFF;
+  const int32_t pad_bottom = s.reg(kIfmPadBottom) & 0xFF;
+  w->upscale = s.reg(kIfmUpscale) & 3;
+  if (w->upscale == 3) {
+    s.fail().text("unknown IFM upscale mode 3");
+    return false;
+  }
+  // The IFM rows and columns the window reaches (the Linux validator's formula).
+  w->vh = int64_t{w->oh - 1} * w->sy + kh_dilated - w->pad_top - pad_bottom;
+  w->vw = int64_t{w->ow - 1} * w->sx + kw_dilated - w->pad_left - pad_right;
+  if (w->vh <= 0 || w->vw <= 0) {
+    s.fail().text("the padding leaves no IFM rows or columns");
+    return false;
+  }
+  w->ah = static_cast<uint32_t>(w->upscale != 0 ? (w->vh + 1) / 2 : w->vh);
+  w->aw = static_cast<uint32_t>(w->upscale != 0 ? (w->vw + 1) / 2 : w->vw);
+  return true;
+}
+
+// Maps a kernel tap's coordinate to the IFM row/column in memory; false for padding (and
+// for the inserted zeros of the ZEROS upscale).
+inline bool tap(int64_t v, int64_t limit, uint32_t upscale, uint32_t* out) {
+  if (v < 0 || v >= limit) return false;
+  if (upscale == 2 && (v & 1) != 0) return false;
+  *out = static_cast<uint32_t>(upscale != 0 ? v >> 1 : v);
+  return true;
+}
+
+// ---------------------------------------------------------------- MLW weights
+
+struct BitReader {
+  const uint8_t* p;
+  uint64_t bytes;
+  uint64_t pos;  // next bit
+  bool over;
+  uint32_t get(uint32_t n) {
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < n; ++i, ++pos) {
+      if ((pos >> 3) >= bytes) {
+        over = true;
+        return 0;
+      }
+      v |= uint32_t{(p[pos >> 3] >> (pos & 7)) & 1u} << i;
+    }
+    return v;
+  }
+};
+
+inline constexpr uint32_t kMaxSlice = 32768;  // SLICELEN is 15 bits
+inline constexpr uint64_t kMaxOpWeights = uint64_t{1} << 26;
+// Multiply-accumulates (or pooling taps) one operation may ask for: a bound on the time a
+// hostile stream can take (zero_dce's largest conv: 2^32).
+inline constexpr uint64_t kMaxOpWork = uint64_t{1} << 36;
+
+bool work_fits(State& s, const Window& w, uint64_t per_tap) {
+  const uint64_t work = uint64_t{w.oh} * w.ow * w.od * w.kh * w.kw * per_tap;
+  if (work <= kMaxOpWork) return true;
+  s.fail().text("more than ").number(kMaxOpWork).text(" multiply-accumulates in one operation");
+  return false;
+}
+
+// Decodes an MLW weight stream (facts 4.1) into out[0, capacity): signed 9-bit weights in
+// Vela's order. Returns null and the count, or what is wrong with the stream.
+const char* decode_mlw(const uint8_t* src, uint64_t length, int16_t* out, uint64_t capacity, uint64_t* count,
+                       uint16_t* w_value, uint32_t* z_value) {
+  BitReader bits{src, length, 0, false};
+  uint64_t n = 0;
+  bool first = true;
+  uint32_t previous_zdiv = 6;
+  int16_t palette[32] = {};
+  uint32_t palette_size = 0, palette_bits = 0, direct_offset = 0;
+  for (;;) {
+    uint32_t zdiv = bits.get(3);
+    while (zdiv == 7 && !bits.over) {  // end of a section: byte-align, maybe end
+      bits.pos = (bits.pos + 7) & ~uint64_t{7};
+      first = true;
+      if ((bits.pos >> 3) == length) break;
+      zdiv = bits.get(3);
+    }
+    if (bits.over) return "the weight stream runs past WEIGHT_LENGTH";
+    if ((bits.pos >> 3) == length) break;
+    if (zdiv > 3 && zdiv != 6) return "bad ZDIV in the weight stream";
+    const bool zero_runs = zdiv != 6;
+    const uint32_t nvalues = bits.get(15) + 1;
+    uint32_t wdiv = bits.get(3);
+    const bool wtrunc = bits.get(1) != 0;
+    const bool new_palette = bits.get(1) != 0;
+    if (first && !new_palette) return "a weight stream section starts without a palette";
+    first = false;
+    if (!new_palette && zero_runs != (previous_zdiv != 6)) return "zero runs switched without a new palette";
+    previous_zdiv = zdiv;
+    if (new_palette) {
+      direct_offset = bits.get(5);
+      palette_size = bits.get(5);
+      if (palette_size > 0) ++palette_size;
+      palette_bits = bits.get(3) + 2;
+      for (uint32_t i = 0; i < palette_size; ++i) palette[i] = static_cast<int16_t>(bits.get(palette_bits));
+    }
+    const bool uncompressed = wdiv == 7;
+    if (uncompressed) {
+      if (palette_size > 0) {
+        wdiv = 0;
+        while ((1u << wdiv) < palette_size) ++wdiv;
+      } else {
+        wdiv = palette_bits;
+      }
+    } else if (wdiv > 5) {
+      return "bad WDIV in the weight stream";
+    }
+    // The chunks: unary parts of up to 12 weight and 12 (or 8) zero-run symbols, the
+    // remainders one chunk behind.
+    const uint32_t z_count = nvalues + (new_palette ? 1 : 0);
+    for (uint32_t i = 0; i < z_count; ++i) z_value[i] = 0;
+    const uint32_t z_unary_bits = zdiv < 3 ? 12 : 8;
+    uint32_t w_pos = 0, z_pos = 0, w_done = 0, z_done = 0;
+    uint32_t w_q[12] = {}, z_q[12] = {}, w_prev_q[12] = {}, z_prev_q[12] = {};
+    uint32_t w_carry = 0, z_carry = 0, w_symbols = 0, z_symbols = 0, w_prev_symbols = 0, z_prev_symbols = 0;
+    bool w_prev = false, z_prev = false;
+    do {
+      const int64_t balance = zero_runs ? int64_t{w_pos} - z_pos : 0;
+      const bool w_enable = (balance < 8 || !zero_runs) && w_pos < nvalues;
+      const bool z_enable = balance >= 0 && zero_runs && z_pos < z_count;
+      uint32_t w_unary0 = 0;
+      if (w_enable && !uncompressed) w_unary0 = bits.get(12);
+      if (z_enable) {
+        const uint32_t z_unary = bits.get(z_unary_bits);
+        z_symbols = 0;
+        uint32_t q = z_carry;
+        for (uint32_t i = 0; i < z_unary_bits; ++i) {
+          if ((z_unary >> i) & 1u) {
+            ++q;
+          } else {
+            z_q[z_symbols++] = q;
+            q = 0;
+          }
+        }
+        z_carry = q;
+        z_pos += z_symbols;
+      }
+      if (w_enable) {
+        const uint32_t slots = uncompressed && wdiv > 5 ? 8 : 12;
+        uint32_t ones = 0;
+        for (uint32_t i = 0; i < slots; ++i) ones += (w_unary0 >> i) & 1u;
+        uint32_t w_unary1 = bits.get(ones);
+        w_symbols = 0;
+        uint32_t q = w_carry;
+        for (uint32_t i = 0; i < slots; ++i) {
+          uint32_t code = 0;
+          if ((w_unary0 >> i) & 1u) {
+            code = 1 + (w_unary1 & 1u);
+            w_unary1 >>= 1;
+          }
+          q += code;
+          if (code < 2 || wtrunc) {
+            w_q[w_symbols++] = q;
+            q = 0;
+          }
+        }
+        w_carry = q;
+        w_pos += w_symbols;
+      }
+      if (w_prev) {
+        for (uint32_t i = 0; i < w_prev_symbols && w_done < nvalues; ++i, ++w_done) {
+          const uint32_t value = (w_prev_q[i] << wdiv) + bits.get(wdiv);
+          if (value >= 512) return "a weight index of 512 or more";
+          w_value[w_done] = static_cast<uint16_t>(value);
+        }
+      }
+      if (z_prev) {
+        for (uint32_t i = 0; i < z_prev_symbols && z_done < z_count; ++i, ++z_done)
+          z_value[z_done] = (z_prev_q[i] << zdiv) + bits.get(zdiv);
+      }
+      if (bits.over) return "the weight stream runs past WEIGHT_LENGTH";
+      w_prev = w_enable;
+      w_prev_symbols = w_symbols;
+      z_prev = z_enable;
+      z_prev_symbols = z_symbols;
+      for (int i = 0; i < 12; ++i) {
+        w_prev_q[i] = w_q[i];
+        z_prev_q[i] = z_q[i];
+      }
+    } while (w_prev || z_prev);
+    if (w_done < nvalues) return "a weight slice ends early";
+    // Weights with their zero runs.
+    auto zeros = [&](uint32_t run) {
+      if (run > capacity - n) return false;
+      for (uint32_t j = 0; j < run; ++j) out[n++] = 0;
+      return true;
+    };
+    if (new_palette && zero_runs && !zeros(z_value[0])) return "the weight stream decodes to too many weights";
+    for (uint32_t i = 0; i < nvalues; ++i) {
+      const uint32_t index = w_value[i];
+      const uint32_t v = index < palette_size ? static_cast<uint16_t>(palette[index]) : index - palette_size + direct_offset;
+      if (n >= capacity) return "the weight stream decodes to too many weights";
+      const int32_t magnitude = static_cast<int32_t>(v >> 1);
+      out[n++] = static_cast<int16_t>((v & 1u) != 0 ? -magnitude : magnitude);
+      if (zero_runs && !zeros(z_value[i + (new_palette ? 1 : 0)]))
+        return "the weight stream decodes to too many weights";
+    }
+  }
+  *count = n;
+  return nullptr;
+}
+
+// Vela's weight order (facts 4.3), walked to count the stream's values (ohwi null) or to
+// scatter the decoded stream into an OHWI array (depthwise: O x H x W).
+struct WeightOrder {
+  uint32_t ofm_depth, kernel_h, kernel_w, ifm_depth;
+  uint32_t ofm_block_depth, ifm_ublock_depth, ofm_ublock_depth;
+  bool depthwise, part_kernel;
+  uint32_t ifm_bits;
+  uint32_t decomp_h, decomp_w;
+};
+
+uint64_t walk_weight_order(const WeightOrder& w, const int16_t* decoded, uint64_t decoded_count, int16_t* ohwi) {
+  const uint32_t ifm_block_depth = w.part_kernel || w.ifm_bits == 16 ? 16 : 32;
+  uint64_t n = 0;
+  for (uint32_t ofm_block_z = 0; ofm_block_z < w.ofm_depth; ofm_block_z += w.ofm_block_depth) {
+    const uint32_t ofm_rest = w.ofm_depth - ofm_block_z;
+    const uint32_t clipped_ofm = w.ofm_block_depth < ofm_rest ? w.ofm_block_depth : ofm_rest;
+    for (uint32_t ifm_block_z = 0; ifm_block_z < (w.depthwise ? 1 : w.ifm_depth); ifm_block_z += ifm_block_depth) {
+      uint32_t clipped_ifm = ifm_block_depth;
+      if (w.depthwise) {
+        clipped_ifm = w.ifm_ublock_depth;
+      } else if (w.part_kernel) {
+        const uint32_t rest = w.ifm_depth - ifm_block_z;
+        clipped_ifm = ifm_block_depth < rest ? ifm_block_depth : rest;
+      }
+      for (uint32_t sub_y = 0; sub_y < w.kernel_h; sub_y += w.decomp_h) {
+        const uint32_t sub_h = w.kernel_h - sub_y < w.decomp_h ? w.kernel_h - sub_y : w.decomp_h;
+        for (uint32_t sub_x = 0; sub_x < w.kernel_w; sub_x += w.decomp_w) {
+          const uint32_t sub_w = w.kernel_w - sub_x < w.decomp_w ? w.kernel_w - sub_x : w.decomp_w;
+          uint32_t elements = sub_w * sub_h;
+          if (w.part_kernel) {
+            const uint32_t multiple = w.ifm_bits == 16 ? 2 : 4;
+            elements = (elements + multiple - 1) / multiple * multiple;
+          } else if (w.depthwise) {
+            elements = (elements + 3) / 4 * 4;
+          }
+          const uint32_t outer = w.part_kernel ? clipped_ifm : 1;
+          const uint32_t inner = w.part_kernel ? 1 : clipped_ifm;
+          const uint32_t ifm_ublock_z_end = w.depthwise ? 1 : w.ifm_ublock_depth;
+          for (uint32_t ifm_outer = 0; ifm_outer < outer; ifm_outer += w.ifm_ublock_depth)
+            for (uint32_t ofm_ublk = 0; ofm_ublk < clipped_ofm; ofm_ublk += w.ofm_ublock_depth)
+              for (uint32_t element = 0; element < elements; ++element) {
+                const uint32_t kx = element % sub_w, ky = element / sub_w;
+                for (uint32_t ifm_inner = 0; ifm_inner < inner; ifm_inner += w.ifm_ublock_depth)
+                  for (uint32_t ofm_ublock_z = 0; ofm_ublock_z < w.ofm_ublock_depth; ++ofm_ublock_z)
+                    for (uint32_t ifm_ublock_z = 0; ifm_ublock_z < ifm_ublock_z_end; ++ifm_ublock_z, ++n) {
+                      if (ohwi == nullptr || n >= decoded_count) continue;
+                      const uint32_t ifm_z = ifm_block_z + ifm_inner + ifm_outer + ifm_ublock_z;
+                      const uint32_t ofm_z = ofm_block_z + ofm_ublk + ofm_ublock_z;
+                      if (ifm_z >= (w.depthwise ? 1 : w.ifm_depth) || ofm_z >= w.ofm_depth || ky >= sub_h) continue;
+                      const uint64_t at = (uint64_t{ofm_z} * w.kernel_h + sub_y + ky) * w.kernel_w + sub_x + kx;
+                      ohwi[w.depthwise ? at : at * w.ifm_depth + ifm_z] = decoded[n];
+                    }
+              }
+        }
+      }
+    }
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------- workspace
+
+struct ChannelRecord {
+  int64_t bias;
+  uint32_t scale;
+  uint32_t shift;
+};
+
+inline uint64_t round8(uint64_t v) { return (v + 7) / 8 * 8; }
+
+struct ConvLayout {
+  WeightOrder order;
+  uint64_t stream_values;  // values in Vela's order
+  uint64_t decoded_at, ohwi_at, w_value_at, z_value_at, input_at, acc_at, records_at, total;
+};
+
+ConvLayout conv_layout(const State& s, bool depthwise, const Window& w) {
+  ConvLayout l{};
+  WeightOrder& o = l.order;
+  o.ofm_depth = w.od;
+  o.kernel_h = w.kh;
+  o.kernel_w = w.kw;
+  o.ifm_depth = depthwise ? 1 : s.reg(kIfmDepthM1) + 1u;
+  o.ofm_block_depth = s.reg(kOfmBlkDepthM1) + 1u;
+  o.ifm_ublock_depth = 8;
+  o.ofm_ublock_depth = s.macs == 32 ? 4 : 8;
+  o.depthwise = depthwise;
+  o.part_kernel = ((s.reg(kKernelStride) >> 2) & 1u) != 0;
+  o.ifm_bits = ((s.reg(kIfmPrecision) >> 2) & 3) == 1 ? 16 : 8;
+  o.decomp_h = 8 / w.dy;
+  o.decomp_w = 8 / w.dx;
+  l.stream_values = walk_weight_order(o, nullptr, 0, nullptr);
+  const uint64_t ifm_depth = s.reg(kIfmDepthM1) + 1u;
+  uint64_t at = 0;
+  l.decoded_at = at;
+  at += round8(l.stream_values * 2);
+  l.ohwi_at = at;
+  at += round8(uint64_t{o.ofm_depth} * o.kernel_h * o.kernel_w * o.ifm_depth * 2);
+  l.w_value_at = at;
+  at += round8(kMaxSlice * 2);
+  l.z_value_at = at;
+  at += round8((kMaxSlice + 1) * 4);
+  l.input_at = at;
+  at += round8(ifm_depth * 4);
+  l.acc_at = at;
+  at += uint64_t{o.ofm_depth} * 8;
+  l.records_at = at;
+  at += uint64_t{o.ofm_depth} * sizeof(ChannelRecord);
+  l.total = at;
+  return l;
+}
+
+// ---------------------------------------------------------------- operations
+
+int32_t run_conv(State& s, bool depthwise) {
+  Window w;
+  if (!read_window(s, &w)) return kEthosUModelBadCommand;
+  if (s.macs > 256) {
+    s.fail().text("dual-core (U65-512) weight streams are not modelled");
+    return kEthosUModelUnsupported;
+  }
+  // Bounds the weight-order walk of a hostile stream (Vela's largest here: 512 K weights).
+  const uint64_t ifm_channels = depthwise ? 1 : s.reg(kIfmDepthM1) + 1u;
+  if (uint64_t{w.od} * w.kh * w.kw * ifm_channels > kMaxOpWeights) {
+    s.fail().text("more than ").number(kMaxOpWeights).text(" weights in one operation");
+    return kEthosUModelUnsupported;
+  }
+  if (!work_fits(s, w, ifm_channels)) return kEthosUModelUnsupported;
+  const ConvLayout l = conv_layout(s, depthwise, w);
+  if (s.dry) {
+    if (l.total > s.need) s.need = l.total;
+    return 0;
+  }
+  if (l.total > s.model->workspace_bytes) {
+    s.fail().text("the model's workspace holds ").number(s.model->workspace_bytes).text(" bytes, this operation needs ").number(
+        l.total);
+    return kEthosUModelWorkspace;
+  }
+  FeatureMap ifm;
+  OutputStage out;
+  if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
+  const uint32_t ifm_depth = s.reg(kIfmDepthM1) + 1u;
+  if (depthwise && ifm_depth < w.od) {
+    s.fail().text("depthwise OFM depth ").number(w.od).text(" exceeds the IFM depth ").number(ifm_depth);
+    return kEthosUModelBadCommand;
+  }
+  if (!extent_fits(s, 0, ifm, w.ah, w.aw, ifm_depth, "IFM") ||
+      !extent_fits(s, 2, out.ofm, w.oh, w.ow, w.od, "OFM"))
+    return kEthosUModelOutOfRegion;
+
+  uint8_t* ws = s.model->workspace;
+  auto* decoded = reinterpret_cast<int16_t*>(ws + l.decoded_at);
+  auto* ohwi = reinterpret_cast<int16_t*>(ws + l.ohwi_at);
+  auto* input = reinterpret_cast<int32_t*>(ws + l.input_at);
+  auto* acc = reinterpret_cast<int64_t*>(ws + l.acc_at);
+  auto* records = reinterpret_cast<ChannelRecord*>(ws + l.records_at);
+
+  // Weights: decode, then undo Vela's order.
+  const uint32_t weight_region = s.reg(kWeightRegion) & 7;
+  const uint8_t* weights = region(s, weight_region, "weights");
+  if (weights == nullptr) return kEthosUModelBadCommand;
+  const uint64_t weight_base = s.addr(kWeightBase), weight_length = s.r1[kWeightLength] & 0xFFFFFFFFu;
+  if (!in_region(s, weight_region, weight_base, weight_length, "weights")) return kEthosUModelOutOfRegion;
+  uint64_t decoded_count = 0;
+  const char* bad = decode_mlw(weights + weight_base, weight_length, decoded, l.stream_values, &decoded_count,
+                               reinterpret_cast<uint16_t*>(ws + l.w_value_at),
+                               reinterpret_cast<uint32_t*>(ws + l.z_value_at));
+  if (bad != nullptr) {
+    s.fail().text(bad);
+    return kEthosUModelBadCommand;
+  }
+  if (decoded_count != l.stream_values) {
+    s.fail().text("the weight stream holds ").number(decoded_count).text(" weights, the operation's order ").number(
+        l.stream_values);
+    return kEthosUModelBadCommand;
+  }
+  const uint64_t ohwi_count = uint64_t{l.order.ofm_depth} * l.order.kernel_h * l.order.kernel_w * l.order.ifm_depth;
+  for (uint64_t i = 0; i < ohwi_count; ++i) ohwi[i] = 0;
+  walk_weight_order(l.order, decoded, decoded_count, ohwi);
+
+  // Bias and scale: 10-byte records per OFM channel, or the global OFM_SCALE.
+  const uint16_t ofm_precision = s.reg(kOfmPrecision);
+  const bool global = ((ofm_precision >> 8) & 1u) != 0;
+  const uint32_t round = (ofm_precision >> 14) & 3;
+  if (global) {
+    for (uint32_t o = 0; o < w.od; ++o)
+      records[o] = {0, static_cast<uint32_t>(s.r1[kOfmScale]), s.r1_param[kOfmScale] & 63u};
+  } else {
+    const uint32_t scale_region = s.reg(kScaleRegion) & 7;
+    const uint8_t* scales = region(s, scale_region, "scales");
+    if (scales == nullptr) return kEthosUModelBadCommand;
+    const uint64_t scale_base = s.addr(kScaleBase), scale_length = s.r1[kScaleLength] & 0xFFFFFu;
+    if (scale_length < uint64_t{w.od} * 10) {
+      s.fail().text("SCALE_LENGTH ").number(scale_length).text(" holds fewer than ").number(w.od).text(" 10-byte records");
+      return kEthosUModelBadCommand;
+    }
+    if (!in_region(s, scale_region, scale_base, uint64_t{w.od} * 10, "scales")) return kEthosUModelOutOfRegion;
+    for (uint32_t o = 0; o < w.od; ++o) {
+      const uint8_t* r = scales + scale_base + o * 10u;
+      uint64_t bias = 0;
+      for (int b = 0; b < 5; ++b) bias |= uint64_t{r[b]} << (8 * b);
+      if (bias & (uint64_t{1} << 39)) bias |= ~((uint64_t{1} << 40) - 1);  // sign-extend 40 bits
+      records[o].bias = static_cast<int64_t>(bias);
+      records[o].scale = uint32_t{r[5]} | uint32_t{r[6]} << 8 | uint32_t{r[7]} << 16 | uint32_t{r[8]} << 24;
+      records[o].shift = r[9] & 63u;
+    }
+  }
+
+  const uint32_t kh = w.kh, kw = w.kw, id = l.order.ifm_depth;
+  for (uint32_t oy = 0; oy < w.oh; ++oy) {
+    for (uint32_t ox = 0; ox < w.ow; ++ox) {
+      for (uint32_t o = 0; o < w.od; ++o) acc[o] = records[o].bias;
+      for (uint32_t ky = 0; ky < kh; ++ky) {
+        uint32_t ay;
+        if (!tap(int64_t{oy} * w.sy - w.pad_top + int64_t{ky} * w.dy, w.vh, w.upscale, &ay)) continue;
+        for (uint32_t kx = 0; kx < kw; ++kx) {
+          uint32_t ax;
+          if (!tap(int64_t{ox} * w.sx - w.pad_left + int64_t{kx} * w.dx, w.vw, w.upscale, &ax)) continue;
+          const uint8_t* pixel = ifm.data + pixel_offset(ifm, ay, ax);
+          if (depthwise) {
+            for (uint32_t c = 0; c < w.od; ++c) {
+              const int32_t x = load(pixel + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point;
+              acc[c] += int64_t{x} * ohwi[(uint64_t{c} * kh + ky) * kw + kx];
+            }
+          } else {
+            for (uint32_t i = 0; i < id; ++i)
+              input[i] = load(pixel + channel_offset(ifm, i), ifm.elem, ifm.is_signed) - ifm.zero_point;
+            for (uint32_t o = 0; o < w.od; ++o) {
+              const int16_t* row = ohwi + ((uint64_t{o} * kh + ky) * kw + kx) * id;
+              int64_t sum = 0;
+              for (uint32_t i = 0; i < id; ++i) sum += int64_t{input[i]} * row[i];
+              acc[o] += sum;
+            }
+          }
+        }
+      }
+      uint8_t* pixel = out.ofm.data + pixel_offset(out.ofm, oy, ox);
+      for (uint32_t o = 0; o < w.od; ++o)
+        emit(out, pixel + channel_offset(out.ofm, o), scale_value(acc[o], records[o].scale, records[o].shift, round));
+    }
+  }
+  return 0;
+}
+
+int32_t run_pool(State& s, uint32_t mode) {
+  if (mode > 2) {
+    s.fail().text("unknown pooling mode ").number(mode);
+    return kEthosUModelBadCommand;
+  }
+  Window w;
+  if (!read_window(s, &w)) return kEthosUModelBadCommand;
+  if (!work_fits(s, w, 1)) return kEthosUModelUnsupported;
+  if (s.dry) return 0;
+  FeatureMap ifm;
+  OutputStage out;
+  if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
+  if (!extent_fits(s, 0, ifm, w.ah, w.aw, w.od, "IFM") || !extent_fits(s, 2, out.ofm, w.oh, w.ow, w.od, "OFM"))
+    return kEthosUModelOutOfRegion;
+  const uint16_t ofm_precision = s.reg(kOfmPrecision);
+  const bool global = ((ofm_precision >> 8) & 1u) != 0;
+  const uint32_t round = (ofm_precision >> 14) & 3;
+  const uint32_t scale = static_cast<uint32_t>(s.r1[kOfmScale]), shift = s.r1_param[kOfmScale] & 63u;
+  for (uint32_t oy = 0; oy < w.oh; ++oy) {
+    for (uint32_t ox = 0; ox < w.ow; ++ox) {
+      uint8_t* dst = out.ofm.data + pixel_offset(out.ofm, oy, ox);
+      for (uint32_t c = 0; c < w.od; ++c) {
+        int64_t sum = 0, best = INT64_MIN, taps = 0;
+        for (uint32_t ky = 0; ky < w.kh; ++ky) {
+          uint32_t ay;
+          if (!tap(int64_t{oy} * w.sy - w.pad_top + int64_t{ky} * w.dy, w.vh, w.upscale, &ay)) continue;
+          for (uint32_t kx = 0; kx < w.kw; ++kx) {
+            uint32_t ax;
+            if (!tap(int64_t{ox} * w.sx - w.pad_left + int64_t{kx} * w.dx, w.vw, w.upscale, &ax)) continue;
+            const int64_t x =
+                load(ifm.data + pixel_offset(ifm, ay, ax) + channel_offset(ifm, c), ifm.elem, ifm.is_signed) -
+                ifm.zero_point;
+            sum += x;
+            if (x > best) best = x;
+            ++taps;
+          }
+        }
+        int64_t v;
+        if (mode == 0) {  // MAX over the taps inside the IFM
+          v = taps == 0 ? 0 : best;
+          if (global) v = scale_value(v, scale, shift, round);
+        } else if (global) {  // AVERAGE or REDUCE_SUM with the global scale
+          v = scale_value(sum, scale, shift, round);
+        } else if (mode == 1) {  // AVERAGE with padding: divide by the taps inside (UNCONFIRMED)
+          v = taps == 0 ? 0 : (sum >= 0 ? (sum + taps / 2) / taps : (sum - taps / 2) / taps);
+        } else {
+          v = sum;
+        }
+        emit(out, dst + channel_offset(out.ofm, c), v);
+      }
+    }
+  }
+  return 0;
+}
+
+int32_t run_elementwise(State& s, uint32_t mode) {
+  if (mode > 9) {
+    s.fail().text("unknown elementwise mode ").number(mode);
+    return kEthosUModelBadCommand;
+  }
+  if (s.dry) return 0;
+  const bool unary = mode == 5 || mode == 6 || mode == 7;  // LRELU, ABS, CLZ
+  const uint32_t oh = s.reg(kOfmHeightM1) + 1u, ow = s.reg(kOfmWidthM1) + 1u, od = s.reg(kOfmDepthM1) + 1u;
+  FeatureMap ifm, ifm2{};
+  OutputStage out;
+  if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
+  if (!extent_fits(s, 0, ifm, oh, ow, od, "IFM") || !extent_fits(s, 2, out.ofm, oh, ow, od, "OFM"))
+    return kEthosUModelOutOfRegion;
+  const uint16_t broadcast = s.reg(kIfm2Broadcast);
+  const bool bh = broadcast & 1u, bw = (broadcast >> 1) & 1u, bc = (broadcast >> 2) & 1u;
+  const bool reversed = (broadcast >> 6) & 1u, scalar = (broadcast >> 7) & 1u;
+  int32_t scalar_value = 0;
+  if (!unary) {
+    if (scalar) {
+      const uint16_t p2 = s.reg(kIfm2Precision);
+      const uint16_t raw = s.reg(kIfm2Scalar);
+      const int32_t zp = (p2 & 1u) ? static_cast<int16_t>(s.reg(kIfm2ZeroPoint)) : s.reg(kIfm2ZeroPoint);
+      scalar_value = ((p2 & 1u) ? static_cast<int16_t>(raw) : raw) - zp;
+    } else {
+      if (!read_feature_map(s, 1, &ifm2, "IFM2")) return kEthosUModelBadCommand;
+      if (!extent_fits(s, 1, ifm2, bh ? 1 : oh, bw ? 1 : ow, bc ? 1 : od, "IFM2")) return kEthosUModelOutOfRegion;
+    }
+  }
+  const uint16_t ifm_precision = s.reg(kIfmPrecision), ofm_precision = s.reg(kOfmPrecision);
+  const uint32_t scale_mode = (ifm_precision >> 8) & 3, ifm_round = (ifm_precision >> 14) & 3;
+  const bool global = ((ofm_precision >> 8) & 1u) != 0;
+  const uint32_t round = (ofm_precision >> 14) & 3;
+  const uint32_t ofm_scale = static_cast<uint32_t>(s.r1[kOfmScale]), ofm_shift = s.r1_param[kOfmScale] & 63u;
+  const uint32_t opa_scale = static_cast<uint32_t>(s.r1[kOpaScale]), opa_shift = s.r1_param[kOpaScale] & 63u;
+  const uint32_t opb_scale = static_cast<uint32_t>(s.r1[kOpbScale]) & 0xFFFFu;
+  // The unscaled operand of an advanced ADD/SUB keeps 2^(input shift - 1) (8-bit: 19, confirmed on yolo).
+  const uint32_t unscaled_shift = ifm.elem == 1 ? 19 : ifm.elem == 2 ? 14 : 0;
+  for (uint32_t y = 0; y < oh; ++y) {
+    for (uint32_t x = 0; x < ow; ++x) {
+      const uint8_t* p1 = ifm.data + pixel_offset(ifm, y, x);
+      const uint8_t* p2 = (unary || scalar) ? nullptr : ifm2.data + pixel_offset(ifm2, bh ? 0 : y, bw ? 0 : x);
+      uint8_t* dst = out.ofm.data + pixel_offset(out.ofm, y, x);
+      for (uint32_t c = 0; c < od; ++c) {
+        const int64_t v1 = load(p1 + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point;
+        int64_t v2 = scalar_value;
+        if (p2 != nullptr) v2 = load(p2 + channel_offset(ifm2, bc ? 0 : c), ifm2.elem, ifm2.is_signed) - ifm2.zero_point;
+        const int64_t a = reversed ? v2 : v1, b = reversed ? v1 : v2;
+        int64_t r = 0;
+        bool scaled = global;
+        switch (mode) {
+          case 0: r = a * b; break;  // MUL
+          case 1:                    // ADD
+          case 2: {                  // SUB
+            int64_t sa, sb;
+            if (scale_mode == 1) {
+              sa = scale_value(a, opa_scale, opa_shift, ifm_round);
+              sb = b * (int64_t{1} << unscaled_shift);
+            } else if (scale_mode == 2) {
+              sa = a * (int64_t{1} << unscaled_shift);
+              sb = scale_value(b, opa_scale, opa_shift, ifm_round);
+            } else {  // OPA_OPB_16: both 16-bit scales (UNCONFIRMED)
+              sa = scale_value(a, opa_scale & 0xFFFFu, opa_shift, ifm_round);
+              sb = b * opb_scale;
+            }
+            r = mode == 1 ? sa + sb : sa - sb;
+            break;
+          }
+          case 3: r = a < b ? a : b; break;  // MIN
+          case 4: r = a > b ? a : b; break;  // MAX
+          case 5:                            // LRELU: negatives times OFM_SCALE (UNCONFIRMED)
+            r = a < 0 ? scale_value(a, ofm_scale, ofm_shift, round) : a;
+            scaled = false;
+            break;
+          case 6: r = a < 0 ? -a : a; break;  // ABS
+          case 7: {                            // CLZ
+            uint32_t u = static_cast<uint32_t>(a), n = 0;
+            while (n < 32 && (u & 0x80000000u) == 0) {
+              u <<= 1;
+              ++n;
+            }
+            r = n;
+            break;
+          }
+          case 8: {  // SHR by b (0..31), rounding per the OFM round mode
+            const uint32_t k = b < 0 ? 0 : b > 31 ? 31 : static_cast<uint32_t>(b);
+            r = scale_value(a, 1, k, round == kRoundDbl ? kRoundNatural : round);
+            break;
+          }
+          default: {  // SHL by b (0..31)
+            const uint32_t k = b < 0 ? 0 : b > 31 ? 31 : static_cast<uint32_t>(b);
+            r = saturate32(a * (int64_t{1} << k));
+            break;
+          }
+        }
+        if (scaled) r = scale_value(r, ofm_scale, ofm_shift, round);
+        emit(out, dst + channel_offset(out.ofm, c), r);
+      }
+    }
+  }
+  return 0;
+}
+
+int32_t run_dma(State& s) {
+  if (s.dry) return 0;
+  const uint16_t src_param = s.reg(kDmaSrcRegion), dst_param = s.reg(kDmaDstRegion);
+  if (((src_param >> 9) & 3u) != 0 || ((dst_param >> 9) & 3u) != 0) {
+    s.fail().text("2-D/3-D DMA is not modelled");
+    return kEthosUModelUnsupported;
+  }
+  if ((src_param >> 8) & 1u) {
+    s.fail().text("a DMA from the SHRAM is not modelled");
+    return kEthosUModelUnsupported;
+  }
+  const uint32_t src_region = src_param & 7;
+  const uint64_t src = s.addr(kDmaSrc), dst = s.addr(kDmaDst), length = s.addr(kDmaLen);
+  const uint8_t* from = region(s, src_region, "DMA source");
+  if (from == nullptr) return kEthosUModelBadCommand;
+  if (!in_region(s, src_region, src, length, "DMA source")) return kEthosUModelOutOfRegion;
+  if ((dst_param >> 8) & 1u) {  // into the SHRAM: only its LUT area is modelled
+    const uint64_t lut_start = s.shram_bytes >= kEthosUModelLutBytes ? s.shram_bytes - kEthosUModelLutBytes : 0;
+    if (dst < lut_start || dst > s.shram_bytes || length > s.shram_bytes - dst || s.shram_bytes < kEthosUModelLutBytes) {
+      s.fail().text("DMA to SHRAM [").number(dst).text(", ").number(dst + length).text(") is outside its LUT area [").number(
+          lut_start).text(", ").number(s.shram_bytes).text(")");
+      return kEthosUModelOutOfRegion;
+    }
+    memcpy(s.model->lut + (dst - lut_start), from + src, length);
+    return 0;
+  }
+  const uint32_t dst_region = dst_param & 7;
+  uint8_t* to = region(s, dst_region, "DMA destination");
+  if (to == nullptr) return kEthosUModelBadCommand;
+  if (!in_region(s, dst_region, dst, length, "DMA destination")) return kEthosUModelOutOfRegion;
+  memmove(to + dst, from + src, length);
+  return 0;
+}
+
+int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
+  EthosUPayload parsed;
+  const EthosUPayloadError e = parse_ethos_u_payload(payload, payload_bytes, &parsed);
+  if (e != EthosUPayloadError::kOk) {
+    s.msg->text("payload: ").text(ethos_u_payload_error_string(e));
+    return kEthosUModelBadPayload;
+  }
+  const EthosUConfig config = decode_ethos_u_config(parsed.config_word, parsed.id_word);
+  s.product = static_cast<EthosUProduct>(config.product);
+  s.macs = config.macs;
+  s.shram_bytes = config.shram_kib * 1024u;
+  if (config.product > 2) {
+    s.msg->text("payload: unknown product ").number(config.product);
+    return kEthosUModelBadPayload;
+  }
+  const uint8_t* words = payload + parsed.stream_offset;
+  for (uint32_t w = 0; w < parsed.stream_words; ++s.command) {
+    const uint32_t header = ethos_u_word(words, w);
+    const uint32_t control = (header >> 14) & 3;
+    s.opcode = static_cast<uint16_t>(header & 0x3FF);
+    s.cmd1 = control == 1;
+    const uint16_t param = static_cast<uint16_t>(header >> 16);
+    if (control > 1) {
+      s.fail().text("reserved control bits");
+      return kEthosUModelBadCommand;
+    }
+    if (s.cmd1 && w + 1 >= parsed.stream_words) {
+      s.fail().text("the payload word is missing");
+      return kEthosUModelBadCommand;
+    }
+    const uint32_t value = s.cmd1 ? ethos_u_word(words, w + 1) : 0;
+    w += s.cmd1 ? 2 : 1;
+    if (s.product == EthosUProduct::kU85) {
+      // U85 registers differ (weight order, chained storage, resize, scaling): run
+      // nothing; the first operation is where the stream cannot be run.
+      if (!s.cmd1 && s.opcode != kOpStop && s.opcode < 0x100 && s.opcode != kOpDmaWait &&
+          s.opcode != kOpKernelWait && s.opcode != kOpPmuMask) {
+        s.fail().text("Ethos-U85 command streams are not modelled (only U55 and U65)");
+        return kEthosUModelUnsupported;
+      }
+      if (!s.cmd1 && s.opcode == kOpStop) return 0;
+      continue;
+    }
+    if (!has_opcode(s.product, s.cmd1, s.opcode)) {
+      s.fail().text("unknown opcode for ").text(s.product == EthosUProduct::kU55 ? "Ethos-U55" : "Ethos-U65");
+      return kEthosUModelBadCommand;
+    }
+    if (s.cmd1) {
+      const uint64_t hi = s.product == EthosUProduct::kU65 ? uint64_t{param & 0xFFu} << 32 : 0;
+      s.r1[s.opcode] = value | hi;
+      s.r1_param[s.opcode] = param;
+      continue;
+    }
+    if (s.opcode >= 0x100) {
+      s.r0[s.opcode & 0x1FF] = param;
+      continue;
+    }
+    int32_t rc = 0;
+    switch (s.opcode) {
+      case kOpStop: return 0;
+      case kOpConv: rc = run_conv(s, false); break;
+      case kOpDepthwise: rc = run_conv(s, true); break;
+      case kOpPool: rc = run_pool(s, param & 7u); break;
+      case kOpElementwise: rc = run_elementwise(s, param & 0x3Fu); break;
+      case kOpDmaStart: rc = run_dma(s); break;
+      default: break;  // IRQ, waits, PMU: nothing to compute
+    }
+    if (rc != 0) return rc;
+  }
+  s.fail().text("the stream ends without NPU_OP_STOP");
+  return kEthosUModelBadCommand;
+}
+
+void reset(State& s, EthosUModel* model, const uint64_t* base, const uint32_t* bytes, uint32_t regions, bool dry) {
+  memset(&s, 0, sizeof s);
+  s.model = model;
+  s.base = base;
+  s.bytes = bytes;
+  s.region_count = regions;
+  s.dry = dry;
+}
+
+}  // namespace
+
+uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_bytes) {
+  static_assert(sizeof(State) < 4096, "State lives on the stack");
+  EthosUModel scratch;
+  State s;
+  reset(s, &scratch, nullptr, nullptr, 0, true);
+  TextLine msg(scratch.error, kEthosUModelErrorBytes);
+  s.msg = &msg;
+  if (run_stream(s, payload, payload_bytes) != 0) return 0;
+  return s.need;
+}
+
+int32_t ethos_u_model_invoke(void* user, const uint8_t* payload, uint32_t payload_bytes,
+                             const uint64_t* base_addresses, const uint32_t* base_bytes, uint32_t region_count) {
+  auto* model = static_cast<EthosUModel*>(user);
+  model->error[0] = '\0';
+  State s;
+  reset(s, model, base_addresses, base_bytes, region_count, false);
+  TextLine msg(model->error, kEthosUModelErrorBytes);
+  s.msg = &msg;
+  return run_stream(s, payload, payload_bytes);
+}
+
+}  // namespace mote

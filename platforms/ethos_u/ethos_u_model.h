@@ -1,0 +1,61 @@
+// A functional model of the Arm Ethos-U55 and Ethos-U65 NPUs: runs a Vela command stream
+// (the "COP1" driver payload, kernels/ethos_u/ethos_u_payload.h) over the regions an NPU
+// op hands its driver (mote/npu.h) and writes what the NPU would write. Functional, not
+// cycle-accurate, and not verified on hardware: the arithmetic is what
+// docs/design/ethos_u_facts.md (sections 2 and 4) records, checked bit for bit against
+// TensorFlow Lite Micro and Mote's CPU kernels on the Vela files the tests name.
+//
+// What it runs: the register file (kept across the stream: Vela writes only registers
+// that change), NPU_OP_CONV, NPU_OP_DEPTHWISE, NPU_OP_POOL (MAX, AVERAGE, REDUCE_SUM),
+// NPU_OP_ELEMENTWISE (MUL, ADD, SUB, MIN, MAX, LRELU, ABS, SHL, SHR, CLZ), NPU_OP_DMA_START
+// (1-D copies between regions, and into the SHRAM's LUT area), 8/16/32-bit feature maps
+// in NHWC and NHCWB16 with up to four tiles, strides, padding, dilation, 2x upscaling,
+// MLW-compressed weights with Vela's weight order, the 10-byte bias/scale records, the
+// OFM rounding modes, activation clipping and 256-entry LUTs. The waits, block
+// configuration and SHRAM layout registers change nothing a functional model computes.
+// What it refuses, naming the command: Ethos-U85 streams (product 2) at their first
+// operation, the built-in TANH/SIGMOID, 16-bit LUTs, 2-D/3-D DMA, dual-core U65-512
+// weight streams, and any opcode the product does not have.
+//
+// Every memory access is checked against the region sizes given to invoke: an operation
+// whose feature map, weights, scales or DMA range runs past its region fails before it
+// touches a byte, with "command 123 (NPU_OP_CONV): ..." in the model's error text.
+//
+// Freestanding C++17: no heap, no exceptions, no std containers. The caller owns the
+// model state and a workspace (decoded weights, per-channel records, MLW slice buffers);
+// ethos_u_model_workspace_bytes() says how much a payload needs.
+#pragma once
+
+#include <stdint.h>
+
+namespace mote {
+
+inline constexpr uint32_t kEthosUModelLutBytes = 2048;   // the LUT area: the SHRAM's last 2 KiB
+inline constexpr uint32_t kEthosUModelErrorBytes = 200;
+
+struct EthosUModel {
+  uint8_t* workspace = nullptr;  // 8-byte aligned, workspace_bytes long, owned by the caller
+  uint64_t workspace_bytes = 0;
+  uint8_t lut[kEthosUModelLutBytes] = {};  // what DMAs to the SHRAM's LUT area wrote
+  char error[kEthosUModelErrorBytes] = {};  // "" or the last invoke's error
+};
+
+// Error codes invoke returns (0: success).
+inline constexpr int32_t kEthosUModelBadPayload = -1;   // the payload does not parse
+inline constexpr int32_t kEthosUModelBadCommand = -2;   // an opcode or field it cannot run
+inline constexpr int32_t kEthosUModelOutOfRegion = -3;  // an access past a region's end
+inline constexpr int32_t kEthosUModelWorkspace = -4;    // the workspace is too small
+inline constexpr int32_t kEthosUModelUnsupported = -5;  // U85, built-in TANH/SIGMOID, ...
+
+// The workspace a payload's stream needs (the largest over its operations); 0 when it
+// needs none or does not parse (invoke then says why).
+uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_bytes);
+
+// NpuDriver::invoke's signature; `user` is an EthosUModel. Runs the whole stream.
+int32_t ethos_u_model_invoke(void* user, const uint8_t* payload, uint32_t payload_bytes,
+                             const uint64_t* base_addresses, const uint32_t* base_bytes, uint32_t region_count);
+
+// The last invoke's error as one line ("" after a success).
+inline const char* ethos_u_model_error(const EthosUModel& model) { return model.error; }
+
+}  // namespace mote
