@@ -764,25 +764,15 @@ class Quantizer {
     report_->tensors.back().observed = cell;  // the cell at every step, not only the last
     qn.outputs = {outputs[0], outputs[1], outputs[2]};
     q_.nodes.push_back(qn);
-    try {
-      (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
-    } catch (const CompileError& e) {
-      q_.nodes.pop_back();
-      q_.tensors.resize(tensors_before);
-      report_->tensors.resize(report_before);
-      const std::string what = e.what();
-      const size_t colon = what.find("): ");
-      *reason = colon == std::string::npos ? what : what.substr(colon + 3);
-      return false;
-    }
+    if (!pushed_node_lowers(tensors_before, report_before, reason)) return false;
     reps(dtype)[y] = outputs[0];
     reps(dtype)[node.outputs[1]] = outputs[1];
     as_int16_[node.outputs[2]] = outputs[2];
     return true;
   }
 
-  // gru and rnn for their integer kernels (gru_s8/rnn_s8 with int8 `dtype`, the 16x8
-  // gru_s16/rnn_s16 with int16), designed after TFLite's integer LSTM
+  // gru and rnn for their integer kernels (kernels/gru/gru.h, kernels/rnn/rnn.h: int8
+  // `dtype`, or 16x8 with int16), designed after TFLite's integer LSTM
   // (try_quantized_lstm): x over its own range; h0, y and the final hidden state one
   // quantization over the union of their ranges (h feeds back as the next step's h0); w
   // and r int8 symmetric with one scale per gate (max |w| / 127 over the gate's rows); the
@@ -853,6 +843,17 @@ class Quantizer {
     if (h_last != ir::kNoTensor)
       qn.outputs[1] = add_activation(quant_tensor(g_.tensors[h_last].name, g_.tensors[h_last].shape, dtype, h_q), h_last);
     q_.nodes.push_back(qn);
+    if (!pushed_node_lowers(tensors_before, report_before, reason)) return false;
+    reps(dtype)[y] = qn.outputs[0];
+    if (h_last != ir::kNoTensor) reps(dtype)[h_last] = qn.outputs[1];
+    return true;
+  }
+
+  // Lowers the node just added (q_.nodes.back()) for the host as the program will lower
+  // it. On a refusal the node goes, with the tensors and report lines added since
+  // tensors_before and report_before, and *reason is the lowering's message (without the
+  // node's name).
+  bool pushed_node_lowers(size_t tensors_before, size_t report_before, std::string* reason) {
     try {
       (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
     } catch (const CompileError& e) {
@@ -864,8 +865,6 @@ class Quantizer {
       *reason = colon == std::string::npos ? what : what.substr(colon + 3);
       return false;
     }
-    reps(dtype)[y] = qn.outputs[0];
-    if (h_last != ir::kNoTensor) reps(dtype)[h_last] = qn.outputs[1];
     return true;
   }
 
@@ -997,17 +996,7 @@ class Quantizer {
     const size_t report_before = report_->tensors.size();
     qn.outputs = {add_activation(quant_tensor(out.name, out.shape, dtype, out_quant), out_id)};
     q_.nodes.push_back(qn);
-    try {
-      (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
-    } catch (const CompileError& e) {
-      q_.nodes.pop_back();
-      q_.tensors.resize(tensors_before);  // the output tensor is the last one added
-      report_->tensors.resize(report_before);
-      std::string what = e.what();
-      const size_t colon = what.find("): ");
-      *reason = colon == std::string::npos ? what : what.substr(colon + 3);
-      return false;
-    }
+    if (!pushed_node_lowers(tensors_before, report_before, reason)) return false;
     reps(dtype)[out_id] = qn.outputs[0];
     if (static_cast<int>(&node - g_.nodes.data()) == probe_node_ && !pass_through && !fixed) probe_input_ = qn.inputs[0];
     return true;

@@ -35,11 +35,7 @@ inline Status gru_integer_check(const OpContext& ctx, DType activation, DType bi
   }
   const uint32_t inputs = ctx.input_desc(0).dims[2], units = ctx.output_desc(0).dims[2];
   const uint64_t bytes = activation == DType::kInt8 ? gru_s8_scratch_bytes(inputs, units) : gru_s16_scratch_bytes(units);
-  const Span<uint8_t> scratch = ctx.scratch();
-  if (scratch.size() < bytes || reinterpret_cast<uintptr_t>(scratch.data()) % alignof(int16_t) != 0) {
-    return Status::kBadParams;
-  }
-  return Status::kOk;
+  return lstm_scratch_fits(ctx, bytes, alignof(int16_t)) ? Status::kOk : Status::kBadParams;
 }
 
 // A gate's part: clamp16(rq(acc)) with the gate's input or recurrent multiplier.

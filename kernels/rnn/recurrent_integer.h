@@ -1,9 +1,9 @@
-// What the integer GRU (kernels/gru/gru_s8.cc, gru_s16.cc) and RNN (rnn_s8.cc,
-// rnn_s16.cc) kernels share: the step's input and hidden rows as int16 values less their
-// zero points, the matrix-row products (int8 weights times those values, plus an int32 or
-// int64 bias), their requantization and the Q0.15 products. int8 activations (the s8
-// kernels) are widened into scratch; int16 activations (16x8) have zero point 0, so their
-// rows are used as they are.
+// What the integer GRU (kernels/gru/gru_integer.h) and RNN (rnn_integer.h) kernels
+// share: the step's input and hidden rows as int16 values less their zero points, the
+// matrix-row products (int8 weights times those values, plus an int32 or int64 bias),
+// their requantization and the Q0.15 products. int8 activations (the s8 kernels) are
+// widened into scratch; int16 activations (16x8) have zero point 0, so their rows are
+// used as they are.
 #pragma once
 
 #include <stdint.h>

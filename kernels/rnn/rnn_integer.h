@@ -23,14 +23,11 @@ inline Status rnn_integer_check(const OpContext& ctx, DType activation, DType bi
       !recurrent_zero_point_ok(p.hidden_zero_point, activation)) {
     return Status::kBadParams;
   }
-  if (activation == DType::kInt8) {
-    const Span<uint8_t> scratch = ctx.scratch();
-    if (scratch.size() < rnn_s8_scratch_bytes(ctx.input_desc(0).dims[2], ctx.output_desc(0).dims[2]) ||
-        reinterpret_cast<uintptr_t>(scratch.data()) % alignof(int16_t) != 0) {
-      return Status::kBadParams;
-    }
-  }
-  return Status::kOk;
+  // rnn_s16 needs no scratch; rnn_s8 widens its rows into it.
+  const bool fits = activation == DType::kInt16 ||
+                    lstm_scratch_fits(ctx, rnn_s8_scratch_bytes(ctx.input_desc(0).dims[2], ctx.output_desc(0).dims[2]),
+                                      alignof(int16_t));
+  return fits ? Status::kOk : Status::kBadParams;
 }
 
 template <typename Act, typename Acc>

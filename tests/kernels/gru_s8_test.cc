@@ -16,12 +16,15 @@
 #include "quant/quant_math.h"
 #include "quant/sigmoid_lut_s16.h"
 #include "quant_test_util.h"
+#include "recurrent_integer_test_util.h"
 
 namespace mote {
 namespace gru_s8_test {
 
 using testing::i128;
-using testing::TestOp;
+using Data = testing::RecurrentData;
+using Op = testing::RecurrentOp;
+using testing::widened;
 
 constexpr float kGateScale = 1.0f / 4096;
 constexpr float kGateOutScale = 1.0f / 32768;
@@ -35,11 +38,6 @@ struct Case {
   float h_scale; int32_t h_zp;
   float wx_scale[3], wh_scale[3];  // per gate z, r, h
   uint32_t seed;
-};
-
-// Every integer tensor as int64 values (int8/int16 activations, int32/int64 biases).
-struct Data {
-  std::vector<int64_t> x, w, r, bias, h0;
 };
 
 GruIntegerParams make_params(const Case& cs) {
@@ -57,15 +55,13 @@ GruIntegerParams make_params(const Case& cs) {
   return p;
 }
 
-std::vector<int64_t> wide(const std::vector<int32_t>& v) { return {v.begin(), v.end()}; }
-
 Data make_data(const Case& cs) {
   const uint32_t b = cs.batches, t = cs.steps, i = cs.inputs, h = cs.units;
   Data d;
   const int64_t act = cs.int16 ? 20000 : 127;  // int16 inputs of a third of the range and more
-  d.x = wide(testing::random_ints<int32_t>(size_t{b} * t * i, cs.seed, cs.int16 ? -act : -128, act));
-  d.w = wide(testing::random_ints<int32_t>(size_t{3} * h * i, cs.seed + 1, -127, 127));
-  d.r = wide(testing::random_ints<int32_t>(size_t{3} * h * h, cs.seed + 2, -127, 127));
+  d.x = widened(testing::random_ints<int32_t>(size_t{b} * t * i, cs.seed, cs.int16 ? -act : -128, act));
+  d.w = widened(testing::random_ints<int32_t>(size_t{3} * h * i, cs.seed + 1, -127, 127));
+  d.r = widened(testing::random_ints<int32_t>(size_t{3} * h * h, cs.seed + 2, -127, 127));
   // Biases of about a real unit.
   for (int part = 0; part < 2; ++part) {
     for (int g = 0; g < 3; ++g) {
@@ -75,7 +71,7 @@ Data make_data(const Case& cs) {
       d.bias.insert(d.bias.end(), v.begin(), v.end());
     }
   }
-  d.h0 = wide(testing::random_ints<int32_t>(size_t{b} * h, cs.seed + 20, cs.int16 ? -25000 : -100, cs.int16 ? 25000 : 100));
+  d.h0 = widened(testing::random_ints<int32_t>(size_t{b} * h, cs.seed + 20, cs.int16 ? -25000 : -100, cs.int16 ? 25000 : 100));
   return d;
 }
 
@@ -181,59 +177,23 @@ std::vector<double> float_gru(const Case& cs, const Data& d) {
   return y;
 }
 
-struct Op {
-  TestOp op;
-  uint32_t x, w, r, bias, h0, y, h;
-};
-
 void build(const Case& cs, const GruIntegerParams& p, Op* o) {
-  const uint32_t b = cs.batches, t = cs.steps, i = cs.inputs, h = cs.units;
-  const DType act = cs.int16 ? DType::kInt16 : DType::kInt8;
-  const std::vector<uint32_t> seq = cs.time_major ? std::vector<uint32_t>{t, b} : std::vector<uint32_t>{b, t};
-  o->x = o->op.add_input(act, {seq[0], seq[1], i});
-  o->w = o->op.add_input(DType::kInt8, {3 * h, i});
-  o->r = o->op.add_input(DType::kInt8, {3 * h, h});
-  o->bias = o->op.add_input(cs.int16 ? DType::kInt64 : DType::kInt32, {6 * h});
-  o->h0 = o->op.add_input(act, {b, h});
-  o->y = o->op.add_output(act, {seq[0], seq[1], h});
-  o->h = o->op.add_output(act, {b, h});
+  testing::build_recurrent(o, 3, cs.batches, cs.steps, cs.inputs, cs.units, cs.time_major, cs.int16);
   o->op.set_params(p);
-  o->op.add_scratch(static_cast<uint32_t>(cs.int16 ? gru_s16_scratch_bytes(h) : gru_s8_scratch_bytes(i, h)));
+  o->op.add_scratch(
+      static_cast<uint32_t>(cs.int16 ? gru_s16_scratch_bytes(cs.units) : gru_s8_scratch_bytes(cs.inputs, cs.units)));
 }
 
-template <typename T>
-std::vector<T> narrow(const std::vector<int64_t>& v) {
-  return std::vector<T>(v.begin(), v.end());
-}
-
-void set_data(const Case& cs, Op* o, const Data& d) {
-  o->op.set_data(o->w, narrow<int8_t>(d.w));
-  o->op.set_data(o->r, narrow<int8_t>(d.r));
-  if (cs.int16) {
-    o->op.set_data(o->x, narrow<int16_t>(d.x));
-    o->op.set_data(o->h0, narrow<int16_t>(d.h0));
-    o->op.set_data(o->bias, d.bias);
-  } else {
-    o->op.set_data(o->x, narrow<int8_t>(d.x));
-    o->op.set_data(o->h0, narrow<int8_t>(d.h0));
-    o->op.set_data(o->bias, narrow<int32_t>(d.bias));
-  }
-}
+void set_data(const Case& cs, Op* o, const Data& d) { testing::set_recurrent_data(o, d, cs.int16); }
 
 const KernelEntry& entry(const Case& cs) { return cs.int16 ? kGruS16Entry : kGruS8Entry; }
-
-template <typename T>
-std::vector<int64_t> output(Op* o, uint32_t t) {
-  const std::vector<T> v = o->op.data<T>(t);
-  return {v.begin(), v.end()};
-}
 
 // Runs the kernel: y and the final hidden state.
 void run(const Case& cs, Op* o, std::vector<int64_t>* y, std::vector<int64_t>* last) {
   ASSERT_EQ(o->op.check(entry(cs)), Status::kOk);
   o->op.run(entry(cs));
-  *y = cs.int16 ? output<int16_t>(o, o->y) : output<int8_t>(o, o->y);
-  *last = cs.int16 ? output<int16_t>(o, o->h) : output<int8_t>(o, o->h);
+  *y = testing::recurrent_output(o, o->y, cs.int16);
+  *last = testing::recurrent_output(o, o->h, cs.int16);
 }
 
 // Bit-exact with the model; within `tolerance` (in h's scale steps) of the real GRU.
@@ -256,13 +216,7 @@ void run_case(const Case& cs, double tolerance) {
   size_t unsaturated = 0;
   for (int64_t v : y) unsaturated += v != lo && v != hi;
   EXPECT_GT(unsaturated, y.size() * 3 / 4);
-  const std::vector<double> real = float_gru(cs, d);
-  double worst = 0;
-  for (size_t k = 0; k < y.size(); ++k) {
-    const double err = fabs(double(y[k]) - fmin(fmax(real[k], double(lo)), double(hi)));
-    ASSERT_FALSE(std::isnan(real[k]));
-    worst = fmax(worst, err);
-  }
+  const double worst = testing::worst_error(y, float_gru(cs, d), cs.int16);
   EXPECT_LE(worst, tolerance) << "largest error against the real GRU, in steps of h's scale";
 }
 

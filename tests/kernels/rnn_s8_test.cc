@@ -14,13 +14,16 @@
 #include "quant/quant_math.h"
 #include "quant/sigmoid_lut_s16.h"
 #include "quant_test_util.h"
+#include "recurrent_integer_test_util.h"
 #include "rnn/rnn.h"
 
 namespace mote {
 namespace rnn_s8_test {
 
 using testing::i128;
-using testing::TestOp;
+using Data = testing::RecurrentData;
+using Op = testing::RecurrentOp;
+using testing::widened;
 
 struct Case {
   uint32_t batches, steps, inputs, units;
@@ -46,18 +49,12 @@ RnnIntegerParams make_params(const Case& cs) {
   return p;
 }
 
-struct Data {
-  std::vector<int64_t> x, w, r, bias, h0;
-};
-
-std::vector<int64_t> wide(const std::vector<int32_t>& v) { return {v.begin(), v.end()}; }
-
 Data make_data(const Case& cs) {
   const uint32_t b = cs.batches, t = cs.steps, i = cs.inputs, h = cs.units;
   Data d;
-  d.x = wide(testing::random_ints<int32_t>(size_t{b} * t * i, cs.seed, cs.int16 ? -20000 : -128, cs.int16 ? 20000 : 127));
-  d.w = wide(testing::random_ints<int32_t>(size_t{h} * i, cs.seed + 1, -127, 127));
-  d.r = wide(testing::random_ints<int32_t>(size_t{h} * h, cs.seed + 2, -127, 127));
+  d.x = widened(testing::random_ints<int32_t>(size_t{b} * t * i, cs.seed, cs.int16 ? -20000 : -128, cs.int16 ? 20000 : 127));
+  d.w = widened(testing::random_ints<int32_t>(size_t{h} * i, cs.seed + 1, -127, 127));
+  d.r = widened(testing::random_ints<int32_t>(size_t{h} * h, cs.seed + 2, -127, 127));
   const int64_t wb = static_cast<int64_t>(0.5 / (double(cs.x_scale) * cs.wx_scale));
   const int64_t rb = static_cast<int64_t>(0.5 / (double(cs.h_scale) * cs.wh_scale));
   d.bias = testing::random_ints<int64_t>(h, cs.seed + 3, -wb, wb);
@@ -65,7 +62,7 @@ Data make_data(const Case& cs) {
   d.bias.insert(d.bias.end(), r.begin(), r.end());
   // h0 in the activation's range: relu's is >= 0 (its zero point and above).
   const int64_t h_lo = cs.activation == kRnnRelu ? cs.h_zp : (cs.int16 ? -25000 : -100);
-  d.h0 = wide(testing::random_ints<int32_t>(size_t{b} * h, cs.seed + 5, h_lo, cs.int16 ? 25000 : 100));
+  d.h0 = widened(testing::random_ints<int32_t>(size_t{b} * h, cs.seed + 5, h_lo, cs.int16 ? 25000 : 100));
   return d;
 }
 
@@ -129,52 +126,15 @@ std::vector<double> float_rnn(const Case& cs, const Data& d) {
   return y;
 }
 
-struct Op {
-  TestOp op;
-  uint32_t x, w, r, bias, h0, y, h;
-};
-
 void build(const Case& cs, const RnnIntegerParams& p, Op* o) {
-  const uint32_t b = cs.batches, t = cs.steps, i = cs.inputs, h = cs.units;
-  const DType act = cs.int16 ? DType::kInt16 : DType::kInt8;
-  const std::vector<uint32_t> seq = cs.time_major ? std::vector<uint32_t>{t, b} : std::vector<uint32_t>{b, t};
-  o->x = o->op.add_input(act, {seq[0], seq[1], i});
-  o->w = o->op.add_input(DType::kInt8, {h, i});
-  o->r = o->op.add_input(DType::kInt8, {h, h});
-  o->bias = o->op.add_input(cs.int16 ? DType::kInt64 : DType::kInt32, {2 * h});
-  o->h0 = o->op.add_input(act, {b, h});
-  o->y = o->op.add_output(act, {seq[0], seq[1], h});
-  o->h = o->op.add_output(act, {b, h});
+  testing::build_recurrent(o, 1, cs.batches, cs.steps, cs.inputs, cs.units, cs.time_major, cs.int16);
   o->op.set_params(p);
-  if (!cs.int16) o->op.add_scratch(static_cast<uint32_t>(rnn_s8_scratch_bytes(i, h)));
+  if (!cs.int16) o->op.add_scratch(static_cast<uint32_t>(rnn_s8_scratch_bytes(cs.inputs, cs.units)));
 }
 
-template <typename T>
-std::vector<T> narrow(const std::vector<int64_t>& v) {
-  return std::vector<T>(v.begin(), v.end());
-}
-
-void set_data(const Case& cs, Op* o, const Data& d) {
-  o->op.set_data(o->w, narrow<int8_t>(d.w));
-  o->op.set_data(o->r, narrow<int8_t>(d.r));
-  if (cs.int16) {
-    o->op.set_data(o->x, narrow<int16_t>(d.x));
-    o->op.set_data(o->h0, narrow<int16_t>(d.h0));
-    o->op.set_data(o->bias, d.bias);
-  } else {
-    o->op.set_data(o->x, narrow<int8_t>(d.x));
-    o->op.set_data(o->h0, narrow<int8_t>(d.h0));
-    o->op.set_data(o->bias, narrow<int32_t>(d.bias));
-  }
-}
+void set_data(const Case& cs, Op* o, const Data& d) { testing::set_recurrent_data(o, d, cs.int16); }
 
 const KernelEntry& entry(const Case& cs) { return cs.int16 ? kRnnS16Entry : kRnnS8Entry; }
-
-template <typename T>
-std::vector<int64_t> output(Op* o, uint32_t t) {
-  const std::vector<T> v = o->op.data<T>(t);
-  return {v.begin(), v.end()};
-}
 
 void run_case(const Case& cs, double tolerance) {
   SCOPED_TRACE(::testing::Message() << "B=" << cs.batches << " T=" << cs.steps << " I=" << cs.inputs << " H=" << cs.units
@@ -187,8 +147,8 @@ void run_case(const Case& cs, double tolerance) {
   set_data(cs, &o, d);
   ASSERT_EQ(o.op.check(entry(cs)), Status::kOk);
   o.op.run(entry(cs));
-  const std::vector<int64_t> y = cs.int16 ? output<int16_t>(&o, o.y) : output<int8_t>(&o, o.y);
-  const std::vector<int64_t> last = cs.int16 ? output<int16_t>(&o, o.h) : output<int8_t>(&o, o.h);
+  const std::vector<int64_t> y = testing::recurrent_output(&o, o.y, cs.int16);
+  const std::vector<int64_t> last = testing::recurrent_output(&o, o.h, cs.int16);
   std::vector<int64_t> expected_last(d.h0.size());
   ASSERT_EQ(y, reference(cs, p, d, &expected_last));
   EXPECT_EQ(last, expected_last);
@@ -196,12 +156,7 @@ void run_case(const Case& cs, double tolerance) {
   size_t inside = 0;
   for (int64_t v : y) inside += v != hi && v != lo && v != cs.h_zp;
   EXPECT_GT(inside, y.size() / 4);  // relu: about half the values are 0
-  const std::vector<double> real = float_rnn(cs, d);
-  double worst = 0;
-  for (size_t k = 0; k < y.size(); ++k) {
-    ASSERT_FALSE(std::isnan(real[k]));
-    worst = fmax(worst, fabs(double(y[k]) - fmin(fmax(real[k], double(lo)), double(hi))));
-  }
+  const double worst = testing::worst_error(y, float_rnn(cs, d), cs.int16);
   EXPECT_LE(worst, tolerance) << "largest error against the real RNN, in steps of h's scale";
 }
 
