@@ -596,8 +596,8 @@ class Quantizer {
     return r;
   }
 
-  // A state input of lstm (h0, c0) in `dtype` with exactly `quant`: a constant quantized
-  // so, an activation converted from the form it exists in by one node.
+  // A state input of lstm (h0, c0), gru or rnn (h0) in `dtype` with exactly `quant`: a
+  // constant quantized so, an activation converted from the form it exists in by one node.
   int lstm_state_input(int id, DType dtype, const ir::QuantParams& quant) {
     const ir::Tensor& t = g_.tensors[id];
     if (t.is_constant) return quantized_constant(t, dtype, &quant);
@@ -636,6 +636,55 @@ class Quantizer {
     for (size_t k = 0; k < v.size(); ++k) q[k] = static_cast<int64_t>(std::clamp(std::round(v[k] / scale), -limit, limit));
     ir::Tensor t = quant_tensor(b.name + (wide ? "/int64" : "/int32"), b.shape, wide ? DType::kInt64 : DType::kInt32,
                                 per_tensor(static_cast<float>(scale), 0));
+    t.is_constant = true;
+    t.data = wide ? bytes_of(q) : bytes_of(std::vector<int32_t>(q.begin(), q.end()));
+    return q_.add_tensor(std::move(t));
+  }
+
+  // Weights of `gates` gates stacked by rows (gru, rnn: [gates * units, K]), int8
+  // symmetric with one scale per gate, max |w| / 127 over its rows (lstm_weights' rule):
+  // quantized per row on axis 0 with each gate's rows sharing the scale. The gate scales
+  // in *scales.
+  int gate_weights(const ir::Tensor& w, int gates, std::vector<float>* scales) {
+    const std::vector<float> v = real_values(w);
+    const size_t per_gate = v.size() / static_cast<size_t>(gates);
+    const auto rows = static_cast<size_t>(w.shape[0]);
+    ir::QuantParams q;
+    q.axis = 0;
+    std::vector<int8_t> data(v.size());
+    for (size_t g = 0; g < static_cast<size_t>(gates); ++g) {
+      float m = 0;
+      for (size_t k = g * per_gate; k < (g + 1) * per_gate; ++k) m = std::max(m, std::fabs(v[k]));
+      const float scale = m > 0 ? m / 127.0f : 1.0f;
+      scales->push_back(scale);
+      for (size_t k = g * per_gate; k < (g + 1) * per_gate; ++k)
+        data[k] = static_cast<int8_t>(std::clamp(std::round(static_cast<double>(v[k]) / scale), -127.0, 127.0));
+      q.scales.insert(q.scales.end(), rows / static_cast<size_t>(gates), scale);
+    }
+    q.zero_points.assign(q.scales.size(), 0);
+    ir::Tensor t = quant_tensor(w.name + "/int8", w.shape, DType::kInt8, std::move(q));
+    t.is_constant = true;
+    t.data = bytes_of(data);
+    return q_.add_tensor(std::move(t));
+  }
+
+  // `values` (a bias of `like`'s shape) quantized each at its own scale: int32 for int8
+  // activations, int64 for int16 (16x8), clamped to the type; quantized per element on
+  // axis 0.
+  int scaled_bias(const ir::Tensor& like, const std::vector<double>& values, const std::vector<double>& scales,
+                  DType dtype) {
+    const bool wide = dtype == DType::kInt16;
+    const double limit = wide ? 4611686018427387904.0 : 2147483647.0;  // 2^62 or 2^31 - 1
+    std::vector<int64_t> q(values.size());
+    ir::QuantParams qp;
+    qp.axis = 0;
+    for (size_t k = 0; k < values.size(); ++k) {
+      q[k] = static_cast<int64_t>(std::clamp(std::round(values[k] / scales[k]), -limit, limit));
+      qp.scales.push_back(static_cast<float>(scales[k]));
+    }
+    qp.zero_points.assign(qp.scales.size(), 0);
+    ir::Tensor t = quant_tensor(like.name + (wide ? "/int64" : "/int32"), like.shape,
+                                wide ? DType::kInt64 : DType::kInt32, std::move(qp));
     t.is_constant = true;
     t.data = wide ? bytes_of(q) : bytes_of(std::vector<int32_t>(q.begin(), q.end()));
     return q_.add_tensor(std::move(t));
@@ -715,6 +764,96 @@ class Quantizer {
     report_->tensors.back().observed = cell;  // the cell at every step, not only the last
     qn.outputs = {outputs[0], outputs[1], outputs[2]};
     q_.nodes.push_back(qn);
+    if (!pushed_node_lowers(tensors_before, report_before, reason)) return false;
+    reps(dtype)[y] = outputs[0];
+    reps(dtype)[node.outputs[1]] = outputs[1];
+    as_int16_[node.outputs[2]] = outputs[2];
+    return true;
+  }
+
+  // gru and rnn for their integer kernels (kernels/gru/gru.h, kernels/rnn/rnn.h: int8
+  // `dtype`, or 16x8 with int16), designed after TFLite's integer LSTM
+  // (try_quantized_lstm): x over its own range; h0, y and the final hidden state one
+  // quantization over the union of their ranges (h feeds back as the next step's h0); w
+  // and r int8 symmetric with one scale per gate (max |w| / 127 over the gate's rows); the
+  // biases at x's scale times the gate's input weights' scale, each gate's recurrent bias
+  // folded into its input bias (one rounding less) except the hidden gate's with
+  // linear_before_reset 1, which r multiplies and which stays at h's scale times the
+  // recurrent weights'. The gate pre-activation (2^-12) and output (2^-15) scales are the
+  // kernels' own. A multiplier out of the kernel's range fails its lowering: the node then
+  // stays float with that reason.
+  bool try_quantized_recurrent(const ir::Node& node, DType dtype, std::string* reason) {
+    const int gates = node.op == ir::Op::kGru ? 3 : 1;
+    if (node.inputs.size() != 5 || node.outputs.size() != 2 || !is_activation(node.inputs[0]) ||
+        node.inputs[4] == ir::kNoTensor) {
+      *reason = std::string("not a ") + ir::op_name(node.op) + " on an activation with its initial state";
+      return false;
+    }
+    for (int i : {1, 2, 3}) {
+      if (node.inputs[i] == ir::kNoTensor || !g_.tensors[node.inputs[i]].is_constant) {
+        *reason = "input " + std::to_string(i) + " (weights or bias) is not constant";
+        return false;
+      }
+    }
+    const int x = node.inputs[0], y = node.outputs[0], h_last = node.outputs[1];
+    std::optional<Range> hidden = cal_.chosen[y];
+    const std::optional<Range> h0 = value_range(node.inputs[4]);
+    if (!hidden || !h0) {
+      *reason = !hidden ? "output '" + g_.tensors[y].name + "' has no calibrated range" : missing_range(node.inputs[4]);
+      return false;
+    }
+    for (const std::optional<Range>& r : {h0, h_last != ir::kNoTensor ? cal_.chosen[h_last] : std::nullopt})
+      if (r) hidden = Range{std::min(hidden->min, r->min), std::max(hidden->max, r->max)};
+    const ir::QuantParams h_q = range_params(dtype, *hidden);
+    ir::Node qn = node;
+    qn.inputs[0] = rep_of(x, dtype);
+    if (qn.inputs[0] < 0) {
+      *reason = missing_range(x);
+      return false;
+    }
+    const double x_scale = q_.tensors[qn.inputs[0]].quant.scales[0];
+    std::vector<float> wx_scales, wh_scales;
+    qn.inputs[1] = gate_weights(g_.tensors[node.inputs[1]], gates, &wx_scales);
+    qn.inputs[2] = gate_weights(g_.tensors[node.inputs[2]], gates, &wh_scales);
+    // Per bias element: its gate's input (Wb) or recurrent (Rb) bias scale; the folded
+    // recurrent biases are added to Wb and left 0.
+    const ir::Tensor& b = g_.tensors[node.inputs[3]];
+    const std::vector<float> real = real_values(b);
+    const auto units = static_cast<size_t>(real.size() / (2 * static_cast<size_t>(gates)));
+    const bool keep_hidden_rb = node.op == ir::Op::kGru && node.get_int("linear_before_reset", 0) != 0;
+    std::vector<double> values(real.begin(), real.end()), scales(real.size());
+    for (int g = 0; g < gates; ++g) {
+      const bool fold = !(keep_hidden_rb && g == 2);
+      for (size_t n = 0; n < units; ++n) {
+        const size_t wb = static_cast<size_t>(g) * units + n, rb = (static_cast<size_t>(gates + g)) * units + n;
+        scales[wb] = x_scale * wx_scales[static_cast<size_t>(g)];
+        scales[rb] = static_cast<double>(h_q.scales[0]) * wh_scales[static_cast<size_t>(g)];
+        if (fold) {
+          values[wb] += values[rb];
+          values[rb] = 0;
+        }
+      }
+    }
+    qn.inputs[3] = scaled_bias(b, values, scales, dtype);
+    qn.inputs[4] = lstm_state_input(node.inputs[4], dtype, h_q);
+
+    const size_t tensors_before = q_.tensors.size();
+    const size_t report_before = report_->tensors.size();
+    qn.outputs[0] = add_activation(quant_tensor(g_.tensors[y].name, g_.tensors[y].shape, dtype, h_q), y);
+    if (h_last != ir::kNoTensor)
+      qn.outputs[1] = add_activation(quant_tensor(g_.tensors[h_last].name, g_.tensors[h_last].shape, dtype, h_q), h_last);
+    q_.nodes.push_back(qn);
+    if (!pushed_node_lowers(tensors_before, report_before, reason)) return false;
+    reps(dtype)[y] = qn.outputs[0];
+    if (h_last != ir::kNoTensor) reps(dtype)[h_last] = qn.outputs[1];
+    return true;
+  }
+
+  // Lowers the node just added (q_.nodes.back()) for the host as the program will lower
+  // it. On a refusal the node goes, with the tensors and report lines added since
+  // tensors_before and report_before, and *reason is the lowering's message (without the
+  // node's name).
+  bool pushed_node_lowers(size_t tensors_before, size_t report_before, std::string* reason) {
     try {
       (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
     } catch (const CompileError& e) {
@@ -726,9 +865,6 @@ class Quantizer {
       *reason = colon == std::string::npos ? what : what.substr(colon + 3);
       return false;
     }
-    reps(dtype)[y] = outputs[0];
-    reps(dtype)[node.outputs[1]] = outputs[1];
-    as_int16_[node.outputs[2]] = outputs[2];
     return true;
   }
 
@@ -737,13 +873,6 @@ class Quantizer {
     if (op == ir::Op::kTanh) return per_tensor(1.0f / 128.0f, 0);
     if (op == ir::Op::kLogSoftmax) return per_tensor(16.0f / 256.0f, 127);
     return per_tensor(1.0f / 256.0f, -128);  // softmax, sigmoid
-  }
-
-  // Why a stays_float op stays float (the report's reason).
-  static std::string stays_float_reason(ir::Op op) {
-    if (op == ir::Op::kGru || op == ir::Op::kRnn)
-      return std::string("no integer kernel for ") + ir::op_name(op) + " (TFLite has no such op)";
-    return std::string("no integer kernel for ") + ir::op_name(op);
   }
 
   // The node in `dtype` (int8 or int16 activations); false with the reason when no integer
@@ -755,8 +884,9 @@ class Quantizer {
     const bool fixed = scale == ir::QuantOutput::kFixedScale;
     if (scale == ir::QuantOutput::kIndexOutput) return try_quantized_index(node, dtype, reason);
     if (op == ir::Op::kLstm) return try_quantized_lstm(node, dtype, reason);
+    if (op == ir::Op::kGru || op == ir::Op::kRnn) return try_quantized_recurrent(node, dtype, reason);
     if (scale == ir::QuantOutput::kStaysFloat) {
-      *reason = stays_float_reason(op);
+      *reason = std::string("no integer kernel for ") + ir::op_name(op);
       return false;
     }
     // A pass-through op may read a constant input 0 (gather: an embedding table at
@@ -866,17 +996,7 @@ class Quantizer {
     const size_t report_before = report_->tensors.size();
     qn.outputs = {add_activation(quant_tensor(out.name, out.shape, dtype, out_quant), out_id)};
     q_.nodes.push_back(qn);
-    try {
-      (void)lower::lower_node(q_, q_.nodes.back(), Target::kHost);
-    } catch (const CompileError& e) {
-      q_.nodes.pop_back();
-      q_.tensors.resize(tensors_before);  // the output tensor is the last one added
-      report_->tensors.resize(report_before);
-      std::string what = e.what();
-      const size_t colon = what.find("): ");
-      *reason = colon == std::string::npos ? what : what.substr(colon + 3);
-      return false;
-    }
+    if (!pushed_node_lowers(tensors_before, report_before, reason)) return false;
     reps(dtype)[out_id] = qn.outputs[0];
     if (static_cast<int>(&node - g_.nodes.data()) == probe_node_ && !pass_through && !fixed) probe_input_ = qn.inputs[0];
     return true;

@@ -15,7 +15,9 @@
 #include "concat/concat.h"
 #include "conv2d/conv2d.h"
 #include "fully_connected/fully_connected.h"
+#include "gru/gru.h"
 #include "lstm/lstm.h"
+#include "rnn/rnn.h"
 #include "mean/mean.h"
 #include "ir/graph.h"
 #include "lower/lower.h"
@@ -589,6 +591,120 @@ TEST(LowerQuantized, LstmVariantsAreRefusedNamingTheFeature) {
   LstmGraph g;
   g.lstm({{"activation", std::string("relu")}});
   EXPECT_NE(error_of([&] { g.lower(); }).find("cell gate activation 'relu' is not supported"), std::string::npos);
+}
+
+// An integer GRU (gates = 3) or RNN (gates = 1): T = 3, B = 1, I = 4, H = 5, time major;
+// w and r quantized per row with each gate's rows sharing a scale, as --quantize writes
+// them; h0, y and the final hidden state one quantization.
+struct RecurrentGraph : QuantGraph {
+  int x, w, r, bias, h0, y, h;
+  explicit RecurrentGraph(int gates, DType act = DType::kInt8) {
+    const bool int16 = act == DType::kInt16;
+    x = add("x", {3, 1, 4}, act, {1.0f / 255}, {int16 ? 0 : -128});
+    std::vector<float> wx, wh;
+    for (int g = 0; g < gates; ++g) {
+      wx.insert(wx.end(), 5, 0.011f + 0.001f * static_cast<float>(g));
+      wh.insert(wh.end(), 5, 0.021f + 0.001f * static_cast<float>(g));
+    }
+    w = add("w", {gates * 5, 4}, DType::kInt8, wx, std::vector<int32_t>(wx.size(), 0), true, 0);
+    r = add("r", {gates * 5, 5}, DType::kInt8, wh, std::vector<int32_t>(wh.size(), 0), true, 0);
+    bias = add_bias("b", 2 * gates * 5, int16 ? DType::kInt64 : DType::kInt32);
+    h0 = add("h0", {1, 5}, act, {0.0078f}, {int16 ? 0 : 3});
+    y = add("y", {3, 1, 5}, act, {0.0078f}, {int16 ? 0 : 3});
+    h = add("h", {1, 5}, act, {0.0078f}, {int16 ? 0 : 3});
+  }
+  ir::Node& recurrent(ir::Op op, std::map<std::string, ir::AttrValue> attrs = {}) {
+    ir::Node& n = node(op, {x, w, r, bias, h0}, y, std::move(attrs));
+    n.outputs.push_back(h);
+    return n;
+  }
+};
+
+TEST(LowerQuantized, GruParamsPerGate) {
+  for (DType act : {DType::kInt8, DType::kInt16}) {
+    RecurrentGraph g(3, act);
+    g.recurrent(ir::Op::kGru, {{"linear_before_reset", int64_t{1}}});
+    const LoweredOp op = g.lower();
+    const bool int16 = act == DType::kInt16;
+    EXPECT_EQ(op.kernel, int16 ? KernelId::kGruS16 : KernelId::kGruS8);
+    ASSERT_EQ(op.params.size(), sizeof(GruIntegerParams));
+    const auto p = header_of<GruIntegerParams>(op);
+    for (int gate = 0; gate < 3; ++gate) {
+      int32_t m = 0, s = 0;
+      fully_connected_multiplier(1.0f / 255, 0.011f + 0.001f * static_cast<float>(gate), 1.0f / 4096, &m, &s);
+      EXPECT_EQ(p.gate[gate].input_multiplier, m) << gate;
+      EXPECT_EQ(p.gate[gate].input_shift, s) << gate;
+      fully_connected_multiplier(0.0078f, 0.021f + 0.001f * static_cast<float>(gate), 1.0f / 4096, &m, &s);
+      EXPECT_EQ(p.gate[gate].recurrent_multiplier, m) << gate;
+      EXPECT_EQ(p.gate[gate].recurrent_shift, s) << gate;
+    }
+    int32_t m = 0, s = 0;
+    mul_multiplier(1.0f / 32768, 1.0f / 32768, 0.0078f, &m, &s);
+    EXPECT_EQ(p.hidden_multiplier, m);
+    EXPECT_EQ(p.hidden_shift, s);
+    EXPECT_EQ(p.input_zero_point, int16 ? 0 : -128);
+    EXPECT_EQ(p.hidden_zero_point, int16 ? 0 : 3);
+    EXPECT_EQ(p.linear_before_reset, 1u);
+    EXPECT_EQ(p.time_major, 1u);
+    EXPECT_EQ(op.scratch_bytes, int16 ? 3u * 5 * 2 : (4u + 5 + 3 * 5) * 2);
+    EXPECT_EQ(op.macs, 3u * 3 * 5 * (4 + 5));
+  }
+}
+
+TEST(LowerQuantized, RnnReluRequantizesStraightToTheHiddenScale) {
+  RecurrentGraph g(1);
+  g.recurrent(ir::Op::kRnn, {{"activation", std::string("relu")}});
+  const LoweredOp op = g.lower();
+  EXPECT_EQ(op.kernel, KernelId::kRnnS8);
+  const auto p = header_of<RnnIntegerParams>(op);
+  int32_t m = 0, s = 0;
+  fully_connected_multiplier(1.0f / 255, 0.011f, 0.0078f, &m, &s);
+  EXPECT_EQ(p.input_multiplier, m);
+  EXPECT_EQ(p.input_shift, s);
+  fully_connected_multiplier(0.0078f, 0.021f, 0.0078f, &m, &s);
+  EXPECT_EQ(p.recurrent_multiplier, m);
+  EXPECT_EQ(p.recurrent_shift, s);
+  EXPECT_EQ(p.activation, uint32_t{kRnnRelu});
+  EXPECT_EQ(op.scratch_bytes, (4u + 5) * 2);
+  RecurrentGraph t(1);
+  t.recurrent(ir::Op::kRnn);
+  const auto pt = header_of<RnnIntegerParams>(t.lower());
+  requantize_multiplier(1.0f / 32768, 0.0078f, &m, &s);
+  EXPECT_EQ(pt.output_multiplier, m);
+  EXPECT_EQ(pt.output_shift, s);
+  fully_connected_multiplier(1.0f / 255, 0.011f, 1.0f / 4096, &m, &s);
+  EXPECT_EQ(pt.input_multiplier, m);
+}
+
+TEST(LowerQuantized, IntegerGruRefusalsNameTheTensor) {
+  struct Refusal {
+    std::function<void(RecurrentGraph&)> change;
+    std::string message;
+  };
+  const std::vector<Refusal> refusals = {
+      {[](RecurrentGraph& g) { g.graph.tensors[g.r].quant.scales[7] = 0.5f; },
+       "recurrent weights 'r' has several scales within gate 1"},
+      {[](RecurrentGraph& g) { g.graph.tensors[g.w].quant.zero_points[0] = 2; },
+       "input weights 'w' has zero point 2, expected symmetric int8"},
+      {[](RecurrentGraph& g) { g.graph.tensors[g.h0].quant.scales = {0.01f}; },
+       "initial hidden state 'h0' is quantized"},
+      {[](RecurrentGraph& g) { g.graph.tensors[g.h].quant.zero_points = {4}; },
+       "final hidden state 'h' is quantized"},
+      {[](RecurrentGraph& g) { g.graph.tensors[g.bias].dtype = DType::kInt64; },
+       "bias 'b' has dtype int64, expected int32"},
+  };
+  for (const Refusal& r : refusals) {
+    RecurrentGraph g(3);
+    r.change(g);
+    g.recurrent(ir::Op::kGru);
+    const std::string error = error_of([&] { g.lower(); });
+    EXPECT_NE(error.find("node 'q1' (gru): "), std::string::npos) << error;
+    EXPECT_NE(error.find(r.message), std::string::npos) << error;
+  }
+  RecurrentGraph g(3, DType::kInt16);
+  g.graph.tensors[g.x].quant.zero_points = {5};
+  g.recurrent(ir::Op::kGru);
+  EXPECT_NE(error_of([&] { g.lower(); }).find("input 'x' has zero point 5, expected 0"), std::string::npos);
 }
 
 TEST(LowerQuantized, Int16ConvNeedsZeroPointZero) {

@@ -419,6 +419,86 @@ TEST(QuantizeModel, EmbeddingLookupReadsInt64IdsAndGathersInt8Rows) {
             "samples.npy: calibration data has dtype float32, expected int64 (samples of input 0 'ids' [1,3])");
 }
 
+// ---------------------------------------------------------------- gru
+
+// A GRU of H = 2 units over x [T=6, B=2, I=1] (time_major), h0 a model input, gate weights
+// of different sizes per gate (z: 0.5, r: 1.0, h: 2.0 at most), nonzero biases.
+ir::Graph small_gru(int64_t linear_before_reset) {
+  GraphBuilder b;
+  b.graph.name = "small_gru";
+  const int x = b.input("x", {6, 2, 1});
+  const int h0 = b.input("h0", {2, 2});
+  const int w = b.constant("w", {6, 1}, {0.5f, -0.25f, 1.0f, 0.5f, -2.0f, 1.5f});
+  const int r = b.constant("r", {6, 2}, {0.5f, 0.1f, -0.2f, 0.3f, 1.0f, -0.5f, 0.25f, 0.5f, 2.0f, -1.0f, 0.5f, 1.0f});
+  const int bias = b.constant("b", {12}, {0.1f, -0.1f, 0.2f, 0.3f, -0.4f, 0.5f, 0.05f, 0.15f, -0.25f, 0.35f, 0.45f, -0.55f});
+  const int y = b.tensor("y", {6, 2, 2});
+  const int h = b.tensor("h", {2, 2});
+  ir::Node n;
+  n.name = "gru";
+  n.op = ir::Op::kGru;
+  n.inputs = {x, w, r, bias, h0};
+  n.outputs = {y, h};
+  n.attrs = {{"linear_before_reset", linear_before_reset}, {"time_major", int64_t{1}}};
+  b.graph.nodes.push_back(std::move(n));
+  b.output(y);
+  return std::move(b.graph);
+}
+
+// The GRU runs as gru_s8: one scale per gate (max |w| / 127 over its rows), h0, y and h
+// one quantization, each gate's recurrent bias folded into its input bias except the
+// candidate's with linear_before_reset 1 (kept at h's scale times the recurrent weights').
+TEST(QuantizeModel, GruQuantizesPerGateWithFoldedBiases) {
+  for (int64_t lbr : {0, 1}) {
+    SCOPED_TRACE(lbr);
+    const ir::Graph g = small_gru(lbr);
+    std::vector<float> x;
+    for (int k = 0; k < 24; ++k) x.push_back(std::sin(0.7f * static_cast<float>(k)));
+    const std::vector<CalibrationInput> in = {samples(x, {2, 6, 2, 1}), samples({0.2f, -0.4f, 0.6f, 0.0f, -0.1f, 0.3f, 0.5f, -0.6f}, {2, 2, 2})};
+    Options options;
+    options.int16 = Int16Policy::kOff;
+    const Calibration cal = calibrate(g, in, options);
+    Report report;
+    const ir::Graph q = quantize_for_host(g, cal, in, options, &report);
+    ASSERT_TRUE(report.float_nodes.empty()) << report.float_nodes[0];
+    const ir::Node* gru = nullptr;
+    for (const ir::Node& n : q.nodes)
+      if (n.op == ir::Op::kGru) gru = &n;
+    ASSERT_NE(gru, nullptr);
+    const ir::Tensor& w = q.tensors[gru->inputs[1]];
+    const ir::Tensor& r = q.tensors[gru->inputs[2]];
+    EXPECT_EQ(w.quant.scales, (std::vector<float>{0.5f / 127, 0.5f / 127, 1.0f / 127, 1.0f / 127, 2.0f / 127, 2.0f / 127}));
+    EXPECT_EQ(r.quant.scales, (std::vector<float>{0.5f / 127, 0.5f / 127, 1.0f / 127, 1.0f / 127, 2.0f / 127, 2.0f / 127}));
+    EXPECT_EQ(w.quant.axis, 0);
+    const ir::Tensor& y = q.tensors[gru->outputs[0]];
+    EXPECT_EQ(y.dtype, DType::kInt8);
+    for (int id : {gru->inputs[4], gru->outputs[1]}) {
+      EXPECT_EQ(q.tensors[id].quant.scales, y.quant.scales) << q.tensors[id].name;
+      EXPECT_EQ(q.tensors[id].quant.zero_points, y.quant.zero_points) << q.tensors[id].name;
+    }
+    const ir::Tensor& bias = q.tensors[gru->inputs[3]];
+    ASSERT_EQ(bias.dtype, DType::kInt32);
+    const double x_scale = q.tensors[gru->inputs[0]].quant.scales[0];
+    const float real[12] = {0.1f, -0.1f, 0.2f, 0.3f, -0.4f, 0.5f, 0.05f, 0.15f, -0.25f, 0.35f, 0.45f, -0.55f};
+    const float gate_max[3] = {0.5f, 1.0f, 2.0f};
+    for (int gate = 0; gate < 3; ++gate) {
+      const bool kept = lbr == 1 && gate == 2;
+      for (int n = 0; n < 2; ++n) {
+        const int wb = gate * 2 + n, rb = (3 + gate) * 2 + n;
+        const double wb_scale = x_scale * (gate_max[gate] / 127);
+        const double wb_real = kept ? real[wb] : double(real[wb]) + real[rb];
+        EXPECT_EQ(bias.as<int32_t>()[wb], static_cast<int32_t>(std::round(wb_real / wb_scale))) << wb;
+        const double rb_scale = double(y.quant.scales[0]) * (gate_max[gate] / 127);
+        EXPECT_EQ(bias.as<int32_t>()[rb], kept ? static_cast<int32_t>(std::round(real[rb] / rb_scale)) : 0) << rb;
+      }
+    }
+    const CompileResult program = lower_to_program(q, "cortex-m4");
+    EXPECT_NE(std::find(program.report.kernels.begin(), program.report.kernels.end(), "gru_s8"),
+              program.report.kernels.end());
+    ASSERT_EQ(report.outputs.size(), 1u);
+    EXPECT_GT(report.outputs[0].sqnr_db, 30.0);
+  }
+}
+
 // ---------------------------------------------------------------- lstm
 
 // One lstm of 1 unit over x [T=8, B=2, 1] (time_major): input and forget gates open (bias

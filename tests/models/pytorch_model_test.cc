@@ -5,10 +5,11 @@
 // --quantize int8 program must also give the host's bytes. On the host it also
 // quantizes (--quantize int8 with its calibration samples): the report states the SQNR
 // of each output against the float model, and the int8 program keeps the model's
-// min_int8_sqnr_db against the PyTorch goldens on every golden sample; an LSTM runs as an
-// integer LSTM there (the report keeps no lstm float). An int64 output
-// (an argmax) must equal PyTorch's on the host, on qemu and after quantization. Inputs
-// are fed as the export wrote them: float32, or int64 token ids (their .npy dtype).
+// min_int8_sqnr_db against the PyTorch goldens on every golden sample; an LSTM, GRU or
+// RNN runs on its integer kernels there (the report keeps no lstm, gru or rnn float). An
+// int64 output (an argmax) must equal PyTorch's on the host, on qemu and after
+// quantization. Inputs are fed as the export wrote them: float32, or int64 token ids
+// (their .npy dtype).
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -148,13 +149,20 @@ TEST_P(Pytorch, QuantizesWithTheSqnrItStates) {
   const nlohmann::json report = compile_quantized(m, program, "host");
   ASSERT_TRUE(report.contains("quantization"));
   ASSERT_FALSE(report["quantization"]["outputs"].empty());
-  // An LSTM quantizes (TFLite's integer LSTM: lstm_s8, or lstm_s16 with int16 activations);
-  // GRU and RNN have no integer kernel and stay float, named in the report.
-  for (const auto& node : report["quantization"]["float_nodes"])
-    EXPECT_EQ(node.get<std::string>().find(" (lstm): "), std::string::npos) << m.name << ": " << node.dump();
+  // A recurrent layer quantizes: an LSTM as TFLite's integer LSTM (lstm_s8, or lstm_s16
+  // with int16 activations), a GRU or RNN on the integer kernels designed after it
+  // (gru_s8/gru_s16, rnn_s8/rnn_s16); the report keeps none of them float.
+  for (const auto& node : report["quantization"]["float_nodes"]) {
+    const std::string line = node.get<std::string>();
+    for (const char* op : {" (lstm): ", " (gru): ", " (rnn): "})
+      EXPECT_EQ(line.find(op), std::string::npos) << m.name << ": " << node.dump();
+  }
   for (const auto& op : report["ops"]) {
     const std::string kernel = op["kernel"].get<std::string>();
-    if (kernel.rfind("lstm_", 0) == 0) EXPECT_TRUE(kernel == "lstm_s8" || kernel == "lstm_s16") << m.name << ": " << op.dump();
+    for (const std::string family : {"lstm_", "gru_", "rnn_"}) {
+      if (kernel.rfind(family, 0) == 0)
+        EXPECT_TRUE(kernel == family + "s8" || kernel == family + "s16") << m.name << ": " << op.dump();
+    }
   }
   for (const auto& o : report["quantization"]["outputs"]) {
     ASSERT_TRUE(o.contains("sqnr_db")) << o.dump();

@@ -1,0 +1,114 @@
+// The integer GRU of gru.h, shared by gru_s8 (Act int8, int32 sums) and gru_s16 (Act
+// int16, int64 sums): the kernels differ only in the activation type, the sums' width and
+// their requantization (rnn/recurrent_integer.h's overloads).
+//
+// A step runs unit by unit. With linear_before_reset 1 every operation after the matrix
+// products is elementwise, so unit n's three gates and its new hidden value come out of
+// one pass. With linear_before_reset 0 the candidate's recurrent product needs r * h of
+// every unit first: the first pass keeps z, fc_x(h) and rh in scratch, the second
+// computes the candidate and the hidden value.
+#pragma once
+
+#include <stdint.h>
+
+#include "gru/gru.h"
+#include "kernel_util.h"
+#include "quant/sigmoid_lut_s16.h"
+#include "rnn/recurrent_integer.h"
+
+namespace mote {
+
+// The checks both kernels make; `activation` int8 or int16, `bias` int32 or int64.
+inline Status gru_integer_check(const OpContext& ctx, DType activation, DType bias) {
+  if (ctx.params_bytes() != sizeof(GruIntegerParams)) return Status::kBadParams;
+  const GruIntegerParams& p = ctx.params<GruIntegerParams>();
+  if (p.linear_before_reset > 1) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(recurrent_check_layout(ctx, 3, p.time_major, {activation, DType::kInt8, bias}));
+  for (const GruGateParams& g : p.gate) {
+    if (!recurrent_shift_ok(g.input_shift, bias) || !recurrent_shift_ok(g.recurrent_shift, bias)) {
+      return Status::kBadParams;
+    }
+  }
+  if (!valid_shift(p.hidden_shift) || !recurrent_zero_point_ok(p.input_zero_point, activation) ||
+      !recurrent_zero_point_ok(p.hidden_zero_point, activation)) {
+    return Status::kBadParams;
+  }
+  const uint32_t inputs = ctx.input_desc(0).dims[2], units = ctx.output_desc(0).dims[2];
+  const uint64_t bytes = activation == DType::kInt8 ? gru_s8_scratch_bytes(inputs, units) : gru_s16_scratch_bytes(units);
+  return lstm_scratch_fits(ctx, bytes, alignof(int16_t)) ? Status::kOk : Status::kBadParams;
+}
+
+// A gate's part: clamp16(rq(acc)) with the gate's input or recurrent multiplier.
+template <typename Acc>
+inline int32_t gru_part(Acc acc, int32_t multiplier, int32_t shift) {
+  return recurrent_clamp16(recurrent_requantize(acc, multiplier, shift));
+}
+
+// The new hidden value from z, the candidate g (both Q0.15) and hc = h - h_zp.
+template <typename Act>
+inline Act gru_hidden(const GruIntegerParams& p, int32_t z, int32_t g, int32_t hc) {
+  const int32_t fresh = multiply_by_quantized_multiplier((32768 - z) * g, p.hidden_multiplier, p.hidden_shift);
+  return recurrent_saturate<Act>(wrapping_add(wrapping_add(p.hidden_zero_point, fresh), recurrent_mul_q15(z, hc)));
+}
+
+template <typename Act, typename Acc>
+inline void gru_integer_run(const OpContext& ctx) {
+  const GruIntegerParams& p = ctx.params<GruIntegerParams>();
+  const LstmDims d = lstm_dims(ctx, p.time_major);
+  const int32_t inputs = d.inputs, units = d.units;
+  const int8_t* w = static_cast<const int8_t*>(ctx.input_data(1));
+  const int8_t* r = static_cast<const int8_t*>(ctx.input_data(2));
+  const Acc* bias = static_cast<const Acc*>(ctx.input_data(3));
+  // Scratch: z, fc_x(h) and rh ([H] each), then (int8 activations) the widened rows.
+  int16_t* z_row = reinterpret_cast<int16_t*>(ctx.scratch().data());
+  int16_t* candidate_x = z_row + units;
+  int16_t* reset_h = candidate_x + units;
+  int16_t* centered = reset_h + units;
+  const GruGateParams& pz = p.gate[kGruUpdateGate];
+  const GruGateParams& pr = p.gate[kGruResetGate];
+  const GruGateParams& ph = p.gate[kGruHiddenGate];
+  const int8_t* r_h = r + 2 * units * units;
+  const Acc* wb = bias;
+  const Acc* rb = bias + 3 * units;
+
+  recurrent_integer_walk<Act>(ctx, d, p.input_zero_point, p.hidden_zero_point, centered,
+                              [&](const int16_t* xc, const int16_t* hc, Act* out) {
+    for (int32_t n = 0; n < units; ++n) {
+      const int8_t* w_rows[3] = {w + n * inputs, w + (units + n) * inputs, w + (2 * units + n) * inputs};
+      const int8_t* r_rows[3] = {r + n * units, r + (units + n) * units, r_h + n * units};
+      const Acc wb_n[3] = {wb[n], wb[units + n], wb[2 * units + n]};
+      const Acc rb_n[3] = {rb[n], rb[units + n], rb[2 * units + n]};
+      Acc ax[3], ah[3];
+      recurrent_dot3(w_rows, xc, inputs, wb_n, ax);
+      if (p.linear_before_reset) {
+        recurrent_dot3(r_rows, hc, units, rb_n, ah);
+      } else {
+        ah[0] = recurrent_dot(r_rows[0], hc, units, rb_n[0]);
+        ah[1] = recurrent_dot(r_rows[1], hc, units, rb_n[1]);
+      }
+      const int32_t z = lut_sigmoid_scaled(3 * recurrent_clamp16(gru_part(ax[0], pz.input_multiplier, pz.input_shift) +
+                                                                 gru_part(ah[0], pz.recurrent_multiplier, pz.recurrent_shift)));
+      const int32_t reset = lut_sigmoid_scaled(3 * recurrent_clamp16(gru_part(ax[1], pr.input_multiplier, pr.input_shift) +
+                                                                     gru_part(ah[1], pr.recurrent_multiplier, pr.recurrent_shift)));
+      const int32_t fc_x = gru_part(ax[2], ph.input_multiplier, ph.input_shift);
+      if (p.linear_before_reset) {
+        const int32_t fc_h = gru_part(ah[2], ph.recurrent_multiplier, ph.recurrent_shift);
+        const int32_t g = lut_tanh_scaled(3 * recurrent_clamp16(fc_x + recurrent_mul_q15(reset, fc_h)));
+        out[n] = gru_hidden<Act>(p, z, g, hc[n]);
+      } else {
+        z_row[n] = static_cast<int16_t>(z);
+        candidate_x[n] = static_cast<int16_t>(fc_x);
+        reset_h[n] = static_cast<int16_t>(recurrent_mul_q15(reset, hc[n]));
+      }
+    }
+    if (p.linear_before_reset) return;
+    for (int32_t n = 0; n < units; ++n) {
+      const int32_t fc_h = gru_part(recurrent_dot(r_h + n * units, reset_h, units, rb[2 * units + n]),
+                                    ph.recurrent_multiplier, ph.recurrent_shift);
+      const int32_t g = lut_tanh_scaled(3 * recurrent_clamp16(candidate_x[n] + fc_h));
+      out[n] = gru_hidden<Act>(p, z_row[n], g, hc[n]);
+    }
+  });
+}
+
+}  // namespace mote
