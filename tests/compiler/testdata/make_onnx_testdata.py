@@ -628,7 +628,8 @@ def make_where_tile_computed():
 
 def make_cast_computed():
     """Cast of computed data: ArgMax's int64 index to int32 then float32 (y0) and straight to
-    float32 (y1), a bool comparison to float32 (y2); the refusal of a cast to int64."""
+    float32 (y1), a bool comparison to float32 (y2); the index cast to int32 and back to int64
+    as the graph output."""
     x = randn(1, 5, 3)
     nodes = [
         h.make_node("ArgMax", ["x"], ["i"], name="argmax", axis=1, keepdims=0),
@@ -646,6 +647,7 @@ def make_cast_computed():
                                     h.make_node("Cast", ["i"], ["i32"], name="to_int32", to=T.INT32),
                                     h.make_node("Cast", ["i32"], ["y"], name="to_int64", to=T.INT64)],
          [vi("x", [1, 5, 3])], [vi("y", [1, 3], T.INT64)], opset=13)
+    save_arrays("cast_to_int64_computed", in0=x, out0=index)
 
 
 def make_layer_norm_computed_params():
