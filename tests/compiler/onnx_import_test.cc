@@ -257,7 +257,8 @@ TEST(OnnxImportErrors, ExactMessages) {
       {"bad_pad_mode.onnx", "node 'pad' (Pad): attribute 'mode' value 'wrap' not supported"},
       {"cast_to_double.onnx", "node 'cast' (Cast): attribute 'to' value 'DOUBLE' not supported"},
       {"bad_dropout_training.onnx",
-       "node 'dropout' (Dropout): input 'training_mode' value 1 not supported (inference only)"},
+       "node 'dropout' (Dropout): input 'training_mode' value 1 not supported (inference only, or a ratio of "
+       "0)"},
       {"ceil_mode_mismatch.onnx",
        "node 'pool' (MaxPool): output shape [1,1,4,4] from shape inference, expected spatial "
        "size [3,3]"},
@@ -426,6 +427,13 @@ struct SmallGraph {
     return g.nodes.back();
   }
 };
+
+// A Dropout in training mode with ratio 0 drops nothing: an identity like any other.
+TEST(RemoveIdentities, TrainingModeDropoutOfRatioZero) {
+  SourceGraph g = read_model(testdata("dropout_training_ratio0.onnx"));
+  onnx_import::remove_identities(g);
+  EXPECT_EQ(op_sequence(g), Ops({"Relu"}));
+}
 
 TEST(RemoveIdentities, KeepsIdentityFromGraphInputToOutput) {
   SmallGraph s;

@@ -776,9 +776,13 @@ class OnnxImporter {
         block_rearrangement();
       } else if (op == "Dropout") {
         c_.kept_inputs = {0};
+        // Training mode drops nothing at ratio 0 (torchvision's attention dropout of
+        // p = 0.0 exports training_mode 1 even in eval mode).
         if (const ir::Tensor* mode = constant_input(2, "training_mode")) {
-          if (read_ints(*mode).at(0) != 0)
-            fail("input 'training_mode' value 1 not supported (inference only)");
+          const ir::Tensor* ratio = constant_input(1, "ratio");
+          const bool drops = ratio == nullptr || read_doubles(*ratio).at(0) != 0.0;
+          if (read_ints(*mode).at(0) != 0 && drops)
+            fail("input 'training_mode' value 1 not supported (inference only, or a ratio of 0)");
         }
       } else if (op == "Squeeze") {
         squeeze();

@@ -886,6 +886,12 @@ def make_error_models():
          [h.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="dropout")],
          [vi("x", [1, 4])], [vi("y", [1, 4])],
          [init("ratio", np.array(0.5, np.float32)), init("training", np.array(True))])
+    # torchvision's attention dropout of p = 0.0 (swin_t): training mode, nothing dropped.
+    save("dropout_training_ratio0",
+         [h.make_node("Dropout", ["x", "ratio", "training"], ["d"], name="dropout"),
+          h.make_node("Relu", ["d"], ["y"], name="relu")],
+         [vi("x", [1, 4])], [vi("y", [1, 4])],
+         [init("ratio", np.array(0.0, np.float32)), init("training", np.array(True))])
     # PyTorch keeps a ceil_mode window only if it starts inside input + begin padding;
     # ONNX 1.12's shape inference keeps it anyway: import refuses the disagreement.
     save("ceil_mode_mismatch",
