@@ -43,28 +43,18 @@ inline double weight_grid_error(const std::vector<double>& row, double s) {
 // bits; the four steps' sums are independent chains the core overlaps.
 inline void weight_grid_sums(const std::vector<double>& row, const double* s, size_t n, double* e, double* wq,
                              double* qq) {
-  // n steps, the last repeated: four lanes without a branch.
-  const double s0 = s[0], s1 = s[std::min<size_t>(1, n - 1)], s2 = s[std::min<size_t>(2, n - 1)],
-               s3 = s[std::min<size_t>(3, n - 1)];
-  double e0 = 0, e1 = 0, e2 = 0, e3 = 0, wq0 = 0, wq1 = 0, wq2 = 0, wq3 = 0, qq0 = 0, qq1 = 0, qq2 = 0, qq3 = 0;
+  double steps[4];  // n steps, the last repeated: four lanes without a branch
+  for (size_t i = 0; i < 4; ++i) steps[i] = s[std::min(i, n - 1)];
+  double es[4] = {0, 0, 0, 0}, wqs[4] = {0, 0, 0, 0}, qqs[4] = {0, 0, 0, 0};
   for (double w : row) {
-    const double q0 = weight_level(w, s0), q1 = weight_level(w, s1), q2 = weight_level(w, s2),
-                 q3 = weight_level(w, s3);
-    const double d0 = w - s0 * q0, d1 = w - s1 * q1, d2 = w - s2 * q2, d3 = w - s3 * q3;
-    e0 += d0 * d0;
-    e1 += d1 * d1;
-    e2 += d2 * d2;
-    e3 += d3 * d3;
-    wq0 += w * q0;
-    wq1 += w * q1;
-    wq2 += w * q2;
-    wq3 += w * q3;
-    qq0 += q0 * q0;
-    qq1 += q1 * q1;
-    qq2 += q2 * q2;
-    qq3 += q3 * q3;
+    for (size_t i = 0; i < 4; ++i) {
+      const double q = weight_level(w, steps[i]);
+      const double d = w - steps[i] * q;
+      es[i] += d * d;
+      wqs[i] += w * q;
+      qqs[i] += q * q;
+    }
   }
-  const double es[4] = {e0, e1, e2, e3}, wqs[4] = {wq0, wq1, wq2, wq3}, qqs[4] = {qq0, qq1, qq2, qq3};
   for (size_t i = 0; i < n; ++i) {
     e[i] = es[i];
     if (wq != nullptr) {

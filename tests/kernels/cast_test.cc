@@ -69,48 +69,29 @@ TEST(Cast, Int64ToIntegersAndFloat) {
                                                          1099511627776.0f}));
 }
 
+// Casts `x` of `from` to int64 and returns the result.
+template <typename From>
+std::vector<int64_t> cast_to_int64(DType from, const std::vector<From>& x) {
+  TestOp op;
+  const uint32_t in = op.add_input(from, {static_cast<uint32_t>(x.size())});
+  const uint32_t out = op.add_output(DType::kInt64, {static_cast<uint32_t>(x.size())});
+  op.set_data(in, x);
+  EXPECT_EQ(op.check(kCastEntry), Status::kOk);
+  op.run(kCastEntry);
+  return op.data<int64_t>(out);
+}
+
 // To int64 (an int64 graph output the ONNX importer computed in int32): integers
 // sign-extended, bool 0/1, float32 truncated and saturated to the int64 range, NaN 0.
 TEST(Cast, ToInt64) {
-  TestOp op;
-  const uint32_t in = op.add_input(DType::kInt32, {3});
-  const uint32_t out = op.add_output(DType::kInt64, {3});
-  op.set_data(in, std::vector<int32_t>{5, -1, INT32_MIN});
-  ASSERT_EQ(op.check(kCastEntry), Status::kOk);
-  op.run(kCastEntry);
-  EXPECT_EQ(op.data<int64_t>(out), (std::vector<int64_t>{5, -1, INT32_MIN}));
-
-  TestOp small;
-  const uint32_t a = small.add_input(DType::kInt8, {2});
-  const uint32_t b = small.add_output(DType::kInt64, {2});
-  small.set_data(a, std::vector<int8_t>{-128, 127});
-  ASSERT_EQ(small.check(kCastEntry), Status::kOk);
-  small.run(kCastEntry);
-  EXPECT_EQ(small.data<int64_t>(b), (std::vector<int64_t>{-128, 127}));
-
-  TestOp flag;
-  const uint32_t c = flag.add_input(DType::kBool, {3});
-  const uint32_t d = flag.add_output(DType::kInt64, {3});
-  flag.set_data(c, std::vector<uint8_t>{0, 1, 7});
-  ASSERT_EQ(flag.check(kCastEntry), Status::kOk);
-  flag.run(kCastEntry);
-  EXPECT_EQ(flag.data<int64_t>(d), (std::vector<int64_t>{0, 1, 1}));
-
-  TestOp real;
-  const uint32_t e = real.add_input(DType::kFloat32, {5});
-  const uint32_t f = real.add_output(DType::kInt64, {5});
-  real.set_data(e, std::vector<float>{-2.7f, 1e10f, 1e30f, -1e30f, std::numeric_limits<float>::quiet_NaN()});
-  ASSERT_EQ(real.check(kCastEntry), Status::kOk);
-  real.run(kCastEntry);
-  EXPECT_EQ(real.data<int64_t>(f), (std::vector<int64_t>{-2, 10000000000, INT64_MAX, INT64_MIN, 0}));
-
-  TestOp same;
-  const uint32_t g = same.add_input(DType::kInt64, {1});
-  const uint32_t h = same.add_output(DType::kInt64, {1});
-  same.set_data(g, std::vector<int64_t>{INT64_MIN + 3});
-  ASSERT_EQ(same.check(kCastEntry), Status::kOk);
-  same.run(kCastEntry);
-  EXPECT_EQ(same.data<int64_t>(h), (std::vector<int64_t>{INT64_MIN + 3}));
+  EXPECT_EQ(cast_to_int64(DType::kInt32, std::vector<int32_t>{5, -1, INT32_MIN}),
+            (std::vector<int64_t>{5, -1, INT32_MIN}));
+  EXPECT_EQ(cast_to_int64(DType::kInt8, std::vector<int8_t>{-128, 127}), (std::vector<int64_t>{-128, 127}));
+  EXPECT_EQ(cast_to_int64(DType::kBool, std::vector<uint8_t>{0, 1, 7}), (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(cast_to_int64(DType::kFloat32,
+                          std::vector<float>{-2.7f, 1e10f, 1e30f, -1e30f, std::numeric_limits<float>::quiet_NaN()}),
+            (std::vector<int64_t>{-2, 10000000000, INT64_MAX, INT64_MIN, 0}));
+  EXPECT_EQ(cast_to_int64(DType::kInt64, std::vector<int64_t>{INT64_MIN + 3}), (std::vector<int64_t>{INT64_MIN + 3}));
 }
 
 TEST(Cast, CheckRefusesPairsTfliteMicroDoesNotConvert) {
