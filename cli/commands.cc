@@ -893,10 +893,11 @@ std::string onnx_coverage() {
     // LayerNormalization's layer_norm, whatever the mul and add beside it take).
     const bool stays_float = !op.becomes.empty() &&
                              ir::op_traits(op.becomes.front()).quant_output == ir::QuantOutput::kStaysFloat;
-    std::vector<std::string> takes;
+    // An operator narrower than its ops' kernels says what it takes (Exp: float32).
+    std::vector<std::string> takes = op.takes;
     for (const char* dtype : {"any", "float32", "int8", "int16"}) {
       const bool quantized = std::string(dtype) == "int8" || std::string(dtype) == "int16";
-      if (quantized && stays_float) continue;
+      if (!op.takes.empty() || (quantized && stays_float)) continue;
       bool runs = false;
       for (ir::Op mote_op : op.becomes) {
         const std::vector<std::string> dtypes = lower::coverage_of({mote_op}).dtypes;

@@ -270,18 +270,20 @@ LoweredOp lower_select(const NodeLowering& l) {
 }
 
 // cast: TFLM's pairs (float32, int8, int16, int32, bool -> float32, int8, int16, int32)
-// and int64 -> those, raw values (quantization is not applied, as TFLM).
+// and int64 -> and <- those, raw values (quantization is not applied, as TFLM).
 LoweredOp lower_cast(const NodeLowering& l) {
   l.expect_io(1, 1, 1);
   const ir::Tensor& in = l.input(0);
   const ir::Tensor& out = l.output(0);
   l.expect_shape(out, "output", in.shape);
   const auto numeric = [](DType d) {
-    return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32;
+    return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32 ||
+           d == DType::kInt64;
   };
-  if (!(numeric(in.dtype) || in.dtype == DType::kInt64 || in.dtype == DType::kBool) || !numeric(out.dtype)) {
+  if (!(numeric(in.dtype) || in.dtype == DType::kBool) || !numeric(out.dtype)) {
     l.fail(std::string("cast from ") + dtype_name(in.dtype) + " to " + dtype_name(out.dtype) +
-           " is not supported (float32, int8, int16, int32, int64 and bool cast to float32, int8, int16 and int32)");
+           " is not supported (float32, int8, int16, int32, int64 and bool cast to float32, int8, int16, int32 and "
+           "int64)");
   }
   return lowered(KernelId::kCast);
 }

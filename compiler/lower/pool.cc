@@ -1,6 +1,7 @@
 // Lowering of pooling and reductions: avg_pool2d, max_pool2d and l2_pool2d (float32 only)
 // over NHWC windows; mean, sum, reduce_max and reduce_min over any axes; float32, int8 and
-// int16 (reduce_max and reduce_min: float32 and int8, as TensorFlow Lite Micro).
+// int16 (reduce_max and reduce_min: float32 and int8, as TensorFlow Lite Micro; sum also
+// int32).
 //
 // Each op runs one check on every dtype (check_pool2d with the window rule,
 // window_output_size in kernels/window_geometry.h; check_mean); the dtype then decides
@@ -206,10 +207,13 @@ LoweredOp lower_mean(const NodeLowering& l) {
                  params_bytes(MeanS16Params{c.axes_mask, in_q.zero_point, out_q.zero_point, multiplier, shift}));
 }
 
-// sum: float32 in input order; int8 and int16 as TFLite's quantized sum, the integer
-// mean's arithmetic with the input-to-output scale ratio and no 1/n.
+// sum: float32 in input order; int32 unquantized (ONNX's integer sums, wrapping); int8
+// and int16 as TFLite's quantized sum, the integer mean's arithmetic with the
+// input-to-output scale ratio and no 1/n.
 LoweredOp lower_sum(const NodeLowering& l) {
   const MeanCheck c = check_mean(l);
+  if (c.dtype == DType::kInt32 && !l.quantized())
+    return lowered(KernelId::kSumS32, params_bytes(ReduceParams{c.axes_mask}));
   if (!l.quantized()) {
     expect_float32(l);
     return lowered(KernelId::kSumF32, params_bytes(ReduceParams{c.axes_mask}));
@@ -221,7 +225,7 @@ LoweredOp lower_sum(const NodeLowering& l) {
   expect_shift(l, p.shift, kMinShift, kMaxShift, "requantization");
   if (c.dtype == DType::kInt8) return lowered(KernelId::kSumS8, params_bytes(p));
   if (c.dtype == DType::kInt16) return lowered(KernelId::kSumS16, params_bytes(p));
-  l.fail(std::string("sum of ") + dtype_name(c.dtype) + " is not supported (float32, int8, int16)");
+  l.fail(std::string("sum of ") + dtype_name(c.dtype) + " is not supported (float32, int32, int8, int16)");
 }
 
 // reduce_max, reduce_min: float32, and int8 with the output quantized as the input (TFLite

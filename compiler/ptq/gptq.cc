@@ -21,6 +21,37 @@ void add_outer(const std::vector<double>& x, std::vector<double>* sums) {
   }
 }
 
+// Vectors of one matrix waiting to be added to its sums, kBlock at a time.
+constexpr size_t kBlock = 32;    // vectors per flush
+constexpr size_t kColumns = 512;  // columns of the sums per tile (the tile of the block: 128 KiB)
+struct PendingOuters {
+  std::vector<double> vectors;  // `count` vectors of length k, one after another
+  size_t count = 0;
+};
+
+// Adds x x^T of every pending vector to `sums` (upper triangle, k x k) and empties
+// `pending`. Each element receives its products in vector order, the additions add_outer
+// makes one vector at a time (a zero x_i adds nothing either way: the sums never hold
+// -0), so the sums are the same bits; tiling the columns keeps the block's slice and the
+// row's slice in cache instead of streaming the whole matrix once per vector.
+void flush_outers(size_t k, PendingOuters* pending, std::vector<double>* sums) {
+  const double* xs = pending->vectors.data();
+  for (size_t j0 = 0; j0 < k; j0 += kColumns) {
+    const size_t j1 = std::min(k, j0 + kColumns);
+    for (size_t i = 0; i < j1; ++i) {
+      double* row = sums->data() + i * k;
+      const size_t from = std::max(i, j0);
+      for (size_t p = 0; p < pending->count; ++p) {
+        const double* x = xs + p * k;
+        const double xi = x[i];
+        if (xi == 0.0) continue;
+        for (size_t j = from; j < j1; ++j) row[j] += xi * x[j];
+      }
+    }
+  }
+  pending->count = 0;
+}
+
 // The upper Cholesky factor U of H^-1 (H^-1 = U^T U), H damped by 1% of its mean
 // diagonal; an input that never fires (H_ii = 0) gets a unit diagonal.
 Matrix inverse_cholesky(const std::vector<double>& sums, int64_t k, uint64_t count) {
@@ -129,11 +160,17 @@ void accumulate_input_hessians(const ir::Graph& graph, const ir::Node& node, con
     hessians->sums.assign(static_cast<size_t>(matrices),
                           std::vector<double>(static_cast<size_t>(hessians->k * hessians->k), 0.0));
   }
+  const auto k = static_cast<size_t>(hessians->k);
+  std::vector<PendingOuters> pending(hessians->sums.size());
+  for (PendingOuters& p : pending) p.vectors.resize(kBlock * k);
   uint64_t visited = 0;
   for_each_patch(graph, node, input, nullptr, [&](size_t g, const std::vector<double>& x, const std::vector<double>&) {
-    add_outer(x, &hessians->sums[g]);
+    PendingOuters& p = pending[g];
+    std::copy(x.begin(), x.end(), p.vectors.begin() + static_cast<std::ptrdiff_t>(p.count * k));
+    if (++p.count == kBlock) flush_outers(k, &p, &hessians->sums[g]);
     visited += g == 0;
   });
+  for (size_t g = 0; g < pending.size(); ++g) flush_outers(k, &pending[g], &hessians->sums[g]);
   hessians->count += visited;
 }
 

@@ -49,6 +49,35 @@ template <>
 float convert<int64_t, float>(int64_t v) {
   return static_cast<float>(v);  // not through int32: every int64 rounds to its nearest float
 }
+// To int64: integers sign-extended (int64 copied), float32 as Arm converts to int64
+// (toward zero, saturated, NaN 0: __aeabi_f2lz).
+template <>
+int64_t convert<int64_t, int64_t>(int64_t v) {
+  return v;
+}
+template <>
+int64_t convert<float, int64_t>(float v) {
+  if (!(v == v)) return 0;
+  if (v >= 9223372036854775808.0f) return INT64_MAX;
+  if (v <= -9223372036854775808.0f) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+template <>
+int64_t convert<int8_t, int64_t>(int8_t v) {
+  return v;
+}
+template <>
+int64_t convert<int16_t, int64_t>(int16_t v) {
+  return v;
+}
+template <>
+int64_t convert<int32_t, int64_t>(int32_t v) {
+  return v;
+}
+template <>
+int64_t convert<uint8_t, int64_t>(uint8_t v) {
+  return v;  // bool's byte, read only through from_bool
+}
 
 template <typename From, typename To>
 void cast_loop(uint32_t count, const void* input, void* output, bool from_bool) {
@@ -63,6 +92,7 @@ void cast_from(DType to, uint32_t count, const void* in, void* out, bool from_bo
     case DType::kInt8: return cast_loop<From, int8_t>(count, in, out, from_bool);
     case DType::kInt16: return cast_loop<From, int16_t>(count, in, out, from_bool);
     case DType::kInt32: return cast_loop<From, int32_t>(count, in, out, from_bool);
+    case DType::kInt64: return cast_loop<From, int64_t>(count, in, out, from_bool);
     default: return cast_loop<From, float>(count, in, out, from_bool);  // float32
   }
 }
@@ -71,7 +101,9 @@ bool readable(DType d) {
   return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32 || d == DType::kInt64 ||
          d == DType::kBool;
 }
-bool writable(DType d) { return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32; }
+bool writable(DType d) {
+  return d == DType::kFloat32 || d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32 || d == DType::kInt64;
+}
 
 }  // namespace
 

@@ -73,6 +73,12 @@ Status sum_f32_check(const OpContext& ctx) { return check_reduce(ctx, DType::kFl
 void sum_f32_run(const OpContext& ctx) {
   run_fold<float>(ctx, 0.0f, [](float acc, float x) { return x + acc; });
 }
+Status sum_s32_check(const OpContext& ctx) { return check_reduce(ctx, DType::kInt32); }
+void sum_s32_run(const OpContext& ctx) {
+  run_fold<int32_t>(ctx, 0, [](int32_t acc, int32_t x) {
+    return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(x));  // wraps
+  });
+}
 Status reduce_prod_f32_check(const OpContext& ctx) { return check_reduce(ctx, DType::kFloat32); }
 void reduce_prod_f32_run(const OpContext& ctx) {
   run_fold<float>(ctx, 1.0f, [](float acc, float x) { return acc * x; });
@@ -90,5 +96,6 @@ const KernelEntry kSumF32Entry = {sum_f32_check, sum_f32_run};
 const KernelEntry kSumS8Entry = {sum_s8_check, sum_s8_run};
 const KernelEntry kSumS16Entry = {sum_s16_check, sum_s16_run};
 const KernelEntry kReduceProdF32Entry = {reduce_prod_f32_check, reduce_prod_f32_run};
+const KernelEntry kSumS32Entry = {sum_s32_check, sum_s32_run};
 
 }  // namespace mote

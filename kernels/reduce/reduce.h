@@ -12,6 +12,9 @@
 // input never wins, an empty reduction writes the start value. int8 requires the input's
 // quantization on the output (TFLM refuses anything else), so values are compared raw.
 // sum_f32 (ReduceParams): float sum from 0 in input order; empty: 0.
+// sum_s32 (ReduceParams; ONNX ReduceSum of integers, e.g. a count of true elements):
+// int32 sum from 0, wrapping modulo 2^32 (the importer narrows int64 sums to it only
+// where the sum provably fits); empty: 0.
 // reduce_prod_f32 (ReduceParams; ONNX ReduceProd, TFLite REDUCE_PROD in float): float
 // product from 1 in input order; empty: 1.
 // sum_s8, sum_s16 (SumQuantParams; TFLite's QuantizedMeanOrSum with compute_sum): the
@@ -56,6 +59,9 @@ void sum_s8_run(const OpContext& ctx);
 Status sum_s16_check(const OpContext& ctx);
 void sum_s16_run(const OpContext& ctx);
 
+Status sum_s32_check(const OpContext& ctx);
+void sum_s32_run(const OpContext& ctx);
+
 Status reduce_prod_f32_check(const OpContext& ctx);
 void reduce_prod_f32_run(const OpContext& ctx);
 
@@ -67,5 +73,6 @@ extern const KernelEntry kSumF32Entry;
 extern const KernelEntry kSumS8Entry;
 extern const KernelEntry kSumS16Entry;
 extern const KernelEntry kReduceProdF32Entry;
+extern const KernelEntry kSumS32Entry;
 
 }  // namespace mote

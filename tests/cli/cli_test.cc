@@ -334,6 +334,10 @@ TEST(CliListOps, PrintsEachImportersOperatorsAsTheReadmeLists) {
   for (const char* op : {"TRANSPOSE", "QUANTIZE", "CONV_2D"}) EXPECT_NE(row("tflite", op), "") << op;
   EXPECT_NE(row("onnx", "Conv").find("float32 int8 int16"), std::string::npos) << row("onnx", "Conv");
   EXPECT_NE(row("onnx", "Slice").find(" any"), std::string::npos) << row("onnx", "Slice");
+  // A unary function lists int8 only where its lowering has an integer kernel: Abs, not Exp.
+  EXPECT_EQ(row("onnx", "Abs").substr(32), "float32 int8 int16");
+  for (const char* op : {"Exp", "Floor", "Sign", "Sqrt", "Erf", "ReduceL2"})
+    EXPECT_EQ(row("onnx", op).substr(32), "float32") << op;
   EXPECT_NE(row("onnx", "Shape").find("constant inputs only (evaluated while importing)"), std::string::npos)
       << row("onnx", "Shape");
   // README.md's operator table holds exactly these lines, indented as a code block, in

@@ -5,9 +5,12 @@
 
 #include <string>
 
+#include "common/error.h"
+#include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
 #include "kernel_registry.h"
 #include "lower/coverage.h"
+#include "lower/lower.h"
 
 namespace mote::lower {
 namespace coverage_test {
@@ -79,6 +82,72 @@ TEST(CoverageRules, TakesOnlyWhatKernelsRun) {
   EXPECT_EQ(cos.dtypes, std::vector<std::string>{"float32"});
   EXPECT_TRUE(cos.optimized.empty());
   EXPECT_EQ(coverage_of({ir::Op::kConv2d}, {"int16"}).optimized, std::vector<std::string>{});
+}
+
+// Each ONNX operator that runs on the unary op lists int8 and int16 exactly when lowering
+// picks an integer kernel for the function its conversion emits (Abs: ABS's; Exp, Floor,
+// Sign, ...: none, so float32 only, though the unary op has int8 kernels).
+TEST(CoverageRules, OnnxUnaryOperatorsListWhatTheirFunctionLowersTo) {
+  size_t checked = 0;
+  for (const OnnxOperator& op : onnx_operators()) {
+    if (op.becomes.empty() || op.becomes.front() != ir::Op::kUnary) continue;
+    // The function: legalize the operator alone on a float32 [4].
+    onnx_import::SourceGraph source;
+    source.name = "m";
+    for (const char* name : {"x", "y"}) {
+      ir::Tensor t;
+      t.name = name;
+      t.shape = {4};
+      source.add_tensor(std::move(t));
+    }
+    source.inputs = {0};
+    source.outputs = {1};
+    onnx_import::SourceNode node;
+    node.name = op.name;
+    node.op = op.name;
+    node.inputs = {0};
+    node.outputs = {1};
+    source.nodes.push_back(node);
+    std::string fn;
+    try {
+      for (const ir::Node& n : onnx_import::legalize(source).nodes)
+        if (n.op == ir::Op::kUnary && n.outputs[0] == 1) fn = n.get_string("fn");
+    } catch (const CompileError&) {
+      continue;  // takes more than one input (ReduceL1, Pow ...): not a plain unary function
+    }
+    if (fn.empty()) continue;
+    ++checked;
+    const Coverage coverage = coverage_of(op.becomes, op.takes);
+    for (const DType dtype : {DType::kInt8, DType::kInt16}) {
+      ir::Graph g;
+      for (const char* name : {"x", "y"}) {
+        ir::Tensor t;
+        t.name = name;
+        t.dtype = dtype;
+        t.shape = {4};
+        t.quant.scales = {0.05f};
+        t.quant.zero_points = {0};
+        g.add_tensor(std::move(t));
+      }
+      ir::Node unary;
+      unary.name = op.name;
+      unary.op = ir::Op::kUnary;
+      unary.inputs = {0};
+      unary.outputs = {1};
+      unary.attrs["fn"] = fn;
+      g.nodes.push_back(unary);
+      bool lowers = true;
+      try {
+        lower_node(g, g.nodes[0], Target::kHost);
+      } catch (const CompileError&) {
+        lowers = false;
+      }
+      const std::string name = ir::dtype_name(dtype);
+      const bool listed = std::find(coverage.dtypes.begin(), coverage.dtypes.end(), name) != coverage.dtypes.end();
+      EXPECT_EQ(listed, lowers) << op.name << " (fn " << fn << ") " << name;
+    }
+  }
+  EXPECT_GE(checked, 10u);
 }
 
 }  // namespace coverage_test

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "compiler.h"
+#include "host_run.h"
 #include "onnx_test_util.h"
 #include "import/onnx/source_eval.h"
 
@@ -254,7 +257,8 @@ TEST(OnnxImportErrors, ExactMessages) {
       {"bad_pad_mode.onnx", "node 'pad' (Pad): attribute 'mode' value 'wrap' not supported"},
       {"cast_to_double.onnx", "node 'cast' (Cast): attribute 'to' value 'DOUBLE' not supported"},
       {"bad_dropout_training.onnx",
-       "node 'dropout' (Dropout): input 'training_mode' value 1 not supported (inference only)"},
+       "node 'dropout' (Dropout): input 'training_mode' value 1 not supported (inference only, or a ratio of "
+       "0)"},
       {"ceil_mode_mismatch.onnx",
        "node 'pool' (MaxPool): output shape [1,1,4,4] from shape inference, expected spatial "
        "size [3,3]"},
@@ -424,6 +428,13 @@ struct SmallGraph {
   }
 };
 
+// A Dropout in training mode with ratio 0 drops nothing: an identity like any other.
+TEST(RemoveIdentities, TrainingModeDropoutOfRatioZero) {
+  SourceGraph g = read_model(testdata("dropout_training_ratio0.onnx"));
+  onnx_import::remove_identities(g);
+  EXPECT_EQ(op_sequence(g), Ops({"Relu"}));
+}
+
 TEST(RemoveIdentities, KeepsIdentityFromGraphInputToOutput) {
   SmallGraph s;
   const int x = s.input("x", {2});
@@ -550,6 +561,175 @@ TEST(FoldConstantsSource, RangeConstantOfShapeCastDivTranspose) {
   const int tr = v.value("tr", {3, 2});
   v.node("Transpose", {v.floats("m", {2, 3}, {1, 2, 3, 4, 5, 6})}, {tr}).attrs["perm"] = Ints{1, 0};
   EXPECT_EQ(floats_of(fold_single(v, tr)), std::vector<float>({1, 4, 2, 5, 3, 6}));
+}
+
+// Mod of constants (swin_t's shifted-window mask): integers with the floor (fmod 0) and
+// C (fmod 1) remainders, float32 as C's fmod, and a zero divisor refused.
+TEST(FoldConstantsSource, ModBothConventions) {
+  for (const int64_t fmod : {0, 1}) {
+    SmallGraph s;
+    const int m = s.value("m", {4}, DType::kInt64);
+    s.node("Mod", {s.ints("a", {4}, {7, -7, 7, -7}), s.ints("b", {4}, {3, 3, -3, -3})}, {m}).attrs["fmod"] = fmod;
+    EXPECT_EQ(onnx_import::read_ints(fold_single(s, m)), fmod ? Ints({1, -1, 1, -1}) : Ints({1, 2, -2, -1}));
+  }
+  SmallGraph f;
+  const int m = f.value("m", {2, 2});
+  f.node("Mod", {f.floats("a", {2, 1}, {5.5f, -5.5f}), f.floats("b", {2}, {2.0f, 4.0f})}, {m}).attrs["fmod"] =
+      int64_t{1};
+  EXPECT_EQ(floats_of(fold_single(f, m)), std::vector<float>({1.5f, 1.5f, -1.5f, -1.5f}));
+
+  SmallGraph z;
+  z.g.name = "m";
+  const int q = z.value("q", {1}, DType::kInt64);
+  z.node("Mod", {z.ints("a", {1}, {5}), z.ints("b", {1}, {0})}, {q});
+  const int sink = z.value("sink", {1}, DType::kInt64);
+  z.node("Relu", {q}, {sink});
+  z.g.outputs = {sink};
+  EXPECT_EQ(error_of([&] { onnx_import::fold_constants_source(z.g); }),
+            "m: node 'Mod_0' (Mod): integer division by zero");
+}
+
+// ScatterND of constants: rows (index tuples of 1 entry) replaced in index order or
+// combined (add, mul, max, min); single elements addressed by 2 entries, one negative; an
+// index outside the data refused.
+TEST(FoldConstantsSource, ScatterNdReductions) {
+  const std::vector<std::pair<std::string, Ints>> cases = {
+      {"none", {0, 1, 30, 31, 4, 5, 20, 21}},      // row 1 written twice: the last wins
+      {"add", {0, 1, 42, 45, 4, 5, 26, 28}},
+      {"mul", {0, 1, 600, 1023, 4, 5, 120, 147}},
+      {"max", {0, 1, 30, 31, 4, 5, 20, 21}},
+      {"min", {0, 1, 2, 3, 4, 5, 6, 7}},
+  };
+  for (const auto& [reduction, expected] : cases) {
+    SmallGraph s;
+    const int out = s.value("out", {4, 2}, DType::kInt64);
+    s.node("ScatterND", {s.ints("data", {4, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), s.ints("indices", {3, 1}, {1, 3, 1}),
+                         s.ints("updates", {3, 2}, {10, 11, 20, 21, 30, 31})},
+           {out})
+        .attrs["reduction"] = reduction;
+    EXPECT_EQ(onnx_import::read_ints(fold_single(s, out)), expected) << reduction;
+  }
+  SmallGraph e;
+  const int out = e.value("out", {2, 3});
+  e.node("ScatterND", {e.floats("data", {2, 3}, {0, 0, 0, 0, 0, 0}), e.ints("indices", {2, 2}, {0, 2, -1, 0}),
+                       e.floats("updates", {2}, {1.5f, -2.0f})},
+         {out});
+  EXPECT_EQ(floats_of(fold_single(e, out)), std::vector<float>({0, 0, 1.5f, -2.0f, 0, 0}));
+
+  SmallGraph bad;
+  bad.g.name = "m";
+  const int b = bad.value("b", {2}, DType::kInt64);
+  bad.node("ScatterND", {bad.ints("data", {2}, {0, 0}), bad.ints("indices", {1, 1}, {2}), bad.ints("u", {1}, {1})},
+           {b});
+  const int sink = bad.value("sink", {2}, DType::kInt64);
+  bad.node("Relu", {b}, {sink});
+  bad.g.outputs = {sink};
+  EXPECT_EQ(error_of([&] { onnx_import::fold_constants_source(bad.g); }),
+            "m: node 'ScatterND_0' (ScatterND): index 2 out of range for dimension 2");
+}
+
+// ---- narrow_int64 ------------------------------------------------------------------------
+
+int64_t to_dtype(DType d) { return static_cast<int64_t>(d); }
+
+// (x > 0).sum(1) as PyTorch exports it, cast to float: the bool cast and the sum become
+// int32 (the count is at most 6), the float cast reads the int32 sum; nothing casts back.
+TEST(NarrowInt64, CountOfComparisonIsInt32) {
+  SmallGraph s;
+  const int x = s.input("x", {2, 6});
+  const int positive = s.value("positive", {2, 6}, DType::kBool);
+  s.node("Greater", {x, s.floats("zero", {}, {0.0f})}, {positive});
+  const int as_int = s.value("as_int", {2, 6}, DType::kInt64);
+  s.node("Cast", {positive}, {as_int}).attrs["to"] = to_dtype(DType::kInt64);
+  const int count = s.value("count", {2}, DType::kInt64);
+  SourceNode& sum = s.node("ReduceSum", {as_int}, {count});
+  sum.attrs["axes"] = Ints{1};
+  sum.attrs["keepdims"] = int64_t{0};
+  const int y = s.value("y", {2});
+  s.node("Cast", {count}, {y}).attrs["to"] = to_dtype(DType::kFloat32);
+  s.g.outputs = {y};
+  onnx_import::narrow_int64(s.g);
+  ASSERT_EQ(op_sequence(s.g), Ops({"Greater", "Cast", "ReduceSum", "Cast"}));
+  EXPECT_EQ(s.g.nodes[1].get_int("to", 0), to_dtype(DType::kInt32));
+  EXPECT_EQ(s.g.tensors[s.g.nodes[1].outputs[0]].dtype, DType::kInt32);
+  EXPECT_EQ(s.g.tensors[s.g.nodes[2].outputs[0]].dtype, DType::kInt32);
+  EXPECT_EQ(s.g.tensors[s.g.nodes[3].outputs[0]].dtype, DType::kFloat32);
+
+  // Run on the host: [0.5, -1, 2, 0, 3, -4] has 3 positives, [1, 1, 1, 1, 1, -1] 5.
+  const std::vector<float> in = {0.5f, -1, 2, 0, 3, -4, 1, 1, 1, 1, 1, -1};
+  const std::vector<std::vector<uint8_t>> out =
+      testing::run_on_host(lower_to_program(onnx_import::legalize(s.g), "host").program, onnx_import::float_bytes(in));
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].size(), 2 * sizeof(float));
+  float counts[2];
+  std::memcpy(counts, out[0].data(), sizeof(counts));
+  EXPECT_EQ(counts[0], 3.0f);
+  EXPECT_EQ(counts[1], 5.0f);
+}
+
+// ArgMax + 1 as an int64 graph output: computed in int32 (the int64 constant read as an
+// int32 copy) and cast back to int64 into the output, which keeps its name. An ArgMax that
+// is itself the output stays int64 (its kernel writes int64).
+TEST(NarrowInt64, GraphOutputCastBackAndNativeArgMax) {
+  SmallGraph s;
+  const int x = s.input("x", {1, 5, 3});
+  const int index = s.value("index", {1, 3}, DType::kInt64);
+  SourceNode& arg = s.node("ArgMax", {x}, {index});
+  arg.attrs["axis"] = int64_t{1};
+  arg.attrs["keepdims"] = int64_t{0};
+  const int y = s.value("y", {1, 3}, DType::kInt64);
+  s.node("Add", {index, s.ints("one", {}, {1})}, {y});
+  const int raw = s.value("raw", {1, 3}, DType::kInt64);
+  SourceNode& arg2 = s.node("ArgMax", {x}, {raw});
+  arg2.attrs["axis"] = int64_t{1};
+  arg2.attrs["keepdims"] = int64_t{0};
+  s.g.outputs = {y, raw};
+  onnx_import::narrow_int64(s.g);
+  ASSERT_EQ(op_sequence(s.g), Ops({"ArgMax", "Add", "Cast", "ArgMax"}));
+  EXPECT_EQ(s.g.tensors[s.g.nodes[0].outputs[0]].dtype, DType::kInt32);
+  EXPECT_EQ(s.g.tensors[s.g.nodes[1].inputs[1]].dtype, DType::kInt32);
+  EXPECT_EQ(s.g.nodes[2].outputs[0], s.g.outputs[0]);
+  EXPECT_EQ(s.g.tensors[s.g.outputs[0]].name, "y");
+  EXPECT_EQ(s.g.tensors[s.g.outputs[0]].dtype, DType::kInt64);
+  EXPECT_EQ(s.g.tensors[s.g.outputs[1]].dtype, DType::kInt64);
+  EXPECT_EQ(s.g.nodes[3].outputs[0], s.g.outputs[1]);
+}
+
+// What cannot be proven to fit stays int64 and lowering refuses it as before: an int32
+// value widened and doubled (the widening Cast writes int64 itself), and arithmetic with
+// an int64 graph input.
+TEST(NarrowInt64, UnprovableRangesStayInt64) {
+  SmallGraph s;
+  s.g.name = "m";
+  const int x = s.input("x", {3}, DType::kInt32);
+  const int wide = s.value("wide", {3}, DType::kInt64);
+  s.node("Cast", {x}, {wide}).attrs["to"] = to_dtype(DType::kInt64);
+  const int doubled = s.value("doubled", {3}, DType::kInt64);
+  s.node("Mul", {wide, s.ints("two", {}, {2})}, {doubled});
+  const int y = s.value("y", {3});
+  s.node("Cast", {doubled}, {y}).attrs["to"] = to_dtype(DType::kFloat32);
+  s.g.outputs = {y};
+  onnx_import::narrow_int64(s.g);
+  ASSERT_EQ(op_sequence(s.g), Ops({"Cast", "Mul", "Cast"}));
+  EXPECT_EQ(s.g.nodes[0].get_int("to", 0), to_dtype(DType::kInt64));
+  EXPECT_EQ(s.g.tensors[s.g.nodes[1].inputs[0]].dtype, DType::kInt64);
+  EXPECT_EQ(s.g.tensors[s.g.nodes[1].outputs[0]].dtype, DType::kInt64);
+  EXPECT_EQ(error_of([&] { lower_to_program(onnx_import::legalize(s.g), "host"); }),
+            "node 'Mul_1' (mul): dtype int64 is not supported (expected float32)");
+
+  SmallGraph t;
+  const int ids = t.input("ids", {1, 4}, DType::kInt64);
+  const int f = t.input("f", {1, 4});
+  const int index = t.value("index", {1}, DType::kInt64);
+  SourceNode& arg = t.node("ArgMax", {f}, {index});
+  arg.attrs["axis"] = int64_t{1};
+  arg.attrs["keepdims"] = int64_t{0};
+  const int sum = t.value("sum", {1, 4}, DType::kInt64);
+  t.node("Add", {ids, index}, {sum});
+  t.g.outputs = {sum};
+  onnx_import::narrow_int64(t.g);
+  ASSERT_EQ(op_sequence(t.g), Ops({"ArgMax", "Add"}));
+  EXPECT_EQ(t.g.tensors[t.g.nodes[0].outputs[0]].dtype, DType::kInt64);
 }
 
 TEST(FoldConstantsSource, DoesNotFoldGraphOutputs) {

@@ -35,6 +35,7 @@ inline onnx_import::SourceGraph import_and_fold(const std::string& path) {
   onnx_import::fuse_normalization(graph);
   onnx_import::fold_batch_norm(graph);
   onnx_import::fold_channel_shuffles(graph);
+  onnx_import::narrow_int64(graph);
   return graph;
 }
 

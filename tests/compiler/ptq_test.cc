@@ -745,6 +745,64 @@ TEST(BestWeightScale, NeverWorseThanMaxAbsOrTheOldTwoPercentGrid) {
   EXPECT_LT(best_total, 0.7 * max_abs_total) << best_total / max_abs_total;
 }
 
+// The search as written once, one candidate at a time with libm's round: the fast
+// search (four candidates per pass, its own rounding) must give the same step bit for
+// bit, so compiled programs keep their bytes.
+double reference_grid_error(const std::vector<double>& row, double s) {
+  double e = 0;
+  for (double w : row) {
+    const double d = w - s * std::clamp(std::round(w / s), -127.0, 127.0);
+    e += d * d;
+  }
+  return e;
+}
+double reference_weight_scale(const std::vector<double>& row) {
+  double max_abs = 0;
+  for (double w : row) max_abs = std::max(max_abs, std::fabs(w));
+  if (!(max_abs > 0) || !std::isfinite(max_abs)) return 0;
+  double best = max_abs / 127.0;
+  double best_error = reference_grid_error(row, best);
+  auto consider = [&](double s) {
+    if (!(s > 0)) return;
+    const double e = reference_grid_error(row, s);
+    if (e < best_error) {
+      best_error = e;
+      best = s;
+    }
+  };
+  for (int step = 300; step <= 1500; step += 5) {
+    const double s = max_abs * step / 1000.0 / 127.0;
+    consider(s);
+    double wq = 0, qq = 0;
+    for (double w : row) {
+      const double q = std::clamp(std::round(w / s), -127.0, 127.0);
+      wq += w * q;
+      qq += q * q;
+    }
+    if (qq > 0) consider(wq / qq);
+  }
+  return best;
+}
+
+TEST(BestWeightScale, SameBitsAsOneCandidateAtATime) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> nd(0.0, 1.0);
+  std::student_t_distribution<double> heavy(2.0);
+  for (int64_t length : {1, 3, 9, 27, 64, 576, 4608}) {
+    for (int trial = 0; trial < 12; ++trial) {
+      std::vector<double> row(static_cast<size_t>(length));
+      for (double& w : row) w = (trial % 3 == 0 ? heavy(rng) : nd(rng)) * 0.05;
+      if (trial == 5) row[0] = 0.0;
+      if (trial == 7) for (size_t i = 0; i < row.size(); i += 2) row[i] = std::round(row[i] * 100.0) / 200.0;  // halves
+      EXPECT_EQ(best_weight_scale(row), reference_weight_scale(row)) << length << " trial " << trial;
+      const double s = reference_weight_scale(row) * 0.77;
+      if (s > 0) {
+        EXPECT_EQ(weight_grid_error(row, s), reference_grid_error(row, s)) << length;
+      }
+    }
+  }
+}
+
 TEST(BestWeightScale, FindsAnExactGridAndGivesZeroForAZeroRow) {
   const std::vector<double> row = {1.27, -0.64, 0.03, 0.0, 1.0, -1.27};
   const double s = best_weight_scale(row);

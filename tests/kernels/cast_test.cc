@@ -1,5 +1,5 @@
 // cast: the conversions cast.h defines (low bits, truncation with saturation, NaN 0,
-// bool 0/1, int64 input) and check() against pairs it does not convert.
+// bool 0/1, int64 input and output) and check() against pairs it does not convert.
 #include "cast/cast.h"
 
 #include <gtest/gtest.h>
@@ -69,14 +69,37 @@ TEST(Cast, Int64ToIntegersAndFloat) {
                                                          1099511627776.0f}));
 }
 
+// Casts `x` of `from` to int64 and returns the result.
+template <typename From>
+std::vector<int64_t> cast_to_int64(DType from, const std::vector<From>& x) {
+  TestOp op;
+  const uint32_t in = op.add_input(from, {static_cast<uint32_t>(x.size())});
+  const uint32_t out = op.add_output(DType::kInt64, {static_cast<uint32_t>(x.size())});
+  op.set_data(in, x);
+  EXPECT_EQ(op.check(kCastEntry), Status::kOk);
+  op.run(kCastEntry);
+  return op.data<int64_t>(out);
+}
+
+// To int64 (an int64 graph output the ONNX importer computed in int32): integers
+// sign-extended, bool 0/1, float32 truncated and saturated to the int64 range, NaN 0.
+TEST(Cast, ToInt64) {
+  EXPECT_EQ(cast_to_int64(DType::kInt32, std::vector<int32_t>{5, -1, INT32_MIN}),
+            (std::vector<int64_t>{5, -1, INT32_MIN}));
+  EXPECT_EQ(cast_to_int64(DType::kInt8, std::vector<int8_t>{-128, 127}), (std::vector<int64_t>{-128, 127}));
+  EXPECT_EQ(cast_to_int64(DType::kBool, std::vector<uint8_t>{0, 1, 7}), (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(cast_to_int64(DType::kFloat32,
+                          std::vector<float>{-2.7f, 1e10f, 1e30f, -1e30f, std::numeric_limits<float>::quiet_NaN()}),
+            (std::vector<int64_t>{-2, 10000000000, INT64_MAX, INT64_MIN, 0}));
+  EXPECT_EQ(cast_to_int64(DType::kInt64, std::vector<int64_t>{INT64_MIN + 3}), (std::vector<int64_t>{INT64_MIN + 3}));
+}
+
 TEST(Cast, CheckRefusesPairsTfliteMicroDoesNotConvert) {
   TestOp op;
   const uint32_t in = op.add_input(DType::kFloat32, {4});
   const uint32_t out = op.add_output(DType::kBool, {4});
   EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);  // TFLM writes no bool
   op.desc(out).dtype = static_cast<uint8_t>(DType::kUInt8);
-  EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);
-  op.desc(out).dtype = static_cast<uint8_t>(DType::kInt64);  // int64 is read, never written
   EXPECT_EQ(op.check(kCastEntry), Status::kBadParams);
   op.desc(out).dtype = static_cast<uint8_t>(DType::kFloat32);
   op.desc(in).dtype = static_cast<uint8_t>(DType::kUInt8);

@@ -94,6 +94,48 @@ class TopKPooling(nn.Module):
         return self.classifier(torch.cat([pooled, ranked, gates], dim=1))
 
 
+class IntegerCounts(nn.Module):
+    """Integer data computed from the activations, the way PyTorch writes counts: the
+    number of positive activations per channel ((h > 0).sum(2), an int64 ReduceSum of a
+    bool Cast), int64 arithmetic on such counts (count * 2 - (h < -0.25).sum(2)), and both
+    turned into float features for a classifier (opset 13)."""
+
+    def __init__(self, channels=8, classes=5):
+        super().__init__()
+        self.conv = nn.Conv1d(3, channels, 3, padding=1)
+        self.classifier = nn.Linear(3 * channels, classes)
+
+    def forward(self, x):
+        h = self.conv(x).relu() - 0.5
+        count = (h > 0).sum(2)
+        score = count * 2 - (h < -0.25).sum(2)
+        return self.classifier(torch.cat([h.mean(dim=2), count.float() / 32.0, score.float() / 64.0], dim=1))
+
+
+class ArgmaxFeature(nn.Module):
+    """The winning channel per pixel (argmax over channels, int64) cast to float and
+    averaged as a feature beside the pooled activations (opset 13)."""
+
+    def __init__(self, channels=6, classes=4):
+        super().__init__()
+        self.conv = nn.Conv2d(3, channels, 3, padding=1)
+        self.classifier = nn.Linear(channels + 1, classes)
+
+    def forward(self, x):
+        h = self.conv(x)
+        winner = h.argmax(dim=1)
+        position = winner.float().mean(dim=(1, 2)).unsqueeze(1) / 5.0
+        return self.classifier(torch.cat([h.mean(dim=(2, 3)), position], dim=1))
+
+
+def integer_counts():
+    return Model(spread_weights(IntegerCounts(), 35), [[1, 3, 32]], opset=13)
+
+
+def argmax_feature():
+    return Model(spread_weights(ArgmaxFeature(), 36), [[1, 3, 8, 8]], opset=13)
+
+
 def tcn_stats():
     return Model(spread_weights(TcnStats(), 31), [[1, 3, 12]], opset=13)
 
@@ -110,4 +152,5 @@ def top_k_pooling():
     return Model(spread_weights(TopKPooling(), 34), [[1, 2, 10]], opset=11)
 
 
-MODELS = {"top_k_pooling": top_k_pooling, "tcn_stats": tcn_stats, "causal_einsum_attention": causal_einsum_attention, "resize_round": resize_round}
+MODELS = {"top_k_pooling": top_k_pooling, "tcn_stats": tcn_stats, "causal_einsum_attention": causal_einsum_attention,
+          "resize_round": resize_round, "integer_counts": integer_counts, "argmax_feature": argmax_feature}

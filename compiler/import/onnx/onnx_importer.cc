@@ -776,9 +776,13 @@ class OnnxImporter {
         block_rearrangement();
       } else if (op == "Dropout") {
         c_.kept_inputs = {0};
+        // Training mode drops nothing at ratio 0 (torchvision's attention dropout of
+        // p = 0.0 exports training_mode 1 even in eval mode).
         if (const ir::Tensor* mode = constant_input(2, "training_mode")) {
-          if (read_ints(*mode).at(0) != 0)
-            fail("input 'training_mode' value 1 not supported (inference only)");
+          const ir::Tensor* ratio = constant_input(1, "ratio");
+          const bool drops = ratio == nullptr || read_doubles(*ratio).at(0) != 0.0;
+          if (read_ints(*mode).at(0) != 0 && drops)
+            fail("input 'training_mode' value 1 not supported (inference only, or a ratio of 0)");
         }
       } else if (op == "Squeeze") {
         squeeze();
@@ -806,6 +810,13 @@ class OnnxImporter {
       } else if (op == "Mod") {
         keep_all();
         attrs()["fmod"] = int64_t{attr_int("fmod", 0) != 0};
+      } else if (op == "ScatterND") {
+        keep_all();
+        const std::string reduction = OnnxImporter::attr_string(node_, "reduction", "none");
+        if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" &&
+            reduction != "min")
+          fail_attr("reduction", "'" + reduction + "'");
+        attrs()["reduction"] = reduction;
       } else if (op == "HardSigmoid") {
         c_.kept_inputs = {0};
         attrs()["alpha"] = attr_float("alpha", 0.2);
@@ -1590,8 +1601,8 @@ std::vector<OnnxOperator> onnx_operators() {
   for (const OnnxOperator& op : ops) listed.insert(op.name);
   // Constant nodes become constants; the host-evaluable ops not legalized fold or fail.
   for (const std::string& name : onnx_import::host_evaluable_ops())
-    if (!listed.count(name)) ops.push_back({name, {}, true});
-  ops.push_back({"Constant", {}, false});  // no Mote op: "resolved while importing"
+    if (!listed.count(name)) ops.push_back({name, {}, true, {}});
+  ops.push_back({"Constant", {}, false, {}});  // no Mote op: "resolved while importing"
   std::sort(ops.begin(), ops.end(), [](const OnnxOperator& a, const OnnxOperator& b) { return a.name < b.name; });
   return ops;
 }
@@ -1611,6 +1622,7 @@ ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& e
   onnx_import::fuse_normalization(graph);
   onnx_import::fold_batch_norm(graph);
   onnx_import::fold_channel_shuffles(graph);
+  onnx_import::narrow_int64(graph);
   return onnx_import::legalize(std::move(graph));
 }
 

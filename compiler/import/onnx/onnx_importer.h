@@ -8,6 +8,7 @@
 //   fuse_normalization     PyTorch's LayerNorm and GroupNorm decompositions -> one op
 //   fold_batch_norm        BatchNormalization -> into the Conv before it, or Mul + Add
 //   fold_channel_shuffles  Reshape/Transpose/Reshape permuting only the channels -> Gather
+//   narrow_int64           computed int64 data provably within int32 -> int32
 //   legalize               ONNX ops -> Mote ops, choosing the layout (NHWC inside)
 //
 // import_onnx() runs them all; compile() then sees only Mote ops. Each stage keeps the
@@ -101,6 +102,8 @@
 //   Trilu              k (from the constant input, 0 when absent), upper; input only
 //                      (rank >= 2)
 //   Mod                fmod (0: floor_mod, the sign of the divisor; 1: C fmod)
+//   ScatterND          inputs data, indices, updates; reduction ("none", "add", "mul",
+//                      "max", "min"); evaluated while importing (constant inputs only)
 //   Size               no attributes
 //   HardSigmoid        alpha, beta
 //   HardSwish          no attributes
@@ -148,11 +151,14 @@ ir::Graph import_onnx(const std::string& path, const std::vector<std::string>& e
 
 // An ONNX operator the importer takes: every Mote op its conversion may emit (besides the
 // layout's transposes and reshapes), or, when constant_only, none: it is evaluated while
-// importing (shape arithmetic) and refused on computed tensors.
+// importing (shape arithmetic) and refused on computed tensors. `takes`: the dtypes it
+// runs in when fewer than those ops' kernels take (Exp: float32, though unary has int8
+// kernels for Abs); empty: theirs.
 struct OnnxOperator {
   std::string name;
   std::vector<ir::Op> becomes;
   bool constant_only = false;
+  std::vector<std::string> takes;
 };
 // Every ONNX operator the importer takes, sorted by name (`mote compile --list-ops`):
 // legalize's conversion table plus the operators only evaluated on constants.
@@ -183,6 +189,10 @@ void fuse_normalization(SourceGraph& graph);
 // and 2 -> Reshape [N,C,...], the intermediates read only there) -> one Gather along the
 // channels with constant indices.
 void fold_channel_shuffles(SourceGraph& graph);
+// Computed int64 tensors whose values provably fit int32 (counts of comparisons, ArgMax
+// indices and arithmetic on them; narrow_int64.cc says which) -> int32, cast back to int64
+// only for a graph output or a reader that needs int64.
+void narrow_int64(SourceGraph& graph);
 
 // ONNX ops -> Mote ops (compiler/ir/mote_ops.md). Tensors of spatial ops are NHWC inside;
 // graph inputs/outputs keep the model's layout (transposes inserted at the boundary,

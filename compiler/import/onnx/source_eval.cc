@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <type_traits>
 
 #include "common/error.h"
 
@@ -430,6 +431,93 @@ std::vector<ir::Tensor> eval_reduce_prod(const SourceNode& node, const ir::Tenso
   return {make_result(in.dtype, out_shape, encode_values(in.dtype, out))};
 }
 
+// Mod, numpy-broadcast: integers exactly (fmod 0: the floor remainder, the divisor's
+// sign; fmod 1: C's, the dividend's), floats as C's fmod (fmod 0: moved to the divisor's
+// sign), in float32 as the model computes them. An integer divisor 0 is an error.
+std::vector<ir::Tensor> eval_mod(const SourceNode& node, const ir::Tensor& a, const ir::Tensor& b, DType out_dtype) {
+  const ir::Shape shape = broadcast_shapes(a.shape, b.shape, "node '" + node.name + "' (" + node.op + ")");
+  const std::vector<int64_t> ia = ir::broadcast_source(a.shape, shape), ib = ir::broadcast_source(b.shape, shape);
+  const bool c_fmod = node.get_int("fmod", 0) != 0;
+  if (is_float(a.dtype) || is_float(b.dtype)) {
+    const std::vector<double> va = read_doubles(a), vb = read_doubles(b);
+    std::vector<double> out(ia.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const float x = static_cast<float>(va[ia[i]]), y = static_cast<float>(vb[ib[i]]);
+      float r = std::fmod(x, y);
+      if (!c_fmod && r != 0 && (r < 0) != (y < 0)) r += y;
+      out[i] = r;
+    }
+    return {make_result(out_dtype, shape, encode_values(out_dtype, out))};
+  }
+  const std::vector<int64_t> va = read_ints(a), vb = read_ints(b);
+  std::vector<int64_t> out(ia.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int64_t x = va[ia[i]], y = vb[ib[i]];
+    if (y == 0) fail(node, "integer division by zero");
+    int64_t r = y == -1 ? 0 : x % y;
+    if (!c_fmod && r != 0 && (r < 0) != (y < 0)) r += y;
+    out[i] = r;
+  }
+  return {make_result(out_dtype, shape, encode_ints(out_dtype, out))};
+}
+
+// ScatterND(data, indices [..., k], updates [...indices' leading dims, data dims k..]): a
+// copy of data with the slice at each index tuple (negative entries count from the end)
+// replaced by, or (reduction add, mul, max, min) combined with, its update slice, in
+// index order. Integers combine in int64 and wrap to the dtype, floats in float32.
+std::vector<ir::Tensor> eval_scatter_nd(const SourceNode& node, const ir::Tensor& data, const ir::Tensor& indices_t,
+                                        const ir::Tensor& updates) {
+  const std::string reduction = node.get_string("reduction", "none");
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  if (indices_t.shape.empty()) fail(node, "indices must have rank >= 1");
+  const int64_t k = indices_t.shape.back();
+  if (k < 1 || k > rank)
+    fail(node, "index tuples of " + std::to_string(k) + " entries for data of rank " + std::to_string(rank));
+  ir::Shape expected(indices_t.shape.begin(), indices_t.shape.end() - 1);
+  expected.insert(expected.end(), data.shape.begin() + k, data.shape.end());
+  if (updates.shape != expected || updates.dtype != data.dtype)
+    fail(node, "updates " + shape_string(updates.shape) + " " + dtype_name(updates.dtype) + ", expected " +
+                   shape_string(expected) + " " + dtype_name(data.dtype));
+  const std::vector<int64_t> indices = read_ints(indices_t);
+  const std::vector<int64_t> strides = strides_of(data.shape);
+  const int64_t slice = k == rank ? 1 : strides[k - 1];
+  const int64_t tuples = static_cast<int64_t>(indices.size()) / k;
+  const bool floats = is_float(data.dtype);
+  std::vector<double> fv = floats ? read_doubles(data) : std::vector<double>{};
+  std::vector<int64_t> iv = floats ? std::vector<int64_t>{} : read_ints(data);
+  const std::vector<double> fu = floats ? read_doubles(updates) : std::vector<double>{};
+  const std::vector<int64_t> iu = floats ? std::vector<int64_t>{} : read_ints(updates);
+  if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" && reduction != "min")
+    fail(node, "reduction '" + reduction + "' not supported (none, add, mul, max, min)");
+  auto combine = [&](auto acc, auto u) -> decltype(acc) {
+    using T = decltype(acc);
+    // Integers wrap (unsigned arithmetic) instead of overflowing.
+    using Wide = std::conditional_t<std::is_integral_v<T>, uint64_t, T>;
+    if (reduction == "add") return static_cast<T>(static_cast<Wide>(acc) + static_cast<Wide>(u));
+    if (reduction == "mul") return static_cast<T>(static_cast<Wide>(acc) * static_cast<Wide>(u));
+    if (reduction == "max") return std::max(acc, u);
+    if (reduction == "min") return std::min(acc, u);
+    return u;
+  };
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t base = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t i = indices[t * k + j];
+      const int64_t dim = data.shape[j];
+      if (i < -dim || i >= dim)
+        fail(node, "index " + std::to_string(i) + " out of range for dimension " + std::to_string(dim));
+      base += (i < 0 ? i + dim : i) * strides[j];
+    }
+    for (int64_t e = 0; e < slice; ++e) {
+      if (floats)
+        fv[base + e] = static_cast<float>(combine(fv[base + e], fu[t * slice + e]));
+      else
+        iv[base + e] = combine(iv[base + e], iu[t * slice + e]);
+    }
+  }
+  return {make_result(data.dtype, data.shape, floats ? encode_values(data.dtype, fv) : encode_ints(data.dtype, iv))};
+}
+
 }  // namespace
 
 const std::set<std::string>& host_evaluable_ops() {
@@ -438,7 +526,7 @@ const std::set<std::string>& host_evaluable_ops() {
       "Cast",      "Reshape", "Flatten", "Add",       "Sub",             "Mul",
       "Div",       "Transpose", "ConstantOfShape", "Range", "Slice",      "Identity",
       "Dropout",   "Expand",  "Equal",   "Where",   "ReduceProd",
-      "Split",     "Floor",   "Ceil",    "Round"};
+      "Split",     "Floor",   "Ceil",    "Round",   "Mod",     "ScatterND"};
   return kOps;
 }
 
@@ -510,6 +598,9 @@ std::vector<ir::Tensor> evaluate_source_node(const SourceNode& node,
   if (op == "Split") return eval_split(node, required(node, inputs, 0));
   if (op == "Floor" || op == "Ceil" || op == "Round") return eval_rounding(node, required(node, inputs, 0));
   if (op == "Slice") return eval_slice(node, inputs);
+  if (op == "Mod") return eval_mod(node, required(node, inputs, 0), required(node, inputs, 1), out_dtype);
+  if (op == "ScatterND")
+    return eval_scatter_nd(node, required(node, inputs, 0), required(node, inputs, 1), required(node, inputs, 2));
   if (op == "Expand") return eval_expand(node, inputs);
   if (op == "Equal") return eval_equal(node, required(node, inputs, 0), required(node, inputs, 1));
   if (op == "Where")

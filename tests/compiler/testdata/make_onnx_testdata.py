@@ -628,7 +628,8 @@ def make_where_tile_computed():
 
 def make_cast_computed():
     """Cast of computed data: ArgMax's int64 index to int32 then float32 (y0) and straight to
-    float32 (y1), a bool comparison to float32 (y2); the refusal of a cast to int64."""
+    float32 (y1), a bool comparison to float32 (y2); the index cast to int32 and back to int64
+    as the graph output."""
     x = randn(1, 5, 3)
     nodes = [
         h.make_node("ArgMax", ["x"], ["i"], name="argmax", axis=1, keepdims=0),
@@ -646,6 +647,7 @@ def make_cast_computed():
                                     h.make_node("Cast", ["i"], ["i32"], name="to_int32", to=T.INT32),
                                     h.make_node("Cast", ["i32"], ["y"], name="to_int64", to=T.INT64)],
          [vi("x", [1, 5, 3])], [vi("y", [1, 3], T.INT64)], opset=13)
+    save_arrays("cast_to_int64_computed", in0=x, out0=index)
 
 
 def make_layer_norm_computed_params():
@@ -884,6 +886,12 @@ def make_error_models():
          [h.make_node("Dropout", ["x", "ratio", "training"], ["y"], name="dropout")],
          [vi("x", [1, 4])], [vi("y", [1, 4])],
          [init("ratio", np.array(0.5, np.float32)), init("training", np.array(True))])
+    # torchvision's attention dropout of p = 0.0 (swin_t): training mode, nothing dropped.
+    save("dropout_training_ratio0",
+         [h.make_node("Dropout", ["x", "ratio", "training"], ["d"], name="dropout"),
+          h.make_node("Relu", ["d"], ["y"], name="relu")],
+         [vi("x", [1, 4])], [vi("y", [1, 4])],
+         [init("ratio", np.array(0.0, np.float32)), init("training", np.array(True))])
     # PyTorch keeps a ceil_mode window only if it starts inside input + begin padding;
     # ONNX 1.12's shape inference keeps it anyway: import refuses the disagreement.
     save("ceil_mode_mismatch",
