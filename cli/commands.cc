@@ -95,6 +95,7 @@ struct CompileArgs {
   std::string max_recompute = "10%";
   std::string arena_budget;
   std::string emit_c;
+  std::string emit_tflite;  // --emit-tflite FILE: the quantized graph as a .tflite
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   std::vector<std::string> input_shapes;    // NAME=D0xD1x..., repeatable
   std::string npu;                          // --npu: the Ethos-U beside the core
@@ -346,8 +347,8 @@ void print_npu(const std::vector<NpuOpReport>& ops) {
 }
 
 int run_compile(const CompileArgs& args) {
-  if (args.output.empty() && args.emit_c.empty())
-    throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
+  if (args.output.empty() && args.emit_c.empty() && args.emit_tflite.empty())
+    throw std::runtime_error("compile: nothing to write; give -o OUT.mote, --emit-c DIR and/or --emit-tflite FILE");
 
   CompileOptions options;
   options.model_path = args.model;
@@ -360,6 +361,7 @@ int run_compile(const CompileArgs& args) {
   options.npu = args.npu;
   for (const std::string& text : args.input_shapes) options.input_shapes.push_back(parse_input_shape(text));
   options.quantize = args.quantize;
+  options.emit_tflite = !args.emit_tflite.empty();
   if (!args.quantize.empty() || !args.calibration.empty()) {
     options.quantize_options.method = ptq::parse_range_method(args.calibration_method);
     if (!(args.percentile > 50.0 && args.percentile <= 100.0))
@@ -391,6 +393,10 @@ int run_compile(const CompileArgs& args) {
   CompileResult result = compile(options);
   if (!args.output.empty()) write_file_atomically(args.output, result.program);
   if (!args.emit_c.empty()) emit_c(args, result.program);
+  if (!args.emit_tflite.empty()) {
+    write_file_atomically(args.emit_tflite, result.tflite);
+    if (!args.json) std::cout << "wrote " << args.emit_tflite << "\n";
+  }
 
   const CompileReport& r = result.report;
   if (args.json) {
@@ -922,7 +928,7 @@ int run_cli(int argc, char** argv) {
   CLI::App* compile_cmd = app.add_subcommand("compile", "Compile an ONNX or .tflite model into a .mote program");
   compile_cmd->add_option("model", compile_args.model, "Model file (.onnx or .tflite)")->required();
   compile_cmd->add_option("-o,--output", compile_args.output,
-                          "Program file to write (required unless --emit-c is given)");
+                          "Program file to write (required unless --emit-c or --emit-tflite is given)");
   compile_cmd->add_option("--target", compile_args.target, target_list(false));
   compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
   compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input");
@@ -958,6 +964,9 @@ int run_cli(int argc, char** argv) {
                           "Most arena bytes the program may need, e.g. 140KiB: planned for memory if the "
                           "fast plan exceeds it, refused if nothing fits; --int16 auto may use it up");
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
+  compile_cmd->add_option("--emit-tflite", compile_args.emit_tflite,
+                          "With --quantize int8: write the quantized graph as a standard int8 .tflite "
+                          "(for Arm's Vela; bring its _vela.tflite back with --npu)");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
   compile_cmd->add_flag_callback(
       "--list-ops",

@@ -162,6 +162,8 @@ struct CompileReport {
 struct CompileResult {
   std::vector<uint8_t> program;
   CompileReport report;
+  // With CompileOptions::emit_tflite: the quantized graph as a .tflite (--emit-tflite).
+  std::vector<uint8_t> tflite = {};
 };
 
 }  // namespace mote

@@ -1,0 +1,516 @@
+#include "emit/tflite_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "common/error.h"
+#include "flatbuffers/flatbuffers.h"
+#include "import/tflite/tflite_importer.h"  // tflite_window
+#include "import/tflite/tflite_schema_generated.h"
+
+namespace mote {
+namespace {
+
+namespace fb = mote::tflite;
+using fb::BuiltinOperator;
+using fb::BuiltinOptions;
+using flatbuffers::Offset;
+
+constexpr uint32_t kSchemaVersion = 3;
+constexpr size_t kBufferAlignment = 16;  // Buffer.data's force_align
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::optional<fb::TensorType> tflite_type(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return fb::TensorType::FLOAT32;
+    case DType::kInt8: return fb::TensorType::INT8;
+    case DType::kInt16: return fb::TensorType::INT16;
+    case DType::kInt32: return fb::TensorType::INT32;
+    case DType::kUInt8: return fb::TensorType::UINT8;
+    case DType::kInt64: return fb::TensorType::INT64;
+    case DType::kBool: return fb::TensorType::BOOL;
+  }
+  return std::nullopt;
+}
+
+template <typename T>
+std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+// The explicit pads of one spatial axis against TFLite's SAME and VALID rules.
+struct AxisWindow {
+  int64_t in, kernel, stride, dilation, pad_before, pad_after, out;
+  bool matches(bool same) const {
+    const TfliteWindow w = tflite_window(same, in, kernel, stride, dilation);
+    return w.out == out && w.pad_before == pad_before && w.pad_after == pad_after;
+  }
+};
+
+class TfliteWriter {
+ public:
+  TfliteWriter(const ir::Graph& graph, const std::string& path)
+      : g_(graph), path_(path), ids_(graph.tensors.size(), -1) {}
+
+  std::vector<uint8_t> run() {
+    if (g_.init_nodes != 0 || g_.has_regions())
+      throw CompileError(path_ + ": --emit-tflite: the graph has init nodes or control flow, not supported");
+    buffers_.push_back(fb::CreateBuffer(fbb_));  // buffers[0]: the empty sentinel
+    std::vector<int32_t> inputs, outputs;
+    for (int id : g_.inputs) inputs.push_back(tensor(id));
+    for (const ir::Node& node : g_.nodes) convert(node);
+    for (int id : g_.outputs) outputs.push_back(tensor(id));
+
+    std::vector<Offset<fb::OperatorCode>> codes;
+    for (BuiltinOperator code : codes_) {
+      const auto value = static_cast<int32_t>(code);
+      // deprecated_builtin_code holds codes below 127 (PLACEHOLDER_FOR_GREATER_OP_CODES);
+      // readers take the larger of the two fields.
+      codes.push_back(fb::CreateOperatorCode(fbb_, static_cast<int8_t>(std::min(value, 127)), 0, 1, code));
+    }
+    const auto subgraph = fb::CreateSubGraph(fbb_, fbb_.CreateVector(tensors_), fbb_.CreateVector(inputs),
+                                             fbb_.CreateVector(outputs), fbb_.CreateVector(operators_),
+                                             fbb_.CreateString(g_.name));
+    const std::vector<Offset<fb::SubGraph>> subgraphs = {subgraph};
+    const auto model = fb::CreateModel(fbb_, kSchemaVersion, fbb_.CreateVector(codes), fbb_.CreateVector(subgraphs),
+                                       fbb_.CreateString("Mote --quantize int8"), fbb_.CreateVector(buffers_));
+    fb::FinishModelBuffer(fbb_, model);
+    return std::vector<uint8_t>(fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize());
+  }
+
+ private:
+  const ir::Tensor& T(int id) const { return g_.tensors[static_cast<size_t>(id)]; }
+
+  [[noreturn]] void fail(const ir::Node& node, const std::string& what) const {
+    throw CompileError(path_ + ": --emit-tflite: node '" + node.name + "' (" + ir::op_name(node.op) + "): " + what);
+  }
+
+  // ---- tensors ------------------------------------------------------------------------
+  // The file's tensor for ir tensor `id`, written on first use.
+  int32_t tensor(int id) {
+    if (id == ir::kNoTensor) return -1;
+    int32_t& index = ids_[static_cast<size_t>(id)];
+    if (index < 0) {
+      const ir::Tensor& t = T(id);
+      if (t.is_persistent) throw CompileError(path_ + ": --emit-tflite: tensor '" + t.name + "' is state, not supported");
+      index = add_tensor(t.name, t.dtype, t.shape, t.quant, t.is_constant ? &t.data : nullptr);
+    }
+    return index;
+  }
+
+  int32_t add_tensor(const std::string& name, DType dtype, const ir::Shape& shape, const ir::QuantParams& quant,
+                     const std::vector<uint8_t>* data) {
+    const auto type = tflite_type(dtype);
+    if (!type)
+      throw CompileError(path_ + ": --emit-tflite: tensor '" + name + "' has dtype " + ir::dtype_name(dtype) +
+                         ", which TFLite has no type for");
+    std::vector<int32_t> dims;
+    for (int64_t d : shape) {
+      if (d < 0 || d > std::numeric_limits<int32_t>::max())
+        throw CompileError(path_ + ": --emit-tflite: tensor '" + name + "' has shape " + ir::shape_string(shape) +
+                           ", beyond TFLite's int32 dims");
+      dims.push_back(static_cast<int32_t>(d));
+    }
+    uint32_t buffer = 0;
+    if (data && !data->empty()) {
+      fbb_.ForceVectorAlignment(data->size(), sizeof(uint8_t), kBufferAlignment);
+      buffers_.push_back(fb::CreateBuffer(fbb_, fbb_.CreateVector(*data)));
+      buffer = static_cast<uint32_t>(buffers_.size() - 1);
+    }
+    Offset<fb::QuantizationParameters> q = 0;
+    if (!quant.empty()) {
+      const std::vector<int64_t> zero_points(quant.zero_points.begin(), quant.zero_points.end());
+      const int32_t axis = quant.scales.size() > 1 && quant.axis >= 0 ? quant.axis : 0;
+      q = fb::CreateQuantizationParameters(fbb_, 0, 0, fbb_.CreateVector(quant.scales),
+                                           fbb_.CreateVector(zero_points), fb::QuantizationDetails::NONE, 0, axis);
+    }
+    tensors_.push_back(fb::CreateTensor(fbb_, fbb_.CreateVector(dims), *type, buffer, fbb_.CreateString(name), q));
+    return static_cast<int32_t>(tensors_.size() - 1);
+  }
+
+  // An int32 constant of shape `shape` (an operator's shape, axes, perm or paddings).
+  int32_t int32_constant(const std::string& name, const std::vector<int64_t>& values, ir::Shape shape) {
+    std::vector<int32_t> narrow(values.begin(), values.end());
+    const std::vector<uint8_t> data = bytes_of(narrow);
+    return add_tensor(name, DType::kInt32, shape, {}, &data);
+  }
+
+  // ---- operators ----------------------------------------------------------------------
+  void emit(BuiltinOperator code, const std::vector<int32_t>& inputs, const std::vector<int32_t>& outputs,
+            BuiltinOptions options_type = BuiltinOptions::NONE, Offset<void> options = 0) {
+    auto it = std::find(codes_.begin(), codes_.end(), code);
+    if (it == codes_.end()) it = codes_.insert(codes_.end(), code);
+    const auto opcode = static_cast<uint32_t>(it - codes_.begin());
+    operators_.push_back(fb::CreateOperator(fbb_, opcode, fbb_.CreateVector(inputs), fbb_.CreateVector(outputs),
+                                            options_type, options));
+  }
+
+  std::vector<int32_t> tensors(const std::vector<int>& ids) {
+    std::vector<int32_t> out;
+    for (int id : ids) out.push_back(tensor(id));
+    return out;
+  }
+
+  // Refuses an attribute the TFLite operator has no field for (its value would be lost).
+  void expect_attrs(const ir::Node& node, std::initializer_list<const char*> known) const {
+    for (const auto& [key, value] : node.attrs) {
+      const bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; });
+      if (!ok) fail(node, "attribute '" + key + "' has no TFLite option");
+    }
+  }
+
+  fb::ActivationFunctionType activation(const ir::Node& node) const {
+    double lo = node.get_float("act_min", -kInf), hi = node.get_float("act_max", kInf);
+    // A float binary op from .tflite carries the float's finite range, TFLite's NONE.
+    const double finite = std::numeric_limits<float>::max();
+    if (lo == -finite) lo = -kInf;
+    if (hi == finite) hi = kInf;
+    if (lo == -kInf && hi == kInf) return fb::ActivationFunctionType::NONE;
+    if (lo == 0 && hi == kInf) return fb::ActivationFunctionType::RELU;
+    if (lo == 0 && hi == 6) return fb::ActivationFunctionType::RELU6;
+    if (lo == -1 && hi == 1) return fb::ActivationFunctionType::RELU_N1_TO_1;
+    fail(node, "fused activation [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                   "] is none of TFLite's (NONE, RELU, RELU6, RELU_N1_TO_1)");
+  }
+
+  std::vector<int64_t> ints(const ir::Node& node, const char* key, size_t count) const {
+    std::vector<int64_t> v = node.get_ints(key);
+    if (v.size() != count) fail(node, std::string("attribute '") + key + "' missing or of the wrong length");
+    return v;
+  }
+
+  // The SAME/VALID padding of a window node (conv, depthwise, pool) over input x with
+  // kernel [kh, kw]. Pads neither rule gives: with `pad_value` (the quantized value a
+  // padded cell must hold for the op to give the same result), a PAD/PADV2 operator
+  // writes them into a new tensor, which `x` then names, and the op is VALID; without,
+  // the node is refused.
+  fb::Padding padding(const ir::Node& node, int32_t* x, int64_t kh, int64_t kw, const std::vector<int64_t>& strides,
+                      const std::vector<int64_t>& dilations, std::optional<int64_t> pad_value) {
+    const ir::Tensor& in = T(node.inputs[0]);
+    const ir::Tensor& out = T(node.outputs[0]);
+    if (in.shape.size() != 4 || out.shape.size() != 4) fail(node, "input and output must be NHWC");
+    const std::vector<int64_t> pads = ints(node, "pads", 4);
+    const AxisWindow h{in.shape[1], kh, strides[0], dilations[0], pads[0], pads[2], out.shape[1]};
+    const AxisWindow w{in.shape[2], kw, strides[1], dilations[1], pads[1], pads[3], out.shape[2]};
+    if (h.matches(true) && w.matches(true)) return fb::Padding::SAME;
+    if (h.matches(false) && w.matches(false)) return fb::Padding::VALID;
+    if (!pad_value)
+      fail(node, "pads " + ir::shape_string(pads) + " are neither TFLite's SAME nor VALID for input " +
+                     ir::shape_string(in.shape));
+    const AxisWindow ph{h.in + h.pad_before + h.pad_after, kh, h.stride, h.dilation, 0, 0, h.out};
+    const AxisWindow pw{w.in + w.pad_before + w.pad_after, kw, w.stride, w.dilation, 0, 0, w.out};
+    if (!ph.matches(false) || !pw.matches(false))
+      fail(node, "pads " + ir::shape_string(pads) + " give output " + ir::shape_string(out.shape) +
+                     ", which no TFLite padding gives");
+    const ir::Shape padded = {in.shape[0], ph.in, pw.in, in.shape[3]};
+    const int32_t paddings =
+        int32_constant(node.name + "/paddings", {0, 0, pads[0], pads[2], pads[1], pads[3], 0, 0}, {4, 2});
+    const int32_t result = add_tensor(node.name + "/padded", in.dtype, padded, in.quant, nullptr);
+    const int64_t zero = in.quant.empty() ? 0 : in.quant.zero_points[0];
+    if (*pad_value == zero) {  // PAD pads with the zero point (real 0)
+      emit(BuiltinOperator::PAD, {*x, paddings}, {result}, BuiltinOptions::PadOptions,
+           fb::CreatePadOptions(fbb_).Union());
+      *x = result;
+      return fb::Padding::VALID;
+    }
+    const std::vector<uint8_t> value = element_bytes(in.dtype, *pad_value);
+    const int32_t constant = add_tensor(node.name + "/pad_value", in.dtype, {}, in.quant, &value);
+    emit(BuiltinOperator::PADV2, {*x, paddings, constant}, {result}, BuiltinOptions::PadV2Options,
+         fb::CreatePadV2Options(fbb_).Union());
+    *x = result;
+    return fb::Padding::VALID;
+  }
+
+  static std::vector<uint8_t> element_bytes(DType dtype, int64_t value) {
+    switch (dtype) {
+      case DType::kInt8: return bytes_of(std::vector<int8_t>{static_cast<int8_t>(value)});
+      case DType::kInt16: return bytes_of(std::vector<int16_t>{static_cast<int16_t>(value)});
+      default: return bytes_of(std::vector<float>{static_cast<float>(value)});
+    }
+  }
+
+  // The quantized value of real `value` in tensor t's quantization, clamped to its dtype.
+  static int64_t quantized(const ir::Tensor& t, double value) {
+    const int64_t lo = t.dtype == DType::kInt16 ? -32768 : -128, hi = t.dtype == DType::kInt16 ? 32767 : 127;
+    const double q = t.quant.zero_points[0] + std::round(value / t.quant.scales[0]);
+    return static_cast<int64_t>(std::clamp<double>(q, static_cast<double>(lo), static_cast<double>(hi)));
+  }
+
+  static fb::TensorType bias_type(const ir::Node& node) {
+    const std::string type = node.get_string("quantized_bias_type");
+    return type == "int32" ? fb::TensorType::INT32 : type == "int64" ? fb::TensorType::INT64 : fb::TensorType::FLOAT32;
+  }
+
+  void conv2d(const ir::Node& node) {
+    expect_attrs(node, {"strides", "dilations", "pads", "group", "act_min", "act_max", "quantized_bias_type"});
+    const ir::Tensor& filter = T(node.inputs.at(1));
+    const std::vector<int64_t> strides = ints(node, "strides", 2), dilations = ints(node, "dilations", 2);
+    int32_t x = tensor(node.inputs[0]);
+    const auto act = activation(node);
+    const fb::Padding pad = padding(node, &x, filter.shape.at(1), filter.shape.at(2), strides, dilations, zero_point(node));
+    const auto options = fb::CreateConv2DOptions(fbb_, pad, static_cast<int32_t>(strides[1]),
+                                                 static_cast<int32_t>(strides[0]), act,
+                                                 static_cast<int32_t>(dilations[1]),
+                                                 static_cast<int32_t>(dilations[0]), bias_type(node));
+    emit(BuiltinOperator::CONV_2D, window_inputs(node, x), tensors(node.outputs), BuiltinOptions::Conv2DOptions,
+         options.Union());
+  }
+
+  void depthwise_conv2d(const ir::Node& node) {
+    expect_attrs(node, {"strides", "dilations", "pads", "depth_multiplier", "act_min", "act_max"});
+    const ir::Tensor& filter = T(node.inputs.at(1));
+    const std::vector<int64_t> strides = ints(node, "strides", 2), dilations = ints(node, "dilations", 2);
+    int32_t x = tensor(node.inputs[0]);
+    const auto act = activation(node);
+    const fb::Padding pad = padding(node, &x, filter.shape.at(1), filter.shape.at(2), strides, dilations, zero_point(node));
+    const int64_t multiplier = filter.shape.at(3) / std::max<int64_t>(T(node.inputs[0]).shape.at(3), 1);
+    const auto options = fb::CreateDepthwiseConv2DOptions(
+        fbb_, pad, static_cast<int32_t>(strides[1]), static_cast<int32_t>(strides[0]),
+        static_cast<int32_t>(multiplier), act, static_cast<int32_t>(dilations[1]), static_cast<int32_t>(dilations[0]));
+    emit(BuiltinOperator::DEPTHWISE_CONV_2D, window_inputs(node, x), tensors(node.outputs),
+         BuiltinOptions::DepthwiseConv2DOptions, options.Union());
+  }
+
+  // Input 0's zero point (the padded value that reads as real 0), 0 for a float input.
+  std::optional<int64_t> zero_point(const ir::Node& node) const {
+    const ir::Tensor& in = T(node.inputs[0]);
+    return in.quant.empty() ? 0 : in.quant.zero_points[0];
+  }
+
+  std::vector<int32_t> window_inputs(const ir::Node& node, int32_t x) {
+    std::vector<int32_t> inputs = {x, tensor(node.inputs.at(1))};
+    if (node.inputs.size() > 2) inputs.push_back(tensor(node.inputs[2]));
+    return inputs;
+  }
+
+  void fully_connected(const ir::Node& node) {
+    expect_attrs(node, {"act_min", "act_max", "quantized_bias_type"});
+    const ir::Tensor& x = T(node.inputs.at(0));
+    const ir::Tensor& w = T(node.inputs.at(1));
+    if (x.shape.empty() || w.shape.size() != 2 || x.shape.back() != w.shape[1])
+      fail(node, "input " + ir::shape_string(x.shape) + " does not end in the weights' K " +
+                     ir::shape_string(w.shape));
+    const bool keep_num_dims = T(node.outputs[0]).shape.size() != 2;
+    const auto options = fb::CreateFullyConnectedOptions(fbb_, activation(node),
+                                                         fb::FullyConnectedOptionsWeightsFormat::DEFAULT,
+                                                         keep_num_dims, false, bias_type(node));
+    emit(BuiltinOperator::FULLY_CONNECTED, tensors(node.inputs), tensors(node.outputs),
+         BuiltinOptions::FullyConnectedOptions, options.Union());
+  }
+
+  void binary(const ir::Node& node) {
+    expect_attrs(node, {"act_min", "act_max", "pot_scale_int16"});
+    const auto act = activation(node);
+    // Mote's int16 add and sub rescale generally (TFLite's pot_scale_int16 false).
+    const bool pot = node.get_int("pot_scale_int16", 0) != 0;
+    const auto in = tensors(node.inputs), out = tensors(node.outputs);
+    if (node.op == ir::Op::kAdd)
+      emit(BuiltinOperator::ADD, in, out, BuiltinOptions::AddOptions, fb::CreateAddOptions(fbb_, act, pot).Union());
+    else if (node.op == ir::Op::kSub)
+      emit(BuiltinOperator::SUB, in, out, BuiltinOptions::SubOptions, fb::CreateSubOptions(fbb_, act, pot).Union());
+    else
+      emit(BuiltinOperator::MUL, in, out, BuiltinOptions::MulOptions, fb::CreateMulOptions(fbb_, act).Union());
+  }
+
+  void pool(const ir::Node& node) {
+    expect_attrs(node, {"kernel", "strides", "dilations", "pads", "count_include_pad", "ceil_mode", "act_min",
+                        "act_max"});
+    const std::vector<int64_t> kernel = ints(node, "kernel", 2), strides = ints(node, "strides", 2);
+    const std::vector<int64_t> dilations = node.get_ints("dilations", {1, 1});
+    if (dilations != std::vector<int64_t>{1, 1}) fail(node, "dilations " + ir::shape_string(dilations) + ": TFLite pools have none");
+    const ir::Tensor& in = T(node.inputs[0]);
+    const std::vector<int64_t> pads = ints(node, "pads", 4);
+    const bool padded = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; });
+    const bool avg = node.op == ir::Op::kAvgPool2d;
+    if (avg && padded && node.get_int("count_include_pad", 0) != 0)
+      fail(node, "count_include_pad with pads " + ir::shape_string(pads) + ": TFLite averages the cells inside only");
+    // Max pooling over a cell padded with the lowest value gives what skipping it gives.
+    std::optional<int64_t> pad_value;
+    if (!avg && !in.quant.empty()) pad_value = in.dtype == DType::kInt16 ? -32768 : -128;
+    int32_t x = tensor(node.inputs[0]);
+    const auto act = activation(node);
+    const fb::Padding pad = padding(node, &x, kernel[0], kernel[1], strides, {1, 1}, pad_value);
+    const auto options = fb::CreatePool2DOptions(fbb_, pad, static_cast<int32_t>(strides[1]),
+                                                 static_cast<int32_t>(strides[0]), static_cast<int32_t>(kernel[1]),
+                                                 static_cast<int32_t>(kernel[0]), act);
+    emit(avg ? BuiltinOperator::AVERAGE_POOL_2D : BuiltinOperator::MAX_POOL_2D, {x}, tensors(node.outputs),
+         BuiltinOptions::Pool2DOptions, options.Union());
+  }
+
+  void mean(const ir::Node& node) {
+    expect_attrs(node, {"axes"});
+    const std::vector<int64_t> axes = node.get_ints("axes");
+    const bool keep_dims = T(node.outputs[0]).shape.size() == T(node.inputs[0]).shape.size() && !axes.empty();
+    const int32_t axis = int32_constant(node.name + "/axes", axes, {static_cast<int64_t>(axes.size())});
+    emit(BuiltinOperator::MEAN, {tensor(node.inputs[0]), axis}, tensors(node.outputs), BuiltinOptions::ReducerOptions,
+         fb::CreateReducerOptions(fbb_, keep_dims).Union());
+  }
+
+  void reshape(const ir::Node& node) {
+    expect_attrs(node, {});
+    const ir::Shape& shape = T(node.outputs[0]).shape;
+    const int32_t new_shape = int32_constant(node.name + "/shape", shape, {static_cast<int64_t>(shape.size())});
+    const std::vector<int32_t> dims(shape.begin(), shape.end());
+    emit(BuiltinOperator::RESHAPE, {tensor(node.inputs[0]), new_shape}, tensors(node.outputs),
+         BuiltinOptions::ReshapeOptions, fb::CreateReshapeOptions(fbb_, fbb_.CreateVector(dims)).Union());
+  }
+
+  void transpose(const ir::Node& node) {
+    expect_attrs(node, {"perm"});
+    const std::vector<int64_t> perm = node.get_ints("perm");
+    const int32_t p = int32_constant(node.name + "/perm", perm, {static_cast<int64_t>(perm.size())});
+    emit(BuiltinOperator::TRANSPOSE, {tensor(node.inputs[0]), p}, tensors(node.outputs));
+  }
+
+  void softmax(const ir::Node& node) {
+    expect_attrs(node, {"beta", "axis"});
+    const ir::Tensor& x = T(node.inputs[0]);
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    if (node.has("axis") && node.get_int("axis", rank - 1) != rank - 1)
+      fail(node, "axis " + std::to_string(node.get_int("axis", 0)) + ": TFLite's SOFTMAX runs along the last axis");
+    const double beta = node.get_float("beta", 1.0);
+    if (static_cast<double>(static_cast<float>(beta)) != beta) fail(node, "beta is not a float32");
+    emit(BuiltinOperator::SOFTMAX, tensors(node.inputs), tensors(node.outputs), BuiltinOptions::SoftmaxOptions,
+         fb::CreateSoftmaxOptions(fbb_, static_cast<float>(beta)).Union());
+  }
+
+  void concat(const ir::Node& node) {
+    expect_attrs(node, {"axis"});
+    const auto options = fb::CreateConcatenationOptions(fbb_, static_cast<int32_t>(node.get_int("axis", 0)));
+    emit(BuiltinOperator::CONCATENATION, tensors(node.inputs), tensors(node.outputs),
+         BuiltinOptions::ConcatenationOptions, options.Union());
+  }
+
+  void pad(const ir::Node& node) {
+    expect_attrs(node, {"pads", "mode", "value"});
+    const std::string mode = node.get_string("mode", "constant");
+    if (mode != "constant") fail(node, "mode '" + mode + "': TFLite's PAD pads with a constant");
+    const ir::Tensor& x = T(node.inputs[0]);
+    const ir::Tensor& y = T(node.outputs[0]);
+    const size_t rank = x.shape.size();
+    const std::vector<int64_t> pads = ints(node, "pads", 2 * rank);
+    std::vector<int64_t> pairs;
+    for (size_t a = 0; a < rank; ++a) {
+      pairs.push_back(pads[a]);
+      pairs.push_back(pads[rank + a]);
+    }
+    const int32_t paddings = int32_constant(node.name + "/paddings", pairs, {static_cast<int64_t>(rank), 2});
+    const double value = node.get_float("value", 0.0);
+    if (value == 0.0) {
+      emit(BuiltinOperator::PAD, {tensor(node.inputs[0]), paddings}, tensors(node.outputs), BuiltinOptions::PadOptions,
+           fb::CreatePadOptions(fbb_).Union());
+      return;
+    }
+    // PADV2's constant shares the output's quantization.
+    std::vector<uint8_t> bytes;
+    if (y.quant.empty()) {
+      if (y.dtype != DType::kFloat32) fail(node, "a non-zero pad value on " + std::string(ir::dtype_name(y.dtype)));
+      bytes = bytes_of(std::vector<float>{static_cast<float>(value)});
+    } else {
+      bytes = element_bytes(y.dtype, quantized(y, value));
+    }
+    const int32_t constant = add_tensor(node.name + "/constant_values", y.dtype, {}, y.quant, &bytes);
+    emit(BuiltinOperator::PADV2, {tensor(node.inputs[0]), paddings, constant}, tensors(node.outputs),
+         BuiltinOptions::PadV2Options, fb::CreatePadV2Options(fbb_).Union());
+  }
+
+  // clamp: TFLite's RELU family, with the attributes the importer gives each.
+  void clamp(const ir::Node& node) {
+    expect_attrs(node, {"min", "max", "requantize", "ratio_in_float"});
+    const double lo = node.get_float("min", -kInf), hi = node.get_float("max", kInf);
+    const ir::Tensor& x = T(node.inputs[0]);
+    const ir::Tensor& y = T(node.outputs[0]);
+    const bool is_quantized = !x.quant.empty();
+    const bool requantize = node.get_int("requantize", 1) != 0;
+    const bool ratio_in_float = node.get_int("ratio_in_float", 0) != 0;
+    const bool same_quant = x.quant.scales == y.quant.scales && x.quant.zero_points == y.quant.zero_points;
+    BuiltinOperator code;
+    bool tflite_only = false;
+    if (lo == 0 && hi == kInf) {
+      code = BuiltinOperator::RELU;
+    } else if (lo == 0 && hi == 6) {
+      code = BuiltinOperator::RELU6;
+      // TensorFlow Lite Micro's RELU6 keeps the input's quantization (requantize 0).
+      if (is_quantized && !same_quant && requantize)
+        fail(node, "RELU6 between different quantizations: TensorFlow Lite Micro's keeps the input's");
+    } else if (lo == -1 && hi == 1) {
+      code = BuiltinOperator::RELU_N1_TO_1;
+      tflite_only = true;
+    } else if (lo == 0 && hi == 1) {
+      code = BuiltinOperator::RELU_0_TO_1;
+      tflite_only = true;
+    } else {
+      fail(node, "clamp [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is none of TFLite's RELUs");
+    }
+    if (is_quantized && !requantize && !(code == BuiltinOperator::RELU6 && !same_quant))
+      fail(node, "requantize 0: only TensorFlow Lite Micro's RELU6 keeps the input's quantization");
+    if (is_quantized && ratio_in_float != tflite_only)
+      fail(node, "ratio_in_float " + std::to_string(ratio_in_float) + " is not what TFLite's " +
+                     fb::EnumNameBuiltinOperator(code) + " does");
+    emit(code, tensors(node.inputs), tensors(node.outputs));
+  }
+
+  void leaky_relu(const ir::Node& node) {
+    expect_attrs(node, {"alpha"});
+    const double alpha = node.get_float("alpha", 0.01);
+    if (static_cast<double>(static_cast<float>(alpha)) != alpha) fail(node, "alpha is not a float32");
+    emit(BuiltinOperator::LEAKY_RELU, tensors(node.inputs), tensors(node.outputs), BuiltinOptions::LeakyReluOptions,
+         fb::CreateLeakyReluOptions(fbb_, static_cast<float>(alpha)).Union());
+  }
+
+  void plain(const ir::Node& node, BuiltinOperator code) {
+    expect_attrs(node, {});
+    emit(code, tensors(node.inputs), tensors(node.outputs));
+  }
+
+  void convert(const ir::Node& node) {
+    switch (node.op) {
+      case ir::Op::kConv2d: return conv2d(node);
+      case ir::Op::kDepthwiseConv2d: return depthwise_conv2d(node);
+      case ir::Op::kFullyConnected: return fully_connected(node);
+      case ir::Op::kAdd:
+      case ir::Op::kSub:
+      case ir::Op::kMul: return binary(node);
+      case ir::Op::kAvgPool2d:
+      case ir::Op::kMaxPool2d: return pool(node);
+      case ir::Op::kMean: return mean(node);
+      case ir::Op::kReshape: return reshape(node);
+      case ir::Op::kTranspose: return transpose(node);
+      case ir::Op::kSoftmax: return softmax(node);
+      case ir::Op::kConcat: return concat(node);
+      case ir::Op::kPad: return pad(node);
+      case ir::Op::kClamp: return clamp(node);
+      case ir::Op::kLeakyRelu: return leaky_relu(node);
+      case ir::Op::kQuantize: return plain(node, BuiltinOperator::QUANTIZE);
+      case ir::Op::kDequantize: return plain(node, BuiltinOperator::DEQUANTIZE);
+      case ir::Op::kSigmoid: return plain(node, BuiltinOperator::LOGISTIC);
+      case ir::Op::kTanh: return plain(node, BuiltinOperator::TANH);
+      case ir::Op::kHardSwish: return plain(node, BuiltinOperator::HARD_SWISH);
+      default: fail(node, "no TFLite operator the writer maps it to");
+    }
+  }
+
+  const ir::Graph& g_;
+  const std::string path_;
+  flatbuffers::FlatBufferBuilder fbb_;
+  std::vector<int32_t> ids_;  // ir tensor id -> file tensor index, -1 until written
+  std::vector<Offset<fb::Tensor>> tensors_;
+  std::vector<Offset<fb::Buffer>> buffers_;
+  std::vector<Offset<fb::Operator>> operators_;
+  std::vector<BuiltinOperator> codes_;  // operator_codes, in order of first use
+};
+
+}  // namespace
+
+std::vector<uint8_t> write_tflite(const ir::Graph& graph, const std::string& path) {
+  return TfliteWriter(graph, path).run();
+}
+
+}  // namespace mote
