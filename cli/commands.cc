@@ -391,12 +391,20 @@ int run_compile(const CompileArgs& args) {
     }
   }
   CompileResult result = compile(options);
-  if (!args.output.empty()) write_file_atomically(args.output, result.program);
-  if (!args.emit_c.empty()) emit_c(args, result.program);
-  if (!args.emit_tflite.empty()) {
-    write_file_atomically(args.emit_tflite, result.tflite);
-    if (!args.json) std::cout << "wrote " << args.emit_tflite << "\n";
+  // The program and the .tflite: both or neither.
+  std::vector<std::string> paths;
+  std::vector<const std::vector<uint8_t>*> contents;
+  if (!args.output.empty()) {
+    paths.push_back(args.output);
+    contents.push_back(&result.program);
   }
+  if (!args.emit_tflite.empty()) {
+    paths.push_back(args.emit_tflite);
+    contents.push_back(&result.tflite);
+  }
+  if (!paths.empty()) write_files_atomically(paths, contents);
+  if (!args.emit_c.empty()) emit_c(args, result.program);
+  if (!args.emit_tflite.empty() && !args.json) std::cout << "wrote " << args.emit_tflite << "\n";
 
   const CompileReport& r = result.report;
   if (args.json) {
@@ -414,6 +422,7 @@ int run_compile(const CompileArgs& args) {
                 {"macs", r.macs},
                 {"kernels", r.kernels},
                 {"ops", ops}};
+    if (!args.emit_tflite.empty()) out["tflite"] = args.emit_tflite;
     if (r.quantization) out["quantization"] = quantization_json(*r.quantization);
     if (r.patching) out["patching"] = patching_json(*r.patching);
     out["reordered"] = r.reordered;

@@ -493,7 +493,10 @@ class TfliteWriter {
       case ir::Op::kSigmoid: return plain(node, BuiltinOperator::LOGISTIC);
       case ir::Op::kTanh: return plain(node, BuiltinOperator::TANH);
       case ir::Op::kHardSwish: return plain(node, BuiltinOperator::HARD_SWISH);
-      default: fail(node, "no TFLite operator the writer maps it to");
+      default: {
+        const std::string dtype = node.outputs.empty() ? "" : ir::dtype_name(T(node.outputs[0]).dtype);
+        fail(node, "no TFLite operator --emit-tflite writes for it (output " + dtype + ")");
+      }
     }
   }
 
