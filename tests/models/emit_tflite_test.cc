@@ -18,7 +18,7 @@
 #include <set>
 
 #include "flatbuffers/flatbuffers.h"
-#include "host/loaded_program.h"
+#include "compiler/host_run.h"
 #include "import/tflite/tflite_schema_generated.h"
 #include "npy.h"
 #include "test_util.h"
@@ -70,19 +70,6 @@ std::vector<uint8_t> random_input(const NpyArray& calibration, std::mt19937& rng
   std::vector<uint8_t> bytes(per_sample * sizeof(float));
   std::memcpy(bytes.data(), sample.data(), bytes.size());
   return bytes;
-}
-
-std::vector<std::vector<uint8_t>> run(const std::vector<uint8_t>& program, const std::string& what,
-                                      const std::vector<std::vector<uint8_t>>& inputs) {
-  LoadedProgram loaded(program, what, std::nullopt, 0x5A);  // garbage-filled arena
-  for (size_t i = 0; i < inputs.size(); ++i) loaded.set_input(static_cast<uint32_t>(i), inputs[i]);
-  loaded.run();
-  std::vector<std::vector<uint8_t>> outputs;
-  for (uint32_t i = 0; i < loaded.interpreter().output_count(); ++i) {
-    const std::span<const uint8_t> out = loaded.output(i);
-    outputs.emplace_back(out.begin(), out.end());
-  }
-  return outputs;
 }
 
 // The file is standard int8 TFLite: verifies, one subgraph, float I/O through
@@ -192,8 +179,9 @@ TEST_P(EmitTflite, ImportsToTheSameProgramBitForBit) {
   for (int sample = 0; sample < 4; ++sample) {
     std::vector<std::vector<uint8_t>> inputs;
     for (const NpyArray& set : calibration_sets) inputs.push_back(random_input(set, rng));
-    const auto want = run(a, "the ONNX-quantized program", inputs);
-    const auto got = run(b, "the program of the emitted .tflite", inputs);
+    const auto want = run_inputs_on_host(a, inputs);  // the ONNX-quantized program
+    const auto got = run_inputs_on_host(b, inputs); // the emitted .tflite's
+    ASSERT_FALSE(want.empty()) << m.stem;
     ASSERT_EQ(got.size(), want.size()) << m.stem;
     for (size_t k = 0; k < want.size(); ++k)
       EXPECT_EQ(got[k], want[k]) << m.stem << " sample " << sample << " output " << k;
@@ -202,6 +190,12 @@ TEST_P(EmitTflite, ImportsToTheSameProgramBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(OnnxModels, EmitTflite, ::testing::ValuesIn(kModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.stem); });
+
+// `mote compile` of m with -o program, --quantize int8 and --emit-tflite file.
+CommandResult compile_emitting(const Model& m, const std::string& program, const std::string& file) {
+  return run_mote("compile '" + model_path(m, ".onnx") + "' -o '" + program + "' --quantize int8 --calibration '" +
+                  calibration_files(m).at(0) + "' --emit-tflite '" + file + "'");
+}
 
 TEST(EmitTfliteErrors, NeedsQuantize) {
   TempDir dir;
@@ -219,9 +213,7 @@ TEST(EmitTfliteErrors, AnOpTheWriterCannotExpressNamesTheNode) {
   TempDir dir;
   const Model m{"layernorm_mlp_op17", false, "off", {}};
   const std::string file = dir.file("q.tflite"), program = dir.file("q.mote");
-  const CommandResult r = run_mote("compile '" + model_path(m, ".onnx") + "' -o '" + program +
-                                   "' --quantize int8 --calibration '" + calibration_files(m).at(0) +
-                                   "' --emit-tflite '" + file + "'");
+  const CommandResult r = compile_emitting(m, program, file);
   EXPECT_EQ(r.exit_code, 1);
   const std::string error = last_line(r.err);
   EXPECT_EQ(error.rfind("error: ", 0), 0u) << r.err;
@@ -237,9 +229,7 @@ TEST(EmitTfliteErrors, UnwritableDestinationWritesNothing) {
   TempDir dir;
   const Model m{"linear_4x3", true, "off", {}};
   const std::string file = dir.file("missing/q.tflite"), program = dir.file("q.mote");
-  const CommandResult r = run_mote("compile '" + model_path(m, ".onnx") + "' -o '" + program +
-                                   "' --quantize int8 --calibration '" + calibration_files(m).at(0) +
-                                   "' --emit-tflite '" + file + "'");
+  const CommandResult r = compile_emitting(m, program, file);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("missing/q.tflite"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(program));
