@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -43,6 +44,20 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
   std::vector<uint8_t> bytes(values.size() * sizeof(T));
   if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
+}
+
+// A bound for messages: "6", "-1", "inf".
+std::string real_string(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// A bound at or beyond float32's largest finite value is none (a float kernel's bound is
+// the float's own range).
+double unbounded(double v) {
+  const double finite = std::numeric_limits<float>::max();
+  return v >= finite ? kInf : v <= -finite ? -kInf : v;
 }
 
 // The explicit pads of one spatial axis against TFLite's SAME and VALID rules.
@@ -167,16 +182,13 @@ class TfliteWriter {
   }
 
   fb::ActivationFunctionType activation(const ir::Node& node) const {
-    double lo = node.get_float("act_min", -kInf), hi = node.get_float("act_max", kInf);
     // A float binary op from .tflite carries the float's finite range, TFLite's NONE.
-    const double finite = std::numeric_limits<float>::max();
-    if (lo == -finite) lo = -kInf;
-    if (hi == finite) hi = kInf;
+    const double lo = unbounded(node.get_float("act_min", -kInf)), hi = unbounded(node.get_float("act_max", kInf));
     if (lo == -kInf && hi == kInf) return fb::ActivationFunctionType::NONE;
     if (lo == 0 && hi == kInf) return fb::ActivationFunctionType::RELU;
     if (lo == 0 && hi == 6) return fb::ActivationFunctionType::RELU6;
     if (lo == -1 && hi == 1) return fb::ActivationFunctionType::RELU_N1_TO_1;
-    fail(node, "fused activation [" + std::to_string(lo) + ", " + std::to_string(hi) +
+    fail(node, "fused activation [" + real_string(lo) + ", " + real_string(hi) +
                    "] is none of TFLite's (NONE, RELU, RELU6, RELU_N1_TO_1)");
   }
 
@@ -204,14 +216,23 @@ class TfliteWriter {
     if (!pad_value)
       fail(node, "pads " + ir::shape_string(pads) + " are neither TFLite's SAME nor VALID for input " +
                      ir::shape_string(in.shape));
-    const AxisWindow ph{h.in + h.pad_before + h.pad_after, kh, h.stride, h.dilation, 0, 0, h.out};
-    const AxisWindow pw{w.in + w.pad_before + w.pad_after, kw, w.stride, w.dilation, 0, 0, w.out};
+    // Max pooling in ceil mode has windows past the padded input: padded with the lowest
+    // value too.
+    const bool fit = node.op == ir::Op::kMaxPool2d;
+    auto padded_in = [fit](const AxisWindow& a) {
+      const int64_t in = a.in + a.pad_before + a.pad_after;
+      const int64_t needed = (a.out - 1) * a.stride + (a.kernel - 1) * a.dilation + 1;
+      return fit ? std::max(in, needed) : in;
+    };
+    const AxisWindow ph{padded_in(h), kh, h.stride, h.dilation, 0, 0, h.out};
+    const AxisWindow pw{padded_in(w), kw, w.stride, w.dilation, 0, 0, w.out};
     if (!ph.matches(false) || !pw.matches(false))
       fail(node, "pads " + ir::shape_string(pads) + " give output " + ir::shape_string(out.shape) +
                      ", which no TFLite padding gives");
     const ir::Shape padded = {in.shape[0], ph.in, pw.in, in.shape[3]};
     const int32_t paddings =
-        int32_constant(node.name + "/paddings", {0, 0, pads[0], pads[2], pads[1], pads[3], 0, 0}, {4, 2});
+        int32_constant(node.name + "/paddings",
+                       {0, 0, pads[0], ph.in - h.in - pads[0], pads[1], pw.in - w.in - pads[1], 0, 0}, {4, 2});
     const int32_t result = add_tensor(node.name + "/padded", in.dtype, padded, in.quant, nullptr);
     const int64_t zero = in.quant.empty() ? 0 : in.quant.zero_points[0];
     if (*pad_value == zero) {  // PAD pads with the zero point (real 0)
@@ -344,12 +365,14 @@ class TfliteWriter {
          BuiltinOptions::Pool2DOptions, options.Union());
   }
 
-  void mean(const ir::Node& node) {
+  // mean, sum, reduce_max, reduce_min: the axes as an int32 constant, keep_dims when the
+  // output keeps the input's rank.
+  void reduce(const ir::Node& node, BuiltinOperator code) {
     expect_attrs(node, {"axes"});
     const std::vector<int64_t> axes = node.get_ints("axes");
     const bool keep_dims = T(node.outputs[0]).shape.size() == T(node.inputs[0]).shape.size() && !axes.empty();
     const int32_t axis = int32_constant(node.name + "/axes", axes, {static_cast<int64_t>(axes.size())});
-    emit(BuiltinOperator::MEAN, {tensor(node.inputs[0]), axis}, tensors(node.outputs), BuiltinOptions::ReducerOptions,
+    emit(code, {tensor(node.inputs[0]), axis}, tensors(node.outputs), BuiltinOptions::ReducerOptions,
          fb::CreateReducerOptions(fbb_, keep_dims).Union());
   }
 
@@ -391,7 +414,8 @@ class TfliteWriter {
   void pad(const ir::Node& node) {
     expect_attrs(node, {"pads", "mode", "value"});
     const std::string mode = node.get_string("mode", "constant");
-    if (mode != "constant") fail(node, "mode '" + mode + "': TFLite's PAD pads with a constant");
+    if (mode != "constant" && mode != "reflect" && mode != "symmetric")
+      fail(node, "mode '" + mode + "': TFLite pads with a constant (PAD, PADV2) or a mirror (MIRROR_PAD)");
     const ir::Tensor& x = T(node.inputs[0]);
     const ir::Tensor& y = T(node.outputs[0]);
     const size_t rank = x.shape.size();
@@ -402,6 +426,7 @@ class TfliteWriter {
       pairs.push_back(pads[rank + a]);
     }
     const int32_t paddings = int32_constant(node.name + "/paddings", pairs, {static_cast<int64_t>(rank), 2});
+    if (mode != "constant") return mirror_pad(node, mode, paddings);
     const double value = node.get_float("value", 0.0);
     if (value == 0.0) {
       emit(BuiltinOperator::PAD, {tensor(node.inputs[0]), paddings}, tensors(node.outputs), BuiltinOptions::PadOptions,
@@ -424,7 +449,7 @@ class TfliteWriter {
   // clamp: TFLite's RELU family, with the attributes the importer gives each.
   void clamp(const ir::Node& node) {
     expect_attrs(node, {"min", "max", "requantize", "ratio_in_float"});
-    const double lo = node.get_float("min", -kInf), hi = node.get_float("max", kInf);
+    const double lo = unbounded(node.get_float("min", -kInf)), hi = unbounded(node.get_float("max", kInf));
     const ir::Tensor& x = T(node.inputs[0]);
     const ir::Tensor& y = T(node.outputs[0]);
     const bool is_quantized = !x.quant.empty();
@@ -447,7 +472,7 @@ class TfliteWriter {
       code = BuiltinOperator::RELU_0_TO_1;
       tflite_only = true;
     } else {
-      fail(node, "clamp [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is none of TFLite's RELUs");
+      fail(node, "clamp [" + real_string(lo) + ", " + real_string(hi) + "] is none of TFLite's RELUs");
     }
     if (is_quantized && !requantize && !(code == BuiltinOperator::RELU6 && !same_quant))
       fail(node, "requantize 0: only TensorFlow Lite Micro's RELU6 keeps the input's quantization");
@@ -457,12 +482,145 @@ class TfliteWriter {
     emit(code, tensors(node.inputs), tensors(node.outputs));
   }
 
+  void mirror_pad(const ir::Node& node, const std::string& mode, int32_t paddings) {
+    const ir::Tensor& x = T(node.inputs[0]);
+    const ir::Tensor& y = T(node.outputs[0]);
+    if (x.quant.scales != y.quant.scales || x.quant.zero_points != y.quant.zero_points)
+      fail(node, "output not quantized like the input (TFLite's MIRROR_PAD moves values)");
+    const auto m = mode == "symmetric" ? fb::MirrorPadMode::SYMMETRIC : fb::MirrorPadMode::REFLECT;
+    emit(BuiltinOperator::MIRROR_PAD, {tensor(node.inputs[0]), paddings}, tensors(node.outputs),
+         BuiltinOptions::MirrorPadOptions, fb::CreateMirrorPadOptions(fbb_, m).Union());
+  }
+
+  // strided_slice: begin and strides as they are, end one step past the last element (an
+  // end below 0, a negative stride's past index 0, as end_mask), and the axes of size 1
+  // the output drops as shrink_axis_mask.
+  void strided_slice(const ir::Node& node) {
+    expect_attrs(node, {"begin", "strides", "sizes"});
+    const ir::Shape& in = T(node.inputs[0]).shape;
+    const ir::Shape& out = T(node.outputs[0]).shape;
+    const size_t rank = in.size();
+    if (rank > 31) fail(node, "input rank " + std::to_string(rank) + " beyond TFLite's masks");
+    const std::vector<int64_t> begin = ints(node, "begin", rank), strides = ints(node, "strides", rank);
+    const std::vector<int64_t> sizes = ints(node, "sizes", rank);
+    std::vector<int64_t> end(rank);
+    int32_t end_mask = 0, shrink_mask = 0;
+    size_t shrinks = rank >= out.size() ? rank - out.size() : 0, j = 0;
+    ir::Shape kept;
+    for (size_t i = 0; i < rank; ++i) {
+      end[i] = begin[i] + (sizes[i] - 1) * strides[i] + (strides[i] > 0 ? 1 : -1);
+      if (end[i] < 0) end_mask |= 1 << i;
+      if (sizes[i] == 1 && shrinks > 0 && out.size() - j < rank - i) {
+        shrink_mask |= 1 << i;
+        --shrinks;
+        continue;
+      }
+      kept.push_back(sizes[i]);
+      ++j;
+    }
+    if (kept != out) fail(node, "output " + ir::shape_string(out) + " is not the sizes " + ir::shape_string(sizes) + " without some axes of size 1");
+    const ir::Shape shape = {static_cast<int64_t>(rank)};
+    const std::vector<int32_t> inputs = {tensor(node.inputs[0]), int32_constant(node.name + "/begin", begin, shape),
+                                         int32_constant(node.name + "/end", end, shape),
+                                         int32_constant(node.name + "/strides", strides, shape)};
+    emit(BuiltinOperator::STRIDED_SLICE, inputs, tensors(node.outputs), BuiltinOptions::StridedSliceOptions,
+         fb::CreateStridedSliceOptions(fbb_, 0, end_mask, 0, 0, shrink_mask).Union());
+  }
+
+  // gather: TFLite's GATHER takes int32 indices in [0, dim): constant int64 ones are
+  // narrowed, negative ones (ONNX's, negative_from_end) refused.
+  void gather(const ir::Node& node) {
+    expect_attrs(node, {"axis", "batch_dims", "negative_from_end"});
+    const ir::Tensor& indices = T(node.inputs.at(1));
+    int32_t index_tensor;
+    if (indices.dtype == DType::kInt32) {
+      index_tensor = tensor(node.inputs[1]);
+    } else if (indices.dtype == DType::kInt64 && indices.is_constant) {
+      const std::vector<int64_t> values(indices.as<int64_t>(), indices.as<int64_t>() + indices.elements());
+      for (int64_t v : values)
+        if (v < 0 || v > std::numeric_limits<int32_t>::max()) fail(node, "index " + std::to_string(v) + " outside TFLite's [0, dim)");
+      index_tensor = int32_constant(indices.name + "/int32", values, indices.shape);
+    } else {
+      fail(node, "indices '" + indices.name + "' are " + ir::dtype_name(indices.dtype) + ", TFLite's GATHER takes int32");
+    }
+    if (node.get_int("negative_from_end", 0) != 0 && indices.is_constant && indices.dtype == DType::kInt32)
+      for (int64_t k = 0; k < indices.elements(); ++k)
+        if (indices.as<int32_t>()[k] < 0) fail(node, "negative index: TFLite's GATHER takes [0, dim)");
+    if (node.get_int("negative_from_end", 0) != 0 && !indices.is_constant)
+      fail(node, "computed indices counted from the end (ONNX's): TFLite's GATHER takes [0, dim)");
+    const auto options = fb::CreateGatherOptions(fbb_, static_cast<int32_t>(node.get_int("axis", 0)),
+                                                 static_cast<int32_t>(node.get_int("batch_dims", 0)));
+    emit(BuiltinOperator::GATHER, {tensor(node.inputs[0]), index_tensor}, tensors(node.outputs),
+         BuiltinOptions::GatherOptions, options.Union());
+  }
+
+  void batch_matmul(const ir::Node& node) {
+    expect_attrs(node, {"adj_a", "adj_b"});
+    const auto options = fb::CreateBatchMatMulOptions(fbb_, node.get_int("adj_a", 0) != 0, node.get_int("adj_b", 0) != 0);
+    emit(BuiltinOperator::BATCH_MATMUL, tensors(node.inputs), tensors(node.outputs),
+         BuiltinOptions::BatchMatMulOptions, options.Union());
+  }
+
+  void arg_max(const ir::Node& node) {
+    expect_attrs(node, {"axis", "select_last"});
+    if (node.get_int("select_last", 0) != 0) fail(node, "select_last: TFLite's ARG_MAX gives the first");
+    if (T(node.outputs[0]).dtype != DType::kInt32 || T(node.outputs[0]).shape.size() + 1 != T(node.inputs[0]).shape.size())
+      fail(node, "TFLite Micro's ARG_MAX gives int32 without the axis");
+    const int32_t axis = int32_constant(node.name + "/axis", {node.get_int("axis", 0)}, {1});
+    const bool max = node.op == ir::Op::kArgMax;
+    if (max)
+      emit(BuiltinOperator::ARG_MAX, {tensor(node.inputs[0]), axis}, tensors(node.outputs), BuiltinOptions::ArgMaxOptions,
+           fb::CreateArgMaxOptions(fbb_, fb::TensorType::INT32).Union());
+    else
+      emit(BuiltinOperator::ARG_MIN, {tensor(node.inputs[0]), axis}, tensors(node.outputs), BuiltinOptions::ArgMinOptions,
+           fb::CreateArgMinOptions(fbb_, fb::TensorType::INT32).Union());
+  }
+
   void leaky_relu(const ir::Node& node) {
     expect_attrs(node, {"alpha"});
     const double alpha = node.get_float("alpha", 0.01);
     if (static_cast<double>(static_cast<float>(alpha)) != alpha) fail(node, "alpha is not a float32");
     emit(BuiltinOperator::LEAKY_RELU, tensors(node.inputs), tensors(node.outputs), BuiltinOptions::LeakyReluOptions,
          fb::CreateLeakyReluOptions(fbb_, static_cast<float>(alpha)).Union());
+  }
+
+  // unary and compare: TFLite's operator of the function (`fn`); logical: AND and OR.
+  void by_function(const ir::Node& node) {
+    expect_attrs(node, {"fn"});
+    static const std::map<std::string, BuiltinOperator> codes = {
+        {"abs", BuiltinOperator::ABS}, {"neg", BuiltinOperator::NEG}, {"sin", BuiltinOperator::SIN},
+        {"cos", BuiltinOperator::COS}, {"log", BuiltinOperator::LOG}, {"sqrt", BuiltinOperator::SQRT},
+        {"rsqrt", BuiltinOperator::RSQRT}, {"square", BuiltinOperator::SQUARE}, {"exp", BuiltinOperator::EXP},
+        {"floor", BuiltinOperator::FLOOR}, {"ceil", BuiltinOperator::CEIL}, {"round", BuiltinOperator::ROUND},
+        {"logical_not", BuiltinOperator::LOGICAL_NOT}, {"equal", BuiltinOperator::EQUAL},
+        {"not_equal", BuiltinOperator::NOT_EQUAL}, {"less", BuiltinOperator::LESS},
+        {"less_equal", BuiltinOperator::LESS_EQUAL}, {"greater", BuiltinOperator::GREATER},
+        {"greater_equal", BuiltinOperator::GREATER_EQUAL}, {"and", BuiltinOperator::LOGICAL_AND},
+        {"or", BuiltinOperator::LOGICAL_OR}};
+    const std::string fn = node.get_string("fn");
+    const auto it = codes.find(fn);
+    if (it == codes.end()) fail(node, "function '" + fn + "' has no TFLite operator");
+    emit(it->second, tensors(node.inputs), tensors(node.outputs));
+  }
+
+  void block(const ir::Node& node, BuiltinOperator code) {
+    expect_attrs(node, {"block_size"});
+    const auto size = static_cast<int32_t>(node.get_int("block_size", 0));
+    if (code == BuiltinOperator::DEPTH_TO_SPACE)
+      emit(code, tensors(node.inputs), tensors(node.outputs), BuiltinOptions::DepthToSpaceOptions,
+           fb::CreateDepthToSpaceOptions(fbb_, size).Union());
+    else
+      emit(code, tensors(node.inputs), tensors(node.outputs), BuiltinOptions::SpaceToDepthOptions,
+           fb::CreateSpaceToDepthOptions(fbb_, size).Union());
+  }
+
+  void cumsum(const ir::Node& node) {
+    expect_attrs(node, {"axis", "exclusive", "reverse"});
+    const int32_t axis = int32_constant(node.name + "/axis", {node.get_int("axis", 0)}, {1});
+    const auto options =
+        fb::CreateCumsumOptions(fbb_, node.get_int("exclusive", 0) != 0, node.get_int("reverse", 0) != 0);
+    emit(BuiltinOperator::CUMSUM, {tensor(node.inputs[0]), axis}, tensors(node.outputs), BuiltinOptions::CumsumOptions,
+         options.Union());
   }
 
   void plain(const ir::Node& node, BuiltinOperator code) {
@@ -480,7 +638,20 @@ class TfliteWriter {
       case ir::Op::kMul: return binary(node);
       case ir::Op::kAvgPool2d:
       case ir::Op::kMaxPool2d: return pool(node);
-      case ir::Op::kMean: return mean(node);
+      case ir::Op::kMean: return reduce(node, BuiltinOperator::MEAN);
+      case ir::Op::kSum: return reduce(node, BuiltinOperator::SUM);
+      case ir::Op::kReduceMax: return reduce(node, BuiltinOperator::REDUCE_MAX);
+      case ir::Op::kReduceMin: return reduce(node, BuiltinOperator::REDUCE_MIN);
+      case ir::Op::kUnary:
+      case ir::Op::kCompare:
+      case ir::Op::kLogical: return by_function(node);
+      case ir::Op::kDepthToSpace: return block(node, BuiltinOperator::DEPTH_TO_SPACE);
+      case ir::Op::kSpaceToDepth: return block(node, BuiltinOperator::SPACE_TO_DEPTH);
+      case ir::Op::kLogSoftmax: return plain(node, BuiltinOperator::LOG_SOFTMAX);
+      case ir::Op::kPrelu: return plain(node, BuiltinOperator::PRELU);
+      case ir::Op::kSelect: return plain(node, BuiltinOperator::SELECT_V2);
+      case ir::Op::kCast: return plain(node, BuiltinOperator::CAST);
+      case ir::Op::kCumsum: return cumsum(node);
       case ir::Op::kReshape: return reshape(node);
       case ir::Op::kTranspose: return transpose(node);
       case ir::Op::kSoftmax: return softmax(node);
@@ -488,6 +659,14 @@ class TfliteWriter {
       case ir::Op::kPad: return pad(node);
       case ir::Op::kClamp: return clamp(node);
       case ir::Op::kLeakyRelu: return leaky_relu(node);
+      case ir::Op::kStridedSlice: return strided_slice(node);
+      case ir::Op::kGather: return gather(node);
+      case ir::Op::kBatchMatMul: return batch_matmul(node);
+      case ir::Op::kArgMax:
+      case ir::Op::kArgMin: return arg_max(node);
+      case ir::Op::kElu: return plain(node, BuiltinOperator::ELU);
+      case ir::Op::kMaximum: return plain(node, BuiltinOperator::MAXIMUM);
+      case ir::Op::kMinimum: return plain(node, BuiltinOperator::MINIMUM);
       case ir::Op::kQuantize: return plain(node, BuiltinOperator::QUANTIZE);
       case ir::Op::kDequantize: return plain(node, BuiltinOperator::DEQUANTIZE);
       case ir::Op::kSigmoid: return plain(node, BuiltinOperator::LOGISTIC);
