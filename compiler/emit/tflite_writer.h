@@ -14,15 +14,24 @@
 //     tflite_importer.h) turns back into the same Mote ops with the same attributes, so
 //     importing the file gives the quantized program bit for bit:
 //       conv2d CONV_2D, depthwise_conv2d DEPTHWISE_CONV_2D, fully_connected
-//       FULLY_CONNECTED, add ADD, sub SUB, mul MUL, avg_pool2d AVERAGE_POOL_2D,
-//       max_pool2d MAX_POOL_2D, mean MEAN, reshape RESHAPE, transpose TRANSPOSE,
-//       softmax SOFTMAX, concat CONCATENATION, pad PAD/PADV2, quantize QUANTIZE,
-//       dequantize DEQUANTIZE, sigmoid LOGISTIC, tanh TANH, hard_swish HARD_SWISH,
-//       leaky_relu LEAKY_RELU, clamp RELU/RELU6/RELU_N1_TO_1/RELU_0_TO_1.
+//       FULLY_CONNECTED, batch_matmul BATCH_MATMUL, add ADD, sub SUB, mul MUL,
+//       avg_pool2d AVERAGE_POOL_2D, max_pool2d MAX_POOL_2D, mean MEAN, sum SUM,
+//       reduce_max/min REDUCE_MAX/MIN, reshape RESHAPE, transpose TRANSPOSE,
+//       strided_slice STRIDED_SLICE, gather GATHER, concat CONCATENATION, pad PAD, PADV2
+//       or MIRROR_PAD, depth_to_space/space_to_depth DEPTH_TO_SPACE/SPACE_TO_DEPTH,
+//       softmax SOFTMAX, log_softmax LOG_SOFTMAX, quantize QUANTIZE, dequantize
+//       DEQUANTIZE, sigmoid LOGISTIC, tanh TANH, hard_swish HARD_SWISH, elu ELU,
+//       leaky_relu LEAKY_RELU, prelu PRELU, clamp RELU/RELU6/RELU_N1_TO_1/RELU_0_TO_1,
+//       maximum/minimum MAXIMUM/MINIMUM, arg_max/arg_min ARG_MAX/ARG_MIN, unary, compare
+//       and logical their function's operator (ABS, EQUAL, LOGICAL_AND, ...), select
+//       SELECT_V2, cast CAST, cumsum CUMSUM.
 //     act_min/act_max become the fused activation (NONE, RELU, RELU6, RELU_N1_TO_1).
 //     Explicit pads become SAME or VALID where TFLite's padding rule gives them; other
 //     pads of a convolution (PyTorch's symmetric padding at stride 2) become a PAD
-//     operator before it (zero point padding: the same values) and VALID.
+//     operator before it (zero point padding: the same values) and VALID; those of a
+//     quantized max pooling (and ceil mode's extra windows) a PADV2 with the lowest value.
+//     Operand tensors TFLite wants (RESHAPE's shape, MEAN's axes, PAD's paddings, ...)
+//     are int32 constants named after the node.
 // Anything else (an op TFLite has no operator for, pads or attributes no TFLite option
 // states, state, control flow) is a CompileError of one line naming the node and its op.
 #pragma once
