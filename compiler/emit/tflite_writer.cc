@@ -13,6 +13,9 @@
 #include "flatbuffers/flatbuffers.h"
 #include "import/tflite/tflite_importer.h"  // tflite_window
 #include "import/tflite/tflite_schema_generated.h"
+#include "lower/lower.h"
+#include "resize_bilinear/resize_bilinear.h"
+#include "target/target.h"
 
 namespace mote {
 namespace {
@@ -58,6 +61,20 @@ std::string real_string(double v) {
 double unbounded(double v) {
   const double finite = std::numeric_limits<float>::max();
   return v >= finite ? kInf : v <= -finite ? -kInf : v;
+}
+
+// A lowered resize's parameters for comparison: an integer bilinear tap whose two rows
+// (columns) are one, lower == upper, blends the same values whatever its fraction (the
+// kernel's weights sum exactly: TFLite's taps at the edges have fraction -256, ONNX's 0).
+std::vector<uint8_t> sampling(const lower::LoweredOp& op) {
+  if (op.kernel != KernelId::kResizeBilinearS8 && op.kernel != KernelId::kResizeBilinearS16) return op.params;
+  std::vector<ResizeBilinearQuantTap> taps(op.params.size() / sizeof(ResizeBilinearQuantTap));
+  std::memcpy(taps.data(), op.params.data(), taps.size() * sizeof(ResizeBilinearQuantTap));
+  for (ResizeBilinearQuantTap& tap : taps)
+    if (tap.lower == tap.upper) tap.fraction = 0;
+  std::vector<uint8_t> bytes(op.params.size());
+  std::memcpy(bytes.data(), taps.data(), taps.size() * sizeof(ResizeBilinearQuantTap));
+  return bytes;
 }
 
 // The explicit pads of one spatial axis against TFLite's SAME and VALID rules.
@@ -623,6 +640,42 @@ class TfliteWriter {
          options.Union());
   }
 
+  // resize_nearest, resize_bilinear: TFLite's (align_corners, half_pixel_centers) pair
+  // whose lowering gives the node's kernel with the same parameters (the same source taps:
+  // an ONNX Resize's coordinate transform and scales, when TFLite's arithmetic lands on
+  // the same taps, as PyTorch's integer upsampling does; sampling()), else refused.
+  void resize(const ir::Node& node) {
+    const bool nearest = node.op == ir::Op::kResizeNearest;
+    const ir::Shape& out = T(node.outputs[0]).shape;
+    if (out.size() != 4) fail(node, "output must be NHWC");
+    const Target host = parse_target("host");
+    const lower::LoweredOp want = lower::lower_node(g_, node, host);
+    for (const auto& [align_corners, half_pixel_centers] : {std::pair{false, false}, {false, true}, {true, false}}) {
+      ir::Node candidate = node;
+      candidate.attrs.clear();
+      candidate.attrs["align_corners"] = int64_t{align_corners};
+      candidate.attrs["half_pixel_centers"] = int64_t{half_pixel_centers};
+      lower::LoweredOp got;
+      try {
+        got = lower::lower_node(g_, candidate, host);
+      } catch (const CompileError&) {
+        continue;  // a setting the lowering refuses (a tap outside the input, ...)
+      }
+      if (got.kernel != want.kernel || sampling(got) != sampling(want)) continue;
+      const int32_t size = int32_constant(node.name + "/size", {out[1], out[2]}, {2});
+      const std::vector<int32_t> inputs = {tensor(node.inputs[0]), size};
+      if (nearest)
+        emit(BuiltinOperator::RESIZE_NEAREST_NEIGHBOR, inputs, tensors(node.outputs),
+             BuiltinOptions::ResizeNearestNeighborOptions,
+             fb::CreateResizeNearestNeighborOptions(fbb_, align_corners, half_pixel_centers).Union());
+      else
+        emit(BuiltinOperator::RESIZE_BILINEAR, inputs, tensors(node.outputs), BuiltinOptions::ResizeBilinearOptions,
+             fb::CreateResizeBilinearOptions(fbb_, align_corners, half_pixel_centers).Union());
+      return;
+    }
+    fail(node, "no align_corners/half_pixel_centers setting of TFLite's gives its sampling positions");
+  }
+
   void plain(const ir::Node& node, BuiltinOperator code) {
     expect_attrs(node, {});
     emit(code, tensors(node.inputs), tensors(node.outputs));
@@ -652,6 +705,8 @@ class TfliteWriter {
       case ir::Op::kSelect: return plain(node, BuiltinOperator::SELECT_V2);
       case ir::Op::kCast: return plain(node, BuiltinOperator::CAST);
       case ir::Op::kCumsum: return cumsum(node);
+      case ir::Op::kResizeNearest:
+      case ir::Op::kResizeBilinear: return resize(node);
       case ir::Op::kReshape: return reshape(node);
       case ir::Op::kTranspose: return transpose(node);
       case ir::Op::kSoftmax: return softmax(node);

@@ -155,6 +155,9 @@ const Model kModels[] = {
     {"grouped_dilated", false, "off", true, {B::LOG_SOFTMAX, B::ELU}},
     {"mha_with_weights", false, "off", true, {B::SUM, B::BATCH_MATMUL}},
     {"causal_einsum_attention", false, "off", true, {B::SELECT_V2}},
+    // ONNX Resize (PyTorch's 2x upsampling) where TFLite's flags land on the same taps.
+    {"upsample_nearest", false, "off", false, {B::RESIZE_NEAREST_NEIGHBOR}},
+    {"upsample_bilinear", false, "off", false, {B::RESIZE_BILINEAR}},
 };
 
 // The error line after the calibration progress lines.
@@ -233,6 +236,21 @@ TEST(EmitTfliteErrors, AnOpTheWriterCannotExpressNamesTheNode) {
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(file));
   EXPECT_FALSE(std::filesystem::exists(program));
+}
+
+// align_corners: TFLite's integer scale (in - 1) / (out - 1) in 1/1024 rounds, ONNX's
+// does not, so no TFLite flag gives the same taps: refused, naming the node.
+TEST(EmitTfliteErrors, ResizeWithoutTheSameTapsIsRefused) {
+  TempDir dir;
+  const Model m{"upsample_bilinear_align_corners", false, "off", false, {}};
+  const std::string file = dir.file("q.tflite"), program = dir.file("q.mote");
+  const CommandResult r = compile_emitting(m, program, file);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(last_line(r.err).find("--emit-tflite: node '/resize/Resize' (resize_bilinear): no align_corners/"
+                                  "half_pixel_centers setting of TFLite's gives its sampling positions"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(file));
 }
 
 // A .tflite destination that cannot be written: an error naming it, and no program either.
