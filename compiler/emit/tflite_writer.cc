@@ -328,6 +328,42 @@ class TfliteWriter {
     return inputs;
   }
 
+  // transpose_conv: TFLite pads it as the conv it inverts (the output as that conv's
+  // input, SAME or VALID); the importer's leading pads from that rule must be the node's,
+  // and the trailing ones follow from the output size. No dilation or groups in TFLite.
+  void transpose_conv(const ir::Node& node) {
+    expect_attrs(node, {"strides", "dilations", "group", "pads", "act_min", "act_max", "quantized_bias_type"});
+    if (node.get_ints("dilations", {1, 1}) != std::vector<int64_t>{1, 1}) fail(node, "dilated: TFLite's TRANSPOSE_CONV has none");
+    if (node.get_int("group", 1) != 1) fail(node, "grouped: TFLite's TRANSPOSE_CONV has no groups");
+    const ir::Shape& in = T(node.inputs.at(0)).shape;
+    const ir::Shape& filter = T(node.inputs.at(1)).shape;
+    const ir::Shape& out = T(node.outputs[0]).shape;
+    if (in.size() != 4 || filter.size() != 4 || out.size() != 4) fail(node, "input, filter and output must be rank 4");
+    const std::vector<int64_t> strides = ints(node, "strides", 2), pads = ints(node, "pads", 4);
+    auto matches = [&](bool same) {
+      for (int a = 0; a < 2; ++a) {
+        const int64_t k = filter[1 + a];
+        const TfliteWindow w = tflite_window(same, out[1 + a], k, strides[a], 1);
+        const int64_t after = (in[1 + a] - 1) * strides[a] + k - w.pad_before - out[1 + a];
+        if (w.out < 1 || w.pad_before != pads[a] || after != pads[a + 2]) return false;
+      }
+      return true;
+    };
+    const bool same = matches(true);
+    if (!same && !matches(false))
+      fail(node, "pads " + ir::shape_string(pads) + " are neither TFLite's SAME nor VALID for output " +
+                     ir::shape_string(out));
+    const auto act = activation(node);
+    std::vector<int32_t> inputs = {int32_constant(node.name + "/output_shape", out, {4}), tensor(node.inputs[1]),
+                                   tensor(node.inputs[0])};
+    if (node.inputs.size() > 2 && node.inputs[2] != ir::kNoTensor) inputs.push_back(tensor(node.inputs[2]));
+    const auto options = fb::CreateTransposeConvOptions(fbb_, same ? fb::Padding::SAME : fb::Padding::VALID,
+                                                        static_cast<int32_t>(strides[1]),
+                                                        static_cast<int32_t>(strides[0]), act, bias_type(node));
+    emit(BuiltinOperator::TRANSPOSE_CONV, inputs, tensors(node.outputs), BuiltinOptions::TransposeConvOptions,
+         options.Union());
+  }
+
   void fully_connected(const ir::Node& node) {
     expect_attrs(node, {"act_min", "act_max", "quantized_bias_type"});
     const ir::Tensor& x = T(node.inputs.at(0));
@@ -686,6 +722,7 @@ class TfliteWriter {
       case ir::Op::kConv2d: return conv2d(node);
       case ir::Op::kDepthwiseConv2d: return depthwise_conv2d(node);
       case ir::Op::kFullyConnected: return fully_connected(node);
+      case ir::Op::kTransposeConv: return transpose_conv(node);
       case ir::Op::kAdd:
       case ir::Op::kSub:
       case ir::Op::kMul: return binary(node);

@@ -13,8 +13,9 @@
 //   - Mote ops as the TFLite operators the .tflite importer (import/tflite/
 //     tflite_importer.h) turns back into the same Mote ops with the same attributes, so
 //     importing the file gives the quantized program bit for bit:
-//       conv2d CONV_2D, depthwise_conv2d DEPTHWISE_CONV_2D, fully_connected
-//       FULLY_CONNECTED, batch_matmul BATCH_MATMUL, add ADD, sub SUB, mul MUL,
+//       conv2d CONV_2D, depthwise_conv2d DEPTHWISE_CONV_2D, transpose_conv
+//       TRANSPOSE_CONV (SAME or VALID of the conv it inverts; no dilation or groups),
+//       fully_connected FULLY_CONNECTED, batch_matmul BATCH_MATMUL, add ADD, sub SUB, mul MUL,
 //       avg_pool2d AVERAGE_POOL_2D, max_pool2d MAX_POOL_2D, mean MEAN, sum SUM,
 //       reduce_max/min REDUCE_MAX/MIN, reshape RESHAPE, transpose TRANSPOSE,
 //       strided_slice STRIDED_SLICE, gather GATHER, concat CONCATENATION, pad PAD, PADV2
@@ -24,7 +25,9 @@
 //       leaky_relu LEAKY_RELU, prelu PRELU, clamp RELU/RELU6/RELU_N1_TO_1/RELU_0_TO_1,
 //       maximum/minimum MAXIMUM/MINIMUM, arg_max/arg_min ARG_MAX/ARG_MIN, unary, compare
 //       and logical their function's operator (ABS, EQUAL, LOGICAL_AND, ...), select
-//       SELECT_V2, cast CAST, cumsum CUMSUM.
+//       SELECT_V2, cast CAST, cumsum CUMSUM, resize_nearest/resize_bilinear
+//       RESIZE_NEAREST_NEIGHBOR/RESIZE_BILINEAR (the align_corners/half_pixel_centers
+//       pair whose lowering gives the node's taps).
 //     act_min/act_max become the fused activation (NONE, RELU, RELU6, RELU_N1_TO_1).
 //     Explicit pads become SAME or VALID where TFLite's padding rule gives them; other
 //     pads of a convolution (PyTorch's symmetric padding at stride 2) become a PAD

@@ -177,6 +177,26 @@ TEST(TfliteWriter, ConvPadsNeitherSameNorValidBecomeAPad) {
   expect_same_outputs(g.graph, tflite);
 }
 
+// PyTorch's ConvTranspose2d(kernel 4, stride 2, padding 1), the usual 2x decoder step:
+// TFLite's SAME padding of the conv it inverts gives the same pads.
+TEST(TfliteWriter, TransposeConvWithSamePadding) {
+  Int8Graph g({1, 3, 3, 2});
+  int bias = -1;
+  const int filter = conv_weights(g, 4, 4, 2, &bias);
+  const int y = g.activation("up", {1, 6, 6, 4}, per_tensor(0.1f, 5));
+  g.add(ir::Op::kTransposeConv, "up", {g.x, filter, bias}, y).attrs = {{"strides", std::vector<int64_t>{2, 2}},
+                                                                      {"pads", std::vector<int64_t>{1, 1, 1, 1}}};
+  g.finish(y);
+  const std::vector<uint8_t> tflite = write_tflite(g.graph, "up.onnx");
+  EXPECT_TRUE(operators_of(tflite).count(fb::BuiltinOperator::TRANSPOSE_CONV));
+  expect_same_outputs(g.graph, tflite);
+  // padding 2 at stride 2: no TFLite padding gives it.
+  g.graph.nodes[1].attrs["pads"] = std::vector<int64_t>{2, 2, 2, 2};
+  g.graph.tensors[y].shape = {1, 4, 4, 4};
+  g.graph.tensors[g.graph.outputs[0]].shape = {1, 4, 4, 4};
+  EXPECT_THROW(write_tflite(g.graph, "up.onnx"), CompileError);
+}
+
 std::string refusal(const ir::Graph& graph) {
   try {
     write_tflite(graph, "m.onnx");
