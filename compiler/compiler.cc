@@ -31,8 +31,12 @@ ir::Graph import_model(const std::string& path, const std::vector<std::string>& 
 }
 
 CompileResult compile(const CompileOptions& options) {
-  if (options.emit_tflite && options.quantize.empty())
+  if (options.emit_tflite && options.quantize.empty()) {
+    if (std::filesystem::path(options.model_path).extension() == ".tflite")
+      throw CompileError(options.model_path + ": --emit-tflite writes the graph --quantize int8 gives; this model is a "
+                         ".tflite already (give it to Vela as it is)");
     throw CompileError(options.model_path + ": --emit-tflite needs --quantize int8 (it writes the quantized graph)");
+  }
   const auto start = std::chrono::steady_clock::now();
   parse_target(options.target);  // refuse a bad target before any work
   ir::Graph graph = import_model(options.model_path, options.extra_outputs, options.input_shapes);

@@ -167,25 +167,24 @@ std::string last_line(const std::string& text) {
   return trimmed.substr(trimmed.rfind('\n') == std::string::npos ? 0 : trimmed.rfind('\n') + 1);
 }
 
-class EmitTflite : public ::testing::TestWithParam<Model> {};
-
-TEST_P(EmitTflite, ImportsToTheSameProgramBitForBit) {
-  const Model& m = GetParam();
+// `model` compiled with --quantize int8 --int16 `int16` and the calibration files into a
+// program and a .tflite, the .tflite compiled back: both programs' outputs equal on 4
+// random inputs. Returns the .tflite's bytes (empty after a failure).
+std::vector<uint8_t> expect_round_trip(const std::string& model, const std::vector<std::string>& calibration_paths,
+                                       const std::string& int16) {
   TempDir dir;
   const std::string quantized = dir.file("q.mote"), file = dir.file("q.tflite"), imported = dir.file("i.mote");
   std::string calibration;
-  const std::vector<std::string> calibration_paths = calibration_files(m);
-  ASSERT_FALSE(calibration_paths.empty()) << m.stem;
+  EXPECT_FALSE(calibration_paths.empty()) << model;
   for (const std::string& path : calibration_paths) calibration += " --calibration '" + path + "'";
-  CommandResult r = run_mote("compile '" + model_path(m, ".onnx") + "' -o '" + quantized + "' --quantize int8 --int16 " +
-                             m.int16 + calibration + " --emit-tflite '" + file + "'");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CommandResult r = run_mote("compile '" + model + "' -o '" + quantized + "' --quantize int8 --int16 " + int16 +
+                             calibration + " --emit-tflite '" + file + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return {};
   EXPECT_NE(r.out.find("wrote " + file), std::string::npos) << r.out;
-  const std::vector<uint8_t> tflite = read_file(file);
-  expect_standard_int8(tflite, m);
-
   r = run_mote("compile '" + file + "' -o '" + imported + "'");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return {};
   const std::vector<uint8_t> a = read_file(quantized), b = read_file(imported);
   std::vector<NpyArray> calibration_sets;
   for (const std::string& path : calibration_paths) calibration_sets.push_back(read_npy(path));
@@ -193,17 +192,43 @@ TEST_P(EmitTflite, ImportsToTheSameProgramBitForBit) {
   for (int sample = 0; sample < 4; ++sample) {
     std::vector<std::vector<uint8_t>> inputs;
     for (const NpyArray& set : calibration_sets) inputs.push_back(random_input(set, rng));
-    const auto want = run_inputs_on_host(a, inputs);  // the ONNX-quantized program
-    const auto got = run_inputs_on_host(b, inputs); // the emitted .tflite's
-    ASSERT_FALSE(want.empty()) << m.stem;
-    ASSERT_EQ(got.size(), want.size()) << m.stem;
-    for (size_t k = 0; k < want.size(); ++k)
-      EXPECT_EQ(got[k], want[k]) << m.stem << " sample " << sample << " output " << k;
+    const auto want = run_inputs_on_host(a, inputs);  // the quantized program
+    const auto got = run_inputs_on_host(b, inputs);   // the emitted .tflite's
+    EXPECT_FALSE(want.empty()) << model;
+    EXPECT_EQ(got.size(), want.size()) << model;
+    for (size_t k = 0; k < want.size() && k < got.size(); ++k)
+      EXPECT_EQ(got[k], want[k]) << model << " sample " << sample << " output " << k;
   }
+  return read_file(file);
+}
+
+class EmitTflite : public ::testing::TestWithParam<Model> {};
+
+TEST_P(EmitTflite, ImportsToTheSameProgramBitForBit) {
+  const Model& m = GetParam();
+  const std::vector<uint8_t> tflite = expect_round_trip(model_path(m, ".onnx"), calibration_files(m), m.int16);
+  ASSERT_FALSE(tflite.empty()) << m.stem;
+  expect_standard_int8(tflite, m);
 }
 
 INSTANTIATE_TEST_SUITE_P(OnnxModels, EmitTflite, ::testing::ValuesIn(kModels),
                          [](const ::testing::TestParamInfo<Model>& info) { return std::string(info.param.stem); });
+
+// A float .tflite quantized by Mote (the MLPerf Tiny keyword spotter's float32 export,
+// calibrated on its one golden input) is written and imported back alike.
+TEST(EmitTfliteFromTflite, FloatKeywordSpotter) {
+  TempDir dir;
+  const std::string stem = shared_models() + "/tflite/mlperf_tiny/kws_ref_model_float32";
+  NpyArray sample = read_npy(stem + ".s0.in0.npy");  // [1,49,10,1]: one input
+  sample.shape.insert(sample.shape.begin(), 1);       // [N = 1, 1,49,10,1]
+  const std::string calibration = dir.file("calibration.npy");
+  write_npy(calibration, sample);
+  const Model m{"kws_ref_model_float32", false, "off", false,
+                {B::CONV_2D, B::DEPTHWISE_CONV_2D, B::AVERAGE_POOL_2D, B::FULLY_CONNECTED, B::SOFTMAX}};
+  const std::vector<uint8_t> tflite = expect_round_trip(stem + ".tflite", {calibration}, "off");
+  ASSERT_FALSE(tflite.empty());
+  expect_standard_int8(tflite, m);
+}
 
 // `mote compile` of m with -o program, --quantize int8 and --emit-tflite file.
 CommandResult compile_emitting(const Model& m, const std::string& program, const std::string& file) {
@@ -218,6 +243,15 @@ TEST(EmitTfliteErrors, NeedsQuantize) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--emit-tflite needs --quantize int8"), std::string::npos) << r.err;
   EXPECT_EQ(line_count(r.err), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(file));
+  // An int8 .tflite (what Vela takes already): said so.
+  const CommandResult t = run_mote("compile '" + shared_models() + "/tflite/mlperf_tiny/vww_96_int8.tflite' --emit-tflite '" +
+                                   file + "'");
+  EXPECT_EQ(t.exit_code, 1);
+  EXPECT_NE(t.err.find("vww_96_int8.tflite: --emit-tflite writes the graph --quantize int8 gives; this model is a "
+                       ".tflite already"),
+            std::string::npos)
+      << t.err;
   EXPECT_FALSE(std::filesystem::exists(file));
 }
 
