@@ -126,6 +126,14 @@ void expect_standard_int8(const std::vector<uint8_t>& bytes, const Model& m) {
       EXPECT_EQ(bias->type(), wide_input ? fb::TensorType::INT64 : fb::TensorType::INT32) << what;
       EXPECT_EQ(bias->shape()->Get(0), channels) << what;
       EXPECT_EQ(bias->quantization()->scale()->size(), fq->scale()->size()) << what;
+      EXPECT_EQ(bias->quantization()->quantized_dimension(), 0) << what << ": a bias has one axis";
+      // TFLite's bias scale: input scale x weight scale, per channel.
+      const float in_scale = tensors->Get(op->inputs()->Get(0))->quantization()->scale()->Get(0);
+      for (uint32_t c = 0; c < fq->scale()->size() && c < bias->quantization()->scale()->size(); ++c)
+        EXPECT_NEAR(bias->quantization()->scale()->Get(c), in_scale * fq->scale()->Get(c),
+                    1e-6 * in_scale * fq->scale()->Get(c))
+            << what << " channel " << c;
+      for (int64_t zp : *bias->quantization()->zero_point()) EXPECT_EQ(zp, 0) << what;
     }
   }
   std::string names;
