@@ -7,7 +7,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <set>
 
 #include "common/error.h"
 #include "flatbuffers/flatbuffers.h"
