@@ -6,9 +6,11 @@
 //   - on the ATU files, what matches and where Vela's stream departs from the reference
 //     (its lowering of a PAD along TFLite's W axis drops that padding);
 //   - synthetic streams: feature-map layouts, and the error paths (an OFM past its
-//     region, an unknown opcode, a U85 stream): one line naming the command, no crash.
+//     region, an unknown opcode, U85 features it does not model): one line naming the
+//     command, no crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -51,6 +53,7 @@ const VelaCase kCases[] = {
     {"kws_micronet_m_vela_Y256", "ethos-u65-256", "kws_micronet_m", 1},
     {"yolo-fastest_192_face_v4_vela_H256", "ethos-u55-256", "yolo-fastest_192_face_v4", 2},
     {"yolo-fastest_192_face_v4_vela_Y256", "ethos-u65-256", "yolo-fastest_192_face_v4", 2},
+    {"kws_micronet_m_vela_Z256", "ethos-u85-256", "kws_micronet_m", 1},
 };
 
 void PrintTo(const VelaCase& c, std::ostream* os) { *os << c.vela; }
@@ -397,15 +400,57 @@ TEST(EthosUModelStream, RefusesAnUnknownOpcodeAndAU85StreamInOneLine) {
   EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (NPU_SET_PARALLEL_MODE): unknown opcode for Ethos-U55");
   EXPECT_EQ(run.invoke(parallel.payload(kU65Config, kArch1), region1), 0) << ethos_u_model_error(run.model);
 
+  // A U55 stream under a U85 header: OFM_PRECISION's U55 round mode bits are the U85's
+  // storage field, and CHAINED storage is refused.
   const StreamBuilder u85 = copy_stream(2, 2, 4, 64, false);
   EXPECT_EQ(run.invoke(u85.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
-  EXPECT_STREQ(ethos_u_model_error(run.model),
-               "command 31 (NPU_OP_POOL): Ethos-U85 command streams are not modelled (only U55 and U65)");
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 31 (NPU_OP_POOL): OFM storage CHAINED is not modelled");
 
   std::vector<uint8_t> truncated = u85.payload(kU55Config, kArch1);
   truncated.resize(truncated.size() - 8);
   EXPECT_EQ(run.invoke(truncated, region1), kEthosUModelBadPayload);
   EXPECT_EQ(std::string(ethos_u_model_error(run.model)).find("payload: "), 0u);
+}
+
+// The copy stream in the U85's encoding: the rounding mode moves from OFM_PRECISION to
+// OFM_SCALE (round_mode NATURAL in bits 29-31).
+StreamBuilder copy_stream_u85(uint32_t h, uint32_t w, uint32_t d, uint32_t ofm_base) {
+  StreamBuilder s = copy_stream(h, w, d, ofm_base, false);
+  for (size_t i = 0; i < s.commands.size(); ++i) {
+    if ((s.commands[i] & 0xC3FFu) == 0x114u) s.commands[i] = 0x114u | 0x0101u << 16;  // OFM_PRECISION: int8, global
+    if ((s.commands[i] & 0xC3FFu) == 0x4024u) {
+      s.commands[i] = 0x4024u | (30u | 1u << 13) << 16;  // OFM_SCALE: shift 30, NATURAL
+      ++i;
+    }
+  }
+  return s;
+}
+
+TEST(EthosUModelStream, RunsAU85CopyAndRefusesWhatItDoesNotModelInOneLine) {
+  const uint32_t h = 2, w = 3, d = 5, ofm = 64;
+  std::vector<uint8_t> region1(ofm + h * w * d, 0xEE);
+  for (uint32_t i = 0; i < h * w * d; ++i) region1[i] = static_cast<uint8_t>(i * 11 - 70);
+  ModelRun run;
+  const StreamBuilder copy = copy_stream_u85(h, w, d, ofm);
+  ASSERT_EQ(run.invoke(copy.payload(kU85Config, kArch2), region1), 0) << ethos_u_model_error(run.model);
+  for (uint32_t i = 0; i < h * w * d; ++i) EXPECT_EQ(region1[ofm + i], region1[i]) << i;
+
+  StreamBuilder branch = copy_stream_u85(h, w, d, ofm);  // NPU_OP_BRANCH back to command 0
+  branch.commands.insert(branch.commands.begin(), {0x4100u, 0u});
+  EXPECT_EQ(run.invoke(branch.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (NPU_OP_BRANCH): control flow in the stream is not modelled");
+
+  StreamBuilder acc48 = copy_stream_u85(h, w, d, ofm);
+  acc48.cmd0(0x124, 1);  // ACC_FORMAT I48, moved before the pool below
+  std::rotate(acc48.commands.end() - 3, acc48.commands.end() - 1, acc48.commands.end());
+  EXPECT_EQ(run.invoke(acc48.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(run.model),
+               "command 32 (NPU_OP_POOL): 48-bit accumulators (ACC_FORMAT I48) are not modelled");
+
+  StreamBuilder gone = copy_stream_u85(h, w, d, ofm);  // IFM2_SCALAR: U55/U65 only
+  gone.commands.insert(gone.commands.begin(), 0x00000181u);
+  EXPECT_EQ(run.invoke(gone.payload(kU85Config, kArch2), region1), kEthosUModelBadCommand);
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (cmd0 0x181): unknown opcode for Ethos-U85");
 }
 
 // What the runtime hands an NPU driver, copied: the payload and each region's bytes.
@@ -427,14 +472,22 @@ struct CapturedInvoke {
 
 // A real stream with one bit flipped in a command word, 150 times: each run succeeds or
 // fails with one line, reading and writing only its regions (the sanitizer build checks).
-TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
-  const std::vector<uint8_t> program = compile_file(ethos_u_file("kws_micronet_m_vela_H128"), "ethos-u55-128");
+CapturedInvoke capture_first_invoke(const std::string& vela, const std::string& npu) {
+  const std::vector<uint8_t> program = compile_file(ethos_u_file(vela), npu);
   CapturedInvoke captured;
+  std::vector<uint64_t> fast_scratch(uint64_t{1} << 17);  // 1 MiB: the U85 files' region 2
   NpuDriver driver{};
   driver.invoke = CapturedInvoke::invoke;
   driver.user = &captured;
-  LoadedProgram loaded(program, "kws", std::nullopt, 0, &driver);
+  driver.fast_scratch = reinterpret_cast<uint8_t*>(fast_scratch.data());
+  driver.fast_scratch_bytes = static_cast<uint32_t>(fast_scratch.size() * 8);
+  LoadedProgram loaded(program, vela, std::nullopt, 0, &driver);
   loaded.run();
+  return captured;
+}
+
+void expect_bit_flips_run_or_fail_in_one_line(const std::string& vela, const std::string& npu) {
+  const CapturedInvoke captured = capture_first_invoke(vela, npu);
   ASSERT_GT(captured.payload.size(), 64u);
   std::mt19937 rng(42);
   EthosUModel model;
@@ -467,24 +520,45 @@ TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
       EXPECT_TRUE(error.rfind("command ", 0) == 0 || error.rfind("payload: ", 0) == 0) << error;
     }
   }
-  EXPECT_GT(failures, 0);
+  EXPECT_GT(failures, 0) << vela;
 }
 
-// The host runs the real U85 files as far as loading and stops at the first NPU op with
-// the model's line.
-TEST(EthosUModelStream, TheHostStopsAU85ProgramWithTheModelsError) {
-  const std::vector<uint8_t> program = compile_file(ethos_u_file("kws_micronet_m_vela_Z256"), "ethos-u85-256");
-  LoadedProgram loaded(program, "kws Z256");
-  try {
-    loaded.run();
-    ADD_FAILURE() << "expected an error";
-  } catch (const CompileError& e) {
-    const std::string message = e.what();
-    // The stream's first operation is a weight DMA.
-    EXPECT_EQ(message,
-              "kws Z256: run stopped at op 0 'Identity': the NPU model says: command 5 (NPU_OP_DMA_START): "
-              "Ethos-U85 command streams are not modelled (only U55 and U65)");
+TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
+  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_H128", "ethos-u55-128");
+  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_Z256", "ethos-u85-256");
+}
+
+// A real U85 stream whose first convolution is switched to FWD weights (its
+// NPU_SET_WEIGHT_FORMAT is command 45): the run stops at that convolution with one line.
+TEST(EthosUModelStream, RefusesFwdWeightsInARealU85StreamNamingTheCommand) {
+  CapturedInvoke captured = capture_first_invoke("kws_micronet_m_vela_Z256", "ethos-u85-256");
+  const std::vector<uint8_t> original = captured.payload;
+  size_t patched = 0;
+  for (size_t at = 0; at + 4 <= captured.payload.size(); at += 4) {
+    uint32_t word;
+    std::memcpy(&word, captured.payload.data() + at, 4);
+    if (word == 0x0000012Eu) {  // WEIGHT_FORMAT SWD -> FWD
+      word = 0x0001012Eu;
+      std::memcpy(captured.payload.data() + at, &word, 4);
+      ++patched;
+    }
   }
+  ASSERT_EQ(patched, 1u);
+  std::vector<uint64_t> base;
+  std::vector<uint32_t> bytes;
+  for (std::vector<uint8_t>& r : captured.regions) {
+    base.push_back(r.empty() ? 0 : reinterpret_cast<uintptr_t>(r.data()));
+    bytes.push_back(static_cast<uint32_t>(r.size()));
+  }
+  EthosUModel model;
+  std::vector<uint64_t> workspace(
+      ethos_u_model_workspace_bytes(original.data(), static_cast<uint32_t>(original.size())) / 8 + 1);
+  model.workspace = reinterpret_cast<uint8_t*>(workspace.data());
+  model.workspace_bytes = workspace.size() * 8;
+  EXPECT_EQ(ethos_u_model_invoke(&model, captured.payload.data(), static_cast<uint32_t>(captured.payload.size()),
+                                 base.data(), bytes.data(), static_cast<uint32_t>(base.size())),
+            kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(model), "command 61 (NPU_OP_CONV): FWD (fast weight decoder) weights are not modelled");
 }
 
 }  // namespace ethos_u_model_test
