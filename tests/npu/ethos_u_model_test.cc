@@ -54,6 +54,7 @@ const VelaCase kCases[] = {
     {"yolo-fastest_192_face_v4_vela_H256", "ethos-u55-256", "yolo-fastest_192_face_v4", 2},
     {"yolo-fastest_192_face_v4_vela_Y256", "ethos-u65-256", "yolo-fastest_192_face_v4", 2},
     {"kws_micronet_m_vela_Z256", "ethos-u85-256", "kws_micronet_m", 1},
+    {"yolo-fastest_192_face_v4_vela_Z256", "ethos-u85-256", "yolo-fastest_192_face_v4", 2},
 };
 
 void PrintTo(const VelaCase& c, std::ostream* os) { *os << c.vela; }
@@ -400,11 +401,13 @@ TEST(EthosUModelStream, RefusesAnUnknownOpcodeAndAU85StreamInOneLine) {
   EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (NPU_SET_PARALLEL_MODE): unknown opcode for Ethos-U55");
   EXPECT_EQ(run.invoke(parallel.payload(kU65Config, kArch1), region1), 0) << ethos_u_model_error(run.model);
 
-  // A U55 stream under a U85 header: OFM_PRECISION's U55 round mode bits are the U85's
-  // storage field, and CHAINED storage is refused.
-  const StreamBuilder u85 = copy_stream(2, 2, 4, 64, false);
+  // A U55 stream under a U85 header: OFM_PRECISION's U55 round mode bits (TRUNCATE) are
+  // the U85's storage field (TILE3X1), which is refused.
+  StreamBuilder u85 = copy_stream(2, 2, 4, 64, false);
+  for (uint32_t& word : u85.commands)
+    if (word == (0x8101u << 16 | 0x114u)) word = 0x4101u << 16 | 0x114u;
   EXPECT_EQ(run.invoke(u85.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
-  EXPECT_STREQ(ethos_u_model_error(run.model), "command 31 (NPU_OP_POOL): OFM storage CHAINED is not modelled");
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 31 (NPU_OP_POOL): OFM storage TILE3X1 is not modelled");
 
   std::vector<uint8_t> truncated = u85.payload(kU55Config, kArch1);
   truncated.resize(truncated.size() - 8);
@@ -528,17 +531,17 @@ TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
   expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_Z256", "ethos-u85-256");
 }
 
-// A real U85 stream whose first convolution is switched to FWD weights (its
-// NPU_SET_WEIGHT_FORMAT is command 45): the run stops at that convolution with one line.
-TEST(EthosUModelStream, RefusesFwdWeightsInARealU85StreamNamingTheCommand) {
+// A real U85 stream whose first convolution is switched to 48-bit accumulators (its
+// NPU_SET_ACC_FORMAT is command 58): the run stops at that convolution with one line.
+TEST(EthosUModelStream, Refuses48BitAccumulatorsInARealU85StreamNamingTheCommand) {
   CapturedInvoke captured = capture_first_invoke("kws_micronet_m_vela_Z256", "ethos-u85-256");
   const std::vector<uint8_t> original = captured.payload;
   size_t patched = 0;
   for (size_t at = 0; at + 4 <= captured.payload.size(); at += 4) {
     uint32_t word;
     std::memcpy(&word, captured.payload.data() + at, 4);
-    if (word == 0x0000012Eu) {  // WEIGHT_FORMAT SWD -> FWD
-      word = 0x0001012Eu;
+    if (word == (0x0300u << 16 | 0x124u) && patched == 0) {  // the first ACC_FORMAT (microblock 2x2): I32 -> I48
+      word |= 1u << 16;
       std::memcpy(captured.payload.data() + at, &word, 4);
       ++patched;
     }
@@ -558,7 +561,8 @@ TEST(EthosUModelStream, RefusesFwdWeightsInARealU85StreamNamingTheCommand) {
   EXPECT_EQ(ethos_u_model_invoke(&model, captured.payload.data(), static_cast<uint32_t>(captured.payload.size()),
                                  base.data(), bytes.data(), static_cast<uint32_t>(base.size())),
             kEthosUModelUnsupported);
-  EXPECT_STREQ(ethos_u_model_error(model), "command 61 (NPU_OP_CONV): FWD (fast weight decoder) weights are not modelled");
+  EXPECT_STREQ(ethos_u_model_error(model),
+               "command 61 (NPU_OP_CONV): 48-bit accumulators (ACC_FORMAT I48) are not modelled");
 }
 
 }  // namespace ethos_u_model_test
