@@ -1015,6 +1015,10 @@ bool u85_op_supported(State& s, uint16_t op, uint16_t param) {
       return false;
     }
   }
+  if ((ofm >> 14) == 2 && ((storages[0] >> 14) == 2 || (storages[1] >> 14) == 2)) {
+    s.fail().text("an operation with a chained input and a chained OFM is not modelled");
+    return false;
+  }
   const uint16_t activation = s.reg(kActivation);
   if ((activation & 0x1Fu) != 0) {
     s.fail().text("the U85 activation function ").number(activation & 0x1Fu).text(" (LUT) is not modelled");

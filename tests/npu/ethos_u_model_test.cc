@@ -450,6 +450,20 @@ TEST(EthosUModelStream, RunsAU85CopyAndRefusesWhatItDoesNotModelInOneLine) {
   EXPECT_STREQ(ethos_u_model_error(run.model),
                "command 32 (NPU_OP_POOL): 48-bit accumulators (ACC_FORMAT I48) are not modelled");
 
+  StreamBuilder unchained = copy_stream_u85(h, w, d, ofm);  // IFM_PRECISION: int8, CHAINED
+  for (uint32_t& word : unchained.commands)
+    if (word == (0x0001u << 16 | 0x105u)) word = 0x8001u << 16 | 0x105u;
+  EXPECT_EQ(run.invoke(unchained.payload(kU85Config, kArch2), region1), kEthosUModelBadCommand);
+  EXPECT_STREQ(ethos_u_model_error(run.model),
+               "command 31 (NPU_OP_POOL): IFM reads chain buffer 1 (1-byte elements), which no earlier operation "
+               "chained");
+
+  StreamBuilder bilinear = copy_stream_u85(h, w, d, ofm);  // the pool becomes a RESIZE BILINEAR
+  for (uint32_t& word : bilinear.commands)
+    if (word == (1u << 16 | 0x005u)) word = 0x007u;
+  EXPECT_EQ(run.invoke(bilinear.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 31 (NPU_OP_RESIZE): resize mode BILINEAR is not modelled");
+
   StreamBuilder gone = copy_stream_u85(h, w, d, ofm);  // IFM2_SCALAR: U55/U65 only
   gone.commands.insert(gone.commands.begin(), 0x00000181u);
   EXPECT_EQ(run.invoke(gone.payload(kU85Config, kArch2), region1), kEthosUModelBadCommand);
