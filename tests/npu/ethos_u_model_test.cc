@@ -487,8 +487,7 @@ struct CapturedInvoke {
   }
 };
 
-// A real stream with one bit flipped in a command word, 150 times: each run succeeds or
-// fails with one line, reading and writing only its regions (the sanitizer build checks).
+// The payload and regions of a Vela file's first NPU op as the runtime hands them over.
 CapturedInvoke capture_first_invoke(const std::string& vela, const std::string& npu) {
   const std::vector<uint8_t> program = compile_file(ethos_u_file(vela), npu);
   CapturedInvoke captured;
@@ -503,14 +502,16 @@ CapturedInvoke capture_first_invoke(const std::string& vela, const std::string& 
   return captured;
 }
 
-void expect_bit_flips_run_or_fail_in_one_line(const std::string& vela, const std::string& npu) {
+// A real stream with one bit flipped in a command word, `trials` times: each run succeeds or
+// fails with one line, reading and writing only its regions (the sanitizer build checks).
+void expect_bit_flips_run_or_fail_in_one_line(const std::string& vela, const std::string& npu, int trials) {
   const CapturedInvoke captured = capture_first_invoke(vela, npu);
   ASSERT_GT(captured.payload.size(), 64u);
   std::mt19937 rng(42);
   EthosUModel model;
   std::vector<uint64_t> workspace;
   int failures = 0;
-  for (int trial = 0; trial < 150; ++trial) {
+  for (int trial = 0; trial < trials; ++trial) {
     std::vector<uint8_t> payload = captured.payload;
     const size_t words = payload.size() / 4;
     const size_t bit = (8 + rng() % (words - 8)) * 32 + rng() % 32;  // a command word's bit
@@ -541,8 +542,10 @@ void expect_bit_flips_run_or_fail_in_one_line(const std::string& vela, const std
 }
 
 TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
-  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_H128", "ethos-u55-128");
-  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_Z256", "ethos-u85-256");
+  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_H128", "ethos-u55-128", 150);
+  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_Z256", "ethos-u85-256", 150);
+  // The U85 elementwise, chaining and resize paths (yolo's stream is 4 times kws's).
+  expect_bit_flips_run_or_fail_in_one_line("yolo-fastest_192_face_v4_vela_Z256", "ethos-u85-256", 40);
 }
 
 // A real U85 stream whose first convolution is switched to 48-bit accumulators (its
