@@ -1024,6 +1024,14 @@ bool u85_op_supported(State& s, uint16_t op, uint16_t param) {
     s.fail().text("the U85 activation function ").number(activation & 0x1Fu).text(" (LUT) is not modelled");
     return false;
   }
+  if (op != kOpElementwise && ((s.r1_param[kOfmScale] >> 6) & 31u) != 0) {
+    s.fail().text("OFM_SCALE double rounding outside ELEMENTWISE is not modelled");
+    return false;
+  }
+  if (op != kOpElementwise && (s.reg(kIfmBroadcast) & 0xFu) != 0) {
+    s.fail().text("IFM broadcast outside ELEMENTWISE is not modelled");
+    return false;
+  }
   if (op == kOpConv && (param & 1u) != 0) {
     s.fail().text("weights from IFM2 (matmul) are not modelled");
     return false;

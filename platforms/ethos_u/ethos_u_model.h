@@ -23,8 +23,9 @@
 // U85: NPU_OP_BRANCH, 48-bit accumulators and accumulator KEEP/IFM2 input, a disabled
 // OFM, TILE3X1 storage, OFM reverse/transpose, LUT activations, matmul (weights from
 // IFM2), FWD depthwise weights, resize BILINEAR/REPLICATE, the other elementwise and
-// pooling modes, indexed and internal-memory DMA, U85-512 and larger (several weight
-// decoders).
+// pooling modes, OFM double rounding or IFM broadcast outside ELEMENTWISE, a chained
+// input with a chained OFM, indexed and internal-memory DMA, U85-512 and larger (several
+// weight decoders).
 //
 // Every memory access is checked against the region sizes given to invoke: an operation
 // whose feature map, weights, scales or DMA range runs past its region fails before it
