@@ -438,6 +438,20 @@ TEST(EthosUModelStream, RunsAU85CopyAndRefusesWhatItDoesNotModelInOneLine) {
   ASSERT_EQ(run.invoke(copy.payload(kU85Config, kArch2), region1), 0) << ethos_u_model_error(run.model);
   for (uint32_t i = 0; i < h * w * d; ++i) EXPECT_EQ(region1[ofm + i], region1[i]) << i;
 
+  // The pool becomes an ELEMENTWISE ADD of the 32-bit OP_SCALAR 5 (IFM2 broadcast SCALAR,
+  // storage NONE) with unit IFM/IFM2/OFM scales: x + 5, saturated.
+  StreamBuilder add = copy_stream_u85(h, w, d, ofm);
+  add.commands.resize(add.commands.size() - 4);  // OFM_SCALE, POOL, STOP
+  add.cmd0(0x185, 0xC001);                      // IFM2_PRECISION: int8, storage NONE
+  add.cmd0(0x180, 8);                           // IFM2_BROADCAST SCALAR
+  add.cmd0(0x189, 0);                           // IFM2_ZERO_POINT
+  add.commands.insert(add.commands.end(), {0x4027u, 5u, 0x4025u, 1u, 0x4026u, 1u, 0x4024u, 1u});  // scalar, scales
+  add.cmd0(0x006, 1);                           // NPU_OP_ELEMENTWISE ADD
+  add.cmd0(0x000, 0xFFFF);
+  ASSERT_EQ(run.invoke(add.payload(kU85Config, kArch2), region1), 0) << ethos_u_model_error(run.model);
+  for (uint32_t i = 0; i < h * w * d; ++i)
+    EXPECT_EQ(static_cast<int8_t>(region1[ofm + i]), std::min(127, static_cast<int8_t>(region1[i]) + 5)) << i;
+
   StreamBuilder branch = copy_stream_u85(h, w, d, ofm);  // NPU_OP_BRANCH back to command 0
   branch.commands.insert(branch.commands.begin(), {0x4100u, 0u});
   EXPECT_EQ(run.invoke(branch.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
