@@ -317,10 +317,12 @@ json npu_json(const std::vector<NpuOpReport>& ops) {
     json regions = json::array();
     for (const NpuRegionReport& region : op.regions)
       regions.push_back({{"index", region.index}, {"role", region.role}, {"bytes", region.bytes},
-                         {"read", region.read}, {"written", region.written}, {"port", region.port}});
+                         {"read", region.read}, {"written", region.written}, {"port", region.port},
+                         {"used", json::array({region.used_begin, region.used_end})}});
     list.push_back({{"name", op.name}, {"accelerator", op.accelerator}, {"memory_mode", op.memory_mode},
                     {"commands", op.commands}, {"operations", operations}, {"regions", regions},
-                    {"fast_scratch_bytes", op.fast_scratch_bytes}, {"checks", op.checks}});
+                    {"fast_scratch_bytes", op.fast_scratch_bytes}, {"checks", op.checks},
+                    {"extents_checked", op.extents_checked}});
   }
   return list;
 }
@@ -338,9 +340,12 @@ void print_npu(const std::vector<NpuOpReport>& ops) {
       std::cout << separator << region.index << " " << region.role << " " << with_commas(region.bytes) << " B "
                 << (region.read ? "r" : "") << (region.written ? "w" : "") << " "
                 << region.port.substr(0, region.port.find(' '));
+      if (region.used_end != 0)
+        std::cout << " used [" << with_commas(region.used_begin) << ", " << with_commas(region.used_end) << ")";
       separator = "; ";
     }
     std::cout << "\n";
+    if (op.checks != ops.front().checks) std::cout << "           checked: " << op.checks << "\n";
   }
   if (!ops.empty()) std::cout << "  npu      checked: " << ops.front().checks << "\n";
 }
@@ -867,9 +872,17 @@ int run_size(const SizeArgs& args) {
 // heading line; README's operator table repeats these lines.
 std::string tflite_coverage() {
   const std::vector<TfliteOperator> ops = tflite_operators();
-  std::string text = "tflite (" + std::to_string(ops.size()) +
+  std::string text = "tflite (" + std::to_string(ops.size() + 1) +
                      " operators): reference kernel dtypes, then optimized kernels (instruction set: dtypes (cores))\n";
-  for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)) + "\n";
+  std::vector<std::string> lines;
+  for (const TfliteOperator& op : ops) lines.push_back(lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)));
+  // The one custom operator: Vela's NPU work (README "Ethos-U").
+  lines.push_back(lower::coverage_line("CUSTOM ethos-u", lower::Coverage{{"Vela's NPU op, with --npu: U55/U65/U85 "
+                                                                          "streams through the NPU driver (host: the "
+                                                                          "functional model)"},
+                                                                         {}}));
+  std::sort(lines.begin(), lines.end());
+  for (const std::string& line : lines) text += line + "\n";
   return text;
 }
 
