@@ -1556,7 +1556,7 @@ int32_t run_resize(State& s, uint32_t mode) {
   };
   auto axis = [&](uint16_t scale_op, uint16_t offset_op, uint16_t step_op, uint32_t limit) {
     const int64_t n = (s.reg(scale_op) & 0x7FFu) + 1;
-    const int64_t offset = static_cast<int16_t>(static_cast<uint16_t>(s.reg(offset_op) << 4)) >> 4;
+    const int64_t raw = s.reg(offset_op) & 0xFFFu, offset = raw >= 0x800 ? raw - 0x1000 : raw;  // 12-bit signed
     const int64_t d = (s.r1_param[step_op] & 0xFu) * n + (s.r1[step_op] & 0x7FFu);
     return Axis{n, d, offset, limit};
   };
@@ -1583,7 +1583,7 @@ int32_t run_resize(State& s, uint32_t mode) {
       const uint8_t* src = ifm.data + pixel_offset(ifm, ay.at(y), ax.at(x));
       uint8_t* dst = out.ofm.data + pixel_offset(out.ofm, y, x);
       for (uint32_t c = 0; c < od; ++c) {
-        const int64_t v = int64_t{load(src + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point} << 16;
+        const int64_t v = int64_t{load(src + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point} * 65536;
         emit(out, dst + channel_offset(out.ofm, c), rounding_divide_by_pot(v * scale.scale, scale.shift));
       }
     }
