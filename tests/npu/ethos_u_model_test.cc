@@ -1,15 +1,15 @@
-// The functional model of the Ethos-U55/U65 (platforms/ethos_u/ethos_u_model.h):
-//   - the Vela files of ../shared/models/ethos-u run on the host (LoadedProgram's default
-//     NPU driver) and equal TensorFlow Lite Micro's outputs (tflm-golden) bit for bit on
-//     the three golden inputs, and Mote's CPU kernels on the plain twin on three random
-//     full-range inputs;
+// The functional model of the Ethos-U55/U65/U85 (platforms/ethos_u/ethos_u_model.h):
+//   - the Vela files of ../shared/models/ethos-u (U55, U65 and U85 streams) run on the
+//     host (LoadedProgram's default NPU driver) and equal TensorFlow Lite Micro's outputs
+//     (tflm-golden) bit for bit on the three golden inputs, and Mote's CPU kernels on the
+//     plain twin on three random full-range inputs;
 //   - on the ATU files (NXP's Vela), every stretch of NPU work between CPU ops equals the
 //     plain twin on identical inputs, except the stretches holding a PAD with channel
 //     padding, which NXP's Vela lowers to a concatenation along C alone (dropping the
 //     other axis' padding): those differ as that lowering implies;
-//   - synthetic streams: feature-map layouts, and the error paths (an OFM past its
-//     region, an unknown opcode, U85 features it does not model): one line naming the
-//     command, no crash.
+//   - synthetic streams: feature-map layouts, a U85 copy and scalar ADD, and the error
+//     paths (an OFM past its region, an unknown opcode, U85 features it does not model,
+//     bit flips in real U55 and U85 streams): one line naming the command, no crash.
 #include <gtest/gtest.h>
 
 #include <algorithm>
