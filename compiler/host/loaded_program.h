@@ -28,9 +28,9 @@ class LoadedProgram {
   // `arena_fill` (tests fill it with garbage so that reading unwritten memory shows).
   // A program with NPU ops (Ethos-U) runs them through `npu` (tests pass a recording
   // driver); by default through the host's own NPU driver, the functional model of the
-  // Ethos-U55/U65 (platforms/ethos_u/ethos_u_model.h), with a fast scratch as large as the
-  // program's NPU ops need. A command stream the model refuses (U85, an access past a
-  // region, ...) stops run() with the model's error.
+  // Ethos-U55/U65/U85 (platforms/ethos_u/ethos_u_model.h), with a fast scratch as large as
+  // the program's NPU ops need. A command stream the model refuses (a U85 branch, an access
+  // past a region, ...) stops run() with the model's error.
   LoadedProgram(std::span<const uint8_t> bytes, std::string what,
                 std::optional<uint64_t> arena_bytes = std::nullopt, uint8_t arena_fill = 0,
                 const NpuDriver* npu = nullptr);

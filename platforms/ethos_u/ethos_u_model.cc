@@ -38,6 +38,14 @@ enum : uint16_t {
   kIfm2StrideX = 0x084, kIfm2StrideY = 0x085, kIfm2StrideC = 0x086, kWeight1Base = 0x090,
   kWeight1Length = 0x091, kScale1Base = 0x092, kScale1Length = 0x093,
 };
+// U85-only registers (facts 3).
+enum : uint16_t {
+  kIfmBroadcast = 0x108, kResizeXScaleNM1 = 0x12A, kResizeYScaleNM1 = 0x12B, kResizeXOffset = 0x12C,
+  kResizeYOffset = 0x12D, kWeightFormat = 0x12E,
+};
+enum : uint16_t {
+  kIfmScale = 0x025, kIfm2Scale = 0x026, kOpScalar = 0x027, kResizeX = 0x096, kResizeY = 0x097, kOpBranch = 0x100
+};
 
 struct OpcodeName {
   uint16_t opcode;
@@ -83,6 +91,28 @@ constexpr OpcodeName kCmd1Names[] = {
     {0x093, "NPU_SET_SCALE1_LENGTH"},
 };
 
+// The U85's opcodes whose numbers differ from U65's or are new (facts 3; D
+// ethosu85_interface.h cmd0_opcode/cmd1_opcode); the rest share U65's numbers and names.
+constexpr OpcodeName kCmd0NamesU85[] = {
+    {0x108, "NPU_SET_IFM_BROADCAST"},       {0x12A, "NPU_SET_RESIZE_X_SCALE_N_M1"},
+    {0x12B, "NPU_SET_RESIZE_Y_SCALE_N_M1"}, {0x12C, "NPU_SET_RESIZE_X_OFFSET"},
+    {0x12D, "NPU_SET_RESIZE_Y_OFFSET"},     {0x12E, "NPU_SET_WEIGHT_FORMAT"},
+    {0x134, "NPU_SET_DMA0_IDX_REGION"},
+};
+constexpr OpcodeName kCmd1NamesU85[] = {
+    {0x025, "NPU_SET_IFM_SCALE"},          {0x026, "NPU_SET_IFM2_SCALE"},
+    {0x027, "NPU_SET_OP_SCALAR"},          {0x033, "NPU_SET_DMA0_SRC_STRIDE0"},
+    {0x034, "NPU_SET_DMA0_SRC_STRIDE1"},   {0x035, "NPU_SET_DMA0_DST_STRIDE0"},
+    {0x036, "NPU_SET_DMA0_DST_STRIDE1"},   {0x037, "NPU_SET_DMA0_IDX"},
+    {0x038, "NPU_SET_DMA0_IDX_MAX"},       {0x039, "NPU_SET_DMA0_IDX_SKIP1"},
+    {0x092, "NPU_SET_WEIGHT2_BASE"},       {0x093, "NPU_SET_WEIGHT2_LENGTH"},
+    {0x094, "NPU_SET_WEIGHT3_BASE"},       {0x095, "NPU_SET_WEIGHT3_LENGTH"},
+    {0x096, "NPU_SET_RESIZE_X"},           {0x097, "NPU_SET_RESIZE_Y"},
+    {0x100, "NPU_OP_BRANCH"},
+};
+// U65 opcodes the U85 does not have (SHRAM layout, parallel mode, the 16-bit scalar).
+constexpr uint16_t kCmd0GoneOnU85[] = {0x10D, 0x123, 0x181, 0x18D};
+
 const char* opcode_name(bool cmd1, uint16_t opcode) {
   if (cmd1) {
     for (const OpcodeName& n : kCmd1Names)
@@ -94,9 +124,28 @@ const char* opcode_name(bool cmd1, uint16_t opcode) {
   return nullptr;
 }
 
+// The opcode's name in the U85's command set, or null.
+const char* opcode_name_u85(bool cmd1, uint16_t opcode) {
+  if (cmd1) {
+    for (const OpcodeName& n : kCmd1NamesU85)
+      if (n.opcode == opcode) return n.name;
+  } else {
+    for (const OpcodeName& n : kCmd0NamesU85)
+      if (n.opcode == opcode) return n.name;
+    for (uint16_t gone : kCmd0GoneOnU85)
+      if (gone == opcode) return nullptr;
+  }
+  return opcode_name(cmd1, opcode);
+}
+
+const char* opcode_name(EthosUProduct product, bool cmd1, uint16_t opcode) {
+  return product == EthosUProduct::kU85 ? opcode_name_u85(cmd1, opcode) : opcode_name(cmd1, opcode);
+}
+
 // Whether the product's command set has the opcode (U55: no PARALLEL_MODE, second-core
 // weight/scale registers or 2-D DMA skips).
 bool has_opcode(EthosUProduct product, bool cmd1, uint16_t opcode) {
+  if (product == EthosUProduct::kU85) return opcode_name_u85(cmd1, opcode) != nullptr;
   if (opcode_name(cmd1, opcode) == nullptr) return false;
   if (!cmd1 && opcode == kOpResize) return false;
   if (product == EthosUProduct::kU55) {
@@ -105,6 +154,10 @@ bool has_opcode(EthosUProduct product, bool cmd1, uint16_t opcode) {
       return false;
   }
   return true;
+}
+
+const char* product_name(EthosUProduct product) {
+  return product == EthosUProduct::kU55 ? "Ethos-U55" : product == EthosUProduct::kU65 ? "Ethos-U65" : "Ethos-U85";
 }
 
 // ---------------------------------------------------------------- state
@@ -128,13 +181,18 @@ struct State {
   uint16_t opcode;
   bool cmd1;
   TextLine* msg;
+  // U85 CHAINED storage: the last chained OFM, kept in the workspace's last chain_bytes.
+  bool chain_valid;
+  uint32_t chain_slot, chain_h, chain_w, chain_d, chain_elem;
+  uint64_t chain_bytes;
+  uint64_t chain_need;  // dry run: the largest chained OFM
 
   // Starts the error line "command 12 (NPU_OP_CONV): " for the caller to finish.
   TextLine& fail() {
     msg->clear();
     msg->text("command ").number(command).text(" (");
-    const char* name = opcode_name(cmd1, opcode);
-    if (name != nullptr && !(product == EthosUProduct::kU85 && (opcode == kOpResize || opcode >= 0x100)))
+    const char* name = opcode_name(product, cmd1, opcode);
+    if (name != nullptr)
       msg->text(name);
     else
       msg->text(cmd1 ? "cmd1 " : "cmd0 ").hex(opcode);
@@ -203,6 +261,7 @@ struct FeatureMap {
   bool is_signed;
   bool brick;          // NHCWB16
   int32_t zero_point;
+  bool chained;        // U85 CHAINED storage: the model's chain buffer, dense NHWC
 };
 
 uint64_t channel_offset(const FeatureMap& f, uint32_t c) {
@@ -278,6 +337,75 @@ bool in_region(State& s, uint32_t r, uint64_t offset, uint64_t length, const cha
   return true;
 }
 
+// ---------------------------------------------------------------- U85 chained feature maps
+
+// The bytes a chained OFM of the current registers takes (0 when the OFM is not chained).
+uint64_t chained_ofm_bytes(const State& s) {
+  const uint16_t precision = s.reg(kOfmPrecision);
+  if (s.product != EthosUProduct::kU85 || (precision >> 14) != 2) return 0;
+  const uint64_t elem = uint64_t{1} << ((precision >> 1) & 3);
+  const uint64_t bytes = (s.reg(kOfmHeightM1) + 1ull) * (s.reg(kOfmWidthM1) + 1ull) * (s.reg(kOfmDepthM1) + 1ull) * elem;
+  return (bytes + 7) / 8 * 8;
+}
+
+// The workspace the chain holds while the current operation runs: the OFM it chains, or
+// the chain it reads.
+uint64_t chain_reserve(const State& s) {
+  const uint64_t ofm = chained_ofm_bytes(s);
+  return ofm != 0 ? ofm : s.chain_valid ? s.chain_bytes : 0;
+}
+
+// A CHAINED feature map (facts 3): the OFM one operation passes straight to the next
+// without memory (regor: a chain buffer named by the REGION field). The model keeps it
+// dense NHWC at the workspace's end; an input that reads a chain must name the same
+// slot, element size and fit inside its extent.
+bool read_chained_map(State& s, int kind, uint16_t precision, FeatureMap* f, const char* what) {
+  const uint16_t region_op = kind == 0 ? kIfmRegion : kind == 1 ? kIfm2Region : kOfmRegion;
+  const uint32_t slot = s.reg(region_op) & 7;
+  const uint32_t elem = 1u << (kind == 2 ? (precision >> 1) & 3 : (precision >> 2) & 3);
+  if (kind == 2) {
+    const uint64_t bytes = chained_ofm_bytes(s);
+    if (!s.check && bytes > s.model->workspace_bytes) {
+      s.fail().text("the model's workspace holds ").number(s.model->workspace_bytes).text(" bytes, the chained OFM needs ").number(bytes);
+      return false;
+    }
+    s.chain_valid = true;
+    s.chain_slot = slot;
+    s.chain_h = s.reg(kOfmHeightM1) + 1u;
+    s.chain_w = s.reg(kOfmWidthM1) + 1u;
+    s.chain_d = s.reg(kOfmDepthM1) + 1u;
+    s.chain_elem = elem;
+    s.chain_bytes = bytes;
+  } else if (!s.chain_valid || s.chain_slot != slot || s.chain_elem != elem) {
+    s.fail().text(what).text(" reads chain buffer ").number(slot).text(" (").number(elem).text(
+        "-byte elements), which no earlier operation chained");
+    return false;
+  }
+  // The compile-time check (s.check) reads and writes nothing: no buffer then.
+  f->data = s.check ? nullptr : s.model->workspace + (s.model->workspace_bytes - s.chain_bytes);
+  for (uint64_t& b : f->base) b = 0;
+  f->height0 = f->height1 = s.chain_h;
+  f->width0 = s.chain_w;
+  f->stride_x = uint64_t{s.chain_d} * elem;
+  f->stride_y = f->stride_x * s.chain_w;
+  f->stride_c = 0;
+  f->elem = elem;
+  f->is_signed = (precision & 1) != 0;
+  f->brick = false;
+  const uint16_t zp = s.reg(kind == 0 ? kIfmZeroPoint : kind == 1 ? kIfm2ZeroPoint : kOfmZeroPoint);
+  f->zero_point = f->is_signed ? static_cast<int16_t>(zp) : zp;
+  f->chained = true;
+  return true;
+}
+
+// An input reading a chain reads no more than the chain holds.
+bool chain_fits(State& s, int kind, uint32_t h, uint32_t w, uint32_t d, const char* what) {
+  if (kind == 2 || (h <= s.chain_h && w <= s.chain_w && d <= s.chain_d)) return true;
+  s.fail().text(what).text(" reads ").number(h).text("x").number(w).text("x").number(d).text(" from a chain of ").number(
+      s.chain_h).text("x").number(s.chain_w).text("x").number(s.chain_d);
+  return false;
+}
+
 // Reads the feature map registers: kind 0 IFM, 1 IFM2, 2 OFM.
 bool read_feature_map(State& s, int kind, FeatureMap* f, const char* what) {
   const uint16_t region_op = kind == 0 ? kIfmRegion : kind == 1 ? kIfm2Region : kOfmRegion;
@@ -289,6 +417,8 @@ bool read_feature_map(State& s, int kind, FeatureMap* f, const char* what) {
     s.fail().text(what).text(": unsupported precision field ").hex(precision);
     return false;
   }
+  f->chained = false;
+  if (s.product == EthosUProduct::kU85 && (precision >> 14) == 2) return read_chained_map(s, kind, precision, f, what);
   f->data = region(s, s.reg(region_op) & 7, what);
   if (f->data == nullptr) return false;
   for (int t = 0; t < 4; ++t) f->base[t] = s.addr(static_cast<uint16_t>(base_op + t));
@@ -321,6 +451,7 @@ bool read_feature_map(State& s, int kind, FeatureMap* f, const char* what) {
 // offsets grow with y, x and c inside a tile, so each tile's last element is checked
 // (and, for NHCWB16, the last lane of the last full brick).
 bool extent_fits(State& s, int kind, const FeatureMap& f, uint32_t h, uint32_t w, uint32_t d, const char* what) {
+  if (f.chained) return chain_fits(s, kind, h, w, d, what);
   const uint16_t region_op = kind == 0 ? kIfmRegion : kind == 1 ? kIfm2Region : kOfmRegion;
   const uint32_t r = s.reg(region_op) & 7;
   if (h == 0 || w == 0 || d == 0) return true;
@@ -367,6 +498,10 @@ bool read_output_stage(State& s, OutputStage* o) {
   }
   const uint32_t function = s.reg(kActivation) & 0x1F;
   o->lut = nullptr;
+  if (s.product == EthosUProduct::kU85 && ((s.reg(kActivation) >> 12) & 1u) != 0) {  // clip range NONE
+    o->clip_lo = o->type_lo;
+    o->clip_hi = o->type_hi;
+  }
   if (function == 0) return true;
   if (function == 3 || function == 4) {
     s.fail().text("the built-in ").text(function == 3 ? "TANH" : "SIGMOID").text(" activation is not modelled");
@@ -636,6 +771,39 @@ const char* decode_mlw(const uint8_t* src, uint64_t length, int16_t* out, uint64
   return nullptr;
 }
 
+struct ChannelRecord {
+  int64_t bias;
+  uint32_t scale;
+  uint32_t shift;
+};
+
+// Decodes a U85 FWD ("fast weight decoder") stream (facts 3; R mlw_encode_fwd.cpp): a
+// 256-bit header (bit 0 RAW mode, bit 1 LUT2 mode, bits 104-111 the signed zero adjust,
+// bits 112-255 sixteen 9-bit LUT entries, sign in bit 0) then `count` weights of 2 bits
+// (LUT2: a LUT index), 8 bits (RAW: int8 minus the zero adjust) or 4 bits (LUT4: a LUT
+// index), LSB first, padded to 256 bits. Vela writes one stream per operation.
+const char* decode_fwd(const uint8_t* src, uint64_t length, int16_t* out, uint64_t count, uint64_t* decoded) {
+  BitReader bits{src, length, 0, false};
+  const bool raw = bits.get(1) != 0, lut2 = bits.get(1) != 0;
+  bits.pos = 104;
+  const int32_t zero_adjust = static_cast<int8_t>(bits.get(8));
+  int16_t lut[16];
+  for (int16_t& entry : lut) {
+    const uint32_t folded = bits.get(9);
+    entry = static_cast<int16_t>((folded & 1u) != 0 ? -static_cast<int32_t>(folded >> 1) : static_cast<int32_t>(folded >> 1));
+  }
+  if (bits.over) return "the FWD weight stream is shorter than its 256-bit header";
+  if (raw && lut2) return "an FWD weight header with both RAW and LUT2 set";
+  const uint32_t width = raw ? 8 : lut2 ? 2 : 4;
+  if (count > (length * 8 - 256) / width) return "the FWD weight stream runs past WEIGHT_LENGTH";
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t v = bits.get(width);
+    out[i] = raw ? static_cast<int16_t>(static_cast<int8_t>(v) - zero_adjust) : lut[v];
+  }
+  *decoded = count;
+  return nullptr;
+}
+
 // Vela's weight order (facts 4.3), walked to count the stream's values (ohwi null) or to
 // scatter the decoded stream into an OHWI array (depthwise: O x H x W).
 struct WeightOrder {
@@ -644,9 +812,15 @@ struct WeightOrder {
   bool depthwise, part_kernel;
   uint32_t ifm_bits;
   uint32_t decomp_h, decomp_w;
+  // Ethos-U85 only (walk_weight_order_u85).
+  bool u85, sparse;
+  uint32_t ifm_block_depth, stride_x, stride_y, macs;
 };
 
+uint64_t walk_weight_order_u85(const WeightOrder& w, const int16_t* decoded, uint64_t decoded_count, int16_t* ohwi);
+
 uint64_t walk_weight_order(const WeightOrder& w, const int16_t* decoded, uint64_t decoded_count, int16_t* ohwi) {
+  if (w.u85) return walk_weight_order_u85(w, decoded, decoded_count, ohwi);
   const uint32_t ifm_block_depth = w.part_kernel || w.ifm_bits == 16 ? 16 : 32;
   uint64_t n = 0;
   for (uint32_t ofm_block_z = 0; ofm_block_z < w.ofm_depth; ofm_block_z += w.ofm_block_depth) {
@@ -696,13 +870,215 @@ uint64_t walk_weight_order(const WeightOrder& w, const int16_t* decoded, uint64_
   return n;
 }
 
-// ---------------------------------------------------------------- workspace
+// Vela's Ethos-U85 weight order for one weight decoder (facts 3.1; R
+// ethos_u85_weight_encoder.cpp EthosU85WeightOrdering): the IFM blocks run forward and
+// backward on alternate OFM blocks, the kernel is split into <= 8x8 sub-kernels (x
+// outer), part-kernel and depthwise orders also split it by stride phase, kernel rows
+// snake (odd rows right to left), and OFM channels come in groups of 4 under the IFM
+// micro-block. Counts (ohwi null) or scatters like walk_weight_order.
+uint64_t walk_weight_order_u85(const WeightOrder& w, const int16_t* decoded, uint64_t decoded_count, int16_t* ohwi) {
+  const bool ifm16 = w.ifm_bits == 16;
+  uint32_t round = 1, ifm_ublock = w.ifm_block_depth, stride_x = 1, stride_y = 1;
+  if (w.part_kernel) {
+    round = ifm16 || w.sparse ? 10 : 5;
+    ifm_ublock = ifm16 && !w.sparse ? 8 : w.ifm_block_depth;
+    stride_x = w.stride_x;
+    stride_y = w.stride_y;
+  } else if (w.depthwise) {
+    round = 10;
+    ifm_ublock = 1;
+    stride_x = w.stride_x;
+    stride_y = w.stride_y;
+  }
+  const uint32_t dw_padding = w.depthwise ? (!ifm16 && w.macs <= 256 ? 0 : w.macs <= 512 ? 2 : 6) : 0;
+  const uint32_t ifm_step = w.depthwise ? 1 : w.sparse ? 16 : 8;
+  const uint32_t ifm_depth = w.depthwise ? 1 : w.ifm_depth;
+  const uint32_t ifm_blocks = (ifm_depth + w.ifm_block_depth - 1) / w.ifm_block_depth;
+  uint64_t n = 0;
+  uint32_t ofm_block = 0;
+  for (uint32_t ofm_block_z = 0; ofm_block_z < w.ofm_depth; ofm_block_z += w.ofm_block_depth, ++ofm_block) {
+    const uint32_t clipped_ofm = w.ofm_depth - ofm_block_z < w.ofm_block_depth ? w.ofm_depth - ofm_block_z : w.ofm_block_depth;
+    for (uint32_t b = 0; b < ifm_blocks; ++b) {
+      const uint32_t ifm_block_z = ((ofm_block & 1) == 0 ? b : ifm_blocks - 1 - b) * w.ifm_block_depth;
+      const uint32_t clipped_ifm =
+          ifm_depth - ifm_block_z < w.ifm_block_depth ? ifm_depth - ifm_block_z : w.ifm_block_depth;
+      for (uint32_t sub_x = 0; sub_x < w.kernel_w; sub_x += w.decomp_w) {
+        const uint32_t sub_w = w.kernel_w - sub_x < w.decomp_w ? w.kernel_w - sub_x : w.decomp_w;
+        for (uint32_t sub_y = 0; sub_y < w.kernel_h; sub_y += w.decomp_h) {
+          const uint32_t sub_h = w.kernel_h - sub_y < w.decomp_h ? w.kernel_h - sub_y : w.decomp_h;
+          for (uint32_t ifm_outer = 0; ifm_outer < (w.depthwise ? 1 : clipped_ifm); ifm_outer += ifm_ublock) {
+            for (uint32_t ofm_outer = 0; ofm_outer < clipped_ofm; ofm_outer += w.ofm_ublock_depth) {
+              int64_t elements = (sub_w * sub_h + round - 1) / round * round;
+              for (uint32_t phase_y = 0; phase_y < stride_y; ++phase_y) {
+                const uint32_t rows = (sub_h + stride_y - 1 - phase_y) / stride_y;
+                for (uint32_t phase_x = 0; phase_x < stride_x; ++phase_x) {
+                  const uint32_t cols = (sub_w + stride_x - 1 - phase_x) / stride_x;
+                  for (uint32_t ky = 0; ky < rows; ++ky) {
+                    for (uint32_t kx = 0; kx < cols; ++kx) {
+                      const uint32_t x = (ky & 1) == 0 ? kx : cols - 1 - kx;
+                      const uint32_t wx = sub_x + phase_x + x * stride_x, wy = sub_y + phase_y + ky * stride_y;
+                      --elements;
+                      for (uint32_t ifm_inner = 0; ifm_inner < ifm_ublock; ifm_inner += ifm_step)
+                        for (uint32_t ofm_z4 = 0; ofm_z4 < w.ofm_ublock_depth; ofm_z4 += 4)
+                          for (uint32_t ofm_lane = 0; ofm_lane < 4; ++ofm_lane)
+                            for (uint32_t ifm_lane = 0; ifm_lane < ifm_step; ++ifm_lane, ++n) {
+                              if (ohwi == nullptr || n >= decoded_count) continue;
+                              const uint32_t ifm_z = ifm_block_z + ifm_outer + ifm_inner + ifm_lane;
+                              const uint32_t ofm_z = ofm_block_z + ofm_outer + ofm_lane + ofm_z4;
+                              if (ifm_z >= ifm_depth || ofm_z >= w.ofm_depth) continue;
+                              const uint64_t at = (uint64_t{ofm_z} * w.kernel_h + wy) * w.kernel_w + wx;
+                              ohwi[w.depthwise ? at : at * w.ifm_depth + ifm_z] = decoded[n];
+                            }
+                      if (w.depthwise && elements % round == 0) n += uint64_t{dw_padding} * w.ofm_ublock_depth;
+                    }
+                  }
+                }
+              }
+              if (elements > 0) n += uint64_t(elements + dw_padding) * ifm_ublock * w.ofm_ublock_depth;
+            }
+          }
+        }
+      }
+    }
+  }
+  return n;
+}
 
-struct ChannelRecord {
-  int64_t bias;
-  uint32_t scale;
-  uint32_t shift;
-};
+// The U85 order's parameters that the command stream implies (R ethos_u85.cpp, block
+// configuration): the OFM micro-block holds MACs/8 accumulators over the ACC_FORMAT
+// micro-block's width x height; the IFM block depth is 16 for part-kernel order, 32 for
+// 32-bit IFMs or a 16-deep micro-block on U85-128/256, 128 for 2:4 sparse 8-bit weights,
+// else 64.
+void set_weight_order_u85(const State& s, const Window& w, WeightOrder* o) {
+  static constexpr uint32_t kMicroblockArea[8] = {1, 2, 4, 4, 8, 16, 1, 1};  // U1X1 .. U4X4
+  o->u85 = true;
+  o->macs = s.macs;
+  o->sparse = ((s.reg(kWeightFormat) >> 4) & 1u) != 0;
+  o->stride_x = w.sx;
+  o->stride_y = w.sy;
+  const uint32_t ifm_precision = (s.reg(kIfmPrecision) >> 2) & 3;
+  o->ifm_bits = ifm_precision == 1 ? 16 : ifm_precision == 2 ? 32 : 8;
+  const uint32_t area = kMicroblockArea[(s.reg(kAccFormat) >> 8) & 7];
+  o->ofm_ublock_depth = s.macs / 8 / area < 4 ? 4 : s.macs / 8 / area;
+  o->ifm_ublock_depth = 8;
+  if (o->part_kernel)
+    o->ifm_block_depth = 16;
+  else if (o->ifm_bits == 32 || ((s.macs == 128 || s.macs == 256) && o->ofm_ublock_depth == 16 && !o->sparse))
+    o->ifm_block_depth = 32;
+  else if (o->sparse && o->ifm_bits == 8)
+    o->ifm_block_depth = 128;
+  else
+    o->ifm_block_depth = 64;
+}
+
+// ---------------------------------------------------------------- Ethos-U85 checks
+
+// What the model runs of a U85 operation's registers (facts 3): 32-bit accumulators reset
+// per operation and written out, TILE2X2 feature maps without reverse or transpose, no
+// LUT, SWD weights (dense or 2:4 sparse) read from a compressed stream, 1-D DMA between
+// regions. Anything else is refused naming the field.
+bool u85_op_supported(State& s, uint16_t op, uint16_t param) {
+  if (op == kOpDmaStart) {
+    const uint16_t src = s.reg(kDmaSrcRegion), dst = s.reg(kDmaDstRegion);
+    if (((src >> 8) & 1u) != 0 || ((dst >> 8) & 1u) != 0) {
+      s.fail().text("a DMA to or from the NPU's internal memory is not modelled");
+      return false;
+    }
+    if (((src >> 11) & 1u) != 0 || ((dst >> 11) & 1u) != 0) {
+      s.fail().text("gather/scatter (indexed) DMA is not modelled");
+      return false;
+    }
+    return true;  // 2-D/3-D strides: run_dma refuses them
+  }
+  const uint16_t acc = s.reg(kAccFormat);
+  if ((acc & 3u) != 0) {
+    s.fail().text("48-bit accumulators (ACC_FORMAT I48) are not modelled");
+    return false;
+  }
+  if (((acc >> 4) & 3u) != 0) {
+    s.fail().text("accumulator input ").text(((acc >> 4) & 3u) == 1 ? "KEEP" : "IFM2").text(" is not modelled");
+    return false;
+  }
+  if (((acc >> 6) & 1u) != 0) {
+    s.fail().text("a disabled accumulator output is not modelled");
+    return false;
+  }
+  if (((acc >> 8) & 7u) > 5) {
+    s.fail().text("unknown accumulator microblock ").number((acc >> 8) & 7u);
+    return false;
+  }
+  const uint16_t ofm = s.reg(kOfmPrecision);
+  if (((ofm >> 9) & 3u) != 0 || ((ofm >> 11) & 7u) != 0) {
+    s.fail().text("OFM reverse/transpose is not modelled");
+    return false;
+  }
+  const bool two_inputs = op == kOpElementwise;
+  const uint16_t storages[3] = {s.reg(kIfmPrecision), two_inputs ? s.reg(kIfm2Precision) : uint16_t{0}, ofm};
+  const bool scalar[3] = {two_inputs && (s.reg(kIfmBroadcast) & 0xFu) == 8,
+                          two_inputs && (s.reg(kIfm2Broadcast) & 0xFu) == 8, false};
+  const char* const names[3] = {"IFM", "IFM2", "OFM"};
+  for (int k = 0; k < 3; ++k) {
+    const uint32_t storage = storages[k] >> 14;
+    if (storage != 0 && storage != 2 && !(storage == 3 && scalar[k])) {
+      static constexpr const char* kStorage[4] = {"TILE2X2", "TILE3X1", "CHAINED", "NONE"};
+      s.fail().text(names[k]).text(" storage ").text(kStorage[storage]).text(" is not modelled");
+      return false;
+    }
+  }
+  if ((ofm >> 14) == 2 && ((storages[0] >> 14) == 2 || (storages[1] >> 14) == 2)) {
+    s.fail().text("an operation with a chained input and a chained OFM is not modelled");
+    return false;
+  }
+  const uint16_t activation = s.reg(kActivation);
+  if ((activation & 0x1Fu) != 0) {
+    s.fail().text("the U85 activation function ").number(activation & 0x1Fu).text(" (LUT) is not modelled");
+    return false;
+  }
+  if (op != kOpElementwise && ((s.r1_param[kOfmScale] >> 6) & 31u) != 0) {
+    s.fail().text("OFM_SCALE double rounding outside ELEMENTWISE is not modelled");
+    return false;
+  }
+  if (op != kOpElementwise && (s.reg(kIfmBroadcast) & 0xFu) != 0) {
+    s.fail().text("IFM broadcast outside ELEMENTWISE is not modelled");
+    return false;
+  }
+  if (op == kOpConv && (param & 1u) != 0) {
+    s.fail().text("weights from IFM2 (matmul) are not modelled");
+    return false;
+  }
+  if (op == kOpDepthwise && (s.reg(kWeightFormat) & 1u) != 0) {
+    s.fail().text("FWD (fast weight decoder) weights on a depthwise operation are not modelled");
+    return false;
+  }
+  return true;
+}
+
+// The OFM rounding mode as scale_value takes it: U55/U65 OFM_PRECISION bits 14-15; U85
+// OFM_SCALE's round_mode (0 DOUBLE_SYMMETRIC, 1 NATURAL, 4 TRUNCATE_TO_ZERO; the
+// asymmetric, symmetric and to-lower modes are refused).
+bool ofm_round(State& s, uint32_t* round) {
+  if (s.product != EthosUProduct::kU85) {
+    *round = (s.reg(kOfmPrecision) >> 14) & 3;
+    return true;
+  }
+  const uint32_t mode = s.r1_param[kOfmScale] >> 13;
+  if (mode == 0 || mode == 1 || mode == 4) {
+    *round = mode == 0 ? kRoundDbl : mode == 1 ? kRoundNatural : kRoundTruncate;
+    return true;
+  }
+  s.fail().text("OFM rounding mode ").number(mode).text(" is not modelled");
+  return false;
+}
+
+// A U85 bias/scale record for a 32-bit accumulator (R EncodeBias32): int32 bias, 31-bit
+// scale, 6-bit shift, a zero byte.
+ChannelRecord record_u85(const uint8_t* r) {
+  const uint32_t bias = uint32_t{r[0]} | uint32_t{r[1]} << 8 | uint32_t{r[2]} << 16 | uint32_t{r[3]} << 24;
+  const uint32_t scale = uint32_t{r[4]} | uint32_t{r[5]} << 8 | uint32_t{r[6]} << 16 | uint32_t{r[7] & 0x7Fu} << 24;
+  return {static_cast<int32_t>(bias), scale, r[8] & 63u};
+}
+
+// ---------------------------------------------------------------- workspace
 
 inline uint64_t round8(uint64_t v) { return (v + 7) / 8 * 8; }
 
@@ -727,6 +1103,7 @@ ConvLayout conv_layout(const State& s, bool depthwise, const Window& w) {
   o.ifm_bits = ((s.reg(kIfmPrecision) >> 2) & 3) == 1 ? 16 : 8;
   o.decomp_h = 8 / w.dy;
   o.decomp_w = 8 / w.dx;
+  if (s.product == EthosUProduct::kU85) set_weight_order_u85(s, w, &o);
   l.stream_values = walk_weight_order(o, nullptr, 0, nullptr);
   const uint64_t ifm_depth = s.reg(kIfmDepthM1) + 1u;
   uint64_t at = 0;
@@ -754,7 +1131,8 @@ int32_t run_conv(State& s, bool depthwise) {
   Window w;
   if (!read_window(s, &w)) return kEthosUModelBadCommand;
   if (s.macs > 256) {
-    s.fail().text("dual-core (U65-512) weight streams are not modelled");
+    s.fail().text(s.product == EthosUProduct::kU85 ? "U85-512 and larger (several weight decoders) are not modelled"
+                                                   : "dual-core (U65-512) weight streams are not modelled");
     return kEthosUModelUnsupported;
   }
   // Bounds the weight-order walk of a hostile stream (Vela's largest here: 512 K weights).
@@ -769,7 +1147,8 @@ int32_t run_conv(State& s, bool depthwise) {
     if (l.total > s.need) s.need = l.total;
     return 0;
   }
-  if (!s.check && l.total > s.model->workspace_bytes) {
+  const uint64_t chain = chain_reserve(s);
+  if (!s.check && (chain > s.model->workspace_bytes || l.total > s.model->workspace_bytes - chain)) {
     s.fail().text("the model's workspace holds ").number(s.model->workspace_bytes).text(" bytes, this operation needs ").number(
         l.total);
     return kEthosUModelWorkspace;
@@ -794,7 +1173,8 @@ int32_t run_conv(State& s, bool depthwise) {
   if (!in_region(s, weight_region, weight_base, weight_length, "weights")) return kEthosUModelOutOfRegion;
   const uint16_t ofm_precision = s.reg(kOfmPrecision);
   const bool global = ((ofm_precision >> 8) & 1u) != 0;
-  const uint32_t round = (ofm_precision >> 14) & 3;
+  uint32_t round;
+  if (!ofm_round(s, &round)) return kEthosUModelUnsupported;
   const uint8_t* scales = nullptr;
   uint64_t scale_base = 0;
   if (!global) {
@@ -820,9 +1200,11 @@ int32_t run_conv(State& s, bool depthwise) {
 
   // Weights: decode, then undo Vela's order.
   uint64_t decoded_count = 0;
-  const char* bad = decode_mlw(weights + weight_base, weight_length, decoded, l.stream_values, &decoded_count,
-                               reinterpret_cast<uint16_t*>(ws + l.w_value_at),
-                               reinterpret_cast<uint32_t*>(ws + l.z_value_at));
+  const bool fwd = s.product == EthosUProduct::kU85 && (s.reg(kWeightFormat) & 1u) != 0;
+  const char* bad = fwd ? decode_fwd(weights + weight_base, weight_length, decoded, l.stream_values, &decoded_count)
+                        : decode_mlw(weights + weight_base, weight_length, decoded, l.stream_values, &decoded_count,
+                                     reinterpret_cast<uint16_t*>(ws + l.w_value_at),
+                                     reinterpret_cast<uint32_t*>(ws + l.z_value_at));
   if (bad != nullptr) {
     s.fail().text(bad);
     return kEthosUModelBadCommand;
@@ -843,6 +1225,10 @@ int32_t run_conv(State& s, bool depthwise) {
   } else {
     for (uint32_t o = 0; o < w.od; ++o) {
       const uint8_t* r = scales + scale_base + o * 10u;
+      if (s.product == EthosUProduct::kU85) {
+        records[o] = record_u85(r);
+        continue;
+      }
       uint64_t bias = 0;
       for (int b = 0; b < 5; ++b) bias |= uint64_t{r[b]} << (8 * b);
       if (bias & (uint64_t{1} << 39)) bias |= ~((uint64_t{1} << 40) - 1);  // sign-extend 40 bits
@@ -905,7 +1291,8 @@ int32_t run_pool(State& s, uint32_t mode) {
   if (s.check) return 0;
   const uint16_t ofm_precision = s.reg(kOfmPrecision);
   const bool global = ((ofm_precision >> 8) & 1u) != 0;
-  const uint32_t round = (ofm_precision >> 14) & 3;
+  uint32_t round;
+  if (!ofm_round(s, &round)) return kEthosUModelUnsupported;
   const uint32_t scale = static_cast<uint32_t>(s.r1[kOfmScale]), shift = s.r1_param[kOfmScale] & 63u;
   for (uint32_t oy = 0; oy < w.oh; ++oy) {
     for (uint32_t ox = 0; ox < w.ow; ++ox) {
@@ -1047,6 +1434,163 @@ int32_t run_elementwise(State& s, uint32_t mode) {
   return 0;
 }
 
+// A U85 IFM/IFM2/OFM_SCALE applied to a value (facts 3): value * scale / 2^shift, rounded
+// NATURAL (half up) or DOUBLE_SYMMETRIC; with a double-rounding shift k the first rounding
+// is TensorFlow Lite's doubling high multiply of (value << k) and the second a rounding
+// shift by the rest (TFLite's ADD/SUB: inputs shifted left by 20 then scaled).
+int64_t scale_u85(int64_t value, uint32_t scale, uint32_t shift, uint32_t double_round, uint32_t round) {
+  if (round != kRoundDbl || double_round == 0 || double_round > 31 || shift < 31 - double_round)
+    return scale_value(value, scale, shift, round);
+  const int64_t product = saturate32(value) * int64_t{scale};
+  const uint32_t first = 31 - double_round;
+  const int64_t nudge = first == 0 ? 0 : product >= 0 ? (int64_t{1} << (first - 1)) : 1 - (int64_t{1} << (first - 1));
+  return rounding_divide_by_pot((product + nudge) / (int64_t{1} << first), shift - first);
+}
+
+struct ScaleU85 {
+  uint32_t scale, shift, double_round, round;
+};
+
+ScaleU85 read_scale_u85(const State& s, uint16_t opcode, bool ofm) {
+  const uint16_t param = s.r1_param[opcode];
+  const uint32_t mode = ofm ? param >> 13 : (param >> 13) & 1u;
+  const uint32_t round = mode == 1 ? kRoundNatural : mode == 4 ? kRoundTruncate : kRoundDbl;
+  return {static_cast<uint32_t>(s.r1[opcode]) & 0x7FFFFFFFu, param & 63u, (param >> 6) & 31u, round};
+}
+
+// NPU_OP_ELEMENTWISE on the U85: each input is scaled by its IFM/IFM2_SCALE, combined,
+// then scaled by OFM_SCALE (facts 3; ADD confirmed on yolo Z256, SUB by symmetry; MUL,
+// MIN and MAX read the same way but are UNCONFIRMED). Broadcast is a 4-bit mode per input
+// (H, W, C bits; 8 = the 32-bit OP_SCALAR). Other modes are refused.
+int32_t run_elementwise_u85(State& s, uint32_t mode) {
+  if (mode > 4) {
+    s.fail().text("U85 elementwise mode ").number(mode).text(" is not modelled");
+    return kEthosUModelUnsupported;
+  }
+  if (s.dry) return 0;
+  const uint32_t oh = s.reg(kOfmHeightM1) + 1u, ow = s.reg(kOfmWidthM1) + 1u, od = s.reg(kOfmDepthM1) + 1u;
+  const uint16_t broadcast[2] = {static_cast<uint16_t>(s.reg(kIfmBroadcast) & 0xFu),
+                                 static_cast<uint16_t>(s.reg(kIfm2Broadcast) & 0xFu)};
+  FeatureMap in[2] = {};
+  int32_t scalar[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const char* what = k == 0 ? "IFM" : "IFM2";
+    if (broadcast[k] > 8) {
+      s.fail().text(what).text(": unknown broadcast mode ").number(broadcast[k]);
+      return kEthosUModelBadCommand;
+    }
+    if (broadcast[k] == 8) {
+      const uint16_t zp = s.reg(k == 0 ? kIfmZeroPoint : kIfm2ZeroPoint);
+      const bool is_signed = (s.reg(k == 0 ? kIfmPrecision : kIfm2Precision) & 1u) != 0;
+      scalar[k] = static_cast<int32_t>(s.r1[kOpScalar]) - (is_signed ? static_cast<int16_t>(zp) : zp);
+      continue;
+    }
+    if (!read_feature_map(s, k, &in[k], what)) return kEthosUModelBadCommand;
+    if (!extent_fits(s, k, in[k], (broadcast[k] & 1u) ? 1 : oh, (broadcast[k] & 2u) ? 1 : ow, (broadcast[k] & 4u) ? 1 : od,
+                     what))
+      return kEthosUModelOutOfRegion;
+  }
+  OutputStage out;
+  if (!read_output_stage(s, &out)) return kEthosUModelBadCommand;
+  if (!extent_fits(s, 2, out.ofm, oh, ow, od, "OFM")) return kEthosUModelOutOfRegion;
+  uint32_t round;
+  if (!ofm_round(s, &round)) return kEthosUModelUnsupported;
+  if (s.check) return 0;
+  const ScaleU85 scales[2] = {read_scale_u85(s, kIfmScale, false), read_scale_u85(s, kIfm2Scale, false)};
+  const ScaleU85 ofm_scale = read_scale_u85(s, kOfmScale, true);
+  for (uint32_t y = 0; y < oh; ++y) {
+    for (uint32_t x = 0; x < ow; ++x) {
+      uint8_t* dst = out.ofm.data + pixel_offset(out.ofm, y, x);
+      for (uint32_t c = 0; c < od; ++c) {
+        int64_t v[2];
+        for (int k = 0; k < 2; ++k) {
+          int64_t raw = scalar[k];
+          if (broadcast[k] != 8) {
+            const FeatureMap& f = in[k];
+            const uint8_t* p = f.data + pixel_offset(f, (broadcast[k] & 1u) ? 0 : y, (broadcast[k] & 2u) ? 0 : x) +
+                               channel_offset(f, (broadcast[k] & 4u) ? 0 : c);
+            raw = load(p, f.elem, f.is_signed) - f.zero_point;
+          }
+          v[k] = scale_u85(raw, scales[k].scale, scales[k].shift, scales[k].double_round, scales[k].round);
+        }
+        int64_t r;
+        switch (mode) {
+          case 0: r = v[0] * v[1]; break;        // MUL
+          case 1: r = v[0] + v[1]; break;        // ADD
+          case 2: r = v[0] - v[1]; break;        // SUB
+          case 3: r = v[0] < v[1] ? v[0] : v[1]; break;  // MIN
+          default: r = v[0] > v[1] ? v[0] : v[1]; break;  // MAX
+        }
+        emit(out, dst + channel_offset(out.ofm, c),
+             scale_u85(r, ofm_scale.scale, ofm_scale.shift, ofm_scale.double_round, round));
+      }
+    }
+  }
+  return 0;
+}
+
+// NPU_OP_RESIZE (U85), NEAREST only: TOSA RESIZE's geometry (facts 3; R
+// GenerateResizeOp). Output x samples x * d + offset in 1/n IFM pixels: the IFM column
+// floor((x * d + offset) / n), plus one when the remainder is at least n / 2, clamped to
+// [0, KERNEL_WIDTH_M1] (regor puts the IFM extent in the kernel registers); y likewise.
+// n - 1 is RESIZE_X/Y_SCALE_N_M1, offset the 12-bit RESIZE_X/Y_OFFSET, d is
+// one_step_int * n + one_step_mod of RESIZE_X/Y. The value is (IFM - zero point) << 16,
+// then OFM_SCALE with SYMMETRIC rounding (half away from zero).
+int32_t run_resize(State& s, uint32_t mode) {
+  if (mode != 2) {
+    s.fail().text("resize mode ").text(mode == 0 ? "BILINEAR" : mode == 1 ? "REPLICATE" : "3").text(" is not modelled");
+    return kEthosUModelUnsupported;
+  }
+  if (s.dry) return 0;
+  const uint32_t oh = s.reg(kOfmHeightM1) + 1u, ow = s.reg(kOfmWidthM1) + 1u, od = s.reg(kOfmDepthM1) + 1u;
+  const uint32_t ih = s.reg(kKernelHeightM1) + 1u, iw = s.reg(kKernelWidthM1) + 1u;
+  struct Axis {
+    int64_t n, d, offset;
+    uint32_t limit;
+    uint32_t at(uint32_t o) const {
+      const int64_t pos = int64_t{o} * d + offset;
+      int64_t i = pos >= 0 ? pos / n : -((-pos + n - 1) / n);
+      if (pos - i * n >= n / 2) ++i;
+      return static_cast<uint32_t>(i < 0 ? 0 : i >= limit ? limit - 1 : i);
+    }
+  };
+  auto axis = [&](uint16_t scale_op, uint16_t offset_op, uint16_t step_op, uint32_t limit) {
+    const int64_t n = (s.reg(scale_op) & 0x7FFu) + 1;
+    const int64_t raw = s.reg(offset_op) & 0xFFFu, offset = raw >= 0x800 ? raw - 0x1000 : raw;  // 12-bit signed
+    const int64_t d = (s.r1_param[step_op] & 0xFu) * n + (s.r1[step_op] & 0x7FFu);
+    return Axis{n, d, offset, limit};
+  };
+  const Axis ax = axis(kResizeXScaleNM1, kResizeXOffset, kResizeX, iw);
+  const Axis ay = axis(kResizeYScaleNM1, kResizeYOffset, kResizeY, ih);
+  const uint32_t round = s.r1_param[kOfmScale] >> 13;
+  if (round != 3) {
+    s.fail().text("resize with OFM rounding mode ").number(round).text(" is not modelled (only SYMMETRIC)");
+    return kEthosUModelUnsupported;
+  }
+  FeatureMap ifm;
+  OutputStage out;
+  if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
+  if (ifm.elem == 4) {
+    s.fail().text("a resize of a 32-bit IFM is not modelled");
+    return kEthosUModelUnsupported;
+  }
+  if (!extent_fits(s, 0, ifm, ih, iw, od, "IFM") || !extent_fits(s, 2, out.ofm, oh, ow, od, "OFM"))
+    return kEthosUModelOutOfRegion;
+  if (s.check) return 0;
+  const ScaleU85 scale = read_scale_u85(s, kOfmScale, true);
+  for (uint32_t y = 0; y < oh; ++y) {
+    for (uint32_t x = 0; x < ow; ++x) {
+      const uint8_t* src = ifm.data + pixel_offset(ifm, ay.at(y), ax.at(x));
+      uint8_t* dst = out.ofm.data + pixel_offset(out.ofm, y, x);
+      for (uint32_t c = 0; c < od; ++c) {
+        const int64_t v = int64_t{load(src + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point} * 65536;
+        emit(out, dst + channel_offset(out.ofm, c), rounding_divide_by_pot(v * scale.scale, scale.shift));
+      }
+    }
+  }
+  return 0;
+}
+
 int32_t run_dma(State& s) {
   if (s.dry) return 0;
   const uint16_t src_param = s.reg(kDmaSrcRegion), dst_param = s.reg(kDmaDstRegion);
@@ -1102,7 +1646,7 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
     const uint32_t control = (header >> 14) & 3;
     s.opcode = static_cast<uint16_t>(header & 0x3FF);
     s.cmd1 = control == 1;
-    const uint16_t param = static_cast<uint16_t>(header >> 16);
+    uint16_t param = static_cast<uint16_t>(header >> 16);
     if (control > 1) {
       s.fail().text("reserved control bits");
       return kEthosUModelBadCommand;
@@ -1113,23 +1657,16 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
     }
     const uint32_t value = s.cmd1 ? ethos_u_word(words, w + 1) : 0;
     w += s.cmd1 ? 2 : 1;
-    if (s.product == EthosUProduct::kU85) {
-      // U85 registers differ (weight order, chained storage, resize, scaling): run
-      // nothing; the first operation is where the stream cannot be run.
-      if (!s.cmd1 && s.opcode != kOpStop && s.opcode < 0x100 && s.opcode != kOpDmaWait &&
-          s.opcode != kOpKernelWait && s.opcode != kOpPmuMask) {
-        s.fail().text("Ethos-U85 command streams are not modelled (only U55 and U65)");
-        return kEthosUModelUnsupported;
-      }
-      if (!s.cmd1 && s.opcode == kOpStop) return 0;
-      continue;
-    }
     if (!has_opcode(s.product, s.cmd1, s.opcode)) {
-      s.fail().text("unknown opcode for ").text(s.product == EthosUProduct::kU55 ? "Ethos-U55" : "Ethos-U65");
+      s.fail().text("unknown opcode for ").text(product_name(s.product));
       return kEthosUModelBadCommand;
     }
+    if (s.cmd1 && s.opcode == kOpBranch) {
+      s.fail().text("control flow in the stream is not modelled");
+      return kEthosUModelUnsupported;
+    }
     if (s.cmd1) {
-      const uint64_t hi = s.product == EthosUProduct::kU65 ? uint64_t{param & 0xFFu} << 32 : 0;
+      const uint64_t hi = s.product != EthosUProduct::kU55 ? uint64_t{param & 0xFFu} << 32 : 0;
       s.r1[s.opcode] = value | hi;
       s.r1_param[s.opcode] = param;
       continue;
@@ -1139,16 +1676,32 @@ int32_t run_stream(State& s, const uint8_t* payload, uint32_t payload_bytes) {
       continue;
     }
     int32_t rc = 0;
+    if (s.product == EthosUProduct::kU85 && s.opcode != kOpStop && s.opcode != kOpIrq && s.opcode < kOpDmaWait) {
+      if (!u85_op_supported(s, s.opcode, param) && !s.dry) return kEthosUModelUnsupported;
+      if (s.dry && chained_ofm_bytes(s) > s.chain_need) s.chain_need = chained_ofm_bytes(s);
+      if (s.opcode == kOpPool) {  // U85 pooling modes: MAX 0, AVERAGE 1, SUM 3 run here
+        const uint32_t mode = param & 7u;
+        if (mode != 0 && mode != 1 && mode != 3) {
+          s.fail().text("U85 pooling mode ").number(mode).text(" is not modelled");
+          return kEthosUModelUnsupported;
+        }
+        param = static_cast<uint16_t>(mode == 3 ? 2 : mode);  // SUM: the window sum of mode 2 here
+      }
+    }
     switch (s.opcode) {
       case kOpStop: return 0;
       case kOpConv: rc = run_conv(s, false); break;
       case kOpDepthwise: rc = run_conv(s, true); break;
       case kOpPool: rc = run_pool(s, param & 7u); break;
-      case kOpElementwise: rc = run_elementwise(s, param & 0x3Fu); break;
+      case kOpElementwise:
+        rc = s.product == EthosUProduct::kU85 ? run_elementwise_u85(s, param & 0x3Fu) : run_elementwise(s, param & 0x3Fu);
+        break;
+      case kOpResize: rc = run_resize(s, param & 3u); break;
       case kOpDmaStart: rc = run_dma(s); break;
       default: break;  // IRQ, waits, PMU: nothing to compute
     }
-    if (rc != 0) return rc;
+    // The workspace measure runs on past what invoke will refuse (invoke names it).
+    if (rc != 0 && !(s.dry && rc == kEthosUModelUnsupported)) return rc;
   }
   s.fail().text("the stream ends without NPU_OP_STOP");
   return kEthosUModelBadCommand;
@@ -1173,7 +1726,7 @@ uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_
   TextLine msg(scratch.error, kEthosUModelErrorBytes);
   s.msg = &msg;
   if (run_stream(s, payload, payload_bytes) != 0) return 0;
-  return s.need;
+  return s.need + s.chain_need;
 }
 
 int32_t ethos_u_model_check(const uint8_t* payload, uint32_t payload_bytes, const uint32_t* region_bytes,

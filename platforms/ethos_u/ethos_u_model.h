@@ -1,8 +1,8 @@
-// A functional model of the Arm Ethos-U55 and Ethos-U65 NPUs: runs a Vela command stream
-// (the "COP1" driver payload, kernels/ethos_u/ethos_u_payload.h) over the regions an NPU
-// op hands its driver (mote/npu.h) and writes what the NPU would write. Functional, not
-// cycle-accurate, and not verified on hardware: the arithmetic is what
-// docs/design/ethos_u_facts.md (sections 2 and 4) records, checked bit for bit against
+// A functional model of the Arm Ethos-U55, Ethos-U65 and Ethos-U85 NPUs: runs a Vela
+// command stream (the "COP1" driver payload, kernels/ethos_u/ethos_u_payload.h) over the
+// regions an NPU op hands its driver (mote/npu.h) and writes what the NPU would write.
+// Functional, not cycle-accurate, and not verified on hardware: the arithmetic is what
+// docs/design/ethos_u_facts.md (sections 2, 3 and 4) records, checked bit for bit against
 // TensorFlow Lite Micro and Mote's CPU kernels on the Vela files the tests name.
 //
 // What it runs: the register file (kept across the stream: Vela writes only registers
@@ -13,9 +13,19 @@
 // MLW-compressed weights with Vela's weight order, the 10-byte bias/scale records, the
 // OFM rounding modes, activation clipping and 256-entry LUTs. The waits, block
 // configuration and SHRAM layout registers change nothing a functional model computes.
-// What it refuses, naming the command: Ethos-U85 streams (product 2) at their first
-// operation, the built-in TANH/SIGMOID, 16-bit LUTs, 2-D/3-D DMA, dual-core U65-512
-// weight streams, and any opcode the product does not have.
+// Ethos-U85 streams (architecture 2.0) decode per the U85's command set: its weight
+// order for SWD weights (dense and 2:4 sparse) and FWD weights, 32-bit accumulator
+// records, rounding from OFM_SCALE, CHAINED feature maps (an OFM passed to the next
+// operation without memory), POOL MAX/AVERAGE/SUM, ELEMENTWISE MUL/ADD/SUB/MIN/MAX with
+// IFM/IFM2_SCALE double rounding, broadcast and OP_SCALAR, and RESIZE NEAREST.
+// What it refuses, naming the command: the built-in TANH/SIGMOID, 16-bit LUTs, 2-D/3-D
+// DMA, dual-core U65-512 weight streams, any opcode the product does not have; on the
+// U85: NPU_OP_BRANCH, 48-bit accumulators and accumulator KEEP/IFM2 input, a disabled
+// OFM, TILE3X1 storage, OFM reverse/transpose, LUT activations, matmul (weights from
+// IFM2), FWD depthwise weights, resize BILINEAR/REPLICATE, the other elementwise and
+// pooling modes, OFM double rounding or IFM broadcast outside ELEMENTWISE, a chained
+// input with a chained OFM, indexed and internal-memory DMA, U85-512 and larger (several
+// weight decoders).
 //
 // Every memory access is checked against the region sizes given to invoke: an operation
 // whose feature map, weights, scales or DMA range runs past its region fails before it
@@ -23,7 +33,8 @@
 // same walk without data (ethos_u_model_check) is the compiler's check of every access.
 //
 // Freestanding C++17: no heap, no exceptions, no std containers. The caller owns the
-// model state and a workspace (decoded weights, per-channel records, MLW slice buffers);
+// model state and a workspace (decoded weights, per-channel records, MLW slice buffers,
+// the U85's chained feature map);
 // ethos_u_model_workspace_bytes() says how much a payload needs.
 #pragma once
 
@@ -46,9 +57,10 @@ inline constexpr int32_t kEthosUModelBadPayload = -1;   // the payload does not 
 inline constexpr int32_t kEthosUModelBadCommand = -2;   // an opcode or field it cannot run
 inline constexpr int32_t kEthosUModelOutOfRegion = -3;  // an access past a region's end
 inline constexpr int32_t kEthosUModelWorkspace = -4;    // the workspace is too small
-inline constexpr int32_t kEthosUModelUnsupported = -5;  // U85, built-in TANH/SIGMOID, ...
+inline constexpr int32_t kEthosUModelUnsupported = -5;  // built-in TANH/SIGMOID, U85 branches, ...
 
-// The workspace a payload's stream needs (the largest over its operations); 0 when it
+// The workspace a payload's stream needs (the largest over its operations, plus the
+// largest U85 chained feature map); 0 when it
 // needs none or does not parse (invoke then says why).
 uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_bytes);
 

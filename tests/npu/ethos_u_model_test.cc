@@ -1,16 +1,18 @@
-// The functional model of the Ethos-U55/U65 (platforms/ethos_u/ethos_u_model.h):
-//   - the Vela files of ../shared/models/ethos-u run on the host (LoadedProgram's default
-//     NPU driver) and equal TensorFlow Lite Micro's outputs (tflm-golden) bit for bit on
-//     the three golden inputs, and Mote's CPU kernels on the plain twin on three random
-//     full-range inputs;
+// The functional model of the Ethos-U55/U65/U85 (platforms/ethos_u/ethos_u_model.h):
+//   - the Vela files of ../shared/models/ethos-u (U55, U65 and U85 streams) run on the
+//     host (LoadedProgram's default NPU driver) and equal TensorFlow Lite Micro's outputs
+//     (tflm-golden) bit for bit on the three golden inputs, and Mote's CPU kernels on the
+//     plain twin on three random full-range inputs;
 //   - on the ATU files (NXP's Vela), every stretch of NPU work between CPU ops equals the
 //     plain twin on identical inputs, except the stretches holding a PAD with channel
 //     padding, which NXP's Vela lowers to a concatenation along C alone (dropping the
 //     other axis' padding): those differ as that lowering implies;
-//   - synthetic streams: feature-map layouts, and the error paths (an OFM past its
-//     region, an unknown opcode, a U85 stream): one line naming the command, no crash.
+//   - synthetic streams: feature-map layouts, a U85 copy and scalar ADD, and the error
+//     paths (an OFM past its region, an unknown opcode, U85 features it does not model,
+//     bit flips in real U55 and U85 streams): one line naming the command, no crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -57,6 +59,8 @@ const VelaCase kCases[] = {
     {"kws_micronet_m_vela_Y256", "ethos-u65-256", "kws_micronet_m", 1},
     {"yolo-fastest_192_face_v4_vela_H256", "ethos-u55-256", "yolo-fastest_192_face_v4", 2},
     {"yolo-fastest_192_face_v4_vela_Y256", "ethos-u65-256", "yolo-fastest_192_face_v4", 2},
+    {"kws_micronet_m_vela_Z256", "ethos-u85-256", "kws_micronet_m", 1},
+    {"yolo-fastest_192_face_v4_vela_Z256", "ethos-u85-256", "yolo-fastest_192_face_v4", 2},
 };
 
 void PrintTo(const VelaCase& c, std::ostream* os) { *os << c.vela; }
@@ -549,15 +553,87 @@ TEST(EthosUModelStream, RefusesAnUnknownOpcodeAndAU85StreamInOneLine) {
   EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (NPU_SET_PARALLEL_MODE): unknown opcode for Ethos-U55");
   EXPECT_EQ(run.invoke(parallel.payload(kU65Config, kArch1), region1), 0) << ethos_u_model_error(run.model);
 
-  const StreamBuilder u85 = copy_stream(2, 2, 4, 64, false);
+  // A U55 stream under a U85 header: OFM_PRECISION's U55 round mode bits (TRUNCATE) are
+  // the U85's storage field (TILE3X1), which is refused.
+  StreamBuilder u85 = copy_stream(2, 2, 4, 64, false);
+  for (uint32_t& word : u85.commands)
+    if (word == (0x8101u << 16 | 0x114u)) word = 0x4101u << 16 | 0x114u;
   EXPECT_EQ(run.invoke(u85.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
-  EXPECT_STREQ(ethos_u_model_error(run.model),
-               "command 31 (NPU_OP_POOL): Ethos-U85 command streams are not modelled (only U55 and U65)");
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 31 (NPU_OP_POOL): OFM storage TILE3X1 is not modelled");
 
   std::vector<uint8_t> truncated = u85.payload(kU55Config, kArch1);
   truncated.resize(truncated.size() - 8);
   EXPECT_EQ(run.invoke(truncated, region1), kEthosUModelBadPayload);
   EXPECT_EQ(std::string(ethos_u_model_error(run.model)).find("payload: "), 0u);
+}
+
+// The copy stream in the U85's encoding: the rounding mode moves from OFM_PRECISION to
+// OFM_SCALE (round_mode NATURAL in bits 29-31).
+StreamBuilder copy_stream_u85(uint32_t h, uint32_t w, uint32_t d, uint32_t ofm_base) {
+  StreamBuilder s = copy_stream(h, w, d, ofm_base, false);
+  for (size_t i = 0; i < s.commands.size(); ++i) {
+    if ((s.commands[i] & 0xC3FFu) == 0x114u) s.commands[i] = 0x114u | 0x0101u << 16;  // OFM_PRECISION: int8, global
+    if ((s.commands[i] & 0xC3FFu) == 0x4024u) {
+      s.commands[i] = 0x4024u | (30u | 1u << 13) << 16;  // OFM_SCALE: shift 30, NATURAL
+      ++i;
+    }
+  }
+  return s;
+}
+
+TEST(EthosUModelStream, RunsAU85CopyAndRefusesWhatItDoesNotModelInOneLine) {
+  const uint32_t h = 2, w = 3, d = 5, ofm = 64;
+  std::vector<uint8_t> region1(ofm + h * w * d, 0xEE);
+  for (uint32_t i = 0; i < h * w * d; ++i) region1[i] = static_cast<uint8_t>(i * 11 - 70);
+  ModelRun run;
+  const StreamBuilder copy = copy_stream_u85(h, w, d, ofm);
+  ASSERT_EQ(run.invoke(copy.payload(kU85Config, kArch2), region1), 0) << ethos_u_model_error(run.model);
+  for (uint32_t i = 0; i < h * w * d; ++i) EXPECT_EQ(region1[ofm + i], region1[i]) << i;
+
+  // The pool becomes an ELEMENTWISE ADD of the 32-bit OP_SCALAR 5 (IFM2 broadcast SCALAR,
+  // storage NONE) with unit IFM/IFM2/OFM scales: x + 5, saturated.
+  StreamBuilder add = copy_stream_u85(h, w, d, ofm);
+  add.commands.resize(add.commands.size() - 4);  // OFM_SCALE, POOL, STOP
+  add.cmd0(0x185, 0xC001);                      // IFM2_PRECISION: int8, storage NONE
+  add.cmd0(0x180, 8);                           // IFM2_BROADCAST SCALAR
+  add.cmd0(0x189, 0);                           // IFM2_ZERO_POINT
+  add.commands.insert(add.commands.end(), {0x4027u, 5u, 0x4025u, 1u, 0x4026u, 1u, 0x4024u, 1u});  // scalar, scales
+  add.cmd0(0x006, 1);                           // NPU_OP_ELEMENTWISE ADD
+  add.cmd0(0x000, 0xFFFF);
+  ASSERT_EQ(run.invoke(add.payload(kU85Config, kArch2), region1), 0) << ethos_u_model_error(run.model);
+  for (uint32_t i = 0; i < h * w * d; ++i)
+    EXPECT_EQ(static_cast<int8_t>(region1[ofm + i]), std::min(127, static_cast<int8_t>(region1[i]) + 5)) << i;
+
+  StreamBuilder branch = copy_stream_u85(h, w, d, ofm);  // NPU_OP_BRANCH back to command 0
+  branch.commands.insert(branch.commands.begin(), {0x4100u, 0u});
+  EXPECT_EQ(run.invoke(branch.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (NPU_OP_BRANCH): control flow in the stream is not modelled");
+
+  StreamBuilder acc48 = copy_stream_u85(h, w, d, ofm);
+  acc48.cmd0(0x124, 1);  // ACC_FORMAT I48, moved before the pool below
+  std::rotate(acc48.commands.end() - 3, acc48.commands.end() - 1, acc48.commands.end());
+  EXPECT_EQ(run.invoke(acc48.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(run.model),
+               "command 32 (NPU_OP_POOL): 48-bit accumulators (ACC_FORMAT I48) are not modelled");
+
+  StreamBuilder unchained = copy_stream_u85(h, w, d, ofm);  // IFM_PRECISION: int8, CHAINED
+  for (uint32_t& word : unchained.commands)
+    if (word == (0x0001u << 16 | 0x105u)) word = 0x8001u << 16 | 0x105u;
+  EXPECT_EQ(run.invoke(unchained.payload(kU85Config, kArch2), region1), kEthosUModelBadCommand);
+  EXPECT_STREQ(ethos_u_model_error(run.model),
+               "command 31 (NPU_OP_POOL): IFM reads chain buffer 1 (1-byte elements), which no earlier operation "
+               "chained");
+
+  StreamBuilder bilinear = copy_stream_u85(h, w, d, ofm);  // the pool becomes a RESIZE BILINEAR
+  for (uint32_t& word : bilinear.commands)
+    if (word == (1u << 16 | 0x005u)) word = 0x007u;
+  EXPECT_EQ(run.invoke(bilinear.payload(kU85Config, kArch2), region1), kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 31 (NPU_OP_RESIZE): resize mode BILINEAR is not modelled");
+
+  StreamBuilder gone = copy_stream_u85(h, w, d, ofm);  // IFM2_SCALAR: U55/U65 only
+  gone.commands.insert(gone.commands.begin(), 0x00000181u);
+  EXPECT_EQ(run.invoke(gone.payload(kU85Config, kArch2), region1), kEthosUModelBadCommand);
+  EXPECT_STREQ(ethos_u_model_error(run.model), "command 0 (cmd0 0x181): unknown opcode for Ethos-U85");
 }
 
 // What the runtime hands an NPU driver, copied: the payload and each region's bytes.
@@ -577,22 +653,31 @@ struct CapturedInvoke {
   }
 };
 
-// A real stream with one bit flipped in a command word, 150 times: each run succeeds or
-// fails with one line, reading and writing only its regions (the sanitizer build checks).
-TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
-  const std::vector<uint8_t> program = compile_file(ethos_u_file("kws_micronet_m_vela_H128"), "ethos-u55-128");
+// The payload and regions of a Vela file's first NPU op as the runtime hands them over.
+CapturedInvoke capture_first_invoke(const std::string& vela, const std::string& npu) {
+  const std::vector<uint8_t> program = compile_file(ethos_u_file(vela), npu);
   CapturedInvoke captured;
+  std::vector<uint64_t> fast_scratch(uint64_t{1} << 17);  // 1 MiB: the U85 files' region 2
   NpuDriver driver{};
   driver.invoke = CapturedInvoke::invoke;
   driver.user = &captured;
-  LoadedProgram loaded(program, "kws", std::nullopt, 0, &driver);
+  driver.fast_scratch = reinterpret_cast<uint8_t*>(fast_scratch.data());
+  driver.fast_scratch_bytes = static_cast<uint32_t>(fast_scratch.size() * 8);
+  LoadedProgram loaded(program, vela, std::nullopt, 0, &driver);
   loaded.run();
+  return captured;
+}
+
+// A real stream with one bit flipped in a command word, `trials` times: each run succeeds or
+// fails with one line, reading and writing only its regions (the sanitizer build checks).
+void expect_bit_flips_run_or_fail_in_one_line(const std::string& vela, const std::string& npu, int trials) {
+  const CapturedInvoke captured = capture_first_invoke(vela, npu);
   ASSERT_GT(captured.payload.size(), 64u);
   std::mt19937 rng(42);
   EthosUModel model;
   std::vector<uint64_t> workspace;
   int failures = 0;
-  for (int trial = 0; trial < 150; ++trial) {
+  for (int trial = 0; trial < trials; ++trial) {
     std::vector<uint8_t> payload = captured.payload;
     const size_t words = payload.size() / 4;
     const size_t bit = (8 + rng() % (words - 8)) * 32 + rng() % 32;  // a command word's bit
@@ -619,24 +704,48 @@ TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
       EXPECT_TRUE(error.rfind("command ", 0) == 0 || error.rfind("payload: ", 0) == 0) << error;
     }
   }
-  EXPECT_GT(failures, 0);
+  EXPECT_GT(failures, 0) << vela;
 }
 
-// The host runs the real U85 files as far as loading and stops at the first NPU op with
-// the model's line.
-TEST(EthosUModelStream, TheHostStopsAU85ProgramWithTheModelsError) {
-  const std::vector<uint8_t> program = compile_file(ethos_u_file("kws_micronet_m_vela_Z256"), "ethos-u85-256");
-  LoadedProgram loaded(program, "kws Z256");
-  try {
-    loaded.run();
-    ADD_FAILURE() << "expected an error";
-  } catch (const CompileError& e) {
-    const std::string message = e.what();
-    // The stream's first operation is a weight DMA.
-    EXPECT_EQ(message,
-              "kws Z256: run stopped at op 0 'Identity': the NPU model says: command 5 (NPU_OP_DMA_START): "
-              "Ethos-U85 command streams are not modelled (only U55 and U65)");
+TEST(EthosUModelStream, BitFlipsInAVelaStreamRunOrFailInOneLine) {
+  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_H128", "ethos-u55-128", 150);
+  expect_bit_flips_run_or_fail_in_one_line("kws_micronet_m_vela_Z256", "ethos-u85-256", 150);
+  // The U85 elementwise, chaining and resize paths (yolo's stream is 4 times kws's).
+  expect_bit_flips_run_or_fail_in_one_line("yolo-fastest_192_face_v4_vela_Z256", "ethos-u85-256", 40);
+}
+
+// A real U85 stream whose first convolution is switched to 48-bit accumulators (its
+// NPU_SET_ACC_FORMAT is command 58): the run stops at that convolution with one line.
+TEST(EthosUModelStream, Refuses48BitAccumulatorsInARealU85StreamNamingTheCommand) {
+  CapturedInvoke captured = capture_first_invoke("kws_micronet_m_vela_Z256", "ethos-u85-256");
+  const std::vector<uint8_t> original = captured.payload;
+  size_t patched = 0;
+  for (size_t at = 0; at + 4 <= captured.payload.size(); at += 4) {
+    uint32_t word;
+    std::memcpy(&word, captured.payload.data() + at, 4);
+    if (word == (0x0300u << 16 | 0x124u) && patched == 0) {  // the first ACC_FORMAT (microblock 2x2): I32 -> I48
+      word |= 1u << 16;
+      std::memcpy(captured.payload.data() + at, &word, 4);
+      ++patched;
+    }
   }
+  ASSERT_EQ(patched, 1u);
+  std::vector<uint64_t> base;
+  std::vector<uint32_t> bytes;
+  for (std::vector<uint8_t>& r : captured.regions) {
+    base.push_back(r.empty() ? 0 : reinterpret_cast<uintptr_t>(r.data()));
+    bytes.push_back(static_cast<uint32_t>(r.size()));
+  }
+  EthosUModel model;
+  std::vector<uint64_t> workspace(
+      ethos_u_model_workspace_bytes(original.data(), static_cast<uint32_t>(original.size())) / 8 + 1);
+  model.workspace = reinterpret_cast<uint8_t*>(workspace.data());
+  model.workspace_bytes = workspace.size() * 8;
+  EXPECT_EQ(ethos_u_model_invoke(&model, captured.payload.data(), static_cast<uint32_t>(captured.payload.size()),
+                                 base.data(), bytes.data(), static_cast<uint32_t>(base.size())),
+            kEthosUModelUnsupported);
+  EXPECT_STREQ(ethos_u_model_error(model),
+               "command 61 (NPU_OP_CONV): 48-bit accumulators (ACC_FORMAT I48) are not modelled");
 }
 
 }  // namespace ethos_u_model_test
