@@ -12,7 +12,9 @@
 //
 // It reads the program into the workspace (the large memory region after .noinit, see
 // ld/sections.ld), loads it with an arena of exactly the program's arena_bytes placed
-// right after it, reads each input file (raw little-endian bytes, exactly the input
+// right after it, then (for a program with NPU ops) the NPU's fast scratch and the
+// functional NPU model's workspace, each exactly what the program's NPU ops need, reads
+// each input file (raw little-endian bytes, exactly the input
 // tensor's size), runs the program with every op of the first run timed by SysTick, and
 // writes
 //   <output dir>/out<j>.bin    raw bytes of output j (of run r > 0: out<j>.r<r>.bin)
@@ -24,12 +26,19 @@
 // and used = 1 + the offset of the last byte that differs from it after the run (exact
 // unless the last bytes written happen to equal the fill byte, so a lower bound).
 //
+// NPU ops (Ethos-U, kernels/ethos_u) run on the functional model of the Ethos-U55/U65
+// (platforms/ethos_u/ethos_u_model.h) behind the NpuDriver hook, as `mote run --device
+// host` runs them; a command stream the model refuses stops the run with the model's
+// error line.
+//
 // Exit status: 0 on success; 1 after printing one line "error: ..." on the semihosting
 // console (QEMU's stderr); 125 when the core faults (startup code).
 #include <stdint.h>
 #include <string.h>
 
 #include "all_kernels.h"
+#include "ethos_u/ethos_u.h"
+#include "ethos_u_model.h"
 #include "instruction_counter.h"
 #include "mote/interpreter.h"
 #include "mote/text_line.h"
@@ -124,15 +133,21 @@ struct Workspace {
   uint32_t free_bytes() const { return bytes_between(next, end); }
 };
 
-// Per-op timing, filled by the profile hook.
+// Per-op timing of the first run, filled by the profile hook; every run's hook records
+// the op it is in (where an NPU op stopped the run).
 struct Profile {
   uint64_t* op_ticks;  // op_count entries in the workspace
   uint64_t op_begin_ticks;
+  uint32_t current_op;
 };
 
-void profile_op_begin(void* user, uint32_t) {
-  static_cast<Profile*>(user)->op_begin_ticks = mote::cortex_m::read_ticks();
+void profile_op_begin(void* user, uint32_t op) {
+  Profile* profile = static_cast<Profile*>(user);
+  profile->current_op = op;
+  profile->op_begin_ticks = mote::cortex_m::read_ticks();
 }
+
+void track_op(void* user, uint32_t op) { static_cast<Profile*>(user)->current_op = op; }
 
 void profile_op_end(void* user, uint32_t op) {
   Profile* profile = static_cast<Profile*>(user);
@@ -179,8 +194,46 @@ bool write_file(const char* path, const void* data, uint32_t bytes, Line& error)
   return ok;
 }
 
+// What the program's NPU ops need beside the arena: the largest fast scratch (region 2
+// of an op compiled for a dedicated fast scratch) and the largest workspace the NPU
+// model needs for one command stream.
+struct NpuNeeds {
+  uint32_t fast_scratch_bytes;
+  uint64_t model_workspace_bytes;
+  uint32_t model_workspace_op;  // the op needing the most workspace
+};
+
+NpuNeeds npu_needs(const mote::Interpreter& interpreter) {
+  NpuNeeds needs{0, 0, 0};
+  for (uint32_t op = 0; op < interpreter.op_count(); ++op) {
+    if (!mote::is_ethos_u_op(*interpreter.op_desc(op))) continue;
+    const mote::OpContext ctx = interpreter.op_context(op);
+    const uint32_t fast = mote::ethos_u_fast_scratch_bytes(ctx);
+    if (fast > needs.fast_scratch_bytes) needs.fast_scratch_bytes = fast;
+    const uint64_t workspace = mote::ethos_u_model_workspace_bytes(static_cast<const uint8_t*>(ctx.input_data(0)),
+                                                                   ctx.input_desc(0).bytes);
+    if (workspace > needs.model_workspace_bytes) {
+      needs.model_workspace_bytes = workspace;
+      needs.model_workspace_op = op;
+    }
+  }
+  return needs;
+}
+
 char g_command_line[2048];
 mote::Interpreter g_interpreter;
+// The NPU: the functional model, its workspace and the fast scratch placed after the
+// arena by run_program().
+mote::EthosUModel g_npu_model;
+mote::NpuDriver g_npu = {mote::ethos_u_model_invoke, nullptr, nullptr, &g_npu_model, nullptr, 0};
+
+// "op 3 'name'" (the name when the program has one).
+Line& describe_op(Line& line, uint32_t op) {
+  line.text("op ").number(op);
+  const char* name = g_interpreter.op_name(op);
+  if (*name != '\0') line.text(" '").text(name).text("'");
+  return line;
+}
 
 uint32_t run_program() {
   Line error;
@@ -237,14 +290,27 @@ uint32_t run_program() {
   }
   uint8_t* arena = workspace.next;
   memset(arena, kArenaFill, arena_bytes);
+  // The NPU's fast scratch follows the arena. Loading with all the rest claimed (load()
+  // checks sizes, it touches no byte) lets the loaded program say what it needs.
+  uint8_t* fast_scratch = align_up(arena + arena_bytes, 16);
+  g_npu.fast_scratch = fast_scratch;
+  g_npu.fast_scratch_bytes = bytes_between(fast_scratch, workspace.end);
+  mote::LoadOptions options;
+  options.npu = &g_npu;
   Status status = g_interpreter.load(mote::Span<const uint8_t>(program, program_bytes),
                                      mote::Span<uint8_t>(arena, arena_bytes),
-                                     mote::all_kernels());
+                                     mote::all_kernels(), options);
   if (status == Status::kArenaTooSmall) {
     error.text("cannot load program '").text(program_path).text("': ").status(status)
         .text(" (the program needs a ").number(planned_arena_bytes)
         .text("-byte arena; the runner's workspace has ").number(arena_bytes)
         .text(" bytes left after the program)");
+    return fail(error);
+  }
+  if (status == Status::kFastScratchTooSmall) {
+    error.text("cannot load program '").text(program_path).text("': ").status(status)
+        .text(" (the runner's workspace has ").number(g_npu.fast_scratch_bytes)
+        .text(" bytes left after the program and its arena)");
     return fail(error);
   }
   if (status != Status::kOk) {
@@ -257,7 +323,20 @@ uint32_t run_program() {
     }
     return fail(error);
   }
-  workspace.next = align_up(arena + arena_bytes, 8);
+  // The NPU's fast scratch and the NPU model's workspace, exactly as large as needed.
+  const NpuNeeds npu = npu_needs(g_interpreter);
+  g_npu.fast_scratch_bytes = npu.fast_scratch_bytes;
+  workspace.next = align_up(fast_scratch + npu.fast_scratch_bytes, 8);
+  if (npu.model_workspace_bytes > workspace.free_bytes()) {
+    error.text("the NPU model needs a ").number(npu.model_workspace_bytes).text("-byte workspace for ");
+    describe_op(error, npu.model_workspace_op)
+        .text("; the runner's workspace has ").number(workspace.free_bytes())
+        .text(" bytes left after the program, its arena and the NPU's fast scratch");
+    return fail(error);
+  }
+  g_npu_model.workspace = workspace.next;
+  g_npu_model.workspace_bytes = npu.model_workspace_bytes;
+  workspace.next = align_up(workspace.next + npu.model_workspace_bytes, 8);
   g_interpreter.set_loop_limit(loop_limit);
 
   const uint32_t input_count = g_interpreter.input_count();
@@ -273,9 +352,10 @@ uint32_t run_program() {
     error.text("no room for the profile of ").number(op_count).text(" ops in the workspace");
     return fail(error);
   }
-  Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0};
+  Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0, 0};
   for (uint32_t op = 0; op < op_count; ++op) profile.op_ticks[op] = 0;
   const mote::ProfileHook hook{profile_op_begin, profile_op_end, &profile};
+  const mote::ProfileHook tracking_hook{track_op, nullptr, &profile};
   uint64_t run_ticks = 0;
   uint32_t arena_used = 0;
   for (uint32_t run = 0; run < runs; ++run) {
@@ -303,11 +383,17 @@ uint32_t run_program() {
     // inside the run) would move with the input files' sizes.
     if (run == 0) mote::cortex_m::start_tick_counter();
     const uint64_t run_begin = mote::cortex_m::read_ticks();
-    status = g_interpreter.run(run == 0 ? &hook : nullptr);
+    status = g_interpreter.run(run == 0 ? &hook : &tracking_hook);
     if (run == 0) run_ticks = mote::cortex_m::read_ticks() - run_begin;
     if (status == Status::kLoopLimit) {
       error.text("run stopped: ").status(status).text(" (").number(loop_limit)
           .text(" iterations in one run: a loop whose condition still held)");
+      return fail(error);
+    }
+    if (status == Status::kNpuFailed) {
+      error.text("run stopped at ");
+      describe_op(error, profile.current_op).text(": the NPU model says: ")
+          .text(mote::ethos_u_model_error(g_npu_model));
       return fail(error);
     }
     if (status != Status::kOk) {
