@@ -68,7 +68,7 @@ NpuPayloadResult run_npu_payload_input(const uint8_t* data, size_t size) {
       if (bytes[i] != 0) std::memset(regions[i]->data(), 0, bytes[i]);
       if (copied != 0) std::memcpy(regions[i]->data(), rest, copied);
     } else {
-      for (uint32_t b = 0; b < bytes[i]; ++b) regions[i]->data()[b] = static_cast<uint8_t>(b * 31 + i);
+      if (bytes[i] != 0) std::memset(regions[i]->data(), static_cast<int>(0x11 * i), bytes[i]);
     }
   }
 

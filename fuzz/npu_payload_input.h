@@ -10,7 +10,7 @@
 //   bytes 26-29   payload length, capped at what follows
 //   then          the payload, then region 0's bytes (the constant data: weights,
 //                 biases, scales; the rest of region 0 is zero). The other regions
-//                 start filled with a fixed pattern.
+//                 start filled with byte 0x11 * index.
 // A shorter input is padded with zeros.
 #pragma once
 
@@ -20,7 +20,9 @@
 
 namespace mote::fuzz {
 
-inline constexpr uint32_t kNpuFuzzMaxRegionBytes = 1u << 20;
+// Large enough for the kws streams' regions (156 and 127 KB), small enough to run
+// thousands of inputs a minute.
+inline constexpr uint32_t kNpuFuzzMaxRegionBytes = 256u << 10;
 inline constexpr uint64_t kNpuFuzzMaxWorkspaceBytes = 8u << 20;
 
 struct NpuPayloadResult {

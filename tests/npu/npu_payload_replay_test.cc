@@ -1,0 +1,112 @@
+// The NPU payload fuzzer's harness (fuzz/npu_payload_input.h) without libFuzzer: the
+// reproducers of fixed crashes (fuzz/crashes/*.npu) replay to one error line, and the
+// hostile payloads the fuzzer starts from (a Vela stream truncated, with a wrong FourCC,
+// over regions too small, without a workspace) each fail with the model's line naming
+// what is wrong, while the untouched stream over its real regions runs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "compiler.h"
+#include "ethos_u/ethos_u.h"
+#include "ethos_u_model.h"
+#include "host/loaded_program.h"
+#include "npu_payload_input.h"
+#include "test_util.h"
+
+namespace mote::testing {
+namespace npu_payload_replay_test {
+
+using fuzz::make_npu_payload_input;
+using fuzz::NpuPayloadResult;
+
+NpuPayloadResult run(const std::vector<uint8_t>& input) {
+  return fuzz::run_npu_payload_input(input.data(), input.size());
+}
+
+// kws H128's one NPU op as the seed tool writes it: payload, region sizes, constants.
+struct Seed {
+  std::vector<uint8_t> payload;
+  std::vector<uint32_t> regions;
+  std::vector<uint8_t> constants;
+};
+
+Seed kws_seed() {
+  CompileOptions options;
+  options.model_path = shared_models() + "/ethos-u/kws_micronet_m_vela_H128.tflite";
+  options.target = "cortex-m55";
+  options.npu = "ethos-u55-128";
+  LoadedProgram loaded(compile(options).program, "kws");
+  const Interpreter& interp = loaded.interpreter();
+  EXPECT_TRUE(is_ethos_u_op(*interp.op_desc(0)));
+  const OpContext ctx = interp.op_context(0);
+  Seed seed;
+  const auto* payload = static_cast<const uint8_t*>(ctx.input_data(0));
+  seed.payload.assign(payload, payload + ctx.input_desc(0).bytes);
+  const auto* constants = static_cast<const uint8_t*>(ctx.input_data(1));
+  seed.constants.assign(constants, constants + ctx.input_desc(1).bytes);
+  // Regions: constants, scratch, no fast scratch, the input, the output.
+  seed.regions = {ctx.input_desc(1).bytes, ctx.input_desc(2).bytes, 0, ctx.input_desc(4).bytes,
+                  ctx.output_desc(0).bytes};
+  return seed;
+}
+
+TEST(NpuPayloadFuzzHarness, TheVelaStreamRunsOverItsRealRegions) {
+  const Seed seed = kws_seed();
+  const NpuPayloadResult r = run(make_npu_payload_input(seed.payload, seed.regions, seed.constants));
+  EXPECT_EQ(r.status, 0) << r.error;
+  EXPECT_EQ(r.error, "");
+}
+
+TEST(NpuPayloadFuzzHarness, HostilePayloadsFailInOneLineNamingTheProblem) {
+  const Seed seed = kws_seed();
+  std::vector<uint8_t> fourcc = seed.payload;
+  fourcc[0] ^= 0xFF;
+  NpuPayloadResult r = run(make_npu_payload_input(fourcc, seed.regions, seed.constants));
+  EXPECT_EQ(r.status, kEthosUModelBadPayload);
+  EXPECT_EQ(r.error, "payload: does not start with the FourCC 'COP1'");
+
+  std::vector<uint8_t> truncated(seed.payload.begin(), seed.payload.begin() + seed.payload.size() / 2);
+  r = run(make_npu_payload_input(truncated, seed.regions, seed.constants));
+  EXPECT_EQ(r.status, kEthosUModelBadPayload);
+  EXPECT_EQ(r.error, "payload: the command stream runs past the payload's end");
+
+  std::vector<uint32_t> small = seed.regions;
+  small[1] = 64;  // the scratch area, where the feature maps lie
+  r = run(make_npu_payload_input(seed.payload, small, seed.constants));
+  EXPECT_EQ(r.status, kEthosUModelOutOfRegion);
+  EXPECT_EQ(r.error, "command 5 (NPU_OP_DMA_START): DMA destination [71056, 72160) runs past region 1 (64 bytes)");
+
+  r = run(make_npu_payload_input(seed.payload, {}, {}));
+  EXPECT_EQ(r.status, kEthosUModelBadCommand);
+  EXPECT_EQ(r.error, "command 5 (NPU_OP_DMA_START): DMA source uses region 0, which the op does not give (0 regions)");
+
+  r = run(make_npu_payload_input(seed.payload, seed.regions, seed.constants, /*flags=*/1));  // half the workspace
+  EXPECT_EQ(r.status, kEthosUModelWorkspace);
+  EXPECT_EQ(r.error.find("command "), 0u) << r.error;
+  EXPECT_NE(r.error.find("the model's workspace holds "), std::string::npos) << r.error;
+
+  r = run({});
+  EXPECT_EQ(r.status, kEthosUModelBadPayload);
+  EXPECT_EQ(r.error, "payload: not a whole number of 32-bit words");
+}
+
+// Every reproducer the fuzzer found (fuzz/crashes/*.npu, the crash fixed in the model):
+// an error code and one line, and no sanitizer report in the sanitizer build.
+TEST(NpuPayloadFuzzHarness, TheCrashReproducersFailInOneLine) {
+  int replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(MOTE_SOURCE_DIR) + "/fuzz/crashes")) {
+    if (entry.path().extension() != ".npu") continue;
+    const std::string bytes = read_text(entry.path().string());
+    const NpuPayloadResult r = run(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+    EXPECT_NE(r.status, 0) << entry.path();
+    EXPECT_FALSE(r.error.empty()) << entry.path();
+    ++replayed;
+  }
+  EXPECT_GE(replayed, 0);
+}
+
+}  // namespace npu_payload_replay_test
+}  // namespace mote::testing
