@@ -3,7 +3,8 @@
 // same driver hook as the host, so every Vela file the host model runs gives, under
 // QEMU, the host run's outputs bit for bit: U55 and U85 files on qemu-cortex-m55, U65
 // files on qemu-cortex-m33 (the Cortex-M33 "ML island"), each on random full-range
-// inputs. And what goes wrong there comes back as one line: the NPU model's own error
+// inputs, the runner handing the model each payload and region exact and aligned. And
+// what goes wrong there comes back as one line: the NPU model's own error
 // when a command stream fails, a workspace or arena that does not fit the runner.
 #include <gtest/gtest.h>
 
@@ -76,7 +77,55 @@ void PrintTo(const QemuCase& c, std::ostream* os) { *os << c.vela << " on " << c
 
 class VelaOnQemu : public ::testing::TestWithParam<QemuCase> {};
 
-TEST_P(VelaOnQemu, EqualsTheHostRunBitForBit) {
+// What the runner's driver recorded in the first run (the runner as a recording fake
+// driver, DeviceRunResult::npu_regions) against the host's view of the same program:
+// one invoke per NPU op in order, the payload in place in the program, each region at its
+// tensor's offset in the program, the arena or the fast scratch, its size exact, every
+// address 16-byte aligned.
+void expect_npu_regions(const LoadedProgram& host, const DeviceRunResult& device, const std::string& what) {
+  const Interpreter& interp = host.interpreter();
+  const auto* host_program = reinterpret_cast<const uint8_t*>(&host.header());
+  std::vector<DeviceNpuRegion> expected;
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    if (!is_ethos_u_op(*interp.op_desc(k))) continue;
+    const OpContext ctx = interp.op_context(k);
+    const EthosUParams& params = ctx.params<EthosUParams>();
+    const auto in_program = [&](const void* data) {
+      return device.program_address + static_cast<uint64_t>(static_cast<const uint8_t*>(data) - host_program);
+    };
+    expected.push_back({k, -1, in_program(ctx.input_data(0)), ctx.input_desc(0).bytes});
+    for (uint32_t r = 0; r < params.region_count; ++r) {
+      const uint32_t input = r + 1;
+      DeviceNpuRegion region{k, static_cast<int32_t>(r), 0, 0};
+      if (r == 2 && params.fast_scratch_bytes != 0) {
+        region.address = device.fast_scratch_address;
+        region.bytes = params.fast_scratch_bytes;
+      } else if (input >= ctx.input_count() || ctx.has_input(input)) {
+        const bool is_input = input < ctx.input_count();
+        const TensorDesc& t = is_input ? ctx.input_desc(input) : ctx.output_desc(input - ctx.input_count());
+        const void* data = is_input ? ctx.input_data(input) : ctx.output_data(input - ctx.input_count());
+        region.address = t.storage == static_cast<uint8_t>(Storage::kConstant) ? in_program(data)
+                                                                                : device.arena_address + t.offset;
+        region.bytes = t.bytes;
+      }
+      expected.push_back(region);
+    }
+  }
+  ASSERT_FALSE(expected.empty()) << what;
+  ASSERT_EQ(device.npu_regions.size(), expected.size()) << what;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const DeviceNpuRegion& got = device.npu_regions[i];
+    const DeviceNpuRegion& want = expected[i];
+    const std::string where = what + " op " + std::to_string(want.op) + " region " + std::to_string(want.region);
+    EXPECT_EQ(got.op, want.op) << where;
+    EXPECT_EQ(got.region, want.region) << where;
+    EXPECT_EQ(got.address, want.address) << where;
+    EXPECT_EQ(got.bytes, want.bytes) << where;
+    EXPECT_EQ(got.address % 16, 0u) << where;
+  }
+}
+
+TEST_P(VelaOnQemu, EqualsTheHostRunBitForBitWithExactAlignedRegions) {
   const QemuCase& c = GetParam();
   const std::vector<uint8_t> program = compile_for(c.vela, c.npu, c.device);
   TempDir dir;
@@ -112,6 +161,7 @@ TEST_P(VelaOnQemu, EqualsTheHostRunBitForBit) {
       EXPECT_EQ(outputs[j], expected[r][j]) << c.vela << " on " << c.device << " input " << r << " output " << j;
   }
   EXPECT_GT(device.total_instructions, 0u);
+  expect_npu_regions(host, device, std::string(c.vela) + " on " + c.device);
 }
 
 INSTANTIATE_TEST_SUITE_P(EthosU, VelaOnQemu, ::testing::ValuesIn(kCases),

@@ -19,7 +19,12 @@
 // writes
 //   <output dir>/out<j>.bin    raw bytes of output j (of run r > 0: out<j>.r<r>.bin)
 //   <output dir>/profile.txt   "op <index> <instructions>" per op, "total <instructions>",
-//                              then "arena <given bytes> <used bytes>" (of the first run)
+//                              then "arena <given bytes> <used bytes>" (of the first run);
+//                              for a program with NPU ops also "memory <program address>
+//                              <arena address> <fast scratch address>" and per NPU op of
+//                              the first run what it handed the driver: "npu <op> payload
+//                              <address> <bytes>", then "npu <op> <region> <address>
+//                              <bytes>" per region (addresses in decimal)
 // Instruction counts are exact only under `-icount shift=0` (see instruction_counter.h);
 // "total" spans the whole run() call, so it includes dispatch and the profiling calls.
 // "used" is the arena's high-water mark: the arena is filled with kArenaFill before load,
@@ -201,12 +206,14 @@ struct NpuNeeds {
   uint32_t fast_scratch_bytes;
   uint64_t model_workspace_bytes;
   uint32_t model_workspace_op;  // the op needing the most workspace
+  uint32_t op_count;            // NPU ops
 };
 
 NpuNeeds npu_needs(const mote::Interpreter& interpreter) {
-  NpuNeeds needs{0, 0, 0};
+  NpuNeeds needs{0, 0, 0, 0};
   for (uint32_t op = 0; op < interpreter.op_count(); ++op) {
     if (!mote::is_ethos_u_op(*interpreter.op_desc(op))) continue;
+    ++needs.op_count;
     const mote::OpContext ctx = interpreter.op_context(op);
     const uint32_t fast = mote::ethos_u_fast_scratch_bytes(ctx);
     if (fast > needs.fast_scratch_bytes) needs.fast_scratch_bytes = fast;
@@ -220,12 +227,44 @@ NpuNeeds npu_needs(const mote::Interpreter& interpreter) {
   return needs;
 }
 
+// One thing an NPU op of the first run handed the driver: the payload or a region.
+constexpr uint32_t kPayloadRecord = 0xFFFFFFFFu;
+struct NpuRecord {
+  uint32_t op;
+  uint32_t region;  // or kPayloadRecord
+  uint64_t address;
+  uint32_t bytes;
+};
+
+// The runner's NPU driver: records what each invoke of the first run gets (for
+// profile.txt), then runs the functional model.
+struct RunnerNpu {
+  mote::EthosUModel model;
+  const uint32_t* current_op;  // the op the interpreter is in (Profile::current_op)
+  NpuRecord* records;          // capacity entries in the workspace
+  uint32_t capacity;
+  uint32_t count;
+  bool recording;
+};
+
+int32_t runner_npu_invoke(void* user, const uint8_t* payload, uint32_t payload_bytes, const uint64_t* base_addresses,
+                          const uint32_t* base_bytes, uint32_t region_count) {
+  RunnerNpu* npu = static_cast<RunnerNpu*>(user);
+  if (npu->recording && npu->count + 1 + region_count <= npu->capacity) {
+    const uint32_t op = *npu->current_op;
+    npu->records[npu->count++] = {op, kPayloadRecord, reinterpret_cast<uintptr_t>(payload), payload_bytes};
+    for (uint32_t i = 0; i < region_count; ++i)
+      npu->records[npu->count++] = {op, i, base_addresses[i], base_bytes[i]};
+  }
+  return mote::ethos_u_model_invoke(&npu->model, payload, payload_bytes, base_addresses, base_bytes, region_count);
+}
+
 char g_command_line[2048];
 mote::Interpreter g_interpreter;
 // The NPU: the functional model, its workspace and the fast scratch placed after the
 // arena by run_program().
-mote::EthosUModel g_npu_model;
-mote::NpuDriver g_npu = {mote::ethos_u_model_invoke, nullptr, nullptr, &g_npu_model, nullptr, 0};
+RunnerNpu g_runner_npu;
+mote::NpuDriver g_npu = {runner_npu_invoke, nullptr, nullptr, &g_runner_npu, nullptr, 0};
 
 // "op 3 'name'" (the name when the program has one).
 Line& describe_op(Line& line, uint32_t op) {
@@ -334,8 +373,8 @@ uint32_t run_program() {
         .text(" bytes left after the program, its arena and the NPU's fast scratch");
     return fail(error);
   }
-  g_npu_model.workspace = workspace.next;
-  g_npu_model.workspace_bytes = npu.model_workspace_bytes;
+  g_runner_npu.model.workspace = workspace.next;
+  g_runner_npu.model.workspace_bytes = npu.model_workspace_bytes;
   workspace.next = align_up(workspace.next + npu.model_workspace_bytes, 8);
   g_interpreter.set_loop_limit(loop_limit);
 
@@ -354,6 +393,17 @@ uint32_t run_program() {
   }
   Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0, 0};
   for (uint32_t op = 0; op < op_count; ++op) profile.op_ticks[op] = 0;
+  workspace.next += op_count * sizeof(uint64_t);
+  // The NPU records of the first run: the payload and up to kNpuMaxRegions regions per
+  // NPU op.
+  const uint32_t npu_records = npu.op_count * (1 + mote::kNpuMaxRegions);
+  if (uint64_t{npu_records} * sizeof(NpuRecord) > workspace.free_bytes()) {
+    error.text("no room for the NPU records of ").number(npu.op_count).text(" NPU ops in the workspace");
+    return fail(error);
+  }
+  g_runner_npu.current_op = &profile.current_op;
+  g_runner_npu.records = reinterpret_cast<NpuRecord*>(workspace.next);
+  g_runner_npu.capacity = npu_records;
   const mote::ProfileHook hook{profile_op_begin, profile_op_end, &profile};
   const mote::ProfileHook tracking_hook{track_op, nullptr, &profile};
   uint64_t run_ticks = 0;
@@ -381,6 +431,7 @@ uint32_t run_program() {
     // Run, timing every op of the first run. The counter starts here, as it always did:
     // started before the input reads, its phase (and the reload interrupts that land
     // inside the run) would move with the input files' sizes.
+    g_runner_npu.recording = run == 0;
     if (run == 0) mote::cortex_m::start_tick_counter();
     const uint64_t run_begin = mote::cortex_m::read_ticks();
     status = g_interpreter.run(run == 0 ? &hook : &tracking_hook);
@@ -393,7 +444,7 @@ uint32_t run_program() {
     if (status == Status::kNpuFailed) {
       error.text("run stopped at ");
       describe_op(error, profile.current_op).text(": the NPU model says: ")
-          .text(mote::ethos_u_model_error(g_npu_model));
+          .text(mote::ethos_u_model_error(g_runner_npu.model));
       return fail(error);
     }
     if (status != Status::kOk) {
@@ -435,6 +486,25 @@ uint32_t run_program() {
   Line arena_line;
   arena_line.text("arena ").number(arena_bytes).text(" ").number(arena_used).text("\n");
   written = written && semihost::write(handle, arena_line.c_str(), arena_line.length());
+  if (npu.op_count != 0) {
+    Line memory;
+    memory.text("memory ").number(reinterpret_cast<uintptr_t>(program)).text(" ")
+        .number(reinterpret_cast<uintptr_t>(arena)).text(" ").number(reinterpret_cast<uintptr_t>(fast_scratch))
+        .text("\n");
+    written = written && semihost::write(handle, memory.c_str(), memory.length());
+  }
+  for (uint32_t i = 0; i < g_runner_npu.count && written; ++i) {
+    const NpuRecord& record = g_runner_npu.records[i];
+    Line line;
+    line.text("npu ").number(record.op).text(" ");
+    if (record.region == kPayloadRecord) {
+      line.text("payload");
+    } else {
+      line.number(record.region);
+    }
+    line.text(" ").number(record.address).text(" ").number(record.bytes).text("\n");
+    written = semihost::write(handle, line.c_str(), line.length());
+  }
   semihost::close(handle);
   if (!written) {
     error.text("cannot write '").text(profile_path.c_str()).text("'");
