@@ -1,6 +1,7 @@
 // The input of fuzz_npu_payload: an Ethos-U driver payload and the regions it runs over,
 // in one byte string, so that libFuzzer mutates both and a crashing input replays as a
-// file (fuzz/crashes/*.npu, replayed by tests/npu/npu_payload_replay_test.cc).
+// file (fuzz/crashes/*.npu; tests/npu/npu_payload_replay_test.cc runs the harness
+// without libFuzzer).
 //
 // Layout (little-endian):
 //   byte 0        region count: value % (kNpuMaxRegions + 1)

@@ -1,11 +1,11 @@
-// The NPU payload fuzzer's harness (fuzz/npu_payload_input.h) without libFuzzer: the
-// reproducers of fixed crashes (fuzz/crashes/*.npu) replay to one error line, and the
-// hostile payloads the fuzzer starts from (a Vela stream truncated, with a wrong FourCC,
-// over regions too small, without a workspace) each fail with the model's line naming
-// what is wrong, while the untouched stream over its real regions runs.
+// The NPU payload fuzzer's harness (fuzz/npu_payload_input.h) without libFuzzer: hostile
+// payloads of the kinds the fuzzer mutates towards (a Vela stream truncated, with a wrong
+// FourCC, over regions too small or none, with half its workspace) each fail with the
+// model's line naming what is wrong, while the untouched stream over its real regions
+// runs. (The fuzzer has found no crash so far; a reproducer would go to
+// fuzz/crashes/<what>.npu, which tools/fuzz.sh replays first, with a test here.)
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -91,21 +91,6 @@ TEST(NpuPayloadFuzzHarness, HostilePayloadsFailInOneLineNamingTheProblem) {
   r = run({});
   EXPECT_EQ(r.status, kEthosUModelBadPayload);
   EXPECT_EQ(r.error, "payload: not a whole number of 32-bit words");
-}
-
-// Every reproducer the fuzzer found (fuzz/crashes/*.npu, the crash fixed in the model):
-// an error code and one line, and no sanitizer report in the sanitizer build.
-TEST(NpuPayloadFuzzHarness, TheCrashReproducersFailInOneLine) {
-  int replayed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(MOTE_SOURCE_DIR) + "/fuzz/crashes")) {
-    if (entry.path().extension() != ".npu") continue;
-    const std::string bytes = read_text(entry.path().string());
-    const NpuPayloadResult r = run(std::vector<uint8_t>(bytes.begin(), bytes.end()));
-    EXPECT_NE(r.status, 0) << entry.path();
-    EXPECT_FALSE(r.error.empty()) << entry.path();
-    ++replayed;
-  }
-  EXPECT_GE(replayed, 0);
 }
 
 }  // namespace npu_payload_replay_test
