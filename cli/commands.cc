@@ -95,6 +95,7 @@ struct CompileArgs {
   std::string max_recompute = "10%";
   std::string arena_budget;
   std::string emit_c;
+  std::string emit_tflite;  // --emit-tflite FILE: the quantized graph as a .tflite
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   std::vector<std::string> input_shapes;    // NAME=D0xD1x..., repeatable
   std::string npu;                          // --npu: the Ethos-U beside the core
@@ -317,10 +318,12 @@ json npu_json(const std::vector<NpuOpReport>& ops) {
     json regions = json::array();
     for (const NpuRegionReport& region : op.regions)
       regions.push_back({{"index", region.index}, {"role", region.role}, {"bytes", region.bytes},
-                         {"read", region.read}, {"written", region.written}, {"port", region.port}});
+                         {"read", region.read}, {"written", region.written}, {"port", region.port},
+                         {"used", json::array({region.used_begin, region.used_end})}});
     list.push_back({{"name", op.name}, {"accelerator", op.accelerator}, {"memory_mode", op.memory_mode},
                     {"commands", op.commands}, {"operations", operations}, {"regions", regions},
-                    {"fast_scratch_bytes", op.fast_scratch_bytes}, {"checks", op.checks}});
+                    {"fast_scratch_bytes", op.fast_scratch_bytes}, {"checks", op.checks},
+                    {"extents_checked", op.extents_checked}});
   }
   return list;
 }
@@ -338,16 +341,19 @@ void print_npu(const std::vector<NpuOpReport>& ops) {
       std::cout << separator << region.index << " " << region.role << " " << with_commas(region.bytes) << " B "
                 << (region.read ? "r" : "") << (region.written ? "w" : "") << " "
                 << region.port.substr(0, region.port.find(' '));
+      if (region.used_end != 0)
+        std::cout << " used [" << with_commas(region.used_begin) << ", " << with_commas(region.used_end) << ")";
       separator = "; ";
     }
     std::cout << "\n";
+    if (op.checks != ops.front().checks) std::cout << "           checked: " << op.checks << "\n";
   }
   if (!ops.empty()) std::cout << "  npu      checked: " << ops.front().checks << "\n";
 }
 
 int run_compile(const CompileArgs& args) {
-  if (args.output.empty() && args.emit_c.empty())
-    throw std::runtime_error("compile: nothing to write; give -o OUT.mote and/or --emit-c DIR");
+  if (args.output.empty() && args.emit_c.empty() && args.emit_tflite.empty())
+    throw std::runtime_error("compile: nothing to write; give -o OUT.mote, --emit-c DIR and/or --emit-tflite FILE");
 
   CompileOptions options;
   options.model_path = args.model;
@@ -360,6 +366,7 @@ int run_compile(const CompileArgs& args) {
   options.npu = args.npu;
   for (const std::string& text : args.input_shapes) options.input_shapes.push_back(parse_input_shape(text));
   options.quantize = args.quantize;
+  options.emit_tflite = !args.emit_tflite.empty();
   if (!args.quantize.empty() || !args.calibration.empty()) {
     options.quantize_options.method = ptq::parse_range_method(args.calibration_method);
     if (!(args.percentile > 50.0 && args.percentile <= 100.0))
@@ -389,8 +396,20 @@ int run_compile(const CompileArgs& args) {
     }
   }
   CompileResult result = compile(options);
-  if (!args.output.empty()) write_file_atomically(args.output, result.program);
+  // The program and the .tflite: both or neither.
+  std::vector<std::string> paths;
+  std::vector<const std::vector<uint8_t>*> contents;
+  if (!args.output.empty()) {
+    paths.push_back(args.output);
+    contents.push_back(&result.program);
+  }
+  if (!args.emit_tflite.empty()) {
+    paths.push_back(args.emit_tflite);
+    contents.push_back(&result.tflite);
+  }
+  if (!paths.empty()) write_files_atomically(paths, contents);
   if (!args.emit_c.empty()) emit_c(args, result.program);
+  if (!args.emit_tflite.empty() && !args.json) std::cout << "wrote " << args.emit_tflite << "\n";
 
   const CompileReport& r = result.report;
   if (args.json) {
@@ -408,6 +427,7 @@ int run_compile(const CompileArgs& args) {
                 {"macs", r.macs},
                 {"kernels", r.kernels},
                 {"ops", ops}};
+    if (!args.emit_tflite.empty()) out["tflite"] = args.emit_tflite;
     if (r.quantization) out["quantization"] = quantization_json(*r.quantization);
     if (r.patching) out["patching"] = patching_json(*r.patching);
     out["reordered"] = r.reordered;
@@ -867,9 +887,17 @@ int run_size(const SizeArgs& args) {
 // heading line; README's operator table repeats these lines.
 std::string tflite_coverage() {
   const std::vector<TfliteOperator> ops = tflite_operators();
-  std::string text = "tflite (" + std::to_string(ops.size()) +
+  std::string text = "tflite (" + std::to_string(ops.size() + 1) +
                      " operators): reference kernel dtypes, then optimized kernels (instruction set: dtypes (cores))\n";
-  for (const TfliteOperator& op : ops) text += lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)) + "\n";
+  std::vector<std::string> lines;
+  for (const TfliteOperator& op : ops) lines.push_back(lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)));
+  // The one custom operator: Vela's NPU work (README "Ethos-U").
+  lines.push_back(lower::coverage_line("CUSTOM ethos-u", lower::Coverage{{"Vela's NPU op, with --npu: U55/U65/U85 "
+                                                                          "streams through the NPU driver (host: the "
+                                                                          "functional model)"},
+                                                                         {}}));
+  std::sort(lines.begin(), lines.end());
+  for (const std::string& line : lines) text += line + "\n";
   return text;
 }
 
@@ -922,7 +950,7 @@ int run_cli(int argc, char** argv) {
   CLI::App* compile_cmd = app.add_subcommand("compile", "Compile an ONNX or .tflite model into a .mote program");
   compile_cmd->add_option("model", compile_args.model, "Model file (.onnx or .tflite)")->required();
   compile_cmd->add_option("-o,--output", compile_args.output,
-                          "Program file to write (required unless --emit-c is given)");
+                          "Program file to write (required unless --emit-c or --emit-tflite is given)");
   compile_cmd->add_option("--target", compile_args.target, target_list(false));
   compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
   compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input");
@@ -958,6 +986,9 @@ int run_cli(int argc, char** argv) {
                           "Most arena bytes the program may need, e.g. 140KiB: planned for memory if the "
                           "fast plan exceeds it, refused if nothing fits; --int16 auto may use it up");
   compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
+  compile_cmd->add_option("--emit-tflite", compile_args.emit_tflite,
+                          "With --quantize int8: write the quantized graph as a standard int8 .tflite "
+                          "(for Arm's Vela; bring its _vela.tflite back with --npu)");
   compile_cmd->add_flag("--json", compile_args.json, "Print the compile report as JSON");
   compile_cmd->add_flag_callback(
       "--list-ops",

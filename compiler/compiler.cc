@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "emit/tflite_writer.h"
 #include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
 #include "npu/ethos_u.h"
@@ -30,6 +31,12 @@ ir::Graph import_model(const std::string& path, const std::vector<std::string>& 
 }
 
 CompileResult compile(const CompileOptions& options) {
+  if (options.emit_tflite && options.quantize.empty()) {
+    if (std::filesystem::path(options.model_path).extension() == ".tflite")
+      throw CompileError(options.model_path + ": --emit-tflite writes the graph --quantize int8 gives; this model is a "
+                         ".tflite already (give it to Vela as it is)");
+    throw CompileError(options.model_path + ": --emit-tflite needs --quantize int8 (it writes the quantized graph)");
+  }
   const auto start = std::chrono::steady_clock::now();
   parse_target(options.target);  // refuse a bad target before any work
   ir::Graph graph = import_model(options.model_path, options.extra_outputs, options.input_shapes);
@@ -65,7 +72,11 @@ CompileResult compile(const CompileOptions& options) {
     const ptq::Calibration calibration = ptq::calibrate(graph, options.calibration, options.quantize_options);
     ptq::Report report;
     const ir::Graph quantized = search::quantize(graph, calibration, options, &report, search);
+    // Written before lowering (a graph the writer cannot express fails before any work).
+    std::vector<uint8_t> tflite;
+    if (options.emit_tflite) tflite = write_tflite(quantized, options.model_path);
     result = search::lower_within_budget(quantized, options, search);
+    result.tflite = std::move(tflite);
     result.report.quantization = std::move(report);
   }
   search.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

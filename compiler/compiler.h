@@ -53,6 +53,10 @@ struct CompileOptions {
   // none). A Vela-compiled model's NPU ops must have been compiled for it
   // (compiler/npu/ethos_u.h); every other op runs on the core.
   std::string npu = {};
+  // --emit-tflite: also write the quantized graph as a standard int8 .tflite
+  // (CompileResult::tflite, compiler/emit/tflite_writer.h), the graph quantize() gives,
+  // before lowering. Needs quantize "int8".
+  bool emit_tflite = false;
 };
 
 // Throws CompileError with a one-line message on any problem.

@@ -123,6 +123,9 @@ struct NpuRegionReport {
   uint64_t bytes = 0;
   bool read = false, written = false;  // by the command stream
   std::string port;      // the AXI port Arm's driver puts it behind by default
+  // [used_begin, used_end): the bytes the stream's accesses span, checked to lie inside
+  // `bytes` (both 0 when no checked access touches the region).
+  uint64_t used_begin = 0, used_end = 0;
 };
 
 struct NpuOpReport {
@@ -134,6 +137,7 @@ struct NpuOpReport {
   std::vector<NpuRegionReport> regions;
   uint32_t fast_scratch_bytes = 0;  // the driver's fast scratch this op needs (0: none)
   std::string checks;        // what was checked, e.g. "payload, command set, no write to region 0"
+  bool extents_checked = false;  // every access was checked against its region's size
 };
 
 struct CompileReport {
@@ -162,6 +166,8 @@ struct CompileReport {
 struct CompileResult {
   std::vector<uint8_t> program;
   CompileReport report;
+  // With CompileOptions::emit_tflite: the quantized graph as a .tflite (--emit-tflite).
+  std::vector<uint8_t> tflite = {};
 };
 
 }  // namespace mote

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "ethos_u_model.h"
 #include "mote/npu.h"
 
 namespace mote::npu {
@@ -305,7 +306,27 @@ NpuOpReport describe_npu_op(const std::string& name, std::span<const uint8_t> pa
     r.regions.push_back(region);
   }
   r.checks = "payload parsed; every command in the " + std::string(product_name(config.product)) +
-             " command set; ends with STOP; no write to region 0";
+             " command set; ends with STOP; no write to region 0; ";
+
+  // Every access against its region's size: the functional model's walk, in check mode.
+  std::vector<uint32_t> sizes;
+  for (uint64_t bytes : region_bytes) sizes.push_back(static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)));
+  EthosUModelCheck check;
+  const int32_t rc = ethos_u_model_check(payload.data(), static_cast<uint32_t>(payload.size()), sizes.data(),
+                                         static_cast<uint32_t>(sizes.size()), &check);
+  if (rc != 0 && rc != kEthosUModelUnsupported)
+    throw CompileError("NPU op '" + name + "': " + check.error);
+  for (NpuRegionReport& region : r.regions) {
+    if (region.index >= kEthosUModelRegions) continue;
+    const EthosURegionUse& use = check.regions[region.index];
+    if (use.read || use.written) region.used_begin = use.begin, region.used_end = use.end;
+  }
+  r.extents_checked = rc == 0;
+  if (rc == 0)
+    r.checks += "every feature map, weight, scale and DMA access inside its region";
+  else
+    r.checks += "accesses inside their regions up to command " + std::to_string(check.commands) +
+                ", not after it (" + check.error + ")";
   return r;
 }
 

@@ -12,8 +12,8 @@
 // opcode the accelerator's command set does not have, a stream that does not end with
 // NPU_OP_STOP, a word after the STOP, a cmd1 header without its payload word, and any
 // operation that writes region 0 (the constants: read-only, may be flash), naming the
-// command index. What it does not check yet: the byte extents of each access against its
-// region's size (the validator of issue 19, deliverable 2).
+// command index. describe_npu_op() then checks the byte extent of every access against
+// its region's size with the functional model's check mode (ethos_u_model_check).
 #pragma once
 
 #include <array>
@@ -74,7 +74,8 @@ std::vector<uint32_t> stream_words(std::span<const uint8_t> payload, const Ethos
 
 // The report of one NPU op from its payload (parse_ethos_u_payload() accepted it) and
 // its regions' sizes: region_bytes[i] for i < region_count (region 2: the driver's fast
-// scratch when fast_scratch_bytes > 0).
+// scratch when fast_scratch_bytes > 0). Throws CompileError "NPU op 'x': command 12
+// (NPU_OP_CONV): OFM [a, b) runs past region 1 (n bytes)" when an access does not fit.
 NpuOpReport describe_npu_op(const std::string& name, std::span<const uint8_t> payload,
                             std::span<const uint64_t> region_bytes, uint32_t fast_scratch_bytes);
 

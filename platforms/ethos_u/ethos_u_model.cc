@@ -118,7 +118,9 @@ struct State {
   const uint32_t* bytes;
   uint32_t region_count;
   bool dry;       // only measure the workspace
+  bool check;     // only check every access against the region sizes (no data touched)
   uint64_t need;  // workspace the stream needs (dry run)
+  EthosURegionUse use[kEthosUModelRegions];  // what the accesses checked so far span
   uint16_t r0[512];  // cmd0 registers by opcode (0x100-0x1FF used)
   uint64_t r1[256];  // cmd1 registers: payload | addr_hi << 32
   uint16_t r1_param[256];
@@ -258,13 +260,20 @@ uint8_t* region(State& s, uint32_t r, const char* what) {
   return reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(s.base[r]));
 }
 
-// Checks [offset, offset + length) lies inside region r.
-bool in_region(State& s, uint32_t r, uint64_t offset, uint64_t length, const char* what) {
+// Checks [offset, offset + length) lies inside region r, and records it in s.use.
+bool in_region(State& s, uint32_t r, uint64_t offset, uint64_t length, const char* what, bool write = false) {
   const uint64_t size = s.bytes[r];
   if (offset > size || length > size - offset) {
     s.fail().text(what).text(" [").number(offset).text(", ").number(offset + length).text(") runs past region ").number(r).text(
         " (").number(size).text(" bytes)");
     return false;
+  }
+  if (r < kEthosUModelRegions && length > 0) {
+    EthosURegionUse& u = s.use[r];
+    if (!u.read && !u.written) u.begin = offset, u.end = offset + length;
+    if (offset < u.begin) u.begin = offset;
+    if (offset + length > u.end) u.end = offset + length;
+    (write ? u.written : u.read) = true;
   }
   return true;
 }
@@ -330,9 +339,9 @@ bool extent_fits(State& s, int kind, const FeatureMap& f, uint32_t h, uint32_t w
   for (const Box& b : boxes) {
     if (b.y1 <= b.y0 || b.x1 <= b.x0) continue;
     const uint64_t last = pixel_offset(f, b.y1 - 1, b.x1 - 1) + last_channel;
-    if (!in_region(s, r, last, f.elem, what)) return false;
+    if (!in_region(s, r, last, f.elem, what, kind == 2)) return false;
     const uint64_t first = pixel_offset(f, b.y0, b.x0);
-    if (!in_region(s, r, first, f.elem, what)) return false;
+    if (!in_region(s, r, first, f.elem, what, kind == 2)) return false;
   }
   return true;
 }
@@ -760,7 +769,7 @@ int32_t run_conv(State& s, bool depthwise) {
     if (l.total > s.need) s.need = l.total;
     return 0;
   }
-  if (l.total > s.model->workspace_bytes) {
+  if (!s.check && l.total > s.model->workspace_bytes) {
     s.fail().text("the model's workspace holds ").number(s.model->workspace_bytes).text(" bytes, this operation needs ").number(
         l.total);
     return kEthosUModelWorkspace;
@@ -777,6 +786,31 @@ int32_t run_conv(State& s, bool depthwise) {
       !extent_fits(s, 2, out.ofm, w.oh, w.ow, w.od, "OFM"))
     return kEthosUModelOutOfRegion;
 
+  // Weights and scales: their byte ranges first.
+  const uint32_t weight_region = s.reg(kWeightRegion) & 7;
+  const uint8_t* weights = region(s, weight_region, "weights");
+  if (weights == nullptr) return kEthosUModelBadCommand;
+  const uint64_t weight_base = s.addr(kWeightBase), weight_length = s.r1[kWeightLength] & 0xFFFFFFFFu;
+  if (!in_region(s, weight_region, weight_base, weight_length, "weights")) return kEthosUModelOutOfRegion;
+  const uint16_t ofm_precision = s.reg(kOfmPrecision);
+  const bool global = ((ofm_precision >> 8) & 1u) != 0;
+  const uint32_t round = (ofm_precision >> 14) & 3;
+  const uint8_t* scales = nullptr;
+  uint64_t scale_base = 0;
+  if (!global) {
+    const uint32_t scale_region = s.reg(kScaleRegion) & 7;
+    scales = region(s, scale_region, "scales");
+    if (scales == nullptr) return kEthosUModelBadCommand;
+    scale_base = s.addr(kScaleBase);
+    const uint64_t scale_length = s.r1[kScaleLength] & 0xFFFFFu;
+    if (scale_length < uint64_t{w.od} * 10) {
+      s.fail().text("SCALE_LENGTH ").number(scale_length).text(" holds fewer than ").number(w.od).text(" 10-byte records");
+      return kEthosUModelBadCommand;
+    }
+    if (!in_region(s, scale_region, scale_base, uint64_t{w.od} * 10, "scales")) return kEthosUModelOutOfRegion;
+  }
+  if (s.check) return 0;
+
   uint8_t* ws = s.model->workspace;
   auto* decoded = reinterpret_cast<int16_t*>(ws + l.decoded_at);
   auto* ohwi = reinterpret_cast<int16_t*>(ws + l.ohwi_at);
@@ -785,11 +819,6 @@ int32_t run_conv(State& s, bool depthwise) {
   auto* records = reinterpret_cast<ChannelRecord*>(ws + l.records_at);
 
   // Weights: decode, then undo Vela's order.
-  const uint32_t weight_region = s.reg(kWeightRegion) & 7;
-  const uint8_t* weights = region(s, weight_region, "weights");
-  if (weights == nullptr) return kEthosUModelBadCommand;
-  const uint64_t weight_base = s.addr(kWeightBase), weight_length = s.r1[kWeightLength] & 0xFFFFFFFFu;
-  if (!in_region(s, weight_region, weight_base, weight_length, "weights")) return kEthosUModelOutOfRegion;
   uint64_t decoded_count = 0;
   const char* bad = decode_mlw(weights + weight_base, weight_length, decoded, l.stream_values, &decoded_count,
                                reinterpret_cast<uint16_t*>(ws + l.w_value_at),
@@ -808,22 +837,10 @@ int32_t run_conv(State& s, bool depthwise) {
   walk_weight_order(l.order, decoded, decoded_count, ohwi);
 
   // Bias and scale: 10-byte records per OFM channel, or the global OFM_SCALE.
-  const uint16_t ofm_precision = s.reg(kOfmPrecision);
-  const bool global = ((ofm_precision >> 8) & 1u) != 0;
-  const uint32_t round = (ofm_precision >> 14) & 3;
   if (global) {
     for (uint32_t o = 0; o < w.od; ++o)
       records[o] = {0, static_cast<uint32_t>(s.r1[kOfmScale]), s.r1_param[kOfmScale] & 63u};
   } else {
-    const uint32_t scale_region = s.reg(kScaleRegion) & 7;
-    const uint8_t* scales = region(s, scale_region, "scales");
-    if (scales == nullptr) return kEthosUModelBadCommand;
-    const uint64_t scale_base = s.addr(kScaleBase), scale_length = s.r1[kScaleLength] & 0xFFFFFu;
-    if (scale_length < uint64_t{w.od} * 10) {
-      s.fail().text("SCALE_LENGTH ").number(scale_length).text(" holds fewer than ").number(w.od).text(" 10-byte records");
-      return kEthosUModelBadCommand;
-    }
-    if (!in_region(s, scale_region, scale_base, uint64_t{w.od} * 10, "scales")) return kEthosUModelOutOfRegion;
     for (uint32_t o = 0; o < w.od; ++o) {
       const uint8_t* r = scales + scale_base + o * 10u;
       uint64_t bias = 0;
@@ -885,6 +902,7 @@ int32_t run_pool(State& s, uint32_t mode) {
   if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
   if (!extent_fits(s, 0, ifm, w.ah, w.aw, w.od, "IFM") || !extent_fits(s, 2, out.ofm, w.oh, w.ow, w.od, "OFM"))
     return kEthosUModelOutOfRegion;
+  if (s.check) return 0;
   const uint16_t ofm_precision = s.reg(kOfmPrecision);
   const bool global = ((ofm_precision >> 8) & 1u) != 0;
   const uint32_t round = (ofm_precision >> 14) & 3;
@@ -954,6 +972,7 @@ int32_t run_elementwise(State& s, uint32_t mode) {
       if (!extent_fits(s, 1, ifm2, bh ? 1 : oh, bw ? 1 : ow, bc ? 1 : od, "IFM2")) return kEthosUModelOutOfRegion;
     }
   }
+  if (s.check) return 0;
   const uint16_t ifm_precision = s.reg(kIfmPrecision), ofm_precision = s.reg(kOfmPrecision);
   const uint32_t scale_mode = (ifm_precision >> 8) & 3, ifm_round = (ifm_precision >> 14) & 3;
   const bool global = ((ofm_precision >> 8) & 1u) != 0;
@@ -1051,14 +1070,14 @@ int32_t run_dma(State& s) {
           lut_start).text(", ").number(s.shram_bytes).text(")");
       return kEthosUModelOutOfRegion;
     }
-    memcpy(s.model->lut + (dst - lut_start), from + src, length);
+    if (!s.check) memcpy(s.model->lut + (dst - lut_start), from + src, length);
     return 0;
   }
   const uint32_t dst_region = dst_param & 7;
   uint8_t* to = region(s, dst_region, "DMA destination");
   if (to == nullptr) return kEthosUModelBadCommand;
-  if (!in_region(s, dst_region, dst, length, "DMA destination")) return kEthosUModelOutOfRegion;
-  memmove(to + dst, from + src, length);
+  if (!in_region(s, dst_region, dst, length, "DMA destination", true)) return kEthosUModelOutOfRegion;
+  if (!s.check) memmove(to + dst, from + src, length);
   return 0;
 }
 
@@ -1155,6 +1174,27 @@ uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_
   s.msg = &msg;
   if (run_stream(s, payload, payload_bytes) != 0) return 0;
   return s.need;
+}
+
+int32_t ethos_u_model_check(const uint8_t* payload, uint32_t payload_bytes, const uint32_t* region_bytes,
+                            uint32_t region_count, EthosUModelCheck* result) {
+  // Non-zero stand-in base addresses: region() tells a given region from an absent one by
+  // them, and nothing is read or written in check mode.
+  uint64_t base[kEthosUModelRegions] = {};
+  if (region_count > kEthosUModelRegions) region_count = kEthosUModelRegions;
+  for (uint32_t r = 0; r < region_count; ++r) base[r] = region_bytes[r] != 0 ? 16 : 0;
+  static_assert(sizeof(EthosUModel) < 4096, "EthosUModel lives on the stack here");
+  EthosUModel scratch;
+  State s;
+  reset(s, &scratch, base, region_bytes, region_count, false);
+  s.check = true;
+  TextLine msg(result->error, kEthosUModelErrorBytes);
+  s.msg = &msg;
+  result->error[0] = '\0';
+  const int32_t rc = run_stream(s, payload, payload_bytes);
+  for (uint32_t r = 0; r < kEthosUModelRegions; ++r) result->regions[r] = s.use[r];
+  result->commands = s.command;
+  return rc;
 }
 
 int32_t ethos_u_model_invoke(void* user, const uint8_t* payload, uint32_t payload_bytes,

@@ -19,7 +19,8 @@
 //
 // Every memory access is checked against the region sizes given to invoke: an operation
 // whose feature map, weights, scales or DMA range runs past its region fails before it
-// touches a byte, with "command 123 (NPU_OP_CONV): ..." in the model's error text.
+// touches a byte, with "command 123 (NPU_OP_CONV): ..." in the model's error text. The
+// same walk without data (ethos_u_model_check) is the compiler's check of every access.
 //
 // Freestanding C++17: no heap, no exceptions, no std containers. The caller owns the
 // model state and a workspace (decoded weights, per-channel records, MLW slice buffers);
@@ -54,6 +55,29 @@ uint64_t ethos_u_model_workspace_bytes(const uint8_t* payload, uint32_t payload_
 // NpuDriver::invoke's signature; `user` is an EthosUModel. Runs the whole stream.
 int32_t ethos_u_model_invoke(void* user, const uint8_t* payload, uint32_t payload_bytes,
                              const uint64_t* base_addresses, const uint32_t* base_bytes, uint32_t region_count);
+
+// What a stream's accesses span in one region (byte offsets from its base).
+struct EthosURegionUse {
+  uint64_t begin, end;  // [begin, end): the lowest and highest byte accessed
+  bool read, written;
+};
+inline constexpr uint32_t kEthosUModelRegions = 8;  // the 3-bit region fields
+
+struct EthosUModelCheck {
+  EthosURegionUse regions[kEthosUModelRegions] = {};  // up to where the walk got
+  uint32_t commands = 0;                         // commands walked
+  char error[kEthosUModelErrorBytes] = {};       // "" or why the walk stopped
+};
+
+// The compile-time check: walks the stream as invoke would, checking every feature map,
+// weight, scale and DMA access against `region_bytes` (0: the region is not given) without
+// touching any data or computing anything, and records what each region's accesses span.
+// Returns invoke's codes: 0, or kEthosUModelOutOfRegion / kEthosUModelBadCommand /
+// kEthosUModelBadPayload with `result->error` naming the command, or
+// kEthosUModelUnsupported where the model stops (a feature it does not model: the
+// accesses after it are unchecked).
+int32_t ethos_u_model_check(const uint8_t* payload, uint32_t payload_bytes, const uint32_t* region_bytes,
+                            uint32_t region_count, EthosUModelCheck* result);
 
 // The last invoke's error as one line ("" after a success).
 inline const char* ethos_u_model_error(const EthosUModel& model) { return model.error; }

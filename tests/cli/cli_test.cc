@@ -332,6 +332,7 @@ TEST(CliListOps, PrintsEachImportersOperatorsAsTheReadmeLists) {
     return std::string();
   };
   for (const char* op : {"TRANSPOSE", "QUANTIZE", "CONV_2D"}) EXPECT_NE(row("tflite", op), "") << op;
+  EXPECT_EQ(row("tflite", "CUSTOM").rfind("  CUSTOM ethos-u ", 0), 0u) << row("tflite", "CUSTOM");
   EXPECT_NE(row("onnx", "Conv").find("float32 int8 int16"), std::string::npos) << row("onnx", "Conv");
   EXPECT_NE(row("onnx", "Slice").find(" any"), std::string::npos) << row("onnx", "Slice");
   // A unary function lists int8 only where its lowering has an integer kernel: Abs, not Exp.

@@ -12,11 +12,12 @@
 
 namespace mote::testing {
 
-inline std::vector<std::vector<uint8_t>> run_on_host(const std::vector<uint8_t>& program,
-                                                     const std::vector<uint8_t>& input) {
+// One input per program input, in order.
+inline std::vector<std::vector<uint8_t>> run_inputs_on_host(const std::vector<uint8_t>& program,
+                                                            const std::vector<std::vector<uint8_t>>& inputs) {
   try {
     LoadedProgram loaded(program, "test program", std::nullopt, 0x5A);
-    loaded.set_input(0, input);
+    for (size_t i = 0; i < inputs.size(); ++i) loaded.set_input(static_cast<uint32_t>(i), inputs[i]);
     loaded.run();
     std::vector<std::vector<uint8_t>> outputs;
     for (uint32_t i = 0; i < loaded.interpreter().output_count(); ++i) {
@@ -28,6 +29,11 @@ inline std::vector<std::vector<uint8_t>> run_on_host(const std::vector<uint8_t>&
     ADD_FAILURE() << e.what();
     return {};
   }
+}
+
+inline std::vector<std::vector<uint8_t>> run_on_host(const std::vector<uint8_t>& program,
+                                                     const std::vector<uint8_t>& input) {
+  return run_inputs_on_host(program, {input});
 }
 
 }  // namespace mote::testing

@@ -333,6 +333,55 @@ TEST(EthosUCompile, EveryVelaFileCompilesForItsNpuWithTheOpsAroundIt) {
     for (const OpReport& op : result.report.ops) npu_kernels += op.kernel == "ethos_u";
     EXPECT_EQ(npu_kernels, file.npu_ops) << file.name;
     EXPECT_EQ(result.report.npu_fast_scratch_bytes != 0, file.dedicated) << file.name;
+    // Every access checked against its region (the functional model's check mode), except
+    // U85 streams past the point the model stops (the report says where).
+    const bool u85 = file.npu.find("u85") != std::string::npos;
+    for (const NpuOpReport& op : result.report.npu) {
+      EXPECT_EQ(op.extents_checked, !u85) << file.name << " " << op.checks;
+      for (const NpuRegionReport& region : op.regions) {
+        EXPECT_LE(region.used_begin, region.used_end) << file.name;
+        EXPECT_LE(region.used_end, region.bytes) << file.name << " region " << region.index;
+        if (op.extents_checked && (region.read || region.written)) EXPECT_GT(region.used_end, 0u) << file.name;
+      }
+    }
+  }
+}
+
+// A region smaller than the stream's accesses: the compile-time check (describe_npu_op,
+// which compile() runs for every NPU op) names the first command that runs past it.
+TEST(EthosUCompile, AnAccessPastItsRegionIsRefusedNamingTheCommandAndTheRegion) {
+  const CompileResult result = compile(options_for(vela("kws_micronet_m_vela_H128"), "cortex-m55", "ethos-u55-128"));
+  ASSERT_EQ(result.report.npu.size(), 1u);
+  const NpuOpReport& op = result.report.npu[0];
+  ASSERT_TRUE(op.extents_checked);
+  const std::vector<uint8_t> payload = first_payload("kws_micronet_m_vela_H128");
+  std::vector<uint64_t> sizes;
+  for (const NpuRegionReport& region : op.regions) sizes.push_back(region.bytes);
+  EXPECT_NO_THROW(npu::describe_npu_op("Identity", payload, sizes, 0));
+  for (uint32_t r : {0u, 1u}) {
+    ASSERT_GT(op.regions[r].used_end, 0u);
+    std::vector<uint64_t> small = sizes;
+    small[r] = op.regions[r].used_end - 1;
+    try {
+      npu::describe_npu_op("Identity", payload, small, 0);
+      ADD_FAILURE() << "region " << r << " one byte short was accepted";
+    } catch (const CompileError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.find("NPU op 'Identity': command "), 0u) << message;
+      EXPECT_NE(message.find("runs past region " + std::to_string(r) + " (" + std::to_string(small[r]) + " bytes)"),
+                std::string::npos)
+          << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  }
+  // A region the stream uses but the op does not give.
+  std::vector<uint64_t> absent = sizes;
+  absent[1] = 0;
+  try {
+    npu::describe_npu_op("Identity", payload, absent, 0);
+    ADD_FAILURE() << "an absent region 1 was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("uses region 1, which the op does not give"), std::string::npos) << e.what();
   }
 }
 
@@ -576,7 +625,9 @@ TEST(EthosUCli, CompileReportsInspectDescribesAndTheHostRunsIt) {
                               "Dedicated_Sram, "),
             std::string::npos)
       << compiled.out;
-  EXPECT_NE(compiled.out.find("2 fast scratch 113,536 B rw AXI0"), std::string::npos) << compiled.out;
+  EXPECT_NE(compiled.out.find("2 fast scratch 113,536 B rw AXI0 used [0, 113,536)"), std::string::npos) << compiled.out;
+  EXPECT_NE(compiled.out.find("every feature map, weight, scale and DMA access inside its region"), std::string::npos)
+      << compiled.out;
   const std::string header = read_text(dir.file("kws_micronet_m_vela_Y256_model.h"));
   EXPECT_NE(header.find("#define KWS_MICRONET_M_VELA_Y256_NPU_FAST_SCRATCH_BYTES 113536u"), std::string::npos);
   EXPECT_NE(header.find("mote_load_npu()"), std::string::npos);
@@ -589,6 +640,9 @@ TEST(EthosUCli, CompileReportsInspectDescribesAndTheHostRunsIt) {
   EXPECT_EQ(j["npu"][0]["operations"]["dma"], 12);
   EXPECT_EQ(j["npu"][0]["regions"][2]["bytes"], 113536);
   EXPECT_EQ(j["npu"][0]["regions"][2]["port"], "AXI0 (SRAM)");
+  EXPECT_EQ(j["npu"][0]["regions"][2]["used"], nlohmann::json::array({0, 113536}));
+  EXPECT_EQ(j["npu"][0]["regions"][1]["used"], nlohmann::json::array({0, 490}));
+  EXPECT_EQ(j["npu"][0]["extents_checked"], true);
   EXPECT_EQ(j["npu_fast_scratch_bytes"], 113536);
 
   const CommandResult run = run_mote("run '" + dir.file("kws.mote") + "' --input '" + shared_models() +

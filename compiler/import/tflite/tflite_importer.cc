@@ -88,26 +88,10 @@ std::optional<ir::Shape> broadcast_shape(const ir::Shape& a, const ir::Shape& b)
   return out;
 }
 
-// One spatial axis of a TFLite window op (conv, depthwise, pool): output size and the
-// explicit pads, as tflite::ComputePaddingHeightWidth computes them: out from
-// ComputeOutSize, total = max((out - 1) * stride + dilated_kernel - in, 0), before =
-// total / 2, the rest after.
-struct Window {
-  int64_t out = 0;
-  int64_t pad_before = 0;
-  int64_t pad_after = 0;
-};
+using Window = TfliteWindow;
 
-Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t stride,
-                     int64_t dilation) {
-  const int64_t span = (kernel - 1) * dilation + 1;
-  Window w;
-  w.out = padding == fb::Padding::SAME ? (in + stride - 1) / stride
-                                        : window_output_size(in, kernel, stride, dilation, 0, 0, false);
-  const int64_t total = std::max<int64_t>((w.out - 1) * stride + span - in, 0);
-  w.pad_before = total / 2;
-  w.pad_after = total - w.pad_before;
-  return w;
+Window tflite_window(fb::Padding padding, int64_t in, int64_t kernel, int64_t stride, int64_t dilation) {
+  return mote::tflite_window(padding == fb::Padding::SAME, in, kernel, stride, dilation);
 }
 
 class TfliteImporter {
@@ -3180,6 +3164,16 @@ class TfliteImporter {
 }  // namespace
 
 ir::Graph import_tflite(const std::string& path) { return TfliteImporter(path).run_file(); }
+
+TfliteWindow tflite_window(bool same, int64_t in, int64_t kernel, int64_t stride, int64_t dilation) {
+  const int64_t span = (kernel - 1) * dilation + 1;
+  TfliteWindow w;
+  w.out = same ? (in + stride - 1) / stride : window_output_size(in, kernel, stride, dilation, 0, 0, false);
+  const int64_t total = std::max<int64_t>((w.out - 1) * stride + span - in, 0);
+  w.pad_before = total / 2;
+  w.pad_after = total - w.pad_before;
+  return w;
+}
 
 std::vector<TfliteOperator> tflite_operators() {
   std::vector<TfliteOperator> ops;

@@ -74,6 +74,18 @@ ir::Graph import_tflite(const std::string& path);
 // graph's name (its stem). The bytes are read during the call only.
 ir::Graph import_tflite_buffer(std::span<const uint8_t> bytes, const std::string& path);
 
+// One spatial axis of a TFLite window op (conv, depthwise, pool) with SAME (`same`) or
+// VALID padding: the output size and the explicit pads, as tflite::ComputePaddingHeightWidth
+// computes them: out from ComputeOutSize, total = max((out - 1) * stride + dilated_kernel -
+// in, 0), before = total / 2, the rest after. The importer turns the padding option into
+// pads with it; the writer (compiler/emit/tflite_writer.h) finds the option pads match.
+struct TfliteWindow {
+  int64_t out = 0;
+  int64_t pad_before = 0;
+  int64_t pad_after = 0;
+};
+TfliteWindow tflite_window(bool same, int64_t in, int64_t kernel, int64_t stride, int64_t dilation);
+
 // A builtin operator the importer takes: its schema name ("ADD"), every Mote op its
 // conversion may emit, and the dtypes it runs in when fewer than those ops' kernels
 // run (empty: all of theirs).
