@@ -49,10 +49,11 @@ struct QemuCase {
 };
 
 // Every Vela file the host model runs (ethos_u_model_test.cc), one line each. Measured
-// on the 2-core machine, the whole QEMU session: kws 2-4 s, yolo 13-16 s for 3 inputs
-// (0.2 and 1 G instructions per input: the model runs the NPU's work in software);
-// espcn and squeezenet (U65 ATU graphs: CPU ops on 104x160 and 224x224 images around
-// the NPU ops, 3.7 and 3.3 G instructions) 12 s per input, so one input each. zero_dce
+// on the 2-core machine, each whole test (compile, host runs, one QEMU session) idle /
+// under load: kws 1 / 4 s, yolo 4.5 / 15 s for 3 inputs (0.2 and 1 G instructions per
+// input: the model runs the NPU's work in software); espcn and squeezenet (U65 ATU
+// graphs: CPU ops on 104x160 and 224x224 images around the NPU ops, 3.7 and 3.3 G
+// instructions per input) 5.5-6.5 / 20 s with one input, so one input each. zero_dce
 // needs a 94 MB arena, more than the runner's 16 MiB workspace (see
 // ZeroDceIsRefusedForItsArena).
 const QemuCase kCases[] = {
