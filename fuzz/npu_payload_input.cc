@@ -42,7 +42,7 @@ class Block {
 
 NpuPayloadResult run_npu_payload_input(const uint8_t* data, size_t size) {
   uint8_t header[kHeaderBytes] = {};
-  std::memcpy(header, data, size < kHeaderBytes ? size : kHeaderBytes);
+  if (size != 0) std::memcpy(header, data, size < kHeaderBytes ? size : kHeaderBytes);
   const uint8_t* rest = data + (size < kHeaderBytes ? size : kHeaderBytes);
   size_t rest_bytes = size < kHeaderBytes ? 0 : size - kHeaderBytes;
 
