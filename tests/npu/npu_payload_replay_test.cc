@@ -2,8 +2,8 @@
 // payloads of the kinds the fuzzer mutates towards (a Vela stream truncated, with a wrong
 // FourCC, over regions too small or none, with half its workspace) each fail with the
 // model's line naming what is wrong, while the untouched stream over its real regions
-// runs. (The fuzzer has found no crash so far; a reproducer would go to
-// fuzz/crashes/<what>.npu, which tools/fuzz.sh replays first, with a test here.)
+// runs. And the fuzzer's reproducers (fuzz/crashes/*.npu, which tools/fuzz.sh also
+// replays first) give their error line, without a sanitizer report.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -91,6 +91,22 @@ TEST(NpuPayloadFuzzHarness, HostilePayloadsFailInOneLineNamingTheProblem) {
   r = run({});
   EXPECT_EQ(r.status, kEthosUModelBadPayload);
   EXPECT_EQ(r.error, "payload: not a whole number of 32-bit words");
+}
+
+// The fuzzer's reproducers (fuzz/crashes/*.npu), each once a sanitizer report in the
+// model, now its error line.
+std::string reproducer(const std::string& name) {
+  return read_text(std::string(MOTE_SOURCE_DIR) + "/fuzz/crashes/" + name + ".npu");
+}
+
+// An ELEMENTWISE over 32-bit IFM elements: the element minus its zero point overflowed
+// int32 (UBSan: -2147483648 - 2048) before the stream's missing STOP was found.
+TEST(NpuPayloadFuzzHarness, ReproducerInt32ZeroPointOverflow) {
+  const std::string bytes = reproducer("npu_elementwise_int32_zero_point_overflow");
+  ASSERT_EQ(bytes.size(), 234u);
+  const NpuPayloadResult r = run(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  EXPECT_EQ(r.status, kEthosUModelBadCommand);
+  EXPECT_EQ(r.error, "command 33 (NPU_SET_IFM_BASE0): the stream ends without NPU_OP_STOP");
 }
 
 }  // namespace npu_payload_replay_test
