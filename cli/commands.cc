@@ -893,8 +893,8 @@ std::string tflite_coverage() {
   for (const TfliteOperator& op : ops) lines.push_back(lower::coverage_line(op.name, lower::coverage_of(op.becomes, op.takes)));
   // The one custom operator: Vela's NPU work (README "Ethos-U").
   lines.push_back(lower::coverage_line("CUSTOM ethos-u", lower::Coverage{{"Vela's NPU op, with --npu: U55/U65/U85 "
-                                                                          "streams through the NPU driver (host: the "
-                                                                          "functional model)"},
+                                                                          "streams through the NPU driver (host and QEMU "
+                                                                          "runners: the functional model)"},
                                                                          {}}));
   std::sort(lines.begin(), lines.end());
   for (const std::string& line : lines) text += line + "\n";

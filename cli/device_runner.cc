@@ -267,8 +267,24 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
   }
 }
 
-// Parses "op <index> <instructions>" lines, the "total <instructions>" line and the
-// "arena <given bytes> <used bytes>" line.
+bool parse_npu_line(std::istringstream& fields, DeviceRunResult* result) {
+  DeviceNpuRegion region;
+  std::string which;
+  if (!(fields >> region.op >> which >> region.address >> region.bytes)) return false;
+  if (which == "payload") {
+    region.region = -1;
+  } else if (which.size() == 1 && which[0] >= '0' && which[0] <= '7') {
+    region.region = which[0] - '0';
+  } else {
+    return false;
+  }
+  result->npu_regions.push_back(region);
+  return true;
+}
+
+// Parses "op <index> <instructions>" lines, the "total <instructions>" line, the
+// "arena <given bytes> <used bytes>" line, and for NPU programs the "memory <program>
+// <arena> <fast scratch>" line and "npu <op> payload|<region> <address> <bytes>" lines.
 void parse_profile(const std::string& text, const std::string& where, DeviceRunResult* result) {
   std::istringstream lines(text);
   std::string line;
@@ -286,6 +302,11 @@ void parse_profile(const std::string& text, const std::string& where, DeviceRunR
       have_total = true;
     } else if (key == "arena" && (fields >> result->arena_given_bytes >> result->arena_used_bytes)) {
       have_arena = true;
+    } else if (key == "memory" &&
+               (fields >> result->program_address >> result->arena_address >> result->fast_scratch_address)) {
+      continue;  // a program with NPU ops: where the runner placed it
+    } else if (key == "npu" && parse_npu_line(fields, result)) {
+      continue;
     } else {
       fail(where + ": malformed profile line '" + line + "' from the runner");
     }

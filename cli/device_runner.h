@@ -19,6 +19,15 @@
 
 namespace mote {
 
+// What an NPU op of run 0 handed the runner's NPU driver (device addresses): its payload
+// (region -1) or one region.
+struct DeviceNpuRegion {
+  uint32_t op = 0;
+  int32_t region = 0;
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+};
+
 struct DeviceRunResult {
   std::vector<std::vector<uint8_t>> outputs;  // raw bytes of each graph output, in order
   // run_sequence_on_device: the outputs of runs 1, 2, ... (outputs holds run 0's).
@@ -27,6 +36,10 @@ struct DeviceRunResult {
   uint64_t total_instructions = 0;            // the whole run() call (run 0)
   uint32_t arena_given_bytes = 0;             // the arena the runner passed to load()
   uint32_t arena_used_bytes = 0;              // its high-water mark after the run
+  // Programs with NPU ops: where the runner placed the program, the arena and the NPU's
+  // fast scratch (device addresses), and every payload and region of run 0's invokes.
+  uint64_t program_address = 0, arena_address = 0, fast_scratch_address = 0;
+  std::vector<DeviceNpuRegion> npu_regions;
 };
 
 // The devices run_on_device() accepts: "qemu-cortex-m0plus", "qemu-cortex-m3",

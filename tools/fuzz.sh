@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target (fuzz/: clang, ASan + UBSan) for N seconds (default 60),
 # after preparing their seed corpora from ../shared/models, tests/compiler/testdata and
-# tests/models/pytorch.
+# tests/models/pytorch (fuzz_npu_payload: the payloads of the Vela files in
+# ../shared/models/ethos-u, make_npu_payload_seeds).
 # The targets come from the sanitizer build, build-asan/ (tools/sanitize.sh build; run
 # here first if the targets are missing). Exits non-zero if the seed generator fails or
 # any target finds a crash, a leak, a timeout or a sanitizer report; the reproducer is
@@ -17,13 +18,14 @@ shared=${MOTE_SHARED_DIR:-../shared}
 models=$shared/models
 build=${MOTE_ASAN_BUILD_DIR:-build-asan}
 
-if [ ! -x "$build/bin/fuzz_program" ] || [ ! -x "$build/bin/make_program_seeds" ]; then
+if [ ! -x "$build/bin/fuzz_program" ] || [ ! -x "$build/bin/make_program_seeds" ] ||
+   [ ! -x "$build/bin/fuzz_npu_payload" ] || [ ! -x "$build/bin/make_npu_payload_seeds" ]; then
   bash tools/sanitize.sh build
 fi
 
 corpus=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
-mkdir -p "$corpus"/{program,npy,onnx,tflite} "$artifacts"
+mkdir -p "$corpus"/{program,npy,onnx,tflite,npu_payload} "$artifacts"
 
 # Seeds: small files only (a multi-megabyte input mostly fuzzes a checksum or a protobuf
 # length field, and slows every execution).
@@ -52,6 +54,7 @@ copy_small "$corpus/onnx" 300000 fuzz/crashes/*.onnx
 copy_small "$corpus/tflite" 120000 fuzz/crashes/*.tflite
 copy_small "$corpus/npy" 65536 fuzz/crashes/*.npy
 copy_small "$corpus/program" 400000 fuzz/crashes/*.mote
+copy_small "$corpus/npu_payload" 200000 fuzz/crashes/*.npu
 # Programs compiled from every model under 400 kB that the compiler accepts (not
 # mobilenet: its 5 MB program would mostly fuzz the CRC).
 # The per-op models of IF and WHILE add programs with jump and branch ops (a loop on the
@@ -68,8 +71,22 @@ if ! "$build/bin/make_program_seeds" "$corpus/program" 400000 "${small_models[@]
   exit 1
 fi
 grep -v "^  skip" "$seeds_log" || true
+# Each NPU op's payload of the Vela files under 200 kB (kws, espcn), over its real
+# regions with its constants (a seed holds its op's whole constant buffer: the larger
+# files' seeds would be 0.3-1.3 MB).
+vela_models=()
+for f in "$models"/ethos-u/*_vela*.tflite; do
+  [ "$(stat -c %s "$f")" -le 200000 ] && vela_models+=("$f")
+done
+npu_seeds_log=$build/make_npu_payload_seeds.log
+if ! "$build/bin/make_npu_payload_seeds" "$corpus/npu_payload" 200000 "${vela_models[@]}" >"$npu_seeds_log" 2>&1; then
+  echo "fuzz: make_npu_payload_seeds failed (log: $npu_seeds_log):"
+  tail -n 20 "$npu_seeds_log" | sed 's/^/  /'
+  exit 1
+fi
+grep -v "^  skip" "$npu_seeds_log" || true
 
-targets=(program npy onnx tflite)
+targets=(program npy onnx tflite npu_payload)
 # MOTE_FUZZ_SKIP="onnx ..." leaves targets out (CI skips one with a known, reported crash);
 # MOTE_FUZZ_SEED fixes libFuzzer's seed so a short CI run is repeatable.
 for skip in ${MOTE_FUZZ_SKIP:-}; do
@@ -81,9 +98,12 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # One libFuzzer run per target, as many at a time as there are cores (each gets the
 # full N seconds of one core); each writes its log and exit status.
+# fuzz_npu_payload mutates the first 8 KiB of each seed (the payload and the start of
+# the constants): whole kws seeds (156 KB) ran 12 inputs a second, 8 KiB ones 150-200.
 fuzz_one() {  # target
-  local t=$1 status=0
-  "$build/bin/fuzz_$t" "$corpus/$t" -max_total_time="$seconds" "${seed_flag[@]}" -rss_limit_mb=2048 \
+  local t=$1 status=0 extra=()
+  [ "$t" = npu_payload ] && extra=(-max_len=8192)
+  "$build/bin/fuzz_$t" "$corpus/$t" -max_total_time="$seconds" "${seed_flag[@]}" "${extra[@]}" -rss_limit_mb=2048 \
     -malloc_limit_mb=1024 -timeout=30 -print_final_stats=1 \
     -artifact_prefix="$artifacts/fuzz_$t-" >"$build/fuzz_$t.log" 2>&1 || status=$?
   echo "$status" >"$build/fuzz_$t.status"

@@ -191,7 +191,8 @@ class TfliteWriter {
 
   // Refuses an attribute the TFLite operator has no field for (its value would be lost).
   void expect_attrs(const ir::Node& node, std::initializer_list<const char*> known) const {
-    for (const auto& [key, value] : node.attrs) {
+    for (const auto& attr : node.attrs) {
+      const std::string& key = attr.first;  // not a structured binding: clang 14 cannot capture one
       const bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; });
       if (!ok) fail(node, "attribute '" + key + "' has no TFLite option");
     }

@@ -30,6 +30,7 @@
 
 #include <stdint.h>
 
+#include "kernel_ids.h"
 #include "mote/kernel.h"
 
 namespace mote {
@@ -42,6 +43,10 @@ struct EthosUParams {
 };
 
 inline constexpr uint32_t kEthosUFeatureMapInput = 4;  // the first feature-map input
+
+// Whether an op of a program is an NPU op, for hosts and runners that size the driver's
+// fast scratch (below) and the functional NPU model's workspace from the program.
+inline bool is_ethos_u_op(const OpDesc& op) { return op.kernel == static_cast<uint16_t>(KernelId::kEthosU); }
 
 // The fast scratch the op needs (0: none), for hosts that size NpuDriver::fast_scratch
 // from a loaded program. Only after check() accepted the op.

@@ -285,7 +285,8 @@ uint64_t pixel_offset(const FeatureMap& f, uint32_t y, uint32_t x) {
   return f.base[tile] + uint64_t{y} * f.stride_y + uint64_t{x} * f.stride_x;
 }
 
-int32_t load(const uint8_t* p, uint32_t elem, bool is_signed) {
+// 64-bit: a 32-bit element minus its zero point must not overflow (fuzz/crashes).
+int64_t load(const uint8_t* p, uint32_t elem, bool is_signed) {
   if (elem == 1) return is_signed ? static_cast<int8_t>(p[0]) : p[0];
   if (elem == 2) {
     const uint16_t v = static_cast<uint16_t>(p[0] | p[1] << 8);
@@ -1251,7 +1252,7 @@ int32_t run_conv(State& s, bool depthwise) {
           const uint8_t* pixel = ifm.data + pixel_offset(ifm, ay, ax);
           if (depthwise) {
             for (uint32_t c = 0; c < w.od; ++c) {
-              const int32_t x = load(pixel + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point;
+              const int64_t x = load(pixel + channel_offset(ifm, c), ifm.elem, ifm.is_signed) - ifm.zero_point;
               acc[c] += int64_t{x} * ohwi[(uint64_t{c} * kh + ky) * kw + kx];
             }
           } else {

@@ -12,17 +12,29 @@
 //
 // It reads the program into the workspace (the large memory region after .noinit, see
 // ld/sections.ld), loads it with an arena of exactly the program's arena_bytes placed
-// right after it, reads each input file (raw little-endian bytes, exactly the input
+// right after it, then (for a program with NPU ops) the NPU's fast scratch and the
+// functional NPU model's workspace, each exactly what the program's NPU ops need, reads
+// each input file (raw little-endian bytes, exactly the input
 // tensor's size), runs the program with every op of the first run timed by SysTick, and
 // writes
 //   <output dir>/out<j>.bin    raw bytes of output j (of run r > 0: out<j>.r<r>.bin)
 //   <output dir>/profile.txt   "op <index> <instructions>" per op, "total <instructions>",
-//                              then "arena <given bytes> <used bytes>" (of the first run)
+//                              then "arena <given bytes> <used bytes>" (of the first run);
+//                              for a program with NPU ops also "memory <program address>
+//                              <arena address> <fast scratch address>" and per NPU op of
+//                              the first run what it handed the driver: "npu <op> payload
+//                              <address> <bytes>", then "npu <op> <region> <address>
+//                              <bytes>" per region (addresses in decimal)
 // Instruction counts are exact only under `-icount shift=0` (see instruction_counter.h);
 // "total" spans the whole run() call, so it includes dispatch and the profiling calls.
 // "used" is the arena's high-water mark: the arena is filled with kArenaFill before load,
 // and used = 1 + the offset of the last byte that differs from it after the run (exact
 // unless the last bytes written happen to equal the fill byte, so a lower bound).
+//
+// NPU ops (Ethos-U, kernels/ethos_u) run on the functional model of the Ethos-U55/U65
+// (platforms/ethos_u/ethos_u_model.h) behind the NpuDriver hook, as `mote run --device
+// host` runs them; a command stream the model refuses stops the run with the model's
+// error line.
 //
 // Exit status: 0 on success; 1 after printing one line "error: ..." on the semihosting
 // console (QEMU's stderr); 125 when the core faults (startup code).
@@ -30,6 +42,8 @@
 #include <string.h>
 
 #include "all_kernels.h"
+#include "ethos_u/ethos_u.h"
+#include "ethos_u_model.h"
 #include "instruction_counter.h"
 #include "mote/interpreter.h"
 #include "mote/text_line.h"
@@ -124,15 +138,21 @@ struct Workspace {
   uint32_t free_bytes() const { return bytes_between(next, end); }
 };
 
-// Per-op timing, filled by the profile hook.
+// Per-op timing of the first run, filled by the profile hook; every run's hook records
+// the op it is in (where an NPU op stopped the run).
 struct Profile {
   uint64_t* op_ticks;  // op_count entries in the workspace
   uint64_t op_begin_ticks;
+  uint32_t current_op;
 };
 
-void profile_op_begin(void* user, uint32_t) {
-  static_cast<Profile*>(user)->op_begin_ticks = mote::cortex_m::read_ticks();
+void profile_op_begin(void* user, uint32_t op) {
+  Profile* profile = static_cast<Profile*>(user);
+  profile->current_op = op;
+  profile->op_begin_ticks = mote::cortex_m::read_ticks();
 }
+
+void track_op(void* user, uint32_t op) { static_cast<Profile*>(user)->current_op = op; }
 
 void profile_op_end(void* user, uint32_t op) {
   Profile* profile = static_cast<Profile*>(user);
@@ -179,8 +199,80 @@ bool write_file(const char* path, const void* data, uint32_t bytes, Line& error)
   return ok;
 }
 
+// What the program's NPU ops need beside the arena: the largest fast scratch (region 2
+// of an op compiled for a dedicated fast scratch) and the largest workspace the NPU
+// model needs for one command stream.
+struct NpuNeeds {
+  uint32_t fast_scratch_bytes;
+  uint64_t model_workspace_bytes;
+  uint32_t model_workspace_op;  // the op needing the most workspace
+  uint32_t op_count;            // NPU ops
+};
+
+NpuNeeds npu_needs(const mote::Interpreter& interpreter) {
+  NpuNeeds needs{0, 0, 0, 0};
+  for (uint32_t op = 0; op < interpreter.op_count(); ++op) {
+    if (!mote::is_ethos_u_op(*interpreter.op_desc(op))) continue;
+    ++needs.op_count;
+    const mote::OpContext ctx = interpreter.op_context(op);
+    const uint32_t fast = mote::ethos_u_fast_scratch_bytes(ctx);
+    if (fast > needs.fast_scratch_bytes) needs.fast_scratch_bytes = fast;
+    const uint64_t workspace = mote::ethos_u_model_workspace_bytes(static_cast<const uint8_t*>(ctx.input_data(0)),
+                                                                   ctx.input_desc(0).bytes);
+    if (workspace > needs.model_workspace_bytes) {
+      needs.model_workspace_bytes = workspace;
+      needs.model_workspace_op = op;
+    }
+  }
+  return needs;
+}
+
+// One thing an NPU op of the first run handed the driver: the payload or a region.
+constexpr uint32_t kPayloadRecord = 0xFFFFFFFFu;
+struct NpuRecord {
+  uint32_t op;
+  uint32_t region;  // or kPayloadRecord
+  uint64_t address;
+  uint32_t bytes;
+};
+
+// The runner's NPU driver: records what each invoke of the first run gets (for
+// profile.txt), then runs the functional model.
+struct RunnerNpu {
+  mote::EthosUModel model;
+  const uint32_t* current_op;  // the op the interpreter is in (Profile::current_op)
+  NpuRecord* records;          // capacity entries in the workspace
+  uint32_t capacity;
+  uint32_t count;
+  bool recording;
+};
+
+int32_t runner_npu_invoke(void* user, const uint8_t* payload, uint32_t payload_bytes, const uint64_t* base_addresses,
+                          const uint32_t* base_bytes, uint32_t region_count) {
+  RunnerNpu* npu = static_cast<RunnerNpu*>(user);
+  if (npu->recording && npu->count + 1 + region_count <= npu->capacity) {
+    const uint32_t op = *npu->current_op;
+    npu->records[npu->count++] = {op, kPayloadRecord, reinterpret_cast<uintptr_t>(payload), payload_bytes};
+    for (uint32_t i = 0; i < region_count; ++i)
+      npu->records[npu->count++] = {op, i, base_addresses[i], base_bytes[i]};
+  }
+  return mote::ethos_u_model_invoke(&npu->model, payload, payload_bytes, base_addresses, base_bytes, region_count);
+}
+
 char g_command_line[2048];
 mote::Interpreter g_interpreter;
+// The NPU: the functional model, its workspace and the fast scratch placed after the
+// arena by run_program().
+RunnerNpu g_runner_npu;
+mote::NpuDriver g_npu = {runner_npu_invoke, nullptr, nullptr, &g_runner_npu, nullptr, 0};
+
+// "op 3 'name'" (the name when the program has one).
+Line& describe_op(Line& line, uint32_t op) {
+  line.text("op ").number(op);
+  const char* name = g_interpreter.op_name(op);
+  if (*name != '\0') line.text(" '").text(name).text("'");
+  return line;
+}
 
 uint32_t run_program() {
   Line error;
@@ -237,14 +329,27 @@ uint32_t run_program() {
   }
   uint8_t* arena = workspace.next;
   memset(arena, kArenaFill, arena_bytes);
+  // The NPU's fast scratch follows the arena. Loading with all the rest claimed (load()
+  // checks sizes, it touches no byte) lets the loaded program say what it needs.
+  uint8_t* fast_scratch = align_up(arena + arena_bytes, 16);
+  g_npu.fast_scratch = fast_scratch;
+  g_npu.fast_scratch_bytes = bytes_between(fast_scratch, workspace.end);
+  mote::LoadOptions options;
+  options.npu = &g_npu;
   Status status = g_interpreter.load(mote::Span<const uint8_t>(program, program_bytes),
                                      mote::Span<uint8_t>(arena, arena_bytes),
-                                     mote::all_kernels());
+                                     mote::all_kernels(), options);
   if (status == Status::kArenaTooSmall) {
     error.text("cannot load program '").text(program_path).text("': ").status(status)
         .text(" (the program needs a ").number(planned_arena_bytes)
         .text("-byte arena; the runner's workspace has ").number(arena_bytes)
         .text(" bytes left after the program)");
+    return fail(error);
+  }
+  if (status == Status::kFastScratchTooSmall) {
+    error.text("cannot load program '").text(program_path).text("': ").status(status)
+        .text(" (the runner's workspace has ").number(g_npu.fast_scratch_bytes)
+        .text(" bytes left after the program and its arena)");
     return fail(error);
   }
   if (status != Status::kOk) {
@@ -257,7 +362,20 @@ uint32_t run_program() {
     }
     return fail(error);
   }
-  workspace.next = align_up(arena + arena_bytes, 8);
+  // The NPU's fast scratch and the NPU model's workspace, exactly as large as needed.
+  const NpuNeeds npu = npu_needs(g_interpreter);
+  g_npu.fast_scratch_bytes = npu.fast_scratch_bytes;
+  workspace.next = align_up(fast_scratch + npu.fast_scratch_bytes, 8);
+  if (npu.model_workspace_bytes > workspace.free_bytes()) {
+    error.text("the NPU model needs a ").number(npu.model_workspace_bytes).text("-byte workspace for ");
+    describe_op(error, npu.model_workspace_op)
+        .text("; the runner's workspace has ").number(workspace.free_bytes())
+        .text(" bytes left after the program, its arena and the NPU's fast scratch");
+    return fail(error);
+  }
+  g_runner_npu.model.workspace = workspace.next;
+  g_runner_npu.model.workspace_bytes = npu.model_workspace_bytes;
+  workspace.next = align_up(workspace.next + npu.model_workspace_bytes, 8);
   g_interpreter.set_loop_limit(loop_limit);
 
   const uint32_t input_count = g_interpreter.input_count();
@@ -273,9 +391,21 @@ uint32_t run_program() {
     error.text("no room for the profile of ").number(op_count).text(" ops in the workspace");
     return fail(error);
   }
-  Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0};
+  Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0, 0};
   for (uint32_t op = 0; op < op_count; ++op) profile.op_ticks[op] = 0;
+  workspace.next += op_count * sizeof(uint64_t);
+  // The NPU records of the first run: the payload and up to kNpuMaxRegions regions per
+  // NPU op.
+  const uint32_t npu_records = npu.op_count * (1 + mote::kNpuMaxRegions);
+  if (uint64_t{npu_records} * sizeof(NpuRecord) > workspace.free_bytes()) {
+    error.text("no room for the NPU records of ").number(npu.op_count).text(" NPU ops in the workspace");
+    return fail(error);
+  }
+  g_runner_npu.current_op = &profile.current_op;
+  g_runner_npu.records = reinterpret_cast<NpuRecord*>(workspace.next);
+  g_runner_npu.capacity = npu_records;
   const mote::ProfileHook hook{profile_op_begin, profile_op_end, &profile};
+  const mote::ProfileHook tracking_hook{track_op, nullptr, &profile};
   uint64_t run_ticks = 0;
   uint32_t arena_used = 0;
   for (uint32_t run = 0; run < runs; ++run) {
@@ -301,13 +431,20 @@ uint32_t run_program() {
     // Run, timing every op of the first run. The counter starts here, as it always did:
     // started before the input reads, its phase (and the reload interrupts that land
     // inside the run) would move with the input files' sizes.
+    g_runner_npu.recording = run == 0;
     if (run == 0) mote::cortex_m::start_tick_counter();
     const uint64_t run_begin = mote::cortex_m::read_ticks();
-    status = g_interpreter.run(run == 0 ? &hook : nullptr);
+    status = g_interpreter.run(run == 0 ? &hook : &tracking_hook);
     if (run == 0) run_ticks = mote::cortex_m::read_ticks() - run_begin;
     if (status == Status::kLoopLimit) {
       error.text("run stopped: ").status(status).text(" (").number(loop_limit)
           .text(" iterations in one run: a loop whose condition still held)");
+      return fail(error);
+    }
+    if (status == Status::kNpuFailed) {
+      error.text("run stopped at ");
+      describe_op(error, profile.current_op).text(": the NPU model says: ")
+          .text(mote::ethos_u_model_error(g_runner_npu.model));
       return fail(error);
     }
     if (status != Status::kOk) {
@@ -349,6 +486,25 @@ uint32_t run_program() {
   Line arena_line;
   arena_line.text("arena ").number(arena_bytes).text(" ").number(arena_used).text("\n");
   written = written && semihost::write(handle, arena_line.c_str(), arena_line.length());
+  if (npu.op_count != 0) {
+    Line memory;
+    memory.text("memory ").number(reinterpret_cast<uintptr_t>(program)).text(" ")
+        .number(reinterpret_cast<uintptr_t>(arena)).text(" ").number(reinterpret_cast<uintptr_t>(fast_scratch))
+        .text("\n");
+    written = written && semihost::write(handle, memory.c_str(), memory.length());
+  }
+  for (uint32_t i = 0; i < g_runner_npu.count && written; ++i) {
+    const NpuRecord& record = g_runner_npu.records[i];
+    Line line;
+    line.text("npu ").number(record.op).text(" ");
+    if (record.region == kPayloadRecord) {
+      line.text("payload");
+    } else {
+      line.number(record.region);
+    }
+    line.text(" ").number(record.address).text(" ").number(record.bytes).text("\n");
+    written = semihost::write(handle, line.c_str(), line.length());
+  }
   semihost::close(handle);
   if (!written) {
     error.text("cannot write '").text(profile_path.c_str()).text("'");
