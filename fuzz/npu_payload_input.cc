@@ -79,6 +79,7 @@ NpuPayloadResult run_npu_payload_input(const uint8_t* data, size_t size) {
   EthosUModel model;
   model.workspace = workspace.data();
   model.workspace_bytes = given;
+  model.work_limit = kNpuFuzzWorkLimit;
 
   NpuPayloadResult result;
   result.status = ethos_u_model_invoke(&model, payload.data(), payload_bytes, base, bytes, region_count);

@@ -25,6 +25,11 @@ namespace mote::fuzz {
 // thousands of inputs a minute.
 inline constexpr uint32_t kNpuFuzzMaxRegionBytes = 256u << 10;
 inline constexpr uint64_t kNpuFuzzMaxWorkspaceBytes = 8u << 20;
+// The model's work limit per input (EthosUModel::work_limit): a few times the kws and
+// yolo streams' own work (under 40 M multiply-accumulates), about a second under ASan; a
+// stream that declares more stops with the model's error line instead of running for
+// minutes.
+inline constexpr uint64_t kNpuFuzzWorkLimit = uint64_t{1} << 27;
 
 struct NpuPayloadResult {
   int32_t status;     // what ethos_u_model_invoke returned

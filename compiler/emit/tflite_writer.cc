@@ -13,7 +13,6 @@
 #include "import/tflite/tflite_importer.h"  // tflite_window
 #include "import/tflite/tflite_schema_generated.h"
 #include "lower/lower.h"
-#include "resize_bilinear/resize_bilinear.h"
 #include "target/target.h"
 
 namespace mote {
@@ -60,20 +59,6 @@ std::string real_string(double v) {
 double unbounded(double v) {
   const double finite = std::numeric_limits<float>::max();
   return v >= finite ? kInf : v <= -finite ? -kInf : v;
-}
-
-// A lowered resize's parameters for comparison: an integer bilinear tap whose two rows
-// (columns) are one, lower == upper, blends the same values whatever its fraction (the
-// kernel's weights sum exactly: TFLite's taps at the edges have fraction -256, ONNX's 0).
-std::vector<uint8_t> sampling(const lower::LoweredOp& op) {
-  if (op.kernel != KernelId::kResizeBilinearS8 && op.kernel != KernelId::kResizeBilinearS16) return op.params;
-  std::vector<ResizeBilinearQuantTap> taps(op.params.size() / sizeof(ResizeBilinearQuantTap));
-  std::memcpy(taps.data(), op.params.data(), taps.size() * sizeof(ResizeBilinearQuantTap));
-  for (ResizeBilinearQuantTap& tap : taps)
-    if (tap.lower == tap.upper) tap.fraction = 0;
-  std::vector<uint8_t> bytes(op.params.size());
-  std::memcpy(bytes.data(), taps.data(), taps.size() * sizeof(ResizeBilinearQuantTap));
-  return bytes;
 }
 
 // The explicit pads of one spatial axis against TFLite's SAME and VALID rules.
@@ -679,7 +664,7 @@ class TfliteWriter {
   // resize_nearest, resize_bilinear: TFLite's (align_corners, half_pixel_centers) pair
   // whose lowering gives the node's kernel with the same parameters (the same source taps:
   // an ONNX Resize's coordinate transform and scales, when TFLite's arithmetic lands on
-  // the same taps, as PyTorch's integer upsampling does; sampling()), else refused.
+  // the same taps, as PyTorch's integer upsampling does; lower::resize_sampling()), else refused.
   void resize(const ir::Node& node) {
     const bool nearest = node.op == ir::Op::kResizeNearest;
     const ir::Shape& out = T(node.outputs[0]).shape;
@@ -697,7 +682,7 @@ class TfliteWriter {
       } catch (const CompileError&) {
         continue;  // a setting the lowering refuses (a tap outside the input, ...)
       }
-      if (got.kernel != want.kernel || sampling(got) != sampling(want)) continue;
+      if (got.kernel != want.kernel || lower::resize_sampling(got) != lower::resize_sampling(want)) continue;
       const int32_t size = int32_constant(node.name + "/size", {out[1], out[2]}, {2});
       const std::vector<int32_t> inputs = {tensor(node.inputs[0]), size};
       if (nearest)

@@ -71,6 +71,13 @@ void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op
 // Mote op, an attribute is out of range, or a tensor's dtype/shape breaks the kernel's rules.
 LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target);
 
+// A lowered resize's parameters for comparing two lowerings' sampling (the .tflite
+// writer's choice of TFLite's resize flags): an integer bilinear tap whose two rows
+// (columns) are one, lower == upper, blends the same values whatever its fraction (the
+// kernel's weights sum exactly: TFLite's taps at the edges have fraction -256, ONNX's 0),
+// so its fraction reads as 0. Other ops: their parameters as they are.
+std::vector<uint8_t> resize_sampling(const LoweredOp& op);
+
 // The parameter struct as bytes (every kernel parameter struct is trivially copyable and
 // has no padding).
 template <typename P>

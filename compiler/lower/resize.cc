@@ -447,4 +447,15 @@ LoweredOp lower_resize_bilinear(const NodeLowering& l) {
                  taps_bytes(taps));
 }
 
+std::vector<uint8_t> resize_sampling(const LoweredOp& op) {
+  if (op.kernel != KernelId::kResizeBilinearS8 && op.kernel != KernelId::kResizeBilinearS16) return op.params;
+  std::vector<ResizeBilinearQuantTap> taps(op.params.size() / sizeof(ResizeBilinearQuantTap));
+  std::memcpy(taps.data(), op.params.data(), taps.size() * sizeof(ResizeBilinearQuantTap));
+  for (ResizeBilinearQuantTap& tap : taps)
+    if (tap.lower == tap.upper) tap.fraction = 0;
+  std::vector<uint8_t> bytes(op.params.size());
+  std::memcpy(bytes.data(), taps.data(), taps.size() * sizeof(ResizeBilinearQuantTap));
+  return bytes;
+}
+
 }  // namespace mote::lower

@@ -173,6 +173,7 @@ struct State {
   bool dry;       // only measure the workspace
   bool check;     // only check every access against the region sizes (no data touched)
   uint64_t need;  // workspace the stream needs (dry run)
+  uint64_t work;  // what the operations run so far cost (EthosUModel::work_limit)
   EthosURegionUse use[kEthosUModelRegions];  // what the accesses checked so far span
   uint16_t r0[512];  // cmd0 registers by opcode (0x100-0x1FF used)
   uint64_t r1[256];  // cmd1 registers: payload | addr_hi << 32
@@ -622,11 +623,27 @@ inline constexpr uint64_t kMaxOpWeights = uint64_t{1} << 26;
 // hostile stream can take (zero_dce's largest conv: 2^32).
 inline constexpr uint64_t kMaxOpWork = uint64_t{1} << 36;
 
+// Charges an operation's work to the invoke (a run, not the dry or check walks, which
+// compute nothing): false, with the error set, past the model's work limit.
+bool charge(State& s, uint64_t work) {
+  if (s.dry || s.check) return true;
+  const uint64_t limit = s.model->work_limit != 0 ? s.model->work_limit : kEthosUModelDefaultWorkLimit;
+  if (work <= limit && s.work <= limit - work) {
+    s.work += work;
+    return true;
+  }
+  s.fail().text("the stream's operations exceed the model's work limit of ").number(limit).text(
+      " multiply-accumulates in one invoke");
+  return false;
+}
+
 bool work_fits(State& s, const Window& w, uint64_t per_tap) {
   const uint64_t work = uint64_t{w.oh} * w.ow * w.od * w.kh * w.kw * per_tap;
-  if (work <= kMaxOpWork) return true;
-  s.fail().text("more than ").number(kMaxOpWork).text(" multiply-accumulates in one operation");
-  return false;
+  if (work > kMaxOpWork) {
+    s.fail().text("more than ").number(kMaxOpWork).text(" multiply-accumulates in one operation");
+    return false;
+  }
+  return charge(s, work);
 }
 
 // Decodes an MLW weight stream (facts 4.1) into out[0, capacity): signed 9-bit weights in
@@ -1340,6 +1357,7 @@ int32_t run_elementwise(State& s, uint32_t mode) {
   if (s.dry) return 0;
   const bool unary = mode == 5 || mode == 6 || mode == 7;  // LRELU, ABS, CLZ
   const uint32_t oh = s.reg(kOfmHeightM1) + 1u, ow = s.reg(kOfmWidthM1) + 1u, od = s.reg(kOfmDepthM1) + 1u;
+  if (!charge(s, uint64_t{oh} * ow * od)) return kEthosUModelUnsupported;
   FeatureMap ifm, ifm2{};
   OutputStage out;
   if (!read_feature_map(s, 0, &ifm, "IFM") || !read_output_stage(s, &out)) return kEthosUModelBadCommand;
@@ -1470,6 +1488,7 @@ int32_t run_elementwise_u85(State& s, uint32_t mode) {
   }
   if (s.dry) return 0;
   const uint32_t oh = s.reg(kOfmHeightM1) + 1u, ow = s.reg(kOfmWidthM1) + 1u, od = s.reg(kOfmDepthM1) + 1u;
+  if (!charge(s, uint64_t{oh} * ow * od)) return kEthosUModelUnsupported;
   const uint16_t broadcast[2] = {static_cast<uint16_t>(s.reg(kIfmBroadcast) & 0xFu),
                                  static_cast<uint16_t>(s.reg(kIfm2Broadcast) & 0xFu)};
   FeatureMap in[2] = {};
@@ -1544,6 +1563,7 @@ int32_t run_resize(State& s, uint32_t mode) {
   }
   if (s.dry) return 0;
   const uint32_t oh = s.reg(kOfmHeightM1) + 1u, ow = s.reg(kOfmWidthM1) + 1u, od = s.reg(kOfmDepthM1) + 1u;
+  if (!charge(s, uint64_t{oh} * ow * od)) return kEthosUModelUnsupported;
   const uint32_t ih = s.reg(kKernelHeightM1) + 1u, iw = s.reg(kKernelWidthM1) + 1u;
   struct Axis {
     int64_t n, d, offset;

@@ -45,9 +45,17 @@ namespace mote {
 inline constexpr uint32_t kEthosUModelLutBytes = 2048;   // the LUT area: the SHRAM's last 2 KiB
 inline constexpr uint32_t kEthosUModelErrorBytes = 200;
 
+// About 20 minutes of the host model; zero_dce's NPU ops run 1.6e10.
+inline constexpr uint64_t kEthosUModelDefaultWorkLimit = uint64_t{1} << 40;
+
 struct EthosUModel {
   uint8_t* workspace = nullptr;  // 8-byte aligned, workspace_bytes long, owned by the caller
   uint64_t workspace_bytes = 0;
+  // The multiply-accumulates (element steps for pooling, elementwise and resize) one
+  // invoke may run; 0: kEthosUModelDefaultWorkLimit. A stream's cost is what its
+  // registers declare (a hostile one can declare a huge feature map over a small region
+  // with overlapping strides): past the limit the invoke stops with an error line.
+  uint64_t work_limit = 0;
   uint8_t lut[kEthosUModelLutBytes] = {};  // what DMAs to the SHRAM's LUT area wrote
   char error[kEthosUModelErrorBytes] = {};  // "" or the last invoke's error
 };

@@ -539,6 +539,27 @@ TEST(EthosUModelStream, AnOfmPastItsRegionFailsBeforeWritingNamingTheCommand) {
   EXPECT_EQ(region1, before);
 }
 
+// The work limit (EthosUModel::work_limit): a stream declaring more element steps or
+// multiply-accumulates than the invoke may run stops at that operation, in one line; two
+// copies of 4x4x8 (128 steps each) fit a limit of 256, not of 255.
+TEST(EthosUModelStream, AStreamPastTheWorkLimitStopsNamingTheCommand) {
+  StreamBuilder twice = copy_stream(4, 4, 8, 128, false);
+  twice.commands.pop_back();  // STOP
+  twice.cmd0(0x005, 1);       // a second NPU_OP_POOL
+  twice.cmd0(0x000, 0xFFFF);
+  const std::vector<uint8_t> payload = twice.payload(kU65Config, kArch1);
+  std::vector<uint8_t> region1(256, 0);
+  ModelRun fits;
+  fits.model.work_limit = 256;
+  EXPECT_EQ(fits.invoke(payload, region1), 0) << ethos_u_model_error(fits.model);
+  ModelRun over;
+  over.model.work_limit = 255;
+  EXPECT_EQ(over.invoke(payload, region1), kEthosUModelUnsupported);
+  EXPECT_EQ(std::string(ethos_u_model_error(over.model)),
+            "command 32 (NPU_OP_POOL): the stream's operations exceed the model's work limit of 255 "
+            "multiply-accumulates in one invoke");
+}
+
 TEST(EthosUModelStream, RefusesAnUnknownOpcodeAndAU85StreamInOneLine) {
   std::vector<uint8_t> region1(1024);
   ModelRun run;

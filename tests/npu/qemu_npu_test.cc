@@ -62,6 +62,8 @@ const QemuCase kCases[] = {
     {"kws_micronet_m_vela_Y256", "ethos-u65-256", "qemu-cortex-m33", 3},
     {"yolo-fastest_192_face_v4_vela_H256", "ethos-u55-256", "qemu-cortex-m55", 3},
     {"yolo-fastest_192_face_v4_vela_Y256", "ethos-u65-256", "qemu-cortex-m33", 3},
+    {"kws_micronet_m_vela_Z256", "ethos-u85-256", "qemu-cortex-m55", 3},
+    {"yolo-fastest_192_face_v4_vela_Z256", "ethos-u85-256", "qemu-cortex-m55", 3},
     {"espcn_x3_quant_vela", "ethos-u65-256", "qemu-cortex-m33", 1},
     {"squeezenet_v1_1_quant_vela", "ethos-u65-256", "qemu-cortex-m33", 1},
     // The model as ARMv6-M code (no 32x32->64 multiply: 1.1 G instructions, 5 s).
