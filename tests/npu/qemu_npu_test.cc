@@ -211,6 +211,18 @@ ProgramHeader header_of(const std::vector<uint8_t>& program) {
   return h;
 }
 
+// Writes `program` with its planned arena set to `arena_bytes` (header only, checksum
+// refreshed) into `dir`; returns the path.
+std::string write_with_arena(std::vector<uint8_t> program, uint32_t arena_bytes, const TempDir& dir) {
+  ProgramHeader h = header_of(program);
+  h.arena_bytes = arena_bytes;
+  std::memcpy(program.data(), &h, sizeof h);
+  refresh_checksum(program);
+  const std::string path = dir.file("big_arena.mote");
+  write_bytes(path, program);
+  return path;
+}
+
 // The kws H128 program (one NPU op) with its first command replaced by an opcode the
 // U55 does not have: loading accepts it (the payload parses; the stream was checked at
 // compile time), the run stops at the NPU op with the model's line, the same on QEMU as
@@ -253,13 +265,8 @@ TEST(QemuNpuErrors, AModelWorkspaceThatDoesNotFitIsOneLine) {
   const uint64_t workspace = 16u << 20;
   const uint64_t program_end = (program.size() + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
   const uint32_t arena = static_cast<uint32_t>((workspace - program_end - need / 2) / 16 * 16);
-  ProgramHeader h = header_of(program);
-  h.arena_bytes = arena;
-  std::memcpy(program.data(), &h, sizeof h);
-  refresh_checksum(program);
   TempDir dir;
-  const std::string path = dir.file("big_arena.mote");
-  write_bytes(path, program);
+  const std::string path = write_with_arena(program, arena, dir);
   const std::string error = device_error("qemu-cortex-m55", path, std::vector<uint8_t>(490, 0), 1);
   const std::string left = std::to_string(workspace - program_end - arena);
   EXPECT_EQ(error, "qemu-cortex-m55: the NPU model needs a " + std::to_string(need) +
@@ -273,13 +280,8 @@ TEST(QemuNpuErrors, AFastScratchThatDoesNotFitIsOneLine) {
   const uint64_t workspace = 16u << 20;
   const uint64_t program_end = (program.size() + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
   const uint32_t arena = static_cast<uint32_t>((workspace - program_end - 1024) / 16 * 16);
-  ProgramHeader h = header_of(program);
-  h.arena_bytes = arena;
-  std::memcpy(program.data(), &h, sizeof h);
-  refresh_checksum(program);
   TempDir dir;
-  const std::string path = dir.file("big_arena.mote");
-  write_bytes(path, program);
+  const std::string path = write_with_arena(program, arena, dir);
   const std::string error = device_error("qemu-cortex-m33", path, std::vector<uint8_t>(490, 0), 1);
   EXPECT_EQ(error, "qemu-cortex-m33: cannot load program '" + path + "': " +
                        status_string(Status::kFastScratchTooSmall) + " (the runner's workspace has " +
