@@ -329,32 +329,19 @@ DeviceRunResult run_on_device(const std::string& device_name, const std::string&
   return run_sequence_on_device(device_name, program_path, {inputs}, output_count, loop_limit);
 }
 
-DeviceRunResult run_sequence_on_device(const std::string& device_name, const std::string& program_path,
-                                       const std::vector<std::vector<std::vector<uint8_t>>>& runs,
-                                       uint32_t output_count, uint32_t loop_limit) {
-  if (runs.empty()) fail(device_name + ": no runs of " + program_path + " asked for");
-  std::vector<std::vector<uint8_t>> inputs;  // every run's, in order: the runner splits them
-  for (const auto& run : runs) {
-    if (run.size() != runs[0].size()) fail(device_name + ": runs of " + program_path + " differ in input count");
-    inputs.insert(inputs.end(), run.begin(), run.end());
-  }
-  const TargetInfo& core = find_device(device_name);
-  const std::string& where = device_name;
+namespace {
+
+// One QEMU session of the runner for `core` in `scratch`, with `words` as its command line.
+struct Session {
+  ExitInfo exit;
+  std::string log;
+};
+
+Session run_session(const TargetInfo& core, const fs::path& scratch, const std::vector<std::string>& words) {
   const fs::path firmware = find_firmware(core);
   const fs::path qemu = find_qemu();
-  const int timeout = timeout_seconds();
-
-  ScratchDir scratch;
-  place_program(program_path, scratch.path());
-  std::string semihosting = "enable=on,target=native,arg=";
-  semihosting += kProgramName;
-  semihosting += ",arg=.,arg=" + std::to_string(loop_limit);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = "in" + std::to_string(i) + ".bin";
-    write_file(scratch.path() / name, inputs[i]);
-    semihosting += ",arg=" + name;
-  }
-
+  std::string semihosting = "enable=on,target=native";
+  for (const std::string& word : words) semihosting += ",arg=" + word;
   const std::vector<std::string> argv = {
       qemu.string(), "-M", core.qemu_machine, "-display", "none", "-monitor", "none",
       "-serial", "null",
@@ -362,45 +349,75 @@ DeviceRunResult run_sequence_on_device(const std::string& device_name, const std
       "-icount", "shift=0",
       "-semihosting-config", semihosting,
       "-kernel", firmware.string()};
-  const fs::path log_path = scratch.path() / kLogName;
-  const ExitInfo exit = run_process(argv, scratch.path(), log_path, timeout);
-  const std::string log = read_text(log_path);
+  const fs::path log_path = scratch / kLogName;
+  Session session;
+  session.exit = run_process(argv, scratch, log_path, timeout_seconds());
+  session.log = read_text(log_path);
+  return session;
+}
 
+// The runner's error line about a job whose files live in `dir` ("" or "j<n>/"), with
+// the user's program path for the runner's scratch name and without the input names.
+std::string job_error(std::string error, const std::string& dir, const std::string& program_path,
+                      size_t input_files) {
+  replace_all(error, "'" + dir + kProgramName + "'", "'" + program_path + "'");
+  for (size_t i = 0; i < input_files; ++i) replace_all(error, " '" + dir + "in" + std::to_string(i) + ".bin'", "");
+  return error;
+}
+
+// Throws the one-line message for a session that did not end with status 0.
+[[noreturn]] void fail_session(const Session& session, const std::string& where, const std::string& program_path,
+                               size_t input_files) {
+  const ExitInfo& exit = session.exit;
   if (exit.timed_out) {
-    fail(where + ": the run of " + program_path + " did not finish within " +
-         std::to_string(timeout) + " s (set MOTE_QEMU_TIMEOUT to allow longer)");
+    fail(where + ": the run of " + program_path + " did not finish within " + std::to_string(timeout_seconds()) +
+         " s (set MOTE_QEMU_TIMEOUT to allow longer)");
   }
-  if (exit.signaled) {
-    fail(where + ": qemu-system-arm was killed by signal " + std::to_string(exit.code));
+  if (exit.signaled) fail(where + ": qemu-system-arm was killed by signal " + std::to_string(exit.code));
+  if (std::string error = find_line(session.log, "error: "); !error.empty()) {
+    fail(where + ": " + job_error(error, "", program_path, input_files));
   }
-  if (exit.code != 0) {
-    if (std::string error = find_line(log, "error: "); !error.empty()) {
-      // The runner names its scratch files; show the user's program path instead.
-      replace_all(error, std::string("'") + kProgramName + "'", "'" + program_path + "'");
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        replace_all(error, " 'in" + std::to_string(i) + ".bin'", "");
-      }
-      fail(where + ": " + error);
-    }
-    if (exit.code == kFaultExitCode) {
-      const std::string fault = find_line(log, "fault: ");
-      fail(where + ": emulated core faulted running " + program_path +
-           (fault.empty() ? "" : ": " + fault));
-    }
-    if (log.find("Lockup") != std::string::npos) {
-      fail(where + ": emulated core locked up (fault inside a fault handler) running " +
-           program_path);
-    }
-    fail(where + ": qemu-system-arm exited with status " + std::to_string(exit.code) + ": " +
-         first_line(log));
+  if (exit.code == kFaultExitCode) {
+    const std::string fault = find_line(session.log, "fault: ");
+    fail(where + ": emulated core faulted running " + program_path + (fault.empty() ? "" : ": " + fault));
   }
+  if (session.log.find("Lockup") != std::string::npos) {
+    fail(where + ": emulated core locked up (fault inside a fault handler) running " + program_path);
+  }
+  fail(where + ": qemu-system-arm exited with status " + std::to_string(exit.code) + ": " + first_line(session.log));
+}
 
+// Places a job's program and input files in `scratch`/`dir` ("" or "j<n>/") and returns
+// its runner command line.
+std::vector<std::string> place_job(const fs::path& scratch, const std::string& dir, const std::string& program_path,
+                                   const std::vector<std::vector<std::vector<uint8_t>>>& runs, uint32_t loop_limit,
+                                   const std::string& where) {
+  if (runs.empty()) fail(where + ": no runs of " + program_path + " asked for");
+  if (!dir.empty()) fs::create_directory(scratch / dir);
+  place_program(program_path, scratch / dir);
+  std::vector<std::string> words = {dir + kProgramName, dir.empty() ? "." : dir.substr(0, dir.size() - 1),
+                                    std::to_string(loop_limit)};
+  size_t index = 0;
+  for (const auto& run : runs) {
+    if (run.size() != runs[0].size()) fail(where + ": runs of " + program_path + " differ in input count");
+    for (const std::vector<uint8_t>& input : run) {
+      const std::string name = dir + "in" + std::to_string(index++) + ".bin";
+      write_file(scratch / name, input);
+      words.push_back(name);
+    }
+  }
+  return words;
+}
+
+// What the runner wrote for a finished job in `scratch`/`dir`.
+DeviceRunResult collect_job(const fs::path& scratch, const std::string& dir, const std::string& program_path,
+                            size_t run_count, uint32_t output_count, const std::string& where) {
   DeviceRunResult result;
-  for (size_t r = 0; r < runs.size(); ++r) {
+  for (size_t r = 0; r < run_count; ++r) {
     std::vector<std::vector<uint8_t>>& outputs = r == 0 ? result.outputs : result.later_outputs.emplace_back();
     for (uint32_t j = 0; j < output_count; ++j) {
       const std::string suffix = r == 0 ? ".bin" : ".r" + std::to_string(r) + ".bin";
-      const fs::path path = scratch.path() / ("out" + std::to_string(j) + suffix);
+      const fs::path path = scratch / dir / ("out" + std::to_string(j) + suffix);
       outputs.emplace_back();
       if (!read_file(path, &outputs.back())) {
         fail(where + ": the runner wrote no output " + std::to_string(j) + " of run " + std::to_string(r) +
@@ -408,8 +425,87 @@ DeviceRunResult run_sequence_on_device(const std::string& device_name, const std
       }
     }
   }
-  parse_profile(read_text(scratch.path() / "profile.txt"), where, &result);
+  parse_profile(read_text(scratch / dir / "profile.txt"), where, &result);
   return result;
+}
+
+size_t input_file_count(const std::vector<std::vector<std::vector<uint8_t>>>& runs) {
+  size_t count = 0;
+  for (const auto& run : runs) count += run.size();
+  return count;
+}
+
+}  // namespace
+
+DeviceRunResult run_sequence_on_device(const std::string& device_name, const std::string& program_path,
+                                       const std::vector<std::vector<std::vector<uint8_t>>>& runs,
+                                       uint32_t output_count, uint32_t loop_limit) {
+  const TargetInfo& core = find_device(device_name);
+  ScratchDir scratch;
+  const std::vector<std::string> words = place_job(scratch.path(), "", program_path, runs, loop_limit, device_name);
+  const Session session = run_session(core, scratch.path(), words);
+  if (session.exit.timed_out || session.exit.signaled || session.exit.code != 0)
+    fail_session(session, device_name, program_path, input_file_count(runs));
+  return collect_job(scratch.path(), "", program_path, runs.size(), output_count, device_name);
+}
+
+std::vector<DeviceJobResult> run_jobs_on_device(const std::string& device_name, const std::vector<DeviceJob>& jobs) {
+  const TargetInfo& core = find_device(device_name);
+  find_firmware(core);  // a missing firmware or QEMU is the whole batch's error
+  find_qemu();
+  std::vector<DeviceJobResult> results(jobs.size());
+  std::vector<bool> finished(jobs.size(), false);
+  {
+    ScratchDir scratch;
+    std::string list;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const DeviceJob& job = jobs[i];
+      try {
+        const std::vector<std::string> words =
+            place_job(scratch.path(), "j" + std::to_string(i) + "/", job.program_path, job.runs, job.loop_limit,
+                      device_name);
+        for (size_t w = 0; w < words.size(); ++w) list += (w == 0 ? "" : " ") + words[w];
+        list += "\n";
+      } catch (const std::runtime_error& e) {
+        results[i].error = e.what();
+        finished[i] = true;
+      }
+    }
+    write_file(scratch.path() / "jobs.txt", std::vector<uint8_t>(list.begin(), list.end()));
+    run_session(core, scratch.path(), {"@jobs.txt"});
+    // Whatever the session's end, every job with an error.txt or a profile.txt finished.
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (finished[i]) continue;
+      const DeviceJob& job = jobs[i];
+      const std::string dir = "j" + std::to_string(i) + "/";
+      std::error_code ignored;
+      if (fs::exists(scratch.path() / dir / "error.txt", ignored)) {
+        results[i].error = device_name + ": " + job_error(first_line(read_text(scratch.path() / dir / "error.txt")),
+                                                          dir, job.program_path, input_file_count(job.runs));
+        finished[i] = true;
+      } else if (fs::exists(scratch.path() / dir / "profile.txt", ignored)) {
+        try {
+          results[i].result =
+              collect_job(scratch.path(), dir, job.program_path, job.runs.size(), job.output_count, device_name);
+        } catch (const std::runtime_error& e) {
+          results[i].error = e.what();
+        }
+        finished[i] = true;
+      }
+    }
+  }
+  // A job the session did not finish (the core faulted or the session timed out in it or
+  // before it) runs alone, which names its failure exactly.
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (finished[i]) continue;
+    try {
+      results[i].result = run_sequence_on_device(device_name, jobs[i].program_path, jobs[i].runs,
+                                                 jobs[i].output_count, jobs[i].loop_limit);
+    } catch (const std::runtime_error& e) {
+      results[i].error = e.what();
+    }
+  }
+  return results;
 }
 
 }  // namespace mote

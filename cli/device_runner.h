@@ -64,4 +64,26 @@ DeviceRunResult run_sequence_on_device(const std::string& device, const std::str
                                        uint32_t output_count,
                                        uint32_t loop_limit = LoadedProgram::kDefaultLoopLimit);
 
+// One program of a batch (run_jobs_on_device): its runs as run_sequence_on_device takes
+// them.
+struct DeviceJob {
+  std::string program_path;
+  std::vector<std::vector<std::vector<uint8_t>>> runs;
+  uint32_t output_count = 0;
+  uint32_t loop_limit = LoadedProgram::kDefaultLoopLimit;
+};
+
+struct DeviceJobResult {
+  std::string error;  // "" when the job ran; else the message run_sequence_on_device throws
+  DeviceRunResult result;
+};
+
+// Runs every job in one QEMU session (the runner's batch mode), each with a freshly
+// loaded program, workspace and arena, as run_sequence_on_device would run it alone:
+// starting QEMU costs more than most one-operator programs take to run. A job the session
+// does not finish (the core faulted in it, or the session ran out of time) is run alone
+// again, so every failure is named as run_sequence_on_device names it. Throws only for
+// what fails the whole batch (unknown device, firmware or QEMU missing).
+std::vector<DeviceJobResult> run_jobs_on_device(const std::string& device, const std::vector<DeviceJob>& jobs);
+
 }  // namespace mote

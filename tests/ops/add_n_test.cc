@@ -26,7 +26,7 @@ ModelSpec add_n_model(std::vector<TensorSpec> inputs, TensorSpec y) {
 
 std::string input_name(size_t k) { return "x" + std::to_string(k); }
 
-TEST(AddN, Float32InInputOrder) {
+OP_TEST(AddN, Float32InInputOrder) {
   std::mt19937 rng(101);
   for (size_t n : {2u, 3u, 6u}) {
     std::vector<TensorSpec> inputs;
@@ -45,7 +45,7 @@ TEST(AddN, Float32InInputOrder) {
   }
 }
 
-TEST(AddN, Int8AsTfliteAddN) {
+OP_TEST(AddN, Int8AsTfliteAddN) {
   struct Case {
     float in_scale, out_scale;
     int32_t in_zp, out_zp;
@@ -81,7 +81,7 @@ TEST(AddN, Int8AsTfliteAddN) {
   }
 }
 
-TEST(AddN, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(AddN, WhatTfliteMicroRefusesIsOneLine) {
   EXPECT_EQ(op_error("add_n_s16", add_n_model({quantized("a", kShape, fb::TensorType::INT16, 0.1f, 0),
                                                 quantized("b", kShape, fb::TensorType::INT16, 0.1f, 0)},
                                                quantized("y", kShape, fb::TensorType::INT16, 0.1f, 0))),

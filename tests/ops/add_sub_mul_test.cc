@@ -112,26 +112,26 @@ const std::vector<std::pair<int32_t, int32_t>> kEdges = {
     {kMax, 1},  {kMin, -1},   {kMax, kMax}, {kMin, kMin}, {kMin, kMax}, {65536, 65536}, {-65536, 65537},
     {46341, 46341}, {0, -7}, {6, 1}, {-1, 0}, {7, -1}, {1, 0}, {-3, -2}, {3, 2}, {kMax, -1}, {kMin, 1}, {0, 0}};
 
-TEST(AddSubMul, Int32AddWrapsAndIgnoresTheActivation) {
+OP_TEST(AddSubMul, Int32AddWrapsAndIgnoresTheActivation) {
   std::mt19937 rng(160);
   const std::function<int32_t()> gen = [&] { return std::uniform_int_distribution<int32_t>(kMin, kMax)(rng); };
   expect_every_case(Kind::kAdd, gen, kEdges);
 }
 
-TEST(AddSubMul, Int32SubWrapsAndClampsToTheActivation) {
+OP_TEST(AddSubMul, Int32SubWrapsAndClampsToTheActivation) {
   std::mt19937 rng(161);
   const std::function<int32_t()> gen = [&] { return std::uniform_int_distribution<int32_t>(-20, 20)(rng); };
   expect_every_case(Kind::kSub, gen, kEdges);
 }
 
-TEST(AddSubMul, Int32MulWrapsAndClampsToTheActivation) {
+OP_TEST(AddSubMul, Int32MulWrapsAndClampsToTheActivation) {
   std::mt19937 rng(162);
   const std::function<int32_t()> gen = [&] { return std::uniform_int_distribution<int32_t>(-100000, 100000)(rng); };
   expect_every_case(Kind::kMul, gen, kEdges);
 }
 
 // A constant operand, broadcast along the rows (the importer keeps it in the program).
-TEST(AddSubMul, Int32ConstantOperand) {
+OP_TEST(AddSubMul, Int32ConstantOperand) {
   const std::vector<std::vector<int32_t>> inputs = {{1, -2, kMax, kMin, 40000, -40000}, {5, -7, 3, 100000, -100000, 2}};
   const std::vector<int32_t> c = {70000, kMin, -1};
   for (Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
@@ -154,7 +154,7 @@ TEST(AddSubMul, Int32ConstantOperand) {
 }
 
 // TFLM's MUL reads int32 tensors raw whatever their quantization (ADD and SUB refuse it).
-TEST(AddSubMul, Int32MulIgnoresQuantization) {
+OP_TEST(AddSubMul, Int32MulIgnoresQuantization) {
   const std::vector<int32_t> a = {3, -4, 100000, kMin};
   const std::vector<int32_t> b = {7, 7, -30000, -1};
   std::vector<int32_t> y;
@@ -166,7 +166,7 @@ TEST(AddSubMul, Int32MulIgnoresQuantization) {
                     {{{bytes_of(a), bytes_of(b)}, {bytes_of(y)}}});
 }
 
-TEST(AddSubMul, Int32RefusalsAreOneLine) {
+OP_TEST(AddSubMul, Int32RefusalsAreOneLine) {
   const Shape s = {4};
   EXPECT_EQ(op_error("add_s32_quant", binary_model(Kind::kAdd, quantized("a", s, TensorType::INT32, 0.5f, 0),
                                                    TensorSpec("b", s, TensorType::INT32),
@@ -196,7 +196,7 @@ void float_bounds(ActivationFunctionType act, float* lo, float* hi) {
   if (act == ActivationFunctionType::RELU_N1_TO_1) *lo = -1, *hi = 1;
 }
 
-TEST(AddSubMul, Float32EveryActivationAndBroadcast) {
+OP_TEST(AddSubMul, Float32EveryActivationAndBroadcast) {
   std::mt19937 rng(165);
   for (Kind kind : {Kind::kAdd, Kind::kSub, Kind::kMul}) {
     for (ActivationFunctionType act : kActivations) {
@@ -298,7 +298,7 @@ void expect_quantized(const char* dtype, TensorType type, const std::vector<Quan
   }
 }
 
-TEST(AddSubMul, Int8EveryActivationScaleAndBroadcast) {
+OP_TEST(AddSubMul, Int8EveryActivationScaleAndBroadcast) {
   expect_quantized<int8_t>("s8", TensorType::INT8,
                            {{0.05f, -3, 0.02f, 10, 0.06f, -5},
                             {0.1f, 127, 0.1f, -128, 0.2f, 0},
@@ -307,7 +307,7 @@ TEST(AddSubMul, Int8EveryActivationScaleAndBroadcast) {
                            166);
 }
 
-TEST(AddSubMul, Int16EveryActivationScaleAndBroadcast) {
+OP_TEST(AddSubMul, Int16EveryActivationScaleAndBroadcast) {
   // TFLM's int16 MUL requires zero points 0; ADD and SUB take any (the general path).
   expect_quantized<int16_t>("s16", TensorType::INT16,
                             {{0.0005f, 0, 0.0002f, 0, 0.0007f, 0}, {0.001f, 0, 0.001f, 0, 0.003f, 0},

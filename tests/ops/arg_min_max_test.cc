@@ -71,7 +71,7 @@ TensorSpec index_output(const std::vector<int32_t>& shape) { return TensorSpec("
 
 const int32_t kAxes[] = {0, 1, 2, 3, -1, -4};
 
-TEST(ArgMinMax, Float32EveryAxisTiesInfinitiesAndNans) {
+OP_TEST(ArgMinMax, Float32EveryAxisTiesInfinitiesAndNans) {
   std::mt19937 rng(91);
   std::vector<float> x(120);
   // A few distinct values: ties on every axis, which the first index wins.
@@ -92,7 +92,7 @@ TEST(ArgMinMax, Float32EveryAxisTiesInfinitiesAndNans) {
   }
 }
 
-TEST(ArgMinMax, Int8EveryAxisRawValues) {
+OP_TEST(ArgMinMax, Int8EveryAxisRawValues) {
   std::mt19937 rng(92);
   std::vector<int8_t> wide(120), ties(120);
   for (int8_t& v : wide) v = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
@@ -113,7 +113,7 @@ TEST(ArgMinMax, Int8EveryAxisRawValues) {
   }
 }
 
-TEST(ArgMinMax, OneDimensionalInputGivesAScalar) {
+OP_TEST(ArgMinMax, OneDimensionalInputGivesAScalar) {
   const std::vector<float> x = {-1.0f, 4.0f, 4.0f, -9.0f, -9.0f, 2.0f};
   expect_op_outputs("arg_max_rank1", arg_model(kArgMax, TensorSpec("x", {6}), {0}, index_output({})),
                     {{{bytes_of(x)}, {bytes_of(std::vector<int32_t>{1})}}});
@@ -121,7 +121,7 @@ TEST(ArgMinMax, OneDimensionalInputGivesAScalar) {
                     {{{bytes_of(x)}, {bytes_of(std::vector<int32_t>{3})}}});
 }
 
-TEST(ArgMinMax, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(ArgMinMax, WhatTfliteMicroRefusesIsOneLine) {
   const std::vector<int32_t> out = without_axis(kShape, 1);
   EXPECT_EQ(op_error("arg_s16", arg_model(kArgMax, quantized("x", kShape, fb::TensorType::INT16, 0.1f, 0), {1},
                                           index_output(out))),

@@ -125,7 +125,7 @@ std::vector<std::vector<uint8_t>> sample_inputs(TensorSpec* rhs, bool constant, 
   return {std::move(lhs_bytes)};
 }
 
-TEST(BatchMatMul, Float32EveryAdjAndBroadcast) {
+OP_TEST(BatchMatMul, Float32EveryAdjAndBroadcast) {
   std::mt19937 rng(5);
   const std::vector<Case> all = cases();
   for (size_t i = 0; i < all.size(); ++i) {
@@ -151,7 +151,7 @@ TEST(BatchMatMul, Float32EveryAdjAndBroadcast) {
   }
 }
 
-TEST(BatchMatMul, Float32ReadsNoActivation) {
+OP_TEST(BatchMatMul, Float32ReadsNoActivation) {
   // TFLite's float BatchMatMul has no activation and no clamp: infinities pass.
   const std::vector<float> lhs = {3e38f, 3e38f, -1.0f, 1.0f}, rhs = {2.0f, 1.0f};
   const std::vector<float> out = {std::numeric_limits<float>::infinity(), -1.0f};
@@ -170,7 +170,7 @@ struct QuantCase {
   int32_t o_zp;
 };
 
-TEST(BatchMatMul, Int8EveryAdjAndBroadcast) {
+OP_TEST(BatchMatMul, Int8EveryAdjAndBroadcast) {
   const std::vector<QuantCase> quants = {{0.02f, -5, 0.01f, 3, 0.05f, 10}, {0.5f, 127, 0.25f, -128, 0.3f, -128}};
   std::mt19937 rng(6);
   const std::vector<Case> all = cases();
@@ -203,7 +203,7 @@ TEST(BatchMatMul, Int8EveryAdjAndBroadcast) {
   }
 }
 
-TEST(BatchMatMul, Int16EveryAdjAndBroadcast) {
+OP_TEST(BatchMatMul, Int16EveryAdjAndBroadcast) {
   const std::vector<std::array<float, 3>> scales = {{0.001f, 0.002f, 0.05f}, {0.5f, 0.25f, 0.001f}};
   std::mt19937 rng(7);
   const std::vector<Case> all = cases();
@@ -235,7 +235,7 @@ TEST(BatchMatMul, Int16EveryAdjAndBroadcast) {
   }
 }
 
-TEST(BatchMatMul, Int8ConstantLhs) {
+OP_TEST(BatchMatMul, Int8ConstantLhs) {
   // Weights on the left (a constant lhs) against a computed rhs, read transposed.
   const Case c{{4, 3}, {2, 5, 3}, false, true, {2, 4, 5}};
   const QuantCase q{0.03f, 7, 0.02f, -9, 0.04f, -1};
@@ -258,7 +258,7 @@ TEST(BatchMatMul, Int8ConstantLhs) {
                     {{{bytes_of(rhs)}, {bytes_of(out)}}});
 }
 
-TEST(BatchMatMul, RefusesWhatTfliteMicroDoesNotRun) {
+OP_TEST(BatchMatMul, RefusesWhatTfliteMicroDoesNotRun) {
   const auto f32 = [](const char* n, Shape s) { return TensorSpec(n, std::move(s)); };
   EXPECT_EQ(op_error("bmm_rank6", matmul_model(f32("lhs", {1, 1, 1, 1, 2, 3}), f32("rhs", {3, 2}),
                                                f32("out", {1, 1, 1, 1, 2, 2}), false, false)),

@@ -117,7 +117,7 @@ void expect_cases(int32_t code, const std::vector<Case>& cases, uint32_t seed) {
 
 constexpr fb::TensorType kI8 = fb::TensorType::INT8, kI16 = fb::TensorType::INT16, kF32 = fb::TensorType::FLOAT32;
 
-TEST(BatchToSpaceNd, EveryTypeBlockAndCrop) {
+OP_TEST(BatchToSpaceNd, EveryTypeBlockAndCrop) {
   expect_cases(kBatchToSpace,
                {{kI8, 1, {4, 2, 3, 2}, {1, 4, 6, 2}, {2, 2}, {0, 0, 0, 0}},
                 {kI8, 1, {4, 2, 3, 2}, {1, 3, 4, 2}, {2, 2}, {1, 0, 0, 2}},
@@ -129,7 +129,7 @@ TEST(BatchToSpaceNd, EveryTypeBlockAndCrop) {
                51);
 }
 
-TEST(SpaceToBatchNd, EveryTypeBlockAndPadding) {
+OP_TEST(SpaceToBatchNd, EveryTypeBlockAndPadding) {
   expect_cases(kSpaceToBatch,
                {{kI8, 1, {1, 4, 6, 2}, {4, 2, 3, 2}, {2, 2}, {0, 0, 0, 0}},
                 {kI8, 1, {1, 4, 6, 2}, {4, 3, 4, 2}, {2, 2}, {1, 1, 0, 2}},  // padded with the zero point
@@ -140,7 +140,7 @@ TEST(SpaceToBatchNd, EveryTypeBlockAndPadding) {
                52);
 }
 
-TEST(BatchToSpaceNd, RefusalsAreOneLine) {
+OP_TEST(BatchToSpaceNd, RefusalsAreOneLine) {
   const Case c = {kI8, 1, {4, 2, 3, 2}, {1, 4, 6, 2}, {2, 2}, {0, 0, 0, 0}};
   const std::string op = ".tflite: operator 0 (BATCH_TO_SPACE_ND): ";
   ModelSpec spec = model(kBatchToSpace, c);
@@ -177,7 +177,7 @@ TEST(BatchToSpaceNd, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("rank_2", model(kBatchToSpace, bad)), "rank_2" + op + "input 'x' has shape [4,2], expected rank 3 or 4");
 }
 
-TEST(SpaceToBatchNd, RefusalsAreOneLine) {
+OP_TEST(SpaceToBatchNd, RefusalsAreOneLine) {
   const std::string op = ".tflite: operator 0 (SPACE_TO_BATCH_ND): ";
   const Case odd = {kI8, 1, {1, 5, 6, 2}, {4, 2, 3, 2}, {2, 2}, {0, 0, 0, 0}};
   EXPECT_EQ(op_error("odd", model(kSpaceToBatch, odd)),

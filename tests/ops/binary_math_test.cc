@@ -138,7 +138,7 @@ int64_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(st
 
 // ---- MAXIMUM, MINIMUM -------------------------------------------------------------------
 
-TEST(MaximumMinimum, EveryDtypeAsTfliteMicro) {
+OP_TEST(MaximumMinimum, EveryDtypeAsTfliteMicro) {
   const std::vector<std::pair<float, float>> edges = {{kNaN, 1.0f}, {1.0f, kNaN}, {-kInf, 3.0f}, {-0.0f, 0.0f}};
   // TFLM: a > b ? a : b and a < b ? a : b, NaN included (max(NaN, 1) = 1, max(1, NaN) = NaN).
   expect_float_op("maximum_f32", BuiltinOperator::MAXIMUM, TensorType::FLOAT32,
@@ -160,7 +160,7 @@ TEST(MaximumMinimum, EveryDtypeAsTfliteMicro) {
 
 // ---- SQUARED_DIFFERENCE -----------------------------------------------------------------
 
-TEST(SquaredDifference, Float32AndInt32) {
+OP_TEST(SquaredDifference, Float32AndInt32) {
   expect_float_op("squared_difference_f32", BuiltinOperator::SQUARED_DIFFERENCE, TensorType::FLOAT32,
                   [](float a, float b) { return static_cast<double>((a - b) * (a - b)); },
                   {{1e20f, -1e20f}, {kInf, 1.0f}, {kNaN, 0.0f}, {3.0f, 3.0f}});
@@ -172,7 +172,7 @@ TEST(SquaredDifference, Float32AndInt32) {
                     }, 0, 0, {{46341, 0}, {-7, 5}, {INT32_MIN, 1}});
 }
 
-TEST(SquaredDifference, Int8AndInt16AsTfliteMicroPrepareQuantized) {
+OP_TEST(SquaredDifference, Int8AndInt16AsTfliteMicroPrepareQuantized) {
   struct Case {
     TensorType type;
     float a_scale, b_scale, out_scale;
@@ -213,7 +213,7 @@ TEST(SquaredDifference, Int8AndInt16AsTfliteMicroPrepareQuantized) {
 
 // ---- FLOOR_DIV, FLOOR_MOD ---------------------------------------------------------------
 
-TEST(FloorDivMod, Float32AsTflite) {
+OP_TEST(FloorDivMod, Float32AsTflite) {
   // floor(double(a) / double(b)) as float; fmodf adjusted to the divisor's sign. A zero
   // divisor gives TFLite's IEEE results (TFLM's FLOOR_DIV stops with "Division by 0").
   expect_float_op("floor_div_f32", BuiltinOperator::FLOOR_DIV, TensorType::FLOAT32,
@@ -227,7 +227,7 @@ TEST(FloorDivMod, Float32AsTflite) {
                   {{7.0f, -2.0f}, {-7.0f, 2.0f}, {-7.5f, -2.0f}, {1.0f, 0.0f}, {kInf, 2.0f}, {5.0f, kInf}});
 }
 
-TEST(FloorDivMod, Int32AsTfliteWithZeroDivisorsDefined) {
+OP_TEST(FloorDivMod, Int32AsTfliteWithZeroDivisorsDefined) {
   // Exact floor division and modulo; a zero divisor gives 0 (TFLite stops with an error)
   // and INT32_MIN / -1 gives INT32_MAX (TFLite's conversion of 2^31 saturates on Arm).
   const auto floor_div = [](int64_t a, int64_t b) -> int64_t {
@@ -276,7 +276,7 @@ const std::vector<Comparison> kComparisons = {
     {BuiltinOperator::GREATER, Relation::kGreater}, {BuiltinOperator::GREATER_EQUAL, Relation::kGreaterEqual},
 };
 
-TEST(Comparison, Float32Int16Int32Int64OnTheStoredValues) {
+OP_TEST(Comparison, Float32Int16Int32Int64OnTheStoredValues) {
   for (const Comparison& c : kComparisons) {
     const std::string op = fb::EnumNameBuiltinOperator(c.op);
     SCOPED_TRACE(op);
@@ -294,7 +294,7 @@ TEST(Comparison, Float32Int16Int32Int64OnTheStoredValues) {
   }
 }
 
-TEST(Comparison, Int8RescaledAsTfliteComparisonWithScaling) {
+OP_TEST(Comparison, Int8RescaledAsTfliteComparisonWithScaling) {
   // Different scales and zero points: each input becomes multiply_by_quantized_multiplier(
   // (q - zp) * 256, quantize_multiplier(scale)) before the comparison.
   const float a_scale = 0.05f, b_scale = 0.0375f;
@@ -327,7 +327,7 @@ TEST(Comparison, Int8RescaledAsTfliteComparisonWithScaling) {
   }
 }
 
-TEST(Comparison, BoolEqualAndNotEqual) {
+OP_TEST(Comparison, BoolEqualAndNotEqual) {
   expect_integer_op("equal_bool", BuiltinOperator::EQUAL, info(TensorType::BOOL), TensorType::BOOL,
                     [](int64_t a, int64_t b) -> int64_t { return a == b; });
   expect_integer_op("not_equal_bool", BuiltinOperator::NOT_EQUAL, info(TensorType::BOOL), TensorType::BOOL,
@@ -336,7 +336,7 @@ TEST(Comparison, BoolEqualAndNotEqual) {
 
 // ---- LOGICAL_AND, LOGICAL_OR ------------------------------------------------------------
 
-TEST(Logical, AndOrWithBroadcast) {
+OP_TEST(Logical, AndOrWithBroadcast) {
   expect_integer_op("logical_and", BuiltinOperator::LOGICAL_AND, info(TensorType::BOOL), TensorType::BOOL,
                     [](int64_t a, int64_t b) -> int64_t { return a && b; });
   expect_integer_op("logical_or", BuiltinOperator::LOGICAL_OR, info(TensorType::BOOL), TensorType::BOOL,
@@ -345,7 +345,7 @@ TEST(Logical, AndOrWithBroadcast) {
 
 // ---- SELECT_V2 --------------------------------------------------------------------------
 
-TEST(SelectV2, EveryDtypeWithThreeWayBroadcast) {
+OP_TEST(SelectV2, EveryDtypeWithThreeWayBroadcast) {
   struct Case {
     Shape c, x, y, out;
   };
@@ -388,7 +388,7 @@ TEST(SelectV2, EveryDtypeWithThreeWayBroadcast) {
 
 // ---- constant operands ------------------------------------------------------------------
 
-TEST(BinaryMath, ConstantScalarOperandsAsConvertersWriteThem) {
+OP_TEST(BinaryMath, ConstantScalarOperandsAsConvertersWriteThem) {
   // MAXIMUM(x, 0) (a ReLU written out), GREATER(x, 0.5) on int8, SELECT_V2(c, x, 0): the
   // constant is a rank-0 tensor in the file, broadcast to x's shape.
   const Shape s = {2, 3, 4};
@@ -427,7 +427,7 @@ TEST(BinaryMath, ConstantScalarOperandsAsConvertersWriteThem) {
 
 // ---- refusals ---------------------------------------------------------------------------
 
-TEST(BinaryMath, WhatTfliteRefusesIsOneLine) {
+OP_TEST(BinaryMath, WhatTfliteRefusesIsOneLine) {
   const Shape s = {2, 3};
   const auto f32 = [&](const char* n) { return spec(n, s, TensorType::FLOAT32); };
   const auto u8 = [&](const char* n) { return spec(n, s, TensorType::UINT8); };

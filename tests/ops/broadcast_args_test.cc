@@ -20,7 +20,7 @@ ModelSpec args_model(fb::TensorType type, const std::vector<T>& a, const std::ve
   return m;
 }
 
-TEST(BroadcastArgs, Int32AndInt64) {
+OP_TEST(BroadcastArgs, Int32AndInt64) {
   const std::vector<uint8_t> unused = bytes_of(std::vector<float>{0.0f});
   expect_op_outputs("broadcast_args_i32", args_model<int32_t>(fb::TensorType::INT32, {2, 1, 3}, {4, 1}, 3),
                     {{{unused}, {bytes_of(std::vector<int32_t>{2, 4, 3})}}});
@@ -30,7 +30,7 @@ TEST(BroadcastArgs, Int32AndInt64) {
                     {{{unused}, {bytes_of(std::vector<int32_t>{3, 4})}}});
 }
 
-TEST(BroadcastArgs, RefusalsAreOneLine) {
+OP_TEST(BroadcastArgs, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("broadcast_args_bad", args_model<int32_t>(fb::TensorType::INT32, {2, 3}, {4, 3}, 2)),
             "broadcast_args_bad.tflite: operator 0 (BROADCAST_ARGS): shapes [2,3] and [4,3] do not broadcast");
   EXPECT_EQ(op_error("broadcast_args_dynamic", args_model<int32_t>(fb::TensorType::INT32, {2, 3}, {2, 3}, 2, false)),

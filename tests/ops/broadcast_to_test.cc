@@ -57,7 +57,7 @@ void expect_case(const std::string& name, fb::TensorType type, const std::vector
   expect_op_outputs(name, spec, {{inputs, {bytes_of(y)}}});
 }
 
-TEST(BroadcastTo, EveryDtypeAndRankUpToFive) {
+OP_TEST(BroadcastTo, EveryDtypeAndRankUpToFive) {
   expect_case<float>("broadcast_to_f32", fb::TensorType::FLOAT32, {3, 1}, {2, 3, 4}, false, false);
   expect_case<int8_t>("broadcast_to_s8", fb::TensorType::INT8, {1, 4}, {3, 4}, true, false);
   expect_case<int16_t>("broadcast_to_s16", fb::TensorType::INT16, {2, 1, 3}, {2, 2, 5, 3}, false, false);
@@ -67,7 +67,7 @@ TEST(BroadcastTo, EveryDtypeAndRankUpToFive) {
   expect_case<float>("broadcast_to_const", fb::TensorType::FLOAT32, {1, 3}, {4, 3}, false, true);
 }
 
-TEST(BroadcastTo, RefusalsAreOneLine) {
+OP_TEST(BroadcastTo, RefusalsAreOneLine) {
   auto model = [](std::vector<int32_t> in, std::vector<int32_t> out, bool constant_shape) {
     TensorSpec shape("shape", {static_cast<int32_t>(out.size())}, fb::TensorType::INT32,
                      constant_shape ? bytes_of(out) : std::vector<uint8_t>{});

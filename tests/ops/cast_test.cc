@@ -100,7 +100,7 @@ double cast_value(TensorType from, TensorType to, double x) {
   return static_cast<double>(static_cast<int64_t>(low));
 }
 
-TEST(Cast, EveryPairTfliteMicroConverts) {
+OP_TEST(Cast, EveryPairTfliteMicroConverts) {
   const TensorType from_types[] = {TensorType::FLOAT32, TensorType::INT8, TensorType::INT16, TensorType::INT32,
                                    TensorType::INT64, TensorType::BOOL};
   const TensorType to_types[] = {TensorType::FLOAT32, TensorType::INT8, TensorType::INT16, TensorType::INT32};
@@ -119,7 +119,7 @@ TEST(Cast, EveryPairTfliteMicroConverts) {
   }
 }
 
-TEST(Cast, QuantizationIsNotApplied) {
+OP_TEST(Cast, QuantizationIsNotApplied) {
   // int8 with scale 0.5, zero point 3 -> float32: the stored value, as TFLM casts it.
   const std::vector<double> x = {-128, -1, 0, 3, 127};
   const ModelSpec spec = single_op_model({quantized("x", {5}, TensorType::INT8, 0.5f, 3), TensorSpec("y", {5})},
@@ -127,7 +127,7 @@ TEST(Cast, QuantizationIsNotApplied) {
   expect_op_outputs("cast_quantized", spec, {{{encode(TensorType::INT8, x)}, {encode(TensorType::FLOAT32, x)}}});
 }
 
-TEST(Cast, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(Cast, WhatTfliteMicroRefusesIsOneLine) {
   const auto model = [](TensorType from, TensorType to) {
     return single_op_model({TensorSpec("x", kShape, from), TensorSpec("y", kShape, to)},
                            op_code(fb::BuiltinOperator::CAST), {0}, {1});

@@ -54,7 +54,7 @@ std::string case_name(const std::string& dtype, int32_t axis, bool exclusive, bo
   return "cumsum_" + dtype + "_axis" + std::to_string(axis) + (exclusive ? "_excl" : "") + (reverse ? "_rev" : "");
 }
 
-TEST(Cumsum, Float32EveryAxisExclusiveReverse) {
+OP_TEST(Cumsum, Float32EveryAxisExclusiveReverse) {
   std::mt19937 rng(111);
   std::vector<float> x(24);
   for (float& v : x) v = std::uniform_real_distribution<float>(-10.0f, 10.0f)(rng) * (rng() % 4 == 0 ? 1e6f : 1.0f);
@@ -69,7 +69,7 @@ TEST(Cumsum, Float32EveryAxisExclusiveReverse) {
       }
 }
 
-TEST(Cumsum, Int8AsTfliteCumSum) {
+OP_TEST(Cumsum, Int8AsTfliteCumSum) {
   struct Case {
     float in_scale, out_scale;
     int32_t in_zp, out_zp;
@@ -101,7 +101,7 @@ TEST(Cumsum, Int8AsTfliteCumSum) {
   }
 }
 
-TEST(Cumsum, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(Cumsum, WhatTfliteMicroRefusesIsOneLine) {
   EXPECT_EQ(op_error("cumsum_s16", cumsum_model(quantized("x", kShape, fb::TensorType::INT16, 0.1f, 0), 1, false,
                                                 false, quantized("y", kShape, fb::TensorType::INT16, 0.1f, 0))),
             "node 'y' (cumsum): input 'x' has dtype int16, expected float32 or int8 (TensorFlow Lite Micro's cumsum)");

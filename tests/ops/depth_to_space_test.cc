@@ -92,11 +92,11 @@ void expect_moves(int32_t code) {
   }
 }
 
-TEST(DepthToSpace, EveryTypeAndBlockSize) { expect_moves(kDepthToSpace); }
+OP_TEST(DepthToSpace, EveryTypeAndBlockSize) { expect_moves(kDepthToSpace); }
 
-TEST(SpaceToDepth, EveryTypeAndBlockSize) { expect_moves(kSpaceToDepth); }
+OP_TEST(SpaceToDepth, EveryTypeAndBlockSize) { expect_moves(kSpaceToDepth); }
 
-TEST(DepthToSpace, RefusalsAreOneLine) {
+OP_TEST(DepthToSpace, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("block_0", model(kDepthToSpace, {1, 2, 2, 4}, {1, 2, 2, 4}, fb::TensorType::INT8, 0)),
             "block_0.tflite: operator 0 (DEPTH_TO_SPACE): block_size 0 not supported (must be >= 1)");
   ModelSpec spec = model(kDepthToSpace, {1, 2, 2, 4}, {1, 4, 4, 1}, fb::TensorType::INT8, 2);
@@ -113,7 +113,7 @@ TEST(DepthToSpace, RefusalsAreOneLine) {
             "rank_3.tflite: operator 0 (DEPTH_TO_SPACE): input 'x' has shape [2,2,4], expected rank 4");
 }
 
-TEST(SpaceToDepth, RefusalsAreOneLine) {
+OP_TEST(SpaceToDepth, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("block_neg", model(kSpaceToDepth, {1, 4, 4, 1}, {1, 2, 2, 4}, fb::TensorType::INT8, -2)),
             "block_neg.tflite: operator 0 (SPACE_TO_DEPTH): block_size -2 not supported (must be >= 1)");
   EXPECT_EQ(op_error("height", model(kSpaceToDepth, {1, 5, 4, 1}, {1, 2, 2, 4}, fb::TensorType::INT8, 2)),

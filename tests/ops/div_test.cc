@@ -93,7 +93,7 @@ void expect_every_case(const char* prefix, TensorType type, Gen gen_a, Gen gen_b
 
 // ---- float32 -----------------------------------------------------------------------
 
-TEST(Div, Float32EveryActivationAndBroadcast) {
+OP_TEST(Div, Float32EveryActivationAndBroadcast) {
   std::mt19937 rng(17);
   const std::vector<std::pair<float, float>> edges = {
       {1.0f, 0.0f},  {-1.0f, 0.0f},     {0.0f, 0.0f},  {kInf, kInf}, {kNaN, 2.0f},    {1e30f, 1e-30f},
@@ -103,7 +103,7 @@ TEST(Div, Float32EveryActivationAndBroadcast) {
   expect_every_case<float>("div_f32_", TensorType::FLOAT32, gen_a, gen_b, edges, [](float a, float b) { return a / b; });
 }
 
-TEST(Div, Float32DivisionByZeroGivesTheFloatMax) {
+OP_TEST(Div, Float32DivisionByZeroGivesTheFloatMax) {
   // TFLite clamps to [lowest, max] even without an activation: no infinity comes out.
   const std::vector<float> a = {1.0f, -1.0f, 0.0f, 1e38f}, b = {0.0f, 0.0f, 0.0f, 1e-3f};
   const std::vector<float> y = {kFloatMax, -kFloatMax, kNaN, kFloatMax};
@@ -121,7 +121,7 @@ int32_t tflite_div_s32(int32_t a, int32_t b) {
   return a / b;                                     // truncates toward zero
 }
 
-TEST(Div, Int32TruncatesTowardZeroEveryActivation) {
+OP_TEST(Div, Int32TruncatesTowardZeroEveryActivation) {
   std::mt19937 rng(32);
   const std::vector<std::pair<int32_t, int32_t>> edges = {
       {-7, 2},         {7, -2},  {-7, -2}, {7, 2},      {5, 0},          {-5, 0},
@@ -153,7 +153,7 @@ DivS8Ref div_s8_ref(const Quant8& q, ActivationFunctionType act) {
   return p;
 }
 
-TEST(Div, Int8EveryActivationScaleAndBroadcast) {
+OP_TEST(Div, Int8EveryActivationScaleAndBroadcast) {
   // Scales giving output shifts from negative to large positive ones, zero points across
   // the range; the second keeps 0 / d at the zero point, the others hit TFLite's +1.
   const std::vector<Quant8> quants = {{0.05f, -3, 0.05f, 10, 0.1f, 2},
@@ -196,7 +196,7 @@ TEST(Div, Int8EveryActivationScaleAndBroadcast) {
   }
 }
 
-TEST(Div, Int8ConstantDivisor) {
+OP_TEST(Div, Int8ConstantDivisor) {
   // A quantized DIV by a constant (as converters write x / 255.0): the general kernel.
   const Quant8 q{0.5f, -128, 0.0039215689f, -128, 0.0019607844f, -128};
   const DivS8Ref p = div_s8_ref(q, ActivationFunctionType::NONE);
@@ -213,7 +213,7 @@ TEST(Div, Int8ConstantDivisor) {
 
 // ---- refusals ----------------------------------------------------------------------
 
-TEST(Div, RefusesWhatTfliteMicroDoesNotRun) {
+OP_TEST(Div, RefusesWhatTfliteMicroDoesNotRun) {
   const Shape s = {2, 3};
   const auto s16 = [&](const char* n) { return quantized(n, s, TensorType::INT16, 0.01f, 0); };
   const auto s8 = [&](const char* n) { return quantized(n, s, TensorType::INT8, 0.1f, 0); };

@@ -42,7 +42,7 @@ ModelSpec dus_model(const MovedType& t, const Case& c) {
                          kDynamicUpdateSlice, {0, 1, 2}, {3});
 }
 
-TEST(DynamicUpdateSlice, RanksIndicesAndDtypes) {
+OP_TEST(DynamicUpdateSlice, RanksIndicesAndDtypes) {
   std::mt19937 rng(23);
   expect_cases_across_types(
       "dynamic_update_slice", cases().size(), [](size_t n, const MovedType& t) { return dus_model(t, cases()[n]); },
@@ -70,7 +70,7 @@ TEST(DynamicUpdateSlice, RanksIndicesAndDtypes) {
       });
 }
 
-TEST(DynamicUpdateSlice, RefusalsAreOneLine) {
+OP_TEST(DynamicUpdateSlice, RefusalsAreOneLine) {
   const MovedType f32{fb::TensorType::FLOAT32, 4};
   EXPECT_EQ(op_error("dus_large", dus_model(f32, {{4, 5}, {5, 1}, {0, 0}, false, true})),
             "dus_large.tflite: operator 0 (DYNAMIC_UPDATE_SLICE): update 'update' of shape [5,1] is larger than the "

@@ -14,7 +14,7 @@ namespace elu_test {
 constexpr int32_t kElu = op_code(fb::BuiltinOperator::ELU);
 const std::vector<int32_t> kShape = {1, 8, 32};  // 256 elements
 
-TEST(Elu, Float32AsTflite) {
+OP_TEST(Elu, Float32AsTflite) {
   std::vector<float> x = {-100.0f, -20.0f, -1.0f, -1e-6f, -0.0f, 0.0f, 1e-6f, 3.0f, 1e30f};
   std::mt19937 rng(111);
   while (x.size() < 256) x.push_back(std::uniform_real_distribution<float>(-6.0f, 4.0f)(rng));
@@ -24,7 +24,7 @@ TEST(Elu, Float32AsTflite) {
   expect_op_outputs("elu_f32", spec, {{{bytes_of(x)}, {bytes_of(y)}}}, FloatTolerance{1e-12, 2e-7});
 }
 
-TEST(Elu, Int8EveryInputAsTfliteMicro) {
+OP_TEST(Elu, Int8EveryInputAsTfliteMicro) {
   struct Case {
     float in_scale;
     int64_t in_zp;
@@ -54,7 +54,7 @@ TEST(Elu, Int8EveryInputAsTfliteMicro) {
   }
 }
 
-TEST(Elu, RefusalsAreOneLine) {
+OP_TEST(Elu, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("elu_s16", single_op_model({quantized("x", kShape, fb::TensorType::INT16, 0.001f, 0),
                                                  quantized("y", kShape, fb::TensorType::INT16, 0.001f, 0)},
                                                 kElu, {0}, {1})),

@@ -31,7 +31,7 @@ std::vector<uint8_t> pick_rows(const std::vector<uint8_t>& value, size_t row_byt
 
 const std::vector<int32_t> kLookupIds = {3, 0, 3, 4, 1, 2, 0};
 
-TEST(EmbeddingLookup, Float32RowsComputedAndConstantLookups) {
+OP_TEST(EmbeddingLookup, Float32RowsComputedAndConstantLookups) {
   std::mt19937 rng(151);
   for (const std::vector<int32_t>& shape : std::vector<std::vector<int32_t>>{{5, 3}, {5, 2, 4}, {5, 1, 2, 3}}) {
     size_t count = 1;
@@ -55,7 +55,7 @@ TEST(EmbeddingLookup, Float32RowsComputedAndConstantLookups) {
   }
 }
 
-TEST(EmbeddingLookup, Int8RowsAndHybridFloatRows) {
+OP_TEST(EmbeddingLookup, Int8RowsAndHybridFloatRows) {
   std::mt19937 rng(152);
   const std::vector<int32_t> shape = {5, 2, 3};
   std::vector<int8_t> table(30);
@@ -80,7 +80,7 @@ TEST(EmbeddingLookup, Int8RowsAndHybridFloatRows) {
   }
 }
 
-TEST(EmbeddingLookup, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(EmbeddingLookup, WhatTfliteMicroRefusesIsOneLine) {
   const std::vector<int32_t> shape = {5, 3}, out = {2, 3};
   EXPECT_EQ(op_error("lookup_s16", lookup_model(TensorSpec("ids", {2}, fb::TensorType::INT32),
                                                 quantized("table", shape, fb::TensorType::INT16, 0.1f, 0),

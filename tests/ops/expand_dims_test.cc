@@ -25,7 +25,7 @@ ModelSpec expand_dims_model(const MovedType& t, const Case& c) {
                          kExpandDims, {0, 1}, {2});
 }
 
-TEST(ExpandDims, EveryPositionInEveryDtype) {
+OP_TEST(ExpandDims, EveryPositionInEveryDtype) {
   const Case cases[] = {
       {{2, 3}, 0, {1, 2, 3}},         {{2, 3}, 1, {2, 1, 3}},   {{2, 3}, 2, {2, 3, 1}},
       {{2, 3}, -1, {2, 3, 1}},        {{2, 3}, -3, {1, 2, 3}},  {{5}, 0, {1, 5}},
@@ -41,7 +41,7 @@ TEST(ExpandDims, EveryPositionInEveryDtype) {
       });
 }
 
-TEST(ExpandDims, Int64AxisTensor) {
+OP_TEST(ExpandDims, Int64AxisTensor) {
   const Case c = {{3, 4}, 1, {3, 1, 4}};
   ModelSpec spec = expand_dims_model(moved_types()[0], c);
   spec.tensors[1] = TensorSpec("axis", {}, fb::TensorType::INT64, bytes_of(std::vector<int64_t>{1}));
@@ -50,7 +50,7 @@ TEST(ExpandDims, Int64AxisTensor) {
   expect_op_outputs("expand_dims_int64", spec, {{{x}, {x}}});
 }
 
-TEST(ExpandDims, RefusalsAreOneLine) {
+OP_TEST(ExpandDims, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   EXPECT_EQ(op_error("expand_dims_axis", expand_dims_model(t, {{2, 3}, 3, {2, 3, 1}})),
             "expand_dims_axis.tflite: operator 0 (EXPAND_DIMS): axis 3 out of range for input of shape [2,3]");

@@ -28,7 +28,7 @@ void expect_fill(const std::string& name, TensorSpec value, const std::vector<in
   expect_op_outputs(name, spec, {{{in}, {bytes_of(std::vector<T>(n, v))}}});
 }
 
-TEST(Fill, ConstantAndComputedValuesOfEveryType) {
+OP_TEST(Fill, ConstantAndComputedValuesOfEveryType) {
   expect_fill<float>("fill_f32_const", TensorSpec("v", {}, fb::TensorType::FLOAT32, bytes_of(std::vector<float>{2.5f})),
                      {2, 3}, 2.5f, false);
   expect_fill<float>("fill_f32_input", TensorSpec("v", {}), {4, 1, 3}, -7.25f, true);
@@ -41,7 +41,7 @@ TEST(Fill, ConstantAndComputedValuesOfEveryType) {
   expect_fill<int8_t>("fill_s8_input", quantized("v", {}, fb::TensorType::INT8, 0.5f, -3), {6}, int8_t{-128}, false);
 }
 
-TEST(Fill, RefusalsAreOneLine) {
+OP_TEST(Fill, RefusalsAreOneLine) {
   auto model = [](TensorSpec v, bool constant_dims) {
     TensorSpec d("dims", {2}, fb::TensorType::INT32, constant_dims ? bytes_of(std::vector<int32_t>{2, 3}) : std::vector<uint8_t>{});
     TensorSpec y = v;

@@ -59,7 +59,7 @@ std::vector<uint8_t> gathered(const MovedType& t, const Case& c, const std::vect
   });
 }
 
-TEST(GatherNd, ElementsAndSlicesInEveryDtype) {
+OP_TEST(GatherNd, ElementsAndSlicesInEveryDtype) {
   const Case cases[] = {
       {{4, 3}, {5, 2}, false},      {{4, 3}, {3, 1}, true},         {{2, 3, 4}, {2, 2, 2}, false},
       {{2, 3, 4}, {6, 3}, true},    {{5, 2, 3}, {1}, false},        {{3, 4, 2, 2}, {2, 3, 2}, false},
@@ -77,7 +77,7 @@ TEST(GatherNd, ElementsAndSlicesInEveryDtype) {
       });
 }
 
-TEST(GatherNd, RefusalsAreOneLine) {
+OP_TEST(GatherNd, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{4, 3}, {2, 2}, true};
   ModelSpec long_rows = gather_nd_model(t, c, {0, 1, 2, 0});

@@ -76,7 +76,7 @@ std::vector<uint8_t> gathered(const MovedType& t, const Case& c, const std::vect
   });
 }
 
-TEST(Gather, EveryAxisAndBatchDimsInEveryDtype) {
+OP_TEST(Gather, EveryAxisAndBatchDimsInEveryDtype) {
   const Case cases[] = {
       {{5, 3}, {4}, 0, 0, false},
       {{2, 5, 3}, {2, 2}, 1, 0, true},
@@ -101,7 +101,7 @@ TEST(Gather, EveryAxisAndBatchDimsInEveryDtype) {
 }
 
 // A constant float32 table of 10 rows gathered by 6 run-time indices (an embedding).
-TEST(Gather, ConstantTableRunTimeIndices) {
+OP_TEST(Gather, ConstantTableRunTimeIndices) {
   const Case c = {{10, 4}, {1, 6}, 0, 0, false};
   const MovedType& t = moved_types()[3];
   std::mt19937 rng(37);
@@ -115,7 +115,7 @@ TEST(Gather, ConstantTableRunTimeIndices) {
   expect_op_outputs("gather_embedding", spec, samples);
 }
 
-TEST(Gather, RefusalsAreOneLine) {
+OP_TEST(Gather, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{2, 4, 3}, {2, 3}, 1, 1, true};
   const std::vector<int32_t> indices = {0, 1, 2, 3, 0, 1};

@@ -35,7 +35,7 @@ RefHardSwishParams tflite_params(float in_scale, int32_t in_zp, float out_scale,
   return p;
 }
 
-TEST(HardSwish, Int8EveryInputAsTflite) {
+OP_TEST(HardSwish, Int8EveryInputAsTflite) {
   struct Case {
     float in_scale;
     int32_t in_zp;
@@ -67,7 +67,7 @@ TEST(HardSwish, Int8EveryInputAsTflite) {
   }
 }
 
-TEST(HardSwish, Float32AsTflite) {
+OP_TEST(HardSwish, Float32AsTflite) {
   std::vector<float> x = {-1e30f, -7.0f, -6.0f, -3.0f, -2.9999998f, -1.5f, -0.0f, 0.0f,
                           0.5f,   2.9999998f, 3.0f, 3.0000002f, 6.0f, 100.0f, 1e30f, -0.25f};
   std::mt19937 rng(3);
@@ -81,7 +81,7 @@ TEST(HardSwish, Float32AsTflite) {
   expect_op_outputs("hard_swish_f32", spec, {{{bytes_of(x)}, {bytes_of(y)}}}, FloatTolerance{1e-7, 1e-6});
 }
 
-TEST(HardSwish, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(HardSwish, WhatTfliteMicroRefusesIsOneLine) {
   // input scale / 128 / output scale = 1.5625: TFLite requires an output exponent <= 0.
   EXPECT_EQ(op_error("hs_scale", int8_model(1.0f, 0, 0.005f, 0)),
             "node 'y' (hard_swish): input scale 1 / 128 over output scale 0.00499999989 is 1 or more; "

@@ -83,7 +83,7 @@ const std::vector<std::vector<float>> kInputs = {{1.5f, -2.0f, 3.25f, 0.5f, -1.0
                                                  {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f},
                                                  {-100.0f, 99.0f, 0.5f, 0.25f, 0.125f, -0.0625f}};
 
-TEST(If, ComputedConditionTakesEachBranch) {
+OP_TEST(If, ComputedConditionTakesEachBranch) {
   std::vector<OpSample> samples;
   for (const std::vector<float>& x : kInputs) samples.push_back(branch_sample(x, sum(x) > 0));
   ASSERT_TRUE(sum(kInputs[0]) > 0 && !(sum(kInputs[1]) > 0));  // both branches are taken
@@ -91,7 +91,7 @@ TEST(If, ComputedConditionTakesEachBranch) {
 }
 
 // The program branches: a run executes the taken branch's operator only.
-TEST(If, ComputedConditionRunsOnlyTheTakenBranch) {
+OP_TEST(If, ComputedConditionRunsOnlyTheTakenBranch) {
   auto count = [](const std::vector<std::string>& run, const std::string& kernel) {
     return std::count(run.begin(), run.end(), kernel);
   };
@@ -123,7 +123,7 @@ ModelSpec assigning_if() {
   return m;
 }
 
-TEST(If, ResourceVariableInABranch) {
+OP_TEST(If, ResourceVariableInABranch) {
   std::vector<float> v(6, 0.0f);  // TFLite Micro's initial value: zeros
   std::vector<OpSample> samples;
   for (const std::vector<float>& x : {kInputs[1], kInputs[0], kInputs[1], kInputs[3], kInputs[0]}) {
@@ -149,7 +149,7 @@ ModelSpec constant_if(bool condition) {
   return m;
 }
 
-TEST(If, ConstantConditionRunsTheTakenBranch) {
+OP_TEST(If, ConstantConditionRunsTheTakenBranch) {
   for (bool condition : {true, false}) {
     std::vector<OpSample> samples;
     for (const std::vector<float>& x : kInputs) samples.push_back(branch_sample(x, condition));
@@ -185,7 +185,7 @@ ModelSpec int8_if() {
   return m;
 }
 
-TEST(If, Int8BytesPassThroughEitherBranch) {
+OP_TEST(If, Int8BytesPassThroughEitherBranch) {
   const std::vector<std::vector<int8_t>> xs = {{4, -128, 127, 0}, {3, 1, 2, 3}, {2, 100, -100, 5}, {127, 1, 1, 1}};
   const std::vector<int8_t> fallback = {-128, 127, 0, -2};
   std::vector<OpSample> samples;
@@ -224,7 +224,7 @@ ModelSpec nested_if() {
   return m;
 }
 
-TEST(If, NestedInABranch) {
+OP_TEST(If, NestedInABranch) {
   std::vector<OpSample> samples;
   for (const std::vector<float>& x : kInputs) {
     std::vector<float> y(x.size());
@@ -258,7 +258,7 @@ ModelSpec doubling_ifs(int levels) {
   return m;
 }
 
-TEST(If, Refusals) {
+OP_TEST(If, Refusals) {
   ModelSpec m = computed_if();
   m.ops.back() = if_op({4, 0}, {5, 6}, 1, 3);
   EXPECT_EQ(op_error("if_range", m),

@@ -20,7 +20,7 @@ ModelSpec l2_model(TensorSpec x, TensorSpec y, fb::ActivationFunctionType act = 
                          [act](flatbuffers::FlatBufferBuilder& b) { return fb::CreateL2NormOptions(b, act).Union(); });
 }
 
-TEST(L2Normalization, Float32AlongTheLastAxis) {
+OP_TEST(L2Normalization, Float32AlongTheLastAxis) {
   std::mt19937 rng(121);
   for (const std::vector<int32_t>& shape : std::vector<std::vector<int32_t>>{{7}, {3, 5}, {2, 2, 4}, {1, 2, 3, 8}}) {
     const size_t depth = static_cast<size_t>(shape.back());
@@ -44,7 +44,7 @@ TEST(L2Normalization, Float32AlongTheLastAxis) {
   }
 }
 
-TEST(L2Normalization, Int8AsTfliteL2Normalization) {
+OP_TEST(L2Normalization, Int8AsTfliteL2Normalization) {
   const std::vector<int32_t> shape = {2, 3, 10};
   std::mt19937 rng(122);
   for (int32_t zp : {0, -128, 127, 9}) {
@@ -62,7 +62,7 @@ TEST(L2Normalization, Int8AsTfliteL2Normalization) {
   }
 }
 
-TEST(L2Normalization, WhatTfliteRefusesIsOneLine) {
+OP_TEST(L2Normalization, WhatTfliteRefusesIsOneLine) {
   const std::vector<int32_t> shape = {2, 8};
   EXPECT_EQ(op_error("l2_s16", l2_model(quantized("x", shape, fb::TensorType::INT16, 0.1f, 0),
                                         quantized("y", shape, fb::TensorType::INT16, 1.0f / 128.0f, 0))),

@@ -62,7 +62,7 @@ std::vector<float> ref_l2_pool(const Pool& p, const std::vector<int32_t>& shape,
   return y;
 }
 
-TEST(L2Pool2d, Float32PaddingWindowsStridesActivations) {
+OP_TEST(L2Pool2d, Float32PaddingWindowsStridesActivations) {
   const std::vector<int32_t> shape = {2, 7, 6, 3};
   std::mt19937 rng(131);
   std::vector<float> x(2 * 7 * 6 * 3);
@@ -86,7 +86,7 @@ TEST(L2Pool2d, Float32PaddingWindowsStridesActivations) {
   }
 }
 
-TEST(L2Pool2d, Int8IsRefusedAsTfliteMicroHasNoKernel) {
+OP_TEST(L2Pool2d, Int8IsRefusedAsTfliteMicroHasNoKernel) {
   const Pool p{fb::Padding::VALID, 2, 2, 2, 2};
   EXPECT_EQ(op_error("l2_pool_s8", l2_pool_model(p, quantized("x", {1, 4, 4, 2}, fb::TensorType::INT8, 0.1f, 0),
                                                  quantized("y", {1, 2, 2, 2}, fb::TensorType::INT8, 0.1f, 0))),

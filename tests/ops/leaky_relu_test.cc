@@ -24,7 +24,7 @@ ModelSpec leaky_model(TensorSpec x, TensorSpec y, float alpha) {
                          });
 }
 
-TEST(LeakyRelu, Float32AsTfliteForEveryAlpha) {
+OP_TEST(LeakyRelu, Float32AsTfliteForEveryAlpha) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> x = {-inf, -3e38f, -7.5f, -1e-40f, -0.0f, 0.0f, 1e-40f, 2.0f, 3e38f, inf};
   std::mt19937 rng(170);
@@ -40,7 +40,7 @@ TEST(LeakyRelu, Float32AsTfliteForEveryAlpha) {
   }
 }
 
-TEST(LeakyRelu, Float32NanStaysNan) {
+OP_TEST(LeakyRelu, Float32NanStaysNan) {
   const std::vector<float> x = {std::numeric_limits<float>::quiet_NaN(), -1.0f, 4.0f, -0.5f};
   const std::vector<float> y = {std::numeric_limits<float>::quiet_NaN(), -0.25f, 4.0f, -0.125f};
   expect_op_outputs("leaky_relu_f32_nan", leaky_model(TensorSpec("x", {4}), TensorSpec("y", {4}), 0.25f),
@@ -68,7 +68,7 @@ std::vector<T> tflm_leaky_relu(const std::vector<T>& x, float in_scale, int32_t 
   return y;
 }
 
-TEST(LeakyRelu, Int8EveryInputAsTfliteMicro) {
+OP_TEST(LeakyRelu, Int8EveryInputAsTfliteMicro) {
   struct Case {
     float in_scale;
     int32_t in_zp;
@@ -91,7 +91,7 @@ TEST(LeakyRelu, Int8EveryInputAsTfliteMicro) {
   }
 }
 
-TEST(LeakyRelu, Int16AsTfliteMicro) {
+OP_TEST(LeakyRelu, Int16AsTfliteMicro) {
   std::mt19937 rng(171);
   std::vector<int16_t> x = {-32768, -32767, -1, 0, 1, 32767};
   while (x.size() < 128) x.push_back(static_cast<int16_t>(std::uniform_int_distribution<int>(-32768, 32767)(rng)));
@@ -108,7 +108,7 @@ TEST(LeakyRelu, Int16AsTfliteMicro) {
   }
 }
 
-TEST(LeakyRelu, RefusalsAreOneLine) {
+OP_TEST(LeakyRelu, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("leaky_relu_s32", leaky_model(TensorSpec("x", kShape, fb::TensorType::INT32),
                                                   TensorSpec("y", kShape, fb::TensorType::INT32), 0.2f)),
             "node 'y' (leaky_relu): dtype int32 is not supported (expected float32)");

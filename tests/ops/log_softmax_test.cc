@@ -14,7 +14,7 @@ namespace log_softmax_test {
 
 constexpr int32_t kLogSoftmax = op_code(fb::BuiltinOperator::LOG_SOFTMAX);
 
-TEST(LogSoftmax, Float32AsTflite) {
+OP_TEST(LogSoftmax, Float32AsTflite) {
   for (const std::vector<int32_t>& shape : {std::vector<int32_t>{2, 3, 10}, std::vector<int32_t>{37}}) {
     const size_t depth = static_cast<size_t>(shape.back());
     size_t count = 1;
@@ -53,7 +53,7 @@ Int8Params tflite_params(float input_scale) {
   return p;
 }
 
-TEST(LogSoftmax, Int8AsTfliteMicro) {
+OP_TEST(LogSoftmax, Int8AsTfliteMicro) {
   struct Case {
     float scale;
     int64_t zp;
@@ -84,7 +84,7 @@ TEST(LogSoftmax, Int8AsTfliteMicro) {
   }
 }
 
-TEST(LogSoftmax, RefusalsAreOneLine) {
+OP_TEST(LogSoftmax, RefusalsAreOneLine) {
   const std::vector<int32_t> shape = {2, 8};
   EXPECT_EQ(op_error("ls_out_quant", single_op_model({quantized("x", shape, fb::TensorType::INT8, 0.1f, 0),
                                                       quantized("y", shape, fb::TensorType::INT8, 0.0625f, 0)},

@@ -48,26 +48,26 @@ void expect_every_input(bool sigmoid, float in_scale, float out_scale = kOutScal
 
 const float kNearCanonical = std::ldexp(1.0f, -12) * 1.0004f;  // log2 within 1e-3 of -12
 
-TEST(LogisticS16, EveryInputAtCanonicalAndOtherScales) {
+OP_TEST(LogisticS16, EveryInputAtCanonicalAndOtherScales) {
   for (float scale : {std::ldexp(1.0f, -12), kNearCanonical, std::ldexp(1.0f, -11), std::ldexp(1.0f, -10),
                       std::ldexp(1.0f, -15), 0.001f, 1.0f / 3000.0f, 1e-5f, 1e-9f, 2.5f}) {
     expect_every_input(true, scale);
   }
 }
 
-TEST(TanhS16, EveryInputAtCanonicalAndOtherScales) {
+OP_TEST(TanhS16, EveryInputAtCanonicalAndOtherScales) {
   for (float scale : {std::ldexp(1.0f, -12), std::ldexp(1.0f, -11), kNearCanonical, std::ldexp(1.0f, -10),
                       std::ldexp(1.0f, -15), 0.001f, 1.0f / 3000.0f, 1e-5f, 1e-9f, 2.5f}) {
     expect_every_input(false, scale);
   }
 }
 
-TEST(LogisticTanhS16, OutputScaleWithinCheckedLog2Tolerance) {
+OP_TEST(LogisticTanhS16, OutputScaleWithinCheckedLog2Tolerance) {
   expect_every_input(true, std::ldexp(1.0f, -12), kOutScale * 1.0005f);
   expect_every_input(false, 0.001f, kOutScale * 0.9996f);
 }
 
-TEST(LogisticTanhS16, RefusalsAreOneLine) {
+OP_TEST(LogisticTanhS16, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("logistic_s16_zp", model(kLogistic, 0.001f, 3, kOutScale, 0)),
             "node 'y' (sigmoid): input 'x' has zero point 3, expected 0 (int16 activations are symmetric in TFLite)");
   EXPECT_EQ(op_error("tanh_s16_out_zp", model(kTanh, 0.001f, 0, kOutScale, -1)),

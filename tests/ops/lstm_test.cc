@@ -200,7 +200,7 @@ void expect_lstm(const std::string& name, const Case& c, uint32_t seed, bool car
   }
 }
 
-TEST(LstmF32, BatchMajorBatchesAndSteps) {
+OP_TEST(LstmF32, BatchMajorBatchesAndSteps) {
   expect_lstm("lstm_f32_b1", {1, 3, 4, 5}, 1);
   expect_lstm("lstm_f32_b2", {2, 4, 3, 6}, 2);
   expect_lstm("lstm_f32_b3_long", {3, 9, 2, 3}, 3);
@@ -208,7 +208,7 @@ TEST(LstmF32, BatchMajorBatchesAndSteps) {
 }
 
 // Three input sequences through one loaded program, the state carried from run to run.
-TEST(LstmF32, StateCarriesOverThreeRuns) {
+OP_TEST(LstmF32, StateCarriesOverThreeRuns) {
   expect_lstm("lstm_f32_carried", {2, 3, 4, 5}, 30, true);
   Case c{3, 2, 3, 4};
   c.time_major = true;
@@ -216,7 +216,7 @@ TEST(LstmF32, StateCarriesOverThreeRuns) {
   expect_lstm("lstm_f32_carried_time_major", c, 31, true);
 }
 
-TEST(LstmF32, TimeMajor) {
+OP_TEST(LstmF32, TimeMajor) {
   Case c{3, 5, 2, 4};
   c.time_major = true;
   expect_lstm("lstm_f32_time_major", c, 5);
@@ -225,7 +225,7 @@ TEST(LstmF32, TimeMajor) {
   expect_lstm("lstm_f32_time_major_b1", c, 6);
 }
 
-TEST(LstmF32, CellClipAndSaturatedGates) {
+OP_TEST(LstmF32, CellClipAndSaturatedGates) {
   Case c{2, 6, 3, 4};
   c.cell_clip = 0.3f;  // well inside the cell values these weights reach
   c.weight_range = 3.0f;
@@ -238,7 +238,7 @@ TEST(LstmF32, CellClipAndSaturatedGates) {
   expect_lstm("lstm_f32_saturated", big, 9);
 }
 
-TEST(LstmF32, UnusedOptions) {
+OP_TEST(LstmF32, UnusedOptions) {
   Case u{1, 3, 2, 3};
   u.proj_clip = 2.0f;  // no projection layer: not used
   u.asymmetric_quantize_inputs = true;  // float: not used
@@ -246,13 +246,13 @@ TEST(LstmF32, UnusedOptions) {
   expect_lstm("lstm_f32_unused_options", u, 11);
 }
 
-TEST(LstmF32, TwentyInputFile) {
+OP_TEST(LstmF32, TwentyInputFile) {
   Case c{2, 3, 3, 2};
   c.input_count = 20;
   expect_lstm("lstm_f32_20_inputs", c, 12);
 }
 
-TEST(LstmF32, RefusalsAreOneLine) {
+OP_TEST(LstmF32, RefusalsAreOneLine) {
   const Case c{1, 2, 3, 2};
   const Tensors t = random_tensors(c, 20);
   const std::vector<float> two = {0.5f, -0.5f};
@@ -459,7 +459,7 @@ void expect_lstm_16x8(const std::string& name, const QuantCase& c, bool carried 
 // Three input sequences through one loaded program: each run starts from the hidden and
 // cell state the run before left, as TFLite Micro's reference kernel (batch and time
 // major, a clip, nonzero zero points: the int16 state still starts at 0).
-TEST(Lstm16x8, StateCarriesOverThreeRuns) {
+OP_TEST(Lstm16x8, StateCarriesOverThreeRuns) {
   QuantCase c{2, 3, 4, 5};
   c.seed = 20;
   expect_lstm_16x8("lstm_16x8_carried", c, true);
@@ -474,7 +474,7 @@ TEST(Lstm16x8, StateCarriesOverThreeRuns) {
   expect_lstm_16x8("lstm_16x8_carried_zero_points", c, true);
 }
 
-TEST(Lstm16x8, BatchMajorAndTimeMajor) {
+OP_TEST(Lstm16x8, BatchMajorAndTimeMajor) {
   expect_lstm_16x8("lstm_16x8_b1", {1, 3, 4, 5});
   QuantCase c{2, 4, 3, 6};
   c.seed = 2;
@@ -489,7 +489,7 @@ TEST(Lstm16x8, BatchMajorAndTimeMajor) {
   expect_lstm_16x8("lstm_16x8_time_major_b1", c);
 }
 
-TEST(Lstm16x8, CellScalesAndClip) {
+OP_TEST(Lstm16x8, CellScalesAndClip) {
   // The cell's tanh with a right-shifted input (2^-15: shift 3) and a left-scaled one
   // (2^-9: multiplier 24); a clip that engages.
   QuantCase c{2, 6, 3, 4};
@@ -510,7 +510,7 @@ TEST(Lstm16x8, CellScalesAndClip) {
   expect_lstm_16x8("lstm_16x8_cell_clip_time_major", c);
 }
 
-TEST(Lstm16x8, ScalesAndZeroPoints) {
+OP_TEST(Lstm16x8, ScalesAndZeroPoints) {
   QuantCase c{2, 3, 5, 4};
   c.x_scale = 0.001f;
   c.h_scale = 1.0f / 20000;
@@ -523,7 +523,7 @@ TEST(Lstm16x8, ScalesAndZeroPoints) {
   expect_lstm_16x8("lstm_16x8_zero_points", c);
 }
 
-TEST(Lstm16x8, RefusalsAreOneLine) {
+OP_TEST(Lstm16x8, RefusalsAreOneLine) {
   const QuantCase c{1, 2, 3, 2};
   const QuantTensors t = random_quant_tensors(c);
   EXPECT_EQ(op_error("lstm_16x8_int32_bias", quant_lstm_model(c, t, fb::TensorType::INT32)),

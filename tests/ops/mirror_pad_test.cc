@@ -78,7 +78,7 @@ const Case kReflect[] = {{{5}, {4, 2}}, {{3, 4}, {2, 1, 0, 3}}, {{2, 3, 4}, {1, 
 const Case kSymmetric[] = {{{5}, {5, 2}}, {{3, 4}, {3, 3, 0, 4}}, {{2, 3, 4}, {2, 1, 3, 0, 4, 4}},
                            {{1, 4, 3, 2}, {1, 0, 4, 1, 3, 3, 2, 2}}};
 
-TEST(MirrorPad, Float32ReflectAndSymmetric) {
+OP_TEST(MirrorPad, Float32ReflectAndSymmetric) {
   std::mt19937 rng(141);
   int n = 0;
   for (bool symmetric : {false, true})
@@ -97,7 +97,7 @@ TEST(MirrorPad, Float32ReflectAndSymmetric) {
     }
 }
 
-TEST(MirrorPad, Int8KeepsValuesAndQuantization) {
+OP_TEST(MirrorPad, Int8KeepsValuesAndQuantization) {
   std::mt19937 rng(142);
   int n = 0;
   for (bool symmetric : {false, true})
@@ -116,7 +116,7 @@ TEST(MirrorPad, Int8KeepsValuesAndQuantization) {
     }
 }
 
-TEST(MirrorPad, WhatFallsOutsideTheMirrorIsOneLine) {
+OP_TEST(MirrorPad, WhatFallsOutsideTheMirrorIsOneLine) {
   EXPECT_EQ(op_error("mirror_reflect", mirror_model(TensorSpec("x", {3, 4}), {3, 0, 0, 0},
                                                     fb::MirrorPadMode::REFLECT, TensorSpec("y", {6, 4}))),
             "mirror_reflect.tflite: operator 0 (MIRROR_PAD): REFLECT paddings 3/0 on axis 0 exceed 2 (the input dim "

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -118,35 +119,23 @@ std::vector<std::vector<uint8_t>> run_host(LoadedProgram& loaded, const OpSample
   return outputs;
 }
 
-// Every sample's outputs on `device`: each in a freshly loaded program, or, with
-// `in_sequence`, all of them in order in one loaded program. On the host a sequence then
-// runs again after reset_state(), which must give the same outputs (the state restarts);
-// a difference is a test failure.
-std::vector<std::vector<std::vector<uint8_t>>> run_samples(const std::string& device, const std::vector<uint8_t>& program,
-                                                           const std::string& program_path, const ModelSpec& spec,
-                                                           const std::vector<OpSample>& samples, bool in_sequence) {
+// Every sample's outputs on the host: each in a freshly loaded program (the arena filled
+// with garbage first), or, with `in_sequence`, all of them in order in one loaded program,
+// which then runs the sequence again after reset_state() and must give the same outputs
+// (the state restarts); a difference is a test failure.
+std::vector<std::vector<std::vector<uint8_t>>> run_samples_on_host(const std::vector<uint8_t>& program,
+                                                                   const std::vector<OpSample>& samples,
+                                                                   bool in_sequence) {
   std::vector<std::vector<std::vector<uint8_t>>> outputs;
-  const uint32_t output_count = static_cast<uint32_t>(spec.outputs.size());
-  if (device == "host") {
-    std::optional<LoadedProgram> loaded;
-    for (const OpSample& sample : samples) {
-      if (!in_sequence || !loaded) loaded.emplace(program, "op test program", std::nullopt, 0x5A);
-      outputs.push_back(run_host(*loaded, sample));
-    }
-    if (in_sequence) {
-      EXPECT_EQ(loaded->interpreter().reset_state(), Status::kOk);
-      for (size_t s = 0; s < samples.size(); ++s)
-        EXPECT_EQ(run_host(*loaded, samples[s]), outputs[s]) << "sample " << s << " after reset_state()";
-    }
-  } else if (in_sequence) {
-    std::vector<std::vector<std::vector<uint8_t>>> runs;
-    for (const OpSample& sample : samples) runs.push_back(sample.inputs);
-    DeviceRunResult result = run_sequence_on_device(device, program_path, runs, output_count);
-    outputs.push_back(std::move(result.outputs));
-    for (auto& later : result.later_outputs) outputs.push_back(std::move(later));
-  } else {
-    for (const OpSample& sample : samples)
-      outputs.push_back(run_on_device(device, program_path, sample.inputs, output_count).outputs);
+  std::optional<LoadedProgram> loaded;
+  for (const OpSample& sample : samples) {
+    if (!in_sequence || !loaded) loaded.emplace(program, "op test program", std::nullopt, 0x5A);
+    outputs.push_back(run_host(*loaded, sample));
+  }
+  if (in_sequence) {
+    EXPECT_EQ(loaded->interpreter().reset_state(), Status::kOk);
+    for (size_t s = 0; s < samples.size(); ++s)
+      EXPECT_EQ(run_host(*loaded, samples[s]), outputs[s]) << "sample " << s << " after reset_state()";
   }
   return outputs;
 }
@@ -183,16 +172,52 @@ const std::vector<std::string>& op_test_devices() {
 
 namespace {
 
+// Compares every output of every sample of `name` on `device` with its expected bytes.
+void expect_sample_outputs(const std::string& name, const std::string& device,
+                           const std::vector<fb::TensorType>& output_types, const std::vector<OpSample>& samples,
+                           const std::vector<std::vector<std::vector<uint8_t>>>& sample_outputs,
+                           FloatTolerance tolerance) {
+  ASSERT_EQ(sample_outputs.size(), samples.size()) << name << " on " << device;
+  for (size_t s = 0; s < samples.size(); ++s) {
+    const OpSample& sample = samples[s];
+    const std::string what = name + " on " + device + " sample " + std::to_string(s);
+    const std::vector<std::vector<uint8_t>>& outputs = sample_outputs[s];
+    ASSERT_EQ(outputs.size(), sample.expected.size()) << what;
+    for (size_t o = 0; o < outputs.size(); ++o)
+      expect_output(what + " output " + std::to_string(o), output_types[o], sample.expected[o], outputs[o], tolerance);
+  }
+}
+
+// A case's runs on an emulated core, made when the test ends (OpTest::TearDown): all of
+// a test's cases for one core share one QEMU session (run_jobs_on_device).
+struct DeviceCheck {
+  std::string name;
+  std::string device;
+  std::shared_ptr<const TempDir> dir;  // holds the program file
+  std::string program_path;
+  std::vector<fb::TensorType> output_types;
+  std::vector<OpSample> samples;
+  FloatTolerance tolerance;
+  bool in_sequence = false;
+};
+
+std::vector<DeviceCheck>& pending_device_checks() {
+  static std::vector<DeviceCheck> checks;
+  return checks;
+}
+
 void check_samples(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                    FloatTolerance tolerance, bool in_sequence) {
   ASSERT_FALSE(samples.empty()) << name << ": no samples";
-  TempDir dir;
-  const std::string model = write_model(dir, name, spec);
+  const auto dir = std::make_shared<const TempDir>();
+  const std::string model = write_model(*dir, name, spec);
   try {
     expect_declared_ops(name, model, spec);
   } catch (const CompileError& e) {
     FAIL() << name << ": " << e.what();
   }
+  std::vector<fb::TensorType> output_types;
+  for (int32_t output : spec.outputs) output_types.push_back(spec.tensors.at(static_cast<size_t>(output)).type);
   std::vector<std::string> devices = {"host"};
   for (const std::string& d : op_test_devices()) devices.push_back(d);
   for (const std::string& device : devices) {
@@ -203,29 +228,75 @@ void check_samples(const std::string& name, const ModelSpec& spec, const std::ve
     } catch (const CompileError& e) {
       FAIL() << name << " for " << target << ": " << e.what();
     }
-    const std::string program_path = dir.file(name + "-" + target + ".mote");
+    const std::string program_path = dir->file(name + "-" + target + ".mote");
     write_bytes(program_path, program);
+    if (device != "host") {
+      pending_device_checks().push_back({name, device, dir, program_path, output_types, samples, tolerance, in_sequence});
+      continue;
+    }
     std::vector<std::vector<std::vector<uint8_t>>> sample_outputs;
     try {
-      sample_outputs = run_samples(device, program, program_path, spec, samples, in_sequence);
+      sample_outputs = run_samples_on_host(program, samples, in_sequence);
     } catch (const std::exception& e) {
       FAIL() << name << " on " << device << ": " << e.what();
     }
-    ASSERT_EQ(sample_outputs.size(), samples.size()) << name << " on " << device;
-    for (size_t s = 0; s < samples.size(); ++s) {
-      const OpSample& sample = samples[s];
-      const std::string what = name + " on " + device + " sample " + std::to_string(s);
-      const std::vector<std::vector<uint8_t>>& outputs = sample_outputs[s];
-      ASSERT_EQ(outputs.size(), sample.expected.size()) << what;
-      for (size_t o = 0; o < outputs.size(); ++o) {
-        const fb::TensorType type = spec.tensors.at(static_cast<size_t>(spec.outputs[o])).type;
-        expect_output(what + " output " + std::to_string(o), type, sample.expected[o], outputs[o], tolerance);
-      }
-    }
+    expect_sample_outputs(name, device, output_types, samples, sample_outputs, tolerance);
   }
 }
 
 }  // namespace
+
+void OpTest::TearDown() {
+  std::vector<DeviceCheck> checks;
+  checks.swap(pending_device_checks());
+  std::set<std::string> devices;
+  for (const DeviceCheck& check : checks) devices.insert(check.device);
+  for (const std::string& device : devices) {
+    // One job per sample (each in a freshly loaded program), or per sequence.
+    std::vector<DeviceJob> jobs;
+    std::vector<const DeviceCheck*> job_check;
+    for (const DeviceCheck& check : checks) {
+      if (check.device != device) continue;
+      const uint32_t output_count = static_cast<uint32_t>(check.output_types.size());
+      if (check.in_sequence) {
+        DeviceJob job{check.program_path, {}, output_count};
+        for (const OpSample& sample : check.samples) job.runs.push_back(sample.inputs);
+        jobs.push_back(std::move(job));
+        job_check.push_back(&check);
+      } else {
+        for (const OpSample& sample : check.samples) {
+          jobs.push_back({check.program_path, {sample.inputs}, output_count});
+          job_check.push_back(&check);
+        }
+      }
+    }
+    std::vector<DeviceJobResult> results;
+    try {
+      results = run_jobs_on_device(device, jobs);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "on " << device << ": " << e.what();
+      continue;
+    }
+    // The results in job order: each check's samples, then the next check's.
+    size_t next = 0;
+    while (next < jobs.size()) {
+      const DeviceCheck& check = *job_check[next];
+      std::vector<std::vector<std::vector<uint8_t>>> sample_outputs;
+      std::string error;
+      for (; next < jobs.size() && job_check[next] == &check; ++next) {
+        DeviceJobResult& result = results[next];
+        if (!result.error.empty() && error.empty()) error = result.error;
+        sample_outputs.push_back(std::move(result.result.outputs));
+        for (auto& later : result.result.later_outputs) sample_outputs.push_back(std::move(later));
+      }
+      if (!error.empty()) {
+        ADD_FAILURE() << check.name << " on " << device << ": " << error;
+        continue;
+      }
+      expect_sample_outputs(check.name, device, check.output_types, check.samples, sample_outputs, check.tolerance);
+    }
+  }
+}
 
 void expect_op_outputs(const std::string& name, const ModelSpec& spec, const std::vector<OpSample>& samples,
                        FloatTolerance tolerance) {

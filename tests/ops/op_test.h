@@ -15,9 +15,9 @@
 // (tools/fuzz.sh seeds the .tflite importer's fuzz target with them).
 //
 // Adding an op's tests: tests/ops/<op>_test.cc (the TFLite op's name in snake case), in
-// namespace mote::testing::<op>_test, with its oracle, its cases (every attribute and
-// dtype) and its refusals (expect_op_error: one line naming the operator), listed in
-// tests/ops/CMakeLists.txt.
+// namespace mote::testing::<op>_test, its tests declared with OP_TEST, with its oracle,
+// its cases (every attribute and dtype) and its refusals (expect_op_error: one line
+// naming the operator), listed in tests/ops/CMakeLists.txt.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -31,6 +31,19 @@
 #include "test_util.h"
 
 namespace mote::testing {
+
+// The fixture of every op test (OP_TEST): the runs on emulated cores that the test's
+// expect_op_outputs/expect_op_sequence calls ask for are made when the test body ends, all
+// of them for one core in one QEMU session (starting QEMU costs more than running a
+// one-operator program), and their failures are the test's.
+class OpTest : public ::testing::Test {
+ protected:
+  void TearDown() override;
+};
+
+// OP_TEST(Suite, Name): a gtest TEST(Suite, Name) with OpTest as its fixture.
+#define OP_TEST(suite, name) \
+  GTEST_TEST_(suite, name, ::mote::testing::OpTest, ::testing::internal::GetTypeId<::mote::testing::OpTest>())
 
 // One run of an op model: raw little-endian bytes of each graph input, in the model's
 // input order, and of each output TFLite's semantics give for them.

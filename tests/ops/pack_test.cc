@@ -68,7 +68,7 @@ OpSample pack_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
   return sample;
 }
 
-TEST(Pack, EveryAxisInEveryDtype) {
+OP_TEST(Pack, EveryAxisInEveryDtype) {
   const Case cases[] = {
       {{2, 3}, 3, 0}, {{2, 3}, 3, 1}, {{2, 3}, 2, 2},  {{2, 3}, 4, -1},       {{2, 3}, 2, -3},
       {{5}, 2, 0},    {{5}, 3, 1},    {{4, 3, 2}, 1, 1}, {{2, 4, 4, 3}, 3, 3}, {{2, 2, 3, 2}, 2, 4},
@@ -79,7 +79,7 @@ TEST(Pack, EveryAxisInEveryDtype) {
       [&](size_t n, const MovedType& t) { return pack_sample(t, cases[n], rng); });
 }
 
-TEST(Pack, QuantizedBytesCopiedWhateverTheInputsQuantization) {
+OP_TEST(Pack, QuantizedBytesCopiedWhateverTheInputsQuantization) {
   const Case c = {{3, 4}, 2, 1};
   const MovedType& t = moved_types()[0];
   ModelSpec spec = pack_model(t, c);
@@ -89,7 +89,7 @@ TEST(Pack, QuantizedBytesCopiedWhateverTheInputsQuantization) {
 }
 
 // One tensor packed twice, beside another: x0, x1, x0.
-TEST(Pack, SameInputTwice) {
+OP_TEST(Pack, SameInputTwice) {
   const Case c = {{2, 3}, 3, 1};
   const MovedType& t = moved_types()[2];
   ModelSpec spec = pack_model(t, c);
@@ -103,7 +103,7 @@ TEST(Pack, SameInputTwice) {
   expect_op_outputs("pack_same_twice", spec, {sample});
 }
 
-TEST(Pack, RefusalsAreOneLine) {
+OP_TEST(Pack, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{2, 3}, 3, 1};
   ModelSpec wrong_count = pack_model(t, c);

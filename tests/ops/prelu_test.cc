@@ -36,7 +36,7 @@ size_t count_of(const std::vector<int32_t>& shape) {
   return n;
 }
 
-TEST(Prelu, Float32ChannelAndElementwiseAlpha) {
+OP_TEST(Prelu, Float32ChannelAndElementwiseAlpha) {
   const std::vector<int32_t> shape = {1, 3, 4, 5};
   std::mt19937 rng(54);
   for (const bool constant_alpha : {true, false}) {
@@ -100,7 +100,7 @@ void expect_quantized(const QuantCase& c, uint32_t seed) {
   expect_op_outputs(name, spec, {{inputs, {bytes_of(y)}}});
 }
 
-TEST(Prelu, Int8AsTfliteMicro) {
+OP_TEST(Prelu, Int8AsTfliteMicro) {
   const QuantCase cases[] = {
       {fb::TensorType::INT8, 0.05f, -3, 0.002f, 10, 0.04f, 5, {6}, true},               // per channel
       {fb::TensorType::INT8, 0.1f, 100, 0.01f, -128, 0.02f, -128, {3, 1, 6}, true},      // two axes
@@ -111,7 +111,7 @@ TEST(Prelu, Int8AsTfliteMicro) {
   for (const QuantCase& c : cases) expect_quantized<int8_t>(c, seed++);
 }
 
-TEST(Prelu, Int16WithInt8AlphaAsTfliteMicro) {
+OP_TEST(Prelu, Int16WithInt8AlphaAsTfliteMicro) {
   const QuantCase cases[] = {
       {fb::TensorType::INT16, 0.001f, 0, 0.004f, 3, 0.0009f, 0, {6}, true},
       {fb::TensorType::INT16, 0.0002f, 0, 0.01f, 0, 0.0005f, 0, {2, 3, 4, 6}, false},
@@ -120,7 +120,7 @@ TEST(Prelu, Int16WithInt8AlphaAsTfliteMicro) {
   for (const QuantCase& c : cases) expect_quantized<int16_t>(c, seed++);
 }
 
-TEST(Prelu, RefusalsAreOneLine) {
+OP_TEST(Prelu, RefusalsAreOneLine) {
   const std::vector<int32_t> shape = {1, 2, 2, 3};
   EXPECT_EQ(op_error("prelu_bcast", single_op_model({TensorSpec("x", shape), TensorSpec("alpha", {2}),
                                                      TensorSpec("y", shape)},

@@ -67,7 +67,7 @@ struct Requantize {
 
 std::string type_name(fb::TensorType t) { return fb::EnumNameTensorType(t); }
 
-TEST(Quantize, IntegerToIntegerAsTfliteRequantize) {
+OP_TEST(Quantize, IntegerToIntegerAsTfliteRequantize) {
   const Requantize cases[] = {
       // uint8 camera input to an int8 network: one scale, zero points 128 apart (TFLM's
       // xor shortcut), and a real rescale.
@@ -115,7 +115,7 @@ TEST(Quantize, IntegerToIntegerAsTfliteRequantize) {
   }
 }
 
-TEST(Quantize, FloatToInt8AndInt16AsTfliteAffineQuantize) {
+OP_TEST(Quantize, FloatToInt8AndInt16AsTfliteAffineQuantize) {
   struct Case {
     fb::TensorType to;
     float scale;
@@ -141,7 +141,7 @@ TEST(Quantize, FloatToInt8AndInt16AsTfliteAffineQuantize) {
   }
 }
 
-TEST(Dequantize, Int8Int16AndUint8ToFloat) {
+OP_TEST(Dequantize, Int8Int16AndUint8ToFloat) {
   struct Case {
     fb::TensorType from;
     float scale;
@@ -169,7 +169,7 @@ TEST(Dequantize, Int8Int16AndUint8ToFloat) {
   }
 }
 
-TEST(Quantize, PairsTfliteMicroRefusesAreOneLine) {
+OP_TEST(Quantize, PairsTfliteMicroRefusesAreOneLine) {
   EXPECT_EQ(op_error("u8_s16", requantize_model(info(fb::TensorType::UINT8), 0.1f, 128,
                                                 info(fb::TensorType::INT16), 0.001f, 0)),
             "node 'y' (quantize): requantize from uint8 to int16 is not supported");

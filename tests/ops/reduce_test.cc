@@ -70,7 +70,7 @@ std::string case_name(const std::string& op, const std::string& dtype, size_t k,
   return op + "_" + dtype + "_axes" + std::to_string(k) + (keep ? "_keep" : "");
 }
 
-TEST(Reduce, Float32SumMaxMinInInputOrder) {
+OP_TEST(Reduce, Float32SumMaxMinInInputOrder) {
   std::mt19937 rng(74);
   std::vector<float> x(120);
   for (float& v : x) v = std::uniform_real_distribution<float>(-100.0f, 100.0f)(rng) * (rng() % 7 == 0 ? 1e4f : 1.0f);
@@ -117,7 +117,7 @@ TEST(Reduce, Float32SumMaxMinInInputOrder) {
   }
 }
 
-TEST(Reduce, Int8AndInt16SumsAsTfliteQuantizedSum) {
+OP_TEST(Reduce, Int8AndInt16SumsAsTfliteQuantizedSum) {
   struct Case {
     fb::TensorType type;
     int32_t lo, hi;
@@ -156,7 +156,7 @@ TEST(Reduce, Int8AndInt16SumsAsTfliteQuantizedSum) {
   }
 }
 
-TEST(Reduce, Int8MaxMinCompareRawValues) {
+OP_TEST(Reduce, Int8MaxMinCompareRawValues) {
   std::mt19937 rng(76);
   std::vector<int8_t> x(120);
   for (int8_t& v : x) v = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
@@ -177,7 +177,7 @@ TEST(Reduce, Int8MaxMinCompareRawValues) {
   }
 }
 
-TEST(Reduce, WhatTfliteMicroRefusesIsOneLine) {
+OP_TEST(Reduce, WhatTfliteMicroRefusesIsOneLine) {
   const std::vector<int32_t> out = reduced_shape({1}, false);
   EXPECT_EQ(op_error("max_s16", reduce_model(kReduceMax, {1}, false,
                                              quantized("x", kShape, fb::TensorType::INT16, 0.1f, 0),

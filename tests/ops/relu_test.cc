@@ -35,7 +35,7 @@ ModelSpec model(const Relu& r, TensorSpec x, TensorSpec y) {
   return single_op_model({std::move(x), std::move(y)}, op_code(r.op), {0}, {1});
 }
 
-TEST(Relu, Float32AllFour) {
+OP_TEST(Relu, Float32AllFour) {
   std::mt19937 rng(19);
   for (const Relu& r : {kRelu, kRelu6, kReluN1To1, kRelu0To1}) {
     SCOPED_TRACE(op_name(r));
@@ -98,7 +98,7 @@ void expect_quantized(const QuantCase& c, uint32_t seed) {
                     {{{bytes_of(x)}, {bytes_of(y)}}});
 }
 
-TEST(Relu, Int8AllFourAsTflite) {
+OP_TEST(Relu, Int8AllFourAsTflite) {
   const QuantCase cases[] = {
       {kRelu, fb::TensorType::INT8, 0.05f, -20, 0.05f, -20},      // same quantization
       {kRelu, fb::TensorType::INT8, 0.05f, 3, 0.021f, -128},      // requantized
@@ -115,7 +115,7 @@ TEST(Relu, Int8AllFourAsTflite) {
   for (const QuantCase& c : cases) expect_quantized<int8_t>(c, seed++);
 }
 
-TEST(Relu, Int16AsTfliteMicro) {
+OP_TEST(Relu, Int16AsTfliteMicro) {
   const QuantCase cases[] = {
       {kReluN1To1, fb::TensorType::INT16, 0.0001f, 0, 0.00004f, 0},
       {kRelu0To1, fb::TensorType::INT16, 0.00005f, 0, 0.00005f, 0},
@@ -129,7 +129,7 @@ TEST(Relu, Int16AsTfliteMicro) {
   for (const QuantCase& c : cases) expect_quantized<int16_t>(c, seed++);
 }
 
-TEST(Relu, RefusalsAreOneLine) {
+OP_TEST(Relu, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("relu_s16_zp", model(kRelu, quantized("x", kShape, fb::TensorType::INT16, 0.001f, 3),
                                           quantized("y", kShape, fb::TensorType::INT16, 0.001f, 0))),
             "node 'y' (clamp): input 'x' has zero point 3, expected 0 (int16 activations are symmetric in TFLite)");

@@ -148,7 +148,7 @@ const std::vector<Shape> kShapes = {
     {{1, 5, 1, 3}, 1, 3},   // one output row (align_corners keeps in/out), one input column
 };
 
-TEST(ResizeBilinear, Float32) {
+OP_TEST(ResizeBilinear, Float32) {
   std::mt19937 rng(31);
   for (const Shape& s : kShapes)
     for (const Flags& f : kValidFlags) {
@@ -183,11 +183,11 @@ void expect_integer_resizes(fb::TensorType type, const std::vector<Shape>& shape
     }
 }
 
-TEST(ResizeBilinear, Int8) { expect_integer_resizes<int8_t>(fb::TensorType::INT8, kShapes, 32); }
+OP_TEST(ResizeBilinear, Int8) { expect_integer_resizes<int8_t>(fb::TensorType::INT8, kShapes, 32); }
 
-TEST(ResizeBilinear, Int16) { expect_integer_resizes<int16_t>(fb::TensorType::INT16, {kShapes[1], kShapes[2]}, 33); }
+OP_TEST(ResizeBilinear, Int16) { expect_integer_resizes<int16_t>(fb::TensorType::INT16, {kShapes[1], kShapes[2]}, 33); }
 
-TEST(ResizeBilinear, RefusalsAreOneLine) {
+OP_TEST(ResizeBilinear, RefusalsAreOneLine) {
   const Shape s = {{1, 3, 3, 2}, 6, 6};
   EXPECT_EQ(op_error("both_flags", resize_model(s, fb::TensorType::INT8, {true, true})),
             "both_flags.tflite: operator 0 (RESIZE_BILINEAR): half_pixel_centers with align_corners not supported "

@@ -90,7 +90,7 @@ void expect_resizes(fb::TensorType type, size_t bytes, const std::vector<Shape>&
   }
 }
 
-TEST(ResizeNearestNeighbor, Int8UpAndDownByIntegerAndOtherRatios) {
+OP_TEST(ResizeNearestNeighbor, Int8UpAndDownByIntegerAndOtherRatios) {
   expect_resizes(fb::TensorType::INT8, 1,
                  {{{1, 6, 6, 3}, 12, 12},   // the 2x upsampling detection heads use
                   {{2, 3, 5, 3}, 7, 8},     // batch 2, non-integer ratios
@@ -99,16 +99,16 @@ TEST(ResizeNearestNeighbor, Int8UpAndDownByIntegerAndOtherRatios) {
                  17);
 }
 
-TEST(ResizeNearestNeighbor, Int16) {
+OP_TEST(ResizeNearestNeighbor, Int16) {
   expect_resizes(fb::TensorType::INT16, 2, {{{2, 3, 5, 3}, 7, 8}, {{1, 7, 9, 2}, 3, 4}}, 18);
 }
 
-TEST(ResizeNearestNeighbor, Float32) {
+OP_TEST(ResizeNearestNeighbor, Float32) {
   expect_resizes(fb::TensorType::FLOAT32, 4, {{{2, 3, 5, 3}, 7, 8}, {{1, 7, 9, 2}, 3, 4}}, 19);
 }
 
 // Beyond TFLite Micro's types (TFLite takes them too): values are moved, whatever they are.
-TEST(ResizeNearestNeighbor, Uint8AndInt32) {
+OP_TEST(ResizeNearestNeighbor, Uint8AndInt32) {
   expect_resizes(fb::TensorType::UINT8, 1, {{{2, 3, 5, 3}, 7, 8}}, 21);
   expect_resizes(fb::TensorType::INT32, 4, {{{1, 7, 9, 2}, 3, 4}}, 22);
 }
@@ -117,11 +117,11 @@ TEST(ResizeNearestNeighbor, Uint8AndInt32) {
 // (the rounded scale times the coordinate lands on the other side of a whole number or a
 // half): rows 14 -> 23 (output row 11, with either flag alone), columns 26 -> 22 (column 11,
 // no flag), rows 8 -> 24 and columns 28 -> 20 (row 11, column 9, both flags).
-TEST(ResizeNearestNeighbor, SizesWhereFloatRoundingDecides) {
+OP_TEST(ResizeNearestNeighbor, SizesWhereFloatRoundingDecides) {
   expect_resizes(fb::TensorType::INT8, 1, {{{1, 14, 26, 1}, 23, 22}, {{1, 8, 28, 1}, 24, 20}}, 20);
 }
 
-TEST(ResizeNearestNeighbor, RefusalsAreOneLine) {
+OP_TEST(ResizeNearestNeighbor, RefusalsAreOneLine) {
   const Flags none = {false, false};
   const Shape s = {{1, 3, 3, 2}, 6, 6};
   ModelSpec spec = resize_model(s, fb::TensorType::INT8, none);

@@ -110,12 +110,12 @@ std::vector<OpSample> running_sums(const std::vector<std::vector<float>>& xs, st
 const std::vector<std::vector<float>> kInputs = {
     {1.0f, -2.0f, 0.5f, 3.0f}, {0.25f, 4.0f, -1.5f, -3.0f}, {2.0f, 2.0f, 2.0f, 2.0f}, {-8.0f, 0.125f, 16.0f, 1.0f}};
 
-TEST(ResourceVariable, AccumulatesAcrossRunsFromZero) {
+OP_TEST(ResourceVariable, AccumulatesAcrossRunsFromZero) {
   // TFLite Micro fills a float variable with zeros before its first assignment.
   expect_op_sequence("resource_variable_accumulate_f32", accumulator(), running_sums(kInputs, {0, 0, 0, 0}));
 }
 
-TEST(ResourceVariable, CallOnceInitialisesTheVariableOnTheFirstRunOnly) {
+OP_TEST(ResourceVariable, CallOnceInitialisesTheVariableOnTheFirstRunOnly) {
   const std::vector<float> init = {10.0f, -20.0f, 0.75f, 100.0f};
   expect_op_sequence("resource_variable_call_once_f32", accumulator(init),
                      running_sums(kInputs, {init[0], init[1], init[2], init[3]}));
@@ -148,7 +148,7 @@ std::vector<OpSample> delayed(const std::vector<std::vector<T>>& xs, T fill) {
   return samples;
 }
 
-TEST(ResourceVariable, DelayLineReadsBeforeItAssignsInEveryDtype) {
+OP_TEST(ResourceVariable, DelayLineReadsBeforeItAssignsInEveryDtype) {
   expect_op_sequence("resource_variable_delay_s8", delay_line(fb::TensorType::INT8, 0.5f, -128),
                      delayed<int8_t>({{1, -2, 3, -128, 127, 0}, {5, 6, 7, 8, 9, 10}, {-1, -1, -1, -1, -1, -1}},
                                      int8_t{-128}));
@@ -167,7 +167,7 @@ TEST(ResourceVariable, DelayLineReadsBeforeItAssignsInEveryDtype) {
 // reads it, drops the oldest frame (SLICE), appends x (CONCATENATION on axis 1) and
 // assigns the result back, which is also the output. The first runs show the fill (the
 // zero point, -3) in the frames not yet seen.
-TEST(ResourceVariable, RingOfPastFramesInt8) {
+OP_TEST(ResourceVariable, RingOfPastFramesInt8) {
   ModelSpec m;
   const float scale = 0.5f;
   const int64_t zp = -3;
@@ -206,7 +206,7 @@ TEST(ResourceVariable, RingOfPastFramesInt8) {
 
 // before = v (the previous run's x); v = x; after = v (this run's x): reads and the
 // assignment between them keep their order.
-TEST(ResourceVariable, ReadAssignReadKeepsItsOrder) {
+OP_TEST(ResourceVariable, ReadAssignReadKeepsItsOrder) {
   ModelSpec m;
   const std::vector<int32_t> shape = {2, 3};
   m.tensors = {quantized("x", shape, fb::TensorType::INT8, 0.1f, 3), resource("v_handle"),
@@ -227,7 +227,7 @@ TEST(ResourceVariable, ReadAssignReadKeepsItsOrder) {
 
 // Two variables ("a", "b") and a second handle on "a" (same shared_name, same variable):
 //   y1 = x + a;  a = y1 (through the second handle);  y2 = b + y1;  b = x.
-TEST(ResourceVariable, VariablesAreKeyedBySharedNameAcrossHandles) {
+OP_TEST(ResourceVariable, VariablesAreKeyedBySharedNameAcrossHandles) {
   ModelSpec m;
   m.tensors = {TensorSpec("x", kShape), resource("a_handle"), resource("b_handle"), resource("a_again"),
                TensorSpec("a_value", kShape), TensorSpec("y1", kShape), TensorSpec("b_value", kShape),
@@ -252,7 +252,7 @@ TEST(ResourceVariable, VariablesAreKeyedBySharedNameAcrossHandles) {
 }
 
 // The same shared_name in another container is another variable.
-TEST(ResourceVariable, ContainersSeparateVariables) {
+OP_TEST(ResourceVariable, ContainersSeparateVariables) {
   ModelSpec m;
   const std::vector<int32_t> shape = {3};
   m.tensors = {TensorSpec("x", shape), resource("h1"), resource("h2"), TensorSpec("first", shape),
@@ -299,7 +299,7 @@ struct Aligned {
   size_t size;
 };
 
-TEST(ResourceVariable, TheProgramMarksStateAndInitOps) {
+OP_TEST(ResourceVariable, TheProgramMarksStateAndInitOps) {
   TempDir dir;
   CompileResult result;
   const std::vector<uint8_t> program = compile_spec(dir, "state_program", accumulator({1, 2, 3, 4}), &result);
@@ -326,7 +326,7 @@ TEST(ResourceVariable, TheProgramMarksStateAndInitOps) {
 
 // --emit-c carries the state: the header defines <MODEL>_STATE_BYTES and says the arena
 // must stay the context's; the provenance comment counts the init ops.
-TEST(ResourceVariable, GeneratedSourcesStateTheStateBytes) {
+OP_TEST(ResourceVariable, GeneratedSourcesStateTheStateBytes) {
   TempDir dir;
   EmitCInput input;
   input.program = compile_spec(dir, "state_emit", accumulator({1, 2, 3, 4}));
@@ -349,7 +349,7 @@ TEST(ResourceVariable, GeneratedSourcesStateTheStateBytes) {
 
 // The planner never lets another buffer share the state's bytes: a run's temporaries
 // must not overwrite what the next run reads.
-TEST(ResourceVariable, NoOtherTensorSharesTheStateBytes) {
+OP_TEST(ResourceVariable, NoOtherTensorSharesTheStateBytes) {
   TempDir dir;
   const std::vector<uint8_t> program = compile_spec(dir, "state_overlap", accumulator({1, 2, 3, 4}));
   ProgramHeader header;
@@ -366,7 +366,7 @@ TEST(ResourceVariable, NoOtherTensorSharesTheStateBytes) {
   }
 }
 
-TEST(ResourceVariable, ResetStateRestartsTheSequenceThroughBothApis) {
+OP_TEST(ResourceVariable, ResetStateRestartsTheSequenceThroughBothApis) {
   TempDir dir;
   const std::vector<float> init = {10, 20, 30, 40};
   const std::vector<uint8_t> bytes = compile_spec(dir, "state_reset", accumulator(init));
@@ -421,14 +421,14 @@ TEST(ResourceVariable, ResetStateRestartsTheSequenceThroughBothApis) {
   EXPECT_EQ(never_loaded.reset_state(), Status::kNotLoaded);
 }
 
-TEST(ResourceVariable, QuantizingAStatefulModelIsRefused) {
+OP_TEST(ResourceVariable, QuantizingAStatefulModelIsRefused) {
   EXPECT_EQ(quantize_error("state_ptq", accumulator(), {1, 4}),
             "state_ptq.tflite: --quantize int8: a model with state (variable 'acc') not supported");
 }
 
 // ---- refusals --------------------------------------------------------------------------
 
-TEST(ResourceVariable, RefusalsAreOneLine) {
+OP_TEST(ResourceVariable, RefusalsAreOneLine) {
   {  // read, never assigned
     ModelSpec m;
     m.tensors = {TensorSpec("x", kShape), resource("h"), TensorSpec("r", kShape), TensorSpec("y", kShape)};

@@ -34,7 +34,7 @@ ModelSpec reverse_model(const MovedType& t, const Case& c) {
                          kReverseV2, {0, 1}, {2});
 }
 
-TEST(ReverseV2, AxesRanksAndDtypes) {
+OP_TEST(ReverseV2, AxesRanksAndDtypes) {
   std::mt19937 rng(17);
   expect_cases_across_types(
       "reverse_v2", cases().size(), [](size_t n, const MovedType& t) { return reverse_model(t, cases()[n]); },
@@ -55,7 +55,7 @@ TEST(ReverseV2, AxesRanksAndDtypes) {
       });
 }
 
-TEST(ReverseV2, RefusalsAreOneLine) {
+OP_TEST(ReverseV2, RefusalsAreOneLine) {
   const MovedType f32{fb::TensorType::FLOAT32, 4};
   EXPECT_EQ(op_error("reverse_v2_gap", reverse_model(f32, {{2, 3, 4}, {0, 2}})),
             "reverse_v2_gap.tflite: operator 0 (REVERSE_V2): axes [0,2] are not one contiguous run (TFLite Micro "

@@ -15,7 +15,7 @@ ModelSpec shape_model(TensorSpec x, fb::TensorType out_type, fb::TensorType y_ty
                          });
 }
 
-TEST(Shape, Int32AndInt64OfEveryRank) {
+OP_TEST(Shape, Int32AndInt64OfEveryRank) {
   const std::vector<std::vector<int32_t>> shapes = {{7}, {2, 3}, {1, 4, 5}, {2, 3, 4, 5}};
   for (const auto& s : shapes) {
     const int32_t rank = static_cast<int32_t>(s.size());
@@ -32,7 +32,7 @@ TEST(Shape, Int32AndInt64OfEveryRank) {
   }
 }
 
-TEST(Shape, RefusalsAreOneLine) {
+OP_TEST(Shape, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("shape_mismatch", shape_model(TensorSpec("x", {2, 3}), fb::TensorType::INT64, fb::TensorType::INT32, 2)),
             "shape_mismatch.tflite: operator 0 (SHAPE): out_type INT64 does not match output 'y' of type int32");
   EXPECT_EQ(op_error("shape_float", shape_model(TensorSpec("x", {2, 3}), fb::TensorType::INT32, fb::TensorType::FLOAT32, 2)),

@@ -39,7 +39,7 @@ OpSample slice_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
   return {{x}, {slice_elements(x, t.bytes, c.shape, begin, resolved_size(c))}};
 }
 
-TEST(Slice, BoxesOfEveryRankInEveryDtype) {
+OP_TEST(Slice, BoxesOfEveryRankInEveryDtype) {
   const Case cases[] = {
       {{2, 3, 4, 6}, {1, 0, 1, 2}, {1, 3, 2, 3}},
       {{2, 3, 4, 6}, {0, 1, 0, 0}, {-1, -1, 4, 5}},
@@ -57,7 +57,7 @@ TEST(Slice, BoxesOfEveryRankInEveryDtype) {
       [&](size_t n, const MovedType& t) { return slice_sample(t, cases[n], rng); });
 }
 
-TEST(Slice, Int64BeginAndSize) {
+OP_TEST(Slice, Int64BeginAndSize) {
   const Case c = {{3, 4, 5}, {2, 0, 1}, {1, -1, 3}};
   const MovedType& t = moved_types()[3];
   ModelSpec spec = slice_model(t, c);
@@ -67,7 +67,7 @@ TEST(Slice, Int64BeginAndSize) {
   expect_op_outputs("slice_int64", spec, {slice_sample(t, c, rng)});
 }
 
-TEST(Slice, RefusalsAreOneLine) {
+OP_TEST(Slice, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{2, 3, 4, 6}, {1, 0, 1, 2}, {1, 3, 2, 3}};
   ModelSpec past_end = slice_model(t, c);

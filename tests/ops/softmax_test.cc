@@ -33,7 +33,7 @@ size_t count(const std::vector<int32_t>& shape) {
 
 const std::vector<std::vector<int32_t>> kShapes = {{7}, {3, 16}, {2, 2, 33}, {1, 2, 3, 10}};
 
-TEST(Softmax, Int16AsTfliteMicro) {
+OP_TEST(Softmax, Int16AsTfliteMicro) {
   std::mt19937 rng(163);
   for (float scale : {1.0f / 32768, 0.0002f, 0.003f, 0.05f}) {
     for (float beta : {1.0f, 0.5f, 2.0f}) {
@@ -71,7 +71,7 @@ void int8_params(float beta, float scale, int32_t* multiplier, int32_t* shift, i
   *diff_min = -static_cast<int32_t>(std::floor(radius));
 }
 
-TEST(Softmax, Float32AsTflite) {
+OP_TEST(Softmax, Float32AsTflite) {
   std::mt19937 rng(165);
   for (float beta : {1.0f, 0.3f, 4.0f}) {
     for (const std::vector<int32_t>& shape : kShapes) {
@@ -124,15 +124,15 @@ void expect_int8_input(const char* prefix, TensorType out_type, float out_scale,
   }
 }
 
-TEST(Softmax, Int8AsTfliteMicro) {
+OP_TEST(Softmax, Int8AsTfliteMicro) {
   expect_int8_input<int8_t>("softmax_s8_", TensorType::INT8, 1.0f / 256, -128, 166);
 }
 
-TEST(Softmax, Int8ToInt16AsTfliteMicro) {
+OP_TEST(Softmax, Int8ToInt16AsTfliteMicro) {
   expect_int8_input<int16_t>("softmax_s8_s16_", TensorType::INT16, 1.0f / 65536, -32768, 164);
 }
 
-TEST(Softmax, Int16RefusalsAreOneLine) {
+OP_TEST(Softmax, Int16RefusalsAreOneLine) {
   const std::vector<int32_t> s = {2, 8};
   EXPECT_EQ(op_error("softmax_s16_in_zp", softmax_model(quantized("x", s, TensorType::INT16, 0.001f, 5),
                                                         quantized("y", s, TensorType::INT16, 1.0f / 32768, 0), 1.0f)),

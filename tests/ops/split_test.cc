@@ -53,7 +53,7 @@ OpSample split_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
   return sample;
 }
 
-TEST(Split, EveryAxisAndRankInEveryDtype) {
+OP_TEST(Split, EveryAxisAndRankInEveryDtype) {
   const Case cases[] = {
       {{2, 3, 4, 6}, 3, 3},  {{2, 3, 4, 6}, 0, 2}, {{2, 3, 4, 6}, 1, 3},    {{2, 3, 4, 6}, 2, 2},
       {{2, 3, 4, 6}, -1, 2}, {{2, 3, 4, 6}, -4, 2}, {{12}, 0, 4},           {{4, 6}, 1, 1},
@@ -65,7 +65,7 @@ TEST(Split, EveryAxisAndRankInEveryDtype) {
       [&](size_t n, const MovedType& t) { return split_sample(t, cases[n], rng); });
 }
 
-TEST(Split, ScalarAndInt64AxisTensors) {
+OP_TEST(Split, ScalarAndInt64AxisTensors) {
   const Case c = {{3, 4, 6}, -1, 3};
   std::mt19937 rng(50);
   const MovedType& t = moved_types()[0];
@@ -75,7 +75,7 @@ TEST(Split, ScalarAndInt64AxisTensors) {
   expect_op_outputs("split_int64_axis", int64_axis, {split_sample(t, c, rng)});
 }
 
-TEST(Split, RefusalsAreOneLine) {
+OP_TEST(Split, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   for (const int32_t axis : {4, -5}) {
     ModelSpec wrong_axis = split_model(t, {{2, 3, 4, 6}, 3, 2});

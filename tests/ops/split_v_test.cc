@@ -69,7 +69,7 @@ OpSample split_v_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
   return sample;
 }
 
-TEST(SplitV, UnevenPartsAlongEveryAxisInEveryDtype) {
+OP_TEST(SplitV, UnevenPartsAlongEveryAxisInEveryDtype) {
   const Case cases[] = {
       {{2, 3, 4, 7}, 3, {1, 4, 2}},
       {{3, 3, 4, 6}, 0, {2, 1}},
@@ -90,7 +90,7 @@ TEST(SplitV, UnevenPartsAlongEveryAxisInEveryDtype) {
       [&](size_t n, const MovedType& t) { return split_v_sample(t, cases[n], rng); });
 }
 
-TEST(SplitV, Int64SizeSplitsAndSizesKnownOnlyAtRunTime) {
+OP_TEST(SplitV, Int64SizeSplitsAndSizesKnownOnlyAtRunTime) {
   const Case c = {{2, 3, 4, 7}, 3, {2, -1, 1}};
   const MovedType& t = moved_types()[1];
   std::mt19937 rng(103);
@@ -108,7 +108,7 @@ TEST(SplitV, Int64SizeSplitsAndSizesKnownOnlyAtRunTime) {
   expect_op_outputs("split_v_runtime_sizes", runtime_sizes, {sample});
 }
 
-TEST(SplitV, RefusalsAreOneLine) {
+OP_TEST(SplitV, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{2, 3, 4, 7}, 3, {1, 4, 2}};
   ModelSpec wrong_axis = split_v_model(t, c);

@@ -28,7 +28,7 @@ ModelSpec squeeze_model(const MovedType& t, const Case& c) {
                          });
 }
 
-TEST(Squeeze, AllOrListedDimsInEveryDtype) {
+OP_TEST(Squeeze, AllOrListedDimsInEveryDtype) {
   const Case cases[] = {
       {{1, 3, 1, 4}, {}, {3, 4}},      {{1, 3, 1, 4}, {0}, {3, 1, 4}}, {{1, 3, 1, 4}, {-2}, {1, 3, 4}},
       {{2, 1}, {1}, {2}},              {{1, 1, 1, 8}, {0, 2}, {1, 8}}, {{1, 1}, {}, {}},
@@ -44,7 +44,7 @@ TEST(Squeeze, AllOrListedDimsInEveryDtype) {
       });
 }
 
-TEST(Squeeze, RefusalsAreOneLine) {
+OP_TEST(Squeeze, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   EXPECT_EQ(op_error("squeeze_not_one", squeeze_model(t, {{1, 3, 1, 4}, {1}, {1, 1, 4}})),
             "squeeze_not_one.tflite: operator 0 (SQUEEZE): squeeze_dims [1] not supported (input 'x' has shape "

@@ -113,7 +113,7 @@ void expect_float(const Dims& d, bool with_bias, fb::ActivationFunctionType act,
   }
 }
 
-TEST(Svdf, Float32BatchesRanksMemoryBiasActivations) {
+OP_TEST(Svdf, Float32BatchesRanksMemoryBiasActivations) {
   using A = fb::ActivationFunctionType;
   expect_float({1, 5, 4, 1, 3}, true, A::NONE, 10);
   expect_float({2, 5, 4, 2, 3}, true, A::NONE, 11);
@@ -212,7 +212,7 @@ void expect_quantized(const QuantCase& c, uint32_t seed, int frames = 1) {
   }
 }
 
-TEST(Svdf, Int8WithInt16StateAsTfliteMicro) {
+OP_TEST(Svdf, Int8WithInt16StateAsTfliteMicro) {
   using A = fb::ActivationFunctionType;
   const fb::TensorType s16 = fb::TensorType::INT16;
   const QuantCase cases[] = {
@@ -225,7 +225,7 @@ TEST(Svdf, Int8WithInt16StateAsTfliteMicro) {
   for (const QuantCase& c : cases) expect_quantized<int16_t>(c, seed++);
 }
 
-TEST(Svdf, Int8WithInt8StateAsTfliteMicro) {
+OP_TEST(Svdf, Int8WithInt8StateAsTfliteMicro) {
   using A = fb::ActivationFunctionType;
   const fb::TensorType s8 = fb::TensorType::INT8;
   const QuantCase cases[] = {
@@ -239,7 +239,7 @@ TEST(Svdf, Int8WithInt8StateAsTfliteMicro) {
 
 // Three frames through one loaded program: each run's output follows from the state the
 // runs before left (memory 3 and 4: the first frame's column is still read on the third).
-TEST(Svdf, StateCarriesOverThreeRuns) {
+OP_TEST(Svdf, StateCarriesOverThreeRuns) {
   using A = fb::ActivationFunctionType;
   expect_float({2, 5, 4, 2, 3}, true, A::NONE, 60, 3);
   expect_float({1, 4, 3, 1, 4}, false, A::RELU, 61, 3);
@@ -252,7 +252,7 @@ TEST(Svdf, StateCarriesOverThreeRuns) {
   expect_quantized<int16_t>({{1, 8, 4, 2, 3}, s16, 0.02f, 3, 0.01f, 0.001f, 0.0005f, 300, 0.5f, -2, A::NONE}, 65, 3);
 }
 
-TEST(Svdf, RefusalsAreOneLine) {
+OP_TEST(Svdf, RefusalsAreOneLine) {
   using A = fb::ActivationFunctionType;
   const Dims d{1, 4, 3, 2, 2};
   const std::vector<float> wf(24, 0.5f), wt(12, 0.25f), bias(3, 0.0f);

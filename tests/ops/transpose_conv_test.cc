@@ -117,7 +117,7 @@ ModelSpec model(const Case& c, TensorSpec filter, TensorSpec x, std::optional<Te
 
 std::vector<int32_t> filter_shape(const Case& c) { return {c.out_c, c.kh, c.kw, c.in[3]}; }
 
-TEST(TransposeConv, Float32AsTfliteReference) {
+OP_TEST(TransposeConv, Float32AsTfliteReference) {
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   for (const Case& c : kCases) {
@@ -148,7 +148,7 @@ TEST(TransposeConv, Float32AsTfliteReference) {
 
 // A float TRANSPOSE_CONV read only by a RELU6: the compiler folds the clamp into the
 // op's fused activation (passes/fuse_activations); the result is the clamp's.
-TEST(TransposeConv, Float32FollowedByRelu6) {
+OP_TEST(TransposeConv, Float32FollowedByRelu6) {
   const Case c = {"s2_k3_same_relu6_op", {1, 3, 3, 2}, 3, 3, 3, 2, 2, fb::Padding::SAME, true, Act::RELU};
   std::mt19937 rng(71);
   std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
@@ -277,14 +277,14 @@ void expect_every_case(uint32_t seed) {
   }
 }
 
-TEST(TransposeConv, Int8AsTfliteMicro) { expect_every_case<int8_t, int32_t>(100); }
+OP_TEST(TransposeConv, Int8AsTfliteMicro) { expect_every_case<int8_t, int32_t>(100); }
 
-TEST(TransposeConv, Int16x8AsTfliteMicro) { expect_every_case<int16_t, int64_t>(200); }
+OP_TEST(TransposeConv, Int16x8AsTfliteMicro) { expect_every_case<int16_t, int64_t>(200); }
 
 // TensorFlow Lite Micro widens a 16x8 model's int16 bias to int64 (the compiler does it once).
-TEST(TransposeConv, Int16x8WithInt16BiasAsTfliteMicro) { expect_every_case<int16_t, int16_t>(300); }
+OP_TEST(TransposeConv, Int16x8WithInt16BiasAsTfliteMicro) { expect_every_case<int16_t, int16_t>(300); }
 
-TEST(TransposeConv, RefusesWhatTfliteMicroRefuses) {
+OP_TEST(TransposeConv, RefusesWhatTfliteMicroRefuses) {
   const Case c = kCases[0];
   const std::vector<int8_t> w(count_of(filter_shape(c)), 1);
   const TensorSpec filter = quantized("filter", filter_shape(c), fb::TensorType::INT8, 0.01f, 0, bytes_of(w));

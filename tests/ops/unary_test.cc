@@ -72,7 +72,7 @@ ModelSpec unary_model(BuiltinOperator op, TensorSpec x, TensorSpec y) {
   return single_op_model({std::move(x), std::move(y)}, op_code(op), {0}, {1});
 }
 
-TEST(UnaryFloat, EveryFunctionAsTfliteMicroInFloat) {
+OP_TEST(UnaryFloat, EveryFunctionAsTfliteMicroInFloat) {
   std::mt19937 rng(17);
   for (const FloatCase& c : float_cases()) {
     const std::string name = std::string("unary_") + fb::EnumNameBuiltinOperator(c.op);
@@ -97,7 +97,7 @@ struct AbsCase {
   int64_t out_zp;
 };
 
-TEST(Abs, Int8AndInt16AsTfliteAbsEvalQuantized) {
+OP_TEST(Abs, Int8AndInt16AsTfliteAbsEvalQuantized) {
   const AbsCase cases[] = {
       {fb::TensorType::INT8, 0.05f, -3, 0.05f, 10},      // one scale: no rescaling, zero points apart
       {fb::TensorType::INT8, 0.05f, -128, 0.05f, -128},  // |x + 128| - 128 saturates at 127
@@ -135,7 +135,7 @@ TEST(Abs, Int8AndInt16AsTfliteAbsEvalQuantized) {
   }
 }
 
-TEST(Abs, Int16WithoutQuantizationIsPlainAbs) {
+OP_TEST(Abs, Int16WithoutQuantizationIsPlainAbs) {
   // TFLM's ABS takes int16 without quantization: std::abs cast back to int16, so
   // |-32768| is -32768. Such a tensor is accepted only where ABS (or CAST) alone uses it.
   std::vector<int16_t> x(kCount), y(kCount);
@@ -193,7 +193,7 @@ void ref_inv_sqrt(int32_t input, int32_t* multiplier, int32_t* shift) {
   *shift = -right_shift;
 }
 
-TEST(Rsqrt, Int8AsTfliteRsqrtEvalQuantized) {
+OP_TEST(Rsqrt, Int8AsTfliteRsqrtEvalQuantized) {
   struct Case {
     float in_scale;
     int64_t in_zp;
@@ -233,7 +233,7 @@ TEST(Rsqrt, Int8AsTfliteRsqrtEvalQuantized) {
   }
 }
 
-TEST(Rsqrt, InverseSquareRootMultiplierMatchesTheRealValue) {
+OP_TEST(Rsqrt, InverseSquareRootMultiplierMatchesTheRealValue) {
   // The oracle's fixed point against plain arithmetic: multiplier * 2^(shift - 31) is
   // 1 / sqrt(v) within 3e-6 relative (five Newton steps in Q3), for every value an int8
   // input can take.
@@ -247,7 +247,7 @@ TEST(Rsqrt, InverseSquareRootMultiplierMatchesTheRealValue) {
 
 // ---- LOGICAL_NOT ------------------------------------------------------------------------
 
-TEST(LogicalNot, Bool) {
+OP_TEST(LogicalNot, Bool) {
   std::vector<uint8_t> x(kCount), y(kCount);
   std::mt19937 rng(9);
   for (size_t i = 0; i < kCount; ++i) {
@@ -261,7 +261,7 @@ TEST(LogicalNot, Bool) {
 
 // ---- refusals -------------------------------------------------------------------------
 
-TEST(Unary, DtypesTfliteMicroRefusesAreOneLine) {
+OP_TEST(Unary, DtypesTfliteMicroRefusesAreOneLine) {
   const auto s8 = [](const char* name, float scale, int64_t zp) {
     return quantized(name, kShape, fb::TensorType::INT8, scale, zp);
   };

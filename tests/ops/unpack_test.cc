@@ -53,7 +53,7 @@ OpSample unpack_sample(const MovedType& t, const Case& c, std::mt19937& rng) {
   return sample;
 }
 
-TEST(Unpack, EveryAxisInEveryDtype) {
+OP_TEST(Unpack, EveryAxisInEveryDtype) {
   const Case cases[] = {
       {{3, 2, 4}, 0}, {{3, 2, 4}, 1}, {{3, 2, 4}, 2}, {{3, 2, 4}, -1}, {{3, 2, 4}, -3},
       {{5}, 0},       {{4, 6}, 1},    {{2, 3, 4, 2}, 3}, {{1, 5, 2, 3}, 0},
@@ -64,7 +64,7 @@ TEST(Unpack, EveryAxisInEveryDtype) {
       [&](size_t n, const MovedType& t) { return unpack_sample(t, cases[n], rng); });
 }
 
-TEST(Unpack, RefusalsAreOneLine) {
+OP_TEST(Unpack, RefusalsAreOneLine) {
   const MovedType& t = moved_types()[0];
   const Case c = {{3, 2, 4}, 0};
   ModelSpec wrong_num = unpack_model(t, c);

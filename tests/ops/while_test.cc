@@ -71,12 +71,12 @@ std::vector<OpSample> scaling_samples(int32_t start, int32_t limit) {
   return samples;
 }
 
-TEST(While, CountedLoopFloat32) {
+OP_TEST(While, CountedLoopFloat32) {
   expect_op_outputs("while_count_f32", scaling_loop(0, 5), scaling_samples(0, 5));
   expect_op_outputs("while_count_from_negative_f32", scaling_loop(-3, 1), scaling_samples(-3, 1));
 }
 
-TEST(While, ZeroIterationsPassTheInputsThrough) {
+OP_TEST(While, ZeroIterationsPassTheInputsThrough) {
   expect_op_outputs("while_zero_iterations", scaling_loop(10, 5), scaling_samples(10, 5));
 }
 
@@ -105,7 +105,7 @@ ModelSpec rotating_loop(int32_t limit) {
   return m;
 }
 
-TEST(While, CountedLoopInt8) {
+OP_TEST(While, CountedLoopInt8) {
   const std::vector<int8_t> x = {-128, 1, 2, 127, 0, -1};
   for (int32_t limit : {1, 2, 4}) {
     std::vector<int8_t> y(6);
@@ -173,7 +173,7 @@ std::vector<float> branching_result(std::vector<float> y, int32_t limit) {
   return y;
 }
 
-TEST(While, IfInTheBody) {
+OP_TEST(While, IfInTheBody) {
   std::vector<std::vector<float>> xs = kInputs;
   xs.push_back(std::vector<float>(6, 3.0f));  // over 100 from the fifth iteration on
   std::vector<OpSample> samples;
@@ -196,7 +196,7 @@ ModelSpec nested_loop() {
   return m;
 }
 
-TEST(While, NestedInTheBody) {
+OP_TEST(While, NestedInTheBody) {
   std::vector<OpSample> samples = scaling_samples(0, 6);
   for (OpSample& sample : samples) sample.expected[0] = bytes_of(std::vector<int32_t>{3});
   expect_op_outputs("while_nested", nested_loop(), samples);
@@ -222,7 +222,7 @@ ModelSpec accumulating_loop() {
   return m;
 }
 
-TEST(While, ResourceVariableInTheBody) {
+OP_TEST(While, ResourceVariableInTheBody) {
   std::vector<double> acc(6, 0.0);
   std::vector<OpSample> samples;
   for (const std::vector<float>& x : {kInputs[0], kInputs[0], std::vector<float>{1, 2, 3, 4, 5, 6}}) {
@@ -253,7 +253,7 @@ ModelSpec bounded_data_loop(int32_t limit, float threshold) {
   return m;
 }
 
-TEST(While, ConditionOnTheDataWithABound) {
+OP_TEST(While, ConditionOnTheDataWithABound) {
   for (const auto& [limit, threshold] : {std::pair<int32_t, float>{6, 20.0f}, {3, 1e6f}, {8, -5.0f}}) {
     std::vector<OpSample> samples;
     for (const std::vector<float>& x : {kInputs[0], kInputs[1], std::vector<float>{19.0f, 1, 2, 3, 4, 5},
@@ -282,7 +282,7 @@ ModelSpec data_loop(float threshold) {
   return m;
 }
 
-TEST(While, ConditionOnTheDataAlone) {
+OP_TEST(While, ConditionOnTheDataAlone) {
   std::vector<OpSample> samples;
   // 1e-30 needs 182 iterations to reach 100; 150 none; 99 one.
   for (float first : {1.5f, 1e-30f, 150.0f, 99.0f, 0.25f}) {
@@ -332,7 +332,7 @@ std::pair<Status, int> run_counting(Interpreter& interp, const std::vector<float
   return {status, seen.count};
 }
 
-TEST(While, LoopLimitStopsTheRunAtTheIterationPastIt) {
+OP_TEST(While, LoopLimitStopsTheRunAtTheIterationPastIt) {
   const LoopProgram p;
   LoadedProgram program(p.bytes, "while_limit");
   Interpreter& interp = program.interpreter();
@@ -370,7 +370,7 @@ TEST(While, LoopLimitStopsTheRunAtTheIterationPastIt) {
   EXPECT_STREQ(status_string(Status::kLoopLimit), "loop iteration limit reached");
 }
 
-TEST(While, LoopLimitThroughTheCApi) {
+OP_TEST(While, LoopLimitThroughTheCApi) {
   const LoopProgram p;
   LoadedProgram aligned(p.bytes, "while_limit");  // a 16-aligned copy of the program
   std::vector<uint8_t> arena_block(aligned.header().arena_bytes + 16);
@@ -398,7 +398,7 @@ TEST(While, LoopLimitThroughTheCApi) {
 
 // `mote run --loop-limit`: one line naming the limit, no outputs written, on the host and
 // on each emulated core; the default limit (1,000,000) holds too, on the host.
-TEST(While, MoteRunStopsALoopThatDoesNotEnd) {
+OP_TEST(While, MoteRunStopsALoopThatDoesNotEnd) {
   const LoopProgram p;
   const std::string input = p.dir.file("never.npy");
   write_npy(input, NpyArray{DType::kFloat32, {2, 3}, bytes_of(first_is(-1.0f))});
@@ -424,7 +424,7 @@ TEST(While, MoteRunStopsALoopThatDoesNotEnd) {
 }
 
 // A counted loop past the unrolled iterations: 16 unrolled, the rest run by the program.
-TEST(While, LongCountedLoop) {
+OP_TEST(While, LongCountedLoop) {
   expect_op_outputs("while_long", scaling_loop(0, 2000), scaling_samples(0, 2000));
   const std::vector<std::string> run =
       op_kernels_run("while_long_run", scaling_loop(0, 2000), scaling_samples(0, 2000)[0]);
@@ -455,7 +455,7 @@ ModelSpec fibonacci_loop(float limit) {
   return m;
 }
 
-TEST(While, BodySwapsItsVariables) {
+OP_TEST(While, BodySwapsItsVariables) {
   std::vector<OpSample> samples;
   for (const auto& [a0, b0] : {std::pair<std::vector<float>, std::vector<float>>{{0, 1, 2, 3, 4, 5}, {1, 1, 1, 1, 1, 1}},
                                {{1, -1, 0.5f, 2, 0, 9}, {2, 3, -4, 5, 6, -7}},
@@ -474,7 +474,7 @@ TEST(While, BodySwapsItsVariables) {
 
 // branching_loop with a condition on the data too (i < limit and x[0, 0] < threshold):
 // the loop runs in the program with both IFs of its body (on the counter, on the data).
-TEST(While, IfInALoopOnTheData) {
+OP_TEST(While, IfInALoopOnTheData) {
   ModelSpec m = branching_loop(6);
   m.subgraphs[0] = bounded_data_loop(6, 40.0f).subgraphs[0];
   std::vector<OpSample> samples;
@@ -500,7 +500,7 @@ TEST(While, IfInALoopOnTheData) {
 // nested_loop with conditions on the data in both loops: the outer runs while x[0, 0] <
 // 1000 (counting i), the inner (x * 1.5) while x[0, 0] < 10 * (outer i + 1), both in the
 // program.
-TEST(While, NestedLoopsOnTheData) {
+OP_TEST(While, NestedLoopsOnTheData) {
   ModelSpec m = nested_loop();
   m.subgraphs[0] = data_loop(1000.0f).subgraphs[0];
   SubgraphSpec& outer_body = m.subgraphs[1];
@@ -542,7 +542,7 @@ TEST(While, NestedLoopsOnTheData) {
 
 // bounded_data_loop whose body assigns each next x to the variable `v`, which the main
 // subgraph reads after the loop: a run of zero iterations leaves v as it was.
-TEST(While, ResourceVariableInALoopOnTheData) {
+OP_TEST(While, ResourceVariableInALoopOnTheData) {
   ModelSpec m = bounded_data_loop(4, 10.0f);
   m.tensors.push_back(TensorSpec("handle", {}, TensorType::RESOURCE));
   m.tensors.push_back(f32("v", kShape));
@@ -568,13 +568,13 @@ TEST(While, ResourceVariableInALoopOnTheData) {
   expect_op_sequence("while_data_variable", m, samples);
 }
 
-TEST(While, QuantizingALoopOnTheDataIsRefused) {
+OP_TEST(While, QuantizingALoopOnTheDataIsRefused) {
   EXPECT_EQ(quantize_error("while_ptq", data_loop(100.0f), {2, 3}),
             "while_ptq.tflite: --quantize int8: node 'i' (while) runs its regions at run time (TFLite IF or WHILE), "
             "not supported");
 }
 
-TEST(While, Refusals) {
+OP_TEST(While, Refusals) {
   ModelSpec m;
   // A condition that is true whatever the values: TFLite Micro would never return.
   m = scaling_loop(0, 5);

@@ -8,7 +8,7 @@ namespace zeros_like_test {
 
 constexpr int32_t kZerosLike = op_code(fb::BuiltinOperator::ZEROS_LIKE);
 
-TEST(ZerosLike, EveryTypeTfliteMicroTakes) {
+OP_TEST(ZerosLike, EveryTypeTfliteMicroTakes) {
   const std::vector<int32_t> s = {2, 3, 2};
   const size_t n = 12;
   expect_op_outputs("zeros_like_f32", single_op_model({TensorSpec("x", s), TensorSpec("y", s)}, kZerosLike, {0}, {1}),
@@ -28,7 +28,7 @@ TEST(ZerosLike, EveryTypeTfliteMicroTakes) {
                     {{{bytes_of(std::vector<int64_t>(n, -1))}, {bytes_of(std::vector<int64_t>(n, 0))}}});
 }
 
-TEST(ZerosLike, RefusalsAreOneLine) {
+OP_TEST(ZerosLike, RefusalsAreOneLine) {
   EXPECT_EQ(op_error("zeros_like_s16", single_op_model({quantized("x", {4}, fb::TensorType::INT16, 0.5f, 0),
                                                          quantized("y", {4}, fb::TensorType::INT16, 0.5f, 0)},
                                                         kZerosLike, {0}, {1})),

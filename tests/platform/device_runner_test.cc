@@ -219,6 +219,48 @@ std::string device_test_name(const ::testing::TestParamInfo<const char*>& info) 
 
 INSTANTIATE_TEST_SUITE_P(Qemu, EveryCore, ::testing::ValuesIn(kDevices), device_test_name);
 
+// Batch mode (run_jobs_on_device): in one QEMU session every job gets what it would get
+// alone, a failing job its own error, and the jobs after it run from a fresh load.
+TEST_P(EveryCore, BatchGivesEachJobWhatItGetsAlone) {
+  const std::string device = GetParam();
+  ScratchDir dir;
+  const std::string good = dir.write("test.mote", build_test_program());
+  const std::string garbage = dir.write("garbage.mote", std::vector<uint8_t>(200, 0x55));
+  const std::vector<std::vector<uint8_t>> inputs = {to_bytes(kX), to_bytes(kY)};
+  const std::vector<std::vector<uint8_t>> short_inputs = {to_bytes(kX), std::vector<uint8_t>(12, 0)};
+  std::vector<float> other_x = kX;
+  for (float& x : other_x) x = -x;
+  const std::vector<std::vector<uint8_t>> other_inputs = {to_bytes(other_x), to_bytes(kY)};
+  const std::vector<DeviceJob> jobs = {
+      {good, {inputs}, 2},
+      {garbage, {inputs}, 1},
+      {good, {short_inputs}, 2},
+      {good, {other_inputs, inputs}, 2},
+      {"/nonexistent/model.mote", {inputs}, 1},
+      {good, {inputs}, 2},
+  };
+  const std::vector<DeviceJobResult> results = run_jobs_on_device(device, jobs);
+  ASSERT_EQ(results.size(), jobs.size());
+  const DeviceRunResult alone = run_on_device(device, good, inputs, 2);
+  for (size_t i : {size_t{0}, size_t{5}}) {
+    EXPECT_EQ(results[i].error, "") << "job " << i << " on " << device;
+    EXPECT_EQ(results[i].result.outputs, alone.outputs) << "job " << i << " on " << device;
+    EXPECT_EQ(results[i].result.op_instructions, alone.op_instructions) << "job " << i << " on " << device;
+    EXPECT_EQ(results[i].result.total_instructions, alone.total_instructions) << "job " << i << " on " << device;
+    EXPECT_EQ(results[i].result.arena_used_bytes, alone.arena_used_bytes) << "job " << i << " on " << device;
+  }
+  EXPECT_EQ(results[1].error, run_error(device, garbage, inputs)) << device;
+  EXPECT_EQ(results[2].error, run_error(device, good, short_inputs, 2)) << device;
+  EXPECT_TRUE(contains(results[2].error, "input 1 is 12 bytes, expected 40")) << results[2].error;
+  EXPECT_EQ(results[4].error, run_error(device, "/nonexistent/model.mote", inputs)) << device;
+  // A sequence job: its second run's outputs are the single run's.
+  ASSERT_EQ(results[3].error, "") << device;
+  const DeviceRunResult other_alone = run_on_device(device, good, other_inputs, 2);
+  EXPECT_EQ(results[3].result.outputs, other_alone.outputs) << device;
+  ASSERT_EQ(results[3].result.later_outputs.size(), 1u) << device;
+  EXPECT_EQ(results[3].result.later_outputs[0], alone.outputs) << device;
+}
+
 TEST(DeviceRunnerErrors, GarbageProgramIsRefusedWithTheStatus) {
   ScratchDir dir;
   const std::string program = dir.write("garbage.mote", std::vector<uint8_t>(200, 0x55));

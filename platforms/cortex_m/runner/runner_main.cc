@@ -5,6 +5,13 @@
 //   <program path> <output dir> <loop limit> <input0 path> [<input1 path> ...]
 // The loop limit bounds the loop iterations of each run (Interpreter::set_loop_limit,
 // decimal; 0: none).
+// or, to run many programs in one QEMU session (the per-op tests run thousands):
+//   @<jobs file>
+// a text file holding one such command line per line (a job). Each job runs as if it were
+// the whole command line, with the workspace and the interpreter starting afresh, except
+// that an error is written to <output dir>/error.txt (the line without "error: ") and the
+// next job runs; the exit status is then 0 unless the jobs file itself is unreadable or
+// the core faults (the host finds which jobs finished by their profile.txt or error.txt).
 // Paths are host paths, relative to the directory QEMU runs in. Input files come in
 // runs: R * input_count files run the loaded program R times in order, run r reading
 // files [r * input_count, (r + 1) * input_count), so a stateful program's state carries
@@ -36,8 +43,9 @@
 // host` runs them; a command stream the model refuses stops the run with the model's
 // error line.
 //
-// Exit status: 0 on success; 1 after printing one line "error: ..." on the semihosting
-// console (QEMU's stderr); 125 when the core faults (startup code).
+// Exit status: 0 on success (every job run, in batch mode); 1 after printing one line
+// "error: ..." on the semihosting console (QEMU's stderr); 125 when the core faults
+// (startup code).
 #include <stdint.h>
 #include <string.h>
 
@@ -89,7 +97,7 @@ class Line : private LineBuffer, public mote::TextLine {
   }
 };
 
-uint32_t fail(Line& message) {
+uint32_t fail(const Line& message) {
   Line line;
   line.text("error: ").text(message.c_str()).text("\n");
   semihost::write0(line.c_str());
@@ -262,7 +270,7 @@ int32_t runner_npu_invoke(void* user, const uint8_t* payload, uint32_t payload_b
 char g_command_line[2048];
 mote::Interpreter g_interpreter;
 // The NPU: the functional model, its workspace and the fast scratch placed after the
-// arena by run_program().
+// arena by run_job().
 RunnerNpu g_runner_npu;
 mote::NpuDriver g_npu = {runner_npu_invoke, nullptr, nullptr, &g_runner_npu, nullptr, 0};
 
@@ -274,44 +282,35 @@ Line& describe_op(Line& line, uint32_t op) {
   return line;
 }
 
-uint32_t run_program() {
-  Line error;
-  const int32_t command_length = semihost::get_cmdline(g_command_line, sizeof(g_command_line));
-  if (command_length < 0) {
-    error.text("cannot read the semihosting command line (at most ")
-        .number(sizeof(g_command_line) - 1)
-        .text(" bytes)");
-    return fail(error);
-  }
-  const char* words[kMaxWords];
-  const uint32_t word_count = split_words(g_command_line, words, kMaxWords);
+// Runs one job: `words` are its command line (program, output dir, loop limit, inputs),
+// `workspace` the memory it may use. False with `error` set when anything fails.
+bool run_job(const char* const* words, uint32_t word_count, Workspace workspace, Line& error) {
   uint32_t loop_limit = 0;
   if (word_count < 3 || word_count > kMaxWords || !parse_u32(words[2], &loop_limit)) {
     error.text("usage: <program> <output dir> <loop limit> <input0> [<input1> ...] (at most ")
         .number(kMaxWords - 3)
         .text(" inputs)");
-    return fail(error);
+    return false;
   }
   const char* program_path = words[0];
   const char* output_dir = words[1];
+  g_runner_npu.count = 0;
   const uint32_t input_file_count = word_count - 3;
-
-  Workspace workspace{align_up(__workspace_start, mote::kProgramAlignment), __workspace_end};
 
   // The program, read whole into the workspace.
   int32_t program_length = 0;
   const int32_t program_handle = open_for_read("program", program_path, &program_length, error);
-  if (program_handle < 0) return fail(error);
+  if (program_handle < 0) return false;
   const uint32_t program_bytes = static_cast<uint32_t>(program_length);
   if (program_bytes > workspace.free_bytes()) {
     semihost::close(program_handle);
     error.text("program '").text(program_path).text("' is ").number(program_bytes)
         .text(" bytes; the runner's workspace holds ").number(workspace.free_bytes());
-    return fail(error);
+    return false;
   }
   uint8_t* program = workspace.next;
   if (!read_all("program", program_path, program_handle, program, program_bytes, error)) {
-    return fail(error);
+    return false;
   }
   workspace.next = align_up(program + program_bytes, mote::kArenaAlignment);
 
@@ -344,13 +343,13 @@ uint32_t run_program() {
         .text(" (the program needs a ").number(planned_arena_bytes)
         .text("-byte arena; the runner's workspace has ").number(arena_bytes)
         .text(" bytes left after the program)");
-    return fail(error);
+    return false;
   }
   if (status == Status::kFastScratchTooSmall) {
     error.text("cannot load program '").text(program_path).text("': ").status(status)
         .text(" (the runner's workspace has ").number(g_npu.fast_scratch_bytes)
         .text(" bytes left after the program and its arena)");
-    return fail(error);
+    return false;
   }
   if (status != Status::kOk) {
     error.text("cannot load program '").text(program_path).text("': ").status(status);
@@ -360,7 +359,7 @@ uint32_t run_program() {
     if (g_interpreter.failed_tensor() != mote::kNoOffset) {
       error.text(" (tensor ").number(g_interpreter.failed_tensor()).text(")");
     }
-    return fail(error);
+    return false;
   }
   // The NPU's fast scratch and the NPU model's workspace, exactly as large as needed.
   const NpuNeeds npu = npu_needs(g_interpreter);
@@ -371,7 +370,7 @@ uint32_t run_program() {
     describe_op(error, npu.model_workspace_op)
         .text("; the runner's workspace has ").number(workspace.free_bytes())
         .text(" bytes left after the program, its arena and the NPU's fast scratch");
-    return fail(error);
+    return false;
   }
   g_runner_npu.model.workspace = workspace.next;
   g_runner_npu.model.workspace_bytes = npu.model_workspace_bytes;
@@ -383,13 +382,13 @@ uint32_t run_program() {
   if (!whole_runs || (input_count != 0 && input_file_count == 0)) {
     error.text("the program has ").number(input_count)
         .text(" inputs but ").number(input_file_count).text(" input files were given");
-    return fail(error);
+    return false;
   }
   const uint32_t runs = input_count == 0 ? 1 : input_file_count / input_count;
   const uint32_t op_count = g_interpreter.op_count();
   if (uint64_t{op_count} * sizeof(uint64_t) > workspace.free_bytes()) {
     error.text("no room for the profile of ").number(op_count).text(" ops in the workspace");
-    return fail(error);
+    return false;
   }
   Profile profile{reinterpret_cast<uint64_t*>(workspace.next), 0, 0};
   for (uint32_t op = 0; op < op_count; ++op) profile.op_ticks[op] = 0;
@@ -399,7 +398,7 @@ uint32_t run_program() {
   const uint32_t npu_records = npu.op_count * (1 + mote::kNpuMaxRegions);
   if (uint64_t{npu_records} * sizeof(NpuRecord) > workspace.free_bytes()) {
     error.text("no room for the NPU records of ").number(npu.op_count).text(" NPU ops in the workspace");
-    return fail(error);
+    return false;
   }
   g_runner_npu.current_op = &profile.current_op;
   g_runner_npu.records = reinterpret_cast<NpuRecord*>(workspace.next);
@@ -416,16 +415,16 @@ uint32_t run_program() {
       what.text("input ").number(i);
       int32_t length = 0;
       const int32_t handle = open_for_read(what.c_str(), path, &length, error);
-      if (handle < 0) return fail(error);
+      if (handle < 0) return false;
       const uint32_t expected = g_interpreter.input_desc(i)->bytes;
       if (static_cast<uint32_t>(length) != expected) {
         semihost::close(handle);
         error.text("input ").number(i).text(" '").text(path).text("' is ")
             .number(static_cast<uint32_t>(length)).text(" bytes, expected ").number(expected);
-        return fail(error);
+        return false;
       }
       if (!read_all(what.c_str(), path, handle, g_interpreter.input_data(i), expected, error)) {
-        return fail(error);
+        return false;
       }
     }
     // Run, timing every op of the first run. The counter starts here, as it always did:
@@ -439,17 +438,17 @@ uint32_t run_program() {
     if (status == Status::kLoopLimit) {
       error.text("run stopped: ").status(status).text(" (").number(loop_limit)
           .text(" iterations in one run: a loop whose condition still held)");
-      return fail(error);
+      return false;
     }
     if (status == Status::kNpuFailed) {
       error.text("run stopped at ");
       describe_op(error, profile.current_op).text(": the NPU model says: ")
           .text(mote::ethos_u_model_error(g_runner_npu.model));
-      return fail(error);
+      return false;
     }
     if (status != Status::kOk) {
       error.text("run failed: ").status(status);
-      return fail(error);
+      return false;
     }
     if (run == 0) {
       arena_used = arena_bytes;
@@ -462,7 +461,7 @@ uint32_t run_program() {
       path.text(".bin");
       if (!write_file(path.c_str(), g_interpreter.output_data(j),
                       g_interpreter.output_desc(j)->bytes, error)) {
-        return fail(error);
+        return false;
       }
     }
   }
@@ -472,7 +471,7 @@ uint32_t run_program() {
   const int32_t handle = semihost::open(profile_path.c_str(), semihost::OpenMode::kWriteBinary);
   if (handle < 0) {
     error.text("cannot create '").text(profile_path.c_str()).text("'");
-    return fail(error);
+    return false;
   }
   bool written = true;
   for (uint32_t op = 0; op < op_count && written; ++op) {
@@ -508,11 +507,69 @@ uint32_t run_program() {
   semihost::close(handle);
   if (!written) {
     error.text("cannot write '").text(profile_path.c_str()).text("'");
+    return false;
+  }
+  return true;
+}
+
+// Runs every line of the jobs file at `path` (see the top of this file).
+uint32_t run_batch(const char* path, Workspace workspace) {
+  Line error;
+  int32_t length = 0;
+  const int32_t handle = open_for_read("jobs file", path, &length, error);
+  if (handle < 0) return fail(error);
+  const uint32_t bytes = static_cast<uint32_t>(length);
+  if (bytes >= workspace.free_bytes()) {
+    semihost::close(handle);
+    error.text("jobs file '").text(path).text("' is ").number(bytes).text(" bytes; the runner's workspace holds ")
+        .number(workspace.free_bytes());
     return fail(error);
   }
+  char* jobs = reinterpret_cast<char*>(workspace.next);
+  if (!read_all("jobs file", path, handle, jobs, bytes, error)) return fail(error);
+  jobs[bytes] = '\0';
+  workspace.next = align_up(workspace.next + bytes + 1, mote::kProgramAlignment);
+  for (char* line = jobs; *line != '\0';) {
+    char* end = line;
+    while (*end != '\0' && *end != '\n') ++end;
+    char* const next = *end == '\0' ? end : end + 1;
+    *end = '\0';
+    const char* words[kMaxWords];
+    const uint32_t word_count = split_words(line, words, kMaxWords);
+    if (word_count != 0) {
+      Line job_error;
+      if (!run_job(words, word_count, workspace, job_error)) {
+        // The error goes beside the job's outputs; without an output dir, to the console.
+        Line error_path;
+        if (word_count >= 2) error_path.text(words[1]).text("/error.txt");
+        Line unused;
+        if (word_count < 2 || !write_file(error_path.c_str(), job_error.c_str(), job_error.length(), unused)) {
+          return fail(job_error);
+        }
+      }
+    }
+    line = next;
+  }
+  return 0;
+}
+
+uint32_t run_command_line() {
+  Line error;
+  const int32_t command_length = semihost::get_cmdline(g_command_line, sizeof(g_command_line));
+  if (command_length < 0) {
+    error.text("cannot read the semihosting command line (at most ")
+        .number(sizeof(g_command_line) - 1)
+        .text(" bytes)");
+    return fail(error);
+  }
+  const char* words[kMaxWords];
+  const uint32_t word_count = split_words(g_command_line, words, kMaxWords);
+  const Workspace workspace{align_up(__workspace_start, mote::kProgramAlignment), __workspace_end};
+  if (word_count == 1 && words[0][0] == '@') return run_batch(words[0] + 1, workspace);
+  if (!run_job(words, word_count, workspace, error)) return fail(error);
   return 0;
 }
 
 }  // namespace
 
-int main() { return static_cast<int>(run_program()); }
+int main() { return static_cast<int>(run_command_line()); }
