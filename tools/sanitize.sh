@@ -19,6 +19,15 @@
 # (TflmGoldenHuge/*: dncnn_color_blind_quant's 11 G MACs take minutes under ASan;
 # EthosUModelAtu.ZeroDce*: zero_dce's 19 G MACs on the NPU model and the CPU kernels); the
 # sanitized build compiles them in ArenaAtLowerBound and runs every smaller network.
+# Also left to the Release build, as sweeps that repeat compiler paths the sanitized tests
+# already take (seconds under ASan on a 2-core machine, of ~3,000 for unit + models):
+#   PatchingModels/PatchedTflmModels.*  389 s: the --optimize memory patch search on vww and
+#       ResNet-8 (Patching.* and PatchingModels.QuantizedMobileNet* patch under ASan);
+#   OnnxModels/EmitTflite.*             140 s: quantize, write and reimport every ONNX model
+#       (tflite_writer_tests and EmitTflite{Errors,FromTflite} run here);
+#   Baselines/TfliteArena.*              92 s: the TFLM models TflmGolden compiles and runs.
+# SharedModels/ArenaAtLowerBound compiles each model three times instead of eight here
+# (MOTE_SANITIZED_BUILD, tests/models/model_test.cc).
 #   bash tools/sanitize.sh          build, then test
 #   bash tools/sanitize.sh build    only the build
 #   bash tools/sanitize.sh test     only the tests
@@ -44,5 +53,7 @@ if [ "$what" = all ] || [ "$what" = test ]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   cd "$build"
-  ctest -L "unit|models" -E "^SharedModels/ProgramIdentity\\.|^TflmGoldenHuge/|^EthosUModelAtu\\.ZeroDce" --output-on-failure -j"$(nproc)"
+  release_only="^SharedModels/ProgramIdentity\\.|^TflmGoldenHuge/|^EthosUModelAtu\\.ZeroDce"
+  release_only+="|^PatchingModels/PatchedTflmModels\\.|^OnnxModels/EmitTflite\\.|^Baselines/TfliteArena\\."
+  ctest -L "unit|models" -E "$release_only" --output-on-failure -j"$(nproc)"
 fi
