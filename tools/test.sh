@@ -5,7 +5,8 @@
 #   ctest            every test in build/ (labels unit, models, qemu, firmware)
 #   sanitizer build  the host code with clang, ASan + UBSan and the fuzz targets in
 #                    build-asan/ (tools/sanitize.sh build)
-#   sanitizer tests  the host tests again there (ctest -L "unit|models"; tools/sanitize.sh test)
+#   sanitizer tests  the host tests again there (ctest -L "unit|models" but the Release-only
+#                    sweeps tools/sanitize.sh names; tools/sanitize.sh test)
 #   fuzz             every fuzz target for 20 s (tools/fuzz.sh 20, the same build)
 # At the end, also when a stage fails, it prints the seconds each stage took (wall clock,
 # and the CPU seconds of its processes) and the total.
