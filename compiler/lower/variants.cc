@@ -88,6 +88,14 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- conv2d (16x8): groups 1, any window, both accumulators.
+bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
+  op.scratch_bytes += conv2d_s16__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
+  return true;
+}
+
 // ---- depthwise_conv2d (int8)
 // The kernel's view of a rank-4 depthwise node: input [N,H,W,C], output [N,OH,OW,OC],
 // filter [1,KH,KW,OC]; false for other ranks.
@@ -253,6 +261,7 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},
+    {KernelId::kConv2dS16Dsp, rule_conv2d_s16__dsp},
     {KernelId::kDepthwiseConv2dS8Mve, rule_depthwise_conv2d_s8__mve},
     {KernelId::kDepthwiseConv2dS8MultDsp, rule_depthwise_conv2d_s8_mult__dsp},
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},

@@ -1,0 +1,330 @@
+// Armv7E-M DSP 16x8 convolution (int16 activations, int8 weights), any KH x KW, stride,
+// dilation and padding, groups == 1, both accumulator forms; bit-exact with conv2d_s16.
+//
+// Algorithm. Output pixels are taken four at a time in output order (a last block of 1
+// to 3 pixels computes four and stores the valid ones). Each pixel's window (K = KH * KW
+// * C values in filter order, padding 0) becomes a column in scratch, interleaved as
+// conv2d_s8_dsp_block.h lays out its columns:
+//   word 8g + 2p = (x[4g], x[4g+2]) of pixel p,  word 8g + 2p + 1 = (x[4g+1], x[4g+3])
+// (PKHBT / PKHTB of two input words), the halves SXTB16 and SXTB16 ROR #8 split a
+// weight word into. Every output channel then expands each weight word once and runs 8
+// SMLADs over the block: 16 MACs per 15 instructions. K is zero-padded to a multiple of
+// 4 in the columns; a channel's last partial weight group is assembled from its bytes.
+//
+// Accumulation and requantization:
+// - accumulator 64, every channel "fast" (shift in [-17, -1] and K * 2^22 + |bias| below
+//   2^31, so the int32 SMLAD sum started at the bias is the int64 accumulator): one
+//   SMMULR per output (quant/quant_math64_dsp.h) and a clamp.
+// - accumulator 64 otherwise: int32 sums over chunks of at most kMaxExactTaps16x8 taps
+//   (exact), added in int64, then the reference requantization.
+// - accumulator 32: the wrapping int32 sum (SMLAD wraps like the reference), the bias,
+//   then the reference int32 requantization.
+//
+// Scratch: the column block (32 * ceil(K / 4) bytes), the per-channel table (8 * O:
+// bias and SMMULR multiplier) and, when C % 4 != 0, the gathered window (8 * ceil(K / 4)).
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_shapes.h"
+#include "isa/dsp.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math.h"
+#include "quant/quant_math64_dsp.h"
+
+namespace mote {
+namespace {
+
+constexpr int32_t kBlockPixels = 4;
+
+int32_t k_groups(int32_t k) { return (k + 3) / 4; }
+
+struct ChannelFast {
+  int32_t bias;
+  int32_t multiplier;  // requant64_multiplier()
+};
+
+struct Scratch {
+  uint32_t* columns;
+  ChannelFast* channels;
+  int16_t* gathered;
+};
+
+uint32_t columns_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 32u; }
+uint32_t gathered_bytes(int32_t in_c, int32_t k) {
+  return in_c % 4 == 0 ? 0u : static_cast<uint32_t>(k_groups(k)) * 8u;
+}
+
+// Four int16 values at src into column `pixel` of group g (dst = columns + 8g).
+inline void put_group(const int16_t* src, uint32_t* dst) {
+  const uint32_t a = dsp::load_u32(src);
+  const uint32_t b = dsp::load_u32(src + 2);
+  dst[0] = dsp::pack_lo_lo(a, b);
+  dst[1] = dsp::pkhtb_hi_hi(a, b);
+}
+
+// n int16 values (a multiple of 4) into the column from group pointer dst on.
+inline uint32_t* put_run(const int16_t* src, int32_t n, uint32_t* dst) {
+  for (int32_t i = 0; i < n; i += 4, dst += 8) put_group(src + i, dst);
+  return dst;
+}
+inline uint32_t* zero_run(int32_t n, uint32_t* dst) {
+  for (int32_t i = 0; i < n; i += 4, dst += 8) {
+    dst[0] = 0;
+    dst[1] = 0;
+  }
+  return dst;
+}
+
+// The window of the pixel whose top-left tap is (y0, x0), in filter order, into column
+// `pixel`: straight from the image when C % 4 == 0, else through `gathered` (K values,
+// padding 0, then zeros up to the group).
+void fill_column(const Conv2dS16Params& params, const Conv2dShape& shape, const int16_t* image,
+                 int32_t y0, int32_t x0, const Scratch& s, int32_t pixel) {
+  const int32_t c = shape.in_c;
+  const int32_t row_values = shape.kernel_w * c;
+  const int32_t in_row = shape.in_w * c;
+  const bool x_inside = params.window.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w <= shape.in_w;
+  if (c % 4 == 0) {
+    uint32_t* dst = s.columns + 2 * pixel;
+    for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+      const int32_t y = y0 + ky * params.window.dilation_h;
+      if (y < 0 || y >= shape.in_h) {
+        dst = zero_run(row_values, dst);
+        continue;
+      }
+      const int16_t* row = image + y * in_row;
+      if (x_inside) {
+        dst = put_run(row + x0 * c, row_values, dst);
+        continue;
+      }
+      for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+        const int32_t x = x0 + kx * params.window.dilation_w;
+        dst = x < 0 || x >= shape.in_w ? zero_run(c, dst) : put_run(row + x * c, c, dst);
+      }
+    }
+    return;
+  }
+  int16_t* g = s.gathered;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    const bool y_inside = y >= 0 && y < shape.in_h;
+    const int16_t* row = image + (y_inside ? y : 0) * in_row;
+    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+      const int32_t x = x0 + kx * params.window.dilation_w;
+      if (y_inside && x >= 0 && x < shape.in_w) {
+        const int16_t* src = row + x * c;
+        for (int32_t j = 0; j < c; ++j) *g++ = src[j];
+      } else {
+        for (int32_t j = 0; j < c; ++j) *g++ = 0;
+      }
+    }
+  }
+  const int32_t k = shape.kernel_h * row_values;
+  const int32_t groups = k_groups(k);
+  put_run(s.gathered, groups * 4, s.columns + 2 * pixel);
+}
+
+// acc[p] += sum over `groups` whole groups of column p times the weights at w (4 per
+// group); returns the weights past them.
+inline const int8_t* mac_groups(const uint32_t* c, const int8_t* w, int32_t groups, int32_t acc[4]) {
+  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  for (int32_t g = 0; g < groups; ++g, w += 4) {
+    const uint32_t wv = dsp::load_u32(w);
+    const uint32_t w02 = dsp::sxtb16(wv);
+    const uint32_t w13 = dsp::sxtb16_ror8(wv);
+    uint32_t x0, x1;
+    dsp::load2_u32_advance(c, x0, x1);
+    a0 = dsp::smlad(x0, w02, a0);
+    a0 = dsp::smlad(x1, w13, a0);
+    dsp::load2_u32_advance(c, x0, x1);
+    a1 = dsp::smlad(x0, w02, a1);
+    a1 = dsp::smlad(x1, w13, a1);
+    dsp::load2_u32_advance(c, x0, x1);
+    a2 = dsp::smlad(x0, w02, a2);
+    a2 = dsp::smlad(x1, w13, a2);
+    dsp::load2_u32_advance(c, x0, x1);
+    a3 = dsp::smlad(x0, w02, a3);
+    a3 = dsp::smlad(x1, w13, a3);
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+  return w;
+}
+
+// The last `tail` (1..3) weights of a channel against group c (the columns' padding
+// values are 0).
+inline void mac_tail(const uint32_t* c, const int8_t* w, int32_t tail, int32_t acc[4]) {
+  uint32_t wv = static_cast<uint8_t>(w[0]);
+  if (tail > 1) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[1])) << 8;
+  if (tail > 2) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[2])) << 16;
+  const uint32_t w02 = dsp::sxtb16(wv);
+  const uint32_t w13 = dsp::sxtb16_ror8(wv);
+  for (int32_t p = 0; p < 4; ++p) {
+    acc[p] = dsp::smlad(c[2 * p], w02, acc[p]);
+    acc[p] = dsp::smlad(c[2 * p + 1], w13, acc[p]);
+  }
+}
+
+inline int16_t clamp_out(int32_t v, int32_t act_min, int32_t act_max) {
+  return static_cast<int16_t>(clamp_i32(v, act_min, act_max));
+}
+
+// The common case: every channel fast (see the header comment).
+void block_fast(const uint32_t* columns, const int8_t* filter, int32_t k, const ChannelFast* ch,
+                int32_t out_c, int32_t act_min, int32_t act_max, int16_t* out, int32_t valid) {
+  const int32_t groups = k / 4;
+  const int32_t tail = k % 4;
+  const int8_t* w = filter;
+  for (int32_t o = 0; o < out_c; ++o) {
+    int32_t acc[4] = {ch[o].bias, ch[o].bias, ch[o].bias, ch[o].bias};
+    w = mac_groups(columns, w, groups, acc);
+    if (tail != 0) {
+      mac_tail(columns + 8 * groups, w, tail, acc);
+      w += tail;
+    }
+    const int32_t m = ch[o].multiplier;
+    int16_t* dst = out + o;
+    if (valid == 4) {
+      dst[0] = clamp_out(requant64_smmulr(acc[0], m), act_min, act_max);
+      dst[out_c] = clamp_out(requant64_smmulr(acc[1], m), act_min, act_max);
+      dst[2 * out_c] = clamp_out(requant64_smmulr(acc[2], m), act_min, act_max);
+      dst[3 * out_c] = clamp_out(requant64_smmulr(acc[3], m), act_min, act_max);
+    } else {
+      for (int32_t p = 0; p < valid; ++p) {
+        dst[p * out_c] = clamp_out(requant64_smmulr(acc[p], m), act_min, act_max);
+      }
+    }
+  }
+}
+
+// Any channel, either accumulator (see the header comment).
+void block_general(const Conv2dS16Params& params, const int32_t* multipliers, const int32_t* shifts,
+                   const uint32_t* columns, const int8_t* filter, int32_t k, const void* bias,
+                   int32_t out_c, int16_t* out, int32_t valid) {
+  const int32_t groups = k / 4;
+  const int32_t tail = k % 4;
+  constexpr int32_t kChunkGroups = kMaxExactTaps16x8 / 4;
+  const int8_t* w = filter;
+  for (int32_t o = 0; o < out_c; ++o) {
+    int64_t sum[4] = {0, 0, 0, 0};
+    for (int32_t g = 0; g < groups; g += kChunkGroups) {
+      const int32_t n = groups - g < kChunkGroups ? groups - g : kChunkGroups;
+      int32_t acc[4] = {0, 0, 0, 0};
+      w = mac_groups(columns + 8 * g, w, n, acc);
+      for (int32_t p = 0; p < 4; ++p) sum[p] += acc[p];
+    }
+    if (tail != 0) {
+      int32_t acc[4] = {0, 0, 0, 0};
+      mac_tail(columns + 8 * groups, w, tail, acc);
+      w += tail;
+      for (int32_t p = 0; p < 4; ++p) sum[p] += acc[p];
+    }
+    for (int32_t p = 0; p < valid; ++p) {
+      int32_t scaled;
+      if (params.accumulator == 32) {
+        uint32_t acc = static_cast<uint32_t>(sum[p]);
+        if (bias != nullptr) acc += static_cast<uint32_t>(static_cast<const int32_t*>(bias)[o]);
+        scaled = multiply_by_quantized_multiplier(static_cast<int32_t>(acc), multipliers[o], shifts[o]);
+      } else {
+        int64_t acc = sum[p];
+        if (bias != nullptr) acc = wrapping_add64(acc, static_cast<const int64_t*>(bias)[o]);
+        scaled = multiply_by_quantized_multiplier64(acc, multipliers[o], shifts[o]);
+      }
+      out[p * out_c + o] = clamp_out(scaled, params.act_min, params.act_max);
+    }
+  }
+}
+
+// The fast table when every channel is fast, else false.
+bool make_fast_table(const Conv2dS16Params& params, const int32_t* multipliers, const int32_t* shifts,
+                     int32_t k, const void* bias, int32_t out_c, ChannelFast* table) {
+  if (params.accumulator != 64) return false;
+  const int64_t* b = static_cast<const int64_t*>(bias);
+  for (int32_t o = 0; o < out_c; ++o) {
+    const int64_t bo = b != nullptr ? b[o] : 0;
+    if (!requant64_smmulr_applies(shifts[o]) || !requant64_sum_fits(k, bo)) return false;
+    table[o].bias = static_cast<int32_t>(bo);
+    table[o].multiplier = requant64_multiplier(multipliers[o], shifts[o]);
+  }
+  return true;
+}
+
+}  // namespace
+
+uint32_t conv2d_s16__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  const int32_t k = kernel_h * kernel_w * in_c;
+  return columns_bytes(k) + 8u * static_cast<uint32_t>(out_c) + gathered_bytes(in_c, k);
+}
+
+void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers, const int32_t* shifts,
+                     const Conv2dShape& shape, const int16_t* input, const int8_t* filter,
+                     const void* bias, int16_t* output, uint8_t* scratch) {
+  const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
+  const int32_t out_c = shape.out_c;
+  Scratch s;
+  s.columns = reinterpret_cast<uint32_t*>(scratch);
+  s.channels = reinterpret_cast<ChannelFast*>(scratch + columns_bytes(k));
+  s.gathered = reinterpret_cast<int16_t*>(scratch + columns_bytes(k) + 8u * static_cast<uint32_t>(out_c));
+  // The gathered window's values past K stay 0 (fill_column writes K of them).
+  const int32_t padded = k_groups(k) * 4;
+  if (shape.in_c % 4 != 0) {
+    for (int32_t j = k; j < padded; ++j) s.gathered[j] = 0;
+  }
+  const bool fast = make_fast_table(params, multipliers, shifts, k, bias, out_c, s.channels);
+
+  const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
+  int32_t oy = 0, ox = 0;
+  const int16_t* image = input;
+  for (int32_t p = 0; p < pixels; p += kBlockPixels) {
+    const int32_t valid = pixels - p < kBlockPixels ? pixels - p : kBlockPixels;
+    for (int32_t i = 0; i < valid; ++i) {
+      fill_column(params, shape, image, oy * params.window.stride_h - params.window.pad_top,
+                  ox * params.window.stride_w - params.window.pad_left, s, i);
+      if (++ox == shape.out_w) {
+        ox = 0;
+        if (++oy == shape.out_h) {
+          oy = 0;
+          image += image_step;
+        }
+      }
+    }
+    int16_t* out = output + p * out_c;
+    if (fast) {
+      block_fast(s.columns, filter, k, s.channels, out_c, params.act_min, params.act_max, out, valid);
+    } else {
+      block_general(params, multipliers, shifts, s.columns, filter, k, bias, out_c, out, valid);
+    }
+  }
+}
+
+Status conv2d_s16__dsp_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s16_check(ctx));
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dS16Params& p = ctx.params<Conv2dS16Params>();
+  if (p.groups != 1) return Status::kBadParams;
+  const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
+  const uint64_t groups = (k + 3) / 4;
+  const uint64_t needed = groups * 32u + 8u * uint64_t{filter.dims[0]} + (filter.dims[3] % 4 != 0 ? groups * 8u : 0u);
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void conv2d_s16__dsp_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS16Params& p = ctx.params<Conv2dS16Params>();
+  const uint32_t out_c = filter.dims[0];
+  const void* bias = ctx.input_count() == 3 ? ctx.input_data(2) : nullptr;
+  conv2d_s16__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                  static_cast<const int16_t*>(ctx.input_data(0)), static_cast<const int8_t*>(ctx.input_data(1)),
+                  bias, static_cast<int16_t*>(ctx.output_data(0)), ctx.scratch().data());
+}
+
+const KernelEntry kConv2dS16DspEntry = {conv2d_s16__dsp_check, conv2d_s16__dsp_run};
+
+}  // namespace mote

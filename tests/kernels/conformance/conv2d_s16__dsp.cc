@@ -1,0 +1,136 @@
+// Conformance of conv2d_s16__dsp (any kernel, stride, dilation, padding; groups 1; int64
+// and int32 accumulators) against conv2d_s16: input channels multiple of 4 (columns
+// straight from the image) and not (gathered windows), 1x1 and larger windows, padding
+// 0-2 per side, strides 1-3, dilation, batch 2, partial pixel blocks, K past one exact
+// SMLAD chunk (508 taps), odd out_c; mostly the common quantization (shifts in [-17, -1],
+// small int64 bias: the one-SMMULR path), sometimes any shift and multiplier, biases
+// near the int32 bound or beyond it, full-scale int16 inputs, no bias, any clamp.
+#include "conformance.h"
+#include "conv2d/conv2d.h"
+
+namespace mote::conformance {
+namespace {
+
+int32_t random_multiplier(Rng& rng, bool extreme) {
+  if (!extreme) return rng.uniform(1 << 30, INT32_MAX);
+  switch (rng.uniform(0, 3)) {
+    case 0: return INT32_MAX;
+    case 1: return INT32_MIN;
+    case 2: return rng.uniform(0x7FFF0000, INT32_MAX);
+    default: return rng.uniform(INT32_MIN, INT32_MAX);
+  }
+}
+
+}  // namespace
+
+int run_conv2d_s16__dsp(Rng& rng, int cases) {
+  static const char kName[] = "conv2d_s16__dsp";
+  int failed = 0;
+  for (int c = 0; c < cases; ++c) {
+    Arena& a = arena();
+    a.reset();
+    Conv2dShape s;
+    Conv2dS16Params p;
+    const int32_t kind = rng.uniform(0, 7);
+    s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
+    s.in_c = rng.coin() ? 4 * rng.uniform(1, 12) : rng.uniform(1, 19);
+    s.out_c = rng.uniform(1, 20);
+    if (kind == 0) {  // long windows: K past one exact SMLAD chunk
+      s.in_c = rng.coin() ? 4 * rng.uniform(40, 90) : rng.uniform(150, 300);
+      s.kernel_h = rng.uniform(1, 2);
+      s.kernel_w = rng.uniform(1, 2);
+      s.out_c = rng.uniform(1, 6);
+    } else if (kind <= 3) {  // pointwise
+      s.kernel_h = 1;
+      s.kernel_w = 1;
+    } else {
+      s.kernel_h = rng.uniform(1, 5);
+      s.kernel_w = rng.uniform(1, 5);
+    }
+    p.groups = 1;
+    p.accumulator = rng.uniform(0, 4) == 0 ? 32 : 64;
+    p.window.stride_h = rng.uniform(1, 3);
+    p.window.stride_w = rng.uniform(1, 3);
+    p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
+    p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
+    const bool padded = rng.coin();
+    p.window.pad_top = padded ? rng.uniform(0, 2) : 0;
+    p.window.pad_left = padded ? rng.uniform(0, 2) : 0;
+    p.window.pad_bottom = padded ? rng.uniform(0, 2) : 0;
+    p.window.pad_right = padded ? rng.uniform(0, 2) : 0;
+    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
+    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
+    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
+    const int32_t extra = kind == 0 ? 2 : 7;
+    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, extra);
+    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, extra);
+    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
+    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    const bool common = rng.uniform(0, 3) != 0;
+    p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
+    p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
+
+    const int32_t k = s.kernel_h * s.kernel_w * s.in_c;
+    const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
+    const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
+    const bool has_bias = rng.uniform(0, 5) != 0;
+    int16_t* input = a.alloc_array<int16_t>(in_count);
+    int8_t* filter = a.alloc_array<int8_t>(s.out_c * k);
+    void* bias = nullptr;
+    if (has_bias) bias = p.accumulator == 64 ? a.alloc(8u * s.out_c, 8) : a.alloc(4u * s.out_c, 4);
+    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
+    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    int16_t* expected = a.alloc_array<int16_t>(out_count);
+    int16_t* actual = a.alloc_array<int16_t>(out_count);
+    uint8_t* scratch = a.alloc_array<uint8_t>(
+        conv2d_s16__dsp_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c));
+    if (input == nullptr || filter == nullptr || (has_bias && bias == nullptr) ||
+        multipliers == nullptr || shifts == nullptr || expected == nullptr || actual == nullptr ||
+        scratch == nullptr) {
+      skip_case(kName, c, "arena too small");
+      continue;
+    }
+    // Full-scale inputs now and then (products up to 2^22), else moderate ones.
+    const bool full_scale = rng.uniform(0, 3) == 0;
+    for (int32_t i = 0; i < in_count; ++i) {
+      input[i] = static_cast<int16_t>(full_scale ? (rng.coin() ? -32768 : rng.uniform(-32768, 32767))
+                                                 : rng.uniform(-3000, 3000));
+    }
+    fill_s8(rng, filter, static_cast<size_t>(s.out_c) * k);
+    if (full_scale && rng.coin()) {
+      for (int32_t i = 0; i < s.out_c * k; ++i) filter[i] = -128;
+    }
+    const int32_t bias_kind = rng.uniform(0, 5);  // 0: near int32's bound, 1: any
+    for (int32_t o = 0; o < s.out_c && has_bias; ++o) {
+      if (p.accumulator == 32) {
+        static_cast<int32_t*>(bias)[o] =
+            bias_kind <= 1 ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(-400000, 400000);
+        continue;
+      }
+      int64_t v = rng.uniform(-400000, 400000);
+      if (bias_kind == 0) v = (rng.coin() ? 1 : -1) * (int64_t{INT32_MAX} - rng.uniform(0, 1 << 24));
+      if (bias_kind == 1) {
+        v = static_cast<int64_t>((uint64_t{rng.next()} << 32) | rng.next());
+        if (rng.coin()) v >>= rng.uniform(0, 40);
+      }
+      static_cast<int64_t*>(bias)[o] = v;
+    }
+    const int32_t max_shift = p.accumulator == 64 ? 14 : 30;
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      const bool wild = !common && rng.coin();
+      multipliers[o] = random_multiplier(rng, wild);
+      shifts[o] = wild ? rng.uniform(-31, max_shift) : rng.uniform(-17, -1);
+      if (!common && rng.uniform(0, 3) == 0) shifts[o] = rng.coin() ? -18 : 0;
+    }
+    conv2d_s16(p, multipliers, shifts, s, input, filter, bias, expected);
+    conv2d_s16__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    if (!expect_equal_s16(kName, c, p.accumulator == 64 ? "int64 accumulator" : "int32 accumulator",
+                          expected, actual, static_cast<size_t>(out_count))) {
+      ++failed;
+    }
+  }
+  return failed;
+}
+
+}  // namespace mote::conformance
