@@ -195,6 +195,14 @@ bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& /*l*/, LoweredOp& op) {
   return true;
 }
 
+// ---- depthwise_conv2d (16x8): depth multiplier 1, any window.
+bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
+  DepthwiseConv2dShape shape;
+  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
+  return true;
+}
+
 // ---- fully_connected (int8): every layer. The DSP variant widens input rows of up to
 // 1024 features to int16 in scratch (at most 2 KB) and longer rows on the fly without
 // scratch (e.g. micro_speech's 4000 -> 4 layer), so its scratch rule bounds the RAM it adds.
@@ -212,6 +220,16 @@ bool rule_fully_connected_s8__dsp(const NodeLowering& l, LoweredOp& op) {
 bool rule_fully_connected_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   if (l.input(1).shape.size() != 2) return false;
   op.scratch_bytes += fully_connected_s8__v6m_scratch_bytes();
+  return true;
+}
+
+// ---- fully_connected (16x8): rows of up to kMaxFullyConnectedS16DspFeatures features
+// (the interleaved row in scratch, at most 8 KiB); longer rows keep the reference.
+constexpr int64_t kMaxFullyConnectedS16DspFeatures = 4096;
+bool rule_fully_connected_s16__dsp(const NodeLowering& l, LoweredOp& op) {
+  const ir::Shape& weights = l.input(1).shape;
+  if (weights.size() != 2 || weights[1] > kMaxFullyConnectedS16DspFeatures) return false;
+  op.scratch_bytes += fully_connected_s16__dsp_scratch_bytes(static_cast<int32_t>(weights[1]));
   return true;
 }
 
@@ -267,9 +285,11 @@ const VariantRule kRules[] = {
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},
     {KernelId::kDepthwiseConv2dS8Dsp, rule_depthwise_conv2d_s8__dsp},
     {KernelId::kDepthwiseConv2dS8V6m, rule_depthwise_conv2d_s8__v6m},
+    {KernelId::kDepthwiseConv2dS16Dsp, rule_depthwise_conv2d_s16__dsp},
     {KernelId::kFullyConnectedS8Mve, rule_fully_connected_s8__mve},
     {KernelId::kFullyConnectedS8Dsp, rule_fully_connected_s8__dsp},
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
+    {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
     {KernelId::kAddS8Mve, rule_add_s8__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},
