@@ -108,6 +108,11 @@ void fill_column(const Conv2dS16Params& params, const Conv2dShape& shape, const 
     const int32_t y = y0 + ky * params.window.dilation_h;
     const bool y_inside = y >= 0 && y < shape.in_h;
     const int16_t* row = image + (y_inside ? y : 0) * in_row;
+    if (y_inside && x_inside) {  // the window row in one run
+      const int16_t* src = row + x0 * c;
+      for (int32_t j = 0; j < row_values; ++j) *g++ = src[j];
+      continue;
+    }
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
       const int32_t x = x0 + kx * params.window.dilation_w;
       if (y_inside && x >= 0 && x < shape.in_w) {
@@ -166,35 +171,65 @@ inline void mac_tail(const uint32_t* c, const int8_t* w, int32_t tail, int32_t a
   }
 }
 
-inline int16_t clamp_out(int32_t v, int32_t act_min, int32_t act_max) {
-  return static_cast<int16_t>(clamp_i32(v, act_min, act_max));
-}
-
-// The common case: every channel fast (see the header comment).
+// The common case: every channel fast (see the header comment), the accumulators in
+// registers. kTail: K % 4 != 0, each channel's last partial group assembled.
+template <Clamp16 kClamp, bool kTail>
 void block_fast(const uint32_t* columns, const int8_t* filter, int32_t k, const ChannelFast* ch,
                 int32_t out_c, int32_t act_min, int32_t act_max, int16_t* out, int32_t valid) {
   const int32_t groups = k / 4;
   const int32_t tail = k % 4;
   const int8_t* w = filter;
-  for (int32_t o = 0; o < out_c; ++o) {
-    int32_t acc[4] = {ch[o].bias, ch[o].bias, ch[o].bias, ch[o].bias};
-    w = mac_groups(columns, w, groups, acc);
-    if (tail != 0) {
-      mac_tail(columns + 8 * groups, w, tail, acc);
+  for (int32_t o = 0; o < out_c; ++o, ++out) {
+    int32_t a0 = ch[o].bias, a1 = a0, a2 = a0, a3 = a0;
+    const uint32_t* c = columns;
+    for (int32_t g = 0; g < groups; ++g, w += 4) {
+      const uint32_t wv = dsp::load_u32(w);
+      const uint32_t w02 = dsp::sxtb16(wv);
+      const uint32_t w13 = dsp::sxtb16_ror8(wv);
+      uint32_t x0, x1;
+      dsp::load2_u32_advance(c, x0, x1);
+      a0 = dsp::smlad(x0, w02, a0);
+      a0 = dsp::smlad(x1, w13, a0);
+      dsp::load2_u32_advance(c, x0, x1);
+      a1 = dsp::smlad(x0, w02, a1);
+      a1 = dsp::smlad(x1, w13, a1);
+      dsp::load2_u32_advance(c, x0, x1);
+      a2 = dsp::smlad(x0, w02, a2);
+      a2 = dsp::smlad(x1, w13, a2);
+      dsp::load2_u32_advance(c, x0, x1);
+      a3 = dsp::smlad(x0, w02, a3);
+      a3 = dsp::smlad(x1, w13, a3);
+    }
+    if (kTail) {
+      uint32_t wv = static_cast<uint8_t>(w[0]);
+      if (tail > 1) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[1])) << 8;
+      if (tail > 2) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[2])) << 16;
       w += tail;
+      const uint32_t w02 = dsp::sxtb16(wv);
+      const uint32_t w13 = dsp::sxtb16_ror8(wv);
+      a0 = dsp::smlad(c[1], w13, dsp::smlad(c[0], w02, a0));
+      a1 = dsp::smlad(c[3], w13, dsp::smlad(c[2], w02, a1));
+      a2 = dsp::smlad(c[5], w13, dsp::smlad(c[4], w02, a2));
+      a3 = dsp::smlad(c[7], w13, dsp::smlad(c[6], w02, a3));
     }
     const int32_t m = ch[o].multiplier;
-    int16_t* dst = out + o;
-    if (valid == 4) {
-      dst[0] = clamp_out(requant64_smmulr(acc[0], m), act_min, act_max);
-      dst[out_c] = clamp_out(requant64_smmulr(acc[1], m), act_min, act_max);
-      dst[2 * out_c] = clamp_out(requant64_smmulr(acc[2], m), act_min, act_max);
-      dst[3 * out_c] = clamp_out(requant64_smmulr(acc[3], m), act_min, act_max);
-    } else {
-      for (int32_t p = 0; p < valid; ++p) {
-        dst[p * out_c] = clamp_out(requant64_smmulr(acc[p], m), act_min, act_max);
-      }
-    }
+    out[0] = clamp16<kClamp>(requant64_smmulr(a0, m), act_min, act_max);
+    if (valid > 1) out[out_c] = clamp16<kClamp>(requant64_smmulr(a1, m), act_min, act_max);
+    if (valid > 2) out[2 * out_c] = clamp16<kClamp>(requant64_smmulr(a2, m), act_min, act_max);
+    if (valid > 3) out[3 * out_c] = clamp16<kClamp>(requant64_smmulr(a3, m), act_min, act_max);
+  }
+}
+
+template <bool kTail>
+void block_fast_clamped(Clamp16 clamp, const uint32_t* columns, const int8_t* filter, int32_t k,
+                        const ChannelFast* ch, int32_t out_c, int32_t act_min, int32_t act_max, int16_t* out,
+                        int32_t valid) {
+  if (clamp == Clamp16::kFull) {
+    block_fast<Clamp16::kFull, kTail>(columns, filter, k, ch, out_c, act_min, act_max, out, valid);
+  } else if (clamp == Clamp16::kRelu) {
+    block_fast<Clamp16::kRelu, kTail>(columns, filter, k, ch, out_c, act_min, act_max, out, valid);
+  } else {
+    block_fast<Clamp16::kAny, kTail>(columns, filter, k, ch, out_c, act_min, act_max, out, valid);
   }
 }
 
@@ -231,7 +266,7 @@ void block_general(const Conv2dS16Params& params, const int32_t* multipliers, co
         if (bias != nullptr) acc = wrapping_add64(acc, static_cast<const int64_t*>(bias)[o]);
         scaled = multiply_by_quantized_multiplier64(acc, multipliers[o], shifts[o]);
       }
-      out[p * out_c + o] = clamp_out(scaled, params.act_min, params.act_max);
+      out[p * out_c + o] = clamp16<Clamp16::kAny>(scaled, params.act_min, params.act_max);
     }
   }
 }
@@ -272,6 +307,7 @@ void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers, 
     for (int32_t j = k; j < padded; ++j) s.gathered[j] = 0;
   }
   const bool fast = make_fast_table(params, multipliers, shifts, k, bias, out_c, s.channels);
+  const Clamp16 clamp = clamp16_kind(params.act_min, params.act_max);
 
   const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
@@ -291,8 +327,12 @@ void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers, 
       }
     }
     int16_t* out = output + p * out_c;
-    if (fast) {
-      block_fast(s.columns, filter, k, s.channels, out_c, params.act_min, params.act_max, out, valid);
+    if (fast && k % 4 != 0) {
+      block_fast_clamped<true>(clamp, s.columns, filter, k, s.channels, out_c, params.act_min, params.act_max, out,
+                               valid);
+    } else if (fast) {
+      block_fast_clamped<false>(clamp, s.columns, filter, k, s.channels, out_c, params.act_min, params.act_max,
+                                out, valid);
     } else {
       block_general(params, multipliers, shifts, s.columns, filter, k, bias, out_c, out, valid);
     }

@@ -39,8 +39,76 @@ bool make_fast_table(const int32_t* multipliers, const int32_t* shifts, const in
   return true;
 }
 
-inline int16_t finish(int32_t acc, int32_t multiplier, int32_t act_min, int32_t act_max) {
-  return static_cast<int16_t>(clamp_i32(requant64_smmulr(acc, multiplier), act_min, act_max));
+// One tap of four channels: weights (w0..w3) at w, inputs (x0..x3) at x.
+__attribute__((always_inline)) inline void mac_tap(const int16_t* x, const int8_t* w, int32_t& a0,
+                                                   int32_t& a1, int32_t& a2, int32_t& a3) {
+  const uint32_t wv = dsp::load_u32(w);
+  const uint32_t w02 = dsp::sxtb16(wv);
+  const uint32_t w13 = dsp::sxtb16_ror8(wv);
+  const uint32_t x01 = dsp::load_u32(x);
+  const uint32_t x23 = dsp::load_u32(x + 2);
+  a0 = dsp::smlabb(x01, w02, a0);
+  a1 = dsp::smlatb(x01, w13, a1);
+  a2 = dsp::smlabt(x23, w02, a2);
+  a3 = dsp::smlatt(x23, w13, a3);
+}
+
+// Where the taps of one output pixel lie: the first tap inside the image (input and
+// weights of channel 0), rows x row_taps taps from it.
+struct PixelTaps {
+  const int16_t* in_first;
+  const int8_t* w_first;
+  int32_t rows, row_taps;
+};
+
+// The groups of four channels of one pixel. kFull3x3: a 3x3 window wholly inside the
+// image with dilation 1 (nine taps unrolled); else any taps.
+template <bool kFull3x3, Clamp16 kClamp>
+void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step,
+                 int32_t filter_row_stride, int32_t tap_step, const ChannelFast* table, int32_t act_min,
+                 int32_t act_max, int16_t* out) {
+  const int16_t* in_first = t.in_first;
+  const int8_t* w_first = t.w_first;
+  for (int32_t q = 0; q < quads; ++q, table += 4, in_first += 4, w_first += 4, out += 4) {
+    int32_t a0 = table[0].bias, a1 = table[1].bias, a2 = table[2].bias, a3 = table[3].bias;
+    if (kFull3x3) {
+      const int16_t* x = in_first;
+      const int8_t* w = w_first;
+      for (int32_t r = 0; r < 3; ++r, x += in_row_step, w += filter_row_stride) {
+        mac_tap(x, w, a0, a1, a2, a3);
+        mac_tap(x + channels, w + channels, a0, a1, a2, a3);
+        mac_tap(x + 2 * channels, w + 2 * channels, a0, a1, a2, a3);
+      }
+    } else {
+      const int16_t* in_row = in_first;
+      const int8_t* w_row = w_first;
+      for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
+        const int16_t* x = in_row;
+        const int8_t* w = w_row;
+        for (int32_t j = 0; j < t.row_taps; ++j, x += tap_step, w += channels) mac_tap(x, w, a0, a1, a2, a3);
+      }
+    }
+    out[0] = clamp16<kClamp>(requant64_smmulr(a0, table[0].multiplier), act_min, act_max);
+    out[1] = clamp16<kClamp>(requant64_smmulr(a1, table[1].multiplier), act_min, act_max);
+    out[2] = clamp16<kClamp>(requant64_smmulr(a2, table[2].multiplier), act_min, act_max);
+    out[3] = clamp16<kClamp>(requant64_smmulr(a3, table[3].multiplier), act_min, act_max);
+  }
+}
+
+template <bool kFull3x3>
+void pixel_quads_clamped(Clamp16 clamp, const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step,
+                         int32_t filter_row_stride, int32_t tap_step, const ChannelFast* table, int32_t act_min,
+                         int32_t act_max, int16_t* out) {
+  if (clamp == Clamp16::kFull) {
+    pixel_quads<kFull3x3, Clamp16::kFull>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
+                                          act_min, act_max, out);
+  } else if (clamp == Clamp16::kRelu) {
+    pixel_quads<kFull3x3, Clamp16::kRelu>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
+                                          act_min, act_max, out);
+  } else {
+    pixel_quads<kFull3x3, Clamp16::kAny>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
+                                         act_min, act_max, out);
+  }
 }
 
 }  // namespace
@@ -66,6 +134,9 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
   const int32_t filter_row_stride = shape.kernel_w * channels;
   const int32_t tap_step = params.window.dilation_w * channels;
   const int32_t quads = channels / 4;
+  const Clamp16 clamp = clamp16_kind(act_min, act_max);
+  const bool full_3x3 = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_h == 1 &&
+                        params.window.dilation_w == 1;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -81,31 +152,13 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
         const int8_t* w_first = filter + ky_range.begin * filter_row_stride + kx_range.begin * channels;
         const int32_t in_row_step = params.window.dilation_h * in_row_stride;
         const int32_t rows = ky_range.end - ky_range.begin;
-        for (int32_t q = 0; q < quads; ++q) {
-          const ChannelFast* t = table + 4 * q;
-          int32_t a0 = t[0].bias, a1 = t[1].bias, a2 = t[2].bias, a3 = t[3].bias;
-          const int16_t* in_row = in_first + 4 * q;
-          const int8_t* w_row = w_first + 4 * q;
-          for (int32_t r = 0; r < rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
-            const int16_t* x = in_row;
-            const int8_t* w = w_row;
-            for (int32_t j = 0; j < row_taps; ++j, x += tap_step, w += channels) {
-              const uint32_t wv = dsp::load_u32(w);
-              const uint32_t w02 = dsp::sxtb16(wv);
-              const uint32_t w13 = dsp::sxtb16_ror8(wv);
-              const uint32_t x01 = dsp::load_u32(x);
-              const uint32_t x23 = dsp::load_u32(x + 2);
-              a0 = dsp::smlabb(x01, w02, a0);
-              a1 = dsp::smlatb(x01, w13, a1);
-              a2 = dsp::smlabt(x23, w02, a2);
-              a3 = dsp::smlatt(x23, w13, a3);
-            }
-          }
-          int16_t* out = output + 4 * q;
-          out[0] = finish(a0, t[0].multiplier, act_min, act_max);
-          out[1] = finish(a1, t[1].multiplier, act_min, act_max);
-          out[2] = finish(a2, t[2].multiplier, act_min, act_max);
-          out[3] = finish(a3, t[3].multiplier, act_min, act_max);
+        const PixelTaps t{in_first, w_first, rows, row_taps};
+        if (full_3x3 && rows == 3 && row_taps == 3) {
+          pixel_quads_clamped<true>(clamp, t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
+                                    act_min, act_max, output);
+        } else {
+          pixel_quads_clamped<false>(clamp, t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
+                                     act_min, act_max, output);
         }
         for (int32_t c = 4 * quads; c < channels; ++c) {
           int32_t acc = table[c].bias;
@@ -116,7 +169,7 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
               acc += in_row[j * tap_step] * w_row[j * channels];
             }
           }
-          output[c] = finish(acc, table[c].multiplier, act_min, act_max);
+          output[c] = clamp16<Clamp16::kAny>(requant64_smmulr(acc, table[c].multiplier), act_min, act_max);
         }
       }
     }

@@ -280,6 +280,22 @@ inline int32_t ssat8(int32_t x) {
 #endif
 }
 
+// x saturated to [-32768, 32767] (SSAT #16) and to [0, 32767] (USAT #15).
+inline int32_t ssat16(int32_t x) {
+#if MOTE_HAS_DSP
+  return __ssat(x, 16);
+#else
+  return x < -32768 ? -32768 : (x > 32767 ? 32767 : x);
+#endif
+}
+inline int32_t usat15(int32_t x) {
+#if MOTE_HAS_DSP
+  return static_cast<int32_t>(__usat(x, 15));
+#else
+  return x < 0 ? 0 : (x > 32767 ? 32767 : x);
+#endif
+}
+
 // Two consecutive words p[0], p[1] into lo, hi, then p += 2 (one LDRD with post-increment:
 // p must be 4-aligned). p may point into any bytes (read as by load_u32).
 inline void load2_u32_advance(const uint32_t*& p, uint32_t& lo, uint32_t& hi) {

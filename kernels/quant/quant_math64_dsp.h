@@ -45,6 +45,20 @@ inline int32_t requant64_smmulr(int32_t acc, int32_t fast_multiplier) {
   return dsp::smmulr(acc, fast_multiplier);
 }
 
+// The int16 output clamp, its form chosen once per run: SSAT #16 for the whole int16
+// range, USAT #15 for [0, 32767] (ReLU), else two compares.
+enum class Clamp16 : uint8_t { kFull, kRelu, kAny };
+inline Clamp16 clamp16_kind(int32_t act_min, int32_t act_max) {
+  if (act_min == -32768 && act_max == 32767) return Clamp16::kFull;
+  return act_min == 0 && act_max == 32767 ? Clamp16::kRelu : Clamp16::kAny;
+}
+template <Clamp16 kKind>
+inline int16_t clamp16(int32_t v, int32_t act_min, int32_t act_max) {
+  if (kKind == Clamp16::kFull) return static_cast<int16_t>(dsp::ssat16(v));
+  if (kKind == Clamp16::kRelu) return static_cast<int16_t>(dsp::usat15(v));
+  return static_cast<int16_t>(v < act_min ? act_min : (v > act_max ? act_max : v));
+}
+
 // The largest number of taps an int32 SMLAD sum holds exactly (|sum| < 2^31), rounded
 // down to a multiple of 4: longer sums run in chunks of this many, added in int64.
 inline constexpr int32_t kMaxExactTaps16x8 = 508;

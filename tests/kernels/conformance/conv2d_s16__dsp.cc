@@ -4,7 +4,7 @@
 // 0-2 per side, strides 1-3, dilation, batch 2, partial pixel blocks, K past one exact
 // SMLAD chunk (508 taps), odd out_c; mostly the common quantization (shifts in [-17, -1],
 // small int64 bias: the one-SMMULR path), sometimes any shift and multiplier, biases
-// near the int32 bound or beyond it, full-scale int16 inputs, no bias, any clamp.
+// near the int32 bound or beyond it, full-scale int16 inputs, no bias, ReLU and any clamp.
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 
@@ -70,6 +70,10 @@ int run_conv2d_s16__dsp(Rng& rng, int cases) {
     const bool common = rng.uniform(0, 3) != 0;
     p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
     p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
+    if (rng.uniform(0, 3) == 0) {  // ReLU: [0, 32767]
+      p.act_min = 0;
+      p.act_max = 32767;
+    }
 
     const int32_t k = s.kernel_h * s.kernel_w * s.in_c;
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;

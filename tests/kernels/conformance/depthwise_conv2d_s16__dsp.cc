@@ -4,7 +4,7 @@
 // dilation, padding 0-2 per side (pixels whose window is mostly padding), batch 2;
 // mostly the common quantization (shifts in [-17, -1], small bias: the SMMULR path),
 // sometimes any shift and multiplier or a bias near or past the int32 bound (the
-// reference path), full-scale inputs and weights, no bias, any clamp.
+// reference path), full-scale inputs and weights, no bias, ReLU and any clamp.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 
@@ -44,6 +44,10 @@ int run_depthwise_conv2d_s16__dsp(Rng& rng, int cases) {
     const bool common = rng.uniform(0, 3) != 0;
     p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
     p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
+    if (rng.uniform(0, 3) == 0) {  // ReLU: [0, 32767]
+      p.act_min = 0;
+      p.act_max = 32767;
+    }
 
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
     const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;

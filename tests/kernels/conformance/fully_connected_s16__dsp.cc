@@ -26,6 +26,10 @@ int run_fully_connected_s16__dsp(Rng& rng, int cases) {
     const bool common = rng.uniform(0, 3) != 0;
     p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
     p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
+    if (rng.uniform(0, 3) == 0) {  // ReLU: [0, 32767]
+      p.act_min = 0;
+      p.act_max = 32767;
+    }
     p.channel_count = per_channel ? static_cast<uint32_t>(n) : 1u;
     const int32_t channels = static_cast<int32_t>(p.channel_count);
 
