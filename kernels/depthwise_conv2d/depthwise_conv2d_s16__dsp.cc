@@ -74,11 +74,9 @@ void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in
     if (kFull3x3) {
       const int16_t* x = in_first;
       const int8_t* w = w_first;
-      for (int32_t r = 0; r < 3; ++r, x += in_row_step, w += filter_row_stride) {
-        mac_tap(x, w, a0, a1, a2, a3);
-        mac_tap(x + channels, w + channels, a0, a1, a2, a3);
-        mac_tap(x + 2 * channels, w + 2 * channels, a0, a1, a2, a3);
-      }
+      dsp::mac3_taps_s16x4(x, w, channels, a0, a1, a2, a3);
+      dsp::mac3_taps_s16x4(x + in_row_step, w + filter_row_stride, channels, a0, a1, a2, a3);
+      dsp::mac3_taps_s16x4(x + 2 * in_row_step, w + 2 * filter_row_stride, channels, a0, a1, a2, a3);
     } else {
       const int16_t* in_row = in_first;
       const int8_t* w_row = w_first;
