@@ -20,8 +20,13 @@
 // - accumulator 32: the wrapping int32 sum (SMLAD wraps like the reference), the bias,
 //   then the reference int32 requantization.
 //
-// Scratch: the column block (32 * ceil(K / 4) bytes), the per-channel table (8 * O:
-// bias and SMMULR multiplier) and, when C % 4 != 0, the gathered window (8 * ceil(K / 4)).
+// Small windows (K 8 or 16, every channel fast): chunks of kSmallChunkPixels (16) pixels,
+// their columns pixel after pixel; each channel widens its weights once per chunk into
+// registers and runs over the chunk (chunk_small).
+//
+// Scratch: the column block (32 * ceil(K / 4) bytes; 32 * K for K 8 or 16), the
+// per-channel table (8 * O: bias and SMMULR multiplier) and, when C % 4 != 0, the
+// gathered window (8 * ceil(K / 4)).
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_shapes.h"
 #include "isa/dsp.h"
@@ -48,7 +53,16 @@ struct Scratch {
   int16_t* gathered;
 };
 
-uint32_t columns_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 32u; }
+// Pixels per chunk of the small-window path (conv2d_s16__dsp_stream_block depends on it).
+constexpr int32_t kSmallChunkPixels = 16;
+bool small_window(int32_t k) { return k == 8 || k == 16; }
+
+// The column block: four pixels interleaved, or a small-window chunk.
+uint32_t columns_bytes(int32_t k) {
+  const uint32_t block = static_cast<uint32_t>(k_groups(k)) * 32u;
+  const uint32_t chunk = small_window(k) ? static_cast<uint32_t>(kSmallChunkPixels * k * 2) : 0u;
+  return block > chunk ? block : chunk;
+}
 uint32_t gathered_bytes(int32_t in_c, int32_t k) {
   return in_c % 4 == 0 ? 0u : static_cast<uint32_t>(k_groups(k)) * 8u;
 }
@@ -62,43 +76,43 @@ inline void put_group(const int16_t* src, uint32_t* dst) {
 }
 
 // n int16 values (a multiple of 4) into the column from group pointer dst on.
-inline uint32_t* put_run(const int16_t* src, int32_t n, uint32_t* dst) {
-  for (int32_t i = 0; i < n; i += 4, dst += 8) put_group(src + i, dst);
+inline uint32_t* put_run(const int16_t* src, int32_t n, uint32_t* dst, int32_t stride) {
+  for (int32_t i = 0; i < n; i += 4, dst += stride) put_group(src + i, dst);
   return dst;
 }
-inline uint32_t* zero_run(int32_t n, uint32_t* dst) {
-  for (int32_t i = 0; i < n; i += 4, dst += 8) {
+inline uint32_t* zero_run(int32_t n, uint32_t* dst, int32_t stride) {
+  for (int32_t i = 0; i < n; i += 4, dst += stride) {
     dst[0] = 0;
     dst[1] = 0;
   }
   return dst;
 }
 
-// The window of the pixel whose top-left tap is (y0, x0), in filter order, into column
-// `pixel`: straight from the image when C % 4 == 0, else through `gathered` (K values,
-// padding 0, then zeros up to the group).
+// The window of the pixel whose top-left tap is (y0, x0), in filter order, into the
+// column at `column`, its groups `stride` words apart: straight from the image when
+// C % 4 == 0, else through `gathered` (K values, padding 0, then zeros up to the group).
 void fill_column(const Conv2dS16Params& params, const Conv2dShape& shape, const int16_t* image,
-                 int32_t y0, int32_t x0, const Scratch& s, int32_t pixel) {
+                 int32_t y0, int32_t x0, const Scratch& s, uint32_t* column, int32_t stride) {
   const int32_t c = shape.in_c;
   const int32_t row_values = shape.kernel_w * c;
   const int32_t in_row = shape.in_w * c;
   const bool x_inside = params.window.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w <= shape.in_w;
   if (c % 4 == 0) {
-    uint32_t* dst = s.columns + 2 * pixel;
+    uint32_t* dst = column;
     for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
       const int32_t y = y0 + ky * params.window.dilation_h;
       if (y < 0 || y >= shape.in_h) {
-        dst = zero_run(row_values, dst);
+        dst = zero_run(row_values, dst, stride);
         continue;
       }
       const int16_t* row = image + y * in_row;
       if (x_inside) {
-        dst = put_run(row + x0 * c, row_values, dst);
+        dst = put_run(row + x0 * c, row_values, dst, stride);
         continue;
       }
       for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
         const int32_t x = x0 + kx * params.window.dilation_w;
-        dst = x < 0 || x >= shape.in_w ? zero_run(c, dst) : put_run(row + x * c, c, dst);
+        dst = x < 0 || x >= shape.in_w ? zero_run(c, dst, stride) : put_run(row + x * c, c, dst, stride);
       }
     }
     return;
@@ -125,7 +139,7 @@ void fill_column(const Conv2dS16Params& params, const Conv2dShape& shape, const 
   }
   const int32_t k = shape.kernel_h * row_values;
   const int32_t groups = k_groups(k);
-  put_run(s.gathered, groups * 4, s.columns + 2 * pixel);
+  put_run(s.gathered, groups * 4, column, stride);
 }
 
 // acc[p] += sum over `groups` whole groups of column p times the weights at w (4 per
@@ -233,6 +247,49 @@ void block_fast_clamped(Clamp16 clamp, const uint32_t* columns, const int8_t* fi
   }
 }
 
+// Small windows (K == 4 * kGroups, kGroups 2 or 4: the 1x1 convolutions over 8 or 16
+// channels): the columns of up to kSmallChunkPixels pixels lie pixel after pixel, and
+// each channel keeps its widened weights in registers while it runs over the chunk:
+// per pixel 2 * kGroups SMLADs, one SMMULR, the clamp and a store.
+template <int kGroups, Clamp16 kClamp>
+void chunk_small(const uint32_t* columns, const int8_t* filter, const ChannelFast* ch, int32_t out_c,
+                 int32_t act_min, int32_t act_max, int16_t* out, int32_t pixels) {
+  for (int32_t o = 0; o < out_c; ++o, filter += 4 * kGroups) {
+    uint32_t w[2 * kGroups];
+    for (int32_t g = 0; g < kGroups; ++g) {
+      const uint32_t wv = dsp::load_u32(filter + 4 * g);
+      w[2 * g] = dsp::sxtb16(wv);
+      w[2 * g + 1] = dsp::sxtb16_ror8(wv);
+    }
+    const int32_t bias = ch[o].bias;
+    const int32_t m = ch[o].multiplier;
+    const uint32_t* c = columns;
+    int16_t* dst = out + o;
+    for (int32_t p = 0; p < pixels; ++p, dst += out_c) {
+      int32_t acc = bias;
+      for (int32_t g = 0; g < kGroups; ++g) {
+        uint32_t x0, x1;
+        dsp::load2_u32_advance(c, x0, x1);
+        acc = dsp::smlad(x0, w[2 * g], acc);
+        acc = dsp::smlad(x1, w[2 * g + 1], acc);
+      }
+      *dst = clamp16<kClamp>(requant64_smmulr(acc, m), act_min, act_max);
+    }
+  }
+}
+
+template <int kGroups>
+void chunk_small_clamped(Clamp16 clamp, const uint32_t* columns, const int8_t* filter, const ChannelFast* ch,
+                         int32_t out_c, int32_t act_min, int32_t act_max, int16_t* out, int32_t pixels) {
+  if (clamp == Clamp16::kFull) {
+    chunk_small<kGroups, Clamp16::kFull>(columns, filter, ch, out_c, act_min, act_max, out, pixels);
+  } else if (clamp == Clamp16::kRelu) {
+    chunk_small<kGroups, Clamp16::kRelu>(columns, filter, ch, out_c, act_min, act_max, out, pixels);
+  } else {
+    chunk_small<kGroups, Clamp16::kAny>(columns, filter, ch, out_c, act_min, act_max, out, pixels);
+  }
+}
+
 // Any channel, either accumulator (see the header comment).
 void block_general(const Conv2dS16Params& params, const int32_t* multipliers, const int32_t* shifts,
                    const uint32_t* columns, const int8_t* filter, int32_t k, const void* bias,
@@ -313,11 +370,11 @@ void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers, 
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   int32_t oy = 0, ox = 0;
   const int16_t* image = input;
-  for (int32_t p = 0; p < pixels; p += kBlockPixels) {
-    const int32_t valid = pixels - p < kBlockPixels ? pixels - p : kBlockPixels;
-    for (int32_t i = 0; i < valid; ++i) {
+  // The next n pixels' columns, `pixel_words` apart, groups `stride` words apart.
+  auto fill = [&](int32_t n, int32_t pixel_words, int32_t stride) {
+    for (int32_t i = 0; i < n; ++i) {
       fill_column(params, shape, image, oy * params.window.stride_h - params.window.pad_top,
-                  ox * params.window.stride_w - params.window.pad_left, s, i);
+                  ox * params.window.stride_w - params.window.pad_left, s, s.columns + i * pixel_words, stride);
       if (++ox == shape.out_w) {
         ox = 0;
         if (++oy == shape.out_h) {
@@ -326,6 +383,23 @@ void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers, 
         }
       }
     }
+  };
+  if (fast && small_window(k)) {
+    for (int32_t p = 0; p < pixels; p += kSmallChunkPixels) {
+      const int32_t n = pixels - p < kSmallChunkPixels ? pixels - p : kSmallChunkPixels;
+      fill(n, k / 2, 2);
+      int16_t* out = output + p * out_c;
+      if (k == 8) {
+        chunk_small_clamped<2>(clamp, s.columns, filter, s.channels, out_c, params.act_min, params.act_max, out, n);
+      } else {
+        chunk_small_clamped<4>(clamp, s.columns, filter, s.channels, out_c, params.act_min, params.act_max, out, n);
+      }
+    }
+    return;
+  }
+  for (int32_t p = 0; p < pixels; p += kBlockPixels) {
+    const int32_t valid = pixels - p < kBlockPixels ? pixels - p : kBlockPixels;
+    fill(valid, 2, 8);
     int16_t* out = output + p * out_c;
     if (fast && k % 4 != 0) {
       block_fast_clamped<true>(clamp, s.columns, filter, k, s.channels, out_c, params.act_min, params.act_max, out,
@@ -346,7 +420,8 @@ Status conv2d_s16__dsp_check(const OpContext& ctx) {
   if (p.groups != 1) return Status::kBadParams;
   const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
   const uint64_t groups = (k + 3) / 4;
-  const uint64_t needed = groups * 32u + 8u * uint64_t{filter.dims[0]} + (filter.dims[3] % 4 != 0 ? groups * 8u : 0u);
+  const uint64_t block = k == 8 || k == 16 ? 32u * k : groups * 32u;
+  const uint64_t needed = block + 8u * uint64_t{filter.dims[0]} + (filter.dims[3] % 4 != 0 ? groups * 8u : 0u);
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;

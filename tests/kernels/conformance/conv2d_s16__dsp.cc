@@ -1,6 +1,7 @@
 // Conformance of conv2d_s16__dsp (any kernel, stride, dilation, padding; groups 1; int64
 // and int32 accumulators) against conv2d_s16: input channels multiple of 4 (columns
-// straight from the image) and not (gathered windows), 1x1 and larger windows, padding
+// straight from the image) and not (gathered windows), 1x1 and larger windows, windows
+// of K 8 and 16 (the small-window chunks of 16 pixels, partial last chunks), padding
 // 0-2 per side, strides 1-3, dilation, batch 2, partial pixel blocks, K past one exact
 // SMLAD chunk (508 taps), odd out_c; mostly the common quantization (shifts in [-17, -1],
 // small int64 bias: the one-SMMULR path), sometimes any shift and multiplier, biases
@@ -40,9 +41,14 @@ int run_conv2d_s16__dsp(Rng& rng, int cases) {
       s.kernel_h = rng.uniform(1, 2);
       s.kernel_w = rng.uniform(1, 2);
       s.out_c = rng.uniform(1, 6);
-    } else if (kind <= 3) {  // pointwise
+    } else if (kind <= 3) {  // pointwise; K 8 or 16 take the small-window chunks
       s.kernel_h = 1;
       s.kernel_w = 1;
+      if (kind == 1) s.in_c = rng.coin() ? 8 : 16;
+    } else if (kind == 4) {  // other windows of K 8 or 16 (gathered when C % 4 != 0)
+      s.kernel_h = 2;
+      s.kernel_w = rng.coin() ? 1 : 2;
+      s.in_c = (rng.coin() ? 8 : 16) / (s.kernel_h * s.kernel_w);
     } else {
       s.kernel_h = rng.uniform(1, 5);
       s.kernel_w = rng.uniform(1, 5);
