@@ -254,24 +254,40 @@ void block_fast_clamped(Clamp16 clamp, const uint32_t* columns, const int8_t* fi
 template <int kGroups, Clamp16 kClamp>
 void chunk_small(const uint32_t* columns, const int8_t* filter, const ChannelFast* ch, int32_t out_c,
                  int32_t act_min, int32_t act_max, int16_t* out, int32_t pixels) {
+  static_assert(kGroups == 2 || kGroups == 4, "K 8 or 16");
+  const uint32_t* const columns_end = columns + pixels * 2 * kGroups;
   for (int32_t o = 0; o < out_c; ++o, filter += 4 * kGroups) {
-    uint32_t w[2 * kGroups];
-    for (int32_t g = 0; g < kGroups; ++g) {
-      const uint32_t wv = dsp::load_u32(filter + 4 * g);
-      w[2 * g] = dsp::sxtb16(wv);
-      w[2 * g + 1] = dsp::sxtb16_ror8(wv);
+    uint32_t wv = dsp::load_u32(filter);
+    const uint32_t w0 = dsp::sxtb16(wv), w1 = dsp::sxtb16_ror8(wv);
+    wv = dsp::load_u32(filter + 4);
+    const uint32_t w2 = dsp::sxtb16(wv), w3 = dsp::sxtb16_ror8(wv);
+    uint32_t w4 = 0, w5 = 0, w6 = 0, w7 = 0;
+    if (kGroups == 4) {
+      wv = dsp::load_u32(filter + 8);
+      w4 = dsp::sxtb16(wv);
+      w5 = dsp::sxtb16_ror8(wv);
+      wv = dsp::load_u32(filter + 12);
+      w6 = dsp::sxtb16(wv);
+      w7 = dsp::sxtb16_ror8(wv);
     }
     const int32_t bias = ch[o].bias;
     const int32_t m = ch[o].multiplier;
-    const uint32_t* c = columns;
     int16_t* dst = out + o;
-    for (int32_t p = 0; p < pixels; ++p, dst += out_c) {
-      int32_t acc = bias;
-      for (int32_t g = 0; g < kGroups; ++g) {
-        uint32_t x0, x1;
+    for (const uint32_t* c = columns; c != columns_end; dst += out_c) {
+      uint32_t x0, x1;
+      dsp::load2_u32_advance(c, x0, x1);
+      int32_t acc = dsp::smlad(x0, w0, bias);
+      acc = dsp::smlad(x1, w1, acc);
+      dsp::load2_u32_advance(c, x0, x1);
+      acc = dsp::smlad(x0, w2, acc);
+      acc = dsp::smlad(x1, w3, acc);
+      if (kGroups == 4) {
         dsp::load2_u32_advance(c, x0, x1);
-        acc = dsp::smlad(x0, w[2 * g], acc);
-        acc = dsp::smlad(x1, w[2 * g + 1], acc);
+        acc = dsp::smlad(x0, w4, acc);
+        acc = dsp::smlad(x1, w5, acc);
+        dsp::load2_u32_advance(c, x0, x1);
+        acc = dsp::smlad(x0, w6, acc);
+        acc = dsp::smlad(x1, w7, acc);
       }
       *dst = clamp16<kClamp>(requant64_smmulr(acc, m), act_min, act_max);
     }
