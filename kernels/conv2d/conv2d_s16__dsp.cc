@@ -401,9 +401,17 @@ void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers, 
     }
   };
   if (fast && small_window(k)) {
+    // 1x1, stride 1, no padding: the chunk's windows are its pixels' inputs back to back.
+    const bool contiguous = shape.kernel_h == 1 && shape.kernel_w == 1 && params.window.stride_h == 1 &&
+                            params.window.stride_w == 1 && params.window.pad_top == 0 &&
+                            params.window.pad_left == 0 && shape.out_h == shape.in_h && shape.out_w == shape.in_w;
     for (int32_t p = 0; p < pixels; p += kSmallChunkPixels) {
       const int32_t n = pixels - p < kSmallChunkPixels ? pixels - p : kSmallChunkPixels;
-      fill(n, k / 2, 2);
+      if (contiguous) {
+        put_run(input + p * shape.in_c, n * k, s.columns, 2);
+      } else {
+        fill(n, k / 2, 2);
+      }
       int16_t* out = output + p * out_c;
       if (k == 8) {
         chunk_small_clamped<2>(clamp, s.columns, filter, s.channels, out_c, params.act_min, params.act_max, out, n);

@@ -59,7 +59,11 @@ int run_conv2d_s16__dsp(Rng& rng, int cases) {
     p.window.stride_w = rng.uniform(1, 3);
     p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    const bool padded = rng.coin();
+    if (kind == 1 && rng.coin()) {  // 1x1 over contiguous pixels (stride 1, no padding)
+      p.window.stride_h = 1;
+      p.window.stride_w = 1;
+    }
+    const bool padded = kind == 1 ? rng.uniform(0, 3) == 0 : rng.coin();
     p.window.pad_top = padded ? rng.uniform(0, 2) : 0;
     p.window.pad_left = padded ? rng.uniform(0, 2) : 0;
     p.window.pad_bottom = padded ? rng.uniform(0, 2) : 0;
