@@ -135,6 +135,8 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
   const Clamp16 clamp = clamp16_kind(act_min, act_max);
   const bool full_3x3 = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_h == 1 &&
                         params.window.dilation_w == 1;
+  // Windows starting at x0 in [0, x_last] lie inside the image horizontally.
+  const int32_t x_last = shape.in_w - 1 - (shape.kernel_w - 1) * params.window.dilation_w;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -142,7 +144,9 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
       const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
       for (int32_t ox = 0; ox < shape.out_w; ++ox, output += channels) {
         const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-        const TapRange kx_range = taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
+        const TapRange kx_range = x0 >= 0 && x0 <= x_last ? TapRange{0, shape.kernel_w}
+                                                           : taps_inside(x0, params.window.dilation_w,
+                                                                         shape.kernel_w, shape.in_w);
         const int32_t row_taps = kx_range.end - kx_range.begin;
         // The first tap inside the image: its input and weights for channel 0.
         const int16_t* in_first = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride +
