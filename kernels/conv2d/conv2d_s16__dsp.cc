@@ -142,10 +142,16 @@ void fill_column(const Conv2dS16Params& params, const Conv2dShape& shape, const 
   put_run(s.gathered, groups * 4, column, stride);
 }
 
-// acc[p] += sum over `groups` whole groups of column p times the weights at w (4 per
-// group); returns the weights past them.
-inline const int8_t* mac_groups(const uint32_t* c, const int8_t* w, int32_t groups, int32_t acc[4]) {
-  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+// The four accumulators of one channel over a block, one per pixel column.
+struct Acc4 {
+  int32_t a0, a1, a2, a3;
+};
+
+// acc += sum over `groups` whole groups of each column (c, which advances) times the
+// weights at w (4 per group, w advances).
+__attribute__((always_inline)) inline void mac_groups(const uint32_t*& c, const int8_t*& w, int32_t groups,
+                                                      Acc4& acc) {
+  int32_t a0 = acc.a0, a1 = acc.a1, a2 = acc.a2, a3 = acc.a3;
   for (int32_t g = 0; g < groups; ++g, w += 4) {
     const uint32_t wv = dsp::load_u32(w);
     const uint32_t w02 = dsp::sxtb16(wv);
@@ -164,25 +170,23 @@ inline const int8_t* mac_groups(const uint32_t* c, const int8_t* w, int32_t grou
     a3 = dsp::smlad(x0, w02, a3);
     a3 = dsp::smlad(x1, w13, a3);
   }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
-  return w;
+  acc = Acc4{a0, a1, a2, a3};
 }
 
-// The last `tail` (1..3) weights of a channel against group c (the columns' padding
-// values are 0).
-inline void mac_tail(const uint32_t* c, const int8_t* w, int32_t tail, int32_t acc[4]) {
+// The last `tail` (1..3) weights of a channel (w advances past them) against group c
+// (the columns' padding values are 0).
+__attribute__((always_inline)) inline void mac_tail(const uint32_t* c, const int8_t*& w, int32_t tail,
+                                                    Acc4& acc) {
   uint32_t wv = static_cast<uint8_t>(w[0]);
   if (tail > 1) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[1])) << 8;
   if (tail > 2) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[2])) << 16;
+  w += tail;
   const uint32_t w02 = dsp::sxtb16(wv);
   const uint32_t w13 = dsp::sxtb16_ror8(wv);
-  for (int32_t p = 0; p < 4; ++p) {
-    acc[p] = dsp::smlad(c[2 * p], w02, acc[p]);
-    acc[p] = dsp::smlad(c[2 * p + 1], w13, acc[p]);
-  }
+  acc.a0 = dsp::smlad(c[1], w13, dsp::smlad(c[0], w02, acc.a0));
+  acc.a1 = dsp::smlad(c[3], w13, dsp::smlad(c[2], w02, acc.a1));
+  acc.a2 = dsp::smlad(c[5], w13, dsp::smlad(c[4], w02, acc.a2));
+  acc.a3 = dsp::smlad(c[7], w13, dsp::smlad(c[6], w02, acc.a3));
 }
 
 // The common case: every channel fast (see the header comment), the accumulators in
@@ -194,43 +198,15 @@ void block_fast(const uint32_t* columns, const int8_t* filter, int32_t k, const 
   const int32_t tail = k % 4;
   const int8_t* w = filter;
   for (int32_t o = 0; o < out_c; ++o, ++out) {
-    int32_t a0 = ch[o].bias, a1 = a0, a2 = a0, a3 = a0;
+    Acc4 acc{ch[o].bias, ch[o].bias, ch[o].bias, ch[o].bias};
     const uint32_t* c = columns;
-    for (int32_t g = 0; g < groups; ++g, w += 4) {
-      const uint32_t wv = dsp::load_u32(w);
-      const uint32_t w02 = dsp::sxtb16(wv);
-      const uint32_t w13 = dsp::sxtb16_ror8(wv);
-      uint32_t x0, x1;
-      dsp::load2_u32_advance(c, x0, x1);
-      a0 = dsp::smlad(x0, w02, a0);
-      a0 = dsp::smlad(x1, w13, a0);
-      dsp::load2_u32_advance(c, x0, x1);
-      a1 = dsp::smlad(x0, w02, a1);
-      a1 = dsp::smlad(x1, w13, a1);
-      dsp::load2_u32_advance(c, x0, x1);
-      a2 = dsp::smlad(x0, w02, a2);
-      a2 = dsp::smlad(x1, w13, a2);
-      dsp::load2_u32_advance(c, x0, x1);
-      a3 = dsp::smlad(x0, w02, a3);
-      a3 = dsp::smlad(x1, w13, a3);
-    }
-    if (kTail) {
-      uint32_t wv = static_cast<uint8_t>(w[0]);
-      if (tail > 1) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[1])) << 8;
-      if (tail > 2) wv |= static_cast<uint32_t>(static_cast<uint8_t>(w[2])) << 16;
-      w += tail;
-      const uint32_t w02 = dsp::sxtb16(wv);
-      const uint32_t w13 = dsp::sxtb16_ror8(wv);
-      a0 = dsp::smlad(c[1], w13, dsp::smlad(c[0], w02, a0));
-      a1 = dsp::smlad(c[3], w13, dsp::smlad(c[2], w02, a1));
-      a2 = dsp::smlad(c[5], w13, dsp::smlad(c[4], w02, a2));
-      a3 = dsp::smlad(c[7], w13, dsp::smlad(c[6], w02, a3));
-    }
+    mac_groups(c, w, groups, acc);
+    if (kTail) mac_tail(c, w, tail, acc);
     const int32_t m = ch[o].multiplier;
-    out[0] = clamp16<kClamp>(requant64_smmulr(a0, m), act_min, act_max);
-    if (valid > 1) out[out_c] = clamp16<kClamp>(requant64_smmulr(a1, m), act_min, act_max);
-    if (valid > 2) out[2 * out_c] = clamp16<kClamp>(requant64_smmulr(a2, m), act_min, act_max);
-    if (valid > 3) out[3 * out_c] = clamp16<kClamp>(requant64_smmulr(a3, m), act_min, act_max);
+    out[0] = clamp16<kClamp>(requant64_smmulr(acc.a0, m), act_min, act_max);
+    if (valid > 1) out[out_c] = clamp16<kClamp>(requant64_smmulr(acc.a1, m), act_min, act_max);
+    if (valid > 2) out[2 * out_c] = clamp16<kClamp>(requant64_smmulr(acc.a2, m), act_min, act_max);
+    if (valid > 3) out[3 * out_c] = clamp16<kClamp>(requant64_smmulr(acc.a3, m), act_min, act_max);
   }
 }
 
@@ -316,17 +292,19 @@ void block_general(const Conv2dS16Params& params, const int32_t* multipliers, co
   const int8_t* w = filter;
   for (int32_t o = 0; o < out_c; ++o) {
     int64_t sum[4] = {0, 0, 0, 0};
-    for (int32_t g = 0; g < groups; g += kChunkGroups) {
+    const uint32_t* c = columns;
+    // Chunks of kChunkGroups groups; the last also takes the partial group (at most 511
+    // taps: still exact).
+    for (int32_t g = 0;; g += kChunkGroups) {
       const int32_t n = groups - g < kChunkGroups ? groups - g : kChunkGroups;
-      int32_t acc[4] = {0, 0, 0, 0};
-      w = mac_groups(columns + 8 * g, w, n, acc);
-      for (int32_t p = 0; p < 4; ++p) sum[p] += acc[p];
-    }
-    if (tail != 0) {
-      int32_t acc[4] = {0, 0, 0, 0};
-      mac_tail(columns + 8 * groups, w, tail, acc);
-      w += tail;
-      for (int32_t p = 0; p < 4; ++p) sum[p] += acc[p];
+      Acc4 acc{0, 0, 0, 0};
+      mac_groups(c, w, n, acc);
+      if (g + n == groups && tail != 0) mac_tail(c, w, tail, acc);
+      sum[0] += acc.a0;
+      sum[1] += acc.a1;
+      sum[2] += acc.a2;
+      sum[3] += acc.a3;
+      if (g + n == groups) break;
     }
     for (int32_t p = 0; p < valid; ++p) {
       int32_t scaled;

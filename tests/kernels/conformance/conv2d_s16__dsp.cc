@@ -8,22 +8,9 @@
 // near the int32 bound or beyond it, full-scale int16 inputs, no bias, ReLU and any clamp.
 #include "conformance.h"
 #include "conv2d/conv2d.h"
+#include "s16_dsp_cases.h"
 
 namespace mote::conformance {
-namespace {
-
-int32_t random_multiplier(Rng& rng, bool extreme) {
-  if (!extreme) return rng.uniform(1 << 30, INT32_MAX);
-  switch (rng.uniform(0, 3)) {
-    case 0: return INT32_MAX;
-    case 1: return INT32_MIN;
-    case 2: return rng.uniform(0x7FFF0000, INT32_MAX);
-    default: return rng.uniform(INT32_MIN, INT32_MAX);
-  }
-}
-
-}  // namespace
-
 int run_conv2d_s16__dsp(Rng& rng, int cases) {
   static const char kName[] = "conv2d_s16__dsp";
   int failed = 0;
@@ -78,12 +65,7 @@ int run_conv2d_s16__dsp(Rng& rng, int cases) {
     s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
     s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
     const bool common = rng.uniform(0, 3) != 0;
-    p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
-    p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
-    if (rng.uniform(0, 3) == 0) {  // ReLU: [0, 32767]
-      p.act_min = 0;
-      p.act_max = 32767;
-    }
+    draw_act_range16(rng, common, &p.act_min, &p.act_max);
 
     const int32_t k = s.kernel_h * s.kernel_w * s.in_c;
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
@@ -105,36 +87,11 @@ int run_conv2d_s16__dsp(Rng& rng, int cases) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    // Full-scale inputs now and then (products up to 2^22), else moderate ones.
-    const bool full_scale = rng.uniform(0, 3) == 0;
-    for (int32_t i = 0; i < in_count; ++i) {
-      input[i] = static_cast<int16_t>(full_scale ? (rng.coin() ? -32768 : rng.uniform(-32768, 32767))
-                                                 : rng.uniform(-3000, 3000));
-    }
-    fill_s8(rng, filter, static_cast<size_t>(s.out_c) * k);
-    if (full_scale && rng.coin()) {
-      for (int32_t i = 0; i < s.out_c * k; ++i) filter[i] = -128;
-    }
-    const int32_t bias_kind = rng.uniform(0, 5);  // 0: near int32's bound, 1: any
-    for (int32_t o = 0; o < s.out_c && has_bias; ++o) {
-      if (p.accumulator == 32) {
-        static_cast<int32_t*>(bias)[o] =
-            bias_kind <= 1 ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(-400000, 400000);
-        continue;
-      }
-      int64_t v = rng.uniform(-400000, 400000);
-      if (bias_kind == 0) v = (rng.coin() ? 1 : -1) * (int64_t{INT32_MAX} - rng.uniform(0, 1 << 24));
-      if (bias_kind == 1) {
-        v = static_cast<int64_t>((uint64_t{rng.next()} << 32) | rng.next());
-        if (rng.coin()) v >>= rng.uniform(0, 40);
-      }
-      static_cast<int64_t*>(bias)[o] = v;
-    }
+    fill_s16_operands(rng, input, in_count, filter, s.out_c * k);
+    if (has_bias) fill_bias16(rng, p.accumulator, bias, s.out_c);
     const int32_t max_shift = p.accumulator == 64 ? 14 : 30;
     for (int32_t o = 0; o < s.out_c; ++o) {
-      const bool wild = !common && rng.coin();
-      multipliers[o] = random_multiplier(rng, wild);
-      shifts[o] = wild ? rng.uniform(-31, max_shift) : rng.uniform(-17, -1);
+      draw_requant16(rng, !common && rng.coin(), max_shift, &multipliers[o], &shifts[o]);
       if (!common && rng.uniform(0, 3) == 0) shifts[o] = rng.coin() ? -18 : 0;
     }
     conv2d_s16(p, multipliers, shifts, s, input, filter, bias, expected);

@@ -7,6 +7,7 @@
 // reference path), full-scale inputs and weights, no bias, ReLU and any clamp.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
+#include "s16_dsp_cases.h"
 
 namespace mote::conformance {
 
@@ -42,12 +43,7 @@ int run_depthwise_conv2d_s16__dsp(Rng& rng, int cases) {
     s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
     s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
     const bool common = rng.uniform(0, 3) != 0;
-    p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
-    p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
-    if (rng.uniform(0, 3) == 0) {  // ReLU: [0, 32767]
-      p.act_min = 0;
-      p.act_max = 32767;
-    }
+    draw_act_range16(rng, common, &p.act_min, &p.act_max);
 
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
     const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
@@ -66,27 +62,10 @@ int run_depthwise_conv2d_s16__dsp(Rng& rng, int cases) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    const bool full_scale = rng.uniform(0, 3) == 0;
-    for (int32_t i = 0; i < in_count; ++i) {
-      input[i] = static_cast<int16_t>(full_scale ? (rng.coin() ? -32768 : rng.uniform(-32768, 32767))
-                                                 : rng.uniform(-3000, 3000));
-    }
-    fill_s8(rng, filter, filter_count);
-    if (full_scale && rng.coin()) {
-      for (int32_t i = 0; i < filter_count; ++i) filter[i] = -128;
-    }
-    const int32_t bias_kind = rng.uniform(0, 7);  // 0: near int32's bound, 1: any int64
-    for (int32_t o = 0; o < s.out_c && has_bias; ++o) {
-      int64_t v = rng.uniform(-400000, 400000);
-      if (bias_kind == 0) v = (rng.coin() ? 1 : -1) * (int64_t{INT32_MAX} - rng.uniform(0, 1 << 26));
-      if (bias_kind == 1) v = static_cast<int64_t>((uint64_t{rng.next()} << 32) | rng.next()) >> rng.uniform(0, 40);
-      bias[o] = v;
-    }
+    fill_s16_operands(rng, input, in_count, filter, filter_count);
+    if (has_bias) fill_bias16(rng, 64, bias, s.out_c);
     for (int32_t o = 0; o < s.out_c; ++o) {
-      const bool wild = !common && rng.coin();
-      multipliers[o] = wild ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
-      if (wild && rng.coin()) multipliers[o] = rng.coin() ? INT32_MIN : INT32_MAX;
-      shifts[o] = wild ? rng.uniform(-31, 14) : rng.uniform(-17, -1);
+      draw_requant16(rng, !common && rng.coin(), 14, &multipliers[o], &shifts[o]);
     }
     depthwise_conv2d_s16(p, multipliers, shifts, s, input, filter, bias, expected);
     depthwise_conv2d_s16__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);

@@ -5,6 +5,7 @@
 // int32 bound, absent bias, extreme multipliers / shifts, clamps.
 #include "conformance.h"
 #include "fully_connected/fully_connected.h"
+#include "s16_dsp_cases.h"
 
 namespace mote::conformance {
 
@@ -24,12 +25,7 @@ int run_fully_connected_s16__dsp(Rng& rng, int cases) {
     p.accumulator = rng.uniform(0, 3) == 0 ? 32 : 64;
     p.filter_zero_point = per_channel || rng.coin() ? 0 : rng.uniform(-128, 127);
     const bool common = rng.uniform(0, 3) != 0;
-    p.act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
-    p.act_max = common || rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
-    if (rng.uniform(0, 3) == 0) {  // ReLU: [0, 32767]
-      p.act_min = 0;
-      p.act_max = 32767;
-    }
+    draw_act_range16(rng, common, &p.act_min, &p.act_max);
     p.channel_count = per_channel ? static_cast<uint32_t>(n) : 1u;
     const int32_t channels = static_cast<int32_t>(p.channel_count);
 
@@ -49,32 +45,11 @@ int run_fully_connected_s16__dsp(Rng& rng, int cases) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    const bool full_scale = rng.uniform(0, 3) == 0;
-    for (int32_t i = 0; i < batches * k; ++i) {
-      input[i] = static_cast<int16_t>(full_scale ? (rng.coin() ? -32768 : rng.uniform(-32768, 32767))
-                                                 : rng.uniform(-3000, 3000));
-    }
-    fill_s8(rng, weights, static_cast<size_t>(n) * k);
-    if (full_scale && rng.coin()) {
-      for (int32_t i = 0; i < n * k; ++i) weights[i] = -128;
-    }
-    const int32_t bias_kind = rng.uniform(0, 5);  // 0: near int32's bound, 1: any
-    for (int32_t o = 0; o < n && has_bias; ++o) {
-      if (p.accumulator == 32) {
-        static_cast<int32_t*>(bias)[o] = bias_kind <= 1 ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(-400000, 400000);
-        continue;
-      }
-      int64_t v = rng.uniform(-400000, 400000);
-      if (bias_kind == 0) v = (rng.coin() ? 1 : -1) * (int64_t{INT32_MAX} - rng.uniform(0, 1 << 26));
-      if (bias_kind == 1) v = static_cast<int64_t>((uint64_t{rng.next()} << 32) | rng.next()) >> rng.uniform(0, 40);
-      static_cast<int64_t*>(bias)[o] = v;
-    }
+    fill_s16_operands(rng, input, batches * k, weights, n * k);
+    if (has_bias) fill_bias16(rng, p.accumulator, bias, n);
     const int32_t max_shift = p.accumulator == 64 ? 14 : 30;
     for (int32_t i = 0; i < channels; ++i) {
-      const bool wild = !common && rng.coin();
-      multipliers[i] = wild ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
-      if (wild && rng.coin()) multipliers[i] = rng.coin() ? INT32_MIN : INT32_MAX;
-      shifts[i] = wild ? rng.uniform(-31, max_shift) : rng.uniform(-17, -1);
+      draw_requant16(rng, !common && rng.coin(), max_shift, &multipliers[i], &shifts[i]);
     }
     fully_connected_s16(p, multipliers, shifts, batches, k, n, input, weights, bias, expected);
     fully_connected_s16__dsp(p, multipliers, shifts, batches, k, n, input, weights, bias, actual, scratch);
