@@ -88,6 +88,14 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- conv2d (16x8): groups 1, any window, both accumulators.
+bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
+  op.scratch_bytes += conv2d_s16__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
+  return true;
+}
+
 // ---- depthwise_conv2d (int8)
 // The kernel's view of a rank-4 depthwise node: input [N,H,W,C], output [N,OH,OW,OC],
 // filter [1,KH,KW,OC]; false for other ranks.
@@ -187,6 +195,14 @@ bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& /*l*/, LoweredOp& op) {
   return true;
 }
 
+// ---- depthwise_conv2d (16x8): depth multiplier 1, any window.
+bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
+  DepthwiseConv2dShape shape;
+  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
+  return true;
+}
+
 // ---- fully_connected (int8): every layer. The DSP variant widens input rows of up to
 // 1024 features to int16 in scratch (at most 2 KB) and longer rows on the fly without
 // scratch (e.g. micro_speech's 4000 -> 4 layer), so its scratch rule bounds the RAM it adds.
@@ -204,6 +220,16 @@ bool rule_fully_connected_s8__dsp(const NodeLowering& l, LoweredOp& op) {
 bool rule_fully_connected_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   if (l.input(1).shape.size() != 2) return false;
   op.scratch_bytes += fully_connected_s8__v6m_scratch_bytes();
+  return true;
+}
+
+// ---- fully_connected (16x8): rows of up to kMaxFullyConnectedS16DspFeatures features
+// (the interleaved row in scratch, at most 8 KiB); longer rows keep the reference.
+constexpr int64_t kMaxFullyConnectedS16DspFeatures = 4096;
+bool rule_fully_connected_s16__dsp(const NodeLowering& l, LoweredOp& op) {
+  const ir::Shape& weights = l.input(1).shape;
+  if (weights.size() != 2 || weights[1] > kMaxFullyConnectedS16DspFeatures) return false;
+  op.scratch_bytes += fully_connected_s16__dsp_scratch_bytes(static_cast<int32_t>(weights[1]));
   return true;
 }
 
@@ -253,14 +279,17 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},
+    {KernelId::kConv2dS16Dsp, rule_conv2d_s16__dsp},
     {KernelId::kDepthwiseConv2dS8Mve, rule_depthwise_conv2d_s8__mve},
     {KernelId::kDepthwiseConv2dS8MultDsp, rule_depthwise_conv2d_s8_mult__dsp},
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},
     {KernelId::kDepthwiseConv2dS8Dsp, rule_depthwise_conv2d_s8__dsp},
     {KernelId::kDepthwiseConv2dS8V6m, rule_depthwise_conv2d_s8__v6m},
+    {KernelId::kDepthwiseConv2dS16Dsp, rule_depthwise_conv2d_s16__dsp},
     {KernelId::kFullyConnectedS8Mve, rule_fully_connected_s8__mve},
     {KernelId::kFullyConnectedS8Dsp, rule_fully_connected_s8__dsp},
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
+    {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
     {KernelId::kAddS8Mve, rule_add_s8__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},

@@ -187,4 +187,21 @@ Status conv2d_s16_check(const OpContext& ctx);
 void conv2d_s16_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS16Entry;
 
+// Armv7E-M / Armv8-M DSP variant of conv2d_s16 (SMLAD over int16 columns of four output
+// pixels; one SMMULR requantization per output where exact, see conv2d_s16__dsp.cc):
+// any kernel, stride, dilation and padding, groups 1, both accumulators; same inputs,
+// params and output bits. Portable elsewhere (kernels/isa/dsp.h). Scratch, 4-aligned:
+// 32 * ceil(K / 4) (32 * K when K is 8 or 16) + 8 * out_c bytes, plus 8 * ceil(K / 4)
+// when in_c % 4 != 0 (K = KH * KW * in_c); check() verifies it.
+uint32_t conv2d_s16__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+void conv2d_s16__dsp(const Conv2dS16Params& params, const int32_t* multipliers,
+                     const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
+                     const int8_t* filter, const void* bias, int16_t* output, uint8_t* scratch);
+Status conv2d_s16__dsp_check(const OpContext& ctx);
+void conv2d_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS16DspEntry;
+// In place: the windows of four pixels are read before their outputs are written; of 16
+// pixels for windows of K 8 or 16 (in_c <= 16 is the bound the shape gives).
+constexpr uint32_t conv2d_s16__dsp_stream_block(const PixelStreamShape& s) { return s.in_c <= 16 ? 16 : 4; }
+
 }  // namespace mote

@@ -220,4 +220,20 @@ Status depthwise_conv2d_s16_check(const OpContext& ctx);
 void depthwise_conv2d_s16_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS16Entry;
 
+// Armv7E-M / Armv8-M DSP variant of depthwise_conv2d_s16: depth multiplier 1 (check()
+// refuses others), any window, stride, dilation and padding; same inputs, params and
+// output bits. Four channels per SMLAxy step, one SMMULR requantization per output where
+// exact (else the reference runs). Portable elsewhere (kernels/isa/dsp.h). Scratch:
+// 8 * C bytes, 4-aligned.
+uint32_t depthwise_conv2d_s16__dsp_scratch_bytes(const DepthwiseConv2dShape& shape);
+void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
+                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                               const int16_t* input, const int8_t* filter, const int64_t* bias,
+                               int16_t* output, void* scratch);
+Status depthwise_conv2d_s16__dsp_check(const OpContext& ctx);
+void depthwise_conv2d_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS16DspEntry;
+// In place: pixel by pixel in raster order, like the reference.
+constexpr uint32_t depthwise_conv2d_s16__dsp_stream_block(const PixelStreamShape&) { return 1; }
+
 }  // namespace mote

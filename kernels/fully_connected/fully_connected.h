@@ -143,4 +143,18 @@ Status fully_connected_s16_check(const OpContext& ctx);
 void fully_connected_s16_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS16Entry;
 
+// Armv7E-M / Armv8-M DSP variant of fully_connected_s16 (SMLAD over the input row
+// interleaved into int16 pairs once, see fully_connected_s16__dsp.cc): every shape,
+// both accumulators, per-tensor or per-channel; same inputs, params and output bits.
+// Portable elsewhere (kernels/isa/dsp.h). Scratch: 8 * ceil(in_features / 4) bytes,
+// 4-aligned (check() verifies it).
+uint32_t fully_connected_s16__dsp_scratch_bytes(int32_t in_features);
+void fully_connected_s16__dsp(const FullyConnectedS16Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, int32_t batches, int32_t in_features,
+                              int32_t out_features, const int16_t* input, const int8_t* weights,
+                              const void* bias, int16_t* output, void* scratch);
+Status fully_connected_s16__dsp_check(const OpContext& ctx);
+void fully_connected_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS16DspEntry;
+
 }  // namespace mote

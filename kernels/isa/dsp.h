@@ -280,6 +280,63 @@ inline int32_t ssat8(int32_t x) {
 #endif
 }
 
+// x saturated to [-32768, 32767] (SSAT #16) and to [0, 32767] (USAT #15).
+inline int32_t ssat16(int32_t x) {
+#if MOTE_HAS_DSP
+  return __ssat(x, 16);
+#else
+  return x < -32768 ? -32768 : (x > 32767 ? 32767 : x);
+#endif
+}
+inline int32_t usat15(int32_t x) {
+#if MOTE_HAS_DSP
+  return static_cast<int32_t>(__usat(x, 15));
+#else
+  return x < 0 ? 0 : (x > 32767 ? 32767 : x);
+#endif
+}
+
+// Three taps of four channels of int16 x int8 products (16x8 depthwise rows): for
+// k = 0, 1, 2 and j = 0..3, a_j += x[k * c + j] * w[k * c + j] (x: int16 values, w: int8
+// weights, both c elements apart per tap). 28 instructions on a DSP core (one LDR per
+// weight word and input word by register offset, SXTB16 of the weights, SMLAxy).
+inline void mac3_taps_s16x4(const int16_t* x, const int8_t* w, int32_t c, int32_t& a0, int32_t& a1,
+                            int32_t& a2, int32_t& a3) {
+#if MOTE_HAS_DSP
+#define MOTE_DSP_TAP(w_addr, x_addr, x23_addr)                  \
+  "ldr %[t0], " w_addr "\n\t"                                   \
+  "ldr %[t2], " x_addr "\n\t"                                   \
+  "ldr %[t3], " x23_addr "\n\t"                                 \
+  "sxtb16 %[t1], %[t0], ror #8\n\t"                            \
+  "sxtb16 %[t0], %[t0]\n\t"                                     \
+  "smlabb %[a0], %[t2], %[t0], %[a0]\n\t"                        \
+  "smlatb %[a1], %[t2], %[t1], %[a1]\n\t"                        \
+  "smlabt %[a2], %[t3], %[t0], %[a2]\n\t"                        \
+  "smlatt %[a3], %[t3], %[t1], %[a3]\n\t"
+  uint32_t t0, t1, t2, t3;
+  const int16_t* xq;
+  __asm__("add %[xq], %[x], #4\n\t"
+          MOTE_DSP_TAP("[%[w]]", "[%[x]]", "[%[xq]]")
+          MOTE_DSP_TAP("[%[w], %[c]]", "[%[x], %[c], lsl #1]", "[%[xq], %[c], lsl #1]")
+          MOTE_DSP_TAP("[%[w], %[c], lsl #1]", "[%[x], %[c], lsl #2]", "[%[xq], %[c], lsl #2]")
+          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t0] "=&r"(t0), [t1] "=&r"(t1),
+            [t2] "=&r"(t2), [t3] "=&r"(t3), [xq] "=&r"(xq)
+          : [x] "r"(x), [w] "r"(w), [c] "r"(c)
+          : "memory");
+#undef MOTE_DSP_TAP
+#else
+  for (int32_t k = 0; k < 3; ++k, x += c, w += c) {
+    const uint32_t wv = load_u32(w);
+    const uint32_t x01 = load_u32(x);
+    const uint32_t x23 = load_u32(x + 2);
+    a0 = smlabb(x01, sxtb16(wv), a0);
+    a1 = smlatb(x01, sxtb16_ror8(wv), a1);
+    a2 = smlabt(x23, sxtb16(wv), a2);
+    a3 = smlatt(x23, sxtb16_ror8(wv), a3);
+  }
+#endif
+}
+
 // Two consecutive words p[0], p[1] into lo, hi, then p += 2 (one LDRD with post-increment:
 // p must be 4-aligned). p may point into any bytes (read as by load_u32).
 inline void load2_u32_advance(const uint32_t*& p, uint32_t& lo, uint32_t& hi) {

@@ -1,0 +1,80 @@
+// Conformance of depthwise_conv2d_s16__dsp (depth multiplier 1, any window, stride,
+// dilation, padding) against depthwise_conv2d_s16: channel counts with and without a
+// remainder past the groups of four, 3x3 and other windows (up to 5x5), strides 1-3,
+// dilation, padding 0-2 per side (pixels whose window is mostly padding), batch 2;
+// mostly the common quantization (shifts in [-17, -1], small bias: the SMMULR path),
+// sometimes any shift and multiplier or a bias near or past the int32 bound (the
+// reference path), full-scale inputs and weights, no bias, ReLU and any clamp.
+#include "conformance.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "s16_dsp_cases.h"
+
+namespace mote::conformance {
+
+int run_depthwise_conv2d_s16__dsp(Rng& rng, int cases) {
+  static const char kName[] = "depthwise_conv2d_s16__dsp";
+  int failed = 0;
+  for (int c = 0; c < cases; ++c) {
+    Arena& a = arena();
+    a.reset();
+    DepthwiseConv2dShape s;
+    DepthwiseConv2dS16Params p;
+    s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
+    s.in_c = rng.coin() ? 4 * rng.uniform(1, 12) : rng.uniform(1, 23);
+    s.out_c = s.in_c;
+    const bool three = rng.coin();
+    s.kernel_h = three ? 3 : rng.uniform(1, 5);
+    s.kernel_w = three ? 3 : rng.uniform(1, 5);
+    p.depth_multiplier = 1;
+    p.window.stride_h = rng.uniform(1, 3);
+    p.window.stride_w = rng.uniform(1, 3);
+    p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
+    p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
+    p.window.pad_top = rng.uniform(0, 2);
+    p.window.pad_left = rng.uniform(0, 2);
+    p.window.pad_bottom = rng.uniform(0, 2);
+    p.window.pad_right = rng.uniform(0, 2);
+    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
+    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
+    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
+    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
+    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 8);
+    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 8);
+    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
+    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    const bool common = rng.uniform(0, 3) != 0;
+    draw_act_range16(rng, common, &p.act_min, &p.act_max);
+
+    const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
+    const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
+    const int32_t filter_count = s.kernel_h * s.kernel_w * s.out_c;
+    const bool has_bias = rng.uniform(0, 5) != 0;
+    int16_t* input = a.alloc_array<int16_t>(in_count);
+    int8_t* filter = a.alloc_array<int8_t>(filter_count);
+    int64_t* bias = has_bias ? a.alloc_array<int64_t>(s.out_c) : nullptr;
+    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
+    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    int16_t* expected = a.alloc_array<int16_t>(out_count);
+    int16_t* actual = a.alloc_array<int16_t>(out_count);
+    uint32_t* scratch = a.alloc_array<uint32_t>(depthwise_conv2d_s16__dsp_scratch_bytes(s) / 4 + 1);
+    if (input == nullptr || filter == nullptr || (has_bias && bias == nullptr) || multipliers == nullptr ||
+        shifts == nullptr || expected == nullptr || actual == nullptr || scratch == nullptr) {
+      skip_case(kName, c, "arena too small");
+      continue;
+    }
+    fill_s16_operands(rng, input, in_count, filter, filter_count);
+    if (has_bias) fill_bias16(rng, 64, bias, s.out_c);
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      draw_requant16(rng, !common && rng.coin(), 14, &multipliers[o], &shifts[o]);
+    }
+    depthwise_conv2d_s16(p, multipliers, shifts, s, input, filter, bias, expected);
+    depthwise_conv2d_s16__dsp(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    if (!expect_equal_s16(kName, c, common ? "common" : "any quantization", expected, actual,
+                          static_cast<size_t>(out_count))) {
+      ++failed;
+    }
+  }
+  return failed;
+}
+
+}  // namespace mote::conformance

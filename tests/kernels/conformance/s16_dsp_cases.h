@@ -1,0 +1,65 @@
+// Draws shared by the conformance suites of the 16x8 DSP variants (conv2d_s16__dsp,
+// depthwise_conv2d_s16__dsp, fully_connected_s16__dsp): activation ranges, int16 inputs,
+// extreme filters and biases of either accumulator.
+#pragma once
+
+#include <stdint.h>
+
+#include "conformance.h"
+
+namespace mote::conformance {
+
+// [act_min, act_max]: mostly int16's whole range when `common`, else any; one case in
+// four ReLU's [0, 32767] (the variants pick a clamp form per range).
+inline void draw_act_range16(Rng& rng, bool common, int32_t* act_min, int32_t* act_max) {
+  *act_min = common || rng.coin() ? -32768 : rng.uniform(-32768, 32767);
+  *act_max = common || rng.coin() ? 32767 : rng.uniform(*act_min, 32767);
+  if (rng.uniform(0, 3) == 0) {
+    *act_min = 0;
+    *act_max = 32767;
+  }
+}
+
+// int16 inputs and int8 weights: one case in four full scale (INT16_MIN half the time,
+// and half of those with every weight -128: the largest products, 2^22), else moderate
+// inputs and random weights.
+inline void fill_s16_operands(Rng& rng, int16_t* input, int32_t input_count, int8_t* weights,
+                              int32_t weight_count) {
+  const bool full_scale = rng.uniform(0, 3) == 0;
+  for (int32_t i = 0; i < input_count; ++i) {
+    input[i] = static_cast<int16_t>(full_scale ? (rng.coin() ? -32768 : rng.uniform(-32768, 32767))
+                                               : rng.uniform(-3000, 3000));
+  }
+  fill_s8(rng, weights, static_cast<size_t>(weight_count));
+  if (full_scale && rng.coin()) {
+    for (int32_t i = 0; i < weight_count; ++i) weights[i] = -128;
+  }
+}
+
+// count biases of the accumulator's dtype (int64 for 64, int32 for 32) into bias: one
+// case in six near int32's bound, one in six anywhere (int64: shifted right by 0-40),
+// else moderate.
+inline void fill_bias16(Rng& rng, int32_t accumulator, void* bias, int32_t count) {
+  const int32_t kind = rng.uniform(0, 5);
+  for (int32_t o = 0; o < count; ++o) {
+    if (accumulator == 32) {
+      static_cast<int32_t*>(bias)[o] = kind <= 1 ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(-400000, 400000);
+      continue;
+    }
+    int64_t v = rng.uniform(-400000, 400000);
+    if (kind == 0) v = (rng.coin() ? 1 : -1) * (int64_t{INT32_MAX} - rng.uniform(0, 1 << 26));
+    if (kind == 1) v = static_cast<int64_t>((uint64_t{rng.next()} << 32) | rng.next()) >> rng.uniform(0, 40);
+    static_cast<int64_t*>(bias)[o] = v;
+  }
+}
+
+// A multiplier and shift: the common ones (multiplier in [2^30, 2^31), shift in [-17, -1]:
+// the one-SMMULR requantization) unless `wild`: any multiplier (INT32_MIN and INT32_MAX
+// often) and any shift up to max_shift (14 for the int64 accumulator, 30 for int32).
+inline void draw_requant16(Rng& rng, bool wild, int32_t max_shift, int32_t* multiplier, int32_t* shift) {
+  *multiplier = wild ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
+  if (wild && rng.coin()) *multiplier = rng.coin() ? INT32_MIN : INT32_MAX;
+  *shift = wild ? rng.uniform(-31, max_shift) : rng.uniform(-17, -1);
+}
+
+}  // namespace mote::conformance
