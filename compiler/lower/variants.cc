@@ -88,6 +88,27 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- conv2d (16x8): groups 1, any window, both accumulators.
+bool rule_conv2d_s16__mve(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<Conv2dS16Params>(op);
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  FilterDims f;
+  if (p.groups != 1 || !conv_filter(l, &f) || in.size() != 4 || out.size() != 4) return false;
+  Conv2dShape shape;
+  shape.batch = static_cast<int32_t>(in[0]);
+  shape.in_h = static_cast<int32_t>(in[1]);
+  shape.in_w = static_cast<int32_t>(in[2]);
+  shape.in_c = static_cast<int32_t>(in[3]);
+  shape.out_h = static_cast<int32_t>(out[1]);
+  shape.out_w = static_cast<int32_t>(out[2]);
+  shape.out_c = f.out_c;
+  shape.kernel_h = f.kernel_h;
+  shape.kernel_w = f.kernel_w;
+  op.scratch_bytes += conv2d_s16__mve_scratch_bytes(p, shape);
+  return true;
+}
+
 // ---- depthwise_conv2d (int8)
 // The kernel's view of a rank-4 depthwise node: input [N,H,W,C], output [N,OH,OW,OC],
 // filter [1,KH,KW,OC]; false for other ranks.
@@ -253,6 +274,7 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},
+    {KernelId::kConv2dS16Mve, rule_conv2d_s16__mve},
     {KernelId::kDepthwiseConv2dS8Mve, rule_depthwise_conv2d_s8__mve},
     {KernelId::kDepthwiseConv2dS8MultDsp, rule_depthwise_conv2d_s8_mult__dsp},
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},

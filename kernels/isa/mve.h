@@ -510,3 +510,140 @@ inline int32x4_t vldrb_mlaq_s32_at(int32x4_t acc, const int8_t* p, int32x4_t w) 
 }
 #endif
 }  // namespace mote::mve
+
+// ---------------------------------------------------------------------------------------
+// int16 lanes, used by the Helium 16x8 (int16 activations, int8 weights) variants:
+// predicates over eight 16-bit lanes, int16 loads and int8 loads widened to int16, dot
+// products into int32 and int64, narrowing int16 stores.
+namespace mote::mve {
+
+#if MOTE_HAS_MVE
+
+#undef vctp16q
+#undef vldrhq_s16
+#undef vldrhq_z_s16
+#undef vldrbq_s16
+#undef vldrbq_z_s16
+#undef vmladavaq_s16
+#undef vmlaldavaq_s16
+#undef vstrhq_p_s32
+#undef vstrhq_p_s16
+#undef vmullbq_int_s16
+#undef vmulltq_int_s16
+#undef vmovnbq_s32
+#undef vmovntq_s32
+#undef vreinterpretq_s16_s32
+#undef vdupq_n_s16
+using ::int16x8_t;
+// Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
+inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
+// Eight int16 lanes from p (VLDRH.16); _z: inactive lanes 0, not read.
+inline int16x8_t vldrhq_s16(const int16_t* p) { return __arm_vldrhq_s16(p); }
+inline int16x8_t vldrhq_z_s16(const int16_t* p, mve_pred16_t pred) {
+  return __arm_vldrhq_z_s16(p, pred);
+}
+// Eight bytes from p sign-extended to int16 lanes (VLDRB.S16); _z: inactive lanes 0.
+inline int16x8_t vldrbq_s16(const int8_t* p) { return __arm_vldrbq_s16(p); }
+inline int16x8_t vldrbq_z_s16(const int8_t* p, mve_pred16_t pred) {
+  return __arm_vldrbq_z_s16(p, pred);
+}
+// acc + sum_i a[i] * b[i]: wrapping int32 (VMLADAVA.S16), exact int64 (VMLALDAVA.S16).
+inline int32_t vmladavaq_s16(int32_t acc, int16x8_t a, int16x8_t b) {
+  return __arm_vmladavaq_s16(acc, a, b);
+}
+inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
+  return __arm_vmlaldavaq_s16(acc, a, b);
+}
+// The low halves of the active int32 lanes to p[0..3] (VSTRH.32 under a predicate).
+inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
+  __arm_vstrhq_p_s32(p, a, pred);
+}
+// Active int16 lanes to p (VSTRH.16 under a predicate).
+inline void vstrhq_p_s16(int16_t* p, int16x8_t a, mve_pred16_t pred) {
+  __arm_vstrhq_p_s16(p, a, pred);
+}
+// Products of the even (B) / odd (T) int16 lanes as four int32 lanes (VMULLB/VMULLT.S16).
+inline int32x4_t vmullbq_int_s16(int16x8_t a, int16x8_t b) { return __arm_vmullbq_int_s16(a, b); }
+inline int32x4_t vmulltq_int_s16(int16x8_t a, int16x8_t b) { return __arm_vmulltq_int_s16(a, b); }
+// a with its even (B) / odd (T) int16 lanes replaced by the low halves of b's int32
+// lanes (VMOVNB/VMOVNT.I32).
+inline int16x8_t vmovnbq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovnbq_s32(a, b); }
+inline int16x8_t vmovntq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovntq_s32(a, b); }
+// Every lane = x (VDUP.16).
+inline int16x8_t vdupq_n_s16(int16_t x) { return __arm_vdupq_n_s16(x); }
+
+#else  // portable definitions
+
+struct int16x8_t {
+  int16_t lane[8];
+};
+inline mve_pred16_t vctp16q(uint32_t n) {
+  return n >= 8 ? mve_pred16_t{0xFFFF} : static_cast<mve_pred16_t>((1u << (2 * n)) - 1u);
+}
+inline int16x8_t vldrhq_s16(const int16_t* p) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = p[i];
+  return r;
+}
+inline int16x8_t vldrhq_z_s16(const int16_t* p, mve_pred16_t pred) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = ((pred >> (2 * i)) & 1u) != 0 ? p[i] : int16_t{0};
+  return r;
+}
+inline int16x8_t vldrbq_s16(const int8_t* p) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = p[i];
+  return r;
+}
+inline int16x8_t vldrbq_z_s16(const int8_t* p, mve_pred16_t pred) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = ((pred >> (2 * i)) & 1u) != 0 ? p[i] : int16_t{0};
+  return r;
+}
+inline int32_t vmladavaq_s16(int32_t acc, int16x8_t a, int16x8_t b) {
+  uint32_t sum = static_cast<uint32_t>(acc);
+  for (int i = 0; i < 8; ++i) sum += static_cast<uint32_t>(a.lane[i] * b.lane[i]);
+  return static_cast<int32_t>(sum);
+}
+inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
+  uint64_t sum = static_cast<uint64_t>(acc);
+  for (int i = 0; i < 8; ++i) sum += static_cast<uint64_t>(int64_t{a.lane[i] * b.lane[i]});
+  return static_cast<int64_t>(sum);
+}
+inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 4; ++i) {
+    if (((pred >> (4 * i)) & 1u) != 0) p[i] = static_cast<int16_t>(a.lane[i] & 0xFFFF);
+  }
+}
+inline void vstrhq_p_s16(int16_t* p, int16x8_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 8; ++i) {
+    if (((pred >> (2 * i)) & 1u) != 0) p[i] = a.lane[i];
+  }
+}
+inline int32x4_t vmullbq_int_s16(int16x8_t a, int16x8_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[2 * i] * b.lane[2 * i];
+  return r;
+}
+inline int32x4_t vmulltq_int_s16(int16x8_t a, int16x8_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[2 * i + 1] * b.lane[2 * i + 1];
+  return r;
+}
+inline int16x8_t vmovnbq_s32(int16x8_t a, int32x4_t b) {
+  for (int i = 0; i < 4; ++i) a.lane[2 * i] = static_cast<int16_t>(b.lane[i] & 0xFFFF);
+  return a;
+}
+inline int16x8_t vmovntq_s32(int16x8_t a, int32x4_t b) {
+  for (int i = 0; i < 4; ++i) a.lane[2 * i + 1] = static_cast<int16_t>(b.lane[i] & 0xFFFF);
+  return a;
+}
+inline int16x8_t vdupq_n_s16(int16_t x) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = x;
+  return r;
+}
+
+#endif
+
+}  // namespace mote::mve
