@@ -141,6 +141,13 @@ bool rule_depthwise_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s8__mve_scratch_bytes(p, shape);
   return true;
 }
+// 16x8, depth multiplier 1, any window.
+bool rule_depthwise_conv2d_s16__mve(const NodeLowering& l, LoweredOp& op) {
+  DepthwiseConv2dShape shape;
+  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  op.scratch_bytes += depthwise_conv2d_s16__mve_scratch_bytes(shape.out_c);
+  return true;
+}
 // Depth multipliers >= 2 with a constant filter, arranged here into the params (flash),
 // unless its scratch (the window) passes kMaxMultScratchBytes.
 constexpr uint32_t kMaxMultScratchBytes = 4096;
@@ -228,6 +235,11 @@ bool rule_fully_connected_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- fully_connected (16x8): every layer with 2-D weights, no scratch.
+bool rule_fully_connected_s16__mve(const NodeLowering& l, LoweredOp& /*op*/) {
+  return l.input(1).shape.size() == 2;
+}
+
 // ---- add (int8)
 // Helium: neither input broadcast (both have the output's element count).
 bool rule_add_s8__mve(const NodeLowering& l, LoweredOp& /*op*/) {
@@ -280,9 +292,11 @@ const VariantRule kRules[] = {
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},
     {KernelId::kDepthwiseConv2dS8Dsp, rule_depthwise_conv2d_s8__dsp},
     {KernelId::kDepthwiseConv2dS8V6m, rule_depthwise_conv2d_s8__v6m},
+    {KernelId::kDepthwiseConv2dS16Mve, rule_depthwise_conv2d_s16__mve},
     {KernelId::kFullyConnectedS8Mve, rule_fully_connected_s8__mve},
     {KernelId::kFullyConnectedS8Dsp, rule_fully_connected_s8__dsp},
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
+    {KernelId::kFullyConnectedS16Mve, rule_fully_connected_s16__mve},
     {KernelId::kAddS8Mve, rule_add_s8__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},

@@ -534,6 +534,7 @@ namespace mote::mve {
 #undef vmovntq_s32
 #undef vreinterpretq_s16_s32
 #undef vdupq_n_s16
+#undef vaddvaq_s16
 using ::int16x8_t;
 // Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
 inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
@@ -571,6 +572,8 @@ inline int16x8_t vmovnbq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovnbq_s3
 inline int16x8_t vmovntq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovntq_s32(a, b); }
 // Every lane = x (VDUP.16).
 inline int16x8_t vdupq_n_s16(int16_t x) { return __arm_vdupq_n_s16(x); }
+// acc + sum_i a[i], wrapping int32 (VADDVA.S16).
+inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) { return __arm_vaddvaq_s16(acc, a); }
 
 #else  // portable definitions
 
@@ -642,6 +645,11 @@ inline int16x8_t vdupq_n_s16(int16_t x) {
   int16x8_t r;
   for (int i = 0; i < 8; ++i) r.lane[i] = x;
   return r;
+}
+inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) {
+  uint32_t sum = static_cast<uint32_t>(acc);
+  for (int i = 0; i < 8; ++i) sum += static_cast<uint32_t>(static_cast<int32_t>(a.lane[i]));
+  return static_cast<int32_t>(sum);
 }
 
 #endif

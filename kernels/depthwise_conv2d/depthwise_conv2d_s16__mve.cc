@@ -1,0 +1,166 @@
+// Helium (MVE) 16x8 depthwise convolution (int16 activations, int8 weights, int64
+// bias), bit-exact with depthwise_conv2d_s16: depth multiplier 1, any window, stride,
+// dilation and padding. Eight channels per vector: per tap one VLDRH of the input, one
+// VLDRB.S16 of the weights and VMULLB / VMULLT.S16 into two int32 vectors (the even and
+// the odd channels), summed over the taps inside the image (padding taps skipped, as
+// the reference does). The sums and the requantization are those of conv2d_s16__mve:
+// with at most kFastMaxTaps taps |sum| <= 2^30, so with every |bias| < 2^30 and every
+// shift < 0 the int32 sum is the int64 one and
+//   multiply_by_quantized_multiplier64(acc, m, shift) == VRSHL(VQDMULH(acc, reduced << 16), shift)
+// (the proof is in conv2d/conv2d_s16__mve.cc). VMOVNB / VMOVNT put the even and odd
+// results back in channel order for one VSTRH. Other layers (a shift >= 0, a larger
+// bias or window) run the reference.
+//
+// Scratch: bias (int32), vector multiplier and shift of every channel, arranged per
+// group of eight channels as the four even channels then the four odd ones: 3 * 4 bytes
+// per channel, channels rounded up to 8. On a core without MVE the same code runs
+// through the portable definitions of kernels/isa/mve.h.
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "isa/mve.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math.h"
+
+namespace mote {
+namespace {
+
+constexpr int32_t kFastMaxTaps = 256;
+constexpr int64_t kFastMaxBias = (int64_t{1} << 30) - 1;
+
+int32_t padded_channels(int32_t c) { return (c + 7) & ~7; }
+
+// Channel c's place in the arranged tables: group of eight, then even channels first.
+int32_t arranged(int32_t c) { return (c & ~7) + ((c & 1) != 0 ? 4 : 0) + ((c & 7) >> 1); }
+
+// The tables of the fast path; false when a channel needs the reference.
+bool prepare(const int32_t* multipliers, const int32_t* shifts, const int64_t* bias,
+             int32_t channels, int32_t* table) {
+  const int32_t padded = padded_channels(channels);
+  int32_t* bias32 = table;
+  int32_t* mult = table + padded;
+  int32_t* shift = table + 2 * padded;
+  for (int32_t c = 0; c < padded; ++c) {
+    const int32_t at = arranged(c);
+    if (c >= channels) {
+      bias32[at] = mult[at] = shift[at] = 0;
+      continue;
+    }
+    const int64_t b = bias != nullptr ? bias[c] : 0;
+    if (b > kFastMaxBias || b < -kFastMaxBias || shifts[c] >= 0) return false;
+    const int32_t m = multipliers[c];
+    const int32_t reduced = m < 0x7FFF0000 ? ((m + (1 << 15)) >> 16) : 0x7FFF;
+    bias32[at] = static_cast<int32_t>(b);
+    mult[at] = static_cast<int32_t>(static_cast<uint32_t>(reduced) << 16);
+    shift[at] = shifts[c];
+  }
+  return true;
+}
+
+__attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t sum,
+                                                             const int32_t* table,
+                                                             int32_t padded, mve::int32x4_t lo,
+                                                             mve::int32x4_t hi) {
+  const mve::int32x4_t acc = mve::vaddq_s32(sum, mve::vldrwq_s32(table));
+  const mve::int32x4_t scaled = mve::vrshlq_s32(
+      mve::vqdmulhq_s32(acc, mve::vldrwq_s32(table + padded)), mve::vldrwq_s32(table + 2 * padded));
+  return mve::vminq_s32(mve::vmaxq_s32(scaled, lo), hi);
+}
+
+}  // namespace
+
+uint32_t depthwise_conv2d_s16__mve_scratch_bytes(int32_t out_c) {
+  return 3u * 4u * static_cast<uint32_t>(padded_channels(out_c));
+}
+
+void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
+                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                               const int16_t* input, const int8_t* filter, const int64_t* bias,
+                               int16_t* output, int32_t* scratch) {
+  const int32_t channels = shape.out_c;
+  if (shape.kernel_h * shape.kernel_w > kFastMaxTaps ||
+      !prepare(multipliers, shifts, bias, channels, scratch)) {
+    depthwise_conv2d_s16(params, multipliers, shifts, shape, input, filter, bias, output);
+    return;
+  }
+  const int32_t padded = padded_channels(channels);
+  const WindowGeometry& g = params.window;
+  const int32_t in_row_stride = shape.in_w * channels;
+  const int32_t in_image_stride = shape.in_h * in_row_stride;
+  const int32_t tap_step = g.dilation_w * channels;
+  const int32_t row_step = g.dilation_h * in_row_stride;
+  const int32_t filter_row_stride = shape.kernel_w * channels;
+  const mve::int32x4_t lo = mve::vdupq_n_s32(params.act_min);
+  const mve::int32x4_t hi = mve::vdupq_n_s32(params.act_max);
+  for (int32_t b = 0; b < shape.batch; ++b) {
+    const int16_t* image = input + b * in_image_stride;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      const int32_t y0 = oy * g.stride_h - g.pad_top;
+      const TapRange ky = taps_inside(y0, g.dilation_h, shape.kernel_h, shape.in_h);
+      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
+        const int32_t x0 = ox * g.stride_w - g.pad_left;
+        const TapRange kx = taps_inside(x0, g.dilation_w, shape.kernel_w, shape.in_w);
+        const int32_t rows = ky.end - ky.begin;
+        const int32_t cols = kx.end - kx.begin;
+        const int16_t* first_in =
+            image + (y0 + ky.begin * g.dilation_h) * in_row_stride + (x0 + kx.begin * g.dilation_w) * channels;
+        const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
+        const int32_t* table = scratch;
+        for (int32_t c = 0; c < channels; c += 8, table += 8, output += 8) {
+          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
+          mve::int32x4_t even = mve::vdupq_n_s32(0);
+          mve::int32x4_t odd = even;
+          const int16_t* in_row = first_in + c;
+          const int8_t* w_row = first_w + c;
+          for (int32_t r = 0; r < rows; ++r, in_row += row_step, w_row += filter_row_stride) {
+            const int16_t* in = in_row;
+            const int8_t* w = w_row;
+            for (int32_t t = 0; t < cols; ++t, in += tap_step, w += channels) {
+              const mve::int16x8_t vx = mve::vldrhq_z_s16(in, p);
+              const mve::int16x8_t vw = mve::vldrbq_z_s16(w, p);
+              even = mve::vaddq_s32(even, mve::vmullbq_int_s16(vx, vw));
+              odd = mve::vaddq_s32(odd, mve::vmulltq_int_s16(vx, vw));
+            }
+          }
+          mve::int16x8_t out = mve::vdupq_n_s16(0);
+          out = mve::vmovnbq_s32(out, requant(even, table, padded, lo, hi));
+          out = mve::vmovntq_s32(out, requant(odd, table + 4, padded, lo, hi));
+          mve::vstrhq_p_s16(output, out, p);
+        }
+        output -= padded - channels;
+      }
+    }
+  }
+}
+
+Status depthwise_conv2d_s16__mve_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s16_check(ctx));
+  const DepthwiseConv2dS16Params& p = ctx.params<DepthwiseConv2dS16Params>();
+  if (p.depth_multiplier != 1) return Status::kBadParams;
+  const Span<uint8_t> scratch = ctx.scratch();
+  const int32_t out_c = static_cast<int32_t>(ctx.input_desc(1).dims[3]);
+  if (scratch.size() < depthwise_conv2d_s16__mve_scratch_bytes(out_c) ||
+      reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void depthwise_conv2d_s16__mve_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const DepthwiseConv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const DepthwiseConv2dS16Params& p = ctx.params<DepthwiseConv2dS16Params>();
+  const uint32_t out_c = filter.dims[3];
+  const int64_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int64_t*>(ctx.input_data(2)) : nullptr;
+  depthwise_conv2d_s16__mve(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                            static_cast<const int16_t*>(ctx.input_data(0)),
+                            static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                            static_cast<int16_t*>(ctx.output_data(0)),
+                            reinterpret_cast<int32_t*>(ctx.scratch().data()));
+}
+
+const KernelEntry kDepthwiseConv2dS16MveEntry = {depthwise_conv2d_s16__mve_check,
+                                                 depthwise_conv2d_s16__mve_run};
+
+}  // namespace mote
