@@ -82,15 +82,16 @@ __attribute__((always_inline)) inline mve::int32x4_t lanes(int32_t a, int32_t b,
 }
 
 // Rows of k <= 8 held in registers (lanes >= k zero): rows w0..w3 against both pixels.
-template <bool kPair>
+// kWhole: 8 bytes may be read at each row (k == 8).
+template <bool kPair, bool kWhole>
 __attribute__((always_inline)) inline Sums near_2x4(mve::int16x8_t x0, mve::int16x8_t x1,
                                                     const int8_t* w0, const int8_t* w1,
                                                     const int8_t* w2, const int8_t* w3,
                                                     mve::mve_pred16_t pk) {
-  const mve::int16x8_t v0 = mve::vldrbq_z_s16(w0, pk);
-  const mve::int16x8_t v1 = mve::vldrbq_z_s16(w1, pk);
-  const mve::int16x8_t v2 = mve::vldrbq_z_s16(w2, pk);
-  const mve::int16x8_t v3 = mve::vldrbq_z_s16(w3, pk);
+  const mve::int16x8_t v0 = kWhole ? mve::vldrbq_s16(w0) : mve::vldrbq_z_s16(w0, pk);
+  const mve::int16x8_t v1 = kWhole ? mve::vldrbq_s16(w1) : mve::vldrbq_z_s16(w1, pk);
+  const mve::int16x8_t v2 = kWhole ? mve::vldrbq_s16(w2) : mve::vldrbq_z_s16(w2, pk);
+  const mve::int16x8_t v3 = kWhole ? mve::vldrbq_s16(w3) : mve::vldrbq_z_s16(w3, pk);
   Sums s;
   s.p0 = lanes(mve::vmladavaq_s16(0, x0, v0), mve::vmladavaq_s16(0, x0, v1),
                mve::vmladavaq_s16(0, x0, v2), mve::vmladavaq_s16(0, x0, v3));
@@ -108,13 +109,18 @@ __attribute__((always_inline)) inline Sums long_1x4(const int16_t* x, const int8
                                                     const int8_t* w1, const int8_t* w2,
                                                     const int8_t* w3, int32_t k) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  int32_t n = k;
-  for (; n >= 8; n -= 8, x += 8, w0 += 8, w1 += 8, w2 += 8, w3 += 8) {
+  const int32_t n = k % 8;
+  for (int32_t steps = k / 8; steps > 0; --steps) {
     const mve::int16x8_t vx = mve::vldrhq_s16(x);
     a0 = mve::vmladavaq_s16(a0, vx, mve::vldrbq_s16(w0));
     a1 = mve::vmladavaq_s16(a1, vx, mve::vldrbq_s16(w1));
     a2 = mve::vmladavaq_s16(a2, vx, mve::vldrbq_s16(w2));
     a3 = mve::vmladavaq_s16(a3, vx, mve::vldrbq_s16(w3));
+    x += 8;
+    w0 += 8;
+    w1 += 8;
+    w2 += 8;
+    w3 += 8;
   }
   if (n > 0) {
     const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n));
@@ -144,12 +150,12 @@ __attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t acc,
 }
 
 // Output channels [0, out_c) of one or two pixels (kPair) into y0 (and y1). kNear: rows
-// of k <= 8 values, x0 / x1 their registers; otherwise the row at r0.
-template <bool kNear, bool kPair, bool kAcc32>
+// of k <= 8 values, x0 / x1 their registers (kEight: k == 8); otherwise the row at r0.
+template <bool kNear, bool kEight, bool kPair, bool kAcc32>
 __attribute__((always_inline)) inline void pixel_rows(const Rows& r, mve::int16x8_t x0,
                                                       mve::int16x8_t x1, const int16_t* r0,
                                                       int16_t* y0, int16_t* y1) {
-  const int32_t k = r.k;
+  const int32_t k = kEight ? 8 : r.k;
   const int32_t out_c = r.out_c;
   const mve::int32x4_t lo = mve::vdupq_n_s32(r.act_min);
   const mve::int32x4_t hi = mve::vdupq_n_s32(r.act_max);
@@ -158,16 +164,12 @@ __attribute__((always_inline)) inline void pixel_rows(const Rows& r, mve::int16x
   const int32_t* b = r.bias;
   const int32_t* m = r.mult;
   const int32_t* s = r.shifts;
-  for (int32_t left = out_c; left > 0; left -= 4) {
-    const int8_t* w1 = left > 1 ? w + k : w;
-    const int8_t* w2 = left > 2 ? w + 2 * k : w;
-    const int8_t* w3 = left > 3 ? w + 3 * k : w;
-    const Sums sums = kNear ? near_2x4<kPair>(x0, x1, w, w1, w2, w3, pk)
-                            : long_1x4(r0, w, w1, w2, w3, k);
+  // Requantizes and stores the four channels of sums, lanes [0, left) (left >= 4: all).
+  auto finish = [&](const Sums& sums, int32_t left) __attribute__((always_inline)) {
     const mve::mve_pred16_t pc = mve::vctp32q(static_cast<uint32_t>(left));
     const mve::int32x4_t bias = mve::vldrwq_s32(b);
     const mve::int32x4_t mult = mve::vldrwq_s32(m);
-    const mve::int32x4_t shift = mve::vldrwq_z_s32(s, pc);
+    const mve::int32x4_t shift = left >= 4 ? mve::vldrwq_s32(s) : mve::vldrwq_z_s32(s, pc);
     mve::vstrhq_p_s32(y0, requant<kAcc32>(mve::vaddq_s32(sums.p0, bias), mult, shift, lo, hi), pc);
     if (kPair) {
       mve::vstrhq_p_s32(y1, requant<kAcc32>(mve::vaddq_s32(sums.p1, bias), mult, shift, lo, hi),
@@ -179,7 +181,19 @@ __attribute__((always_inline)) inline void pixel_rows(const Rows& r, mve::int16x
     b += 4;
     m += 4;
     s += 4;
+  };
+  int32_t left = out_c;
+  for (; left >= 4; left -= 4) {
+    const Sums sums = !kNear ? long_1x4(r0, w, w + k, w + 2 * k, w + 3 * k, k)
+                             : near_2x4<kPair, kEight>(x0, x1, w, w + k, w + 2 * k, w + 3 * k, pk);
+    finish(sums, 4);
   }
+  if (left == 0) return;
+  // 1..3 channels: rows past the last one repeat the first; their lanes are not stored.
+  const int8_t* w1 = left > 1 ? w + k : w;
+  const int8_t* w2 = left > 2 ? w + 2 * k : w;
+  finish(kNear ? near_2x4<kPair, false>(x0, x1, w, w1, w2, w, pk) : long_1x4(r0, w, w1, w2, w, k),
+         left);
 }
 
 // One output pixel by int64 sums (VMLALDAVA) and the reference's requantization.
@@ -205,14 +219,18 @@ void pixel_exact64(const Conv2dS16Params& params, const int32_t* multipliers,
 }
 
 // n int16 values from src to dst, eight at a time (the last step predicated); n <= 0
-// copies nothing. src == nullptr writes zeros.
-void copy_values(int16_t* dst, const int16_t* src, int32_t n) {
-  const mve::int16x8_t zero = mve::vdupq_n_s16(0);
-  for (; n > 0; n -= 8, dst += 8) {
+// copies nothing.
+__attribute__((always_inline)) inline void copy_values(int16_t* dst, const int16_t* src,
+                                                       int32_t n) {
+  for (; n > 0; n -= 8, dst += 8, src += 8) {
     const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n));
-    mve::vstrhq_p_s16(dst, src != nullptr ? mve::vldrhq_z_s16(src, p) : zero, p);
-    if (src != nullptr) src += 8;
+    mve::vstrhq_p_s16(dst, mve::vldrhq_z_s16(src, p), p);
   }
+}
+// n zeros to dst.
+void zero_values(int16_t* dst, int32_t n) {
+  const mve::int16x8_t zero = mve::vdupq_n_s16(0);
+  for (; n > 0; n -= 8, dst += 8) mve::vstrhq_p_s16(dst, zero, mve::vctp16q(static_cast<uint32_t>(n)));
 }
 
 // The window of output pixel (oy, ox) of `image` as one row of K values.
@@ -232,15 +250,19 @@ void im2col_row(const Conv2dS16Params& params, const Conv2dShape& shape, const i
     }
     for (int32_t kx = 0; kx < shape.kernel_w; ++kx, row += c) {
       const int32_t x = x0 + kx * params.window.dilation_w;
-      const bool inside = y_inside && x >= 0 && x < shape.in_w;
-      copy_values(row, inside ? in_row + x * c : nullptr, c);
+      if (y_inside && x >= 0 && x < shape.in_w) {
+        copy_values(row, in_row + x * c, c);
+      } else {
+        zero_values(row, c);
+      }
     }
   }
 }
 
 // Every output pixel in order: its row (the input pixel, or its window copied to rows[0]
-// / rows[1]), then its outputs; two pixels at a time with rows of k <= 8.
-template <bool kNear, bool kAcc32>
+// / rows[1]), then its outputs; two pixels at a time with rows of k <= 8 (kNear; kEight:
+// k == 8).
+template <bool kNear, bool kEight, bool kAcc32>
 void all_pixels(const Conv2dS16Params& params, const Conv2dShape& shape, const Rows& r,
                 const int16_t* input, int16_t* rows, int16_t* output) {
   const bool direct = rows == nullptr;
@@ -272,15 +294,17 @@ void all_pixels(const Conv2dS16Params& params, const Conv2dShape& shape, const R
   int32_t p = 0;
   if (kNear) {
     for (; p + 2 <= pixels; p += 2, output += 2 * out_c) {
-      const mve::int16x8_t x0 = mve::vldrhq_z_s16(next_row(rows), pk);
-      const mve::int16x8_t x1 = mve::vldrhq_z_s16(next_row(direct ? rows : rows + k), pk);
-      pixel_rows<true, true, kAcc32>(r, x0, x1, nullptr, output, output + out_c);
+      const int16_t* row0 = next_row(rows);
+      const mve::int16x8_t x0 = kEight ? mve::vldrhq_s16(row0) : mve::vldrhq_z_s16(row0, pk);
+      const int16_t* row1 = next_row(direct ? rows : rows + k);
+      const mve::int16x8_t x1 = kEight ? mve::vldrhq_s16(row1) : mve::vldrhq_z_s16(row1, pk);
+      pixel_rows<true, kEight, true, kAcc32>(r, x0, x1, nullptr, output, output + out_c);
     }
   }
   for (; p < pixels; ++p, output += out_c) {
     const int16_t* row = next_row(rows);
     const mve::int16x8_t x0 = kNear ? mve::vldrhq_z_s16(row, pk) : mve::vdupq_n_s16(0);
-    pixel_rows<kNear, false, kAcc32>(r, x0, x0, row, output, nullptr);
+    pixel_rows<kNear, kEight, false, kAcc32>(r, x0, x0, row, output, nullptr);
   }
 }
 
@@ -337,16 +361,18 @@ void conv2d_s16__mve(const Conv2dS16Params& params, const int32_t* multipliers,
     }
     return;
   }
-  if (k <= 8) {
+  if (k == 8 && !acc32) {
+    all_pixels<true, true, false>(params, shape, r, input, rows, output);
+  } else if (k <= 8) {
     if (acc32) {
-      all_pixels<true, true>(params, shape, r, input, rows, output);
+      all_pixels<true, false, true>(params, shape, r, input, rows, output);
     } else {
-      all_pixels<true, false>(params, shape, r, input, rows, output);
+      all_pixels<true, false, false>(params, shape, r, input, rows, output);
     }
   } else if (acc32) {
-    all_pixels<false, true>(params, shape, r, input, rows, output);
+    all_pixels<false, false, true>(params, shape, r, input, rows, output);
   } else {
-    all_pixels<false, false>(params, shape, r, input, rows, output);
+    all_pixels<false, false, false>(params, shape, r, input, rows, output);
   }
 }
 

@@ -67,6 +67,57 @@ __attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t sum,
   return mve::vminq_s32(mve::vmaxq_s32(scaled, lo), hi);
 }
 
+// The even and odd channels' sums of a group of eight.
+struct Taps {
+  mve::int32x4_t even, odd;
+};
+
+__attribute__((always_inline)) inline void add_tap(Taps& t, mve::int16x8_t x, mve::int16x8_t w) {
+  t.even = mve::vaddq_s32(t.even, mve::vmullbq_int_s16(x, w));
+  t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, w));
+}
+
+// A window of rows x cols taps inside the image, lanes under p (inactive lanes 0).
+__attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const int8_t* w_row,
+                                                    int32_t rows, int32_t cols, int32_t tap_step,
+                                                    int32_t row_step, int32_t filter_row_stride,
+                                                    int32_t channels, mve::mve_pred16_t p) {
+  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
+  for (int32_t r = 0; r < rows; ++r, in_row += row_step, w_row += filter_row_stride) {
+    const int16_t* in = in_row;
+    const int8_t* w = w_row;
+    for (int32_t i = 0; i < cols; ++i, in += tap_step, w += channels) {
+      add_tap(t, mve::vldrhq_z_s16(in, p), mve::vldrbq_z_s16(w, p));
+    }
+  }
+  return t;
+}
+
+// A window of 3x3 taps inside the image, eight channels (one asm statement per tap:
+// mve::vmull_tap_s16).
+__attribute__((always_inline)) inline Taps taps_3x3(const int16_t* in, const int8_t* w,
+                                                    int32_t tap_step, int32_t row_step,
+                                                    int32_t filter_row_stride, int32_t channels) {
+  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
+  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
+    mve::vmull_tap_s16(t.even, t.odd, in, w);
+    mve::vmull_tap_s16(t.even, t.odd, in + tap_step, w + channels);
+    mve::vmull_tap_s16(t.even, t.odd, in + 2 * tap_step, w + 2 * channels);
+  }
+  return t;
+}
+
+// The group's eight outputs, requantized, back in channel order, lanes under p stored.
+__attribute__((always_inline)) inline void store(int16_t* output, const Taps& t,
+                                                 const int32_t* table, int32_t padded,
+                                                 mve::int32x4_t lo, mve::int32x4_t hi,
+                                                 mve::mve_pred16_t p) {
+  mve::int16x8_t out = mve::vdupq_n_s16(0);
+  out = mve::vmovnbq_s32(out, requant(t.even, table, padded, lo, hi));
+  out = mve::vmovntq_s32(out, requant(t.odd, table + 4, padded, lo, hi));
+  mve::vstrhq_p_s16(output, out, p);
+}
+
 }  // namespace
 
 uint32_t depthwise_conv2d_s16__mve_scratch_bytes(int32_t out_c) {
@@ -106,26 +157,19 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
             image + (y0 + ky.begin * g.dilation_h) * in_row_stride + (x0 + kx.begin * g.dilation_w) * channels;
         const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
         const int32_t* table = scratch;
-        for (int32_t c = 0; c < channels; c += 8, table += 8, output += 8) {
-          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-          mve::int32x4_t even = mve::vdupq_n_s32(0);
-          mve::int32x4_t odd = even;
-          const int16_t* in_row = first_in + c;
-          const int8_t* w_row = first_w + c;
-          for (int32_t r = 0; r < rows; ++r, in_row += row_step, w_row += filter_row_stride) {
-            const int16_t* in = in_row;
-            const int8_t* w = w_row;
-            for (int32_t t = 0; t < cols; ++t, in += tap_step, w += channels) {
-              const mve::int16x8_t vx = mve::vldrhq_z_s16(in, p);
-              const mve::int16x8_t vw = mve::vldrbq_z_s16(w, p);
-              even = mve::vaddq_s32(even, mve::vmullbq_int_s16(vx, vw));
-              odd = mve::vaddq_s32(odd, mve::vmulltq_int_s16(vx, vw));
-            }
+        int32_t c = 0;
+        if (rows == 3 && cols == 3) {
+          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
+            const Taps t = taps_3x3(first_in + c, first_w + c, tap_step, row_step,
+                                    filter_row_stride, channels);
+            store(output, t, table, padded, lo, hi, mve::vctp16q(8));
           }
-          mve::int16x8_t out = mve::vdupq_n_s16(0);
-          out = mve::vmovnbq_s32(out, requant(even, table, padded, lo, hi));
-          out = mve::vmovntq_s32(out, requant(odd, table + 4, padded, lo, hi));
-          mve::vstrhq_p_s16(output, out, p);
+        }
+        for (; c < channels; c += 8, table += 8, output += 8) {
+          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
+          const Taps t = taps_any(first_in + c, first_w + c, rows, cols, tap_step, row_step,
+                                  filter_row_stride, channels, p);
+          store(output, t, table, padded, lo, hi, p);
         }
         output -= padded - channels;
       }

@@ -36,13 +36,18 @@ __attribute__((always_inline)) inline Totals rows_1x4(const int16_t* x, const in
     const int32_t chunk = k < kChunk ? k : kChunk;
     k -= chunk;
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    int32_t n = chunk;
-    for (; n >= 8; n -= 8, x += 8, w0 += 8, w1 += 8, w2 += 8, w3 += 8) {
+    const int32_t n = chunk % 8;
+    for (int32_t steps = chunk / 8; steps > 0; --steps) {
       const mve::int16x8_t vx = mve::vldrhq_s16(x);
       a0 = mve::vmladavaq_s16(a0, vx, mve::vldrbq_s16(w0));
       a1 = mve::vmladavaq_s16(a1, vx, mve::vldrbq_s16(w1));
       a2 = mve::vmladavaq_s16(a2, vx, mve::vldrbq_s16(w2));
       a3 = mve::vmladavaq_s16(a3, vx, mve::vldrbq_s16(w3));
+      x += 8;
+      w0 += 8;
+      w1 += 8;
+      w2 += 8;
+      w3 += 8;
     }
     if (n > 0) {
       const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n));

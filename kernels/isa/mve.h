@@ -655,3 +655,29 @@ inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) {
 #endif
 
 }  // namespace mote::mve
+
+// One tap of the Helium 16x8 depthwise convolution as a single asm statement:
+// even += VMULLB.S16(x, w), odd += VMULLT.S16(x, w) with x the eight int16 at px (VLDRH)
+// and w the eight int8 at pw widened (VLDRB.S16). Written as intrinsics, GCC computes all
+// nine products of a 3x3 window first and spills them.
+namespace mote::mve {
+#if MOTE_HAS_MVE
+inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, const int8_t* pw) {
+  int16x8_t x, w;
+  int32x4_t p;
+  asm volatile(
+      "vldrh.16 %q2, [%5]\n\tvldrb.s16 %q3, [%6]\n\tvmullb.s16 %q4, %q2, %q3\n\t"
+      "vadd.i32 %q0, %q0, %q4\n\tvmullt.s16 %q4, %q2, %q3\n\tvadd.i32 %q1, %q1, %q4"
+      : "+w"(even), "+w"(odd), "=&w"(x), "=&w"(w), "=&w"(p)
+      : "r"(px), "r"(pw)
+      : "memory");
+}
+#else
+inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, const int8_t* pw) {
+  const int16x8_t x = vldrhq_s16(px);
+  const int16x8_t w = vldrbq_s16(pw);
+  even = vaddq_s32(even, vmullbq_int_s16(x, w));
+  odd = vaddq_s32(odd, vmulltq_int_s16(x, w));
+}
+#endif
+}  // namespace mote::mve
