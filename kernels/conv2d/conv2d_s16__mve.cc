@@ -8,18 +8,12 @@
 // VMLADAVA.S16, four channels requantized per vector.
 //
 // int32 sums are exact for the int64 accumulator when |sum| + |bias| < 2^31, which holds
-// when K <= kFastMaxK (|w * x| <= 2^22, so |sum| <= 2^30) and every |bias| < 2^30: then
-// multiply_by_quantized_multiplier64(acc, m, shift) with shift < 0 is
-//   VRSHL(VQDMULH(acc, reduced << 16), shift)
-// because VQDMULH gives q = floor(acc * reduced / 2^15) (it saturates only when both
-// operands are INT32_MIN, and |acc| < 2^31 here), and for total = 15 - shift >= 16,
-// writing acc * reduced = 2^15 q + s (0 <= s < 2^15),
-// floor((2^15 q + s + 2^(total-1)) / 2^total) == floor((q + 2^(-shift-1)) / 2^-shift),
-// VRSHL's rounding shift of q. Other int64 cases (shift >= 0, larger K or bias) sum in
-// int64 with VMLALDAVA.S16 and
+// when K <= kFastMaxK (|w * x| <= 2^22, so |sum| <= 2^30) and every |bias| < 2^30; with
+// every shift < 0 the requantization is then requant64_x4 (quant/quant_math_mve.h).
+// Other int64 cases (shift >= 0, larger K or bias) sum in int64 with VMLALDAVA.S16 and
 // requantize one output at a time with the reference's arithmetic. The int32
 // accumulator wraps in VMLADAVA like the reference and requantizes as the int8 variants
-// (quant/quant_math_mve.h).
+// (requant_s8x4, quant/quant_math_mve.h).
 //
 // Blocking: rows of K <= 8 (pointwise layers of 8 channels) are held in registers, two
 // pixels x four channels per block; longer rows run one pixel x four channels over
@@ -56,7 +50,7 @@ bool pointwise(const Conv2dS16Params& params, const Conv2dShape& shape) {
 struct Rows {
   const int8_t* filter;     // out_c rows of k bytes
   const int32_t* bias;      // out_c rounded up to 4, int32
-  const int32_t* mult;      // out_c rounded up to 4: reduced << 16 (64) or multiplier (32)
+  const int32_t* mult;      // out_c rounded up to 4: requant64_vector_multiplier (64) or multiplier (32)
   const int32_t* shifts;    // out_c
   int32_t out_c;
   int32_t k;
@@ -145,7 +139,7 @@ __attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t acc,
   if (kAcc32) {
     return requant_s8x4(acc, requant_s8x4_prepare(mult, shift), mve::vdupq_n_s32(0), lo, hi);
   }
-  const mve::int32x4_t out = mve::vrshlq_s32(mve::vqdmulhq_s32(acc, mult), shift);
+  const mve::int32x4_t out = requant64_x4(acc, mult, shift);
   return mve::vminq_s32(mve::vmaxq_s32(out, lo), hi);
 }
 
@@ -336,10 +330,9 @@ void conv2d_s16__mve(const Conv2dS16Params& params, const int32_t* multipliers,
     }
     const int64_t b = real && bias != nullptr ? static_cast<const int64_t*>(bias)[o] : 0;
     const int32_t m = real ? multipliers[o] : 0;
-    const int32_t reduced = m < 0x7FFF0000 ? ((m + (1 << 15)) >> 16) : 0x7FFF;
     fast = fast && b <= kFastMaxBias && b >= -kFastMaxBias && (!real || shifts[o] < 0);
     bias32[o] = static_cast<int32_t>(b);
-    mult[o] = static_cast<int32_t>(static_cast<uint32_t>(reduced) << 16);
+    mult[o] = requant64_vector_multiplier(m);
   }
   const Rows r{filter, bias32, mult, shifts, out_c, k, params.act_min, params.act_max};
   if (!fast) {

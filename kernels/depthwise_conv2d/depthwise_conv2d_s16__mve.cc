@@ -3,12 +3,10 @@
 // dilation and padding. Eight channels per vector: per tap one VLDRH of the input, one
 // VLDRB.S16 of the weights and VMULLB / VMULLT.S16 into two int32 vectors (the even and
 // the odd channels), summed over the taps inside the image (padding taps skipped, as
-// the reference does). The sums and the requantization are those of conv2d_s16__mve:
-// with at most kFastMaxTaps taps |sum| <= 2^30, so with every |bias| < 2^30 and every
-// shift < 0 the int32 sum is the int64 one and
-//   multiply_by_quantized_multiplier64(acc, m, shift) == VRSHL(VQDMULH(acc, reduced << 16), shift)
-// (the proof is in conv2d/conv2d_s16__mve.cc). VMOVNB / VMOVNT put the even and odd
-// results back in channel order for one VSTRH. Other layers (a shift >= 0, a larger
+// the reference does). With at most kFastMaxTaps taps |sum| <= 2^30 (|w * x| <= 2^22),
+// so with every |bias| < 2^30 the int32 sum is the int64 one, and with every shift < 0
+// the requantization is requant64_x4 (quant/quant_math_mve.h). VMOVNB / VMOVNT put the
+// even and odd results back in channel order for one VSTRH. Other layers (a shift >= 0, a larger
 // bias or window) run the reference.
 //
 // Scratch: bias (int32), vector multiplier and shift of every channel, arranged per
@@ -21,6 +19,7 @@
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
+#include "quant/quant_math_mve.h"
 
 namespace mote {
 namespace {
@@ -48,10 +47,8 @@ bool prepare(const int32_t* multipliers, const int32_t* shifts, const int64_t* b
     }
     const int64_t b = bias != nullptr ? bias[c] : 0;
     if (b > kFastMaxBias || b < -kFastMaxBias || shifts[c] >= 0) return false;
-    const int32_t m = multipliers[c];
-    const int32_t reduced = m < 0x7FFF0000 ? ((m + (1 << 15)) >> 16) : 0x7FFF;
     bias32[at] = static_cast<int32_t>(b);
-    mult[at] = static_cast<int32_t>(static_cast<uint32_t>(reduced) << 16);
+    mult[at] = requant64_vector_multiplier(multipliers[c]);
     shift[at] = shifts[c];
   }
   return true;
@@ -62,8 +59,8 @@ __attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t sum,
                                                              int32_t padded, mve::int32x4_t lo,
                                                              mve::int32x4_t hi) {
   const mve::int32x4_t acc = mve::vaddq_s32(sum, mve::vldrwq_s32(table));
-  const mve::int32x4_t scaled = mve::vrshlq_s32(
-      mve::vqdmulhq_s32(acc, mve::vldrwq_s32(table + padded)), mve::vldrwq_s32(table + 2 * padded));
+  const mve::int32x4_t scaled =
+      requant64_x4(acc, mve::vldrwq_s32(table + padded), mve::vldrwq_s32(table + 2 * padded));
   return mve::vminq_s32(mve::vmaxq_s32(scaled, lo), hi);
 }
 
