@@ -87,11 +87,11 @@ __attribute__((always_inline)) inline Sums near_2x4(mve::int16x8_t x0, mve::int1
   const mve::int16x8_t v2 = kWhole ? mve::vldrbq_s16(w2) : mve::vldrbq_z_s16(w2, pk);
   const mve::int16x8_t v3 = kWhole ? mve::vldrbq_s16(w3) : mve::vldrbq_z_s16(w3, pk);
   Sums s;
-  s.p0 = lanes(mve::vmladavaq_s16(0, x0, v0), mve::vmladavaq_s16(0, x0, v1),
-               mve::vmladavaq_s16(0, x0, v2), mve::vmladavaq_s16(0, x0, v3));
+  s.p0 = lanes(mve::vmladavq_s16(x0, v0), mve::vmladavq_s16(x0, v1),
+               mve::vmladavq_s16(x0, v2), mve::vmladavq_s16(x0, v3));
   if (kPair) {
-    s.p1 = lanes(mve::vmladavaq_s16(0, x1, v0), mve::vmladavaq_s16(0, x1, v1),
-                 mve::vmladavaq_s16(0, x1, v2), mve::vmladavaq_s16(0, x1, v3));
+    s.p1 = lanes(mve::vmladavq_s16(x1, v0), mve::vmladavq_s16(x1, v1),
+                 mve::vmladavq_s16(x1, v2), mve::vmladavq_s16(x1, v3));
   } else {
     s.p1 = s.p0;
   }
@@ -164,10 +164,20 @@ __attribute__((always_inline)) inline void pixel_rows(const Rows& r, mve::int16x
     const mve::int32x4_t bias = mve::vldrwq_s32(b);
     const mve::int32x4_t mult = mve::vldrwq_s32(m);
     const mve::int32x4_t shift = left >= 4 ? mve::vldrwq_s32(s) : mve::vldrwq_z_s32(s, pc);
-    mve::vstrhq_p_s32(y0, requant<kAcc32>(mve::vaddq_s32(sums.p0, bias), mult, shift, lo, hi), pc);
+    const mve::int32x4_t out0 = requant<kAcc32>(mve::vaddq_s32(sums.p0, bias), mult, shift, lo, hi);
+    if (left >= 4) {
+      mve::vstrhq_s32(y0, out0);
+    } else {
+      mve::vstrhq_p_s32(y0, out0, pc);
+    }
     if (kPair) {
-      mve::vstrhq_p_s32(y1, requant<kAcc32>(mve::vaddq_s32(sums.p1, bias), mult, shift, lo, hi),
-                        pc);
+      const mve::int32x4_t out1 =
+          requant<kAcc32>(mve::vaddq_s32(sums.p1, bias), mult, shift, lo, hi);
+      if (left >= 4) {
+        mve::vstrhq_s32(y1, out1);
+      } else {
+        mve::vstrhq_p_s32(y1, out1, pc);
+      }
       y1 += 4;
     }
     y0 += 4;

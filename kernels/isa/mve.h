@@ -535,6 +535,8 @@ namespace mote::mve {
 #undef vreinterpretq_s16_s32
 #undef vdupq_n_s16
 #undef vaddvaq_s16
+#undef vmladavq_s16
+#undef vstrhq_s32
 using ::int16x8_t;
 // Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
 inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
@@ -555,6 +557,10 @@ inline int32_t vmladavaq_s16(int32_t acc, int16x8_t a, int16x8_t b) {
 inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
   return __arm_vmlaldavaq_s16(acc, a, b);
 }
+// sum_i a[i] * b[i], wrapping int32 (VMLADAV.S16: no accumulator register to zero).
+inline int32_t vmladavq_s16(int16x8_t a, int16x8_t b) { return __arm_vmladavq_s16(a, b); }
+// The low halves of the four int32 lanes to p[0..3] (VSTRH.32).
+inline void vstrhq_s32(int16_t* p, int32x4_t a) { __arm_vstrhq_s32(p, a); }
 // The low halves of the active int32 lanes to p[0..3] (VSTRH.32 under a predicate).
 inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
   __arm_vstrhq_p_s32(p, a, pred);
@@ -612,6 +618,10 @@ inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
   uint64_t sum = static_cast<uint64_t>(acc);
   for (int i = 0; i < 8; ++i) sum += static_cast<uint64_t>(int64_t{a.lane[i] * b.lane[i]});
   return static_cast<int64_t>(sum);
+}
+inline int32_t vmladavq_s16(int16x8_t a, int16x8_t b) { return vmladavaq_s16(0, a, b); }
+inline void vstrhq_s32(int16_t* p, int32x4_t a) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<int16_t>(a.lane[i] & 0xFFFF);
 }
 inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
   for (int i = 0; i < 4; ++i) {
