@@ -104,6 +104,27 @@ __attribute__((always_inline)) inline Taps taps_3x3(const int16_t* in, const int
   return t;
 }
 
+// The 3x3 windows of two pixels, the second pair_step values after the first.
+struct TapsPair {
+  Taps p0, p1;
+};
+__attribute__((always_inline)) inline TapsPair taps_3x3_pair(const int16_t* in, const int8_t* w,
+                                                             int32_t pair_step, int32_t tap_step,
+                                                             int32_t row_step,
+                                                             int32_t filter_row_stride,
+                                                             int32_t channels) {
+  const mve::int32x4_t zero = mve::vdupq_n_s32(0);
+  TapsPair t{{zero, zero}, {zero, zero}};
+  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
+    for (int32_t i = 0; i < 3; ++i) {
+      const int16_t* x = in + i * tap_step;
+      mve::vmull_tap2_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, x, x + pair_step,
+                          w + i * channels);
+    }
+  }
+  return t;
+}
+
 // The group's eight outputs, requantized, back in channel order, lanes under p stored.
 __attribute__((always_inline)) inline void store(int16_t* output, const Taps& t,
                                                  const int32_t* table, int32_t padded,
@@ -136,6 +157,7 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
   const int32_t in_row_stride = shape.in_w * channels;
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t tap_step = g.dilation_w * channels;
+  const int32_t pair_step = g.stride_w * channels;
   const int32_t row_step = g.dilation_h * in_row_stride;
   const int32_t filter_row_stride = shape.kernel_w * channels;
   const mve::int32x4_t lo = mve::vdupq_n_s32(params.act_min);
@@ -155,6 +177,30 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
         const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
         const int32_t* table = scratch;
         int32_t c = 0;
+        // Two whole 3x3 windows side by side: the full channel groups of both pixels.
+        const bool pair = rows == 3 && cols == 3 && shape.kernel_w == 3 && ox + 1 < shape.out_w &&
+                          x0 + g.stride_w + 2 * g.dilation_w < shape.in_w;
+        if (pair) {
+          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
+            const TapsPair t = taps_3x3_pair(first_in + c, first_w + c, pair_step, tap_step,
+                                             row_step, filter_row_stride, channels);
+            store(output, t.p0, table, padded, lo, hi, mve::vctp16q(8));
+            store(output + channels, t.p1, table, padded, lo, hi, mve::vctp16q(8));
+          }
+          if (c < channels) {
+            const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
+            store(output, taps_any(first_in + c, first_w + c, 3, 3, tap_step, row_step,
+                                   filter_row_stride, channels, p),
+                  table, padded, lo, hi, p);
+            store(output + channels,
+                  taps_any(first_in + pair_step + c, first_w + c, 3, 3, tap_step, row_step,
+                           filter_row_stride, channels, p),
+                  table, padded, lo, hi, p);
+          }
+          output += channels + (channels - c);
+          ++ox;
+          continue;
+        }
         if (rows == 3 && cols == 3) {
           for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
             const Taps t = taps_3x3(first_in + c, first_w + c, tap_step, row_step,

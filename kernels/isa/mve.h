@@ -679,7 +679,7 @@ inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, co
       "vldrh.16 %q2, [%5]\n\tvldrb.s16 %q3, [%6]\n\tvmullb.s16 %q4, %q2, %q3\n\t"
       "vadd.i32 %q0, %q0, %q4\n\tvmullt.s16 %q4, %q2, %q3\n\tvadd.i32 %q1, %q1, %q4"
       : "+w"(even), "+w"(odd), "=&w"(x), "=&w"(w), "=&w"(p)
-      : "r"(px), "r"(pw)
+      : "r"(px), "l"(pw)
       : "memory");
 }
 #else
@@ -688,6 +688,35 @@ inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, co
   const int16x8_t w = vldrbq_s16(pw);
   even = vaddq_s32(even, vmullbq_int_s16(x, w));
   odd = vaddq_s32(odd, vmulltq_int_s16(x, w));
+}
+#endif
+}  // namespace mote::mve
+
+// vmull_tap_s16 for two pixels sharing the weights: the eight int8 at pw (VLDRB.S16)
+// against the eight int16 at px0 into even0 / odd0 and at px1 into even1 / odd1. (The
+// widening VLDRB takes a low base register: pw's "l".)
+namespace mote::mve {
+#if MOTE_HAS_MVE
+inline void vmull_tap2_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1, int32x4_t& odd1,
+                           const int16_t* px0, const int16_t* px1, const int8_t* pw) {
+  int16x8_t x, w;
+  int32x4_t p;
+  asm volatile(
+      "vldrb.s16 %q5, [%9]\n\tvldrh.16 %q4, [%7]\n\t"
+      "vmullb.s16 %q6, %q4, %q5\n\tvadd.i32 %q0, %q0, %q6\n\t"
+      "vmullt.s16 %q6, %q4, %q5\n\tvadd.i32 %q1, %q1, %q6\n\t"
+      "vldrh.16 %q4, [%8]\n\t"
+      "vmullb.s16 %q6, %q4, %q5\n\tvadd.i32 %q2, %q2, %q6\n\t"
+      "vmullt.s16 %q6, %q4, %q5\n\tvadd.i32 %q3, %q3, %q6"
+      : "+w"(even0), "+w"(odd0), "+w"(even1), "+w"(odd1), "=&w"(x), "=&w"(w), "=&w"(p)
+      : "r"(px0), "r"(px1), "l"(pw)
+      : "memory");
+}
+#else
+inline void vmull_tap2_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1, int32x4_t& odd1,
+                           const int16_t* px0, const int16_t* px1, const int8_t* pw) {
+  vmull_tap_s16(even0, odd0, px0, pw);
+  vmull_tap_s16(even1, odd1, px1, pw);
 }
 #endif
 }  // namespace mote::mve
