@@ -74,7 +74,9 @@ __attribute__((always_inline)) inline void add_tap(Taps& t, mve::int16x8_t x, mv
   t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, w));
 }
 
-// A window of rows x cols taps inside the image, lanes under p (inactive lanes 0).
+// A window of rows x cols taps inside the image, lanes under p (inactive lanes 0) when
+// kTail, all eight otherwise.
+template <bool kTail>
 __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const int8_t* w_row,
                                                     int32_t rows, int32_t cols, int32_t tap_step,
                                                     int32_t row_step, int32_t filter_row_stride,
@@ -84,7 +86,11 @@ __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const
     const int16_t* in = in_row;
     const int8_t* w = w_row;
     for (int32_t i = 0; i < cols; ++i, in += tap_step, w += channels) {
-      add_tap(t, mve::vldrhq_z_s16(in, p), mve::vldrbq_z_s16(w, p));
+      if (kTail) {
+        add_tap(t, mve::vldrhq_z_s16(in, p), mve::vldrbq_z_s16(w, p));
+      } else {
+        mve::vmull_tap_s16(t.even, t.odd, in, w);
+      }
     }
   }
   return t;
@@ -189,11 +195,11 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
           }
           if (c < channels) {
             const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-            store(output, taps_any(first_in + c, first_w + c, 3, 3, tap_step, row_step,
+            store(output, taps_any<true>(first_in + c, first_w + c, 3, 3, tap_step, row_step,
                                    filter_row_stride, channels, p),
                   table, padded, lo, hi, p);
             store(output + channels,
-                  taps_any(first_in + pair_step + c, first_w + c, 3, 3, tap_step, row_step,
+                  taps_any<true>(first_in + pair_step + c, first_w + c, 3, 3, tap_step, row_step,
                            filter_row_stride, channels, p),
                   table, padded, lo, hi, p);
           }
@@ -208,11 +214,19 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
             store(output, t, table, padded, lo, hi, mve::vctp16q(8));
           }
         }
-        for (; c < channels; c += 8, table += 8, output += 8) {
-          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-          const Taps t = taps_any(first_in + c, first_w + c, rows, cols, tap_step, row_step,
-                                  filter_row_stride, channels, p);
+        for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
+          const mve::mve_pred16_t p = mve::vctp16q(8);
+          const Taps t = taps_any<false>(first_in + c, first_w + c, rows, cols, tap_step,
+                                         row_step, filter_row_stride, channels, p);
           store(output, t, table, padded, lo, hi, p);
+        }
+        if (c < channels) {
+          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
+          const Taps t = taps_any<true>(first_in + c, first_w + c, rows, cols, tap_step, row_step,
+                                        filter_row_stride, channels, p);
+          store(output, t, table, padded, lo, hi, p);
+          c += 8;
+          output += 8;
         }
         output -= padded - channels;
       }
