@@ -89,6 +89,26 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
 }
 
 // ---- conv2d (16x8): groups 1, any window, both accumulators.
+bool rule_conv2d_s16__mve(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<Conv2dS16Params>(op);
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  FilterDims f;
+  if (p.groups != 1 || !conv_filter(l, &f) || in.size() != 4 || out.size() != 4) return false;
+  Conv2dShape shape;
+  shape.batch = static_cast<int32_t>(in[0]);
+  shape.in_h = static_cast<int32_t>(in[1]);
+  shape.in_w = static_cast<int32_t>(in[2]);
+  shape.in_c = static_cast<int32_t>(in[3]);
+  shape.out_h = static_cast<int32_t>(out[1]);
+  shape.out_w = static_cast<int32_t>(out[2]);
+  shape.out_c = f.out_c;
+  shape.kernel_h = f.kernel_h;
+  shape.kernel_w = f.kernel_w;
+  op.scratch_bytes += conv2d_s16__mve_scratch_bytes(p, shape);
+  return true;
+}
+
 bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
@@ -126,6 +146,13 @@ bool rule_depthwise_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   DepthwiseConv2dShape shape;
   if (p.depth_multiplier != 1 || !depthwise_shape(l, &shape) || shape.out_h < 1 || shape.out_w < 1) return false;
   op.scratch_bytes += depthwise_conv2d_s8__mve_scratch_bytes(p, shape);
+  return true;
+}
+// 16x8, depth multiplier 1, any window.
+bool rule_depthwise_conv2d_s16__mve(const NodeLowering& l, LoweredOp& op) {
+  DepthwiseConv2dShape shape;
+  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  op.scratch_bytes += depthwise_conv2d_s16__mve_scratch_bytes(shape.out_c);
   return true;
 }
 // Depth multipliers >= 2 with a constant filter, arranged here into the params (flash),
@@ -223,6 +250,11 @@ bool rule_fully_connected_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- fully_connected (16x8): every layer with 2-D weights, no scratch.
+bool rule_fully_connected_s16__mve(const NodeLowering& l, LoweredOp& /*op*/) {
+  return l.input(1).shape.size() == 2;
+}
+
 // ---- fully_connected (16x8): rows of up to kMaxFullyConnectedS16DspFeatures features
 // (the interleaved row in scratch, at most 8 KiB); longer rows keep the reference.
 constexpr int64_t kMaxFullyConnectedS16DspFeatures = 4096;
@@ -279,16 +311,19 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},
+    {KernelId::kConv2dS16Mve, rule_conv2d_s16__mve},
     {KernelId::kConv2dS16Dsp, rule_conv2d_s16__dsp},
     {KernelId::kDepthwiseConv2dS8Mve, rule_depthwise_conv2d_s8__mve},
     {KernelId::kDepthwiseConv2dS8MultDsp, rule_depthwise_conv2d_s8_mult__dsp},
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},
     {KernelId::kDepthwiseConv2dS8Dsp, rule_depthwise_conv2d_s8__dsp},
     {KernelId::kDepthwiseConv2dS8V6m, rule_depthwise_conv2d_s8__v6m},
+    {KernelId::kDepthwiseConv2dS16Mve, rule_depthwise_conv2d_s16__mve},
     {KernelId::kDepthwiseConv2dS16Dsp, rule_depthwise_conv2d_s16__dsp},
     {KernelId::kFullyConnectedS8Mve, rule_fully_connected_s8__mve},
     {KernelId::kFullyConnectedS8Dsp, rule_fully_connected_s8__dsp},
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
+    {KernelId::kFullyConnectedS16Mve, rule_fully_connected_s16__mve},
     {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
     {KernelId::kAddS8Mve, rule_add_s8__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},

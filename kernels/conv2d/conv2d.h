@@ -203,5 +203,20 @@ extern const KernelEntry kConv2dS16DspEntry;
 // In place: the windows of four pixels are read before their outputs are written; of 16
 // pixels for windows of K 8 or 16 (in_c <= 16 is the bound the shape gives).
 constexpr uint32_t conv2d_s16__dsp_stream_block(const PixelStreamShape& s) { return s.in_c <= 16 ? 16 : 4; }
+// Helium (MVE, cortex-m55) variant of conv2d_s16: same inputs, params and output bits;
+// any kernel, stride, dilation and padding, groups 1 (check() refuses other groups), both
+// accumulators. Portable elsewhere (kernels/isa/mve.h). Scratch (int32-aligned, checked):
+// 2 * 4 * out_c rounded up to 4 bytes, plus 2 rows of KH * KW * C int16 unless the kernel
+// is 1x1 without padding.
+uint32_t conv2d_s16__mve_scratch_bytes(const Conv2dS16Params& params, const Conv2dShape& shape);
+void conv2d_s16__mve(const Conv2dS16Params& params, const int32_t* multipliers,
+                     const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
+                     const int8_t* filter, const void* bias, int16_t* output,
+                     uint8_t* scratch);
+Status conv2d_s16__mve_check(const OpContext& ctx);
+void conv2d_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS16MveEntry;
+// In place: two pixels' rows read (or copied) before their outputs are written.
+constexpr uint32_t conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 2; }
 
 }  // namespace mote

@@ -235,5 +235,19 @@ void depthwise_conv2d_s16__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS16DspEntry;
 // In place: pixel by pixel in raster order, like the reference.
 constexpr uint32_t depthwise_conv2d_s16__dsp_stream_block(const PixelStreamShape&) { return 1; }
+// Helium (MVE, cortex-m55) variant of depthwise_conv2d_s16: same inputs, params and
+// output bits; depth multiplier 1 (check() refuses others), any window. Scratch
+// (int32-aligned, checked): 12 bytes per channel, channels rounded up to 8. Portable
+// elsewhere (kernels/isa/mve.h).
+uint32_t depthwise_conv2d_s16__mve_scratch_bytes(int32_t out_c);
+void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
+                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                               const int16_t* input, const int8_t* filter, const int64_t* bias,
+                               int16_t* output, int32_t* scratch);
+Status depthwise_conv2d_s16__mve_check(const OpContext& ctx);
+void depthwise_conv2d_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS16MveEntry;
+// In place: one output pixel at a time, like the reference.
+constexpr uint32_t depthwise_conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 1; }
 
 }  // namespace mote

@@ -156,5 +156,15 @@ void fully_connected_s16__dsp(const FullyConnectedS16Params& params, const int32
 Status fully_connected_s16__dsp_check(const OpContext& ctx);
 void fully_connected_s16__dsp_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS16DspEntry;
+// Helium (MVE, cortex-m55) variant of fully_connected_s16: same inputs, params and output
+// bits (both accumulators, per-tensor and per-channel, any filter zero point). No scratch.
+// Portable elsewhere (kernels/isa/mve.h).
+void fully_connected_s16__mve(const FullyConnectedS16Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, int32_t batches, int32_t in_features,
+                              int32_t out_features, const int16_t* input, const int8_t* weights,
+                              const void* bias, int16_t* output);
+Status fully_connected_s16__mve_check(const OpContext& ctx);
+void fully_connected_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS16MveEntry;
 
 }  // namespace mote

@@ -510,3 +510,213 @@ inline int32x4_t vldrb_mlaq_s32_at(int32x4_t acc, const int8_t* p, int32x4_t w) 
 }
 #endif
 }  // namespace mote::mve
+
+// ---------------------------------------------------------------------------------------
+// int16 lanes, used by the Helium 16x8 (int16 activations, int8 weights) variants:
+// predicates over eight 16-bit lanes, int16 loads and int8 loads widened to int16, dot
+// products into int32 and int64, narrowing int16 stores.
+namespace mote::mve {
+
+#if MOTE_HAS_MVE
+
+#undef vctp16q
+#undef vldrhq_s16
+#undef vldrhq_z_s16
+#undef vldrbq_s16
+#undef vldrbq_z_s16
+#undef vmladavaq_s16
+#undef vmlaldavaq_s16
+#undef vstrhq_p_s32
+#undef vstrhq_p_s16
+#undef vmullbq_int_s16
+#undef vmulltq_int_s16
+#undef vmovnbq_s32
+#undef vmovntq_s32
+#undef vreinterpretq_s16_s32
+#undef vdupq_n_s16
+#undef vaddvaq_s16
+#undef vmladavq_s16
+#undef vstrhq_s32
+using ::int16x8_t;
+// Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
+inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
+// Eight int16 lanes from p (VLDRH.16); _z: inactive lanes 0, not read.
+inline int16x8_t vldrhq_s16(const int16_t* p) { return __arm_vldrhq_s16(p); }
+inline int16x8_t vldrhq_z_s16(const int16_t* p, mve_pred16_t pred) {
+  return __arm_vldrhq_z_s16(p, pred);
+}
+// Eight bytes from p sign-extended to int16 lanes (VLDRB.S16); _z: inactive lanes 0.
+inline int16x8_t vldrbq_s16(const int8_t* p) { return __arm_vldrbq_s16(p); }
+inline int16x8_t vldrbq_z_s16(const int8_t* p, mve_pred16_t pred) {
+  return __arm_vldrbq_z_s16(p, pred);
+}
+// acc + sum_i a[i] * b[i]: wrapping int32 (VMLADAVA.S16), exact int64 (VMLALDAVA.S16).
+inline int32_t vmladavaq_s16(int32_t acc, int16x8_t a, int16x8_t b) {
+  return __arm_vmladavaq_s16(acc, a, b);
+}
+inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
+  return __arm_vmlaldavaq_s16(acc, a, b);
+}
+// sum_i a[i] * b[i], wrapping int32 (VMLADAV.S16: no accumulator register to zero).
+inline int32_t vmladavq_s16(int16x8_t a, int16x8_t b) { return __arm_vmladavq_s16(a, b); }
+// The low halves of the four int32 lanes to p[0..3] (VSTRH.32).
+inline void vstrhq_s32(int16_t* p, int32x4_t a) { __arm_vstrhq_s32(p, a); }
+// The low halves of the active int32 lanes to p[0..3] (VSTRH.32 under a predicate).
+inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
+  __arm_vstrhq_p_s32(p, a, pred);
+}
+// Active int16 lanes to p (VSTRH.16 under a predicate).
+inline void vstrhq_p_s16(int16_t* p, int16x8_t a, mve_pred16_t pred) {
+  __arm_vstrhq_p_s16(p, a, pred);
+}
+// Products of the even (B) / odd (T) int16 lanes as four int32 lanes (VMULLB/VMULLT.S16).
+inline int32x4_t vmullbq_int_s16(int16x8_t a, int16x8_t b) { return __arm_vmullbq_int_s16(a, b); }
+inline int32x4_t vmulltq_int_s16(int16x8_t a, int16x8_t b) { return __arm_vmulltq_int_s16(a, b); }
+// a with its even (B) / odd (T) int16 lanes replaced by the low halves of b's int32
+// lanes (VMOVNB/VMOVNT.I32).
+inline int16x8_t vmovnbq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovnbq_s32(a, b); }
+inline int16x8_t vmovntq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovntq_s32(a, b); }
+// Every lane = x (VDUP.16).
+inline int16x8_t vdupq_n_s16(int16_t x) { return __arm_vdupq_n_s16(x); }
+// acc + sum_i a[i], wrapping int32 (VADDVA.S16).
+inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) { return __arm_vaddvaq_s16(acc, a); }
+
+#else  // portable definitions
+
+struct int16x8_t {
+  int16_t lane[8];
+};
+inline mve_pred16_t vctp16q(uint32_t n) {
+  return n >= 8 ? mve_pred16_t{0xFFFF} : static_cast<mve_pred16_t>((1u << (2 * n)) - 1u);
+}
+inline int16x8_t vldrhq_s16(const int16_t* p) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = p[i];
+  return r;
+}
+inline int16x8_t vldrhq_z_s16(const int16_t* p, mve_pred16_t pred) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = ((pred >> (2 * i)) & 1u) != 0 ? p[i] : int16_t{0};
+  return r;
+}
+inline int16x8_t vldrbq_s16(const int8_t* p) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = p[i];
+  return r;
+}
+inline int16x8_t vldrbq_z_s16(const int8_t* p, mve_pred16_t pred) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = ((pred >> (2 * i)) & 1u) != 0 ? p[i] : int16_t{0};
+  return r;
+}
+inline int32_t vmladavaq_s16(int32_t acc, int16x8_t a, int16x8_t b) {
+  uint32_t sum = static_cast<uint32_t>(acc);
+  for (int i = 0; i < 8; ++i) sum += static_cast<uint32_t>(a.lane[i] * b.lane[i]);
+  return static_cast<int32_t>(sum);
+}
+inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
+  uint64_t sum = static_cast<uint64_t>(acc);
+  for (int i = 0; i < 8; ++i) sum += static_cast<uint64_t>(int64_t{a.lane[i] * b.lane[i]});
+  return static_cast<int64_t>(sum);
+}
+inline int32_t vmladavq_s16(int16x8_t a, int16x8_t b) { return vmladavaq_s16(0, a, b); }
+inline void vstrhq_s32(int16_t* p, int32x4_t a) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<int16_t>(a.lane[i] & 0xFFFF);
+}
+inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 4; ++i) {
+    if (((pred >> (4 * i)) & 1u) != 0) p[i] = static_cast<int16_t>(a.lane[i] & 0xFFFF);
+  }
+}
+inline void vstrhq_p_s16(int16_t* p, int16x8_t a, mve_pred16_t pred) {
+  for (int i = 0; i < 8; ++i) {
+    if (((pred >> (2 * i)) & 1u) != 0) p[i] = a.lane[i];
+  }
+}
+inline int32x4_t vmullbq_int_s16(int16x8_t a, int16x8_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[2 * i] * b.lane[2 * i];
+  return r;
+}
+inline int32x4_t vmulltq_int_s16(int16x8_t a, int16x8_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[2 * i + 1] * b.lane[2 * i + 1];
+  return r;
+}
+inline int16x8_t vmovnbq_s32(int16x8_t a, int32x4_t b) {
+  for (int i = 0; i < 4; ++i) a.lane[2 * i] = static_cast<int16_t>(b.lane[i] & 0xFFFF);
+  return a;
+}
+inline int16x8_t vmovntq_s32(int16x8_t a, int32x4_t b) {
+  for (int i = 0; i < 4; ++i) a.lane[2 * i + 1] = static_cast<int16_t>(b.lane[i] & 0xFFFF);
+  return a;
+}
+inline int16x8_t vdupq_n_s16(int16_t x) {
+  int16x8_t r;
+  for (int i = 0; i < 8; ++i) r.lane[i] = x;
+  return r;
+}
+inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) {
+  uint32_t sum = static_cast<uint32_t>(acc);
+  for (int i = 0; i < 8; ++i) sum += static_cast<uint32_t>(static_cast<int32_t>(a.lane[i]));
+  return static_cast<int32_t>(sum);
+}
+
+#endif
+
+}  // namespace mote::mve
+
+// One tap of the Helium 16x8 depthwise convolution as a single asm statement:
+// even += VMULLB.S16(x, w), odd += VMULLT.S16(x, w) with x the eight int16 at px (VLDRH)
+// and w the eight int8 at pw widened (VLDRB.S16). Written as intrinsics, GCC computes all
+// nine products of a 3x3 window first and spills them.
+namespace mote::mve {
+#if MOTE_HAS_MVE
+inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, const int8_t* pw) {
+  int16x8_t x, w;
+  int32x4_t p;
+  asm volatile(
+      "vldrh.16 %q2, [%5]\n\tvldrb.s16 %q3, [%6]\n\tvmullb.s16 %q4, %q2, %q3\n\t"
+      "vadd.i32 %q0, %q0, %q4\n\tvmullt.s16 %q4, %q2, %q3\n\tvadd.i32 %q1, %q1, %q4"
+      : "+w"(even), "+w"(odd), "=&w"(x), "=&w"(w), "=&w"(p)
+      : "r"(px), "l"(pw)
+      : "memory");
+}
+#else
+inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, const int8_t* pw) {
+  const int16x8_t x = vldrhq_s16(px);
+  const int16x8_t w = vldrbq_s16(pw);
+  even = vaddq_s32(even, vmullbq_int_s16(x, w));
+  odd = vaddq_s32(odd, vmulltq_int_s16(x, w));
+}
+#endif
+}  // namespace mote::mve
+
+// vmull_tap_s16 for two pixels sharing the weights: the eight int8 at pw (VLDRB.S16)
+// against the eight int16 at px0 into even0 / odd0 and at px1 into even1 / odd1. (The
+// widening VLDRB takes a low base register: pw's "l".)
+namespace mote::mve {
+#if MOTE_HAS_MVE
+inline void vmull_tap2_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1, int32x4_t& odd1,
+                           const int16_t* px0, const int16_t* px1, const int8_t* pw) {
+  int16x8_t x, w;
+  int32x4_t p;
+  asm volatile(
+      "vldrb.s16 %q5, [%9]\n\tvldrh.16 %q4, [%7]\n\t"
+      "vmullb.s16 %q6, %q4, %q5\n\tvadd.i32 %q0, %q0, %q6\n\t"
+      "vmullt.s16 %q6, %q4, %q5\n\tvadd.i32 %q1, %q1, %q6\n\t"
+      "vldrh.16 %q4, [%8]\n\t"
+      "vmullb.s16 %q6, %q4, %q5\n\tvadd.i32 %q2, %q2, %q6\n\t"
+      "vmullt.s16 %q6, %q4, %q5\n\tvadd.i32 %q3, %q3, %q6"
+      : "+w"(even0), "+w"(odd0), "+w"(even1), "+w"(odd1), "=&w"(x), "=&w"(w), "=&w"(p)
+      : "r"(px0), "r"(px1), "l"(pw)
+      : "memory");
+}
+#else
+inline void vmull_tap2_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1, int32x4_t& odd1,
+                           const int16_t* px0, const int16_t* px1, const int8_t* pw) {
+  vmull_tap_s16(even0, odd0, px0, pw);
+  vmull_tap_s16(even1, odd1, px1, pw);
+}
+#endif
+}  // namespace mote::mve

@@ -43,4 +43,24 @@ inline mve::int32x4_t requant_s8x4(mve::int32x4_t acc, const RequantS8x4& q,
   return mve::vminq_s32(mve::vmaxq_s32(out, lo), hi);
 }
 
+// multiply_by_quantized_multiplier64 (quant/quant_math.h) of int64 accumulators that fit
+// in int32, four at a time, for shift < 0 (the 16x8 __mve variants): with reduced the
+// multiplier reduced to 16 bits as there, and vector_multiplier = reduced << 16
+// (requant64_vector_multiplier),
+//   multiply_by_quantized_multiplier64(acc, m, shift) == VRSHL(VQDMULH(acc, reduced << 16), shift)
+// when |acc| < 2^31: VQDMULH gives q = floor(acc * reduced / 2^15) (it saturates only
+// when both operands are INT32_MIN), and with total = 15 - shift >= 16 and
+// acc * reduced = 2^15 q + s (0 <= s < 2^15),
+//   floor((2^15 q + s + 2^(total-1)) / 2^total) == floor((q + 2^(-shift-1)) / 2^-shift),
+// VRSHL's rounding shift of q by -shift; the result fits in int32, so the reference's
+// truncation changes nothing. (With shift == 0 the rounding bit is below q: not covered.)
+inline int32_t requant64_vector_multiplier(int32_t multiplier) {
+  const int32_t reduced = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
+  return static_cast<int32_t>(static_cast<uint32_t>(reduced) << 16);
+}
+inline mve::int32x4_t requant64_x4(mve::int32x4_t acc, mve::int32x4_t vector_multiplier,
+                                   mve::int32x4_t shift) {
+  return mve::vrshlq_s32(mve::vqdmulhq_s32(acc, vector_multiplier), shift);
+}
+
 }  // namespace mote

@@ -1,0 +1,267 @@
+// Helium (MVE) 16x8 depthwise convolution (int16 activations, int8 weights, int64
+// bias), bit-exact with depthwise_conv2d_s16: depth multiplier 1, any window, stride,
+// dilation and padding. Eight channels per vector: per tap one VLDRH of the input, one
+// VLDRB.S16 of the weights and VMULLB / VMULLT.S16 into two int32 vectors (the even and
+// the odd channels), summed over the taps inside the image (padding taps skipped, as
+// the reference does). With at most kFastMaxTaps taps |sum| <= 2^30 (|w * x| <= 2^22),
+// so with every |bias| < 2^30 the int32 sum is the int64 one, and with every shift < 0
+// the requantization is requant64_x4 (quant/quant_math_mve.h). VMOVNB / VMOVNT put the
+// even and odd results back in channel order for one VSTRH. Other layers (a shift >= 0, a larger
+// bias or window) run the reference.
+//
+// Scratch: bias (int32), vector multiplier and shift of every channel, arranged per
+// group of eight channels as the four even channels then the four odd ones: 3 * 4 bytes
+// per channel, channels rounded up to 8. On a core without MVE the same code runs
+// through the portable definitions of kernels/isa/mve.h.
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "isa/mve.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math.h"
+#include "quant/quant_math_mve.h"
+
+namespace mote {
+namespace {
+
+constexpr int32_t kFastMaxTaps = 256;
+constexpr int64_t kFastMaxBias = (int64_t{1} << 30) - 1;
+
+int32_t padded_channels(int32_t c) { return (c + 7) & ~7; }
+
+// Channel c's place in the arranged tables: group of eight, then even channels first.
+int32_t arranged(int32_t c) { return (c & ~7) + ((c & 1) != 0 ? 4 : 0) + ((c & 7) >> 1); }
+
+// The tables of the fast path; false when a channel needs the reference.
+bool prepare(const int32_t* multipliers, const int32_t* shifts, const int64_t* bias,
+             int32_t channels, int32_t* table) {
+  const int32_t padded = padded_channels(channels);
+  int32_t* bias32 = table;
+  int32_t* mult = table + padded;
+  int32_t* shift = table + 2 * padded;
+  for (int32_t c = 0; c < padded; ++c) {
+    const int32_t at = arranged(c);
+    if (c >= channels) {
+      bias32[at] = mult[at] = shift[at] = 0;
+      continue;
+    }
+    const int64_t b = bias != nullptr ? bias[c] : 0;
+    if (b > kFastMaxBias || b < -kFastMaxBias || shifts[c] >= 0) return false;
+    bias32[at] = static_cast<int32_t>(b);
+    mult[at] = requant64_vector_multiplier(multipliers[c]);
+    shift[at] = shifts[c];
+  }
+  return true;
+}
+
+__attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t sum,
+                                                             const int32_t* table,
+                                                             int32_t padded, mve::int32x4_t lo,
+                                                             mve::int32x4_t hi) {
+  const mve::int32x4_t acc = mve::vaddq_s32(sum, mve::vldrwq_s32(table));
+  const mve::int32x4_t scaled =
+      requant64_x4(acc, mve::vldrwq_s32(table + padded), mve::vldrwq_s32(table + 2 * padded));
+  return mve::vminq_s32(mve::vmaxq_s32(scaled, lo), hi);
+}
+
+// The even and odd channels' sums of a group of eight.
+struct Taps {
+  mve::int32x4_t even, odd;
+};
+
+__attribute__((always_inline)) inline void add_tap(Taps& t, mve::int16x8_t x, mve::int16x8_t w) {
+  t.even = mve::vaddq_s32(t.even, mve::vmullbq_int_s16(x, w));
+  t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, w));
+}
+
+// A window of rows x cols taps inside the image, lanes under p (inactive lanes 0) when
+// kTail, all eight otherwise.
+template <bool kTail>
+__attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const int8_t* w_row,
+                                                    int32_t rows, int32_t cols, int32_t tap_step,
+                                                    int32_t row_step, int32_t filter_row_stride,
+                                                    int32_t channels, mve::mve_pred16_t p) {
+  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
+  for (int32_t r = 0; r < rows; ++r, in_row += row_step, w_row += filter_row_stride) {
+    const int16_t* in = in_row;
+    const int8_t* w = w_row;
+    for (int32_t i = 0; i < cols; ++i, in += tap_step, w += channels) {
+      if (kTail) {
+        add_tap(t, mve::vldrhq_z_s16(in, p), mve::vldrbq_z_s16(w, p));
+      } else {
+        mve::vmull_tap_s16(t.even, t.odd, in, w);
+      }
+    }
+  }
+  return t;
+}
+
+// A window of 3x3 taps inside the image, eight channels (one asm statement per tap:
+// mve::vmull_tap_s16).
+__attribute__((always_inline)) inline Taps taps_3x3(const int16_t* in, const int8_t* w,
+                                                    int32_t tap_step, int32_t row_step,
+                                                    int32_t filter_row_stride, int32_t channels) {
+  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
+  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
+    mve::vmull_tap_s16(t.even, t.odd, in, w);
+    mve::vmull_tap_s16(t.even, t.odd, in + tap_step, w + channels);
+    mve::vmull_tap_s16(t.even, t.odd, in + 2 * tap_step, w + 2 * channels);
+  }
+  return t;
+}
+
+// The 3x3 windows of two pixels, the second pair_step values after the first.
+struct TapsPair {
+  Taps p0, p1;
+};
+__attribute__((always_inline)) inline TapsPair taps_3x3_pair(const int16_t* in, const int8_t* w,
+                                                             int32_t pair_step, int32_t tap_step,
+                                                             int32_t row_step,
+                                                             int32_t filter_row_stride,
+                                                             int32_t channels) {
+  const mve::int32x4_t zero = mve::vdupq_n_s32(0);
+  TapsPair t{{zero, zero}, {zero, zero}};
+  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
+    for (int32_t i = 0; i < 3; ++i) {
+      const int16_t* x = in + i * tap_step;
+      mve::vmull_tap2_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, x, x + pair_step,
+                          w + i * channels);
+    }
+  }
+  return t;
+}
+
+// The group's eight outputs, requantized, back in channel order, lanes under p stored.
+__attribute__((always_inline)) inline void store(int16_t* output, const Taps& t,
+                                                 const int32_t* table, int32_t padded,
+                                                 mve::int32x4_t lo, mve::int32x4_t hi,
+                                                 mve::mve_pred16_t p) {
+  mve::int16x8_t out = mve::vdupq_n_s16(0);
+  out = mve::vmovnbq_s32(out, requant(t.even, table, padded, lo, hi));
+  out = mve::vmovntq_s32(out, requant(t.odd, table + 4, padded, lo, hi));
+  mve::vstrhq_p_s16(output, out, p);
+}
+
+}  // namespace
+
+uint32_t depthwise_conv2d_s16__mve_scratch_bytes(int32_t out_c) {
+  return 3u * 4u * static_cast<uint32_t>(padded_channels(out_c));
+}
+
+void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
+                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                               const int16_t* input, const int8_t* filter, const int64_t* bias,
+                               int16_t* output, int32_t* scratch) {
+  const int32_t channels = shape.out_c;
+  if (shape.kernel_h * shape.kernel_w > kFastMaxTaps ||
+      !prepare(multipliers, shifts, bias, channels, scratch)) {
+    depthwise_conv2d_s16(params, multipliers, shifts, shape, input, filter, bias, output);
+    return;
+  }
+  const int32_t padded = padded_channels(channels);
+  const WindowGeometry& g = params.window;
+  const int32_t in_row_stride = shape.in_w * channels;
+  const int32_t in_image_stride = shape.in_h * in_row_stride;
+  const int32_t tap_step = g.dilation_w * channels;
+  const int32_t pair_step = g.stride_w * channels;
+  const int32_t row_step = g.dilation_h * in_row_stride;
+  const int32_t filter_row_stride = shape.kernel_w * channels;
+  const mve::int32x4_t lo = mve::vdupq_n_s32(params.act_min);
+  const mve::int32x4_t hi = mve::vdupq_n_s32(params.act_max);
+  for (int32_t b = 0; b < shape.batch; ++b) {
+    const int16_t* image = input + b * in_image_stride;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      const int32_t y0 = oy * g.stride_h - g.pad_top;
+      const TapRange ky = taps_inside(y0, g.dilation_h, shape.kernel_h, shape.in_h);
+      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
+        const int32_t x0 = ox * g.stride_w - g.pad_left;
+        const TapRange kx = taps_inside(x0, g.dilation_w, shape.kernel_w, shape.in_w);
+        const int32_t rows = ky.end - ky.begin;
+        const int32_t cols = kx.end - kx.begin;
+        const int16_t* first_in =
+            image + (y0 + ky.begin * g.dilation_h) * in_row_stride + (x0 + kx.begin * g.dilation_w) * channels;
+        const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
+        const int32_t* table = scratch;
+        int32_t c = 0;
+        // Two whole 3x3 windows side by side: the full channel groups of both pixels.
+        const bool pair = rows == 3 && cols == 3 && shape.kernel_w == 3 && ox + 1 < shape.out_w &&
+                          x0 + g.stride_w + 2 * g.dilation_w < shape.in_w;
+        if (pair) {
+          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
+            const TapsPair t = taps_3x3_pair(first_in + c, first_w + c, pair_step, tap_step,
+                                             row_step, filter_row_stride, channels);
+            store(output, t.p0, table, padded, lo, hi, mve::vctp16q(8));
+            store(output + channels, t.p1, table, padded, lo, hi, mve::vctp16q(8));
+          }
+          if (c < channels) {
+            const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
+            store(output, taps_any<true>(first_in + c, first_w + c, 3, 3, tap_step, row_step,
+                                   filter_row_stride, channels, p),
+                  table, padded, lo, hi, p);
+            store(output + channels,
+                  taps_any<true>(first_in + pair_step + c, first_w + c, 3, 3, tap_step, row_step,
+                           filter_row_stride, channels, p),
+                  table, padded, lo, hi, p);
+          }
+          output += channels + (channels - c);
+          ++ox;
+          continue;
+        }
+        if (rows == 3 && cols == 3) {
+          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
+            const Taps t = taps_3x3(first_in + c, first_w + c, tap_step, row_step,
+                                    filter_row_stride, channels);
+            store(output, t, table, padded, lo, hi, mve::vctp16q(8));
+          }
+        }
+        for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
+          const mve::mve_pred16_t p = mve::vctp16q(8);
+          const Taps t = taps_any<false>(first_in + c, first_w + c, rows, cols, tap_step,
+                                         row_step, filter_row_stride, channels, p);
+          store(output, t, table, padded, lo, hi, p);
+        }
+        if (c < channels) {
+          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
+          const Taps t = taps_any<true>(first_in + c, first_w + c, rows, cols, tap_step, row_step,
+                                        filter_row_stride, channels, p);
+          store(output, t, table, padded, lo, hi, p);
+          c += 8;
+          output += 8;
+        }
+        output -= padded - channels;
+      }
+    }
+  }
+}
+
+Status depthwise_conv2d_s16__mve_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s16_check(ctx));
+  const DepthwiseConv2dS16Params& p = ctx.params<DepthwiseConv2dS16Params>();
+  if (p.depth_multiplier != 1) return Status::kBadParams;
+  const Span<uint8_t> scratch = ctx.scratch();
+  const int32_t out_c = static_cast<int32_t>(ctx.input_desc(1).dims[3]);
+  if (scratch.size() < depthwise_conv2d_s16__mve_scratch_bytes(out_c) ||
+      reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void depthwise_conv2d_s16__mve_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const DepthwiseConv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const DepthwiseConv2dS16Params& p = ctx.params<DepthwiseConv2dS16Params>();
+  const uint32_t out_c = filter.dims[3];
+  const int64_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int64_t*>(ctx.input_data(2)) : nullptr;
+  depthwise_conv2d_s16__mve(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                            static_cast<const int16_t*>(ctx.input_data(0)),
+                            static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                            static_cast<int16_t*>(ctx.output_data(0)),
+                            reinterpret_cast<int32_t*>(ctx.scratch().data()));
+}
+
+const KernelEntry kDepthwiseConv2dS16MveEntry = {depthwise_conv2d_s16__mve_check,
+                                                 depthwise_conv2d_s16__mve_run};
+
+}  // namespace mote
