@@ -25,8 +25,10 @@
 // On a core without MVE the same code runs through the portable definitions of
 // kernels/isa/mve.h.
 #include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_mve_rows.h"  // conv2d_s8_mve_lanes
 #include "conv2d/conv2d_shapes.h"
 #include "isa/mve.h"
+#include "isa/mve_dot_s16x8.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
@@ -62,19 +64,6 @@ struct Sums {
   mve::int32x4_t p0, p1;
 };
 
-__attribute__((always_inline)) inline mve::int32x4_t lanes(int32_t a, int32_t b, int32_t c,
-                                                           int32_t d) {
-#if MOTE_HAS_MVE
-  mve::int32x4_t v;
-  __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
-          : "=&w"(v)
-          : "r"(a), "r"(b), "r"(c), "r"(d));
-  return v;
-#else
-  return {{a, b, c, d}};
-#endif
-}
-
 // Rows of k <= 8 held in registers (lanes >= k zero): rows w0..w3 against both pixels.
 // kWhole: 8 bytes may be read at each row (k == 8).
 template <bool kPair, bool kWhole>
@@ -87,11 +76,11 @@ __attribute__((always_inline)) inline Sums near_2x4(mve::int16x8_t x0, mve::int1
   const mve::int16x8_t v2 = kWhole ? mve::vldrbq_s16(w2) : mve::vldrbq_z_s16(w2, pk);
   const mve::int16x8_t v3 = kWhole ? mve::vldrbq_s16(w3) : mve::vldrbq_z_s16(w3, pk);
   Sums s;
-  s.p0 = lanes(mve::vmladavq_s16(x0, v0), mve::vmladavq_s16(x0, v1),
-               mve::vmladavq_s16(x0, v2), mve::vmladavq_s16(x0, v3));
+  s.p0 = conv2d_s8_mve_lanes(mve::vmladavq_s16(x0, v0), mve::vmladavq_s16(x0, v1),
+                             mve::vmladavq_s16(x0, v2), mve::vmladavq_s16(x0, v3));
   if (kPair) {
-    s.p1 = lanes(mve::vmladavq_s16(x1, v0), mve::vmladavq_s16(x1, v1),
-                 mve::vmladavq_s16(x1, v2), mve::vmladavq_s16(x1, v3));
+    s.p1 = conv2d_s8_mve_lanes(mve::vmladavq_s16(x1, v0), mve::vmladavq_s16(x1, v1),
+                               mve::vmladavq_s16(x1, v2), mve::vmladavq_s16(x1, v3));
   } else {
     s.p1 = s.p0;
   }
@@ -102,30 +91,9 @@ __attribute__((always_inline)) inline Sums near_2x4(mve::int16x8_t x0, mve::int1
 __attribute__((always_inline)) inline Sums long_1x4(const int16_t* x, const int8_t* w0,
                                                     const int8_t* w1, const int8_t* w2,
                                                     const int8_t* w3, int32_t k) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  const int32_t n = k % 8;
-  for (int32_t steps = k / 8; steps > 0; --steps) {
-    const mve::int16x8_t vx = mve::vldrhq_s16(x);
-    a0 = mve::vmladavaq_s16(a0, vx, mve::vldrbq_s16(w0));
-    a1 = mve::vmladavaq_s16(a1, vx, mve::vldrbq_s16(w1));
-    a2 = mve::vmladavaq_s16(a2, vx, mve::vldrbq_s16(w2));
-    a3 = mve::vmladavaq_s16(a3, vx, mve::vldrbq_s16(w3));
-    x += 8;
-    w0 += 8;
-    w1 += 8;
-    w2 += 8;
-    w3 += 8;
-  }
-  if (n > 0) {
-    const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n));
-    const mve::int16x8_t vx = mve::vldrhq_z_s16(x, p);
-    a0 = mve::vmladavaq_s16(a0, vx, mve::vldrbq_z_s16(w0, p));
-    a1 = mve::vmladavaq_s16(a1, vx, mve::vldrbq_z_s16(w1, p));
-    a2 = mve::vmladavaq_s16(a2, vx, mve::vldrbq_z_s16(w2, p));
-    a3 = mve::vmladavaq_s16(a3, vx, mve::vldrbq_z_s16(w3, p));
-  }
+  const mve::Dot4 d = mve::dot_s16x8_x4(x, w0, w1, w2, w3, k);
   Sums s;
-  s.p0 = s.p1 = lanes(a0, a1, a2, a3);
+  s.p0 = s.p1 = conv2d_s8_mve_lanes(d.a0, d.a1, d.a2, d.a3);
   return s;
 }
 

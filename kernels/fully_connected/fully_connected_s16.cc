@@ -6,6 +6,7 @@
 // sum of fewer than 2^31 terms cannot overflow; only adding an arbitrary int64 bias may
 // wrap. The int32 accumulator wraps like TFLite's.
 #include "fully_connected/fully_connected.h"
+#include "fully_connected/fully_connected_s16_common.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
@@ -13,31 +14,13 @@
 namespace mote {
 namespace {
 
-// Accumulator policy: int64 sums with the int64 requantization, or wrapping int32 sums
-// with the int32 one.
-struct Accumulate64 {
-  using Acc = int64_t;
-  using Bias = int64_t;
-  static Acc add_bias(Acc acc, Bias bias) { return wrapping_add64(acc, bias); }
-  static int32_t scale(Acc acc, int32_t multiplier, int32_t shift) {
-    return multiply_by_quantized_multiplier64(acc, multiplier, shift);
-  }
-};
-struct Accumulate32 {
-  using Acc = uint32_t;
-  using Bias = int32_t;
-  static Acc add_bias(Acc acc, Bias bias) { return acc + static_cast<uint32_t>(bias); }
-  static int32_t scale(Acc acc, int32_t multiplier, int32_t shift) {
-    return multiply_by_quantized_multiplier(static_cast<int32_t>(acc), multiplier, shift);
-  }
-};
-
-template <typename Policy>
+// Acc: int64_t (exact sums) or uint32_t (wrapping int32 sums); the tail adds the bias
+// and requantizes in the accumulator's width (fully_connected_s16_common.h).
+template <typename Acc>
 void fully_connected_s16_impl(const FullyConnectedS16Params& params, const int32_t* multipliers,
                               const int32_t* shifts, int32_t batches, int32_t in_features,
                               int32_t out_features, const int16_t* input, const int8_t* weights,
-                              const typename Policy::Bias* bias, int16_t* output) {
-  using Acc = typename Policy::Acc;
+                              const void* bias, int16_t* output) {
   const int32_t filter_offset = -params.filter_zero_point;
   const int32_t channel_step = params.channel_count == 1 ? 0 : 1;
   for (int32_t b = 0; b < batches; ++b) {
@@ -48,10 +31,9 @@ void fully_connected_s16_impl(const FullyConnectedS16Params& params, const int32
       for (int32_t k = 0; k < in_features; ++k) {
         acc += static_cast<Acc>((w[k] + filter_offset) * row[k]);
       }
-      if (bias != nullptr) acc = Policy::add_bias(acc, bias[n]);
       const int32_t c = n * channel_step;
-      const int32_t scaled = Policy::scale(acc, multipliers[c], shifts[c]);
-      *output++ = static_cast<int16_t>(clamp_i32(scaled, params.act_min, params.act_max));
+      *output++ = fully_connected_s16_output(params, static_cast<int64_t>(acc), bias, n,
+                                             multipliers[c], shifts[c]);
     }
   }
 }
@@ -63,13 +45,11 @@ void fully_connected_s16(const FullyConnectedS16Params& params, const int32_t* m
                          int32_t out_features, const int16_t* input, const int8_t* weights,
                          const void* bias, int16_t* output) {
   if (params.accumulator == 32) {
-    fully_connected_s16_impl<Accumulate32>(params, multipliers, shifts, batches, in_features,
-                                           out_features, input, weights,
-                                           static_cast<const int32_t*>(bias), output);
+    fully_connected_s16_impl<uint32_t>(params, multipliers, shifts, batches, in_features,
+                                       out_features, input, weights, bias, output);
   } else {
-    fully_connected_s16_impl<Accumulate64>(params, multipliers, shifts, batches, in_features,
-                                           out_features, input, weights,
-                                           static_cast<const int64_t*>(bias), output);
+    fully_connected_s16_impl<int64_t>(params, multipliers, shifts, batches, in_features,
+                                      out_features, input, weights, bias, output);
   }
 }
 
@@ -113,17 +93,9 @@ Status fully_connected_s16_check(const OpContext& ctx) {
 }
 
 void fully_connected_s16_run(const OpContext& ctx) {
-  const TensorDesc& weights = ctx.input_desc(1);
-  const FullyConnectedS16Params& p = ctx.params<FullyConnectedS16Params>();
-  const int32_t in_features = static_cast<int32_t>(weights.dims[1]);
-  const int32_t out_features = static_cast<int32_t>(weights.dims[0]);
-  const int32_t batches = static_cast<int32_t>(element_count(ctx.output_desc(0))) / out_features;
-  const void* bias = ctx.input_count() == 3 ? ctx.input_data(2) : nullptr;
-  fully_connected_s16(p, params_array(p, 0, p.channel_count), params_array(p, 1, p.channel_count),
-                      batches, in_features, out_features,
-                      static_cast<const int16_t*>(ctx.input_data(0)),
-                      static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                      static_cast<int16_t*>(ctx.output_data(0)));
+  const FullyConnectedS16Args a = fully_connected_s16_args(ctx);
+  fully_connected_s16(*a.params, a.multipliers, a.shifts, a.batches, a.in_features, a.out_features,
+                      a.input, a.weights, a.bias, a.output);
 }
 
 const KernelEntry kFullyConnectedS16Entry = {fully_connected_s16_check, fully_connected_s16_run};

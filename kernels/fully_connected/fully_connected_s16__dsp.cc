@@ -16,6 +16,7 @@
 //
 // Scratch: 8 * ceil(in_features / 4) bytes, 4-aligned.
 #include "fully_connected/fully_connected.h"
+#include "fully_connected/fully_connected_s16_common.h"
 #include "isa/dsp.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -55,6 +56,17 @@ inline int32_t dot_groups(const uint32_t* x, const int8_t* w, int32_t groups) {
   }
   return static_cast<int32_t>(static_cast<uint32_t>(acc0) + static_cast<uint32_t>(acc1));
 }
+
+// The int64 requantization, one SMMULR when the shift allows it and the accumulator
+// fits int32 (quant/quant_math64_dsp.h), else the reference's.
+struct Scale64Smmulr {
+  int32_t operator()(int64_t acc, int32_t multiplier, int32_t shift) const {
+    if (requant64_smmulr_applies(shift) && acc >= INT32_MIN && acc <= INT32_MAX) {
+      return requant64_smmulr(static_cast<int32_t>(acc), requant64_multiplier(multiplier, shift));
+    }
+    return multiply_by_quantized_multiplier64(acc, multiplier, shift);
+  }
+};
 
 }  // namespace
 
@@ -109,20 +121,8 @@ void fully_connected_s16__dsp(const FullyConnectedS16Params& params, const int32
         sum += dsp::smlad(x[1], dsp::sxtb16_ror8(wv), dsp::smlad(x[0], dsp::sxtb16(wv), 0));
       }
       const int32_t c = n * channel_step;
-      int32_t scaled;
-      if (params.accumulator == 32) {
-        uint32_t acc = static_cast<uint32_t>(sum);
-        if (bias != nullptr) acc += static_cast<uint32_t>(static_cast<const int32_t*>(bias)[n]);
-        scaled = multiply_by_quantized_multiplier(static_cast<int32_t>(acc), multipliers[c], shifts[c]);
-      } else {
-        const int64_t acc = bias != nullptr ? wrapping_add64(sum, static_cast<const int64_t*>(bias)[n]) : sum;
-        if (requant64_smmulr_applies(shifts[c]) && acc >= INT32_MIN && acc <= INT32_MAX) {
-          scaled = requant64_smmulr(static_cast<int32_t>(acc), requant64_multiplier(multipliers[c], shifts[c]));
-        } else {
-          scaled = multiply_by_quantized_multiplier64(acc, multipliers[c], shifts[c]);
-        }
-      }
-      *output++ = static_cast<int16_t>(clamp_i32(scaled, params.act_min, params.act_max));
+      *output++ = fully_connected_s16_output(params, sum, bias, n, multipliers[c], shifts[c],
+                                             Scale64Smmulr());
     }
   }
 }
@@ -138,16 +138,9 @@ Status fully_connected_s16__dsp_check(const OpContext& ctx) {
 }
 
 void fully_connected_s16__dsp_run(const OpContext& ctx) {
-  const TensorDesc& weights = ctx.input_desc(1);
-  const FullyConnectedS16Params& p = ctx.params<FullyConnectedS16Params>();
-  const int32_t in_features = static_cast<int32_t>(weights.dims[1]);
-  const int32_t out_features = static_cast<int32_t>(weights.dims[0]);
-  const int32_t batches = static_cast<int32_t>(element_count(ctx.output_desc(0))) / out_features;
-  const void* bias = ctx.input_count() == 3 ? ctx.input_data(2) : nullptr;
-  fully_connected_s16__dsp(p, params_array(p, 0, p.channel_count), params_array(p, 1, p.channel_count),
-                           batches, in_features, out_features, static_cast<const int16_t*>(ctx.input_data(0)),
-                           static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                           static_cast<int16_t*>(ctx.output_data(0)), ctx.scratch().data());
+  const FullyConnectedS16Args a = fully_connected_s16_args(ctx);
+  fully_connected_s16__dsp(*a.params, a.multipliers, a.shifts, a.batches, a.in_features,
+                           a.out_features, a.input, a.weights, a.bias, a.output, ctx.scratch().data());
 }
 
 const KernelEntry kFullyConnectedS16DspEntry = {fully_connected_s16__dsp_check, fully_connected_s16__dsp_run};

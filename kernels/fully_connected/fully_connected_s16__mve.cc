@@ -13,7 +13,9 @@
 // No scratch. On a core without MVE the same code runs through the portable definitions
 // of kernels/isa/mve.h.
 #include "fully_connected/fully_connected.h"
+#include "fully_connected/fully_connected_s16_common.h"
 #include "isa/mve.h"
+#include "isa/mve_dot_s16x8.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
@@ -35,37 +37,16 @@ __attribute__((always_inline)) inline Totals rows_1x4(const int16_t* x, const in
   while (k > 0) {
     const int32_t chunk = k < kChunk ? k : kChunk;
     k -= chunk;
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const int32_t n = chunk % 8;
-    for (int32_t steps = chunk / 8; steps > 0; --steps) {
-      const mve::int16x8_t vx = mve::vldrhq_s16(x);
-      a0 = mve::vmladavaq_s16(a0, vx, mve::vldrbq_s16(w0));
-      a1 = mve::vmladavaq_s16(a1, vx, mve::vldrbq_s16(w1));
-      a2 = mve::vmladavaq_s16(a2, vx, mve::vldrbq_s16(w2));
-      a3 = mve::vmladavaq_s16(a3, vx, mve::vldrbq_s16(w3));
-      x += 8;
-      w0 += 8;
-      w1 += 8;
-      w2 += 8;
-      w3 += 8;
-    }
-    if (n > 0) {
-      const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n));
-      const mve::int16x8_t vx = mve::vldrhq_z_s16(x, p);
-      a0 = mve::vmladavaq_s16(a0, vx, mve::vldrbq_z_s16(w0, p));
-      a1 = mve::vmladavaq_s16(a1, vx, mve::vldrbq_z_s16(w1, p));
-      a2 = mve::vmladavaq_s16(a2, vx, mve::vldrbq_z_s16(w2, p));
-      a3 = mve::vmladavaq_s16(a3, vx, mve::vldrbq_z_s16(w3, p));
-      x += n;
-      w0 += n;
-      w1 += n;
-      w2 += n;
-      w3 += n;
-    }
-    t.t0 += a0;
-    t.t1 += a1;
-    t.t2 += a2;
-    t.t3 += a3;
+    const mve::Dot4 d = mve::dot_s16x8_x4(x, w0, w1, w2, w3, chunk);
+    x += chunk;
+    w0 += chunk;
+    w1 += chunk;
+    w2 += chunk;
+    w3 += chunk;
+    t.t0 += d.a0;
+    t.t1 += d.a1;
+    t.t2 += d.a2;
+    t.t3 += d.a3;
   }
   return t;
 }
@@ -93,7 +74,6 @@ void fully_connected_s16__mve(const FullyConnectedS16Params& params, const int32
                               const void* bias, int16_t* output) {
   const int64_t filter_offset = -params.filter_zero_point;
   const int32_t channel_step = params.channel_count == 1 ? 0 : 1;
-  const bool acc32 = params.accumulator == 32;
   const int32_t k = in_features;
   for (int32_t b = 0; b < batches; ++b) {
     const int16_t* row = input + b * k;
@@ -109,19 +89,9 @@ void fully_connected_s16__mve(const FullyConnectedS16Params& params, const int32
       const int32_t count = left < 4 ? left : 4;
       for (int32_t i = 0; i < count; ++i) {
         const int32_t o = n + i;
-        const int64_t sum = totals[i] + offset_sum;
         const int32_t c = o * channel_step;
-        int32_t scaled;
-        if (acc32) {
-          uint32_t acc = static_cast<uint32_t>(static_cast<uint64_t>(sum));
-          if (bias != nullptr) acc += static_cast<uint32_t>(static_cast<const int32_t*>(bias)[o]);
-          scaled = multiply_by_quantized_multiplier(static_cast<int32_t>(acc), multipliers[c], shifts[c]);
-        } else {
-          int64_t acc = sum;
-          if (bias != nullptr) acc = wrapping_add64(acc, static_cast<const int64_t*>(bias)[o]);
-          scaled = multiply_by_quantized_multiplier64(acc, multipliers[c], shifts[c]);
-        }
-        *output++ = static_cast<int16_t>(clamp_i32(scaled, params.act_min, params.act_max));
+        *output++ = fully_connected_s16_output(params, totals[i] + offset_sum, bias, o,
+                                               multipliers[c], shifts[c]);
       }
     }
   }
@@ -130,17 +100,9 @@ void fully_connected_s16__mve(const FullyConnectedS16Params& params, const int32
 Status fully_connected_s16__mve_check(const OpContext& ctx) { return fully_connected_s16_check(ctx); }
 
 void fully_connected_s16__mve_run(const OpContext& ctx) {
-  const TensorDesc& weights = ctx.input_desc(1);
-  const FullyConnectedS16Params& p = ctx.params<FullyConnectedS16Params>();
-  const int32_t in_features = static_cast<int32_t>(weights.dims[1]);
-  const int32_t out_features = static_cast<int32_t>(weights.dims[0]);
-  const int32_t batches = static_cast<int32_t>(element_count(ctx.output_desc(0))) / out_features;
-  const void* bias = ctx.input_count() == 3 ? ctx.input_data(2) : nullptr;
-  fully_connected_s16__mve(p, params_array(p, 0, p.channel_count),
-                           params_array(p, 1, p.channel_count), batches, in_features,
-                           out_features, static_cast<const int16_t*>(ctx.input_data(0)),
-                           static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                           static_cast<int16_t*>(ctx.output_data(0)));
+  const FullyConnectedS16Args a = fully_connected_s16_args(ctx);
+  fully_connected_s16__mve(*a.params, a.multipliers, a.shifts, a.batches, a.in_features,
+                           a.out_features, a.input, a.weights, a.bias, a.output);
 }
 
 const KernelEntry kFullyConnectedS16MveEntry = {fully_connected_s16__mve_check,
