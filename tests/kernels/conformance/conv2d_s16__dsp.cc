@@ -8,7 +8,8 @@
 // near the int32 bound or beyond it, full-scale int16 inputs, no bias, ReLU and any clamp.
 #include "conformance.h"
 #include "conv2d/conv2d.h"
-#include "s16_dsp_cases.h"
+#include "s16_cases.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 int run_conv2d_s16__dsp(Rng& rng, int cases) {
@@ -55,15 +56,8 @@ int run_conv2d_s16__dsp(Rng& rng, int cases) {
     p.window.pad_left = padded ? rng.uniform(0, 2) : 0;
     p.window.pad_bottom = padded ? rng.uniform(0, 2) : 0;
     p.window.pad_right = padded ? rng.uniform(0, 2) : 0;
-    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
-    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
-    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
     const int32_t extra = kind == 0 ? 2 : 7;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, extra);
-    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, extra);
-    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
-    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    draw_input_extent(rng, p.window, extra, &s);
     const bool common = rng.uniform(0, 3) != 0;
     draw_act_range16(rng, common, &p.act_min, &p.act_max);
 

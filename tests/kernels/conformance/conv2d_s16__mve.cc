@@ -7,6 +7,8 @@
 // negative); inputs at the int16 extremes with weights at -128 (the largest sums).
 #include "conformance.h"
 #include "conv2d/conv2d.h"
+#include "s16_cases.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 
@@ -20,19 +22,6 @@ int32_t random_multiplier(Rng& rng, bool extreme) {
     case 2: return -rng.uniform(1, INT32_MAX);
     case 3: return rng.uniform(0, 5);
     default: return rng.uniform(0x7FFF0000, INT32_MAX);
-  }
-}
-
-int64_t random_bias(Rng& rng, int kind) {
-  const int64_t bound = (int64_t{1} << 30) - 1;
-  switch (kind) {
-    case 0: return rng.uniform(-70000, 70000);
-    case 1: return rng.coin() ? bound - rng.uniform(0, 2) : -bound + rng.uniform(0, 2);
-    case 2: return rng.coin() ? bound + 1 : -bound - 1;
-    default: {
-      const uint64_t hi = rng.next(), lo = rng.next();
-      return static_cast<int64_t>((hi << 32) | lo);
-    }
   }
 }
 
@@ -67,19 +56,9 @@ int run_conv2d_s16__mve(Rng& rng, int cases) {
       if (s.in_c > 100) s.kernel_h = s.kernel_w = 1;
       p.window.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
       p.window.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
-      p.window.pad_top = rng.uniform(0, 2);
-      p.window.pad_left = rng.uniform(0, 2);
-      p.window.pad_bottom = rng.uniform(0, 2);
-      p.window.pad_right = rng.uniform(0, 2);
+      draw_padding(rng, 2, &p.window);
     }
-    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
-    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
-    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 5);
-    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 5);
-    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
-    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    draw_input_extent(rng, p.window, 5, &s);
     p.act_min = rng.coin() ? -32768 : rng.uniform(-32768, 32767);
     p.act_max = rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
     const bool extreme = rng.uniform(0, 3) == 0;
@@ -116,7 +95,7 @@ int run_conv2d_s16__mve(Rng& rng, int cases) {
       fill_s8(rng, filter, filter_count);
     }
     for (int32_t o = 0; o < s.out_c; ++o) {
-      if (bias64 != nullptr) bias64[o] = random_bias(rng, bias_kind);
+      if (bias64 != nullptr) bias64[o] = draw_bias64_near_bound(rng, bias_kind);
       if (bias32 != nullptr) bias32[o] = extreme ? static_cast<int32_t>(rng.next()) : rng.uniform(-70000, 70000);
       const bool extreme_channel = extreme && rng.coin();
       multipliers[o] = random_multiplier(rng, extreme_channel);

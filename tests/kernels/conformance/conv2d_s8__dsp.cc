@@ -5,6 +5,7 @@
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "conv2d_s8_dsp_cases.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 namespace {
@@ -36,10 +37,7 @@ int run_small_window_cases(Rng& rng, int cases) {
     p.groups = 1;
     p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    p.window.pad_top = rng.uniform(0, 2);
-    p.window.pad_left = rng.uniform(0, 2);
-    p.window.pad_bottom = rng.uniform(0, 2);
-    p.window.pad_right = rng.uniform(0, 2);
+    draw_padding(rng, 2, &p.window);
     const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
     const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
     const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;

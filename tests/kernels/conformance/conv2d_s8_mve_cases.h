@@ -8,6 +8,7 @@
 
 #include "conformance.h"
 #include "conv2d/conv2d.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 
@@ -56,19 +57,9 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
       s.kernel_w = rng.uniform(1, 4);
       p.window.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
       p.window.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
-      p.window.pad_top = rng.uniform(0, 2);
-      p.window.pad_left = rng.uniform(0, 2);
-      p.window.pad_bottom = rng.uniform(0, 2);
-      p.window.pad_right = rng.uniform(0, 2);
+      draw_padding(rng, 2, &p.window);
     }
-    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
-    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
-    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 6);
-    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 6);
-    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
-    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    draw_input_extent(rng, p.window, 6, &s);
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
     p.output_zero_point = rng.uniform(-128, 127);
     p.act_min = rng.coin() ? -128 : rng.uniform(-128, 127);

@@ -7,7 +7,8 @@
 // reference path), full-scale inputs and weights, no bias, ReLU and any clamp.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
-#include "s16_dsp_cases.h"
+#include "s16_cases.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 
@@ -30,18 +31,8 @@ int run_depthwise_conv2d_s16__dsp(Rng& rng, int cases) {
     p.window.stride_w = rng.uniform(1, 3);
     p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    p.window.pad_top = rng.uniform(0, 2);
-    p.window.pad_left = rng.uniform(0, 2);
-    p.window.pad_bottom = rng.uniform(0, 2);
-    p.window.pad_right = rng.uniform(0, 2);
-    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
-    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
-    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 8);
-    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 8);
-    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
-    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    draw_padding(rng, 2, &p.window);
+    draw_input_extent(rng, p.window, 8, &s);
     const bool common = rng.uniform(0, 3) != 0;
     draw_act_range16(rng, common, &p.act_min, &p.act_max);
 

@@ -6,6 +6,8 @@
 // weights at -128 (the largest sums).
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
+#include "s16_cases.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 
@@ -27,18 +29,8 @@ int run_depthwise_conv2d_s16__mve(Rng& rng, int cases) {
     p.window.stride_w = rng.uniform(1, 3);
     p.window.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
-    p.window.pad_top = rng.uniform(0, 2);
-    p.window.pad_left = rng.uniform(0, 2);
-    p.window.pad_bottom = rng.uniform(0, 2);
-    p.window.pad_right = rng.uniform(0, 2);
-    const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
-    const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
-    const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 6);
-    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 6);
-    s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
-    s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
+    draw_padding(rng, 2, &p.window);
+    draw_input_extent(rng, p.window, 6, &s);
     p.act_min = rng.coin() ? -32768 : rng.uniform(-32768, 32767);
     p.act_max = rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
     const bool extreme = rng.uniform(0, 4) == 0;
@@ -69,16 +61,8 @@ int run_depthwise_conv2d_s16__mve(Rng& rng, int cases) {
     } else {
       fill_s8(rng, filter, filter_count);
     }
-    const int64_t bound = (int64_t{1} << 30) - 1;
     for (int32_t o = 0; o < s.out_c; ++o) {
-      if (bias != nullptr) {
-        switch (bias_kind) {
-          case 0: bias[o] = rng.uniform(-70000, 70000); break;
-          case 1: bias[o] = rng.coin() ? bound - rng.uniform(0, 2) : -bound + rng.uniform(0, 2); break;
-          case 2: bias[o] = rng.coin() ? bound + 1 : -bound - 1; break;
-          default: bias[o] = static_cast<int64_t>((uint64_t{rng.next()} << 32) | rng.next()); break;
-        }
-      }
+      if (bias != nullptr) bias[o] = draw_bias64_near_bound(rng, bias_kind);
       const bool wild = extreme && rng.coin();
       multipliers[o] = !wild ? rng.uniform(1 << 30, INT32_MAX)
                              : (rng.coin() ? INT32_MIN : (rng.coin() ? INT32_MAX : -rng.uniform(0, INT32_MAX)));

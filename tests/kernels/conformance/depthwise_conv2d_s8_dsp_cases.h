@@ -7,6 +7,7 @@
 
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
+#include "window_cases.h"
 
 namespace mote::conformance {
 
@@ -36,10 +37,7 @@ inline int run_depthwise_cases(const char* name, DepthwiseVariant variant,
     p.window.stride_w = rng.uniform(1, 3);
     p.window.dilation_h = only_3x3 ? 1 : rng.uniform(1, 2);
     p.window.dilation_w = only_3x3 ? 1 : rng.uniform(1, 2);
-    p.window.pad_top = rng.uniform(0, 2);
-    p.window.pad_left = rng.uniform(0, 2);
-    p.window.pad_bottom = rng.uniform(0, 2);
-    p.window.pad_right = rng.uniform(0, 2);
+    draw_padding(rng, 2, &p.window);
     const int32_t span_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
     const int32_t span_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
     if (s.in_h + p.window.pad_top + p.window.pad_bottom < span_h || s.in_w + p.window.pad_left + p.window.pad_right < span_w) {

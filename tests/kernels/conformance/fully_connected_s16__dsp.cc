@@ -5,7 +5,7 @@
 // int32 bound, absent bias, extreme multipliers / shifts, clamps.
 #include "conformance.h"
 #include "fully_connected/fully_connected.h"
-#include "s16_dsp_cases.h"
+#include "s16_cases.h"
 
 namespace mote::conformance {
 

@@ -1,6 +1,7 @@
-// Draws shared by the conformance suites of the 16x8 DSP variants (conv2d_s16__dsp,
-// depthwise_conv2d_s16__dsp, fully_connected_s16__dsp): activation ranges, int16 inputs,
-// extreme filters and biases of either accumulator.
+// Draws shared by the conformance suites of the 16x8 variants (conv2d_s16__dsp,
+// depthwise_conv2d_s16__dsp, fully_connected_s16__dsp, conv2d_s16__mve,
+// depthwise_conv2d_s16__mve): activation ranges, int16 inputs, extreme filters, biases of
+// either accumulator and int64 biases around the Helium variants' int32 bound.
 #pragma once
 
 #include <stdint.h>
@@ -60,6 +61,22 @@ inline void draw_requant16(Rng& rng, bool wild, int32_t max_shift, int32_t* mult
   *multiplier = wild ? rng.uniform(INT32_MIN, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
   if (wild && rng.coin()) *multiplier = rng.coin() ? INT32_MIN : INT32_MAX;
   *shift = wild ? rng.uniform(-31, max_shift) : rng.uniform(-17, -1);
+}
+
+// An int64 bias of kind 0: moderate; 1: within 2 of +-(2^30 - 1), the largest the Helium
+// variants sum in int32; 2: just past it; else any int64.
+inline int64_t draw_bias64_near_bound(Rng& rng, int32_t kind) {
+  const int64_t bound = (int64_t{1} << 30) - 1;
+  switch (kind) {
+    case 0: return rng.uniform(-70000, 70000);
+    case 1: return rng.coin() ? bound - rng.uniform(0, 2) : -bound + rng.uniform(0, 2);
+    case 2: return rng.coin() ? bound + 1 : -bound - 1;
+    default: {
+      const uint64_t hi = rng.next();
+      const uint64_t lo = rng.next();
+      return static_cast<int64_t>((hi << 32) | lo);
+    }
+  }
 }
 
 }  // namespace mote::conformance
