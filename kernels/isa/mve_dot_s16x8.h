@@ -1,5 +1,5 @@
 // Dot products of one int16 row against four int8 rows with Helium (the 16x8 kernels'
-// inner step, shared by conv2d_s16__mve and fully_connected_s16__mve): per 8 values one
+// inner step, shared by the Helium convolution and fully connected kernels): per 8 values one
 // VLDRH of x, four VLDRB.S16 of the rows and four VMLADAVA.S16, then a predicated tail.
 // On a core without MVE the portable definitions of isa/mve.h run the same code.
 #pragma once
