@@ -23,9 +23,33 @@ struct Shape {
   int32_t kept_strides[kMaxRank];    // their input strides
   int32_t reduced_dims[kMaxRank];    // reduced axes in order, then 1s
   int32_t reduced_strides[kMaxRank];
+  int32_t reduced_rank;              // entries of reduced_dims in use (0 when nothing is)
   int32_t out_count;
   int32_t reduce_count;
 };
+
+// Drops dims of size 1 from dims/strides[0..n) and merges each dim into the one before it
+// when the two are adjacent in memory (outer stride == inner stride * inner dim), so a
+// row-major walk of the result visits the same offsets in the same order. Pads with 1s.
+// Returns the dims left.
+inline int32_t collapse_dims(int32_t* dims, int32_t* strides, int32_t n) {
+  int32_t kept = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    if (dims[i] == 1) continue;
+    if (kept > 0 && strides[kept - 1] == strides[i] * dims[i]) {
+      dims[kept - 1] *= dims[i];
+      strides[kept - 1] = strides[i];
+      continue;
+    }
+    dims[kept] = dims[i];
+    strides[kept++] = strides[i];
+  }
+  for (int32_t i = kept; i < n; ++i) {
+    dims[i] = 1;
+    strides[i] = 0;
+  }
+  return kept;
+}
 
 inline void make_shape(const TensorDesc& in, uint32_t axes_mask, Shape* s) {
   int32_t strides[kMaxRank];
@@ -54,6 +78,41 @@ inline void make_shape(const TensorDesc& in, uint32_t axes_mask, Shape* s) {
       s->out_count *= dim;
     }
   }
+  // An empty tensor has no walk to shorten (and zero dims would break the merge rule).
+  if (s->reduce_count != 0 && s->out_count != 0) {
+    collapse_dims(s->kept_dims, s->kept_strides, static_cast<int32_t>(kept));
+    s->reduced_rank =
+        collapse_dims(s->reduced_dims, s->reduced_strides, static_cast<int32_t>(reduced));
+  } else {
+    s->reduced_rank = static_cast<int32_t>(reduced);
+  }
+}
+
+// Calls f(x) for the reduced elements of the output element whose first input element
+// is at `at`, in increasing input order (so float folds keep TFLite's order). The common
+// cases (nothing reduced, or one run of evenly strided elements such as the H*W pixels
+// of a channel) walk one pointer; the rest walk the multi-index.
+template <typename T, typename F>
+inline void walk_reduced(const Shape& s, const T* at, F&& f) {
+  if (s.reduced_rank <= 1) {
+    const int32_t step = s.reduced_strides[0];
+    for (int32_t r = 0; r < s.reduce_count; ++r, at += step) f(*at);
+    return;
+  }
+  int32_t reduced_idx[kMaxRank] = {};
+  for (int32_t r = 0; r < s.reduce_count; ++r) {
+    int32_t offset = 0;
+    for (uint32_t i = 0; i < kMaxRank; ++i) offset += reduced_idx[i] * s.reduced_strides[i];
+    f(at[offset]);
+    advance_index(reduced_idx, s.reduced_dims, kMaxRank);
+  }
+}
+
+// Offset of the first input element of the output element at kept multi-index idx.
+inline int32_t kept_offset(const Shape& s, const int32_t* idx) {
+  int32_t base = 0;
+  for (uint32_t i = 0; i < kMaxRank; ++i) base += idx[i] * s.kept_strides[i];
+  return base;
 }
 
 // P has axes_mask, input_zero_point, output_zero_point, multiplier, shift.
@@ -67,16 +126,9 @@ void reduce(const P& p, const Shape& s, const T* input, T* output) {
   const int64_t zero_point_sum = int64_t{p.input_zero_point} * s.reduce_count;
   int32_t kept_idx[kMaxRank] = {};
   for (int32_t o = 0; o < s.out_count; ++o) {
-    int32_t base = 0;
-    for (uint32_t i = 0; i < kMaxRank; ++i) base += kept_idx[i] * s.kept_strides[i];
     uint32_t sum = 0;
-    int32_t reduced_idx[kMaxRank] = {};
-    for (int32_t r = 0; r < s.reduce_count; ++r) {
-      int32_t offset = base;
-      for (uint32_t i = 0; i < kMaxRank; ++i) offset += reduced_idx[i] * s.reduced_strides[i];
-      sum += static_cast<uint32_t>(static_cast<int32_t>(input[offset]));
-      advance_index(reduced_idx, s.reduced_dims, kMaxRank);
-    }
+    walk_reduced(s, input + kept_offset(s, kept_idx),
+                 [&sum](T x) { sum += static_cast<uint32_t>(static_cast<int32_t>(x)); });
     const int32_t shifted =
         truncate_to_i32(static_cast<int64_t>(static_cast<int32_t>(sum)) - zero_point_sum);
     const int32_t out = wrapping_add(multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift),

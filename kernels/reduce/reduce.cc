@@ -17,16 +17,9 @@ template <typename T, typename Step>
 void fold(const Shape& s, const T* input, T* output, T start, Step step) {
   int32_t kept_idx[kMaxRank] = {};
   for (int32_t o = 0; o < s.out_count; ++o) {
-    int32_t base = 0;
-    for (uint32_t i = 0; i < kMaxRank; ++i) base += kept_idx[i] * s.kept_strides[i];
     T acc = start;
-    int32_t reduced_idx[kMaxRank] = {};
-    for (int32_t r = 0; r < s.reduce_count; ++r) {
-      int32_t offset = base;
-      for (uint32_t i = 0; i < kMaxRank; ++i) offset += reduced_idx[i] * s.reduced_strides[i];
-      acc = step(acc, input[offset]);
-      advance_index(reduced_idx, s.reduced_dims, kMaxRank);
-    }
+    mean_integer::walk_reduced(s, input + mean_integer::kept_offset(s, kept_idx),
+                               [&acc, &step](T x) { acc = step(acc, x); });
     output[o] = acc;
     advance_index(kept_idx, s.kept_dims, kMaxRank);
   }

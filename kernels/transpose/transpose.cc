@@ -22,29 +22,61 @@ void make_shape(const TensorDesc& in, const TensorDesc& out, const TransposePara
     in_strides[i] = stride;
     stride *= static_cast<int32_t>(in.dims[i]);
   }
-  right_aligned_dims(out, shape->out_dims);
+  int32_t dims[kMaxRank];
+  right_aligned_dims(out, dims);
   const uint32_t lead = kMaxRank - out.rank;
+  int32_t strides[kMaxRank];
   for (uint32_t i = 0; i < kMaxRank; ++i) {
-    shape->in_strides[i] = i < lead ? 0 : in_strides[params.perm[i - lead]];
+    strides[i] = i < lead ? 0 : in_strides[params.perm[i - lead]];
+  }
+  // Shorten the walk, keeping its order: drop axes of size 1 and merge an output axis
+  // into the one before it when the input steps over both as one (outer stride == inner
+  // stride * inner dim). An NCHW -> NHWC permutation becomes [H*W, C]. Empty tensors
+  // are walked as they are (nothing is written).
+  int32_t count = 1;
+  for (uint32_t i = 0; i < kMaxRank; ++i) count *= dims[i];
+  int32_t n = kMaxRank;
+  if (count != 0) {
+    n = 0;
+    for (uint32_t i = 0; i < kMaxRank; ++i) {
+      if (dims[i] == 1) continue;
+      if (n > 0 && strides[n - 1] == strides[i] * dims[i]) {
+        dims[n - 1] *= dims[i];
+        strides[n - 1] = strides[i];
+        continue;
+      }
+      dims[n] = dims[i];
+      strides[n++] = strides[i];
+    }
+  }
+  const int32_t pad = kMaxRank - n;
+  for (int32_t i = 0; i < kMaxRank; ++i) {
+    shape->out_dims[i] = i < pad ? 1 : dims[i - pad];
+    shape->in_strides[i] = i < pad ? 0 : strides[i - pad];
   }
 }
 
+// The last two output axes are walked as nested loops (a short innermost row, such as
+// the 3 channels of an image, then costs no index arithmetic); the axes before them as a
+// multi-index.
 template <typename Element>
 void transpose(const TransposeShape& shape, const Element* input, Element* output) {
-  constexpr int32_t kOuter = kMaxRank - 1;
-  const int32_t row = shape.out_dims[kOuter];
-  const int32_t step = shape.in_strides[kOuter];
-  int32_t rows = 1;
-  for (int32_t i = 0; i < kOuter; ++i) rows *= shape.out_dims[i];
+  constexpr int32_t kOuter = kMaxRank - 2;
+  const int32_t cols = shape.out_dims[kMaxRank - 1];
+  const int32_t col_step = shape.in_strides[kMaxRank - 1];
+  const int32_t rows = shape.out_dims[kOuter];
+  const int32_t row_step = shape.in_strides[kOuter];
+  int32_t planes = 1;
+  for (int32_t i = 0; i < kOuter; ++i) planes *= shape.out_dims[i];
 
   int32_t idx[kOuter] = {};
-  for (int32_t r = 0; r < rows; ++r) {
+  for (int32_t p = 0; p < planes; ++p) {
     int32_t offset = 0;
     for (int32_t i = 0; i < kOuter; ++i) offset += idx[i] * shape.in_strides[i];
-    const Element* in = input + offset;
-    for (int32_t x = 0; x < row; ++x) {
-      *output++ = *in;
-      in += step;
+    const Element* row = input + offset;
+    for (int32_t y = 0; y < rows; ++y, row += row_step) {
+      const Element* in = row;
+      for (int32_t x = 0; x < cols; ++x, in += col_step) *output++ = *in;
     }
     advance_index(idx, shape.out_dims, kOuter);
   }
