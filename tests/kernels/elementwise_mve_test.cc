@@ -11,7 +11,6 @@
 namespace mote {
 namespace elementwise_mve_test {
 
-
 using Result = testing::BinaryResult<int8_t>;
 
 Result run_add(const KernelEntry& entry, const QuantAddSubParams& p,
