@@ -73,24 +73,30 @@ LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.node
 constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
 constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
 
+// g's op lowered for every core: `reference` on the host and the cores without the DSP
+// extension, `dsp` on cortex-m4 / m7 / m33, `m55` on cortex-m55, each with the reference's
+// params, scratch and in-place input.
+void expect_choices(const ir::Graph& g, KernelId reference, KernelId dsp, KernelId m55) {
+  const LoweredOp ref = lower(g, Target::kHost);
+  ASSERT_EQ(ref.kernel, reference);
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower(g, t);
+    EXPECT_EQ(op.kernel, dsp) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
+    EXPECT_EQ(op.params, ref.params);
+    EXPECT_EQ(op.in_place_input, ref.in_place_input);
+  }
+  const LoweredOp helium = lower(g, Target::kCortexM55);
+  EXPECT_EQ(helium.kernel, m55);
+  EXPECT_EQ(helium.params, ref.params);
+  for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, reference);
+}
+
 // Below kAddS8TableMinCount elements the reference: add_s8__dsp would run the same
 // arithmetic there with 2 KiB of scratch it does not use.
 TEST(LowerVariantsAdd, ShortSameShapeAddKeepsTheReference) {
   for (const ir::Shape& shape : {ir::Shape{1, 4, 4, 31}, ir::Shape{kAddS8TableMinCount - 1}, ir::Shape{1}}) {
-    const ir::Graph g = add_graph(shape, shape, shape);
-    const LoweredOp ref = lower(g, Target::kHost);
-    ASSERT_EQ(ref.kernel, KernelId::kAddS8);
-    for (Target t : kDspTargets) {
-      const LoweredOp op = lower(g, t);
-      EXPECT_EQ(op.kernel, KernelId::kAddS8) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
-      EXPECT_EQ(op.params, ref.params);
-      EXPECT_EQ(op.in_place_input, ref.in_place_input);
-    }
-    const LoweredOp m55 = lower(g, Target::kCortexM55);
-    EXPECT_EQ(m55.kernel, KernelId::kAddS8Mve);
-    EXPECT_EQ(m55.params, ref.params);
-    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS8);
+    expect_choices(add_graph(shape, shape, shape), KernelId::kAddS8, KernelId::kAddS8, KernelId::kAddS8Mve);
   }
 }
 
@@ -145,20 +151,8 @@ TEST(LowerVariantsAdd, BroadcastAddKeepsTheReference) {
 // match; broadcasting adds and cores without the extensions keep add_s16.
 TEST(LowerVariantsAdd, Int16AddTakesItsVariantsWithoutBroadcast) {
   for (const ir::Shape& shape : {ir::Shape{1}, ir::Shape{1, 4, 4, 31}, ir::Shape{1, 48, 48, 8}}) {
-    const ir::Graph g = add_graph(shape, shape, shape, DType::kInt16);
-    const LoweredOp ref = lower(g, Target::kHost);
-    ASSERT_EQ(ref.kernel, KernelId::kAddS16);
-    for (Target t : kDspTargets) {
-      const LoweredOp op = lower(g, t);
-      EXPECT_EQ(op.kernel, KernelId::kAddS16Dsp) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
-      EXPECT_EQ(op.params, ref.params);
-      EXPECT_EQ(op.in_place_input, ref.in_place_input);
-    }
-    const LoweredOp m55 = lower(g, Target::kCortexM55);
-    EXPECT_EQ(m55.kernel, KernelId::kAddS16Mve);  // Helium first
-    EXPECT_EQ(m55.params, ref.params);
-    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS16);
+    expect_choices(add_graph(shape, shape, shape, DType::kInt16), KernelId::kAddS16, KernelId::kAddS16Dsp,
+                   KernelId::kAddS16Mve);  // Helium first on cortex-m55
   }
   for (const ir::Graph& g : {add_graph({1, 8, 8, 16}, {1, 1, 1, 16}, {1, 8, 8, 16}, DType::kInt16),
                              add_graph({1, 8, 8, 16}, {16}, {1, 8, 8, 16}, DType::kInt16)}) {
