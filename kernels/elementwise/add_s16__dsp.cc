@@ -113,7 +113,7 @@ int64_t output_high(int64_t raw, int32_t multiplier) {
 // extremes are those of the inputs -32768 and 32767:
 //   - 2 * (a' + b') must fit int32: a' + b' in [-2^30, 2^30 - 1];
 //   - the output SMMLAR's exact sum y + out_round - 1 .. y + out_round must fit int32.
-// The inputs' own steps cannot overflow (|h| <= 2^30 - 2^15 + 1, 2^(r-1) <= 2^30).
+// The inputs' own steps cannot overflow (-2^30 < h < 2^30 - 2^14 and 2^(r-1) <= 2^30).
 bool fast_path_constants(const QuantAddSubParams& p, FastConstants* k) {
   if (p.input1_zero_point != 0 || p.input2_zero_point != 0 || p.input1_multiplier <= 0 ||
       p.input2_multiplier <= 0 || p.output_multiplier <= 0 || p.output_shift >= 0) {
