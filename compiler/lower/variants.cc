@@ -265,11 +265,18 @@ bool rule_fully_connected_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
-// ---- add (int8)
-// Helium: neither input broadcast (both have the output's element count).
-bool rule_add_s8__mve(const NodeLowering& l, LoweredOp& /*op*/) {
+// ---- add (int8, int16)
+// Helium, add_s8__mve and add_s16__mve: neither input broadcast (both have the output's
+// element count).
+bool rule_add_elementwise__mve(const NodeLowering& l, LoweredOp& /*op*/) {
   const int64_t n = ir::element_count(l.output(0).shape);
   return ir::element_count(l.input(0).shape) == n && ir::element_count(l.input(1).shape) == n;
+}
+// DSP, 16x8: both inputs of the output's shape; no scratch, no parameters beyond the
+// reference's (the kernel tests its fast loop's exactness once per run).
+bool rule_add_s16__dsp(const NodeLowering& l, LoweredOp& /*op*/) {
+  const ir::Shape& out = l.output(0).shape;
+  return l.input(0).shape == out && l.input(1).shape == out;
 }
 // DSP: both inputs of the output's shape (ResNet's residual adds) and at least
 // kAddS8TableMinCount elements, its rescaling tables computed here into its parameters
@@ -325,8 +332,10 @@ const VariantRule kRules[] = {
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
     {KernelId::kFullyConnectedS16Mve, rule_fully_connected_s16__mve},
     {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
-    {KernelId::kAddS8Mve, rule_add_s8__mve},
+    {KernelId::kAddS8Mve, rule_add_elementwise__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
+    {KernelId::kAddS16Mve, rule_add_elementwise__mve},
+    {KernelId::kAddS16Dsp, rule_add_s16__dsp},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},
     {KernelId::kAvgPool2dS8Mve, rule_avg_pool2d_s8__mve},
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},

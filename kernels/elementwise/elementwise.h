@@ -175,6 +175,25 @@ extern const KernelEntry kAddS16Entry;
 extern const KernelEntry kSubS16Entry;
 extern const KernelEntry kMulS16Entry;
 
+// add_s16__dsp / add_s16__mve: the DSP-extension and Helium variants of add_s16 for two
+// inputs of the output's shape (add_s16__mve: element count) with no broadcasting; same
+// params and output bits as add_s16, no scratch. `out` may be `a` or `b` (in place).
+// add_s16__dsp runs its two-elements-per-word loop where its per-run test finds it exact
+// for every input (input zero points 0, positive multipliers, a rounding output shift:
+// what the compiler derives for TFLite 16x8), the reference arithmetic per element
+// otherwise (add_s16__dsp.cc). check(): as add_s16, plus those shapes.
+uint32_t add_s16__dsp_scratch_bytes();  // 0
+void add_s16__dsp(const QuantAddSubParams& params, const int16_t* a, const int16_t* b,
+                  int16_t* out, int32_t count);
+Status add_s16__dsp_check(const OpContext& ctx);
+void add_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kAddS16DspEntry;
+void add_s16__mve(const QuantAddSubParams& params, const int16_t* a, const int16_t* b,
+                  int16_t* out, int32_t count);
+Status add_s16__mve_check(const OpContext& ctx);
+void add_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kAddS16MveEntry;
+
 // add_s8__dsp: the Armv7E-M / Armv8-M DSP variant of add_s8 for two inputs of the
 // output's shape (no broadcasting; check() rejects other shapes): same params and output
 // bits. Each input's rescaling is tabulated for its 256 values in the scratch

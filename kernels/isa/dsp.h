@@ -239,6 +239,22 @@ inline uint32_t min_s8x4(uint32_t a, uint32_t b) {
 #endif
 }
 
+// Both int16 halves of x clamped to [lo, hi] (halves of lo and hi; lo <= hi halfwise):
+// SSUB16/SEL for the maximum, then for the minimum, as max_s8x4 / min_s8x4 bytewise.
+inline uint32_t clamp_s16x2(uint32_t x, uint32_t lo, uint32_t hi) {
+#if MOTE_HAS_DSP
+  uint32_t t, r;
+  __asm__("ssub16 %0, %2, %3\n\tsel %0, %2, %3\n\tssub16 %1, %0, %4\n\tsel %1, %4, %0"
+          : "=&r"(t), "=&r"(r)
+          : "r"(x), "r"(lo), "r"(hi));
+  return r;
+#else
+  const int32_t x_lo = lo16(x) < lo16(lo) ? lo16(lo) : (lo16(x) > lo16(hi) ? lo16(hi) : lo16(x));
+  const int32_t x_hi = hi16(x) < hi16(lo) ? hi16(lo) : (hi16(x) > hi16(hi) ? hi16(hi) : hi16(x));
+  return pack16(x_lo, x_hi);
+#endif
+}
+
 // The words at byte offset kOffsetBytes from p, p[k], p[k + 1], into lo, hi (one LDRD:
 // p must be 4-aligned, kOffsetBytes a multiple of 4 in [0, 1020]).
 template <int kOffsetBytes>

@@ -537,6 +537,8 @@ namespace mote::mve {
 #undef vaddvaq_s16
 #undef vmladavq_s16
 #undef vstrhq_s32
+#undef vldrhq_s32
+#undef vldrhq_z_s32
 using ::int16x8_t;
 // Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
 inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
@@ -561,6 +563,12 @@ inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
 inline int32_t vmladavq_s16(int16x8_t a, int16x8_t b) { return __arm_vmladavq_s16(a, b); }
 // The low halves of the four int32 lanes to p[0..3] (VSTRH.32).
 inline void vstrhq_s32(int16_t* p, int32x4_t a) { __arm_vstrhq_s32(p, a); }
+// Four int16 from p sign-extended to int32 lanes (VLDRH.S32); _z: inactive lanes 0,
+// not read.
+inline int32x4_t vldrhq_s32(const int16_t* p) { return __arm_vldrhq_s32(p); }
+inline int32x4_t vldrhq_z_s32(const int16_t* p, mve_pred16_t pred) {
+  return __arm_vldrhq_z_s32(p, pred);
+}
 // The low halves of the active int32 lanes to p[0..3] (VSTRH.32 under a predicate).
 inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
   __arm_vstrhq_p_s32(p, a, pred);
@@ -622,6 +630,12 @@ inline int64_t vmlaldavaq_s16(int64_t acc, int16x8_t a, int16x8_t b) {
 inline int32_t vmladavq_s16(int16x8_t a, int16x8_t b) { return vmladavaq_s16(0, a, b); }
 inline void vstrhq_s32(int16_t* p, int32x4_t a) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<int16_t>(a.lane[i] & 0xFFFF);
+}
+inline int32x4_t vldrhq_s32(const int16_t* p) { return {{p[0], p[1], p[2], p[3]}}; }
+inline int32x4_t vldrhq_z_s32(const int16_t* p, mve_pred16_t pred) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = ((pred >> (4 * i)) & 1u) != 0 ? p[i] : 0;
+  return r;
 }
 inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
   for (int i = 0; i < 4; ++i) {

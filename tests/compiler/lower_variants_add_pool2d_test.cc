@@ -6,7 +6,8 @@
 // avg_pool2d_s8__dsp / max_pool2d_s8__dsp for every int8 pool (no scratch). cortex-m55
 // takes a Helium variant where one applies, else the DSP one. Cores without the DSP
 // extension (host, cortex-m0plus, cortex-m3) keep the references. The parameters never
-// change but for add_s8_lut__dsp's appended tables.
+// change but for add_s8_lut__dsp's appended tables. int16 ADD: add_s16__dsp /
+// add_s16__mve for adds without broadcasting.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,10 +23,11 @@
 namespace mote::lower {
 namespace lower_variants_add_pool2d_test {
 
-int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, float scale, int32_t zp) {
+int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, float scale, int32_t zp,
+               DType dtype = DType::kInt8) {
   ir::Tensor t;
   t.name = name;
-  t.dtype = DType::kInt8;
+  t.dtype = dtype;
   t.shape = std::move(shape);
   t.quant.scales = {scale};
   t.quant.zero_points = {zp};
@@ -33,11 +35,14 @@ int add_tensor(ir::Graph& g, const std::string& name, ir::Shape shape, float sca
   return g.add_tensor(std::move(t));
 }
 
-ir::Graph add_graph(const ir::Shape& a, const ir::Shape& b, const ir::Shape& out) {
+// int16 (16x8): the zero points 0 that TFLite requires there.
+ir::Graph add_graph(const ir::Shape& a, const ir::Shape& b, const ir::Shape& out,
+                    DType dtype = DType::kInt8) {
   ir::Graph g;
-  const int x = add_tensor(g, "a", a, 0.05f, -3);
-  const int y = add_tensor(g, "b", b, 0.07f, 5);
-  const int z = add_tensor(g, "y", out, 0.1f, -1);
+  const bool s16 = dtype == DType::kInt16;
+  const int x = add_tensor(g, "a", a, 0.05f, s16 ? 0 : -3, dtype);
+  const int y = add_tensor(g, "b", b, 0.07f, s16 ? 0 : 5, dtype);
+  const int z = add_tensor(g, "y", out, 0.1f, s16 ? 0 : -1, dtype);
   ir::Node node;
   node.name = "add";
   node.op = ir::Op::kAdd;
@@ -68,24 +73,30 @@ LoweredOp lower(const ir::Graph& g, Target target) { return lower_node(g, g.node
 constexpr Target kDspTargets[] = {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33};
 constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3};
 
+// g's op lowered for every core: `reference` on the host and the cores without the DSP
+// extension, `dsp` on cortex-m4 / m7 / m33, `m55` on cortex-m55, each with the reference's
+// params, scratch and in-place input.
+void expect_choices(const ir::Graph& g, KernelId reference, KernelId dsp, KernelId m55) {
+  const LoweredOp ref = lower(g, Target::kHost);
+  ASSERT_EQ(ref.kernel, reference);
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower(g, t);
+    EXPECT_EQ(op.kernel, dsp) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
+    EXPECT_EQ(op.params, ref.params);
+    EXPECT_EQ(op.in_place_input, ref.in_place_input);
+  }
+  const LoweredOp helium = lower(g, Target::kCortexM55);
+  EXPECT_EQ(helium.kernel, m55);
+  EXPECT_EQ(helium.params, ref.params);
+  for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, reference);
+}
+
 // Below kAddS8TableMinCount elements the reference: add_s8__dsp would run the same
 // arithmetic there with 2 KiB of scratch it does not use.
 TEST(LowerVariantsAdd, ShortSameShapeAddKeepsTheReference) {
   for (const ir::Shape& shape : {ir::Shape{1, 4, 4, 31}, ir::Shape{kAddS8TableMinCount - 1}, ir::Shape{1}}) {
-    const ir::Graph g = add_graph(shape, shape, shape);
-    const LoweredOp ref = lower(g, Target::kHost);
-    ASSERT_EQ(ref.kernel, KernelId::kAddS8);
-    for (Target t : kDspTargets) {
-      const LoweredOp op = lower(g, t);
-      EXPECT_EQ(op.kernel, KernelId::kAddS8) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);
-      EXPECT_EQ(op.params, ref.params);
-      EXPECT_EQ(op.in_place_input, ref.in_place_input);
-    }
-    const LoweredOp m55 = lower(g, Target::kCortexM55);
-    EXPECT_EQ(m55.kernel, KernelId::kAddS8Mve);
-    EXPECT_EQ(m55.params, ref.params);
-    for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS8);
+    expect_choices(add_graph(shape, shape, shape), KernelId::kAddS8, KernelId::kAddS8, KernelId::kAddS8Mve);
   }
 }
 
@@ -132,6 +143,21 @@ TEST(LowerVariantsAdd, BroadcastAddKeepsTheReference) {
       EXPECT_EQ(op.kernel, KernelId::kAddS8) << static_cast<int>(t);
       EXPECT_EQ(op.scratch_bytes, lower(g, Target::kHost).scratch_bytes);
     }
+  }
+}
+
+// int16 ADD: add_s16__dsp where both inputs have the output's shape (any length, no
+// scratch, the reference's params), add_s16__mve on cortex-m55 where the element counts
+// match; broadcasting adds and cores without the extensions keep add_s16.
+TEST(LowerVariantsAdd, Int16AddTakesItsVariantsWithoutBroadcast) {
+  for (const ir::Shape& shape : {ir::Shape{1}, ir::Shape{1, 4, 4, 31}, ir::Shape{1, 48, 48, 8}}) {
+    expect_choices(add_graph(shape, shape, shape, DType::kInt16), KernelId::kAddS16, KernelId::kAddS16Dsp,
+                   KernelId::kAddS16Mve);  // Helium first on cortex-m55
+  }
+  for (const ir::Graph& g : {add_graph({1, 8, 8, 16}, {1, 1, 1, 16}, {1, 8, 8, 16}, DType::kInt16),
+                             add_graph({1, 8, 8, 16}, {16}, {1, 8, 8, 16}, DType::kInt16)}) {
+    for (Target t : kDspTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS16) << static_cast<int>(t);
+    EXPECT_EQ(lower(g, Target::kCortexM55).kernel, KernelId::kAddS16);
   }
 }
 

@@ -11,31 +11,13 @@
 namespace mote {
 namespace elementwise_mve_test {
 
-using testing::TestOp;
-
-struct Result {
-  Status check;
-  std::vector<int8_t> out;
-};
+using Result = testing::BinaryResult<int8_t>;
 
 Result run_add(const KernelEntry& entry, const QuantAddSubParams& p,
                const std::vector<uint32_t>& a_dims, const std::vector<uint32_t>& b_dims,
                const std::vector<uint32_t>& out_dims, const std::vector<int8_t>& a,
                const std::vector<int8_t>& b) {
-  TestOp op;
-  const uint32_t ta = op.add_input(DType::kInt8, a_dims);
-  const uint32_t tb = op.add_input(DType::kInt8, b_dims);
-  const uint32_t to = op.add_output(DType::kInt8, out_dims);
-  op.set_params(p);
-  op.set_data(ta, a);
-  op.set_data(tb, b);
-  Result r;
-  r.check = op.check(entry);
-  if (r.check == Status::kOk) {
-    op.run(entry);
-    r.out = op.data<int8_t>(to);
-  }
-  return r;
+  return testing::run_binary(entry, DType::kInt8, p, a_dims, b_dims, out_dims, a, b);
 }
 
 QuantAddSubParams random_params(std::mt19937& rng) {

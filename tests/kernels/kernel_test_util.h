@@ -174,6 +174,34 @@ class TestOp {
   OpDesc op_{};
 };
 
+// A binary op's check() status and, when check() accepts, its output: inputs a and b
+// of `dtype` (element type T) with their dims, an output of out_dims, params p.
+template <typename T>
+struct BinaryResult {
+  Status check;
+  std::vector<T> out;
+};
+template <typename T, typename P>
+BinaryResult<T> run_binary(const KernelEntry& entry, DType dtype, const P& p,
+                           const std::vector<uint32_t>& a_dims, const std::vector<uint32_t>& b_dims,
+                           const std::vector<uint32_t>& out_dims, const std::vector<T>& a,
+                           const std::vector<T>& b) {
+  TestOp op;
+  const uint32_t ta = op.add_input(dtype, a_dims);
+  const uint32_t tb = op.add_input(dtype, b_dims);
+  const uint32_t to = op.add_output(dtype, out_dims);
+  op.set_params(p);
+  op.set_data(ta, a);
+  op.set_data(tb, b);
+  BinaryResult<T> r;
+  r.check = op.check(entry);
+  if (r.check == Status::kOk) {
+    op.run(entry);
+    r.out = op.data<T>(to);
+  }
+  return r;
+}
+
 // Uniform values in [lo, hi) from a fixed seed, so failures reproduce.
 inline std::vector<float> random_floats(size_t count, uint32_t seed, float lo = -1.0f,
                                         float hi = 1.0f) {

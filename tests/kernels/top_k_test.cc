@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernel_test_util.h"
+#include "quant_test_util.h"
 
 namespace mote {
 namespace top_k_test {

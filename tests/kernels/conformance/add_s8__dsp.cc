@@ -1,7 +1,7 @@
 // Conformance of add_s8__dsp (tables built in scratch per run) against the reference int8
-// ADD arithmetic; the cases are add_s8_cases.h's, with lengths on both sides of the
+// ADD arithmetic; the cases are add_cases.h's, with lengths on both sides of the
 // kernel's table threshold.
-#include "add_s8_cases.h"
+#include "add_cases.h"
 
 namespace mote::conformance {
 
@@ -18,7 +18,7 @@ bool run_variant(const QuantAddSubParams& q, const int8_t* a, const int8_t* b, i
 }  // namespace
 
 int run_add_s8__dsp(Rng& rng, int cases) {
-  return run_add_s8_cases("add_s8__dsp", run_variant, AddS8Lengths{600, 1, 6000}, rng, cases);
+  return run_add_cases<AddS8Draws>("add_s8__dsp", run_variant, AddLengths{600, 1, 6000}, rng, cases);
 }
 
 }  // namespace mote::conformance

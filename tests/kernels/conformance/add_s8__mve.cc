@@ -1,6 +1,6 @@
 // Conformance of add_s8__mve against the reference int8 ADD arithmetic; the cases are
-// add_s8_cases.h's, with every tail of the 16-lane loop among the short lengths.
-#include "add_s8_cases.h"
+// add_cases.h's, with every tail of the 16-lane loop among the short lengths.
+#include "add_cases.h"
 
 namespace mote::conformance {
 
@@ -15,7 +15,7 @@ bool run_variant(const QuantAddSubParams& q, const int8_t* a, const int8_t* b, i
 }  // namespace
 
 int run_add_s8__mve(Rng& rng, int cases) {
-  return run_add_s8_cases("add_s8__mve", run_variant, AddS8Lengths{40, 1, 5000}, rng, cases);
+  return run_add_cases<AddS8Draws>("add_s8__mve", run_variant, AddLengths{40, 1, 5000}, rng, cases);
 }
 
 }  // namespace mote::conformance

@@ -1,8 +1,8 @@
 // Conformance of add_s8_lut__dsp against the reference int8 ADD arithmetic, with the
 // tables made by add_s8_lut__dsp_make_params() as the compiler makes them; the cases are
-// add_s8_cases.h's, short lengths and lengths past the 4-lane loop. (check() on
+// add_cases.h's, short lengths and lengths past the 4-lane loop. (check() on
 // corrupted tables: tests/kernels/add_s8_lut_dsp_test.cc.)
-#include "add_s8_cases.h"
+#include "add_cases.h"
 
 namespace mote::conformance {
 
@@ -20,7 +20,7 @@ bool run_variant(const QuantAddSubParams& q, const int8_t* a, const int8_t* b, i
 }  // namespace
 
 int run_add_s8_lut__dsp(Rng& rng, int cases) {
-  return run_add_s8_cases("add_s8_lut__dsp", run_variant, AddS8Lengths{64, 500, 5000}, rng,
+  return run_add_cases<AddS8Draws>("add_s8_lut__dsp", run_variant, AddLengths{64, 500, 5000}, rng,
                           cases);
 }
 
