@@ -96,12 +96,41 @@ __attribute__((always_inline)) inline void window_sums(const Window& r, const in
   for (int32_t j = 0; j < kChannels; ++j) sums[j] += static_cast<int32_t>(acc[j]);
 }
 
-// Every output channel of one pixel: four channels per inner loop, then one at a time.
+// The int64-accumulator output of channel oc from its exact int32 window sum.
+__attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
+  const int32_t scaled =
+      o.bias != nullptr
+          ? requant64_v6m_biased(sum, static_cast<const int64_t*>(o.bias)[oc], o.multipliers[oc], o.shifts[oc])
+          : requant64_v6m(sum, o.multipliers[oc], o.shifts[oc]);
+  return static_cast<int16_t>(clamp_i32(scaled, o.act_min, o.act_max));
+}
+
+// Every output channel of one pixel, four channels per inner loop then one at a time.
+// Windows of at most kExactTaps16x8V6m taps with the int64 accumulator (every MobileNet
+// layer) sum each channel in one int32 accumulator; others take window_sums' int64 runs.
 __attribute__((noinline)) void pixel(const Window& r, const int16_t* image, const int8_t* filter,
                                      int32_t filter_oc_stride, int32_t out_c, const Output& o,
                                      int16_t* out) {
   const int16_t* x0 = image + r.x_first;
   int32_t oc = 0;
+  if (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m) {
+    for (; oc + 3 < out_c; oc += 4) {
+      uint32_t acc[4] = {0, 0, 0, 0};
+      const int8_t* w_row = filter + oc * filter_oc_stride + r.w_first;
+      const int16_t* x_row = x0;
+      for (int32_t ry = 0; ry < r.rows; ++ry, w_row += r.w_row, x_row += r.x_row) {
+        const int8_t* w = w_row;
+        const int16_t* x = x_row;
+        for (int32_t rx = 0; rx < r.cols; ++rx, w += r.w_col, x += r.x_col) {
+          v6m::dot_s16_4x1(w, filter_oc_stride, x, r.len, acc);
+        }
+      }
+      out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
+      out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
+      out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
+      out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
+    }
+  }
   for (; oc + 3 < out_c; oc += 4) {
     int64_t sums[4];
     window_sums<4>(r, x0, filter + oc * filter_oc_stride, filter_oc_stride, sums);

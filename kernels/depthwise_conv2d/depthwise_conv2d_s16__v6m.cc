@@ -13,6 +13,7 @@
 // No scratch.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "isa/v6m.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math64_v6m.h"
@@ -35,6 +36,23 @@ inline int32_t window_sum(const int16_t* x, const int8_t* w, int32_t rows, int32
   return static_cast<int32_t>(acc);
 }
 
+// What every output value's requantization needs.
+struct Output {
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  const int64_t* bias;  // may be null
+  int32_t act_min, act_max;
+};
+
+// Output value of channel c from its window sum. Out of line: the pixel loop then keeps
+// its pointers in registers.
+__attribute__((noinline)) int16_t finish(const Output& o, int32_t c, int32_t sum) {
+  const int32_t scaled = o.bias != nullptr
+                             ? requant64_v6m_biased(sum, o.bias[c], o.multipliers[c], o.shifts[c])
+                             : requant64_v6m(sum, o.multipliers[c], o.shifts[c]);
+  return static_cast<int16_t>(clamp_i32(scaled, o.act_min, o.act_max));
+}
+
 }  // namespace
 
 void depthwise_conv2d_s16__v6m(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
@@ -49,6 +67,8 @@ void depthwise_conv2d_s16__v6m(const DepthwiseConv2dS16Params& params, const int
   const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w;
   const int32_t tap_step_y = params.window.dilation_h * in_row_stride;  // input values between rows
   const int32_t tap_step_x = params.window.dilation_w * c_count;        // .. between columns
+  const bool three_wide = params.window.dilation_w == 1 && shape.kernel_w == 3;
+  const Output o = {multipliers, shifts, bias, params.act_min, params.act_max};
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
@@ -68,12 +88,18 @@ void depthwise_conv2d_s16__v6m(const DepthwiseConv2dS16Params& params, const int
         const int16_t* in0 = image + (y0 + ky.begin * params.window.dilation_h) * in_row_stride +
                              (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
-        for (int32_t c = 0; c < c_count; ++c) {
-          int64_t acc = window_sum(in0 + c, w0 + c, rows, cols, tap_step_y, tap_step_x,
-                                   filter_row_stride, c_count);
-          if (bias != nullptr) acc = wrapping_add64(acc, bias[c]);
-          const int32_t scaled = requant64_v6m_any(acc, multipliers[c], shifts[c]);
-          output[c] = static_cast<int16_t>(clamp_i32(scaled, params.act_min, params.act_max));
+        if (three_wide && cols == 3) {  // the window's three columns are inside the image
+          for (int32_t c = 0; c < c_count; ++c) {
+            const uint32_t sum = v6m::dot_s16_3wide(w0 + c, in0 + c, c_count, rows, filter_row_stride,
+                                                    tap_step_y, 0);
+            output[c] = finish(o, c, static_cast<int32_t>(sum));
+          }
+        } else {
+          for (int32_t c = 0; c < c_count; ++c) {
+            const int32_t sum = window_sum(in0 + c, w0 + c, rows, cols, tap_step_y, tap_step_x,
+                                           filter_row_stride, c_count);
+            output[c] = finish(o, c, sum);
+          }
         }
         output += c_count;
       }

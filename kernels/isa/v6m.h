@@ -250,4 +250,50 @@ inline uint32_t dot_s16_1x1(const int8_t* w, const int16_t* x, int32_t n, uint32
   return acc;
 }
 
+// The 16x8 form of dot_3wide (int16 inputs, no offset): one channel of a window 3 taps
+// wide, c channels between taps, for r in [0, rows) and k in 0..2:
+//   acc += w[r * w_row + k * c] * x[r * x_row + k * c], wrapping. rows >= 0.
+// 16 instructions per 3 multiply-accumulates, the loop over rows included.
+inline uint32_t dot_s16_3wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows,
+                              int32_t w_row, int32_t x_row, uint32_t acc) {
+#if MOTE_V6M_ASM
+  if (rows <= 0) return acc;  // the loop below runs at least once
+  const int32_t zero = 0;
+  const int32_t c2 = 2 * c;
+  const int32_t c4 = 4 * c;
+  const int32_t x_step = 2 * x_row;  // bytes
+  const int16_t* x_end = x + rows * x_row;
+  int32_t xv, wv;
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "ldrsh %[xv], [%[x], %[zero]]\n\t"
+      "ldrsb %[wv], [%[w], %[zero]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "ldrsh %[xv], [%[x], %[c2]]\n\t"
+      "ldrsb %[wv], [%[w], %[c]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "ldrsh %[xv], [%[x], %[c4]]\n\t"
+      "ldrsb %[wv], [%[w], %[c2]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "add %[x], %[x_step]\n\t"
+      "add %[w], %[w_row]\n\t"
+      "cmp %[x], %[x_end]\n\t"
+      "bne 1b\n\t"
+      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)
+      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [c4] "l"(c4), [x_step] "h"(x_step),
+        [w_row] "h"(w_row), [x_end] "h"(x_end)
+      : "cc", "memory");
+  return acc;
+#else
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    for (int32_t k = 0; k < 3; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
+  }
+  return acc;
+#endif
+}
+
 }  // namespace mote::v6m

@@ -16,8 +16,6 @@
 // - t > 16: 2^(t-1) is a multiple of 2^16, so the same floor is
 //   (P + (Q >> 16) + 2^(t-17)) >> (t - 16), whose sum lies within +-(2^30 + 2^15 + 2^29)
 //   (no overflow; the value fits int32, nothing to truncate).
-// Both are  ((P << left) + ((Q + half) >> low_shift) + half_high) >> high_shift  with
-// per-channel constants (Requant64V6m): about 14 Thumb-1 instructions per output.
 #pragma once
 
 #include <stdint.h>
@@ -26,52 +24,44 @@
 
 namespace mote {
 
-// The constants of one channel, derived from (multiplier, shift).
-struct Requant64V6m {
-  int32_t reduced;     // r
-  int32_t left;        // 16 - t when t <= 16, else 0
-  int32_t half;        // 2^(t-1) when t <= 16, else 0
-  int32_t low_shift;   // t when t <= 16, else 16
-  int32_t half_high;   // 0 when t <= 16, else 2^(t-17)
-  int32_t high_shift;  // 0 when t <= 16, else t - 16
-};
-
-inline Requant64V6m requant64_v6m_prepare(int32_t multiplier, int32_t shift) {
-  Requant64V6m q;
-  q.reduced = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
+// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32:
+// about 20 Thumb-1 instructions, two MULS.
+inline int32_t requant64_v6m(int32_t x, int32_t multiplier, int32_t shift) {
+  const int32_t r = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
   const int32_t t = 15 - shift;
+  const int32_t p = (x >> 16) * r;
+  const int32_t lo = static_cast<int32_t>(static_cast<uint32_t>(x) & 0xFFFFu) * r;
   if (t <= 16) {
-    q.left = 16 - t;
-    q.half = 1 << (t - 1);
-    q.low_shift = t;
-    q.half_high = 0;
-    q.high_shift = 0;
-  } else {
-    q.left = 0;
-    q.half = 0;
-    q.low_shift = 16;
-    q.half_high = 1 << (t - 17);
-    q.high_shift = t - 16;
+    return static_cast<int32_t>((static_cast<uint32_t>(p) << (16 - t)) +
+                                static_cast<uint32_t>((lo + (1 << (t - 1))) >> t));
   }
-  return q;
+  return (p + (lo >> 16) + (1 << (t - 17))) >> (t - 16);
 }
 
-// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32.
-inline int32_t requant64_v6m(int32_t x, const Requant64V6m& q) {
-  const int32_t p = (x >> 16) * q.reduced;
-  const int32_t lo = static_cast<int32_t>(static_cast<uint32_t>(x) & 0xFFFFu) * q.reduced;
-  const uint32_t sum = (static_cast<uint32_t>(p) << q.left) +
-                       static_cast<uint32_t>((lo + q.half) >> q.low_shift) +
-                       static_cast<uint32_t>(q.half_high);
-  return static_cast<int32_t>(sum) >> q.high_shift;
+// The reference, kept out of line: the callers' loops then hold no 64-bit values.
+__attribute__((noinline, cold)) inline int32_t requant64_v6m_reference(int64_t acc, int32_t multiplier,
+                                                                       int32_t shift) {
+  return multiply_by_quantized_multiplier64(acc, multiplier, shift);
+}
+
+// multiply_by_quantized_multiplier64(sum + bias, multiplier, shift) for an int32 sum and
+// an int64 bias (wrapping add, as the reference): the 32-bit form when bias and the sum
+// fit int32, else the reference.
+inline int32_t requant64_v6m_biased(int32_t sum, int64_t bias, int32_t multiplier, int32_t shift) {
+  const int32_t bias_low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(bias)));
+  int32_t x;
+  if (static_cast<int64_t>(bias_low) != bias || __builtin_add_overflow(sum, bias_low, &x)) {
+    return requant64_v6m_reference(wrapping_add64(sum, bias), multiplier, shift);
+  }
+  return requant64_v6m(x, multiplier, shift);
 }
 
 // multiply_by_quantized_multiplier64(acc, multiplier, shift) for every int64 acc: the
 // 32-bit form when acc fits int32, else the reference (a long multiply call).
 inline int32_t requant64_v6m_any(int64_t acc, int32_t multiplier, int32_t shift) {
   const int32_t low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(acc)));
-  if (static_cast<int64_t>(low) == acc) return requant64_v6m(low, requant64_v6m_prepare(multiplier, shift));
-  return multiply_by_quantized_multiplier64(acc, multiplier, shift);
+  if (static_cast<int64_t>(low) == acc) return requant64_v6m(low, multiplier, shift);
+  return requant64_v6m_reference(acc, multiplier, shift);
 }
 
 // Longest run of int16 x int8 products (each below 2^22 in magnitude) whose int32 sum is
