@@ -98,11 +98,9 @@ __attribute__((always_inline)) inline void window_sums(const Window& r, const in
 
 // The int64-accumulator output of channel oc from its exact int32 window sum.
 __attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
-  const int32_t scaled =
-      o.bias != nullptr
-          ? requant64_v6m_biased(sum, static_cast<const int64_t*>(o.bias)[oc], o.multipliers[oc], o.shifts[oc])
-          : requant64_v6m(sum, o.multipliers[oc], o.shifts[oc]);
-  return static_cast<int16_t>(clamp_i32(scaled, o.act_min, o.act_max));
+  const int64_t* bias = static_cast<const int64_t*>(o.bias);
+  return requant64_v6m_output(sum, bias != nullptr ? bias + oc : nullptr, o.multipliers[oc], o.shifts[oc],
+                              o.act_min, o.act_max);
 }
 
 // Every output channel of one pixel, four channels per inner loop then one at a time.
@@ -113,7 +111,17 @@ __attribute__((noinline)) void pixel(const Window& r, const int16_t* image, cons
                                      int16_t* out) {
   const int16_t* x0 = image + r.x_first;
   int32_t oc = 0;
-  if (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m) {
+  if (o.wide && r.rows == 1 && r.cols == 1 && r.len <= kExactTaps16x8V6m) {  // one run (1x1)
+    const int8_t* w = filter + r.w_first;
+    for (; oc + 3 < out_c; oc += 4, w += 4 * filter_oc_stride) {
+      uint32_t acc[4] = {0, 0, 0, 0};
+      v6m::dot_s16_4x1(w, filter_oc_stride, x0, r.len, acc);
+      out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
+      out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
+      out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
+      out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
+    }
+  } else if (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m) {
     for (; oc + 3 < out_c; oc += 4) {
       uint32_t acc[4] = {0, 0, 0, 0};
       const int8_t* w_row = filter + oc * filter_oc_stride + r.w_first;

@@ -47,10 +47,8 @@ struct Output {
 // Output value of channel c from its window sum. Out of line: the pixel loop then keeps
 // its pointers in registers.
 __attribute__((noinline)) int16_t finish(const Output& o, int32_t c, int32_t sum) {
-  const int32_t scaled = o.bias != nullptr
-                             ? requant64_v6m_biased(sum, o.bias[c], o.multipliers[c], o.shifts[c])
-                             : requant64_v6m(sum, o.multipliers[c], o.shifts[c]);
-  return static_cast<int16_t>(clamp_i32(scaled, o.act_min, o.act_max));
+  return requant64_v6m_output(sum, o.bias != nullptr ? o.bias + c : nullptr, o.multipliers[c], o.shifts[c],
+                              o.act_min, o.act_max);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "isa/v6m.h"
 #include "quant/quant_math.h"
 
 namespace mote {
@@ -38,22 +39,90 @@ inline int32_t requant64_v6m(int32_t x, int32_t multiplier, int32_t shift) {
   return (p + (lo >> 16) + (1 << (t - 17))) >> (t - 16);
 }
 
+// clamp(requant64_v6m(x, multiplier, shift), lo, hi), the 16x8 kernels' output step for
+// an x that fits int32. On ARMv6-M one block of about 30 Thumb-1 instructions; the
+// multiplier's reduction (multiplier + 2^15) >> 16 saturates to 0x7FFF exactly where the
+// add overflows (multiplier >= 0x7FFF8000; below that, from 0x7FFF0000 on, it gives
+// 0x7FFF anyway), so the overflow flag picks it.
+inline int16_t requant64_v6m_s16(int32_t x, int32_t multiplier, int32_t shift, int32_t lo, int32_t hi) {
+#if MOTE_V6M_ASM
+  int32_t p, t;
+  __asm__(
+      ".syntax unified\n\t"
+      "movs %[t], #1\n\t"
+      "lsls %[t], %[t], #15\n\t"
+      "adds %[m], %[m], %[t]\n\t"
+      "asrs %[m], %[m], #16\n\t"  // leaves V alone
+      "bvc 1f\n\t"
+      "mvns %[m], %[m]\n"  // -2^15 -> 2^15 - 1: the saturated reduction
+      "1:\n\t"
+      "asrs %[p], %[x], #16\n\t"
+      "muls %[p], %[m]\n\t"  // P = (x >> 16) * r
+      "uxth %[x], %[x]\n\t"
+      "muls %[x], %[m]\n\t"  // Q = (x & 0xFFFF) * r
+      "negs %[s], %[s]\n\t"
+      "adds %[s], #15\n\t"  // t = 15 - shift
+      "cmp %[s], #16\n\t"
+      "bgt 2f\n\t"
+      "movs %[m], #1\n\t"  // t <= 16: (P << (16 - t)) + ((Q + 2^(t-1)) >> t)
+      "lsls %[m], %[s]\n\t"
+      "lsrs %[m], %[m], #1\n\t"
+      "adds %[x], %[x], %[m]\n\t"
+      "asrs %[x], %[s]\n\t"
+      "movs %[m], #16\n\t"
+      "subs %[m], %[m], %[s]\n\t"
+      "lsls %[p], %[m]\n\t"
+      "adds %[x], %[x], %[p]\n\t"
+      "b 3f\n"
+      "2:\n\t"
+      "asrs %[x], %[x], #16\n\t"  // t > 16: (P + (Q >> 16) + 2^(t-17)) >> (t - 16)
+      "adds %[x], %[x], %[p]\n\t"
+      "subs %[s], #16\n\t"
+      "movs %[m], #1\n\t"
+      "lsls %[m], %[s]\n\t"
+      "lsrs %[m], %[m], #1\n\t"
+      "adds %[x], %[x], %[m]\n\t"
+      "asrs %[x], %[s]\n"
+      "3:\n\t"
+      "cmp %[x], %[lo]\n\t"
+      "bge 4f\n\t"
+      "mov %[x], %[lo]\n"
+      "4:\n\t"
+      "cmp %[x], %[hi]\n\t"
+      "ble 5f\n\t"
+      "mov %[x], %[hi]\n"
+      "5:\n\t"
+      : [x] "+l"(x), [m] "+l"(multiplier), [s] "+l"(shift), [p] "=&l"(p), [t] "=&l"(t)
+      : [lo] "h"(lo), [hi] "h"(hi)
+      : "cc");
+  return static_cast<int16_t>(x);
+#else
+  return static_cast<int16_t>(clamp_i32(requant64_v6m(x, multiplier, shift), lo, hi));
+#endif
+}
+
 // The reference, kept out of line: the callers' loops then hold no 64-bit values.
 __attribute__((noinline, cold)) inline int32_t requant64_v6m_reference(int64_t acc, int32_t multiplier,
                                                                        int32_t shift) {
   return multiply_by_quantized_multiplier64(acc, multiplier, shift);
 }
 
-// multiply_by_quantized_multiplier64(sum + bias, multiplier, shift) for an int32 sum and
-// an int64 bias (wrapping add, as the reference): the 32-bit form when bias and the sum
-// fit int32, else the reference.
-inline int32_t requant64_v6m_biased(int32_t sum, int64_t bias, int32_t multiplier, int32_t shift) {
-  const int32_t bias_low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(bias)));
-  int32_t x;
-  if (static_cast<int64_t>(bias_low) != bias || __builtin_add_overflow(sum, bias_low, &x)) {
-    return requant64_v6m_reference(wrapping_add64(sum, bias), multiplier, shift);
+// The 16x8 kernels' output for an exact int32 window sum and an optional int64 bias:
+//   clamp(multiply_by_quantized_multiplier64(sum + *bias, multiplier, shift), lo, hi)
+// (the add wrapping, as the reference's) by requant64_v6m_s16 when the bias and the sum
+// fit int32, else by the reference.
+inline int16_t requant64_v6m_output(int32_t sum, const int64_t* bias, int32_t multiplier, int32_t shift,
+                                    int32_t lo, int32_t hi) {
+  int32_t x = sum;
+  if (bias != nullptr) {
+    const int64_t b = *bias;
+    const int32_t b_low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(b)));
+    if (static_cast<int64_t>(b_low) != b || __builtin_add_overflow(sum, b_low, &x)) {
+      return static_cast<int16_t>(
+          clamp_i32(requant64_v6m_reference(wrapping_add64(sum, b), multiplier, shift), lo, hi));
+    }
   }
-  return requant64_v6m(x, multiplier, shift);
+  return requant64_v6m_s16(x, multiplier, shift, lo, hi);
 }
 
 // multiply_by_quantized_multiplier64(acc, multiplier, shift) for every int64 acc: the
