@@ -103,6 +103,24 @@ __attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Ou
                               o.act_min, o.act_max);
 }
 
+// The output channels of a pixel whose window is one run of n <= kExactTaps16x8V6m
+// values, four at a time; returns how many it wrote (out_c rounded down to a multiple
+// of 4). Out of line, with few arguments: GCC then keeps the block in registers.
+__attribute__((noinline)) int32_t one_run(const int16_t* x, int32_t n, const int8_t* w,
+                                          int32_t filter_oc_stride, int32_t out_c, const Output& o,
+                                          int16_t* out) {
+  int32_t oc = 0;
+  for (; oc + 3 < out_c; oc += 4, w += 4 * filter_oc_stride) {
+    uint32_t acc[4] = {0, 0, 0, 0};
+    v6m::dot_s16_4x1(w, filter_oc_stride, x, n, acc);
+    out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
+    out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
+    out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
+    out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
+  }
+  return oc;
+}
+
 // Every output channel of one pixel, four channels per inner loop then one at a time.
 // Windows of at most kExactTaps16x8V6m taps with the int64 accumulator (every MobileNet
 // layer) sum each channel in one int32 accumulator; others take window_sums' int64 runs.
@@ -112,15 +130,7 @@ __attribute__((noinline)) void pixel(const Window& r, const int16_t* image, cons
   const int16_t* x0 = image + r.x_first;
   int32_t oc = 0;
   if (o.wide && r.rows == 1 && r.cols == 1 && r.len <= kExactTaps16x8V6m) {  // one run (1x1)
-    const int8_t* w = filter + r.w_first;
-    for (; oc + 3 < out_c; oc += 4, w += 4 * filter_oc_stride) {
-      uint32_t acc[4] = {0, 0, 0, 0};
-      v6m::dot_s16_4x1(w, filter_oc_stride, x0, r.len, acc);
-      out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
-      out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
-      out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
-      out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
-    }
+    oc = one_run(x0, r.len, filter + r.w_first, filter_oc_stride, out_c, o, out);
   } else if (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m) {
     for (; oc + 3 < out_c; oc += 4) {
       uint32_t acc[4] = {0, 0, 0, 0};
