@@ -16,6 +16,7 @@
 // reference's wrapping sum. No scratch.
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_shapes.h"
+#include "conv2d/conv2d_v6m_runs.h"
 #include "isa/v6m.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -24,16 +25,6 @@
 
 namespace mote {
 namespace {
-
-// The taps of one output pixel's window that lie inside the image, as `rows` x `cols`
-// runs of `len` consecutive values in both the input and the filter (the first at
-// x_first in the image and w_first in output channel 0's filter; the next row x_row /
-// w_row further, the next column x_col / w_col further).
-struct Window {
-  int32_t rows, cols, len;
-  int32_t x_first, w_first;
-  int32_t x_row, w_row, x_col, w_col;
-};
 
 // What every output value's requantization needs.
 struct Output {
@@ -61,7 +52,7 @@ __attribute__((always_inline)) inline int16_t finish(int64_t sum, const Output& 
 // `filter` and the next filter_oc_stride further: int32 runs of at most
 // kExactTaps16x8V6m products, added into int64 sums.
 template <int32_t kChannels>
-__attribute__((always_inline)) inline void window_sums(const Window& r, const int16_t* x0,
+__attribute__((always_inline)) inline void window_sums(const V6mRuns& r, const int16_t* x0,
                                                        const int8_t* filter,
                                                        int32_t filter_oc_stride,
                                                        int64_t sums[kChannels]) {
@@ -124,7 +115,7 @@ __attribute__((noinline)) int32_t one_run(const int16_t* x, int32_t n, const int
 // Every output channel of one pixel, four channels per inner loop then one at a time.
 // Windows of at most kExactTaps16x8V6m taps with the int64 accumulator (every MobileNet
 // layer) sum each channel in one int32 accumulator; others take window_sums' int64 runs.
-__attribute__((noinline)) void pixel(const Window& r, const int16_t* image, const int8_t* filter,
+__attribute__((noinline)) void pixel(const V6mRuns& r, const int16_t* image, const int8_t* filter,
                                      int32_t filter_oc_stride, int32_t out_c, const Output& o,
                                      int16_t* out) {
   const int16_t* x0 = image + r.x_first;
@@ -166,46 +157,14 @@ __attribute__((noinline)) void pixel(const Window& r, const int16_t* image, cons
 void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
                      const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
                      const int8_t* filter, const void* bias, int16_t* output) {
-  const int32_t c = shape.in_c;
-  const int32_t in_row_stride = shape.in_w * c;
-  const int32_t in_image_stride = shape.in_h * in_row_stride;
-  const int32_t filter_row_stride = shape.kernel_w * c;
-  const int32_t filter_oc_stride = shape.kernel_h * filter_row_stride;
-  const int32_t span_h = (shape.kernel_h - 1) * params.window.dilation_h;
-  const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w;
-  const bool dense_w = params.window.dilation_w == 1;
+  const int32_t in_image_stride = shape.in_h * shape.in_w * shape.in_c;
+  const int32_t filter_oc_stride = shape.kernel_h * shape.kernel_w * shape.in_c;
   const Output o = {multipliers, shifts, bias, params.accumulator != 32, params.act_min,
                     params.act_max};
-  Window r;
-  r.x_row = params.window.dilation_h * in_row_stride;
-  r.w_row = filter_row_stride;
-  r.x_col = params.window.dilation_w * c;
-  r.w_col = c;
-
-  for (int32_t b = 0; b < shape.batch; ++b) {
-    const int16_t* image = input + b * in_image_stride;
-    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-      const TapRange ky = (y0 >= 0 && y0 + span_h < shape.in_h)
-                              ? TapRange{0, shape.kernel_h}
-                              : taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
-      r.rows = ky.end - ky.begin;
-      int32_t x0 = -params.window.pad_left;
-      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.window.stride_w) {
-        const TapRange kx = (x0 >= 0 && x0 + span_w < shape.in_w)
-                                ? TapRange{0, shape.kernel_w}
-                                : taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
-        const int32_t taps = kx.end - kx.begin;
-        r.cols = dense_w ? (taps > 0 ? 1 : 0) : taps;
-        r.len = dense_w ? taps * c : c;
-        r.x_first = (y0 + ky.begin * params.window.dilation_h) * in_row_stride +
-                    (x0 + kx.begin * params.window.dilation_w) * c;
-        r.w_first = ky.begin * filter_row_stride + kx.begin * c;
-        pixel(r, image, filter, filter_oc_stride, shape.out_c, o, output);
-        output += shape.out_c;
-      }
-    }
-  }
+  for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
+    pixel(r, input + b * in_image_stride, filter, filter_oc_stride, shape.out_c, o, output);
+    output += shape.out_c;
+  });
 }
 
 Status conv2d_s16__v6m_check(const OpContext& ctx) {

@@ -7,12 +7,15 @@
 //    product is below 2^22 in magnitude), and widened once;
 //  - requantization takes two 32-bit MULS when the accumulator plus bias fits int32
 //    (quant/quant_math64_v6m.h);
+//  - windows three taps wide (MobileNet's 3x3) take one channel through all rows in one
+//    Thumb-1 loop (v6m::dot_s16_3wide, 16 instructions per window row) where all three
+//    columns are inside the image;
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
-//    the image border, and are shared by all channels of a pixel; the tap offsets of the
-//    input and the filter are stepped, not recomputed.
+//    the image border (depthwise_conv2d_v6m_windows.h).
 // No scratch.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "depthwise_conv2d/depthwise_conv2d_v6m_windows.h"
 #include "isa/v6m.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -36,19 +39,42 @@ inline int32_t window_sum(const int16_t* x, const int8_t* w, int32_t rows, int32
   return static_cast<int32_t>(acc);
 }
 
-// What every output value's requantization needs.
-struct Output {
+// What every pixel's channels need: the requantization and the tap strides.
+struct Layer {
   const int32_t* multipliers;
   const int32_t* shifts;
   const int64_t* bias;  // may be null
   int32_t act_min, act_max;
+  int32_t c_count;
+  int32_t tap_step_y, tap_step_x;  // input values between window rows / columns
+  int32_t filter_row_stride;
+  bool three_wide;  // kernel_w 3, dilation_w 1
 };
 
-// Output value of channel c from its window sum. Out of line: the pixel loop then keeps
-// its pointers in registers.
-__attribute__((noinline)) int16_t finish(const Output& o, int32_t c, int32_t sum) {
-  return requant64_v6m_output(sum, o.bias != nullptr ? o.bias + c : nullptr, o.multipliers[c], o.shifts[c],
-                              o.act_min, o.act_max);
+// Output value of channel c from its window sum. Out of line: the channel loops then keep
+// their pointers in registers.
+__attribute__((noinline)) int16_t finish(const Layer& l, int32_t c, int32_t sum) {
+  return requant64_v6m_output(sum, l.bias != nullptr ? l.bias + c : nullptr, l.multipliers[c], l.shifts[c],
+                              l.act_min, l.act_max);
+}
+
+// Every channel of one pixel whose window has rows x cols taps inside the image, channel
+// 0 of the first at in0 / w0.
+__attribute__((noinline)) void pixel(const Layer& l, const int16_t* in0, const int8_t* w0, int32_t rows,
+                                     int32_t cols, int16_t* out) {
+  if (l.three_wide && cols == 3) {  // the window's three columns are inside the image
+    for (int32_t c = 0; c < l.c_count; ++c) {
+      const uint32_t sum =
+          v6m::dot_s16_3wide(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
+      out[c] = finish(l, c, static_cast<int32_t>(sum));
+    }
+    return;
+  }
+  for (int32_t c = 0; c < l.c_count; ++c) {
+    const int32_t sum =
+        window_sum(in0 + c, w0 + c, rows, cols, l.tap_step_y, l.tap_step_x, l.filter_row_stride, l.c_count);
+    out[c] = finish(l, c, sum);
+  }
 }
 
 }  // namespace
@@ -58,51 +84,21 @@ void depthwise_conv2d_s16__v6m(const DepthwiseConv2dS16Params& params, const int
                                const int16_t* input, const int8_t* filter, const int64_t* bias,
                                int16_t* output) {
   const int32_t c_count = shape.out_c;  // == in_c (depth_multiplier 1)
-  const int32_t in_row_stride = shape.in_w * c_count;
-  const int32_t in_image_stride = shape.in_h * in_row_stride;
-  const int32_t filter_row_stride = shape.kernel_w * c_count;
-  const int32_t span_h = (shape.kernel_h - 1) * params.window.dilation_h;
-  const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w;
-  const int32_t tap_step_y = params.window.dilation_h * in_row_stride;  // input values between rows
-  const int32_t tap_step_x = params.window.dilation_w * c_count;        // .. between columns
-  const bool three_wide = params.window.dilation_w == 1 && shape.kernel_w == 3;
-  const Output o = {multipliers, shifts, bias, params.act_min, params.act_max};
-
-  for (int32_t b = 0; b < shape.batch; ++b) {
-    const int16_t* image = input + b * in_image_stride;
-    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-      const TapRange ky = (y0 >= 0 && y0 + span_h < shape.in_h)
-                              ? TapRange{0, shape.kernel_h}
-                              : taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
-      const int32_t rows = ky.end - ky.begin;
-      int32_t x0 = -params.window.pad_left;
-      for (int32_t ox = 0; ox < shape.out_w; ++ox, x0 += params.window.stride_w) {
-        const TapRange kx = (x0 >= 0 && x0 + span_w < shape.in_w)
-                                ? TapRange{0, shape.kernel_w}
-                                : taps_inside(x0, params.window.dilation_w, shape.kernel_w, shape.in_w);
-        const int32_t cols = kx.end - kx.begin;
-        // Channel 0 of the first tap inside the image, in the input and in the filter.
-        const int16_t* in0 = image + (y0 + ky.begin * params.window.dilation_h) * in_row_stride +
-                             (x0 + kx.begin * params.window.dilation_w) * c_count;
-        const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
-        if (three_wide && cols == 3) {  // the window's three columns are inside the image
-          for (int32_t c = 0; c < c_count; ++c) {
-            const uint32_t sum = v6m::dot_s16_3wide(w0 + c, in0 + c, c_count, rows, filter_row_stride,
-                                                    tap_step_y, 0);
-            output[c] = finish(o, c, static_cast<int32_t>(sum));
-          }
-        } else {
-          for (int32_t c = 0; c < c_count; ++c) {
-            const int32_t sum = window_sum(in0 + c, w0 + c, rows, cols, tap_step_y, tap_step_x,
-                                           filter_row_stride, c_count);
-            output[c] = finish(o, c, sum);
-          }
-        }
-        output += c_count;
-      }
-    }
-  }
+  const int32_t in_image_stride = shape.in_h * shape.in_w * c_count;
+  const Layer l = {multipliers,
+                   shifts,
+                   bias,
+                   params.act_min,
+                   params.act_max,
+                   c_count,
+                   params.window.dilation_h * shape.in_w * c_count,
+                   params.window.dilation_w * c_count,
+                   shape.kernel_w * c_count,
+                   params.window.dilation_w == 1 && shape.kernel_w == 3};
+  for_each_v6m_depthwise_window(params.window, shape, [&](const V6mDepthwiseWindow& win, int32_t b) {
+    pixel(l, input + b * in_image_stride + win.x_first, filter + win.w_first, win.rows, win.cols, output);
+    output += c_count;
+  });
 }
 
 Status depthwise_conv2d_s16__v6m_check(const OpContext& ctx) {

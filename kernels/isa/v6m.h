@@ -20,6 +20,16 @@
 
 namespace mote::v6m {
 
+// The portable definition of dot_4x1 and dot_s16_4x1 (X: int8_t or int16_t inputs).
+template <typename X>
+inline void dot_4x1_portable(const int8_t* w, int32_t w_step, const X* x, int32_t n, int32_t offset,
+                             uint32_t acc[4]) {
+  for (int32_t k = 0; k < n; ++k) {
+    const int32_t xv = x[k] + offset;
+    for (int32_t j = 0; j < 4; ++j) acc[j] += static_cast<uint32_t>(w[j * w_step + k] * xv);
+  }
+}
+
 // For k in [0, n) and j in 0..3:  acc[j] += w[j * w_step + k] * (x[k] + offset), in
 // wrapping uint32 arithmetic. n >= 0. 4 loads, 4 MULS, 4 ADDs and 4 loop instructions
 // per 4 multiply-accumulates (16 instructions).
@@ -63,21 +73,7 @@ inline void dot_4x1(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n,
   acc[2] = a2;
   acc[3] = a3;
 #else
-  const int8_t* w1 = w + w_step;
-  const int8_t* w2 = w1 + w_step;
-  const int8_t* w3 = w2 + w_step;
-  uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  for (int32_t k = 0; k < n; ++k) {
-    const int32_t xv = x[k] + offset;
-    a0 += static_cast<uint32_t>(w[k] * xv);
-    a1 += static_cast<uint32_t>(w1[k] * xv);
-    a2 += static_cast<uint32_t>(w2[k] * xv);
-    a3 += static_cast<uint32_t>(w3[k] * xv);
-  }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
+  dot_4x1_portable(w, w_step, x, n, offset, acc);
 #endif
 }
 
@@ -226,21 +222,7 @@ inline void dot_s16_4x1(const int8_t* w, int32_t w_step, const int16_t* x, int32
   acc[2] = a2;
   acc[3] = a3;
 #else
-  const int8_t* w1 = w + w_step;
-  const int8_t* w2 = w1 + w_step;
-  const int8_t* w3 = w2 + w_step;
-  uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  for (int32_t k = 0; k < n; ++k) {
-    const int32_t xv = x[k];
-    a0 += static_cast<uint32_t>(w[k] * xv);
-    a1 += static_cast<uint32_t>(w1[k] * xv);
-    a2 += static_cast<uint32_t>(w2[k] * xv);
-    a3 += static_cast<uint32_t>(w3[k] * xv);
-  }
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
+  dot_4x1_portable(w, w_step, x, n, 0, acc);
 #endif
 }
 

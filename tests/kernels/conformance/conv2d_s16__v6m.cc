@@ -89,8 +89,7 @@ int run_conv2d_s16__v6m(Rng& rng, int cases) {
   static const char kName[] = "conv2d_s16__v6m";
   int failed = check_requant64(rng, 300 + 20 * cases);
   for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
+    arena().reset();
     Conv2dShape s;
     Conv2dS16Params p;
     const int32_t kind = rng.uniform(0, 5);
@@ -130,29 +129,19 @@ int run_conv2d_s16__v6m(Rng& rng, int cases) {
     const int32_t k = s.kernel_h * s.kernel_w * s.in_c;
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
     const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
-    const bool has_bias = rng.uniform(0, 4) != 0;
-    int16_t* input = a.alloc_array<int16_t>(in_count);
-    int8_t* filter = a.alloc_array<int8_t>(s.out_c * k);
-    void* bias = nullptr;
-    if (has_bias) bias = p.accumulator == 64 ? a.alloc(8u * s.out_c, 8) : a.alloc(4u * s.out_c, 4);
-    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
-    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
-    int16_t* expected = a.alloc_array<int16_t>(out_count);
-    int16_t* actual = a.alloc_array<int16_t>(out_count);
-    if (input == nullptr || filter == nullptr || (has_bias && bias == nullptr) ||
-        multipliers == nullptr || shifts == nullptr || expected == nullptr || actual == nullptr) {
+    S16Case t;
+    const int32_t bias_count = rng.uniform(0, 3) != 0 ? s.out_c : 0;
+    if (!draw_s16_case(rng, in_count, s.out_c * k, p.accumulator, bias_count, s.out_c, out_count, &t)) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    fill_s16_operands(rng, input, in_count, filter, s.out_c * k);
-    if (has_bias) fill_bias16(rng, p.accumulator, bias, s.out_c);
     for (int32_t o = 0; o < s.out_c; ++o) {
-      draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &multipliers[o], &shifts[o]);
+      draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &t.multipliers[o], &t.shifts[o]);
     }
-    conv2d_s16(p, multipliers, shifts, s, input, filter, bias, expected);
-    conv2d_s16__v6m(p, multipliers, shifts, s, input, filter, bias, actual);
+    conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.expected);
+    conv2d_s16__v6m(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.actual);
     if (!expect_equal_s16(kName, c, p.accumulator == 64 ? "int64 accumulator" : "int32 accumulator",
-                          expected, actual, static_cast<size_t>(out_count))) {
+                          t.expected, t.actual, static_cast<size_t>(out_count))) {
       ++failed;
     }
   }

@@ -28,8 +28,7 @@ int run_depthwise_conv2d_s16__v6m(Rng& rng, int cases) {
     ++failed;
   }
   for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
+    arena().reset();
     DepthwiseConv2dShape s;
     DepthwiseConv2dS16Params p;
     const int32_t kind = rng.uniform(0, 7);
@@ -58,25 +57,17 @@ int run_depthwise_conv2d_s16__v6m(Rng& rng, int cases) {
     const int32_t in_count = s.batch * s.in_h * s.in_w * s.in_c;
     const int32_t out_count = s.batch * s.out_h * s.out_w * s.out_c;
     const int32_t filter_count = s.kernel_h * s.kernel_w * s.out_c;
-    const bool has_bias = rng.uniform(0, 4) != 0;
-    int16_t* input = a.alloc_array<int16_t>(in_count);
-    int8_t* filter = a.alloc_array<int8_t>(filter_count);
-    int64_t* bias = has_bias ? a.alloc_array<int64_t>(s.out_c) : nullptr;
-    int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
-    int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
-    int16_t* expected = a.alloc_array<int16_t>(out_count);
-    int16_t* actual = a.alloc_array<int16_t>(out_count);
-    if (input == nullptr || filter == nullptr || (has_bias && bias == nullptr) || multipliers == nullptr ||
-        shifts == nullptr || expected == nullptr || actual == nullptr) {
+    S16Case t;
+    const int32_t bias_count = rng.uniform(0, 3) != 0 ? s.out_c : 0;
+    if (!draw_s16_case(rng, in_count, filter_count, 64, bias_count, s.out_c, out_count, &t)) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    fill_s16_operands(rng, input, in_count, filter, filter_count);
-    if (has_bias) fill_bias16(rng, 64, bias, s.out_c);
-    for (int32_t o = 0; o < s.out_c; ++o) draw_requant16(rng, !common, kMaxShift64, &multipliers[o], &shifts[o]);
-    depthwise_conv2d_s16(p, multipliers, shifts, s, input, filter, bias, expected);
-    depthwise_conv2d_s16__v6m(p, multipliers, shifts, s, input, filter, bias, actual);
-    if (!expect_equal_s16(kName, c, common ? "common" : "any quantization", expected, actual,
+    for (int32_t o = 0; o < s.out_c; ++o) draw_requant16(rng, !common, kMaxShift64, &t.multipliers[o], &t.shifts[o]);
+    const int64_t* bias = static_cast<const int64_t*>(t.bias);
+    depthwise_conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, bias, t.expected);
+    depthwise_conv2d_s16__v6m(p, t.multipliers, t.shifts, s, t.input, t.weights, bias, t.actual);
+    if (!expect_equal_s16(kName, c, common ? "common" : "any quantization", t.expected, t.actual,
                           static_cast<size_t>(out_count))) {
       ++failed;
     }

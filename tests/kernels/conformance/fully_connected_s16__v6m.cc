@@ -15,8 +15,7 @@ int run_fully_connected_s16__v6m(Rng& rng, int cases) {
   static const char kName[] = "fully_connected_s16__v6m";
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
+    arena().reset();
     const int32_t batches = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
     const int32_t length = rng.uniform(0, 4);
     int32_t k = rng.uniform(1, 24);
@@ -32,29 +31,19 @@ int run_fully_connected_s16__v6m(Rng& rng, int cases) {
     p.channel_count = per_channel ? static_cast<uint32_t>(n) : 1u;
     const int32_t channels = static_cast<int32_t>(p.channel_count);
 
-    const bool has_bias = rng.uniform(0, 4) != 0;
-    int16_t* input = a.alloc_array<int16_t>(batches * k);
-    int8_t* weights = a.alloc_array<int8_t>(n * k);
-    void* bias = nullptr;
-    if (has_bias) bias = p.accumulator == 64 ? a.alloc(8u * n, 8) : a.alloc(4u * n, 4);
-    int32_t* multipliers = a.alloc_array<int32_t>(channels);
-    int32_t* shifts = a.alloc_array<int32_t>(channels);
-    int16_t* expected = a.alloc_array<int16_t>(batches * n);
-    int16_t* actual = a.alloc_array<int16_t>(batches * n);
-    if (input == nullptr || weights == nullptr || (has_bias && bias == nullptr) || multipliers == nullptr ||
-        shifts == nullptr || expected == nullptr || actual == nullptr) {
+    S16Case t;
+    const int32_t bias_count = rng.uniform(0, 3) != 0 ? n : 0;
+    if (!draw_s16_case(rng, batches * k, n * k, p.accumulator, bias_count, channels, batches * n, &t)) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    fill_s16_operands(rng, input, batches * k, weights, n * k);
-    if (has_bias) fill_bias16(rng, p.accumulator, bias, n);
     for (int32_t i = 0; i < channels; ++i) {
-      draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &multipliers[i], &shifts[i]);
+      draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &t.multipliers[i], &t.shifts[i]);
     }
-    fully_connected_s16(p, multipliers, shifts, batches, k, n, input, weights, bias, expected);
-    fully_connected_s16__v6m(p, multipliers, shifts, batches, k, n, input, weights, bias, actual);
-    if (!expect_equal_s16(kName, c, p.accumulator == 64 ? "int64 accumulator" : "int32 accumulator", expected,
-                          actual, static_cast<size_t>(batches * n))) {
+    fully_connected_s16(p, t.multipliers, t.shifts, batches, k, n, t.input, t.weights, t.bias, t.expected);
+    fully_connected_s16__v6m(p, t.multipliers, t.shifts, batches, k, n, t.input, t.weights, t.bias, t.actual);
+    if (!expect_equal_s16(kName, c, p.accumulator == 64 ? "int64 accumulator" : "int32 accumulator", t.expected,
+                          t.actual, static_cast<size_t>(batches * n))) {
       ++failed;
     }
   }
