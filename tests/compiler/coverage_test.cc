@@ -83,7 +83,8 @@ TEST(CoverageRules, TakesOnlyWhatKernelsRun) {
   EXPECT_TRUE(cos.optimized.empty());
   // Narrowed to int16, CONV_2D lists its int16 variants only (none of the int8 ones).
   EXPECT_EQ(coverage_of({ir::Op::kConv2d}, {"int16"}).optimized,
-            (std::vector<std::string>{"dsp: int16 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)", "mve: int16 (cortex-m55)"}));
+            (std::vector<std::string>{"dsp: int16 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)", "mve: int16 (cortex-m55)",
+                                      "v6m: int16 (cortex-m0plus)"}));
 }
 
 // Each ONNX operator that runs on the unary op lists int8 and int16 exactly when lowering
