@@ -218,6 +218,12 @@ void depthwise_conv2d_s16(const DepthwiseConv2dS16Params& params, const int32_t*
 
 Status depthwise_conv2d_s16_check(const OpContext& ctx);
 void depthwise_conv2d_s16_run(const OpContext& ctx);
+// Calls a kernel of depthwise_conv2d_s16's signature (the reference, or a variant that
+// takes no scratch) with the arguments of an op that depthwise_conv2d_s16_check accepted.
+using DepthwiseConv2dS16Kernel = void (*)(const DepthwiseConv2dS16Params&, const int32_t*, const int32_t*,
+                                          const DepthwiseConv2dShape&, const int16_t*, const int8_t*,
+                                          const int64_t*, int16_t*);
+void depthwise_conv2d_s16_call(const OpContext& ctx, DepthwiseConv2dS16Kernel kernel);
 extern const KernelEntry kDepthwiseConv2dS16Entry;
 
 // Armv7E-M / Armv8-M DSP variant of depthwise_conv2d_s16: depth multiplier 1 (check()

@@ -72,7 +72,9 @@ Status depthwise_conv2d_s16_check(const OpContext& ctx) {
   return Status::kOk;
 }
 
-void depthwise_conv2d_s16_run(const OpContext& ctx) {
+void depthwise_conv2d_s16_run(const OpContext& ctx) { depthwise_conv2d_s16_call(ctx, depthwise_conv2d_s16); }
+
+void depthwise_conv2d_s16_call(const OpContext& ctx, DepthwiseConv2dS16Kernel kernel) {
   const TensorDesc& filter = ctx.input_desc(1);
   const DepthwiseConv2dShape shape =
       window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
@@ -80,10 +82,9 @@ void depthwise_conv2d_s16_run(const OpContext& ctx) {
   const uint32_t out_c = filter.dims[3];
   const int64_t* bias =
       ctx.input_count() == 3 ? static_cast<const int64_t*>(ctx.input_data(2)) : nullptr;
-  depthwise_conv2d_s16(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
-                       static_cast<const int16_t*>(ctx.input_data(0)),
-                       static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                       static_cast<int16_t*>(ctx.output_data(0)));
+  kernel(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+         static_cast<const int16_t*>(ctx.input_data(0)), static_cast<const int8_t*>(ctx.input_data(1)), bias,
+         static_cast<int16_t*>(ctx.output_data(0)));
 }
 
 const KernelEntry kDepthwiseConv2dS16Entry = {depthwise_conv2d_s16_check,

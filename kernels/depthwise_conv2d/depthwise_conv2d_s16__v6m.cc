@@ -112,17 +112,7 @@ Status depthwise_conv2d_s16__v6m_check(const OpContext& ctx) {
 }
 
 void depthwise_conv2d_s16__v6m_run(const OpContext& ctx) {
-  const TensorDesc& filter = ctx.input_desc(1);
-  const DepthwiseConv2dShape shape =
-      window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
-  const DepthwiseConv2dS16Params& p = ctx.params<DepthwiseConv2dS16Params>();
-  const uint32_t out_c = filter.dims[3];
-  const int64_t* bias =
-      ctx.input_count() == 3 ? static_cast<const int64_t*>(ctx.input_data(2)) : nullptr;
-  depthwise_conv2d_s16__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
-                            static_cast<const int16_t*>(ctx.input_data(0)),
-                            static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                            static_cast<int16_t*>(ctx.output_data(0)));
+  depthwise_conv2d_s16_call(ctx, depthwise_conv2d_s16__v6m);
 }
 
 const KernelEntry kDepthwiseConv2dS16V6mEntry = {depthwise_conv2d_s16__v6m_check,
