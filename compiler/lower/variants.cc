@@ -115,9 +115,12 @@ bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s16__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
-// ARMv6-M: groups 1, any window, both accumulators, no scratch.
-bool rule_conv2d_s16__v6m(const NodeLowering& /*l*/, LoweredOp& op) {
-  return params_as<Conv2dS16Params>(op).groups == 1;
+// ARMv6-M: groups 1, any window, both accumulators; its per-channel table in scratch.
+bool rule_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
+  op.scratch_bytes += conv2d_s16__v6m_scratch_bytes(f.out_c);
+  return true;
 }
 
 // ---- depthwise_conv2d (int8)
@@ -233,12 +236,17 @@ bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
   return true;
 }
-// ARMv6-M: depth multiplier 1 and windows of at most 511 taps, no scratch.
+// ARMv6-M: depth multiplier 1 and windows of at most 511 taps; its per-channel table in
+// scratch.
 bool rule_depthwise_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
   const ir::Shape& filter = l.input(1).shape;
-  return filter.size() == 4 &&
-         depthwise_conv2d_s16__v6m_supports(params_as<DepthwiseConv2dS16Params>(op), static_cast<int32_t>(filter[1]),
-                                            static_cast<int32_t>(filter[2]));
+  if (filter.size() != 4 ||
+      !depthwise_conv2d_s16__v6m_supports(params_as<DepthwiseConv2dS16Params>(op), static_cast<int32_t>(filter[1]),
+                                          static_cast<int32_t>(filter[2]))) {
+    return false;
+  }
+  op.scratch_bytes += depthwise_conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter[3]));
+  return true;
 }
 
 // ---- fully_connected (int8): every layer. The DSP variant widens input rows of up to

@@ -11,9 +11,11 @@
 //    both the input row and the filter row, one inner loop each; taps_inside() (which
 //    divides) only for pixels at the image border;
 //  - the int64 requantization takes two 32-bit MULS when the accumulator fits int32
-//    (quant/quant_math64_v6m.h), the int32 one four (quant/quant_math_v6m.h).
+//    (quant/quant_math64_v6m.h), from per-channel constants made once per run in scratch
+//    (the bias when it fits int32, the reduced multiplier, the shift); the int32 one
+//    takes four (quant/quant_math_v6m.h).
 // The int32 accumulator form keeps the low 32 bits of the same sums, which is the
-// reference's wrapping sum. No scratch.
+// reference's wrapping sum. Scratch: 12 bytes per output channel, 4-aligned.
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_shapes.h"
 #include "conv2d/conv2d_v6m_runs.h"
@@ -31,7 +33,8 @@ struct Output {
   const int32_t* multipliers;
   const int32_t* shifts;
   const void* bias;  // int64 (accumulator 64) or int32 (accumulator 32); may be null
-  bool wide;         // accumulator 64
+  const Requant64V6mChannel* channels;  // accumulator 64: out_c entries (scratch)
+  bool wide;                // accumulator 64
   int32_t act_min, act_max;
 };
 
@@ -87,11 +90,19 @@ __attribute__((always_inline)) inline void window_sums(const V6mRuns& r, const i
   for (int32_t j = 0; j < kChannels; ++j) sums[j] += static_cast<int32_t>(acc[j]);
 }
 
-// The int64-accumulator output of channel oc from its exact int32 window sum.
-__attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
+// The int64-accumulator output of channel oc from its exact int32 window sum when its
+// bias or the sum plus bias does not fit int32. Out of line: rare.
+__attribute__((noinline)) int16_t finish_exact_slow(int32_t sum, const Output& o, int32_t oc) {
   const int64_t* bias = static_cast<const int64_t*>(o.bias);
   return requant64_v6m_output(sum, bias != nullptr ? bias + oc : nullptr, o.multipliers[oc], o.shifts[oc],
                               o.act_min, o.act_max);
+}
+
+// The int64-accumulator output of channel oc from its exact int32 window sum.
+__attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
+  int16_t out;
+  if (requant64_v6m_channel_output(sum, o.channels[oc], o.act_min, o.act_max, &out)) return out;
+  return finish_exact_slow(sum, o, oc);
 }
 
 // The output channels of a pixel whose window is one run of n <= kExactTaps16x8V6m
@@ -154,13 +165,21 @@ __attribute__((noinline)) void pixel(const V6mRuns& r, const int16_t* image, con
 
 }  // namespace
 
+uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c) {
+  return static_cast<uint32_t>(out_c) * static_cast<uint32_t>(sizeof(Requant64V6mChannel));
+}
+
 void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
                      const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
-                     const int8_t* filter, const void* bias, int16_t* output) {
+                     const int8_t* filter, const void* bias, int16_t* output, uint8_t* scratch) {
   const int32_t in_image_stride = shape.in_h * shape.in_w * shape.in_c;
   const int32_t filter_oc_stride = shape.kernel_h * shape.kernel_w * shape.in_c;
-  const Output o = {multipliers, shifts, bias, params.accumulator != 32, params.act_min,
-                    params.act_max};
+  const bool wide = params.accumulator != 32;
+  Requant64V6mChannel* channels = reinterpret_cast<Requant64V6mChannel*>(scratch);
+  if (wide) {
+    requant64_v6m_channels(multipliers, shifts, static_cast<const int64_t*>(bias), shape.out_c, channels);
+  }
+  const Output o = {multipliers, shifts, bias, channels, wide, params.act_min, params.act_max};
   for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
     pixel(r, input + b * in_image_stride, filter, filter_oc_stride, shape.out_c, o, output);
     output += shape.out_c;
@@ -170,6 +189,11 @@ void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
 Status conv2d_s16__v6m_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(conv2d_s16_check(ctx));
   if (ctx.params<Conv2dS16Params>().groups != 1) return Status::kBadParams;
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < uint64_t{ctx.input_desc(1).dims[0]} * sizeof(Requant64V6mChannel) ||
+      reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
   return Status::kOk;
 }
 
@@ -182,7 +206,7 @@ void conv2d_s16__v6m_run(const OpContext& ctx) {
   conv2d_s16__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
                   static_cast<const int16_t*>(ctx.input_data(0)),
                   static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                  static_cast<int16_t*>(ctx.output_data(0)));
+                  static_cast<int16_t*>(ctx.output_data(0)), ctx.scratch().data());
 }
 
 const KernelEntry kConv2dS16V6mEntry = {conv2d_s16__v6m_check, conv2d_s16__v6m_run};

@@ -25,11 +25,14 @@
 
 namespace mote {
 
-// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32:
-// about 20 Thumb-1 instructions, two MULS.
-inline int32_t requant64_v6m(int32_t x, int32_t multiplier, int32_t shift) {
-  const int32_t r = multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
-  const int32_t t = 15 - shift;
+// The reference's multiplier reduced to 16 bits, r in [-2^15, 2^15 - 1].
+inline int32_t requant64_v6m_reduce(int32_t multiplier) {
+  return multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
+}
+
+// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32,
+// given r = requant64_v6m_reduce(multiplier) and t = 15 - shift.
+inline int32_t requant64_v6m_reduced(int32_t x, int32_t r, int32_t t) {
   const int32_t p = (x >> 16) * r;
   const int32_t lo = static_cast<int32_t>(static_cast<uint32_t>(x) & 0xFFFFu) * r;
   if (t <= 16) {
@@ -39,50 +42,45 @@ inline int32_t requant64_v6m(int32_t x, int32_t multiplier, int32_t shift) {
   return (p + (lo >> 16) + (1 << (t - 17))) >> (t - 16);
 }
 
-// clamp(requant64_v6m(x, multiplier, shift), lo, hi), the 16x8 kernels' output step for
-// an x that fits int32. On ARMv6-M one block of about 30 Thumb-1 instructions; the
-// multiplier's reduction (multiplier + 2^15) >> 16 saturates to 0x7FFF exactly where the
-// add overflows (multiplier >= 0x7FFF8000; below that, from 0x7FFF0000 on, it gives
-// 0x7FFF anyway), so the overflow flag picks it.
-inline int16_t requant64_v6m_s16(int32_t x, int32_t multiplier, int32_t shift, int32_t lo, int32_t hi) {
+// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32:
+// about 20 Thumb-1 instructions, two MULS.
+inline int32_t requant64_v6m(int32_t x, int32_t multiplier, int32_t shift) {
+  return requant64_v6m_reduced(x, requant64_v6m_reduce(multiplier), 15 - shift);
+}
+
+// clamp(requant64_v6m_reduced(x, r, t), lo, hi), the 16x8 kernels' output step for an x
+// that fits int32 (r = requant64_v6m_reduce(multiplier), t = 15 - shift in [1, 46]). On
+// ARMv6-M one block of about 25 Thumb-1 instructions.
+inline int16_t requant64_v6m_s16_reduced(int32_t x, int32_t r, int32_t t, int32_t lo, int32_t hi) {
 #if MOTE_V6M_ASM
-  int32_t p, t;
+  int32_t p;
   __asm__(
       ".syntax unified\n\t"
-      "movs %[t], #1\n\t"
-      "lsls %[t], %[t], #15\n\t"
-      "adds %[m], %[m], %[t]\n\t"
-      "asrs %[m], %[m], #16\n\t"  // leaves V alone
-      "bvc 1f\n\t"
-      "mvns %[m], %[m]\n"  // -2^15 -> 2^15 - 1: the saturated reduction
-      "1:\n\t"
       "asrs %[p], %[x], #16\n\t"
-      "muls %[p], %[m]\n\t"  // P = (x >> 16) * r
+      "muls %[p], %[r]\n\t"  // P = (x >> 16) * r
       "uxth %[x], %[x]\n\t"
-      "muls %[x], %[m]\n\t"  // Q = (x & 0xFFFF) * r
-      "negs %[s], %[s]\n\t"
-      "adds %[s], #15\n\t"  // t = 15 - shift
-      "cmp %[s], #16\n\t"
+      "muls %[x], %[r]\n\t"  // Q = (x & 0xFFFF) * r
+      "cmp %[t], #16\n\t"
       "bgt 2f\n\t"
-      "movs %[m], #1\n\t"  // t <= 16: (P << (16 - t)) + ((Q + 2^(t-1)) >> t)
-      "lsls %[m], %[s]\n\t"
-      "lsrs %[m], %[m], #1\n\t"
-      "adds %[x], %[x], %[m]\n\t"
-      "asrs %[x], %[s]\n\t"
-      "movs %[m], #16\n\t"
-      "subs %[m], %[m], %[s]\n\t"
-      "lsls %[p], %[m]\n\t"
+      "movs %[r], #1\n\t"  // t <= 16: (P << (16 - t)) + ((Q + 2^(t-1)) >> t)
+      "lsls %[r], %[t]\n\t"
+      "lsrs %[r], %[r], #1\n\t"
+      "adds %[x], %[x], %[r]\n\t"
+      "asrs %[x], %[t]\n\t"
+      "movs %[r], #16\n\t"
+      "subs %[r], %[r], %[t]\n\t"
+      "lsls %[p], %[r]\n\t"
       "adds %[x], %[x], %[p]\n\t"
       "b 3f\n"
       "2:\n\t"
       "asrs %[x], %[x], #16\n\t"  // t > 16: (P + (Q >> 16) + 2^(t-17)) >> (t - 16)
       "adds %[x], %[x], %[p]\n\t"
-      "subs %[s], #16\n\t"
-      "movs %[m], #1\n\t"
-      "lsls %[m], %[s]\n\t"
-      "lsrs %[m], %[m], #1\n\t"
-      "adds %[x], %[x], %[m]\n\t"
-      "asrs %[x], %[s]\n"
+      "subs %[t], #16\n\t"
+      "movs %[r], #1\n\t"
+      "lsls %[r], %[t]\n\t"
+      "lsrs %[r], %[r], #1\n\t"
+      "adds %[x], %[x], %[r]\n\t"
+      "asrs %[x], %[t]\n"
       "3:\n\t"
       "cmp %[x], %[lo]\n\t"
       "bge 4f\n\t"
@@ -92,13 +90,18 @@ inline int16_t requant64_v6m_s16(int32_t x, int32_t multiplier, int32_t shift, i
       "ble 5f\n\t"
       "mov %[x], %[hi]\n"
       "5:\n\t"
-      : [x] "+l"(x), [m] "+l"(multiplier), [s] "+l"(shift), [p] "=&l"(p), [t] "=&l"(t)
+      : [x] "+l"(x), [r] "+l"(r), [t] "+l"(t), [p] "=&l"(p)
       : [lo] "h"(lo), [hi] "h"(hi)
       : "cc");
   return static_cast<int16_t>(x);
 #else
-  return static_cast<int16_t>(clamp_i32(requant64_v6m(x, multiplier, shift), lo, hi));
+  return static_cast<int16_t>(clamp_i32(requant64_v6m_reduced(x, r, t), lo, hi));
 #endif
+}
+
+// clamp(requant64_v6m(x, multiplier, shift), lo, hi) for an x that fits int32.
+inline int16_t requant64_v6m_s16(int32_t x, int32_t multiplier, int32_t shift, int32_t lo, int32_t hi) {
+  return requant64_v6m_s16_reduced(x, requant64_v6m_reduce(multiplier), 15 - shift, lo, hi);
 }
 
 // The reference, kept out of line: the callers' loops then hold no 64-bit values.
@@ -123,6 +126,39 @@ inline int16_t requant64_v6m_output(int32_t sum, const int64_t* bias, int32_t mu
     }
   }
   return requant64_v6m_s16(x, multiplier, shift, lo, hi);
+}
+
+// One output channel's constants for requant64_v6m_channel_output, made once per run:
+// the bias when it fits int32 (0 without bias), requant64_v6m_reduce(multiplier) and
+// t = 15 - shift, or t = 0 when the bias does not fit int32.
+struct Requant64V6mChannel {
+  int32_t bias;
+  int32_t reduced;
+  int32_t t;
+};
+
+// The table for `count` channels (bias may be null).
+inline void requant64_v6m_channels(const int32_t* multipliers, const int32_t* shifts, const int64_t* bias,
+                                   int32_t count, Requant64V6mChannel* channels) {
+  for (int32_t c = 0; c < count; ++c) {
+    const int64_t b = bias != nullptr ? bias[c] : 0;
+    const int32_t b_low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(b)));
+    const bool fits = static_cast<int64_t>(b_low) == b;
+    channels[c].bias = fits ? b_low : 0;
+    channels[c].reduced = requant64_v6m_reduce(multipliers[c]);
+    channels[c].t = fits ? 15 - shifts[c] : 0;
+  }
+}
+
+// requant64_v6m_output(sum, ...) of the channel whose constants are ch, when it can be
+// taken from them (ch.t != 0 and sum + ch.bias fits int32): *out is set and true
+// returned; else false (the caller then takes requant64_v6m_output).
+inline bool requant64_v6m_channel_output(int32_t sum, const Requant64V6mChannel& ch, int32_t lo, int32_t hi,
+                                         int16_t* out) {
+  int32_t x;
+  if (ch.t == 0 || __builtin_add_overflow(sum, ch.bias, &x)) return false;
+  *out = requant64_v6m_s16_reduced(x, ch.reduced, ch.t, lo, hi);
+  return true;
 }
 
 // multiply_by_quantized_multiplier64(acc, multiplier, shift) for every int64 acc: the

@@ -139,7 +139,12 @@ int run_conv2d_s16__v6m(Rng& rng, int cases) {
       draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &t.multipliers[o], &t.shifts[o]);
     }
     conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.expected);
-    conv2d_s16__v6m(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.actual);
+    uint8_t* scratch = arena().alloc_array<uint8_t>(conv2d_s16__v6m_scratch_bytes(s.out_c));
+    if (scratch == nullptr) {
+      skip_case(kName, c, "arena too small");
+      continue;
+    }
+    conv2d_s16__v6m(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.actual, scratch);
     if (!expect_equal_s16(kName, c, p.accumulator == 64 ? "int64 accumulator" : "int32 accumulator",
                           t.expected, t.actual, static_cast<size_t>(out_count))) {
       ++failed;
