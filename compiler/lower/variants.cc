@@ -115,6 +115,13 @@ bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s16__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
+// ARMv6-M: groups 1, any window, both accumulators; its per-channel table in scratch.
+bool rule_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
+  op.scratch_bytes += conv2d_s16__v6m_scratch_bytes(f.out_c);
+  return true;
+}
 
 // ---- depthwise_conv2d (int8)
 // The kernel's view of a rank-4 depthwise node: input [N,H,W,C], output [N,OH,OW,OC],
@@ -229,6 +236,18 @@ bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
   return true;
 }
+// ARMv6-M: depth multiplier 1 and windows of at most 511 taps; its per-channel table in
+// scratch.
+bool rule_depthwise_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
+  const ir::Shape& filter = l.input(1).shape;
+  if (filter.size() != 4 ||
+      !depthwise_conv2d_s16__v6m_supports(params_as<DepthwiseConv2dS16Params>(op), static_cast<int32_t>(filter[1]),
+                                          static_cast<int32_t>(filter[2]))) {
+    return false;
+  }
+  op.scratch_bytes += depthwise_conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter[3]));
+  return true;
+}
 
 // ---- fully_connected (int8): every layer. The DSP variant widens input rows of up to
 // 1024 features to int16 in scratch (at most 2 KB) and longer rows on the fly without
@@ -263,6 +282,10 @@ bool rule_fully_connected_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   if (weights.size() != 2 || weights[1] > kMaxFullyConnectedS16DspFeatures) return false;
   op.scratch_bytes += fully_connected_s16__dsp_scratch_bytes(static_cast<int32_t>(weights[1]));
   return true;
+}
+// ARMv6-M: every layer with 2-D weights, no scratch.
+bool rule_fully_connected_s16__v6m(const NodeLowering& l, LoweredOp& /*op*/) {
+  return l.input(1).shape.size() == 2;
 }
 
 // ---- add (int8, int16)
@@ -320,6 +343,7 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},
     {KernelId::kConv2dS16Mve, rule_conv2d_s16__mve},
     {KernelId::kConv2dS16Dsp, rule_conv2d_s16__dsp},
+    {KernelId::kConv2dS16V6m, rule_conv2d_s16__v6m},
     {KernelId::kDepthwiseConv2dS8Mve, rule_depthwise_conv2d_s8__mve},
     {KernelId::kDepthwiseConv2dS8MultDsp, rule_depthwise_conv2d_s8_mult__dsp},
     {KernelId::kDepthwiseConv2dS83x3Dsp, rule_depthwise_conv2d_s8_3x3__dsp},
@@ -327,11 +351,13 @@ const VariantRule kRules[] = {
     {KernelId::kDepthwiseConv2dS8V6m, rule_depthwise_conv2d_s8__v6m},
     {KernelId::kDepthwiseConv2dS16Mve, rule_depthwise_conv2d_s16__mve},
     {KernelId::kDepthwiseConv2dS16Dsp, rule_depthwise_conv2d_s16__dsp},
+    {KernelId::kDepthwiseConv2dS16V6m, rule_depthwise_conv2d_s16__v6m},
     {KernelId::kFullyConnectedS8Mve, rule_fully_connected_s8__mve},
     {KernelId::kFullyConnectedS8Dsp, rule_fully_connected_s8__dsp},
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
     {KernelId::kFullyConnectedS16Mve, rule_fully_connected_s16__mve},
     {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
+    {KernelId::kFullyConnectedS16V6m, rule_fully_connected_s16__v6m},
     {KernelId::kAddS8Mve, rule_add_elementwise__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
     {KernelId::kAddS16Mve, rule_add_elementwise__mve},

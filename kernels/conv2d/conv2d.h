@@ -218,5 +218,20 @@ void conv2d_s16__mve_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS16MveEntry;
 // In place: two pixels' rows read (or copied) before their outputs are written.
 constexpr uint32_t conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 2; }
+// ARMv6-M (Cortex-M0/M0+) variant of conv2d_s16: any kernel, stride, dilation and
+// padding, groups 1 (check() refuses other groups), both accumulators; same inputs,
+// params and output bits. Four output channels per Thumb-1 inner loop (kernels/isa/v6m.h),
+// int32 runs of products, requantization without a 64-bit multiply where the accumulator
+// fits int32 (quant/quant_math64_v6m.h). Portable elsewhere. Scratch, 4-aligned: a table
+// of 12 bytes per output channel (check() verifies it).
+uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c);
+void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
+                     const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
+                     const int8_t* filter, const void* bias, int16_t* output, uint8_t* scratch);
+Status conv2d_s16__v6m_check(const OpContext& ctx);
+void conv2d_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS16V6mEntry;
+// In place: pixel by pixel in raster order, like the reference.
+constexpr uint32_t conv2d_s16__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
 }  // namespace mote

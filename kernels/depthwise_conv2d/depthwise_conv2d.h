@@ -218,6 +218,19 @@ void depthwise_conv2d_s16(const DepthwiseConv2dS16Params& params, const int32_t*
 
 Status depthwise_conv2d_s16_check(const OpContext& ctx);
 void depthwise_conv2d_s16_run(const OpContext& ctx);
+// The kernel arguments of an op that depthwise_conv2d_s16_check accepted (the reference's
+// and its variants' run functions).
+struct DepthwiseConv2dS16Args {
+  const DepthwiseConv2dS16Params* params;
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  DepthwiseConv2dShape shape;
+  const int16_t* input;
+  const int8_t* filter;
+  const int64_t* bias;  // nullptr when absent
+  int16_t* output;
+};
+DepthwiseConv2dS16Args depthwise_conv2d_s16_args(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS16Entry;
 
 // Armv7E-M / Armv8-M DSP variant of depthwise_conv2d_s16: depth multiplier 1 (check()
@@ -249,5 +262,24 @@ void depthwise_conv2d_s16__mve_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS16MveEntry;
 // In place: one output pixel at a time, like the reference.
 constexpr uint32_t depthwise_conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 1; }
+// ARMv6-M (Cortex-M0/M0+) variant of depthwise_conv2d_s16 for depth_multiplier 1 and
+// windows of at most 511 taps (KH * KW: an int32 window sum is then exact), any stride,
+// dilation and padding; same inputs, params and output bits. check(): as the reference,
+// plus depthwise_conv2d_s16__v6m_supports() and the scratch. Portable elsewhere. Scratch,
+// 4-aligned: a table of 12 bytes per channel.
+constexpr bool depthwise_conv2d_s16__v6m_supports(const DepthwiseConv2dS16Params& p, int32_t kernel_h,
+                                                  int32_t kernel_w) {
+  return p.depth_multiplier == 1 && int64_t{kernel_h} * kernel_w <= 511;
+}
+uint32_t depthwise_conv2d_s16__v6m_scratch_bytes(int32_t channels);
+void depthwise_conv2d_s16__v6m(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
+                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                               const int16_t* input, const int8_t* filter, const int64_t* bias,
+                               int16_t* output, uint8_t* scratch);
+Status depthwise_conv2d_s16__v6m_check(const OpContext& ctx);
+void depthwise_conv2d_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dS16V6mEntry;
+// In place: pixel by pixel in raster order, like the reference.
+constexpr uint32_t depthwise_conv2d_s16__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
 }  // namespace mote

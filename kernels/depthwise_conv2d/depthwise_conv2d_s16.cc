@@ -72,18 +72,25 @@ Status depthwise_conv2d_s16_check(const OpContext& ctx) {
   return Status::kOk;
 }
 
-void depthwise_conv2d_s16_run(const OpContext& ctx) {
+DepthwiseConv2dS16Args depthwise_conv2d_s16_args(const OpContext& ctx) {
   const TensorDesc& filter = ctx.input_desc(1);
-  const DepthwiseConv2dShape shape =
-      window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
   const DepthwiseConv2dS16Params& p = ctx.params<DepthwiseConv2dS16Params>();
   const uint32_t out_c = filter.dims[3];
-  const int64_t* bias =
-      ctx.input_count() == 3 ? static_cast<const int64_t*>(ctx.input_data(2)) : nullptr;
-  depthwise_conv2d_s16(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
-                       static_cast<const int16_t*>(ctx.input_data(0)),
-                       static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                       static_cast<int16_t*>(ctx.output_data(0)));
+  DepthwiseConv2dS16Args a;
+  a.params = &p;
+  a.multipliers = params_array(p, 0, out_c);
+  a.shifts = params_array(p, 1, out_c);
+  a.shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  a.input = static_cast<const int16_t*>(ctx.input_data(0));
+  a.filter = static_cast<const int8_t*>(ctx.input_data(1));
+  a.bias = ctx.input_count() == 3 ? static_cast<const int64_t*>(ctx.input_data(2)) : nullptr;
+  a.output = static_cast<int16_t*>(ctx.output_data(0));
+  return a;
+}
+
+void depthwise_conv2d_s16_run(const OpContext& ctx) {
+  const DepthwiseConv2dS16Args a = depthwise_conv2d_s16_args(ctx);
+  depthwise_conv2d_s16(*a.params, a.multipliers, a.shifts, a.shape, a.input, a.filter, a.bias, a.output);
 }
 
 const KernelEntry kDepthwiseConv2dS16Entry = {depthwise_conv2d_s16_check,

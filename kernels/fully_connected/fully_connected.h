@@ -166,5 +166,16 @@ void fully_connected_s16__mve(const FullyConnectedS16Params& params, const int32
 Status fully_connected_s16__mve_check(const OpContext& ctx);
 void fully_connected_s16__mve_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS16MveEntry;
+// ARMv6-M (Cortex-M0/M0+) variant of fully_connected_s16: same inputs, params and output
+// bits for every valid input (four output features per Thumb-1 inner loop, int32 runs of
+// products, requantization without a 64-bit multiply where the accumulator fits int32).
+// Portable elsewhere (kernels/isa/v6m.h). No scratch.
+void fully_connected_s16__v6m(const FullyConnectedS16Params& params, const int32_t* multipliers,
+                              const int32_t* shifts, int32_t batches, int32_t in_features,
+                              int32_t out_features, const int16_t* input, const int8_t* weights,
+                              const void* bias, int16_t* output);
+Status fully_connected_s16__v6m_check(const OpContext& ctx);
+void fully_connected_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedS16V6mEntry;
 
 }  // namespace mote

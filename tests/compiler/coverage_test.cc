@@ -49,10 +49,10 @@ TEST(CoverageRules, ConvolutionLine) {
   const Coverage c = coverage_of({ir::Op::kConv2d});
   EXPECT_EQ(c.dtypes, (std::vector<std::string>{"float32", "int8", "int16"}));
   EXPECT_EQ(c.optimized, (std::vector<std::string>{"dsp: int8 int16 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)",
-                                                   "mve: int8 int16 (cortex-m55)", "v6m: int8 (cortex-m0plus)"}));
+                                                   "mve: int8 int16 (cortex-m55)", "v6m: int8 int16 (cortex-m0plus)"}));
   EXPECT_EQ(coverage_line("CONV_2D", c),
             "  CONV_2D                       float32 int8 int16            dsp: int8 int16 (cortex-m4 cortex-m7 "
-            "cortex-m33 cortex-m55); mve: int8 int16 (cortex-m55); v6m: int8 (cortex-m0plus)");
+            "cortex-m33 cortex-m55); mve: int8 int16 (cortex-m55); v6m: int8 int16 (cortex-m0plus)");
   // A reshape an operator adds does not make it "any".
   EXPECT_EQ(coverage_of({ir::Op::kSoftmax, ir::Op::kReshape}).dtypes,
             (std::vector<std::string>{"float32", "int8", "int8->int16", "int16"}));
@@ -83,7 +83,8 @@ TEST(CoverageRules, TakesOnlyWhatKernelsRun) {
   EXPECT_TRUE(cos.optimized.empty());
   // Narrowed to int16, CONV_2D lists its int16 variants only (none of the int8 ones).
   EXPECT_EQ(coverage_of({ir::Op::kConv2d}, {"int16"}).optimized,
-            (std::vector<std::string>{"dsp: int16 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)", "mve: int16 (cortex-m55)"}));
+            (std::vector<std::string>{"dsp: int16 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)", "mve: int16 (cortex-m55)",
+                                      "v6m: int16 (cortex-m0plus)"}));
 }
 
 // Each ONNX operator that runs on the unary op lists int8 and int16 exactly when lowering

@@ -79,4 +79,38 @@ inline int64_t draw_bias64_near_bound(Rng& rng, int32_t kind) {
   }
 }
 
+// The operands of one 16x8 case in the conformance arena, inputs and weights drawn by
+// fill_s16_operands and biases (bias_count of the accumulator's dtype, none when 0) by
+// fill_bias16; multipliers and shifts (channels each) and both outputs left to the suite.
+struct S16Case {
+  int16_t* input;
+  int8_t* weights;
+  void* bias;  // nullptr when bias_count is 0
+  int32_t* multipliers;
+  int32_t* shifts;
+  int16_t* expected;
+  int16_t* actual;
+};
+
+// False (a suite then skips the case) when the arena cannot hold them.
+inline bool draw_s16_case(Rng& rng, int32_t input_count, int32_t weight_count, int32_t accumulator,
+                          int32_t bias_count, int32_t channels, int32_t output_count, S16Case* c) {
+  Arena& a = arena();
+  c->input = a.alloc_array<int16_t>(input_count);
+  c->weights = a.alloc_array<int8_t>(weight_count);
+  c->bias = nullptr;
+  if (bias_count > 0) c->bias = a.alloc(static_cast<size_t>(bias_count) * (accumulator == 64 ? 8u : 4u), 8);
+  c->multipliers = a.alloc_array<int32_t>(channels);
+  c->shifts = a.alloc_array<int32_t>(channels);
+  c->expected = a.alloc_array<int16_t>(output_count);
+  c->actual = a.alloc_array<int16_t>(output_count);
+  if (c->input == nullptr || c->weights == nullptr || (bias_count > 0 && c->bias == nullptr) ||
+      c->multipliers == nullptr || c->shifts == nullptr || c->expected == nullptr || c->actual == nullptr) {
+    return false;
+  }
+  fill_s16_operands(rng, c->input, input_count, c->weights, weight_count);
+  if (bias_count > 0) fill_bias16(rng, accumulator, c->bias, bias_count);
+  return true;
+}
+
 }  // namespace mote::conformance

@@ -1,0 +1,214 @@
+// ARMv6-M (Cortex-M0/M0+) 16x8 convolution (int16 activations, int8 weights), any KH x
+// KW, stride, dilation and padding, groups == 1, both accumulator forms; bit-exact with
+// conv2d_s16. Thumb-1 has no long multiply: the reference's int64 sums and int64
+// requantization are library calls per product and per output. Here
+//  - products are summed in int32 runs of at most kExactTaps16x8V6m (each product is
+//    below 2^22 in magnitude, so a run's sum is exact) and only the run sums are added in
+//    int64: one run per pixel for windows of up to 511 taps;
+//  - four output channels per inner loop (v6m::dot_s16_4x1, 4 instructions per
+//    multiply-accumulate): each input value is loaded once for four weights;
+//  - with dilation_w == 1 the KW taps of a window row are KW * C consecutive values of
+//    both the input row and the filter row, one inner loop each; taps_inside() (which
+//    divides) only for pixels at the image border;
+//  - the int64 requantization takes two 32-bit MULS when the accumulator fits int32
+//    (quant/quant_math64_v6m.h), from per-channel constants made once per run in scratch
+//    (the bias when it fits int32, the reduced multiplier, the shift); the int32 one
+//    takes four (quant/quant_math_v6m.h).
+// The int32 accumulator form keeps the low 32 bits of the same sums, which is the
+// reference's wrapping sum. Scratch: 12 bytes per output channel, 4-aligned.
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_shapes.h"
+#include "conv2d/conv2d_v6m_runs.h"
+#include "isa/v6m.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+#include "quant/quant_math64_v6m.h"
+#include "quant/quant_math_v6m.h"
+
+namespace mote {
+namespace {
+
+// What every output value's requantization needs.
+struct Output {
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  const void* bias;  // int64 (accumulator 64) or int32 (accumulator 32); may be null
+  const Requant64V6mChannel* channels;  // accumulator 64: out_c entries (scratch)
+  bool wide;                // accumulator 64
+  int32_t act_min, act_max;
+};
+
+__attribute__((always_inline)) inline int16_t finish(int64_t sum, const Output& o, int32_t oc) {
+  int32_t scaled;
+  if (o.wide) {
+    if (o.bias != nullptr) sum = wrapping_add64(sum, static_cast<const int64_t*>(o.bias)[oc]);
+    scaled = requant64_v6m_any(sum, o.multipliers[oc], o.shifts[oc]);
+  } else {
+    uint32_t acc = static_cast<uint32_t>(static_cast<uint64_t>(sum));
+    if (o.bias != nullptr) acc += static_cast<uint32_t>(static_cast<const int32_t*>(o.bias)[oc]);
+    scaled = requant_v6m(static_cast<int32_t>(acc), requant_v6m_prepare(o.multipliers[oc], o.shifts[oc]));
+  }
+  return static_cast<int16_t>(clamp_i32(scaled, o.act_min, o.act_max));
+}
+
+// The window sums of kChannels (4 or 1) output channels, the first one's filter at
+// `filter` and the next filter_oc_stride further: int32 runs of at most
+// kExactTaps16x8V6m products, added into int64 sums.
+template <int32_t kChannels>
+__attribute__((always_inline)) inline void window_sums(const V6mRuns& r, const int16_t* x0,
+                                                       const int8_t* filter,
+                                                       int32_t filter_oc_stride,
+                                                       int64_t sums[kChannels]) {
+  uint32_t acc[kChannels] = {};
+  int32_t pending = 0;  // products in acc since it was last added to sums
+  for (int32_t j = 0; j < kChannels; ++j) sums[j] = 0;
+  const int8_t* w_row = filter + r.w_first;
+  const int16_t* x_row = x0;
+  for (int32_t ry = 0; ry < r.rows; ++ry, w_row += r.w_row, x_row += r.x_row) {
+    const int8_t* w = w_row;
+    const int16_t* x = x_row;
+    for (int32_t rx = 0; rx < r.cols; ++rx, w += r.w_col, x += r.x_col) {
+      for (int32_t start = 0; start < r.len; start += kExactTaps16x8V6m) {
+        const int32_t rest = r.len - start;
+        const int32_t n = rest < kExactTaps16x8V6m ? rest : kExactTaps16x8V6m;
+        if (pending + n > kExactTaps16x8V6m) {
+          for (int32_t j = 0; j < kChannels; ++j) {
+            sums[j] += static_cast<int32_t>(acc[j]);
+            acc[j] = 0;
+          }
+          pending = 0;
+        }
+        if (kChannels == 4) {
+          v6m::dot_s16_4x1(w + start, filter_oc_stride, x + start, n, acc);
+        } else {
+          acc[0] = v6m::dot_s16_1x1(w + start, x + start, n, acc[0]);
+        }
+        pending += n;
+      }
+    }
+  }
+  for (int32_t j = 0; j < kChannels; ++j) sums[j] += static_cast<int32_t>(acc[j]);
+}
+
+// The int64-accumulator output of channel oc from its exact int32 window sum when its
+// bias or the sum plus bias does not fit int32. Out of line: rare.
+__attribute__((noinline)) int16_t finish_exact_slow(int32_t sum, const Output& o, int32_t oc) {
+  const int64_t* bias = static_cast<const int64_t*>(o.bias);
+  return requant64_v6m_output(sum, bias != nullptr ? bias + oc : nullptr, o.multipliers[oc], o.shifts[oc],
+                              o.act_min, o.act_max);
+}
+
+// The int64-accumulator output of channel oc from its exact int32 window sum.
+__attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
+  int16_t out;
+  if (requant64_v6m_channel_output(sum, o.channels[oc], o.act_min, o.act_max, &out)) return out;
+  return finish_exact_slow(sum, o, oc);
+}
+
+// The output channels of a pixel whose window is one run of n <= kExactTaps16x8V6m
+// values, four at a time; returns how many it wrote (out_c rounded down to a multiple
+// of 4). Out of line, with few arguments: GCC then keeps the block in registers.
+__attribute__((noinline)) int32_t one_run(const int16_t* x, int32_t n, const int8_t* w,
+                                          int32_t filter_oc_stride, int32_t out_c, const Output& o,
+                                          int16_t* out) {
+  int32_t oc = 0;
+  for (; oc + 3 < out_c; oc += 4, w += 4 * filter_oc_stride) {
+    uint32_t acc[4] = {0, 0, 0, 0};
+    v6m::dot_s16_4x1(w, filter_oc_stride, x, n, acc);
+    out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
+    out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
+    out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
+    out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
+  }
+  return oc;
+}
+
+// Every output channel of one pixel, four channels per inner loop then one at a time.
+// Windows of at most kExactTaps16x8V6m taps with the int64 accumulator (every MobileNet
+// layer) sum each channel in one int32 accumulator; others take window_sums' int64 runs.
+__attribute__((noinline)) void pixel(const V6mRuns& r, const int16_t* image, const int8_t* filter,
+                                     int32_t filter_oc_stride, int32_t out_c, const Output& o,
+                                     int16_t* out) {
+  const int16_t* x0 = image + r.x_first;
+  int32_t oc = 0;
+  if (o.wide && r.rows == 1 && r.cols == 1 && r.len <= kExactTaps16x8V6m) {  // one run (1x1)
+    oc = one_run(x0, r.len, filter + r.w_first, filter_oc_stride, out_c, o, out);
+  } else if (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m) {
+    for (; oc + 3 < out_c; oc += 4) {
+      uint32_t acc[4] = {0, 0, 0, 0};
+      const int8_t* w_row = filter + oc * filter_oc_stride + r.w_first;
+      const int16_t* x_row = x0;
+      for (int32_t ry = 0; ry < r.rows; ++ry, w_row += r.w_row, x_row += r.x_row) {
+        const int8_t* w = w_row;
+        const int16_t* x = x_row;
+        for (int32_t rx = 0; rx < r.cols; ++rx, w += r.w_col, x += r.x_col) {
+          v6m::dot_s16_4x1(w, filter_oc_stride, x, r.len, acc);
+        }
+      }
+      out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
+      out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
+      out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
+      out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
+    }
+  }
+  for (; oc + 3 < out_c; oc += 4) {
+    int64_t sums[4];
+    window_sums<4>(r, x0, filter + oc * filter_oc_stride, filter_oc_stride, sums);
+    for (int32_t j = 0; j < 4; ++j) out[oc + j] = finish(sums[j], o, oc + j);
+  }
+  for (; oc < out_c; ++oc) {
+    int64_t sum[1];
+    window_sums<1>(r, x0, filter + oc * filter_oc_stride, filter_oc_stride, sum);
+    out[oc] = finish(sum[0], o, oc);
+  }
+}
+
+}  // namespace
+
+uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c) {
+  return static_cast<uint32_t>(out_c) * static_cast<uint32_t>(sizeof(Requant64V6mChannel));
+}
+
+void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
+                     const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
+                     const int8_t* filter, const void* bias, int16_t* output, uint8_t* scratch) {
+  const int32_t in_image_stride = shape.in_h * shape.in_w * shape.in_c;
+  const int32_t filter_oc_stride = shape.kernel_h * shape.kernel_w * shape.in_c;
+  const bool wide = params.accumulator != 32;
+  Requant64V6mChannel* channels = reinterpret_cast<Requant64V6mChannel*>(scratch);
+  if (wide) {
+    requant64_v6m_channels(multipliers, shifts, static_cast<const int64_t*>(bias), shape.out_c, channels);
+  }
+  const Output o = {multipliers, shifts, bias, channels, wide, params.act_min, params.act_max};
+  for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
+    pixel(r, input + b * in_image_stride, filter, filter_oc_stride, shape.out_c, o, output);
+    output += shape.out_c;
+  });
+}
+
+Status conv2d_s16__v6m_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s16_check(ctx));
+  if (ctx.params<Conv2dS16Params>().groups != 1) return Status::kBadParams;
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < uint64_t{ctx.input_desc(1).dims[0]} * sizeof(Requant64V6mChannel) ||
+      reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void conv2d_s16__v6m_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS16Params& p = ctx.params<Conv2dS16Params>();
+  const uint32_t out_c = filter.dims[0];
+  const void* bias = ctx.input_count() == 3 ? ctx.input_data(2) : nullptr;
+  conv2d_s16__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                  static_cast<const int16_t*>(ctx.input_data(0)),
+                  static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                  static_cast<int16_t*>(ctx.output_data(0)), ctx.scratch().data());
+}
+
+const KernelEntry kConv2dS16V6mEntry = {conv2d_s16__v6m_check, conv2d_s16__v6m_run};
+
+}  // namespace mote

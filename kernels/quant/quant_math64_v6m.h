@@ -1,0 +1,176 @@
+// The 16x8 requantization for the ARMv6-M (__v6m) kernel variants (int16 activations),
+// bit-exact with multiply_by_quantized_multiplier64(acc, multiplier, shift)
+// (quant/quant_math.h) for every int64 acc and every shift in [kMinShift, kMaxShift64],
+// with 32x32->32 multiplies only when acc fits int32 (the common case: a window's sum
+// plus a small bias), and the reference itself otherwise.
+//
+// Why it is exact. The reference computes R = low 32 bits of floor((x * r + 2^(t-1)) /
+// 2^t) with r the multiplier reduced to 16 bits (r in [-2^15, 2^15 - 1]) and t = 15 -
+// shift in [1, 46]. For an int32 x split as x = xh * 2^16 + xl (xh = x >> 16 in [-2^15,
+// 2^15), xl = x & 0xFFFF), P = xh * r (|P| <= 2^30) and Q = xl * r (Q in
+// [-(2^16 - 1) * 2^15, (2^16 - 1) * (2^15 - 1)]) both fit int32, and x * r = P * 2^16 +
+// Q exactly. Then
+// - t <= 16: P * 2^16 is a multiple of 2^t, so floor((P * 2^16 + Q + 2^(t-1)) / 2^t) =
+//   P * 2^(16-t) + ((Q + 2^(t-1)) >> t); Q + 2^(t-1) <= Q + 2^15 fits int32, and the
+//   sum is taken mod 2^32, which is the reference's truncation.
+// - t > 16: 2^(t-1) is a multiple of 2^16, so the same floor is
+//   (P + (Q >> 16) + 2^(t-17)) >> (t - 16), whose sum lies within +-(2^30 + 2^15 + 2^29)
+//   (no overflow; the value fits int32, nothing to truncate).
+#pragma once
+
+#include <stdint.h>
+
+#include "isa/v6m.h"
+#include "quant/quant_math.h"
+
+namespace mote {
+
+// The reference's multiplier reduced to 16 bits, r in [-2^15, 2^15 - 1].
+inline int32_t requant64_v6m_reduce(int32_t multiplier) {
+  return multiplier < 0x7FFF0000 ? ((multiplier + (1 << 15)) >> 16) : 0x7FFF;
+}
+
+// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32,
+// given r = requant64_v6m_reduce(multiplier) and t = 15 - shift.
+inline int32_t requant64_v6m_reduced(int32_t x, int32_t r, int32_t t) {
+  const int32_t p = (x >> 16) * r;
+  const int32_t lo = static_cast<int32_t>(static_cast<uint32_t>(x) & 0xFFFFu) * r;
+  if (t <= 16) {
+    return static_cast<int32_t>((static_cast<uint32_t>(p) << (16 - t)) +
+                                static_cast<uint32_t>((lo + (1 << (t - 1))) >> t));
+  }
+  return (p + (lo >> 16) + (1 << (t - 17))) >> (t - 16);
+}
+
+// multiply_by_quantized_multiplier64(x, multiplier, shift) for an x that fits int32:
+// about 20 Thumb-1 instructions, two MULS.
+inline int32_t requant64_v6m(int32_t x, int32_t multiplier, int32_t shift) {
+  return requant64_v6m_reduced(x, requant64_v6m_reduce(multiplier), 15 - shift);
+}
+
+// clamp(requant64_v6m_reduced(x, r, t), lo, hi), the 16x8 kernels' output step for an x
+// that fits int32 (r = requant64_v6m_reduce(multiplier), t = 15 - shift in [1, 46]). On
+// ARMv6-M one block of about 25 Thumb-1 instructions.
+inline int16_t requant64_v6m_s16_reduced(int32_t x, int32_t r, int32_t t, int32_t lo, int32_t hi) {
+#if MOTE_V6M_ASM
+  int32_t p;
+  __asm__(
+      ".syntax unified\n\t"
+      "asrs %[p], %[x], #16\n\t"
+      "muls %[p], %[r]\n\t"  // P = (x >> 16) * r
+      "uxth %[x], %[x]\n\t"
+      "muls %[x], %[r]\n\t"  // Q = (x & 0xFFFF) * r
+      "cmp %[t], #16\n\t"
+      "bgt 2f\n\t"
+      "movs %[r], #1\n\t"  // t <= 16: (P << (16 - t)) + ((Q + 2^(t-1)) >> t)
+      "lsls %[r], %[t]\n\t"
+      "lsrs %[r], %[r], #1\n\t"
+      "adds %[x], %[x], %[r]\n\t"
+      "asrs %[x], %[t]\n\t"
+      "movs %[r], #16\n\t"
+      "subs %[r], %[r], %[t]\n\t"
+      "lsls %[p], %[r]\n\t"
+      "adds %[x], %[x], %[p]\n\t"
+      "b 3f\n"
+      "2:\n\t"
+      "asrs %[x], %[x], #16\n\t"  // t > 16: (P + (Q >> 16) + 2^(t-17)) >> (t - 16)
+      "adds %[x], %[x], %[p]\n\t"
+      "subs %[t], #16\n\t"
+      "movs %[r], #1\n\t"
+      "lsls %[r], %[t]\n\t"
+      "lsrs %[r], %[r], #1\n\t"
+      "adds %[x], %[x], %[r]\n\t"
+      "asrs %[x], %[t]\n"
+      "3:\n\t"
+      "cmp %[x], %[lo]\n\t"
+      "bge 4f\n\t"
+      "mov %[x], %[lo]\n"
+      "4:\n\t"
+      "cmp %[x], %[hi]\n\t"
+      "ble 5f\n\t"
+      "mov %[x], %[hi]\n"
+      "5:\n\t"
+      : [x] "+l"(x), [r] "+l"(r), [t] "+l"(t), [p] "=&l"(p)
+      : [lo] "h"(lo), [hi] "h"(hi)
+      : "cc");
+  return static_cast<int16_t>(x);
+#else
+  return static_cast<int16_t>(clamp_i32(requant64_v6m_reduced(x, r, t), lo, hi));
+#endif
+}
+
+// clamp(requant64_v6m(x, multiplier, shift), lo, hi) for an x that fits int32.
+inline int16_t requant64_v6m_s16(int32_t x, int32_t multiplier, int32_t shift, int32_t lo, int32_t hi) {
+  return requant64_v6m_s16_reduced(x, requant64_v6m_reduce(multiplier), 15 - shift, lo, hi);
+}
+
+// The reference, kept out of line: the callers' loops then hold no 64-bit values.
+__attribute__((noinline, cold)) inline int32_t requant64_v6m_reference(int64_t acc, int32_t multiplier,
+                                                                       int32_t shift) {
+  return multiply_by_quantized_multiplier64(acc, multiplier, shift);
+}
+
+// The 16x8 kernels' output for an exact int32 window sum and an optional int64 bias:
+//   clamp(multiply_by_quantized_multiplier64(sum + *bias, multiplier, shift), lo, hi)
+// (the add wrapping, as the reference's) by requant64_v6m_s16 when the bias and the sum
+// fit int32, else by the reference.
+inline int16_t requant64_v6m_output(int32_t sum, const int64_t* bias, int32_t multiplier, int32_t shift,
+                                    int32_t lo, int32_t hi) {
+  int32_t x = sum;
+  if (bias != nullptr) {
+    const int64_t b = *bias;
+    const int32_t b_low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(b)));
+    if (static_cast<int64_t>(b_low) != b || __builtin_add_overflow(sum, b_low, &x)) {
+      return static_cast<int16_t>(
+          clamp_i32(requant64_v6m_reference(wrapping_add64(sum, b), multiplier, shift), lo, hi));
+    }
+  }
+  return requant64_v6m_s16(x, multiplier, shift, lo, hi);
+}
+
+// One output channel's constants for requant64_v6m_channel_output, made once per run:
+// the bias when it fits int32 (0 without bias), requant64_v6m_reduce(multiplier) and
+// t = 15 - shift, or t = 0 when the bias does not fit int32.
+struct Requant64V6mChannel {
+  int32_t bias;
+  int32_t reduced;
+  int32_t t;
+};
+
+// The table for `count` channels (bias may be null).
+inline void requant64_v6m_channels(const int32_t* multipliers, const int32_t* shifts, const int64_t* bias,
+                                   int32_t count, Requant64V6mChannel* channels) {
+  for (int32_t c = 0; c < count; ++c) {
+    const int64_t b = bias != nullptr ? bias[c] : 0;
+    const int32_t b_low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(b)));
+    const bool fits = static_cast<int64_t>(b_low) == b;
+    channels[c].bias = fits ? b_low : 0;
+    channels[c].reduced = requant64_v6m_reduce(multipliers[c]);
+    channels[c].t = fits ? 15 - shifts[c] : 0;
+  }
+}
+
+// requant64_v6m_output(sum, ...) of the channel whose constants are ch, when it can be
+// taken from them (ch.t != 0 and sum + ch.bias fits int32): *out is set and true
+// returned; else false (the caller then takes requant64_v6m_output).
+inline bool requant64_v6m_channel_output(int32_t sum, const Requant64V6mChannel& ch, int32_t lo, int32_t hi,
+                                         int16_t* out) {
+  int32_t x;
+  if (ch.t == 0 || __builtin_add_overflow(sum, ch.bias, &x)) return false;
+  *out = requant64_v6m_s16_reduced(x, ch.reduced, ch.t, lo, hi);
+  return true;
+}
+
+// multiply_by_quantized_multiplier64(acc, multiplier, shift) for every int64 acc: the
+// 32-bit form when acc fits int32, else the reference (a long multiply call).
+inline int32_t requant64_v6m_any(int64_t acc, int32_t multiplier, int32_t shift) {
+  const int32_t low = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(acc)));
+  if (static_cast<int64_t>(low) == acc) return requant64_v6m(low, multiplier, shift);
+  return requant64_v6m_reference(acc, multiplier, shift);
+}
+
+// Longest run of int16 x int8 products (each below 2^22 in magnitude) whose int32 sum is
+// exact: 511 * 2^22 < 2^31.
+inline constexpr int32_t kExactTaps16x8V6m = 511;
+
+}  // namespace mote
