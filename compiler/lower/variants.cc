@@ -265,6 +265,13 @@ bool rule_fully_connected_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- float32 on cores with an FPU: convolution with groups 1, depthwise with depth
+// multiplier 1 (any window), every fully connected layer; no scratch.
+bool rule_conv2d_f32__fpu(const NodeLowering& /*l*/, LoweredOp& op) { return params_as<Conv2dParams>(op).groups == 1; }
+bool rule_depthwise_conv2d_f32__fpu(const NodeLowering& /*l*/, LoweredOp& op) {
+  return params_as<DepthwiseConv2dParams>(op).depth_multiplier == 1;
+}
+
 // ---- add (int8)
 // Helium: neither input broadcast (both have the output's element count).
 bool rule_add_s8__mve(const NodeLowering& l, LoweredOp& /*op*/) {
@@ -325,6 +332,9 @@ const VariantRule kRules[] = {
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
     {KernelId::kFullyConnectedS16Mve, rule_fully_connected_s16__mve},
     {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
+    {KernelId::kConv2dF32Fpu, rule_conv2d_f32__fpu},
+    {KernelId::kDepthwiseConv2dF32Fpu, rule_depthwise_conv2d_f32__fpu},
+    {KernelId::kFullyConnectedF32Fpu, rule_any_shape},
     {KernelId::kAddS8Mve, rule_add_s8__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},
@@ -339,6 +349,7 @@ bool runs_on(KernelIsa kernel, const TargetIsa& target) {
     case KernelIsa::kDsp: return target.dsp;
     case KernelIsa::kMve: return target.mve;
     case KernelIsa::kV6m: return target.v6m;
+    case KernelIsa::kFpu: return target.fpu;
   }
   return false;
 }

@@ -219,4 +219,16 @@ extern const KernelEntry kConv2dS16MveEntry;
 // In place: two pixels' rows read (or copied) before their outputs are written.
 constexpr uint32_t conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 2; }
 
+// ---------------------------------------------------------------------------------------
+// float32 for cores with a single-precision FPU (hard float), groups == 1 (the check
+// refuses others): the reference's inputs and params, its sums in the same order (two
+// pixels x four channels of accumulators in registers), no scratch.
+void conv2d_f32__fpu(const Conv2dParams& params, const Conv2dShape& shape, const float* input,
+                     const float* filter, const float* bias, float* output);
+Status conv2d_f32__fpu_check(const OpContext& ctx);
+void conv2d_f32__fpu_run(const OpContext& ctx);
+extern const KernelEntry kConv2dF32FpuEntry;
+// In place: two pixels' windows read before either's outputs are all written.
+constexpr uint32_t conv2d_f32__fpu_stream_block(const PixelStreamShape&) { return 2; }
+
 }  // namespace mote

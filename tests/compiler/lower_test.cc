@@ -467,6 +467,10 @@ TEST(Targets, OneTableInTargetOrder) {
   for (Target t : {Target::kHost, Target::kCortexM3})
     EXPECT_FALSE(target_info(t).isa.dsp || target_info(t).isa.mve || target_info(t).isa.v6m);
   EXPECT_TRUE(target_info(Target::kCortexM0Plus).isa.v6m);
+  // The hard-float cores take the __fpu variants; the soft-float ones and the host do not.
+  for (Target t : {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33, Target::kCortexM55})
+    EXPECT_TRUE(target_info(t).isa.fpu);
+  for (Target t : {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3}) EXPECT_FALSE(target_info(t).isa.fpu);
 }
 
 }  // namespace lower_test

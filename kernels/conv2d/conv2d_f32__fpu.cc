@@ -1,0 +1,245 @@
+// float32 convolution for cores with a single-precision FPU (hard float), groups == 1,
+// any KH x KW, stride, dilation and padding; the reference's results up to float
+// rounding (each output sums the same products in the same order as conv2d_f32: bias,
+// then the taps inside the image in (ky, kx, channel) order, so on a given core and
+// compiler the two agree bit for bit; the conformance suite allows the rounding of any
+// summation order).
+//
+// Register blocking: outputs are taken two pixels (in output order) x four channels at a
+// time, eight accumulators in s-registers; each input value loaded feeds four products,
+// each weight two. Two pixels pair up when their windows are cut by the image border the
+// same way (same tap ranges), which all pixels of a 1x1 unpadded convolution and every
+// interior pixel of a larger one do; the others, and an odd last pixel, go one at a time.
+// A pixel's window is walked in runs of contiguous values: with dilation_w == 1 the taps
+// of one window row are contiguous in the input and in the filter (KW_inside * C
+// values), so a 1x1 convolution is a single run of C values per pixel. Runs are unrolled
+// four values at a time. Output channels past a multiple of four go one at a time.
+// No scratch.
+#include "conv2d/conv2d.h"
+#include "kernel_util.h"
+#include "pixel_pairs.h"
+
+namespace mote {
+namespace {
+
+struct Walk {
+  int32_t row_step;      // input values between window rows (dilation_h rows)
+  int32_t filter_row;    // filter values per filter row (KW * C)
+  int32_t runs_per_row;  // 1 when dilation_w == 1, else kx_count
+  int32_t run_step;      // input values between runs of a row (dilation_w pixels)
+  int32_t run_length;    // kx_count * C when dilation_w == 1, else C
+  int32_t filter_oc;     // filter values per output channel
+  int32_t in_c;
+};
+
+Walk make_walk(const Conv2dParams& p, const Conv2dShape& s, const PixelWindow& w) {
+  Walk walk;
+  walk.row_step = p.window.dilation_h * s.in_w * s.in_c;
+  walk.filter_row = s.kernel_w * s.in_c;
+  walk.runs_per_row = p.window.dilation_w == 1 ? 1 : w.kx_count;
+  walk.run_step = p.window.dilation_w * s.in_c;
+  walk.run_length = p.window.dilation_w == 1 ? w.kx_count * s.in_c : s.in_c;
+  walk.filter_oc = s.kernel_h * s.kernel_w * s.in_c;
+  walk.in_c = s.in_c;
+  return walk;
+}
+
+// Accumulators of two pixels (a, b) x four channels (0..3).
+struct Acc2x4 {
+  float a0, a1, a2, a3, b0, b1, b2, b3;
+};
+
+// acc += n products of the run at xa / xb with the four filter runs w, w + ws, ...
+__attribute__((always_inline)) inline void run_2x4(Acc2x4& acc, const float* xa, const float* xb,
+                                                   const float* w, int32_t ws, int32_t n) {
+  float a0 = acc.a0, a1 = acc.a1, a2 = acc.a2, a3 = acc.a3;
+  float b0 = acc.b0, b1 = acc.b1, b2 = acc.b2, b3 = acc.b3;
+  const float* w0 = w;
+  const float* w1 = w + ws;
+  const float* w2 = w1 + ws;
+  const float* w3 = w2 + ws;
+  for (; n >= 4; n -= 4, xa += 4, xb += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
+    const float xa0 = xa[0], xa1 = xa[1], xa2 = xa[2], xa3 = xa[3];
+    const float xb0 = xb[0], xb1 = xb[1], xb2 = xb[2], xb3 = xb[3];
+    float v0 = w0[0], v1 = w0[1], v2 = w0[2], v3 = w0[3];
+    a0 += xa0 * v0; b0 += xb0 * v0; a0 += xa1 * v1; b0 += xb1 * v1;
+    a0 += xa2 * v2; b0 += xb2 * v2; a0 += xa3 * v3; b0 += xb3 * v3;
+    v0 = w1[0]; v1 = w1[1]; v2 = w1[2]; v3 = w1[3];
+    a1 += xa0 * v0; b1 += xb0 * v0; a1 += xa1 * v1; b1 += xb1 * v1;
+    a1 += xa2 * v2; b1 += xb2 * v2; a1 += xa3 * v3; b1 += xb3 * v3;
+    v0 = w2[0]; v1 = w2[1]; v2 = w2[2]; v3 = w2[3];
+    a2 += xa0 * v0; b2 += xb0 * v0; a2 += xa1 * v1; b2 += xb1 * v1;
+    a2 += xa2 * v2; b2 += xb2 * v2; a2 += xa3 * v3; b2 += xb3 * v3;
+    v0 = w3[0]; v1 = w3[1]; v2 = w3[2]; v3 = w3[3];
+    a3 += xa0 * v0; b3 += xb0 * v0; a3 += xa1 * v1; b3 += xb1 * v1;
+    a3 += xa2 * v2; b3 += xb2 * v2; a3 += xa3 * v3; b3 += xb3 * v3;
+  }
+  for (; n > 0; --n) {
+    const float x = *xa++, y = *xb++;
+    const float v0 = *w0++, v1 = *w1++, v2 = *w2++, v3 = *w3++;
+    a0 += x * v0; b0 += y * v0;
+    a1 += x * v1; b1 += y * v1;
+    a2 += x * v2; b2 += y * v2;
+    a3 += x * v3; b3 += y * v3;
+  }
+  acc = Acc2x4{a0, a1, a2, a3, b0, b1, b2, b3};
+}
+
+// One pixel x four channels.
+struct Acc1x4 {
+  float a0, a1, a2, a3;
+};
+__attribute__((always_inline)) inline void run_1x4(Acc1x4& acc, const float* xa, const float* w, int32_t ws,
+                                                   int32_t n) {
+  float a0 = acc.a0, a1 = acc.a1, a2 = acc.a2, a3 = acc.a3;
+  const float* w0 = w;
+  const float* w1 = w + ws;
+  const float* w2 = w1 + ws;
+  const float* w3 = w2 + ws;
+  for (; n >= 4; n -= 4, xa += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
+    const float x0 = xa[0], x1 = xa[1], x2 = xa[2], x3 = xa[3];
+    a0 += x0 * w0[0]; a0 += x1 * w0[1]; a0 += x2 * w0[2]; a0 += x3 * w0[3];
+    a1 += x0 * w1[0]; a1 += x1 * w1[1]; a1 += x2 * w1[2]; a1 += x3 * w1[3];
+    a2 += x0 * w2[0]; a2 += x1 * w2[1]; a2 += x2 * w2[2]; a2 += x3 * w2[3];
+    a3 += x0 * w3[0]; a3 += x1 * w3[1]; a3 += x2 * w3[2]; a3 += x3 * w3[3];
+  }
+  for (; n > 0; --n) {
+    const float x = *xa++;
+    a0 += x * *w0++;
+    a1 += x * *w1++;
+    a2 += x * *w2++;
+    a3 += x * *w3++;
+  }
+  acc = Acc1x4{a0, a1, a2, a3};
+}
+
+// One pixel x one channel.
+inline float run_1x1(float acc, const float* xa, const float* w, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) acc += xa[i] * w[i];
+  return acc;
+}
+
+// Every output channel of the pixels a (and b when kPair), whose windows have the same
+// tap ranges; outputs at out_a / out_b.
+template <bool kPair, bool kClamp>
+void pixels(const Conv2dParams& params, const Walk& walk, int32_t out_c, const PixelWindow& wa, const float* origin_b,
+            const float* filter, const float* bias, float* out_a, float* out_b) {
+  const float lo = params.act_min, hi = params.act_max;
+  const int32_t fs = walk.filter_oc;
+  int32_t oc = 0;
+  for (; oc + 4 <= out_c; oc += 4) {
+    const float* w_oc = filter + oc * fs + wa.filter_offset;
+    const float c0 = bias != nullptr ? bias[oc] : 0.0f;
+    const float c1 = bias != nullptr ? bias[oc + 1] : 0.0f;
+    const float c2 = bias != nullptr ? bias[oc + 2] : 0.0f;
+    const float c3 = bias != nullptr ? bias[oc + 3] : 0.0f;
+    if (kPair) {
+      Acc2x4 acc{c0, c1, c2, c3, c0, c1, c2, c3};
+      const float* xa_row = wa.origin;
+      const float* xb_row = origin_b;
+      const float* w_row = w_oc;
+      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
+        for (int32_t r = 0; r < walk.runs_per_row; ++r) {
+          run_2x4(acc, xa_row + r * walk.run_step, xb_row + r * walk.run_step, w_row + r * walk.in_c, fs,
+                  walk.run_length);
+        }
+        xa_row += walk.row_step;
+        xb_row += walk.row_step;
+        w_row += walk.filter_row;
+      }
+      out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
+      out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
+      out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
+      out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
+      out_b[oc] = activate<kClamp>(acc.b0, lo, hi);
+      out_b[oc + 1] = activate<kClamp>(acc.b1, lo, hi);
+      out_b[oc + 2] = activate<kClamp>(acc.b2, lo, hi);
+      out_b[oc + 3] = activate<kClamp>(acc.b3, lo, hi);
+    } else {
+      Acc1x4 acc{c0, c1, c2, c3};
+      const float* xa_row = wa.origin;
+      const float* w_row = w_oc;
+      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
+        for (int32_t r = 0; r < walk.runs_per_row; ++r) {
+          run_1x4(acc, xa_row + r * walk.run_step, w_row + r * walk.in_c, fs, walk.run_length);
+        }
+        xa_row += walk.row_step;
+        w_row += walk.filter_row;
+      }
+      out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
+      out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
+      out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
+      out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
+    }
+  }
+  for (; oc < out_c; ++oc) {
+    const float* w_oc = filter + oc * fs + wa.filter_offset;
+    const float c = bias != nullptr ? bias[oc] : 0.0f;
+    for (int32_t p = 0; p < (kPair ? 2 : 1); ++p) {
+      float acc = c;
+      const float* x_row = p == 0 ? wa.origin : origin_b;
+      const float* w_row = w_oc;
+      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
+        for (int32_t r = 0; r < walk.runs_per_row; ++r) {
+          acc = run_1x1(acc, x_row + r * walk.run_step, w_row + r * walk.in_c, walk.run_length);
+        }
+        x_row += walk.row_step;
+        w_row += walk.filter_row;
+      }
+      (p == 0 ? out_a : out_b)[oc] = activate<kClamp>(acc, lo, hi);
+    }
+  }
+}
+
+template <bool kClamp>
+void conv(const Conv2dParams& params, const Conv2dShape& shape, const float* input, const float* filter,
+          const float* bias, float* output) {
+  const int32_t out_c = shape.out_c;
+  const int32_t total = shape.batch * shape.out_h * shape.out_w;
+  PixelCursor at{0, 0, 0};  // pixel p
+  for (int32_t p = 0; p < total;) {
+    const PixelWindow wa = at.window(params.window, shape, input);
+    const Walk walk = make_walk(params, shape, wa);
+    float* out_a = output + p * out_c;
+    at.advance(shape);
+    if (p + 1 < total) {
+      const PixelWindow wb = at.window(params.window, shape, input);
+      if (same_taps(wa, wb)) {
+        pixels<true, kClamp>(params, walk, out_c, wa, wb.origin, filter, bias, out_a, out_a + out_c);
+        at.advance(shape);
+        p += 2;
+        continue;
+      }
+    }
+    pixels<false, kClamp>(params, walk, out_c, wa, nullptr, filter, bias, out_a, nullptr);
+    p += 1;
+  }
+}
+
+}  // namespace
+
+void conv2d_f32__fpu(const Conv2dParams& params, const Conv2dShape& shape, const float* input, const float* filter,
+                     const float* bias, float* output) {
+  if (float_act_is_identity(params.act_min, params.act_max)) {
+    conv<false>(params, shape, input, filter, bias, output);
+  } else {
+    conv<true>(params, shape, input, filter, bias, output);
+  }
+}
+
+Status conv2d_f32__fpu_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_f32_check(ctx));
+  if (ctx.params<Conv2dParams>().groups != 1) return Status::kBadParams;
+  return Status::kOk;
+}
+
+void conv2d_f32__fpu_run(const OpContext& ctx) {
+  const Conv2dShape shape = window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
+  const float* bias = ctx.input_count() == 3 ? static_cast<const float*>(ctx.input_data(2)) : nullptr;
+  conv2d_f32__fpu(ctx.params<Conv2dParams>(), shape, static_cast<const float*>(ctx.input_data(0)),
+                  static_cast<const float*>(ctx.input_data(1)), bias, static_cast<float*>(ctx.output_data(0)));
+}
+
+const KernelEntry kConv2dF32FpuEntry = {conv2d_f32__fpu_check, conv2d_f32__fpu_run};
+
+}  // namespace mote

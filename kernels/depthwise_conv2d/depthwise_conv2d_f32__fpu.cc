@@ -1,0 +1,153 @@
+// float32 depthwise convolution for cores with a single-precision FPU (hard float),
+// depth multiplier 1, any KH x KW, stride, dilation and padding; the reference's results
+// up to float rounding (each output sums bias, then the taps inside the image in (ky, kx)
+// order, as depthwise_conv2d_f32 does, so on a given core and compiler the two agree bit
+// for bit; the conformance suite allows the rounding of any summation order).
+//
+// The reference accumulates in the output buffer (a load and a store per product); here
+// the sums stay in s-registers: two output pixels (in output order) x four channels, each
+// weight loaded once for both pixels. Two pixels pair up when the image border cuts their
+// windows the same way (every interior pixel); the others, and an odd last pixel, go one
+// at a time. Channels past a multiple of four go one at a time. No scratch.
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "kernel_util.h"
+#include "pixel_pairs.h"
+
+namespace mote {
+namespace {
+
+struct Steps {
+  int32_t row;         // input values between window rows (dilation_h rows)
+  int32_t col;         // input values between window columns (dilation_w pixels)
+  int32_t filter_row;  // filter values per filter row (KW * C)
+  int32_t c;           // channels (filter values per tap)
+};
+
+// Every channel of the pixels a (and b when kPair), whose windows have the same tap
+// ranges; outputs at out_a / out_b.
+template <bool kPair, bool kClamp>
+void pixels(const DepthwiseConv2dParams& params, const Steps& s, const PixelWindow& wa, const float* origin_b,
+            const float* filter, const float* bias, float* out_a, float* out_b) {
+  const float lo = params.act_min, hi = params.act_max;
+  const float* const w_first = filter + wa.filter_offset;
+  int32_t c = 0;
+  for (; c + 4 <= s.c; c += 4) {
+    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+    if (bias != nullptr) {
+      a0 = bias[c];
+      a1 = bias[c + 1];
+      a2 = bias[c + 2];
+      a3 = bias[c + 3];
+    }
+    float b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+    const float* xa_row = wa.origin + c;
+    const float* xb_row = kPair ? origin_b + c : nullptr;
+    const float* w_row = w_first + c;
+    for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
+      const float* xa = xa_row;
+      const float* xb = xb_row;
+      const float* w = w_row;
+      for (int32_t kx = 0; kx < wa.kx_count; ++kx) {
+        const float v0 = w[0], v1 = w[1], v2 = w[2], v3 = w[3];
+        a0 += xa[0] * v0;
+        a1 += xa[1] * v1;
+        a2 += xa[2] * v2;
+        a3 += xa[3] * v3;
+        if (kPair) {
+          b0 += xb[0] * v0;
+          b1 += xb[1] * v1;
+          b2 += xb[2] * v2;
+          b3 += xb[3] * v3;
+          xb += s.col;
+        }
+        xa += s.col;
+        w += s.c;
+      }
+      xa_row += s.row;
+      if (kPair) xb_row += s.row;
+      w_row += s.filter_row;
+    }
+    out_a[c] = activate<kClamp>(a0, lo, hi);
+    out_a[c + 1] = activate<kClamp>(a1, lo, hi);
+    out_a[c + 2] = activate<kClamp>(a2, lo, hi);
+    out_a[c + 3] = activate<kClamp>(a3, lo, hi);
+    if (kPair) {
+      out_b[c] = activate<kClamp>(b0, lo, hi);
+      out_b[c + 1] = activate<kClamp>(b1, lo, hi);
+      out_b[c + 2] = activate<kClamp>(b2, lo, hi);
+      out_b[c + 3] = activate<kClamp>(b3, lo, hi);
+    }
+  }
+  for (; c < s.c; ++c) {
+    for (int32_t p = 0; p < (kPair ? 2 : 1); ++p) {
+      float acc = bias != nullptr ? bias[c] : 0.0f;
+      const float* x_row = (p == 0 ? wa.origin : origin_b) + c;
+      const float* w_row = w_first + c;
+      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
+        for (int32_t kx = 0; kx < wa.kx_count; ++kx) acc += x_row[kx * s.col] * w_row[kx * s.c];
+        x_row += s.row;
+        w_row += s.filter_row;
+      }
+      (p == 0 ? out_a : out_b)[c] = activate<kClamp>(acc, lo, hi);
+    }
+  }
+}
+
+template <bool kClamp>
+void depthwise(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape, const float* input,
+               const float* filter, const float* bias, float* output) {
+  const WindowGeometry& g = params.window;
+  Steps s;
+  s.row = g.dilation_h * shape.in_w * shape.in_c;
+  s.col = g.dilation_w * shape.in_c;
+  s.filter_row = shape.kernel_w * shape.in_c;
+  s.c = shape.in_c;
+  const int32_t out_c = shape.out_c;
+  const int32_t total = shape.batch * shape.out_h * shape.out_w;
+  PixelCursor at{0, 0, 0};  // pixel p
+  for (int32_t p = 0; p < total;) {
+    const PixelWindow wa = at.window(g, shape, input);
+    float* out_a = output + p * out_c;
+    at.advance(shape);
+    if (p + 1 < total) {
+      const PixelWindow wb = at.window(g, shape, input);
+      if (same_taps(wa, wb)) {
+        pixels<true, kClamp>(params, s, wa, wb.origin, filter, bias, out_a, out_a + out_c);
+        at.advance(shape);
+        p += 2;
+        continue;
+      }
+    }
+    pixels<false, kClamp>(params, s, wa, nullptr, filter, bias, out_a, nullptr);
+    p += 1;
+  }
+}
+
+}  // namespace
+
+void depthwise_conv2d_f32__fpu(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape,
+                               const float* input, const float* filter, const float* bias, float* output) {
+  if (float_act_is_identity(params.act_min, params.act_max)) {
+    depthwise<false>(params, shape, input, filter, bias, output);
+  } else {
+    depthwise<true>(params, shape, input, filter, bias, output);
+  }
+}
+
+Status depthwise_conv2d_f32__fpu_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_f32_check(ctx));
+  if (ctx.params<DepthwiseConv2dParams>().depth_multiplier != 1) return Status::kBadParams;
+  return Status::kOk;
+}
+
+void depthwise_conv2d_f32__fpu_run(const OpContext& ctx) {
+  const DepthwiseConv2dShape shape = window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
+  const float* bias = ctx.input_count() == 3 ? static_cast<const float*>(ctx.input_data(2)) : nullptr;
+  depthwise_conv2d_f32__fpu(ctx.params<DepthwiseConv2dParams>(), shape, static_cast<const float*>(ctx.input_data(0)),
+                            static_cast<const float*>(ctx.input_data(1)), bias,
+                            static_cast<float*>(ctx.output_data(0)));
+}
+
+const KernelEntry kDepthwiseConv2dF32FpuEntry = {depthwise_conv2d_f32__fpu_check, depthwise_conv2d_f32__fpu_run};
+
+}  // namespace mote

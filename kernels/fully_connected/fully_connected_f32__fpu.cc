@@ -1,0 +1,94 @@
+// float32 fully connected layer for cores with a single-precision FPU (hard float), every
+// shape the reference takes; the reference's results up to float rounding (each output
+// sums bias, then input[k] * weights[n, k] for k = 0, 1, ... as fully_connected_f32 does,
+// so on a given core and compiler the two agree bit for bit; the conformance suite
+// allows the rounding of any summation order).
+//
+// Four output features at a time share each input value loaded (four accumulators in
+// s-registers, four weight rows walked together), four values of K per step; features
+// past a multiple of four go one at a time. No scratch.
+#include "fully_connected/fully_connected.h"
+#include "kernel_util.h"
+#include "pixel_pairs.h"
+
+namespace mote {
+namespace {
+
+template <bool kClamp>
+void dense(const FullyConnectedParams& params, int32_t batches, int32_t in_features, int32_t out_features,
+           const float* input, const float* weights, const float* bias, float* output) {
+  const float lo = params.act_min, hi = params.act_max;
+  const int32_t k = in_features;
+  for (int32_t b = 0; b < batches; ++b, input += k, output += out_features) {
+    int32_t n = 0;
+    for (; n + 4 <= out_features; n += 4) {
+      float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+      if (bias != nullptr) {
+        a0 = bias[n];
+        a1 = bias[n + 1];
+        a2 = bias[n + 2];
+        a3 = bias[n + 3];
+      }
+      const float* x = input;
+      const float* w0 = weights + n * k;
+      const float* w1 = w0 + k;
+      const float* w2 = w1 + k;
+      const float* w3 = w2 + k;
+      int32_t i = k;
+      for (; i >= 4; i -= 4, x += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
+        const float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+        a0 += x0 * w0[0]; a0 += x1 * w0[1]; a0 += x2 * w0[2]; a0 += x3 * w0[3];
+        a1 += x0 * w1[0]; a1 += x1 * w1[1]; a1 += x2 * w1[2]; a1 += x3 * w1[3];
+        a2 += x0 * w2[0]; a2 += x1 * w2[1]; a2 += x2 * w2[2]; a2 += x3 * w2[3];
+        a3 += x0 * w3[0]; a3 += x1 * w3[1]; a3 += x2 * w3[2]; a3 += x3 * w3[3];
+      }
+      for (; i > 0; --i) {
+        const float v = *x++;
+        a0 += v * *w0++;
+        a1 += v * *w1++;
+        a2 += v * *w2++;
+        a3 += v * *w3++;
+      }
+      output[n] = activate<kClamp>(a0, lo, hi);
+      output[n + 1] = activate<kClamp>(a1, lo, hi);
+      output[n + 2] = activate<kClamp>(a2, lo, hi);
+      output[n + 3] = activate<kClamp>(a3, lo, hi);
+    }
+    for (; n < out_features; ++n) {
+      float acc = bias != nullptr ? bias[n] : 0.0f;
+      const float* w = weights + n * k;
+      for (int32_t i = 0; i < k; ++i) acc += input[i] * w[i];
+      output[n] = activate<kClamp>(acc, lo, hi);
+    }
+  }
+}
+
+}  // namespace
+
+void fully_connected_f32__fpu(const FullyConnectedParams& params, int32_t batches, int32_t in_features,
+                              int32_t out_features, const float* input, const float* weights, const float* bias,
+                              float* output) {
+  if (float_act_is_identity(params.act_min, params.act_max)) {
+    dense<false>(params, batches, in_features, out_features, input, weights, bias, output);
+  } else {
+    dense<true>(params, batches, in_features, out_features, input, weights, bias, output);
+  }
+}
+
+Status fully_connected_f32__fpu_check(const OpContext& ctx) { return fully_connected_f32_check(ctx); }
+
+void fully_connected_f32__fpu_run(const OpContext& ctx) {
+  const TensorDesc& weights = ctx.input_desc(1);
+  const int32_t in_features = static_cast<int32_t>(weights.dims[1]);
+  const int32_t out_features = static_cast<int32_t>(weights.dims[0]);
+  const float* bias = ctx.input_count() == 3 ? static_cast<const float*>(ctx.input_data(2)) : nullptr;
+  // The output holds batches x out_features values (the reference's check).
+  const int32_t batches = out_features == 0 ? 0 : static_cast<int32_t>(element_count(ctx.output_desc(0))) / out_features;
+  fully_connected_f32__fpu(ctx.params<FullyConnectedParams>(), batches, in_features, out_features,
+                           static_cast<const float*>(ctx.input_data(0)), static_cast<const float*>(ctx.input_data(1)),
+                           bias, static_cast<float*>(ctx.output_data(0)));
+}
+
+const KernelEntry kFullyConnectedF32FpuEntry = {fully_connected_f32__fpu_check, fully_connected_f32__fpu_run};
+
+}  // namespace mote
