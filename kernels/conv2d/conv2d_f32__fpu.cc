@@ -16,6 +16,7 @@
 // four values at a time. Output channels past a multiple of four go one at a time.
 // No scratch.
 #include "conv2d/conv2d.h"
+#include "isa/fpu.h"
 #include "kernel_util.h"
 #include "pixel_pairs.h"
 
@@ -58,22 +59,7 @@ __attribute__((always_inline)) inline void run_2x4(Acc2x4& acc, const float* xa,
   const float* w1 = w + ws;
   const float* w2 = w1 + ws;
   const float* w3 = w2 + ws;
-  for (; n >= 4; n -= 4, xa += 4, xb += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
-    const float xa0 = xa[0], xa1 = xa[1], xa2 = xa[2], xa3 = xa[3];
-    const float xb0 = xb[0], xb1 = xb[1], xb2 = xb[2], xb3 = xb[3];
-    float v0 = w0[0], v1 = w0[1], v2 = w0[2], v3 = w0[3];
-    a0 += xa0 * v0; b0 += xb0 * v0; a0 += xa1 * v1; b0 += xb1 * v1;
-    a0 += xa2 * v2; b0 += xb2 * v2; a0 += xa3 * v3; b0 += xb3 * v3;
-    v0 = w1[0]; v1 = w1[1]; v2 = w1[2]; v3 = w1[3];
-    a1 += xa0 * v0; b1 += xb0 * v0; a1 += xa1 * v1; b1 += xb1 * v1;
-    a1 += xa2 * v2; b1 += xb2 * v2; a1 += xa3 * v3; b1 += xb3 * v3;
-    v0 = w2[0]; v1 = w2[1]; v2 = w2[2]; v3 = w2[3];
-    a2 += xa0 * v0; b2 += xb0 * v0; a2 += xa1 * v1; b2 += xb1 * v1;
-    a2 += xa2 * v2; b2 += xb2 * v2; a2 += xa3 * v3; b2 += xb3 * v3;
-    v0 = w3[0]; v1 = w3[1]; v2 = w3[2]; v3 = w3[3];
-    a3 += xa0 * v0; b3 += xb0 * v0; a3 += xa1 * v1; b3 += xb1 * v1;
-    a3 += xa2 * v2; b3 += xb2 * v2; a3 += xa3 * v3; b3 += xb3 * v3;
-  }
+  for (; n >= 4; n -= 4) fpu::fma_2x4_step4(a0, a1, a2, a3, b0, b1, b2, b3, xa, xb, w0, w1, w2, w3);
   for (; n > 0; --n) {
     const float x = *xa++, y = *xb++;
     const float v0 = *w0++, v1 = *w1++, v2 = *w2++, v3 = *w3++;
@@ -96,13 +82,7 @@ __attribute__((always_inline)) inline void run_1x4(Acc1x4& acc, const float* xa,
   const float* w1 = w + ws;
   const float* w2 = w1 + ws;
   const float* w3 = w2 + ws;
-  for (; n >= 4; n -= 4, xa += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
-    const float x0 = xa[0], x1 = xa[1], x2 = xa[2], x3 = xa[3];
-    a0 += x0 * w0[0]; a0 += x1 * w0[1]; a0 += x2 * w0[2]; a0 += x3 * w0[3];
-    a1 += x0 * w1[0]; a1 += x1 * w1[1]; a1 += x2 * w1[2]; a1 += x3 * w1[3];
-    a2 += x0 * w2[0]; a2 += x1 * w2[1]; a2 += x2 * w2[2]; a2 += x3 * w2[3];
-    a3 += x0 * w3[0]; a3 += x1 * w3[1]; a3 += x2 * w3[2]; a3 += x3 * w3[3];
-  }
+  for (; n >= 4; n -= 4) fpu::fma_1x4_step4(a0, a1, a2, a3, xa, w0, w1, w2, w3);
   for (; n > 0; --n) {
     const float x = *xa++;
     a0 += x * *w0++;

@@ -10,6 +10,7 @@
 // windows the same way (every interior pixel); the others, and an odd last pixel, go one
 // at a time. Channels past a multiple of four go one at a time. No scratch.
 #include "depthwise_conv2d/depthwise_conv2d.h"
+#include "isa/fpu.h"
 #include "kernel_util.h"
 #include "pixel_pairs.h"
 
@@ -48,17 +49,11 @@ void pixels(const DepthwiseConv2dParams& params, const Steps& s, const PixelWind
       const float* xb = xb_row;
       const float* w = w_row;
       for (int32_t kx = 0; kx < wa.kx_count; ++kx) {
-        const float v0 = w[0], v1 = w[1], v2 = w[2], v3 = w[3];
-        a0 += xa[0] * v0;
-        a1 += xa[1] * v1;
-        a2 += xa[2] * v2;
-        a3 += xa[3] * v3;
         if (kPair) {
-          b0 += xb[0] * v0;
-          b1 += xb[1] * v1;
-          b2 += xb[2] * v2;
-          b3 += xb[3] * v3;
+          fpu::fma_lanes_2x4(a0, a1, a2, a3, b0, b1, b2, b3, xa, xb, w);
           xb += s.col;
+        } else {
+          fpu::fma_lanes_1x4(a0, a1, a2, a3, xa, w);
         }
         xa += s.col;
         w += s.c;

@@ -8,6 +8,7 @@
 // s-registers, four weight rows walked together), four values of K per step; features
 // past a multiple of four go one at a time. No scratch.
 #include "fully_connected/fully_connected.h"
+#include "isa/fpu.h"
 #include "kernel_util.h"
 #include "pixel_pairs.h"
 
@@ -35,13 +36,7 @@ void dense(const FullyConnectedParams& params, int32_t batches, int32_t in_featu
       const float* w2 = w1 + k;
       const float* w3 = w2 + k;
       int32_t i = k;
-      for (; i >= 4; i -= 4, x += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
-        const float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
-        a0 += x0 * w0[0]; a0 += x1 * w0[1]; a0 += x2 * w0[2]; a0 += x3 * w0[3];
-        a1 += x0 * w1[0]; a1 += x1 * w1[1]; a1 += x2 * w1[2]; a1 += x3 * w1[3];
-        a2 += x0 * w2[0]; a2 += x1 * w2[1]; a2 += x2 * w2[2]; a2 += x3 * w2[3];
-        a3 += x0 * w3[0]; a3 += x1 * w3[1]; a3 += x2 * w3[2]; a3 += x3 * w3[3];
-      }
+      for (; i >= 4; i -= 4) fpu::fma_1x4_step4(a0, a1, a2, a3, x, w0, w1, w2, w3);
       for (; i > 0; --i) {
         const float v = *x++;
         a0 += v * *w0++;

@@ -46,37 +46,20 @@ int run_conv2d_f32__fpu(Rng& rng, int cases) {
     draw_f32_activation(rng, &p.act_min, &p.act_max);
 
     const int32_t k = s.kernel_h * s.kernel_w * s.in_c;
-    const size_t in_n = static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c;
-    const size_t filter_n = static_cast<size_t>(s.out_c) * k;
-    const size_t out_n = static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.out_c;
-    const bool has_bias = rng.uniform(0, 3) != 0;
-    float* input = a.alloc_array<float>(in_n);
-    float* filter = a.alloc_array<float>(filter_n);
-    float* bias = has_bias ? a.alloc_array<float>(s.out_c) : nullptr;
-    float* expected = a.alloc_array<float>(out_n);
-    float* actual = a.alloc_array<float>(out_n);
-    float* abs_input = a.alloc_array<float>(in_n);
-    float* abs_filter = a.alloc_array<float>(filter_n);
-    float* abs_bias = has_bias ? a.alloc_array<float>(s.out_c) : nullptr;
-    float* magnitude = a.alloc_array<float>(out_n);
-    if (input == nullptr || filter == nullptr || (has_bias && (bias == nullptr || abs_bias == nullptr)) ||
-        expected == nullptr || actual == nullptr || abs_input == nullptr || abs_filter == nullptr ||
-        magnitude == nullptr) {
+    F32Case t;
+    if (!t.draw(a, rng, static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c, static_cast<size_t>(s.out_c) * k,
+                rng.uniform(0, 3) != 0 ? s.out_c : 0, static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.out_c)) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    fill_f32_values(rng, input, in_n);
-    fill_f32_values(rng, filter, filter_n);
-    if (has_bias) fill_f32_values(rng, bias, s.out_c);
-
-    conv2d_f32(p, s, input, filter, bias, expected);
-    conv2d_f32__fpu(p, s, input, filter, bias, actual);
+    conv2d_f32(p, s, t.input, t.weights, t.bias, t.expected);
+    conv2d_f32__fpu(p, s, t.input, t.weights, t.bias, t.actual);
     Conv2dParams magnitude_params = p;
     magnitude_params.act_min = -__builtin_inff();
     magnitude_params.act_max = __builtin_inff();
-    conv2d_f32(magnitude_params, s, abs_copy(input, abs_input, in_n), abs_copy(filter, abs_filter, filter_n),
-               abs_copy(bias, abs_bias, has_bias ? s.out_c : 0), magnitude);
-    if (!expect_close_f32(kName, c, one_by_one ? "1x1" : "window", expected, actual, magnitude, k + 1, out_n)) {
+    conv2d_f32(magnitude_params, s, t.abs_input, t.abs_weights, t.abs_bias, t.magnitude);
+    if (!expect_close_f32(kName, c, one_by_one ? "1x1" : "window", t.expected, t.actual, t.magnitude, k + 1,
+                          t.out_n)) {
       ++failed;
     }
   }

@@ -38,11 +38,58 @@ inline void draw_f32_activation(Rng& rng, float* lo, float* hi) {
   }
 }
 
-// out[i] = |in[i]| (nullptr stays nullptr).
-inline const float* abs_copy(const float* in, float* out, size_t count) {
-  if (in == nullptr) return nullptr;
-  for (size_t i = 0; i < count; ++i) out[i] = in[i] < 0.0f ? -in[i] : in[i];
-  return out;
-}
+// The buffers of one case of a float op with an input, weights, an optional bias and an
+// output: the reference's and the variant's outputs, and the absolute values of the
+// operands, which the reference run over (without activation) turns into the magnitudes
+// expect_close_f32 bounds the difference with.
+struct F32Case {
+  size_t in_n = 0, w_n = 0, bias_n = 0, out_n = 0;
+  float* input = nullptr;
+  float* weights = nullptr;
+  float* bias = nullptr;  // nullptr: no bias
+  float* expected = nullptr;
+  float* actual = nullptr;
+  float* abs_input = nullptr;
+  float* abs_weights = nullptr;
+  float* abs_bias = nullptr;
+  float* magnitude = nullptr;
+
+  // Takes the buffers from the arena (bias_count 0: no bias) and fills input, weights and
+  // bias with drawn values; false when the arena is too small.
+  bool draw(Arena& a, Rng& rng, size_t input_count, size_t weight_count, size_t bias_count, size_t output_count) {
+    in_n = input_count;
+    w_n = weight_count;
+    bias_n = bias_count;
+    out_n = output_count;
+    input = a.alloc_array<float>(in_n);
+    weights = a.alloc_array<float>(w_n);
+    expected = a.alloc_array<float>(out_n);
+    actual = a.alloc_array<float>(out_n);
+    abs_input = a.alloc_array<float>(in_n);
+    abs_weights = a.alloc_array<float>(w_n);
+    magnitude = a.alloc_array<float>(out_n);
+    if (bias_n != 0) {
+      bias = a.alloc_array<float>(bias_n);
+      abs_bias = a.alloc_array<float>(bias_n);
+      if (bias == nullptr || abs_bias == nullptr) return false;
+    }
+    if (input == nullptr || weights == nullptr || expected == nullptr || actual == nullptr || abs_input == nullptr ||
+        abs_weights == nullptr || magnitude == nullptr) {
+      return false;
+    }
+    fill_f32_values(rng, input, in_n);
+    fill_f32_values(rng, weights, w_n);
+    if (bias != nullptr) fill_f32_values(rng, bias, bias_n);
+    absolute(input, abs_input, in_n);
+    absolute(weights, abs_weights, w_n);
+    if (bias != nullptr) absolute(bias, abs_bias, bias_n);
+    return true;
+  }
+
+ private:
+  static void absolute(const float* in, float* out, size_t count) {
+    for (size_t i = 0; i < count; ++i) out[i] = in[i] < 0.0f ? -in[i] : in[i];
+  }
+};
 
 }  // namespace mote::conformance

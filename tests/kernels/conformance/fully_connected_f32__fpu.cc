@@ -22,35 +22,19 @@ int run_fully_connected_f32__fpu(Rng& rng, int cases) {
     const int32_t n = rng.coin() ? rng.uniform(1, 17) : rng.uniform(18, k_kind == 2 ? 24 : 40);
     FullyConnectedParams p{};
     draw_f32_activation(rng, &p.act_min, &p.act_max);
-    const size_t in_n = static_cast<size_t>(batches) * k;
-    const size_t w_n = static_cast<size_t>(n) * k;
-    const size_t out_n = static_cast<size_t>(batches) * n;
+    F32Case t;
     const bool has_bias = rng.uniform(0, 3) != 0;
-    float* input = a.alloc_array<float>(in_n);
-    float* weights = a.alloc_array<float>(w_n);
-    float* bias = has_bias ? a.alloc_array<float>(n) : nullptr;
-    float* expected = a.alloc_array<float>(out_n);
-    float* actual = a.alloc_array<float>(out_n);
-    float* abs_input = a.alloc_array<float>(in_n);
-    float* abs_weights = a.alloc_array<float>(w_n);
-    float* abs_bias = has_bias ? a.alloc_array<float>(n) : nullptr;
-    float* magnitude = a.alloc_array<float>(out_n);
-    if (input == nullptr || weights == nullptr || (has_bias && (bias == nullptr || abs_bias == nullptr)) ||
-        expected == nullptr || actual == nullptr || abs_input == nullptr || abs_weights == nullptr ||
-        magnitude == nullptr) {
+    if (!t.draw(a, rng, static_cast<size_t>(batches) * k, static_cast<size_t>(n) * k, has_bias ? n : 0,
+                static_cast<size_t>(batches) * n)) {
       skip_case(kName, c, "arena too small");
       continue;
     }
-    fill_f32_values(rng, input, in_n);
-    fill_f32_values(rng, weights, w_n);
-    if (has_bias) fill_f32_values(rng, bias, n);
-
-    fully_connected_f32(p, batches, k, n, input, weights, bias, expected);
-    fully_connected_f32__fpu(p, batches, k, n, input, weights, bias, actual);
-    FullyConnectedParams magnitude_params{-__builtin_inff(), __builtin_inff()};
-    fully_connected_f32(magnitude_params, batches, k, n, abs_copy(input, abs_input, in_n),
-                        abs_copy(weights, abs_weights, w_n), abs_copy(bias, abs_bias, has_bias ? n : 0), magnitude);
-    if (!expect_close_f32(kName, c, has_bias ? "bias" : "no bias", expected, actual, magnitude, k + 1, out_n)) {
+    fully_connected_f32(p, batches, k, n, t.input, t.weights, t.bias, t.expected);
+    fully_connected_f32__fpu(p, batches, k, n, t.input, t.weights, t.bias, t.actual);
+    const FullyConnectedParams magnitude_params{-__builtin_inff(), __builtin_inff()};
+    fully_connected_f32(magnitude_params, batches, k, n, t.abs_input, t.abs_weights, t.abs_bias, t.magnitude);
+    if (!expect_close_f32(kName, c, has_bias ? "bias" : "no bias", t.expected, t.actual, t.magnitude, k + 1,
+                          t.out_n)) {
       ++failed;
     }
   }
