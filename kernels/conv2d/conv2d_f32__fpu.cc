@@ -99,34 +99,66 @@ inline float run_1x1(float acc, const float* xa, const float* w, int32_t n) {
   return acc;
 }
 
+// acc += the products of a window whose runs start at xa / xb and w (channel 0 of the
+// four; the others fs values apart): row by row, runs_per_row runs each.
+__attribute__((always_inline)) inline void window_2x4(Acc2x4& acc, const Walk& walk, int32_t ky_count,
+                                                      const float* xa, const float* xb, const float* w) {
+  if (ky_count == 1 && walk.runs_per_row == 1) {  // e.g. every 1x1 convolution
+    run_2x4(acc, xa, xb, w, walk.filter_oc, walk.run_length);
+    return;
+  }
+  for (int32_t ky = 0; ky < ky_count; ++ky, xa += walk.row_step, xb += walk.row_step, w += walk.filter_row) {
+    const float* ra = xa;
+    const float* rb = xb;
+    const float* rw = w;
+    for (int32_t r = 0; r < walk.runs_per_row; ++r, ra += walk.run_step, rb += walk.run_step, rw += walk.in_c) {
+      run_2x4(acc, ra, rb, rw, walk.filter_oc, walk.run_length);
+    }
+  }
+}
+__attribute__((always_inline)) inline void window_1x4(Acc1x4& acc, const Walk& walk, int32_t ky_count,
+                                                      const float* xa, const float* w) {
+  for (int32_t ky = 0; ky < ky_count; ++ky, xa += walk.row_step, w += walk.filter_row) {
+    const float* ra = xa;
+    const float* rw = w;
+    for (int32_t r = 0; r < walk.runs_per_row; ++r, ra += walk.run_step, rw += walk.in_c) {
+      run_1x4(acc, ra, rw, walk.filter_oc, walk.run_length);
+    }
+  }
+}
+inline float window_1x1(float acc, const Walk& walk, int32_t ky_count, const float* x, const float* w) {
+  for (int32_t ky = 0; ky < ky_count; ++ky, x += walk.row_step, w += walk.filter_row) {
+    const float* rx = x;
+    const float* rw = w;
+    for (int32_t r = 0; r < walk.runs_per_row; ++r, rx += walk.run_step, rw += walk.in_c) {
+      acc = run_1x1(acc, rx, rw, walk.run_length);
+    }
+  }
+  return acc;
+}
+
 // Every output channel of the pixels a (and b when kPair), whose windows have the same
-// tap ranges; outputs at out_a / out_b.
+// tap ranges; outputs at out_a / out_b. (The walk is a copy: the asm steps clobber memory.)
 template <bool kPair, bool kClamp>
-void pixels(const Conv2dParams& params, const Walk& walk, int32_t out_c, const PixelWindow& wa, const float* origin_b,
+void pixels(const Conv2dParams& params, const Walk walk, int32_t out_c, const PixelWindow& wa, const float* origin_b,
             const float* filter, const float* bias, float* out_a, float* out_b) {
   const float lo = params.act_min, hi = params.act_max;
   const int32_t fs = walk.filter_oc;
+  const int32_t ky_count = wa.ky_count;
+  const float* const xa = wa.origin;
+  const float* w_oc = filter + wa.filter_offset;
   int32_t oc = 0;
-  for (; oc + 4 <= out_c; oc += 4) {
-    const float* w_oc = filter + oc * fs + wa.filter_offset;
-    const float c0 = bias != nullptr ? bias[oc] : 0.0f;
-    const float c1 = bias != nullptr ? bias[oc + 1] : 0.0f;
-    const float c2 = bias != nullptr ? bias[oc + 2] : 0.0f;
-    const float c3 = bias != nullptr ? bias[oc + 3] : 0.0f;
+  for (; oc + 4 <= out_c; oc += 4, w_oc += 4 * fs) {
+    float c0 = 0.0f, c1 = 0.0f, c2 = 0.0f, c3 = 0.0f;
+    if (bias != nullptr) {
+      c0 = bias[oc];
+      c1 = bias[oc + 1];
+      c2 = bias[oc + 2];
+      c3 = bias[oc + 3];
+    }
     if (kPair) {
       Acc2x4 acc{c0, c1, c2, c3, c0, c1, c2, c3};
-      const float* xa_row = wa.origin;
-      const float* xb_row = origin_b;
-      const float* w_row = w_oc;
-      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
-        for (int32_t r = 0; r < walk.runs_per_row; ++r) {
-          run_2x4(acc, xa_row + r * walk.run_step, xb_row + r * walk.run_step, w_row + r * walk.in_c, fs,
-                  walk.run_length);
-        }
-        xa_row += walk.row_step;
-        xb_row += walk.row_step;
-        w_row += walk.filter_row;
-      }
+      window_2x4(acc, walk, ky_count, xa, origin_b, w_oc);
       out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
       out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
       out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
@@ -137,37 +169,17 @@ void pixels(const Conv2dParams& params, const Walk& walk, int32_t out_c, const P
       out_b[oc + 3] = activate<kClamp>(acc.b3, lo, hi);
     } else {
       Acc1x4 acc{c0, c1, c2, c3};
-      const float* xa_row = wa.origin;
-      const float* w_row = w_oc;
-      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
-        for (int32_t r = 0; r < walk.runs_per_row; ++r) {
-          run_1x4(acc, xa_row + r * walk.run_step, w_row + r * walk.in_c, fs, walk.run_length);
-        }
-        xa_row += walk.row_step;
-        w_row += walk.filter_row;
-      }
+      window_1x4(acc, walk, ky_count, xa, w_oc);
       out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
       out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
       out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
       out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
     }
   }
-  for (; oc < out_c; ++oc) {
-    const float* w_oc = filter + oc * fs + wa.filter_offset;
+  for (; oc < out_c; ++oc, w_oc += fs) {
     const float c = bias != nullptr ? bias[oc] : 0.0f;
-    for (int32_t p = 0; p < (kPair ? 2 : 1); ++p) {
-      float acc = c;
-      const float* x_row = p == 0 ? wa.origin : origin_b;
-      const float* w_row = w_oc;
-      for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
-        for (int32_t r = 0; r < walk.runs_per_row; ++r) {
-          acc = run_1x1(acc, x_row + r * walk.run_step, w_row + r * walk.in_c, walk.run_length);
-        }
-        x_row += walk.row_step;
-        w_row += walk.filter_row;
-      }
-      (p == 0 ? out_a : out_b)[oc] = activate<kClamp>(acc, lo, hi);
-    }
+    out_a[oc] = activate<kClamp>(window_1x1(c, walk, ky_count, xa, w_oc), lo, hi);
+    if (kPair) out_b[oc] = activate<kClamp>(window_1x1(c, walk, ky_count, origin_b, w_oc), lo, hi);
   }
 }
 
