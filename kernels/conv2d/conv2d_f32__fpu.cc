@@ -16,6 +16,7 @@
 // four values at a time. Output channels past a multiple of four go one at a time.
 // No scratch.
 #include "conv2d/conv2d.h"
+#include "conv2d/conv2d_f32_pairs.h"
 #include "isa/fpu.h"
 #include "kernel_util.h"
 #include "pixel_pairs.h"
@@ -23,36 +24,14 @@
 namespace mote {
 namespace {
 
-struct Walk {
-  int32_t row_step;      // input values between window rows (dilation_h rows)
-  int32_t filter_row;    // filter values per filter row (KW * C)
-  int32_t runs_per_row;  // 1 when dilation_w == 1, else kx_count
-  int32_t run_step;      // input values between runs of a row (dilation_w pixels)
-  int32_t run_length;    // kx_count * C when dilation_w == 1, else C
-  int32_t filter_oc;     // filter values per output channel
-  int32_t in_c;
-};
-
-Walk make_walk(const Conv2dParams& p, const Conv2dShape& s, const PixelWindow& w) {
-  Walk walk;
-  walk.row_step = p.window.dilation_h * s.in_w * s.in_c;
-  walk.filter_row = s.kernel_w * s.in_c;
-  walk.runs_per_row = p.window.dilation_w == 1 ? 1 : w.kx_count;
-  walk.run_step = p.window.dilation_w * s.in_c;
-  walk.run_length = p.window.dilation_w == 1 ? w.kx_count * s.in_c : s.in_c;
-  walk.filter_oc = s.kernel_h * s.kernel_w * s.in_c;
-  walk.in_c = s.in_c;
-  return walk;
-}
-
 // Accumulators of two pixels (a, b) x four channels (0..3).
 struct Acc2x4 {
   float a0, a1, a2, a3, b0, b1, b2, b3;
 };
 
 // acc += n products of the run at xa / xb with the four filter runs w, w + ws, ...
-__attribute__((always_inline)) inline void run_2x4(Acc2x4& acc, const float* xa, const float* xb,
-                                                   const float* w, int32_t ws, int32_t n) {
+__attribute__((always_inline)) inline void run_2x4(Acc2x4& acc, const float* xa, const float* xb, const float* w,
+                                                   int32_t ws, int32_t n) {
   float a0 = acc.a0, a1 = acc.a1, a2 = acc.a2, a3 = acc.a3;
   float b0 = acc.b0, b1 = acc.b1, b2 = acc.b2, b3 = acc.b3;
   const float* w0 = w;
@@ -63,10 +42,14 @@ __attribute__((always_inline)) inline void run_2x4(Acc2x4& acc, const float* xa,
   for (; n > 0; --n) {
     const float x = *xa++, y = *xb++;
     const float v0 = *w0++, v1 = *w1++, v2 = *w2++, v3 = *w3++;
-    a0 += x * v0; b0 += y * v0;
-    a1 += x * v1; b1 += y * v1;
-    a2 += x * v2; b2 += y * v2;
-    a3 += x * v3; b3 += y * v3;
+    a0 += x * v0;
+    b0 += y * v0;
+    a1 += x * v1;
+    b1 += y * v1;
+    a2 += x * v2;
+    b2 += y * v2;
+    a3 += x * v3;
+    b3 += y * v3;
   }
   acc = Acc2x4{a0, a1, a2, a3, b0, b1, b2, b3};
 }
@@ -101,7 +84,7 @@ inline float run_1x1(float acc, const float* xa, const float* w, int32_t n) {
 
 // acc += the products of a window whose runs start at xa / xb and w (channel 0 of the
 // four; the others fs values apart): row by row, runs_per_row runs each.
-__attribute__((always_inline)) inline void window_2x4(Acc2x4& acc, const Walk& walk, int32_t ky_count,
+__attribute__((always_inline)) inline void window_2x4(Acc2x4& acc, const WindowRuns& walk, int32_t ky_count,
                                                       const float* xa, const float* xb, const float* w) {
   if (ky_count == 1 && walk.runs_per_row == 1) {  // e.g. every 1x1 convolution
     run_2x4(acc, xa, xb, w, walk.filter_oc, walk.run_length);
@@ -116,7 +99,7 @@ __attribute__((always_inline)) inline void window_2x4(Acc2x4& acc, const Walk& w
     }
   }
 }
-__attribute__((always_inline)) inline void window_1x4(Acc1x4& acc, const Walk& walk, int32_t ky_count,
+__attribute__((always_inline)) inline void window_1x4(Acc1x4& acc, const WindowRuns& walk, int32_t ky_count,
                                                       const float* xa, const float* w) {
   for (int32_t ky = 0; ky < ky_count; ++ky, xa += walk.row_step, w += walk.filter_row) {
     const float* ra = xa;
@@ -126,7 +109,7 @@ __attribute__((always_inline)) inline void window_1x4(Acc1x4& acc, const Walk& w
     }
   }
 }
-inline float window_1x1(float acc, const Walk& walk, int32_t ky_count, const float* x, const float* w) {
+inline float window_1x1(float acc, const WindowRuns& walk, int32_t ky_count, const float* x, const float* w) {
   for (int32_t ky = 0; ky < ky_count; ++ky, x += walk.row_step, w += walk.filter_row) {
     const float* rx = x;
     const float* rw = w;
@@ -139,98 +122,57 @@ inline float window_1x1(float acc, const Walk& walk, int32_t ky_count, const flo
 
 // Every output channel of the pixels a (and b when kPair), whose windows have the same
 // tap ranges; outputs at out_a / out_b. (The walk is a copy: the asm steps clobber memory.)
-template <bool kPair, bool kClamp>
-void pixels(const Conv2dParams& params, const Walk walk, int32_t out_c, const PixelWindow& wa, const float* origin_b,
-            const float* filter, const float* bias, float* out_a, float* out_b) {
-  const float lo = params.act_min, hi = params.act_max;
-  const int32_t fs = walk.filter_oc;
-  const int32_t ky_count = wa.ky_count;
-  const float* const xa = wa.origin;
-  const float* w_oc = filter + wa.filter_offset;
-  int32_t oc = 0;
-  for (; oc + 4 <= out_c; oc += 4, w_oc += 4 * fs) {
-    float c0 = 0.0f, c1 = 0.0f, c2 = 0.0f, c3 = 0.0f;
-    if (bias != nullptr) {
-      c0 = bias[oc];
-      c1 = bias[oc + 1];
-      c2 = bias[oc + 2];
-      c3 = bias[oc + 3];
-    }
-    if (kPair) {
-      Acc2x4 acc{c0, c1, c2, c3, c0, c1, c2, c3};
-      window_2x4(acc, walk, ky_count, xa, origin_b, w_oc);
-      out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
-      out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
-      out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
-      out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
-      out_b[oc] = activate<kClamp>(acc.b0, lo, hi);
-      out_b[oc + 1] = activate<kClamp>(acc.b1, lo, hi);
-      out_b[oc + 2] = activate<kClamp>(acc.b2, lo, hi);
-      out_b[oc + 3] = activate<kClamp>(acc.b3, lo, hi);
-    } else {
-      Acc1x4 acc{c0, c1, c2, c3};
-      window_1x4(acc, walk, ky_count, xa, w_oc);
-      out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
-      out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
-      out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
-      out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
-    }
-  }
-  for (; oc < out_c; ++oc, w_oc += fs) {
-    const float c = bias != nullptr ? bias[oc] : 0.0f;
-    out_a[oc] = activate<kClamp>(window_1x1(c, walk, ky_count, xa, w_oc), lo, hi);
-    if (kPair) out_b[oc] = activate<kClamp>(window_1x1(c, walk, ky_count, origin_b, w_oc), lo, hi);
-  }
-}
-
-template <bool kClamp>
-void conv(const Conv2dParams& params, const Conv2dShape& shape, const float* input, const float* filter,
-          const float* bias, float* output) {
-  const int32_t out_c = shape.out_c;
-  const int32_t total = shape.batch * shape.out_h * shape.out_w;
-  PixelCursor at{0, 0, 0};  // pixel p
-  for (int32_t p = 0; p < total;) {
-    const PixelWindow wa = at.window(params.window, shape, input);
-    const Walk walk = make_walk(params, shape, wa);
-    float* out_a = output + p * out_c;
-    at.advance(shape);
-    if (p + 1 < total) {
-      const PixelWindow wb = at.window(params.window, shape, input);
-      if (same_taps(wa, wb)) {
-        pixels<true, kClamp>(params, walk, out_c, wa, wb.origin, filter, bias, out_a, out_a + out_c);
-        at.advance(shape);
-        p += 2;
-        continue;
+struct Block {
+  template <bool kPair, bool kClamp>
+  static void pixels(const Conv2dParams& params, const WindowRuns walk, int32_t out_c, const PixelWindow& wa,
+                     const float* origin_b, const float* filter, const float* bias, float* out_a, float* out_b) {
+    const float lo = params.act_min, hi = params.act_max;
+    const int32_t fs = walk.filter_oc;
+    const int32_t ky_count = wa.ky_count;
+    const float* const xa = wa.origin;
+    const float* w_oc = filter + wa.filter_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= out_c; oc += 4, w_oc += 4 * fs) {
+      float c0, c1, c2, c3;
+      load_bias4(bias, oc, c0, c1, c2, c3);
+      if (kPair) {
+        Acc2x4 acc{c0, c1, c2, c3, c0, c1, c2, c3};
+        window_2x4(acc, walk, ky_count, xa, origin_b, w_oc);
+        out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
+        out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
+        out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
+        out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
+        out_b[oc] = activate<kClamp>(acc.b0, lo, hi);
+        out_b[oc + 1] = activate<kClamp>(acc.b1, lo, hi);
+        out_b[oc + 2] = activate<kClamp>(acc.b2, lo, hi);
+        out_b[oc + 3] = activate<kClamp>(acc.b3, lo, hi);
+      } else {
+        Acc1x4 acc{c0, c1, c2, c3};
+        window_1x4(acc, walk, ky_count, xa, w_oc);
+        out_a[oc] = activate<kClamp>(acc.a0, lo, hi);
+        out_a[oc + 1] = activate<kClamp>(acc.a1, lo, hi);
+        out_a[oc + 2] = activate<kClamp>(acc.a2, lo, hi);
+        out_a[oc + 3] = activate<kClamp>(acc.a3, lo, hi);
       }
     }
-    pixels<false, kClamp>(params, walk, out_c, wa, nullptr, filter, bias, out_a, nullptr);
-    p += 1;
+    for (; oc < out_c; ++oc, w_oc += fs) {
+      const float c = bias != nullptr ? bias[oc] : 0.0f;
+      out_a[oc] = activate<kClamp>(window_1x1(c, walk, ky_count, xa, w_oc), lo, hi);
+      if (kPair) out_b[oc] = activate<kClamp>(window_1x1(c, walk, ky_count, origin_b, w_oc), lo, hi);
+    }
   }
-}
+};
 
 }  // namespace
 
 void conv2d_f32__fpu(const Conv2dParams& params, const Conv2dShape& shape, const float* input, const float* filter,
                      const float* bias, float* output) {
-  if (float_act_is_identity(params.act_min, params.act_max)) {
-    conv<false>(params, shape, input, filter, bias, output);
-  } else {
-    conv<true>(params, shape, input, filter, bias, output);
-  }
+  conv2d_f32_by_pixel_pairs<Block>(params, shape, input, filter, bias, output);
 }
 
-Status conv2d_f32__fpu_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(conv2d_f32_check(ctx));
-  if (ctx.params<Conv2dParams>().groups != 1) return Status::kBadParams;
-  return Status::kOk;
-}
+Status conv2d_f32__fpu_check(const OpContext& ctx) { return conv2d_f32_ungrouped_check(ctx); }
 
-void conv2d_f32__fpu_run(const OpContext& ctx) {
-  const Conv2dShape shape = window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
-  const float* bias = ctx.input_count() == 3 ? static_cast<const float*>(ctx.input_data(2)) : nullptr;
-  conv2d_f32__fpu(ctx.params<Conv2dParams>(), shape, static_cast<const float*>(ctx.input_data(0)),
-                  static_cast<const float*>(ctx.input_data(1)), bias, static_cast<float*>(ctx.output_data(0)));
-}
+void conv2d_f32__fpu_run(const OpContext& ctx) { conv2d_f32_run_op<conv2d_f32__fpu>(ctx); }
 
 const KernelEntry kConv2dF32FpuEntry = {conv2d_f32__fpu_check, conv2d_f32__fpu_run};
 

@@ -262,4 +262,15 @@ extern const KernelEntry kDepthwiseConv2dF32FpuEntry;
 // In place: two pixels' windows read before either's outputs are all written.
 constexpr uint32_t depthwise_conv2d_f32__fpu_stream_block(const PixelStreamShape&) { return 2; }
 
+// Helium float (MVE-F, cortex-m55) variant of depthwise_conv2d_f32, depth multiplier 1:
+// the reference's inputs and params and its sums in the same order (vectors across four
+// channels), no scratch. Portable elsewhere (kernels/isa/mve_f32.h).
+void depthwise_conv2d_f32__mve(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape,
+                               const float* input, const float* filter, const float* bias, float* output);
+Status depthwise_conv2d_f32__mve_check(const OpContext& ctx);
+void depthwise_conv2d_f32__mve_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dF32MveEntry;
+// In place: two pixels' windows read before either's outputs are all written.
+constexpr uint32_t depthwise_conv2d_f32__mve_stream_block(const PixelStreamShape&) { return 2; }
+
 }  // namespace mote

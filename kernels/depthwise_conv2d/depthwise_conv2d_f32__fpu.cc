@@ -10,6 +10,7 @@
 // windows the same way (every interior pixel); the others, and an odd last pixel, go one
 // at a time. Channels past a multiple of four go one at a time. No scratch.
 #include "depthwise_conv2d/depthwise_conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d_f32_pairs.h"
 #include "isa/fpu.h"
 #include "kernel_util.h"
 #include "pixel_pairs.h"
@@ -17,130 +18,78 @@
 namespace mote {
 namespace {
 
-struct Steps {
-  int32_t row;         // input values between window rows (dilation_h rows)
-  int32_t col;         // input values between window columns (dilation_w pixels)
-  int32_t filter_row;  // filter values per filter row (KW * C)
-  int32_t c;           // channels (filter values per tap)
-};
-
 // Every channel of the pixels a (and b when kPair), whose windows have the same tap
 // ranges; outputs at out_a / out_b.
-template <bool kPair, bool kClamp>
-void pixels(const DepthwiseConv2dParams& params, const Steps& s, const PixelWindow& wa, const float* origin_b,
-            const float* filter, const float* bias, float* out_a, float* out_b) {
-  const float lo = params.act_min, hi = params.act_max;
-  const float* const w_first = filter + wa.filter_offset;
-  int32_t c = 0;
-  for (; c + 4 <= s.c; c += 4) {
-    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-    if (bias != nullptr) {
-      a0 = bias[c];
-      a1 = bias[c + 1];
-      a2 = bias[c + 2];
-      a3 = bias[c + 3];
-    }
-    float b0 = a0, b1 = a1, b2 = a2, b3 = a3;
-    const float* xa_row = wa.origin + c;
-    const float* xb_row = kPair ? origin_b + c : nullptr;
-    const float* w_row = w_first + c;
-    for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
-      const float* xa = xa_row;
-      const float* xb = xb_row;
-      const float* w = w_row;
-      for (int32_t kx = 0; kx < wa.kx_count; ++kx) {
-        if (kPair) {
-          fpu::fma_lanes_2x4(a0, a1, a2, a3, b0, b1, b2, b3, xa, xb, w);
-          xb += s.col;
-        } else {
-          fpu::fma_lanes_1x4(a0, a1, a2, a3, xa, w);
-        }
-        xa += s.col;
-        w += s.c;
-      }
-      xa_row += s.row;
-      if (kPair) xb_row += s.row;
-      w_row += s.filter_row;
-    }
-    out_a[c] = activate<kClamp>(a0, lo, hi);
-    out_a[c + 1] = activate<kClamp>(a1, lo, hi);
-    out_a[c + 2] = activate<kClamp>(a2, lo, hi);
-    out_a[c + 3] = activate<kClamp>(a3, lo, hi);
-    if (kPair) {
-      out_b[c] = activate<kClamp>(b0, lo, hi);
-      out_b[c + 1] = activate<kClamp>(b1, lo, hi);
-      out_b[c + 2] = activate<kClamp>(b2, lo, hi);
-      out_b[c + 3] = activate<kClamp>(b3, lo, hi);
-    }
-  }
-  for (; c < s.c; ++c) {
-    for (int32_t p = 0; p < (kPair ? 2 : 1); ++p) {
-      float acc = bias != nullptr ? bias[c] : 0.0f;
-      const float* x_row = (p == 0 ? wa.origin : origin_b) + c;
+struct Block {
+  template <bool kPair, bool kClamp>
+  static void pixels(const DepthwiseConv2dParams& params, const DepthwiseSteps s, const PixelWindow& wa,
+                     const float* origin_b, const float* filter, const float* bias, float* out_a, float* out_b) {
+    const float lo = params.act_min, hi = params.act_max;
+    const float* const w_first = filter + wa.filter_offset;
+    int32_t c = 0;
+    for (; c + 4 <= s.c; c += 4) {
+      float a0, a1, a2, a3;
+      load_bias4(bias, c, a0, a1, a2, a3);
+      float b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+      const float* xa_row = wa.origin + c;
+      const float* xb_row = kPair ? origin_b + c : nullptr;
       const float* w_row = w_first + c;
       for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
-        for (int32_t kx = 0; kx < wa.kx_count; ++kx) acc += x_row[kx * s.col] * w_row[kx * s.c];
-        x_row += s.row;
+        const float* xa = xa_row;
+        const float* xb = xb_row;
+        const float* w = w_row;
+        for (int32_t kx = 0; kx < wa.kx_count; ++kx) {
+          if (kPair) {
+            fpu::fma_lanes_2x4(a0, a1, a2, a3, b0, b1, b2, b3, xa, xb, w);
+            xb += s.col;
+          } else {
+            fpu::fma_lanes_1x4(a0, a1, a2, a3, xa, w);
+          }
+          xa += s.col;
+          w += s.c;
+        }
+        xa_row += s.row;
+        if (kPair) xb_row += s.row;
         w_row += s.filter_row;
       }
-      (p == 0 ? out_a : out_b)[c] = activate<kClamp>(acc, lo, hi);
-    }
-  }
-}
-
-template <bool kClamp>
-void depthwise(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape, const float* input,
-               const float* filter, const float* bias, float* output) {
-  const WindowGeometry& g = params.window;
-  Steps s;
-  s.row = g.dilation_h * shape.in_w * shape.in_c;
-  s.col = g.dilation_w * shape.in_c;
-  s.filter_row = shape.kernel_w * shape.in_c;
-  s.c = shape.in_c;
-  const int32_t out_c = shape.out_c;
-  const int32_t total = shape.batch * shape.out_h * shape.out_w;
-  PixelCursor at{0, 0, 0};  // pixel p
-  for (int32_t p = 0; p < total;) {
-    const PixelWindow wa = at.window(g, shape, input);
-    float* out_a = output + p * out_c;
-    at.advance(shape);
-    if (p + 1 < total) {
-      const PixelWindow wb = at.window(g, shape, input);
-      if (same_taps(wa, wb)) {
-        pixels<true, kClamp>(params, s, wa, wb.origin, filter, bias, out_a, out_a + out_c);
-        at.advance(shape);
-        p += 2;
-        continue;
+      out_a[c] = activate<kClamp>(a0, lo, hi);
+      out_a[c + 1] = activate<kClamp>(a1, lo, hi);
+      out_a[c + 2] = activate<kClamp>(a2, lo, hi);
+      out_a[c + 3] = activate<kClamp>(a3, lo, hi);
+      if (kPair) {
+        out_b[c] = activate<kClamp>(b0, lo, hi);
+        out_b[c + 1] = activate<kClamp>(b1, lo, hi);
+        out_b[c + 2] = activate<kClamp>(b2, lo, hi);
+        out_b[c + 3] = activate<kClamp>(b3, lo, hi);
       }
     }
-    pixels<false, kClamp>(params, s, wa, nullptr, filter, bias, out_a, nullptr);
-    p += 1;
+    for (; c < s.c; ++c) {
+      for (int32_t p = 0; p < (kPair ? 2 : 1); ++p) {
+        float acc = bias != nullptr ? bias[c] : 0.0f;
+        const float* x_row = (p == 0 ? wa.origin : origin_b) + c;
+        const float* w_row = w_first + c;
+        for (int32_t ky = 0; ky < wa.ky_count; ++ky) {
+          for (int32_t kx = 0; kx < wa.kx_count; ++kx) acc += x_row[kx * s.col] * w_row[kx * s.c];
+          x_row += s.row;
+          w_row += s.filter_row;
+        }
+        (p == 0 ? out_a : out_b)[c] = activate<kClamp>(acc, lo, hi);
+      }
+    }
   }
-}
+};
 
 }  // namespace
 
 void depthwise_conv2d_f32__fpu(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape,
                                const float* input, const float* filter, const float* bias, float* output) {
-  if (float_act_is_identity(params.act_min, params.act_max)) {
-    depthwise<false>(params, shape, input, filter, bias, output);
-  } else {
-    depthwise<true>(params, shape, input, filter, bias, output);
-  }
+  depthwise_conv2d_f32_by_pixel_pairs<Block>(params, shape, input, filter, bias, output);
 }
 
-Status depthwise_conv2d_f32__fpu_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(depthwise_conv2d_f32_check(ctx));
-  if (ctx.params<DepthwiseConv2dParams>().depth_multiplier != 1) return Status::kBadParams;
-  return Status::kOk;
-}
+Status depthwise_conv2d_f32__fpu_check(const OpContext& ctx) { return depthwise_conv2d_f32_multiplier_1_check(ctx); }
 
 void depthwise_conv2d_f32__fpu_run(const OpContext& ctx) {
-  const DepthwiseConv2dShape shape = window_shape(ctx.input_desc(0), ctx.input_desc(1), ctx.output_desc(0));
-  const float* bias = ctx.input_count() == 3 ? static_cast<const float*>(ctx.input_data(2)) : nullptr;
-  depthwise_conv2d_f32__fpu(ctx.params<DepthwiseConv2dParams>(), shape, static_cast<const float*>(ctx.input_data(0)),
-                            static_cast<const float*>(ctx.input_data(1)), bias,
-                            static_cast<float*>(ctx.output_data(0)));
+  depthwise_conv2d_f32_run_op<depthwise_conv2d_f32__fpu>(ctx);
 }
 
 const KernelEntry kDepthwiseConv2dF32FpuEntry = {depthwise_conv2d_f32__fpu_check, depthwise_conv2d_f32__fpu_run};

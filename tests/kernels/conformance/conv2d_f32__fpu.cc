@@ -5,65 +5,12 @@
 // ranges from 1e-3 to 300. Tolerance: expect_close_f32 with the window's K + 1 terms
 // (the same order as the reference is kept, so most outputs agree bit for bit; the
 // bound admits any order).
-#include "conformance.h"
-#include "conv2d/conv2d.h"
-#include "f32_cases.h"
+#include "f32_variant_suites.h"
 
 namespace mote::conformance {
 
 int run_conv2d_f32__fpu(Rng& rng, int cases) {
-  static const char kName[] = "conv2d_f32__fpu";
-  int failed = 0;
-  for (int c = 0; c < cases; ++c) {
-    Arena& a = arena();
-    a.reset();
-    const bool one_by_one = rng.uniform(0, 2) == 0;
-    Conv2dParams p{};
-    Conv2dShape s{};
-    WindowGeometry& g = p.window;
-    p.groups = 1;
-    s.batch = rng.uniform(1, 2);
-    s.kernel_h = one_by_one ? 1 : rng.uniform(1, 5);
-    s.kernel_w = one_by_one ? 1 : rng.uniform(1, 5);
-    g.stride_h = rng.uniform(0, 2) == 0 ? rng.uniform(2, 3) : 1;
-    g.stride_w = rng.uniform(0, 2) == 0 ? rng.uniform(2, 3) : 1;
-    g.dilation_h = one_by_one || rng.uniform(0, 3) != 0 ? 1 : 2;
-    g.dilation_w = one_by_one || rng.uniform(0, 3) != 0 ? 1 : 2;
-    g.pad_top = one_by_one ? 0 : rng.uniform(0, 2);
-    g.pad_left = one_by_one ? 0 : rng.uniform(0, 2);
-    g.pad_bottom = one_by_one ? 0 : rng.uniform(0, 2);
-    g.pad_right = one_by_one ? 0 : rng.uniform(0, 2);
-    s.in_c = rng.coin() ? rng.uniform(1, 13) : rng.uniform(14, one_by_one ? 64 : 24);
-    s.out_c = rng.coin() ? rng.uniform(1, 13) : rng.uniform(14, 40);
-    const int32_t extent_h = g.dilation_h * (s.kernel_h - 1) + 1;
-    const int32_t extent_w = g.dilation_w * (s.kernel_w - 1) + 1;
-    s.in_h = rng.uniform(1, 9);
-    s.in_w = rng.uniform(1, 9);
-    if (s.in_h + g.pad_top + g.pad_bottom < extent_h) s.in_h = extent_h;
-    if (s.in_w + g.pad_left + g.pad_right < extent_w) s.in_w = extent_w;
-    s.out_h = static_cast<int32_t>(window_output_h(g, s.in_h, s.kernel_h, false));
-    s.out_w = static_cast<int32_t>(window_output_w(g, s.in_w, s.kernel_w, false));
-    draw_f32_activation(rng, &p.act_min, &p.act_max);
-
-    const int32_t k = s.kernel_h * s.kernel_w * s.in_c;
-    F32Case t;
-    if (!t.draw(a, rng, static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c, static_cast<size_t>(s.out_c) * k,
-                rng.uniform(0, 3) != 0 ? s.out_c : 0, static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.out_c)) {
-      skip_case(kName, c, "arena too small");
-      continue;
-    }
-    conv2d_f32(p, s, t.input, t.weights, t.bias, t.expected);
-    conv2d_f32__fpu(p, s, t.input, t.weights, t.bias, t.actual);
-    Conv2dParams magnitude_params = p;
-    magnitude_params.act_min = -__builtin_inff();
-    magnitude_params.act_max = __builtin_inff();
-    conv2d_f32(magnitude_params, s, t.abs_input, t.abs_weights, t.abs_bias, t.magnitude);
-    if (!expect_close_f32(kName, c, one_by_one ? "1x1" : "window", t.expected, t.actual, t.magnitude, k + 1,
-                          t.out_n)) {
-      ++failed;
-    }
-  }
-  return failed;
+  return run_conv2d_f32_cases(rng, cases, "conv2d_f32__fpu", conv2d_f32__fpu);
 }
 
 }  // namespace mote::conformance
