@@ -41,6 +41,28 @@ __attribute__((always_inline)) inline void window(float32x4_t& acc_a, float32x4_
 }
 
 struct Block {
+  // Channels oc .. oc + 3 of pixel a (and b when kPair); kTail: only the predicate's lanes
+  // are stored (the others gather channel oc's weights, `offsets` says so).
+  template <bool kPair, bool kClamp, bool kTail>
+  static void channels(const WindowRuns& runs, const PixelWindow& wa, const float* origin_b, const float* filter,
+                       const float* bias, int32_t oc, mve::uint32x4_t offsets, mve::mve_pred16_t pred,
+                       float32x4_t lo, float32x4_t hi, float* out_a, float* out_b) {
+    float32x4_t acc_a = mve::vdupq_n_f32(0.0f);
+    if (bias != nullptr) acc_a = kTail ? mve::vldrwq_z_f32(bias + oc, pred) : mve::vldrwq_f32(bias + oc);
+    float32x4_t acc_b = acc_a;
+    window<kPair>(acc_a, acc_b, runs, wa.ky_count, wa.origin, kPair ? origin_b : wa.origin,
+                  filter + oc * runs.filter_oc + wa.filter_offset, offsets);
+    if (kClamp) acc_a = mve::clamp_lanes(acc_a, lo, hi);
+    if (kClamp && kPair) acc_b = mve::clamp_lanes(acc_b, lo, hi);
+    if (kTail) {
+      mve::vstrwq_p_f32(out_a + oc, acc_a, pred);
+      if (kPair) mve::vstrwq_p_f32(out_b + oc, acc_b, pred);
+    } else {
+      mve::vstrwq_f32(out_a + oc, acc_a);
+      if (kPair) mve::vstrwq_f32(out_b + oc, acc_b);
+    }
+  }
+
   template <bool kPair, bool kClamp>
   static void pixels(const Conv2dParams& params, const WindowRuns runs, int32_t out_c, const PixelWindow& wa,
                      const float* origin_b, const float* filter, const float* bias, float* out_a, float* out_b) {
@@ -48,22 +70,17 @@ struct Block {
     const float32x4_t hi = mve::vdupq_n_f32(params.act_max);
     const uint32_t fs = static_cast<uint32_t>(runs.filter_oc);
     const uint32_t all[4] = {0, fs, 2 * fs, 3 * fs};
-    for (int32_t oc = 0; oc < out_c; oc += 4) {
+    const mve::uint32x4_t offsets = mve::vldrwq_u32(all);
+    int32_t oc = 0;
+    for (; oc + 4 <= out_c; oc += 4) {
+      channels<kPair, kClamp, false>(runs, wa, origin_b, filter, bias, oc, offsets, mve::vctp32q(4), lo, hi, out_a,
+                                     out_b);
+    }
+    if (oc < out_c) {
       const int32_t left = out_c - oc;
-      const mve::mve_pred16_t pred = mve::vctp32q(static_cast<uint32_t>(left));
-      // Channels past the last read channel 0's weights (lanes that are not stored).
-      const uint32_t tail[4] = {0, left > 1 ? fs : 0, left > 2 ? 2 * fs : 0, left > 3 ? 3 * fs : 0};
-      const mve::uint32x4_t offsets = mve::vldrwq_u32(left >= 4 ? all : tail);
-      float32x4_t acc_a = bias != nullptr ? mve::vldrwq_z_f32(bias + oc, pred) : mve::vdupq_n_f32(0.0f);
-      float32x4_t acc_b = acc_a;
-      window<kPair>(acc_a, acc_b, runs, wa.ky_count, wa.origin, kPair ? origin_b : wa.origin,
-                    filter + oc * runs.filter_oc + wa.filter_offset, offsets);
-      if (kClamp) acc_a = mve::clamp_lanes(acc_a, lo, hi);
-      mve::vstrwq_p_f32(out_a + oc, acc_a, pred);
-      if (kPair) {
-        if (kClamp) acc_b = mve::clamp_lanes(acc_b, lo, hi);
-        mve::vstrwq_p_f32(out_b + oc, acc_b, pred);
-      }
+      const uint32_t tail[4] = {0, left > 1 ? fs : 0, left > 2 ? 2 * fs : 0, 0};
+      channels<kPair, kClamp, true>(runs, wa, origin_b, filter, bias, oc, mve::vldrwq_u32(tail),
+                                    mve::vctp32q(static_cast<uint32_t>(left)), lo, hi, out_a, out_b);
     }
   }
 };

@@ -111,10 +111,20 @@ inline float32x4_t vpselq_f32(float32x4_t a, float32x4_t b, mve_pred16_t pred) {
 
 #endif
 
-// clamp_value (kernel_util.h) per lane: v < lo ? lo : (v > hi ? hi : v), a NaN kept.
+// clamp_value (kernel_util.h) per lane: v < lo ? lo : (v > hi ? hi : v), a NaN kept. On
+// MVE two VPT blocks (compare and predicated move: 4 instructions; GCC 12 moves the
+// predicates of vcmpltq / vpselq through core registers).
 inline float32x4_t clamp_lanes(float32x4_t v, float32x4_t lo, float32x4_t hi) {
+#if MOTE_HAS_MVE_F32
+  asm("vpt.f32 lt, %q[v], %q[lo]\n\tvmovt %q[v], %q[lo]\n\tvpt.f32 gt, %q[v], %q[hi]\n\tvmovt %q[v], %q[hi]"
+      : [v] "+w"(v)
+      : [lo] "w"(lo), [hi] "w"(hi)
+      : "p0");  // VPR, which VPT sets (GCC's name for it)
+  return v;
+#else
   v = vpselq_f32(lo, v, vcmpltq_f32(v, lo));
   return vpselq_f32(hi, v, vcmpgtq_f32(v, hi));
+#endif
 }
 
 }  // namespace mote::mve
