@@ -23,11 +23,17 @@ namespace mote {
 #else
 #define MOTE_ISA_LINKAGE_v6m __attribute__((weak))
 #endif
+#if defined(__ARM_FP)
+#define MOTE_ISA_LINKAGE_fpu
+#else
+#define MOTE_ISA_LINKAGE_fpu __attribute__((weak))
+#endif
 #else
 #define MOTE_ISA_LINKAGE_portable
 #define MOTE_ISA_LINKAGE_dsp
 #define MOTE_ISA_LINKAGE_mve
 #define MOTE_ISA_LINKAGE_v6m
+#define MOTE_ISA_LINKAGE_fpu
 #endif
 
 // Each kernel's entry, defined in its source (kernel_registry.inc).

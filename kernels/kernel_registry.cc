@@ -25,6 +25,7 @@ constexpr KernelIsa portable = KernelIsa::kPortable;
 constexpr KernelIsa dsp = KernelIsa::kDsp;
 constexpr KernelIsa mve = KernelIsa::kMve;
 constexpr KernelIsa v6m = KernelIsa::kV6m;
+constexpr KernelIsa fpu = KernelIsa::kFpu;
 }  // namespace isa
 
 // The registry's macs column: the family's rule (kernels/<op>/<op>.h), or none.

@@ -19,6 +19,7 @@ enum class KernelIsa : uint8_t {
   kDsp,       // Armv7E-M / Armv8-M DSP extension (cortex-m4, m7, m33, m55)
   kMve,       // Armv8.1-M Helium (cortex-m55)
   kV6m,       // Armv6-M (cortex-m0plus)
+  kFpu,       // single-precision floating-point unit (cortex-m4, m7, m33, m55)
 };
 
 // Where the memory planner may place a kernel's output 0 (window_geometry.h).

@@ -61,6 +61,11 @@ inline float clamp_value(float v, float lo, float hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+// True when clamp_value(v, lo, hi) is v for every v (the range of no fused activation).
+inline bool float_act_is_identity(float lo, float hi) {
+  return lo == -__builtin_inff() && hi == __builtin_inff();
+}
+
 // Copies t's dims right-aligned into dims6 (leading entries 1), so that a rank-r tensor
 // is walked as a kMaxRank-D one with its real innermost dim last.
 void right_aligned_dims(const TensorDesc& t, int32_t dims6[kMaxRank]);

@@ -6,7 +6,7 @@ from pathlib import Path
 
 # MOTE_KERNEL(enumerator, id, name, "source", reference, isa, macs, placement)
 LINE = re.compile(r'^MOTE_KERNEL\(([A-Za-z0-9]+), *([0-9]+), *([a-z0-9_]+), *"([^"]+)", *'
-                  r'([A-Za-z0-9]+), *(portable|dsp|mve|v6m), *([a-z0-9_]+), *(.+)\)$')
+                  r'([A-Za-z0-9]+), *(portable|dsp|mve|v6m|fpu), *([a-z0-9_]+), *(.+)\)$')
 
 
 class Kernel:
@@ -17,7 +17,7 @@ class Kernel:
         self.source = source                  # "<op>/<file>.cc" under kernels/
         self.reference_enumerator = reference  # the reference kernel's enumerator
         self.reference = None                 # the reference kernel's name
-        self.isa = isa                        # portable, dsp, mve or v6m
+        self.isa = isa                        # portable, dsp, mve, v6m or fpu
         self.placement = placement            # the placement column, as written
 
     @property

@@ -50,6 +50,7 @@ const char* isa_name(KernelIsa isa) {
     case KernelIsa::kDsp: return "dsp";
     case KernelIsa::kMve: return "mve";
     case KernelIsa::kV6m: return "v6m";
+    case KernelIsa::kFpu: return "fpu";
   }
   return "?";
 }
@@ -60,6 +61,7 @@ bool has_isa(const TargetIsa& isa, KernelIsa kernel) {
     case KernelIsa::kDsp: return isa.dsp;
     case KernelIsa::kMve: return isa.mve;
     case KernelIsa::kV6m: return isa.v6m;
+    case KernelIsa::kFpu: return isa.fpu;
   }
   return false;
 }

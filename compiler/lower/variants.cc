@@ -288,6 +288,15 @@ bool rule_fully_connected_s16__v6m(const NodeLowering& l, LoweredOp& /*op*/) {
   return l.input(1).shape.size() == 2;
 }
 
+// ---- float32 on cores with Helium float (ahead) or an FPU: convolution with groups 1,
+// depthwise with depth multiplier 1 (any window), every fully connected layer; no scratch.
+bool rule_conv2d_f32_ungrouped(const NodeLowering& /*l*/, LoweredOp& op) {
+  return params_as<Conv2dParams>(op).groups == 1;
+}
+bool rule_depthwise_conv2d_f32_multiplier_1(const NodeLowering& /*l*/, LoweredOp& op) {
+  return params_as<DepthwiseConv2dParams>(op).depth_multiplier == 1;
+}
+
 // ---- add (int8, int16)
 // Helium, add_s8__mve and add_s16__mve: neither input broadcast (both have the output's
 // element count).
@@ -357,6 +366,12 @@ const VariantRule kRules[] = {
     {KernelId::kFullyConnectedS8V6m, rule_fully_connected_s8__v6m},
     {KernelId::kFullyConnectedS16Mve, rule_fully_connected_s16__mve},
     {KernelId::kFullyConnectedS16Dsp, rule_fully_connected_s16__dsp},
+    {KernelId::kConv2dF32Mve, rule_conv2d_f32_ungrouped},
+    {KernelId::kConv2dF32Fpu, rule_conv2d_f32_ungrouped},
+    {KernelId::kDepthwiseConv2dF32Mve, rule_depthwise_conv2d_f32_multiplier_1},
+    {KernelId::kDepthwiseConv2dF32Fpu, rule_depthwise_conv2d_f32_multiplier_1},
+    {KernelId::kFullyConnectedF32Mve, rule_any_shape},
+    {KernelId::kFullyConnectedF32Fpu, rule_any_shape},
     {KernelId::kFullyConnectedS16V6m, rule_fully_connected_s16__v6m},
     {KernelId::kAddS8Mve, rule_add_elementwise__mve},
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
@@ -374,6 +389,7 @@ bool runs_on(KernelIsa kernel, const TargetIsa& target) {
     case KernelIsa::kDsp: return target.dsp;
     case KernelIsa::kMve: return target.mve;
     case KernelIsa::kV6m: return target.v6m;
+    case KernelIsa::kFpu: return target.fpu;
   }
   return false;
 }

@@ -25,6 +25,7 @@ struct TargetIsa {
   bool dsp = false;  // Armv7E-M / Armv8-M DSP extension (SMLAD, SXTB16, ...)
   bool mve = false;  // Armv8.1-M Helium (M-profile Vector Extension, integer)
   bool v6m = false;  // Armv6-M (Cortex-M0+): Thumb-1 only, no SIMD, no 64-bit multiply
+  bool fpu = false;  // single-precision floating-point unit (hard float: VFMA.F32, 32 s-registers)
 };
 
 struct TargetInfo {

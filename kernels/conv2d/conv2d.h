@@ -234,4 +234,27 @@ extern const KernelEntry kConv2dS16V6mEntry;
 // In place: pixel by pixel in raster order, like the reference.
 constexpr uint32_t conv2d_s16__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
+// ---------------------------------------------------------------------------------------
+// float32 for cores with a single-precision FPU (hard float), groups == 1 (the check
+// refuses others): the reference's inputs and params, its sums in the same order (two
+// pixels x four channels of accumulators in registers), no scratch.
+void conv2d_f32__fpu(const Conv2dParams& params, const Conv2dShape& shape, const float* input,
+                     const float* filter, const float* bias, float* output);
+Status conv2d_f32__fpu_check(const OpContext& ctx);
+void conv2d_f32__fpu_run(const OpContext& ctx);
+extern const KernelEntry kConv2dF32FpuEntry;
+// In place: two pixels' windows read before either's outputs are all written.
+constexpr uint32_t conv2d_f32__fpu_stream_block(const PixelStreamShape&) { return 2; }
+
+// Helium float (MVE-F, cortex-m55) variant of conv2d_f32, groups == 1: the reference's
+// inputs and params and its sums in the same order (vectors across four output channels,
+// gathered weights), no scratch. Portable elsewhere (kernels/isa/mve_f32.h).
+void conv2d_f32__mve(const Conv2dParams& params, const Conv2dShape& shape, const float* input,
+                     const float* filter, const float* bias, float* output);
+Status conv2d_f32__mve_check(const OpContext& ctx);
+void conv2d_f32__mve_run(const OpContext& ctx);
+extern const KernelEntry kConv2dF32MveEntry;
+// In place: two pixels' windows read before either's outputs are all written.
+constexpr uint32_t conv2d_f32__mve_stream_block(const PixelStreamShape&) { return 2; }
+
 }  // namespace mote

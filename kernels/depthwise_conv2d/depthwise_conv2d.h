@@ -282,4 +282,27 @@ extern const KernelEntry kDepthwiseConv2dS16V6mEntry;
 // In place: pixel by pixel in raster order, like the reference.
 constexpr uint32_t depthwise_conv2d_s16__v6m_stream_block(const PixelStreamShape&) { return 1; }
 
+// ---------------------------------------------------------------------------------------
+// float32 for cores with a single-precision FPU (hard float), depth multiplier 1 (the
+// check refuses others): the reference's inputs and params, its sums in the same order
+// (two pixels x four channels of accumulators in registers), no scratch.
+void depthwise_conv2d_f32__fpu(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape,
+                               const float* input, const float* filter, const float* bias, float* output);
+Status depthwise_conv2d_f32__fpu_check(const OpContext& ctx);
+void depthwise_conv2d_f32__fpu_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dF32FpuEntry;
+// In place: two pixels' windows read before either's outputs are all written.
+constexpr uint32_t depthwise_conv2d_f32__fpu_stream_block(const PixelStreamShape&) { return 2; }
+
+// Helium float (MVE-F, cortex-m55) variant of depthwise_conv2d_f32, depth multiplier 1:
+// the reference's inputs and params and its sums in the same order (vectors across four
+// channels), no scratch. Portable elsewhere (kernels/isa/mve_f32.h).
+void depthwise_conv2d_f32__mve(const DepthwiseConv2dParams& params, const DepthwiseConv2dShape& shape,
+                               const float* input, const float* filter, const float* bias, float* output);
+Status depthwise_conv2d_f32__mve_check(const OpContext& ctx);
+void depthwise_conv2d_f32__mve_run(const OpContext& ctx);
+extern const KernelEntry kDepthwiseConv2dF32MveEntry;
+// In place: two pixels' windows read before either's outputs are all written.
+constexpr uint32_t depthwise_conv2d_f32__mve_stream_block(const PixelStreamShape&) { return 2; }
+
 }  // namespace mote

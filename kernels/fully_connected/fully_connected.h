@@ -178,4 +178,26 @@ Status fully_connected_s16__v6m_check(const OpContext& ctx);
 void fully_connected_s16__v6m_run(const OpContext& ctx);
 extern const KernelEntry kFullyConnectedS16V6mEntry;
 
+// ---------------------------------------------------------------------------------------
+// float32 for cores with a single-precision FPU (hard float), every shape the reference
+// takes: its inputs and params, its sums in the same order (four output features of
+// accumulators in registers), no scratch.
+void fully_connected_f32__fpu(const FullyConnectedParams& params, int32_t batches, int32_t in_features,
+                              int32_t out_features, const float* input, const float* weights, const float* bias,
+                              float* output);
+Status fully_connected_f32__fpu_check(const OpContext& ctx);
+void fully_connected_f32__fpu_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedF32FpuEntry;
+
+// Helium float (MVE-F, cortex-m55) variant of fully_connected_f32, every shape the
+// reference takes: its inputs and params and its sums in the same order (vectors across
+// output features, gathered weights), no scratch. Portable elsewhere
+// (kernels/isa/mve_f32.h).
+void fully_connected_f32__mve(const FullyConnectedParams& params, int32_t batches, int32_t in_features,
+                              int32_t out_features, const float* input, const float* weights, const float* bias,
+                              float* output);
+Status fully_connected_f32__mve_check(const OpContext& ctx);
+void fully_connected_f32__mve_run(const OpContext& ctx);
+extern const KernelEntry kFullyConnectedF32MveEntry;
+
 }  // namespace mote

@@ -49,10 +49,12 @@ TEST(CoverageRules, ConvolutionLine) {
   const Coverage c = coverage_of({ir::Op::kConv2d});
   EXPECT_EQ(c.dtypes, (std::vector<std::string>{"float32", "int8", "int16"}));
   EXPECT_EQ(c.optimized, (std::vector<std::string>{"dsp: int8 int16 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)",
-                                                   "mve: int8 int16 (cortex-m55)", "v6m: int8 int16 (cortex-m0plus)"}));
+                                                   "mve: float32 int8 int16 (cortex-m55)", "v6m: int8 int16 (cortex-m0plus)",
+                                                   "fpu: float32 (cortex-m4 cortex-m7 cortex-m33 cortex-m55)"}));
   EXPECT_EQ(coverage_line("CONV_2D", c),
             "  CONV_2D                       float32 int8 int16            dsp: int8 int16 (cortex-m4 cortex-m7 "
-            "cortex-m33 cortex-m55); mve: int8 int16 (cortex-m55); v6m: int8 int16 (cortex-m0plus)");
+            "cortex-m33 cortex-m55); mve: float32 int8 int16 (cortex-m55); v6m: int8 int16 (cortex-m0plus); fpu: float32 "
+            "(cortex-m4 cortex-m7 cortex-m33 cortex-m55)");
   // A reshape an operator adds does not make it "any".
   EXPECT_EQ(coverage_of({ir::Op::kSoftmax, ir::Op::kReshape}).dtypes,
             (std::vector<std::string>{"float32", "int8", "int8->int16", "int16"}));

@@ -20,6 +20,7 @@ bool core_runs(const TargetIsa& core, KernelIsa isa) {
     case KernelIsa::kDsp: return core.dsp;
     case KernelIsa::kMve: return core.mve;
     case KernelIsa::kV6m: return core.v6m;
+    case KernelIsa::kFpu: return core.fpu;
   }
   return false;
 }

@@ -441,7 +441,11 @@ TEST(Lower, EveryTargetChoosesAKernel) {
     const int x = g.add("x", {1, 5, 5, 3});
     const int w = g.add("w", {2, 3, 3, 3}, true);
     g.node(ir::Op::kConv2d, {x, w}, g.add("y", {1, 3, 3, 2}));
-    EXPECT_EQ(g.lower(parse_target(name)).kernel, KernelId::kConv2dF32) << name;
+    // The float variants where the core has Helium float or an FPU, else the reference.
+    const KernelId expected = target.isa.mve ? KernelId::kConv2dF32Mve
+                              : target.isa.fpu ? KernelId::kConv2dF32Fpu
+                                               : KernelId::kConv2dF32;
+    EXPECT_EQ(g.lower(parse_target(name)).kernel, expected) << name;
   }
   EXPECT_EQ(error_of([] { parse_target("cortex-m85"); }),
             "unknown target 'cortex-m85' (expected one of: host, cortex-m0plus, cortex-m3, cortex-m4, "
@@ -467,6 +471,10 @@ TEST(Targets, OneTableInTargetOrder) {
   for (Target t : {Target::kHost, Target::kCortexM3})
     EXPECT_FALSE(target_info(t).isa.dsp || target_info(t).isa.mve || target_info(t).isa.v6m);
   EXPECT_TRUE(target_info(Target::kCortexM0Plus).isa.v6m);
+  // The hard-float cores take the __fpu variants; the soft-float ones and the host do not.
+  for (Target t : {Target::kCortexM4, Target::kCortexM7, Target::kCortexM33, Target::kCortexM55})
+    EXPECT_TRUE(target_info(t).isa.fpu);
+  for (Target t : {Target::kHost, Target::kCortexM0Plus, Target::kCortexM3}) EXPECT_FALSE(target_info(t).isa.fpu);
 }
 
 }  // namespace lower_test

@@ -123,13 +123,15 @@ TEST(LowerVariantsMve, FullyConnectedPicksMve) {
   for (Target t : kNonMve) EXPECT_FALSE(is_mve(g.lower(t).kernel)) << static_cast<int>(t);
 }
 
-TEST(LowerVariantsMve, FloatConvKeepsFloatKernel) {
+TEST(LowerVariantsMve, FloatConvTakesTheHeliumFloatVariant) {
   QuantGraph g;
   const int x = g.add("x", {1, 4, 4, 2}, false, DType::kFloat32);
   const int w = g.add("w", {3, 1, 1, 2}, true, DType::kFloat32);
   const int y = g.add("y", {1, 4, 4, 3}, false, DType::kFloat32);
   g.node(ir::Op::kConv2d, {x, w}, y);
-  EXPECT_EQ(g.lower(Target::kCortexM55).kernel, KernelId::kConv2dF32);
+  EXPECT_EQ(g.lower(Target::kCortexM55).kernel, KernelId::kConv2dF32Mve);
+  EXPECT_EQ(g.lower(Target::kCortexM4).kernel, KernelId::kConv2dF32Fpu);
+  EXPECT_EQ(g.lower(Target::kCortexM3).kernel, KernelId::kConv2dF32);
 }
 
 }  // namespace lower_variants_mve_test

@@ -114,7 +114,7 @@ TEST(KernelRegistry, EnumeratorsSpellTheirNames) {
 // A variant is <reference>[_<specialization>]__<isa> for a reference kernel of the same
 // name stem, written for its isa; a reference kernel is portable and its own reference.
 TEST(KernelRegistry, VariantsNameTheirReferenceAndIsa) {
-  const char* const kIsaSuffix[] = {"", "__dsp", "__mve", "__v6m"};
+  const char* const kIsaSuffix[] = {"", "__dsp", "__mve", "__v6m", "__fpu"};
   int variants = 0;
   for (const KernelId id : every_kernel()) {
     const std::string name = kernel_name(id);

@@ -66,6 +66,13 @@ void fill_s32(Rng& rng, int32_t* data, size_t count, int32_t lo, int32_t hi) {
   for (size_t i = 0; i < count; ++i) data[i] = rng.uniform(lo, hi);
 }
 
+void fill_f32(Rng& rng, float* data, size_t count, float lo, float hi) {
+  for (size_t i = 0; i < count; ++i) {
+    const float unit = static_cast<float>(rng.next() >> 8) * (1.0f / 16777216.0f);
+    data[i] = lo + (hi - lo) * unit;
+  }
+}
+
 namespace {
 
 void report_mismatch(const char* variant, int case_index, const char* what, size_t element,
@@ -131,6 +138,25 @@ bool expect_equal_s32(const char* variant, int case_index, const char* what,
   for (size_t i = 0; i < count; ++i) {
     if (expected[i] != actual[i]) {
       report_mismatch(variant, case_index, what, i, expected[i], actual[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool expect_close_f32(const char* variant, int case_index, const char* what, const float* expected,
+                      const float* actual, const float* magnitude, int64_t terms, size_t count) {
+  constexpr double kUnit = 1.0 / 8388608.0;                   // 2^-23
+  constexpr double kFloor = 1.1754943508222875e-38;           // 2^-126
+  for (size_t i = 0; i < count; ++i) {
+    const double e = expected[i], a = actual[i];
+    const double bound = static_cast<double>(terms) * kUnit * static_cast<double>(magnitude[i]) + kFloor;
+    const double diff = e > a ? e - a : a - e;
+    if (!(diff <= bound)) {  // also NaN
+      uint32_t eb, ab;
+      memcpy(&eb, &expected[i], 4);
+      memcpy(&ab, &actual[i], 4);
+      report_mismatch(variant, case_index, what, i, eb, ab);
       return false;
     }
   }

@@ -81,6 +81,21 @@ void fill_s8(Rng& rng, int8_t* data, size_t count);
 void fill_s8_range(Rng& rng, int8_t* data, size_t count, int32_t lo, int32_t hi);
 void fill_s32(Rng& rng, int32_t* data, size_t count, int32_t lo, int32_t hi);
 
+// Fills with floats uniform in [lo, hi] (24 random bits each).
+void fill_f32(Rng& rng, float* data, size_t count, float lo, float hi);
+
+// Float variants may sum in another order than their reference. True when every
+// element is within the rounding bound of two summation orders of the same terms:
+//   |expected - actual| <= terms * 2^-23 * magnitude[i] + 2^-126
+// where magnitude[i] is the sum of the terms' absolute values (|bias| + sum |x * w|,
+// e.g. the reference run on absolute values without activation) and terms the number
+// of them: each order's error is at most about terms * 2^-24 * magnitude, and the
+// fused activation (a clamp) does not widen a difference. A NaN in either fails.
+// Otherwise prints the mismatch line of expect_equal_* with the two values as float bit
+// patterns and returns false.
+bool expect_close_f32(const char* variant, int case_index, const char* what, const float* expected,
+                      const float* actual, const float* magnitude, int64_t terms, size_t count);
+
 // True when expected and actual are equal; otherwise prints one line
 // "<variant> case <n> (<what>): element <i>: expected <e>, got <a>" and returns false.
 bool expect_equal_s8(const char* variant, int case_index, const char* what,
