@@ -169,7 +169,7 @@ int main(void) {
 
   /* Per-op report. */
   for (i = 0; i < mote_op_count(&ctx); ++i) total += op_cycles[i];
-  put("op      kernel              cycles    share    name");
+  put("op      kernel                        cycles    share    name");
   end_line();
   for (i = 0; i < mote_op_count(&ctx); ++i) {
     const uint64_t share = total ? (op_cycles[i] * 1000 + total / 2) / total : 0; /* per mille */
@@ -181,7 +181,8 @@ int main(void) {
     put("  ");
     start = line_length;
     put(lenet5_28_kernel_name(mote_op_kernel(&ctx, i)));
-    pad_to(start, 20);
+    pad_to(start, 29);
+    put(" "); /* a longer name still ends before its cycles */
     start = line_length;
     put_uint(op_cycles[i]);
     pad_to(start, 10);

@@ -10,6 +10,7 @@
 // definition is in use.
 #pragma once
 
+#include <math.h>
 #include <stdint.h>
 
 #if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4)
@@ -164,6 +165,40 @@ __attribute__((always_inline)) inline void fma_lanes_1x4(float& a0, float& a1, f
   a1 += x[1] * w[1];
   a2 += x[2] * w[2];
   a3 += x[3] * w[3];
+#endif
+}
+
+// roundf(v) (half away from zero) as an int32, saturated to +-2^16 (callers clamp to a
+// 16-bit or narrower type, so every result beyond is the type's end) and 0 for NaN.
+// FPv4 (Armv7E-M) has no VRINTA, so roundf is a library call that costs more than the
+// rest of a quantized element: there round_saturated truncates (exact for |v| < 2^16) and
+// lets the fraction v - q (a float, exact) decide. FPv5 rounds in one VRINTA, and on a
+// core without an FPU the library's bit-level roundf is cheaper than more float
+// operations. Both forms are defined everywhere so the host tests the truncating one.
+inline int32_t round_saturated_by_truncation(float v) {
+  if (v != v) return 0;
+  if (v >= 65536.0f) return 65536;
+  if (v <= -65536.0f) return -65536;
+  int32_t q = static_cast<int32_t>(v);
+  const float fraction = v - static_cast<float>(q);
+  if (fraction >= 0.5f) {
+    ++q;
+  } else if (fraction <= -0.5f) {
+    --q;
+  }
+  return q;
+}
+inline int32_t round_saturated_by_roundf(float v) {
+  if (v != v) return 0;
+  if (v >= 65536.0f) return 65536;
+  if (v <= -65536.0f) return -65536;
+  return static_cast<int32_t>(roundf(v));
+}
+inline int32_t round_saturated(float v) {
+#if MOTE_HAS_FPU && !defined(__ARM_FEATURE_DIRECTED_ROUNDING)
+  return round_saturated_by_truncation(v);
+#else
+  return round_saturated_by_roundf(v);
 #endif
 }
 

@@ -2,6 +2,7 @@
 // Dequantize (see quantize.h). The only integer kernels that use float, by definition.
 #include <math.h>
 
+#include "isa/fpu.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
@@ -13,18 +14,7 @@ namespace {
 template <typename T>
 void quantize(const AffineQuantParams& params, uint32_t count, const float* input, T* output) {
   for (uint32_t i = 0; i < count; ++i) {
-    const float r = roundf(input[i] / params.scale);
-    // Saturate before converting: beyond +-2^16 every result clamps to the type's end.
-    int32_t q;
-    if (r != r) {
-      q = 0;
-    } else if (r >= 65536.0f) {
-      q = 65536;
-    } else if (r <= -65536.0f) {
-      q = -65536;
-    } else {
-      q = static_cast<int32_t>(r);
-    }
+    const int32_t q = fpu::round_saturated(input[i] / params.scale);
     output[i] = static_cast<T>(
         clamp_i32(q + params.zero_point, IntRange<T>::kMin, IntRange<T>::kMax));
   }

@@ -35,7 +35,7 @@ void make_shape(const TensorDesc& in, const TensorDesc& out, const TransposePara
   // are walked as they are (nothing is written).
   int32_t count = 1;
   for (uint32_t i = 0; i < kMaxRank; ++i) count *= dims[i];
-  int32_t n = kMaxRank;
+  int32_t n = static_cast<int32_t>(kMaxRank);
   if (count != 0) {
     n = 0;
     for (uint32_t i = 0; i < kMaxRank; ++i) {
@@ -49,8 +49,8 @@ void make_shape(const TensorDesc& in, const TensorDesc& out, const TransposePara
       strides[n++] = strides[i];
     }
   }
-  const int32_t pad = kMaxRank - n;
-  for (int32_t i = 0; i < kMaxRank; ++i) {
+  const int32_t pad = static_cast<int32_t>(kMaxRank) - n;
+  for (int32_t i = 0; i < static_cast<int32_t>(kMaxRank); ++i) {
     shape->out_dims[i] = i < pad ? 1 : dims[i - pad];
     shape->in_strides[i] = i < pad ? 0 : strides[i - pad];
   }

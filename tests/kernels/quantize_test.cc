@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 #include <math.h>
+#include <string.h>
 
 #include <vector>
 
+#include "isa/fpu.h"
 #include "kernel_test_util.h"
 #include "quant/quant_math.h"
 #include "quant_test_util.h"
@@ -39,6 +41,44 @@ TEST(QuantizeF32S8, HandComputedRoundHalfAwayAndClamp) {
 TEST(QuantizeF32S8, NanAndInfinities) {
   const auto q = run_quantize<int8_t>(kQuantizeF32S8Entry, {0.1f, 7}, {NAN, INFINITY, -INFINITY});
   EXPECT_EQ(q, (std::vector<int8_t>{7, 127, -128}));
+}
+
+// The rounding avoids roundf (no VRINTA on Armv7E-M): ties, values that are whole
+// floats, the ends of the exact-truncation range and values just below a tie all round as
+// roundf does. scale 1 so the quotient is the input itself; int16 so the edges show.
+TEST(QuantizeF32S16, RoundsTiesAndEdgesAsRoundf) {
+  const std::vector<float> x = {0.5f,      -0.5f,     1.5f,        -1.5f,       2.5f,
+                                0.49999997f, -0.49999997f, 8388608.0f, -8388607.0f, 8388607.5f,
+                                32766.5f,  -32767.5f, 32767.49f,   -32768.49f,  65535.5f,
+                                -65535.5f, 65536.0f,  -65536.0f,   1.0e-45f,    -0.0f};
+  const auto q = run_quantize<int16_t>(kQuantizeF32S16Entry, {1.0f, 0}, x);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float r = roundf(x[i]);
+    const int64_t want = r > 40000.0f ? 32767 : r < -40000.0f ? -32768 : static_cast<int64_t>(r);
+    ASSERT_EQ(q[i], testing::ref_clamp(want, -32768, 32767)) << "x=" << x[i];
+  }
+    // Both rounding forms (the host runs the roundf one in the kernel) on the same values and
+  // on every float whose quotient is within 2^17, stepping through the bit patterns.
+  for (float v : x) {
+    ASSERT_EQ(fpu::round_saturated_by_truncation(v), fpu::round_saturated_by_roundf(v)) << "v=" << v;
+    ASSERT_EQ(fpu::round_saturated_by_truncation(-v), fpu::round_saturated_by_roundf(-v)) << "v=" << -v;
+  }
+  uint32_t compared = 0;
+  for (uint32_t bits = 0; bits < 0x48000000u; bits += 997) {
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    for (float s : {v, -v}) {
+      ASSERT_EQ(fpu::round_saturated_by_truncation(s), fpu::round_saturated_by_roundf(s)) << "v=" << s;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 2400000u);
+  for (float s : {NAN, INFINITY, -INFINITY, 131072.0f, -1.0e30f}) {
+    EXPECT_EQ(fpu::round_saturated_by_truncation(s), fpu::round_saturated_by_roundf(s)) << "v=" << s;
+  }
+  // The same ties through the zero point: 0.5 + zp 10 is 11, -0.5 + 10 is 9.
+  EXPECT_EQ(run_quantize<int16_t>(kQuantizeF32S16Entry, {1.0f, 10}, {0.5f, -0.5f, 32766.5f}),
+            (std::vector<int16_t>{11, 9, 32767}));
 }
 
 TEST(QuantizeF32, MatchesFloatFormula) {
