@@ -168,18 +168,35 @@ __attribute__((always_inline)) inline void fma_lanes_1x4(float& a0, float& a1, f
 #endif
 }
 
+// VCVT.S32.F32: v truncated toward zero, saturated to the int32 range, NaN to 0 (what
+// the FPU's conversion does; a C++ cast of NaN or of an out-of-range value is undefined).
+inline int32_t cvt_s32_saturated(float v) {
+#if MOTE_HAS_FPU
+  float t;
+  __asm__("vcvt.s32.f32 %0, %1" : "=t"(t) : "t"(v));
+  int32_t q;
+  __asm__("vmov %0, %1" : "=r"(q) : "t"(t));
+  return q;
+#else
+  if (v != v) return 0;
+  if (v >= 2147483648.0f) return INT32_MAX;
+  if (v <= -2147483648.0f) return INT32_MIN;
+  return static_cast<int32_t>(v);
+#endif
+}
+
 // roundf(v) (half away from zero) as an int32, saturated to +-2^16 (callers clamp to a
 // 16-bit or narrower type, so every result beyond is the type's end) and 0 for NaN.
 // FPv4 (Armv7E-M) has no VRINTA, so roundf is a library call that costs more than the
-// rest of a quantized element: there round_saturated truncates (exact for |v| < 2^16) and
-// lets the fraction v - q (a float, exact) decide. FPv5 rounds in one VRINTA, and on a
-// core without an FPU the library's bit-level roundf is cheaper than more float
-// operations. Both forms are defined everywhere so the host tests the truncating one.
+// rest of a quantized element: there round_saturated truncates with the saturating
+// conversion (NaN gives 0, no compares), limits q to +-65535 and lets the fraction v - q
+// (a float, exact while |v| < 2^16; beyond, of the right sign and at least 1) step it by
+// one. FPv5 rounds in one VRINTA, and on a core without an FPU the library's bit-level
+// roundf is cheaper than more float operations. Both forms are defined everywhere so the
+// host tests the truncating one.
 inline int32_t round_saturated_by_truncation(float v) {
-  if (v != v) return 0;
-  if (v >= 65536.0f) return 65536;
-  if (v <= -65536.0f) return -65536;
-  int32_t q = static_cast<int32_t>(v);
+  int32_t q = cvt_s32_saturated(v);
+  q = q > 65535 ? 65535 : (q < -65535 ? -65535 : q);
   const float fraction = v - static_cast<float>(q);
   if (fraction >= 0.5f) {
     ++q;

@@ -2,6 +2,7 @@
 // Dequantize (see quantize.h). The only integer kernels that use float, by definition.
 #include <math.h>
 
+#include "isa/dsp.h"
 #include "isa/fpu.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
@@ -11,12 +12,12 @@
 namespace mote {
 namespace {
 
+// T is int8_t or int16_t (saturated by SSAT where the core has it).
 template <typename T>
 void quantize(const AffineQuantParams& params, uint32_t count, const float* input, T* output) {
   for (uint32_t i = 0; i < count; ++i) {
-    const int32_t q = fpu::round_saturated(input[i] / params.scale);
-    output[i] = static_cast<T>(
-        clamp_i32(q + params.zero_point, IntRange<T>::kMin, IntRange<T>::kMax));
+    const int32_t q = fpu::round_saturated(input[i] / params.scale) + params.zero_point;
+    output[i] = static_cast<T>(sizeof(T) == 1 ? dsp::ssat8(q) : dsp::ssat16(q));
   }
 }
 

@@ -73,7 +73,8 @@ TEST(QuantizeF32S16, RoundsTiesAndEdgesAsRoundf) {
     }
   }
   EXPECT_GT(compared, 2400000u);
-  for (float s : {NAN, INFINITY, -INFINITY, 131072.0f, -1.0e30f}) {
+  for (float s : {NAN, INFINITY, -INFINITY, 131072.0f, -1.0e30f, 65535.5f, -65535.5f, 65535.49f, 2147483648.0f,
+                  -2147483648.0f, 3.0e9f}) {
     EXPECT_EQ(fpu::round_saturated_by_truncation(s), fpu::round_saturated_by_roundf(s)) << "v=" << s;
   }
   // The same ties through the zero point: 0.5 + zp 10 is 11, -0.5 + 10 is 9.

@@ -1,6 +1,7 @@
 # The conformance suites: one per kernel variant of the registry (kernels/kernel_registry.inc),
 # in <variant name>.cc beside this file defining `run_<variant name>` (see conformance.h),
-# plus the harness's self test. Included by tests/kernels/conformance/CMakeLists.txt (host)
+# plus the harness's self test and the ISA helpers' own suites (isa_*.cc: helpers whose
+# core-specific form a kernel relies on, checked on each core against their definition). Included by tests/kernels/conformance/CMakeLists.txt (host)
 # and by platforms/cortex_m/conformance/CMakeLists.txt (firmware); sets
 #   MOTE_CONFORMANCE_SUITES     the suite sources (relative to this directory)
 #   MOTE_CONFORMANCE_COMMON     the harness (relative to this directory)
@@ -9,9 +10,9 @@
 # A variant without its suite file stops the configuration.
 include(${CMAKE_CURRENT_LIST_DIR}/../../../kernels/kernel_sources.cmake)
 
-set(MOTE_CONFORMANCE_SUITES self_test.cc)
-set(_mote_suite_declarations "int run_conformance_self_test(Rng&, int);\n")
-set(_mote_suite_entries "    {\"conformance_self_test\", run_conformance_self_test},\n")
+set(MOTE_CONFORMANCE_SUITES self_test.cc isa_fpu_rounding.cc)
+set(_mote_suite_declarations "int run_conformance_self_test(Rng&, int);\nint run_isa_fpu_rounding(Rng&, int);\n")
+set(_mote_suite_entries "    {\"conformance_self_test\", run_conformance_self_test},\n    {\"isa_fpu_rounding\", run_isa_fpu_rounding},\n")
 foreach(_mote_variant IN LISTS MOTE_KERNEL_VARIANTS)
   if(NOT EXISTS ${CMAKE_CURRENT_LIST_DIR}/${_mote_variant}.cc)
     message(FATAL_ERROR "kernel variant ${_mote_variant} (kernels/kernel_registry.inc) has no "
