@@ -1,4 +1,5 @@
-// Conformance of fully_connected_s16__dsp against fully_connected_s16: feature tails
+// Conformance of fully_connected_s16__dsp against fully_connected_s16: output pairs and a
+// lone last output (odd and even N), feature tails
 // (K mod 4), rows past one exact SMLAD chunk (508 features), misaligned weight rows,
 // batches, int64 and int32 accumulators, per-tensor (with filter zero points) and
 // per-channel multipliers, full-scale inputs and weights, biases near and past the
