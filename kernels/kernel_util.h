@@ -79,6 +79,39 @@ inline void nhc_as_nhwc(const TensorDesc& t, uint32_t d[4]) {
   d[3] = t.dims[t.rank - 1];
 }
 
+// Drops dims of size 1 from dims/strides[0..n) and merges each dim into the one before it
+// when the two are adjacent in memory (outer stride == inner stride * inner dim), so a
+// row-major walk of the result visits the same offsets in the same order. Pads with 1s.
+// Returns the dims left.
+inline int32_t collapse_dims(int32_t* dims, int32_t* strides, int32_t n) {
+  int32_t kept = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    if (dims[i] == 1) continue;
+    if (kept > 0 && strides[kept - 1] == strides[i] * dims[i]) {
+      dims[kept - 1] *= dims[i];
+      strides[kept - 1] = strides[i];
+      continue;
+    }
+    dims[kept] = dims[i];
+    strides[kept++] = strides[i];
+  }
+  for (int32_t i = kept; i < n; ++i) {
+    dims[i] = 1;
+    strides[i] = 0;
+  }
+  return kept;
+}
+
+// collapse_dims with the dims left right-aligned (1s and stride 0 in front), for walks
+// that take their innermost dims from the end.
+inline void collapse_dims_right(int32_t* dims, int32_t* strides, int32_t n) {
+  const int32_t pad = n - collapse_dims(dims, strides, n);
+  for (int32_t i = n - 1; i >= 0; --i) {
+    dims[i] = i >= pad ? dims[i - pad] : 1;
+    strides[i] = i >= pad ? strides[i - pad] : 0;
+  }
+}
+
 // Advances a row-major multi-index idx[0..n) over dims[0..n) by one (wraps to zeros).
 inline void advance_index(int32_t* idx, const int32_t* dims, int32_t n) {
   for (int32_t i = n - 1; i >= 0; --i) {

@@ -28,29 +28,6 @@ struct Shape {
   int32_t reduce_count;
 };
 
-// Drops dims of size 1 from dims/strides[0..n) and merges each dim into the one before it
-// when the two are adjacent in memory (outer stride == inner stride * inner dim), so a
-// row-major walk of the result visits the same offsets in the same order. Pads with 1s.
-// Returns the dims left.
-inline int32_t collapse_dims(int32_t* dims, int32_t* strides, int32_t n) {
-  int32_t kept = 0;
-  for (int32_t i = 0; i < n; ++i) {
-    if (dims[i] == 1) continue;
-    if (kept > 0 && strides[kept - 1] == strides[i] * dims[i]) {
-      dims[kept - 1] *= dims[i];
-      strides[kept - 1] = strides[i];
-      continue;
-    }
-    dims[kept] = dims[i];
-    strides[kept++] = strides[i];
-  }
-  for (int32_t i = kept; i < n; ++i) {
-    dims[i] = 1;
-    strides[i] = 0;
-  }
-  return kept;
-}
-
 inline void make_shape(const TensorDesc& in, uint32_t axes_mask, Shape* s) {
   int32_t strides[kMaxRank];
   int32_t stride = 1;

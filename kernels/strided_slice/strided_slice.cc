@@ -110,6 +110,12 @@ void strided_slice_run(const OpContext& ctx) {
     if (count[i] > 0) base += p.begin[axis] * dim_stride;
     dim_stride *= static_cast<int32_t>(in.dims[axis]);
   }
+  // Shorten the walk, keeping its order: axes that visit one index dropped, an axis
+  // merged into the one inside it when the input continues it in the same step (a crop
+  // of whole image rows is one run per row). Empty slices are walked as they are.
+  int32_t elements = 1;
+  for (uint32_t i = 0; i < kMaxRank; ++i) elements *= count[i];
+  if (elements != 0) collapse_dims_right(count, step, static_cast<int32_t>(kMaxRank));
   int32_t rows = count[kOuter] == 0 ? 0 : 1;
   for (int32_t i = 0; i < kOuter; ++i) rows *= count[i];
   const int32_t row_count = count[kOuter];

@@ -35,30 +35,19 @@ void make_shape(const TensorDesc& in, const TensorDesc& out, const TransposePara
   // are walked as they are (nothing is written).
   int32_t count = 1;
   for (uint32_t i = 0; i < kMaxRank; ++i) count *= dims[i];
-  int32_t n = static_cast<int32_t>(kMaxRank);
-  if (count != 0) {
-    n = 0;
-    for (uint32_t i = 0; i < kMaxRank; ++i) {
-      if (dims[i] == 1) continue;
-      if (n > 0 && strides[n - 1] == strides[i] * dims[i]) {
-        dims[n - 1] *= dims[i];
-        strides[n - 1] = strides[i];
-        continue;
-      }
-      dims[n] = dims[i];
-      strides[n++] = strides[i];
-    }
-  }
-  const int32_t pad = static_cast<int32_t>(kMaxRank) - n;
-  for (int32_t i = 0; i < static_cast<int32_t>(kMaxRank); ++i) {
-    shape->out_dims[i] = i < pad ? 1 : dims[i - pad];
-    shape->in_strides[i] = i < pad ? 0 : strides[i - pad];
+  if (count != 0) collapse_dims_right(dims, strides, static_cast<int32_t>(kMaxRank));
+  for (uint32_t i = 0; i < kMaxRank; ++i) {
+    shape->out_dims[i] = dims[i];
+    shape->in_strides[i] = strides[i];
   }
 }
 
-// The last two output axes are walked as nested loops (a short innermost row, such as
-// the 3 channels of an image, then costs no index arithmetic); the axes before them as a
-// multi-index.
+// The last two output axes are walked as nested loops, along output rows (contiguous
+// writes) unless a row is shorter than kShortRow elements and there are more rows than
+// that: then column by column (a row such as the 3 channels of an image would cost its
+// loop set-up per 3 elements); the axes before them as a multi-index.
+constexpr int32_t kShortRow = 8;
+
 template <typename Element>
 void transpose(const TransposeShape& shape, const Element* input, Element* output) {
   constexpr int32_t kOuter = kMaxRank - 2;
@@ -70,13 +59,22 @@ void transpose(const TransposeShape& shape, const Element* input, Element* outpu
   for (int32_t i = 0; i < kOuter; ++i) planes *= shape.out_dims[i];
 
   int32_t idx[kOuter] = {};
-  for (int32_t p = 0; p < planes; ++p) {
+  for (int32_t p = 0; p < planes; ++p, output += rows * cols) {
     int32_t offset = 0;
     for (int32_t i = 0; i < kOuter; ++i) offset += idx[i] * shape.in_strides[i];
-    const Element* row = input + offset;
-    for (int32_t y = 0; y < rows; ++y, row += row_step) {
-      const Element* in = row;
-      for (int32_t x = 0; x < cols; ++x, in += col_step) *output++ = *in;
+    const Element* plane = input + offset;
+    if (cols >= kShortRow || cols >= rows) {
+      Element* out = output;
+      for (int32_t y = 0; y < rows; ++y) {
+        const Element* in = plane + y * row_step;
+        for (int32_t x = 0; x < cols; ++x, in += col_step) *out++ = *in;
+      }
+    } else {
+      for (int32_t x = 0; x < cols; ++x) {
+        const Element* in = plane + x * col_step;
+        const Element* const end = in + rows * row_step;  // rows > 1: row_step != 0
+        for (Element* out = output + x; in != end; in += row_step, out += cols) *out = *in;
+      }
     }
     advance_index(idx, shape.out_dims, kOuter);
   }

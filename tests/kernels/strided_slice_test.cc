@@ -74,6 +74,19 @@ TEST(StridedSlice, MatchesIndexingAnyDtype) {
   run_case<int64_t>(DType::kInt64, {5}, make({0}, {1}, {0}), {0}, 5);  // empty
 }
 
+// The walk merges axes the input continues in the same step: a tile crop of an NHWC image
+// (whole channel runs, part of the rows and columns), a crop of whole rows (one run), a
+// negative-stride axis whose step continues the next one, an axis of one index between
+// mergeable ones, and a strided innermost axis that must stay element by element.
+TEST(StridedSlice, MatchesIndexingWhereAxesMerge) {
+  run_case<int16_t>(DType::kInt16, {1, 12, 10, 3}, make({0, 2, 3, 0}, {1, 1, 1, 1}, {1, 5, 6, 3}), {1, 5, 6, 3}, 6);
+  run_case<int16_t>(DType::kInt16, {1, 12, 10, 3}, make({0, 4, 0, 0}, {1, 1, 1, 1}, {1, 5, 10, 3}), {1, 5, 10, 3}, 7);
+  run_case<int8_t>(DType::kInt8, {4, 3, 5}, make({0, 0, 0}, {1, 1, 1}, {4, 3, 5}), {4, 3, 5}, 8);
+  run_case<float>(DType::kFloat32, {3, 1, 4, 2}, make({0, 0, 0, 0}, {1, 1, 2, 1}, {3, 1, 2, 2}), {3, 1, 2, 2}, 9);
+  run_case<int32_t>(DType::kInt32, {6, 4}, make({5, 0}, {-1, 1}, {6, 4}), {6, 4}, 10);
+  run_case<int16_t>(DType::kInt16, {2, 6, 4}, make({0, 1, 0}, {1, 1, 2}, {2, 5, 2}), {2, 5, 2}, 11);
+}
+
 TEST(StridedSliceResolve, TfliteSemantics) {
   StridedSliceParams p{};
   const int32_t dims[] = {1, 4, 162, 8};

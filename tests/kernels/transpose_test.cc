@@ -85,6 +85,22 @@ TEST(Transpose, MatchesReferenceRank6) {
   run_against_reference<float>(DType::kFloat32, {2, 3, 2, 1, 2, 3}, {1, 0, 3, 2, 5, 4});
 }
 
+// The walk drops size-1 axes, merges axes the input steps over as one and puts the longer
+// of the last two output axes inside: an image's NCHW -> NHWC ([H*W, 3] written column by
+// column), the reverse (rows shorter than columns), size-1 axes anywhere, several planes,
+// and a permutation that leaves the last axes merged into one row.
+TEST(Transpose, MatchesReferenceAcrossWalkOrders) {
+  run_against_reference<int16_t>(DType::kInt16, {1, 3, 9, 7}, {0, 2, 3, 1});
+  run_against_reference<int16_t>(DType::kInt16, {1, 9, 7, 3}, {0, 3, 1, 2});
+  run_against_reference<float>(DType::kFloat32, {2, 1, 3, 1, 5}, {4, 1, 0, 3, 2});
+  run_against_reference<int8_t>(DType::kInt8, {4, 2, 3, 5}, {1, 0, 2, 3});
+  run_against_reference<int8_t>(DType::kInt8, {3, 1, 17}, {2, 1, 0});
+  run_against_reference<int32_t>(DType::kInt32, {2, 17, 2}, {0, 2, 1});
+  run_against_reference<int16_t>(DType::kInt16, {8, 40}, {1, 0});  // rows of 8: along rows
+  run_against_reference<int16_t>(DType::kInt16, {7, 40}, {1, 0});  // rows of 7: by columns
+  run_against_reference<uint8_t>(DType::kUInt8, {6, 5}, {1, 0});   // short rows, few of them
+}
+
 TEST(Transpose, IdentityAndScalar) {
   run_against_reference<float>(DType::kFloat32, {3, 4}, {0, 1});
   run_against_reference<float>(DType::kFloat32, {}, {});
