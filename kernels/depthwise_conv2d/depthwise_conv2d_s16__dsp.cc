@@ -61,51 +61,39 @@ struct PixelTaps {
   int32_t rows, row_taps;
 };
 
-// The groups of four channels of one pixel. kFull3x3: a 3x3 window wholly inside the
-// image with dilation 1 (nine taps unrolled); else any taps.
-template <bool kFull3x3, Clamp16 kClamp>
-void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step,
-                 int32_t filter_row_stride, int32_t tap_step, const ChannelFast* table, int32_t act_min,
-                 int32_t act_max, int16_t* out) {
+// The groups of four channels of one pixel, any taps (image edges, other windows, a lone
+// last pixel).
+void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
+                 int32_t tap_step, const ChannelFast* table, int32_t act_min, int32_t act_max, int16_t* out) {
   const int16_t* in_first = t.in_first;
   const int8_t* w_first = t.w_first;
   for (int32_t q = 0; q < quads; ++q, table += 4, in_first += 4, w_first += 4, out += 4) {
     int32_t a0 = table[0].bias, a1 = table[1].bias, a2 = table[2].bias, a3 = table[3].bias;
-    if (kFull3x3) {
-      const int16_t* x = in_first;
-      const int8_t* w = w_first;
-      dsp::mac3_taps_s16x4(x, w, channels, a0, a1, a2, a3);
-      dsp::mac3_taps_s16x4(x + in_row_step, w + filter_row_stride, channels, a0, a1, a2, a3);
-      dsp::mac3_taps_s16x4(x + 2 * in_row_step, w + 2 * filter_row_stride, channels, a0, a1, a2, a3);
-    } else {
-      const int16_t* in_row = in_first;
-      const int8_t* w_row = w_first;
-      for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
-        const int16_t* x = in_row;
-        const int8_t* w = w_row;
-        for (int32_t j = 0; j < t.row_taps; ++j, x += tap_step, w += channels) mac_tap(x, w, a0, a1, a2, a3);
-      }
+    const int16_t* in_row = in_first;
+    const int8_t* w_row = w_first;
+    for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
+      const int16_t* x = in_row;
+      const int8_t* w = w_row;
+      for (int32_t j = 0; j < t.row_taps; ++j, x += tap_step, w += channels) mac_tap(x, w, a0, a1, a2, a3);
     }
-    out[0] = clamp16<kClamp>(requant64_smmulr(a0, table[0].multiplier), act_min, act_max);
-    out[1] = clamp16<kClamp>(requant64_smmulr(a1, table[1].multiplier), act_min, act_max);
-    out[2] = clamp16<kClamp>(requant64_smmulr(a2, table[2].multiplier), act_min, act_max);
-    out[3] = clamp16<kClamp>(requant64_smmulr(a3, table[3].multiplier), act_min, act_max);
+    out[0] = clamp16<Clamp16::kAny>(requant64_smmulr(a0, table[0].multiplier), act_min, act_max);
+    out[1] = clamp16<Clamp16::kAny>(requant64_smmulr(a1, table[1].multiplier), act_min, act_max);
+    out[2] = clamp16<Clamp16::kAny>(requant64_smmulr(a2, table[2].multiplier), act_min, act_max);
+    out[3] = clamp16<Clamp16::kAny>(requant64_smmulr(a3, table[3].multiplier), act_min, act_max);
   }
 }
 
-template <bool kFull3x3>
-void pixel_quads_clamped(Clamp16 clamp, const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step,
-                         int32_t filter_row_stride, int32_t tap_step, const ChannelFast* table, int32_t act_min,
-                         int32_t act_max, int16_t* out) {
-  if (clamp == Clamp16::kFull) {
-    pixel_quads<kFull3x3, Clamp16::kFull>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                          act_min, act_max, out);
-  } else if (clamp == Clamp16::kRelu) {
-    pixel_quads<kFull3x3, Clamp16::kRelu>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                          act_min, act_max, out);
-  } else {
-    pixel_quads<kFull3x3, Clamp16::kAny>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                         act_min, act_max, out);
+// The channels past the last multiple of 4 of one pixel, one at a time.
+void pixel_rest(const PixelTaps& t, int32_t first, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
+                int32_t tap_step, const ChannelFast* table, int32_t act_min, int32_t act_max, int16_t* out) {
+  for (int32_t c = first; c < channels; ++c) {
+    int32_t acc = table[c].bias;
+    const int16_t* in_row = t.in_first + c;
+    const int8_t* w_row = t.w_first + c;
+    for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
+      for (int32_t j = 0; j < t.row_taps; ++j) acc += in_row[j * tap_step] * w_row[j * channels];
+    }
+    out[c] = clamp16<Clamp16::kAny>(requant64_smmulr(acc, table[c].multiplier), act_min, act_max);
   }
 }
 
@@ -133,8 +121,12 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
   const int32_t tap_step = params.window.dilation_w * channels;
   const int32_t quads = channels / 4;
   const Clamp16 clamp = clamp16_kind(act_min, act_max);
-  const bool full_3x3 = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_h == 1 &&
-                        params.window.dilation_w == 1;
+  const int32_t stride_w = params.window.stride_w;
+  const int32_t pixel_step = stride_w * channels;
+  const int32_t in_row_step = params.window.dilation_h * in_row_stride;
+  // Pairs of pixels run together where the window is 3 wide with dilation 1 and both
+  // windows lie inside the image horizontally.
+  const bool pairs = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_w == 1 && stride_w <= 2;
   // Windows starting at x0 in [0, x_last] lie inside the image horizontally.
   const int32_t x_last = shape.in_w - 1 - (shape.kernel_w - 1) * params.window.dilation_w;
   for (int32_t b = 0; b < shape.batch; ++b) {
@@ -142,37 +134,43 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
-      for (int32_t ox = 0; ox < shape.out_w; ++ox, output += channels) {
-        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+      const int32_t rows = ky_range.end - ky_range.begin;
+      const int16_t* in_rows = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride;
+      const int8_t* w_rows = filter + ky_range.begin * filter_row_stride;
+      int32_t ox = 0;
+      while (ox < shape.out_w) {
+        const int32_t x0 = ox * stride_w - params.window.pad_left;
+        if (pairs && rows == 3 && ox + 1 < shape.out_w && x0 >= 0 && x0 + stride_w <= x_last) {
+          const int16_t* in_first = in_rows + x0 * channels;
+          if (stride_w == 2) {
+            dsp::dw3x3_pair_quads_s16x8<1>(in_first, filter, channels, in_row_step, &table[0].bias, quads,
+                                           static_cast<int32_t>(clamp), act_min, act_max, output);
+          } else {
+            dsp::dw3x3_pair_quads_s16x8<0>(in_first, filter, channels, in_row_step, &table[0].bias, quads,
+                                           static_cast<int32_t>(clamp), act_min, act_max, output);
+          }
+          if (4 * quads < channels) {
+            const PixelTaps t{in_first, w_rows, rows, 3};
+            pixel_rest(t, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max,
+                       output);
+            const PixelTaps u{in_first + pixel_step, w_rows, rows, 3};
+            pixel_rest(u, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max,
+                       output + channels);
+          }
+          ox += 2;
+          output += 2 * channels;
+          continue;
+        }
         const TapRange kx_range = x0 >= 0 && x0 <= x_last ? TapRange{0, shape.kernel_w}
                                                            : taps_inside(x0, params.window.dilation_w,
                                                                          shape.kernel_w, shape.in_w);
-        const int32_t row_taps = kx_range.end - kx_range.begin;
         // The first tap inside the image: its input and weights for channel 0.
-        const int16_t* in_first = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride +
-                                  (x0 + kx_range.begin * params.window.dilation_w) * channels;
-        const int8_t* w_first = filter + ky_range.begin * filter_row_stride + kx_range.begin * channels;
-        const int32_t in_row_step = params.window.dilation_h * in_row_stride;
-        const int32_t rows = ky_range.end - ky_range.begin;
-        const PixelTaps t{in_first, w_first, rows, row_taps};
-        if (full_3x3 && rows == 3 && row_taps == 3) {
-          pixel_quads_clamped<true>(clamp, t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                    act_min, act_max, output);
-        } else {
-          pixel_quads_clamped<false>(clamp, t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                     act_min, act_max, output);
-        }
-        for (int32_t c = 4 * quads; c < channels; ++c) {
-          int32_t acc = table[c].bias;
-          const int16_t* in_row = in_first + c;
-          const int8_t* w_row = w_first + c;
-          for (int32_t r = 0; r < rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
-            for (int32_t j = 0; j < row_taps; ++j) {
-              acc += in_row[j * tap_step] * w_row[j * channels];
-            }
-          }
-          output[c] = clamp16<Clamp16::kAny>(requant64_smmulr(acc, table[c].multiplier), act_min, act_max);
-        }
+        const PixelTaps t{in_rows + (x0 + kx_range.begin * params.window.dilation_w) * channels,
+                          w_rows + kx_range.begin * channels, rows, kx_range.end - kx_range.begin};
+        pixel_quads(t, quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max, output);
+        pixel_rest(t, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max, output);
+        ++ox;
+        output += channels;
       }
     }
   }
