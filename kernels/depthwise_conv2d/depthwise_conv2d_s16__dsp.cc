@@ -62,24 +62,48 @@ struct PixelTaps {
 };
 
 // The groups of four channels of one pixel, any taps (image edges, other windows, a lone
-// last pixel).
+// last pixel); rows of two or three taps unrolled.
 void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
-                 int32_t tap_step, const ChannelFast* table, int32_t act_min, int32_t act_max, int16_t* out) {
+                 int32_t tap_step, const ChannelFast* table, Clamp16 clamp, int32_t act_min, int32_t act_max,
+                 int16_t* out) {
   const int16_t* in_first = t.in_first;
   const int8_t* w_first = t.w_first;
   for (int32_t q = 0; q < quads; ++q, table += 4, in_first += 4, w_first += 4, out += 4) {
     int32_t a0 = table[0].bias, a1 = table[1].bias, a2 = table[2].bias, a3 = table[3].bias;
-    const int16_t* in_row = in_first;
-    const int8_t* w_row = w_first;
-    for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
-      const int16_t* x = in_row;
-      const int8_t* w = w_row;
-      for (int32_t j = 0; j < t.row_taps; ++j, x += tap_step, w += channels) mac_tap(x, w, a0, a1, a2, a3);
+    const int16_t* x = in_first;
+    const int8_t* w = w_first;
+    for (int32_t r = 0; r < t.rows; ++r, x += in_row_step, w += filter_row_stride) {
+      if (t.row_taps == 3) {
+        mac_tap(x, w, a0, a1, a2, a3);
+        mac_tap(x + tap_step, w + channels, a0, a1, a2, a3);
+        mac_tap(x + 2 * tap_step, w + 2 * channels, a0, a1, a2, a3);
+      } else if (t.row_taps == 2) {
+        mac_tap(x, w, a0, a1, a2, a3);
+        mac_tap(x + tap_step, w + channels, a0, a1, a2, a3);
+      } else {
+        for (int32_t j = 0; j < t.row_taps; ++j) mac_tap(x + j * tap_step, w + j * channels, a0, a1, a2, a3);
+      }
     }
-    out[0] = clamp16<Clamp16::kAny>(requant64_smmulr(a0, table[0].multiplier), act_min, act_max);
-    out[1] = clamp16<Clamp16::kAny>(requant64_smmulr(a1, table[1].multiplier), act_min, act_max);
-    out[2] = clamp16<Clamp16::kAny>(requant64_smmulr(a2, table[2].multiplier), act_min, act_max);
-    out[3] = clamp16<Clamp16::kAny>(requant64_smmulr(a3, table[3].multiplier), act_min, act_max);
+    a0 = requant64_smmulr(a0, table[0].multiplier);
+    a1 = requant64_smmulr(a1, table[1].multiplier);
+    a2 = requant64_smmulr(a2, table[2].multiplier);
+    a3 = requant64_smmulr(a3, table[3].multiplier);
+    if (clamp == Clamp16::kRelu) {
+      out[0] = clamp16<Clamp16::kRelu>(a0, act_min, act_max);
+      out[1] = clamp16<Clamp16::kRelu>(a1, act_min, act_max);
+      out[2] = clamp16<Clamp16::kRelu>(a2, act_min, act_max);
+      out[3] = clamp16<Clamp16::kRelu>(a3, act_min, act_max);
+    } else if (clamp == Clamp16::kFull) {
+      out[0] = clamp16<Clamp16::kFull>(a0, act_min, act_max);
+      out[1] = clamp16<Clamp16::kFull>(a1, act_min, act_max);
+      out[2] = clamp16<Clamp16::kFull>(a2, act_min, act_max);
+      out[3] = clamp16<Clamp16::kFull>(a3, act_min, act_max);
+    } else {
+      out[0] = clamp16<Clamp16::kAny>(a0, act_min, act_max);
+      out[1] = clamp16<Clamp16::kAny>(a1, act_min, act_max);
+      out[2] = clamp16<Clamp16::kAny>(a2, act_min, act_max);
+      out[3] = clamp16<Clamp16::kAny>(a3, act_min, act_max);
+    }
   }
 }
 
@@ -124,11 +148,17 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
   const int32_t stride_w = params.window.stride_w;
   const int32_t pixel_step = stride_w * channels;
   const int32_t in_row_step = params.window.dilation_h * in_row_stride;
-  // Pairs of pixels run together where the window is 3 wide with dilation 1 and both
-  // windows lie inside the image horizontally.
-  const bool pairs = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_w == 1 && stride_w <= 2;
   // Windows starting at x0 in [0, x_last] lie inside the image horizontally.
   const int32_t x_last = shape.in_w - 1 - (shape.kernel_w - 1) * params.window.dilation_w;
+  // Pixels ox in [ox_first, ox_last] have such windows; with a 3x3 window (dilation 1
+  // across, stride 1 or 2 across) they run in pairs where all three rows are inside.
+  const int32_t pad_left = params.window.pad_left;
+  const int32_t ox_first = (pad_left + stride_w - 1) / stride_w;
+  int32_t ox_last = x_last + pad_left >= 0 ? (x_last + pad_left) / stride_w : -1;
+  if (ox_last > shape.out_w - 1) ox_last = shape.out_w - 1;
+  const bool pair_window = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_w == 1 &&
+                           stride_w <= 2;
+  const int32_t pairs = pair_window && ox_last >= ox_first ? (ox_last - ox_first + 1) / 2 : 0;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -137,28 +167,26 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
       const int32_t rows = ky_range.end - ky_range.begin;
       const int16_t* in_rows = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride;
       const int8_t* w_rows = filter + ky_range.begin * filter_row_stride;
+      const int32_t pair_at = rows == 3 && pairs > 0 ? ox_first : shape.out_w;
       int32_t ox = 0;
       while (ox < shape.out_w) {
-        const int32_t x0 = ox * stride_w - params.window.pad_left;
-        if (pairs && rows == 3 && ox + 1 < shape.out_w && x0 >= 0 && x0 + stride_w <= x_last) {
+        const int32_t x0 = ox * stride_w - pad_left;
+        if (ox == pair_at) {
           const int16_t* in_first = in_rows + x0 * channels;
           if (stride_w == 2) {
-            dsp::dw3x3_pair_quads_s16x8<1>(in_first, filter, channels, in_row_step, &table[0].bias, quads,
+            dsp::dw3x3_pair_quads_s16x8<1>(in_first, filter, channels, in_row_step, &table[0].bias, quads, pairs,
                                            static_cast<int32_t>(clamp), act_min, act_max, output);
           } else {
-            dsp::dw3x3_pair_quads_s16x8<0>(in_first, filter, channels, in_row_step, &table[0].bias, quads,
+            dsp::dw3x3_pair_quads_s16x8<0>(in_first, filter, channels, in_row_step, &table[0].bias, quads, pairs,
                                            static_cast<int32_t>(clamp), act_min, act_max, output);
           }
-          if (4 * quads < channels) {
-            const PixelTaps t{in_first, w_rows, rows, 3};
+          for (int32_t n = 0; n < 2 * pairs && 4 * quads < channels; ++n) {
+            const PixelTaps t{in_first + n * pixel_step, filter, 3, 3};
             pixel_rest(t, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max,
-                       output);
-            const PixelTaps u{in_first + pixel_step, w_rows, rows, 3};
-            pixel_rest(u, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max,
-                       output + channels);
+                       output + n * channels);
           }
-          ox += 2;
-          output += 2 * channels;
+          ox += 2 * pairs;
+          output += 2 * pairs * channels;
           continue;
         }
         const TapRange kx_range = x0 >= 0 && x0 <= x_last ? TapRange{0, shape.kernel_w}
@@ -167,7 +195,8 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
         // The first tap inside the image: its input and weights for channel 0.
         const PixelTaps t{in_rows + (x0 + kx_range.begin * params.window.dilation_w) * channels,
                           w_rows + kx_range.begin * channels, rows, kx_range.end - kx_range.begin};
-        pixel_quads(t, quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max, output);
+        pixel_quads(t, quads, channels, in_row_step, filter_row_stride, tap_step, table, clamp, act_min, act_max,
+                    output);
         pixel_rest(t, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max, output);
         ++ox;
         output += channels;
