@@ -12,7 +12,9 @@
 // below 2^31 (the int32 sum is then the int64 accumulator): checked once per run; when
 // some channel misses it the reference kernel runs instead.
 //
-// Scratch: 8 bytes per channel (bias and SMMULR multiplier), 4-aligned.
+// Scratch: 8 bytes per channel (bias and SMMULR multiplier), 4-aligned; with a 3x3 window
+// also 72 bytes per group of four channels: the weights split by SXTB16 once per run for
+// the two-pixel path.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
 #include "isa/dsp.h"
@@ -107,6 +109,18 @@ void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in
   }
 }
 
+// The 3x3 weights of each group of four channels split as the two-pixel path loads them:
+// per group, per tap, SXTB16 and SXTB16 ROR #8 of the four weights.
+void split_weights(const int8_t* filter, int32_t channels, int32_t quads, uint32_t* split) {
+  for (int32_t q = 0; q < quads; ++q) {
+    for (int32_t t = 0; t < 9; ++t, split += 2) {
+      const uint32_t wv = dsp::load_u32(filter + t * channels + 4 * q);
+      split[0] = dsp::sxtb16(wv);
+      split[1] = dsp::sxtb16_ror8(wv);
+    }
+  }
+}
+
 // The channels past the last multiple of 4 of one pixel, one at a time.
 void pixel_rest(const PixelTaps& t, int32_t first, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
                 int32_t tap_step, const ChannelFast* table, int32_t act_min, int32_t act_max, int16_t* out) {
@@ -124,7 +138,9 @@ void pixel_rest(const PixelTaps& t, int32_t first, int32_t channels, int32_t in_
 }  // namespace
 
 uint32_t depthwise_conv2d_s16__dsp_scratch_bytes(const DepthwiseConv2dShape& shape) {
-  return 8u * static_cast<uint32_t>(shape.out_c);
+  const uint32_t quads = static_cast<uint32_t>(shape.out_c) / 4u;
+  const bool three_by_three = shape.kernel_h == 3 && shape.kernel_w == 3;
+  return 8u * static_cast<uint32_t>(shape.out_c) + (three_by_three ? 72u * quads : 0u);
 }
 
 void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
@@ -159,6 +175,8 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
   const bool pair_window = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_w == 1 &&
                            stride_w <= 2;
   const int32_t pairs = pair_window && ox_last >= ox_first ? (ox_last - ox_first + 1) / 2 : 0;
+  uint32_t* const split = reinterpret_cast<uint32_t*>(table + channels);
+  if (pairs > 0) split_weights(filter, channels, quads, split);
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -174,10 +192,10 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
         if (ox == pair_at) {
           const int16_t* in_first = in_rows + x0 * channels;
           if (stride_w == 2) {
-            dsp::dw3x3_pair_quads_s16x8<1>(in_first, filter, channels, in_row_step, &table[0].bias, quads, pairs,
+            dsp::dw3x3_pair_quads_s16x8<1>(in_first, split, channels, in_row_step, &table[0].bias, quads, pairs,
                                            static_cast<int32_t>(clamp), act_min, act_max, output);
           } else {
-            dsp::dw3x3_pair_quads_s16x8<0>(in_first, filter, channels, in_row_step, &table[0].bias, quads, pairs,
+            dsp::dw3x3_pair_quads_s16x8<0>(in_first, split, channels, in_row_step, &table[0].bias, quads, pairs,
                                            static_cast<int32_t>(clamp), act_min, act_max, output);
           }
           for (int32_t n = 0; n < 2 * pairs && 4 * quads < channels; ++n) {

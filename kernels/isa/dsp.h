@@ -316,27 +316,27 @@ inline int32_t usat15(int32_t x) {
 // (int16 inputs, int8 weights, dilation 1 across), `quads` groups of four channels each.
 // For pair i, pixel P = 0, 1 (n = 2i + P), channel j = 4q..4q+3 (q < quads), with
 // s = 1 << kStrideLog2:
-//   acc = table[2j] + sum over r, k < 3 of x[r * in_row_step + (k + n * s) * c + j] *
-//         w[(3 * r + k) * c + j]                   (int32, wrapping: callers bound it)
+//   acc = table[2j] + sum over taps t = 3r + k < 9 of x[r * in_row_step + (k + n * s) * c + j] *
+//         weight(t, j)                             (int32, wrapping: callers bound it)
 //   out[n * c + j] = clamp(smmulr(acc, table[2j + 1])), clamp by clamp_kind:
 //         0: SSAT #16, 1: USAT #15, 2: [act_min, act_max].
-// table holds (bias, multiplier) per channel. Each weight word is loaded and split by
-// SXTB16 once for both pixels of a pair; the whole loop is one asm statement using all 14
-// registers (loop state in memory operands): about 200 instructions per group of four
-// channels of a pair (72 MACs) plus 15 per pair.
+// table holds (bias, multiplier) per channel; ws the weights split as SXTB16 does, group
+// by group, tap by tap: ws[2(9q + t)] = (weight(t, 4q), weight(t, 4q + 2)) and
+// ws[2(9q + t) + 1] = (weight(t, 4q + 1), weight(t, 4q + 3)) as int16 halves (lo, hi).
+// The whole loop is one asm statement using all 14 registers (loop state in memory
+// operands): about 180 instructions per group of four channels of a pair (72 MACs) plus
+// 15 per pair.
 template <int kStrideLog2>
-inline void dw3x3_pair_quads_s16x8(const int16_t* x, const int8_t* w, int32_t c, int32_t in_row_step,
+inline void dw3x3_pair_quads_s16x8(const int16_t* x, const uint32_t* ws, int32_t c, int32_t in_row_step,
                                    const int32_t* table, int32_t quads, int32_t pairs, int32_t clamp_kind,
                                    int32_t act_min, int32_t act_max, int16_t* out) {
   static_assert(kStrideLog2 == 0 || kStrideLog2 == 1, "stride 1 or 2");
 #if MOTE_HAS_DSP
   if (quads <= 0 || pairs <= 0) return;
   // One tap of both pixels; p points 4 bytes past the first pixel's tap.
-#define MOTE_DSP_TAP2(w_addr, sh)                               \
-  "ldr %[t0], " w_addr "\n\t"                                \
+#define MOTE_DSP_TAP2(sh)                                     \
+  "ldrd %[t0], %[t1], [%[w]], #8\n\t"                         \
   "ldr %[t2], [%[p], #-4]!\n\t"                              \
-  "sxtb16 %[t1], %[t0], ror #8\n\t"                          \
-  "sxtb16 %[t0], %[t0]\n\t"                                  \
   "smlabb %[a0], %[t2], %[t0], %[a0]\n\t"                    \
   "smlatb %[a1], %[t2], %[t1], %[a1]\n\t"                    \
   "ldr %[t2], [%[p], %[c], lsl #" sh "]\n\t"                   \
@@ -349,11 +349,11 @@ inline void dw3x3_pair_quads_s16x8(const int16_t* x, const int8_t* w, int32_t c,
   "smlabt %[b2], %[t2], %[t0], %[b2]\n\t"                    \
   "smlatt %[b3], %[t2], %[t1], %[b3]\n\t"
 #define MOTE_DSP_ROW2(sh)                                     \
-  MOTE_DSP_TAP2("[%[w]]", sh)                                \
+  MOTE_DSP_TAP2(sh)                                          \
   "add %[p], %[p], %[c], lsl #1\n\t"                         \
-  MOTE_DSP_TAP2("[%[w], %[c]]", sh)                          \
+  MOTE_DSP_TAP2(sh)                                          \
   "add %[p], %[p], %[c], lsl #1\n\t"                         \
-  MOTE_DSP_TAP2("[%[w], %[c], lsl #1]", sh)
+  MOTE_DSP_TAP2(sh)
 #define MOTE_DSP_CLAMP(v)                                     \
   "cmp %[" v "], %[t0]\n\t"                                  \
   "it lt\n\t"                                                \
@@ -367,22 +367,22 @@ inline void dw3x3_pair_quads_s16x8(const int16_t* x, const int8_t* w, int32_t c,
     const int32_t* table;
     const int32_t* table_end;
     int16_t* out;
-    int32_t row_step, w_row, p_next, w_next, kind;
-  } f = {table, table + 8 * quads, out, 2 * in_row_step - 4 * c, 3 * c, 8 - 4 * in_row_step - 4 * c, 4 - 6 * c,
-         clamp_kind};
+    int32_t row_step, p_next, kind;
+  } f = {table, table + 8 * quads, out, 2 * in_row_step - 4 * c, 8 - 4 * in_row_step - 4 * c, clamp_kind};
   // Read by the pair loop and the [act_min, act_max] clamp through one pointer (an asm
   // statement takes at most 30 operands): byte offsets 0 table, 4, 8, 12 steps of the
   // input, weight and output pointers to the next pair, 16 pairs left, 20 act_min,
   // 24 act_max.
   uintptr_t rare[7] = {reinterpret_cast<uintptr_t>(table),
                        static_cast<uintptr_t>((4 << kStrideLog2) * c - 8 * quads),
-                       static_cast<uintptr_t>(-4 * quads),
+                       static_cast<uintptr_t>(-72 * quads),
                        static_cast<uintptr_t>(4 * c - 8 * quads),
                        static_cast<uintptr_t>(pairs),
                        static_cast<uintptr_t>(act_min),
                        static_cast<uintptr_t>(act_max)};
   uintptr_t* rare_p = rare;
   const int16_t* p = x + 2;
+  const uint32_t* w = ws;
   int32_t a0, a1, a2, a3, b0, b1, b2, b3;
   uint32_t t0, t1, t2;
 #define MOTE_DSP_PAIRS(sh) \
@@ -400,18 +400,12 @@ inline void dw3x3_pair_quads_s16x8(const int16_t* x, const int8_t* w, int32_t c,
       MOTE_DSP_ROW2(sh) \
       "ldr %[t0], %[rs]\n\t" \
       "add %[p], %[p], %[t0]\n\t" \
-      "ldr %[t0], %[ws]\n\t" \
-      "add %[w], %[w], %[t0]\n\t" \
       MOTE_DSP_ROW2(sh) \
       "ldr %[t0], %[rs]\n\t" \
       "add %[p], %[p], %[t0]\n\t" \
-      "ldr %[t0], %[ws]\n\t" \
-      "add %[w], %[w], %[t0]\n\t" \
       MOTE_DSP_ROW2(sh) \
       "ldr %[t0], %[pn]\n\t" \
       "add %[p], %[p], %[t0]\n\t" \
-      "ldr %[t0], %[wn]\n\t" \
-      "add %[w], %[w], %[t0]\n\t" \
       "ldr %[t2], %[tab]\n\t" \
       "ldr %[t0], [%[t2], #4]\n\t" \
       "smmulr %[a0], %[a0], %[t0]\n\t" \
@@ -489,8 +483,8 @@ inline void dw3x3_pair_quads_s16x8(const int16_t* x, const int8_t* w, int32_t c,
       : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [b0] "=&r"(b0), [b1] "=&r"(b1), \
         [b2] "=&r"(b2), [b3] "=&r"(b3), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [p] "+r"(p), [w] "+r"(w), \
         [tab] "+m"(f.table), [outp] "+m"(f.out) \
-      : [c] "r"(c), [tend] "m"(f.table_end), [fp] "m"(rare_p), [rs] "m"(f.row_step), [ws] "m"(f.w_row), \
-        [pn] "m"(f.p_next), [wn] "m"(f.w_next), [kind] "m"(f.kind) \
+      : [c] "r"(c), [tend] "m"(f.table_end), [fp] "m"(rare_p), [rs] "m"(f.row_step), \
+        [pn] "m"(f.p_next), [kind] "m"(f.kind) \
       : "cc", "memory");
   // The second pixel's inputs are c << (1 + kStrideLog2) bytes after the first's.
   if constexpr (kStrideLog2 == 0) {
@@ -511,7 +505,9 @@ inline void dw3x3_pair_quads_s16x8(const int16_t* x, const int8_t* w, int32_t c,
       for (int32_t r = 0; r < 3; ++r) {
         for (int32_t k = 0; k < 3; ++k) {
           const int32_t xv = x[r * in_row_step + k * c + n * s + j];
-          acc += static_cast<uint32_t>(xv * w[(3 * r + k) * c + j]);
+          const uint32_t split = ws[2 * (9 * (j / 4) + 3 * r + k) + (j & 1)];
+          const int32_t weight = (j & 2) != 0 ? hi16(split) : lo16(split);
+          acc += static_cast<uint32_t>(xv * weight);
         }
       }
       int32_t v = smmulr(static_cast<int32_t>(acc), table[2 * j + 1]);
