@@ -73,7 +73,7 @@ struct PixelTaps {
 
 // The groups of four channels of one pixel, any taps (image edges, other windows, a lone
 // last pixel); rows of two or three taps unrolled.
-void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
+__attribute__((noinline)) void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
                  int32_t tap_step, const ChannelFast* table, Clamp16 clamp, int32_t act_min, int32_t act_max,
                  int16_t* out) {
   const int16_t* in_first = t.in_first;
