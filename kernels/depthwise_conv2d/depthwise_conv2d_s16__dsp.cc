@@ -8,11 +8,21 @@
 // accumulators starting at the bias; then one SMMULR per output (quant/quant_math64_dsp.h)
 // and the clamp. Channels past the last multiple of 4 run one at a time.
 //
+// Interior pairs. With a 3x3 window, dilation 1 across and stride 1 or 2 across, the
+// pixels of a row whose windows lie wholly inside the image run two at a time
+// (isa/dsp.h dw3x3_pair_quads_s16x8: one asm loop over the row's pairs and the groups of
+// four channels): each tap's weights, split by SXTB16 once per run into scratch, are
+// loaded once (LDRD) for both pixels: 4 LDR of input and 8 SMLAxy per tap, about 180
+// instructions per 72 MACs. Edge pixels, a lone last pixel and other windows take the
+// per-pixel path (rows of 2 or 3 taps unrolled).
+//
 // The SMMULR path needs every channel's shift in [-17, -1] and KH * KW * 2^22 + |bias|
 // below 2^31 (the int32 sum is then the int64 accumulator): checked once per run; when
 // some channel misses it the reference kernel runs instead.
 //
-// Scratch: 8 bytes per channel (bias and SMMULR multiplier), 4-aligned.
+// Scratch: 8 bytes per channel (bias and SMMULR multiplier), 4-aligned; with a 3x3 window
+// also 72 bytes per group of four channels: the weights split by SXTB16 once per run for
+// the two-pixel path.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
 #include "isa/dsp.h"
@@ -61,58 +71,84 @@ struct PixelTaps {
   int32_t rows, row_taps;
 };
 
-// The groups of four channels of one pixel. kFull3x3: a 3x3 window wholly inside the
-// image with dilation 1 (nine taps unrolled); else any taps.
-template <bool kFull3x3, Clamp16 kClamp>
-void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step,
-                 int32_t filter_row_stride, int32_t tap_step, const ChannelFast* table, int32_t act_min,
-                 int32_t act_max, int16_t* out) {
+// The groups of four channels of one pixel, any taps (image edges, other windows, a lone
+// last pixel); rows of two or three taps unrolled.
+__attribute__((noinline)) void pixel_quads(const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
+                 int32_t tap_step, const ChannelFast* table, Clamp16 clamp, int32_t act_min, int32_t act_max,
+                 int16_t* out) {
   const int16_t* in_first = t.in_first;
   const int8_t* w_first = t.w_first;
   for (int32_t q = 0; q < quads; ++q, table += 4, in_first += 4, w_first += 4, out += 4) {
     int32_t a0 = table[0].bias, a1 = table[1].bias, a2 = table[2].bias, a3 = table[3].bias;
-    if (kFull3x3) {
-      const int16_t* x = in_first;
-      const int8_t* w = w_first;
-      dsp::mac3_taps_s16x4(x, w, channels, a0, a1, a2, a3);
-      dsp::mac3_taps_s16x4(x + in_row_step, w + filter_row_stride, channels, a0, a1, a2, a3);
-      dsp::mac3_taps_s16x4(x + 2 * in_row_step, w + 2 * filter_row_stride, channels, a0, a1, a2, a3);
-    } else {
-      const int16_t* in_row = in_first;
-      const int8_t* w_row = w_first;
-      for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
-        const int16_t* x = in_row;
-        const int8_t* w = w_row;
-        for (int32_t j = 0; j < t.row_taps; ++j, x += tap_step, w += channels) mac_tap(x, w, a0, a1, a2, a3);
+    const int16_t* x = in_first;
+    const int8_t* w = w_first;
+    for (int32_t r = 0; r < t.rows; ++r, x += in_row_step, w += filter_row_stride) {
+      if (t.row_taps == 3) {
+        mac_tap(x, w, a0, a1, a2, a3);
+        mac_tap(x + tap_step, w + channels, a0, a1, a2, a3);
+        mac_tap(x + 2 * tap_step, w + 2 * channels, a0, a1, a2, a3);
+      } else if (t.row_taps == 2) {
+        mac_tap(x, w, a0, a1, a2, a3);
+        mac_tap(x + tap_step, w + channels, a0, a1, a2, a3);
+      } else {
+        for (int32_t j = 0; j < t.row_taps; ++j) mac_tap(x + j * tap_step, w + j * channels, a0, a1, a2, a3);
       }
     }
-    out[0] = clamp16<kClamp>(requant64_smmulr(a0, table[0].multiplier), act_min, act_max);
-    out[1] = clamp16<kClamp>(requant64_smmulr(a1, table[1].multiplier), act_min, act_max);
-    out[2] = clamp16<kClamp>(requant64_smmulr(a2, table[2].multiplier), act_min, act_max);
-    out[3] = clamp16<kClamp>(requant64_smmulr(a3, table[3].multiplier), act_min, act_max);
+    a0 = requant64_smmulr(a0, table[0].multiplier);
+    a1 = requant64_smmulr(a1, table[1].multiplier);
+    a2 = requant64_smmulr(a2, table[2].multiplier);
+    a3 = requant64_smmulr(a3, table[3].multiplier);
+    if (clamp == Clamp16::kRelu) {
+      out[0] = clamp16<Clamp16::kRelu>(a0, act_min, act_max);
+      out[1] = clamp16<Clamp16::kRelu>(a1, act_min, act_max);
+      out[2] = clamp16<Clamp16::kRelu>(a2, act_min, act_max);
+      out[3] = clamp16<Clamp16::kRelu>(a3, act_min, act_max);
+    } else if (clamp == Clamp16::kFull) {
+      out[0] = clamp16<Clamp16::kFull>(a0, act_min, act_max);
+      out[1] = clamp16<Clamp16::kFull>(a1, act_min, act_max);
+      out[2] = clamp16<Clamp16::kFull>(a2, act_min, act_max);
+      out[3] = clamp16<Clamp16::kFull>(a3, act_min, act_max);
+    } else {
+      out[0] = clamp16<Clamp16::kAny>(a0, act_min, act_max);
+      out[1] = clamp16<Clamp16::kAny>(a1, act_min, act_max);
+      out[2] = clamp16<Clamp16::kAny>(a2, act_min, act_max);
+      out[3] = clamp16<Clamp16::kAny>(a3, act_min, act_max);
+    }
   }
 }
 
-template <bool kFull3x3>
-void pixel_quads_clamped(Clamp16 clamp, const PixelTaps& t, int32_t quads, int32_t channels, int32_t in_row_step,
-                         int32_t filter_row_stride, int32_t tap_step, const ChannelFast* table, int32_t act_min,
-                         int32_t act_max, int16_t* out) {
-  if (clamp == Clamp16::kFull) {
-    pixel_quads<kFull3x3, Clamp16::kFull>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                          act_min, act_max, out);
-  } else if (clamp == Clamp16::kRelu) {
-    pixel_quads<kFull3x3, Clamp16::kRelu>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                          act_min, act_max, out);
-  } else {
-    pixel_quads<kFull3x3, Clamp16::kAny>(t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                         act_min, act_max, out);
+// The 3x3 weights of each group of four channels split as the two-pixel path loads them:
+// per group, per tap, SXTB16 and SXTB16 ROR #8 of the four weights.
+void split_weights(const int8_t* filter, int32_t channels, int32_t quads, uint32_t* split) {
+  for (int32_t q = 0; q < quads; ++q) {
+    for (int32_t t = 0; t < 9; ++t, split += 2) {
+      const uint32_t wv = dsp::load_u32(filter + t * channels + 4 * q);
+      split[0] = dsp::sxtb16(wv);
+      split[1] = dsp::sxtb16_ror8(wv);
+    }
+  }
+}
+
+// The channels past the last multiple of 4 of one pixel, one at a time.
+void pixel_rest(const PixelTaps& t, int32_t first, int32_t channels, int32_t in_row_step, int32_t filter_row_stride,
+                int32_t tap_step, const ChannelFast* table, int32_t act_min, int32_t act_max, int16_t* out) {
+  for (int32_t c = first; c < channels; ++c) {
+    int32_t acc = table[c].bias;
+    const int16_t* in_row = t.in_first + c;
+    const int8_t* w_row = t.w_first + c;
+    for (int32_t r = 0; r < t.rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
+      for (int32_t j = 0; j < t.row_taps; ++j) acc += in_row[j * tap_step] * w_row[j * channels];
+    }
+    out[c] = clamp16<Clamp16::kAny>(requant64_smmulr(acc, table[c].multiplier), act_min, act_max);
   }
 }
 
 }  // namespace
 
 uint32_t depthwise_conv2d_s16__dsp_scratch_bytes(const DepthwiseConv2dShape& shape) {
-  return 8u * static_cast<uint32_t>(shape.out_c);
+  const uint32_t quads = static_cast<uint32_t>(shape.out_c) / 4u;
+  const bool three_by_three = shape.kernel_h == 3 && shape.kernel_w == 3;
+  return 8u * static_cast<uint32_t>(shape.out_c) + (three_by_three ? 72u * quads : 0u);
 }
 
 void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int32_t* multipliers,
@@ -133,46 +169,63 @@ void depthwise_conv2d_s16__dsp(const DepthwiseConv2dS16Params& params, const int
   const int32_t tap_step = params.window.dilation_w * channels;
   const int32_t quads = channels / 4;
   const Clamp16 clamp = clamp16_kind(act_min, act_max);
-  const bool full_3x3 = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_h == 1 &&
-                        params.window.dilation_w == 1;
+  const int32_t stride_w = params.window.stride_w;
+  const int32_t pixel_step = stride_w * channels;
+  const int32_t in_row_step = params.window.dilation_h * in_row_stride;
   // Windows starting at x0 in [0, x_last] lie inside the image horizontally.
   const int32_t x_last = shape.in_w - 1 - (shape.kernel_w - 1) * params.window.dilation_w;
+  // Pixels ox in [ox_first, ox_last] have such windows; with a 3x3 window (dilation 1
+  // across, stride 1 or 2 across) they run in pairs where all three rows are inside.
+  const int32_t pad_left = params.window.pad_left;
+  const int32_t ox_first = (pad_left + stride_w - 1) / stride_w;
+  int32_t ox_last = x_last + pad_left >= 0 ? (x_last + pad_left) / stride_w : -1;
+  if (ox_last > shape.out_w - 1) ox_last = shape.out_w - 1;
+  const bool pair_window = shape.kernel_h == 3 && shape.kernel_w == 3 && params.window.dilation_w == 1 &&
+                           stride_w <= 2;
+  const int32_t pairs = pair_window && ox_last >= ox_first ? (ox_last - ox_first + 1) / 2 : 0;
+  uint32_t* const split = reinterpret_cast<uint32_t*>(table + channels);
+  if (pairs > 0) split_weights(filter, channels, quads, split);
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
       const TapRange ky_range = taps_inside(y0, params.window.dilation_h, shape.kernel_h, shape.in_h);
-      for (int32_t ox = 0; ox < shape.out_w; ++ox, output += channels) {
-        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+      const int32_t rows = ky_range.end - ky_range.begin;
+      const int16_t* in_rows = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride;
+      const int8_t* w_rows = filter + ky_range.begin * filter_row_stride;
+      const int32_t pair_at = rows == 3 && pairs > 0 ? ox_first : shape.out_w;
+      int32_t ox = 0;
+      while (ox < shape.out_w) {
+        const int32_t x0 = ox * stride_w - pad_left;
+        if (ox == pair_at) {
+          const int16_t* in_first = in_rows + x0 * channels;
+          if (stride_w == 2) {
+            dsp::dw3x3_pair_quads_s16x8<1>(in_first, split, channels, in_row_step, &table[0].bias, quads, pairs,
+                                           static_cast<int32_t>(clamp), act_min, act_max, output);
+          } else {
+            dsp::dw3x3_pair_quads_s16x8<0>(in_first, split, channels, in_row_step, &table[0].bias, quads, pairs,
+                                           static_cast<int32_t>(clamp), act_min, act_max, output);
+          }
+          for (int32_t n = 0; n < 2 * pairs && 4 * quads < channels; ++n) {
+            const PixelTaps t{in_first + n * pixel_step, filter, 3, 3};
+            pixel_rest(t, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max,
+                       output + n * channels);
+          }
+          ox += 2 * pairs;
+          output += 2 * pairs * channels;
+          continue;
+        }
         const TapRange kx_range = x0 >= 0 && x0 <= x_last ? TapRange{0, shape.kernel_w}
                                                            : taps_inside(x0, params.window.dilation_w,
                                                                          shape.kernel_w, shape.in_w);
-        const int32_t row_taps = kx_range.end - kx_range.begin;
         // The first tap inside the image: its input and weights for channel 0.
-        const int16_t* in_first = image + (y0 + ky_range.begin * params.window.dilation_h) * in_row_stride +
-                                  (x0 + kx_range.begin * params.window.dilation_w) * channels;
-        const int8_t* w_first = filter + ky_range.begin * filter_row_stride + kx_range.begin * channels;
-        const int32_t in_row_step = params.window.dilation_h * in_row_stride;
-        const int32_t rows = ky_range.end - ky_range.begin;
-        const PixelTaps t{in_first, w_first, rows, row_taps};
-        if (full_3x3 && rows == 3 && row_taps == 3) {
-          pixel_quads_clamped<true>(clamp, t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                    act_min, act_max, output);
-        } else {
-          pixel_quads_clamped<false>(clamp, t, quads, channels, in_row_step, filter_row_stride, tap_step, table,
-                                     act_min, act_max, output);
-        }
-        for (int32_t c = 4 * quads; c < channels; ++c) {
-          int32_t acc = table[c].bias;
-          const int16_t* in_row = in_first + c;
-          const int8_t* w_row = w_first + c;
-          for (int32_t r = 0; r < rows; ++r, in_row += in_row_step, w_row += filter_row_stride) {
-            for (int32_t j = 0; j < row_taps; ++j) {
-              acc += in_row[j * tap_step] * w_row[j * channels];
-            }
-          }
-          output[c] = clamp16<Clamp16::kAny>(requant64_smmulr(acc, table[c].multiplier), act_min, act_max);
-        }
+        const PixelTaps t{in_rows + (x0 + kx_range.begin * params.window.dilation_w) * channels,
+                          w_rows + kx_range.begin * channels, rows, kx_range.end - kx_range.begin};
+        pixel_quads(t, quads, channels, in_row_step, filter_row_stride, tap_step, table, clamp, act_min, act_max,
+                    output);
+        pixel_rest(t, 4 * quads, channels, in_row_step, filter_row_stride, tap_step, table, act_min, act_max, output);
+        ++ox;
+        output += channels;
       }
     }
   }

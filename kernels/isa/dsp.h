@@ -312,43 +312,214 @@ inline int32_t usat15(int32_t x) {
 #endif
 }
 
-// Three taps of four channels of int16 x int8 products (16x8 depthwise rows): for
-// k = 0, 1, 2 and j = 0..3, a_j += x[k * c + j] * w[k * c + j] (x: int16 values, w: int8
-// weights, both c elements apart per tap). 28 instructions on a DSP core (one LDR per
-// weight word and input word by register offset, SXTB16 of the weights, SMLAxy).
-inline void mac3_taps_s16x4(const int16_t* x, const int8_t* w, int32_t c, int32_t& a0, int32_t& a1,
-                            int32_t& a2, int32_t& a3) {
+// `pairs` pairs of horizontally adjacent output pixels of a 3x3 16x8 depthwise window
+// (int16 inputs, int8 weights, dilation 1 across), `quads` groups of four channels each.
+// For pair i, pixel P = 0, 1 (n = 2i + P), channel j = 4q..4q+3 (q < quads), with
+// s = 1 << kStrideLog2:
+//   acc = table[2j] + sum over taps t = 3r + k < 9 of x[r * in_row_step + (k + n * s) * c + j] *
+//         weight(t, j)                             (int32, wrapping: callers bound it)
+//   out[n * c + j] = clamp(smmulr(acc, table[2j + 1])), clamp by clamp_kind:
+//         0: SSAT #16, 1: USAT #15, 2: [act_min, act_max].
+// table holds (bias, multiplier) per channel; ws the weights split as SXTB16 does, group
+// by group, tap by tap: ws[2(9q + t)] = (weight(t, 4q), weight(t, 4q + 2)) and
+// ws[2(9q + t) + 1] = (weight(t, 4q + 1), weight(t, 4q + 3)) as int16 halves (lo, hi).
+// The whole loop is one asm statement using all 14 registers (loop state in memory
+// operands): about 180 instructions per group of four channels of a pair (72 MACs) plus
+// 15 per pair.
+template <int kStrideLog2>
+inline void dw3x3_pair_quads_s16x8(const int16_t* x, const uint32_t* ws, int32_t c, int32_t in_row_step,
+                                   const int32_t* table, int32_t quads, int32_t pairs, int32_t clamp_kind,
+                                   int32_t act_min, int32_t act_max, int16_t* out) {
+  static_assert(kStrideLog2 == 0 || kStrideLog2 == 1, "stride 1 or 2");
 #if MOTE_HAS_DSP
-#define MOTE_DSP_TAP(w_addr, x_addr, x23_addr)                  \
-  "ldr %[t0], " w_addr "\n\t"                                   \
-  "ldr %[t2], " x_addr "\n\t"                                   \
-  "ldr %[t3], " x23_addr "\n\t"                                 \
-  "sxtb16 %[t1], %[t0], ror #8\n\t"                            \
-  "sxtb16 %[t0], %[t0]\n\t"                                     \
-  "smlabb %[a0], %[t2], %[t0], %[a0]\n\t"                        \
-  "smlatb %[a1], %[t2], %[t1], %[a1]\n\t"                        \
-  "smlabt %[a2], %[t3], %[t0], %[a2]\n\t"                        \
-  "smlatt %[a3], %[t3], %[t1], %[a3]\n\t"
-  uint32_t t0, t1, t2, t3;
-  const int16_t* xq;
-  __asm__("add %[xq], %[x], #4\n\t"
-          MOTE_DSP_TAP("[%[w]]", "[%[x]]", "[%[xq]]")
-          MOTE_DSP_TAP("[%[w], %[c]]", "[%[x], %[c], lsl #1]", "[%[xq], %[c], lsl #1]")
-          MOTE_DSP_TAP("[%[w], %[c], lsl #1]", "[%[x], %[c], lsl #2]", "[%[xq], %[c], lsl #2]")
-          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t0] "=&r"(t0), [t1] "=&r"(t1),
-            [t2] "=&r"(t2), [t3] "=&r"(t3), [xq] "=&r"(xq)
-          : [x] "r"(x), [w] "r"(w), [c] "r"(c)
-          : "memory");
-#undef MOTE_DSP_TAP
+  if (quads <= 0 || pairs <= 0) return;
+  // One tap of both pixels; p points 4 bytes past the first pixel's tap.
+#define MOTE_DSP_TAP2(sh)                                     \
+  "ldrd %[t0], %[t1], [%[w]], #8\n\t"                         \
+  "ldr %[t2], [%[p], #-4]!\n\t"                              \
+  "smlabb %[a0], %[t2], %[t0], %[a0]\n\t"                    \
+  "smlatb %[a1], %[t2], %[t1], %[a1]\n\t"                    \
+  "ldr %[t2], [%[p], %[c], lsl #" sh "]\n\t"                   \
+  "smlabb %[b0], %[t2], %[t0], %[b0]\n\t"                    \
+  "smlatb %[b1], %[t2], %[t1], %[b1]\n\t"                    \
+  "ldr %[t2], [%[p], #4]!\n\t"                               \
+  "smlabt %[a2], %[t2], %[t0], %[a2]\n\t"                    \
+  "smlatt %[a3], %[t2], %[t1], %[a3]\n\t"                    \
+  "ldr %[t2], [%[p], %[c], lsl #" sh "]\n\t"                   \
+  "smlabt %[b2], %[t2], %[t0], %[b2]\n\t"                    \
+  "smlatt %[b3], %[t2], %[t1], %[b3]\n\t"
+#define MOTE_DSP_ROW2(sh)                                     \
+  MOTE_DSP_TAP2(sh)                                          \
+  "add %[p], %[p], %[c], lsl #1\n\t"                         \
+  MOTE_DSP_TAP2(sh)                                          \
+  "add %[p], %[p], %[c], lsl #1\n\t"                         \
+  MOTE_DSP_TAP2(sh)
+#define MOTE_DSP_CLAMP(v)                                     \
+  "cmp %[" v "], %[t0]\n\t"                                  \
+  "it lt\n\t"                                                \
+  "movlt %[" v "], %[t0]\n\t"                                \
+  "cmp %[" v "], %[t1]\n\t"                                  \
+  "it gt\n\t"                                                \
+  "movgt %[" v "], %[t1]\n\t"
+  // Loop state the registers cannot hold. Steps in bytes: to the next row, the next group
+  // of four channels, the next pair.
+  struct {
+    const int32_t* table;
+    const int32_t* table_end;
+    int16_t* out;
+    int32_t row_step, p_next, kind;
+  } f = {table, table + 8 * quads, out, 2 * in_row_step - 4 * c, 8 - 4 * in_row_step - 4 * c, clamp_kind};
+  // Read by the pair loop and the [act_min, act_max] clamp through one pointer (an asm
+  // statement takes at most 30 operands): byte offsets 0 table, 4, 8, 12 steps of the
+  // input, weight and output pointers to the next pair, 16 pairs left, 20 act_min,
+  // 24 act_max.
+  uintptr_t rare[7] = {reinterpret_cast<uintptr_t>(table),
+                       static_cast<uintptr_t>((4 << kStrideLog2) * c - 8 * quads),
+                       static_cast<uintptr_t>(-72 * quads),
+                       static_cast<uintptr_t>(4 * c - 8 * quads),
+                       static_cast<uintptr_t>(pairs),
+                       static_cast<uintptr_t>(act_min),
+                       static_cast<uintptr_t>(act_max)};
+  uintptr_t* rare_p = rare;
+  const int16_t* p = x + 2;
+  const uint32_t* w = ws;
+  int32_t a0, a1, a2, a3, b0, b1, b2, b3;
+  uint32_t t0, t1, t2;
+#define MOTE_DSP_PAIRS(sh) \
+  __asm__ volatile( \
+      "1:\n\t" \
+      "ldr %[t2], %[tab]\n\t" \
+      "ldr %[a0], [%[t2]]\n\t" \
+      "ldr %[a1], [%[t2], #8]\n\t" \
+      "ldr %[a2], [%[t2], #16]\n\t" \
+      "ldr %[a3], [%[t2], #24]\n\t" \
+      "mov %[b0], %[a0]\n\t" \
+      "mov %[b1], %[a1]\n\t" \
+      "mov %[b2], %[a2]\n\t" \
+      "mov %[b3], %[a3]\n\t" \
+      MOTE_DSP_ROW2(sh) \
+      "ldr %[t0], %[rs]\n\t" \
+      "add %[p], %[p], %[t0]\n\t" \
+      MOTE_DSP_ROW2(sh) \
+      "ldr %[t0], %[rs]\n\t" \
+      "add %[p], %[p], %[t0]\n\t" \
+      MOTE_DSP_ROW2(sh) \
+      "ldr %[t0], %[pn]\n\t" \
+      "add %[p], %[p], %[t0]\n\t" \
+      "ldr %[t2], %[tab]\n\t" \
+      "ldr %[t0], [%[t2], #4]\n\t" \
+      "smmulr %[a0], %[a0], %[t0]\n\t" \
+      "smmulr %[b0], %[b0], %[t0]\n\t" \
+      "ldr %[t0], [%[t2], #12]\n\t" \
+      "smmulr %[a1], %[a1], %[t0]\n\t" \
+      "smmulr %[b1], %[b1], %[t0]\n\t" \
+      "ldr %[t0], [%[t2], #20]\n\t" \
+      "smmulr %[a2], %[a2], %[t0]\n\t" \
+      "smmulr %[b2], %[b2], %[t0]\n\t" \
+      "ldr %[t0], [%[t2], #28]\n\t" \
+      "smmulr %[a3], %[a3], %[t0]\n\t" \
+      "smmulr %[b3], %[b3], %[t0]\n\t" \
+      "add %[t2], %[t2], #32\n\t" \
+      "str %[t2], %[tab]\n\t" \
+      "ldr %[t0], %[kind]\n\t" \
+      "cmp %[t0], #1\n\t" \
+      "beq 3f\n\t" \
+      "bhi 4f\n\t" \
+      "ssat %[a0], #16, %[a0]\n\t" \
+      "ssat %[a1], #16, %[a1]\n\t" \
+      "ssat %[a2], #16, %[a2]\n\t" \
+      "ssat %[a3], #16, %[a3]\n\t" \
+      "ssat %[b0], #16, %[b0]\n\t" \
+      "ssat %[b1], #16, %[b1]\n\t" \
+      "ssat %[b2], #16, %[b2]\n\t" \
+      "ssat %[b3], #16, %[b3]\n\t" \
+      "b 5f\n" \
+      "3:\n\t" \
+      "usat %[a0], #15, %[a0]\n\t" \
+      "usat %[a1], #15, %[a1]\n\t" \
+      "usat %[a2], #15, %[a2]\n\t" \
+      "usat %[a3], #15, %[a3]\n\t" \
+      "usat %[b0], #15, %[b0]\n\t" \
+      "usat %[b1], #15, %[b1]\n\t" \
+      "usat %[b2], #15, %[b2]\n\t" \
+      "usat %[b3], #15, %[b3]\n\t" \
+      "b 5f\n" \
+      "4:\n\t" \
+      "ldr %[t1], %[fp]\n\t" \
+      "ldr %[t0], [%[t1], #20]\n\t" \
+      "ldr %[t1], [%[t1], #24]\n\t" \
+      MOTE_DSP_CLAMP("a0") MOTE_DSP_CLAMP("a1") MOTE_DSP_CLAMP("a2") MOTE_DSP_CLAMP("a3") \
+      MOTE_DSP_CLAMP("b0") MOTE_DSP_CLAMP("b1") MOTE_DSP_CLAMP("b2") MOTE_DSP_CLAMP("b3") \
+      "5:\n\t" \
+      "ldr %[t1], %[outp]\n\t" \
+      "strh %[a0], [%[t1]]\n\t" \
+      "strh %[a1], [%[t1], #2]\n\t" \
+      "strh %[a2], [%[t1], #4]\n\t" \
+      "strh %[a3], [%[t1], #6]\n\t" \
+      "add %[t0], %[t1], %[c], lsl #1\n\t" \
+      "strh %[b0], [%[t0]]\n\t" \
+      "strh %[b1], [%[t0], #2]\n\t" \
+      "strh %[b2], [%[t0], #4]\n\t" \
+      "strh %[b3], [%[t0], #6]\n\t" \
+      "add %[t1], %[t1], #8\n\t" \
+      "str %[t1], %[outp]\n\t" \
+      "ldr %[t0], %[tend]\n\t" \
+      "cmp %[t2], %[t0]\n\t" \
+      "bne 1b\n\t" \
+      "ldr %[t2], %[fp]\n\t" \
+      "ldr %[t0], [%[t2], #12]\n\t" \
+      "add %[t1], %[t1], %[t0]\n\t" \
+      "str %[t1], %[outp]\n\t" \
+      "ldr %[t0], [%[t2], #4]\n\t" \
+      "add %[p], %[p], %[t0]\n\t" \
+      "ldr %[t0], [%[t2], #8]\n\t" \
+      "add %[w], %[w], %[t0]\n\t" \
+      "ldr %[t0], [%[t2]]\n\t" \
+      "str %[t0], %[tab]\n\t" \
+      "ldr %[t0], [%[t2], #16]\n\t" \
+      "subs %[t0], %[t0], #1\n\t" \
+      "str %[t0], [%[t2], #16]\n\t" \
+      "bne 1b\n\t" \
+      : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [b0] "=&r"(b0), [b1] "=&r"(b1), \
+        [b2] "=&r"(b2), [b3] "=&r"(b3), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [p] "+r"(p), [w] "+r"(w), \
+        [tab] "+m"(f.table), [outp] "+m"(f.out) \
+      : [c] "r"(c), [tend] "m"(f.table_end), [fp] "m"(rare_p), [rs] "m"(f.row_step), \
+        [pn] "m"(f.p_next), [kind] "m"(f.kind) \
+      : "cc", "memory");
+  // The second pixel's inputs are c << (1 + kStrideLog2) bytes after the first's.
+  if constexpr (kStrideLog2 == 0) {
+    MOTE_DSP_PAIRS("1")
+  } else {
+    MOTE_DSP_PAIRS("2")
+  }
+
+#undef MOTE_DSP_TAP2
+#undef MOTE_DSP_ROW2
+#undef MOTE_DSP_CLAMP
+#undef MOTE_DSP_PAIRS
 #else
-  for (int32_t k = 0; k < 3; ++k, x += c, w += c) {
-    const uint32_t wv = load_u32(w);
-    const uint32_t x01 = load_u32(x);
-    const uint32_t x23 = load_u32(x + 2);
-    a0 = smlabb(x01, sxtb16(wv), a0);
-    a1 = smlatb(x01, sxtb16_ror8(wv), a1);
-    a2 = smlabt(x23, sxtb16(wv), a2);
-    a3 = smlatt(x23, sxtb16_ror8(wv), a3);
+  const int32_t s = c << kStrideLog2;
+  for (int32_t n = 0; n < 2 * pairs; ++n) {
+    for (int32_t j = 0; j < 4 * quads; ++j) {
+      uint32_t acc = static_cast<uint32_t>(table[2 * j]);
+      for (int32_t r = 0; r < 3; ++r) {
+        for (int32_t k = 0; k < 3; ++k) {
+          const int32_t xv = x[r * in_row_step + k * c + n * s + j];
+          const uint32_t split = ws[2 * (9 * (j / 4) + 3 * r + k) + (j & 1)];
+          const int32_t weight = (j & 2) != 0 ? hi16(split) : lo16(split);
+          acc += static_cast<uint32_t>(xv * weight);
+        }
+      }
+      int32_t v = smmulr(static_cast<int32_t>(acc), table[2 * j + 1]);
+      if (clamp_kind == 0) {
+        v = ssat16(v);
+      } else if (clamp_kind == 1) {
+        v = usat15(v);
+      } else {
+        v = v < act_min ? act_min : (v > act_max ? act_max : v);
+      }
+      out[n * c + j] = static_cast<int16_t>(v);
+    }
   }
 #endif
 }

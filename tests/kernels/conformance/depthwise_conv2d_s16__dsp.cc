@@ -4,7 +4,10 @@
 // dilation, padding 0-2 per side (pixels whose window is mostly padding), batch 2;
 // mostly the common quantization (shifts in [-17, -1], small bias: the SMMULR path),
 // sometimes any shift and multiplier or a bias near or past the int32 bound (the
-// reference path), full-scale inputs and weights, no bias, ReLU and any clamp.
+// reference path), full-scale inputs and weights, no bias, ReLU and any clamp. One case
+// in three is a 3x3 window with stride 1 or 2 across and dilation 1 across (the two-pixel
+// interior path): wider images (odd and even out_w, so a lone last pixel runs), padding
+// 0-1 (edge pixels beside the pairs), dilation 2 down sometimes, stride 1-3 down.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "s16_cases.h"
@@ -23,16 +26,17 @@ int run_depthwise_conv2d_s16__dsp(Rng& rng, int cases) {
     s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
     s.in_c = rng.coin() ? 4 * rng.uniform(1, 12) : rng.uniform(1, 23);
     s.out_c = s.in_c;
-    const bool three = rng.coin();
+    const bool pairs = rng.uniform(0, 2) == 0;
+    const bool three = pairs || rng.coin();
     s.kernel_h = three ? 3 : rng.uniform(1, 5);
     s.kernel_w = three ? 3 : rng.uniform(1, 5);
     p.depth_multiplier = 1;
     p.window.stride_h = rng.uniform(1, 3);
-    p.window.stride_w = rng.uniform(1, 3);
-    p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
-    p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    draw_padding(rng, 2, &p.window);
-    draw_input_extent(rng, p.window, 8, &s);
+    p.window.stride_w = pairs ? rng.uniform(1, 2) : rng.uniform(1, 3);
+    p.window.dilation_h = rng.uniform(0, pairs ? 3 : 7) == 0 ? 2 : 1;
+    p.window.dilation_w = !pairs && rng.uniform(0, 7) == 0 ? 2 : 1;
+    draw_padding(rng, pairs ? 1 : 2, &p.window);
+    draw_input_extent(rng, p.window, pairs ? 20 : 8, &s);
     const bool common = rng.uniform(0, 3) != 0;
     draw_act_range16(rng, common, &p.act_min, &p.act_max);
 
