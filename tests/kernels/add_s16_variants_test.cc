@@ -56,7 +56,7 @@ TEST(AddS16Variants, EveryInputValueUnderCompiledParams) {
   std::vector<int16_t> a(65536), b(65536), expected(65536), dsp_out(65536), mve_out(65536);
   for (int32_t i = 0; i < 65536; ++i) {
     a[i] = static_cast<int16_t>(i - 32768);
-    b[i] = static_cast<int16_t>(((i * 40503) & 0xFFFF) - 32768);
+    b[i] = static_cast<int16_t>(static_cast<int32_t>((static_cast<uint32_t>(i) * 40503u) & 0xFFFFu) - 32768);
   }
   for (const QuantAddSubParams& p : compiled_params()) {
     for (int32_t i = 0; i < 65536; ++i) expected[i] = static_cast<int16_t>(AddS16Ref::apply(p, a[i], b[i]));
