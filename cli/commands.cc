@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -804,6 +805,40 @@ struct SizeArgs {
   bool json = false;
 };
 
+// Bytes that more than one of (the runtime core, the given kernel entries) measured,
+// counted once more than needed: the sections of sizes-<core>.json (write_sizes.cmake)
+// each probe kept. 0 for a measurement file without sections (then every kernel counts
+// its shared helpers itself).
+uint64_t shared_code_bytes(const json& sizes, const std::string& path, const std::vector<std::string>& symbols) {
+  if (!sizes.contains("sections")) return 0;
+  const json& sections = sizes["sections"];
+  const auto bad = [&](const std::string& what) { return std::runtime_error(path + ": " + what); };
+  if (!sections.is_array() || !sizes.contains("runtime_sections") || !sizes.contains("kernel_sections"))
+    throw bad("sections without runtime_sections and kernel_sections");
+  std::map<uint64_t, uint32_t> uses;
+  const auto count = [&](const json& indices, const std::string& owner) {
+    if (!indices.is_array()) throw bad(owner + ": section indices are not a list");
+    for (const json& index : indices) {
+      if (!index.is_number_unsigned() || index.get<uint64_t>() >= sections.size())
+        throw bad(owner + ": section index " + index.dump() + " out of range");
+      ++uses[index.get<uint64_t>()];
+    }
+  };
+  count(sizes["runtime_sections"], "runtime_sections");
+  for (const std::string& symbol : symbols) {
+    if (!sizes["kernel_sections"].contains(symbol)) throw bad("kernel_sections has no " + symbol);
+    count(sizes["kernel_sections"][symbol], symbol);
+  }
+  uint64_t shared = 0;
+  for (const auto& [index, n] : uses) {
+    const json& section = sections[index];
+    if (!section.is_array() || section.size() != 2 || !section[1].is_number_unsigned())
+      throw bad("section " + std::to_string(index) + " is not [name, bytes]");
+    shared += (n - 1) * section[1].get<uint64_t>();
+  }
+  return shared;
+}
+
 // The flash bill of a program on one core: runtime core and each kernel, measured at
 // build time from -Os cross-compiled objects (platforms/cortex_m/size_probe), plus the
 // program bytes; the RAM bill is the arena.
@@ -832,6 +867,7 @@ int run_size(const SizeArgs& args) {
   const uint64_t runtime_bytes = sizes["runtime_text_bytes"].get<uint64_t>();
   json kernels = json::object();
   uint64_t kernel_bytes = 0;
+  std::vector<std::string> symbols;
   for (const std::string& kernel : summary.kernels) {
     const std::string symbol = kernel_entry_symbol(kernel_id_from_name(kernel.c_str()));
     if (!sizes["kernels"].contains(symbol))
@@ -841,9 +877,12 @@ int run_size(const SizeArgs& args) {
     const uint64_t bytes = sizes["kernels"][symbol].get<uint64_t>();
     kernels[kernel] = bytes;
     kernel_bytes += bytes;
+    symbols.push_back(symbol);
   }
+  const uint64_t shared_bytes = shared_code_bytes(sizes, sizes_path, symbols);
   const ProgramHeader& h = program.header();
-  const uint64_t flash = runtime_bytes + kernel_bytes + h.total_bytes;
+  const uint64_t code_bytes = runtime_bytes + kernel_bytes - shared_bytes;
+  const uint64_t flash = code_bytes + h.total_bytes;
   if (args.json) {
     json out = {{"program", args.program},
                 {"target", args.target},
@@ -851,6 +890,8 @@ int run_size(const SizeArgs& args) {
                 {"runtime_text_bytes", runtime_bytes},
                 {"kernels", kernels},
                 {"kernels_text_bytes", kernel_bytes},
+                {"shared_text_bytes", shared_bytes},
+                {"code_text_bytes", code_bytes},
                 {"program_bytes", h.total_bytes},
                 {"weights_bytes", summary.weights_bytes},
                 {"arena_bytes", h.arena_bytes},
@@ -861,25 +902,24 @@ int run_size(const SizeArgs& args) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  char line[160];
+  // Rows: a label column as wide as the longest label, then the bytes.
+  std::vector<std::pair<std::string, std::string>> rows = {{"flash", "bytes"},
+                                                           {"runtime core", with_commas(runtime_bytes)}};
+  for (const auto& [name, bytes] : kernels.items())
+    rows.emplace_back("kernel " + name, with_commas(bytes.get<uint64_t>()));
+  if (shared_bytes > 0)
+    rows.emplace_back("shared by the above, once", "-" + with_commas(shared_bytes));
+  rows.emplace_back("program (weights + plan)", with_commas(h.total_bytes));
+  rows.emplace_back("total flash", with_commas(flash));
+  rows.emplace_back("RAM: arena", with_commas(h.arena_bytes));
+  size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
   std::cout << args.program << " on " << args.target << " (code at "
             << sizes.value("optimization", "-Os") << ")\n";
-  std::snprintf(line, sizeof line, "  %-28s %10s\n", "flash", "bytes");
-  std::cout << line;
-  std::snprintf(line, sizeof line, "  %-28s %10s\n", "runtime core", with_commas(runtime_bytes).c_str());
-  std::cout << line;
-  for (const auto& [name, bytes] : kernels.items()) {
-    std::snprintf(line, sizeof line, "  kernel %-21s %10s\n", name.c_str(),
-                  with_commas(bytes.get<uint64_t>()).c_str());
-    std::cout << line;
-  }
-  std::snprintf(line, sizeof line, "  %-28s %10s\n", "program (weights + plan)",
-                with_commas(h.total_bytes).c_str());
-  std::cout << line;
-  std::snprintf(line, sizeof line, "  %-28s %10s\n", "total flash", with_commas(flash).c_str());
-  std::cout << line;
-  std::snprintf(line, sizeof line, "  %-28s %10s\n", "RAM: arena", with_commas(h.arena_bytes).c_str());
-  std::cout << line << "  (plus your stack and your firmware's own code and data)\n";
+  for (const auto& [label, value] : rows)
+    std::cout << "  " << label << std::string(width - label.size() + 2, ' ')
+              << std::string(value.size() < 10 ? 10 - value.size() : 0, ' ') << value << "\n";
+  std::cout << "  (plus your stack and your firmware's own code and data)\n";
   return 0;
 }
 

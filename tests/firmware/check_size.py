@@ -50,8 +50,27 @@ def main():
                 failures.append(f"{core}: runtime core {runtime} B, budget {RUNTIME_BUDGET.get(core, 8192)} B")
             if size["program_bytes"] != inspect["program_bytes"] or size["arena_bytes"] != inspect["arena_bytes"]:
                 failures.append(f"{core}: program/arena bytes differ from mote inspect")
-            if size["flash_bytes"] != runtime + sum(kernels.values()) + size["program_bytes"]:
-                failures.append(f"{core}: flash_bytes is not runtime + kernels + program")
+            shared = size["shared_text_bytes"]
+            if not 0 <= shared < sum(kernels.values()) + runtime:
+                failures.append(f"{core}: shared code {shared} B out of range")
+            if size["flash_bytes"] != runtime + sum(kernels.values()) - shared + size["program_bytes"]:
+                failures.append(f"{core}: flash_bytes is not runtime + kernels - shared code + program")
+        # A size file whose shared-code sections are broken: one line naming the file and
+        # what is wrong, not a crash (the last core's measurement, one index spoiled).
+        measured = json.loads(Path(size["measured_from"]).read_text())
+        if "kernel_sections" in measured:
+            for kernel_entry in measured["kernel_sections"]:
+                measured["kernel_sections"][kernel_entry] = [len(measured["sections"]) + 7]
+            spoiled = Path(tmp) / "spoiled.json"
+            spoiled.write_text(json.dumps(measured))
+            bad = subprocess.run([a.mote, "size", program, "--target", core, "--sizes", str(spoiled)],
+                                 capture_output=True, text=True)
+            if bad.returncode == 0 or bad.stderr.count("\n") != 1 or "out of range" not in bad.stderr \
+                    or str(spoiled) not in bad.stderr:
+                failures.append(f"`mote size --sizes` with a section index out of range should fail with one "
+                                f"line naming the file, got rc {bad.returncode}: {bad.stderr!r}")
+        else:
+            failures.append(f"{size['measured_from']}: no kernel_sections (shared code is not measured)")
         # Failures are one line each, naming the problem.
         bad = subprocess.run([a.mote, "size", program, "--target", "host", "--json"], capture_output=True, text=True)
         if bad.returncode == 0 or bad.stderr.count("\n") != 1:

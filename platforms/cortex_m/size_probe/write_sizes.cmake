@@ -1,6 +1,16 @@
 # Links one probe per kernel entry (the baseline's link line plus the entry as a root),
 # reads the probe ELFs' text sizes (arm-none-eabi-size, Berkeley "text": code plus
-# read-only data) and writes the JSON described in CMakeLists.txt.
+# read-only data) and their link maps, and writes the JSON described in CMakeLists.txt.
+#
+# Shared code: two kernels of one program often use the same helpers (a template
+# instance, a quantization routine, memcpy, a libgcc division), which a firmware links
+# once. Each probe's map lists the input sections it kept; the JSON names every kept
+# read-only section once ("sections": [[key, bytes], ...]) and gives the runtime and
+# each kernel the indices of theirs, so `mote size` subtracts what a program's kernels
+# share. A section's key is its name; a section that can exist once per object file (a
+# file-local function: anonymous namespace, `static`, a compiler clone, or a plain
+# .text/.rodata/.rodata.str section) is keyed by name@object, so two files' local
+# helpers of the same name are never merged.
 function(text_bytes elf out)
   execute_process(COMMAND ${SIZE} ${elf} OUTPUT_VARIABLE _out RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)
@@ -10,26 +20,126 @@ function(text_bytes elf out)
   set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
 endfunction()
 
+# map_sections(<map> <out>): "<key> <bytes>" for every non-empty input section the link
+# kept in a read-only output section (.text, .rodata, .ARM.exidx/.ARM.extab, .init,
+# .fini, .eh_frame), the probe root's excepted.
+function(map_sections map out)
+  file(READ ${map} _text)
+  string(FIND "${_text}" "Linker script and memory map" _start)
+  if(_start LESS 0)
+    message(FATAL_ERROR "${map}: not a GNU ld map file")
+  endif()
+  string(SUBSTRING "${_text}" ${_start} -1 _text)
+  file(WRITE ${map}.memory "${_text}")
+  # Output section headers (".text  0x... 0x..."), input sections (" .text.f" with the
+  # address, size and object on the same line or the next), and continuation lines.
+  file(STRINGS ${map}.memory _lines REGEX "^\\.[^ ]+|^ \\.[^ ]+|^ +0x[0-9a-f]+ +0x[0-9a-f]+ [^ ]")
+  set(_result "")
+  set(_keep OFF)
+  set(_pending "")
+  foreach(_line IN LISTS _lines)
+    if(_line MATCHES "^\\.([^ ]+)")
+      set(_pending "")
+      if(CMAKE_MATCH_1 MATCHES "^(text|rodata|ARM\\.exidx|ARM\\.extab|init|fini|eh_frame)$")
+        set(_keep ON)
+      else()
+        set(_keep OFF)
+      endif()
+      continue()
+    endif()
+    if(NOT _keep)
+      continue()
+    endif()
+    if(_line MATCHES "^ (\\.[^ ]+) +0x[0-9a-f]+ +0x([0-9a-f]+) (.+)$")
+      set(_name ${CMAKE_MATCH_1})
+      set(_hex ${CMAKE_MATCH_2})
+      set(_object ${CMAKE_MATCH_3})
+    elseif(_line MATCHES "^ (\\.[^ ]+)$")
+      set(_pending ${CMAKE_MATCH_1})
+      continue()
+    elseif(_pending AND _line MATCHES "^ +0x[0-9a-f]+ +0x([0-9a-f]+) (.+)$")
+      set(_name ${_pending})
+      set(_hex ${CMAKE_MATCH_1})
+      set(_object ${CMAKE_MATCH_2})
+    else()
+      continue()
+    endif()
+    set(_pending "")
+    math(EXPR _bytes "0x${_hex}")
+    if(_bytes EQUAL 0 OR _object MATCHES "probe\\.cc")
+      continue()
+    endif()
+    get_filename_component(_object "${_object}" NAME)
+    string(STRIP "${_object}" _object)
+    if(_name MATCHES "_GLOBAL__N_|^\\.[a-z]+\\._ZL|\\.(constprop|isra|part|cold)|^\\.(text|rodata|rodata\\.str[^ ]*|rodata\\.cst[0-9]+)$")
+      set(_name "${_name}@${_object}")
+    endif()
+    list(APPEND _result "${_name} ${_bytes}")
+  endforeach()
+  file(REMOVE ${map}.memory)
+  set(${out} "${_result}" PARENT_SCOPE)
+endfunction()
+
+# The section table: _section_count entries, variable _section_<md5 of key> = index,
+# _section_json the JSON rows. register_sections(<sections from map_sections> <out>)
+# adds the new keys and returns the probe's index list as JSON ("[3, 17, ...]").
+set(_section_count 0)
+set(_section_json "")
+macro(register_sections sections out)
+  set(${out} "")
+  foreach(_section IN LISTS ${sections})
+    string(REGEX MATCH "^(.+) ([0-9]+)$" _section_match "${_section}")
+    set(_section_key ${CMAKE_MATCH_1})
+    set(_section_bytes ${CMAKE_MATCH_2})
+    string(MD5 _section_hash "${_section_key}")
+    if(NOT DEFINED _section_${_section_hash})
+      set(_section_${_section_hash} ${_section_count})
+      if(_section_count GREATER 0)
+        string(APPEND _section_json ",")
+      endif()
+      string(APPEND _section_json "\n    [\"${_section_key}\", ${_section_bytes}]")
+      math(EXPR _section_count "${_section_count} + 1")
+    endif()
+    if(${out} STREQUAL "")
+      set(${out} "${_section_${_section_hash}}")
+    else()
+      string(APPEND ${out} ", ${_section_${_section_hash}}")
+    endif()
+  endforeach()
+endmacro()
+
 text_bytes(${DIR}/probe_baseline.elf _baseline)
 text_bytes(${DIR}/probe_runtime.elf _runtime)
 math(EXPR _runtime "${_runtime} - ${_baseline}")
-set(_json "{\n  \"core\": \"${CORE}\",\n  \"optimization\": \"-Os\",\n  \"runtime_text_bytes\": ${_runtime},\n  \"kernels\": {")
+map_sections(${DIR}/probe_runtime.map _runtime_sections)
+register_sections(_runtime_sections _runtime_indices)
+set(_kernels_json "")
+set(_kernel_sections_json "")
 set(_sep "")
 foreach(_entry IN LISTS ENTRIES)
   # The probe: the baseline's root and link line, with the entry (mote::<entry>, a
   # namespace-scope object: _ZN4mote<length><entry>E) kept as a --gc-sections root.
   string(LENGTH "${_entry}" _length)
   set(_elf ${DIR}/probe_${_entry}.elf)
-  execute_process(COMMAND ${CXX} ${FLAGS} -Wl,--undefined=_ZN4mote${_length}${_entry}E ${ROOT} -o ${_elf} ${LIBS}
+  set(_map ${DIR}/probe_${_entry}.map)
+  execute_process(COMMAND ${CXX} ${FLAGS} -Wl,--undefined=_ZN4mote${_length}${_entry}E -Wl,-Map=${_map}
+                          ${ROOT} -o ${_elf} ${LIBS}
                   RESULT_VARIABLE _rc ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "linking the size probe of ${_entry} failed: ${_err}")
   endif()
   text_bytes(${_elf} _bytes)
   math(EXPR _bytes "${_bytes} - ${_baseline}")
-  string(APPEND _json "${_sep}\n    \"${_entry}\": ${_bytes}")
+  map_sections(${_map} _sections)
+  register_sections(_sections _indices)
+  string(APPEND _kernels_json "${_sep}\n    \"${_entry}\": ${_bytes}")
+  string(APPEND _kernel_sections_json "${_sep}\n    \"${_entry}\": [${_indices}]")
   set(_sep ",")
 endforeach()
-string(APPEND _json "\n  }\n}\n")
+set(_json "{\n  \"core\": \"${CORE}\",\n  \"optimization\": \"-Os\",\n  \"runtime_text_bytes\": ${_runtime},\n")
+string(APPEND _json "  \"kernels\": {${_kernels_json}\n  },\n")
+string(APPEND _json "  \"sections\": [${_section_json}\n  ],\n")
+string(APPEND _json "  \"runtime_sections\": [${_runtime_indices}],\n")
+string(APPEND _json "  \"kernel_sections\": {${_kernel_sections_json}\n  }\n}\n")
 file(WRITE ${OUT}.tmp "${_json}")
 file(RENAME ${OUT}.tmp ${OUT})
