@@ -9,9 +9,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -543,6 +545,7 @@ RunOutcome execute_runs(const RunArgs& args, LoadedProgram& program,
   outcome.device_memory.emplace();
   outcome.device_memory->arena_given_bytes = result.arena_given_bytes;
   outcome.device_memory->arena_used_bytes = result.arena_used_bytes;
+  outcome.device_memory->stack_used_bytes = result.stack_used_bytes;
   return outcome;
 }
 
@@ -655,6 +658,7 @@ int run_run(const RunArgs& args) {
     if (device_memory) {
       memory["arena_given_bytes"] = device_memory->arena_given_bytes;
       memory["arena_used_bytes"] = device_memory->arena_used_bytes;
+      memory["stack_used_bytes"] = device_memory->stack_used_bytes;
     }
     out["memory"] = memory;
     if (on_host) out["seconds"] = total_seconds;
@@ -675,8 +679,16 @@ int run_run(const RunArgs& args) {
             << with_commas(h.total_bytes) << " bytes, " << with_commas(summary.macs) << " MACs\n";
   if (interp.memory_report().arena_state_bytes != 0)
     std::cout << "  state    " << with_commas(interp.memory_report().arena_state_bytes) << " bytes of the arena kept between runs\n";
-  char line[200];
-  std::snprintf(line, sizeof line, "  %4s  %-28s %-22s %14s %7s\n", "op", "name", "kernel",
+  if (device_memory)
+    std::cout << "  stack    " << with_commas(device_memory->stack_used_bytes)
+              << " bytes used by the run below its caller (painted; interrupts included)\n";
+  // The kernel column is as wide as the longest kernel name of the program.
+  int kernel_width = 6;
+  for (uint32_t k = 0; k < interp.op_count(); ++k)
+    kernel_width = std::max(kernel_width, static_cast<int>(std::strlen(
+                                              kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)))));
+  char line[240];
+  std::snprintf(line, sizeof line, "  %4s  %-28s %-*s %14s %7s\n", "op", "name", kernel_width, "kernel",
                 on_host ? "time (us)" : "instructions", "share");
   std::cout << line;
   for (uint32_t k = 0; k < interp.op_count(); ++k) {
@@ -685,7 +697,7 @@ int run_run(const RunArgs& args) {
     const double value = on_host ? op_seconds[k] * 1e6
                                  : static_cast<double>(k < op_instructions.size() ? op_instructions[k] : 0);
     const double total = on_host ? total_seconds * 1e6 : static_cast<double>(total_instructions);
-    std::snprintf(line, sizeof line, "  %4u  %-28s %-22s %14.*f %6.1f%%\n", k, name.c_str(),
+    std::snprintf(line, sizeof line, "  %4u  %-28s %-*s %14.*f %6.1f%%\n", k, name.c_str(), kernel_width,
                   kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)), on_host ? 1 : 0,
                   value, total > 0 ? 100.0 * value / total : 0.0);
     std::cout << line;
@@ -839,6 +851,40 @@ uint64_t shared_code_bytes(const json& sizes, const std::string& path, const std
   return shared;
 }
 
+// The stack mote_load and mote_run need for a program, from the static bounds of
+// sizes-<core>.json (stack_bound.py): per phase the deeper of the runtime's own call tree
+// and the point where it calls through a pointer plus the deepest check (load) or run
+// function among the program's kernels. Empty when the file has no bounds or one is
+// unknown (then `why` says which).
+std::optional<uint64_t> stack_bound(const json& sizes, const std::vector<std::string>& symbols, std::string* why) {
+  if (!sizes.contains("stack")) {
+    *why = "no stack bounds in the size measurements";
+    return std::nullopt;
+  }
+  const json& stack = sizes["stack"];
+  uint64_t peak = 0;
+  const char* phases[] = {"load", "run"};
+  for (size_t phase = 0; phase < 2; ++phase) {
+    const json& runtime = stack["runtime"][phases[phase]];
+    if (!runtime.is_array() || runtime.size() != 2 || !runtime[0].is_number_unsigned()) {
+      *why = std::string("the runtime's ") + phases[phase] + " path has no static bound";
+      return std::nullopt;
+    }
+    uint64_t deepest_kernel = 0;
+    for (const std::string& symbol : symbols) {
+      const json& figures = stack["kernels"][symbol];
+      if (!figures.is_array() || figures.size() != 2 || !figures[phase].is_number_unsigned()) {
+        *why = symbol + " has no static stack bound (it calls code outside the kernel, e.g. an NPU driver)";
+        return std::nullopt;
+      }
+      deepest_kernel = std::max(deepest_kernel, figures[phase].get<uint64_t>());
+    }
+    peak = std::max(peak, runtime[0].get<uint64_t>());
+    if (runtime[1].is_number_unsigned()) peak = std::max(peak, runtime[1].get<uint64_t>() + deepest_kernel);
+  }
+  return peak;
+}
+
 // The flash bill of a program on one core: runtime core and each kernel, measured at
 // build time from -Os cross-compiled objects (platforms/cortex_m/size_probe), plus the
 // program bytes; the RAM bill is the arena.
@@ -880,6 +926,8 @@ int run_size(const SizeArgs& args) {
     symbols.push_back(symbol);
   }
   const uint64_t shared_bytes = shared_code_bytes(sizes, sizes_path, symbols);
+  std::string stack_unknown;
+  const std::optional<uint64_t> stack_bytes = stack_bound(sizes, symbols, &stack_unknown);
   const ProgramHeader& h = program.header();
   const uint64_t code_bytes = runtime_bytes + kernel_bytes - shared_bytes;
   const uint64_t flash = code_bytes + h.total_bytes;
@@ -899,6 +947,12 @@ int run_size(const SizeArgs& args) {
                 {"ram_bytes", h.arena_bytes},
                 {"op_count", interp.op_count()},
                 {"measured_from", sizes_path}};
+    if (stack_bytes) {
+      out["stack_bytes"] = *stack_bytes;
+    } else {
+      out["stack_bytes"] = nullptr;
+      out["stack_unknown"] = stack_unknown;
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -912,6 +966,7 @@ int run_size(const SizeArgs& args) {
   rows.emplace_back("program (weights + plan)", with_commas(h.total_bytes));
   rows.emplace_back("total flash", with_commas(flash));
   rows.emplace_back("RAM: arena", with_commas(h.arena_bytes));
+  rows.emplace_back("RAM: stack (static bound)", stack_bytes ? with_commas(*stack_bytes) : "unknown");
   size_t width = 0;
   for (const auto& row : rows) width = std::max(width, row.first.size());
   std::cout << args.program << " on " << args.target << " (code at "
@@ -919,7 +974,9 @@ int run_size(const SizeArgs& args) {
   for (const auto& [label, value] : rows)
     std::cout << "  " << label << std::string(width - label.size() + 2, ' ')
               << std::string(value.size() < 10 ? 10 - value.size() : 0, ' ') << value << "\n";
-  std::cout << "  (plus your stack and your firmware's own code and data)\n";
+  if (!stack_bytes) std::cout << "  (stack unknown: " << stack_unknown << ")\n";
+  std::cout << "  (the stack: below the call to mote_load or mote_run, plus your interrupts and any profiler\n"
+               "  callback; plus your firmware's own code, data and stack)\n";
   return 0;
 }
 

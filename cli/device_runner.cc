@@ -283,12 +283,12 @@ bool parse_npu_line(std::istringstream& fields, DeviceRunResult* result) {
 }
 
 // Parses "op <index> <instructions>" lines, the "total <instructions>" line, the
-// "arena <given bytes> <used bytes>" line, and for NPU programs the "memory <program>
+// "arena <given bytes> <used bytes>" line, the "stack <bytes>" line, and for NPU programs the "memory <program>
 // <arena> <fast scratch>" line and "npu <op> payload|<region> <address> <bytes>" lines.
 void parse_profile(const std::string& text, const std::string& where, DeviceRunResult* result) {
   std::istringstream lines(text);
   std::string line;
-  bool have_total = false, have_arena = false;
+  bool have_total = false, have_arena = false, have_stack = false;
   while (std::getline(lines, line)) {
     if (line.empty()) continue;
     std::istringstream fields(line);
@@ -302,6 +302,8 @@ void parse_profile(const std::string& text, const std::string& where, DeviceRunR
       have_total = true;
     } else if (key == "arena" && (fields >> result->arena_given_bytes >> result->arena_used_bytes)) {
       have_arena = true;
+    } else if (key == "stack" && (fields >> result->stack_used_bytes)) {
+      have_stack = true;
     } else if (key == "memory" &&
                (fields >> result->program_address >> result->arena_address >> result->fast_scratch_address)) {
       continue;  // a program with NPU ops: where the runner placed it
@@ -311,7 +313,7 @@ void parse_profile(const std::string& text, const std::string& where, DeviceRunR
       fail(where + ": malformed profile line '" + line + "' from the runner");
     }
   }
-  if (!have_total || !have_arena) fail(where + ": the runner wrote no profile");
+  if (!have_total || !have_arena || !have_stack) fail(where + ": the runner wrote no profile");
 }
 
 }  // namespace

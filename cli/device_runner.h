@@ -36,6 +36,7 @@ struct DeviceRunResult {
   uint64_t total_instructions = 0;            // the whole run() call (run 0)
   uint32_t arena_given_bytes = 0;             // the arena the runner passed to load()
   uint32_t arena_used_bytes = 0;              // its high-water mark after the run
+  uint32_t stack_used_bytes = 0;              // stack the first run used (painted; interrupts too)
   // Programs with NPU ops: where the runner placed the program, the arena and the NPU's
   // fast scratch (device addresses), and every payload and region of run 0's invokes.
   uint64_t program_address = 0, arena_address = 0, fast_scratch_address = 0;

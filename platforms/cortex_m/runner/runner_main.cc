@@ -26,7 +26,9 @@
 // writes
 //   <output dir>/out<j>.bin    raw bytes of output j (of run r > 0: out<j>.r<r>.bin)
 //   <output dir>/profile.txt   "op <index> <instructions>" per op, "total <instructions>",
-//                              then "arena <given bytes> <used bytes>" (of the first run);
+//                              then "arena <given bytes> <used bytes>" (of the first run),
+//                              "stack <bytes>" (the stack the first run used below the
+//                              caller of run(), interrupts included: paint_stack);
 //                              for a program with NPU ops also "memory <program address>
 //                              <arena address> <fast scratch address>" and per NPU op of
 //                              the first run what it handed the driver: "npu <op> payload
@@ -60,6 +62,7 @@
 extern "C" {
 extern uint8_t __workspace_start[];
 extern uint8_t __workspace_end[];
+extern uint32_t __stack_limit[];  // ld/sections.ld: the lowest word of the main stack
 }
 
 namespace {
@@ -71,6 +74,31 @@ constexpr uint32_t kClockHz = MOTE_CPU_CLOCK_HZ;  // set per machine by runner/C
 constexpr uint32_t kMaxWords = 64;                 // program, output dir, loop limit, up to 61 inputs
 constexpr uint32_t kExitError = 1;
 constexpr uint8_t kArenaFill = 0xA5;
+constexpr uint32_t kStackFill = 0x5AC3A53Cu;
+
+// The stack pointer of the calling function, as a call made next from it would see it.
+inline uintptr_t stack_pointer() {
+  uintptr_t sp;
+  __asm__ volatile("mov %0, sp" : "=r"(sp));
+  return sp;
+}
+
+// Fills the free main stack with kStackFill, from its limit up to below this function's
+// own frame, so stack_used_below() can find how deep a call went.
+__attribute__((noinline)) void paint_stack() {
+  uint32_t* const end = reinterpret_cast<uint32_t*>(stack_pointer()) - 16;
+  for (uint32_t* word = __stack_limit; word < end; ++word) *word = kStackFill;
+}
+
+// The bytes of stack used below `top` (a stack pointer taken before paint_stack) since
+// paint_stack: from the lowest word that no longer holds the fill. Exact unless a
+// written word happens to equal the fill (then a lower bound); interrupts taken during
+// the call count too.
+__attribute__((noinline)) uint32_t stack_used_below(uintptr_t top) {
+  const uint32_t* word = __stack_limit;
+  while (reinterpret_cast<uintptr_t>(word) < top && *word == kStackFill) ++word;
+  return static_cast<uint32_t>(top - reinterpret_cast<uintptr_t>(word));
+}
 
 // One line of text with a buffer of its own (mote/text_line.h: no printf, which would
 // pull in the heap).
@@ -407,6 +435,7 @@ bool run_job(const char* const* words, uint32_t word_count, Workspace workspace,
   const mote::ProfileHook tracking_hook{track_op, nullptr, &profile};
   uint64_t run_ticks = 0;
   uint32_t arena_used = 0;
+  uint32_t run_stack = 0;
   for (uint32_t run = 0; run < runs; ++run) {
     // Inputs, read straight into their arena slots.
     for (uint32_t i = 0; i < input_count; ++i) {
@@ -431,10 +460,13 @@ bool run_job(const char* const* words, uint32_t word_count, Workspace workspace,
     // started before the input reads, its phase (and the reload interrupts that land
     // inside the run) would move with the input files' sizes.
     g_runner_npu.recording = run == 0;
+    const uintptr_t run_stack_top = stack_pointer();
+    if (run == 0) paint_stack();
     if (run == 0) mote::cortex_m::start_tick_counter();
     const uint64_t run_begin = mote::cortex_m::read_ticks();
     status = g_interpreter.run(run == 0 ? &hook : &tracking_hook);
     if (run == 0) run_ticks = mote::cortex_m::read_ticks() - run_begin;
+    if (run == 0) run_stack = stack_used_below(run_stack_top);
     if (status == Status::kLoopLimit) {
       error.text("run stopped: ").status(status).text(" (").number(loop_limit)
           .text(" iterations in one run: a loop whose condition still held)");
@@ -485,6 +517,9 @@ bool run_job(const char* const* words, uint32_t word_count, Workspace workspace,
   Line arena_line;
   arena_line.text("arena ").number(arena_bytes).text(" ").number(arena_used).text("\n");
   written = written && semihost::write(handle, arena_line.c_str(), arena_line.length());
+  Line stack_line;
+  stack_line.text("stack ").number(run_stack).text("\n");
+  written = written && semihost::write(handle, stack_line.c_str(), stack_line.length());
   if (npu.op_count != 0) {
     Line memory;
     memory.text("memory ").number(reinterpret_cast<uintptr_t>(program)).text(" ")
