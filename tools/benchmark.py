@@ -17,7 +17,8 @@ compiled once per device with that device's --target (so the core's kernel varia
 chosen) and run on sample s0 under QEMU (default devices: qemu-cortex-m4, -m33, -m55,
 -m0plus).
 
-Printed per model: arena bytes and the schedule's lower bound (ratio), TFLM's CMSIS-NN
+Printed per model (and per device: code and stack, see the legend printed under the
+table): arena bytes and the schedule's lower bound (ratio), TFLM's CMSIS-NN
 arena, weights bytes and the model's MACs (from `mote compile --json` of the cortex-m4
 build), and 'patch+': the share of MACs a patched program runs again in the tiles'
 overlaps (--patching auto, the default; --patching off compares without); then per
@@ -216,6 +217,14 @@ def baselines(shared):
         num = lambda s: int(s.replace(",", "")) if re.match(r"^[\d,]+$", s) else None
         table[cells[0]] = {"macs": num(cells[1]), "arena_ref": num(cells[2]), "arena_cmsis": num(cells[3]),
                            "instr_ref": num(cells[4]), "instr_cmsis": num(cells[5])}
+    # Per-model flash where the prose states it ("vww_96_int8: 39,914 B reference, 82,790 B
+    # CMSIS-NN"): TFLM's own code with the libc it pulls in, without the model.
+    text = open(path).read()
+    for model, ref, cmsis in re.findall(r"([A-Za-z_0-9]+):\s+([\d,]+) B reference,\s+([\d,]+) B CMSIS-NN", text):
+        table.setdefault(model, {}).update({"code_ref": int(ref.replace(",", "")),
+                                            "code_cmsis": int(cmsis.replace(",", ""))})
+    match = re.search(r"Peak stack\s+(.*?\(CMSIS-NN\))", text, re.S)
+    table["__notes__"] = {"stack": " ".join(match.group(1).split()) if match else None}
     return table
 
 
@@ -349,7 +358,8 @@ def main():
         header += f" {short(d) + ' instr':>14s} {'/MAC':>6s} {'xCMSIS':>6s}"
         if short(d) == "m55":
             header += f" {'xM4':>5s}"
-    header += f" {'TFLM+CMSIS M4':>14s}"
+        header += f" {'code':>7s} {'stack':>9s}"
+    header += f" {'TFLM+CMSIS M4':>14s} {'TFLM code':>9s}"
     print(header, flush=True)
     report = []
     with tempfile.TemporaryDirectory() as work:
@@ -387,6 +397,10 @@ def main():
                 except RuntimeError as error:
                     runs[d] = ("failed", None, str(error))
                     continue
+                try:
+                    run["size"] = json.loads(mote(args.build, "size", program, "--target", target, "--json"))
+                except RuntimeError as error:
+                    run["size"] = {"error": str(error)}
                 runs[d] = ("ok", run, outputs_match(out_dir, golden))
                 if args.ops:
                     for k, op in enumerate(run.get("ops", [])):
@@ -418,6 +432,7 @@ def main():
                     line += f" {status:>14s} {'':>6s} {'':>6s}"
                     if short(d) == "m55":
                         line += f" {'':>5s}"
+                    line += f" {'':>7s} {'':>9s}"
                     if detail and status not in ("no input", "arena > 2 MB"):
                         print(f"  {stem} on {d}: {detail}", file=sys.stderr)
                     entry["devices"][d] = {"status": status}
@@ -433,12 +448,27 @@ def main():
                 if short(d) == "m55":
                     line += f" {(format(instr / m4_instr, '.2f') if m4_instr else '-'):>5s}"
                     figures["ratio_to_mote_m4"] = instr / m4_instr if m4_instr else None
+                # Code: runtime + the program's kernels with shared code once (mote size, -Os);
+                # stack: painted in the QEMU run / mote size's static bound.
+                size = run.get("size", {})
+                code, bound = size.get("code_text_bytes"), size.get("stack_bytes")
+                used = run.get("memory", {}).get("stack_used_bytes")
+                line += f" {(format(code / 1024, '.1f') + 'K') if code else '-':>7s}"
+                line += f" {(str(used) if used else '-') + '/' + (str(bound) if bound else '-'):>9s}"
+                figures.update({"code_text_bytes": code, "stack_used_bytes": used, "stack_bound_bytes": bound})
                 entry["devices"][d] = figures
             line += f" {(format(cmsis, ',d') if cmsis else '-'):>14s}"
+            tflm_code = b.get("code_cmsis")
+            line += f" {(format(tflm_code / 1024, '.1f') + 'K') if tflm_code else '-':>9s}"
             print(line, flush=True)
             for l in ops_lines:
                 print(l, flush=True)
             report.append(entry)
+    notes = base.get("__notes__", {})
+    print("code: Mote's runtime + the program's kernels at -Os, shared code once (mote size); stack: bytes "
+          "the QEMU run used (painted) / mote size's static bound; TFLM code: its code with libc, without the "
+          "model (BASELINES.md, where stated per model)"
+          + (f"; TFLM peak stack {notes['stack']}" if notes.get("stack") else ""), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
