@@ -354,6 +354,10 @@ void print_npu(const std::vector<NpuOpReport>& ops) {
   if (!ops.empty()) std::cout << "  npu      checked: " << ops.front().checks << "\n";
 }
 
+json read_sizes(const std::string& target, const std::string& path, std::string* where);
+uint64_t code_bytes(const json& sizes, const std::string& path, const std::string& target,
+                    const std::vector<std::string>& kernels);
+
 int run_compile(const CompileArgs& args) {
   if (args.output.empty() && args.emit_c.empty() && args.emit_tflite.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote, --emit-c DIR and/or --emit-tflite FILE");
@@ -361,7 +365,18 @@ int run_compile(const CompileArgs& args) {
   CompileOptions options;
   options.model_path = args.model;
   options.target = args.target;
-  options.optimize = args.optimize == "memory" ? Optimize::kMemory : Optimize::kSpeed;
+  options.optimize = args.optimize == "memory" ? Optimize::kMemory
+                     : args.optimize == "size" ? Optimize::kSize
+                                               : Optimize::kSpeed;
+  if (options.optimize == Optimize::kSize) {
+    if (args.target == "host")
+      throw std::runtime_error("--optimize size: give a Cortex-M --target (code size is measured per core)");
+    auto where = std::make_shared<std::string>();
+    auto sizes = std::make_shared<json>(read_sizes(args.target, "", where.get()));
+    options.code_bytes = [sizes, where, target = args.target](const std::vector<std::string>& kernels) {
+      return code_bytes(*sizes, *where, target, kernels);
+    };
+  }
   options.patching = args.patching == "off" ? Patching::kOff : Patching::kAuto;
   options.max_recompute = parse_fraction(args.max_recompute, "--max-recompute");
   if (!args.arena_budget.empty()) options.arena_budget = parse_bytes(args.arena_budget, "--arena-budget");
@@ -438,6 +453,9 @@ int run_compile(const CompileArgs& args) {
     out["search"] = search_json(r.search);
     out["compile_seconds"] = r.search.seconds;
     out["notes"] = r.notes;
+    if (options.optimize == Optimize::kSize)
+      out["optimize_size"] = {{"speed_code_bytes", r.speed_code_bytes}, {"code_bytes", r.code_bytes},
+                              {"choices", r.size_choices}};
     if (!r.npu.empty()) {
       out["npu"] = npu_json(r.npu);
       out["npu_fast_scratch_bytes"] = r.npu_fast_scratch_bytes;
@@ -461,6 +479,14 @@ int run_compile(const CompileArgs& args) {
   for (const std::string& note : r.notes) std::cout << "  note     " << note << "\n";
   print_npu(r.npu);
   if (r.patching) print_patching(*r.patching);
+  if (options.optimize == Optimize::kSize) {
+    std::cout << "  code     " << with_commas(r.code_bytes) << " bytes of runtime and kernels ("
+              << with_commas(r.speed_code_bytes) << " with the fastest kernels)\n";
+    for (const std::string& choice : r.size_choices) std::cout << "  size     " << choice << "\n";
+    if (!r.size_choices.empty())
+      std::cout << "  size     the instructions this costs: mote run --device qemu-" << args.target
+                << " on both builds (tools/benchmark.py --optimize size)\n";
+  }
   print_search(r.search);
   if (r.quantization) print_quantization(*r.quantization);
   return 0;
@@ -817,6 +843,23 @@ struct SizeArgs {
   bool json = false;
 };
 
+// The size measurements of a core (sizes-<core>.json: `path` or, when empty, the one
+// this build measured), checked for the core; *where is the file read.
+json read_sizes(const std::string& target, const std::string& path, std::string* where) {
+  *where = !path.empty() ? path : std::string(MOTE_FIRMWARE_DIR) + "/lib-" + target + "/sizes-" + target + ".json";
+  if (!fs::exists(*where))
+    throw std::runtime_error(*where + ": no size measurements for " + target +
+                             " (built with the firmware: cmake -DMOTE_BUILD_FIRMWARE=ON)");
+  const std::vector<uint8_t> bytes = read_file(*where);
+  json sizes = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (sizes.is_discarded() || !sizes.contains("runtime_text_bytes") || !sizes.contains("kernels"))
+    throw std::runtime_error(*where + ": not a size measurement file");
+  if (sizes.value("core", "") != target)
+    throw std::runtime_error(*where + ": measured for core '" + sizes.value("core", "") + "', expected '" + target +
+                             "'");
+  return sizes;
+}
+
 // Bytes that more than one of (the runtime core, the given kernel entries) measured,
 // counted once more than needed: the sections of sizes-<core>.json (write_sizes.cmake)
 // each probe kept. 0 for a measurement file without sections (then every kernel counts
@@ -849,6 +892,22 @@ uint64_t shared_code_bytes(const json& sizes, const std::string& path, const std
     shared += (n - 1) * section[1].get<uint64_t>();
   }
   return shared;
+}
+
+// The runtime and these kernels' code (by name) with shared code once: what
+// CompileOptions::code_bytes asks for --optimize size.
+uint64_t code_bytes(const json& sizes, const std::string& path, const std::string& target,
+                    const std::vector<std::string>& kernels) {
+  uint64_t bytes = sizes["runtime_text_bytes"].get<uint64_t>();
+  std::vector<std::string> symbols;
+  for (const std::string& kernel : kernels) {
+    const std::string symbol = kernel_entry_symbol(kernel_id_from_name(kernel.c_str()));
+    if (!sizes["kernels"].contains(symbol))
+      throw std::runtime_error(path + ": no measurement for kernel " + kernel + " (" + symbol + ") on " + target);
+    bytes += sizes["kernels"][symbol].get<uint64_t>();
+    symbols.push_back(symbol);
+  }
+  return bytes - shared_code_bytes(sizes, path, symbols);
 }
 
 // The stack mote_load and mote_run need for a program, from the static bounds of
@@ -895,19 +954,8 @@ int run_size(const SizeArgs& args) {
     throw std::runtime_error("--target " + args.target + ": size is measured for " + target_list(true));
   LoadedProgram program(read_file(args.program), args.program);
   const Interpreter& interp = program.interpreter();
-  const std::string sizes_path =
-      !args.sizes.empty() ? args.sizes
-                          : std::string(MOTE_FIRMWARE_DIR) + "/lib-" + args.target + "/sizes-" + args.target + ".json";
-  if (!fs::exists(sizes_path))
-    throw std::runtime_error(sizes_path + ": no size measurements for " + args.target +
-                             " (built with the firmware: cmake -DMOTE_BUILD_FIRMWARE=ON)");
-  const std::vector<uint8_t> sizes_bytes = read_file(sizes_path);
-  const json sizes = json::parse(sizes_bytes.begin(), sizes_bytes.end(), nullptr, false);
-  if (sizes.is_discarded() || !sizes.contains("runtime_text_bytes") || !sizes.contains("kernels"))
-    throw std::runtime_error(sizes_path + ": not a size measurement file");
-  if (sizes.value("core", "") != args.target)
-    throw std::runtime_error(sizes_path + ": measured for core '" + sizes.value("core", "") +
-                             "', expected '" + args.target + "'");
+  std::string sizes_path;
+  const json sizes = read_sizes(args.target, args.sizes, &sizes_path);
 
   const ProgramSummary summary = summarize(program);
   const uint64_t runtime_bytes = sizes["runtime_text_bytes"].get<uint64_t>();
@@ -1071,8 +1119,9 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_option("--optimize", compile_args.optimize,
                           "speed (default): the target's fastest kernels, their scratch in the arena; "
                           "memory: a kernel variant whose scratch raises the arena gives way to the "
-                          "reference kernel")
-      ->check(CLI::IsMember({"speed", "memory"}));
+                          "reference kernel; size: a variant gives way to its reference where that "
+                          "lowers the code linked (as mote size counts it), the largest saving first")
+      ->check(CLI::IsMember({"speed", "memory", "size"}));
   compile_cmd->add_option("--patching", compile_args.patching,
                           "auto (default): run a CNN's first stages tile by tile where that lowers the arena "
                           "within --max-recompute; off: layer by layer")

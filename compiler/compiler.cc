@@ -8,6 +8,8 @@
 #include "emit/tflite_writer.h"
 #include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
+#include "kernel_registry.h"
+#include "kernel_ids.h"
 #include "npu/ethos_u.h"
 #include "passes/passes.h"
 #include "search/search.h"
@@ -29,6 +31,62 @@ ir::Graph import_model(const std::string& path, const std::vector<std::string>& 
   throw CompileError(path + ": unsupported model format '" + extension +
                      "' (expected .onnx or .tflite)");
 }
+
+namespace {
+
+// The kernels of `kernels` with `variant` given up for its reference kernel.
+std::vector<std::string> with_reference(const std::vector<std::string>& kernels, const std::string& variant) {
+  std::vector<std::string> out;
+  const std::string reference = kernel_name(kernel_reference(kernel_id_from_name(variant.c_str())));
+  for (const std::string& k : kernels)
+    if (k != variant) out.push_back(k);
+  if (std::find(out.begin(), out.end(), reference) == out.end()) out.push_back(reference);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// lower_within_budget; with Optimize::kSize, first with the fastest kernels, then with each
+// variant whose reference lowers the code (options.code_bytes, shared code once) given
+// up, the largest saving first, until none lowers it. A variant's reference takes the
+// same inputs and parameters and gives the same bits, so only code and speed change
+// (and the arena, which can only shrink: references need no scratch).
+CompileResult lower_for_size(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {
+  if (options.optimize != Optimize::kSize) return search::lower_within_budget(graph, options, search);
+  CompileResult result = search::lower_within_budget(graph, options, search);
+  std::vector<std::string> kernels = result.report.kernels;
+  const uint64_t speed_bytes = options.code_bytes(kernels);
+  uint64_t bytes = speed_bytes;
+  std::vector<std::string> demoted, choices;
+  for (;;) {
+    std::string best;
+    uint64_t best_bytes = bytes;
+    for (const std::string& k : kernels) {
+      if (!kernel_is_variant(kernel_id_from_name(k.c_str()))) continue;
+      const uint64_t trial = options.code_bytes(with_reference(kernels, k));
+      if (trial < best_bytes) {
+        best = k;
+        best_bytes = trial;
+      }
+    }
+    if (best.empty()) break;
+    choices.push_back(best + " -> " + kernel_name(kernel_reference(kernel_id_from_name(best.c_str()))) + ": " +
+                      std::to_string(bytes) + " -> " + std::to_string(best_bytes) + " bytes of code");
+    demoted.push_back(best);
+    kernels = with_reference(kernels, best);
+    bytes = best_bytes;
+  }
+  if (!demoted.empty()) {
+    CompileOptions smaller = options;
+    smaller.demoted_kernels = demoted;
+    result = search::lower_within_budget(graph, smaller, search);
+  }
+  result.report.size_choices = std::move(choices);
+  result.report.speed_code_bytes = speed_bytes;
+  result.report.code_bytes = options.code_bytes(result.report.kernels);
+  return result;
+}
+
+}  // namespace
 
 CompileResult compile(const CompileOptions& options) {
   if (options.emit_tflite && options.quantize.empty()) {
@@ -52,9 +110,11 @@ CompileResult compile(const CompileOptions& options) {
 
   SearchReport search;
   CompileResult result;
+  if (options.optimize == Optimize::kSize && !options.code_bytes)
+    throw CompileError("--optimize size needs the target's code size measurements (a Cortex-M target)");
   if (options.quantize.empty()) {
     if (!options.calibration.empty()) throw CompileError("--calibration needs --quantize int8");
-    result = search::lower_within_budget(graph, options, search);
+    result = lower_for_size(graph, options, search);
   } else {
     if (options.quantize != "int8")
       throw CompileError("--quantize " + options.quantize + ": unsupported (expected int8)");
@@ -75,7 +135,7 @@ CompileResult compile(const CompileOptions& options) {
     // Written before lowering (a graph the writer cannot express fails before any work).
     std::vector<uint8_t> tflite;
     if (options.emit_tflite) tflite = write_tflite(quantized, options.model_path);
-    result = search::lower_within_budget(quantized, options, search);
+    result = lower_for_size(quantized, options, search);
     result.tflite = std::move(tflite);
     result.report.quantization = std::move(report);
   }

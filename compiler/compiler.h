@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,12 @@
 
 namespace mote {
 
-// What lowering favours where the two conflict: kSpeed keeps the target's fastest kernel
+// What lowering favours where they conflict: kSpeed keeps the target's fastest kernel
 // variants even when their scratch raises the arena; kMemory falls back to the reference
-// kernel (no scratch) for any variant whose scratch raises it.
-enum class Optimize { kSpeed, kMemory };
+// kernel (no scratch) for any variant whose scratch raises it; kSize gives up each variant
+// for its reference where that lowers the code the program links (CompileOptions::
+// code_bytes: shared code counted once), the largest saving first.
+enum class Optimize { kSpeed, kMemory, kSize };
 
 // Patch-based execution of a CNN's first stages (compiler/patching/patching.h): kAuto
 // runs the stage tile by tile when that lowers the arena within max_recompute.
@@ -57,6 +60,12 @@ struct CompileOptions {
   // (CompileResult::tflite, compiler/emit/tflite_writer.h), the graph quantize() gives,
   // before lowering. Needs quantize "int8".
   bool emit_tflite = false;
+  // Optimize::kSize: the flash the runtime and these kernels (by name) take on the target,
+  // code shared between them counted once (the CLI reads the build's size measurements).
+  std::function<uint64_t(const std::vector<std::string>& kernels)> code_bytes = {};
+  // Variants (by name) lowered as their reference kernel instead; compile() sets it for
+  // Optimize::kSize.
+  std::vector<std::string> demoted_kernels = {};
 };
 
 // Throws CompileError with a one-line message on any problem.

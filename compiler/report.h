@@ -160,6 +160,10 @@ struct CompileReport {
   // symbolic batch axis 'batch' fixed to 1 (set it with --input-shape x=...)").
   std::vector<std::string> notes;
   std::vector<NpuOpReport> npu;      // Ethos-U ops, in execution order
+  // --optimize size: each variant given up for its reference ("variant -> reference"), and
+  // the runtime + kernel code before and after (CompileOptions::code_bytes).
+  std::vector<std::string> size_choices;
+  uint64_t speed_code_bytes = 0, code_bytes = 0;
   uint32_t npu_fast_scratch_bytes = 0;  // the largest fast scratch an NPU op needs
 };
 

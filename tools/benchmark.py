@@ -335,6 +335,8 @@ def main():
     parser.add_argument("--json", help="also write every figure to this JSON file")
     parser.add_argument("--patching", default="auto", choices=["auto", "off"],
                         help="mote compile --patching (default auto; 'patch+' is the share of MACs run again)")
+    parser.add_argument("--optimize", default="speed", choices=["speed", "memory", "size"],
+                        help="mote compile --optimize (default speed; size: the smallest code, see 'code')")
     parser.add_argument("--update-table", action="store_true",
                         help=f"re-measure the rows of {os.path.relpath(TABLE, ROOT)} and rewrite it")
     args = parser.parse_args()
@@ -376,7 +378,8 @@ def main():
                 program = os.path.join(work, f"{safe}.{target}.mote")
                 try:
                     compiled = json.loads(mote(args.build, "compile", path, "-o", program, "--target", target,
-                                               "--patching", args.patching, "--json", *compile_args))
+                                               "--patching", args.patching, "--optimize", args.optimize, "--json",
+                                               *compile_args))
                     if info is None or target == "cortex-m4":
                         info = compiled
                 except RuntimeError as error:

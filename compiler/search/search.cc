@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "kernel_ids.h"
 #include "kernel_registry.h"
 #include "link/link.h"
 #include "patching/patching.h"
@@ -115,7 +116,8 @@ bool has_offline_offsets(const ir::Graph& graph) {
   return false;
 }
 
-Ordered choose_order(const ir::Graph& model_graph, Target target, Optimize optimize, SearchReport& search) {
+Ordered choose_order(const ir::Graph& model_graph, Target target, const KernelChoice& optimize,
+                     SearchReport& search) {
   StageTimer timer(search.op_order);
   constexpr planner::Effort kGreedy = planner::Effort::kGreedy;
   Ordered chosen{model_graph, link(model_graph, target, optimize, search, kGreedy)};
@@ -171,7 +173,7 @@ CompileResult choose_patching(const ir::Graph& graph, const CompileResult& unpat
     const patching::Stage& stage = candidates.ranked[i].stage;
     CompileResult trial;
     try {
-      trial = link(patching::patch_stage(graph, stage), target, options.optimize, search, planner::Effort::kGreedy,
+      trial = link(patching::patch_stage(graph, stage), target, kernel_choice(options), search, planner::Effort::kGreedy,
                    link::Emit::kReportOnly);
     } catch (const CompileError&) {
       continue;  // a kernel refuses a tile's shape: keep the layer-by-layer program
@@ -191,14 +193,15 @@ CompileResult choose_patching(const ir::Graph& graph, const CompileResult& unpat
     report.cols = stage.cols;
   }
   if (applied) report.best_patched_arena_bytes = best.report.arena_bytes;
-  if (applied && options.optimize == Optimize::kSpeed &&
+  if (applied && options.optimize != Optimize::kMemory &&
       static_cast<double>(best.report.arena_bytes) >
           (1.0 - kSpeedMinPatchSaving) * static_cast<double>(unpatched.report.arena_bytes)) {
     best = unpatched;  // saves too little for the time it costs
     applied = false;
   }
   if (applied) {  // the winner linked again, its program written (the same plan: linking is deterministic)
-    best = link(patching::patch_stage(graph, *best_stage), target, options.optimize, search, planner::Effort::kGreedy);
+    best = link(patching::patch_stage(graph, *best_stage), target, kernel_choice(options), search,
+                planner::Effort::kGreedy);
   }
   best.report.reordered = unpatched.report.reordered;
   best.report.model_order_arena_bytes = unpatched.report.model_order_arena_bytes;
@@ -265,19 +268,33 @@ Int16Split choose_int16_split(const ir::Graph& graph, const ptq::Calibration& ca
 
 // ---------------------------------------------------------------- entry points
 
-CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search,
+KernelChoice kernel_choice(const CompileOptions& options) {
+  KernelChoice choice(options.optimize);
+  for (const std::string& name : options.demoted_kernels) {
+    const KernelId id = kernel_id_from_name(name.c_str());
+    if (!kernel_is_variant(id)) throw CompileError("demoted kernel '" + name + "' is not a kernel variant");
+    choice.demoted.push_back(id);
+  }
+  return choice;
+}
+
+CompileResult link(const ir::Graph& graph, Target target, const KernelChoice& choice, SearchReport& search,
                    planner::Effort effort, link::Emit emit) {
   const link::Prepared prepared = link::prepare(graph, target);
   std::vector<lower::LoweredOp> ops = prepared.ops;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    if (std::find(choice.demoted.begin(), choice.demoted.end(), ops[k].kernel) != choice.demoted.end())
+      ops[k] = lower::lower_node(prepared.graph, prepared.graph.nodes[k], Target::kHost);  // the reference
+  }
   link::Layout layout = link::lay_out(prepared, ops);
   plan(layout, search, effort);
-  if (optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search, effort);
+  if (choice.optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search, effort);
   return link::assemble(prepared, ops, layout, emit);
 }
 
 CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {
   const Target target = parse_target(options.target);
-  Ordered ordered = choose_order(graph, target, options.optimize, search);
+  Ordered ordered = choose_order(graph, target, kernel_choice(options), search);
   if (options.patching == Patching::kOff || has_offline_offsets(ordered.graph)) return std::move(ordered.result);
   return choose_patching(ordered.graph, ordered.result, options, target, search);
 }

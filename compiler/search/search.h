@@ -69,8 +69,12 @@
 //     are the rest.
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "compiler.h"
 #include "ir/graph.h"
+#include "kernel_ids.h"
 #include "link/link.h"
 #include "planner/memory_planner.h"
 #include "ptq/ptq.h"
@@ -92,13 +96,26 @@ CompileResult lower_within_budget(const ir::Graph& graph, const CompileOptions& 
 // op_order, then with Patching::kAuto patching (CompileReport::reordered, ::patching).
 CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search);
 
+// How link() picks each op's kernel: the target's fastest variant, given up under
+// Optimize::kMemory where its scratch sets the arena (variant_fallback), and lowered as
+// its reference kernel when it is one of `demoted` (Optimize::kSize: compile() picks them).
+struct KernelChoice {
+  KernelChoice(Optimize optimize_ = Optimize::kSpeed, std::vector<KernelId> demoted_ = {})  // NOLINT: from Optimize
+      : optimize(optimize_), demoted(std::move(demoted_)) {}
+  Optimize optimize;
+  std::vector<KernelId> demoted;
+};
+
+// The choice CompileOptions asks for (its optimize and demoted_kernels).
+KernelChoice kernel_choice(const CompileOptions& options);
+
 // variant_fallback (with Optimize::kMemory) and planner: the graph in its order, linked
 // (compiler/link/link.h). The op-order and patching searches link their candidates with
 // planner::Effort::kGreedy; the op-order search links the order it keeps again with
 // kRepair when its plan misses its lower bound (patched candidates stay greedy: their
 // plans come within 1% of the bound, and repairing each would cost seconds). The patching
 // search links its candidates with link::Emit::kReportOnly and the winner again in full.
-CompileResult link(const ir::Graph& graph, Target target, Optimize optimize, SearchReport& search,
+CompileResult link(const ir::Graph& graph, Target target, const KernelChoice& choice, SearchReport& search,
                    planner::Effort effort = planner::Effort::kRepair, link::Emit emit = link::Emit::kProgram);
 
 }  // namespace mote::search

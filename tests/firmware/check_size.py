@@ -23,6 +23,40 @@ def mote(exe, *args):
     return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
 
 
+def optimize_size_failures(a, tmp):
+    """`mote compile --optimize size` on cortex-m4 (the kws model): the code it reports is
+    what `mote size` counts, below the fastest kernels' code, each choice a variant given
+    up for its reference, and the outputs bit-identical to the default build's on the host;
+    a host target is refused with one line."""
+    failures = []
+    fast, small = str(Path(tmp) / "fast.mote"), str(Path(tmp) / "small.mote")
+    mote(a.mote, "compile", a.helium_model, "-o", fast, "--target", "cortex-m4")
+    report = json.loads(mote(a.mote, "compile", a.helium_model, "-o", small, "--target", "cortex-m4",
+                             "--optimize", "size", "--json"))["optimize_size"]
+    size = json.loads(mote(a.mote, "size", small, "--target", "cortex-m4", "--json"))
+    fast_size = json.loads(mote(a.mote, "size", fast, "--target", "cortex-m4", "--json"))
+    print(f"--optimize size on cortex-m4: code {report['code_bytes']} B (default {report['speed_code_bytes']} B): "
+          + "; ".join(report["choices"]))
+    if report["code_bytes"] != size["code_text_bytes"] or report["speed_code_bytes"] != fast_size["code_text_bytes"]:
+        failures.append(f"--optimize size reports {report['code_bytes']} / {report['speed_code_bytes']} B of code, "
+                        f"mote size counts {size['code_text_bytes']} / {fast_size['code_text_bytes']} B")
+    if not report["choices"] or not report["code_bytes"] < report["speed_code_bytes"]:
+        failures.append(f"--optimize size chose nothing smaller: {report}")
+    inputs = sorted(Path(a.helium_model).parent.glob(Path(a.helium_model).stem + ".s0.in*.npy"))
+    outputs = []
+    for program in (fast, small):
+        out_dir = Path(tmp) / (Path(program).stem + "_out")
+        mote(a.mote, "run", program, "--output-dir", str(out_dir), *[x for i in inputs for x in ("--input", str(i))])
+        outputs.append([f.read_bytes() for f in sorted(out_dir.glob("out*.npy"))])
+    if not inputs or not outputs[0] or outputs[0] != outputs[1]:
+        failures.append(f"--optimize size changed the outputs (or no sample input next to {a.helium_model})")
+    bad = subprocess.run([a.mote, "compile", a.helium_model, "-o", str(Path(tmp) / "h.mote"), "--optimize", "size"],
+                         capture_output=True, text=True)
+    if bad.returncode == 0 or bad.stderr.count("\n") != 1 or "--target" not in bad.stderr:
+        failures.append(f"--optimize size for the host should fail with one line naming --target: {bad.stderr!r}")
+    return failures
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mote", required=True)
@@ -90,6 +124,8 @@ def main():
                     or not other.stderr.rstrip().endswith(wanted):
                 failures.append(f"`mote size` of a cortex-m55 program --target cortex-m4 should fail with one line "
                                 f"naming a Helium kernel and the reason, got rc {other.returncode}: {other.stderr!r}")
+        if "cortex-m4" in a.cores.split(","):
+            failures += optimize_size_failures(a, tmp)
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0
