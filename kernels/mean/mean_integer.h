@@ -23,6 +23,7 @@ struct Shape {
   int32_t kept_strides[kMaxRank];    // their input strides
   int32_t reduced_dims[kMaxRank];    // reduced axes in order, then 1s
   int32_t reduced_strides[kMaxRank];
+  int32_t kept_rank;                 // entries of kept_dims in use (0 when nothing is)
   int32_t reduced_rank;              // entries of reduced_dims in use (0 when nothing is)
   int32_t out_count;
   int32_t reduce_count;
@@ -57,10 +58,11 @@ inline void make_shape(const TensorDesc& in, uint32_t axes_mask, Shape* s) {
   }
   // An empty tensor has no walk to shorten (and zero dims would break the merge rule).
   if (s->reduce_count != 0 && s->out_count != 0) {
-    collapse_dims(s->kept_dims, s->kept_strides, static_cast<int32_t>(kept));
+    s->kept_rank = collapse_dims(s->kept_dims, s->kept_strides, static_cast<int32_t>(kept));
     s->reduced_rank =
         collapse_dims(s->reduced_dims, s->reduced_strides, static_cast<int32_t>(reduced));
   } else {
+    s->kept_rank = static_cast<int32_t>(kept);
     s->reduced_rank = static_cast<int32_t>(reduced);
   }
 }
@@ -101,16 +103,38 @@ void reduce(const P& p, const Shape& s, const T* input, T* output) {
   }
   // input_zero_point * n in int64, narrowed like TFLite's int32 cast.
   const int64_t zero_point_sum = int64_t{p.input_zero_point} * s.reduce_count;
+  const auto finish = [&](uint32_t sum) {
+    const int32_t shifted =
+        truncate_to_i32(static_cast<int64_t>(static_cast<int32_t>(sum)) - zero_point_sum);
+    const int32_t out = wrapping_add(multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift),
+                                     p.output_zero_point);
+    return static_cast<T>(clamp_i32(out, IntRange<T>::kMin, IntRange<T>::kMax));
+  };
+  if (s.kept_rank <= 1 && s.reduced_rank <= 1) {
+    // One run of outputs and one run of reduced elements each (the pixels of each channel
+    // of an NHWC image, or the channels of each pixel): two pointers, the sum two at a time.
+    const int32_t kept_step = s.kept_strides[0];
+    const int32_t step = s.reduced_strides[0];
+    const T* at = input;
+    for (int32_t o = 0; o < s.out_count; ++o, at += kept_step) {
+      uint32_t sum0 = 0, sum1 = 0;
+      const T* x = at;
+      int32_t r = s.reduce_count;
+      for (; r >= 2; r -= 2, x += 2 * step) {
+        sum0 += static_cast<uint32_t>(static_cast<int32_t>(x[0]));
+        sum1 += static_cast<uint32_t>(static_cast<int32_t>(x[step]));
+      }
+      if (r != 0) sum0 += static_cast<uint32_t>(static_cast<int32_t>(x[0]));
+      output[o] = finish(sum0 + sum1);
+    }
+    return;
+  }
   int32_t kept_idx[kMaxRank] = {};
   for (int32_t o = 0; o < s.out_count; ++o) {
     uint32_t sum = 0;
     walk_reduced(s, input + kept_offset(s, kept_idx),
                  [&sum](T x) { sum += static_cast<uint32_t>(static_cast<int32_t>(x)); });
-    const int32_t shifted =
-        truncate_to_i32(static_cast<int64_t>(static_cast<int32_t>(sum)) - zero_point_sum);
-    const int32_t out = wrapping_add(multiply_by_quantized_multiplier(shifted, p.multiplier, p.shift),
-                                     p.output_zero_point);
-    output[o] = static_cast<T>(clamp_i32(out, IntRange<T>::kMin, IntRange<T>::kMax));
+    output[o] = finish(sum);
     advance_index(kept_idx, s.kept_dims, kMaxRank);
   }
 }
