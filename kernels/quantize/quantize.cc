@@ -4,6 +4,7 @@
 
 #include "isa/dsp.h"
 #include "isa/fpu.h"
+#include "isa/fpu_reciprocal.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
@@ -12,13 +13,21 @@
 namespace mote {
 namespace {
 
-// T is int8_t or int16_t (saturated by SSAT where the core has it).
+// T is int8_t or int16_t (saturated by SSAT where the core has it). The quotient's
+// rounding is isa/fpu_reciprocal.h's: a multiply by the scale's prepared reciprocal, the
+// division redone only near ties, bit-exact with round_saturated(x / scale).
 template <typename T>
 void quantize(const AffineQuantParams& params, uint32_t count, const float* input, T* output) {
-  for (uint32_t i = 0; i < count; ++i) {
-    const int32_t q = fpu::round_saturated(input[i] / params.scale) + params.zero_point;
+  const fpu::Reciprocal reciprocal = fpu::prepare_reciprocal(params.scale);
+  const auto store = [&](uint32_t i, int32_t rounded) {
+    const int32_t q = rounded + params.zero_point;
     output[i] = static_cast<T>(sizeof(T) == 1 ? dsp::ssat8(q) : dsp::ssat16(q));
+  };
+  if (!reciprocal.usable) {
+    for (uint32_t i = 0; i < count; ++i) store(i, fpu::round_saturated(input[i] / params.scale));
+    return;
   }
+  for (uint32_t i = 0; i < count; ++i) store(i, fpu::divide_round_saturated(reciprocal, input[i]));
 }
 
 template <typename T>
