@@ -10,24 +10,24 @@
 //  - multiply form (cores with an FPU): f = VCVT.S32 (truncating, saturating) of
 //    P = RN(x * R), R = RN(2^15 / divisor): |P - V| <= |V| 2^-23 (1 + 2^-25) and |f| <=
 //    |P| < |f| + 1, so the counts can differ only if H - |f| lies in
-//    [-((|f| >> 23) + 1), (|f| >> 22) + 2]. Test: |f - H| <= b = (a >> 22) + 4, with a =
-//    |f| or |f| - 1 (a one's complement), as ((f + 2^14 + b) mod 2^15) <= 2b.
+//    [-((|f| >> 23) + 1), (|f| >> 22) + 2]. Test: |f - H| <= b, b >= (|f| >> 22) + 4 for
+//    every |f| that matters (fixed: a variable b costs more than the divisions it saves),
+//    as ((f + 2^14 + b) mod 2^15) <= 2b.
 //  - integer form (soft-float cores, no library call on the common path): x's 24-bit
 //    significand m times M = floor((2^55 - 1) / divisor's significand) (in [2^31, 2^32))
-//    as four 16x16-bit products (MULS is 32x32->32 on Armv6-M), keeping the top 32 of the
-//    56 bits less under 4, shifted by the exponents' difference: a = floor(...) with
+//    as three 16x16-bit products (MULS is 32x32->32 on Armv6-M), keeping the top 32 of
+//    the 56 bits less under 4, shifted by the exponents' difference: a = floor(...) with
 //    a <= |V| < a + 5. Then H <= a implies H <= |Y| (never a false round-up), and
 //    a < H <= |Y| needs H - a in [1, (a >> 24) + 6]. Test: ((2^14 - 1 - a) mod 2^15) < b =
 //    (a >> 24) + 7.
 // The division is redone for about b / 32768 (integer) or 2b / 32768 (multiply) of
-// uniformly spread quotients: under 0.03% / 0.05% while |y| < 2^9 (every int8 result),
-// 0.2% / 1.6% near |y| = 2^15.
+// uniformly spread quotients: integer under 0.03% while |y| < 2^9 (every int8 result),
+// 0.2% near |y| = 2^15; multiply see below.
 // Saturation: |y| >= 65536 gives +-65536 in both (f saturates at 2^31 in the multiply
 // form, a is limited to 2^31 in the integer form); no sum overflows.
 #pragma once
 
 #include <stdint.h>
-#include <string.h>
 
 #include "isa/fpu.h"
 
@@ -38,7 +38,7 @@ struct Reciprocal {
   float scaled;         // RN(2^15 / divisor), multiply form
   uint32_t high, low;   // M >> 16 and M & 0xffff, integer form
   int32_t exponent;     // divisor's biased exponent + 16: a = (m M >> 24) >> (exponent - x's)
-  bool usable;          // false: a divisor too small or large for both forms, divide
+  bool usable;          // false: a divisor too small or large for the forms, divide
 };
 
 // The divisor must be > 0 and finite.
@@ -46,8 +46,7 @@ inline Reciprocal prepare_reciprocal(float divisor) {
   Reciprocal r{};
   r.divisor = divisor;
   r.scaled = 32768.0f / divisor;
-  uint32_t bits;
-  memcpy(&bits, &divisor, sizeof bits);
+  const uint32_t bits = float_bits(divisor);
   const uint32_t exponent = (bits >> 23) & 0xffu;
   const uint32_t significand = (bits & 0x7fffffu) | 0x800000u;
   // M = floor((2^55 - 1) / significand) by restoring division, one quotient bit per step
@@ -63,59 +62,106 @@ inline Reciprocal prepare_reciprocal(float divisor) {
   r.high = m >> 16;
   r.low = m & 0xffffu;
   r.exponent = static_cast<int32_t>(exponent) + 16;
-  r.usable = exponent >= 1 && exponent <= 254 && r.scaled >= 1.17549435e-38f && r.scaled <= 3.40282347e38f;
+  // Divisors in [2^-111, 2^113): 2^15 / divisor is a normal float, and the integer form's
+  // shift is <= 0 for infinities and NaN, >= 32 for zeros and denormals.
+  r.usable = exponent >= 16 && exponent <= 239;
   return r;
 }
 
-// The multiply form's test (f, and |f| or |f| - 1 as magnitude).
-inline bool near_tie(uint32_t f, uint32_t magnitude) {
-  const uint32_t b = (magnitude >> 22) + 4;
-  return ((f + 0x4000u + b) & 0x7fffu) <= 2 * b;
-}
 // The integer form's test (a = floor of |V| less under 5).
 inline bool below_tie(uint32_t a) { return ((0x3fffu - a) & 0x7fffu) < (a >> 24) + 7; }
 
-// Multiply form. r.usable.
-inline int32_t divide_round_saturated_by_multiply(const Reciprocal& r, float x) {
+// Multiply form: round_saturated(x / divisor) + offset, exact for every x with
+// kExactLog2 = 16; with 9, exact while |x / divisor| < 2^9 and beyond of the quotient's
+// sign and at least 511 in magnitude (every int8 result saturates). The first window is
+// fixed, b for the largest |f| that matters (2^(kExactLog2 + 15); kExactLog2
+// 16: all, 9: |y| < 512, every quotient an int8 result can tell apart): b = 516 for 16, 8
+// for 9 (a variable b per value costs more than it saves). It is placed asymmetrically,
+// f - H in [-low, b] with low >= b a multiple of 128, so that 2^14 + low shifted into the
+// top 15 bits is one Thumb-2 immediate: 3.5% of uniformly spread quotients fall in it for
+// 16, 0.4% for 9, and get the tight test below. r.usable.
+template <int kExactLog2>
+struct MultiplyWindow {
+  static_assert(kExactLog2 >= 7 && kExactLog2 <= 16, "window formula");
+  static constexpr uint32_t kHalf = (1u << (kExactLog2 - 7)) + 4;
+  static constexpr uint32_t kLow = (kHalf + 127) / 128 * 128;
+  // (f + 2^14 + low) mod 2^15 < low + b + 1, in the top 15 bits: f << 17 plus kBias is
+  // below kLimit (unsigned) for a quotient the division must redo.
+  static constexpr uint32_t kBias = (0x4000u + kLow) << 17;
+  static constexpr uint32_t kLimit = (kLow + kHalf + 1) << 17;
+};
+// The identity, for the forms' int32 results.
+struct Unsaturated {
+  int32_t operator()(int32_t q) const { return q; }
+};
+// saturate(result) in each path (so that a core folds the fast path's last shift into
+// SSAT). A quotient in the fixed window gets the tight test |f - H| <= (a >> 22) + 3 (a =
+// |f| or |f| - 1) before the division: about a tenth of them (while |y| < 2^12) divide.
+template <int kExactLog2 = 16, typename Saturate = Unsaturated>
+inline int32_t divide_round_saturated_by_multiply(const Reciprocal& r, float x, int32_t offset = 0,
+                                                  Saturate saturate = Saturate()) {
+  using Window = MultiplyWindow<kExactLog2>;
   const int32_t f = cvt_s32_saturated(x * r.scaled);
-  if (near_tie(static_cast<uint32_t>(f), static_cast<uint32_t>(f ^ (f >> 31)))) {
-    return round_saturated(x / r.divisor);
+  if (__builtin_expect((static_cast<uint32_t>(f) << 17) + Window::kBias < Window::kLimit, 0)) {
+    const uint32_t b = (static_cast<uint32_t>(f ^ (f >> 31)) >> 22) + 3;
+    if (((static_cast<uint32_t>(f) + 0x4000u + b) & 0x7fffu) <= 2 * b) {
+      return saturate(round_saturated(x / r.divisor) + offset);
+    }
   }
-  return ((f >> 14) + 1) >> 1;  // floor((f + 2^14) / 2^15), no overflow at |f| = 2^31
+  return saturate(((f >> 14) + (2 * offset + 1)) >> 1);  // floor((f + 2^14) / 2^15) + offset
 }
 
-// Integer form. r.usable.
-inline int32_t divide_round_saturated_by_integer(const Reciprocal& r, float x) {
-  uint32_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  const uint32_t exponent = (bits >> 23) & 0xffu;
-  if (exponent - 1u >= 254u) {  // zero, denormal, infinity or NaN
-    if ((bits << 1) == 0) return 0;
-    return round_saturated(x / r.divisor);
-  }
-  const int32_t shift = r.exponent - static_cast<int32_t>(exponent);
-  if (shift >= 32) return 0;  // |V| < 2^(32 - shift): |y| < 2^-15
-  const uint32_t mh = ((bits >> 16) & 0x7fu) | 0x80u;
-  const uint32_t ml = bits & 0xffffu;
-  const uint32_t p = ((mh * r.high) << 8) + ((ml * r.high) >> 8) + ((mh * r.low) >> 8) + ((ml * r.low) >> 24);
-  uint32_t a;
-  if (shift > 0) {
-    a = p >> shift;
-  } else {
-    a = (shift == 0 && p < 0x80000000u) ? p : 0x80000000u;  // beyond: |V| >= 2^31
-  }
-  if (below_tie(a)) return round_saturated(x / r.divisor);
+// The integer form's parts. x's significand (bits: x's) times M, the top 32 of 56 bits
+// less under 3: 1.m as m1 (16 bits) and m0 (8), M as high and low halves; the dropped
+// m0 * low and the three truncations are each under 1.
+inline uint32_t significand_product(const Reciprocal& r, uint32_t bits) {
+  const uint32_t m1 = ((bits << 8) | 0x80000000u) >> 16;
+  const uint32_t m0 = bits & 0xffu;
+  return m1 * r.high + ((m1 * r.low) >> 16) + ((m0 * r.high) >> 8);
+}
+// a (<= 2^31) rounded, with x's sign.
+template <typename Saturate>
+inline int32_t round_fixed_point(const Reciprocal& r, float x, uint32_t bits, uint32_t a, int32_t offset,
+                                 Saturate saturate) {
+  if (__builtin_expect(below_tie(a), 0)) return saturate(round_saturated(x / r.divisor) + offset);
   const int32_t sign = static_cast<int32_t>(bits) >> 31;
   const int32_t q = static_cast<int32_t>((a + 0x4000u) >> 15);
-  return (q ^ sign) - sign;
+  return saturate(((q ^ sign) - sign) + offset);
+}
+// Every x whose shift is outside [1, 31]: zero, denormals (shift >= 32), infinities and
+// NaN (shift <= 0 for every usable divisor), |y| < 2^-15 and |y| >= 2^15. Out of line:
+// the common path keeps its registers.
+[[gnu::noinline]] inline int32_t divide_round_saturated_rare(const Reciprocal& r, float x, uint32_t bits,
+                                                           int32_t offset) {
+  const uint32_t exponent = (bits >> 23) & 0xffu;
+  if (exponent == 0 && (bits << 1) == 0) return offset;
+  if (exponent == 0 || exponent == 255) return round_saturated(x / r.divisor) + offset;
+  const int32_t shift = r.exponent - static_cast<int32_t>(exponent);
+  if (shift >= 32) return offset;  // |V| < 2^(32 - shift): |y| < 2^-15
+  const uint32_t p = significand_product(r, bits);
+  const uint32_t a = (shift == 0 && p < 0x80000000u) ? p : 0x80000000u;  // else |V| >= 2^31
+  return round_fixed_point(r, x, bits, a, offset, Unsaturated());
+}
+
+// Integer form: saturate(round_saturated(x / divisor) + offset), exact for every x.
+// r.usable.
+template <typename Saturate = Unsaturated>
+inline int32_t divide_round_saturated_by_integer(const Reciprocal& r, float x, int32_t offset = 0,
+                                                 Saturate saturate = Saturate()) {
+  const uint32_t bits = float_bits(x);
+  const uint32_t shift = static_cast<uint32_t>(r.exponent) - ((bits << 1) >> 24);
+  if (__builtin_expect(shift - 1u >= 31u, 0)) return saturate(divide_round_saturated_rare(r, x, bits, offset));
+  return round_fixed_point(r, x, bits, significand_product(r, bits) >> shift, offset, saturate);
 }
 
 // The core's form: the multiply on an FPU, the integer form elsewhere.
-inline int32_t divide_round_saturated(const Reciprocal& r, float x) {
+template <int kExactLog2 = 16, typename Saturate = Unsaturated>
+inline int32_t divide_round_saturated(const Reciprocal& r, float x, int32_t offset = 0,
+                                      Saturate saturate = Saturate()) {
 #if MOTE_HAS_FPU
-  return divide_round_saturated_by_multiply(r, x);
+  return divide_round_saturated_by_multiply<kExactLog2>(r, x, offset, saturate);
 #else
-  return divide_round_saturated_by_integer(r, x);
+  return divide_round_saturated_by_integer(r, x, offset, saturate);
 #endif
 }
 

@@ -15,19 +15,32 @@ namespace {
 
 // T is int8_t or int16_t (saturated by SSAT where the core has it). The quotient's
 // rounding is isa/fpu_reciprocal.h's: a multiply by the scale's prepared reciprocal, the
-// division redone only near ties, bit-exact with round_saturated(x / scale).
+// division redone only near ties, bit-exact with round_saturated(x / scale). For int8 it
+// needs exactness only while |x / scale| < 2^9: beyond, every result saturates.
 template <typename T>
 void quantize(const AffineQuantParams& params, uint32_t count, const float* input, T* output) {
+  const auto clamp = [](int32_t q) { return sizeof(T) == 1 ? dsp::ssat8(q) : dsp::ssat16(q); };
+  const auto saturate = [clamp](int32_t q) { return static_cast<T>(clamp(q)); };
+  const int32_t zero_point = params.zero_point;
   const fpu::Reciprocal reciprocal = fpu::prepare_reciprocal(params.scale);
-  const auto store = [&](uint32_t i, int32_t rounded) {
-    const int32_t q = rounded + params.zero_point;
-    output[i] = static_cast<T>(sizeof(T) == 1 ? dsp::ssat8(q) : dsp::ssat16(q));
-  };
   if (!reciprocal.usable) {
-    for (uint32_t i = 0; i < count; ++i) store(i, fpu::round_saturated(input[i] / params.scale));
+    for (uint32_t i = 0; i < count; ++i) {
+      output[i] = saturate(fpu::round_saturated(input[i] / params.scale) + zero_point);
+    }
     return;
   }
-  for (uint32_t i = 0; i < count; ++i) store(i, fpu::divide_round_saturated(reciprocal, input[i]));
+  constexpr int kExactLog2 = sizeof(T) == 1 ? 9 : 16;
+  const auto quantize_one = [&](float x) {
+    return static_cast<T>(fpu::divide_round_saturated<kExactLog2>(reciprocal, x, zero_point, clamp));
+  };
+  // Two per step (one loop branch per pair); each value is read before its output is
+  // written, in order (in place safe).
+  const float* const pairs_end = input + (count & ~1u);
+  for (; input != pairs_end; input += 2, output += 2) {
+    output[0] = quantize_one(input[0]);
+    output[1] = quantize_one(input[1]);
+  }
+  if ((count & 1u) != 0) *output = quantize_one(*input);
 }
 
 template <typename T>
