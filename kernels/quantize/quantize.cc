@@ -33,12 +33,14 @@ void quantize(const AffineQuantParams& params, uint32_t count, const float* inpu
   const auto quantize_one = [&](float x) {
     return static_cast<T>(fpu::divide_round_saturated<kExactLog2>(reciprocal, x, zero_point, clamp));
   };
-  // Two per step (one loop branch per pair); each value is read before its output is
-  // written, in order (in place safe).
+  // Two per step (one loop branch per pair). In place, output j never overlaps a value
+  // after j, which may be read again (for a division) after output j is written.
   const float* const pairs_end = input + (count & ~1u);
   for (; input != pairs_end; input += 2, output += 2) {
-    output[0] = quantize_one(input[0]);
-    output[1] = quantize_one(input[1]);
+    int32_t q0, q1;
+    fpu::divide_round_saturated_pair<kExactLog2>(reciprocal, input, zero_point, clamp, q0, q1);
+    output[0] = static_cast<T>(q0);
+    output[1] = static_cast<T>(q1);
   }
   if ((count & 1u) != 0) *output = quantize_one(*input);
 }

@@ -37,7 +37,8 @@ bool check_reciprocal_case(Rng& rng, int c) {
     return expect_equal_s32("isa_fpu_rounding", c, "reciprocal usable", &usable, &unusable, 1);
   }
   static const float kEdges[] = {0.0f, -0.0f, 1.0e-45f, -1.1754942e-38f, NAN, INFINITY, -INFINITY, 3.4e38f};
-  int32_t expected[kPerCase], actual[kPerCase], by_multiply[kPerCase], by_integer[kPerCase];
+  float values[kPerCase];
+  int32_t expected[kPerCase], actual[kPerCase], by_multiply[kPerCase], by_integer[kPerCase], by_pair[kPerCase];
   for (size_t n = 0; n < kPerCase; ++n) {
     float x;
     if (c < 0 && n < sizeof kEdges / sizeof kEdges[0]) {
@@ -56,10 +57,15 @@ bool check_reciprocal_case(Rng& rng, int c) {
     actual[n] = fpu::divide_round_saturated(r, x);
     by_multiply[n] = fpu::divide_round_saturated_by_multiply(r, x);
     by_integer[n] = fpu::divide_round_saturated_by_integer(r, x);
+    values[n] = x;
+  }
+  for (size_t n = 0; n < kPerCase; n += 2) {
+    fpu::divide_round_saturated_pair(r, values + n, 0, fpu::Unsaturated(), by_pair[n], by_pair[n + 1]);
   }
   return expect_equal_s32("isa_fpu_rounding", c, "divide_round_saturated", expected, actual, kPerCase) &&
          expect_equal_s32("isa_fpu_rounding", c, "by_multiply", expected, by_multiply, kPerCase) &&
-         expect_equal_s32("isa_fpu_rounding", c, "by_integer", expected, by_integer, kPerCase);
+         expect_equal_s32("isa_fpu_rounding", c, "by_integer", expected, by_integer, kPerCase) &&
+         expect_equal_s32("isa_fpu_rounding", c, "pair", expected, by_pair, kPerCase);
 }
 
 }  // namespace
