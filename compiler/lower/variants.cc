@@ -381,6 +381,7 @@ const VariantRule kRules[] = {
     {KernelId::kAvgPool2dS8Mve, rule_avg_pool2d_s8__mve},
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},
     {KernelId::kAvgPool2dS8Dsp, rule_any_shape},
+    {KernelId::kQuantizeF32S16Mve, rule_any_shape},
 };
 
 bool runs_on(KernelIsa kernel, const TargetIsa& target) {

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4)
 #define MOTE_HAS_FPU 1
@@ -20,6 +21,18 @@
 #endif
 
 namespace mote::fpu {
+
+// A float's bit pattern and back.
+inline uint32_t float_bits(float v) {
+  uint32_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+inline float float_from_bits(uint32_t bits) {
+  float v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
 
 // Four consecutive floats, as an asm memory operand.
 struct Four {

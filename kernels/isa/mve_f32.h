@@ -12,12 +12,17 @@
 
 #include <stdint.h>
 
+#include "isa/fpu.h"
 #include "isa/mve.h"
 
 #if MOTE_HAS_MVE && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #define MOTE_HAS_MVE_F32 1
 // As in isa/mve.h: every name wrapped below is an arm_mve.h macro, undefined here.
 #undef vcmpgtq_f32
+#undef vcmpltq_n_s32
+#undef vcvtq_s32_f32
+#undef vmulq_n_f32
+#undef vshlq_n_s32
 #undef vcmpltq_f32
 #undef vdupq_n_f32
 #undef vfmaq_f32
@@ -56,6 +61,17 @@ inline float32x4_t vfmaq_f32(float32x4_t acc, float32x4_t a, float32x4_t b) { re
 // acc + a * b per lane with the scalar b, fused (VFMA.F32 by scalar).
 inline float32x4_t vfmaq_n_f32(float32x4_t acc, float32x4_t a, float b) { return __arm_vfmaq_n_f32(acc, a, b); }
 inline mve_pred16_t vcmpltq_f32(float32x4_t a, float32x4_t b) { return __arm_vcmpltq_f32(a, b); }
+// a * b per lane with the scalar b (VMUL.F32 by scalar).
+inline float32x4_t vmulq_n_f32(float32x4_t a, float b) { return __arm_vmulq_n_f32(a, b); }
+// Truncation toward zero, saturated to the int32 range, NaN to 0 (VCVT.S32.F32).
+inline int32x4_t vcvtq_s32_f32(float32x4_t a) { return __arm_vcvtq_s32_f32(a); }
+// a << n per lane, bits shifted out lost (VSHL.I32 #n); n in [0, 31].
+template <int kShift>
+inline int32x4_t vshlq_n_s32(int32x4_t a) {
+  return __arm_vshlq_n_s32(a, kShift);
+}
+// Signed a < b per lane with the scalar b.
+inline mve_pred16_t vcmpltq_n_s32(int32x4_t a, int32_t b) { return __arm_vcmpltq_n_s32(a, b); }
 inline mve_pred16_t vcmpgtq_f32(float32x4_t a, float32x4_t b) { return __arm_vcmpgtq_f32(a, b); }
 // Lane i = a's where the predicate is set, else b's (VPSEL).
 inline float32x4_t vpselq_f32(float32x4_t a, float32x4_t b, mve_pred16_t pred) { return __arm_vpselq_f32(a, b, pred); }
@@ -104,6 +120,25 @@ inline mve_pred16_t vcmpltq_f32(float32x4_t a, float32x4_t b) {
   return r;
 }
 inline mve_pred16_t vcmpgtq_f32(float32x4_t a, float32x4_t b) { return vcmpltq_f32(b, a); }
+inline float32x4_t vmulq_n_f32(float32x4_t a, float b) {
+  for (int i = 0; i < 4; ++i) a.lane[i] *= b;
+  return a;
+}
+inline int32x4_t vcvtq_s32_f32(float32x4_t a) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = fpu::cvt_s32_saturated(a.lane[i]);
+  return r;
+}
+template <int kShift>
+inline int32x4_t vshlq_n_s32(int32x4_t a) {
+  for (int i = 0; i < 4; ++i) a.lane[i] = static_cast<int32_t>(static_cast<uint32_t>(a.lane[i]) << kShift);
+  return a;
+}
+inline mve_pred16_t vcmpltq_n_s32(int32x4_t a, int32_t b) {
+  mve_pred16_t r = 0;
+  for (int i = 0; i < 4; ++i) r |= a.lane[i] < b ? static_cast<mve_pred16_t>(0xFu << (4 * i)) : 0u;
+  return r;
+}
 inline float32x4_t vpselq_f32(float32x4_t a, float32x4_t b, mve_pred16_t pred) {
   for (int i = 0; i < 4; ++i) b.lane[i] = lane_active(pred, i) ? a.lane[i] : b.lane[i];
   return b;

@@ -4,6 +4,7 @@
 
 #include "isa/dsp.h"
 #include "isa/fpu.h"
+#include "isa/fpu_reciprocal.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math.h"
@@ -12,13 +13,36 @@
 namespace mote {
 namespace {
 
-// T is int8_t or int16_t (saturated by SSAT where the core has it).
+// T is int8_t or int16_t (saturated by SSAT where the core has it). The quotient's
+// rounding is isa/fpu_reciprocal.h's: a multiply by the scale's prepared reciprocal, the
+// division redone only near ties, bit-exact with round_saturated(x / scale). For int8 it
+// needs exactness only while |x / scale| < 2^9: beyond, every result saturates.
 template <typename T>
 void quantize(const AffineQuantParams& params, uint32_t count, const float* input, T* output) {
-  for (uint32_t i = 0; i < count; ++i) {
-    const int32_t q = fpu::round_saturated(input[i] / params.scale) + params.zero_point;
-    output[i] = static_cast<T>(sizeof(T) == 1 ? dsp::ssat8(q) : dsp::ssat16(q));
+  const auto clamp = [](int32_t q) { return sizeof(T) == 1 ? dsp::ssat8(q) : dsp::ssat16(q); };
+  const auto saturate = [clamp](int32_t q) { return static_cast<T>(clamp(q)); };
+  const int32_t zero_point = params.zero_point;
+  const fpu::Reciprocal reciprocal = fpu::prepare_reciprocal(params.scale);
+  if (!reciprocal.usable) {
+    for (uint32_t i = 0; i < count; ++i) {
+      output[i] = saturate(fpu::round_saturated(input[i] / params.scale) + zero_point);
+    }
+    return;
   }
+  constexpr int kExactLog2 = sizeof(T) == 1 ? 9 : 16;
+  const auto quantize_one = [&](float x) {
+    return static_cast<T>(fpu::divide_round_saturated<kExactLog2>(reciprocal, x, zero_point, clamp));
+  };
+  // Two per step (one loop branch per pair). In place, output j never overlaps a value
+  // after j, which may be read again (for a division) after output j is written.
+  const float* const pairs_end = input + (count & ~1u);
+  for (; input != pairs_end; input += 2, output += 2) {
+    int32_t q0, q1;
+    fpu::divide_round_saturated_pair<kExactLog2>(reciprocal, input, zero_point, clamp, q0, q1);
+    output[0] = static_cast<T>(q0);
+    output[1] = static_cast<T>(q1);
+  }
+  if ((count & 1u) != 0) *output = quantize_one(*input);
 }
 
 template <typename T>

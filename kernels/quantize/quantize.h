@@ -69,6 +69,13 @@ extern const KernelEntry kDequantizeS8F32Entry;
 extern const KernelEntry kDequantizeS16F32Entry;
 extern const KernelEntry kDequantizeU8F32Entry;
 
+// quantize_f32_s16 with Helium (MVE-F), bit-exact with it (quantize_f32_s16__mve.cc).
+void quantize_f32_s16__mve(const AffineQuantParams& params, uint32_t count, const float* input,
+                           int16_t* output);
+Status quantize_f32_s16__mve_check(const OpContext& ctx);
+void quantize_f32_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kQuantizeF32S16MveEntry;
+
 // One entry per (input, output) integer type pair TensorFlow Lite Micro supports.
 extern const KernelEntry kRequantizeS8S8Entry;
 extern const KernelEntry kRequantizeS8S16Entry;

@@ -6,9 +6,11 @@
 #include <math.h>
 #include <string.h>
 
+#include <random>
 #include <vector>
 
 #include "isa/fpu.h"
+#include "isa/fpu_reciprocal.h"
 #include "kernel_test_util.h"
 #include "quant/quant_math.h"
 #include "quant_test_util.h"
@@ -99,6 +101,115 @@ TEST(QuantizeF32, MatchesFloatFormula) {
         const double v = static_cast<double>(roundf(x[i] / scale)) + zp * 200;
         ASSERT_EQ(q16[i], testing::ref_clamp(static_cast<int64_t>(std::max(-1e9, std::min(1e9, v))),
                                              -32768, 32767));
+      }
+    }
+  }
+}
+
+// The division-free rounding (isa/fpu_reciprocal.h): both forms equal round_saturated of
+// the float quotient for every (x, scale) drawn: quotients at and a few ulp around
+// half-integers (where the near-tie test must send them to the division), whole
+// quotients, random bit patterns, and the edge values (zeros, denormals, NaN, infinities,
+// the int8 / int16 / round_saturated saturation points). About 24 million pairs. The
+// multiply form's int8 window (exact below 2^9) is held to its contract.
+namespace {
+
+std::vector<float> reciprocal_test_scales() {
+  std::vector<float> scales = {1.0f / 255.0f, 0.0078125f, 0.003921569f, 0.1017157f, 0.5847029f, 0.0009051731f,
+                               1.0f,          3.0f,       1.0e-6f,      1.0e3f,     1.0e-30f,   1.0e30f,
+                               1.0e33f,       1.0e-33f};
+  for (int k = 0; k <= 30; ++k) scales.push_back(ldexpf(1.0f, -k));
+  std::mt19937 rng(2020);
+  std::uniform_real_distribution<float> exponent(-6.0f, 3.0f);
+  for (int i = 0; i < 120; ++i) scales.push_back(powf(10.0f, exponent(rng)));
+  return scales;
+}
+
+}  // namespace
+
+TEST(QuantizeReciprocal, BothFormsEqualTheDivision) {
+  const std::vector<float> scales = reciprocal_test_scales();
+  std::mt19937 rng(7);
+  uint64_t compared = 0;
+  for (float scale : scales) {
+    const fpu::Reciprocal r = fpu::prepare_reciprocal(scale);
+    ASSERT_TRUE(r.usable) << "scale=" << scale;
+    const auto expect_exact = [&](float x) {
+      const int32_t want = fpu::round_saturated_by_roundf(x / scale);
+      ASSERT_EQ(fpu::divide_round_saturated_by_multiply(r, x), want) << "x=" << x << " scale=" << scale;
+      ASSERT_EQ(fpu::divide_round_saturated_by_integer(r, x), want) << "x=" << x << " scale=" << scale;
+      ASSERT_EQ(fpu::divide_round_saturated_by_integer(r, x, -77), want - 77) << "x=" << x;
+      // The int8 window: exact below 2^9, beyond at least 511 in magnitude.
+      const int32_t int8_form = fpu::divide_round_saturated_by_multiply<9>(r, x, 5) - 5;
+      if (want >= -511 && want <= 511) {
+        ASSERT_EQ(int8_form, want) << "x=" << x << " scale=" << scale;
+      } else {
+        ASSERT_TRUE(want > 0 ? int8_form >= 511 : int8_form <= -511) << "x=" << x << " scale=" << scale;
+      }
+      ++compared;
+    };
+    for (float x : {0.0f, -0.0f, 1.0e-45f, -1.0e-45f, 1.1754942e-38f, 1.17549435e-38f, NAN, -NAN, INFINITY,
+                    -INFINITY, 3.40282347e38f, -3.40282347e38f}) {
+      expect_exact(x);
+    }
+    for (float q : {127.5f, 128.0f, 383.5f, 384.0f, 511.5f, 512.0f, 32767.5f, 32768.0f, 65535.5f, 65536.0f,
+                    65537.0f, 131071.5f, 1.0e6f}) {
+      for (int d = -3; d <= 3; ++d) {
+        const float x = fpu::float_from_bits(fpu::float_bits(q * scale) + d);
+        expect_exact(x);
+        expect_exact(-x);
+      }
+    }
+    for (int i = 0; i < 20000; ++i) {
+      // Half-integer quotients k + 0.5 (small k most often), then up to 4 ulp either side.
+      const uint32_t range = i % 4 == 0 ? 140000u : (i % 4 == 1 ? 1100u : 64u);
+      const float k = static_cast<float>(static_cast<int32_t>(rng() % range) - static_cast<int32_t>(range / 2));
+      const float tie = (k + 0.5f) * scale;
+      for (int d = -4; d <= 4; ++d) {
+        const float x = fpu::float_from_bits(fpu::float_bits(tie) + d);
+        expect_exact(x);
+        expect_exact(-x);
+      }
+      expect_exact(k * scale);
+      expect_exact(fpu::float_from_bits(rng()));
+    }
+  }
+  EXPECT_GT(compared, 24000000u);
+}
+
+// Scales whose reciprocal forms leave the normal range fall back to the division.
+TEST(QuantizeReciprocal, ExtremeScalesDivide) {
+  EXPECT_FALSE(fpu::prepare_reciprocal(1.0e-39f).usable);
+  EXPECT_FALSE(fpu::prepare_reciprocal(2.0e-38f).usable);
+  EXPECT_FALSE(fpu::prepare_reciprocal(3.0e-34f).usable);
+  EXPECT_FALSE(fpu::prepare_reciprocal(2.0e34f).usable);
+  EXPECT_TRUE(fpu::prepare_reciprocal(4.0e-34f).usable);
+  EXPECT_TRUE(fpu::prepare_reciprocal(1.0e34f).usable);
+  const std::vector<float> x = {0.0f, 1.5e-39f, -1.5e-39f, 5.0e-40f, 1.0e-45f, 1.0f, NAN};
+  const auto q = run_quantize<int8_t>(kQuantizeF32S8Entry, {1.0e-39f, 3}, x);
+  for (size_t i = 0; i + 2 < x.size(); ++i) {
+    EXPECT_EQ(q[i], testing::ref_clamp(static_cast<int64_t>(roundf(x[i] / 1.0e-39f)) + 3, -128, 127)) << x[i];
+  }
+  EXPECT_EQ(q[x.size() - 2], 127);  // 1 / 1e-39 overflows to infinity
+  EXPECT_EQ(q.back(), 3);
+}
+
+// The kernels at near-tie inputs, against TFLite's formula, int8 and int16.
+TEST(QuantizeF32, NearTiesMatchFloatFormula) {
+  std::mt19937 rng(11);
+  for (float scale : {1.0f / 255.0f, 0.0078125f, 0.02352941f, 0.000123f}) {
+    std::vector<float> x;
+    for (int i = 0; i < 4000; ++i) {
+      const float k = static_cast<float>(static_cast<int32_t>(rng() % 900) - 450);
+      x.push_back(fpu::float_from_bits(fpu::float_bits((k + 0.5f) * scale) + static_cast<int32_t>(rng() % 7) - 3));
+    }
+    for (int32_t zp : {-128, 0, 127}) {
+      const auto q8 = run_quantize<int8_t>(kQuantizeF32S8Entry, {scale, zp}, x);
+      const auto q16 = run_quantize<int16_t>(kQuantizeF32S16Entry, {scale, zp * 256}, x);
+      for (size_t i = 0; i < x.size(); ++i) {
+        const int64_t r = static_cast<int64_t>(roundf(x[i] / scale));
+        ASSERT_EQ(q8[i], testing::ref_clamp(r + zp, -128, 127)) << "x=" << x[i];
+        ASSERT_EQ(q16[i], testing::ref_clamp(r + zp * 256, -32768, 32767)) << "x=" << x[i];
       }
     }
   }
