@@ -236,8 +236,8 @@ bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
   return true;
 }
-// ARMv6-M: depth multiplier 1 and windows of at most 511 taps; its per-channel table in
-// scratch.
+// ARMv6-M: depth multiplier 1 and windows of at most 511 taps; its per-channel table (and
+// for 3x3 windows the widened weights) in scratch.
 bool rule_depthwise_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
   const ir::Shape& filter = l.input(1).shape;
   if (filter.size() != 4 ||
@@ -245,7 +245,8 @@ bool rule_depthwise_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
                                           static_cast<int32_t>(filter[2]))) {
     return false;
   }
-  op.scratch_bytes += depthwise_conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter[3]));
+  op.scratch_bytes += depthwise_conv2d_s16__v6m_scratch_bytes(
+      static_cast<int32_t>(filter[3]), static_cast<int32_t>(filter[1]), static_cast<int32_t>(filter[2]));
   return true;
 }
 

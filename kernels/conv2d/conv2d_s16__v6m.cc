@@ -10,12 +10,16 @@
 //  - with dilation_w == 1 the KW taps of a window row are KW * C consecutive values of
 //    both the input row and the filter row, one inner loop each; taps_inside() (which
 //    divides) only for pixels at the image border;
-//  - the int64 requantization takes two 32-bit MULS when the accumulator fits int32
-//    (quant/quant_math64_v6m.h), from per-channel constants made once per run in scratch
-//    (the bias when it fits int32, the reduced multiplier, the shift); the int32 one
-//    takes four (quant/quant_math_v6m.h).
+//  - with the int64 accumulator, when every channel's shift is <= -1 and
+//    2^15 * sum|w| + |bias| < 2^31 (checked once per run: the whole window's sum is
+//    then one exact int32), the bias folds into per-channel constants made once per run
+//    in scratch and each output takes 13 instructions and the clamp
+//    (requant64_v6m_fast, quant/quant_math64_v6m.h); otherwise each output takes
+//    requant64_v6m_output (32-bit MULS while the sum plus bias fits int32, else the
+//    reference). The int32 accumulator's requantization takes four MULS
+//    (quant/quant_math_v6m.h).
 // The int32 accumulator form keeps the low 32 bits of the same sums, which is the
-// reference's wrapping sum. Scratch: 12 bytes per output channel, 4-aligned.
+// reference's wrapping sum. Scratch: 16 bytes per output channel, 4-aligned.
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_shapes.h"
 #include "conv2d/conv2d_v6m_runs.h"
@@ -33,8 +37,8 @@ struct Output {
   const int32_t* multipliers;
   const int32_t* shifts;
   const void* bias;  // int64 (accumulator 64) or int32 (accumulator 32); may be null
-  const Requant64V6mChannel* channels;  // accumulator 64: out_c entries (scratch)
-  bool wide;                // accumulator 64
+  const Requant64V6mFast* fast;  // accumulator 64 on the fast path: out_c entries (scratch), else null
+  bool wide;                     // accumulator 64
   int32_t act_min, act_max;
 };
 
@@ -90,50 +94,47 @@ __attribute__((always_inline)) inline void window_sums(const V6mRuns& r, const i
   for (int32_t j = 0; j < kChannels; ++j) sums[j] += static_cast<int32_t>(acc[j]);
 }
 
-// The int64-accumulator output of channel oc from its exact int32 window sum when its
-// bias or the sum plus bias does not fit int32. Out of line: rare.
-__attribute__((noinline)) int16_t finish_exact_slow(int32_t sum, const Output& o, int32_t oc) {
+// The int64-accumulator output of channel oc from its exact int32 window sum.
+__attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
+  if (o.fast != nullptr) return static_cast<int16_t>(requant64_v6m_fast(sum, o.fast + oc, o.act_min, o.act_max));
   const int64_t* bias = static_cast<const int64_t*>(o.bias);
   return requant64_v6m_output(sum, bias != nullptr ? bias + oc : nullptr, o.multipliers[oc], o.shifts[oc],
                               o.act_min, o.act_max);
 }
 
-// The int64-accumulator output of channel oc from its exact int32 window sum.
-__attribute__((always_inline)) inline int16_t finish_exact(int32_t sum, const Output& o, int32_t oc) {
-  int16_t out;
-  if (requant64_v6m_channel_output(sum, o.channels[oc], o.act_min, o.act_max, &out)) return out;
-  return finish_exact_slow(sum, o, oc);
-}
-
-// The output channels of a pixel whose window is one run of n <= kExactTaps16x8V6m
-// values, four at a time; returns how many it wrote (out_c rounded down to a multiple
-// of 4). Out of line, with few arguments: GCC then keeps the block in registers.
+// The output channels of a pixel whose window is one run of n values (n <= 511 or the
+// fast path: its int32 sums are exact), four at a time, on the fast path; returns how
+// many it wrote (out_c rounded down to a multiple of 4). Out of line, with few arguments:
+// GCC then keeps the block in registers.
 __attribute__((noinline)) int32_t one_run(const int16_t* x, int32_t n, const int8_t* w,
                                           int32_t filter_oc_stride, int32_t out_c, const Output& o,
                                           int16_t* out) {
-  int32_t oc = 0;
-  for (; oc + 3 < out_c; oc += 4, w += 4 * filter_oc_stride) {
+  const Requant64V6mFast* q = o.fast;
+  const int32_t lo = o.act_min, hi = o.act_max;
+  int16_t* const end = out + (out_c & ~3);
+  for (; out != end; out += 4, q += 4, w += 4 * filter_oc_stride) {
     uint32_t acc[4] = {0, 0, 0, 0};
     v6m::dot_s16_4x1(w, filter_oc_stride, x, n, acc);
-    out[oc] = finish_exact(static_cast<int32_t>(acc[0]), o, oc);
-    out[oc + 1] = finish_exact(static_cast<int32_t>(acc[1]), o, oc + 1);
-    out[oc + 2] = finish_exact(static_cast<int32_t>(acc[2]), o, oc + 2);
-    out[oc + 3] = finish_exact(static_cast<int32_t>(acc[3]), o, oc + 3);
+    out[0] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[0]), q, lo, hi));
+    out[1] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[1]), q + 1, lo, hi));
+    out[2] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[2]), q + 2, lo, hi));
+    out[3] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[3]), q + 3, lo, hi));
   }
-  return oc;
+  return out_c & ~3;
 }
 
 // Every output channel of one pixel, four channels per inner loop then one at a time.
-// Windows of at most kExactTaps16x8V6m taps with the int64 accumulator (every MobileNet
-// layer) sum each channel in one int32 accumulator; others take window_sums' int64 runs.
+// On the fast path, and for windows of at most kExactTaps16x8V6m taps with the int64
+// accumulator, each channel sums in one int32 accumulator; others take window_sums'
+// int64 runs.
 __attribute__((noinline)) void pixel(const V6mRuns& r, const int16_t* image, const int8_t* filter,
                                      int32_t filter_oc_stride, int32_t out_c, const Output& o,
                                      int16_t* out) {
   const int16_t* x0 = image + r.x_first;
   int32_t oc = 0;
-  if (o.wide && r.rows == 1 && r.cols == 1 && r.len <= kExactTaps16x8V6m) {  // one run (1x1)
+  if (o.fast != nullptr && r.rows == 1 && r.cols == 1) {  // one run (1x1)
     oc = one_run(x0, r.len, filter + r.w_first, filter_oc_stride, out_c, o, out);
-  } else if (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m) {
+  } else if (o.fast != nullptr || (o.wide && r.rows * r.cols * r.len <= kExactTaps16x8V6m)) {
     for (; oc + 3 < out_c; oc += 4) {
       uint32_t acc[4] = {0, 0, 0, 0};
       const int8_t* w_row = filter + oc * filter_oc_stride + r.w_first;
@@ -166,7 +167,7 @@ __attribute__((noinline)) void pixel(const V6mRuns& r, const int16_t* image, con
 }  // namespace
 
 uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c) {
-  return static_cast<uint32_t>(out_c) * static_cast<uint32_t>(sizeof(Requant64V6mChannel));
+  return static_cast<uint32_t>(out_c) * static_cast<uint32_t>(sizeof(Requant64V6mFast));
 }
 
 void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
@@ -175,11 +176,18 @@ void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
   const int32_t in_image_stride = shape.in_h * shape.in_w * shape.in_c;
   const int32_t filter_oc_stride = shape.kernel_h * shape.kernel_w * shape.in_c;
   const bool wide = params.accumulator != 32;
-  Requant64V6mChannel* channels = reinterpret_cast<Requant64V6mChannel*>(scratch);
+  Requant64V6mFast* fast = nullptr;
   if (wide) {
-    requant64_v6m_channels(multipliers, shifts, static_cast<const int64_t*>(bias), shape.out_c, channels);
+    fast = reinterpret_cast<Requant64V6mFast*>(scratch);
+    const int64_t* b = static_cast<const int64_t*>(bias);
+    for (int32_t oc = 0; oc < shape.out_c && fast != nullptr; ++oc) {
+      const uint32_t abs_sum = v6m_abs_weight_sum(filter + oc * filter_oc_stride, filter_oc_stride, 1);
+      if (!requant64_v6m_fast_channel(multipliers[oc], shifts[oc], b != nullptr ? b[oc] : 0, abs_sum, fast + oc)) {
+        fast = nullptr;
+      }
+    }
   }
-  const Output o = {multipliers, shifts, bias, channels, wide, params.act_min, params.act_max};
+  const Output o = {multipliers, shifts, bias, fast, wide, params.act_min, params.act_max};
   for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
     pixel(r, input + b * in_image_stride, filter, filter_oc_stride, shape.out_c, o, output);
     output += shape.out_c;
@@ -190,7 +198,7 @@ Status conv2d_s16__v6m_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(conv2d_s16_check(ctx));
   if (ctx.params<Conv2dS16Params>().groups != 1) return Status::kBadParams;
   const Span<uint8_t> scratch = ctx.scratch();
-  if (scratch.size() < uint64_t{ctx.input_desc(1).dims[0]} * sizeof(Requant64V6mChannel) ||
+  if (scratch.size() < uint64_t{ctx.input_desc(1).dims[0]} * sizeof(Requant64V6mFast) ||
       reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
   }

@@ -66,7 +66,7 @@ int run_depthwise_conv2d_s16__v6m(Rng& rng, int cases) {
     for (int32_t o = 0; o < s.out_c; ++o) draw_requant16(rng, !common, kMaxShift64, &t.multipliers[o], &t.shifts[o]);
     const int64_t* bias = static_cast<const int64_t*>(t.bias);
     depthwise_conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, bias, t.expected);
-    uint8_t* scratch = arena().alloc_array<uint8_t>(depthwise_conv2d_s16__v6m_scratch_bytes(s.out_c));
+    uint8_t* scratch = arena().alloc_array<uint8_t>(depthwise_conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w));
     if (scratch == nullptr) {
       skip_case(kName, c, "arena too small");
       continue;
