@@ -115,11 +115,12 @@ bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s16__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
-// ARMv6-M: groups 1, any window, both accumulators; its per-channel table in scratch.
+// ARMv6-M: groups 1, any window, both accumulators; its per-channel table and a window's
+// copy in scratch.
 bool rule_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
-  op.scratch_bytes += conv2d_s16__v6m_scratch_bytes(f.out_c);
+  op.scratch_bytes += conv2d_s16__v6m_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
 

@@ -123,6 +123,32 @@ __attribute__((noinline)) int32_t one_run(const int16_t* x, int32_t n, const int
   return out_c & ~3;
 }
 
+// Bytes of scratch for one window's copy: windows of more than one tap and at most
+// kMaxWindowCopy values, else 0 (no copy).
+constexpr int32_t kMaxWindowCopy = 1024;
+inline uint32_t window_copy_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  const int64_t values = int64_t{kernel_h} * kernel_w * in_c;
+  if (int64_t{kernel_h} * kernel_w <= 1 || values > kMaxWindowCopy) return 0;
+  return static_cast<uint32_t>((values * 2 + 3) & ~int64_t{3});
+}
+
+// The window of one pixel as one run of n values in the filter's layout: its taps inside
+// the image copied, the others zero.
+__attribute__((noinline)) void copy_window(const V6mRuns& r, const int16_t* image, int32_t n, int16_t* window) {
+  if (r.rows * r.cols * r.len != n) {
+    for (int32_t i = 0; i < n; ++i) window[i] = 0;
+  }
+  const int16_t* x_row = image + r.x_first;
+  int16_t* d_row = window + r.w_first;
+  for (int32_t ry = 0; ry < r.rows; ++ry, x_row += r.x_row, d_row += r.w_row) {
+    const int16_t* x = x_row;
+    int16_t* d = d_row;
+    for (int32_t rx = 0; rx < r.cols; ++rx, x += r.x_col, d += r.w_col) {
+      for (int32_t i = 0; i < r.len; ++i) d[i] = x[i];
+    }
+  }
+}
+
 // Every output channel of one pixel, four channels per inner loop then one at a time.
 // On the fast path, and for windows of at most kExactTaps16x8V6m taps with the int64
 // accumulator, each channel sums in one int32 accumulator; others take window_sums'
@@ -166,8 +192,9 @@ __attribute__((noinline)) void pixel(const V6mRuns& r, const int16_t* image, con
 
 }  // namespace
 
-uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c) {
-  return static_cast<uint32_t>(out_c) * static_cast<uint32_t>(sizeof(Requant64V6mFast));
+uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  return static_cast<uint32_t>(out_c) * static_cast<uint32_t>(sizeof(Requant64V6mFast)) +
+         window_copy_bytes(kernel_h, kernel_w, in_c);
 }
 
 void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
@@ -181,13 +208,29 @@ void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
     fast = reinterpret_cast<Requant64V6mFast*>(scratch);
     const int64_t* b = static_cast<const int64_t*>(bias);
     for (int32_t oc = 0; oc < shape.out_c && fast != nullptr; ++oc) {
-      const uint32_t abs_sum = v6m_abs_weight_sum(filter + oc * filter_oc_stride, filter_oc_stride, 1);
-      if (!requant64_v6m_fast_channel(multipliers[oc], shifts[oc], b != nullptr ? b[oc] : 0, abs_sum, fast + oc)) {
+      const int64_t bo = b != nullptr ? b[oc] : 0;
+      const uint32_t bound = v6m_abs_weight_bound(filter + oc * filter_oc_stride, filter_oc_stride, 1, bo);
+      if (!requant64_v6m_fast_channel(multipliers[oc], shifts[oc], bo, bound, fast + oc)) {
         fast = nullptr;
       }
     }
   }
   const Output o = {multipliers, shifts, bias, fast, wide, params.act_min, params.act_max};
+  if (fast != nullptr && window_copy_bytes(shape.kernel_h, shape.kernel_w, shape.in_c) != 0) {
+    // Each window copied (zeros for taps outside the image) into one run of
+    // filter_oc_stride values laid out as the filter: then one_run's single inner loop.
+    int16_t* window = reinterpret_cast<int16_t*>(scratch + static_cast<uint32_t>(shape.out_c) * sizeof(Requant64V6mFast));
+    for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
+      copy_window(r, input + b * in_image_stride, filter_oc_stride, window);
+      const int32_t done = one_run(window, filter_oc_stride, filter, filter_oc_stride, shape.out_c, o, output);
+      for (int32_t oc = done; oc < shape.out_c; ++oc) {
+        const uint32_t sum = v6m::dot_s16_1x1(filter + oc * filter_oc_stride, window, filter_oc_stride, 0);
+        output[oc] = finish_exact(static_cast<int32_t>(sum), o, oc);
+      }
+      output += shape.out_c;
+    });
+    return;
+  }
   for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
     pixel(r, input + b * in_image_stride, filter, filter_oc_stride, shape.out_c, o, output);
     output += shape.out_c;
@@ -198,7 +241,9 @@ Status conv2d_s16__v6m_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(conv2d_s16_check(ctx));
   if (ctx.params<Conv2dS16Params>().groups != 1) return Status::kBadParams;
   const Span<uint8_t> scratch = ctx.scratch();
-  if (scratch.size() < uint64_t{ctx.input_desc(1).dims[0]} * sizeof(Requant64V6mFast) ||
+  const TensorDesc& filter = ctx.input_desc(1);
+  if (scratch.size() < conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter.dims[0]), static_cast<int32_t>(filter.dims[1]),
+                                                     static_cast<int32_t>(filter.dims[2]), static_cast<int32_t>(filter.dims[3])) ||
       reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
   }

@@ -13,8 +13,9 @@
 //    windows lie wholly inside the image two at a time (v6m::dot_s16_3x3_pair): the
 //    weights, widened once per run to int32 in scratch next to each channel's constants,
 //    are loaded once for both pixels (70 instructions per 18 multiply-accumulates);
-//  - other pixels of three-wide windows take one channel through all rows in one
-//    Thumb-1 loop (v6m::dot_s16_3wide) where all three columns are inside the image;
+//  - other pixels whose window rows have two or three neighbouring taps inside the image
+//    (dilation_w 1) take one channel through all rows in one Thumb-1 loop
+//    (v6m::dot_s16_3wide / dot_s16_2wide);
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
 //    the image border.
 // Scratch: per channel 16 bytes (requantization constants), plus 36 (int32 weights)
@@ -61,7 +62,7 @@ struct Layer {
   int32_t c_count;
   int32_t tap_step_y, tap_step_x;  // input values between window rows / columns
   int32_t filter_row_stride;
-  bool three_wide;  // kernel_w 3, dilation_w 1
+  bool dense_w;  // dilation_w 1: a window row's taps are neighbouring pixels
 };
 
 // Output value of channel c from its window sum: the fast form (kFast) or
@@ -81,10 +82,18 @@ __attribute__((always_inline)) inline int16_t finish(const Layer& l, int32_t c, 
 template <bool kFast>
 __attribute__((noinline)) void pixel(const Layer& l, const int16_t* in0, const int8_t* w0, int32_t rows,
                                      int32_t cols, int16_t* out) {
-  if (l.three_wide && cols == 3) {  // the window's three columns are inside the image
+  if (l.dense_w && cols == 3) {  // three neighbouring columns inside the image
     for (int32_t c = 0; c < l.c_count; ++c) {
       const uint32_t sum =
           v6m::dot_s16_3wide(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
+      out[c] = finish<kFast>(l, c, static_cast<int32_t>(sum));
+    }
+    return;
+  }
+  if (l.dense_w && cols == 2) {  // two (a 3x3 window at the left or right border)
+    for (int32_t c = 0; c < l.c_count; ++c) {
+      const uint32_t sum =
+          v6m::dot_s16_2wide(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
       out[c] = finish<kFast>(l, c, static_cast<int32_t>(sum));
     }
     return;
@@ -118,8 +127,8 @@ bool make_records(const int32_t* multipliers, const int32_t* shifts, const int64
                   int32_t c_count, int32_t taps, bool with_weights, int32_t* records) {
   const int32_t words = with_weights ? kPairRecordWords : kRecordWords;
   for (int32_t c = 0; c < c_count; ++c, records += words) {
-    const uint32_t abs_sum = v6m_abs_weight_sum(filter + c, taps, c_count);
-    if (!requant64_v6m_fast_channel(multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0, abs_sum,
+    const int64_t b = bias != nullptr ? bias[c] : 0;
+    if (!requant64_v6m_fast_channel(multipliers[c], shifts[c], b, v6m_abs_weight_bound(filter + c, taps, c_count, b),
                                     reinterpret_cast<Requant64V6mFast*>(records))) {
       return false;
     }
@@ -203,7 +212,7 @@ void depthwise_conv2d_s16__v6m(const DepthwiseConv2dS16Params& params, const int
                    params.window.dilation_h * shape.in_w * c_count,
                    params.window.dilation_w * c_count,
                    shape.kernel_w * c_count,
-                   params.window.dilation_w == 1 && shape.kernel_w == 3};
+                   params.window.dilation_w == 1};
   if (fast) {
     run_layer<true>(l, params.window, shape, input, filter, output, pairs);
   } else {

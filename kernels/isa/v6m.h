@@ -278,6 +278,46 @@ inline uint32_t dot_s16_3wide(const int8_t* w, const int16_t* x, int32_t c, int3
 #endif
 }
 
+// dot_s16_3wide for a window 2 taps wide (a 3x3 window's left or right edge pixel):
+//   acc += w[r * w_row + k * c] * x[r * x_row + k * c] for r in [0, rows), k in 0..1.
+// rows >= 0. 12 instructions per 2 multiply-accumulates, the loop over rows included.
+inline uint32_t dot_s16_2wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows,
+                              int32_t w_row, int32_t x_row, uint32_t acc) {
+#if MOTE_V6M_ASM
+  if (rows <= 0) return acc;  // the loop below runs at least once
+  const int32_t zero = 0;
+  const int32_t c2 = 2 * c;
+  const int32_t x_step = 2 * x_row;  // bytes
+  const int16_t* x_end = x + rows * x_row;
+  int32_t xv, wv;
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "ldrsh %[xv], [%[x], %[zero]]\n\t"
+      "ldrsb %[wv], [%[w], %[zero]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "ldrsh %[xv], [%[x], %[c2]]\n\t"
+      "ldrsb %[wv], [%[w], %[c]]\n\t"
+      "muls %[wv], %[xv]\n\t"
+      "add %[acc], %[wv]\n\t"
+      "add %[x], %[x_step]\n\t"
+      "add %[w], %[w_row]\n\t"
+      "cmp %[x], %[x_end]\n\t"
+      "bne 1b\n\t"
+      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)
+      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [x_step] "h"(x_step), [w_row] "h"(w_row),
+        [x_end] "h"(x_end)
+      : "cc", "memory");
+  return acc;
+#else
+  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
+    for (int32_t k = 0; k < 2; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
+  }
+  return acc;
+#endif
+}
+
 // Two output pixels of one channel of a 3x3 window with dilation_w == 1 (a depthwise
 // pair): w holds the channel's nine weights as int32, row-major; pixel p's tap (r, k) is
 // at xp + r * x_row + k * c (values, p = a or b). Returns in *a0 / *a1 the wrapping sums

@@ -139,7 +139,7 @@ int run_conv2d_s16__v6m(Rng& rng, int cases) {
       draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &t.multipliers[o], &t.shifts[o]);
     }
     conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.expected);
-    uint8_t* scratch = arena().alloc_array<uint8_t>(conv2d_s16__v6m_scratch_bytes(s.out_c));
+    uint8_t* scratch = arena().alloc_array<uint8_t>(conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c));
     if (scratch == nullptr) {
       skip_case(kName, c, "arena too small");
       continue;
