@@ -115,10 +115,10 @@ __attribute__((noinline)) int32_t one_run(const int16_t* x, int32_t n, const int
   for (; out != end; out += 4, q += 4, w += 4 * filter_oc_stride) {
     uint32_t acc[4] = {0, 0, 0, 0};
     v6m::dot_s16_4x1(w, filter_oc_stride, x, n, acc);
-    out[0] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[0]), q, lo, hi));
-    out[1] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[1]), q + 1, lo, hi));
-    out[2] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[2]), q + 2, lo, hi));
-    out[3] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(acc[3]), q + 3, lo, hi));
+    out[0] = static_cast<int16_t>(requant64_v6m_fast<0>(static_cast<int32_t>(acc[0]), q, lo, hi));
+    out[1] = static_cast<int16_t>(requant64_v6m_fast<1>(static_cast<int32_t>(acc[1]), q, lo, hi));
+    out[2] = static_cast<int16_t>(requant64_v6m_fast<2>(static_cast<int32_t>(acc[2]), q, lo, hi));
+    out[3] = static_cast<int16_t>(requant64_v6m_fast<3>(static_cast<int32_t>(acc[3]), q, lo, hi));
   }
   return out_c & ~3;
 }

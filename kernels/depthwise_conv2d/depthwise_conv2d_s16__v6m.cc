@@ -12,7 +12,7 @@
 //  - 3x3 windows with dilation_w 1 on that fast path run the pixels of a row whose
 //    windows lie wholly inside the image two at a time (v6m::dot_s16_3x3_pair): the
 //    weights, widened once per run to int32 in scratch next to each channel's constants,
-//    are loaded once for both pixels (70 instructions per 18 multiply-accumulates);
+//    are loaded once for both pixels (72 instructions per 18 multiply-accumulates);
 //  - other pixels whose window rows have two or three neighbouring taps inside the image
 //    (dilation_w 1) take one channel through all rows in one Thumb-1 loop
 //    (v6m::dot_s16_3wide / dot_s16_2wide);
@@ -48,7 +48,7 @@ inline int32_t window_sum(const int16_t* x, const int8_t* w, int32_t rows, int32
 
 // A channel's record in scratch: its fast requantization constants, then (3x3 windows)
 // its nine weights as int32.
-constexpr int32_t kRecordWords = 4;
+constexpr int32_t kRecordWords = 4;  // v6m::dot_s16_3x3_pair reads the weights 16 bytes in
 constexpr int32_t kPairRecordWords = kRecordWords + 9;
 
 // What every pixel's channels need: the requantization and the tap strides.
@@ -113,9 +113,9 @@ __attribute__((noinline)) void pair(const Layer& l, const int16_t* xa, const int
   const int32_t x_row = l.tap_step_y;
   const int32_t lo = l.act_min, hi = l.act_max;
   int16_t* const end = out + n;
-  for (; out != end; ++out, ++xa, ++xb, rec += kPairRecordWords) {
+  for (; out != end; ++out, rec += kPairRecordWords) {
     uint32_t a0, a1;
-    v6m::dot_s16_3x3_pair(rec + kRecordWords, xa, xb, n, x_row, &a0, &a1);
+    v6m::dot_s16_3x3_pair(rec, xa, xb, n, x_row, &a0, &a1);  // moves xa, xb on
     const Requant64V6mFast* q = reinterpret_cast<const Requant64V6mFast*>(rec);
     out[0] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(a0), q, lo, hi));
     out[n] = static_cast<int16_t>(requant64_v6m_fast(static_cast<int32_t>(a1), q, lo, hi));

@@ -319,18 +319,21 @@ inline uint32_t dot_s16_2wide(const int8_t* w, const int16_t* x, int32_t c, int3
 }
 
 // Two output pixels of one channel of a 3x3 window with dilation_w == 1 (a depthwise
-// pair): w holds the channel's nine weights as int32, row-major; pixel p's tap (r, k) is
-// at xp + r * x_row + k * c (values, p = a or b). Returns in *a0 / *a1 the wrapping sums
-//   sum over r, k of w[3r + k] * xp[r * x_row + k * c].
-// Each weight is loaded once (LDR, immediate offset) for both pixels: 70 instructions
-// per 18 multiply-accumulates.
-inline void dot_s16_3x3_pair(const int32_t* w, const int16_t* xa, const int16_t* xb, int32_t c,
+// pair): the channel's nine weights are int32, row-major, 16 bytes past `record`;
+// pixel p's tap (r, k) is at xp + r * x_row + k * c (values, p = a or b). Returns in
+// *a0 / *a1 the wrapping sums
+//   sum over r, k of w[3r + k] * xp[r * x_row + k * c],
+// and moves xa and xb on to the next channel (one value further). Each weight is loaded
+// once (LDR, immediate offset) for both pixels: 72 instructions per 18
+// multiply-accumulates.
+__attribute__((always_inline)) inline void dot_s16_3x3_pair(const int32_t* record, const int16_t*& xa, const int16_t*& xb, int32_t c,
                              int32_t x_row, uint32_t* a0, uint32_t* a1) {
 #if MOTE_V6M_ASM
   const int32_t zero = 0;
   const int32_t c2 = 2 * c;  // bytes to the next tap across
   const int32_t c4 = 4 * c;
   const int32_t row = 2 * x_row;  // bytes to the next window row
+  const int32_t back = 2 - 2 * row;  // from the third row to the next channel's first
   uint32_t s0, s1;
   int32_t t, v;
 #define MOTE_V6M_PAIR_TAP(OFF, XO, FIRST)     \
@@ -343,26 +346,29 @@ inline void dot_s16_3x3_pair(const int32_t* w, const int16_t* xa, const int16_t*
   FIRST " %[s1], %[v]\n\t"
   __asm__ volatile(
       ".syntax unified\n\t"
-      MOTE_V6M_PAIR_TAP("0", "zero", "mov")
-      MOTE_V6M_PAIR_TAP("4", "c2", "add")
-      MOTE_V6M_PAIR_TAP("8", "c4", "add")
+      MOTE_V6M_PAIR_TAP("16", "zero", "mov")
+      MOTE_V6M_PAIR_TAP("20", "c2", "add")
+      MOTE_V6M_PAIR_TAP("24", "c4", "add")
       "add %[xa], %[row]\n\t"
       "add %[xb], %[row]\n\t"
-      MOTE_V6M_PAIR_TAP("12", "zero", "add")
-      MOTE_V6M_PAIR_TAP("16", "c2", "add")
-      MOTE_V6M_PAIR_TAP("20", "c4", "add")
+      MOTE_V6M_PAIR_TAP("28", "zero", "add")
+      MOTE_V6M_PAIR_TAP("32", "c2", "add")
+      MOTE_V6M_PAIR_TAP("36", "c4", "add")
       "add %[xa], %[row]\n\t"
       "add %[xb], %[row]\n\t"
-      MOTE_V6M_PAIR_TAP("24", "zero", "add")
-      MOTE_V6M_PAIR_TAP("28", "c2", "add")
-      MOTE_V6M_PAIR_TAP("32", "c4", "add")
+      MOTE_V6M_PAIR_TAP("40", "zero", "add")
+      MOTE_V6M_PAIR_TAP("44", "c2", "add")
+      MOTE_V6M_PAIR_TAP("48", "c4", "add")
+      "add %[xa], %[back]\n\t"
+      "add %[xb], %[back]\n\t"
       : [s0] "=&h"(s0), [s1] "=&h"(s1), [xa] "+l"(xa), [xb] "+l"(xb), [t] "=&l"(t), [v] "=&l"(v)
-      : [w] "l"(w), [zero] "l"(zero), [c2] "l"(c2), [c4] "l"(c4), [row] "h"(row)
+      : [w] "l"(record), [zero] "l"(zero), [c2] "l"(c2), [c4] "l"(c4), [row] "h"(row), [back] "h"(back)
       : "cc", "memory");
 #undef MOTE_V6M_PAIR_TAP
   *a0 = s0;
   *a1 = s1;
 #else
+  const int32_t* w = record + 4;
   uint32_t s0 = 0, s1 = 0;
   for (int32_t r = 0; r < 3; ++r) {
     for (int32_t k = 0; k < 3; ++k) {
@@ -373,6 +379,8 @@ inline void dot_s16_3x3_pair(const int32_t* w, const int16_t* xa, const int16_t*
   }
   *a0 = s0;
   *a1 = s1;
+  ++xa;
+  ++xb;
 #endif
 }
 

@@ -172,25 +172,28 @@ inline bool requant64_v6m_fast_channel(int32_t multiplier, int32_t shift, int64_
 }
 
 // clamp(multiply_by_quantized_multiplier64(x + bias, multiplier, shift), lo, hi) for a
-// window sum x of a channel whose constants requant64_v6m_fast_channel made. On ARMv6-M
-// 13 Thumb-1 instructions and the clamp.
+// window sum x of the channel whose constants requant64_v6m_fast_channel made at
+// ch[kIndex] (kIndex in [0, 6]: immediate load offsets). On ARMv6-M 13 Thumb-1
+// instructions and the clamp.
+template <int32_t kIndex = 0>
 inline int32_t requant64_v6m_fast(int32_t x, const Requant64V6mFast* ch, int32_t lo, int32_t hi) {
+  static_assert(kIndex >= 0 && kIndex <= 6, "LDR immediate offsets reach 124 bytes");
 #if MOTE_V6M_ASM
   int32_t p, r;
   __asm__(
       ".syntax unified\n\t"
-      "ldr %[r], [%[ch], #0]\n\t"
+      "ldr %[r], [%[ch], %[o_r]]\n\t"
       "asrs %[p], %[x], #16\n\t"
       "muls %[p], %[r]\n\t"  // P
       "uxth %[x], %[x]\n\t"
       "muls %[x], %[r]\n\t"  // Q
-      "ldr %[r], [%[ch], #4]\n\t"
+      "ldr %[r], [%[ch], %[o_cl]]\n\t"
       "adds %[x], %[x], %[r]\n\t"  // Q + Cl
       "asrs %[x], %[x], #16\n\t"
       "adds %[x], %[x], %[p]\n\t"
-      "ldr %[r], [%[ch], #8]\n\t"
+      "ldr %[r], [%[ch], %[o_ch]]\n\t"
       "adds %[x], %[x], %[r]\n\t"  // V
-      "ldr %[r], [%[ch], #12]\n\t"
+      "ldr %[r], [%[ch], %[o_s]]\n\t"
       "asrs %[x], %[r]\n\t"
       "cmp %[x], %[lo]\n\t"
       "bge 1f\n\t"
@@ -201,15 +204,17 @@ inline int32_t requant64_v6m_fast(int32_t x, const Requant64V6mFast* ch, int32_t
       "mov %[x], %[hi]\n"
       "2:\n\t"
       : [x] "+l"(x), [p] "=&l"(p), [r] "=&l"(r)
-      : [ch] "l"(ch), [lo] "h"(lo), [hi] "h"(hi)
+      : [ch] "l"(ch), [lo] "h"(lo), [hi] "h"(hi), [o_r] "i"(16 * kIndex), [o_cl] "i"(16 * kIndex + 4),
+        [o_ch] "i"(16 * kIndex + 8), [o_s] "i"(16 * kIndex + 12)
       : "cc");
   return x;
 #else
-  const int32_t r = ch->reduced;
+  const Requant64V6mFast& q = ch[kIndex];
+  const int32_t r = q.reduced;
   const uint32_t p = static_cast<uint32_t>((x >> 16) * r);
-  const int32_t q = static_cast<int32_t>(static_cast<uint32_t>(x) & 0xFFFFu) * r;
-  const uint32_t v = p + static_cast<uint32_t>(ch->c_high) + static_cast<uint32_t>((q + ch->c_low) >> 16);
-  return clamp_i32(static_cast<int32_t>(v) >> ch->s, lo, hi);
+  const int32_t lo16 = static_cast<int32_t>(static_cast<uint32_t>(x) & 0xFFFFu) * r;
+  const uint32_t v = p + static_cast<uint32_t>(q.c_high) + static_cast<uint32_t>((lo16 + q.c_low) >> 16);
+  return clamp_i32(static_cast<int32_t>(v) >> q.s, lo, hi);
 #endif
 }
 
