@@ -15,7 +15,7 @@
 //    are loaded once for both pixels (72 instructions per 18 multiply-accumulates);
 //  - other pixels whose window rows have two or three neighbouring taps inside the image
 //    (dilation_w 1) take one channel through all rows in one Thumb-1 loop
-//    (v6m::dot_s16_3wide / dot_s16_2wide);
+//    (v6m::dot_s16_wide);
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
 //    the image border.
 // Scratch: per channel 16 bytes (requantization constants), plus 36 (int32 weights)
@@ -85,7 +85,7 @@ __attribute__((noinline)) void pixel(const Layer& l, const int16_t* in0, const i
   if (l.dense_w && cols == 3) {  // three neighbouring columns inside the image
     for (int32_t c = 0; c < l.c_count; ++c) {
       const uint32_t sum =
-          v6m::dot_s16_3wide(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
+          v6m::dot_s16_wide<3>(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
       out[c] = finish<kFast>(l, c, static_cast<int32_t>(sum));
     }
     return;
@@ -93,7 +93,7 @@ __attribute__((noinline)) void pixel(const Layer& l, const int16_t* in0, const i
   if (l.dense_w && cols == 2) {  // two (a 3x3 window at the left or right border)
     for (int32_t c = 0; c < l.c_count; ++c) {
       const uint32_t sum =
-          v6m::dot_s16_2wide(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
+          v6m::dot_s16_wide<2>(w0 + c, in0 + c, l.c_count, rows, l.filter_row_stride, l.tap_step_y, 0);
       out[c] = finish<kFast>(l, c, static_cast<int32_t>(sum));
     }
     return;

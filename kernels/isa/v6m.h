@@ -232,12 +232,14 @@ inline uint32_t dot_s16_1x1(const int8_t* w, const int16_t* x, int32_t n, uint32
   return acc;
 }
 
-// The 16x8 form of dot_3wide (int16 inputs, no offset): one channel of a window 3 taps
-// wide, c channels between taps, for r in [0, rows) and k in 0..2:
+// The 16x8 form of dot_3wide (int16 inputs, no offset) for windows kCols (2 or 3) taps
+// wide: one channel, c channels between taps, for r in [0, rows) and k in [0, kCols):
 //   acc += w[r * w_row + k * c] * x[r * x_row + k * c], wrapping. rows >= 0.
-// 16 instructions per 3 multiply-accumulates, the loop over rows included.
-inline uint32_t dot_s16_3wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows,
-                              int32_t w_row, int32_t x_row, uint32_t acc) {
+// 4 instructions per multiply-accumulate and 4 per row.
+template <int32_t kCols>
+inline uint32_t dot_s16_wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows, int32_t w_row,
+                             int32_t x_row, uint32_t acc) {
+  static_assert(kCols == 2 || kCols == 3, "two or three taps across");
 #if MOTE_V6M_ASM
   if (rows <= 0) return acc;  // the loop below runs at least once
   const int32_t zero = 0;
@@ -246,73 +248,33 @@ inline uint32_t dot_s16_3wide(const int8_t* w, const int16_t* x, int32_t c, int3
   const int32_t x_step = 2 * x_row;  // bytes
   const int16_t* x_end = x + rows * x_row;
   int32_t xv, wv;
-  __asm__ volatile(
-      ".syntax unified\n"
-      "1:\n\t"
-      "ldrsh %[xv], [%[x], %[zero]]\n\t"
-      "ldrsb %[wv], [%[w], %[zero]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "ldrsh %[xv], [%[x], %[c2]]\n\t"
-      "ldrsb %[wv], [%[w], %[c]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "ldrsh %[xv], [%[x], %[c4]]\n\t"
-      "ldrsb %[wv], [%[w], %[c2]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "add %[x], %[x_step]\n\t"
-      "add %[w], %[w_row]\n\t"
-      "cmp %[x], %[x_end]\n\t"
-      "bne 1b\n\t"
-      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)
-      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [c4] "l"(c4), [x_step] "h"(x_step),
-        [w_row] "h"(w_row), [x_end] "h"(x_end)
-      : "cc", "memory");
-  return acc;
-#else
-  for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
-    for (int32_t k = 0; k < 3; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
+#define MOTE_V6M_WIDE_TAP(XO, WO)             \
+  "ldrsh %[xv], [%[x], %[" XO "]]\n\t"        \
+  "ldrsb %[wv], [%[w], %[" WO "]]\n\t"        \
+  "muls %[wv], %[xv]\n\t"                     \
+  "add %[acc], %[wv]\n\t"
+#define MOTE_V6M_WIDE_LOOP(TAPS)                                                                  \
+  __asm__ volatile(".syntax unified\n"                                                            \
+                   "1:\n\t" TAPS                                                                  \
+                   "add %[x], %[x_step]\n\t"                                                      \
+                   "add %[w], %[w_row]\n\t"                                                       \
+                   "cmp %[x], %[x_end]\n\t"                                                       \
+                   "bne 1b\n\t"                                                                   \
+                   : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)    \
+                   : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [c4] "l"(c4), [x_step] "h"(x_step), \
+                     [w_row] "h"(w_row), [x_end] "h"(x_end)                                       \
+                   : "cc", "memory")
+  if (kCols == 3) {
+    MOTE_V6M_WIDE_LOOP(MOTE_V6M_WIDE_TAP("zero", "zero") MOTE_V6M_WIDE_TAP("c2", "c") MOTE_V6M_WIDE_TAP("c4", "c2"));
+  } else {
+    MOTE_V6M_WIDE_LOOP(MOTE_V6M_WIDE_TAP("zero", "zero") MOTE_V6M_WIDE_TAP("c2", "c"));
   }
-  return acc;
-#endif
-}
-
-// dot_s16_3wide for a window 2 taps wide (a 3x3 window's left or right edge pixel):
-//   acc += w[r * w_row + k * c] * x[r * x_row + k * c] for r in [0, rows), k in 0..1.
-// rows >= 0. 12 instructions per 2 multiply-accumulates, the loop over rows included.
-inline uint32_t dot_s16_2wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows,
-                              int32_t w_row, int32_t x_row, uint32_t acc) {
-#if MOTE_V6M_ASM
-  if (rows <= 0) return acc;  // the loop below runs at least once
-  const int32_t zero = 0;
-  const int32_t c2 = 2 * c;
-  const int32_t x_step = 2 * x_row;  // bytes
-  const int16_t* x_end = x + rows * x_row;
-  int32_t xv, wv;
-  __asm__ volatile(
-      ".syntax unified\n"
-      "1:\n\t"
-      "ldrsh %[xv], [%[x], %[zero]]\n\t"
-      "ldrsb %[wv], [%[w], %[zero]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "ldrsh %[xv], [%[x], %[c2]]\n\t"
-      "ldrsb %[wv], [%[w], %[c]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "add %[x], %[x_step]\n\t"
-      "add %[w], %[w_row]\n\t"
-      "cmp %[x], %[x_end]\n\t"
-      "bne 1b\n\t"
-      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)
-      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [x_step] "h"(x_step), [w_row] "h"(w_row),
-        [x_end] "h"(x_end)
-      : "cc", "memory");
+#undef MOTE_V6M_WIDE_LOOP
+#undef MOTE_V6M_WIDE_TAP
   return acc;
 #else
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
-    for (int32_t k = 0; k < 2; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
+    for (int32_t k = 0; k < kCols; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
   }
   return acc;
 #endif
