@@ -219,7 +219,8 @@ void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
   if (fast != nullptr && window_copy_bytes(shape.kernel_h, shape.kernel_w, shape.in_c) != 0) {
     // Each window copied (zeros for taps outside the image) into one run of
     // filter_oc_stride values laid out as the filter: then one_run's single inner loop.
-    int16_t* window = reinterpret_cast<int16_t*>(scratch + static_cast<uint32_t>(shape.out_c) * sizeof(Requant64V6mFast));
+    int16_t* window =
+        reinterpret_cast<int16_t*>(scratch + static_cast<uint32_t>(shape.out_c) * sizeof(Requant64V6mFast));
     for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
       copy_window(r, input + b * in_image_stride, filter_oc_stride, window);
       const int32_t done = one_run(window, filter_oc_stride, filter, filter_oc_stride, shape.out_c, o, output);
@@ -242,8 +243,10 @@ Status conv2d_s16__v6m_check(const OpContext& ctx) {
   if (ctx.params<Conv2dS16Params>().groups != 1) return Status::kBadParams;
   const Span<uint8_t> scratch = ctx.scratch();
   const TensorDesc& filter = ctx.input_desc(1);
-  if (scratch.size() < conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter.dims[0]), static_cast<int32_t>(filter.dims[1]),
-                                                     static_cast<int32_t>(filter.dims[2]), static_cast<int32_t>(filter.dims[3])) ||
+  const uint32_t needed =
+      conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter.dims[0]), static_cast<int32_t>(filter.dims[1]),
+                                    static_cast<int32_t>(filter.dims[2]), static_cast<int32_t>(filter.dims[3]));
+  if (scratch.size() < needed ||
       reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
   }

@@ -288,8 +288,9 @@ inline uint32_t dot_s16_wide(const int8_t* w, const int16_t* x, int32_t c, int32
 // and moves xa and xb on to the next channel (one value further). Each weight is loaded
 // once (LDR, immediate offset) for both pixels: 72 instructions per 18
 // multiply-accumulates.
-__attribute__((always_inline)) inline void dot_s16_3x3_pair(const int32_t* record, const int16_t*& xa, const int16_t*& xb, int32_t c,
-                             int32_t x_row, uint32_t* a0, uint32_t* a1) {
+__attribute__((always_inline)) inline void dot_s16_3x3_pair(const int32_t* record, const int16_t*& xa,
+                                                             const int16_t*& xb, int32_t c, int32_t x_row,
+                                                             uint32_t* a0, uint32_t* a1) {
 #if MOTE_V6M_ASM
   const int32_t zero = 0;
   const int32_t c2 = 2 * c;  // bytes to the next tap across

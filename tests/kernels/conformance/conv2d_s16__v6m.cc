@@ -145,7 +145,8 @@ int run_conv2d_s16__v6m(Rng& rng, int cases) {
       make_extreme_sums16(rng, t, in_count, s.out_c, k, k, 1);
     }
     conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.expected);
-    uint8_t* scratch = arena().alloc_array<uint8_t>(conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c));
+    const uint32_t scratch_bytes = conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c);
+    uint8_t* scratch = arena().alloc_array<uint8_t>(scratch_bytes);
     if (scratch == nullptr) {
       skip_case(kName, c, "arena too small");
       continue;

@@ -77,7 +77,8 @@ int run_depthwise_conv2d_s16__v6m(Rng& rng, int cases) {
     }
     const int64_t* bias = static_cast<const int64_t*>(t.bias);
     depthwise_conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, bias, t.expected);
-    uint8_t* scratch = arena().alloc_array<uint8_t>(depthwise_conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w));
+    const uint32_t scratch_bytes = depthwise_conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w);
+    uint8_t* scratch = arena().alloc_array<uint8_t>(scratch_bytes);
     if (scratch == nullptr) {
       skip_case(kName, c, "arena too small");
       continue;
