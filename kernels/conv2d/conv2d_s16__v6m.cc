@@ -149,6 +149,16 @@ __attribute__((noinline)) void copy_window(const V6mRuns& r, const int16_t* imag
   }
 }
 
+// Every output channel of one pixel on the fast path whose window is the n values at x
+// (a pointwise pixel or a window copy): one_run, then the last out_c % 4 channels.
+void pointwise_pixel(const int16_t* x, const int8_t* filter, int32_t n, int32_t out_c, const Output& o,
+                     int16_t* out) {
+  for (int32_t oc = one_run(x, n, filter, n, out_c, o, out); oc < out_c; ++oc) {
+    const uint32_t sum = v6m::dot_s16_1x1(filter + oc * n, x, n, 0);
+    out[oc] = finish_exact(static_cast<int32_t>(sum), o, oc);
+  }
+}
+
 // Every output channel of one pixel, four channels per inner loop then one at a time.
 // On the fast path, and for windows of at most kExactTaps16x8V6m taps with the int64
 // accumulator, each channel sums in one int32 accumulator; others take window_sums'
@@ -216,6 +226,16 @@ void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
     }
   }
   const Output o = {multipliers, shifts, bias, fast, wide, params.act_min, params.act_max};
+  const WindowGeometry& g = params.window;
+  if (fast != nullptr && filter_oc_stride == shape.in_c && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
+      g.pad_left == 0 && shape.out_h == shape.in_h && shape.out_w == shape.in_w) {
+    // Pointwise over every pixel: each pixel's window is its own in_c values.
+    const int32_t pixels = shape.batch * shape.in_h * shape.in_w;
+    for (int32_t px = 0; px < pixels; ++px, input += shape.in_c, output += shape.out_c) {
+      pointwise_pixel(input, filter, shape.in_c, shape.out_c, o, output);
+    }
+    return;
+  }
   if (fast != nullptr && window_copy_bytes(shape.kernel_h, shape.kernel_w, shape.in_c) != 0) {
     // Each window copied (zeros for taps outside the image) into one run of
     // filter_oc_stride values laid out as the filter: then one_run's single inner loop.
@@ -223,11 +243,7 @@ void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
         reinterpret_cast<int16_t*>(scratch + static_cast<uint32_t>(shape.out_c) * sizeof(Requant64V6mFast));
     for_each_v6m_window(params.window, shape, [&](const V6mRuns& r, int32_t b) {
       copy_window(r, input + b * in_image_stride, filter_oc_stride, window);
-      const int32_t done = one_run(window, filter_oc_stride, filter, filter_oc_stride, shape.out_c, o, output);
-      for (int32_t oc = done; oc < shape.out_c; ++oc) {
-        const uint32_t sum = v6m::dot_s16_1x1(filter + oc * filter_oc_stride, window, filter_oc_stride, 0);
-        output[oc] = finish_exact(static_cast<int32_t>(sum), o, oc);
-      }
+      pointwise_pixel(window, filter, filter_oc_stride, shape.out_c, o, output);
       output += shape.out_c;
     });
     return;
