@@ -115,11 +115,12 @@ bool rule_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s16__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
-// ARMv6-M: groups 1, any window, both accumulators; its per-channel table in scratch.
+// ARMv6-M: groups 1, any window, both accumulators; its per-channel table and a window's
+// copy in scratch.
 bool rule_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (params_as<Conv2dS16Params>(op).groups != 1 || !conv_filter(l, &f)) return false;
-  op.scratch_bytes += conv2d_s16__v6m_scratch_bytes(f.out_c);
+  op.scratch_bytes += conv2d_s16__v6m_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
 
@@ -236,8 +237,8 @@ bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
   return true;
 }
-// ARMv6-M: depth multiplier 1 and windows of at most 511 taps; its per-channel table in
-// scratch.
+// ARMv6-M: depth multiplier 1 and windows of at most 511 taps; its per-channel table (and
+// for 3x3 windows the widened weights) in scratch.
 bool rule_depthwise_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
   const ir::Shape& filter = l.input(1).shape;
   if (filter.size() != 4 ||
@@ -245,7 +246,8 @@ bool rule_depthwise_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
                                           static_cast<int32_t>(filter[2]))) {
     return false;
   }
-  op.scratch_bytes += depthwise_conv2d_s16__v6m_scratch_bytes(static_cast<int32_t>(filter[3]));
+  op.scratch_bytes += depthwise_conv2d_s16__v6m_scratch_bytes(
+      static_cast<int32_t>(filter[3]), static_cast<int32_t>(filter[1]), static_cast<int32_t>(filter[2]));
   return true;
 }
 

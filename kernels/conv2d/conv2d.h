@@ -223,8 +223,9 @@ constexpr uint32_t conv2d_s16__mve_stream_block(const PixelStreamShape&) { retur
 // params and output bits. Four output channels per Thumb-1 inner loop (kernels/isa/v6m.h),
 // int32 runs of products, requantization without a 64-bit multiply where the accumulator
 // fits int32 (quant/quant_math64_v6m.h). Portable elsewhere. Scratch, 4-aligned: a table
-// of 12 bytes per output channel (check() verifies it).
-uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c);
+// of 16 bytes per output channel, and for windows of more than one tap up to 1024 values
+// a copy of one window (check() verifies it).
+uint32_t conv2d_s16__v6m_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w, int32_t in_c);
 void conv2d_s16__v6m(const Conv2dS16Params& params, const int32_t* multipliers,
                      const int32_t* shifts, const Conv2dShape& shape, const int16_t* input,
                      const int8_t* filter, const void* bias, int16_t* output, uint8_t* scratch);

@@ -232,12 +232,14 @@ inline uint32_t dot_s16_1x1(const int8_t* w, const int16_t* x, int32_t n, uint32
   return acc;
 }
 
-// The 16x8 form of dot_3wide (int16 inputs, no offset): one channel of a window 3 taps
-// wide, c channels between taps, for r in [0, rows) and k in 0..2:
+// The 16x8 form of dot_3wide (int16 inputs, no offset) for windows kCols (2 or 3) taps
+// wide: one channel, c channels between taps, for r in [0, rows) and k in [0, kCols):
 //   acc += w[r * w_row + k * c] * x[r * x_row + k * c], wrapping. rows >= 0.
-// 16 instructions per 3 multiply-accumulates, the loop over rows included.
-inline uint32_t dot_s16_3wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows,
-                              int32_t w_row, int32_t x_row, uint32_t acc) {
+// 4 instructions per multiply-accumulate and 4 per row.
+template <int32_t kCols>
+inline uint32_t dot_s16_wide(const int8_t* w, const int16_t* x, int32_t c, int32_t rows, int32_t w_row,
+                             int32_t x_row, uint32_t acc) {
+  static_assert(kCols == 2 || kCols == 3, "two or three taps across");
 #if MOTE_V6M_ASM
   if (rows <= 0) return acc;  // the loop below runs at least once
   const int32_t zero = 0;
@@ -246,35 +248,102 @@ inline uint32_t dot_s16_3wide(const int8_t* w, const int16_t* x, int32_t c, int3
   const int32_t x_step = 2 * x_row;  // bytes
   const int16_t* x_end = x + rows * x_row;
   int32_t xv, wv;
-  __asm__ volatile(
-      ".syntax unified\n"
-      "1:\n\t"
-      "ldrsh %[xv], [%[x], %[zero]]\n\t"
-      "ldrsb %[wv], [%[w], %[zero]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "ldrsh %[xv], [%[x], %[c2]]\n\t"
-      "ldrsb %[wv], [%[w], %[c]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "ldrsh %[xv], [%[x], %[c4]]\n\t"
-      "ldrsb %[wv], [%[w], %[c2]]\n\t"
-      "muls %[wv], %[xv]\n\t"
-      "add %[acc], %[wv]\n\t"
-      "add %[x], %[x_step]\n\t"
-      "add %[w], %[w_row]\n\t"
-      "cmp %[x], %[x_end]\n\t"
-      "bne 1b\n\t"
-      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)
-      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [c4] "l"(c4), [x_step] "h"(x_step),
-        [w_row] "h"(w_row), [x_end] "h"(x_end)
-      : "cc", "memory");
+#define MOTE_V6M_WIDE_TAP(XO, WO)             \
+  "ldrsh %[xv], [%[x], %[" XO "]]\n\t"        \
+  "ldrsb %[wv], [%[w], %[" WO "]]\n\t"        \
+  "muls %[wv], %[xv]\n\t"                     \
+  "add %[acc], %[wv]\n\t"
+#define MOTE_V6M_WIDE_LOOP(TAPS)                                                                  \
+  __asm__ volatile(".syntax unified\n"                                                            \
+                   "1:\n\t" TAPS                                                                  \
+                   "add %[x], %[x_step]\n\t"                                                      \
+                   "add %[w], %[w_row]\n\t"                                                       \
+                   "cmp %[x], %[x_end]\n\t"                                                       \
+                   "bne 1b\n\t"                                                                   \
+                   : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)    \
+                   : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [c4] "l"(c4), [x_step] "h"(x_step), \
+                     [w_row] "h"(w_row), [x_end] "h"(x_end)                                       \
+                   : "cc", "memory")
+  if (kCols == 3) {
+    MOTE_V6M_WIDE_LOOP(MOTE_V6M_WIDE_TAP("zero", "zero") MOTE_V6M_WIDE_TAP("c2", "c") MOTE_V6M_WIDE_TAP("c4", "c2"));
+  } else {
+    MOTE_V6M_WIDE_LOOP(MOTE_V6M_WIDE_TAP("zero", "zero") MOTE_V6M_WIDE_TAP("c2", "c"));
+  }
+#undef MOTE_V6M_WIDE_LOOP
+#undef MOTE_V6M_WIDE_TAP
   return acc;
 #else
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
-    for (int32_t k = 0; k < 3; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
+    for (int32_t k = 0; k < kCols; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
   }
   return acc;
+#endif
+}
+
+// Two output pixels of one channel of a 3x3 window with dilation_w == 1 (a depthwise
+// pair): the channel's nine weights are int32, row-major, 16 bytes past `record`;
+// pixel p's tap (r, k) is at xp + r * x_row + k * c (values, p = a or b). Returns in
+// *a0 / *a1 the wrapping sums
+//   sum over r, k of w[3r + k] * xp[r * x_row + k * c],
+// and moves xa and xb on to the next channel (one value further). Each weight is loaded
+// once (LDR, immediate offset) for both pixels: 72 instructions per 18
+// multiply-accumulates.
+__attribute__((always_inline)) inline void dot_s16_3x3_pair(const int32_t* record, const int16_t*& xa,
+                                                             const int16_t*& xb, int32_t c, int32_t x_row,
+                                                             uint32_t* a0, uint32_t* a1) {
+#if MOTE_V6M_ASM
+  const int32_t zero = 0;
+  const int32_t c2 = 2 * c;  // bytes to the next tap across
+  const int32_t c4 = 4 * c;
+  const int32_t row = 2 * x_row;  // bytes to the next window row
+  const int32_t back = 2 - 2 * row;  // from the third row to the next channel's first
+  uint32_t s0, s1;
+  int32_t t, v;
+#define MOTE_V6M_PAIR_TAP(OFF, XO, FIRST)     \
+  "ldr %[t], [%[w], #" OFF "]\n\t"            \
+  "ldrsh %[v], [%[xa], %[" XO "]]\n\t"        \
+  "muls %[v], %[t]\n\t"                       \
+  FIRST " %[s0], %[v]\n\t"                    \
+  "ldrsh %[v], [%[xb], %[" XO "]]\n\t"        \
+  "muls %[v], %[t]\n\t"                       \
+  FIRST " %[s1], %[v]\n\t"
+  __asm__ volatile(
+      ".syntax unified\n\t"
+      MOTE_V6M_PAIR_TAP("16", "zero", "mov")
+      MOTE_V6M_PAIR_TAP("20", "c2", "add")
+      MOTE_V6M_PAIR_TAP("24", "c4", "add")
+      "add %[xa], %[row]\n\t"
+      "add %[xb], %[row]\n\t"
+      MOTE_V6M_PAIR_TAP("28", "zero", "add")
+      MOTE_V6M_PAIR_TAP("32", "c2", "add")
+      MOTE_V6M_PAIR_TAP("36", "c4", "add")
+      "add %[xa], %[row]\n\t"
+      "add %[xb], %[row]\n\t"
+      MOTE_V6M_PAIR_TAP("40", "zero", "add")
+      MOTE_V6M_PAIR_TAP("44", "c2", "add")
+      MOTE_V6M_PAIR_TAP("48", "c4", "add")
+      "add %[xa], %[back]\n\t"
+      "add %[xb], %[back]\n\t"
+      : [s0] "=&h"(s0), [s1] "=&h"(s1), [xa] "+l"(xa), [xb] "+l"(xb), [t] "=&l"(t), [v] "=&l"(v)
+      : [w] "l"(record), [zero] "l"(zero), [c2] "l"(c2), [c4] "l"(c4), [row] "h"(row), [back] "h"(back)
+      : "cc", "memory");
+#undef MOTE_V6M_PAIR_TAP
+  *a0 = s0;
+  *a1 = s1;
+#else
+  const int32_t* w = record + 4;
+  uint32_t s0 = 0, s1 = 0;
+  for (int32_t r = 0; r < 3; ++r) {
+    for (int32_t k = 0; k < 3; ++k) {
+      const uint32_t wv = static_cast<uint32_t>(w[3 * r + k]);
+      s0 += wv * static_cast<uint32_t>(xa[r * x_row + k * c]);
+      s1 += wv * static_cast<uint32_t>(xb[r * x_row + k * c]);
+    }
+  }
+  *a0 = s0;
+  *a1 = s1;
+  ++xa;
+  ++xb;
 #endif
 }
 

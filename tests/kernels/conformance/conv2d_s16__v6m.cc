@@ -6,7 +6,8 @@
 // 5x5, channel counts around the 4-channel blocks, strides 1-3, dilation, padding past
 // the window (pixels with no tap inside), batch 2, windows past one exact int32 run (511
 // products, split within and across window rows), full-scale inputs and weights, biases
-// near and past int32's bound, any multiplier and shift, no bias, ReLU and any clamp.
+// near and past int32's bound, any multiplier and shift, no bias, ReLU and any clamp;
+// window sums at their largest with biases at and one past the int32 fast path's bound.
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "quant/quant_math.h"
@@ -138,8 +139,14 @@ int run_conv2d_s16__v6m(Rng& rng, int cases) {
     for (int32_t o = 0; o < s.out_c; ++o) {
       draw_requant16(rng, !common, p.accumulator == 64 ? kMaxShift64 : kMaxShift, &t.multipliers[o], &t.shifts[o]);
     }
+    // One case in six: window sums at 2^15 * sum|w| and biases at the int32 fast path's
+    // bound (k <= 511 keeps the sums themselves within int32).
+    if (p.accumulator == 64 && k <= 511 && rng.uniform(0, 5) == 0) {
+      make_extreme_sums16(rng, t, in_count, s.out_c, k, k, 1);
+    }
     conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, t.bias, t.expected);
-    uint8_t* scratch = arena().alloc_array<uint8_t>(conv2d_s16__v6m_scratch_bytes(s.out_c));
+    const uint32_t scratch_bytes = conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c);
+    uint8_t* scratch = arena().alloc_array<uint8_t>(scratch_bytes);
     if (scratch == nullptr) {
       skip_case(kName, c, "arena too small");
       continue;

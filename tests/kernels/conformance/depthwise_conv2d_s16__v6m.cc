@@ -4,7 +4,9 @@
 // bound), odd channel counts, strides 1-3, dilation, padding past the window (pixels with
 // no tap inside), batch 2, full-scale inputs and weights, biases near and past the int32
 // bound (the reference requantization), any multiplier and shift, no bias, ReLU and any
-// clamp. check() refusing windows past 511 taps and depth multipliers other than 1.
+// clamp; window sums at their largest with biases at and one past the int32 fast
+// path's bound; wide images with 3x3 windows (interior pixels two at a time, a lone last
+// pixel). check() refusing windows past 511 taps and depth multipliers other than 1.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "quant/quant_math.h"
@@ -47,10 +49,14 @@ int run_depthwise_conv2d_s16__v6m(Rng& rng, int cases) {
       s.in_c = rng.uniform(1, 5);
       p.window.dilation_h = p.window.dilation_w = 1;
     }
+    if (kind == 0) {  // MobileNet's: wide rows of interior pixels, stride 1 or 2 across
+      p.window.dilation_w = 1;
+      p.window.stride_w = rng.uniform(1, 2);
+    }
     s.out_c = s.in_c;
     p.depth_multiplier = 1;
     draw_padding(rng, kind == 6 ? 5 : 1, &p.window);
-    draw_input_extent(rng, p.window, kind == 7 ? 2 : 7, &s);
+    draw_input_extent(rng, p.window, kind == 7 ? 2 : kind == 0 ? 15 : 7, &s);
     const bool common = rng.uniform(0, 2) != 0;
     draw_act_range16(rng, common, &p.act_min, &p.act_max);
 
@@ -64,9 +70,15 @@ int run_depthwise_conv2d_s16__v6m(Rng& rng, int cases) {
       continue;
     }
     for (int32_t o = 0; o < s.out_c; ++o) draw_requant16(rng, !common, kMaxShift64, &t.multipliers[o], &t.shifts[o]);
+    // One case in six: window sums at 2^15 * sum|w| and biases at the int32 fast path's
+    // bound (at most 511 taps: the sums themselves fit int32).
+    if (rng.uniform(0, 5) == 0) {
+      make_extreme_sums16(rng, t, in_count, s.out_c, s.kernel_h * s.kernel_w, 1, s.out_c);
+    }
     const int64_t* bias = static_cast<const int64_t*>(t.bias);
     depthwise_conv2d_s16(p, t.multipliers, t.shifts, s, t.input, t.weights, bias, t.expected);
-    uint8_t* scratch = arena().alloc_array<uint8_t>(depthwise_conv2d_s16__v6m_scratch_bytes(s.out_c));
+    const uint32_t scratch_bytes = depthwise_conv2d_s16__v6m_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w);
+    uint8_t* scratch = arena().alloc_array<uint8_t>(scratch_bytes);
     if (scratch == nullptr) {
       skip_case(kName, c, "arena too small");
       continue;

@@ -113,4 +113,27 @@ inline bool draw_s16_case(Rng& rng, int32_t input_count, int32_t weight_count, i
   return true;
 }
 
+// Makes an int64-bias case's window sums as large as its weights allow: every input
+// -32768 and every weight in [-128, 0] (mostly -128), so a window wholly inside the image
+// sums to 2^15 * sum|w| of its channel; then sets each channel's bias to
+// 2^31 - 1 - 2^15 * sum|w| + delta (delta in [-1, 1]): the largest sum plus bias that fits
+// int32 (delta <= 0) or one past it (delta 1), where the ARMv6-M variants' int32 fast
+// path must give way to the exact one. Channel o's taps are weights[o * channel_stride +
+// k * tap_stride] for k in [0, taps).
+inline void make_extreme_sums16(Rng& rng, const S16Case& c, int32_t input_count, int32_t channels, int32_t taps,
+                                int32_t channel_stride, int32_t tap_stride) {
+  for (int32_t i = 0; i < input_count; ++i) c.input[i] = -32768;
+  int64_t* bias = static_cast<int64_t*>(c.bias);
+  const int32_t delta = rng.uniform(-1, 1);
+  for (int32_t o = 0; o < channels; ++o) {
+    int64_t abs_sum = 0;
+    for (int32_t k = 0; k < taps; ++k) {
+      int8_t& w = c.weights[o * channel_stride + k * tap_stride];
+      w = static_cast<int8_t>(rng.uniform(0, 3) != 0 ? -128 : rng.uniform(-128, 0));
+      abs_sum -= w;
+    }
+    if (bias != nullptr) bias[o] = (int64_t{1} << 31) - 1 - abs_sum * 32768 + delta;
+  }
+}
+
 }  // namespace mote::conformance
