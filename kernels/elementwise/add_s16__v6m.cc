@@ -31,6 +31,7 @@
 // arithmetic at the input extremes (each step is monotonic in the input); otherwise every
 // element takes the reference arithmetic. `out` may be `a` or `b` (each element is read
 // before it is written).
+#include "elementwise/add_s16_same_shape.h"
 #include "elementwise/binary_quant.h"
 #include "elementwise/elementwise.h"
 #include "isa/v6m.h"
@@ -108,11 +109,6 @@ void loop_general(const V6mConstants& constants, const int16_t* a, const int16_t
   }
 }
 
-// The reference's rescaled input (a' or b') of int16 value x.
-int32_t reference_scaled(int32_t x, int32_t multiplier, int32_t shift) {
-  return multiply_by_quantized_multiplier(x * (1 << kAddSubLeftShiftS16), multiplier, shift);
-}
-
 InputScale input_scale(int32_t multiplier, int32_t shift) {
   InputScale s;
   s.mul_hi = multiplier >> 16;
@@ -123,17 +119,14 @@ InputScale input_scale(int32_t multiplier, int32_t shift) {
   return s;
 }
 
+// Whether an input's rescaling is x << 14 (the larger-scale input of a compiled ADD).
+bool exact_input(int32_t multiplier, int32_t shift) { return multiplier == (1 << 30) && shift == 0; }
+
 // Fills *k and returns true when the loops give the reference's bits for every pair of
 // int16 inputs under p (input a and b as given: the caller swaps them beforehand).
 bool fast_path_constants(const QuantAddSubParams& p, V6mConstants* k) {
-  if (p.input1_zero_point != 0 || p.input2_zero_point != 0 || p.input1_multiplier <= 0 ||
-      p.input2_multiplier <= 0 || p.output_multiplier <= 0 || p.output_shift >= 0) {
-    return false;
-  }
-  const int64_t raw_min = int64_t{reference_scaled(-32768, p.input1_multiplier, p.input1_shift)} +
-                          reference_scaled(-32768, p.input2_multiplier, p.input2_shift);
-  const int64_t raw_max = int64_t{reference_scaled(32767, p.input1_multiplier, p.input1_shift)} +
-                          reference_scaled(32767, p.input2_multiplier, p.input2_shift);
+  int64_t raw_min = 0, raw_max = 0;
+  if (!add_s16_same_shape::monotonic_raw_range(p, &raw_min, &raw_max)) return false;
   if (raw_min < -(int64_t{1} << 30) || raw_max > (int64_t{1} << 30)) return false;
   const int32_t ro = -p.output_shift;
   const int64_t out_round = (ro >= 2 ? int64_t{1} << (ro - 2) : 0) +
@@ -151,7 +144,7 @@ bool fast_path_constants(const QuantAddSubParams& p, V6mConstants* k) {
   k->out_right = ro - 1;
   k->act_min = p.act_min;
   k->act_max = p.act_max;
-  k->a_exact = p.input1_multiplier == (1 << 30) && p.input1_shift == 0;
+  k->a_exact = exact_input(p.input1_multiplier, p.input1_shift);
   return true;
 }
 
@@ -162,20 +155,10 @@ uint32_t add_s16__v6m_scratch_bytes() { return 0; }
 void add_s16__v6m(const QuantAddSubParams& params, const int16_t* a, const int16_t* b,
                   int16_t* out, int32_t count) {
   // Input a is the exact one (m == 2^30, shift 0) when only input b is.
-  QuantAddSubParams p = params;
-  const bool b_exact = params.input2_multiplier == (1 << 30) && params.input2_shift == 0;
-  const bool a_exact = params.input1_multiplier == (1 << 30) && params.input1_shift == 0;
-  if (b_exact && !a_exact) {
-    const int16_t* t = a;
-    a = b;
-    b = t;
-    p.input1_zero_point = params.input2_zero_point;
-    p.input1_multiplier = params.input2_multiplier;
-    p.input1_shift = params.input2_shift;
-    p.input2_zero_point = params.input1_zero_point;
-    p.input2_multiplier = params.input1_multiplier;
-    p.input2_shift = params.input1_shift;
-  }
+  const QuantAddSubParams p = add_s16_same_shape::ordered(
+      params, exact_input(params.input2_multiplier, params.input2_shift) &&
+                  !exact_input(params.input1_multiplier, params.input1_shift),
+      &a, &b);
   V6mConstants k;
   if (!fast_path_constants(p, &k)) {
     for (int32_t i = 0; i < count; ++i) out[i] = static_cast<int16_t>(AddS16Ref::apply(p, a[i], b[i]));
@@ -190,22 +173,9 @@ void add_s16__v6m(const QuantAddSubParams& params, const int16_t* a, const int16
   }
 }
 
-Status add_s16__v6m_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(add_sub_s16_check(ctx));
-  const TensorDesc& out = ctx.output_desc(0);
-  if (!same_shape(ctx.input_desc(0), out) || !same_shape(ctx.input_desc(1), out) ||
-      element_count(out) > static_cast<uint32_t>(INT32_MAX)) {
-    return Status::kBadParams;
-  }
-  return Status::kOk;
-}
+Status add_s16__v6m_check(const OpContext& ctx) { return add_s16_same_shape::check(ctx); }
 
-void add_s16__v6m_run(const OpContext& ctx) {
-  add_s16__v6m(ctx.params<QuantAddSubParams>(), static_cast<const int16_t*>(ctx.input_data(0)),
-               static_cast<const int16_t*>(ctx.input_data(1)),
-               static_cast<int16_t*>(ctx.output_data(0)),
-               static_cast<int32_t>(element_count(ctx.output_desc(0))));
-}
+void add_s16__v6m_run(const OpContext& ctx) { add_s16_same_shape::run<add_s16__v6m>(ctx); }
 
 const KernelEntry kAddS16V6mEntry = {add_s16__v6m_check, add_s16__v6m_run};
 
