@@ -148,6 +148,29 @@ bool fast_path_constants(const QuantAddSubParams& p, V6mConstants* k) {
   return true;
 }
 
+// The constants of v6m::add_16x8 for input a exact, input b's shift in [-14, -1] and an
+// output shift of at most -2: the same arithmetic with input b's multiplier split around
+// its signed low half (|x * ml| <= 2^30, so 2^15 + 2^(15+r) joins the rounding before the
+// shift) and raw split as hi * 2^16 + lo with 0 <= lo < 2^16 (hi = raw >> 16 is negative
+// exactly when raw is): the middle sum then lies in [-2^29 - 2^16, 2^31 + 2^29] and is
+// taken plus 2^30 as a uint32, the 2^14 of floor((lo * bl + 2^30) / 2^16) =
+// ((lo * bl) >> 16) + 2^14 and the bias leaving through the outer constant.
+v6m::Add16x8Constants loop_constants(const V6mConstants& k, const QuantAddSubParams& p) {
+  v6m::Add16x8Constants c;
+  c.b_mul_lo = static_cast<int16_t>(p.input2_multiplier);
+  c.b_mul_hi = static_cast<int32_t>((int64_t{p.input2_multiplier} - c.b_mul_lo) >> 16);  // <= 2^15
+  c.b_right = k.b.right;
+  c.out_lo = k.out_lo;
+  c.out_hi = k.out_hi;
+  c.out_right = k.out_right;
+  c.b_round = (1 << 15) + (1 << (15 + k.b.right));
+  c.mid_round = (uint32_t{1} << 14) + (uint32_t{1} << 30);
+  c.out_round = k.out_round - (1 << 14);
+  c.act_min = k.act_min;
+  c.act_max = k.act_max;
+  return c;
+}
+
 }  // namespace
 
 uint32_t add_s16__v6m_scratch_bytes() { return 0; }
@@ -166,6 +189,8 @@ void add_s16__v6m(const QuantAddSubParams& params, const int16_t* a, const int16
   }
   if (!k.a_exact) {
     loop_general(k, a, b, out, count);
+  } else if (k.b.right >= 1 && k.b.right <= 14 && k.out_right >= 1) {
+    v6m::add_16x8(loop_constants(k, p), a, b, out, count);
   } else if (k.b.right > 0) {
     loop_a_exact<true>(k, a, b, out, count);
   } else {
