@@ -11,8 +11,8 @@
 // (x << 15 is never INT32_MIN; |x * ml| < 2^31), and for r > 0
 //   RoundingDivideByPOT(h, r) = (h + 2^(r-1) - [h < 0]) >> r = (h + 2^(r-1) + (x >> 31)) >> r
 // since with m > 0, h < 0 implies x < 0, and x < 0 with h == 0 gives 0 either way. The
-// larger-scale input of a compiled ADD has m == 2^30 and r == 0, whose h is x << 14; the
-// inputs are swapped (addition commutes) so that input a is that one when either is.
+// larger-scale input of a compiled ADD has m == 2^30 and r == 0 ("exact": h = x << 14);
+// the inputs are swapped (addition commutes) so that input a is that one when either is.
 //
 // Output rescaling of raw = a' + b' (|raw| <= 2^30, checked), multiplier mo > 0 split as
 // mo = bh * 2^16 + bl with -2^15 < bl <= 2^15, raw = ah * 2^16 + al with al = (int16)raw,
@@ -29,8 +29,11 @@
 // Whether the parameters allow this (input zero points 0, positive multipliers, an output
 // shift of at least 1, the bounds above) is decided once per run from the reference
 // arithmetic at the input extremes (each step is monotonic in the input); otherwise every
-// element takes the reference arithmetic. `out` may be `a` or `b` (each element is read
-// before it is written).
+// element takes the reference arithmetic. A compiled ADD (one input exact, the other's
+// shift in [-14, -1], an output shift of at most -2) runs the same arithmetic as a
+// Thumb-1 loop, v6m::add_16x8 (43 instructions per element; its own split of the
+// constants: loop_constants). `out` may be `a` or `b` (each element is read before it is
+// written).
 #include "elementwise/add_s16_same_shape.h"
 #include "elementwise/binary_quant.h"
 #include "elementwise/elementwise.h"
@@ -70,11 +73,6 @@ inline int32_t scale_input(int32_t x, const InputScale& s) {
   return (scaled_high(x, s) + s.round + ((x >> 31) & s.sign_mask)) >> s.right;
 }
 
-// The same with r > 0 known.
-inline int32_t scale_input_rounding(int32_t x, const InputScale& s) {
-  return (scaled_high(x, s) + s.round + (x >> 31)) >> s.right;
-}
-
 // The output value before the act clamp, from raw = a' + b'.
 inline int32_t scale_output(const V6mConstants& k, int32_t raw) {
   const int32_t al = static_cast<int16_t>(raw);
@@ -86,19 +84,6 @@ inline int32_t scale_output(const V6mConstants& k, int32_t raw) {
 
 inline int16_t finish(const V6mConstants& k, int32_t raw) {
   return static_cast<int16_t>(clamp_i32(scale_output(k, raw), k.act_min, k.act_max));
-}
-
-// Input a with m == 2^30 and r == 0; input b rounding (kRoundB) or not.
-template <bool kRoundB>
-void loop_a_exact(const V6mConstants& constants, const int16_t* a, const int16_t* b, int16_t* out,
-                  int32_t count) {
-  const V6mConstants k = constants;
-  for (int32_t i = 0; i < count; ++i) {
-    const int32_t xa = a[i];
-    const int32_t xb = b[i];
-    const int32_t b_scaled = kRoundB ? scale_input_rounding(xb, k.b) : scaled_high(xb, k.b);
-    out[i] = finish(k, xa * (1 << 14) + b_scaled);
-  }
 }
 
 void loop_general(const V6mConstants& constants, const int16_t* a, const int16_t* b, int16_t* out,
@@ -187,14 +172,10 @@ void add_s16__v6m(const QuantAddSubParams& params, const int16_t* a, const int16
     for (int32_t i = 0; i < count; ++i) out[i] = static_cast<int16_t>(AddS16Ref::apply(p, a[i], b[i]));
     return;
   }
-  if (!k.a_exact) {
-    loop_general(k, a, b, out, count);
-  } else if (k.b.right >= 1 && k.b.right <= 14 && k.out_right >= 1) {
+  if (k.a_exact && k.b.right >= 1 && k.b.right <= 14 && k.out_right >= 1) {
     v6m::add_16x8(loop_constants(k, p), a, b, out, count);
-  } else if (k.b.right > 0) {
-    loop_a_exact<true>(k, a, b, out, count);
   } else {
-    loop_a_exact<false>(k, a, b, out, count);
+    loop_general(k, a, b, out, count);
   }
 }
 
