@@ -312,6 +312,9 @@ bool rule_add_s16__dsp(const NodeLowering& l, LoweredOp& /*op*/) {
   const ir::Shape& out = l.output(0).shape;
   return l.input(0).shape == out && l.input(1).shape == out;
 }
+// ARMv6-M, 16x8: the same shapes, no scratch or parameters (its exactness test is per run
+// too).
+bool rule_add_s16__v6m(const NodeLowering& l, LoweredOp& op) { return rule_add_s16__dsp(l, op); }
 // DSP: both inputs of the output's shape (ResNet's residual adds) and at least
 // kAddS8TableMinCount elements, its rescaling tables computed here into its parameters
 // (2 KiB more flash; no scratch, no table build per run). Shorter and broadcasting adds
@@ -379,6 +382,7 @@ const VariantRule kRules[] = {
     {KernelId::kAddS8LutDsp, rule_add_s8_lut__dsp},
     {KernelId::kAddS16Mve, rule_add_elementwise__mve},
     {KernelId::kAddS16Dsp, rule_add_s16__dsp},
+    {KernelId::kAddS16V6m, rule_add_s16__v6m},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},
     {KernelId::kAvgPool2dS8Mve, rule_avg_pool2d_s8__mve},
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},

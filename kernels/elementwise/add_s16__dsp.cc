@@ -25,6 +25,7 @@
 // fast_path_constants); when they do not (non-zero input zero points, non-positive
 // multipliers, an output shift of 0, extreme scale ratios), every element takes the
 // reference arithmetic. `out` may be `a` or `b` (each pair is read before it is written).
+#include "elementwise/add_s16_same_shape.h"
 #include "elementwise/binary_quant.h"
 #include "elementwise/elementwise.h"
 #include "isa/dsp.h"
@@ -97,11 +98,6 @@ void fast_loop_range(const FastConstants& k, const int16_t* a, const int16_t* b,
   }
 }
 
-// The reference's rescaled input (a' or b') of int16 value x.
-int32_t reference_scaled(int32_t x, int32_t multiplier, int32_t shift) {
-  return multiply_by_quantized_multiplier(x * (1 << kAddSubLeftShiftS16), multiplier, shift);
-}
-
 // SMMULR(2 * raw, m) as the loop computes it, in int64.
 int64_t output_high(int64_t raw, int32_t multiplier) {
   return (2 * raw * multiplier + (int64_t{1} << 31)) >> 32;
@@ -115,14 +111,8 @@ int64_t output_high(int64_t raw, int32_t multiplier) {
 //   - the output SMMLAR's exact sum y + out_round - 1 .. y + out_round must fit int32.
 // The inputs' own steps cannot overflow (-2^30 < h < 2^30 - 2^14 and 2^(r-1) <= 2^30).
 bool fast_path_constants(const QuantAddSubParams& p, FastConstants* k) {
-  if (p.input1_zero_point != 0 || p.input2_zero_point != 0 || p.input1_multiplier <= 0 ||
-      p.input2_multiplier <= 0 || p.output_multiplier <= 0 || p.output_shift >= 0) {
-    return false;
-  }
-  const int64_t raw_min = int64_t{reference_scaled(-32768, p.input1_multiplier, p.input1_shift)} +
-                          reference_scaled(-32768, p.input2_multiplier, p.input2_shift);
-  const int64_t raw_max = int64_t{reference_scaled(32767, p.input1_multiplier, p.input1_shift)} +
-                          reference_scaled(32767, p.input2_multiplier, p.input2_shift);
+  int64_t raw_min = 0, raw_max = 0;
+  if (!add_s16_same_shape::monotonic_raw_range(p, &raw_min, &raw_max)) return false;
   if (raw_min < -(int64_t{1} << 30) || raw_max >= (int64_t{1} << 30)) return false;
   const int32_t out_right = -p.output_shift;
   const int64_t out_round =
@@ -153,18 +143,8 @@ uint32_t add_s16__dsp_scratch_bytes() { return 0; }
 void add_s16__dsp(const QuantAddSubParams& params, const int16_t* a, const int16_t* b,
                   int16_t* out, int32_t count) {
   // Input a is the one whose shift is 0 when only one of them has a zero shift.
-  QuantAddSubParams p = params;
-  if (p.input1_shift < 0 && p.input2_shift == 0) {
-    const int16_t* t = a;
-    a = b;
-    b = t;
-    p.input1_zero_point = params.input2_zero_point;
-    p.input1_multiplier = params.input2_multiplier;
-    p.input1_shift = params.input2_shift;
-    p.input2_zero_point = params.input1_zero_point;
-    p.input2_multiplier = params.input1_multiplier;
-    p.input2_shift = params.input1_shift;
-  }
+  const QuantAddSubParams p = add_s16_same_shape::ordered(
+      params, params.input1_shift < 0 && params.input2_shift == 0, &a, &b);
   FastConstants k;
   if (!fast_path_constants(p, &k)) {
     for (int32_t i = 0; i < count; ++i) out[i] = static_cast<int16_t>(AddS16Ref::apply(p, a[i], b[i]));
@@ -179,22 +159,9 @@ void add_s16__dsp(const QuantAddSubParams& params, const int16_t* a, const int16
   }
 }
 
-Status add_s16__dsp_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(add_sub_s16_check(ctx));
-  const TensorDesc& out = ctx.output_desc(0);
-  if (!same_shape(ctx.input_desc(0), out) || !same_shape(ctx.input_desc(1), out) ||
-      element_count(out) > static_cast<uint32_t>(INT32_MAX)) {
-    return Status::kBadParams;
-  }
-  return Status::kOk;
-}
+Status add_s16__dsp_check(const OpContext& ctx) { return add_s16_same_shape::check(ctx); }
 
-void add_s16__dsp_run(const OpContext& ctx) {
-  add_s16__dsp(ctx.params<QuantAddSubParams>(), static_cast<const int16_t*>(ctx.input_data(0)),
-               static_cast<const int16_t*>(ctx.input_data(1)),
-               static_cast<int16_t*>(ctx.output_data(0)),
-               static_cast<int32_t>(element_count(ctx.output_desc(0))));
-}
+void add_s16__dsp_run(const OpContext& ctx) { add_s16_same_shape::run<add_s16__dsp>(ctx); }
 
 const KernelEntry kAddS16DspEntry = {add_s16__dsp_check, add_s16__dsp_run};
 

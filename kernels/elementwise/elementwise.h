@@ -193,6 +193,17 @@ void add_s16__mve(const QuantAddSubParams& params, const int16_t* a, const int16
 Status add_s16__mve_check(const OpContext& ctx);
 void add_s16__mve_run(const OpContext& ctx);
 extern const KernelEntry kAddS16MveEntry;
+// add_s16__v6m: the ARMv6-M (Cortex-M0+) variant of add_s16 for two inputs of the
+// output's shape (no broadcasting), same params and output bits, no scratch; `out` may be
+// `a` or `b`. Its 32-bit-multiply loop runs where its per-run test finds it exact (as
+// add_s16__dsp's), the reference arithmetic per element otherwise (add_s16__v6m.cc).
+// check(): as add_s16, plus those shapes.
+uint32_t add_s16__v6m_scratch_bytes();  // 0
+void add_s16__v6m(const QuantAddSubParams& params, const int16_t* a, const int16_t* b,
+                  int16_t* out, int32_t count);
+Status add_s16__v6m_check(const OpContext& ctx);
+void add_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kAddS16V6mEntry;
 
 // add_s8__dsp: the Armv7E-M / Armv8-M DSP variant of add_s8 for two inputs of the
 // output's shape (no broadcasting; check() rejects other shapes): same params and output

@@ -76,7 +76,8 @@ constexpr Target kPlainTargets[] = {Target::kHost, Target::kCortexM0Plus, Target
 // g's op lowered for every core: `reference` on the host and the cores without the DSP
 // extension, `dsp` on cortex-m4 / m7 / m33, `m55` on cortex-m55, each with the reference's
 // params, scratch and in-place input.
-void expect_choices(const ir::Graph& g, KernelId reference, KernelId dsp, KernelId m55) {
+void expect_choices(const ir::Graph& g, KernelId reference, KernelId dsp, KernelId m55,
+                    KernelId m0plus = KernelId::kInvalid) {
   const LoweredOp ref = lower(g, Target::kHost);
   ASSERT_EQ(ref.kernel, reference);
   for (Target t : kDspTargets) {
@@ -89,7 +90,12 @@ void expect_choices(const ir::Graph& g, KernelId reference, KernelId dsp, Kernel
   const LoweredOp helium = lower(g, Target::kCortexM55);
   EXPECT_EQ(helium.kernel, m55);
   EXPECT_EQ(helium.params, ref.params);
-  for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, reference);
+  for (Target t : kPlainTargets) {
+    const LoweredOp op = lower(g, t);
+    const bool v6m = t == Target::kCortexM0Plus && m0plus != KernelId::kInvalid;
+    EXPECT_EQ(op.kernel, v6m ? m0plus : reference) << static_cast<int>(t);
+    EXPECT_EQ(op.params, ref.params);
+  }
 }
 
 // Below kAddS8TableMinCount elements the reference: add_s8__dsp would run the same
@@ -148,16 +154,18 @@ TEST(LowerVariantsAdd, BroadcastAddKeepsTheReference) {
 
 // int16 ADD: add_s16__dsp where both inputs have the output's shape (any length, no
 // scratch, the reference's params), add_s16__mve on cortex-m55 where the element counts
-// match; broadcasting adds and cores without the extensions keep add_s16.
+// match, add_s16__v6m on cortex-m0plus for the same shapes as add_s16__dsp; broadcasting
+// adds and cortex-m3 keep add_s16.
 TEST(LowerVariantsAdd, Int16AddTakesItsVariantsWithoutBroadcast) {
   for (const ir::Shape& shape : {ir::Shape{1}, ir::Shape{1, 4, 4, 31}, ir::Shape{1, 48, 48, 8}}) {
     expect_choices(add_graph(shape, shape, shape, DType::kInt16), KernelId::kAddS16, KernelId::kAddS16Dsp,
-                   KernelId::kAddS16Mve);  // Helium first on cortex-m55
+                   KernelId::kAddS16Mve, KernelId::kAddS16V6m);  // Helium first on cortex-m55
   }
   for (const ir::Graph& g : {add_graph({1, 8, 8, 16}, {1, 1, 1, 16}, {1, 8, 8, 16}, DType::kInt16),
                              add_graph({1, 8, 8, 16}, {16}, {1, 8, 8, 16}, DType::kInt16)}) {
     for (Target t : kDspTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kAddS16) << static_cast<int>(t);
     EXPECT_EQ(lower(g, Target::kCortexM55).kernel, KernelId::kAddS16);
+    EXPECT_EQ(lower(g, Target::kCortexM0Plus).kernel, KernelId::kAddS16);
   }
 }
 

@@ -1,7 +1,8 @@
-// add_s16__dsp and add_s16__mve against the reference add_s16, bit for bit: through the
+// add_s16__dsp, add_s16__mve and add_s16__v6m against the reference add_s16, bit for bit: through the
 // kernels' check() and run() on same-shape tensors (and what the variants' check()
 // refuses), and every int16 input value under the parameters the compiler derives for
-// TFLite 16x8 ADD, where add_s16__dsp takes its two-per-word loop.
+// TFLite 16x8 ADD, where add_s16__dsp takes its two-per-word loop and add_s16__v6m its
+// 32-bit-multiply loop.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -53,7 +54,8 @@ std::vector<QuantAddSubParams> compiled_params() {
 
 TEST(AddS16Variants, EveryInputValueUnderCompiledParams) {
   // a takes every int16 value; b walks them in another order.
-  std::vector<int16_t> a(65536), b(65536), expected(65536), dsp_out(65536), mve_out(65536);
+  std::vector<int16_t> a(65536), b(65536), expected(65536), dsp_out(65536), mve_out(65536),
+      v6m_out(65536);
   for (int32_t i = 0; i < 65536; ++i) {
     a[i] = static_cast<int16_t>(i - 32768);
     b[i] = static_cast<int16_t>(static_cast<int32_t>((static_cast<uint32_t>(i) * 40503u) & 0xFFFFu) - 32768);
@@ -62,8 +64,10 @@ TEST(AddS16Variants, EveryInputValueUnderCompiledParams) {
     for (int32_t i = 0; i < 65536; ++i) expected[i] = static_cast<int16_t>(AddS16Ref::apply(p, a[i], b[i]));
     add_s16__dsp(p, a.data(), b.data(), dsp_out.data(), 65536);
     add_s16__mve(p, a.data(), b.data(), mve_out.data(), 65536);
+    add_s16__v6m(p, a.data(), b.data(), v6m_out.data(), 65536);
     EXPECT_EQ(dsp_out, expected);
     EXPECT_EQ(mve_out, expected);
+    EXPECT_EQ(v6m_out, expected);
     // Odd lengths end on add_s16__dsp's single-element tail.
     std::vector<int16_t> tail(65535);
     add_s16__dsp(p, a.data() + 1, b.data() + 1, tail.data(), 65535);
@@ -74,7 +78,7 @@ TEST(AddS16Variants, EveryInputValueUnderCompiledParams) {
 TEST(AddS16Variants, EntriesMatchReferenceAndRefuseBroadcast) {
   const QuantAddSubParams p = compiled_params()[0];
   std::vector<int16_t> six = {-32768, -5, 0, 7, 20000, 32767}, three = {1, -2, 3};
-  for (const KernelEntry* entry : {&kAddS16DspEntry, &kAddS16MveEntry}) {
+  for (const KernelEntry* entry : {&kAddS16DspEntry, &kAddS16MveEntry, &kAddS16V6mEntry}) {
     const Result ref = run_add(kAddS16Entry, p, {2, 3}, {2, 3}, {2, 3}, six, six);
     const Result variant = run_add(*entry, p, {2, 3}, {2, 3}, {2, 3}, six, six);
     ASSERT_EQ(variant.check, Status::kOk);
@@ -90,10 +94,11 @@ TEST(AddS16Variants, EntriesMatchReferenceAndRefuseBroadcast) {
     bad.act_min = -32769;
     EXPECT_EQ(run_add(*entry, bad, {2, 3}, {2, 3}, {2, 3}, six, six).check, Status::kBadParams);
   }
-  // A lower-rank input of the same elements: add_s16__dsp wants the output's shape
-  // itself, add_s16__mve only its element count.
+  // A lower-rank input of the same elements: add_s16__dsp and add_s16__v6m want the
+  // output's shape itself, add_s16__mve only its element count.
   EXPECT_EQ(run_add(kAddS16Entry, p, {1, 2, 3}, {2, 3}, {1, 2, 3}, six, six).check, Status::kOk);
   EXPECT_EQ(run_add(kAddS16DspEntry, p, {1, 2, 3}, {2, 3}, {1, 2, 3}, six, six).check, Status::kBadParams);
+  EXPECT_EQ(run_add(kAddS16V6mEntry, p, {1, 2, 3}, {2, 3}, {1, 2, 3}, six, six).check, Status::kBadParams);
   const Result mve = run_add(kAddS16MveEntry, p, {1, 2, 3}, {2, 3}, {1, 2, 3}, six, six);
   ASSERT_EQ(mve.check, Status::kOk);
   EXPECT_EQ(mve.out, run_add(kAddS16Entry, p, {1, 2, 3}, {2, 3}, {1, 2, 3}, six, six).out);
