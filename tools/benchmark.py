@@ -469,7 +469,7 @@ def main():
             report.append(entry)
     notes = base.get("__notes__", {})
     print("code: Mote's runtime + the program's kernels at -Os, shared code once (mote size); stack: bytes "
-          "the QEMU run used (painted) / mote size's static bound; TFLM code: its code with libc, without the "
+          "the -O2 QEMU runner's run used (painted) / mote size's static bound for the -Os build; TFLM code: its code with libc, without the "
           "model (BASELINES.md, where stated per model)"
           + (f"; TFLM peak stack {notes['stack']}" if notes.get("stack") else ""), flush=True)
     if args.json:

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Checks a kernel-link firmware (tests/firmware/kernel_link, built around one model's
 `mote compile --emit-c` sources): under QEMU it loads and runs the model and prints
-outputs bit-identical to `mote run` on the host; and the ELF links exactly the kernels
-`mote inspect` lists for the program (arm-none-eabi-nm), no table of all kernels and no
-heap.
+outputs bit-identical to `mote run` on the host, using no more stack in mote_load and
+mote_run (painted) than `mote size`'s static bound, nor under a third of it; and the ELF
+links exactly the kernels `mote inspect` lists for the program (arm-none-eabi-nm), no
+table of all kernels and no heap.
 
   check_kernel_link.py --elf E --machine M --mote MOTE --model MODEL --input IN.npy
                        --target T --registry kernels/kernel_registry.inc
@@ -81,6 +82,21 @@ def main():
         inspect = json.loads(subprocess.run([a.mote, "inspect", str(program), "--json"], check=True,
                                             capture_output=True, text=True).stdout)
         host = [read_npy(Path(tmp) / f"out{j}.npy") for j in range(len(inspect["outputs"]))]
+        size = json.loads(subprocess.run([a.mote, "size", str(program), "--target", a.target, "--json"],
+                                         check=True, capture_output=True, text=True).stdout)
+
+    # Stack: what mote_load and mote_run used (painted, the firmware's "stack" line) within
+    # mote size's static bound for the program, and the bound not loose (at most 3x).
+    painted = re.search(r"^stack (\d+) (\d+)$", text, re.M)
+    bound = size.get("stack_bytes")
+    if not painted or not isinstance(bound, int):
+        failures.append(f"no painted stack line ({bool(painted)}) or no static bound ({size.get('stack_unknown')})")
+    else:
+        deepest = max(int(painted.group(1)), int(painted.group(2)))
+        print(f"stack: load {painted.group(1)} B, run {painted.group(2)} B painted; mote size's static bound {bound} B")
+        if not 0 < deepest <= bound or bound > 3 * deepest:
+            failures.append(f"stack: {deepest} B used (painted), mote size's static bound {bound} B "
+                            f"(must hold it, and be at most 3x)")
 
     # Outputs: bit-identical to the host run (the same reference-exact int8 kernels).
     for j, (descr, payload) in enumerate(host):

@@ -4,10 +4,10 @@
 For each size probe ELF (the runtime core, each kernel) it builds the call graph of the
 code the probe linked, from its disassembly (arm-none-eabi-objdump -d: `bl` and `b.w`
 to a function symbol are calls, `blx <reg>` an indirect call), and gives every function
-a frame: GCC's own figure (-fcallgraph-info=su, the .ci files of the -Os libraries: the
-same numbers -fstack-usage writes) where there is one, else the sum of every push,
-vpush and `sub sp, #imm` in its body (library code: libgcc, libc), an over-estimate
-when a function has several exits. A function whose frame GCC calls dynamic, or that
+a frame: the larger of GCC's own figure (-fcallgraph-info=su, the .ci files of the -Os
+libraries: the numbers -fstack-usage writes) and the sum of every push, vpush and
+`sub sp, #imm` in its body (the only figure for library code: libgcc, libc; an
+over-estimate when a function has several exits). A function whose frame GCC calls dynamic, or that
 moves sp by a register, or recursion, makes the bound unknown (null).
 
 Written into the JSON:
@@ -92,7 +92,7 @@ def disassemble(objdump, elf):
         elif op.startswith(("sub", "mov", "add")) and args.startswith("sp,") and not re.match(r"sp, (sp, )?#", args):
             if not re.match(r"sp, (r7|fp)$", args):
                 current["dynamic"] = True  # sp moved by a register (restoring from r7 is an epilogue)
-        elif op.startswith("blx") and re.match(r"(r\d+|ip|lr)$", args):
+        elif op.startswith("blx") and re.match(r"(r\d+|ip|lr|fp|sl|sb)$", args):
             current["indirect"] = True
         elif BRANCH.match(op):
             target = re.search(r"<([^>]+)>", fields[2] if len(fields) > 2 else "")
@@ -105,16 +105,17 @@ def disassemble(objdump, elf):
 
 
 def frames_for(functions, gcc):
-    """Each function's frame: GCC's figure when it has one, else the disassembly's."""
+    """Each function's frame: the larger of GCC's figure and the disassembly's (on Armv6-M
+    GCC's figure can leave out an alignment word the code pushes); unknown when GCC calls
+    it dynamic or the code moves sp by a register."""
     frame = {}
     for name, f in functions.items():
+        dynamic = f.get("dynamic", False)
+        size = f["frame"]
         if name in gcc:
-            size, dynamic = gcc[name]
-            frame[name] = UNKNOWN if dynamic else size
-        elif f.get("dynamic"):
-            frame[name] = UNKNOWN
-        else:
-            frame[name] = f["frame"]
+            size = max(size, gcc[name][0])
+            dynamic = dynamic or gcc[name][1]
+        frame[name] = UNKNOWN if dynamic else size
     return frame
 
 
