@@ -27,6 +27,12 @@ struct DivOp {
 template <typename Op>
 void binary_f32(const BinaryParams& params, const BroadcastShape& shape, const float* a,
                 const float* b, float* out) {
+  if (float_act_is_identity(params.act_min, params.act_max)) {
+    // No fused activation: clamp_value would return every value (NaN included) as is,
+    // at two compares per element on an FPU without min/max instructions.
+    broadcast_binary(shape, a, b, out, [](float x, float y) { return Op::apply(x, y); });
+    return;
+  }
   broadcast_binary(shape, a, b, out, [&params](float x, float y) {
     return clamp_value(Op::apply(x, y), params.act_min, params.act_max);
   });

@@ -15,7 +15,9 @@ struct BinaryParams {
 };
 
 // Broadcast geometry: output dims and each input's element strides (0 on broadcast
-// dims), padded on the left to kMaxRank.
+// dims), padded on the left to kMaxRank. Neighbouring dims that both inputs walk alike
+// are merged and output dims of 1 dropped, so a same-shape operation is one innermost
+// row (a walk's rows are as long as they can be).
 struct BroadcastShape {
   int32_t out_dims[kMaxRank];
   int32_t a_strides[kMaxRank];

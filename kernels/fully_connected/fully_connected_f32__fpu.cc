@@ -5,8 +5,8 @@
 // allows the rounding of any summation order).
 //
 // Four output features at a time share each input value loaded (four accumulators in
-// s-registers, four weight rows walked together), four values of K per step; features
-// past a multiple of four go one at a time. No scratch.
+// s-registers, four weight rows walked together), eight values of K per step (then four,
+// then one); features past a multiple of four go one at a time. No scratch.
 #include "fully_connected/fully_connected.h"
 #include "fully_connected/fully_connected_f32_run.h"
 #include "isa/fpu.h"
@@ -33,7 +33,11 @@ struct Dense {
         const float* w2 = w1 + k;
         const float* w3 = w2 + k;
         int32_t i = k;
-        for (; i >= 4; i -= 4) fpu::fma_1x4_step4(a0, a1, a2, a3, x, w0, w1, w2, w3);
+        for (; i >= 8; i -= 8) fpu::fma_1x4_step8(a0, a1, a2, a3, x, w0, w1, w2, w3);
+        if (i >= 4) {
+          fpu::fma_1x4_step4(a0, a1, a2, a3, x, w0, w1, w2, w3);
+          i -= 4;
+        }
         for (; i > 0; --i) {
           const float v = *x++;
           a0 += v * *w0++;

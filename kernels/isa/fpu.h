@@ -131,6 +131,51 @@ __attribute__((always_inline)) inline void fma_1x4_step4(float& a0, float& a1, f
 #endif
 }
 
+// Eight consecutive floats, as an asm memory operand.
+struct Eight {
+  float v[8];
+};
+inline const Eight& eight(const float* p) { return *reinterpret_cast<const Eight*>(p); }
+
+// fma_1x4_step4 over eight values of each row: one VLDM of eight floats per row, so a
+// long row (a fully connected layer's) runs 37 instructions per 32 products instead of
+// 42. For c = 0..3: a_c += x[i] * wc[i] for i = 0..7 in turn; every pointer advances by 8.
+__attribute__((always_inline)) inline void fma_1x4_step8(float& a0, float& a1, float& a2, float& a3, const float*& x,
+                                                         const float*& w0, const float*& w1, const float*& w2,
+                                                         const float*& w3) {
+#if MOTE_HAS_FPU
+  asm("vldmia %[x]!, {s0-s7}\n\t"
+      "vldmia %[w0]!, {s8-s15}\n\t"
+      "vldmia %[w1]!, {s16-s23}\n\t"
+      "vfma.f32 %[a0], s0, s8\n\tvfma.f32 %[a1], s0, s16\n\t"
+      "vfma.f32 %[a0], s1, s9\n\tvfma.f32 %[a1], s1, s17\n\t"
+      "vfma.f32 %[a0], s2, s10\n\tvfma.f32 %[a1], s2, s18\n\t"
+      "vfma.f32 %[a0], s3, s11\n\tvfma.f32 %[a1], s3, s19\n\t"
+      "vfma.f32 %[a0], s4, s12\n\tvfma.f32 %[a1], s4, s20\n\t"
+      "vfma.f32 %[a0], s5, s13\n\tvfma.f32 %[a1], s5, s21\n\t"
+      "vfma.f32 %[a0], s6, s14\n\tvfma.f32 %[a1], s6, s22\n\t"
+      "vfma.f32 %[a0], s7, s15\n\tvfma.f32 %[a1], s7, s23\n\t"
+      "vldmia %[w2]!, {s8-s15}\n\t"
+      "vldmia %[w3]!, {s16-s23}\n\t"
+      "vfma.f32 %[a2], s0, s8\n\tvfma.f32 %[a3], s0, s16\n\t"
+      "vfma.f32 %[a2], s1, s9\n\tvfma.f32 %[a3], s1, s17\n\t"
+      "vfma.f32 %[a2], s2, s10\n\tvfma.f32 %[a3], s2, s18\n\t"
+      "vfma.f32 %[a2], s3, s11\n\tvfma.f32 %[a3], s3, s19\n\t"
+      "vfma.f32 %[a2], s4, s12\n\tvfma.f32 %[a3], s4, s20\n\t"
+      "vfma.f32 %[a2], s5, s13\n\tvfma.f32 %[a3], s5, s21\n\t"
+      "vfma.f32 %[a2], s6, s14\n\tvfma.f32 %[a3], s6, s22\n\t"
+      "vfma.f32 %[a2], s7, s15\n\tvfma.f32 %[a3], s7, s23"
+      : [a0] "+t"(a0), [a1] "+t"(a1), [a2] "+t"(a2), [a3] "+t"(a3), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1),
+        [w2] "+r"(w2), [w3] "+r"(w3)
+      : "m"(eight(x)), "m"(eight(w0)), "m"(eight(w1)), "m"(eight(w2)), "m"(eight(w3))
+      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
+        "s17", "s18", "s19", "s20", "s21", "s22", "s23");
+#else
+  fma_1x4_step4(a0, a1, a2, a3, x, w0, w1, w2, w3);  // the same sums: each row's values in order
+  fma_1x4_step4(a0, a1, a2, a3, x, w0, w1, w2, w3);
+#endif
+}
+
 // Four channels lane by lane (depthwise), two pixels: a_c += xa[c] * w[c], b_c += xb[c] *
 // w[c] for c = 0..3. No pointer moves.
 __attribute__((always_inline)) inline void fma_lanes_2x4(float& a0, float& a1, float& a2, float& a3, float& b0,

@@ -152,17 +152,42 @@ TensorDesc desc(const std::vector<uint32_t>& dims) {
   return d;
 }
 
+void expect_shape(const BroadcastShape& shape, const int32_t (&dims)[kMaxRank], const int32_t (&a_strides)[kMaxRank],
+                  const int32_t (&b_strides)[kMaxRank]) {
+  for (uint32_t i = 0; i < kMaxRank; ++i) {
+    EXPECT_EQ(shape.out_dims[i], dims[i]) << i;
+    EXPECT_EQ(shape.a_strides[i], a_strides[i]) << i;
+    EXPECT_EQ(shape.b_strides[i], b_strides[i]) << i;
+  }
+}
+
 TEST(MakeBroadcastShape, RightAlignedWithZeroStrides) {
   BroadcastShape shape;
   ASSERT_TRUE(make_broadcast_shape(desc({2, 1, 3}), desc({4, 1}), desc({2, 4, 3}), &shape));
   const int32_t dims[kMaxRank] = {1, 1, 1, 2, 4, 3};
   const int32_t a_strides[kMaxRank] = {0, 0, 0, 3, 0, 1};
   const int32_t b_strides[kMaxRank] = {0, 0, 0, 0, 1, 0};
-  for (uint32_t i = 0; i < kMaxRank; ++i) {
-    EXPECT_EQ(shape.out_dims[i], dims[i]) << i;
-    EXPECT_EQ(shape.a_strides[i], a_strides[i]) << i;
-    EXPECT_EQ(shape.b_strides[i], b_strides[i]) << i;
-  }
+  expect_shape(shape, dims, a_strides, b_strides);
+}
+
+TEST(MakeBroadcastShape, MergesDimsBothInputsWalkAlike) {
+  BroadcastShape shape;
+  // Same shape: one row of every element.
+  ASSERT_TRUE(make_broadcast_shape(desc({2, 3, 4}), desc({2, 3, 4}), desc({2, 3, 4}), &shape));
+  EXPECT_EQ(shape.out_dims[kMaxRank - 1], 24);
+  EXPECT_EQ(shape.a_strides[kMaxRank - 1], 1);
+  EXPECT_EQ(shape.b_strides[kMaxRank - 1], 1);
+  for (uint32_t i = 0; i + 1 < kMaxRank; ++i) EXPECT_EQ(shape.out_dims[i], 1) << i;
+  // A row vector over a [2, 3, 4] tensor: the two outer dims merge (b broadcasts along
+  // both), the innermost stays; a dim of 1 in the middle is dropped.
+  ASSERT_TRUE(make_broadcast_shape(desc({2, 3, 1, 4}), desc({4}), desc({2, 3, 1, 4}), &shape));
+  const int32_t dims[kMaxRank] = {1, 1, 1, 1, 6, 4};
+  const int32_t a_strides[kMaxRank] = {0, 0, 0, 0, 4, 1};
+  const int32_t b_strides[kMaxRank] = {0, 0, 0, 0, 0, 1};
+  expect_shape(shape, dims, a_strides, b_strides);
+  // A scalar with a scalar: one element.
+  ASSERT_TRUE(make_broadcast_shape(desc({1}), desc({1, 1}), desc({1, 1}), &shape));
+  for (uint32_t i = 0; i < kMaxRank; ++i) EXPECT_EQ(shape.out_dims[i], 1) << i;
 }
 
 TEST(MakeBroadcastShape, RefusesIncompatibleShapes) {
