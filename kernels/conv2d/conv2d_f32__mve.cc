@@ -5,10 +5,11 @@
 // two agree bit for bit; the conformance suite allows the rounding of any order.
 //
 // Vectors run across four output channels: for each window value the four channels'
-// weights (OHWI: K values apart) come in with one gather load and are multiplied by the
-// pixel's input value (VFMA by scalar). Output pixels pair up as in conv2d_f32__fpu (two
-// pixels whose windows the image border cuts alike share each gathered vector); the
-// last 1..3 channels run predicated. Activation per lane as clamp_value. No scratch.
+// weights (OHWI: K values apart) come in with one gather load (four address lanes that
+// step on by one float, mve::RowsCursor) and are multiplied by the pixel's input value
+// (VFMA by scalar). Output pixels pair up as in conv2d_f32__fpu (two pixels whose windows
+// the image border cuts alike share each gathered vector); the last 1..3 channels run
+// predicated. Activation per lane as clamp_value. No scratch.
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_f32_pairs.h"
 #include "isa/mve_f32.h"
@@ -25,17 +26,25 @@ using mve::float32x4_t;
 template <bool kPair>
 __attribute__((always_inline)) inline void window(float32x4_t& acc_a, float32x4_t& acc_b, const WindowRuns& runs,
                                                   int32_t ky_count, const float* xa, const float* xb, const float* w,
-                                                  mve::uint32x4_t offsets) {
+                                                  const uint32_t offsets[4]) {
+  const auto run = [&](const float* ra, const float* rb, const float* rw) {
+    mve::RowsCursor rows(rw, offsets);
+    for (int32_t i = 0; i < runs.run_length; ++i) {
+      const float32x4_t wv = rows.next();
+      acc_a = mve::vfmaq_n_f32(acc_a, wv, ra[i]);
+      if (kPair) acc_b = mve::vfmaq_n_f32(acc_b, wv, rb[i]);
+    }
+  };
+  if (ky_count == 1 && runs.runs_per_row == 1) {  // e.g. every 1x1 convolution: one run
+    run(xa, xb, w);
+    return;
+  }
   for (int32_t ky = 0; ky < ky_count; ++ky, xa += runs.row_step, xb += runs.row_step, w += runs.filter_row) {
     const float* ra = xa;
     const float* rb = xb;
     const float* rw = w;
     for (int32_t r = 0; r < runs.runs_per_row; ++r, ra += runs.run_step, rb += runs.run_step, rw += runs.in_c) {
-      for (int32_t i = 0; i < runs.run_length; ++i) {
-        const float32x4_t wv = mve::vldrwq_gather_shifted_offset_f32(rw + i, offsets);
-        acc_a = mve::vfmaq_n_f32(acc_a, wv, ra[i]);
-        if (kPair) acc_b = mve::vfmaq_n_f32(acc_b, wv, rb[i]);
-      }
+      run(ra, rb, rw);
     }
   }
 }
@@ -45,7 +54,7 @@ struct Block {
   // are stored (the others gather channel oc's weights, `offsets` says so).
   template <bool kPair, bool kClamp, bool kTail>
   static void channels(const WindowRuns& runs, const PixelWindow& wa, const float* origin_b, const float* filter,
-                       const float* bias, int32_t oc, mve::uint32x4_t offsets, mve::mve_pred16_t pred,
+                       const float* bias, int32_t oc, const uint32_t offsets[4], mve::mve_pred16_t pred,
                        float32x4_t lo, float32x4_t hi, float* out_a, float* out_b) {
     float32x4_t acc_a = mve::vdupq_n_f32(0.0f);
     if (bias != nullptr) acc_a = kTail ? mve::vldrwq_z_f32(bias + oc, pred) : mve::vldrwq_f32(bias + oc);
@@ -70,16 +79,15 @@ struct Block {
     const float32x4_t hi = mve::vdupq_n_f32(params.act_max);
     const uint32_t fs = static_cast<uint32_t>(runs.filter_oc);
     const uint32_t all[4] = {0, fs, 2 * fs, 3 * fs};
-    const mve::uint32x4_t offsets = mve::vldrwq_u32(all);
     int32_t oc = 0;
     for (; oc + 4 <= out_c; oc += 4) {
-      channels<kPair, kClamp, false>(runs, wa, origin_b, filter, bias, oc, offsets, mve::vctp32q(4), lo, hi, out_a,
+      channels<kPair, kClamp, false>(runs, wa, origin_b, filter, bias, oc, all, mve::vctp32q(4), lo, hi, out_a,
                                      out_b);
     }
     if (oc < out_c) {
       const int32_t left = out_c - oc;
       const uint32_t tail[4] = {0, left > 1 ? fs : 0, left > 2 ? 2 * fs : 0, 0};
-      channels<kPair, kClamp, true>(runs, wa, origin_b, filter, bias, oc, mve::vldrwq_u32(tail),
+      channels<kPair, kClamp, true>(runs, wa, origin_b, filter, bias, oc, tail,
                                     mve::vctp32q(static_cast<uint32_t>(left)), lo, hi, out_a, out_b);
     }
   }

@@ -53,6 +53,30 @@ inline uint32x4_t vldrwq_u32(const uint32_t* p) { return __arm_vldrwq_u32(p); }
 inline float32x4_t vldrwq_gather_shifted_offset_f32(const float* base, uint32x4_t offset) {
   return __arm_vldrwq_gather_shifted_offset_f32(base, offset);
 }
+// Four float rows walked together, one value per step: lane i of next() is row i's
+// current value (row i starts at base[offset[i]]), and every row then moves on by one.
+// The rows must stay unwritten while a cursor walks them (constant data: weights).
+// One gather with a vector of addresses and writeback (VLDRW.U32 Qd, [Qm, #4]!) per step.
+class RowsCursor {
+ public:
+  RowsCursor(const float* base, const uint32_t offset[4]) {
+    // The load pre-increments: start one float before each row.
+    uint32_t addr[4];
+    for (int i = 0; i < 4; ++i) addr[i] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(base + offset[i])) - 4u;
+    addr_ = __arm_vldrwq_u32(addr);
+  }
+  float32x4_t next() {
+    // (arm_mve.h's vldrwq_gather_base_wb_f32 is two loads in GCC 12: one without and one
+    // with writeback.) The asm declares no memory read: the rows must not be written
+    // while a cursor walks them (the kernels walk their weights).
+    float32x4_t r;
+    asm("vldrw.u32 %q[r], [%q[a], #4]!" : [r] "=&w"(r), [a] "+w"(addr_));
+    return r;
+  }
+
+ private:
+  uint32x4_t addr_;
+};
 inline void vstrwq_f32(float* p, float32x4_t a) { __arm_vstrwq_f32(p, a); }
 inline void vstrwq_p_f32(float* p, float32x4_t a, mve_pred16_t pred) { __arm_vstrwq_p_f32(p, a, pred); }
 inline float32x4_t vdupq_n_f32(float x) { return __arm_vdupq_n_f32(x); }
@@ -97,6 +121,20 @@ inline uint32x4_t vldrwq_u32(const uint32_t* p) { return {{p[0], p[1], p[2], p[3
 inline float32x4_t vldrwq_gather_shifted_offset_f32(const float* base, uint32x4_t offset) {
   return {{base[offset.lane[0]], base[offset.lane[1]], base[offset.lane[2]], base[offset.lane[3]]}};
 }
+class RowsCursor {
+ public:
+  RowsCursor(const float* base, const uint32_t offset[4]) {
+    for (int i = 0; i < 4; ++i) row_[i] = base + offset[i];
+  }
+  float32x4_t next() {
+    float32x4_t r;
+    for (int i = 0; i < 4; ++i) r.lane[i] = *row_[i]++;
+    return r;
+  }
+
+ private:
+  const float* row_[4];
+};
 inline void vstrwq_f32(float* p, float32x4_t a) {
   for (int i = 0; i < 4; ++i) p[i] = a.lane[i];
 }
