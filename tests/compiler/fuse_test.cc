@@ -1,5 +1,6 @@
-// The Mote-level graph passes: fuse_activations (clamp into its producer) and
-// fold_constants (nodes on constants evaluated with the host kernels).
+// The Mote-level graph passes: fuse_activations (clamp into its producer),
+// fold_constants (nodes on constants evaluated with the host kernels) and
+// single_channel_depthwise_to_conv.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -199,6 +200,77 @@ TEST(FoldConstants, AGraphOutputMayBecomeAConstant) {
   EXPECT_TRUE(out.is_constant);
   EXPECT_EQ(floats_of(out), (std::vector<float>{0, 3}));
   EXPECT_EQ(find_node(b.graph, "relu"), nullptr);
+}
+
+// ---- single_channel_depthwise_to_conv ---------------------------------------------------
+
+// A depthwise convolution over x [1,5,4,channels] with a 3x2 filter and M outputs per channel.
+struct Depthwise {
+  GraphBuilder b;
+  int filter = -1;
+  explicit Depthwise(int64_t channels, int64_t m) {
+    const int x = b.input("x", {1, 5, 4, channels});
+    std::vector<float> w(static_cast<size_t>(3 * 2 * channels * m));
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i);  // value = [1,KH,KW,C*M] index
+    filter = b.constant("w", {1, 3, 2, channels * m}, w);
+    b.graph.outputs = {b.node(ir::Op::kDepthwiseConv2d, "dw", {x, filter}, {1, 3, 3, channels * m},
+                              {{"strides", std::vector<int64_t>{1, 1}},
+                               {"dilations", std::vector<int64_t>{1, 1}},
+                               {"pads", std::vector<int64_t>{0, 0, 0, 0}},
+                               {"depth_multiplier", int64_t{m}}})};
+  }
+};
+
+TEST(SingleChannelDepthwise, BecomesAConvolutionWithTheFilterTransposed) {
+  Depthwise d(1, 4);
+  passes::single_channel_depthwise_to_conv(d.b.graph);
+  ASSERT_EQ(d.b.graph.nodes.size(), 1u);
+  const ir::Node& conv = d.b.graph.nodes[0];
+  EXPECT_EQ(conv.op, ir::Op::kConv2d);
+  EXPECT_EQ(conv.get_int("group", 0), 1);
+  EXPECT_FALSE(conv.has("depth_multiplier"));
+  EXPECT_EQ(conv.get_ints("strides"), (std::vector<int64_t>{1, 1}));
+  const ir::Tensor& w = d.b.graph.tensors[conv.inputs[1]];
+  EXPECT_EQ(w.shape, (ir::Shape{4, 3, 2, 1}));
+  EXPECT_TRUE(w.is_constant);
+  // [M,KH,KW,1] element (m, tap) holds the depthwise filter's element (tap, m).
+  const std::vector<float> values = floats_of(w);
+  ASSERT_EQ(values.size(), 24u);
+  for (int m = 0; m < 4; ++m)
+    for (int tap = 0; tap < 6; ++tap) EXPECT_EQ(values[m * 6 + tap], static_cast<float>(tap * 4 + m)) << m << tap;
+  EXPECT_EQ(d.b.graph.tensors.size(), 3u);  // x, the new filter, the output (the old filter is gone)
+}
+
+TEST(SingleChannelDepthwise, MovesTheFiltersPerChannelQuantizationAxis) {
+  Depthwise d(1, 2);
+  for (int t : {0, 2}) d.b.graph.tensors[t].dtype = DType::kInt8;  // x and the output
+  ir::Tensor& w = d.b.graph.tensors[d.filter];
+  w.dtype = DType::kInt8;
+  w.data.assign(12, 0);
+  for (size_t i = 0; i < w.data.size(); ++i) w.data[i] = static_cast<uint8_t>(i);
+  w.quant = {{0.5f, 0.25f}, {0, 0}, 3};
+  d.b.graph.tensors[0].quant = {{0.1f}, {-3}, -1};
+  passes::single_channel_depthwise_to_conv(d.b.graph);
+  const ir::Node& conv = d.b.graph.nodes[0];
+  ASSERT_EQ(conv.op, ir::Op::kConv2d);
+  const ir::Tensor& t = d.b.graph.tensors[conv.inputs[1]];
+  EXPECT_EQ(t.quant.axis, 0);
+  EXPECT_EQ(t.quant.scales, (std::vector<float>{0.5f, 0.25f}));
+  EXPECT_EQ(t.data, (std::vector<uint8_t>{0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11}));
+}
+
+TEST(SingleChannelDepthwise, LeavesOtherDepthwiseConvolutionsAlone) {
+  Depthwise two_channels(2, 1);
+  passes::single_channel_depthwise_to_conv(two_channels.b.graph);
+  EXPECT_EQ(two_channels.b.graph.nodes[0].op, ir::Op::kDepthwiseConv2d);
+  // 16x8 (int16 activations, int8 filter): its accumulator differs from a convolution's.
+  Depthwise int16(1, 2);
+  for (int t : {0, 2}) int16.b.graph.tensors[t].dtype = DType::kInt16;
+  ir::Tensor& w = int16.b.graph.tensors[int16.filter];
+  w.dtype = DType::kInt8;
+  w.data.assign(12, 1);
+  passes::single_channel_depthwise_to_conv(int16.b.graph);
+  EXPECT_EQ(int16.b.graph.nodes[0].op, ir::Op::kDepthwiseConv2d);
 }
 
 }  // namespace fuse_test

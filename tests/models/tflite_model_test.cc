@@ -259,6 +259,40 @@ TEST(OptimizeMemory, GivesUpVariantScratchThatRaisesTheArena) {
   }
 }
 
+// micro_speech's first layer is a depthwise convolution of its one-channel spectrogram
+// (M = 8). compile() runs it as a convolution where an optimized convolution variant takes
+// it without a larger arena (cortex-m55, cortex-m0plus), and keeps the depthwise kernel
+// where the variant's scratch would raise the arena (cortex-m4) or only the reference
+// convolution could run it (cortex-m3). Either way the outputs are TFLM's.
+TEST(SingleChannelDepthwise, RunsAsAConvolutionWhereAVariantTakesItWithinTheArena) {
+  const char* name = "micro_speech_quantized";
+  const TfliteModel* model = nullptr;
+  for (const TfliteModel& m : tflm_golden_models())
+    if (std::string(m.name) == name) model = &m;
+  ASSERT_NE(model, nullptr);
+  TempDir dir;
+  const std::pair<const char*, const char*> expected[] = {{"cortex-m55", "conv2d_s8__mve"},
+                                                          {"cortex-m0plus", "conv2d_s8__v6m"},
+                                                          {"cortex-m4", "depthwise_conv2d_s8_mult__dsp"},
+                                                          {"cortex-m3", "depthwise_conv2d_s8"}};
+  for (const auto& [target, kernel] : expected) {
+    const std::string program = dir.file(std::string(target) + ".mote");
+    const CommandResult c = run_mote("compile " + shell_quote(model_path(*model)) + " -o " + shell_quote(program) +
+                                     " --target " + target + " --json");
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    const auto report = nlohmann::json::parse(c.out);
+    ASSERT_GE(report["ops"].size(), 2u);
+    EXPECT_EQ(report["ops"][1]["name"], "Relu") << target;
+    EXPECT_EQ(report["ops"][1]["kernel"], kernel) << target;
+    const std::string out_dir = dir.file(std::string(target) + "_out");
+    const CommandResult run =
+        run_mote("run " + shell_quote(program) + golden_input_args(name, 0) + " --output-dir " + shell_quote(out_dir));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    expect_identical(read_npy(out_dir + "/out0.npy"), read_npy(golden_path(name, 0, "out0")),
+                     std::string(name) + " compiled for " + target);
+  }
+}
+
 TEST(OptimizeMemory, UnknownValueIsOneLineNamingTheFlag) {
   const CommandResult r = run_mote("compile x.tflite -o y.mote --optimize ram");
   EXPECT_NE(r.exit_code, 0);
