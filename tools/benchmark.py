@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mote benchmark: executed instructions per int8 model and core, next to TFLM + CMSIS-NN.
+"""Mote benchmark: executed instructions per model and core, next to TFLM + CMSIS-NN.
 
 Not a test: it prints figures. Instruction counts come from QEMU (-icount shift=0 with
 SysTick), deterministic for a given build; host times are not reported.
@@ -12,7 +12,8 @@ Models: every int8 model in ../shared/models: the .tflite models with a row in
 files with tflm-golden/ data (realworld/ and the plain networks of ethos-u/; TFLM's arena for
 realworld/ is its host build's, from realworld/README.md, marked 'h'; networks whose arena
 exceeds the 2 MB the QEMU boards give run nowhere but are listed), and each ONNX model with
-calibration samples quantized (`<model> int8`: --quantize int8). Each model is
+calibration samples quantized (`<model> int8`: --quantize int8) and as it is (`<model> f32`,
+the float kernels; outputs compared with PyTorch's within 1e-5 + 1e-4 |golden|). Each model is
 compiled once per device with that device's --target (so the core's kernel variants are
 chosen) and run on sample s0 under QEMU (default devices: qemu-cortex-m4, -m33, -m55,
 -m0plus).
@@ -41,6 +42,7 @@ import json
 import math
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -251,7 +253,7 @@ def numbered(directory, stem, kind):
 
 
 def models(shared, base):
-    """(name, model path, input files, golden output files, extra compile args) per int8 model."""
+    """(name, model path, input files, golden output files, extra compile args) per model."""
     found = []
     golden_dir = os.path.join(shared, "models", "tflm-golden")
     tflite_dir = os.path.join(shared, "models", "tflite")
@@ -291,6 +293,10 @@ def models(shared, base):
             args += ["--calibration", c]
         # The ONNX goldens are float outputs of the float model: not comparable bit for bit.
         found.append((stem + " int8", os.path.join(onnx_dir, name), numbered(onnx_dir, stem, "in"), [], args))
+        # The float model itself (the FPU and Helium float kernels), compared with PyTorch's
+        # outputs within the float model tests' tolerance (outputs_match).
+        found.append((stem + " f32", os.path.join(onnx_dir, name), numbered(onnx_dir, stem, "in"),
+                      numbered(onnx_dir, stem, "out"), []))
     return found
 
 
@@ -306,7 +312,16 @@ def outputs_match(out_dir, golden):
                 return None
             ours = os.path.join(out_dir, candidates[j])
         (dtype_a, shape_a, data_a), (dtype_b, shape_b, data_b) = read_npy(ours), read_npy(path)
-        if dtype_a != dtype_b or math.prod(shape_a) != math.prod(shape_b) or data_a != data_b:
+        if dtype_a != dtype_b or math.prod(shape_a) != math.prod(shape_b):
+            return False
+        if dtype_a.lstrip("<") == "f4":
+            # A float model against PyTorch: |ours - golden| <= 1e-5 + 1e-4 |golden| per
+            # element (tests/models/model_test.cc), a NaN fails.
+            n = len(data_a) // 4
+            a, b = struct.unpack(f"<{n}f", data_a), struct.unpack(f"<{n}f", data_b)
+            if not all(abs(x - y) <= 1e-5 + 1e-4 * abs(y) for x, y in zip(a, b)):
+                return False
+        elif data_a != data_b:
             return False
     return True
 

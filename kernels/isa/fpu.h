@@ -205,6 +205,31 @@ __attribute__((always_inline)) inline void fma_lanes_2x4(float& a0, float& a1, f
 #endif
 }
 
+// out[i] = a[i] + b[i] for i = 0..3 (each sum rounded once, as a + b in C++); every
+// pointer advances by 4. All four inputs are loaded before any output is stored, so out
+// may be a or b itself.
+__attribute__((always_inline)) inline void add_step4(const float*& a, const float*& b, float*& out) {
+#if MOTE_HAS_FPU
+  asm("vldmia %[a]!, {s0-s3}\n\t"
+      "vldmia %[b]!, {s4-s7}\n\t"
+      "vadd.f32 s0, s0, s4\n\tvadd.f32 s1, s1, s5\n\t"
+      "vadd.f32 s2, s2, s6\n\tvadd.f32 s3, s3, s7\n\t"
+      "vstmia %[out]!, {s0-s3}"
+      : [a] "+r"(a), [b] "+r"(b), [out] "+r"(out)
+      :
+      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "memory");
+#else
+  const float s0 = a[0] + b[0], s1 = a[1] + b[1], s2 = a[2] + b[2], s3 = a[3] + b[3];
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
+  a += 4;
+  b += 4;
+  out += 4;
+#endif
+}
+
 // Four channels lane by lane, one pixel: a_c += x[c] * w[c] for c = 0..3.
 __attribute__((always_inline)) inline void fma_lanes_1x4(float& a0, float& a1, float& a2, float& a3, const float* x,
                                                          const float* w) {

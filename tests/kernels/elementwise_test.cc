@@ -144,6 +144,24 @@ TEST(BinaryF32, RunsInPlace) {
   EXPECT_EQ(op.data<float>(a), (std::vector<float>{2, 4, 1.5f, 8, 10, 3}));
 }
 
+TEST(BinaryF32, SameShapeAddInPlaceIsExact) {
+  // Seven values: one step of four sums and three single ones, the output over a.
+  TestOp op;
+  const uint32_t a = op.add_input(DType::kFloat32, {7});
+  const uint32_t b = op.add_input(DType::kFloat32, {7});
+  op.add_output_tensor(a);
+  op.set_params(kNoAct);
+  const std::vector<float> x{1.5f, -2.25f, 3e-8f, 1e30f, -0.0f, 7.0f, 0.1f};
+  const std::vector<float> y{0.25f, 2.25f, 1.0f, -1e30f, 0.0f, -8.5f, 0.2f};
+  op.set_data(a, x);
+  op.set_data(b, y);
+  ASSERT_EQ(op.check(kAddF32Entry), Status::kOk);
+  op.run(kAddF32Entry);
+  const std::vector<float> sum = op.data<float>(a);
+  ASSERT_EQ(sum.size(), 7u);
+  for (size_t i = 0; i < 7; ++i) EXPECT_EQ(sum[i], x[i] + y[i]) << i;
+}
+
 TensorDesc desc(const std::vector<uint32_t>& dims) {
   TensorDesc d{};
   d.dtype = static_cast<uint8_t>(DType::kFloat32);
