@@ -1,0 +1,36 @@
+// lstm_integer_unit (lstm_integer.h) with the element-wise requantizations in the DSP
+// extension's form (quant/quant_math_dsp.h): bit-exact for every multiplier but INT32_MIN
+// (lstm_multipliers_above_min, lstm.h). Shared by the int8 LSTM's __dsp and
+// __mve variants (a Helium core has the DSP extension too).
+#pragma once
+
+#include <stdint.h>
+
+#include "lstm/lstm_integer.h"
+#include "quant/quant_math_dsp.h"
+
+namespace mote {
+
+class LstmUnitDsp {
+ public:
+  explicit LstmUnitDsp(const LstmIntegerParams& p)
+      : p_(p),
+        forget_cell_(requant_dsp_prepare(p.forget_cell.multiplier, p.forget_cell.shift)),
+        input_cell_(requant_dsp_prepare(p.input_cell.multiplier, p.input_cell.shift)),
+        hidden_(requant_dsp_prepare(p.hidden.multiplier, p.hidden.shift)) {}
+
+  // lstm_integer_unit(p, pre, cell). Out of line for the reason lstm_integer_unit is.
+  __attribute__((noinline)) int32_t step(const int32_t pre[4], int16_t* cell) const {
+    return lstm_integer_unit_with(p_, *this, pre, cell);
+  }
+
+  int32_t forget_cell(int32_t v) const { return requant_dsp(v, forget_cell_); }
+  int32_t input_cell(int32_t v) const { return requant_dsp(v, input_cell_); }
+  int32_t hidden(int32_t v) const { return requant_dsp(v, hidden_); }
+
+ private:
+  const LstmIntegerParams& p_;
+  RequantDsp forget_cell_, input_cell_, hidden_;
+};
+
+}  // namespace mote
