@@ -24,11 +24,17 @@ class LstmUnitDsp {
     return lstm_integer_unit_with(p_, *this, pre, cell);
   }
 
-  int32_t forget_cell(int32_t v) const { return requant_dsp(v, forget_cell_); }
-  int32_t input_cell(int32_t v) const { return requant_dsp(v, input_cell_); }
-  int32_t hidden(int32_t v) const { return requant_dsp(v, hidden_); }
+  // Each product is of two int16 values, one of them a gate in [0, 32767]: |v| < 2^30, so
+  // without a left shift the fast form applies unchecked.
+  int32_t forget_cell(int32_t v) const { return requant(v, forget_cell_); }
+  int32_t input_cell(int32_t v) const { return requant(v, input_cell_); }
+  int32_t hidden(int32_t v) const { return requant(v, hidden_); }
 
  private:
+  static int32_t requant(int32_t v, const RequantDsp& q) {
+    return q.left == 0 ? requant_dsp_in_range(v, q) : requant_dsp(v, q);
+  }
+
   const LstmIntegerParams& p_;
   RequantDsp forget_cell_, input_cell_, hidden_;
 };
