@@ -178,9 +178,11 @@ void lstm_s8__dsp_run(const OpContext& ctx) {
       int32_t acc_x[4], acc_h[4];
       dot4(rx, xv, acc_x);
       dot4(rh, hv, acc_h);
-      for (int32_t g = 0; g < 4; ++g) {
-        rx[g] += x_tail;
-        rh[g] += h_tail;
+      if (x_tail != 0 || h_tail != 0) {
+        for (int32_t g = 0; g < 4; ++g) {
+          rx[g] += x_tail;
+          rh[g] += h_tail;
+        }
       }
       if (x_rest) add_rest(wx_rows, wx_offset, wx_offsets, xv, acc_x);
       if (h_rest) add_rest(wh_rows, wh_offset, wh_offsets, hv, acc_h);
