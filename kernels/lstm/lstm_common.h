@@ -117,10 +117,12 @@ inline void lstm_end_hidden(const OpContext& ctx, const LstmDims& d, int32_t b) 
 }
 
 // The walk every int8/int16 LSTM variant shares: batch row by batch row, step by step,
-// step(x_row, h_row, y_row, cell) computes y_row (the new hidden state) from the step's
-// input row, the previous hidden state h_row (h0's row at the first step, then y's
-// previous row) and the batch row's cell state, which it updates in place (output 2's
-// row, c0's row to start). Output 1 gets each batch row's last hidden state.
+// step(t, x_row, next_x_row, h_row, y_row, cell) computes y_row (the new hidden state)
+// from the step's input row, the previous hidden state h_row (h0's row at the first step,
+// then y's previous row) and the batch row's cell state, which it updates in place
+// (output 2's row, c0's row to start); next_x_row is the input row of step t + 1 of the
+// same batch row (nullptr at the last step). Output 1 gets each batch row's last hidden
+// state.
 template <typename Act, typename Step>
 inline void lstm_walk(const OpContext& ctx, const LstmDims& d, Step&& step) {
   const Act* x = static_cast<const Act*>(ctx.input_data(0));
@@ -131,7 +133,8 @@ inline void lstm_walk(const OpContext& ctx, const LstmDims& d, Step&& step) {
     for (int32_t t = 0; t < d.steps; ++t) {
       const int32_t row = d.row(b, t);
       const Act* h = t == 0 ? h0 + b * d.units : y + d.previous_row(row) * d.units;
-      step(x + row * d.inputs, h, y + row * d.units, cell);
+      const Act* next_x = t + 1 < d.steps ? x + d.row(b, t + 1) * d.inputs : nullptr;
+      step(t, x + row * d.inputs, next_x, h, y + row * d.units, cell);
     }
     lstm_end_hidden<Act>(ctx, d, b);
   }

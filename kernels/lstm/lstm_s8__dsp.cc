@@ -32,33 +32,35 @@ namespace {
 // One widened row: `groups` groups of four features in words, and what the words leave
 // out (the int8 row with its offset, for the tail and the weight-offset sum).
 struct WidenedRow {
-  const uint32_t* words;
   const int8_t* row;
   int32_t offset, features, groups;
 };
 
-WidenedRow widen(const int8_t* row, int32_t offset, int32_t features, uint32_t* words) {
-  const int32_t groups = features / 4;
-  const uint32_t offset2 = dsp::pack16(offset, offset);
-  uint32_t* out = words;
-  for (int32_t q = 0; q < groups; ++q) {
-    const uint32_t v = dsp::load_u32(row + 4 * q);
-    dsp::store2_u32_advance<8>(out, dsp::sxtab16(offset2, v), dsp::sxtab16_ror8(offset2, v));
-  }
-  return {words, row, offset, features, groups};
+inline WidenedRow describe(const int8_t* row, int32_t offset, int32_t features) {
+  return {row, offset, features, features / 4};
 }
 
-// acc[g] = sum over the row's groups of w[g] times the widened row, for the four gates
+// The row's groups as word pairs (layout above), `stride` words from one pair to the next.
+template <int kStrideBytes>
+inline void widen(const WidenedRow& v, uint32_t* words) {
+  const uint32_t offset2 = dsp::pack16(v.offset, v.offset);
+  for (int32_t q = 0; q < v.groups; ++q) {
+    const uint32_t word = dsp::load_u32(v.row + 4 * q);
+    dsp::store2_u32_advance<kStrideBytes>(words, dsp::sxtab16(offset2, word), dsp::sxtab16_ror8(offset2, word));
+  }
+}
+
+// acc[g] = sum over the groups of w[g] times the widened row `words`, for the four gates
 // (dsp::dot_group_s16x8_4rows: 21 instructions per 16 MACs); each w[g] advances past the
 // groups.
-inline void dot4(const int8_t* w[4], const WidenedRow& v, int32_t acc[4]) {
+inline void dot4(const int8_t* w[4], const uint32_t* words, int32_t groups, int32_t acc[4]) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int8_t* w0 = w[0];
   const int8_t* w1 = w[1];
   const int8_t* w2 = w[2];
   const int8_t* w3 = w[3];
-  const uint32_t* x = v.words;
-  const uint32_t* const end = x + 2 * v.groups;
+  const uint32_t* x = words;
+  const uint32_t* const end = x + 2 * groups;
   while (x != end) dsp::dot_group_s16x8_4rows(x, w0, w1, w2, w3, a0, a1, a2, a3);
   w[0] = w0;
   w[1] = w1;
@@ -68,6 +70,24 @@ inline void dot4(const int8_t* w[4], const WidenedRow& v, int32_t acc[4]) {
   acc[1] = a1;
   acc[2] = a2;
   acc[3] = a3;
+}
+
+// As dot4 for two gate rows against two inputs whose groups alternate in `words` (u's
+// group, then v's): a_r = u . w_r, b_r = v . w_r (16 instructions per 16 MACs).
+inline void dot2x2(const int8_t*& w0, const int8_t*& w1, const uint32_t* words, int32_t groups, int32_t& a0,
+                   int32_t& a1, int32_t& b0, int32_t& b1) {
+  int32_t s0 = 0, s1 = 0, t0 = 0, t1 = 0;
+  const int8_t* r0 = w0;
+  const int8_t* r1 = w1;
+  const uint32_t* x = words;
+  const uint32_t* const end = x + 4 * groups;
+  while (x != end) dsp::dot_group_s16x8_2rows_2inputs(x, r0, r1, s0, s1, t0, t1);
+  w0 = r0;
+  w1 = r1;
+  a0 = s0;
+  a1 = s1;
+  b0 = t0;
+  b1 = t1;
 }
 
 // acc[g] += what the groups of four leave out of sum_k (w[g][k] + w_offset[g]) * (row[k] +
@@ -89,42 +109,113 @@ __attribute__((noinline)) void add_rest(const int8_t* const w[4], const int32_t 
   for (int32_t g = 0; g < 4; ++g) acc[g] = static_cast<int32_t>(s[g]);
 }
 
-// The four gates' pre-activations (lstm.h: clamp16 of fc_x + fc_h) from their sums.
-// kInRange: every sum, bias included, is known to be in (-2^30, 2^30) and no shift is
-// positive, so the requantizations need no range check.
+// One of the two matrix products (input or hidden rows): the four gates' weights, weight
+// offsets and requantizations. `in_range`: no shift is positive and every sum (bias
+// included) is in (-2^30, 2^30) whatever the activations, so requant_dsp needs no range
+// check.
+struct Product {
+  const int8_t* w[4];
+  int32_t w_offset[4];
+  RequantDsp q[4];
+  int32_t features, tail;
+  bool w_offsets, rest, in_range;
+
+  void init(const OpContext& ctx, const LstmIntegerParams& p, bool recurrent, int32_t k,
+            const int32_t* const bias[4], int32_t units) {
+    for (int32_t g = 0; g < 4; ++g) {
+      const LstmGateParams& gp = p.gate[g];
+      w[g] = static_cast<const int8_t*>(ctx.input_data((recurrent ? 5 : 1) + g));
+      w_offset[g] = -(recurrent ? gp.recurrent_weight_zero_point : gp.input_weight_zero_point);
+      q[g] = recurrent ? requant_dsp_prepare(gp.recurrent_multiplier, gp.recurrent_shift)
+                       : requant_dsp_prepare(gp.input_multiplier, gp.input_shift);
+    }
+    features = k;
+    tail = k % 4;
+    w_offsets = (w_offset[0] | w_offset[1] | w_offset[2] | w_offset[3]) != 0;
+    rest = w_offsets || tail != 0;
+    // |(w + wo) * (v + vo)| <= 255 * 255 per term.
+    constexpr int64_t kLimit = (int64_t{1} << 30) - 1;
+    const int64_t sum_bound = int64_t{k} * (255 * 255);
+    in_range = sum_bound < kLimit;
+    for (int32_t g = 0; g < 4 && in_range; ++g) {
+      in_range = q[g].left == 0;
+      for (int32_t n = 0; n < units && in_range && bias != nullptr; ++n) {
+        const int64_t b = bias[g][n];
+        in_range = (b < 0 ? -b : b) + sum_bound < kLimit;
+      }
+    }
+  }
+
+  // clamp16(mbqm(acc, q[g])); kInRange == in_range.
+  template <bool kInRange>
+  int32_t requant(int32_t acc, int32_t g) const {
+    return dsp::ssat16(kInRange ? requant_dsp_in_range(acc, q[g]) : requant_dsp(acc, q[g]));
+  }
+};
+
+// Scratch: the input rows of two steps widened and interleaved group by group, the hidden
+// row widened, and fc_x of the two steps (int16, [2][H][4]).
+uint32_t input_words_bytes(uint32_t inputs) { return inputs / 4 * 16u; }
+uint32_t hidden_words_bytes(uint32_t units) { return units / 4 * 8u; }
+
+// The input product of the steps whose rows are x0 and x1 (x1 may repeat x0), all units:
+// fc[(s * H + n) * 4 + g] = clamp16(mbqm(sum_k (wx + wo)(x_s + xo) + bias_g[n], gate g)).
+// One pass over the weights serves both steps. kInRange == px.in_range.
 template <bool kInRange>
-inline void gate_pre(const int32_t acc_x[4], const int32_t* const bias[4], int32_t n, const int32_t acc_h[4],
-                     const RequantDsp qx[4], const RequantDsp qh[4], int32_t pre[4]) {
-  for (int32_t g = 0; g < 4; ++g) {
-    const int32_t sum_x = wrapping_add(acc_x[g], bias[g][n]);
-    const int32_t fc_x = dsp::ssat16(kInRange ? requant_dsp_in_range(sum_x, qx[g]) : requant_dsp(sum_x, qx[g]));
-    const int32_t fc_h = dsp::ssat16(kInRange ? requant_dsp_in_range(acc_h[g], qh[g]) : requant_dsp(acc_h[g], qh[g]));
-    pre[g] = dsp::ssat16(fc_x + fc_h);
+void input_product(const Product& px, const int32_t* const bias[4], int32_t x_offset, int32_t units,
+                   const int8_t* x0, const int8_t* x1, uint32_t* words, int16_t* fc) {
+  const WidenedRow v0 = describe(x0, x_offset, px.features);
+  const WidenedRow v1 = describe(x1, x_offset, px.features);
+  widen<16>(v0, words);
+  widen<16>(v1, words + 2);
+  const int8_t* r[4] = {px.w[0], px.w[1], px.w[2], px.w[3]};
+  int16_t* fc1 = fc + 4 * units;
+  for (int32_t n = 0; n < units; ++n) {
+    const int8_t* const rows[4] = {r[0], r[1], r[2], r[3]};
+    int32_t acc0[4], acc1[4];
+    dot2x2(r[0], r[1], words, v0.groups, acc0[0], acc0[1], acc1[0], acc1[1]);
+    dot2x2(r[2], r[3], words, v0.groups, acc0[2], acc0[3], acc1[2], acc1[3]);
+    if (px.rest) {
+      for (int32_t g = 0; g < 4; ++g) r[g] += px.tail;
+      add_rest(rows, px.w_offset, px.w_offsets, v0, acc0);
+      add_rest(rows, px.w_offset, px.w_offsets, v1, acc1);
+    }
+    for (int32_t g = 0; g < 4; ++g) {
+      fc[4 * n + g] = static_cast<int16_t>(px.requant<kInRange>(wrapping_add(acc0[g], bias[g][n]), g));
+      fc1[4 * n + g] = static_cast<int16_t>(px.requant<kInRange>(wrapping_add(acc1[g], bias[g][n]), g));
+    }
   }
 }
 
-// True when gate_pre<true> applies: no gate shift is positive and every sum is in
-// (-2^30, 2^30), whatever the activations: |(w + wo) * (v + vo)| <= 255 * 255 per term.
-bool gate_sums_in_range(const RequantDsp qx[4], const RequantDsp qh[4], const int32_t* const bias[4],
-                        int32_t inputs, int32_t units) {
-  constexpr int64_t kLimit = (int64_t{1} << 30) - 1;
-  constexpr int64_t kTerm = 255 * 255;
-  if (int64_t{units} * kTerm >= kLimit) return false;
-  for (int32_t g = 0; g < 4; ++g) {
-    if (qx[g].left != 0 || qh[g].left != 0) return false;
-    for (int32_t n = 0; n < units; ++n) {
-      const int64_t b = bias[g][n];
-      if ((b < 0 ? -b : b) + int64_t{inputs} * kTerm >= kLimit) return false;
+// One step's hidden product and units: y_row[n] from fc (the step's input half of each
+// gate, [H][4]) and the hidden row h_row; kInRange == ph.in_range.
+template <bool kInRange>
+void hidden_step(const Product& ph, const LstmUnitDsp& unit, const int8_t* h_row, int32_t h_offset, int32_t units,
+                 uint32_t* words, const int16_t* fc, int8_t* y_row, int16_t* cell) {
+  const WidenedRow hv = describe(h_row, h_offset, units);
+  widen<8>(hv, words);
+  const int8_t* r[4] = {ph.w[0], ph.w[1], ph.w[2], ph.w[3]};
+  for (int32_t n = 0; n < units; ++n) {
+    const int8_t* const rows[4] = {r[0], r[1], r[2], r[3]};
+    int32_t acc[4];
+    dot4(r, words, hv.groups, acc);
+    if (ph.rest) {
+      for (int32_t g = 0; g < 4; ++g) r[g] += ph.tail;
+      add_rest(rows, ph.w_offset, ph.w_offsets, hv, acc);
     }
+    int32_t pre[4];
+    for (int32_t g = 0; g < 4; ++g) pre[g] = dsp::ssat16(fc[4 * n + g] + ph.requant<kInRange>(acc[g], g));
+    y_row[n] = static_cast<int8_t>(dsp::ssat8(unit.step(pre, &cell[n])));
   }
-  return true;
 }
 
 }  // namespace
 
 uint32_t lstm_s8__dsp_scratch_bytes(uint32_t inputs, uint32_t units) {
-  // The widened words take at most lstm_s8's bytes, which its check requires.
-  return static_cast<uint32_t>(lstm_s8_scratch_bytes(inputs, units));
+  // At least lstm_s8's bytes, which its check requires.
+  const uint32_t own = input_words_bytes(inputs) + hidden_words_bytes(units) + units * 16u;
+  const uint32_t reference = static_cast<uint32_t>(lstm_s8_scratch_bytes(inputs, units));
+  return own > reference ? own : reference;
 }
 
 Status lstm_s8__dsp_check(const OpContext& ctx) {
@@ -143,61 +234,35 @@ Status lstm_s8__dsp_check(const OpContext& ctx) {
 void lstm_s8__dsp_run(const OpContext& ctx) {
   const LstmIntegerParams& p = ctx.params<LstmIntegerParams>();
   const LstmDims d = lstm_dims(ctx, p.time_major);
-  const int32_t inputs = d.inputs;
   const int32_t units = d.units;
-  uint32_t* x_words = reinterpret_cast<uint32_t*>(ctx.scratch().data());
-  uint32_t* h_words = x_words + 2 * (inputs / 4);
-  const int8_t* wx[4];
-  const int8_t* wh[4];
+  uint8_t* scratch = ctx.scratch().data();
+  uint32_t* x_words = reinterpret_cast<uint32_t*>(scratch);
+  uint32_t* h_words = reinterpret_cast<uint32_t*>(scratch + input_words_bytes(static_cast<uint32_t>(d.inputs)));
+  int16_t* fc_x = reinterpret_cast<int16_t*>(reinterpret_cast<uint8_t*>(h_words) +
+                                             hidden_words_bytes(static_cast<uint32_t>(units)));
   const int32_t* bias[4];
-  int32_t wx_offset[4], wh_offset[4];
-  RequantDsp qx[4], qh[4];
-  for (int32_t g = 0; g < 4; ++g) {
-    const LstmGateParams& gp = p.gate[g];
-    wx[g] = static_cast<const int8_t*>(ctx.input_data(1 + g));
-    wh[g] = static_cast<const int8_t*>(ctx.input_data(5 + g));
-    bias[g] = static_cast<const int32_t*>(ctx.input_data(12 + g));
-    wx_offset[g] = -gp.input_weight_zero_point;
-    wh_offset[g] = -gp.recurrent_weight_zero_point;
-    qx[g] = requant_dsp_prepare(gp.input_multiplier, gp.input_shift);
-    qh[g] = requant_dsp_prepare(gp.recurrent_multiplier, gp.recurrent_shift);
-  }
-  const bool wx_offsets = (wx_offset[0] | wx_offset[1] | wx_offset[2] | wx_offset[3]) != 0;
-  const bool wh_offsets = (wh_offset[0] | wh_offset[1] | wh_offset[2] | wh_offset[3]) != 0;
-  const bool x_rest = wx_offsets || inputs % 4 != 0;
-  const bool h_rest = wh_offsets || units % 4 != 0;
-  const bool in_range = gate_sums_in_range(qx, qh, bias, inputs, units);
-  const int32_t x_tail = inputs % 4;
-  const int32_t h_tail = units % 4;
+  for (int32_t g = 0; g < 4; ++g) bias[g] = static_cast<const int32_t*>(ctx.input_data(12 + g));
+  Product px, ph;
+  px.init(ctx, p, false, d.inputs, bias, units);
+  ph.init(ctx, p, true, units, nullptr, units);
   const LstmUnitDsp unit(p);
 
-  lstm_walk<int8_t>(ctx, d, [&](const int8_t* x_row, const int8_t* h_row, int8_t* y_row, int16_t* cell) {
-    const WidenedRow xv = widen(x_row, -p.input_zero_point, inputs, x_words);
-    const WidenedRow hv = widen(h_row, -p.hidden_zero_point, units, h_words);
-    // The four gates' rows of unit n, advanced unit by unit.
-    const int8_t* rx[4] = {wx[0], wx[1], wx[2], wx[3]};
-    const int8_t* rh[4] = {wh[0], wh[1], wh[2], wh[3]};
-    for (int32_t n = 0; n < units; ++n) {
-      const int8_t* const wx_rows[4] = {rx[0], rx[1], rx[2], rx[3]};
-      const int8_t* const wh_rows[4] = {rh[0], rh[1], rh[2], rh[3]};
-      int32_t acc_x[4], acc_h[4];
-      dot4(rx, xv, acc_x);
-      dot4(rh, hv, acc_h);
-      if (x_tail != 0 || h_tail != 0) {
-        for (int32_t g = 0; g < 4; ++g) {
-          rx[g] += x_tail;
-          rh[g] += h_tail;
-        }
-      }
-      if (x_rest) add_rest(wx_rows, wx_offset, wx_offsets, xv, acc_x);
-      if (h_rest) add_rest(wh_rows, wh_offset, wh_offsets, hv, acc_h);
-      int32_t pre[4];
-      if (in_range) {
-        gate_pre<true>(acc_x, bias, n, acc_h, qx, qh, pre);
+  lstm_walk<int8_t>(ctx, d, [&](int32_t t, const int8_t* x_row, const int8_t* next_x_row, const int8_t* h_row,
+                                int8_t* y_row, int16_t* cell) {
+    // Even steps form the input product of this step and the next (fc_x's two halves).
+    const int16_t* fc = fc_x + (t & 1) * 4 * units;
+    if ((t & 1) == 0) {
+      const int8_t* x1 = next_x_row != nullptr ? next_x_row : x_row;
+      if (px.in_range) {
+        input_product<true>(px, bias, -p.input_zero_point, units, x_row, x1, x_words, fc_x);
       } else {
-        gate_pre<false>(acc_x, bias, n, acc_h, qx, qh, pre);
+        input_product<false>(px, bias, -p.input_zero_point, units, x_row, x1, x_words, fc_x);
       }
-      y_row[n] = static_cast<int8_t>(dsp::ssat8(unit.step(pre, &cell[n])));
+    }
+    if (ph.in_range) {
+      hidden_step<true>(ph, unit, h_row, -p.hidden_zero_point, units, h_words, fc, y_row, cell);
+    } else {
+      hidden_step<false>(ph, unit, h_row, -p.hidden_zero_point, units, h_words, fc, y_row, cell);
     }
   });
 }

@@ -129,7 +129,8 @@ void lstm_s8__mve_run(const OpContext& ctx) {
   const mve::int32x4_t hi = mve::vdupq_n_s32(32767);
   const LstmUnitDsp unit(p);
 
-  lstm_walk<int8_t>(ctx, d, [&](const int8_t* x_row, const int8_t* h_row, int8_t* y_row, int16_t* cell) {
+  lstm_walk<int8_t>(ctx, d, [&](int32_t /*t*/, const int8_t* x_row, const int8_t* /*next_x_row*/,
+                                const int8_t* h_row, int8_t* y_row, int16_t* cell) {
     // wo * sum_k v of this step's rows (each gate's lane), added to the per-unit terms.
     mve::int32x4_t x_step = zero;
     mve::int32x4_t h_step = zero;
