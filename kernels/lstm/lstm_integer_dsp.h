@@ -39,7 +39,7 @@ class LstmUnitDsp {
 
  private:
   static int32_t requant(int32_t v, const RequantDsp& q) {
-    return q.left == 0 ? requant_dsp_in_range(v, q) : requant_dsp(v, q);
+    return q.left == 0 ? requant_dsp_unshifted(v, q) : requant_dsp(v, q);
   }
 
   const LstmIntegerParams& p_;

@@ -146,10 +146,10 @@ struct Product {
     }
   }
 
-  // clamp16(mbqm(acc, q[g])); kInRange == in_range.
+  // clamp16(mbqm(acc, q[g])); kInRange == in_range (so q[g].left == 0).
   template <bool kInRange>
   int32_t requant(int32_t acc, int32_t g) const {
-    return dsp::ssat16(kInRange ? requant_dsp_in_range(acc, q[g]) : requant_dsp(acc, q[g]));
+    return dsp::ssat16(kInRange ? requant_dsp_unshifted(acc, q[g]) : requant_dsp(acc, q[g]));
   }
 };
 
