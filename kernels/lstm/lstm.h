@@ -132,8 +132,9 @@ inline bool lstm_multipliers_above_min(const LstmIntegerParams& p) {
 
 // Variants of lstm_s8 (bit-exact with it), for lstm_s8's contexts whose multipliers pass
 // lstm_multipliers_above_min.
-// lstm_s8__dsp (Armv7E-M DSP): scratch lstm_s8__dsp_scratch_bytes(I, H) bytes (lstm_s8's),
-// 4-aligned (the step's rows widened to int16 pairs, whole groups of four features).
+// lstm_s8__dsp (Armv7E-M DSP): scratch lstm_s8__dsp_scratch_bytes(I, H) bytes, 4-aligned
+// (two steps' input rows and the hidden row widened to int16 pairs, and the input half of
+// the gates of two steps; at least lstm_s8's).
 uint32_t lstm_s8__dsp_scratch_bytes(uint32_t inputs, uint32_t units);
 Status lstm_s8__dsp_check(const OpContext& ctx);
 void lstm_s8__dsp_run(const OpContext& ctx);

@@ -1,24 +1,30 @@
 // int8 LSTM with the Armv7E-M DSP extension, bit-exact with lstm_s8 (lstm_s8.cc).
 //
-// Algorithm. Each step widens its input row and previous hidden row once, offsets added
-// (v + offset is in [-255, 255]), four features per two words in the order sxtb16 /
-// sxtb16_ror8 of a weight word produce (the int8 fully connected DSP variant's layout):
+// Algorithm. Rows are widened once, offsets added (v + offset is in [-255, 255]), four
+// features per two words in the order sxtb16 / sxtb16_ror8 of a weight word produce (the
+// int8 fully connected DSP variant's layout):
 //   word 2q = [v(4q), v(4q+2)]      word 2q+1 = [v(4q+1), v(4q+3)]
-// Then per unit the four gates' rows go through one pass over those words (one LDRD of the
-// activation words; per gate one weight-word load, two extends and two SMLADs: 21
-// instructions per 16 MACs, dsp::dot_group_s16x8_4rows). Features past the last multiple
-// of four are added one by one from the int8 row. Weight zero points are applied as
+// - The input product does not depend on the recurrence, so it runs once per pair of steps
+//   (t even: steps t and t + 1 of the batch row; a last odd step pairs with itself): the
+//   two input rows widened and interleaved group by group, then per unit two passes of
+//   two gate rows each, one weight word serving both steps (16 instructions per 16 MACs,
+//   dsp::dot_group_s16x8_2rows_2inputs). Its requantized halves of the gates
+//   (fc_x, int16 [2][H][4]) wait in scratch.
+// - Each step then widens its hidden row and runs per unit one pass of the four gates'
+//   recurrent rows (21 instructions per 16 MACs, dsp::dot_group_s16x8_4rows), the
+//   recurrent requantization, pre = clamp16(fc_x + fc_h), and the unit's element-wise
+//   step (LstmUnitDsp, lstm_integer_dsp.h).
+// Features past the last multiple of four are added one by one from the int8 row. Weight
+// zero points are applied as
 //   sum_k (w + w_offset) * v = sum_k w * v + w_offset * sum_k v
-// (equal modulo 2^32, so the wrapping sums agree exactly), the row sum formed once per
-// step and only when some weight offset is not zero. The gate requantizations use
-// requant_dsp (SMMULR), without its range check when no gate shift is positive and the
-// biases bound every sum below 2^30 (checked once per run); the unit's element-wise step
-// is LstmUnitDsp (lstm_integer_dsp.h). Both are exact for every multiplier but INT32_MIN,
-// which check() refuses.
-// Cost on the MNIST LSTM (I = 28, H = 20, 28 steps; Cortex-M4): about 770 instructions
-// per unit and step, of which about 310 the 192 MACs, 150 the gates' requantization and
-// 220 the unit's step (lstm_s8: about 1,180).
-// Scratch: lstm_s8__dsp_scratch_bytes(I, H) (lstm_s8's), 4-aligned.
+// (equal modulo 2^32, so the wrapping sums agree exactly), only when some weight offset is
+// not zero. The requantizations are requant_dsp's (SMMULR), without its range check when
+// no shift is positive and the biases bound every sum below 2^30 whatever the activations
+// (decided once per run); exact for every multiplier but INT32_MIN, which check() refuses.
+// Cost on the MNIST LSTM (I = 28, H = 20, 28 steps; Cortex-M4): about 680 instructions
+// per unit and step (lstm_s8: about 1,180), about 290 of them the 192 MACs.
+// Scratch: lstm_s8__dsp_scratch_bytes(I, H): (I / 4) * 16 + (H / 4) * 8 + 16 * H bytes
+// (or lstm_s8's when that is more), 4-aligned.
 #include "isa/dsp.h"
 #include "lstm/lstm.h"
 #include "lstm/lstm_common.h"
@@ -29,8 +35,8 @@
 namespace mote {
 namespace {
 
-// One widened row: `groups` groups of four features in words, and what the words leave
-// out (the int8 row with its offset, for the tail and the weight-offset sum).
+// An int8 row with its offset: `groups` whole groups of four features go through widened
+// words, the rest (tail, weight-offset sum) through add_rest.
 struct WidenedRow {
   const int8_t* row;
   int32_t offset, features, groups;
@@ -40,7 +46,7 @@ inline WidenedRow describe(const int8_t* row, int32_t offset, int32_t features) 
   return {row, offset, features, features / 4};
 }
 
-// The row's groups as word pairs (layout above), `stride` words from one pair to the next.
+// The row's groups as word pairs (layout above), kStrideBytes from one pair to the next.
 template <int kStrideBytes>
 inline void widen(const WidenedRow& v, uint32_t* words) {
   const uint32_t offset2 = dsp::pack16(v.offset, v.offset);
@@ -153,8 +159,8 @@ struct Product {
   }
 };
 
-// Scratch: the input rows of two steps widened and interleaved group by group, the hidden
-// row widened, and fc_x of the two steps (int16, [2][H][4]).
+// The scratch's parts: the input rows of two steps widened and interleaved group by group,
+// the hidden row widened, then fc_x of the two steps (int16, [2][H][4]).
 uint32_t input_words_bytes(uint32_t inputs) { return inputs / 4 * 16u; }
 uint32_t hidden_words_bytes(uint32_t units) { return units / 4 * 8u; }
 
