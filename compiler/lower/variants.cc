@@ -13,6 +13,7 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
+#include "lstm/lstm.h"
 #include "pool2d/pool2d.h"
 
 namespace mote::lower {
@@ -332,6 +333,20 @@ bool rule_add_s8_lut__dsp(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 
+// ---- LSTM (int8): every layer the reference takes (the compiler's multipliers are never
+// INT32_MIN), with the variant's scratch (at least the reference's).
+bool lstm_s8_variant(LoweredOp& op, const ir::Shape& input_weights, uint32_t (*scratch_bytes)(uint32_t, uint32_t)) {
+  if (!lstm_multipliers_above_min(params_as<LstmIntegerParams>(op)) || input_weights.size() != 2) return false;
+  op.scratch_bytes = scratch_bytes(static_cast<uint32_t>(input_weights[1]), static_cast<uint32_t>(input_weights[0]));
+  return true;
+}
+bool rule_lstm_s8__dsp(const NodeLowering& l, LoweredOp& op) {
+  return lstm_s8_variant(op, l.input(1).shape, lstm_s8__dsp_scratch_bytes);
+}
+bool rule_lstm_s8__mve(const NodeLowering& l, LoweredOp& op) {
+  return lstm_s8_variant(op, l.input(1).shape, lstm_s8__mve_scratch_bytes);
+}
+
 // ---- pooling (int8): every shape the reference takes, no scratch; the Helium average
 // pool only for windows of at most kAvgPool2dS8MveMaxTaps cells (the exact range of its
 // reciprocal division).
@@ -388,6 +403,8 @@ const VariantRule kRules[] = {
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},
     {KernelId::kAvgPool2dS8Dsp, rule_any_shape},
     {KernelId::kQuantizeF32S16Mve, rule_any_shape},
+    {KernelId::kLstmS8Mve, rule_lstm_s8__mve},
+    {KernelId::kLstmS8Dsp, rule_lstm_s8__dsp},
 };
 
 bool runs_on(KernelIsa kernel, const TargetIsa& target) {

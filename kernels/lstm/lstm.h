@@ -119,6 +119,33 @@ Status lstm_s8_check(const OpContext& ctx);
 void lstm_s8_run(const OpContext& ctx);
 extern const KernelEntry kLstmS8Entry;
 
+// True when no multiplier of p is INT32_MIN: the condition of lstm_s8's variants, whose
+// faster requantizations are exact for every other multiplier (the compiler's are all
+// in [2^30, 2^31)).
+inline bool lstm_multipliers_above_min(const LstmIntegerParams& p) {
+  for (const LstmGateParams& g : p.gate) {
+    if (g.input_multiplier == INT32_MIN || g.recurrent_multiplier == INT32_MIN) return false;
+  }
+  return p.forget_cell.multiplier != INT32_MIN && p.input_cell.multiplier != INT32_MIN &&
+         p.hidden.multiplier != INT32_MIN;
+}
+
+// Variants of lstm_s8 (bit-exact with it), for lstm_s8's contexts whose multipliers pass
+// lstm_multipliers_above_min.
+// lstm_s8__dsp (Armv7E-M DSP): scratch lstm_s8__dsp_scratch_bytes(I, H) bytes, 4-aligned
+// (two steps' input rows and the hidden row widened to int16 pairs, and the input half of
+// the gates of two steps; at least lstm_s8's).
+uint32_t lstm_s8__dsp_scratch_bytes(uint32_t inputs, uint32_t units);
+Status lstm_s8__dsp_check(const OpContext& ctx);
+void lstm_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kLstmS8DspEntry;
+// lstm_s8__mve (Helium): scratch lstm_s8__mve_scratch_bytes(I, H) bytes, 4-aligned (the
+// step-independent terms of each gate row, formed once per run; at least lstm_s8's).
+uint32_t lstm_s8__mve_scratch_bytes(uint32_t inputs, uint32_t units);
+Status lstm_s8__mve_check(const OpContext& ctx);
+void lstm_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kLstmS8MveEntry;
+
 // ---------------------------------------------------------------------------------------
 // 16x8 LSTM: TFLite Micro's int16-activation path (int16 x, h0 and y, int8 weights, int64
 // biases, int16 cell state; outputs 1 and 2 and the state as lstm_s8), the same arithmetic

@@ -116,6 +116,30 @@ inline void lstm_end_hidden(const OpContext& ctx, const LstmDims& d, int32_t b) 
   memcpy(static_cast<T*>(ctx.output_data(1)) + b * d.units, last, d.units * sizeof(T));
 }
 
+// The walk every int8/int16 LSTM variant shares: batch row by batch row, step by step,
+// step(t, x_row, next_x_row, h_row, y_row, cell) computes y_row (the new hidden state)
+// from the step's input row, the previous hidden state h_row (h0's row at the first step,
+// then y's previous row) and the batch row's cell state, which it updates in place
+// (output 2's row, c0's row to start); next_x_row is the input row of step t + 1 of the
+// same batch row (nullptr at the last step). Output 1 gets each batch row's last hidden
+// state.
+template <typename Act, typename Step>
+inline void lstm_walk(const OpContext& ctx, const LstmDims& d, Step&& step) {
+  const Act* x = static_cast<const Act*>(ctx.input_data(0));
+  const Act* h0 = static_cast<const Act*>(ctx.input_data(kLstmHiddenStateInput));
+  Act* y = static_cast<Act*>(ctx.output_data(0));
+  for (int32_t b = 0; b < d.batches; ++b) {
+    int16_t* cell = lstm_begin_cell<int16_t>(ctx, b, d.units);
+    for (int32_t t = 0; t < d.steps; ++t) {
+      const int32_t row = d.row(b, t);
+      const Act* h = t == 0 ? h0 + b * d.units : y + d.previous_row(row) * d.units;
+      const Act* next_x = t + 1 < d.steps ? x + d.row(b, t + 1) * d.inputs : nullptr;
+      step(t, x + row * d.inputs, next_x, h, y + row * d.units, cell);
+    }
+    lstm_end_hidden<Act>(ctx, d, b);
+  }
+}
+
 // True when the scratch span holds `bytes` at `align`.
 inline bool lstm_scratch_fits(const OpContext& ctx, uint64_t bytes, uintptr_t align) {
   const Span<uint8_t> scratch = ctx.scratch();

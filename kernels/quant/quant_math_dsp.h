@@ -38,13 +38,26 @@ inline RequantDsp requant_dsp_prepare(int32_t multiplier, int32_t shift) {
   return q;
 }
 
+// requant_dsp's fast path for q.left == 0: multiply_by_quantized_multiplier(x,
+// q.multiplier, shift) when x is in (-2^30, 2^30); q.multiplier != INT32_MIN.
+inline int32_t requant_dsp_unshifted(int32_t x, const RequantDsp& q) {
+  const int32_t y = dsp::smmulr(static_cast<int32_t>(static_cast<uint32_t>(x) << 1), q.multiplier);
+  const int32_t negative = (y & -q.right) >> 31;  // -1 when y < 0 and right > 0
+  return (y + q.round + negative) >> q.right;
+}
+
+// requant_dsp's fast path alone: multiply_by_quantized_multiplier(acc, q.multiplier, shift)
+// when x = acc << q.left (wrapping) is in (-2^30, 2^30); q.multiplier != INT32_MIN. For
+// callers that bound their accumulators beforehand.
+inline int32_t requant_dsp_in_range(int32_t acc, const RequantDsp& q) {
+  return requant_dsp_unshifted(static_cast<int32_t>(static_cast<uint32_t>(acc) << q.left), q);
+}
+
 // multiply_by_quantized_multiplier(acc, q.multiplier, shift); q.multiplier != INT32_MIN.
 inline int32_t requant_dsp(int32_t acc, const RequantDsp& q) {
   const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(acc) << q.left);
   if (static_cast<uint32_t>(x) + ((uint32_t{1} << 30) - 1) < (uint32_t{1} << 31) - 1) {
-    const int32_t y = dsp::smmulr(static_cast<int32_t>(static_cast<uint32_t>(x) << 1), q.multiplier);
-    const int32_t negative = (y & -q.right) >> 31;  // -1 when y < 0 and right > 0
-    return (y + q.round + negative) >> q.right;
+    return requant_dsp_in_range(acc, q);
   }
   return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(x, q.multiplier), q.right);
 }

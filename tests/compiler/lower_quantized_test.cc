@@ -538,6 +538,40 @@ TEST(LowerQuantized, LstmParamsAsTfliteMicroDerivesThem) {
   EXPECT_EQ(op.macs, 3u * 4 * 5 * (4 + 5));
 }
 
+// The int8 LSTM's variants: Helium on the Cortex-M55, the DSP extension on the M4, M7 and
+// M33, the reference elsewhere; each with its own scratch (the reference's or more), the
+// parameters unchanged.
+TEST(LowerQuantized, LstmPicksItsVariantPerCore) {
+  struct Expect {
+    Target target;
+    KernelId kernel;
+    uint64_t scratch;
+  };
+  const Expect expects[] = {
+      {Target::kHost, KernelId::kLstmS8, lstm_s8_scratch_bytes(4, 5)},
+      {Target::kCortexM0Plus, KernelId::kLstmS8, lstm_s8_scratch_bytes(4, 5)},
+      {Target::kCortexM3, KernelId::kLstmS8, lstm_s8_scratch_bytes(4, 5)},
+      {Target::kCortexM4, KernelId::kLstmS8Dsp, lstm_s8__dsp_scratch_bytes(4, 5)},
+      {Target::kCortexM7, KernelId::kLstmS8Dsp, lstm_s8__dsp_scratch_bytes(4, 5)},
+      {Target::kCortexM33, KernelId::kLstmS8Dsp, lstm_s8__dsp_scratch_bytes(4, 5)},
+      {Target::kCortexM55, KernelId::kLstmS8Mve, lstm_s8__mve_scratch_bytes(4, 5)},
+  };
+  LstmGraph g;
+  g.lstm();
+  const LoweredOp reference = g.lower();
+  for (const Expect& e : expects) {
+    const LoweredOp op = lower_node(g.graph, g.graph.nodes.back(), e.target);
+    EXPECT_EQ(op.kernel, e.kernel) << static_cast<int>(e.target);
+    EXPECT_EQ(op.scratch_bytes, e.scratch) << static_cast<int>(e.target);
+    EXPECT_GE(op.scratch_bytes, reference.scratch_bytes) << static_cast<int>(e.target);
+    EXPECT_EQ(op.params, reference.params) << static_cast<int>(e.target);
+  }
+  // (4 / 4) * 16 + (5 / 4) * 8 + 16 * 5 bytes: two steps' input rows widened, the hidden row
+  // widened, the input half of the gates of two steps.
+  EXPECT_EQ(lstm_s8__dsp_scratch_bytes(4, 5), 104u);
+  EXPECT_EQ(lstm_s8__mve_scratch_bytes(4, 5), 160u);  // 8 int32 per unit
+}
+
 TEST(LowerQuantized, LstmCellTanhShiftsRightForFineCellScales) {
   LstmGraph g;
   g.graph.tensors[g.inputs[19]].quant.scales = {1.0f / 65536};  // 2^-16: shift 4

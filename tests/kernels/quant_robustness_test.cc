@@ -42,6 +42,36 @@ void fill(TestOp* op, uint32_t t, size_t n, uint32_t seed) {
   op->set_data(t, testing::random_full_range<T>(n, seed));
 }
 
+// An int8 LSTM op for lstm_s8 and its variants, with `scratch_bytes` of scratch.
+void build_lstm_s8(TestOp* op, uint32_t scratch_bytes) {
+  // B 2, T 3, I 4, H 3, batch-major; TFLite's 24 inputs.
+  for (int k = 0; k < 24; ++k) {
+    if (k == 0) fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3, 4}), 24, 1);
+    else if (k <= 4) fill<int8_t>(op, op->add_input(DType::kInt8, {3, 4}), 12, 1 + k);
+    else if (k <= 8) fill<int8_t>(op, op->add_input(DType::kInt8, {3, 3}), 9, 1 + k);
+    else if (k >= 12 && k <= 15) fill<int32_t>(op, op->add_input(DType::kInt32, {3}), 3, k);
+    else if (k == 18) fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3}), 6, 18);
+    else if (k == 19) fill<int16_t>(op, op->add_input(DType::kInt16, {2, 3}), 6, 19);
+    else op->add_missing_input();
+  }
+  op->add_output(DType::kInt8, {2, 3, 3});
+  op->add_output(DType::kInt8, {2, 3});
+  op->add_output(DType::kInt16, {2, 3});
+  LstmIntegerParams p{};
+  for (int g = 0; g < 4; ++g) p.gate[g] = {1 << 30, -8 + g, 1 << 30, -9 + g, 0, 0};
+  p.forget_cell = {1 << 30, 0};
+  p.input_cell = {1 << 30, -3};
+  p.hidden = {1 << 30, -7};
+  p.input_zero_point = -128;
+  p.hidden_zero_point = 5;
+  p.cell_tanh_multiplier = 3;
+  p.cell_tanh_shift = 0;
+  p.cell_clip = 20000;
+  p.cell_clip_enabled = 1;
+  op->set_params(p);
+  op->add_scratch(scratch_bytes);
+}
+
 std::vector<Subject> subjects() {
   std::vector<Subject> s;
   s.push_back({"conv2d_s8", &kConv2dS8Entry, [](TestOp* op) {
@@ -242,33 +272,12 @@ std::vector<Subject> subjects() {
                  op->set_params(p);
                }});
   s.push_back({"lstm_s8", &kLstmS8Entry, [](TestOp* op) {
-                 // B 2, T 3, I 4, H 3, batch-major; TFLite's 24 inputs.
-                 for (int k = 0; k < 24; ++k) {
-                   if (k == 0) fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3, 4}), 24, 1);
-                   else if (k <= 4) fill<int8_t>(op, op->add_input(DType::kInt8, {3, 4}), 12, 1 + k);
-                   else if (k <= 8) fill<int8_t>(op, op->add_input(DType::kInt8, {3, 3}), 9, 1 + k);
-                   else if (k >= 12 && k <= 15) fill<int32_t>(op, op->add_input(DType::kInt32, {3}), 3, k);
-                   else if (k == 18) fill<int8_t>(op, op->add_input(DType::kInt8, {2, 3}), 6, 18);
-                   else if (k == 19) fill<int16_t>(op, op->add_input(DType::kInt16, {2, 3}), 6, 19);
-                   else op->add_missing_input();
-                 }
-                 op->add_output(DType::kInt8, {2, 3, 3});
-                 op->add_output(DType::kInt8, {2, 3});
-                 op->add_output(DType::kInt16, {2, 3});
-                 LstmIntegerParams p{};
-                 for (int g = 0; g < 4; ++g) p.gate[g] = {1 << 30, -8 + g, 1 << 30, -9 + g, 0, 0};
-                 p.forget_cell = {1 << 30, 0};
-                 p.input_cell = {1 << 30, -3};
-                 p.hidden = {1 << 30, -7};
-                 p.input_zero_point = -128;
-                 p.hidden_zero_point = 5;
-                 p.cell_tanh_multiplier = 3;
-                 p.cell_tanh_shift = 0;
-                 p.cell_clip = 20000;
-                 p.cell_clip_enabled = 1;
-                 op->set_params(p);
-                 op->add_scratch(static_cast<uint32_t>(lstm_s8_scratch_bytes(4, 3)));
+                 build_lstm_s8(op, static_cast<uint32_t>(lstm_s8_scratch_bytes(4, 3)));
                }});
+  s.push_back({"lstm_s8__dsp", &kLstmS8DspEntry,
+               [](TestOp* op) { build_lstm_s8(op, lstm_s8__dsp_scratch_bytes(4, 3)); }});
+  s.push_back({"lstm_s8__mve", &kLstmS8MveEntry,
+               [](TestOp* op) { build_lstm_s8(op, lstm_s8__mve_scratch_bytes(4, 3)); }});
   return s;
 }
 
