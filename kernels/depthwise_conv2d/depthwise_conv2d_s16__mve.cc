@@ -54,24 +54,12 @@ bool prepare(const int32_t* multipliers, const int32_t* shifts, const int64_t* b
   return true;
 }
 
-__attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t sum,
-                                                             const int32_t* table,
-                                                             int32_t padded, mve::int32x4_t lo,
-                                                             mve::int32x4_t hi) {
-  const mve::int32x4_t acc = mve::vaddq_s32(sum, mve::vldrwq_s32(table));
-  const mve::int32x4_t scaled =
-      requant64_x4(acc, mve::vldrwq_s32(table + padded), mve::vldrwq_s32(table + 2 * padded));
-  return mve::vminq_s32(mve::vmaxq_s32(scaled, lo), hi);
-}
-
-// The even and odd channels' sums of a group of eight.
+// The even and odd channels' sums of a group of eight, started at the channels' biases.
 struct Taps {
   mve::int32x4_t even, odd;
 };
-
-__attribute__((always_inline)) inline void add_tap(Taps& t, mve::int16x8_t x, mve::int16x8_t w) {
-  t.even = mve::vaddq_s32(t.even, mve::vmullbq_int_s16(x, w));
-  t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, w));
+__attribute__((always_inline)) inline Taps bias_of(const int32_t* table) {
+  return Taps{mve::vldrwq_s32(table), mve::vldrwq_s32(table + 4)};
 }
 
 // A window of rows x cols taps inside the image, lanes under p (inactive lanes 0) when
@@ -80,14 +68,18 @@ template <bool kTail>
 __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const int8_t* w_row,
                                                     int32_t rows, int32_t cols, int32_t tap_step,
                                                     int32_t row_step, int32_t filter_row_stride,
-                                                    int32_t channels, mve::mve_pred16_t p) {
-  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
+                                                    int32_t channels, const int32_t* table,
+                                                    mve::mve_pred16_t p) {
+  Taps t = bias_of(table);
   for (int32_t r = 0; r < rows; ++r, in_row += row_step, w_row += filter_row_stride) {
     const int16_t* in = in_row;
     const int8_t* w = w_row;
     for (int32_t i = 0; i < cols; ++i, in += tap_step, w += channels) {
       if (kTail) {
-        add_tap(t, mve::vldrhq_z_s16(in, p), mve::vldrbq_z_s16(w, p));
+        const mve::int16x8_t x = mve::vldrhq_z_s16(in, p);
+        const mve::int16x8_t wv = mve::vldrbq_z_s16(w, p);
+        t.even = mve::vaddq_s32(t.even, mve::vmullbq_int_s16(x, wv));
+        t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, wv));
       } else {
         mve::vmull_tap_s16(t.even, t.odd, in, w);
       }
@@ -96,50 +88,74 @@ __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const
   return t;
 }
 
-// A window of 3x3 taps inside the image, eight channels (one asm statement per tap:
-// mve::vmull_tap_s16).
-__attribute__((always_inline)) inline Taps taps_3x3(const int16_t* in, const int8_t* w,
-                                                    int32_t tap_step, int32_t row_step,
-                                                    int32_t filter_row_stride, int32_t channels) {
-  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
-  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
-    mve::vmull_tap_s16(t.even, t.odd, in, w);
-    mve::vmull_tap_s16(t.even, t.odd, in + tap_step, w + channels);
-    mve::vmull_tap_s16(t.even, t.odd, in + 2 * tap_step, w + 2 * channels);
+// The steps of a window whose rows are three taps wide (kernel_w == 3, all inside the
+// image): the weights of consecutive taps and rows are then contiguous, channels apart.
+struct Row3 {
+  int32_t tap_bytes;   // between the taps of a row in the input
+  int32_t row_step;    // elements between the rows in the input
+  int32_t w_bytes;     // between consecutive taps' weights
+  int32_t pair_step;   // elements between two neighbouring pixels' windows
+  bool shared;         // pair_step is one tap: the pixels share input loads
+};
+
+// rows x 3 taps of one pixel.
+__attribute__((always_inline)) inline Taps taps_row3(const int16_t* in, const int8_t* w,
+                                                     int32_t rows, const Row3& s,
+                                                     const int32_t* table) {
+  Taps t = bias_of(table);
+  for (int32_t r = 0; r < rows; ++r, in += s.row_step) {
+    mve::vmull_row3_s16(t.even, t.odd, in, s.tap_bytes, w, s.w_bytes);
   }
   return t;
 }
 
-// The 3x3 windows of two pixels, the second pair_step values after the first.
+// rows x 3 taps of two pixels side by side, pair_step values apart.
 struct TapsPair {
   Taps p0, p1;
 };
-__attribute__((always_inline)) inline TapsPair taps_3x3_pair(const int16_t* in, const int8_t* w,
-                                                             int32_t pair_step, int32_t tap_step,
-                                                             int32_t row_step,
-                                                             int32_t filter_row_stride,
-                                                             int32_t channels) {
-  const mve::int32x4_t zero = mve::vdupq_n_s32(0);
-  TapsPair t{{zero, zero}, {zero, zero}};
-  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
-    for (int32_t i = 0; i < 3; ++i) {
-      const int16_t* x = in + i * tap_step;
-      mve::vmull_tap2_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, x, x + pair_step,
-                          w + i * channels);
+__attribute__((always_inline)) inline TapsPair taps_row3_pair(const int16_t* in, const int8_t* w,
+                                                              int32_t rows, const Row3& s,
+                                                              const int32_t* table) {
+  TapsPair t{bias_of(table), bias_of(table)};
+  if (s.shared) {
+    for (int32_t r = 0; r < rows; ++r, in += s.row_step) {
+      mve::vmull_row3_pair_shared_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in, s.tap_bytes,
+                                      w, s.w_bytes);
+    }
+  } else {
+    for (int32_t r = 0; r < rows; ++r, in += s.row_step) {
+      mve::vmull_row3_pair_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in, in + s.pair_step,
+                               s.tap_bytes, w, s.w_bytes);
     }
   }
   return t;
 }
 
-// The group's eight outputs, requantized, back in channel order, lanes under p stored.
+// The group's eight outputs requantized (requant64_x4), saturated to int16 and clamped
+// there (the same as clamping the int32 with int16 bounds), back in channel order (VQMOVNB
+// / VQMOVNT), lanes under p stored.
+__attribute__((always_inline)) inline mve::int16x8_t requant(const Taps& t, const int32_t* table,
+                                                             int32_t padded, mve::int16x8_t lo,
+                                                             mve::int16x8_t hi) {
+  const int32_t* mult = table + padded;
+  const int32_t* shift = table + 2 * padded;
+  const mve::int32x4_t even =
+      requant64_x4(t.even, mve::vldrwq_s32(mult), mve::vldrwq_s32(shift));
+  const mve::int32x4_t odd =
+      requant64_x4(t.odd, mve::vldrwq_s32(mult + 4), mve::vldrwq_s32(shift + 4));
+  mve::int16x8_t out = mve::vqmovntq_s32(mve::vqmovnbq_s32(lo, even), odd);
+  return mve::vminq_s16(mve::vmaxq_s16(out, lo), hi);
+}
 __attribute__((always_inline)) inline void store(int16_t* output, const Taps& t,
                                                  const int32_t* table, int32_t padded,
-                                                 mve::int32x4_t lo, mve::int32x4_t hi,
-                                                 mve::mve_pred16_t p) {
-  mve::int16x8_t out = mve::vdupq_n_s16(0);
-  out = mve::vmovnbq_s32(out, requant(t.even, table, padded, lo, hi));
-  out = mve::vmovntq_s32(out, requant(t.odd, table + 4, padded, lo, hi));
-  mve::vstrhq_p_s16(output, out, p);
+                                                 mve::int16x8_t lo, mve::int16x8_t hi) {
+  mve::vstrhq_s16(output, requant(t, table, padded, lo, hi));
+}
+__attribute__((always_inline)) inline void store_tail(int16_t* output, const Taps& t,
+                                                      const int32_t* table, int32_t padded,
+                                                      mve::int16x8_t lo, mve::int16x8_t hi,
+                                                      mve::mve_pred16_t p) {
+  mve::vstrhq_p_s16(output, requant(t, table, padded, lo, hi), p);
 }
 
 }  // namespace
@@ -163,72 +179,74 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
   const int32_t in_row_stride = shape.in_w * channels;
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t tap_step = g.dilation_w * channels;
-  const int32_t pair_step = g.stride_w * channels;
   const int32_t row_step = g.dilation_h * in_row_stride;
   const int32_t filter_row_stride = shape.kernel_w * channels;
-  const mve::int32x4_t lo = mve::vdupq_n_s32(params.act_min);
-  const mve::int32x4_t hi = mve::vdupq_n_s32(params.act_max);
+  const Row3 row3{2 * tap_step, row_step, channels, g.stride_w * channels,
+                  g.stride_w == g.dilation_w};
+  const mve::int16x8_t lo = mve::vdupq_n_s16(static_cast<int16_t>(params.act_min));
+  const mve::int16x8_t hi = mve::vdupq_n_s16(static_cast<int16_t>(params.act_max));
+  const int32_t full = channels & ~7;
+  const mve::mve_pred16_t tail = mve::vctp16q(static_cast<uint32_t>(channels - full));
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int16_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * g.stride_h - g.pad_top;
       const TapRange ky = taps_inside(y0, g.dilation_h, shape.kernel_h, shape.in_h);
+      const int32_t rows = ky.end - ky.begin;
       for (int32_t ox = 0; ox < shape.out_w; ++ox) {
         const int32_t x0 = ox * g.stride_w - g.pad_left;
         const TapRange kx = taps_inside(x0, g.dilation_w, shape.kernel_w, shape.in_w);
-        const int32_t rows = ky.end - ky.begin;
         const int32_t cols = kx.end - kx.begin;
-        const int16_t* first_in =
-            image + (y0 + ky.begin * g.dilation_h) * in_row_stride + (x0 + kx.begin * g.dilation_w) * channels;
+        const int16_t* first_in = image + (y0 + ky.begin * g.dilation_h) * in_row_stride +
+                                  (x0 + kx.begin * g.dilation_w) * channels;
         const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
         const int32_t* table = scratch;
-        int32_t c = 0;
-        // Two whole 3x3 windows side by side: the full channel groups of both pixels.
-        const bool pair = rows == 3 && cols == 3 && shape.kernel_w == 3 && ox + 1 < shape.out_w &&
-                          x0 + g.stride_w + 2 * g.dilation_w < shape.in_w;
-        if (pair) {
-          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
-            const TapsPair t = taps_3x3_pair(first_in + c, first_w + c, pair_step, tap_step,
-                                             row_step, filter_row_stride, channels);
-            store(output, t.p0, table, padded, lo, hi, mve::vctp16q(8));
-            store(output + channels, t.p1, table, padded, lo, hi, mve::vctp16q(8));
+        const bool whole_rows = shape.kernel_w == 3 && cols == 3;
+        // Two windows of whole rows side by side: the full channel groups of both pixels,
+        // then the tail group of each.
+        if (whole_rows && ox + 1 < shape.out_w &&
+            x0 + g.stride_w + 2 * g.dilation_w < shape.in_w) {
+          int16_t* next = output + channels;
+          for (int32_t c = 0; c < full; c += 8, table += 8) {
+            const TapsPair t = taps_row3_pair(first_in + c, first_w + c, rows, row3, table);
+            store(output + c, t.p0, table, padded, lo, hi);
+            store(next + c, t.p1, table, padded, lo, hi);
           }
-          if (c < channels) {
-            const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-            store(output, taps_any<true>(first_in + c, first_w + c, 3, 3, tap_step, row_step,
-                                   filter_row_stride, channels, p),
-                  table, padded, lo, hi, p);
-            store(output + channels,
-                  taps_any<true>(first_in + pair_step + c, first_w + c, 3, 3, tap_step, row_step,
-                           filter_row_stride, channels, p),
-                  table, padded, lo, hi, p);
+          if (full < channels) {
+            store_tail(output + full,
+                       taps_any<true>(first_in + full, first_w + full, rows, 3, tap_step,
+                                      row_step, filter_row_stride, channels, table, tail),
+                       table, padded, lo, hi, tail);
+            store_tail(next + full,
+                       taps_any<true>(first_in + row3.pair_step + full, first_w + full, rows, 3,
+                                      tap_step, row_step, filter_row_stride, channels, table,
+                                      tail),
+                       table, padded, lo, hi, tail);
           }
-          output += channels + (channels - c);
+          output += 2 * channels;
           ++ox;
           continue;
         }
-        if (rows == 3 && cols == 3) {
-          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
-            const Taps t = taps_3x3(first_in + c, first_w + c, tap_step, row_step,
-                                    filter_row_stride, channels);
-            store(output, t, table, padded, lo, hi, mve::vctp16q(8));
+        int32_t c = 0;
+        if (whole_rows) {
+          for (; c < full; c += 8, table += 8) {
+            store(output + c, taps_row3(first_in + c, first_w + c, rows, row3, table), table,
+                  padded, lo, hi);
           }
         }
-        for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
-          const mve::mve_pred16_t p = mve::vctp16q(8);
-          const Taps t = taps_any<false>(first_in + c, first_w + c, rows, cols, tap_step,
-                                         row_step, filter_row_stride, channels, p);
-          store(output, t, table, padded, lo, hi, p);
+        for (; c < full; c += 8, table += 8) {
+          store(output + c,
+                taps_any<false>(first_in + c, first_w + c, rows, cols, tap_step, row_step,
+                                filter_row_stride, channels, table, tail),
+                table, padded, lo, hi);
         }
-        if (c < channels) {
-          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-          const Taps t = taps_any<true>(first_in + c, first_w + c, rows, cols, tap_step, row_step,
-                                        filter_row_stride, channels, p);
-          store(output, t, table, padded, lo, hi, p);
-          c += 8;
-          output += 8;
+        if (full < channels) {
+          store_tail(output + full,
+                     taps_any<true>(first_in + full, first_w + full, rows, cols, tap_step,
+                                    row_step, filter_row_stride, channels, table, tail),
+                     table, padded, lo, hi, tail);
         }
-        output -= padded - channels;
+        output += channels;
       }
     }
   }
