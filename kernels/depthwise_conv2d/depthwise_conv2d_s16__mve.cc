@@ -158,6 +158,88 @@ __attribute__((always_inline)) inline void store_tail(int16_t* output, const Tap
   mve::vstrhq_p_s16(output, requant(t, table, padded, lo, hi), p);
 }
 
+// What every pixel of one output row shares.
+struct RowContext {
+  const int16_t* in_row;  // first tap row inside the image, at input column 0
+  const int8_t* w_row;    // the weights of that tap row
+  int32_t rows;           // tap rows inside the image
+};
+
+// The layer's constants.
+struct Layer {
+  const WindowShape* shape;
+  const WindowGeometry* g;
+  const int32_t* table;
+  int32_t channels, full, padded;
+  int32_t tap_step, row_step, filter_row_stride;
+  Row3 row3;
+  mve::mve_pred16_t tail;
+  mve::int16x8_t lo, hi;
+};
+
+// The tail group (channels full..channels-1) of a window of rows x cols taps.
+__attribute__((always_inline)) inline void tail_group(const Layer& l, const int16_t* in,
+                                                      const int8_t* w, int32_t rows,
+                                                      int32_t cols, int16_t* output) {
+  const int32_t* table = l.table + l.full;
+  store_tail(output + l.full,
+             taps_any<true>(in + l.full, w + l.full, rows, cols, l.tap_step, l.row_step,
+                            l.filter_row_stride, l.channels, table, l.tail),
+             table, l.padded, l.lo, l.hi, l.tail);
+}
+
+// Output pixel ox of the row, any window.
+void any_pixel(const Layer& l, const RowContext& r, int32_t ox, int16_t* output) {
+  const int32_t x0 = ox * l.g->stride_w - l.g->pad_left;
+  const TapRange kx = taps_inside(x0, l.g->dilation_w, l.shape->kernel_w, l.shape->in_w);
+  const int32_t cols = kx.end - kx.begin;
+  const int16_t* in = r.in_row + (x0 + kx.begin * l.g->dilation_w) * l.channels;
+  const int8_t* w = r.w_row + kx.begin * l.channels;
+  const int32_t* table = l.table;
+  int32_t c = 0;
+  if (l.shape->kernel_w == 3 && cols == 3) {
+    for (; c < l.full; c += 8, table += 8) {
+      store(output + c, taps_row3(in + c, w + c, r.rows, l.row3, table), table, l.padded, l.lo,
+            l.hi);
+    }
+  }
+  for (; c < l.full; c += 8, table += 8) {
+    store(output + c,
+          taps_any<false>(in + c, w + c, r.rows, cols, l.tap_step, l.row_step,
+                          l.filter_row_stride, l.channels, table, l.tail),
+          table, l.padded, l.lo, l.hi);
+  }
+  if (l.full < l.channels) tail_group(l, in, w, r.rows, cols, output);
+}
+
+// The output pixels [begin, end) of the row, two at a time, every window whole rows of
+// three taps inside the image (kernel_w == 3); in is the first pixel's first tap.
+void whole_row_pixels(const Layer& l, const RowContext& r, const int16_t* in, int32_t count,
+                      int16_t* output) {
+  const int32_t step = l.row3.pair_step;
+  for (; count >= 2; count -= 2, in += 2 * step, output += 2 * l.channels) {
+    const int32_t* table = l.table;
+    int16_t* next = output + l.channels;
+    for (int32_t c = 0; c < l.full; c += 8, table += 8) {
+      const TapsPair t = taps_row3_pair(in + c, r.w_row + c, r.rows, l.row3, table);
+      store(output + c, t.p0, table, l.padded, l.lo, l.hi);
+      store(next + c, t.p1, table, l.padded, l.lo, l.hi);
+    }
+    if (l.full < l.channels) {
+      tail_group(l, in, r.w_row, r.rows, 3, output);
+      tail_group(l, in + step, r.w_row, r.rows, 3, next);
+    }
+  }
+  if (count == 1) {
+    const int32_t* table = l.table;
+    for (int32_t c = 0; c < l.full; c += 8, table += 8) {
+      store(output + c, taps_row3(in + c, r.w_row + c, r.rows, l.row3, table), table, l.padded,
+            l.lo, l.hi);
+    }
+    if (l.full < l.channels) tail_group(l, in, r.w_row, r.rows, 3, output);
+  }
+}
+
 }  // namespace
 
 uint32_t depthwise_conv2d_s16__mve_scratch_bytes(int32_t out_c) {
@@ -174,79 +256,49 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
     depthwise_conv2d_s16(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
-  const int32_t padded = padded_channels(channels);
   const WindowGeometry& g = params.window;
   const int32_t in_row_stride = shape.in_w * channels;
-  const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t tap_step = g.dilation_w * channels;
-  const int32_t row_step = g.dilation_h * in_row_stride;
-  const int32_t filter_row_stride = shape.kernel_w * channels;
-  const Row3 row3{2 * tap_step, row_step, channels, g.stride_w * channels,
-                  g.stride_w == g.dilation_w};
-  const mve::int16x8_t lo = mve::vdupq_n_s16(static_cast<int16_t>(params.act_min));
-  const mve::int16x8_t hi = mve::vdupq_n_s16(static_cast<int16_t>(params.act_max));
-  const int32_t full = channels & ~7;
-  const mve::mve_pred16_t tail = mve::vctp16q(static_cast<uint32_t>(channels - full));
+  Layer l;
+  l.shape = &shape;
+  l.g = &g;
+  l.table = scratch;
+  l.channels = channels;
+  l.full = channels & ~7;
+  l.padded = padded_channels(channels);
+  l.tap_step = tap_step;
+  l.row_step = g.dilation_h * in_row_stride;
+  l.filter_row_stride = shape.kernel_w * channels;
+  l.row3 = Row3{2 * tap_step, l.row_step, channels, g.stride_w * channels,
+                g.stride_w == g.dilation_w};
+  l.tail = mve::vctp16q(static_cast<uint32_t>(channels - l.full));
+  l.lo = mve::vdupq_n_s16(static_cast<int16_t>(params.act_min));
+  l.hi = mve::vdupq_n_s16(static_cast<int16_t>(params.act_max));
+  // The pixels [whole_begin, whole_end) have windows of whole rows (kernel_w == 3):
+  // x0 >= 0 and x0 + 2 * dilation_w < in_w.
+  int32_t whole_begin = 0, whole_end = 0;
+  if (shape.kernel_w == 3) {
+    whole_begin = g.pad_left <= 0 ? 0 : (g.pad_left + g.stride_w - 1) / g.stride_w;
+    const int32_t last = shape.in_w - 1 - 2 * g.dilation_w + g.pad_left;
+    whole_end = last < 0 ? 0 : last / g.stride_w + 1;
+    if (whole_end > shape.out_w) whole_end = shape.out_w;
+    if (whole_begin > whole_end) whole_begin = whole_end;
+  }
   for (int32_t b = 0; b < shape.batch; ++b) {
-    const int16_t* image = input + b * in_image_stride;
+    const int16_t* image = input + b * shape.in_h * in_row_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * g.stride_h - g.pad_top;
       const TapRange ky = taps_inside(y0, g.dilation_h, shape.kernel_h, shape.in_h);
-      const int32_t rows = ky.end - ky.begin;
-      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * g.stride_w - g.pad_left;
-        const TapRange kx = taps_inside(x0, g.dilation_w, shape.kernel_w, shape.in_w);
-        const int32_t cols = kx.end - kx.begin;
-        const int16_t* first_in = image + (y0 + ky.begin * g.dilation_h) * in_row_stride +
-                                  (x0 + kx.begin * g.dilation_w) * channels;
-        const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
-        const int32_t* table = scratch;
-        const bool whole_rows = shape.kernel_w == 3 && cols == 3;
-        // Two windows of whole rows side by side: the full channel groups of both pixels,
-        // then the tail group of each.
-        if (whole_rows && ox + 1 < shape.out_w &&
-            x0 + g.stride_w + 2 * g.dilation_w < shape.in_w) {
-          int16_t* next = output + channels;
-          for (int32_t c = 0; c < full; c += 8, table += 8) {
-            const TapsPair t = taps_row3_pair(first_in + c, first_w + c, rows, row3, table);
-            store(output + c, t.p0, table, padded, lo, hi);
-            store(next + c, t.p1, table, padded, lo, hi);
-          }
-          if (full < channels) {
-            store_tail(output + full,
-                       taps_any<true>(first_in + full, first_w + full, rows, 3, tap_step,
-                                      row_step, filter_row_stride, channels, table, tail),
-                       table, padded, lo, hi, tail);
-            store_tail(next + full,
-                       taps_any<true>(first_in + row3.pair_step + full, first_w + full, rows, 3,
-                                      tap_step, row_step, filter_row_stride, channels, table,
-                                      tail),
-                       table, padded, lo, hi, tail);
-          }
-          output += 2 * channels;
-          ++ox;
-          continue;
-        }
-        int32_t c = 0;
-        if (whole_rows) {
-          for (; c < full; c += 8, table += 8) {
-            store(output + c, taps_row3(first_in + c, first_w + c, rows, row3, table), table,
-                  padded, lo, hi);
-          }
-        }
-        for (; c < full; c += 8, table += 8) {
-          store(output + c,
-                taps_any<false>(first_in + c, first_w + c, rows, cols, tap_step, row_step,
-                                filter_row_stride, channels, table, tail),
-                table, padded, lo, hi);
-        }
-        if (full < channels) {
-          store_tail(output + full,
-                     taps_any<true>(first_in + full, first_w + full, rows, cols, tap_step,
-                                    row_step, filter_row_stride, channels, table, tail),
-                     table, padded, lo, hi, tail);
-        }
-        output += channels;
+      const RowContext r{image + (y0 + ky.begin * g.dilation_h) * in_row_stride,
+                         filter + ky.begin * l.filter_row_stride, ky.end - ky.begin};
+      int32_t ox = 0;
+      for (; ox < whole_begin; ++ox, output += channels) any_pixel(l, r, ox, output);
+      const int32_t count = whole_end - whole_begin;
+      whole_row_pixels(l, r, r.in_row + (whole_begin * g.stride_w - g.pad_left) * channels,
+                       count, output);
+      output += count * channels;
+      for (ox = whole_end; ox < shape.out_w; ++ox, output += channels) {
+        any_pixel(l, r, ox, output);
       }
     }
   }
