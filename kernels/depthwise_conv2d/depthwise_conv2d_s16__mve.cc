@@ -93,6 +93,7 @@ __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const
 struct Row3 {
   int32_t tap_bytes;   // between the taps of a row in the input
   int32_t row_step;    // elements between the rows in the input
+  int32_t row_bytes;   // the same in bytes
   int32_t w_bytes;     // between consecutive taps' weights
   int32_t pair_step;   // elements between two neighbouring pixels' windows
   bool shared;         // pair_step is one tap: the pixels share input loads
@@ -212,25 +213,61 @@ void any_pixel(const Layer& l, const RowContext& r, int32_t ox, int16_t* output)
   if (l.full < l.channels) tail_group(l, in, w, r.rows, cols, output);
 }
 
-// The output pixels [begin, end) of the row, two at a time, every window whole rows of
-// three taps inside the image (kernel_w == 3); in is the first pixel's first tap.
-void whole_row_pixels(const Layer& l, const RowContext& r, const int16_t* in, int32_t count,
-                      int16_t* output) {
-  const int32_t step = l.row3.pair_step;
-  for (; count >= 2; count -= 2, in += 2 * step, output += 2 * l.channels) {
+// How a pair of whole-row windows is summed: rows x 3 taps row by row, or a 3x3 window
+// in one asm statement, its second pixel's taps apart or shared with the first's.
+enum class PairKind { kRows, k3x3, k3x3Shared };
+
+// count / 2 pairs of output pixels whose windows are whole rows of three taps inside
+// the image (kernel_w == 3); in is the first pixel's first tap. Returns the pixels done.
+template <PairKind kKind>
+int32_t whole_row_pairs(const Layer& l, const RowContext& r, const int16_t* in, int32_t count,
+                        int16_t* output) {
+  const Row3& s = l.row3;
+  const int32_t pairs = count / 2;
+  for (int32_t i = 0; i < pairs; ++i, in += 2 * s.pair_step, output += 2 * l.channels) {
     const int32_t* table = l.table;
     int16_t* next = output + l.channels;
     for (int32_t c = 0; c < l.full; c += 8, table += 8) {
-      const TapsPair t = taps_row3_pair(in + c, r.w_row + c, r.rows, l.row3, table);
+      TapsPair t;
+      if constexpr (kKind == PairKind::kRows) {
+        t = taps_row3_pair(in + c, r.w_row + c, r.rows, s, table);
+      } else {
+        t = TapsPair{bias_of(table), bias_of(table)};
+        if constexpr (kKind == PairKind::k3x3Shared) {
+          mve::vmull_3x3_pair_shared_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in + c,
+                                         s.tap_bytes, s.row_bytes, r.w_row + c, s.w_bytes);
+        } else {
+          mve::vmull_3x3_pair_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in + c,
+                                  in + s.pair_step + c, s.tap_bytes, s.row_bytes, r.w_row + c,
+                                  s.w_bytes);
+        }
+      }
       store(output + c, t.p0, table, l.padded, l.lo, l.hi);
       store(next + c, t.p1, table, l.padded, l.lo, l.hi);
     }
     if (l.full < l.channels) {
       tail_group(l, in, r.w_row, r.rows, 3, output);
-      tail_group(l, in + step, r.w_row, r.rows, 3, next);
+      tail_group(l, in + s.pair_step, r.w_row, r.rows, 3, next);
     }
   }
-  if (count == 1) {
+  return 2 * pairs;
+}
+
+// count output pixels whose windows are whole rows of three taps inside the image, the
+// first's first tap at in: in pairs, then the odd one.
+void whole_row_pixels(const Layer& l, const RowContext& r, const int16_t* in, int32_t count,
+                      int16_t* output) {
+  int32_t done;
+  if (r.rows != 3) {
+    done = whole_row_pairs<PairKind::kRows>(l, r, in, count, output);
+  } else if (l.row3.shared) {
+    done = whole_row_pairs<PairKind::k3x3Shared>(l, r, in, count, output);
+  } else {
+    done = whole_row_pairs<PairKind::k3x3>(l, r, in, count, output);
+  }
+  if (done < count) {
+    in += done * l.row3.pair_step;
+    output += done * l.channels;
     const int32_t* table = l.table;
     for (int32_t c = 0; c < l.full; c += 8, table += 8) {
       store(output + c, taps_row3(in + c, r.w_row + c, r.rows, l.row3, table), table, l.padded,
@@ -269,7 +306,7 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
   l.tap_step = tap_step;
   l.row_step = g.dilation_h * in_row_stride;
   l.filter_row_stride = shape.kernel_w * channels;
-  l.row3 = Row3{2 * tap_step, l.row_step, channels, g.stride_w * channels,
+  l.row3 = Row3{2 * tap_step, l.row_step, 2 * l.row_step, channels, g.stride_w * channels,
                 g.stride_w == g.dilation_w};
   l.tail = mve::vctp16q(static_cast<uint32_t>(channels - l.full));
   l.lo = mve::vdupq_n_s16(static_cast<int16_t>(params.act_min));

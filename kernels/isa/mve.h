@@ -756,7 +756,28 @@ namespace mote::mve {
 #define MOTE_MVE_S16_MAC(e, o)                                       \
   "vmullb.s16 %q[p], %q[x], %q[w]\n\tvadd.i32 %q[" e "], %q[" e "], %q[p]\n\t" \
   "vmullt.s16 %q[p], %q[x], %q[w]\n\tvadd.i32 %q[" o "], %q[" o "], %q[p]\n\t"
-inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
+// The shared row's text: a row of three taps of two pixels, the second's taps the first's
+// one tap on.
+#define MOTE_MVE_S16_ROW3_SHARED                                                         \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
+  "add %[t], %[a], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")      \
+  "add %[pw], %[pw], %[ws]\n\tvldrb.s16 %q[w], [%[pw]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")  \
+  "add %[t], %[t], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")      \
+  "add %[pw], %[pw], %[ws]\n\tvldrb.s16 %q[w], [%[pw]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")  \
+  "add %[t], %[t], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")      \
+  "add %[pw], %[pw], %[ws]\n\t"
+// A row of three taps of two pixels at a and b.
+#define MOTE_MVE_S16_ROW3_PAIR                                                            \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")    \
+  "vldrh.16 %q[x], [%[b]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                                \
+  "add %[pw], %[pw], %[ws]\n\tadd %[t0], %[a], %[ts]\n\tadd %[t1], %[b], %[ts]\n\t"        \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
+  "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                               \
+  "add %[pw], %[pw], %[ws]\n\tadd %[t0], %[t0], %[ts]\n\tadd %[t1], %[t1], %[ts]\n\t"      \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
+  "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                               \
+  "add %[pw], %[pw], %[ws]\n\t"
+__attribute__((always_inline)) inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
                            int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
   int32x4_t p;
@@ -773,67 +794,100 @@ inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
       : [a] "r"(px), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
       : "memory");
 }
-inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline)) inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                 int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
                                 int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
   int32x4_t p;
   const int16_t *t0, *t1;
-  asm volatile(
-      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
-      "vldrh.16 %q[x], [%[b]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")
-      "add %[pw], %[pw], %[ws]\n\tadd %[t0], %[a], %[ts]\n\tadd %[t1], %[b], %[ts]\n\t"
-      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
-      "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")
-      "add %[pw], %[pw], %[ws]\n\tadd %[t0], %[t0], %[ts]\n\tadd %[t1], %[t1], %[ts]\n\t"
-      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
-      "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")
-      "add %[pw], %[pw], %[ws]"
+  asm volatile(MOTE_MVE_S16_ROW3_PAIR
       : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
         [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t0] "=&r"(t0), [t1] "=&r"(t1)
       : [a] "r"(px0), [b] "r"(px1), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
       : "memory");
 }
-inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline)) inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                        int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
                                        const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
   int32x4_t p;
   const int16_t* t;
-  asm volatile(
-      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
-      "add %[t], %[a], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")
-      "add %[pw], %[pw], %[ws]\n\tvldrb.s16 %q[w], [%[pw]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
-      "add %[t], %[t], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")
-      "add %[pw], %[pw], %[ws]\n\tvldrb.s16 %q[w], [%[pw]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
-      "add %[t], %[t], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")
-      "add %[pw], %[pw], %[ws]"
+  asm volatile(MOTE_MVE_S16_ROW3_SHARED
       : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
         [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t] "=&r"(t)
       : [a] "r"(px), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
       : "memory");
 }
+// Three rows of three taps (a 3x3 window inside the image) of two pixels, the rows
+// row_bytes apart in the input and contiguous in the weights: _shared and not as above.
+__attribute__((always_inline)) inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                      int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
+                                      int32_t row_bytes, const int8_t* pw, int32_t w_bytes) {
+  int16x8_t x, w;
+  int32x4_t p;
+  const int16_t* t;
+  asm volatile(MOTE_MVE_S16_ROW3_SHARED "add %[a], %[a], %[rs]\n\t" MOTE_MVE_S16_ROW3_SHARED
+               "add %[a], %[a], %[rs]\n\t" MOTE_MVE_S16_ROW3_SHARED
+      : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
+        [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t] "=&r"(t), [a] "+r"(px)
+      : [ts] "r"(tap_bytes), [ws] "r"(w_bytes), [rs] "r"(row_bytes)
+      : "memory");
+}
+__attribute__((always_inline)) inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                               int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
+                               int32_t tap_bytes, int32_t row_bytes, const int8_t* pw,
+                               int32_t w_bytes) {
+  int16x8_t x, w;
+  int32x4_t p;
+  const int16_t *t0, *t1;
+  asm volatile(MOTE_MVE_S16_ROW3_PAIR "add %[a], %[a], %[rs]\n\tadd %[b], %[b], %[rs]\n\t"
+               MOTE_MVE_S16_ROW3_PAIR "add %[a], %[a], %[rs]\n\tadd %[b], %[b], %[rs]\n\t"
+               MOTE_MVE_S16_ROW3_PAIR
+      : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
+        [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [a] "+r"(px0), [b] "+r"(px1)
+      : [ts] "r"(tap_bytes), [ws] "r"(w_bytes), [rs] "r"(row_bytes)
+      : "memory");
+}
+#undef MOTE_MVE_S16_ROW3_SHARED
+#undef MOTE_MVE_S16_ROW3_PAIR
 #undef MOTE_MVE_S16_MAC
 #else
 inline const int16_t* step_bytes(const int16_t* p, int32_t bytes) { return p + bytes / 2; }
-inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
+__attribute__((always_inline)) inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
                            int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   for (int k = 0; k < 3; ++k, px = step_bytes(px, tap_bytes), pw += w_bytes) {
     vmull_tap_s16(even, odd, px, pw);
   }
 }
-inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline)) inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                 int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
                                 int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   const int8_t* pw1 = pw;
   vmull_row3_s16(even0, odd0, px0, tap_bytes, pw, w_bytes);
   vmull_row3_s16(even1, odd1, px1, tap_bytes, pw1, w_bytes);
 }
-inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline)) inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                        int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
                                        const int8_t*& pw, int32_t w_bytes) {
   vmull_row3_pair_s16(even0, odd0, even1, odd1, px, step_bytes(px, tap_bytes), tap_bytes, pw,
                       w_bytes);
+}
+__attribute__((always_inline)) inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                               int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
+                               int32_t tap_bytes, int32_t row_bytes, const int8_t* pw,
+                               int32_t w_bytes) {
+  for (int r = 0; r < 3; ++r) {
+    vmull_row3_pair_s16(even0, odd0, even1, odd1, px0, px1, tap_bytes, pw, w_bytes);
+    px0 = step_bytes(px0, row_bytes);
+    px1 = step_bytes(px1, row_bytes);
+  }
+}
+__attribute__((always_inline)) inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                      int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
+                                      int32_t row_bytes, const int8_t* pw, int32_t w_bytes) {
+  vmull_3x3_pair_s16(even0, odd0, even1, odd1, px, step_bytes(px, tap_bytes), tap_bytes,
+                     row_bytes, pw, w_bytes);
 }
 #endif
 }  // namespace mote::mve
