@@ -777,7 +777,8 @@ namespace mote::mve {
   "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
   "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                               \
   "add %[pw], %[pw], %[ws]\n\t"
-__attribute__((always_inline)) inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
+__attribute__((always_inline))
+inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
                            int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
   int32x4_t p;
@@ -794,7 +795,8 @@ __attribute__((always_inline)) inline void vmull_row3_s16(int32x4_t& even, int32
       : [a] "r"(px), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
       : "memory");
 }
-__attribute__((always_inline)) inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                 int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
                                 int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
@@ -806,7 +808,8 @@ __attribute__((always_inline)) inline void vmull_row3_pair_s16(int32x4_t& even0,
       : [a] "r"(px0), [b] "r"(px1), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
       : "memory");
 }
-__attribute__((always_inline)) inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                        int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
                                        const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
@@ -820,7 +823,8 @@ __attribute__((always_inline)) inline void vmull_row3_pair_shared_s16(int32x4_t&
 }
 // Three rows of three taps (a 3x3 window inside the image) of two pixels, the rows
 // row_bytes apart in the input and contiguous in the weights: _shared and not as above.
-__attribute__((always_inline)) inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                       int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
                                       int32_t row_bytes, const int8_t* pw, int32_t w_bytes) {
   int16x8_t x, w;
@@ -833,7 +837,8 @@ __attribute__((always_inline)) inline void vmull_3x3_pair_shared_s16(int32x4_t& 
       : [ts] "r"(tap_bytes), [ws] "r"(w_bytes), [rs] "r"(row_bytes)
       : "memory");
 }
-__attribute__((always_inline)) inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
                                int32_t tap_bytes, int32_t row_bytes, const int8_t* pw,
                                int32_t w_bytes) {
@@ -854,26 +859,30 @@ __attribute__((always_inline)) inline void vmull_3x3_pair_s16(int32x4_t& even0, 
 #undef MOTE_MVE_S16_MAC
 #else
 inline const int16_t* step_bytes(const int16_t* p, int32_t bytes) { return p + bytes / 2; }
-__attribute__((always_inline)) inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
+__attribute__((always_inline))
+inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
                            int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   for (int k = 0; k < 3; ++k, px = step_bytes(px, tap_bytes), pw += w_bytes) {
     vmull_tap_s16(even, odd, px, pw);
   }
 }
-__attribute__((always_inline)) inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                 int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
                                 int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   const int8_t* pw1 = pw;
   vmull_row3_s16(even0, odd0, px0, tap_bytes, pw, w_bytes);
   vmull_row3_s16(even1, odd1, px1, tap_bytes, pw1, w_bytes);
 }
-__attribute__((always_inline)) inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                        int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
                                        const int8_t*& pw, int32_t w_bytes) {
   vmull_row3_pair_s16(even0, odd0, even1, odd1, px, step_bytes(px, tap_bytes), tap_bytes, pw,
                       w_bytes);
 }
-__attribute__((always_inline)) inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
                                int32_t tap_bytes, int32_t row_bytes, const int8_t* pw,
                                int32_t w_bytes) {
@@ -883,7 +892,8 @@ __attribute__((always_inline)) inline void vmull_3x3_pair_s16(int32x4_t& even0, 
     px1 = step_bytes(px1, row_bytes);
   }
 }
-__attribute__((always_inline)) inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+__attribute__((always_inline))
+inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
                                       int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
                                       int32_t row_bytes, const int8_t* pw, int32_t w_bytes) {
   vmull_3x3_pair_s16(even0, odd0, even1, odd1, px, step_bytes(px, tap_bytes), tap_bytes,
