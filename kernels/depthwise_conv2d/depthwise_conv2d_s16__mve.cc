@@ -2,12 +2,21 @@
 // bias), bit-exact with depthwise_conv2d_s16: depth multiplier 1, any window, stride,
 // dilation and padding. Eight channels per vector: per tap one VLDRH of the input, one
 // VLDRB.S16 of the weights and VMULLB / VMULLT.S16 into two int32 vectors (the even and
-// the odd channels), summed over the taps inside the image (padding taps skipped, as
-// the reference does). With at most kFastMaxTaps taps |sum| <= 2^30 (|w * x| <= 2^22),
-// so with every |bias| < 2^30 the int32 sum is the int64 one, and with every shift < 0
-// the requantization is requant64_x4 (quant/quant_math_mve.h). VMOVNB / VMOVNT put the
-// even and odd results back in channel order for one VSTRH. Other layers (a shift >= 0, a larger
-// bias or window) run the reference.
+// the odd channels), started at the channels' biases and summed over the taps inside the
+// image (padding taps skipped, as the reference does). With at most kFastMaxTaps taps
+// |sum| <= 2^30 (|w * x| <= 2^22), so with every |bias| < 2^30 the int32 sum is the
+// int64 one, and with every shift < 0 the requantization is requant64_x4
+// (quant/quant_math_mve.h). VQMOVNB / VQMOVNT saturate the even and odd results to int16
+// back in channel order and VMAX / VMIN.S16 clamp them (the same as clamping the int32:
+// act_min and act_max are int16) for one VSTRH. Other layers (a shift >= 0, a larger bias
+// or window) run the reference.
+//
+// Per output row, the pixels whose windows are whole rows of three taps inside the image
+// (kernel_w == 3) are found once and run two at a time sharing the weight loads, a 3x3
+// window as one asm statement per channel group (kernels/isa/mve.h vmull_3x3_pair_s16;
+// with stride == dilation the second pixel's taps are the first's one tap on, and four
+// input loads per row serve both: _shared). The other pixels (borders, other windows)
+// sum their taps inside the image one by one.
 //
 // Scratch: bias (int32), vector multiplier and shift of every channel, arranged per
 // group of eight channels as the four even channels then the four odd ones: 3 * 4 bytes
@@ -134,7 +143,15 @@ __attribute__((always_inline)) inline TapsPair taps_row3_pair(const int16_t* in,
 
 // The group's eight outputs requantized (requant64_x4), saturated to int16 and clamped
 // there (the same as clamping the int32 with int16 bounds), back in channel order (VQMOVNB
-// / VQMOVNT), lanes under p stored.
+// / VQMOVNT; narrowed over the even sums' own register), lanes under p stored.
+__attribute__((always_inline)) inline mve::int16x8_t narrow(mve::int32x4_t even,
+                                                            mve::int32x4_t odd,
+                                                            mve::int16x8_t lo,
+                                                            mve::int16x8_t hi) {
+  const mve::int16x8_t out =
+      mve::vqmovntq_s32(mve::vqmovnbq_s32(mve::vreinterpretq_s16_s32(even), even), odd);
+  return mve::vminq_s16(mve::vmaxq_s16(out, lo), hi);
+}
 __attribute__((always_inline)) inline mve::int16x8_t requant(const Taps& t, const int32_t* table,
                                                              int32_t padded, mve::int16x8_t lo,
                                                              mve::int16x8_t hi) {
@@ -144,8 +161,25 @@ __attribute__((always_inline)) inline mve::int16x8_t requant(const Taps& t, cons
       requant64_x4(t.even, mve::vldrwq_s32(mult), mve::vldrwq_s32(shift));
   const mve::int32x4_t odd =
       requant64_x4(t.odd, mve::vldrwq_s32(mult + 4), mve::vldrwq_s32(shift + 4));
-  mve::int16x8_t out = mve::vqmovntq_s32(mve::vqmovnbq_s32(lo, even), odd);
-  return mve::vminq_s16(mve::vmaxq_s16(out, lo), hi);
+  return narrow(even, odd, lo, hi);
+}
+// Both pixels of a pair, each multiplier and shift loaded once.
+__attribute__((always_inline)) inline void store_pair(int16_t* output, int16_t* next,
+                                                      const TapsPair& t, const int32_t* table,
+                                                      int32_t padded, mve::int16x8_t lo,
+                                                      mve::int16x8_t hi) {
+  const int32_t* mult = table + padded;
+  const int32_t* shift = table + 2 * padded;
+  mve::int32x4_t m = mve::vldrwq_s32(mult);
+  mve::int32x4_t s = mve::vldrwq_s32(shift);
+  const mve::int32x4_t even0 = requant64_x4(t.p0.even, m, s);
+  const mve::int32x4_t even1 = requant64_x4(t.p1.even, m, s);
+  m = mve::vldrwq_s32(mult + 4);
+  s = mve::vldrwq_s32(shift + 4);
+  const mve::int32x4_t odd0 = requant64_x4(t.p0.odd, m, s);
+  const mve::int32x4_t odd1 = requant64_x4(t.p1.odd, m, s);
+  mve::vstrhq_s16(output, narrow(even0, odd0, lo, hi));
+  mve::vstrhq_s16(next, narrow(even1, odd1, lo, hi));
 }
 __attribute__((always_inline)) inline void store(int16_t* output, const Taps& t,
                                                  const int32_t* table, int32_t padded,
@@ -242,8 +276,7 @@ int32_t whole_row_pairs(const Layer& l, const RowContext& r, const int16_t* in, 
                                   s.w_bytes);
         }
       }
-      store(output + c, t.p0, table, l.padded, l.lo, l.hi);
-      store(next + c, t.p1, table, l.padded, l.lo, l.hi);
+      store_pair(output + c, next + c, t, table, l.padded, l.lo, l.hi);
     }
     if (l.full < l.channels) {
       tail_group(l, in, r.w_row, r.rows, 3, output);

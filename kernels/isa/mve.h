@@ -600,6 +600,9 @@ inline int16x8_t vmaxq_s16(int16x8_t a, int16x8_t b) { return __arm_vmaxq_s16(a,
 inline int16x8_t vminq_s16(int16x8_t a, int16x8_t b) { return __arm_vminq_s16(a, b); }
 // Eight int16 lanes to p (VSTRH.16).
 inline void vstrhq_s16(int16_t* p, int16x8_t a) { __arm_vstrhq_s16(p, a); }
+// The same 128 bits as eight int16 lanes: lane 2i the low half of int32 lane i, lane
+// 2i + 1 its high half (no instruction).
+inline int16x8_t vreinterpretq_s16_s32(int32x4_t a) { return __arm_vreinterpretq_s16_s32(a); }
 // acc + sum_i a[i], wrapping int32 (VADDVA.S16).
 inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) { return __arm_vaddvaq_s16(acc, a); }
 
@@ -705,6 +708,15 @@ inline int16x8_t vminq_s16(int16x8_t a, int16x8_t b) {
 }
 inline void vstrhq_s16(int16_t* p, int16x8_t a) {
   for (int i = 0; i < 8; ++i) p[i] = a.lane[i];
+}
+inline int16x8_t vreinterpretq_s16_s32(int32x4_t a) {
+  int16x8_t r;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t u = static_cast<uint32_t>(a.lane[i]);
+    r.lane[2 * i] = static_cast<int16_t>(u & 0xFFFFu);
+    r.lane[2 * i + 1] = static_cast<int16_t>(u >> 16);
+  }
+  return r;
 }
 inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) {
   uint32_t sum = static_cast<uint32_t>(acc);
