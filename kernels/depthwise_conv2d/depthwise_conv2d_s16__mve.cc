@@ -97,6 +97,22 @@ __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const
   return t;
 }
 
+// A window of rows x kCols taps inside the image (the columns a 3-wide window keeps at the
+// image's left or right edge), all eight lanes.
+template <int32_t kCols>
+__attribute__((always_inline)) inline Taps taps_cols(const int16_t* in, const int8_t* w,
+                                                     int32_t rows, int32_t tap_step,
+                                                     int32_t row_step, int32_t filter_row_stride,
+                                                     int32_t channels, const int32_t* table) {
+  Taps t = bias_of(table);
+  for (int32_t r = 0; r < rows; ++r, in += row_step, w += filter_row_stride) {
+    for (int32_t k = 0; k < kCols; ++k) {
+      mve::vmull_tap_s16(t.even, t.odd, in + k * tap_step, w + k * channels);
+    }
+  }
+  return t;
+}
+
 // The steps of a window whose rows are three taps wide (kernel_w == 3, all inside the
 // image): the weights of consecutive taps and rows are then contiguous, channels apart.
 struct Row3 {
@@ -236,6 +252,14 @@ void any_pixel(const Layer& l, const RowContext& r, int32_t ox, int16_t* output)
     for (; c < l.full; c += 8, table += 8) {
       store(output + c, taps_row3(in + c, w + c, r.rows, l.row3, table), table, l.padded, l.lo,
             l.hi);
+    }
+  }
+  if (cols == 2) {
+    for (; c < l.full; c += 8, table += 8) {
+      store(output + c,
+            taps_cols<2>(in + c, w + c, r.rows, l.tap_step, l.row_step, l.filter_row_stride,
+                         l.channels, table),
+            table, l.padded, l.lo, l.hi);
     }
   }
   for (; c < l.full; c += 8, table += 8) {
