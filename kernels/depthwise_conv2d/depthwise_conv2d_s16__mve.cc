@@ -2,12 +2,21 @@
 // bias), bit-exact with depthwise_conv2d_s16: depth multiplier 1, any window, stride,
 // dilation and padding. Eight channels per vector: per tap one VLDRH of the input, one
 // VLDRB.S16 of the weights and VMULLB / VMULLT.S16 into two int32 vectors (the even and
-// the odd channels), summed over the taps inside the image (padding taps skipped, as
-// the reference does). With at most kFastMaxTaps taps |sum| <= 2^30 (|w * x| <= 2^22),
-// so with every |bias| < 2^30 the int32 sum is the int64 one, and with every shift < 0
-// the requantization is requant64_x4 (quant/quant_math_mve.h). VMOVNB / VMOVNT put the
-// even and odd results back in channel order for one VSTRH. Other layers (a shift >= 0, a larger
-// bias or window) run the reference.
+// the odd channels), started at the channels' biases and summed over the taps inside the
+// image (padding taps skipped, as the reference does). With at most kFastMaxTaps taps
+// |sum| <= 2^30 (|w * x| <= 2^22), so with every |bias| < 2^30 the int32 sum is the
+// int64 one, and with every shift < 0 the requantization is requant64_x4
+// (quant/quant_math_mve.h). VQMOVNB / VQMOVNT saturate the even and odd results to int16
+// back in channel order and VMAX / VMIN.S16 clamp them (the same as clamping the int32:
+// act_min and act_max are int16) for one VSTRH. Other layers (a shift >= 0, a larger bias
+// or window) run the reference.
+//
+// Per output row, the pixels whose windows are whole rows of three taps inside the image
+// (kernel_w == 3) are found once and run two at a time sharing the weight loads, a 3x3
+// window as one asm statement per channel group (kernels/isa/mve.h vmull_3x3_pair_s16;
+// with stride == dilation the second pixel's taps are the first's one tap on, and four
+// input loads per row serve both: _shared). The other pixels (borders, other windows)
+// sum their taps inside the image one by one.
 //
 // Scratch: bias (int32), vector multiplier and shift of every channel, arranged per
 // group of eight channels as the four even channels then the four odd ones: 3 * 4 bytes
@@ -54,24 +63,12 @@ bool prepare(const int32_t* multipliers, const int32_t* shifts, const int64_t* b
   return true;
 }
 
-__attribute__((always_inline)) inline mve::int32x4_t requant(mve::int32x4_t sum,
-                                                             const int32_t* table,
-                                                             int32_t padded, mve::int32x4_t lo,
-                                                             mve::int32x4_t hi) {
-  const mve::int32x4_t acc = mve::vaddq_s32(sum, mve::vldrwq_s32(table));
-  const mve::int32x4_t scaled =
-      requant64_x4(acc, mve::vldrwq_s32(table + padded), mve::vldrwq_s32(table + 2 * padded));
-  return mve::vminq_s32(mve::vmaxq_s32(scaled, lo), hi);
-}
-
-// The even and odd channels' sums of a group of eight.
+// The even and odd channels' sums of a group of eight, started at the channels' biases.
 struct Taps {
   mve::int32x4_t even, odd;
 };
-
-__attribute__((always_inline)) inline void add_tap(Taps& t, mve::int16x8_t x, mve::int16x8_t w) {
-  t.even = mve::vaddq_s32(t.even, mve::vmullbq_int_s16(x, w));
-  t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, w));
+__attribute__((always_inline)) inline Taps bias_of(const int32_t* table) {
+  return Taps{mve::vldrwq_s32(table), mve::vldrwq_s32(table + 4)};
 }
 
 // A window of rows x cols taps inside the image, lanes under p (inactive lanes 0) when
@@ -80,14 +77,18 @@ template <bool kTail>
 __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const int8_t* w_row,
                                                     int32_t rows, int32_t cols, int32_t tap_step,
                                                     int32_t row_step, int32_t filter_row_stride,
-                                                    int32_t channels, mve::mve_pred16_t p) {
-  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
+                                                    int32_t channels, const int32_t* table,
+                                                    mve::mve_pred16_t p) {
+  Taps t = bias_of(table);
   for (int32_t r = 0; r < rows; ++r, in_row += row_step, w_row += filter_row_stride) {
     const int16_t* in = in_row;
     const int8_t* w = w_row;
     for (int32_t i = 0; i < cols; ++i, in += tap_step, w += channels) {
       if (kTail) {
-        add_tap(t, mve::vldrhq_z_s16(in, p), mve::vldrbq_z_s16(w, p));
+        const mve::int16x8_t x = mve::vldrhq_z_s16(in, p);
+        const mve::int16x8_t wv = mve::vldrbq_z_s16(w, p);
+        t.even = mve::vaddq_s32(t.even, mve::vmullbq_int_s16(x, wv));
+        t.odd = mve::vaddq_s32(t.odd, mve::vmulltq_int_s16(x, wv));
       } else {
         mve::vmull_tap_s16(t.even, t.odd, in, w);
       }
@@ -96,50 +97,241 @@ __attribute__((always_inline)) inline Taps taps_any(const int16_t* in_row, const
   return t;
 }
 
-// A window of 3x3 taps inside the image, eight channels (one asm statement per tap:
-// mve::vmull_tap_s16).
-__attribute__((always_inline)) inline Taps taps_3x3(const int16_t* in, const int8_t* w,
-                                                    int32_t tap_step, int32_t row_step,
-                                                    int32_t filter_row_stride, int32_t channels) {
-  Taps t{mve::vdupq_n_s32(0), mve::vdupq_n_s32(0)};
-  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
-    mve::vmull_tap_s16(t.even, t.odd, in, w);
-    mve::vmull_tap_s16(t.even, t.odd, in + tap_step, w + channels);
-    mve::vmull_tap_s16(t.even, t.odd, in + 2 * tap_step, w + 2 * channels);
-  }
-  return t;
-}
-
-// The 3x3 windows of two pixels, the second pair_step values after the first.
-struct TapsPair {
-  Taps p0, p1;
-};
-__attribute__((always_inline)) inline TapsPair taps_3x3_pair(const int16_t* in, const int8_t* w,
-                                                             int32_t pair_step, int32_t tap_step,
-                                                             int32_t row_step,
-                                                             int32_t filter_row_stride,
-                                                             int32_t channels) {
-  const mve::int32x4_t zero = mve::vdupq_n_s32(0);
-  TapsPair t{{zero, zero}, {zero, zero}};
-  for (int32_t r = 0; r < 3; ++r, in += row_step, w += filter_row_stride) {
-    for (int32_t i = 0; i < 3; ++i) {
-      const int16_t* x = in + i * tap_step;
-      mve::vmull_tap2_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, x, x + pair_step,
-                          w + i * channels);
+// A window of rows x kCols taps inside the image (the columns a 3-wide window keeps at the
+// image's left or right edge), all eight lanes.
+template <int32_t kCols>
+__attribute__((always_inline)) inline Taps taps_cols(const int16_t* in, const int8_t* w,
+                                                     int32_t rows, int32_t tap_step,
+                                                     int32_t row_step, int32_t filter_row_stride,
+                                                     int32_t channels, const int32_t* table) {
+  Taps t = bias_of(table);
+  for (int32_t r = 0; r < rows; ++r, in += row_step, w += filter_row_stride) {
+    for (int32_t k = 0; k < kCols; ++k) {
+      mve::vmull_tap_s16(t.even, t.odd, in + k * tap_step, w + k * channels);
     }
   }
   return t;
 }
 
-// The group's eight outputs, requantized, back in channel order, lanes under p stored.
+// The steps of a window whose rows are three taps wide (kernel_w == 3, all inside the
+// image): the weights of consecutive taps and rows are then contiguous, channels apart.
+struct Row3 {
+  int32_t tap_bytes;   // between the taps of a row in the input
+  int32_t row_step;    // elements between the rows in the input
+  int32_t row_bytes;   // the same in bytes
+  int32_t w_bytes;     // between consecutive taps' weights
+  int32_t pair_step;   // elements between two neighbouring pixels' windows
+  bool shared;         // pair_step is one tap: the pixels share input loads
+};
+
+// rows x 3 taps of one pixel.
+__attribute__((always_inline)) inline Taps taps_row3(const int16_t* in, const int8_t* w,
+                                                     int32_t rows, const Row3& s,
+                                                     const int32_t* table) {
+  Taps t = bias_of(table);
+  for (int32_t r = 0; r < rows; ++r, in += s.row_step) {
+    mve::vmull_row3_s16(t.even, t.odd, in, s.tap_bytes, w, s.w_bytes);
+  }
+  return t;
+}
+
+// rows x 3 taps of two pixels side by side, pair_step values apart.
+struct TapsPair {
+  Taps p0, p1;
+};
+__attribute__((always_inline)) inline TapsPair taps_row3_pair(const int16_t* in, const int8_t* w,
+                                                              int32_t rows, const Row3& s,
+                                                              const int32_t* table) {
+  TapsPair t{bias_of(table), bias_of(table)};
+  if (s.shared) {
+    for (int32_t r = 0; r < rows; ++r, in += s.row_step) {
+      mve::vmull_row3_pair_shared_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in, s.tap_bytes,
+                                      w, s.w_bytes);
+    }
+  } else {
+    for (int32_t r = 0; r < rows; ++r, in += s.row_step) {
+      mve::vmull_row3_pair_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in, in + s.pair_step,
+                               s.tap_bytes, w, s.w_bytes);
+    }
+  }
+  return t;
+}
+
+// The group's eight outputs requantized (requant64_x4), saturated to int16 and clamped
+// there (the same as clamping the int32 with int16 bounds), back in channel order (VQMOVNB
+// / VQMOVNT; narrowed over the even sums' own register), lanes under p stored.
+__attribute__((always_inline)) inline mve::int16x8_t narrow(mve::int32x4_t even,
+                                                            mve::int32x4_t odd,
+                                                            mve::int16x8_t lo,
+                                                            mve::int16x8_t hi) {
+  const mve::int16x8_t out =
+      mve::vqmovntq_s32(mve::vqmovnbq_s32(mve::vreinterpretq_s16_s32(even), even), odd);
+  return mve::vminq_s16(mve::vmaxq_s16(out, lo), hi);
+}
+__attribute__((always_inline)) inline mve::int16x8_t requant(const Taps& t, const int32_t* table,
+                                                             int32_t padded, mve::int16x8_t lo,
+                                                             mve::int16x8_t hi) {
+  const int32_t* mult = table + padded;
+  const int32_t* shift = table + 2 * padded;
+  const mve::int32x4_t even =
+      requant64_x4(t.even, mve::vldrwq_s32(mult), mve::vldrwq_s32(shift));
+  const mve::int32x4_t odd =
+      requant64_x4(t.odd, mve::vldrwq_s32(mult + 4), mve::vldrwq_s32(shift + 4));
+  return narrow(even, odd, lo, hi);
+}
+// Both pixels of a pair, each multiplier and shift loaded once.
+__attribute__((always_inline)) inline void store_pair(int16_t* output, int16_t* next,
+                                                      const TapsPair& t, const int32_t* table,
+                                                      int32_t padded, mve::int16x8_t lo,
+                                                      mve::int16x8_t hi) {
+  const int32_t* mult = table + padded;
+  const int32_t* shift = table + 2 * padded;
+  mve::int32x4_t m = mve::vldrwq_s32(mult);
+  mve::int32x4_t s = mve::vldrwq_s32(shift);
+  const mve::int32x4_t even0 = requant64_x4(t.p0.even, m, s);
+  const mve::int32x4_t even1 = requant64_x4(t.p1.even, m, s);
+  m = mve::vldrwq_s32(mult + 4);
+  s = mve::vldrwq_s32(shift + 4);
+  const mve::int32x4_t odd0 = requant64_x4(t.p0.odd, m, s);
+  const mve::int32x4_t odd1 = requant64_x4(t.p1.odd, m, s);
+  mve::vstrhq_s16(output, narrow(even0, odd0, lo, hi));
+  mve::vstrhq_s16(next, narrow(even1, odd1, lo, hi));
+}
 __attribute__((always_inline)) inline void store(int16_t* output, const Taps& t,
                                                  const int32_t* table, int32_t padded,
-                                                 mve::int32x4_t lo, mve::int32x4_t hi,
-                                                 mve::mve_pred16_t p) {
-  mve::int16x8_t out = mve::vdupq_n_s16(0);
-  out = mve::vmovnbq_s32(out, requant(t.even, table, padded, lo, hi));
-  out = mve::vmovntq_s32(out, requant(t.odd, table + 4, padded, lo, hi));
-  mve::vstrhq_p_s16(output, out, p);
+                                                 mve::int16x8_t lo, mve::int16x8_t hi) {
+  mve::vstrhq_s16(output, requant(t, table, padded, lo, hi));
+}
+__attribute__((always_inline)) inline void store_tail(int16_t* output, const Taps& t,
+                                                      const int32_t* table, int32_t padded,
+                                                      mve::int16x8_t lo, mve::int16x8_t hi,
+                                                      mve::mve_pred16_t p) {
+  mve::vstrhq_p_s16(output, requant(t, table, padded, lo, hi), p);
+}
+
+// What every pixel of one output row shares.
+struct RowContext {
+  const int16_t* in_row;  // first tap row inside the image, at input column 0
+  const int8_t* w_row;    // the weights of that tap row
+  int32_t rows;           // tap rows inside the image
+};
+
+// The layer's constants.
+struct Layer {
+  const WindowShape* shape;
+  const WindowGeometry* g;
+  const int32_t* table;
+  int32_t channels, full, padded;
+  int32_t tap_step, row_step, filter_row_stride;
+  Row3 row3;
+  mve::mve_pred16_t tail;
+  mve::int16x8_t lo, hi;
+};
+
+// The tail group (channels full..channels-1) of a window of rows x cols taps.
+__attribute__((always_inline)) inline void tail_group(const Layer& l, const int16_t* in,
+                                                      const int8_t* w, int32_t rows,
+                                                      int32_t cols, int16_t* output) {
+  const int32_t* table = l.table + l.full;
+  store_tail(output + l.full,
+             taps_any<true>(in + l.full, w + l.full, rows, cols, l.tap_step, l.row_step,
+                            l.filter_row_stride, l.channels, table, l.tail),
+             table, l.padded, l.lo, l.hi, l.tail);
+}
+
+// Output pixel ox of the row, any window.
+void any_pixel(const Layer& l, const RowContext& r, int32_t ox, int16_t* output) {
+  const int32_t x0 = ox * l.g->stride_w - l.g->pad_left;
+  const TapRange kx = taps_inside(x0, l.g->dilation_w, l.shape->kernel_w, l.shape->in_w);
+  const int32_t cols = kx.end - kx.begin;
+  const int16_t* in = r.in_row + (x0 + kx.begin * l.g->dilation_w) * l.channels;
+  const int8_t* w = r.w_row + kx.begin * l.channels;
+  const int32_t* table = l.table;
+  int32_t c = 0;
+  if (l.shape->kernel_w == 3 && cols == 3) {
+    for (; c < l.full; c += 8, table += 8) {
+      store(output + c, taps_row3(in + c, w + c, r.rows, l.row3, table), table, l.padded, l.lo,
+            l.hi);
+    }
+  }
+  if (cols == 2) {
+    for (; c < l.full; c += 8, table += 8) {
+      store(output + c,
+            taps_cols<2>(in + c, w + c, r.rows, l.tap_step, l.row_step, l.filter_row_stride,
+                         l.channels, table),
+            table, l.padded, l.lo, l.hi);
+    }
+  }
+  for (; c < l.full; c += 8, table += 8) {
+    store(output + c,
+          taps_any<false>(in + c, w + c, r.rows, cols, l.tap_step, l.row_step,
+                          l.filter_row_stride, l.channels, table, l.tail),
+          table, l.padded, l.lo, l.hi);
+  }
+  if (l.full < l.channels) tail_group(l, in, w, r.rows, cols, output);
+}
+
+// How a pair of whole-row windows is summed: rows x 3 taps row by row, or a 3x3 window
+// in one asm statement, its second pixel's taps apart or shared with the first's.
+enum class PairKind { kRows, k3x3, k3x3Shared };
+
+// count / 2 pairs of output pixels whose windows are whole rows of three taps inside
+// the image (kernel_w == 3); in is the first pixel's first tap. Returns the pixels done.
+template <PairKind kKind>
+int32_t whole_row_pairs(const Layer& l, const RowContext& r, const int16_t* in, int32_t count,
+                        int16_t* output) {
+  const Row3& s = l.row3;
+  const int32_t pairs = count / 2;
+  for (int32_t i = 0; i < pairs; ++i, in += 2 * s.pair_step, output += 2 * l.channels) {
+    const int32_t* table = l.table;
+    int16_t* next = output + l.channels;
+    for (int32_t c = 0; c < l.full; c += 8, table += 8) {
+      TapsPair t;
+      if constexpr (kKind == PairKind::kRows) {
+        t = taps_row3_pair(in + c, r.w_row + c, r.rows, s, table);
+      } else {
+        t = TapsPair{bias_of(table), bias_of(table)};
+        if constexpr (kKind == PairKind::k3x3Shared) {
+          mve::vmull_3x3_pair_shared_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in + c,
+                                         s.tap_bytes, s.row_bytes, r.w_row + c, s.w_bytes);
+        } else {
+          mve::vmull_3x3_pair_s16(t.p0.even, t.p0.odd, t.p1.even, t.p1.odd, in + c,
+                                  in + s.pair_step + c, s.tap_bytes, s.row_bytes, r.w_row + c,
+                                  s.w_bytes);
+        }
+      }
+      store_pair(output + c, next + c, t, table, l.padded, l.lo, l.hi);
+    }
+    if (l.full < l.channels) {
+      tail_group(l, in, r.w_row, r.rows, 3, output);
+      tail_group(l, in + s.pair_step, r.w_row, r.rows, 3, next);
+    }
+  }
+  return 2 * pairs;
+}
+
+// count output pixels whose windows are whole rows of three taps inside the image, the
+// first's first tap at in: in pairs, then the odd one.
+void whole_row_pixels(const Layer& l, const RowContext& r, const int16_t* in, int32_t count,
+                      int16_t* output) {
+  int32_t done;
+  if (r.rows != 3) {
+    done = whole_row_pairs<PairKind::kRows>(l, r, in, count, output);
+  } else if (l.row3.shared) {
+    done = whole_row_pairs<PairKind::k3x3Shared>(l, r, in, count, output);
+  } else {
+    done = whole_row_pairs<PairKind::k3x3>(l, r, in, count, output);
+  }
+  if (done < count) {
+    in += done * l.row3.pair_step;
+    output += done * l.channels;
+    const int32_t* table = l.table;
+    for (int32_t c = 0; c < l.full; c += 8, table += 8) {
+      store(output + c, taps_row3(in + c, r.w_row + c, r.rows, l.row3, table), table, l.padded,
+            l.lo, l.hi);
+    }
+    if (l.full < l.channels) tail_group(l, in, r.w_row, r.rows, 3, output);
+  }
 }
 
 }  // namespace
@@ -158,77 +350,49 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
     depthwise_conv2d_s16(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
-  const int32_t padded = padded_channels(channels);
   const WindowGeometry& g = params.window;
   const int32_t in_row_stride = shape.in_w * channels;
-  const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t tap_step = g.dilation_w * channels;
-  const int32_t pair_step = g.stride_w * channels;
-  const int32_t row_step = g.dilation_h * in_row_stride;
-  const int32_t filter_row_stride = shape.kernel_w * channels;
-  const mve::int32x4_t lo = mve::vdupq_n_s32(params.act_min);
-  const mve::int32x4_t hi = mve::vdupq_n_s32(params.act_max);
+  Layer l;
+  l.shape = &shape;
+  l.g = &g;
+  l.table = scratch;
+  l.channels = channels;
+  l.full = channels & ~7;
+  l.padded = padded_channels(channels);
+  l.tap_step = tap_step;
+  l.row_step = g.dilation_h * in_row_stride;
+  l.filter_row_stride = shape.kernel_w * channels;
+  l.row3 = Row3{2 * tap_step, l.row_step, 2 * l.row_step, channels, g.stride_w * channels,
+                g.stride_w == g.dilation_w};
+  l.tail = mve::vctp16q(static_cast<uint32_t>(channels - l.full));
+  l.lo = mve::vdupq_n_s16(static_cast<int16_t>(params.act_min));
+  l.hi = mve::vdupq_n_s16(static_cast<int16_t>(params.act_max));
+  // The pixels [whole_begin, whole_end) have windows of whole rows (kernel_w == 3):
+  // x0 >= 0 and x0 + 2 * dilation_w < in_w.
+  int32_t whole_begin = 0, whole_end = 0;
+  if (shape.kernel_w == 3) {
+    whole_begin = g.pad_left <= 0 ? 0 : (g.pad_left + g.stride_w - 1) / g.stride_w;
+    const int32_t last = shape.in_w - 1 - 2 * g.dilation_w + g.pad_left;
+    whole_end = last < 0 ? 0 : last / g.stride_w + 1;
+    if (whole_end > shape.out_w) whole_end = shape.out_w;
+    if (whole_begin > whole_end) whole_begin = whole_end;
+  }
   for (int32_t b = 0; b < shape.batch; ++b) {
-    const int16_t* image = input + b * in_image_stride;
+    const int16_t* image = input + b * shape.in_h * in_row_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * g.stride_h - g.pad_top;
       const TapRange ky = taps_inside(y0, g.dilation_h, shape.kernel_h, shape.in_h);
-      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
-        const int32_t x0 = ox * g.stride_w - g.pad_left;
-        const TapRange kx = taps_inside(x0, g.dilation_w, shape.kernel_w, shape.in_w);
-        const int32_t rows = ky.end - ky.begin;
-        const int32_t cols = kx.end - kx.begin;
-        const int16_t* first_in =
-            image + (y0 + ky.begin * g.dilation_h) * in_row_stride + (x0 + kx.begin * g.dilation_w) * channels;
-        const int8_t* first_w = filter + ky.begin * filter_row_stride + kx.begin * channels;
-        const int32_t* table = scratch;
-        int32_t c = 0;
-        // Two whole 3x3 windows side by side: the full channel groups of both pixels.
-        const bool pair = rows == 3 && cols == 3 && shape.kernel_w == 3 && ox + 1 < shape.out_w &&
-                          x0 + g.stride_w + 2 * g.dilation_w < shape.in_w;
-        if (pair) {
-          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
-            const TapsPair t = taps_3x3_pair(first_in + c, first_w + c, pair_step, tap_step,
-                                             row_step, filter_row_stride, channels);
-            store(output, t.p0, table, padded, lo, hi, mve::vctp16q(8));
-            store(output + channels, t.p1, table, padded, lo, hi, mve::vctp16q(8));
-          }
-          if (c < channels) {
-            const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-            store(output, taps_any<true>(first_in + c, first_w + c, 3, 3, tap_step, row_step,
-                                   filter_row_stride, channels, p),
-                  table, padded, lo, hi, p);
-            store(output + channels,
-                  taps_any<true>(first_in + pair_step + c, first_w + c, 3, 3, tap_step, row_step,
-                           filter_row_stride, channels, p),
-                  table, padded, lo, hi, p);
-          }
-          output += channels + (channels - c);
-          ++ox;
-          continue;
-        }
-        if (rows == 3 && cols == 3) {
-          for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
-            const Taps t = taps_3x3(first_in + c, first_w + c, tap_step, row_step,
-                                    filter_row_stride, channels);
-            store(output, t, table, padded, lo, hi, mve::vctp16q(8));
-          }
-        }
-        for (; c + 8 <= channels; c += 8, table += 8, output += 8) {
-          const mve::mve_pred16_t p = mve::vctp16q(8);
-          const Taps t = taps_any<false>(first_in + c, first_w + c, rows, cols, tap_step,
-                                         row_step, filter_row_stride, channels, p);
-          store(output, t, table, padded, lo, hi, p);
-        }
-        if (c < channels) {
-          const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(channels - c));
-          const Taps t = taps_any<true>(first_in + c, first_w + c, rows, cols, tap_step, row_step,
-                                        filter_row_stride, channels, p);
-          store(output, t, table, padded, lo, hi, p);
-          c += 8;
-          output += 8;
-        }
-        output -= padded - channels;
+      const RowContext r{image + (y0 + ky.begin * g.dilation_h) * in_row_stride,
+                         filter + ky.begin * l.filter_row_stride, ky.end - ky.begin};
+      int32_t ox = 0;
+      for (; ox < whole_begin; ++ox, output += channels) any_pixel(l, r, ox, output);
+      const int32_t count = whole_end - whole_begin;
+      whole_row_pixels(l, r, r.in_row + (whole_begin * g.stride_w - g.pad_left) * channels,
+                       count, output);
+      output += count * channels;
+      for (ox = whole_end; ox < shape.out_w; ++ox, output += channels) {
+        any_pixel(l, r, ox, output);
       }
     }
   }

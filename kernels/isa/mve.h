@@ -539,6 +539,11 @@ namespace mote::mve {
 #undef vstrhq_s32
 #undef vldrhq_s32
 #undef vldrhq_z_s32
+#undef vqmovnbq_s32
+#undef vqmovntq_s32
+#undef vmaxq_s16
+#undef vminq_s16
+#undef vstrhq_s16
 using ::int16x8_t;
 // Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
 inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
@@ -586,6 +591,18 @@ inline int16x8_t vmovnbq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovnbq_s3
 inline int16x8_t vmovntq_s32(int16x8_t a, int32x4_t b) { return __arm_vmovntq_s32(a, b); }
 // Every lane = x (VDUP.16).
 inline int16x8_t vdupq_n_s16(int16_t x) { return __arm_vdupq_n_s16(x); }
+// a with its even (B) / odd (T) int16 lanes replaced by b's int32 lanes saturated to
+// int16 (VQMOVNB/VQMOVNT.S32).
+inline int16x8_t vqmovnbq_s32(int16x8_t a, int32x4_t b) { return __arm_vqmovnbq_s32(a, b); }
+inline int16x8_t vqmovntq_s32(int16x8_t a, int32x4_t b) { return __arm_vqmovntq_s32(a, b); }
+// Lane-wise max / min of int16 lanes (VMAX/VMIN.S16).
+inline int16x8_t vmaxq_s16(int16x8_t a, int16x8_t b) { return __arm_vmaxq_s16(a, b); }
+inline int16x8_t vminq_s16(int16x8_t a, int16x8_t b) { return __arm_vminq_s16(a, b); }
+// Eight int16 lanes to p (VSTRH.16).
+inline void vstrhq_s16(int16_t* p, int16x8_t a) { __arm_vstrhq_s16(p, a); }
+// The same 128 bits as eight int16 lanes: lane 2i the low half of int32 lane i, lane
+// 2i + 1 its high half (no instruction).
+inline int16x8_t vreinterpretq_s16_s32(int32x4_t a) { return __arm_vreinterpretq_s16_s32(a); }
 // acc + sum_i a[i], wrapping int32 (VADDVA.S16).
 inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) { return __arm_vaddvaq_s16(acc, a); }
 
@@ -670,6 +687,37 @@ inline int16x8_t vdupq_n_s16(int16_t x) {
   for (int i = 0; i < 8; ++i) r.lane[i] = x;
   return r;
 }
+inline int16_t saturate_s16_lane(int32_t x) {
+  return static_cast<int16_t>(x < -32768 ? -32768 : (x > 32767 ? 32767 : x));
+}
+inline int16x8_t vqmovnbq_s32(int16x8_t a, int32x4_t b) {
+  for (int i = 0; i < 4; ++i) a.lane[2 * i] = saturate_s16_lane(b.lane[i]);
+  return a;
+}
+inline int16x8_t vqmovntq_s32(int16x8_t a, int32x4_t b) {
+  for (int i = 0; i < 4; ++i) a.lane[2 * i + 1] = saturate_s16_lane(b.lane[i]);
+  return a;
+}
+inline int16x8_t vmaxq_s16(int16x8_t a, int16x8_t b) {
+  for (int i = 0; i < 8; ++i) a.lane[i] = a.lane[i] > b.lane[i] ? a.lane[i] : b.lane[i];
+  return a;
+}
+inline int16x8_t vminq_s16(int16x8_t a, int16x8_t b) {
+  for (int i = 0; i < 8; ++i) a.lane[i] = a.lane[i] < b.lane[i] ? a.lane[i] : b.lane[i];
+  return a;
+}
+inline void vstrhq_s16(int16_t* p, int16x8_t a) {
+  for (int i = 0; i < 8; ++i) p[i] = a.lane[i];
+}
+inline int16x8_t vreinterpretq_s16_s32(int32x4_t a) {
+  int16x8_t r;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t u = static_cast<uint32_t>(a.lane[i]);
+    r.lane[2 * i] = static_cast<int16_t>(u & 0xFFFFu);
+    r.lane[2 * i + 1] = static_cast<int16_t>(u >> 16);
+  }
+  return r;
+}
 inline int32_t vaddvaq_s16(int32_t acc, int16x8_t a) {
   uint32_t sum = static_cast<uint32_t>(acc);
   for (int i = 0; i < 8; ++i) sum += static_cast<uint32_t>(static_cast<int32_t>(a.lane[i]));
@@ -706,31 +754,162 @@ inline void vmull_tap_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px, co
 #endif
 }  // namespace mote::mve
 
-// vmull_tap_s16 for two pixels sharing the weights: the eight int8 at pw (VLDRB.S16)
-// against the eight int16 at px0 into even0 / odd0 and at px1 into even1 / odd1. (The
-// widening VLDRB takes a low base register: pw's "l".)
+// One row of three taps of a depthwise window, eight channels, as one asm statement (GCC
+// spills the products of intrinsics and re-derives every address): with w_k the eight
+// int8 at pw + k * w_bytes widened (VLDRB.S16) and x_k the eight int16 at
+// px + k * tap_bytes (VLDRH), even += VMULLB.S16(x_k, w_k) and odd += VMULLT.S16(x_k,
+// w_k) for k = 0..2. pw is left 3 * w_bytes on (the next row's weights when the rows are
+// contiguous). _pair: the same weights against a second pixel's row at px1 into even1 /
+// odd1; _pair_shared: the second pixel's taps are the first's one tap on (px1 = px +
+// tap_bytes: stride equal to dilation), so four input loads serve both. Steps in bytes.
+// (The widening VLDRB takes a low base register: pw's "l".)
 namespace mote::mve {
 #if MOTE_HAS_MVE
-inline void vmull_tap2_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1, int32x4_t& odd1,
-                           const int16_t* px0, const int16_t* px1, const int8_t* pw) {
+#define MOTE_MVE_S16_MAC(e, o)                                       \
+  "vmullb.s16 %q[p], %q[x], %q[w]\n\tvadd.i32 %q[" e "], %q[" e "], %q[p]\n\t" \
+  "vmullt.s16 %q[p], %q[x], %q[w]\n\tvadd.i32 %q[" o "], %q[" o "], %q[p]\n\t"
+// The shared row's text: a row of three taps of two pixels, the second's taps the first's
+// one tap on.
+#define MOTE_MVE_S16_ROW3_SHARED                                                         \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
+  "add %[t], %[a], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")      \
+  "add %[pw], %[pw], %[ws]\n\tvldrb.s16 %q[w], [%[pw]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")  \
+  "add %[t], %[t], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")      \
+  "add %[pw], %[pw], %[ws]\n\tvldrb.s16 %q[w], [%[pw]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")  \
+  "add %[t], %[t], %[ts]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")      \
+  "add %[pw], %[pw], %[ws]\n\t"
+// A row of three taps of two pixels at a and b.
+#define MOTE_MVE_S16_ROW3_PAIR                                                            \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")    \
+  "vldrh.16 %q[x], [%[b]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                                \
+  "add %[pw], %[pw], %[ws]\n\tadd %[t0], %[a], %[ts]\n\tadd %[t1], %[b], %[ts]\n\t"        \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
+  "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                               \
+  "add %[pw], %[pw], %[ws]\n\tadd %[t0], %[t0], %[ts]\n\tadd %[t1], %[t1], %[ts]\n\t"      \
+  "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t0]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")   \
+  "vldrh.16 %q[x], [%[t1]]\n\t" MOTE_MVE_S16_MAC("e1", "o1")                               \
+  "add %[pw], %[pw], %[ws]\n\t"
+__attribute__((always_inline))
+inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
+                           int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
   int16x8_t x, w;
   int32x4_t p;
+  const int16_t* t;
   asm volatile(
-      "vldrb.s16 %q5, [%9]\n\tvldrh.16 %q4, [%7]\n\t"
-      "vmullb.s16 %q6, %q4, %q5\n\tvadd.i32 %q0, %q0, %q6\n\t"
-      "vmullt.s16 %q6, %q4, %q5\n\tvadd.i32 %q1, %q1, %q6\n\t"
-      "vldrh.16 %q4, [%8]\n\t"
-      "vmullb.s16 %q6, %q4, %q5\n\tvadd.i32 %q2, %q2, %q6\n\t"
-      "vmullt.s16 %q6, %q4, %q5\n\tvadd.i32 %q3, %q3, %q6"
-      : "+w"(even0), "+w"(odd0), "+w"(even1), "+w"(odd1), "=&w"(x), "=&w"(w), "=&w"(p)
-      : "r"(px0), "r"(px1), "l"(pw)
+      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[a]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
+      "add %[pw], %[pw], %[ws]\n\tadd %[t], %[a], %[ts]\n\t"
+      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
+      "add %[pw], %[pw], %[ws]\n\tadd %[t], %[t], %[ts]\n\t"
+      "vldrb.s16 %q[w], [%[pw]]\n\tvldrh.16 %q[x], [%[t]]\n\t" MOTE_MVE_S16_MAC("e0", "o0")
+      "add %[pw], %[pw], %[ws]"
+      : [e0] "+w"(even), [o0] "+w"(odd), [x] "=&w"(x), [w] "=&w"(w), [p] "=&w"(p),
+        [pw] "+l"(pw), [t] "=&r"(t)
+      : [a] "r"(px), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
       : "memory");
 }
+__attribute__((always_inline))
+inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
+                                int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
+  int16x8_t x, w;
+  int32x4_t p;
+  const int16_t *t0, *t1;
+  asm volatile(MOTE_MVE_S16_ROW3_PAIR
+      : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
+        [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t0] "=&r"(t0), [t1] "=&r"(t1)
+      : [a] "r"(px0), [b] "r"(px1), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
+      : "memory");
+}
+__attribute__((always_inline))
+inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                       int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
+                                       const int8_t*& pw, int32_t w_bytes) {
+  int16x8_t x, w;
+  int32x4_t p;
+  const int16_t* t;
+  asm volatile(MOTE_MVE_S16_ROW3_SHARED
+      : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
+        [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t] "=&r"(t)
+      : [a] "r"(px), [ts] "r"(tap_bytes), [ws] "r"(w_bytes)
+      : "memory");
+}
+// Three rows of three taps (a 3x3 window inside the image) of two pixels, the rows
+// row_bytes apart in the input and contiguous in the weights: _shared and not as above.
+__attribute__((always_inline))
+inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                      int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
+                                      int32_t row_bytes, const int8_t* pw, int32_t w_bytes) {
+  int16x8_t x, w;
+  int32x4_t p;
+  const int16_t* t;
+  asm volatile(MOTE_MVE_S16_ROW3_SHARED "add %[a], %[a], %[rs]\n\t" MOTE_MVE_S16_ROW3_SHARED
+               "add %[a], %[a], %[rs]\n\t" MOTE_MVE_S16_ROW3_SHARED
+      : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
+        [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t] "=&r"(t), [a] "+r"(px)
+      : [ts] "r"(tap_bytes), [ws] "r"(w_bytes), [rs] "r"(row_bytes)
+      : "memory");
+}
+__attribute__((always_inline))
+inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                               int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
+                               int32_t tap_bytes, int32_t row_bytes, const int8_t* pw,
+                               int32_t w_bytes) {
+  int16x8_t x, w;
+  int32x4_t p;
+  const int16_t *t0, *t1;
+  asm volatile(MOTE_MVE_S16_ROW3_PAIR "add %[a], %[a], %[rs]\n\tadd %[b], %[b], %[rs]\n\t"
+               MOTE_MVE_S16_ROW3_PAIR "add %[a], %[a], %[rs]\n\tadd %[b], %[b], %[rs]\n\t"
+               MOTE_MVE_S16_ROW3_PAIR
+      : [e0] "+w"(even0), [o0] "+w"(odd0), [e1] "+w"(even1), [o1] "+w"(odd1), [x] "=&w"(x),
+        [w] "=&w"(w), [p] "=&w"(p), [pw] "+l"(pw), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [a] "+r"(px0), [b] "+r"(px1)
+      : [ts] "r"(tap_bytes), [ws] "r"(w_bytes), [rs] "r"(row_bytes)
+      : "memory");
+}
+#undef MOTE_MVE_S16_ROW3_SHARED
+#undef MOTE_MVE_S16_ROW3_PAIR
+#undef MOTE_MVE_S16_MAC
 #else
-inline void vmull_tap2_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1, int32x4_t& odd1,
-                           const int16_t* px0, const int16_t* px1, const int8_t* pw) {
-  vmull_tap_s16(even0, odd0, px0, pw);
-  vmull_tap_s16(even1, odd1, px1, pw);
+inline const int16_t* step_bytes(const int16_t* p, int32_t bytes) { return p + bytes / 2; }
+__attribute__((always_inline))
+inline void vmull_row3_s16(int32x4_t& even, int32x4_t& odd, const int16_t* px,
+                           int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
+  for (int k = 0; k < 3; ++k, px = step_bytes(px, tap_bytes), pw += w_bytes) {
+    vmull_tap_s16(even, odd, px, pw);
+  }
+}
+__attribute__((always_inline))
+inline void vmull_row3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
+                                int32_t tap_bytes, const int8_t*& pw, int32_t w_bytes) {
+  const int8_t* pw1 = pw;
+  vmull_row3_s16(even0, odd0, px0, tap_bytes, pw, w_bytes);
+  vmull_row3_s16(even1, odd1, px1, tap_bytes, pw1, w_bytes);
+}
+__attribute__((always_inline))
+inline void vmull_row3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                       int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
+                                       const int8_t*& pw, int32_t w_bytes) {
+  vmull_row3_pair_s16(even0, odd0, even1, odd1, px, step_bytes(px, tap_bytes), tap_bytes, pw,
+                      w_bytes);
+}
+__attribute__((always_inline))
+inline void vmull_3x3_pair_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                               int32x4_t& odd1, const int16_t* px0, const int16_t* px1,
+                               int32_t tap_bytes, int32_t row_bytes, const int8_t* pw,
+                               int32_t w_bytes) {
+  for (int r = 0; r < 3; ++r) {
+    vmull_row3_pair_s16(even0, odd0, even1, odd1, px0, px1, tap_bytes, pw, w_bytes);
+    px0 = step_bytes(px0, row_bytes);
+    px1 = step_bytes(px1, row_bytes);
+  }
+}
+__attribute__((always_inline))
+inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4_t& even1,
+                                      int32x4_t& odd1, const int16_t* px, int32_t tap_bytes,
+                                      int32_t row_bytes, const int8_t* pw, int32_t w_bytes) {
+  vmull_3x3_pair_s16(even0, odd0, even1, odd1, px, step_bytes(px, tap_bytes), tap_bytes,
+                     row_bytes, pw, w_bytes);
 }
 #endif
 }  // namespace mote::mve

@@ -3,7 +3,11 @@
 // 5x5 (3x3 more often), strides 1-3, dilation, asymmetric padding, batch 2, clamps,
 // absent bias, biases at the fast path's bound (|bias| < 2^30) and past it, shifts
 // >= 0 (the reference fallback), extreme multipliers, inputs at the int16 extremes with
-// weights at -128 (the largest sums).
+// weights at -128 (the largest sums). One case in three is MobileNet-like, for the fast
+// paths of 3x3 windows: whole groups of eight channels (a tail group in one case of four),
+// strides 1-2 (dilation equal to the stride or 1: pairs sharing input loads or not),
+// padding 0-1 and images up to 14 wide, so rows hold several pixel pairs, odd counts and
+// borders on either side.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "s16_cases.h"
@@ -21,16 +25,25 @@ int run_depthwise_conv2d_s16__mve(Rng& rng, int cases) {
     DepthwiseConv2dS16Params p;
     p.depth_multiplier = 1;
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
-    s.in_c = s.out_c = rng.coin() ? rng.uniform(1, 20) : rng.uniform(1, 60);
-    const bool three = rng.coin();
+    const bool mobilenet = rng.uniform(0, 2) == 0;
+    if (mobilenet) {
+      s.in_c = s.out_c = 8 * rng.uniform(1, 6) + (rng.uniform(0, 3) == 0 ? rng.uniform(1, 7) : 0);
+      p.window.stride_h = rng.uniform(1, 2);
+      p.window.stride_w = rng.uniform(1, 2);
+      p.window.dilation_h = rng.uniform(0, 3) == 0 ? p.window.stride_h : 1;
+      p.window.dilation_w = rng.uniform(0, 3) == 0 ? p.window.stride_w : 1;
+    } else {
+      s.in_c = s.out_c = rng.coin() ? rng.uniform(1, 20) : rng.uniform(1, 60);
+      p.window.stride_h = rng.uniform(1, 3);
+      p.window.stride_w = rng.uniform(1, 3);
+      p.window.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
+      p.window.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
+    }
+    const bool three = mobilenet || rng.coin();
     s.kernel_h = three ? 3 : rng.uniform(1, 5);
     s.kernel_w = three ? 3 : rng.uniform(1, 5);
-    p.window.stride_h = rng.uniform(1, 3);
-    p.window.stride_w = rng.uniform(1, 3);
-    p.window.dilation_h = rng.uniform(0, 3) == 0 ? 2 : 1;
-    p.window.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
-    draw_padding(rng, 2, &p.window);
-    draw_input_extent(rng, p.window, 6, &s);
+    draw_padding(rng, mobilenet ? 1 : 2, &p.window);
+    draw_input_extent(rng, p.window, mobilenet ? 12 : 6, &s);
     p.act_min = rng.coin() ? -32768 : rng.uniform(-32768, 32767);
     p.act_max = rng.coin() ? 32767 : rng.uniform(p.act_min, 32767);
     const bool extreme = rng.uniform(0, 4) == 0;
