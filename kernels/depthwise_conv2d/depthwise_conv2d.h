@@ -260,8 +260,9 @@ void depthwise_conv2d_s16__mve(const DepthwiseConv2dS16Params& params, const int
 Status depthwise_conv2d_s16__mve_check(const OpContext& ctx);
 void depthwise_conv2d_s16__mve_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS16MveEntry;
-// In place: one output pixel at a time, like the reference.
-constexpr uint32_t depthwise_conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 1; }
+// In place: output pixels in pairs, a pair's second pixel's channel group written before
+// the first pixel reads its later groups' inputs.
+constexpr uint32_t depthwise_conv2d_s16__mve_stream_block(const PixelStreamShape&) { return 2; }
 // ARMv6-M (Cortex-M0/M0+) variant of depthwise_conv2d_s16 for depth_multiplier 1 and
 // windows of at most 511 taps (KH * KW: an int32 window sum is then exact), any stride,
 // dilation and padding; same inputs, params and output bits. check(): as the reference,
