@@ -341,6 +341,9 @@ bool rule_avg_pool2d_s8__mve(const NodeLowering& /*l*/, LoweredOp& op) {
   return int64_t{p.kernel_h} * p.kernel_w <= kAvgPool2dS8MveMaxTaps;
 }
 
+// ---- svdf (int8): every op the reference takes (int8 or int16 state; the variants check
+// what the reference checks), no scratch: rule_any_shape.
+
 // Every variant with its rule, in order of preference: the first variant of the op's
 // reference kernel that the target's instruction set runs (kernel_isa) and whose rule
 // applies is chosen. Helium before DSP (a core with Helium has DSP too), specialized
@@ -388,6 +391,8 @@ const VariantRule kRules[] = {
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},
     {KernelId::kAvgPool2dS8Dsp, rule_any_shape},
     {KernelId::kQuantizeF32S16Mve, rule_any_shape},
+    {KernelId::kSvdfS8Mve, rule_any_shape},
+    {KernelId::kSvdfS8Dsp, rule_any_shape},
 };
 
 bool runs_on(KernelIsa kernel, const TargetIsa& target) {
