@@ -343,6 +343,8 @@ bool rule_avg_pool2d_s8__mve(const NodeLowering& /*l*/, LoweredOp& op) {
 
 // ---- svdf (int8): every op the reference takes (int8 or int16 state; the variants check
 // what the reference checks), no scratch: rule_any_shape.
+// ---- gru (int8): every op the reference takes, with the reference's scratch (the
+// variants check what it checks): rule_any_shape.
 
 // Every variant with its rule, in order of preference: the first variant of the op's
 // reference kernel that the target's instruction set runs (kernel_isa) and whose rule
@@ -393,6 +395,8 @@ const VariantRule kRules[] = {
     {KernelId::kQuantizeF32S16Mve, rule_any_shape},
     {KernelId::kSvdfS8Mve, rule_any_shape},
     {KernelId::kSvdfS8Dsp, rule_any_shape},
+    {KernelId::kGruS8Mve, rule_any_shape},
+    {KernelId::kGruS8Dsp, rule_any_shape},
 };
 
 bool runs_on(KernelIsa kernel, const TargetIsa& target) {

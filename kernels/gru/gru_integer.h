@@ -51,7 +51,59 @@ inline Act gru_hidden(const GruIntegerParams& p, int32_t z, int32_t g, int32_t h
   return recurrent_saturate<Act>(wrapping_add(wrapping_add(p.hidden_zero_point, fresh), recurrent_mul_q15(z, hc)));
 }
 
-template <typename Act, typename Acc>
+// The matrix-row products of gru_integer_run: rnn/recurrent_integer.h's loops (the
+// reference kernels). The DSP and Helium variants of gru_s8 pass their own, which give the
+// same wrapping int32 sums:
+//   dot(w, v, n, bias)                      bias + w . v
+//   dot2(w, v, n, bias, acc)                acc[g] = bias[g] + w[g] . v, g < 2
+//   dot3(w, v, n, bias, acc)                the same for g < 3
+// with w int8 rows and v the centered int16 values (the layout recurrent_centered writes).
+struct RecurrentDots {
+  template <typename Acc>
+  static Acc dot(const int8_t* w, const int16_t* v, int32_t n, Acc bias) {
+    return recurrent_dot(w, v, n, bias);
+  }
+  template <typename Acc>
+  static void dot2(const int8_t* const w[2], const int16_t* v, int32_t n, const Acc bias[2], Acc acc[2]) {
+    acc[0] = recurrent_dot(w[0], v, n, bias[0]);
+    acc[1] = recurrent_dot(w[1], v, n, bias[1]);
+  }
+  template <typename Acc>
+  static void dot3(const int8_t* const w[3], const int16_t* v, int32_t n, const Acc bias[3], Acc acc[3]) {
+    recurrent_dot3(w, v, n, bias, acc);
+  }
+};
+
+// The products of int32 sums from one function of the variant, Rows::rows<k>(row, v, n,
+// a): a[g] += row[g] . v for g < k, wrapping (the row pointers its own to advance).
+template <typename Rows>
+struct RowsDots {
+  template <int kRows>
+  __attribute__((always_inline)) static void dots(const int8_t* const w[], const int16_t* v, int32_t n,
+                                                  const int32_t bias[], int32_t acc[]) {
+    int32_t a[kRows];
+    const int8_t* row[kRows];
+    for (int g = 0; g < kRows; ++g) {
+      a[g] = bias[g];
+      row[g] = w[g];
+    }
+    Rows::template rows<kRows>(row, v, n, a);
+    for (int g = 0; g < kRows; ++g) acc[g] = a[g];
+  }
+  static int32_t dot(const int8_t* w, const int16_t* v, int32_t n, int32_t bias) {
+    int32_t acc;
+    dots<1>(&w, v, n, &bias, &acc);
+    return acc;
+  }
+  static void dot2(const int8_t* const w[2], const int16_t* v, int32_t n, const int32_t bias[2], int32_t acc[2]) {
+    dots<2>(w, v, n, bias, acc);
+  }
+  static void dot3(const int8_t* const w[3], const int16_t* v, int32_t n, const int32_t bias[3], int32_t acc[3]) {
+    dots<3>(w, v, n, bias, acc);
+  }
+};
+
+template <typename Act, typename Acc, typename Dots = RecurrentDots>
 inline void gru_integer_run(const OpContext& ctx) {
   const GruIntegerParams& p = ctx.params<GruIntegerParams>();
   const LstmDims d = lstm_dims(ctx, p.time_major);
@@ -79,12 +131,11 @@ inline void gru_integer_run(const OpContext& ctx) {
       const Acc wb_n[3] = {wb[n], wb[units + n], wb[2 * units + n]};
       const Acc rb_n[3] = {rb[n], rb[units + n], rb[2 * units + n]};
       Acc ax[3], ah[3];
-      recurrent_dot3(w_rows, xc, inputs, wb_n, ax);
+      Dots::dot3(w_rows, xc, inputs, wb_n, ax);
       if (p.linear_before_reset) {
-        recurrent_dot3(r_rows, hc, units, rb_n, ah);
+        Dots::dot3(r_rows, hc, units, rb_n, ah);
       } else {
-        ah[0] = recurrent_dot(r_rows[0], hc, units, rb_n[0]);
-        ah[1] = recurrent_dot(r_rows[1], hc, units, rb_n[1]);
+        Dots::dot2(r_rows, hc, units, rb_n, ah);
       }
       const int32_t z = lut_sigmoid_scaled(3 * recurrent_clamp16(gru_part(ax[0], pz.input_multiplier, pz.input_shift) +
                                                                  gru_part(ah[0], pz.recurrent_multiplier, pz.recurrent_shift)));
@@ -103,7 +154,7 @@ inline void gru_integer_run(const OpContext& ctx) {
     }
     if (p.linear_before_reset) return;
     for (int32_t n = 0; n < units; ++n) {
-      const int32_t fc_h = gru_part(recurrent_dot(r_h + n * units, reset_h, units, rb[2 * units + n]),
+      const int32_t fc_h = gru_part(Dots::dot(r_h + n * units, reset_h, units, rb[2 * units + n]),
                                     ph.recurrent_multiplier, ph.recurrent_shift);
       const int32_t g = lut_tanh_scaled(3 * recurrent_clamp16(candidate_x[n] + fc_h));
       out[n] = gru_hidden<Act>(p, z_row[n], g, hc[n]);
