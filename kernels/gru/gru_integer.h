@@ -130,7 +130,7 @@ inline void gru_integer_run(const OpContext& ctx) {
       const int8_t* r_rows[3] = {r + n * units, r + (units + n) * units, r_h + n * units};
       const Acc wb_n[3] = {wb[n], wb[units + n], wb[2 * units + n]};
       const Acc rb_n[3] = {rb[n], rb[units + n], rb[2 * units + n]};
-      Acc ax[3], ah[3];
+      Acc ax[3], ah[3] = {0, 0, 0};  // ah[2] unused with linear_before_reset 0
       Dots::dot3(w_rows, xc, inputs, wb_n, ax);
       if (p.linear_before_reset) {
         Dots::dot3(r_rows, hc, units, rb_n, ah);

@@ -4,12 +4,14 @@
 // Feature products (weights_feature . (x - input_zp)): four rows at a time against x
 // widened on the fly, SXTAB16 adding the input offset to two int8 lanes at once
 // (fully_connected_s8_dsp_core.h's dot_rows4_direct: 23 instructions per 16 products).
-// Time products (weights_time . (state - state_zp)):
+// Time products (weights_time . (state - state_zp)), each row copied into the new state
+// (the shift) from the words the products load:
 //   int8:  four elements per two words, both extended with SXTB16 (the state with the
 //          offset, SXTAB16), two SMLADs;
 //   int16: two elements per word, one SMLAD; a nonzero state zero point is taken out as
 //          zp * sum(weights) (mod 2^32 that equals the reference's sum of w * (s - zp)).
-// The remaining K mod 4 (int8) or K mod 2 (int16) elements run scalar.
+// The remaining K mod 4 (int8) or K mod 2 (int16) elements run scalar. Each product loop
+// is its own function: inlined into the loop nest, GCC spills its registers.
 #include "fully_connected/fully_connected_s8_dsp_core.h"
 #include "isa/dsp.h"
 #include "svdf/svdf.h"
@@ -27,34 +29,33 @@ struct DspDots {
     return static_cast<int32_t>(a);
   }
 
-  static void features4(const int8_t* w, int32_t inputs, const int8_t* x, int32_t zp, int32_t acc[4]) {
+  MOTE_FC_DSP_HOT static void features4(const int8_t* w, int32_t inputs, const int8_t* x, int32_t zp, int32_t acc[4]) {
     const int32_t groups = inputs / 4;
     fc_dsp::dot_rows4_direct(w, inputs, x, offset2(zp), groups, acc);
     for (int32_t j = 0; j < 4; ++j) acc[j] = tail(w + j * inputs, x, groups * 4, inputs, zp, acc[j]);
   }
 
-  static int32_t features1(const int8_t* w, int32_t inputs, const int8_t* x, int32_t zp) {
+  MOTE_FC_DSP_HOT static int32_t features1(const int8_t* w, int32_t inputs, const int8_t* x, int32_t zp) {
     const int32_t groups = inputs / 4;
     return tail(w, x, groups * 4, inputs, zp, fc_dsp::dot_row_direct(w, x, offset2(zp), groups, 0));
   }
 
-  static int32_t time(const int8_t* w, const int8_t* s, int32_t memory, int32_t zp) {
-    const int32_t groups = memory / 4;
-    return tail(w, s, groups * 4, memory, zp, fc_dsp::dot_row_direct(w, s, offset2(zp), groups, 0));
-  }
-
-  // sum_m a[m] * b[m] over int16 rows (any alignment), and sum_m a[m], wrapping.
-  static int32_t dot_s16(const int16_t* a, const int16_t* b, int32_t n) {
+  MOTE_FC_DSP_HOT static int32_t time(const int8_t* w, const int8_t* old, int8_t* next, int32_t n, int32_t zp) {
+    const uint32_t offset = offset2(zp);
     int32_t acc = 0;
     int32_t m = 0;
     for (; m + 4 <= n; m += 4) {
-      acc = dsp::smlad(dsp::load_u32(a + m), dsp::load_u32(b + m), acc);
-      acc = dsp::smlad(dsp::load_u32(a + m + 2), dsp::load_u32(b + m + 2), acc);
+      const uint32_t sv = dsp::load_u32(old + m);
+      dsp::store_u32(next + m, sv);
+      const uint32_t wv = dsp::load_u32(w + m);
+      acc = dsp::smlad(dsp::sxtb16(wv), dsp::sxtab16(offset, sv), acc);
+      acc = dsp::smlad(dsp::sxtb16_ror8(wv), dsp::sxtab16_ror8(offset, sv), acc);
     }
-    uint32_t rest = static_cast<uint32_t>(acc);
-    for (; m < n; ++m) rest += static_cast<uint32_t>(a[m] * b[m]);
-    return static_cast<int32_t>(rest);
+    for (int32_t i = m; i < n; ++i) next[i] = old[i];
+    return tail(w, old, m, n, zp, acc);
   }
+
+  // sum_m a[m] (int16, any alignment), wrapping.
   static int32_t row_sum_s16(const int16_t* a, int32_t n) {
     const uint32_t ones = dsp::pack16(1, 1);
     int32_t acc = 0;
@@ -64,11 +65,38 @@ struct DspDots {
     return acc;
   }
 
-  static int32_t time(const int16_t* w, const int16_t* s, int32_t memory, int32_t zp) {
-    const int32_t dot = dot_s16(w, s, memory);
-    if (zp == 0) return dot;
-    return static_cast<int32_t>(static_cast<uint32_t>(dot) -
-                                static_cast<uint32_t>(zp) * static_cast<uint32_t>(row_sum_s16(w, memory)));
+  MOTE_FC_DSP_HOT static int32_t time(const int16_t* w, const int16_t* old, int16_t* next, int32_t n, int32_t zp) {
+    const int16_t* const w0 = w;
+    const int16_t* const end = old + n;
+    const int16_t* const pairs_end = old + (n & ~1);
+    const int16_t* const quads_end = old + (n & ~3);
+    int32_t acc = 0;
+    while (old != quads_end) {
+      const uint32_t s01 = dsp::load_u32(old);
+      const uint32_t s23 = dsp::load_u32(old + 2);
+      old += 4;
+      dsp::store_u32(next, s01);
+      dsp::store_u32(next + 2, s23);
+      next += 4;
+      acc = dsp::smlad(dsp::load_u32(w), s01, acc);
+      acc = dsp::smlad(dsp::load_u32(w + 2), s23, acc);
+      w += 4;
+    }
+    if (old != pairs_end) {
+      const uint32_t s01 = dsp::load_u32(old);
+      old += 2;
+      dsp::store_u32(next, s01);
+      next += 2;
+      acc = dsp::smlad(dsp::load_u32(w), s01, acc);
+      w += 2;
+    }
+    if (old != end) {
+      *next = *old;
+      acc = wrapping_add(acc, *w * *old);
+    }
+    if (zp == 0) return acc;
+    return static_cast<int32_t>(static_cast<uint32_t>(acc) -
+                                static_cast<uint32_t>(zp) * static_cast<uint32_t>(row_sum_s16(w0, n)));
   }
 };
 

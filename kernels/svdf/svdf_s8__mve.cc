@@ -8,7 +8,8 @@
 // Feature products: four rows at a time, x loaded once per 16 inputs for the four
 // (13 instructions per 64 products with an input zero point, 9 without).
 // Time products: one row, the state row and the weights row loaded per 16 (int8) or 8
-// (int16) elements. The last K mod 16 (or mod 8) elements are one predicated step.
+// (int16) elements, the state row stored into the new state as it is loaded (the shift). The last K mod 16 (or mod 8) elements are one predicated step. Each
+// product loop is its own function (inlined into the loop nest, GCC spills).
 #include "isa/mve.h"
 #include "svdf/svdf.h"
 #include "svdf/svdf_s8_variant.h"
@@ -22,7 +23,7 @@ inline int32_t less_offset(int32_t dot, int32_t zp, int32_t wsum) {
 
 // acc[j] = w_j . x and wsum[j] = sum(w_j) (kSum) over n int8 elements, rows w + j * stride.
 template <bool kSum>
-void dot4_s8(const int8_t* w, int32_t stride, const int8_t* x, int32_t n, int32_t acc[4], int32_t wsum[4]) {
+__attribute__((noinline)) void dot4_s8(const int8_t* w, int32_t stride, const int8_t* x, int32_t n, int32_t acc[4], int32_t wsum[4]) {
   const int8_t* w0 = w;
   const int8_t* w1 = w0 + stride;
   const int8_t* w2 = w1 + stride;
@@ -65,30 +66,52 @@ void dot4_s8(const int8_t* w, int32_t stride, const int8_t* x, int32_t n, int32_
   wsum[3] = s3;
 }
 
-// w . (x - zp) over n int8 elements.
-inline int32_t dot1_s8(const int8_t* w, const int8_t* x, int32_t n, int32_t zp) {
+// w . (v - zp) over n int8 elements; kStore: v copied to next as it is loaded.
+template <bool kStore>
+__attribute__((noinline)) int32_t dot1_s8(const int8_t* w, const int8_t* v, int8_t* next, int32_t n, int32_t zp) {
   int32_t acc = 0, wsum = 0;
-  for (; n > 0; n -= 16) {
-    const mve::mve_pred16_t p = mve::vctp8q(static_cast<uint32_t>(n));
-    const mve::int8x16_t vw = mve::vldrbq_z_s8(w, p);
-    acc = mve::vmladavaq_s8(acc, vw, mve::vldrbq_z_s8(x, p));
+  for (int32_t steps = n / 16; steps > 0; --steps) {
+    const mve::int8x16_t vv = mve::vldrbq_s8(v);
+    if (kStore) mve::vstrbq_s8(next, vv);
+    const mve::int8x16_t vw = mve::vldrbq_s8(w);
+    acc = mve::vmladavaq_s8(acc, vw, vv);
     wsum = mve::vaddvaq_s8(wsum, vw);
     w += 16;
-    x += 16;
+    v += 16;
+    if (kStore) next += 16;
+  }
+  if ((n & 15) != 0) {
+    const mve::mve_pred16_t p = mve::vctp8q(static_cast<uint32_t>(n & 15));
+    const mve::int8x16_t vv = mve::vldrbq_z_s8(v, p);
+    if (kStore) mve::vstrbq_p_s8(next, vv, p);
+    const mve::int8x16_t vw = mve::vldrbq_z_s8(w, p);
+    acc = mve::vmladavaq_s8(acc, vw, vv);
+    wsum = mve::vaddvaq_s8(wsum, vw);
   }
   return less_offset(acc, zp, wsum);
 }
 
-// w . (s - zp) over n int16 elements.
-inline int32_t dot1_s16(const int16_t* w, const int16_t* s, int32_t n, int32_t zp) {
+// w . (old - zp) over n int16 elements, old copied to next as it is loaded.
+__attribute__((noinline)) int32_t dot1_s16(const int16_t* w, const int16_t* old, int16_t* next, int32_t n,
+                                           int32_t zp) {
   int32_t acc = 0, wsum = 0;
-  for (; n > 0; n -= 8) {
-    const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n));
-    const mve::int16x8_t vw = mve::vldrhq_z_s16(w, p);
-    acc = mve::vmladavaq_s16(acc, vw, mve::vldrhq_z_s16(s, p));
+  for (int32_t steps = n / 8; steps > 0; --steps) {
+    const mve::int16x8_t vs = mve::vldrhq_s16(old);
+    mve::vstrhq_s16(next, vs);
+    const mve::int16x8_t vw = mve::vldrhq_s16(w);
+    acc = mve::vmladavaq_s16(acc, vw, vs);
     if (zp != 0) wsum = mve::vaddvaq_s16(wsum, vw);
     w += 8;
-    s += 8;
+    old += 8;
+    next += 8;
+  }
+  if ((n & 7) != 0) {
+    const mve::mve_pred16_t p = mve::vctp16q(static_cast<uint32_t>(n & 7));
+    const mve::int16x8_t vs = mve::vldrhq_z_s16(old, p);
+    mve::vstrhq_p_s16(next, vs, p);
+    const mve::int16x8_t vw = mve::vldrhq_z_s16(w, p);
+    acc = mve::vmladavaq_s16(acc, vw, vs);
+    wsum = mve::vaddvaq_s16(wsum, vw);
   }
   return less_offset(acc, zp, wsum);
 }
@@ -104,13 +127,13 @@ struct MveDots {
     for (int32_t j = 0; j < 4; ++j) acc[j] = less_offset(acc[j], zp, wsum[j]);
   }
   static int32_t features1(const int8_t* w, int32_t inputs, const int8_t* x, int32_t zp) {
-    return dot1_s8(w, x, inputs, zp);
+    return dot1_s8<false>(w, x, nullptr, inputs, zp);
   }
-  static int32_t time(const int8_t* w, const int8_t* s, int32_t memory, int32_t zp) {
-    return dot1_s8(w, s, memory, zp);
+  static int32_t time(const int8_t* w, const int8_t* old, int8_t* next, int32_t n, int32_t zp) {
+    return dot1_s8<true>(w, old, next, n, zp);
   }
-  static int32_t time(const int16_t* w, const int16_t* s, int32_t memory, int32_t zp) {
-    return dot1_s16(w, s, memory, zp);
+  static int32_t time(const int16_t* w, const int16_t* old, int16_t* next, int32_t n, int32_t zp) {
+    return dot1_s16(w, old, next, n, zp);
   }
 };
 
