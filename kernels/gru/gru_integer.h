@@ -74,13 +74,24 @@ struct RecurrentDots {
   }
 };
 
-// The products of int32 sums from one function of the variant, Rows::rows<k>(row, v, n,
-// a): a[g] += row[g] . v for g < k, wrapping (the row pointers its own to advance).
+// A variant's product loops (RowsDots::dots, Rows::rows inlined into it) are functions of
+// their own (inlined into the step, GCC spills their registers), compiled without the
+// pre-allocation scheduler, which hoists the loads of the unrolled rows and spills the
+// accumulators.
+#if defined(__GNUC__) && !defined(__clang__)
+#define MOTE_GRU_ROWS_HOT __attribute__((noinline, optimize("no-schedule-insns")))
+#else
+#define MOTE_GRU_ROWS_HOT __attribute__((noinline))
+#endif
+
+// The products of int32 sums from one always-inline function of the variant,
+// Rows::rows<k>(row, v, n, a): a[g] += row[g] . v for g < k, wrapping (the row pointers
+// its own to advance).
 template <typename Rows>
 struct RowsDots {
   template <int kRows>
-  __attribute__((always_inline)) static void dots(const int8_t* const w[], const int16_t* v, int32_t n,
-                                                  const int32_t bias[], int32_t acc[]) {
+  MOTE_GRU_ROWS_HOT static void dots(const int8_t* const w[], const int16_t* v, int32_t n, const int32_t bias[],
+                                     int32_t acc[]) {
     int32_t a[kRows];
     const int8_t* row[kRows];
     for (int g = 0; g < kRows; ++g) {

@@ -14,9 +14,21 @@ namespace mote {
 namespace {
 
 struct DspRows {
-  // a[g] += row[g] . v over n values, g < kRows; the row pointers advance.
+  // a[g] += row[g] . v over n values, g < kRows (1 to 3; written out per row so the
+  // accumulators and row pointers stay in registers).
   template <int kRows>
   __attribute__((always_inline)) static void rows(const int8_t* row[], const int16_t* v, int32_t n, int32_t a[]) {
+    static_assert(kRows >= 1 && kRows <= 3, "one to three rows");
+    int32_t a0 = a[0], a1 = kRows > 1 ? a[1] : 0, a2 = kRows > 2 ? a[2] : 0;
+    const int8_t* r0 = row[0];
+    const int8_t* r1 = kRows > 1 ? row[1] : nullptr;
+    const int8_t* r2 = kRows > 2 ? row[2] : nullptr;
+    auto quad = [](const int8_t*& r, uint32_t v02, uint32_t v13, int32_t& acc) {
+      const uint32_t wv = dsp::load_u32(r);
+      r += 4;
+      acc = dsp::smlad(dsp::sxtb16(wv), v02, acc);
+      acc = dsp::smlad(dsp::sxtb16_ror8(wv), v13, acc);
+    };
     const int16_t* const quads_end = v + (n & ~3);
     const int16_t* const end = v + n;
     while (v != quads_end) {
@@ -25,16 +37,18 @@ struct DspRows {
       v += 4;
       const uint32_t v02 = dsp::pack_lo_lo(v01, v23);
       const uint32_t v13 = dsp::pkhtb_hi_hi(v01, v23);
-      for (int g = 0; g < kRows; ++g) {
-        const uint32_t wv = dsp::load_u32(row[g]);
-        row[g] += 4;
-        a[g] = dsp::smlad(dsp::sxtb16(wv), v02, a[g]);
-        a[g] = dsp::smlad(dsp::sxtb16_ror8(wv), v13, a[g]);
-      }
+      quad(r0, v02, v13, a0);
+      if (kRows > 1) quad(r1, v02, v13, a1);
+      if (kRows > 2) quad(r2, v02, v13, a2);
     }
     for (; v != end; ++v) {
-      for (int g = 0; g < kRows; ++g) a[g] = wrapping_add(a[g], *row[g]++ * *v);
+      a0 = wrapping_add(a0, *r0++ * *v);
+      if (kRows > 1) a1 = wrapping_add(a1, *r1++ * *v);
+      if (kRows > 2) a2 = wrapping_add(a2, *r2++ * *v);
     }
+    a[0] = a0;
+    if (kRows > 1) a[1] = a1;
+    if (kRows > 2) a[2] = a2;
   }
 };
 
