@@ -29,20 +29,6 @@
 
 namespace mote::svdf_variant {
 
-// multiply_by_quantized_multiplier(acc, multiplier, shift) through requant_dsp when it
-// applies (multiplier != INT32_MIN).
-struct Requant {
-  RequantDsp q;
-  int32_t shift;
-  bool fast;
-
-  Requant(int32_t multiplier, int32_t shift_in)
-      : q(requant_dsp_prepare(multiplier, shift_in)), shift(shift_in), fast(multiplier != INT32_MIN) {}
-  int32_t operator()(int32_t acc) const {
-    return fast ? requant_dsp(acc, q) : multiply_by_quantized_multiplier(acc, q.multiplier, shift);
-  }
-};
-
 template <typename T, typename Dots>
 void run(const OpContext& ctx) {
   const SvdfS8Params& p = ctx.params<SvdfS8Params>();
@@ -55,8 +41,8 @@ void run(const OpContext& ctx) {
   int8_t* y = static_cast<int8_t*>(ctx.output_data(0));
   T* state = static_cast<T*>(r.state);
   const T* old_state = static_cast<const T*>(ctx.input_data(4));
-  const Requant feature(p.feature_multiplier, p.feature_shift);
-  const Requant output(p.output_multiplier, p.output_shift);
+  const Requantizer feature(p.feature_multiplier, p.feature_shift);
+  const Requantizer output(p.output_multiplier, p.output_shift);
   const int32_t input_zp = p.input_zero_point, state_zp = p.state_zero_point;
   // The newest column of filter f: state_zp + clamp_T(requantized dot).
   auto newest = [&](T* s, int32_t f, int32_t dot) {
