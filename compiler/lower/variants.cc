@@ -356,6 +356,11 @@ bool rule_avg_pool2d_s8__mve(const NodeLowering& /*l*/, LoweredOp& op) {
   return int64_t{p.kernel_h} * p.kernel_w <= kAvgPool2dS8MveMaxTaps;
 }
 
+// ---- svdf (int8): every op the reference takes (int8 or int16 state; the variants check
+// what the reference checks), no scratch: rule_any_shape.
+// ---- gru (int8): every op the reference takes, with the reference's scratch (the
+// variants check what it checks): rule_any_shape.
+
 // Every variant with its rule, in order of preference: the first variant of the op's
 // reference kernel that the target's instruction set runs (kernel_isa) and whose rule
 // applies is chosen. Helium before DSP (a core with Helium has DSP too), specialized
@@ -405,6 +410,10 @@ const VariantRule kRules[] = {
     {KernelId::kQuantizeF32S16Mve, rule_any_shape},
     {KernelId::kLstmS8Mve, rule_lstm_s8__mve},
     {KernelId::kLstmS8Dsp, rule_lstm_s8__dsp},
+    {KernelId::kSvdfS8Mve, rule_any_shape},
+    {KernelId::kSvdfS8Dsp, rule_any_shape},
+    {KernelId::kGruS8Mve, rule_any_shape},
+    {KernelId::kGruS8Dsp, rule_any_shape},
 };
 
 bool runs_on(KernelIsa kernel, const TargetIsa& target) {

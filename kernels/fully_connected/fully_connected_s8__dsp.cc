@@ -39,6 +39,8 @@ namespace {
 
 using fc_dsp::dot_block_aligned;
 using fc_dsp::dot_row;
+using fc_dsp::dot_row_direct;
+using fc_dsp::dot_rows4_direct;
 using fc_dsp::finish_block;
 using fc_dsp::Finisher;
 
@@ -93,56 +95,6 @@ inline void dot_rows4(const int8_t* w, int32_t stride, const uint32_t* x, int32_
   acc[1] = acc1;
   acc[2] = acc2;
   acc[3] = acc3;
-}
-
-// Four rows (w, w + stride, ...) against the int8 row `row`, widened on the fly:
-// acc[0..3] = the sums over `groups` groups of four.
-inline void dot_rows4_direct(const int8_t* w, int32_t stride, const int8_t* row,
-                             uint32_t offset2, int32_t groups, int32_t* acc) {
-  const int8_t* w0 = w;
-  const int8_t* w1 = w + stride;
-  const int8_t* w2 = w1 + stride;
-  const int8_t* w3 = w2 + stride;
-  int32_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
-  const int8_t* const end = row + 4 * groups;
-  while (row != end) {
-    const uint32_t xv = dsp::load_u32(row);
-    row += 4;
-    const uint32_t x02 = dsp::sxtab16(offset2, xv);
-    const uint32_t x13 = dsp::sxtab16_ror8(offset2, xv);
-    uint32_t wv = dsp::load_u32(w0);
-    w0 += 4;
-    acc0 = dsp::smlad(dsp::sxtb16(wv), x02, acc0);
-    acc0 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc0);
-    wv = dsp::load_u32(w1);
-    w1 += 4;
-    acc1 = dsp::smlad(dsp::sxtb16(wv), x02, acc1);
-    acc1 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc1);
-    wv = dsp::load_u32(w2);
-    w2 += 4;
-    acc2 = dsp::smlad(dsp::sxtb16(wv), x02, acc2);
-    acc2 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc2);
-    wv = dsp::load_u32(w3);
-    w3 += 4;
-    acc3 = dsp::smlad(dsp::sxtb16(wv), x02, acc3);
-    acc3 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc3);
-  }
-  acc[0] = acc0;
-  acc[1] = acc1;
-  acc[2] = acc2;
-  acc[3] = acc3;
-}
-
-// One row against the int8 row, widened on the fly: acc + the sum over `groups` quads.
-inline int32_t dot_row_direct(const int8_t* w, const int8_t* row, uint32_t offset2,
-                              int32_t groups, int32_t acc) {
-  for (int32_t g = 0; g < groups; ++g) {
-    const uint32_t xv = dsp::load_u32(row + 4 * g);
-    const uint32_t wv = dsp::load_u32(w + 4 * g);
-    acc = dsp::smlad(dsp::sxtb16(wv), dsp::sxtab16(offset2, xv), acc);
-    acc = dsp::smlad(dsp::sxtb16_ror8(wv), dsp::sxtab16_ror8(offset2, xv), acc);
-  }
-  return acc;
 }
 
 // As dot_block_aligned for rows of any alignment.

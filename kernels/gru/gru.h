@@ -110,6 +110,16 @@ Status gru_s8_check(const OpContext& ctx);
 void gru_s8_run(const OpContext& ctx);
 extern const KernelEntry kGruS8Entry;
 
+// Variants of gru_s8 (gru_integer.h's step with their own matrix-row products): the DSP
+// extension (gru_s8__dsp.cc) and Helium (gru_s8__mve.cc). Same inputs, params, scratch,
+// check and results as gru_s8.
+Status gru_s8__dsp_check(const OpContext& ctx);
+void gru_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kGruS8DspEntry;
+Status gru_s8__mve_check(const OpContext& ctx);
+void gru_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kGruS8MveEntry;
+
 Status gru_s16_check(const OpContext& ctx);
 void gru_s16_run(const OpContext& ctx);
 extern const KernelEntry kGruS16Entry;

@@ -528,6 +528,7 @@ namespace mote::mve {
 #undef vmlaldavaq_s16
 #undef vstrhq_p_s32
 #undef vstrhq_p_s16
+#undef vstrhq_s16
 #undef vmullbq_int_s16
 #undef vmulltq_int_s16
 #undef vmovnbq_s32
@@ -578,10 +579,11 @@ inline int32x4_t vldrhq_z_s32(const int16_t* p, mve_pred16_t pred) {
 inline void vstrhq_p_s32(int16_t* p, int32x4_t a, mve_pred16_t pred) {
   __arm_vstrhq_p_s32(p, a, pred);
 }
-// Active int16 lanes to p (VSTRH.16 under a predicate).
+// Active int16 lanes to p (VSTRH.16 under a predicate); all eight lanes (VSTRH.16).
 inline void vstrhq_p_s16(int16_t* p, int16x8_t a, mve_pred16_t pred) {
   __arm_vstrhq_p_s16(p, a, pred);
 }
+inline void vstrhq_s16(int16_t* p, int16x8_t a) { __arm_vstrhq_s16(p, a); }
 // Products of the even (B) / odd (T) int16 lanes as four int32 lanes (VMULLB/VMULLT.S16).
 inline int32x4_t vmullbq_int_s16(int16x8_t a, int16x8_t b) { return __arm_vmullbq_int_s16(a, b); }
 inline int32x4_t vmulltq_int_s16(int16x8_t a, int16x8_t b) { return __arm_vmulltq_int_s16(a, b); }
@@ -663,6 +665,9 @@ inline void vstrhq_p_s16(int16_t* p, int16x8_t a, mve_pred16_t pred) {
   for (int i = 0; i < 8; ++i) {
     if (((pred >> (2 * i)) & 1u) != 0) p[i] = a.lane[i];
   }
+}
+inline void vstrhq_s16(int16_t* p, int16x8_t a) {
+  for (int i = 0; i < 8; ++i) p[i] = a.lane[i];
 }
 inline int32x4_t vmullbq_int_s16(int16x8_t a, int16x8_t b) {
   int32x4_t r;

@@ -77,4 +77,19 @@ inline bool requant_dsp_applies(const int32_t* multipliers, int32_t count) {
   return true;
 }
 
+// multiply_by_quantized_multiplier(acc, multiplier, shift) for one (multiplier, shift)
+// prepared once: requant_dsp where it applies (multiplier != INT32_MIN), the reference
+// function otherwise.
+struct Requantizer {
+  RequantDsp q;
+  int32_t shift;
+  bool fast;
+
+  Requantizer(int32_t multiplier, int32_t shift_in)
+      : q(requant_dsp_prepare(multiplier, shift_in)), shift(shift_in), fast(multiplier != INT32_MIN) {}
+  int32_t operator()(int32_t acc) const {
+    return fast ? requant_dsp(acc, q) : multiply_by_quantized_multiplier(acc, q.multiplier, shift);
+  }
+};
+
 }  // namespace mote

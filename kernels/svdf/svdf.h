@@ -69,6 +69,15 @@ void svdf_s8_run(const OpContext& ctx);
 extern const KernelEntry kSvdfF32Entry;
 extern const KernelEntry kSvdfS8Entry;
 
+// Variants of svdf_s8 (svdf_s8_variant.h): the DSP extension (svdf_s8__dsp.cc) and Helium
+// (svdf_s8__mve.cc). Same inputs, params, check and results as svdf_s8; no scratch.
+Status svdf_s8__dsp_check(const OpContext& ctx);
+void svdf_s8__dsp_run(const OpContext& ctx);
+extern const KernelEntry kSvdfS8DspEntry;
+Status svdf_s8__mve_check(const OpContext& ctx);
+void svdf_s8__mve_run(const OpContext& ctx);
+extern const KernelEntry kSvdfS8MveEntry;
+
 // Multiply-accumulates of one op (the registry's macs column; host tools): per batch
 // F * I (features) + F * M (time).
 inline uint64_t svdf_macs(const OpContext& ctx) {

@@ -40,13 +40,14 @@ inline bool svdf_shapes_valid(const OpContext& ctx, int32_t rank, uint32_t state
 
 // The sizes of a checked op, and its new state (output 1): the state (input 4) shifted
 // left by one element as one buffer, as TFLite Micro shifts its variable tensor (the last
-// element, each filter's newest column, is the caller's to write).
+// element, each filter's newest column, is the caller's to write). shift false: the
+// caller shifts it (the variants, as they read it).
 struct SvdfRun {
   int32_t batches, inputs, filters, memory, rank, units;
   void* state;
 };
 
-inline SvdfRun svdf_begin(const OpContext& ctx, int32_t rank, uint32_t state_bytes) {
+inline SvdfRun svdf_begin(const OpContext& ctx, int32_t rank, uint32_t state_bytes, bool shift = true) {
   SvdfRun r;
   r.batches = static_cast<int32_t>(ctx.input_desc(0).dims[0]);
   r.inputs = static_cast<int32_t>(ctx.input_desc(0).dims[1]);
@@ -55,6 +56,7 @@ inline SvdfRun svdf_begin(const OpContext& ctx, int32_t rank, uint32_t state_byt
   r.rank = rank;
   r.units = r.filters / rank;
   r.state = ctx.output_data(1);
+  if (!shift) return r;
   const uint32_t count = static_cast<uint32_t>(r.batches * r.filters * r.memory);
   memcpy(r.state, static_cast<const uint8_t*>(ctx.input_data(4)) + state_bytes, (count - 1) * state_bytes);
   return r;

@@ -38,6 +38,7 @@ struct Case {
   float h_scale; int32_t h_zp;
   float wx_scale[3], wh_scale[3];  // per gate z, r, h
   uint32_t seed;
+  const KernelEntry* variant = nullptr;  // a gru_s8 variant to run instead of gru_s8
 };
 
 GruIntegerParams make_params(const Case& cs) {
@@ -186,7 +187,10 @@ void build(const Case& cs, const GruIntegerParams& p, Op* o) {
 
 void set_data(const Case& cs, Op* o, const Data& d) { testing::set_recurrent_data(o, d, cs.int16); }
 
-const KernelEntry& entry(const Case& cs) { return cs.int16 ? kGruS16Entry : kGruS8Entry; }
+const KernelEntry& entry(const Case& cs) {
+  if (cs.variant != nullptr) return *cs.variant;
+  return cs.int16 ? kGruS16Entry : kGruS8Entry;
+}
 
 // Runs the kernel: y and the final hidden state.
 void run(const Case& cs, Op* o, std::vector<int64_t>* y, std::vector<int64_t>* last) {
@@ -248,6 +252,24 @@ TEST(GruS8, MatchesModelAndRealGru) {
     for (bool tm : {false, true}) {
       run_case(gru_case(1, 12, 10, 16, tm, lbr, false, 1 + lbr), kInt8Tolerance);
       run_case(gru_case(3, 7, 5, 9, tm, lbr, false, 11 + lbr), kInt8Tolerance);
+    }
+  }
+}
+
+// The DSP and Helium variants (their portable definitions on the host; odd sizes for the
+// vector tails); tests/kernels/conformance checks them bit for bit against gru_s8 on each
+// core.
+TEST(GruS8, VariantsMatchModelAndRealGru) {
+  for (const KernelEntry* variant : {&kGruS8DspEntry, &kGruS8MveEntry}) {
+    for (uint32_t lbr : {0u, 1u}) {
+      for (bool tm : {false, true}) {
+        Case cs = gru_case(1, 6, 19, 21, tm, lbr, false, 61 + lbr);
+        cs.variant = variant;
+        run_case(cs, kInt8Tolerance);
+        cs = gru_case(2, 3, 8, 16, tm, lbr, false, 71 + lbr);
+        cs.variant = variant;
+        run_case(cs, kInt8Tolerance);
+      }
     }
   }
 }

@@ -56,7 +56,8 @@ std::vector<int8_t> model_s8(const Dims& d, const SvdfS8Params& p, const std::ve
 }
 
 template <typename T>
-void expect_s8(const Dims& d, DType state_dtype, bool with_bias, uint32_t seed) {
+void expect_s8(const Dims& d, DType state_dtype, bool with_bias, uint32_t seed,
+               const KernelEntry& entry = kSvdfS8Entry) {
   const uint32_t F = d.filters();
   SvdfS8Params p{};
   p.rank = static_cast<int32_t>(d.rank);
@@ -90,8 +91,8 @@ void expect_s8(const Dims& d, DType state_dtype, bool with_bias, uint32_t seed) 
   op.set_data(wti, wt);
   if (with_bias) op.set_data(bi, bias);
   op.set_data(si, state0);
-  ASSERT_EQ(op.check(kSvdfS8Entry), Status::kOk);
-  op.run(kSvdfS8Entry);
+  ASSERT_EQ(op.check(entry), Status::kOk);
+  op.run(entry);
   std::vector<T> state = state0;
   EXPECT_EQ(op.data<int8_t>(yi), model_s8<T>(d, p, x, wf, wt, with_bias ? bias : std::vector<int32_t>{}, state));
   EXPECT_EQ(op.data<T>(ni), state);
@@ -107,6 +108,18 @@ TEST(SvdfS8, Int16StateFromAnArbitraryInitialState) {
 TEST(SvdfS8, Int8StateFromAnArbitraryInitialState) {
   expect_s8<int8_t>({1, 5, 3, 1, 4}, DType::kInt8, true, 4);
   expect_s8<int8_t>({2, 6, 3, 2, 3}, DType::kInt8, true, 5);
+}
+
+// The DSP and Helium variants (their portable definitions on the host) against the same
+// model; tests/kernels/conformance checks them bit for bit against svdf_s8 on each core.
+TEST(SvdfS8, VariantsFromAnArbitraryInitialState) {
+  for (const KernelEntry* entry : {&kSvdfS8DspEntry, &kSvdfS8MveEntry}) {
+    expect_s8<int16_t>({1, 5, 3, 1, 4}, DType::kInt16, true, 1, *entry);
+    expect_s8<int16_t>({2, 37, 5, 2, 19}, DType::kInt16, true, 2, *entry);
+    expect_s8<int16_t>({2, 3, 4, 2, 1}, DType::kInt16, false, 3, *entry);
+    expect_s8<int8_t>({1, 40, 9, 1, 33}, DType::kInt8, true, 4, *entry);
+    expect_s8<int8_t>({2, 6, 3, 2, 3}, DType::kInt8, true, 5, *entry);
+  }
 }
 
 TEST(SvdfF32, FromAnArbitraryInitialState) {

@@ -252,6 +252,16 @@ OP_TEST(Svdf, StateCarriesOverThreeRuns) {
   expect_quantized<int16_t>({{1, 8, 4, 2, 3}, s16, 0.02f, 3, 0.01f, 0.001f, 0.0005f, 300, 0.5f, -2, A::NONE}, 65, 3);
 }
 
+// Keyword-spotting sizes (40 features; 128 filters as 64 units of rank 2 with memory 32,
+// 96 filters of rank 1 with memory 17), the shapes the DSP and Helium variants are
+// measured on: full vector steps and their tails, over three runs.
+OP_TEST(Svdf, KeywordSpottingSizesAsTfliteMicro) {
+  using A = fb::ActivationFunctionType;
+  const fb::TensorType s16 = fb::TensorType::INT16, s8 = fb::TensorType::INT8;
+  expect_quantized<int16_t>({{1, 40, 64, 2, 32}, s16, 0.02f, -9, 0.01f, 0.001f, 0.0005f, 0, 0.5f, 3, A::NONE}, 70, 3);
+  expect_quantized<int8_t>({{1, 40, 96, 1, 17}, s8, 0.02f, 5, 0.01f, 0.01f, 0.05f, -3, 0.1f, 2, A::NONE}, 71, 3);
+}
+
 OP_TEST(Svdf, RefusalsAreOneLine) {
   using A = fb::ActivationFunctionType;
   const Dims d{1, 4, 3, 2, 2};
