@@ -544,7 +544,6 @@ namespace mote::mve {
 #undef vqmovntq_s32
 #undef vmaxq_s16
 #undef vminq_s16
-#undef vstrhq_s16
 using ::int16x8_t;
 // Lanes [0, n) of eight 16-bit lanes active (n >= 8: all), as VCTP.16.
 inline mve_pred16_t vctp16q(uint32_t n) { return __arm_vctp16q(n); }
@@ -600,8 +599,6 @@ inline int16x8_t vqmovntq_s32(int16x8_t a, int32x4_t b) { return __arm_vqmovntq_
 // Lane-wise max / min of int16 lanes (VMAX/VMIN.S16).
 inline int16x8_t vmaxq_s16(int16x8_t a, int16x8_t b) { return __arm_vmaxq_s16(a, b); }
 inline int16x8_t vminq_s16(int16x8_t a, int16x8_t b) { return __arm_vminq_s16(a, b); }
-// Eight int16 lanes to p (VSTRH.16).
-inline void vstrhq_s16(int16_t* p, int16x8_t a) { __arm_vstrhq_s16(p, a); }
 // The same 128 bits as eight int16 lanes: lane 2i the low half of int32 lane i, lane
 // 2i + 1 its high half (no instruction).
 inline int16x8_t vreinterpretq_s16_s32(int32x4_t a) { return __arm_vreinterpretq_s16_s32(a); }
@@ -710,9 +707,6 @@ inline int16x8_t vmaxq_s16(int16x8_t a, int16x8_t b) {
 inline int16x8_t vminq_s16(int16x8_t a, int16x8_t b) {
   for (int i = 0; i < 8; ++i) a.lane[i] = a.lane[i] < b.lane[i] ? a.lane[i] : b.lane[i];
   return a;
-}
-inline void vstrhq_s16(int16_t* p, int16x8_t a) {
-  for (int i = 0; i < 8; ++i) p[i] = a.lane[i];
 }
 inline int16x8_t vreinterpretq_s16_s32(int32x4_t a) {
   int16x8_t r;
