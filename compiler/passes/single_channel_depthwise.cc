@@ -3,11 +3,11 @@
 // converter writes one for every Conv2D whose input has a single channel (micro_speech's
 // first layer: a 10x8 filter, M = 8); the convolution kernels take it as one matrix
 // product over KH*KW taps per output, where the depthwise ones walk it channel by channel
-// (micro_speech on cortex-m55: 883,500 instructions in depthwise_conv2d_s8_mult__dsp,
-// 290,625 in conv2d_s8__mve). Their scratch can be larger and the reference convolution
-// is slower than the reference depthwise one here, so compile() lowers the graph with and
-// without this pass and keeps the rewrite only where the arena does not grow and each
-// rewritten node runs an optimized convolution variant.
+// (micro_speech's first layer on cortex-m55: 883,500 instructions as a depthwise
+// convolution, 290,625 as a convolution). Their scratch can be larger and the reference
+// convolution is slower than the reference depthwise one here, so compile() lowers the
+// graph with and without this pass and keeps the rewrite only where the arena does not
+// grow and each rewritten node runs an optimized convolution variant.
 //
 // The results are the same bits: output channel m sums bias[m] and the products
 // x[ky, kx] * w[ky, kx, m] in (ky, kx) order in both, and the requantization (int8) is
