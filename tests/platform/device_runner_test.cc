@@ -200,9 +200,12 @@ TEST_P(EveryCore, RunsProgramLargerThanOnChipMemory) {
   for (uint32_t i = 0; i < kCount; ++i) {
     ASSERT_EQ(result[i], input[i] + weights[i]) << "element " << i << " on " << device;
   }
-  // At least a load, a load, an add and a store per element.
+  // Counted, and no fewer than the elements: on an FPU core the add takes four elements
+  // per step (a VLDM per operand, four VADDs, a VSTM: 7 instructions), elsewhere at least
+  // a load, a load, an add and a store each.
   ASSERT_EQ(run.op_instructions.size(), 1u);
-  EXPECT_GT(run.op_instructions[0], 4u * kCount);
+  EXPECT_GT(run.op_instructions[0], device == "qemu-cortex-m0plus" || device == "qemu-cortex-m3" ? 4u * kCount
+                                                                                                : 7u * kCount / 4u);
   RecordProperty("op_instructions", std::to_string(run.op_instructions[0]));
 }
 
