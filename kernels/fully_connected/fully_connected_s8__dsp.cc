@@ -66,22 +66,7 @@ inline void dot_rows4(const int8_t* w, int32_t stride, const uint32_t* x, int32_
   auto step = [&]() {
     uint32_t x02, x13;
     dsp::load2_u32_advance(x, x02, x13);
-    uint32_t wv = dsp::load_u32(w0);
-    w0 += 4;
-    acc0 = dsp::smlad(dsp::sxtb16(wv), x02, acc0);
-    acc0 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc0);
-    wv = dsp::load_u32(w1);
-    w1 += 4;
-    acc1 = dsp::smlad(dsp::sxtb16(wv), x02, acc1);
-    acc1 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc1);
-    wv = dsp::load_u32(w2);
-    w2 += 4;
-    acc2 = dsp::smlad(dsp::sxtb16(wv), x02, acc2);
-    acc2 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc2);
-    wv = dsp::load_u32(w3);
-    w3 += 4;
-    acc3 = dsp::smlad(dsp::sxtb16(wv), x02, acc3);
-    acc3 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc3);
+    fc_dsp::group4(w0, w1, w2, w3, x02, x13, acc0, acc1, acc2, acc3);
   };
   const uint32_t* const quads_end = x + 2 * (groups & ~3);
   while (x != quads_end) {

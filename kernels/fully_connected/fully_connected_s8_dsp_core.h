@@ -37,6 +37,23 @@ inline int32_t dot_row(const int8_t* w, const uint32_t* x, int32_t groups, int32
   return acc;
 }
 
+// One group of four of each of four weight rows against one widened group (x02, x13:
+// the group's even and odd features); each row pointer advances past its group.
+__attribute__((always_inline)) inline void group4(const int8_t*& w0, const int8_t*& w1, const int8_t*& w2,
+                                                  const int8_t*& w3, uint32_t x02, uint32_t x13, int32_t& acc0,
+                                                  int32_t& acc1, int32_t& acc2, int32_t& acc3) {
+  const auto row = [x02, x13](const int8_t*& w, int32_t& acc) {
+    const uint32_t wv = dsp::load_u32(w);
+    w += 4;
+    acc = dsp::smlad(dsp::sxtb16(wv), x02, acc);
+    acc = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc);
+  };
+  row(w0, acc0);
+  row(w1, acc1);
+  row(w2, acc2);
+  row(w3, acc3);
+}
+
 // Four rows (w, w + stride, ...) against the int8 row `row`, widened on the fly (offset2:
 // the input offset in both halves): acc[0..3] = the sums over `groups` groups of four.
 // Also the int8 SVDF __dsp variant's feature products.
@@ -53,22 +70,7 @@ inline void dot_rows4_direct(const int8_t* w, int32_t stride, const int8_t* row,
     row += 4;
     const uint32_t x02 = dsp::sxtab16(offset2, xv);
     const uint32_t x13 = dsp::sxtab16_ror8(offset2, xv);
-    uint32_t wv = dsp::load_u32(w0);
-    w0 += 4;
-    acc0 = dsp::smlad(dsp::sxtb16(wv), x02, acc0);
-    acc0 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc0);
-    wv = dsp::load_u32(w1);
-    w1 += 4;
-    acc1 = dsp::smlad(dsp::sxtb16(wv), x02, acc1);
-    acc1 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc1);
-    wv = dsp::load_u32(w2);
-    w2 += 4;
-    acc2 = dsp::smlad(dsp::sxtb16(wv), x02, acc2);
-    acc2 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc2);
-    wv = dsp::load_u32(w3);
-    w3 += 4;
-    acc3 = dsp::smlad(dsp::sxtb16(wv), x02, acc3);
-    acc3 = dsp::smlad(dsp::sxtb16_ror8(wv), x13, acc3);
+    group4(w0, w1, w2, w3, x02, x13, acc0, acc1, acc2, acc3);
   }
   acc[0] = acc0;
   acc[1] = acc1;
