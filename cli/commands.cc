@@ -1119,8 +1119,9 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_option("--optimize", compile_args.optimize,
                           "speed (default): the target's fastest kernels, their scratch in the arena; "
                           "memory: a kernel variant whose scratch raises the arena gives way to the "
-                          "reference kernel; size: a variant gives way to its reference where that "
-                          "lowers the code linked (as mote size counts it), the largest saving first")
+                          "reference kernel; size: a variant gives way to the op's next variant or its "
+                          "reference where that lowers the code linked (as mote size counts it), the "
+                          "largest saving first; ops doing 1/32 of the MACs or more keep variants")
       ->check(CLI::IsMember({"speed", "memory", "size"}));
   compile_cmd->add_option("--patching", compile_args.patching,
                           "auto (default): run a CNN's first stages tile by tile where that lowers the arena "

@@ -34,50 +34,109 @@ ir::Graph import_model(const std::string& path, const std::vector<std::string>& 
 
 namespace {
 
-// The kernels of `kernels` with `variant` given up for its reference kernel.
-std::vector<std::string> with_reference(const std::vector<std::string>& kernels, const std::string& variant) {
-  std::vector<std::string> out;
-  const std::string reference = kernel_name(kernel_reference(kernel_id_from_name(variant.c_str())));
-  for (const std::string& k : kernels)
-    if (k != variant) out.push_back(k);
-  if (std::find(out.begin(), out.end(), reference) == out.end()) out.push_back(reference);
-  std::sort(out.begin(), out.end());
-  return out;
-}
+// --optimize size: which kernels each op may take, and the code of a choice.
+class SizeChoice {
+ public:
+  SizeChoice(std::vector<search::OpKernels> ops, std::vector<std::string> other_kernels)
+      : ops_(std::move(ops)), other_(std::move(other_kernels)) {
+    for (const search::OpKernels& op : ops_) total_macs_ += op.macs;
+  }
 
-// lower_within_budget; with Optimize::kSize, first with the fastest kernels, then with each
-// variant whose reference lowers the code (options.code_bytes, shared code once) given
-// up, the largest saving first, until none lowers it. A variant's reference takes the
-// same inputs and parameters and gives the same bits, so only code and speed change
-// (and the arena, which can only shrink: references need no scratch).
+  // The kernel op k takes with the variants in `demoted` passed over.
+  KernelId kernel(size_t k, const std::vector<KernelId>& demoted) const {
+    for (KernelId id : ops_[k].kernels)
+      if (std::find(demoted.begin(), demoted.end(), id) == demoted.end()) return id;
+    return ops_[k].kernels.back();  // the reference (never demoted)
+  }
+
+  // The kernels the program links with `demoted` passed over, sorted.
+  std::vector<std::string> kernels(const std::vector<KernelId>& demoted) const {
+    std::vector<std::string> names = other_;
+    for (size_t k = 0; k < ops_.size(); ++k) names.push_back(kernel_name(kernel(k, demoted)));
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+  }
+
+  // Passing `variant` over too would not move ops doing 1/32 of the model's MACs or more
+  // (together) to reference kernels (a reference convolution runs ~10x the instructions).
+  bool may_demote(KernelId variant, const std::vector<KernelId>& demoted) const {
+    std::vector<KernelId> trial = demoted;
+    trial.push_back(variant);
+    uint64_t to_reference = 0;
+    for (size_t k = 0; k < ops_.size(); ++k)
+      if (kernel(k, demoted) == variant && !kernel_is_variant(kernel(k, trial))) to_reference += ops_[k].macs;
+    return to_reference == 0 || to_reference * 32 < total_macs_;
+  }
+
+  // What the ops of `variant` take instead, by name ("a, b").
+  std::string successors(KernelId variant, const std::vector<KernelId>& demoted) const {
+    std::vector<KernelId> trial = demoted;
+    trial.push_back(variant);
+    std::vector<std::string> names;
+    for (size_t k = 0; k < ops_.size(); ++k) {
+      if (kernel(k, demoted) != variant) continue;
+      const std::string name = kernel_name(kernel(k, trial));
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text;
+  }
+
+ private:
+  std::vector<search::OpKernels> ops_;
+  std::vector<std::string> other_;  // kernels no op of the prepared graph chooses (patching's)
+  uint64_t total_macs_ = 0;
+};
+
+// lower_within_budget; with Optimize::kSize, first with the fastest kernels, then with
+// variants passed over (each op takes its next variant, or its reference kernel) where
+// that lowers the code (options.code_bytes, shared code once), the largest saving first,
+// until none lowers it. An op doing at least 1/32 of the MACs keeps a variant: the
+// smallest one whose rule applies. A variant takes the same inputs and parameters as its
+// reference and gives the same bits, so only code and speed change (and the arena).
 CompileResult lower_for_size(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {
   if (options.optimize != Optimize::kSize) return search::lower_within_budget(graph, options, search);
   CompileResult result = search::lower_within_budget(graph, options, search);
-  std::vector<std::string> kernels = result.report.kernels;
-  const uint64_t speed_bytes = options.code_bytes(kernels);
-  uint64_t bytes = speed_bytes;
-  std::vector<std::string> demoted, choices;
+  const Target target = parse_target(options.target);
+  std::vector<search::OpKernels> ops = search::op_kernel_candidates(graph, target);
+  std::vector<std::string> other;
+  for (const std::string& k : result.report.kernels) {
+    const KernelId id = kernel_id_from_name(k.c_str());
+    const bool chosen = std::any_of(ops.begin(), ops.end(), [id](const search::OpKernels& op) {
+      return std::find(op.kernels.begin(), op.kernels.end(), id) != op.kernels.end();
+    });
+    if (!chosen) other.push_back(k);
+  }
+  const SizeChoice size(std::move(ops), std::move(other));
+  const uint64_t speed_bytes = options.code_bytes(result.report.kernels);
+  uint64_t bytes = options.code_bytes(size.kernels({}));
+  std::vector<KernelId> demoted;
+  std::vector<std::string> choices;
   for (;;) {
-    std::string best;
+    KernelId best = KernelId::kInvalid;
     uint64_t best_bytes = bytes;
-    for (const std::string& k : kernels) {
-      if (!kernel_is_variant(kernel_id_from_name(k.c_str()))) continue;
-      const uint64_t trial = options.code_bytes(with_reference(kernels, k));
-      if (trial < best_bytes) {
-        best = k;
-        best_bytes = trial;
+    for (const std::string& k : size.kernels(demoted)) {
+      const KernelId id = kernel_id_from_name(k.c_str());
+      if (!kernel_is_variant(id) || !size.may_demote(id, demoted)) continue;
+      std::vector<KernelId> trial = demoted;
+      trial.push_back(id);
+      const uint64_t trial_bytes = options.code_bytes(size.kernels(trial));
+      if (trial_bytes < best_bytes) {
+        best = id;
+        best_bytes = trial_bytes;
       }
     }
-    if (best.empty()) break;
-    choices.push_back(best + " -> " + kernel_name(kernel_reference(kernel_id_from_name(best.c_str()))) + ": " +
+    if (best == KernelId::kInvalid) break;
+    choices.push_back(std::string(kernel_name(best)) + " -> " + size.successors(best, demoted) + ": " +
                       std::to_string(bytes) + " -> " + std::to_string(best_bytes) + " bytes of code");
     demoted.push_back(best);
-    kernels = with_reference(kernels, best);
     bytes = best_bytes;
   }
   if (!demoted.empty()) {
     CompileOptions smaller = options;
-    smaller.demoted_kernels = demoted;
+    for (KernelId id : demoted) smaller.demoted_kernels.push_back(kernel_name(id));
     result = search::lower_within_budget(graph, smaller, search);
   }
   result.report.size_choices = std::move(choices);

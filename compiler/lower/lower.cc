@@ -109,19 +109,37 @@ LoweredOp lower_reference(const NodeLowering& l) {
   l.fail("is not a Mote op");
 }
 
-}  // namespace
-
-LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
-  const NodeLowering l(graph, node);
+// The node checked and lowered to its reference kernel (lower_node before the variant).
+LoweredOp lower_checked_reference(const NodeLowering& l, const ir::Node& node) {
   const bool takes_inputs = node.op != ir::Op::kFillBytes && node.op != ir::Op::kJump;  // the ops without inputs
   if (takes_inputs && (node.inputs.empty() || node.inputs[0] == ir::kNoTensor)) l.fail("input 0 is missing");
   for (int id : node.inputs)
     if (id != ir::kNoTensor) check_tensor_dims(l, l.tensor(id));
   for (int id : node.outputs) check_tensor_dims(l, l.tensor(id));
-  LoweredOp op = lower_reference(l);
-  select_variant(l, target, op);  // the target's faster variant: same inputs and parameters
+  return lower_reference(l);
+}
+
+}  // namespace
+
+LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target,
+                     const std::vector<KernelId>& skipped) {
+  const NodeLowering l(graph, node);
+  LoweredOp op = lower_checked_reference(l, node);
+  select_variant(l, target, op, skipped);  // the target's faster variant: same inputs and parameters
   choose_in_place(graph, node, op);
   return op;
+}
+
+LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
+  return lower_node(graph, node, target, {});
+}
+
+std::vector<KernelId> kernel_candidates(const ir::Graph& graph, const ir::Node& node, Target target) {
+  const NodeLowering l(graph, node);
+  const LoweredOp reference = lower_checked_reference(l, node);
+  std::vector<KernelId> kernels = applicable_variants(l, target, reference);
+  kernels.push_back(reference.kernel);
+  return kernels;
 }
 
 // ---------------------------------------------------------------------------------------

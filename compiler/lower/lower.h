@@ -71,6 +71,15 @@ void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op
 // Mote op, an attribute is out of range, or a tensor's dtype/shape breaks the kernel's rules.
 LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target);
 
+// lower_node, with the variants in `skipped` passed over: the node takes the next variant
+// the target has for it, or its reference kernel (--optimize size gives variants up so).
+LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target,
+                     const std::vector<KernelId>& skipped);
+
+// The kernels that can run the node on the target, in lower_node's order of preference:
+// the variants whose rules apply, then the reference kernel (always last).
+std::vector<KernelId> kernel_candidates(const ir::Graph& graph, const ir::Node& node, Target target);
+
 // A lowered resize's parameters for comparing two lowerings' sampling (the .tflite
 // writer's choice of TFLite's resize flags): an integer bilinear tap whose two rows
 // (columns) are one, lower == upper, blends the same values whatever its fraction (the

@@ -4,6 +4,7 @@
 // (kernels/kernel_registry.inc), so a rule names only its own variant.
 #include "lower/variants.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -429,15 +430,27 @@ bool runs_on(KernelIsa kernel, const TargetIsa& target) {
 
 }  // namespace
 
-void select_variant(const NodeLowering& l, Target target, LoweredOp& op) {
+void select_variant(const NodeLowering& l, Target target, LoweredOp& op, const std::vector<KernelId>& skipped) {
   const TargetIsa& isa = target_info(target).isa;
   for (const VariantRule& rule : kRules) {
     if (kernel_reference(rule.variant) != op.kernel || !runs_on(kernel_isa(rule.variant), isa)) continue;
+    if (std::find(skipped.begin(), skipped.end(), rule.variant) != skipped.end()) continue;
     if (rule.applies(l, op)) {
       op.kernel = rule.variant;
       return;
     }
   }
+}
+
+std::vector<KernelId> applicable_variants(const NodeLowering& l, Target target, const LoweredOp& op) {
+  const TargetIsa& isa = target_info(target).isa;
+  std::vector<KernelId> variants;
+  for (const VariantRule& rule : kRules) {
+    if (kernel_reference(rule.variant) != op.kernel || !runs_on(kernel_isa(rule.variant), isa)) continue;
+    LoweredOp trial = op;
+    if (rule.applies(l, trial)) variants.push_back(rule.variant);
+  }
+  return variants;
 }
 
 }  // namespace mote::lower

@@ -278,13 +278,21 @@ KernelChoice kernel_choice(const CompileOptions& options) {
   return choice;
 }
 
+std::vector<OpKernels> op_kernel_candidates(const ir::Graph& graph, Target target) {
+  const link::Prepared prepared = link::prepare(graph, target);
+  std::vector<OpKernels> ops;
+  for (size_t k = 0; k < prepared.ops.size(); ++k)
+    ops.push_back({lower::kernel_candidates(prepared.graph, prepared.graph.nodes[k], target), prepared.ops[k].macs});
+  return ops;
+}
+
 CompileResult link(const ir::Graph& graph, Target target, const KernelChoice& choice, SearchReport& search,
                    planner::Effort effort, link::Emit emit) {
   const link::Prepared prepared = link::prepare(graph, target);
   std::vector<lower::LoweredOp> ops = prepared.ops;
   for (size_t k = 0; k < ops.size(); ++k) {
     if (std::find(choice.demoted.begin(), choice.demoted.end(), ops[k].kernel) != choice.demoted.end())
-      ops[k] = lower::lower_node(prepared.graph, prepared.graph.nodes[k], Target::kHost);  // the reference
+      ops[k] = lower::lower_node(prepared.graph, prepared.graph.nodes[k], target, choice.demoted);
   }
   link::Layout layout = link::lay_out(prepared, ops);
   plan(layout, search, effort);

@@ -97,8 +97,9 @@ CompileResult lower_within_budget(const ir::Graph& graph, const CompileOptions& 
 CompileResult lower_for_memory(const ir::Graph& graph, const CompileOptions& options, SearchReport& search);
 
 // How link() picks each op's kernel: the target's fastest variant, given up under
-// Optimize::kMemory where its scratch sets the arena (variant_fallback), and lowered as
-// its reference kernel when it is one of `demoted` (Optimize::kSize: compile() picks them).
+// Optimize::kMemory where its scratch sets the arena (variant_fallback); the variants in
+// `demoted` are passed over, so their ops take their next variant or their reference
+// kernel (Optimize::kSize: compile() picks them from op_kernel_candidates()).
 struct KernelChoice {
   KernelChoice(Optimize optimize_ = Optimize::kSpeed, std::vector<KernelId> demoted_ = {})  // NOLINT: from Optimize
       : optimize(optimize_), demoted(std::move(demoted_)) {}
@@ -108,6 +109,15 @@ struct KernelChoice {
 
 // The choice CompileOptions asks for (its optimize and demoted_kernels).
 KernelChoice kernel_choice(const CompileOptions& options);
+
+// Per op of the graph as link() prepares it for the target (output copies included): the
+// kernels that can run it, in link()'s order of preference with the reference last
+// (lower::kernel_candidates), and its MACs.
+struct OpKernels {
+  std::vector<KernelId> kernels;
+  uint64_t macs = 0;
+};
+std::vector<OpKernels> op_kernel_candidates(const ir::Graph& graph, Target target);
 
 // variant_fallback (with Optimize::kMemory) and planner: the graph in its order, linked
 // (compiler/link/link.h). The op-order and patching searches link their candidates with

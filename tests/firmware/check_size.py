@@ -26,7 +26,8 @@ def mote(exe, *args):
 def optimize_size_failures(a, tmp):
     """`mote compile --optimize size` on cortex-m4 (the kws model): the code it reports is
     what `mote size` counts, below the fastest kernels' code, each choice a variant given
-    up for its reference, and the outputs bit-identical to the default build's on the host;
+    up for the op's next variant or its reference, and the outputs bit-identical to the
+    default build's on the host;
     a host target is refused with one line."""
     failures = []
     fast, small = str(Path(tmp) / "fast.mote"), str(Path(tmp) / "small.mote")

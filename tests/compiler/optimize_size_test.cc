@@ -1,0 +1,111 @@
+// --optimize size (compiler/compiler.cc, lower_for_size): each variant the code search
+// gives up passes its ops to their next variant, or to their reference kernel; ops doing
+// 1/32 of the model's MACs or more (together) keep a variant. Shown on the MLPerf Tiny
+// keyword-spotting DS-CNN for cortex-m4 with made-up code sizes, so the test fixes the
+// policy, not the sizes of this build's kernels (tests/firmware/check_size.py measures
+// those and checks the outputs stay bit for bit).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler.h"
+#include "import/tflite/tflite_importer.h"
+#include "kernel_registry.h"
+#include "search/search.h"
+
+namespace mote {
+namespace optimize_size_test {
+
+const std::string kKws = std::string(MOTE_SHARED_DIR) + "/models/tflite/mlperf_tiny/kws_ref_model.tflite";
+
+// Code bytes of a kernel set: 4,000 of runtime plus each kernel's made-up size.
+std::function<uint64_t(const std::vector<std::string>&)> code_sizes(std::map<std::string, uint64_t> sizes) {
+  return [sizes](const std::vector<std::string>& kernels) {
+    uint64_t bytes = 4000;
+    for (const std::string& k : kernels) {
+      const auto it = sizes.find(k);
+      bytes += it == sizes.end() ? 1000 : it->second;
+    }
+    return bytes;
+  };
+}
+
+CompileResult compile_kws(Optimize optimize, std::map<std::string, uint64_t> sizes) {
+  CompileOptions options;
+  options.model_path = kKws;
+  options.target = "cortex-m4";
+  options.optimize = optimize;
+  options.code_bytes = code_sizes(std::move(sizes));
+  return compile(options);
+}
+
+std::vector<std::string> kernels_of(const CompileResult& r, const std::string& prefix) {
+  std::vector<std::string> kernels;
+  for (const OpReport& op : r.report.ops)
+    if (op.kernel.rfind(prefix, 0) == 0 && std::find(kernels.begin(), kernels.end(), op.kernel) == kernels.end())
+      kernels.push_back(op.kernel);
+  return kernels;
+}
+
+TEST(OptimizeSize, CandidatesListTheApplicableVariantsInPreferenceOrderThenTheReference) {
+  const ir::Graph graph = import_tflite(kKws);
+  const std::vector<search::OpKernels> ops = search::op_kernel_candidates(graph, Target::kCortexM4);
+  ASSERT_GE(ops.size(), 13u);
+  // op 2: a 1x1 convolution without padding: both DSP variants apply, the 1x1 one first.
+  EXPECT_EQ(ops[2].kernels, (std::vector<KernelId>{KernelId::kConv2dS81x1Dsp, KernelId::kConv2dS8Dsp,
+                                                   KernelId::kConv2dS8}));
+  EXPECT_EQ(ops[2].macs, 512000u);
+  // op 1: a 3x3 depthwise convolution: the 3x3 variant, then the general one.
+  EXPECT_EQ(ops[1].kernels, (std::vector<KernelId>{KernelId::kDepthwiseConv2dS83x3Dsp,
+                                                   KernelId::kDepthwiseConv2dS8Dsp, KernelId::kDepthwiseConv2dS8}));
+  for (const search::OpKernels& op : ops) EXPECT_FALSE(kernel_is_variant(op.kernels.back()));
+}
+
+TEST(OptimizeSize, VariantsGiveWayToSmallerVariantsAndMacHeavyOpsNeverReachReferences) {
+  // Every variant larger than its reference: only the MAC rule keeps variants.
+  const std::map<std::string, uint64_t> sizes = {
+      {"conv2d_s8_1x1__dsp", 15000}, {"conv2d_s8__dsp", 12000},          {"conv2d_s8", 2000},
+      {"depthwise_conv2d_s8_3x3__dsp", 20000}, {"depthwise_conv2d_s8__dsp", 3000},
+      {"depthwise_conv2d_s8", 2000},  {"fully_connected_s8__dsp", 4000}, {"fully_connected_s8", 1500},
+      {"avg_pool2d_s8__dsp", 3000},   {"avg_pool2d_s8", 2000}};
+  const CompileResult fast = compile_kws(Optimize::kSpeed, sizes);
+  EXPECT_EQ(kernels_of(fast, "conv2d"), (std::vector<std::string>{"conv2d_s8__dsp", "conv2d_s8_1x1__dsp"}));
+  const CompileResult small = compile_kws(Optimize::kSize, sizes);
+  // The convolutions (89% of the MACs) take the smaller DSP variant; the four depthwise
+  // layers (2.7% each, 10.8% together) the general DSP one; the fully connected layer
+  // (0.03%) and the pooling (no MACs) their references.
+  EXPECT_EQ(kernels_of(small, "conv2d"), std::vector<std::string>{"conv2d_s8__dsp"});
+  EXPECT_EQ(kernels_of(small, "depthwise"), std::vector<std::string>{"depthwise_conv2d_s8__dsp"});
+  EXPECT_EQ(kernels_of(small, "fully"), std::vector<std::string>{"fully_connected_s8"});
+  EXPECT_EQ(kernels_of(small, "avg"), std::vector<std::string>{"avg_pool2d_s8"});
+    // The largest saving first; the last conv2d_s8__dsp and depthwise_conv2d_s8__dsp stay.
+  EXPECT_EQ(small.report.size_choices, (std::vector<std::string>{
+                                           "depthwise_conv2d_s8_3x3__dsp -> depthwise_conv2d_s8__dsp: 60000 -> "
+                                           "43000 bytes of code",
+                                           "conv2d_s8_1x1__dsp -> conv2d_s8__dsp: 43000 -> 28000 bytes of code",
+                                           "fully_connected_s8__dsp -> fully_connected_s8: 28000 -> 25500 bytes of code",
+                                           "avg_pool2d_s8__dsp -> avg_pool2d_s8: 25500 -> 24500 bytes of code"}));
+  EXPECT_EQ(small.report.speed_code_bytes, 60000u);
+  EXPECT_EQ(small.report.code_bytes, 24500u);
+}
+
+TEST(OptimizeSize, GivesUpOnlyWhatLowersTheCode) {
+  // References and the general depthwise variant large, the other variants 1,000 bytes:
+  // only the 1x1 convolutions' variant goes (conv2d_s8__dsp is linked for the first conv).
+  const CompileResult small = compile_kws(Optimize::kSize, {{"conv2d_s8", 90000},
+                                                            {"depthwise_conv2d_s8", 90000},
+                                                            {"depthwise_conv2d_s8__dsp", 90000},
+                                                            {"fully_connected_s8", 90000},
+                                                            {"avg_pool2d_s8", 90000}});
+  EXPECT_EQ(small.report.size_choices,
+            std::vector<std::string>{"conv2d_s8_1x1__dsp -> conv2d_s8__dsp: 11000 -> 10000 bytes of code"});
+  EXPECT_EQ(small.report.speed_code_bytes, 11000u);
+  EXPECT_EQ(small.report.code_bytes, 10000u);
+  EXPECT_EQ(kernels_of(small, "depthwise"), std::vector<std::string>{"depthwise_conv2d_s8_3x3__dsp"});
+}
+
+}  // namespace optimize_size_test
+}  // namespace mote
