@@ -65,6 +65,9 @@ class RowsCursor {
     for (int i = 0; i < 4; ++i) addr[i] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(base + offset[i])) - 4u;
     addr_ = __arm_vldrwq_u32(addr);
   }
+  // Row i starts at the byte base + byte_offsets[i] (a multiple of 4).
+  RowsCursor(const float* base, uint32x4_t byte_offsets)
+      : addr_(__arm_vaddq_n_u32(byte_offsets, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(base)) - 4u)) {}
   float32x4_t next() {
     // (arm_mve.h's vldrwq_gather_base_wb_f32 is two loads in GCC 12: one without and one
     // with writeback.) The asm declares no memory read: the rows must not be written
@@ -125,6 +128,9 @@ class RowsCursor {
  public:
   RowsCursor(const float* base, const uint32_t offset[4]) {
     for (int i = 0; i < 4; ++i) row_[i] = base + offset[i];
+  }
+  RowsCursor(const float* base, uint32x4_t byte_offsets) {
+    for (int i = 0; i < 4; ++i) row_[i] = base + byte_offsets.lane[i] / 4;
   }
   float32x4_t next() {
     float32x4_t r;
