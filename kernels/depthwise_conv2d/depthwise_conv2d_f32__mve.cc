@@ -9,7 +9,8 @@
 // per tap one load of the weights and one of each pixel's inputs, a VFMA per pixel. Output
 // pixels pair up as in depthwise_conv2d_f32__fpu (two pixels whose windows the image
 // border cuts alike share each weight vector); the last 1..3 channels run predicated.
-// Activation per lane as clamp_value. No scratch.
+// Windows of 3x3 taps inside the image run unrolled (window_3x3). Activation per lane as
+// clamp_value. No scratch.
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_f32_pairs.h"
 #include "isa/mve_f32.h"
@@ -36,6 +37,71 @@ inline void store4(float* p, float32x4_t v, mve::mve_pred16_t pred) {
   }
 }
 
+// A 3x3 window inside the image, fully unrolled: per window row three weight vectors and
+// each pixel's three input vectors (kAdjacent: b's window starts one column after a's, so
+// the pair reads four input vectors, b's first two being a's last two).
+template <bool kPair, bool kAdjacent, bool kTail>
+__attribute__((always_inline)) inline void window_3x3(const DepthwiseSteps& s, const float* xa, const float* xb,
+                                                      const float* w, mve::mve_pred16_t pred, float32x4_t& acc_a,
+                                                      float32x4_t& acc_b) {
+  const int32_t col = s.col, c = s.c;
+  for (int ky = 0; ky < 3; ++ky, xa += s.row, xb += s.row, w += s.filter_row) {
+    const float32x4_t w0 = load4<kTail>(w, pred);
+    const float32x4_t w1 = load4<kTail>(w + c, pred);
+    const float32x4_t w2 = load4<kTail>(w + 2 * c, pred);
+    const float32x4_t x0 = load4<kTail>(xa, pred);
+    const float32x4_t x1 = load4<kTail>(xa + col, pred);
+    acc_a = mve::vfmaq_f32(acc_a, x0, w0);
+    acc_a = mve::vfmaq_f32(acc_a, x1, w1);
+    const float32x4_t x2 = load4<kTail>(xa + 2 * col, pred);
+    acc_a = mve::vfmaq_f32(acc_a, x2, w2);
+    if (kPair && kAdjacent) {
+      acc_b = mve::vfmaq_f32(acc_b, x1, w0);
+      acc_b = mve::vfmaq_f32(acc_b, x2, w1);
+      acc_b = mve::vfmaq_f32(acc_b, load4<kTail>(xa + 3 * col, pred), w2);
+    } else if (kPair) {
+      acc_b = mve::vfmaq_f32(acc_b, load4<kTail>(xb, pred), w0);
+      acc_b = mve::vfmaq_f32(acc_b, load4<kTail>(xb + col, pred), w1);
+      acc_b = mve::vfmaq_f32(acc_b, load4<kTail>(xb + 2 * col, pred), w2);
+    }
+  }
+}
+
+// The activation and the stores of pixel a's (and b's) four channels.
+template <bool kPair, bool kClamp, bool kTail>
+__attribute__((always_inline)) inline void finish(float32x4_t acc_a, float32x4_t acc_b, mve::mve_pred16_t pred,
+                                                  float32x4_t lo, float32x4_t hi, float* out_a, float* out_b) {
+  if (kClamp) acc_a = mve::clamp_lanes(acc_a, lo, hi);
+  store4<kTail>(out_a, acc_a, pred);
+  if (kPair) {
+    if (kClamp) acc_b = mve::clamp_lanes(acc_b, lo, hi);
+    store4<kTail>(out_b, acc_b, pred);
+  }
+}
+
+// Every channel of pixel a (and b) whose windows are 3x3 taps inside the image. Not
+// inlined, and without the pre-allocation scheduler, which hoists the loads of all three
+// rows and spills vectors in the window functions it is inlined into.
+template <bool kPair, bool kAdjacent, bool kClamp>
+__attribute__((noinline, optimize("no-schedule-insns"))) void pixels_3x3(
+    const DepthwiseSteps& s, const float* xa, const float* xb, const float* w, const float* bias, float32x4_t lo,
+    float32x4_t hi, float* out_a, float* out_b) {
+  int32_t c = 0;
+  for (; c + 4 <= s.c; c += 4) {
+    float32x4_t acc_a = bias != nullptr ? mve::vldrwq_f32(bias + c) : mve::vdupq_n_f32(0.0f);
+    float32x4_t acc_b = acc_a;
+    window_3x3<kPair, kAdjacent, false>(s, xa + c, xb + c, w + c, 0, acc_a, acc_b);
+    finish<kPair, kClamp, false>(acc_a, acc_b, 0, lo, hi, out_a + c, out_b + c);
+  }
+  if (c < s.c) {
+    const mve::mve_pred16_t pred = mve::vctp32q(static_cast<uint32_t>(s.c - c));
+    float32x4_t acc_a = bias != nullptr ? mve::vldrwq_z_f32(bias + c, pred) : mve::vdupq_n_f32(0.0f);
+    float32x4_t acc_b = acc_a;
+    window_3x3<kPair, kAdjacent, true>(s, xa + c, xb + c, w + c, pred, acc_a, acc_b);
+    finish<kPair, kClamp, true>(acc_a, acc_b, pred, lo, hi, out_a + c, out_b + c);
+  }
+}
+
 struct Block {
   // Channels c .. c + 3 of pixel a (and b when kPair).
   template <bool kPair, bool kClamp, bool kTail>
@@ -57,12 +123,7 @@ struct Block {
         if (kPair) acc_b = mve::vfmaq_f32(acc_b, load4<kTail>(xb, pred), wv);
       }
     }
-    if (kClamp) acc_a = mve::clamp_lanes(acc_a, lo, hi);
-    store4<kTail>(out_a + c, acc_a, pred);
-    if (kPair) {
-      if (kClamp) acc_b = mve::clamp_lanes(acc_b, lo, hi);
-      store4<kTail>(out_b + c, acc_b, pred);
-    }
+    finish<kPair, kClamp, kTail>(acc_a, acc_b, pred, lo, hi, out_a + c, out_b + c);
   }
 
   template <bool kPair, bool kClamp>
@@ -71,6 +132,15 @@ struct Block {
     const float32x4_t lo = mve::vdupq_n_f32(params.act_min);
     const float32x4_t hi = mve::vdupq_n_f32(params.act_max);
     const float* const w_first = filter + wa.filter_offset;
+    if (wa.ky_count == 3 && wa.kx_count == 3) {  // e.g. MobileNet's 3x3 inside the image
+      if (kPair && origin_b == wa.origin + s.col) {
+        pixels_3x3<kPair, true, kClamp>(s, wa.origin, origin_b, w_first, bias, lo, hi, out_a, out_b);
+      } else {
+        pixels_3x3<kPair, false, kClamp>(s, wa.origin, kPair ? origin_b : wa.origin, w_first, bias, lo, hi, out_a,
+                                         out_b);
+      }
+      return;
+    }
     const mve::mve_pred16_t all = mve::vctp32q(4);
     int32_t c = 0;
     for (; c + 4 <= s.c; c += 4) {
