@@ -5,8 +5,9 @@
 // bit for bit; the conformance suite allows the rounding of any order.
 //
 // Vectors run across output features: for each k, the weights of eight features (rows K
-// values apart) come in with two gather loads from one base and are multiplied by
-// input[k] (VFMA by scalar); the last 1..7 features go four at a time, predicated.
+// values apart) come in with two gather loads that step their own addresses
+// (mve::RowsCursor) and are multiplied by input[k] (VFMA by scalar); the last 1..7
+// features go four at a time, predicated.
 // No scratch.
 #include "fully_connected/fully_connected.h"
 #include "fully_connected/fully_connected_f32_run.h"
@@ -39,8 +40,8 @@ struct Dense {
                    const float* input, const float* weights, const float* bias, float* output) {
     const float32x4_t lo = mve::vdupq_n_f32(params.act_min);
     const float32x4_t hi = mve::vdupq_n_f32(params.act_max);
-    const uint32_t uk = static_cast<uint32_t>(k);
-    const uint32_t offsets[8] = {0, uk, 2 * uk, 3 * uk, 4 * uk, 5 * uk, 6 * uk, 7 * uk};
+    const uint32_t row = 4u * static_cast<uint32_t>(k);  // weight bytes per feature
+    const uint32_t offsets[8] = {0, row, 2 * row, 3 * row, 4 * row, 5 * row, 6 * row, 7 * row};
     const mve::uint32x4_t off0 = mve::vldrwq_u32(offsets);
     const mve::uint32x4_t off1 = mve::vldrwq_u32(offsets + 4);
     for (int32_t b = 0; b < batches; ++b, input += k, output += out_features) {
@@ -52,11 +53,12 @@ struct Dense {
           acc0 = mve::vldrwq_f32(bias + n);
           acc1 = mve::vldrwq_f32(bias + n + 4);
         }
-        const float* rows = weights + n * k;
+        mve::RowsCursor rows0(weights + n * k, off0);
+        mve::RowsCursor rows1(weights + n * k, off1);
         for (int32_t i = 0; i < k; ++i) {
           const float x = input[i];
-          acc0 = mve::vfmaq_n_f32(acc0, mve::vldrwq_gather_shifted_offset_f32(rows + i, off0), x);
-          acc1 = mve::vfmaq_n_f32(acc1, mve::vldrwq_gather_shifted_offset_f32(rows + i, off1), x);
+          acc0 = mve::vfmaq_n_f32(acc0, rows0.next(), x);
+          acc1 = mve::vfmaq_n_f32(acc1, rows1.next(), x);
         }
         if (kClamp) {
           acc0 = mve::clamp_lanes(acc0, lo, hi);
