@@ -1098,7 +1098,7 @@ int run_cli(int argc, char** argv) {
                           "Program file to write (required unless --emit-c or --emit-tflite is given)");
   compile_cmd->add_option("--target", compile_args.target, target_list(false));
   compile_cmd->add_option("--quantize", compile_args.quantize, "Quantize: int8");
-  compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input");
+  compile_cmd->add_option("--calibration", compile_args.calibration, "Calibration .npy per model input: [N, *input shape], or [N, ...] stacked along an input batch axis of 1");
   compile_cmd->add_option("--calibration-method", compile_args.calibration_method,
                           "Activation ranges: minmax (default), percentile or mse");
   compile_cmd->add_option("--percentile", compile_args.percentile,

@@ -63,11 +63,21 @@ size_t check_inputs(const ir::Graph& graph, const std::vector<CalibrationInput>&
     expected.insert(expected.begin(), 0);
     bool shape_ok = in.shape.size() == expected.size();
     for (size_t d = 1; shape_ok && d < expected.size(); ++d) shape_ok = in.shape[d] == expected[d];
-    if (!shape_ok) {
+    // Samples stacked along a batch axis of 1 ([N, 3, 96, 96] for an input [1, 3, 96, 96]),
+    // as a PyTorch DataLoader batch comes: the same bytes as [N, 1, 3, 96, 96].
+    bool stacked = !t.shape.empty() && t.shape[0] == 1 && in.shape.size() == t.shape.size();
+    for (size_t d = 1; stacked && d < t.shape.size(); ++d) stacked = in.shape[d] == t.shape[d];
+    if (!shape_ok && !stacked) {
       std::string want = shape_string(expected);
       want.replace(1, 1, "N");
+      std::string batch;
+      if (!t.shape.empty() && t.shape[0] == 1) {
+        batch = shape_string(t.shape);
+        batch.replace(1, 1, "N");
+        batch = " or " + batch;
+      }
       throw CompileError(in.path + ": calibration data has shape " + shape_string(in.shape) + ", expected " +
-                         want + " (N samples of " + describe_input(graph, i) + ")");
+                         want + batch + " (N samples of " + describe_input(graph, i) + ")");
     }
     const auto n = static_cast<size_t>(in.shape[0]);
     if (n == 0) throw CompileError(in.path + ": calibration data is empty (0 samples of " + describe_input(graph, i) + ")");

@@ -32,8 +32,9 @@ namespace mote::ptq {
 RangeMethod parse_range_method(const std::string& name);
 const char* range_method_name(RangeMethod method);
 
-// One model input's calibration samples: shape [N, *input shape], float32 (int32 or
-// int64 for an index input: token ids, which stay unquantized).
+// One model input's calibration samples: shape [N, *input shape], or for an input whose
+// first axis is 1, [N, *rest] (samples stacked along the batch axis: the same bytes);
+// float32 (int32 or int64 for an index input: token ids, which stay unquantized).
 struct CalibrationInput {
   std::string path;  // for messages
   DType dtype = DType::kFloat32;

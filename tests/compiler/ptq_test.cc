@@ -173,6 +173,18 @@ TEST(Calibrate, RangeMethodsClipAnOutlier) {
   EXPECT_FLOAT_EQ(a.observed[g.outputs[0]]->max, 100.25f);
 }
 
+TEST(Calibrate, TakesSamplesStackedAlongABatchAxisOfOne) {
+  // [N, 1000] for the input [1, 1000] (a PyTorch batch) holds the bytes of [N, 1, 1000].
+  const ir::Graph g = chain(1000, false);
+  const std::vector<float> values = gaussian(3000, 11);
+  const Calibration nested = calibrate(g, {samples(values, {3, 1, 1000})}, Options{});
+  const Calibration stacked = calibrate(g, {samples(values, {3, 1000})}, Options{});
+  EXPECT_EQ(stacked.samples, 3u);
+  ASSERT_TRUE(nested.chosen[g.outputs[0]] && stacked.chosen[g.outputs[0]]);
+  EXPECT_EQ(stacked.chosen[g.outputs[0]]->min, nested.chosen[g.outputs[0]]->min);
+  EXPECT_EQ(stacked.chosen[g.outputs[0]]->max, nested.chosen[g.outputs[0]]->max);
+}
+
 std::string calibrate_error(const ir::Graph& g, const std::vector<CalibrationInput>& in) {
   try {
     calibrate(g, in, Options{});
@@ -190,9 +202,13 @@ TEST(Calibrate, RefusesBadSamplesNamingTheFile) {
                                 samples(std::vector<float>(8, 0.0f), {2, 1, 4})}),
             "--calibration: the model has 1 input(s), got 2 calibration file(s) (one per input, in input order)");
   EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(10, 0.0f), {2, 1, 5})}),
-            "samples.npy: calibration data has shape [2,1,5], expected [N,1,4] (N samples of input 0 'x' [1,4])");
-  EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(8, 0.0f), {2, 4})}),
-            "samples.npy: calibration data has shape [2,4], expected [N,1,4] (N samples of input 0 'x' [1,4])");
+            "samples.npy: calibration data has shape [2,1,5], expected [N,1,4] or [N,4] (N samples of input 0 'x' "
+            "[1,4])");
+  EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(10, 0.0f), {2, 5})}),
+            "samples.npy: calibration data has shape [2,5], expected [N,1,4] or [N,4] (N samples of input 0 'x' "
+            "[1,4])");
+  EXPECT_EQ(calibrate_error(g, {samples(std::vector<float>(8, 0.0f), {8})}),
+            "samples.npy: calibration data has shape [8], expected [N,1,4] or [N,4] (N samples of input 0 'x' [1,4])");
   EXPECT_EQ(calibrate_error(g, {samples({}, {0, 1, 4})}),
             "samples.npy: calibration data is empty (0 samples of input 0 'x' [1,4])");
   CalibrationInput ints = samples(std::vector<float>(2, 0.0f), {2, 1, 4});
