@@ -339,15 +339,12 @@ RowPass row_pass_for(const DepthwiseConv2dS8Params& params) {
   return params.window.stride_w == 1 ? row_pass<1, true> : row_pass<2, true>;
 }
 
-// Stores lo, hi at d[0], d[1] and, for a slot with a copy (kCopy), at the copy's words.
-template <bool kCopy>
-inline void put2(uint32_t* d, uint32_t lo, uint32_t hi) {
-  if constexpr (kCopy) {
-    d[kCopyWords] = lo;
-    d[kCopyWords + 1] = hi;
-  }
-  uint32_t* at = d;
-  dsp::store2_u32_advance<0>(at, lo, hi);
+// Stores lo, hi at d[0], d[1] and, for a slot with a copy (kCopy), at the copy's words;
+// then advances d by kStepBytes.
+template <bool kCopy, int kStepBytes>
+inline void put2(uint32_t*& d, uint32_t lo, uint32_t hi) {
+  if constexpr (kCopy) dsp::store2_u32_at<4 * kCopyWords>(d, lo, hi);
+  dsp::store2_u32_advance<kStepBytes>(d, lo, hi);
 }
 
 template <bool kCopy>
@@ -383,13 +380,13 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_block(
     s3 += 4;
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
     const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
-    put2<kCopy>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    put2<kCopy, 0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
     d += chan_words;
-    put2<kCopy>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    put2<kCopy, 0>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
     d += chan_words;
-    put2<kCopy>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    put2<kCopy, 0>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
     d += chan_words;
-    put2<kCopy>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
+    put2<kCopy, 0>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
     d += chan_words;
   } while (s0 != end);
 }
@@ -440,14 +437,10 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
     src += pair_step;
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
     const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
-    put2<kCopy>(d0, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
-    put2<kCopy>(d1, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
-    put2<kCopy>(d2, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
-    put2<kCopy>(d3, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
-    d0 += kBlockWords;
-    d1 += kBlockWords;
-    d2 += kBlockWords;
-    d3 += kBlockWords;
+    put2<kCopy, 4 * kBlockWords>(d0, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    put2<kCopy, 4 * kBlockWords>(d1, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    put2<kCopy, 4 * kBlockWords>(d2, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    put2<kCopy, 4 * kBlockWords>(d3, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
   } while (--count != 0);
 }
 
@@ -465,17 +458,18 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot_block(uint32_t* d, int32
   if (c != 0) dsp::store2_u32_advance<0>(d, 0, 0);
 }
 
-// Extends input row iy (zeros outside the image) into the slot and its copy (slots 0, 1):
-// pairs [0, 2 * blocks).
+// Extends input row iy (zeros outside the image) into ring row `ring_row` (0..4) and, when
+// `copy`, into its copy three ring rows on: pairs [0, 2 * blocks).
 // zp_row: C bytes of the input zero point (padding columns). Only blocks [0, blocks) are
 // written: the caller passes the blocks that reach into the image (the others, all
 // padding, hold zeros written once per run).
 void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t iy,
-                int32_t pad_left, int32_t blocks, int32_t slot, int32_t input_zero_point,
-                const int8_t* zp_row, int32_t chan_words, uint32_t* ring) {
+                int32_t pad_left, int32_t blocks, int32_t ring_row, bool copy,
+                int32_t input_zero_point, const int8_t* zp_row, int32_t chan_words,
+                uint32_t* ring) {
   const int32_t channels = shape.in_c;
   const int32_t in_w = shape.in_w;
-  const bool copy = slot < 2;
+  const int32_t slot = ring_row;
   if (iy < 0 || iy >= shape.in_h) {
     for (int32_t b = 0; b < blocks; ++b) {
       uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
@@ -675,10 +669,9 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   // When the last live block's second pair is all padding, extend_row() writes only its
   // first pair (extend_edge_pair): the second is zero in every ring row from here on.
   if (live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
-    for (int32_t c = 0; c < channels; ++c) {
-      for (int32_t slot = 0; slot < 5; ++slot) {
-        *ring_word(ring, chan_words, c, slot, 2 * (live - 1) + 1) = 0;
-      }
+    uint32_t* word = ring_word(ring, chan_words, 0, 0, 2 * (live - 1) + 1);
+    for (int32_t c = 0; c < channels; ++c, word += chan_words) {
+      word[0] = word[2] = word[4] = word[6] = word[8] = 0;  // ring rows 0..4
     }
   }
   const bool clamped = params.act_min > -128 || params.act_max < 127;
@@ -686,19 +679,21 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
   const RowPass pass = row_pass_for(params);
+  const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
+  const int32_t slot_step = params.window.stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     int8_t* out_row = output + b * out_image_stride;
     // slot_row[s]: the input row slot s holds (none at the start of each image).
     int32_t slot_row[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+    int32_t first_slot = first_slot0;  // y0 mod 3
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-      const int32_t first_slot = ((y0 % 3) + 3) % 3;
       for (int32_t k = 0; k < 3; ++k) {
-        const int32_t slot = (first_slot + k) % 3;
+        const int32_t slot = first_slot + k < 3 ? first_slot + k : first_slot + k - 3;
         if (slot_row[slot] != y0 + k) {
           slot_row[slot] = y0 + k;
-          extend_row(image, shape, y0 + k, params.window.pad_left, live, slot,
+          extend_row(image, shape, y0 + k, params.window.pad_left, live, slot, slot < 2,
                      params.input_zero_point, zp_row, chan_words, ring);
         }
       }
@@ -709,6 +704,8 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
         clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
       }
       out_row += out_row_stride;
+      first_slot += slot_step;
+      if (first_slot >= 3) first_slot -= 3;
     }
   }
 }
