@@ -274,11 +274,10 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
   if constexpr (kStride == 1) {
     const int32_t twelves = left / 12;
     if (twelves > 0) {
-      channels_pass<1, 6, 0, kSignFix>(ring, chan_words, table, channels, twelves,
-                                              3 * kBlockWords, 12 * channels, out_row);
-      channels_pass<1, 6, 3, kSignFix>(ring, chan_words, table, channels, twelves,
-                                              3 * kBlockWords, 12 * channels,
-                                              out_row + 6 * channels);
+      channels_pass<1, 6, 0, kSignFix>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
+                                       12 * channels, out_row);
+      channels_pass<1, 6, 3, kSignFix>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
+                                       12 * channels, out_row + 6 * channels);
       ring += twelves * 3 * kBlockWords;
       out_row += twelves * 12 * channels;
       left -= twelves * 12;
@@ -292,33 +291,28 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
     tail += 4;
   }
   if (quads > 0) {
-    channels_pass<kStride, 4, 0, kSignFix>(ring, chan_words, table, channels, quads,
-                                                  kAdvance, 4 * channels, out_row);
+    channels_pass<kStride, 4, 0, kSignFix>(ring, chan_words, table, channels, quads, kAdvance,
+                                           4 * channels, out_row);
   }
   ring += quads * kAdvance;
   out_row += quads * 4 * channels;
   switch (tail) {
     case 1:
-      channels_pass<kStride, 1, 0, true>(ring, chan_words, table, channels, 1, 0, 0,
-                                                out_row);
+      channels_pass<kStride, 1, 0, true>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 2:
-      channels_pass<kStride, 2, 0, true>(ring, chan_words, table, channels, 1, 0, 0,
-                                                out_row);
+      channels_pass<kStride, 2, 0, true>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 3:
-      channels_pass<kStride, 3, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
-                                                    out_row);
+      channels_pass<kStride, 3, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 5:
       if constexpr (kStride == 1) {
-        channels_pass<1, 5, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
-                                                out_row);
+        channels_pass<1, 5, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       }
       break;
     case 6:
-      channels_pass<kStride, 6, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
-                                                    out_row);
+      channels_pass<kStride, 6, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     default:
       break;
@@ -326,7 +320,6 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
 }
 
 using RowPass = void (*)(const uint32_t*, int32_t, const uint32_t*, int32_t, int32_t, int8_t*);
-
 
 // The requantization's sign correction (acc2 >> 31) changes only outputs of negative
 // accumulators, and those are at most output_zero_point with or without it (the product
@@ -438,9 +431,11 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
     const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
     put2<kCopy, 4 * kBlockWords>(d0, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
-    put2<kCopy, 4 * kBlockWords>(d1, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    put2<kCopy, 4 * kBlockWords>(d1, dsp::sxtab16_ror8(offset2, lo01),
+                                 dsp::sxtab16_ror8(offset2, lo23));
     put2<kCopy, 4 * kBlockWords>(d2, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
-    put2<kCopy, 4 * kBlockWords>(d3, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
+    put2<kCopy, 4 * kBlockWords>(d3, dsp::sxtab16_ror8(offset2, hi01),
+                                 dsp::sxtab16_ror8(offset2, hi23));
   } while (--count != 0);
 }
 
@@ -458,18 +453,16 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot_block(uint32_t* d, int32
   if (c != 0) dsp::store2_u32_advance<0>(d, 0, 0);
 }
 
-// Extends input row iy (zeros outside the image) into ring row `ring_row` (0..4) and, when
-// `copy`, into its copy three ring rows on: pairs [0, 2 * blocks).
+// Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
+// and 1), into the slot's copy: pairs [0, 2 * blocks).
 // zp_row: C bytes of the input zero point (padding columns). Only blocks [0, blocks) are
 // written: the caller passes the blocks that reach into the image (the others, all
 // padding, hold zeros written once per run).
 void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t iy,
-                int32_t pad_left, int32_t blocks, int32_t ring_row, bool copy,
-                int32_t input_zero_point, const int8_t* zp_row, int32_t chan_words,
-                uint32_t* ring) {
+                int32_t pad_left, int32_t blocks, int32_t slot, bool copy, int32_t input_zero_point,
+                const int8_t* zp_row, int32_t chan_words, uint32_t* ring) {
   const int32_t channels = shape.in_c;
   const int32_t in_w = shape.in_w;
-  const int32_t slot = ring_row;
   if (iy < 0 || iy >= shape.in_h) {
     for (int32_t b = 0; b < blocks; ++b) {
       uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
@@ -504,8 +497,9 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
         (copy ? extend_edge_pair<true> : extend_edge_pair<false>)(src[0], src[1], groups_end,
                                                                   offset2, d, chan_words);
       } else {
-        (copy ? extend_edge_block<true> : extend_edge_block<false>)(
-            src[0], src[1], src[2], src[3], groups_end, offset2, d, chan_words);
+        (copy ? extend_edge_block<true> : extend_edge_block<false>)(src[0], src[1], src[2], src[3],
+                                                                    groups_end, offset2, d,
+                                                                    chan_words);
       }
     }
   }
@@ -513,9 +507,10 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
   if (first < full) {
     for (int32_t c = 0; c < groups_end; c += 4) {
       const int8_t* src = row + (4 * first - pad_left) * channels + c;
-      (copy ? extend_full_blocks<true> : extend_full_blocks<false>)(
-          src, full - first, channels, offset2, ring_word(ring, chan_words, c, slot, 2 * first),
-          chan_words);
+      (copy ? extend_full_blocks<true>
+            : extend_full_blocks<false>)(src, full - first, channels, offset2,
+                                         ring_word(ring, chan_words, c, slot, 2 * first),
+                                         chan_words);
     }
   }
   // Channels past the last multiple of four, one element at a time.
