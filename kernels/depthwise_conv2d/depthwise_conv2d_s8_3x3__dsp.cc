@@ -14,10 +14,12 @@
 //   P(j) = [x(2j) + offset, x(2j + 1) + offset]. Padding columns are read from a row of
 //   input zero points and padding rows are zeros, so a padded tap contributes w * 0, as the
 //   reference's skipping does. Per channel the words are stored by blocks of two pairs:
-//   block b holds, for slots 0..2, P(2b) and P(2b + 1) of that slot's row; so a window
-//   row's words are at offsets known at compile time once the slot of its first row is.
-//   Four channels and four columns take 4 LDR, 4 PKHxx, 8 SXTAB16 and 4 STRD. A pair right
-//   of the image in the last block reaching into it is zeroed once per run, not per row.
+//   block b holds five ring rows, slots 0, 1, 2 and copies of slots 0 and 1, each with P(2b)
+//   and P(2b + 1) of that row; the window rows of an output row whose first row is in slot s
+//   are then ring rows s, s + 1, s + 2, at offsets known at compile time from a pointer
+//   moved by s ring rows: one pass serves all three slots. Four channels and four columns
+//   take 4 LDR, 4 PKHxx, 8 SXTAB16 and 4 STRD (8 for slots 0 and 1). A pair right of the
+//   image in the last block reaching into it is zeroed once per run, not per row.
 // - Per output row, every channel's outputs in passes of several, the channel loop
 //   innermost: stride 1 twelve at a time (two passes of six, the second starting at pair 3
 //   of a block), then fours, ending on a five or a six where the row leaves one; stride 2
@@ -43,7 +45,7 @@
 // Table (in the params, table_bytes(C) = 4 + 40 * C + round4(C)): a word 1 when the fast
 // path applies (0 otherwise, and then every other byte 0), the per-channel entries (10
 // words each), the row of C input zero points (rounded up to 4 with zeros).
-// Scratch (4-byte aligned): the ring, 24 * C * B bytes with B = ceil(ceil(Wp / 2) / 2)
+// Scratch (4-byte aligned): the ring, 40 * C * B bytes with B = ceil(ceil(Wp / 2) / 2)
 // blocks, Wp = (out_w - 1) * stride_w + 3 padded columns. The general path keeps
 // make_output()'s table (16 * C bytes) in the ring's space.
 #include "depthwise_conv2d/depthwise_conv2d.h"
@@ -74,7 +76,10 @@ constexpr int32_t kRight = 7;
 constexpr int32_t kMultiplier = 8;  // then kRoundZp: one LDRD
 constexpr int32_t kRoundZp = 9;
 constexpr int32_t kEntryWords = 10;
-constexpr int32_t kBlockWords = 6;  // two pairs for each of the three slots
+// Two pairs for each of five ring rows: slots 0, 1, 2, then copies of slots 0 and 1, so
+// that the window rows of every output row are three consecutive ring rows.
+constexpr int32_t kBlockWords = 10;
+constexpr int32_t kCopyWords = 6;  // from slot 0 or 1 to its copy
 
 int32_t ring_blocks(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape) {
   const int32_t columns = (shape.out_w - 1) * params.window.stride_w + 3;
@@ -82,38 +87,38 @@ int32_t ring_blocks(const DepthwiseConv2dS8Params& params, const DepthwiseConv2d
   return (pairs + 1) / 2;
 }
 
-// Byte offset of pair i of the slot's row from a block-aligned pointer.
-constexpr int pair_offset(int slot, int i) {
-  return 4 * ((i >> 1) * kBlockWords + slot * 2 + (i & 1));
+// Byte offset of pair i of ring row `row` (0..4) from a block-aligned pointer.
+constexpr int pair_offset(int row, int i) {
+  return 4 * ((i >> 1) * kBlockWords + row * 2 + (i & 1));
 }
 
-// Filter row kRow (its input row in slot kSlot) of kN outputs added to a0..a5; the first
-// output's window starts at pair kBase of the block-aligned p (kBase 3: only for six
+// Filter row kRow (its input row in ring row kRow from p) of kN outputs added to a0..a5;
+// the first output's window starts at pair kBase of the block-aligned p (kBase 3: only for six
 // stride-1 outputs, the second half of a twelve). The source order keeps at most two
 // input words live (GCC keeps it: no-schedule-insns), so that the channel loop's pointers
 // stay in registers.
-template <int kStride, int kN, int kSlot, int kRow, int kBase>
+template <int kStride, int kN, int kRow, int kBase>
 inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, int32_t& a1,
                        int32_t& a2, int32_t& a3, int32_t& a4, int32_t& a5) {
   uint32_t w01, w12, x0, x1, x2, x3, x4;
   dsp::load2_u32_at<8 * kRow>(entry, w01, w12);
   if constexpr (kStride == 1 && kN >= 5) {  // pairs 0..3 (one LDRD when block-aligned)
     if constexpr (kBase % 2 == 0) {
-      dsp::load2_u32_at<pair_offset(kSlot, kBase)>(p, x0, x1);
+      dsp::load2_u32_at<pair_offset(kRow, kBase)>(p, x0, x1);
     } else {  // one load per pair: at most two input words live
-      x0 = p[pair_offset(kSlot, kBase) / 4];
-      x1 = p[pair_offset(kSlot, kBase + 1) / 4];
+      x0 = p[pair_offset(kRow, kBase) / 4];
+      x1 = p[pair_offset(kRow, kBase + 1) / 4];
     }
     a0 = dsp::smlad(x0, w01, a0);
     a0 = dsp::smlabt(x1, w12, a0);
     a1 = dsp::smlatb(x0, w01, a1);
     a1 = dsp::smlad(x1, w12, a1);
-    x2 = p[pair_offset(kSlot, kBase + 2) / 4];
+    x2 = p[pair_offset(kRow, kBase + 2) / 4];
     a2 = dsp::smlad(x1, w01, a2);
     a2 = dsp::smlabt(x2, w12, a2);
     a3 = dsp::smlatb(x1, w01, a3);
     a3 = dsp::smlad(x2, w12, a3);
-    x3 = p[pair_offset(kSlot, kBase + 3) / 4];
+    x3 = p[pair_offset(kRow, kBase + 3) / 4];
     a4 = dsp::smlad(x2, w01, a4);
     a4 = dsp::smlabt(x3, w12, a4);
     if constexpr (kN >= 6) {
@@ -123,23 +128,23 @@ inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, in
     return;
   }
   static_assert(kBase == 0 || (kStride == 1 && kN >= 5), "pair base 3: six stride-1 outputs");
-  dsp::load2_u32_at<pair_offset(kSlot, 0)>(p, x0, x1);
+  dsp::load2_u32_at<pair_offset(kRow, 0)>(p, x0, x1);
   if constexpr (kStride == 2 && kN == 6) {  // pairs 0..6, one load each after the first two
     a0 = dsp::smlad(x0, w01, a0);
     a0 = dsp::smlabt(x1, w12, a0);
-    x2 = p[pair_offset(kSlot, 2) / 4];
+    x2 = p[pair_offset(kRow, 2) / 4];
     a1 = dsp::smlad(x1, w01, a1);
     a1 = dsp::smlabt(x2, w12, a1);
-    x3 = p[pair_offset(kSlot, 3) / 4];
+    x3 = p[pair_offset(kRow, 3) / 4];
     a2 = dsp::smlad(x2, w01, a2);
     a2 = dsp::smlabt(x3, w12, a2);
-    x4 = p[pair_offset(kSlot, 4) / 4];
+    x4 = p[pair_offset(kRow, 4) / 4];
     a3 = dsp::smlad(x3, w01, a3);
     a3 = dsp::smlabt(x4, w12, a3);
-    x0 = p[pair_offset(kSlot, 5) / 4];
+    x0 = p[pair_offset(kRow, 5) / 4];
     a4 = dsp::smlad(x4, w01, a4);
     a4 = dsp::smlabt(x0, w12, a4);
-    x1 = p[pair_offset(kSlot, 6) / 4];
+    x1 = p[pair_offset(kRow, 6) / 4];
     a5 = dsp::smlad(x0, w01, a5);
     a5 = dsp::smlabt(x1, w12, a5);
   } else if constexpr (kStride == 1) {
@@ -150,7 +155,7 @@ inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, in
       a1 = dsp::smlad(x1, w12, a1);
     }
     if constexpr (kN >= 3) {
-      x2 = p[pair_offset(kSlot, 2) / 4];
+      x2 = p[pair_offset(kRow, 2) / 4];
       a2 = dsp::smlad(x1, w01, a2);
       a2 = dsp::smlabt(x2, w12, a2);
     }
@@ -164,9 +169,9 @@ inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, in
     if constexpr (kN >= 2) {
       a1 = dsp::smlad(x1, w01, a1);
       if constexpr (kN >= 3) {
-        dsp::load2_u32_at<pair_offset(kSlot, 2)>(p, x2, x3);
+        dsp::load2_u32_at<pair_offset(kRow, 2)>(p, x2, x3);
       } else {
-        x2 = p[pair_offset(kSlot, 2) / 4];
+        x2 = p[pair_offset(kRow, 2) / 4];
       }
       a1 = dsp::smlabt(x2, w12, a1);
     }
@@ -175,7 +180,7 @@ inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, in
       a2 = dsp::smlabt(x3, w12, a2);
     }
     if constexpr (kN >= 4) {
-      x4 = p[pair_offset(kSlot, 4) / 4];
+      x4 = p[pair_offset(kRow, 4) / 4];
       a3 = dsp::smlad(x3, w01, a3);
       a3 = dsp::smlabt(x4, w12, a3);
     }
@@ -202,14 +207,14 @@ void clamp_bytes(int8_t* out, int32_t count, uint32_t lo4, uint32_t hi4, int32_t
 // kN (1..4, or 5, 6 with stride 1) outputs of one channel: p is the block-aligned ring
 // pointer (the first window starts at its pair kBase), entry the channel's table entry,
 // out the first output, step the bytes between horizontally adjacent outputs.
-template <int kStride, int kSlot, int kN, int kBase, bool kSignFix>
+template <int kStride, int kN, int kBase, bool kSignFix>
 MOTE_DW3X3_NO_IVOPTS inline void outputs(const uint32_t* p, const uint32_t* entry, int32_t step,
                                          int8_t* out) {
   const int32_t bias2 = static_cast<int32_t>(entry[kBias2]);
   int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2, a5 = bias2;
-  filter_row<kStride, kN, kSlot % 3, 0, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
-  filter_row<kStride, kN, (kSlot + 1) % 3, 1, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
-  filter_row<kStride, kN, (kSlot + 2) % 3, 2, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, 0, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, 1, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
+  filter_row<kStride, kN, 2, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
   uint32_t m, rz;
   dsp::load2_u32_at<4 * kMultiplier>(entry, m, rz);
   const int32_t right = static_cast<int32_t>(entry[kRight]);
@@ -236,7 +241,7 @@ MOTE_DW3X3_NO_IVOPTS inline void outputs(const uint32_t* p, const uint32_t* entr
 
 // kN outputs of every channel at `count` places `advance` ring words apart (out_advance
 // output bytes apart): p, entry, out as for channel 0 at the first place.
-template <int kStride, int kSlot, int kN, int kBase, bool kSignFix>
+template <int kStride, int kN, int kBase, bool kSignFix>
 MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
                                         const uint32_t* table, int32_t channels, int32_t count,
                                         int32_t advance, int32_t out_advance, int8_t* out) {
@@ -246,7 +251,7 @@ MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
     int8_t* oc = out;
     int8_t* const end = out + channels;
     do {
-      outputs<kStride, kSlot, kN, kBase, kSignFix>(pc, entry, channels, oc);
+      outputs<kStride, kN, kBase, kSignFix>(pc, entry, channels, oc);
       pc += chan_words;
       entry += kEntryWords;
       ++oc;
@@ -261,7 +266,7 @@ MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
 // a time as two passes of six (fewer loads and channel-loop turns per output than four),
 // then fours, and ends with five or six in one pass where the row leaves five or six;
 // stride 2 takes fours and ends with a six where the row leaves six.
-template <int kStride, int kSlot, bool kSignFix>
+template <int kStride, bool kSignFix>
 void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, int32_t channels,
               int32_t out_w, int8_t* out_row) {
   constexpr int32_t kAdvance = kStride == 1 ? kBlockWords : 2 * kBlockWords;  // per 4 outputs
@@ -269,11 +274,10 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
   if constexpr (kStride == 1) {
     const int32_t twelves = left / 12;
     if (twelves > 0) {
-      channels_pass<1, kSlot, 6, 0, kSignFix>(ring, chan_words, table, channels, twelves,
-                                              3 * kBlockWords, 12 * channels, out_row);
-      channels_pass<1, kSlot, 6, 3, kSignFix>(ring, chan_words, table, channels, twelves,
-                                              3 * kBlockWords, 12 * channels,
-                                              out_row + 6 * channels);
+      channels_pass<1, 6, 0, kSignFix>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
+                                       12 * channels, out_row);
+      channels_pass<1, 6, 3, kSignFix>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
+                                       12 * channels, out_row + 6 * channels);
       ring += twelves * 3 * kBlockWords;
       out_row += twelves * 12 * channels;
       left -= twelves * 12;
@@ -287,33 +291,28 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
     tail += 4;
   }
   if (quads > 0) {
-    channels_pass<kStride, kSlot, 4, 0, kSignFix>(ring, chan_words, table, channels, quads,
-                                                  kAdvance, 4 * channels, out_row);
+    channels_pass<kStride, 4, 0, kSignFix>(ring, chan_words, table, channels, quads, kAdvance,
+                                           4 * channels, out_row);
   }
   ring += quads * kAdvance;
   out_row += quads * 4 * channels;
   switch (tail) {
     case 1:
-      channels_pass<kStride, kSlot, 1, 0, true>(ring, chan_words, table, channels, 1, 0, 0,
-                                                out_row);
+      channels_pass<kStride, 1, 0, true>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 2:
-      channels_pass<kStride, kSlot, 2, 0, true>(ring, chan_words, table, channels, 1, 0, 0,
-                                                out_row);
+      channels_pass<kStride, 2, 0, true>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 3:
-      channels_pass<kStride, kSlot, 3, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
-                                                    out_row);
+      channels_pass<kStride, 3, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 5:
       if constexpr (kStride == 1) {
-        channels_pass<1, kSlot, 5, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
-                                                out_row);
+        channels_pass<1, 5, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       }
       break;
     case 6:
-      channels_pass<kStride, kSlot, 6, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0,
-                                                    out_row);
+      channels_pass<kStride, 6, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     default:
       break;
@@ -322,25 +321,29 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
 
 using RowPass = void (*)(const uint32_t*, int32_t, const uint32_t*, int32_t, int32_t, int8_t*);
 
-template <bool kSignFix>
-RowPass row_pass_for_fix(int32_t stride, int32_t slot) {
-  if (stride == 1) {
-    return slot == 0 ? row_pass<1, 0, kSignFix>
-                     : (slot == 1 ? row_pass<1, 1, kSignFix> : row_pass<1, 2, kSignFix>);
-  }
-  return slot == 0 ? row_pass<2, 0, kSignFix>
-                   : (slot == 1 ? row_pass<2, 1, kSignFix> : row_pass<2, 2, kSignFix>);
-}
-
 // The requantization's sign correction (acc2 >> 31) changes only outputs of negative
 // accumulators, and those are at most output_zero_point with or without it (the product
 // with a multiplier above 2^30 is then negative, and the rounding term is below 2^right):
 // when act_min >= output_zero_point both clamp to act_min, so the correction is skipped.
-RowPass row_pass_for(const DepthwiseConv2dS8Params& params, int32_t slot) {
+RowPass row_pass_for(const DepthwiseConv2dS8Params& params) {
   if (params.act_min >= params.output_zero_point) {
-    return row_pass_for_fix<false>(params.window.stride_w, slot);
+    return params.window.stride_w == 1 ? row_pass<1, false> : row_pass<2, false>;
   }
-  return row_pass_for_fix<true>(params.window.stride_w, slot);
+  return params.window.stride_w == 1 ? row_pass<1, true> : row_pass<2, true>;
+}
+
+// Stores lo, hi at d[0], d[1] and, for a slot with a copy (kCopy), at the copy's words;
+// then advances d by kStepBytes.
+template <bool kCopy, int kStepBytes>
+inline void put2(uint32_t*& d, uint32_t lo, uint32_t hi) {
+  if constexpr (kCopy) dsp::store2_u32_at<4 * kCopyWords>(d, lo, hi);
+  dsp::store2_u32_advance<kStepBytes>(d, lo, hi);
+}
+
+template <bool kCopy>
+inline void put1(uint32_t* d, uint32_t v) {
+  if constexpr (kCopy) d[kCopyWords] = v;
+  d[0] = v;
 }
 
 // The ring word of pair j of channel c in the slot.
@@ -351,7 +354,8 @@ inline uint32_t* ring_word(uint32_t* ring, int32_t chan_words, int32_t c, int32_
 
 // One block of channels [0, channels_end) (a positive multiple of four), four at a time: s0..s3
 // point at the block's four columns (byte 0; a padding column at input zero points, which
-// extend to 0), d at channel 0's ring words of the block.
+// extend to 0), d at channel 0's ring words of the block. kCopy: the slot has a copy.
+template <bool kCopy>
 MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_block(
     const int8_t* s0, const int8_t* s1, const int8_t* s2, const int8_t* s3, int32_t channels_end,
     uint32_t offset2, uint32_t* d, int32_t chan_words) {
@@ -369,21 +373,20 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_block(
     s3 += 4;
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
     const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
-    dsp::store2_u32_advance<0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    put2<kCopy, 0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
     d += chan_words;
-    dsp::store2_u32_advance<0>(d, dsp::sxtab16_ror8(offset2, lo01),
-                               dsp::sxtab16_ror8(offset2, lo23));
+    put2<kCopy, 0>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
     d += chan_words;
-    dsp::store2_u32_advance<0>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    put2<kCopy, 0>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
     d += chan_words;
-    dsp::store2_u32_advance<0>(d, dsp::sxtab16_ror8(offset2, hi01),
-                               dsp::sxtab16_ror8(offset2, hi23));
+    put2<kCopy, 0>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
     d += chan_words;
   } while (s0 != end);
 }
 
 // The first pair only of an edge block whose second pair lies right of the image (left
-// at zero from the start of the run): s0, s1 point at its two columns, d as above.
+// at zero from the start of the run): s0, s1 point at its two columns, d, kCopy as above.
+template <bool kCopy>
 MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_pair(const int8_t* s0,
                                                               const int8_t* s1,
                                                               int32_t channels_end,
@@ -397,17 +400,18 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_edge_pair(const int8_t* s0,
     s1 += 4;
     const uint32_t lo01 = dsp::pack_lo_lo(x0, x1);
     const uint32_t hi01 = dsp::pkhtb_hi_hi(x0, x1);
-    d[0] = dsp::sxtab16(offset2, lo01);
-    d[chan_words] = dsp::sxtab16_ror8(offset2, lo01);
+    put1<kCopy>(d, dsp::sxtab16(offset2, lo01));
+    put1<kCopy>(d + chan_words, dsp::sxtab16_ror8(offset2, lo01));
     d += 2 * chan_words;
-    d[0] = dsp::sxtab16(offset2, hi01);
-    d[chan_words] = dsp::sxtab16_ror8(offset2, hi01);
+    put1<kCopy>(d, dsp::sxtab16(offset2, hi01));
+    put1<kCopy>(d + chan_words, dsp::sxtab16_ror8(offset2, hi01));
     d += 2 * chan_words;
   } while (s0 != end);
 }
 
 // `count` (>= 1) full blocks of channels c..c+3 (src: byte c of the first block's first
-// column) into their ring words from d0 (channel c) on.
+// column) into their ring words from d0 (channel c) on; kCopy as above.
+template <bool kCopy>
 MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
     const int8_t* src, int32_t count, int32_t channels, uint32_t offset2, uint32_t* d0,
     int32_t chan_words) {
@@ -426,14 +430,12 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
     src += pair_step;
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3);
     const uint32_t hi23 = dsp::pkhtb_hi_hi(x2, x3);
-    dsp::store2_u32_advance<4 * kBlockWords>(d0, dsp::sxtab16(offset2, lo01),
-                                             dsp::sxtab16(offset2, lo23));
-    dsp::store2_u32_advance<4 * kBlockWords>(d1, dsp::sxtab16_ror8(offset2, lo01),
-                                             dsp::sxtab16_ror8(offset2, lo23));
-    dsp::store2_u32_advance<4 * kBlockWords>(d2, dsp::sxtab16(offset2, hi01),
-                                             dsp::sxtab16(offset2, hi23));
-    dsp::store2_u32_advance<4 * kBlockWords>(d3, dsp::sxtab16_ror8(offset2, hi01),
-                                             dsp::sxtab16_ror8(offset2, hi23));
+    put2<kCopy, 4 * kBlockWords>(d0, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    put2<kCopy, 4 * kBlockWords>(d1, dsp::sxtab16_ror8(offset2, lo01),
+                                 dsp::sxtab16_ror8(offset2, lo23));
+    put2<kCopy, 4 * kBlockWords>(d2, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    put2<kCopy, 4 * kBlockWords>(d3, dsp::sxtab16_ror8(offset2, hi01),
+                                 dsp::sxtab16_ror8(offset2, hi23));
   } while (--count != 0);
 }
 
@@ -451,18 +453,21 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot_block(uint32_t* d, int32
   if (c != 0) dsp::store2_u32_advance<0>(d, 0, 0);
 }
 
-// Extends input row iy (zeros outside the image) into the slot: pairs [0, 2 * blocks).
+// Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
+// and 1), into the slot's copy: pairs [0, 2 * blocks).
 // zp_row: C bytes of the input zero point (padding columns). Only blocks [0, blocks) are
 // written: the caller passes the blocks that reach into the image (the others, all
 // padding, hold zeros written once per run).
 void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t iy,
-                int32_t pad_left, int32_t blocks, int32_t slot, int32_t input_zero_point,
+                int32_t pad_left, int32_t blocks, int32_t slot, bool copy, int32_t input_zero_point,
                 const int8_t* zp_row, int32_t chan_words, uint32_t* ring) {
   const int32_t channels = shape.in_c;
   const int32_t in_w = shape.in_w;
   if (iy < 0 || iy >= shape.in_h) {
     for (int32_t b = 0; b < blocks; ++b) {
-      zero_slot_block(ring_word(ring, chan_words, 0, slot, 2 * b), channels, chan_words);
+      uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
+      zero_slot_block(d, channels, chan_words);
+      if (copy) zero_slot_block(d + kCopyWords, channels, chan_words);
     }
     return;
   }
@@ -489,9 +494,12 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
     if (groups_end > 0) {
       uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
       if (x + 2 >= in_w) {  // the block's second pair is padding: zero since the start
-        extend_edge_pair(src[0], src[1], groups_end, offset2, d, chan_words);
+        (copy ? extend_edge_pair<true> : extend_edge_pair<false>)(src[0], src[1], groups_end,
+                                                                  offset2, d, chan_words);
       } else {
-        extend_edge_block(src[0], src[1], src[2], src[3], groups_end, offset2, d, chan_words);
+        (copy ? extend_edge_block<true> : extend_edge_block<false>)(src[0], src[1], src[2], src[3],
+                                                                    groups_end, offset2, d,
+                                                                    chan_words);
       }
     }
   }
@@ -499,8 +507,10 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
   if (first < full) {
     for (int32_t c = 0; c < groups_end; c += 4) {
       const int8_t* src = row + (4 * first - pad_left) * channels + c;
-      extend_full_blocks(src, full - first, channels, offset2,
-                         ring_word(ring, chan_words, c, slot, 2 * first), chan_words);
+      (copy ? extend_full_blocks<true>
+            : extend_full_blocks<false>)(src, full - first, channels, offset2,
+                                         ring_word(ring, chan_words, c, slot, 2 * first),
+                                         chan_words);
     }
   }
   // Channels past the last multiple of four, one element at a time.
@@ -510,7 +520,9 @@ void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t 
       const int32_t v0 = x >= 0 && x < in_w ? row[x * channels + c] + input_offset : 0;
       const int32_t v1 =
           x + 1 >= 0 && x + 1 < in_w ? row[(x + 1) * channels + c] + input_offset : 0;
-      *ring_word(ring, chan_words, c, slot, j) = dsp::pack16(v0, v1);
+      uint32_t* const d = ring_word(ring, chan_words, c, slot, j);
+      *d = dsp::pack16(v0, v1);
+      if (copy) d[kCopyWords] = *d;
     }
   }
 }
@@ -646,46 +658,49 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   for (int32_t c = 0; live < blocks && c < channels; ++c) {
     uint32_t* dst = ring + c * chan_words + live * kBlockWords;
     for (int32_t b = live; b < blocks; ++b) {
-      dsp::store2_u32_advance<8>(dst, 0, 0);
-      dsp::store2_u32_advance<8>(dst, 0, 0);
-      dsp::store2_u32_advance<8>(dst, 0, 0);
+      for (int32_t row = 0; row < 5; ++row) dsp::store2_u32_advance<8>(dst, 0, 0);
     }
   }
   // When the last live block's second pair is all padding, extend_row() writes only its
-  // first pair (extend_edge_pair): the second is zero in every slot from here on.
+  // first pair (extend_edge_pair): the second is zero in every ring row from here on.
   if (live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
-    for (int32_t c = 0; c < channels; ++c) {
-      for (int32_t slot = 0; slot < 3; ++slot) {
-        *ring_word(ring, chan_words, c, slot, 2 * (live - 1) + 1) = 0;
-      }
+    uint32_t* word = ring_word(ring, chan_words, 0, 0, 2 * (live - 1) + 1);
+    for (int32_t c = 0; c < channels; ++c, word += chan_words) {
+      word[0] = word[2] = word[4] = word[6] = word[8] = 0;  // ring rows 0..4
     }
   }
   const bool clamped = params.act_min > -128 || params.act_max < 127;
   const uint32_t lo4 = (static_cast<uint32_t>(params.act_min) & 0xFFu) * 0x01010101u;
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
+  const RowPass pass = row_pass_for(params);
+  const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
+  const int32_t slot_step = params.window.stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     int8_t* out_row = output + b * out_image_stride;
     // slot_row[s]: the input row slot s holds (none at the start of each image).
     int32_t slot_row[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+    int32_t first_slot = first_slot0;  // y0 mod 3
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-      const int32_t first_slot = ((y0 % 3) + 3) % 3;
       for (int32_t k = 0; k < 3; ++k) {
-        const int32_t slot = (first_slot + k) % 3;
+        const int32_t slot = first_slot + k < 3 ? first_slot + k : first_slot + k - 3;
         if (slot_row[slot] != y0 + k) {
           slot_row[slot] = y0 + k;
-          extend_row(image, shape, y0 + k, params.window.pad_left, live, slot,
+          extend_row(image, shape, y0 + k, params.window.pad_left, live, slot, slot < 2,
                      params.input_zero_point, zp_row, chan_words, ring);
         }
       }
-      row_pass_for(params, first_slot)(ring, chan_words, entries, channels, shape.out_w,
-                                       out_row);
+      // Ring rows first_slot .. + 2 hold input rows y0 .. y0 + 2 (slot 0, 1's copies follow
+      // slot 2).
+      pass(ring + 2 * first_slot, chan_words, entries, channels, shape.out_w, out_row);
       if (clamped) {
         clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
       }
       out_row += out_row_stride;
+      first_slot += slot_step;
+      if (first_slot >= 3) first_slot -= 3;
     }
   }
 }

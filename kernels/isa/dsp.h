@@ -287,6 +287,21 @@ inline void store2_u32_advance(uint32_t*& p, uint32_t lo, uint32_t hi) {
 #endif
 }
 
+// p[k] = lo, p[k + 1] = hi for the words at byte offset kOffsetBytes from p (one STRD: p
+// must be 4-aligned, kOffsetBytes a multiple of 4 in [0, 1020]).
+template <int kOffsetBytes>
+inline void store2_u32_at(uint32_t* p, uint32_t lo, uint32_t hi) {
+  static_assert(kOffsetBytes % 4 == 0 && kOffsetBytes >= 0 && kOffsetBytes <= 1020, "STRD offset");
+#if MOTE_HAS_DSP
+  __asm__("strd %1, %2, [%3, %4]"
+          : "=m"(*reinterpret_cast<uint32_t(*)[2]>(p + kOffsetBytes / 4))
+          : "r"(lo), "r"(hi), "r"(p), "i"(kOffsetBytes));
+#else
+  p[kOffsetBytes / 4] = lo;
+  p[kOffsetBytes / 4 + 1] = hi;
+#endif
+}
+
 // x saturated to [-128, 127] (SSAT #8).
 inline int32_t ssat8(int32_t x) {
 #if MOTE_HAS_DSP
