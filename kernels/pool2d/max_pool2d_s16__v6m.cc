@@ -1,0 +1,79 @@
+// ARMv6-M (Cortex-M0+) int16 max pooling; bit-exact with max_pool2d_s16
+// (pool2d_integer::max, see pool2d.h), any shape the reference accepts.
+//
+// The reference keeps its running maxima in the output row (a load and a store per
+// channel and tap); here two channels per step keep theirs in registers with the taps
+// innermost (LDRSH, compare, conditional move), then clamp and store once. The remaining
+// odd channel goes alone.
+#include "kernel_util.h"
+#include "pool2d/pool2d.h"
+#include "pool2d/pool2d_integer.h"
+
+namespace mote {
+
+void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output) {
+  const int32_t channels = shape.channels;
+  const int32_t channels2 = channels & ~1;
+  const int32_t in_row_stride = shape.in_w * channels;
+  const int32_t in_image_stride = shape.in_h * in_row_stride;
+  const int32_t act_min = params.act_min;
+  const int32_t act_max = params.act_max;
+  for (int32_t n = 0; n < shape.batch; ++n) {
+    const int16_t* image = input + n * in_image_stride;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+      const TapRange ky = taps_inside(y0, 1, params.kernel_h, shape.in_h);
+      const int32_t rows = ky.end - ky.begin;
+      for (int32_t ox = 0; ox < shape.out_w; ++ox) {
+        const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+        const TapRange kx = taps_inside(x0, 1, params.kernel_w, shape.in_w);
+        const int32_t cols = kx.end - kx.begin;
+        const int16_t* window =
+            image + (y0 + ky.begin) * in_row_stride + (x0 + kx.begin) * channels;
+        int32_t c = 0;
+        for (; c < channels2; c += 2) {
+          int32_t m0 = -32768, m1 = -32768;
+          const int16_t* row = window + c;
+          for (int32_t y = 0; y < rows; ++y) {
+            const int16_t* px = row;
+            for (int32_t x = 0; x < cols; ++x) {
+              const int32_t v0 = px[0];
+              const int32_t v1 = px[1];
+              if (v0 > m0) m0 = v0;
+              if (v1 > m1) m1 = v1;
+              px += channels;
+            }
+            row += in_row_stride;
+          }
+          output[c] = static_cast<int16_t>(clamp_i32(m0, act_min, act_max));
+          output[c + 1] = static_cast<int16_t>(clamp_i32(m1, act_min, act_max));
+        }
+        if (c < channels) {
+          int32_t m = -32768;
+          const int16_t* row = window + c;
+          for (int32_t y = 0; y < rows; ++y) {
+            const int16_t* px = row;
+            for (int32_t x = 0; x < cols; ++x) {
+              if (*px > m) m = *px;
+              px += channels;
+            }
+            row += in_row_stride;
+          }
+          output[c] = static_cast<int16_t>(clamp_i32(m, act_min, act_max));
+        }
+        output += channels;
+      }
+    }
+  }
+}
+
+Status max_pool2d_s16__v6m_check(const OpContext& ctx) { return max_pool2d_s16_check(ctx); }
+
+void max_pool2d_s16__v6m_run(const OpContext& ctx) {
+  pool2d_integer::run<int16_t, Pool2dS16Params, max_pool2d_s16__v6m>(ctx);
+}
+
+const KernelEntry kMaxPool2dS16V6mEntry = {max_pool2d_s16__v6m_check, max_pool2d_s16__v6m_run};
+
+}  // namespace mote
