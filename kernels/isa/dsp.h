@@ -243,9 +243,9 @@ inline uint32_t min_s8x4(uint32_t a, uint32_t b) {
 // a >= b, SEL takes those halves from a), one asm block as max_s8x4.
 inline uint32_t max_s16x2(uint32_t a, uint32_t b) {
 #if MOTE_HAS_DSP
-  uint32_t r;
-  __asm__("ssub16 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b));
-  return r;
+  uint32_t flags_only;  // SEL overwrites a in place: no register copy in a running maximum
+  __asm__("ssub16 %0, %1, %2\n\tsel %1, %1, %2" : "=&r"(flags_only), "+r"(a) : "r"(b));
+  return a;
 #else
   return pack16(lo16(a) >= lo16(b) ? lo16(a) : lo16(b), hi16(a) >= hi16(b) ? hi16(a) : hi16(b));
 #endif

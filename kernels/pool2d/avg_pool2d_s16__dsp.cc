@@ -4,9 +4,9 @@
 // Four channels per step, tap innermost, the four int32 sums in registers: two word
 // loads per tap (two int16 channels each), the low halves added with SXTAH and the high
 // halves with ADD ..., ASR #16 (one instruction per channel and tap). The int32 sums are
-// the reference's (check() bounds a window to 65535 cells, so they cannot overflow); the
-// remaining channels (channels % 4) are summed one by one. The division (rounding half
-// away from zero, one SDIV) and the clamp are the reference's.
+// the reference's (check() bounds a window to 65535 cells, so they cannot overflow). A
+// remaining pair of channels takes one word, a last odd channel goes alone. The division
+// (rounding half away from zero, one SDIV) and the clamp are the reference's.
 #include "isa/dsp.h"
 #include "kernel_util.h"
 #include "pool2d/pool2d.h"
@@ -19,6 +19,25 @@ namespace {
 inline int16_t finish(int32_t sum, int32_t count, int32_t act_min, int32_t act_max) {
   return static_cast<int16_t>(
       clamp_i32(pool2d_integer::rounded_average(sum, count), act_min, act_max));
+}
+
+// The int32 sums of 2 kWords channels (kWords words) over a window's taps: the low half
+// of each word sign-extended and added (SXTAH), the high half added shifted (ADD ASR #16).
+template <int kWords>
+inline void window_sums(const int16_t* first_tap, int32_t rows, int32_t cols, int32_t channels,
+                        int32_t in_row_stride, int32_t sums[2 * kWords]) {
+  for (int k = 0; k < 2 * kWords; ++k) sums[k] = 0;
+  for (int32_t y = 0; y < rows; ++y) {
+    const int16_t* px = first_tap + y * in_row_stride;
+    for (int32_t x = 0; x < cols; ++x) {
+      for (int k = 0; k < kWords; ++k) {
+        const int32_t w = static_cast<int32_t>(dsp::load_u32(px + 2 * k));
+        sums[2 * k] += static_cast<int16_t>(w);
+        sums[2 * k + 1] += w >> 16;
+      }
+      px += channels;
+    }
+  }
 }
 
 }  // namespace
@@ -46,27 +65,17 @@ void avg_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape
             image + (y0 + ky.begin) * in_row_stride + (x0 + kx.begin) * channels;
         int32_t c = 0;
         for (; c < channels4; c += 4) {
-          int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-          const int16_t* row = window + c;
-          for (int32_t y = 0; y < rows; ++y) {
-            const int16_t* px = row;
-            for (int32_t x = 0; x < cols; ++x) {
-              const int32_t w01 = static_cast<int32_t>(dsp::load_u32(px));
-              const int32_t w23 = static_cast<int32_t>(dsp::load_u32(px + 2));
-              s0 += static_cast<int16_t>(w01);
-              s1 += w01 >> 16;
-              s2 += static_cast<int16_t>(w23);
-              s3 += w23 >> 16;
-              px += channels;
-            }
-            row += in_row_stride;
-          }
-          output[c + 0] = finish(s0, count, act_min, act_max);
-          output[c + 1] = finish(s1, count, act_min, act_max);
-          output[c + 2] = finish(s2, count, act_min, act_max);
-          output[c + 3] = finish(s3, count, act_min, act_max);
+          int32_t sums[4];
+          window_sums<2>(window + c, rows, cols, channels, in_row_stride, sums);
+          for (int k = 0; k < 4; ++k) output[c + k] = finish(sums[k], count, act_min, act_max);
         }
-        for (; c < channels; ++c) {
+        if (channels - c >= 2) {
+          int32_t sums[2];
+          window_sums<1>(window + c, rows, cols, channels, in_row_stride, sums);
+          for (int k = 0; k < 2; ++k) output[c + k] = finish(sums[k], count, act_min, act_max);
+          c += 2;
+        }
+        if (c < channels) {
           int32_t sum = 0;
           const int16_t* row = window + c;
           for (int32_t y = 0; y < rows; ++y) {

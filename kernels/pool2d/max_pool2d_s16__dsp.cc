@@ -4,7 +4,7 @@
 // Four channels per step, tap innermost: two word loads per tap (two int16 channels
 // each) and a halfwise signed maximum (SSUB16 + SEL, dsp::max_s16x2) into two registers,
 // then the clamp to [act_min, act_max] halfwise (dsp::clamp_s16x2) and two word stores.
-// The remaining channels (channels % 4) go one by one.
+// A remaining pair of channels takes one word, a last odd channel goes alone.
 #include "isa/dsp.h"
 #include "kernel_util.h"
 #include "pool2d/pool2d.h"
@@ -15,6 +15,20 @@ namespace mote {
 namespace {
 
 inline uint32_t splat_s16(int32_t v) { return (static_cast<uint32_t>(v) & 0xFFFFu) * 0x00010001u; }
+
+// The halfwise maxima of kWords words (2 kWords channels) over a window's taps.
+template <int kWords>
+inline void window_max(const int16_t* first_tap, int32_t rows, int32_t cols, int32_t channels,
+                       int32_t in_row_stride, uint32_t m[kWords]) {
+  for (int k = 0; k < kWords; ++k) m[k] = 0x80008000u;
+  for (int32_t y = 0; y < rows; ++y) {
+    const int16_t* px = first_tap + y * in_row_stride;
+    for (int32_t x = 0; x < cols; ++x) {
+      for (int k = 0; k < kWords; ++k) m[k] = dsp::max_s16x2(m[k], dsp::load_u32(px + 2 * k));
+      px += channels;
+    }
+  }
+}
 
 }  // namespace
 
@@ -42,22 +56,18 @@ void max_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape
             image + (y0 + ky.begin) * in_row_stride + (x0 + kx.begin) * channels;
         int32_t c = 0;
         for (; c < channels4; c += 4) {
-          uint32_t m01 = 0x80008000u;
-          uint32_t m23 = 0x80008000u;
-          const int16_t* row = window + c;
-          for (int32_t y = 0; y < rows; ++y) {
-            const int16_t* px = row;
-            for (int32_t x = 0; x < cols; ++x) {
-              m01 = dsp::max_s16x2(m01, dsp::load_u32(px));
-              m23 = dsp::max_s16x2(m23, dsp::load_u32(px + 2));
-              px += channels;
-            }
-            row += in_row_stride;
-          }
-          dsp::store_u32(output + c, dsp::clamp_s16x2(m01, min2, max2));
-          dsp::store_u32(output + c + 2, dsp::clamp_s16x2(m23, min2, max2));
+          uint32_t m[2];
+          window_max<2>(window + c, rows, cols, channels, in_row_stride, m);
+          dsp::store_u32(output + c, dsp::clamp_s16x2(m[0], min2, max2));
+          dsp::store_u32(output + c + 2, dsp::clamp_s16x2(m[1], min2, max2));
         }
-        for (; c < channels; ++c) {
+        if (channels - c >= 2) {
+          uint32_t m[1];
+          window_max<1>(window + c, rows, cols, channels, in_row_stride, m);
+          dsp::store_u32(output + c, dsp::clamp_s16x2(m[0], min2, max2));
+          c += 2;
+        }
+        if (c < channels) {
           int32_t m = -32768;
           const int16_t* row = window + c;
           for (int32_t y = 0; y < rows; ++y) {

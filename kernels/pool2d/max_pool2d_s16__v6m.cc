@@ -3,13 +3,66 @@
 //
 // The reference keeps its running maxima in the output row (a load and a store per
 // channel and tap); here two channels per step keep theirs in registers with the taps
-// innermost (LDRSH, compare, conditional move), then clamp and store once. The remaining
-// odd channel goes alone.
+// innermost, then clamp and store once. When the input is 4-byte aligned and the channel
+// count even, every channel pair is one aligned word (ARMv6-M has no unaligned access):
+// one LDR per tap, and the signed order of the word w is that of its high half (ties
+// broken by the low half, which does not change the high half of the maximum), the order
+// of w << 16 that of its low half, so two compares keep both maxima and ASR #16 gives
+// them back. Otherwise each channel is an LDRSH. The remaining odd channel goes alone.
+#include <stdint.h>
+#include <string.h>
+
 #include "kernel_util.h"
 #include "pool2d/pool2d.h"
 #include "pool2d/pool2d_integer.h"
 
 namespace mote {
+
+namespace {
+
+inline int32_t load_word(const int16_t* p) {
+  int32_t w;
+  memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
+  return w;
+}
+
+// Channels [c, c + 2) of one window, from words (p 4-byte aligned, channels even).
+inline void max_pair_words(const int16_t* window, int32_t rows, int32_t cols, int32_t channels,
+                           int32_t in_row_stride, int32_t* m0, int32_t* m1) {
+  int32_t lo = INT32_MIN, hi = INT32_MIN;  // -32768 << 16 and -32768 in the high half
+  for (int32_t y = 0; y < rows; ++y) {
+    const int16_t* px = window + y * in_row_stride;
+    for (int32_t x = 0; x < cols; ++x) {
+      const int32_t w = load_word(px);
+      const int32_t w_lo = static_cast<int32_t>(static_cast<uint32_t>(w) << 16);
+      if (w > hi) hi = w;
+      if (w_lo > lo) lo = w_lo;
+      px += channels;
+    }
+  }
+  *m0 = lo >> 16;
+  *m1 = hi >> 16;
+}
+
+// The same from two halfword loads (any alignment).
+inline void max_pair_halves(const int16_t* window, int32_t rows, int32_t cols, int32_t channels,
+                            int32_t in_row_stride, int32_t* m0, int32_t* m1) {
+  int32_t a = -32768, b = -32768;
+  for (int32_t y = 0; y < rows; ++y) {
+    const int16_t* px = window + y * in_row_stride;
+    for (int32_t x = 0; x < cols; ++x) {
+      const int32_t v0 = px[0];
+      const int32_t v1 = px[1];
+      if (v0 > a) a = v0;
+      if (v1 > b) b = v1;
+      px += channels;
+    }
+  }
+  *m0 = a;
+  *m1 = b;
+}
+
+}  // namespace
 
 void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape,
                          const int16_t* input, int16_t* output) {
@@ -19,6 +72,7 @@ void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t act_min = params.act_min;
   const int32_t act_max = params.act_max;
+  const bool words = (reinterpret_cast<uintptr_t>(input) & 3u) == 0 && (channels & 1) == 0;
   for (int32_t n = 0; n < shape.batch; ++n) {
     const int16_t* image = input + n * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -33,18 +87,11 @@ void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape
             image + (y0 + ky.begin) * in_row_stride + (x0 + kx.begin) * channels;
         int32_t c = 0;
         for (; c < channels2; c += 2) {
-          int32_t m0 = -32768, m1 = -32768;
-          const int16_t* row = window + c;
-          for (int32_t y = 0; y < rows; ++y) {
-            const int16_t* px = row;
-            for (int32_t x = 0; x < cols; ++x) {
-              const int32_t v0 = px[0];
-              const int32_t v1 = px[1];
-              if (v0 > m0) m0 = v0;
-              if (v1 > m1) m1 = v1;
-              px += channels;
-            }
-            row += in_row_stride;
+          int32_t m0, m1;
+          if (words) {
+            max_pair_words(window + c, rows, cols, channels, in_row_stride, &m0, &m1);
+          } else {
+            max_pair_halves(window + c, rows, cols, channels, in_row_stride, &m0, &m1);
           }
           output[c] = static_cast<int16_t>(clamp_i32(m0, act_min, act_max));
           output[c + 1] = static_cast<int16_t>(clamp_i32(m1, act_min, act_max));
