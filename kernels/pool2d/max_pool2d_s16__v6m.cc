@@ -5,13 +5,12 @@
 // channel and tap); here two channels per step keep theirs in registers with the taps
 // innermost, then clamp and store once. When the input is 4-byte aligned and the channel
 // count even, every channel pair is one aligned word (ARMv6-M has no unaligned access):
-// one LDR per tap, and the signed order of the word w is that of its high half (ties
-// broken by the low half, which does not change the high half of the maximum), the order
-// of w << 16 that of its low half, so two compares keep both maxima and ASR #16 gives
-// them back. Otherwise each channel is an LDRSH. The remaining odd channel goes alone.
+// four channels (two words) at a time, then a last pair, run v6m::max_s16_words (one LDR
+// per word and tap, the two halves compared in place: see kernels/isa/v6m.h). Otherwise
+// channel pairs take two halfword loads per tap, and a last odd channel goes alone.
 #include <stdint.h>
-#include <string.h>
 
+#include "isa/v6m.h"
 #include "kernel_util.h"
 #include "pool2d/pool2d.h"
 #include "pool2d/pool2d_integer.h"
@@ -20,31 +19,7 @@ namespace mote {
 
 namespace {
 
-inline int32_t load_word(const int16_t* p) {
-  int32_t w;
-  memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
-  return w;
-}
-
-// Channels [c, c + 2) of one window, from words (p 4-byte aligned, channels even).
-inline void max_pair_words(const int16_t* window, int32_t rows, int32_t cols, int32_t channels,
-                           int32_t in_row_stride, int32_t* m0, int32_t* m1) {
-  int32_t lo = INT32_MIN, hi = INT32_MIN;  // -32768 << 16 and -32768 in the high half
-  for (int32_t y = 0; y < rows; ++y) {
-    const int16_t* px = window + y * in_row_stride;
-    for (int32_t x = 0; x < cols; ++x) {
-      const int32_t w = load_word(px);
-      const int32_t w_lo = static_cast<int32_t>(static_cast<uint32_t>(w) << 16);
-      if (w > hi) hi = w;
-      if (w_lo > lo) lo = w_lo;
-      px += channels;
-    }
-  }
-  *m0 = lo >> 16;
-  *m1 = hi >> 16;
-}
-
-// The same from two halfword loads (any alignment).
+// Channels [c, c + 2) of one window from two halfword loads (any alignment).
 inline void max_pair_halves(const int16_t* window, int32_t rows, int32_t cols, int32_t channels,
                             int32_t in_row_stride, int32_t* m0, int32_t* m1) {
   int32_t a = -32768, b = -32768;
@@ -86,13 +61,21 @@ void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape
         const int16_t* window =
             image + (y0 + ky.begin) * in_row_stride + (x0 + kx.begin) * channels;
         int32_t c = 0;
+        if (words) {
+          int32_t m[4];
+          for (; c + 4 <= channels; c += 4) {
+            v6m::max_s16_words<2>(window + c, rows, cols, channels, in_row_stride, m);
+            for (int k = 0; k < 4; ++k) output[c + k] = static_cast<int16_t>(clamp_i32(m[k], act_min, act_max));
+          }
+          if (c < channels) {  // channels is even: one pair left
+            v6m::max_s16_words<1>(window + c, rows, cols, channels, in_row_stride, m);
+            for (int k = 0; k < 2; ++k) output[c + k] = static_cast<int16_t>(clamp_i32(m[k], act_min, act_max));
+            c += 2;
+          }
+        }
         for (; c < channels2; c += 2) {
           int32_t m0, m1;
-          if (words) {
-            max_pair_words(window + c, rows, cols, channels, in_row_stride, &m0, &m1);
-          } else {
-            max_pair_halves(window + c, rows, cols, channels, in_row_stride, &m0, &m1);
-          }
+          max_pair_halves(window + c, rows, cols, channels, in_row_stride, &m0, &m1);
           output[c] = static_cast<int16_t>(clamp_i32(m0, act_min, act_max));
           output[c + 1] = static_cast<int16_t>(clamp_i32(m1, act_min, act_max));
         }
