@@ -37,6 +37,17 @@ inline void max_pair_halves(const int16_t* window, int32_t rows, int32_t cols, i
   *m1 = b;
 }
 
+// out[k] = m[k] clamped to [act_min, act_max]; without the clamp when that range is all
+// of int16 (clamp false), which every maximum of int16 taps lies in already.
+template <int kCount>
+inline void store_maxima(int16_t* out, const int32_t* m, bool clamp, int32_t act_min, int32_t act_max) {
+  if (clamp) {
+    for (int k = 0; k < kCount; ++k) out[k] = static_cast<int16_t>(clamp_i32(m[k], act_min, act_max));
+  } else {
+    for (int k = 0; k < kCount; ++k) out[k] = static_cast<int16_t>(m[k]);
+  }
+}
+
 }  // namespace
 
 void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape,
@@ -47,6 +58,7 @@ void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t act_min = params.act_min;
   const int32_t act_max = params.act_max;
+  const bool clamp = act_min > -32768 || act_max < 32767;
   const bool words = (reinterpret_cast<uintptr_t>(input) & 3u) == 0 && (channels & 1) == 0;
   for (int32_t n = 0; n < shape.batch; ++n) {
     const int16_t* image = input + n * in_image_stride;
@@ -65,11 +77,11 @@ void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape
           int32_t m[4];
           for (; c + 4 <= channels; c += 4) {
             v6m::max_s16_words<2>(window + c, rows, cols, channels, in_row_stride, m);
-            for (int k = 0; k < 4; ++k) output[c + k] = static_cast<int16_t>(clamp_i32(m[k], act_min, act_max));
+            store_maxima<4>(output + c, m, clamp, act_min, act_max);
           }
           if (c < channels) {  // channels is even: one pair left
             v6m::max_s16_words<1>(window + c, rows, cols, channels, in_row_stride, m);
-            for (int k = 0; k < 2; ++k) output[c + k] = static_cast<int16_t>(clamp_i32(m[k], act_min, act_max));
+            store_maxima<2>(output + c, m, clamp, act_min, act_max);
             c += 2;
           }
         }
