@@ -16,9 +16,11 @@ namespace mote {
 
 namespace {
 
-inline int16_t finish(int32_t sum, int32_t count, int32_t act_min, int32_t act_max) {
-  return static_cast<int16_t>(
-      clamp_i32(pool2d_integer::rounded_average(sum, count), act_min, act_max));
+// The rounded average, clamped unless [act_min, act_max] is all of int16 (clamp false):
+// an average of int16 taps is an int16 already.
+inline int16_t finish(int32_t sum, int32_t count, bool clamp, int32_t act_min, int32_t act_max) {
+  const int32_t avg = pool2d_integer::rounded_average(sum, count);
+  return static_cast<int16_t>(clamp ? clamp_i32(avg, act_min, act_max) : avg);
 }
 
 // The int32 sums of 2 kWords channels (kWords words) over a window's taps: the low half
@@ -50,6 +52,7 @@ void avg_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape
   const int32_t in_image_stride = shape.in_h * in_row_stride;
   const int32_t act_min = params.act_min;
   const int32_t act_max = params.act_max;
+  const bool clamp = act_min > -32768 || act_max < 32767;
   for (int32_t n = 0; n < shape.batch; ++n) {
     const int16_t* image = input + n * in_image_stride;
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
@@ -67,12 +70,12 @@ void avg_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape
         for (; c < channels4; c += 4) {
           int32_t sums[4];
           window_sums<2>(window + c, rows, cols, channels, in_row_stride, sums);
-          for (int k = 0; k < 4; ++k) output[c + k] = finish(sums[k], count, act_min, act_max);
+          for (int k = 0; k < 4; ++k) output[c + k] = finish(sums[k], count, clamp, act_min, act_max);
         }
         if (channels - c >= 2) {
           int32_t sums[2];
           window_sums<1>(window + c, rows, cols, channels, in_row_stride, sums);
-          for (int k = 0; k < 2; ++k) output[c + k] = finish(sums[k], count, act_min, act_max);
+          for (int k = 0; k < 2; ++k) output[c + k] = finish(sums[k], count, clamp, act_min, act_max);
           c += 2;
         }
         if (c < channels) {
@@ -86,7 +89,7 @@ void avg_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape
             }
             row += in_row_stride;
           }
-          output[c] = finish(sum, count, act_min, act_max);
+          output[c] = finish(sum, count, clamp, act_min, act_max);
         }
         output += channels;
       }
