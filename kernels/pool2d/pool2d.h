@@ -176,7 +176,8 @@ extern const KernelEntry kMaxPool2dS16MveEntry;
 
 // ARMv6-M (cortex-m0plus) variants of the int16 pools: same params and output bits,
 // every shape the reference accepts (its checks), no scratch. Register accumulators,
-// two channels per step; the average divides by a per-count reciprocal with 16x16
+// taps innermost; the max reads aligned channel pairs as words (a Thumb-1 loop,
+// v6m::max_s16_words); the average divides by a per-count reciprocal with 16x16
 // multiplies instead of a division call (avg_pool2d_s16__v6m.cc).
 void avg_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape,
                          const int16_t* input, int16_t* output);
