@@ -356,6 +356,13 @@ bool rule_avg_pool2d_s8__mve(const NodeLowering& /*l*/, LoweredOp& op) {
   const auto p = params_as<Pool2dS8Params>(op);
   return int64_t{p.kernel_h} * p.kernel_w <= kAvgPool2dS8MveMaxTaps;
 }
+// ---- pooling (int16): every shape the reference takes, no scratch; the Helium average
+// pool only for windows of at most kAvgPool2dS16MveMaxTaps cells (the exact range of its
+// reciprocal division).
+bool rule_avg_pool2d_s16__mve(const NodeLowering& /*l*/, LoweredOp& op) {
+  const auto p = params_as<Pool2dS16Params>(op);
+  return int64_t{p.kernel_h} * p.kernel_w <= kAvgPool2dS16MveMaxTaps;
+}
 
 // ---- svdf (int8): every op the reference takes (int8 or int16 state; the variants check
 // what the reference checks), no scratch: rule_any_shape.
@@ -408,6 +415,12 @@ const VariantRule kRules[] = {
     {KernelId::kAvgPool2dS8Mve, rule_avg_pool2d_s8__mve},
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},
     {KernelId::kAvgPool2dS8Dsp, rule_any_shape},
+    {KernelId::kMaxPool2dS16Mve, rule_any_shape},
+    {KernelId::kAvgPool2dS16Mve, rule_avg_pool2d_s16__mve},
+    {KernelId::kMaxPool2dS16Dsp, rule_any_shape},
+    {KernelId::kAvgPool2dS16Dsp, rule_any_shape},
+    {KernelId::kMaxPool2dS16V6m, rule_any_shape},
+    {KernelId::kAvgPool2dS16V6m, rule_any_shape},
     {KernelId::kQuantizeF32S16Mve, rule_any_shape},
     {KernelId::kLstmS8Mve, rule_lstm_s8__mve},
     {KernelId::kLstmS8Dsp, rule_lstm_s8__dsp},

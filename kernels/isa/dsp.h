@@ -239,6 +239,18 @@ inline uint32_t min_s8x4(uint32_t a, uint32_t b) {
 #endif
 }
 
+// Halfwise signed maximum of two int16 lanes (SSUB16 sets each half's GE flags when
+// a >= b, SEL takes those halves from a), one asm block as max_s8x4.
+inline uint32_t max_s16x2(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  uint32_t flags_only;  // SEL overwrites a in place: no register copy in a running maximum
+  __asm__("ssub16 %0, %1, %2\n\tsel %1, %1, %2" : "=&r"(flags_only), "+r"(a) : "r"(b));
+  return a;
+#else
+  return pack16(lo16(a) >= lo16(b) ? lo16(a) : lo16(b), hi16(a) >= hi16(b) ? hi16(a) : hi16(b));
+#endif
+}
+
 // Both int16 halves of x clamped to [lo, hi] (halves of lo and hi; lo <= hi halfwise):
 // SSUB16/SEL for the maximum, then for the minimum, as max_s8x4 / min_s8x4 bytewise.
 inline uint32_t clamp_s16x2(uint32_t x, uint32_t lo, uint32_t hi) {

@@ -347,6 +347,82 @@ __attribute__((always_inline)) inline void dot_s16_3x3_pair(const int32_t* recor
 #endif
 }
 
+// The int16 maxima of 2 kWords channels (kWords = 1 or 2 aligned words) over a pooling
+// window: p (4-byte aligned) is the first tap, rows x cols taps (both >= 1), `channels`
+// values between taps of a row and row_stride between rows (both even). m[2k] and
+// m[2k + 1] get the largest low and high halves of word k over the taps. A word w orders
+// as its high half (ties broken by the low half, which leaves the maximum's high half
+// unchanged) and w << 16 as its low half, so each half costs a compare, a branch and
+// perhaps a move: 8 to 10 instructions per word and tap, 3 per tap and 3 per row.
+template <int kWords>
+inline void max_s16_words(const int16_t* p, int32_t rows, int32_t cols, int32_t channels,
+                          int32_t row_stride, int32_t m[2 * kWords]) {
+  static_assert(kWords == 1 || kWords == 2, "one or two words");
+#if MOTE_V6M_ASM
+  int32_t m0 = INT32_MIN, m1 = INT32_MIN, m2 = INT32_MIN, m3 = INT32_MIN;
+  const int32_t col_bytes = 2 * channels;
+  const int32_t row_skip = 2 * (row_stride - cols * channels);
+  const int16_t* stop = p + rows * row_stride;
+  int32_t n, w;
+#define MOTE_V6M_MAX_WORD(OFFSET, LO, HI, L1, L2)     \
+  "ldr %[w], [%[p], #" OFFSET "]\n\t"                   \
+  "cmp %[w], %[" HI "]\n\t"                            \
+  "ble " L1 "f\n\t"                                    \
+  "mov %[" HI "], %[w]\n"                               \
+  L1 ":\n\t"                                           \
+  "lsls %[w], %[w], #16\n\t"                           \
+  "cmp %[w], %[" LO "]\n\t"                            \
+  "ble " L2 "f\n\t"                                    \
+  "mov %[" LO "], %[w]\n"                               \
+  L2 ":\n\t"
+  __asm__ volatile(".syntax unified\n"
+                   "1:\n\t"
+                   "mov %[n], %[cols]\n"
+                   "2:\n\t"
+                   MOTE_V6M_MAX_WORD("0", "m0", "m1", "3", "4")
+                   ".if %c[two]\n\t"
+                   MOTE_V6M_MAX_WORD("4", "m2", "m3", "5", "6")
+                   ".endif\n\t"
+                   "add %[p], %[col_bytes]\n\t"
+                   "subs %[n], #1\n\t"
+                   "bne 2b\n\t"
+                   "add %[p], %[row_skip]\n\t"
+                   "cmp %[p], %[stop]\n\t"
+                   "bne 1b\n\t"
+                   : [p] "+l"(p), [n] "=&l"(n), [w] "=&l"(w), [m0] "+l"(m0), [m1] "+l"(m1),
+                     [m2] "+l"(m2), [m3] "+l"(m3)
+                   : [cols] "h"(cols), [col_bytes] "h"(col_bytes), [row_skip] "h"(row_skip),
+                     [stop] "h"(stop), [two] "i"(kWords == 2 ? 1 : 0)
+                   : "cc", "memory");
+#undef MOTE_V6M_MAX_WORD
+  m[0] = m0 >> 16;
+  m[1] = m1 >> 16;
+  if (kWords == 2) {
+    m[2] = m2 >> 16;
+    m[3] = m3 >> 16;
+  }
+#else
+  int32_t lo[kWords], hi[kWords];
+  for (int k = 0; k < kWords; ++k) lo[k] = hi[k] = INT32_MIN;
+  for (int32_t y = 0; y < rows; ++y) {
+    const int16_t* px = p + y * row_stride;
+    for (int32_t x = 0; x < cols; ++x, px += channels) {
+      for (int k = 0; k < kWords; ++k) {
+        int32_t w;
+        __builtin_memcpy(&w, __builtin_assume_aligned(px + 2 * k, 4), sizeof(w));
+        const int32_t w_lo = static_cast<int32_t>(static_cast<uint32_t>(w) << 16);
+        if (w > hi[k]) hi[k] = w;
+        if (w_lo > lo[k]) lo[k] = w_lo;
+      }
+    }
+  }
+  for (int k = 0; k < kWords; ++k) {
+    m[2 * k] = lo[k] >> 16;
+    m[2 * k + 1] = hi[k] >> 16;
+  }
+#endif
+}
+
 // The inner loop of the int16 ADD (16x8, left shift 15) where input a's rescaling is
 // x << 14 and input b's rounds (the layout a compiled ADD has); the arithmetic and why it
 // equals the reference are derived beside the kernel, which fills these constants.

@@ -142,4 +142,52 @@ void max_pool2d_s16_run(const OpContext& ctx);
 extern const KernelEntry kAvgPool2dS16Entry;
 extern const KernelEntry kMaxPool2dS16Entry;
 
+// Armv7E-M / Armv8-M DSP variants of the int16 pools: same params and output bits, every
+// shape the reference accepts (its checks), no scratch. Portable elsewhere
+// (kernels/isa/dsp.h). Four channels (two words) per step: avg_pool2d_s16__dsp sums them
+// in int32 with SXTAH / ADD ASR #16; max_pool2d_s16__dsp takes halfwise maxima with
+// SSUB16/SEL.
+void avg_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output);
+void max_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output);
+Status avg_pool2d_s16__dsp_check(const OpContext& ctx);
+Status max_pool2d_s16__dsp_check(const OpContext& ctx);
+void avg_pool2d_s16__dsp_run(const OpContext& ctx);
+void max_pool2d_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS16DspEntry;
+extern const KernelEntry kMaxPool2dS16DspEntry;
+
+// Helium (MVE, cortex-m55) variants of the int16 pools: same params and output bits, no
+// scratch. The average divides with a reciprocal multiply and shift that is exact for
+// windows of at most kAvgPool2dS16MveMaxTaps cells (avg_pool2d_s16__mve.cc); its check()
+// rejects larger kernels. The max pool takes every shape the reference does.
+inline constexpr int64_t kAvgPool2dS16MveMaxTaps = 32767;
+void avg_pool2d_s16__mve(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output);
+void max_pool2d_s16__mve(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output);
+Status avg_pool2d_s16__mve_check(const OpContext& ctx);
+Status max_pool2d_s16__mve_check(const OpContext& ctx);
+void avg_pool2d_s16__mve_run(const OpContext& ctx);
+void max_pool2d_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS16MveEntry;
+extern const KernelEntry kMaxPool2dS16MveEntry;
+
+// ARMv6-M (cortex-m0plus) variants of the int16 pools: same params and output bits,
+// every shape the reference accepts (its checks), no scratch. Register accumulators,
+// taps innermost; the max reads aligned channel pairs as words (a Thumb-1 loop,
+// v6m::max_s16_words); the average divides by a per-count reciprocal with 16x16
+// multiplies instead of a division call (avg_pool2d_s16__v6m.cc).
+void avg_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output);
+void max_pool2d_s16__v6m(const Pool2dS16Params& params, const Pool2dShape& shape,
+                         const int16_t* input, int16_t* output);
+Status avg_pool2d_s16__v6m_check(const OpContext& ctx);
+Status max_pool2d_s16__v6m_check(const OpContext& ctx);
+void avg_pool2d_s16__v6m_run(const OpContext& ctx);
+void max_pool2d_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kAvgPool2dS16V6mEntry;
+extern const KernelEntry kMaxPool2dS16V6mEntry;
+
 }  // namespace mote

@@ -54,10 +54,11 @@ ir::Graph add_graph(const ir::Shape& a, const ir::Shape& b, const ir::Shape& out
 
 ir::Graph pool_graph(bool average, const ir::Shape& in, const ir::Shape& out,
                      std::vector<int64_t> kernel, std::vector<int64_t> strides,
-                     std::vector<int64_t> pads) {
+                     std::vector<int64_t> pads, DType dtype = DType::kInt8) {
   ir::Graph g;
-  const int x = add_tensor(g, "x", in, 0.05f, 2);
-  const int y = add_tensor(g, "y", out, 0.05f, 2);
+  const int32_t zp = dtype == DType::kInt16 ? 0 : 2;
+  const int x = add_tensor(g, "x", in, 0.05f, zp, dtype);
+  const int y = add_tensor(g, "y", out, 0.05f, zp, dtype);
   ir::Node node;
   node.name = "pool";
   node.op = average ? ir::Op::kAvgPool2d : ir::Op::kMaxPool2d;
@@ -198,6 +199,36 @@ TEST(LowerVariantsPool2d, EveryInt8PoolTakesTheDspVariant) {
     EXPECT_EQ(m55.params, ref.params);
     for (Target t : kPlainTargets) EXPECT_EQ(lower(c.g, t).kernel, reference);
   }
+}
+
+// int16 pools: avg_pool2d_s16__dsp / max_pool2d_s16__dsp on cortex-m4 / m7 / m33, the
+// Helium variants on cortex-m55 (the average for windows of at most
+// kAvgPool2dS16MveMaxTaps cells, larger ones the DSP variant) and the __v6m variants on
+// cortex-m0plus, each with the reference's params and no scratch; cortex-m3 and the host
+// keep the references.
+TEST(LowerVariantsPool2d, EveryInt16PoolTakesItsVariants) {
+  const ir::Graph avg_global = pool_graph(true, {1, 7, 7, 64}, {1, 1, 1, 64}, {7, 7}, {7, 7}, {0, 0, 0, 0},
+                                          DType::kInt16);
+  const ir::Graph avg_same = pool_graph(true, {2, 7, 7, 6}, {2, 4, 4, 6}, {3, 3}, {2, 2}, {1, 1, 1, 1},
+                                        DType::kInt16);
+  const ir::Graph max_valid = pool_graph(false, {1, 8, 8, 10}, {1, 4, 4, 10}, {2, 2}, {2, 2}, {0, 0, 0, 0},
+                                         DType::kInt16);
+  const ir::Graph max_same = pool_graph(false, {1, 9, 9, 3}, {1, 5, 5, 3}, {3, 3}, {2, 2}, {1, 1, 1, 1},
+                                        DType::kInt16);
+  for (const ir::Graph* g : {&avg_global, &avg_same}) {
+    expect_choices(*g, KernelId::kAvgPool2dS16, KernelId::kAvgPool2dS16Dsp, KernelId::kAvgPool2dS16Mve,
+                   KernelId::kAvgPool2dS16V6m);
+  }
+  for (const ir::Graph* g : {&max_valid, &max_same}) {
+    expect_choices(*g, KernelId::kMaxPool2dS16, KernelId::kMaxPool2dS16Dsp, KernelId::kMaxPool2dS16Mve,
+                   KernelId::kMaxPool2dS16V6m);
+  }
+  // A global average over more cells than the Helium division is exact for.
+  const ir::Graph wide = pool_graph(true, {1, 1, 40000, 2}, {1, 1, 1, 2}, {1, 40000}, {1, 1}, {0, 0, 0, 0},
+                                    DType::kInt16);
+  ASSERT_GT(40000, kAvgPool2dS16MveMaxTaps);
+  EXPECT_EQ(lower(wide, Target::kCortexM55).kernel, KernelId::kAvgPool2dS16Dsp);
+  EXPECT_EQ(lower(wide, Target::kCortexM4).kernel, KernelId::kAvgPool2dS16Dsp);
 }
 
 }  // namespace lower_variants_add_pool2d_test

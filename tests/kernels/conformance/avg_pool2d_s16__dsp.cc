@@ -1,0 +1,10 @@
+// Conformance of avg_pool2d_s16__dsp against avg_pool2d_s16 (pool2d_s16_cases.h).
+#include "pool2d_s16_cases.h"
+
+namespace mote::conformance {
+
+int run_avg_pool2d_s16__dsp(Rng& rng, int cases) {
+  return run_pool2d_s16_cases("avg_pool2d_s16__dsp", avg_pool2d_s16, avg_pool2d_s16__dsp, 65535, rng, cases);
+}
+
+}  // namespace mote::conformance
