@@ -226,9 +226,11 @@ bool rule_depthwise_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
   return true;
 }
-bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& /*l*/, LoweredOp& op) {
-  if (params_as<DepthwiseConv2dS8Params>(op).depth_multiplier != 1) return false;
-  op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes();
+bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<DepthwiseConv2dS8Params>(op);
+  DepthwiseConv2dShape shape;
+  if (p.depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes(p, shape);
   return true;
 }
 
