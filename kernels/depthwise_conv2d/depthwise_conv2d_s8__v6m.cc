@@ -25,6 +25,7 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
 #include "isa/v6m.h"
+#include "isa/v6m_depthwise.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math_v6m.h"
@@ -39,12 +40,6 @@ __attribute__((always_inline)) inline int8_t finish(const DepthwiseConv2dS8Param
                         p.output_zero_point, p.act_min, p.act_max);
 }
 
-// The per-channel constants of the 3x3 path, in the scratch.
-struct Channel3x3 {
-  uint32_t bias;  // bias + input offset * the sum of the channel's nine weights
-  RequantV6mRight requant;
-};
-
 bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& shape) {
   return shape.kernel_h == 3 && shape.kernel_w == 3 && p.window.dilation_w == 1;
 }
@@ -52,7 +47,8 @@ bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& sha
 // Fills the 3x3 path's constants; false (the path is not taken) when a channel's
 // requantization is outside requant_v6m_right_s8's.
 bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                 const int8_t* filter, const int32_t* bias, int32_t c_count, Channel3x3* channels) {
+                 const int8_t* filter, const int32_t* bias, int32_t c_count, int32_t x_row,
+                 v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
     if (!requant_v6m_right_applies(multipliers[c], shifts[c])) return false;
@@ -61,6 +57,10 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
     channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
+    channels[c].c = c_count;
+    channels[c].next_x = 1 - 2 * x_row;
+    channels[c].next_w = 1 - 6 * c_count;
+    channels[c].round30 = uint32_t{1} << 30;
   }
   return true;
 }
@@ -69,7 +69,7 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
 
 uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                 const DepthwiseConv2dShape& shape) {
-  return takes_3x3(params, shape) ? static_cast<uint32_t>(shape.out_c) * sizeof(Channel3x3) : 0;
+  return takes_3x3(params, shape) ? static_cast<uint32_t>(shape.out_c) * sizeof(v6m::Depthwise3x3Channel) : 0;
 }
 
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
@@ -87,9 +87,9 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const int32_t tap_step_x = params.window.dilation_w * c_count;        // .. between columns
   const bool dense_w = params.window.dilation_w == 1;
   const bool three_wide = dense_w && shape.kernel_w == 3;
-  Channel3x3* const channels = static_cast<Channel3x3*>(scratch);
+  auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
   const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
-                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, channels);
+                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, tap_step_y, channels);
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
@@ -111,12 +111,9 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
         if (fast_3x3 && rows == 3 && cols == 3) {  // all nine taps inside the image
-          const Channel3x3* ch = channels;
-          for (; c < c_count; ++c, ++ch) {
-            const uint32_t acc = v6m::dot_3x3(w0 + c, in0 + c, c_count, filter_row_stride, tap_step_y, ch->bias);
-            output[c] = requant_v6m_right_s8(static_cast<int32_t>(acc), ch->requant, params.output_zero_point,
-                                             params.act_min, params.act_max);
-          }
+          v6m::depthwise_3x3_pixel(channels, c_count, w0, in0, tap_step_y, output, params.output_zero_point,
+                                   params.act_min, params.act_max);
+          c = c_count;
         } else if (three_wide && cols == 3) {  // the window's three columns are inside the image
           for (; c < c_count; ++c) {
             const uint32_t acc = v6m::dot_3wide(w0 + c, in0 + c, c_count, rows,
