@@ -22,6 +22,8 @@
 //    dilation_w == 1), with the tap offsets inside the input and the filter stepped, not
 //    recomputed.
 // The int32 accumulators are uint32 and wrap exactly like the reference's.
+#include <string.h>
+
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
 #include "isa/v6m.h"
@@ -47,7 +49,7 @@ bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& sha
 // Fills the 3x3 path's constants; false (the path is not taken) when a channel's
 // requantization is outside requant_v6m_right_s8's.
 bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                 const int8_t* filter, const int32_t* bias, int32_t c_count, int32_t x_row,
+                 const int8_t* filter, const int32_t* bias, int32_t c_count,
                  v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
@@ -57,19 +59,50 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
     channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
-    channels[c].c = c_count;
-    channels[c].next_x = 1 - 2 * x_row;
-    channels[c].next_w = 1 - 6 * c_count;
-    channels[c].round30 = uint32_t{1} << 30;
   }
   return true;
+}
+
+constexpr uint32_t round_up4(uint32_t n) { return (n + 3u) & ~3u; }
+
+// The 3x3 window of the pixel whose top left tap is (y0, x0) (dilation_w 1), C bytes per
+// tap, into patch (rows 3 * C bytes apart); taps outside the image get the input zero
+// point, whose product with the folded offset cancels: w * (zp - zp) = 0, as the
+// reference skips them.
+void fill_patch(const int8_t* image, int32_t y0, int32_t x0, int32_t dilation_h,
+                const DepthwiseConv2dShape& shape, int32_t input_zero_point, int8_t* patch) {
+  const int32_t c_count = shape.out_c;
+  const uint32_t row_bytes = 3u * static_cast<uint32_t>(c_count);
+  for (int32_t r = 0; r < 3; ++r, patch += row_bytes) {
+    const int32_t y = y0 + r * dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      memset(patch, input_zero_point, row_bytes);
+      continue;
+    }
+    const int8_t* row = image + y * shape.in_w * c_count;
+    if (x0 >= 0 && x0 + 2 < shape.in_w) {
+      memcpy(patch, row + x0 * c_count, row_bytes);
+      continue;
+    }
+    for (int32_t k = 0; k < 3; ++k) {
+      const int32_t x = x0 + k;
+      int8_t* tap = patch + k * c_count;
+      if (x < 0 || x >= shape.in_w) {
+        memset(tap, input_zero_point, static_cast<uint32_t>(c_count));
+      } else {
+        memcpy(tap, row + x * c_count, static_cast<uint32_t>(c_count));
+      }
+    }
+  }
 }
 
 }  // namespace
 
 uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                 const DepthwiseConv2dShape& shape) {
-  return takes_3x3(params, shape) ? static_cast<uint32_t>(shape.out_c) * sizeof(v6m::Depthwise3x3Channel) : 0;
+  if (!takes_3x3(params, shape)) return 0;
+  const uint32_t c_count = static_cast<uint32_t>(shape.out_c);
+  return c_count * sizeof(v6m::Depthwise3x3Channel) + round_up4(9 * c_count);
 }
 
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
@@ -89,7 +122,8 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const bool three_wide = dense_w && shape.kernel_w == 3;
   auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
   const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
-                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, tap_step_y, channels);
+                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, channels);
+  int8_t* const patch = reinterpret_cast<int8_t*>(channels + c_count);  // 3 x 3 x C
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
@@ -110,8 +144,15 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                             (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
-        if (fast_3x3 && rows == 3 && cols == 3) {  // all nine taps inside the image
-          v6m::depthwise_3x3_pixel(channels, c_count, w0, in0, tap_step_y, output, params.output_zero_point,
+        if (fast_3x3) {
+          const int8_t* x = in0;
+          int32_t x_row = tap_step_y;
+          if (rows != 3 || cols != 3) {  // at the border: the window with its outside taps at the zero point
+            fill_patch(image, y0, x0, params.window.dilation_h, shape, params.input_zero_point, patch);
+            x = patch;
+            x_row = 3 * c_count;
+          }
+          v6m::depthwise_3x3_pixel(channels, c_count, filter, x, x_row, output, params.output_zero_point,
                                    params.act_min, params.act_max);
           c = c_count;
         } else if (three_wide && cols == 3) {  // the window's three columns are inside the image

@@ -14,25 +14,25 @@ namespace mote::v6m {
 struct Depthwise3x3Channel {
   uint32_t bias;            // bias + input offset * the sum of the channel's nine weights
   RequantV6mRight requant;  // requant_v6m_right_s8's constants
-  int32_t c;                // the channel count (bytes between taps across)
-  int32_t next_x;           // 1 - 2 * x_row: from the third window row to the next channel
-  int32_t next_w;           // 1 - 6 * c: likewise in the filter
-  uint32_t round30;         // 2^30
 };
-static_assert(sizeof(Depthwise3x3Channel) == 36, "the assembly's offsets");
+static_assert(sizeof(Depthwise3x3Channel) == 20, "the assembly's offsets");
 
 // For c in [0, count): out[c] = requant_v6m_right_s8(ch[c].bias + sum over r, k in 0..2 of
-// w[c + 3 * c_count * r + c_count * k] * x[c + x_row * r + c_count * k], ch[c].requant,
-// zp, lo, hi), the sums wrapping (c_count = ch[0].c). count >= 1. About 95 instructions
-// per channel: 36 for the taps, 40 for the requantization.
+// w[c + 3 * count * r + count * k] * x[c + x_row * r + count * k], ch[c].requant, zp, lo,
+// hi), the sums wrapping. count >= 1. 96 instructions per channel: 36 for the taps, 40
+// for the requantization.
 inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w,
                                 const int8_t* x, int32_t x_row, int8_t* out, int32_t zp, int32_t lo,
                                 int32_t hi) {
 #if MOTE_V6M_ASM
   const Depthwise3x3Channel* const end = ch + count;
   const int32_t delta = static_cast<int32_t>(out - (x + 1));  // out[c] is at x + delta once x is at channel c + 1
+  const int32_t next_x = 1 - 2 * x_row;  // from the third window row to the next channel
+  const int32_t next_w = 1 - 6 * count;
+  const uint32_t round30 = uint32_t{1} << 30;
+  const int32_t c_count = count;
   int32_t zero = 0;
-  int32_t c = ch->c;
+  int32_t c = count;
   int32_t c2 = 2 * c;
   int32_t xv, wv;
   uint32_t acc;
@@ -58,9 +58,9 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "adds %[w], %[w], %[c]\n\t"
       "adds %[w], %[w], %[c2]\n\t"
       MOTE_V6M_DW_ROW
-      "ldr %[xv], [%[ch], #24]\n\t"
+      "ldr %[xv], %[next_x]\n\t"
       "adds %[x], %[x], %[xv]\n\t"
-      "ldr %[xv], [%[ch], #28]\n\t"
+      "ldr %[xv], %[next_w]\n\t"
       "adds %[w], %[w], %[xv]\n\t"
       "mov %[xv], %[acc]\n\t"          // a
       "asrs %[zero], %[xv], #16\n\t"
@@ -70,7 +70,7 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "ldr %[c2], [%[ch], #8]\n\t"     // bl
       "movs %[c], %[xv]\n\t"
       "muls %[c], %[c2]\n\t"           // L = al * bl
-      "ldr %[wv], [%[ch], #32]\n\t"
+      "ldr %[wv], %[round30]\n\t"
       "adds %[c], %[c], %[wv]\n\t"
       "lsrs %[c], %[c], #16\n\t"       // Lh
       "ldr %[wv], [%[ch], #4]\n\t"     // bh
@@ -108,23 +108,23 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "5:\n\t"
       "ldr %[c2], %[delta]\n\t"
       "strb %[xv], [%[x], %[c2]]\n\t"
-      "ldr %[c], [%[ch], #20]\n\t"
+      "ldr %[c], %[c_count]\n\t"
       "lsls %[c2], %[c], #1\n\t"
       "movs %[zero], #0\n\t"
-      "adds %[ch], #36\n\t"
+      "adds %[ch], #20\n\t"
       "ldr %[wv], %[end]\n\t"
       "cmp %[ch], %[wv]\n\t"
       "bne 1b\n\t"
       : [x] "+l"(x), [w] "+l"(w), [ch] "+l"(ch), [zero] "+l"(zero), [c] "+l"(c), [c2] "+l"(c2),
         [xv] "=&l"(xv), [wv] "=&l"(wv), [acc] "=&h"(acc)
-      : [x_row] "h"(x_row), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi), [delta] "m"(delta), [end] "m"(end)
+      : [x_row] "h"(x_row), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi), [delta] "m"(delta), [end] "m"(end),
+        [next_x] "m"(next_x), [next_w] "m"(next_w), [round30] "m"(round30), [c_count] "m"(c_count)
       : "cc", "memory");
 #undef MOTE_V6M_DW_ROW
 #undef MOTE_V6M_DW_TAP
 #else
-  const int32_t c_count = ch->c;
   for (int32_t c = 0; c < count; ++c, ++ch) {
-    const uint32_t acc = dot_3x3(w + c, x + c, c_count, 3 * c_count, x_row, ch->bias);
+    const uint32_t acc = dot_3x3(w + c, x + c, count, 3 * count, x_row, ch->bias);
     out[c] = requant_v6m_right_s8(static_cast<int32_t>(acc), ch->requant, zp, lo, hi);
   }
 #endif
