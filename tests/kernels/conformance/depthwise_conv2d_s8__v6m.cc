@@ -3,8 +3,9 @@
 // asymmetric padding, batch 2, odd and even channel counts, zero points, clamps, absent
 // bias, extreme multipliers / shifts (INT32_MIN included) and wrapping biases. Half the
 // cases are 3x3 windows with dilation_w == 1 and right shifts in every channel (the
-// prepared 3x3 path), with inputs and weights at their extremes in some, and a channel
-// outside that path's requantization (INT32_MIN, a shift >= 0) in some.
+// prepared 3x3 path), with inputs and weights at their extremes in some, sums near 2^31
+// whose rounding overflows int32 in some, and a channel outside that path's
+// requantization (INT32_MIN, a shift >= 0) in some.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 
@@ -85,6 +86,16 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
       shifts[o] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
       if (square3 && !wild) shifts[o] = rng.uniform(-12, -1);
       if (square3 && wild) shifts[o] = rng.coin() ? rng.uniform(-31, -1) : rng.uniform(-31, 30);
+    }
+    if (square3 && bias != nullptr && rng.uniform(0, 3) == 0) {
+      // Sums near 2^31 with a multiplier near 2^31 and large right shifts: y + 2^n / 2
+      // overflows int32 in the rounding (the logical-shift branch).
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        if (!rng.coin()) continue;
+        bias[o] = rng.uniform(1 << 30, INT32_MAX - (1 << 20));
+        multipliers[o] = rng.uniform(INT32_MAX - (1 << 20), INT32_MAX);
+        shifts[o] = rng.uniform(-31, -29);
+      }
     }
     if (square3 && rng.uniform(0, 7) == 0) {  // one channel outside the prepared path
       const int32_t o = rng.uniform(0, s.out_c - 1);
