@@ -3,15 +3,17 @@
 // reference spends on a Cortex-M0+ is mostly per output value, not per multiply (a 3x3
 // window has 9): its requantization calls __aeabi_lmul and its tap ranges divide twice
 // per pixel. Here
-//  - 3x3 windows with dilation_w == 1 (the depthwise layers of MobileNet and DS-CNN)
-//    whose nine taps are inside the image take each channel in one unrolled block
-//    (v6m::dot_3x3, 4 instructions per multiply-accumulate) and a requantization with
-//    prepared constants (requant_v6m_right_s8, quant/quant_math_v6m.h), when every
-//    channel's multiplier and shift allow it: once per run the scratch gets, per
-//    channel, the bias with the input offset folded in (bias + offset * the sum of the
-//    channel's nine weights: sum w * (x + offset) = sum w * x + offset * sum w, exact in
-//    the wrapping int32 arithmetic the reference accumulates in) and the split
-//    multiplier, so the taps need no offset addition;
+//  - 3x3 windows with dilation_w == 1 (the depthwise layers of MobileNet and DS-CNN), when
+//    every channel has a right shift and a multiplier other than INT32_MIN
+//    (requant_v6m_right_applies), take every channel of a pixel in one Thumb-1 block
+//    (v6m::depthwise_3x3_pixel: the nine taps unrolled, 4 instructions per
+//    multiply-accumulate, then requant_v6m_right_s8's arithmetic). Once per run the
+//    scratch gets per channel the bias with the input offset folded in (bias + offset *
+//    the sum of the channel's nine weights: sum w * (x + offset) = sum w * x + offset *
+//    sum w, exact in the wrapping int32 arithmetic the reference accumulates in) and the
+//    split multiplier, so the taps need no offset addition. A pixel at the image border
+//    reads its window from a patch in the scratch whose outside taps hold the input zero
+//    point (w * (zp - zp) = 0 with the folded offset, as the reference skips them);
 //  - elsewhere requantization takes four 32-bit MULS (requant_v6m_s8);
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
 //    the image border, and are shared by all channels of a pixel;
@@ -123,7 +125,7 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
   const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
                         prepare_3x3(params, multipliers, shifts, filter, bias, c_count, channels);
-  int8_t* const patch = reinterpret_cast<int8_t*>(channels + c_count);  // 3 x 3 x C
+  int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;

@@ -103,6 +103,19 @@ inline int8_t requant_v6m_output(int32_t acc, const RequantV6m& q, int32_t outpu
       clamp_i32(wrapping_add(requant_v6m(acc, q), output_zero_point), act_min, act_max));
 }
 
+// The end of formula (2) in the assembly below: with t = Lh + T2, u = T1 and ah, bh,
+// leaves y = 2H + (T1 >> 15) + (((T1 & 0x7FFF) + t) >> 15) in a.
+#define MOTE_V6M_FORMULA_2_SUM          \
+  "lsls %[a], %[u], #17\n\t"           \
+  "lsrs %[a], %[a], #17\n\t"           \
+  "adds %[t], %[t], %[a]\n\t"          \
+  "asrs %[t], %[t], #15\n\t"           \
+  "asrs %[u], %[u], #15\n\t"           \
+  "adds %[t], %[t], %[u]\n\t"          \
+  "muls %[ah], %[bh]\n\t"              \
+  "lsls %[ah], %[ah], #1\n\t"          \
+  "adds %[a], %[t], %[ah]\n\t"
+
 // The whole output step of the int8 kernels for one value:
 //   clamp(wrapping_add(multiply_by_quantized_multiplier(acc, multiplier, shift), zp), lo, hi)
 // for every acc, multiplier and shift in [kMinShift, kMaxShift]. On ARMv6-M one block of
@@ -141,15 +154,7 @@ inline int8_t requant_v6m_s8(int32_t acc, int32_t multiplier, int32_t shift, int
       "adds %[t], %[t], %[a]\n\t"
       "movs %[u], %[ah]\n\t"
       "muls %[u], %[m]\n\t"  // T1 = ah * bl
-      "lsls %[a], %[u], #17\n\t"
-      "lsrs %[a], %[a], #17\n\t"
-      "adds %[t], %[t], %[a]\n\t"
-      "asrs %[t], %[t], #15\n\t"
-      "asrs %[u], %[u], #15\n\t"
-      "adds %[t], %[t], %[u]\n\t"
-      "muls %[ah], %[bh]\n\t"  // H = ah * bh
-      "lsls %[ah], %[ah], #1\n\t"
-      "adds %[a], %[t], %[ah]\n\t"  // y, formula (2)
+      MOTE_V6M_FORMULA_2_SUM
       "bpl 4f\n\t"
       "movs %[u], #1\n\t"
       "lsls %[u], %[u], #31\n\t"
@@ -240,15 +245,7 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "muls %[a], %[bh]\n\t"  // T2 = al * bh
       "adds %[t], %[t], %[a]\n\t"
       "muls %[u], %[ah]\n\t"  // T1 = ah * bl
-      "lsls %[a], %[u], #17\n\t"
-      "lsrs %[a], %[a], #17\n\t"
-      "adds %[t], %[t], %[a]\n\t"
-      "asrs %[t], %[t], #15\n\t"
-      "asrs %[u], %[u], #15\n\t"
-      "adds %[t], %[t], %[u]\n\t"
-      "muls %[ah], %[bh]\n\t"  // H = ah * bh
-      "lsls %[ah], %[ah], #1\n\t"
-      "adds %[a], %[t], %[ah]\n\t"  // y, formula (2)
+      MOTE_V6M_FORMULA_2_SUM
       "asrs %[t], %[a], #31\n\t"
       "adds %[a], %[a], %[t]\n\t"  // y - [y < 0]
       "ldr %[t], [%[q], #8]\n\t"
@@ -284,3 +281,5 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
 }
 
 }  // namespace mote
+
+#undef MOTE_V6M_FORMULA_2_SUM
