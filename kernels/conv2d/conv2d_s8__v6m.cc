@@ -135,12 +135,15 @@ bool prepare_1x1(const Conv2dS8Params& p, const int32_t* multipliers, const int3
   return all_right;
 }
 
+// The few channels outside requant_v6m_right_s8: one out-of-line copy of requant_v6m_s8.
+__attribute__((noinline)) int8_t finish_other(uint32_t acc, const FoldedChannel& ch, const Output& o) {
+  return requant_v6m_s8(static_cast<int32_t>(acc), ch.requant.mul_hi, ch.requant.mul_lo, o.zero_point,
+                        o.act_min, o.act_max);
+}
+
 template <bool kMixed>
 __attribute__((always_inline)) inline int8_t finish_1x1(uint32_t acc, const FoldedChannel& ch, const Output& o) {
-  if (kMixed && ch.requant.right == 0) {
-    return requant_v6m_s8(static_cast<int32_t>(acc), ch.requant.mul_hi, ch.requant.mul_lo, o.zero_point,
-                          o.act_min, o.act_max);
-  }
+  if (kMixed && ch.requant.right == 0) return finish_other(acc, ch, o);
   return requant_v6m_right_s8(static_cast<int32_t>(acc), ch.requant, o.zero_point, o.act_min, o.act_max);
 }
 
