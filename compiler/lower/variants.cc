@@ -86,7 +86,8 @@ bool rule_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
 bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8__v6m_scratch_bytes();
+  op.scratch_bytes +=
+      conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.out_c);
   return true;
 }
 
@@ -226,9 +227,11 @@ bool rule_depthwise_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
   return true;
 }
-bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& /*l*/, LoweredOp& op) {
-  if (params_as<DepthwiseConv2dS8Params>(op).depth_multiplier != 1) return false;
-  op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes();
+bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
+  const auto p = params_as<DepthwiseConv2dS8Params>(op);
+  DepthwiseConv2dShape shape;
+  if (p.depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes(p, shape);
   return true;
 }
 

@@ -184,12 +184,16 @@ constexpr uint32_t depthwise_conv2d_s8__mve_stream_block(const PixelStreamShape&
 // ARMv6-M (Cortex-M0/M0+) variant of depthwise_conv2d_s8 for depth_multiplier 1, any
 // kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits
 // (depthwise_conv2d_s8__v6m.cc). check(): as the reference, plus depth_multiplier == 1.
-// No scratch.
-uint32_t depthwise_conv2d_s8__v6m_scratch_bytes();
+// Scratch: *_scratch_bytes(params, shape) bytes, 4-byte aligned, rewritten by each run
+// (20 * C for 3x3 windows with dilation_w == 1: per-channel folded bias and
+// requantization constants; else none). A null scratch (or a short one in run()) only
+// turns the 3x3 path off.
+uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& params,
+                                                const DepthwiseConv2dShape& shape);
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
                               const int8_t* input, const int8_t* filter, const int32_t* bias,
-                              int8_t* output);
+                              int8_t* output, void* scratch);
 Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx);
 void depthwise_conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS8V6mEntry;

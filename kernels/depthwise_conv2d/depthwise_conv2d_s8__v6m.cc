@@ -3,19 +3,33 @@
 // reference spends on a Cortex-M0+ is mostly per output value, not per multiply (a 3x3
 // window has 9): its requantization calls __aeabi_lmul and its tap ranges divide twice
 // per pixel. Here
-//  - requantization takes four 32-bit MULS (requant_v6m_s8, quant/quant_math_v6m.h);
+//  - 3x3 windows with dilation_w == 1 (the depthwise layers of MobileNet and DS-CNN), when
+//    every channel has a right shift and a multiplier other than INT32_MIN
+//    (requant_v6m_right_applies), take every channel of a pixel in one Thumb-1 block
+//    (v6m::depthwise_3x3_pixel: the nine taps unrolled, 4 instructions per
+//    multiply-accumulate, then requant_v6m_right_s8's arithmetic). Once per run the
+//    scratch gets per channel the bias with the input offset folded in (bias + offset *
+//    the sum of the channel's nine weights: sum w * (x + offset) = sum w * x + offset *
+//    sum w, exact in the wrapping int32 arithmetic the reference accumulates in) and the
+//    split multiplier, so the taps need no offset addition. A pixel at the image border
+//    reads its window from a patch in the scratch whose outside taps hold the input zero
+//    point (w * (zp - zp) = 0 with the folded offset, as the reference skips them);
+//  - elsewhere requantization takes four 32-bit MULS (requant_v6m_s8);
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
 //    the image border, and are shared by all channels of a pixel;
-//  - windows three taps wide with dilation_w == 1 (the 3x3 layers of MobileNet and
-//    DS-CNN) take one channel through all rows in one loop (v6m::dot_3wide, 19
-//    instructions per window row) when all three columns are inside the image; other
-//    windows take two channels through each window row together (v6m::dot_strided_2,
-//    6 instructions per multiply-accumulate with dilation_w == 1), with the tap offsets
-//    inside the input and the filter stepped, not recomputed.
-// The int32 accumulators are uint32 and wrap exactly like the reference's. No scratch.
+//  - other windows three taps wide with dilation_w == 1 take one channel through all
+//    rows in one loop (v6m::dot_3wide, 19 instructions per window row) when all three
+//    columns are inside the image; the rest take two channels through each window row
+//    together (v6m::dot_strided_2, 6 instructions per multiply-accumulate with
+//    dilation_w == 1), with the tap offsets inside the input and the filter stepped, not
+//    recomputed.
+// The int32 accumulators are uint32 and wrap exactly like the reference's.
+#include <string.h>
+
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
 #include "isa/v6m.h"
+#include "isa/v6m_depthwise.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math_v6m.h"
@@ -30,14 +44,73 @@ __attribute__((always_inline)) inline int8_t finish(const DepthwiseConv2dS8Param
                         p.output_zero_point, p.act_min, p.act_max);
 }
 
+bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& shape) {
+  return shape.kernel_h == 3 && shape.kernel_w == 3 && p.window.dilation_w == 1;
+}
+
+// Fills the 3x3 path's constants; false (the path is not taken) when a channel's
+// requantization is outside requant_v6m_right_s8's.
+bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                 const int8_t* filter, const int32_t* bias, int32_t c_count,
+                 v6m::Depthwise3x3Channel* channels) {
+  const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
+  for (int32_t c = 0; c < c_count; ++c) {
+    if (!requant_v6m_right_applies(multipliers[c], shifts[c])) return false;
+    int32_t weight_sum = 0;
+    for (int32_t k = 0; k < 9; ++k) weight_sum += filter[k * c_count + c];
+    channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
+                       off * static_cast<uint32_t>(weight_sum);
+    channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
+  }
+  return true;
+}
+
+constexpr uint32_t round_up4(uint32_t n) { return (n + 3u) & ~3u; }
+
+// The 3x3 window of the pixel whose top left tap is (y0, x0) (dilation_w 1), C bytes per
+// tap, into patch (rows 3 * C bytes apart); taps outside the image get the input zero
+// point, whose product with the folded offset cancels: w * (zp - zp) = 0, as the
+// reference skips them.
+void fill_patch(const int8_t* image, int32_t y0, int32_t x0, int32_t dilation_h,
+                const DepthwiseConv2dShape& shape, int32_t input_zero_point, int8_t* patch) {
+  const int32_t c_count = shape.out_c;
+  const uint32_t row_bytes = 3u * static_cast<uint32_t>(c_count);
+  for (int32_t r = 0; r < 3; ++r, patch += row_bytes) {
+    const int32_t y = y0 + r * dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      memset(patch, input_zero_point, row_bytes);
+      continue;
+    }
+    const int8_t* row = image + y * shape.in_w * c_count;
+    if (x0 >= 0 && x0 + 2 < shape.in_w) {
+      memcpy(patch, row + x0 * c_count, row_bytes);
+      continue;
+    }
+    for (int32_t k = 0; k < 3; ++k) {
+      const int32_t x = x0 + k;
+      int8_t* tap = patch + k * c_count;
+      if (x < 0 || x >= shape.in_w) {
+        memset(tap, input_zero_point, static_cast<uint32_t>(c_count));
+      } else {
+        memcpy(tap, row + x * c_count, static_cast<uint32_t>(c_count));
+      }
+    }
+  }
+}
+
 }  // namespace
 
-uint32_t depthwise_conv2d_s8__v6m_scratch_bytes() { return 0; }
+uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& params,
+                                                const DepthwiseConv2dShape& shape) {
+  if (!takes_3x3(params, shape)) return 0;
+  const uint32_t c_count = static_cast<uint32_t>(shape.out_c);
+  return c_count * sizeof(v6m::Depthwise3x3Channel) + round_up4(9 * c_count);
+}
 
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
                               const int32_t* shifts, const DepthwiseConv2dShape& shape,
                               const int8_t* input, const int8_t* filter, const int32_t* bias,
-                              int8_t* output) {
+                              int8_t* output, void* scratch) {
   const int32_t c_count = shape.out_c;  // == in_c (depth_multiplier 1)
   const int32_t in_row_stride = shape.in_w * c_count;
   const int32_t in_image_stride = shape.in_h * in_row_stride;
@@ -49,6 +122,10 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const int32_t tap_step_x = params.window.dilation_w * c_count;        // .. between columns
   const bool dense_w = params.window.dilation_w == 1;
   const bool three_wide = dense_w && shape.kernel_w == 3;
+  auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
+  const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
+                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, channels);
+  int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
@@ -69,7 +146,18 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                             (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
-        if (three_wide && cols == 3) {  // the window's three columns are inside the image
+        if (fast_3x3) {
+          const int8_t* x = in0;
+          int32_t x_row = tap_step_y;
+          if (rows != 3 || cols != 3) {  // at the border: the window with its outside taps at the zero point
+            fill_patch(image, y0, x0, params.window.dilation_h, shape, params.input_zero_point, patch);
+            x = patch;
+            x_row = 3 * c_count;
+          }
+          v6m::depthwise_3x3_pixel(channels, c_count, filter, x, x_row, output, params.output_zero_point,
+                                   params.act_min, params.act_max);
+          c = c_count;
+        } else if (three_wide && cols == 3) {  // the window's three columns are inside the image
           for (; c < c_count; ++c) {
             const uint32_t acc = v6m::dot_3wide(w0 + c, in0 + c, c_count, rows,
                                                 filter_row_stride, tap_step_y, off, 0);
@@ -128,10 +216,15 @@ void depthwise_conv2d_s8__v6m_run(const OpContext& ctx) {
   const uint32_t out_c = filter.dims[3];
   const int32_t* bias =
       ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  const uint32_t scratch_bytes = depthwise_conv2d_s8__v6m_scratch_bytes(p, shape);
+  void* scratch = scratch_bytes != 0 && ctx.scratch().size() >= scratch_bytes &&
+                          (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
+                      ? ctx.scratch().data()
+                      : nullptr;
   depthwise_conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
                            static_cast<const int8_t*>(ctx.input_data(0)),
                            static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                           static_cast<int8_t*>(ctx.output_data(0)));
+                           static_cast<int8_t*>(ctx.output_data(0)), scratch);
 }
 
 const KernelEntry kDepthwiseConv2dS8V6mEntry = {depthwise_conv2d_s8__v6m_check,

@@ -31,10 +31,12 @@ inline void dot_4x1_portable(const int8_t* w, int32_t w_step, const X* x, int32_
 }
 
 // For k in [0, n) and j in 0..3:  acc[j] += w[j * w_step + k] * (x[k] + offset), in
-// wrapping uint32 arithmetic. n >= 0. 4 loads, 4 MULS, 4 ADDs and 4 loop instructions
-// per 4 multiply-accumulates (16 instructions).
-inline void dot_4x1(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n, int32_t offset,
-                    uint32_t acc[4]) {
+// wrapping uint32 arithmetic (without the offset when kOffset is false). n >= 0. 4 loads,
+// 4 MULS, 4 ADDs and 4 loop instructions per 4 multiply-accumulates (16 instructions; 15
+// without the offset).
+template <bool kOffset>
+inline void dot_4x1_impl(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n, int32_t offset,
+                         uint32_t acc[4]) {
 #if MOTE_V6M_ASM
   if (n <= 0) return;  // the loop below runs at least once
   const int8_t* w0 = w + n;
@@ -45,36 +47,52 @@ inline void dot_4x1(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n,
   int32_t i = -n;
   uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
   int32_t xv, t;
-  __asm__ volatile(
-      ".syntax unified\n"
-      "1:\n\t"
-      "ldrsb %[xv], [%[xe], %[i]]\n\t"
-      "add %[xv], %[off]\n\t"
-      "ldrsb %[t], [%[w0], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a0], %[t]\n\t"
-      "ldrsb %[t], [%[w1], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a1], %[t]\n\t"
-      "ldrsb %[t], [%[w2], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a2], %[t]\n\t"
-      "ldrsb %[t], [%[w3], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a3], %[t]\n\t"
-      "adds %[i], #1\n\t"
-      "bne 1b\n\t"
-      : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i),
-        [xv] "=&l"(xv), [t] "=&l"(t)
-      : [xe] "l"(xe), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "l"(w3), [off] "h"(offset)
-      : "cc", "memory");
+#define MOTE_V6M_DOT_4X1(ADD_OFFSET)                                                          \
+  __asm__ volatile(".syntax unified\n"                                                        \
+                   "1:\n\t"                                                                   \
+                   "ldrsb %[xv], [%[xe], %[i]]\n\t" ADD_OFFSET                                \
+                   "ldrsb %[t], [%[w0], %[i]]\n\t"                                            \
+                   "muls %[t], %[xv]\n\t"                                                     \
+                   "add %[a0], %[t]\n\t"                                                      \
+                   "ldrsb %[t], [%[w1], %[i]]\n\t"                                            \
+                   "muls %[t], %[xv]\n\t"                                                     \
+                   "add %[a1], %[t]\n\t"                                                      \
+                   "ldrsb %[t], [%[w2], %[i]]\n\t"                                            \
+                   "muls %[t], %[xv]\n\t"                                                     \
+                   "add %[a2], %[t]\n\t"                                                      \
+                   "ldrsb %[t], [%[w3], %[i]]\n\t"                                            \
+                   "muls %[t], %[xv]\n\t"                                                     \
+                   "add %[a3], %[t]\n\t"                                                      \
+                   "adds %[i], #1\n\t"                                                        \
+                   "bne 1b\n\t"                                                               \
+                   : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i),   \
+                     [xv] "=&l"(xv), [t] "=&l"(t)                                             \
+                   : [xe] "l"(xe), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "l"(w3),     \
+                     [off] "h"(offset)                                                        \
+                   : "cc", "memory")
+  if (kOffset) {
+    MOTE_V6M_DOT_4X1("add %[xv], %[off]\n\t");
+  } else {
+    MOTE_V6M_DOT_4X1("");
+  }
+#undef MOTE_V6M_DOT_4X1
   acc[0] = a0;
   acc[1] = a1;
   acc[2] = a2;
   acc[3] = a3;
 #else
-  dot_4x1_portable(w, w_step, x, n, offset, acc);
+  dot_4x1_portable(w, w_step, x, n, kOffset ? offset : 0, acc);
 #endif
+}
+
+inline void dot_4x1(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n, int32_t offset,
+                    uint32_t acc[4]) {
+  dot_4x1_impl<true>(w, w_step, x, n, offset, acc);
+}
+
+// dot_4x1 without an input offset (one folded into acc's start).
+inline void dot_4x1_raw(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n, uint32_t acc[4]) {
+  dot_4x1_impl<false>(w, w_step, x, n, 0, acc);
 }
 
 // Two neighbouring channels along a strided run (a depthwise window row): for k in
@@ -166,6 +184,45 @@ inline uint32_t dot_3wide(const int8_t* w, const int8_t* x, int32_t c, int32_t r
 #else
   for (int32_t r = 0; r < rows; ++r, x += x_row, w += w_row) {
     for (int32_t k = 0; k < 3; ++k) acc += static_cast<uint32_t>(w[k * c] * (x[k * c] + offset));
+  }
+  return acc;
+#endif
+}
+
+// One channel of a 3x3 window without input offset (a depthwise window whose offset is
+// folded into acc): for r, k in 0..2,
+//   acc += w[r * w_row + k * c] * x[r * x_row + k * c], wrapping.
+// 42 instructions per 9 multiply-accumulates, all taps unrolled.
+inline uint32_t dot_3x3(const int8_t* w, const int8_t* x, int32_t c, int32_t w_row, int32_t x_row,
+                        uint32_t acc) {
+#if MOTE_V6M_ASM
+  const int32_t zero = 0;
+  const int32_t c2 = 2 * c;
+  int32_t xv, wv;
+#define MOTE_V6M_3X3_TAP(O)              \
+  "ldrsb %[xv], [%[x], %[" O "]]\n\t"    \
+  "ldrsb %[wv], [%[w], %[" O "]]\n\t"    \
+  "muls %[wv], %[xv]\n\t"                \
+  "add %[acc], %[wv]\n\t"
+#define MOTE_V6M_3X3_ROW MOTE_V6M_3X3_TAP("zero") MOTE_V6M_3X3_TAP("c") MOTE_V6M_3X3_TAP("c2")
+  __asm__ volatile(
+      ".syntax unified\n\t"
+      MOTE_V6M_3X3_ROW
+      "add %[x], %[x_row]\n\t"
+      "add %[w], %[w_row]\n\t"
+      MOTE_V6M_3X3_ROW
+      "add %[x], %[x_row]\n\t"
+      "add %[w], %[w_row]\n\t"
+      MOTE_V6M_3X3_ROW
+      : [acc] "+h"(acc), [x] "+l"(x), [w] "+l"(w), [xv] "=&l"(xv), [wv] "=&l"(wv)
+      : [zero] "l"(zero), [c] "l"(c), [c2] "l"(c2), [x_row] "h"(x_row), [w_row] "h"(w_row)
+      : "cc", "memory");
+#undef MOTE_V6M_3X3_ROW
+#undef MOTE_V6M_3X3_TAP
+  return acc;
+#else
+  for (int32_t r = 0; r < 3; ++r, x += x_row, w += w_row) {
+    for (int32_t k = 0; k < 3; ++k) acc += static_cast<uint32_t>(w[k * c] * x[k * c]);
   }
   return acc;
 #endif

@@ -103,6 +103,19 @@ inline int8_t requant_v6m_output(int32_t acc, const RequantV6m& q, int32_t outpu
       clamp_i32(wrapping_add(requant_v6m(acc, q), output_zero_point), act_min, act_max));
 }
 
+// The end of formula (2) in the assembly below: with t = Lh + T2, u = T1 and ah, bh,
+// leaves y = 2H + (T1 >> 15) + (((T1 & 0x7FFF) + t) >> 15) in a.
+#define MOTE_V6M_FORMULA_2_SUM          \
+  "lsls %[a], %[u], #17\n\t"           \
+  "lsrs %[a], %[a], #17\n\t"           \
+  "adds %[t], %[t], %[a]\n\t"          \
+  "asrs %[t], %[t], #15\n\t"           \
+  "asrs %[u], %[u], #15\n\t"           \
+  "adds %[t], %[t], %[u]\n\t"          \
+  "muls %[ah], %[bh]\n\t"              \
+  "lsls %[ah], %[ah], #1\n\t"          \
+  "adds %[a], %[t], %[ah]\n\t"
+
 // The whole output step of the int8 kernels for one value:
 //   clamp(wrapping_add(multiply_by_quantized_multiplier(acc, multiplier, shift), zp), lo, hi)
 // for every acc, multiplier and shift in [kMinShift, kMaxShift]. On ARMv6-M one block of
@@ -141,15 +154,7 @@ inline int8_t requant_v6m_s8(int32_t acc, int32_t multiplier, int32_t shift, int
       "adds %[t], %[t], %[a]\n\t"
       "movs %[u], %[ah]\n\t"
       "muls %[u], %[m]\n\t"  // T1 = ah * bl
-      "lsls %[a], %[u], #17\n\t"
-      "lsrs %[a], %[a], #17\n\t"
-      "adds %[t], %[t], %[a]\n\t"
-      "asrs %[t], %[t], #15\n\t"
-      "asrs %[u], %[u], #15\n\t"
-      "adds %[t], %[t], %[u]\n\t"
-      "muls %[ah], %[bh]\n\t"  // H = ah * bh
-      "lsls %[ah], %[ah], #1\n\t"
-      "adds %[a], %[t], %[ah]\n\t"  // y, formula (2)
+      MOTE_V6M_FORMULA_2_SUM
       "bpl 4f\n\t"
       "movs %[u], #1\n\t"
       "lsls %[u], %[u], #31\n\t"
@@ -192,4 +197,89 @@ inline int8_t requant_v6m_s8(int32_t acc, int32_t multiplier, int32_t shift, int
 #endif
 }
 
+// requant_v6m_s8 for the common case of a right shift, with its per-channel constants
+// prepared once: for multiplier != INT32_MIN (so no saturating case) and shift in
+// [-31, -1] (so a = acc and n >= 1). The rounding of RoundingDivideByPOT(y, n) becomes
+// z = y - [y < 0] + 2^n / 2: for y < 0 no overflow, an arithmetic shift; for y >= 0 the
+// true sum is below 2^32, so when the signed add overflows a logical shift of the
+// wrapped sum is exact.
+struct RequantV6mRight {
+  int32_t mul_hi;  // bh, as RequantV6m
+  int32_t mul_lo;  // bl
+  int32_t half;    // 2^n / 2
+  int32_t right;   // n = -shift, in [1, 31]
+};
+
+inline bool requant_v6m_right_applies(int32_t multiplier, int32_t shift) {
+  return multiplier != INT32_MIN && shift >= kMinShift && shift <= -1;
+}
+
+inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shift) {
+  RequantV6mRight q;
+  q.mul_hi = v6m_rounded_high_half(multiplier);
+  q.mul_lo = static_cast<int16_t>(multiplier);
+  q.right = -shift;
+  q.half = static_cast<int32_t>(uint32_t{1} << (q.right - 1));
+  return q;
+}
+
+// requant_v6m_s8(acc, multiplier, shift, zp, lo, hi) for q prepared from a multiplier and
+// shift requant_v6m_right_applies() accepts. 37 Thumb-1 instructions on ARMv6-M.
+inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo,
+                                   int32_t hi) {
+#if MOTE_V6M_ASM
+  const int32_t round30 = 1 << 30;
+  int32_t bh, ah, t, u;
+  __asm__(
+      ".syntax unified\n\t"
+      "asrs %[ah], %[a], #16\n\t"
+      "sxth %[a], %[a]\n\t"  // al
+      "lsrs %[t], %[a], #31\n\t"
+      "adds %[ah], %[ah], %[t]\n\t"  // ah
+      "ldr %[u], [%[q], #4]\n\t"     // bl
+      "movs %[t], %[a]\n\t"
+      "muls %[t], %[u]\n\t"  // L = al * bl
+      "add %[t], %[round30]\n\t"
+      "lsrs %[t], %[t], #16\n\t"  // Lh
+      "ldr %[bh], [%[q], #0]\n\t"
+      "muls %[a], %[bh]\n\t"  // T2 = al * bh
+      "adds %[t], %[t], %[a]\n\t"
+      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
+      MOTE_V6M_FORMULA_2_SUM
+      "asrs %[t], %[a], #31\n\t"
+      "adds %[a], %[a], %[t]\n\t"  // y - [y < 0]
+      "ldr %[t], [%[q], #8]\n\t"
+      "adds %[a], %[a], %[t]\n\t"  // + 2^n / 2, V set when y >= 0 overflows
+      "ldr %[t], [%[q], #12]\n\t"
+      "bvc 1f\n\t"
+      "lsrs %[a], %[t]\n\t"
+      "b 2f\n"
+      "1:\n\t"
+      "asrs %[a], %[t]\n"
+      "2:\n\t"
+      "add %[a], %[zp]\n\t"
+      "cmp %[a], %[lo]\n\t"
+      "bge 3f\n\t"
+      "mov %[a], %[lo]\n"
+      "3:\n\t"
+      "cmp %[a], %[hi]\n\t"
+      "ble 4f\n\t"
+      "mov %[a], %[hi]\n"
+      "4:\n\t"
+      : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
+      : [q] "l"(&q), [round30] "h"(round30), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi)
+      : "cc", "memory");
+  return static_cast<int8_t>(acc);
+#else
+  const int32_t y = v6m_doubling_high_mul(acc, q.mul_hi, q.mul_lo);
+  const uint32_t biased = static_cast<uint32_t>(y) - (y < 0 ? 1u : 0u);
+  const uint32_t z = biased + static_cast<uint32_t>(q.half);
+  const bool overflow = y >= 0 && z > uint32_t{INT32_MAX};
+  const int32_t r = overflow ? static_cast<int32_t>(z >> q.right) : (static_cast<int32_t>(z) >> q.right);
+  return static_cast<int8_t>(clamp_i32(wrapping_add(r, zp), lo, hi));
+#endif
+}
+
 }  // namespace mote
+
+#undef MOTE_V6M_FORMULA_2_SUM

@@ -1,7 +1,8 @@
 // Variant choice on Armv6-M (compiler/lower/variants.cc, select_v6m): cortex-m0plus takes
 // conv2d_s8__v6m for every groups == 1 int8 conv, depthwise_conv2d_s8__v6m for depth
-// multiplier 1 and fully_connected_s8__v6m for every int8 fully connected layer, with no
-// scratch and unchanged parameters; grouped convs and depth multipliers above 1 keep the
+// multiplier 1 and fully_connected_s8__v6m for every int8 fully connected layer, with
+// unchanged parameters and scratch only for the per-channel constants of 1x1 convs
+// without padding and 3x3 depthwise windows; grouped convs and depth multipliers above 1 keep the
 // references; no other target ever gets a __v6m kernel.
 #include <gtest/gtest.h>
 
@@ -109,21 +110,22 @@ bool is_v6m(KernelId id) {
          id == KernelId::kFullyConnectedS8V6m;
 }
 
-// The M0+ choice for g is `expected`, with the reference's params, MACs and scratch; no
-// other target picks a __v6m kernel.
-void expect_choice(const ir::Graph& g, KernelId reference, KernelId expected) {
+// The M0+ choice for g is `expected`, with the reference's params and MACs and its
+// scratch plus `extra_scratch` (the per-channel constants of the 1x1 conv and 3x3
+// depthwise paths); no other target picks a __v6m kernel.
+void expect_choice(const ir::Graph& g, KernelId reference, KernelId expected, uint32_t extra_scratch = 0) {
   const LoweredOp ref = lower(g, Target::kHost);
   ASSERT_EQ(ref.kernel, reference);
   const LoweredOp op = lower(g, Target::kCortexM0Plus);
   EXPECT_EQ(op.kernel, expected);
   EXPECT_EQ(op.params, ref.params);
   EXPECT_EQ(op.macs, ref.macs);
-  EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes);  // no variant scratch: the arena never grows
+  EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + extra_scratch);
   for (Target t : kOtherTargets) EXPECT_FALSE(is_v6m(lower(g, t).kernel)) << static_cast<int>(t);
 }
 
 TEST(LowerVariantsV6m, Conv2dTakesTheV6mVariant) {
-  expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
+  expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 20 * 32);
   expect_choice(conv_graph(3, 8, 3, 1, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
   expect_choice(conv_graph(5, 7, 5, 2, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
 }
@@ -134,7 +136,7 @@ TEST(LowerVariantsV6m, GroupedConvKeepsTheReference) {
 
 TEST(LowerVariantsV6m, DepthwiseWithMultiplierOneTakesTheV6mVariant) {
   expect_choice(depthwise_graph(8, 1, 3), KernelId::kDepthwiseConv2dS8,
-                KernelId::kDepthwiseConv2dS8V6m);
+                KernelId::kDepthwiseConv2dS8V6m, 20 * 8 + 9 * 8);
   expect_choice(depthwise_graph(13, 1, 5), KernelId::kDepthwiseConv2dS8,
                 KernelId::kDepthwiseConv2dS8V6m);
   expect_choice(depthwise_graph(4, 2, 3), KernelId::kDepthwiseConv2dS8,

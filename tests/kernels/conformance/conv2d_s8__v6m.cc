@@ -1,10 +1,13 @@
 // Conformance of conv2d_s8__v6m (any kernel, stride, dilation, padding; groups 1) against
 // conv2d_s8: kernels 1x1..5x4, strides 1-3, dilation, asymmetric padding, batch 2, channel
 // counts around the 4-channel blocks, zero points, clamps, absent bias, extreme
-// multipliers / shifts (INT32_MIN included) and wrapping biases. On cortex-m0plus this
+// multipliers / shifts (INT32_MIN included) and wrapping biases. Half the cases are 1x1
+// without padding and right shifts in every channel (the folded 1x1 path), some with
+// extreme inputs and weights, some with one channel outside that path. On cortex-m0plus this
 // runs the Thumb-1 inner loop. First, the requantization all __v6m kernels share
 // (requant_v6m_s8, quant/quant_math_v6m.h) against the reference arithmetic on edge and
-// random operands (on cortex-m0plus: its assembly).
+// random operands (on cortex-m0plus: its assembly), and requant_v6m_right_s8 likewise
+// for right shifts.
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "quant/quant_math.h"
@@ -38,6 +41,24 @@ int check_requant(Rng& rng, int count) {
     const int8_t expected = static_cast<int8_t>(
         clamp_i32(wrapping_add(multiply_by_quantized_multiplier(acc, m, shift), zp), lo, hi));
     const int8_t actual = requant_v6m_s8(acc, m, shift, zp, lo, hi);
+    // requant_v6m_right_s8 with a right shift (the shift's sign flipped when needed),
+    // all right shifts for the edge operands.
+    const int32_t right = i < edges * edges ? -1 - i % 31 : (shift < 0 ? shift : -1 - shift);
+    if (requant_v6m_right_applies(m, right)) {
+      const int8_t expected_right = static_cast<int8_t>(
+          clamp_i32(wrapping_add(multiply_by_quantized_multiplier(acc, m, right), zp), lo, hi));
+      const int8_t actual_right = requant_v6m_right_s8(acc, requant_v6m_right_prepare(m, right), zp, lo, hi);
+      if (!expect_equal_s8("conv2d_s8__v6m", i, "requant_v6m_right_s8", &expected_right, &actual_right, 1)) {
+        print("  acc ");
+        print_int(acc);
+        print(" multiplier ");
+        print_int(m);
+        print(" shift ");
+        print_int(right);
+        print("\n");
+        return 1;
+      }
+    }
     if (!expect_equal_s8("conv2d_s8__v6m", i, "requant_v6m_s8", &expected, &actual, 1)) {
       print("  acc ");
       print_int(acc);
@@ -65,8 +86,9 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
     s.in_c = rng.coin() ? rng.uniform(1, 9) : rng.uniform(1, 48);
     s.out_c = rng.coin() ? rng.uniform(1, 9) : rng.uniform(1, 24);
-    s.kernel_h = rng.uniform(1, 5);
-    s.kernel_w = rng.uniform(1, 4);
+    const bool pointwise = rng.coin();  // 1x1 without padding: the folded 1x1 path
+    s.kernel_h = pointwise ? 1 : rng.uniform(1, 5);
+    s.kernel_w = pointwise ? 1 : rng.uniform(1, 4);
     p.window.stride_h = rng.uniform(1, 3);
     p.window.stride_w = rng.uniform(1, 3);
     p.groups = 1;
@@ -78,6 +100,7 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
     p.window.pad_bottom = rng.uniform(0, eff_h - 1);
     p.window.pad_left = rng.uniform(0, eff_w - 1);
     p.window.pad_right = rng.uniform(0, eff_w - 1);
+    if (pointwise) p.window.pad_top = p.window.pad_bottom = p.window.pad_left = p.window.pad_right = 0;
     const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
     const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
     s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 6);
@@ -105,8 +128,19 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       skip_case("conv2d_s8__v6m", c, "arena too small");
       continue;
     }
+    const uint32_t scratch_bytes = conv2d_s8__v6m_scratch_bytes(p, s.kernel_h, s.kernel_w, s.out_c);
+    int32_t* scratch = scratch_bytes == 0 ? nullptr : a.alloc_array<int32_t>(scratch_bytes / 4);
+    if (scratch_bytes != 0 && scratch == nullptr) {
+      skip_case("conv2d_s8__v6m", c, "arena too small");
+      continue;
+    }
     fill_s8(rng, input, in_count);
     fill_s8(rng, filter, filter_count);
+    if (pointwise && rng.uniform(0, 3) == 0) {  // extreme inputs and weights
+      const int8_t x = rng.coin() ? -128 : 127;
+      for (int32_t i = 0; i < in_count; ++i) input[i] = rng.uniform(0, 7) == 0 ? input[i] : x;
+      for (int32_t i = 0; i < filter_count; ++i) filter[i] = rng.coin() ? -128 : (rng.coin() ? 127 : filter[i]);
+    }
     if (bias != nullptr) {
       fill_s32(rng, bias, s.out_c, extreme ? INT32_MIN : -60000, extreme ? INT32_MAX : 60000);
     }
@@ -115,9 +149,16 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       multipliers[o] = !wild ? rng.uniform(1 << 30, INT32_MAX)
                              : (rng.coin() ? INT32_MIN : rng.uniform(INT32_MIN, INT32_MAX));
       shifts[o] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
+      if (pointwise && !wild) shifts[o] = rng.uniform(-12, -1);
+      if (pointwise && wild) shifts[o] = rng.coin() ? rng.uniform(-31, -1) : rng.uniform(-31, 30);
+    }
+    if (pointwise && rng.uniform(0, 7) == 0) {  // one channel outside the 1x1 path's requantization
+      const int32_t o = rng.uniform(0, s.out_c - 1);
+      if (rng.coin()) multipliers[o] = INT32_MIN;
+      else shifts[o] = rng.uniform(0, 3);
     }
     conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual);
+    conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, "conv", expected, actual, static_cast<size_t>(out_count))) {
       ++failed;
     }

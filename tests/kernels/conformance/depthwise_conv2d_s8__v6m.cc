@@ -1,7 +1,11 @@
 // Conformance of depthwise_conv2d_s8__v6m (depth multiplier 1; any kernel, stride,
 // dilation, padding) against depthwise_conv2d_s8: kernels 1x1..5x5, strides 1-3, dilation,
 // asymmetric padding, batch 2, odd and even channel counts, zero points, clamps, absent
-// bias, extreme multipliers / shifts (INT32_MIN included) and wrapping biases.
+// bias, extreme multipliers / shifts (INT32_MIN included) and wrapping biases. Half the
+// cases are 3x3 windows with dilation_w == 1 and right shifts in every channel (the
+// prepared 3x3 path), with inputs and weights at their extremes in some, sums near 2^31
+// whose rounding overflows int32 in some, and a channel outside that path's
+// requantization (INT32_MIN, a shift >= 0) in some.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 
@@ -18,13 +22,14 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
     s.in_c = rng.coin() ? rng.uniform(1, 5) : rng.uniform(1, 48);
     s.out_c = s.in_c;
-    s.kernel_h = rng.uniform(1, 5);
-    s.kernel_w = rng.uniform(1, 5);
+    const bool square3 = rng.coin();
+    s.kernel_h = square3 ? 3 : rng.uniform(1, 5);
+    s.kernel_w = square3 ? 3 : rng.uniform(1, 5);
     p.depth_multiplier = 1;
     p.window.stride_h = rng.uniform(1, 3);
     p.window.stride_w = rng.uniform(1, 3);
     p.window.dilation_h = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
-    p.window.dilation_w = rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
+    p.window.dilation_w = !square3 && rng.uniform(0, 3) == 0 ? rng.uniform(2, 3) : 1;
     const int32_t eff_h = p.window.dilation_h * (s.kernel_h - 1) + 1;
     const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
     p.window.pad_top = rng.uniform(0, eff_h - 1);
@@ -58,8 +63,19 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
       skip_case("depthwise_conv2d_s8__v6m", c, "arena too small");
       continue;
     }
+    const uint32_t scratch_bytes = depthwise_conv2d_s8__v6m_scratch_bytes(p, s);
+    int32_t* scratch = scratch_bytes == 0 ? nullptr : a.alloc_array<int32_t>(scratch_bytes / 4);
+    if (scratch_bytes != 0 && scratch == nullptr) {
+      skip_case("depthwise_conv2d_s8__v6m", c, "arena too small");
+      continue;
+    }
     fill_s8(rng, input, in_count);
     fill_s8(rng, filter, filter_count);
+    if (square3 && rng.uniform(0, 3) == 0) {  // extreme inputs and weights
+      const int8_t x = rng.coin() ? -128 : 127;
+      for (int32_t i = 0; i < in_count; ++i) input[i] = rng.uniform(0, 7) == 0 ? input[i] : x;
+      for (int32_t i = 0; i < filter_count; ++i) filter[i] = rng.coin() ? -128 : (rng.coin() ? 127 : filter[i]);
+    }
     if (bias != nullptr) {
       fill_s32(rng, bias, s.out_c, extreme ? INT32_MIN : -60000, extreme ? INT32_MAX : 60000);
     }
@@ -68,9 +84,26 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
       multipliers[o] = !wild ? rng.uniform(1 << 30, INT32_MAX)
                              : (rng.coin() ? INT32_MIN : rng.uniform(INT32_MIN, INT32_MAX));
       shifts[o] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
+      if (square3 && !wild) shifts[o] = rng.uniform(-12, -1);
+      if (square3 && wild) shifts[o] = rng.coin() ? rng.uniform(-31, -1) : rng.uniform(-31, 30);
+    }
+    if (square3 && bias != nullptr && rng.uniform(0, 3) == 0) {
+      // Sums near 2^31 with a multiplier near 2^31 and large right shifts: y + 2^n / 2
+      // overflows int32 in the rounding (the logical-shift branch).
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        if (!rng.coin()) continue;
+        bias[o] = rng.uniform(1 << 30, INT32_MAX - (1 << 20));
+        multipliers[o] = rng.uniform(INT32_MAX - (1 << 20), INT32_MAX);
+        shifts[o] = rng.uniform(-31, -29);
+      }
+    }
+    if (square3 && rng.uniform(0, 7) == 0) {  // one channel outside the prepared path
+      const int32_t o = rng.uniform(0, s.out_c - 1);
+      if (rng.coin()) multipliers[o] = INT32_MIN;
+      else shifts[o] = rng.uniform(0, 3);
     }
     depthwise_conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    depthwise_conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual);
+    depthwise_conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, "depthwise", expected, actual,
                          static_cast<size_t>(out_count))) {
       ++failed;

@@ -1,0 +1,142 @@
+// The channel loop of the ARMv6-M int8 depthwise convolution's 3x3 path: every channel of
+// one output pixel whose nine taps are inside the image, in one Thumb-1 block. Portable
+// definition elsewhere (and at -O0 / -Os, see isa/v6m.h).
+#pragma once
+
+#include <stdint.h>
+
+#include "isa/v6m.h"
+#include "quant/quant_math_v6m.h"
+
+namespace mote::v6m {
+
+// The per-channel constants, prepared once per run (the assembly reads them by offset).
+struct Depthwise3x3Channel {
+  uint32_t bias;            // bias + input offset * the sum of the channel's nine weights
+  RequantV6mRight requant;  // requant_v6m_right_s8's constants
+};
+static_assert(sizeof(Depthwise3x3Channel) == 20, "the assembly's offsets");
+
+// For c in [0, count): out[c] = requant_v6m_right_s8(ch[c].bias + sum over r, k in 0..2 of
+// w[c + 3 * count * r + count * k] * x[c + x_row * r + count * k], ch[c].requant, zp, lo,
+// hi), the sums wrapping. count >= 1. 96 instructions per channel (36 for the taps, 40
+// for the requantization), 7 fewer when the sum is in [-2^15, 2^15): its high half is
+// then zero, and so are two of the four partial products.
+inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w,
+                                const int8_t* x, int32_t x_row, int8_t* out, int32_t zp, int32_t lo,
+                                int32_t hi) {
+#if MOTE_V6M_ASM
+  const Depthwise3x3Channel* const end = ch + count;
+  const int32_t delta = static_cast<int32_t>(out - (x + 1));  // out[c] is at x + delta once x is at channel c + 1
+  const int32_t next_x = 1 - 2 * x_row;  // from the third window row to the next channel
+  const int32_t next_w = 1 - 6 * count;
+  const uint32_t round30 = uint32_t{1} << 30;
+  const int32_t c_count = count;
+  int32_t zero = 0;
+  int32_t c = count;
+  int32_t c2 = 2 * c;
+  int32_t xv, wv;
+  uint32_t acc;
+#define MOTE_V6M_DW_TAP(O)               \
+  "ldrsb %[xv], [%[x], %[" O "]]\n\t"    \
+  "ldrsb %[wv], [%[w], %[" O "]]\n\t"    \
+  "muls %[wv], %[xv]\n\t"                \
+  "add %[acc], %[wv]\n\t"
+#define MOTE_V6M_DW_ROW MOTE_V6M_DW_TAP("zero") MOTE_V6M_DW_TAP("c") MOTE_V6M_DW_TAP("c2")
+  // In the requantization a, bh, ah, t, u (requant_v6m_right_s8's names) are xv, wv,
+  // zero, c and c2, which are set again before the next channel.
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "ldr %[xv], [%[ch], #0]\n\t"
+      "mov %[acc], %[xv]\n\t"
+      MOTE_V6M_DW_ROW
+      "add %[x], %[x_row]\n\t"
+      "adds %[w], %[w], %[c]\n\t"
+      "adds %[w], %[w], %[c2]\n\t"
+      MOTE_V6M_DW_ROW
+      "add %[x], %[x_row]\n\t"
+      "adds %[w], %[w], %[c]\n\t"
+      "adds %[w], %[w], %[c2]\n\t"
+      MOTE_V6M_DW_ROW
+      "ldr %[xv], %[next_x]\n\t"
+      "adds %[x], %[x], %[xv]\n\t"
+      "ldr %[xv], %[next_w]\n\t"
+      "adds %[w], %[w], %[xv]\n\t"
+      "mov %[xv], %[acc]\n\t"          // a
+      "asrs %[zero], %[xv], #16\n\t"
+      "sxth %[xv], %[xv]\n\t"          // al
+      "lsrs %[c], %[xv], #31\n\t"
+      "adds %[zero], %[zero], %[c]\n\t"  // ah
+      "ldr %[c2], [%[ch], #8]\n\t"     // bl
+      "movs %[c], %[xv]\n\t"
+      "muls %[c], %[c2]\n\t"           // L = al * bl
+      "ldr %[wv], %[round30]\n\t"
+      "adds %[c], %[c], %[wv]\n\t"
+      "lsrs %[c], %[c], #16\n\t"       // Lh
+      "ldr %[wv], [%[ch], #4]\n\t"     // bh
+      "muls %[xv], %[wv]\n\t"          // T2 = al * bh
+      "adds %[c], %[c], %[xv]\n\t"
+      "cmp %[zero], #0\n\t"
+      "bne 6f\n\t"                      // ah != 0: T1 and H, out of line
+      "asrs %[xv], %[c], #15\n"         // y when ah == 0 (T1 = H = 0)
+      "7:\n\t"
+      "asrs %[c], %[xv], #31\n\t"
+      "adds %[xv], %[xv], %[c]\n\t"    // y - [y < 0]
+      "ldr %[c], [%[ch], #12]\n\t"
+      "adds %[xv], %[xv], %[c]\n\t"    // + 2^n / 2, V when y >= 0 overflows
+      "ldr %[c], [%[ch], #16]\n\t"
+      "bvc 2f\n\t"
+      "lsrs %[xv], %[c]\n\t"
+      "b 3f\n"
+      "2:\n\t"
+      "asrs %[xv], %[c]\n"
+      "3:\n\t"
+      "add %[xv], %[zp]\n\t"
+      "cmp %[xv], %[lo]\n\t"
+      "bge 4f\n\t"
+      "mov %[xv], %[lo]\n"
+      "4:\n\t"
+      "cmp %[xv], %[hi]\n\t"
+      "ble 5f\n\t"
+      "mov %[xv], %[hi]\n"
+      "5:\n\t"
+      "ldr %[c2], %[delta]\n\t"
+      "strb %[xv], [%[x], %[c2]]\n\t"
+      "ldr %[c], %[c_count]\n\t"
+      "lsls %[c2], %[c], #1\n\t"
+      "movs %[zero], #0\n\t"
+      "adds %[ch], #20\n\t"
+      "ldr %[wv], %[end]\n\t"
+      "cmp %[ch], %[wv]\n\t"
+      "bne 1b\n\t"
+      "b 8f\n"
+      "6:\n\t"
+      "muls %[c2], %[zero]\n\t"        // T1 = ah * bl
+      "lsls %[xv], %[c2], #17\n\t"
+      "lsrs %[xv], %[xv], #17\n\t"
+      "adds %[c], %[c], %[xv]\n\t"
+      "asrs %[c], %[c], #15\n\t"
+      "asrs %[c2], %[c2], #15\n\t"
+      "adds %[c], %[c], %[c2]\n\t"
+      "muls %[zero], %[wv]\n\t"        // H = ah * bh
+      "lsls %[zero], %[zero], #1\n\t"
+      "adds %[xv], %[c], %[zero]\n\t"  // y, formula (2)
+      "b 7b\n"
+      "8:\n\t"
+      : [x] "+l"(x), [w] "+l"(w), [ch] "+l"(ch), [zero] "+l"(zero), [c] "+l"(c), [c2] "+l"(c2),
+        [xv] "=&l"(xv), [wv] "=&l"(wv), [acc] "=&h"(acc)
+      : [x_row] "h"(x_row), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi), [delta] "m"(delta), [end] "m"(end),
+        [next_x] "m"(next_x), [next_w] "m"(next_w), [round30] "m"(round30), [c_count] "m"(c_count)
+      : "cc", "memory");
+#undef MOTE_V6M_DW_ROW
+#undef MOTE_V6M_DW_TAP
+#else
+  for (int32_t c = 0; c < count; ++c, ++ch) {
+    const uint32_t acc = dot_3x3(w + c, x + c, count, 3 * count, x_row, ch->bias);
+    out[c] = requant_v6m_right_s8(static_cast<int32_t>(acc), ch->requant, zp, lo, hi);
+  }
+#endif
+}
+
+}  // namespace mote::v6m
