@@ -5,9 +5,8 @@
 //
 // The product p = a * b is exact in int32 (|p| <= 2^30), and its requantization with
 // multiplier m > 0 and shift <= -1 is split_requant (quant/split_requant.h: |p| <= 2^30
-// and zero point 0 keep its rounding constant within bounds). Inputs of the output's
-// shape are read two per word (one LDR, SXTH and ASRS split the halves). Other multipliers
-// and shifts (m <= 0, shift >= 0) take the reference arithmetic per element.
+// and zero point 0 keep its rounding constant within bounds). Other multipliers and
+// shifts (m <= 0, shift >= 0) take the reference arithmetic per element.
 #include "elementwise/binary_quant.h"
 #include "elementwise/elementwise.h"
 #include "elementwise/mul_s16_rows.h"
@@ -27,13 +26,6 @@ struct MulConstants {
 
 inline int16_t finish(const MulConstants& k, int32_t product) {
   return static_cast<int16_t>(clamp_i32(split_requant(k.requant, product), k.act_min, k.act_max));
-}
-
-inline int32_t load_pair(const int16_t* p, int32_t* hi) {
-  uint32_t w;
-  __builtin_memcpy(&w, p, sizeof(w));
-  *hi = static_cast<int32_t>(w) >> 16;
-  return static_cast<int16_t>(w);
 }
 
 struct Rows {
@@ -60,17 +52,7 @@ struct Rows {
       for (int32_t i = 0; i < n; ++i) out[i] = one(k, a[i], b[i]);
       return;
     }
-    int32_t i = 0;
-    if ((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(out)) % 4 == 0) {
-      for (; i + 2 <= n; i += 2) {
-        int32_t a1, b1;
-        const int32_t a0 = load_pair(a + i, &a1);
-        const int32_t b0 = load_pair(b + i, &b1);
-        out[i] = finish(k, a0 * b0);
-        out[i + 1] = finish(k, a1 * b1);
-      }
-    }
-    for (; i < n; ++i) out[i] = finish(k, a[i] * b[i]);
+    for (int32_t i = 0; i < n; ++i) out[i] = finish(k, a[i] * b[i]);
   }
 
   static void scalar(const MulConstants& constants, const int16_t* a, int16_t s, int16_t* out, int32_t n) {
