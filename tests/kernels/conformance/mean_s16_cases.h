@@ -5,9 +5,9 @@
 // over everything, or over a random axis set (the variants refuse what is not one strided
 // run per output: then only the refusal is checked, against mean_s16_single_runs);
 // input and output zero points anywhere in int16; multipliers as the compiler derives
-// them (mean_multiplier: positive, shift in [-24, -1]) and wild ones (INT32_MIN,
-// INT32_MAX, 0, negative; any shift in [-31, 30]); inputs at the int16 extremes (sums
-// past the variants' 2^30 bound). Internal to those suites.
+// them (mean_multiplier: positive, shift in [-24, -1], a low half of 0x8000 at times)
+// and wild ones (INT32_MIN, INT32_MAX, 0, negative; any shift in [-31, 30]); inputs at
+// the int16 extremes (sums past the variants' 2^30 bound). Internal to those suites.
 #pragma once
 
 #include "conformance.h"
@@ -53,6 +53,12 @@ inline int run_mean_s16_cases(const char* name, const KernelEntry& variant, Rng&
     if (rng.uniform(0, 3) != 0) {
       p.multiplier = rng.uniform(1 << 30, INT32_MAX);
       p.shift = rng.uniform(-24, -1);
+      // A low half of 0x8000 (the ARMv6-M split's edge: with a shift of -1 and a value whose
+      // low half is 0x8000, its low product plus rounding reaches 2^32) one time in eight.
+      if (rng.uniform(0, 7) == 0) {
+        p.multiplier = static_cast<int32_t>((p.multiplier & 0xFFFF0000) | 0x8000);
+        if (rng.coin()) p.shift = -1;
+      }
     } else {
       switch (rng.uniform(0, 4)) {
         case 0: p.multiplier = INT32_MIN; break;

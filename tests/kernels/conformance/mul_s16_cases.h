@@ -3,10 +3,11 @@
 // same op (OpCase), bit for bit. Rank-3 outputs of odd and even sizes; inputs of the
 // output's shape, broadcast along any dims (each dim 1 or the output's), of lower rank
 // (the innermost dim only) or one element; multipliers as the compiler derives them
-// (positive, shift in [-20, -1]), odd ones near 2^31 with shifts in [-2, 0] (the DSP
-// variant's doubled product of -32768 * -32768), and wild ones (INT32_MIN, INT32_MAX,
-// 0, negative, tiny; any shift in [-31, 30]); clamps narrower than int16; inputs at the
-// int16 extremes; the in-place forms (output over an input of its shape).
+// (positive, shift in [-20, -1], a low half of 0x8000 at times), odd ones near 2^31 or
+// below 2^17 with shifts in [-2, 0] (the DSP variant's doubled product of -32768 *
+// -32768), and wild ones (INT32_MIN, INT32_MAX, 0, negative, tiny; any shift in
+// [-31, 30]); clamps narrower than int16; inputs at the int16 extremes; the in-place
+// forms (output over an input of its shape).
 // Internal to those suites.
 #pragma once
 
@@ -23,9 +24,17 @@ inline void draw_mul_s16_params(Rng& rng, QuantMulParams* q) {
     case 1:
       q->output_multiplier = rng.uniform(1 << 30, INT32_MAX);
       q->output_shift = rng.uniform(-20, -1);
+      // A low half of 0x8000 (the ARMv6-M split's edge: with a shift of -1 and a value whose
+      // low half is 0x8000, its low product plus rounding reaches 2^32) one time in eight.
+      if (rng.uniform(0, 7) == 0) {
+        q->output_multiplier = static_cast<int32_t>((q->output_multiplier & 0xFFFF0000) | 0x8000);
+        if (rng.coin()) q->output_shift = -1;
+      }
       break;
     case 2:
-      q->output_multiplier = rng.uniform(1 << 29, INT32_MAX / 2) * 2 + 1;
+      // Odd: near 2^31, or small enough that 2^30 * m / 2^31 (the product of -32768 and
+      // -32768) is not saturated to int16 under a shift of 0 or -1.
+      q->output_multiplier = (rng.coin() ? rng.uniform(1 << 29, INT32_MAX / 2) : rng.uniform(0, 1 << 16)) * 2 + 1;
       q->output_shift = rng.uniform(-2, 0);
       break;
     default:
@@ -47,11 +56,11 @@ inline void draw_mul_s16_params(Rng& rng, QuantMulParams* q) {
   }
 }
 
-// Any int16 values; one case in four mostly -32768 / 32767, one in four small.
+// Any int16 values; one case in four mostly -32768 (half) and 32767, one in four small.
 inline void fill_mul_s16(Rng& rng, int32_t kind, int16_t* data, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
     int32_t v = kind == 1 ? rng.uniform(-300, 300) : rng.uniform(-32768, 32767);
-    if (kind == 0 && rng.uniform(0, 3) != 0) v = rng.coin() ? -32768 : 32767;
+    if (kind == 0 && rng.uniform(0, 5) != 0) v = rng.uniform(0, 2) != 0 ? -32768 : 32767;
     data[i] = static_cast<int16_t>(v);
   }
 }
