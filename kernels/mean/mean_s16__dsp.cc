@@ -9,9 +9,9 @@
 // -r <= 0 and |x| < 2^30 for every input (decided once per run, offset_sum_fits_30):
 //   SaturatingRoundingDoublingHighMul(x, m) = SMMULR(2x, m) = h (2x fits int32)
 //   RoundingDivideByPOT(h, r) = (SMMLAR(2x, m, 2^(r-1)) + (x >> 31)) >> r   (r > 0)
-// (with m > 0, h < 0 implies x < 0, and x < 0 with h == 0 gives 0 either way; see
-// add_s16__dsp.cc), then + output_zero_point and SSAT #16. Other parameters take the
-// reference's requantization (mean_s16_runs::finish).
+// (with m > 0, h < 0 implies x < 0, and x < 0 with h == 0 gives 0 either way: the
+// rounding of the int16 ADD's DSP variant), then + output_zero_point and SSAT #16.
+// Other parameters take the reference's requantization (mean_s16_runs::finish).
 #include "isa/dsp.h"
 #include "kernel_util.h"
 #include "mean/mean.h"
