@@ -2,14 +2,14 @@
 // mean over H, W of NHWC, or over the innermost axes); bit-exact with mean_s16
 // (mean_integer.h) for every parameter its check accepts.
 //
-// Sums (wrapping int32, as the reference's) from word loads of two int16 (SXTH and ASRS
-// split the halves) where the run is 4-aligned: spatial, four channels from two words per
-// pixel; contiguous, four LDRSH per step (sum_run). The reference requantizes each sum with a 64-bit product, a call
-// to __aeabi_lmul on this core; here x = sum - input_zero_point * count is requantized by
-// split_requant (quant/split_requant.h, 32-bit multiplies) where that is exact for every
-// input (a positive multiplier, a right shift, |x| <= 2^30 and the rounding constant in
-// bounds: decided once per run), then clamped to int16; otherwise by the reference's
-// arithmetic.
+// Sums (wrapping int32, as the reference's): spatial, four channels from two word loads
+// per pixel where the channels are 4-aligned (SXTH and ASRS split the halves);
+// contiguous, four LDRSH per step (sum_run). The reference requantizes each sum with a
+// 64-bit product, a call to __aeabi_lmul on this core; here x = sum - input_zero_point *
+// count is requantized by split_requant (quant/split_requant.h, 32-bit multiplies) where
+// that is exact for every input (a positive multiplier, a right shift, |x| <= 2^30 and
+// the rounding constant in bounds: decided once per run), then clamped to int16;
+// otherwise by the reference's arithmetic.
 #include "kernel_util.h"
 #include "mean/mean.h"
 #include "mean/mean_s16_runs.h"
