@@ -15,6 +15,7 @@
 #include "elementwise/elementwise.h"
 #include "fully_connected/fully_connected.h"
 #include "lstm/lstm.h"
+#include "mean/mean.h"
 #include "pool2d/pool2d.h"
 
 namespace mote::lower {
@@ -372,6 +373,24 @@ bool rule_avg_pool2d_s16__mve(const NodeLowering& /*l*/, LoweredOp& op) {
 // ---- gru (int8): every op the reference takes, with the reference's scratch (the
 // variants check what it checks): rule_any_shape.
 
+// ---- mul (int16, 16x8): every op the reference takes (the variants broadcast as it does
+// and check what it checks), no scratch: rule_any_shape.
+// ---- mean (int16): an input whose kept and reduced elements each form one strided run,
+// outputs or reduced elements side by side (the mean over H, W of NHWC, the innermost
+// axes); other axis sets keep the reference. No scratch.
+bool rule_mean_s16_single_runs(const NodeLowering& l, LoweredOp& op) {
+  const ir::Shape& shape = l.input(0).shape;
+  if (shape.size() > kMaxRank) return false;
+  TensorDesc desc{};
+  desc.rank = static_cast<uint8_t>(shape.size());
+  for (uint32_t& d : desc.dims) d = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0 || shape[i] > INT32_MAX) return false;
+    desc.dims[i] = static_cast<uint32_t>(shape[i]);
+  }
+  return mean_s16_single_runs(desc, params_as<MeanS16Params>(op).axes_mask);
+}
+
 // Every variant with its rule, in order of preference: the first variant of the op's
 // reference kernel that the target's instruction set runs (kernel_isa) and whose rule
 // applies is chosen. Helium before DSP (a core with Helium has DSP too), specialized
@@ -414,6 +433,12 @@ const VariantRule kRules[] = {
     {KernelId::kAddS16Mve, rule_add_elementwise__mve},
     {KernelId::kAddS16Dsp, rule_add_s16__dsp},
     {KernelId::kAddS16V6m, rule_add_s16__v6m},
+    {KernelId::kMulS16Mve, rule_any_shape},
+    {KernelId::kMulS16Dsp, rule_any_shape},
+    {KernelId::kMulS16V6m, rule_any_shape},
+    {KernelId::kMeanS16Mve, rule_mean_s16_single_runs},
+    {KernelId::kMeanS16Dsp, rule_mean_s16_single_runs},
+    {KernelId::kMeanS16V6m, rule_mean_s16_single_runs},
     {KernelId::kMaxPool2dS8Mve, rule_any_shape},
     {KernelId::kAvgPool2dS8Mve, rule_avg_pool2d_s8__mve},
     {KernelId::kMaxPool2dS8Dsp, rule_any_shape},

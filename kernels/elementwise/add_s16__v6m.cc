@@ -14,18 +14,9 @@
 // larger-scale input of a compiled ADD has m == 2^30 and r == 0 ("exact": h = x << 14);
 // the inputs are swapped (addition commutes) so that input a is that one when either is.
 //
-// Output rescaling of raw = a' + b' (|raw| <= 2^30, checked), multiplier mo > 0 split as
-// mo = bh * 2^16 + bl with -2^15 < bl <= 2^15, raw = ah * 2^16 + al with al = (int16)raw,
-// and ro = -output_shift >= 1:
-//   RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(raw, mo), ro) + zp
-//     = floor((raw * mo + 2^30 + (2^(ro-1) - [raw < 0]) * 2^31) / 2^(31+ro)) + zp
-// ([raw < 0] for [high product < 0] as above). With raw * mo = ah*bh * 2^32 +
-// (ah*bl + al*bh) * 2^16 + al*bl, and since floor(floor(v / 2^16) / 2^k) = floor(v / 2^(16+k)):
-//   mid = ah*bl + al*bh + ((al*bl + 2^30 + [ro == 1] * 2^31) >> 16, in uint32) - [raw < 0] * 2^15
-//   out = (ah*bh + ([ro >= 2] * 2^(ro-2) + zp * 2^(ro-1)) + (mid >> 16)) >> (ro - 1)
-// Every term fits its type: |ah| <= 2^14, |al|, |bl| <= 2^15, bh <= 2^15, so
-// 0 <= al*bl + 2^30 (+ 2^31) < 2^32, |mid| < 2^31, and the rounding constant is checked
-// to lie within +-2^29. The act range lies within int16, so no saturation is needed.
+// Output rescaling of raw = a' + b' (|raw| <= 2^30, checked) with output shift -ro,
+// ro >= 1: split_requant (quant/split_requant.h), 32-bit multiplies only. The act range
+// lies within int16, so no saturation is needed.
 // Whether the parameters allow this (input zero points 0, positive multipliers, an output
 // shift of at least 1, the bounds above) is decided once per run from the reference
 // arithmetic at the input extremes (each step is monotonic in the input); otherwise every
@@ -39,6 +30,7 @@
 #include "elementwise/elementwise.h"
 #include "isa/v6m.h"
 #include "kernel_util.h"
+#include "quant/split_requant.h"
 
 namespace mote {
 
@@ -56,10 +48,7 @@ struct InputScale {
 // parameter struct).
 struct V6mConstants {
   InputScale a, b;
-  int32_t out_hi, out_lo;  // bh, bl
-  uint32_t low_round;      // 2^30, plus 2^31 when ro == 1
-  int32_t out_round;       // [ro >= 2] * 2^(ro-2) + zp * 2^(ro-1)
-  int32_t out_right;       // ro - 1
+  SplitRequant out;        // the output rescaling
   int32_t act_min, act_max;
   bool a_exact;            // input a has m == 2^30, r == 0: a' = x << 14
 };
@@ -73,17 +62,8 @@ inline int32_t scale_input(int32_t x, const InputScale& s) {
   return (scaled_high(x, s) + s.round + ((x >> 31) & s.sign_mask)) >> s.right;
 }
 
-// The output value before the act clamp, from raw = a' + b'.
-inline int32_t scale_output(const V6mConstants& k, int32_t raw) {
-  const int32_t al = static_cast<int16_t>(raw);
-  const int32_t ah = (raw - al) >> 16;
-  const uint32_t low = (static_cast<uint32_t>(al * k.out_lo) + k.low_round) >> 16;
-  const int32_t mid = ah * k.out_lo + al * k.out_hi + static_cast<int32_t>(low) - ((raw >> 31) & 0x8000);
-  return (ah * k.out_hi + k.out_round + (mid >> 16)) >> k.out_right;
-}
-
 inline int16_t finish(const V6mConstants& k, int32_t raw) {
-  return static_cast<int16_t>(clamp_i32(scale_output(k, raw), k.act_min, k.act_max));
+  return static_cast<int16_t>(clamp_i32(split_requant(k.out, raw), k.act_min, k.act_max));
 }
 
 void loop_general(const V6mConstants& constants, const int16_t* a, const int16_t* b, int16_t* out,
@@ -113,20 +93,9 @@ bool fast_path_constants(const QuantAddSubParams& p, V6mConstants* k) {
   int64_t raw_min = 0, raw_max = 0;
   if (!add_s16_same_shape::monotonic_raw_range(p, &raw_min, &raw_max)) return false;
   if (raw_min < -(int64_t{1} << 30) || raw_max > (int64_t{1} << 30)) return false;
-  const int32_t ro = -p.output_shift;
-  const int64_t out_round = (ro >= 2 ? int64_t{1} << (ro - 2) : 0) +
-                            int64_t{p.output_zero_point} * (int64_t{1} << (ro - 1));
-  if (out_round < -(int64_t{1} << 29) || out_round > (int64_t{1} << 29)) return false;
+  if (!make_split_requant(p.output_multiplier, p.output_shift, p.output_zero_point, &k->out)) return false;
   k->a = input_scale(p.input1_multiplier, p.input1_shift);
   k->b = input_scale(p.input2_multiplier, p.input2_shift);
-  // bl in (-2^15, 2^15]: the low 16 bits as a signed value, -2^15 taken as +2^15.
-  int32_t lo = static_cast<int16_t>(p.output_multiplier);
-  if (lo == -32768) lo = 32768;
-  k->out_lo = lo;
-  k->out_hi = static_cast<int32_t>((int64_t{p.output_multiplier} - lo) >> 16);
-  k->low_round = (uint32_t{1} << 30) + (ro == 1 ? uint32_t{1} << 31 : 0u);
-  k->out_round = static_cast<int32_t>(out_round);
-  k->out_right = ro - 1;
   k->act_min = p.act_min;
   k->act_max = p.act_max;
   k->a_exact = exact_input(p.input1_multiplier, p.input1_shift);
@@ -145,12 +114,12 @@ v6m::Add16x8Constants loop_constants(const V6mConstants& k, const QuantAddSubPar
   c.b_mul_lo = static_cast<int16_t>(p.input2_multiplier);
   c.b_mul_hi = static_cast<int32_t>((int64_t{p.input2_multiplier} - c.b_mul_lo) >> 16);  // <= 2^15
   c.b_right = k.b.right;
-  c.out_lo = k.out_lo;
-  c.out_hi = k.out_hi;
-  c.out_right = k.out_right;
+  c.out_lo = k.out.lo;
+  c.out_hi = k.out.hi;
+  c.out_right = k.out.right;
   c.b_round = (1 << 15) + (1 << (15 + k.b.right));
   c.mid_round = (uint32_t{1} << 14) + (uint32_t{1} << 30);
-  c.out_round = k.out_round - (1 << 14);
+  c.out_round = k.out.round - (1 << 14);
   c.act_min = k.act_min;
   c.act_max = k.act_max;
   return c;
@@ -172,7 +141,7 @@ void add_s16__v6m(const QuantAddSubParams& params, const int16_t* a, const int16
     for (int32_t i = 0; i < count; ++i) out[i] = static_cast<int16_t>(AddS16Ref::apply(p, a[i], b[i]));
     return;
   }
-  if (k.a_exact && k.b.right >= 1 && k.b.right <= 14 && k.out_right >= 1) {
+  if (k.a_exact && k.b.right >= 1 && k.b.right <= 14 && k.out.right >= 1) {
     v6m::add_16x8(loop_constants(k, p), a, b, out, count);
   } else {
     loop_general(k, a, b, out, count);

@@ -207,6 +207,23 @@ Status add_s16__v6m_check(const OpContext& ctx);
 void add_s16__v6m_run(const OpContext& ctx);
 extern const KernelEntry kAddS16V6mEntry;
 
+// mul_s16__dsp, mul_s16__mve, mul_s16__v6m: the DSP-extension, Helium and ARMv6-M
+// variants of mul_s16 for every shape it takes (broadcasting as it does), same params
+// and output bits, no scratch; `out` may be an input of the output's shape. The DSP and
+// ARMv6-M loops run where their per-run test finds them exact (a positive multiplier and
+// a right shift: what the compiler derives for TFLite 16x8), the reference arithmetic
+// per element otherwise; the Helium loop is exact for every parameter (mul_s16__*.cc).
+// check(): mul_s16's, plus an output element count that fits int32.
+Status mul_s16__dsp_check(const OpContext& ctx);
+void mul_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kMulS16DspEntry;
+Status mul_s16__mve_check(const OpContext& ctx);
+void mul_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kMulS16MveEntry;
+Status mul_s16__v6m_check(const OpContext& ctx);
+void mul_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kMulS16V6mEntry;
+
 // add_s8__dsp: the Armv7E-M / Armv8-M DSP variant of add_s8 for two inputs of the
 // output's shape (no broadcasting; check() rejects other shapes): same params and output
 // bits. Each input's rescaling is tabulated for its 256 values in the scratch

@@ -125,6 +125,48 @@ inline int32_t smmlar(int32_t a, int32_t b, int32_t acc) {
 #endif
 }
 
+// Products of int16 halves: lo(a) * lo(b) (SMULBB), hi(a) * hi(b) (SMULTT),
+// hi(a) * lo(b) (SMULTB). Exact: |product| <= 2^30.
+inline int32_t smulbb(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("smulbb %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return lo16(a) * lo16(b);
+#endif
+}
+inline int32_t smultt(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("smultt %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return hi16(a) * hi16(b);
+#endif
+}
+inline int32_t smultb(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("smultb %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return hi16(a) * lo16(b);
+#endif
+}
+
+// a + b saturated to the int32 range (QADD).
+inline int32_t qadd(int32_t a, int32_t b) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("qadd %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  const int64_t sum = int64_t{a} + b;
+  return sum > INT32_MAX ? INT32_MAX : (sum < INT32_MIN ? INT32_MIN : static_cast<int32_t>(sum));
+#endif
+}
+
 // Bytes 0 and 2 of x, sign-extended to halves lo and hi (SXTB16).
 inline uint32_t sxtb16(uint32_t x) {
 #if MOTE_HAS_DSP

@@ -60,4 +60,24 @@ Status mean_s16_check(const OpContext& ctx);
 void mean_s16_run(const OpContext& ctx);
 extern const KernelEntry kMeanS16Entry;
 
+// Whether the int16 MEAN variants take an input of this shape reduced over axes_mask:
+// the kept elements one evenly strided run and each output's reduced elements another,
+// either consecutive outputs side by side (the mean over H, W of NHWC) or each output's
+// elements side by side (the innermost axes); at least one element and one output
+// (mean_s16_runs.h). Host and device.
+bool mean_s16_single_runs(const TensorDesc& input, uint32_t axes_mask);
+
+// mean_s16__dsp, mean_s16__mve, mean_s16__v6m: the DSP-extension, Helium and ARMv6-M
+// variants of mean_s16 for the shapes above (same params and output bits, no scratch).
+// check(): mean_s16's, plus mean_s16_single_runs.
+Status mean_s16__dsp_check(const OpContext& ctx);
+void mean_s16__dsp_run(const OpContext& ctx);
+extern const KernelEntry kMeanS16DspEntry;
+Status mean_s16__mve_check(const OpContext& ctx);
+void mean_s16__mve_run(const OpContext& ctx);
+extern const KernelEntry kMeanS16MveEntry;
+Status mean_s16__v6m_check(const OpContext& ctx);
+void mean_s16__v6m_run(const OpContext& ctx);
+extern const KernelEntry kMeanS16V6mEntry;
+
 }  // namespace mote
