@@ -637,6 +637,47 @@ inline void dot_group_s16x8_2rows_2inputs(const uint32_t*& x, const int8_t*& w0,
 #endif
 }
 
+// dot_group_s16x8_2rows_2inputs over every group from x to x_end (x_end - x a multiple
+// of 4 words; none when equal), the whole loop in one asm statement: 18 instructions
+// per 16 MACs on a DSP core, where a compiled loop around the single group spills its
+// state (all 14 registers).
+inline void dot_groups_s16x8_2rows_2inputs(const uint32_t*& x, const uint32_t* x_end, const int8_t*& w0,
+                                           const int8_t*& w1, int32_t& a0, int32_t& a1, int32_t& b0,
+                                           int32_t& b1) {
+#if MOTE_HAS_DSP
+  uint32_t u02, u13, v02, v13, t0, t1;
+  __asm__("cmp %[x], %[end]\n\t"
+          "beq 2f\n"
+          "1:\n\t"
+          "ldrd %[u02], %[u13], [%[x]], #8\n\t"
+          "ldrd %[v02], %[v13], [%[x]], #8\n\t"
+          "ldr %[t0], [%[w0]], #4\n\t"
+          "sxtb16 %[t1], %[t0]\n\t"
+          "sxtb16 %[t0], %[t0], ror #8\n\t"
+          "smlad %[a0], %[u02], %[t1], %[a0]\n\t"
+          "smlad %[a0], %[u13], %[t0], %[a0]\n\t"
+          "smlad %[b0], %[v02], %[t1], %[b0]\n\t"
+          "smlad %[b0], %[v13], %[t0], %[b0]\n\t"
+          "ldr %[t0], [%[w1]], #4\n\t"
+          "sxtb16 %[t1], %[t0]\n\t"
+          "sxtb16 %[t0], %[t0], ror #8\n\t"
+          "smlad %[a1], %[u02], %[t1], %[a1]\n\t"
+          "smlad %[a1], %[u13], %[t0], %[a1]\n\t"
+          "smlad %[b1], %[v02], %[t1], %[b1]\n\t"
+          "smlad %[b1], %[v13], %[t0], %[b1]\n\t"
+          "cmp %[x], %[end]\n\t"
+          "bne 1b\n"
+          "2:"
+          : [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [x] "+r"(x), [w0] "+r"(w0),
+            [w1] "+r"(w1), [u02] "=&r"(u02), [u13] "=&r"(u13), [v02] "=&r"(v02), [v13] "=&r"(v13),
+            [t0] "=&r"(t0), [t1] "=&r"(t1)
+          : [end] "r"(x_end)
+          : "cc", "memory");
+#else
+  while (x != x_end) dot_group_s16x8_2rows_2inputs(x, w0, w1, a0, a1, b0, b1);
+#endif
+}
+
 // Two consecutive words p[0], p[1] into lo, hi, then p += 2 (one LDRD with post-increment:
 // p must be 4-aligned). p may point into any bytes (read as by load_u32).
 inline void load2_u32_advance(const uint32_t*& p, uint32_t& lo, uint32_t& hi) {
