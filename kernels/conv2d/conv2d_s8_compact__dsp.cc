@@ -1,29 +1,30 @@
 // Armv7E-M DSP int8 convolution written for code size (`--optimize size`): any KH x KW,
 // stride, dilation and padding, groups == 1, bit-exact with conv2d_s8. One generic loop,
-// no specialized paths:
+// no shape-specialized paths:
 //
-// - Output pixels are taken two at a time, in output order (batch, row, column). Each
-//   one's window is gathered as K = KH * KW * C int8 bytes in filter order (padding taps
-//   and the bytes past K up to a whole word hold the input zero point), then widened
-//   with the input offset added (SXTAB16 / SXTAB16 ROR #8) into its half of a two-pixel
-//   int16 column: per group of four K values g, the words
-//     (x[4g], x[4g+2]), (x[4g+1], x[4g+3]) of pixel 0, then the same of pixel 1,
-//   the order SXTB16 / SXTB16 ROR #8 split a weight word into. A padding value becomes
-//   0. A last pixel without a partner fills both halves; the copy's outputs are dropped.
-// - Output channels are taken two at a time (an odd last one with itself): one weight
-//   word of each channel is widened on the fly and meets both pixels, 16 MACs in 18
-//   instructions (dsp::dot_groups_s16x8_2rows_2inputs). The weights are read as stored
-//   (unaligned words); a row's last partial group is assembled from its bytes, so
-//   nothing past a row is read, and its missing taps meet the column's zero padding.
-// - Requantization per output: one SMLAL with the output zero point folded in
-//   (conv2d_dsp::requantize_fast) for the usual channels (multiplier >= 0, right shift
-//   of 2 to 23), the reference arithmetic for any other; then the clamp.
+// - Output pixels are taken a chunk at a time (whole blocks of four, as many as fit in
+//   kColumnsBudget bytes of columns, 1 to 4 blocks), in output order (batch, row,
+//   column). Each pixel's window is gathered as K = KH * KW * C int8 bytes in filter
+//   order (padding taps, and the bytes past K up to a whole word, hold the input zero
+//   point), then widened with the input offset added (conv2d_dsp::expand_words: SXTAB16 /
+//   SXTAB16 ROR #8) into its column of the block, in the interleaved layout of
+//   conv2d_s8_dsp_block.h (a padding value becomes 0). A last block with fewer than four
+//   pixels repeats the last window; those outputs are not stored.
+// - Then for every output channel (its quantization set up once per chunk) and block:
+//   one weight word widened on the fly (SXTB16 / SXTB16 ROR #8) meets the four columns,
+//   16 MACs in 17 instructions (dsp::dot_groups_s16x8_4inputs). The weights are read as
+//   stored (unaligned words); a row's last partial group is assembled from its bytes, so
+//   nothing past a row is read, and its missing taps meet the columns' zero padding.
+// - Requantization: one SMLAL with the output zero point folded in
+//   (conv2d_dsp::requantize_fast, four outputs unrolled; SSAT for the full clamp range)
+//   for the usual channels (multiplier >= 0, right shift of 2 to 23), the reference
+//   arithmetic for any other (conv2d_dsp::requantize_one).
 //
 // Accumulation wraps in 32 bits like the reference (the bias is added first, which
 // changes nothing modulo 2^32).
 //
-// Scratch (4-aligned): the column, 16 * ceil(K / 4) bytes, then the gathered window,
-// 4 * ceil(K / 4) bytes.
+// Scratch (4-aligned): the chunk's columns, 32 * ceil(K / 4) bytes per block, then the
+// gathered window, 4 * ceil(K / 4) bytes (scratch_for).
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_s8_dsp_block.h"
 #include "isa/dsp.h"
@@ -34,49 +35,58 @@
 namespace mote {
 namespace {
 
-// Groups of four K values per window.
-uint32_t window_groups(uint64_t k) { return static_cast<uint32_t>((k + 3) / 4); }
+using conv2d_dsp::kBlockPixels;
 
-// n bytes to dst from src, src advancing by step (1: a run of the image; 0: the padding
-// value repeated). Returns the end of dst. One loop for both, which the compiler cannot
-// turn into memcpy / memset calls (costly for a few bytes).
+// Blocks of four pixels per chunk: as many as kColumnsBudget bytes of columns hold, 1 to
+// kMaxChunkBlocks (each channel's quantization is set up once per chunk).
+inline constexpr uint64_t kColumnsBudget = 1024;
+inline constexpr uint64_t kMaxChunkBlocks = 4;
+uint32_t chunk_blocks(uint64_t groups) {
+  const uint64_t fit = kColumnsBudget / (32u * (groups > 0 ? groups : 1));
+  return static_cast<uint32_t>(fit < 1 ? 1 : (fit > kMaxChunkBlocks ? kMaxChunkBlocks : fit));
+}
+// The columns of a chunk, then the gathered window; k > 0.
+uint64_t scratch_for(uint64_t k) {
+  const uint64_t groups = (k + 3) / 4;
+  return chunk_blocks(groups) * 32u * groups + 4u * groups;
+}
+
+// n bytes to dst from src, src advancing by step (1: a run of the image, by words then
+// bytes; 0: the padding value repeated). Returns the end of dst. Loops the compiler
+// cannot turn into memcpy / memset calls (costly for a few bytes).
 int8_t* copy_run(const int8_t* src, int32_t step, int32_t n, int8_t* dst) {
+  if (step != 0) {
+    for (; n >= 4; n -= 4, src += 4, dst += 4) dsp::store_u32(dst, dsp::load_u32(src));
+  }
   for (int32_t j = 0; j < n; ++j, src += step) *dst++ = *src;
   return dst;
 }
 
 // Window of the output pixel whose top-left tap is at input (y0, x0), as K bytes in
-// filter order.
+// filter order: per filter row, the padding before the taps inside the image, those
+// taps (one run when dilation_w is 1), the padding after them.
 void gather_window(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
                    int32_t y0, int32_t x0, const int8_t* pad, int8_t* dst) {
   const int32_t c = shape.in_c;
-  const bool row_inside =
-      params.window.dilation_w == 1 && x0 >= 0 && x0 + shape.kernel_w <= shape.in_w;
+  const int32_t row_bytes = shape.kernel_w * c;
+  const int32_t dilation_w = params.window.dilation_w;
+  TapRange kx = taps_inside(x0, dilation_w, shape.kernel_w, shape.in_w);
+  if (kx.begin > shape.kernel_w) kx.begin = kx.end = shape.kernel_w;  // the whole row in the padding
+  const int32_t before = kx.begin * c;
+  const int32_t after = row_bytes - kx.end * c;
+  const bool contiguous = dilation_w == 1;
+  const int32_t runs = contiguous ? (kx.end > kx.begin ? 1 : 0) : kx.end - kx.begin;
+  const int32_t run_bytes = contiguous ? (kx.end - kx.begin) * c : c;
   for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
     const int32_t y = y0 + ky * params.window.dilation_h;
-    const bool y_inside = y >= 0 && y < shape.in_h;
-    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * c;
-    if (y_inside && row_inside) {  // the whole filter row in one run
-      dst = copy_run(in_row + x0 * c, 1, shape.kernel_w * c, dst);
+    if (y < 0 || y >= shape.in_h) {
+      dst = copy_run(pad, 0, row_bytes, dst);
       continue;
     }
-    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.window.dilation_w;
-      const bool inside = y_inside && x >= 0 && x < shape.in_w;
-      dst = copy_run(inside ? in_row + x * c : pad, inside ? 1 : 0, c, dst);
-    }
-  }
-}
-
-// The gathered window (groups whole words) plus the offset, into half `half` (0, 1) of
-// the two-pixel column.
-void widen_window(const int8_t* window, uint32_t groups, uint32_t offsets, uint32_t* column,
-                  int32_t half) {
-  uint32_t* dst = column + 2 * half;
-  for (uint32_t g = 0; g < groups; ++g, dst += 4) {
-    const uint32_t x = dsp::load_u32(window + 4 * g);
-    dst[0] = dsp::sxtab16(offsets, x);
-    dst[1] = dsp::sxtab16_ror8(offsets, x);
+    const int8_t* src = image + (y * shape.in_w + x0 + kx.begin * dilation_w) * c;
+    dst = copy_run(pad, 0, before, dst);
+    for (int32_t r = 0; r < runs; ++r, src += dilation_w * c) dst = copy_run(src, 1, run_bytes, dst);
+    dst = copy_run(pad, 0, after, dst);
   }
 }
 
@@ -90,8 +100,8 @@ uint32_t partial_word(const int8_t* w, int32_t n) {
 }  // namespace
 
 uint32_t conv2d_s8_compact__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
-  return 20u * window_groups(uint64_t{static_cast<uint32_t>(kernel_h)} *
-                             static_cast<uint32_t>(kernel_w) * static_cast<uint32_t>(in_c));
+  return static_cast<uint32_t>(scratch_for(uint64_t{static_cast<uint32_t>(kernel_h)} *
+                                           static_cast<uint32_t>(kernel_w) * static_cast<uint32_t>(in_c)));
 }
 
 void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
@@ -99,28 +109,30 @@ void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipl
                             const int8_t* filter, const int32_t* bias, int8_t* output,
                             uint8_t* scratch) {
   const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
-  const uint32_t groups = window_groups(static_cast<uint32_t>(k));
-  const int32_t whole = k / 4;      // whole weight words per row
+  const int32_t groups = conv2d_dsp::k_groups(k);
+  const int32_t whole = k / 4;  // whole weight words per row
   const int32_t rest = k - 4 * whole;
   const int32_t out_c = shape.out_c;
-  uint32_t* const column = reinterpret_cast<uint32_t*>(scratch);
-  const uint32_t* const column_end = column + 4u * groups;
-  int8_t* const window = reinterpret_cast<int8_t*>(scratch + 16u * groups);
+  const int32_t block_words = 8 * groups;
+  const int32_t chunk = kBlockPixels * static_cast<int32_t>(chunk_blocks(static_cast<uint32_t>(groups)));
+  uint32_t* const columns = reinterpret_cast<uint32_t*>(scratch);
+  int8_t* const window = reinterpret_cast<int8_t*>(columns + (chunk / kBlockPixels) * block_words);
   const int8_t pad = static_cast<int8_t>(params.input_zero_point);
-  copy_run(&pad, 0, static_cast<int32_t>(4u * groups) - k, window + k);
+  copy_run(&pad, 0, 4 * groups - k, window + k);
   const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
   const int32_t zp = params.output_zero_point;
   const int32_t act_min = params.act_min;
   const int32_t act_max = params.act_max;
+  const bool full_range = act_min == -128 && act_max == 127;
 
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
   const int8_t* image = input;
   int32_t oy = 0, ox = 0;
-  for (int32_t p = 0; p < pixels; p += 2) {
-    const int32_t count = pixels - p < 2 ? 1 : 2;
-    for (int32_t half = 0; half < 2; ++half) {
-      if (half < count) {
+  for (int32_t p = 0; p < pixels; p += chunk) {
+    const int32_t count = pixels - p < chunk ? pixels - p : chunk;
+    for (int32_t i = 0; i < ((count + 3) & ~3); ++i) {
+      if (i < count) {  // else column i repeats the last pixel's window
         gather_window(params, shape, image, oy * params.window.stride_h - params.window.pad_top,
                       ox * params.window.stride_w - params.window.pad_left, &pad, window);
         if (++ox == shape.out_w) {
@@ -131,38 +143,51 @@ void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipl
           }
         }
       }
-      widen_window(window, groups, offsets, column, half);
+      conv2d_dsp::expand_words(window, groups, offsets, columns + (i >> 2) * block_words, i & 3);
     }
 
-    int8_t* const out = output + p * out_c;
-    for (int32_t o = 0; o < out_c; o += 2) {
-      const int32_t o1 = o + 1 < out_c ? o + 1 : o;
-      // a<c>: channel o + c of pixel 0; b<c>: of pixel 1.
-      int32_t a0 = bias != nullptr ? bias[o] : 0;
-      int32_t a1 = bias != nullptr ? bias[o1] : 0;
-      int32_t b0 = a0, b1 = a1;
-      const uint32_t* x = column;
-      const int8_t* w0 = filter + o * k;
-      const int8_t* w1 = filter + o1 * k;
-      // The whole words, then (once, when K % 4 != 0) the last partial group of each row
-      // from tail: one call site, so the dot product is inlined once.
-      const uint32_t* x_end = column + 4 * whole;
-      uint32_t tail[2];
-      for (;;) {
-        dsp::dot_groups_s16x8_2rows_2inputs(x, x_end, w0, w1, a0, a1, b0, b1);
-        if (x == column_end) break;
-        tail[0] = partial_word(w0, rest);
-        tail[1] = partial_word(w1, rest);
-        w0 = reinterpret_cast<const int8_t*>(tail);
-        w1 = w0 + 4;
-        x_end = column_end;
-      }
-      const int32_t acc[2][2] = {{a0, b0}, {a1, b1}};  // [channel][pixel]
-      for (int32_t ch = 0; ch <= o1 - o; ++ch) {
-        const conv2d_dsp::ChannelQuant q =
-            conv2d_dsp::channel_quant(multipliers[o + ch], shifts[o + ch], zp);
-        for (int32_t px = 0; px < count; ++px) {
-          out[px * out_c + o + ch] = conv2d_dsp::requantize_one(acc[ch][px], q, zp, act_min, act_max);
+    for (int32_t o = 0; o < out_c; ++o) {
+      const int32_t b = bias != nullptr ? bias[o] : 0;
+      const conv2d_dsp::ChannelQuant q = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
+      int8_t* dst = output + p * out_c + o;
+      const uint32_t* block = columns;
+      for (int32_t n = count; n > 0; n -= kBlockPixels, block += block_words, dst += kBlockPixels * out_c) {
+        int32_t a0 = b, a1 = b, a2 = b, a3 = b;
+        // The whole weight words, then (once, when K % 4 != 0) the row's last partial
+        // group from tail: one call site, so the loop's code is there once.
+        const int8_t* w = filter + o * k;
+        const uint32_t* a = block;
+        const uint32_t* a_end = block + 8 * whole;
+        const uint32_t* const block_end = block + block_words;
+        uint32_t tail;
+        for (;;) {
+          dsp::dot_groups_s16x8_4inputs(a, a_end, w, a0, a1, a2, a3);
+          if (a == block_end) break;
+          tail = partial_word(w, rest);
+          w = reinterpret_cast<const int8_t*>(&tail);
+          a_end = block_end;
+        }
+        if (q.fast && n >= kBlockPixels) {  // the usual case: four requantize_fast, unrolled
+          const int32_t r0 = conv2d_dsp::requantize_fast(a0, q.multiplier, q.high, q.right_minus_1);
+          const int32_t r1 = conv2d_dsp::requantize_fast(a1, q.multiplier, q.high, q.right_minus_1);
+          const int32_t r2 = conv2d_dsp::requantize_fast(a2, q.multiplier, q.high, q.right_minus_1);
+          const int32_t r3 = conv2d_dsp::requantize_fast(a3, q.multiplier, q.high, q.right_minus_1);
+          if (full_range) {  // one SSAT each
+            dst[0] = static_cast<int8_t>(dsp::ssat8(r0));
+            dst[out_c] = static_cast<int8_t>(dsp::ssat8(r1));
+            dst[2 * out_c] = static_cast<int8_t>(dsp::ssat8(r2));
+            dst[3 * out_c] = static_cast<int8_t>(dsp::ssat8(r3));
+          } else {
+            dst[0] = static_cast<int8_t>(clamp_i32(r0, act_min, act_max));
+            dst[out_c] = static_cast<int8_t>(clamp_i32(r1, act_min, act_max));
+            dst[2 * out_c] = static_cast<int8_t>(clamp_i32(r2, act_min, act_max));
+            dst[3 * out_c] = static_cast<int8_t>(clamp_i32(r3, act_min, act_max));
+          }
+          continue;
+        }
+        const int32_t acc[kBlockPixels] = {a0, a1, a2, a3};
+        for (int32_t px = 0; px < n && px < kBlockPixels; ++px) {
+          dst[px * out_c] = conv2d_dsp::requantize_one(acc[px], q, zp, act_min, act_max);
         }
       }
     }
@@ -173,7 +198,7 @@ Status conv2d_s8_compact__dsp_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
   const TensorDesc& filter = ctx.input_desc(1);
   if (ctx.params<Conv2dS8Params>().groups != 1) return Status::kBadParams;
-  const uint64_t needed = 20u * uint64_t{window_groups(uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3])};
+  const uint64_t needed = scratch_for(uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3]);
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;

@@ -637,44 +637,52 @@ inline void dot_group_s16x8_2rows_2inputs(const uint32_t*& x, const int8_t*& w0,
 #endif
 }
 
-// dot_group_s16x8_2rows_2inputs over every group from x to x_end (x_end - x a multiple
-// of 4 words; none when equal), the whole loop in one asm statement: 18 instructions
-// per 16 MACs on a DSP core, where a compiled loop around the single group spills its
-// state (all 14 registers).
-inline void dot_groups_s16x8_2rows_2inputs(const uint32_t*& x, const uint32_t* x_end, const int8_t*& w0,
-                                           const int8_t*& w1, int32_t& a0, int32_t& a1, int32_t& b0,
-                                           int32_t& b1) {
+// One row of int8 weights against four int16 inputs u0..u3 whose groups of four values
+// are interleaved (conv2d's im2col columns): group g is the 8 words at x, for input p
+// x[2p] = (u_p[4g], u_p[4g+2]) and x[2p+1] = (u_p[4g+1], u_p[4g+3]) (lo, hi), the order
+// SXTB16 / SXTB16 ROR #8 split a weight word into. For every group from x to x_end (a
+// multiple of 8 words apart; none when equal): a_p += the group's four products of u_p,
+// x += 8, w += 4 (w any alignment). One asm loop, 17 instructions per 16 MACs on a DSP
+// core (a compiled loop spills the accumulators of callers with more state).
+inline void dot_groups_s16x8_4inputs(const uint32_t*& x, const uint32_t* x_end, const int8_t*& w, int32_t& a0,
+                                     int32_t& a1, int32_t& a2, int32_t& a3) {
 #if MOTE_HAS_DSP
-  uint32_t u02, u13, v02, v13, t0, t1;
+  uint32_t we, wo, xe, xo;
   __asm__("cmp %[x], %[end]\n\t"
           "beq 2f\n"
           "1:\n\t"
-          "ldrd %[u02], %[u13], [%[x]], #8\n\t"
-          "ldrd %[v02], %[v13], [%[x]], #8\n\t"
-          "ldr %[t0], [%[w0]], #4\n\t"
-          "sxtb16 %[t1], %[t0]\n\t"
-          "sxtb16 %[t0], %[t0], ror #8\n\t"
-          "smlad %[a0], %[u02], %[t1], %[a0]\n\t"
-          "smlad %[a0], %[u13], %[t0], %[a0]\n\t"
-          "smlad %[b0], %[v02], %[t1], %[b0]\n\t"
-          "smlad %[b0], %[v13], %[t0], %[b0]\n\t"
-          "ldr %[t0], [%[w1]], #4\n\t"
-          "sxtb16 %[t1], %[t0]\n\t"
-          "sxtb16 %[t0], %[t0], ror #8\n\t"
-          "smlad %[a1], %[u02], %[t1], %[a1]\n\t"
-          "smlad %[a1], %[u13], %[t0], %[a1]\n\t"
-          "smlad %[b1], %[v02], %[t1], %[b1]\n\t"
-          "smlad %[b1], %[v13], %[t0], %[b1]\n\t"
+          "ldr %[wo], [%[w]], #4\n\t"
+          "ldrd %[xe], %[xo], [%[x]], #32\n\t"
+          "sxtb16 %[we], %[wo]\n\t"
+          "sxtb16 %[wo], %[wo], ror #8\n\t"
+          "smlad %[a0], %[xe], %[we], %[a0]\n\t"
+          "smlad %[a0], %[xo], %[wo], %[a0]\n\t"
+          "ldrd %[xe], %[xo], [%[x], #-24]\n\t"
+          "smlad %[a1], %[xe], %[we], %[a1]\n\t"
+          "smlad %[a1], %[xo], %[wo], %[a1]\n\t"
+          "ldrd %[xe], %[xo], [%[x], #-16]\n\t"
+          "smlad %[a2], %[xe], %[we], %[a2]\n\t"
+          "smlad %[a2], %[xo], %[wo], %[a2]\n\t"
+          "ldrd %[xe], %[xo], [%[x], #-8]\n\t"
+          "smlad %[a3], %[xe], %[we], %[a3]\n\t"
+          "smlad %[a3], %[xo], %[wo], %[a3]\n\t"
           "cmp %[x], %[end]\n\t"
           "bne 1b\n"
           "2:"
-          : [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [x] "+r"(x), [w0] "+r"(w0),
-            [w1] "+r"(w1), [u02] "=&r"(u02), [u13] "=&r"(u13), [v02] "=&r"(v02), [v13] "=&r"(v13),
-            [t0] "=&r"(t0), [t1] "=&r"(t1)
+          : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
+            [we] "=&r"(we), [wo] "=&r"(wo), [xe] "=&r"(xe), [xo] "=&r"(xo)
           : [end] "r"(x_end)
           : "cc", "memory");
 #else
-  while (x != x_end) dot_group_s16x8_2rows_2inputs(x, w0, w1, a0, a1, b0, b1);
+  for (; x != x_end; x += 8, w += 4) {
+    const uint32_t v = load_u32(w);
+    const uint32_t we = sxtb16(v);
+    const uint32_t wo = sxtb16_ror8(v);
+    a0 = smlad(x[1], wo, smlad(x[0], we, a0));
+    a1 = smlad(x[3], wo, smlad(x[2], we, a1));
+    a2 = smlad(x[5], wo, smlad(x[4], we, a2));
+    a3 = smlad(x[7], wo, smlad(x[6], we, a3));
+  }
 #endif
 }
 

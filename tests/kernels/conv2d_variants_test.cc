@@ -555,9 +555,10 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
   EXPECT_EQ(check_with(small, need - 1, kConv2dS8DspEntry), Status::kBadParams);
 }
 
-// conv2d_s8_compact__dsp (the small variant of `--optimize size`): any window, two
-// pixels x two channels per inner loop; random pointwise and general cases (odd K, odd
-// out_c and pixel counts, extreme quantization), through its entry too, and its check.
+// conv2d_s8_compact__dsp (the small variant of `--optimize size`): any window, four
+// pixels x one channel per inner loop; random pointwise and general cases (odd K, odd
+// out_c, partial blocks and chunks, extreme quantization), through its entry too, and
+// its check.
 TEST(Conv2dS8CompactDsp, RandomCasesMatchReference) {
   std::mt19937 rng(2023);
   for (int i = 0; i < 300; ++i) {
@@ -578,10 +579,14 @@ TEST(Conv2dS8CompactDsp, EntryRunsLikeTheReferenceAndChecksItsLimits) {
     e.op.run(kConv2dS8CompactDspEntry);
     ASSERT_EQ(e.op.data<int8_t>(e.out), run_reference(c)) << describe(c);
   }
-  // K = 54: 14 groups of 20 bytes (the two-pixel column and the gathered window).
-  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(3, 3, 6), 14u * 20u);
-  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(10, 4, 1), 10u * 20u);
-  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(1, 1, 64), 16u * 20u);
+  // Blocks of 32 bytes per group of four K values, as many as fit in 1 KiB (1 to 4),
+  // then the gathered window (4 bytes per group): K = 54 (14 groups): 2 blocks; K = 40:
+  // 3; K = 64: 2; K = 4: 4; K = 2304: 1.
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(3, 3, 6), 2u * 14u * 32u + 14u * 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(10, 4, 1), 3u * 10u * 32u + 10u * 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(1, 1, 64), 2u * 16u * 32u + 16u * 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(1, 1, 4), 4u * 32u + 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(3, 3, 256), 576u * 32u + 576u * 4u);
   const Case ok = fixed_case(3, 6, 1, 1);
   const uint32_t need = conv2d_s8_compact__dsp_scratch_bytes(3, 3, 6);
   EXPECT_EQ(check_with(ok, need, kConv2dS8CompactDspEntry), Status::kOk);

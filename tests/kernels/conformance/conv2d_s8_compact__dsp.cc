@@ -12,11 +12,14 @@ namespace {
 // The windows the kernel meets and its edges: 1x1, 3x3, 10x4 over one channel (kws'
 // first layer) or any up to 5x5; input channels 1, 3, 5, 17 or any up to 70 (every
 // K % 4, so the assembled last weight word of a row); odd and even out_c and pixel
-// counts (the channel and pixel pairs' odd last one); strides 1-3, dilation, padding up
+// counts (partial blocks and chunks); strides 1-3, dilation, padding up
 // to 2 a side, batch 2, an unaligned input. Quantization: realistic multipliers, hostile
 // ones (INT32_MIN, INT32_MAX, negative, tiny) with every shift, narrow or single-value
 // clamps, extreme zero points; inputs and weights sometimes only -128 / 127, biases
-// sometimes over the whole int32 range (the accumulator wraps).
+// sometimes over the whole int32 range (the accumulator wraps). Nothing past the scratch
+// may be written (its size is a multiple of 4, so the bytes allocated right after it,
+// 4-aligned, follow it).
+inline constexpr int32_t kPastScratch = 64;
 int run_window_cases(Rng& rng, int cases) {
   const char* const name = "conv2d_s8_compact__dsp";
   static const int32_t kChannels[] = {1, 3, 5, 17};
@@ -99,7 +102,26 @@ int run_window_cases(Rng& rng, int cases) {
         k.shifts[o] = rng.uniform(0, 7) == 0 ? rng.uniform(-1, 2) : rng.uniform(-25, -2);
       }
     }
-    if (!check_conv2d_s8_case(name, c, "window", p, s, k, conv2d_s8_compact__dsp)) ++failed;
+    // Bytes just past the scratch (fill 0xA5) must stay as they are.
+    uint8_t* const past_scratch = static_cast<uint8_t*>(arena().alloc(kPastScratch, 4));
+    if (past_scratch == nullptr) {
+      skip_case(name, c, "arena too small");
+      continue;
+    }
+    if (!check_conv2d_s8_case(name, c, "window", p, s, k, conv2d_s8_compact__dsp)) {
+      ++failed;
+      continue;
+    }
+    for (int32_t i = 0; i < kPastScratch; ++i) {
+      if (past_scratch[i] != 0xA5) {
+        print(name);
+        print(" case ");
+        print_int(c);
+        print(": wrote past its scratch\n");
+        ++failed;
+        break;
+      }
+    }
   }
   return failed;
 }
