@@ -6,7 +6,7 @@
 //   kColumnsBudget bytes of columns, 1 to 4 blocks), in output order (batch, row,
 //   column). Each pixel's window is gathered as K = KH * KW * C int8 bytes in filter
 //   order (padding taps, and the bytes past K up to a whole word, hold the input zero
-//   point), then widened with the input offset added (conv2d_dsp::expand_words: SXTAB16 /
+//   point; a 1x1 window without padding with C % 4 == 0 is read in place), then widened with the input offset added (conv2d_dsp::expand_words: SXTAB16 /
 //   SXTAB16 ROR #8) into its column of the block, in the interleaved layout of
 //   conv2d_s8_dsp_block.h (a padding value becomes 0). A last block with fewer than four
 //   pixels repeats the last window; those outputs are not stored.
@@ -39,27 +39,31 @@ using conv2d_dsp::kBlockPixels;
 
 // Blocks of four pixels per chunk: as many as kColumnsBudget bytes of columns hold, 1 to
 // kMaxChunkBlocks (each channel's quantization is set up once per chunk).
-inline constexpr uint64_t kColumnsBudget = 1024;
-inline constexpr uint64_t kMaxChunkBlocks = 4;
+inline constexpr uint32_t kColumnsBudget = 1024;
+inline constexpr uint32_t kMaxChunkBlocks = 4;
 uint32_t chunk_blocks(uint64_t groups) {
-  const uint64_t fit = kColumnsBudget / (32u * (groups > 0 ? groups : 1));
-  return static_cast<uint32_t>(fit < 1 ? 1 : (fit > kMaxChunkBlocks ? kMaxChunkBlocks : fit));
+  if (groups * 32u > kColumnsBudget / 2) return 1;
+  const uint32_t fit = kColumnsBudget / (32u * (groups > 0 ? static_cast<uint32_t>(groups) : 1u));
+  return fit > kMaxChunkBlocks ? kMaxChunkBlocks : fit;
 }
-// The columns of a chunk, then the gathered window; k > 0.
+// The columns of a chunk, then the gathered window.
 uint64_t scratch_for(uint64_t k) {
   const uint64_t groups = (k + 3) / 4;
   return chunk_blocks(groups) * 32u * groups + 4u * groups;
 }
 
-// n bytes to dst from src, src advancing by step (1: a run of the image, by words then
-// bytes; 0: the padding value repeated). Returns the end of dst. Loops the compiler
-// cannot turn into memcpy / memset calls (costly for a few bytes).
-int8_t* copy_run(const int8_t* src, int32_t step, int32_t n, int8_t* dst) {
-  if (step != 0) {
-    for (; n >= 4; n -= 4, src += 4, dst += 4) dsp::store_u32(dst, dsp::load_u32(src));
-  }
+// n bytes to dst from src, src advancing by step (1: a run of the image; 0: the
+// padding value repeated). Returns the end of dst. Not inlined, so that the compiler
+// cannot turn it into memcpy / memset calls (costly for a few bytes).
+__attribute__((noinline)) int8_t* copy_run(const int8_t* src, int32_t step, int32_t n, int8_t* dst) {
   for (int32_t j = 0; j < n; ++j, src += step) *dst++ = *src;
   return dst;
+}
+
+// n bytes of the image from src to dst: words, then copy_run for the last 1-3 bytes.
+inline int8_t* copy_image(const int8_t* src, int32_t n, int8_t* dst) {
+  for (; n >= 4; n -= 4, src += 4, dst += 4) dsp::store_u32(dst, dsp::load_u32(src));
+  return n > 0 ? copy_run(src, 1, n, dst) : dst;
 }
 
 // Window of the output pixel whose top-left tap is at input (y0, x0), as K bytes in
@@ -84,9 +88,9 @@ void gather_window(const Conv2dS8Params& params, const Conv2dShape& shape, const
       continue;
     }
     const int8_t* src = image + (y * shape.in_w + x0 + kx.begin * dilation_w) * c;
-    dst = copy_run(pad, 0, before, dst);
-    for (int32_t r = 0; r < runs; ++r, src += dilation_w * c) dst = copy_run(src, 1, run_bytes, dst);
-    dst = copy_run(pad, 0, after, dst);
+    if (before > 0) dst = copy_run(pad, 0, before, dst);
+    for (int32_t r = 0; r < runs; ++r, src += dilation_w * c) dst = copy_image(src, run_bytes, dst);
+    if (after > 0) dst = copy_run(pad, 0, after, dst);
   }
 }
 
@@ -129,12 +133,23 @@ void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipl
   const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
   const int8_t* image = input;
   int32_t oy = 0, ox = 0;
+  // A 1x1 window without padding over whole words (C % 4 == 0) is widened straight from
+  // the image.
+  const WindowGeometry& g = params.window;
+  const bool direct = k == shape.in_c && k % 4 == 0 && g.pad_top == 0 && g.pad_left == 0 &&
+                      g.pad_bottom == 0 && g.pad_right == 0;
+  const int8_t* src = window;
   for (int32_t p = 0; p < pixels; p += chunk) {
     const int32_t count = pixels - p < chunk ? pixels - p : chunk;
     for (int32_t i = 0; i < ((count + 3) & ~3); ++i) {
       if (i < count) {  // else column i repeats the last pixel's window
-        gather_window(params, shape, image, oy * params.window.stride_h - params.window.pad_top,
-                      ox * params.window.stride_w - params.window.pad_left, &pad, window);
+        const int32_t y0 = oy * g.stride_h - g.pad_top;
+        const int32_t x0 = ox * g.stride_w - g.pad_left;
+        if (direct) {
+          src = image + (y0 * shape.in_w + x0) * k;
+        } else {
+          gather_window(params, shape, image, y0, x0, &pad, window);
+        }
         if (++ox == shape.out_w) {
           ox = 0;
           if (++oy == shape.out_h) {
@@ -143,7 +158,7 @@ void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipl
           }
         }
       }
-      conv2d_dsp::expand_words(window, groups, offsets, columns + (i >> 2) * block_words, i & 3);
+      conv2d_dsp::expand_words(src, groups, offsets, columns + (i >> 2) * block_words, i & 3);
     }
 
     for (int32_t o = 0; o < out_c; ++o) {
