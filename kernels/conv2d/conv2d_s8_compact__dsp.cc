@@ -168,19 +168,14 @@ void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipl
       const uint32_t* block = columns;
       for (int32_t n = count; n > 0; n -= kBlockPixels, block += block_words, dst += kBlockPixels * out_c) {
         int32_t a0 = b, a1 = b, a2 = b, a3 = b;
-        // The whole weight words, then (once, when K % 4 != 0) the row's last partial
-        // group from tail: one call site, so the loop's code is there once.
+        // The whole weight words, then (when K % 4 != 0) the row's last partial group.
         const int8_t* w = filter + o * k;
         const uint32_t* a = block;
-        const uint32_t* a_end = block + 8 * whole;
-        const uint32_t* const block_end = block + block_words;
-        uint32_t tail;
-        for (;;) {
-          dsp::dot_groups_s16x8_4inputs(a, a_end, w, a0, a1, a2, a3);
-          if (a == block_end) break;
-          tail = partial_word(w, rest);
-          w = reinterpret_cast<const int8_t*>(&tail);
-          a_end = block_end;
+        dsp::dot_groups_s16x8_4inputs(a, block + 8 * whole, w, a0, a1, a2, a3);
+        if (rest != 0) {
+          const uint32_t tail = partial_word(w, rest);
+          const int8_t* t = reinterpret_cast<const int8_t*>(&tail);
+          dsp::dot_groups_s16x8_4inputs(a, a + 8, t, a0, a1, a2, a3);
         }
         if (q.fast && n >= kBlockPixels) {  // the usual case: four requantize_fast, unrolled
           const int32_t r0 = conv2d_dsp::requantize_fast(a0, q.multiplier, q.high, q.right_minus_1);
