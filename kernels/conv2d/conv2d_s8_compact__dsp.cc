@@ -6,8 +6,9 @@
 //   kColumnsBudget bytes of columns, 1 to 4 blocks), in output order (batch, row,
 //   column). Each pixel's window is gathered as K = KH * KW * C int8 bytes in filter
 //   order (padding taps, and the bytes past K up to a whole word, hold the input zero
-//   point; a 1x1 window without padding with C % 4 == 0 is read in place), then widened with the input offset added (conv2d_dsp::expand_words: SXTAB16 /
-//   SXTAB16 ROR #8) into its column of the block, in the interleaved layout of
+//   point; a 1x1 window without padding with C % 4 == 0 is read in place), then
+//   widened with the input offset added (conv2d_dsp::expand_words: SXTAB16 / SXTAB16
+//   ROR #8) into its column of the block, in the interleaved layout of
 //   conv2d_s8_dsp_block.h (a padding value becomes 0). A last block with fewer than four
 //   pixels repeats the last window; those outputs are not stored.
 // - Then for every output channel (its quantization set up once per chunk) and block:
