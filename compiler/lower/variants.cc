@@ -84,6 +84,14 @@ bool rule_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
+// The compact one (code size before speed): after the two above in kRules, so only the
+// size policy, which demotes them, reaches it.
+bool rule_conv2d_s8_compact__dsp(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (!conv2d_s8_general(l, op, &f)) return false;
+  op.scratch_bytes += conv2d_s8_compact__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c);
+  return true;
+}
 bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
@@ -404,6 +412,7 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS8Mve, rule_conv2d_s8__mve},
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},
+    {KernelId::kConv2dS8CompactDsp, rule_conv2d_s8_compact__dsp},
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},
     {KernelId::kConv2dS16Mve, rule_conv2d_s16__mve},
     {KernelId::kConv2dS16Dsp, rule_conv2d_s16__dsp},

@@ -113,6 +113,22 @@ extern const KernelEntry kConv2dS8DspEntry;
 // In place: as conv2d_s8_1x1__dsp, four pixels per block.
 constexpr uint32_t conv2d_s8__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
+// conv2d_s8_compact__dsp: the small one, for `--optimize size`: any kernel, stride,
+// dilation and padding, groups 1; one loop over four output pixels x one output channel
+// (see its source). With K = KH * KW * in_c and G = ceil(K / 4), scratch:
+// B * 32 * G + 4 * G bytes, B = 1024 / (32 * G) blocks of four pixels, clamped to 1..4.
+uint32_t conv2d_s8_compact__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+void conv2d_s8_compact__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                            const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                            const int8_t* filter, const int32_t* bias, int8_t* output,
+                            uint8_t* scratch);
+Status conv2d_s8_compact__dsp_check(const OpContext& ctx);
+void conv2d_s8_compact__dsp_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS8CompactDspEntry;
+// In place: as conv2d_s8__dsp, four pixels per block (their windows read before their
+// outputs are written).
+constexpr uint32_t conv2d_s8_compact__dsp_stream_block(const PixelStreamShape&) { return 4; }
+
 // Helium (MVE, cortex-m55) variants of conv2d_s8: same inputs, params and output bits.
 // Portable elsewhere (kernels/isa/mve.h). Scratch is int32-aligned, sized by the
 // *_scratch_bytes() partner, which check() verifies.

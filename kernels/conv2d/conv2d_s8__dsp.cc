@@ -580,29 +580,6 @@ inline void run_pair_blocks(PairBlocks* state) {
 #undef MOTE_SMALL_STEP
 #endif
 
-// Requantization of one channel: requantize_fast when it applies, else the reference.
-struct ChannelQuant {
-  int32_t multiplier, shift, high, right_minus_1;
-  bool fast;
-};
-ChannelQuant channel_quant(int32_t multiplier, int32_t shift, int32_t zero_point) {
-  ChannelQuant c{multiplier, shift, 0, 0, false};
-  if (conv2d_dsp::fast_right_applies(multiplier, shift, zero_point)) {
-    c.fast = true;
-    c.right_minus_1 = ~shift;
-    c.high = conv2d_dsp::fast_right_high(c.right_minus_1, zero_point);
-  }
-  return c;
-}
-inline int8_t requantize_one(int32_t acc, const ChannelQuant& c, int32_t zero_point,
-                             int32_t act_min, int32_t act_max) {
-  const int32_t v =
-      c.fast ? conv2d_dsp::requantize_fast(acc, c.multiplier, c.high, c.right_minus_1)
-             : wrapping_add(multiply_by_quantized_multiplier(acc, c.multiplier, c.shift),
-                            zero_point);
-  return static_cast<int8_t>(clamp_i32(v, act_min, act_max));
-}
-
 void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
                   const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                   const int8_t* filter, const int32_t* bias, int8_t* output, uint8_t* scratch,
@@ -724,9 +701,9 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
       const bool pair = o + 1 < out_c;
       uint32_t* const weights = cached ? weights_all + (o / 2) * steps * 2 : weights_all;
       if (!cached) widen_pair(o, weights);
-      const ChannelQuant q0 = channel_quant(multipliers[o], shifts[o], zp);
-      const ChannelQuant q1 =
-          pair ? channel_quant(multipliers[o + 1], shifts[o + 1], zp) : ChannelQuant{0, 0, 0, 0, true};
+      const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
+      const conv2d_dsp::ChannelQuant q1 = pair ? conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp)
+                                                : conv2d_dsp::ChannelQuant{0, 0, 0, 0, true};
       const int32_t b0 = bias != nullptr ? bias[o] : 0;
       const int32_t b1 = bias != nullptr && pair ? bias[o + 1] : 0;
       const uint32_t* a = acts;
@@ -762,8 +739,8 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
         mac_block(a, weights, steps, acc);
         const int32_t valid = n - 4 * b < 4 ? n - 4 * b : 4;
         for (int32_t p = 0; p < valid; ++p) {
-          dst[p * out_c] = requantize_one(acc[p], q0, zp, act_min, act_max);
-          if (pair) dst[p * out_c + 1] = requantize_one(acc[4 + p], q1, zp, act_min, act_max);
+          dst[p * out_c] = conv2d_dsp::requantize_one(acc[p], q0, zp, act_min, act_max);
+          if (pair) dst[p * out_c + 1] = conv2d_dsp::requantize_one(acc[4 + p], q1, zp, act_min, act_max);
         }
       }
     }

@@ -217,6 +217,29 @@ inline int32_t requantize_left_zp(int32_t acc, int32_t multiplier, int32_t shift
   return static_cast<int32_t>(static_cast<uint64_t>(p) >> 31);
 }
 
+// Requantization of one channel: requantize_fast when it applies, else the reference.
+struct ChannelQuant {
+  int32_t multiplier, shift, high, right_minus_1;
+  bool fast;
+};
+inline ChannelQuant channel_quant(int32_t multiplier, int32_t shift, int32_t zero_point) {
+  ChannelQuant c{multiplier, shift, 0, 0, false};
+  if (fast_right_applies(multiplier, shift, zero_point)) {
+    c.fast = true;
+    c.right_minus_1 = ~shift;
+    c.high = fast_right_high(c.right_minus_1, zero_point);
+  }
+  return c;
+}
+inline int8_t requantize_one(int32_t acc, const ChannelQuant& c, int32_t zero_point,
+                             int32_t act_min, int32_t act_max) {
+  const int32_t v =
+      c.fast ? requantize_fast(acc, c.multiplier, c.high, c.right_minus_1)
+             : wrapping_add(multiply_by_quantized_multiplier(acc, c.multiplier, c.shift),
+                            zero_point);
+  return static_cast<int8_t>(clamp_i32(v, act_min, act_max));
+}
+
 struct OutputQuant {
   const int32_t* multipliers;
   const int32_t* shifts;

@@ -1,5 +1,6 @@
-// The int8 conv2d DSP variants (conv2d_s8__dsp, conv2d_s8_1x1__dsp) against the
-// reference conv2d_s8, bit for bit, on seeded random cases; plus their check() limits.
+// The int8 conv2d DSP variants (conv2d_s8__dsp, conv2d_s8_1x1__dsp, conv2d_s8_compact__dsp)
+// against the reference conv2d_s8, bit for bit, on seeded random cases; plus their
+// check() limits.
 // On the host the DSP operations run through their portable definitions (isa/dsp.h).
 #include <gtest/gtest.h>
 #include <stdint.h>
@@ -552,6 +553,48 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
   const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 3);
   EXPECT_EQ(check_with(small, need, kConv2dS8DspEntry), Status::kOk);
   EXPECT_EQ(check_with(small, need - 1, kConv2dS8DspEntry), Status::kBadParams);
+}
+
+// conv2d_s8_compact__dsp (the small variant of `--optimize size`): any window, four
+// pixels x one channel per inner loop; random pointwise and general cases (odd K, odd
+// out_c, partial blocks and chunks, extreme quantization), through its entry too, and
+// its check.
+TEST(Conv2dS8CompactDsp, RandomCasesMatchReference) {
+  std::mt19937 rng(2023);
+  for (int i = 0; i < 300; ++i) {
+    const Case c = random_case(rng, i % 3 == 0);
+    const uint32_t scratch =
+        conv2d_s8_compact__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
+    ASSERT_EQ(run_variant(c, conv2d_s8_compact__dsp, scratch), run_reference(c)) << describe(c);
+  }
+}
+
+TEST(Conv2dS8CompactDsp, EntryRunsLikeTheReferenceAndChecksItsLimits) {
+  std::mt19937 rng(78);
+  for (int i = 0; i < 40; ++i) {
+    const Case c = random_case(rng, i % 2 == 0);
+    EntryOp e;
+    build_entry_op(c, conv2d_s8_compact__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c), &e);
+    ASSERT_EQ(e.op.check(kConv2dS8CompactDspEntry), Status::kOk) << describe(c);
+    e.op.run(kConv2dS8CompactDspEntry);
+    ASSERT_EQ(e.op.data<int8_t>(e.out), run_reference(c)) << describe(c);
+  }
+  // Blocks of 32 bytes per group of four K values, as many as fit in 1 KiB (1 to 4),
+  // then the gathered window (4 bytes per group): K = 54 (14 groups): 2 blocks; K = 40:
+  // 3; K = 64: 2; K = 4: 4; K = 2304: 1.
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(3, 3, 6), 2u * 14u * 32u + 14u * 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(10, 4, 1), 3u * 10u * 32u + 10u * 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(1, 1, 64), 2u * 16u * 32u + 16u * 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(1, 1, 4), 4u * 32u + 4u);
+  EXPECT_EQ(conv2d_s8_compact__dsp_scratch_bytes(3, 3, 256), 576u * 32u + 576u * 4u);
+  const Case ok = fixed_case(3, 6, 1, 1);
+  const uint32_t need = conv2d_s8_compact__dsp_scratch_bytes(3, 3, 6);
+  EXPECT_EQ(check_with(ok, need, kConv2dS8CompactDspEntry), Status::kOk);
+  EXPECT_EQ(check_with(ok, need - 1, kConv2dS8CompactDspEntry), Status::kBadParams);
+  EXPECT_EQ(check_with(fixed_case(3, 8, 1, 2), 4096, kConv2dS8CompactDspEntry), Status::kBadParams);
+  Case bad_shift = ok;
+  bad_shift.shifts[1] = 31;
+  EXPECT_EQ(check_with(bad_shift, need, kConv2dS8CompactDspEntry), Status::kBadParams);
 }
 
 }  // namespace conv2d_variants_test
