@@ -281,8 +281,13 @@ KernelChoice kernel_choice(const CompileOptions& options) {
 std::vector<OpKernels> op_kernel_candidates(const ir::Graph& graph, Target target) {
   const link::Prepared prepared = link::prepare(graph, target);
   std::vector<OpKernels> ops;
-  for (size_t k = 0; k < prepared.ops.size(); ++k)
-    ops.push_back({lower::kernel_candidates(prepared.graph, prepared.graph.nodes[k], target), prepared.ops[k].macs});
+  for (size_t k = 0; k < prepared.ops.size(); ++k) {
+    std::vector<KernelId> kernels = lower::kernel_candidates(prepared.graph, prepared.graph.nodes[k], target);
+    // From the kernel link() takes (it may pass a variant over: give_up_negligible_variants).
+    const auto chosen = std::find(kernels.begin(), kernels.end(), prepared.ops[k].kernel);
+    if (chosen != kernels.end()) kernels.erase(kernels.begin(), chosen);
+    ops.push_back({std::move(kernels), prepared.ops[k].macs});
+  }
   return ops;
 }
 

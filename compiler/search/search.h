@@ -111,8 +111,8 @@ struct KernelChoice {
 KernelChoice kernel_choice(const CompileOptions& options);
 
 // Per op of the graph as link() prepares it for the target (output copies included): the
-// kernels that can run it, in link()'s order of preference with the reference last
-// (lower::kernel_candidates), and its MACs.
+// kernels that can run it from the one link() takes on, in link()'s order of preference
+// with the reference last (lower::kernel_candidates), and its MACs.
 struct OpKernels {
   std::vector<KernelId> kernels;
   uint64_t macs = 0;

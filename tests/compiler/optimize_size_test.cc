@@ -54,57 +54,75 @@ TEST(OptimizeSize, CandidatesListTheApplicableVariantsInPreferenceOrderThenTheRe
   const ir::Graph graph = import_tflite(kKws);
   const std::vector<search::OpKernels> ops = search::op_kernel_candidates(graph, Target::kCortexM4);
   ASSERT_GE(ops.size(), 13u);
-  // op 2: a 1x1 convolution without padding: both DSP variants apply, the 1x1 one first.
+  // op 2: a 1x1 convolution without padding: the three DSP variants apply, the 1x1 one
+  // first, the compact one last.
   EXPECT_EQ(ops[2].kernels, (std::vector<KernelId>{KernelId::kConv2dS81x1Dsp, KernelId::kConv2dS8Dsp,
-                                                   KernelId::kConv2dS8}));
+                                                   KernelId::kConv2dS8CompactDsp, KernelId::kConv2dS8}));
   EXPECT_EQ(ops[2].macs, 512000u);
   // op 1: a 3x3 depthwise convolution: the 3x3 variant, then the general one.
   EXPECT_EQ(ops[1].kernels, (std::vector<KernelId>{KernelId::kDepthwiseConv2dS83x3Dsp,
                                                    KernelId::kDepthwiseConv2dS8Dsp, KernelId::kDepthwiseConv2dS8}));
+  // op 11: the classifier (768 of 2.66M MACs): link() gives its variant up (see
+  // link.cc, give_up_negligible_variants), so the list starts at the reference.
+  EXPECT_EQ(ops[11].kernels, std::vector<KernelId>{KernelId::kFullyConnectedS8});
   for (const search::OpKernels& op : ops) EXPECT_FALSE(kernel_is_variant(op.kernels.back()));
 }
 
 TEST(OptimizeSize, VariantsGiveWayToSmallerVariantsAndMacHeavyOpsNeverReachReferences) {
   // Every variant larger than its reference: only the MAC rule keeps variants.
   const std::map<std::string, uint64_t> sizes = {
-      {"conv2d_s8_1x1__dsp", 15000}, {"conv2d_s8__dsp", 12000},          {"conv2d_s8", 2000},
-      {"depthwise_conv2d_s8_3x3__dsp", 20000}, {"depthwise_conv2d_s8__dsp", 3000},
-      {"depthwise_conv2d_s8", 2000},  {"fully_connected_s8__dsp", 4000}, {"fully_connected_s8", 1500},
-      {"avg_pool2d_s8__dsp", 3000},   {"avg_pool2d_s8", 2000}};
+      {"conv2d_s8_1x1__dsp", 15000}, {"conv2d_s8__dsp", 12000},          {"conv2d_s8_compact__dsp", 3000},
+      {"conv2d_s8", 2000},           {"depthwise_conv2d_s8_3x3__dsp", 20000}, {"depthwise_conv2d_s8__dsp", 3000},
+      {"depthwise_conv2d_s8", 2000}, {"fully_connected_s8__dsp", 4000}, {"fully_connected_s8", 1500},
+      {"avg_pool2d_s8__dsp", 3000},  {"avg_pool2d_s8", 2000}};
   const CompileResult fast = compile_kws(Optimize::kSpeed, sizes);
   EXPECT_EQ(kernels_of(fast, "conv2d"), (std::vector<std::string>{"conv2d_s8__dsp", "conv2d_s8_1x1__dsp"}));
   const CompileResult small = compile_kws(Optimize::kSize, sizes);
-  // The convolutions (89% of the MACs) take the smaller DSP variant; the four depthwise
-  // layers (2.7% each, 10.8% together) the general DSP one; the fully connected layer
-  // (0.03%) and the pooling (no MACs) their references.
-  EXPECT_EQ(kernels_of(small, "conv2d"), std::vector<std::string>{"conv2d_s8__dsp"});
+  // The convolutions (89% of the MACs) take the compact DSP variant; the four depthwise
+  // layers (2.7% each, 10.8% together) the general DSP one; the pooling (no MACs) its
+  // reference (the fully connected layer has it in the fast build already).
+  EXPECT_EQ(kernels_of(small, "conv2d"), std::vector<std::string>{"conv2d_s8_compact__dsp"});
   EXPECT_EQ(kernels_of(small, "depthwise"), std::vector<std::string>{"depthwise_conv2d_s8__dsp"});
   EXPECT_EQ(kernels_of(small, "fully"), std::vector<std::string>{"fully_connected_s8"});
   EXPECT_EQ(kernels_of(small, "avg"), std::vector<std::string>{"avg_pool2d_s8"});
-    // The largest saving first; the last conv2d_s8__dsp and depthwise_conv2d_s8__dsp stay.
+  // The largest saving first; the compact convolution and the general depthwise stay.
   EXPECT_EQ(small.report.size_choices, (std::vector<std::string>{
-                                           "depthwise_conv2d_s8_3x3__dsp -> depthwise_conv2d_s8__dsp: 60000 -> "
-                                           "43000 bytes of code",
-                                           "conv2d_s8_1x1__dsp -> conv2d_s8__dsp: 43000 -> 28000 bytes of code",
-                                           "fully_connected_s8__dsp -> fully_connected_s8: 28000 -> 25500 bytes of code",
-                                           "avg_pool2d_s8__dsp -> avg_pool2d_s8: 25500 -> 24500 bytes of code"}));
-  EXPECT_EQ(small.report.speed_code_bytes, 60000u);
-  EXPECT_EQ(small.report.code_bytes, 24500u);
+                                           "depthwise_conv2d_s8_3x3__dsp -> depthwise_conv2d_s8__dsp: 57500 -> "
+                                           "40500 bytes of code",
+                                           "conv2d_s8_1x1__dsp -> conv2d_s8__dsp: 40500 -> 25500 bytes of code",
+                                           "conv2d_s8__dsp -> conv2d_s8_compact__dsp: 25500 -> 16500 bytes of code",
+                                           "avg_pool2d_s8__dsp -> avg_pool2d_s8: 16500 -> 15500 bytes of code"}));
+  EXPECT_EQ(small.report.speed_code_bytes, 57500u);
+  EXPECT_EQ(small.report.code_bytes, 15500u);
 }
 
 TEST(OptimizeSize, GivesUpOnlyWhatLowersTheCode) {
   // References and the general depthwise variant large, the other variants 1,000 bytes:
-  // only the 1x1 convolutions' variant goes (conv2d_s8__dsp is linked for the first conv).
+  // only the 1x1 convolutions' variant goes (conv2d_s8__dsp is linked for the first conv;
+  // the compact one would cost as much).
   const CompileResult small = compile_kws(Optimize::kSize, {{"conv2d_s8", 90000},
                                                             {"depthwise_conv2d_s8", 90000},
                                                             {"depthwise_conv2d_s8__dsp", 90000},
                                                             {"fully_connected_s8", 90000},
                                                             {"avg_pool2d_s8", 90000}});
   EXPECT_EQ(small.report.size_choices,
-            std::vector<std::string>{"conv2d_s8_1x1__dsp -> conv2d_s8__dsp: 11000 -> 10000 bytes of code"});
-  EXPECT_EQ(small.report.speed_code_bytes, 11000u);
-  EXPECT_EQ(small.report.code_bytes, 10000u);
+            std::vector<std::string>{"conv2d_s8_1x1__dsp -> conv2d_s8__dsp: 100000 -> 99000 bytes of code"});
+  EXPECT_EQ(small.report.speed_code_bytes, 100000u);  // the classifier's reference: 90,000
+  EXPECT_EQ(small.report.code_bytes, 99000u);
   EXPECT_EQ(kernels_of(small, "depthwise"), std::vector<std::string>{"depthwise_conv2d_s8_3x3__dsp"});
+}
+
+// Every mode: a variant whose ops do under 1/512 of the model's MACs gives way to the next
+// kernel (compiler/link/link.cc, give_up_negligible_variants), whose code is smaller.
+TEST(NegligibleVariants, AClassifierWithATinyShareOfTheMacsTakesTheReference) {
+  const CompileResult kws = compile_kws(Optimize::kSpeed, {});
+  EXPECT_EQ(kernels_of(kws, "fully"), std::vector<std::string>{"fully_connected_s8"});  // 768 of 2.66M MACs
+  EXPECT_EQ(kernels_of(kws, "conv2d"), (std::vector<std::string>{"conv2d_s8__dsp", "conv2d_s8_1x1__dsp"}));
+  // micro_speech's classifier does 4.8% of its MACs: it keeps the DSP variant.
+  CompileOptions options;
+  options.model_path = std::string(MOTE_SHARED_DIR) + "/models/tflite/tflm/micro_speech_quantized.tflite";
+  options.target = "cortex-m4";
+  EXPECT_EQ(kernels_of(compile(options), "fully"), std::vector<std::string>{"fully_connected_s8__dsp"});
 }
 
 }  // namespace optimize_size_test
