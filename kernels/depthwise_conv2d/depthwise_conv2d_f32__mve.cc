@@ -67,15 +67,17 @@ __attribute__((always_inline)) inline void window_3x3(const DepthwiseSteps& s, c
   }
 }
 
-// The activation and the stores of pixel a's (and b's) four channels.
+// The activation and the stores of pixel a's (and b's) channels c .. c + 3 (out_b is null
+// without kPair).
 template <bool kPair, bool kClamp, bool kTail>
 __attribute__((always_inline)) inline void finish(float32x4_t acc_a, float32x4_t acc_b, mve::mve_pred16_t pred,
-                                                  float32x4_t lo, float32x4_t hi, float* out_a, float* out_b) {
+                                                  float32x4_t lo, float32x4_t hi, float* out_a, float* out_b,
+                                                  int32_t c) {
   if (kClamp) acc_a = mve::clamp_lanes(acc_a, lo, hi);
-  store4<kTail>(out_a, acc_a, pred);
+  store4<kTail>(out_a + c, acc_a, pred);
   if (kPair) {
     if (kClamp) acc_b = mve::clamp_lanes(acc_b, lo, hi);
-    store4<kTail>(out_b, acc_b, pred);
+    store4<kTail>(out_b + c, acc_b, pred);
   }
 }
 
@@ -91,14 +93,14 @@ __attribute__((noinline, optimize("no-schedule-insns"))) void pixels_3x3(
     float32x4_t acc_a = bias != nullptr ? mve::vldrwq_f32(bias + c) : mve::vdupq_n_f32(0.0f);
     float32x4_t acc_b = acc_a;
     window_3x3<kPair, kAdjacent, false>(s, xa + c, xb + c, w + c, 0, acc_a, acc_b);
-    finish<kPair, kClamp, false>(acc_a, acc_b, 0, lo, hi, out_a + c, out_b + c);
+    finish<kPair, kClamp, false>(acc_a, acc_b, 0, lo, hi, out_a, out_b, c);
   }
   if (c < s.c) {
     const mve::mve_pred16_t pred = mve::vctp32q(static_cast<uint32_t>(s.c - c));
     float32x4_t acc_a = bias != nullptr ? mve::vldrwq_z_f32(bias + c, pred) : mve::vdupq_n_f32(0.0f);
     float32x4_t acc_b = acc_a;
     window_3x3<kPair, kAdjacent, true>(s, xa + c, xb + c, w + c, pred, acc_a, acc_b);
-    finish<kPair, kClamp, true>(acc_a, acc_b, pred, lo, hi, out_a + c, out_b + c);
+    finish<kPair, kClamp, true>(acc_a, acc_b, pred, lo, hi, out_a, out_b, c);
   }
 }
 
@@ -123,7 +125,7 @@ struct Block {
         if (kPair) acc_b = mve::vfmaq_f32(acc_b, load4<kTail>(xb, pred), wv);
       }
     }
-    finish<kPair, kClamp, kTail>(acc_a, acc_b, pred, lo, hi, out_a + c, out_b + c);
+    finish<kPair, kClamp, kTail>(acc_a, acc_b, pred, lo, hi, out_a, out_b, c);
   }
 
   template <bool kPair, bool kClamp>
