@@ -68,16 +68,7 @@ void max_pool2d_s16__dsp(const Pool2dS16Params& params, const Pool2dShape& shape
           c += 2;
         }
         if (c < channels) {
-          int32_t m = -32768;
-          const int16_t* row = window + c;
-          for (int32_t y = 0; y < rows; ++y) {
-            const int16_t* px = row;
-            for (int32_t x = 0; x < cols; ++x) {
-              if (*px > m) m = *px;
-              px += channels;
-            }
-            row += in_row_stride;
-          }
+          const int32_t m = pool2d_integer::channel_window_max(window + c, rows, cols, channels, in_row_stride);
           output[c] = static_cast<int16_t>(clamp_i32(m, act_min, act_max));
         }
         output += channels;

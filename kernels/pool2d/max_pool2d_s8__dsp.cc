@@ -53,16 +53,8 @@ void max_pool2d_s8__dsp(const Pool2dS8Params& params, const Pool2dShape& shape,
           dsp::store_u32(output + c, dsp::min_s8x4(dsp::max_s8x4(m, min4), max4));
         }
         for (; c < channels; ++c) {
-          int32_t m = -128;
-          const int8_t* row = window + c;
-          for (int32_t y = ky.begin; y < ky.end; ++y) {
-            const int8_t* px = row;
-            for (int32_t x = 0; x < taps_w; ++x) {
-              if (*px > m) m = *px;
-              px += channels;
-            }
-            row += in_row_stride;
-          }
+          const int32_t m = pool2d_integer::channel_window_max(window + c, ky.end - ky.begin, taps_w, channels,
+                                                               in_row_stride);
           output[c] = static_cast<int8_t>(clamp_i32(m, act_min, act_max));
         }
         output += channels;

@@ -126,6 +126,22 @@ Status check(const OpContext& ctx, int64_t max_taps) {
   return Status::kOk;
 }
 
+// The largest value of one channel over a window of `rows` x `cols` taps (window: the
+// channel's value at the first tap; `channels` values between columns, `row_stride`
+// between rows), starting from T's lowest value: the last lone channel of the optimized
+// max pools.
+template <typename T>
+inline int32_t channel_window_max(const T* window, int32_t rows, int32_t cols, int32_t channels,
+                                  int32_t row_stride) {
+  int32_t m = -(int32_t{1} << (8 * sizeof(T) - 1));  // -128 or -32768
+  for (int32_t y = 0; y < rows; ++y, window += row_stride) {
+    const T* px = window;
+    for (int32_t x = 0; x < cols; ++x, px += channels)
+      if (*px > m) m = *px;
+  }
+  return m;
+}
+
 template <typename T, typename P, void (*kPool)(const P&, const Pool2dShape&, const T*, T*)>
 void run(const OpContext& ctx) {
   const Pool2dShape shape = pool2d_shape(ctx.input_desc(0), ctx.output_desc(0));
