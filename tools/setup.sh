@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 what=${1:-all}
 
 packages=(
-  build-essential cmake
+  build-essential cmake pkg-config
   libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler
   libcli11-dev nlohmann-json3-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib

@@ -25,7 +25,7 @@ void board_start_cycle_counter(void) {
   g_use_dwt = mote_dwt_start_cycle_counter() != 0;
   g_dwt_last = 0;
   g_dwt_wraps = 0;
-  if (!g_use_dwt) mote::cortex_m::start_tick_counter();
+  if (!g_use_dwt) mote_tick_counter_start();
 }
 
 uint64_t board_cycles(void) {
@@ -35,7 +35,7 @@ uint64_t board_cycles(void) {
     g_dwt_last = now;
     return (uint64_t{g_dwt_wraps} << 32) | now;
   }
-  return mote::cortex_m::ticks_to_instructions(mote::cortex_m::read_ticks(), MOTE_CPU_CLOCK_HZ);
+  return mote_ticks_to_instructions(mote_tick_counter_read(), MOTE_CPU_CLOCK_HZ);
 }
 
 const char* board_cycle_counter_name(void) {

@@ -17,7 +17,7 @@ extern const uint32_t sample_input_bytes;
 
 /* The arena: exactly what the compiler planned, in a RAM section of our choosing
  * (.mote_arena in ld/example_sections.ld), 16-byte aligned. */
-static uint8_t arena[LENET5_28_ARENA_BYTES] __attribute__((section(".mote_arena"), aligned(16)));
+static uint8_t arena[LENET5_28_ARENA_BYTES] __attribute__((section(".bss.mote_arena"), aligned(16)));
 
 static mote_context ctx;
 

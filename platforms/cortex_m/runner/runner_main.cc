@@ -185,18 +185,18 @@ struct Profile {
 void profile_op_begin(void* user, uint32_t op) {
   Profile* profile = static_cast<Profile*>(user);
   profile->current_op = op;
-  profile->op_begin_ticks = mote::cortex_m::read_ticks();
+  profile->op_begin_ticks = mote_tick_counter_read();
 }
 
 void track_op(void* user, uint32_t op) { static_cast<Profile*>(user)->current_op = op; }
 
 void profile_op_end(void* user, uint32_t op) {
   Profile* profile = static_cast<Profile*>(user);
-  profile->op_ticks[op] += mote::cortex_m::read_ticks() - profile->op_begin_ticks;  // each iteration of a loop
+  profile->op_ticks[op] += mote_tick_counter_read() - profile->op_begin_ticks;  // each iteration of a loop
 }
 
 uint64_t instructions(uint64_t ticks) {
-  return mote::cortex_m::ticks_to_instructions(ticks, kClockHz);
+  return mote_ticks_to_instructions(ticks, kClockHz);
 }
 
 // Opens `path` and checks its length; the message says what went wrong, naming `what`.
@@ -462,10 +462,10 @@ bool run_job(const char* const* words, uint32_t word_count, Workspace workspace,
     g_runner_npu.recording = run == 0;
     const uintptr_t run_stack_top = stack_pointer();
     if (run == 0) paint_stack();
-    if (run == 0) mote::cortex_m::start_tick_counter();
-    const uint64_t run_begin = mote::cortex_m::read_ticks();
+    if (run == 0) mote_tick_counter_start();
+    const uint64_t run_begin = mote_tick_counter_read();
     status = g_interpreter.run(run == 0 ? &hook : &tracking_hook);
-    if (run == 0) run_ticks = mote::cortex_m::read_ticks() - run_begin;
+    if (run == 0) run_ticks = mote_tick_counter_read() - run_begin;
     if (run == 0) run_stack = stack_used_below(run_stack_top);
     if (status == Status::kLoopLimit) {
       error.text("run stopped: ").status(status).text(" (").number(loop_limit)

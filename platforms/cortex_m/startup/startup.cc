@@ -12,7 +12,7 @@
 // only on ARMv7-M and later; ARMv6-M has none) and exits with kFaultExitCode (125), so
 // a host harness can tell a crash from an error reported by the program. The one
 // exception a firmware may use is SysTick: SysTick_Handler is weak here, and
-// instruction_counter.cc defines it.
+// systick_handler.c defines it (for instruction_counter.c).
 #include <stdint.h>
 #include <string.h>
 
