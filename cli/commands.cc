@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -670,6 +671,42 @@ std::string output_preview(const NpyArray& array) {
   return s.str();
 }
 
+// Left-aligned in `width` columns (text may be longer).
+std::string pad_right(const std::string& text, size_t width) {
+  return text + std::string(width > text.size() ? width - text.size() : 0, ' ');
+}
+std::string pad_left(const std::string& text, size_t width) {
+  return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+}
+
+// `mote run`'s per-op table: every column as wide as its widest cell (an op name is cut
+// to its first kMaxName characters), so long kernel and op names keep the columns aligned.
+void print_op_table(const Interpreter& interp, bool on_host, const std::vector<double>& op_seconds,
+                    const std::vector<uint64_t>& op_instructions, double total_seconds, uint64_t total_instructions) {
+  constexpr size_t kMaxName = 48;
+  const double total = on_host ? total_seconds * 1e6 : static_cast<double>(total_instructions);
+  std::vector<std::array<std::string, 5>> rows = {
+      {"op", "name", "kernel", on_host ? "time (us)" : "instructions", "share"}};
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    std::string name = interp.op_name(k);
+    if (name.size() > kMaxName) name = name.substr(0, kMaxName - 3) + "...";
+    const double value = on_host ? op_seconds[k] * 1e6
+                                 : static_cast<double>(k < op_instructions.size() ? op_instructions[k] : 0);
+    char number[32], share[16];
+    std::snprintf(number, sizeof number, "%.*f", on_host ? 1 : 0, value);
+    std::snprintf(share, sizeof share, "%.1f%%", total > 0 ? 100.0 * value / total : 0.0);
+    rows.push_back({std::to_string(k), name, kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)),
+                    number, share});
+  }
+  std::array<size_t, 5> width{};
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  for (const auto& row : rows)
+    std::cout << "  " << pad_left(row[0], width[0]) << "  " << pad_right(row[1], width[1]) << "  "
+              << pad_right(row[2], width[2]) << "  " << pad_left(row[3], width[3]) << "  " << pad_left(row[4], width[4])
+              << "\n";
+}
+
 int run_run(const RunArgs& args) {
   const std::vector<uint8_t> bytes = read_file(args.program);
   std::optional<uint64_t> arena;
@@ -775,26 +812,7 @@ int run_run(const RunArgs& args) {
   if (device_memory)
     std::cout << "  stack    " << with_commas(device_memory->stack_used_bytes)
               << " bytes used by the run below its caller (painted; interrupts included)\n";
-  // The kernel column is as wide as the longest kernel name of the program.
-  int kernel_width = 6;
-  for (uint32_t k = 0; k < interp.op_count(); ++k)
-    kernel_width = std::max(kernel_width, static_cast<int>(std::strlen(
-                                              kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)))));
-  char line[240];
-  std::snprintf(line, sizeof line, "  %4s  %-28s %-*s %14s %7s\n", "op", "name", kernel_width, "kernel",
-                on_host ? "time (us)" : "instructions", "share");
-  std::cout << line;
-  for (uint32_t k = 0; k < interp.op_count(); ++k) {
-    std::string name = interp.op_name(k);
-    if (name.size() > 28) name = name.substr(0, 25) + "...";
-    const double value = on_host ? op_seconds[k] * 1e6
-                                 : static_cast<double>(k < op_instructions.size() ? op_instructions[k] : 0);
-    const double total = on_host ? total_seconds * 1e6 : static_cast<double>(total_instructions);
-    std::snprintf(line, sizeof line, "  %4u  %-28s %-*s %14.*f %6.1f%%\n", k, name.c_str(), kernel_width,
-                  kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)), on_host ? 1 : 0,
-                  value, total > 0 ? 100.0 * value / total : 0.0);
-    std::cout << line;
-  }
+  print_op_table(interp, on_host, op_seconds, op_instructions, total_seconds, total_instructions);
   if (on_host)
     std::printf("  total %.1f us on the host\n", total_seconds * 1e6);
   else
@@ -1086,9 +1104,10 @@ int run_size(const SizeArgs& args) {
   for (const auto& row : rows) width = std::max(width, row.first.size());
   std::cout << args.program << " on " << args.target << " (code at "
             << sizes.value("optimization", "-Os") << ")\n";
+  size_t value_width = 0;
+  for (const auto& row : rows) value_width = std::max(value_width, row.second.size());
   for (const auto& [label, value] : rows)
-    std::cout << "  " << label << std::string(width - label.size() + 2, ' ')
-              << std::string(value.size() < 10 ? 10 - value.size() : 0, ' ') << value << "\n";
+    std::cout << "  " << pad_right(label, width) << "  " << pad_left(value, value_width) << "\n";
   if (!stack_bytes) std::cout << "  (stack unknown: " << stack_unknown << ")\n";
   std::cout << "  (the stack: below the call to mote_load or mote_run, plus your interrupts and any profiler\n"
                "  callback; plus your firmware's own code, data and stack)\n";

@@ -303,8 +303,9 @@ std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, cons
   w.line("/* The kernels this program uses and no others (" + id + "_kernels.c), for mote_load(). */");
   w.line("const mote_kernel_table* " + id + "_kernels(void);");
   w.line();
-  w.line("/* The registry name of a kernel id this table holds (kernels/kernel_registry.inc), e.g.");
-  w.line(" * \"conv2d_s8__dsp\"; \"\" for any other id. For reports: the name of op k's kernel is");
+  const std::string example = facts.kernels.empty() ? "" : std::string(", e.g. \"") + kernel_name(facts.kernels.back()) + "\"";
+  w.line("/* The registry name of a kernel id this table holds (kernels/kernel_registry.inc" + example + ");");
+  w.line(" * \"\" for any other id. For reports: the name of op k's kernel is");
   w.line(" * " + id + "_kernel_name(mote_op_kernel(&ctx, k)), and after mote_load() fails with");
   w.line(" * MOTE_MISSING_KERNEL, mote_missing_kernel(&ctx) is an id this table lacks (\"\"). */");
   w.line("const char* " + id + "_kernel_name(uint32_t kernel_id);");

@@ -48,7 +48,7 @@ struct EmitCInput {
 };
 
 // The files described above, generated files first; a copied source's name has its
-// folder ("mote/conv2d/conv2d_s8.cc"). Throws CompileError when the program cannot be
+// folder ("mote/runtime/interpreter.cc"). Throws CompileError when the program cannot be
 // read (it is verified with the runtime's own loader first) or a source is missing.
 std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input);
 
