@@ -410,7 +410,7 @@ TEST(CliTables, ColumnsFitTheLongestKernelAndOpNames) {
                                      shell_quote(shared_models() + "/tflite/mlperf_tiny/kws_ref_model.s0.in0.npy") +
                                      " --output-dir " + shell_quote(dir.file("out")));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::vector<std::string> rows = table_lines(run.out, "    op  name", "  total");
+  const std::vector<std::string> rows = table_lines(run.out, "  op  name", "  total");
   ASSERT_EQ(rows.size(), 14u) << run.out;
   const size_t kernel_at = rows[0].find("kernel");
   for (const std::string& row : rows) {
@@ -427,11 +427,15 @@ TEST(CliTables, ColumnsFitTheLongestKernelAndOpNames) {
   ASSERT_EQ(inspected.exit_code, 0);
   nlohmann::json sizes = {{"core", "cortex-m4"}, {"runtime_text_bytes", 3000}, {"kernels", nlohmann::json::object()}};
   uint64_t bytes = 100;
-  for (const auto& kernel : nlohmann::json::parse(inspected.out).at("kernels")) {
+  const nlohmann::json inspect = nlohmann::json::parse(inspected.out);
+  for (const auto& kernel : inspect.at("kernels")) {
     const std::string symbol = kernel_entry_symbol(kernel_id_from_name(kernel.get<std::string>().c_str()));
     sizes["kernels"][symbol] = bytes *= 10;
   }
-  std::ofstream(dir.file("sizes.json")) << sizes.dump();
+  {
+    std::ofstream file(dir.file("sizes.json"));
+    file << sizes.dump();
+  }
   const CommandResult size = run_mote("size " + shell_quote(program) + " --target cortex-m4 --sizes " +
                                       shell_quote(dir.file("sizes.json")));
   ASSERT_EQ(size.exit_code, 0) << size.err;
