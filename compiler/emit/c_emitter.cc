@@ -661,8 +661,7 @@ class SourceTree {
 };
 
 // <id>_sources.txt: one file to compile per line.
-std::string emit_sources_list(const EmitCInput&, const ProgramFacts&, const std::string&,
-                              const std::vector<std::string>& compiled) {
+std::string emit_sources_list(const std::vector<std::string>& compiled) {
   std::string text;
   for (const std::string& path : compiled) text += path + "\n";
   return text;
@@ -764,7 +763,7 @@ std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input) {
   std::vector<std::string> compiled = {id + ".c", id + "_kernels.c"};
   for (const std::string& path : all)
     if (ends_with(path, ".cc")) compiled.push_back(input.copy_sources ? copied_path(path) : path);
-  files.push_back({id + "_sources.txt", emit_sources_list(input, facts, id, compiled)});
+  files.push_back({id + "_sources.txt", emit_sources_list(compiled)});
   files.push_back({id + "_sources.cmake", emit_sources_cmake(input, facts, id, compiled)});
   if (input.copy_sources) {
     SourceTree tree(input.source_root);
