@@ -660,6 +660,14 @@ class SourceTree {
   std::map<std::string, std::set<std::string>> definitions_;
 };
 
+// The source root as the manifests name it: absolute, normalized, '/'-separated, no
+// trailing '/'.
+std::string absolute_root(const std::string& root) {
+  std::string path = std::filesystem::absolute(root).lexically_normal().generic_string();
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
 // <id>_sources.txt: one file to compile per line.
 std::string emit_sources_list(const std::vector<std::string>& compiled) {
   std::string text;
@@ -684,7 +692,7 @@ std::string emit_sources_cmake(const EmitCInput& input, const ProgramFacts& fact
   w.line("# -ffunction-sections -fdata-sections and --gc-sections only the code used stays.");
   std::string root = "${CMAKE_CURRENT_LIST_DIR}";
   if (!input.copy_sources) {
-    w.line("set(" + prefix + "_MOTE_SOURCE_DIR \"" + std::filesystem::absolute(input.source_root).lexically_normal().generic_string() + "\")");
+    w.line("set(" + prefix + "_MOTE_SOURCE_DIR \"" + absolute_root(input.source_root) + "\")");
     root = "${" + prefix + "_MOTE_SOURCE_DIR}";
   }
   w.line("set(" + prefix + "_SOURCES");
@@ -763,7 +771,11 @@ std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input) {
   std::vector<std::string> compiled = {id + ".c", id + "_kernels.c"};
   for (const std::string& path : all)
     if (ends_with(path, ".cc")) compiled.push_back(input.copy_sources ? copied_path(path) : path);
-  files.push_back({id + "_sources.txt", emit_sources_list(compiled)});
+  // The list names the checkout's files by absolute path (its relative paths are DIR's).
+  std::vector<std::string> listed = compiled;
+  if (!input.copy_sources)
+    for (size_t i = 2; i < listed.size(); ++i) listed[i] = absolute_root(input.source_root) + "/" + listed[i];
+  files.push_back({id + "_sources.txt", emit_sources_list(listed)});
   files.push_back({id + "_sources.cmake", emit_sources_cmake(input, facts, id, compiled)});
   if (input.copy_sources) {
     SourceTree tree(input.source_root);

@@ -16,8 +16,9 @@
 //                        --whole-archive, no static registration)
 // With a source root (Mote's checkout: runtime/ and kernels/), also the manifest of the
 // Mote sources a firmware compiles for this program:
-//   lenet5_28_sources.txt    one path per line, the .c/.cc files to compile (a relative
-//                            path is relative to DIR)
+//   lenet5_28_sources.txt    one path per line, the .c/.cc files to compile: the
+//                            generated ones and copies relative to DIR, the checkout's
+//                            absolute
 //   lenet5_28_sources.cmake  LENET5_28_SOURCES and LENET5_28_INCLUDE_DIRS for CMake
 // naming the checkout's files, or with copy_sources (`--emit-sources`) copies of them in
 // DIR/mote/ (runtime/include/mote -> mote/mote, runtime/src -> mote/runtime, kernels/X ->
