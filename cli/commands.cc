@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -98,6 +99,8 @@ struct CompileArgs {
   std::string max_recompute = "10%";
   std::string arena_budget;
   std::string emit_c;
+  bool emit_sources = false;  // --emit-sources: copy Mote's sources into the --emit-c DIR
+  std::string source_root;    // --source-root: Mote's checkout (runtime/, kernels/)
   std::string emit_tflite;  // --emit-tflite FILE: the quantized graph as a .tflite
   std::vector<std::string> output_tensors;  // extra graph outputs, by tensor name
   std::vector<std::string> input_shapes;    // NAME=D0xD1x..., repeatable
@@ -105,26 +108,89 @@ struct CompileArgs {
   bool json = false;
 };
 
+bool is_source_tree(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "runtime/include/mote/mote.h", ec) &&
+         fs::is_regular_file(dir / "kernels/kernel_registry.inc", ec);
+}
+
+// Mote's source tree for the sources manifest and --emit-sources, the first of:
+// --source-root, $MOTE_SOURCE_ROOT, the tree this mote was built from (MOTE_SOURCE_DIR
+// when the build defines it), <bin>/../share/mote (an installed mote) and the folders
+// above the executable (build/bin/mote in a checkout). Empty when none is one; *looked
+// says where it looked.
+std::string find_source_root(const CompileArgs& args, std::string* looked) {
+  std::vector<fs::path> candidates;
+  if (!args.source_root.empty()) {
+    if (!is_source_tree(args.source_root))
+      throw std::runtime_error("--source-root " + args.source_root +
+                               ": not a Mote source tree (no runtime/include/mote/mote.h or kernels/kernel_registry.inc)");
+    return args.source_root;
+  }
+  if (const char* env = std::getenv("MOTE_SOURCE_ROOT"); env != nullptr && *env != '\0') {
+    if (!is_source_tree(env))
+      throw std::runtime_error(std::string("MOTE_SOURCE_ROOT=") + env +
+                               ": not a Mote source tree (no runtime/include/mote/mote.h or kernels/kernel_registry.inc)");
+    return env;
+  }
+#ifdef MOTE_SOURCE_DIR
+  candidates.push_back(MOTE_SOURCE_DIR);
+#endif
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(exe.parent_path().parent_path() / "share/mote");
+    for (fs::path dir = exe.parent_path(); dir.has_relative_path(); dir = dir.parent_path()) candidates.push_back(dir);
+  }
+  for (const fs::path& dir : candidates) {
+    if (is_source_tree(dir)) return dir.lexically_normal().string();
+    *looked += (looked->empty() ? "" : ", ") + dir.string();
+  }
+  return "";
+}
+
 // --emit-c DIR: the generated firmware sources (compiler/emit/c_emitter.h), each file
-// written atomically.
+// written atomically; with Mote's sources found, their manifest (and with --emit-sources
+// their copies).
 void emit_c(const CompileArgs& args, const std::vector<uint8_t>& program) {
   EmitCInput input;
   input.program = program;
   input.model_file_name = fs::path(args.model).filename().string();
   input.model_sha256 = sha256_hex(read_file(args.model));
   input.target = args.target;
+  std::string looked;
+  input.source_root = find_source_root(args, &looked);
+  input.copy_sources = args.emit_sources;
+  if (input.source_root.empty() && args.emit_sources)
+    throw std::runtime_error("--emit-sources: Mote's sources (runtime/, kernels/) not found in " + looked +
+                             "; give --source-root DIR or set MOTE_SOURCE_ROOT");
   const std::vector<GeneratedFile> files = emit_c_sources(input);
   std::error_code ec;
   fs::create_directories(args.emit_c, ec);
   if (ec || !fs::is_directory(args.emit_c))
     throw std::runtime_error(args.emit_c + ": cannot create --emit-c directory" +
                              (ec ? ": " + ec.message() : ""));
-  for (const GeneratedFile& file : files)
-    write_file_atomically((fs::path(args.emit_c) / file.name).string(),
-                          std::vector<uint8_t>(file.text.begin(), file.text.end()));
-  if (!args.json)
-    for (const GeneratedFile& file : files)
-      std::cout << "wrote " << (fs::path(args.emit_c) / file.name).string() << "\n";
+  for (const GeneratedFile& file : files) {
+    const fs::path path = fs::path(args.emit_c) / file.name;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) throw std::runtime_error(path.parent_path().string() + ": cannot create directory: " + ec.message());
+    write_file_atomically(path.string(), std::vector<uint8_t>(file.text.begin(), file.text.end()));
+  }
+  if (args.json) return;
+  size_t copied = 0;
+  for (const GeneratedFile& file : files) {
+    if (file.name.find('/') != std::string::npos) {
+      ++copied;
+      continue;
+    }
+    std::cout << "wrote " << (fs::path(args.emit_c) / file.name).string() << "\n";
+  }
+  if (copied != 0)
+    std::cout << "wrote " << copied << " Mote sources into " << (fs::path(args.emit_c) / "mote").string()
+              << " (the include directory they need)\n";
+  if (input.source_root.empty())
+    std::cerr << "note: no sources manifest: Mote's sources (runtime/, kernels/) not found in " << looked
+              << " (give --source-root DIR or set MOTE_SOURCE_ROOT)\n";
 }
 
 // Calibration progress on stderr: a counter rewritten in place on a terminal, one line per
@@ -361,6 +427,8 @@ uint64_t code_bytes(const json& sizes, const std::string& path, const std::strin
 int run_compile(const CompileArgs& args) {
   if (args.output.empty() && args.emit_c.empty() && args.emit_tflite.empty())
     throw std::runtime_error("compile: nothing to write; give -o OUT.mote, --emit-c DIR and/or --emit-tflite FILE");
+  if (args.emit_sources && args.emit_c.empty())
+    throw std::runtime_error("--emit-sources: give --emit-c DIR (the folder the sources are copied into)");
 
   CompileOptions options;
   options.model_path = args.model;
@@ -603,6 +671,42 @@ std::string output_preview(const NpyArray& array) {
   return s.str();
 }
 
+// Left-aligned in `width` columns (text may be longer).
+std::string pad_right(const std::string& text, size_t width) {
+  return text + std::string(width > text.size() ? width - text.size() : 0, ' ');
+}
+std::string pad_left(const std::string& text, size_t width) {
+  return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+}
+
+// `mote run`'s per-op table: every column as wide as its widest cell (an op name is cut
+// to its first kMaxName characters), so long kernel and op names keep the columns aligned.
+void print_op_table(const Interpreter& interp, bool on_host, const std::vector<double>& op_seconds,
+                    const std::vector<uint64_t>& op_instructions, double total_seconds, uint64_t total_instructions) {
+  constexpr size_t kMaxName = 48;
+  const double total = on_host ? total_seconds * 1e6 : static_cast<double>(total_instructions);
+  std::vector<std::array<std::string, 5>> rows = {
+      {"op", "name", "kernel", on_host ? "time (us)" : "instructions", "share"}};
+  for (uint32_t k = 0; k < interp.op_count(); ++k) {
+    std::string name = interp.op_name(k);
+    if (name.size() > kMaxName) name = name.substr(0, kMaxName - 3) + "...";
+    const double value = on_host ? op_seconds[k] * 1e6
+                                 : static_cast<double>(k < op_instructions.size() ? op_instructions[k] : 0);
+    char number[32], share[16];
+    std::snprintf(number, sizeof number, "%.*f", on_host ? 1 : 0, value);
+    std::snprintf(share, sizeof share, "%.1f%%", total > 0 ? 100.0 * value / total : 0.0);
+    rows.push_back({std::to_string(k), name, kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)),
+                    number, share});
+  }
+  std::array<size_t, 5> width{};
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  for (const auto& row : rows)
+    std::cout << "  " << pad_left(row[0], width[0]) << "  " << pad_right(row[1], width[1]) << "  "
+              << pad_right(row[2], width[2]) << "  " << pad_left(row[3], width[3]) << "  " << pad_left(row[4], width[4])
+              << "\n";
+}
+
 int run_run(const RunArgs& args) {
   const std::vector<uint8_t> bytes = read_file(args.program);
   std::optional<uint64_t> arena;
@@ -708,26 +812,7 @@ int run_run(const RunArgs& args) {
   if (device_memory)
     std::cout << "  stack    " << with_commas(device_memory->stack_used_bytes)
               << " bytes used by the run below its caller (painted; interrupts included)\n";
-  // The kernel column is as wide as the longest kernel name of the program.
-  int kernel_width = 6;
-  for (uint32_t k = 0; k < interp.op_count(); ++k)
-    kernel_width = std::max(kernel_width, static_cast<int>(std::strlen(
-                                              kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)))));
-  char line[240];
-  std::snprintf(line, sizeof line, "  %4s  %-28s %-*s %14s %7s\n", "op", "name", kernel_width, "kernel",
-                on_host ? "time (us)" : "instructions", "share");
-  std::cout << line;
-  for (uint32_t k = 0; k < interp.op_count(); ++k) {
-    std::string name = interp.op_name(k);
-    if (name.size() > 28) name = name.substr(0, 25) + "...";
-    const double value = on_host ? op_seconds[k] * 1e6
-                                 : static_cast<double>(k < op_instructions.size() ? op_instructions[k] : 0);
-    const double total = on_host ? total_seconds * 1e6 : static_cast<double>(total_instructions);
-    std::snprintf(line, sizeof line, "  %4u  %-28s %-*s %14.*f %6.1f%%\n", k, name.c_str(), kernel_width,
-                  kernel_name(static_cast<KernelId>(interp.op_desc(k)->kernel)), on_host ? 1 : 0,
-                  value, total > 0 ? 100.0 * value / total : 0.0);
-    std::cout << line;
-  }
+  print_op_table(interp, on_host, op_seconds, op_instructions, total_seconds, total_instructions);
   if (on_host)
     std::printf("  total %.1f us on the host\n", total_seconds * 1e6);
   else
@@ -1019,9 +1104,10 @@ int run_size(const SizeArgs& args) {
   for (const auto& row : rows) width = std::max(width, row.first.size());
   std::cout << args.program << " on " << args.target << " (code at "
             << sizes.value("optimization", "-Os") << ")\n";
+  size_t value_width = 0;
+  for (const auto& row : rows) value_width = std::max(value_width, row.second.size());
   for (const auto& [label, value] : rows)
-    std::cout << "  " << label << std::string(width - label.size() + 2, ' ')
-              << std::string(value.size() < 10 ? 10 - value.size() : 0, ' ') << value << "\n";
+    std::cout << "  " << pad_right(label, width) << "  " << pad_left(value, value_width) << "\n";
   if (!stack_bytes) std::cout << "  (stack unknown: " << stack_unknown << ")\n";
   std::cout << "  (the stack: below the call to mote_load or mote_run, plus your interrupts and any profiler\n"
                "  callback; plus your firmware's own code, data and stack)\n";
@@ -1132,7 +1218,15 @@ int run_cli(int argc, char** argv) {
   compile_cmd->add_option("--arena-budget", compile_args.arena_budget,
                           "Most arena bytes the program may need, e.g. 140KiB: planned for memory if the "
                           "fast plan exceeds it, refused if nothing fits; --int16 auto may use it up");
-  compile_cmd->add_option("--emit-c", compile_args.emit_c, "Write C sources to this directory");
+  compile_cmd->add_option("--emit-c", compile_args.emit_c,
+                          "Write C sources to this directory: <model>.h, <model>.c, <model>_kernels.c and the "
+                          "manifest of Mote sources to compile, <model>_sources.txt/.cmake");
+  compile_cmd->add_flag("--emit-sources", compile_args.emit_sources,
+                        "With --emit-c: also copy the runtime and exactly the sources the model's kernels need "
+                        "into DIR/mote (the include directory they need), so one folder builds");
+  compile_cmd->add_option("--source-root", compile_args.source_root,
+                          "Mote's source tree (runtime/, kernels/) for --emit-c's manifest and --emit-sources "
+                          "(default: $MOTE_SOURCE_ROOT, else the tree mote was built from)");
   compile_cmd->add_option("--emit-tflite", compile_args.emit_tflite,
                           "With --quantize int8: write the quantized graph as a standard int8 .tflite "
                           "(for Arm's Vela; bring its _vela.tflite back with --npu)");

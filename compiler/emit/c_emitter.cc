@@ -5,7 +5,10 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <cstdio>
+#include <map>
 #include <memory>
+#include <regex>
 #include <set>
 
 #include "all_kernels.h"
@@ -237,11 +240,12 @@ std::vector<std::string> provenance(const EmitCInput& input, const ProgramFacts&
 std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, const std::string& id) {
   const std::string prefix = upper(id);
   SourceWriter w;
-  std::vector<std::string> intro = provenance(input, facts, id + "_model.h: the compiled model for firmware.");
+  std::vector<std::string> intro = provenance(input, facts, id + ".h: the compiled model for firmware.");
   intro.push_back("");
   intro.insert(intro.end(), facts.op_lines.begin(), facts.op_lines.end());
   intro.insert(intro.end(),
-               {"", "Link " + id + "_model.c, " + id + "_kernels.cc, the runtime and the kernel library:",
+               {"", "Link " + id + ".c, " + id + "_kernels.c, the runtime and the kernel library (or the",
+                "sources " + id + "_sources.txt lists):",
                 "  mote_load(&ctx, " + id + "_program, " + prefix + "_PROGRAM_BYTES, arena, " + prefix +
                     "_ARENA_BYTES,",
                 "            " + id + "_kernels());",
@@ -293,14 +297,17 @@ std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, cons
   };
   tensor_macros(facts.inputs, "input");
   tensor_macros(facts.outputs, "output");
-  w.line("/* The program (" + id + "_model.c): 16-byte aligned, in section MOTE_PROGRAM_SECTION. */");
+  w.line("/* The program (" + id + ".c): 16-byte aligned, in section MOTE_PROGRAM_SECTION. */");
   w.line("extern const uint8_t " + id + "_program[" + prefix + "_PROGRAM_BYTES];");
   w.line();
-  w.line("/* The kernels this program uses and no others (" + id + "_kernels.cc). */");
+  w.line("/* The kernels this program uses and no others (" + id + "_kernels.c), for mote_load(). */");
   w.line("const mote_kernel_table* " + id + "_kernels(void);");
   w.line();
-  w.line("/* The name of a kernel id in the table (kernels/kernel_registry.inc), for reports;");
-  w.line("   \"\" otherwise. */");
+  const std::string example = facts.kernels.empty() ? "" : std::string(", e.g. \"") + kernel_name(facts.kernels.back()) + "\"";
+  w.line("/* The registry name of a kernel id this table holds (kernels/kernel_registry.inc" + example + ");");
+  w.line(" * \"\" for any other id. For reports: the name of op k's kernel is");
+  w.line(" * " + id + "_kernel_name(mote_op_kernel(&ctx, k)), and after mote_load() fails with");
+  w.line(" * MOTE_MISSING_KERNEL, mote_missing_kernel(&ctx) is an id this table lacks (\"\"). */");
   w.line("const char* " + id + "_kernel_name(uint32_t kernel_id);");
   w.line();
   w.line("#ifdef __cplusplus");
@@ -314,11 +321,11 @@ std::string emit_header(const EmitCInput& input, const ProgramFacts& facts, cons
 std::string emit_program_source(const EmitCInput& input, const ProgramFacts& facts, const std::string& id) {
   const std::string prefix = upper(id);
   SourceWriter w;
-  std::vector<std::string> intro = provenance(input, facts, id + "_model.c: the program bytes.");
+  std::vector<std::string> intro = provenance(input, facts, id + ".c: the program bytes.");
   intro.insert(intro.end(), {"", "Placement: define MOTE_PROGRAM_SECTION (e.g. -DMOTE_PROGRAM_SECTION='\".flash_models\"')",
                              "to put the program in a section of your linker script; default \".rodata\"."});
   w.block_comment(intro);
-  w.line("#include \"" + id + "_model.h\"");
+  w.line("#include \"" + id + ".h\"");
   w.line();
   w.line("#ifndef MOTE_PROGRAM_SECTION");
   w.line("#define MOTE_PROGRAM_SECTION \".rodata\"");
@@ -333,50 +340,49 @@ std::string emit_program_source(const EmitCInput& input, const ProgramFacts& fac
   return w.take();
 }
 
+// The Itanium C++ ABI name (the Arm C++ ABI's too) of `mote::<name>`, a namespace-scope
+// object: what C code must call a kernel entry, since C cannot spell a namespace.
+std::string mangled_entry_symbol(KernelId kernel) {
+  const std::string name = kernel_entry_symbol(kernel);
+  return "_ZN4mote" + std::to_string(name.size()) + name + "E";
+}
+
 std::string emit_kernels_source(const EmitCInput& input, const ProgramFacts& facts, const std::string& id) {
   SourceWriter w;
-  std::vector<std::string> intro = provenance(input, facts, id + "_kernels.cc: the kernel table.");
-  intro.insert(intro.end(), {"", "Refers only to the KernelEntry objects this program uses, so the linker takes",
-                             "only their objects from the kernel library (no --whole-archive)."});
+  std::vector<std::string> intro = provenance(input, facts, id + "_kernels.c: the kernel table.");
+  intro.insert(intro.end(),
+               {"", "Refers only to the kernel entries this program uses, so the linker takes only their",
+                "objects from the kernel library (no --whole-archive). Each entry is a C++ object,",
+                "mote::k<enumerator>Entry (kernels/kernel_registry.inc); C names it by its C++ symbol",
+                "with an asm label, an extension of GCC and Clang (arm-none-eabi-gcc, armclang, the",
+                "LLVM Embedded Toolchain for Arm). The file is C99 otherwise: a C-only project compiles",
+                "it with its C compiler and links the runtime and kernels as libraries."});
   w.block_comment(intro);
-  w.line("#include \"" + id + "_model.h\"");
+  w.line("#include \"" + id + ".h\"");
   w.line();
-  w.line("#include \"mote/kernel.h\"");
+  w.line("#if !defined(__GNUC__)");
+  w.line("#error \"" + id + "_kernels.c names C++ symbols with asm labels: compile it with GCC or Clang\"");
+  w.line("#endif");
   w.line();
-  w.line("namespace mote {");
+  w.line("/* mote::KernelEntry objects (a check and a run function each), by their C++ symbols. */");
   for (KernelId kernel : facts.kernels)
-    w.line(std::string("extern const KernelEntry ") + kernel_entry_symbol(kernel) + ";");
-  w.line("}  // namespace mote");
-  w.line();
-  w.line("namespace {");
+    w.line("extern const struct mote_kernel_entry mote_entry_" + std::string(kernel_name(kernel)) + " __asm__(\"" +
+           mangled_entry_symbol(kernel) + "\");");
   w.line();
   const uint32_t count = facts.kernels.empty() ? 1 : static_cast<uint32_t>(facts.kernels.back()) + 1;
-  w.line("// Indexed by kernel id (kernels/kernel_ids.h); null where this program needs none.");
-  w.line("const mote::KernelEntry* const kEntries[" + std::to_string(count) + "] = {");
+  w.line("/* Indexed by kernel id (kernels/kernel_registry.inc); null where this program needs none. */");
+  w.line("static const struct mote_kernel_entry* const entries[" + std::to_string(count) + "] = {");
   w.indent();
-  for (uint32_t i = 0; i < count; ++i) {
-    const auto kernel = static_cast<KernelId>(i);
-    const bool used = std::find(facts.kernels.begin(), facts.kernels.end(), kernel) != facts.kernels.end();
-    if (used)
-      w.line(std::string("&mote::") + kernel_entry_symbol(kernel) + ",  // " + std::to_string(i) + " " +
-             kernel_name(kernel));
-    else
-      w.line("nullptr,  // " + std::to_string(i));
-  }
+  for (KernelId kernel : facts.kernels)
+    w.line("[" + std::to_string(static_cast<uint32_t>(kernel)) + "] = &mote_entry_" + kernel_name(kernel) + ",");
   w.dedent();
   w.line("};");
   w.line();
-  w.line("const mote::KernelTable kTable = {kEntries, " + std::to_string(count) + "};");
+  w.line("static const mote_kernel_table table = {entries, " + std::to_string(count) + "u};");
   w.line();
-  w.line("}  // namespace");
+  w.line("const mote_kernel_table* " + id + "_kernels(void) { return &table; }");
   w.line();
-  w.line("extern \"C\" const mote_kernel_table* " + id + "_kernels(void) {");
-  w.indent();
-  w.line("return mote_kernel_table_of(kTable);");
-  w.dedent();
-  w.line("}");
-  w.line();
-  w.line("extern \"C\" const char* " + id + "_kernel_name(uint32_t kernel_id) {");
+  w.line("const char* " + id + "_kernel_name(uint32_t kernel_id) {");
   w.indent();
   w.line("switch (kernel_id) {");
   w.indent();
@@ -387,6 +393,320 @@ std::string emit_kernels_source(const EmitCInput& input, const ProgramFacts& fac
   w.line("}");
   w.dedent();
   w.line("}");
+  return w.take();
+}
+
+// ---------------------------------------------------------------- Mote's sources
+
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+bool starts_with(const std::string& text, const std::string& head) { return text.rfind(head, 0) == 0; }
+
+// Where --emit-sources puts a source-root path in DIR: runtime/include/mote/X -> mote/mote/X,
+// runtime/src/X -> mote/runtime/X, kernels/X -> mote/X; DIR/mote is then the include
+// directory of every file (the runtime's "mote/kernel.h", the kernels' "conv2d/conv2d.h").
+std::string copied_path(const std::string& path) {
+  if (starts_with(path, "runtime/include/")) return "mote/" + path.substr(16);
+  if (starts_with(path, "runtime/src/")) return "mote/runtime/" + path.substr(12);
+  return "mote/" + path.substr(8);  // kernels/
+}
+
+// C++ source text with comments, string and character literals and preprocessor lines
+// blanked out (newlines kept), for the scans below.
+std::string code_only(const std::string& text) {
+  std::string out = text;
+  size_t i = 0;
+  bool line_start = true;
+  while (i < out.size()) {
+    const char c = out[i];
+    if (c == '\n') {
+      line_start = true;
+      ++i;
+      continue;
+    }
+    if (line_start && c == '#') {  // a directive, with its continuation lines
+      while (i < out.size() && out[i] != '\n') {
+        if (out[i] == '\\' && i + 1 < out.size() && out[i + 1] == '\n') out[i++] = ' ';
+        out[i++] = ' ';
+      }
+      continue;
+    }
+    if (c != ' ' && c != '\t') line_start = false;
+    if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
+      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
+    } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
+      const size_t close = out.find("*/", i + 2);
+      const size_t stop = close == std::string::npos ? out.size() : close + 2;
+      for (; i < stop; ++i)
+        if (out[i] != '\n') out[i] = ' ';
+    } else if (c == '"' || c == '\'') {
+      out[i++] = ' ';
+      while (i < out.size() && out[i] != c && out[i] != '\n') {
+        if (out[i] == '\\' && i + 1 < out.size()) out[i++] = ' ';
+        out[i++] = ' ';
+      }
+      if (i < out.size() && out[i] == c) out[i++] = ' ';
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+// The file names of a source's #include "..." lines (not <...>).
+std::vector<std::string> quoted_includes(const std::string& text) {
+  std::vector<std::string> names;
+  static const std::regex include_line(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re", std::regex::multiline);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), include_line); it != std::sregex_iterator(); ++it)
+    names.push_back((*it)[1]);
+  return names;
+}
+
+// Identifiers and single punctuation characters ("::" and "->" as one token).
+std::vector<std::string> tokens(const std::string& code) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < code.size();) {
+    const unsigned char c = static_cast<unsigned char>(code[i]);
+    if (std::isalpha(c) || c == '_') {
+      size_t j = i;
+      while (j < code.size() && (std::isalnum(static_cast<unsigned char>(code[j])) || code[j] == '_')) ++j;
+      out.push_back(code.substr(i, j - i));
+      i = j;
+    } else if (std::isdigit(c)) {
+      while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '.' || code[i] == '\'')) ++i;
+    } else if (std::isspace(c)) {
+      ++i;
+    } else if ((c == ':' || c == '-') && i + 1 < code.size() && code[i + 1] == (c == ':' ? ':' : '>')) {
+      out.push_back(code.substr(i, 2));
+      i += 2;
+    } else {
+      out.push_back(std::string(1, static_cast<char>(c)));
+      ++i;
+    }
+  }
+  return out;
+}
+
+bool is_identifier(const std::string& token) {
+  return !token.empty() && (std::isalpha(static_cast<unsigned char>(token[0])) || token[0] == '_');
+}
+
+// What a source defines and refers to, from its tokens (code_only() text).
+struct SourceNames {
+  // Functions defined with external linkage: at namespace scope outside anonymous
+  // namespaces, not static, not templates.
+  std::set<std::string> defined;
+  // Identifiers inside braces other than a namespace's (function bodies, initializers
+  // such as a variant's entry naming its reference's check function), not after '.' or
+  // '->'. Declarations at namespace scope do not count: a header declaring a family's
+  // functions needs none of them.
+  std::set<std::string> referenced;
+};
+
+SourceNames source_names(const std::string& code) {
+  enum class Scope { kNamespace, kHidden, kOther };  // hidden: an anonymous namespace
+  std::vector<Scope> scopes;
+  std::vector<std::string> statement;  // tokens since the last ; { or }
+  SourceNames names;
+  std::set<std::string> local;  // every function the file defines, at namespace scope
+  std::string previous;
+  const auto in_namespaces = [&](bool exported_only) {
+    return std::all_of(scopes.begin(), scopes.end(), [&](Scope s) {
+      return s == Scope::kNamespace || (!exported_only && s == Scope::kHidden);
+    });
+  };
+  const std::vector<std::string> all = tokens(code);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string& token = all[i];
+    if (token == "__attribute__" || token == "alignas") {  // __attribute__((noinline)): not a name
+      int depth = 0;
+      while (i + 1 < all.size() && (all[i + 1] == "(" || depth > 0)) {
+        depth += all[i + 1] == "(" ? 1 : all[i + 1] == ")" ? -1 : 0;
+        ++i;
+        if (depth == 0) break;
+      }
+      continue;
+    }
+    if (is_identifier(token) && previous != "." && previous != "->" && !in_namespaces(false))
+      names.referenced.insert(token);
+    previous = token;
+    if (token == "{") {
+      Scope scope = Scope::kOther;
+      if (!statement.empty() && statement[0] == "namespace")
+        scope = statement.size() > 1 && is_identifier(statement[1]) ? Scope::kNamespace : Scope::kHidden;
+      else if (statement.size() == 1 && statement[0] == "extern")  // extern "C" { (the string is blanked)
+        scope = Scope::kNamespace;
+      const auto open = std::find(statement.begin(), statement.end(), "(");
+      const bool function = scope == Scope::kOther && in_namespaces(false) && open != statement.end() &&
+                            open != statement.begin() && is_identifier(*(open - 1)) &&
+                            std::find(statement.begin(), open, "=") == open && statement[0] != "struct" &&
+                            statement[0] != "class" && statement[0] != "union" && statement[0] != "enum";
+      if (function) {
+        local.insert(*(open - 1));
+        if (in_namespaces(true) && std::find(statement.begin(), statement.end(), "static") == statement.end() &&
+            std::find(statement.begin(), statement.end(), "template") == statement.end())
+          names.defined.insert(*(open - 1));
+      }
+      scopes.push_back(scope);
+      statement.clear();
+    } else if (token == "}") {
+      if (!scopes.empty()) scopes.pop_back();
+      statement.clear();
+    } else if (token == ";") {
+      statement.clear();
+    } else {
+      statement.push_back(token);
+    }
+  }
+  // A file's own functions (an anonymous namespace's copy_run) are not another file's.
+  for (const std::string& name : local) names.referenced.erase(name);
+  return names;
+}
+
+// Mote's checkout (runtime/, kernels/) read for the sources of a firmware.
+class SourceTree {
+ public:
+  explicit SourceTree(std::string root) : root_(std::move(root)) {
+    for (const char* marker : {"runtime/include/mote/mote.h", "kernels/kernel_registry.inc"})
+      if (!std::filesystem::is_regular_file(std::filesystem::path(root_) / marker))
+        throw CompileError(root_ + ": not a Mote source tree (no " + marker + ")");
+  }
+
+  std::string read(const std::string& path) const {
+    const std::filesystem::path file = std::filesystem::path(root_) / path;
+    std::FILE* f = std::fopen(file.string().c_str(), "rb");
+    if (f == nullptr) throw CompileError(file.string() + ": missing from the Mote source tree");
+    std::string text;
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
+    std::fclose(f);
+    return text;
+  }
+
+  // runtime/src and runtime/include/mote, every .cc/.h file.
+  std::vector<std::string> runtime_files() const {
+    std::vector<std::string> files;
+    for (const char* folder : {"runtime/include/mote", "runtime/src"}) {
+      std::error_code ec;
+      for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(root_) / folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && (ends_with(name, ".cc") || ends_with(name, ".h")))
+          files.push_back(std::string(folder) + "/" + name);
+      }
+      if (ec) throw CompileError(root_ + "/" + folder + ": " + ec.message());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+  // The kernels/ files the given kernel sources need (firmware_sources()).
+  std::vector<std::string> kernel_closure(const std::vector<std::string>& roots) {
+    std::set<std::string> files;
+    std::set<std::string> used;
+    std::vector<std::string> pending = roots;
+    while (!pending.empty()) {
+      while (!pending.empty()) {
+        const std::string path = pending.back();
+        pending.pop_back();
+        if (!files.insert(path).second) continue;
+        const std::string text = read(path);
+        for (const std::string& name : quoted_includes(text)) {
+          const std::string header = resolve_include(path, name);
+          if (starts_with(header, "kernels/")) pending.push_back(header);
+        }
+        // Headers too: an inline function may call a .cc file's function.
+        const std::set<std::string> names = source_names(code_only(text)).referenced;
+        used.insert(names.begin(), names.end());
+      }
+      for (const auto& [source, defined] : kernel_definitions()) {
+        if (files.count(source) != 0) continue;
+        if (std::any_of(defined.begin(), defined.end(), [&](const std::string& f) { return used.count(f) != 0; }))
+          pending.push_back(source);
+      }
+    }
+    for (const std::string& path : files)
+      if (starts_with(path, "kernels/mote/") || starts_with(path, "kernels/runtime/"))
+        throw CompileError(root_ + "/" + path + ": a kernels/ folder named like the runtime's cannot be copied");
+    return std::vector<std::string>(files.begin(), files.end());
+  }
+
+ private:
+  // An #include "name" of `from`: beside it, then in kernels/, then runtime/include.
+  std::string resolve_include(const std::string& from, const std::string& name) const {
+    const std::filesystem::path beside = std::filesystem::path(from).parent_path() / name;
+    for (const std::filesystem::path& candidate :
+         {beside, std::filesystem::path("kernels") / name, std::filesystem::path("runtime/include") / name}) {
+      const std::string relative = candidate.lexically_normal().generic_string();
+      if (std::filesystem::is_regular_file(std::filesystem::path(root_) / relative)) return relative;
+    }
+    throw CompileError(root_ + "/" + from + ": #include \"" + name +
+                       "\" is in neither its folder, kernels/ nor runtime/include");
+  }
+
+  // Per kernels/ .cc file, the functions it defines (defined_functions()).
+  const std::map<std::string, std::set<std::string>>& kernel_definitions() {
+    if (!definitions_.empty()) return definitions_;
+    const std::filesystem::path kernels = std::filesystem::path(root_) / "kernels";
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(kernels)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".cc") continue;
+      const std::string path = "kernels/" + entry.path().lexically_relative(kernels).generic_string();
+      definitions_[path] = source_names(code_only(read(path))).defined;
+    }
+    return definitions_;
+  }
+
+  std::string root_;
+  std::map<std::string, std::set<std::string>> definitions_;
+};
+
+// The source root as the manifests name it: absolute, normalized, '/'-separated, no
+// trailing '/'.
+std::string absolute_root(const std::string& root) {
+  std::string path = std::filesystem::absolute(root).lexically_normal().generic_string();
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+// <id>_sources.txt: one file to compile per line.
+std::string emit_sources_list(const std::vector<std::string>& compiled) {
+  std::string text;
+  for (const std::string& path : compiled) text += path + "\n";
+  return text;
+}
+
+// <id>_sources.cmake: <ID>_SOURCES and <ID>_INCLUDE_DIRS, absolute through
+// CMAKE_CURRENT_LIST_DIR (the generated files) and <ID>_MOTE_SOURCE_DIR (the checkout's).
+std::string emit_sources_cmake(const EmitCInput& input, const ProgramFacts& facts, const std::string& id,
+                               const std::vector<std::string>& compiled) {
+  const std::string prefix = upper(id);
+  SourceWriter w;
+  std::vector<std::string> intro = provenance(input, facts, id + "_sources.cmake: the sources a firmware compiles for " + id + ".");
+  for (std::string& line : intro) line = "# " + line;
+  for (const std::string& line : intro) w.line(line == "# " ? "#" : line);
+  w.line("#");
+  w.line("#   include(" + id + "_sources.cmake)");
+  w.line("#   target_sources(app PRIVATE ${" + prefix + "_SOURCES})");
+  w.line("#   target_include_directories(app PRIVATE ${" + prefix + "_INCLUDE_DIRS})");
+  w.line("# C++17 for the .cc files, without exceptions or RTTI (-fno-exceptions -fno-rtti); with");
+  w.line("# -ffunction-sections -fdata-sections and --gc-sections only the code used stays.");
+  std::string root = "${CMAKE_CURRENT_LIST_DIR}";
+  if (!input.copy_sources) {
+    w.line("set(" + prefix + "_MOTE_SOURCE_DIR \"" + absolute_root(input.source_root) + "\")");
+    root = "${" + prefix + "_MOTE_SOURCE_DIR}";
+  }
+  w.line("set(" + prefix + "_SOURCES");
+  w.indent();
+  for (const std::string& path : compiled) {
+    const bool generated = path == id + ".c" || path == id + "_kernels.c";
+    w.line((generated ? std::string("${CMAKE_CURRENT_LIST_DIR}") : root) + "/" + path);
+  }
+  w.dedent();
+  w.line(")");
+  if (input.copy_sources)
+    w.line("set(" + prefix + "_INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_CURRENT_LIST_DIR}/mote)");
+  else
+    w.line("set(" + prefix + "_INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR} " + root + "/runtime/include " + root + "/kernels)");
   return w.take();
 }
 
@@ -419,12 +739,49 @@ std::string c_identifier_for_model(const std::string& model_path) {
   return id;
 }
 
+FirmwareSources firmware_sources(const std::string& source_root, const std::vector<uint16_t>& kernel_ids) {
+  SourceTree tree(source_root);
+  FirmwareSources sources;
+  sources.runtime = tree.runtime_files();
+  std::vector<std::string> roots;
+  for (uint16_t id : kernel_ids) {
+    const char* source = kernel_source(static_cast<KernelId>(id));
+    if (*source == '\0') throw CompileError("the program uses kernel id " + std::to_string(id) + ", which Mote does not have");
+    roots.push_back(std::string("kernels/") + source);
+  }
+  sources.kernels = tree.kernel_closure(roots);
+  return sources;
+}
+
 std::vector<GeneratedFile> emit_c_sources(const EmitCInput& input) {
   const ProgramFacts facts = read_program(input.program);
   const std::string id = c_identifier_for_model(input.model_file_name);
-  return {{id + "_model.h", emit_header(input, facts, id)},
-          {id + "_model.c", emit_program_source(input, facts, id)},
-          {id + "_kernels.cc", emit_kernels_source(input, facts, id)}};
+  std::vector<GeneratedFile> files = {{id + ".h", emit_header(input, facts, id)},
+                                      {id + ".c", emit_program_source(input, facts, id)},
+                                      {id + "_kernels.c", emit_kernels_source(input, facts, id)}};
+  if (input.source_root.empty()) {
+    if (input.copy_sources) throw CompileError("--emit-sources: no Mote source tree to copy from");
+    return files;
+  }
+  std::vector<uint16_t> ids;
+  for (KernelId kernel : facts.kernels) ids.push_back(static_cast<uint16_t>(kernel));
+  const FirmwareSources sources = firmware_sources(input.source_root, ids);
+  std::vector<std::string> all = sources.runtime;
+  all.insert(all.end(), sources.kernels.begin(), sources.kernels.end());
+  std::vector<std::string> compiled = {id + ".c", id + "_kernels.c"};
+  for (const std::string& path : all)
+    if (ends_with(path, ".cc")) compiled.push_back(input.copy_sources ? copied_path(path) : path);
+  // The list names the checkout's files by absolute path (its relative paths are DIR's).
+  std::vector<std::string> listed = compiled;
+  if (!input.copy_sources)
+    for (size_t i = 2; i < listed.size(); ++i) listed[i] = absolute_root(input.source_root) + "/" + listed[i];
+  files.push_back({id + "_sources.txt", emit_sources_list(listed)});
+  files.push_back({id + "_sources.cmake", emit_sources_cmake(input, facts, id, compiled)});
+  if (input.copy_sources) {
+    SourceTree tree(input.source_root);
+    for (const std::string& path : all) files.push_back({copied_path(path), tree.read(path)});
+  }
+  return files;
 }
 
 }  // namespace mote

@@ -436,15 +436,16 @@ void compensate_sequentially(const ir::Graph& graph, const std::vector<Calibrati
   }
 }
 
-// Whether output `id` holds class scores, the only outputs top-1 agreement means
-// anything for: rank 2 ([rows, K], K >= 2), not the shape of a model input (an
-// autoencoder's reconstruction), made by a classifier's last op (fully_connected,
-// batch_matmul, softmax, log_softmax), looking through reshapes and (de)quantizations.
-static bool class_scores(const ir::Graph& g, int id) {
+bool class_scores(const ir::Graph& g, int id) {
   const ir::Tensor& t = g.tensors[id];
   if (t.shape.size() != 2 || t.shape[1] < 2) return false;
-  for (int in : g.inputs)
-    if (g.tensors[in].shape == t.shape) return false;
+  bool one_row_per_sample = false;
+  for (int in : g.inputs) {
+    const ir::Shape& shape = g.tensors[in].shape;
+    if (shape == t.shape) return false;
+    one_row_per_sample = one_row_per_sample || (!shape.empty() && shape[0] == t.shape[0]);
+  }
+  if (!one_row_per_sample) return false;
   for (int p = g.producer(id); p >= 0; p = g.producer(g.nodes[p].inputs[0])) {
     const ir::Op op = g.nodes[p].op;
     if (op == ir::Op::kFullyConnected || op == ir::Op::kBatchMatMul || op == ir::Op::kSoftmax ||

@@ -154,6 +154,17 @@ Int16Policy parse_int16_policy(const std::string& name);
 void measure_accuracy(const ir::Graph& quantized, const std::vector<CalibrationInput>& inputs,
                       const Calibration& calibration, const Options& options, Report* report);
 
+// Whether graph output `tensor` holds class scores, the only outputs top-1 agreement
+// means anything for (measure_accuracy counts it for no other): a [rows, K] tensor with
+// K >= 2 and one row per sample (rows is the leading dim of a model input), not the
+// shape of a model input (an autoencoder's reconstruction), made by a classifier's last
+// op: softmax, log_softmax, or logits from fully_connected or batch_matmul, looking
+// through reshapes and (de)quantizations. A segmentation map (rank 4, or flattened to a
+// row per pixel), a feature vector (a pooled or averaged backbone output) and an
+// embedding (l2-normalized) are none. A bare fully-connected embedding looks like logits
+// and is counted: nothing in the graph tells them apart.
+bool class_scores(const ir::Graph& graph, int tensor);
+
 // TFLite's choice of int8 parameters for a real range: the range is widened to hold 0,
 // scale = (max - min) / 255, zero point = round(-128 - min / scale) clamped to int8.
 // A range of width 0 gets scale 1.

@@ -1,7 +1,7 @@
 /* Example firmware: runs LeNet-5 (lenet5_28.onnx) compiled by Mote, on bare metal.
  *
  * Everything model-specific comes from the three files `mote compile --emit-c` wrote
- * (lenet5_28_model.h/.c, lenet5_28_kernels.cc); this file is what an application
+ * (lenet5_28.h/.c, lenet5_28_kernels.c); this file is what an application
  * writes: place the arena, load, fill the input, run, read the output. It also prints
  * the per-op cycle report (profile callbacks) and the memory report.
  * The board layer (board.h) is QEMU's here: console through semihosting, cycles from
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "board.h"
-#include "lenet5_28_model.h"
+#include "lenet5_28.h"
 
 /* The sample image (generated at build time from lenet5_28.s0.in0.npy). */
 extern const uint8_t sample_input[];

@@ -58,6 +58,13 @@ static_assert(MOTE_DTYPE_FLOAT32 == static_cast<int>(DType::kFloat32) &&
                   MOTE_DTYPE_BOOL == static_cast<int>(DType::kBool),
               "C dtype values differ from mote::DType");
 
+// mote_kernel_table is mote::KernelTable, field for field (mote_kernel_table_of() hands a
+// C++ table to the C API as one).
+static_assert(sizeof(mote_kernel_table) == sizeof(KernelTable) &&
+                  offsetof(mote_kernel_table, entries) == offsetof(KernelTable, entries) &&
+                  offsetof(mote_kernel_table, count) == offsetof(KernelTable, count),
+              "mote_kernel_table differs from mote::KernelTable");
+
 // mote_npu_driver is mote::NpuDriver, field for field.
 static_assert(sizeof(mote_npu_driver) == sizeof(NpuDriver) &&
                   offsetof(mote_npu_driver, invoke) == offsetof(NpuDriver, invoke) &&
@@ -126,7 +133,8 @@ int mote_load_npu(mote_context* ctx, const void* program, size_t program_bytes, 
   state->magic = mote::kContextMagic;
   state->missing_kernel = MOTE_NO_INDEX;
   if (kernels == nullptr) return mote::as_int(mote::Status::kInvalidArgument);
-  const auto& table = *reinterpret_cast<const mote::KernelTable*>(kernels);
+  const mote::KernelTable table = {reinterpret_cast<const mote::KernelEntry* const*>(kernels->entries),
+                                   kernels->count};
   const mote::Status status = state->interpreter.load(
       mote::Span<const uint8_t>(static_cast<const uint8_t*>(program), program_bytes),
       mote::Span<uint8_t>(static_cast<uint8_t*>(arena), arena_bytes), table,

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "kernel_registry.h"
 #include "npy.h"
 #include "ops/tflite_builder.h"
 #include "test_util.h"
@@ -380,6 +381,68 @@ TEST(CliMacs, InspectCountsWhatCompileCounted) {
             << model << " " << target << " op " << k << " " << inspect_ops[k].at("kernel");
     }
   }
+}
+
+// The lines of `text` from the one starting with `first` to the one starting with `stop`
+// (excluded).
+std::vector<std::string> table_lines(const std::string& text, const std::string& first, const std::string& stop) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    inside = inside ? line.rfind(stop, 0) != 0 : line.rfind(first, 0) == 0;
+    if (inside) lines.push_back(line);
+  }
+  return lines;
+}
+
+// `mote run` and `mote size` size their columns from the content: with the kws model's
+// long kernel names (depthwise_conv2d_s8_3x3__dsp) and op names every row of a table is
+// as long as its header, and the kernel column starts where its heading does.
+TEST(CliTables, ColumnsFitTheLongestKernelAndOpNames) {
+  TempDir dir;
+  const std::string program = dir.file("kws.mote");
+  ASSERT_EQ(run_mote("compile " + shell_quote(shared_models() + "/tflite/mlperf_tiny/kws_ref_model.tflite") +
+                     " --target cortex-m4 -o " + shell_quote(program))
+                .exit_code,
+            0);
+  const CommandResult run = run_mote("run " + shell_quote(program) + " --input " +
+                                     shell_quote(shared_models() + "/tflite/mlperf_tiny/kws_ref_model.s0.in0.npy") +
+                                     " --output-dir " + shell_quote(dir.file("out")));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> rows = table_lines(run.out, "  op  name", "  total");
+  ASSERT_EQ(rows.size(), 14u) << run.out;
+  const size_t kernel_at = rows[0].find("kernel");
+  for (const std::string& row : rows) {
+    EXPECT_EQ(row.size(), rows[0].size()) << row;
+    EXPECT_NE(row[kernel_at], ' ') << row;
+    EXPECT_EQ(row[kernel_at - 1], ' ') << row;
+  }
+  EXPECT_NE(run.out.find("depthwise_conv2d_s8_3x3__dsp"), std::string::npos);
+  EXPECT_NE(run.out.find("functional_1/activation/Relu;functional_1/bat"), std::string::npos) << run.out;
+
+  // mote size with measurements of the program's kernels (--sizes: a file of the
+  // format the firmware build writes), one of them a seven-digit count.
+  const CommandResult inspected = run_mote("inspect --json " + shell_quote(program));
+  ASSERT_EQ(inspected.exit_code, 0);
+  nlohmann::json sizes = {{"core", "cortex-m4"}, {"runtime_text_bytes", 3000}, {"kernels", nlohmann::json::object()}};
+  uint64_t bytes = 100;
+  const nlohmann::json inspect = nlohmann::json::parse(inspected.out);
+  for (const auto& kernel : inspect.at("kernels")) {
+    const std::string symbol = kernel_entry_symbol(kernel_id_from_name(kernel.get<std::string>().c_str()));
+    sizes["kernels"][symbol] = bytes *= 10;
+  }
+  {
+    std::ofstream file(dir.file("sizes.json"));
+    file << sizes.dump();
+  }
+  const CommandResult size = run_mote("size " + shell_quote(program) + " --target cortex-m4 --sizes " +
+                                      shell_quote(dir.file("sizes.json")));
+  ASSERT_EQ(size.exit_code, 0) << size.err;
+  const std::vector<std::string> size_rows = table_lines(size.out, "  flash", "  (");
+  ASSERT_GE(size_rows.size(), 9u) << size.out;
+  for (const std::string& row : size_rows) EXPECT_EQ(row.size(), size_rows[0].size()) << size.out;
+  EXPECT_NE(size.out.find("kernel depthwise_conv2d_s8_3x3__dsp"), std::string::npos) << size.out;
 }
 
 }  // namespace

@@ -305,6 +305,48 @@ TEST(QuantizeModel, CountsTopOneAgreementOnlyForClassScores) {
   EXPECT_EQ(report.outputs[0].top1_rows, 0);
 }
 
+// The structural rule on hand-built graphs: a classifier's [samples, K] scores count; a
+// segmentation map (rank 4, or flattened to a row per pixel), a pooled feature vector and
+// an l2-normalized embedding do not.
+TEST(QuantizeModel, ClassScoresAreAClassifiersLastOutputOnly) {
+  GraphBuilder b;
+  const int image = b.input("image", {1, 8, 8, 3});
+  const int features = b.node(ir::Op::kConv2d, "backbone", {image}, {1, 8, 8, 16});
+  // Segmentation: per-pixel scores, as they are and flattened to [pixels, K].
+  const int pixels = b.node(ir::Op::kSoftmax, "segment", {b.node(ir::Op::kConv2d, "head", {features}, {1, 8, 8, 5})},
+                            {1, 8, 8, 5});
+  const int flat_pixels = b.node(ir::Op::kSoftmax, "segment_rows",
+                                 {b.node(ir::Op::kReshape, "rows", {pixels}, {64, 5})}, {64, 5});
+  // A feature vector: the backbone averaged and flattened.
+  const int pooled = b.node(ir::Op::kReshape, "flatten",
+                            {b.node(ir::Op::kMean, "pool", {features}, {1, 1, 1, 16})}, {1, 16});
+  // Classifier heads: logits, their softmax, and an int8 softmax dequantized.
+  const int logits = b.node(ir::Op::kFullyConnected, "fc", {pooled}, {1, 10});
+  const int probabilities = b.node(ir::Op::kSoftmax, "softmax", {logits}, {1, 10});
+  const int dequantized = b.node(ir::Op::kDequantize, "dequantize",
+                                 {b.node(ir::Op::kQuantize, "quantize", {probabilities}, {1, 10})}, {1, 10});
+  // An embedding: a fully connected projection, l2-normalized.
+  const int embedding = b.node(ir::Op::kL2Normalization, "normalize",
+                               {b.node(ir::Op::kFullyConnected, "project", {pooled}, {1, 32})}, {1, 32});
+  const int one_class = b.node(ir::Op::kFullyConnected, "score", {pooled}, {1, 1});
+  for (int t : {pixels, flat_pixels, pooled, logits, probabilities, dequantized, embedding, one_class}) b.output(t);
+  EXPECT_FALSE(class_scores(b.graph, pixels));
+  EXPECT_FALSE(class_scores(b.graph, flat_pixels));
+  EXPECT_FALSE(class_scores(b.graph, pooled));
+  EXPECT_TRUE(class_scores(b.graph, logits));
+  EXPECT_TRUE(class_scores(b.graph, probabilities));
+  EXPECT_TRUE(class_scores(b.graph, dequantized));
+  EXPECT_FALSE(class_scores(b.graph, embedding));
+  EXPECT_FALSE(class_scores(b.graph, one_class));
+
+  // A batch of 4 samples: one row of scores each.
+  GraphBuilder batch;
+  const int x = batch.input("x", {4, 8});
+  const int scores = batch.node(ir::Op::kFullyConnected, "fc", {x}, {4, 3});
+  batch.output(scores);
+  EXPECT_TRUE(class_scores(batch.graph, scores));
+}
+
 TEST(QuantizeModel, Int8IoKeepsTheModelInputAndOutputQuantized) {
   const ir::Graph g = chain(16, false);
   const std::vector<CalibrationInput> in = {samples(gaussian(16 * 32, 5), {32, 1, 16})};

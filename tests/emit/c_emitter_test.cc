@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <sstream>
 #include <regex>
 #include <set>
 #include <string>
@@ -72,9 +75,9 @@ TEST(CEmitter, WritesTheProgramArenaAndExactlyItsKernels) {
   const EmitCInput input = lenet_input();
   const std::vector<GeneratedFile> files = emit_c_sources(input);
   ASSERT_EQ(files.size(), 3u);
-  EXPECT_EQ(files[0].name, "lenet5_28_model.h");
-  EXPECT_EQ(files[1].name, "lenet5_28_model.c");
-  EXPECT_EQ(files[2].name, "lenet5_28_kernels.cc");
+  EXPECT_EQ(files[0].name, "lenet5_28.h");
+  EXPECT_EQ(files[1].name, "lenet5_28.c");
+  EXPECT_EQ(files[2].name, "lenet5_28_kernels.c");
 
   ProgramHeader header;
   std::memcpy(&header, input.program.data(), sizeof(header));
@@ -108,7 +111,7 @@ TEST(CEmitter, WritesTheProgramArenaAndExactlyItsKernels) {
   for (uint32_t k = 0; k < header.op_count; ++k)
     program_kernels.insert(kernel_entry_symbol(static_cast<KernelId>(ops[k].kernel)));
   std::set<std::string> referenced;
-  const std::regex entry("&mote::(k\\w+Entry)");
+  const std::regex entry("__asm__\\(\"_ZN4mote[0-9]+(k\\w+Entry)E\"\\);");
   const std::string& kc = files[2].text;
   for (auto it = std::sregex_iterator(kc.begin(), kc.end(), entry); it != std::sregex_iterator(); ++it)
     referenced.insert((*it)[1]);
@@ -138,15 +141,198 @@ TEST(CEmitter, RefusesACorruptProgram) {
 TEST(CEmitter, CliWritesTheFilesAndTheyMatchTheLibrary) {
   testing::TempDir dir;
   const std::string model = testing::onnx_model("lenet5_28");
-  const testing::CommandResult r =
-      testing::run_mote("compile '" + model + "' --target cortex-m4 --emit-c '" + dir.file("gen") + "'");
+  const testing::CommandResult r = testing::run_mote("compile '" + model + "' --target cortex-m4 --emit-c '" +
+                                                     dir.file("gen") + "' --source-root '" + MOTE_SOURCE_DIR + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<GeneratedFile> files = emit_c_sources(lenet_input());
+  EmitCInput input = lenet_input();
+  input.source_root = MOTE_SOURCE_DIR;
+  const std::vector<GeneratedFile> files = emit_c_sources(input);
+  ASSERT_EQ(files.size(), 5u);
+  EXPECT_EQ(files[3].name, "lenet5_28_sources.txt");
+  EXPECT_EQ(files[4].name, "lenet5_28_sources.cmake");
   for (const GeneratedFile& f : files) EXPECT_TRUE(testing::read_text(dir.file("gen/" + f.name)) == f.text) << f.name;
+  // Without --emit-sources nothing is copied: the manifest names the checkout's files.
+  EXPECT_FALSE(std::filesystem::exists(dir.file("gen/mote")));
+  const std::string root = std::filesystem::path(MOTE_SOURCE_DIR).lexically_normal().generic_string();
+  EXPECT_NE(files[3].text.find("lenet5_28_kernels.c\n" + root + "/runtime/src/crc32.cc\n"), std::string::npos)
+      << files[3].text;
+  EXPECT_NE(files[4].text.find("set(LENET5_28_MOTE_SOURCE_DIR \"" + root + "\")"), std::string::npos) << files[4].text;
+  EXPECT_NE(files[4].text.find("${LENET5_28_MOTE_SOURCE_DIR}/kernels/kernel_util.cc\n"), std::string::npos);
 
   const testing::CommandResult missing = testing::run_mote("compile '" + model + "'");
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_EQ(testing::line_count(missing.err), 1) << missing.err;
+}
+
+TEST(CEmitter, NamesTheFilesAfterTheModelAlone) {
+  EmitCInput input = lenet_input();
+  input.model_file_name = "kws_ref_model.tflite";
+  const std::vector<GeneratedFile> files = emit_c_sources(input);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].name, "kws_ref_model.h");
+  EXPECT_EQ(files[1].name, "kws_ref_model.c");
+  EXPECT_EQ(files[2].name, "kws_ref_model_kernels.c");
+  EXPECT_NE(files[1].text.find("#include \"kws_ref_model.h\"\n"), std::string::npos);
+  EXPECT_NE(files[2].text.find("const mote_kernel_table* kws_ref_model_kernels(void) {"), std::string::npos);
+  // kws_ref_model_kernel_name() is documented where it is declared.
+  EXPECT_NE(files[0].text.find("kws_ref_model_kernel_name(mote_op_kernel(&ctx, k))"), std::string::npos);
+}
+
+// The .cc files of kernels/ each kernel needs, read from the host kernel library's objects
+// with nm: its entry's source and, transitively, every object defining a symbol one of
+// them refers to. Keyed by path under the source root ("kernels/conv2d/conv2d_s8.cc").
+std::map<std::string, std::set<std::string>> object_dependencies() {
+  testing::TempDir dir;
+  const std::string command = std::string("nm -A '") + MOTE_KERNELS_LIBRARY + "' > '" + dir.file("nm") + "'";
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  // Objects are named <file>.cc.o: find each file's folder under kernels/.
+  std::map<std::string, std::string> path_of;
+  const std::filesystem::path kernels = std::filesystem::path(MOTE_SOURCE_DIR) / "kernels";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kernels))
+    if (entry.path().extension() == ".cc") {
+      const std::string name = entry.path().filename().string() + ".o";
+      EXPECT_EQ(path_of.count(name), 0u) << "two kernels/ files named " << name;
+      path_of[name] = "kernels/" + entry.path().lexically_relative(kernels).generic_string();
+    }
+  std::map<std::string, std::set<std::string>> defines, refers;
+  std::istringstream lines(testing::read_text(dir.file("nm")));
+  const std::regex line("^[^:]*:([^:]+\\.o): *([0-9a-f]*) ([A-Za-z]) (\\S+)$");
+  for (std::string text; std::getline(lines, text);) {
+    std::smatch m;
+    if (!std::regex_match(text, m, line) || path_of.count(m[1]) == 0) continue;
+    const std::string file = path_of[m[1]];
+    if (m[3] == "U") refers[file].insert(m[4]);
+    else if (std::string("TDRBW").find(m[3].str()[0]) != std::string::npos) defines[file].insert(m[4]);
+  }
+  std::map<std::string, std::set<std::string>> direct;
+  for (const auto& [file, symbols] : refers)
+    for (const auto& [other, defined] : defines)
+      if (other != file && other != "kernels/all_kernels.cc")
+        for (const std::string& symbol : symbols)
+          if (defined.count(symbol) != 0) direct[file].insert(other);
+  return direct;
+}
+
+// firmware_sources() reads the sources, not the objects: for every kernel its .cc files
+// are exactly those the objects need, nothing missing and nothing more.
+TEST(CEmitter, KernelSourcesAreExactlyWhatTheObjectsNeed) {
+  const std::map<std::string, std::set<std::string>> direct = object_dependencies();
+  ASSERT_FALSE(direct.empty());
+  for (uint32_t i = 1; i < kKernelCount; ++i) {
+    const auto id = static_cast<KernelId>(i);
+    std::set<std::string> expected;
+    std::vector<std::string> pending = {std::string("kernels/") + kernel_source(id)};
+    while (!pending.empty()) {
+      const std::string file = pending.back();
+      pending.pop_back();
+      if (!expected.insert(file).second) continue;
+      if (direct.count(file) != 0) pending.insert(pending.end(), direct.at(file).begin(), direct.at(file).end());
+    }
+    const FirmwareSources sources = firmware_sources(MOTE_SOURCE_DIR, {static_cast<uint16_t>(i)});
+    std::set<std::string> found;
+    for (const std::string& path : sources.kernels)
+      if (path.size() > 3 && path.compare(path.size() - 3, 3, ".cc") == 0) found.insert(path);
+    EXPECT_EQ(found, expected) << kernel_name(id);
+    // The headers they include are there; the runtime is whole.
+    if (id != KernelId::kEthosU)  // the NPU op needs no kernel helpers
+      EXPECT_NE(std::find(sources.kernels.begin(), sources.kernels.end(), "kernels/kernel_util.h"),
+                sources.kernels.end())
+          << kernel_name(id);
+    EXPECT_NE(std::find(sources.runtime.begin(), sources.runtime.end(), "runtime/src/interpreter.cc"),
+              sources.runtime.end());
+    EXPECT_NE(std::find(sources.runtime.begin(), sources.runtime.end(), "runtime/include/mote/mote.h"),
+              sources.runtime.end());
+  }
+}
+
+TEST(CEmitter, EmitSourcesCopiesTheRuntimeAndOnlyTheKernelsFiles) {
+  EmitCInput input = lenet_input();
+  input.source_root = MOTE_SOURCE_DIR;
+  input.copy_sources = true;
+  const std::vector<GeneratedFile> files = emit_c_sources(input);
+  std::vector<uint16_t> ids;
+  for (uint32_t i = 1; i < kKernelCount; ++i) {
+    const std::string name = kernel_name(static_cast<KernelId>(i));
+    if (files[0].text.find("  " + name + "  ") != std::string::npos) ids.push_back(static_cast<uint16_t>(i));
+  }
+  ASSERT_FALSE(ids.empty());
+  const FirmwareSources sources = firmware_sources(MOTE_SOURCE_DIR, ids);
+  std::set<std::string> expected;
+  for (const std::string& path : sources.runtime)
+    expected.insert(path.rfind("runtime/include/", 0) == 0 ? "mote/" + path.substr(16) : "mote/runtime/" + path.substr(12));
+  for (const std::string& path : sources.kernels) expected.insert("mote/" + path.substr(8));
+  std::set<std::string> copied;
+  for (const GeneratedFile& f : files) {
+    if (f.name.find('/') == std::string::npos) continue;
+    copied.insert(f.name);
+    const std::string original = f.name.rfind("mote/mote/", 0) == 0      ? "runtime/include/" + f.name.substr(5)
+                                 : f.name.rfind("mote/runtime/", 0) == 0 ? "runtime/src/" + f.name.substr(13)
+                                                                         : "kernels/" + f.name.substr(5);
+    EXPECT_TRUE(f.text == testing::read_text(std::string(MOTE_SOURCE_DIR) + "/" + original)) << f.name;
+  }
+  EXPECT_EQ(copied, expected);
+  EXPECT_EQ(copied.count("mote/all_kernels.cc"), 0u);
+  EXPECT_EQ(copied.count("mote/kernel_registry.cc"), 0u);
+  EXPECT_EQ(copied.count("mote/conv2d/conv2d_s8.cc"), 0u);  // lenet5_28 is float
+  // The manifest lists the copies, relative to DIR.
+  EXPECT_NE(files[3].text.find("lenet5_28_kernels.c\nmote/runtime/crc32.cc\n"), std::string::npos) << files[3].text;
+  EXPECT_NE(files[4].text.find("set(LENET5_28_INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_CURRENT_LIST_DIR}/mote)"),
+            std::string::npos);
+  EXPECT_EQ(files[4].text.find(MOTE_SOURCE_DIR), std::string::npos);  // no checkout path
+}
+
+std::string compile_error(const EmitCInput& input) {
+  try {
+    emit_c_sources(input);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CEmitter, NamesWhatIsMissingFromTheSourceTree) {
+  EmitCInput input = lenet_input();
+  testing::TempDir dir;
+  input.source_root = dir.path();
+  input.copy_sources = true;
+  EXPECT_EQ(compile_error(input), dir.path() + ": not a Mote source tree (no runtime/include/mote/mote.h)");
+  // A tree without a header one of the kernels includes.
+  std::filesystem::copy(std::string(MOTE_SOURCE_DIR) + "/runtime", dir.file("runtime"),
+                        std::filesystem::copy_options::recursive);
+  std::filesystem::copy(std::string(MOTE_SOURCE_DIR) + "/kernels", dir.file("kernels"),
+                        std::filesystem::copy_options::recursive);
+  std::filesystem::remove(dir.file("kernels/pixel_pairs.h"));
+  const std::string error = compile_error(input);
+  EXPECT_NE(error.find(": #include \"pixel_pairs.h\" is in neither its folder, kernels/ nor runtime/include"),
+            std::string::npos) << error;
+  // A kernel source missing.
+  std::filesystem::copy_file(std::string(MOTE_SOURCE_DIR) + "/kernels/pixel_pairs.h", dir.file("kernels/pixel_pairs.h"));
+  std::filesystem::remove(dir.file("kernels/copy/copy.cc"));
+  EXPECT_EQ(compile_error(input), dir.file("kernels/copy/copy.cc") + ": missing from the Mote source tree");
+}
+
+TEST(CEmitter, CliEmitSourcesErrors) {
+  testing::TempDir dir;
+  const std::string model = testing::onnx_model("lenet5_28");
+  const std::string compile = "compile '" + model + "' --target cortex-m4 ";
+  testing::CommandResult r = testing::run_mote(compile + "-o '" + dir.file("m.mote") + "' --emit-sources");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: --emit-sources: give --emit-c DIR (the folder the sources are copied into)\n");
+  r = testing::run_mote(compile + "--emit-c '" + dir.file("gen") + "' --emit-sources --source-root '" + dir.path() + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: --source-root " + dir.path() +
+                       ": not a Mote source tree (no runtime/include/mote/mote.h or kernels/kernel_registry.inc)\n");
+  r = testing::run_mote(compile + "--emit-c '" + dir.file("gen") + "' --emit-sources");
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // found beside the executable (build/bin/mote in the checkout)
+  EXPECT_TRUE(std::filesystem::exists(dir.file("gen/mote/runtime/interpreter.cc")));
+  // MOTE_SOURCE_ROOT overrides the default and is checked.
+  const std::string command = "MOTE_SOURCE_ROOT='" + dir.path() + "' '" + MOTE_CLI_PATH + "' " + compile +
+                              "--emit-c '" + dir.file("gen3") + "' --emit-sources >/dev/null 2>'" + dir.file("err") + "'";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(testing::read_text(dir.file("err")),
+            "error: MOTE_SOURCE_ROOT=" + dir.path() +
+                ": not a Mote source tree (no runtime/include/mote/mote.h or kernels/kernel_registry.inc)\n");
 }
 
 }  // namespace

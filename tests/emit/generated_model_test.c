@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lenet5_28_model.h"
+#include "lenet5_28.h"
 
 static unsigned char arena[LENET5_28_ARENA_BYTES] __attribute__((aligned(16)));
 static mote_context ctx;

@@ -629,7 +629,7 @@ TEST(EthosUCli, CompileReportsInspectDescribesAndTheHostRunsIt) {
   EXPECT_NE(compiled.out.find("2 fast scratch 113,536 B rw AXI0 used [0, 113,536)"), std::string::npos) << compiled.out;
   EXPECT_NE(compiled.out.find("every feature map, weight, scale and DMA access inside its region"), std::string::npos)
       << compiled.out;
-  const std::string header = read_text(dir.file("kws_micronet_m_vela_Y256_model.h"));
+  const std::string header = read_text(dir.file("kws_micronet_m_vela_Y256.h"));
   EXPECT_NE(header.find("#define KWS_MICRONET_M_VELA_Y256_NPU_FAST_SCRATCH_BYTES 113536u"), std::string::npos);
   EXPECT_NE(header.find("mote_load_npu()"), std::string::npos);
 

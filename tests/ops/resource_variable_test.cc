@@ -339,7 +339,7 @@ OP_TEST(ResourceVariable, GeneratedSourcesStateTheStateBytes) {
     EXPECT_NE(f.text.find("State:   16 of the arena bytes kept between runs; 2 init ops run on the first run only"),
               std::string::npos)
         << f.name;
-    if (f.name != "state_emit_model.h") continue;
+    if (f.name != "state_emit.h") continue;
     header_seen = true;
     EXPECT_NE(f.text.find("#define STATE_EMIT_STATE_BYTES 16u"), std::string::npos) << f.text;
     EXPECT_NE(f.text.find("STATE_EMIT_STATE_BYTES of it hold state between mote_run() calls"), std::string::npos);
