@@ -147,6 +147,17 @@ uint32_t gather_bytes(int32_t in_c, int32_t k) {
   return in_c % 4 == 0 ? 0u : static_cast<uint32_t>(conv2d_dsp::k_groups(k)) * 4u;
 }
 
+// Widened weights (conv2d_dsp::widen_weights) of the first wide_channels() channels,
+// at most kWideBudget bytes: their MAC loop runs 64 MACs in 46 instructions instead of 54.
+inline constexpr uint32_t kWideBudget = 9216;
+int32_t wide_channels(int32_t k, int32_t out_c) {
+  const int32_t fit = static_cast<int32_t>(kWideBudget / conv2d_dsp::wide_channel_bytes(k));
+  return out_c < fit ? out_c : fit;
+}
+uint32_t wide_bytes(int32_t k, int32_t out_c) {
+  return static_cast<uint32_t>(wide_channels(k, out_c)) * conv2d_dsp::wide_channel_bytes(k);
+}
+
 // ---- Small windows (see the header comment) ----
 
 inline constexpr int32_t kMaxSteps = 24;
@@ -749,11 +760,12 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
 
 }  // namespace
 
-uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+uint32_t conv2d_s8__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
+                                      int32_t in_c) {
   const RowsLayout l = rows_layout(kernel_h, kernel_w, in_c);
   if (small_applies(l)) return small_scratch(l).total();
   const int32_t k = kernel_h * kernel_w * in_c;
-  return conv2d_dsp::columns_bytes(k) + gather_bytes(in_c, k);
+  return conv2d_dsp::columns_bytes(k) + gather_bytes(in_c, k) + wide_bytes(k, out_c);
 }
 
 void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
@@ -772,6 +784,12 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
   const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
   const conv2d_dsp::OutputQuant quant =
       conv2d_dsp::output_quant(params, multipliers, shifts, shape.out_c);
+  // Widened weights: only for the asm channel loop (DSP cores, the common quantization).
+  uint32_t* const wide = reinterpret_cast<uint32_t*>(scratch + conv2d_dsp::columns_bytes(k) +
+                                                     gather_bytes(shape.in_c, k));
+  const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && quant.all_normal && bias != nullptr
+                                 ? wide_channels(k, shape.out_c)
+                                 : 0;
 
   const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
   const int32_t image_pixels = shape.out_h * shape.out_w;
@@ -780,6 +798,7 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
     conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
+  conv2d_dsp::widen_weights(filter, k, wide_count, wide);
   // The gathered row's bytes past K (up to the word) hold the input zero point, so the
   // whole words expand with a zero tail (written once: gather_window writes K bytes).
   const int32_t groups = conv2d_dsp::k_groups(k);
@@ -841,7 +860,8 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
         }
       }
     }
-    conv2d_dsp::run_block(columns, k, filter, bias, shape.out_c, quant, output + p * shape.out_c);
+    conv2d_dsp::run_block(columns, k, filter, bias, shape.out_c, quant, output + p * shape.out_c,
+                          wide, wide_count);
   }
 }
 
@@ -853,6 +873,9 @@ Status conv2d_s8__dsp_check(const OpContext& ctx) {
   const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
   const uint64_t groups = (k + 3) / 4;
   uint64_t needed = groups * 32u + (filter.dims[3] % 4 != 0 ? groups * 4u : 0u);
+  if (k <= 4u * kWideBudget) {  // else no channel is widened
+    needed += wide_bytes(static_cast<int32_t>(k), static_cast<int32_t>(filter.dims[0]));
+  }
   if (k != 0 && k <= 4u * kMaxSteps) {  // each dim then fits in int32
     const RowsLayout l = rows_layout(static_cast<int32_t>(filter.dims[1]),
                                      static_cast<int32_t>(filter.dims[2]),

@@ -599,10 +599,17 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
 // One group (16 MACs) in 13 instructions: the weight word by LDR (alignment free), both
 // pixel pairs' column words by LDM into r9, r11, r12 and lr (r12, the ChannelLoop, is
 // pushed around the loop: GROUP_LOOP).
-#define MOTE_CONV2D_DSP_GROUP \
+// WEIGHTS: r10 = the even taps, r8 = the odd ones (int16 pairs) of the next group;
+// WIDE_WEIGHTS: the same from weights already widened (block_matmul_wide: 11
+// instructions per group).
+#define MOTE_CONV2D_DSP_WEIGHTS \
   "ldr r8, [r6], #4\n\t" \
   "sxtb16 r10, r8\n\t" \
-  "sxtb16 r8, r8, ror #8\n\t" \
+  "sxtb16 r8, r8, ror #8\n\t"
+#define MOTE_CONV2D_DSP_WIDE_WEIGHTS "ldrd r10, r8, [r6], #8\n\t"
+#define MOTE_CONV2D_DSP_GROUP MOTE_CONV2D_DSP_WEIGHTS MOTE_CONV2D_DSP_GROUP_MACS
+#define MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_WEIGHTS MOTE_CONV2D_DSP_GROUP_MACS
+#define MOTE_CONV2D_DSP_GROUP_MACS \
   "ldm r4!, {r9, r11, r12, lr}\n\t" \
   "smlad r0, r9, r10, r0\n\t" \
   "smlad r0, r11, r8, r0\n\t" \
@@ -626,15 +633,14 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   MOTE_CONV2D_DSP_GROUP_LOOP(MOTE_CONV2D_DSP_GROUP MOTE_CONV2D_DSP_GROUP               \
                                  MOTE_CONV2D_DSP_GROUP MOTE_CONV2D_DSP_GROUP)
 #define MOTE_CONV2D_DSP_PAIRS_UNALIGNED MOTE_CONV2D_DSP_PAIRS_ALIGNED
-#define MOTE_CONV2D_DSP_ODD_GROUP \
+#define MOTE_CONV2D_DSP_ODD_GROUP MOTE_CONV2D_DSP_ODD_GROUP_OF(MOTE_CONV2D_DSP_WEIGHTS)
+#define MOTE_CONV2D_DSP_ODD_GROUP_OF(weights) \
   "7:\n\t" \
   "ldr r5, [r12, #36]\n\t" \
   "cmp r4, r5\n\t" \
   "beq 8f\n\t" \
-  "ldr r8, [r6], #4\n\t" \
+  weights \
   "ldrd r11, lr, [r4, #0]\n\t" \
-  "sxtb16 r10, r8\n\t" \
-  "sxtb16 r8, r8, ror #8\n\t" \
   "smlad r0, r11, r10, r0\n\t" \
   "smlad r0, lr, r8, r0\n\t" \
   "ldrd r11, lr, [r4, #8]\n\t" \
@@ -799,7 +805,80 @@ inline void block_matmul_common(const uint32_t* columns, int32_t k, const int8_t
 #undef MOTE_CONV2D_DSP_UNALIGNED
 #undef MOTE_CONV2D_DSP_ASM
 }
+
+// block_matmul_common<false, ...> over weights already widened (widen_weights): each
+// channel's groups as (even taps, odd taps) int16 pairs, 8 bytes per group, channels back
+// to back. 64 MACs in 46 instructions (kQuads: groups a multiple of 4), else 32 in 24
+// plus a last odd group. Every shift in [-kMaxFastRight, -2] (q.all_normal).
+template <bool kQuads>
+inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t* wide,
+                              const int32_t* bias, int32_t out_c, const OutputQuant& q,
+                              int8_t* out, int32_t channels) {
+  const int32_t groups = k_groups(k);
+  ChannelLoop loop{bias,
+                   q.multipliers,
+                   q.shifts,
+                   out,
+                   out_c,
+                   2 * q.zero_point + 1,
+                   out + channels,
+                   columns,
+                   columns + (groups / 2) * 16,
+                   columns + groups * 8,
+                   0};
+  register ChannelLoop* state __asm__("r12") = &loop;
+  register const uint32_t* w __asm__("r6") = wide;
+  if (kQuads) {
+    __asm__ volatile(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_GROUP_LOOP(
+                         MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP
+                             MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)
+                         MOTE_CONV2D_DSP_REQUANT_HEAD MOTE_CONV2D_DSP_REQUANT_BODY
+                     : "+r"(state), "+r"(w)
+                     :
+                     : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr",
+                       "cc", "memory");
+  } else {
+    __asm__ volatile(MOTE_CONV2D_DSP_START "cmp r4, r5\n\t"
+                                           "beq 7f\n\t" MOTE_CONV2D_DSP_GROUP_LOOP(
+                                               MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)
+                                               MOTE_CONV2D_DSP_ODD_GROUP_OF(
+                                                   MOTE_CONV2D_DSP_WIDE_WEIGHTS)
+                                                   MOTE_CONV2D_DSP_REQUANT_HEAD
+                                                       MOTE_CONV2D_DSP_REQUANT_BODY
+                     : "+r"(state), "+r"(w)
+                     :
+                     : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr",
+                       "cc", "memory");
+  }
+}
 #endif
+
+// Bytes of widened weights per channel (block_matmul_wide).
+inline uint32_t wide_channel_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 8u; }
+
+// The first `channels` rows of filter ([out_c][k] int8) widened for block_matmul_wide:
+// per group (even taps, odd taps) as int16 pairs; the taps past k in the last group are 0.
+inline void widen_weights(const int8_t* filter, int32_t k, int32_t channels, uint32_t* wide) {
+  const int32_t full = k / 4;
+  const int32_t tail = k - full * 4;
+  for (int32_t o = 0; o < channels; ++o) {
+    for (int32_t g = 0; g < full; ++g, filter += 4, wide += 2) {
+      const uint32_t x = dsp::load_u32(filter);
+      wide[0] = dsp::sxtb16(x);
+      wide[1] = dsp::sxtb16_ror8(x);
+    }
+    if (tail != 0) {
+      uint32_t x = 0;
+      for (int32_t j = 0; j < tail; ++j) {
+        x |= static_cast<uint32_t>(static_cast<uint8_t>(filter[j])) << (8 * j);
+      }
+      filter += tail;
+      wide[0] = dsp::sxtb16(x);
+      wide[1] = dsp::sxtb16_ror8(x);
+      wide += 2;
+    }
+  }
+}
 
 // Every output channel of one pixel, the one in column 0 of the block (the other
 // columns are not read): out[o]. For a last block of a single pixel, where moving the
@@ -831,42 +910,72 @@ inline void run_single(const uint32_t* columns, int32_t k, const int8_t* filter,
   }
 }
 
-// block_matmul with the clamp chosen once per block.
+#if MOTE_HAS_DSP
+// The asm channel loops for channels [0, count) of a block whose outputs are stride
+// apart (q.all_common, bias present, k > 0).
+inline void run_block_common(const uint32_t* columns, int32_t k, const int8_t* filter,
+                             const int32_t* bias, int32_t stride, const OutputQuant& q,
+                             int8_t* out, int32_t count) {
+  const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
+  if (aligned && (k & 15) == 0) {
+    if (q.all_normal) {
+      block_matmul_common<false, true, true>(columns, k, filter, bias, stride, q, out, count);
+    } else {
+      block_matmul_common<true, true, true>(columns, k, filter, bias, stride, q, out, count);
+    }
+    return;
+  }
+  if (aligned && (k & 7) == 0) {
+    if (q.all_normal) {
+      block_matmul_common<false, true>(columns, k, filter, bias, stride, q, out, count);
+    } else {
+      block_matmul_common<true, true>(columns, k, filter, bias, stride, q, out, count);
+    }
+    return;
+  }
+  // The last group of the last channel would read past the filter when k % 4 != 0:
+  // that channel then runs in C++.
+  const int32_t channels = (k & 3) != 0 ? count - 1 : count;
+  if (channels > 0 && q.all_normal) {
+    block_matmul_common<false, false>(columns, k, filter, bias, stride, q, out, channels);
+  } else if (channels > 0) {
+    block_matmul_common<true, false>(columns, k, filter, bias, stride, q, out, channels);
+  }
+  if (channels == count) return;
+  const OutputQuant last{q.multipliers + channels, q.shifts + channels, q.zero_point,
+                         q.act_min, q.act_max, q.all_fast, q.all_common, q.all_normal};
+  block_matmul_fast<true, false>(columns, k, filter + channels * k, bias + channels, 1, last,
+                                 out + channels, stride);
+}
+#endif
+
+// block_matmul with the clamp chosen once per block. wide: the first wide_channels
+// channels widened (widen_weights), used by the asm loop when every shift is in
+// [-kMaxFastRight, -2] (else ignored).
 inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
-                      const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out) {
+                      const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
+                      const uint32_t* wide = nullptr, int32_t wide_channels = 0) {
+  static_cast<void>(wide);
+  static_cast<void>(wide_channels);
   const bool full_range = q.act_min == -128 && q.act_max == 127;
   const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
 #if MOTE_HAS_DSP
   if (q.all_common && bias != nullptr && k != 0 && out_c > 0) {
-    if (aligned && (k & 15) == 0) {
-      if (q.all_normal) {
-        block_matmul_common<false, true, true>(columns, k, filter, bias, out_c, q, out, out_c);
+    if (wide_channels > 0 && q.all_normal) {
+      if ((k_groups(k) & 3) == 0) {
+        block_matmul_wide<true>(columns, k, wide, bias, out_c, q, out, wide_channels);
       } else {
-        block_matmul_common<true, true, true>(columns, k, filter, bias, out_c, q, out, out_c);
+        block_matmul_wide<false>(columns, k, wide, bias, out_c, q, out, wide_channels);
       }
+      if (wide_channels == out_c) return;
+      const OutputQuant rest{q.multipliers + wide_channels, q.shifts + wide_channels,
+                             q.zero_point, q.act_min, q.act_max, q.all_fast, q.all_common,
+                             q.all_normal};
+      run_block_common(columns, k, filter + wide_channels * k, bias + wide_channels, out_c,
+                       rest, out + wide_channels, out_c - wide_channels);
       return;
     }
-    if (aligned && (k & 7) == 0) {
-      if (q.all_normal) {
-        block_matmul_common<false, true>(columns, k, filter, bias, out_c, q, out, out_c);
-      } else {
-        block_matmul_common<true, true>(columns, k, filter, bias, out_c, q, out, out_c);
-      }
-      return;
-    }
-    // The last group of the last channel would read past the filter when k % 4 != 0:
-    // that channel then runs in C++.
-    const int32_t channels = (k & 3) != 0 ? out_c - 1 : out_c;
-    if (channels > 0 && q.all_normal) {
-      block_matmul_common<false, false>(columns, k, filter, bias, out_c, q, out, channels);
-    } else if (channels > 0) {
-      block_matmul_common<true, false>(columns, k, filter, bias, out_c, q, out, channels);
-    }
-    if (channels == out_c) return;
-    const OutputQuant last{q.multipliers + channels, q.shifts + channels, q.zero_point,
-                           q.act_min, q.act_max, q.all_fast, q.all_common, q.all_normal};
-    block_matmul_fast<true, false>(columns, k, filter + channels * k, bias + channels, 1, last,
-                                   out + channels, out_c);
+    run_block_common(columns, k, filter, bias, out_c, q, out, out_c);
     return;
   }
 #endif

@@ -80,10 +80,10 @@ inline int32_t conv2d_dsp_random_multiplier(Rng& rng, bool extreme) {
 
 // One case in pointwise_one_in is pointwise: 1x1 kernel, no padding (what
 // conv2d_s8_1x1__dsp takes; 1 = all); the others have any kernel up to 4x4.
-// scratch_bytes(kernel_h, kernel_w, in_c) sizes the variant's scratch.
+// scratch_bytes(out_c, kernel_h, kernel_w, in_c) sizes the variant's scratch.
 inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int pointwise_one_in,
                                    Conv2dS8VariantFn variant,
-                                   uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t)) {
+                                   uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t, int32_t)) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -128,7 +128,7 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     const bool no_bias = rng.uniform(0, fast_wide ? 15 : 3) == 0;
     Conv2dS8Case k;
     if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
-                              scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
+                              scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
       continue;
     }
     int8_t* const input = k.input;
