@@ -702,7 +702,9 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   "str r9, [r12, #12]\n\t" \
   "ldr r8, [r12, #24]\n\t" \
   "cmp r9, r8\n\t" \
-  "bne 2b\n\t" \
+  "bne 2b\n\t"
+// The rare forms REQUANT_CHECK branches to (not assembled without it).
+#define MOTE_CONV2D_DSP_REQUANT_RARE \
   "b 5f\n\t" \
   "3:\n\t" \
   "cmp r4, #1\n\t" \
@@ -783,14 +785,15 @@ inline void block_matmul_common(const uint32_t* columns, int32_t k, const int8_t
     if (kQuads) {
       MOTE_CONV2D_DSP_ASM(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_QUADS_ALIGNED
                               MOTE_CONV2D_DSP_REQUANT_HEAD MOTE_CONV2D_DSP_REQUANT_CHECK
-                                  MOTE_CONV2D_DSP_REQUANT_BODY);
+                                  MOTE_CONV2D_DSP_REQUANT_BODY MOTE_CONV2D_DSP_REQUANT_RARE);
     } else if (kAligned) {
       MOTE_CONV2D_DSP_ASM(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_PAIRS_ALIGNED
                               MOTE_CONV2D_DSP_REQUANT_HEAD MOTE_CONV2D_DSP_REQUANT_CHECK
-                                  MOTE_CONV2D_DSP_REQUANT_BODY);
+                                  MOTE_CONV2D_DSP_REQUANT_BODY MOTE_CONV2D_DSP_REQUANT_RARE);
     } else {
       MOTE_CONV2D_DSP_ASM(MOTE_CONV2D_DSP_UNALIGNED MOTE_CONV2D_DSP_REQUANT_HEAD
-                              MOTE_CONV2D_DSP_REQUANT_CHECK MOTE_CONV2D_DSP_REQUANT_BODY);
+                              MOTE_CONV2D_DSP_REQUANT_CHECK MOTE_CONV2D_DSP_REQUANT_BODY
+                                  MOTE_CONV2D_DSP_REQUANT_RARE);
     }
   } else if (kQuads) {
     MOTE_CONV2D_DSP_ASM(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_QUADS_ALIGNED
@@ -806,11 +809,10 @@ inline void block_matmul_common(const uint32_t* columns, int32_t k, const int8_t
 #undef MOTE_CONV2D_DSP_ASM
 }
 
-// block_matmul_common<false, ...> over weights already widened (widen_weights): each
-// channel's groups as (even taps, odd taps) int16 pairs, 8 bytes per group, channels back
-// to back. 64 MACs in 46 instructions (kQuads: groups a multiple of 4), else 32 in 24
-// plus a last odd group. Every shift in [-kMaxFastRight, -2] (q.all_normal).
-template <bool kQuads>
+// block_matmul_common<false, true, true> over weights already widened (widen_weights):
+// each channel's groups as (even taps, odd taps) int16 pairs, 8 bytes per group,
+// channels back to back. 64 MACs in 46 instructions. Groups a multiple of 4, every shift
+// in [-kMaxFastRight, -2] (q.all_normal).
 inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t* wide,
                               const int32_t* bias, int32_t out_c, const OutputQuant& q,
                               int8_t* out, int32_t channels) {
@@ -823,38 +825,26 @@ inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t
                    2 * q.zero_point + 1,
                    out + channels,
                    columns,
-                   columns + (groups / 2) * 16,
+                   columns + groups * 8,
                    columns + groups * 8,
                    0};
   register ChannelLoop* state __asm__("r12") = &loop;
   register const uint32_t* w __asm__("r6") = wide;
-  if (kQuads) {
-    __asm__ volatile(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_GROUP_LOOP(
-                         MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP
-                             MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)
-                         MOTE_CONV2D_DSP_REQUANT_HEAD MOTE_CONV2D_DSP_REQUANT_BODY
-                     : "+r"(state), "+r"(w)
-                     :
-                     : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr",
-                       "cc", "memory");
-  } else {
-    __asm__ volatile(MOTE_CONV2D_DSP_START "cmp r4, r5\n\t"
-                                           "beq 7f\n\t" MOTE_CONV2D_DSP_GROUP_LOOP(
-                                               MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)
-                                               MOTE_CONV2D_DSP_ODD_GROUP_OF(
-                                                   MOTE_CONV2D_DSP_WIDE_WEIGHTS)
-                                                   MOTE_CONV2D_DSP_REQUANT_HEAD
-                                                       MOTE_CONV2D_DSP_REQUANT_BODY
-                     : "+r"(state), "+r"(w)
-                     :
-                     : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr",
-                       "cc", "memory");
-  }
+  __asm__ volatile(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_GROUP_LOOP(
+                       MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP
+                           MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)
+                       MOTE_CONV2D_DSP_REQUANT_HEAD MOTE_CONV2D_DSP_REQUANT_BODY
+                   : "+r"(state), "+r"(w)
+                   :
+                   : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc",
+                     "memory");
 }
 #endif
 
 // Bytes of widened weights per channel (block_matmul_wide).
 inline uint32_t wide_channel_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 8u; }
+// Whether block_matmul_wide takes this k (a multiple of 4 groups).
+inline bool wide_applies(int32_t k) { return k > 0 && (k_groups(k) & 3) == 0; }
 
 // The first `channels` rows of filter ([out_c][k] int8) widened for block_matmul_wide:
 // per group (even taps, odd taps) as int16 pairs; the taps past k in the last group are 0.
@@ -910,48 +900,9 @@ inline void run_single(const uint32_t* columns, int32_t k, const int8_t* filter,
   }
 }
 
-#if MOTE_HAS_DSP
-// The asm channel loops for channels [0, count) of a block whose outputs are stride
-// apart (q.all_common, bias present, k > 0).
-inline void run_block_common(const uint32_t* columns, int32_t k, const int8_t* filter,
-                             const int32_t* bias, int32_t stride, const OutputQuant& q,
-                             int8_t* out, int32_t count) {
-  const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
-  if (aligned && (k & 15) == 0) {
-    if (q.all_normal) {
-      block_matmul_common<false, true, true>(columns, k, filter, bias, stride, q, out, count);
-    } else {
-      block_matmul_common<true, true, true>(columns, k, filter, bias, stride, q, out, count);
-    }
-    return;
-  }
-  if (aligned && (k & 7) == 0) {
-    if (q.all_normal) {
-      block_matmul_common<false, true>(columns, k, filter, bias, stride, q, out, count);
-    } else {
-      block_matmul_common<true, true>(columns, k, filter, bias, stride, q, out, count);
-    }
-    return;
-  }
-  // The last group of the last channel would read past the filter when k % 4 != 0:
-  // that channel then runs in C++.
-  const int32_t channels = (k & 3) != 0 ? count - 1 : count;
-  if (channels > 0 && q.all_normal) {
-    block_matmul_common<false, false>(columns, k, filter, bias, stride, q, out, channels);
-  } else if (channels > 0) {
-    block_matmul_common<true, false>(columns, k, filter, bias, stride, q, out, channels);
-  }
-  if (channels == count) return;
-  const OutputQuant last{q.multipliers + channels, q.shifts + channels, q.zero_point,
-                         q.act_min, q.act_max, q.all_fast, q.all_common, q.all_normal};
-  block_matmul_fast<true, false>(columns, k, filter + channels * k, bias + channels, 1, last,
-                                 out + channels, stride);
-}
-#endif
-
 // block_matmul with the clamp chosen once per block. wide: the first wide_channels
-// channels widened (widen_weights), used by the asm loop when every shift is in
-// [-kMaxFastRight, -2] (else ignored).
+// channels widened (widen_weights; wide_applies(k)), used by the asm loop when every
+// shift is in [-kMaxFastRight, -2] (else ignored).
 inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
                       const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
                       const uint32_t* wide = nullptr, int32_t wide_channels = 0) {
@@ -961,21 +912,48 @@ inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
   const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
 #if MOTE_HAS_DSP
   if (q.all_common && bias != nullptr && k != 0 && out_c > 0) {
+    // The widened channels first, then channels [first, out_c) from the filter.
+    int32_t first = 0;
     if (wide_channels > 0 && q.all_normal) {
-      if ((k_groups(k) & 3) == 0) {
-        block_matmul_wide<true>(columns, k, wide, bias, out_c, q, out, wide_channels);
-      } else {
-        block_matmul_wide<false>(columns, k, wide, bias, out_c, q, out, wide_channels);
-      }
+      block_matmul_wide(columns, k, wide, bias, out_c, q, out, wide_channels);
       if (wide_channels == out_c) return;
-      const OutputQuant rest{q.multipliers + wide_channels, q.shifts + wide_channels,
-                             q.zero_point, q.act_min, q.act_max, q.all_fast, q.all_common,
-                             q.all_normal};
-      run_block_common(columns, k, filter + wide_channels * k, bias + wide_channels, out_c,
-                       rest, out + wide_channels, out_c - wide_channels);
+      first = wide_channels;
+    }
+    const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
+                           q.act_max, q.all_fast, q.all_common, q.all_normal};
+    const int8_t* const rows = filter + first * k;
+    const int32_t* const rest_bias = bias + first;
+    int8_t* const rest_out = out + first;
+    const int32_t count = out_c - first;
+    if (aligned && (k & 15) == 0) {
+      if (q.all_normal) {
+        block_matmul_common<false, true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+      } else {
+        block_matmul_common<true, true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+      }
       return;
     }
-    run_block_common(columns, k, filter, bias, out_c, q, out, out_c);
+    if (aligned && (k & 7) == 0) {
+      if (q.all_normal) {
+        block_matmul_common<false, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+      } else {
+        block_matmul_common<true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+      }
+      return;
+    }
+    // The last group of the last channel would read past the filter when k % 4 != 0:
+    // that channel then runs in C++.
+    const int32_t channels = (k & 3) != 0 ? count - 1 : count;
+    if (channels > 0 && q.all_normal) {
+      block_matmul_common<false, false>(columns, k, rows, rest_bias, out_c, rest, rest_out, channels);
+    } else if (channels > 0) {
+      block_matmul_common<true, false>(columns, k, rows, rest_bias, out_c, rest, rest_out, channels);
+    }
+    if (channels == count) return;
+    const OutputQuant last{rest.multipliers + channels, rest.shifts + channels, q.zero_point,
+                           q.act_min, q.act_max, q.all_fast, q.all_common, q.all_normal};
+    block_matmul_fast<true, false>(columns, k, rows + channels * k, rest_bias + channels, 1, last,
+                                   rest_out + channels, out_c);
     return;
   }
 #endif

@@ -465,14 +465,15 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   EXPECT_EQ(check_with(grouped, 4096, kConv2dS8DspEntry), Status::kBadParams);
   const Case ok = fixed_case(3, 6, 1, 1);
   const uint32_t need = conv2d_s8__dsp_scratch_bytes(4, 3, 3, 6);
-  // K = 54: 14 groups, plus the gathered row and the 4 channels' widened weights
-  EXPECT_EQ(need, 14u * 32u + 14u * 4u + 4u * 14u * 8u);
+  EXPECT_EQ(need, 14u * 32u + 14u * 4u);  // K = 54: 14 groups, plus the gathered row
   EXPECT_EQ(check_with(ok, need, kConv2dS8DspEntry), Status::kOk);
   EXPECT_EQ(check_with(ok, need - 1, kConv2dS8DspEntry), Status::kBadParams);
   EXPECT_EQ(check_with(ok, 0, kConv2dS8DspEntry), Status::kBadParams);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(1, 3, 3, 8), 18u * 32u + 18u * 8u);  // C % 4 == 0: no row
-  // Widened weights: as many channels as 9 KiB hold (K = 576: 8 of 64).
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(1, 3, 3, 8), 18u * 32u);  // C % 4 == 0: no row
+  // Widened weights (groups a multiple of 4): as many channels as 9 KiB hold (K = 576:
+  // 8 of 64; K = 144: all 16).
   EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(64, 3, 3, 64), 144u * 32u + 8u * 144u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 16u * 36u * 8u);
 
   // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
   const Case pw = fixed_case(1, 10, 0, 1);
