@@ -820,20 +820,26 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
   const int8_t* image = input;
   // Column `i` of the block from the window of the pixel at (image, oy, ox).
   auto fill_column = [&](int32_t i) {
+    const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+    const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+    const bool inside = x0 >= 0 && x0 <= x_last && y0 >= 0 && y0 <= y_last;
+    const int8_t* const window = image + y0 * in_row_bytes + x0 * shape.in_c;
     if (gather) {
-      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-      const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-      if (x0 >= 0 && x0 <= x_last && y0 >= 0 && y0 <= y_last) {
-        const int8_t* const window = image + y0 * in_row_bytes + x0 * shape.in_c;
-        if (rows_3x9) {
-          copy_rows_3x9(window, window_row_step, gathered);
-        } else {
-          copy_rows(window, window_row_step, shape.kernel_h, row_bytes, gathered);
-        }
+      if (inside && rows_3x9) {
+        copy_rows_3x9(window, window_row_step, gathered);
+      } else if (inside) {
+        copy_rows(window, window_row_step, shape.kernel_h, row_bytes, gathered);
       } else {
         gather_window(params, shape, image, oy, ox, gathered);
       }
       conv2d_dsp::expand_words(gathered, groups, offsets, columns, i);
+    } else if (inside) {
+      // kernel_h runs of row_bytes (whole groups: C % 4 == 0) straight from the image.
+      const int8_t* row = window;
+      int32_t group = 0;
+      for (int32_t ky = 0; ky < shape.kernel_h; ++ky, row += window_row_step) {
+        group = conv2d_dsp::expand_into_column(row, row_bytes, offsets, columns, i, group);
+      }
     } else {
       expand_window(params, shape, image, oy, ox, offsets, columns, i);
     }
