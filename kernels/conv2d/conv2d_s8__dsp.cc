@@ -147,18 +147,9 @@ uint32_t gather_bytes(int32_t in_c, int32_t k) {
   return in_c % 4 == 0 ? 0u : static_cast<uint32_t>(conv2d_dsp::k_groups(k)) * 4u;
 }
 
-// Widened weights (conv2d_dsp::widen_weights) of the first wide_channels() channels,
-// at most kWideBudget bytes, when K is 4 groups a multiple of 4: their MAC loop runs 64
-// MACs in 46 instructions instead of 54.
-inline constexpr uint32_t kWideBudget = 9216;
-int32_t wide_channels(int32_t k, int32_t out_c) {
-  if (!conv2d_dsp::wide_applies(k)) return 0;
-  const int32_t fit = static_cast<int32_t>(kWideBudget / conv2d_dsp::wide_channel_bytes(k));
-  return out_c < fit ? out_c : fit;
-}
-uint32_t wide_bytes(int32_t k, int32_t out_c) {
-  return static_cast<uint32_t>(wide_channels(k, out_c)) * conv2d_dsp::wide_channel_bytes(k);
-}
+using conv2d_dsp::kWideBudget;
+using conv2d_dsp::wide_bytes;
+using conv2d_dsp::wide_channels;
 
 // ---- Small windows (see the header comment) ----
 

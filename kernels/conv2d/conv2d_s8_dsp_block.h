@@ -845,6 +845,18 @@ inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t
 inline uint32_t wide_channel_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 8u; }
 // Whether block_matmul_wide takes this k (a multiple of 4 groups).
 inline bool wide_applies(int32_t k) { return k > 0 && (k_groups(k) & 3) == 0; }
+// The variants widen the first wide_channels() channels (at most kWideBudget bytes of
+// scratch) when wide_applies(k): their MAC loop runs 64 MACs in 46 instructions instead
+// of 54.
+inline constexpr uint32_t kWideBudget = 9216;
+inline int32_t wide_channels(int32_t k, int32_t out_c) {
+  if (!wide_applies(k)) return 0;
+  const int32_t fit = static_cast<int32_t>(kWideBudget / wide_channel_bytes(k));
+  return out_c < fit ? out_c : fit;
+}
+inline uint32_t wide_bytes(int32_t k, int32_t out_c) {
+  return static_cast<uint32_t>(wide_channels(k, out_c)) * wide_channel_bytes(k);
+}
 
 // The first `channels` rows of filter ([out_c][k] int8) widened for block_matmul_wide:
 // per group (even taps, odd taps) as int16 pairs; the taps past k in the last group are 0.

@@ -89,10 +89,11 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
     for (Target t : kDspTargets) {
       const LoweredOp op = lower_for(s, t);
       EXPECT_EQ(op.kernel, KernelId::kConv2dS81x1Dsp) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c)));
+      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.o),
+                                                                   static_cast<int32_t>(s.c)));
     }
   }
-  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24), 6u * 32u);  // 4 int16 columns of 24
+  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(8, 24), 6u * 32u);  // 4 int16 columns of 24
 }
 
 TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
