@@ -148,7 +148,9 @@ int run_long_column_cases(Rng& rng, int cases) {
 int run_conv2d_s8_1x1__dsp(Rng& rng, int cases) {
   const int failed = run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_1x1__dsp", 1,
                                              conv2d_s8_1x1__dsp, scratch_bytes_1x1);
-  return failed + run_small_channel_cases(rng, cases) + run_long_column_cases(rng, cases);
+  return failed + run_small_channel_cases(rng, cases) + run_long_column_cases(rng, cases) +
+         run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8_1x1__dsp", true, conv2d_s8_1x1__dsp,
+                                  scratch_bytes_1x1);
 }
 
 }  // namespace mote::conformance

@@ -80,64 +80,14 @@ int run_small_window_cases(Rng& rng, int cases) {
   return failed;
 }
 
-// The widened-weights channel loop (DSP cores): the common quantization with every shift
-// in [-23, -2], a bias, clamp [-128, 127]; group counts a multiple of 4 (in_c % 16 == 0),
-// even or odd; out_c past the channels 9 KB of widened weights hold (large K), so the
-// remaining channels run the other loop; now and then one shift outside the range (no
-// widened weights at all).
-int run_wide_cases(Rng& rng, int cases) {
-  const char* const name = "conv2d_s8__dsp";
-  int failed = 0;
-  for (int c = 0; c < cases; ++c) {
-    arena().reset();
-    Conv2dShape s;
-    Conv2dS8Params p;
-    s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
-    const int32_t c_mode = rng.uniform(0, 3);
-    s.in_c = c_mode == 0   ? 16 * rng.uniform(1, 8)
-             : c_mode == 1 ? 8 * rng.uniform(1, 9)
-             : c_mode == 2 ? rng.uniform(5, 70)
-                           : 4 * rng.uniform(2, 17);
-    s.out_c = rng.uniform(0, 2) == 0 ? rng.uniform(1, 40) : rng.uniform(1, 17);
-    s.kernel_h = rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
-    s.kernel_w = rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
-    p.window.stride_h = rng.uniform(1, 2);
-    p.window.stride_w = rng.uniform(1, 2);
-    p.groups = 1;
-    p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
-    p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    draw_padding(rng, 1, &p.window);
-    draw_input_extent(rng, p.window, 5, &s);
-    p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
-    p.output_zero_point = rng.uniform(-128, 127);
-    p.act_min = -128;
-    p.act_max = 127;
-    Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, c, s, true,
-                              conv2d_s8__dsp_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c),
-                              0, &k)) {
-      continue;
-    }
-    fill_s8(rng, k.input, k.in_count);
-    fill_s8(rng, k.filter, k.filter_count);
-    const bool wide_bias = rng.uniform(0, 5) == 0;
-    fill_s32(rng, k.bias, s.out_c, wide_bias ? INT32_MIN : -60000, wide_bias ? INT32_MAX : 60000);
-    for (int32_t o = 0; o < s.out_c; ++o) {
-      k.multipliers[o] = rng.uniform(0, 7) == 0 ? rng.uniform(0, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
-      k.shifts[o] = rng.uniform(0, 3) == 0 ? rng.uniform(-23, -2) : rng.uniform(-12, -5);
-    }
-    if (rng.uniform(0, 9) == 0) k.shifts[rng.uniform(0, s.out_c - 1)] = rng.uniform(-31, 1);
-    if (!check_conv2d_s8_case(name, c, "wide", p, s, k, conv2d_s8__dsp)) ++failed;
-  }
-  return failed;
-}
-
 }  // namespace
 
 int run_conv2d_s8__dsp(Rng& rng, int cases) {
   return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8__dsp", 4, conv2d_s8__dsp,
                                  conv2d_s8__dsp_scratch_bytes) +
-         run_small_window_cases(rng, cases) + run_wide_cases(rng, cases);
+         run_small_window_cases(rng, cases) +
+         run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8__dsp", false, conv2d_s8__dsp,
+                                  conv2d_s8__dsp_scratch_bytes);
 }
 
 }  // namespace mote::conformance
