@@ -15,7 +15,8 @@
 //
 // Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
 // applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
-// bytes.
+// bytes; other C with ceil(C / 4) a multiple of 4: then the widened weights of the first
+// channels, as conv2d_s8__dsp.
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
@@ -592,7 +593,8 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   }
   // Widened weights: only for the asm channel loop (DSP cores, the common quantization).
   uint32_t* const wide = reinterpret_cast<uint32_t*>(scratch + block_scratch_bytes(c));
-  const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && quant.all_normal && bias != nullptr
+  const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && bias != nullptr &&
+                                         pixels >= conv2d_dsp::kWideMinPixels
                                  ? wide_channels_1x1(c, shape.out_c)
                                  : 0;
   conv2d_dsp::widen_weights(filter, c, wide_count, wide);

@@ -23,6 +23,10 @@
 //   unaligned weight rows plus a last odd group; column words by LDM, 4 per
 //   instruction); then 7 instructions per output (one SMLAL requantization, SSAT, STRB)
 //   and about 25 per channel.
+//   block_matmul_wide, the same loop over weights the variant widened once per run into
+//   scratch (int16 pairs, 8 bytes per group; the first channels, up to kWideBudget bytes,
+//   when the groups are a multiple of 4): 64 MACs in 46 instructions; the other channels
+//   then take the loop above.
 // - block_matmul_fast (C++): every multiplier >= 0, any shift or clamp.
 // - block_matmul: anything else (negative or INT32_MIN multipliers, odd zero points).
 // With unaligned rows (K % 4 != 0) the last partial group of a row is read as a whole
@@ -575,6 +579,14 @@ struct ChannelLoop {
   const uint32_t* groups_end;  // 36: end of all groups
   int32_t row_back;            // 40: bytes the weights went past the row (4 * groups - k)
 };
+// The loop state for channels [0, channels) of a block with `groups` groups; a_end ends
+// the groups the main loop runs.
+inline ChannelLoop channel_loop(const uint32_t* columns, int32_t groups, const int32_t* bias,
+                                int32_t out_c, const OutputQuant& q, int8_t* out,
+                                int32_t channels, const uint32_t* a_end, int32_t row_back) {
+  return ChannelLoop{bias,    q.multipliers, q.shifts, out,   out_c, 2 * q.zero_point + 1,
+                     out + channels, columns, a_end, columns + groups * 8, row_back};
+}
 static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_end) == 24 &&
                   offsetof(ChannelLoop, a_end) == 32 && offsetof(ChannelLoop, row_back) == 40,
               "ChannelLoop offsets are hard-coded in block_matmul_common");
@@ -758,17 +770,8 @@ inline void block_matmul_common(const uint32_t* columns, int32_t k, const int8_t
                                 const int32_t* bias, int32_t out_c, const OutputQuant& q,
                                 int8_t* out, int32_t channels) {
   const int32_t groups = k_groups(k);
-  ChannelLoop loop{bias,
-                   q.multipliers,
-                   q.shifts,
-                   out,
-                   out_c,
-                   2 * q.zero_point + 1,
-                   out + channels,
-                   columns,
-                   columns + (groups / 2) * 16,
-                   columns + groups * 8,
-                   groups * 4 - k};
+  ChannelLoop loop = channel_loop(columns, groups, bias, out_c, q, out, channels,
+                                  columns + (groups / 2) * 16, groups * 4 - k);
   register ChannelLoop* state __asm__("r12") = &loop;
   register const int8_t* w __asm__("r6") = filter;
 #define MOTE_CONV2D_DSP_ASM(code)                                                       \
@@ -809,35 +812,34 @@ inline void block_matmul_common(const uint32_t* columns, int32_t k, const int8_t
 #undef MOTE_CONV2D_DSP_ASM
 }
 
-// block_matmul_common<false, true, true> over weights already widened (widen_weights):
-// each channel's groups as (even taps, odd taps) int16 pairs, 8 bytes per group,
-// channels back to back. 64 MACs in 46 instructions. Groups a multiple of 4, every shift
-// in [-kMaxFastRight, -2] (q.all_normal).
+// block_matmul_common<kChecked, true, true> over weights already widened
+// (widen_weights): each channel's groups as (even taps, odd taps) int16 pairs, 8 bytes
+// per group, channels back to back. 64 MACs in 46 instructions. Groups a multiple of 4.
+template <bool kChecked>
 inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t* wide,
                               const int32_t* bias, int32_t out_c, const OutputQuant& q,
                               int8_t* out, int32_t channels) {
   const int32_t groups = k_groups(k);
-  ChannelLoop loop{bias,
-                   q.multipliers,
-                   q.shifts,
-                   out,
-                   out_c,
-                   2 * q.zero_point + 1,
-                   out + channels,
-                   columns,
-                   columns + groups * 8,
-                   columns + groups * 8,
-                   0};
+  ChannelLoop loop =
+      channel_loop(columns, groups, bias, out_c, q, out, channels, columns + groups * 8, 0);
   register ChannelLoop* state __asm__("r12") = &loop;
   register const uint32_t* w __asm__("r6") = wide;
-  __asm__ volatile(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_GROUP_LOOP(
-                       MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP
-                           MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)
-                       MOTE_CONV2D_DSP_REQUANT_HEAD MOTE_CONV2D_DSP_REQUANT_BODY
-                   : "+r"(state), "+r"(w)
-                   :
-                   : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc",
-                     "memory");
+#define MOTE_CONV2D_DSP_WIDE_ASM(requant)                                                   \
+  __asm__ volatile(MOTE_CONV2D_DSP_START MOTE_CONV2D_DSP_GROUP_LOOP(                         \
+                       MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP                 \
+                           MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP)            \
+                       MOTE_CONV2D_DSP_REQUANT_HEAD requant                                  \
+                   : "+r"(state), "+r"(w)                                                    \
+                   :                                                                         \
+                   : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", \
+                     "memory")
+  if (kChecked) {
+    MOTE_CONV2D_DSP_WIDE_ASM(MOTE_CONV2D_DSP_REQUANT_CHECK MOTE_CONV2D_DSP_REQUANT_BODY
+                                 MOTE_CONV2D_DSP_REQUANT_RARE);
+  } else {
+    MOTE_CONV2D_DSP_WIDE_ASM(MOTE_CONV2D_DSP_REQUANT_BODY);
+  }
+#undef MOTE_CONV2D_DSP_WIDE_ASM
 }
 #endif
 
@@ -849,6 +851,9 @@ inline bool wide_applies(int32_t k) { return k > 0 && (k_groups(k) & 3) == 0; }
 // scratch) when wide_applies(k): their MAC loop runs 64 MACs in 46 instructions instead
 // of 54.
 inline constexpr uint32_t kWideBudget = 9216;
+// Fewer output pixels than this: not worth widening (about 1.5 instructions per weight
+// against K / 8 saved per channel and block of 4 pixels).
+inline constexpr int32_t kWideMinPixels = 16;
 inline int32_t wide_channels(int32_t k, int32_t out_c) {
   if (!wide_applies(k)) return 0;
   const int32_t fit = static_cast<int32_t>(kWideBudget / wide_channel_bytes(k));
@@ -913,8 +918,8 @@ inline void run_single(const uint32_t* columns, int32_t k, const int8_t* filter,
 }
 
 // block_matmul with the clamp chosen once per block. wide: the first wide_channels
-// channels widened (widen_weights; wide_applies(k)), used by the asm loop when every
-// shift is in [-kMaxFastRight, -2] (else ignored).
+// channels widened (widen_weights; wide_applies(k)), used by the asm loop (q.all_common,
+// a bias; else ignored).
 inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
                       const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
                       const uint32_t* wide = nullptr, int32_t wide_channels = 0) {
@@ -926,8 +931,12 @@ inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
   if (q.all_common && bias != nullptr && k != 0 && out_c > 0) {
     // The widened channels first, then channels [first, out_c) from the filter.
     int32_t first = 0;
-    if (wide_channels > 0 && q.all_normal) {
-      block_matmul_wide(columns, k, wide, bias, out_c, q, out, wide_channels);
+    if (wide_channels > 0) {
+      if (q.all_normal) {
+        block_matmul_wide<false>(columns, k, wide, bias, out_c, q, out, wide_channels);
+      } else {
+        block_matmul_wide<true>(columns, k, wide, bias, out_c, q, out, wide_channels);
+      }
       if (wide_channels == out_c) return;
       first = wide_channels;
     }
