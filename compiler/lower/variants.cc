@@ -75,7 +75,7 @@ bool rule_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
 bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_1x1(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.out_c, f.in_c);
+  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c);
   return true;
 }
 bool rule_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {

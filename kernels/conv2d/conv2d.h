@@ -87,10 +87,8 @@ extern const KernelEntry kConv2dS8Entry;
 // conv2d_s8_1x1__dsp: kernel 1x1, all pads 0, groups 1, any stride.
 // Scratch: the 4-pixel columns, 32 * ceil(in_c / 4) bytes (40 * in_c / 4 for the 5-pixel
 // tail when in_c % 8 == 0 and in_c >= 192); for in_c 8 or 16 at least the per-channel
-// records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes; other in_c with
-// ceil(in_c / 4) a multiple of 4: plus the widened weights of as many channels as 9 KB
-// hold (2 * in_c bytes each).
-uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t out_c, int32_t in_c);
+// records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes.
+uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c);
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                         const int8_t* filter, const int32_t* bias, int8_t* output,
@@ -104,7 +102,7 @@ constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { re
 
 // conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. With K = KH * KW *
 // in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0, plus
-// the widened weights of as many channels as 9 KB hold (8 * ceil(K / 4) bytes each) when
+// the widened weights of as many channels as 3.75 KiB hold (8 * ceil(K / 4) bytes each) when
 // ceil(K / 4) is a multiple of 4; small windows: see conv2d_s8__dsp.cc.
 uint32_t conv2d_s8__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
                                       int32_t in_c);

@@ -15,8 +15,7 @@
 //
 // Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
 // applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
-// bytes; other C with ceil(C / 4) a multiple of 4: then the widened weights of the first
-// channels, as conv2d_s8__dsp.
+// bytes.
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
@@ -537,24 +536,12 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
 
 }  // namespace
 
-namespace {
-// Columns or records, before the widened weights.
-uint32_t block_scratch_bytes(int32_t in_c) {
+uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c) {
   const uint32_t columns =
       five_fits(in_c) ? five_columns_bytes(in_c) : conv2d_dsp::columns_bytes(in_c);
   if (!small_k(in_c)) return columns;
   const uint32_t records = static_cast<uint32_t>(kSmallChannels * small_record_words(in_c)) * 4u;
   return records > columns ? records : columns;
-}
-// Widened channels (C = 8 / 16 have the small-channel path instead).
-int32_t wide_channels_1x1(int32_t in_c, int32_t out_c) {
-  return small_k(in_c) ? 0 : conv2d_dsp::wide_channels(in_c, out_c);
-}
-}  // namespace
-
-uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t out_c, int32_t in_c) {
-  return block_scratch_bytes(in_c) +
-         static_cast<uint32_t>(wide_channels_1x1(in_c, out_c)) * conv2d_dsp::wide_channel_bytes(in_c);
 }
 
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
@@ -591,13 +578,6 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
-  // Widened weights: only for the asm channel loop (DSP cores, the common quantization).
-  uint32_t* const wide = reinterpret_cast<uint32_t*>(scratch + block_scratch_bytes(c));
-  const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && bias != nullptr &&
-                                         pixels >= conv2d_dsp::kWideMinPixels
-                                 ? wide_channels_1x1(c, shape.out_c)
-                                 : 0;
-  conv2d_dsp::widen_weights(filter, c, wide_count, wide);
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
   const int8_t* row = input;
@@ -651,8 +631,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
       conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
       next_pixel();
     }
-    conv2d_dsp::run_block(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c,
-                          wide, wide_count);
+    conv2d_dsp::run_block(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c);
   }
 }
 
@@ -664,9 +643,7 @@ Status conv2d_s8_1x1__dsp_check(const OpContext& ctx) {
   if (p.window.pad_top != 0 || p.window.pad_left != 0 || p.window.pad_bottom != 0 || p.window.pad_right != 0) {
     return Status::kBadParams;
   }
-  if (filter.dims[0] > INT32_MAX || filter.dims[3] > INT32_MAX) return Status::kBadParams;
-  const uint64_t needed = conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(filter.dims[0]),
-                                                           static_cast<int32_t>(filter.dims[3]));
+  const uint64_t needed = conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(filter.dims[3]));
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;

@@ -229,7 +229,7 @@ TEST(Conv2dS8Dsp, FastRequantizationCasesMatchReference) {
       for (int32_t& b : c.bias) b = uniform(rng, INT32_MIN, INT32_MAX);
     }
     const uint32_t scratch =
-        pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.out_c, c.shape.in_c)
+        pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c)
                   : conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
     ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch),
               run_reference(c))
@@ -262,7 +262,7 @@ TEST(Conv2dS81x1Dsp, RandomCasesMatchReference) {
   std::mt19937 rng(4321);
   for (int i = 0; i < 600; ++i) {
     const Case c = random_case(rng, true);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.out_c, c.shape.in_c);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c);
     ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -321,7 +321,7 @@ TEST(Conv2dS81x1Dsp, SmallChannelPathMatchesReference) {
           break;
       }
     }
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.out_c, sh.in_c);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
     ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -354,7 +354,7 @@ TEST(Conv2dS81x1Dsp, LongColumnTailsMatchReference) {
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
     if (!c.bias.empty()) c.bias.resize(sh.out_c, 77);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.out_c, sh.in_c);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
     ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -377,7 +377,7 @@ TEST(Conv2dS8Dsp, EveryChannelCount) {
                 expected)
           << describe(c);
       if (pointwise) {
-        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.out_c, in_c)),
+        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(in_c)),
                   expected)
             << describe(c);
       }
@@ -432,7 +432,7 @@ TEST(Conv2dS8Dsp, EntriesRunLikeTheReference) {
     }
     if (pointwise) {
       EntryOp e;
-      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.out_c, c.shape.in_c), &e);
+      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c), &e);
       ASSERT_EQ(e.op.check(kConv2dS81x1DspEntry), Status::kOk) << describe(c);
       e.op.run(kConv2dS81x1DspEntry);
       ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
@@ -470,20 +470,16 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   EXPECT_EQ(check_with(ok, need - 1, kConv2dS8DspEntry), Status::kBadParams);
   EXPECT_EQ(check_with(ok, 0, kConv2dS8DspEntry), Status::kBadParams);
   EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(1, 3, 3, 8), 18u * 32u);  // C % 4 == 0: no row
-  // Widened weights (groups a multiple of 4): as many channels as 9 KiB hold (K = 576:
-  // 8 of 64; K = 144: all 16).
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(64, 3, 3, 64), 144u * 32u + 8u * 144u * 8u);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 16u * 36u * 8u);
+  // Widened weights (groups a multiple of 4): as many channels as 3.75 KiB hold (K = 576:
+  // 3 of 64; K = 144: 13 of 16; K = 64: all 8).
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(64, 3, 3, 64), 144u * 32u + 3u * 144u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 13u * 36u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(8, 4, 4, 4), 16u * 32u + 8u * 16u * 8u);
 
   // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
   const Case pw = fixed_case(1, 10, 0, 1);
-  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(4, 10);
+  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10);
   EXPECT_EQ(pw_need, 3u * 32u);
-  // Widened weights when ceil(C / 4) is a multiple of 4 (not C = 16: the small-channel
-  // path), as many channels as 9 KiB hold.
-  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(4, 16), 32u * 12u * 4u);
-  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(64, 64), 16u * 32u + 64u * 16u * 8u);
-  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(64, 256), 64u * 40u + 18u * 64u * 8u);  // 5-pixel tail
   EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kOk);
   EXPECT_EQ(check_with(pw, pw_need - 4, kConv2dS81x1DspEntry), Status::kBadParams);
   EXPECT_EQ(check_with(fixed_case(1, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);

@@ -86,7 +86,7 @@ int run_conv2d_s8__dsp(Rng& rng, int cases) {
   return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8__dsp", 4, conv2d_s8__dsp,
                                  conv2d_s8__dsp_scratch_bytes) +
          run_small_window_cases(rng, cases) +
-         run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8__dsp", false, conv2d_s8__dsp,
+         run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8__dsp", conv2d_s8__dsp,
                                   conv2d_s8__dsp_scratch_bytes);
 }
 

@@ -169,11 +169,10 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
 
 // The widened-weights channel loop of the DSP variants (conv2d_s8_dsp_block.h): the
 // common quantization with every shift in [-23, -2], a bias, clamp [-128, 127]; group
-// counts a multiple of 4 (in_c % 16 == 0) and others; out_c past the channels 9 KB of
+// counts a multiple of 4 (in_c % 16 == 0) and others; out_c past the channels 3.75 KiB of
 // widened weights hold (large K), so the remaining channels run the other loop; now and
-// then one shift outside the range. pointwise: 1x1 kernels
-// without padding only.
-inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name, bool pointwise,
+// then one shift outside the range.
+inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
                                     Conv2dS8VariantFn variant,
                                     uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t, int32_t)) {
   int failed = 0;
@@ -183,23 +182,19 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name, bool 
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
     const int32_t c_mode = rng.uniform(0, 3);
-    s.in_c = c_mode == 0   ? 16 * rng.uniform(1, pointwise ? 20 : 8)
+    s.in_c = c_mode == 0   ? 16 * rng.uniform(1, 8)
              : c_mode == 1 ? 8 * rng.uniform(1, 9)
              : c_mode == 2 ? rng.uniform(5, 70)
                            : 4 * rng.uniform(2, 17);
     s.out_c = rng.uniform(0, 2) == 0 ? rng.uniform(1, 40) : rng.uniform(1, 17);
-    s.kernel_h = pointwise ? 1 : rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
-    s.kernel_w = pointwise ? 1 : rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
+    s.kernel_h = rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
+    s.kernel_w = rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
     p.window.stride_h = rng.uniform(1, 2);
     p.window.stride_w = rng.uniform(1, 2);
     p.groups = 1;
     p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
-    if (pointwise) {
-      p.window.pad_top = p.window.pad_left = p.window.pad_bottom = p.window.pad_right = 0;
-    } else {
-      draw_padding(rng, 1, &p.window);
-    }
+    draw_padding(rng, 1, &p.window);
     draw_input_extent(rng, p.window, 8, &s);
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
     p.output_zero_point = rng.uniform(-128, 127);
