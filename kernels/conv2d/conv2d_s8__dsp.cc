@@ -862,8 +862,8 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
         }
       }
     }
-    conv2d_dsp::run_block_wide(columns, k, filter, bias, shape.out_c, quant,
-                               output + p * shape.out_c, wide, wide_count);
+    conv2d_dsp::run_block(columns, k, filter, bias, shape.out_c, quant, output + p * shape.out_c,
+                          wide, wide_count);
   }
 }
 

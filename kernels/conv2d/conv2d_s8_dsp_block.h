@@ -919,23 +919,31 @@ inline void run_single(const uint32_t* columns, int32_t k, const int8_t* filter,
   }
 }
 
-// block_matmul with the clamp chosen once per block, for channels [first, out_c):
-// kFirst (first > 0) only from run_block_wide (the asm loops then apply).
-template <bool kFirst>
-inline void run_block_channels(const uint32_t* columns, int32_t k, const int8_t* filter,
-                               const int32_t* bias, int32_t out_c, const OutputQuant& q,
-                               int8_t* out, int32_t first) {
-  static_cast<void>(first);
+// block_matmul with the clamp chosen once per block. wide: the first wide_channels
+// channels widened (widen_weights; wide_applies(k)), used by the asm loop (q.all_common,
+// a bias; else ignored).
+inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
+                      const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
+                      const uint32_t* wide = nullptr, int32_t wide_channels = 0) {
+  static_cast<void>(wide);
+  static_cast<void>(wide_channels);
   const bool full_range = q.act_min == -128 && q.act_max == 127;
   const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
 #if MOTE_HAS_DSP
   if (q.all_common && bias != nullptr && k != 0 && out_c > 0) {
-    OutputQuant shifted = q;
-    if (kFirst) {
-      shifted.multipliers += first;
-      shifted.shifts += first;
+    // The widened channels first, then channels [first, out_c) from the filter.
+    int32_t first = 0;
+    if (wide_channels > 0) {
+      if (q.all_normal) {
+        block_matmul_wide<false>(columns, k, wide, bias, out_c, q, out, wide_channels);
+      } else {
+        block_matmul_wide<true>(columns, k, wide, bias, out_c, q, out, wide_channels);
+      }
+      if (wide_channels == out_c) return;
+      first = wide_channels;
     }
-    const OutputQuant& rest = kFirst ? shifted : q;
+    const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
+                           q.act_max, q.all_fast, q.all_common, q.all_normal};
     const int8_t* const rows = filter + first * k;
     const int32_t* const rest_bias = bias + first;
     int8_t* const rest_out = out + first;
@@ -991,35 +999,6 @@ inline void run_block_channels(const uint32_t* columns, int32_t k, const int8_t*
   } else {
     block_matmul<false>(columns, k, filter, bias, out_c, q, out);
   }
-}
-
-inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
-                      const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out) {
-  run_block_channels<false>(columns, k, filter, bias, out_c, q, out, 0);
-}
-
-// run_block with the first wide_channels channels widened (widen_weights; wide_applies(k)),
-// used by the asm loops (q.all_common, a bias; else ignored).
-inline void run_block_wide(const uint32_t* columns, int32_t k, const int8_t* filter,
-                           const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
-                           const uint32_t* wide, int32_t wide_channels) {
-#if MOTE_HAS_DSP
-  if (wide_channels > 0 && q.all_common && bias != nullptr && k != 0) {
-    if (q.all_normal) {
-      block_matmul_wide<false>(columns, k, wide, bias, out_c, q, out, wide_channels);
-    } else {
-      block_matmul_wide<true>(columns, k, wide, bias, out_c, q, out, wide_channels);
-    }
-    if (wide_channels < out_c) {
-      run_block_channels<true>(columns, k, filter, bias, out_c, q, out, wide_channels);
-    }
-    return;
-  }
-#else
-  static_cast<void>(wide);
-  static_cast<void>(wide_channels);
-#endif
-  run_block(columns, k, filter, bias, out_c, q, out);
 }
 
 }  // namespace conv2d_dsp
