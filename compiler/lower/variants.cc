@@ -81,7 +81,7 @@ bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
 bool rule_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c);
+  op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
 // The compact one (code size before speed): after the two above in kRules, so only the

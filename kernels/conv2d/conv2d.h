@@ -101,8 +101,11 @@ extern const KernelEntry kConv2dS81x1DspEntry;
 constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. With K = KH * KW *
-// in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0.
-uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+// in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0, plus
+// the widened weights of as many channels as 3.75 KiB hold (8 * ceil(K / 4) bytes each) when
+// ceil(K / 4) is a multiple of 4; small windows: see conv2d_s8__dsp.cc.
+uint32_t conv2d_s8__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
+                                      int32_t in_c);
 void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                     const int8_t* filter, const int32_t* bias, int8_t* output,

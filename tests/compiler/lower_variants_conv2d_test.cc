@@ -101,16 +101,18 @@ TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
       const LoweredOp op = lower_for(s, t);
       EXPECT_EQ(op.kernel, KernelId::kConv2dS8Dsp) << static_cast<int>(t);
       EXPECT_EQ(op.scratch_bytes,
-                conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw),
+                conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(s.o), static_cast<int32_t>(s.kh),
+                                             static_cast<int32_t>(s.kw),
                                              static_cast<int32_t>(s.c)));
     }
   }
-  // A few im2col columns, not the image: ResNet-8's 3x3x16 layer.
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 16), 36u * 32u);
+  // A few im2col columns, not the image, and the widened weights of 13 of its 16 channels:
+  // ResNet-8's 3x3x16 layer.
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 13u * 36u * 8u);
   // vww's first 3x3x3 layer takes the small-window path (14 SMLAD steps per window):
   // columns of a 72-pixel chunk, 8 channel pairs of widened weights, one gathered window
   // of 27 bytes (rounded to 28) and one tail word; under 5 KiB.
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
 }
 
 TEST(LowerVariantsConv2d, CortexM55TakesADspOrHeliumVariant) {

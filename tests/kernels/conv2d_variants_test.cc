@@ -230,7 +230,7 @@ TEST(Conv2dS8Dsp, FastRequantizationCasesMatchReference) {
     }
     const uint32_t scratch =
         pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c)
-                  : conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
+                  : conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
     ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch),
               run_reference(c))
         << "case " << i << ": " << describe(c);
@@ -242,7 +242,7 @@ TEST(Conv2dS8Dsp, RandomCasesMatchReference) {
   for (int i = 0; i < 600; ++i) {
     const Case c = random_case(rng, false);
     const uint32_t scratch =
-        conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
+        conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
     ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -252,7 +252,7 @@ TEST(Conv2dS8Dsp, PointwiseCasesMatchReference) {
   std::mt19937 rng(99);
   for (int i = 0; i < 200; ++i) {
     const Case c = random_case(rng, true);
-    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(1, 1, c.shape.in_c);
+    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(c.shape.out_c, 1, 1, c.shape.in_c);
     ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -373,7 +373,7 @@ TEST(Conv2dS8Dsp, EveryChannelCount) {
       for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
       const std::vector<int8_t> expected = run_reference(c);
       ASSERT_EQ(run_variant(c, conv2d_s8__dsp,
-                            conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, in_c)),
+                            conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, in_c)),
                 expected)
           << describe(c);
       if (pointwise) {
@@ -425,7 +425,7 @@ TEST(Conv2dS8Dsp, EntriesRunLikeTheReference) {
     const std::vector<int8_t> expected = run_reference(c);
     {
       EntryOp e;
-      build_entry_op(c, conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c), &e);
+      build_entry_op(c, conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c), &e);
       ASSERT_EQ(e.op.check(kConv2dS8DspEntry), Status::kOk) << describe(c);
       e.op.run(kConv2dS8DspEntry);
       ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
@@ -464,12 +464,17 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   const Case grouped = fixed_case(3, 8, 1, 2);
   EXPECT_EQ(check_with(grouped, 4096, kConv2dS8DspEntry), Status::kBadParams);
   const Case ok = fixed_case(3, 6, 1, 1);
-  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 6);
+  const uint32_t need = conv2d_s8__dsp_scratch_bytes(4, 3, 3, 6);
   EXPECT_EQ(need, 14u * 32u + 14u * 4u);  // K = 54: 14 groups, plus the gathered row
   EXPECT_EQ(check_with(ok, need, kConv2dS8DspEntry), Status::kOk);
   EXPECT_EQ(check_with(ok, need - 1, kConv2dS8DspEntry), Status::kBadParams);
   EXPECT_EQ(check_with(ok, 0, kConv2dS8DspEntry), Status::kBadParams);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 8), 18u * 32u);  // C % 4 == 0: no row
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(1, 3, 3, 8), 18u * 32u);  // C % 4 == 0: no row
+  // Widened weights (groups a multiple of 4): as many channels as 3.75 KiB hold (K = 576:
+  // 3 of 64; K = 144: 13 of 16; K = 64: all 8).
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(64, 3, 3, 64), 144u * 32u + 3u * 144u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 13u * 36u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(8, 4, 4, 4), 16u * 32u + 8u * 16u * 8u);
 
   // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
   const Case pw = fixed_case(1, 10, 0, 1);
@@ -526,7 +531,7 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
     c.filter.resize(size_t(sh.out_c) * sh.kernel_h * sh.kernel_w * sh.in_c);
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
-    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c);
+    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(sh.out_c, sh.kernel_h, sh.kernel_w, sh.in_c);
     ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c)) << describe(c);
   }
   // The usual first layer, 96x96x3 -> 48x48x8 (3x3, stride 2, padding right / bottom).
@@ -541,16 +546,16 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
   for (int32_t& b : c.bias) b = uniform(rng, -60000, 60000);
   random_quant(rng, 8, false, &c.multipliers, &c.shifts);
   for (int32_t& s : c.shifts) s = uniform(rng, -10, -6);
-  ASSERT_EQ(run_variant(c, conv2d_s8__dsp, conv2d_s8__dsp_scratch_bytes(3, 3, 3)),
+  ASSERT_EQ(run_variant(c, conv2d_s8__dsp, conv2d_s8__dsp_scratch_bytes(4, 3, 3, 3)),
             run_reference(c));
 
   // Scratch: a chunk of pixels (as many as 4 KiB of columns hold, a multiple of 4) x S
   // steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
   // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 48 pixels, no tail).
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(10, 4, 1), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(4, 3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(4, 10, 4, 1), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
   const Case small = fixed_case(3, 3, 1, 1);
-  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 3);
+  const uint32_t need = conv2d_s8__dsp_scratch_bytes(4, 3, 3, 3);
   EXPECT_EQ(check_with(small, need, kConv2dS8DspEntry), Status::kOk);
   EXPECT_EQ(check_with(small, need - 1, kConv2dS8DspEntry), Status::kBadParams);
 }

@@ -11,7 +11,7 @@ namespace mote::conformance {
 
 namespace {
 
-uint32_t scratch_bytes_1x1(int32_t /*kernel_h*/, int32_t /*kernel_w*/, int32_t in_c) {
+uint32_t scratch_bytes_1x1(int32_t /*out_c*/, int32_t /*kernel_h*/, int32_t /*kernel_w*/, int32_t in_c) {
   return conv2d_s8_1x1__dsp_scratch_bytes(in_c);
 }
 

@@ -1,7 +1,8 @@
 // Conformance of conv2d_s8__dsp (any kernel, stride, dilation, padding; groups 1) against
 // conv2d_s8; the cases are those of conv2d_s8_dsp_cases.h, three in four with a general
 // window, one in four pointwise, plus as many small-window cases (1-4 input channels,
-// kernels up to 5x5 and 10x4: the variant's small-window path) of their own below.
+// kernels up to 5x5 and 10x4: the variant's small-window path) of their own below, and
+// as many for the widened-weights channel loop.
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "conv2d_s8_dsp_cases.h"
@@ -55,7 +56,7 @@ int run_small_window_cases(Rng& rng, int cases) {
     const bool no_bias = rng.uniform(0, common ? 15 : 3) == 0;
     Conv2dS8Case k;
     if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
-                              conv2d_s8__dsp_scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0,
+                              conv2d_s8__dsp_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c), 0,
                               &k)) {
       continue;
     }
@@ -84,7 +85,9 @@ int run_small_window_cases(Rng& rng, int cases) {
 int run_conv2d_s8__dsp(Rng& rng, int cases) {
   return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8__dsp", 4, conv2d_s8__dsp,
                                  conv2d_s8__dsp_scratch_bytes) +
-         run_small_window_cases(rng, cases);
+         run_small_window_cases(rng, cases) +
+         run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8__dsp", conv2d_s8__dsp,
+                                  conv2d_s8__dsp_scratch_bytes);
 }
 
 }  // namespace mote::conformance

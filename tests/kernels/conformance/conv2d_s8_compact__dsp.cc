@@ -130,7 +130,11 @@ int run_window_cases(Rng& rng, int cases) {
 
 int run_conv2d_s8_compact__dsp(Rng& rng, int cases) {
   return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_compact__dsp", 4, conv2d_s8_compact__dsp,
-                                 conv2d_s8_compact__dsp_scratch_bytes) +
+                                 [](int32_t /*out_c*/, int32_t kernel_h, int32_t kernel_w,
+                                    int32_t in_c) {
+                                   return conv2d_s8_compact__dsp_scratch_bytes(kernel_h, kernel_w,
+                                                                               in_c);
+                                 }) +
          run_window_cases(rng, cases);
 }
 

@@ -80,10 +80,10 @@ inline int32_t conv2d_dsp_random_multiplier(Rng& rng, bool extreme) {
 
 // One case in pointwise_one_in is pointwise: 1x1 kernel, no padding (what
 // conv2d_s8_1x1__dsp takes; 1 = all); the others have any kernel up to 4x4.
-// scratch_bytes(kernel_h, kernel_w, in_c) sizes the variant's scratch.
+// scratch_bytes(out_c, kernel_h, kernel_w, in_c) sizes the variant's scratch.
 inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int pointwise_one_in,
                                    Conv2dS8VariantFn variant,
-                                   uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t)) {
+                                   uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t, int32_t)) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -128,7 +128,7 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     const bool no_bias = rng.uniform(0, fast_wide ? 15 : 3) == 0;
     Conv2dS8Case k;
     if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
-                              scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
+                              scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
       continue;
     }
     int8_t* const input = k.input;
@@ -166,5 +166,60 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
   }
   return failed;
 }
+
+// The widened-weights channel loop of the DSP variants (conv2d_s8_dsp_block.h): the
+// common quantization with every shift in [-23, -2], a bias, clamp [-128, 127]; group
+// counts a multiple of 4 (in_c % 16 == 0) and others; out_c past the channels 3.75 KiB of
+// widened weights hold (large K), so the remaining channels run the other loop; now and
+// then one shift outside the range.
+inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
+                                    Conv2dS8VariantFn variant,
+                                    uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t, int32_t)) {
+  int failed = 0;
+  for (int c = 0; c < cases; ++c) {
+    arena().reset();
+    Conv2dShape s;
+    Conv2dS8Params p;
+    s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
+    const int32_t c_mode = rng.uniform(0, 3);
+    s.in_c = c_mode == 0   ? 16 * rng.uniform(1, 8)
+             : c_mode == 1 ? 8 * rng.uniform(1, 9)
+             : c_mode == 2 ? rng.uniform(5, 70)
+                           : 4 * rng.uniform(2, 17);
+    s.out_c = rng.uniform(0, 2) == 0 ? rng.uniform(1, 40) : rng.uniform(1, 17);
+    s.kernel_h = rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
+    s.kernel_w = rng.uniform(0, 2) != 0 ? 3 : rng.uniform(1, 4);
+    p.window.stride_h = rng.uniform(1, 2);
+    p.window.stride_w = rng.uniform(1, 2);
+    p.groups = 1;
+    p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
+    p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
+    draw_padding(rng, 1, &p.window);
+    draw_input_extent(rng, p.window, 8, &s);
+    p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
+    p.output_zero_point = rng.uniform(-128, 127);
+    p.act_min = -128;
+    p.act_max = 127;
+    Conv2dS8Case k;
+    if (!alloc_conv2d_s8_case(name, c, s, true,
+                              scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c),
+                              0, &k)) {
+      continue;
+    }
+    fill_s8(rng, k.input, k.in_count);
+    fill_s8(rng, k.filter, k.filter_count);
+    const bool wide_bias = rng.uniform(0, 5) == 0;
+    fill_s32(rng, k.bias, s.out_c, wide_bias ? INT32_MIN : -60000, wide_bias ? INT32_MAX : 60000);
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      k.multipliers[o] = rng.uniform(0, 7) == 0 ? rng.uniform(0, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
+      k.shifts[o] = rng.uniform(0, 3) == 0 ? rng.uniform(-23, -2) : rng.uniform(-12, -5);
+    }
+    // One in four: a shift outside [-23, -2] (the checked loop; -1 leaves the asm loops).
+    if (rng.uniform(0, 3) == 0) k.shifts[rng.uniform(0, s.out_c - 1)] = rng.uniform(-31, -1);
+    if (!check_conv2d_s8_case(name, c, "wide", p, s, k, variant)) ++failed;
+  }
+  return failed;
+}
+
 
 }  // namespace mote::conformance
