@@ -96,7 +96,7 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
   op.scratch_bytes +=
-      conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.out_c);
+      conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.in_c, f.out_c);
   return true;
 }
 

@@ -162,12 +162,12 @@ constexpr uint32_t conv2d_s8__mve_stream_block(const PixelStreamShape&) { return
 // dilation and padding, groups 1 (check() refuses other groups); same inputs, params and
 // output bits. Four output channels per inner loop, requantization without a 64-bit
 // multiply (quant/quant_math_v6m.h). Portable elsewhere (isa/v6m.h). Scratch:
-// *_scratch_bytes(params, kernel_h, kernel_w, out_c) bytes, 4-byte aligned, rewritten by
-// each run (20 * out_c for 1x1 kernels without padding: per-channel folded bias and
-// requantization constants; else none). A null scratch (or a short one in run()) only
-// turns the 1x1 path off.
+// *_scratch_bytes(params, kernel_h, kernel_w, in_c, out_c) bytes, 4-byte aligned, rewritten
+// by each run (24 * out_c: per-channel folded bias and requantization constants; plus one
+// pixel's window, KH * KW * in_c rounded up to 4, unless the kernel is 1x1 without
+// padding). A null scratch (or a short one in run()) only turns the folded path off.
 uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kernel_h, int32_t kernel_w,
-                                      int32_t out_c);
+                                      int32_t in_c, int32_t out_c);
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                     const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch);

@@ -185,8 +185,8 @@ constexpr uint32_t depthwise_conv2d_s8__mve_stream_block(const PixelStreamShape&
 // kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits
 // (depthwise_conv2d_s8__v6m.cc). check(): as the reference, plus depth_multiplier == 1.
 // Scratch: *_scratch_bytes(params, shape) bytes, 4-byte aligned, rewritten by each run
-// (20 * C for 3x3 windows with dilation_w == 1: per-channel folded bias and
-// requantization constants; else none). A null scratch (or a short one in run()) only
+// (for 3x3 windows with dilation_w == 1, 24 * C: per-channel folded bias and
+// requantization constants, and a 3x3 x C patch for the border pixels; else none). A null scratch (or a short one in run()) only
 // turns the 3x3 path off.
 uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                 const DepthwiseConv2dShape& shape);

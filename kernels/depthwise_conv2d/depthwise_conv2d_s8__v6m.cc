@@ -11,7 +11,8 @@
 //    scratch gets per channel the bias with the input offset folded in (bias + offset *
 //    the sum of the channel's nine weights: sum w * (x + offset) = sum w * x + offset *
 //    sum w, exact in the wrapping int32 arithmetic the reference accumulates in) and the
-//    split multiplier, so the taps need no offset addition. A pixel at the image border
+//    split multiplier (and, from 128 pixels, the requant floor below which an output is
+//    act_min without the arithmetic), so the taps need no offset addition. A pixel at the image border
 //    reads its window from a patch in the scratch whose outside taps hold the input zero
 //    point (w * (zp - zp) = 0 with the folded offset, as the reference skips them);
 //  - elsewhere requantization takes four 32-bit MULS (requant_v6m_s8);
@@ -44,6 +45,11 @@ __attribute__((always_inline)) inline int8_t finish(const DepthwiseConv2dS8Param
                         p.output_zero_point, p.act_min, p.act_max);
 }
 
+// Outputs per channel from which finding each channel's requant floor (about 1,500
+// instructions, requant_v6m_right_set_floor) pays for itself: it saves about 34 per output
+// the activation clamps from below.
+constexpr int32_t kFloorMinPixels = 128;
+
 bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& shape) {
   return shape.kernel_h == 3 && shape.kernel_w == 3 && p.window.dilation_w == 1;
 }
@@ -51,7 +57,7 @@ bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& sha
 // Fills the 3x3 path's constants; false (the path is not taken) when a channel's
 // requantization is outside requant_v6m_right_s8's.
 bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                 const int8_t* filter, const int32_t* bias, int32_t c_count,
+                 const int8_t* filter, const int32_t* bias, int32_t c_count, bool floors,
                  v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
@@ -61,6 +67,9 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
     channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
+    if (floors) {
+      requant_v6m_right_set_floor(channels[c].requant, multipliers[c], p.output_zero_point, p.act_min, p.act_max);
+    }
   }
   return true;
 }
@@ -124,7 +133,8 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const bool three_wide = dense_w && shape.kernel_w == 3;
   auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
   const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
-                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, channels);
+                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count,
+                                    shape.batch * shape.out_h * shape.out_w >= kFloorMinPixels, channels);
   int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
 
   for (int32_t b = 0; b < shape.batch; ++b) {

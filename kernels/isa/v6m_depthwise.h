@@ -15,7 +15,7 @@ struct Depthwise3x3Channel {
   uint32_t bias;            // bias + input offset * the sum of the channel's nine weights
   RequantV6mRight requant;  // requant_v6m_right_s8's constants
 };
-static_assert(sizeof(Depthwise3x3Channel) == 20, "the assembly's offsets");
+static_assert(sizeof(Depthwise3x3Channel) == 24, "the assembly's offsets");
 
 // For c in [0, count): out[c] = requant_v6m_right_s8(ch[c].bias + sum over r, k in 0..2 of
 // w[c + 3 * count * r + count * k] * x[c + x_row * r + count * k], ch[c].requant, zp, lo,
@@ -64,6 +64,9 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "ldr %[xv], %[next_w]\n\t"
       "adds %[w], %[w], %[xv]\n\t"
       "mov %[xv], %[acc]\n\t"          // a
+      "ldr %[c], [%[ch], #20]\n\t"    // floor
+      "cmp %[xv], %[c]\n\t"
+      "blt 9f\n\t"                    // a < floor: act_min
       "asrs %[zero], %[xv], #16\n\t"
       "sxth %[xv], %[xv]\n\t"          // al
       "lsrs %[c], %[xv], #31\n\t"
@@ -94,7 +97,8 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "3:\n\t"
       "add %[xv], %[zp]\n\t"
       "cmp %[xv], %[lo]\n\t"
-      "bge 4f\n\t"
+      "bge 4f\n"
+      "9:\n\t"
       "mov %[xv], %[lo]\n"
       "4:\n\t"
       "cmp %[xv], %[hi]\n\t"
@@ -106,7 +110,7 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "ldr %[c], %[c_count]\n\t"
       "lsls %[c2], %[c], #1\n\t"
       "movs %[zero], #0\n\t"
-      "adds %[ch], #20\n\t"
+      "adds %[ch], #24\n\t"
       "ldr %[wv], %[end]\n\t"
       "cmp %[ch], %[wv]\n\t"
       "bne 1b\n\t"

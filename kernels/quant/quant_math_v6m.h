@@ -203,11 +203,16 @@ inline int8_t requant_v6m_s8(int32_t acc, int32_t multiplier, int32_t shift, int
 // z = y - [y < 0] + 2^n / 2: for y < 0 no overflow, an arithmetic shift; for y >= 0 the
 // true sum is below 2^32, so when the signed add overflows a logical shift of the
 // wrapped sum is exact.
+//
+// `floor` short-cuts the outputs the activation clamps from below (after a ReLU, about
+// half of them): every acc < floor gives act_min without the arithmetic. It is INT32_MIN
+// (no short cut) unless requant_v6m_right_set_floor() found the exact bound.
 struct RequantV6mRight {
   int32_t mul_hi;  // bh, as RequantV6m
   int32_t mul_lo;  // bl
   int32_t half;    // 2^n / 2
   int32_t right;   // n = -shift, in [1, 31]
+  int32_t floor;   // every acc < floor gives act_min
 };
 
 inline bool requant_v6m_right_applies(int32_t multiplier, int32_t shift) {
@@ -220,11 +225,13 @@ inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shi
   q.mul_lo = static_cast<int16_t>(multiplier);
   q.right = -shift;
   q.half = static_cast<int32_t>(uint32_t{1} << (q.right - 1));
+  q.floor = INT32_MIN;
   return q;
 }
 
 // requant_v6m_s8(acc, multiplier, shift, zp, lo, hi) for q prepared from a multiplier and
-// shift requant_v6m_right_applies() accepts. 37 Thumb-1 instructions on ARMv6-M.
+// shift requant_v6m_right_applies() accepts. 40 Thumb-1 instructions on ARMv6-M (6 when acc <
+// q.floor).
 inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo,
                                    int32_t hi) {
 #if MOTE_V6M_ASM
@@ -232,6 +239,9 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
   int32_t bh, ah, t, u;
   __asm__(
       ".syntax unified\n\t"
+      "ldr %[t], [%[q], #16]\n\t"  // floor
+      "cmp %[a], %[t]\n\t"
+      "blt 5f\n\t"                 // acc < floor: act_min
       "asrs %[ah], %[a], #16\n\t"
       "sxth %[a], %[a]\n\t"  // al
       "lsrs %[t], %[a], #31\n\t"
@@ -264,13 +274,17 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "3:\n\t"
       "cmp %[a], %[hi]\n\t"
       "ble 4f\n\t"
-      "mov %[a], %[hi]\n"
+      "mov %[a], %[hi]\n\t"
+      "b 4f\n"
+      "5:\n\t"
+      "mov %[a], %[lo]\n"
       "4:\n\t"
       : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
       : [q] "l"(&q), [round30] "h"(round30), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi)
       : "cc", "memory");
   return static_cast<int8_t>(acc);
 #else
+  if (acc < q.floor) return static_cast<int8_t>(lo);
   const int32_t y = v6m_doubling_high_mul(acc, q.mul_hi, q.mul_lo);
   const uint32_t biased = static_cast<uint32_t>(y) - (y < 0 ? 1u : 0u);
   const uint32_t z = biased + static_cast<uint32_t>(q.half);
@@ -278,6 +292,38 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
   const int32_t r = overflow ? static_cast<int32_t>(z >> q.right) : (static_cast<int32_t>(z) >> q.right);
   return static_cast<int8_t>(clamp_i32(wrapping_add(r, zp), lo, hi));
 #endif
+}
+
+// Sets q.floor (q prepared from `multiplier` without a floor) to the smallest acc whose
+// output exceeds act_min, so that requant_v6m_right_s8(acc, q, zp, act_min, act_max) takes
+// its short cut exactly where the output is act_min. The output is non-decreasing in acc
+// for a positive multiplier (each rounding step is), so a binary search over acc finds the
+// bound: about 32 requantizations, ~1,500 instructions on a Cortex-M0+, worth it for a
+// channel with more than about a hundred outputs. Other multipliers, an empty or
+// inverted clamp and zero points far outside int8 keep floor = INT32_MIN.
+inline void requant_v6m_right_set_floor(RequantV6mRight& q, int32_t multiplier, int32_t zp, int32_t act_min,
+                                        int32_t act_max) {
+  q.floor = INT32_MIN;
+  if (multiplier <= 0 || act_min > act_max || zp < -(1 << 29) || zp > (1 << 29)) return;
+  // above(acc): the output before the clamp exceeds act_min (lo = act_min, hi = act_max).
+  auto above = [&](int32_t acc) { return requant_v6m_right_s8(acc, q, zp, act_min, act_max) > act_min; };
+  if (above(INT32_MIN)) return;
+  if (!above(INT32_MAX)) {
+    q.floor = INT32_MAX;  // every acc below INT32_MAX gives act_min; INT32_MAX is computed
+    return;
+  }
+  int32_t lo = INT32_MIN;  // !above(lo)
+  int32_t hi = INT32_MAX;  // above(hi)
+  while (static_cast<uint32_t>(hi) - static_cast<uint32_t>(lo) > 1u) {
+    const int32_t mid =
+        static_cast<int32_t>(static_cast<uint32_t>(lo) + ((static_cast<uint32_t>(hi) - static_cast<uint32_t>(lo)) >> 1));
+    if (above(mid)) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  q.floor = hi;
 }
 
 }  // namespace mote
