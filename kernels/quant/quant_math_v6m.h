@@ -230,8 +230,9 @@ inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shi
 }
 
 // requant_v6m_s8(acc, multiplier, shift, zp, lo, hi) for q prepared from a multiplier and
-// shift requant_v6m_right_applies() accepts. 40 Thumb-1 instructions on ARMv6-M (6 when acc <
-// q.floor).
+// shift requant_v6m_right_applies() accepts. On ARMv6-M 33 Thumb-1 instructions when |acc| < 2^15
+// (its high half is zero, and so are two of the four partial products), 41 otherwise, 6
+// when acc < q.floor.
 inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo,
                                    int32_t hi) {
 #if MOTE_V6M_ASM
@@ -254,8 +255,10 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "ldr %[bh], [%[q], #0]\n\t"
       "muls %[a], %[bh]\n\t"  // T2 = al * bh
       "adds %[t], %[t], %[a]\n\t"
-      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
-      MOTE_V6M_FORMULA_2_SUM
+      "cmp %[ah], #0\n\t"
+      "bne 6f\n\t"            // ah != 0: T1 and H, out of line
+      "asrs %[a], %[t], #15\n"  // y when ah == 0 (T1 = H = 0): |acc| < 2^15, most sums
+      "7:\n\t"
       "asrs %[t], %[a], #31\n\t"
       "adds %[a], %[a], %[t]\n\t"  // y - [y < 0]
       "ldr %[t], [%[q], #8]\n\t"
@@ -269,13 +272,15 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "2:\n\t"
       "add %[a], %[zp]\n\t"
       "cmp %[a], %[lo]\n\t"
-      "bge 3f\n\t"
-      "mov %[a], %[lo]\n"
-      "3:\n\t"
+      "blt 5f\n\t"
       "cmp %[a], %[hi]\n\t"
       "ble 4f\n\t"
       "mov %[a], %[hi]\n\t"
       "b 4f\n"
+      "6:\n\t"
+      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
+      MOTE_V6M_FORMULA_2_SUM
+      "b 7b\n"
       "5:\n\t"
       "mov %[a], %[lo]\n"
       "4:\n\t"
