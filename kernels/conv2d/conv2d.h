@@ -77,6 +77,9 @@ void conv2d_s8(const Conv2dS8Params& params, const int32_t* multipliers, const i
                const int32_t* bias, int8_t* output);
 
 Status conv2d_s8_check(const OpContext& ctx);
+// conv2d_s8_check for variants whose params carry extra_param_bytes more after the
+// reference's (checked by the variant).
+Status conv2d_s8_check_params(const OpContext& ctx, uint32_t extra_param_bytes);
 void conv2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8Entry;
 
@@ -168,9 +171,15 @@ constexpr uint32_t conv2d_s8__mve_stream_block(const PixelStreamShape&) { return
 // padding). A null scratch (or a short one in run()) only turns the folded path off.
 uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kernel_h, int32_t kernel_w,
                                       int32_t in_c, int32_t out_c);
+// floors: null, or per output channel the requant floor (quant/quant_math_v6m.h: every
+// acc below it gives act_min) as conv2d_s8__v6m_floors() computes it. The compiler appends
+// them to the params as a third int32 array; check() verifies each at load.
+void conv2d_s8__v6m_floors(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+                           int32_t out_c, int32_t* floors);
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
-                    const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+                    const int32_t* shifts, const int32_t* floors, const Conv2dShape& shape,
+                    const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
+                    void* scratch);
 Status conv2d_s8__v6m_check(const OpContext& ctx);
 void conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8V6mEntry;

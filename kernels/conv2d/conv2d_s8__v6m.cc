@@ -140,9 +140,11 @@ constexpr int32_t kFloorMinPixels = 128;
 
 // Fills the folded path's constants (`taps` weights per output channel); true when every
 // channel takes requant_v6m_right_s8.
+// floors: the compiler's requant floors (validated by check()), or null: then found here
+// when `search` (runs of kFloorMinPixels or more), else none.
 bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                    const int8_t* filter, const int32_t* bias, int32_t taps, int32_t out_c, bool floors,
-                    FoldedChannel* channels) {
+                    const int32_t* floors, const int8_t* filter, const int32_t* bias, int32_t taps,
+                    int32_t out_c, bool search, FoldedChannel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   bool all_right = true;
   for (int32_t oc = 0; oc < out_c; ++oc, filter += taps) {
@@ -151,7 +153,9 @@ bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const i
     channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
     if (requant_v6m_right_applies(multipliers[oc], shifts[oc])) {
       channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shifts[oc]);
-      if (floors) {
+      if (floors != nullptr) {
+        channels[oc].requant.floor = floors[oc];
+      } else if (search) {
         requant_v6m_right_set_floor(channels[oc].requant, multipliers[oc], p.output_zero_point, p.act_min,
                                     p.act_max);
       }
@@ -229,7 +233,8 @@ void fill_patch(const Conv2dS8Params& p, const Conv2dShape& s, const int8_t* ima
 
 // The folded path: every pixel's window contiguous (in place for 1x1 kernels without
 // padding, else copied into the patch), the input offset folded into the bias.
-void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts, const Conv2dShape& s,
+void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                const int32_t* floors, const Conv2dShape& s,
                 const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
                 FoldedChannel* channels) {
   const int32_t c = s.in_c;
@@ -237,9 +242,9 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
   const int32_t in_row_stride = s.in_w * c;
   const int32_t in_image_stride = s.in_h * in_row_stride;
   const Output o = {multipliers, shifts, bias, p.output_zero_point, p.act_min, p.act_max};
-  const bool floors = s.batch * s.out_h * s.out_w >= kFloorMinPixels;
+  const bool search = s.batch * s.out_h * s.out_w >= kFloorMinPixels;
   const bool all_right =
-      prepare_folded(p, multipliers, shifts, filter, bias, taps, s.out_c, floors, channels);
+      prepare_folded(p, multipliers, shifts, floors, filter, bias, taps, s.out_c, search, channels);
   const bool in_place = takes_1x1(p, s.kernel_h, s.kernel_w);
   int8_t* const patch = reinterpret_cast<int8_t*>(channels + s.out_c);
   for (int32_t b = 0; b < s.batch; ++b) {
@@ -272,11 +277,12 @@ uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kern
 }
 
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
-                    const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
+                    const int32_t* shifts, const int32_t* floors, const Conv2dShape& shape,
+                    const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
+                    void* scratch) {
   // Preparing costs about 5 instructions per weight: worth it from 16 pixels.
   if (scratch != nullptr && shape.batch * shape.out_h * shape.out_w >= 16) {
-    run_folded(params, multipliers, shifts, shape, input, filter, bias, output,
+    run_folded(params, multipliers, shifts, floors, shape, input, filter, bias, output,
                static_cast<FoldedChannel*>(scratch));
     return;
   }
@@ -324,9 +330,44 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
   }
 }
 
+void conv2d_s8__v6m_floors(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+                           int32_t out_c, int32_t* floors) {
+  for (int32_t oc = 0; oc < out_c; ++oc) {
+    floors[oc] = requant_v6m_floor(multipliers[oc], shifts[oc], params.output_zero_point, params.act_min,
+                                   params.act_max);
+  }
+}
+
+namespace {
+
+// The params carry the requant floors (a third int32 array after the reference's two).
+bool has_floors(const OpContext& ctx, uint32_t out_c) {
+  return params_with_arrays(ctx, sizeof(Conv2dS8Params), 3, out_c);
+}
+
+}  // namespace
+
+// check(): the reference's, groups 1, and each of the floors (if the params carry them)
+// safe for its channel (requant_v6m_floor_valid: one requantization per channel).
 Status conv2d_s8__v6m_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
-  if (ctx.params<Conv2dS8Params>().groups != 1) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
+  if (ctx.input_desc(1).rank != 4) return Status::kBadParams;
+  const uint32_t out_c = ctx.input_desc(1).dims[0];
+  const bool floors = has_floors(ctx, out_c);
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, floors ? 4u * out_c : 0u));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  if (p.groups != 1) return Status::kBadParams;
+  if (floors) {
+    const int32_t* multipliers = params_array(p, 0, out_c);
+    const int32_t* shifts = params_array(p, 1, out_c);
+    const int32_t* floor = params_array(p, 2, out_c);
+    for (uint32_t oc = 0; oc < out_c; ++oc) {
+      if (!requant_v6m_floor_valid(floor[oc], multipliers[oc], shifts[oc], p.output_zero_point, p.act_min,
+                                   p.act_max)) {
+        return Status::kBadParams;
+      }
+    }
+  }
   return Status::kOk;
 }
 
@@ -343,7 +384,8 @@ void conv2d_s8__v6m_run(const OpContext& ctx) {
                           (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
                       ? ctx.scratch().data()
                       : nullptr;
-  conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+  conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c),
+                 has_floors(ctx, out_c) ? params_array(p, 2, out_c) : nullptr, shape,
                  static_cast<const int8_t*>(ctx.input_data(0)),
                  static_cast<const int8_t*>(ctx.input_data(1)), bias,
                  static_cast<int8_t*>(ctx.output_data(0)), scratch);

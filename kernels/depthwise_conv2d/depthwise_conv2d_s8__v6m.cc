@@ -56,9 +56,11 @@ bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& sha
 
 // Fills the 3x3 path's constants; false (the path is not taken) when a channel's
 // requantization is outside requant_v6m_right_s8's.
+// floors: the compiler's requant floors (validated by check()), or null: then found here
+// when `search` (runs of kFloorMinPixels or more), else none.
 bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                 const int8_t* filter, const int32_t* bias, int32_t c_count, bool floors,
-                 v6m::Depthwise3x3Channel* channels) {
+                 const int32_t* floors, const int8_t* filter, const int32_t* bias, int32_t c_count,
+                 bool search, v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
     if (!requant_v6m_right_applies(multipliers[c], shifts[c])) return false;
@@ -67,7 +69,9 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
     channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
-    if (floors) {
+    if (floors != nullptr) {
+      channels[c].requant.floor = floors[c];
+    } else if (search) {
       requant_v6m_right_set_floor(channels[c].requant, multipliers[c], p.output_zero_point, p.act_min, p.act_max);
     }
   }
@@ -117,7 +121,7 @@ uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& p
 }
 
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
-                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int32_t* shifts, const int32_t* floors, const DepthwiseConv2dShape& shape,
                               const int8_t* input, const int8_t* filter, const int32_t* bias,
                               int8_t* output, void* scratch) {
   const int32_t c_count = shape.out_c;  // == in_c (depth_multiplier 1)
@@ -133,7 +137,7 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const bool three_wide = dense_w && shape.kernel_w == 3;
   auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
   const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
-                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count,
+                        prepare_3x3(params, multipliers, shifts, floors, filter, bias, c_count,
                                     shape.batch * shape.out_h * shape.out_w >= kFloorMinPixels, channels);
   int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
 
@@ -212,9 +216,44 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   }
 }
 
+void depthwise_conv2d_s8__v6m_floors(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                                     const int32_t* shifts, int32_t channels, int32_t* floors) {
+  for (int32_t c = 0; c < channels; ++c) {
+    floors[c] = requant_v6m_floor(multipliers[c], shifts[c], params.output_zero_point, params.act_min,
+                                  params.act_max);
+  }
+}
+
+namespace {
+
+// The params carry the requant floors (a third int32 array after the reference's two).
+bool has_floors(const OpContext& ctx, uint32_t out_c) {
+  return params_with_arrays(ctx, sizeof(DepthwiseConv2dS8Params), 3, out_c);
+}
+
+}  // namespace
+
+// check(): the reference's, depth multiplier 1, and each of the floors (if the params
+// carry them) safe for its channel (requant_v6m_floor_valid: one requantization each).
 Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check(ctx));
-  if (ctx.params<DepthwiseConv2dS8Params>().depth_multiplier != 1) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
+  if (ctx.input_desc(1).rank != 4) return Status::kBadParams;
+  const uint32_t out_c = ctx.input_desc(1).dims[3];
+  const bool floors = has_floors(ctx, out_c);
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check_params(ctx, floors ? 4u * out_c : 0u));
+  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
+  if (p.depth_multiplier != 1) return Status::kBadParams;
+  if (floors) {
+    const int32_t* multipliers = params_array(p, 0, out_c);
+    const int32_t* shifts = params_array(p, 1, out_c);
+    const int32_t* floor = params_array(p, 2, out_c);
+    for (uint32_t c = 0; c < out_c; ++c) {
+      if (!requant_v6m_floor_valid(floor[c], multipliers[c], shifts[c], p.output_zero_point, p.act_min,
+                                   p.act_max)) {
+        return Status::kBadParams;
+      }
+    }
+  }
   return Status::kOk;
 }
 
@@ -231,7 +270,8 @@ void depthwise_conv2d_s8__v6m_run(const OpContext& ctx) {
                           (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
                       ? ctx.scratch().data()
                       : nullptr;
-  depthwise_conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+  depthwise_conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c),
+                           has_floors(ctx, out_c) ? params_array(p, 2, out_c) : nullptr, shape,
                            static_cast<const int8_t*>(ctx.input_data(0)),
                            static_cast<const int8_t*>(ctx.input_data(1)), bias,
                            static_cast<int8_t*>(ctx.output_data(0)), scratch);

@@ -331,6 +331,32 @@ inline void requant_v6m_right_set_floor(RequantV6mRight& q, int32_t multiplier, 
   q.floor = hi;
 }
 
+// The floor requant_v6m_right_set_floor() finds for (multiplier, shift, zp, act_min,
+// act_max), or INT32_MIN (no short cut) for a requantization requant_v6m_right_s8 does
+// not take. The compiler puts these in the __v6m convolutions' params.
+inline int32_t requant_v6m_floor(int32_t multiplier, int32_t shift, int32_t zp, int32_t act_min,
+                                 int32_t act_max) {
+  if (!requant_v6m_right_applies(multiplier, shift)) return INT32_MIN;
+  RequantV6mRight q = requant_v6m_right_prepare(multiplier, shift);
+  requant_v6m_right_set_floor(q, multiplier, zp, act_min, act_max);
+  return q.floor;
+}
+
+// Whether `floor` is safe for that requantization: INT32_MIN (no short cut), or a right
+// shift with a positive multiplier (the output is then non-decreasing in acc) for which
+// acc = floor - 1, and so every acc below it, gives act_min. One reference requantization,
+// for check() to verify a program's floors at load.
+inline bool requant_v6m_floor_valid(int32_t floor, int32_t multiplier, int32_t shift, int32_t zp,
+                                    int32_t act_min, int32_t act_max) {
+  if (floor == INT32_MIN) return true;
+  if (multiplier <= 0 || !requant_v6m_right_applies(multiplier, shift) || act_min > act_max ||
+      zp < -(1 << 29) || zp > (1 << 29)) {
+    return false;
+  }
+  return clamp_i32(wrapping_add(multiply_by_quantized_multiplier(floor - 1, multiplier, shift), zp), act_min,
+                   act_max) == act_min;
+}
+
 }  // namespace mote
 
 #undef MOTE_V6M_FORMULA_2_SUM

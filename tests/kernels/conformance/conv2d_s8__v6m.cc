@@ -96,6 +96,14 @@ int check_requant_floor(Rng& rng, int count) {
     if (!requant_v6m_right_applies(m, shift)) continue;
     RequantV6mRight q = requant_v6m_right_prepare(m, shift);
     requant_v6m_right_set_floor(q, m, zp, lo, hi);
+    // check()'s validation: the floor found is safe, and one more is not (it is the least).
+    if (!requant_v6m_floor_valid(q.floor, m, shift, zp, lo, hi) ||
+        (q.floor != INT32_MIN && q.floor != INT32_MAX && requant_v6m_floor_valid(q.floor + 1, m, shift, zp, lo, hi))) {
+      print("conv2d_s8__v6m: requant_v6m_floor_valid wrong for floor ");
+      print_int(q.floor);
+      print("\n");
+      return 1;
+    }
     for (int j = 0; j < 12; ++j) {
       int32_t acc;
       if (j < 6) {
@@ -181,6 +189,9 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
     int32_t* bias = rng.uniform(0, 3) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
     int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
     int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    // Half the cases with the compiler's requant floors, half without (searched at run time
+    // from 128 pixels).
+    int32_t* floors = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
     int8_t* expected = a.alloc_array<int8_t>(out_count);
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
@@ -217,8 +228,9 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       if (rng.coin()) multipliers[o] = INT32_MIN;
       else shifts[o] = rng.uniform(0, 3);
     }
+    if (floors != nullptr) conv2d_s8__v6m_floors(p, multipliers, shifts, s.out_c, floors);
     conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    conv2d_s8__v6m(p, multipliers, shifts, floors, s, input, filter, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, "conv", expected, actual, static_cast<size_t>(out_count))) {
       ++failed;
     }

@@ -61,6 +61,9 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
     int32_t* bias = rng.uniform(0, 3) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
     int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
     int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    // Half the cases with the compiler's requant floors, half without (searched at run time
+    // from 128 pixels).
+    int32_t* floors = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
     int8_t* expected = a.alloc_array<int8_t>(out_count);
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
@@ -107,8 +110,9 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
       if (rng.coin()) multipliers[o] = INT32_MIN;
       else shifts[o] = rng.uniform(0, 3);
     }
+    if (floors != nullptr) depthwise_conv2d_s8__v6m_floors(p, multipliers, shifts, s.out_c, floors);
     depthwise_conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    depthwise_conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    depthwise_conv2d_s8__v6m(p, multipliers, shifts, floors, s, input, filter, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, "depthwise", expected, actual,
                          static_cast<size_t>(out_count))) {
       ++failed;
