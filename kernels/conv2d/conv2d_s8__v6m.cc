@@ -174,29 +174,31 @@ __attribute__((noinline)) int8_t finish_other(uint32_t acc, const FoldedChannel&
 }
 
 template <bool kMixed>
-__attribute__((always_inline)) inline int8_t finish_folded(uint32_t acc, const FoldedChannel& ch, const Output& o) {
+__attribute__((always_inline)) inline int8_t finish_folded(uint32_t acc, const FoldedChannel& ch, const Output& o,
+                                                           const RequantV6mOutput& k) {
   if (kMixed && ch.requant.right == 0) return finish_other(acc, ch, o);
-  return requant_v6m_right_s8(static_cast<int32_t>(acc), ch.requant, o.zero_point, o.act_min, o.act_max);
+  return requant_v6m_right_s8(static_cast<int32_t>(acc), ch.requant, k);
 }
 
 // Every output channel of one pixel on the folded path (x: the pixel's `taps` inputs,
 // contiguous, in the filter's order).
 template <bool kMixed>
 __attribute__((noinline)) void pixel_folded(const FoldedChannel* channels, const int8_t* x, const int8_t* filter,
-                                            int32_t taps, int32_t out_c, const Output& o, int8_t* out) {
+                                            int32_t taps, int32_t out_c, const Output& o,
+                                            const RequantV6mOutput& k, int8_t* out) {
   int32_t oc = 0;
   for (; oc + 3 < out_c; oc += 4, filter += 4 * taps) {
     const FoldedChannel* ch = channels + oc;
     uint32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
     v6m::dot_4x1_raw(filter, taps, x, taps, acc);
-    out[oc] = finish_folded<kMixed>(acc[0], ch[0], o);
-    out[oc + 1] = finish_folded<kMixed>(acc[1], ch[1], o);
-    out[oc + 2] = finish_folded<kMixed>(acc[2], ch[2], o);
-    out[oc + 3] = finish_folded<kMixed>(acc[3], ch[3], o);
+    out[oc] = finish_folded<kMixed>(acc[0], ch[0], o, k);
+    out[oc + 1] = finish_folded<kMixed>(acc[1], ch[1], o, k);
+    out[oc + 2] = finish_folded<kMixed>(acc[2], ch[2], o, k);
+    out[oc + 3] = finish_folded<kMixed>(acc[3], ch[3], o, k);
   }
   for (; oc < out_c; ++oc, filter += taps) {
     const uint32_t acc = v6m::dot_1x1(filter, x, taps, 0, channels[oc].bias);
-    out[oc] = finish_folded<kMixed>(acc, channels[oc], o);
+    out[oc] = finish_folded<kMixed>(acc, channels[oc], o, k);
   }
 }
 
@@ -242,6 +244,7 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
   const int32_t in_row_stride = s.in_w * c;
   const int32_t in_image_stride = s.in_h * in_row_stride;
   const Output o = {multipliers, shifts, bias, p.output_zero_point, p.act_min, p.act_max};
+  const RequantV6mOutput k = requant_v6m_output_constants(p.output_zero_point, p.act_min, p.act_max);
   const bool search = s.batch * s.out_h * s.out_w >= kFloorMinPixels;
   const bool all_right =
       prepare_folded(p, multipliers, shifts, floors, filter, bias, taps, s.out_c, search, channels);
@@ -260,9 +263,9 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
           fill_patch(p, s, image, y0, x0, patch);
         }
         if (all_right) {
-          pixel_folded<false>(channels, x, filter, taps, s.out_c, o, output);
+          pixel_folded<false>(channels, x, filter, taps, s.out_c, o, k, output);
         } else {
-          pixel_folded<true>(channels, x, filter, taps, s.out_c, o, output);
+          pixel_folded<true>(channels, x, filter, taps, s.out_c, o, k, output);
         }
       }
     }

@@ -229,14 +229,23 @@ inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shi
   return q;
 }
 
-// requant_v6m_s8(acc, multiplier, shift, zp, lo, hi) for q prepared from a multiplier and
-// shift requant_v6m_right_applies() accepts. On ARMv6-M 33 Thumb-1 instructions when |acc| < 2^15
-// (its high half is zero, and so are two of the four partial products), 41 otherwise, 6
-// when acc < q.floor.
-inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo,
-                                   int32_t hi) {
+// An op's output constants for requant_v6m_right_s8, read from memory by its assembly (a
+// caller's loop then keeps no high registers loaded for it).
+struct RequantV6mOutput {
+  int32_t round30;  // 2^30
+  int32_t zp, lo, hi;  // output zero point, act_min, act_max (lo <= hi)
+};
+
+inline RequantV6mOutput requant_v6m_output_constants(int32_t zp, int32_t lo, int32_t hi) {
+  return RequantV6mOutput{int32_t{1} << 30, zp, lo, hi};
+}
+
+// requant_v6m_s8(acc, multiplier, shift, k.zp, k.lo, k.hi) for q prepared from a multiplier
+// and shift requant_v6m_right_applies() accepts. On ARMv6-M 35 Thumb-1 instructions when
+// |acc| < 2^15 (its high half is zero, and so are two of the four partial products), 43
+// otherwise, 5 when acc < q.floor.
+inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
 #if MOTE_V6M_ASM
-  const int32_t round30 = 1 << 30;
   int32_t bh, ah, t, u;
   __asm__(
       ".syntax unified\n\t"
@@ -250,7 +259,8 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "ldr %[u], [%[q], #4]\n\t"     // bl
       "movs %[t], %[a]\n\t"
       "muls %[t], %[u]\n\t"  // L = al * bl
-      "add %[t], %[round30]\n\t"
+      "ldr %[bh], [%[k], #0]\n\t"
+      "adds %[t], %[t], %[bh]\n\t"
       "lsrs %[t], %[t], #16\n\t"  // Lh
       "ldr %[bh], [%[q], #0]\n\t"
       "muls %[a], %[bh]\n\t"  // T2 = al * bh
@@ -270,33 +280,42 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "1:\n\t"
       "asrs %[a], %[t]\n"
       "2:\n\t"
-      "add %[a], %[zp]\n\t"
-      "cmp %[a], %[lo]\n\t"
+      "ldr %[t], [%[k], #4]\n\t"
+      "adds %[a], %[a], %[t]\n\t"  // + zp
+      "ldr %[t], [%[k], #8]\n\t"
+      "cmp %[a], %[t]\n\t"
       "blt 5f\n\t"
-      "cmp %[a], %[hi]\n\t"
+      "ldr %[t], [%[k], #12]\n\t"
+      "cmp %[a], %[t]\n\t"
       "ble 4f\n\t"
-      "mov %[a], %[hi]\n\t"
+      "movs %[a], %[t]\n\t"
       "b 4f\n"
       "6:\n\t"
       "muls %[u], %[ah]\n\t"  // T1 = ah * bl
       MOTE_V6M_FORMULA_2_SUM
       "b 7b\n"
       "5:\n\t"
-      "mov %[a], %[lo]\n"
+      "ldr %[a], [%[k], #8]\n"  // act_min
       "4:\n\t"
       : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
-      : [q] "l"(&q), [round30] "h"(round30), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi)
+      : [q] "l"(&q), [k] "l"(&k)
       : "cc", "memory");
   return static_cast<int8_t>(acc);
 #else
-  if (acc < q.floor) return static_cast<int8_t>(lo);
+  if (acc < q.floor) return static_cast<int8_t>(k.lo);
   const int32_t y = v6m_doubling_high_mul(acc, q.mul_hi, q.mul_lo);
   const uint32_t biased = static_cast<uint32_t>(y) - (y < 0 ? 1u : 0u);
   const uint32_t z = biased + static_cast<uint32_t>(q.half);
   const bool overflow = y >= 0 && z > uint32_t{INT32_MAX};
   const int32_t r = overflow ? static_cast<int32_t>(z >> q.right) : (static_cast<int32_t>(z) >> q.right);
-  return static_cast<int8_t>(clamp_i32(wrapping_add(r, zp), lo, hi));
+  return static_cast<int8_t>(clamp_i32(wrapping_add(r, k.zp), k.lo, k.hi));
 #endif
+}
+
+// The same with the output constants as values (lo <= hi).
+inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo, int32_t hi) {
+  const RequantV6mOutput k = requant_v6m_output_constants(zp, lo, hi);
+  return requant_v6m_right_s8(acc, q, k);
 }
 
 // Sets q.floor (q prepared from `multiplier` without a floor) to the smallest acc whose
