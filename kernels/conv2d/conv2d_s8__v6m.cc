@@ -218,7 +218,7 @@ void fill_patch(const Conv2dS8Params& p, const Conv2dShape& s, const int8_t* ima
     }
     const int8_t* row = image + y * s.in_w * c;
     if (dense_row) {
-      memcpy(patch, row + x0 * c, row_bytes);
+      v6m::copy_bytes(patch, row + x0 * c, static_cast<int32_t>(row_bytes));
       continue;
     }
     for (int32_t k = 0; k < s.kernel_w; ++k) {
@@ -227,7 +227,7 @@ void fill_patch(const Conv2dS8Params& p, const Conv2dShape& s, const int8_t* ima
       if (x < 0 || x >= s.in_w) {
         memset(tap, p.input_zero_point, static_cast<uint32_t>(c));
       } else {
-        memcpy(tap, row + x * c, static_cast<uint32_t>(c));
+        v6m::copy_bytes(tap, row + x * c, c);
       }
     }
   }
