@@ -27,6 +27,7 @@
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_shapes.h"
 #include "isa/v6m.h"
+#include "isa/v6m_folded.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math_v6m.h"
@@ -109,13 +110,11 @@ __attribute__((noinline)) void pixel(const Runs& r, const int8_t* image, const i
   }
 }
 
-// An output channel's constants on the folded path, in the scratch.
-struct FoldedChannel {
-  uint32_t bias;  // bias + input offset * the sum of the channel's weights
-  // requant_v6m_right_s8's constants when requant_v6m_right_applies(); otherwise
-  // requant.right == 0 and requant.mul_hi / mul_lo are the multiplier and shift.
-  RequantV6mRight requant;
-};
+// An output channel's constants on the folded path, in the scratch (bias + input offset
+// * the sum of the channel's weights; requant_v6m_right_s8's constants when
+// requant_v6m_right_applies(), otherwise requant.right == 0 and requant.mul_hi / mul_lo
+// are the multiplier and shift).
+using FoldedChannel = v6m::FoldedChannel;
 
 constexpr uint32_t round_up4(uint32_t n) { return (n + 3u) & ~3u; }
 
@@ -187,6 +186,13 @@ __attribute__((noinline)) void pixel_folded(const FoldedChannel* channels, const
                                             int32_t taps, int32_t out_c, const Output& o,
                                             const RequantV6mOutput& k, int8_t* out) {
   int32_t oc = 0;
+  if (!kMixed && taps > 0) {  // every channel in requant_v6m_right_s8: four at a time in one block
+    v6m::FoldedBlock block = {filter, x, taps, channels, out, &k};
+    for (; oc + 3 < out_c; oc += 4, block.w += 4 * taps, block.ch += 4, block.out += 4) {
+      v6m::folded_block_4(block);
+    }
+    filter = block.w;
+  }
   for (; oc + 3 < out_c; oc += 4, filter += 4 * taps) {
     const FoldedChannel* ch = channels + oc;
     uint32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
