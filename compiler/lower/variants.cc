@@ -108,10 +108,33 @@ void append_v6m_floors(LoweredOp& op, int32_t channels, FloorsFn floors_fn) {
   op.params.insert(op.params.end(), bytes, bytes + floors.size() * 4);
 }
 
+bool constant_payload(const ir::Tensor& t);
+
+// Floors always; with a constant filter and bias also the folded biases (bias + input
+// offset * the channel's weight sum, another 4 bytes per channel), so a run does not sum
+// the weights (about 5 instructions per weight).
 bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
+  const size_t floors_end = op.params.size() + 4 * static_cast<size_t>(f.out_c);
   append_v6m_floors<Conv2dS8Params>(op, f.out_c, conv2d_s8__v6m_floors);
+  const bool has_bias = l.has_input(2);
+  const ir::Tensor& weights = l.input(1);
+  if (op.params.size() == floors_end && constant_payload(weights) &&
+      (!has_bias || (constant_payload(l.input(2)) && l.input(2).dtype == DType::kInt32 &&
+                     l.input(2).elements() == f.out_c))) {
+    std::vector<int32_t> bias;
+    if (has_bias) {
+      bias.resize(static_cast<size_t>(f.out_c));
+      std::memcpy(bias.data(), l.input(2).data.data(), bias.size() * 4);
+    }
+    std::vector<int32_t> folded(static_cast<size_t>(f.out_c));
+    conv2d_s8__v6m_folded_bias(params_as<Conv2dS8Params>(op), reinterpret_cast<const int8_t*>(weights.data.data()),
+                               has_bias ? bias.data() : nullptr, f.kernel_h * f.kernel_w * f.in_c, f.out_c,
+                               folded.data());
+    const auto* bytes = reinterpret_cast<const uint8_t*>(folded.data());
+    op.params.insert(op.params.end(), bytes, bytes + folded.size() * 4);
+  }
   op.scratch_bytes +=
       conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.in_c, f.out_c);
   return true;

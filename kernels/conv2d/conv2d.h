@@ -176,10 +176,16 @@ uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kern
 // them to the params as a third int32 array; check() verifies each at load.
 void conv2d_s8__v6m_floors(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
                            int32_t out_c, int32_t* floors);
+// folded_bias: null, or per output channel bias + input offset * the sum of its weights
+// (wrapping) as conv2d_s8__v6m_folded_bias() computes it (taps = KH * KW * C); the compiler
+// appends them after the floors as a fourth int32 array when the filter and bias are
+// constant, so a run does not sum the weights. check() verifies them at load.
+void conv2d_s8__v6m_folded_bias(const Conv2dS8Params& params, const int8_t* filter, const int32_t* bias,
+                                int32_t taps, int32_t out_c, int32_t* folded_bias);
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const int32_t* floors, const Conv2dShape& shape,
-                    const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
-                    void* scratch);
+                    const int32_t* shifts, const int32_t* floors, const int32_t* folded_bias,
+                    const Conv2dShape& shape, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                    int8_t* output, void* scratch);
 Status conv2d_s8__v6m_check(const OpContext& ctx);
 void conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8V6mEntry;

@@ -141,15 +141,21 @@ constexpr int32_t kFloorMinPixels = 128;
 // channel takes requant_v6m_right_s8.
 // floors: the compiler's requant floors (validated by check()), or null: then found here
 // when `search` (runs of kFloorMinPixels or more), else none.
+// folded_bias: the compiler's folded biases (validated by check()), or null: then summed
+// here.
 bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                    const int32_t* floors, const int8_t* filter, const int32_t* bias, int32_t taps,
-                    int32_t out_c, bool search, FoldedChannel* channels) {
+                    const int32_t* floors, const int32_t* folded_bias, const int8_t* filter,
+                    const int32_t* bias, int32_t taps, int32_t out_c, bool search, FoldedChannel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   bool all_right = true;
   for (int32_t oc = 0; oc < out_c; ++oc, filter += taps) {
-    uint32_t weight_sum = 0;
-    for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
-    channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
+    if (folded_bias != nullptr) {
+      channels[oc].bias = static_cast<uint32_t>(folded_bias[oc]);
+    } else {
+      uint32_t weight_sum = 0;
+      for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
+      channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
+    }
     if (requant_v6m_right_applies(multipliers[oc], shifts[oc])) {
       channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shifts[oc]);
       if (floors != nullptr) {
@@ -242,7 +248,7 @@ void fill_patch(const Conv2dS8Params& p, const Conv2dShape& s, const int8_t* ima
 // The folded path: every pixel's window contiguous (in place for 1x1 kernels without
 // padding, else copied into the patch), the input offset folded into the bias.
 void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                const int32_t* floors, const Conv2dShape& s,
+                const int32_t* floors, const int32_t* folded_bias, const Conv2dShape& s,
                 const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
                 FoldedChannel* channels) {
   const int32_t c = s.in_c;
@@ -253,7 +259,7 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
   const RequantV6mOutput k = requant_v6m_output_constants(p.output_zero_point, p.act_min, p.act_max);
   const bool search = s.batch * s.out_h * s.out_w >= kFloorMinPixels;
   const bool all_right =
-      prepare_folded(p, multipliers, shifts, floors, filter, bias, taps, s.out_c, search, channels);
+      prepare_folded(p, multipliers, shifts, floors, folded_bias, filter, bias, taps, s.out_c, search, channels);
   const bool in_place = takes_1x1(p, s.kernel_h, s.kernel_w);
   int8_t* const patch = reinterpret_cast<int8_t*>(channels + s.out_c);
   for (int32_t b = 0; b < s.batch; ++b) {
@@ -286,12 +292,12 @@ uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kern
 }
 
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const int32_t* floors, const Conv2dShape& shape,
-                    const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
-                    void* scratch) {
+                    const int32_t* shifts, const int32_t* floors, const int32_t* folded_bias,
+                    const Conv2dShape& shape, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                    int8_t* output, void* scratch) {
   // Preparing costs about 5 instructions per weight: worth it from 16 pixels.
   if (scratch != nullptr && shape.batch * shape.out_h * shape.out_w >= 16) {
-    run_folded(params, multipliers, shifts, floors, shape, input, filter, bias, output,
+    run_folded(params, multipliers, shifts, floors, folded_bias, shape, input, filter, bias, output,
                static_cast<FoldedChannel*>(scratch));
     return;
   }
@@ -347,26 +353,65 @@ void conv2d_s8__v6m_floors(const Conv2dS8Params& params, const int32_t* multipli
   }
 }
 
+void conv2d_s8__v6m_folded_bias(const Conv2dS8Params& params, const int8_t* filter, const int32_t* bias,
+                                int32_t taps, int32_t out_c, int32_t* folded_bias) {
+  const uint32_t off = static_cast<uint32_t>(-params.input_zero_point);
+  for (int32_t oc = 0; oc < out_c; ++oc, filter += taps) {
+    uint32_t weight_sum = 0;
+    for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
+    folded_bias[oc] =
+        static_cast<int32_t>((bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum);
+  }
+}
+
 namespace {
 
-// The params carry the requant floors (a third int32 array after the reference's two).
-bool has_floors(const OpContext& ctx, uint32_t out_c) {
-  return params_with_arrays(ctx, sizeof(Conv2dS8Params), 3, out_c);
+// How many int32 arrays of out_c follow the params header: 2 (the reference's multipliers
+// and shifts), 3 (then the requant floors) or 4 (then the folded biases); 0 for any other
+// size.
+uint32_t param_arrays(const OpContext& ctx, uint32_t out_c) {
+  for (uint32_t arrays = 2; arrays <= 4; ++arrays) {
+    if (params_with_arrays(ctx, sizeof(Conv2dS8Params), arrays, out_c)) return arrays;
+  }
+  return 0;
+}
+
+bool is_constant(const TensorDesc& t) { return t.storage == static_cast<uint8_t>(Storage::kConstant); }
+
+// Whether the params' folded biases are those of the op's (constant) filter and bias.
+bool folded_bias_valid(const OpContext& ctx, const Conv2dS8Params& p, uint32_t out_c, const int32_t* folded) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const bool has_bias = ctx.input_count() == 3 && ctx.has_input(2);
+  if (!is_constant(filter) || (has_bias && !is_constant(ctx.input_desc(2)))) return false;
+  const auto* weights = static_cast<const int8_t*>(ctx.input_data(1));
+  const auto* bias = has_bias ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  const int32_t taps = static_cast<int32_t>(filter.dims[1] * filter.dims[2] * filter.dims[3]);
+  const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
+  for (uint32_t oc = 0; oc < out_c; ++oc, weights += taps) {
+    uint32_t weight_sum = 0;
+    for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(weights[k]);
+    if (static_cast<uint32_t>(folded[oc]) != (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
 
-// check(): the reference's, groups 1, and each of the floors (if the params carry them)
-// safe for its channel (requant_v6m_floor_valid: one requantization per channel).
+// check(): the reference's, groups 1, each of the floors (if the params carry them) safe
+// for its channel (requant_v6m_floor_valid: one requantization per channel), and the
+// folded biases (if they carry them) those of the constant filter and bias.
 Status conv2d_s8__v6m_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
   if (ctx.input_desc(1).rank != 4) return Status::kBadParams;
   const uint32_t out_c = ctx.input_desc(1).dims[0];
-  const bool floors = has_floors(ctx, out_c);
-  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, floors ? 4u * out_c : 0u));
+  const uint32_t arrays = param_arrays(ctx, out_c);
+  if (arrays == 0) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 4u * (arrays - 2) * out_c));
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1) return Status::kBadParams;
-  if (floors) {
+  if (arrays >= 3) {
     const int32_t* multipliers = params_array(p, 0, out_c);
     const int32_t* shifts = params_array(p, 1, out_c);
     const int32_t* floor = params_array(p, 2, out_c);
@@ -377,6 +422,7 @@ Status conv2d_s8__v6m_check(const OpContext& ctx) {
       }
     }
   }
+  if (arrays == 4 && !folded_bias_valid(ctx, p, out_c, params_array(p, 3, out_c))) return Status::kBadParams;
   return Status::kOk;
 }
 
@@ -393,9 +439,10 @@ void conv2d_s8__v6m_run(const OpContext& ctx) {
                           (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
                       ? ctx.scratch().data()
                       : nullptr;
+  const uint32_t arrays = param_arrays(ctx, out_c);
   conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c),
-                 has_floors(ctx, out_c) ? params_array(p, 2, out_c) : nullptr, shape,
-                 static_cast<const int8_t*>(ctx.input_data(0)),
+                 arrays >= 3 ? params_array(p, 2, out_c) : nullptr, arrays == 4 ? params_array(p, 3, out_c) : nullptr,
+                 shape, static_cast<const int8_t*>(ctx.input_data(0)),
                  static_cast<const int8_t*>(ctx.input_data(1)), bias,
                  static_cast<int8_t*>(ctx.output_data(0)), scratch);
 }

@@ -52,7 +52,7 @@ void check_case(std::mt19937& rng, Case c, int index) {
   conv2d_s8(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), b,
             expected.data());
   std::vector<int32_t> scratch(conv2d_s8__v6m_scratch_bytes(p, s.kernel_h, s.kernel_w, s.in_c, s.out_c) / 4 + 1);
-  conv2d_s8__v6m(p, multipliers.data(), shifts.data(), nullptr, s, input.data(), filter.data(), b,
+  conv2d_s8__v6m(p, multipliers.data(), shifts.data(), nullptr, nullptr, s, input.data(), filter.data(), b,
                  actual.data(), scratch.data());
   for (size_t i = 0; i < out_count; ++i) {
     ASSERT_EQ(actual[i], expected[i])

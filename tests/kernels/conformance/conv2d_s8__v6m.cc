@@ -192,6 +192,8 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
     // Half the cases with the compiler's requant floors, half without (searched at run time
     // from 128 pixels).
     int32_t* floors = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
+    // Half with the compiler's folded biases, half summed at run time.
+    int32_t* folded_bias = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
     int8_t* expected = a.alloc_array<int8_t>(out_count);
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
@@ -229,8 +231,11 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       else shifts[o] = rng.uniform(0, 3);
     }
     if (floors != nullptr) conv2d_s8__v6m_floors(p, multipliers, shifts, s.out_c, floors);
+    if (folded_bias != nullptr) {
+      conv2d_s8__v6m_folded_bias(p, filter, bias, s.kernel_h * s.kernel_w * s.in_c, s.out_c, folded_bias);
+    }
     conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    conv2d_s8__v6m(p, multipliers, shifts, floors, s, input, filter, bias, actual, scratch);
+    conv2d_s8__v6m(p, multipliers, shifts, floors, folded_bias, s, input, filter, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, "conv", expected, actual, static_cast<size_t>(out_count))) {
       ++failed;
     }
