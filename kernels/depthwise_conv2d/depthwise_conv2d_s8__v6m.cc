@@ -140,6 +140,9 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                         prepare_3x3(params, multipliers, shifts, floors, filter, bias, c_count,
                                     shape.batch * shape.out_h * shape.out_w >= kFloorMinPixels, channels);
   int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
+  const bool pairs = params.window.stride_w == 1;  // neighbouring windows one channel group apart
+  const RequantV6mOutput k =
+      requant_v6m_output_constants(params.output_zero_point, params.act_min, params.act_max);
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
@@ -160,6 +163,14 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                             (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
+        if (fast_3x3 && pairs && rows == 3 && x0 >= 0 && x0 + 3 < shape.in_w && ox + 1 < shape.out_w) {
+          // This pixel and the next, both windows inside the image: one pass for the two.
+          v6m::depthwise_3x3_pair(channels, c_count, filter, in0, tap_step_y, output, k);
+          output += 2 * c_count;
+          ++ox;
+          x0 += params.window.stride_w;
+          continue;
+        }
         if (fast_3x3) {
           const int8_t* x = in0;
           int32_t x_row = tap_step_y;
