@@ -8,7 +8,8 @@
 //  - no division per pixel where the window lies inside the image (taps_inside() only at
 //    the borders);
 //  - requantization without __aeabi_lmul (quant/quant_math_v6m.h);
-//  - the folded path, for runs of 16 pixels or more: once per run the scratch gets per
+//  - the folded path, for runs of 16 pixels or more or with the compiler's folded biases
+//    (below): once per run the scratch gets per
 //    output channel the bias with the input offset folded in (bias + offset * the sum of
 //    the channel's weights: sum w * (x + offset) = sum w * x + offset * sum w, exact in
 //    wrapping int32 arithmetic) and, for the channels whose multiplier and shift allow
@@ -295,8 +296,9 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int32_t* shifts, const int32_t* floors, const int32_t* folded_bias,
                     const Conv2dShape& shape, const int8_t* input, const int8_t* filter, const int32_t* bias,
                     int8_t* output, void* scratch) {
-  // Preparing costs about 5 instructions per weight: worth it from 16 pixels.
-  if (scratch != nullptr && shape.batch * shape.out_h * shape.out_w >= 16) {
+  // Preparing costs about 5 instructions per weight without the compiler's folded biases
+  // (worth it from 16 pixels), about 15 per channel with them.
+  if (scratch != nullptr && (folded_bias != nullptr || shape.batch * shape.out_h * shape.out_w >= 16)) {
     run_folded(params, multipliers, shifts, floors, folded_bias, shape, input, filter, bias, output,
                static_cast<FoldedChannel*>(scratch));
     return;
