@@ -413,16 +413,10 @@ Status conv2d_s8__v6m_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 4u * (arrays - 2) * out_c));
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1) return Status::kBadParams;
-  if (arrays >= 3) {
-    const int32_t* multipliers = params_array(p, 0, out_c);
-    const int32_t* shifts = params_array(p, 1, out_c);
-    const int32_t* floor = params_array(p, 2, out_c);
-    for (uint32_t oc = 0; oc < out_c; ++oc) {
-      if (!requant_v6m_floor_valid(floor[oc], multipliers[oc], shifts[oc], p.output_zero_point, p.act_min,
-                                   p.act_max)) {
-        return Status::kBadParams;
-      }
-    }
+  if (arrays >= 3 && !requant_v6m_floors_valid(params_array(p, 2, out_c), params_array(p, 0, out_c),
+                                               params_array(p, 1, out_c), out_c, p.output_zero_point, p.act_min,
+                                               p.act_max)) {
+    return Status::kBadParams;
   }
   if (arrays == 4 && !folded_bias_valid(ctx, p, out_c, params_array(p, 3, out_c))) return Status::kBadParams;
   return Status::kOk;

@@ -11,10 +11,14 @@
 //    scratch gets per channel the bias with the input offset folded in (bias + offset *
 //    the sum of the channel's nine weights: sum w * (x + offset) = sum w * x + offset *
 //    sum w, exact in the wrapping int32 arithmetic the reference accumulates in) and the
-//    split multiplier (and, from 128 pixels, the requant floor below which an output is
-//    act_min without the arithmetic), so the taps need no offset addition. A pixel at the image border
-//    reads its window from a patch in the scratch whose outside taps hold the input zero
-//    point (w * (zp - zp) = 0 with the folded offset, as the reference skips them);
+//    split multiplier with its requant floor (below which an output is act_min without
+//    the arithmetic: from the params, where the compiler put them, else searched here
+//    from 128 pixels), so the taps need no offset addition. With stride_w == 1 two
+//    neighbouring pixels whose windows are inside the image take one pass
+//    (v6m::depthwise_3x3_pair: each weight and the two shared inputs of a window row
+//    loaded once for both). A pixel at the image border reads its window from a patch in
+//    the scratch whose outside taps hold the input zero point (w * (zp - zp) = 0 with the
+//    folded offset, as the reference skips them);
 //  - elsewhere requantization takes four 32-bit MULS (requant_v6m_s8);
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
 //    the image border, and are shared by all channels of a pixel;
@@ -254,16 +258,10 @@ Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check_params(ctx, floors ? 4u * out_c : 0u));
   const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
   if (p.depth_multiplier != 1) return Status::kBadParams;
-  if (floors) {
-    const int32_t* multipliers = params_array(p, 0, out_c);
-    const int32_t* shifts = params_array(p, 1, out_c);
-    const int32_t* floor = params_array(p, 2, out_c);
-    for (uint32_t c = 0; c < out_c; ++c) {
-      if (!requant_v6m_floor_valid(floor[c], multipliers[c], shifts[c], p.output_zero_point, p.act_min,
-                                   p.act_max)) {
-        return Status::kBadParams;
-      }
-    }
+  if (floors && !requant_v6m_floors_valid(params_array(p, 2, out_c), params_array(p, 0, out_c),
+                                          params_array(p, 1, out_c), out_c, p.output_zero_point, p.act_min,
+                                          p.act_max)) {
+    return Status::kBadParams;
   }
   return Status::kOk;
 }

@@ -1,6 +1,6 @@
-// The channel loop of the ARMv6-M int8 depthwise convolution's 3x3 path: every channel of
-// one output pixel whose nine taps are inside the image, in one Thumb-1 block. Portable
-// definition elsewhere (and at -O0 / -Os, see isa/v6m.h).
+// The channel loops of the ARMv6-M int8 depthwise convolution's 3x3 path: every channel
+// of one output pixel (or of two neighbouring ones) whose taps are inside the image, in one
+// Thumb-1 block. Portable definitions elsewhere (and at -O0 / -Os, see isa/v6m.h).
 #pragma once
 
 #include <stdint.h>
@@ -19,9 +19,10 @@ static_assert(sizeof(Depthwise3x3Channel) == 24, "the assembly's offsets");
 
 // For c in [0, count): out[c] = requant_v6m_right_s8(ch[c].bias + sum over r, k in 0..2 of
 // w[c + 3 * count * r + count * k] * x[c + x_row * r + count * k], ch[c].requant, zp, lo,
-// hi), the sums wrapping. count >= 1. 96 instructions per channel (36 for the taps, 40
-// for the requantization), 7 fewer when the sum is in [-2^15, 2^15): its high half is
-// then zero, and so are two of the four partial products.
+// hi), the sums wrapping. count >= 1. 99 instructions per channel (36 for the taps, 43
+// for the requantization), 7 fewer when the sum is in [-2^15, 2^15) (its high half is
+// then zero, and so are two of the four partial products), about 30 fewer when it is
+// below the channel's requant floor.
 inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w,
                                 const int8_t* x, int32_t x_row, int8_t* out, int32_t zp, int32_t lo,
                                 int32_t hi) {

@@ -376,6 +376,16 @@ inline bool requant_v6m_floor_valid(int32_t floor, int32_t multiplier, int32_t s
                    act_max) == act_min;
 }
 
+// requant_v6m_floor_valid for each of `count` channels (floors[c] with multipliers[c] and
+// shifts[c]): what the __v6m convolutions' check() asks of the floors in their params.
+inline bool requant_v6m_floors_valid(const int32_t* floors, const int32_t* multipliers, const int32_t* shifts,
+                                     uint32_t count, int32_t zp, int32_t act_min, int32_t act_max) {
+  for (uint32_t c = 0; c < count; ++c) {
+    if (!requant_v6m_floor_valid(floors[c], multipliers[c], shifts[c], zp, act_min, act_max)) return false;
+  }
+  return true;
+}
+
 }  // namespace mote
 
 #undef MOTE_V6M_FORMULA_2_SUM

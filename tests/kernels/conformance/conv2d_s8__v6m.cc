@@ -19,6 +19,21 @@
 namespace mote::conformance {
 namespace {
 
+// The operands of a failed requantization (floor: INT32_MIN when there is none).
+void print_operands(int32_t acc, int32_t floor, int32_t multiplier, int32_t shift) {
+  print("  acc ");
+  print_int(acc);
+  if (floor != INT32_MIN) {
+    print(" floor ");
+    print_int(floor);
+  }
+  print(" multiplier ");
+  print_int(multiplier);
+  print(" shift ");
+  print_int(shift);
+  print("\n");
+}
+
 // 1 if requant_v6m_s8 differs from the reference for some operands, else 0.
 int check_requant(Rng& rng, int count) {
   static const int32_t kEdges[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30) - 1, -(1 << 30), -65537,
@@ -52,24 +67,12 @@ int check_requant(Rng& rng, int count) {
           clamp_i32(wrapping_add(multiply_by_quantized_multiplier(acc, m, right), zp), lo, hi));
       const int8_t actual_right = requant_v6m_right_s8(acc, requant_v6m_right_prepare(m, right), zp, lo, hi);
       if (!expect_equal_s8("conv2d_s8__v6m", i, "requant_v6m_right_s8", &expected_right, &actual_right, 1)) {
-        print("  acc ");
-        print_int(acc);
-        print(" multiplier ");
-        print_int(m);
-        print(" shift ");
-        print_int(right);
-        print("\n");
+        print_operands(acc, INT32_MIN, m, right);
         return 1;
       }
     }
     if (!expect_equal_s8("conv2d_s8__v6m", i, "requant_v6m_s8", &expected, &actual, 1)) {
-      print("  acc ");
-      print_int(acc);
-      print(" multiplier ");
-      print_int(m);
-      print(" shift ");
-      print_int(shift);
-      print("\n");
+      print_operands(acc, INT32_MIN, m, shift);
       return 1;
     }
   }
@@ -118,15 +121,7 @@ int check_requant_floor(Rng& rng, int count) {
           static_cast<int8_t>(clamp_i32(wrapping_add(multiply_by_quantized_multiplier(acc, m, shift), zp), lo, hi));
       const int8_t actual = requant_v6m_right_s8(acc, q, zp, lo, hi);
       if (!expect_equal_s8("conv2d_s8__v6m", i, "requant floor", &expected, &actual, 1)) {
-        print("  acc ");
-        print_int(acc);
-        print(" floor ");
-        print_int(q.floor);
-        print(" multiplier ");
-        print_int(m);
-        print(" shift ");
-        print_int(shift);
-        print("\n");
+        print_operands(acc, q.floor, m, shift);
         return 1;
       }
     }
