@@ -135,8 +135,14 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(folded.data());
     op.params.insert(op.params.end(), bytes, bytes + folded.size() * 4);
   }
-  op.scratch_bytes +=
-      conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.in_c, f.out_c);
+  // A window over one input channel with at most 8 output channels (a one-channel
+  // depthwise layer run as a convolution: micro_speech's first) keeps the scratch-free
+  // path: compile() keeps that rewrite only if the arena does not grow.
+  const bool small_single_channel = !(f.kernel_h == 1 && f.kernel_w == 1) && f.in_c == 1 && f.out_c <= 8;
+  if (!small_single_channel) {
+    op.scratch_bytes +=
+        conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.in_c, f.out_c);
+  }
   return true;
 }
 
