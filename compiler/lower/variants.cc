@@ -92,11 +92,57 @@ bool rule_conv2d_s8_compact__dsp(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s8_compact__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
+// The ARMv6-M convolutions' requant floors (every acc below a channel's floor gives
+// act_min: the clamped half of a ReLU's outputs skips the requantization), computed here by
+// floors_fn into a third int32 array after the reference's multipliers and shifts: 4 bytes
+// of flash per channel, no search at run time.
+template <typename P, typename FloorsFn>
+void append_v6m_floors(LoweredOp& op, int32_t channels, FloorsFn floors_fn) {
+  const auto count = static_cast<size_t>(channels);
+  if (channels <= 0 || op.params.size() != sizeof(P) + 8 * count) return;
+  std::vector<int32_t> arrays(2 * count);
+  std::memcpy(arrays.data(), op.params.data() + sizeof(P), arrays.size() * 4);
+  std::vector<int32_t> floors(count);
+  floors_fn(params_as<P>(op), arrays.data(), arrays.data() + count, channels, floors.data());
+  const auto* bytes = reinterpret_cast<const uint8_t*>(floors.data());
+  op.params.insert(op.params.end(), bytes, bytes + floors.size() * 4);
+}
+
+bool constant_payload(const ir::Tensor& t);
+
+// Floors always; with a constant filter and bias also the folded biases (bias + input
+// offset * the channel's weight sum, another 4 bytes per channel), so a run does not sum
+// the weights (about 5 instructions per weight).
 bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
-  op.scratch_bytes +=
-      conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.out_c);
+  const size_t floors_end = op.params.size() + 4 * static_cast<size_t>(f.out_c);
+  append_v6m_floors<Conv2dS8Params>(op, f.out_c, conv2d_s8__v6m_floors);
+  const bool has_bias = l.has_input(2);
+  const ir::Tensor& weights = l.input(1);
+  if (op.params.size() == floors_end && constant_payload(weights) &&
+      (!has_bias || (constant_payload(l.input(2)) && l.input(2).dtype == DType::kInt32 &&
+                     l.input(2).elements() == f.out_c))) {
+    std::vector<int32_t> bias;
+    if (has_bias) {
+      bias.resize(static_cast<size_t>(f.out_c));
+      std::memcpy(bias.data(), l.input(2).data.data(), bias.size() * 4);
+    }
+    std::vector<int32_t> folded(static_cast<size_t>(f.out_c));
+    conv2d_s8__v6m_folded_bias(params_as<Conv2dS8Params>(op), reinterpret_cast<const int8_t*>(weights.data.data()),
+                               has_bias ? bias.data() : nullptr, f.kernel_h * f.kernel_w * f.in_c, f.out_c,
+                               folded.data());
+    const auto* bytes = reinterpret_cast<const uint8_t*>(folded.data());
+    op.params.insert(op.params.end(), bytes, bytes + folded.size() * 4);
+  }
+  // A window over one input channel with at most 8 output channels (a one-channel
+  // depthwise layer run as a convolution: micro_speech's first) keeps the scratch-free
+  // path: compile() keeps that rewrite only if the arena does not grow.
+  const bool small_single_channel = !(f.kernel_h == 1 && f.kernel_w == 1) && f.in_c == 1 && f.out_c <= 8;
+  if (!small_single_channel) {
+    op.scratch_bytes +=
+        conv2d_s8__v6m_scratch_bytes(params_as<Conv2dS8Params>(op), f.kernel_h, f.kernel_w, f.in_c, f.out_c);
+  }
   return true;
 }
 
@@ -240,6 +286,7 @@ bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   DepthwiseConv2dShape shape;
   if (p.depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  append_v6m_floors<DepthwiseConv2dS8Params>(op, shape.out_c, depthwise_conv2d_s8__v6m_floors);
   op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes(p, shape);
   return true;
 }

@@ -77,6 +77,9 @@ void conv2d_s8(const Conv2dS8Params& params, const int32_t* multipliers, const i
                const int32_t* bias, int8_t* output);
 
 Status conv2d_s8_check(const OpContext& ctx);
+// conv2d_s8_check for variants whose params carry extra_param_bytes more after the
+// reference's (checked by the variant).
+Status conv2d_s8_check_params(const OpContext& ctx, uint32_t extra_param_bytes);
 void conv2d_s8_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8Entry;
 
@@ -165,15 +168,27 @@ constexpr uint32_t conv2d_s8__mve_stream_block(const PixelStreamShape&) { return
 // dilation and padding, groups 1 (check() refuses other groups); same inputs, params and
 // output bits. Four output channels per inner loop, requantization without a 64-bit
 // multiply (quant/quant_math_v6m.h). Portable elsewhere (isa/v6m.h). Scratch:
-// *_scratch_bytes(params, kernel_h, kernel_w, out_c) bytes, 4-byte aligned, rewritten by
-// each run (20 * out_c for 1x1 kernels without padding: per-channel folded bias and
-// requantization constants; else none). A null scratch (or a short one in run()) only
-// turns the 1x1 path off.
+// *_scratch_bytes(params, kernel_h, kernel_w, in_c, out_c) bytes, 4-byte aligned, rewritten
+// by each run (24 * out_c: per-channel folded bias and requantization constants; plus one
+// pixel's window, KH * KW * in_c rounded up to 4, unless the kernel is 1x1 without
+// padding). A null scratch (or a short one in run()) only turns the folded path off.
 uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kernel_h, int32_t kernel_w,
-                                      int32_t out_c);
+                                      int32_t in_c, int32_t out_c);
+// floors: null, or per output channel the requant floor (quant/quant_math_v6m.h: every
+// acc below it gives act_min) as conv2d_s8__v6m_floors() computes it. The compiler appends
+// them to the params as a third int32 array; check() verifies each at load.
+void conv2d_s8__v6m_floors(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+                           int32_t out_c, int32_t* floors);
+// folded_bias: null, or per output channel bias + input offset * the sum of its weights
+// (wrapping) as conv2d_s8__v6m_folded_bias() computes it (taps = KH * KW * C); the compiler
+// appends them after the floors as a fourth int32 array when the filter and bias are
+// constant, so a run does not sum the weights. check() verifies them at load.
+void conv2d_s8__v6m_folded_bias(const Conv2dS8Params& params, const int8_t* filter, const int32_t* bias,
+                                int32_t taps, int32_t out_c, int32_t* folded_bias);
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
-                    const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+                    const int32_t* shifts, const int32_t* floors, const int32_t* folded_bias,
+                    const Conv2dShape& shape, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                    int8_t* output, void* scratch);
 Status conv2d_s8__v6m_check(const OpContext& ctx);
 void conv2d_s8__v6m_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8V6mEntry;

@@ -59,7 +59,9 @@ void conv2d_s8(const Conv2dS8Params& params, const int32_t* multipliers, const i
   }
 }
 
-Status conv2d_s8_check(const OpContext& ctx) {
+Status conv2d_s8_check(const OpContext& ctx) { return conv2d_s8_check_params(ctx, 0); }
+
+Status conv2d_s8_check_params(const OpContext& ctx, uint32_t extra_param_bytes) {
   MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
   const TensorDesc& in = ctx.input_desc(0);
   const TensorDesc& filter = ctx.input_desc(1);
@@ -67,7 +69,7 @@ Status conv2d_s8_check(const OpContext& ctx) {
   if (!is_s8(in) || !is_s8(filter) || !is_s8(out)) return Status::kBadParams;
   if (in.rank != 4 || filter.rank != 4) return Status::kBadParams;
   const uint32_t out_c = filter.dims[0];
-  if (!params_with_arrays(ctx, sizeof(Conv2dS8Params), 2, out_c)) return Status::kBadParams;
+  if (!params_with_arrays(ctx, sizeof(Conv2dS8Params) + extra_param_bytes, 2, out_c)) return Status::kBadParams;
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (!conv2d_shapes_valid(p, in, filter, out)) return Status::kBadParams;
   if (ctx.input_count() == 3 && ctx.has_input(2)) {

@@ -8,18 +8,27 @@
 //  - no division per pixel where the window lies inside the image (taps_inside() only at
 //    the borders);
 //  - requantization without __aeabi_lmul (quant/quant_math_v6m.h);
-//  - 1x1 kernels without padding (the pointwise layers of MobileNet and DS-CNN): once
-//    per run the scratch gets per output channel the bias with the input offset folded
-//    in (bias + offset * the sum of the channel's weights: sum w * (x + offset) =
-//    sum w * x + offset * sum w, exact in wrapping int32 arithmetic) and, for the
-//    channels whose multiplier and shift allow it, requant_v6m_right_s8's prepared
-//    constants, so the inner loop needs no offset addition (v6m::dot_4x1_raw, 15
-//    instructions per 4 multiply-accumulates).
+//  - the folded path, for runs of 16 pixels or more or with the compiler's folded biases
+//    (below): once per run the scratch gets per
+//    output channel the bias with the input offset folded in (bias + offset * the sum of
+//    the channel's weights: sum w * (x + offset) = sum w * x + offset * sum w, exact in
+//    wrapping int32 arithmetic) and, for the channels whose multiplier and shift allow
+//    it, requant_v6m_right_s8's prepared constants (with the requant floor that skips the
+//    arithmetic for outputs clamped to act_min, from 128 pixels). A 1x1 kernel without
+//    padding (the pointwise layers of MobileNet and DS-CNN) reads each pixel's C inputs in
+//    place; any other window is first copied into a patch in the scratch in the filter's
+//    [KH, KW, C] order, its outside taps at the input zero point (w * (zp - zp) = 0 with
+//    the folded offset, as the reference skips them). Either way one pixel is one run of
+//    KH * KW * C bytes against each channel's contiguous filter, and the inner loop needs
+//    no offset addition (v6m::dot_4x1_raw, 15 instructions per 4 multiply-accumulates).
 // The int32 accumulators are uint32 and wrap exactly like the reference's (a sum mod 2^32
 // in any order).
+#include <string.h>
+
 #include "conv2d/conv2d.h"
 #include "conv2d/conv2d_shapes.h"
 #include "isa/v6m.h"
+#include "isa/v6m_folded.h"
 #include "kernel_util.h"
 #include "quant/quant_check.h"
 #include "quant/quant_math_v6m.h"
@@ -102,33 +111,62 @@ __attribute__((noinline)) void pixel(const Runs& r, const int8_t* image, const i
   }
 }
 
-// An output channel's constants on the 1x1 path, in the scratch.
-struct FoldedChannel {
-  uint32_t bias;  // bias + input offset * the sum of the channel's weights
-  // requant_v6m_right_s8's constants when requant_v6m_right_applies(); otherwise
-  // requant.right == 0 and requant.mul_hi / mul_lo are the multiplier and shift.
-  RequantV6mRight requant;
-};
+// An output channel's constants on the folded path, in the scratch (bias + input offset
+// * the sum of the channel's weights; requant_v6m_right_s8's constants when
+// requant_v6m_right_applies(), otherwise requant.right == 0 and requant.mul_hi / mul_lo
+// are the multiplier and shift).
+using FoldedChannel = v6m::FoldedChannel;
+
+constexpr uint32_t round_up4(uint32_t n) { return (n + 3u) & ~3u; }
 
 bool takes_1x1(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w) {
   return kernel_h == 1 && kernel_w == 1 && p.window.pad_top == 0 && p.window.pad_bottom == 0 &&
          p.window.pad_left == 0 && p.window.pad_right == 0;
 }
 
-// Fills the 1x1 path's constants; true when every channel takes requant_v6m_right_s8.
-bool prepare_1x1(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                 const int8_t* filter, const int32_t* bias, int32_t in_c, int32_t out_c,
-                 FoldedChannel* channels) {
+// The bytes of one pixel's window in the scratch (none on the 1x1 path, which reads the
+// input in place).
+uint32_t patch_bytes(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  return takes_1x1(p, kernel_h, kernel_w)
+             ? 0u
+             : round_up4(static_cast<uint32_t>(kernel_h) * static_cast<uint32_t>(kernel_w) *
+                         static_cast<uint32_t>(in_c));
+}
+
+// Outputs per channel from which finding each channel's requant floor (about 1,500
+// instructions, requant_v6m_right_set_floor) pays for itself: it saves about 34 per output
+// the activation clamps from below.
+constexpr int32_t kFloorMinPixels = 128;
+
+// Fills the folded path's constants (`taps` weights per output channel); true when every
+// channel takes requant_v6m_right_s8.
+// floors: the compiler's requant floors (validated by check()), or null: then found here
+// when `search` (runs of kFloorMinPixels or more), else none.
+// folded_bias: the compiler's folded biases (validated by check()), or null: then summed
+// here.
+bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                    const int32_t* floors, const int32_t* folded_bias, const int8_t* filter,
+                    const int32_t* bias, int32_t taps, int32_t out_c, bool search, FoldedChannel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   bool all_right = true;
-  for (int32_t oc = 0; oc < out_c; ++oc, filter += in_c) {
-    uint32_t weight_sum = 0;
-    for (int32_t k = 0; k < in_c; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
-    channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
+  for (int32_t oc = 0; oc < out_c; ++oc, filter += taps) {
+    if (folded_bias != nullptr) {
+      channels[oc].bias = static_cast<uint32_t>(folded_bias[oc]);
+    } else {
+      uint32_t weight_sum = 0;
+      for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
+      channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
+    }
     if (requant_v6m_right_applies(multipliers[oc], shifts[oc])) {
       channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shifts[oc]);
+      if (floors != nullptr) {
+        channels[oc].requant.floor = floors[oc];
+      } else if (search) {
+        requant_v6m_right_set_floor(channels[oc].requant, multipliers[oc], p.output_zero_point, p.act_min,
+                                    p.act_max);
+      }
     } else {
-      channels[oc].requant = RequantV6mRight{multipliers[oc], shifts[oc], 0, 0};
+      channels[oc].requant = RequantV6mRight{multipliers[oc], shifts[oc], 0, 0, INT32_MIN};
       all_right = false;
     }
   }
@@ -142,41 +180,129 @@ __attribute__((noinline)) int8_t finish_other(uint32_t acc, const FoldedChannel&
 }
 
 template <bool kMixed>
-__attribute__((always_inline)) inline int8_t finish_1x1(uint32_t acc, const FoldedChannel& ch, const Output& o) {
+__attribute__((always_inline)) inline int8_t finish_folded(uint32_t acc, const FoldedChannel& ch, const Output& o,
+                                                           const RequantV6mOutput& k) {
   if (kMixed && ch.requant.right == 0) return finish_other(acc, ch, o);
-  return requant_v6m_right_s8(static_cast<int32_t>(acc), ch.requant, o.zero_point, o.act_min, o.act_max);
+  return requant_v6m_right_s8(static_cast<int32_t>(acc), ch.requant, k);
 }
 
-// Every output channel of one pixel on the 1x1 path (x: the pixel's in_c inputs).
+// Every output channel of one pixel on the folded path (x: the pixel's `taps` inputs,
+// contiguous, in the filter's order).
 template <bool kMixed>
-__attribute__((noinline)) void pixel_1x1(const FoldedChannel* channels, const int8_t* x, const int8_t* filter,
-                                         int32_t in_c, int32_t out_c, const Output& o, int8_t* out) {
+__attribute__((noinline)) void pixel_folded(const FoldedChannel* channels, const int8_t* x, const int8_t* filter,
+                                            int32_t taps, int32_t out_c, const Output& o,
+                                            const RequantV6mOutput& k, int8_t* out) {
   int32_t oc = 0;
-  for (; oc + 3 < out_c; oc += 4, filter += 4 * in_c) {
+  if (!kMixed && taps > 0) {  // every channel in requant_v6m_right_s8: four at a time in one block
+    v6m::FoldedBlock block = {filter, x, taps, channels, out, &k};
+    for (; oc + 3 < out_c; oc += 4, block.w += 4 * taps, block.ch += 4, block.out += 4) {
+      v6m::folded_block_4(block);
+    }
+    filter = block.w;
+  }
+  for (; oc + 3 < out_c; oc += 4, filter += 4 * taps) {
     const FoldedChannel* ch = channels + oc;
     uint32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
-    v6m::dot_4x1_raw(filter, in_c, x, in_c, acc);
-    out[oc] = finish_1x1<kMixed>(acc[0], ch[0], o);
-    out[oc + 1] = finish_1x1<kMixed>(acc[1], ch[1], o);
-    out[oc + 2] = finish_1x1<kMixed>(acc[2], ch[2], o);
-    out[oc + 3] = finish_1x1<kMixed>(acc[3], ch[3], o);
+    v6m::dot_4x1_raw(filter, taps, x, taps, acc);
+    out[oc] = finish_folded<kMixed>(acc[0], ch[0], o, k);
+    out[oc + 1] = finish_folded<kMixed>(acc[1], ch[1], o, k);
+    out[oc + 2] = finish_folded<kMixed>(acc[2], ch[2], o, k);
+    out[oc + 3] = finish_folded<kMixed>(acc[3], ch[3], o, k);
   }
-  for (; oc < out_c; ++oc, filter += in_c) {
-    const uint32_t acc = v6m::dot_1x1(filter, x, in_c, 0, channels[oc].bias);
-    out[oc] = finish_1x1<kMixed>(acc, channels[oc], o);
+  for (; oc < out_c; ++oc, filter += taps) {
+    const uint32_t acc = v6m::dot_1x1(filter, x, taps, 0, channels[oc].bias);
+    out[oc] = finish_folded<kMixed>(acc, channels[oc], o, k);
+  }
+}
+
+// The window of the pixel whose top left tap is (y0, x0) into patch, in the filter's
+// [KH, KW, C] order; taps outside the image get the input zero point, whose product with
+// the folded offset cancels: w * (zp - zp) = 0, as the reference skips them.
+void fill_patch(const Conv2dS8Params& p, const Conv2dShape& s, const int8_t* image, int32_t y0, int32_t x0,
+                int8_t* patch) {
+  const int32_t c = s.in_c;
+  const uint32_t row_bytes = static_cast<uint32_t>(s.kernel_w * c);
+  const bool dense_row = p.window.dilation_w == 1 && x0 >= 0 && x0 + s.kernel_w <= s.in_w;
+  for (int32_t r = 0; r < s.kernel_h; ++r, patch += row_bytes) {
+    const int32_t y = y0 + r * p.window.dilation_h;
+    if (y < 0 || y >= s.in_h) {
+      memset(patch, p.input_zero_point, row_bytes);
+      continue;
+    }
+    const int8_t* row = image + y * s.in_w * c;
+    if (dense_row) {
+      v6m::copy_bytes(patch, row + x0 * c, static_cast<int32_t>(row_bytes));
+      continue;
+    }
+    for (int32_t k = 0; k < s.kernel_w; ++k) {
+      const int32_t x = x0 + k * p.window.dilation_w;
+      int8_t* tap = patch + k * c;
+      if (x < 0 || x >= s.in_w) {
+        memset(tap, p.input_zero_point, static_cast<uint32_t>(c));
+      } else {
+        v6m::copy_bytes(tap, row + x * c, c);
+      }
+    }
+  }
+}
+
+// The folded path: every pixel's window contiguous (in place for 1x1 kernels without
+// padding, else copied into the patch), the input offset folded into the bias.
+void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                const int32_t* floors, const int32_t* folded_bias, const Conv2dShape& s,
+                const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
+                FoldedChannel* channels) {
+  const int32_t c = s.in_c;
+  const int32_t taps = s.kernel_h * s.kernel_w * c;
+  const int32_t in_row_stride = s.in_w * c;
+  const int32_t in_image_stride = s.in_h * in_row_stride;
+  const Output o = {multipliers, shifts, bias, p.output_zero_point, p.act_min, p.act_max};
+  const RequantV6mOutput k = requant_v6m_output_constants(p.output_zero_point, p.act_min, p.act_max);
+  const bool search = s.batch * s.out_h * s.out_w >= kFloorMinPixels;
+  const bool all_right =
+      prepare_folded(p, multipliers, shifts, floors, folded_bias, filter, bias, taps, s.out_c, search, channels);
+  const bool in_place = takes_1x1(p, s.kernel_h, s.kernel_w);
+  int8_t* const patch = reinterpret_cast<int8_t*>(channels + s.out_c);
+  for (int32_t b = 0; b < s.batch; ++b) {
+    const int8_t* image = input + b * in_image_stride;
+    for (int32_t oy = 0; oy < s.out_h; ++oy) {
+      const int32_t y0 = oy * p.window.stride_h - p.window.pad_top;
+      int32_t x0 = -p.window.pad_left;
+      for (int32_t ox = 0; ox < s.out_w; ++ox, x0 += p.window.stride_w, output += s.out_c) {
+        const int8_t* x = patch;
+        if (in_place) {
+          x = image + y0 * in_row_stride + x0 * c;
+        } else {
+          fill_patch(p, s, image, y0, x0, patch);
+        }
+        if (all_right) {
+          pixel_folded<false>(channels, x, filter, taps, s.out_c, o, k, output);
+        } else {
+          pixel_folded<true>(channels, x, filter, taps, s.out_c, o, k, output);
+        }
+      }
+    }
   }
 }
 
 }  // namespace
 
 uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kernel_h, int32_t kernel_w,
-                                      int32_t out_c) {
-  return takes_1x1(params, kernel_h, kernel_w) ? static_cast<uint32_t>(out_c) * sizeof(FoldedChannel) : 0;
+                                      int32_t in_c, int32_t out_c) {
+  return static_cast<uint32_t>(out_c) * sizeof(FoldedChannel) + patch_bytes(params, kernel_h, kernel_w, in_c);
 }
 
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
-                    const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
+                    const int32_t* shifts, const int32_t* floors, const int32_t* folded_bias,
+                    const Conv2dShape& shape, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                    int8_t* output, void* scratch) {
+  // Preparing costs about 5 instructions per weight without the compiler's folded biases
+  // (worth it from 16 pixels), about 15 per channel with them.
+  if (scratch != nullptr && (folded_bias != nullptr || shape.batch * shape.out_h * shape.out_w >= 16)) {
+    run_folded(params, multipliers, shifts, floors, folded_bias, shape, input, filter, bias, output,
+               static_cast<FoldedChannel*>(scratch));
+    return;
+  }
   const int32_t c = shape.in_c;
   const int32_t in_row_stride = shape.in_w * c;
   const int32_t in_image_stride = shape.in_h * in_row_stride;
@@ -189,26 +315,6 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
   const bool dense_w = params.window.dilation_w == 1;
   const Output o = {multipliers, shifts, bias, params.output_zero_point, params.act_min,
                     params.act_max};
-  auto* const channels = static_cast<FoldedChannel*>(scratch);
-  // Preparing costs about 5 instructions per weight: worth it from 16 pixels.
-  if (channels != nullptr && takes_1x1(params, shape.kernel_h, shape.kernel_w) &&
-      shape.batch * shape.out_h * shape.out_w >= 16) {
-    const bool all_right = prepare_1x1(params, multipliers, shifts, filter, bias, c, out_c, channels);
-    for (int32_t b = 0; b < shape.batch; ++b) {
-      const int8_t* image = input + b * in_image_stride;
-      for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-        const int8_t* x = image + oy * params.window.stride_h * in_row_stride;
-        for (int32_t ox = 0; ox < shape.out_w; ++ox, x += params.window.stride_w * c, output += out_c) {
-          if (all_right) {
-            pixel_1x1<false>(channels, x, filter, c, out_c, o, output);
-          } else {
-            pixel_1x1<true>(channels, x, filter, c, out_c, o, output);
-          }
-        }
-      }
-    }
-    return;
-  }
   Runs r;
   r.x_row = params.window.dilation_h * in_row_stride;
   r.w_row = filter_row_stride;
@@ -241,9 +347,78 @@ void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
   }
 }
 
+void conv2d_s8__v6m_floors(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+                           int32_t out_c, int32_t* floors) {
+  for (int32_t oc = 0; oc < out_c; ++oc) {
+    floors[oc] = requant_v6m_floor(multipliers[oc], shifts[oc], params.output_zero_point, params.act_min,
+                                   params.act_max);
+  }
+}
+
+void conv2d_s8__v6m_folded_bias(const Conv2dS8Params& params, const int8_t* filter, const int32_t* bias,
+                                int32_t taps, int32_t out_c, int32_t* folded_bias) {
+  const uint32_t off = static_cast<uint32_t>(-params.input_zero_point);
+  for (int32_t oc = 0; oc < out_c; ++oc, filter += taps) {
+    uint32_t weight_sum = 0;
+    for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
+    folded_bias[oc] =
+        static_cast<int32_t>((bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum);
+  }
+}
+
+namespace {
+
+// How many int32 arrays of out_c follow the params header: 2 (the reference's multipliers
+// and shifts), 3 (then the requant floors) or 4 (then the folded biases); 0 for any other
+// size.
+uint32_t param_arrays(const OpContext& ctx, uint32_t out_c) {
+  for (uint32_t arrays = 2; arrays <= 4; ++arrays) {
+    if (params_with_arrays(ctx, sizeof(Conv2dS8Params), arrays, out_c)) return arrays;
+  }
+  return 0;
+}
+
+bool is_constant(const TensorDesc& t) { return t.storage == static_cast<uint8_t>(Storage::kConstant); }
+
+// Whether the params' folded biases are those of the op's (constant) filter and bias.
+bool folded_bias_valid(const OpContext& ctx, const Conv2dS8Params& p, uint32_t out_c, const int32_t* folded) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const bool has_bias = ctx.input_count() == 3 && ctx.has_input(2);
+  if (!is_constant(filter) || (has_bias && !is_constant(ctx.input_desc(2)))) return false;
+  const auto* weights = static_cast<const int8_t*>(ctx.input_data(1));
+  const auto* bias = has_bias ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  const int32_t taps = static_cast<int32_t>(filter.dims[1] * filter.dims[2] * filter.dims[3]);
+  const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
+  for (uint32_t oc = 0; oc < out_c; ++oc, weights += taps) {
+    uint32_t weight_sum = 0;
+    for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(weights[k]);
+    if (static_cast<uint32_t>(folded[oc]) != (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// check(): the reference's, groups 1, each of the floors (if the params carry them) safe
+// for its channel (requant_v6m_floor_valid: one requantization per channel), and the
+// folded biases (if they carry them) those of the constant filter and bias.
 Status conv2d_s8__v6m_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
-  if (ctx.params<Conv2dS8Params>().groups != 1) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
+  if (ctx.input_desc(1).rank != 4) return Status::kBadParams;
+  const uint32_t out_c = ctx.input_desc(1).dims[0];
+  const uint32_t arrays = param_arrays(ctx, out_c);
+  if (arrays == 0) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 4u * (arrays - 2) * out_c));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  if (p.groups != 1) return Status::kBadParams;
+  if (arrays >= 3 && !requant_v6m_floors_valid(params_array(p, 2, out_c), params_array(p, 0, out_c),
+                                               params_array(p, 1, out_c), out_c, p.output_zero_point, p.act_min,
+                                               p.act_max)) {
+    return Status::kBadParams;
+  }
+  if (arrays == 4 && !folded_bias_valid(ctx, p, out_c, params_array(p, 3, out_c))) return Status::kBadParams;
   return Status::kOk;
 }
 
@@ -254,13 +429,16 @@ void conv2d_s8__v6m_run(const OpContext& ctx) {
   const uint32_t out_c = filter.dims[0];
   const int32_t* bias =
       ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
-  const uint32_t scratch_bytes = conv2d_s8__v6m_scratch_bytes(p, shape.kernel_h, shape.kernel_w, shape.out_c);
+  const uint32_t scratch_bytes =
+      conv2d_s8__v6m_scratch_bytes(p, shape.kernel_h, shape.kernel_w, shape.in_c, shape.out_c);
   void* scratch = scratch_bytes != 0 && ctx.scratch().size() >= scratch_bytes &&
                           (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
                       ? ctx.scratch().data()
                       : nullptr;
-  conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
-                 static_cast<const int8_t*>(ctx.input_data(0)),
+  const uint32_t arrays = param_arrays(ctx, out_c);
+  conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c),
+                 arrays >= 3 ? params_array(p, 2, out_c) : nullptr, arrays == 4 ? params_array(p, 3, out_c) : nullptr,
+                 shape, static_cast<const int8_t*>(ctx.input_data(0)),
                  static_cast<const int8_t*>(ctx.input_data(1)), bias,
                  static_cast<int8_t*>(ctx.output_data(0)), scratch);
 }

@@ -185,13 +185,18 @@ constexpr uint32_t depthwise_conv2d_s8__mve_stream_block(const PixelStreamShape&
 // kernel size, stride, dilation and padding; same inputs, parameter bytes and output bits
 // (depthwise_conv2d_s8__v6m.cc). check(): as the reference, plus depth_multiplier == 1.
 // Scratch: *_scratch_bytes(params, shape) bytes, 4-byte aligned, rewritten by each run
-// (20 * C for 3x3 windows with dilation_w == 1: per-channel folded bias and
-// requantization constants; else none). A null scratch (or a short one in run()) only
+// (for 3x3 windows with dilation_w == 1, 24 * C: per-channel folded bias and
+// requantization constants, and a 3x3 x C patch for the border pixels; else none). A null scratch (or a short one in run()) only
 // turns the 3x3 path off.
 uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                 const DepthwiseConv2dShape& shape);
+// floors: null, or per channel the requant floor (quant/quant_math_v6m.h: every acc below
+// it gives act_min) as depthwise_conv2d_s8__v6m_floors() computes it. The compiler appends
+// them to the params as a third int32 array; check() verifies each at load.
+void depthwise_conv2d_s8__v6m_floors(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                                     const int32_t* shifts, int32_t channels, int32_t* floors);
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
-                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int32_t* shifts, const int32_t* floors, const DepthwiseConv2dShape& shape,
                               const int8_t* input, const int8_t* filter, const int32_t* bias,
                               int8_t* output, void* scratch);
 Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx);

@@ -11,9 +11,14 @@
 //    scratch gets per channel the bias with the input offset folded in (bias + offset *
 //    the sum of the channel's nine weights: sum w * (x + offset) = sum w * x + offset *
 //    sum w, exact in the wrapping int32 arithmetic the reference accumulates in) and the
-//    split multiplier, so the taps need no offset addition. A pixel at the image border
-//    reads its window from a patch in the scratch whose outside taps hold the input zero
-//    point (w * (zp - zp) = 0 with the folded offset, as the reference skips them);
+//    split multiplier with its requant floor (below which an output is act_min without
+//    the arithmetic: from the params, where the compiler put them, else searched here
+//    from 128 pixels), so the taps need no offset addition. With stride_w == 1 two
+//    neighbouring pixels whose windows are inside the image take one pass
+//    (v6m::depthwise_3x3_pair: each weight and the two shared inputs of a window row
+//    loaded once for both). A pixel at the image border reads its window from a patch in
+//    the scratch whose outside taps hold the input zero point (w * (zp - zp) = 0 with the
+//    folded offset, as the reference skips them);
 //  - elsewhere requantization takes four 32-bit MULS (requant_v6m_s8);
 //  - the window's tap ranges come from taps_inside() (which divides) only for pixels at
 //    the image border, and are shared by all channels of a pixel;
@@ -44,15 +49,22 @@ __attribute__((always_inline)) inline int8_t finish(const DepthwiseConv2dS8Param
                         p.output_zero_point, p.act_min, p.act_max);
 }
 
+// Outputs per channel from which finding each channel's requant floor (about 1,500
+// instructions, requant_v6m_right_set_floor) pays for itself: it saves about 34 per output
+// the activation clamps from below.
+constexpr int32_t kFloorMinPixels = 128;
+
 bool takes_3x3(const DepthwiseConv2dS8Params& p, const DepthwiseConv2dShape& shape) {
   return shape.kernel_h == 3 && shape.kernel_w == 3 && p.window.dilation_w == 1;
 }
 
 // Fills the 3x3 path's constants; false (the path is not taken) when a channel's
 // requantization is outside requant_v6m_right_s8's.
+// floors: the compiler's requant floors (validated by check()), or null: then found here
+// when `search` (runs of kFloorMinPixels or more), else none.
 bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                 const int8_t* filter, const int32_t* bias, int32_t c_count,
-                 v6m::Depthwise3x3Channel* channels) {
+                 const int32_t* floors, const int8_t* filter, const int32_t* bias, int32_t c_count,
+                 bool search, v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
     if (!requant_v6m_right_applies(multipliers[c], shifts[c])) return false;
@@ -61,6 +73,11 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
     channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
+    if (floors != nullptr) {
+      channels[c].requant.floor = floors[c];
+    } else if (search) {
+      requant_v6m_right_set_floor(channels[c].requant, multipliers[c], p.output_zero_point, p.act_min, p.act_max);
+    }
   }
   return true;
 }
@@ -108,7 +125,7 @@ uint32_t depthwise_conv2d_s8__v6m_scratch_bytes(const DepthwiseConv2dS8Params& p
 }
 
 void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
-                              const int32_t* shifts, const DepthwiseConv2dShape& shape,
+                              const int32_t* shifts, const int32_t* floors, const DepthwiseConv2dShape& shape,
                               const int8_t* input, const int8_t* filter, const int32_t* bias,
                               int8_t* output, void* scratch) {
   const int32_t c_count = shape.out_c;  // == in_c (depth_multiplier 1)
@@ -124,8 +141,12 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   const bool three_wide = dense_w && shape.kernel_w == 3;
   auto* const channels = static_cast<v6m::Depthwise3x3Channel*>(scratch);
   const bool fast_3x3 = channels != nullptr && takes_3x3(params, shape) &&
-                        prepare_3x3(params, multipliers, shifts, filter, bias, c_count, channels);
+                        prepare_3x3(params, multipliers, shifts, floors, filter, bias, c_count,
+                                    shape.batch * shape.out_h * shape.out_w >= kFloorMinPixels, channels);
   int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
+  const bool pairs = params.window.stride_w == 1;  // neighbouring windows one channel group apart
+  const RequantV6mOutput k =
+      requant_v6m_output_constants(params.output_zero_point, params.act_min, params.act_max);
 
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
@@ -146,6 +167,14 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                             (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
+        if (fast_3x3 && pairs && rows == 3 && x0 >= 0 && x0 + 3 < shape.in_w && ox + 1 < shape.out_w) {
+          // This pixel and the next, both windows inside the image: one pass for the two.
+          v6m::depthwise_3x3_pair(channels, c_count, filter, in0, tap_step_y, output, k);
+          output += 2 * c_count;
+          ++ox;
+          x0 += params.window.stride_w;
+          continue;
+        }
         if (fast_3x3) {
           const int8_t* x = in0;
           int32_t x_row = tap_step_y;
@@ -202,9 +231,38 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
   }
 }
 
+void depthwise_conv2d_s8__v6m_floors(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                                     const int32_t* shifts, int32_t channels, int32_t* floors) {
+  for (int32_t c = 0; c < channels; ++c) {
+    floors[c] = requant_v6m_floor(multipliers[c], shifts[c], params.output_zero_point, params.act_min,
+                                  params.act_max);
+  }
+}
+
+namespace {
+
+// The params carry the requant floors (a third int32 array after the reference's two).
+bool has_floors(const OpContext& ctx, uint32_t out_c) {
+  return params_with_arrays(ctx, sizeof(DepthwiseConv2dS8Params), 3, out_c);
+}
+
+}  // namespace
+
+// check(): the reference's, depth multiplier 1, and each of the floors (if the params
+// carry them) safe for its channel (requant_v6m_floor_valid: one requantization each).
 Status depthwise_conv2d_s8__v6m_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check(ctx));
-  if (ctx.params<DepthwiseConv2dS8Params>().depth_multiplier != 1) return Status::kBadParams;
+  MOTE_RETURN_IF_ERROR(check_io(ctx, 2, 3, 1));
+  if (ctx.input_desc(1).rank != 4) return Status::kBadParams;
+  const uint32_t out_c = ctx.input_desc(1).dims[3];
+  const bool floors = has_floors(ctx, out_c);
+  MOTE_RETURN_IF_ERROR(depthwise_conv2d_s8_check_params(ctx, floors ? 4u * out_c : 0u));
+  const DepthwiseConv2dS8Params& p = ctx.params<DepthwiseConv2dS8Params>();
+  if (p.depth_multiplier != 1) return Status::kBadParams;
+  if (floors && !requant_v6m_floors_valid(params_array(p, 2, out_c), params_array(p, 0, out_c),
+                                          params_array(p, 1, out_c), out_c, p.output_zero_point, p.act_min,
+                                          p.act_max)) {
+    return Status::kBadParams;
+  }
   return Status::kOk;
 }
 
@@ -221,7 +279,8 @@ void depthwise_conv2d_s8__v6m_run(const OpContext& ctx) {
                           (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
                       ? ctx.scratch().data()
                       : nullptr;
-  depthwise_conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+  depthwise_conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c),
+                           has_floors(ctx, out_c) ? params_array(p, 2, out_c) : nullptr, shape,
                            static_cast<const int8_t*>(ctx.input_data(0)),
                            static_cast<const int8_t*>(ctx.input_data(1)), bias,
                            static_cast<int8_t*>(ctx.output_data(0)), scratch);

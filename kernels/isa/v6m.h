@@ -18,6 +18,23 @@
 #define MOTE_V6M_ASM 0
 #endif
 
+// The body of the four-channel multiply-accumulate loops (dot_4x1, dot_s16_4x1 and
+// v6m_folded.h's folded_block_4): with the input value in xv, for j in 0..3 channel j's
+// weight at [Wj, i] into t and a_j += t * xv. 12 instructions.
+#define MOTE_V6M_4_MACS(W0, W1, W2, W3) \
+  "ldrsb %[t], [%[" W0 "], %[i]]\n\t"   \
+  "muls %[t], %[xv]\n\t"                \
+  "add %[a0], %[t]\n\t"                 \
+  "ldrsb %[t], [%[" W1 "], %[i]]\n\t"   \
+  "muls %[t], %[xv]\n\t"                \
+  "add %[a1], %[t]\n\t"                 \
+  "ldrsb %[t], [%[" W2 "], %[i]]\n\t"   \
+  "muls %[t], %[xv]\n\t"                \
+  "add %[a2], %[t]\n\t"                 \
+  "ldrsb %[t], [%[" W3 "], %[i]]\n\t"   \
+  "muls %[t], %[xv]\n\t"                \
+  "add %[a3], %[t]\n\t"
+
 namespace mote::v6m {
 
 // The portable definition of dot_4x1 and dot_s16_4x1 (X: int8_t or int16_t inputs).
@@ -51,18 +68,7 @@ inline void dot_4x1_impl(const int8_t* w, int32_t w_step, const int8_t* x, int32
   __asm__ volatile(".syntax unified\n"                                                        \
                    "1:\n\t"                                                                   \
                    "ldrsb %[xv], [%[xe], %[i]]\n\t" ADD_OFFSET                                \
-                   "ldrsb %[t], [%[w0], %[i]]\n\t"                                            \
-                   "muls %[t], %[xv]\n\t"                                                     \
-                   "add %[a0], %[t]\n\t"                                                      \
-                   "ldrsb %[t], [%[w1], %[i]]\n\t"                                            \
-                   "muls %[t], %[xv]\n\t"                                                     \
-                   "add %[a1], %[t]\n\t"                                                      \
-                   "ldrsb %[t], [%[w2], %[i]]\n\t"                                            \
-                   "muls %[t], %[xv]\n\t"                                                     \
-                   "add %[a2], %[t]\n\t"                                                      \
-                   "ldrsb %[t], [%[w3], %[i]]\n\t"                                            \
-                   "muls %[t], %[xv]\n\t"                                                     \
-                   "add %[a3], %[t]\n\t"                                                      \
+                   MOTE_V6M_4_MACS("w0", "w1", "w2", "w3")                                    \
                    "adds %[i], #1\n\t"                                                        \
                    "bne 1b\n\t"                                                               \
                    : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i),   \
@@ -228,6 +234,27 @@ inline uint32_t dot_3x3(const int8_t* w, const int8_t* x, int32_t c, int32_t w_r
 #endif
 }
 
+// dst[k] = src[k] for k in [0, n), the buffers apart. 4 instructions per byte, no call
+// (a window's rows into a patch are a few bytes each: memcpy's entry costs more).
+inline void copy_bytes(int8_t* dst, const int8_t* src, int32_t n) {
+#if MOTE_V6M_ASM
+  if (n <= 0) return;  // the loop below runs at least once
+  int32_t t;
+  __asm__ volatile(
+      ".syntax unified\n"
+      "1:\n\t"
+      "subs %[n], #1\n\t"
+      "ldrb %[t], [%[src], %[n]]\n\t"
+      "strb %[t], [%[dst], %[n]]\n\t"
+      "bne 1b\n\t"
+      : [n] "+l"(n), [t] "=&l"(t)
+      : [dst] "l"(dst), [src] "l"(src)
+      : "cc", "memory");
+#else
+  for (int32_t k = 0; k < n; ++k) dst[k] = src[k];
+#endif
+}
+
 // acc + sum over k in [0, n) of w[k] * (x[k] + offset), wrapping. n >= 0.
 inline uint32_t dot_1x1(const int8_t* w, const int8_t* x, int32_t n, int32_t offset,
                         uint32_t acc) {
@@ -256,18 +283,7 @@ inline void dot_s16_4x1(const int8_t* w, int32_t w_step, const int16_t* x, int32
       "1:\n\t"
       "adds %[xv], %[i], %[i]\n\t"
       "ldrsh %[xv], [%[xe], %[xv]]\n\t"
-      "ldrsb %[t], [%[w0], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a0], %[t]\n\t"
-      "ldrsb %[t], [%[w1], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a1], %[t]\n\t"
-      "ldrsb %[t], [%[w2], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a2], %[t]\n\t"
-      "ldrsb %[t], [%[w3], %[i]]\n\t"
-      "muls %[t], %[xv]\n\t"
-      "add %[a3], %[t]\n\t"
+      MOTE_V6M_4_MACS("w0", "w1", "w2", "w3")
       "adds %[i], #1\n\t"
       "bne 1b\n\t"
       : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i),

@@ -1,6 +1,6 @@
-// The channel loop of the ARMv6-M int8 depthwise convolution's 3x3 path: every channel of
-// one output pixel whose nine taps are inside the image, in one Thumb-1 block. Portable
-// definition elsewhere (and at -O0 / -Os, see isa/v6m.h).
+// The channel loops of the ARMv6-M int8 depthwise convolution's 3x3 path: every channel
+// of one output pixel (or of two neighbouring ones) whose taps are inside the image, in one
+// Thumb-1 block. Portable definitions elsewhere (and at -O0 / -Os, see isa/v6m.h).
 #pragma once
 
 #include <stdint.h>
@@ -15,13 +15,14 @@ struct Depthwise3x3Channel {
   uint32_t bias;            // bias + input offset * the sum of the channel's nine weights
   RequantV6mRight requant;  // requant_v6m_right_s8's constants
 };
-static_assert(sizeof(Depthwise3x3Channel) == 20, "the assembly's offsets");
+static_assert(sizeof(Depthwise3x3Channel) == 24, "the assembly's offsets");
 
 // For c in [0, count): out[c] = requant_v6m_right_s8(ch[c].bias + sum over r, k in 0..2 of
 // w[c + 3 * count * r + count * k] * x[c + x_row * r + count * k], ch[c].requant, zp, lo,
-// hi), the sums wrapping. count >= 1. 96 instructions per channel (36 for the taps, 40
-// for the requantization), 7 fewer when the sum is in [-2^15, 2^15): its high half is
-// then zero, and so are two of the four partial products.
+// hi), the sums wrapping. count >= 1. 99 instructions per channel (36 for the taps, 43
+// for the requantization), 7 fewer when the sum is in [-2^15, 2^15) (its high half is
+// then zero, and so are two of the four partial products), about 30 fewer when it is
+// below the channel's requant floor.
 inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w,
                                 const int8_t* x, int32_t x_row, int8_t* out, int32_t zp, int32_t lo,
                                 int32_t hi) {
@@ -64,6 +65,9 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "ldr %[xv], %[next_w]\n\t"
       "adds %[w], %[w], %[xv]\n\t"
       "mov %[xv], %[acc]\n\t"          // a
+      "ldr %[c], [%[ch], #20]\n\t"    // floor
+      "cmp %[xv], %[c]\n\t"
+      "blt 9f\n\t"                    // a < floor: act_min
       "asrs %[zero], %[xv], #16\n\t"
       "sxth %[xv], %[xv]\n\t"          // al
       "lsrs %[c], %[xv], #31\n\t"
@@ -94,7 +98,8 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "3:\n\t"
       "add %[xv], %[zp]\n\t"
       "cmp %[xv], %[lo]\n\t"
-      "bge 4f\n\t"
+      "bge 4f\n"
+      "9:\n\t"
       "mov %[xv], %[lo]\n"
       "4:\n\t"
       "cmp %[xv], %[hi]\n\t"
@@ -106,7 +111,7 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "ldr %[c], %[c_count]\n\t"
       "lsls %[c2], %[c], #1\n\t"
       "movs %[zero], #0\n\t"
-      "adds %[ch], #20\n\t"
+      "adds %[ch], #24\n\t"
       "ldr %[wv], %[end]\n\t"
       "cmp %[ch], %[wv]\n\t"
       "bne 1b\n\t"
@@ -135,6 +140,162 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
   for (int32_t c = 0; c < count; ++c, ++ch) {
     const uint32_t acc = dot_3x3(w + c, x + c, count, 3 * count, x_row, ch->bias);
     out[c] = requant_v6m_right_s8(static_cast<int32_t>(acc), ch->requant, zp, lo, hi);
+  }
+#endif
+}
+
+// Two horizontally adjacent output pixels (stride 1) of every channel, both windows inside
+// the input: pixel a's tap (r, k) of channel c at x[c + r * x_row + k * count], pixel b's
+// one channel group (count values) further; out_a[c] = out[c], out_b[c] = out[count + c],
+// each as depthwise_3x3_pixel computes it. The taps of a window row share their middle
+// inputs and every weight between the two pixels (7 loads, 6 MULS and 6 ADDs for 6
+// multiply-accumulates), and the per-channel steps are paid once for two outputs: about
+// 78 instructions per output unclamped (depthwise_3x3_pixel: 87).
+inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w, const int8_t* x,
+                               int32_t x_row, int8_t* out, const RequantV6mOutput& k) {
+#if MOTE_V6M_ASM
+  const Depthwise3x3Channel* const end = ch + count;
+  const int32_t delta_a = static_cast<int32_t>(out - (x + 1));  // out_a[c] is at x + delta_a once x is at c + 1
+  const int32_t delta_b = delta_a + count;
+  const int32_t next_x = 1 - 2 * x_row;  // from the third window row to the next channel
+  const int32_t next_w = 1 - 6 * count;
+  const int32_t c_count = count;
+  const int32_t round30 = k.round30, zp = k.zp, lo = k.lo, hi = k.hi;
+  int32_t zero = 0;
+  int32_t c1 = count;
+  int32_t c2 = 2 * count;
+  int32_t c3 = 3 * count;
+  int32_t v0, v1;
+  uint32_t acc_a, acc_b;
+  const void* chh = ch;
+#define MOTE_V6M_PAIR_ROW                  \
+  "ldrsb %[v0], [%[x], %[zero]]\n\t"       \
+  "ldrsb %[v1], [%[w], %[zero]]\n\t"       \
+  "muls %[v0], %[v1]\n\t"                  \
+  "add %[acc_a], %[v0]\n\t"                \
+  "ldrsb %[v0], [%[x], %[c1]]\n\t"         \
+  "muls %[v1], %[v0]\n\t"                  \
+  "add %[acc_b], %[v1]\n\t"                \
+  "ldrsb %[v1], [%[w], %[c1]]\n\t"         \
+  "muls %[v0], %[v1]\n\t"                  \
+  "add %[acc_a], %[v0]\n\t"                \
+  "ldrsb %[v0], [%[x], %[c2]]\n\t"         \
+  "muls %[v1], %[v0]\n\t"                  \
+  "add %[acc_b], %[v1]\n\t"                \
+  "ldrsb %[v1], [%[w], %[c2]]\n\t"         \
+  "muls %[v0], %[v1]\n\t"                  \
+  "add %[acc_a], %[v0]\n\t"                \
+  "ldrsb %[v0], [%[x], %[c3]]\n\t"         \
+  "muls %[v1], %[v0]\n\t"                  \
+  "add %[acc_b], %[v1]\n\t"
+  // One output: requant_v6m_right_s8 of ACC with the channel at v0 (q), stored at x + DELTA.
+  // a, bh, ah, t, u are v1, zero, c1, c2, c3 (set again before the next channel).
+#define MOTE_V6M_PAIR_OUT(ACC, DELTA)                  \
+  "mov %[v1], %[" ACC "]\n\t"                          \
+  "ldr %[c2], [%[v0], #20]\n\t"                       \
+  "cmp %[v1], %[c2]\n\t"                              \
+  "blt 5f\n\t"                                        \
+  "asrs %[c1], %[v1], #16\n\t"                        \
+  "sxth %[v1], %[v1]\n\t"                             \
+  "lsrs %[c2], %[v1], #31\n\t"                        \
+  "adds %[c1], %[c1], %[c2]\n\t"                      \
+  "ldr %[c3], [%[v0], #8]\n\t"                        \
+  "movs %[c2], %[v1]\n\t"                             \
+  "muls %[c2], %[c3]\n\t"                             \
+  "ldr %[zero], %[round30]\n\t"                       \
+  "adds %[c2], %[c2], %[zero]\n\t"                    \
+  "lsrs %[c2], %[c2], #16\n\t"                        \
+  "ldr %[zero], [%[v0], #4]\n\t"                      \
+  "muls %[v1], %[zero]\n\t"                           \
+  "adds %[c2], %[c2], %[v1]\n\t"                      \
+  "cmp %[c1], #0\n\t"                                 \
+  "bne 6f\n\t"                                        \
+  "asrs %[v1], %[c2], #15\n"                           \
+  "7:\n\t"                                            \
+  "asrs %[c2], %[v1], #31\n\t"                        \
+  "adds %[v1], %[v1], %[c2]\n\t"                      \
+  "ldr %[c2], [%[v0], #12]\n\t"                       \
+  "adds %[v1], %[v1], %[c2]\n\t"                      \
+  "ldr %[c2], [%[v0], #16]\n\t"                       \
+  "bvc 1f\n\t"                                        \
+  "lsrs %[v1], %[c2]\n\t"                             \
+  "b 2f\n"                                             \
+  "1:\n\t"                                            \
+  "asrs %[v1], %[c2]\n"                                \
+  "2:\n\t"                                            \
+  "ldr %[c2], %[zp]\n\t"                              \
+  "adds %[v1], %[v1], %[c2]\n\t"                      \
+  "ldr %[c2], %[lo]\n\t"                              \
+  "cmp %[v1], %[c2]\n\t"                              \
+  "blt 5f\n\t"                                        \
+  "ldr %[c2], %[hi]\n\t"                              \
+  "cmp %[v1], %[c2]\n\t"                              \
+  "ble 4f\n\t"                                        \
+  "movs %[v1], %[c2]\n\t"                             \
+  "b 4f\n"                                             \
+  "6:\n\t"                                            \
+  "muls %[c3], %[c1]\n\t"                             \
+  "lsls %[v1], %[c3], #17\n\t"                        \
+  "lsrs %[v1], %[v1], #17\n\t"                        \
+  "adds %[c2], %[c2], %[v1]\n\t"                      \
+  "asrs %[c2], %[c2], #15\n\t"                        \
+  "asrs %[c3], %[c3], #15\n\t"                        \
+  "adds %[c2], %[c2], %[c3]\n\t"                      \
+  "muls %[c1], %[zero]\n\t"                           \
+  "lsls %[c1], %[c1], #1\n\t"                         \
+  "adds %[v1], %[c2], %[c1]\n\t"                      \
+  "b 7b\n"                                             \
+  "5:\n\t"                                            \
+  "ldr %[v1], %[lo]\n"                                 \
+  "4:\n\t"                                            \
+  "ldr %[c2], %[" DELTA "]\n\t"                       \
+  "strb %[v1], [%[x], %[c2]]\n\t"
+  __asm__ volatile(
+      ".syntax unified\n"
+      "3:\n\t"
+      "mov %[v0], %[chh]\n\t"
+      "ldr %[v1], [%[v0], #0]\n\t"  // the folded bias
+      "mov %[acc_a], %[v1]\n\t"
+      "mov %[acc_b], %[v1]\n\t"
+      MOTE_V6M_PAIR_ROW
+      "add %[x], %[x_row]\n\t"
+      "adds %[w], %[w], %[c3]\n\t"
+      MOTE_V6M_PAIR_ROW
+      "add %[x], %[x_row]\n\t"
+      "adds %[w], %[w], %[c3]\n\t"
+      MOTE_V6M_PAIR_ROW
+      "ldr %[v0], %[next_x]\n\t"
+      "adds %[x], %[x], %[v0]\n\t"
+      "ldr %[v0], %[next_w]\n\t"
+      "adds %[w], %[w], %[v0]\n\t"
+      "mov %[v0], %[chh]\n\t"
+      MOTE_V6M_PAIR_OUT("acc_a", "delta_a")
+      MOTE_V6M_PAIR_OUT("acc_b", "delta_b")
+      "movs %[zero], #0\n\t"
+      "ldr %[c1], %[c_count]\n\t"
+      "lsls %[c2], %[c1], #1\n\t"
+      "adds %[c3], %[c2], %[c1]\n\t"
+      "adds %[v0], #24\n\t"
+      "mov %[chh], %[v0]\n\t"
+      "ldr %[v1], %[end]\n\t"
+      "cmp %[v0], %[v1]\n\t"
+      "beq 8f\n\t"
+      "b 3b\n"  // the loop is longer than a conditional branch reaches
+      "8:\n\t"
+      : [x] "+l"(x), [w] "+l"(w), [zero] "+l"(zero), [c1] "+l"(c1), [c2] "+l"(c2), [c3] "+l"(c3),
+        [v0] "=&l"(v0), [v1] "=&l"(v1), [acc_a] "=&h"(acc_a), [acc_b] "=&h"(acc_b), [chh] "+h"(chh)
+      : [x_row] "h"(x_row), [delta_a] "m"(delta_a), [delta_b] "m"(delta_b), [end] "m"(end),
+        [next_x] "m"(next_x), [next_w] "m"(next_w), [c_count] "m"(c_count), [round30] "m"(round30),
+        [zp] "m"(zp), [lo] "m"(lo), [hi] "m"(hi)
+      : "cc", "memory");
+#undef MOTE_V6M_PAIR_OUT
+#undef MOTE_V6M_PAIR_ROW
+#else
+  for (int32_t c = 0; c < count; ++c, ++ch) {
+    const uint32_t acc_a = dot_3x3(w + c, x + c, count, 3 * count, x_row, ch->bias);
+    const uint32_t acc_b = dot_3x3(w + c, x + count + c, count, 3 * count, x_row, ch->bias);
+    out[c] = requant_v6m_right_s8(static_cast<int32_t>(acc_a), ch->requant, k);
+    out[count + c] = requant_v6m_right_s8(static_cast<int32_t>(acc_b), ch->requant, k);
   }
 #endif
 }

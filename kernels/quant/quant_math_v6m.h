@@ -203,11 +203,16 @@ inline int8_t requant_v6m_s8(int32_t acc, int32_t multiplier, int32_t shift, int
 // z = y - [y < 0] + 2^n / 2: for y < 0 no overflow, an arithmetic shift; for y >= 0 the
 // true sum is below 2^32, so when the signed add overflows a logical shift of the
 // wrapped sum is exact.
+//
+// `floor` short-cuts the outputs the activation clamps from below (after a ReLU, about
+// half of them): every acc < floor gives act_min without the arithmetic. It is INT32_MIN
+// (no short cut) unless requant_v6m_right_set_floor() found the exact bound.
 struct RequantV6mRight {
   int32_t mul_hi;  // bh, as RequantV6m
   int32_t mul_lo;  // bl
   int32_t half;    // 2^n / 2
   int32_t right;   // n = -shift, in [1, 31]
+  int32_t floor;   // every acc < floor gives act_min
 };
 
 inline bool requant_v6m_right_applies(int32_t multiplier, int32_t shift) {
@@ -220,18 +225,33 @@ inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shi
   q.mul_lo = static_cast<int16_t>(multiplier);
   q.right = -shift;
   q.half = static_cast<int32_t>(uint32_t{1} << (q.right - 1));
+  q.floor = INT32_MIN;
   return q;
 }
 
-// requant_v6m_s8(acc, multiplier, shift, zp, lo, hi) for q prepared from a multiplier and
-// shift requant_v6m_right_applies() accepts. 37 Thumb-1 instructions on ARMv6-M.
-inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo,
-                                   int32_t hi) {
+// An op's output constants for requant_v6m_right_s8, read from memory by its assembly (a
+// caller's loop then keeps no high registers loaded for it).
+struct RequantV6mOutput {
+  int32_t round30;  // 2^30
+  int32_t zp, lo, hi;  // output zero point, act_min, act_max (lo <= hi)
+};
+
+inline RequantV6mOutput requant_v6m_output_constants(int32_t zp, int32_t lo, int32_t hi) {
+  return RequantV6mOutput{int32_t{1} << 30, zp, lo, hi};
+}
+
+// requant_v6m_s8(acc, multiplier, shift, k.zp, k.lo, k.hi) for q prepared from a multiplier
+// and shift requant_v6m_right_applies() accepts. On ARMv6-M 35 Thumb-1 instructions when
+// |acc| < 2^15 (its high half is zero, and so are two of the four partial products), 43
+// otherwise, 5 when acc < q.floor.
+inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
 #if MOTE_V6M_ASM
-  const int32_t round30 = 1 << 30;
   int32_t bh, ah, t, u;
   __asm__(
       ".syntax unified\n\t"
+      "ldr %[t], [%[q], #16]\n\t"  // floor
+      "cmp %[a], %[t]\n\t"
+      "blt 5f\n\t"                 // acc < floor: act_min
       "asrs %[ah], %[a], #16\n\t"
       "sxth %[a], %[a]\n\t"  // al
       "lsrs %[t], %[a], #31\n\t"
@@ -239,13 +259,16 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "ldr %[u], [%[q], #4]\n\t"     // bl
       "movs %[t], %[a]\n\t"
       "muls %[t], %[u]\n\t"  // L = al * bl
-      "add %[t], %[round30]\n\t"
+      "ldr %[bh], [%[k], #0]\n\t"
+      "adds %[t], %[t], %[bh]\n\t"
       "lsrs %[t], %[t], #16\n\t"  // Lh
       "ldr %[bh], [%[q], #0]\n\t"
       "muls %[a], %[bh]\n\t"  // T2 = al * bh
       "adds %[t], %[t], %[a]\n\t"
-      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
-      MOTE_V6M_FORMULA_2_SUM
+      "cmp %[ah], #0\n\t"
+      "bne 6f\n\t"            // ah != 0: T1 and H, out of line
+      "asrs %[a], %[t], #15\n"  // y when ah == 0 (T1 = H = 0): |acc| < 2^15, most sums
+      "7:\n\t"
       "asrs %[t], %[a], #31\n\t"
       "adds %[a], %[a], %[t]\n\t"  // y - [y < 0]
       "ldr %[t], [%[q], #8]\n\t"
@@ -257,27 +280,110 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_
       "1:\n\t"
       "asrs %[a], %[t]\n"
       "2:\n\t"
-      "add %[a], %[zp]\n\t"
-      "cmp %[a], %[lo]\n\t"
-      "bge 3f\n\t"
-      "mov %[a], %[lo]\n"
-      "3:\n\t"
-      "cmp %[a], %[hi]\n\t"
+      "ldr %[t], [%[k], #4]\n\t"
+      "adds %[a], %[a], %[t]\n\t"  // + zp
+      "ldr %[t], [%[k], #8]\n\t"
+      "cmp %[a], %[t]\n\t"
+      "blt 5f\n\t"
+      "ldr %[t], [%[k], #12]\n\t"
+      "cmp %[a], %[t]\n\t"
       "ble 4f\n\t"
-      "mov %[a], %[hi]\n"
+      "movs %[a], %[t]\n\t"
+      "b 4f\n"
+      "6:\n\t"
+      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
+      MOTE_V6M_FORMULA_2_SUM
+      "b 7b\n"
+      "5:\n\t"
+      "ldr %[a], [%[k], #8]\n"  // act_min
       "4:\n\t"
       : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
-      : [q] "l"(&q), [round30] "h"(round30), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi)
+      : [q] "l"(&q), [k] "l"(&k)
       : "cc", "memory");
   return static_cast<int8_t>(acc);
 #else
+  if (acc < q.floor) return static_cast<int8_t>(k.lo);
   const int32_t y = v6m_doubling_high_mul(acc, q.mul_hi, q.mul_lo);
   const uint32_t biased = static_cast<uint32_t>(y) - (y < 0 ? 1u : 0u);
   const uint32_t z = biased + static_cast<uint32_t>(q.half);
   const bool overflow = y >= 0 && z > uint32_t{INT32_MAX};
   const int32_t r = overflow ? static_cast<int32_t>(z >> q.right) : (static_cast<int32_t>(z) >> q.right);
-  return static_cast<int8_t>(clamp_i32(wrapping_add(r, zp), lo, hi));
+  return static_cast<int8_t>(clamp_i32(wrapping_add(r, k.zp), k.lo, k.hi));
 #endif
+}
+
+// The same with the output constants as values (lo <= hi).
+inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, int32_t zp, int32_t lo, int32_t hi) {
+  const RequantV6mOutput k = requant_v6m_output_constants(zp, lo, hi);
+  return requant_v6m_right_s8(acc, q, k);
+}
+
+// Sets q.floor (q prepared from `multiplier` without a floor) to the smallest acc whose
+// output exceeds act_min, so that requant_v6m_right_s8(acc, q, zp, act_min, act_max) takes
+// its short cut exactly where the output is act_min. The output is non-decreasing in acc
+// for a positive multiplier (each rounding step is), so a binary search over acc finds the
+// bound: about 32 requantizations, ~1,500 instructions on a Cortex-M0+, worth it for a
+// channel with more than about a hundred outputs. Other multipliers, an empty or
+// inverted clamp and zero points far outside int8 keep floor = INT32_MIN.
+inline void requant_v6m_right_set_floor(RequantV6mRight& q, int32_t multiplier, int32_t zp, int32_t act_min,
+                                        int32_t act_max) {
+  q.floor = INT32_MIN;
+  if (multiplier <= 0 || act_min > act_max || zp < -(1 << 29) || zp > (1 << 29)) return;
+  // above(acc): the output before the clamp exceeds act_min (lo = act_min, hi = act_max).
+  auto above = [&](int32_t acc) { return requant_v6m_right_s8(acc, q, zp, act_min, act_max) > act_min; };
+  if (above(INT32_MIN)) return;
+  if (!above(INT32_MAX)) {
+    q.floor = INT32_MAX;  // every acc below INT32_MAX gives act_min; INT32_MAX is computed
+    return;
+  }
+  int32_t lo = INT32_MIN;  // !above(lo)
+  int32_t hi = INT32_MAX;  // above(hi)
+  while (static_cast<uint32_t>(hi) - static_cast<uint32_t>(lo) > 1u) {
+    const int32_t mid =
+        static_cast<int32_t>(static_cast<uint32_t>(lo) + ((static_cast<uint32_t>(hi) - static_cast<uint32_t>(lo)) >> 1));
+    if (above(mid)) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  q.floor = hi;
+}
+
+// The floor requant_v6m_right_set_floor() finds for (multiplier, shift, zp, act_min,
+// act_max), or INT32_MIN (no short cut) for a requantization requant_v6m_right_s8 does
+// not take. The compiler puts these in the __v6m convolutions' params.
+inline int32_t requant_v6m_floor(int32_t multiplier, int32_t shift, int32_t zp, int32_t act_min,
+                                 int32_t act_max) {
+  if (!requant_v6m_right_applies(multiplier, shift)) return INT32_MIN;
+  RequantV6mRight q = requant_v6m_right_prepare(multiplier, shift);
+  requant_v6m_right_set_floor(q, multiplier, zp, act_min, act_max);
+  return q.floor;
+}
+
+// Whether `floor` is safe for that requantization: INT32_MIN (no short cut), or a right
+// shift with a positive multiplier (the output is then non-decreasing in acc) for which
+// acc = floor - 1, and so every acc below it, gives act_min. One reference requantization,
+// for check() to verify a program's floors at load.
+inline bool requant_v6m_floor_valid(int32_t floor, int32_t multiplier, int32_t shift, int32_t zp,
+                                    int32_t act_min, int32_t act_max) {
+  if (floor == INT32_MIN) return true;
+  if (multiplier <= 0 || !requant_v6m_right_applies(multiplier, shift) || act_min > act_max ||
+      zp < -(1 << 29) || zp > (1 << 29)) {
+    return false;
+  }
+  return clamp_i32(wrapping_add(multiply_by_quantized_multiplier(floor - 1, multiplier, shift), zp), act_min,
+                   act_max) == act_min;
+}
+
+// requant_v6m_floor_valid for each of `count` channels (floors[c] with multipliers[c] and
+// shifts[c]): what the __v6m convolutions' check() asks of the floors in their params.
+inline bool requant_v6m_floors_valid(const int32_t* floors, const int32_t* multipliers, const int32_t* shifts,
+                                     uint32_t count, int32_t zp, int32_t act_min, int32_t act_max) {
+  for (uint32_t c = 0; c < count; ++c) {
+    if (!requant_v6m_floor_valid(floors[c], multipliers[c], shifts[c], zp, act_min, act_max)) return false;
+  }
+  return true;
 }
 
 }  // namespace mote

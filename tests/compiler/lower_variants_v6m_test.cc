@@ -1,14 +1,19 @@
 // Variant choice on Armv6-M (compiler/lower/variants.cc, select_v6m): cortex-m0plus takes
 // conv2d_s8__v6m for every groups == 1 int8 conv, depthwise_conv2d_s8__v6m for depth
-// multiplier 1 and fully_connected_s8__v6m for every int8 fully connected layer, with
-// unchanged parameters and scratch only for the per-channel constants of 1x1 convs
-// without padding and 3x3 depthwise windows; grouped convs and depth multipliers above 1 keep the
-// references; no other target ever gets a __v6m kernel.
+// multiplier 1 and fully_connected_s8__v6m for every int8 fully connected layer; the
+// convolutions' params are the reference's plus the requant floors (and for the conv with
+// a constant filter and bias the folded biases), their scratch the per-channel constants
+// (and the window patch of the conv, the 3x3 depthwise windows' patch); grouped convs and
+// depth multipliers above 1 keep the references; no other target ever gets a __v6m kernel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "conv2d/conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
 #include "ir/graph.h"
 #include "lower/lower.h"
 
@@ -110,24 +115,47 @@ bool is_v6m(KernelId id) {
          id == KernelId::kFullyConnectedS8V6m;
 }
 
-// The M0+ choice for g is `expected`, with the reference's params and MACs and its
-// scratch plus `extra_scratch` (the per-channel constants of the 1x1 conv and 3x3
-// depthwise paths); no other target picks a __v6m kernel.
-void expect_choice(const ir::Graph& g, KernelId reference, KernelId expected, uint32_t extra_scratch = 0) {
+// The M0+ choice for g is `expected`, with the reference's params followed by
+// `extra_arrays` int32 arrays of `channels` (the __v6m convolutions' requant floors, then
+// the conv's folded biases), the reference's MACs and its scratch plus `extra_scratch`
+// (the per-channel constants and window patch of the folded conv and 3x3 depthwise
+// paths); no other target picks a __v6m kernel. Returns the M0+ op.
+LoweredOp expect_choice(const ir::Graph& g, KernelId reference, KernelId expected, uint32_t extra_scratch = 0,
+                        uint32_t extra_arrays = 0, uint32_t channels = 0) {
   const LoweredOp ref = lower(g, Target::kHost);
-  ASSERT_EQ(ref.kernel, reference);
+  EXPECT_EQ(ref.kernel, reference);
   const LoweredOp op = lower(g, Target::kCortexM0Plus);
   EXPECT_EQ(op.kernel, expected);
-  EXPECT_EQ(op.params, ref.params);
+  EXPECT_EQ(op.params.size(), ref.params.size() + 4 * size_t{extra_arrays} * channels);
+  EXPECT_TRUE(op.params.size() >= ref.params.size() &&
+              std::equal(ref.params.begin(), ref.params.end(), op.params.begin()));
   EXPECT_EQ(op.macs, ref.macs);
   EXPECT_EQ(op.scratch_bytes, ref.scratch_bytes + extra_scratch);
   for (Target t : kOtherTargets) EXPECT_FALSE(is_v6m(lower(g, t).kernel)) << static_cast<int>(t);
+  return op;
 }
 
+// The floors in a __v6m op's params (the third int32 array) are the kernel's own.
+template <typename P, typename FloorsFn>
+void expect_floors(const LoweredOp& op, uint32_t channels, FloorsFn floors_fn) {
+  ASSERT_GE(op.params.size(), sizeof(P) + 12 * size_t{channels});
+  P p;
+  std::memcpy(&p, op.params.data(), sizeof(P));
+  std::vector<int32_t> arrays(3 * size_t{channels});
+  std::memcpy(arrays.data(), op.params.data() + sizeof(P), arrays.size() * 4);
+  std::vector<int32_t> floors(channels);
+  floors_fn(p, arrays.data(), arrays.data() + channels, static_cast<int32_t>(channels), floors.data());
+  EXPECT_EQ(std::vector<int32_t>(arrays.begin() + 2 * channels, arrays.end()), floors);
+}
+
+// Floors and folded biases appended (constant filter and bias); scratch: 24 bytes per
+// output channel, plus the window patch (KH * KW * C rounded up to 4) but for 1x1.
 TEST(LowerVariantsV6m, Conv2dTakesTheV6mVariant) {
-  expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 20 * 32);
-  expect_choice(conv_graph(3, 8, 3, 1, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
-  expect_choice(conv_graph(5, 7, 5, 2, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m);
+  const LoweredOp pointwise =
+      expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 32, 2, 32);
+  expect_floors<Conv2dS8Params>(pointwise, 32, conv2d_s8__v6m_floors);
+  expect_choice(conv_graph(3, 8, 3, 1, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 8 + 28, 2, 8);
+  expect_choice(conv_graph(5, 7, 5, 2, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 7 + 128, 2, 7);
 }
 
 TEST(LowerVariantsV6m, GroupedConvKeepsTheReference) {
@@ -135,10 +163,11 @@ TEST(LowerVariantsV6m, GroupedConvKeepsTheReference) {
 }
 
 TEST(LowerVariantsV6m, DepthwiseWithMultiplierOneTakesTheV6mVariant) {
-  expect_choice(depthwise_graph(8, 1, 3), KernelId::kDepthwiseConv2dS8,
-                KernelId::kDepthwiseConv2dS8V6m, 20 * 8 + 9 * 8);
+  const LoweredOp dw = expect_choice(depthwise_graph(8, 1, 3), KernelId::kDepthwiseConv2dS8,
+                                     KernelId::kDepthwiseConv2dS8V6m, 24 * 8 + 9 * 8, 1, 8);
+  expect_floors<DepthwiseConv2dS8Params>(dw, 8, depthwise_conv2d_s8__v6m_floors);
   expect_choice(depthwise_graph(13, 1, 5), KernelId::kDepthwiseConv2dS8,
-                KernelId::kDepthwiseConv2dS8V6m);
+                KernelId::kDepthwiseConv2dS8V6m, 0, 1, 13);
   expect_choice(depthwise_graph(4, 2, 3), KernelId::kDepthwiseConv2dS8,
                 KernelId::kDepthwiseConv2dS8);
 }

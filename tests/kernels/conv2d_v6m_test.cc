@@ -5,14 +5,20 @@
 // ways, INT32_MIN/MAX multipliers and wrapping biases) and on MLPerf-like layer shapes.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "conv2d/conv2d.h"
+#include "depthwise_conv2d/depthwise_conv2d.h"
+#include "kernel_test_util.h"
 #include "quant/quant_math.h"
 
 namespace mote {
 namespace conv2d_v6m_test {
+
+using testing::TestOp;
 
 struct Case {
   Conv2dS8Params p{};
@@ -51,8 +57,8 @@ void check_case(std::mt19937& rng, Case c, int index) {
   const int32_t* b = c.has_bias ? bias.data() : nullptr;
   conv2d_s8(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), b,
             expected.data());
-  std::vector<int32_t> scratch(conv2d_s8__v6m_scratch_bytes(p, s.kernel_h, s.kernel_w, s.out_c) / 4 + 1);
-  conv2d_s8__v6m(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), b,
+  std::vector<int32_t> scratch(conv2d_s8__v6m_scratch_bytes(p, s.kernel_h, s.kernel_w, s.in_c, s.out_c) / 4 + 1);
+  conv2d_s8__v6m(p, multipliers.data(), shifts.data(), nullptr, nullptr, s, input.data(), filter.data(), b,
                  actual.data(), scratch.data());
   for (size_t i = 0; i < out_count; ++i) {
     ASSERT_EQ(actual[i], expected[i])
@@ -138,6 +144,149 @@ TEST(Conv2dS8V6m, MatchesReferenceOnEdgeGeometry) {
   sparse.p = {3, 3, 2, 2, 0, 0, 0, 0, 1, 127, -128, -128, 127};
   sparse.extreme = true;
   check_case(rng, sparse, 2);
+}
+
+// The params' requant floors and folded biases (what the compiler appends) through check()
+// and run(): accepted as computed, refused one off (a floor one too high would clamp an
+// output the reference does not; a folded bias off by one shifts every output), folded
+// biases refused for a filter that is not constant; and the run with them matches the
+// reference. The same for the depthwise convolution's floors.
+TEST(Conv2dS8V6m, CheckVerifiesTheCompilersFloorsAndFoldedBiases) {
+  std::mt19937 rng(0x76360c04u);
+  const Conv2dShape s = {1, 12, 12, 8, 12, 12, 12, 1, 1};
+  const Conv2dS8Params p = {1, 1, 1, 1, 0, 0, 0, 0, 1, -128, -128, -128, 127};
+  std::vector<int8_t> input(12 * 12 * 8), filter(12 * 8);
+  for (int8_t& v : input) v = static_cast<int8_t>(uni(rng, -128, 127));
+  for (int8_t& v : filter) v = static_cast<int8_t>(uni(rng, -128, 127));
+  std::vector<int32_t> bias(12), multipliers(12), shifts(12), floors(12), folded(12);
+  for (int32_t o = 0; o < 12; ++o) {
+    bias[o] = uni(rng, -50000, 50000);
+    multipliers[o] = uni(rng, 1 << 30, INT32_MAX);
+    shifts[o] = uni(rng, -12, -6);
+  }
+  conv2d_s8__v6m_floors(p, multipliers.data(), shifts.data(), 12, floors.data());
+  conv2d_s8__v6m_folded_bias(p, filter.data(), bias.data(), 8, 12, folded.data());
+  std::vector<int8_t> expected(12 * 12 * 12);
+  conv2d_s8(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), bias.data(), expected.data());
+
+  auto build = [&](TestOp& op, uint32_t* out, const std::vector<int32_t>& f, const std::vector<int32_t>& fb,
+                   bool constant) {
+    const uint32_t in = op.add_input(DType::kInt8, {1, 12, 12, 8});
+    const uint32_t w = op.add_input(DType::kInt8, {12, 1, 1, 8});
+    const uint32_t b = op.add_input(DType::kInt32, {12});
+    *out = op.add_output(DType::kInt8, {1, 12, 12, 12});
+    std::vector<uint8_t> params(sizeof(Conv2dS8Params));
+    memcpy(params.data(), &p, sizeof p);
+    for (const std::vector<int32_t>* a : {&std::as_const(multipliers), &std::as_const(shifts), &f, &fb}) {
+      const auto* bytes = reinterpret_cast<const uint8_t*>(a->data());
+      params.insert(params.end(), bytes, bytes + 4 * a->size());
+    }
+    op.set_raw_params(params);
+    op.set_data(in, input);
+    op.set_data(w, filter);
+    op.set_data(b, bias);
+    if (constant) {
+      op.set_constant(w);
+      op.set_constant(b);
+    }
+    op.add_scratch(conv2d_s8__v6m_scratch_bytes(p, 1, 1, 8, 12));
+  };
+  {
+    TestOp op;
+    uint32_t out;
+    build(op, &out, floors, folded, true);
+    ASSERT_EQ(op.check(kConv2dS8V6mEntry), Status::kOk);
+    op.run(kConv2dS8V6mEntry);
+    EXPECT_EQ(op.data<int8_t>(out), expected);
+  }
+  {
+    TestOp op;
+    uint32_t out;
+    build(op, &out, floors, {}, true);  // floors only
+    ASSERT_EQ(op.check(kConv2dS8V6mEntry), Status::kOk);
+    op.run(kConv2dS8V6mEntry);
+    EXPECT_EQ(op.data<int8_t>(out), expected);
+  }
+  int tested = 0;
+  for (int32_t o = 0; o < 12; ++o) {
+    if (floors[o] == INT32_MIN || floors[o] == INT32_MAX) continue;
+    ++tested;
+    std::vector<int32_t> high = floors;
+    ++high[o];
+    TestOp op;
+    uint32_t out;
+    build(op, &out, high, folded, true);
+    EXPECT_EQ(op.check(kConv2dS8V6mEntry), Status::kBadParams) << "channel " << o;
+  }
+  EXPECT_EQ(tested, 12);
+  {
+    std::vector<int32_t> off = folded;
+    ++off[5];
+    TestOp op;
+    uint32_t out;
+    build(op, &out, floors, off, true);
+    EXPECT_EQ(op.check(kConv2dS8V6mEntry), Status::kBadParams);
+  }
+  {
+    TestOp op;
+    uint32_t out;
+    build(op, &out, floors, folded, false);
+    EXPECT_EQ(op.check(kConv2dS8V6mEntry), Status::kBadParams);
+  }
+
+  // Depthwise (3x3, 12 channels): floors accepted as computed, refused one too high.
+  const DepthwiseConv2dShape ds = {1, 8, 8, 12, 6, 6, 12, 3, 3};
+  DepthwiseConv2dS8Params dp{};
+  dp.window = {1, 1, 1, 1, 0, 0, 0, 0};
+  dp.depth_multiplier = 1;
+  dp.input_zero_point = -128;
+  dp.output_zero_point = -128;
+  dp.act_min = -128;
+  dp.act_max = 127;
+  std::vector<int8_t> dw_filter(9 * 12);
+  for (int8_t& v : dw_filter) v = static_cast<int8_t>(uni(rng, -128, 127));
+  std::vector<int32_t> dw_floors(12);
+  depthwise_conv2d_s8__v6m_floors(dp, multipliers.data(), shifts.data(), 12, dw_floors.data());
+  std::vector<int8_t> dw_expected(6 * 6 * 12);
+  depthwise_conv2d_s8(dp, multipliers.data(), shifts.data(), ds, input.data(), dw_filter.data(), bias.data(),
+                      dw_expected.data());
+  auto build_dw = [&](TestOp& op, uint32_t* out, const std::vector<int32_t>& f) {
+    const uint32_t in = op.add_input(DType::kInt8, {1, 8, 8, 12});
+    const uint32_t w = op.add_input(DType::kInt8, {1, 3, 3, 12});
+    const uint32_t b = op.add_input(DType::kInt32, {12});
+    *out = op.add_output(DType::kInt8, {1, 6, 6, 12});
+    std::vector<uint8_t> params(sizeof(DepthwiseConv2dS8Params));
+    memcpy(params.data(), &dp, sizeof dp);
+    for (const std::vector<int32_t>* a : {&std::as_const(multipliers), &std::as_const(shifts), &f}) {
+      const auto* bytes = reinterpret_cast<const uint8_t*>(a->data());
+      params.insert(params.end(), bytes, bytes + 4 * a->size());
+    }
+    op.set_raw_params(params);
+    op.set_data(in, std::vector<int8_t>(input.begin(), input.begin() + 8 * 8 * 12));
+    op.set_data(w, dw_filter);
+    op.set_data(b, bias);
+    op.add_scratch(depthwise_conv2d_s8__v6m_scratch_bytes(dp, ds));
+  };
+  {
+    TestOp op;
+    uint32_t out;
+    build_dw(op, &out, dw_floors);
+    ASSERT_EQ(op.check(kDepthwiseConv2dS8V6mEntry), Status::kOk);
+    op.run(kDepthwiseConv2dS8V6mEntry);
+    EXPECT_EQ(op.data<int8_t>(out), dw_expected);
+  }
+  tested = 0;
+  for (int32_t c = 0; c < 12; ++c) {
+    if (dw_floors[c] == INT32_MIN || dw_floors[c] == INT32_MAX) continue;
+    ++tested;
+    std::vector<int32_t> high = dw_floors;
+    ++high[c];
+    TestOp op;
+    uint32_t out;
+    build_dw(op, &out, high);
+    EXPECT_EQ(op.check(kDepthwiseConv2dS8V6mEntry), Status::kBadParams) << "channel " << c;
+  }
+  EXPECT_EQ(tested, 12);
 }
 
 }  // namespace conv2d_v6m_test

@@ -52,7 +52,7 @@ void check_case(std::mt19937& rng, Case c, int index) {
   depthwise_conv2d_s8(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(), b,
                       expected.data());
   std::vector<int32_t> scratch(depthwise_conv2d_s8__v6m_scratch_bytes(p, s) / 4 + 1);
-  depthwise_conv2d_s8__v6m(p, multipliers.data(), shifts.data(), s, input.data(), filter.data(),
+  depthwise_conv2d_s8__v6m(p, multipliers.data(), shifts.data(), nullptr, s, input.data(), filter.data(),
                            b, actual.data(), scratch.data());
   for (size_t i = 0; i < out_count; ++i) {
     ASSERT_EQ(actual[i], expected[i])

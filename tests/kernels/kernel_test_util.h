@@ -91,6 +91,9 @@ class TestOp {
   // The descriptor, for corrupting a field. set_dims keeps `bytes` consistent (the data
   // is not reallocated, so only check() may be called after a change that grows it).
   TensorDesc& desc(uint32_t t) { return tensors_[t]; }
+  // Marks tensor t constant (a program's constant data, which kernels may check for); its
+  // bytes stay where set_data() put them.
+  void set_constant(uint32_t t) { tensors_[t].storage = static_cast<uint8_t>(Storage::kConstant); }
   void set_dims(uint32_t t, const std::vector<uint32_t>& dims) { fill_dims(&tensors_[t], dims); }
 
   template <typename T>
@@ -120,7 +123,7 @@ class TestOp {
     op_.scratch_bytes = scratch_bytes_;
     op_.name_offset = kNoOffset;
     if (params_.empty()) params_.resize(4, 0);
-    return OpContext(tensors_.data(), io_.data(), &op_, params_.data(), nullptr, arena_bytes(), &next_op_);
+    return OpContext(tensors_.data(), io_.data(), &op_, params_.data(), arena_bytes(), arena_bytes(), &next_op_);
   }
 
   Status check(const KernelEntry& kernel) { return kernel.check(context()); }

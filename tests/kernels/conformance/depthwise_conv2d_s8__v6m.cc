@@ -5,7 +5,9 @@
 // cases are 3x3 windows with dilation_w == 1 and right shifts in every channel (the
 // prepared 3x3 path), with inputs and weights at their extremes in some, sums near 2^31
 // whose rounding overflows int32 in some, and a channel outside that path's
-// requantization (INT32_MIN, a shift >= 0) in some.
+// requantization (INT32_MIN, a shift >= 0) in some, and images of 128 pixels or more
+// (the requant floors that skip the arithmetic for outputs clamped to act_min) in a
+// quarter.
 #include "conformance.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 
@@ -38,8 +40,11 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
     p.window.pad_right = rng.uniform(0, eff_w - 1);
     const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
     const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 7);
-    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, 7);
+    // Some images large enough for the requant floors (128 pixels or more).
+    const int32_t grow = square3 && rng.uniform(0, 3) == 0 ? 24 : 7;
+    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, grow);
+    s.in_w = (min_w > 1 ? min_w : 1) + rng.uniform(0, grow);
+    if (grow > 7 && s.in_c > 17) s.in_c = s.out_c = 17;  // keep the large images quick
     s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
     s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
@@ -56,6 +61,9 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
     int32_t* bias = rng.uniform(0, 3) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
     int32_t* multipliers = a.alloc_array<int32_t>(s.out_c);
     int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
+    // Half the cases with the compiler's requant floors, half without (searched at run time
+    // from 128 pixels).
+    int32_t* floors = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
     int8_t* expected = a.alloc_array<int8_t>(out_count);
     int8_t* actual = a.alloc_array<int8_t>(out_count);
     if (input == nullptr || filter == nullptr || multipliers == nullptr || shifts == nullptr ||
@@ -102,8 +110,9 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
       if (rng.coin()) multipliers[o] = INT32_MIN;
       else shifts[o] = rng.uniform(0, 3);
     }
+    if (floors != nullptr) depthwise_conv2d_s8__v6m_floors(p, multipliers, shifts, s.out_c, floors);
     depthwise_conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
-    depthwise_conv2d_s8__v6m(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
+    depthwise_conv2d_s8__v6m(p, multipliers, shifts, floors, s, input, filter, bias, actual, scratch);
     if (!expect_equal_s8(kName, c, "depthwise", expected, actual,
                          static_cast<size_t>(out_count))) {
       ++failed;

@@ -1,0 +1,151 @@
+// Four output channels of one pixel of the ARMv6-M int8 convolution's folded path (input
+// offset folded into the bias, requant_v6m_right_s8 in every channel) in one Thumb-1 block:
+// the biases into the accumulators, the dot products, the four requantizations and the
+// stores, without the compiler's spills between them. Portable definition elsewhere (and
+// at -O0 / -Os, see isa/v6m.h).
+#pragma once
+
+#include <stdint.h>
+
+#include "isa/v6m.h"
+#include "quant/quant_math_v6m.h"
+
+namespace mote::v6m {
+
+// One output channel's constants (the assembly reads them by offset).
+struct FoldedChannel {
+  uint32_t bias;            // bias + input offset * the sum of the channel's weights
+  RequantV6mRight requant;  // requant_v6m_right_s8's constants
+};
+static_assert(sizeof(FoldedChannel) == 24, "the assembly's offsets");
+
+// What folded_block_4 reads (the assembly reads it by offset).
+struct FoldedBlock {
+  const int8_t* w;              // channel j's `taps` weights at w + j * taps
+  const int8_t* x;              // the pixel's `taps` inputs
+  int32_t taps;                 // >= 1
+  const FoldedChannel* ch;      // channels j = 0..3
+  int8_t* out;                  // out[j]
+  const RequantV6mOutput* k;    // the op's output constants
+};
+
+// For j in 0..3: out[j] = requant_v6m_right_s8(ch[j].bias + sum over t in [0, taps) of
+// w[j * taps + t] * x[t], ch[j].requant, *k), the sums wrapping. 15 instructions per 4
+// multiply-accumulates, 20 before the loop, and per output requant_v6m_right_s8's
+// arithmetic plus 2.
+inline void folded_block_4(const FoldedBlock& b) {
+#if MOTE_V6M_ASM
+  const FoldedBlock* p = &b;
+  const int8_t *xe, *w0, *w1, *w2;
+  int32_t i, xv, t;
+  uint32_t a0, a1, a2, a3;
+  const void* save;
+  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
+  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2.
+#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
+  "mov %[xe], %[" ACC "]\n\t"                                \
+  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "blt 5f\n\t"                                               \
+  "asrs %[i], %[xe], #16\n\t"                                \
+  "sxth %[xe], %[xe]\n\t"                                    \
+  "lsrs %[t], %[xe], #31\n\t"                                \
+  "adds %[i], %[i], %[t]\n\t"                                \
+  "ldr %[xv], [%[w0], #(" OFF "+8)]\n\t"                     \
+  "movs %[t], %[xe]\n\t"                                     \
+  "muls %[t], %[xv]\n\t"                                     \
+  "ldr %[p], [%[w2], #0]\n\t"                                \
+  "adds %[t], %[t], %[p]\n\t"                                \
+  "lsrs %[t], %[t], #16\n\t"                                 \
+  "ldr %[p], [%[w0], #(" OFF "+4)]\n\t"                      \
+  "muls %[xe], %[p]\n\t"                                     \
+  "adds %[t], %[t], %[xe]\n\t"                               \
+  "cmp %[i], #0\n\t"                                         \
+  "bne 6f\n\t"                                               \
+  "asrs %[xe], %[t], #15\n"                                  \
+  "7:\n\t"                                                   \
+  "asrs %[t], %[xe], #31\n\t"                                \
+  "adds %[xe], %[xe], %[t]\n\t"                              \
+  "ldr %[t], [%[w0], #(" OFF "+12)]\n\t"                     \
+  "adds %[xe], %[xe], %[t]\n\t"                              \
+  "ldr %[t], [%[w0], #(" OFF "+16)]\n\t"                     \
+  "bvc 1f\n\t"                                               \
+  "lsrs %[xe], %[t]\n\t"                                     \
+  "b 2f\n"                                                   \
+  "1:\n\t"                                                   \
+  "asrs %[xe], %[t]\n"                                       \
+  "2:\n\t"                                                   \
+  "ldr %[t], [%[w2], #4]\n\t"                                \
+  "adds %[xe], %[xe], %[t]\n\t"                              \
+  "ldr %[t], [%[w2], #8]\n\t"                                \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "blt 5f\n\t"                                               \
+  "ldr %[t], [%[w2], #12]\n\t"                               \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "ble 4f\n\t"                                               \
+  "movs %[xe], %[t]\n\t"                                     \
+  "b 4f\n"                                                   \
+  "6:\n\t"                                                   \
+  "muls %[xv], %[i]\n\t"                                     \
+  "lsls %[xe], %[xv], #17\n\t"                               \
+  "lsrs %[xe], %[xe], #17\n\t"                               \
+  "adds %[t], %[t], %[xe]\n\t"                               \
+  "asrs %[t], %[t], #15\n\t"                                 \
+  "asrs %[xv], %[xv], #15\n\t"                               \
+  "adds %[t], %[t], %[xv]\n\t"                               \
+  "muls %[i], %[p]\n\t"                                      \
+  "lsls %[i], %[i], #1\n\t"                                  \
+  "adds %[xe], %[t], %[i]\n\t"                               \
+  "b 7b\n"                                                   \
+  "5:\n\t"                                                   \
+  "ldr %[xe], [%[w2], #8]\n"                                 \
+  "4:\n\t"                                                   \
+  "strb %[xe], [%[w1], #" J "]\n\t"
+  __asm__ volatile(
+      ".syntax unified\n\t"
+      "mov %[save], %[p]\n\t"
+      "ldr %[t], [%[p], #12]\n\t"  // ch
+      "ldr %[xv], [%[t], #0]\n\t"
+      "mov %[a0], %[xv]\n\t"
+      "ldr %[xv], [%[t], #24]\n\t"
+      "mov %[a1], %[xv]\n\t"
+      "ldr %[xv], [%[t], #48]\n\t"
+      "mov %[a2], %[xv]\n\t"
+      "ldr %[xv], [%[t], #72]\n\t"
+      "mov %[a3], %[xv]\n\t"
+      "ldr %[i], [%[p], #8]\n\t"  // taps
+      "ldr %[xe], [%[p], #4]\n\t"
+      "adds %[xe], %[xe], %[i]\n\t"  // x + taps
+      "ldr %[w0], [%[p], #0]\n\t"
+      "adds %[w0], %[w0], %[i]\n\t"  // channel 0's weights + taps
+      "adds %[w1], %[w0], %[i]\n\t"
+      "adds %[w2], %[w1], %[i]\n\t"
+      "adds %[p], %[w2], %[i]\n\t"   // channel 3's (p is free until the loop ends)
+      "negs %[i], %[i]\n"
+      "3:\n\t"
+      "ldrsb %[xv], [%[xe], %[i]]\n\t"
+      MOTE_V6M_4_MACS("w0", "w1", "w2", "p")
+      "adds %[i], #1\n\t"
+      "bne 3b\n\t"
+      "mov %[p], %[save]\n\t"
+      "ldr %[w0], [%[p], #12]\n\t"  // q: the channels
+      "ldr %[w1], [%[p], #16]\n\t"  // o: the outputs
+      "ldr %[w2], [%[p], #20]\n\t"  // k: the output constants
+      MOTE_V6M_FOLDED_OUT("0", "a0", "0")
+      MOTE_V6M_FOLDED_OUT("1", "a1", "24")
+      MOTE_V6M_FOLDED_OUT("2", "a2", "48")
+      MOTE_V6M_FOLDED_OUT("3", "a3", "72")
+      : [p] "+l"(p), [xe] "=&l"(xe), [w0] "=&l"(w0), [w1] "=&l"(w1), [w2] "=&l"(w2), [i] "=&l"(i),
+        [xv] "=&l"(xv), [t] "=&l"(t), [a0] "=&h"(a0), [a1] "=&h"(a1), [a2] "=&h"(a2), [a3] "=&h"(a3),
+        [save] "=&h"(save)
+      :
+      : "cc", "memory");
+#undef MOTE_V6M_FOLDED_OUT
+#else
+  uint32_t acc[4] = {b.ch[0].bias, b.ch[1].bias, b.ch[2].bias, b.ch[3].bias};
+  dot_4x1_portable(b.w, b.taps, b.x, b.taps, 0, acc);
+  for (int32_t j = 0; j < 4; ++j) b.out[j] = requant_v6m_right_s8(static_cast<int32_t>(acc[j]), b.ch[j].requant, *b.k);
+#endif
+}
+
+}  // namespace mote::v6m
