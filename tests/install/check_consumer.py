@@ -133,7 +133,7 @@ def main():
         if not re.search(r"^CMAKE_BUILD_TYPE:STRING=$", cache, re.M):
             failures.append("add_subdirectory changed the consumer's empty CMAKE_BUILD_TYPE")
     elf = build / "consumer.elf"
-    objects = list(build.glob("CMakeFiles/consumer.dir/main.c.o*"))
+    objects = [o for name in ("main.c.obj", "main.c.o") for o in build.glob(f"CMakeFiles/consumer.dir/{name}")]
     failures += arena_failures([elf, *objects]) if objects else [f"no main.c object in {build}"]
     check = subprocess.run(
         ["/usr/bin/python3", f"{a.source}/tests/firmware/check_kernel_link.py", "--elf", elf, "--machine", MACHINE,
