@@ -1,4 +1,4 @@
-// mote compile | run | inspect | size: the command-line contracts of ../shared/DESIGN.md.
+// mote compile | run | inspect | size | init-firmware: the command-line contracts of ../shared/DESIGN.md.
 #include "commands.h"
 
 #include <sys/stat.h>
@@ -25,6 +25,7 @@
 #include "ethos_u/ethos_u.h"
 #include "device_runner.h"
 #include "host_runner.h"
+#include "init_firmware.h"
 #include "import/onnx/onnx_importer.h"
 #include "import/tflite/tflite_importer.h"
 #include "lower/coverage.h"
@@ -424,12 +425,8 @@ json read_sizes(const std::string& target, const std::string& path, std::string*
 uint64_t code_bytes(const json& sizes, const std::string& path, const std::string& target,
                     const std::vector<std::string>& kernels);
 
-int run_compile(const CompileArgs& args) {
-  if (args.output.empty() && args.emit_c.empty() && args.emit_tflite.empty())
-    throw std::runtime_error("compile: nothing to write; give -o OUT.mote, --emit-c DIR and/or --emit-tflite FILE");
-  if (args.emit_sources && args.emit_c.empty())
-    throw std::runtime_error("--emit-sources: give --emit-c DIR (the folder the sources are copied into)");
-
+// The compile options args name (a one-line error for a bad value).
+CompileOptions compile_options(const CompileArgs& args) {
   CompileOptions options;
   options.model_path = args.model;
   options.target = args.target;
@@ -481,6 +478,16 @@ int run_compile(const CompileArgs& args) {
       options.calibration.push_back(std::move(in));
     }
   }
+  return options;
+}
+
+int run_compile(const CompileArgs& args) {
+  if (args.output.empty() && args.emit_c.empty() && args.emit_tflite.empty())
+    throw std::runtime_error("compile: nothing to write; give -o OUT.mote, --emit-c DIR and/or --emit-tflite FILE");
+  if (args.emit_sources && args.emit_c.empty())
+    throw std::runtime_error("--emit-sources: give --emit-c DIR (the folder the sources are copied into)");
+
+  const CompileOptions options = compile_options(args);
   CompileResult result = compile(options);
   // The program and the .tflite: both or neither.
   std::vector<std::string> paths;
@@ -1114,6 +1121,129 @@ int run_size(const SizeArgs& args) {
   return 0;
 }
 
+// ---------------------------------------------------------------- init-firmware
+
+struct InitFirmwareArgs {
+  std::string dir;
+  std::string target;
+  std::string flash;
+  std::string ram;
+  std::string stack = "8KiB";
+  std::string model;
+  std::vector<std::string> inputs;
+  std::string name;
+  std::string mote_from = "sources";
+  std::string source_root;
+  bool force = false;
+};
+
+// `mote init-firmware DIR`: checks everything (the memory map, the folder, the model,
+// its inputs and whether the arena and stack fit in RAM) before writing anything, then
+// writes model/ (mote compile --emit-c) and the project files (cli/init_firmware.h).
+int run_init_firmware(const InitFirmwareArgs& args) {
+  FirmwareProject project;
+  project.target = parse_target(args.target);
+  if (project.target == Target::kHost)
+    throw std::runtime_error("--target host: init-firmware writes a project for a Cortex-M core (" +
+                             target_list(true) + ")");
+  project.flash = parse_region(args.flash, "--flash");
+  project.ram = parse_region(args.ram, "--ram");
+  project.flash_text = args.flash;
+  project.ram_text = args.ram;
+  project.stack_bytes = parse_bytes(args.stack, "--stack");
+  project.mote_from = args.mote_from;
+  fs::path folder = fs::absolute(args.dir).lexically_normal();
+  if (folder.filename().empty()) folder = folder.parent_path();
+  project.name = project_identifier(args.name.empty() ? folder.filename().string() : args.name);
+  if (!args.name.empty() && project.name != args.name)
+    throw std::runtime_error("--name '" + args.name + "': expected a C identifier (letters, digits, _)");
+  if (!args.inputs.empty() && args.model.empty()) throw std::runtime_error("--input: give --model too");
+  std::string no_qemu;
+  project.qemu = qemu_machine_for(project.target, project.flash, project.ram, &no_qemu);
+  check_firmware_project(project);
+
+  std::error_code ec;
+  if (fs::exists(args.dir, ec) && !fs::is_directory(args.dir, ec))
+    throw std::runtime_error(args.dir + ": exists and is not a folder");
+  if (fs::is_directory(args.dir, ec) && !fs::is_empty(args.dir, ec) && !args.force)
+    throw std::runtime_error(args.dir + ": not empty; init-firmware writes a new project "
+                             "(--force writes over the files it writes and keeps the others)");
+
+  CompileArgs compile_args;
+  std::vector<uint8_t> program;
+  if (!args.model.empty()) {
+    compile_args.model = args.model;
+    compile_args.target = args.target;
+    compile_args.emit_c = (fs::path(args.dir) / "model").string();
+    compile_args.emit_sources = args.mote_from == "sources";
+    compile_args.source_root = args.source_root;
+    CompileResult result = compile(compile_options(compile_args));
+    program = std::move(result.program);
+    project.model = c_identifier_for_model(args.model);
+    LoadedProgram loaded(program, args.model);
+    if (!args.inputs.empty()) {
+      RunArgs run_args;
+      run_args.program = args.model;
+      run_args.inputs = args.inputs;
+      project.sample_inputs = read_inputs(run_args, loaded.interpreter()).front();
+    }
+    const uint64_t arena = (static_cast<uint64_t>(result.report.arena_bytes) + 15) / 16 * 16;
+    if (arena + project.stack_bytes > project.ram.length)
+      throw std::runtime_error("--ram '" + args.ram + "': " + with_commas(project.ram.length) +
+                               " bytes, but the arena (" + with_commas(arena) + ") and the stack (" +
+                               with_commas(project.stack_bytes) + ") need " +
+                               with_commas(arena + project.stack_bytes));
+    if (program.size() > project.flash.length)
+      throw std::runtime_error("--flash '" + args.flash + "': " + with_commas(project.flash.length) +
+                               " bytes, but the program alone has " + with_commas(program.size()));
+  }
+  const std::vector<GeneratedFile> files = firmware_project_files(project);
+  if (!args.model.empty()) emit_c(compile_args, program);
+  for (const GeneratedFile& file : files) {
+    const fs::path path = fs::path(args.dir) / file.name;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) throw std::runtime_error(path.parent_path().string() + ": cannot create folder: " + ec.message());
+    write_file_atomically(path.string(), std::vector<uint8_t>(file.text.begin(), file.text.end()));
+  }
+  std::cout << "wrote " << files.size() << " project files into " << args.dir << " (" << project.name << " for "
+            << args.target << ", flash " << args.flash << ", RAM " << args.ram << ", stack "
+            << with_commas(project.stack_bytes) << " bytes)\n"
+            << "  build    cmake -S " << args.dir << " -B " << (fs::path(args.dir) / "build").string()
+            << " && cmake --build " << (fs::path(args.dir) / "build").string() << "\n";
+  if (project.qemu.machine.empty())
+    std::cout << "  run      no run target: " << no_qemu << "\n";
+  else
+    std::cout << "  run      cmake --build " << (fs::path(args.dir) / "build").string()
+              << " --target run   (qemu-system-arm -M " << project.qemu.machine << ")\n";
+  return 0;
+}
+
+// The init-firmware subcommand and its options.
+CLI::App* add_init_firmware_command(CLI::App& app, InitFirmwareArgs& args) {
+  CLI::App* cmd = app.add_subcommand(
+      "init-firmware", "Write a minimal bare-metal CMake project for a core and memory map (runs under QEMU)");
+  cmd->add_option("dir", args.dir, "Folder to write the project into (new or empty)")->required();
+  cmd->add_option("--target", args.target, target_list(true))->required();
+  cmd->add_option("--flash", args.flash,
+                  "Flash ORIGIN:SIZE, e.g. 0x10000000:2MiB (the vector table goes at its origin)")
+      ->required();
+  cmd->add_option("--ram", args.ram, "RAM ORIGIN:SIZE, e.g. 0x20000000:264KiB")->required();
+  cmd->add_option("--stack", args.stack, "Main stack size (default 8KiB)");
+  cmd->add_option("--model", args.model,
+                  "Model (.onnx or .tflite) compiled with the default options into DIR/model "
+                  "(recompile it there with other options: see the project's README.md)");
+  cmd->add_option("--input", args.inputs, ".npy per model input: the sample main.c runs (default: zero bytes)");
+  cmd->add_option("--mote-from", args.mote_from,
+                  "sources (default): the runtime and the model's kernel sources copied into DIR/model/mote; "
+                  "package: find_package(Mote), an installed package built for the core")
+      ->check(CLI::IsMember({"sources", "package"}));
+  cmd->add_option("--name", args.name, "Project and executable name (default: the folder's name)");
+  cmd->add_option("--source-root", args.source_root,
+                  "Mote's source tree for --mote-from sources (default: as for mote compile --emit-sources)");
+  cmd->add_flag("--force", args.force, "Write into a folder that is not empty");
+  return cmd;
+}
+
 // The .tflite operators, one line each with what they run as (lower/coverage.h), under a
 // heading line; README's operator table repeats these lines.
 std::string tflite_coverage() {
@@ -1279,10 +1409,13 @@ int run_cli(int argc, char** argv) {
   size_cmd->add_option("--sizes", size_args.sizes, "Size measurements (default: this build's)");
   size_cmd->add_flag("--json", size_args.json, "Print as one JSON object");
 
+  InitFirmwareArgs init_args;
+  CLI::App* init_cmd = add_init_firmware_command(app, init_args);
+
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* sub) {
         return sub->get_name() == argv[1];
       }).empty()) {
-    std::cerr << "error: unknown command '" << argv[1] << "' (expected compile, run, inspect or size)\n";
+    std::cerr << "error: unknown command '" << argv[1] << "' (expected compile, run, inspect, size or init-firmware)\n";
     return 2;
   }
   try {
@@ -1300,6 +1433,7 @@ int run_cli(int argc, char** argv) {
     if (run_cmd->parsed()) return run_run(run_args);
     if (inspect_cmd->parsed()) return run_inspect(inspect_path, inspect_json, inspect_svg);
     if (size_cmd->parsed()) return run_size(size_args);
+    if (init_cmd->parsed()) return run_init_firmware(init_args);
   } catch (const std::exception& e) {
     std::string message = e.what();
     std::replace(message.begin(), message.end(), '\n', ' ');

@@ -703,6 +703,19 @@ std::string emit_sources_cmake(const EmitCInput& input, const ProgramFacts& fact
   }
   w.dedent();
   w.line(")");
+  std::vector<std::string> v6m;
+  for (const std::string& path : compiled)
+    if (path.ends_with("__v6m.cc")) v6m.push_back(root + "/" + path);
+  if (!v6m.empty()) {
+    w.line("# The ARMv6-M kernels at -O2 even in a -Os build: their inline assembly needs r8-r11,");
+    w.line("# which GCC withholds on Thumb-1 at -Os (they would fall back to portable loops, 3x slower).");
+    w.line("set(" + prefix + "_SPEED_SOURCES");
+    w.indent();
+    for (const std::string& path : v6m) w.line(path);
+    w.dedent();
+    w.line(")");
+    w.line("set_source_files_properties(${" + prefix + "_SPEED_SOURCES} PROPERTIES COMPILE_OPTIONS -O2)");
+  }
   if (input.copy_sources)
     w.line("set(" + prefix + "_INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_CURRENT_LIST_DIR}/mote)");
   else

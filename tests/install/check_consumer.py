@@ -11,6 +11,8 @@ user takes Mote into CMake, and checks the firmware it links (issue 21):
                 dependency (ONNX, protobuf, flatbuffers, GoogleTest, CLI11, nlohmann_json)
                 is looked for, the consumer's build type stays empty (not forced to
                 Release), and the libraries compile at -Os.
+package also builds and runs the project `mote init-firmware --mote-from package` writes
+(tests/firmware/check_init_firmware.py) against the same prefix.
 Both: the firmware runs the model under QEMU with outputs bit-identical to the host and
 links exactly the model's kernels (tests/firmware/check_kernel_link.py: arm-none-eabi-nm),
 and the arena (.bss.mote_arena) takes no flash with the board's linker script.
@@ -142,6 +144,18 @@ def main():
     print(check.stdout.strip())
     if check.returncode != 0:
         failures.append(f"the {a.mode} consumer's firmware failed check_kernel_link.py (above)")
+
+    if a.mode == "package":
+        # The project `mote init-firmware --mote-from package` writes, on the same package.
+        check = subprocess.run(
+            ["/usr/bin/python3", f"{a.source}/tests/firmware/check_init_firmware.py", "--mote", a.mote,
+             "--target", CORE, "--flash", "0x00000000:1MiB", "--ram", "0x20000000:256KiB", "--machine", MACHINE,
+             "--model", a.model, "--input", a.input, "--registry", f"{a.source}/kernels/kernel_registry.inc",
+             "--prefix", prefix, "--work", work / "init-firmware", "--generator", a.generator,
+             "--launcher", a.launcher], capture_output=True, text=True)
+        print(check.stdout.strip())
+        if check.returncode != 0:
+            failures.append(f"the init-firmware project on the installed package failed (above): {check.stderr[-2000:]}")
 
     for f in failures:
         print("FAIL: " + f)
