@@ -1124,7 +1124,8 @@ int run_size(const SizeArgs& args) {
 // ---------------------------------------------------------------- init-firmware
 
 struct InitFirmwareArgs {
-  std::string dir;
+  std::string dir;             // -o DIR
+  std::string dir_positional;  // or DIR alone
   std::string target;
   std::string flash;
   std::string ram;
@@ -1140,7 +1141,11 @@ struct InitFirmwareArgs {
 // `mote init-firmware DIR`: checks everything (the memory map, the folder, the model,
 // its inputs and whether the arena and stack fit in RAM) before writing anything, then
 // writes model/ (mote compile --emit-c) and the project files (cli/init_firmware.h).
-int run_init_firmware(const InitFirmwareArgs& args) {
+int run_init_firmware(InitFirmwareArgs args) {
+  if (!args.dir_positional.empty() && !args.dir.empty() && args.dir_positional != args.dir)
+    throw std::runtime_error("init-firmware: two folders given (" + args.dir + " and " + args.dir_positional + ")");
+  if (args.dir.empty()) args.dir = args.dir_positional;
+  if (args.dir.empty()) throw std::runtime_error("init-firmware: give the folder to write, -o DIR");
   FirmwareProject project;
   project.target = parse_target(args.target);
   if (project.target == Target::kHost)
@@ -1222,7 +1227,8 @@ int run_init_firmware(const InitFirmwareArgs& args) {
 CLI::App* add_init_firmware_command(CLI::App& app, InitFirmwareArgs& args) {
   CLI::App* cmd = app.add_subcommand(
       "init-firmware", "Write a minimal bare-metal CMake project for a core and memory map (runs under QEMU)");
-  cmd->add_option("dir", args.dir, "Folder to write the project into (new or empty)")->required();
+  cmd->add_option("-o,--output", args.dir, "Folder to write the project into (new or empty)");
+  cmd->add_option("dir", args.dir_positional, "The same folder, given without -o");
   cmd->add_option("--target", args.target, target_list(true))->required();
   cmd->add_option("--flash", args.flash,
                   "Flash ORIGIN:SIZE, e.g. 0x10000000:2MiB (the vector table goes at its origin)")

@@ -181,6 +181,8 @@ TEST_F(InitFirmwareCli, RefusesBadInputWithOneLineAndWritesNothing) {
   expect_refused(command(out, map + " --stack 3"), "--stack 3", out);
   expect_refused(command(out, map + " --input " + quote(kws() + ".s0.in0.npy")), "--input: give --model", out);
   expect_refused(command(out, map + " --name 'a b'"), "--name 'a b'", out);
+  expect_refused("init-firmware --target cortex-m33 " + map, "give the folder to write, -o DIR", out);
+  expect_refused(command(out, map + " -o " + quote(dir_.file("other"))), "two folders given", out);
   // The model's arena (15,680 B) and an 8 KiB stack do not fit in 16 KiB of RAM.
   expect_refused(command(out, "--flash 0x10000000:2MiB --ram 0x38000000:16KiB --model " + quote(kws() + ".tflite")),
                  "the arena (15,680) and the stack (8,192) need 23,872", out);
@@ -198,7 +200,8 @@ TEST_F(InitFirmwareCli, RefusesAFolderThatIsNotEmptyUnlessForced) {
   const std::string out = dir_.file("fw");
   fs::create_directories(out);
   write_npy(out + "/keep.npy", NpyArray{DType::kInt8, {1}, {7}});
-  const std::string args = command(out, "--flash 0x10000000:2MiB --ram 0x38000000:512KiB");
+  // DESIGN.md's form: -o DIR.
+  const std::string args = "init-firmware --target cortex-m33 --flash 0x10000000:2MiB --ram 0x38000000:512KiB -o " + quote(out);
   const CommandResult refused = run_mote(args);
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_EQ(line_count(refused.err), 1) << refused.err;

@@ -109,7 +109,7 @@ def main():
     project = work / "app"
     failures = []
 
-    init = [a.mote, "init-firmware", project, "--target", a.target, "--flash", a.flash, "--ram", a.ram]
+    init = [a.mote, "init-firmware", "-o", project, "--target", a.target, "--flash", a.flash, "--ram", a.ram]
     if a.model:
         init += ["--model", a.model, "--input", a.input]
     if a.prefix:
