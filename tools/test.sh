@@ -7,7 +7,8 @@
 #                    build-asan/ (tools/sanitize.sh build)
 #   sanitizer tests  the host tests again there (ctest -L "unit|models" but the Release-only
 #                    sweeps tools/sanitize.sh names; tools/sanitize.sh test)
-#   fuzz             every fuzz target for 20 s (tools/fuzz.sh 20, the same build)
+#   fuzz             every fuzz target for 15 s (tools/fuzz.sh 15, the same build; longer
+#                    runs by hand: tools/fuzz.sh 600)
 # At the end, also when a stage fails, it prints the seconds each stage took (wall clock,
 # and the CPU seconds of its processes) and the total.
 # CI=true unless CI is set: then a test whose tool or model file is missing fails the
@@ -71,4 +72,4 @@ stage build bash tools/setup.sh build
 stage ctest bash -c "cd '${MOTE_BUILD_DIR:-build}' && ctest --output-on-failure -j$jobs"
 stage "sanitizer build" bash tools/sanitize.sh build
 stage "sanitizer tests" bash tools/sanitize.sh test
-stage fuzz env MOTE_FUZZ_SEED=1 bash tools/fuzz.sh 20
+stage fuzz env MOTE_FUZZ_SEED=1 bash tools/fuzz.sh 15
