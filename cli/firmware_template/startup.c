@@ -2,7 +2,8 @@
  * edit). Bare metal, no C library start-up code:
  *
  * Reset_Handler turns on the FPU (and Helium) on cores that have one before any compiled
- * code runs, copies .data from flash, zeroes .bss and calls main(). main's return value
+ * code runs, copies .data from flash, zeroes .bss, runs static constructors and calls
+ * main(). main's return value
  * goes to the host through semihosting (console_exit), so under QEMU the exit status is
  * main's. The arena (.mote_arena) is not zeroed: the runtime never reads arena bytes it
  * has not written.
@@ -27,6 +28,10 @@ extern uint32_t __data_end[];
 extern uint32_t __bss_start[];
 extern uint32_t __bss_end[];
 extern uint32_t __stack_top[];
+extern void (*__preinit_array_start[])(void);
+extern void (*__preinit_array_end[])(void);
+extern void (*__init_array_start[])(void);
+extern void (*__init_array_end[])(void);
 
 void Reset_Handler(void);
 void Fault_Handler(void);
@@ -74,8 +79,12 @@ __attribute__((naked, noreturn)) void Reset_Handler(void) {
 __attribute__((noreturn, used)) void reset_continue(void) {
   const uint32_t* from = __data_load_start;
   uint32_t* to;
+  void (**init)(void);
   for (to = __data_start; to < __data_end;) *to++ = *from++;
   for (to = __bss_start; to < __bss_end;) *to++ = 0;
+  /* Static constructors (C++ code you add; Mote's runtime and kernels have none). */
+  for (init = __preinit_array_start; init < __preinit_array_end; ++init) (*init)();
+  for (init = __init_array_start; init < __init_array_end; ++init) (*init)();
   console_exit((uint32_t)main());
 }
 
