@@ -19,7 +19,7 @@
 #endif
 
 // The body of the four-channel multiply-accumulate loops (dot_4x1, dot_s16_4x1 and
-// v6m_folded.h's folded_block_4): with the input value in xv, for j in 0..3 channel j's
+// v6m_folded.h's folded_blocks_4): with the input value in xv, for j in 0..3 channel j's
 // weight at [Wj, i] into t and a_j += t * xv. 12 instructions.
 #define MOTE_V6M_4_MACS(W0, W1, W2, W3) \
   "ldrsb %[t], [%[" W0 "], %[i]]\n\t"   \
