@@ -157,8 +157,9 @@ bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const i
       for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
       channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
     }
-    if (requant_v6m_right_applies(multipliers[oc], shifts[oc])) {
-      channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shifts[oc]);
+    const int32_t shift = requant_v6m_right_shift(multipliers[oc], shifts[oc]);
+    if (requant_v6m_right_applies(multipliers[oc], shift)) {
+      channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shift);
       if (floors != nullptr) {
         channels[oc].requant.floor = floors[oc];
       } else if (search) {

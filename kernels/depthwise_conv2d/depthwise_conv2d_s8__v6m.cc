@@ -67,12 +67,13 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
                  bool search, v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
-    if (!requant_v6m_right_applies(multipliers[c], shifts[c])) return false;
+    const int32_t shift = requant_v6m_right_shift(multipliers[c], shifts[c]);
+    if (!requant_v6m_right_applies(multipliers[c], shift)) return false;
     int32_t weight_sum = 0;
     for (int32_t k = 0; k < 9; ++k) weight_sum += filter[k * c_count + c];
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
-    channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
+    channels[c].requant = requant_v6m_right_prepare(multipliers[c], shift);
     if (floors != nullptr) {
       channels[c].requant.floor = floors[c];
     } else if (search) {

@@ -219,6 +219,11 @@ inline bool requant_v6m_right_applies(int32_t multiplier, int32_t shift) {
   return multiplier != INT32_MIN && shift >= kMinShift && shift <= -1;
 }
 
+// The shift to prepare requant_v6m_right_s8 with: `shift`, or -1 for a zero multiplier
+// (a channel whose weights are all zero), whose requantization is 0 for every acc and
+// shift, so that it takes requant_v6m_right_s8 too.
+inline int32_t requant_v6m_right_shift(int32_t multiplier, int32_t shift) { return multiplier == 0 ? -1 : shift; }
+
 inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shift) {
   RequantV6mRight q;
   q.mul_hi = v6m_rounded_high_half(multiplier);

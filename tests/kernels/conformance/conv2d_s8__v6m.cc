@@ -1,7 +1,7 @@
 // Conformance of conv2d_s8__v6m (any kernel, stride, dilation, padding; groups 1) against
 // conv2d_s8: kernels 1x1..5x4, strides 1-3, dilation, asymmetric padding, batch 2, channel
 // counts around the 4-channel blocks, zero points, clamps, absent bias, extreme
-// multipliers / shifts (INT32_MIN included) and wrapping biases. Half the cases are 1x1
+// multipliers / shifts (INT32_MIN and zero included) and wrapping biases. Half the cases are 1x1
 // without padding (read in place on the folded path), the others any window (copied into
 // the folded path's patch from 16 pixels on), a fifth of them on images large enough for
 // the requant floors (128 pixels); some with extreme inputs and weights, most with right
@@ -219,6 +219,13 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       shifts[o] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
       if (!wild && rng.coin()) shifts[o] = rng.uniform(-12, -1);
       if (wild && rng.coin()) shifts[o] = rng.uniform(-31, -1);
+    }
+    if (rng.uniform(0, 5) == 0) {  // zero multipliers (all-zero weights) with any shift, left ones included
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        if (rng.uniform(0, 2) != 0) continue;
+        multipliers[o] = 0;
+        shifts[o] = rng.uniform(-31, 30);
+      }
     }
     if (rng.uniform(0, 7) == 0) {  // one channel outside requant_v6m_right_s8
       const int32_t o = rng.uniform(0, s.out_c - 1);
