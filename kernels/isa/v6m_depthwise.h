@@ -144,20 +144,28 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
 #endif
 }
 
-// Two horizontally adjacent output pixels (stride 1) of every channel, both windows inside
-// the input: pixel a's tap (r, k) of channel c at x[c + r * x_row + k * count], pixel b's
-// one channel group (count values) further; out_a[c] = out[c], out_b[c] = out[count + c],
-// each as depthwise_3x3_pixel computes it. The taps of a window row share their middle
-// inputs and every weight between the two pixels (7 loads, 6 MULS and 6 ADDs for 6
-// multiply-accumulates), and the per-channel steps are paid once for two outputs: about
-// 78 instructions per output unclamped (depthwise_3x3_pixel: 87).
+// Two horizontally adjacent output pixels (stride kStride, 1 or 2) of every channel, both
+// windows inside the input: pixel a's tap (r, k) of channel c at x[c + r * x_row + k *
+// count], pixel b's kStride channel groups (count values each) further; out_a[c] = out[c],
+// out_b[c] = out[count + c], each as depthwise_3x3_pixel computes it. The taps of a window
+// row share every weight and (stride 1) their middle inputs or (stride 2) one input
+// between the two pixels (stride 1: 7 loads, 6 MULS and 6 ADDs for 6 multiply-accumulates;
+// stride 2: 8 loads and a pointer step), and the per-channel steps are paid once for two
+// outputs: about 78 instructions per output unclamped with stride 1, 80 with stride 2
+// (depthwise_3x3_pixel: 87).
+template <int32_t kStride>
 inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w, const int8_t* x,
                                int32_t x_row, int8_t* out, const RequantV6mOutput& k) {
+  static_assert(kStride == 1 || kStride == 2, "neighbouring windows one or two channel groups apart");
 #if MOTE_V6M_ASM
   const Depthwise3x3Channel* const end = ch + count;
   const int32_t delta_a = static_cast<int32_t>(out - (x + 1));  // out_a[c] is at x + delta_a once x is at c + 1
   const int32_t delta_b = delta_a + count;
-  const int32_t next_x = 1 - 2 * x_row;  // from the third window row to the next channel
+  // A stride-2 row leaves x two channel groups on: the row step and the step to the next
+  // channel take them back.
+  const int32_t back = kStride == 2 ? 2 * count : 0;
+  const int32_t next_x = 1 - 2 * x_row - back;  // from the third window row to the next channel
+  x_row -= back;
   const int32_t next_w = 1 - 6 * count;
   const int32_t c_count = count;
   const int32_t round30 = k.round30, zp = k.zp, lo = k.lo, hi = k.hi;
@@ -186,6 +194,30 @@ inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, con
   "muls %[v0], %[v1]\n\t"                  \
   "add %[acc_a], %[v0]\n\t"                \
   "ldrsb %[v0], [%[x], %[c3]]\n\t"         \
+  "muls %[v1], %[v0]\n\t"                  \
+  "add %[acc_b], %[v1]\n\t"
+  // The same for stride 2 (pixel b's taps at 2, 3 and 4 channel groups): a += w1 x1,
+  // b += w1 x3, a += w0 x0, b += w0 x2, a += w2 x2, then x two groups on, b += w2 x4.
+#define MOTE_V6M_PAIR_ROW_S2               \
+  "ldrsb %[v0], [%[x], %[c1]]\n\t"         \
+  "ldrsb %[v1], [%[w], %[c1]]\n\t"         \
+  "muls %[v0], %[v1]\n\t"                  \
+  "add %[acc_a], %[v0]\n\t"                \
+  "ldrsb %[v0], [%[x], %[c3]]\n\t"         \
+  "muls %[v1], %[v0]\n\t"                  \
+  "add %[acc_b], %[v1]\n\t"                \
+  "ldrsb %[v0], [%[x], %[zero]]\n\t"       \
+  "ldrsb %[v1], [%[w], %[zero]]\n\t"       \
+  "muls %[v0], %[v1]\n\t"                  \
+  "add %[acc_a], %[v0]\n\t"                \
+  "ldrsb %[v0], [%[x], %[c2]]\n\t"         \
+  "muls %[v1], %[v0]\n\t"                  \
+  "add %[acc_b], %[v1]\n\t"                \
+  "ldrsb %[v1], [%[w], %[c2]]\n\t"         \
+  "muls %[v0], %[v1]\n\t"                  \
+  "add %[acc_a], %[v0]\n\t"                \
+  "adds %[x], %[x], %[c2]\n\t"             \
+  "ldrsb %[v0], [%[x], %[c2]]\n\t"         \
   "muls %[v1], %[v0]\n\t"                  \
   "add %[acc_b], %[v1]\n\t"
   // One output: requant_v6m_right_s8 of ACC with the channel at v0 (q), stored at x + DELTA.
@@ -250,50 +282,60 @@ inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, con
   "4:\n\t"                                            \
   "ldr %[c2], %[" DELTA "]\n\t"                       \
   "strb %[v1], [%[x], %[c2]]\n\t"
-  __asm__ volatile(
-      ".syntax unified\n"
-      "3:\n\t"
-      "mov %[v0], %[chh]\n\t"
-      "ldr %[v1], [%[v0], #0]\n\t"  // the folded bias
-      "mov %[acc_a], %[v1]\n\t"
-      "mov %[acc_b], %[v1]\n\t"
-      MOTE_V6M_PAIR_ROW
-      "add %[x], %[x_row]\n\t"
-      "adds %[w], %[w], %[c3]\n\t"
-      MOTE_V6M_PAIR_ROW
-      "add %[x], %[x_row]\n\t"
-      "adds %[w], %[w], %[c3]\n\t"
-      MOTE_V6M_PAIR_ROW
-      "ldr %[v0], %[next_x]\n\t"
-      "adds %[x], %[x], %[v0]\n\t"
-      "ldr %[v0], %[next_w]\n\t"
-      "adds %[w], %[w], %[v0]\n\t"
-      "mov %[v0], %[chh]\n\t"
-      MOTE_V6M_PAIR_OUT("acc_a", "delta_a")
-      MOTE_V6M_PAIR_OUT("acc_b", "delta_b")
-      "movs %[zero], #0\n\t"
-      "ldr %[c1], %[c_count]\n\t"
-      "lsls %[c2], %[c1], #1\n\t"
-      "adds %[c3], %[c2], %[c1]\n\t"
-      "adds %[v0], #24\n\t"
-      "mov %[chh], %[v0]\n\t"
-      "ldr %[v1], %[end]\n\t"
-      "cmp %[v0], %[v1]\n\t"
-      "beq 8f\n\t"
-      "b 3b\n"  // the loop is longer than a conditional branch reaches
-      "8:\n\t"
-      : [x] "+l"(x), [w] "+l"(w), [zero] "+l"(zero), [c1] "+l"(c1), [c2] "+l"(c2), [c3] "+l"(c3),
-        [v0] "=&l"(v0), [v1] "=&l"(v1), [acc_a] "=&h"(acc_a), [acc_b] "=&h"(acc_b), [chh] "+h"(chh)
-      : [x_row] "h"(x_row), [delta_a] "m"(delta_a), [delta_b] "m"(delta_b), [end] "m"(end),
-        [next_x] "m"(next_x), [next_w] "m"(next_w), [c_count] "m"(c_count), [round30] "m"(round30),
-        [zp] "m"(zp), [lo] "m"(lo), [hi] "m"(hi)
-      : "cc", "memory");
+  // The loop: the folded bias into both accumulators, three window rows, both outputs;
+  // "b 3b" because the loop is longer than a conditional branch reaches.
+#define MOTE_V6M_PAIR_LOOP(ROW)                                                                      \
+  __asm__ volatile(                                                                                  \
+      ".syntax unified\n"                                                                            \
+      "3:\n\t"                                                                                       \
+      "mov %[v0], %[chh]\n\t"                                                                        \
+      "ldr %[v1], [%[v0], #0]\n\t"                                                                 \
+      "mov %[acc_a], %[v1]\n\t"                                                                      \
+      "mov %[acc_b], %[v1]\n\t"                                                                      \
+      ROW                                                                                            \
+      "add %[x], %[x_row]\n\t"                                                                       \
+      "adds %[w], %[w], %[c3]\n\t"                                                                   \
+      ROW                                                                                            \
+      "add %[x], %[x_row]\n\t"                                                                       \
+      "adds %[w], %[w], %[c3]\n\t"                                                                   \
+      ROW                                                                                            \
+      "ldr %[v0], %[next_x]\n\t"                                                                     \
+      "adds %[x], %[x], %[v0]\n\t"                                                                   \
+      "ldr %[v0], %[next_w]\n\t"                                                                     \
+      "adds %[w], %[w], %[v0]\n\t"                                                                   \
+      "mov %[v0], %[chh]\n\t"                                                                        \
+      MOTE_V6M_PAIR_OUT("acc_a", "delta_a")                                                          \
+      MOTE_V6M_PAIR_OUT("acc_b", "delta_b")                                                          \
+      "movs %[zero], #0\n\t"                                                                         \
+      "ldr %[c1], %[c_count]\n\t"                                                                    \
+      "lsls %[c2], %[c1], #1\n\t"                                                                    \
+      "adds %[c3], %[c2], %[c1]\n\t"                                                                 \
+      "adds %[v0], #24\n\t"                                                                          \
+      "mov %[chh], %[v0]\n\t"                                                                        \
+      "ldr %[v1], %[end]\n\t"                                                                        \
+      "cmp %[v0], %[v1]\n\t"                                                                         \
+      "beq 8f\n\t"                                                                                   \
+      "b 3b\n"                                                                                       \
+      "8:\n\t"                                                                                       \
+      : [x] "+l"(x), [w] "+l"(w), [zero] "+l"(zero), [c1] "+l"(c1), [c2] "+l"(c2), [c3] "+l"(c3),    \
+        [v0] "=&l"(v0), [v1] "=&l"(v1), [acc_a] "=&h"(acc_a), [acc_b] "=&h"(acc_b), [chh] "+h"(chh)  \
+      : [x_row] "h"(x_row), [delta_a] "m"(delta_a), [delta_b] "m"(delta_b), [end] "m"(end),          \
+        [next_x] "m"(next_x), [next_w] "m"(next_w), [c_count] "m"(c_count), [round30] "m"(round30),  \
+        [zp] "m"(zp), [lo] "m"(lo), [hi] "m"(hi)                                                     \
+      : "cc", "memory")
+  if (kStride == 2) {
+    MOTE_V6M_PAIR_LOOP(MOTE_V6M_PAIR_ROW_S2);
+  } else {
+    MOTE_V6M_PAIR_LOOP(MOTE_V6M_PAIR_ROW);
+  }
+#undef MOTE_V6M_PAIR_LOOP
 #undef MOTE_V6M_PAIR_OUT
+#undef MOTE_V6M_PAIR_ROW_S2
 #undef MOTE_V6M_PAIR_ROW
 #else
   for (int32_t c = 0; c < count; ++c, ++ch) {
     const uint32_t acc_a = dot_3x3(w + c, x + c, count, 3 * count, x_row, ch->bias);
-    const uint32_t acc_b = dot_3x3(w + c, x + count + c, count, 3 * count, x_row, ch->bias);
+    const uint32_t acc_b = dot_3x3(w + c, x + kStride * count + c, count, 3 * count, x_row, ch->bias);
     out[c] = requant_v6m_right_s8(static_cast<int32_t>(acc_a), ch->requant, k);
     out[count + c] = requant_v6m_right_s8(static_cast<int32_t>(acc_b), ch->requant, k);
   }
