@@ -49,17 +49,8 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "ldrsb %[xv], [%[xe], %[i]]\n\t"           \
   MOTE_V6M_4_MACS("w0", "w1", "w2", "p")      \
   "adds %[i], #1\n\t"
-  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
-  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2.
-#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
-  "mov %[xe], %[" ACC "]\n\t"                                \
-  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
-  "cmp %[xe], %[t]\n\t"                                      \
-  "blt 5f\n\t"                                               \
-  "asrs %[i], %[xe], #16\n\t"                                \
-  "sxth %[xe], %[xe]\n\t"                                    \
-  "lsrs %[t], %[xe], #31\n\t"                                \
-  "adds %[i], %[i], %[t]\n\t"                                \
+  // With al in xe: t = Lh + T2 (requant_v6m_right_s8's names), bl in xv, bh in p.
+#define MOTE_V6M_FOLDED_LH_T2(OFF)                           \
   "ldr %[xv], [%[w0], #(" OFF "+8)]\n\t"                     \
   "movs %[t], %[xe]\n\t"                                     \
   "muls %[t], %[xv]\n\t"                                     \
@@ -68,9 +59,20 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "lsrs %[t], %[t], #16\n\t"                                 \
   "ldr %[p], [%[w0], #(" OFF "+4)]\n\t"                      \
   "muls %[xe], %[p]\n\t"                                     \
-  "adds %[t], %[t], %[xe]\n\t"                               \
-  "cmp %[i], #0\n\t"                                         \
+  "adds %[t], %[t], %[xe]\n\t"
+  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
+  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2. An acc in
+  // [-2^15, 2^15) (sxth leaves it unchanged) has ah == 0 and al == acc: T1 = H = 0, and ah
+  // is computed only out of line.
+#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
+  "mov %[xe], %[" ACC "]\n\t"                                \
+  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "blt 5f\n\t"                                               \
+  "sxth %[t], %[xe]\n\t"                                     \
+  "cmp %[t], %[xe]\n\t"                                      \
   "bne 6f\n\t"                                               \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
   "asrs %[xe], %[t], #15\n"                                  \
   "7:\n\t"                                                   \
   "asrs %[t], %[xe], #31\n\t"                                \
@@ -95,6 +97,11 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "movs %[xe], %[t]\n\t"                                     \
   "b 4f\n"                                                   \
   "6:\n\t"                                                   \
+  "asrs %[i], %[xe], #16\n\t"                                \
+  "sxth %[xe], %[xe]\n\t"                                    \
+  "lsrs %[t], %[xe], #31\n\t"                                \
+  "adds %[i], %[i], %[t]\n\t"                                \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
   "muls %[xv], %[i]\n\t"                                     \
   "lsls %[xe], %[xv], #17\n\t"                               \
   "lsrs %[xe], %[xe], #17\n\t"                               \
@@ -162,6 +169,7 @@ inline void folded_blocks_4(FoldedBlock& b) {
       :
       : "cc", "memory");
 #undef MOTE_V6M_FOLDED_OUT
+#undef MOTE_V6M_FOLDED_LH_T2
 #undef MOTE_V6M_FOLDED_TAP
 #else
   for (; b.ch != b.ch_end; b.w += 4 * b.taps, b.ch += 4, b.out += 4) {
