@@ -45,7 +45,19 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
   "add %[acc], %[wv]\n\t"
 #define MOTE_V6M_DW_ROW MOTE_V6M_DW_TAP("zero") MOTE_V6M_DW_TAP("c") MOTE_V6M_DW_TAP("c2")
   // In the requantization a, bh, ah, t, u (requant_v6m_right_s8's names) are xv, wv,
-  // zero, c and c2, which are set again before the next channel.
+  // zero, c and c2, which are set again before the next channel. An acc in [-2^15, 2^15)
+  // (SXTH leaves it unchanged) has ah == 0 and al == acc (T1 = H = 0); ah is computed out
+  // of line. MOTE_V6M_DW_LH_T2: with al in xv, c = Lh + T2, bl in c2, bh in wv.
+#define MOTE_V6M_DW_LH_T2                \
+  "ldr %[c2], [%[ch], #8]\n\t"           \
+  "movs %[c], %[xv]\n\t"                 \
+  "muls %[c], %[c2]\n\t"                 \
+  "ldr %[wv], %[round30]\n\t"            \
+  "adds %[c], %[c], %[wv]\n\t"           \
+  "lsrs %[c], %[c], #16\n\t"             \
+  "ldr %[wv], [%[ch], #4]\n\t"           \
+  "muls %[xv], %[wv]\n\t"                \
+  "adds %[c], %[c], %[xv]\n\t"
   __asm__ volatile(
       ".syntax unified\n"
       "1:\n\t"
@@ -68,21 +80,10 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "ldr %[c], [%[ch], #20]\n\t"    // floor
       "cmp %[xv], %[c]\n\t"
       "blt 9f\n\t"                    // a < floor: act_min
-      "asrs %[zero], %[xv], #16\n\t"
-      "sxth %[xv], %[xv]\n\t"          // al
-      "lsrs %[c], %[xv], #31\n\t"
-      "adds %[zero], %[zero], %[c]\n\t"  // ah
-      "ldr %[c2], [%[ch], #8]\n\t"     // bl
-      "movs %[c], %[xv]\n\t"
-      "muls %[c], %[c2]\n\t"           // L = al * bl
-      "ldr %[wv], %[round30]\n\t"
-      "adds %[c], %[c], %[wv]\n\t"
-      "lsrs %[c], %[c], #16\n\t"       // Lh
-      "ldr %[wv], [%[ch], #4]\n\t"     // bh
-      "muls %[xv], %[wv]\n\t"          // T2 = al * bh
-      "adds %[c], %[c], %[xv]\n\t"
-      "cmp %[zero], #0\n\t"
-      "bne 6f\n\t"                      // ah != 0: T1 and H, out of line
+      "sxth %[c], %[xv]\n\t"
+      "cmp %[c], %[xv]\n\t"
+      "bne 6f\n\t"                      // ah != 0: out of line
+      MOTE_V6M_DW_LH_T2                 // al == a
       "asrs %[xv], %[c], #15\n"         // y when ah == 0 (T1 = H = 0)
       "7:\n\t"
       "asrs %[c], %[xv], #31\n\t"
@@ -117,6 +118,11 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       "bne 1b\n\t"
       "b 8f\n"
       "6:\n\t"
+      "asrs %[zero], %[xv], #16\n\t"
+      "sxth %[xv], %[xv]\n\t"          // al
+      "lsrs %[c], %[xv], #31\n\t"
+      "adds %[zero], %[zero], %[c]\n\t"  // ah
+      MOTE_V6M_DW_LH_T2
       "muls %[c2], %[zero]\n\t"        // T1 = ah * bl
       "lsls %[xv], %[c2], #17\n\t"
       "lsrs %[xv], %[xv], #17\n\t"
@@ -134,6 +140,7 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
       : [x_row] "h"(x_row), [zp] "h"(zp), [lo] "h"(lo), [hi] "h"(hi), [delta] "m"(delta), [end] "m"(end),
         [next_x] "m"(next_x), [next_w] "m"(next_w), [round30] "m"(round30), [c_count] "m"(c_count)
       : "cc", "memory");
+#undef MOTE_V6M_DW_LH_T2
 #undef MOTE_V6M_DW_ROW
 #undef MOTE_V6M_DW_TAP
 #else
@@ -220,17 +227,8 @@ inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, con
   "ldrsb %[v0], [%[x], %[c2]]\n\t"         \
   "muls %[v1], %[v0]\n\t"                  \
   "add %[acc_b], %[v1]\n\t"
-  // One output: requant_v6m_right_s8 of ACC with the channel at v0 (q), stored at x + DELTA.
-  // a, bh, ah, t, u are v1, zero, c1, c2, c3 (set again before the next channel).
-#define MOTE_V6M_PAIR_OUT(ACC, DELTA)                  \
-  "mov %[v1], %[" ACC "]\n\t"                          \
-  "ldr %[c2], [%[v0], #20]\n\t"                       \
-  "cmp %[v1], %[c2]\n\t"                              \
-  "blt 5f\n\t"                                        \
-  "asrs %[c1], %[v1], #16\n\t"                        \
-  "sxth %[v1], %[v1]\n\t"                             \
-  "lsrs %[c2], %[v1], #31\n\t"                        \
-  "adds %[c1], %[c1], %[c2]\n\t"                      \
+  // With al in v1: c2 = Lh + T2, bl in c3, bh in zero.
+#define MOTE_V6M_PAIR_LH_T2                            \
   "ldr %[c3], [%[v0], #8]\n\t"                        \
   "movs %[c2], %[v1]\n\t"                             \
   "muls %[c2], %[c3]\n\t"                             \
@@ -239,9 +237,19 @@ inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, con
   "lsrs %[c2], %[c2], #16\n\t"                        \
   "ldr %[zero], [%[v0], #4]\n\t"                      \
   "muls %[v1], %[zero]\n\t"                           \
-  "adds %[c2], %[c2], %[v1]\n\t"                      \
-  "cmp %[c1], #0\n\t"                                 \
+  "adds %[c2], %[c2], %[v1]\n\t"
+  // One output: requant_v6m_right_s8 of ACC with the channel at v0 (q), stored at x + DELTA.
+  // a, bh, ah, t, u are v1, zero, c1, c2, c3 (set again before the next channel); ah only
+  // out of line, for an acc outside [-2^15, 2^15).
+#define MOTE_V6M_PAIR_OUT(ACC, DELTA)                  \
+  "mov %[v1], %[" ACC "]\n\t"                          \
+  "ldr %[c2], [%[v0], #20]\n\t"                       \
+  "cmp %[v1], %[c2]\n\t"                              \
+  "blt 5f\n\t"                                        \
+  "sxth %[c2], %[v1]\n\t"                             \
+  "cmp %[c2], %[v1]\n\t"                              \
   "bne 6f\n\t"                                        \
+  MOTE_V6M_PAIR_LH_T2                                 \
   "asrs %[v1], %[c2], #15\n"                           \
   "7:\n\t"                                            \
   "asrs %[c2], %[v1], #31\n\t"                        \
@@ -266,6 +274,11 @@ inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, con
   "movs %[v1], %[c2]\n\t"                             \
   "b 4f\n"                                             \
   "6:\n\t"                                            \
+  "asrs %[c1], %[v1], #16\n\t"                        \
+  "sxth %[v1], %[v1]\n\t"                             \
+  "lsrs %[c2], %[v1], #31\n\t"                        \
+  "adds %[c1], %[c1], %[c2]\n\t"                      \
+  MOTE_V6M_PAIR_LH_T2                                 \
   "muls %[c3], %[c1]\n\t"                             \
   "lsls %[v1], %[c3], #17\n\t"                        \
   "lsrs %[v1], %[v1], #17\n\t"                        \
@@ -330,6 +343,7 @@ inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, con
   }
 #undef MOTE_V6M_PAIR_LOOP
 #undef MOTE_V6M_PAIR_OUT
+#undef MOTE_V6M_PAIR_LH_T2
 #undef MOTE_V6M_PAIR_ROW_S2
 #undef MOTE_V6M_PAIR_ROW
 #else
