@@ -19,8 +19,8 @@ static_assert(sizeof(Depthwise3x3Channel) == 24, "the assembly's offsets");
 
 // For c in [0, count): out[c] = requant_v6m_right_s8(ch[c].bias + sum over r, k in 0..2 of
 // w[c + 3 * count * r + count * k] * x[c + x_row * r + count * k], ch[c].requant, zp, lo,
-// hi), the sums wrapping. count >= 1. 99 instructions per channel (36 for the taps, 43
-// for the requantization), 7 fewer when the sum is in [-2^15, 2^15) (its high half is
+// hi), the sums wrapping. count >= 1. 100 instructions per channel (36 for the taps, 44
+// for the requantization), 11 fewer when the sum is in [-2^15, 2^15) (its high half is
 // then zero, and so are two of the four partial products), about 30 fewer when it is
 // below the channel's requant floor.
 inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w,
@@ -158,8 +158,8 @@ inline void depthwise_3x3_pixel(const Depthwise3x3Channel* ch, int32_t count, co
 // row share every weight and (stride 1) their middle inputs or (stride 2) one input
 // between the two pixels (stride 1: 7 loads, 6 MULS and 6 ADDs for 6 multiply-accumulates;
 // stride 2: 8 loads and a pointer step), and the per-channel steps are paid once for two
-// outputs: about 78 instructions per output unclamped with stride 1, 80 with stride 2
-// (depthwise_3x3_pixel: 87).
+// outputs: about 75 instructions per output unclamped with stride 1, 77 with stride 2
+// (depthwise_3x3_pixel: 84), sums in [-2^15, 2^15).
 template <int32_t kStride>
 inline void depthwise_3x3_pair(const Depthwise3x3Channel* ch, int32_t count, const int8_t* w, const int8_t* x,
                                int32_t x_row, int8_t* out, const RequantV6mOutput& k) {
