@@ -20,7 +20,7 @@
 //    [KH, KW, C] order, its outside taps at the input zero point (w * (zp - zp) = 0 with
 //    the folded offset, as the reference skips them). Either way one pixel is one run of
 //    KH * KW * C bytes against each channel's contiguous filter, and the inner loop needs
-//    no offset addition (v6m::dot_4x1_raw, 15 instructions per 4 multiply-accumulates).
+//    no offset addition (v6m::folded_blocks_4, 57 instructions per 16 multiply-accumulates).
 // The int32 accumulators are uint32 and wrap exactly like the reference's (a sum mod 2^32
 // in any order).
 #include <string.h>
@@ -157,8 +157,9 @@ bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const i
       for (int32_t k = 0; k < taps; ++k) weight_sum += static_cast<uint32_t>(filter[k]);
       channels[oc].bias = (bias != nullptr ? static_cast<uint32_t>(bias[oc]) : 0u) + off * weight_sum;
     }
-    if (requant_v6m_right_applies(multipliers[oc], shifts[oc])) {
-      channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shifts[oc]);
+    const int32_t shift = requant_v6m_right_shift(multipliers[oc], shifts[oc]);
+    if (requant_v6m_right_applies(multipliers[oc], shift)) {
+      channels[oc].requant = requant_v6m_right_prepare(multipliers[oc], shift);
       if (floors != nullptr) {
         channels[oc].requant.floor = floors[oc];
       } else if (search) {
@@ -193,11 +194,10 @@ __attribute__((noinline)) void pixel_folded(const FoldedChannel* channels, const
                                             int32_t taps, int32_t out_c, const Output& o,
                                             const RequantV6mOutput& k, int8_t* out) {
   int32_t oc = 0;
-  if (!kMixed && taps > 0) {  // every channel in requant_v6m_right_s8: four at a time in one block
-    v6m::FoldedBlock block = {filter, x, taps, channels, out, &k};
-    for (; oc + 3 < out_c; oc += 4, block.w += 4 * taps, block.ch += 4, block.out += 4) {
-      v6m::folded_block_4(block);
-    }
+  if (!kMixed && taps > 0 && out_c >= 4) {  // every channel in requant_v6m_right_s8: four at a time in one loop
+    oc = out_c & ~3;
+    v6m::FoldedBlock block = {filter, x, taps, channels, out, &k, channels + oc};
+    v6m::folded_blocks_4(block);
     filter = block.w;
   }
   for (; oc + 3 < out_c; oc += 4, filter += 4 * taps) {

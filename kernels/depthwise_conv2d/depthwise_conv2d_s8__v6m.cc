@@ -13,10 +13,10 @@
 //    sum w, exact in the wrapping int32 arithmetic the reference accumulates in) and the
 //    split multiplier with its requant floor (below which an output is act_min without
 //    the arithmetic: from the params, where the compiler put them, else searched here
-//    from 128 pixels), so the taps need no offset addition. With stride_w == 1 two
+//    from 128 pixels), so the taps need no offset addition. With stride_w 1 or 2 two
 //    neighbouring pixels whose windows are inside the image take one pass
-//    (v6m::depthwise_3x3_pair: each weight and the two shared inputs of a window row
-//    loaded once for both). A pixel at the image border reads its window from a patch in
+//    (v6m::depthwise_3x3_pair: each weight and the shared inputs of a window row loaded
+//    once for both). A pixel at the image border reads its window from a patch in
 //    the scratch whose outside taps hold the input zero point (w * (zp - zp) = 0 with the
 //    folded offset, as the reference skips them);
 //  - elsewhere requantization takes four 32-bit MULS (requant_v6m_s8);
@@ -67,12 +67,13 @@ bool prepare_3x3(const DepthwiseConv2dS8Params& p, const int32_t* multipliers, c
                  bool search, v6m::Depthwise3x3Channel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   for (int32_t c = 0; c < c_count; ++c) {
-    if (!requant_v6m_right_applies(multipliers[c], shifts[c])) return false;
+    const int32_t shift = requant_v6m_right_shift(multipliers[c], shifts[c]);
+    if (!requant_v6m_right_applies(multipliers[c], shift)) return false;
     int32_t weight_sum = 0;
     for (int32_t k = 0; k < 9; ++k) weight_sum += filter[k * c_count + c];
     channels[c].bias = (bias != nullptr ? static_cast<uint32_t>(bias[c]) : 0u) +
                        off * static_cast<uint32_t>(weight_sum);
-    channels[c].requant = requant_v6m_right_prepare(multipliers[c], shifts[c]);
+    channels[c].requant = requant_v6m_right_prepare(multipliers[c], shift);
     if (floors != nullptr) {
       channels[c].requant.floor = floors[c];
     } else if (search) {
@@ -144,7 +145,9 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                         prepare_3x3(params, multipliers, shifts, floors, filter, bias, c_count,
                                     shape.batch * shape.out_h * shape.out_w >= kFloorMinPixels, channels);
   int8_t* const patch = fast_3x3 ? reinterpret_cast<int8_t*>(channels + c_count) : nullptr;  // 3 x 3 x C
-  const bool pairs = params.window.stride_w == 1;  // neighbouring windows one channel group apart
+  // Neighbouring windows one or two channel groups apart.
+  const bool pairs = params.window.stride_w == 1 || params.window.stride_w == 2;
+  const int32_t pair_span = params.window.stride_w + 3;  // the two windows' columns
   const RequantV6mOutput k =
       requant_v6m_output_constants(params.output_zero_point, params.act_min, params.act_max);
 
@@ -167,9 +170,13 @@ void depthwise_conv2d_s8__v6m(const DepthwiseConv2dS8Params& params, const int32
                             (x0 + kx.begin * params.window.dilation_w) * c_count;
         const int8_t* w0 = filter + ky.begin * filter_row_stride + kx.begin * c_count;
         int32_t c = 0;
-        if (fast_3x3 && pairs && rows == 3 && x0 >= 0 && x0 + 3 < shape.in_w && ox + 1 < shape.out_w) {
+        if (fast_3x3 && pairs && rows == 3 && x0 >= 0 && x0 + pair_span <= shape.in_w && ox + 1 < shape.out_w) {
           // This pixel and the next, both windows inside the image: one pass for the two.
-          v6m::depthwise_3x3_pair(channels, c_count, filter, in0, tap_step_y, output, k);
+          if (params.window.stride_w == 1) {
+            v6m::depthwise_3x3_pair<1>(channels, c_count, filter, in0, tap_step_y, output, k);
+          } else {
+            v6m::depthwise_3x3_pair<2>(channels, c_count, filter, in0, tap_step_y, output, k);
+          }
           output += 2 * c_count;
           ++ox;
           x0 += params.window.stride_w;

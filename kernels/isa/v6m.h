@@ -19,7 +19,7 @@
 #endif
 
 // The body of the four-channel multiply-accumulate loops (dot_4x1, dot_s16_4x1 and
-// v6m_folded.h's folded_block_4): with the input value in xv, for j in 0..3 channel j's
+// v6m_folded.h's folded_blocks_4): with the input value in xv, for j in 0..3 channel j's
 // weight at [Wj, i] into t and a_j += t * xv. 12 instructions.
 #define MOTE_V6M_4_MACS(W0, W1, W2, W3) \
   "ldrsb %[t], [%[" W0 "], %[i]]\n\t"   \
@@ -35,6 +35,24 @@
   "muls %[t], %[xv]\n\t"                \
   "add %[a3], %[t]\n\t"
 
+// A loop over taps i = -n .. -1 (n >= 1, in %[i]; %[xv] free on entry) unrolled four
+// times: TAP is one tap's body ending in "adds %[i], #1" (so Z says whether it was the
+// last). The first pass runs n % 4 taps, entered at step (-n) & 3 (LSLS #31 puts bit 1
+// of -n in C and bit 0 in N): 4 instructions to enter, one branch per four taps.
+// Labels 10-14.
+#define MOTE_V6M_TAPS_UNROLLED_4(TAP) \
+  "lsls %[xv], %[i], #31\n\t"         \
+  "bcc 14f\n\t"                       \
+  "bmi 13f\n\t"                       \
+  "b 12f\n"                            \
+  "14:\n\t"                           \
+  "bmi 11f\n"                          \
+  "10:\n\t" TAP                       \
+  "11:\n\t" TAP                       \
+  "12:\n\t" TAP                       \
+  "13:\n\t" TAP                       \
+  "bne 10b\n\t"
+
 namespace mote::v6m {
 
 // The portable definition of dot_4x1 and dot_s16_4x1 (X: int8_t or int16_t inputs).
@@ -48,9 +66,9 @@ inline void dot_4x1_portable(const int8_t* w, int32_t w_step, const X* x, int32_
 }
 
 // For k in [0, n) and j in 0..3:  acc[j] += w[j * w_step + k] * (x[k] + offset), in
-// wrapping uint32 arithmetic (without the offset when kOffset is false). n >= 0. 4 loads,
-// 4 MULS, 4 ADDs and 4 loop instructions per 4 multiply-accumulates (16 instructions; 15
-// without the offset).
+// wrapping uint32 arithmetic (without the offset when kOffset is false). n >= 0. 5 loads,
+// 4 MULS, 4 ADDs and the index step per tap (15 instructions; 14 without the offset), one
+// branch per four taps (MOTE_V6M_TAPS_UNROLLED_4).
 template <bool kOffset>
 inline void dot_4x1_impl(const int8_t* w, int32_t w_step, const int8_t* x, int32_t n, int32_t offset,
                          uint32_t acc[4]) {
@@ -65,12 +83,10 @@ inline void dot_4x1_impl(const int8_t* w, int32_t w_step, const int8_t* x, int32
   uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
   int32_t xv, t;
 #define MOTE_V6M_DOT_4X1(ADD_OFFSET)                                                          \
-  __asm__ volatile(".syntax unified\n"                                                        \
-                   "1:\n\t"                                                                   \
-                   "ldrsb %[xv], [%[xe], %[i]]\n\t" ADD_OFFSET                                \
-                   MOTE_V6M_4_MACS("w0", "w1", "w2", "w3")                                    \
-                   "adds %[i], #1\n\t"                                                        \
-                   "bne 1b\n\t"                                                               \
+  __asm__ volatile(".syntax unified\n\t"                                                      \
+                   MOTE_V6M_TAPS_UNROLLED_4("ldrsb %[xv], [%[xe], %[i]]\n\t" ADD_OFFSET        \
+                                            MOTE_V6M_4_MACS("w0", "w1", "w2", "w3")           \
+                                            "adds %[i], #1\n\t")                              \
                    : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i),   \
                      [xv] "=&l"(xv), [t] "=&l"(t)                                             \
                    : [xe] "l"(xe), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "l"(w3),     \

@@ -1,7 +1,8 @@
-// Four output channels of one pixel of the ARMv6-M int8 convolution's folded path (input
-// offset folded into the bias, requant_v6m_right_s8 in every channel) in one Thumb-1 block:
-// the biases into the accumulators, the dot products, the four requantizations and the
-// stores, without the compiler's spills between them. Portable definition elsewhere (and
+// The output channels of one pixel of the ARMv6-M int8 convolution's folded path (input
+// offset folded into the bias, requant_v6m_right_s8 in every channel), four at a time in
+// one Thumb-1 loop: per block of four the biases into the accumulators, the dot products,
+// the four requantizations and the stores, without the compiler's spills between them or
+// a call per block. Portable definition elsewhere (and
 // at -O0 / -Os, see isa/v6m.h).
 #pragma once
 
@@ -19,38 +20,37 @@ struct FoldedChannel {
 };
 static_assert(sizeof(FoldedChannel) == 24, "the assembly's offsets");
 
-// What folded_block_4 reads (the assembly reads it by offset).
+// What folded_blocks_4 reads and advances (the assembly reads it by offset).
 struct FoldedBlock {
   const int8_t* w;              // channel j's `taps` weights at w + j * taps
   const int8_t* x;              // the pixel's `taps` inputs
   int32_t taps;                 // >= 1
-  const FoldedChannel* ch;      // channels j = 0..3
+  const FoldedChannel* ch;      // channels j = 0..3 of the block
   int8_t* out;                  // out[j]
   const RequantV6mOutput* k;    // the op's output constants
+  const FoldedChannel* ch_end;  // ch + a positive multiple of 4
 };
 
-// For j in 0..3: out[j] = requant_v6m_right_s8(ch[j].bias + sum over t in [0, taps) of
-// w[j * taps + t] * x[t], ch[j].requant, *k), the sums wrapping. 15 instructions per 4
-// multiply-accumulates, 20 before the loop, and per output requant_v6m_right_s8's
-// arithmetic plus 2.
-inline void folded_block_4(const FoldedBlock& b) {
+// Until b.ch reaches b.ch_end, a block of four channels: for j in 0..3, out[j] =
+// requant_v6m_right_s8(ch[j].bias + sum over t in [0, taps) of w[j * taps + t] * x[t],
+// ch[j].requant, *k), the sums wrapping; then w += 4 * taps, ch += 4, out += 4 (b is left
+// at the end). 57 instructions per 16 multiply-accumulates (the tap loop unrolled four
+// times: 14 per tap and one branch), per block about 24 before the tap loop and 14 after
+// it, and per output requant_v6m_right_s8's arithmetic plus 2.
+inline void folded_blocks_4(FoldedBlock& b) {
 #if MOTE_V6M_ASM
-  const FoldedBlock* p = &b;
+  FoldedBlock* p = &b;
   const int8_t *xe, *w0, *w1, *w2;
   int32_t i, xv, t;
   uint32_t a0, a1, a2, a3;
   const void* save;
-  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
-  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2.
-#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
-  "mov %[xe], %[" ACC "]\n\t"                                \
-  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
-  "cmp %[xe], %[t]\n\t"                                      \
-  "blt 5f\n\t"                                               \
-  "asrs %[i], %[xe], #16\n\t"                                \
-  "sxth %[xe], %[xe]\n\t"                                    \
-  "lsrs %[t], %[xe], #31\n\t"                                \
-  "adds %[i], %[i], %[t]\n\t"                                \
+  // One tap of the four channels, then the next tap (the flags: i == 0 after the last).
+#define MOTE_V6M_FOLDED_TAP                   \
+  "ldrsb %[xv], [%[xe], %[i]]\n\t"           \
+  MOTE_V6M_4_MACS("w0", "w1", "w2", "p")      \
+  "adds %[i], #1\n\t"
+  // With al in xe: t = Lh + T2 (requant_v6m_right_s8's names), bl in xv, bh in p.
+#define MOTE_V6M_FOLDED_LH_T2(OFF)                           \
   "ldr %[xv], [%[w0], #(" OFF "+8)]\n\t"                     \
   "movs %[t], %[xe]\n\t"                                     \
   "muls %[t], %[xv]\n\t"                                     \
@@ -59,9 +59,20 @@ inline void folded_block_4(const FoldedBlock& b) {
   "lsrs %[t], %[t], #16\n\t"                                 \
   "ldr %[p], [%[w0], #(" OFF "+4)]\n\t"                      \
   "muls %[xe], %[p]\n\t"                                     \
-  "adds %[t], %[t], %[xe]\n\t"                               \
-  "cmp %[i], #0\n\t"                                         \
+  "adds %[t], %[t], %[xe]\n\t"
+  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
+  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2. An acc in
+  // [-2^15, 2^15) (sxth leaves it unchanged) has ah == 0 and al == acc: T1 = H = 0, and ah
+  // is computed only out of line.
+#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
+  "mov %[xe], %[" ACC "]\n\t"                                \
+  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "blt 5f\n\t"                                               \
+  "sxth %[t], %[xe]\n\t"                                     \
+  "cmp %[t], %[xe]\n\t"                                      \
   "bne 6f\n\t"                                               \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
   "asrs %[xe], %[t], #15\n"                                  \
   "7:\n\t"                                                   \
   "asrs %[t], %[xe], #31\n\t"                                \
@@ -86,6 +97,11 @@ inline void folded_block_4(const FoldedBlock& b) {
   "movs %[xe], %[t]\n\t"                                     \
   "b 4f\n"                                                   \
   "6:\n\t"                                                   \
+  "asrs %[i], %[xe], #16\n\t"                                \
+  "sxth %[xe], %[xe]\n\t"                                    \
+  "lsrs %[t], %[xe], #31\n\t"                                \
+  "adds %[i], %[i], %[t]\n\t"                                \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
   "muls %[xv], %[i]\n\t"                                     \
   "lsls %[xe], %[xv], #17\n\t"                               \
   "lsrs %[xe], %[xe], #17\n\t"                               \
@@ -103,7 +119,8 @@ inline void folded_block_4(const FoldedBlock& b) {
   "strb %[xe], [%[w1], #" J "]\n\t"
   __asm__ volatile(
       ".syntax unified\n\t"
-      "mov %[save], %[p]\n\t"
+      "mov %[save], %[p]\n"
+      "8:\n\t"
       "ldr %[t], [%[p], #12]\n\t"  // ch
       "ldr %[xv], [%[t], #0]\n\t"
       "mov %[a0], %[xv]\n\t"
@@ -121,12 +138,8 @@ inline void folded_block_4(const FoldedBlock& b) {
       "adds %[w1], %[w0], %[i]\n\t"
       "adds %[w2], %[w1], %[i]\n\t"
       "adds %[p], %[w2], %[i]\n\t"   // channel 3's (p is free until the loop ends)
-      "negs %[i], %[i]\n"
-      "3:\n\t"
-      "ldrsb %[xv], [%[xe], %[i]]\n\t"
-      MOTE_V6M_4_MACS("w0", "w1", "w2", "p")
-      "adds %[i], #1\n\t"
-      "bne 3b\n\t"
+      "negs %[i], %[i]\n\t"
+      MOTE_V6M_TAPS_UNROLLED_4(MOTE_V6M_FOLDED_TAP)
       "mov %[p], %[save]\n\t"
       "ldr %[w0], [%[p], #12]\n\t"  // q: the channels
       "ldr %[w1], [%[p], #16]\n\t"  // o: the outputs
@@ -135,16 +148,37 @@ inline void folded_block_4(const FoldedBlock& b) {
       MOTE_V6M_FOLDED_OUT("1", "a1", "24")
       MOTE_V6M_FOLDED_OUT("2", "a2", "48")
       MOTE_V6M_FOLDED_OUT("3", "a3", "72")
+      "mov %[p], %[save]\n\t"     // the next block
+      "ldr %[t], [%[p], #8]\n\t"
+      "lsls %[t], %[t], #2\n\t"
+      "ldr %[xv], [%[p], #0]\n\t"
+      "adds %[xv], %[xv], %[t]\n\t"
+      "str %[xv], [%[p], #0]\n\t"  // w += 4 * taps
+      "adds %[w0], #96\n\t"
+      "str %[w0], [%[p], #12]\n\t"  // ch += 4
+      "adds %[w1], #4\n\t"
+      "str %[w1], [%[p], #16]\n\t"  // out += 4
+      "ldr %[t], [%[p], #24]\n\t"
+      "cmp %[w0], %[t]\n\t"
+      "beq 9f\n\t"
+      "b 8b\n"                      // the loop is longer than a conditional branch reaches
+      "9:\n\t"
       : [p] "+l"(p), [xe] "=&l"(xe), [w0] "=&l"(w0), [w1] "=&l"(w1), [w2] "=&l"(w2), [i] "=&l"(i),
         [xv] "=&l"(xv), [t] "=&l"(t), [a0] "=&h"(a0), [a1] "=&h"(a1), [a2] "=&h"(a2), [a3] "=&h"(a3),
         [save] "=&h"(save)
       :
       : "cc", "memory");
 #undef MOTE_V6M_FOLDED_OUT
+#undef MOTE_V6M_FOLDED_LH_T2
+#undef MOTE_V6M_FOLDED_TAP
 #else
-  uint32_t acc[4] = {b.ch[0].bias, b.ch[1].bias, b.ch[2].bias, b.ch[3].bias};
-  dot_4x1_portable(b.w, b.taps, b.x, b.taps, 0, acc);
-  for (int32_t j = 0; j < 4; ++j) b.out[j] = requant_v6m_right_s8(static_cast<int32_t>(acc[j]), b.ch[j].requant, *b.k);
+  for (; b.ch != b.ch_end; b.w += 4 * b.taps, b.ch += 4, b.out += 4) {
+    uint32_t acc[4] = {b.ch[0].bias, b.ch[1].bias, b.ch[2].bias, b.ch[3].bias};
+    dot_4x1_portable(b.w, b.taps, b.x, b.taps, 0, acc);
+    for (int32_t j = 0; j < 4; ++j) {
+      b.out[j] = requant_v6m_right_s8(static_cast<int32_t>(acc[j]), b.ch[j].requant, *b.k);
+    }
+  }
 #endif
 }
 

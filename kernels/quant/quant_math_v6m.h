@@ -219,6 +219,11 @@ inline bool requant_v6m_right_applies(int32_t multiplier, int32_t shift) {
   return multiplier != INT32_MIN && shift >= kMinShift && shift <= -1;
 }
 
+// The shift to prepare requant_v6m_right_s8 with: `shift`, or -1 for a zero multiplier
+// (a channel whose weights are all zero), whose requantization is 0 for every acc and
+// shift, so that it takes requant_v6m_right_s8 too.
+inline int32_t requant_v6m_right_shift(int32_t multiplier, int32_t shift) { return multiplier == 0 ? -1 : shift; }
+
 inline RequantV6mRight requant_v6m_right_prepare(int32_t multiplier, int32_t shift) {
   RequantV6mRight q;
   q.mul_hi = v6m_rounded_high_half(multiplier);
@@ -241,33 +246,33 @@ inline RequantV6mOutput requant_v6m_output_constants(int32_t zp, int32_t lo, int
 }
 
 // requant_v6m_s8(acc, multiplier, shift, k.zp, k.lo, k.hi) for q prepared from a multiplier
-// and shift requant_v6m_right_applies() accepts. On ARMv6-M 35 Thumb-1 instructions when
-// |acc| < 2^15 (its high half is zero, and so are two of the four partial products), 43
-// otherwise, 5 when acc < q.floor.
+// and shift requant_v6m_right_applies() accepts. On ARMv6-M 32 Thumb-1 instructions when
+// acc is in [-2^15, 2^15) (its high half is zero, and so are two of the four partial
+// products), 44 otherwise, 5 when acc < q.floor.
 inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
 #if MOTE_V6M_ASM
   int32_t bh, ah, t, u;
+  // With al in a: t = Lh + T2, bl in u, bh in bh.
+#define MOTE_V6M_RIGHT_LH_T2        \
+  "ldr %[u], [%[q], #4]\n\t"        \
+  "movs %[t], %[a]\n\t"             \
+  "muls %[t], %[u]\n\t"             \
+  "ldr %[bh], [%[k], #0]\n\t"       \
+  "adds %[t], %[t], %[bh]\n\t"      \
+  "lsrs %[t], %[t], #16\n\t"        \
+  "ldr %[bh], [%[q], #0]\n\t"       \
+  "muls %[a], %[bh]\n\t"            \
+  "adds %[t], %[t], %[a]\n\t"
   __asm__(
       ".syntax unified\n\t"
       "ldr %[t], [%[q], #16]\n\t"  // floor
       "cmp %[a], %[t]\n\t"
       "blt 5f\n\t"                 // acc < floor: act_min
-      "asrs %[ah], %[a], #16\n\t"
-      "sxth %[a], %[a]\n\t"  // al
-      "lsrs %[t], %[a], #31\n\t"
-      "adds %[ah], %[ah], %[t]\n\t"  // ah
-      "ldr %[u], [%[q], #4]\n\t"     // bl
-      "movs %[t], %[a]\n\t"
-      "muls %[t], %[u]\n\t"  // L = al * bl
-      "ldr %[bh], [%[k], #0]\n\t"
-      "adds %[t], %[t], %[bh]\n\t"
-      "lsrs %[t], %[t], #16\n\t"  // Lh
-      "ldr %[bh], [%[q], #0]\n\t"
-      "muls %[a], %[bh]\n\t"  // T2 = al * bh
-      "adds %[t], %[t], %[a]\n\t"
-      "cmp %[ah], #0\n\t"
-      "bne 6f\n\t"            // ah != 0: T1 and H, out of line
-      "asrs %[a], %[t], #15\n"  // y when ah == 0 (T1 = H = 0): |acc| < 2^15, most sums
+      "sxth %[t], %[a]\n\t"
+      "cmp %[t], %[a]\n\t"
+      "bne 6f\n\t"            // acc outside [-2^15, 2^15): ah, T1 and H, out of line
+      MOTE_V6M_RIGHT_LH_T2     // al == acc, ah == 0
+      "asrs %[a], %[t], #15\n"  // y when ah == 0 (T1 = H = 0)
       "7:\n\t"
       "asrs %[t], %[a], #31\n\t"
       "adds %[a], %[a], %[t]\n\t"  // y - [y < 0]
@@ -291,6 +296,11 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const 
       "movs %[a], %[t]\n\t"
       "b 4f\n"
       "6:\n\t"
+      "asrs %[ah], %[a], #16\n\t"
+      "sxth %[a], %[a]\n\t"  // al
+      "lsrs %[t], %[a], #31\n\t"
+      "adds %[ah], %[ah], %[t]\n\t"  // ah
+      MOTE_V6M_RIGHT_LH_T2
       "muls %[u], %[ah]\n\t"  // T1 = ah * bl
       MOTE_V6M_FORMULA_2_SUM
       "b 7b\n"
@@ -300,6 +310,7 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const 
       : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
       : [q] "l"(&q), [k] "l"(&k)
       : "cc", "memory");
+#undef MOTE_V6M_RIGHT_LH_T2
   return static_cast<int8_t>(acc);
 #else
   if (acc < q.floor) return static_cast<int8_t>(k.lo);

@@ -1,11 +1,13 @@
 // Conformance of conv2d_s8__v6m (any kernel, stride, dilation, padding; groups 1) against
 // conv2d_s8: kernels 1x1..5x4, strides 1-3, dilation, asymmetric padding, batch 2, channel
 // counts around the 4-channel blocks, zero points, clamps, absent bias, extreme
-// multipliers / shifts (INT32_MIN included) and wrapping biases. Half the cases are 1x1
+// multipliers / shifts (INT32_MIN and zero included) and wrapping biases. Half the cases are 1x1
 // without padding (read in place on the folded path), the others any window (copied into
 // the folded path's patch from 16 pixels on), a fifth of them on images large enough for
 // the requant floors (128 pixels); some with extreme inputs and weights, most with right
-// shifts in every channel (requant_v6m_right_s8), some with one channel outside it. On
+// shifts in every channel (requant_v6m_right_s8), some with one channel outside it, a
+// third with small multipliers, shifts -1..-3 and no clamping, so that every rounding of
+// the requantization blocks shows (sums around the split at [-2^15, 2^15)). On
 // cortex-m0plus this runs the Thumb-1 inner loop. First, the requantization all __v6m
 // kernels share (requant_v6m_s8, quant/quant_math_v6m.h) against the reference arithmetic
 // on edge and random operands (on cortex-m0plus: its assembly), requant_v6m_right_s8
@@ -219,6 +221,26 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       shifts[o] = wild ? rng.uniform(-31, 30) : rng.uniform(-12, 1);
       if (!wild && rng.coin()) shifts[o] = rng.uniform(-12, -1);
       if (wild && rng.coin()) shifts[o] = rng.uniform(-31, -1);
+    }
+    if (rng.uniform(0, 3) == 0) {
+      // Requantizations whose every rounding shows: small multipliers of any low half
+      // (negative ones included), shifts -1..-3, no clamping, sums spread over +-2^17 (the
+      // blocks' split at [-2^15, 2^15) and the partial products' signs).
+      p.output_zero_point = rng.uniform(-8, 8);
+      p.act_min = -128;
+      p.act_max = 127;
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        multipliers[o] = rng.uniform(1, 1 << 21);
+        shifts[o] = rng.uniform(-3, -1);
+        if (bias != nullptr) bias[o] = rng.uniform(-(1 << 17), 1 << 17);
+      }
+    }
+    if (rng.uniform(0, 5) == 0) {  // zero multipliers (all-zero weights) with any shift, left ones included
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        if (rng.uniform(0, 2) != 0) continue;
+        multipliers[o] = 0;
+        shifts[o] = rng.uniform(-31, 30);
+      }
     }
     if (rng.uniform(0, 7) == 0) {  // one channel outside requant_v6m_right_s8
       const int32_t o = rng.uniform(0, s.out_c - 1);

@@ -1,11 +1,12 @@
 // Conformance of depthwise_conv2d_s8__v6m (depth multiplier 1; any kernel, stride,
 // dilation, padding) against depthwise_conv2d_s8: kernels 1x1..5x5, strides 1-3, dilation,
 // asymmetric padding, batch 2, odd and even channel counts, zero points, clamps, absent
-// bias, extreme multipliers / shifts (INT32_MIN included) and wrapping biases. Half the
+// bias, extreme multipliers / shifts (INT32_MIN and zero included) and wrapping biases. Half the
 // cases are 3x3 windows with dilation_w == 1 and right shifts in every channel (the
 // prepared 3x3 path), with inputs and weights at their extremes in some, sums near 2^31
 // whose rounding overflows int32 in some, and a channel outside that path's
-// requantization (INT32_MIN, a shift >= 0) in some, and images of 128 pixels or more
+// requantization (INT32_MIN, a shift >= 0) in some, small multipliers with shifts -1..-3
+// and no clamping (every rounding shows) in a third, and images of 128 pixels or more
 // (the requant floors that skip the arithmetic for outputs clamped to act_min) in a
 // quarter.
 #include "conformance.h"
@@ -103,6 +104,26 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
         bias[o] = rng.uniform(1 << 30, INT32_MAX - (1 << 20));
         multipliers[o] = rng.uniform(INT32_MAX - (1 << 20), INT32_MAX);
         shifts[o] = rng.uniform(-31, -29);
+      }
+    }
+    if (rng.uniform(0, 3) == 0) {
+      // Requantizations whose every rounding shows: small multipliers of any low half
+      // (negative ones included), shifts -1..-3, no clamping, sums spread over +-2^17 (the
+      // blocks' split at [-2^15, 2^15) and the partial products' signs).
+      p.output_zero_point = rng.uniform(-8, 8);
+      p.act_min = -128;
+      p.act_max = 127;
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        multipliers[o] = rng.uniform(1, 1 << 21);
+        shifts[o] = rng.uniform(-3, -1);
+        if (bias != nullptr) bias[o] = rng.uniform(-(1 << 17), 1 << 17);
+      }
+    }
+    if (rng.uniform(0, 5) == 0) {  // zero multipliers (all-zero weights) with any shift, left ones included
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        if (rng.uniform(0, 2) != 0) continue;
+        multipliers[o] = 0;
+        shifts[o] = rng.uniform(-31, 30);
       }
     }
     if (square3 && rng.uniform(0, 7) == 0) {  // one channel outside the prepared path
