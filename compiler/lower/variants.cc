@@ -72,10 +72,16 @@ bool rule_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s8__mve_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
+// Its params end with wide_channels, as conv2d_s8__dsp's, but none are planned (kws'
+// arena is set by its pointwise layers): only what the memory plan leaves free.
 bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_1x1(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c);
+  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c, 0);
+  const auto wide_offset = static_cast<uint32_t>(op.params.size());
+  op.params.resize(op.params.size() + 4, 0);  // wide_channels
+  const uint32_t wide_unit = conv2d_s8_1x1__dsp_wide_channel_bytes(f.in_c);
+  if (wide_unit != 0 && l.has_input(2)) op.scratch_growth = {wide_unit, static_cast<uint32_t>(f.out_c), wide_offset};
   return true;
 }
 // Its params end with wide_channels, the output channels whose weights a run widens in

@@ -242,10 +242,9 @@ TEST(Conv2dS8Dsp, FastRequantizationCasesMatchReference) {
     if (!c.bias.empty() && uniform(rng, 0, 1)) {
       for (int32_t& b : c.bias) b = uniform(rng, INT32_MIN, INT32_MAX);
     }
-    const uint32_t scratch =
-        pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c) : dsp_scratch_all_wide(c.shape);
-    ASSERT_EQ(run_variant(c, pointwise ? without_wide<conv2d_s8_1x1__dsp> : conv2d_s8__dsp, scratch,
-                          pointwise ? 0 : c.shape.out_c),
+    const uint32_t scratch = pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, c.shape.out_c)
+                                       : dsp_scratch_all_wide(c.shape);
+    ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch, c.shape.out_c),
               run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -275,8 +274,8 @@ TEST(Conv2dS81x1Dsp, RandomCasesMatchReference) {
   std::mt19937 rng(4321);
   for (int i = 0; i < 600; ++i) {
     const Case c = random_case(rng, true);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c);
-    ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_1x1__dsp>, scratch), run_reference(c))
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, 0);
+    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -334,8 +333,8 @@ TEST(Conv2dS81x1Dsp, SmallChannelPathMatchesReference) {
           break;
       }
     }
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
-    ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_1x1__dsp>, scratch), run_reference(c))
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c, 0);
+    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -367,8 +366,8 @@ TEST(Conv2dS81x1Dsp, LongColumnTailsMatchReference) {
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
     if (!c.bias.empty()) c.bias.resize(sh.out_c, 77);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
-    ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_1x1__dsp>, scratch), run_reference(c))
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c, 0);
+    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -388,7 +387,7 @@ TEST(Conv2dS8Dsp, EveryChannelCount) {
       ASSERT_EQ(run_variant(c, conv2d_s8__dsp, dsp_scratch_all_wide(c.shape), c.shape.out_c), expected)
           << describe(c);
       if (pointwise) {
-        ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_1x1__dsp>, conv2d_s8_1x1__dsp_scratch_bytes(in_c)),
+        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(in_c, 0)),
                   expected)
             << describe(c);
       }
@@ -450,7 +449,8 @@ TEST(Conv2dS8Dsp, EntriesRunLikeTheReference) {
     }
     if (pointwise) {
       EntryOp e;
-      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c), &e);
+      const int32_t wide = conv2d_s8_1x1__dsp_wide_channel_bytes(c.shape.in_c) != 0 ? c.shape.out_c : 0;
+      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, wide), &e, &wide);
       ASSERT_EQ(e.op.check(kConv2dS81x1DspEntry), Status::kOk) << describe(c);
       e.op.run(kConv2dS81x1DspEntry);
       ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
@@ -476,6 +476,10 @@ Status check_with(const Case& c, uint32_t scratch_bytes, const KernelEntry& entr
   EntryOp e;
   build_entry_op(c, scratch_bytes, &e, wide_channels);
   return e.op.check(entry);
+}
+// conv2d_s8_1x1__dsp's check: its params end with wide_channels too.
+Status check_1x1(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
+  return check_with(c, scratch_bytes, kConv2dS81x1DspEntry, &wide_channels);
 }
 // conv2d_s8__dsp's check: its params end with wide_channels.
 Status check_dsp(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
@@ -517,17 +521,30 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
 
   // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
   const Case pw = fixed_case(1, 10, 0, 1);
-  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10);
+  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10, 0);
   EXPECT_EQ(pw_need, 3u * 32u);
-  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kOk);
-  EXPECT_EQ(check_with(pw, pw_need - 4, kConv2dS81x1DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(1, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(3, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(1, 10, 0, 2), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_1x1(pw, pw_need), Status::kOk);
+  EXPECT_EQ(check_1x1(pw, pw_need - 4), Status::kBadParams);
+  EXPECT_EQ(check_1x1(fixed_case(1, 10, 1, 1), 4096), Status::kBadParams);
+  EXPECT_EQ(check_1x1(fixed_case(3, 10, 1, 1), 4096), Status::kBadParams);
+  EXPECT_EQ(check_1x1(fixed_case(1, 10, 0, 2), 4096), Status::kBadParams);
   // And what the reference rejects (a shift out of range).
   Case bad_shift = pw;
   bad_shift.shifts[2] = 31;
-  EXPECT_EQ(check_with(bad_shift, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_1x1(bad_shift, pw_need), Status::kBadParams);
+  // Widened weights: in_c 32 (8 groups) yes, 10 (3 groups) and 16 (small path) no.
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(10), 0u);
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(16), 0u);
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(32), 64u);
+  EXPECT_EQ(check_1x1(pw, 4096, 1), Status::kBadParams);
+  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);  // no wide_channels
+  const Case pw32 = fixed_case(1, 32, 0, 1);  // out_c 4
+  const uint32_t need32 = conv2d_s8_1x1__dsp_scratch_bytes(32, 4);
+  EXPECT_EQ(need32, 8u * 32u + 4u * 64u);
+  EXPECT_EQ(check_1x1(pw32, need32, 4), Status::kOk);
+  EXPECT_EQ(check_1x1(pw32, need32 - 1, 4), Status::kBadParams);
+  EXPECT_EQ(check_1x1(pw32, 4096, 5), Status::kBadParams);
+  EXPECT_EQ(check_1x1(pw32, 4096, -1), Status::kBadParams);
 }
 
 // conv2d_s8__dsp's small-window path (at most 24 SMLAD steps per window: few input

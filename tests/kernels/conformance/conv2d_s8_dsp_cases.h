@@ -186,8 +186,10 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
 // counts a multiple of 4 (in_c % 16 == 0) and others; every channel widened, or some
 // (the others then run the other loop), or none; now and then one shift outside the
 // range. The bytes just past the scratch must stay as they are.
+// pointwise: 1x1 windows without padding (conv2d_s8_1x1__dsp), K = in_c.
 inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
-                                    Conv2dS8VariantFn variant, Conv2dS8ScratchFn scratch_bytes) {
+                                    Conv2dS8VariantFn variant, Conv2dS8ScratchFn scratch_bytes,
+                                    bool pointwise = false) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -208,6 +210,11 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
     p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
     draw_padding(rng, 1, &p.window);
+    if (pointwise) {
+      s.kernel_h = s.kernel_w = 1;
+      p.window.pad_top = p.window.pad_left = p.window.pad_bottom = p.window.pad_right = 0;
+      if (rng.coin()) s.in_c = 16 * rng.uniform(2, 16);  // widened (not 16: small path)
+    }
     draw_input_extent(rng, p.window, 8, &s);
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
     p.output_zero_point = rng.uniform(-128, 127);
