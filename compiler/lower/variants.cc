@@ -89,8 +89,8 @@ bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
 // case): as many as kConvWideBudget bytes hold are planned with the op's scratch (that
 // much may raise the arena: what keeps ResNet-8's within 0.7 x TFLM's, where its
 // 16-channel 3x3 layers, which set the peak, widen 13 of 16 channels), and the rest up to
-// every channel where the memory plan leaves room at the op (scratch_growth, granted by
-// link::assemble without raising the arena).
+// every channel where the memory plan leaves room at the op (scratch_growth, granted
+// without raising the arena: search/search.h).
 constexpr uint32_t kConvWideBudget = 3840;
 bool rule_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
