@@ -44,9 +44,10 @@
 //   scratch_growth  the program's own link                               link()
 //       Ops whose kernel can use more scratch (LoweredOp::scratch_growth: widened
 //       weights of the DSP convolutions) ask for what the arena leaves free at them, all
-//       in one more plan kept if its arena is no larger; else with half, then a quarter
-//       of it. At most 3 candidates (counted as the planner's); what still fits in the
-//       free runs of the plan kept is granted by link::assemble.
+//       in one more plan kept if its arena is no larger; a plan that misses halves what
+//       each asks for, one that fits is followed by another from what is left. At most 6
+//       candidates (counted as the planner's); what still fits in the free runs of the
+//       plan kept is granted by link::assemble.
 //   planner        every link                                            link(), link::plan
 //       planner::plan_with_in_place_links: which in-place links to keep (at most
 //       2 * links + 19 sets), each set placed by planner::plan_memory (eight greedy
