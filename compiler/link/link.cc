@@ -4,6 +4,8 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/error.h"
 #include "emit/program_writer.h"
@@ -346,6 +348,50 @@ std::vector<emit::ProgramTensor> program_tensors(const Prepared& p, const planne
   return tensors;
 }
 
+// The largest run [start, start + bytes) of the arena (below plan.arena_bytes) that no
+// buffer live at op `op` occupies but `own` (that op's scratch); the lowest such run on a
+// tie. O(n log n) for n buffers.
+struct FreeRun {
+  uint64_t start = 0, bytes = 0;
+};
+FreeRun largest_free_run(const Layout& layout, uint32_t op, size_t own) {
+  std::vector<std::pair<uint64_t, uint64_t>> used;  // [begin, end), aligned ends
+  for (size_t b = 0; b < layout.buffers.size(); ++b) {
+    const planner::Buffer& buffer = layout.buffers[b];
+    if (b == own || buffer.bytes == 0 || buffer.first_op > op || buffer.last_op < op) continue;
+    const uint64_t begin = layout.plan.offsets[b];
+    used.emplace_back(begin, begin + planner::align_up(buffer.bytes, kTensorAlignment));
+  }
+  std::sort(used.begin(), used.end());
+  FreeRun best;
+  uint64_t cursor = 0;
+  auto consider = [&](uint64_t end) {
+    if (end > cursor && end - cursor > best.bytes) best = {cursor, end - cursor};
+  };
+  for (const auto& [begin, end] : used) {
+    consider(begin);
+    cursor = std::max(cursor, end);
+  }
+  consider(layout.plan.arena_bytes);
+  return best;
+}
+
+// LoweredOp::scratch_growth: the op's scratch grows by the whole units that fit in the
+// largest run of the arena free at the op, and moves to its start. Scratch is live at
+// its own op only, so no other buffer moves and the arena keeps its size.
+void grant_free_run(const Layout& layout, size_t k, const lower::LoweredOp& op, emit::ProgramOp& po) {
+  const lower::LoweredOp::ScratchGrowth& growth = op.scratch_growth;
+  if (growth.max_units == 0 || growth.unit_bytes == 0 || layout.scratch_buffer[k] == SIZE_MAX) return;
+  const FreeRun run = largest_free_run(layout, static_cast<uint32_t>(k), layout.scratch_buffer[k]);
+  if (run.bytes < op.scratch_bytes + growth.unit_bytes) return;
+  lower::LoweredOp granted = op;
+  lower::grant_scratch(granted, static_cast<uint32_t>(std::min<uint64_t>(
+                                    growth.max_units, (run.bytes - op.scratch_bytes) / growth.unit_bytes)));
+  po.scratch_offset = run.start;
+  po.scratch_bytes = granted.scratch_bytes;
+  po.params = std::move(granted.params);
+}
+
 }  // namespace
 
 Prepared prepare(const ir::Graph& graph, Target target) {
@@ -415,6 +461,7 @@ CompileResult assemble(const Prepared& prepared, const std::vector<lower::Lowere
     if (layout.scratch_buffer[k] != SIZE_MAX) {
       po.scratch_offset = plan.offsets[layout.scratch_buffer[k]];
       po.scratch_bytes = op.scratch_bytes;
+      grant_free_run(layout, k, op, po);
     }
     spec.ops.push_back(std::move(po));
 

@@ -17,7 +17,8 @@
 //   plan():     the memory plan with the best set of those links
 //               (planner/in_place_links.h).
 //   assemble(): the program (emit::ProgramSpec -> bytes, emit/program_writer.h) and the
-//               report's sizes and per-op rows.
+//               report's sizes and per-op rows; an op whose kernel can use more scratch
+//               (LoweredOp::scratch_growth) is granted what the plan leaves free at it.
 //
 // Every check throws CompileError with one line naming the model, node or tensor.
 #pragma once

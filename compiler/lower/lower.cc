@@ -130,6 +130,18 @@ LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target
   return op;
 }
 
+void grant_scratch(LoweredOp& op, uint32_t units) {
+  LoweredOp::ScratchGrowth& growth = op.scratch_growth;
+  units = std::min(units, growth.max_units);
+  if (units == 0 || uint64_t{growth.param_offset} + 4 > op.params.size()) return;
+  int32_t count = 0;
+  std::memcpy(&count, op.params.data() + growth.param_offset, 4);
+  count += static_cast<int32_t>(units);
+  std::memcpy(op.params.data() + growth.param_offset, &count, 4);
+  op.scratch_bytes += uint64_t{units} * growth.unit_bytes;
+  growth.max_units -= units;
+}
+
 LoweredOp lower_node(const ir::Graph& graph, const ir::Node& node, Target target) {
   return lower_node(graph, node, target, {});
 }

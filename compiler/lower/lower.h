@@ -37,6 +37,20 @@ struct LoweredOp {
   std::vector<uint8_t> params;  // the kernel's parameter struct, byte for byte (may be empty)
   uint64_t macs = 0;            // multiply-accumulates per inference
   uint64_t scratch_bytes = 0;   // arena scratch the kernel needs during this op
+  // Scratch the kernel can put to use beyond scratch_bytes (a variant's optional
+  // speed-up, e.g. weights widened once per run): up to max_units more units of
+  // unit_bytes, each granted one adding unit_bytes to scratch_bytes and 1 to the int32
+  // at params offset param_offset (grant_scratch). Grants never raise the arena: the
+  // compiler's link (search/search.h) plans once more with the units the live bytes at
+  // each op leave room for and keeps that plan if its arena is no larger, and
+  // link::assemble grants what still fits in the largest run of arena bytes free at the
+  // op (moving its scratch there).
+  struct ScratchGrowth {
+    uint32_t unit_bytes = 0;
+    uint32_t max_units = 0;
+    uint32_t param_offset = 0;
+  };
+  ScratchGrowth scratch_growth;
   // The input whose buffer output 0 may be written over (same offset) when that input
   // dies at this op, or -1: the kernel streams elementwise and the input has the output's
   // shape and elements at least as wide (in_place_input()).
@@ -66,6 +80,10 @@ uint32_t pixel_stream_block(KernelId kernel, const ir::Shape& in, const ir::Shap
 // elementwise streaming kernel, a full-shape input with elements at least as wide, at
 // shift 0; for a pixel-streaming kernel, input 0 at the smallest safe shift.
 void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op);
+
+// Grants `units` of op.scratch_growth (at most its max_units): scratch_bytes and the
+// count in the params grow, max_units shrinks.
+void grant_scratch(LoweredOp& op, uint32_t units);
 
 // Lowers one Mote node. Throws CompileError "node 'NAME' (OP): ..." when the node is not a
 // Mote op, an attribute is out of range, or a tensor's dtype/shape breaks the kernel's rules.

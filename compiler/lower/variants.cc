@@ -72,16 +72,38 @@ bool rule_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s8__mve_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
+// Its params end with wide_channels, as conv2d_s8__dsp's, but none are planned (kws'
+// arena is set by its pointwise layers): only what the memory plan leaves free.
 bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_1x1(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c);
+  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c, 0);
+  const auto wide_offset = static_cast<uint32_t>(op.params.size());
+  op.params.resize(op.params.size() + 4, 0);  // wide_channels
+  const uint32_t wide_unit = conv2d_s8_1x1__dsp_wide_channel_bytes(f.in_c);
+  if (wide_unit != 0 && l.has_input(2)) op.scratch_growth = {wide_unit, static_cast<uint32_t>(f.out_c), wide_offset};
   return true;
 }
+// Its params end with wide_channels, the output channels whose weights a run widens in
+// scratch (64 MACs in 46 instructions instead of 54; needs a bias, the asm channel loop's
+// case): as many as kConvWideBudget bytes hold are planned with the op's scratch (that
+// much may raise the arena: what keeps ResNet-8's within 0.7 x TFLM's, where its
+// 16-channel 3x3 layers, which set the peak, widen 13 of 16 channels), and the rest up to
+// every channel where the memory plan leaves room at the op (scratch_growth, granted
+// without raising the arena: search/search.h).
+constexpr uint32_t kConvWideBudget = 3840;
 bool rule_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
+  const uint32_t wide_unit = conv2d_s8__dsp_wide_channel_bytes(f.kernel_h, f.kernel_w, f.in_c);
+  const auto out_c = static_cast<uint32_t>(f.out_c);
+  const uint32_t planned = wide_unit != 0 && l.has_input(2) ? std::min(out_c, kConvWideBudget / wide_unit) : 0;
+  op.scratch_bytes += conv2d_s8__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c, static_cast<int32_t>(planned));
+  const auto wide_offset = static_cast<uint32_t>(op.params.size());
+  const auto wide = static_cast<int32_t>(planned);
+  const auto* wide_bytes = reinterpret_cast<const uint8_t*>(&wide);
+  op.params.insert(op.params.end(), wide_bytes, wide_bytes + 4);
+  if (wide_unit != 0 && l.has_input(2) && planned < out_c) op.scratch_growth = {wide_unit, out_c - planned, wide_offset};
   return true;
 }
 // The compact one (code size before speed): after the two above in kRules, so only the

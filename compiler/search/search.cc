@@ -100,6 +100,49 @@ void fall_back_from_variants(const link::Prepared& prepared, std::vector<lower::
   }
 }
 
+// ---------------------------------------------------------------- scratch growth
+
+// LoweredOp::scratch_growth: every op whose kernel can use more scratch asks for as many
+// units as fit in its share of the bytes the arena leaves free at the op (arena - live
+// bytes), all in one more plan, kept when its arena is no larger. The share starts
+// whole and halves after each plan that misses (ops close to the peak leave the planner
+// little to move); after a plan that fits, the ops ask again from what is left. At most
+// kGrowthTrials plan searches; link::assemble then grants what still fits in the free
+// runs of the plan kept.
+constexpr int kGrowthTrials = 6;
+void grow_scratch(const link::Prepared& prepared, std::vector<lower::LoweredOp>& ops, link::Layout& layout,
+                  SearchReport& search, planner::Effort effort) {
+  const uint64_t arena = layout.plan.arena_bytes;
+  int share_shift = 0;  // each op asks for (free bytes at it) >> share_shift
+  for (int trial_index = 0; trial_index < kGrowthTrials; ++trial_index) {
+    const std::vector<uint64_t> live = planner::live_bytes_per_op(layout.buffers, kTensorAlignment);
+    std::vector<lower::LoweredOp> trial_ops = ops;
+    bool grown = false;
+    for (size_t k = 0; k < ops.size() && k < live.size(); ++k) {
+      const lower::LoweredOp::ScratchGrowth& growth = ops[k].scratch_growth;
+      if (growth.max_units == 0 || growth.unit_bytes == 0 || ops[k].scratch_bytes == 0 || live[k] >= arena) continue;
+      // The scratch's own aligned bytes and its share of what the arena leaves free.
+      const uint64_t room =
+          ((arena - live[k]) >> share_shift) + planner::align_up(ops[k].scratch_bytes, kTensorAlignment);
+      uint64_t units = std::min<uint64_t>(growth.max_units, (room - ops[k].scratch_bytes) / growth.unit_bytes);
+      while (units > 0 && planner::align_up(ops[k].scratch_bytes + units * growth.unit_bytes, kTensorAlignment) > room)
+        --units;
+      if (units == 0) continue;
+      lower::grant_scratch(trial_ops[k], static_cast<uint32_t>(units));
+      grown = true;
+    }
+    if (!grown) return;
+    link::Layout trial = link::lay_out(prepared, trial_ops);
+    plan(trial, search, effort);
+    if (trial.plan.arena_bytes <= arena) {
+      ops = std::move(trial_ops);
+      layout = std::move(trial);
+    } else {
+      ++share_shift;
+    }
+  }
+}
+
 // ---------------------------------------------------------------- op order
 
 struct Ordered {
@@ -302,6 +345,9 @@ CompileResult link(const ir::Graph& graph, Target target, const KernelChoice& ch
   link::Layout layout = link::lay_out(prepared, ops);
   plan(layout, search, effort);
   if (choice.optimize == Optimize::kMemory) fall_back_from_variants(prepared, ops, layout, search, effort);
+  // The program's own link only: the candidates of the searches compare arenas, which
+  // scratch growth leaves as they are.
+  if (emit == link::Emit::kProgram) grow_scratch(prepared, ops, layout, search, effort);
   return link::assemble(prepared, ops, layout, emit);
 }
 

@@ -87,15 +87,21 @@ extern const KernelEntry kConv2dS8Entry;
 // conv2d_s8_dsp_block.h): same inputs, params and output bits. Portable elsewhere
 // (kernels/isa/dsp.h). Scratch is 4-aligned, sized by the *_scratch_bytes() partner,
 // which check() verifies.
-// conv2d_s8_1x1__dsp: kernel 1x1, all pads 0, groups 1, any stride.
+// conv2d_s8_1x1__dsp: kernel 1x1, all pads 0, groups 1, any stride. Params: the
+// reference's, then wide_channels (int32, 0 .. out_c), as conv2d_s8__dsp's; check()
+// refuses any when conv2d_s8_1x1__dsp_wide_channel_bytes() is 0.
 // Scratch: the 4-pixel columns, 32 * ceil(in_c / 4) bytes (40 * in_c / 4 for the 5-pixel
 // tail when in_c % 8 == 0 and in_c >= 192); for in_c 8 or 16 at least the per-channel
-// records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes.
-uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c);
+// records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes; then wide_channels *
+// conv2d_s8_1x1__dsp_wide_channel_bytes(in_c) (8 * ceil(in_c / 4) each when ceil(in_c / 4)
+// is a multiple of 4 and in_c is not 8 or 16, else 0: the kernel function then ignores
+// wide_channels).
+uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c);
+uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels);
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                         const int8_t* filter, const int32_t* bias, int8_t* output,
-                        uint8_t* scratch);
+                        uint8_t* scratch, int32_t wide_channels);
 Status conv2d_s8_1x1__dsp_check(const OpContext& ctx);
 void conv2d_s8_1x1__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1DspEntry;
@@ -103,16 +109,22 @@ extern const KernelEntry kConv2dS81x1DspEntry;
 // last block steps back to end at the last pixel.
 constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
-// conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. With K = KH * KW *
-// in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when in_c % 4 != 0, plus
-// the widened weights of as many channels as 3.75 KiB hold (8 * ceil(K / 4) bytes each) when
-// ceil(K / 4) is a multiple of 4; small windows: see conv2d_s8__dsp.cc.
-uint32_t conv2d_s8__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
-                                      int32_t in_c);
+// conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. Params: the
+// reference's, then one int32, wide_channels (0 .. out_c): how many output channels'
+// weights a run widens to int16 pairs in scratch for the faster channel loop. The
+// compiler gives it what the memory plan leaves free at the op (LoweredOp::scratch_growth);
+// check() refuses more than out_c, or any when conv2d_s8__dsp_wide_channel_bytes() is 0.
+// With K = KH * KW * in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when
+// in_c % 4 != 0, plus wide_channels * conv2d_s8__dsp_wide_channel_bytes() (8 * ceil(K / 4)
+// each when ceil(K / 4) is a multiple of 4; 0 for small windows, see conv2d_s8__dsp.cc,
+// whose scratch is their own). The kernel function ignores wide_channels where that is 0.
+uint32_t conv2d_s8__dsp_wide_channel_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c,
+                                      int32_t wide_channels);
 void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                     const int8_t* filter, const int32_t* bias, int8_t* output,
-                    uint8_t* scratch);
+                    uint8_t* scratch, int32_t wide_channels);
 Status conv2d_s8__dsp_check(const OpContext& ctx);
 void conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8DspEntry;

@@ -14,9 +14,10 @@
 // whole) and that row is expanded.
 //
 // Scratch: the column block, 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) bytes for the
-// gathered row when C % 4 != 0, plus the widened weights of the first channels (up to
-// conv2d_dsp::kWideBudget bytes, when ceil(K / 4) is a multiple of 4; widened once per
-// run, used by the asm channel loop on DSP cores: 46 instructions per 64 MACs, not 54).
+// gathered row when C % 4 != 0, plus the widened weights of the first wide_channels
+// channels (8 * ceil(K / 4) bytes each, when ceil(K / 4) is a multiple of 4; as many as
+// the params say, which the compiler sizes from the arena's slack at this op; widened once
+// per run, used by the asm channel loop on DSP cores: 46 instructions per 64 MACs, not 54).
 //
 // Small windows (few input channels, e.g. a 3x3x3 first layer or kws' 10x4x1): when a
 // window is at most kMaxSteps SMLAD steps (see RowsLayout), a different scheme runs,
@@ -149,9 +150,6 @@ uint32_t gather_bytes(int32_t in_c, int32_t k) {
   return in_c % 4 == 0 ? 0u : static_cast<uint32_t>(conv2d_dsp::k_groups(k)) * 4u;
 }
 
-using conv2d_dsp::kWideBudget;
-using conv2d_dsp::wide_bytes;
-using conv2d_dsp::wide_channels;
 
 // ---- Small windows (see the header comment) ----
 
@@ -755,18 +753,25 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
 
 }  // namespace
 
-uint32_t conv2d_s8__dsp_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
-                                      int32_t in_c) {
+uint32_t conv2d_s8__dsp_wide_channel_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  const int32_t k = kernel_h * kernel_w * in_c;
+  if (small_applies(rows_layout(kernel_h, kernel_w, in_c)) || !conv2d_dsp::wide_applies(k)) return 0;
+  return conv2d_dsp::wide_channel_bytes(k);
+}
+
+uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c,
+                                      int32_t wide_channels) {
   const RowsLayout l = rows_layout(kernel_h, kernel_w, in_c);
   if (small_applies(l)) return small_scratch(l).total();
   const int32_t k = kernel_h * kernel_w * in_c;
-  return conv2d_dsp::columns_bytes(k) + gather_bytes(in_c, k) + wide_bytes(k, out_c);
+  return conv2d_dsp::columns_bytes(k) + gather_bytes(in_c, k) +
+         static_cast<uint32_t>(wide_channels) * conv2d_s8__dsp_wide_channel_bytes(kernel_h, kernel_w, in_c);
 }
 
 void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                     const int8_t* filter, const int32_t* bias, int8_t* output,
-                    uint8_t* scratch) {
+                    uint8_t* scratch, int32_t wide_channels) {
   const RowsLayout l = rows_layout(shape.kernel_h, shape.kernel_w, shape.in_c);
   if (small_applies(l)) {
     conv2d_small(params, multipliers, shifts, shape, input, filter, bias, output, scratch, l);
@@ -791,8 +796,8 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
   uint32_t* const wide = reinterpret_cast<uint32_t*>(scratch + conv2d_dsp::columns_bytes(k) +
                                                      gather_bytes(shape.in_c, k));
   const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && bias != nullptr &&
-                                         pixels >= conv2d_dsp::kWideMinPixels
-                                 ? wide_channels(k, shape.out_c)
+                                         pixels >= conv2d_dsp::kWideMinPixels && conv2d_dsp::wide_applies(k)
+                                 ? (wide_channels < shape.out_c ? wide_channels : shape.out_c)
                                  : 0;
   conv2d_dsp::widen_weights(filter, k, wide_count, wide);
   // The gathered row's bytes past K (up to the word) hold the input zero point, so the
@@ -868,22 +873,27 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
 }
 
 Status conv2d_s8__dsp_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 4));  // then the wide_channels int32
   const TensorDesc& filter = ctx.input_desc(1);
+  const uint32_t out_c = filter.dims[0];
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1) return Status::kBadParams;
+  const int32_t wide_channels = params_array(p, 2, out_c)[0];
+  if (wide_channels < 0 || static_cast<uint32_t>(wide_channels) > out_c) return Status::kBadParams;
   const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
   const uint64_t groups = (k + 3) / 4;
   uint64_t needed = groups * 32u + (filter.dims[3] % 4 != 0 ? groups * 4u : 0u);
-  if (k <= 4u * kWideBudget) {  // else no channel is widened
-    needed += wide_bytes(static_cast<int32_t>(k), static_cast<int32_t>(filter.dims[0]));
-  }
+  bool small = false;
   if (k != 0 && k <= 4u * kMaxSteps) {  // each dim then fits in int32
     const RowsLayout l = rows_layout(static_cast<int32_t>(filter.dims[1]),
                                      static_cast<int32_t>(filter.dims[2]),
                                      static_cast<int32_t>(filter.dims[3]));
-    if (small_applies(l)) needed = small_scratch(l).total();
+    small = small_applies(l);
+    if (small) needed = small_scratch(l).total();
   }
+  // Widened channels only where the kernel widens weights (else the params are inconsistent).
+  if (wide_channels != 0 && (small || k == 0 || groups % 4 != 0)) return Status::kBadParams;
+  needed += uint64_t{static_cast<uint32_t>(wide_channels)} * groups * 8u;
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
@@ -901,7 +911,8 @@ void conv2d_s8__dsp_run(const OpContext& ctx) {
   conv2d_s8__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
                  static_cast<const int8_t*>(ctx.input_data(0)),
                  static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                 static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
+                 static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data(),
+                 params_array(p, 2, out_c)[0]);
 }
 
 const KernelEntry kConv2dS8DspEntry = {conv2d_s8__dsp_check, conv2d_s8__dsp_run};

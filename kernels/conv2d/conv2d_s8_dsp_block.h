@@ -24,9 +24,9 @@
 //   instruction); then 7 instructions per output (one SMLAL requantization, SSAT, STRB)
 //   and about 25 per channel.
 //   block_matmul_wide, the same loop over weights the variant widened once per run into
-//   scratch (int16 pairs, 8 bytes per group; the first channels, up to kWideBudget bytes,
-//   when the groups are a multiple of 4): 64 MACs in 46 instructions; the other channels
-//   then take the loop above.
+//   scratch (int16 pairs, 8 bytes per group; the first channels, as many as the
+//   compiler gave scratch for, when the groups are a multiple of 4): 64 MACs in 46
+//   instructions; the other channels then take the loop above.
 // - block_matmul_fast (C++): every multiplier >= 0, any shift or clamp.
 // - block_matmul: anything else (negative or INT32_MIN multipliers, odd zero points).
 // With unaligned rows (K % 4 != 0) the last partial group of a row is read as a whole
@@ -847,23 +847,9 @@ inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t
 inline uint32_t wide_channel_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 8u; }
 // Whether block_matmul_wide takes this k (a multiple of 4 groups).
 inline bool wide_applies(int32_t k) { return k > 0 && (k_groups(k) & 3) == 0; }
-// The variants widen the first wide_channels() channels (at most kWideBudget bytes of
-// scratch) when wide_applies(k): their MAC loop runs 64 MACs in 46 instructions instead
-// of 54.
-// 3.75 KiB: what keeps ResNet-8's arena within 0.7 x TFLM's (its 16-channel 3x3 layers
-// widen 13 of 16 channels; their arena sets the model's).
-inline constexpr uint32_t kWideBudget = 3840;
 // Fewer output pixels than this: not worth widening (about 1.5 instructions per weight
 // against K / 8 saved per channel and block of 4 pixels).
 inline constexpr int32_t kWideMinPixels = 16;
-inline int32_t wide_channels(int32_t k, int32_t out_c) {
-  if (!wide_applies(k)) return 0;
-  const int32_t fit = static_cast<int32_t>(kWideBudget / wide_channel_bytes(k));
-  return out_c < fit ? out_c : fit;
-}
-inline uint32_t wide_bytes(int32_t k, int32_t out_c) {
-  return static_cast<uint32_t>(wide_channels(k, out_c)) * wide_channel_bytes(k);
-}
 
 // The first `channels` rows of filter ([out_c][k] int8) widened for block_matmul_wide:
 // per group (even taps, odd taps) as int16 pairs; the taps past k in the last group are 0.

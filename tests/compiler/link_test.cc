@@ -3,11 +3,16 @@
 // in-place links it proposes and the plan it assembles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
+#include "compiler.h"
+#include "conv2d/conv2d.h"
+#include "host/loaded_program.h"
+#include "mote/program_format.h"
 #include "compiler/graph_builder.h"
 #include "kernel_ids.h"
 #include "link/link.h"
@@ -190,6 +195,61 @@ TEST(Link, ProposesInPlaceLinksOnlyOverDyingInputs) {
   const link::Prepared keeps = link::prepare(kept.graph, Target::kHost);
   const link::Layout kept_layout = link::lay_out(keeps, keeps.ops);
   EXPECT_EQ(kept_layout.buffers[keeps.tensor_buffer[y]].in_place_of, -1);
+}
+
+
+// Scratch growth (LoweredOp::scratch_growth): ResNet-8 on cortex-m4. Its 3x3
+// convolutions (conv2d_s8__dsp) plan the widened weights of as many channels as 3.75 KiB
+// hold and get more where the plan has room; the pointwise ones (conv2d_s8_1x1__dsp) plan
+// none. Some op ends with more than it planned, and every op's scratch lies in the arena
+// clear of every tensor live at the op (graph inputs from the first op, outputs to the
+// last; each arena tensor from its first op to its last).
+TEST(Link, GrantsScratchGrowthOnlyInBytesFreeAtTheOp) {
+  CompileOptions options;
+  options.model_path = std::string(MOTE_SHARED_DIR) + "/models/tflite/mlperf_tiny/pretrainedResnet_quant.tflite";
+  options.target = "cortex-m4";
+  const CompileResult result = compile(options);
+  const LoadedProgram loaded(result.program, "resnet");
+  const ProgramHeader& h = loaded.header();
+  const uint8_t* base = loaded.bytes();
+  const auto* ops = reinterpret_cast<const OpDesc*>(base + h.ops_offset);
+  const auto* tensors = reinterpret_cast<const TensorDesc*>(base + h.tensors_offset);
+  const auto* pool = reinterpret_cast<const uint32_t*>(base + h.index_offset);
+  std::vector<int64_t> first(h.tensor_count, -1), last(h.tensor_count, -1);
+  auto touch = [&](uint32_t t, int64_t op) {
+    if (first[t] < 0 || op < first[t]) first[t] = op;
+    last[t] = std::max(last[t], op);
+  };
+  for (uint32_t i = 0; i < h.input_count; ++i) touch(pool[h.inputs_first + i], 0);
+  for (uint32_t i = 0; i < h.output_count; ++i) touch(pool[h.outputs_first + i], h.op_count - 1);
+  for (uint32_t k = 0; k < h.op_count; ++k)
+    for (uint32_t i = 0; i < ops[k].input_count + ops[k].output_count; ++i)
+      if (pool[ops[k].io_first + i] != kNoTensor) touch(pool[ops[k].io_first + i], k);
+
+  int grown = 0;
+  for (uint32_t k = 0; k < h.op_count; ++k) {
+    const OpDesc& op = ops[k];
+    if (op.scratch_bytes == 0) continue;
+    EXPECT_LE(uint64_t{op.scratch_offset} + op.scratch_bytes, result.report.arena_bytes) << "op " << k;
+    for (uint32_t t = 0; t < h.tensor_count; ++t) {
+      if (tensors[t].storage != static_cast<uint8_t>(Storage::kArena) || first[t] > k || last[t] < k) continue;
+      const bool overlap = tensors[t].offset < op.scratch_offset + op.scratch_bytes &&
+                           op.scratch_offset < tensors[t].offset + tensors[t].bytes;
+      EXPECT_FALSE(overlap) << "op " << k << " scratch over tensor " << t;
+    }
+    if (op.kernel != static_cast<uint16_t>(KernelId::kConv2dS8Dsp)) continue;
+    const TensorDesc& filter = tensors[pool[op.io_first + 1]];
+    int32_t wide = 0;
+    std::memcpy(&wide, base + h.params_offset + op.params_offset + op.params_bytes - 4, 4);
+    const uint32_t unit = conv2d_s8__dsp_wide_channel_bytes(static_cast<int32_t>(filter.dims[1]),
+                                                            static_cast<int32_t>(filter.dims[2]),
+                                                            static_cast<int32_t>(filter.dims[3]));
+    EXPECT_GE(op.scratch_bytes, conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(filter.dims[1]),
+                                                             static_cast<int32_t>(filter.dims[2]),
+                                                             static_cast<int32_t>(filter.dims[3]), wide));
+    if (unit != 0 && static_cast<uint32_t>(wide) > 3840u / unit) ++grown;
+  }
+  EXPECT_GT(grown, 0);
 }
 
 }  // namespace link_test

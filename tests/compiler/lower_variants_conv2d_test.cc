@@ -5,6 +5,7 @@
 // extension (host, cortex-m0plus, cortex-m3) keep the reference conv2d_s8.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -84,35 +85,78 @@ const ConvSpec kFirstLayer{1, 96, 96, 3, 8, 3, 3, {2, 2}, {1, 1}, {0, 0, 1, 1}, 
 const ConvSpec kDilated{1, 10, 10, 5, 4, 2, 3, {1, 1}, {2, 1}, {0, 2, 1, 0}, 1};
 const ConvSpec kGrouped{1, 8, 8, 8, 8, 3, 3, {1, 1}, {1, 1}, {1, 1, 1, 1}, 2};
 
+// The DSP variants' params end with wide_channels (int32).
+int32_t wide_channels_of(const LoweredOp& op) {
+  int32_t wide = -1;
+  std::memcpy(&wide, op.params.data() + op.params.size() - 4, 4);
+  return wide;
+}
+
 TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
   for (const ConvSpec& s : {kPointwise, kPointwiseStride2}) {
     for (Target t : kDspTargets) {
       const LoweredOp op = lower_for(s, t);
       EXPECT_EQ(op.kernel, KernelId::kConv2dS81x1Dsp) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c)));
+      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c), 0));
+      // wide_channels last, 0: widened weights only where the memory plan has room (none
+      // here: in_c 24 and 10 are not a multiple of 4 groups).
+      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o + 4);
+      EXPECT_EQ(wide_channels_of(op), 0);
+      EXPECT_EQ(op.scratch_growth.max_units, 0u);
     }
   }
-  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24), 6u * 32u);  // 4 int16 columns of 24
+  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24, 0), 6u * 32u);  // 4 int16 columns of 24
+  // in_c 64: none planned, every channel left to the plan's free bytes.
+  ConvSpec wide = kPointwise;
+  wide.c = 64;
+  const LoweredOp op = lower_for(wide, Target::kCortexM4);
+  EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(64, 0));
+  EXPECT_EQ(wide_channels_of(op), 0);
+  EXPECT_EQ(op.scratch_growth.unit_bytes, 16u * 8u);
+  EXPECT_EQ(op.scratch_growth.max_units, 16u);
 }
 
 TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
-  for (const ConvSpec& s : {kPointwisePadded, k3x3, kFirstLayer, kDilated}) {
+  for (const ConvSpec& s : {kPointwisePadded, kFirstLayer, kDilated}) {
     for (Target t : kDspTargets) {
       const LoweredOp op = lower_for(s, t);
       EXPECT_EQ(op.kernel, KernelId::kConv2dS8Dsp) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes,
-                conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(s.o), static_cast<int32_t>(s.kh),
-                                             static_cast<int32_t>(s.kw),
-                                             static_cast<int32_t>(s.c)));
+      // No widened weights: K = 8 (2 groups), or the small-window path.
+      EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw),
+                                                  static_cast<int32_t>(s.c)),
+                0u);
+      EXPECT_EQ(op.scratch_bytes, conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw),
+                                                               static_cast<int32_t>(s.c), 0));
+      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o + 4);
+      EXPECT_EQ(wide_channels_of(op), 0);
+      EXPECT_EQ(op.scratch_growth.max_units, 0u);
     }
   }
-  // A few im2col columns, not the image, and the widened weights of 13 of its 16 channels:
-  // ResNet-8's 3x3x16 layer.
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 13u * 36u * 8u);
+  // 3x3x16 -> 32 (K = 144, 36 groups): the widened weights of 13 channels planned (3.75
+  // KiB), the other 19 left to the memory plan's free bytes (scratch_growth).
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower_for(k3x3, t);
+    EXPECT_EQ(op.kernel, KernelId::kConv2dS8Dsp) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, conv2d_s8__dsp_scratch_bytes(3, 3, 16, 13));
+    EXPECT_EQ(op.scratch_bytes, 36u * 32u + 13u * 36u * 8u);
+    EXPECT_EQ(wide_channels_of(op), 13);
+    EXPECT_EQ(op.scratch_growth.unit_bytes, 36u * 8u);
+    EXPECT_EQ(op.scratch_growth.max_units, 19u);
+    EXPECT_EQ(op.scratch_growth.param_offset, sizeof(Conv2dS8Params) + 8 * 32);
+    // A grant adds to both.
+    LoweredOp granted = op;
+    grant_scratch(granted, 5);
+    EXPECT_EQ(wide_channels_of(granted), 18);
+    EXPECT_EQ(granted.scratch_bytes, op.scratch_bytes + 5u * 288u);
+    EXPECT_EQ(granted.scratch_growth.max_units, 14u);
+    grant_scratch(granted, 100);  // at most max_units
+    EXPECT_EQ(wide_channels_of(granted), 32);
+    EXPECT_EQ(granted.scratch_growth.max_units, 0u);
+  }
   // vww's first 3x3x3 layer takes the small-window path (14 SMLAD steps per window):
   // columns of a 72-pixel chunk, 8 channel pairs of widened weights, one gathered window
   // of 27 bytes (rounded to 28) and one tail word; under 5 KiB.
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
 }
 
 TEST(LowerVariantsConv2d, CortexM55TakesADspOrHeliumVariant) {

@@ -125,18 +125,32 @@ std::vector<int8_t> run_reference(const Case& c) {
   return out;
 }
 
+// The variants as conv2d_s8__dsp takes its arguments (last: its widened channels);
+// without_wide<> for the others.
 using VariantFn = void (*)(const Conv2dS8Params&, const int32_t*, const int32_t*,
                            const Conv2dShape&, const int8_t*, const int8_t*, const int32_t*,
-                           int8_t*, uint8_t*);
+                           int8_t*, uint8_t*, int32_t);
+template <void (*kVariant)(const Conv2dS8Params&, const int32_t*, const int32_t*, const Conv2dShape&,
+                           const int8_t*, const int8_t*, const int32_t*, int8_t*, uint8_t*)>
+void without_wide(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                  const Conv2dShape& s, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                  int8_t* output, uint8_t* scratch, int32_t /*wide_channels*/) {
+  kVariant(p, multipliers, shifts, s, input, filter, bias, output, scratch);
+}
 
-std::vector<int8_t> run_variant(const Case& c, VariantFn fn, uint32_t scratch_bytes) {
+std::vector<int8_t> run_variant(const Case& c, VariantFn fn, uint32_t scratch_bytes, int32_t wide_channels = 0) {
   const Conv2dShape& sh = c.shape;
   std::vector<int8_t> out(size_t(sh.batch) * sh.out_h * sh.out_w * sh.out_c, 0x55);
   std::vector<uint32_t> scratch((scratch_bytes + 3) / 4, 0xA5A5A5A5u);
   fn(c.params, c.multipliers.data(), c.shifts.data(), sh, c.input.data(), c.filter.data(),
      c.bias.empty() ? nullptr : c.bias.data(), out.data(),
-     reinterpret_cast<uint8_t*>(scratch.data()));
+     reinterpret_cast<uint8_t*>(scratch.data()), wide_channels);
   return out;
+}
+
+// conv2d_s8__dsp with every channel widened: its scratch.
+uint32_t dsp_scratch_all_wide(const Conv2dShape& s) {
+  return conv2d_s8__dsp_scratch_bytes(s.kernel_h, s.kernel_w, s.in_c, s.out_c);
 }
 
 std::string describe(const Case& c) {
@@ -228,10 +242,9 @@ TEST(Conv2dS8Dsp, FastRequantizationCasesMatchReference) {
     if (!c.bias.empty() && uniform(rng, 0, 1)) {
       for (int32_t& b : c.bias) b = uniform(rng, INT32_MIN, INT32_MAX);
     }
-    const uint32_t scratch =
-        pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c)
-                  : conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
-    ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch),
+    const uint32_t scratch = pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, c.shape.out_c)
+                                       : dsp_scratch_all_wide(c.shape);
+    ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch, c.shape.out_c),
               run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -241,9 +254,9 @@ TEST(Conv2dS8Dsp, RandomCasesMatchReference) {
   std::mt19937 rng(1234);
   for (int i = 0; i < 600; ++i) {
     const Case c = random_case(rng, false);
-    const uint32_t scratch =
-        conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
-    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c))
+    const int32_t wide = i % 3 == 0 ? 0 : uniform(rng, 0, c.shape.out_c);
+    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c, wide);
+    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch, wide), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -252,8 +265,7 @@ TEST(Conv2dS8Dsp, PointwiseCasesMatchReference) {
   std::mt19937 rng(99);
   for (int i = 0; i < 200; ++i) {
     const Case c = random_case(rng, true);
-    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(c.shape.out_c, 1, 1, c.shape.in_c);
-    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c))
+    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, dsp_scratch_all_wide(c.shape), c.shape.out_c), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -262,7 +274,7 @@ TEST(Conv2dS81x1Dsp, RandomCasesMatchReference) {
   std::mt19937 rng(4321);
   for (int i = 0; i < 600; ++i) {
     const Case c = random_case(rng, true);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, 0);
     ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -321,7 +333,7 @@ TEST(Conv2dS81x1Dsp, SmallChannelPathMatchesReference) {
           break;
       }
     }
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c, 0);
     ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -354,7 +366,7 @@ TEST(Conv2dS81x1Dsp, LongColumnTailsMatchReference) {
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
     if (!c.bias.empty()) c.bias.resize(sh.out_c, 77);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c, 0);
     ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -372,12 +384,10 @@ TEST(Conv2dS8Dsp, EveryChannelCount) {
       for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
       for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
       const std::vector<int8_t> expected = run_reference(c);
-      ASSERT_EQ(run_variant(c, conv2d_s8__dsp,
-                            conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, in_c)),
-                expected)
+      ASSERT_EQ(run_variant(c, conv2d_s8__dsp, dsp_scratch_all_wide(c.shape), c.shape.out_c), expected)
           << describe(c);
       if (pointwise) {
-        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(in_c)),
+        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(in_c, 0)),
                   expected)
             << describe(c);
       }
@@ -391,7 +401,8 @@ struct EntryOp {
   uint32_t out;
 };
 
-void build_entry_op(const Case& c, uint32_t scratch_bytes, EntryOp* e) {
+// wide_channels: when given, appended to the params (conv2d_s8__dsp's last int32).
+void build_entry_op(const Case& c, uint32_t scratch_bytes, EntryOp* e, const int32_t* wide_channels = nullptr) {
   const Conv2dShape& s = c.shape;
   const uint32_t in = e->op.add_input(DType::kInt8, {uint32_t(s.batch), uint32_t(s.in_h),
                                                     uint32_t(s.in_w), uint32_t(s.in_c)});
@@ -410,6 +421,10 @@ void build_entry_op(const Case& c, uint32_t scratch_bytes, EntryOp* e) {
   memcpy(params.data(), &c.params, sizeof(Conv2dS8Params));
   memcpy(params.data() + sizeof(Conv2dS8Params), c.multipliers.data(), 4 * s.out_c);
   memcpy(params.data() + sizeof(Conv2dS8Params) + 4 * s.out_c, c.shifts.data(), 4 * s.out_c);
+  if (wide_channels != nullptr) {
+    params.resize(params.size() + 4);
+    memcpy(params.data() + params.size() - 4, wide_channels, 4);
+  }
   e->op.set_raw_params(params);
   e->op.set_data(in, c.input);
   e->op.set_data(filter, c.filter);
@@ -425,14 +440,17 @@ TEST(Conv2dS8Dsp, EntriesRunLikeTheReference) {
     const std::vector<int8_t> expected = run_reference(c);
     {
       EntryOp e;
-      build_entry_op(c, conv2d_s8__dsp_scratch_bytes(c.shape.out_c, c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c), &e);
+      const int32_t wide =
+          conv2d_s8__dsp_wide_channel_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c) != 0 ? c.shape.out_c : 0;
+      build_entry_op(c, conv2d_s8__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c, wide), &e, &wide);
       ASSERT_EQ(e.op.check(kConv2dS8DspEntry), Status::kOk) << describe(c);
       e.op.run(kConv2dS8DspEntry);
       ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
     }
     if (pointwise) {
       EntryOp e;
-      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c), &e);
+      const int32_t wide = conv2d_s8_1x1__dsp_wide_channel_bytes(c.shape.in_c) != 0 ? c.shape.out_c : 0;
+      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, wide), &e, &wide);
       ASSERT_EQ(e.op.check(kConv2dS81x1DspEntry), Status::kOk) << describe(c);
       e.op.run(kConv2dS81x1DspEntry);
       ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
@@ -453,42 +471,80 @@ Case fixed_case(int32_t kernel, int32_t in_c, int32_t pad, int32_t groups) {
   return c;
 }
 
-Status check_with(const Case& c, uint32_t scratch_bytes, const KernelEntry& entry) {
+Status check_with(const Case& c, uint32_t scratch_bytes, const KernelEntry& entry,
+                  const int32_t* wide_channels = nullptr) {
   EntryOp e;
-  build_entry_op(c, scratch_bytes, &e);
+  build_entry_op(c, scratch_bytes, &e, wide_channels);
   return e.op.check(entry);
+}
+// conv2d_s8_1x1__dsp's check: its params end with wide_channels too.
+Status check_1x1(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
+  return check_with(c, scratch_bytes, kConv2dS81x1DspEntry, &wide_channels);
+}
+// conv2d_s8__dsp's check: its params end with wide_channels.
+Status check_dsp(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
+  return check_with(c, scratch_bytes, kConv2dS8DspEntry, &wide_channels);
 }
 
 TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   // General variant: groups must be 1; scratch must be large enough.
   const Case grouped = fixed_case(3, 8, 1, 2);
-  EXPECT_EQ(check_with(grouped, 4096, kConv2dS8DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_dsp(grouped, 4096), Status::kBadParams);
   const Case ok = fixed_case(3, 6, 1, 1);
-  const uint32_t need = conv2d_s8__dsp_scratch_bytes(4, 3, 3, 6);
+  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 6, 0);
   EXPECT_EQ(need, 14u * 32u + 14u * 4u);  // K = 54: 14 groups, plus the gathered row
-  EXPECT_EQ(check_with(ok, need, kConv2dS8DspEntry), Status::kOk);
-  EXPECT_EQ(check_with(ok, need - 1, kConv2dS8DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(ok, 0, kConv2dS8DspEntry), Status::kBadParams);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(1, 3, 3, 8), 18u * 32u);  // C % 4 == 0: no row
-  // Widened weights (groups a multiple of 4): as many channels as 3.75 KiB hold (K = 576:
-  // 3 of 64; K = 144: 13 of 16; K = 64: all 8).
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(64, 3, 3, 64), 144u * 32u + 3u * 144u * 8u);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(16, 3, 3, 16), 36u * 32u + 13u * 36u * 8u);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(8, 4, 4, 4), 16u * 32u + 8u * 16u * 8u);
+  EXPECT_EQ(check_dsp(ok, need), Status::kOk);
+  EXPECT_EQ(check_dsp(ok, need - 1), Status::kBadParams);
+  EXPECT_EQ(check_dsp(ok, 0), Status::kBadParams);
+  EXPECT_EQ(check_with(ok, need, kConv2dS8DspEntry), Status::kBadParams);  // no wide_channels
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 8, 0), 18u * 32u);  // C % 4 == 0: no row
+  // Widened weights: 8 bytes per group and channel, only when the groups are a multiple
+  // of 4 (K = 576, 144 and 64 yes; K = 54 (14 groups) and 72 (18) no).
+  EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(3, 3, 64), 144u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 64, 3), 144u * 32u + 3u * 144u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 16, 13), 36u * 32u + 13u * 36u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(4, 4, 4, 8), 16u * 32u + 8u * 16u * 8u);
+  EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(3, 3, 6), 0u);
+  EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(3, 3, 8), 0u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 6, 4), need);
+  // check(): wide_channels in 0 .. out_c, none where the kernel does not widen, and the
+  // scratch they need.
+  EXPECT_EQ(check_dsp(ok, 4096, 1), Status::kBadParams);  // K = 54: nothing to widen
+  const Case wide = fixed_case(3, 16, 1, 1);  // K = 144, out_c 4
+  const uint32_t wide_need = conv2d_s8__dsp_scratch_bytes(3, 3, 16, 4);
+  EXPECT_EQ(check_dsp(wide, wide_need, 4), Status::kOk);
+  EXPECT_EQ(check_dsp(wide, wide_need - 1, 4), Status::kBadParams);
+  EXPECT_EQ(check_dsp(wide, conv2d_s8__dsp_scratch_bytes(3, 3, 16, 2), 2), Status::kOk);
+  EXPECT_EQ(check_dsp(wide, conv2d_s8__dsp_scratch_bytes(3, 3, 16, 2), 3), Status::kBadParams);
+  EXPECT_EQ(check_dsp(wide, 1u << 20, 5), Status::kBadParams);
+  EXPECT_EQ(check_dsp(wide, 1u << 20, INT32_MIN), Status::kBadParams);
 
   // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
   const Case pw = fixed_case(1, 10, 0, 1);
-  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10);
+  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10, 0);
   EXPECT_EQ(pw_need, 3u * 32u);
-  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kOk);
-  EXPECT_EQ(check_with(pw, pw_need - 4, kConv2dS81x1DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(1, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(3, 10, 1, 1), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(1, 10, 0, 2), 4096, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_1x1(pw, pw_need), Status::kOk);
+  EXPECT_EQ(check_1x1(pw, pw_need - 4), Status::kBadParams);
+  EXPECT_EQ(check_1x1(fixed_case(1, 10, 1, 1), 4096), Status::kBadParams);
+  EXPECT_EQ(check_1x1(fixed_case(3, 10, 1, 1), 4096), Status::kBadParams);
+  EXPECT_EQ(check_1x1(fixed_case(1, 10, 0, 2), 4096), Status::kBadParams);
   // And what the reference rejects (a shift out of range).
   Case bad_shift = pw;
   bad_shift.shifts[2] = 31;
-  EXPECT_EQ(check_with(bad_shift, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);
+  EXPECT_EQ(check_1x1(bad_shift, pw_need), Status::kBadParams);
+  // Widened weights: in_c 32 (8 groups) yes, 10 (3 groups) and 16 (small path) no.
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(10), 0u);
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(16), 0u);
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(32), 64u);
+  EXPECT_EQ(check_1x1(pw, 4096, 1), Status::kBadParams);
+  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);  // no wide_channels
+  const Case pw32 = fixed_case(1, 32, 0, 1);  // out_c 4
+  const uint32_t need32 = conv2d_s8_1x1__dsp_scratch_bytes(32, 4);
+  EXPECT_EQ(need32, 8u * 32u + 4u * 64u);
+  EXPECT_EQ(check_1x1(pw32, need32, 4), Status::kOk);
+  EXPECT_EQ(check_1x1(pw32, need32 - 1, 4), Status::kBadParams);
+  EXPECT_EQ(check_1x1(pw32, 4096, 5), Status::kBadParams);
+  EXPECT_EQ(check_1x1(pw32, 4096, -1), Status::kBadParams);
 }
 
 // conv2d_s8__dsp's small-window path (at most 24 SMLAD steps per window: few input
@@ -531,7 +587,7 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
     c.filter.resize(size_t(sh.out_c) * sh.kernel_h * sh.kernel_w * sh.in_c);
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
-    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(sh.out_c, sh.kernel_h, sh.kernel_w, sh.in_c);
+    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c, 0);
     ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c)) << describe(c);
   }
   // The usual first layer, 96x96x3 -> 48x48x8 (3x3, stride 2, padding right / bottom).
@@ -546,18 +602,20 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
   for (int32_t& b : c.bias) b = uniform(rng, -60000, 60000);
   random_quant(rng, 8, false, &c.multipliers, &c.shifts);
   for (int32_t& s : c.shifts) s = uniform(rng, -10, -6);
-  ASSERT_EQ(run_variant(c, conv2d_s8__dsp, conv2d_s8__dsp_scratch_bytes(4, 3, 3, 3)),
+  ASSERT_EQ(run_variant(c, conv2d_s8__dsp, conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0)),
             run_reference(c));
 
   // Scratch: a chunk of pixels (as many as 4 KiB of columns hold, a multiple of 4) x S
   // steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
   // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 48 pixels, no tail).
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(4, 3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(4, 10, 4, 1), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(10, 4, 1, 0), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
+  EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(10, 4, 1), 0u);  // K = 40, but the small path
   const Case small = fixed_case(3, 3, 1, 1);
-  const uint32_t need = conv2d_s8__dsp_scratch_bytes(4, 3, 3, 3);
-  EXPECT_EQ(check_with(small, need, kConv2dS8DspEntry), Status::kOk);
-  EXPECT_EQ(check_with(small, need - 1, kConv2dS8DspEntry), Status::kBadParams);
+  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0);
+  EXPECT_EQ(check_dsp(small, need), Status::kOk);
+  EXPECT_EQ(check_dsp(small, need - 1), Status::kBadParams);
+  EXPECT_EQ(check_dsp(small, 1u << 20, 1), Status::kBadParams);
 }
 
 // conv2d_s8_compact__dsp (the small variant of `--optimize size`): any window, four
@@ -570,7 +628,7 @@ TEST(Conv2dS8CompactDsp, RandomCasesMatchReference) {
     const Case c = random_case(rng, i % 3 == 0);
     const uint32_t scratch =
         conv2d_s8_compact__dsp_scratch_bytes(c.shape.kernel_h, c.shape.kernel_w, c.shape.in_c);
-    ASSERT_EQ(run_variant(c, conv2d_s8_compact__dsp, scratch), run_reference(c)) << describe(c);
+    ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_compact__dsp>, scratch), run_reference(c)) << describe(c);
   }
 }
 

@@ -11,8 +11,8 @@ namespace mote::conformance {
 
 namespace {
 
-uint32_t scratch_bytes_1x1(int32_t /*out_c*/, int32_t /*kernel_h*/, int32_t /*kernel_w*/, int32_t in_c) {
-  return conv2d_s8_1x1__dsp_scratch_bytes(in_c);
+uint32_t scratch_bytes_1x1(int32_t /*kernel_h*/, int32_t /*kernel_w*/, int32_t in_c, int32_t wide_channels) {
+  return conv2d_s8_1x1__dsp_scratch_bytes(in_c, wide_channels);
 }
 
 int run_small_channel_cases(Rng& rng, int cases) {
@@ -45,7 +45,7 @@ int run_small_channel_cases(Rng& rng, int cases) {
     const int32_t in_shift = rng.uniform(0, 3) == 0 ? rng.uniform(1, 3) : 0;
     const bool no_bias = rng.uniform(0, 5) == 0;
     Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, c, s, !no_bias, conv2d_s8_1x1__dsp_scratch_bytes(s.in_c),
+    if (!alloc_conv2d_s8_case(name, c, s, !no_bias, conv2d_s8_1x1__dsp_scratch_bytes(s.in_c, 0),
                               in_shift, &k)) {
       continue;
     }
@@ -126,7 +126,7 @@ int run_long_column_cases(Rng& rng, int cases) {
     p.act_max = rng.coin() ? 127 : rng.uniform(0, 127);
     const bool with_bias = rng.uniform(0, 5) != 0;
     Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, c, s, with_bias, conv2d_s8_1x1__dsp_scratch_bytes(s.in_c), 0,
+    if (!alloc_conv2d_s8_case(name, c, s, with_bias, conv2d_s8_1x1__dsp_scratch_bytes(s.in_c, 0), 0,
                               &k)) {
       continue;
     }
@@ -148,7 +148,9 @@ int run_long_column_cases(Rng& rng, int cases) {
 int run_conv2d_s8_1x1__dsp(Rng& rng, int cases) {
   const int failed = run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_1x1__dsp", 1,
                                              conv2d_s8_1x1__dsp, scratch_bytes_1x1);
-  return failed + run_small_channel_cases(rng, cases) + run_long_column_cases(rng, cases);
+  return failed + run_small_channel_cases(rng, cases) + run_long_column_cases(rng, cases) +
+         run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8_1x1__dsp", conv2d_s8_1x1__dsp, scratch_bytes_1x1,
+                                  true);
 }
 
 }  // namespace mote::conformance

@@ -56,7 +56,7 @@ int run_small_window_cases(Rng& rng, int cases) {
     const bool no_bias = rng.uniform(0, common ? 15 : 3) == 0;
     Conv2dS8Case k;
     if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
-                              conv2d_s8__dsp_scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c), 0,
+                              conv2d_s8__dsp_scratch_bytes(s.kernel_h, s.kernel_w, s.in_c, 0), 0,
                               &k)) {
       continue;
     }

@@ -108,7 +108,7 @@ int run_window_cases(Rng& rng, int cases) {
       skip_case(name, c, "arena too small");
       continue;
     }
-    if (!check_conv2d_s8_case(name, c, "window", p, s, k, conv2d_s8_compact__dsp)) {
+    if (!check_conv2d_s8_case(name, c, "window", p, s, k, without_wide<conv2d_s8_compact__dsp>)) {
       ++failed;
       continue;
     }
@@ -129,9 +129,10 @@ int run_window_cases(Rng& rng, int cases) {
 }  // namespace
 
 int run_conv2d_s8_compact__dsp(Rng& rng, int cases) {
-  return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_compact__dsp", 4, conv2d_s8_compact__dsp,
-                                 [](int32_t /*out_c*/, int32_t kernel_h, int32_t kernel_w,
-                                    int32_t in_c) {
+  return run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_compact__dsp", 4,
+                                 without_wide<conv2d_s8_compact__dsp>,
+                                 [](int32_t kernel_h, int32_t kernel_w, int32_t in_c,
+                                    int32_t /*wide_channels*/) {
                                    return conv2d_s8_compact__dsp_scratch_bytes(kernel_h, kernel_w,
                                                                                in_c);
                                  }) +

@@ -12,9 +12,21 @@
 
 namespace mote::conformance {
 
+// The variants as conv2d_s8__dsp takes its arguments: last, how many channels it widens
+// in scratch (wide_channels; the others take none: without_wide).
 using Conv2dS8VariantFn = void (*)(const Conv2dS8Params&, const int32_t*, const int32_t*,
                                    const Conv2dShape&, const int8_t*, const int8_t*,
-                                   const int32_t*, int8_t*, uint8_t*);
+                                   const int32_t*, int8_t*, uint8_t*, int32_t);
+// Its scratch: (kernel_h, kernel_w, in_c, wide_channels) -> bytes.
+using Conv2dS8ScratchFn = uint32_t (*)(int32_t, int32_t, int32_t, int32_t);
+
+template <void (*kVariant)(const Conv2dS8Params&, const int32_t*, const int32_t*, const Conv2dShape&,
+                           const int8_t*, const int8_t*, const int32_t*, int8_t*, uint8_t*)>
+void without_wide(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                  const Conv2dShape& s, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                  int8_t* output, uint8_t* scratch, int32_t /*wide_channels*/) {
+  kVariant(p, multipliers, shifts, s, input, filter, bias, output, scratch);
+}
 
 // One case's buffers in arena(): the input (input_shift bytes past an aligned start: an
 // unaligned input when > 0), filter, bias (none when !with_bias), per-channel
@@ -29,6 +41,7 @@ struct Conv2dS8Case {
   int8_t* actual;
   uint8_t* scratch;
   int32_t in_count, filter_count, out_count;
+  int32_t wide_channels = 0;  // passed to the variant
 };
 
 // False (and case `index` counted as skipped, skip_case()) when the arena cannot hold it.
@@ -62,7 +75,7 @@ inline bool check_conv2d_s8_case(const char* name, int index, const char* what,
                                  const Conv2dS8Params& p, const Conv2dShape& s,
                                  const Conv2dS8Case& k, Conv2dS8VariantFn variant) {
   conv2d_s8(p, k.multipliers, k.shifts, s, k.input, k.filter, k.bias, k.expected);
-  variant(p, k.multipliers, k.shifts, s, k.input, k.filter, k.bias, k.actual, k.scratch);
+  variant(p, k.multipliers, k.shifts, s, k.input, k.filter, k.bias, k.actual, k.scratch, k.wide_channels);
   return expect_equal_s8(name, index, what, k.expected, k.actual,
                          static_cast<size_t>(k.out_count));
 }
@@ -80,10 +93,9 @@ inline int32_t conv2d_dsp_random_multiplier(Rng& rng, bool extreme) {
 
 // One case in pointwise_one_in is pointwise: 1x1 kernel, no padding (what
 // conv2d_s8_1x1__dsp takes; 1 = all); the others have any kernel up to 4x4.
-// scratch_bytes(out_c, kernel_h, kernel_w, in_c) sizes the variant's scratch.
+// scratch_bytes sizes the variant's scratch for the wide_channels drawn (0 .. out_c).
 inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int pointwise_one_in,
-                                   Conv2dS8VariantFn variant,
-                                   uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t, int32_t)) {
+                                   Conv2dS8VariantFn variant, Conv2dS8ScratchFn scratch_bytes) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -126,11 +138,13 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
     const bool extreme = !fast_wide && rng.uniform(0, 2) == 0;
 
     const bool no_bias = rng.uniform(0, fast_wide ? 15 : 3) == 0;
+    const int32_t wide_channels = rng.coin() ? s.out_c : rng.uniform(0, s.out_c);
     Conv2dS8Case k;
     if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
-                              scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
+                              scratch_bytes(s.kernel_h, s.kernel_w, s.in_c, wide_channels), 0, &k)) {
       continue;
     }
+    k.wide_channels = wide_channels;
     int8_t* const input = k.input;
     int8_t* const filter = k.filter;
     int32_t* const bias = k.bias;
@@ -169,12 +183,13 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
 
 // The widened-weights channel loop of the DSP variants (conv2d_s8_dsp_block.h): the
 // common quantization with every shift in [-23, -2], a bias, clamp [-128, 127]; group
-// counts a multiple of 4 (in_c % 16 == 0) and others; out_c past the channels 3.75 KiB of
-// widened weights hold (large K), so the remaining channels run the other loop; now and
-// then one shift outside the range.
+// counts a multiple of 4 (in_c % 16 == 0) and others; every channel widened, or some
+// (the others then run the other loop), or none; now and then one shift outside the
+// range. The bytes just past the scratch must stay as they are.
+// pointwise: 1x1 windows without padding (conv2d_s8_1x1__dsp), K = in_c.
 inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
-                                    Conv2dS8VariantFn variant,
-                                    uint32_t (*scratch_bytes)(int32_t, int32_t, int32_t, int32_t)) {
+                                    Conv2dS8VariantFn variant, Conv2dS8ScratchFn scratch_bytes,
+                                    bool pointwise = false) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -195,15 +210,27 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
     p.window.dilation_h = rng.uniform(0, 7) == 0 ? 2 : 1;
     p.window.dilation_w = rng.uniform(0, 7) == 0 ? 2 : 1;
     draw_padding(rng, 1, &p.window);
+    if (pointwise) {
+      s.kernel_h = s.kernel_w = 1;
+      p.window.pad_top = p.window.pad_left = p.window.pad_bottom = p.window.pad_right = 0;
+      if (rng.coin()) s.in_c = 16 * rng.uniform(2, 16);  // widened (not 16: small path)
+    }
     draw_input_extent(rng, p.window, 8, &s);
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
     p.output_zero_point = rng.uniform(-128, 127);
     p.act_min = -128;
     p.act_max = 127;
+    const int32_t wide_channels = rng.uniform(0, 2) != 0 ? s.out_c : rng.uniform(0, s.out_c);
     Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, c, s, true,
-                              scratch_bytes(s.out_c, s.kernel_h, s.kernel_w, s.in_c),
+    if (!alloc_conv2d_s8_case(name, c, s, true, scratch_bytes(s.kernel_h, s.kernel_w, s.in_c, wide_channels),
                               0, &k)) {
+      continue;
+    }
+    k.wide_channels = wide_channels;
+    constexpr int32_t kPastScratch = 64;  // allocated filled with 0xA5
+    uint8_t* const past_scratch = static_cast<uint8_t*>(arena().alloc(kPastScratch, 4));
+    if (past_scratch == nullptr) {
+      skip_case(name, c, "arena too small");
       continue;
     }
     fill_s8(rng, k.input, k.in_count);
@@ -216,7 +243,20 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
     }
     // One in four: a shift outside [-23, -2] (the checked loop; -1 leaves the asm loops).
     if (rng.uniform(0, 3) == 0) k.shifts[rng.uniform(0, s.out_c - 1)] = rng.uniform(-31, -1);
-    if (!check_conv2d_s8_case(name, c, "wide", p, s, k, variant)) ++failed;
+    if (!check_conv2d_s8_case(name, c, "wide", p, s, k, variant)) {
+      ++failed;
+      continue;
+    }
+    for (int32_t i = 0; i < kPastScratch; ++i) {
+      if (past_scratch[i] != 0xA5) {
+        print(name);
+        print(" case ");
+        print_int(c);
+        print(": wrote past its scratch\n");
+        ++failed;
+        break;
+      }
+    }
   }
   return failed;
 }
