@@ -10,6 +10,7 @@
 // (the requant floors that skip the arithmetic for outputs clamped to act_min) in a
 // quarter.
 #include "conformance.h"
+#include "v6m_requant_cases.h"
 #include "depthwise_conv2d/depthwise_conv2d.h"
 
 namespace mote::conformance {
@@ -106,26 +107,7 @@ int run_depthwise_conv2d_s8__v6m(Rng& rng, int cases) {
         shifts[o] = rng.uniform(-31, -29);
       }
     }
-    if (rng.uniform(0, 3) == 0) {
-      // Requantizations whose every rounding shows: small multipliers of any low half
-      // (negative ones included), shifts -1..-3, no clamping, sums spread over +-2^17 (the
-      // blocks' split at [-2^15, 2^15) and the partial products' signs).
-      p.output_zero_point = rng.uniform(-8, 8);
-      p.act_min = -128;
-      p.act_max = 127;
-      for (int32_t o = 0; o < s.out_c; ++o) {
-        multipliers[o] = rng.uniform(1, 1 << 21);
-        shifts[o] = rng.uniform(-3, -1);
-        if (bias != nullptr) bias[o] = rng.uniform(-(1 << 17), 1 << 17);
-      }
-    }
-    if (rng.uniform(0, 5) == 0) {  // zero multipliers (all-zero weights) with any shift, left ones included
-      for (int32_t o = 0; o < s.out_c; ++o) {
-        if (rng.uniform(0, 2) != 0) continue;
-        multipliers[o] = 0;
-        shifts[o] = rng.uniform(-31, 30);
-      }
-    }
+    perturb_v6m_requant(rng, p, s.out_c, multipliers, shifts, bias);
     if (square3 && rng.uniform(0, 7) == 0) {  // one channel outside the prepared path
       const int32_t o = rng.uniform(0, s.out_c - 1);
       if (rng.coin()) multipliers[o] = INT32_MIN;
