@@ -138,17 +138,22 @@ uint32_t patch_bytes(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w
 // the activation clamps from below.
 constexpr int32_t kFloorMinPixels = 128;
 
-// Fills the folded path's constants (`taps` weights per output channel); true when every
-// channel takes requant_v6m_right_s8.
+// How the folded path requantizes: every channel with requant_v6m_positive_s8 or with
+// requant_v6m_right_s8, or some channels with neither (kMixed).
+enum class Requant { kPositive, kRight, kMixed };
+
+// Fills the folded path's constants (`taps` weights per output channel) and says how they
+// requantize (kPositive: prepared by requant_v6m_positive_prepare).
 // floors: the compiler's requant floors (validated by check()), or null: then found here
 // when `search` (runs of kFloorMinPixels or more), else none.
 // folded_bias: the compiler's folded biases (validated by check()), or null: then summed
 // here.
-bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+Requant prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
                     const int32_t* floors, const int32_t* folded_bias, const int8_t* filter,
                     const int32_t* bias, int32_t taps, int32_t out_c, bool search, FoldedChannel* channels) {
   const uint32_t off = static_cast<uint32_t>(-p.input_zero_point);
   bool all_right = true;
+  bool positive = requant_v6m_positive_output_applies(p.output_zero_point, p.act_min, p.act_max);
   for (int32_t oc = 0; oc < out_c; ++oc, filter += taps) {
     if (folded_bias != nullptr) {
       channels[oc].bias = static_cast<uint32_t>(folded_bias[oc]);
@@ -166,12 +171,17 @@ bool prepare_folded(const Conv2dS8Params& p, const int32_t* multipliers, const i
         requant_v6m_right_set_floor(channels[oc].requant, multipliers[oc], p.output_zero_point, p.act_min,
                                     p.act_max);
       }
+      positive = positive && requant_v6m_positive_applies(multipliers[oc], shift, channels[oc].requant.floor,
+                                                          p.output_zero_point, p.act_min);
     } else {
       channels[oc].requant = RequantV6mRight{multipliers[oc], shifts[oc], 0, 0, INT32_MIN};
       all_right = false;
     }
   }
-  return all_right;
+  if (!all_right) return Requant::kMixed;
+  if (!positive) return Requant::kRight;
+  for (int32_t oc = 0; oc < out_c; ++oc) requant_v6m_positive_prepare(channels[oc].requant);
+  return Requant::kPositive;
 }
 
 // The few channels outside requant_v6m_right_s8: one out-of-line copy of requant_v6m_s8.
@@ -180,38 +190,39 @@ __attribute__((noinline)) int8_t finish_other(uint32_t acc, const FoldedChannel&
                         o.act_min, o.act_max);
 }
 
-template <bool kMixed>
+template <Requant kMode>
 __attribute__((always_inline)) inline int8_t finish_folded(uint32_t acc, const FoldedChannel& ch, const Output& o,
                                                            const RequantV6mOutput& k) {
-  if (kMixed && ch.requant.right == 0) return finish_other(acc, ch, o);
+  if (kMode == Requant::kMixed && ch.requant.right == 0) return finish_other(acc, ch, o);
+  if (kMode == Requant::kPositive) return requant_v6m_positive_s8(static_cast<int32_t>(acc), ch.requant, k);
   return requant_v6m_right_s8(static_cast<int32_t>(acc), ch.requant, k);
 }
 
 // Every output channel of one pixel on the folded path (x: the pixel's `taps` inputs,
 // contiguous, in the filter's order).
-template <bool kMixed>
+template <Requant kMode>
 __attribute__((noinline)) void pixel_folded(const FoldedChannel* channels, const int8_t* x, const int8_t* filter,
                                             int32_t taps, int32_t out_c, const Output& o,
                                             const RequantV6mOutput& k, int8_t* out) {
   int32_t oc = 0;
-  if (!kMixed && taps > 0 && out_c >= 4) {  // every channel in requant_v6m_right_s8: four at a time in one loop
+  if (kMode != Requant::kMixed && taps > 0 && out_c >= 4) {  // every channel in requant_v6m_right_s8: four at a time in one loop
     oc = out_c & ~3;
     v6m::FoldedBlock block = {filter, x, taps, channels, out, &k, channels + oc};
-    v6m::folded_blocks_4(block);
+    v6m::folded_blocks_4<kMode == Requant::kPositive>(block);
     filter = block.w;
   }
   for (; oc + 3 < out_c; oc += 4, filter += 4 * taps) {
     const FoldedChannel* ch = channels + oc;
     uint32_t acc[4] = {ch[0].bias, ch[1].bias, ch[2].bias, ch[3].bias};
     v6m::dot_4x1_raw(filter, taps, x, taps, acc);
-    out[oc] = finish_folded<kMixed>(acc[0], ch[0], o, k);
-    out[oc + 1] = finish_folded<kMixed>(acc[1], ch[1], o, k);
-    out[oc + 2] = finish_folded<kMixed>(acc[2], ch[2], o, k);
-    out[oc + 3] = finish_folded<kMixed>(acc[3], ch[3], o, k);
+    out[oc] = finish_folded<kMode>(acc[0], ch[0], o, k);
+    out[oc + 1] = finish_folded<kMode>(acc[1], ch[1], o, k);
+    out[oc + 2] = finish_folded<kMode>(acc[2], ch[2], o, k);
+    out[oc + 3] = finish_folded<kMode>(acc[3], ch[3], o, k);
   }
   for (; oc < out_c; ++oc, filter += taps) {
     const uint32_t acc = v6m::dot_1x1(filter, x, taps, 0, channels[oc].bias);
-    out[oc] = finish_folded<kMixed>(acc, channels[oc], o, k);
+    out[oc] = finish_folded<kMode>(acc, channels[oc], o, k);
   }
 }
 
@@ -259,7 +270,7 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
   const Output o = {multipliers, shifts, bias, p.output_zero_point, p.act_min, p.act_max};
   const RequantV6mOutput k = requant_v6m_output_constants(p.output_zero_point, p.act_min, p.act_max);
   const bool search = s.batch * s.out_h * s.out_w >= kFloorMinPixels;
-  const bool all_right =
+  const Requant mode =
       prepare_folded(p, multipliers, shifts, floors, folded_bias, filter, bias, taps, s.out_c, search, channels);
   const bool in_place = takes_1x1(p, s.kernel_h, s.kernel_w);
   int8_t* const patch = reinterpret_cast<int8_t*>(channels + s.out_c);
@@ -275,10 +286,12 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
         } else {
           fill_patch(p, s, image, y0, x0, patch);
         }
-        if (all_right) {
-          pixel_folded<false>(channels, x, filter, taps, s.out_c, o, k, output);
+        if (mode == Requant::kPositive) {
+          pixel_folded<Requant::kPositive>(channels, x, filter, taps, s.out_c, o, k, output);
+        } else if (mode == Requant::kRight) {
+          pixel_folded<Requant::kRight>(channels, x, filter, taps, s.out_c, o, k, output);
         } else {
-          pixel_folded<true>(channels, x, filter, taps, s.out_c, o, k, output);
+          pixel_folded<Requant::kMixed>(channels, x, filter, taps, s.out_c, o, k, output);
         }
       }
     }

@@ -36,7 +36,10 @@ struct FoldedBlock {
 // ch[j].requant, *k), the sums wrapping; then w += 4 * taps, ch += 4, out += 4 (b is left
 // at the end). 57 instructions per 16 multiply-accumulates (the tap loop unrolled four
 // times: 14 per tap and one branch), per block about 24 before the tap loop and 14 after
-// it, and per output requant_v6m_right_s8's arithmetic plus 2.
+// it, and per output requant_v6m_right_s8's arithmetic plus 2. kPositive: the channels
+// are prepared for requant_v6m_positive_s8 (requant_v6m_positive_prepare), which replaces
+// requant_v6m_right_s8 (about 26 instructions per output unclamped, acc in [-2^15, 2^15)).
+template <bool kPositive>
 inline void folded_blocks_4(FoldedBlock& b) {
 #if MOTE_V6M_ASM
   FoldedBlock* p = &b;
@@ -117,57 +120,116 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "ldr %[xe], [%[w2], #8]\n"                                 \
   "4:\n\t"                                                   \
   "strb %[xe], [%[w1], #" J "]\n\t"
-  __asm__ volatile(
-      ".syntax unified\n\t"
-      "mov %[save], %[p]\n"
-      "8:\n\t"
-      "ldr %[t], [%[p], #12]\n\t"  // ch
-      "ldr %[xv], [%[t], #0]\n\t"
-      "mov %[a0], %[xv]\n\t"
-      "ldr %[xv], [%[t], #24]\n\t"
-      "mov %[a1], %[xv]\n\t"
-      "ldr %[xv], [%[t], #48]\n\t"
-      "mov %[a2], %[xv]\n\t"
-      "ldr %[xv], [%[t], #72]\n\t"
-      "mov %[a3], %[xv]\n\t"
-      "ldr %[i], [%[p], #8]\n\t"  // taps
-      "ldr %[xe], [%[p], #4]\n\t"
-      "adds %[xe], %[xe], %[i]\n\t"  // x + taps
-      "ldr %[w0], [%[p], #0]\n\t"
-      "adds %[w0], %[w0], %[i]\n\t"  // channel 0's weights + taps
-      "adds %[w1], %[w0], %[i]\n\t"
-      "adds %[w2], %[w1], %[i]\n\t"
-      "adds %[p], %[w2], %[i]\n\t"   // channel 3's (p is free until the loop ends)
-      "negs %[i], %[i]\n\t"
-      MOTE_V6M_TAPS_UNROLLED_4(MOTE_V6M_FOLDED_TAP)
-      "mov %[p], %[save]\n\t"
-      "ldr %[w0], [%[p], #12]\n\t"  // q: the channels
-      "ldr %[w1], [%[p], #16]\n\t"  // o: the outputs
-      "ldr %[w2], [%[p], #20]\n\t"  // k: the output constants
-      MOTE_V6M_FOLDED_OUT("0", "a0", "0")
-      MOTE_V6M_FOLDED_OUT("1", "a1", "24")
-      MOTE_V6M_FOLDED_OUT("2", "a2", "48")
-      MOTE_V6M_FOLDED_OUT("3", "a3", "72")
-      "mov %[p], %[save]\n\t"     // the next block
-      "ldr %[t], [%[p], #8]\n\t"
-      "lsls %[t], %[t], #2\n\t"
-      "ldr %[xv], [%[p], #0]\n\t"
-      "adds %[xv], %[xv], %[t]\n\t"
-      "str %[xv], [%[p], #0]\n\t"  // w += 4 * taps
-      "adds %[w0], #96\n\t"
-      "str %[w0], [%[p], #12]\n\t"  // ch += 4
-      "adds %[w1], #4\n\t"
-      "str %[w1], [%[p], #16]\n\t"  // out += 4
-      "ldr %[t], [%[p], #24]\n\t"
-      "cmp %[w0], %[t]\n\t"
-      "beq 9f\n\t"
-      "b 8b\n"                      // the loop is longer than a conditional branch reaches
-      "9:\n\t"
-      : [p] "+l"(p), [xe] "=&l"(xe), [w0] "=&l"(w0), [w1] "=&l"(w1), [w2] "=&l"(w2), [i] "=&l"(i),
-        [xv] "=&l"(xv), [t] "=&l"(t), [a0] "=&h"(a0), [a1] "=&h"(a1), [a2] "=&h"(a2), [a3] "=&h"(a3),
-        [save] "=&h"(save)
-      :
-      : "cc", "memory");
+  // The same for requant_v6m_positive_s8: no rounding of a negative y, no lower clamp, and
+  // for an acc in [-2^15, 2^15) one rounding shift of t.
+#define MOTE_V6M_FOLDED_OUT_POSITIVE(J, ACC, OFF)            \
+  "mov %[xe], %[" ACC "]\n\t"                                \
+  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "blt 5f\n\t"                                               \
+  "sxth %[t], %[xe]\n\t"                                     \
+  "cmp %[t], %[xe]\n\t"                                      \
+  "bne 6f\n\t"                                               \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
+  "ldr %[xe], [%[w0], #(" OFF "+12)]\n\t"                    \
+  "adds %[t], %[t], %[xe]\n\t"                               \
+  "ldr %[xe], [%[w0], #(" OFF "+16)]\n\t"                    \
+  "asrs %[t], %[xe]\n"                                       \
+  "2:\n\t"                                                   \
+  "ldr %[xe], [%[w2], #4]\n\t"                               \
+  "adds %[xe], %[xe], %[t]\n\t"                              \
+  "ldr %[t], [%[w2], #12]\n\t"                               \
+  "cmp %[xe], %[t]\n\t"                                      \
+  "ble 4f\n\t"                                               \
+  "movs %[xe], %[t]\n\t"                                     \
+  "b 4f\n"                                                   \
+  "6:\n\t"                                                   \
+  "asrs %[i], %[xe], #16\n\t"                                \
+  "sxth %[xe], %[xe]\n\t"                                    \
+  "lsrs %[t], %[xe], #31\n\t"                                \
+  "adds %[i], %[i], %[t]\n\t"                                \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
+  "muls %[xv], %[i]\n\t"                                     \
+  "lsls %[xe], %[xv], #17\n\t"                               \
+  "lsrs %[xe], %[xe], #17\n\t"                               \
+  "adds %[t], %[t], %[xe]\n\t"                               \
+  "asrs %[t], %[t], #15\n\t"                                 \
+  "asrs %[xv], %[xv], #15\n\t"                               \
+  "adds %[t], %[t], %[xv]\n\t"                               \
+  "muls %[i], %[p]\n\t"                                      \
+  "lsls %[i], %[i], #1\n\t"                                  \
+  "adds %[xe], %[t], %[i]\n\t"  /* y >= 0 */                 \
+  "ldr %[i], [%[w0], #(" OFF "+16)]\n\t"                     \
+  "subs %[i], #15\n\t"           /* n */                     \
+  "movs %[t], #1\n\t"                                        \
+  "lsls %[t], %[i]\n\t"                                      \
+  "lsrs %[t], %[t], #1\n\t"                                  \
+  "adds %[t], %[xe], %[t]\n\t"  /* y + 2^n / 2 < 2^32 */     \
+  "lsrs %[t], %[i]\n\t"                                      \
+  "b 2b\n"                                                   \
+  "5:\n\t"                                                   \
+  "ldr %[xe], [%[w2], #8]\n"                                 \
+  "4:\n\t"                                                   \
+  "strb %[xe], [%[w1], #" J "]\n\t"
+#define MOTE_V6M_FOLDED_ASM(OUT)                                                                     \
+  __asm__ volatile(                                                                                  \
+      ".syntax unified\n\t"                                                                          \
+      "mov %[save], %[p]\n"                                                                        \
+      "8:\n\t"                                                                                     \
+      "ldr %[t], [%[p], #12]\n\t"  /* ch */                                                        \
+      "ldr %[xv], [%[t], #0]\n\t"                                                                  \
+      "mov %[a0], %[xv]\n\t"                                                                       \
+      "ldr %[xv], [%[t], #24]\n\t"                                                                 \
+      "mov %[a1], %[xv]\n\t"                                                                       \
+      "ldr %[xv], [%[t], #48]\n\t"                                                                 \
+      "mov %[a2], %[xv]\n\t"                                                                       \
+      "ldr %[xv], [%[t], #72]\n\t"                                                                 \
+      "mov %[a3], %[xv]\n\t"                                                                       \
+      "ldr %[i], [%[p], #8]\n\t"  /* taps */                                                       \
+      "ldr %[xe], [%[p], #4]\n\t"                                                                  \
+      "adds %[xe], %[xe], %[i]\n\t"  /* x + taps */                                                \
+      "ldr %[w0], [%[p], #0]\n\t"                                                                  \
+      "adds %[w0], %[w0], %[i]\n\t"  /* channel 0's weights + taps */                              \
+      "adds %[w1], %[w0], %[i]\n\t"                                                                \
+      "adds %[w2], %[w1], %[i]\n\t"                                                                \
+      "adds %[p], %[w2], %[i]\n\t"   /* channel 3's (p is free until the loop ends) */             \
+      "negs %[i], %[i]\n\t"                                                                        \
+      MOTE_V6M_TAPS_UNROLLED_4(MOTE_V6M_FOLDED_TAP)                                                \
+      "mov %[p], %[save]\n\t"                                                                      \
+      "ldr %[w0], [%[p], #12]\n\t"  /* q: the channels */                                          \
+      "ldr %[w1], [%[p], #16]\n\t"  /* o: the outputs */                                           \
+      "ldr %[w2], [%[p], #20]\n\t"  /* k: the output constants */                                  \
+      OUT("0", "a0", "0")                                                                          \
+      OUT("1", "a1", "24")                                                                         \
+      OUT("2", "a2", "48")                                                                         \
+      OUT("3", "a3", "72")                                                                         \
+      "mov %[p], %[save]\n\t"     /* the next block */                                             \
+      "ldr %[t], [%[p], #8]\n\t"                                                                   \
+      "lsls %[t], %[t], #2\n\t"                                                                    \
+      "ldr %[xv], [%[p], #0]\n\t"                                                                  \
+      "adds %[xv], %[xv], %[t]\n\t"                                                                \
+      "str %[xv], [%[p], #0]\n\t"  /* w += 4 * taps */                                             \
+      "adds %[w0], #96\n\t"                                                                        \
+      "str %[w0], [%[p], #12]\n\t"  /* ch += 4 */                                                  \
+      "adds %[w1], #4\n\t"                                                                         \
+      "str %[w1], [%[p], #16]\n\t"  /* out += 4 */                                                 \
+      "ldr %[t], [%[p], #24]\n\t"                                                                  \
+      "cmp %[w0], %[t]\n\t"                                                                        \
+      "beq 9f\n\t"                                                                                 \
+      "b 8b\n"                      /* the loop is longer than a conditional branch reaches */     \
+      "9:\n\t"                                                                                     \
+      : [p] "+l"(p), [xe] "=&l"(xe), [w0] "=&l"(w0), [w1] "=&l"(w1), [w2] "=&l"(w2), [i] "=&l"(i), \
+        [xv] "=&l"(xv), [t] "=&l"(t), [a0] "=&h"(a0), [a1] "=&h"(a1), [a2] "=&h"(a2), [a3] "=&h"(a3),\
+        [save] "=&h"(save)                                                                         \
+      :                                                                                            \
+      : "cc", "memory")
+  if constexpr (kPositive) {
+    MOTE_V6M_FOLDED_ASM(MOTE_V6M_FOLDED_OUT_POSITIVE);
+  } else {
+    MOTE_V6M_FOLDED_ASM(MOTE_V6M_FOLDED_OUT);
+  }
+#undef MOTE_V6M_FOLDED_ASM
+#undef MOTE_V6M_FOLDED_OUT_POSITIVE
 #undef MOTE_V6M_FOLDED_OUT
 #undef MOTE_V6M_FOLDED_LH_T2
 #undef MOTE_V6M_FOLDED_TAP
@@ -176,7 +238,8 @@ inline void folded_blocks_4(FoldedBlock& b) {
     uint32_t acc[4] = {b.ch[0].bias, b.ch[1].bias, b.ch[2].bias, b.ch[3].bias};
     dot_4x1_portable(b.w, b.taps, b.x, b.taps, 0, acc);
     for (int32_t j = 0; j < 4; ++j) {
-      b.out[j] = requant_v6m_right_s8(static_cast<int32_t>(acc[j]), b.ch[j].requant, *b.k);
+      b.out[j] = kPositive ? requant_v6m_positive_s8(static_cast<int32_t>(acc[j]), b.ch[j].requant, *b.k)
+                           : requant_v6m_right_s8(static_cast<int32_t>(acc[j]), b.ch[j].requant, *b.k);
     }
   }
 #endif

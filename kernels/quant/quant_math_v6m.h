@@ -372,10 +372,13 @@ inline int32_t requant_v6m_floor(int32_t multiplier, int32_t shift, int32_t zp, 
   return q.floor;
 }
 
-// Whether `floor` is safe for that requantization: INT32_MIN (no short cut), or a right
-// shift with a positive multiplier (the output is then non-decreasing in acc) for which
-// acc = floor - 1, and so every acc below it, gives act_min. One reference requantization,
-// for check() to verify a program's floors at load.
+// Whether `floor` is what requant_v6m_right_set_floor() finds for that requantization:
+// INT32_MIN (no short cut), or a right shift with a positive multiplier (the output is
+// then non-decreasing in acc) for which acc = floor - 1, and so every acc below it, gives
+// act_min, and (but for INT32_MAX, which set_floor also gives when no acc exceeds act_min)
+// acc = floor gives more, so every acc from the floor on does: the floor is exact, and
+// requant_v6m_positive_s8 relies on that. Two reference requantizations, for check() to
+// verify a program's floors at load.
 inline bool requant_v6m_floor_valid(int32_t floor, int32_t multiplier, int32_t shift, int32_t zp,
                                     int32_t act_min, int32_t act_max) {
   if (floor == INT32_MIN) return true;
@@ -383,8 +386,10 @@ inline bool requant_v6m_floor_valid(int32_t floor, int32_t multiplier, int32_t s
       zp < -(1 << 29) || zp > (1 << 29)) {
     return false;
   }
-  return clamp_i32(wrapping_add(multiply_by_quantized_multiplier(floor - 1, multiplier, shift), zp), act_min,
-                   act_max) == act_min;
+  auto output = [&](int32_t acc) {
+    return clamp_i32(wrapping_add(multiply_by_quantized_multiplier(acc, multiplier, shift), zp), act_min, act_max);
+  };
+  return output(floor - 1) == act_min && (floor == INT32_MAX || output(floor) > act_min);
 }
 
 // requant_v6m_floor_valid for each of `count` channels (floors[c] with multipliers[c] and
@@ -395,6 +400,60 @@ inline bool requant_v6m_floors_valid(const int32_t* floors, const int32_t* multi
     if (!requant_v6m_floor_valid(floors[c], multipliers[c], shifts[c], zp, act_min, act_max)) return false;
   }
   return true;
+}
+
+// requant_v6m_right_s8 for a channel whose exact floor (requant_v6m_floor_valid, not
+// INT32_MIN or INT32_MAX) and a lower clamp at or above the zero point make every acc from
+// the floor on requantize to a positive y = SaturatingRoundingDoublingHighMul(acc, m) (its
+// rounded shift plus zp exceeds act_min >= zp, so the shift is at least 1): then neither
+// the rounding of a negative y nor the lower clamp is needed. For an acc in
+// [-2^15, 2^15) y = t >> 15 with t = Lh + T2 in [2^15, 2^30) (formula (2) with ah == 0),
+// and, floor((floor(t / 2^15) + 2^n / 2) / 2^n) being floor((t + 2^(n + 14)) / 2^(n + 15)),
+// the whole requantization is (t + 2^(n + 14)) >> (n + 15), without overflow for n <= 15
+// (a channel with a larger n needs a floor of 2^15 or more, so that no such acc gets
+// there). The channel's RequantV6mRight then holds half = 2^(n + 14) (0 for n > 15) and
+// right = n + 15 (requant_v6m_positive_prepare); other accs take (y + 2^n / 2) >> n in
+// uint32. A zero multiplier (every output zp) takes it too when zp == act_min. On ARMv6-M
+// about 6 Thumb-1 instructions fewer per output than requant_v6m_right_s8.
+inline bool requant_v6m_positive_output_applies(int32_t zp, int32_t act_min, int32_t act_max) {
+  return zp <= act_min && act_min <= act_max && zp >= -(1 << 29);
+}
+
+// Whether channel (multiplier, shift: requant_v6m_right_shift's) with `floor` (valid for
+// it) takes requant_v6m_positive_s8, when the op's output constants do.
+inline bool requant_v6m_positive_applies(int32_t multiplier, int32_t shift, int32_t floor, int32_t zp,
+                                         int32_t act_min) {
+  if (multiplier == 0) return zp == act_min;
+  return multiplier > 0 && shift <= -1 && floor != INT32_MIN && floor != INT32_MAX &&
+         (shift >= -15 || floor >= (1 << 15));
+}
+
+// q (requant_v6m_right_prepare's, with its floor) re-encoded for requant_v6m_positive_s8.
+inline void requant_v6m_positive_prepare(RequantV6mRight& q) {
+  q.half = q.right <= 15 ? int32_t{1} << (q.right + 14) : 0;
+  q.right += 15;
+}
+
+// The portable form of the ARMv6-M assembly the __v6m convolutions inline for
+// requant_v6m_positive_s8 (and its reference on the host): clamp(wrapping_add(
+// multiply_by_quantized_multiplier(acc, multiplier, shift), zp), lo, hi) for q prepared
+// by requant_v6m_positive_prepare from a channel and floor that
+// requant_v6m_positive_applies() accepts, k from output constants that
+// requant_v6m_positive_output_applies() accepts.
+inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
+  if (acc < q.floor) return static_cast<int8_t>(k.lo);
+  int32_t r;
+  if (acc == static_cast<int16_t>(acc)) {
+    const uint32_t l_rounded = static_cast<uint32_t>(acc * q.mul_lo) + (uint32_t{1} << 30);
+    const int32_t t = static_cast<int32_t>(l_rounded >> 16) + acc * q.mul_hi;
+    r = (t + q.half) >> q.right;
+  } else {
+    const int32_t n = q.right - 15;
+    const uint32_t y = static_cast<uint32_t>(v6m_doubling_high_mul(acc, q.mul_hi, q.mul_lo));
+    r = static_cast<int32_t>((y + ((uint32_t{1} << n) >> 1)) >> n);
+  }
+  const int32_t v = r + k.zp;
+  return static_cast<int8_t>(v > k.hi ? k.hi : v);
 }
 
 }  // namespace mote
