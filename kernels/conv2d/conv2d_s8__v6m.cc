@@ -124,9 +124,15 @@ bool takes_1x1(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w) {
          p.window.pad_left == 0 && p.window.pad_right == 0;
 }
 
-// The bytes of one pixel's window in the scratch (none on the 1x1 path, which reads the
-// input in place).
-uint32_t patch_bytes(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+// Whether the 1x1 path takes its pixels in pairs (pixel_pair_folded).
+bool takes_pairs(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w, int32_t in_c, int32_t out_c) {
+  return takes_1x1(p, kernel_h, kernel_w) && in_c >= 2 && in_c % 2 == 0 && out_c % 2 == 0;
+}
+
+// The bytes of one pixel's window in the scratch: on the 1x1 path, which reads the input
+// in place, two pixels' inputs packed (pack_pixel_pair) when it takes pairs, else none.
+uint32_t patch_bytes(const Conv2dS8Params& p, int32_t kernel_h, int32_t kernel_w, int32_t in_c, int32_t out_c) {
+  if (takes_pairs(p, kernel_h, kernel_w, in_c, out_c)) return 4u * static_cast<uint32_t>(in_c);
   return takes_1x1(p, kernel_h, kernel_w)
              ? 0u
              : round_up4(static_cast<uint32_t>(kernel_h) * static_cast<uint32_t>(kernel_w) *
@@ -226,6 +232,23 @@ __attribute__((noinline)) void pixel_folded(const FoldedChannel* channels, const
   }
 }
 
+// Every output channel of two pixels on the folded path, two channels at a time
+// (v6m::dot_2x2_packed: packed holds the pixels' `taps` inputs, pack_pixel_pair's). taps
+// and out_c even.
+template <Requant kMode>
+__attribute__((noinline)) void pixel_pair_folded(const FoldedChannel* ch, const int32_t* packed, const int8_t* filter,
+                                                 int32_t taps, int32_t out_c, const Output& o,
+                                                 const RequantV6mOutput& k, int8_t* out_a, int8_t* out_b) {
+  for (int32_t oc = 0; oc < out_c; oc += 2, ch += 2, filter += 2 * taps) {
+    uint32_t acc[4] = {ch[0].bias, ch[0].bias, ch[1].bias, ch[1].bias};
+    v6m::dot_2x2_packed(packed, filter, filter + taps, taps, acc);
+    out_a[oc] = finish_folded<kMode>(acc[0], ch[0], o, k);
+    out_b[oc] = finish_folded<kMode>(acc[1], ch[0], o, k);
+    out_a[oc + 1] = finish_folded<kMode>(acc[2], ch[1], o, k);
+    out_b[oc + 1] = finish_folded<kMode>(acc[3], ch[1], o, k);
+  }
+}
+
 // The window of the pixel whose top left tap is (y0, x0) into patch, in the filter's
 // [KH, KW, C] order; taps outside the image get the input zero point, whose product with
 // the folded offset cancels: w * (zp - zp) = 0, as the reference skips them.
@@ -273,7 +296,11 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
   const Requant mode =
       prepare_folded(p, multipliers, shifts, floors, folded_bias, filter, bias, taps, s.out_c, search, channels);
   const bool in_place = takes_1x1(p, s.kernel_h, s.kernel_w);
+  const bool pairs = mode != Requant::kMixed && takes_pairs(p, s.kernel_h, s.kernel_w, s.in_c, s.out_c);
   int8_t* const patch = reinterpret_cast<int8_t*>(channels + s.out_c);
+  int32_t* const packed = reinterpret_cast<int32_t*>(patch);
+  const int8_t* pending = nullptr;  // the first pixel of a pair, and its output
+  int8_t* pending_out = nullptr;
   for (int32_t b = 0; b < s.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     for (int32_t oy = 0; oy < s.out_h; ++oy) {
@@ -283,6 +310,21 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
         const int8_t* x = patch;
         if (in_place) {
           x = image + y0 * in_row_stride + x0 * c;
+          if (pairs) {
+            if (pending == nullptr) {
+              pending = x;
+              pending_out = output;
+              continue;
+            }
+            v6m::pack_pixel_pair(pending, x, taps, packed);
+            if (mode == Requant::kPositive) {
+              pixel_pair_folded<Requant::kPositive>(channels, packed, filter, taps, s.out_c, o, k, pending_out, output);
+            } else {
+              pixel_pair_folded<Requant::kRight>(channels, packed, filter, taps, s.out_c, o, k, pending_out, output);
+            }
+            pending = nullptr;
+            continue;
+          }
         } else {
           fill_patch(p, s, image, y0, x0, patch);
         }
@@ -296,13 +338,20 @@ void run_folded(const Conv2dS8Params& p, const int32_t* multipliers, const int32
       }
     }
   }
+  if (pending != nullptr) {  // an odd number of pixels: the last alone
+    if (mode == Requant::kPositive) {
+      pixel_folded<Requant::kPositive>(channels, pending, filter, taps, s.out_c, o, k, pending_out);
+    } else {
+      pixel_folded<Requant::kRight>(channels, pending, filter, taps, s.out_c, o, k, pending_out);
+    }
+  }
 }
 
 }  // namespace
 
 uint32_t conv2d_s8__v6m_scratch_bytes(const Conv2dS8Params& params, int32_t kernel_h, int32_t kernel_w,
                                       int32_t in_c, int32_t out_c) {
-  return static_cast<uint32_t>(out_c) * sizeof(FoldedChannel) + patch_bytes(params, kernel_h, kernel_w, in_c);
+  return static_cast<uint32_t>(out_c) * sizeof(FoldedChannel) + patch_bytes(params, kernel_h, kernel_w, in_c, out_c);
 }
 
 void conv2d_s8__v6m(const Conv2dS8Params& params, const int32_t* multipliers,
