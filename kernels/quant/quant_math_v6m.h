@@ -441,6 +441,65 @@ inline void requant_v6m_positive_prepare(RequantV6mRight& q) {
 // requant_v6m_positive_applies() accepts, k from output constants that
 // requant_v6m_positive_output_applies() accepts.
 inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
+#if MOTE_V6M_ASM
+  int32_t bh, ah, t, u;
+  // With al in a: t = Lh + T2, bl in u, bh in bh (as requant_v6m_right_s8).
+#define MOTE_V6M_POSITIVE_LH_T2     \
+  "ldr %[u], [%[q], #4]\n\t"        \
+  "movs %[t], %[a]\n\t"             \
+  "muls %[t], %[u]\n\t"             \
+  "ldr %[bh], [%[k], #0]\n\t"       \
+  "adds %[t], %[t], %[bh]\n\t"      \
+  "lsrs %[t], %[t], #16\n\t"        \
+  "ldr %[bh], [%[q], #0]\n\t"       \
+  "muls %[a], %[bh]\n\t"            \
+  "adds %[t], %[t], %[a]\n\t"
+  __asm__(
+      ".syntax unified\n\t"
+      "ldr %[t], [%[q], #16]\n\t"  // floor
+      "cmp %[a], %[t]\n\t"
+      "blt 5f\n\t"                 // acc < floor: act_min
+      "sxth %[t], %[a]\n\t"
+      "cmp %[t], %[a]\n\t"
+      "bne 6f\n\t"                 // acc outside [-2^15, 2^15): out of line
+      MOTE_V6M_POSITIVE_LH_T2
+      "ldr %[a], [%[q], #8]\n\t"   // 2^(n + 14)
+      "adds %[t], %[t], %[a]\n\t"
+      "ldr %[a], [%[q], #12]\n\t"  // n + 15
+      "asrs %[t], %[a]\n"
+      "2:\n\t"
+      "ldr %[a], [%[k], #4]\n\t"
+      "adds %[a], %[a], %[t]\n\t"  // + zp
+      "ldr %[t], [%[k], #12]\n\t"
+      "cmp %[a], %[t]\n\t"
+      "ble 4f\n\t"
+      "movs %[a], %[t]\n\t"
+      "b 4f\n"
+      "6:\n\t"
+      "asrs %[ah], %[a], #16\n\t"
+      "sxth %[a], %[a]\n\t"  // al
+      "lsrs %[t], %[a], #31\n\t"
+      "adds %[ah], %[ah], %[t]\n\t"  // ah
+      MOTE_V6M_POSITIVE_LH_T2
+      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
+      MOTE_V6M_FORMULA_2_SUM   // y >= 0 in a
+      "ldr %[ah], [%[q], #12]\n\t"
+      "subs %[ah], #15\n\t"  // n
+      "movs %[t], #1\n\t"
+      "lsls %[t], %[ah]\n\t"
+      "lsrs %[t], %[t], #1\n\t"
+      "adds %[t], %[a], %[t]\n\t"  // y + 2^n / 2 < 2^32
+      "lsrs %[t], %[ah]\n\t"
+      "b 2b\n"
+      "5:\n\t"
+      "ldr %[a], [%[k], #8]\n"  // act_min
+      "4:\n\t"
+      : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
+      : [q] "l"(&q), [k] "l"(&k)
+      : "cc", "memory");
+#undef MOTE_V6M_POSITIVE_LH_T2
+  return static_cast<int8_t>(acc);
+#else
   if (acc < q.floor) return static_cast<int8_t>(k.lo);
   int32_t r;
   if (acc == static_cast<int16_t>(acc)) {
@@ -454,6 +513,7 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
   }
   const int32_t v = r + k.zp;
   return static_cast<int8_t>(v > k.hi ? k.hi : v);
+#endif
 }
 
 }  // namespace mote
