@@ -12,7 +12,10 @@
 // kernels share (requant_v6m_s8, quant/quant_math_v6m.h) against the reference arithmetic
 // on edge and random operands (on cortex-m0plus: its assembly), requant_v6m_right_s8
 // likewise for right shifts, and its floor short cut (requant_v6m_right_set_floor) around
-// the floor.
+// the floor, and requant_v6m_positive_s8 where it applies. A third of the convolutions have
+// ReLU-like output ranges with the compiler's floors (positive_v6m_requant), so that
+// requant_v6m_positive_s8 takes every channel, half of them with even channel counts (the
+// 1x1 path's pixel pairs, v6m::dot_2x2_packed, with an odd pixel left over at times).
 #include "conformance.h"
 #include "v6m_requant_cases.h"
 #include "conv2d/conv2d.h"
@@ -96,15 +99,19 @@ int check_requant_floor(Rng& rng, int count) {
       default: break;
     }
     const int32_t shift = rng.coin() ? rng.uniform(-12, -1) : rng.uniform(kMinShift, -1);
-    const int32_t zp = rng.uniform(-128, 127);
+    int32_t zp = rng.uniform(-128, 127);
     const int32_t lo = rng.coin() ? -128 : rng.uniform(-128, 127);
     const int32_t hi = rng.coin() ? 127 : rng.uniform(lo, 127);
+    if (rng.coin()) zp = rng.uniform(-128, lo);  // often requant_v6m_positive_s8's range
     if (!requant_v6m_right_applies(m, shift)) continue;
     RequantV6mRight q = requant_v6m_right_prepare(m, shift);
     requant_v6m_right_set_floor(q, m, zp, lo, hi);
-    // check()'s validation: the floor found is safe, and one more is not (it is the least).
+    // check()'s validation: the floor found is safe, one more is not (it is the least), and
+    // one less is not either (it is exact: requant_v6m_positive_s8 relies on that).
+    const bool inner = q.floor != INT32_MIN && q.floor != INT32_MAX;
     if (!requant_v6m_floor_valid(q.floor, m, shift, zp, lo, hi) ||
-        (q.floor != INT32_MIN && q.floor != INT32_MAX && requant_v6m_floor_valid(q.floor + 1, m, shift, zp, lo, hi))) {
+        (inner && requant_v6m_floor_valid(q.floor + 1, m, shift, zp, lo, hi)) ||
+        (inner && q.floor - 1 != INT32_MIN && requant_v6m_floor_valid(q.floor - 1, m, shift, zp, lo, hi))) {
       print("conv2d_s8__v6m: requant_v6m_floor_valid wrong for floor ");
       print_int(q.floor);
       print("\n");
@@ -127,6 +134,16 @@ int check_requant_floor(Rng& rng, int count) {
         print_operands(acc, q.floor, m, shift);
         return 1;
       }
+      if (requant_v6m_positive_output_applies(zp, lo, hi) && requant_v6m_positive_applies(m, shift, q.floor, zp, lo)) {
+        RequantV6mRight positive = q;
+        requant_v6m_positive_prepare(positive);
+        const int8_t actual_positive =
+            requant_v6m_positive_s8(acc, positive, requant_v6m_output_constants(zp, lo, hi));
+        if (!expect_equal_s8("conv2d_s8__v6m", i, "requant positive", &expected, &actual_positive, 1)) {
+          print_operands(acc, q.floor, m, shift);
+          return 1;
+        }
+      }
     }
   }
   return 0;
@@ -146,6 +163,13 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
     s.in_c = rng.coin() ? rng.uniform(1, 9) : rng.uniform(1, 48);
     s.out_c = rng.coin() ? rng.uniform(1, 9) : rng.uniform(1, 24);
+    // A third with ReLU-like output ranges (requant_v6m_positive_s8 when the floors are
+    // there), half of those with even channel counts (the 1x1 path's pixel pairs).
+    const bool positive = rng.uniform(0, 2) == 0;
+    if (positive && rng.coin()) {
+      s.in_c += s.in_c & 1;
+      s.out_c += s.out_c & 1;
+    }
     const bool pointwise = rng.coin();  // 1x1 without padding: the folded 1x1 path
     s.kernel_h = pointwise ? 1 : rng.uniform(1, 5);
     s.kernel_w = pointwise ? 1 : rng.uniform(1, 4);
@@ -189,7 +213,7 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
     int32_t* shifts = a.alloc_array<int32_t>(s.out_c);
     // Half the cases with the compiler's requant floors, half without (searched at run time
     // from 128 pixels).
-    int32_t* floors = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
+    int32_t* floors = rng.coin() || positive ? a.alloc_array<int32_t>(s.out_c) : nullptr;
     // Half with the compiler's folded biases, half summed at run time.
     int32_t* folded_bias = rng.coin() ? a.alloc_array<int32_t>(s.out_c) : nullptr;
     int8_t* expected = a.alloc_array<int8_t>(out_count);
@@ -224,6 +248,7 @@ int run_conv2d_s8__v6m(Rng& rng, int cases) {
       if (wild && rng.coin()) shifts[o] = rng.uniform(-31, -1);
     }
     perturb_v6m_requant(rng, p, s.out_c, multipliers, shifts, bias);
+    if (positive) positive_v6m_requant(rng, p, s.out_c, multipliers, shifts, bias);
     if (rng.uniform(0, 7) == 0) {  // one channel outside requant_v6m_right_s8
       const int32_t o = rng.uniform(0, s.out_c - 1);
       if (rng.coin()) multipliers[o] = INT32_MIN;

@@ -34,4 +34,23 @@ void perturb_v6m_requant(Rng& rng, P& p, int32_t channels, int32_t* multipliers,
   }
 }
 
+// ReLU-like output ranges (act_min at or above the zero point) with positive multipliers
+// and right shifts of 1..15 (a few channels 16..31, a few zero multipliers), sums spread
+// over +-2^18, so that the floors are exact and requant_v6m_positive_s8 takes the op
+// (both of its paths: sums inside and outside [-2^15, 2^15)).
+template <typename P>
+void positive_v6m_requant(Rng& rng, P& p, int32_t channels, int32_t* multipliers, int32_t* shifts, int32_t* bias) {
+  p.output_zero_point = rng.uniform(-128, 20);
+  p.act_min = rng.coin() ? p.output_zero_point : rng.uniform(p.output_zero_point, 40);
+  p.act_max = rng.coin() ? 127 : rng.uniform(p.act_min, 127);
+  const bool small = rng.coin();  // small multipliers and shifts: every rounding shows
+  for (int32_t o = 0; o < channels; ++o) {
+    multipliers[o] = small ? rng.uniform(1, 1 << 21) : rng.uniform(1 << 30, INT32_MAX);
+    shifts[o] = small ? rng.uniform(-4, -1) : rng.uniform(-15, -1);
+    if (rng.uniform(0, 15) == 0) shifts[o] = rng.uniform(-31, -16);
+    if (rng.uniform(0, 15) == 0) multipliers[o] = 0;
+    if (bias != nullptr) bias[o] = rng.uniform(-(1 << 18), 1 << 18);
+  }
+}
+
 }  // namespace mote::conformance
