@@ -21,6 +21,13 @@
 //    the folded offset, as the reference skips them). Either way one pixel is one run of
 //    KH * KW * C bytes against each channel's contiguous filter, and the inner loop needs
 //    no offset addition (v6m::folded_blocks_4, 57 instructions per 16 multiply-accumulates).
+//    The 1x1 path with even channel counts takes its pixels in pairs: the two pixels'
+//    inputs packed into int32 lanes in the scratch, so that one MULS makes two products
+//    (v6m::dot_2x2_packed, two channels of two pixels, 24 instructions per 8
+//    multiply-accumulates). With ReLU-like output ranges (act_min >= the output zero
+//    point) and exact floors in every channel, the requantization skips what only outputs
+//    below the floor need (requant_v6m_positive_s8: no rounding of negative values, no
+//    lower clamp, one rounding shift for sums inside [-2^15, 2^15)).
 // The int32 accumulators are uint32 and wrap exactly like the reference's (a sum mod 2^32
 // in any order).
 #include <string.h>

@@ -2,8 +2,9 @@
 // offset folded into the bias, requant_v6m_right_s8 in every channel), four at a time in
 // one Thumb-1 loop: per block of four the biases into the accumulators, the dot products,
 // the four requantizations and the stores, without the compiler's spills between them or
-// a call per block. Portable definition elsewhere (and
-// at -O0 / -Os, see isa/v6m.h).
+// a call per block; and two channels of two pixels of the 1x1 path at once, two products
+// per MULS (dot_2x2_packed). Portable definitions elsewhere (and at -O0 / -Os, see
+// isa/v6m.h).
 #pragma once
 
 #include <stdint.h>
@@ -63,6 +64,23 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "ldr %[p], [%[w0], #(" OFF "+4)]\n\t"                      \
   "muls %[xe], %[p]\n\t"                                     \
   "adds %[t], %[t], %[xe]\n\t"
+  // For an acc in xe outside [-2^15, 2^15): formula (2) up to y = t + i (t: the low
+  // terms, i: 2H).
+#define MOTE_V6M_FOLDED_LARGE_Y(OFF)                         \
+  "asrs %[i], %[xe], #16\n\t"                                \
+  "sxth %[xe], %[xe]\n\t"                                    \
+  "lsrs %[t], %[xe], #31\n\t"                                \
+  "adds %[i], %[i], %[t]\n\t"                                \
+  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
+  "muls %[xv], %[i]\n\t"                                     \
+  "lsls %[xe], %[xv], #17\n\t"                               \
+  "lsrs %[xe], %[xe], #17\n\t"                               \
+  "adds %[t], %[t], %[xe]\n\t"                               \
+  "asrs %[t], %[t], #15\n\t"                                 \
+  "asrs %[xv], %[xv], #15\n\t"                               \
+  "adds %[t], %[t], %[xv]\n\t"                               \
+  "muls %[i], %[p]\n\t"                                      \
+  "lsls %[i], %[i], #1\n\t"
   // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
   // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2. An acc in
   // [-2^15, 2^15) (sxth leaves it unchanged) has ah == 0 and al == acc: T1 = H = 0, and ah
@@ -100,20 +118,7 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "movs %[xe], %[t]\n\t"                                     \
   "b 4f\n"                                                   \
   "6:\n\t"                                                   \
-  "asrs %[i], %[xe], #16\n\t"                                \
-  "sxth %[xe], %[xe]\n\t"                                    \
-  "lsrs %[t], %[xe], #31\n\t"                                \
-  "adds %[i], %[i], %[t]\n\t"                                \
-  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
-  "muls %[xv], %[i]\n\t"                                     \
-  "lsls %[xe], %[xv], #17\n\t"                               \
-  "lsrs %[xe], %[xe], #17\n\t"                               \
-  "adds %[t], %[t], %[xe]\n\t"                               \
-  "asrs %[t], %[t], #15\n\t"                                 \
-  "asrs %[xv], %[xv], #15\n\t"                               \
-  "adds %[t], %[t], %[xv]\n\t"                               \
-  "muls %[i], %[p]\n\t"                                      \
-  "lsls %[i], %[i], #1\n\t"                                  \
+  MOTE_V6M_FOLDED_LARGE_Y(OFF)                               \
   "adds %[xe], %[t], %[i]\n\t"                               \
   "b 7b\n"                                                   \
   "5:\n\t"                                                   \
@@ -144,20 +149,7 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "movs %[xe], %[t]\n\t"                                     \
   "b 4f\n"                                                   \
   "6:\n\t"                                                   \
-  "asrs %[i], %[xe], #16\n\t"                                \
-  "sxth %[xe], %[xe]\n\t"                                    \
-  "lsrs %[t], %[xe], #31\n\t"                                \
-  "adds %[i], %[i], %[t]\n\t"                                \
-  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
-  "muls %[xv], %[i]\n\t"                                     \
-  "lsls %[xe], %[xv], #17\n\t"                               \
-  "lsrs %[xe], %[xe], #17\n\t"                               \
-  "adds %[t], %[t], %[xe]\n\t"                               \
-  "asrs %[t], %[t], #15\n\t"                                 \
-  "asrs %[xv], %[xv], #15\n\t"                               \
-  "adds %[t], %[t], %[xv]\n\t"                               \
-  "muls %[i], %[p]\n\t"                                      \
-  "lsls %[i], %[i], #1\n\t"                                  \
+  MOTE_V6M_FOLDED_LARGE_Y(OFF)                               \
   "adds %[xe], %[t], %[i]\n\t"  /* y >= 0 */                 \
   "ldr %[i], [%[w0], #(" OFF "+16)]\n\t"                     \
   "subs %[i], #15\n\t"           /* n */                     \
@@ -231,6 +223,7 @@ inline void folded_blocks_4(FoldedBlock& b) {
 #undef MOTE_V6M_FOLDED_ASM
 #undef MOTE_V6M_FOLDED_OUT_POSITIVE
 #undef MOTE_V6M_FOLDED_OUT
+#undef MOTE_V6M_FOLDED_LARGE_Y
 #undef MOTE_V6M_FOLDED_LH_T2
 #undef MOTE_V6M_FOLDED_TAP
 #else

@@ -245,14 +245,8 @@ inline RequantV6mOutput requant_v6m_output_constants(int32_t zp, int32_t lo, int
   return RequantV6mOutput{int32_t{1} << 30, zp, lo, hi};
 }
 
-// requant_v6m_s8(acc, multiplier, shift, k.zp, k.lo, k.hi) for q prepared from a multiplier
-// and shift requant_v6m_right_applies() accepts. On ARMv6-M 32 Thumb-1 instructions when
-// acc is in [-2^15, 2^15) (its high half is zero, and so are two of the four partial
-// products), 44 otherwise, 5 when acc < q.floor.
-inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
-#if MOTE_V6M_ASM
-  int32_t bh, ah, t, u;
-  // With al in a: t = Lh + T2, bl in u, bh in bh.
+// The assembly of requant_v6m_right_s8 and requant_v6m_positive_s8 (q: the channel's
+// RequantV6mRight, k: the RequantV6mOutput). With al in a: t = Lh + T2, bl in u, bh in bh.
 #define MOTE_V6M_RIGHT_LH_T2        \
   "ldr %[u], [%[q], #4]\n\t"        \
   "movs %[t], %[a]\n\t"             \
@@ -263,6 +257,23 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const 
   "ldr %[bh], [%[q], #0]\n\t"       \
   "muls %[a], %[bh]\n\t"            \
   "adds %[t], %[t], %[a]\n\t"
+// y = formula (2) for an acc a outside [-2^15, 2^15), into a.
+#define MOTE_V6M_RIGHT_LARGE_Y           \
+  "asrs %[ah], %[a], #16\n\t"           \
+  "sxth %[a], %[a]\n\t"  /* al */       \
+  "lsrs %[t], %[a], #31\n\t"            \
+  "adds %[ah], %[ah], %[t]\n\t"  /* ah */ \
+  MOTE_V6M_RIGHT_LH_T2                   \
+  "muls %[u], %[ah]\n\t"  /* T1 = ah * bl */ \
+  MOTE_V6M_FORMULA_2_SUM
+
+// requant_v6m_s8(acc, multiplier, shift, k.zp, k.lo, k.hi) for q prepared from a multiplier
+// and shift requant_v6m_right_applies() accepts. On ARMv6-M 32 Thumb-1 instructions when
+// acc is in [-2^15, 2^15) (its high half is zero, and so are two of the four partial
+// products), 44 otherwise, 5 when acc < q.floor.
+inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
+#if MOTE_V6M_ASM
+  int32_t bh, ah, t, u;
   __asm__(
       ".syntax unified\n\t"
       "ldr %[t], [%[q], #16]\n\t"  // floor
@@ -296,13 +307,7 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const 
       "movs %[a], %[t]\n\t"
       "b 4f\n"
       "6:\n\t"
-      "asrs %[ah], %[a], #16\n\t"
-      "sxth %[a], %[a]\n\t"  // al
-      "lsrs %[t], %[a], #31\n\t"
-      "adds %[ah], %[ah], %[t]\n\t"  // ah
-      MOTE_V6M_RIGHT_LH_T2
-      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
-      MOTE_V6M_FORMULA_2_SUM
+      MOTE_V6M_RIGHT_LARGE_Y
       "b 7b\n"
       "5:\n\t"
       "ldr %[a], [%[k], #8]\n"  // act_min
@@ -310,7 +315,6 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const 
       : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
       : [q] "l"(&q), [k] "l"(&k)
       : "cc", "memory");
-#undef MOTE_V6M_RIGHT_LH_T2
   return static_cast<int8_t>(acc);
 #else
   if (acc < q.floor) return static_cast<int8_t>(k.lo);
@@ -443,17 +447,6 @@ inline void requant_v6m_positive_prepare(RequantV6mRight& q) {
 inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, const RequantV6mOutput& k) {
 #if MOTE_V6M_ASM
   int32_t bh, ah, t, u;
-  // With al in a: t = Lh + T2, bl in u, bh in bh (as requant_v6m_right_s8).
-#define MOTE_V6M_POSITIVE_LH_T2     \
-  "ldr %[u], [%[q], #4]\n\t"        \
-  "movs %[t], %[a]\n\t"             \
-  "muls %[t], %[u]\n\t"             \
-  "ldr %[bh], [%[k], #0]\n\t"       \
-  "adds %[t], %[t], %[bh]\n\t"      \
-  "lsrs %[t], %[t], #16\n\t"        \
-  "ldr %[bh], [%[q], #0]\n\t"       \
-  "muls %[a], %[bh]\n\t"            \
-  "adds %[t], %[t], %[a]\n\t"
   __asm__(
       ".syntax unified\n\t"
       "ldr %[t], [%[q], #16]\n\t"  // floor
@@ -462,7 +455,7 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
       "sxth %[t], %[a]\n\t"
       "cmp %[t], %[a]\n\t"
       "bne 6f\n\t"                 // acc outside [-2^15, 2^15): out of line
-      MOTE_V6M_POSITIVE_LH_T2
+      MOTE_V6M_RIGHT_LH_T2
       "ldr %[a], [%[q], #8]\n\t"   // 2^(n + 14)
       "adds %[t], %[t], %[a]\n\t"
       "ldr %[a], [%[q], #12]\n\t"  // n + 15
@@ -476,13 +469,7 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
       "movs %[a], %[t]\n\t"
       "b 4f\n"
       "6:\n\t"
-      "asrs %[ah], %[a], #16\n\t"
-      "sxth %[a], %[a]\n\t"  // al
-      "lsrs %[t], %[a], #31\n\t"
-      "adds %[ah], %[ah], %[t]\n\t"  // ah
-      MOTE_V6M_POSITIVE_LH_T2
-      "muls %[u], %[ah]\n\t"  // T1 = ah * bl
-      MOTE_V6M_FORMULA_2_SUM   // y >= 0 in a
+      MOTE_V6M_RIGHT_LARGE_Y  // y >= 0 in a
       "ldr %[ah], [%[q], #12]\n\t"
       "subs %[ah], #15\n\t"  // n
       "movs %[t], #1\n\t"
@@ -497,7 +484,6 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
       : [a] "+l"(acc), [bh] "=&l"(bh), [ah] "=&l"(ah), [t] "=&l"(t), [u] "=&l"(u)
       : [q] "l"(&q), [k] "l"(&k)
       : "cc", "memory");
-#undef MOTE_V6M_POSITIVE_LH_T2
   return static_cast<int8_t>(acc);
 #else
   if (acc < q.floor) return static_cast<int8_t>(k.lo);
@@ -518,4 +504,6 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
 
 }  // namespace mote
 
+#undef MOTE_V6M_RIGHT_LARGE_Y
+#undef MOTE_V6M_RIGHT_LH_T2
 #undef MOTE_V6M_FORMULA_2_SUM
