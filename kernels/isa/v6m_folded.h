@@ -81,11 +81,9 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "adds %[t], %[t], %[xv]\n\t"                               \
   "muls %[i], %[p]\n\t"                                      \
   "lsls %[i], %[i], #1\n\t"
-  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
-  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2. An acc in
-  // [-2^15, 2^15) (sxth leaves it unchanged) has ah == 0 and al == acc: T1 = H = 0, and ah
-  // is computed only out of line.
-#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
+  // The acc ACC into xe; below the floor: to 5f, outside [-2^15, 2^15): to 6f, else
+  // t = Lh + T2.
+#define MOTE_V6M_FOLDED_HEAD(ACC, OFF)                       \
   "mov %[xe], %[" ACC "]\n\t"                                \
   "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
   "cmp %[xe], %[t]\n\t"                                      \
@@ -93,7 +91,13 @@ inline void folded_blocks_4(FoldedBlock& b) {
   "sxth %[t], %[xe]\n\t"                                     \
   "cmp %[t], %[xe]\n\t"                                      \
   "bne 6f\n\t"                                               \
-  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
+  MOTE_V6M_FOLDED_LH_T2(OFF)
+  // One output: a_j's requantization with channel j's constants at q + 24 j, stored to o[j].
+  // Registers: a = xe, bh = p, ah = i, u = xv; q = w0, o = w1, k = w2. An acc in
+  // [-2^15, 2^15) (sxth leaves it unchanged) has ah == 0 and al == acc: T1 = H = 0, and ah
+  // is computed only out of line.
+#define MOTE_V6M_FOLDED_OUT(J, ACC, OFF)                     \
+  MOTE_V6M_FOLDED_HEAD(ACC, OFF)                             \
   "asrs %[xe], %[t], #15\n"                                  \
   "7:\n\t"                                                   \
   "asrs %[t], %[xe], #31\n\t"                                \
@@ -128,14 +132,7 @@ inline void folded_blocks_4(FoldedBlock& b) {
   // The same for requant_v6m_positive_s8: no rounding of a negative y, no lower clamp, and
   // for an acc in [-2^15, 2^15) one rounding shift of t.
 #define MOTE_V6M_FOLDED_OUT_POSITIVE(J, ACC, OFF)            \
-  "mov %[xe], %[" ACC "]\n\t"                                \
-  "ldr %[t], [%[w0], #(" OFF "+20)]\n\t"                     \
-  "cmp %[xe], %[t]\n\t"                                      \
-  "blt 5f\n\t"                                               \
-  "sxth %[t], %[xe]\n\t"                                     \
-  "cmp %[t], %[xe]\n\t"                                      \
-  "bne 6f\n\t"                                               \
-  MOTE_V6M_FOLDED_LH_T2(OFF)                                 \
+  MOTE_V6M_FOLDED_HEAD(ACC, OFF)                             \
   "ldr %[xe], [%[w0], #(" OFF "+12)]\n\t"                    \
   "adds %[t], %[t], %[xe]\n\t"                               \
   "ldr %[xe], [%[w0], #(" OFF "+16)]\n\t"                    \
@@ -223,6 +220,7 @@ inline void folded_blocks_4(FoldedBlock& b) {
 #undef MOTE_V6M_FOLDED_ASM
 #undef MOTE_V6M_FOLDED_OUT_POSITIVE
 #undef MOTE_V6M_FOLDED_OUT
+#undef MOTE_V6M_FOLDED_HEAD
 #undef MOTE_V6M_FOLDED_LARGE_Y
 #undef MOTE_V6M_FOLDED_LH_T2
 #undef MOTE_V6M_FOLDED_TAP

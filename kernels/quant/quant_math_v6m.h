@@ -257,6 +257,16 @@ inline RequantV6mOutput requant_v6m_output_constants(int32_t zp, int32_t lo, int
   "ldr %[bh], [%[q], #0]\n\t"       \
   "muls %[a], %[bh]\n\t"            \
   "adds %[t], %[t], %[a]\n\t"
+// acc < floor: to 5f (act_min); acc outside [-2^15, 2^15): to 6f (ah, T1 and H, out of
+// line); else (al == acc, ah == 0) t = Lh + T2.
+#define MOTE_V6M_RIGHT_HEAD                        \
+  "ldr %[t], [%[q], #16]\n\t"  /* floor */         \
+  "cmp %[a], %[t]\n\t"                             \
+  "blt 5f\n\t"                                     \
+  "sxth %[t], %[a]\n\t"                            \
+  "cmp %[t], %[a]\n\t"                             \
+  "bne 6f\n\t"                                     \
+  MOTE_V6M_RIGHT_LH_T2
 // y = formula (2) for an acc a outside [-2^15, 2^15), into a.
 #define MOTE_V6M_RIGHT_LARGE_Y           \
   "asrs %[ah], %[a], #16\n\t"           \
@@ -276,13 +286,7 @@ inline int8_t requant_v6m_right_s8(int32_t acc, const RequantV6mRight& q, const 
   int32_t bh, ah, t, u;
   __asm__(
       ".syntax unified\n\t"
-      "ldr %[t], [%[q], #16]\n\t"  // floor
-      "cmp %[a], %[t]\n\t"
-      "blt 5f\n\t"                 // acc < floor: act_min
-      "sxth %[t], %[a]\n\t"
-      "cmp %[t], %[a]\n\t"
-      "bne 6f\n\t"            // acc outside [-2^15, 2^15): ah, T1 and H, out of line
-      MOTE_V6M_RIGHT_LH_T2     // al == acc, ah == 0
+      MOTE_V6M_RIGHT_HEAD
       "asrs %[a], %[t], #15\n"  // y when ah == 0 (T1 = H = 0)
       "7:\n\t"
       "asrs %[t], %[a], #31\n\t"
@@ -449,13 +453,7 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
   int32_t bh, ah, t, u;
   __asm__(
       ".syntax unified\n\t"
-      "ldr %[t], [%[q], #16]\n\t"  // floor
-      "cmp %[a], %[t]\n\t"
-      "blt 5f\n\t"                 // acc < floor: act_min
-      "sxth %[t], %[a]\n\t"
-      "cmp %[t], %[a]\n\t"
-      "bne 6f\n\t"                 // acc outside [-2^15, 2^15): out of line
-      MOTE_V6M_RIGHT_LH_T2
+      MOTE_V6M_RIGHT_HEAD
       "ldr %[a], [%[q], #8]\n\t"   // 2^(n + 14)
       "adds %[t], %[t], %[a]\n\t"
       "ldr %[a], [%[q], #12]\n\t"  // n + 15
@@ -504,6 +502,7 @@ inline int8_t requant_v6m_positive_s8(int32_t acc, const RequantV6mRight& q, con
 
 }  // namespace mote
 
+#undef MOTE_V6M_RIGHT_HEAD
 #undef MOTE_V6M_RIGHT_LARGE_Y
 #undef MOTE_V6M_RIGHT_LH_T2
 #undef MOTE_V6M_FORMULA_2_SUM
