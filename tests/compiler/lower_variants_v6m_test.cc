@@ -119,7 +119,7 @@ bool is_v6m(KernelId id) {
 // `extra_arrays` int32 arrays of `channels` (the __v6m convolutions' requant floors, then
 // the conv's folded biases), the reference's MACs and its scratch plus `extra_scratch`
 // (the per-channel constants and window patch of the folded conv and 3x3 depthwise
-// paths); no other target picks a __v6m kernel. Returns the M0+ op.
+// paths; on the conv's 1x1 path with even channel counts two pixels' packed inputs); no other target picks a __v6m kernel. Returns the M0+ op.
 LoweredOp expect_choice(const ir::Graph& g, KernelId reference, KernelId expected, uint32_t extra_scratch = 0,
                         uint32_t extra_arrays = 0, uint32_t channels = 0) {
   const LoweredOp ref = lower(g, Target::kHost);
@@ -152,7 +152,7 @@ void expect_floors(const LoweredOp& op, uint32_t channels, FloorsFn floors_fn) {
 // output channel, plus the window patch (KH * KW * C rounded up to 4) but for 1x1.
 TEST(LowerVariantsV6m, Conv2dTakesTheV6mVariant) {
   const LoweredOp pointwise =
-      expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 32, 2, 32);
+      expect_choice(conv_graph(16, 32, 1, 0, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 32 + 4 * 16, 2, 32);
   expect_floors<Conv2dS8Params>(pointwise, 32, conv2d_s8__v6m_floors);
   expect_choice(conv_graph(3, 8, 3, 1, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 8 + 28, 2, 8);
   expect_choice(conv_graph(5, 7, 5, 2, 1), KernelId::kConv2dS8, KernelId::kConv2dS8V6m, 24 * 7 + 128, 2, 7);
