@@ -82,7 +82,7 @@ constexpr uint32_t kModeGeneral = 0;
 constexpr uint32_t kModeSignFix = 1;
 constexpr uint32_t kModeShifted = 2;
 // Mode 2's requantization ends on SSAT #8 with this ASR (an immediate: one for every layer).
-constexpr int kShiftR = 10;
+constexpr int kShiftR = 10;  // shifted_entry()'s bounds take kShiftR <= 10
 // Two pairs for each of five ring rows: slots 0, 1, 2, then copies of slots 0 and 1, so
 // that the window rows of every output row are three consecutive ring rows.
 constexpr int32_t kBlockWords = 10;
@@ -612,11 +612,16 @@ void channel_entry(const DepthwiseConv2dS8Params& params, const int32_t* multipl
 //     ssat8(floor((acc 2^(1 + d) m + A 2^32) / 2^(32 + kShiftR))),  A = 2^(d - 1) + round_zp 2^d
 //     = ssat8(SMMLA(acc 2^(1 + d), m, A) >> kShiftR)
 // one SSAT with an immediate shift instead of ASR + SSAT. So mode 2 scales the filter and
-// bias by 2^(1 + d) when the scaled taps fit int16 and every accumulator the channel can
-// reach ([lo, hi]: bias plus each tap's extreme over the input range, padding's 0
-// included), scaled, fits int32. SMMLA's result then fits too (|high word| <= 2^30,
-// |A| < 2^18). A channel whose output is the same at lo and hi (it rises with acc: m > 0)
-// has it for every input: its entry is a zero filter and bias with A = out << kShiftR.
+// bias by 2^k, k = 1 + d, when the scaled taps fit int16. Over the accumulators the
+// channel can reach, [lo, hi] (bias plus each tap's extremes over the input range,
+// padding's 0 included; hi - lo <= 2 * 9 * 255 * 128 = 587520), the output rises by at
+// most 1 per step of acc (m < 2^31), so a channel whose output differs at lo and hi has
+// an unsaturated output at some acc0 in between: |SMMULR(2 acc0, m)| <= 2^(right + 8)
+// + 2^(right - 1), so |acc0| < 2^(right + 10) (m > 2^30), and every acc in [lo, hi] has
+// |acc| < 2^(right + 10) + 587520 < 2^(31 - k) = 2^(20 + right): the scaled accumulator
+// fits int32, and SMMLA's result too (|high word| <= 2^30, |A| < 2^18). A channel whose
+// output is the same at lo and hi has it for every input: its entry is a zero filter and
+// bias with A = out << kShiftR.
 bool shifted_entry(const DepthwiseConv2dS8Params& params, int32_t multiplier, int32_t shift,
                    int32_t bias, const int8_t* filter, int32_t channels, int32_t c,
                    uint32_t* e) {
@@ -647,10 +652,7 @@ bool shifted_entry(const DepthwiseConv2dS8Params& params, int32_t multiplier, in
   const int32_t d = kShiftR - right;
   if (d < 1) return false;
   const int32_t k = 1 + d;  // the scale's exponent, 2..9
-  if (w_max > (32767 >> k) || w_min < -(32768 >> k) || hi > (0x7FFFFFFF >> k) ||
-      lo < -(int32_t{1} << (31 - k))) {
-    return false;
-  }
+  if (w_max > (32767 >> k) || w_min < -(32768 >> k)) return false;
   for (int32_t r = 0; r < 3; ++r) {
     const int32_t w0 = filter[3 * r * channels + c] * (1 << k);
     const int32_t w1 = filter[(3 * r + 1) * channels + c] * (1 << k);
@@ -663,26 +665,37 @@ bool shifted_entry(const DepthwiseConv2dS8Params& params, int32_t multiplier, in
   return true;  // e[kRight] stays 0: mode 2's mark (mode 1's right is at least 1)
 }
 
-// The table's mode, and with `table` (its entries' place) the entries.
+// The table's mode and its entries: written to `out`, or (out null) compared with
+// `expect`, kModeMismatch at the first that differs. Mode 2 when every channel fits it.
+constexpr uint32_t kModeMismatch = 3;
 uint32_t table_entries(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
                        const int32_t* shifts, const int32_t* bias, const int8_t* filter,
-                       int32_t channels, uint32_t* entries) {
+                       int32_t channels, uint32_t* out, const uint32_t* expect) {
   if (!fast_path(params, multipliers, shifts, bias, channels)) return kModeGeneral;
-  if (params.act_min >= params.output_zero_point) {
-    uint32_t scratch[kEntryWords];
-    bool shifted = true;
-    for (int32_t c = 0; shifted && c < channels; ++c) {
-      shifted = shifted_entry(params, multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0,
-                              filter, channels, c,
-                              entries != nullptr ? entries + kEntryWords * c : scratch);
+  uint32_t e[kEntryWords];
+  uint32_t mode = params.act_min >= params.output_zero_point ? kModeShifted : kModeSignFix;
+  for (int32_t c = 0; mode == kModeShifted && c < channels; ++c) {
+    if (!shifted_entry(params, multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0, filter,
+                       channels, c, e)) {
+      mode = kModeSignFix;
     }
-    if (shifted) return kModeShifted;
   }
-  for (int32_t c = 0; entries != nullptr && c < channels; ++c) {
-    channel_entry(params, multipliers, shifts, bias, filter, channels, c,
-                  entries + kEntryWords * c);
+  for (int32_t c = 0; c < channels; ++c) {
+    if (mode == kModeShifted) {
+      shifted_entry(params, multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0, filter,
+                    channels, c, e);
+    } else {
+      channel_entry(params, multipliers, shifts, bias, filter, channels, c, e);
+    }
+    for (int32_t i = 0; i < kEntryWords; ++i) {
+      if (out != nullptr) {
+        out[kEntryWords * c + i] = e[i];
+      } else if (expect[kEntryWords * c + i] != e[i]) {
+        return kModeMismatch;
+      }
+    }
   }
-  return kModeSignFix;
+  return mode;
 }
 
 // Bytes of the zero-point row (C rounded up to words).
@@ -709,7 +722,7 @@ bool depthwise_conv2d_s8_3x3__dsp_make_table(const DepthwiseConv2dS8Params& para
   const uint32_t bytes = depthwise_conv2d_s8_3x3__dsp_table_bytes(channels);
   uint8_t* const raw = static_cast<uint8_t*>(table);
   for (uint32_t i = 0; i < bytes; ++i) raw[i] = 0;
-  words[0] = table_entries(params, multipliers, shifts, bias, filter, channels, words + 1);
+  words[0] = table_entries(params, multipliers, shifts, bias, filter, channels, words + 1, nullptr);
   if (words[0] == kModeGeneral) return false;
   int8_t* const zp_row = reinterpret_cast<int8_t*>(words + 1 + kEntryWords * channels);
   for (int32_t c = 0; c < channels; ++c) zp_row[c] = static_cast<int8_t>(params.input_zero_point);
@@ -833,26 +846,15 @@ Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx) {
   const int32_t* multipliers = params_array(p, 0, out_c);
   const int32_t* shifts = params_array(p, 1, out_c);
   const auto* words = reinterpret_cast<const uint32_t*>(params_array(p, 2, out_c));
-  const uint32_t mode = table_entries(p, multipliers, shifts, bias, weights, channels, nullptr);
-  if (words[0] != mode) return Status::kBadParams;
+  const uint32_t mode = table_entries(p, multipliers, shifts, bias, weights, channels, nullptr,
+                                      words + 1);
+  if (words[0] != mode) return Status::kBadParams;  // also on kModeMismatch
   const auto* rest = reinterpret_cast<const uint8_t*>(words + 1);
   if (mode == kModeGeneral) {  // all zeros
     for (uint32_t i = 4; i < table_bytes; ++i) {
       if (*rest++ != 0) return Status::kBadParams;
     }
     return Status::kOk;
-  }
-  uint32_t entry[kEntryWords];
-  for (int32_t c = 0; c < channels; ++c) {
-    if (mode == kModeShifted) {
-      shifted_entry(p, multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0, weights,
-                    channels, c, entry);
-    } else {
-      channel_entry(p, multipliers, shifts, bias, weights, channels, c, entry);
-    }
-    for (int32_t i = 0; i < kEntryWords; ++i) {
-      if (words[1 + kEntryWords * c + i] != entry[i]) return Status::kBadParams;
-    }
   }
   const auto* zp_row = reinterpret_cast<const int8_t*>(words + 1 + kEntryWords * channels);
   for (uint32_t c = 0; c < zp_row_bytes(channels); ++c) {
