@@ -8,7 +8,7 @@
 //   carry it after the reference's bytes, check() recomputes it at load): the filter as
 //   horizontal tap pairs, doubled, per filter row k: W01 = [2w(k,0), 2w(k,1)],
 //   W12 = [2w(k,1), 2w(k,2)] (exact in int16); twice the bias; the requantization
-//   constants.
+//   constants (mode 1; mode 2 scales further, see below).
 // - Input rows are extended into a ring of three slots (input row r lives in slot r mod 3),
 //   each row once per image, channel-planar: per channel c and column pair j the word
 //   P(j) = [x(2j) + offset, x(2j + 1) + offset]. Padding columns are read from a row of
@@ -34,17 +34,25 @@
 //     out = ssat8((SMMLAR(acc2, m, round_zp) + (acc2 >> 31)) >> right)
 //   where SMMLAR adds SaturatingRoundingDoublingHighMul(acc, m) to round_zp, and the sign
 //   of acc2 is the sign of that product because m > 2^30 (acc <= -1 gives a product below
-//   -2^30). The correction (acc2 >> 31) is left out when act_min >= output_zero_point
-//   (see row_pass_for()). When [act_min, act_max] is not the whole int8 range, each
-//   finished output row is clamped four bytes at a time (SSUB8 / SEL).
-//   About 80 instructions per channel and six stride-1 outputs (54 MACs) without the
-//   correction.
+//   -2^30). The correction (acc2 >> 31) changes only outputs of negative accumulators,
+//   and those are at most output_zero_point with or without it (the product is then
+//   negative, the rounding term below 2^right): when act_min >= output_zero_point both
+//   clamp to act_min, and the table takes mode 2 where every channel allows it
+//   (shifted_entry()): the filter and bias scaled by 2^(1 + d), d = 10 - right, so that
+//     out = SSAT #8 (SMMLA(acc, m, A), ASR #10)
+//   with no correction, no register shift and no load of right: two instructions and the
+//   STRB per output (mode 1, the table otherwise: four and the STRB). A channel whose
+//   output cannot vary (a dead channel, or a right of 10 and more with the output
+//   saturated) gets a zero filter and A = out << 10. When [act_min, act_max] is not the
+//   whole int8 range, each finished output row is clamped four bytes at a time (SSUB8 /
+//   SEL). About 77 instructions per channel and six stride-1 outputs (54 MACs) in mode 2.
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //
-// Table (in the params, table_bytes(C) = 4 + 40 * C + round4(C)): a word 1 when the fast
-// path applies (0 otherwise, and then every other byte 0), the per-channel entries (10
-// words each), the row of C input zero points (rounded up to 4 with zeros).
+// Table (in the params, table_bytes(C) = 4 + 40 * C + round4(C)): a word 2 or 1 when the
+// fast path applies in mode 2 or 1 (0 otherwise, and then every other byte 0), the
+// per-channel entries (10 words each), the row of C input zero points (rounded up to 4
+// with zeros).
 // Scratch (4-byte aligned): the ring, 40 * C * B bytes with B = ceil(ceil(Wp / 2) / 2)
 // blocks, Wp = (out_w - 1) * stride_w + 3 padded columns. The general path keeps
 // make_output()'s table (16 * C bytes) in the ring's space.
