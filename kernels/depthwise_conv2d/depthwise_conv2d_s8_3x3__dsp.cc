@@ -8,7 +8,7 @@
 //   carry it after the reference's bytes, check() recomputes it at load): the filter as
 //   horizontal tap pairs, doubled, per filter row k: W01 = [2w(k,0), 2w(k,1)],
 //   W12 = [2w(k,1), 2w(k,2)] (exact in int16); twice the bias; the requantization
-//   constants.
+//   constants (mode 1; mode 2 scales further, see below).
 // - Input rows are extended into a ring of three slots (input row r lives in slot r mod 3),
 //   each row once per image, channel-planar: per channel c and column pair j the word
 //   P(j) = [x(2j) + offset, x(2j + 1) + offset]. Padding columns are read from a row of
@@ -34,17 +34,25 @@
 //     out = ssat8((SMMLAR(acc2, m, round_zp) + (acc2 >> 31)) >> right)
 //   where SMMLAR adds SaturatingRoundingDoublingHighMul(acc, m) to round_zp, and the sign
 //   of acc2 is the sign of that product because m > 2^30 (acc <= -1 gives a product below
-//   -2^30). The correction (acc2 >> 31) is left out when act_min >= output_zero_point
-//   (see row_pass_for()). When [act_min, act_max] is not the whole int8 range, each
-//   finished output row is clamped four bytes at a time (SSUB8 / SEL).
-//   About 80 instructions per channel and six stride-1 outputs (54 MACs) without the
-//   correction.
+//   -2^30). The correction (acc2 >> 31) changes only outputs of negative accumulators,
+//   and those are at most output_zero_point with or without it (the product is then
+//   negative, the rounding term below 2^right): when act_min >= output_zero_point both
+//   clamp to act_min, and the table takes mode 2 where every channel allows it
+//   (shifted_entry()): the filter and bias scaled by 2^(1 + d), d = 10 - right, so that
+//     out = SSAT #8 (SMMLA(acc, m, A), ASR #10)
+//   with no correction, no register shift and no load of right: two instructions and the
+//   STRB per output (mode 1, the table otherwise: four and the STRB). A channel whose
+//   output cannot vary (a dead channel, or a right of 10 and more with the output
+//   saturated) gets a zero filter and A = out << 10. When [act_min, act_max] is not the
+//   whole int8 range, each finished output row is clamped four bytes at a time (SSUB8 /
+//   SEL). About 77 instructions per channel and six stride-1 outputs (54 MACs) in mode 2.
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //
-// Table (in the params, table_bytes(C) = 4 + 40 * C + round4(C)): a word 1 when the fast
-// path applies (0 otherwise, and then every other byte 0), the per-channel entries (10
-// words each), the row of C input zero points (rounded up to 4 with zeros).
+// Table (in the params, table_bytes(C) = 4 + 40 * C + round4(C)): a word 2 or 1 when the
+// fast path applies in mode 2 or 1 (0 otherwise, and then every other byte 0), the
+// per-channel entries (10 words each), the row of C input zero points (rounded up to 4
+// with zeros).
 // Scratch (4-byte aligned): the ring, 40 * C * B bytes with B = ceil(ceil(Wp / 2) / 2)
 // blocks, Wp = (out_w - 1) * stride_w + 3 padded columns. The general path keeps
 // make_output()'s table (16 * C bytes) in the ring's space.
@@ -76,6 +84,13 @@ constexpr int32_t kRight = 7;
 constexpr int32_t kMultiplier = 8;  // then kRoundZp: one LDRD
 constexpr int32_t kRoundZp = 9;
 constexpr int32_t kEntryWords = 10;
+// The table's first word: the general path, the fast path with mode 1's entries (doubled
+// filter, requantization with the sign correction) or mode 2's (see shifted_entry()).
+constexpr uint32_t kModeGeneral = 0;
+constexpr uint32_t kModeSignFix = 1;
+constexpr uint32_t kModeShifted = 2;
+// Mode 2's requantization ends on SSAT #8 with this ASR (an immediate: one for every layer).
+constexpr int kShiftR = 10;  // shifted_entry()'s bounds take kShiftR <= 10
 // Two pairs for each of five ring rows: slots 0, 1, 2, then copies of slots 0 and 1, so
 // that the window rows of every output row are three consecutive ring rows.
 constexpr int32_t kBlockWords = 10;
@@ -187,12 +202,26 @@ inline void filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0, in
   }
 }
 
-// kSignFix false: only when act_min >= output_zero_point (see row_pass_for()).
-template <bool kSignFix>
-inline int32_t requantize(int32_t acc2, int32_t multiplier, int32_t round_zp, int32_t right) {
-  int32_t t = dsp::smmlar(acc2, multiplier, round_zp);
-  if constexpr (kSignFix) t += acc2 >> 31;
-  return dsp::ssat8(t >> right);
+// The requantizations (template argument kRq): kSignFixRq for a table of mode 1,
+// kShiftedRq for mode 2 (see shifted_entry()), kEitherRq by the channel's entry (mode 2's
+// entries have right 0; only the one- and two-output tails, so that they need no copy per
+// mode). acc: the accumulator as the entry scales it; round_zp: mode 1's round_zp or mode
+// 2's A.
+constexpr int kShiftedRq = 0;
+constexpr int kSignFixRq = 1;
+constexpr int kEitherRq = 2;
+
+template <int kRq>
+inline int32_t requantize(int32_t acc, int32_t multiplier, int32_t round_zp, int32_t right) {
+  if constexpr (kRq == kShiftedRq) {
+    return dsp::ssat8_asr<kShiftR>(dsp::smmla(acc, multiplier, round_zp));
+  } else if constexpr (kRq == kSignFixRq) {
+    const int32_t t = dsp::smmlar(acc, multiplier, round_zp) + (acc >> 31);
+    return dsp::ssat8(t >> right);
+  } else {
+    return right == 0 ? requantize<kShiftedRq>(acc, multiplier, round_zp, right)
+                      : requantize<kSignFixRq>(acc, multiplier, round_zp, right);
+  }
 }
 
 // The bytes out[0, count) clamped to [lo, hi] (lo4, hi4: the bounds in each byte).
@@ -207,7 +236,7 @@ void clamp_bytes(int8_t* out, int32_t count, uint32_t lo4, uint32_t hi4, int32_t
 // kN (1..4, or 5, 6 with stride 1) outputs of one channel: p is the block-aligned ring
 // pointer (the first window starts at its pair kBase), entry the channel's table entry,
 // out the first output, step the bytes between horizontally adjacent outputs.
-template <int kStride, int kN, int kBase, bool kSignFix>
+template <int kStride, int kN, int kBase, int kRq>
 MOTE_DW3X3_NO_IVOPTS inline void outputs(const uint32_t* p, const uint32_t* entry, int32_t step,
                                          int8_t* out) {
   const int32_t bias2 = static_cast<int32_t>(entry[kBias2]);
@@ -217,31 +246,31 @@ MOTE_DW3X3_NO_IVOPTS inline void outputs(const uint32_t* p, const uint32_t* entr
   filter_row<kStride, kN, 2, kBase>(p, entry, a0, a1, a2, a3, a4, a5);
   uint32_t m, rz;
   dsp::load2_u32_at<4 * kMultiplier>(entry, m, rz);
-  const int32_t right = static_cast<int32_t>(entry[kRight]);
+  const int32_t right = kRq == kShiftedRq ? 0 : static_cast<int32_t>(entry[kRight]);
   const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
-  out[0] = static_cast<int8_t>(requantize<kSignFix>(a0, multiplier, round_zp, right));
+  out[0] = static_cast<int8_t>(requantize<kRq>(a0, multiplier, round_zp, right));
   if constexpr (kN >= 2) {
-    out[step] = static_cast<int8_t>(requantize<kSignFix>(a1, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize<kRq>(a1, multiplier, round_zp, right));
   }
   if constexpr (kN >= 3) {
     out += 2 * step;
-    out[0] = static_cast<int8_t>(requantize<kSignFix>(a2, multiplier, round_zp, right));
+    out[0] = static_cast<int8_t>(requantize<kRq>(a2, multiplier, round_zp, right));
   }
   if constexpr (kN >= 4) {
-    out[step] = static_cast<int8_t>(requantize<kSignFix>(a3, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize<kRq>(a3, multiplier, round_zp, right));
   }
   if constexpr (kN >= 5) {
     out += 2 * step;
-    out[0] = static_cast<int8_t>(requantize<kSignFix>(a4, multiplier, round_zp, right));
+    out[0] = static_cast<int8_t>(requantize<kRq>(a4, multiplier, round_zp, right));
   }
   if constexpr (kN >= 6) {
-    out[step] = static_cast<int8_t>(requantize<kSignFix>(a5, multiplier, round_zp, right));
+    out[step] = static_cast<int8_t>(requantize<kRq>(a5, multiplier, round_zp, right));
   }
 }
 
 // kN outputs of every channel at `count` places `advance` ring words apart (out_advance
 // output bytes apart): p, entry, out as for channel 0 at the first place.
-template <int kStride, int kN, int kBase, bool kSignFix>
+template <int kStride, int kN, int kBase, int kRq>
 MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
                                         const uint32_t* table, int32_t channels, int32_t count,
                                         int32_t advance, int32_t out_advance, int8_t* out) {
@@ -251,7 +280,7 @@ MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
     int8_t* oc = out;
     int8_t* const end = out + channels;
     do {
-      outputs<kStride, kN, kBase, kSignFix>(pc, entry, channels, oc);
+      outputs<kStride, kN, kBase, kRq>(pc, entry, channels, oc);
       pc += chan_words;
       entry += kEntryWords;
       ++oc;
@@ -266,7 +295,7 @@ MOTE_DW3X3_NO_IVOPTS void channels_pass(const uint32_t* p, int32_t chan_words,
 // a time as two passes of six (fewer loads and channel-loop turns per output than four),
 // then fours, and ends with five or six in one pass where the row leaves five or six;
 // stride 2 takes fours and ends with a six where the row leaves six.
-template <int kStride, bool kSignFix>
+template <int kStride, int kRq>
 void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, int32_t channels,
               int32_t out_w, int8_t* out_row) {
   constexpr int32_t kAdvance = kStride == 1 ? kBlockWords : 2 * kBlockWords;  // per 4 outputs
@@ -274,9 +303,9 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
   if constexpr (kStride == 1) {
     const int32_t twelves = left / 12;
     if (twelves > 0) {
-      channels_pass<1, 6, 0, kSignFix>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
+      channels_pass<1, 6, 0, kRq>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
                                        12 * channels, out_row);
-      channels_pass<1, 6, 3, kSignFix>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
+      channels_pass<1, 6, 3, kRq>(ring, chan_words, table, channels, twelves, 3 * kBlockWords,
                                        12 * channels, out_row + 6 * channels);
       ring += twelves * 3 * kBlockWords;
       out_row += twelves * 12 * channels;
@@ -291,28 +320,28 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
     tail += 4;
   }
   if (quads > 0) {
-    channels_pass<kStride, 4, 0, kSignFix>(ring, chan_words, table, channels, quads, kAdvance,
+    channels_pass<kStride, 4, 0, kRq>(ring, chan_words, table, channels, quads, kAdvance,
                                            4 * channels, out_row);
   }
   ring += quads * kAdvance;
   out_row += quads * 4 * channels;
   switch (tail) {
     case 1:
-      channels_pass<kStride, 1, 0, true>(ring, chan_words, table, channels, 1, 0, 0, out_row);
+      channels_pass<kStride, 1, 0, kEitherRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 2:
-      channels_pass<kStride, 2, 0, true>(ring, chan_words, table, channels, 1, 0, 0, out_row);
+      channels_pass<kStride, 2, 0, kEitherRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 3:
-      channels_pass<kStride, 3, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
+      channels_pass<kStride, 3, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 5:
       if constexpr (kStride == 1) {
-        channels_pass<1, 5, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
+        channels_pass<1, 5, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       }
       break;
     case 6:
-      channels_pass<kStride, 6, 0, kSignFix>(ring, chan_words, table, channels, 1, 0, 0, out_row);
+      channels_pass<kStride, 6, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     default:
       break;
@@ -321,15 +350,13 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
 
 using RowPass = void (*)(const uint32_t*, int32_t, const uint32_t*, int32_t, int32_t, int8_t*);
 
-// The requantization's sign correction (acc2 >> 31) changes only outputs of negative
-// accumulators, and those are at most output_zero_point with or without it (the product
-// with a multiplier above 2^30 is then negative, and the rounding term is below 2^right):
-// when act_min >= output_zero_point both clamp to act_min, so the correction is skipped.
-RowPass row_pass_for(const DepthwiseConv2dS8Params& params) {
-  if (params.act_min >= params.output_zero_point) {
-    return params.window.stride_w == 1 ? row_pass<1, false> : row_pass<2, false>;
+// Mode 1 requantizes with the sign correction, mode 2 without one (its table exists only
+// when act_min >= output_zero_point: see shifted_entry()).
+RowPass row_pass_for(const DepthwiseConv2dS8Params& params, uint32_t mode) {
+  if (mode == kModeShifted) {
+    return params.window.stride_w == 1 ? row_pass<1, kShiftedRq> : row_pass<2, kShiftedRq>;
   }
-  return params.window.stride_w == 1 ? row_pass<1, true> : row_pass<2, true>;
+  return params.window.stride_w == 1 ? row_pass<1, kSignFixRq> : row_pass<2, kSignFixRq>;
 }
 
 // Stores lo, hi at d[0], d[1] and, for a slot with a copy (kCopy), at the copy's words;
@@ -583,6 +610,102 @@ void channel_entry(const DepthwiseConv2dS8Params& params, const int32_t* multipl
   e[kRoundZp] = ((1u << right) >> 1) + (zp << right);
 }
 
+// Mode 2's entry of channel c, or false when the channel does not fit it. Called only
+// when the fast path applies (so the bounds of fast_path() hold: 2 * acc and mode 1's
+// round_zp fit int32, and SMMULR(2 acc, m) + round_zp does not overflow) and act_min >=
+// output_zero_point, where mode 1 without the sign correction outputs (clamp aside)
+//   ssat8((SMMULR(2 acc, m) + round_zp) >> right)
+//     = ssat8(floor((2 acc m + 2^31 + round_zp 2^32) / 2^(32 + right)))
+// (floor(floor(u) / n) = floor(u / n)). With d = kShiftR - right >= 1 that is
+//     ssat8(floor((acc 2^(1 + d) m + A 2^32) / 2^(32 + kShiftR))),  A = 2^(d - 1) + round_zp 2^d
+//     = ssat8(SMMLA(acc 2^(1 + d), m, A) >> kShiftR)
+// one SSAT with an immediate shift instead of ASR + SSAT. So mode 2 scales the filter and
+// bias by 2^k, k = 1 + d, when the scaled taps fit int16. Over the accumulators the
+// channel can reach, [lo, hi] (bias plus each tap's extremes over the input range,
+// padding's 0 included; hi - lo <= 2 * 9 * 255 * 128 = 587520), the output rises by at
+// most 1 per step of acc (m < 2^31), so a channel whose output differs at lo and hi has
+// an unsaturated output at some acc0 in between: |SMMULR(2 acc0, m)| <= 2^(right + 8)
+// + 2^(right - 1), so |acc0| < 2^(right + 10) (m > 2^30), and every acc in [lo, hi] has
+// |acc| < 2^(right + 10) + 587520 < 2^(31 - k) = 2^(20 + right): the scaled accumulator
+// fits int32, and SMMLA's result too (|high word| <= 2^30, |A| < 2^18). A channel whose
+// output is the same at lo and hi has it for every input: its entry is a zero filter and
+// bias with A = out << kShiftR.
+bool shifted_entry(const DepthwiseConv2dS8Params& params, int32_t multiplier, int32_t shift,
+                   int32_t bias, const int8_t* filter, int32_t channels, int32_t c,
+                   uint32_t* e) {
+  const int32_t right = -shift;  // 1..30 on the fast path
+  const int32_t x_lo = -128 - params.input_zero_point;  // x + input offset: x_lo <= 0 <= x_hi
+  const int32_t x_hi = 127 - params.input_zero_point;
+  int32_t lo = bias, hi = bias, w_min = 0, w_max = 0;  // |lo|, |hi| < 2^30 (fast path)
+  for (int32_t k = 0; k < 9; ++k) {
+    const int32_t w = filter[k * channels + c];
+    lo += w < 0 ? w * x_hi : w * x_lo;
+    hi += w < 0 ? w * x_lo : w * x_hi;
+    w_min = w < w_min ? w : w_min;
+    w_max = w > w_max ? w : w_max;
+  }
+  const int32_t round_zp = static_cast<int32_t>((1u << right >> 1) +
+                                                (static_cast<uint32_t>(params.output_zero_point)
+                                                 << right));
+  auto out_of = [&](int32_t acc) {
+    return dsp::ssat8((dsp::smmulr(2 * acc, multiplier) + round_zp) >> right);
+  };
+  for (int32_t i = 0; i < kEntryWords; ++i) e[i] = 0;
+  e[kMultiplier] = static_cast<uint32_t>(multiplier);
+  const int32_t out_lo = out_of(lo);
+  if (out_lo == out_of(hi)) {
+    e[kRoundZp] = static_cast<uint32_t>(out_lo) << kShiftR;
+    return true;
+  }
+  const int32_t d = kShiftR - right;
+  if (d < 1) return false;
+  const int32_t k = 1 + d;  // the scale's exponent, 2..9
+  if (w_max > (32767 >> k) || w_min < -(32768 >> k)) return false;
+  for (int32_t r = 0; r < 3; ++r) {
+    const int32_t w0 = filter[3 * r * channels + c] * (1 << k);
+    const int32_t w1 = filter[(3 * r + 1) * channels + c] * (1 << k);
+    const int32_t w2 = filter[(3 * r + 2) * channels + c] * (1 << k);
+    e[2 * r] = dsp::pack16(w0, w1);
+    e[2 * r + 1] = dsp::pack16(w1, w2);
+  }
+  e[kBias2] = static_cast<uint32_t>(bias) << k;
+  e[kRoundZp] = (1u << (d - 1)) + (static_cast<uint32_t>(round_zp) << d);
+  return true;  // e[kRight] stays 0: mode 2's mark (mode 1's right is at least 1)
+}
+
+// The table's mode and its entries: written to `out`, or (out null) compared with
+// `expect`, kModeMismatch at the first that differs. Mode 2 when every channel fits it.
+constexpr uint32_t kModeMismatch = 3;
+uint32_t table_entries(const DepthwiseConv2dS8Params& params, const int32_t* multipliers,
+                       const int32_t* shifts, const int32_t* bias, const int8_t* filter,
+                       int32_t channels, uint32_t* out, const uint32_t* expect) {
+  if (!fast_path(params, multipliers, shifts, bias, channels)) return kModeGeneral;
+  uint32_t e[kEntryWords];
+  uint32_t mode = params.act_min >= params.output_zero_point ? kModeShifted : kModeSignFix;
+  for (int32_t c = 0; mode == kModeShifted && c < channels; ++c) {
+    if (!shifted_entry(params, multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0, filter,
+                       channels, c, e)) {
+      mode = kModeSignFix;
+    }
+  }
+  for (int32_t c = 0; c < channels; ++c) {
+    if (mode == kModeShifted) {
+      shifted_entry(params, multipliers[c], shifts[c], bias != nullptr ? bias[c] : 0, filter,
+                    channels, c, e);
+    } else {
+      channel_entry(params, multipliers, shifts, bias, filter, channels, c, e);
+    }
+    for (int32_t i = 0; i < kEntryWords; ++i) {
+      if (out != nullptr) {
+        out[kEntryWords * c + i] = e[i];
+      } else if (expect[kEntryWords * c + i] != e[i]) {
+        return kModeMismatch;
+      }
+    }
+  }
+  return mode;
+}
+
 // Bytes of the zero-point row (C rounded up to words).
 uint32_t zp_row_bytes(int32_t channels) { return (static_cast<uint32_t>(channels) + 3u) & ~3u; }
 
@@ -604,16 +727,11 @@ bool depthwise_conv2d_s8_3x3__dsp_make_table(const DepthwiseConv2dS8Params& para
                                              const int32_t* bias, const int8_t* filter,
                                              int32_t channels, void* table) {
   uint32_t* const words = static_cast<uint32_t*>(table);
-  const bool fast = fast_path(params, multipliers, shifts, bias, channels);
   const uint32_t bytes = depthwise_conv2d_s8_3x3__dsp_table_bytes(channels);
   uint8_t* const raw = static_cast<uint8_t*>(table);
   for (uint32_t i = 0; i < bytes; ++i) raw[i] = 0;
-  if (!fast) return false;
-  words[0] = 1;
-  for (int32_t c = 0; c < channels; ++c) {
-    channel_entry(params, multipliers, shifts, bias, filter, channels, c,
-                  words + 1 + kEntryWords * c);
-  }
+  words[0] = table_entries(params, multipliers, shifts, bias, filter, channels, words + 1, nullptr);
+  if (words[0] == kModeGeneral) return false;
   int8_t* const zp_row = reinterpret_cast<int8_t*>(words + 1 + kEntryWords * channels);
   for (int32_t c = 0; c < channels; ++c) zp_row[c] = static_cast<int8_t>(params.input_zero_point);
   return true;
@@ -631,7 +749,7 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t* const entries = words + 1;
   const int8_t* const zp_row = reinterpret_cast<const int8_t*>(entries + kEntryWords * channels);
   uint32_t* const ring = static_cast<uint32_t*>(scratch);
-  if (words[0] == 0) {  // not the fast path: the common table goes in the ring's space
+  if (words[0] == kModeGeneral) {  // not the fast path: the common table goes in the ring's space
     const Output out = depthwise_dsp::make_output(
         params, multipliers, shifts, bias, channels, 9,
         reinterpret_cast<depthwise_dsp::ChannelRequant*>(ring));
@@ -673,7 +791,7 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t lo4 = (static_cast<uint32_t>(params.act_min) & 0xFFu) * 0x01010101u;
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
-  const RowPass pass = row_pass_for(params);
+  const RowPass pass = row_pass_for(params, words[0]);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
   const int32_t slot_step = params.window.stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
@@ -736,21 +854,15 @@ Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx) {
   const int32_t* multipliers = params_array(p, 0, out_c);
   const int32_t* shifts = params_array(p, 1, out_c);
   const auto* words = reinterpret_cast<const uint32_t*>(params_array(p, 2, out_c));
-  const bool fast = fast_path(p, multipliers, shifts, bias, channels);
-  if (words[0] != (fast ? 1u : 0u)) return Status::kBadParams;
+  const uint32_t mode = table_entries(p, multipliers, shifts, bias, weights, channels, nullptr,
+                                      words + 1);
+  if (words[0] != mode) return Status::kBadParams;  // also on kModeMismatch
   const auto* rest = reinterpret_cast<const uint8_t*>(words + 1);
-  if (!fast) {  // all zeros
+  if (mode == kModeGeneral) {  // all zeros
     for (uint32_t i = 4; i < table_bytes; ++i) {
       if (*rest++ != 0) return Status::kBadParams;
     }
     return Status::kOk;
-  }
-  uint32_t entry[kEntryWords];
-  for (int32_t c = 0; c < channels; ++c) {
-    channel_entry(p, multipliers, shifts, bias, weights, channels, c, entry);
-    for (int32_t i = 0; i < kEntryWords; ++i) {
-      if (words[1 + kEntryWords * c + i] != entry[i]) return Status::kBadParams;
-    }
   }
   const auto* zp_row = reinterpret_cast<const int8_t*>(words + 1 + kEntryWords * channels);
   for (uint32_t c = 0; c < zp_row_bytes(channels); ++c) {

@@ -125,6 +125,20 @@ inline int32_t smmlar(int32_t a, int32_t b, int32_t acc) {
 #endif
 }
 
+// acc + the high word of a * b truncated: bits 63..32 of (acc << 32) + a * b, wrapping
+// (SMMLA): floor((a * b) / 2^32) + acc (mod 2^32).
+inline int32_t smmla(int32_t a, int32_t b, int32_t acc) {
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+#else
+  const uint64_t sum = (static_cast<uint64_t>(static_cast<uint32_t>(acc)) << 32) +
+                       static_cast<uint64_t>(static_cast<int64_t>(a) * b);
+  return static_cast<int32_t>(static_cast<uint32_t>(sum >> 32));
+#endif
+}
+
 // Products of int16 halves: lo(a) * lo(b) (SMULBB), hi(a) * hi(b) (SMULTT),
 // hi(a) * lo(b) (SMULTB). Exact: |product| <= 2^30.
 inline int32_t smulbb(uint32_t a, uint32_t b) {
@@ -362,6 +376,20 @@ inline int32_t ssat8(int32_t x) {
   return __ssat(x, 8);
 #else
   return x < -128 ? -128 : (x > 127 ? 127 : x);
+#endif
+}
+
+// (x >> kShift) (arithmetic) saturated to [-128, 127]: SSAT #8 with its shifted operand.
+template <int kShift>
+inline int32_t ssat8_asr(int32_t x) {
+  static_assert(kShift >= 1 && kShift <= 31, "SSAT's ASR takes 1..31");
+#if MOTE_HAS_DSP
+  int32_t r;
+  __asm__("ssat %0, #8, %1, asr %2" : "=r"(r) : "r"(x), "I"(kShift));
+  return r;
+#else
+  const int32_t y = x >> kShift;
+  return y < -128 ? -128 : (y > 127 ? 127 : y);
 #endif
 }
 
