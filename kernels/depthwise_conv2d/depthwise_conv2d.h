@@ -79,10 +79,10 @@ extern const KernelEntry kDepthwiseConv2dS8Entry;
 // requantization constants (16 * C); the 3x3 variant a ring of three extended input rows
 // and copies of two (40 * C * ceil(ceil(Wp / 2) / 2), Wp = (out_w - 1) * stride_w + 3).
 // The 3x3 variant's params are the reference's followed by a table of *_table_bytes(C) =
-// 4 + 40 * C + round4(C) bytes (a fast-path flag word, per-channel filter pairs and
-// requantization constants, a row of input zero points) that the compiler writes with
-// *_make_table() and check() recomputes and compares; the kernel function takes it as
-// `table`.
+// 4 + 40 * C + round4(C) bytes (a mode word: 0 for the general path, 1 or 2 for the fast
+// path's two requantizations; per-channel filter pairs and requantization constants; a
+// row of input zero points) that the compiler writes with *_make_table() and check()
+// recomputes and compares; the kernel function takes it as `table`.
 //   depthwise_conv2d_s8_3x3__dsp: 3x3 filter, dilation 1, any stride and padding.
 //   depthwise_conv2d_s8__dsp: any filter size, stride, dilation and padding.
 inline bool depthwise_conv2d_s8_3x3__dsp_supports(const DepthwiseConv2dS8Params& p,
