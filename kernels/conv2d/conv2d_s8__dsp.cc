@@ -475,13 +475,15 @@ inline void mac_block(const uint32_t* a, const uint32_t* w, int32_t steps, int32
 }
 #if MOTE_HAS_DSP
 // Blocks of 4 pixels x a channel pair, requantization included, for the common case:
-// both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks.
+// both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks,
+// every |acc| < 2^30 (conv2d_dsp::acc_fits_doubled); high is H = (2 zp + 1) << (right -
+// 1) (conv2d_dsp::doubled_high).
 // Field offsets are hard-coded in run_pair_blocks.
 struct PairBlocks {
-  int32_t multiplier0, high0, right_minus_1_0;  // 0, 4, 8
+  int32_t multiplier0, high0, right0;           // 0, 4, 8
   int8_t* out;                                  // 12: output of channel 0, pixel 0
   int32_t out_c;                                // 16: output pixel stride
-  int32_t multiplier1, high1, right_minus_1_1;  // 20, 24, 28
+  int32_t multiplier1, high1, right1;           // 20, 24, 28
   int32_t bias0, bias1;                         // 32, 36
   const uint32_t* a;                            // 40: block, moved back by the skipped steps
   int32_t a_step;                               // 44: bytes per block
@@ -495,13 +497,14 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
                   offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56,
               "PairBlocks offsets are hard-coded in run_pair_blocks");
 
-// requantize_fast of the accumulator in `acc` (r9 multiplier, r10 high, r11 shift), SSAT
-// and STRB to `addr`; r7 / r12 scratch. 7 instructions.
+// The requantization of the accumulator in `acc` (|acc| < 2^30; r9 multiplier, r10 H =
+// (2 zp + 1) << (right - 1), r11 right), SSAT and STRB to `addr`; r12 scratch. SMMLAR of
+// the doubled accumulator gives the rounding high multiply plus H - [acc < 0], see
+// acc_fits_doubled in conv2d_s8_dsp_block.h. 6 instructions.
 #define MOTE_SMALL_OUT(acc, addr)           \
-  "and r7, " acc ", #0x80000000\n\t"        \
-  "orr r7, r7, #0x40000000\n\t"             \
   "add r12, r10, " acc ", asr #31\n\t"      \
-  "smlal r7, r12, " acc ", r9\n\t"          \
+  "lsl " acc ", " acc ", #1\n\t"            \
+  "smmlar r12, " acc ", r9, r12\n\t"        \
   "asr r12, r12, r11\n\t"                   \
   "ssat r12, #8, r12\n\t"                   \
   "strb r12, " addr "\n\t"
@@ -509,7 +512,7 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
 // Every block from state->a to state->a_end. The state pointer lives on the stack
 // ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
 // instructions per step (the first one taking the biases, plus a branch): 6 to start,
-// 7 per output, 11 for the channel constants and output addresses, 8 to advance.
+// 6 per output, 11 for the channel constants and output addresses, 8 to advance.
 inline void run_pair_blocks(PairBlocks* state) {
   register PairBlocks* s __asm__("r12") = state;
   __asm__ volatile(
@@ -615,6 +618,9 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
   const int32_t x_last = params.window.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
   const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.window.dilation_h;
 
+  // The asm pair loop (run_pair_blocks) when the clamp is the full range and every |acc|
+  // < 2^30, for its requantization.
+  const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
   // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
   auto widen_pair = [&](int32_t o, uint32_t* dst) {
     if (rows_3x9) {
@@ -714,17 +720,17 @@ void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
       int8_t* dst = chunk_out + o;
       int32_t b = 0;
 #if MOTE_HAS_DSP
-      if (pair && q0.fast && q1.fast && act_min == -128 && act_max == 127 && n >= 4) {
+      if (pair_loop && pair && q0.fast && q1.fast && n >= 4) {
         const int32_t whole = n / 4;
         const int32_t skip = kMaxSteps - steps;
         PairBlocks state{q0.multiplier,
-                         q0.high,
-                         q0.right_minus_1,
+                         conv2d_dsp::doubled_high(zp, q0.right_minus_1),
+                         q0.right_minus_1 + 1,
                          dst,
                          out_c,
                          q1.multiplier,
-                         q1.high,
-                         q1.right_minus_1,
+                         conv2d_dsp::doubled_high(zp, q1.right_minus_1),
+                         q1.right_minus_1 + 1,
                          b0,
                          b1,
                          acts - 4 * skip,

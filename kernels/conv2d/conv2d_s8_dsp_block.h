@@ -843,6 +843,30 @@ inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t
 }
 #endif
 
+// The doubled-accumulator requantization (conv2d_s8__dsp's small-window pair loop): A = 2
+// acc is exact when |acc| < 2^30 (acc_fits_doubled), and
+// SMMLAR(A, m, t) = floor((A * m + 2^31) / 2^32) + t = floor((acc * m + 2^30) / 2^31) + t
+// is the reference's rounding high multiply x plus t (for acc * m < 0 too: truncating
+// (acc * m + 1 - 2^30) / 2^31 toward zero is that floor). With t = H - [acc < 0] and H =
+// (2 zp + 1) << (right - 1) (doubled_high), an ASR by right is RoundingDivideByPOT(x,
+// right) + zp: for m >= 0 the sign of x that decides the tie is that of acc (x is 0 when
+// they differ, and gives the same either way). |x| < 2^30 and |H| <= 255 << 22 keep x + t
+// inside int32 for right <= kMaxFastRight. ADD, LSL, SMMLAR, ASR: 4 instructions, not 5.
+// Whether every accumulator of channels [0, channels) over k taps stays within |acc| <
+// 2^30: |bias[o]| + k * 255 * 128 < 2^30 (|input - zero point| <= 255, |weight| <= 128).
+inline bool acc_fits_doubled(int32_t k, const int32_t* bias, int32_t channels) {
+  const int64_t limit = (int64_t{1} << 30) - int64_t{k} * 255 * 128;
+  for (int32_t o = 0; o < channels; ++o) {
+    const int64_t b = bias != nullptr ? bias[o] : 0;
+    if (b >= limit || -b >= limit) return false;
+  }
+  return true;
+}
+// H = (2 zp + 1) << (right - 1) of the doubled requantization.
+inline int32_t doubled_high(int32_t zero_point, int32_t right_minus_1) {
+  return static_cast<int32_t>(static_cast<uint32_t>(2 * zero_point + 1) << right_minus_1);
+}
+
 // Bytes of widened weights per channel (block_matmul_wide).
 inline uint32_t wide_channel_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 8u; }
 // Whether block_matmul_wide takes this k (a multiple of 4 groups).
