@@ -463,7 +463,9 @@ inline void run_pair_blocks(PairBlocks* state) {
 #undef MOTE_SMALL_STEP
 #endif
 
-void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
+// Out of line: inlined into conv2d_s8_small_window__dsp, GCC allocates registers worse
+// around the pair loop (kws' first conv +20K instructions on qemu-cortex-m4).
+__attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
                   const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                   const int8_t* filter, const int32_t* bias, int8_t* output, uint8_t* scratch,
                   const RowsLayout& l) {

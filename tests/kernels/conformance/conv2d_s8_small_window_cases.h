@@ -1,5 +1,6 @@
-// Random small-window conv2d_s8 cases (1-4 input channels, kernels up to 5x5 and 10x4:
-// at most 24 SMLAD steps per window), shared by the suite of the small-window variant and
+// Random small-window conv2d_s8 cases (1-4 input channels, kernels up to 5x5 and 10x4;
+// for a variant whose scratch function gives 0 past 24 SMLAD steps per window, reduced
+// to at most 24), shared by the suite of the small-window variant and
 // by conv2d_s8__dsp's (which runs such windows too).
 #pragma once
 
@@ -35,6 +36,16 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     } else {
       s.kernel_h = rng.uniform(1, 5);
       s.kernel_w = rng.uniform(1, 5);
+    }
+    // A window the variant does not take (scratch 0: past 24 steps, e.g. 5x5x3): fewer
+    // input channels, then a narrower window, until it does (variants taking any window
+    // keep the draw).
+    while (scratch_bytes(s.kernel_h, s.kernel_w, s.in_c) == 0) {
+      if (s.in_c > 1) {
+        --s.in_c;
+      } else {
+        --s.kernel_w;
+      }
     }
     p.window.stride_h = rng.uniform(0, 3) == 0 ? 1 : 2;
     p.window.stride_w = rng.uniform(0, 3) == 0 ? 1 : 2;
