@@ -179,6 +179,8 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                                  ? (wide_channels < shape.out_c ? wide_channels : shape.out_c)
                                  : 0;
   conv2d_dsp::widen_weights(filter, k, wide_count, wide);
+  // The widened loop's doubled requantization when their every |acc| < 2^30.
+  const bool wide_doubled = wide_count > 0 && conv2d_dsp::acc_fits_doubled(k, bias, wide_count);
   // The gathered row's bytes past K (up to the word) hold the input zero point, so the
   // whole words expand with a zero tail (written once: gather_window writes K bytes).
   const int32_t groups = conv2d_dsp::k_groups(k);
@@ -247,7 +249,7 @@ void conv2d_s8__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
       }
     }
     conv2d_dsp::run_block(columns, k, filter, bias, shape.out_c, quant, output + p * shape.out_c,
-                          wide, wide_count);
+                          wide, wide_count, wide_doubled);
   }
 }
 

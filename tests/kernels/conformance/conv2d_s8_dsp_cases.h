@@ -241,6 +241,29 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
       k.multipliers[o] = rng.uniform(0, 7) == 0 ? rng.uniform(0, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
       k.shifts[o] = rng.uniform(0, 3) == 0 ? rng.uniform(-23, -2) : rng.uniform(-12, -5);
     }
+    // One in four: near the doubled requantization's bound (every |acc| < 2^30 with
+    // |bias| < 2^30 - K * 255 * 128): biases just inside it (the widened loop's doubled
+    // form) or past it (the other form), with extreme inputs and weights driving the sums
+    // toward (or past) 2^30.
+    if (rng.uniform(0, 3) == 0) {
+      const int32_t taps = s.kernel_h * s.kernel_w * s.in_c;
+      const int32_t limit = (1 << 30) - taps * 255 * 128;
+      const bool up = rng.coin(), negative_weights = rng.coin();
+      p.input_zero_point = up ? -128 : 127;
+      for (int32_t i = 0; i < k.in_count; ++i) {
+        k.input[i] = static_cast<int8_t>(rng.uniform(0, 7) == 0 ? rng.uniform(-128, 127) : (up ? 127 : -128));
+      }
+      for (int32_t i = 0; i < k.filter_count; ++i) {
+        k.filter[i] = static_cast<int8_t>(rng.uniform(0, 7) == 0 ? rng.uniform(-128, 127)
+                                                                 : (negative_weights ? -128 : 127));
+      }
+      const bool positive = up != negative_weights;  // the sums' sign
+      const bool past = rng.uniform(0, 2) == 0;
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        const int32_t b = past ? limit + rng.uniform(0, taps * 255 * 128) : limit - rng.uniform(0, 2);
+        k.bias[o] = positive == (rng.uniform(0, 5) != 0) ? b : -b;
+      }
+    }
     // One in four: a shift outside [-23, -2] (the checked loop; -1 leaves the asm loops).
     if (rng.uniform(0, 3) == 0) k.shifts[rng.uniform(0, s.out_c - 1)] = rng.uniform(-31, -1);
     if (!check_conv2d_s8_case(name, c, "wide", p, s, k, variant)) {
