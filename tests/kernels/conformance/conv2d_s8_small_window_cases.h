@@ -76,29 +76,10 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     }
     fill_s8(rng, k.input, k.in_count);
     fill_s8(rng, k.filter, k.filter_count);
-    // Near the pair loop's bound (every |acc| < 2^30 with |bias| < 2^30 - K * 255 * 128):
-    // biases just inside, at and past it, with extreme inputs and weights that drive the
-    // sums the same way, so that |acc| comes within K * 255 * 128 of 2^30 (or past it).
+    // Near the pair loop's bound (draw_acc_edge), one in five.
     const bool edge = k.bias != nullptr && rng.uniform(0, 4) == 0;
     if (edge) {
-      const int32_t taps = s.kernel_h * s.kernel_w * s.in_c;
-      const int32_t limit = (1 << 30) - taps * 255 * 128;
-      const bool up = rng.coin(), negative_weights = rng.coin();
-      p.input_zero_point = up ? -128 : 127;
-      for (int32_t i = 0; i < k.in_count; ++i) {
-        k.input[i] = static_cast<int8_t>(rng.uniform(0, 7) == 0 ? rng.uniform(-128, 127) : (up ? 127 : -128));
-      }
-      for (int32_t i = 0; i < k.filter_count; ++i) {
-        k.filter[i] = static_cast<int8_t>(rng.uniform(0, 7) == 0 ? rng.uniform(-128, 127)
-                                                                 : (negative_weights ? -128 : 127));
-      }
-      const bool positive = up != negative_weights;  // the sums' sign
-      // One in three past the bound (the C++ blocks; also |acc| >= 2^30).
-      const bool past = rng.uniform(0, 2) == 0;
-      for (int32_t o = 0; o < s.out_c; ++o) {
-        const int32_t b = past ? limit + rng.uniform(0, taps * 255 * 128) : limit - rng.uniform(0, 2);
-        k.bias[o] = positive == (rng.uniform(0, 5) != 0) ? b : -b;
-      }
+      draw_acc_edge(rng, s, &p, &k);
     } else if (k.bias != nullptr) {
       const bool wide = rng.uniform(0, 5) == 0;
       fill_s32(rng, k.bias, s.out_c, wide ? INT32_MIN : -60000, wide ? INT32_MAX : 60000);
