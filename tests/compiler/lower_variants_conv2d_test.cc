@@ -1,6 +1,7 @@
 // Variant choice for int8 CONV_2D (compiler/lower/variants.cc, select_conv2d_s8_dsp):
-// cortex-m4 / m7 / m33 take conv2d_s8_1x1__dsp for 1x1 kernels without padding and
-// conv2d_s8__dsp for every other groups == 1 conv, with the variant's scratch; cortex-m55
+// cortex-m4 / m7 / m33 take conv2d_s8_1x1__dsp for 1x1 kernels without padding,
+// conv2d_s8_small_window__dsp for windows of at most 24 SMLAD steps (few input channels)
+// and conv2d_s8__dsp for every other groups == 1 conv, with the variant's scratch; cortex-m55
 // takes those unless a Helium variant is chosen; grouped convs and cores without the DSP
 // extension (host, cortex-m0plus, cortex-m3) keep the reference conv2d_s8.
 #include <gtest/gtest.h>
