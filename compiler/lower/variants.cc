@@ -84,6 +84,17 @@ bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
   if (wide_unit != 0 && l.has_input(2)) op.scratch_growth = {wide_unit, static_cast<uint32_t>(f.out_c), wide_offset};
   return true;
 }
+// Small windows (at most 24 SMLAD steps: few input channels, e.g. a 3x3x3 first layer or
+// kws' 10x4x1): before conv2d_s8__dsp in kRules; a program whose other convs are 1x1
+// then links this one alone (kws: about half conv2d_s8__dsp's code).
+bool rule_conv2d_s8_small_window__dsp(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (!conv2d_s8_general(l, op, &f)) return false;
+  const uint32_t scratch = conv2d_s8_small_window__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c);
+  if (scratch == 0) return false;
+  op.scratch_bytes += scratch;
+  return true;
+}
 // Its params end with wide_channels, the output channels whose weights a run widens in
 // scratch (64 MACs in 46 instructions instead of 54; needs a bias, the asm channel loop's
 // case): as many as kConvWideBudget bytes hold are planned with the op's scratch (that
@@ -480,6 +491,7 @@ const VariantRule kRules[] = {
     {KernelId::kConv2dS81x1Mve, rule_conv2d_s8_1x1__mve},
     {KernelId::kConv2dS8Mve, rule_conv2d_s8__mve},
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
+    {KernelId::kConv2dS8SmallWindowDsp, rule_conv2d_s8_small_window__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},
     {KernelId::kConv2dS8CompactDsp, rule_conv2d_s8_compact__dsp},
     {KernelId::kConv2dS8V6m, rule_conv2d_s8__v6m},

@@ -116,8 +116,8 @@ constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { re
 // check() refuses more than out_c, or any when conv2d_s8__dsp_wide_channel_bytes() is 0.
 // With K = KH * KW * in_c, scratch: 32 * ceil(K / 4) bytes, plus 4 * ceil(K / 4) when
 // in_c % 4 != 0, plus wide_channels * conv2d_s8__dsp_wide_channel_bytes() (8 * ceil(K / 4)
-// each when ceil(K / 4) is a multiple of 4; 0 for small windows, see conv2d_s8__dsp.cc,
-// whose scratch is their own). The kernel function ignores wide_channels where that is 0.
+// each when ceil(K / 4) is a multiple of 4). The kernel function ignores wide_channels
+// where that is 0.
 uint32_t conv2d_s8__dsp_wide_channel_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
 uint32_t conv2d_s8__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c,
                                       int32_t wide_channels);
@@ -130,6 +130,23 @@ void conv2d_s8__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8DspEntry;
 // In place: as conv2d_s8_1x1__dsp, four pixels per block.
 constexpr uint32_t conv2d_s8__dsp_stream_block(const PixelStreamShape&) { return 4; }
+
+// conv2d_s8_small_window__dsp: windows of at most 24 SMLAD steps (2 per whole word of
+// each filter row of KW * in_c bytes, plus 2 per word of the rows' leftover bytes: e.g.
+// 3x3x3, 10x4x1), groups 1, any stride, dilation and padding; preferred to conv2d_s8__dsp
+// there (see its source). Params: the reference's. Scratch:
+// conv2d_s8_small_window__dsp_scratch_bytes() (0 for a window it does not take).
+uint32_t conv2d_s8_small_window__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                                 const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                                 const int8_t* filter, const int32_t* bias, int8_t* output,
+                                 uint8_t* scratch);
+Status conv2d_s8_small_window__dsp_check(const OpContext& ctx);
+void conv2d_s8_small_window__dsp_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS8SmallWindowDspEntry;
+// In place: its output pixels are written chunk by chunk after every window of the chunk
+// (at least four pixels' windows, as conv2d_s8__dsp's blocks) has been read.
+constexpr uint32_t conv2d_s8_small_window__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // conv2d_s8_compact__dsp: the small one, for `--optimize size`: any kernel, stride,
 // dilation and padding, groups 1; one loop over four output pixels x one output channel

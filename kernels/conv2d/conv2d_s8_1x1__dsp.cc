@@ -598,6 +598,8 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
                                  ? (wide_channels < shape.out_c ? wide_channels : shape.out_c)
                                  : 0;
   conv2d_dsp::widen_weights(filter, c, wide_count, wide);
+  // The widened loop's doubled requantization when their every |acc| < 2^30.
+  const bool wide_doubled = wide_count > 0 && conv2d_dsp::acc_fits_doubled(c, bias, wide_count);
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
   const int8_t* row = input;
@@ -652,7 +654,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
       next_pixel();
     }
     conv2d_dsp::run_block(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c, wide,
-                          wide_count);
+                          wide_count, wide_doubled);
   }
 }
 

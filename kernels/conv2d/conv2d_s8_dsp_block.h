@@ -26,7 +26,9 @@
 //   block_matmul_wide, the same loop over weights the variant widened once per run into
 //   scratch (int16 pairs, 8 bytes per group; the first channels, as many as the
 //   compiler gave scratch for, when the groups are a multiple of 4): 64 MACs in 46
-//   instructions; the other channels then take the loop above.
+//   instructions; 6 per output when every widened channel's |acc| < 2^30 (the doubled
+//   requantization, acc_fits_doubled, checked once per run); the other channels then
+//   take the loop above.
 // - block_matmul_fast (C++): every multiplier >= 0, any shift or clamp.
 // - block_matmul: anything else (negative or INT32_MIN multipliers, odd zero points).
 // With unaligned rows (K % 4 != 0) the last partial group of a row is read as a whole
@@ -715,6 +717,29 @@ static_assert(offsetof(ChannelLoop, out_c) == 16 && offsetof(ChannelLoop, dst_en
   "ldr r8, [r12, #24]\n\t" \
   "cmp r9, r8\n\t" \
   "bne 2b\n\t"
+// REQUANT_BODY with the doubled-accumulator requantization (see acc_fits_doubled: every
+// |acc| < 2^30, shift in [-kMaxFastRight, -2]): r11 = H = (2 zp + 1) << (right - 1),
+// r4 = right, then per output ADD, LSL, SMMLAR, ASR, SSAT, STRB (6, not 7).
+#define MOTE_CONV2D_DSP_REQUANT_DOUBLED_OUT(acc, addr) \
+  "add r5, r11, " acc ", asr #31\n\t" \
+  "lsl r8, " acc ", #1\n\t" \
+  "smmlar r5, r8, lr, r5\n\t" \
+  "asr r5, r5, r4\n\t" \
+  "ssat r5, #8, r5\n\t" \
+  "strb r5, " addr "\n\t"
+#define MOTE_CONV2D_DSP_REQUANT_DOUBLED_BODY \
+  "lsl r11, r11, r4\n\t" \
+  "add r4, r4, #1\n\t" \
+  MOTE_CONV2D_DSP_REQUANT_DOUBLED_OUT("r0", "[r9]") \
+  MOTE_CONV2D_DSP_REQUANT_DOUBLED_OUT("r1", "[r9, r10]") \
+  "add r0, r9, r10, lsl #1\n\t" \
+  MOTE_CONV2D_DSP_REQUANT_DOUBLED_OUT("r2", "[r0]") \
+  MOTE_CONV2D_DSP_REQUANT_DOUBLED_OUT("r3", "[r0, r10]") \
+  "add r9, r9, #1\n\t" \
+  "str r9, [r12, #12]\n\t" \
+  "ldr r8, [r12, #24]\n\t" \
+  "cmp r9, r8\n\t" \
+  "bne 2b\n\t"
 // The rare forms REQUANT_CHECK branches to (not assembled without it).
 #define MOTE_CONV2D_DSP_REQUANT_RARE \
   "b 5f\n\t" \
@@ -815,7 +840,8 @@ inline void block_matmul_common(const uint32_t* columns, int32_t k, const int8_t
 // block_matmul_common<kChecked, true, true> over weights already widened
 // (widen_weights): each channel's groups as (even taps, odd taps) int16 pairs, 8 bytes
 // per group, channels back to back. 64 MACs in 46 instructions. Groups a multiple of 4.
-template <bool kChecked>
+// kDoubled (not with kChecked): the doubled requantization, every |acc| < 2^30.
+template <bool kChecked, bool kDoubled = false>
 inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t* wide,
                               const int32_t* bias, int32_t out_c, const OutputQuant& q,
                               int8_t* out, int32_t channels) {
@@ -833,15 +859,43 @@ inline void block_matmul_wide(const uint32_t* columns, int32_t k, const uint32_t
                    :                                                                         \
                    : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", \
                      "memory")
+  static_assert(!(kChecked && kDoubled), "the doubled requantization takes the normal shifts only");
   if (kChecked) {
     MOTE_CONV2D_DSP_WIDE_ASM(MOTE_CONV2D_DSP_REQUANT_CHECK MOTE_CONV2D_DSP_REQUANT_BODY
                                  MOTE_CONV2D_DSP_REQUANT_RARE);
+  } else if (kDoubled) {
+    MOTE_CONV2D_DSP_WIDE_ASM(MOTE_CONV2D_DSP_REQUANT_DOUBLED_BODY);
   } else {
     MOTE_CONV2D_DSP_WIDE_ASM(MOTE_CONV2D_DSP_REQUANT_BODY);
   }
 #undef MOTE_CONV2D_DSP_WIDE_ASM
 }
 #endif
+
+// The doubled-accumulator requantization (the small-window variant's pair loop and
+// block_matmul_wide<false, true>): A = 2
+// acc is exact when |acc| < 2^30 (acc_fits_doubled), and
+// SMMLAR(A, m, t) = floor((A * m + 2^31) / 2^32) + t = floor((acc * m + 2^30) / 2^31) + t
+// is the reference's rounding high multiply x plus t (for acc * m < 0 too: truncating
+// (acc * m + 1 - 2^30) / 2^31 toward zero is that floor). With t = H - [acc < 0] and H =
+// (2 zp + 1) << (right - 1) (doubled_high), an ASR by right is RoundingDivideByPOT(x,
+// right) + zp: for m >= 0 the sign of x that decides the tie is that of acc (x is 0 when
+// they differ, and gives the same either way). |x| < 2^30 and |H| <= 255 << 22 keep x + t
+// inside int32 for right <= kMaxFastRight. ADD, LSL, SMMLAR, ASR: 4 instructions, not 5.
+// Whether every accumulator of channels [0, channels) over k taps stays within |acc| <
+// 2^30: |bias[o]| + k * 255 * 128 < 2^30 (|input - zero point| <= 255, |weight| <= 128).
+inline bool acc_fits_doubled(int32_t k, const int32_t* bias, int32_t channels) {
+  const int64_t limit = (int64_t{1} << 30) - int64_t{k} * 255 * 128;
+  for (int32_t o = 0; o < channels; ++o) {
+    const int64_t b = bias != nullptr ? bias[o] : 0;
+    if (b >= limit || -b >= limit) return false;
+  }
+  return true;
+}
+// H = (2 zp + 1) << (right - 1) of the doubled requantization.
+inline int32_t doubled_high(int32_t zero_point, int32_t right_minus_1) {
+  return static_cast<int32_t>(static_cast<uint32_t>(2 * zero_point + 1) << right_minus_1);
+}
 
 // Bytes of widened weights per channel (block_matmul_wide).
 inline uint32_t wide_channel_bytes(int32_t k) { return static_cast<uint32_t>(k_groups(k)) * 8u; }
@@ -907,12 +961,16 @@ inline void run_single(const uint32_t* columns, int32_t k, const int8_t* filter,
 
 // block_matmul with the clamp chosen once per block. wide: the first wide_channels
 // channels widened (widen_weights; wide_applies(k)), used by the asm loop (q.all_common,
-// a bias; else ignored).
+// a bias; else ignored); wide_doubled: acc_fits_doubled(k, bias, wide_channels), which
+// the caller checks once per run (the widened loop then requantizes in 6 instructions
+// per output, not 7).
 inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
                       const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
-                      const uint32_t* wide = nullptr, int32_t wide_channels = 0) {
+                      const uint32_t* wide = nullptr, int32_t wide_channels = 0,
+                      bool wide_doubled = false) {
   static_cast<void>(wide);
   static_cast<void>(wide_channels);
+  static_cast<void>(wide_doubled);
   const bool full_range = q.act_min == -128 && q.act_max == 127;
   const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
 #if MOTE_HAS_DSP
@@ -920,7 +978,9 @@ inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
     // The widened channels first, then channels [first, out_c) from the filter.
     int32_t first = 0;
     if (wide_channels > 0) {
-      if (q.all_normal) {
+      if (q.all_normal && wide_doubled) {
+        block_matmul_wide<false, true>(columns, k, wide, bias, out_c, q, out, wide_channels);
+      } else if (q.all_normal) {
         block_matmul_wide<false>(columns, k, wide, bias, out_c, q, out, wide_channels);
       } else {
         block_matmul_wide<true>(columns, k, wide, bias, out_c, q, out, wide_channels);

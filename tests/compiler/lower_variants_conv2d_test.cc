@@ -1,6 +1,7 @@
 // Variant choice for int8 CONV_2D (compiler/lower/variants.cc, select_conv2d_s8_dsp):
-// cortex-m4 / m7 / m33 take conv2d_s8_1x1__dsp for 1x1 kernels without padding and
-// conv2d_s8__dsp for every other groups == 1 conv, with the variant's scratch; cortex-m55
+// cortex-m4 / m7 / m33 take conv2d_s8_1x1__dsp for 1x1 kernels without padding,
+// conv2d_s8_small_window__dsp for windows of at most 24 SMLAD steps (few input channels)
+// and conv2d_s8__dsp for every other groups == 1 conv, with the variant's scratch; cortex-m55
 // takes those unless a Helium variant is chosen; grouped convs and cores without the DSP
 // extension (host, cortex-m0plus, cortex-m3) keep the reference conv2d_s8.
 #include <gtest/gtest.h>
@@ -116,22 +117,22 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
   EXPECT_EQ(op.scratch_growth.max_units, 16u);
 }
 
-TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
+TEST(LowerVariantsConv2d, SmallWindowsTakeTheSmallWindowDspVariant) {
+  // Padded 1x1x8 (4 SMLAD steps), 3x3x3 (14), dilated 2x3x5 (16): at most 24 steps.
   for (const ConvSpec& s : {kPointwisePadded, kFirstLayer, kDilated}) {
     for (Target t : kDspTargets) {
       const LoweredOp op = lower_for(s, t);
-      EXPECT_EQ(op.kernel, KernelId::kConv2dS8Dsp) << static_cast<int>(t);
-      // No widened weights: K = 8 (2 groups), or the small-window path.
-      EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw),
-                                                  static_cast<int32_t>(s.c)),
-                0u);
-      EXPECT_EQ(op.scratch_bytes, conv2d_s8__dsp_scratch_bytes(static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw),
-                                                               static_cast<int32_t>(s.c), 0));
-      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o + 4);
-      EXPECT_EQ(wide_channels_of(op), 0);
+      EXPECT_EQ(op.kernel, KernelId::kConv2dS8SmallWindowDsp) << static_cast<int>(t);
+      EXPECT_EQ(op.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(
+                                      static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw), static_cast<int32_t>(s.c)));
+      EXPECT_NE(op.scratch_bytes, 0u);
+      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o);  // the reference's
       EXPECT_EQ(op.scratch_growth.max_units, 0u);
     }
   }
+}
+
+TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
   // 3x3x16 -> 32 (K = 144, 36 groups): the widened weights of 13 channels planned (3.75
   // KiB), the other 19 left to the memory plan's free bytes (scratch_growth).
   for (Target t : kDspTargets) {
@@ -153,10 +154,10 @@ TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {
     EXPECT_EQ(wide_channels_of(granted), 32);
     EXPECT_EQ(granted.scratch_growth.max_units, 0u);
   }
-  // vww's first 3x3x3 layer takes the small-window path (14 SMLAD steps per window):
+  // vww's first 3x3x3 layer takes the small-window variant (14 SMLAD steps per window):
   // columns of a 72-pixel chunk, 8 channel pairs of widened weights, one gathered window
   // of 27 bytes (rounded to 28) and one tail word; under 5 KiB.
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
 }
 
 TEST(LowerVariantsConv2d, CortexM55TakesADspOrHeliumVariant) {
@@ -165,7 +166,9 @@ TEST(LowerVariantsConv2d, CortexM55TakesADspOrHeliumVariant) {
     const bool mve = op.kernel == KernelId::kConv2dS8Mve || op.kernel == KernelId::kConv2dS81x1Mve;
     if (mve) continue;
     const bool pointwise = s.kh == 1 && s.kw == 1;  // and unpadded
-    EXPECT_EQ(op.kernel, pointwise ? KernelId::kConv2dS81x1Dsp : KernelId::kConv2dS8Dsp);
+    const bool small = s.c <= 5;                     // kFirstLayer, kDilated: 14, 16 steps
+    EXPECT_EQ(op.kernel, pointwise ? KernelId::kConv2dS81x1Dsp
+                                   : (small ? KernelId::kConv2dS8SmallWindowDsp : KernelId::kConv2dS8Dsp));
   }
 }
 

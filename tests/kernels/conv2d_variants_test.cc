@@ -481,6 +481,7 @@ Status check_with(const Case& c, uint32_t scratch_bytes, const KernelEntry& entr
 Status check_1x1(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
   return check_with(c, scratch_bytes, kConv2dS81x1DspEntry, &wide_channels);
 }
+constexpr int32_t kZeroWide = 0;
 // conv2d_s8__dsp's check: its params end with wide_channels.
 Status check_dsp(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
   return check_with(c, scratch_bytes, kConv2dS8DspEntry, &wide_channels);
@@ -547,11 +548,12 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   EXPECT_EQ(check_1x1(pw32, 4096, -1), Status::kBadParams);
 }
 
-// conv2d_s8__dsp's small-window path (at most 24 SMLAD steps per window: few input
-// channels, e.g. 3x3x3 or kws' 10x4x1): 1-4 input channels, kernels up to 5x5 and 10x4,
-// strides 1-2, padding, odd widths, odd out_c, partial blocks and chunks (more than 128
-// pixels), batch 2, dilation, common and any quantization; plus its scratch and check().
-TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
+// conv2d_s8_small_window__dsp (at most 24 SMLAD steps per window: few input channels,
+// e.g. 3x3x3 or kws' 10x4x1), and conv2d_s8__dsp on the same windows: 1-4 input channels,
+// kernels up to 5x5 and 10x4, strides 1-2, padding, odd widths, odd out_c, partial blocks
+// and chunks (more than 128 pixels), batch 2, dilation, common and any quantization; plus
+// the small-window variant's scratch and check().
+TEST(Conv2dS8SmallWindowDsp, MatchesReference) {
   std::mt19937 rng(0x5A11C0DEu);
   for (int iter = 0; iter < 400; ++iter) {
     Case c = random_case(rng, false);
@@ -565,6 +567,14 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
     } else {
       sh.kernel_h = uniform(rng, 1, 5);
       sh.kernel_w = uniform(rng, 1, 5);
+    }
+    // Past 24 steps (e.g. 5x5x3): fewer input channels, then a narrower window.
+    while (conv2d_s8_small_window__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c) == 0) {
+      if (sh.in_c > 1) {
+        --sh.in_c;
+      } else {
+        --sh.kernel_w;
+      }
     }
     p.window.stride_h = uniform(rng, 0, 3) == 0 ? 1 : 2;
     p.window.stride_w = uniform(rng, 0, 3) == 0 ? 1 : 2;
@@ -587,8 +597,14 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
     c.filter.resize(size_t(sh.out_c) * sh.kernel_h * sh.kernel_w * sh.in_c);
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
-    const uint32_t scratch = conv2d_s8__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c, 0);
-    ASSERT_EQ(run_variant(c, conv2d_s8__dsp, scratch), run_reference(c)) << describe(c);
+    const std::vector<int8_t> expected = run_reference(c);
+    const uint32_t scratch = conv2d_s8_small_window__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c);
+    ASSERT_NE(scratch, 0u) << describe(c);
+    ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_small_window__dsp>, scratch), expected) << describe(c);
+    if (iter % 4 == 0) {
+      const uint32_t general = conv2d_s8__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c, 0);
+      ASSERT_EQ(run_variant(c, conv2d_s8__dsp, general), expected) << describe(c);
+    }
   }
   // The usual first layer, 96x96x3 -> 48x48x8 (3x3, stride 2, padding right / bottom).
   Case c = random_case(rng, false);
@@ -602,19 +618,31 @@ TEST(Conv2dS8Dsp, SmallWindowPathMatchesReference) {
   for (int32_t& b : c.bias) b = uniform(rng, -60000, 60000);
   random_quant(rng, 8, false, &c.multipliers, &c.shifts);
   for (int32_t& s : c.shifts) s = uniform(rng, -10, -6);
-  ASSERT_EQ(run_variant(c, conv2d_s8__dsp, conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0)),
+  ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_small_window__dsp>,
+                        conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3)),
             run_reference(c));
 
   // Scratch: a chunk of pixels (as many as 4 KiB of columns hold, a multiple of 4) x S
   // steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
-  // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 48 pixels, no tail).
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
-  EXPECT_EQ(conv2d_s8__dsp_scratch_bytes(10, 4, 1, 0), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
-  EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(10, 4, 1), 0u);  // K = 40, but the small path
-  const Case small = fixed_case(3, 3, 1, 1);
-  const uint32_t need = conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0);
-  EXPECT_EQ(check_dsp(small, need), Status::kOk);
-  EXPECT_EQ(check_dsp(small, need - 1), Status::kBadParams);
+  // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 48 pixels, no tail); 0 past 24 steps.
+  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(10, 4, 1), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 8), 0u);  // 2 * 3 * 6 = 36 steps
+  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(13, 4, 1), 0u);  // 26 steps
+  EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(10, 4, 1), 0u);  // K = 40: 10 groups
+  const Case small = fixed_case(3, 3, 1, 1);  // 3x3x3
+  const uint32_t need = conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3);
+  EXPECT_EQ(check_with(small, need, kConv2dS8SmallWindowDspEntry), Status::kOk);
+  EXPECT_EQ(check_with(small, need - 1, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
+  // Its params are the reference's: a trailing wide_channels int32 is refused.
+  EXPECT_EQ(check_with(small, need, kConv2dS8SmallWindowDspEntry, &kZeroWide), Status::kBadParams);
+  EXPECT_EQ(check_with(fixed_case(3, 3, 1, 2), 1u << 20, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
+  // A window past 24 steps: refused whatever the scratch.
+  EXPECT_EQ(check_with(fixed_case(3, 8, 1, 1), 1u << 20, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
+  // conv2d_s8__dsp takes small windows too (its general scheme), widened channels not.
+  const uint32_t general = conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0);
+  EXPECT_EQ(check_dsp(small, general), Status::kOk);
+  EXPECT_EQ(check_dsp(small, general - 1), Status::kBadParams);
   EXPECT_EQ(check_dsp(small, 1u << 20, 1), Status::kBadParams);
 }
 

@@ -181,6 +181,29 @@ inline int run_conv2d_s8_dsp_cases(Rng& rng, int cases, const char* name, int po
   return failed;
 }
 
+// Accumulators near the doubled requantization's bound (every |acc| < 2^30 when |bias| <
+// 2^30 - K * 255 * 128, conv2d_dsp::acc_fits_doubled): biases just inside it or (one in
+// three) past it, with extreme inputs and weights driving the sums the same way, so that
+// |acc| comes within K * 255 * 128 of 2^30 (or past it). k's buffers already filled.
+inline void draw_acc_edge(Rng& rng, const Conv2dShape& s, Conv2dS8Params* p, Conv2dS8Case* k) {
+  const int32_t taps = s.kernel_h * s.kernel_w * s.in_c;
+  const int32_t limit = (1 << 30) - taps * 255 * 128;
+  const bool up = rng.coin(), negative_weights = rng.coin();
+  p->input_zero_point = up ? -128 : 127;
+  for (int32_t i = 0; i < k->in_count; ++i) {
+    k->input[i] = static_cast<int8_t>(rng.uniform(0, 7) == 0 ? rng.uniform(-128, 127) : (up ? 127 : -128));
+  }
+  for (int32_t i = 0; i < k->filter_count; ++i) {
+    k->filter[i] = static_cast<int8_t>(rng.uniform(0, 7) == 0 ? rng.uniform(-128, 127) : (negative_weights ? -128 : 127));
+  }
+  const bool positive = up != negative_weights;  // the sums' sign
+  const bool past = rng.uniform(0, 2) == 0;
+  for (int32_t o = 0; o < s.out_c; ++o) {
+    const int32_t b = past ? limit + rng.uniform(0, taps * 255 * 128) : limit - rng.uniform(0, 2);
+    k->bias[o] = positive == (rng.uniform(0, 5) != 0) ? b : -b;
+  }
+}
+
 // The widened-weights channel loop of the DSP variants (conv2d_s8_dsp_block.h): the
 // common quantization with every shift in [-23, -2], a bias, clamp [-128, 127]; group
 // counts a multiple of 4 (in_c % 16 == 0) and others; every channel widened, or some
@@ -241,6 +264,9 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
       k.multipliers[o] = rng.uniform(0, 7) == 0 ? rng.uniform(0, INT32_MAX) : rng.uniform(1 << 30, INT32_MAX);
       k.shifts[o] = rng.uniform(0, 3) == 0 ? rng.uniform(-23, -2) : rng.uniform(-12, -5);
     }
+    // One in four: near the doubled requantization's bound (draw_acc_edge): the widened
+    // loop's doubled form just inside it, the other form past it.
+    if (rng.uniform(0, 3) == 0) draw_acc_edge(rng, s, &p, &k);
     // One in four: a shift outside [-23, -2] (the checked loop; -1 leaves the asm loops).
     if (rng.uniform(0, 3) == 0) k.shifts[rng.uniform(0, s.out_c - 1)] = rng.uniform(-31, -1);
     if (!check_conv2d_s8_case(name, c, "wide", p, s, k, variant)) {

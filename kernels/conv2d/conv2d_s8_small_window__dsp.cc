@@ -1,0 +1,686 @@
+// Armv7E-M DSP int8 convolution for small windows (few input channels, e.g. a 3x3x3
+// first layer or kws' 10x4x1), groups == 1, any stride, dilation and padding, bit-exact
+// with conv2d_s8. check() takes a window of at most kMaxSteps SMLAD steps (see
+// RowsLayout); larger ones go to conv2d_s8__dsp, whose scheme (4-pixel im2col blocks,
+// every channel over them) spends most of its time per channel and block on such small
+// windows, not per MAC. Here:
+// - K order: every filter row's whole words first (row by row, each word as its even
+//   and odd taps, the SXTAB16 / SXTAB16 ROR #8 halves), then the bytes past the last
+//   whole word of every row ("tail", row by row) as words. Each word is two steps, one
+//   int16 pair per step. Tail padding has weight 0.
+// - Output pixels are taken chunk_pixels() at a time: each one's window becomes S = steps
+//   int16 pairs in scratch (input offset added), in blocks of 4 pixels laid out
+//   [step][pixel]. Each pair of output channels has its weights widened into
+//   [step][channel] int16 pairs (once per run for up to kCachedPairs pairs, else once
+//   per chunk), and every block runs 4 pixels x 2 channels: per
+//   step one LDRD of the weights, two LDRD of the pixels, 8 SMLAD (16 MACs in 11
+//   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
+//   Odd out_c: the last pair's second channel has zero weights and is not stored.
+// Scratch: chunk_pixels() * S * 4 + kCachedPairs * S * 8 bytes, plus the gathered window
+// (border pixels) and the tail bytes, each rounded up to a word.
+#include <stddef.h>
+
+#include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_dsp_block.h"
+#include "conv2d/conv2d_shapes.h"
+#include "kernel_util.h"
+#include "quant/quant_check.h"
+
+namespace mote {
+namespace {
+
+inline constexpr int32_t kMaxSteps = 24;
+// Pixels per chunk: as many as kActsBudget bytes of columns hold (a multiple of 4, at
+// most kMaxChunkPixels): 72 for a 3x3x3 window (14 steps), 48 for a 10x4x1 one (20).
+inline constexpr int32_t kMaxChunkPixels = 128;
+inline constexpr int32_t kActsBudget = 4096;
+// Channel pairs whose widened weights stay in scratch for the whole run (more: widened
+// again per chunk).
+inline constexpr int32_t kCachedPairs = 8;
+
+// The K order of the small-window path for windows of kernel_h rows of row_bytes bytes.
+struct RowsLayout {
+  int32_t kernel_h, row_bytes;
+  int32_t row_words;   // whole words per row
+  int32_t rem;         // bytes per row past them (0..3)
+  int32_t tail_words;  // ceil(kernel_h * rem / 4)
+  int32_t steps;       // 2 * (kernel_h * row_words + tail_words)
+};
+
+RowsLayout rows_layout(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  RowsLayout l;
+  l.kernel_h = kernel_h;
+  l.row_bytes = kernel_w * in_c;
+  l.row_words = l.row_bytes / 4;
+  l.rem = l.row_bytes % 4;
+  l.tail_words = (kernel_h * l.rem + 3) / 4;
+  l.steps = 2 * (kernel_h * l.row_words + l.tail_words);
+  return l;
+}
+
+bool small_applies(const RowsLayout& l) { return l.steps > 0 && l.steps <= kMaxSteps; }
+
+int32_t chunk_pixels(const RowsLayout& l) {
+  const int32_t fit = (kActsBudget / (l.steps * 4)) & ~3;
+  return fit < kMaxChunkPixels ? fit : kMaxChunkPixels;
+}
+
+uint32_t round4(int32_t n) { return static_cast<uint32_t>((n + 3) & ~3); }
+
+// Scratch of the small-window path, in this order.
+struct SmallScratch {
+  uint32_t acts_bytes, weights_bytes, gathered_bytes, tail_bytes;
+  uint32_t total() const { return acts_bytes + weights_bytes + gathered_bytes + tail_bytes; }
+};
+SmallScratch small_scratch(const RowsLayout& l) {
+  return SmallScratch{static_cast<uint32_t>(chunk_pixels(l) * l.steps * 4),
+                      static_cast<uint32_t>(kCachedPairs * l.steps * 8),
+                      round4(l.kernel_h * l.row_bytes),
+                      static_cast<uint32_t>(l.tail_words * 4)};
+}
+
+// The steps of one window (kernel_h rows of row_bytes bytes, row_step apart), each value
+// plus the offset in its half, to dst[0], dst[stride], dst[2 * stride], ... The tail bytes
+// go through tail (whose bytes past kernel_h * rem stay as they are).
+void expand_rows(const int8_t* src, int32_t row_step, const RowsLayout& l, uint32_t offsets,
+                 int8_t* tail, uint32_t* dst, int32_t stride) {
+  int8_t* t = tail;
+  for (int32_t r = 0; r < l.kernel_h; ++r, src += row_step) {
+    const int8_t* s = src;
+    for (int32_t q = 0; q < l.row_words; ++q, s += 4) {
+      const uint32_t x = dsp::load_u32(s);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[stride] = dsp::sxtab16_ror8(offsets, x);
+      dst += 2 * stride;
+    }
+    for (int32_t b = 0; b < l.rem; ++b) *t++ = s[b];
+  }
+  for (int32_t q = 0; q < l.tail_words; ++q) {
+    const uint32_t x = dsp::load_u32(tail + 4 * q);
+    dst[0] = dsp::sxtab16(offsets, x);
+    dst[stride] = dsp::sxtab16_ror8(offsets, x);
+    dst += 2 * stride;
+  }
+}
+
+// The usual first layer, 3x3 window of a 3-channel image (row_bytes 9): 14 steps, the
+// tail word being byte 8 of rows 0, 1, 2 (and a padding byte, weight 0).
+__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, int32_t row_step,
+                                                          uint32_t offsets, uint32_t* dst,
+                                                          int32_t stride) {
+  const int8_t* const r1 = src + row_step;
+  const int8_t* const r2 = r1 + row_step;
+  uint32_t x = dsp::load_u32(src);
+  dst[0] = dsp::sxtab16(offsets, x);
+  dst[stride] = dsp::sxtab16_ror8(offsets, x);
+  x = dsp::load_u32(src + 4);
+  dst[2 * stride] = dsp::sxtab16(offsets, x);
+  dst[3 * stride] = dsp::sxtab16_ror8(offsets, x);
+  x = dsp::load_u32(r1);
+  dst[4 * stride] = dsp::sxtab16(offsets, x);
+  dst[5 * stride] = dsp::sxtab16_ror8(offsets, x);
+  x = dsp::load_u32(r1 + 4);
+  dst[6 * stride] = dsp::sxtab16(offsets, x);
+  dst[7 * stride] = dsp::sxtab16_ror8(offsets, x);
+  x = dsp::load_u32(r2);
+  dst[8 * stride] = dsp::sxtab16(offsets, x);
+  dst[9 * stride] = dsp::sxtab16_ror8(offsets, x);
+  x = dsp::load_u32(r2 + 4);
+  dst[10 * stride] = dsp::sxtab16(offsets, x);
+  dst[11 * stride] = dsp::sxtab16_ror8(offsets, x);
+  // (r0[8], r2[8]) and (r1[8], pad): bytes 0, 2 and 1 of the tail word.
+  x = static_cast<uint32_t>(static_cast<uint8_t>(src[8])) |
+      (static_cast<uint32_t>(static_cast<uint8_t>(r1[8])) << 8) |
+      (static_cast<uint32_t>(static_cast<uint8_t>(r2[8])) << 16);
+  dst[12 * stride] = dsp::sxtab16(offsets, x);
+  dst[13 * stride] = dsp::sxtab16_ror8(offsets, x);
+}
+
+// gather_window for small windows (border pixels). Every tap is copied by one loop that
+// reads either the image or the padding value (source step 0), which the compiler cannot
+// turn into memset / memcpy calls (costly for a few bytes).
+void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                  int32_t oy, int32_t ox, int8_t* dst) {
+  const int32_t c = shape.in_c;
+  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    const bool y_inside = y >= 0 && y < shape.in_h;
+    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * c;
+    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+      const int32_t x = x0 + kx * params.window.dilation_w;
+      const bool inside = y_inside && x >= 0 && x < shape.in_w;
+      const int8_t* src = inside ? in_row + x * c : &pad;
+      const int32_t step = inside ? 1 : 0;
+      for (int32_t j = 0; j < c; ++j, src += step) *dst++ = *src;
+    }
+  }
+}
+
+// gather_small for a 3x3 window of a 3-channel image (dilation_h may be > 1, dilation_w
+// is 1): three bytes per tap, unrolled.
+void gather_3x9(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                int32_t oy, int32_t ox, int8_t* dst) {
+  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  for (int32_t ky = 0; ky < 3; ++ky, dst += 9) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    const bool y_inside = y >= 0 && y < shape.in_h;
+    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * 3;
+    for (int32_t kx = 0; kx < 3; ++kx) {
+      const int32_t x = x0 + kx;
+      int8_t* const d = dst + 3 * kx;
+      if (y_inside && x >= 0 && x < shape.in_w) {
+        const int8_t* const src = in_row + 3 * x;
+        d[0] = src[0];
+        d[1] = src[1];
+        d[2] = src[2];
+      } else {
+        d[0] = pad;
+        d[1] = pad;
+        d[2] = pad;
+      }
+    }
+  }
+}
+
+// expand_rows_3x9 of two neighbouring pixels (columns dst[0] and dst[1]), each pair of
+// words stored together (STRD, post-increment).
+__attribute__((always_inline)) inline void expand_two_3x9(const int8_t* src0, const int8_t* src1,
+                                                         int32_t row_step, uint32_t offsets,
+                                                         uint32_t* dst) {
+  uint32_t x0 = dsp::load_u32(src0);
+  uint32_t x1 = dsp::load_u32(src1);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+  x0 = dsp::load_u32(src0 + 4);
+  x1 = dsp::load_u32(src1 + 4);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+  x0 = dsp::load_u32(src0 + row_step);
+  x1 = dsp::load_u32(src1 + row_step);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+  x0 = dsp::load_u32(src0 + row_step + 4);
+  x1 = dsp::load_u32(src1 + row_step + 4);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+  x0 = dsp::load_u32(src0 + 2 * row_step);
+  x1 = dsp::load_u32(src1 + 2 * row_step);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+  x0 = dsp::load_u32(src0 + 2 * row_step + 4);
+  x1 = dsp::load_u32(src1 + 2 * row_step + 4);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+  // Tail words: byte 8 of rows 0, 1, 2 (see expand_rows_3x9).
+  x0 = static_cast<uint32_t>(static_cast<uint8_t>(src0[8])) |
+       (static_cast<uint32_t>(static_cast<uint8_t>(src0[row_step + 8])) << 8) |
+       (static_cast<uint32_t>(static_cast<uint8_t>(src0[2 * row_step + 8])) << 16);
+  x1 = static_cast<uint32_t>(static_cast<uint8_t>(src1[8])) |
+       (static_cast<uint32_t>(static_cast<uint8_t>(src1[row_step + 8])) << 8) |
+       (static_cast<uint32_t>(static_cast<uint8_t>(src1[2 * row_step + 8])) << 16);
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
+  dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+}
+
+// `count` windows wholly inside the image, `advance` bytes apart (one output row),
+// expanded into the pixel slots slot, slot + 1, ... of the chunk (acts, blocks of
+// block_words words). Kept out of line so that its few variables stay in registers;
+// 3x9 windows go four at a time when they fill a block.
+template <bool k3x9>
+__attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, int32_t row_step,
+                                          const RowsLayout& l, uint32_t offsets, int8_t* tail,
+                                          uint32_t* acts, int32_t block_words, int32_t slot,
+                                          int32_t count) {
+  uint32_t* dst = acts + (slot >> 2) * block_words + (slot & 3);
+  const int32_t block_jump = block_words - 3;  // from slot 3 of a block to slot 0 of the next
+  for (; count > 0; --count, src += advance) {
+    if (k3x9 && (slot & 3) == 0 && count >= 4) {
+      do {
+        expand_two_3x9(src, src + advance, row_step, offsets, dst);
+        expand_two_3x9(src + 2 * advance, src + 3 * advance, row_step, offsets, dst + 2);
+        src += 4 * advance;
+        dst += block_words;
+        count -= 4;
+        slot += 4;
+      } while (count >= 4);
+      if (count == 0) break;
+    }
+    if (k3x9) {
+      expand_rows_3x9(src, row_step, offsets, dst, 4);
+    } else {
+      expand_rows(src, row_step, l, offsets, tail, dst, 4);
+    }
+    dst += (++slot & 3) == 0 ? block_jump : 1;
+  }
+}
+
+// acc[0..3] (channel 0, pixels 0..3) and acc[4..7] (channel 1) += the steps of one block
+// (a: [step][4 pixels]) against the weights of a channel pair (w: [step][2 channels]).
+#if MOTE_HAS_DSP
+// One step: 16 MACs in 11 instructions of 4 bytes each (44 bytes, which the computed
+// entry relies on). r9 the pixels, r10 the weights, r11 / r7 / r12 / lr scratch.
+#define MOTE_SMALL_STEP(j)                      \
+  "ldrd r12, lr, [r10, #(" #j " * 8)]\n\t"      \
+  "ldrd r11, r7, [r9, #(" #j " * 16)]\n\t"      \
+  "smlad r0, r11, r12, r0\n\t"                  \
+  "smlad r1, r7, r12, r1\n\t"                   \
+  "smlad r4, r11, lr, r4\n\t"                   \
+  "smlad r5, r7, lr, r5\n\t"                    \
+  "ldrd r11, r7, [r9, #(" #j " * 16 + 8)]\n\t"  \
+  "smlad r2, r11, r12, r2\n\t"                  \
+  "smlad r3, r7, r12, r3\n\t"                   \
+  "smlad r6, r11, lr, r6\n\t"                   \
+  "smlad r8, r7, lr, r8\n\t"
+inline constexpr int32_t kStepCodeBytes = 44;
+// The first step of a block with the accumulators taken from the biases in r0 (channel
+// 0) and r4 (channel 1), which are overwritten last; then on to step j + 1 of the chain
+// (label ".Lmote_small_" j+1 "_%="). 48 bytes.
+#define MOTE_SMALL_FIRST(j, next)                     \
+  "ldrd r12, lr, [r10, #(" #j " * 8)]\n\t"            \
+  "ldrd r11, r7, [r9, #(" #j " * 16 + 8)]\n\t"        \
+  "smlad r2, r11, r12, r0\n\t"                        \
+  "smlad r3, r7, r12, r0\n\t"                         \
+  "smlad r6, r11, lr, r4\n\t"                         \
+  "smlad r8, r7, lr, r4\n\t"                          \
+  "ldrd r11, r7, [r9, #(" #j " * 16)]\n\t"            \
+  "smlad r1, r7, r12, r0\n\t"                         \
+  "smlad r5, r7, lr, r4\n\t"                          \
+  "smlad r0, r11, r12, r0\n\t"                        \
+  "smlad r4, r11, lr, r4\n\t"                         \
+  "b.w .Lmote_small_" #next "_%=\n\t"
+#define MOTE_SMALL_LABELED(j) ".Lmote_small_" #j "_%=:\n\t" MOTE_SMALL_STEP(j)
+inline constexpr int32_t kFirstStepCodeBytes = 48;
+#endif
+
+inline void mac_block(const uint32_t* a, const uint32_t* w, int32_t steps, int32_t acc[8]) {
+#if MOTE_HAS_DSP
+  static_assert(kMaxSteps == 24, "MOTE_SMALL_STEP list below has kMaxSteps entries");
+  const int32_t skip = kMaxSteps - steps;
+  register int32_t c0 __asm__("r0") = acc[0];
+  register int32_t c1 __asm__("r1") = acc[1];
+  register int32_t c2 __asm__("r2") = acc[2];
+  register int32_t c3 __asm__("r3") = acc[3];
+  register int32_t c4 __asm__("r4") = acc[4];
+  register int32_t c5 __asm__("r5") = acc[5];
+  register int32_t c6 __asm__("r6") = acc[6];
+  register int32_t c7 __asm__("r8") = acc[7];
+  register const uint32_t* pa __asm__("r9") = a - 4 * skip;
+  register const uint32_t* pw __asm__("r10") = w - 2 * skip;
+  // Entry offset from the first step, with the Thumb bit.
+  register int32_t entry __asm__("r11") = skip * kStepCodeBytes + 1;
+  // r7 may be the frame pointer: saved around the loop, no operand lives in it.
+  __asm__ volatile(
+      "push {r7}\n\t"
+      "adr.w r12, 1f\n\t"
+      "add r11, r11, r12\n\t"
+      "bx r11\n\t"
+      ".p2align 2\n"
+      "1:\n\t"
+      MOTE_SMALL_STEP(0) MOTE_SMALL_STEP(1) MOTE_SMALL_STEP(2) MOTE_SMALL_STEP(3)
+      MOTE_SMALL_STEP(4) MOTE_SMALL_STEP(5) MOTE_SMALL_STEP(6) MOTE_SMALL_STEP(7)
+      MOTE_SMALL_STEP(8) MOTE_SMALL_STEP(9) MOTE_SMALL_STEP(10) MOTE_SMALL_STEP(11)
+      MOTE_SMALL_STEP(12) MOTE_SMALL_STEP(13) MOTE_SMALL_STEP(14) MOTE_SMALL_STEP(15)
+      MOTE_SMALL_STEP(16) MOTE_SMALL_STEP(17) MOTE_SMALL_STEP(18) MOTE_SMALL_STEP(19)
+      MOTE_SMALL_STEP(20) MOTE_SMALL_STEP(21) MOTE_SMALL_STEP(22) MOTE_SMALL_STEP(23)
+      "pop {r7}\n\t"
+      : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3), "+r"(c4), "+r"(c5), "+r"(c6), "+r"(c7),
+        "+r"(pa), "+r"(pw), "+r"(entry)
+      :
+      : "r12", "lr", "memory");
+  acc[0] = c0;
+  acc[1] = c1;
+  acc[2] = c2;
+  acc[3] = c3;
+  acc[4] = c4;
+  acc[5] = c5;
+  acc[6] = c6;
+  acc[7] = c7;
+#else
+  for (int32_t j = 0; j < steps; ++j, a += 4, w += 2) {
+    for (int32_t p = 0; p < 4; ++p) {
+      acc[p] = dsp::smlad(a[p], w[0], acc[p]);
+      acc[4 + p] = dsp::smlad(a[p], w[1], acc[4 + p]);
+    }
+  }
+#endif
+}
+#if MOTE_HAS_DSP
+// Blocks of 4 pixels x a channel pair, requantization included, for the common case:
+// both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks,
+// every |acc| < 2^30 (conv2d_dsp::acc_fits_doubled); high is H = (2 zp + 1) << (right -
+// 1) (conv2d_dsp::doubled_high).
+// Field offsets are hard-coded in run_pair_blocks.
+struct PairBlocks {
+  int32_t multiplier0, high0, right0;           // 0, 4, 8
+  int8_t* out;                                  // 12: output of channel 0, pixel 0
+  int32_t out_c;                                // 16: output pixel stride
+  int32_t multiplier1, high1, right1;           // 20, 24, 28
+  int32_t bias0, bias1;                         // 32, 36
+  const uint32_t* a;                            // 40: block, moved back by the skipped steps
+  int32_t a_step;                               // 44: bytes per block
+  const uint32_t* w;                            // 48: weights, likewise
+  uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
+                                                //     then the address to enter at (asm)
+  const uint32_t* a_end;                        // 56: a past the last block
+};
+static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
+                  offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
+                  offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56,
+              "PairBlocks offsets are hard-coded in run_pair_blocks");
+
+// The requantization of the accumulator in `acc` (|acc| < 2^30; r9 multiplier, r10 H =
+// (2 zp + 1) << (right - 1), r11 right), SSAT and STRB to `addr`; r12 scratch. SMMLAR of
+// the doubled accumulator gives the rounding high multiply plus H - [acc < 0], see
+// acc_fits_doubled in conv2d_s8_dsp_block.h. 6 instructions.
+#define MOTE_SMALL_OUT(acc, addr)           \
+  "add r12, r10, " acc ", asr #31\n\t"      \
+  "lsl " acc ", " acc ", #1\n\t"            \
+  "smmlar r12, " acc ", r9, r12\n\t"        \
+  "asr r12, r12, r11\n\t"                   \
+  "ssat r12, #8, r12\n\t"                   \
+  "strb r12, " addr "\n\t"
+
+// Every block from state->a to state->a_end. The state pointer lives on the stack
+// ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
+// instructions per step (the first one taking the biases, plus a branch): 6 to start,
+// 6 per output, 11 for the channel constants and output addresses, 8 to advance.
+inline void run_pair_blocks(PairBlocks* state) {
+  register PairBlocks* s __asm__("r12") = state;
+  __asm__ volatile(
+      "push {r7, r12}\n\t"
+      "ldr r11, [r12, #52]\n\t"
+      "adr.w r9, 1f\n\t"
+      "add r11, r11, r9\n\t"
+      "str r11, [r12, #52]\n"
+      "2:\n\t"
+      "ldr r12, [sp, #4]\n\t"
+      "ldrd r0, r4, [r12, #32]\n\t"
+      "ldr r9, [r12, #40]\n\t"
+      "ldrd r10, r11, [r12, #48]\n\t"
+      "bx r11\n\t"
+      ".p2align 2\n"
+      "1:\n\t"
+      MOTE_SMALL_FIRST(0, 1) MOTE_SMALL_FIRST(1, 2) MOTE_SMALL_FIRST(2, 3)
+      MOTE_SMALL_FIRST(3, 4) MOTE_SMALL_FIRST(4, 5) MOTE_SMALL_FIRST(5, 6)
+      MOTE_SMALL_FIRST(6, 7) MOTE_SMALL_FIRST(7, 8) MOTE_SMALL_FIRST(8, 9)
+      MOTE_SMALL_FIRST(9, 10) MOTE_SMALL_FIRST(10, 11) MOTE_SMALL_FIRST(11, 12)
+      MOTE_SMALL_FIRST(12, 13) MOTE_SMALL_FIRST(13, 14) MOTE_SMALL_FIRST(14, 15)
+      MOTE_SMALL_FIRST(15, 16) MOTE_SMALL_FIRST(16, 17) MOTE_SMALL_FIRST(17, 18)
+      MOTE_SMALL_FIRST(18, 19) MOTE_SMALL_FIRST(19, 20) MOTE_SMALL_FIRST(20, 21)
+      MOTE_SMALL_FIRST(21, 22) MOTE_SMALL_FIRST(22, 23) MOTE_SMALL_FIRST(23, 24)
+      MOTE_SMALL_LABELED(1) MOTE_SMALL_LABELED(2) MOTE_SMALL_LABELED(3)
+      MOTE_SMALL_LABELED(4) MOTE_SMALL_LABELED(5) MOTE_SMALL_LABELED(6)
+      MOTE_SMALL_LABELED(7) MOTE_SMALL_LABELED(8) MOTE_SMALL_LABELED(9)
+      MOTE_SMALL_LABELED(10) MOTE_SMALL_LABELED(11) MOTE_SMALL_LABELED(12)
+      MOTE_SMALL_LABELED(13) MOTE_SMALL_LABELED(14) MOTE_SMALL_LABELED(15)
+      MOTE_SMALL_LABELED(16) MOTE_SMALL_LABELED(17) MOTE_SMALL_LABELED(18)
+      MOTE_SMALL_LABELED(19) MOTE_SMALL_LABELED(20) MOTE_SMALL_LABELED(21)
+      MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
+      ".Lmote_small_24_%=:\n\t"
+      "ldr r7, [sp, #4]\n\t"
+      "ldmia r7, {r9, r10, r11, lr}\n\t"
+      MOTE_SMALL_OUT("r0", "[lr]")
+      "ldr r0, [sp, #4]\n\t"
+      "ldr r0, [r0, #16]\n\t"
+      MOTE_SMALL_OUT("r1", "[lr, r0]")
+      MOTE_SMALL_OUT("r2", "[lr, r0, lsl #1]")
+      "add r1, lr, r0\n\t"
+      MOTE_SMALL_OUT("r3", "[r1, r0, lsl #1]")
+      "ldr r2, [sp, #4]\n\t"
+      "ldrd r9, r10, [r2, #20]\n\t"
+      "ldr r11, [r2, #28]\n\t"
+      "add r3, lr, #1\n\t"
+      MOTE_SMALL_OUT("r4", "[r3]")
+      MOTE_SMALL_OUT("r5", "[r3, r0]")
+      MOTE_SMALL_OUT("r6", "[r3, r0, lsl #1]")
+      "add r1, r3, r0\n\t"
+      MOTE_SMALL_OUT("r8", "[r1, r0, lsl #1]")
+      // out += 4 * out_c, a += a_step, until a_end.
+      "add lr, lr, r0, lsl #2\n\t"
+      "str lr, [r2, #12]\n\t"
+      "ldrd r1, r3, [r2, #40]\n\t"
+      "add r1, r1, r3\n\t"
+      "str r1, [r2, #40]\n\t"
+      "ldr r3, [r2, #56]\n\t"
+      "cmp r1, r3\n\t"
+      "bne 2b\n\t"
+      "pop {r7, r12}\n\t"
+      : "+r"(s)
+      :
+      : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", "cc",
+        "memory");
+}
+#undef MOTE_SMALL_OUT
+#endif
+#if MOTE_HAS_DSP
+#undef MOTE_SMALL_LABELED
+#undef MOTE_SMALL_FIRST
+#undef MOTE_SMALL_STEP
+#endif
+
+// Out of line: inlined into conv2d_s8_small_window__dsp, GCC allocates registers worse
+// around the pair loop (kws' first conv +20K instructions on qemu-cortex-m4).
+__attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const int32_t* multipliers,
+                  const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                  const int8_t* filter, const int32_t* bias, int8_t* output, uint8_t* scratch,
+                  const RowsLayout& l) {
+  const SmallScratch sizes = small_scratch(l);
+  uint32_t* const acts = reinterpret_cast<uint32_t*>(scratch);
+  uint32_t* const weights_all = reinterpret_cast<uint32_t*>(scratch + sizes.acts_bytes);
+  int8_t* const gathered =
+      reinterpret_cast<int8_t*>(scratch + sizes.acts_bytes + sizes.weights_bytes);
+  int8_t* const tail = gathered + sizes.gathered_bytes;
+  // Tail padding: weight 0 (and an input value that meets it).
+  for (uint32_t j = 0; j < sizes.tail_bytes; ++j) tail[j] = 0;
+
+  const int32_t steps = l.steps;
+  const int32_t block_words = 4 * steps;
+  const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
+  const int32_t out_c = shape.out_c;
+  const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
+  const int32_t zp = params.output_zero_point;
+  const int32_t act_min = params.act_min;
+  const int32_t act_max = params.act_max;
+  const bool rows_3x9 = l.kernel_h == 3 && l.row_bytes == 9;
+
+  const int32_t image_step = shape.in_h * shape.in_w * shape.in_c;
+  const int32_t image_pixels = shape.out_h * shape.out_w;
+  const int32_t pixels = shape.batch * image_pixels;
+  const int32_t in_row_bytes = shape.in_w * shape.in_c;
+  const int32_t window_row_step = params.window.dilation_h * in_row_bytes;
+  const int32_t x_last = params.window.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
+  const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.window.dilation_h;
+
+  // The asm pair loop (run_pair_blocks) when the clamp is the full range and every |acc|
+  // < 2^30, for its requantization.
+  const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
+  // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
+  auto widen_pair = [&](int32_t o, uint32_t* dst) {
+    if (rows_3x9) {
+      expand_rows_3x9(filter + o * k, l.row_bytes, 0u, dst, 2);
+    } else {
+      expand_rows(filter + o * k, l.row_bytes, l, 0u, tail, dst, 2);
+    }
+    if (o + 1 < out_c && rows_3x9) {
+      expand_rows_3x9(filter + (o + 1) * k, l.row_bytes, 0u, dst + 1, 2);
+    } else if (o + 1 < out_c) {
+      expand_rows(filter + (o + 1) * k, l.row_bytes, l, 0u, tail, dst + 1, 2);
+    } else {
+      for (int32_t j = 0; j < steps; ++j) dst[2 * j + 1] = 0;
+    }
+  };
+  const bool cached = (out_c + 1) / 2 <= kCachedPairs;
+  if (cached) {
+    for (int32_t o = 0; o < out_c; o += 2) widen_pair(o, weights_all + (o / 2) * steps * 2);
+  }
+  // Output columns whose windows lie inside the image horizontally: ox_min .. ox_max
+  // (none with dilation_w > 1: those windows are always gathered).
+  const int32_t ox_min = (params.window.pad_left + params.window.stride_w - 1) / params.window.stride_w;
+  const int32_t ox_max =
+      x_last >= 0 ? (x_last + params.window.pad_left) / params.window.stride_w : ox_min - 1;
+  const int32_t advance = params.window.stride_w * shape.in_c;
+  // The pixel walk: (image, oy, ox) and whether the window rows lie inside the image.
+  int32_t oy = 0, ox = 0;
+  const int8_t* image = input;
+  int32_t y0 = -params.window.pad_top;
+  bool y_inside = y0 >= 0 && y0 <= y_last;
+  const int32_t chunk = chunk_pixels(l);
+  for (int32_t p0 = 0; p0 < pixels; p0 += chunk) {
+    const int32_t n = pixels - p0 < chunk ? pixels - p0 : chunk;
+    const int32_t blocks = (n + 3) / 4;
+    // The windows of pixels p0 .. p0 + n - 1, one output row's run at a time: straight
+    // from the image when inside it, else gathered first (padding = input zero point).
+    for (int32_t i = 0; i < n;) {
+      const int32_t run_end = ox + (n - i < shape.out_w - ox ? n - i : shape.out_w - ox);
+      while (ox < run_end) {
+        if (y_inside && ox >= ox_min && ox <= ox_max) {
+          const int32_t count = (run_end <= ox_max ? run_end : ox_max + 1) - ox;
+          const int8_t* const window =
+              image + y0 * in_row_bytes + (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
+          if (rows_3x9) {
+            expand_run<true>(window, advance, window_row_step, l, offsets, tail, acts,
+                             block_words, i, count);
+          } else {
+            expand_run<false>(window, advance, window_row_step, l, offsets, tail, acts,
+                              block_words, i, count);
+          }
+          ox += count;
+          i += count;
+          continue;
+        }
+        if (rows_3x9 && params.window.dilation_w == 1) {
+          gather_3x9(params, shape, image, oy, ox, gathered);
+        } else {
+          gather_small(params, shape, image, oy, ox, gathered);
+        }
+        uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
+        if (rows_3x9) {
+          expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
+        } else {
+          expand_rows(gathered, l.row_bytes, l, offsets, tail, dst, 4);
+        }
+        ++ox;
+        ++i;
+      }
+      if (ox == shape.out_w) {
+        ox = 0;
+        y0 += params.window.stride_h;
+        if (++oy == shape.out_h) {
+          oy = 0;
+          y0 = -params.window.pad_top;
+          image += image_step;
+        }
+        y_inside = y0 >= 0 && y0 <= y_last;
+      }
+    }
+    // Pixels past n in the last block: zero columns (their outputs are not stored).
+    for (int32_t i = n; i < blocks * 4; ++i) {
+      uint32_t* dst = acts + (i >> 2) * block_words + (i & 3);
+      for (int32_t j = 0; j < steps; ++j, dst += 4) *dst = 0;
+    }
+
+    int8_t* const chunk_out = output + p0 * out_c;
+    for (int32_t o = 0; o < out_c; o += 2) {
+      const bool pair = o + 1 < out_c;
+      uint32_t* const weights = cached ? weights_all + (o / 2) * steps * 2 : weights_all;
+      if (!cached) widen_pair(o, weights);
+      const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
+      const conv2d_dsp::ChannelQuant q1 = pair ? conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp)
+                                                : conv2d_dsp::ChannelQuant{0, 0, 0, 0, true};
+      const int32_t b0 = bias != nullptr ? bias[o] : 0;
+      const int32_t b1 = bias != nullptr && pair ? bias[o + 1] : 0;
+      const uint32_t* a = acts;
+      int8_t* dst = chunk_out + o;
+      int32_t b = 0;
+#if MOTE_HAS_DSP
+      if (pair_loop && pair && q0.fast && q1.fast && n >= 4) {
+        const int32_t whole = n / 4;
+        const int32_t skip = kMaxSteps - steps;
+        PairBlocks state{q0.multiplier,
+                         conv2d_dsp::doubled_high(zp, q0.right_minus_1),
+                         q0.right_minus_1 + 1,
+                         dst,
+                         out_c,
+                         q1.multiplier,
+                         conv2d_dsp::doubled_high(zp, q1.right_minus_1),
+                         q1.right_minus_1 + 1,
+                         b0,
+                         b1,
+                         acts - 4 * skip,
+                         block_words * 4,
+                         weights - 2 * skip,
+                         static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1),
+                         acts - 4 * skip + whole * block_words};
+        run_pair_blocks(&state);
+        b = whole;
+        a += whole * block_words;
+        dst = state.out;
+      }
+#endif
+      for (; b < blocks; ++b, a += block_words, dst += 4 * out_c) {
+        int32_t acc[8] = {b0, b0, b0, b0, b1, b1, b1, b1};
+        mac_block(a, weights, steps, acc);
+        const int32_t valid = n - 4 * b < 4 ? n - 4 * b : 4;
+        for (int32_t p = 0; p < valid; ++p) {
+          dst[p * out_c] = conv2d_dsp::requantize_one(acc[p], q0, zp, act_min, act_max);
+          if (pair) dst[p * out_c + 1] = conv2d_dsp::requantize_one(acc[4 + p], q1, zp, act_min, act_max);
+        }
+      }
+    }
+  }
+}
+
+
+}  // namespace
+
+uint32_t conv2d_s8_small_window__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
+  const RowsLayout l = rows_layout(kernel_h, kernel_w, in_c);
+  return small_applies(l) ? small_scratch(l).total() : 0u;
+}
+
+void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                                 const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                                 const int8_t* filter, const int32_t* bias, int8_t* output,
+                                 uint8_t* scratch) {
+  conv2d_small(params, multipliers, shifts, shape, input, filter, bias, output, scratch,
+               rows_layout(shape.kernel_h, shape.kernel_w, shape.in_c));
+}
+
+Status conv2d_s8_small_window__dsp_check(const OpContext& ctx) {
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  const TensorDesc& filter = ctx.input_desc(1);
+  if (ctx.params<Conv2dS8Params>().groups != 1) return Status::kBadParams;
+  const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
+  if (k == 0 || k > 4u * kMaxSteps) return Status::kBadParams;  // each dim then fits in int32
+  const RowsLayout l = rows_layout(static_cast<int32_t>(filter.dims[1]), static_cast<int32_t>(filter.dims[2]),
+                                   static_cast<int32_t>(filter.dims[3]));
+  if (!small_applies(l)) return Status::kBadParams;
+  const Span<uint8_t> scratch = ctx.scratch();
+  if (scratch.size() < small_scratch(l).total() || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+void conv2d_s8_small_window__dsp_run(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  const uint32_t out_c = filter.dims[0];
+  const int32_t* bias =
+      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  conv2d_s8_small_window__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
+                              static_cast<const int8_t*>(ctx.input_data(0)),
+                              static_cast<const int8_t*>(ctx.input_data(1)), bias,
+                              static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
+}
+
+const KernelEntry kConv2dS8SmallWindowDspEntry = {conv2d_s8_small_window__dsp_check,
+                                                  conv2d_s8_small_window__dsp_run};
+
+}  // namespace mote
