@@ -498,7 +498,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
 
   // The asm pair loop (run_pair_blocks) when the clamp is the full range and every |acc|
   // < 2^30, for its requantization.
-  const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
+  [[maybe_unused]] const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
   // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
   auto widen_pair = [&](int32_t o, uint32_t* dst) {
     if (rows_3x9) {
