@@ -492,24 +492,19 @@ Status conv2d_s8__v6m_check(const OpContext& ctx) {
 }
 
 void conv2d_s8__v6m_run(const OpContext& ctx) {
-  const TensorDesc& filter = ctx.input_desc(1);
-  const Conv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
-  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
-  const uint32_t out_c = filter.dims[0];
-  const int32_t* bias =
-      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
+  const Conv2dS8Operands o = conv2d_s8_operands(ctx);
+  const Conv2dS8Params& p = o.params;
+  const uint32_t out_c = o.shape.out_c;
   const uint32_t scratch_bytes =
-      conv2d_s8__v6m_scratch_bytes(p, shape.kernel_h, shape.kernel_w, shape.in_c, shape.out_c);
+      conv2d_s8__v6m_scratch_bytes(p, o.shape.kernel_h, o.shape.kernel_w, o.shape.in_c, o.shape.out_c);
   void* scratch = scratch_bytes != 0 && ctx.scratch().size() >= scratch_bytes &&
                           (reinterpret_cast<uintptr_t>(ctx.scratch().data()) & 3u) == 0
                       ? ctx.scratch().data()
                       : nullptr;
   const uint32_t arrays = param_arrays(ctx, out_c);
-  conv2d_s8__v6m(p, params_array(p, 0, out_c), params_array(p, 1, out_c),
-                 arrays >= 3 ? params_array(p, 2, out_c) : nullptr, arrays == 4 ? params_array(p, 3, out_c) : nullptr,
-                 shape, static_cast<const int8_t*>(ctx.input_data(0)),
-                 static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                 static_cast<int8_t*>(ctx.output_data(0)), scratch);
+  conv2d_s8__v6m(p, o.multipliers, o.shifts, arrays >= 3 ? params_array(p, 2, out_c) : nullptr,
+                 arrays == 4 ? params_array(p, 3, out_c) : nullptr, o.shape, o.input, o.filter, o.bias,
+                 o.output, scratch);
 }
 
 const KernelEntry kConv2dS8V6mEntry = {conv2d_s8__v6m_check, conv2d_s8__v6m_run};

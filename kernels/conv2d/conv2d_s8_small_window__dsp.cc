@@ -668,16 +668,9 @@ Status conv2d_s8_small_window__dsp_check(const OpContext& ctx) {
 }
 
 void conv2d_s8_small_window__dsp_run(const OpContext& ctx) {
-  const TensorDesc& filter = ctx.input_desc(1);
-  const Conv2dShape shape = window_shape(ctx.input_desc(0), filter, ctx.output_desc(0));
-  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
-  const uint32_t out_c = filter.dims[0];
-  const int32_t* bias =
-      ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr;
-  conv2d_s8_small_window__dsp(p, params_array(p, 0, out_c), params_array(p, 1, out_c), shape,
-                              static_cast<const int8_t*>(ctx.input_data(0)),
-                              static_cast<const int8_t*>(ctx.input_data(1)), bias,
-                              static_cast<int8_t*>(ctx.output_data(0)), ctx.scratch().data());
+  const Conv2dS8Operands o = conv2d_s8_operands(ctx);
+  conv2d_s8_small_window__dsp(o.params, o.multipliers, o.shifts, o.shape, o.input, o.filter, o.bias, o.output,
+                              ctx.scratch().data());
 }
 
 const KernelEntry kConv2dS8SmallWindowDspEntry = {conv2d_s8_small_window__dsp_check,

@@ -3,6 +3,7 @@
 
 #include "conv2d/conv2d.h"
 #include "kernel_util.h"
+#include "quant/quant_check.h"
 
 namespace mote {
 
@@ -22,6 +23,34 @@ bool conv2d_shapes_valid(const P& p, const TensorDesc& in, const TensorDesc& fil
                       p.window.pad_top, p.window.pad_bottom, false) &&
          valid_window(in.dims[2], out.dims[2], filter.dims[2], p.window.stride_w, p.window.dilation_w,
                       p.window.pad_left, p.window.pad_right, false);
+}
+
+// An int8 conv2d op's operands as every conv2d_s8 variant's kernel function takes them
+// (params, per-channel multipliers and shifts, shape, input, filter, bias or null, output):
+// the one unpacking of the OpContext that the variants' run functions share.
+struct Conv2dS8Operands {
+  const Conv2dS8Params& params;
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  Conv2dShape shape;
+  const int8_t* input;
+  const int8_t* filter;
+  const int32_t* bias;
+  int8_t* output;
+};
+
+inline Conv2dS8Operands conv2d_s8_operands(const OpContext& ctx) {
+  const TensorDesc& filter = ctx.input_desc(1);
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  const uint32_t out_c = filter.dims[0];
+  return Conv2dS8Operands{p,
+                          params_array(p, 0, out_c),
+                          params_array(p, 1, out_c),
+                          window_shape(ctx.input_desc(0), filter, ctx.output_desc(0)),
+                          static_cast<const int8_t*>(ctx.input_data(0)),
+                          static_cast<const int8_t*>(ctx.input_data(1)),
+                          ctx.input_count() == 3 ? static_cast<const int32_t*>(ctx.input_data(2)) : nullptr,
+                          static_cast<int8_t*>(ctx.output_data(0))};
 }
 
 }  // namespace mote
