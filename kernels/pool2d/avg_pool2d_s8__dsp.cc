@@ -1,11 +1,14 @@
 // Armv7E-M / Armv8-M DSP int8 average pooling; bit-exact with avg_pool2d_s8
 // (pool2d_integer::average, see pool2d.h), any shape the reference accepts.
 //
-// Four channels per step: one word load per tap, and two SXTAB16 accumulate its bytes
-// 0/2 and 1/3 into int16 halves. A window of at most 256 taps keeps every half sum in
-// [-32768, 32512], so the halves never wrap and equal the reference's int32 sums.
-// Larger windows (never seen in practice) run the reference. The remaining channels
-// (channels % 4) are summed one by one in int32. The division (rounding half away from
+// Eight channels per step: per tap two word loads, and four SXTAB16 accumulate their
+// bytes 0/2 and 1/3 into int16 halves; taps two at a time (17 instructions for 16
+// values), and a window as wide as the input (global pooling) as one run of pixels. Four
+// channels left over (channels % 8 >= 4, channels >= 8) take the last eight channels
+// again. A window of at most 256 taps keeps every half sum in [-32768, 32512], so the
+// halves never wrap and equal the reference's int32 sums. Larger windows (never seen in
+// practice) run the reference. The remaining channels (channels % 4, or all of them when
+// fewer than 8) are summed one by one in int32. The division (rounding half away from
 // zero) is the reference's.
 #include "isa/dsp.h"
 #include "kernel_util.h"
@@ -21,6 +24,42 @@ constexpr int32_t kMaxHalfTaps = 256;
 inline int8_t finish(int32_t sum, int32_t count, int32_t act_min, int32_t act_max) {
   return static_cast<int8_t>(
       clamp_i32(pool2d_integer::rounded_average(sum, count), act_min, act_max));
+}
+
+// The window's sums of 8 channels from `window` (its first tap, channel c): acc[0] /
+// acc[2] hold the int16 halves of bytes 0/2 of words 0 / 1, acc[1] / acc[3] those of
+// bytes 1/3. Scalars, not an array: GCC would store an array element back on every tap.
+void sum_channels8(const int8_t* window, int32_t taps_h, int32_t taps_w, int32_t channels,
+                   int32_t row_stride, uint32_t (&acc)[4]) {
+  uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (int32_t y = 0; y < taps_h; ++y) {
+    const int8_t* px = window;
+    int32_t x = taps_w;
+    for (; x >= 2; x -= 2) {
+      const uint32_t a0 = dsp::load_u32(px);
+      const uint32_t a1 = dsp::load_u32(px + 4);
+      const uint32_t b0 = dsp::load_u32(px + channels);
+      const uint32_t b1 = dsp::load_u32(px + channels + 4);
+      px += 2 * channels;
+      s0 = dsp::sxtab16(dsp::sxtab16(s0, a0), b0);
+      s1 = dsp::sxtab16_ror8(dsp::sxtab16_ror8(s1, a0), b0);
+      s2 = dsp::sxtab16(dsp::sxtab16(s2, a1), b1);
+      s3 = dsp::sxtab16_ror8(dsp::sxtab16_ror8(s3, a1), b1);
+    }
+    if (x != 0) {
+      const uint32_t a0 = dsp::load_u32(px);
+      const uint32_t a1 = dsp::load_u32(px + 4);
+      s0 = dsp::sxtab16(s0, a0);
+      s1 = dsp::sxtab16_ror8(s1, a0);
+      s2 = dsp::sxtab16(s2, a1);
+      s3 = dsp::sxtab16_ror8(s3, a1);
+    }
+    window += row_stride;
+  }
+  acc[0] = s0;
+  acc[1] = s1;
+  acc[2] = s2;
+  acc[3] = s3;
 }
 
 }  // namespace
@@ -48,25 +87,25 @@ void avg_pool2d_s8__dsp(const Pool2dS8Params& params, const Pool2dShape& shape,
         const int32_t count = (ky.end - ky.begin) * (kx.end - kx.begin);
         const int32_t taps_w = kx.end - kx.begin;
         const int8_t* window = image + (y0 + ky.begin) * in_row_stride + (x0 + kx.begin) * channels;
+        // A window as wide as the input (global pooling) is one run of pixels.
+        const bool one_run = taps_w == shape.in_w;
+        const int32_t taps_h = one_run ? 1 : ky.end - ky.begin;
+        const int32_t run_w = one_run ? count : taps_w;
+        // Eight channels at a time; four left over (channels >= 8) take the last eight
+        // again (rewriting four outputs with the same values).
         int32_t c = 0;
-        for (; c < channels4; c += 4) {
-          uint32_t acc02 = 0;
-          uint32_t acc13 = 0;
-          const int8_t* row = window + c;
-          for (int32_t y = ky.begin; y < ky.end; ++y) {
-            const int8_t* px = row;
-            for (int32_t x = 0; x < taps_w; ++x) {
-              const uint32_t w = dsp::load_u32(px);
-              acc02 = dsp::sxtab16(acc02, w);
-              acc13 = dsp::sxtab16_ror8(acc13, w);
-              px += channels;
-            }
-            row += in_row_stride;
+        while (c + 8 <= channels || (c < channels4 && channels >= 8)) {
+          const int32_t c8 = c + 8 <= channels ? c : channels4 - 8;
+          uint32_t acc[4];
+          sum_channels8(window + c8, taps_h, run_w, channels, in_row_stride, acc);
+          for (int32_t w = 0; w < 2; ++w) {
+            int8_t* out = output + c8 + 4 * w;
+            out[0] = finish(dsp::lo16(acc[2 * w]), count, act_min, act_max);
+            out[1] = finish(dsp::lo16(acc[2 * w + 1]), count, act_min, act_max);
+            out[2] = finish(dsp::hi16(acc[2 * w]), count, act_min, act_max);
+            out[3] = finish(dsp::hi16(acc[2 * w + 1]), count, act_min, act_max);
           }
-          output[c + 0] = finish(dsp::lo16(acc02), count, act_min, act_max);
-          output[c + 1] = finish(dsp::lo16(acc13), count, act_min, act_max);
-          output[c + 2] = finish(dsp::hi16(acc02), count, act_min, act_max);
-          output[c + 3] = finish(dsp::hi16(acc13), count, act_min, act_max);
+          c = c8 + 8;
         }
         for (; c < channels; ++c) {
           int32_t sum = 0;

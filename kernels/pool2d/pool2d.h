@@ -85,10 +85,10 @@ extern const KernelEntry kMaxPool2dS8Entry;
 
 // Armv7E-M / Armv8-M DSP variants of the int8 pools: same inputs, params and output
 // bits, every shape the reference accepts (check() is the reference's), no scratch.
-// Portable elsewhere (kernels/isa/dsp.h). Four channels per step (one word per tap):
-// avg_pool2d_s8__dsp sums them in int16 halves with SXTAB16 (windows of at most 256
-//   taps; larger ones run the reference); max_pool2d_s8__dsp takes bytewise maxima with
-//   SSUB8/SEL.
+// Portable elsewhere (kernels/isa/dsp.h). avg_pool2d_s8__dsp sums eight channels per
+//   step (two words per tap) in int16 halves with SXTAB16 (windows of at most 256 taps;
+//   larger ones run the reference); max_pool2d_s8__dsp takes bytewise maxima of four
+//   channels per step (one word per tap) with SSUB8/SEL.
 void avg_pool2d_s8__dsp(const Pool2dS8Params& params, const Pool2dShape& shape,
                         const int8_t* input, int8_t* output);
 Status avg_pool2d_s8__dsp_check(const OpContext& ctx);
