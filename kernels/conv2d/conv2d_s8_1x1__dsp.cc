@@ -43,13 +43,21 @@ namespace {
 // t = H - [acc < 0], H = 2^(right-1) + zp * 2^right, an ASR by right is
 // RoundingDivideByPOT(x, right) + zp (see requantize_right: for m >= 0 the sign of x
 // that decides the tie is that of acc, and acc * m in [-2^30, 0) gives 0 either way).
-// When zp == act_min == -128, the sign term is left out: it only changes results whose
-// x < 0, which are <= zp either way and clamp to -128. On DSP cores one output is
-// 13 (K 8) / 21 (K 16) instructions, one fewer without the sign term.
+// On DSP cores one output is 13 (K 8) / 21 (K 16) instructions.
+// Shifted mode, for a chunk whose channels all fit it (shifted_record) when zp ==
+// act_min == -128: the sign term only changes results whose x < 0, which are <= zp
+// either way and clamp to -128, so it is left out; and the weights and bias are scaled
+// by 2^(1 + d), d = 10 - right >= 1, so that with A = 2^(d-1) + H * 2^d
+//   out = SSAT #8 (SMMLA(acc', m, A), ASR #10)
+// (floors nest: floor(floor(2^d Y) / 2^(d + right)) = floor(Y / 2^right) for Y =
+// (2 acc m + 2^31) / 2^32 + H, the relu form above). A channel whose output cannot vary
+// over its reachable accumulators is a zero filter and A = out << 10. Records W.., B', m,
+// A; 10 (K 8) / 17 (K 16) instructions per output in pairs.
 constexpr int32_t kSmallChannels = 32;
+constexpr int kSmallShiftR = 10;  // the ASR of shifted mode's SSAT
 
 bool small_k(int32_t c) { return c == 8 || c == 16; }
-int32_t small_record_words(int32_t c) { return c / 2 + 4; }
+int32_t small_record_words(int32_t c) { return c / 2 + 4; }  // sign mode; shifted: one fewer
 
 struct SmallQuant {
   bool applies, relu;
@@ -72,36 +80,103 @@ SmallQuant small_applies(const Conv2dS8Params& params, const int32_t* multiplier
   return SmallQuant{true, zp == -128};
 }
 
-// Records of channels [o0, o0 + n): K = 8: W0 W1 W2 W3 B M H R; K = 16: W0 B W1 .. W7 M
-// H R (the orders the asm's LDMs want). Wj: weights 2j-pair of the SXTB16 split, doubled.
-void build_records(int32_t c, const int8_t* filter, const int32_t* bias,
-                   const int32_t* multipliers, const int32_t* shifts, int32_t zp, int32_t o0,
-                   int32_t n, uint32_t* rec) {
-  for (int32_t o = o0; o < o0 + n; ++o) {
-    const int8_t* f = filter + o * c;
-    uint32_t w[8];
-    for (int32_t g = 0; g < c / 4; ++g) {
-      w[2 * g] = dsp::pack16(2 * f[4 * g], 2 * f[4 * g + 2]);
-      w[2 * g + 1] = dsp::pack16(2 * f[4 * g + 1], 2 * f[4 * g + 3]);
+// The weights of filter row f as SXTB16-split int16 pairs scaled by 2^k (w[2g] = taps
+// 4g, 4g + 2; w[2g + 1] = taps 4g + 1, 4g + 3).
+void split_scaled(const int8_t* f, int32_t c, int32_t k, uint32_t* w) {
+  for (int32_t g = 0; g < c / 4; ++g) {
+    w[2 * g] = dsp::pack16(f[4 * g] * (1 << k), f[4 * g + 2] * (1 << k));
+    w[2 * g + 1] = dsp::pack16(f[4 * g + 1] * (1 << k), f[4 * g + 3] * (1 << k));
+  }
+}
+
+// Record words W0..W(c/2 - 1) and B in the asm's order (K 8: W0..W3 B; K 16: W0 B W1..W7);
+// returns the next word.
+uint32_t* put_weights(int32_t c, const uint32_t* w, uint32_t b, uint32_t* rec) {
+  if (c == 8) {
+    for (int32_t j = 0; j < 4; ++j) rec[j] = w[j];
+    rec[4] = b;
+    return rec + 5;
+  }
+  rec[0] = w[0];
+  rec[1] = b;
+  for (int32_t j = 1; j < 8; ++j) rec[j + 1] = w[j];
+  return rec + 9;
+}
+
+// Shifted mode's record of channel o (see the path's comment), or false when the channel
+// does not fit it: right > 9, a scaled weight past int16 or a scaled accumulator past
+// int32 (from the exact range of x + offset, x in [-128, 127]). The relu form: zp -128.
+bool shifted_record(int32_t c, const int8_t* f, int32_t bias, int32_t multiplier, int32_t shift,
+                    int32_t input_zero_point, uint32_t* rec) {
+  const int32_t right = -shift;  // 1..22 (small_applies)
+  const int64_t x_lo = -128 - input_zero_point, x_hi = 127 - input_zero_point;
+  int64_t lo = bias, hi = bias;
+  int32_t w_min = 0, w_max = 0;
+  for (int32_t j = 0; j < c; ++j) {
+    const int32_t w = f[j];
+    lo += w < 0 ? w * x_hi : w * x_lo;
+    hi += w < 0 ? w * x_lo : w * x_hi;
+    w_min = w < w_min ? w : w_min;
+    w_max = w > w_max ? w : w_max;
+  }
+  const uint32_t h = (uint32_t{1} << (right - 1)) + (static_cast<uint32_t>(-128) << right);
+  auto out_of = [&](int64_t acc) {  // |acc| < 2^30 (small_applies)
+    const int32_t x = dsp::smmulr(static_cast<int32_t>(2 * acc), multiplier);
+    return dsp::ssat8(static_cast<int32_t>(static_cast<uint32_t>(x) + h) >> right);
+  };
+  uint32_t w[8] = {};
+  const int32_t out_lo = out_of(lo);
+  if (out_lo == out_of(hi)) {
+    rec = put_weights(c, w, 0, rec);
+    rec[0] = static_cast<uint32_t>(multiplier);
+    rec[1] = static_cast<uint32_t>(out_lo) << kSmallShiftR;
+    return true;
+  }
+  const int32_t d = kSmallShiftR - right;
+  if (d < 1) return false;
+  const int32_t k = 1 + d;  // 2..10
+  if (w_max > (32767 >> k) || w_min < -(32768 >> k)) return false;
+  if (lo * (int64_t{1} << k) < INT32_MIN || hi * (int64_t{1} << k) > INT32_MAX) return false;
+  split_scaled(f, c, k, w);
+  rec = put_weights(c, w, static_cast<uint32_t>(bias) << k, rec);
+  rec[0] = static_cast<uint32_t>(multiplier);
+  rec[1] = (uint32_t{1} << (d - 1)) + (h << d);
+  return true;
+}
+
+// Records of channels [o0, o0 + n) in the orders the asm's LDMs want; shifted mode's
+// (see shifted_record) when `shifted` and every channel fits it (returns whether), else
+// sign mode's: K = 8: W0 W1 W2 W3 B M H R; K = 16: W0 B W1 .. W7 M H R, Wj the weights'
+// 2j-pair of the SXTB16 split, doubled, B = 2 * bias.
+bool build_records(int32_t c, const int8_t* filter, const int32_t* bias,
+                   const int32_t* multipliers, const int32_t* shifts,
+                   const Conv2dS8Params& params, int32_t o0, int32_t n, bool shifted,
+                   uint32_t* rec) {
+  if (shifted) {
+    uint32_t* r = rec;
+    int32_t o = o0;
+    for (; o < o0 + n; ++o, r += small_record_words(c) - 1) {
+      if (!shifted_record(c, filter + o * c, bias != nullptr ? bias[o] : 0, multipliers[o],
+                          shifts[o], params.input_zero_point, r)) {
+        break;
+      }
     }
+    if (o == o0 + n) return true;
+  }
+  const int32_t zp = params.output_zero_point;
+  for (int32_t o = o0; o < o0 + n; ++o) {
+    uint32_t w[8];
+    split_scaled(filter + o * c, c, 1, w);
     const uint32_t b = static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) * 2u;
     const int32_t right = -shifts[o];
     const uint32_t h = (uint32_t{1} << (right - 1)) + (static_cast<uint32_t>(zp) << right);
-    if (c == 8) {
-      for (int32_t j = 0; j < 4; ++j) rec[j] = w[j];
-      rec[4] = b;
-      rec += 5;
-    } else {
-      rec[0] = w[0];
-      rec[1] = b;
-      for (int32_t j = 1; j < 8; ++j) rec[j + 1] = w[j];
-      rec += 9;
-    }
+    rec = put_weights(c, w, b, rec);
     rec[0] = static_cast<uint32_t>(multipliers[o]);
     rec[1] = h;
     rec[2] = static_cast<uint32_t>(right);
     rec += 3;
   }
+  return false;
 }
 
 // count pixels from src (step src_step bytes), each writing the chunk's channels at dst
@@ -122,8 +197,9 @@ static_assert(offsetof(SmallRun, offsets) == 12 && offsetof(SmallRun, rec) == 16
               "SmallRun offsets are hard-coded in small_run");
 #endif
 
-// kPairs: the chunk has an even channel count; two channels per loop iteration.
-template <int32_t kC, bool kRelu, bool kPairs>
+// kShifted: shifted mode's records (else sign mode's); kPairs: the chunk has an even
+// channel count; two channels per loop iteration.
+template <int32_t kC, bool kShifted, bool kPairs>
 void small_run(SmallRun& run) {
 #if MOTE_HAS_DSP
   register SmallRun* state __asm__("r12") = &run;
@@ -180,11 +256,23 @@ void small_run(SmallRun& run) {
   "smlad r9, r3, r8, r9\n\t" \
   "ldm r10!, {r4, r5, r6}\n\t"
 #define MOTE_SMALL8_OUT \
+  "add r5, r5, r9, asr #31\n\t" \
   "smmlar r5, r9, r4, r5\n\t" \
   "asr r5, r5, r6\n\t" \
   "ssat r5, #8, r5\n\t" \
   "strb r5, [r11], #1\n\t"
-#define MOTE_SMALL8_SIGN "add r5, r5, r9, asr #31\n\t"
+// Shifted mode: the record's last two words are m and A.
+#define MOTE_SMALL8_MACS_SHIFTED \
+  "ldm r10!, {r4, r5, r6, r8, r9}\n\t" \
+  "smlad r9, r0, r4, r9\n\t" \
+  "smlad r9, r1, r5, r9\n\t" \
+  "smlad r9, r2, r6, r9\n\t" \
+  "smlad r9, r3, r8, r9\n\t" \
+  "ldm r10!, {r4, r5}\n\t"
+#define MOTE_SMALL8_OUT_SHIFTED \
+  "smmla r5, r9, r4, r5\n\t" \
+  "ssat r5, #8, r5, asr #10\n\t" \
+  "strb r5, [r11], #1\n\t"
 #define MOTE_SMALL8_TAIL \
   "cmp r10, r12\n\t" \
   "bne 2b\n\t" \
@@ -228,26 +316,32 @@ void small_run(SmallRun& run) {
   "smlad r9, r8, lr, r9\n\t" \
   "ldrd r7, lr, [r10], #8\n\t"
 #define MOTE_SMALL16_OUT \
+  "add lr, lr, r9, asr #31\n\t" \
   "smmlar lr, r9, r7, lr\n\t" \
   "ldr r7, [r10], #4\n\t" \
   "asr lr, lr, r7\n\t" \
   "ssat lr, #8, lr\n\t" \
   "strb lr, [r11], #1\n\t"
-#define MOTE_SMALL16_SIGN "add lr, lr, r9, asr #31\n\t"
+// Shifted mode: the last LDRD of MACS loads m and A.
+#define MOTE_SMALL16_MACS_SHIFTED MOTE_SMALL16_MACS
+#define MOTE_SMALL16_OUT_SHIFTED \
+  "smmla lr, r9, r7, lr\n\t" \
+  "ssat lr, #8, lr, asr #10\n\t" \
+  "strb lr, [r11], #1\n\t"
 #define MOTE_SMALL_CASES(K)                                                                \
-  if (kRelu && kPairs) {                                                                   \
+  if (kShifted && kPairs) {                                                                \
+    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS_SHIFTED                      \
+                       MOTE_SMALL##K##_OUT_SHIFTED MOTE_SMALL##K##_MACS_SHIFTED            \
+                           MOTE_SMALL##K##_OUT_SHIFTED MOTE_SMALL##K##_TAIL);             \
+  } else if (kShifted) {                                                                   \
+    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS_SHIFTED                      \
+                       MOTE_SMALL##K##_OUT_SHIFTED MOTE_SMALL##K##_TAIL);                 \
+  } else if (kPairs) {                                                                     \
     MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_OUT          \
                        MOTE_SMALL##K##_MACS MOTE_SMALL##K##_OUT MOTE_SMALL##K##_TAIL);    \
-  } else if (kRelu) {                                                                      \
+  } else {                                                                                 \
     MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_OUT          \
                        MOTE_SMALL##K##_TAIL);                                             \
-  } else if (kPairs) {                                                                     \
-    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_SIGN         \
-                       MOTE_SMALL##K##_OUT MOTE_SMALL##K##_MACS MOTE_SMALL##K##_SIGN       \
-                           MOTE_SMALL##K##_OUT MOTE_SMALL##K##_TAIL);                     \
-  } else {                                                                                 \
-    MOTE_SMALL_ASM(MOTE_SMALL##K##_PIXEL MOTE_SMALL##K##_MACS MOTE_SMALL##K##_SIGN         \
-                       MOTE_SMALL##K##_OUT MOTE_SMALL##K##_TAIL);                         \
   }
   if (kC == 8) {
     MOTE_SMALL_CASES(8)
@@ -258,13 +352,15 @@ void small_run(SmallRun& run) {
 #undef MOTE_SMALL8_PIXEL
 #undef MOTE_SMALL8_MACS
 #undef MOTE_SMALL8_OUT
-#undef MOTE_SMALL8_SIGN
+#undef MOTE_SMALL8_MACS_SHIFTED
+#undef MOTE_SMALL8_OUT_SHIFTED
 #undef MOTE_SMALL8_TAIL
 #undef MOTE_SMALL16_TAIL
 #undef MOTE_SMALL16_PIXEL
 #undef MOTE_SMALL16_MACS
 #undef MOTE_SMALL16_OUT
-#undef MOTE_SMALL16_SIGN
+#undef MOTE_SMALL16_MACS_SHIFTED
+#undef MOTE_SMALL16_OUT_SHIFTED
 #undef MOTE_SMALL_ASM
 #undef MOTE_SMALL_PIXEL_HEAD
 #undef MOTE_SMALL_PIXEL_TAIL
@@ -290,70 +386,71 @@ void small_run(SmallRun& run) {
         for (int32_t j = 1; j < 8; ++j) acc = dsp::smlad(x[j], rec[j + 1], acc);
         rec += 9;
       }
-      int32_t t = static_cast<int32_t>(rec[1]);
-      if (!kRelu) t += acc >> 31;
-      t = dsp::smmlar(acc, static_cast<int32_t>(rec[0]), t) >> rec[2];
-      *dst++ = static_cast<int8_t>(dsp::ssat8(t));
-      rec += 3;
+      if (kShifted) {
+        const int32_t t = dsp::smmla(acc, static_cast<int32_t>(rec[0]), static_cast<int32_t>(rec[1]));
+        *dst++ = static_cast<int8_t>(dsp::ssat8_asr<kSmallShiftR>(t));
+        rec += 2;
+      } else {
+        const int32_t t = static_cast<int32_t>(rec[1]) + (acc >> 31);
+        *dst++ = static_cast<int8_t>(dsp::ssat8(dsp::smmlar(acc, static_cast<int32_t>(rec[0]), t) >> rec[2]));
+        rec += 3;
+      }
     }
   }
 #endif
 }
 
-template <int32_t kC, bool kRelu, bool kPairs>
-void run_small_rows(const Conv2dS8Params& params, const int32_t* multipliers,
-                    const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
-                    const int8_t* filter, const int32_t* bias, int8_t* output,
-                    uint32_t* records) {
-  const int32_t out_c = shape.out_c;
-  const bool contiguous = params.window.stride_h == 1 && params.window.stride_w == 1;
-  for (int32_t o0 = 0; o0 < out_c; o0 += kSmallChannels) {
-    const int32_t n = out_c - o0 < kSmallChannels ? out_c - o0 : kSmallChannels;
-    build_records(kC, filter, bias, multipliers, shifts, params.output_zero_point, o0, n,
-                  records);
-    SmallRun run{};
-    run.src_step = params.window.stride_w * kC;
-    run.offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
-    run.rec = records;
-    run.rec_end = records + n * small_record_words(kC);
-    run.dst_skip = out_c - n;
-    if (contiguous) {
-      run.src = input;
-      run.count = shape.batch * shape.out_h * shape.out_w;
-      run.dst = output + o0;
-      small_run<kC, kRelu, kPairs>(run);
-      continue;
-    }
-    int8_t* dst = output + o0;
-    for (int32_t b = 0; b < shape.batch; ++b) {
-      const int8_t* image = input + b * shape.in_h * shape.in_w * kC;
-      for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-        run.src = image + oy * params.window.stride_h * shape.in_w * kC;
-        run.count = shape.out_w;
-        run.dst = dst;
-        small_run<kC, kRelu, kPairs>(run);
-        dst += shape.out_w * out_c;
-      }
+// One chunk's records (run: rec, rec_end, offsets, src_step, dst_skip set) over every
+// output pixel from output channel o0.
+template <int32_t kC, bool kShifted, bool kPairs>
+void run_small_rows(SmallRun run, const Conv2dS8Params& params, const Conv2dShape& shape,
+                    const int8_t* input, int8_t* output, int32_t o0) {
+  if (params.window.stride_h == 1 && params.window.stride_w == 1) {
+    run.src = input;
+    run.count = shape.batch * shape.out_h * shape.out_w;
+    run.dst = output + o0;
+    small_run<kC, kShifted, kPairs>(run);
+    return;
+  }
+  int8_t* dst = output + o0;
+  for (int32_t b = 0; b < shape.batch; ++b) {
+    const int8_t* image = input + b * shape.in_h * shape.in_w * kC;
+    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
+      run.src = image + oy * params.window.stride_h * shape.in_w * kC;
+      run.count = shape.out_w;
+      run.dst = dst;
+      small_run<kC, kShifted, kPairs>(run);
+      dst += shape.out_w * shape.out_c;
     }
   }
 }
 
+// The small-channel path over chunks of kSmallChannels output channels, each in shifted
+// mode when `relu` and all its channels fit it.
 template <int32_t kC>
 void run_small(bool relu, bool pairs, const Conv2dS8Params& params, const int32_t* multipliers,
                const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                const int8_t* filter, const int32_t* bias, int8_t* output, uint32_t* records) {
-  if (relu && pairs) {
-    run_small_rows<kC, true, true>(params, multipliers, shifts, shape, input, filter, bias,
-                                   output, records);
-  } else if (relu) {
-    run_small_rows<kC, true, false>(params, multipliers, shifts, shape, input, filter, bias,
-                                    output, records);
-  } else if (pairs) {
-    run_small_rows<kC, false, true>(params, multipliers, shifts, shape, input, filter, bias,
-                                    output, records);
-  } else {
-    run_small_rows<kC, false, false>(params, multipliers, shifts, shape, input, filter, bias,
-                                     output, records);
+  const int32_t out_c = shape.out_c;
+  for (int32_t o0 = 0; o0 < out_c; o0 += kSmallChannels) {
+    const int32_t n = out_c - o0 < kSmallChannels ? out_c - o0 : kSmallChannels;
+    const bool shifted =
+        build_records(kC, filter, bias, multipliers, shifts, params, o0, n, relu, records);
+    SmallRun run{};
+    run.src_step = params.window.stride_w * kC;
+    run.offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
+    run.rec = records;
+    run.rec_end = records + n * (small_record_words(kC) - (shifted ? 1 : 0));
+    run.dst_skip = out_c - n;
+    if (shifted && pairs) {
+      run_small_rows<kC, true, true>(run, params, shape, input, output, o0);
+    } else if (shifted) {
+      run_small_rows<kC, true, false>(run, params, shape, input, output, o0);
+    } else if (pairs) {
+      run_small_rows<kC, false, true>(run, params, shape, input, output, o0);
+    } else {
+      run_small_rows<kC, false, false>(run, params, shape, input, output, o0);
+    }
   }
 }
 

@@ -1,8 +1,11 @@
 // Conformance of conv2d_s8_1x1__dsp (1x1 kernel, no padding, any stride, groups 1)
 // against conv2d_s8 on the pointwise cases of conv2d_s8_dsp_cases.h, plus cases for its
 // small-channel path (in_c 8 or 16, full clamp range, multipliers >= 0, shifts in
-// [-22, -1], |bias| <= 2^29), some just outside those limits, and long columns with
-// 1, 5 or 9 output pixels (the last 5-pixel block and the single-pixel column).
+// [-22, -1], |bias| <= 2^29), some just outside those limits, a third aimed at its
+// shifted mode (output zero point -128, shifts -3..-9 with a few -1, -2, -10 and
+// multiplier-0 channels, and biases of 2^21..2^25 with small multipliers that push some
+// scaled accumulators past int32 without a constant output: sign mode again), and long columns with 1, 5 or 9 output
+// pixels (the last 5-pixel block and the single-pixel column).
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "conv2d_s8_dsp_cases.h"
@@ -15,7 +18,9 @@ uint32_t scratch_bytes_1x1(int32_t /*kernel_h*/, int32_t /*kernel_w*/, int32_t i
   return conv2d_s8_1x1__dsp_scratch_bytes(in_c, wide_channels);
 }
 
-int run_small_channel_cases(Rng& rng, int cases) {
+// Cases that must take shifted mode (every channel fits it), counted by
+// run_small_channel_cases.
+int run_small_channel_cases(Rng& rng, int cases, int& shifted_cases) {
   const char* name = "conv2d_s8_1x1__dsp";
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
@@ -78,6 +83,28 @@ int run_small_channel_cases(Rng& rng, int cases) {
                                    : rng.uniform(1 << 30, INT32_MAX);
       shifts[o] = kind == 3 ? -22 : kind == 4 ? -1 : rng.uniform(-22, -1);
     }
+    // Aimed at shifted mode: fits unless a channel draws -1, -2 or -10 (or the extreme
+    // biases), which then leaves its chunk in sign mode.
+    const bool aim_shifted = rng.uniform(0, 2) == 0;
+    bool fits = aim_shifted && !extreme;
+    if (aim_shifted) {
+      p.output_zero_point = -128;
+      for (int32_t o = 0; o < s.out_c; ++o) {
+        shifts[o] = rng.uniform(-9, -3);
+        if (rng.uniform(0, 15) == 0) multipliers[o] = 0;  // a constant output
+      }
+      if (rng.coin()) {  // one channel at the border: d 9, 8 (weights that may not fit) or 0
+        shifts[rng.uniform(0, s.out_c - 1)] = rng.coin() ? -10 : rng.uniform(-2, -1);
+        fits = false;
+      }
+      if (bias != nullptr && rng.uniform(0, 2) == 0) {  // scaled accumulators near 2^31
+        for (int32_t o = 0; o < s.out_c; ++o) {
+          bias[o] = (rng.coin() ? 1 : -1) * rng.uniform(1 << 21, 1 << 25);
+          multipliers[o] = rng.uniform(1 << 12, 1 << 18);
+        }
+        fits = false;
+      }
+    }
     if (rng.uniform(0, 7) == 0) {  // just outside the path's limits
       const int32_t o = rng.uniform(0, s.out_c - 1);
       switch (rng.uniform(0, 4)) {
@@ -89,7 +116,9 @@ int run_small_channel_cases(Rng& rng, int cases) {
           if (bias != nullptr) bias[o] = -(1 << 29) - 1;
           break;
       }
+      fits = false;
     }
+    if (fits) ++shifted_cases;
     if (!check_conv2d_s8_case(name, c, "small channels", p, s, k, conv2d_s8_1x1__dsp)) ++failed;
   }
   return failed;
@@ -148,7 +177,15 @@ int run_long_column_cases(Rng& rng, int cases) {
 int run_conv2d_s8_1x1__dsp(Rng& rng, int cases) {
   const int failed = run_conv2d_s8_dsp_cases(rng, cases, "conv2d_s8_1x1__dsp", 1,
                                              conv2d_s8_1x1__dsp, scratch_bytes_1x1);
-  return failed + run_small_channel_cases(rng, cases) + run_long_column_cases(rng, cases) +
+  int shifted_cases = 0;
+  int small_failed = run_small_channel_cases(rng, cases, shifted_cases);
+  // A check that the cases reach shifted mode (with cases enough).
+  const int32_t want[1] = {1};
+  const int32_t got[1] = {cases < 200 || shifted_cases >= cases / 20};
+  if (!expect_equal_s32("conv2d_s8_1x1__dsp", -1, "small-channel cases in shifted mode", want, got, 1)) {
+    ++small_failed;
+  }
+  return failed + small_failed + run_long_column_cases(rng, cases) +
          run_conv2d_s8_wide_cases(rng, cases, "conv2d_s8_1x1__dsp", conv2d_s8_1x1__dsp, scratch_bytes_1x1,
                                   true);
 }
