@@ -516,26 +516,26 @@ RowFill row_fill(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dSha
 // Edge block b of `row`: its columns outside the image read from zp_row.
 void extend_edge(const RowFill& f, const int8_t* row, int32_t b, int32_t slot, bool copy) {
   const int32_t x = 4 * b - f.pad_left;
-  const int8_t* src[4];
-  for (int32_t k = 0; k < 4; ++k) {
-    src[k] = static_cast<uint32_t>(x + k) < static_cast<uint32_t>(f.in_w) ? row + (x + k) * f.channels
-                                                                          : f.zp_row;
-  }
+  auto column = [&](int32_t k) {
+    return static_cast<uint32_t>(x + k) < static_cast<uint32_t>(f.in_w) ? row + (x + k) * f.channels
+                                                                        : f.zp_row;
+  };
   uint32_t* const d = ring_word(f.ring, f.chan_words, 0, slot, 2 * b);
   if (x + 2 >= f.in_w) {  // the block's second pair is padding: zero since the start
-    (copy ? extend_edge_pair<true> : extend_edge_pair<false>)(src[0], src[1], f.groups_end,
+    (copy ? extend_edge_pair<true> : extend_edge_pair<false>)(column(0), column(1), f.groups_end,
                                                               f.offset2, d, f.chan_words);
   } else {
-    (copy ? extend_edge_block<true> : extend_edge_block<false>)(src[0], src[1], src[2], src[3],
-                                                                f.groups_end, f.offset2, d,
-                                                                f.chan_words);
+    (copy ? extend_edge_block<true> : extend_edge_block<false>)(column(0), column(1), column(2),
+                                                                column(3), f.groups_end,
+                                                                f.offset2, d, f.chan_words);
   }
 }
 
 // Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
 // and 1), into the slot's copy: the live blocks' pairs (the others, all padding, hold
 // zeros written once per run).
-void extend_row(const RowFill& f, const int8_t* image, int32_t in_h, int32_t iy, int32_t slot) {
+MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32_t in_h,
+                                    int32_t iy, int32_t slot) {
   const bool copy = slot < 2;
   const int32_t channels = f.channels;
   if (iy < 0 || iy >= in_h) {
