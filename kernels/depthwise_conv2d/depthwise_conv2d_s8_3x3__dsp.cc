@@ -466,18 +466,20 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
   } while (--count != 0);
 }
 
-// Zeros one block's two words of a slot for every channel (d: channel 0's words), the
-// channel loop innermost: a padding row.
-MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot_block(uint32_t* d, int32_t channels,
-                                                             int32_t chan_words) {
-  int32_t c = channels;
-  for (; c >= 2; c -= 2) {
-    dsp::store2_u32_advance<0>(d, 0, 0);
-    d += chan_words;
-    dsp::store2_u32_advance<0>(d, 0, 0);
-    d += chan_words;
+// Zeros a padding row's ring words, in memory order: d points at the slot's words of
+// channel 0, block 0, and `count` (>= 1) blocks follow every 4 * kBlockWords bytes (all
+// channels' blocks: those all padding already hold zeros); kCopy: the slot's copy too.
+template <bool kCopy>
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot(uint32_t* d, int32_t count) {
+  auto one = [&d]() {
+    if constexpr (kCopy) dsp::store2_u32_at<4 * kCopyWords>(d, 0, 0);
+    dsp::store2_u32_advance<4 * kBlockWords>(d, 0, 0);
+  };
+  if ((count & 1) != 0) one();
+  for (count >>= 1; count != 0; --count) {
+    one();
+    one();
   }
-  if (c != 0) dsp::store2_u32_advance<0>(d, 0, 0);
 }
 
 // What extend_row() needs of the run, computed once: blocks [0, first) and [full, live)
@@ -539,11 +541,8 @@ MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32
   const bool copy = slot < 2;
   const int32_t channels = f.channels;
   if (iy < 0 || iy >= in_h) {
-    for (int32_t b = 0; b < f.live; ++b) {
-      uint32_t* const d = ring_word(f.ring, f.chan_words, 0, slot, 2 * b);
-      zero_slot_block(d, channels, f.chan_words);
-      if (copy) zero_slot_block(d + kCopyWords, channels, f.chan_words);
-    }
+    (copy ? zero_slot<true> : zero_slot<false>)(f.ring + 2 * slot,
+                                                channels * (f.chan_words / kBlockWords));
     return;
   }
   const int8_t* const row = image + iy * f.in_w * channels;
