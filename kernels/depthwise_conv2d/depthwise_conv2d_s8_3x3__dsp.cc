@@ -466,88 +466,111 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_full_blocks(
   } while (--count != 0);
 }
 
-// Zeros one block's two words of a slot for every channel (d: channel 0's words), the
-// channel loop innermost: a padding row.
-MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot_block(uint32_t* d, int32_t channels,
-                                                             int32_t chan_words) {
-  int32_t c = channels;
-  for (; c >= 2; c -= 2) {
-    dsp::store2_u32_advance<0>(d, 0, 0);
-    d += chan_words;
-    dsp::store2_u32_advance<0>(d, 0, 0);
-    d += chan_words;
+// Zeros a padding row's ring words, in memory order: d points at the slot's words of
+// channel 0, block 0, and `count` (>= 1) blocks follow every 4 * kBlockWords bytes (all
+// channels' blocks: those all padding already hold zeros); kCopy: the slot's copy too.
+template <bool kCopy>
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void zero_slot(uint32_t* d, int32_t count) {
+  auto one = [&d]() {
+    if constexpr (kCopy) dsp::store2_u32_at<4 * kCopyWords>(d, 0, 0);
+    dsp::store2_u32_advance<4 * kBlockWords>(d, 0, 0);
+  };
+  if ((count & 1) != 0) one();
+  for (count >>= 1; count != 0; --count) {
+    one();
+    one();
   }
-  if (c != 0) dsp::store2_u32_advance<0>(d, 0, 0);
+}
+
+// What extend_row() needs of the run, computed once: blocks [0, first) and [full, live)
+// are edge blocks (a column outside the image: read from zp_row, C input zero points),
+// [first, full) full blocks (four columns inside the image); blocks from live on are all
+// padding (zero since the start of the run).
+struct RowFill {
+  const int8_t* zp_row;
+  uint32_t* ring;
+  int32_t channels, in_w, pad_left, chan_words;
+  int32_t first, full, live, groups_end;
+  int32_t input_offset;
+  uint32_t offset2;  // input_offset in each halfword
+};
+
+RowFill row_fill(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape,
+                 int32_t live, int32_t chan_words, const int8_t* zp_row, uint32_t* ring) {
+  RowFill f;
+  f.zp_row = zp_row;
+  f.ring = ring;
+  f.channels = shape.in_c;
+  f.in_w = shape.in_w;
+  f.pad_left = params.window.pad_left;
+  f.chan_words = chan_words;
+  f.live = live;
+  f.first = (f.pad_left + 3) / 4;
+  f.full = shape.in_w + f.pad_left - 4 >= 0 ? (shape.in_w + f.pad_left - 4) / 4 + 1 : 0;
+  if (f.full > live) f.full = live;
+  if (f.full < f.first) f.full = f.first;
+  f.groups_end = shape.in_c & ~3;
+  f.input_offset = -params.input_zero_point;
+  f.offset2 = dsp::pack16(f.input_offset, f.input_offset);
+  return f;
+}
+
+// Edge block b of `row`: its columns outside the image read from zp_row.
+void extend_edge(const RowFill& f, const int8_t* row, int32_t b, int32_t slot, bool copy) {
+  const int32_t x = 4 * b - f.pad_left;
+  auto column = [&](int32_t k) {
+    return static_cast<uint32_t>(x + k) < static_cast<uint32_t>(f.in_w) ? row + (x + k) * f.channels
+                                                                        : f.zp_row;
+  };
+  uint32_t* const d = ring_word(f.ring, f.chan_words, 0, slot, 2 * b);
+  if (x + 2 >= f.in_w) {  // the block's second pair is padding: zero since the start
+    (copy ? extend_edge_pair<true> : extend_edge_pair<false>)(column(0), column(1), f.groups_end,
+                                                              f.offset2, d, f.chan_words);
+  } else {
+    (copy ? extend_edge_block<true> : extend_edge_block<false>)(column(0), column(1), column(2),
+                                                                column(3), f.groups_end,
+                                                                f.offset2, d, f.chan_words);
+  }
 }
 
 // Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
-// and 1), into the slot's copy: pairs [0, 2 * blocks).
-// zp_row: C bytes of the input zero point (padding columns). Only blocks [0, blocks) are
-// written: the caller passes the blocks that reach into the image (the others, all
-// padding, hold zeros written once per run).
-void extend_row(const int8_t* image, const DepthwiseConv2dShape& shape, int32_t iy,
-                int32_t pad_left, int32_t blocks, int32_t slot, bool copy, int32_t input_zero_point,
-                const int8_t* zp_row, int32_t chan_words, uint32_t* ring) {
-  const int32_t channels = shape.in_c;
-  const int32_t in_w = shape.in_w;
-  if (iy < 0 || iy >= shape.in_h) {
-    for (int32_t b = 0; b < blocks; ++b) {
-      uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
-      zero_slot_block(d, channels, chan_words);
-      if (copy) zero_slot_block(d + kCopyWords, channels, chan_words);
-    }
+// and 1), into the slot's copy: the live blocks' pairs (the others, all padding, hold
+// zeros written once per run).
+MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32_t in_h,
+                                    int32_t iy, int32_t slot) {
+  const bool copy = slot < 2;
+  const int32_t channels = f.channels;
+  if (iy < 0 || iy >= in_h) {
+    (copy ? zero_slot<true> : zero_slot<false>)(f.ring + 2 * slot,
+                                                channels * (f.chan_words / kBlockWords));
     return;
   }
-  const int8_t* const row = image + iy * in_w * channels;
-  const int32_t input_offset = -input_zero_point;
-  const uint32_t offset2 = dsp::pack16(input_offset, input_offset);
-  const int32_t groups_end = channels & ~3;
-  // Blocks whose four columns 4b - pad_left .. + 3 are all inside the image: [first, full).
-  const int32_t first = (pad_left + 3) / 4;
-  int32_t full = in_w + pad_left - 4 >= 0 ? (in_w + pad_left - 4) / 4 + 1 : 0;
-  if (full > blocks) full = blocks;
-  if (full < first) full = first;
-  for (int32_t b = 0; b < blocks; ++b) {
-    if (b == first) {  // skip the full blocks
-      b = full;
-      if (b >= blocks) break;
-    }
-    // An edge block: padding columns read from zp_row (C input zero points).
-    const int32_t x = 4 * b - pad_left;
-    const int8_t* src[4];
-    for (int32_t k = 0; k < 4; ++k) {
-      src[k] = x + k >= 0 && x + k < in_w ? row + (x + k) * channels : zp_row;
-    }
-    if (groups_end > 0) {
-      uint32_t* const d = ring_word(ring, chan_words, 0, slot, 2 * b);
-      if (x + 2 >= in_w) {  // the block's second pair is padding: zero since the start
-        (copy ? extend_edge_pair<true> : extend_edge_pair<false>)(src[0], src[1], groups_end,
-                                                                  offset2, d, chan_words);
-      } else {
-        (copy ? extend_edge_block<true> : extend_edge_block<false>)(src[0], src[1], src[2], src[3],
-                                                                    groups_end, offset2, d,
-                                                                    chan_words);
+  const int8_t* const row = image + iy * f.in_w * channels;
+  if (f.groups_end > 0) {
+    for (int32_t b = 0; b < f.first && b < f.live; ++b) extend_edge(f, row, b, slot, copy);
+    for (int32_t b = f.full; b < f.live; ++b) extend_edge(f, row, b, slot, copy);
+    // Full blocks: four channels and four columns at a time.
+    if (f.first < f.full) {
+      const int8_t* src = row + (4 * f.first - f.pad_left) * channels;
+      uint32_t* d = ring_word(f.ring, f.chan_words, 0, slot, 2 * f.first);
+      for (int32_t c = 0; c < f.groups_end; c += 4) {
+        (copy ? extend_full_blocks<true>
+              : extend_full_blocks<false>)(src, f.full - f.first, channels, f.offset2, d,
+                                           f.chan_words);
+        src += 4;
+        d += 4 * f.chan_words;
       }
     }
   }
-  // Full blocks: four channels and four columns at a time.
-  if (first < full) {
-    for (int32_t c = 0; c < groups_end; c += 4) {
-      const int8_t* src = row + (4 * first - pad_left) * channels + c;
-      (copy ? extend_full_blocks<true>
-            : extend_full_blocks<false>)(src, full - first, channels, offset2,
-                                         ring_word(ring, chan_words, c, slot, 2 * first),
-                                         chan_words);
-    }
-  }
   // Channels past the last multiple of four, one element at a time.
-  for (int32_t c = groups_end; c < channels; ++c) {
-    for (int32_t j = 0; j < 2 * blocks; ++j) {
-      const int32_t x = 2 * j - pad_left;
-      const int32_t v0 = x >= 0 && x < in_w ? row[x * channels + c] + input_offset : 0;
+  const int32_t input_offset = f.input_offset;
+  for (int32_t c = f.groups_end; c < channels; ++c) {
+    for (int32_t j = 0; j < 2 * f.live; ++j) {
+      const int32_t x = 2 * j - f.pad_left;
+      const int32_t v0 = x >= 0 && x < f.in_w ? row[x * channels + c] + input_offset : 0;
       const int32_t v1 =
-          x + 1 >= 0 && x + 1 < in_w ? row[(x + 1) * channels + c] + input_offset : 0;
-      uint32_t* const d = ring_word(ring, chan_words, c, slot, j);
+          x + 1 >= 0 && x + 1 < f.in_w ? row[(x + 1) * channels + c] + input_offset : 0;
+      uint32_t* const d = ring_word(f.ring, f.chan_words, c, slot, j);
       *d = dsp::pack16(v0, v1);
       if (copy) d[kCopyWords] = *d;
     }
@@ -792,23 +815,26 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
   const RowPass pass = row_pass_for(params, words[0]);
+  const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
   const int32_t slot_step = params.window.stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     int8_t* out_row = output + b * out_image_stride;
-    // slot_row[s]: the input row slot s holds (none at the start of each image).
-    int32_t slot_row[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+    // Input rows are extended once each, in order: next (in slot next_slot) is the first
+    // not extended yet.
+    int32_t next = -params.window.pad_top;
+    int32_t next_slot = first_slot0;
     int32_t first_slot = first_slot0;  // y0 mod 3
     for (int32_t oy = 0; oy < shape.out_h; ++oy) {
       const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-      for (int32_t k = 0; k < 3; ++k) {
-        const int32_t slot = first_slot + k < 3 ? first_slot + k : first_slot + k - 3;
-        if (slot_row[slot] != y0 + k) {
-          slot_row[slot] = y0 + k;
-          extend_row(image, shape, y0 + k, params.window.pad_left, live, slot, slot < 2,
-                     params.input_zero_point, zp_row, chan_words, ring);
-        }
+      if (next < y0) {  // stride 4 and more: rows between windows are never read
+        next = y0;
+        next_slot = first_slot;
+      }
+      for (; next <= y0 + 2; ++next) {
+        extend_row(fill, image, shape.in_h, next, next_slot);
+        next_slot = next_slot == 2 ? 0 : next_slot + 1;
       }
       // Ring rows first_slot .. + 2 hold input rows y0 .. y0 + 2 (slot 0, 1's copies follow
       // slot 2).

@@ -43,8 +43,9 @@ void with_table(const DepthwiseConv2dS8Params& params, const int32_t* multiplier
 }
 
 // Cases aimed at the fast path's modes: narrow tall and wide short images (rows of 1..7
-// outputs, as kws's 25x5), strides 1 and 2, padding, ReLU-like clamps (act_min >=
-// output_zero_point: mode 2 when every channel fits it) and others, shifts -3..-9 (mode 2
+// outputs, as kws's 25x5), strides 1 and 2 (vertically up to 5 too: input rows that no
+// window reads), padding, ReLU-like clamps (act_min >= output_zero_point: mode 2 when
+// every channel fits it) and others, shifts -3..-9 (mode 2
 // with any filter), channels with shifts up to -24 and small biases (mostly constant
 // outputs, else mode 1), -1 and -2 with small weights (d 9 and 8), biases about where the
 // scaled accumulator would overflow (such channels' outputs are constant: see
@@ -69,6 +70,7 @@ int run_mode_cases(Rng& rng, int cases) {
     }
     s.in_c = rng.coin() ? rng.uniform(1, 12) : rng.uniform(13, form == 1 ? 24 : 70);
     p.window.stride_h = form == 3 ? 1 : rng.uniform(1, 2);
+    if (form == 2 && rng.uniform(0, 3) == 0) p.window.stride_h = rng.uniform(3, 5);
     p.window.stride_w = form == 3 ? 1 : rng.uniform(1, 2);
     p.window.dilation_h = p.window.dilation_w = 1;
     draw_padding(rng, 1, &p.window);
