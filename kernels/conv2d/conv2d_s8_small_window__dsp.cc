@@ -82,8 +82,35 @@ SmallScratch small_scratch(const RowsLayout& l) {
 // The steps of one window (kernel_h rows of row_bytes bytes, row_step apart), each value
 // plus the offset in its half, to dst[0], dst[stride], dst[2 * stride], ... The tail bytes
 // go through tail (whose bytes past kernel_h * rem stay as they are).
+// expand_rows for rows of whole words (rem 0, no tail), the layout's fields in registers
+// (read through l they are reloaded after every store); a one-word row (kws' 4x1 rows:
+// 20 steps) takes 5 instructions plus the loop.
+inline void expand_words(const int8_t* src, int32_t row_step, int32_t rows, int32_t row_words,
+                         uint32_t offsets, uint32_t* dst, int32_t stride) {
+  if (row_words == 1) {
+    for (int32_t r = 0; r < rows; ++r, src += row_step, dst += 2 * stride) {
+      const uint32_t x = dsp::load_u32(src);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[stride] = dsp::sxtab16_ror8(offsets, x);
+    }
+    return;
+  }
+  for (int32_t r = 0; r < rows; ++r, src += row_step) {
+    const int8_t* s = src;
+    for (int32_t q = 0; q < row_words; ++q, s += 4, dst += 2 * stride) {
+      const uint32_t x = dsp::load_u32(s);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[stride] = dsp::sxtab16_ror8(offsets, x);
+    }
+  }
+}
+
 void expand_rows(const int8_t* src, int32_t row_step, const RowsLayout& l, uint32_t offsets,
                  int8_t* tail, uint32_t* dst, int32_t stride) {
+  if (l.rem == 0) {
+    expand_words(src, row_step, l.kernel_h, l.row_words, offsets, dst, stride);
+    return;
+  }
   int8_t* t = tail;
   for (int32_t r = 0; r < l.kernel_h; ++r, src += row_step) {
     const int8_t* s = src;
@@ -156,6 +183,63 @@ void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape, const 
       const int32_t step = inside ? 1 : 0;
       for (int32_t j = 0; j < c; ++j, src += step) *dst++ = *src;
     }
+  }
+}
+
+// A window crossing the image border with rows of whole words (rem 0), expanded like
+// expand_rows: a row above or below the image is zero steps (padding, the input zero
+// point, meets the offset), a row inside horizontally is read in place, any other goes
+// through row_buf (row_bytes): with dilation_w 1 its padding bytes, the same in every
+// row, are written once and each row copies only its bytes inside the image.
+void expand_border_words(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                         int32_t oy, int32_t ox, const RowsLayout& l, uint32_t offsets,
+                         int8_t* row_buf, uint32_t* dst, int32_t stride) {
+  const int32_t c = shape.in_c;
+  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  const int32_t row_words = l.row_words;
+  const bool dense = params.window.dilation_w == 1;
+  // Bytes [lo, hi) of a row lie inside the image (dilation_w 1).
+  int32_t lo = 0, hi = l.row_bytes;
+  if (dense) {
+    lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
+    const int32_t right = shape.in_w - x0;  // taps inside from the left edge of the window
+    hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : l.row_bytes;
+    if (hi < lo) hi = lo;
+    if (lo > 0 || hi < l.row_bytes) {
+      for (int32_t j = 0; j < l.row_bytes; ++j) row_buf[j] = pad;
+    }
+  }
+  const bool in_place = dense && lo == 0 && hi == l.row_bytes;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      for (int32_t q = 0; q < row_words; ++q, dst += 2 * stride) {
+        dst[0] = 0;
+        dst[stride] = 0;
+      }
+      continue;
+    }
+    const int8_t* const in_row = image + y * shape.in_w * c;
+    const int8_t* src = row_buf;
+    if (in_place) {
+      src = in_row + x0 * c;
+    } else if (dense) {
+      const int8_t* s = in_row + x0 * c;
+      for (int32_t j = lo; j < hi; ++j) row_buf[j] = s[j];
+    } else {
+      int8_t* d = row_buf;
+      for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
+        const int32_t x = x0 + kx * params.window.dilation_w;
+        const bool inside = x >= 0 && x < shape.in_w;
+        const int8_t* s = inside ? in_row + x * c : &pad;
+        const int32_t step = inside ? 1 : 0;
+        for (int32_t j = 0; j < c; ++j, s += step) *d++ = *s;
+      }
+    }
+    expand_words(src, 0, 1, row_words, offsets, dst, stride);
+    dst += 2 * row_words * stride;
   }
 }
 
@@ -553,12 +637,18 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           i += count;
           continue;
         }
+        uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
+        if (l.rem == 0) {
+          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
+          ++ox;
+          ++i;
+          continue;
+        }
         if (rows_3x9 && params.window.dilation_w == 1) {
           gather_3x9(params, shape, image, oy, ox, gathered);
         } else {
           gather_small(params, shape, image, oy, ox, gathered);
         }
-        uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
         if (rows_3x9) {
           expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
         } else {
