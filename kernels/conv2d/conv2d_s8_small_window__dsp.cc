@@ -381,6 +381,29 @@ inline constexpr int32_t kStepCodeBytes = 44;
 inline constexpr int32_t kFirstStepCodeBytes = 48;
 #endif
 
+// The shifted requantization (pair blocks, output zero point -128 and clamp [-128, 127]):
+// with right = -shift in [1, kShiftR - 1], d = kShiftR - right and e = 1 + d,
+//   out = SSAT #8 (SMMLA(acc << e, m, A), ASR #kShiftR),  A = 2^(d - 1) + 2^d R,
+// R = 2^(right - 1) + (zp << right), is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right))
+// (nested floors), the doubled requantization without its sign correction (which only
+// moves ties of a negative high multiply, whose outputs are at most zp: clamped to
+// act_min = zp either way). 4 instructions per output instead of 6. The exponent e when
+// channel (q, bias, k taps) takes it: every |acc| <= |bias| + k * 255 * 128 stays below
+// 2^(31 - e), so acc << e fits int32 (and |A| < 2^19, |SMMLA| < 2^31); else 0.
+inline constexpr int32_t kShiftR = 11;  // the SSAT's ASR in run_pair_blocks
+int32_t shifted_exponent(const conv2d_dsp::ChannelQuant& q, int32_t bias, int32_t k) {
+  const int32_t right = q.right_minus_1 + 1;
+  if (!q.fast || right >= kShiftR) return 0;
+  const int32_t e = 1 + kShiftR - right;
+  const int64_t reach = (bias < 0 ? -int64_t{bias} : int64_t{bias}) + int64_t{k} * 255 * 128;
+  return reach < (int64_t{1} << (31 - e)) ? e : 0;
+}
+int32_t shifted_addend(int32_t right_minus_1, int32_t zero_point) {
+  const uint32_t d = static_cast<uint32_t>(kShiftR - 1 - right_minus_1);
+  const uint32_t r = (1u << right_minus_1) + (static_cast<uint32_t>(zero_point) << (right_minus_1 + 1));
+  return static_cast<int32_t>((1u << (d - 1)) + (r << d));
+}
+
 inline void mac_block(const uint32_t* a, const uint32_t* w, int32_t steps, int32_t acc[8]) {
 #if MOTE_HAS_DSP
   static_assert(kMaxSteps == 24, "MOTE_SMALL_STEP list below has kMaxSteps entries");
@@ -438,6 +461,7 @@ inline void mac_block(const uint32_t* a, const uint32_t* w, int32_t steps, int32
 // both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks,
 // every |acc| < 2^30 (conv2d_dsp::acc_fits_doubled); high is H = (2 zp + 1) << (right -
 // 1) (conv2d_dsp::doubled_high).
+// Shifted (see shifted_exponent()): high is A and right the exponent e instead.
 // Field offsets are hard-coded in run_pair_blocks.
 struct PairBlocks {
   int32_t multiplier0, high0, right0;           // 0, 4, 8
@@ -451,10 +475,12 @@ struct PairBlocks {
   uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
                                                 //     then the address to enter at (asm)
   const uint32_t* a_end;                        // 56: a past the last block
+  int32_t shifted;                              // 60: nonzero: the shifted requantization
 };
 static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
                   offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
-                  offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56,
+                  offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56 &&
+                  offsetof(PairBlocks, shifted) == 60,
               "PairBlocks offsets are hard-coded in run_pair_blocks");
 
 // The requantization of the accumulator in `acc` (|acc| < 2^30; r9 multiplier, r10 H =
@@ -468,6 +494,13 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
   "asr r12, r12, r11\n\t"                   \
   "ssat r12, #8, r12\n\t"                   \
   "strb r12, " addr "\n\t"
+// The shifted requantization of `acc` (r9 multiplier, r10 A, r11 exponent e; see
+// shifted_exponent()), STRB to `addr`. 4 instructions.
+#define MOTE_SMALL_SHIFTED_OUT(acc, addr)  \
+  "lsl " acc ", " acc ", r11\n\t"          \
+  "smmla " acc ", " acc ", r9, r10\n\t"    \
+  "ssat " acc ", #8, " acc ", asr #11\n\t" \
+  "strb " acc ", " addr "\n\t"
 
 // Every block from state->a to state->a_end. The state pointer lives on the stack
 // ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
@@ -507,7 +540,10 @@ inline void run_pair_blocks(PairBlocks* state) {
       MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
       ".Lmote_small_24_%=:\n\t"
       "ldr r7, [sp, #4]\n\t"
+      "ldr r12, [r7, #60]\n\t"
       "ldmia r7, {r9, r10, r11, lr}\n\t"
+      "cmp r12, #0\n\t"
+      "bne.w 3f\n\t"
       MOTE_SMALL_OUT("r0", "[lr]")
       "ldr r0, [sp, #4]\n\t"
       "ldr r0, [r0, #16]\n\t"
@@ -533,6 +569,32 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr r3, [r2, #56]\n\t"
       "cmp r1, r3\n\t"
       "bne 2b\n\t"
+      "b 4f\n"
+      "3:\n\t"
+      "ldr r7, [r7, #16]\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
+      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r7]")
+      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r7, lsl #1]")
+      "add r1, lr, r7\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r7, lsl #1]")
+      "ldr r2, [sp, #4]\n\t"
+      "ldrd r9, r10, [r2, #20]\n\t"
+      "ldr r11, [r2, #28]\n\t"
+      "add r3, lr, #1\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r4", "[r3]")
+      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r7]")
+      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r7, lsl #1]")
+      "add r1, r3, r7\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r7, lsl #1]")
+      "add lr, lr, r7, lsl #2\n\t"
+      "str lr, [r2, #12]\n\t"
+      "ldrd r1, r3, [r2, #40]\n\t"
+      "add r1, r1, r3\n\t"
+      "str r1, [r2, #40]\n\t"
+      "ldr r3, [r2, #56]\n\t"
+      "cmp r1, r3\n\t"
+      "bne 2b\n"
+      "4:\n\t"
       "pop {r7, r12}\n\t"
       : "+r"(s)
       :
@@ -540,6 +602,7 @@ inline void run_pair_blocks(PairBlocks* state) {
         "memory");
 }
 #undef MOTE_SMALL_OUT
+#undef MOTE_SMALL_SHIFTED_OUT
 #endif
 #if MOTE_HAS_DSP
 #undef MOTE_SMALL_LABELED
@@ -691,21 +754,27 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       if (pair_loop && pair && q0.fast && q1.fast && n >= 4) {
         const int32_t whole = n / 4;
         const int32_t skip = kMaxSteps - steps;
+        const int32_t e0 = zp == -128 ? shifted_exponent(q0, b0, k) : 0;
+        const int32_t e1 = zp == -128 ? shifted_exponent(q1, b1, k) : 0;
+        const bool shifted = e0 != 0 && e1 != 0;
         PairBlocks state{q0.multiplier,
-                         conv2d_dsp::doubled_high(zp, q0.right_minus_1),
-                         q0.right_minus_1 + 1,
+                         shifted ? shifted_addend(q0.right_minus_1, zp)
+                                 : conv2d_dsp::doubled_high(zp, q0.right_minus_1),
+                         shifted ? e0 : q0.right_minus_1 + 1,
                          dst,
                          out_c,
                          q1.multiplier,
-                         conv2d_dsp::doubled_high(zp, q1.right_minus_1),
-                         q1.right_minus_1 + 1,
+                         shifted ? shifted_addend(q1.right_minus_1, zp)
+                                 : conv2d_dsp::doubled_high(zp, q1.right_minus_1),
+                         shifted ? e1 : q1.right_minus_1 + 1,
                          b0,
                          b1,
                          acts - 4 * skip,
                          block_words * 4,
                          weights - 2 * skip,
                          static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1),
-                         acts - 4 * skip + whole * block_words};
+                         acts - 4 * skip + whole * block_words,
+                         shifted ? 1 : 0};
         run_pair_blocks(&state);
         b = whole;
         a += whole * block_words;

@@ -18,7 +18,9 @@ using SmallWindowScratchFn = uint32_t (*)(int32_t, int32_t, int32_t);
 // batch 2, dilation, odd out_c, partial pixel blocks and chunks; mostly the common
 // quantization (multipliers >= 0, shifts in [-25, -2], clamp [-128, 127], a bias: the
 // asm channel-pair block on DSP cores), sometimes any clamp, shift or multiplier; one in
-// five with biases at the edge of the pair block's |acc| < 2^30.
+// five with biases at the edge of the pair block's |acc| < 2^30; one in three ReLU-like
+// (output zero point -128, shifts in [-12, -1]: the pair blocks' shifted
+// requantization, right at its bounds too).
 inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS8VariantFn variant,
                                   SmallWindowScratchFn scratch_bytes) {
   int failed = 0;
@@ -62,7 +64,8 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
     s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
-    p.output_zero_point = rng.uniform(-128, 127);
+    const bool relu = rng.uniform(0, 2) == 0;
+    p.output_zero_point = relu ? -128 : rng.uniform(-128, 127);
     const bool common = rng.uniform(0, 3) != 0;
     p.act_min = common || rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = common || rng.coin() ? 127 : rng.uniform(p.act_min, 127);
@@ -87,7 +90,7 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     for (int32_t o = 0; o < s.out_c; ++o) {
       if (common && rng.uniform(0, 15) != 0) {
         k.multipliers[o] = rng.uniform(1 << 30, INT32_MAX);
-        k.shifts[o] = rng.uniform(-25, -2);
+        k.shifts[o] = relu ? rng.uniform(-12, -1) : rng.uniform(-25, -2);
       } else {
         k.multipliers[o] = conv2d_dsp_random_multiplier(rng, rng.coin());
         k.shifts[o] = rng.uniform(-31, 30);
