@@ -17,7 +17,12 @@
 //   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
 //   Odd out_c: the last pair's second channel has zero weights and is not stored.
 // Scratch: chunk_pixels() * S * 4 + kCachedPairs * S * 8 bytes, plus the gathered window
-// (border pixels) and the tail bytes, each rounded up to a word.
+// (border pixels) and the tail bytes, each rounded up to a word. With more than
+// kCachedPairs pairs, the one pair widened per chunk sits at the end of the cache and
+// the columns of a larger chunk fill the space before it.
+// Requantization: the pair blocks' doubled one (6 instructions per output), or the
+// shifted one (4, see shifted_exponent()) for ReLU-like layers (zp -128); other
+// channels in C++ (requantize_one).
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
@@ -31,9 +36,12 @@ namespace {
 
 inline constexpr int32_t kMaxSteps = 24;
 // Pixels per chunk: as many as kActsBudget bytes of columns hold (a multiple of 4, at
-// most kMaxChunkPixels): 72 for a 3x3x3 window (14 steps), 48 for a 10x4x1 one (20).
+// most kMaxChunkPixels): 72 for a 3x3x3 window (14 steps), 52 for a 10x4x1 one (20).
+// With more than kCachedPairs pairs the cache's unused pairs hold columns too: 64
+// pixels for 10x4x1, so that kws' first layer (125 pixels) takes two chunks, not three
+// (each widens every pair's weights again); kActsBudget is the least that gives it.
 inline constexpr int32_t kMaxChunkPixels = 128;
-inline constexpr int32_t kActsBudget = 4096;
+inline constexpr int32_t kActsBudget = 4160;
 // Channel pairs whose widened weights stay in scratch for the whole run (more: widened
 // again per chunk).
 inline constexpr int32_t kCachedPairs = 8;
@@ -66,6 +74,17 @@ int32_t chunk_pixels(const RowsLayout& l) {
 }
 
 uint32_t round4(int32_t n) { return static_cast<uint32_t>((n + 3) & ~3); }
+
+// The weights of channels o, o + 1 of a layout of whole words (rem 0, no tail: the K
+// order is the filter's) as [step][channel]: 2 LDR, 4 SXTAB16 and 2 STRD per word.
+void widen_pair_words(const int8_t* f0, const int8_t* f1, int32_t words, uint32_t* dst) {
+  for (int32_t q = 0; q < words; ++q, f0 += 4, f1 += 4) {
+    const uint32_t x0 = dsp::load_u32(f0);
+    const uint32_t x1 = dsp::load_u32(f1);
+    dsp::store2_u32_advance<8>(dst, dsp::sxtab16(0u, x0), dsp::sxtab16(0u, x1));
+    dsp::store2_u32_advance<8>(dst, dsp::sxtab16_ror8(0u, x0), dsp::sxtab16_ror8(0u, x1));
+  }
+}
 
 // Scratch of the small-window path, in this order.
 struct SmallScratch {
@@ -391,14 +410,14 @@ inline constexpr int32_t kFirstStepCodeBytes = 48;
 // channel (q, bias, k taps) takes it: every |acc| <= |bias| + k * 255 * 128 stays below
 // 2^(31 - e), so acc << e fits int32 (and |A| < 2^19, |SMMLA| < 2^31); else 0.
 inline constexpr int32_t kShiftR = 11;  // the SSAT's ASR in run_pair_blocks
-int32_t shifted_exponent(const conv2d_dsp::ChannelQuant& q, int32_t bias, int32_t k) {
+[[maybe_unused]] int32_t shifted_exponent(const conv2d_dsp::ChannelQuant& q, int32_t bias, int32_t k) {
   const int32_t right = q.right_minus_1 + 1;
   if (!q.fast || right >= kShiftR) return 0;
   const int32_t e = 1 + kShiftR - right;
   const int64_t reach = (bias < 0 ? -int64_t{bias} : int64_t{bias}) + int64_t{k} * 255 * 128;
   return reach < (int64_t{1} << (31 - e)) ? e : 0;
 }
-int32_t shifted_addend(int32_t right_minus_1, int32_t zero_point) {
+[[maybe_unused]] int32_t shifted_addend(int32_t right_minus_1, int32_t zero_point) {
   const uint32_t d = static_cast<uint32_t>(kShiftR - 1 - right_minus_1);
   const uint32_t r = (1u << right_minus_1) + (static_cast<uint32_t>(zero_point) << (right_minus_1 + 1));
   return static_cast<int32_t>((1u << (d - 1)) + (r << d));
@@ -648,6 +667,10 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
   [[maybe_unused]] const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
   // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
   auto widen_pair = [&](int32_t o, uint32_t* dst) {
+    if (l.rem == 0 && o + 1 < out_c) {
+      widen_pair_words(filter + o * k, filter + (o + 1) * k, k / 4, dst);
+      return;
+    }
     if (rows_3x9) {
       expand_rows_3x9(filter + o * k, l.row_bytes, 0u, dst, 2);
     } else {
@@ -676,7 +699,12 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
   const int8_t* image = input;
   int32_t y0 = -params.window.pad_top;
   bool y_inside = y0 >= 0 && y0 <= y_last;
-  const int32_t chunk = chunk_pixels(l);
+  // Uncached: the one pair's weights at the end of the cache, columns before them.
+  const uint32_t pair_bytes = static_cast<uint32_t>(steps * 8);
+  const int32_t uncached_fit =
+      static_cast<int32_t>((sizes.acts_bytes + sizes.weights_bytes - pair_bytes) / (steps * 4)) & ~3;
+  const int32_t chunk = cached ? chunk_pixels(l) : (uncached_fit < kMaxChunkPixels ? uncached_fit : kMaxChunkPixels);
+  uint32_t* const weights_one = weights_all + (sizes.weights_bytes - pair_bytes) / 4;
   for (int32_t p0 = 0; p0 < pixels; p0 += chunk) {
     const int32_t n = pixels - p0 < chunk ? pixels - p0 : chunk;
     const int32_t blocks = (n + 3) / 4;
@@ -740,7 +768,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
     int8_t* const chunk_out = output + p0 * out_c;
     for (int32_t o = 0; o < out_c; o += 2) {
       const bool pair = o + 1 < out_c;
-      uint32_t* const weights = cached ? weights_all + (o / 2) * steps * 2 : weights_all;
+      uint32_t* const weights = cached ? weights_all + (o / 2) * steps * 2 : weights_one;
       if (!cached) widen_pair(o, weights);
       const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
       const conv2d_dsp::ChannelQuant q1 = pair ? conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp)
