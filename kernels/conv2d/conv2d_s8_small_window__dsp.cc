@@ -182,110 +182,35 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
   dst[13 * stride] = dsp::sxtab16_ror8(offsets, x);
 }
 
-// gather_window for small windows (border pixels). Every tap is copied by one loop that
-// reads either the image or the padding value (source step 0), which the compiler cannot
-// turn into memset / memcpy calls (costly for a few bytes).
-void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
-                  int32_t oy, int32_t ox, int8_t* dst) {
+// The window of output pixel (oy, ox) to dst (kernel_h rows of kernel_w * in_c bytes,
+// then the padding up to a word), for pixels at the border: padding (the input zero point)
+// written a word at a time, then the taps inside the image, a range of rows and in each
+// the same range of columns (computed once), copied.
+__attribute__((noinline)) void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                            const int8_t* image, int32_t oy, int32_t ox, int8_t* dst) {
   const int32_t c = shape.in_c;
-  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+  const int32_t row_bytes = shape.kernel_w * c;
+  const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
+  uint32_t* const words = reinterpret_cast<uint32_t*>(dst);
+  for (uint32_t q = 0; q < round4(shape.kernel_h * row_bytes) / 4; ++q) words[q] = pad4;
+  // Taps [lo, hi) of a dimension inside [0, size): first tap at t0, dilation dl, n taps.
+  auto inside = [](int32_t t0, int32_t dl, int32_t n, int32_t size, int32_t* lo, int32_t* hi) {
+    *lo = t0 >= 0 ? 0 : (dl - 1 - t0) / dl;
+    *hi = size - 1 - t0 < 0 ? 0 : (size - 1 - t0) / dl + 1;
+    if (*hi > n) *hi = n;
+    if (*hi < *lo) *hi = *lo;
+  };
   const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
   const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
-    const int32_t y = y0 + ky * params.window.dilation_h;
-    const bool y_inside = y >= 0 && y < shape.in_h;
-    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * c;
-    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.window.dilation_w;
-      const bool inside = y_inside && x >= 0 && x < shape.in_w;
-      const int8_t* src = inside ? in_row + x * c : &pad;
-      const int32_t step = inside ? 1 : 0;
-      for (int32_t j = 0; j < c; ++j, src += step) *dst++ = *src;
-    }
-  }
-}
-
-// A window crossing the image border with rows of whole words (rem 0), expanded like
-// expand_rows: a row above or below the image is zero steps (padding, the input zero
-// point, meets the offset), a row inside horizontally is read in place, any other goes
-// through row_buf (row_bytes): with dilation_w 1 its padding bytes, the same in every
-// row, are written once and each row copies only its bytes inside the image.
-void expand_border_words(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
-                         int32_t oy, int32_t ox, const RowsLayout& l, uint32_t offsets,
-                         int8_t* row_buf, uint32_t* dst, int32_t stride) {
-  const int32_t c = shape.in_c;
-  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
-  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  const int32_t row_words = l.row_words;
-  const bool dense = params.window.dilation_w == 1;
-  // Bytes [lo, hi) of a row lie inside the image (dilation_w 1).
-  int32_t lo = 0, hi = l.row_bytes;
-  if (dense) {
-    lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
-    const int32_t right = shape.in_w - x0;  // taps inside from the left edge of the window
-    hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : l.row_bytes;
-    if (hi < lo) hi = lo;
-    if (lo > 0 || hi < l.row_bytes) {
-      for (int32_t j = 0; j < l.row_bytes; ++j) row_buf[j] = pad;
-    }
-  }
-  const bool in_place = dense && lo == 0 && hi == l.row_bytes;
-  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
-    const int32_t y = y0 + ky * params.window.dilation_h;
-    if (y < 0 || y >= shape.in_h) {
-      for (int32_t q = 0; q < row_words; ++q, dst += 2 * stride) {
-        dst[0] = 0;
-        dst[stride] = 0;
-      }
-      continue;
-    }
-    const int8_t* const in_row = image + y * shape.in_w * c;
-    const int8_t* src = row_buf;
-    if (in_place) {
-      src = in_row + x0 * c;
-    } else if (dense) {
-      const int8_t* s = in_row + x0 * c;
-      for (int32_t j = lo; j < hi; ++j) row_buf[j] = s[j];
-    } else {
-      int8_t* d = row_buf;
-      for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-        const int32_t x = x0 + kx * params.window.dilation_w;
-        const bool inside = x >= 0 && x < shape.in_w;
-        const int8_t* s = inside ? in_row + x * c : &pad;
-        const int32_t step = inside ? 1 : 0;
-        for (int32_t j = 0; j < c; ++j, s += step) *d++ = *s;
-      }
-    }
-    expand_words(src, 0, 1, row_words, offsets, dst, stride);
-    dst += 2 * row_words * stride;
-  }
-}
-
-// gather_small for a 3x3 window of a 3-channel image (dilation_h may be > 1, dilation_w
-// is 1): three bytes per tap, unrolled.
-void gather_3x9(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
-                int32_t oy, int32_t ox, int8_t* dst) {
-  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
-  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  for (int32_t ky = 0; ky < 3; ++ky, dst += 9) {
-    const int32_t y = y0 + ky * params.window.dilation_h;
-    const bool y_inside = y >= 0 && y < shape.in_h;
-    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * 3;
-    for (int32_t kx = 0; kx < 3; ++kx) {
-      const int32_t x = x0 + kx;
-      int8_t* const d = dst + 3 * kx;
-      if (y_inside && x >= 0 && x < shape.in_w) {
-        const int8_t* const src = in_row + 3 * x;
-        d[0] = src[0];
-        d[1] = src[1];
-        d[2] = src[2];
-      } else {
-        d[0] = pad;
-        d[1] = pad;
-        d[2] = pad;
-      }
+  const int32_t dh = params.window.dilation_h, dw = params.window.dilation_w;
+  int32_t ky_lo, ky_hi, kx_lo, kx_hi;
+  inside(y0, dh, shape.kernel_h, shape.in_h, &ky_lo, &ky_hi);
+  inside(x0, dw, shape.kernel_w, shape.in_w, &kx_lo, &kx_hi);
+  for (int32_t ky = ky_lo; ky < ky_hi; ++ky) {
+    const int8_t* s = image + ((y0 + ky * dh) * shape.in_w + x0 + kx_lo * dw) * c;
+    int8_t* d = dst + ky * row_bytes + kx_lo * c;
+    for (int32_t kx = kx_lo; kx < kx_hi; ++kx, s += (dw - 1) * c) {
+      for (int32_t j = 0; j < c; ++j) *d++ = *s++;
     }
   }
 }
@@ -729,17 +654,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           continue;
         }
         uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
-        if (l.rem == 0) {
-          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
-          ++ox;
-          ++i;
-          continue;
-        }
-        if (rows_3x9 && params.window.dilation_w == 1) {
-          gather_3x9(params, shape, image, oy, ox, gathered);
-        } else {
-          gather_small(params, shape, image, oy, ox, gathered);
-        }
+        gather_small(params, shape, image, oy, ox, gathered);
         if (rows_3x9) {
           expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
         } else {
