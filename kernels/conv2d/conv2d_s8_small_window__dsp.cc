@@ -206,11 +206,14 @@ __attribute__((noinline)) void gather_small(const Conv2dS8Params& params, const 
   int32_t ky_lo, ky_hi, kx_lo, kx_hi;
   inside(y0, dh, shape.kernel_h, shape.in_h, &ky_lo, &ky_hi);
   inside(x0, dw, shape.kernel_w, shape.in_w, &kx_lo, &kx_hi);
+  // Runs of bytes per row: one of every tap inside (dilation_w 1), else one per tap.
+  const int32_t runs = dw == 1 ? (kx_hi > kx_lo ? 1 : 0) : kx_hi - kx_lo;
+  const int32_t run_bytes = dw == 1 ? (kx_hi - kx_lo) * c : c;
   for (int32_t ky = ky_lo; ky < ky_hi; ++ky) {
     const int8_t* s = image + ((y0 + ky * dh) * shape.in_w + x0 + kx_lo * dw) * c;
     int8_t* d = dst + ky * row_bytes + kx_lo * c;
-    for (int32_t kx = kx_lo; kx < kx_hi; ++kx, s += (dw - 1) * c) {
-      for (int32_t j = 0; j < c; ++j) *d++ = *s++;
+    for (int32_t r = 0; r < runs; ++r, s += dw * c, d += c) {
+      for (int32_t j = 0; j < run_bytes; ++j) d[j] = s[j];
     }
   }
 }
