@@ -290,11 +290,11 @@ __attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, in
   }
 }
 
-// acc[0..3] (channel 0, pixels 0..3) and acc[4..7] (channel 1) += the steps of one block
-// (a: [step][4 pixels]) against the weights of a channel pair (w: [step][2 channels]).
 #if MOTE_HAS_DSP
-// One step: 16 MACs in 11 instructions of 4 bytes each (44 bytes, which the computed
-// entry relies on). r9 the pixels, r10 the weights, r11 / r7 / r12 / lr scratch.
+// One step of a block (a: [step][4 pixels]) against the weights of a channel pair (w:
+// [step][2 channels]), accumulators r0..r3 (channel 0, pixels 0..3) and r4, r5, r6, r8
+// (channel 1): 16 MACs in 11 instructions of 4 bytes each. r9 the pixels, r10 the
+// weights, r11 / r7 / r12 / lr scratch.
 #define MOTE_SMALL_STEP(j)                      \
   "ldrd r12, lr, [r10, #(" #j " * 8)]\n\t"      \
   "ldrd r11, r7, [r9, #(" #j " * 16)]\n\t"      \
@@ -307,7 +307,6 @@ __attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, in
   "smlad r3, r7, r12, r3\n\t"                   \
   "smlad r6, r11, lr, r6\n\t"                   \
   "smlad r8, r7, lr, r8\n\t"
-inline constexpr int32_t kStepCodeBytes = 44;
 // The first step of a block with the accumulators taken from the biases in r0 (channel
 // 0) and r4 (channel 1), which are overwritten last; then on to step j + 1 of the chain
 // (label ".Lmote_small_" j+1 "_%="). 48 bytes.
@@ -351,65 +350,16 @@ inline constexpr int32_t kShiftR = 11;  // the SSAT's ASR in run_pair_blocks
   return static_cast<int32_t>((1u << (d - 1)) + (r << d));
 }
 
-inline void mac_block(const uint32_t* a, const uint32_t* w, int32_t steps, int32_t acc[8]) {
-#if MOTE_HAS_DSP
-  static_assert(kMaxSteps == 24, "MOTE_SMALL_STEP list below has kMaxSteps entries");
-  const int32_t skip = kMaxSteps - steps;
-  register int32_t c0 __asm__("r0") = acc[0];
-  register int32_t c1 __asm__("r1") = acc[1];
-  register int32_t c2 __asm__("r2") = acc[2];
-  register int32_t c3 __asm__("r3") = acc[3];
-  register int32_t c4 __asm__("r4") = acc[4];
-  register int32_t c5 __asm__("r5") = acc[5];
-  register int32_t c6 __asm__("r6") = acc[6];
-  register int32_t c7 __asm__("r8") = acc[7];
-  register const uint32_t* pa __asm__("r9") = a - 4 * skip;
-  register const uint32_t* pw __asm__("r10") = w - 2 * skip;
-  // Entry offset from the first step, with the Thumb bit.
-  register int32_t entry __asm__("r11") = skip * kStepCodeBytes + 1;
-  // r7 may be the frame pointer: saved around the loop, no operand lives in it.
-  __asm__ volatile(
-      "push {r7}\n\t"
-      "adr.w r12, 1f\n\t"
-      "add r11, r11, r12\n\t"
-      "bx r11\n\t"
-      ".p2align 2\n"
-      "1:\n\t"
-      MOTE_SMALL_STEP(0) MOTE_SMALL_STEP(1) MOTE_SMALL_STEP(2) MOTE_SMALL_STEP(3)
-      MOTE_SMALL_STEP(4) MOTE_SMALL_STEP(5) MOTE_SMALL_STEP(6) MOTE_SMALL_STEP(7)
-      MOTE_SMALL_STEP(8) MOTE_SMALL_STEP(9) MOTE_SMALL_STEP(10) MOTE_SMALL_STEP(11)
-      MOTE_SMALL_STEP(12) MOTE_SMALL_STEP(13) MOTE_SMALL_STEP(14) MOTE_SMALL_STEP(15)
-      MOTE_SMALL_STEP(16) MOTE_SMALL_STEP(17) MOTE_SMALL_STEP(18) MOTE_SMALL_STEP(19)
-      MOTE_SMALL_STEP(20) MOTE_SMALL_STEP(21) MOTE_SMALL_STEP(22) MOTE_SMALL_STEP(23)
-      "pop {r7}\n\t"
-      : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3), "+r"(c4), "+r"(c5), "+r"(c6), "+r"(c7),
-        "+r"(pa), "+r"(pw), "+r"(entry)
-      :
-      : "r12", "lr", "memory");
-  acc[0] = c0;
-  acc[1] = c1;
-  acc[2] = c2;
-  acc[3] = c3;
-  acc[4] = c4;
-  acc[5] = c5;
-  acc[6] = c6;
-  acc[7] = c7;
-#else
-  for (int32_t j = 0; j < steps; ++j, a += 4, w += 2) {
-    for (int32_t p = 0; p < 4; ++p) {
-      acc[p] = dsp::smlad(a[p], w[0], acc[p]);
-      acc[4 + p] = dsp::smlad(a[p], w[1], acc[4 + p]);
-    }
-  }
-#endif
-}
 #if MOTE_HAS_DSP
 // Blocks of 4 pixels x a channel pair, requantization included, for the common case:
 // both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks,
 // every |acc| < 2^30 (conv2d_dsp::acc_fits_doubled); high is H = (2 zp + 1) << (right -
 // 1) (conv2d_dsp::doubled_high).
 // Shifted (see shifted_exponent()): high is A and right the exponent e instead.
+// kRaw: one block, its 8 accumulators stored to out (int32[8]: channel 0's pixels 0..3,
+// then channel 1's), no requantization (the other cases' C++ loop).
 // Field offsets are hard-coded in run_pair_blocks.
+inline constexpr int32_t kDoubled = 0, kShifted = 1, kRaw = 2;
 struct PairBlocks {
   int32_t multiplier0, high0, right0;           // 0, 4, 8
   int8_t* out;                                  // 12: output of channel 0, pixel 0
@@ -422,12 +372,12 @@ struct PairBlocks {
   uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
                                                 //     then the address to enter at (asm)
   const uint32_t* a_end;                        // 56: a past the last block
-  int32_t shifted;                              // 60: nonzero: the shifted requantization
+  int32_t mode;                                 // 60: kDoubled, kShifted or kRaw
 };
 static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
                   offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
                   offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56 &&
-                  offsetof(PairBlocks, shifted) == 60,
+                  offsetof(PairBlocks, mode) == 60,
               "PairBlocks offsets are hard-coded in run_pair_blocks");
 
 // The requantization of the accumulator in `acc` (|acc| < 2^30; r9 multiplier, r10 H =
@@ -489,8 +439,9 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr r7, [sp, #4]\n\t"
       "ldr r12, [r7, #60]\n\t"
       "ldmia r7, {r9, r10, r11, lr}\n\t"
-      "cmp r12, #0\n\t"
-      "bne.w 3f\n\t"
+      "cmp r12, #1\n\t"
+      "beq.w 3f\n\t"
+      "bhi.w 5f\n\t"
       MOTE_SMALL_OUT("r0", "[lr]")
       "ldr r0, [sp, #4]\n\t"
       "ldr r0, [r0, #16]\n\t"
@@ -540,7 +491,10 @@ inline void run_pair_blocks(PairBlocks* state) {
       "str r1, [r2, #40]\n\t"
       "ldr r3, [r2, #56]\n\t"
       "cmp r1, r3\n\t"
-      "bne 2b\n"
+      "bne 2b\n\t"
+      "b 4f\n"
+      "5:\n\t"
+      "stmia lr, {r0, r1, r2, r3, r4, r5, r6, r8}\n"
       "4:\n\t"
       "pop {r7, r12}\n\t"
       : "+r"(s)
@@ -551,6 +505,29 @@ inline void run_pair_blocks(PairBlocks* state) {
 #undef MOTE_SMALL_OUT
 #undef MOTE_SMALL_SHIFTED_OUT
 #endif
+
+// acc[0..3] = b0 + channel 0 over pixels 0..3 of one block (a: [step][4 pixels]), acc[4..7]
+// = b1 + channel 1 (w: [step][2 channels]); on DSP cores the pair blocks' chain (kRaw).
+inline void block_accs(const uint32_t* a, const uint32_t* w, int32_t steps, int32_t b0, int32_t b1,
+                       int32_t acc[8]) {
+#if MOTE_HAS_DSP
+  const int32_t skip = kMaxSteps - steps;
+  PairBlocks state{0, 0, 0, reinterpret_cast<int8_t*>(acc), 0, 0, 0, 0, b0, b1, a - 4 * skip, 0,
+                   w - 2 * skip, static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1), nullptr, kRaw};
+  run_pair_blocks(&state);
+#else
+  for (int32_t p = 0; p < 4; ++p) {
+    acc[p] = b0;
+    acc[4 + p] = b1;
+  }
+  for (int32_t j = 0; j < steps; ++j, a += 4, w += 2) {
+    for (int32_t p = 0; p < 4; ++p) {
+      acc[p] = dsp::smlad(a[p], w[0], acc[p]);
+      acc[4 + p] = dsp::smlad(a[p], w[1], acc[4 + p]);
+    }
+  }
+#endif
+}
 #if MOTE_HAS_DSP
 #undef MOTE_SMALL_LABELED
 #undef MOTE_SMALL_FIRST
@@ -720,7 +697,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
                          weights - 2 * skip,
                          static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1),
                          acts - 4 * skip + whole * block_words,
-                         shifted ? 1 : 0};
+                         shifted ? kShifted : kDoubled};
         run_pair_blocks(&state);
         b = whole;
         a += whole * block_words;
@@ -728,8 +705,8 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       }
 #endif
       for (; b < blocks; ++b, a += block_words, dst += 4 * out_c) {
-        int32_t acc[8] = {b0, b0, b0, b0, b1, b1, b1, b1};
-        mac_block(a, weights, steps, acc);
+        int32_t acc[8];
+        block_accs(a, weights, steps, b0, b1, acc);
         const int32_t valid = n - 4 * b < 4 ? n - 4 * b : 4;
         for (int32_t p = 0; p < valid; ++p) {
           dst[p * out_c] = conv2d_dsp::requantize_one(acc[p], q0, zp, act_min, act_max);
