@@ -328,26 +328,48 @@ inline constexpr int32_t kFirstStepCodeBytes = 48;
 #endif
 
 // The shifted requantization (pair blocks, output zero point -128 and clamp [-128, 127]):
-// with right = -shift in [1, kShiftR - 1], d = kShiftR - right and e = 1 + d,
+// with right = -shift in [4, kShiftR - 1], d = kShiftR - right and e = 1 + d (2..8),
 //   out = SSAT #8 (SMMLA(acc << e, m, A), ASR #kShiftR),  A = 2^(d - 1) + 2^d R,
 // R = 2^(right - 1) + (zp << right), is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right))
 // (nested floors), the doubled requantization without its sign correction (which only
 // moves ties of a negative high multiply, whose outputs are at most zp: clamped to
-// act_min = zp either way). 4 instructions per output instead of 6. The exponent e when
+// act_min = zp either way). 4 instructions per output instead of 6 (kShifted), 3 with the
+// weights and bias scaled by 2^e beforehand (kScaled: cached weights). The exponent e when
 // channel (q, bias, k taps) takes it: every |acc| <= |bias| + k * 255 * 128 stays below
 // 2^(31 - e), so acc << e fits int32 (and |A| < 2^19, |SMMLA| < 2^31); else 0.
 inline constexpr int32_t kShiftR = 11;  // the SSAT's ASR in run_pair_blocks
-[[maybe_unused]] int32_t shifted_exponent(const conv2d_dsp::ChannelQuant& q, int32_t bias, int32_t k) {
+int32_t shifted_exponent(const conv2d_dsp::ChannelQuant& q, int32_t bias, int32_t k) {
   const int32_t right = q.right_minus_1 + 1;
-  if (!q.fast || right >= kShiftR) return 0;
+  if (!q.fast || right < 4 || right >= kShiftR) return 0;
   const int32_t e = 1 + kShiftR - right;
   const int64_t reach = (bias < 0 ? -int64_t{bias} : int64_t{bias}) + int64_t{k} * 255 * 128;
   return reach < (int64_t{1} << (31 - e)) ? e : 0;
 }
-[[maybe_unused]] int32_t shifted_addend(int32_t right_minus_1, int32_t zero_point) {
+int32_t shifted_addend(int32_t right_minus_1, int32_t zero_point) {
   const uint32_t d = static_cast<uint32_t>(kShiftR - 1 - right_minus_1);
   const uint32_t r = (1u << right_minus_1) + (static_cast<uint32_t>(zero_point) << (right_minus_1 + 1));
   return static_cast<int32_t>((1u << (d - 1)) + (r << d));
+}
+// One channel's widened weights (every other word from w, `steps` of them) times 2^e
+// (e <= 8: |w| <= 128 keeps int16).
+void scale_channel(uint32_t* w, int32_t steps, int32_t e) {
+  for (int32_t j = 0; j < steps; ++j, w += 2) {
+    const uint32_t x = *w;
+    *w = dsp::pack16(static_cast<int16_t>(x & 0xFFFFu) * (1 << e), (static_cast<int32_t>(x) >> 16) * (1 << e));
+  }
+}
+// Channels o, o + 1 of a ReLU-like layer: their exponents when both take the shifted
+// requantization (else 0, 0).
+struct PairShift {
+  int32_t e0, e1;
+};
+PairShift pair_shift(const int32_t* multipliers, const int32_t* shifts, const int32_t* bias, int32_t k,
+                     int32_t o) {
+  const int32_t e0 = shifted_exponent(conv2d_dsp::channel_quant(multipliers[o], shifts[o], -128),
+                                      bias != nullptr ? bias[o] : 0, k);
+  const int32_t e1 = shifted_exponent(conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], -128),
+                                      bias != nullptr ? bias[o + 1] : 0, k);
+  return e0 != 0 && e1 != 0 ? PairShift{e0, e1} : PairShift{0, 0};
 }
 
 #if MOTE_HAS_DSP
@@ -355,11 +377,12 @@ inline constexpr int32_t kShiftR = 11;  // the SSAT's ASR in run_pair_blocks
 // both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks,
 // every |acc| < 2^30 (conv2d_dsp::acc_fits_doubled); high is H = (2 zp + 1) << (right -
 // 1) (conv2d_dsp::doubled_high).
-// Shifted (see shifted_exponent()): high is A and right the exponent e instead.
-// kRaw: one block, its 8 accumulators stored to out (int32[8]: channel 0's pixels 0..3,
-// then channel 1's), no requantization (the other cases' C++ loop).
+// kShifted (see shifted_exponent()): high is A and right the exponent e instead; kScaled
+// likewise with the weights and biases scaled by 2^e already (right unused). kRaw: one
+// block, its 8 accumulators stored to out (int32[8]: channel 0's pixels 0..3, then
+// channel 1's), no requantization (the other cases' C++ loop).
 // Field offsets are hard-coded in run_pair_blocks.
-inline constexpr int32_t kDoubled = 0, kShifted = 1, kRaw = 2;
+inline constexpr int32_t kScaled = 0, kShifted = 1, kDoubled = 2, kRaw = 3;
 struct PairBlocks {
   int32_t multiplier0, high0, right0;           // 0, 4, 8
   int8_t* out;                                  // 12: output of channel 0, pixel 0
@@ -372,7 +395,7 @@ struct PairBlocks {
   uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
                                                 //     then the address to enter at (asm)
   const uint32_t* a_end;                        // 56: a past the last block
-  int32_t mode;                                 // 60: kDoubled, kShifted or kRaw
+  int32_t mode;                                 // 60: kDoubled, kShifted, kScaled or kRaw
 };
 static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
                   offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
@@ -391,10 +414,9 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
   "asr r12, r12, r11\n\t"                   \
   "ssat r12, #8, r12\n\t"                   \
   "strb r12, " addr "\n\t"
-// The shifted requantization of `acc` (r9 multiplier, r10 A, r11 exponent e; see
-// shifted_exponent()), STRB to `addr`. 4 instructions.
+// The shifted requantization of `acc` (scaled: acc << e; r9 multiplier, r10 A; see
+// shifted_exponent()), STRB to `addr`. 3 instructions.
 #define MOTE_SMALL_SHIFTED_OUT(acc, addr)  \
-  "lsl " acc ", " acc ", r11\n\t"          \
   "smmla " acc ", " acc ", r9, r10\n\t"    \
   "ssat " acc ", #8, " acc ", asr #11\n\t" \
   "strb " acc ", " addr "\n\t"
@@ -441,7 +463,46 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldmia r7, {r9, r10, r11, lr}\n\t"
       "cmp r12, #1\n\t"
       "beq.w 3f\n\t"
-      "bhi.w 5f\n\t"
+      "bhi.w 6f\n\t"
+      "7:\n\t"
+      "ldr r7, [r7, #16]\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
+      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r7]")
+      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r7, lsl #1]")
+      "add r1, lr, r7\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r7, lsl #1]")
+      "ldr r2, [sp, #4]\n\t"
+      "ldrd r9, r10, [r2, #20]\n\t"
+      "add r3, lr, #1\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r4", "[r3]")
+      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r7]")
+      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r7, lsl #1]")
+      "add r1, r3, r7\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r7, lsl #1]")
+      "add lr, lr, r7, lsl #2\n\t"
+      "str lr, [r2, #12]\n\t"
+      "ldrd r1, r3, [r2, #40]\n\t"
+      "add r1, r1, r3\n\t"
+      "str r1, [r2, #40]\n\t"
+      "ldr r3, [r2, #56]\n\t"
+      "cmp r1, r3\n\t"
+      "bne 2b\n\t"
+      "b 4f\n"
+      // kShifted: the accumulators scaled here (e0 in r11, e1), then as kScaled.
+      "3:\n\t"
+      "ldr r12, [r7, #28]\n\t"
+      "lsl r0, r0, r11\n\t"
+      "lsl r1, r1, r11\n\t"
+      "lsl r2, r2, r11\n\t"
+      "lsl r3, r3, r11\n\t"
+      "lsl r4, r4, r12\n\t"
+      "lsl r5, r5, r12\n\t"
+      "lsl r6, r6, r12\n\t"
+      "lsl r8, r8, r12\n\t"
+      "b 7b\n"
+      "6:\n\t"
+      "cmp r12, #3\n\t"
+      "beq 5f\n"
       MOTE_SMALL_OUT("r0", "[lr]")
       "ldr r0, [sp, #4]\n\t"
       "ldr r0, [r0, #16]\n\t"
@@ -460,31 +521,6 @@ inline void run_pair_blocks(PairBlocks* state) {
       MOTE_SMALL_OUT("r8", "[r1, r0, lsl #1]")
       // out += 4 * out_c, a += a_step, until a_end.
       "add lr, lr, r0, lsl #2\n\t"
-      "str lr, [r2, #12]\n\t"
-      "ldrd r1, r3, [r2, #40]\n\t"
-      "add r1, r1, r3\n\t"
-      "str r1, [r2, #40]\n\t"
-      "ldr r3, [r2, #56]\n\t"
-      "cmp r1, r3\n\t"
-      "bne 2b\n\t"
-      "b 4f\n"
-      "3:\n\t"
-      "ldr r7, [r7, #16]\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
-      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r7]")
-      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r7, lsl #1]")
-      "add r1, lr, r7\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r7, lsl #1]")
-      "ldr r2, [sp, #4]\n\t"
-      "ldrd r9, r10, [r2, #20]\n\t"
-      "ldr r11, [r2, #28]\n\t"
-      "add r3, lr, #1\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r4", "[r3]")
-      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r7]")
-      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r7, lsl #1]")
-      "add r1, r3, r7\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r7, lsl #1]")
-      "add lr, lr, r7, lsl #2\n\t"
       "str lr, [r2, #12]\n\t"
       "ldrd r1, r3, [r2, #40]\n\t"
       "add r1, r1, r3\n\t"
@@ -589,9 +625,20 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       for (int32_t j = 0; j < steps; ++j) dst[2 * j + 1] = 0;
     }
   };
+  // ReLU-like layers: pairs whose channels both take the shifted requantization
+  // (pair_shift); cached, their weights are scaled once (kScaled), else kShifted.
+  const bool relu = zp == -128 && act_min == -128 && act_max == 127;
   const bool cached = (out_c + 1) / 2 <= kCachedPairs;
   if (cached) {
-    for (int32_t o = 0; o < out_c; o += 2) widen_pair(o, weights_all + (o / 2) * steps * 2);
+    for (int32_t o = 0; o < out_c; o += 2) {
+      uint32_t* const w = weights_all + (o / 2) * steps * 2;
+      widen_pair(o, w);
+      const PairShift ps = relu && o + 1 < out_c ? pair_shift(multipliers, shifts, bias, k, o) : PairShift{0, 0};
+      if (ps.e0 != 0) {
+        scale_channel(w, steps, ps.e0);
+        scale_channel(w + 1, steps, ps.e1);
+      }
+    }
   }
   // Output columns whose windows lie inside the image horizontally: ox_min .. ox_max
   // (none with dilation_w > 1: those windows are always gathered).
@@ -668,8 +715,15 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
       const conv2d_dsp::ChannelQuant q1 = pair ? conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp)
                                                 : conv2d_dsp::ChannelQuant{0, 0, 0, 0, true};
-      const int32_t b0 = bias != nullptr ? bias[o] : 0;
-      const int32_t b1 = bias != nullptr && pair ? bias[o + 1] : 0;
+      const PairShift ps = relu && pair ? pair_shift(multipliers, shifts, bias, k, o) : PairShift{0, 0};
+      const bool shifted = ps.e0 != 0;
+      const bool scaled = shifted && cached;
+      const uint32_t scale0 = scaled ? static_cast<uint32_t>(ps.e0) : 0u;
+      const uint32_t scale1 = scaled ? static_cast<uint32_t>(ps.e1) : 0u;
+      const int32_t b0 = static_cast<int32_t>(static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) << scale0);
+      const int32_t b1 = static_cast<int32_t>(static_cast<uint32_t>(bias != nullptr && pair ? bias[o + 1] : 0) << scale1);
+      const int32_t a0 = shifted ? shifted_addend(q0.right_minus_1, zp) : 0;
+      const int32_t a1 = shifted ? shifted_addend(q1.right_minus_1, zp) : 0;
       const uint32_t* a = acts;
       int8_t* dst = chunk_out + o;
       int32_t b = 0;
@@ -677,19 +731,14 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       if (pair_loop && pair && q0.fast && q1.fast && n >= 4) {
         const int32_t whole = n / 4;
         const int32_t skip = kMaxSteps - steps;
-        const int32_t e0 = zp == -128 ? shifted_exponent(q0, b0, k) : 0;
-        const int32_t e1 = zp == -128 ? shifted_exponent(q1, b1, k) : 0;
-        const bool shifted = e0 != 0 && e1 != 0;
         PairBlocks state{q0.multiplier,
-                         shifted ? shifted_addend(q0.right_minus_1, zp)
-                                 : conv2d_dsp::doubled_high(zp, q0.right_minus_1),
-                         shifted ? e0 : q0.right_minus_1 + 1,
+                         shifted ? a0 : conv2d_dsp::doubled_high(zp, q0.right_minus_1),
+                         shifted ? ps.e0 : q0.right_minus_1 + 1,
                          dst,
                          out_c,
                          q1.multiplier,
-                         shifted ? shifted_addend(q1.right_minus_1, zp)
-                                 : conv2d_dsp::doubled_high(zp, q1.right_minus_1),
-                         shifted ? e1 : q1.right_minus_1 + 1,
+                         shifted ? a1 : conv2d_dsp::doubled_high(zp, q1.right_minus_1),
+                         shifted ? ps.e1 : q1.right_minus_1 + 1,
                          b0,
                          b1,
                          acts - 4 * skip,
@@ -697,7 +746,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
                          weights - 2 * skip,
                          static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1),
                          acts - 4 * skip + whole * block_words,
-                         shifted ? kShifted : kDoubled};
+                         scaled ? kScaled : shifted ? kShifted : kDoubled};
         run_pair_blocks(&state);
         b = whole;
         a += whole * block_words;
@@ -708,7 +757,11 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
         int32_t acc[8];
         block_accs(a, weights, steps, b0, b1, acc);
         const int32_t valid = n - 4 * b < 4 ? n - 4 * b : 4;
-        for (int32_t p = 0; p < valid; ++p) {
+        for (int32_t p = 0; p < valid && scaled; ++p) {
+          dst[p * out_c] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[p], q0.multiplier, a0)));
+          dst[p * out_c + 1] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[4 + p], q1.multiplier, a1)));
+        }
+        for (int32_t p = 0; p < valid && !scaled; ++p) {
           dst[p * out_c] = conv2d_dsp::requantize_one(acc[p], q0, zp, act_min, act_max);
           if (pair) dst[p * out_c + 1] = conv2d_dsp::requantize_one(acc[4 + p], q1, zp, act_min, act_max);
         }
