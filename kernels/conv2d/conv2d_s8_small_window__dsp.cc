@@ -363,12 +363,10 @@ void scale_channel(uint32_t* w, int32_t steps, int32_t e) {
 struct PairShift {
   int32_t e0, e1;
 };
-PairShift pair_shift(const int32_t* multipliers, const int32_t* shifts, const int32_t* bias, int32_t k,
-                     int32_t o) {
-  const int32_t e0 = shifted_exponent(conv2d_dsp::channel_quant(multipliers[o], shifts[o], -128),
-                                      bias != nullptr ? bias[o] : 0, k);
-  const int32_t e1 = shifted_exponent(conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], -128),
-                                      bias != nullptr ? bias[o + 1] : 0, k);
+PairShift pair_shift(const conv2d_dsp::ChannelQuant& q0, const conv2d_dsp::ChannelQuant& q1,
+                     const int32_t* bias, int32_t k, int32_t o) {
+  const int32_t e0 = shifted_exponent(q0, bias != nullptr ? bias[o] : 0, k);
+  const int32_t e1 = shifted_exponent(q1, bias != nullptr ? bias[o + 1] : 0, k);
   return e0 != 0 && e1 != 0 ? PairShift{e0, e1} : PairShift{0, 0};
 }
 
@@ -633,7 +631,11 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
     for (int32_t o = 0; o < out_c; o += 2) {
       uint32_t* const w = weights_all + (o / 2) * steps * 2;
       widen_pair(o, w);
-      const PairShift ps = relu && o + 1 < out_c ? pair_shift(multipliers, shifts, bias, k, o) : PairShift{0, 0};
+      const PairShift ps =
+          relu && o + 1 < out_c
+              ? pair_shift(conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp),
+                           conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp), bias, k, o)
+              : PairShift{0, 0};
       if (ps.e0 != 0) {
         scale_channel(w, steps, ps.e0);
         scale_channel(w + 1, steps, ps.e1);
@@ -715,7 +717,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
       const conv2d_dsp::ChannelQuant q1 = pair ? conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp)
                                                 : conv2d_dsp::ChannelQuant{0, 0, 0, 0, true};
-      const PairShift ps = relu && pair ? pair_shift(multipliers, shifts, bias, k, o) : PairShift{0, 0};
+      const PairShift ps = relu && pair ? pair_shift(q0, q1, bias, k, o) : PairShift{0, 0};
       const bool shifted = ps.e0 != 0;
       const bool scaled = shifted && cached;
       const uint32_t scale0 = scaled ? static_cast<uint32_t>(ps.e0) : 0u;
