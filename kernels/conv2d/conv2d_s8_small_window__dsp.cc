@@ -16,13 +16,18 @@
 //   step one LDRD of the weights, two LDRD of the pixels, 8 SMLAD (16 MACs in 11
 //   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
 //   Odd out_c: the last pair's second channel has zero weights and is not stored.
+//   Windows inside the image are expanded in place (rows of whole words, e.g. 10x4x1,
+//   with the layout in registers; 3x3x3 four pixels at a time); border windows are
+//   gathered first (padding words, then only the rows and columns inside the image).
+// - Requantization in the pair blocks (run_pair_blocks): the doubled one (6
+//   instructions per output), or for ReLU-like layers (output zp -128, full clamp) the
+//   shifted one (see shifted_exponent(): 3 per output with weights and biases scaled
+//   once, cached pairs; 4 scaling the accumulators, uncached). Partial blocks and other
+//   requantizations: the same chain storing its accumulators (kRaw), then C++.
 // Scratch: chunk_pixels() * S * 4 + kCachedPairs * S * 8 bytes, plus the gathered window
 // (border pixels) and the tail bytes, each rounded up to a word. With more than
 // kCachedPairs pairs, the one pair widened per chunk sits at the end of the cache and
 // the columns of a larger chunk fill the space before it.
-// Requantization: the pair blocks' doubled one (6 instructions per output), or the
-// shifted one (4, see shifted_exponent()) for ReLU-like layers (zp -128); other
-// channels in C++ (requantize_one).
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
