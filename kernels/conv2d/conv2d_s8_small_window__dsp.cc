@@ -187,6 +187,38 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
   dst[13 * stride] = dsp::sxtab16_ror8(offsets, x);
 }
 
+// A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
+// expanded like expand_rows: a row above or below the image is zero steps (padding, the
+// input zero point, meets the offset), a row inside horizontally is read in place, any
+// other goes through row_buf (row_bytes), whose padding bytes, the same in every row,
+// are written once: each row copies only its bytes [lo, hi) inside the image.
+__attribute__((noinline)) void expand_border_words(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                                   const int8_t* image, int32_t oy, int32_t ox,
+                                                   const RowsLayout& l, uint32_t offsets, int8_t* row_buf,
+                                                   uint32_t* dst, int32_t stride) {
+  const int32_t c = shape.in_c;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
+  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
+  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : l.row_bytes;
+  if (hi < lo) hi = lo;
+  for (int32_t j = 0; j < l.row_bytes; ++j) row_buf[j] = static_cast<int8_t>(params.input_zero_point);
+  const bool in_place = lo == 0 && hi == l.row_bytes;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky, dst += 2 * l.row_words * stride) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    if (y < 0 || y >= shape.in_h) {
+      for (int32_t q = 0; q < 2 * l.row_words; ++q) dst[q * stride] = 0;
+      continue;
+    }
+    const int8_t* const s = image + (y * shape.in_w + x0) * c;
+    if (!in_place) {
+      for (int32_t j = lo; j < hi; ++j) row_buf[j] = s[j];
+    }
+    expand_words(in_place ? s : row_buf, 0, 1, l.row_words, offsets, dst, stride);
+  }
+}
+
 // The window of output pixel (oy, ox) to dst (kernel_h rows of kernel_w * in_c bytes,
 // then the padding up to a word), for pixels at the border: padding (the input zero point)
 // written a word at a time, then the taps inside the image, a range of rows and in each
@@ -688,6 +720,12 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           continue;
         }
         uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
+        if (l.rem == 0 && params.window.dilation_w == 1) {
+          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
+          ++ox;
+          ++i;
+          continue;
+        }
         gather_small(params, shape, image, oy, ox, gathered);
         if (rows_3x9) {
           expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
