@@ -16,8 +16,18 @@
 //   step one LDRD of the weights, two LDRD of the pixels, 8 SMLAD (16 MACs in 11
 //   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
 //   Odd out_c: the last pair's second channel has zero weights and is not stored.
+//   Windows inside the image are expanded in place (rows of whole words, e.g. 10x4x1,
+//   with the layout in registers; 3x3x3 four pixels at a time); border windows are
+//   gathered first (padding words, then only the rows and columns inside the image).
+// - Requantization in the pair blocks (run_pair_blocks): the doubled one (6
+//   instructions per output), or for ReLU-like layers (output zp -128, full clamp) the
+//   shifted one (see shifted_exponent(): 3 per output with weights and biases scaled
+//   once, cached pairs; 4 scaling the accumulators, uncached). Partial blocks and other
+//   requantizations: the same chain storing its accumulators (kRaw), then C++.
 // Scratch: chunk_pixels() * S * 4 + kCachedPairs * S * 8 bytes, plus the gathered window
-// (border pixels) and the tail bytes, each rounded up to a word.
+// (border pixels) and the tail bytes, each rounded up to a word. With more than
+// kCachedPairs pairs, the one pair widened per chunk sits at the end of the cache and
+// the columns of a larger chunk fill the space before it.
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
@@ -31,9 +41,12 @@ namespace {
 
 inline constexpr int32_t kMaxSteps = 24;
 // Pixels per chunk: as many as kActsBudget bytes of columns hold (a multiple of 4, at
-// most kMaxChunkPixels): 72 for a 3x3x3 window (14 steps), 48 for a 10x4x1 one (20).
+// most kMaxChunkPixels): 72 for a 3x3x3 window (14 steps), 52 for a 10x4x1 one (20).
+// With more than kCachedPairs pairs the cache's unused pairs hold columns too: 64
+// pixels for 10x4x1, so that kws' first layer (125 pixels) takes two chunks, not three
+// (each widens every pair's weights again); kActsBudget is the least that gives it.
 inline constexpr int32_t kMaxChunkPixels = 128;
-inline constexpr int32_t kActsBudget = 4096;
+inline constexpr int32_t kActsBudget = 4160;
 // Channel pairs whose widened weights stay in scratch for the whole run (more: widened
 // again per chunk).
 inline constexpr int32_t kCachedPairs = 8;
@@ -67,6 +80,17 @@ int32_t chunk_pixels(const RowsLayout& l) {
 
 uint32_t round4(int32_t n) { return static_cast<uint32_t>((n + 3) & ~3); }
 
+// The weights of channels o, o + 1 of a layout of whole words (rem 0, no tail: the K
+// order is the filter's) as [step][channel]: 2 LDR, 4 SXTAB16 and 2 STRD per word.
+void widen_pair_words(const int8_t* f0, const int8_t* f1, int32_t words, uint32_t* dst) {
+  for (int32_t q = 0; q < words; ++q, f0 += 4, f1 += 4) {
+    const uint32_t x0 = dsp::load_u32(f0);
+    const uint32_t x1 = dsp::load_u32(f1);
+    dsp::store2_u32_advance<8>(dst, dsp::sxtab16(0u, x0), dsp::sxtab16(0u, x1));
+    dsp::store2_u32_advance<8>(dst, dsp::sxtab16_ror8(0u, x0), dsp::sxtab16_ror8(0u, x1));
+  }
+}
+
 // Scratch of the small-window path, in this order.
 struct SmallScratch {
   uint32_t acts_bytes, weights_bytes, gathered_bytes, tail_bytes;
@@ -82,8 +106,35 @@ SmallScratch small_scratch(const RowsLayout& l) {
 // The steps of one window (kernel_h rows of row_bytes bytes, row_step apart), each value
 // plus the offset in its half, to dst[0], dst[stride], dst[2 * stride], ... The tail bytes
 // go through tail (whose bytes past kernel_h * rem stay as they are).
+// expand_rows for rows of whole words (rem 0, no tail), the layout's fields in registers
+// (read through l they are reloaded after every store); a one-word row (kws' 4x1 rows:
+// 20 steps) takes 5 instructions plus the loop.
+inline void expand_words(const int8_t* src, int32_t row_step, int32_t rows, int32_t row_words,
+                         uint32_t offsets, uint32_t* dst, int32_t stride) {
+  if (row_words == 1) {
+    for (int32_t r = 0; r < rows; ++r, src += row_step, dst += 2 * stride) {
+      const uint32_t x = dsp::load_u32(src);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[stride] = dsp::sxtab16_ror8(offsets, x);
+    }
+    return;
+  }
+  for (int32_t r = 0; r < rows; ++r, src += row_step) {
+    const int8_t* s = src;
+    for (int32_t q = 0; q < row_words; ++q, s += 4, dst += 2 * stride) {
+      const uint32_t x = dsp::load_u32(s);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[stride] = dsp::sxtab16_ror8(offsets, x);
+    }
+  }
+}
+
 void expand_rows(const int8_t* src, int32_t row_step, const RowsLayout& l, uint32_t offsets,
                  int8_t* tail, uint32_t* dst, int32_t stride) {
+  if (l.rem == 0) {
+    expand_words(src, row_step, l.kernel_h, l.row_words, offsets, dst, stride);
+    return;
+  }
   int8_t* t = tail;
   for (int32_t r = 0; r < l.kernel_h; ++r, src += row_step) {
     const int8_t* s = src;
@@ -136,53 +187,70 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
   dst[13 * stride] = dsp::sxtab16_ror8(offsets, x);
 }
 
-// gather_window for small windows (border pixels). Every tap is copied by one loop that
-// reads either the image or the padding value (source step 0), which the compiler cannot
-// turn into memset / memcpy calls (costly for a few bytes).
-void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
-                  int32_t oy, int32_t ox, int8_t* dst) {
+// A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
+// expanded like expand_rows: a row above or below the image is zero steps (padding, the
+// input zero point, meets the offset), a row inside horizontally is read in place, any
+// other goes through row_buf (row_bytes), whose padding bytes, the same in every row,
+// are written once: each row copies only its bytes [lo, hi) inside the image.
+__attribute__((noinline)) void expand_border_words(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                                   const int8_t* image, int32_t oy, int32_t ox,
+                                                   const RowsLayout& l, uint32_t offsets, int8_t* row_buf,
+                                                   uint32_t* dst, int32_t stride) {
   const int32_t c = shape.in_c;
-  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
   const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
   const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  for (int32_t ky = 0; ky < shape.kernel_h; ++ky) {
+  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
+  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
+  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : l.row_bytes;
+  if (hi < lo) hi = lo;
+  for (int32_t j = 0; j < l.row_bytes; ++j) row_buf[j] = static_cast<int8_t>(params.input_zero_point);
+  const bool in_place = lo == 0 && hi == l.row_bytes;
+  for (int32_t ky = 0; ky < shape.kernel_h; ++ky, dst += 2 * l.row_words * stride) {
     const int32_t y = y0 + ky * params.window.dilation_h;
-    const bool y_inside = y >= 0 && y < shape.in_h;
-    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * c;
-    for (int32_t kx = 0; kx < shape.kernel_w; ++kx) {
-      const int32_t x = x0 + kx * params.window.dilation_w;
-      const bool inside = y_inside && x >= 0 && x < shape.in_w;
-      const int8_t* src = inside ? in_row + x * c : &pad;
-      const int32_t step = inside ? 1 : 0;
-      for (int32_t j = 0; j < c; ++j, src += step) *dst++ = *src;
+    if (y < 0 || y >= shape.in_h) {
+      for (int32_t q = 0; q < 2 * l.row_words; ++q) dst[q * stride] = 0;
+      continue;
     }
+    const int8_t* const s = image + (y * shape.in_w + x0) * c;
+    if (!in_place) {
+      for (int32_t j = lo; j < hi; ++j) row_buf[j] = s[j];
+    }
+    expand_words(in_place ? s : row_buf, 0, 1, l.row_words, offsets, dst, stride);
   }
 }
 
-// gather_small for a 3x3 window of a 3-channel image (dilation_h may be > 1, dilation_w
-// is 1): three bytes per tap, unrolled.
-void gather_3x9(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
-                int32_t oy, int32_t ox, int8_t* dst) {
-  const int8_t pad = static_cast<int8_t>(params.input_zero_point);
+// The window of output pixel (oy, ox) to dst (kernel_h rows of kernel_w * in_c bytes,
+// then the padding up to a word), for pixels at the border: padding (the input zero point)
+// written a word at a time, then the taps inside the image, a range of rows and in each
+// the same range of columns (computed once), copied.
+__attribute__((noinline)) void gather_small(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                            const int8_t* image, int32_t oy, int32_t ox, int8_t* dst) {
+  const int32_t c = shape.in_c;
+  const int32_t row_bytes = shape.kernel_w * c;
+  const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
+  uint32_t* const words = reinterpret_cast<uint32_t*>(dst);
+  for (uint32_t q = 0; q < round4(shape.kernel_h * row_bytes) / 4; ++q) words[q] = pad4;
+  // Taps [lo, hi) of a dimension inside [0, size): first tap at t0, dilation dl, n taps.
+  auto inside = [](int32_t t0, int32_t dl, int32_t n, int32_t size, int32_t* lo, int32_t* hi) {
+    *lo = t0 >= 0 ? 0 : (dl - 1 - t0) / dl;
+    *hi = size - 1 - t0 < 0 ? 0 : (size - 1 - t0) / dl + 1;
+    if (*hi > n) *hi = n;
+    if (*hi < *lo) *hi = *lo;
+  };
   const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
   const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  for (int32_t ky = 0; ky < 3; ++ky, dst += 9) {
-    const int32_t y = y0 + ky * params.window.dilation_h;
-    const bool y_inside = y >= 0 && y < shape.in_h;
-    const int8_t* const in_row = image + (y_inside ? y : 0) * shape.in_w * 3;
-    for (int32_t kx = 0; kx < 3; ++kx) {
-      const int32_t x = x0 + kx;
-      int8_t* const d = dst + 3 * kx;
-      if (y_inside && x >= 0 && x < shape.in_w) {
-        const int8_t* const src = in_row + 3 * x;
-        d[0] = src[0];
-        d[1] = src[1];
-        d[2] = src[2];
-      } else {
-        d[0] = pad;
-        d[1] = pad;
-        d[2] = pad;
-      }
+  const int32_t dh = params.window.dilation_h, dw = params.window.dilation_w;
+  int32_t ky_lo, ky_hi, kx_lo, kx_hi;
+  inside(y0, dh, shape.kernel_h, shape.in_h, &ky_lo, &ky_hi);
+  inside(x0, dw, shape.kernel_w, shape.in_w, &kx_lo, &kx_hi);
+  // Runs of bytes per row: one of every tap inside (dilation_w 1), else one per tap.
+  const int32_t runs = dw == 1 ? (kx_hi > kx_lo ? 1 : 0) : kx_hi - kx_lo;
+  const int32_t run_bytes = dw == 1 ? (kx_hi - kx_lo) * c : c;
+  for (int32_t ky = ky_lo; ky < ky_hi; ++ky) {
+    const int8_t* s = image + ((y0 + ky * dh) * shape.in_w + x0 + kx_lo * dw) * c;
+    int8_t* d = dst + ky * row_bytes + kx_lo * c;
+    for (int32_t r = 0; r < runs; ++r, s += dw * c, d += c) {
+      for (int32_t j = 0; j < run_bytes; ++j) d[j] = s[j];
     }
   }
 }
@@ -259,11 +327,11 @@ __attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, in
   }
 }
 
-// acc[0..3] (channel 0, pixels 0..3) and acc[4..7] (channel 1) += the steps of one block
-// (a: [step][4 pixels]) against the weights of a channel pair (w: [step][2 channels]).
 #if MOTE_HAS_DSP
-// One step: 16 MACs in 11 instructions of 4 bytes each (44 bytes, which the computed
-// entry relies on). r9 the pixels, r10 the weights, r11 / r7 / r12 / lr scratch.
+// One step of a block (a: [step][4 pixels]) against the weights of a channel pair (w:
+// [step][2 channels]), accumulators r0..r3 (channel 0, pixels 0..3) and r4, r5, r6, r8
+// (channel 1): 16 MACs in 11 instructions of 4 bytes each. r9 the pixels, r10 the
+// weights, r11 / r7 / r12 / lr scratch.
 #define MOTE_SMALL_STEP(j)                      \
   "ldrd r12, lr, [r10, #(" #j " * 8)]\n\t"      \
   "ldrd r11, r7, [r9, #(" #j " * 16)]\n\t"      \
@@ -276,7 +344,6 @@ __attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, in
   "smlad r3, r7, r12, r3\n\t"                   \
   "smlad r6, r11, lr, r6\n\t"                   \
   "smlad r8, r7, lr, r8\n\t"
-inline constexpr int32_t kStepCodeBytes = 44;
 // The first step of a block with the accumulators taken from the biases in r0 (channel
 // 0) and r4 (channel 1), which are overwritten last; then on to step j + 1 of the chain
 // (label ".Lmote_small_" j+1 "_%="). 48 bytes.
@@ -297,64 +364,60 @@ inline constexpr int32_t kStepCodeBytes = 44;
 inline constexpr int32_t kFirstStepCodeBytes = 48;
 #endif
 
-inline void mac_block(const uint32_t* a, const uint32_t* w, int32_t steps, int32_t acc[8]) {
-#if MOTE_HAS_DSP
-  static_assert(kMaxSteps == 24, "MOTE_SMALL_STEP list below has kMaxSteps entries");
-  const int32_t skip = kMaxSteps - steps;
-  register int32_t c0 __asm__("r0") = acc[0];
-  register int32_t c1 __asm__("r1") = acc[1];
-  register int32_t c2 __asm__("r2") = acc[2];
-  register int32_t c3 __asm__("r3") = acc[3];
-  register int32_t c4 __asm__("r4") = acc[4];
-  register int32_t c5 __asm__("r5") = acc[5];
-  register int32_t c6 __asm__("r6") = acc[6];
-  register int32_t c7 __asm__("r8") = acc[7];
-  register const uint32_t* pa __asm__("r9") = a - 4 * skip;
-  register const uint32_t* pw __asm__("r10") = w - 2 * skip;
-  // Entry offset from the first step, with the Thumb bit.
-  register int32_t entry __asm__("r11") = skip * kStepCodeBytes + 1;
-  // r7 may be the frame pointer: saved around the loop, no operand lives in it.
-  __asm__ volatile(
-      "push {r7}\n\t"
-      "adr.w r12, 1f\n\t"
-      "add r11, r11, r12\n\t"
-      "bx r11\n\t"
-      ".p2align 2\n"
-      "1:\n\t"
-      MOTE_SMALL_STEP(0) MOTE_SMALL_STEP(1) MOTE_SMALL_STEP(2) MOTE_SMALL_STEP(3)
-      MOTE_SMALL_STEP(4) MOTE_SMALL_STEP(5) MOTE_SMALL_STEP(6) MOTE_SMALL_STEP(7)
-      MOTE_SMALL_STEP(8) MOTE_SMALL_STEP(9) MOTE_SMALL_STEP(10) MOTE_SMALL_STEP(11)
-      MOTE_SMALL_STEP(12) MOTE_SMALL_STEP(13) MOTE_SMALL_STEP(14) MOTE_SMALL_STEP(15)
-      MOTE_SMALL_STEP(16) MOTE_SMALL_STEP(17) MOTE_SMALL_STEP(18) MOTE_SMALL_STEP(19)
-      MOTE_SMALL_STEP(20) MOTE_SMALL_STEP(21) MOTE_SMALL_STEP(22) MOTE_SMALL_STEP(23)
-      "pop {r7}\n\t"
-      : "+r"(c0), "+r"(c1), "+r"(c2), "+r"(c3), "+r"(c4), "+r"(c5), "+r"(c6), "+r"(c7),
-        "+r"(pa), "+r"(pw), "+r"(entry)
-      :
-      : "r12", "lr", "memory");
-  acc[0] = c0;
-  acc[1] = c1;
-  acc[2] = c2;
-  acc[3] = c3;
-  acc[4] = c4;
-  acc[5] = c5;
-  acc[6] = c6;
-  acc[7] = c7;
-#else
-  for (int32_t j = 0; j < steps; ++j, a += 4, w += 2) {
-    for (int32_t p = 0; p < 4; ++p) {
-      acc[p] = dsp::smlad(a[p], w[0], acc[p]);
-      acc[4 + p] = dsp::smlad(a[p], w[1], acc[4 + p]);
-    }
-  }
-#endif
+// The shifted requantization (pair blocks, output zero point -128 and clamp [-128, 127]):
+// with right = -shift in [4, kShiftR - 1], d = kShiftR - right and e = 1 + d (2..8),
+//   out = SSAT #8 (SMMLA(acc << e, m, A), ASR #kShiftR),  A = 2^(d - 1) + 2^d R,
+// R = 2^(right - 1) + (zp << right), is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right))
+// (nested floors), the doubled requantization without its sign correction (which only
+// moves ties of a negative high multiply, whose outputs are at most zp: clamped to
+// act_min = zp either way). 4 instructions per output instead of 6 (kShifted), 3 with the
+// weights and bias scaled by 2^e beforehand (kScaled: cached weights). The exponent e when
+// channel (q, bias, k taps) takes it: every |acc| <= |bias| + k * 255 * 128 stays below
+// 2^(31 - e), so acc << e fits int32 (and |A| < 2^19, |SMMLA| < 2^31); else 0.
+inline constexpr int32_t kShiftR = 11;  // the SSAT's ASR in run_pair_blocks
+int32_t shifted_exponent(const conv2d_dsp::ChannelQuant& q, int32_t bias, int32_t k) {
+  const int32_t right = q.right_minus_1 + 1;
+  if (!q.fast || right < 4 || right >= kShiftR) return 0;
+  const int32_t e = 1 + kShiftR - right;
+  const int64_t reach = (bias < 0 ? -int64_t{bias} : int64_t{bias}) + int64_t{k} * 255 * 128;
+  return reach < (int64_t{1} << (31 - e)) ? e : 0;
 }
+int32_t shifted_addend(int32_t right_minus_1, int32_t zero_point) {
+  const uint32_t d = static_cast<uint32_t>(kShiftR - 1 - right_minus_1);
+  const uint32_t r = (1u << right_minus_1) + (static_cast<uint32_t>(zero_point) << (right_minus_1 + 1));
+  return static_cast<int32_t>((1u << (d - 1)) + (r << d));
+}
+// One channel's widened weights (every other word from w, `steps` of them) times 2^e
+// (e <= 8: |w| <= 128 keeps int16).
+void scale_channel(uint32_t* w, int32_t steps, int32_t e) {
+  for (int32_t j = 0; j < steps; ++j, w += 2) {
+    const uint32_t x = *w;
+    *w = dsp::pack16(static_cast<int16_t>(x & 0xFFFFu) * (1 << e), (static_cast<int32_t>(x) >> 16) * (1 << e));
+  }
+}
+// Channels o, o + 1 of a ReLU-like layer: their exponents when both take the shifted
+// requantization (else 0, 0).
+struct PairShift {
+  int32_t e0, e1;
+};
+PairShift pair_shift(const conv2d_dsp::ChannelQuant& q0, const conv2d_dsp::ChannelQuant& q1,
+                     const int32_t* bias, int32_t k, int32_t o) {
+  const int32_t e0 = shifted_exponent(q0, bias != nullptr ? bias[o] : 0, k);
+  const int32_t e1 = shifted_exponent(q1, bias != nullptr ? bias[o + 1] : 0, k);
+  return e0 != 0 && e1 != 0 ? PairShift{e0, e1} : PairShift{0, 0};
+}
+
 #if MOTE_HAS_DSP
 // Blocks of 4 pixels x a channel pair, requantization included, for the common case:
 // both channels requantize_fast (fast_right_applies), clamp [-128, 127], whole blocks,
 // every |acc| < 2^30 (conv2d_dsp::acc_fits_doubled); high is H = (2 zp + 1) << (right -
 // 1) (conv2d_dsp::doubled_high).
+// kShifted (see shifted_exponent()): high is A and right the exponent e instead; kScaled
+// likewise with the weights and biases scaled by 2^e already (right unused). kRaw: one
+// block, its 8 accumulators stored to out (int32[8]: channel 0's pixels 0..3, then
+// channel 1's), no requantization (the other cases' C++ loop).
 // Field offsets are hard-coded in run_pair_blocks.
+inline constexpr int32_t kScaled = 0, kShifted = 1, kDoubled = 2, kRaw = 3;
 struct PairBlocks {
   int32_t multiplier0, high0, right0;           // 0, 4, 8
   int8_t* out;                                  // 12: output of channel 0, pixel 0
@@ -367,10 +430,12 @@ struct PairBlocks {
   uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
                                                 //     then the address to enter at (asm)
   const uint32_t* a_end;                        // 56: a past the last block
+  int32_t mode;                                 // 60: kDoubled, kShifted, kScaled or kRaw
 };
 static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
                   offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
-                  offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56,
+                  offsetof(PairBlocks, entry) == 52 && offsetof(PairBlocks, a_end) == 56 &&
+                  offsetof(PairBlocks, mode) == 60,
               "PairBlocks offsets are hard-coded in run_pair_blocks");
 
 // The requantization of the accumulator in `acc` (|acc| < 2^30; r9 multiplier, r10 H =
@@ -384,6 +449,12 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
   "asr r12, r12, r11\n\t"                   \
   "ssat r12, #8, r12\n\t"                   \
   "strb r12, " addr "\n\t"
+// The shifted requantization of `acc` (scaled: acc << e; r9 multiplier, r10 A; see
+// shifted_exponent()), STRB to `addr`. 3 instructions.
+#define MOTE_SMALL_SHIFTED_OUT(acc, addr)  \
+  "smmla " acc ", " acc ", r9, r10\n\t"    \
+  "ssat " acc ", #8, " acc ", asr #11\n\t" \
+  "strb " acc ", " addr "\n\t"
 
 // Every block from state->a to state->a_end. The state pointer lives on the stack
 // ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
@@ -423,7 +494,50 @@ inline void run_pair_blocks(PairBlocks* state) {
       MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
       ".Lmote_small_24_%=:\n\t"
       "ldr r7, [sp, #4]\n\t"
+      "ldr r12, [r7, #60]\n\t"
       "ldmia r7, {r9, r10, r11, lr}\n\t"
+      "cmp r12, #1\n\t"
+      "beq.w 3f\n\t"
+      "bhi.w 6f\n\t"
+      "7:\n\t"
+      "ldr r7, [r7, #16]\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
+      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r7]")
+      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r7, lsl #1]")
+      "add r1, lr, r7\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r7, lsl #1]")
+      "ldr r2, [sp, #4]\n\t"
+      "ldrd r9, r10, [r2, #20]\n\t"
+      "add r3, lr, #1\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r4", "[r3]")
+      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r7]")
+      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r7, lsl #1]")
+      "add r1, r3, r7\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r7, lsl #1]")
+      "add lr, lr, r7, lsl #2\n\t"
+      "str lr, [r2, #12]\n\t"
+      "ldrd r1, r3, [r2, #40]\n\t"
+      "add r1, r1, r3\n\t"
+      "str r1, [r2, #40]\n\t"
+      "ldr r3, [r2, #56]\n\t"
+      "cmp r1, r3\n\t"
+      "bne 2b\n\t"
+      "b 4f\n"
+      // kShifted: the accumulators scaled here (e0 in r11, e1), then as kScaled.
+      "3:\n\t"
+      "ldr r12, [r7, #28]\n\t"
+      "lsl r0, r0, r11\n\t"
+      "lsl r1, r1, r11\n\t"
+      "lsl r2, r2, r11\n\t"
+      "lsl r3, r3, r11\n\t"
+      "lsl r4, r4, r12\n\t"
+      "lsl r5, r5, r12\n\t"
+      "lsl r6, r6, r12\n\t"
+      "lsl r8, r8, r12\n\t"
+      "b 7b\n"
+      "6:\n\t"
+      "cmp r12, #3\n\t"
+      "beq 5f\n"
       MOTE_SMALL_OUT("r0", "[lr]")
       "ldr r0, [sp, #4]\n\t"
       "ldr r0, [r0, #16]\n\t"
@@ -449,6 +563,10 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr r3, [r2, #56]\n\t"
       "cmp r1, r3\n\t"
       "bne 2b\n\t"
+      "b 4f\n"
+      "5:\n\t"
+      "stmia lr, {r0, r1, r2, r3, r4, r5, r6, r8}\n"
+      "4:\n\t"
       "pop {r7, r12}\n\t"
       : "+r"(s)
       :
@@ -456,7 +574,31 @@ inline void run_pair_blocks(PairBlocks* state) {
         "memory");
 }
 #undef MOTE_SMALL_OUT
+#undef MOTE_SMALL_SHIFTED_OUT
 #endif
+
+// acc[0..3] = b0 + channel 0 over pixels 0..3 of one block (a: [step][4 pixels]), acc[4..7]
+// = b1 + channel 1 (w: [step][2 channels]); on DSP cores the pair blocks' chain (kRaw).
+inline void block_accs(const uint32_t* a, const uint32_t* w, int32_t steps, int32_t b0, int32_t b1,
+                       int32_t acc[8]) {
+#if MOTE_HAS_DSP
+  const int32_t skip = kMaxSteps - steps;
+  PairBlocks state{0, 0, 0, reinterpret_cast<int8_t*>(acc), 0, 0, 0, 0, b0, b1, a - 4 * skip, 0,
+                   w - 2 * skip, static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1), nullptr, kRaw};
+  run_pair_blocks(&state);
+#else
+  for (int32_t p = 0; p < 4; ++p) {
+    acc[p] = b0;
+    acc[4 + p] = b1;
+  }
+  for (int32_t j = 0; j < steps; ++j, a += 4, w += 2) {
+    for (int32_t p = 0; p < 4; ++p) {
+      acc[p] = dsp::smlad(a[p], w[0], acc[p]);
+      acc[4 + p] = dsp::smlad(a[p], w[1], acc[4 + p]);
+    }
+  }
+#endif
+}
 #if MOTE_HAS_DSP
 #undef MOTE_SMALL_LABELED
 #undef MOTE_SMALL_FIRST
@@ -501,6 +643,10 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
   [[maybe_unused]] const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
   // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
   auto widen_pair = [&](int32_t o, uint32_t* dst) {
+    if (l.rem == 0 && o + 1 < out_c) {
+      widen_pair_words(filter + o * k, filter + (o + 1) * k, k / 4, dst);
+      return;
+    }
     if (rows_3x9) {
       expand_rows_3x9(filter + o * k, l.row_bytes, 0u, dst, 2);
     } else {
@@ -514,9 +660,24 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       for (int32_t j = 0; j < steps; ++j) dst[2 * j + 1] = 0;
     }
   };
+  // ReLU-like layers: pairs whose channels both take the shifted requantization
+  // (pair_shift); cached, their weights are scaled once (kScaled), else kShifted.
+  const bool relu = zp == -128 && act_min == -128 && act_max == 127;
   const bool cached = (out_c + 1) / 2 <= kCachedPairs;
   if (cached) {
-    for (int32_t o = 0; o < out_c; o += 2) widen_pair(o, weights_all + (o / 2) * steps * 2);
+    for (int32_t o = 0; o < out_c; o += 2) {
+      uint32_t* const w = weights_all + (o / 2) * steps * 2;
+      widen_pair(o, w);
+      const PairShift ps =
+          relu && o + 1 < out_c
+              ? pair_shift(conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp),
+                           conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp), bias, k, o)
+              : PairShift{0, 0};
+      if (ps.e0 != 0) {
+        scale_channel(w, steps, ps.e0);
+        scale_channel(w + 1, steps, ps.e1);
+      }
+    }
   }
   // Output columns whose windows lie inside the image horizontally: ox_min .. ox_max
   // (none with dilation_w > 1: those windows are always gathered).
@@ -529,7 +690,12 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
   const int8_t* image = input;
   int32_t y0 = -params.window.pad_top;
   bool y_inside = y0 >= 0 && y0 <= y_last;
-  const int32_t chunk = chunk_pixels(l);
+  // Uncached: the one pair's weights at the end of the cache, columns before them.
+  const uint32_t pair_bytes = static_cast<uint32_t>(steps * 8);
+  const int32_t uncached_fit =
+      static_cast<int32_t>((sizes.acts_bytes + sizes.weights_bytes - pair_bytes) / (steps * 4)) & ~3;
+  const int32_t chunk = cached ? chunk_pixels(l) : (uncached_fit < kMaxChunkPixels ? uncached_fit : kMaxChunkPixels);
+  uint32_t* const weights_one = weights_all + (sizes.weights_bytes - pair_bytes) / 4;
   for (int32_t p0 = 0; p0 < pixels; p0 += chunk) {
     const int32_t n = pixels - p0 < chunk ? pixels - p0 : chunk;
     const int32_t blocks = (n + 3) / 4;
@@ -553,12 +719,14 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           i += count;
           continue;
         }
-        if (rows_3x9 && params.window.dilation_w == 1) {
-          gather_3x9(params, shape, image, oy, ox, gathered);
-        } else {
-          gather_small(params, shape, image, oy, ox, gathered);
-        }
         uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
+        if (l.rem == 0 && params.window.dilation_w == 1) {
+          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
+          ++ox;
+          ++i;
+          continue;
+        }
+        gather_small(params, shape, image, oy, ox, gathered);
         if (rows_3x9) {
           expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
         } else {
@@ -587,13 +755,20 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
     int8_t* const chunk_out = output + p0 * out_c;
     for (int32_t o = 0; o < out_c; o += 2) {
       const bool pair = o + 1 < out_c;
-      uint32_t* const weights = cached ? weights_all + (o / 2) * steps * 2 : weights_all;
+      uint32_t* const weights = cached ? weights_all + (o / 2) * steps * 2 : weights_one;
       if (!cached) widen_pair(o, weights);
       const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
       const conv2d_dsp::ChannelQuant q1 = pair ? conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp)
                                                 : conv2d_dsp::ChannelQuant{0, 0, 0, 0, true};
-      const int32_t b0 = bias != nullptr ? bias[o] : 0;
-      const int32_t b1 = bias != nullptr && pair ? bias[o + 1] : 0;
+      const PairShift ps = relu && pair ? pair_shift(q0, q1, bias, k, o) : PairShift{0, 0};
+      const bool shifted = ps.e0 != 0;
+      const bool scaled = shifted && cached;
+      const uint32_t scale0 = scaled ? static_cast<uint32_t>(ps.e0) : 0u;
+      const uint32_t scale1 = scaled ? static_cast<uint32_t>(ps.e1) : 0u;
+      const int32_t b0 = static_cast<int32_t>(static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) << scale0);
+      const int32_t b1 = static_cast<int32_t>(static_cast<uint32_t>(bias != nullptr && pair ? bias[o + 1] : 0) << scale1);
+      const int32_t a0 = shifted ? shifted_addend(q0.right_minus_1, zp) : 0;
+      const int32_t a1 = shifted ? shifted_addend(q1.right_minus_1, zp) : 0;
       const uint32_t* a = acts;
       int8_t* dst = chunk_out + o;
       int32_t b = 0;
@@ -602,20 +777,21 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
         const int32_t whole = n / 4;
         const int32_t skip = kMaxSteps - steps;
         PairBlocks state{q0.multiplier,
-                         conv2d_dsp::doubled_high(zp, q0.right_minus_1),
-                         q0.right_minus_1 + 1,
+                         shifted ? a0 : conv2d_dsp::doubled_high(zp, q0.right_minus_1),
+                         shifted ? ps.e0 : q0.right_minus_1 + 1,
                          dst,
                          out_c,
                          q1.multiplier,
-                         conv2d_dsp::doubled_high(zp, q1.right_minus_1),
-                         q1.right_minus_1 + 1,
+                         shifted ? a1 : conv2d_dsp::doubled_high(zp, q1.right_minus_1),
+                         shifted ? ps.e1 : q1.right_minus_1 + 1,
                          b0,
                          b1,
                          acts - 4 * skip,
                          block_words * 4,
                          weights - 2 * skip,
                          static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1),
-                         acts - 4 * skip + whole * block_words};
+                         acts - 4 * skip + whole * block_words,
+                         scaled ? kScaled : shifted ? kShifted : kDoubled};
         run_pair_blocks(&state);
         b = whole;
         a += whole * block_words;
@@ -623,10 +799,14 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
       }
 #endif
       for (; b < blocks; ++b, a += block_words, dst += 4 * out_c) {
-        int32_t acc[8] = {b0, b0, b0, b0, b1, b1, b1, b1};
-        mac_block(a, weights, steps, acc);
+        int32_t acc[8];
+        block_accs(a, weights, steps, b0, b1, acc);
         const int32_t valid = n - 4 * b < 4 ? n - 4 * b : 4;
-        for (int32_t p = 0; p < valid; ++p) {
+        for (int32_t p = 0; p < valid && scaled; ++p) {
+          dst[p * out_c] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[p], q0.multiplier, a0)));
+          dst[p * out_c + 1] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[4 + p], q1.multiplier, a1)));
+        }
+        for (int32_t p = 0; p < valid && !scaled; ++p) {
           dst[p * out_c] = conv2d_dsp::requantize_one(acc[p], q0, zp, act_min, act_max);
           if (pair) dst[p * out_c + 1] = conv2d_dsp::requantize_one(acc[4 + p], q1, zp, act_min, act_max);
         }

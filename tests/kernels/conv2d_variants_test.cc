@@ -622,11 +622,11 @@ TEST(Conv2dS8SmallWindowDsp, MatchesReference) {
                         conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3)),
             run_reference(c));
 
-  // Scratch: a chunk of pixels (as many as 4 KiB of columns hold, a multiple of 4) x S
-  // steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
-  // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 48 pixels, no tail); 0 past 24 steps.
+  // Scratch: a chunk of pixels (as many as 4160 bytes of columns hold, a multiple of 4) x
+  // S steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
+  // bytes (3x3x3: S = 14, 72 pixels; 10x4x1: S = 20, 52 pixels, no tail); 0 past 24 steps.
   EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3), 72u * 14u * 4u + 8u * 14u * 8u + 28u + 4u);
-  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(10, 4, 1), 48u * 20u * 4u + 8u * 20u * 8u + 40u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(10, 4, 1), 52u * 20u * 4u + 8u * 20u * 8u + 40u);
   EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 8), 0u);  // 2 * 3 * 6 = 36 steps
   EXPECT_EQ(conv2d_s8_small_window__dsp_scratch_bytes(13, 4, 1), 0u);  // 26 steps
   EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(10, 4, 1), 0u);  // K = 40: 10 groups

@@ -14,11 +14,13 @@ namespace mote::conformance {
 // The variant's scratch: (kernel_h, kernel_w, in_c) -> bytes.
 using SmallWindowScratchFn = uint32_t (*)(int32_t, int32_t, int32_t);
 
-// Few input channels: strides 1-2 (mostly 2), padding 0-2 on each side, odd widths,
+// Few input channels (one in eight with 17-33 output channels over a larger image): strides 1-2 (mostly 2), padding 0-2 on each side, odd widths,
 // batch 2, dilation, odd out_c, partial pixel blocks and chunks; mostly the common
 // quantization (multipliers >= 0, shifts in [-25, -2], clamp [-128, 127], a bias: the
 // asm channel-pair block on DSP cores), sometimes any clamp, shift or multiplier; one in
-// five with biases at the edge of the pair block's |acc| < 2^30.
+// five with biases at the edge of the pair block's |acc| < 2^30; one in three ReLU-like
+// (output zero point -128, shifts in [-12, -1]: the pair blocks' shifted
+// requantization, right at its bounds too).
 inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS8VariantFn variant,
                                   SmallWindowScratchFn scratch_bytes) {
   int failed = 0;
@@ -28,7 +30,9 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
     s.in_c = rng.uniform(1, 4);
-    s.out_c = rng.uniform(0, 2) == 0 ? rng.uniform(1, 9) : 2 * rng.uniform(1, 12);
+    // One in eight large: more channel pairs than a variant caches and several full chunks.
+    const bool large = rng.uniform(0, 7) == 0;
+    s.out_c = large ? rng.uniform(17, 33) : rng.uniform(0, 2) == 0 ? rng.uniform(1, 9) : 2 * rng.uniform(1, 12);
     if (rng.uniform(0, 7) == 0) {  // kws-like 10x4 over one channel
       s.in_c = 1;
       s.kernel_h = 10;
@@ -57,12 +61,13 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     const int32_t eff_w = p.window.dilation_w * (s.kernel_w - 1) + 1;
     const int32_t min_h = eff_h - p.window.pad_top - p.window.pad_bottom;
     const int32_t min_w = eff_w - p.window.pad_left - p.window.pad_right;
-    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 12);
-    s.in_w = (min_w > 1 ? min_w : 1) + 2 * rng.uniform(0, 9) + 1;  // often odd
+    s.in_h = (min_h > 1 ? min_h : 1) + rng.uniform(0, 12) + (large ? 16 : 0);
+    s.in_w = (min_w > 1 ? min_w : 1) + 2 * rng.uniform(0, 9) + 1 + (large ? 16 : 0);  // often odd
     s.out_h = (s.in_h + p.window.pad_top + p.window.pad_bottom - eff_h) / p.window.stride_h + 1;
     s.out_w = (s.in_w + p.window.pad_left + p.window.pad_right - eff_w) / p.window.stride_w + 1;
     p.input_zero_point = rng.uniform(0, 3) == 0 ? 0 : rng.uniform(-128, 127);
-    p.output_zero_point = rng.uniform(-128, 127);
+    const bool relu = rng.uniform(0, 2) == 0;
+    p.output_zero_point = relu ? -128 : rng.uniform(-128, 127);
     const bool common = rng.uniform(0, 3) != 0;
     p.act_min = common || rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = common || rng.coin() ? 127 : rng.uniform(p.act_min, 127);
@@ -87,7 +92,7 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     for (int32_t o = 0; o < s.out_c; ++o) {
       if (common && rng.uniform(0, 15) != 0) {
         k.multipliers[o] = rng.uniform(1 << 30, INT32_MAX);
-        k.shifts[o] = rng.uniform(-25, -2);
+        k.shifts[o] = relu ? rng.uniform(-12, -1) : rng.uniform(-25, -2);
       } else {
         k.multipliers[o] = conv2d_dsp_random_multiplier(rng, rng.coin());
         k.shifts[o] = rng.uniform(-31, 30);
