@@ -36,11 +36,12 @@ struct Placement {
   KernelPlacement kind;
   uint32_t (*block)(const PixelStreamShape&);
   bool (*window)(const uint8_t* params, size_t bytes, WindowGeometry* window);
+  uint32_t (*rows)(const uint8_t* params, size_t bytes, const PixelStreamShape&);
 };
 namespace placement {
-constexpr Placement not_in_place = {KernelPlacement::kNotInPlace, nullptr, nullptr};
-constexpr Placement alias = {KernelPlacement::kAlias, nullptr, nullptr};
-constexpr Placement elementwise = {KernelPlacement::kElementwise, nullptr, nullptr};
+constexpr Placement not_in_place = {KernelPlacement::kNotInPlace, nullptr, nullptr, nullptr};
+constexpr Placement alias = {KernelPlacement::kAlias, nullptr, nullptr, nullptr};
+constexpr Placement elementwise = {KernelPlacement::kElementwise, nullptr, nullptr, nullptr};
 
 // The window of a params struct P read from the op's parameter bytes.
 template <typename P>
@@ -53,7 +54,12 @@ bool window_of(const uint8_t* params, size_t bytes, WindowGeometry* window) {
 }
 template <typename P>
 constexpr Placement pixels(uint32_t (*block)(const PixelStreamShape&)) {
-  return {KernelPlacement::kPixelStream, block, window_of<P>};
+  return {KernelPlacement::kPixelStream, block, window_of<P>, nullptr};
+}
+template <typename P>
+constexpr Placement pixel_rows(uint32_t (*block)(const PixelStreamShape&),
+                               uint32_t (*rows)(const uint8_t*, size_t, const PixelStreamShape&)) {
+  return {KernelPlacement::kPixelStream, block, window_of<P>, rows};
 }
 }  // namespace placement
 
@@ -158,6 +164,12 @@ KernelPlacement kernel_placement(KernelId id) {
 uint32_t kernel_pixel_stream_block(KernelId id, const PixelStreamShape& shape) {
   const KernelFacts* k = facts(id);
   return k != nullptr && k->placement.block != nullptr ? k->placement.block(shape) : 0;
+}
+
+uint32_t kernel_pixel_stream_rows(KernelId id, const uint8_t* params, size_t params_bytes,
+                                  const PixelStreamShape& shape) {
+  const KernelFacts* k = facts(id);
+  return k != nullptr && k->placement.rows != nullptr ? k->placement.rows(params, params_bytes, shape) : 0;
 }
 
 bool kernel_window(KernelId id, const uint8_t* params, size_t params_bytes, WindowGeometry* window) {

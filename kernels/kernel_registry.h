@@ -53,6 +53,11 @@ KernelPlacement kernel_placement(KernelId id);
 // A pixel-streaming kernel's block for these shapes (its rule); 0 for other kernels and
 // for shapes the kernel does not stream.
 uint32_t kernel_pixel_stream_block(KernelId id, const PixelStreamShape& shape);
+// A row-buffering kernel's rows for this op (window_geometry.h), from its parameter
+// bytes; 0 for other kernels and for ops it runs pixel by pixel (then the block rule
+// holds).
+uint32_t kernel_pixel_stream_rows(KernelId id, const uint8_t* params, size_t params_bytes,
+                                  const PixelStreamShape& shape);
 // A pixel-streaming kernel's stride and pads, read through its parameter struct from the
 // op's parameter bytes. False (window untouched) for other kernels and when the bytes
 // are fewer than the struct.

@@ -82,6 +82,12 @@ constexpr int64_t window_output_w(const WindowGeometry& g, int64_t in_w, int64_t
 // tests of tests/compiler/program_writer_test.cc run every kernel in place on every
 // target and compare with a separate-buffer run).
 
+// A row-buffering kernel (its registry placement pixel_rows, with rows R > 0 for the op)
+// also promises, per image and output row oy: before it writes any pixel of row oy it has
+// read every input row it will read up to row oy * stride_h - pad_top + R - 1 (into its
+// own scratch), and afterwards it reads only later rows. Then only the input from row
+// oy * stride_h - pad_top + R (clamped to the image) on must survive row oy's writes.
+//
 // Input 0 [batch, in_h, in_w, in_c] and output 0 [batch, out_h, out_w, out_c].
 struct PixelStreamShape {
   int64_t batch, in_h, in_w, in_c;

@@ -175,12 +175,25 @@ namespace {
 // one whose input is still to be read, the kernel has written at most pixels < p + block,
 // and those bytes must not pass the first input byte that pixel p or any later pixel
 // reads (first tap row and column, clamped to the image; a suffix minimum because padding
-// clamps several output rows to the same first row).
+// clamps several output rows to the same first row). A row-buffering kernel (rows > 0,
+// window_geometry.h) needs only that the bytes written by the end of each output row stay
+// below the first input row it has not read by then.
 uint64_t pixel_stream_shift(const ir::Tensor& in, const ir::Tensor& out, const WindowGeometry& g,
-                            uint32_t block) {
+                            uint32_t block, uint32_t rows) {
   const int64_t n = in.shape[0], h = in.shape[1], w = in.shape[2], c = in.shape[3];
   const int64_t oh = out.shape[1], ow = out.shape[2], oc = out.shape[3];
   const int64_t in_elem = dtype_size(in.dtype), out_elem = dtype_size(out.dtype);
+  if (rows > 0) {
+    int64_t shift = 0;
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t oy = 0; oy < oh; ++oy) {
+        const int64_t written_end = (b * oh + oy + 1) * ow * oc * out_elem;
+        const int64_t unread_row = std::min(h, std::max<int64_t>(0, oy * g.stride_h - g.pad_top + rows));
+        shift = std::max(shift, written_end - (b * h + unread_row) * w * c * in_elem);
+      }
+    }
+    return static_cast<uint64_t>(shift);
+  }
   const int64_t pixels = n * oh * ow;
   std::vector<int64_t> first_read(static_cast<size_t>(pixels));
   for (int64_t p = 0; p < pixels; ++p) {
@@ -227,8 +240,11 @@ void choose_in_place(const ir::Graph& graph, const ir::Node& node, LoweredOp& op
       out.elements() == 0 || !kernel_window(op.kernel, op.params.data(), op.params.size(), &window)) {
     return;
   }
+  const uint32_t rows = kernel_pixel_stream_rows(
+      op.kernel, op.params.data(), op.params.size(),
+      {in.shape[0], in.shape[1], in.shape[2], in.shape[3], out.shape[1], out.shape[2], out.shape[3]});
   op.in_place_input = 0;
-  op.in_place_shift = pixel_stream_shift(in, out, window, block);
+  op.in_place_shift = pixel_stream_shift(in, out, window, block, rows);
 }
 
 }  // namespace mote::lower

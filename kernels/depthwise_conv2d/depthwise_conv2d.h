@@ -7,7 +7,9 @@
 // and activation as conv2d.h.
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mote/kernel.h"
 #include "window_geometry.h"
@@ -112,9 +114,20 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
 Status depthwise_conv2d_s8_3x3__dsp_check(const OpContext& ctx);
 void depthwise_conv2d_s8_3x3__dsp_run(const OpContext& ctx);
 extern const KernelEntry kDepthwiseConv2dS83x3DspEntry;
-// In place (window_geometry.h): pixel order; the rows it copies into its ring are
-// copied before any output that could overwrite them is written.
+// In place (window_geometry.h): pixel order; the general path (table mode 0) reads each
+// pixel's window from the input (block 1). The fast path (modes 1 and 2) is row-buffered
+// with R = 3: before output row oy it extends input rows up to oy * stride_h - pad_top + 2
+// into its ring, each row once, in order, and its passes read only the ring.
 constexpr uint32_t depthwise_conv2d_s8_3x3__dsp_stream_block(const PixelStreamShape&) { return 1; }
+inline uint32_t depthwise_conv2d_s8_3x3__dsp_stream_rows(const uint8_t* params, size_t bytes,
+                                                         const PixelStreamShape& shape) {
+  // The table's mode word follows the header and the multipliers and shifts.
+  const size_t at = sizeof(DepthwiseConv2dS8Params) + 8u * static_cast<size_t>(shape.out_c);
+  if (params == nullptr || shape.out_c < 0 || bytes < at + 4) return 0;
+  uint32_t mode;
+  memcpy(&mode, params + at, 4);
+  return mode != 0 ? 3 : 0;
+}
 
 uint32_t depthwise_conv2d_s8__dsp_scratch_bytes(const DepthwiseConv2dS8Params& params,
                                                 const DepthwiseConv2dShape& shape);

@@ -18,6 +18,7 @@
 
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "fully_connected/fully_connected.h"
+#include "kernel_registry.h"
 #include "ir/graph.h"
 #include "lower/lower.h"
 
@@ -166,6 +167,35 @@ TEST(LowerVariantsDepthwise, ThreeByThreeTakesTheSpecializedVariant) {
       EXPECT_EQ(m55.params, ref.params);
     }
     for (Target t : kPlainTargets) EXPECT_EQ(lower(g, t).kernel, KernelId::kDepthwiseConv2dS8);
+  }
+}
+
+// On its fast path (table mode 1 or 2) the 3x3 variant is row-buffered (window_geometry.h,
+// R = 3): its output may start where its input does (these shapes read ahead of every row
+// they write), where the reference's block rule needs a shift; a table of mode 0 (the
+// general path, pixel by pixel) keeps the block rule.
+TEST(LowerVariantsDepthwise, ThreeByThreeFastPathWritesInPlaceWithoutAShift) {
+  for (const Dw& d : {Dw{48, 48, 8, 1, 3, 3, 1, 1, 1}, Dw{24, 24, 16, 1, 3, 3, 2, 1, 1},
+                      Dw{25, 5, 64, 1, 3, 3, 1, 1, 1}, Dw{7, 5, 13, 1, 3, 3, 1, 1, 0}}) {
+    const ir::Graph g = depthwise_graph(d);
+    const LoweredOp ref = lower(g, Target::kHost);
+    const LoweredOp op = lower(g, Target::kCortexM4);
+    ASSERT_EQ(op.kernel, KernelId::kDepthwiseConv2dS83x3Dsp);
+    const size_t mode_at = ref.params.size();
+    uint32_t mode = 0;
+    std::memcpy(&mode, op.params.data() + mode_at, 4);
+    ASSERT_NE(mode, 0u) << "the fast path";
+    const PixelStreamShape shape = {1, d.h, d.w, d.c, shape_of(d).out_h, shape_of(d).out_w, d.c};
+    EXPECT_EQ(kernel_pixel_stream_rows(op.kernel, op.params.data(), op.params.size(), shape), 3u);
+    EXPECT_EQ(ref.in_place_input, 0);
+    EXPECT_EQ(op.in_place_input, 0);
+    EXPECT_GT(ref.in_place_shift, 0u);
+    EXPECT_EQ(op.in_place_shift, 0u);
+    std::vector<uint8_t> general = op.params;
+    std::memset(general.data() + mode_at, 0, 4);
+    EXPECT_EQ(kernel_pixel_stream_rows(op.kernel, general.data(), general.size(), shape), 0u);
+    EXPECT_EQ(kernel_pixel_stream_rows(op.kernel, general.data(), mode_at + 3, shape), 0u) << "too few bytes";
+    EXPECT_EQ(kernel_pixel_stream_rows(KernelId::kDepthwiseConv2dS8, op.params.data(), op.params.size(), shape), 0u);
   }
 }
 
