@@ -537,7 +537,224 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
   }
 }
 
-// The scratch before the widened weights.
+// The records path: pixel blocks as above, every output channel from a record built once
+// per run in scratch (bias', the widened weights, then the requantization constants),
+// so that one pointer walks them: per channel and block of 4 pixels the MAC loop (46
+// instructions per 64 MACs), 12 of loop overhead and 3 (shifted mode) or 5 (doubled
+// mode) per output. When the scratch holds only some channels' records (wide_channels,
+// at least kMinChunk), the channels run in chunks of that many, each over every block
+// (the columns expanded again per chunk: about 70 instructions per pixel for C = 64, far
+// less than the chunk's channels save).
+//
+// Shifted mode, when act_min >= output zp: for every acc the channel can reach, the
+// doubled-accumulator requantization without the sign correction (which only changes
+// outputs below the zero point, clamped to act_min either way),
+//   ssat8((SMMULR(2 acc, m) + R) >> right),  R = 2^(right-1) + zp * 2^right,
+// is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right)); with d = kShiftR - right >= 1,
+// k = 1 + d, that is floor((acc 2^k m + A 2^32) / 2^(32 + kShiftR)), A = 2^(d-1) + R 2^d,
+// i.e. SSAT #8 (SMMLA(acc 2^k, m, A), ASR #kShiftR): the weights and bias are scaled by
+// 2^k (right >= 3 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the reachable
+// range [bias - span, bias + span], span = C * 255 * 128). Doubled mode (any clamp and zp,
+// right in [1, 22], |acc| < 2^30): weights and bias doubled, then SMMLAR(2 acc, m, H -
+// [acc < 0]) >> right, H = R (see the small-channel path). In both, a channel whose
+// output is the same at both ends of the reachable range (monotone for m >= 0, shift <=
+// 0) has a zero record and a constant: A = out << kShiftR, or H = out with right 0. A
+// clamp narrower than [-128, 127] is applied to the whole output afterwards.
+constexpr int kShiftR = 10;
+constexpr int32_t kMinChunk = 8;
+enum RecordMode : int32_t { kNoRecords, kShiftedRecords, kDoubledRecords };
+enum ChannelKind : int32_t { kKindNone, kKindNormal, kKindConstant };
+
+int32_t record_words(int32_t c, bool shifted) { return 2 * conv2d_dsp::k_groups(c) + (shifted ? 3 : 4); }
+// Reachable |acc - bias| bound (c < 2^16: conv2d_s8_1x1__dsp_wide_channel_bytes).
+uint32_t acc_span(int32_t c) { return static_cast<uint32_t>(c) * 255u * 128u; }
+
+int32_t channel_output(const Conv2dS8Params& p, int64_t acc, int32_t m, int32_t shift) {
+  return clamp_i32(wrapping_add(multiply_by_quantized_multiplier(static_cast<int32_t>(acc), m, shift),
+                                p.output_zero_point),
+                   p.act_min, p.act_max);
+}
+
+ChannelKind channel_kind(bool shifted, const Conv2dS8Params& p, int32_t m, int32_t shift, int32_t b,
+                         uint32_t span, int32_t* constant) {
+  // |acc| <= mag < 2^32 (|b| <= 2^31, span < 2^31).
+  const uint32_t mag = (b < 0 ? 0u - static_cast<uint32_t>(b) : static_cast<uint32_t>(b)) + span;
+  const int32_t right = -shift;
+  if (m >= 0 && (shifted ? right >= 3 && right < kShiftR && (mag >> (right + 20)) == 0
+                         : right >= 1 && right < conv2d_dsp::kMaxFastRight && (mag >> 30) == 0)) {
+    return kKindNormal;
+  }
+  const int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
+  if (m < 0 || shift > 0 || lo < INT32_MIN || hi > INT32_MAX) return kKindNone;
+  *constant = channel_output(p, lo, m, shift);
+  return *constant == channel_output(p, hi, m, shift) ? kKindConstant : kKindNone;
+}
+
+RecordMode records_mode(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                        const int32_t* bias, int32_t out_c, int32_t c) {
+  bool shifted = p.act_min >= p.output_zero_point;
+  const uint32_t span = acc_span(c);
+  int32_t constant;
+  for (int32_t o = 0; o < out_c; ++o) {
+    const int32_t b = bias != nullptr ? bias[o] : 0;
+    if (channel_kind(shifted, p, multipliers[o], shifts[o], b, span, &constant) != kKindNone) continue;
+    // A shifted-mode channel fits doubled mode too (right <= 9, |acc| < 2^29).
+    if (!shifted || channel_kind(false, p, multipliers[o], shifts[o], b, span, &constant) == kKindNone) {
+      return kNoRecords;
+    }
+    shifted = false;
+  }
+  return shifted ? kShiftedRecords : kDoubledRecords;
+}
+
+// The records of channels [o0, o0 + n).
+__attribute__((noinline)) void build_chunk_records(bool shifted, const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
+                   const int32_t* bias, const int8_t* filter, int32_t c, int32_t o0, int32_t n, uint32_t* rec) {
+  const int32_t groups = conv2d_dsp::k_groups(c);
+  const uint32_t span = acc_span(c);
+  for (int32_t o = o0; o < o0 + n; ++o) {
+    const int32_t m = multipliers[o], shift = shifts[o], b = bias != nullptr ? bias[o] : 0;
+    int32_t constant = 0;
+    const bool normal = channel_kind(shifted, p, m, shift, b, span, &constant) == kKindNormal;
+    const int32_t right = -shift;
+    const int32_t scale = !normal ? 0 : shifted ? kShiftR + 1 - right : 1;
+    *rec++ = normal ? static_cast<uint32_t>(b) << scale : 0u;
+    // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the
+    // word shifted left, less the sign of the low half that the shift carried into the
+    // high one ((2^scale - 1) << 16 when the low half is negative).
+    const int8_t* row = filter + o * c;
+    const uint32_t carry = ((1u << scale) - 1u) << 16;
+    auto put = [&](uint32_t x) {
+      const uint32_t even = dsp::sxtb16(x), odd = dsp::sxtb16_ror8(x);
+      rec[0] = (even << scale) - ((even >> 15) & 1u) * carry;
+      rec[1] = (odd << scale) - ((odd >> 15) & 1u) * carry;
+      rec += 2;
+    };
+    if (!normal) {
+      for (int32_t g = 0; g < groups; ++g) put(0);
+    } else {
+      const int8_t* const full_end = row + (c & ~3);
+      for (; row != full_end; row += 4) put(dsp::load_u32(row));
+      if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
+        uint32_t x = 0;
+        for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
+        put(x);
+      }
+    }
+    const uint32_t round_zp = normal ? (1u << (right - 1)) + (static_cast<uint32_t>(p.output_zero_point) << right)
+                                     : static_cast<uint32_t>(constant);
+    rec[0] = normal ? static_cast<uint32_t>(m) : 0u;
+    if (shifted) {
+      const int32_t d = kShiftR - right;
+      rec[1] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
+      rec += 2;
+    } else {
+      rec[1] = round_zp;
+      rec[2] = normal ? static_cast<uint32_t>(right) : 0u;
+      rec += 3;
+    }
+  }
+}
+
+// One block of 4 pixels (columns, `groups` groups, a multiple of 4) over the channels whose
+// records start at rec: outputs dst[p * out_c] for dst in [dst, dst_end).
+struct RecordBlock {
+  const uint32_t* columns;      // 0
+  const uint32_t* columns_end;  // 4
+  int8_t* dst_end;              // 8
+  int8_t* dst;                  // 12
+  int32_t out_c;                // 16
+};
+
+template <bool kShifted>
+__attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_t* rec) {
+#if MOTE_HAS_DSP
+  register const RecordBlock* state __asm__("r12") = &r;
+  register const uint32_t* w __asm__("r6") = rec;
+  // [sp]: columns, columns_end, dst_end, dst, out_c. Per channel: r0-r3 from the bias,
+  // the MAC loop, the constants by one LDM, 4 outputs, the next dst.
+#define MOTE_PW_CHANNEL_HEAD \
+  "ldm r12, {r4, r5, r8, r9, r10}\n\t" \
+  "push {r4, r5, r8, r9, r10}\n\t" \
+  "2:\n\t" \
+  "ldr r0, [r6], #4\n\t" \
+  "mov r1, r0\n\t" \
+  "mov r2, r0\n\t" \
+  "mov r3, r0\n\t" \
+  "ldrd r4, r5, [sp]\n\t" \
+  "1:\n\t" \
+  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
+  "cmp r4, r5\n\t" \
+  "bne 1b\n\t"
+#define MOTE_PW_OUTPUTS(out) \
+  "ldrd r9, r10, [sp, #12]\n\t" \
+  out("r0", "[r9]") \
+  out("r1", "[r9, r10]") \
+  "add r12, r9, r10, lsl #1\n\t" \
+  out("r2", "[r12]") \
+  out("r3", "[r12, r10]") \
+  "add r9, r9, #1\n\t" \
+  "str r9, [sp, #12]\n\t" \
+  "ldr r8, [sp, #8]\n\t" \
+  "cmp r9, r8\n\t" \
+  "bne 2b\n\t" \
+  "add sp, sp, #20\n\t"
+#define MOTE_PW_SHIFTED(acc, addr) \
+  "smmla " acc ", " acc ", r11, lr\n\t" \
+  "ssat " acc ", #8, " acc ", asr #10\n\t" \
+  "strb " acc ", " addr "\n\t"
+#define MOTE_PW_DOUBLED(acc, addr) \
+  "add r8, r11, " acc ", asr #31\n\t" \
+  "smmlar " acc ", " acc ", r5, r8\n\t" \
+  "asr " acc ", " acc ", lr\n\t" \
+  "ssat " acc ", #8, " acc "\n\t" \
+  "strb " acc ", " addr "\n\t"
+#define MOTE_PW_ASM(code)                                                                        \
+  __asm__ volatile(code                                                                           \
+                   : "+r"(state), "+r"(w)                                                         \
+                   :                                                                              \
+                   : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
+  static_assert(kShiftR == 10, "the asm's SSAT shifts by 10");
+  if (kShifted) {
+    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r11, lr}\n\t" MOTE_PW_OUTPUTS(MOTE_PW_SHIFTED));
+  } else {
+    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r5, r11, lr}\n\t" MOTE_PW_OUTPUTS(MOTE_PW_DOUBLED));
+  }
+#undef MOTE_PW_ASM
+#undef MOTE_PW_DOUBLED
+#undef MOTE_PW_SHIFTED
+#undef MOTE_PW_OUTPUTS
+#undef MOTE_PW_CHANNEL_HEAD
+#else
+  for (int8_t* dst = r.dst; dst != r.dst_end; ++dst) {
+    int32_t acc[kBlockPixels];
+    for (int32_t i = 0; i < kBlockPixels; ++i) acc[i] = static_cast<int32_t>(rec[0]);
+    ++rec;
+    for (const uint32_t* a = r.columns; a != r.columns_end; a += 8, rec += 2) {
+      for (int32_t i = 0; i < kBlockPixels; ++i) {
+        acc[i] = dsp::smlad(a[2 * i + 1], rec[1], dsp::smlad(a[2 * i], rec[0], acc[i]));
+      }
+    }
+    const auto m = static_cast<int32_t>(rec[0]), h = static_cast<int32_t>(rec[1]);
+    for (int32_t i = 0; i < kBlockPixels; ++i) {
+      const int32_t v = kShifted ? dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[i], m, h))
+                                 : dsp::ssat8(dsp::smmlar(acc[i], m, h + (acc[i] >> 31)) >> rec[2]);
+      dst[i * r.out_c] = static_cast<int8_t>(v);
+    }
+    rec += kShifted ? 2 : 3;
+  }
+#endif
+}
+
+// out[0, count) clamped to [lo, hi].
+void clamp_output(int8_t* out, int32_t count, int32_t lo, int32_t hi) {
+  const uint32_t lo4 = 0x01010101u * static_cast<uint8_t>(lo), hi4 = 0x01010101u * static_cast<uint8_t>(hi);
+  int32_t i = 0;
+  for (; i + 4 <= count; i += 4) dsp::store_u32(out + i, dsp::min_s8x4(dsp::max_s8x4(dsp::load_u32(out + i), lo4), hi4));
+  for (; i < count; ++i) out[i] = static_cast<int8_t>(clamp_i32(out[i], lo, hi));
+}
+
+// The scratch before the records.
 uint32_t base_scratch_bytes(int32_t in_c) {
   const uint32_t columns =
       five_fits(in_c) ? five_columns_bytes(in_c) : conv2d_dsp::columns_bytes(in_c);
@@ -549,7 +766,7 @@ uint32_t base_scratch_bytes(int32_t in_c) {
 }  // namespace
 
 uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c) {
-  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) ? 0u : conv2d_dsp::wide_channel_bytes(in_c);
+  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) || in_c >= 65536 ? 0u : static_cast<uint32_t>(record_words(in_c, false)) * 4u;
 }
 
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels) {
@@ -590,20 +807,25 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
-  // Widened weights: only for the asm channel loop (DSP cores, the common quantization).
-  uint32_t* const wide = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
-  const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && bias != nullptr &&
-                                     pixels >= conv2d_dsp::kWideMinPixels &&
-                                     conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0
-                                 ? (wide_channels < shape.out_c ? wide_channels : shape.out_c)
-                                 : 0;
-  conv2d_dsp::widen_weights(filter, c, wide_count, wide);
-  // The widened loop's doubled requantization when their every |acc| < 2^30.
-  const bool wide_doubled = wide_count > 0 && conv2d_dsp::acc_fits_doubled(c, bias, wide_count);
+  const int32_t out_c = shape.out_c;
+  // The last pixels that do not make a block: a last single pixel, or (five_fits) 5,
+  // run on their own after the blocks; a last 2 or 3 move the last block back.
+  const bool five = five_fits(c);
+  const int32_t tail = pixels % kBlockPixels != 1 ? 0 : five ? kFivePixels : 1;
+  const int32_t block_pixels = pixels - tail;
+  // Output pixel p's input: src, with its image, row and position (oy, ox) in the image.
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
   const int8_t* row = input;
   const int8_t* src = input;
+  auto seek = [&](int32_t p) {
+    const int32_t in_image = p % image_pixels;
+    image = input + (p / image_pixels) * image_step;
+    oy = in_image / shape.out_w;
+    ox = in_image % shape.out_w;
+    row = image + oy * row_step;
+    src = row + ox * pixel_step;
+  };
   auto next_pixel = [&]() {
     if (++ox < shape.out_w) {
       src += pixel_step;
@@ -619,42 +841,59 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     }
     src = row;
   };
-  const bool five = five_fits(c);
-  for (int32_t p = 0; p < pixels; p += kBlockPixels) {
-    if (five && pixels - p == kFivePixels) {  // a last block of 5 pixels
-      for (int32_t i = 0; i < kFivePixels; ++i) {
-        expand_five(src, c, offsets, columns, i);
+  // The records path (see records_mode) when the scratch holds at least a chunk; else
+  // every channel at once by run_block.
+  const int32_t chunk = wide_channels < out_c ? wide_channels : out_c;
+  const RecordMode mode = conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0 && block_pixels >= conv2d_dsp::kWideMinPixels &&
+                                  (chunk >= kMinChunk || chunk == out_c) && chunk > 0
+                              ? records_mode(params, multipliers, shifts, bias, out_c, c)
+                              : kNoRecords;
+  uint32_t* const records = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
+  RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, nullptr, out_c};
+  const int32_t step = mode != kNoRecords ? chunk : out_c;
+  for (int32_t o0 = 0; o0 < out_c; o0 += step) {
+    const int32_t n = out_c - o0 < step ? out_c - o0 : step;
+    if (mode != kNoRecords) {
+      build_chunk_records(mode == kShiftedRecords, params, multipliers, shifts, bias, filter, c, o0, n, records);
+    }
+    seek(0);
+    for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
+      if (p + kBlockPixels > block_pixels) {  // last block, moved back to end at the last pixel
+        p = block_pixels - kBlockPixels;
+        seek(p);
+      }
+      for (int32_t i = 0; i < kBlockPixels; ++i) {
+        conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
         next_pixel();
       }
-      run_five(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c);
-      break;
-    }
-    if (p + 1 == pixels) {  // one pixel left: on its own
-      if (single_fits(c, filter)) {
-        run_single_column(src, c, offsets, filter, bias, shape.out_c, quant, columns,
-                          output + p * shape.out_c);
-        break;
+      r.dst = output + p * out_c + o0;
+      r.dst_end = r.dst + n;
+      if (mode == kShiftedRecords) {
+        records_block<true>(r, records);
+      } else if (mode == kDoubledRecords) {
+        records_block<false>(r, records);
+      } else {
+        conv2d_dsp::run_block(columns, c, filter, bias, out_c, quant, r.dst);
       }
-      conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
-      conv2d_dsp::run_single(columns, c, filter, bias, shape.out_c, quant,
-                             output + p * shape.out_c);
-      break;
     }
-    if (p + kBlockPixels > pixels) {  // last block, moved back to end at the last pixel
-      p = pixels - kBlockPixels;
-      const int32_t in_image = p % image_pixels;
-      image = input + (p / image_pixels) * image_step;
-      oy = in_image / shape.out_w;
-      ox = in_image % shape.out_w;
-      row = image + oy * row_step;
-      src = row + ox * pixel_step;
-    }
-    for (int32_t i = 0; i < kBlockPixels; ++i) {
-      conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
+  }
+  int8_t* const out = output + block_pixels * out_c;
+  if (tail != 0) seek(block_pixels);
+  if (tail == kFivePixels) {
+    for (int32_t i = 0; i < kFivePixels; ++i) {
+      expand_five(src, c, offsets, columns, i);
       next_pixel();
     }
-    conv2d_dsp::run_block(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c, wide,
-                          wide_count, wide_doubled);
+    run_five(columns, c, filter, bias, out_c, quant, out);
+  } else if (tail == 1 && single_fits(c, filter)) {
+    run_single_column(src, c, offsets, filter, bias, out_c, quant, columns, out);
+  } else if (tail == 1) {
+    conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
+    conv2d_dsp::run_single(columns, c, filter, bias, out_c, quant, out);
+  }
+  // The records' SSAT clamps to [-128, 127] only.
+  if (mode != kNoRecords && (params.act_min > -128 || params.act_max < 127)) {
+    clamp_output(output, block_pixels * out_c, params.act_min, params.act_max);
   }
 }
 
