@@ -671,19 +671,31 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
 #if MOTE_HAS_DSP
   register const RecordBlock* state __asm__("r12") = &r;
   register const uint32_t* w __asm__("r6") = rec;
-  // [sp]: columns, columns_end, dst_end, dst, out_c. Per channel: r0-r3 from the bias,
-  // the MAC loop, the constants by one LDM, 4 outputs, the next dst.
+  // [sp]: columns, columns_end, dst_end, dst, out_c. Per channel: the first group with
+  // the bias (r3) as addend, the rest of the MAC loop (entered after its first group),
+  // the constants by one LDM, 4 outputs, the next dst.
 #define MOTE_PW_CHANNEL_HEAD \
   "ldm r12, {r4, r5, r8, r9, r10}\n\t" \
   "push {r4, r5, r8, r9, r10}\n\t" \
   "2:\n\t" \
-  "ldr r0, [r6], #4\n\t" \
-  "mov r1, r0\n\t" \
-  "mov r2, r0\n\t" \
-  "mov r3, r0\n\t" \
+  "ldr r3, [r6], #4\n\t" \
   "ldrd r4, r5, [sp]\n\t" \
+  "ldrd r10, r8, [r6], #8\n\t" \
+  "ldm r4!, {r9, r11, r12, lr}\n\t" \
+  "smlad r0, r9, r10, r3\n\t" \
+  "smlad r0, r11, r8, r0\n\t" \
+  "smlad r1, r12, r10, r3\n\t" \
+  "smlad r1, lr, r8, r1\n\t" \
+  "ldm r4!, {r9, r11, r12, lr}\n\t" \
+  "smlad r2, r9, r10, r3\n\t" \
+  "smlad r2, r11, r8, r2\n\t" \
+  "smlad r3, r12, r10, r3\n\t" \
+  "smlad r3, lr, r8, r3\n\t" \
+  "b 3f\n\t" \
   "1:\n\t" \
-  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
+  MOTE_CONV2D_DSP_WIDE_GROUP \
+  "3:\n\t" \
+  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
   "cmp r4, r5\n\t" \
   "bne 1b\n\t"
 #define MOTE_PW_OUTPUTS(out) \
