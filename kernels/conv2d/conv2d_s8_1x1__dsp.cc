@@ -553,14 +553,14 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
 // is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right)); with d = kShiftR - right >= 1,
 // k = 1 + d, that is floor((acc 2^k m + A 2^32) / 2^(32 + kShiftR)), A = 2^(d-1) + R 2^d,
 // i.e. SSAT #8 (SMMLA(acc 2^k, m, A), ASR #kShiftR): the weights and bias are scaled by
-// 2^k (right >= 3 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the reachable
+// 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the reachable
 // range [bias - span, bias + span], span = C * 255 * 128). Doubled mode (any clamp and zp,
 // right in [1, 22], |acc| < 2^30): weights and bias doubled, then SMMLAR(2 acc, m, H -
 // [acc < 0]) >> right, H = R (see the small-channel path). In both, a channel whose
 // output is the same at both ends of the reachable range (monotone for m >= 0, shift <=
 // 0) has a zero record and a constant: A = out << kShiftR, or H = out with right 0. A
 // clamp narrower than [-128, 127] is applied to the whole output afterwards.
-constexpr int kShiftR = 10;
+constexpr int kShiftR = 11;
 constexpr int32_t kMinChunk = 8;
 enum RecordMode : int32_t { kNoRecords, kShiftedRecords, kDoubledRecords };
 enum ChannelKind : int32_t { kKindNone, kKindNormal, kKindConstant };
@@ -580,7 +580,8 @@ ChannelKind channel_kind(bool shifted, const Conv2dS8Params& p, int32_t m, int32
   // |acc| <= mag < 2^32 (|b| <= 2^31, span < 2^31).
   const uint32_t mag = (b < 0 ? 0u - static_cast<uint32_t>(b) : static_cast<uint32_t>(b)) + span;
   const int32_t right = -shift;
-  if (m >= 0 && (shifted ? right >= 3 && right < kShiftR && (mag >> (right + 20)) == 0
+  // Shifted: the scale 2^k, k = kShiftR + 1 - right in [2, 8].
+  if (m >= 0 && (shifted ? right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0
                          : right >= 1 && right < conv2d_dsp::kMaxFastRight && (mag >> 30) == 0)) {
     return kKindNormal;
   }
@@ -713,7 +714,7 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
   "add sp, sp, #20\n\t"
 #define MOTE_PW_SHIFTED(acc, addr) \
   "smmla " acc ", " acc ", r11, lr\n\t" \
-  "ssat " acc ", #8, " acc ", asr #10\n\t" \
+  "ssat " acc ", #8, " acc ", asr #11\n\t" \
   "strb " acc ", " addr "\n\t"
 #define MOTE_PW_DOUBLED(acc, addr) \
   "add r8, r11, " acc ", asr #31\n\t" \
@@ -726,7 +727,7 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
                    : "+r"(state), "+r"(w)                                                         \
                    :                                                                              \
                    : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
-  static_assert(kShiftR == 10, "the asm's SSAT shifts by 10");
+  static_assert(kShiftR == 11, "the asm's SSAT shifts by 11");
   if (kShifted) {
     MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r11, lr}\n\t" MOTE_PW_OUTPUTS(MOTE_PW_SHIFTED));
   } else {
