@@ -537,134 +537,146 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
   }
 }
 
-// The records path: pixel blocks as above, every output channel from a record built once
-// per run in scratch (bias', the widened weights, then the requantization constants),
-// so that one pointer walks them: per channel and block of 4 pixels the MAC loop (46
-// instructions per 64 MACs), 12 of loop overhead and 3 (shifted mode) or 5 (doubled
-// mode) per output. When the scratch holds only some channels' records (wide_channels,
-// at least kMinChunk), the channels run in chunks of that many, each over every block
-// (the columns expanded again per chunk: about 70 instructions per pixel for C = 64, far
-// less than the chunk's channels save).
+// The records path: pixel blocks as above, output channels from records built once per
+// run in scratch (bias', the widened weights, the channel's output offset and
+// requantization constants), so that one pointer walks them: per channel and block of
+// 4 pixels the MAC loop (46 instructions per 64 MACs, the first group adding the bias),
+// 10 of loop overhead and 3 (shifted records) or 5 (doubled records) per output. When
+// the scratch holds only some channels' records (wide_channels, at least kMinChunk), the
+// channels run in chunks of that many, each over every block (the columns expanded again
+// per chunk: about 90 instructions per pixel for C = 64, less than a chunk's channels
+// save).
 //
-// Shifted mode, when act_min >= output zp: for every acc the channel can reach, the
+// Shifted records, when act_min >= output zp: for every acc the channel can reach, the
 // doubled-accumulator requantization without the sign correction (which only changes
 // outputs below the zero point, clamped to act_min either way),
 //   ssat8((SMMULR(2 acc, m) + R) >> right),  R = 2^(right-1) + zp * 2^right,
 // is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right)); with d = kShiftR - right >= 1,
 // k = 1 + d, that is floor((acc 2^k m + A 2^32) / 2^(32 + kShiftR)), A = 2^(d-1) + R 2^d,
 // i.e. SSAT #8 (SMMLA(acc 2^k, m, A), ASR #kShiftR): the weights and bias are scaled by
-// 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the reachable
-// range [bias - span, bias + span], span = C * 255 * 128). Doubled mode (any clamp and zp,
-// right in [1, 22], |acc| < 2^30): weights and bias doubled, then SMMLAR(2 acc, m, H -
-// [acc < 0]) >> right, H = R (see the small-channel path). In both, a channel whose
-// output is the same at both ends of the reachable range (monotone for m >= 0, shift <=
-// 0) has a zero record and a constant: A = out << kShiftR, or H = out with right 0. A
-// clamp narrower than [-128, 127] is applied to the whole output afterwards.
+// 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the
+// reachable range [bias - span, bias + span], span = C * 255 * 128). Doubled records (any
+// clamp and zp, right in [1, 22], |acc| < 2^30): weights and bias doubled, then
+// SMMLAR(2 acc, m, H - [acc < 0]) >> right, H = R (see the small-channel path). A channel
+// whose output is the same at both ends of the range it can reach (the exact one from
+// its weights; monotone for m >= 0, shift <= 0) has a zero record and a constant: A = out
+// << kShiftR, or H = out with right 0. The few channels that fit none of these (at most
+// kMaxGeneral; tiny scales, huge biases) run block_matmul_fast one by one. A clamp
+// narrower than [-128, 127] is applied to the whole output afterwards.
 constexpr int kShiftR = 11;
 constexpr int32_t kMinChunk = 8;
-enum RecordMode : int32_t { kNoRecords, kShiftedRecords, kDoubledRecords };
-enum ChannelKind : int32_t { kKindNone, kKindNormal, kKindConstant };
+constexpr int32_t kMaxGeneral = 8;
+enum ChannelKind : int32_t { kKindShifted, kKindDoubled, kKindConstant, kKindGeneral, kKindNone };
 
-int32_t record_words(int32_t c, bool shifted) { return 2 * conv2d_dsp::k_groups(c) + (shifted ? 3 : 4); }
+// Words of a record: bias, 2 per group, offset, multiplier, A or H, right (doubled only).
+int32_t record_words(int32_t c, bool shifted) { return 2 * conv2d_dsp::k_groups(c) + (shifted ? 4 : 5); }
 // Reachable |acc - bias| bound (c < 2^16: conv2d_s8_1x1__dsp_wide_channel_bytes).
 uint32_t acc_span(int32_t c) { return static_cast<uint32_t>(c) * 255u * 128u; }
 
+// The reference's output for acc (m >= 0, shift <= 0: requantize_right's one SMLAL).
 int32_t channel_output(const Conv2dS8Params& p, int64_t acc, int32_t m, int32_t shift) {
-  return clamp_i32(wrapping_add(multiply_by_quantized_multiplier(static_cast<int32_t>(acc), m, shift),
-                                p.output_zero_point),
-                   p.act_min, p.act_max);
+  const auto a = static_cast<int32_t>(acc);
+  const int32_t v = shift == 0 ? multiply_by_quantized_multiplier(a, m, 0)
+                               : conv2d_dsp::requantize_right(a, m, conv2d_dsp::right_base(~shift), ~shift);
+  return clamp_i32(wrapping_add(v, p.output_zero_point), p.act_min, p.act_max);
 }
 
-ChannelKind channel_kind(bool shifted, const Conv2dS8Params& p, int32_t m, int32_t shift, int32_t b,
-                         uint32_t span, int32_t* constant) {
+struct ChannelPlan {
+  const Conv2dS8Params& p;
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  const int32_t* bias;
+  const int8_t* filter;
+  int32_t c;
+  bool relu;  // act_min >= output zp: shifted records
+};
+
+// Channel o's kind (every multiplier >= 0). Only the normal kinds when !full (else
+// kKindNone).
+ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, bool full, int32_t* constant) {
+  const int32_t m = plan.multipliers[o], shift = plan.shifts[o];
+  const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
   // |acc| <= mag < 2^32 (|b| <= 2^31, span < 2^31).
+  const uint32_t span = acc_span(plan.c);
   const uint32_t mag = (b < 0 ? 0u - static_cast<uint32_t>(b) : static_cast<uint32_t>(b)) + span;
   const int32_t right = -shift;
   // Shifted: the scale 2^k, k = kShiftR + 1 - right in [2, 8].
-  if (m >= 0 && (shifted ? right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0
-                         : right >= 1 && right < conv2d_dsp::kMaxFastRight && (mag >> 30) == 0)) {
-    return kKindNormal;
+  if (plan.relu && right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0) {
+    return kKindShifted;
   }
-  const int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
-  if (m < 0 || shift > 0 || lo < INT32_MIN || hi > INT32_MAX) return kKindNone;
-  *constant = channel_output(p, lo, m, shift);
-  return *constant == channel_output(p, hi, m, shift) ? kKindConstant : kKindNone;
+  if (right >= 1 && right < conv2d_dsp::kMaxFastRight && (mag >> 30) == 0) return kKindDoubled;
+  if (!full || shift > 0) return full ? kKindGeneral : kKindNone;
+  // The range [b - span, b + span], else the exact one from the weights.
+  int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
+  if (lo < INT32_MIN || hi > INT32_MAX || channel_output(plan.p, lo, m, shift) != channel_output(plan.p, hi, m, shift)) {
+    const int32_t x_lo = -128 - plan.p.input_zero_point, x_hi = 127 - plan.p.input_zero_point;
+    lo = b;
+    hi = b;
+    const int8_t* row = plan.filter + o * plan.c;
+    for (int32_t i = 0; i < plan.c; ++i) {
+      const int32_t w = row[i];
+      lo += w < 0 ? w * x_hi : w * x_lo;
+      hi += w < 0 ? w * x_lo : w * x_hi;
+    }
+    if (lo < INT32_MIN || hi > INT32_MAX) return kKindGeneral;
+  }
+  *constant = channel_output(plan.p, lo, m, shift);
+  return *constant == channel_output(plan.p, hi, m, shift) ? kKindConstant : kKindGeneral;
 }
 
-RecordMode records_mode(const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                        const int32_t* bias, int32_t out_c, int32_t c) {
-  bool shifted = p.act_min >= p.output_zero_point;
-  const uint32_t span = acc_span(c);
-  int32_t constant;
-  for (int32_t o = 0; o < out_c; ++o) {
-    const int32_t b = bias != nullptr ? bias[o] : 0;
-    if (channel_kind(shifted, p, multipliers[o], shifts[o], b, span, &constant) != kKindNone) continue;
-    // A shifted-mode channel fits doubled mode too (right <= 9, |acc| < 2^29).
-    if (!shifted || channel_kind(false, p, multipliers[o], shifts[o], b, span, &constant) == kKindNone) {
-      return kNoRecords;
-    }
-    shifted = false;
-  }
-  return shifted ? kShiftedRecords : kDoubledRecords;
-}
-
-// The records of channels [o0, o0 + n).
-__attribute__((noinline)) void build_chunk_records(bool shifted, const Conv2dS8Params& p, const int32_t* multipliers, const int32_t* shifts,
-                   const int32_t* bias, const int8_t* filter, int32_t c, int32_t o0, int32_t n, uint32_t* rec) {
-  const int32_t groups = conv2d_dsp::k_groups(c);
-  const uint32_t span = acc_span(c);
-  for (int32_t o = o0; o < o0 + n; ++o) {
-    const int32_t m = multipliers[o], shift = shifts[o], b = bias != nullptr ? bias[o] : 0;
-    int32_t constant = 0;
-    const bool normal = channel_kind(shifted, p, m, shift, b, span, &constant) == kKindNormal;
-    const int32_t right = -shift;
-    const int32_t scale = !normal ? 0 : shifted ? kShiftR + 1 - right : 1;
-    *rec++ = normal ? static_cast<uint32_t>(b) << scale : 0u;
-    // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the
-    // word shifted left, less the sign of the low half that the shift carried into the
-    // high one ((2^scale - 1) << 16 when the low half is negative).
-    const int8_t* row = filter + o * c;
-    const uint32_t carry = ((1u << scale) - 1u) << 16;
-    auto put = [&](uint32_t x) {
-      const uint32_t even = dsp::sxtb16(x), odd = dsp::sxtb16_ror8(x);
-      rec[0] = (even << scale) - ((even >> 15) & 1u) * carry;
-      rec[1] = (odd << scale) - ((odd >> 15) & 1u) * carry;
-      rec += 2;
-    };
-    if (!normal) {
-      for (int32_t g = 0; g < groups; ++g) put(0);
-    } else {
-      const int8_t* const full_end = row + (c & ~3);
-      for (; row != full_end; row += 4) put(dsp::load_u32(row));
-      if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
-        uint32_t x = 0;
-        for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
-        put(x);
-      }
-    }
-    const uint32_t round_zp = normal ? (1u << (right - 1)) + (static_cast<uint32_t>(p.output_zero_point) << right)
-                                     : static_cast<uint32_t>(constant);
-    rec[0] = normal ? static_cast<uint32_t>(m) : 0u;
-    if (shifted) {
-      const int32_t d = kShiftR - right;
-      rec[1] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
-      rec += 2;
-    } else {
-      rec[1] = round_zp;
-      rec[2] = normal ? static_cast<uint32_t>(right) : 0u;
-      rec += 3;
+// Channel o's record at rec; returns the next record.
+uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int32_t constant, bool shifted,
+                       uint32_t* rec) {
+  const bool normal = kind != kKindConstant;
+  const int32_t m = plan.multipliers[o], right = -plan.shifts[o];
+  const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
+  const int32_t scale = !normal ? 0 : shifted ? kShiftR + 1 - right : 1;
+  *rec++ = normal ? static_cast<uint32_t>(b) << scale : 0u;
+  // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the word
+  // shifted left, less the sign of the low half that the shift carried into the high one
+  // ((2^scale - 1) << 16 when the low half is negative).
+  const int32_t c = plan.c;
+  const int8_t* row = plan.filter + o * c;
+  const uint32_t carry = ((1u << scale) - 1u) << 16;
+  auto put = [&](uint32_t x) {
+    const uint32_t even = dsp::sxtb16(x), odd = dsp::sxtb16_ror8(x);
+    rec[0] = (even << scale) - ((even >> 15) & 1u) * carry;
+    rec[1] = (odd << scale) - ((odd >> 15) & 1u) * carry;
+    rec += 2;
+  };
+  if (!normal) {
+    for (int32_t g = 0; g < conv2d_dsp::k_groups(c); ++g) put(0);
+  } else {
+    const int8_t* const full_end = row + (c & ~3);
+    for (; row != full_end; row += 4) put(dsp::load_u32(row));
+    if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
+      uint32_t x = 0;
+      for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
+      put(x);
     }
   }
+  const uint32_t round_zp = normal ? (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right)
+                                   : static_cast<uint32_t>(constant);
+  rec[0] = static_cast<uint32_t>(o);
+  rec[1] = normal ? static_cast<uint32_t>(m) : 0u;
+  if (shifted) {
+    const int32_t d = kShiftR - right;
+    rec[2] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
+    return rec + 3;
+  }
+  rec[2] = round_zp;
+  rec[3] = normal ? static_cast<uint32_t>(right) : 0u;
+  return rec + 4;
 }
 
-// One block of 4 pixels (columns, `groups` groups, a multiple of 4) over the channels whose
-// records start at rec: outputs dst[p * out_c] for dst in [dst, dst_end).
+// One block of 4 pixels (columns, `groups` groups, a multiple of 4) over the records
+// [rec, rec_end): outputs dst[p * out_c + offset].
 struct RecordBlock {
   const uint32_t* columns;      // 0
   const uint32_t* columns_end;  // 4
-  int8_t* dst_end;              // 8
-  int8_t* dst;                  // 12
-  int32_t out_c;                // 16
+  int8_t* dst;                  // 8
+  int32_t out_c;                // 12
+  const uint32_t* rec_end;      // 16
 };
 
 template <bool kShifted>
@@ -672,9 +684,9 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
 #if MOTE_HAS_DSP
   register const RecordBlock* state __asm__("r12") = &r;
   register const uint32_t* w __asm__("r6") = rec;
-  // [sp]: columns, columns_end, dst_end, dst, out_c. Per channel: the first group with
+  // [sp]: columns, columns_end, dst, out_c, rec_end. Per channel: the first group with
   // the bias (r3) as addend, the rest of the MAC loop (entered after its first group),
-  // the constants by one LDM, 4 outputs, the next dst.
+  // the offset and constants by one LDM, 4 outputs, the next record.
 #define MOTE_PW_CHANNEL_HEAD \
   "ldm r12, {r4, r5, r8, r9, r10}\n\t" \
   "push {r4, r5, r8, r9, r10}\n\t" \
@@ -699,17 +711,16 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
   MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
   "cmp r4, r5\n\t" \
   "bne 1b\n\t"
-#define MOTE_PW_OUTPUTS(out) \
-  "ldrd r9, r10, [sp, #12]\n\t" \
+#define MOTE_PW_OUTPUTS(offset, out) \
+  "ldrd r8, r10, [sp, #8]\n\t" \
+  "add r9, r8, " offset "\n\t" \
   out("r0", "[r9]") \
   out("r1", "[r9, r10]") \
   "add r12, r9, r10, lsl #1\n\t" \
   out("r2", "[r12]") \
   out("r3", "[r12, r10]") \
-  "add r9, r9, #1\n\t" \
-  "str r9, [sp, #12]\n\t" \
-  "ldr r8, [sp, #8]\n\t" \
-  "cmp r9, r8\n\t" \
+  "ldr r8, [sp, #16]\n\t" \
+  "cmp r6, r8\n\t" \
   "bne 2b\n\t" \
   "add sp, sp, #20\n\t"
 #define MOTE_PW_SHIFTED(acc, addr) \
@@ -729,9 +740,9 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
                    : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
   static_assert(kShiftR == 11, "the asm's SSAT shifts by 11");
   if (kShifted) {
-    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r11, lr}\n\t" MOTE_PW_OUTPUTS(MOTE_PW_SHIFTED));
+    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r9, r11, lr}\n\t" MOTE_PW_OUTPUTS("r9", MOTE_PW_SHIFTED));
   } else {
-    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r5, r11, lr}\n\t" MOTE_PW_OUTPUTS(MOTE_PW_DOUBLED));
+    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r4, r5, r11, lr}\n\t" MOTE_PW_OUTPUTS("r4", MOTE_PW_DOUBLED));
   }
 #undef MOTE_PW_ASM
 #undef MOTE_PW_DOUBLED
@@ -739,7 +750,7 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
 #undef MOTE_PW_OUTPUTS
 #undef MOTE_PW_CHANNEL_HEAD
 #else
-  for (int8_t* dst = r.dst; dst != r.dst_end; ++dst) {
+  while (rec != r.rec_end) {
     int32_t acc[kBlockPixels];
     for (int32_t i = 0; i < kBlockPixels; ++i) acc[i] = static_cast<int32_t>(rec[0]);
     ++rec;
@@ -748,13 +759,14 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
         acc[i] = dsp::smlad(a[2 * i + 1], rec[1], dsp::smlad(a[2 * i], rec[0], acc[i]));
       }
     }
-    const auto m = static_cast<int32_t>(rec[0]), h = static_cast<int32_t>(rec[1]);
+    int8_t* const dst = r.dst + rec[0];
+    const auto m = static_cast<int32_t>(rec[1]), h = static_cast<int32_t>(rec[2]);
     for (int32_t i = 0; i < kBlockPixels; ++i) {
       const int32_t v = kShifted ? dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[i], m, h))
-                                 : dsp::ssat8(dsp::smmlar(acc[i], m, h + (acc[i] >> 31)) >> rec[2]);
+                                 : dsp::ssat8(dsp::smmlar(acc[i], m, h + (acc[i] >> 31)) >> rec[3]);
       dst[i * r.out_c] = static_cast<int8_t>(v);
     }
-    rec += kShifted ? 2 : 3;
+    rec += kShifted ? 3 : 4;
   }
 #endif
 }
@@ -854,21 +866,51 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     }
     src = row;
   };
-  // The records path (see records_mode) when the scratch holds at least a chunk; else
-  // every channel at once by run_block.
+  // The records path when every multiplier is >= 0 (and zp within fast_applies) and the
+  // scratch holds a chunk of records; else every channel at once by run_block.
   const int32_t chunk = wide_channels < out_c ? wide_channels : out_c;
-  const RecordMode mode = conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0 && block_pixels >= conv2d_dsp::kWideMinPixels &&
-                                  (chunk >= kMinChunk || chunk == out_c) && chunk > 0
-                              ? records_mode(params, multipliers, shifts, bias, out_c, c)
-                              : kNoRecords;
+  const ChannelPlan plan{params, multipliers, shifts, bias, filter, c, params.act_min >= params.output_zero_point};
+  bool use_records = conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0 && block_pixels >= conv2d_dsp::kWideMinPixels &&
+                     (chunk >= kMinChunk || chunk == out_c) && chunk > 0;
+  for (int32_t o = 0; use_records && o < out_c; ++o) {
+    use_records = conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point);
+  }
   uint32_t* const records = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
-  RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, nullptr, out_c};
-  const int32_t step = mode != kNoRecords ? chunk : out_c;
-  for (int32_t o0 = 0; o0 < out_c; o0 += step) {
-    const int32_t n = out_c - o0 < step ? out_c - o0 : step;
-    if (mode != kNoRecords) {
-      build_chunk_records(mode == kShiftedRecords, params, multipliers, shifts, bias, filter, c, o0, n, records);
+  RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, out_c, nullptr};
+  // The records in chunks: with a ReLU-like clamp, the shifted ones and constants in
+  // channel order, then the doubled ones (the cursor walks the channels once for each
+  // list; the second time only when the first met a doubled one); else the doubled ones
+  // and constants. The channels of neither kind a chunk meets (at most kMaxGeneral per
+  // chunk) run by block_matmul_fast.
+  bool shifted_list = plan.relu, any_doubled = !plan.relu;
+  int32_t cursor = 0;
+  for (bool first = true;; first = false) {
+    uint32_t* rec = records;
+    uint32_t* shifted_end = records;
+    int32_t general[kMaxGeneral];
+    int32_t generals = 0;
+    for (int32_t n = 0; use_records && n < chunk && generals < kMaxGeneral;) {
+      if (cursor == out_c) {
+        if (!shifted_list || !any_doubled) break;
+        shifted_list = false;
+        cursor = 0;
+        continue;
+      }
+      int32_t constant = 0;
+      // The second list (plan.relu): only the doubled ones, classified already.
+      const ChannelKind kind = channel_kind(plan, cursor, shifted_list || !plan.relu, &constant);
+      any_doubled = any_doubled || kind == kKindDoubled;
+      if (kind == kKindGeneral) {
+        general[generals++] = cursor;
+      } else if (kind == (shifted_list ? kKindShifted : kKindDoubled) ||
+                 (kind == kKindConstant && shifted_list == plan.relu)) {
+        rec = build_record(plan, cursor, kind, constant, shifted_list, rec);
+        ++n;
+        if (shifted_list) shifted_end = rec;
+      }
+      ++cursor;
     }
+    if (!first && rec == records && generals == 0) break;
     seek(0);
     for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
       if (p + kBlockPixels > block_pixels) {  // last block, moved back to end at the last pixel
@@ -879,16 +921,28 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
         conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
         next_pixel();
       }
-      r.dst = output + p * out_c + o0;
-      r.dst_end = r.dst + n;
-      if (mode == kShiftedRecords) {
-        records_block<true>(r, records);
-      } else if (mode == kDoubledRecords) {
-        records_block<false>(r, records);
-      } else {
+      r.dst = output + p * out_c;
+      if (!use_records) {
         conv2d_dsp::run_block(columns, c, filter, bias, out_c, quant, r.dst);
+        continue;
+      }
+      if (shifted_end != records) {
+        r.rec_end = shifted_end;
+        records_block<true>(r, records);
+      }
+      if (rec != shifted_end) {
+        r.rec_end = rec;
+        records_block<false>(r, shifted_end);
+      }
+      for (int32_t i = 0; i < generals; ++i) {
+        const int32_t o = general[i];
+        const conv2d_dsp::OutputQuant q{multipliers + o, shifts + o, quant.zero_point, quant.act_min,
+                                        quant.act_max, true, false, false};
+        conv2d_dsp::block_matmul_fast<false, false>(columns, c, filter + o * c, bias != nullptr ? bias + o : nullptr,
+                                                   1, q, r.dst + o, out_c);
       }
     }
+    if (!use_records) break;
   }
   int8_t* const out = output + block_pixels * out_c;
   if (tail != 0) seek(block_pixels);
@@ -905,7 +959,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     conv2d_dsp::run_single(columns, c, filter, bias, out_c, quant, out);
   }
   // The records' SSAT clamps to [-128, 127] only.
-  if (mode != kNoRecords && (params.act_min > -128 || params.act_max < 127)) {
+  if (use_records && (params.act_min > -128 || params.act_max < 127)) {
     clamp_output(output, block_pixels * out_c, params.act_min, params.act_max);
   }
 }
