@@ -875,6 +875,15 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   for (int32_t o = 0; use_records && o < out_c; ++o) {
     use_records = conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point);
   }
+  // A second chunk reads the input again after the first wrote its outputs: an output
+  // buffer over the input (the placement rule lets it start 4 pixels below) would have
+  // overwritten it. Then one pass: the records of channels [0, rest) (the longest run
+  // of the first list's kinds that a chunk holds), channels [rest, out_c) by the loops of
+  // run_block.
+  const auto in_at = reinterpret_cast<uintptr_t>(input), out_at = reinterpret_cast<uintptr_t>(output);
+  const bool one_pass = chunk < out_c && out_at < in_at + static_cast<uintptr_t>(shape.batch * image_step) &&
+                        in_at < out_at + static_cast<uintptr_t>(pixels * out_c);
+  int32_t rest = out_c;
   uint32_t* const records = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
   RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, out_c, nullptr};
   // The records in chunks: with a ReLU-like clamp, the shifted ones and constants in
@@ -899,17 +908,20 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
       int32_t constant = 0;
       // The second list (plan.relu): only the doubled ones, classified already.
       const ChannelKind kind = channel_kind(plan, cursor, shifted_list || !plan.relu, &constant);
+      const bool listed = kind == (shifted_list ? kKindShifted : kKindDoubled) ||
+                          (kind == kKindConstant && shifted_list == plan.relu);
+      if (one_pass && !listed) break;
       any_doubled = any_doubled || kind == kKindDoubled;
       if (kind == kKindGeneral) {
         general[generals++] = cursor;
-      } else if (kind == (shifted_list ? kKindShifted : kKindDoubled) ||
-                 (kind == kKindConstant && shifted_list == plan.relu)) {
+      } else if (listed) {
         rec = build_record(plan, cursor, kind, constant, shifted_list, rec);
         ++n;
         if (shifted_list) shifted_end = rec;
       }
       ++cursor;
     }
+    if (one_pass) rest = cursor;
     if (!first && rec == records && generals == 0) break;
     seek(0);
     for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
@@ -934,6 +946,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
         r.rec_end = rec;
         records_block<false>(r, shifted_end);
       }
+      if (rest < out_c) conv2d_dsp::run_block_rest(columns, c, filter, bias, out_c, quant, r.dst, rest);
       for (int32_t i = 0; i < generals; ++i) {
         const int32_t o = general[i];
         const conv2d_dsp::OutputQuant q{multipliers + o, shifts + o, quant.zero_point, quant.act_min,
@@ -942,7 +955,7 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
                                                    1, q, r.dst + o, out_c);
       }
     }
-    if (!use_records) break;
+    if (!use_records || one_pass) break;
   }
   int8_t* const out = output + block_pixels * out_c;
   if (tail != 0) seek(block_pixels);
