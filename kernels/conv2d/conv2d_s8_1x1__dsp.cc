@@ -13,12 +13,16 @@
 // path below (pixel by pixel, per-channel records), 11-13 / 19-21 instructions per
 // output.
 //
+// The blocks' channels: per-channel records built once per run (see "The records path"
+// below: the MAC loop over widened weights, 46 instructions per 64 MACs, and 3 or 5 per
+// output) when ceil(C / 4) is a multiple of 4, there are 16 pixels in whole blocks and the
+// compiler gave scratch for at least kMinChunk records (wide_channels); else run_block
+// (conv2d_s8_dsp_block.h: 54 per 64 MACs from the int8 weights, 7 per output).
+//
 // Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
 // applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
-// bytes. Then the widened weights of the first wide_channels channels (params), 8 *
-// ceil(C / 4) bytes each, when ceil(C / 4) is a multiple of 4 and C is not 8 or 16:
-// widened once per run for the blocks' asm channel loop on DSP cores (46 instructions per
-// 64 MACs, not 54).
+// bytes. Then wide_channels records of 8 * ceil(C / 4) + 20 bytes each (params; when
+// ceil(C / 4) is a multiple of 4 and C is not 8 or 16).
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
