@@ -541,17 +541,17 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
   }
 }
 
-// The records path: pixel blocks as above, output channels from records built once per
-// run in scratch (bias', the widened weights, the channel's output offset and
-// requantization constants), so that one pointer walks them: per channel and block of
-// 4 pixels the MAC loop (46 instructions per 64 MACs, the first group adding the bias),
-// 10 of loop overhead and 3 (shifted records) or 5 (doubled records) per output. When
+// The records path (ReLU-like clamps, act_min >= output zp): pixel blocks as above,
+// output channels from records built once per run in scratch (bias', the widened
+// weights, the channel's output offset and requantization constants), so that one
+// pointer walks them: per channel and block of 4 pixels the MAC loop (46 instructions per
+// 64 MACs, the first group adding the bias), 10 of loop overhead and 3 per output. When
 // the scratch holds only some channels' records (wide_channels, at least kMinChunk), the
 // channels run in chunks of that many, each over every block (the columns expanded again
 // per chunk: about 90 instructions per pixel for C = 64, less than a chunk's channels
 // save).
 //
-// Shifted records, when act_min >= output zp: for every acc the channel can reach, the
+// The records' requantization: for every acc the channel can reach, the
 // doubled-accumulator requantization without the sign correction (which only changes
 // outputs below the zero point, clamped to act_min either way),
 //   ssat8((SMMULR(2 acc, m) + R) >> right),  R = 2^(right-1) + zp * 2^right,
@@ -559,21 +559,19 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
 // k = 1 + d, that is floor((acc 2^k m + A 2^32) / 2^(32 + kShiftR)), A = 2^(d-1) + R 2^d,
 // i.e. SSAT #8 (SMMLA(acc 2^k, m, A), ASR #kShiftR): the weights and bias are scaled by
 // 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the
-// reachable range [bias - span, bias + span], span = C * 255 * 128). Doubled records (any
-// clamp and zp, right in [1, 22], |acc| < 2^30): weights and bias doubled, then
-// SMMLAR(2 acc, m, H - [acc < 0]) >> right, H = R (see the small-channel path). A channel
-// whose output is the same at both ends of the range it can reach (the exact one from
-// its weights; monotone for m >= 0, shift <= 0) has a zero record and a constant: A = out
-// << kShiftR, or H = out with right 0. The few channels that fit none of these (at most
-// kMaxGeneral; tiny scales, huge biases) run block_matmul_fast one by one. A clamp
-// narrower than [-128, 127] is applied to the whole output afterwards.
+// reachable range [bias - span, bias + span], span = C * 255 * 128). A channel whose
+// output is the same at both ends of the range it can reach (the exact one from its
+// weights; monotone for m >= 0, shift <= 0) has a zero record and a constant: A = out <<
+// kShiftR. The few channels that fit neither (at most kMaxGeneral per chunk; large
+// shifts, huge biases) run block_matmul_fast one by one. A clamp narrower than [-128,
+// 127] is applied to the whole output afterwards.
 constexpr int kShiftR = 11;
 constexpr int32_t kMinChunk = 8;
 constexpr int32_t kMaxGeneral = 8;
-enum ChannelKind : int32_t { kKindShifted, kKindDoubled, kKindConstant, kKindGeneral, kKindNone };
+enum ChannelKind : int32_t { kKindShifted, kKindConstant, kKindGeneral };
 
-// Words of a record: bias, 2 per group, offset, multiplier, A or H, right (doubled only).
-int32_t record_words(int32_t c, bool shifted) { return 2 * conv2d_dsp::k_groups(c) + (shifted ? 4 : 5); }
+// Words of a record: bias, 2 per group, offset, multiplier, A.
+int32_t record_words(int32_t c) { return 2 * conv2d_dsp::k_groups(c) + 4; }
 // Reachable |acc - bias| bound (c < 2^16: conv2d_s8_1x1__dsp_wide_channel_bytes).
 uint32_t acc_span(int32_t c) { return static_cast<uint32_t>(c) * 255u * 128u; }
 
@@ -592,12 +590,10 @@ struct ChannelPlan {
   const int32_t* bias;
   const int8_t* filter;
   int32_t c;
-  bool relu;  // act_min >= output zp: shifted records
 };
 
-// Channel o's kind (every multiplier >= 0). Only the normal kinds when !full (else
-// kKindNone).
-ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, bool full, int32_t* constant) {
+// Channel o's kind (every multiplier >= 0, act_min >= output zp).
+ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, int32_t* constant) {
   const int32_t m = plan.multipliers[o], shift = plan.shifts[o];
   const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
   // |acc| <= mag < 2^32 (|b| <= 2^31, span < 2^31).
@@ -605,11 +601,8 @@ ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, bool full, int32_t*
   const uint32_t mag = (b < 0 ? 0u - static_cast<uint32_t>(b) : static_cast<uint32_t>(b)) + span;
   const int32_t right = -shift;
   // Shifted: the scale 2^k, k = kShiftR + 1 - right in [2, 8].
-  if (plan.relu && right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0) {
-    return kKindShifted;
-  }
-  if (right >= 1 && right < conv2d_dsp::kMaxFastRight && (mag >> 30) == 0) return kKindDoubled;
-  if (!full || shift > 0) return full ? kKindGeneral : kKindNone;
+  if (right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0) return kKindShifted;
+  if (shift > 0) return kKindGeneral;
   // The range [b - span, b + span], else the exact one from the weights.
   int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
   if (lo < INT32_MIN || hi > INT32_MAX || channel_output(plan.p, lo, m, shift) != channel_output(plan.p, hi, m, shift)) {
@@ -629,12 +622,11 @@ ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, bool full, int32_t*
 }
 
 // Channel o's record at rec; returns the next record.
-uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int32_t constant, bool shifted,
-                       uint32_t* rec) {
+uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int32_t constant, uint32_t* rec) {
   const bool normal = kind != kKindConstant;
   const int32_t m = plan.multipliers[o], right = -plan.shifts[o];
   const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
-  const int32_t scale = !normal ? 0 : shifted ? kShiftR + 1 - right : 1;
+  const int32_t scale = normal ? kShiftR + 1 - right : 0;
   *rec++ = normal ? static_cast<uint32_t>(b) << scale : 0u;
   // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the word
   // shifted left, less the sign of the low half that the shift carried into the high one
@@ -661,16 +653,11 @@ uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int
   }
   const uint32_t round_zp = normal ? (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right)
                                    : static_cast<uint32_t>(constant);
+  const int32_t d = kShiftR - right;
   rec[0] = static_cast<uint32_t>(o);
   rec[1] = normal ? static_cast<uint32_t>(m) : 0u;
-  if (shifted) {
-    const int32_t d = kShiftR - right;
-    rec[2] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
-    return rec + 3;
-  }
-  rec[2] = round_zp;
-  rec[3] = normal ? static_cast<uint32_t>(right) : 0u;
-  return rec + 4;
+  rec[2] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
+  return rec + 3;
 }
 
 // One block of 4 pixels (columns, `groups` groups, a multiple of 4) over the records
@@ -683,7 +670,6 @@ struct RecordBlock {
   const uint32_t* rec_end;      // 16
 };
 
-template <bool kShifted>
 __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_t* rec) {
 #if MOTE_HAS_DSP
   register const RecordBlock* state __asm__("r12") = &r;
@@ -731,25 +717,14 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
   "smmla " acc ", " acc ", r11, lr\n\t" \
   "ssat " acc ", #8, " acc ", asr #11\n\t" \
   "strb " acc ", " addr "\n\t"
-#define MOTE_PW_DOUBLED(acc, addr) \
-  "add r8, r11, " acc ", asr #31\n\t" \
-  "smmlar " acc ", " acc ", r5, r8\n\t" \
-  "asr " acc ", " acc ", lr\n\t" \
-  "ssat " acc ", #8, " acc "\n\t" \
-  "strb " acc ", " addr "\n\t"
 #define MOTE_PW_ASM(code)                                                                        \
   __asm__ volatile(code                                                                           \
                    : "+r"(state), "+r"(w)                                                         \
                    :                                                                              \
                    : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
   static_assert(kShiftR == 11, "the asm's SSAT shifts by 11");
-  if (kShifted) {
-    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r9, r11, lr}\n\t" MOTE_PW_OUTPUTS("r9", MOTE_PW_SHIFTED));
-  } else {
-    MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r4, r5, r11, lr}\n\t" MOTE_PW_OUTPUTS("r4", MOTE_PW_DOUBLED));
-  }
+  MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r9, r11, lr}\n\t" MOTE_PW_OUTPUTS("r9", MOTE_PW_SHIFTED));
 #undef MOTE_PW_ASM
-#undef MOTE_PW_DOUBLED
 #undef MOTE_PW_SHIFTED
 #undef MOTE_PW_OUTPUTS
 #undef MOTE_PW_CHANNEL_HEAD
@@ -766,11 +741,9 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
     int8_t* const dst = r.dst + rec[0];
     const auto m = static_cast<int32_t>(rec[1]), h = static_cast<int32_t>(rec[2]);
     for (int32_t i = 0; i < kBlockPixels; ++i) {
-      const int32_t v = kShifted ? dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[i], m, h))
-                                 : dsp::ssat8(dsp::smmlar(acc[i], m, h + (acc[i] >> 31)) >> rec[3]);
-      dst[i * r.out_c] = static_cast<int8_t>(v);
+      dst[i * r.out_c] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[i], m, h)));
     }
-    rec += kShifted ? 3 : 4;
+    rec += 3;
   }
 #endif
 }
@@ -795,7 +768,7 @@ uint32_t base_scratch_bytes(int32_t in_c) {
 }  // namespace
 
 uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c) {
-  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) || in_c >= 65536 ? 0u : static_cast<uint32_t>(record_words(in_c, false)) * 4u;
+  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) || in_c >= 65536 ? 0u : static_cast<uint32_t>(record_words(in_c)) * 4u;
 }
 
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels) {
@@ -870,60 +843,43 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     }
     src = row;
   };
-  // The records path when every multiplier is >= 0 (and zp within fast_applies) and the
-  // scratch holds a chunk of records; else every channel at once by run_block.
+  // The records path when act_min >= output zp, every multiplier is >= 0 (and zp within
+  // fast_applies) and the scratch holds a chunk of records; else every channel at once by
+  // run_block.
   const int32_t chunk = wide_channels < out_c ? wide_channels : out_c;
-  const ChannelPlan plan{params, multipliers, shifts, bias, filter, c, params.act_min >= params.output_zero_point};
+  const ChannelPlan plan{params, multipliers, shifts, bias, filter, c};
   bool use_records = conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0 && block_pixels >= conv2d_dsp::kWideMinPixels &&
-                     (chunk >= kMinChunk || chunk == out_c) && chunk > 0;
+                     (chunk >= kMinChunk || chunk == out_c) && chunk > 0 && params.act_min >= params.output_zero_point;
   for (int32_t o = 0; use_records && o < out_c; ++o) {
     use_records = conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point);
   }
   // A second chunk reads the input again after the first wrote its outputs: an output
   // buffer over the input (the placement rule lets it start 4 pixels below) would have
-  // overwritten it. Then one pass: the records of channels [0, rest) (the longest run
-  // of the first list's kinds that a chunk holds), channels [rest, out_c) by the loops of
+  // overwritten it. Then one pass: the first chunk (records, and the channels without
+  // one it met), ending at channel rest; channels [rest, out_c) by the loops of
   // run_block.
   const auto in_at = reinterpret_cast<uintptr_t>(input), out_at = reinterpret_cast<uintptr_t>(output);
-  const bool one_pass = chunk < out_c && out_at < in_at + static_cast<uintptr_t>(shape.batch * image_step) &&
+  const bool one_pass = out_at < in_at + static_cast<uintptr_t>(shape.batch * image_step) &&
                         in_at < out_at + static_cast<uintptr_t>(pixels * out_c);
   int32_t rest = out_c;
   uint32_t* const records = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
   RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, out_c, nullptr};
-  // The records in chunks: with a ReLU-like clamp, the shifted ones and constants in
-  // channel order, then the doubled ones (the cursor walks the channels once for each
-  // list; the second time only when the first met a doubled one); else the doubled ones
-  // and constants. The channels of neither kind a chunk meets (at most kMaxGeneral per
-  // chunk) run by block_matmul_fast.
-  bool shifted_list = plan.relu, any_doubled = !plan.relu;
+  // The records in chunks, in channel order; the channels without one a chunk meets (at
+  // most kMaxGeneral per chunk) run by block_matmul_fast.
   int32_t cursor = 0;
   for (bool first = true;; first = false) {
     uint32_t* rec = records;
-    uint32_t* shifted_end = records;
     int32_t general[kMaxGeneral];
     int32_t generals = 0;
-    for (int32_t n = 0; use_records && n < chunk && generals < kMaxGeneral;) {
-      if (cursor == out_c) {
-        if (!shifted_list || !any_doubled) break;
-        shifted_list = false;
-        cursor = 0;
-        continue;
-      }
+    for (int32_t n = 0; use_records && n < chunk && generals < kMaxGeneral && cursor < out_c; ++cursor) {
       int32_t constant = 0;
-      // The second list (plan.relu): only the doubled ones, classified already.
-      const ChannelKind kind = channel_kind(plan, cursor, shifted_list || !plan.relu, &constant);
-      const bool listed = kind == (shifted_list ? kKindShifted : kKindDoubled) ||
-                          (kind == kKindConstant && shifted_list == plan.relu);
-      if (one_pass && !listed) break;
-      any_doubled = any_doubled || kind == kKindDoubled;
+      const ChannelKind kind = channel_kind(plan, cursor, &constant);
       if (kind == kKindGeneral) {
         general[generals++] = cursor;
-      } else if (listed) {
-        rec = build_record(plan, cursor, kind, constant, shifted_list, rec);
+      } else {
+        rec = build_record(plan, cursor, kind, constant, rec);
         ++n;
-        if (shifted_list) shifted_end = rec;
       }
-      ++cursor;
     }
     if (one_pass) rest = cursor;
     if (!first && rec == records && generals == 0) break;
@@ -942,13 +898,9 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
         conv2d_dsp::run_block(columns, c, filter, bias, out_c, quant, r.dst);
         continue;
       }
-      if (shifted_end != records) {
-        r.rec_end = shifted_end;
-        records_block<true>(r, records);
-      }
-      if (rec != shifted_end) {
+      if (rec != records) {
         r.rec_end = rec;
-        records_block<false>(r, shifted_end);
+        records_block(r, records);
       }
       if (rest < out_c) conv2d_dsp::run_block_rest(columns, c, filter, bias, out_c, quant, r.dst, rest);
       for (int32_t i = 0; i < generals; ++i) {

@@ -144,15 +144,17 @@ int run_long_column_cases(Rng& rng, int cases) {
 }
 
 
-// The records path (group counts a multiple of 4, at least 16 pixels in whole blocks):
-// C 32 / 64 / 128 / 256 mostly (and others rounding up to such group counts), every
-// channel's record in scratch or chunks of wide_channels (remainders of every size,
-// fewer than kMinChunk: the old loops), odd pixel counts (a last single pixel, a last
-// block moved back), ReLU-like clamps (act_min >= zp: shifted mode when every shift is
-// in [-10, -4]) with zp -128 mostly, and narrower clamps (the pass after), shifts -5..-10
-// and any (-1, -2, -10..-22: doubled mode; others), dead or saturated channels
-// (multiplier 0, shift -31 or 0, huge biases: constants), extreme inputs and weights,
-// biases near the modes' bounds. The bytes past the scratch must stay as they are.
+// The records path (group counts a multiple of 4, at least 16 pixels in whole blocks,
+// act_min >= output zp): C 32 / 64 / 128 / 256 mostly (and others rounding up to such
+// group counts), every channel's record in scratch or chunks of wide_channels
+// (remainders of every size; fewer than kMinChunk: the old loops), odd pixel counts (a
+// last single pixel, a last block moved back), zp -128 mostly, narrower clamps (the pass
+// after), other clamps (the old loops), shifts -5..-10 and any (-1..-22: channels
+// without a record, by block_matmul_fast, at most 8 per chunk, else the chunk ends),
+// dead or saturated channels (multiplier 0, shift -31 or 0, huge biases: constants),
+// extreme inputs and weights, biases near the bound of |acc| 2^k < 2^31, and the output
+// over the input as the memory plan may place it (one pass). The bytes past the scratch
+// must stay as they are.
 int run_records_cases(Rng& rng, int cases) {
   const char* name = "conv2d_s8_1x1__dsp";
   int failed = 0;
@@ -219,8 +221,8 @@ int run_records_cases(Rng& rng, int cases) {
       fill_s8(rng, k.input, k.in_count);
       fill_s8(rng, k.filter, k.filter_count);
     }
-    // Half the cases as a trained ReLU layer (every channel fits shifted mode, but for
-    // dead ones); else any shifts, large biases, channels that fit neither mode.
+    // Half the cases as a trained ReLU layer (every channel has a record, dead ones as
+    // constants); else any shifts, large biases, channels without a record.
     const bool clean = rng.coin();
     const bool any_shift = !clean && rng.uniform(0, 2) == 0;
     const bool big_bias = !clean && rng.uniform(0, 2) == 0;
@@ -247,7 +249,7 @@ int run_records_cases(Rng& rng, int cases) {
         case 4: k.shifts[o] = rng.uniform(-2, 3); break;
         case 5: k.shifts[o] = rng.coin() ? -2 : -11; break;
         case 6:
-          if (k.bias != nullptr) {  // |acc| near 2^(19 + right) (shifted) or 2^30 (doubled)
+          if (k.bias != nullptr) {  // |acc| near 2^(19 + right) (records) or 2^30
             const int32_t right = -k.shifts[o];
             const int64_t bound = right <= 10 && right >= 4 ? (int64_t{1} << (19 + right)) : (int64_t{1} << 30);
             const int64_t b = bound - int64_t{s.in_c} * 255 * 128 - rng.uniform(-2, 1);
@@ -279,16 +281,7 @@ int run_records_cases(Rng& rng, int cases) {
       ++failed;
       continue;
     }
-    for (int32_t i = 0; i < kPastScratch; ++i) {
-      if (past_scratch[i] != 0xA5) {
-        print(name);
-        print(" case ");
-        print_int(c);
-        print(": wrote past its scratch\n");
-        ++failed;
-        break;
-      }
-    }
+    if (!past_scratch_intact(name, c, past_scratch, kPastScratch)) ++failed;
   }
   return failed;
 }
