@@ -21,7 +21,7 @@
 //
 // Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
 // applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
-// bytes. Then wide_channels records of 8 * ceil(C / 4) + 20 bytes each (params; when
+// bytes. Then wide_channels records of 8 * ceil(C / 4) + 16 bytes each (params; when
 // ceil(C / 4) is a multiple of 4 and C is not 8 or 16).
 #include <stddef.h>
 
