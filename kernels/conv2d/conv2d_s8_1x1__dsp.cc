@@ -14,7 +14,7 @@
 // output.
 //
 // The blocks' channels: per-channel records built once per run (see "The records path"
-// below: the MAC loop over widened weights, 46 instructions per 64 MACs, and 3 or 5 per
+// below: the MAC loop over widened weights, 46 instructions per 64 MACs, and 3 per
 // output) when ceil(C / 4) is a multiple of 4, there are 16 pixels in whole blocks and the
 // compiler gave scratch for at least kMinChunk records (wide_channels); else run_block
 // (conv2d_s8_dsp_block.h: 54 per 64 MACs from the int8 weights, 7 per output).
