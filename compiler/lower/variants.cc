@@ -72,8 +72,9 @@ bool rule_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s8__mve_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
-// Its params end with wide_channels, as conv2d_s8__dsp's, but none are planned (kws'
-// arena is set by its pointwise layers): only what the memory plan leaves free.
+// Its params end with wide_channels, the channels whose records (bias, widened weights,
+// requantization) a chunk of its scratch holds, but none are planned (kws' arena is set
+// by its pointwise layers): only what the memory plan leaves free.
 bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_1x1(l, op, &f)) return false;

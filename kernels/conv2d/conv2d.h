@@ -93,9 +93,9 @@ extern const KernelEntry kConv2dS8Entry;
 // Scratch: the 4-pixel columns, 32 * ceil(in_c / 4) bytes (40 * in_c / 4 for the 5-pixel
 // tail when in_c % 8 == 0 and in_c >= 192); for in_c 8 or 16 at least the per-channel
 // records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes; then wide_channels *
-// conv2d_s8_1x1__dsp_wide_channel_bytes(in_c) (8 * ceil(in_c / 4) each when ceil(in_c / 4)
-// is a multiple of 4 and in_c is not 8 or 16, else 0: the kernel function then ignores
-// wide_channels).
+// conv2d_s8_1x1__dsp_wide_channel_bytes(in_c) (one channel's record, 8 * ceil(in_c / 4) +
+// 16 bytes, when ceil(in_c / 4) is a multiple of 4, in_c < 65536 and in_c is not 8 or 16,
+// else 0: the kernel function then ignores wide_channels).
 uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c);
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels);
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,

@@ -13,12 +13,16 @@
 // path below (pixel by pixel, per-channel records), 11-13 / 19-21 instructions per
 // output.
 //
+// The blocks' channels: per-channel records built once per run (see "The records path"
+// below: the MAC loop over widened weights, 46 instructions per 64 MACs, and 3 per
+// output) when ceil(C / 4) is a multiple of 4, there are 16 pixels in whole blocks and the
+// compiler gave scratch for at least kMinChunk records (wide_channels); else run_block
+// (conv2d_s8_dsp_block.h: 54 per 64 MACs from the int8 weights, 7 per output).
+//
 // Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
 // applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
-// bytes. Then the widened weights of the first wide_channels channels (params), 8 *
-// ceil(C / 4) bytes each, when ceil(C / 4) is a multiple of 4 and C is not 8 or 16:
-// widened once per run for the blocks' asm channel loop on DSP cores (46 instructions per
-// 64 MACs, not 54).
+// bytes. Then wide_channels records of 8 * ceil(C / 4) + 16 bytes each (params; when
+// ceil(C / 4) is a multiple of 4 and C is not 8 or 16).
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
@@ -634,7 +638,222 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
   }
 }
 
-// The scratch before the widened weights.
+// The records path (ReLU-like clamps, act_min >= output zp): pixel blocks as above,
+// output channels from records built once per run in scratch (bias', the widened
+// weights, the channel's output offset and requantization constants), so that one
+// pointer walks them: per channel and block of 4 pixels the MAC loop (46 instructions per
+// 64 MACs, the first group adding the bias), 10 of loop overhead and 3 per output. When
+// the scratch holds only some channels' records (wide_channels, at least kMinChunk), the
+// channels run in chunks of that many, each over every block (the columns expanded again
+// per chunk: about 90 instructions per pixel for C = 64, less than a chunk's channels
+// save).
+//
+// The records' requantization: for every acc the channel can reach, the
+// doubled-accumulator requantization without the sign correction (which only changes
+// outputs below the zero point, clamped to act_min either way),
+//   ssat8((SMMULR(2 acc, m) + R) >> right),  R = 2^(right-1) + zp * 2^right,
+// is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right)); with d = kShiftR - right >= 1,
+// k = 1 + d, that is floor((acc 2^k m + A 2^32) / 2^(32 + kShiftR)), A = 2^(d-1) + R 2^d,
+// i.e. SSAT #8 (SMMLA(acc 2^k, m, A), ASR #kShiftR): the weights and bias are scaled by
+// 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the
+// reachable range [bias - span, bias + span], span = C * 255 * 128). A channel whose
+// output is the same at both ends of the range it can reach (the exact one from its
+// weights; monotone for m >= 0, shift <= 0) has a zero record and a constant: A = out <<
+// kShiftR. The few channels that fit neither (at most kMaxGeneral per chunk; large
+// shifts, huge biases) run block_matmul_fast one by one. A clamp narrower than [-128,
+// 127] is applied to the whole output afterwards.
+constexpr int kShiftR = 11;
+constexpr int32_t kMinChunk = 8;
+constexpr int32_t kMaxGeneral = 8;
+enum ChannelKind : int32_t { kKindShifted, kKindConstant, kKindGeneral };
+
+// Words of a record: bias, 2 per group, offset, multiplier, A.
+int32_t record_words(int32_t c) { return 2 * conv2d_dsp::k_groups(c) + 4; }
+// Reachable |acc - bias| bound (c < 2^16: conv2d_s8_1x1__dsp_wide_channel_bytes).
+uint32_t acc_span(int32_t c) { return static_cast<uint32_t>(c) * 255u * 128u; }
+
+// The reference's output for acc (m >= 0, shift <= 0: requantize_right's one SMLAL).
+int32_t channel_output(const Conv2dS8Params& p, int64_t acc, int32_t m, int32_t shift) {
+  const auto a = static_cast<int32_t>(acc);
+  const int32_t v = shift == 0 ? multiply_by_quantized_multiplier(a, m, 0)
+                               : conv2d_dsp::requantize_right(a, m, conv2d_dsp::right_base(~shift), ~shift);
+  return clamp_i32(wrapping_add(v, p.output_zero_point), p.act_min, p.act_max);
+}
+
+struct ChannelPlan {
+  const Conv2dS8Params& p;
+  const int32_t* multipliers;
+  const int32_t* shifts;
+  const int32_t* bias;
+  const int8_t* filter;
+  int32_t c;
+};
+
+// Channel o's kind (every multiplier >= 0, act_min >= output zp).
+ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, int32_t* constant) {
+  const int32_t m = plan.multipliers[o], shift = plan.shifts[o];
+  const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
+  // |acc| <= mag < 2^32 (|b| <= 2^31, span < 2^31).
+  const uint32_t span = acc_span(plan.c);
+  const uint32_t mag = (b < 0 ? 0u - static_cast<uint32_t>(b) : static_cast<uint32_t>(b)) + span;
+  const int32_t right = -shift;
+  // Shifted: the scale 2^k, k = kShiftR + 1 - right in [2, 8].
+  if (right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0) return kKindShifted;
+  if (shift > 0) return kKindGeneral;
+  // The range [b - span, b + span], else the exact one from the weights.
+  int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
+  if (lo < INT32_MIN || hi > INT32_MAX || channel_output(plan.p, lo, m, shift) != channel_output(plan.p, hi, m, shift)) {
+    const int32_t x_lo = -128 - plan.p.input_zero_point, x_hi = 127 - plan.p.input_zero_point;
+    lo = b;
+    hi = b;
+    const int8_t* row = plan.filter + o * plan.c;
+    for (int32_t i = 0; i < plan.c; ++i) {
+      const int32_t w = row[i];
+      lo += w < 0 ? w * x_hi : w * x_lo;
+      hi += w < 0 ? w * x_lo : w * x_hi;
+    }
+    if (lo < INT32_MIN || hi > INT32_MAX) return kKindGeneral;
+  }
+  *constant = channel_output(plan.p, lo, m, shift);
+  return *constant == channel_output(plan.p, hi, m, shift) ? kKindConstant : kKindGeneral;
+}
+
+// Channel o's record at rec; returns the next record.
+uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int32_t constant, uint32_t* rec) {
+  const bool normal = kind != kKindConstant;
+  const int32_t m = plan.multipliers[o], right = -plan.shifts[o];
+  const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
+  const int32_t scale = normal ? kShiftR + 1 - right : 0;
+  *rec++ = normal ? static_cast<uint32_t>(b) << scale : 0u;
+  // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the word
+  // shifted left, less the sign of the low half that the shift carried into the high one
+  // ((2^scale - 1) << 16 when the low half is negative).
+  const int32_t c = plan.c;
+  const int8_t* row = plan.filter + o * c;
+  const uint32_t carry = ((1u << scale) - 1u) << 16;
+  auto put = [&](uint32_t x) {
+    const uint32_t even = dsp::sxtb16(x), odd = dsp::sxtb16_ror8(x);
+    rec[0] = (even << scale) - ((even >> 15) & 1u) * carry;
+    rec[1] = (odd << scale) - ((odd >> 15) & 1u) * carry;
+    rec += 2;
+  };
+  if (!normal) {
+    for (int32_t g = 0; g < conv2d_dsp::k_groups(c); ++g) put(0);
+  } else {
+    const int8_t* const full_end = row + (c & ~3);
+    for (; row != full_end; row += 4) put(dsp::load_u32(row));
+    if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
+      uint32_t x = 0;
+      for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
+      put(x);
+    }
+  }
+  const uint32_t round_zp = normal ? (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right)
+                                   : static_cast<uint32_t>(constant);
+  const int32_t d = kShiftR - right;
+  rec[0] = static_cast<uint32_t>(o);
+  rec[1] = normal ? static_cast<uint32_t>(m) : 0u;
+  rec[2] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
+  return rec + 3;
+}
+
+// One block of 4 pixels (columns, `groups` groups, a multiple of 4) over the records
+// [rec, rec_end): outputs dst[p * out_c + offset].
+struct RecordBlock {
+  const uint32_t* columns;      // 0
+  const uint32_t* columns_end;  // 4
+  int8_t* dst;                  // 8
+  int32_t out_c;                // 12
+  const uint32_t* rec_end;      // 16
+};
+
+__attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_t* rec) {
+#if MOTE_HAS_DSP
+  register const RecordBlock* state __asm__("r12") = &r;
+  register const uint32_t* w __asm__("r6") = rec;
+  // [sp]: columns, columns_end, dst, out_c, rec_end. Per channel: the first group with
+  // the bias (r3) as addend, the rest of the MAC loop (entered after its first group),
+  // the offset and constants by one LDM, 4 outputs, the next record.
+#define MOTE_PW_CHANNEL_HEAD \
+  "ldm r12, {r4, r5, r8, r9, r10}\n\t" \
+  "push {r4, r5, r8, r9, r10}\n\t" \
+  "2:\n\t" \
+  "ldr r3, [r6], #4\n\t" \
+  "ldrd r4, r5, [sp]\n\t" \
+  "ldrd r10, r8, [r6], #8\n\t" \
+  "ldm r4!, {r9, r11, r12, lr}\n\t" \
+  "smlad r0, r9, r10, r3\n\t" \
+  "smlad r0, r11, r8, r0\n\t" \
+  "smlad r1, r12, r10, r3\n\t" \
+  "smlad r1, lr, r8, r1\n\t" \
+  "ldm r4!, {r9, r11, r12, lr}\n\t" \
+  "smlad r2, r9, r10, r3\n\t" \
+  "smlad r2, r11, r8, r2\n\t" \
+  "smlad r3, r12, r10, r3\n\t" \
+  "smlad r3, lr, r8, r3\n\t" \
+  "b 3f\n\t" \
+  "1:\n\t" \
+  MOTE_CONV2D_DSP_WIDE_GROUP \
+  "3:\n\t" \
+  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
+  "cmp r4, r5\n\t" \
+  "bne 1b\n\t"
+#define MOTE_PW_OUTPUTS(offset, out) \
+  "ldrd r8, r10, [sp, #8]\n\t" \
+  "add r9, r8, " offset "\n\t" \
+  out("r0", "[r9]") \
+  out("r1", "[r9, r10]") \
+  "add r12, r9, r10, lsl #1\n\t" \
+  out("r2", "[r12]") \
+  out("r3", "[r12, r10]") \
+  "ldr r8, [sp, #16]\n\t" \
+  "cmp r6, r8\n\t" \
+  "bne 2b\n\t" \
+  "add sp, sp, #20\n\t"
+#define MOTE_PW_SHIFTED(acc, addr) \
+  "smmla " acc ", " acc ", r11, lr\n\t" \
+  "ssat " acc ", #8, " acc ", asr #11\n\t" \
+  "strb " acc ", " addr "\n\t"
+#define MOTE_PW_ASM(code)                                                                        \
+  __asm__ volatile(code                                                                           \
+                   : "+r"(state), "+r"(w)                                                         \
+                   :                                                                              \
+                   : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
+  static_assert(kShiftR == 11, "the asm's SSAT shifts by 11");
+  MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r9, r11, lr}\n\t" MOTE_PW_OUTPUTS("r9", MOTE_PW_SHIFTED));
+#undef MOTE_PW_ASM
+#undef MOTE_PW_SHIFTED
+#undef MOTE_PW_OUTPUTS
+#undef MOTE_PW_CHANNEL_HEAD
+#else
+  while (rec != r.rec_end) {
+    int32_t acc[kBlockPixels];
+    for (int32_t i = 0; i < kBlockPixels; ++i) acc[i] = static_cast<int32_t>(rec[0]);
+    ++rec;
+    for (const uint32_t* a = r.columns; a != r.columns_end; a += 8, rec += 2) {
+      for (int32_t i = 0; i < kBlockPixels; ++i) {
+        acc[i] = dsp::smlad(a[2 * i + 1], rec[1], dsp::smlad(a[2 * i], rec[0], acc[i]));
+      }
+    }
+    int8_t* const dst = r.dst + rec[0];
+    const auto m = static_cast<int32_t>(rec[1]), h = static_cast<int32_t>(rec[2]);
+    for (int32_t i = 0; i < kBlockPixels; ++i) {
+      dst[i * r.out_c] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[i], m, h)));
+    }
+    rec += 3;
+  }
+#endif
+}
+
+// out[0, count) clamped to [lo, hi].
+void clamp_output(int8_t* out, int32_t count, int32_t lo, int32_t hi) {
+  const uint32_t lo4 = 0x01010101u * static_cast<uint8_t>(lo), hi4 = 0x01010101u * static_cast<uint8_t>(hi);
+  int32_t i = 0;
+  for (; i + 4 <= count; i += 4) dsp::store_u32(out + i, dsp::min_s8x4(dsp::max_s8x4(dsp::load_u32(out + i), lo4), hi4));
+  for (; i < count; ++i) out[i] = static_cast<int8_t>(clamp_i32(out[i], lo, hi));
+}
+
+// The scratch before the records.
 uint32_t base_scratch_bytes(int32_t in_c) {
   const uint32_t columns =
       five_fits(in_c) ? five_columns_bytes(in_c) : conv2d_dsp::columns_bytes(in_c);
@@ -646,7 +865,7 @@ uint32_t base_scratch_bytes(int32_t in_c) {
 }  // namespace
 
 uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c) {
-  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) ? 0u : conv2d_dsp::wide_channel_bytes(in_c);
+  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) || in_c >= 65536 ? 0u : static_cast<uint32_t>(record_words(in_c)) * 4u;
 }
 
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels) {
@@ -687,20 +906,25 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     conv2d_s8(params, multipliers, shifts, shape, input, filter, bias, output);
     return;
   }
-  // Widened weights: only for the asm channel loop (DSP cores, the common quantization).
-  uint32_t* const wide = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
-  const int32_t wide_count = MOTE_HAS_DSP && quant.all_common && bias != nullptr &&
-                                     pixels >= conv2d_dsp::kWideMinPixels &&
-                                     conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0
-                                 ? (wide_channels < shape.out_c ? wide_channels : shape.out_c)
-                                 : 0;
-  conv2d_dsp::widen_weights(filter, c, wide_count, wide);
-  // The widened loop's doubled requantization when their every |acc| < 2^30.
-  const bool wide_doubled = wide_count > 0 && conv2d_dsp::acc_fits_doubled(c, bias, wide_count);
+  const int32_t out_c = shape.out_c;
+  // The last pixels that do not make a block: a last single pixel, or (five_fits) 5,
+  // run on their own after the blocks; a last 2 or 3 move the last block back.
+  const bool five = five_fits(c);
+  const int32_t tail = pixels % kBlockPixels != 1 ? 0 : five ? kFivePixels : 1;
+  const int32_t block_pixels = pixels - tail;
+  // Output pixel p's input: src, with its image, row and position (oy, ox) in the image.
   int32_t oy = 0, ox = 0;
   const int8_t* image = input;
   const int8_t* row = input;
   const int8_t* src = input;
+  auto seek = [&](int32_t p) {
+    const int32_t in_image = p % image_pixels;
+    image = input + (p / image_pixels) * image_step;
+    oy = in_image / shape.out_w;
+    ox = in_image % shape.out_w;
+    row = image + oy * row_step;
+    src = row + ox * pixel_step;
+  };
   auto next_pixel = [&]() {
     if (++ox < shape.out_w) {
       src += pixel_step;
@@ -716,42 +940,93 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
     }
     src = row;
   };
-  const bool five = five_fits(c);
-  for (int32_t p = 0; p < pixels; p += kBlockPixels) {
-    if (five && pixels - p == kFivePixels) {  // a last block of 5 pixels
-      for (int32_t i = 0; i < kFivePixels; ++i) {
-        expand_five(src, c, offsets, columns, i);
+  // The records path when act_min >= output zp, every multiplier is >= 0 (and zp within
+  // fast_applies) and the scratch holds a chunk of records; else every channel at once by
+  // run_block.
+  const int32_t chunk = wide_channels < out_c ? wide_channels : out_c;
+  const ChannelPlan plan{params, multipliers, shifts, bias, filter, c};
+  bool use_records = conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0 && block_pixels >= conv2d_dsp::kWideMinPixels &&
+                     (chunk >= kMinChunk || chunk == out_c) && chunk > 0 && params.act_min >= params.output_zero_point;
+  for (int32_t o = 0; use_records && o < out_c; ++o) {
+    use_records = conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point);
+  }
+  // A second chunk reads the input again after the first wrote its outputs: an output
+  // buffer over the input (the placement rule lets it start 4 pixels below) would have
+  // overwritten it. Then one pass: the first chunk (records, and the channels without
+  // one it met), ending at channel rest; channels [rest, out_c) by the loops of
+  // run_block.
+  const auto in_at = reinterpret_cast<uintptr_t>(input), out_at = reinterpret_cast<uintptr_t>(output);
+  const bool one_pass = out_at < in_at + static_cast<uintptr_t>(shape.batch * image_step) &&
+                        in_at < out_at + static_cast<uintptr_t>(pixels * out_c);
+  int32_t rest = out_c;
+  uint32_t* const records = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
+  RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, out_c, nullptr};
+  // The records in chunks, in channel order; the channels without one a chunk meets (at
+  // most kMaxGeneral per chunk) run by block_matmul_fast.
+  int32_t cursor = 0;
+  for (bool first = true;; first = false) {
+    uint32_t* rec = records;
+    int32_t general[kMaxGeneral];
+    int32_t generals = 0;
+    for (int32_t n = 0; use_records && n < chunk && generals < kMaxGeneral && cursor < out_c; ++cursor) {
+      int32_t constant = 0;
+      const ChannelKind kind = channel_kind(plan, cursor, &constant);
+      if (kind == kKindGeneral) {
+        general[generals++] = cursor;
+      } else {
+        rec = build_record(plan, cursor, kind, constant, rec);
+        ++n;
+      }
+    }
+    if (one_pass) rest = cursor;
+    if (!first && rec == records && generals == 0) break;
+    seek(0);
+    for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
+      if (p + kBlockPixels > block_pixels) {  // last block, moved back to end at the last pixel
+        p = block_pixels - kBlockPixels;
+        seek(p);
+      }
+      for (int32_t i = 0; i < kBlockPixels; ++i) {
+        conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
         next_pixel();
       }
-      run_five(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c);
-      break;
-    }
-    if (p + 1 == pixels) {  // one pixel left: on its own
-      if (single_fits(c, filter)) {
-        run_single_column(src, c, offsets, filter, bias, shape.out_c, quant, columns,
-                          output + p * shape.out_c);
-        break;
+      r.dst = output + p * out_c;
+      if (!use_records) {
+        conv2d_dsp::run_block(columns, c, filter, bias, out_c, quant, r.dst);
+        continue;
       }
-      conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
-      conv2d_dsp::run_single(columns, c, filter, bias, shape.out_c, quant,
-                             output + p * shape.out_c);
-      break;
+      if (rec != records) {
+        r.rec_end = rec;
+        records_block(r, records);
+      }
+      if (rest < out_c) conv2d_dsp::run_block_rest(columns, c, filter, bias, out_c, quant, r.dst, rest);
+      for (int32_t i = 0; i < generals; ++i) {
+        const int32_t o = general[i];
+        const conv2d_dsp::OutputQuant q{multipliers + o, shifts + o, quant.zero_point, quant.act_min,
+                                        quant.act_max, true, false, false};
+        conv2d_dsp::block_matmul_fast<false, false>(columns, c, filter + o * c, bias != nullptr ? bias + o : nullptr,
+                                                   1, q, r.dst + o, out_c);
+      }
     }
-    if (p + kBlockPixels > pixels) {  // last block, moved back to end at the last pixel
-      p = pixels - kBlockPixels;
-      const int32_t in_image = p % image_pixels;
-      image = input + (p / image_pixels) * image_step;
-      oy = in_image / shape.out_w;
-      ox = in_image % shape.out_w;
-      row = image + oy * row_step;
-      src = row + ox * pixel_step;
-    }
-    for (int32_t i = 0; i < kBlockPixels; ++i) {
-      conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
+    if (!use_records || one_pass) break;
+  }
+  int8_t* const out = output + block_pixels * out_c;
+  if (tail != 0) seek(block_pixels);
+  if (tail == kFivePixels) {
+    for (int32_t i = 0; i < kFivePixels; ++i) {
+      expand_five(src, c, offsets, columns, i);
       next_pixel();
     }
-    conv2d_dsp::run_block(columns, c, filter, bias, shape.out_c, quant, output + p * shape.out_c, wide,
-                          wide_count, wide_doubled);
+    run_five(columns, c, filter, bias, out_c, quant, out);
+  } else if (tail == 1 && single_fits(c, filter)) {
+    run_single_column(src, c, offsets, filter, bias, out_c, quant, columns, out);
+  } else if (tail == 1) {
+    conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
+    conv2d_dsp::run_single(columns, c, filter, bias, out_c, quant, out);
+  }
+  // The records' SSAT clamps to [-128, 127] only.
+  if (use_records && (params.act_min > -128 || params.act_max < 127)) {
+    clamp_output(output, block_pixels * out_c, params.act_min, params.act_max);
   }
 }
 

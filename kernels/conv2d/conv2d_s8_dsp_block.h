@@ -959,6 +959,51 @@ inline void run_single(const uint32_t* columns, int32_t k, const int8_t* filter,
   }
 }
 
+#if MOTE_HAS_DSP
+// Channels [first, out_c) of one block from the filter by the asm loop (q.all_common, a
+// bias, k != 0): run_block's path after the widened channels.
+inline void common_channels(const uint32_t* columns, int32_t k, const int8_t* filter,
+                            const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
+                            int32_t first) {
+  const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
+  const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
+                         q.act_max, q.all_fast, q.all_common, q.all_normal};
+  const int8_t* const rows = filter + first * k;
+  const int32_t* const rest_bias = bias + first;
+  int8_t* const rest_out = out + first;
+  const int32_t count = out_c - first;
+  if (aligned && (k & 15) == 0) {
+    if (q.all_normal) {
+      block_matmul_common<false, true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+    } else {
+      block_matmul_common<true, true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+    }
+    return;
+  }
+  if (aligned && (k & 7) == 0) {
+    if (q.all_normal) {
+      block_matmul_common<false, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+    } else {
+      block_matmul_common<true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
+    }
+    return;
+  }
+  // The last group of the last channel would read past the filter when k % 4 != 0:
+  // that channel then runs in C++.
+  const int32_t channels = (k & 3) != 0 ? count - 1 : count;
+  if (channels > 0 && q.all_normal) {
+    block_matmul_common<false, false>(columns, k, rows, rest_bias, out_c, rest, rest_out, channels);
+  } else if (channels > 0) {
+    block_matmul_common<true, false>(columns, k, rows, rest_bias, out_c, rest, rest_out, channels);
+  }
+  if (channels == count) return;
+  const OutputQuant last{rest.multipliers + channels, rest.shifts + channels, q.zero_point,
+                         q.act_min, q.act_max, q.all_fast, q.all_common, q.all_normal};
+  block_matmul_fast<true, false>(columns, k, rows + channels * k, rest_bias + channels, 1, last,
+                                 rest_out + channels, out_c);
+}
+#endif
+
 // block_matmul with the clamp chosen once per block. wide: the first wide_channels
 // channels widened (widen_weights; wide_applies(k)), used by the asm loop (q.all_common,
 // a bias; else ignored); wide_doubled: acc_fits_doubled(k, bias, wide_channels), which
@@ -988,41 +1033,7 @@ inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
       if (wide_channels == out_c) return;
       first = wide_channels;
     }
-    const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
-                           q.act_max, q.all_fast, q.all_common, q.all_normal};
-    const int8_t* const rows = filter + first * k;
-    const int32_t* const rest_bias = bias + first;
-    int8_t* const rest_out = out + first;
-    const int32_t count = out_c - first;
-    if (aligned && (k & 15) == 0) {
-      if (q.all_normal) {
-        block_matmul_common<false, true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
-      } else {
-        block_matmul_common<true, true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
-      }
-      return;
-    }
-    if (aligned && (k & 7) == 0) {
-      if (q.all_normal) {
-        block_matmul_common<false, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
-      } else {
-        block_matmul_common<true, true>(columns, k, rows, rest_bias, out_c, rest, rest_out, count);
-      }
-      return;
-    }
-    // The last group of the last channel would read past the filter when k % 4 != 0:
-    // that channel then runs in C++.
-    const int32_t channels = (k & 3) != 0 ? count - 1 : count;
-    if (channels > 0 && q.all_normal) {
-      block_matmul_common<false, false>(columns, k, rows, rest_bias, out_c, rest, rest_out, channels);
-    } else if (channels > 0) {
-      block_matmul_common<true, false>(columns, k, rows, rest_bias, out_c, rest, rest_out, channels);
-    }
-    if (channels == count) return;
-    const OutputQuant last{rest.multipliers + channels, rest.shifts + channels, q.zero_point,
-                           q.act_min, q.act_max, q.all_fast, q.all_common, q.all_normal};
-    block_matmul_fast<true, false>(columns, k, rows + channels * k, rest_bias + channels, 1, last,
-                                   rest_out + channels, out_c);
+    common_channels(columns, k, filter, bias, out_c, q, out, first);
     return;
   }
 #endif
@@ -1045,6 +1056,23 @@ inline void run_block(const uint32_t* columns, int32_t k, const int8_t* filter,
   } else {
     block_matmul<false>(columns, k, filter, bias, out_c, q, out);
   }
+}
+
+// Channels [first, out_c) of one block, every channel fast_applies (q.all_fast): the asm
+// loop when it applies, else block_matmul_fast.
+inline void run_block_rest(const uint32_t* columns, int32_t k, const int8_t* filter,
+                           const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
+                           int32_t first) {
+#if MOTE_HAS_DSP
+  if (q.all_common && bias != nullptr && k != 0) {
+    common_channels(columns, k, filter, bias, out_c, q, out, first);
+    return;
+  }
+#endif
+  const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
+                         q.act_max, q.all_fast, q.all_common, q.all_normal};
+  block_matmul_fast<false, false>(columns, k, filter + first * k, bias != nullptr ? bias + first : nullptr,
+                                  out_c - first, rest, out + first, out_c);
 }
 
 }  // namespace conv2d_dsp

@@ -99,8 +99,8 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
       const LoweredOp op = lower_for(s, t);
       EXPECT_EQ(op.kernel, KernelId::kConv2dS81x1Dsp) << static_cast<int>(t);
       EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c), 0));
-      // wide_channels last, 0: widened weights only where the memory plan has room (none
-      // here: in_c 24 and 10 are not a multiple of 4 groups).
+      // wide_channels last, 0: records only where the memory plan has room (none here:
+      // in_c 24 and 10 are not a multiple of 4 groups).
       EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o + 4);
       EXPECT_EQ(wide_channels_of(op), 0);
       EXPECT_EQ(op.scratch_growth.max_units, 0u);
@@ -113,7 +113,7 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
   const LoweredOp op = lower_for(wide, Target::kCortexM4);
   EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(64, 0));
   EXPECT_EQ(wide_channels_of(op), 0);
-  EXPECT_EQ(op.scratch_growth.unit_bytes, 16u * 8u);
+  EXPECT_EQ(op.scratch_growth.unit_bytes, 16u * 8u + 16u);  // one channel's record
   EXPECT_EQ(op.scratch_growth.max_units, 16u);
 }
 

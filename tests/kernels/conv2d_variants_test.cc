@@ -533,15 +533,16 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   Case bad_shift = pw;
   bad_shift.shifts[2] = 31;
   EXPECT_EQ(check_1x1(bad_shift, pw_need), Status::kBadParams);
-  // Widened weights: in_c 32 (8 groups) yes, 10 (3 groups) and 16 (small path) no.
+  // Records (bias, widened weights, offset, multiplier, A): in_c 32 (8 groups) yes, 10
+  // (3 groups) and 16 (small path) no.
   EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(10), 0u);
   EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(16), 0u);
-  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(32), 64u);
+  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(32), 64u + 16u);
   EXPECT_EQ(check_1x1(pw, 4096, 1), Status::kBadParams);
   EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);  // no wide_channels
   const Case pw32 = fixed_case(1, 32, 0, 1);  // out_c 4
   const uint32_t need32 = conv2d_s8_1x1__dsp_scratch_bytes(32, 4);
-  EXPECT_EQ(need32, 8u * 32u + 4u * 64u);
+  EXPECT_EQ(need32, 8u * 32u + 4u * 80u);
   EXPECT_EQ(check_1x1(pw32, need32, 4), Status::kOk);
   EXPECT_EQ(check_1x1(pw32, need32 - 1, 4), Status::kBadParams);
   EXPECT_EQ(check_1x1(pw32, 4096, 5), Status::kBadParams);

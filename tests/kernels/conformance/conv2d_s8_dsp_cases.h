@@ -204,6 +204,21 @@ inline void draw_acc_edge(Rng& rng, const Conv2dShape& s, Conv2dS8Params* p, Con
   }
 }
 
+// Whether the `bytes` allocated (filled with 0xA5) just past a case's scratch are as
+// they were; else case `index` is reported as having written past its scratch.
+inline bool past_scratch_intact(const char* name, int index, const uint8_t* past, int32_t bytes) {
+  for (int32_t i = 0; i < bytes; ++i) {
+    if (past[i] != 0xA5) {
+      print(name);
+      print(" case ");
+      print_int(index);
+      print(": wrote past its scratch\n");
+      return false;
+    }
+  }
+  return true;
+}
+
 // The widened-weights channel loop of the DSP variants (conv2d_s8_dsp_block.h): the
 // common quantization with every shift in [-23, -2], a bias, clamp [-128, 127]; group
 // counts a multiple of 4 (in_c % 16 == 0) and others; every channel widened, or some
@@ -273,16 +288,7 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
       ++failed;
       continue;
     }
-    for (int32_t i = 0; i < kPastScratch; ++i) {
-      if (past_scratch[i] != 0xA5) {
-        print(name);
-        print(" case ");
-        print_int(c);
-        print(": wrote past its scratch\n");
-        ++failed;
-        break;
-      }
-    }
+    if (!past_scratch_intact(name, c, past_scratch, kPastScratch)) ++failed;
   }
   return failed;
 }
