@@ -73,16 +73,30 @@ bool rule_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   return true;
 }
 // Its params end with wide_channels, the channels whose records (bias, widened weights,
-// requantization) a chunk of its scratch holds, but none are planned (kws' arena is set
-// by its pointwise layers): only what the memory plan leaves free.
+// requantization) a chunk of its scratch holds: as many as kPointwiseRecordBudget bytes
+// hold are planned with the op's scratch when the records serve its quantization (that
+// much may raise the arena: kws' is set by its pointwise layers, and stays below 15,680
+// bytes, 15,584, with 42 of 64 channels planned, the depthwise layers' row-buffered placement
+// having freed 1.7 KB), and the rest up to every channel where the memory plan leaves
+// room at the op (scratch_growth).
+constexpr uint32_t kPointwiseRecordBudget = 6144;
 bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_1x1(l, op, &f)) return false;
-  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c, 0);
+  const uint32_t unit = conv2d_s8_1x1__dsp_wide_channel_bytes(f.in_c);
+  const auto out_c = static_cast<uint32_t>(f.out_c);
+  std::vector<int32_t> multipliers(out_c);
+  std::memcpy(multipliers.data(), op.params.data() + sizeof(Conv2dS8Params), out_c * 4);
+  const bool records = unit != 0 && l.has_input(2) &&
+                       conv2d_s8_1x1__dsp_records_apply(params_as<Conv2dS8Params>(op), multipliers.data(),
+                                                        f.out_c, f.in_c);
+  const uint32_t planned = records ? std::min(out_c, kPointwiseRecordBudget / unit) : 0;
+  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c, static_cast<int32_t>(planned));
   const auto wide_offset = static_cast<uint32_t>(op.params.size());
-  op.params.resize(op.params.size() + 4, 0);  // wide_channels
-  const uint32_t wide_unit = conv2d_s8_1x1__dsp_wide_channel_bytes(f.in_c);
-  if (wide_unit != 0 && l.has_input(2)) op.scratch_growth = {wide_unit, static_cast<uint32_t>(f.out_c), wide_offset};
+  const auto wide = static_cast<int32_t>(planned);
+  const auto* wide_bytes = reinterpret_cast<const uint8_t*>(&wide);
+  op.params.insert(op.params.end(), wide_bytes, wide_bytes + 4);
+  if (unit != 0 && l.has_input(2) && planned < out_c) op.scratch_growth = {unit, out_c - planned, wide_offset};
   return true;
 }
 // Small windows (at most 24 SMLAD steps: few input channels, e.g. a 3x3x3 first layer or

@@ -97,6 +97,11 @@ extern const KernelEntry kConv2dS8Entry;
 // 16 bytes, when ceil(in_c / 4) is a multiple of 4, in_c < 65536 and in_c is not 8 or 16,
 // else 0: the kernel function then ignores wide_channels).
 uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c);
+// Whether the records can serve an op of this quantization and in_c (a record size, act_min
+// >= output zero point, every multiplier >= 0, zero point in [-128, 128]); the kernel
+// also wants at least 16 pixels in whole blocks. The compiler plans records only then.
+bool conv2d_s8_1x1__dsp_records_apply(const Conv2dS8Params& params, const int32_t* multipliers,
+                                      int32_t out_c, int32_t in_c);
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels);
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,

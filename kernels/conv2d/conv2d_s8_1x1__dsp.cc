@@ -868,6 +868,15 @@ uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c) {
   return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) || in_c >= 65536 ? 0u : static_cast<uint32_t>(record_words(in_c)) * 4u;
 }
 
+bool conv2d_s8_1x1__dsp_records_apply(const Conv2dS8Params& params, const int32_t* multipliers,
+                                      int32_t out_c, int32_t in_c) {
+  if (conv2d_s8_1x1__dsp_wide_channel_bytes(in_c) == 0 || params.act_min < params.output_zero_point) return false;
+  for (int32_t o = 0; o < out_c; ++o) {
+    if (!conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point)) return false;
+  }
+  return true;
+}
+
 uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels) {
   return base_scratch_bytes(in_c) + static_cast<uint32_t>(wide_channels) * conv2d_s8_1x1__dsp_wide_channel_bytes(in_c);
 }
@@ -945,11 +954,8 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   // run_block.
   const int32_t chunk = wide_channels < out_c ? wide_channels : out_c;
   const ChannelPlan plan{params, multipliers, shifts, bias, filter, c};
-  bool use_records = conv2d_s8_1x1__dsp_wide_channel_bytes(c) != 0 && block_pixels >= conv2d_dsp::kWideMinPixels &&
-                     (chunk >= kMinChunk || chunk == out_c) && chunk > 0 && params.act_min >= params.output_zero_point;
-  for (int32_t o = 0; use_records && o < out_c; ++o) {
-    use_records = conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point);
-  }
+  const bool use_records = block_pixels >= conv2d_dsp::kWideMinPixels && (chunk >= kMinChunk || chunk == out_c) &&
+                           chunk > 0 && conv2d_s8_1x1__dsp_records_apply(params, multipliers, out_c, c);
   // A second chunk reads the input again after the first wrote its outputs: an output
   // buffer over the input (the placement rule lets it start 4 pixels below) would have
   // overwritten it. Then one pass: the first chunk (records, and the channels without

@@ -107,7 +107,8 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
     }
   }
   EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24, 0), 6u * 32u);  // 4 int16 columns of 24
-  // in_c 64: none planned, every channel left to the plan's free bytes.
+  // in_c 64 without an activation (act_min below the zero point: no records): none
+  // planned, every channel left to the plan's free bytes.
   ConvSpec wide = kPointwise;
   wide.c = 64;
   const LoweredOp op = lower_for(wide, Target::kCortexM4);
@@ -115,6 +116,19 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
   EXPECT_EQ(wide_channels_of(op), 0);
   EXPECT_EQ(op.scratch_growth.unit_bytes, 16u * 8u + 16u);  // one channel's record
   EXPECT_EQ(op.scratch_growth.max_units, 16u);
+  // With a ReLU (act_min >= the output zero point) the records serve it: up to 6144 bytes
+  // of them planned with the op (42 channels of in_c 64), the rest left to the plan.
+  for (const int64_t out_c : {16, 64}) {
+    ConvSpec relu = wide;
+    relu.o = out_c;
+    ir::Graph g = conv_graph(relu);
+    g.nodes.back().attrs["act_min"] = 0.0;
+    const LoweredOp r = lower_node(g, g.nodes.back(), Target::kCortexM4);
+    const int32_t planned = out_c == 16 ? 16 : 42;
+    EXPECT_EQ(wide_channels_of(r), planned) << out_c;
+    EXPECT_EQ(r.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(64, planned)) << out_c;
+    EXPECT_EQ(r.scratch_growth.max_units, static_cast<uint32_t>(out_c - planned)) << out_c;
+  }
 }
 
 TEST(LowerVariantsConv2d, SmallWindowsTakeTheSmallWindowDspVariant) {
