@@ -644,9 +644,11 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
 // pointer walks them: per channel and block of 4 pixels the MAC loop (46 instructions per
 // 64 MACs, the first group adding the bias), 10 of loop overhead and 3 per output. When
 // the scratch holds only some channels' records (wide_channels, at least kMinChunk), the
-// channels run in chunks of that many, each over every block (the columns expanded again
+// channels run in chunks that fill it, each over every block (the columns expanded again
 // per chunk: about 90 instructions per pixel for C = 64, less than a chunk's channels
-// save).
+// save). A channel whose output cannot vary (below) takes one word of that space, not a
+// record, and no MAC loop: per block its constant is stored to the 4 pixels (trained
+// ReLU networks have such dead channels: 488 of vww's 640 in its 128-channel layers).
 //
 // The records' requantization: for every acc the channel can reach, the
 // doubled-accumulator requantization without the sign correction (which only changes
@@ -658,8 +660,8 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
 // 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the
 // reachable range [bias - span, bias + span], span = C * 255 * 128). A channel whose
 // output is the same at both ends of the range it can reach (the exact one from its
-// weights; monotone for m >= 0, shift <= 0) has a zero record and a constant: A = out <<
-// kShiftR. The few channels that fit neither (at most kMaxGeneral per chunk; large
+// weights; monotone for m >= 0, shift <= 0) is that constant. The few channels that fit
+// neither (at most kMaxGeneral per chunk; large
 // shifts, huge biases) run block_matmul_fast one by one. A clamp narrower than [-128,
 // 127] is applied to the whole output afterwards.
 constexpr int kShiftR = 11;
@@ -718,13 +720,12 @@ ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, int32_t* constant) 
   return *constant == channel_output(plan.p, hi, m, shift) ? kKindConstant : kKindGeneral;
 }
 
-// Channel o's record at rec; returns the next record.
-uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int32_t constant, uint32_t* rec) {
-  const bool normal = kind != kKindConstant;
+// Channel o's record at rec (a shifted channel's); returns the next record.
+uint32_t* build_record(const ChannelPlan& plan, int32_t o, uint32_t* rec) {
   const int32_t m = plan.multipliers[o], right = -plan.shifts[o];
   const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
-  const int32_t scale = normal ? kShiftR + 1 - right : 0;
-  *rec++ = normal ? static_cast<uint32_t>(b) << scale : 0u;
+  const int32_t scale = kShiftR + 1 - right;
+  *rec++ = static_cast<uint32_t>(b) << scale;
   // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the word
   // shifted left, less the sign of the low half that the shift carried into the high one
   // ((2^scale - 1) << 16 when the low half is negative).
@@ -737,23 +738,18 @@ uint32_t* build_record(const ChannelPlan& plan, int32_t o, ChannelKind kind, int
     rec[1] = (odd << scale) - ((odd >> 15) & 1u) * carry;
     rec += 2;
   };
-  if (!normal) {
-    for (int32_t g = 0; g < conv2d_dsp::k_groups(c); ++g) put(0);
-  } else {
-    const int8_t* const full_end = row + (c & ~3);
-    for (; row != full_end; row += 4) put(dsp::load_u32(row));
-    if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
-      uint32_t x = 0;
-      for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
-      put(x);
-    }
+  const int8_t* const full_end = row + (c & ~3);
+  for (; row != full_end; row += 4) put(dsp::load_u32(row));
+  if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
+    uint32_t x = 0;
+    for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
+    put(x);
   }
-  const uint32_t round_zp = normal ? (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right)
-                                   : static_cast<uint32_t>(constant);
+  const uint32_t round_zp = (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right);
   const int32_t d = kShiftR - right;
   rec[0] = static_cast<uint32_t>(o);
-  rec[1] = normal ? static_cast<uint32_t>(m) : 0u;
-  rec[2] = normal ? (1u << (d - 1)) + (round_zp << d) : round_zp << kShiftR;
+  rec[1] = static_cast<uint32_t>(m);
+  rec[2] = (1u << (d - 1)) + (round_zp << d);
   return rec + 3;
 }
 
@@ -971,21 +967,29 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   // most kMaxGeneral per chunk) run by block_matmul_fast.
   int32_t cursor = 0;
   for (bool first = true;; first = false) {
+    // Records from the start of the chunk's space up, constants (one word each: offset <<
+    // 8 | output byte) from its end down.
     uint32_t* rec = records;
+    uint32_t* const space_end = records + chunk * record_words(c);
+    uint32_t* constants = space_end;
     int32_t general[kMaxGeneral];
     int32_t generals = 0;
-    for (int32_t n = 0; use_records && n < chunk && generals < kMaxGeneral && cursor < out_c; ++cursor) {
+    for (; use_records && generals < kMaxGeneral && cursor < out_c; ++cursor) {
       int32_t constant = 0;
       const ChannelKind kind = channel_kind(plan, cursor, &constant);
       if (kind == kKindGeneral) {
         general[generals++] = cursor;
+        continue;
+      }
+      if ((kind == kKindConstant ? 1 : record_words(c)) > constants - rec) break;
+      if (kind == kKindConstant) {
+        *--constants = static_cast<uint32_t>(cursor) << 8 | static_cast<uint8_t>(constant);
       } else {
-        rec = build_record(plan, cursor, kind, constant, rec);
-        ++n;
+        rec = build_record(plan, cursor, rec);
       }
     }
     if (one_pass) rest = cursor;
-    if (!first && rec == records && generals == 0) break;
+    if (!first && rec == records && constants == space_end && generals == 0) break;
     seek(0);
     for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
       if (p + kBlockPixels > block_pixels) {  // last block, moved back to end at the last pixel
@@ -1004,6 +1008,14 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
       if (rec != records) {
         r.rec_end = rec;
         records_block(r, records);
+      }
+      for (const uint32_t* k = constants; k != space_end; ++k) {
+        int8_t* const dst = r.dst + (*k >> 8);
+        const auto v = static_cast<int8_t>(*k & 0xFFu);
+        dst[0] = v;
+        dst[out_c] = v;
+        dst[2 * out_c] = v;
+        dst[3 * out_c] = v;
       }
       if (rest < out_c) conv2d_dsp::run_block_rest(columns, c, filter, bias, out_c, quant, r.dst, rest);
       for (int32_t i = 0; i < generals; ++i) {
