@@ -110,9 +110,15 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
 Status conv2d_s8_1x1__dsp_check(const OpContext& ctx);
 void conv2d_s8_1x1__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1DspEntry;
-// In place (window_geometry.h): gathers four pixels' inputs before writing them; the
-// last block steps back to end at the last pixel.
-constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape&) { return 4; }
+// In place (window_geometry.h): gathers four pixels' inputs (a last single pixel or block
+// of five: all of them) before writing them, so no output pixel is written before its
+// input is read: block 1. But a last 2 or 3 pixels step the block back over pixels
+// already written (reading their inputs again), and the small-channel path (in_c 8, 16)
+// reads the input once per chunk of channels: block 4 for those.
+constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape& s) {
+  const int64_t tail = (s.batch * s.out_h * s.out_w) % 4;
+  return tail == 2 || tail == 3 || s.in_c == 8 || s.in_c == 16 ? 4 : 1;
+}
 
 // conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. Params: the
 // reference's, then one int32, wide_channels (0 .. out_c): how many output channels'

@@ -183,9 +183,9 @@ TEST_F(InitFirmwareCli, RefusesBadInputWithOneLineAndWritesNothing) {
   expect_refused(command(out, map + " --name 'a b'"), "--name 'a b'", out);
   expect_refused("init-firmware --target cortex-m33 " + map, "give the folder to write, -o DIR", out);
   expect_refused(command(out, map + " -o " + quote(dir_.file("other"))), "two folders given", out);
-  // The model's arena (15,584 B) and an 8 KiB stack do not fit in 16 KiB of RAM.
+  // The model's arena (15,680 B) and an 8 KiB stack do not fit in 16 KiB of RAM.
   expect_refused(command(out, "--flash 0x10000000:2MiB --ram 0x38000000:16KiB --model " + quote(kws() + ".tflite")),
-                 "the arena (15,584) and the stack (8,192) need 23,776", out);
+                 "the arena (15,680) and the stack (8,192) need 23,872", out);
   expect_refused(command(out, "--flash 0x10000000:32KiB --ram 0x38000000:512KiB --model " + quote(kws() + ".tflite")),
                  "the program alone has", out);
   // An input of the wrong shape for the model.

@@ -196,6 +196,17 @@ TEST(KernelRegistry, PixelStreamBlocks) {
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kMaxPool2dS16, shape), 1u);
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS8Dsp, shape), 4u);
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Mve, shape), 2u);
+  // conv2d_s8_1x1__dsp: 1 (inputs read before their pixels are written) but 4 where a last
+  // block steps back (30 and 31 pixels) or the small-channel path reads the input again.
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 5, 6, 24, 5, 6, 8}), 4u);
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 5, 6, 24, 4, 8, 8}), 1u);
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 5, 6, 24, 5, 5, 8}), 1u);
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 31, 1, 24, 31, 1, 8}), 4u);
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 4, 8, 16, 4, 8, 8}), 4u);
+  // depthwise_conv2d_s8_3x3__dsp: block 1; row-buffered with a fast-path table
+  // (lower_variants_depthwise_fc_test.cc).
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kDepthwiseConv2dS83x3Dsp, shape), 1u);
+  EXPECT_EQ(kernel_pixel_stream_rows(KernelId::kDepthwiseConv2dS83x3Dsp, nullptr, 0, shape), 0u);
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kDepthwiseConv2dS8Mve, shape), 6u);  // out_w
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kDepthwiseConv2dS8MultDsp, shape), 0u);
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kDepthwiseConv2dS8MultDsp, one_channel), 1u);
