@@ -831,6 +831,11 @@ void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* mu
                rows_layout(shape.kernel_h, shape.kernel_w, shape.in_c));
 }
 
+int32_t conv2d_s8_small_window__dsp_shifted_exponent(int32_t multiplier, int32_t shift, int32_t bias,
+                                                     int32_t taps) {
+  return shifted_exponent(conv2d_dsp::channel_quant(multiplier, shift, -128), bias, taps);
+}
+
 Status conv2d_s8_small_window__dsp_check(const OpContext& ctx) {
   MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
   const TensorDesc& filter = ctx.input_desc(1);
