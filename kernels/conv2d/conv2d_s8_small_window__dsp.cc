@@ -156,11 +156,9 @@ void expand_rows(const int8_t* src, int32_t row_step, const RowsLayout& l, uint3
 
 // The usual first layer, 3x3 window of a 3-channel image (row_bytes 9): 14 steps, the
 // tail word being byte 8 of rows 0, 1, 2 (and a padding byte, weight 0).
-__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, int32_t row_step,
-                                                          uint32_t offsets, uint32_t* dst,
-                                                          int32_t stride) {
-  const int8_t* const r1 = src + row_step;
-  const int8_t* const r2 = r1 + row_step;
+__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, const int8_t* r1,
+                                                          const int8_t* r2, uint32_t offsets,
+                                                          uint32_t* dst, int32_t stride) {
   uint32_t x = dsp::load_u32(src);
   dst[0] = dsp::sxtab16(offsets, x);
   dst[stride] = dsp::sxtab16_ror8(offsets, x);
@@ -185,6 +183,43 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
       (static_cast<uint32_t>(static_cast<uint8_t>(r2[8])) << 16);
   dst[12 * stride] = dsp::sxtab16(offsets, x);
   dst[13 * stride] = dsp::sxtab16_ror8(offsets, x);
+}
+__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, int32_t row_step,
+                                                          uint32_t offsets, uint32_t* dst,
+                                                          int32_t stride) {
+  expand_rows_3x9(src, src + row_step, src + 2 * row_step, offsets, dst, stride);
+}
+
+// A 3x9 window (see expand_rows_3x9) crossing the image border with dilation_w 1: rows
+// inside the image horizontally are read in place, the others from `rows` (3 rows of 9
+// bytes, the input zero point but for each row's bytes [lo, hi) inside the image).
+__attribute__((noinline)) void expand_border_3x9(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                                 const int8_t* image, int32_t oy, int32_t ox,
+                                                 uint32_t offsets, int8_t* rows, uint32_t* dst) {
+  const int32_t c = shape.in_c;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
+  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
+  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : 9;
+  if (hi < lo) hi = lo;
+  const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
+  uint32_t* const words = reinterpret_cast<uint32_t*>(rows);
+  for (int32_t q = 0; q < 7; ++q) words[q] = pad4;
+  const int8_t* row[3];
+  for (int32_t ky = 0; ky < 3; ++ky) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    int8_t* const buf = rows + 9 * ky;
+    row[ky] = buf;
+    if (y < 0 || y >= shape.in_h) continue;
+    const int8_t* const s = image + (y * shape.in_w + x0) * c;
+    if (lo == 0 && hi == 9) {
+      row[ky] = s;
+      continue;
+    }
+    for (int32_t j = lo; j < hi; ++j) buf[j] = s[j];
+  }
+  expand_rows_3x9(row[0], row[1], row[2], offsets, dst, 4);
 }
 
 // A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
@@ -769,6 +804,12 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
         uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
         if (l.rem == 0 && params.window.dilation_w == 1) {
           expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
+          ++ox;
+          ++i;
+          continue;
+        }
+        if (rows_3x9 && params.window.dilation_w == 1) {
+          expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
           ++ox;
           ++i;
           continue;
