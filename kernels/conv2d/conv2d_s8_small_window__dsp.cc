@@ -541,7 +541,14 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
 // Every block from state->a to state->a_end. The state pointer lives on the stack
 // ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
 // instructions per step (the first one taking the biases, plus a branch): 6 to start,
-// 6 per output, 11 for the channel constants and output addresses, 8 to advance.
+// 6 per output (kScaled 3), 11 for the channel constants and output addresses, 8 to
+// advance (into the next block: MOTE_SMALL_NEXT_BLOCK); the mode's exit address is
+// computed once per call.
+// The next block (state in r2, its pixels in r9): the biases, weights and entry, then in.
+#define MOTE_SMALL_NEXT_BLOCK        \
+  "ldrd r0, r4, [r2, #32]\n\t"     \
+  "ldrd r10, r11, [r2, #48]\n\t"   \
+  "bx r11\n"
 inline void run_pair_blocks(PairBlocks* state) {
   register PairBlocks* s __asm__("r12") = state;
   __asm__ volatile(
@@ -614,12 +621,12 @@ inline void run_pair_blocks(PairBlocks* state) {
       "add lr, lr, r7, lsl #2\n\t"
       "str lr, [r2, #12]\n\t"
       "ldrd r1, r3, [r2, #40]\n\t"
-      "add r1, r1, r3\n\t"
-      "str r1, [r2, #40]\n\t"
+      "add r9, r1, r3\n\t"
+      "str r9, [r2, #40]\n\t"
       "ldr r3, [r2, #56]\n\t"
-      "cmp r1, r3\n\t"
-      "bne 2b\n\t"
-      "b 4f\n"
+      "cmp r9, r3\n\t"
+      "beq 4f\n\t"
+      MOTE_SMALL_NEXT_BLOCK
       // kShifted: the accumulators scaled here (e0 in r11, e1), then as kScaled.
       ".p2align 2\n"
       "3:\n\t"
@@ -655,12 +662,12 @@ inline void run_pair_blocks(PairBlocks* state) {
       "add lr, lr, r0, lsl #2\n\t"
       "str lr, [r2, #12]\n\t"
       "ldrd r1, r3, [r2, #40]\n\t"
-      "add r1, r1, r3\n\t"
-      "str r1, [r2, #40]\n\t"
+      "add r9, r1, r3\n\t"
+      "str r9, [r2, #40]\n\t"
       "ldr r3, [r2, #56]\n\t"
-      "cmp r1, r3\n\t"
-      "bne 2b\n\t"
-      "b 4f\n"
+      "cmp r9, r3\n\t"
+      "beq 4f\n\t"
+      MOTE_SMALL_NEXT_BLOCK
       ".p2align 2\n"
       "5:\n\t"
       "stmia lr, {r0, r1, r2, r3, r4, r5, r6, r8}\n"
@@ -673,6 +680,7 @@ inline void run_pair_blocks(PairBlocks* state) {
 }
 #undef MOTE_SMALL_OUT
 #undef MOTE_SMALL_SHIFTED_OUT
+#undef MOTE_SMALL_NEXT_BLOCK
 #endif
 
 // acc[0..3] = b0 + channel 0 over pixels 0..3 of one block (a: [step][4 pixels]), acc[4..7]
