@@ -190,38 +190,6 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
   expand_rows_3x9(src, src + row_step, src + 2 * row_step, offsets, dst, stride);
 }
 
-// A 3x9 window (see expand_rows_3x9) crossing the image border with dilation_w 1: rows
-// inside the image horizontally are read in place, the others from `rows` (3 rows of 9
-// bytes, the input zero point but for each row's bytes [lo, hi) inside the image).
-__attribute__((noinline)) void expand_border_3x9(const Conv2dS8Params& params, const Conv2dShape& shape,
-                                                 const int8_t* image, int32_t oy, int32_t ox,
-                                                 uint32_t offsets, int8_t* rows, uint32_t* dst) {
-  const int32_t c = shape.in_c;
-  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
-  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
-  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : 9;
-  if (hi < lo) hi = lo;
-  const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
-  uint32_t* const words = reinterpret_cast<uint32_t*>(rows);
-  for (int32_t q = 0; q < 7; ++q) words[q] = pad4;
-  const int8_t* row[3];
-  for (int32_t ky = 0; ky < 3; ++ky) {
-    const int32_t y = y0 + ky * params.window.dilation_h;
-    int8_t* const buf = rows + 9 * ky;
-    row[ky] = buf;
-    if (y < 0 || y >= shape.in_h) continue;
-    const int8_t* const s = image + (y * shape.in_w + x0) * c;
-    if (lo == 0 && hi == 9) {
-      row[ky] = s;
-      continue;
-    }
-    for (int32_t j = lo; j < hi; ++j) buf[j] = s[j];
-  }
-  expand_rows_3x9(row[0], row[1], row[2], offsets, dst, 4);
-}
-
 // A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
 // expanded like expand_rows: a row above or below the image is zero steps (padding, the
 // input zero point, meets the offset), a row inside horizontally is read in place, any
@@ -288,6 +256,50 @@ __attribute__((noinline)) void gather_small(const Conv2dS8Params& params, const 
       for (int32_t j = 0; j < run_bytes; ++j) d[j] = s[j];
     }
   }
+}
+
+// The rows of a 3x9 window crossing the image border with dilation_w 1 (see
+// expand_border_3x9) to row[0..2].
+inline void border_rows_3x9(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                            int32_t oy, int32_t ox, int8_t* rows, const int8_t** row) {
+  const int32_t c = shape.in_c;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
+  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
+  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : 9;
+  if (hi < lo) hi = lo;
+  const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
+  uint32_t* const words = reinterpret_cast<uint32_t*>(rows);
+  for (int32_t q = 0; q < 7; ++q) words[q] = pad4;
+  for (int32_t ky = 0; ky < 3; ++ky) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    int8_t* const buf = rows + 9 * ky;
+    row[ky] = buf;
+    if (y < 0 || y >= shape.in_h) continue;
+    const int8_t* const s = image + (y * shape.in_w + x0) * c;
+    if (lo == 0 && hi == 9) {
+      row[ky] = s;
+      continue;
+    }
+    for (int32_t j = lo; j < hi; ++j) buf[j] = s[j];
+  }
+}
+
+// A 3x9 window (see expand_rows_3x9) crossing the image border: with dilation_w 1 rows
+// inside the image horizontally are read in place, the others from `rows` (3 rows of 9
+// bytes, the input zero point but for each row's bytes [lo, hi) inside the image); else
+// gathered (gather_small) to `rows`.
+__attribute__((noinline)) void expand_border_3x9(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                                 const int8_t* image, int32_t oy, int32_t ox,
+                                                 uint32_t offsets, int8_t* rows, uint32_t* dst) {
+  const int8_t* row[3] = {rows, rows + 9, rows + 18};
+  if (params.window.dilation_w != 1) {
+    gather_small(params, shape, image, oy, ox, rows);
+  } else {
+    border_rows_3x9(params, shape, image, oy, ox, rows, row);
+  }
+  expand_rows_3x9(row[0], row[1], row[2], offsets, dst, 4);
 }
 
 // expand_rows_3x9 of two neighbouring pixels (columns dst[0] and dst[1]), each pair of
@@ -832,16 +844,10 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           ++i;
           continue;
         }
-        if (rows_3x9 && params.window.dilation_w == 1) {
-          expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
-          ++ox;
-          ++i;
-          continue;
-        }
-        gather_small(params, shape, image, oy, ox, gathered);
         if (rows_3x9) {
-          expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
+          expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
         } else {
+          gather_small(params, shape, image, oy, ox, gathered);
           expand_rows(gathered, l.row_bytes, l, offsets, tail, dst, 4);
         }
         ++ox;
