@@ -17,8 +17,10 @@
 //   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
 //   Odd out_c: the last pair's second channel has zero weights and is not stored.
 //   Windows inside the image are expanded in place (rows of whole words, e.g. 10x4x1,
-//   with the layout in registers; 3x3x3 four pixels at a time); border windows are
-//   gathered first (padding words, then only the rows and columns inside the image).
+//   with the layout in registers; 3x3x3 two pixels at a time, in asm on DSP cores);
+//   border windows with dilation_w 1 row by row (rows inside read in place, others
+//   through zero-point rows), others gathered first (padding words, then only the rows
+//   and columns inside the image).
 // - Requantization in the pair blocks (run_pair_blocks): the doubled one (6
 //   instructions per output), or for ReLU-like layers (output zp -128, full clamp) the
 //   shifted one (see shifted_exponent(): 3 per output with weights and biases scaled
@@ -556,10 +558,11 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
 // 6 per output (kScaled 3), 11 for the channel constants and output addresses, 8 to
 // advance (into the next block: MOTE_SMALL_NEXT_BLOCK); the mode's exit address is
 // computed once per call.
-// The next block (state in r2, its pixels in r9): the biases, weights and entry, then in.
-#define MOTE_SMALL_NEXT_BLOCK        \
-  "ldrd r0, r4, [r2, #32]\n\t"     \
-  "ldrd r10, r11, [r2, #48]\n\t"   \
+// The next block (state in register s, its pixels in r9): the biases, weights and
+// entry, then in.
+#define MOTE_SMALL_NEXT_BLOCK(s)          \
+  "ldrd r0, r4, [" s ", #32]\n\t"        \
+  "ldrd r10, r11, [" s ", #48]\n\t"      \
   "bx r11\n"
 inline void run_pair_blocks(PairBlocks* state) {
   register PairBlocks* s __asm__("r12") = state;
@@ -616,29 +619,28 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr pc, [r7, #60]\n\t"
       ".p2align 2\n"
       "7:\n\t"
-      "ldr r7, [r7, #16]\n\t"
+      "ldr r12, [r7, #16]\n\t"
       MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
-      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r7]")
-      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r7, lsl #1]")
-      "add r1, lr, r7\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r7, lsl #1]")
-      "ldr r2, [sp, #4]\n\t"
-      "ldrd r9, r10, [r2, #20]\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r12]")
+      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r12, lsl #1]")
+      "add r1, lr, r12\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r12, lsl #1]")
+      "ldrd r9, r10, [r7, #20]\n\t"
       "add r3, lr, #1\n\t"
       MOTE_SMALL_SHIFTED_OUT("r4", "[r3]")
-      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r7]")
-      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r7, lsl #1]")
-      "add r1, r3, r7\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r7, lsl #1]")
-      "add lr, lr, r7, lsl #2\n\t"
-      "str lr, [r2, #12]\n\t"
-      "ldrd r1, r3, [r2, #40]\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r12]")
+      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r12, lsl #1]")
+      "add r1, r3, r12\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r12, lsl #1]")
+      "add lr, lr, r12, lsl #2\n\t"
+      "str lr, [r7, #12]\n\t"
+      "ldrd r1, r3, [r7, #40]\n\t"
       "add r9, r1, r3\n\t"
-      "str r9, [r2, #40]\n\t"
-      "ldr r3, [r2, #56]\n\t"
+      "str r9, [r7, #40]\n\t"
+      "ldr r3, [r7, #56]\n\t"
       "cmp r9, r3\n\t"
       "beq 4f\n\t"
-      MOTE_SMALL_NEXT_BLOCK
+      MOTE_SMALL_NEXT_BLOCK("r7")
       // kShifted: the accumulators scaled here (e0 in r11, e1), then as kScaled.
       ".p2align 2\n"
       "3:\n\t"
@@ -679,7 +681,7 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr r3, [r2, #56]\n\t"
       "cmp r9, r3\n\t"
       "beq 4f\n\t"
-      MOTE_SMALL_NEXT_BLOCK
+      MOTE_SMALL_NEXT_BLOCK("r2")
       ".p2align 2\n"
       "5:\n\t"
       "stmia lr, {r0, r1, r2, r3, r4, r5, r6, r8}\n"
