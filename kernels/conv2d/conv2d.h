@@ -152,6 +152,11 @@ void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* mu
                                  const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                                  const int8_t* filter, const int32_t* bias, int8_t* output,
                                  uint8_t* scratch);
+// The exponent e (2..8) with which a channel (multiplier, shift, bias, over `taps` taps) of
+// a ReLU-like layer (output zero point -128, clamp [-128, 127]) takes the variant's
+// shifted requantization, else 0 (its conformance suite counts the cases that take it).
+int32_t conv2d_s8_small_window__dsp_shifted_exponent(int32_t multiplier, int32_t shift, int32_t bias,
+                                                     int32_t taps);
 Status conv2d_s8_small_window__dsp_check(const OpContext& ctx);
 void conv2d_s8_small_window__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8SmallWindowDspEntry;

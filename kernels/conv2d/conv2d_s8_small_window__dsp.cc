@@ -17,8 +17,10 @@
 //   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
 //   Odd out_c: the last pair's second channel has zero weights and is not stored.
 //   Windows inside the image are expanded in place (rows of whole words, e.g. 10x4x1,
-//   with the layout in registers; 3x3x3 four pixels at a time); border windows are
-//   gathered first (padding words, then only the rows and columns inside the image).
+//   with the layout in registers; 3x3x3 two pixels at a time, in asm on DSP cores);
+//   border windows with dilation_w 1 row by row (rows inside read in place, others
+//   through zero-point rows), others gathered first (padding words, then only the rows
+//   and columns inside the image).
 // - Requantization in the pair blocks (run_pair_blocks): the doubled one (6
 //   instructions per output), or for ReLU-like layers (output zp -128, full clamp) the
 //   shifted one (see shifted_exponent(): 3 per output with weights and biases scaled
@@ -156,11 +158,9 @@ void expand_rows(const int8_t* src, int32_t row_step, const RowsLayout& l, uint3
 
 // The usual first layer, 3x3 window of a 3-channel image (row_bytes 9): 14 steps, the
 // tail word being byte 8 of rows 0, 1, 2 (and a padding byte, weight 0).
-__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, int32_t row_step,
-                                                          uint32_t offsets, uint32_t* dst,
-                                                          int32_t stride) {
-  const int8_t* const r1 = src + row_step;
-  const int8_t* const r2 = r1 + row_step;
+__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, const int8_t* r1,
+                                                          const int8_t* r2, uint32_t offsets,
+                                                          uint32_t* dst, int32_t stride) {
   uint32_t x = dsp::load_u32(src);
   dst[0] = dsp::sxtab16(offsets, x);
   dst[stride] = dsp::sxtab16_ror8(offsets, x);
@@ -185,6 +185,11 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
       (static_cast<uint32_t>(static_cast<uint8_t>(r2[8])) << 16);
   dst[12 * stride] = dsp::sxtab16(offsets, x);
   dst[13 * stride] = dsp::sxtab16_ror8(offsets, x);
+}
+__attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, int32_t row_step,
+                                                          uint32_t offsets, uint32_t* dst,
+                                                          int32_t stride) {
+  expand_rows_3x9(src, src + row_step, src + 2 * row_step, offsets, dst, stride);
 }
 
 // A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
@@ -255,11 +260,96 @@ __attribute__((noinline)) void gather_small(const Conv2dS8Params& params, const 
   }
 }
 
+// The rows of a 3x9 window crossing the image border with dilation_w 1 (see
+// expand_border_3x9) to row[0..2].
+inline void border_rows_3x9(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* image,
+                            int32_t oy, int32_t ox, int8_t* rows, const int8_t** row) {
+  const int32_t c = shape.in_c;
+  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
+  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
+  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
+  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : 9;
+  if (hi < lo) hi = lo;
+  const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
+  uint32_t* const words = reinterpret_cast<uint32_t*>(rows);
+  for (int32_t q = 0; q < 7; ++q) words[q] = pad4;
+  for (int32_t ky = 0; ky < 3; ++ky) {
+    const int32_t y = y0 + ky * params.window.dilation_h;
+    int8_t* const buf = rows + 9 * ky;
+    row[ky] = buf;
+    if (y < 0 || y >= shape.in_h) continue;
+    const int8_t* const s = image + (y * shape.in_w + x0) * c;
+    if (lo == 0 && hi == 9) {
+      row[ky] = s;
+      continue;
+    }
+    for (int32_t j = lo; j < hi; ++j) buf[j] = s[j];
+  }
+}
+
+// A 3x9 window (see expand_rows_3x9) crossing the image border: with dilation_w 1 rows
+// inside the image horizontally are read in place, the others from `rows` (3 rows of 9
+// bytes, the input zero point but for each row's bytes [lo, hi) inside the image); else
+// gathered (gather_small) to `rows`.
+__attribute__((noinline)) void expand_border_3x9(const Conv2dS8Params& params, const Conv2dShape& shape,
+                                                 const int8_t* image, int32_t oy, int32_t ox,
+                                                 uint32_t offsets, int8_t* rows, uint32_t* dst) {
+  const int8_t* row[3] = {rows, rows + 9, rows + 18};
+  if (params.window.dilation_w != 1) {
+    gather_small(params, shape, image, oy, ox, rows);
+  } else {
+    border_rows_3x9(params, shape, image, oy, ox, rows, row);
+  }
+  expand_rows_3x9(row[0], row[1], row[2], offsets, dst, 4);
+}
+
 // expand_rows_3x9 of two neighbouring pixels (columns dst[0] and dst[1]), each pair of
-// words stored together (STRD, post-increment).
+// words stored together (STRD, post-increment). On DSP cores in asm: 34 instructions per
+// pixel (GCC spilled its row pointers, ~47).
+#if MOTE_HAS_DSP
+// Word o of the current row of both pixels: 2 LDR, 4 SXTAB16, 2 STRD.
+#define MOTE_3X9_WORD(o)                          \
+  "ldr %[x0], [%[a], #" #o "]\n\t"                \
+  "ldr %[x1], [%[b], #" #o "]\n\t"                \
+  "sxtab16 %[y0], %[off], %[x0]\n\t"              \
+  "sxtab16 %[y1], %[off], %[x1]\n\t"              \
+  "strd %[y0], %[y1], [%[d]], #16\n\t"            \
+  "sxtab16 %[y0], %[off], %[x0], ror #8\n\t"      \
+  "sxtab16 %[y1], %[off], %[x1], ror #8\n\t"      \
+  "strd %[y0], %[y1], [%[d]], #16\n\t"
+// Byte 8 of the current row (row > 0) into byte `row` of the tail words.
+#define MOTE_3X9_TAIL_BYTE(row)                   \
+  "ldrb %[x0], [%[a], #8]\n\t"                    \
+  "ldrb %[x1], [%[b], #8]\n\t"                    \
+  "orr %[t0], %[t0], %[x0], lsl #" #row "\n\t"    \
+  "orr %[t1], %[t1], %[x1], lsl #" #row "\n\t"
+#define MOTE_3X9_NEXT_ROW                         \
+  "add %[a], %[a], %[rs]\n\t"                     \
+  "add %[b], %[b], %[rs]\n\t"
+#endif
 __attribute__((always_inline)) inline void expand_two_3x9(const int8_t* src0, const int8_t* src1,
                                                          int32_t row_step, uint32_t offsets,
                                                          uint32_t* dst) {
+#if MOTE_HAS_DSP
+  uint32_t x0, x1, y0, y1, t0, t1;
+  __asm__ volatile(MOTE_3X9_WORD(0) MOTE_3X9_WORD(4)
+          "ldrb %[t0], [%[a], #8]\n\t"
+          "ldrb %[t1], [%[b], #8]\n\t"
+          MOTE_3X9_NEXT_ROW
+          MOTE_3X9_WORD(0) MOTE_3X9_WORD(4) MOTE_3X9_TAIL_BYTE(8) MOTE_3X9_NEXT_ROW
+          MOTE_3X9_WORD(0) MOTE_3X9_WORD(4) MOTE_3X9_TAIL_BYTE(16)
+          "sxtab16 %[y0], %[off], %[t0]\n\t"
+          "sxtab16 %[y1], %[off], %[t1]\n\t"
+          "strd %[y0], %[y1], [%[d]], #16\n\t"
+          "sxtab16 %[y0], %[off], %[t0], ror #8\n\t"
+          "sxtab16 %[y1], %[off], %[t1], ror #8\n\t"
+          "strd %[y0], %[y1], [%[d]]\n\t"
+          : [a] "+&r"(src0), [b] "+&r"(src1), [d] "+&r"(dst), [x0] "=&r"(x0), [x1] "=&r"(x1),
+            [y0] "=&r"(y0), [y1] "=&r"(y1), [t0] "=&r"(t0), [t1] "=&r"(t1)
+          : [rs] "r"(row_step), [off] "r"(offsets)
+          : "memory");
+#else
   uint32_t x0 = dsp::load_u32(src0);
   uint32_t x1 = dsp::load_u32(src1);
   dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
@@ -293,7 +383,13 @@ __attribute__((always_inline)) inline void expand_two_3x9(const int8_t* src0, co
        (static_cast<uint32_t>(static_cast<uint8_t>(src1[2 * row_step + 8])) << 16);
   dsp::store2_u32_advance<16>(dst, dsp::sxtab16(offsets, x0), dsp::sxtab16(offsets, x1));
   dsp::store2_u32_advance<16>(dst, dsp::sxtab16_ror8(offsets, x0), dsp::sxtab16_ror8(offsets, x1));
+#endif
 }
+#if MOTE_HAS_DSP
+#undef MOTE_3X9_WORD
+#undef MOTE_3X9_TAIL_BYTE
+#undef MOTE_3X9_NEXT_ROW
+#endif
 
 // `count` windows wholly inside the image, `advance` bytes apart (one output row),
 // expanded into the pixel slots slot, slot + 1, ... of the chunk (acts, blocks of
@@ -459,7 +555,15 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
 // Every block from state->a to state->a_end. The state pointer lives on the stack
 // ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
 // instructions per step (the first one taking the biases, plus a branch): 6 to start,
-// 6 per output, 11 for the channel constants and output addresses, 8 to advance.
+// 6 per output (kScaled 3), 11 for the channel constants and output addresses, 8 to
+// advance (into the next block: MOTE_SMALL_NEXT_BLOCK); the mode's exit address is
+// computed once per call.
+// The next block (state in register s, its pixels in r9): the biases, weights and
+// entry, then in.
+#define MOTE_SMALL_NEXT_BLOCK(s)          \
+  "ldrd r0, r4, [" s ", #32]\n\t"        \
+  "ldrd r10, r11, [" s ", #48]\n\t"      \
+  "bx r11\n"
 inline void run_pair_blocks(PairBlocks* state) {
   register PairBlocks* s __asm__("r12") = state;
   __asm__ volatile(
@@ -467,7 +571,24 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr r11, [r12, #52]\n\t"
       "adr.w r9, 1f\n\t"
       "add r11, r11, r9\n\t"
-      "str r11, [r12, #52]\n"
+      "str r11, [r12, #52]\n\t"
+      // The mode becomes the address to leave the chain for (Thumb bit set).
+      "ldr r11, [r12, #60]\n\t"
+      "adr.w r9, 7f\n\t"
+      "cmp r11, #1\n\t"
+      "bne 8f\n\t"
+      "adr.w r9, 3f\n"
+      "8:\n\t"
+      "cmp r11, #2\n\t"
+      "bne 8f\n\t"
+      "adr.w r9, 6f\n"
+      "8:\n\t"
+      "cmp r11, #3\n\t"
+      "bne 8f\n\t"
+      "adr.w r9, 5f\n"
+      "8:\n\t"
+      "orr r9, r9, #1\n\t"
+      "str r9, [r12, #60]\n"
       "2:\n\t"
       "ldr r12, [sp, #4]\n\t"
       "ldrd r0, r4, [r12, #32]\n\t"
@@ -494,36 +615,34 @@ inline void run_pair_blocks(PairBlocks* state) {
       MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
       ".Lmote_small_24_%=:\n\t"
       "ldr r7, [sp, #4]\n\t"
-      "ldr r12, [r7, #60]\n\t"
       "ldmia r7, {r9, r10, r11, lr}\n\t"
-      "cmp r12, #1\n\t"
-      "beq.w 3f\n\t"
-      "bhi.w 6f\n\t"
+      "ldr pc, [r7, #60]\n\t"
+      ".p2align 2\n"
       "7:\n\t"
-      "ldr r7, [r7, #16]\n\t"
+      "ldr r12, [r7, #16]\n\t"
       MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
-      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r7]")
-      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r7, lsl #1]")
-      "add r1, lr, r7\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r7, lsl #1]")
-      "ldr r2, [sp, #4]\n\t"
-      "ldrd r9, r10, [r2, #20]\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r12]")
+      MOTE_SMALL_SHIFTED_OUT("r2", "[lr, r12, lsl #1]")
+      "add r1, lr, r12\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r3", "[r1, r12, lsl #1]")
+      "ldrd r9, r10, [r7, #20]\n\t"
       "add r3, lr, #1\n\t"
       MOTE_SMALL_SHIFTED_OUT("r4", "[r3]")
-      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r7]")
-      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r7, lsl #1]")
-      "add r1, r3, r7\n\t"
-      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r7, lsl #1]")
-      "add lr, lr, r7, lsl #2\n\t"
-      "str lr, [r2, #12]\n\t"
-      "ldrd r1, r3, [r2, #40]\n\t"
-      "add r1, r1, r3\n\t"
-      "str r1, [r2, #40]\n\t"
-      "ldr r3, [r2, #56]\n\t"
-      "cmp r1, r3\n\t"
-      "bne 2b\n\t"
-      "b 4f\n"
+      MOTE_SMALL_SHIFTED_OUT("r5", "[r3, r12]")
+      MOTE_SMALL_SHIFTED_OUT("r6", "[r3, r12, lsl #1]")
+      "add r1, r3, r12\n\t"
+      MOTE_SMALL_SHIFTED_OUT("r8", "[r1, r12, lsl #1]")
+      "add lr, lr, r12, lsl #2\n\t"
+      "str lr, [r7, #12]\n\t"
+      "ldrd r1, r3, [r7, #40]\n\t"
+      "add r9, r1, r3\n\t"
+      "str r9, [r7, #40]\n\t"
+      "ldr r3, [r7, #56]\n\t"
+      "cmp r9, r3\n\t"
+      "beq 4f\n\t"
+      MOTE_SMALL_NEXT_BLOCK("r7")
       // kShifted: the accumulators scaled here (e0 in r11, e1), then as kScaled.
+      ".p2align 2\n"
       "3:\n\t"
       "ldr r12, [r7, #28]\n\t"
       "lsl r0, r0, r11\n\t"
@@ -535,9 +654,8 @@ inline void run_pair_blocks(PairBlocks* state) {
       "lsl r6, r6, r12\n\t"
       "lsl r8, r8, r12\n\t"
       "b 7b\n"
+      ".p2align 2\n"
       "6:\n\t"
-      "cmp r12, #3\n\t"
-      "beq 5f\n"
       MOTE_SMALL_OUT("r0", "[lr]")
       "ldr r0, [sp, #4]\n\t"
       "ldr r0, [r0, #16]\n\t"
@@ -558,12 +676,13 @@ inline void run_pair_blocks(PairBlocks* state) {
       "add lr, lr, r0, lsl #2\n\t"
       "str lr, [r2, #12]\n\t"
       "ldrd r1, r3, [r2, #40]\n\t"
-      "add r1, r1, r3\n\t"
-      "str r1, [r2, #40]\n\t"
+      "add r9, r1, r3\n\t"
+      "str r9, [r2, #40]\n\t"
       "ldr r3, [r2, #56]\n\t"
-      "cmp r1, r3\n\t"
-      "bne 2b\n\t"
-      "b 4f\n"
+      "cmp r9, r3\n\t"
+      "beq 4f\n\t"
+      MOTE_SMALL_NEXT_BLOCK("r2")
+      ".p2align 2\n"
       "5:\n\t"
       "stmia lr, {r0, r1, r2, r3, r4, r5, r6, r8}\n"
       "4:\n\t"
@@ -575,6 +694,7 @@ inline void run_pair_blocks(PairBlocks* state) {
 }
 #undef MOTE_SMALL_OUT
 #undef MOTE_SMALL_SHIFTED_OUT
+#undef MOTE_SMALL_NEXT_BLOCK
 #endif
 
 // acc[0..3] = b0 + channel 0 over pixels 0..3 of one block (a: [step][4 pixels]), acc[4..7]
@@ -726,10 +846,10 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           ++i;
           continue;
         }
-        gather_small(params, shape, image, oy, ox, gathered);
         if (rows_3x9) {
-          expand_rows_3x9(gathered, l.row_bytes, offsets, dst, 4);
+          expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
         } else {
+          gather_small(params, shape, image, oy, ox, gathered);
           expand_rows(gathered, l.row_bytes, l, offsets, tail, dst, 4);
         }
         ++ox;
@@ -829,6 +949,11 @@ void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* mu
                                  uint8_t* scratch) {
   conv2d_small(params, multipliers, shifts, shape, input, filter, bias, output, scratch,
                rows_layout(shape.kernel_h, shape.kernel_w, shape.in_c));
+}
+
+int32_t conv2d_s8_small_window__dsp_shifted_exponent(int32_t multiplier, int32_t shift, int32_t bias,
+                                                     int32_t taps) {
+  return shifted_exponent(conv2d_dsp::channel_quant(multiplier, shift, -128), bias, taps);
 }
 
 Status conv2d_s8_small_window__dsp_check(const OpContext& ctx) {

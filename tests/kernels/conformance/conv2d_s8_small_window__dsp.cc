@@ -13,7 +13,11 @@ namespace mote::conformance {
 int run_conv2d_s8_small_window__dsp(Rng& rng, int cases) {
   return run_small_window_cases(rng, 2 * cases, "conv2d_s8_small_window__dsp",
                                 without_wide<conv2d_s8_small_window__dsp>,
-                                conv2d_s8_small_window__dsp_scratch_bytes);
+                                conv2d_s8_small_window__dsp_scratch_bytes) +
+         run_small_window_shifted_cases(rng, cases, "conv2d_s8_small_window__dsp",
+                                        without_wide<conv2d_s8_small_window__dsp>,
+                                        conv2d_s8_small_window__dsp_scratch_bytes,
+                                        conv2d_s8_small_window__dsp_shifted_exponent);
 }
 
 }  // namespace mote::conformance

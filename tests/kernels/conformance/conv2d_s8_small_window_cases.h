@@ -103,5 +103,129 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
   return failed;
 }
 
+// A channel's exponent in the shifted requantization
+// (conv2d_s8_small_window__dsp_shifted_exponent), 0 where it does not take it.
+using ShiftedExponentFn = int32_t (*)(int32_t, int32_t, int32_t, int32_t);
+
+// ReLU-like cases (output zero point -128, clamp [-128, 127], multipliers >= 0) at the
+// extremes of the shifted requantization, which takes a channel with right = -shift in
+// [4, 10] and e = 12 - right when |bias| + K * 255 * 128 < 2^(31 - e): the input all at the
+// extreme opposite the input zero point (|input - zp| up to 255; padding aside), each
+// channel's weights -128 or 127 so that its products share one sign, its bias of that
+// sign just inside the bound (the largest accumulators the mode takes) or past it by up
+// to three times 2^(31 - e) (accumulators that a bound two or four times looser would shift
+// out of int32: the doubled requantization must take them); shifts at both ends of the
+// range, now and then one just outside (-3, -11). Mostly vww's 3x3x3 at stride 2 and kws'
+// 10x4x1; up to 16 channels (weights scaled once) or more (accumulators shifted). With
+// shifted_exponent (the small-window variant), each channel takes the mode exactly when
+// inside the bound (a stricter bound fails as a looser one does), and at least one case in
+// eight must take it in every channel.
+inline int run_small_window_shifted_cases(Rng& rng, int cases, const char* name, Conv2dS8VariantFn variant,
+                                          SmallWindowScratchFn scratch_bytes,
+                                          ShiftedExponentFn shifted_exponent) {
+  int failed = 0, shifted_cases = 0;
+  for (int c = 0; c < cases; ++c) {
+    arena().reset();
+    Conv2dShape s;
+    Conv2dS8Params p;
+    s.batch = 1;
+    const int32_t kind = rng.uniform(0, 3);
+    if (kind <= 1) {
+      s.kernel_h = s.kernel_w = s.in_c = 3;
+    } else if (kind == 2) {
+      s.kernel_h = 10;
+      s.kernel_w = 4;
+      s.in_c = 1;
+    } else {
+      s.kernel_h = rng.uniform(1, 5);
+      s.kernel_w = rng.uniform(1, 5);
+      s.in_c = rng.uniform(1, 4);
+      while (scratch_bytes(s.kernel_h, s.kernel_w, s.in_c) == 0) {
+        if (s.in_c > 1) {
+          --s.in_c;
+        } else {
+          --s.kernel_w;
+        }
+      }
+    }
+    s.out_c = rng.uniform(0, 3) == 0 ? rng.uniform(17, 24) : 2 * rng.uniform(1, 8);
+    p.window.stride_h = p.window.stride_w = kind <= 1 ? 2 : rng.uniform(1, 2);
+    p.window.dilation_h = p.window.dilation_w = 1;
+    p.groups = 1;
+    draw_padding(rng, 1, &p.window);
+    draw_input_extent(rng, p.window, 8, &s);
+    const bool extreme_zp = rng.uniform(0, 3) != 0;
+    p.input_zero_point = extreme_zp ? (rng.coin() ? -128 : 127) : rng.uniform(-128, 127);
+    p.output_zero_point = -128;
+    p.act_min = -128;
+    p.act_max = 127;
+    const bool no_bias = rng.uniform(0, 7) == 0;
+    Conv2dS8Case k;
+    if (!alloc_conv2d_s8_case(name, c, s, !no_bias, scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
+      continue;
+    }
+    // One case in four with a few other input and weight bytes.
+    const bool noisy = rng.uniform(0, 3) == 0;
+    const int32_t x = p.input_zero_point >= 0 ? -128 : 127;
+    const int32_t x_sign = x > p.input_zero_point ? 1 : -1;
+    const int32_t distance = x > p.input_zero_point ? x - p.input_zero_point : p.input_zero_point - x;
+    for (int32_t i = 0; i < k.in_count; ++i) {
+      k.input[i] = static_cast<int8_t>(noisy && rng.uniform(0, 15) == 0 ? rng.uniform(-128, 127) : x);
+    }
+    const int32_t taps = s.kernel_h * s.kernel_w * s.in_c;
+    const int32_t check_reach = taps * 255 * 128;
+    // Biases inside the bound, past it, or either per channel.
+    const int32_t bias_mode = rng.uniform(0, 3);
+    const bool outside_shift = rng.uniform(0, 4) == 0;
+    const int32_t outside_channel = rng.uniform(0, s.out_c - 1);
+    int32_t* const want = arena().alloc_array<int32_t>(s.out_c);
+    int32_t* const got = arena().alloc_array<int32_t>(s.out_c);
+    if (want == nullptr || got == nullptr) {
+      skip_case(name, c, "arena too small");
+      continue;
+    }
+    bool all_shifted = true;
+    for (int32_t o = 0; o < s.out_c; ++o) {
+      const int32_t sign = rng.coin() ? 1 : -1;  // of the channel's products and bias
+      const int32_t w = sign == -x_sign ? -128 : 127;
+      int8_t* const f = k.filter + o * taps;
+      for (int32_t i = 0; i < taps; ++i) {
+        f[i] = static_cast<int8_t>(noisy && rng.uniform(0, 15) == 0 ? rng.uniform(-128, 127) : w);
+      }
+      const int32_t ends = rng.uniform(0, 3);
+      int32_t right = ends == 0 ? 4 : ends == 1 ? 10 : rng.uniform(4, 10);
+      if (outside_shift && o == outside_channel) right = rng.coin() ? 3 : 11;
+      k.shifts[o] = -right;
+      k.multipliers[o] = rng.coin() ? rng.uniform(1 << 30, INT32_MAX) : rng.uniform(0, 1 << 20);
+      const int32_t e = 12 - right;
+      const int32_t bound = right >= 4 && right <= 10 ? 1 << (31 - e) : 1 << 23;
+      const int32_t reach = taps * distance * (w < 0 ? 128 : 127);
+      const bool inside = bias_mode == 0 || (bias_mode == 2 && rng.coin());
+      int32_t b = inside ? bound - 1 - check_reach - rng.uniform(0, 2)
+                         : bound - reach + rng.uniform(1, (rng.coin() ? 1 : 3) * bound);
+      const int32_t doubled_limit = (1 << 30) - 1 - check_reach;  // acc_fits_doubled
+      if (b > doubled_limit) b = doubled_limit;
+      if (k.bias != nullptr) k.bias[o] = sign * b;
+      const int32_t bias = k.bias != nullptr ? k.bias[o] : 0;
+      const int64_t bias_abs = bias < 0 ? -int64_t{bias} : int64_t{bias};
+      want[o] = right >= 4 && right <= 10 && bias_abs + check_reach < bound ? e : 0;
+      if (shifted_exponent != nullptr) {
+        got[o] = shifted_exponent(k.multipliers[o], k.shifts[o], bias, taps);
+        all_shifted = all_shifted && got[o] != 0;
+      }
+    }
+    if (shifted_exponent != nullptr) {
+      if (all_shifted) ++shifted_cases;
+      if (!expect_equal_s32(name, c, "shifted exponents", want, got, static_cast<size_t>(s.out_c))) ++failed;
+    }
+    if (!check_conv2d_s8_case(name, c, "small window shifted", p, s, k, variant)) ++failed;
+  }
+  if (shifted_exponent != nullptr) {
+    const int32_t want_enough[1] = {1};
+    const int32_t enough[1] = {cases < 200 || shifted_cases >= cases / 8};
+    if (!expect_equal_s32(name, -1, "cases in the shifted requantization", want_enough, enough, 1)) ++failed;
+  }
+  return failed;
+}
 
 }  // namespace mote::conformance
