@@ -206,8 +206,9 @@ int run_records_cases(Rng& rng, int cases) {
     s.out_w = rng.uniform(3, 9);
     s.in_h = (s.out_h - 1) * p.window.stride_h + 1 + rng.uniform(0, 1);
     s.in_w = (s.out_w - 1) * p.window.stride_w + 1 + rng.uniform(0, 1);
-    // One in three: the output over the input as the memory plan may place it (4 to 6
-    // pixels below; stride 1, out_c == in_c), where a second chunk must not run.
+    // One in three: the output over the input as the memory plan may place it (the
+    // kernel's block rule of pixels below, up to 2 more; stride 1, out_c == in_c), where a
+    // second chunk must not run.
     const bool in_place = rng.uniform(0, 2) == 0;
     if (in_place) {
       s.batch = 1;
@@ -292,7 +293,9 @@ int run_records_cases(Rng& rng, int cases) {
       }
     }
     if (in_place) {
-      const int32_t below = rng.uniform(4, 6) * s.out_c;
+      const PixelStreamShape stream = {s.batch, s.in_h, s.in_w, s.in_c, s.out_h, s.out_w, s.out_c};
+      const int32_t below =
+          (static_cast<int32_t>(conv2d_s8_1x1__dsp_stream_block(stream)) + rng.uniform(0, 2)) * s.out_c;
       int8_t* const shared = arena().alloc_array<int8_t>(below + k.in_count);
       if (shared == nullptr) {
         skip_case(name, c, "arena too small");
