@@ -8,6 +8,19 @@
 // vector). The input offset is folded into a per-channel bias computed once per call.
 //
 // Scratch: out_c int32 (that bias), rounded up to 16 bytes, then two rows of K bytes.
+//
+// Windows of K <= 32 bytes (a 3x3x3 first layer: K = 27) take the small path instead
+// (small_pairs): the matrix product's loop over groups of four channels runs short of
+// registers there (eight sums, four pointers for the filter rows, three for the
+// per-channel constants, two outputs) and spilled about half its instructions. So each
+// group's four filter rows, zero-padded to V = ceil(K / 16) whole vectors, and its four
+// folded biases, multipliers and shifts (left and right, as requant_s8x4 wants them) are
+// laid out once per call as one block of 64 V + 64 bytes (group_block), which one
+// pointer walks with immediate offsets; the window rows are 16 V bytes, their lanes past
+// K multiplied by the zero padding. Per 2 pixels x 4 channels: 4 V filter loads, 8 V
+// VMLADAV, 4 VMOV, 4 constant loads, 2 x 7 (right shifts only) or 9 requantization
+// instructions, 2 stores. Scratch then: ceil(out_c / 4) blocks, then two rows of 16 V bytes.
+//
 // On a core without MVE the same code runs through the portable definitions of
 // kernels/isa/mve.h.
 #include "conv2d/conv2d.h"
@@ -21,6 +34,15 @@ namespace mote {
 namespace {
 
 uint32_t bias_bytes(int32_t out_c) { return (static_cast<uint32_t>(out_c) * 4u + 15u) & ~15u; }
+
+// The small path's vectors per window row (0: K > 32, the general path).
+int32_t small_vectors(int32_t k) { return k <= 16 ? 1 : (k <= 32 ? 2 : 0); }
+// A group block: four filter rows of 16 V bytes, then bias, multiplier, left shift and
+// right shift (as requant_s8x4's neg_right) of its four channels, int32 each.
+uint32_t group_block_bytes(int32_t v) { return 64u * static_cast<uint32_t>(v) + 64u; }
+uint64_t small_scratch_bytes(int32_t out_c, int32_t v) {
+  return static_cast<uint64_t>((out_c + 3) / 4) * group_block_bytes(v) + 32u * static_cast<uint32_t>(v);
+}
 
 // n bytes from src to dst, 16 at a time (the last step predicated).
 void copy_bytes(int8_t* dst, const int8_t* src, int32_t n) {
@@ -78,66 +100,86 @@ void im2col_row(const Conv2dS8Params& params, const Conv2dShape& shape, const in
   }
 }
 
+// Output pixels' windows in order (batch, row, column), each as one row of K bytes. A
+// window wholly inside the image with dilation_w 1 is KH runs of KW * C contiguous input
+// bytes, copied run by run (one predicated load and store per run of at most 16 bytes);
+// the other windows go through im2col_row.
+class WindowWalk {
+ public:
+  WindowWalk(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* input)
+      : params_(params), shape_(shape), image_(input) {
+    c_ = shape.in_c;
+    image_step_ = shape.in_h * shape.in_w * c_;
+    run_ = shape.kernel_w * c_;
+    run_step_ = params.window.dilation_h * shape.in_w * c_;
+    span_h_ = (shape.kernel_h - 1) * params.window.dilation_h + 1;
+    span_w_ = (shape.kernel_w - 1) * params.window.dilation_w + 1;
+    runs_ = params.window.dilation_w == 1;
+    short_runs_ = run_ <= 16;
+    run_pred_ = mve::vctp8q(static_cast<uint32_t>(run_));
+    y0_ = -params.window.pad_top;
+    y_inside_ = y0_ >= 0 && y0_ + span_h_ <= shape.in_h;
+  }
+
+  // The next pixel's window into row.
+  __attribute__((always_inline)) void next(int8_t* row) {
+    const int32_t x0 = ox_ * params_.window.stride_w - params_.window.pad_left;
+    if (y_inside_ && runs_ && x0 >= 0 && x0 + span_w_ <= shape_.in_w) {
+      const int8_t* src = image_ + (y0_ * shape_.in_w + x0) * c_;
+      if (short_runs_) {
+        for (int32_t ky = 0; ky < shape_.kernel_h; ++ky, src += run_step_, row += run_) {
+          mve::vstrbq_p_s8(row, mve::vldrbq_z_s8(src, run_pred_), run_pred_);
+        }
+      } else {
+        for (int32_t ky = 0; ky < shape_.kernel_h; ++ky, src += run_step_, row += run_) {
+          copy_bytes(row, src, run_);
+        }
+      }
+    } else {
+      im2col_row(params_, shape_, image_, oy_, ox_, row);
+    }
+    if (++ox_ == shape_.out_w) {
+      ox_ = 0;
+      if (++oy_ == shape_.out_h) {
+        oy_ = 0;
+        image_ += image_step_;
+      }
+      y0_ = oy_ * params_.window.stride_h - params_.window.pad_top;
+      y_inside_ = y0_ >= 0 && y0_ + span_h_ <= shape_.in_h;
+    }
+  }
+
+ private:
+  const Conv2dS8Params& params_;
+  const Conv2dShape& shape_;
+  const int8_t* image_;
+  int32_t c_, image_step_, run_, run_step_, span_h_, span_w_;
+  bool runs_, short_runs_;
+  mve::mve_pred16_t run_pred_;
+  int32_t oy_ = 0, ox_ = 0, y0_;
+  bool y_inside_;
+};
+
 // Every output pixel, two at a time: their windows into row0 and row1, then the
-// matrix product. A window wholly inside the image with dilation_w 1 is KH runs of
-// KW * C contiguous input bytes, copied run by run (one predicated load and store per
-// run of at most 16 bytes); the other windows go through im2col_row.
+// matrix product.
 template <int kVectors, bool kRightShifts>
 __attribute__((always_inline)) inline void windows_of(const Conv2dS8Params& params,
                                                       const Conv2dShape& shape,
                                                       const Conv2dS8MveRows& r,
                                                       const int8_t* input, int8_t* row0,
                                                       int8_t* row1, int8_t* out) {
-  const int32_t c = shape.in_c;
-  const int32_t image_step = shape.in_h * shape.in_w * c;
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   const int32_t out_c = shape.out_c;
-  const int32_t run = shape.kernel_w * c;
-  const int32_t run_step = params.window.dilation_h * shape.in_w * c;
-  const int32_t span_h = (shape.kernel_h - 1) * params.window.dilation_h + 1;
-  const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w + 1;
-  const bool runs = params.window.dilation_w == 1;
-  const bool short_runs = run <= 16;
-  const mve::mve_pred16_t run_pred = mve::vctp8q(static_cast<uint32_t>(run));
-  int32_t oy = 0, ox = 0;
-  const int8_t* image = input;
-  int32_t y0 = -params.window.pad_top;
-  bool y_inside = y0 >= 0 && y0 + span_h <= shape.in_h;
-  auto next_pixel = [&](int8_t* row) __attribute__((always_inline)) {
-    const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-    if (y_inside && runs && x0 >= 0 && x0 + span_w <= shape.in_w) {
-      const int8_t* src = image + (y0 * shape.in_w + x0) * c;
-      if (short_runs) {
-        for (int32_t ky = 0; ky < shape.kernel_h; ++ky, src += run_step, row += run) {
-          mve::vstrbq_p_s8(row, mve::vldrbq_z_s8(src, run_pred), run_pred);
-        }
-      } else {
-        for (int32_t ky = 0; ky < shape.kernel_h; ++ky, src += run_step, row += run) {
-          copy_bytes(row, src, run);
-        }
-      }
-    } else {
-      im2col_row(params, shape, image, oy, ox, row);
-    }
-    if (++ox == shape.out_w) {
-      ox = 0;
-      if (++oy == shape.out_h) {
-        oy = 0;
-        image += image_step;
-      }
-      y0 = oy * params.window.stride_h - params.window.pad_top;
-      y_inside = y0 >= 0 && y0 + span_h <= shape.in_h;
-    }
-  };
+  WindowWalk walk(params, shape, input);
   int32_t p = 0;
   for (; p + 2 <= pixels; p += 2) {
-    next_pixel(row0);
-    next_pixel(row1);
+    walk.next(row0);
+    walk.next(row1);
     conv2d_s8_mve_rows<kVectors, true, kRightShifts>(r, row0, row1, out, out + out_c);
     out += 2 * out_c;
   }
   if (p < pixels) {
-    next_pixel(row0);
+    walk.next(row0);
     conv2d_s8_mve_rows<kVectors, false, kRightShifts>(r, row0, nullptr, out, nullptr);
   }
 }
@@ -156,11 +198,146 @@ void windows(const Conv2dS8Params& params, const Conv2dShape& shape, const Conv2
   }
 }
 
+// The small path's group blocks at `blocks` (see the file comment): channels past out_c
+// in the last group have zero filters and constants (their lanes are not stored).
+void small_blocks(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+                  const int8_t* filter, const int32_t* bias, int32_t out_c, int32_t k, int32_t v,
+                  uint8_t* blocks) {
+  const int32_t row = 16 * v;
+  for (int32_t o0 = 0; o0 < out_c; o0 += 4, blocks += group_block_bytes(v)) {
+    int8_t* const rows = reinterpret_cast<int8_t*>(blocks);
+    int32_t* const consts = reinterpret_cast<int32_t*>(blocks + 4 * row);
+    for (int32_t j = 0; j < 4; ++j) {
+      const int32_t o = o0 + j;
+      // Lanes past k (and every lane of a channel past out_c) zero.
+      for (int32_t i = 0; i < v; ++i) {
+        const int32_t n = o < out_c && k > 16 * i ? k - 16 * i : 0;
+        mve::vstrbq_s8(rows + j * row + 16 * i,
+                       mve::vldrbq_z_s8(filter + o * k + 16 * i, mve::vctp8q(static_cast<uint32_t>(n))));
+      }
+      int32_t eff = 0, m = 0, left = 0, right = 0;
+      if (o < out_c) {
+        conv2d_s8_mve_bias(filter + o * k, bias != nullptr ? bias + o : nullptr, 1, k, -params.input_zero_point,
+                           &eff);
+        m = multipliers[o];
+        left = shifts[o] > 0 ? shifts[o] : 0;
+        right = shifts[o] < 0 ? shifts[o] : 0;
+      }
+      consts[j] = eff;
+      consts[4 + j] = m;
+      consts[8 + j] = left;
+      consts[12 + j] = right;
+    }
+  }
+}
+
+// Both pixels' windows (kV vectors each) against filter row f: a0 = x0.f, a1 = x1.f.
+template <int kV>
+__attribute__((always_inline)) inline void small_row(const Conv2dS8MvePixels& x, const int8_t* f,
+                                                     int32_t& a0, int32_t& a1) {
+  const mve::int8x16_t fa = mve::vldrbq_s8(f);
+  a0 = conv2d_s8_mve_dot(x.x0a, fa);
+  a1 = conv2d_s8_mve_dot(x.x1a, fa);
+  if (kV == 2) {
+    const mve::int8x16_t fb = mve::vldrbq_s8(f + 16);
+    a0 = mve::vmladavaq_s8(a0, x.x0b, fb);
+    a1 = mve::vmladavaq_s8(a1, x.x1b, fb);
+  }
+}
+
+// The small path's constants and pointers for small_pixels.
+struct SmallRun {
+  const uint8_t* blocks;
+  int32_t out_c, groups;
+  mve::mve_pred16_t last;  // the lanes of a last partial group (out_c % 4 of them)
+  int32_t output_zero_point;
+  mve::int32x4_t zp, lo, hi;
+};
+
+// One pixel (row0 into y) or two (kPair: row1 into y + out_c) through every group block.
+template <int kV, bool kRightShifts, bool kPair>
+__attribute__((always_inline)) inline void small_pixels(const SmallRun& run, const int8_t* row0,
+                                                        const int8_t* row1, int8_t* y) {
+  Conv2dS8MvePixels x;
+  x.x0a = mve::vldrbq_s8(row0);
+  x.x1a = kPair ? mve::vldrbq_s8(row1) : x.x0a;
+  x.x0b = x.x1b = x.x0c = x.x1c = x.x0a;
+  if (kV == 2) {
+    x.x0b = mve::vldrbq_s8(row0 + 16);
+    x.x1b = kPair ? mve::vldrbq_s8(row1 + 16) : x.x0b;
+  }
+  const int32_t out_c = run.out_c;
+  auto requant = [&](mve::int32x4_t acc, const int32_t* c) __attribute__((always_inline)) {
+    acc = mve::vaddq_s32(acc, mve::vldrwq_s32(c));
+    if (kRightShifts) {
+      return conv2d_s8_mve_requant_right(acc, mve::vldrwq_s32(c + 4), mve::vldrwq_s32(c + 12),
+                                         run.output_zero_point, run.lo, run.hi);
+    }
+    const RequantS8x4 q{mve::vldrwq_s32(c + 4), mve::vldrwq_s32(c + 8), mve::vldrwq_s32(c + 12)};
+    return requant_s8x4(acc, q, run.zp, run.lo, run.hi);
+  };
+  // One group: the eight sums in scalars, then each pixel's four channels as one vector
+  // (the second pixel's moved in only after the first's are stored: the pixel vectors,
+  // the clamp bounds and the requantization's two temporaries fill the eight Q registers).
+  auto group = [&](const uint8_t* block, int8_t* y, auto store) __attribute__((always_inline)) {
+    const auto* f = reinterpret_cast<const int8_t*>(block);
+    const auto* c = reinterpret_cast<const int32_t*>(block + 64 * kV);
+    int32_t a00, a01, a02, a03, a10, a11, a12, a13;
+    small_row<kV>(x, f, a00, a10);
+    small_row<kV>(x, f + 16 * kV, a01, a11);
+    small_row<kV>(x, f + 32 * kV, a02, a12);
+    small_row<kV>(x, f + 48 * kV, a03, a13);
+    store(y, requant(conv2d_s8_mve_lanes(a00, a01, a02, a03), c));
+    if (kPair) store(y + out_c, requant(conv2d_s8_mve_lanes(a10, a11, a12, a13), c));
+  };
+  const uint8_t* block = run.blocks;
+  for (int32_t g = 0; g < run.groups; ++g, block += group_block_bytes(kV), y += 4) {
+    group(block, y, [](int8_t* at, mve::int32x4_t v) __attribute__((always_inline)) { mve::vstrbq_s32(at, v); });
+  }
+  if (4 * run.groups != out_c) {
+    const mve::mve_pred16_t last = run.last;
+    group(block, y, [last](int8_t* at, mve::int32x4_t v) __attribute__((always_inline)) {
+      mve::vstrbq_p_s32(at, v, last);
+    });
+  }
+}
+
+// Every output pixel, two at a time, through the group blocks at `blocks`; row0, row1:
+// 16 kV bytes each.
+template <int kV, bool kRightShifts>
+void small_pairs(const Conv2dS8Params& params, const Conv2dShape& shape, const uint8_t* blocks,
+                 const int8_t* input, int8_t* row0, int8_t* row1, int8_t* out) {
+  SmallRun run;
+  run.blocks = blocks;
+  run.out_c = shape.out_c;
+  run.groups = shape.out_c / 4;
+  run.last = mve::vctp32q(static_cast<uint32_t>(shape.out_c % 4));
+  run.output_zero_point = params.output_zero_point;
+  run.zp = mve::vdupq_n_s32(params.output_zero_point);
+  run.lo = mve::vdupq_n_s32(params.act_min);
+  run.hi = mve::vdupq_n_s32(params.act_max);
+  WindowWalk walk(params, shape, input);
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
+  int32_t p = 0;
+  for (; p + 2 <= pixels; p += 2, out += 2 * run.out_c) {
+    walk.next(row0);
+    walk.next(row1);
+    small_pixels<kV, kRightShifts, true>(run, row0, row1, out);
+  }
+  if (p < pixels) {
+    walk.next(row0);
+    small_pixels<kV, kRightShifts, false>(run, row0, nullptr, out);
+  }
+}
+
 }  // namespace
 
 uint32_t conv2d_s8__mve_scratch_bytes(int32_t out_c, int32_t kernel_h, int32_t kernel_w,
                                       int32_t in_c) {
-  return bias_bytes(out_c) + 2u * static_cast<uint32_t>(kernel_h * kernel_w * in_c);
+  const int32_t k = kernel_h * kernel_w * in_c;
+  const int32_t v = small_vectors(k);
+  if (v > 0) return static_cast<uint32_t>(small_scratch_bytes(out_c, v));
+  return bias_bytes(out_c) + 2u * static_cast<uint32_t>(k);
 }
 
 void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
@@ -168,6 +345,23 @@ void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
                     const int8_t* filter, const int32_t* bias, int8_t* output,
                     uint8_t* scratch) {
   const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
+  if (const int32_t v = small_vectors(k); v > 0) {
+    small_blocks(params, multipliers, shifts, filter, bias, shape.out_c, k, v, scratch);
+    bool right_shifts = true;
+    for (int32_t o = 0; o < shape.out_c; ++o) right_shifts = right_shifts && shifts[o] < 0;
+    uint8_t* const blocks = scratch;
+    int8_t* const row0 = reinterpret_cast<int8_t*>(scratch + static_cast<uint32_t>((shape.out_c + 3) / 4) *
+                                                                 group_block_bytes(v));
+    int8_t* const row1 = row0 + 16 * v;
+    if (v == 1) {
+      (right_shifts ? small_pairs<1, true> : small_pairs<1, false>)(params, shape, blocks, input, row0, row1,
+                                                                    output);
+    } else {
+      (right_shifts ? small_pairs<2, true> : small_pairs<2, false>)(params, shape, blocks, input, row0, row1,
+                                                                    output);
+    }
+    return;
+  }
   int32_t* bias_eff = reinterpret_cast<int32_t*>(scratch);
   int8_t* row0 = reinterpret_cast<int8_t*>(scratch + bias_bytes(shape.out_c));
   int8_t* row1 = row0 + k;
@@ -203,7 +397,9 @@ Status conv2d_s8__mve_check(const OpContext& ctx) {
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1) return Status::kBadParams;
   const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
-  const uint64_t needed = bias_bytes(static_cast<int32_t>(filter.dims[0])) + 2u * k;
+  const int32_t v = k <= 32 ? small_vectors(static_cast<int32_t>(k)) : 0;
+  const uint64_t needed = v > 0 ? small_scratch_bytes(static_cast<int32_t>(filter.dims[0]), v)
+                                : bias_bytes(static_cast<int32_t>(filter.dims[0])) + 2u * k;
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
