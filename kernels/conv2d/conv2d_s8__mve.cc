@@ -38,8 +38,9 @@ uint32_t bias_bytes(int32_t out_c) { return (static_cast<uint32_t>(out_c) * 4u +
 // The small path's vectors per window row (0: K > 32, the general path).
 int32_t small_vectors(int32_t k) { return k <= 16 ? 1 : (k <= 32 ? 2 : 0); }
 // A group block: four filter rows of 16 V bytes, then bias, multiplier, left shift and
-// right shift (as requant_s8x4's neg_right) of its four channels, int32 each.
-uint32_t group_block_bytes(int32_t v) { return 64u * static_cast<uint32_t>(v) + 64u; }
+// right shift (as requant_s8x4's neg_right) of its four channels and the output zero
+// point four times, int32 each.
+uint32_t group_block_bytes(int32_t v) { return 64u * static_cast<uint32_t>(v) + 80u; }
 uint64_t small_scratch_bytes(int32_t out_c, int32_t v) {
   return static_cast<uint64_t>((out_c + 3) / 4) * group_block_bytes(v) + 32u * static_cast<uint32_t>(v);
 }
@@ -227,6 +228,7 @@ void small_blocks(const Conv2dS8Params& params, const int32_t* multipliers, cons
       consts[4 + j] = m;
       consts[8 + j] = left;
       consts[12 + j] = right;
+      consts[16 + j] = params.output_zero_point;
     }
   }
 }
@@ -244,6 +246,88 @@ __attribute__((always_inline)) inline void small_row(const Conv2dS8MvePixels& x,
     a1 = mve::vmladavaq_s8(a1, x.x1b, fb);
   }
 }
+
+#if MOTE_HAS_MVE
+// The requantization of one pixel's four sums (acc registers a0..a3) by the block's
+// constants at byte c (right shifts only: conv2d_s8_mve_requant_right), into q6.
+#define MOTE_SMALL_REQUANT(a0, a1, a2, a3, c, c16, c48, c64) \
+  "vmov q6[2], q6[0], " a0 ", " a2 "\n\t"                   \
+  "vmov q6[3], q6[1], " a1 ", " a3 "\n\t"                   \
+  "vldrw.32 q7, [%[f], #" c "]\n\t"                          \
+  "vadd.i32 q6, q6, q7\n\t"                                  \
+  "vldrw.32 q7, [%[f], #" c16 "]\n\t"                        \
+  "vqrdmulh.s32 q6, q6, q7\n\t"                              \
+  "vshr.s32 q7, q6, #31\n\t"                                 \
+  "vqadd.s32 q6, q6, q7\n\t"                                 \
+  "vldrw.32 q7, [%[f], #" c48 "]\n\t"                        \
+  "vrshl.s32 q6, q6, q7\n\t"                                 \
+  "vldrw.32 q7, [%[f], #" c64 "]\n\t"                        \
+  "vadd.i32 q6, q6, q7\n\t"                                  \
+  "vmax.s32 q6, q6, %q[lo]\n\t"                              \
+  "vmin.s32 q6, q6, %q[hi]\n\t"
+// Filter row at byte `off` against both pixels' first vectors (sums into a, b), and (kV
+// 2) the second vectors at off + 16.
+#define MOTE_SMALL_ROW1(a, b, off)                \
+  "vldrb.8 q6, [%[f], #" off "]\n\t"           \
+  "vmladav.s8 " a ", %q[x0a], q6\n\t"           \
+  "vmladav.s8 " b ", %q[x1a], q6\n\t"
+#define MOTE_SMALL_ROW2(a, b, off, off16)         \
+  MOTE_SMALL_ROW1(a, b, off)                      \
+  "vldrb.8 q6, [%[f], #" off16 "]\n\t"         \
+  "vmladava.s8 " a ", %q[x0b], q6\n\t"          \
+  "vmladava.s8 " b ", %q[x1b], q6\n\t"
+// Both pixels' outputs of one group, then the next group until end (VMLADAV's accumulator
+// must be an even register: pixel 0's sums in r0, r2, r4, r6, pixel 1's in r8, r10, r12,
+// lr; the pixel vectors, clamp bounds and q6, q7 fill the eight Q registers).
+#define MOTE_SMALL_GROUPS(rows, c, c16, c48, c64, block)                            \
+  "1:\n\t" rows                                                                   \
+  MOTE_SMALL_REQUANT("r0", "r2", "r4", "r6", c, c16, c48, c64)                      \
+  "vstrb.32 q6, [%[y]]\n\t"                                                      \
+  MOTE_SMALL_REQUANT("r8", "r10", "r12", "lr", c, c16, c48, c64)                    \
+  "add r0, %[y], %[out_c]\n\t"                                                   \
+  "vstrb.32 q6, [r0]\n\t"                                                        \
+  "add %[y], %[y], #4\n\t"                                                       \
+  "add %[f], %[f], #" block "\n\t"                                               \
+  "cmp %[f], %[end]\n\t"                                                         \
+  "bne 1b\n\t"
+
+// small_pixels' full groups of a pixel pair with right shifts only, in asm (GCC spilled
+// the pixel vectors and the sums: about 100 instructions per group, here 59 for kV 2 and
+// 47 for kV 1); returns end.
+template <int kV>
+__attribute__((always_inline)) inline const uint8_t* small_groups_asm(const Conv2dS8MvePixels& x,
+                                                                      const uint8_t* f,
+                                                                      const uint8_t* end, int8_t* y,
+                                                                      int32_t out_c, mve::int32x4_t lo,
+                                                                      mve::int32x4_t hi) {
+  static_assert(kV == 1 || kV == 2, "one or two vectors per window");
+  if constexpr (kV == 2) {
+    static_assert(64 * 2 + 80 == 208, "the asm's block size and offsets");
+    __asm__ volatile(MOTE_SMALL_GROUPS(MOTE_SMALL_ROW2("r0", "r8", "0", "16") MOTE_SMALL_ROW2("r2", "r10", "32", "48")
+                                           MOTE_SMALL_ROW2("r4", "r12", "64", "80")
+                                               MOTE_SMALL_ROW2("r6", "lr", "96", "112"),
+                                       "128", "144", "176", "192", "208")
+                     : [f] "+r"(f), [y] "+r"(y)
+                     : [end] "r"(end), [out_c] "r"(out_c), [x0a] "w"(x.x0a), [x0b] "w"(x.x0b),
+                       [x1a] "w"(x.x1a), [x1b] "w"(x.x1b), [lo] "w"(lo), [hi] "w"(hi)
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q6", "q7", "cc", "memory");
+  } else {
+    static_assert(64 * 1 + 80 == 144, "the asm's block size and offsets");
+    __asm__ volatile(MOTE_SMALL_GROUPS(MOTE_SMALL_ROW1("r0", "r8", "0") MOTE_SMALL_ROW1("r2", "r10", "16")
+                                           MOTE_SMALL_ROW1("r4", "r12", "32") MOTE_SMALL_ROW1("r6", "lr", "48"),
+                                       "64", "80", "112", "128", "144")
+                     : [f] "+r"(f), [y] "+r"(y)
+                     : [end] "r"(end), [out_c] "r"(out_c), [x0a] "w"(x.x0a), [x1a] "w"(x.x1a),
+                       [lo] "w"(lo), [hi] "w"(hi)
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q6", "q7", "cc", "memory");
+  }
+  return f;
+}
+#undef MOTE_SMALL_GROUPS
+#undef MOTE_SMALL_ROW2
+#undef MOTE_SMALL_ROW1
+#undef MOTE_SMALL_REQUANT
+#endif
 
 // The small path's constants and pointers for small_pixels.
 struct SmallRun {
@@ -291,9 +375,20 @@ __attribute__((always_inline)) inline void small_pixels(const SmallRun& run, con
     if (kPair) store(y + out_c, requant(conv2d_s8_mve_lanes(a10, a11, a12, a13), c));
   };
   const uint8_t* block = run.blocks;
-  for (int32_t g = 0; g < run.groups; ++g, block += group_block_bytes(kV), y += 4) {
-    group(block, y, [](int8_t* at, mve::int32x4_t v) __attribute__((always_inline)) { mve::vstrbq_s32(at, v); });
+#if MOTE_HAS_MVE
+  if constexpr (kRightShifts && kPair) {
+    if (run.groups > 0) {
+      block = small_groups_asm<kV>(x, block, block + run.groups * group_block_bytes(kV), y, out_c, run.lo, run.hi);
+      y += 4 * run.groups;
+    }
+  } else {
+#endif
+    for (int32_t g = 0; g < run.groups; ++g, block += group_block_bytes(kV), y += 4) {
+      group(block, y, [](int8_t* at, mve::int32x4_t v) __attribute__((always_inline)) { mve::vstrbq_s32(at, v); });
+    }
+#if MOTE_HAS_MVE
   }
+#endif
   if (4 * run.groups != out_c) {
     const mve::mve_pred16_t last = run.last;
     group(block, y, [last](int8_t* at, mve::int32x4_t v) __attribute__((always_inline)) {
