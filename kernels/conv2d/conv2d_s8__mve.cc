@@ -41,8 +41,10 @@ int32_t small_vectors(int32_t k) { return k <= 16 ? 1 : (k <= 32 ? 2 : 0); }
 // right shift (as requant_s8x4's neg_right) of its four channels and the output zero
 // point four times, int32 each.
 uint32_t group_block_bytes(int32_t v) { return 64u * static_cast<uint32_t>(v) + 80u; }
+// The blocks, two window rows of 16 V bytes and 16 bytes that SmallWalk's whole-vector
+// stores may write past the second.
 uint64_t small_scratch_bytes(int32_t out_c, int32_t v) {
-  return static_cast<uint64_t>((out_c + 3) / 4) * group_block_bytes(v) + 32u * static_cast<uint32_t>(v);
+  return static_cast<uint64_t>((out_c + 3) / 4) * group_block_bytes(v) + 32u * static_cast<uint32_t>(v) + 16u;
 }
 
 // n bytes from src to dst, 16 at a time (the last step predicated).
@@ -120,6 +122,15 @@ class WindowWalk {
     run_pred_ = mve::vctp8q(static_cast<uint32_t>(run_));
     y0_ = -params.window.pad_top;
     y_inside_ = y0_ >= 0 && y0_ + span_h_ <= shape.in_h;
+  }
+
+  // Moves to output pixel (oy, ox) of the image at `image`.
+  void seek(int32_t oy, int32_t ox, const int8_t* image) {
+    oy_ = oy;
+    ox_ = ox;
+    image_ = image;
+    y0_ = oy * params_.window.stride_h - params_.window.pad_top;
+    y_inside_ = y0_ >= 0 && y0_ + span_h_ <= shape_.in_h;
   }
 
   // The next pixel's window into row.
@@ -397,6 +408,97 @@ __attribute__((always_inline)) inline void small_pixels(const SmallRun& run, con
   }
 }
 
+// WindowWalk for the small path, with a fast case for the windows that most pixels
+// have: rows inside the image, columns inside it (dilation_w 1, a run of KW * C <= 16
+// bytes per window row) and 16 bytes from every run's start inside the input. Those
+// copy each run as one whole vector (the bytes past the run land on the next run's
+// place, written next, or past K, where the filter rows are zero; the last run may write
+// 16 bytes past the second window row: small_scratch_bytes keeps them): per window row
+// one load, one store and one add. The rest go through WindowWalk's code
+// (general_next), which also moves on to the next output row and finds its fast
+// columns [ox, fast_end).
+class SmallWalk {
+ public:
+  SmallWalk(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* input)
+      : general_(params, shape, input), params_(params), shape_(shape), image_(input) {
+    const int32_t c = shape.in_c;
+    input_end_ = input + shape.batch * shape.in_h * shape.in_w * c;
+    kernel_h_ = shape.kernel_h;
+    run_ = shape.kernel_w * c;
+    run_step_ = params.window.dilation_h * shape.in_w * c;
+    col_step_ = params.window.stride_w * c;
+    const int32_t span_w = (shape.kernel_w - 1) * params.window.dilation_w + 1;
+    // Columns [ox_lo_, ox_hi_) have their windows inside the image horizontally.
+    const int32_t stride_w = params.window.stride_w;
+    ox_lo_ = (params.window.pad_left + stride_w - 1) / stride_w;
+    const int32_t last = shape.in_w - span_w + params.window.pad_left;  // largest x0 + pad
+    ox_hi_ = last < 0 ? 0 : last / stride_w + 1;
+    if (ox_hi_ > shape.out_w) ox_hi_ = shape.out_w;
+    fast_ok_ = params.window.dilation_w == 1 && run_ <= 16;
+    enter_row();
+  }
+
+  __attribute__((always_inline)) void next(int8_t* row) {
+    if (ox_ < fast_end_) {
+      const int8_t* s = src_;
+      for (int32_t ky = 0; ky < kernel_h_; ++ky, s += run_step_, row += run_) {
+        mve::vstrbq_s8(row, mve::vldrbq_s8(s));
+      }
+      src_ += col_step_;
+      ++ox_;
+      if (ox_ == shape_.out_w) advance_row();
+      return;
+    }
+    general_next(row);
+  }
+
+ private:
+  // The fast columns of output row oy_ of image_ from ox_ on.
+  void enter_row() {
+    fast_end_ = 0;
+    const int32_t y0 = oy_ * params_.window.stride_h - params_.window.pad_top;
+    const int32_t span_h = (shape_.kernel_h - 1) * params_.window.dilation_h + 1;
+    if (!fast_ok_ || y0 < 0 || y0 + span_h > shape_.in_h || ox_hi_ <= ox_lo_) return;
+    const int8_t* row_src = image_ + (y0 * shape_.in_w - params_.window.pad_left) * shape_.in_c;
+    // The whole-vector loads of the row's last fast window stay inside the input.
+    const int8_t* last_src = row_src + (ox_hi_ - 1) * col_step_ + (kernel_h_ - 1) * run_step_;
+    if (input_end_ - last_src < 16) return;
+    const int32_t from = ox_ > ox_lo_ ? ox_ : ox_lo_;
+    if (from >= ox_hi_) return;
+    src_ = row_src + from * col_step_;
+    fast_end_ = ox_ == from ? ox_hi_ : 0;  // not yet: ox_ < ox_lo_, general_next comes back here
+  }
+
+  void advance_row() {
+    ox_ = 0;
+    if (++oy_ == shape_.out_h) {
+      oy_ = 0;
+      image_ += shape_.in_h * shape_.in_w * shape_.in_c;
+    }
+    enter_row();
+  }
+
+  __attribute__((noinline)) void general_next(int8_t* row) {
+    general_.seek(oy_, ox_, image_);
+    general_.next(row);
+    if (++ox_ == shape_.out_w) {
+      advance_row();
+    } else if (ox_ == ox_lo_) {
+      enter_row();
+    }
+  }
+
+  WindowWalk general_;
+  const Conv2dS8Params& params_;
+  const Conv2dShape& shape_;
+  const int8_t* image_;
+  const int8_t* input_end_;
+  const int8_t* src_ = nullptr;
+  int32_t kernel_h_, run_, run_step_, col_step_, ox_lo_, ox_hi_;
+  int32_t oy_ = 0, ox_ = 0, fast_end_ = 0;
+  bool fast_ok_;
+};
+
 // Every output pixel, two at a time, through the group blocks at `blocks`; row0, row1:
 // 16 kV bytes each.
 template <int kV, bool kRightShifts>
@@ -411,7 +513,7 @@ void small_pairs(const Conv2dS8Params& params, const Conv2dShape& shape, const u
   run.zp = mve::vdupq_n_s32(params.output_zero_point);
   run.lo = mve::vdupq_n_s32(params.act_min);
   run.hi = mve::vdupq_n_s32(params.act_max);
-  WindowWalk walk(params, shape, input);
+  SmallWalk walk(params, shape, input);
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   int32_t p = 0;
   for (; p + 2 <= pixels; p += 2, out += 2 * run.out_c) {
