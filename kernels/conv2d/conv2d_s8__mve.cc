@@ -9,17 +9,22 @@
 //
 // Scratch: out_c int32 (that bias), rounded up to 16 bytes, then two rows of K bytes.
 //
-// Windows of K <= 32 bytes (a 3x3x3 first layer: K = 27) take the small path instead
-// (small_pairs): the matrix product's loop over groups of four channels runs short of
-// registers there (eight sums, four pointers for the filter rows, three for the
-// per-channel constants, two outputs) and spilled about half its instructions. So each
-// group's four filter rows, zero-padded to V = ceil(K / 16) whole vectors, and its four
-// folded biases, multipliers and shifts (left and right, as requant_s8x4 wants them) are
-// laid out once per call as one block of 64 V + 64 bytes (group_block), which one
-// pointer walks with immediate offsets; the window rows are 16 V bytes, their lanes past
-// K multiplied by the zero padding. Per 2 pixels x 4 channels: 4 V filter loads, 8 V
-// VMLADAV, 4 VMOV, 4 constant loads, 2 x 7 (right shifts only) or 9 requantization
-// instructions, 2 stores. Scratch then: ceil(out_c / 4) blocks, then two rows of 16 V bytes.
+// Windows of K <= 48 bytes (first layers: 3x3x3, K = 27; kws' 10x4x1, K = 40) take the
+// small path instead (small_pairs): the matrix product's loop over groups of four
+// channels runs short of registers there (eight sums, four pointers for the filter rows,
+// three for the per-channel constants, two outputs) and spilled about half its
+// instructions. So each group's four filter rows, zero-padded to V = ceil(K / 16) whole
+// vectors, and its four folded biases, multipliers and shifts (left and right, as
+// requant_s8x4 wants them) and the output zero point are laid out once per call as one
+// block of 64 V + 80 bytes (group_block), which one pointer walks; the window rows are
+// 16 V bytes, their lanes past K multiplied by the zero padding. Two pixels at a time
+// for V <= 2, one for V = 3 (the pixel vectors, clamp bounds and two temporaries fill the
+// eight Q registers); with right shifts only, a pixel pair's (V 3: a pixel's) full groups
+// run in asm (small_groups_asm): per 2 pixels x 4 channels 4 V filter loads, 8 V VMLADAV,
+// 4 VMOV, 2 x 14 for the requantization and store, 5 of loop; V 3 per pixel x 4
+// channels 43. Windows come from SmallWalk: those inside the image as whole-vector runs,
+// those at its border as predicated runs over the zero point. Scratch then: ceil(out_c /
+// 4) blocks, two rows of 16 V bytes and 16 bytes of slack for SmallWalk's stores.
 //
 // On a core without MVE the same code runs through the portable definitions of
 // kernels/isa/mve.h.
@@ -36,7 +41,7 @@ namespace {
 uint32_t bias_bytes(int32_t out_c) { return (static_cast<uint32_t>(out_c) * 4u + 15u) & ~15u; }
 
 // The small path's vectors per window row (0: K > 32, the general path).
-int32_t small_vectors(int32_t k) { return k <= 16 ? 1 : (k <= 32 ? 2 : 0); }
+int32_t small_vectors(int32_t k) { return k <= 16 ? 1 : (k <= 32 ? 2 : (k <= 48 ? 3 : 0)); }
 // A group block: four filter rows of 16 V bytes, then bias, multiplier, left shift and
 // right shift (as requant_s8x4's neg_right) of its four channels and the output zero
 // point four times, int32 each.
@@ -251,10 +256,15 @@ __attribute__((always_inline)) inline void small_row(const Conv2dS8MvePixels& x,
   const mve::int8x16_t fa = mve::vldrbq_s8(f);
   a0 = conv2d_s8_mve_dot(x.x0a, fa);
   a1 = conv2d_s8_mve_dot(x.x1a, fa);
-  if (kV == 2) {
+  if (kV >= 2) {
     const mve::int8x16_t fb = mve::vldrbq_s8(f + 16);
     a0 = mve::vmladavaq_s8(a0, x.x0b, fb);
     a1 = mve::vmladavaq_s8(a1, x.x1b, fb);
+  }
+  if (kV == 3) {
+    const mve::int8x16_t fc = mve::vldrbq_s8(f + 32);
+    a0 = mve::vmladavaq_s8(a0, x.x0c, fc);
+    a1 = mve::vmladavaq_s8(a1, x.x1c, fc);
   }
 }
 
@@ -282,6 +292,14 @@ __attribute__((always_inline)) inline void small_row(const Conv2dS8MvePixels& x,
   "vldrb.8 q6, [%[f], #" off "]\n\t"           \
   "vmladav.s8 " a ", %q[x0a], q6\n\t"           \
   "vmladav.s8 " b ", %q[x1a], q6\n\t"
+// kV 3, one pixel: filter row at f (then f moved past it) into a.
+#define MOTE_SMALL_ROW3(a)                        \
+  "vldrb.8 q6, [%[f]], #16\n\t"                \
+  "vmladav.s8 " a ", %q[x0a], q6\n\t"           \
+  "vldrb.8 q6, [%[f]], #16\n\t"                \
+  "vmladava.s8 " a ", %q[x0b], q6\n\t"          \
+  "vldrb.8 q6, [%[f]], #16\n\t"                \
+  "vmladava.s8 " a ", %q[x0c], q6\n\t"
 #define MOTE_SMALL_ROW2(a, b, off, off16)         \
   MOTE_SMALL_ROW1(a, b, off)                      \
   "vldrb.8 q6, [%[f], #" off16 "]\n\t"         \
@@ -311,8 +329,22 @@ __attribute__((always_inline)) inline const uint8_t* small_groups_asm(const Conv
                                                                       const uint8_t* end, int8_t* y,
                                                                       int32_t out_c, mve::int32x4_t lo,
                                                                       mve::int32x4_t hi) {
-  static_assert(kV == 1 || kV == 2, "one or two vectors per window");
-  if constexpr (kV == 2) {
+  static_assert(kV >= 1 && kV <= 3, "one to three vectors per window");
+  if constexpr (kV == 3) {  // one pixel: VLDRB's offsets reach 127 bytes, so loads walk f
+    static_assert(64 * 3 + 80 == 272, "the asm's block size and offsets");
+    __asm__ volatile("1:\n\t" MOTE_SMALL_ROW3("r0") MOTE_SMALL_ROW3("r2") MOTE_SMALL_ROW3("r4") MOTE_SMALL_ROW3("r6")
+                         MOTE_SMALL_REQUANT("r0", "r2", "r4", "r6", "0", "16", "48", "64")
+                     "vstrb.32 q6, [%[y]]\n\t"
+                     "add %[y], %[y], #4\n\t"
+                     "add %[f], %[f], #80\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [f] "+r"(f), [y] "+r"(y)
+                     : [end] "r"(end), [x0a] "w"(x.x0a), [x0b] "w"(x.x0b), [x0c] "w"(x.x0c), [lo] "w"(lo),
+                       [hi] "w"(hi)
+                     : "r0", "r2", "r4", "r6", "q6", "q7", "cc", "memory");
+    static_cast<void>(out_c);
+  } else if constexpr (kV == 2) {
     static_assert(64 * 2 + 80 == 208, "the asm's block size and offsets");
     __asm__ volatile(MOTE_SMALL_GROUPS(MOTE_SMALL_ROW2("r0", "r8", "0", "16") MOTE_SMALL_ROW2("r2", "r10", "32", "48")
                                            MOTE_SMALL_ROW2("r4", "r12", "64", "80")
@@ -335,6 +367,7 @@ __attribute__((always_inline)) inline const uint8_t* small_groups_asm(const Conv
   return f;
 }
 #undef MOTE_SMALL_GROUPS
+#undef MOTE_SMALL_ROW3
 #undef MOTE_SMALL_ROW2
 #undef MOTE_SMALL_ROW1
 #undef MOTE_SMALL_REQUANT
@@ -357,9 +390,13 @@ __attribute__((always_inline)) inline void small_pixels(const SmallRun& run, con
   x.x0a = mve::vldrbq_s8(row0);
   x.x1a = kPair ? mve::vldrbq_s8(row1) : x.x0a;
   x.x0b = x.x1b = x.x0c = x.x1c = x.x0a;
-  if (kV == 2) {
+  if (kV >= 2) {
     x.x0b = mve::vldrbq_s8(row0 + 16);
     x.x1b = kPair ? mve::vldrbq_s8(row1 + 16) : x.x0b;
+  }
+  if (kV == 3) {
+    x.x0c = mve::vldrbq_s8(row0 + 32);
+    x.x1c = kPair ? mve::vldrbq_s8(row1 + 32) : x.x0c;
   }
   const int32_t out_c = run.out_c;
   auto requant = [&](mve::int32x4_t acc, const int32_t* c) __attribute__((always_inline)) {
@@ -387,7 +424,7 @@ __attribute__((always_inline)) inline void small_pixels(const SmallRun& run, con
   };
   const uint8_t* block = run.blocks;
 #if MOTE_HAS_MVE
-  if constexpr (kRightShifts && kPair) {
+  if constexpr (kRightShifts && kPair == (kV < 3)) {
     if (run.groups > 0) {
       block = small_groups_asm<kV>(x, block, block + run.groups * group_block_bytes(kV), y, out_c, run.lo, run.hi);
       y += 4 * run.groups;
@@ -478,9 +515,38 @@ class SmallWalk {
     enter_row();
   }
 
+  // A window with runs of at most 16 bytes (dilation_w 1) that reaches outside the image
+  // or whose whole-vector loads would leave the input: per window row the zero point
+  // over the run, then the bytes inside the image (one predicated load and store).
+  void short_runs(int8_t* row) {
+    const int32_t c = shape_.in_c;
+    const int32_t y0 = oy_ * params_.window.stride_h - params_.window.pad_top;
+    const int32_t x0 = ox_ * params_.window.stride_w - params_.window.pad_left;
+    const int32_t lo = x0 < 0 ? (-x0 < shape_.kernel_w ? -x0 : shape_.kernel_w) : 0;
+    int32_t hi = shape_.in_w - x0;
+    hi = hi > shape_.kernel_w ? shape_.kernel_w : (hi < lo ? lo : hi);
+    const mve::mve_pred16_t run_pred = mve::vctp8q(static_cast<uint32_t>(run_));
+    const mve::mve_pred16_t in_pred = mve::vctp8q(static_cast<uint32_t>((hi - lo) * c));
+    const mve::int8x16_t pad = mve::vdupq_n_s8(static_cast<int8_t>(params_.input_zero_point));
+    int8_t* const dst_in = row + lo * c;
+    const int32_t row_bytes = shape_.in_w * c;
+    for (int32_t ky = 0; ky < kernel_h_; ++ky, row += run_) {
+      mve::vstrbq_p_s8(row, pad, run_pred);
+      const int32_t y = y0 + ky * params_.window.dilation_h;
+      if (y >= 0 && y < shape_.in_h && hi > lo) {
+        mve::vstrbq_p_s8(dst_in + ky * run_, mve::vldrbq_z_s8(image_ + y * row_bytes + (x0 + lo) * c, in_pred),
+                         in_pred);
+      }
+    }
+  }
+
   __attribute__((noinline)) void general_next(int8_t* row) {
-    general_.seek(oy_, ox_, image_);
-    general_.next(row);
+    if (fast_ok_) {
+      short_runs(row);
+    } else {
+      general_.seek(oy_, ox_, image_);
+      general_.next(row);
+    }
     if (++ox_ == shape_.out_w) {
       advance_row();
     } else if (ox_ == ox_lo_) {
@@ -516,6 +582,13 @@ void small_pairs(const Conv2dS8Params& params, const Conv2dShape& shape, const u
   SmallWalk walk(params, shape, input);
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   int32_t p = 0;
+  if (kV == 3) {  // three vectors a pixel: one pixel at a time (see small_groups_asm)
+    for (; p < pixels; ++p, out += run.out_c) {
+      walk.next(row0);
+      small_pixels<kV, kRightShifts, false>(run, row0, nullptr, out);
+    }
+    return;
+  }
   for (; p + 2 <= pixels; p += 2, out += 2 * run.out_c) {
     walk.next(row0);
     walk.next(row1);
@@ -553,8 +626,11 @@ void conv2d_s8__mve(const Conv2dS8Params& params, const int32_t* multipliers,
     if (v == 1) {
       (right_shifts ? small_pairs<1, true> : small_pairs<1, false>)(params, shape, blocks, input, row0, row1,
                                                                     output);
-    } else {
+    } else if (v == 2) {
       (right_shifts ? small_pairs<2, true> : small_pairs<2, false>)(params, shape, blocks, input, row0, row1,
+                                                                    output);
+    } else {
+      (right_shifts ? small_pairs<3, true> : small_pairs<3, false>)(params, shape, blocks, input, row0, row1,
                                                                     output);
     }
     return;
@@ -594,7 +670,7 @@ Status conv2d_s8__mve_check(const OpContext& ctx) {
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1) return Status::kBadParams;
   const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
-  const int32_t v = k <= 32 ? small_vectors(static_cast<int32_t>(k)) : 0;
+  const int32_t v = k <= 48 ? small_vectors(static_cast<int32_t>(k)) : 0;
   const uint64_t needed = v > 0 ? small_scratch_bytes(static_cast<int32_t>(filter.dims[0]), v)
                                 : bias_bytes(static_cast<int32_t>(filter.dims[0])) + 2u * k;
   const Span<uint8_t> scratch = ctx.scratch();
