@@ -134,6 +134,32 @@ struct Conv2dS8MvePixels {
   mve::int8x16_t x0a, x0b, x0c, x1a, x1b, x1c;
 };
 
+// Rows x0 and x1 (x0 twice without kPair) in registers for kVectors = 1 to 3; nothing
+// loaded for 0. `last`: the lanes of the last vector inside the row.
+template <int kVectors, bool kPair>
+__attribute__((always_inline)) inline Conv2dS8MvePixels conv2d_s8_mve_pixels(
+    const int8_t* x0, const int8_t* x1, mve::mve_pred16_t last) {
+  Conv2dS8MvePixels x;
+  x.x0a = x.x0b = x.x0c = x.x1a = x.x1b = x.x1c = mve::vdupq_n_s8(0);
+  if (kVectors == 1) {
+    x.x0a = mve::vldrbq_z_s8(x0, last);
+    x.x1a = kPair ? mve::vldrbq_z_s8(x1, last) : x.x0a;
+  } else if (kVectors == 2) {
+    x.x0a = mve::vldrbq_s8(x0);
+    x.x0b = mve::vldrbq_z_s8(x0 + 16, last);
+    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
+    x.x1b = kPair ? mve::vldrbq_z_s8(x1 + 16, last) : x.x0b;
+  } else if (kVectors == 3) {
+    x.x0a = mve::vldrbq_s8(x0);
+    x.x0b = mve::vldrbq_s8(x0 + 16);
+    x.x0c = mve::vldrbq_z_s8(x0 + 32, last);
+    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
+    x.x1b = kPair ? mve::vldrbq_s8(x1 + 16) : x.x0b;
+    x.x1c = kPair ? mve::vldrbq_z_s8(x1 + 32, last) : x.x0c;
+  }
+  return x;
+}
+
 // One filter row w against both pixels: {x0.w, x1.w}. kWholeLoads: 16 * kVectors bytes at
 // w may be read; otherwise the row's last vector loads under `last` (lanes < k % 16 or 16).
 template <int kVectors, bool kWholeLoads>
@@ -248,24 +274,7 @@ __attribute__((always_inline)) inline void conv2d_s8_mve_rows(const Conv2dS8MveR
       mve::vctp8q(static_cast<uint32_t>(kVectors > 1 ? k - 16 * (kVectors - 1) : k));
   const int32_t steps = k / 16;
   const int32_t tail = k % 16;
-  Conv2dS8MvePixels x;
-  x.x0a = x.x0b = x.x0c = x.x1a = x.x1b = x.x1c = mve::vdupq_n_s8(0);
-  if (kVectors == 1) {
-    x.x0a = mve::vldrbq_z_s8(x0, last);
-    x.x1a = kPair ? mve::vldrbq_z_s8(x1, last) : x.x0a;
-  } else if (kVectors == 2) {
-    x.x0a = mve::vldrbq_s8(x0);
-    x.x0b = mve::vldrbq_z_s8(x0 + 16, last);
-    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
-    x.x1b = kPair ? mve::vldrbq_z_s8(x1 + 16, last) : x.x0b;
-  } else if (kVectors == 3) {
-    x.x0a = mve::vldrbq_s8(x0);
-    x.x0b = mve::vldrbq_s8(x0 + 16);
-    x.x0c = mve::vldrbq_z_s8(x0 + 32, last);
-    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
-    x.x1b = kPair ? mve::vldrbq_s8(x1 + 16) : x.x0b;
-    x.x1c = kPair ? mve::vldrbq_z_s8(x1 + 32, last) : x.x0c;
-  }
+  const Conv2dS8MvePixels x = conv2d_s8_mve_pixels<kVectors, kPair>(x0, x1, last);
   const int8_t* w = r.filter;
   const int32_t* m = r.multipliers;
   const int32_t* s = r.shifts;
