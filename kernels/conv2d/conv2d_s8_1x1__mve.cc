@@ -1,7 +1,7 @@
 // Helium (MVE) int8 1x1 convolution (pointwise), bit-exact with conv2d_s8: kernel 1x1,
 // no padding, groups == 1, any stride. Each output pixel's input pixel is a row of C
 // contiguous bytes, so the op is a matrix product of pixel rows by filter rows
-// (conv2d_s8_mve_rows.h: 2 pixels x 4 channels per block, a pixel of C <= 48 bytes
+// (conv2d_s8_mve_rows.h: 2 pixels x 4 channels per block, a pixel of C <= 32 bytes
 // loaded once per pixel pair, four outputs requantized per vector). The input offset is
 // folded into a per-channel bias computed once per call into scratch.
 //
@@ -9,13 +9,13 @@
 // networks have them: a bias near -2^30 clamps every output to act_min; 488 of vww's
 // 640 channels in its 128-channel layers) is found once per call (split_channels: the
 // exact accumulator range the weights allow, [lo, hi], and the reference's output at both
-// ends; the requantization is monotone, so equal ends mean a constant). When at least a
-// quarter of the channels are constant, each pixel's output is first the bytes of a
-// template (the constants; 2 loads and stores per 16 channels), then only the live
-// channels run the 2 x 4 blocks, four live channels at a time through a list of their
-// indices: filter rows by index, bias / multiplier / shift by gathers, outputs by byte
-// scatters (about 8 instructions per block more than contiguous channels). With fewer
-// constant channels every channel runs as before.
+// ends; the requantization is monotone, so equal ends mean a constant). When enough
+// channels are constant (an eighth for rows over 32 bytes, else a quarter), each pixel's
+// output is first the bytes of a template (the constants; a load and a store per 16
+// channels), then only the live channels run the 2 x 4 blocks, four at a time through a
+// list of their indices: filter rows by index, bias / multiplier / shift by gathers,
+// outputs by byte scatters (about 8 instructions per block more than contiguous
+// channels). With fewer constant channels every channel runs as before.
 //
 // Scratch: bias_eff (out_c int32), the live list (int16, out_c rounded up to 4), the
 // template (out_c rounded up to 4 bytes).
@@ -427,10 +427,13 @@ void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers
   walk.col_step = params.window.stride_w * k;
   walk.row_step = params.window.stride_h * shape.in_w * k;
   walk.image_step = shape.in_h * shape.in_w * k;
-  // The live channels only when a quarter or more are constant: each block of four
-  // constant channels saves 30 to 150 instructions per pixel pair, the list costs about 8
-  // per block of live ones and the template 2 per 16 channels per pixel.
-  if (4 * (out_c - live) < out_c) {
+  // The live channels only when enough are constant: each block of four constant
+  // channels saves 30 to 250 instructions per pixel pair (more for longer rows), the list
+  // costs about 8 per block of live ones and the template 3 per 16 channels per pixel.
+  // Measured on vww (m55): 21 of 128 constant with k = 64 saves 1.7% of the layer, so an
+  // eighth for long rows (k > 32), a quarter for the rows in registers.
+  const int32_t dead = out_c - live;
+  if (k > 32 ? 8 * dead < out_c : 4 * dead < out_c) {
     run_rows<false>(r, LiveRows{}, walk, pixels, output);
     return;
   }
