@@ -334,6 +334,13 @@ __attribute__((always_inline)) inline void live_rows(const LiveRows& lr, const i
                                                      last),
              idx);
     }
+  } else if (kRowBytes == 64) {
+    for (int32_t g = 0; g < groups; ++g, li += 4) {
+      const mve::int32x4_t idx = mve::vldrhq_s32(li);
+      finish(conv2d_s8_mve_long_2x4_64(x0, x1, filter + li[0] * 64, filter + li[1] * 64,
+                                       filter + li[2] * 64, filter + li[3] * 64),
+             idx);
+    }
   } else {
     for (int32_t g = 0; g < groups; ++g, li += 4) {
       const mve::int32x4_t idx = mve::vldrhq_s32(li);
@@ -397,6 +404,9 @@ void run_rows(const Conv2dS8MveRows& r, const LiveRows& lr, PixelWalk walk, int3
     } else {
       run_path<kLive, 2, false>(r, lr, walk, pixels, output);
     }
+  } else if (k == 64) {
+    // kws' pointwise layers, vww's 64-channel ones: conv2d_s8_mve_long_2x2_64.
+    run_path<kLive, 0, false, 64>(r, lr, walk, pixels, output);
   } else {
     run_path<kLive, 0, false>(r, lr, walk, pixels, output);
   }
