@@ -334,11 +334,13 @@ __attribute__((always_inline)) inline void live_rows(const LiveRows& lr, const i
                                                      last),
              idx);
     }
-  } else if (kRowBytes == 64) {
+  } else if (kVectors == 0 && (kRowBytes == 64 || kRowBytes == 128)) {
+    constexpr int kUnrolled = kRowBytes == 128 ? 128 : 64;
     for (int32_t g = 0; g < groups; ++g, li += 4) {
       const mve::int32x4_t idx = mve::vldrhq_s32(li);
-      finish(conv2d_s8_mve_long_2x4_64(x0, x1, filter + li[0] * 64, filter + li[1] * 64,
-                                       filter + li[2] * 64, filter + li[3] * 64),
+      finish(conv2d_s8_mve_long_2x4_unrolled<kUnrolled>(x0, x1, filter + li[0] * k,
+                                                        filter + li[1] * k, filter + li[2] * k,
+                                                        filter + li[3] * k),
              idx);
     }
   } else {
@@ -405,8 +407,11 @@ void run_rows(const Conv2dS8MveRows& r, const LiveRows& lr, PixelWalk walk, int3
       run_path<kLive, 2, false>(r, lr, walk, pixels, output);
     }
   } else if (k == 64) {
-    // kws' pointwise layers, vww's 64-channel ones: conv2d_s8_mve_long_2x2_64.
+    // kws' pointwise layers, vww's 64- and 128-channel ones: the steps unrolled
+    // (conv2d_s8_mve_long_2x2_unrolled).
     run_path<kLive, 0, false, 64>(r, lr, walk, pixels, output);
+  } else if (k == 128) {
+    run_path<kLive, 0, false, 128>(r, lr, walk, pixels, output);
   } else {
     run_path<kLive, 0, false>(r, lr, walk, pixels, output);
   }

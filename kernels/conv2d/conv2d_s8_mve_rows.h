@@ -239,43 +239,56 @@ __attribute__((always_inline)) inline Conv2dS8MveDot2x2 conv2d_s8_mve_long_2x2(
   return {a0, a1, a2, a3};
 }
 
-// conv2d_s8_mve_long_2x2 for rows of exactly 64 bytes: the four steps unrolled with
-// immediate offsets in one asm statement (32 instructions, no loop; the compiler's own
-// unrolling spills), VMLADAV into even registers ("Te").
-__attribute__((always_inline)) inline Conv2dS8MveDot2x2 conv2d_s8_mve_long_2x2_64(
+// One 16-byte step of the unrolled 2x2 passes below at byte offset `off` (a string
+// literal): x0 and x1 against rows wa and wb, first (VMLADAV) or accumulating (VMLADAVA).
+#define MOTE_MVE_STEP_2X2(op, off)                                                    \
+  "vldrb.u8 q0, [%[x0], #" off "]\n\tvldrb.u8 q1, [%[x1], #" off "]\n\t"          \
+  "vldrb.u8 q2, [%[wa], #" off "]\n\t" op " %[a0], q0, q2\n\t" op " %[a2], q1, q2\n\t" \
+  "vldrb.u8 q2, [%[wb], #" off "]\n\t" op " %[a1], q0, q2\n\t" op " %[a3], q1, q2\n\t"
+
+// conv2d_s8_mve_long_2x2 for rows of exactly kRowBytes = 64 or 128 bytes: the 16-byte
+// steps unrolled with immediate offsets in one asm statement (8 instructions per step,
+// no loop or its setup; the compiler's own unrolling spills), VMLADAV into even
+// registers ("Te").
+template <int kRowBytes>
+__attribute__((always_inline)) inline Conv2dS8MveDot2x2 conv2d_s8_mve_long_2x2_unrolled(
     const int8_t* x0, const int8_t* x1, const int8_t* wa, const int8_t* wb) {
+  static_assert(kRowBytes == 64 || kRowBytes == 128, "64 or 128 bytes");
 #if MOTE_HAS_MVE
-  using Row = const int8_t(*)[64];
+  using Row = const int8_t(*)[kRowBytes];
   int32_t a0, a1, a2, a3;
-  __asm__(
-      "vldrb.u8 q0, [%[x0]]\n\tvldrb.u8 q1, [%[x1]]\n\tvldrb.u8 q2, [%[wa]]\n\t"
-      "vmladav.s8 %[a0], q0, q2\n\tvmladav.s8 %[a2], q1, q2\n\tvldrb.u8 q2, [%[wb]]\n\t"
-      "vmladav.s8 %[a1], q0, q2\n\tvmladav.s8 %[a3], q1, q2\n\t"
-      "vldrb.u8 q0, [%[x0], #16]\n\tvldrb.u8 q1, [%[x1], #16]\n\tvldrb.u8 q2, [%[wa], #16]\n\t"
-      "vmladava.s8 %[a0], q0, q2\n\tvmladava.s8 %[a2], q1, q2\n\tvldrb.u8 q2, [%[wb], #16]\n\t"
-      "vmladava.s8 %[a1], q0, q2\n\tvmladava.s8 %[a3], q1, q2\n\t"
-      "vldrb.u8 q0, [%[x0], #32]\n\tvldrb.u8 q1, [%[x1], #32]\n\tvldrb.u8 q2, [%[wa], #32]\n\t"
-      "vmladava.s8 %[a0], q0, q2\n\tvmladava.s8 %[a2], q1, q2\n\tvldrb.u8 q2, [%[wb], #32]\n\t"
-      "vmladava.s8 %[a1], q0, q2\n\tvmladava.s8 %[a3], q1, q2\n\t"
-      "vldrb.u8 q0, [%[x0], #48]\n\tvldrb.u8 q1, [%[x1], #48]\n\tvldrb.u8 q2, [%[wa], #48]\n\t"
-      "vmladava.s8 %[a0], q0, q2\n\tvmladava.s8 %[a2], q1, q2\n\tvldrb.u8 q2, [%[wb], #48]\n\t"
-      "vmladava.s8 %[a1], q0, q2\n\tvmladava.s8 %[a3], q1, q2"
-      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
-      : [x0] "r"(x0), [x1] "r"(x1), [wa] "r"(wa), [wb] "r"(wb),
-        "m"(*reinterpret_cast<Row>(x0)), "m"(*reinterpret_cast<Row>(x1)),
-        "m"(*reinterpret_cast<Row>(wa)), "m"(*reinterpret_cast<Row>(wb))
-      : "q0", "q1", "q2");
+  if (kRowBytes == 64) {
+    __asm__(MOTE_MVE_STEP_2X2("vmladav.s8", "0") MOTE_MVE_STEP_2X2("vmladava.s8", "16")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "32") MOTE_MVE_STEP_2X2("vmladava.s8", "48")
+            : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+            : [x0] "r"(x0), [x1] "r"(x1), [wa] "r"(wa), [wb] "r"(wb),
+              "m"(*reinterpret_cast<Row>(x0)), "m"(*reinterpret_cast<Row>(x1)),
+              "m"(*reinterpret_cast<Row>(wa)), "m"(*reinterpret_cast<Row>(wb))
+            : "q0", "q1", "q2");
+  } else {
+    __asm__(MOTE_MVE_STEP_2X2("vmladav.s8", "0") MOTE_MVE_STEP_2X2("vmladava.s8", "16")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "32") MOTE_MVE_STEP_2X2("vmladava.s8", "48")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "64") MOTE_MVE_STEP_2X2("vmladava.s8", "80")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "96") MOTE_MVE_STEP_2X2("vmladava.s8", "112")
+            : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+            : [x0] "r"(x0), [x1] "r"(x1), [wa] "r"(wa), [wb] "r"(wb),
+              "m"(*reinterpret_cast<Row>(x0)), "m"(*reinterpret_cast<Row>(x1)),
+              "m"(*reinterpret_cast<Row>(wa)), "m"(*reinterpret_cast<Row>(wb))
+            : "q0", "q1", "q2");
+  }
   return {a0, a1, a2, a3};
 #else
-  return conv2d_s8_mve_long_2x2(x0, x1, wa, wb, 4, 0);
+  return conv2d_s8_mve_long_2x2(x0, x1, wa, wb, kRowBytes / 16, 0);
 #endif
 }
+#undef MOTE_MVE_STEP_2X2
 
-__attribute__((always_inline)) inline Conv2dS8MveAcc conv2d_s8_mve_long_2x4_64(
+template <int kRowBytes>
+__attribute__((always_inline)) inline Conv2dS8MveAcc conv2d_s8_mve_long_2x4_unrolled(
     const int8_t* x0, const int8_t* x1, const int8_t* w0, const int8_t* w1, const int8_t* w2,
     const int8_t* w3) {
-  const Conv2dS8MveDot2x2 a = conv2d_s8_mve_long_2x2_64(x0, x1, w0, w1);
-  const Conv2dS8MveDot2x2 b = conv2d_s8_mve_long_2x2_64(x0, x1, w2, w3);
+  const Conv2dS8MveDot2x2 a = conv2d_s8_mve_long_2x2_unrolled<kRowBytes>(x0, x1, w0, w1);
+  const Conv2dS8MveDot2x2 b = conv2d_s8_mve_long_2x2_unrolled<kRowBytes>(x0, x1, w2, w3);
   return {conv2d_s8_mve_lanes(a.x0a, a.x0b, b.x0a, b.x0b),
           conv2d_s8_mve_lanes(a.x1a, a.x1b, b.x1a, b.x1b)};
 }
@@ -368,9 +381,11 @@ __attribute__((always_inline)) inline void conv2d_s8_mve_rows(const Conv2dS8MveR
     for (; g < groups; ++g) {
       finish(conv2d_s8_mve_near_2x4<kVectors, false>(x, w, w + k, w + 2 * k, w + 3 * k, last));
     }
-  } else if (kRowBytes == 64) {
+  } else if (kVectors == 0 && (kRowBytes == 64 || kRowBytes == 128)) {
+    constexpr int kUnrolled = kRowBytes == 128 ? 128 : 64;
     for (; g < groups; ++g) {
-      finish(conv2d_s8_mve_long_2x4_64(x0, x1, w, w + 64, w + 128, w + 192));
+      finish(conv2d_s8_mve_long_2x4_unrolled<kUnrolled>(x0, x1, w, w + k, w + 2 * k,
+                                                        w + 3 * k));
     }
   } else {
     for (; g < groups; ++g) {

@@ -110,13 +110,18 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
     // 8 and 16 input channels have their own 1x1 paths (vww's first pointwise layers).
-    // And the row lengths of the paths: 8, 16, 24, 32, 48, 64, 100.
-    static const int32_t kRows[] = {8, 16, 24, 32, 48, 64, 100};
+    // And the row lengths of the paths: 8, 16, 24, 32, 48, 64, 100, 128.
+    static const int32_t kRows[] = {8, 16, 24, 32, 48, 64, 100, 128};
     const int32_t pick = rng.uniform(0, 7);
     s.in_c = pick == 0   ? 8 * rng.uniform(1, 2)
-             : pick == 1 ? kRows[rng.uniform(0, 6)]
+             : pick == 1 ? kRows[rng.uniform(0, 7)]
                          : (pick < 5 ? rng.uniform(1, 17) : rng.uniform(1, 80));
     s.out_c = rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 40);
+    // The first 32 cases: each row length four times, with 4 to 19 channels.
+    if (c < 32) {
+      s.in_c = kRows[c % 8];
+      s.out_c = 4 + (c / 8) + 4 * rng.uniform(0, 3);
+    }
     p.window.stride_h = rng.uniform(1, 3);
     p.window.stride_w = rng.uniform(1, 3);
     p.groups = 1;
