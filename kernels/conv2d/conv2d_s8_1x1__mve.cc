@@ -10,9 +10,9 @@
 // 640 channels in its 128-channel layers) is found once per call (split_channels: the
 // exact accumulator range the weights allow, [lo, hi], and the reference's output at both
 // ends; the requantization is monotone, so equal ends mean a constant). When enough
-// channels are constant (an eighth for rows over 32 bytes, else a quarter), each pixel's
-// output is first the bytes of a template (the constants; a load and a store per 16
-// channels), then only the live channels run the 2 x 4 blocks, four at a time through a
+// channels are constant (an eighth; rows of more than 32 bytes only, see
+// conv2d_s8_1x1__mve), each pixel's output is first the bytes of a template (the
+// constants; a load and a store per 16 channels), then only the live channels run the 2 x 4 blocks, four at a time through a
 // list of their indices: filter rows by index, bias / multiplier / shift by gathers,
 // outputs by byte scatters (about 8 instructions per block more than contiguous
 // channels). With fewer constant channels every channel runs as before.
@@ -375,11 +375,11 @@ void live(const LiveRows& lr, PixelWalk walk, int32_t pixels, int8_t* out) {
   live_pixels<kVectors, kRightShifts, kRowBytes>(local, walk, pixels, out);
 }
 
-// Every channel (r) or the live ones (lr != nullptr), by the row length's path.
+// Every channel (r) or the live ones (kLive: lr; long rows only), by the row length's path.
 template <bool kLive, int kVectors, bool kRightShifts, int kRowBytes = 0>
 void run_path(const Conv2dS8MveRows& r, const LiveRows& lr, PixelWalk walk, int32_t pixels,
               int8_t* out) {
-  if (kLive) {
+  if constexpr (kLive && kVectors == 0) {
     live<kVectors, kRightShifts, kRowBytes>(lr, walk, pixels, out);
   } else {
     pointwise<kVectors, kRightShifts, kRowBytes>(r, walk, pixels, out);
@@ -428,10 +428,14 @@ void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers
   const Scratch s = scratch_parts(scratch, out_c);
   const Conv2dS8MveRows r = conv2d_s8_mve_rows_prepare(params, multipliers, shifts, filter,
                                                        s.bias_eff, out_c, k);
+  // Rows in registers (k <= 32) always run every channel: their live instances would
+  // cost about 8 KB of code, and vww's such layers have too few constant channels (its
+  // dead channels sit in the 64- to 256-channel layers).
+  if (k <= 32) conv2d_s8_mve_bias(filter, bias, out_c, k, -params.input_zero_point, s.bias_eff);
   const int32_t live =
-      r.right_shifts
-          ? split_channels<true>(params, multipliers, shifts, filter, bias, out_c, k, s)
-          : split_channels<false>(params, multipliers, shifts, filter, bias, out_c, k, s);
+      k <= 32          ? out_c
+      : r.right_shifts ? split_channels<true>(params, multipliers, shifts, filter, bias, out_c, k, s)
+                       : split_channels<false>(params, multipliers, shifts, filter, bias, out_c, k, s);
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   const bool contiguous = params.window.stride_w == 1 && params.window.stride_h == 1;
   PixelWalk walk;
@@ -446,9 +450,9 @@ void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers
   // channels saves 30 to 250 instructions per pixel pair (more for longer rows), the list
   // costs about 8 per block of live ones and the template 3 per 16 channels per pixel.
   // Measured on vww (m55): 21 of 128 constant with k = 64 saves 1.7% of the layer, so an
-  // eighth for long rows (k > 32), a quarter for the rows in registers.
+  // eighth.
   const int32_t dead = out_c - live;
-  if (k > 32 ? 8 * dead < out_c : 4 * dead < out_c) {
+  if (8 * dead < out_c) {
     run_rows<false>(r, LiveRows{}, walk, pixels, output);
     return;
   }
