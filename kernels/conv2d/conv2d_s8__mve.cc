@@ -451,9 +451,9 @@ __attribute__((always_inline)) inline void small_pixels(const SmallRun& run, con
 // copy each run as one whole vector (the bytes past the run land on the next run's
 // place, written next, or past K, where the filter rows are zero; the last run may write
 // 16 bytes past the second window row: small_scratch_bytes keeps them): per window row
-// one load, one store and one add. The rest go through WindowWalk's code
-// (general_next), which also moves on to the next output row and finds its fast
-// columns [ox, fast_end).
+// one load, one store and one add. The rest go through general_next: short_runs when
+// runs are short and contiguous (the border windows), else WindowWalk's code; it also
+// moves on to the next output row and finds its fast columns [ox, fast_end).
 class SmallWalk {
  public:
   SmallWalk(const Conv2dS8Params& params, const Conv2dShape& shape, const int8_t* input)
