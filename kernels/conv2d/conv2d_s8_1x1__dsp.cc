@@ -14,7 +14,7 @@
 // output.
 //
 // The blocks' channels: per-channel records built once per run (see "The records path"
-// below: the MAC loop over widened weights, 46 instructions per 64 MACs, and 3 per
+// below: the MAC loop over widened weights, 45 instructions per 64 MACs, and 3 per
 // output) when ceil(C / 4) is a multiple of 4, there are 16 pixels in whole blocks and the
 // compiler gave scratch for at least kMinChunk records (wide_channels); else run_block
 // (conv2d_s8_dsp_block.h: 54 per 64 MACs from the int8 weights, 7 per output).
@@ -635,12 +635,13 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
 // The records path (ReLU-like clamps, act_min >= output zp): pixel blocks as above,
 // output channels from records built once per run in scratch (bias', the widened
 // weights, the channel's output offset and requantization constants), so that one
-// pointer walks them: per channel and block of 4 pixels the MAC loop (46 instructions per
-// 64 MACs, the first group adding the bias), 10 of loop overhead and 3 per output. When
-// the scratch holds only some channels' records (wide_channels, at least kMinChunk), the
-// channels run in chunks that fill it, each over every block (the columns expanded again
-// per chunk: about 90 instructions per pixel for C = 64, less than a chunk's channels
-// save). A channel whose output cannot vary (below) takes one word of that space, not a
+// pointer walks them: per channel and block of 4 pixels the MAC loop (11 instructions per
+// 16 MACs, the first group adding the bias, 2 per pass of 8 groups), 8 of loop overhead
+// and 3 per output (the 8-group pass saves 4 per channel and block over a 4-group one:
+// 5,800 per kws 1x1 layer). When the scratch holds only some channels' records
+// (wide_channels, at least kMinChunk), the channels run in chunks that fill it, each over
+// every block (the columns expanded again per chunk: about 90 instructions per pixel for
+// C = 64, less than a chunk's channels save). A channel whose output cannot vary (below) takes one word of that space, not a
 // record, and no MAC loop: per block its constant is stored to the 4 pixels (trained
 // ReLU networks have such dead channels: 488 of vww's 640 in its 128-channel layers).
 //
@@ -708,30 +709,59 @@ ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, int32_t* constant) 
   return *constant == channel_output(plan.p, hi, m, shift) ? kKindConstant : kKindGeneral;
 }
 
+// `words` words of int8 weights from row as (even, odd) int16 pairs times 2^scale (scale
+// in [0, 8]) at rec. Each byte w flipped to w + 128 in [0, 255] and zero-extended (an AND
+// per half), the word shifted left stays within its halves (255 << 8 < 2^16); a halfwise
+// subtract of 128 << scale then gives w << scale: 11 instructions a word with its load,
+// store and loop.
+void widen_scaled(const int8_t* row, int32_t words, int32_t scale, uint32_t* rec) {
+  const uint32_t bias128 = 0x00800080u << scale;
+#if MOTE_HAS_DSP
+  if (words == 0) return;
+  const int8_t* const end = row + 4 * words;
+  uint32_t x, even;
+  __asm__ volatile(
+      "1:\n\t"
+      "ldr %[x], [%[row]], #4\n\t"
+      "eor %[x], %[x], #0x80808080\n\t"
+      "and %[even], %[x], #0x00FF00FF\n\t"
+      "lsr %[x], %[x], #8\n\t"
+      "and %[x], %[x], #0x00FF00FF\n\t"
+      "lsl %[even], %[even], %[scale]\n\t"
+      "lsl %[x], %[x], %[scale]\n\t"
+      "ssub16 %[even], %[even], %[bias]\n\t"
+      "ssub16 %[x], %[x], %[bias]\n\t"
+      "strd %[even], %[x], [%[rec]], #8\n\t"
+      "cmp %[row], %[end]\n\t"
+      "bne 1b\n\t"
+      : [x] "=&r"(x), [even] "=&r"(even), [row] "+r"(row), [rec] "+r"(rec)
+      : [end] "r"(end), [scale] "r"(scale), [bias] "r"(bias128)
+      : "cc", "memory");
+#else
+  for (int32_t j = 0; j < words; ++j, row += 4, rec += 2) {
+    const uint32_t flipped = dsp::load_u32(row) ^ 0x80808080u;
+    rec[0] = dsp::ssub16((flipped & 0x00FF00FFu) << scale, bias128);
+    rec[1] = dsp::ssub16(((flipped >> 8) & 0x00FF00FFu) << scale, bias128);
+  }
+#endif
+}
+
 // Channel o's record at rec (a shifted channel's); returns the next record.
 uint32_t* build_record(const ChannelPlan& plan, int32_t o, uint32_t* rec) {
   const int32_t m = plan.multipliers[o], right = -plan.shifts[o];
   const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
   const int32_t scale = kShiftR + 1 - right;
   *rec++ = static_cast<uint32_t>(b) << scale;
-  // The weights times 2^scale, (even, odd) int16 pairs per group: SXTB16 then the word
-  // shifted left, less the sign of the low half that the shift carried into the high one
-  // ((2^scale - 1) << 16 when the low half is negative).
+  // The weights times 2^scale, (even, odd) int16 pairs per group.
   const int32_t c = plan.c;
   const int8_t* row = plan.filter + o * c;
-  const uint32_t carry = ((1u << scale) - 1u) << 16;
-  auto put = [&](uint32_t x) {
-    const uint32_t even = dsp::sxtb16(x), odd = dsp::sxtb16_ror8(x);
-    rec[0] = (even << scale) - ((even >> 15) & 1u) * carry;
-    rec[1] = (odd << scale) - ((odd >> 15) & 1u) * carry;
-    rec += 2;
-  };
-  const int8_t* const full_end = row + (c & ~3);
-  for (; row != full_end; row += 4) put(dsp::load_u32(row));
+  widen_scaled(row, c / 4, scale, rec);
+  rec += 2 * (c / 4);
   if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
-    uint32_t x = 0;
-    for (int32_t j = 0; j < (c & 3); ++j) x |= static_cast<uint32_t>(static_cast<uint8_t>(row[j])) << (8 * j);
-    put(x);
+    int8_t last[4] = {};
+    for (int32_t j = 0; j < (c & 3); ++j) last[j] = row[4 * (c / 4) + j];
+    widen_scaled(last, 1, scale, rec);
+    rec += 2;
   }
   const uint32_t round_zp = (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right);
   const int32_t d = kShiftR - right;
@@ -755,12 +785,20 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
 #if MOTE_HAS_DSP
   register const RecordBlock* state __asm__("r12") = &r;
   register const uint32_t* w __asm__("r6") = rec;
-  // [sp]: columns, columns_end, dst, out_c, rec_end. Per channel: the first group with
-  // the bias (r3) as addend, the rest of the MAC loop (entered after its first group),
-  // the offset and constants by one LDM, 4 outputs, the next record.
+  // [sp]: columns, columns_end, dst, out_c, rec_end, entry. Per channel: the first group
+  // with the bias (r3) as addend, the rest of the MAC loop (8 groups a pass, entered by
+  // LDR PC at entry: after its first group when the groups are a multiple of 8, after its
+  // fifth when they leave 4), the offset and constants by one LDM, 4 outputs, the next
+  // record.
 #define MOTE_PW_CHANNEL_HEAD \
   "ldm r12, {r4, r5, r8, r9, r10}\n\t" \
-  "push {r4, r5, r8, r9, r10}\n\t" \
+  "sub r11, r5, r4\n\t" \
+  "tst r11, #128\n\t" \
+  "adr.w r11, 3f\n\t" \
+  "it ne\n\t" \
+  "adrne.w r11, 4f\n\t" \
+  "orr r11, r11, #1\n\t" \
+  "push {r4, r5, r8, r9, r10, r11}\n\t" \
   "2:\n\t" \
   "ldr r3, [r6], #4\n\t" \
   "ldrd r4, r5, [sp]\n\t" \
@@ -775,10 +813,13 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
   "smlad r2, r11, r8, r2\n\t" \
   "smlad r3, r12, r10, r3\n\t" \
   "smlad r3, lr, r8, r3\n\t" \
-  "b 3f\n\t" \
+  "ldr pc, [sp, #20]\n\t" \
   "1:\n\t" \
   MOTE_CONV2D_DSP_WIDE_GROUP \
   "3:\n\t" \
+  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
+  MOTE_CONV2D_DSP_WIDE_GROUP \
+  "4:\n\t" \
   MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
   "cmp r4, r5\n\t" \
   "bne 1b\n\t"
@@ -793,7 +834,7 @@ __attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_
   "ldr r8, [sp, #16]\n\t" \
   "cmp r6, r8\n\t" \
   "bne 2b\n\t" \
-  "add sp, sp, #20\n\t"
+  "add sp, sp, #24\n\t"
 #define MOTE_PW_SHIFTED(acc, addr) \
   "smmla " acc ", " acc ", r11, lr\n\t" \
   "ssat " acc ", #8, " acc ", asr #11\n\t" \

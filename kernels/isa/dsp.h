@@ -238,6 +238,13 @@ inline uint32_t sadd16(uint32_t a, uint32_t b) {
   return pack16(lo16(a) + lo16(b), hi16(a) + hi16(b));
 #endif
 }
+inline uint32_t ssub16(uint32_t a, uint32_t b) {
+#if MOTE_HAS_DSP
+  return static_cast<uint32_t>(__ssub16(static_cast<int32_t>(a), static_cast<int32_t>(b)));
+#else
+  return pack16(lo16(a) - lo16(b), hi16(a) - hi16(b));
+#endif
+}
 
 // lo half of a, hi half from b (PKHBT a, b, LSL #0 after b's lo moved up: pack(lo(a), lo(b))).
 inline uint32_t pack_lo_lo(uint32_t a, uint32_t b) {

@@ -174,8 +174,8 @@ int run_long_column_cases(Rng& rng, int cases) {
 
 
 // The records path (group counts a multiple of 4, at least 16 pixels in whole blocks,
-// act_min >= output zp): C 32 / 64 / 128 / 256 mostly (and others rounding up to such
-// group counts), every channel's record in scratch or chunks of wide_channels
+// act_min >= output zp): C 32 / 64 / 128 / 256 mostly (and others of 4u groups, u odd
+// or even), every channel's record in scratch or chunks of wide_channels
 // (remainders of every size; fewer than kMinChunk: the old loops), odd pixel counts (a
 // last single pixel, a last block moved back), zp -128 mostly, narrower clamps (the pass
 // after), other clamps (the old loops), shifts -5..-10 and any (-1..-22: channels
@@ -193,8 +193,9 @@ int run_records_cases(Rng& rng, int cases) {
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 5) == 0 ? 2 : 1;
     const int32_t c_kind = rng.uniform(0, 5);
+    // Group counts 4u (in_c 16u - 0..3): both entries of the records' 8-group MAC loop.
     s.in_c = c_kind <= 1 ? 64 : c_kind == 2 ? 32 : c_kind == 3 ? (rng.coin() ? 128 : 256)
-                                               : 16 * rng.uniform(1, 6) * 2 - rng.uniform(0, 3);
+                                               : 16 * rng.uniform(1, 12) - rng.uniform(0, 3);
     s.out_c = rng.uniform(0, 2) == 0 ? rng.uniform(1, 24) : rng.uniform(25, 80);
     s.kernel_h = s.kernel_w = 1;
     p.window.stride_h = rng.uniform(0, 3) == 0 ? 2 : 1;
@@ -204,8 +205,10 @@ int run_records_cases(Rng& rng, int cases) {
     p.window.pad_top = p.window.pad_left = p.window.pad_bottom = p.window.pad_right = 0;
     s.out_h = rng.uniform(2, 9);
     s.out_w = rng.uniform(3, 9);
-    s.in_h = (s.out_h - 1) * p.window.stride_h + 1 + rng.uniform(0, 1);
-    s.in_w = (s.out_w - 1) * p.window.stride_w + 1 + rng.uniform(0, 1);
+    // Valid shapes only (out = floor((in - 1) / stride) + 1): the unread input column
+    // or row past the last window with stride 2.
+    s.in_h = (s.out_h - 1) * p.window.stride_h + 1 + rng.uniform(0, p.window.stride_h - 1);
+    s.in_w = (s.out_w - 1) * p.window.stride_w + 1 + rng.uniform(0, p.window.stride_w - 1);
     // One in three: the output over the input as the memory plan may place it (the
     // kernel's block rule of pixels below, up to 2 more; stride 1, out_c == in_c), where a
     // second chunk must not run.
