@@ -69,10 +69,9 @@ class SizeChoice {
     return to_reference == 0 || to_reference * 32 < total_macs_;
   }
 
-  // What the ops of `variant` take instead, by name ("a, b").
-  std::string successors(KernelId variant, const std::vector<KernelId>& demoted) const {
-    std::vector<KernelId> trial = demoted;
-    trial.push_back(variant);
+  // What the ops of `variant` take with `trial` passed over instead, by name ("a, b").
+  std::string successors(KernelId variant, const std::vector<KernelId>& demoted,
+                         const std::vector<KernelId>& trial) const {
     std::vector<std::string> names;
     for (size_t k = 0; k < ops_.size(); ++k) {
       if (kernel(k, demoted) != variant) continue;
@@ -84,6 +83,20 @@ class SizeChoice {
     return text;
   }
 
+  // The one variant the ops of `variant` take with `trial` passed over, or kInvalid when
+  // they take several kernels or a reference.
+  KernelId next_variant(KernelId variant, const std::vector<KernelId>& demoted,
+                        const std::vector<KernelId>& trial) const {
+    KernelId next = KernelId::kInvalid;
+    for (size_t k = 0; k < ops_.size(); ++k) {
+      if (kernel(k, demoted) != variant) continue;
+      const KernelId id = kernel(k, trial);
+      if (!kernel_is_variant(id) || (next != KernelId::kInvalid && id != next)) return KernelId::kInvalid;
+      next = id;
+    }
+    return next;
+  }
+
  private:
   std::vector<search::OpKernels> ops_;
   std::vector<std::string> other_;  // kernels no op of the prepared graph chooses (patching's)
@@ -93,7 +106,9 @@ class SizeChoice {
 // lower_within_budget; with Optimize::kSize, first with the fastest kernels, then with
 // variants passed over (each op takes its next variant, or its reference kernel) where
 // that lowers the code (options.code_bytes, shared code once), the largest saving first,
-// until none lowers it. An op doing at least 1/32 of the MACs keeps a variant: the
+// until none lowers it. A step may pass over a variant and the variants its ops take next
+// (kws' 1x1 layers: the records kernel, then the general 1x1 one, which is larger, then
+// the general convolution), kept as a step when the code at its end is lower. An op doing at least 1/32 of the MACs keeps a variant: the
 // smallest one whose rule applies. A variant takes the same inputs and parameters as its
 // reference and gives the same bits, so only code and speed change (and the arena).
 CompileResult lower_for_size(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {
@@ -116,22 +131,28 @@ CompileResult lower_for_size(const ir::Graph& graph, const CompileOptions& optio
   std::vector<std::string> choices;
   for (;;) {
     KernelId best = KernelId::kInvalid;
+    std::vector<KernelId> best_trial;
     uint64_t best_bytes = bytes;
     for (const std::string& k : size.kernels(demoted)) {
       const KernelId id = kernel_id_from_name(k.c_str());
-      if (!kernel_is_variant(id) || !size.may_demote(id, demoted)) continue;
+      if (!kernel_is_variant(id)) continue;
       std::vector<KernelId> trial = demoted;
-      trial.push_back(id);
-      const uint64_t trial_bytes = options.code_bytes(size.kernels(trial));
-      if (trial_bytes < best_bytes) {
-        best = id;
-        best_bytes = trial_bytes;
+      for (KernelId step = id; step != KernelId::kInvalid && size.may_demote(step, trial);
+           step = size.next_variant(id, demoted, trial)) {
+        if (std::find(trial.begin(), trial.end(), step) != trial.end()) break;
+        trial.push_back(step);
+        const uint64_t trial_bytes = options.code_bytes(size.kernels(trial));
+        if (trial_bytes < best_bytes) {
+          best = id;
+          best_trial = trial;
+          best_bytes = trial_bytes;
+        }
       }
     }
     if (best == KernelId::kInvalid) break;
-    choices.push_back(std::string(kernel_name(best)) + " -> " + size.successors(best, demoted) + ": " +
+    choices.push_back(std::string(kernel_name(best)) + " -> " + size.successors(best, demoted, best_trial) + ": " +
                       std::to_string(bytes) + " -> " + std::to_string(best_bytes) + " bytes of code");
-    demoted.push_back(best);
+    demoted = std::move(best_trial);
     bytes = best_bytes;
   }
   if (!demoted.empty()) {

@@ -72,31 +72,60 @@ bool rule_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   op.scratch_bytes += conv2d_s8__mve_scratch_bytes(f.out_c, f.kernel_h, f.kernel_w, f.in_c);
   return true;
 }
+// The kernels' view (WindowShape) of a rank-4 convolution node: input [N,H,W,C], output
+// [N,OH,OW,OC], filter [O,KH,KW,C] (conv2d) or [1,KH,KW,OC] (depthwise); false for other
+// ranks.
+bool window_shape(const NodeLowering& l, WindowShape* shape) {
+  const ir::Shape& in = l.input(0).shape;
+  const ir::Shape& out = l.output(0).shape;
+  const ir::Shape& filter = l.input(1).shape;
+  if (in.size() != 4 || out.size() != 4 || filter.size() != 4) return false;
+  *shape = {};
+  shape->batch = static_cast<int32_t>(in[0]);
+  shape->in_h = static_cast<int32_t>(in[1]);
+  shape->in_w = static_cast<int32_t>(in[2]);
+  shape->in_c = static_cast<int32_t>(in[3]);
+  shape->out_h = static_cast<int32_t>(out[1]);
+  shape->out_w = static_cast<int32_t>(out[2]);
+  shape->out_c = static_cast<int32_t>(out[3]);
+  shape->kernel_h = static_cast<int32_t>(filter[1]);
+  shape->kernel_w = static_cast<int32_t>(filter[2]);
+  return true;
+}
+// ReLU-like pointwise layers with a bias whose records apply (conv2d_s8_1x1_relu__dsp_applies).
 // Its params end with wide_channels, the channels whose records (bias, widened weights,
 // requantization) a chunk of its scratch holds: as many as kPointwiseRecordBudget bytes
-// hold are planned with the op's scratch when the records serve its quantization (that
-// much may raise the arena: kws' is set by its pointwise layers, and stays at 15,680
-// bytes with 48 of 64 channels planned, the depthwise layers' row-buffered placement and
-// the pointwise layers' block rule of 1 having freed 2.5 KB), and the rest up to every
-// channel where the memory plan leaves room at the op (scratch_growth).
+// hold are planned with the op's scratch (that much may raise the arena: kws' is set by
+// its pointwise layers, and stays at 15,680 bytes with 48 of 64 channels planned, the
+// depthwise layers' row-buffered placement and the pointwise layers' block rule of 1
+// having freed 2.5 KB), and the rest up to every channel where the memory plan leaves room
+// at the op (scratch_growth).
 constexpr uint32_t kPointwiseRecordBudget = 6912;
-bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
+bool rule_conv2d_s8_1x1_relu__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
-  if (!conv2d_s8_1x1(l, op, &f)) return false;
-  const uint32_t unit = conv2d_s8_1x1__dsp_wide_channel_bytes(f.in_c);
+  Conv2dShape shape;
+  if (!conv2d_s8_1x1(l, op, &f) || !l.has_input(2) || !window_shape(l, &shape)) return false;
+  const uint32_t unit = conv2d_s8_1x1_relu__dsp_record_bytes(f.in_c);
   const auto out_c = static_cast<uint32_t>(f.out_c);
   std::vector<int32_t> multipliers(out_c);
   std::memcpy(multipliers.data(), op.params.data() + sizeof(Conv2dS8Params), out_c * 4);
-  const bool records = unit != 0 && l.has_input(2) &&
-                       conv2d_s8_1x1__dsp_records_apply(params_as<Conv2dS8Params>(op), multipliers.data(),
-                                                        f.out_c, f.in_c);
-  const uint32_t planned = records ? std::min(out_c, kPointwiseRecordBudget / unit) : 0;
-  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c, static_cast<int32_t>(planned));
+  if (unit == 0 || !conv2d_s8_1x1_relu__dsp_applies(params_as<Conv2dS8Params>(op), multipliers.data(), shape)) {
+    return false;
+  }
+  const uint32_t planned = std::min(out_c, kPointwiseRecordBudget / unit);
+  op.scratch_bytes += conv2d_s8_1x1_relu__dsp_scratch_bytes(f.in_c, static_cast<int32_t>(planned));
   const auto wide_offset = static_cast<uint32_t>(op.params.size());
   const auto wide = static_cast<int32_t>(planned);
   const auto* wide_bytes = reinterpret_cast<const uint8_t*>(&wide);
   op.params.insert(op.params.end(), wide_bytes, wide_bytes + 4);
-  if (unit != 0 && l.has_input(2) && planned < out_c) op.scratch_growth = {unit, out_c - planned, wide_offset};
+  if (planned < out_c) op.scratch_growth = {unit, out_c - planned, wide_offset};
+  return true;
+}
+// The other pointwise layers.
+bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
+  FilterDims f;
+  if (!conv2d_s8_1x1(l, op, &f)) return false;
+  op.scratch_bytes += conv2d_s8_1x1__dsp_scratch_bytes(f.in_c);
   return true;
 }
 // Small windows (at most 24 SMLAD steps: few input channels, e.g. a 3x3x3 first layer or
@@ -197,20 +226,9 @@ bool rule_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
 // ---- conv2d (16x8): groups 1, any window, both accumulators.
 bool rule_conv2d_s16__mve(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<Conv2dS16Params>(op);
-  const ir::Shape& in = l.input(0).shape;
-  const ir::Shape& out = l.output(0).shape;
   FilterDims f;
-  if (p.groups != 1 || !conv_filter(l, &f) || in.size() != 4 || out.size() != 4) return false;
   Conv2dShape shape;
-  shape.batch = static_cast<int32_t>(in[0]);
-  shape.in_h = static_cast<int32_t>(in[1]);
-  shape.in_w = static_cast<int32_t>(in[2]);
-  shape.in_c = static_cast<int32_t>(in[3]);
-  shape.out_h = static_cast<int32_t>(out[1]);
-  shape.out_w = static_cast<int32_t>(out[2]);
-  shape.out_c = f.out_c;
-  shape.kernel_h = f.kernel_h;
-  shape.kernel_w = f.kernel_w;
+  if (p.groups != 1 || !conv_filter(l, &f) || !window_shape(l, &shape)) return false;
   op.scratch_bytes += conv2d_s16__mve_scratch_bytes(p, shape);
   return true;
 }
@@ -231,25 +249,6 @@ bool rule_conv2d_s16__v6m(const NodeLowering& l, LoweredOp& op) {
 }
 
 // ---- depthwise_conv2d (int8)
-// The kernel's view of a rank-4 depthwise node: input [N,H,W,C], output [N,OH,OW,OC],
-// filter [1,KH,KW,OC]; false for other ranks.
-bool depthwise_shape(const NodeLowering& l, DepthwiseConv2dShape* shape) {
-  const ir::Shape& in = l.input(0).shape;
-  const ir::Shape& out = l.output(0).shape;
-  const ir::Shape& filter = l.input(1).shape;
-  if (in.size() != 4 || out.size() != 4 || filter.size() != 4) return false;
-  *shape = {};
-  shape->batch = static_cast<int32_t>(in[0]);
-  shape->in_h = static_cast<int32_t>(in[1]);
-  shape->in_w = static_cast<int32_t>(in[2]);
-  shape->in_c = static_cast<int32_t>(in[3]);
-  shape->out_h = static_cast<int32_t>(out[1]);
-  shape->out_w = static_cast<int32_t>(out[2]);
-  shape->out_c = static_cast<int32_t>(out[3]);
-  shape->kernel_h = static_cast<int32_t>(filter[1]);
-  shape->kernel_w = static_cast<int32_t>(filter[2]);
-  return true;
-}
 bool constant_payload(const ir::Tensor& t) {
   return t.is_constant && t.data.size() == static_cast<size_t>(t.bytes());
 }
@@ -258,14 +257,14 @@ bool constant_payload(const ir::Tensor& t) {
 bool rule_depthwise_conv2d_s8__mve(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   DepthwiseConv2dShape shape;
-  if (p.depth_multiplier != 1 || !depthwise_shape(l, &shape) || shape.out_h < 1 || shape.out_w < 1) return false;
+  if (p.depth_multiplier != 1 || !window_shape(l, &shape) || shape.out_h < 1 || shape.out_w < 1) return false;
   op.scratch_bytes += depthwise_conv2d_s8__mve_scratch_bytes(p, shape);
   return true;
 }
 // 16x8, depth multiplier 1, any window.
 bool rule_depthwise_conv2d_s16__mve(const NodeLowering& l, LoweredOp& op) {
   DepthwiseConv2dShape shape;
-  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !window_shape(l, &shape)) return false;
   op.scratch_bytes += depthwise_conv2d_s16__mve_scratch_bytes(shape.out_c);
   return true;
 }
@@ -275,7 +274,7 @@ constexpr uint32_t kMaxMultScratchBytes = 4096;
 bool rule_depthwise_conv2d_s8_mult__dsp(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   DepthwiseConv2dShape shape;
-  if (!depthwise_conv2d_s8_mult__dsp_supports(p) || !depthwise_shape(l, &shape)) return false;
+  if (!depthwise_conv2d_s8_mult__dsp_supports(p) || !window_shape(l, &shape)) return false;
   const ir::Tensor& weights = l.input(1);
   const uint32_t scratch = depthwise_conv2d_s8_mult__dsp_scratch_bytes(p, shape);
   if (!constant_payload(weights) || scratch > kMaxMultScratchBytes) return false;
@@ -292,7 +291,7 @@ bool rule_depthwise_conv2d_s8_mult__dsp(const NodeLowering& l, LoweredOp& op) {
 bool rule_depthwise_conv2d_s8_3x3__dsp(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   DepthwiseConv2dShape shape;
-  if (!depthwise_shape(l, &shape) ||
+  if (!window_shape(l, &shape) ||
       !depthwise_conv2d_s8_3x3__dsp_supports(p, static_cast<uint32_t>(shape.kernel_h),
                                              static_cast<uint32_t>(shape.kernel_w))) {
     return false;
@@ -326,14 +325,14 @@ bool rule_depthwise_conv2d_s8_3x3__dsp(const NodeLowering& l, LoweredOp& op) {
 bool rule_depthwise_conv2d_s8__dsp(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   DepthwiseConv2dShape shape;
-  if (!depthwise_conv2d_s8__dsp_supports(p) || !depthwise_shape(l, &shape)) return false;
+  if (!depthwise_conv2d_s8__dsp_supports(p) || !window_shape(l, &shape)) return false;
   op.scratch_bytes += depthwise_conv2d_s8__dsp_scratch_bytes(p, shape);
   return true;
 }
 bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
   const auto p = params_as<DepthwiseConv2dS8Params>(op);
   DepthwiseConv2dShape shape;
-  if (p.depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  if (p.depth_multiplier != 1 || !window_shape(l, &shape)) return false;
   append_v6m_floors<DepthwiseConv2dS8Params>(op, shape.out_c, depthwise_conv2d_s8__v6m_floors);
   op.scratch_bytes += depthwise_conv2d_s8__v6m_scratch_bytes(p, shape);
   return true;
@@ -342,7 +341,7 @@ bool rule_depthwise_conv2d_s8__v6m(const NodeLowering& l, LoweredOp& op) {
 // ---- depthwise_conv2d (16x8): depth multiplier 1, any window.
 bool rule_depthwise_conv2d_s16__dsp(const NodeLowering& l, LoweredOp& op) {
   DepthwiseConv2dShape shape;
-  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !depthwise_shape(l, &shape)) return false;
+  if (params_as<DepthwiseConv2dS16Params>(op).depth_multiplier != 1 || !window_shape(l, &shape)) return false;
   op.scratch_bytes += depthwise_conv2d_s16__dsp_scratch_bytes(shape);
   return true;
 }
@@ -505,6 +504,7 @@ struct VariantRule {
 const VariantRule kRules[] = {
     {KernelId::kConv2dS81x1Mve, rule_conv2d_s8_1x1__mve},
     {KernelId::kConv2dS8Mve, rule_conv2d_s8__mve},
+    {KernelId::kConv2dS81x1ReluDsp, rule_conv2d_s8_1x1_relu__dsp},
     {KernelId::kConv2dS81x1Dsp, rule_conv2d_s8_1x1__dsp},
     {KernelId::kConv2dS8SmallWindowDsp, rule_conv2d_s8_small_window__dsp},
     {KernelId::kConv2dS8Dsp, rule_conv2d_s8__dsp},

@@ -88,25 +88,14 @@ extern const KernelEntry kConv2dS8Entry;
 // (kernels/isa/dsp.h). Scratch is 4-aligned, sized by the *_scratch_bytes() partner,
 // which check() verifies.
 // conv2d_s8_1x1__dsp: kernel 1x1, all pads 0, groups 1, any stride. Params: the
-// reference's, then wide_channels (int32, 0 .. out_c), as conv2d_s8__dsp's; check()
-// refuses any when conv2d_s8_1x1__dsp_wide_channel_bytes() is 0.
-// Scratch: the 4-pixel columns, 32 * ceil(in_c / 4) bytes (40 * in_c / 4 for the 5-pixel
-// tail when in_c % 8 == 0 and in_c >= 192); for in_c 8 or 16 at least the per-channel
-// records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes; then wide_channels *
-// conv2d_s8_1x1__dsp_wide_channel_bytes(in_c) (one channel's record, 8 * ceil(in_c / 4) +
-// 16 bytes, when ceil(in_c / 4) is a multiple of 4, in_c < 65536 and in_c is not 8 or 16,
-// else 0: the kernel function then ignores wide_channels).
-uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c);
-// Whether the records can serve an op of this quantization and in_c (a record size, act_min
-// >= output zero point, every multiplier >= 0, zero point in [-128, 128]); the kernel
-// also wants at least 16 pixels in whole blocks. The compiler plans records only then.
-bool conv2d_s8_1x1__dsp_records_apply(const Conv2dS8Params& params, const int32_t* multipliers,
-                                      int32_t out_c, int32_t in_c);
-uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels);
+// reference's. Scratch: the 4-pixel columns, 32 * ceil(in_c / 4) bytes (40 * in_c / 4 for
+// the 5-pixel tail when in_c % 8 == 0 and in_c >= 192); for in_c 8 or 16 at least the
+// per-channel records of the small-channel path, 32 * (in_c / 2 + 4) * 4 bytes.
+uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c);
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                         const int8_t* filter, const int32_t* bias, int8_t* output,
-                        uint8_t* scratch, int32_t wide_channels);
+                        uint8_t* scratch);
 Status conv2d_s8_1x1__dsp_check(const OpContext& ctx);
 void conv2d_s8_1x1__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS81x1DspEntry;
@@ -118,6 +107,33 @@ extern const KernelEntry kConv2dS81x1DspEntry;
 constexpr uint32_t conv2d_s8_1x1__dsp_stream_block(const PixelStreamShape& s) {
   const int64_t tail = (s.batch * s.out_h * s.out_w) % 4;
   return tail == 2 || tail == 3 || s.in_c == 8 || s.in_c == 16 ? 4 : 1;
+}
+
+// conv2d_s8_1x1_relu__dsp: the pointwise layers conv2d_s8_1x1_relu__dsp_applies() takes
+// (kernel 1x1, all pads 0, groups 1, any stride; act_min >= output zero point, every
+// multiplier within conv2d_dsp::fast_applies, a record size for in_c, at least 16 output
+// pixels in whole blocks of 4). Params: the reference's, then wide_channels (int32, 0 ..
+// out_c): how many channels' records (bias, widened weights, requantization) a chunk of
+// scratch holds; check() refuses an in_c without a record size. Scratch: the 4-pixel
+// columns, 32 * ceil(in_c / 4) bytes, then wide_channels *
+// conv2d_s8_1x1_relu__dsp_record_bytes(in_c) (8 * ceil(in_c / 4) + 16 bytes when
+// ceil(in_c / 4) is a multiple of 4, in_c < 65536 and in_c is not 8 or 16; else 0).
+uint32_t conv2d_s8_1x1_relu__dsp_record_bytes(int32_t in_c);
+bool conv2d_s8_1x1_relu__dsp_applies(const Conv2dS8Params& params, const int32_t* multipliers,
+                                     const Conv2dShape& shape);
+uint32_t conv2d_s8_1x1_relu__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels);
+void conv2d_s8_1x1_relu__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
+                             const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
+                             const int8_t* filter, const int32_t* bias, int8_t* output,
+                             uint8_t* scratch, int32_t wide_channels);
+Status conv2d_s8_1x1_relu__dsp_check(const OpContext& ctx);
+void conv2d_s8_1x1_relu__dsp_run(const OpContext& ctx);
+extern const KernelEntry kConv2dS81x1ReluDspEntry;
+// In place: as conv2d_s8_1x1__dsp without a small-channel path (a second chunk of records
+// reads the input again, but only when the output does not overlap it).
+constexpr uint32_t conv2d_s8_1x1_relu__dsp_stream_block(const PixelStreamShape& s) {
+  const int64_t tail = (s.batch * s.out_h * s.out_w) % 4;
+  return tail == 2 || tail == 3 ? 4 : 1;
 }
 
 // conv2d_s8__dsp: any kernel, stride, dilation and padding, groups 1. Params: the

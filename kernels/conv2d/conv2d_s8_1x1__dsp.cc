@@ -1,8 +1,11 @@
 // Armv7E-M DSP int8 pointwise convolution: 1x1 filter, groups == 1, no padding, any
 // stride (dilation does not matter for 1x1), batch >= 1; bit-exact with conv2d_s8.
+// ReLU-like layers whose records apply take conv2d_s8_1x1_relu__dsp instead (the
+// compiler's rule: conv2d_s8_1x1_relu__dsp_applies); this kernel serves the others.
 // Four output pixels at a time: each one's C input values become an int16 column (input
 // offset added) of the interleaved block of conv2d_s8_dsp_block.h, expanded straight
-// from the input, then every output channel runs 16 MACs per weight word over the block.
+// from the input, then every output channel runs 16 MACs per weight word over the block
+// (run_block: 54 instructions per 64 MACs from the int8 weights, 7 per output).
 // With stride 1 the pixels are consecutive in the input. A last single pixel runs on
 // its own (a contiguous column when C % 16 == 0, else run_single); a last 2 or 3 move
 // the block back over pixels already done; with C % 8 == 0 and C >= 192 a last 5 run as
@@ -13,19 +16,13 @@
 // path below (pixel by pixel, per-channel records), 11-13 / 19-21 instructions per
 // output.
 //
-// The blocks' channels: per-channel records built once per run (see "The records path"
-// below: the MAC loop over widened weights, 45 instructions per 64 MACs, and 3 per
-// output) when ceil(C / 4) is a multiple of 4, there are 16 pixels in whole blocks and the
-// compiler gave scratch for at least kMinChunk records (wide_channels); else run_block
-// (conv2d_s8_dsp_block.h: 54 per 64 MACs from the int8 weights, 7 per output).
-//
 // Scratch: the column block, 32 * ceil(C / 4) bytes (40 * C / 4 when the 5-pixel block
 // applies); for C = 8 / 16 at least the records of 32 channels, 32 * (C / 2 + 4) * 4
-// bytes. Then wide_channels records of 8 * ceil(C / 4) + 16 bytes each (params; when
-// ceil(C / 4) is a multiple of 4 and C is not 8 or 16).
+// bytes. Params: the reference's.
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"
+#include "conv2d/conv2d_s8_1x1_dsp_common.h"
 #include "conv2d/conv2d_s8_dsp_block.h"
 #include "conv2d/conv2d_shapes.h"
 #include "kernel_util.h"
@@ -452,77 +449,6 @@ void run_small(bool relu, bool pairs, const Conv2dS8Params& params, const int32_
   }
 }
 
-// A last single pixel when C % 16 == 0 and the filter is 4-aligned: its C values (plus
-// the offset) as one contiguous int16 column (word 2g = (x[4g], x[4g+2]), word 2g + 1 =
-// (x[4g+1], x[4g+3])), then per channel 16 MACs in 21 instructions on DSP cores (LDM of
-// four weight words and of the column, SXTB16 of the weights, SMLAD).
-bool single_fits(int32_t c, const int8_t* filter) {
-  return c % 16 == 0 && c > 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
-}
-
-__attribute__((noinline)) void run_single_column(const int8_t* src, int32_t c,
-                                                 uint32_t offsets, const int8_t* filter,
-                                                 const int32_t* bias, int32_t out_c,
-                                                 const conv2d_dsp::OutputQuant& q,
-                                                 uint32_t* column, int8_t* out) {
-  for (int32_t g = 0; g < c / 4; ++g) {
-    const uint32_t x = dsp::load_u32(src + 4 * g);
-    column[2 * g] = dsp::sxtab16(offsets, x);
-    column[2 * g + 1] = dsp::sxtab16_ror8(offsets, x);
-  }
-  const uint32_t* const column_end = column + c / 2;
-  const uint32_t* w = reinterpret_cast<const uint32_t*>(filter);
-  for (int32_t o = 0; o < out_c; ++o) {
-    int32_t acc = bias != nullptr ? bias[o] : 0;
-    const uint32_t* x = column;
-#if MOTE_HAS_DSP
-    register int32_t acc_r __asm__("r10") = acc;
-    register const uint32_t* w_r __asm__("r11") = w;
-    register const uint32_t* x_r __asm__("r12") = x;
-    register const uint32_t* end_r __asm__("lr") = column_end;
-    __asm__ volatile(
-        "1:\n\t"
-        "ldm %[w]!, {r0, r1, r2, r3}\n\t"
-        "ldm %[x]!, {r4, r5, r6, r8}\n\t"
-        "sxtb16 r9, r0\n\t"
-        "sxtb16 r0, r0, ror #8\n\t"
-        "smlad %[acc], r4, r9, %[acc]\n\t"
-        "smlad %[acc], r5, r0, %[acc]\n\t"
-        "sxtb16 r9, r1\n\t"
-        "sxtb16 r1, r1, ror #8\n\t"
-        "smlad %[acc], r6, r9, %[acc]\n\t"
-        "smlad %[acc], r8, r1, %[acc]\n\t"
-        "ldm %[x]!, {r4, r5, r6, r8}\n\t"
-        "sxtb16 r9, r2\n\t"
-        "sxtb16 r2, r2, ror #8\n\t"
-        "smlad %[acc], r4, r9, %[acc]\n\t"
-        "smlad %[acc], r5, r2, %[acc]\n\t"
-        "sxtb16 r9, r3\n\t"
-        "sxtb16 r3, r3, ror #8\n\t"
-        "smlad %[acc], r6, r9, %[acc]\n\t"
-        "smlad %[acc], r8, r3, %[acc]\n\t"
-        "cmp %[x], %[end]\n\t"
-        "bne 1b\n\t"
-        : [acc] "+r"(acc_r), [w] "+r"(w_r), [x] "+r"(x_r)
-        : [end] "r"(end_r)
-        : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "cc", "memory");
-    acc = acc_r;
-    w = w_r;
-#else
-    do {
-      const uint32_t wv = *w++;
-      acc = dsp::smlad(x[0], dsp::sxtb16(wv), acc);
-      acc = dsp::smlad(x[1], dsp::sxtb16_ror8(wv), acc);
-      x += 2;
-    } while (x != column_end);
-#endif
-    const int32_t v =
-        wrapping_add(multiply_by_quantized_multiplier(acc, q.multipliers[o], q.shifts[o]),
-                     q.zero_point);
-    out[o] = static_cast<int8_t>(clamp_i32(v, q.act_min, q.act_max));
-  }
-}
-
 // A last block of 5 pixels (pixels % 4 == 1, e.g. 3x3 maps) when C % 8 == 0, instead
 // of a block of 4 and a single pixel: columns of 5 pixels interleaved like the 4-pixel
 // block (word 10g + 2p = (x[4g], x[4g+2]) of pixel p, word 10g + 2p + 1 = (x[4g+1],
@@ -632,253 +558,7 @@ void run_five(const uint32_t* columns, int32_t c, const int8_t* filter, const in
   }
 }
 
-// The records path (ReLU-like clamps, act_min >= output zp): pixel blocks as above,
-// output channels from records built once per run in scratch (bias', the widened
-// weights, the channel's output offset and requantization constants), so that one
-// pointer walks them: per channel and block of 4 pixels the MAC loop (11 instructions per
-// 16 MACs, the first group adding the bias, 2 per pass of 8 groups), 8 of loop overhead
-// and 3 per output (the 8-group pass saves 4 per channel and block over a 4-group one:
-// 5,800 per kws 1x1 layer). When the scratch holds only some channels' records
-// (wide_channels, at least kMinChunk), the channels run in chunks that fill it, each over
-// every block (the columns expanded again per chunk: about 90 instructions per pixel for
-// C = 64, less than a chunk's channels save). A channel whose output cannot vary (below) takes one word of that space, not a
-// record, and no MAC loop: per block its constant is stored to the 4 pixels (trained
-// ReLU networks have such dead channels: 488 of vww's 640 in its 128-channel layers).
-//
-// The records' requantization: for every acc the channel can reach, the
-// doubled-accumulator requantization without the sign correction (which only changes
-// outputs below the zero point, clamped to act_min either way),
-//   ssat8((SMMULR(2 acc, m) + R) >> right),  R = 2^(right-1) + zp * 2^right,
-// is floor((2 acc m + 2^31 + R 2^32) / 2^(32 + right)); with d = kShiftR - right >= 1,
-// k = 1 + d, that is floor((acc 2^k m + A 2^32) / 2^(32 + kShiftR)), A = 2^(d-1) + R 2^d,
-// i.e. SSAT #8 (SMMLA(acc 2^k, m, A), ASR #kShiftR): the weights and bias are scaled by
-// 2^k (right >= kShiftR - 7 keeps 128 * 2^k within int16; |acc| 2^k < 2^31 over the
-// reachable range [bias - span, bias + span], span = C * 255 * 128). A channel whose
-// output is the same at both ends of the range it can reach (the exact one from its
-// weights; monotone for m >= 0, shift <= 0) is that constant. The few channels that fit
-// neither (at most kMaxGeneral per chunk; large
-// shifts, huge biases) run block_matmul_fast one by one. A clamp narrower than [-128,
-// 127] is applied to the whole output afterwards.
-constexpr int kShiftR = 11;
-constexpr int32_t kMinChunk = 8;
-constexpr int32_t kMaxGeneral = 8;
-enum ChannelKind : int32_t { kKindShifted, kKindConstant, kKindGeneral };
-
-// Words of a record: bias, 2 per group, offset, multiplier, A.
-int32_t record_words(int32_t c) { return 2 * conv2d_dsp::k_groups(c) + 4; }
-// Reachable |acc - bias| bound (c < 2^16: conv2d_s8_1x1__dsp_wide_channel_bytes).
-uint32_t acc_span(int32_t c) { return static_cast<uint32_t>(c) * 255u * 128u; }
-
-// The reference's output for acc (m >= 0, shift <= 0: requantize_right's one SMLAL).
-int32_t channel_output(const Conv2dS8Params& p, int64_t acc, int32_t m, int32_t shift) {
-  const auto a = static_cast<int32_t>(acc);
-  const int32_t v = shift == 0 ? multiply_by_quantized_multiplier(a, m, 0)
-                               : conv2d_dsp::requantize_right(a, m, conv2d_dsp::right_base(~shift), ~shift);
-  return clamp_i32(wrapping_add(v, p.output_zero_point), p.act_min, p.act_max);
-}
-
-struct ChannelPlan {
-  const Conv2dS8Params& p;
-  const int32_t* multipliers;
-  const int32_t* shifts;
-  const int32_t* bias;
-  const int8_t* filter;
-  int32_t c;
-};
-
-// Channel o's kind (every multiplier >= 0, act_min >= output zp).
-ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, int32_t* constant) {
-  const int32_t m = plan.multipliers[o], shift = plan.shifts[o];
-  const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
-  // |acc| <= mag < 2^32 (|b| <= 2^31, span < 2^31).
-  const uint32_t span = acc_span(plan.c);
-  const uint32_t mag = (b < 0 ? 0u - static_cast<uint32_t>(b) : static_cast<uint32_t>(b)) + span;
-  const int32_t right = -shift;
-  // Shifted: the scale 2^k, k = kShiftR + 1 - right in [2, 8].
-  if (right >= kShiftR - 7 && right < kShiftR && (mag >> (right + 30 - kShiftR)) == 0) return kKindShifted;
-  if (shift > 0) return kKindGeneral;
-  // The range [b - span, b + span], else the exact one from the weights.
-  int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
-  if (lo < INT32_MIN || hi > INT32_MAX || channel_output(plan.p, lo, m, shift) != channel_output(plan.p, hi, m, shift)) {
-    const AccRange range = acc_range(b, plan.filter + o * plan.c, plan.c, 1, plan.p.input_zero_point);
-    lo = range.lo;
-    hi = range.hi;
-    if (lo < INT32_MIN || hi > INT32_MAX) return kKindGeneral;
-  }
-  *constant = channel_output(plan.p, lo, m, shift);
-  return *constant == channel_output(plan.p, hi, m, shift) ? kKindConstant : kKindGeneral;
-}
-
-// `words` words of int8 weights from row as (even, odd) int16 pairs times 2^scale (scale
-// in [0, 8]) at rec. Each byte w flipped to w + 128 in [0, 255] and zero-extended (an AND
-// per half), the word shifted left stays within its halves (255 << 8 < 2^16); a halfwise
-// subtract of 128 << scale then gives w << scale: 11 instructions a word with its load,
-// store and loop.
-void widen_scaled(const int8_t* row, int32_t words, int32_t scale, uint32_t* rec) {
-  const uint32_t bias128 = 0x00800080u << scale;
-#if MOTE_HAS_DSP
-  if (words == 0) return;
-  const int8_t* const end = row + 4 * words;
-  uint32_t x, even;
-  __asm__ volatile(
-      "1:\n\t"
-      "ldr %[x], [%[row]], #4\n\t"
-      "eor %[x], %[x], #0x80808080\n\t"
-      "and %[even], %[x], #0x00FF00FF\n\t"
-      "lsr %[x], %[x], #8\n\t"
-      "and %[x], %[x], #0x00FF00FF\n\t"
-      "lsl %[even], %[even], %[scale]\n\t"
-      "lsl %[x], %[x], %[scale]\n\t"
-      "ssub16 %[even], %[even], %[bias]\n\t"
-      "ssub16 %[x], %[x], %[bias]\n\t"
-      "strd %[even], %[x], [%[rec]], #8\n\t"
-      "cmp %[row], %[end]\n\t"
-      "bne 1b\n\t"
-      : [x] "=&r"(x), [even] "=&r"(even), [row] "+r"(row), [rec] "+r"(rec)
-      : [end] "r"(end), [scale] "r"(scale), [bias] "r"(bias128)
-      : "cc", "memory");
-#else
-  for (int32_t j = 0; j < words; ++j, row += 4, rec += 2) {
-    const uint32_t flipped = dsp::load_u32(row) ^ 0x80808080u;
-    rec[0] = dsp::ssub16((flipped & 0x00FF00FFu) << scale, bias128);
-    rec[1] = dsp::ssub16(((flipped >> 8) & 0x00FF00FFu) << scale, bias128);
-  }
-#endif
-}
-
-// Channel o's record at rec (a shifted channel's); returns the next record.
-uint32_t* build_record(const ChannelPlan& plan, int32_t o, uint32_t* rec) {
-  const int32_t m = plan.multipliers[o], right = -plan.shifts[o];
-  const int32_t b = plan.bias != nullptr ? plan.bias[o] : 0;
-  const int32_t scale = kShiftR + 1 - right;
-  *rec++ = static_cast<uint32_t>(b) << scale;
-  // The weights times 2^scale, (even, odd) int16 pairs per group.
-  const int32_t c = plan.c;
-  const int8_t* row = plan.filter + o * c;
-  widen_scaled(row, c / 4, scale, rec);
-  rec += 2 * (c / 4);
-  if ((c & 3) != 0) {  // the last, partial group: the taps past c are 0
-    int8_t last[4] = {};
-    for (int32_t j = 0; j < (c & 3); ++j) last[j] = row[4 * (c / 4) + j];
-    widen_scaled(last, 1, scale, rec);
-    rec += 2;
-  }
-  const uint32_t round_zp = (1u << (right - 1)) + (static_cast<uint32_t>(plan.p.output_zero_point) << right);
-  const int32_t d = kShiftR - right;
-  rec[0] = static_cast<uint32_t>(o);
-  rec[1] = static_cast<uint32_t>(m);
-  rec[2] = (1u << (d - 1)) + (round_zp << d);
-  return rec + 3;
-}
-
-// One block of 4 pixels (columns, `groups` groups, a multiple of 4) over the records
-// [rec, rec_end): outputs dst[p * out_c + offset].
-struct RecordBlock {
-  const uint32_t* columns;      // 0
-  const uint32_t* columns_end;  // 4
-  int8_t* dst;                  // 8
-  int32_t out_c;                // 12
-  const uint32_t* rec_end;      // 16
-};
-
-__attribute__((noinline)) void records_block(const RecordBlock& r, const uint32_t* rec) {
-#if MOTE_HAS_DSP
-  register const RecordBlock* state __asm__("r12") = &r;
-  register const uint32_t* w __asm__("r6") = rec;
-  // [sp]: columns, columns_end, dst, out_c, rec_end, entry. Per channel: the first group
-  // with the bias (r3) as addend, the rest of the MAC loop (8 groups a pass, entered by
-  // LDR PC at entry: after its first group when the groups are a multiple of 8, after its
-  // fifth when they leave 4), the offset and constants by one LDM, 4 outputs, the next
-  // record.
-#define MOTE_PW_CHANNEL_HEAD \
-  "ldm r12, {r4, r5, r8, r9, r10}\n\t" \
-  "sub r11, r5, r4\n\t" \
-  "tst r11, #128\n\t" \
-  "adr.w r11, 3f\n\t" \
-  "it ne\n\t" \
-  "adrne.w r11, 4f\n\t" \
-  "orr r11, r11, #1\n\t" \
-  "push {r4, r5, r8, r9, r10, r11}\n\t" \
-  "2:\n\t" \
-  "ldr r3, [r6], #4\n\t" \
-  "ldrd r4, r5, [sp]\n\t" \
-  "ldrd r10, r8, [r6], #8\n\t" \
-  "ldm r4!, {r9, r11, r12, lr}\n\t" \
-  "smlad r0, r9, r10, r3\n\t" \
-  "smlad r0, r11, r8, r0\n\t" \
-  "smlad r1, r12, r10, r3\n\t" \
-  "smlad r1, lr, r8, r1\n\t" \
-  "ldm r4!, {r9, r11, r12, lr}\n\t" \
-  "smlad r2, r9, r10, r3\n\t" \
-  "smlad r2, r11, r8, r2\n\t" \
-  "smlad r3, r12, r10, r3\n\t" \
-  "smlad r3, lr, r8, r3\n\t" \
-  "ldr pc, [sp, #20]\n\t" \
-  "1:\n\t" \
-  MOTE_CONV2D_DSP_WIDE_GROUP \
-  "3:\n\t" \
-  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
-  MOTE_CONV2D_DSP_WIDE_GROUP \
-  "4:\n\t" \
-  MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP MOTE_CONV2D_DSP_WIDE_GROUP \
-  "cmp r4, r5\n\t" \
-  "bne 1b\n\t"
-#define MOTE_PW_OUTPUTS(offset, out) \
-  "ldrd r8, r10, [sp, #8]\n\t" \
-  "add r9, r8, " offset "\n\t" \
-  out("r0", "[r9]") \
-  out("r1", "[r9, r10]") \
-  "add r12, r9, r10, lsl #1\n\t" \
-  out("r2", "[r12]") \
-  out("r3", "[r12, r10]") \
-  "ldr r8, [sp, #16]\n\t" \
-  "cmp r6, r8\n\t" \
-  "bne 2b\n\t" \
-  "add sp, sp, #24\n\t"
-#define MOTE_PW_SHIFTED(acc, addr) \
-  "smmla " acc ", " acc ", r11, lr\n\t" \
-  "ssat " acc ", #8, " acc ", asr #11\n\t" \
-  "strb " acc ", " addr "\n\t"
-#define MOTE_PW_ASM(code)                                                                        \
-  __asm__ volatile(code                                                                           \
-                   : "+r"(state), "+r"(w)                                                         \
-                   :                                                                              \
-                   : "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
-  static_assert(kShiftR == 11, "the asm's SSAT shifts by 11");
-  MOTE_PW_ASM(MOTE_PW_CHANNEL_HEAD "ldm r6!, {r9, r11, lr}\n\t" MOTE_PW_OUTPUTS("r9", MOTE_PW_SHIFTED));
-#undef MOTE_PW_ASM
-#undef MOTE_PW_SHIFTED
-#undef MOTE_PW_OUTPUTS
-#undef MOTE_PW_CHANNEL_HEAD
-#else
-  while (rec != r.rec_end) {
-    int32_t acc[kBlockPixels];
-    for (int32_t i = 0; i < kBlockPixels; ++i) acc[i] = static_cast<int32_t>(rec[0]);
-    ++rec;
-    for (const uint32_t* a = r.columns; a != r.columns_end; a += 8, rec += 2) {
-      for (int32_t i = 0; i < kBlockPixels; ++i) {
-        acc[i] = dsp::smlad(a[2 * i + 1], rec[1], dsp::smlad(a[2 * i], rec[0], acc[i]));
-      }
-    }
-    int8_t* const dst = r.dst + rec[0];
-    const auto m = static_cast<int32_t>(rec[1]), h = static_cast<int32_t>(rec[2]);
-    for (int32_t i = 0; i < kBlockPixels; ++i) {
-      dst[i * r.out_c] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(dsp::smmla(acc[i], m, h)));
-    }
-    rec += 3;
-  }
-#endif
-}
-
-// out[0, count) clamped to [lo, hi].
-void clamp_output(int8_t* out, int32_t count, int32_t lo, int32_t hi) {
-  const uint32_t lo4 = 0x01010101u * static_cast<uint8_t>(lo), hi4 = 0x01010101u * static_cast<uint8_t>(hi);
-  int32_t i = 0;
-  for (; i + 4 <= count; i += 4) dsp::store_u32(out + i, dsp::min_s8x4(dsp::max_s8x4(dsp::load_u32(out + i), lo4), hi4));
-  for (; i < count; ++i) out[i] = static_cast<int8_t>(clamp_i32(out[i], lo, hi));
-}
-
-// The scratch before the records.
+// The scratch: the columns (or the 5-pixel block's), or the small-channel records.
 uint32_t base_scratch_bytes(int32_t in_c) {
   const uint32_t columns =
       five_fits(in_c) ? five_columns_bytes(in_c) : conv2d_dsp::columns_bytes(in_c);
@@ -889,38 +569,19 @@ uint32_t base_scratch_bytes(int32_t in_c) {
 
 }  // namespace
 
-uint32_t conv2d_s8_1x1__dsp_wide_channel_bytes(int32_t in_c) {
-  return small_k(in_c) || !conv2d_dsp::wide_applies(in_c) || in_c >= 65536 ? 0u : static_cast<uint32_t>(record_words(in_c)) * 4u;
-}
-
-bool conv2d_s8_1x1__dsp_records_apply(const Conv2dS8Params& params, const int32_t* multipliers,
-                                      int32_t out_c, int32_t in_c) {
-  if (conv2d_s8_1x1__dsp_wide_channel_bytes(in_c) == 0 || params.act_min < params.output_zero_point) return false;
-  for (int32_t o = 0; o < out_c; ++o) {
-    if (!conv2d_dsp::fast_applies(multipliers[o], params.output_zero_point)) return false;
-  }
-  return true;
-}
-
-uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c, int32_t wide_channels) {
-  return base_scratch_bytes(in_c) + static_cast<uint32_t>(wide_channels) * conv2d_s8_1x1__dsp_wide_channel_bytes(in_c);
-}
+uint32_t conv2d_s8_1x1__dsp_scratch_bytes(int32_t in_c) { return base_scratch_bytes(in_c); }
 
 void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                         const int8_t* filter, const int32_t* bias, int8_t* output,
-                        uint8_t* scratch, int32_t wide_channels) {
+                        uint8_t* scratch) {
   const int32_t c = shape.in_c;
   uint32_t* columns = reinterpret_cast<uint32_t*>(scratch);
   const uint32_t offsets = conv2d_dsp::offset_pair(-params.input_zero_point);
   const conv2d_dsp::OutputQuant quant =
       conv2d_dsp::output_quant(params, multipliers, shifts, shape.out_c);
 
-  const int32_t image_step = shape.in_h * shape.in_w * c;
-  const int32_t pixel_step = params.window.stride_w * c;
-  const int32_t row_step = params.window.stride_h * shape.in_w * c;
-  const int32_t image_pixels = shape.out_h * shape.out_w;
-  const int32_t pixels = shape.batch * image_pixels;
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
   if (small_k(c) && pixels > 0) {
     const SmallQuant small = small_applies(params, multipliers, shifts, bias, shape.out_c);
     if (small.applies) {
@@ -946,154 +607,37 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
   const bool five = five_fits(c);
   const int32_t tail = pixels % kBlockPixels != 1 ? 0 : five ? kFivePixels : 1;
   const int32_t block_pixels = pixels - tail;
-  // Output pixel p's input: src, with its image, row and position (oy, ox) in the image.
-  int32_t oy = 0, ox = 0;
-  const int8_t* image = input;
-  const int8_t* row = input;
-  const int8_t* src = input;
-  auto seek = [&](int32_t p) {
-    const int32_t in_image = p % image_pixels;
-    image = input + (p / image_pixels) * image_step;
-    oy = in_image / shape.out_w;
-    ox = in_image % shape.out_w;
-    row = image + oy * row_step;
-    src = row + ox * pixel_step;
-  };
-  auto next_pixel = [&]() {
-    if (++ox < shape.out_w) {
-      src += pixel_step;
-      return;
-    }
-    ox = 0;
-    if (++oy < shape.out_h) {
-      row += row_step;
-    } else {
-      oy = 0;
-      image += image_step;
-      row = image;
-    }
-    src = row;
-  };
-  // The records path when act_min >= output zp, every multiplier is >= 0 (and zp within
-  // fast_applies) and the scratch holds a chunk of records; else every channel at once by
-  // run_block.
-  const int32_t chunk = wide_channels < out_c ? wide_channels : out_c;
-  const ChannelPlan plan{params, multipliers, shifts, bias, filter, c};
-  const bool use_records = block_pixels >= conv2d_dsp::kWideMinPixels && (chunk >= kMinChunk || chunk == out_c) &&
-                           chunk > 0 && conv2d_s8_1x1__dsp_records_apply(params, multipliers, out_c, c);
-  // A second chunk reads the input again after the first wrote its outputs: an output
-  // buffer over the input (the placement rule lets it start 4 pixels below) would have
-  // overwritten it. Then one pass: the first chunk (records, and the channels without
-  // one it met), ending at channel rest; channels [rest, out_c) by the loops of
-  // run_block.
-  const auto in_at = reinterpret_cast<uintptr_t>(input), out_at = reinterpret_cast<uintptr_t>(output);
-  const bool one_pass = out_at < in_at + static_cast<uintptr_t>(shape.batch * image_step) &&
-                        in_at < out_at + static_cast<uintptr_t>(pixels * out_c);
-  int32_t rest = out_c;
-  uint32_t* const records = reinterpret_cast<uint32_t*>(scratch + base_scratch_bytes(c));
-  RecordBlock r{columns, columns + conv2d_dsp::k_groups(c) * 8, nullptr, out_c, nullptr};
-  // The records in chunks, in channel order; the channels without one a chunk meets (at
-  // most kMaxGeneral per chunk) run by block_matmul_fast.
-  int32_t cursor = 0;
-  for (bool first = true;; first = false) {
-    // Records from the start of the chunk's space up, constants (one word each: offset <<
-    // 8 | output byte) from its end down.
-    uint32_t* rec = records;
-    uint32_t* const space_end = records + chunk * record_words(c);
-    uint32_t* constants = space_end;
-    int32_t general[kMaxGeneral];
-    int32_t generals = 0;
-    for (; use_records && generals < kMaxGeneral && cursor < out_c; ++cursor) {
-      int32_t constant = 0;
-      const ChannelKind kind = channel_kind(plan, cursor, &constant);
-      if (kind == kKindGeneral) {
-        general[generals++] = cursor;
-        continue;
-      }
-      if ((kind == kKindConstant ? 1 : record_words(c)) > constants - rec) break;
-      if (kind == kKindConstant) {
-        *--constants = static_cast<uint32_t>(cursor) << 8 | static_cast<uint8_t>(constant);
-      } else {
-        rec = build_record(plan, cursor, rec);
-      }
-    }
-    if (one_pass) rest = cursor;
-    if (!first && rec == records && constants == space_end && generals == 0) break;
-    seek(0);
-    for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
-      if (p + kBlockPixels > block_pixels) {  // last block, moved back to end at the last pixel
-        p = block_pixels - kBlockPixels;
-        seek(p);
-      }
-      for (int32_t i = 0; i < kBlockPixels; ++i) {
-        conv2d_dsp::expand_into_column(src, c, offsets, columns, i, 0);
-        next_pixel();
-      }
-      r.dst = output + p * out_c;
-      if (!use_records) {
-        conv2d_dsp::run_block(columns, c, filter, bias, out_c, quant, r.dst);
-        continue;
-      }
-      if (rec != records) {
-        r.rec_end = rec;
-        records_block(r, records);
-      }
-      for (const uint32_t* k = constants; k != space_end; ++k) {
-        int8_t* const dst = r.dst + (*k >> 8);
-        const auto v = static_cast<int8_t>(*k & 0xFFu);
-        dst[0] = v;
-        dst[out_c] = v;
-        dst[2 * out_c] = v;
-        dst[3 * out_c] = v;
-      }
-      if (rest < out_c) conv2d_dsp::run_block_rest(columns, c, filter, bias, out_c, quant, r.dst, rest);
-      for (int32_t i = 0; i < generals; ++i) {
-        const int32_t o = general[i];
-        const conv2d_dsp::OutputQuant q{multipliers + o, shifts + o, quant.zero_point, quant.act_min,
-                                        quant.act_max, true, false, false};
-        conv2d_dsp::block_matmul_fast<false, false>(columns, c, filter + o * c, bias != nullptr ? bias + o : nullptr,
-                                                   1, q, r.dst + o, out_c);
-      }
-    }
-    if (!use_records || one_pass) break;
+  conv2d_1x1_dsp::PixelWalk walk(params, shape, input);
+  for (int32_t p = 0; p < block_pixels; p += kBlockPixels) {
+    walk.expand_block(p, block_pixels, c, offsets, columns);
+    conv2d_dsp::run_block(columns, c, filter, bias, out_c, quant, output + p * out_c);
   }
   int8_t* const out = output + block_pixels * out_c;
-  if (tail != 0) seek(block_pixels);
+  if (tail != 0) walk.seek(block_pixels);
   if (tail == kFivePixels) {
     for (int32_t i = 0; i < kFivePixels; ++i) {
-      expand_five(src, c, offsets, columns, i);
-      next_pixel();
+      expand_five(walk.src, c, offsets, columns, i);
+      walk.next();
     }
     run_five(columns, c, filter, bias, out_c, quant, out);
-  } else if (tail == 1 && single_fits(c, filter)) {
-    run_single_column(src, c, offsets, filter, bias, out_c, quant, columns, out);
+  } else if (tail == 1 && conv2d_1x1_dsp::single_fits(c, filter)) {
+    conv2d_1x1_dsp::run_single_column(walk.src, c, offsets, filter, bias, out_c, quant, columns, out);
   } else if (tail == 1) {
-    conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
+    conv2d_dsp::expand_into_column(walk.src, c, offsets, columns, 0, 0);
     conv2d_dsp::run_single(columns, c, filter, bias, out_c, quant, out);
-  }
-  // The records' SSAT clamps to [-128, 127] only.
-  if (use_records && (params.act_min > -128 || params.act_max < 127)) {
-    clamp_output(output, block_pixels * out_c, params.act_min, params.act_max);
   }
 }
 
 Status conv2d_s8_1x1__dsp_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 4));  // then the wide_channels int32
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 0));
   const TensorDesc& filter = ctx.input_desc(1);
   const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
   if (p.groups != 1 || filter.dims[1] != 1 || filter.dims[2] != 1) return Status::kBadParams;
   if (p.window.pad_top != 0 || p.window.pad_left != 0 || p.window.pad_bottom != 0 || p.window.pad_right != 0) {
     return Status::kBadParams;
   }
-  const uint32_t out_c = filter.dims[0];
-  const int32_t wide_channels = params_array(p, 2, out_c)[0];
-  if (wide_channels < 0 || static_cast<uint32_t>(wide_channels) > out_c || filter.dims[3] > 0x7FFFFFFFu) {
-    return Status::kBadParams;
-  }
-  const uint32_t wide_unit = conv2d_s8_1x1__dsp_wide_channel_bytes(static_cast<int32_t>(filter.dims[3]));
-  if (wide_channels != 0 && wide_unit == 0) return Status::kBadParams;  // nothing it widens
-  const uint64_t needed = base_scratch_bytes(static_cast<int32_t>(filter.dims[3])) +
-                          uint64_t{static_cast<uint32_t>(wide_channels)} * wide_unit;
+  if (filter.dims[3] > 0x7FFFFFFFu) return Status::kBadParams;
+  const uint64_t needed = base_scratch_bytes(static_cast<int32_t>(filter.dims[3]));
   const Span<uint8_t> scratch = ctx.scratch();
   if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
@@ -1104,7 +648,7 @@ Status conv2d_s8_1x1__dsp_check(const OpContext& ctx) {
 void conv2d_s8_1x1__dsp_run(const OpContext& ctx) {
   const Conv2dS8Operands o = conv2d_s8_operands(ctx);
   conv2d_s8_1x1__dsp(o.params, o.multipliers, o.shifts, o.shape, o.input, o.filter, o.bias, o.output,
-                     ctx.scratch().data(), params_array(o.params, 2, o.shape.out_c)[0]);
+                     ctx.scratch().data());
 }
 
 const KernelEntry kConv2dS81x1DspEntry = {conv2d_s8_1x1__dsp_check, conv2d_s8_1x1__dsp_run};

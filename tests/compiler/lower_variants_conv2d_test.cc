@@ -1,5 +1,6 @@
 // Variant choice for int8 CONV_2D (compiler/lower/variants.cc, select_conv2d_s8_dsp):
-// cortex-m4 / m7 / m33 take conv2d_s8_1x1__dsp for 1x1 kernels without padding,
+// cortex-m4 / m7 / m33 take conv2d_s8_1x1_relu__dsp for 1x1 kernels without padding of
+// ReLU-like layers whose records apply, conv2d_s8_1x1__dsp for other such 1x1 kernels,
 // conv2d_s8_small_window__dsp for windows of at most 24 SMLAD steps (few input channels)
 // and conv2d_s8__dsp for every other groups == 1 conv, with the variant's scratch; cortex-m55
 // takes those unless a Helium variant is chosen; grouped convs and cores without the DSP
@@ -98,37 +99,59 @@ TEST(LowerVariantsConv2d, PointwiseTakesThe1x1DspVariant) {
     for (Target t : kDspTargets) {
       const LoweredOp op = lower_for(s, t);
       EXPECT_EQ(op.kernel, KernelId::kConv2dS81x1Dsp) << static_cast<int>(t);
-      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c), 0));
-      // wide_channels last, 0: records only where the memory plan has room (none here:
-      // in_c 24 and 10 are not a multiple of 4 groups).
-      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o + 4);
-      EXPECT_EQ(wide_channels_of(op), 0);
+      EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(static_cast<int32_t>(s.c)));
+      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o);  // the reference's
       EXPECT_EQ(op.scratch_growth.max_units, 0u);
     }
   }
-  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24, 0), 6u * 32u);  // 4 int16 columns of 24
-  // in_c 64 without an activation (act_min below the zero point: no records): none
-  // planned, every channel left to the plan's free bytes.
+  EXPECT_EQ(conv2d_s8_1x1__dsp_scratch_bytes(24), 6u * 32u);  // 4 int16 columns of 24
+  // in_c 64 without an activation (act_min below the zero point: no records): the
+  // general kernel.
   ConvSpec wide = kPointwise;
   wide.c = 64;
   const LoweredOp op = lower_for(wide, Target::kCortexM4);
-  EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(64, 0));
-  EXPECT_EQ(wide_channels_of(op), 0);
-  EXPECT_EQ(op.scratch_growth.unit_bytes, 16u * 8u + 16u);  // one channel's record
-  EXPECT_EQ(op.scratch_growth.max_units, 16u);
-  // With a ReLU (act_min >= the output zero point) the records serve it: up to 6912 bytes
-  // of them planned with the op (48 channels of in_c 64), the rest left to the plan.
+  EXPECT_EQ(op.kernel, KernelId::kConv2dS81x1Dsp);
+  EXPECT_EQ(op.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(64));
+  // With a ReLU (act_min >= the output zero point) the records serve it: the records
+  // kernel, up to 6912 bytes of them planned with the op (48 channels of in_c 64), the
+  // rest left to the plan's free bytes (scratch_growth, one channel's record a unit).
   for (const int64_t out_c : {16, 64}) {
     ConvSpec relu = wide;
     relu.o = out_c;
     ir::Graph g = conv_graph(relu);
     g.nodes.back().attrs["act_min"] = 0.0;
-    const LoweredOp r = lower_node(g, g.nodes.back(), Target::kCortexM4);
-    const int32_t planned = out_c == 16 ? 16 : 48;
-    EXPECT_EQ(wide_channels_of(r), planned) << out_c;
-    EXPECT_EQ(r.scratch_bytes, conv2d_s8_1x1__dsp_scratch_bytes(64, planned)) << out_c;
-    EXPECT_EQ(r.scratch_growth.max_units, static_cast<uint32_t>(out_c - planned)) << out_c;
+    for (Target t : kDspTargets) {
+      const LoweredOp r = lower_node(g, g.nodes.back(), t);
+      EXPECT_EQ(r.kernel, KernelId::kConv2dS81x1ReluDsp) << out_c;
+      const int32_t planned = out_c == 16 ? 16 : 48;
+      EXPECT_EQ(r.params.size(), sizeof(Conv2dS8Params) + 8 * out_c + 4);
+      EXPECT_EQ(wide_channels_of(r), planned) << out_c;
+      EXPECT_EQ(r.scratch_bytes, conv2d_s8_1x1_relu__dsp_scratch_bytes(64, planned)) << out_c;
+      EXPECT_EQ(r.scratch_growth.unit_bytes, out_c == planned ? 0u : 16u * 8u + 16u);
+      EXPECT_EQ(r.scratch_growth.max_units, static_cast<uint32_t>(out_c - planned)) << out_c;
+    }
   }
+  // Not for ReLU layers the records do not serve: in_c 24 (6 groups), 16 (the small
+  // path), fewer than 16 output pixels in whole blocks (3x5 = 15), no bias.
+  for (const int64_t c : {24, 16, 64}) {
+    ConvSpec relu = wide;
+    relu.c = c;
+    if (c == 64) {
+      relu.h = 3;
+      relu.w = 5;
+    }
+    ir::Graph g = conv_graph(relu);
+    g.nodes.back().attrs["act_min"] = 0.0;
+    EXPECT_EQ(lower_node(g, g.nodes.back(), Target::kCortexM4).kernel, KernelId::kConv2dS81x1Dsp) << c;
+  }
+  ConvSpec sixteen = wide;
+  sixteen.h = 4;  // 16 pixels: the records kernel
+  sixteen.w = 4;
+  ir::Graph g16 = conv_graph(sixteen);
+  g16.nodes.back().attrs["act_min"] = 0.0;
+  EXPECT_EQ(lower_node(g16, g16.nodes.back(), Target::kCortexM4).kernel, KernelId::kConv2dS81x1ReluDsp);
+  g16.nodes.back().inputs.pop_back();  // no bias
+  EXPECT_EQ(lower_node(g16, g16.nodes.back(), Target::kCortexM4).kernel, KernelId::kConv2dS81x1Dsp);
 }
 
 TEST(LowerVariantsConv2d, SmallWindowsTakeTheSmallWindowDspVariant) {

@@ -58,6 +58,13 @@ int32_t out_size(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_
   return (in + pad_a + pad_b - dilation * (k - 1) - 1) / stride + 1;
 }
 
+// conv2d_s8_1x1__dsp in the variants' common form (it takes no wide_channels).
+void pointwise_1x1(const Conv2dS8Params& params, const int32_t* multipliers, const int32_t* shifts,
+                   const Conv2dShape& shape, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                   int8_t* output, uint8_t* scratch, int32_t /*wide_channels*/) {
+  conv2d_s8_1x1__dsp(params, multipliers, shifts, shape, input, filter, bias, output, scratch);
+}
+
 // A random case; kernel 1x1 without padding when pointwise.
 Case random_case(std::mt19937& rng, bool pointwise) {
   Case c;
@@ -242,9 +249,8 @@ TEST(Conv2dS8Dsp, FastRequantizationCasesMatchReference) {
     if (!c.bias.empty() && uniform(rng, 0, 1)) {
       for (int32_t& b : c.bias) b = uniform(rng, INT32_MIN, INT32_MAX);
     }
-    const uint32_t scratch = pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, c.shape.out_c)
-                                       : dsp_scratch_all_wide(c.shape);
-    ASSERT_EQ(run_variant(c, pointwise ? conv2d_s8_1x1__dsp : conv2d_s8__dsp, scratch, c.shape.out_c),
+    const uint32_t scratch = pointwise ? conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c) : dsp_scratch_all_wide(c.shape);
+    ASSERT_EQ(run_variant(c, pointwise ? pointwise_1x1 : conv2d_s8__dsp, scratch, c.shape.out_c),
               run_reference(c))
         << "case " << i << ": " << describe(c);
   }
@@ -274,8 +280,8 @@ TEST(Conv2dS81x1Dsp, RandomCasesMatchReference) {
   std::mt19937 rng(4321);
   for (int i = 0; i < 600; ++i) {
     const Case c = random_case(rng, true);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, 0);
-    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c);
+    ASSERT_EQ(run_variant(c, pointwise_1x1, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -333,8 +339,8 @@ TEST(Conv2dS81x1Dsp, SmallChannelPathMatchesReference) {
           break;
       }
     }
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c, 0);
-    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
+    ASSERT_EQ(run_variant(c, pointwise_1x1, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -366,8 +372,8 @@ TEST(Conv2dS81x1Dsp, LongColumnTailsMatchReference) {
     for (int8_t& v : c.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
     for (int8_t& v : c.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
     if (!c.bias.empty()) c.bias.resize(sh.out_c, 77);
-    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c, 0);
-    ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, scratch), run_reference(c))
+    const uint32_t scratch = conv2d_s8_1x1__dsp_scratch_bytes(sh.in_c);
+    ASSERT_EQ(run_variant(c, pointwise_1x1, scratch), run_reference(c))
         << "case " << i << ": " << describe(c);
   }
 }
@@ -387,7 +393,7 @@ TEST(Conv2dS8Dsp, EveryChannelCount) {
       ASSERT_EQ(run_variant(c, conv2d_s8__dsp, dsp_scratch_all_wide(c.shape), c.shape.out_c), expected)
           << describe(c);
       if (pointwise) {
-        ASSERT_EQ(run_variant(c, conv2d_s8_1x1__dsp, conv2d_s8_1x1__dsp_scratch_bytes(in_c, 0)),
+        ASSERT_EQ(run_variant(c, pointwise_1x1, conv2d_s8_1x1__dsp_scratch_bytes(in_c)),
                   expected)
             << describe(c);
       }
@@ -449,10 +455,17 @@ TEST(Conv2dS8Dsp, EntriesRunLikeTheReference) {
     }
     if (pointwise) {
       EntryOp e;
-      const int32_t wide = conv2d_s8_1x1__dsp_wide_channel_bytes(c.shape.in_c) != 0 ? c.shape.out_c : 0;
-      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c, wide), &e, &wide);
+      build_entry_op(c, conv2d_s8_1x1__dsp_scratch_bytes(c.shape.in_c), &e);
       ASSERT_EQ(e.op.check(kConv2dS81x1DspEntry), Status::kOk) << describe(c);
       e.op.run(kConv2dS81x1DspEntry);
+      ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
+    }
+    if (pointwise && conv2d_s8_1x1_relu__dsp_record_bytes(c.shape.in_c) != 0) {
+      EntryOp e;  // every channel's record (the kernel runs the reference outside its rule)
+      const int32_t wide = c.shape.out_c;
+      build_entry_op(c, conv2d_s8_1x1_relu__dsp_scratch_bytes(c.shape.in_c, wide), &e, &wide);
+      ASSERT_EQ(e.op.check(kConv2dS81x1ReluDspEntry), Status::kOk) << describe(c);
+      e.op.run(kConv2dS81x1ReluDspEntry);
       ASSERT_EQ(e.op.data<int8_t>(e.out), expected) << describe(c);
     }
   }
@@ -477,9 +490,11 @@ Status check_with(const Case& c, uint32_t scratch_bytes, const KernelEntry& entr
   build_entry_op(c, scratch_bytes, &e, wide_channels);
   return e.op.check(entry);
 }
-// conv2d_s8_1x1__dsp's check: its params end with wide_channels too.
-Status check_1x1(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
-  return check_with(c, scratch_bytes, kConv2dS81x1DspEntry, &wide_channels);
+// conv2d_s8_1x1__dsp's check: the reference's params.
+Status check_1x1(const Case& c, uint32_t scratch_bytes) { return check_with(c, scratch_bytes, kConv2dS81x1DspEntry); }
+// conv2d_s8_1x1_relu__dsp's check: its params end with wide_channels.
+Status check_relu(const Case& c, uint32_t scratch_bytes, int32_t wide_channels = 0) {
+  return check_with(c, scratch_bytes, kConv2dS81x1ReluDspEntry, &wide_channels);
 }
 constexpr int32_t kZeroWide = 0;
 // conv2d_s8__dsp's check: its params end with wide_channels.
@@ -522,7 +537,7 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
 
   // 1x1 variant: 1x1 kernel, no padding, groups 1, enough scratch.
   const Case pw = fixed_case(1, 10, 0, 1);
-  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10, 0);
+  const uint32_t pw_need = conv2d_s8_1x1__dsp_scratch_bytes(10);
   EXPECT_EQ(pw_need, 3u * 32u);
   EXPECT_EQ(check_1x1(pw, pw_need), Status::kOk);
   EXPECT_EQ(check_1x1(pw, pw_need - 4), Status::kBadParams);
@@ -533,20 +548,28 @@ TEST(Conv2dS8Dsp, CheckRejectsWhatTheVariantDoesNotHandle) {
   Case bad_shift = pw;
   bad_shift.shifts[2] = 31;
   EXPECT_EQ(check_1x1(bad_shift, pw_need), Status::kBadParams);
-  // Records (bias, widened weights, offset, multiplier, A): in_c 32 (8 groups) yes, 10
-  // (3 groups) and 16 (small path) no.
-  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(10), 0u);
-  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(16), 0u);
-  EXPECT_EQ(conv2d_s8_1x1__dsp_wide_channel_bytes(32), 64u + 16u);
-  EXPECT_EQ(check_1x1(pw, 4096, 1), Status::kBadParams);
-  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry), Status::kBadParams);  // no wide_channels
+  // Params past the reference's (a program written for the records kernel).
+  const int32_t zero = 0;
+  EXPECT_EQ(check_with(pw, pw_need, kConv2dS81x1DspEntry, &zero), Status::kBadParams);
+
+  // The records kernel: the same windows; records (bias, widened weights, offset,
+  // multiplier, A) for in_c 32 (8 groups), none for 10 (3 groups) and 16 (the small
+  // path), which it refuses; wide_channels in 0 .. out_c and the scratch they need.
+  EXPECT_EQ(conv2d_s8_1x1_relu__dsp_record_bytes(10), 0u);
+  EXPECT_EQ(conv2d_s8_1x1_relu__dsp_record_bytes(16), 0u);
+  EXPECT_EQ(conv2d_s8_1x1_relu__dsp_record_bytes(32), 64u + 16u);
+  EXPECT_EQ(check_relu(pw, 4096), Status::kBadParams);
+  EXPECT_EQ(check_relu(fixed_case(1, 16, 0, 1), 4096), Status::kBadParams);
   const Case pw32 = fixed_case(1, 32, 0, 1);  // out_c 4
-  const uint32_t need32 = conv2d_s8_1x1__dsp_scratch_bytes(32, 4);
+  const uint32_t need32 = conv2d_s8_1x1_relu__dsp_scratch_bytes(32, 4);
   EXPECT_EQ(need32, 8u * 32u + 4u * 80u);
-  EXPECT_EQ(check_1x1(pw32, need32, 4), Status::kOk);
-  EXPECT_EQ(check_1x1(pw32, need32 - 1, 4), Status::kBadParams);
-  EXPECT_EQ(check_1x1(pw32, 4096, 5), Status::kBadParams);
-  EXPECT_EQ(check_1x1(pw32, 4096, -1), Status::kBadParams);
+  EXPECT_EQ(check_relu(pw32, need32, 4), Status::kOk);
+  EXPECT_EQ(check_relu(pw32, need32 - 1, 4), Status::kBadParams);
+  EXPECT_EQ(check_relu(pw32, 4096, 5), Status::kBadParams);
+  EXPECT_EQ(check_relu(pw32, 4096, -1), Status::kBadParams);
+  EXPECT_EQ(check_relu(fixed_case(1, 32, 1, 1), 4096), Status::kBadParams);
+  EXPECT_EQ(check_relu(fixed_case(3, 32, 1, 1), 4096), Status::kBadParams);
+  EXPECT_EQ(check_with(pw32, need32, kConv2dS81x1ReluDspEntry), Status::kBadParams);  // no wide_channels
 }
 
 // conv2d_s8_small_window__dsp (at most 24 SMLAD steps per window: few input channels,

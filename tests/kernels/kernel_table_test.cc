@@ -203,6 +203,10 @@ TEST(KernelRegistry, PixelStreamBlocks) {
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 5, 6, 24, 5, 5, 8}), 1u);
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 31, 1, 24, 31, 1, 8}), 4u);
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1Dsp, {1, 4, 8, 16, 4, 8, 8}), 4u);
+  // conv2d_s8_1x1_relu__dsp: the same without a small-channel path.
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1ReluDsp, {1, 5, 6, 64, 5, 6, 8}), 4u);
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1ReluDsp, {1, 5, 5, 64, 5, 5, 8}), 1u);
+  EXPECT_EQ(kernel_pixel_stream_block(KernelId::kConv2dS81x1ReluDsp, {1, 4, 8, 16, 4, 8, 8}), 1u);
   // depthwise_conv2d_s8_3x3__dsp: block 1; row-buffered with a fast-path table
   // (lower_variants_depthwise_fc_test.cc).
   EXPECT_EQ(kernel_pixel_stream_block(KernelId::kDepthwiseConv2dS83x3Dsp, shape), 1u);
