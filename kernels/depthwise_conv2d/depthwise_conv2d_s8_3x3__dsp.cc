@@ -578,6 +578,118 @@ MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32
   }
 }
 
+// Narrow rows (kws's 25x5x64 layers): five columns, five outputs (stride 1, one padding
+// column each side), mode 2, C a multiple of 4. A row's ring words per channel are three
+// pairs of its image columns, no padding column: P0 = [x0, x1], P1 = [x2, x3], P2 = [x4, -]
+// (+ offset; P2's high half is never read). Per filter row the five outputs take 9 MACs
+// instead of the blocks' 10, the padding taps dropped:
+//   out0 += SMLAD(P0, W12)                        (x0 w1 + x1 w2)
+//   out1 += SMLAD(P0, W01) + SMLABT(P1, W12)      (x0 w0 + x1 w1, x2 w2)
+//   out2 += SMLATB(P0, W01) + SMLAD(P1, W12)      (x1 w0, x2 w1 + x3 w2)
+//   out3 += SMLAD(P1, W01) + SMLABT(P2, W12)
+//   out4 += SMLATB(P1, W01) + SMLABB(P2, W12)     (x3 w0, x4 w1)
+// and three loads (LDRD, LDR). A channel's ring words: six ring rows of three words,
+// slots 0, 1, 2, copies of slots 0 and 1, and a spare that takes slot 2's copy (written,
+// never read: one store sequence for every slot); 18 words of the blocks' 20 (B = 2).
+// Per channel and output row about 57 instructions (27 MACs, 15 requantize + store),
+// per channel and input row about 10 (fill).
+constexpr int32_t kNarrowRowWords = 3;
+constexpr int32_t kNarrowChanWords = 6 * kNarrowRowWords;
+
+bool narrow_rows(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape,
+                 uint32_t mode) {
+  return mode == kModeShifted && params.window.stride_w == 1 && params.window.pad_left == 1 &&
+         shape.in_w == 5 && shape.out_w == 5 && (shape.in_c & 3) == 0;
+}
+
+// Filter row kRow of the five outputs (ring row kRow from p) added to a0..a4.
+template <int kRow>
+inline void narrow_filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0,
+                              int32_t& a1, int32_t& a2, int32_t& a3, int32_t& a4) {
+  uint32_t w01, w12, x0, x1;
+  dsp::load2_u32_at<8 * kRow>(entry, w01, w12);
+  dsp::load2_u32_at<4 * kNarrowRowWords * kRow>(p, x0, x1);
+  a0 = dsp::smlad(x0, w12, a0);
+  a1 = dsp::smlad(x0, w01, a1);
+  a1 = dsp::smlabt(x1, w12, a1);
+  a2 = dsp::smlatb(x0, w01, a2);
+  a2 = dsp::smlad(x1, w12, a2);
+  x0 = p[kNarrowRowWords * kRow + 2];
+  a3 = dsp::smlad(x1, w01, a3);
+  a3 = dsp::smlabt(x0, w12, a3);
+  a4 = dsp::smlatb(x1, w01, a4);
+  a4 = dsp::smlabb(x0, w12, a4);
+}
+
+// One output row's five outputs of every channel: p at channel 0's ring row of the
+// window's first row, out at the row's first output.
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void narrow_pass(const uint32_t* p,
+                                                         const uint32_t* entry,
+                                                         int32_t channels, int8_t* out) {
+  int8_t* const end = out + channels;
+  do {
+    const int32_t bias2 = static_cast<int32_t>(entry[kBias2]);
+    int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2;
+    narrow_filter_row<0>(p, entry, a0, a1, a2, a3, a4);
+    narrow_filter_row<1>(p, entry, a0, a1, a2, a3, a4);
+    narrow_filter_row<2>(p, entry, a0, a1, a2, a3, a4);
+    uint32_t m, rz;
+    dsp::load2_u32_at<4 * kMultiplier>(entry, m, rz);
+    const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
+    out[0] = static_cast<int8_t>(requantize<kShiftedRq>(a0, multiplier, round_zp, 0));
+    out[channels] = static_cast<int8_t>(requantize<kShiftedRq>(a1, multiplier, round_zp, 0));
+    out[2 * channels] = static_cast<int8_t>(requantize<kShiftedRq>(a2, multiplier, round_zp, 0));
+    out[3 * channels] = static_cast<int8_t>(requantize<kShiftedRq>(a3, multiplier, round_zp, 0));
+    out[4 * channels] = static_cast<int8_t>(requantize<kShiftedRq>(a4, multiplier, round_zp, 0));
+    p += kNarrowChanWords;
+    entry += kEntryWords;
+    ++out;
+  } while (out != end);
+}
+
+// Channel kChan's ring words (of four from d): P0, P1, P2 into its ring row and the copy.
+template <int kChan>
+inline void narrow_put(uint32_t* d, uint32_t p0, uint32_t p1, uint32_t p2) {
+  constexpr int kAt = 4 * kNarrowChanWords * kChan;
+  constexpr int kCopy = 4 * 3 * kNarrowRowWords;  // bytes from a ring row to its copy
+  dsp::store2_u32_at<kAt>(d, p0, p1);
+  dsp::store2_u32_at<kAt + kCopy>(d, p0, p1);
+  d[kAt / 4 + 2] = p2;
+  d[(kAt + kCopy) / 4 + 2] = p2;
+}
+
+// The five columns from src, `step` bytes apart (a row of the image, or the zero-point
+// row with step 0 for a padding row: zeros), into ring row `slot` (0..2) of every channel
+// and ring row slot + 3, d = the ring + kNarrowRowWords * slot. Four channels take 5 LDR,
+// 4 PKHxx, 12 SXTAB16 (P2 straight from x4's bytes by the rotation: its high half is
+// never read) and 8 STRD + 8 STR.
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const int8_t* src, int32_t step,
+                                                           int32_t channels, uint32_t offset2,
+                                                           uint32_t* d) {
+  const int8_t* const end = src + channels;
+  const int8_t* src1 = src + step;
+  do {
+    const uint32_t x0 = dsp::load_u32(src);
+    const uint32_t x1 = dsp::load_u32(src1);
+    const uint32_t x2 = dsp::load_u32(src + 2 * step);
+    const uint32_t x3 = dsp::load_u32(src1 + 2 * step);
+    const uint32_t x4 = dsp::load_u32(src + 4 * step);
+    src += 4;
+    src1 += 4;
+    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1), hi01 = dsp::pkhtb_hi_hi(x0, x1);
+    const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    narrow_put<0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23),
+                  dsp::sxtab16(offset2, x4));
+    narrow_put<1>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23),
+                  dsp::sxtab16_ror8(offset2, x4));
+    narrow_put<2>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23),
+                  dsp::sxtab16_ror16(offset2, x4));
+    narrow_put<3>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23),
+                  dsp::sxtab16_ror24(offset2, x4));
+    d += 4 * kNarrowChanWords;
+  } while (src != end);
+}
+
 // Whether the fast path applies: horizontal stride 1 or 2, every multiplier above 2^30,
 // and the requantization bounds proved by the quick test below or else by make_output()
 // (channel by channel, into a one-entry table on the stack: no scratch is written). The
@@ -811,6 +923,7 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t out_row_stride = shape.out_w * channels;
   const RowPass pass = row_pass_for(params, words[0]);
   const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
+  const bool narrow = narrow_rows(params, shape, words[0]);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
   const int32_t slot_step = params.window.stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
@@ -828,12 +941,23 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
         next_slot = first_slot;
       }
       for (; next <= y0 + 2; ++next) {
-        extend_row(fill, image, shape.in_h, next, next_slot);
+        if (!narrow) {
+          extend_row(fill, image, shape.in_h, next, next_slot);
+        } else if (next < 0 || next >= shape.in_h) {
+          extend_narrow(zp_row, 0, channels, fill.offset2, ring + kNarrowRowWords * next_slot);
+        } else {
+          extend_narrow(image + next * 5 * channels, channels, channels, fill.offset2,
+                        ring + kNarrowRowWords * next_slot);
+        }
         next_slot = next_slot == 2 ? 0 : next_slot + 1;
       }
       // Ring rows first_slot .. + 2 hold input rows y0 .. y0 + 2 (slot 0, 1's copies follow
       // slot 2).
-      pass(ring + 2 * first_slot, chan_words, entries, channels, shape.out_w, out_row);
+      if (narrow) {
+        narrow_pass(ring + kNarrowRowWords * first_slot, entries, channels, out_row);
+      } else {
+        pass(ring + 2 * first_slot, chan_words, entries, channels, shape.out_w, out_row);
+      }
       if (clamped) {
         clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
       }
