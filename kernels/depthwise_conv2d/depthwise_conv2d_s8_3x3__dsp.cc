@@ -315,8 +315,9 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
   }
   int32_t quads = left >> 2;
   int32_t tail = left & 3;
-  // End on a five or a six (stride 2: a six only; sixes throughout cost more than fours).
-  if (quads > 0 && (tail == 2 || (kStride == 1 && tail == 1))) {
+  // End on a five or a six (stride 2: a six only; sixes throughout cost more than fours;
+  // the five only in mode 2, for code size: mode 1 ends on a four and a one).
+  if (quads > 0 && (tail == 2 || (kStride == 1 && kRq == kShiftedRq && tail == 1))) {
     --quads;
     tail += 4;
   }
@@ -337,7 +338,7 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
       channels_pass<kStride, 3, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 5:
-      if constexpr (kStride == 1) {
+      if constexpr (kStride == 1 && kRq == kShiftedRq) {
         channels_pass<1, 5, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       }
       break;
@@ -602,23 +603,25 @@ bool narrow_rows(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dSha
          shape.in_w == 5 && shape.out_w == 5 && (shape.in_c & 3) == 0;
 }
 
-// Filter row kRow of the five outputs (ring row kRow from p) added to a0..a4.
+// Filter row kRow of the five outputs (ring row kRow from p) added to a0..a4; entry
+// points at the channel's multiplier (the entry's last words, loaded with the step to the
+// next channel's).
 template <int kRow>
 inline void narrow_filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0,
                               int32_t& a1, int32_t& a2, int32_t& a3, int32_t& a4) {
-  uint32_t w01, w12, x0, x1;
-  dsp::load2_u32_at<8 * kRow>(entry, w01, w12);
-  dsp::load2_u32_at<4 * kNarrowRowWords * kRow>(p, x0, x1);
+  uint32_t w01, w12, x0, x1, x2;
+  dsp::load2_u32_at<8 * kRow - 4 * kMultiplier>(entry, w01, w12);
+  dsp::load2_u32_at<4 * (kNarrowRowWords * kRow + 1)>(p, x1, x2);  // P1, P2
+  a3 = dsp::smlad(x1, w01, a3);
+  a3 = dsp::smlabt(x2, w12, a3);
+  a4 = dsp::smlatb(x1, w01, a4);
+  a4 = dsp::smlabb(x2, w12, a4);
+  x0 = p[kNarrowRowWords * kRow];  // P0 last: row 0's load can advance p
   a0 = dsp::smlad(x0, w12, a0);
   a1 = dsp::smlad(x0, w01, a1);
   a1 = dsp::smlabt(x1, w12, a1);
   a2 = dsp::smlatb(x0, w01, a2);
   a2 = dsp::smlad(x1, w12, a2);
-  x0 = p[kNarrowRowWords * kRow + 2];
-  a3 = dsp::smlad(x1, w01, a3);
-  a3 = dsp::smlabt(x0, w12, a3);
-  a4 = dsp::smlatb(x1, w01, a4);
-  a4 = dsp::smlabb(x0, w12, a4);
 }
 
 // One output row's five outputs of every channel: p at channel 0's ring row of the
@@ -627,23 +630,23 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void narrow_pass(const uint32_t* p,
                                                          const uint32_t* entry,
                                                          int32_t channels, int8_t* out) {
   int8_t* const end = out + channels;
+  entry += kMultiplier;
   do {
-    const int32_t bias2 = static_cast<int32_t>(entry[kBias2]);
+    const int32_t bias2 = static_cast<int32_t>(entry[kBias2 - kMultiplier]);
     int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2;
-    narrow_filter_row<0>(p, entry, a0, a1, a2, a3, a4);
-    narrow_filter_row<1>(p, entry, a0, a1, a2, a3, a4);
     narrow_filter_row<2>(p, entry, a0, a1, a2, a3, a4);
-    uint32_t m, rz;
-    dsp::load2_u32_at<4 * kMultiplier>(entry, m, rz);
-    const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
-    out[0] = static_cast<int8_t>(requantize<kShiftedRq>(a0, multiplier, round_zp, 0));
-    out[channels] = static_cast<int8_t>(requantize<kShiftedRq>(a1, multiplier, round_zp, 0));
-    out[2 * channels] = static_cast<int8_t>(requantize<kShiftedRq>(a2, multiplier, round_zp, 0));
-    out[3 * channels] = static_cast<int8_t>(requantize<kShiftedRq>(a3, multiplier, round_zp, 0));
-    out[4 * channels] = static_cast<int8_t>(requantize<kShiftedRq>(a4, multiplier, round_zp, 0));
+    narrow_filter_row<1>(p, entry, a0, a1, a2, a3, a4);
+    narrow_filter_row<0>(p, entry, a0, a1, a2, a3, a4);
     p += kNarrowChanWords;
-    entry += kEntryWords;
-    ++out;
+    uint32_t m, rz;
+    dsp::load2_u32_step<4 * kEntryWords>(entry, m, rz);
+    const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
+    dsp::store5_s8_strided_advance(out, channels,
+                                   requantize<kShiftedRq>(a0, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a1, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a2, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a3, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a4, multiplier, round_zp, 0));
   } while (out != end);
 }
 
