@@ -614,8 +614,7 @@ inline void narrow_filter_row(const uint32_t* p, const uint32_t* entry, int32_t&
   dsp::load2_u32_at<4 * (kNarrowRowWords * kRow + 1)>(p, x1, x2);  // P1, P2
   a3 = dsp::smlad(x1, w01, a3);
   a3 = dsp::smlabt(x2, w12, a3);
-  a4 = dsp::smlatb(x1, w01, a4);
-  a4 = dsp::smlabb(x2, w12, a4);
+  a4 = dsp::smladx(x2, w01, a4);
   x0 = p[kNarrowRowWords * kRow];  // P0 last: row 0's load can advance p
   a0 = dsp::smlad(x0, w12, a0);
   a1 = dsp::smlad(x0, w01, a1);
@@ -672,23 +671,24 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const int8_t* src, i
   const int8_t* const end = src + channels;
   const int8_t* src1 = src + step;
   do {
-    const uint32_t x0 = dsp::load_u32(src);
-    const uint32_t x1 = dsp::load_u32(src1);
     const uint32_t x2 = dsp::load_u32(src + 2 * step);
-    const uint32_t x3 = dsp::load_u32(src1 + 2 * step);
     const uint32_t x4 = dsp::load_u32(src + 4 * step);
+    const uint32_t x3 = dsp::load_u32(src1 + 2 * step);
+    const uint32_t x0 = dsp::load_u32(src);
     src += 4;
+    const uint32_t x1 = dsp::load_u32(src1);
     src1 += 4;
     const uint32_t lo01 = dsp::pack_lo_lo(x0, x1), hi01 = dsp::pkhtb_hi_hi(x0, x1);
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    const uint32_t lo43 = dsp::pack_lo_lo(x4, x3), hi43 = dsp::pkhtb_hi_hi(x4, x3);
     narrow_put<0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23),
-                  dsp::sxtab16(offset2, x4));
+                  dsp::sxtab16(offset2, lo43));
     narrow_put<1>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23),
-                  dsp::sxtab16_ror8(offset2, x4));
+                  dsp::sxtab16_ror8(offset2, lo43));
     narrow_put<2>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23),
-                  dsp::sxtab16_ror16(offset2, x4));
+                  dsp::sxtab16(offset2, hi43));
     narrow_put<3>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23),
-                  dsp::sxtab16_ror24(offset2, x4));
+                  dsp::sxtab16_ror8(offset2, hi43));
     d += 4 * kNarrowChanWords;
   } while (src != end);
 }

@@ -230,28 +230,6 @@ inline uint32_t sxtab16_ror8(uint32_t a, uint32_t x) {
 #endif
 }
 
-// Halves of a plus bytes 2 and 0 of x sign-extended (SXTAB16 with ROR #16).
-inline uint32_t sxtab16_ror16(uint32_t a, uint32_t x) {
-#if MOTE_HAS_DSP
-  uint32_t r;
-  __asm__("sxtab16 %0, %1, %2, ror #16" : "=r"(r) : "r"(a), "r"(x));
-  return r;
-#else
-  return pack16(lo16(a) + byte_s8(x, 2), hi16(a) + byte_s8(x, 0));
-#endif
-}
-
-// Halves of a plus bytes 3 and 1 of x sign-extended (SXTAB16 with ROR #24).
-inline uint32_t sxtab16_ror24(uint32_t a, uint32_t x) {
-#if MOTE_HAS_DSP
-  uint32_t r;
-  __asm__("sxtab16 %0, %1, %2, ror #24" : "=r"(r) : "r"(a), "r"(x));
-  return r;
-#else
-  return pack16(lo16(a) + byte_s8(x, 3), hi16(a) + byte_s8(x, 1));
-#endif
-}
-
 // Halfwise wrapping add and subtract (SADD16, SSUB16).
 inline uint32_t sadd16(uint32_t a, uint32_t b) {
 #if MOTE_HAS_DSP
