@@ -913,8 +913,10 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
     }
   }
   // When the last live block's second pair is all padding, extend_row() writes only its
-  // first pair (extend_edge_pair): the second is zero in every ring row from here on.
-  if (live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
+  // first pair (extend_edge_pair): the second is zero in every ring row from here on (not
+  // on the narrow path, whose rows are written whole).
+  const bool narrow = narrow_rows(params, shape, words[0]);
+  if (!narrow && live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
     uint32_t* word = ring_word(ring, chan_words, 0, 0, 2 * (live - 1) + 1);
     for (int32_t c = 0; c < channels; ++c, word += chan_words) {
       word[0] = word[2] = word[4] = word[6] = word[8] = 0;  // ring rows 0..4
@@ -926,7 +928,6 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t out_row_stride = shape.out_w * channels;
   const RowPass pass = row_pass_for(params, words[0]);
   const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
-  const bool narrow = narrow_rows(params, shape, words[0]);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
   const int32_t slot_step = params.window.stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
