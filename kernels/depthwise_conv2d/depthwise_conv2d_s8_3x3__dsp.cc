@@ -649,46 +649,50 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void narrow_pass(const uint32_t* p,
   } while (out != end);
 }
 
-// Channel kChan's ring words (of four from d): P0, P1, P2 into its ring row and the copy.
-template <int kChan>
-inline void narrow_put(uint32_t* d, uint32_t p0, uint32_t p1, uint32_t p2) {
-  constexpr int kAt = 4 * kNarrowChanWords * kChan;
+// Channel kChan's (of four from d) words of pairs kPair, kPair + 1 (kPair 0: P0, P1 with
+// one STRD) or of P2 alone (kPair 2), into its ring row and the row's copy.
+template <int kChan, int kPair>
+inline void narrow_put(uint32_t* d, uint32_t lo, uint32_t hi) {
+  constexpr int kAt = 4 * (kNarrowChanWords * kChan + kPair);
   constexpr int kCopy = 4 * 3 * kNarrowRowWords;  // bytes from a ring row to its copy
-  dsp::store2_u32_at<kAt>(d, p0, p1);
-  dsp::store2_u32_at<kAt + kCopy>(d, p0, p1);
-  d[kAt / 4 + 2] = p2;
-  d[(kAt + kCopy) / 4 + 2] = p2;
+  if constexpr (kPair == 0) {
+    dsp::store2_u32_at<kAt>(d, lo, hi);
+    dsp::store2_u32_at<kAt + kCopy>(d, lo, hi);
+  } else {
+    d[kAt / 4] = lo;
+    d[(kAt + kCopy) / 4] = lo;
+  }
 }
 
 // The five columns from src, `step` bytes apart (a row of the image, or the zero-point
 // row with step 0 for a padding row: zeros), into ring row `slot` (0..2) of every channel
 // and ring row slot + 3, d = the ring + kNarrowRowWords * slot. Four channels take 5 LDR,
-// 4 PKHxx, 12 SXTAB16 (P2 straight from x4's bytes by the rotation: its high half is
-// never read) and 8 STRD + 8 STR.
+// 6 PKHxx, 12 SXTAB16, 8 STRD + 8 STR and 3 for the loop: 34 and the copies' 8; in this
+// order at most 13 registers are live (no spill).
 MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const int8_t* src, int32_t step,
                                                            int32_t channels, uint32_t offset2,
                                                            uint32_t* d) {
   const int8_t* const end = src + channels;
-  const int8_t* src1 = src + step;
+  const int8_t* src2 = src + 2 * step;  // column 2
   do {
-    const uint32_t x2 = dsp::load_u32(src + 2 * step);
-    const uint32_t x4 = dsp::load_u32(src + 4 * step);
-    const uint32_t x3 = dsp::load_u32(src1 + 2 * step);
+    const uint32_t x1 = dsp::load_u32(src + step);
     const uint32_t x0 = dsp::load_u32(src);
     src += 4;
-    const uint32_t x1 = dsp::load_u32(src1);
-    src1 += 4;
     const uint32_t lo01 = dsp::pack_lo_lo(x0, x1), hi01 = dsp::pkhtb_hi_hi(x0, x1);
+    const uint32_t x3 = dsp::load_u32(src2 + step);
+    const uint32_t x2 = dsp::load_u32(src2);
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    narrow_put<0, 0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    narrow_put<1, 0>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    narrow_put<2, 0>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    narrow_put<3, 0>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
+    const uint32_t x4 = dsp::load_u32(src2 + 2 * step);
+    src2 += 4;
     const uint32_t lo43 = dsp::pack_lo_lo(x4, x3), hi43 = dsp::pkhtb_hi_hi(x4, x3);
-    narrow_put<0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23),
-                  dsp::sxtab16(offset2, lo43));
-    narrow_put<1>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23),
-                  dsp::sxtab16_ror8(offset2, lo43));
-    narrow_put<2>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23),
-                  dsp::sxtab16(offset2, hi43));
-    narrow_put<3>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23),
-                  dsp::sxtab16_ror8(offset2, hi43));
+    narrow_put<0, 2>(d, dsp::sxtab16(offset2, lo43), 0);
+    narrow_put<1, 2>(d, dsp::sxtab16_ror8(offset2, lo43), 0);
+    narrow_put<2, 2>(d, dsp::sxtab16(offset2, hi43), 0);
+    narrow_put<3, 2>(d, dsp::sxtab16_ror8(offset2, hi43), 0);
     d += 4 * kNarrowChanWords;
   } while (src != end);
 }
