@@ -535,6 +535,8 @@ void extend_edge(const RowFill& f, const int8_t* row, int32_t b, int32_t slot, b
   }
 }
 
+using RowExtend = void (*)(const RowFill&, const int8_t*, int32_t, int32_t, int32_t);
+
 // Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
 // and 1), into the slot's copy: the live blocks' pairs (the others, all padding, hold
 // zeros written once per run).
@@ -581,53 +583,57 @@ MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32
 
 // Narrow rows (kws's 25x5x64 layers): five columns, five outputs (stride 1, one padding
 // column each side), mode 2, C a multiple of 4. A row's ring words per channel are three
-// pairs of its image columns, no padding column: P0 = [x0, x1], P1 = [x2, x3], P2 = [x4, -]
-// (+ offset; P2's high half is never read). Per filter row the five outputs take 9 MACs
-// instead of the blocks' 10, the padding taps dropped:
+// pairs of its image columns, no padding column: P0 = [x0, x1], P1 = [x2, x3] and
+// P2 = [x4, x3] (+ offset). Per filter row the five outputs take 8 MACs instead of the
+// blocks' 10 (the padding taps dropped, out4's two taps in one SMLADX):
 //   out0 += SMLAD(P0, W12)                        (x0 w1 + x1 w2)
 //   out1 += SMLAD(P0, W01) + SMLABT(P1, W12)      (x0 w0 + x1 w1, x2 w2)
 //   out2 += SMLATB(P0, W01) + SMLAD(P1, W12)      (x1 w0, x2 w1 + x3 w2)
-//   out3 += SMLAD(P1, W01) + SMLABT(P2, W12)
-//   out4 += SMLATB(P1, W01) + SMLABB(P2, W12)     (x3 w0, x4 w1)
-// and three loads (LDRD, LDR). A channel's ring words: six ring rows of three words,
-// slots 0, 1, 2, copies of slots 0 and 1, and a spare that takes slot 2's copy (written,
-// never read: one store sequence for every slot); 18 words of the blocks' 20 (B = 2).
-// Per channel and output row about 57 instructions (27 MACs, 15 requantize + store),
-// per channel and input row about 10 (fill).
-constexpr int32_t kNarrowRowWords = 3;
-constexpr int32_t kNarrowChanWords = 6 * kNarrowRowWords;
-
+//   out3 += SMLAD(P1, W01) + SMLABT(P2, W12)      (x2 w0 + x3 w1, x4 w2)
+//   out4 += SMLADX(P2, W01)                       (x4 w1 + x3 w0)
+// and two loads (LDR, LDRD). A channel's ring words (its 20 words of B = 2 blocks): P0, P1
+// of ring row r at words 2r, 2r + 1 and P2 at word 10 + 2r, ring rows 0..4 as the blocks'
+// (slots 0, 1, 2, copies of slots 0 and 1), so that the row passes' pointer (the ring +
+// 2 * slot words) serves both layouts. Per channel and output row 53 instructions (24 MACs,
+// 15 requantize + store, 11 loads, 3 loop), per four channels and input row 43 (fill).
 bool narrow_rows(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape,
                  uint32_t mode) {
-  return mode == kModeShifted && params.window.stride_w == 1 && params.window.pad_left == 1 &&
-         shape.in_w == 5 && shape.out_w == 5 && (shape.in_c & 3) == 0;
+  return shape.in_w == 5 && shape.out_w == 5 && params.window.stride_w == 1 &&
+         params.window.pad_left == 1 && mode == kModeShifted && (shape.in_c & 3) == 0;
 }
+
+constexpr int32_t kNarrowChanWords = 2 * kBlockWords;
+constexpr int32_t kNarrowP2 = 10;  // words from a ring row's P0 to its P2
 
 // Filter row kRow of the five outputs (ring row kRow from p) added to a0..a4; entry
 // points at the channel's multiplier (the entry's last words, loaded with the step to the
-// next channel's).
+// next channel's). Row 0's P0, P1 load steps p to the next channel.
 template <int kRow>
-inline void narrow_filter_row(const uint32_t* p, const uint32_t* entry, int32_t& a0,
+inline void narrow_filter_row(const uint32_t*& p, const uint32_t* entry, int32_t& a0,
                               int32_t& a1, int32_t& a2, int32_t& a3, int32_t& a4) {
-  uint32_t w01, w12, x0, x1, x2;
+  uint32_t w01, w12, x0, x1;
   dsp::load2_u32_at<8 * kRow - 4 * kMultiplier>(entry, w01, w12);
-  dsp::load2_u32_at<4 * (kNarrowRowWords * kRow + 1)>(p, x1, x2);  // P1, P2
-  a3 = dsp::smlad(x1, w01, a3);
-  a3 = dsp::smlabt(x2, w12, a3);
-  a4 = dsp::smladx(x2, w01, a4);
-  x0 = p[kNarrowRowWords * kRow];  // P0 last: row 0's load can advance p
+  x1 = p[kNarrowP2 + 2 * kRow];  // P2 first: at most two words live
+  a4 = dsp::smladx(x1, w01, a4);
+  a3 = dsp::smlabt(x1, w12, a3);
+  if constexpr (kRow == 0) {
+    dsp::load2_u32_step<4 * kNarrowChanWords>(p, x0, x1);
+  } else {
+    dsp::load2_u32_at<8 * kRow>(p, x0, x1);
+  }
   a0 = dsp::smlad(x0, w12, a0);
   a1 = dsp::smlad(x0, w01, a1);
   a1 = dsp::smlabt(x1, w12, a1);
   a2 = dsp::smlatb(x0, w01, a2);
   a2 = dsp::smlad(x1, w12, a2);
+  a3 = dsp::smlad(x1, w01, a3);
 }
 
-// One output row's five outputs of every channel: p at channel 0's ring row of the
-// window's first row, out at the row's first output.
-MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void narrow_pass(const uint32_t* p,
-                                                         const uint32_t* entry,
-                                                         int32_t channels, int8_t* out) {
+// One output row's five outputs of every channel (a RowPass): p at channel 0's ring row
+// of the window's first row, out at the row's first output.
+MOTE_DW3X3_NO_IVOPTS void narrow_pass(const uint32_t* p, int32_t /*chan_words*/,
+                                      const uint32_t* entry, int32_t channels,
+                                      int32_t /*out_w*/, int8_t* out) {
   int8_t* const end = out + channels;
   entry += kMultiplier;
   do {
@@ -636,7 +642,6 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void narrow_pass(const uint32_t* p,
     narrow_filter_row<2>(p, entry, a0, a1, a2, a3, a4);
     narrow_filter_row<1>(p, entry, a0, a1, a2, a3, a4);
     narrow_filter_row<0>(p, entry, a0, a1, a2, a3, a4);
-    p += kNarrowChanWords;
     uint32_t m, rz;
     dsp::load2_u32_step<4 * kEntryWords>(entry, m, rz);
     const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
@@ -649,29 +654,43 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void narrow_pass(const uint32_t* p,
   } while (out != end);
 }
 
-// Channel kChan's (of four from d) words of pairs kPair, kPair + 1 (kPair 0: P0, P1 with
-// one STRD) or of P2 alone (kPair 2), into its ring row and the row's copy.
+// Channel kChan's (of four from d) P0, P1 (kPair 0, one STRD) or P2 (kPair 2) into its
+// ring row at d and at dc (the copy's, or d again for slot 2).
 template <int kChan, int kPair>
-inline void narrow_put(uint32_t* d, uint32_t lo, uint32_t hi) {
-  constexpr int kAt = 4 * (kNarrowChanWords * kChan + kPair);
-  constexpr int kCopy = 4 * 3 * kNarrowRowWords;  // bytes from a ring row to its copy
+inline void narrow_put(uint32_t* d, uint32_t* dc, uint32_t lo, uint32_t hi) {
   if constexpr (kPair == 0) {
+    constexpr int kAt = 4 * kNarrowChanWords * kChan;
     dsp::store2_u32_at<kAt>(d, lo, hi);
-    dsp::store2_u32_at<kAt + kCopy>(d, lo, hi);
+    dsp::store2_u32_at<kAt>(dc, lo, hi);
   } else {
-    d[kAt / 4] = lo;
-    d[(kAt + kCopy) / 4] = lo;
+    constexpr int kAt = kNarrowChanWords * kChan + kNarrowP2;
+    d[kAt] = lo;
+    dc[kAt] = lo;
   }
 }
 
-// The five columns of image row src into ring row `slot` (0..2) of every channel and
-// into ring row slot + 3, d = the ring + kNarrowRowWords * slot. Four channels take 5 LDR,
-// 6 PKHxx, 12 SXTAB16, 8 STRD + 8 STR (half of them the copy's) and 4 for the loop: 42.
-// In this order no register spills (GCC 12).
-MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const int8_t* src,
-                                                           int32_t channels, uint32_t offset2,
-                                                           uint32_t* d) {
+// Input row iy (zeros outside the image) into ring row `slot` of every channel and, for
+// slots 0 and 1, its copy (a RowExtend). Four channels take 5 LDR, 6 PKHxx, 12 SXTAB16,
+// 8 STRD + 8 STR (half of them the copy's, for slot 2 the same words again) and 5 for the
+// loop: 43. In this order no register spills (GCC 12).
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const RowFill& f,
+                                                           const int8_t* image, int32_t in_h,
+                                                           int32_t iy, int32_t slot) {
+  int32_t channels = f.channels;
+  uint32_t* d = f.ring + 2 * slot;
+  uint32_t* dc = slot < 2 ? d + kCopyWords : d;
+  if (iy < 0 || iy >= in_h) {
+    do {
+      narrow_put<0, 0>(d, dc, 0, 0);
+      narrow_put<0, 2>(d, dc, 0, 0);
+      d += kNarrowChanWords;
+      dc += kNarrowChanWords;
+    } while (--channels != 0);
+    return;
+  }
   const int32_t step = channels;
+  const uint32_t offset2 = f.offset2;
+  const int8_t* src = image + iy * 5 * channels;
   const int8_t* const end = src + channels;
   const int8_t* src2 = src + 2 * step;  // column 2
   do {
@@ -682,28 +701,20 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const int8_t* src,
     const uint32_t x3 = dsp::load_u32(src2 + step);
     const uint32_t x2 = dsp::load_u32(src2);
     const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
-    narrow_put<0, 0>(d, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
-    narrow_put<1, 0>(d, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
-    narrow_put<2, 0>(d, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
-    narrow_put<3, 0>(d, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
+    narrow_put<0, 0>(d, dc, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    narrow_put<1, 0>(d, dc, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    narrow_put<2, 0>(d, dc, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    narrow_put<3, 0>(d, dc, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
     const uint32_t x4 = dsp::load_u32(src2 + 2 * step);
     src2 += 4;
     const uint32_t lo43 = dsp::pack_lo_lo(x4, x3), hi43 = dsp::pkhtb_hi_hi(x4, x3);
-    narrow_put<0, 2>(d, dsp::sxtab16(offset2, lo43), 0);
-    narrow_put<1, 2>(d, dsp::sxtab16_ror8(offset2, lo43), 0);
-    narrow_put<2, 2>(d, dsp::sxtab16(offset2, hi43), 0);
-    narrow_put<3, 2>(d, dsp::sxtab16_ror8(offset2, hi43), 0);
+    narrow_put<0, 2>(d, dc, dsp::sxtab16(offset2, lo43), 0);
+    narrow_put<1, 2>(d, dc, dsp::sxtab16_ror8(offset2, lo43), 0);
+    narrow_put<2, 2>(d, dc, dsp::sxtab16(offset2, hi43), 0);
+    narrow_put<3, 2>(d, dc, dsp::sxtab16_ror8(offset2, hi43), 0);
     d += 4 * kNarrowChanWords;
+    dc += 4 * kNarrowChanWords;
   } while (src != end);
-}
-
-// A padding row (zeros) into ring row `slot` of every channel and its copy (d as above).
-MOTE_DW3X3_NOINLINE void zero_narrow(int32_t channels, uint32_t* d) {
-  do {
-    narrow_put<0, 0>(d, 0, 0);
-    narrow_put<0, 2>(d, 0, 0);
-    d += kNarrowChanWords;
-  } while (--channels != 0);
 }
 
 // Whether the fast path applies: horizontal stride 1 or 2, every multiplier above 2^30,
@@ -939,10 +950,12 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t lo4 = (static_cast<uint32_t>(params.act_min) & 0xFFu) * 0x01010101u;
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
-  const RowPass pass = row_pass_for(params, words[0]);
+  const RowPass pass = narrow ? narrow_pass : row_pass_for(params, words[0]);
+  const RowExtend extend = narrow ? extend_narrow : extend_row;
   const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
-  const int32_t slot_step = params.window.stride_h % 3;
+  const int32_t stride_h = params.window.stride_h;
+  const int32_t slot_step = stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     int8_t* out_row = output + b * out_image_stride;
@@ -951,30 +964,19 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
     int32_t next = -params.window.pad_top;
     int32_t next_slot = first_slot0;
     int32_t first_slot = first_slot0;  // y0 mod 3
-    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+    int32_t y0 = -params.window.pad_top;  // output row oy's first input row
+    for (int8_t* const out_end = out_row + out_image_stride; out_row != out_end; y0 += stride_h) {
       if (next < y0) {  // stride 4 and more: rows between windows are never read
         next = y0;
         next_slot = first_slot;
       }
       for (; next <= y0 + 2; ++next) {
-        if (!narrow) {
-          extend_row(fill, image, shape.in_h, next, next_slot);
-        } else if (next < 0 || next >= shape.in_h) {
-          zero_narrow(channels, ring + kNarrowRowWords * next_slot);
-        } else {
-          extend_narrow(image + next * 5 * channels, channels, fill.offset2,
-                        ring + kNarrowRowWords * next_slot);
-        }
+        extend(fill, image, shape.in_h, next, next_slot);
         next_slot = next_slot == 2 ? 0 : next_slot + 1;
       }
       // Ring rows first_slot .. + 2 hold input rows y0 .. y0 + 2 (slot 0, 1's copies follow
       // slot 2).
-      if (narrow) {
-        narrow_pass(ring + kNarrowRowWords * first_slot, entries, channels, out_row);
-      } else {
-        pass(ring + 2 * first_slot, chan_words, entries, channels, shape.out_w, out_row);
-      }
+      pass(ring + 2 * first_slot, chan_words, entries, channels, shape.out_w, out_row);
       if (clamped) {
         clamp_bytes(out_row, out_row_stride, lo4, hi4, params.act_min, params.act_max);
       }
