@@ -22,10 +22,9 @@
 //   image in the last block reaching into it is zeroed once per run, not per row.
 // - Per output row, every channel's outputs in passes of several, the channel loop
 //   innermost: stride 1 twelve at a time (two passes of six, the second starting at pair 3
-//   of a block), then fours, ending on a five or a six where the row leaves one; stride 2
-//   fours, ending on a six where the row leaves one. A filter row costs two instructions
-//   per output: with
-//   stride 1 and P0 = [x0, x1], P1 = [x2, x3], P2 = ...
+//   of a block), then fours, ending on a five (mode 2 only) or a six where the row leaves
+//   one; stride 2 fours, ending on a six where the row leaves one. A filter row costs two
+//   instructions per output: with stride 1 and P0 = [x0, x1], P1 = [x2, x3], P2 = ...
 //     out0 += SMLAD(P0, W01) + SMLABT(P1, W12)    (x0 w0 + x1 w1, x2 w2)
 //     out1 += SMLATB(P0, W01) + SMLAD(P1, W12)    (x1 w0, x2 w1 + x3 w2)
 //   and likewise from P1, P2 for out2, out3; with stride 2, out_i += SMLAD(P_i, W01) +
@@ -46,6 +45,13 @@
 //   saturated) gets a zero filter and A = out << 10. When [act_min, act_max] is not the
 //   whole int8 range, each finished output row is clamped four bytes at a time (SSUB8 /
 //   SEL). About 77 instructions per channel and six stride-1 outputs (54 MACs) in mode 2.
+// - Narrow rows (kws's 25x5 layers: five columns, padding 1 each side, stride 1, mode 2,
+//   C a multiple of 4; narrow_rows()): the ring holds only image columns, per channel and
+//   row P0 = [x0, x1], P1 = [x2, x3], P2 = [x4, x3] (in the same ring words, at the same
+//   slot stride), filled straight four channels at a time (extend_narrow()); the five
+//   outputs take 8 MACs per filter row, the padding taps dropped and out4's two in one
+//   SMLADX (narrow_pass()): 53 instructions per channel and output row (45 MACs), about
+//   11 per channel and input row for the fill.
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //

@@ -122,7 +122,8 @@ int run_mode_cases(Rng& rng, int cases) {
       const int32_t need = (oy + 1) * s.out_w * s.in_c - (row < 0 ? 0 : row) * s.in_w * s.in_c;
       if (need > below) below = need;
     }
-    int8_t* const shared = in_place ? a.alloc_array<int8_t>(below + (in_count > out_count ? in_count : out_count)) : nullptr;
+    const int32_t span = below + (in_count > out_count ? in_count : out_count);
+    int8_t* const shared = in_place ? a.alloc_array<int8_t>(span) : nullptr;
     int8_t* input = a.alloc_array<int8_t>(in_count);
     int8_t* filter = a.alloc_array<int8_t>(9 * s.out_c);
     int32_t* bias = rng.uniform(0, 5) == 0 ? nullptr : a.alloc_array<int32_t>(s.out_c);
