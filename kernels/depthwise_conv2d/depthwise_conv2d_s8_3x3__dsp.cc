@@ -610,16 +610,29 @@ bool narrow_rows(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dSha
 
 constexpr int32_t kNarrowChanWords = 2 * kBlockWords;
 constexpr int32_t kNarrowP2 = 10;  // words from a ring row's P0 to its P2
+// Twice the channel's bias beside ring row 2's P2 from the pass pointer (so one LDRD loads
+// both): ring words 15, 17, 19 (free: the P2s take the even words), written once per run.
+constexpr int32_t kNarrowBias = kNarrowP2 + 2 * 2 + 1;
+
+// Each channel's twice-bias (entry word kBias2) into its ring words kNarrowBias + 2 * slot.
+MOTE_DW3X3_NOINLINE void narrow_biases(uint32_t* ring, const uint32_t* entry,
+                                       int32_t channels) {
+  do {
+    const uint32_t bias2 = entry[kBias2];
+    ring[kNarrowBias] = ring[kNarrowBias + 2] = ring[kNarrowBias + 4] = bias2;
+    ring += kNarrowChanWords;
+    entry += kEntryWords;
+  } while (--channels != 0);
+}
 
 // Filter row kRow of the five outputs (ring row kRow from p) added to a0..a4; entry
 // points at the channel's multiplier (the entry's last words, loaded with the step to the
 // next channel's). Row 0's P0, P1 load steps p to the next channel.
 template <int kRow>
-inline void narrow_filter_row(const uint32_t*& p, const uint32_t* entry, int32_t& a0,
-                              int32_t& a1, int32_t& a2, int32_t& a3, int32_t& a4) {
-  uint32_t w01, w12, x0, x1;
+inline void narrow_filter_row(const uint32_t*& p, const uint32_t* entry, uint32_t p2,
+                              int32_t& a0, int32_t& a1, int32_t& a2, int32_t& a3, int32_t& a4) {
+  uint32_t w01, w12, x0, x1 = p2;  // P2 first: at most two words live
   dsp::load2_u32_at<8 * kRow - 4 * kMultiplier>(entry, w01, w12);
-  x1 = p[kNarrowP2 + 2 * kRow];  // P2 first: at most two words live
   a4 = dsp::smladx(x1, w01, a4);
   a3 = dsp::smlabt(x1, w12, a3);
   if constexpr (kRow == 0) {
@@ -643,11 +656,13 @@ MOTE_DW3X3_NO_IVOPTS void narrow_pass(const uint32_t* p, int32_t /*chan_words*/,
   int8_t* const end = out + channels;
   entry += kMultiplier;
   do {
-    const int32_t bias2 = static_cast<int32_t>(entry[kBias2 - kMultiplier]);
+    uint32_t p2, b;
+    dsp::load2_u32_at<4 * (kNarrowBias - 1)>(p, p2, b);  // ring row 2's P2, twice the bias
+    const int32_t bias2 = static_cast<int32_t>(b);
     int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2;
-    narrow_filter_row<2>(p, entry, a0, a1, a2, a3, a4);
-    narrow_filter_row<1>(p, entry, a0, a1, a2, a3, a4);
-    narrow_filter_row<0>(p, entry, a0, a1, a2, a3, a4);
+    narrow_filter_row<2>(p, entry, p2, a0, a1, a2, a3, a4);
+    narrow_filter_row<1>(p, entry, p[kNarrowP2 + 2], a0, a1, a2, a3, a4);
+    narrow_filter_row<0>(p, entry, p[kNarrowP2], a0, a1, a2, a3, a4);
     uint32_t m, rz;
     dsp::load2_u32_step<4 * kEntryWords>(entry, m, rz);
     const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
@@ -958,6 +973,7 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const int32_t out_row_stride = shape.out_w * channels;
   const RowPass pass = narrow ? narrow_pass : row_pass_for(params, words[0]);
   const RowExtend extend = narrow ? extend_narrow : extend_row;
+  if (narrow) narrow_biases(ring, entries, channels);
   const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
   const int32_t stride_h = params.window.stride_h;
