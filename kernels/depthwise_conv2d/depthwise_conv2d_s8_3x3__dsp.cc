@@ -50,8 +50,8 @@
 //   row P0 = [x0, x1], P1 = [x2, x3], P2 = [x4, x3] (in the same ring words, at the same
 //   slot stride), filled straight four channels at a time (extend_narrow()); the five
 //   outputs take 8 MACs per filter row, the padding taps dropped and out4's two in one
-//   SMLADX (narrow_pass()): 53 instructions per channel and output row (45 MACs), about
-//   11 per channel and input row for the fill.
+//   SMLADX (narrow_pass()): 52 instructions per channel and output row (45 MACs), about
+//   11 per channel and input row for the fill (kws: 104,160 per layer, 1.45 per MAC).
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //
@@ -600,8 +600,9 @@ MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32
 // and two loads (LDR, LDRD). A channel's ring words (its 20 words of B = 2 blocks): P0, P1
 // of ring row r at words 2r, 2r + 1 and P2 at word 10 + 2r, ring rows 0..4 as the blocks'
 // (slots 0, 1, 2, copies of slots 0 and 1), so that the row passes' pointer (the ring +
-// 2 * slot words) serves both layouts. Per channel and output row 53 instructions (24 MACs,
-// 15 requantize + store, 11 loads, 3 loop), per four channels and input row 43 (fill).
+// 2 * slot words) serves both layouts; twice the bias sits in free ring words beside row
+// 2's P2 (narrow_biases()). Per channel and output row 52 instructions (24 MACs, 15
+// requantize + store, 10 loads, 3 loop), per four channels and input row 43 (fill).
 bool narrow_rows(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape,
                  uint32_t mode) {
   return shape.in_w == 5 && shape.out_w == 5 && params.window.stride_w == 1 &&
@@ -692,8 +693,9 @@ inline void narrow_put(uint32_t* d, uint32_t* dc, uint32_t lo, uint32_t hi) {
 
 // Input row iy (zeros outside the image) into ring row `slot` of every channel and, for
 // slots 0 and 1, its copy (a RowExtend). Four channels take 5 LDR, 6 PKHxx, 12 SXTAB16,
-// 8 STRD + 8 STR (half of them the copy's, for slot 2 the same words again) and 5 for the
-// loop: 43. In this order no register spills (GCC 12).
+// 8 STRD + 8 STR (half of them the copy's, for slot 2 the same words again) and 4 for the
+// loop: 43. In this order (P2 first, every column address a register offset before the
+// post-increments) 13 registers suffice: no spill, no address temporary (GCC 12).
 MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const RowFill& f,
                                                            const int8_t* image, int32_t in_h,
                                                            int32_t iy, int32_t slot) {
@@ -715,24 +717,24 @@ MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const RowFill& f,
   const int8_t* const end = src + channels;
   const int8_t* src2 = src + 2 * step;  // column 2
   do {
-    const uint32_t x1 = dsp::load_u32(src + step);
-    const uint32_t x0 = dsp::load_u32(src);
-    src += 4;
-    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1), hi01 = dsp::pkhtb_hi_hi(x0, x1);
     const uint32_t x3 = dsp::load_u32(src2 + step);
-    const uint32_t x2 = dsp::load_u32(src2);
-    const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
-    narrow_put<0, 0>(d, dc, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
-    narrow_put<1, 0>(d, dc, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
-    narrow_put<2, 0>(d, dc, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
-    narrow_put<3, 0>(d, dc, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
     const uint32_t x4 = dsp::load_u32(src2 + 2 * step);
+    const uint32_t x2 = dsp::load_u32(src2);
     src2 += 4;
     const uint32_t lo43 = dsp::pack_lo_lo(x4, x3), hi43 = dsp::pkhtb_hi_hi(x4, x3);
     narrow_put<0, 2>(d, dc, dsp::sxtab16(offset2, lo43), 0);
     narrow_put<1, 2>(d, dc, dsp::sxtab16_ror8(offset2, lo43), 0);
     narrow_put<2, 2>(d, dc, dsp::sxtab16(offset2, hi43), 0);
     narrow_put<3, 2>(d, dc, dsp::sxtab16_ror8(offset2, hi43), 0);
+    const uint32_t x1 = dsp::load_u32(src + step);
+    const uint32_t x0 = dsp::load_u32(src);
+    src += 4;
+    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1), hi01 = dsp::pkhtb_hi_hi(x0, x1);
+    const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    narrow_put<0, 0>(d, dc, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    narrow_put<1, 0>(d, dc, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    narrow_put<2, 0>(d, dc, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    narrow_put<3, 0>(d, dc, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
     d += 4 * kNarrowChanWords;
     dc += 4 * kNarrowChanWords;
   } while (src != end);
