@@ -22,10 +22,9 @@
 //   image in the last block reaching into it is zeroed once per run, not per row.
 // - Per output row, every channel's outputs in passes of several, the channel loop
 //   innermost: stride 1 twelve at a time (two passes of six, the second starting at pair 3
-//   of a block), then fours, ending on a five or a six where the row leaves one; stride 2
-//   fours, ending on a six where the row leaves one. A filter row costs two instructions
-//   per output: with
-//   stride 1 and P0 = [x0, x1], P1 = [x2, x3], P2 = ...
+//   of a block), then fours, ending on a five (mode 2 only) or a six where the row leaves
+//   one; stride 2 fours, ending on a six where the row leaves one. A filter row costs two
+//   instructions per output: with stride 1 and P0 = [x0, x1], P1 = [x2, x3], P2 = ...
 //     out0 += SMLAD(P0, W01) + SMLABT(P1, W12)    (x0 w0 + x1 w1, x2 w2)
 //     out1 += SMLATB(P0, W01) + SMLAD(P1, W12)    (x1 w0, x2 w1 + x3 w2)
 //   and likewise from P1, P2 for out2, out3; with stride 2, out_i += SMLAD(P_i, W01) +
@@ -46,6 +45,13 @@
 //   saturated) gets a zero filter and A = out << 10. When [act_min, act_max] is not the
 //   whole int8 range, each finished output row is clamped four bytes at a time (SSUB8 /
 //   SEL). About 77 instructions per channel and six stride-1 outputs (54 MACs) in mode 2.
+// - Narrow rows (kws's 25x5 layers: five columns, padding 1 each side, stride 1, mode 2,
+//   C a multiple of 4; narrow_rows()): the ring holds only image columns, per channel and
+//   row P0 = [x0, x1], P1 = [x2, x3], P2 = [x4, x3] (in the same ring words, at the same
+//   slot stride), filled straight four channels at a time (extend_narrow()); the five
+//   outputs take 8 MACs per filter row, the padding taps dropped and out4's two in one
+//   SMLADX (narrow_pass()): 52 instructions per channel and output row (45 MACs), about
+//   11 per channel and input row for the fill (kws: 104,160 per layer, 1.45 per MAC).
 // Other shapes and requantizations take the general tap-by-tap path
 // (depthwise_dsp::pixel) for every pixel.
 //
@@ -315,8 +321,9 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
   }
   int32_t quads = left >> 2;
   int32_t tail = left & 3;
-  // End on a five or a six (stride 2: a six only; sixes throughout cost more than fours).
-  if (quads > 0 && (tail == 2 || (kStride == 1 && tail == 1))) {
+  // End on a five or a six (stride 2: a six only; sixes throughout cost more than fours;
+  // the five only in mode 2, for code size: mode 1 ends on a four and a one).
+  if (quads > 0 && (tail == 2 || (kStride == 1 && kRq == kShiftedRq && tail == 1))) {
     --quads;
     tail += 4;
   }
@@ -337,7 +344,7 @@ void row_pass(const uint32_t* ring, int32_t chan_words, const uint32_t* table, i
       channels_pass<kStride, 3, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       break;
     case 5:
-      if constexpr (kStride == 1) {
+      if constexpr (kStride == 1 && kRq == kShiftedRq) {
         channels_pass<1, 5, 0, kRq>(ring, chan_words, table, channels, 1, 0, 0, out_row);
       }
       break;
@@ -534,6 +541,8 @@ void extend_edge(const RowFill& f, const int8_t* row, int32_t b, int32_t slot, b
   }
 }
 
+using RowExtend = void (*)(const RowFill&, const int8_t*, int32_t, int32_t, int32_t);
+
 // Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
 // and 1), into the slot's copy: the live blocks' pairs (the others, all padding, hold
 // zeros written once per run).
@@ -576,6 +585,159 @@ MOTE_DW3X3_NOINLINE void extend_row(const RowFill& f, const int8_t* image, int32
       if (copy) d[kCopyWords] = *d;
     }
   }
+}
+
+// Narrow rows (kws's 25x5x64 layers): five columns, five outputs (stride 1, one padding
+// column each side), mode 2, C a multiple of 4. A row's ring words per channel are three
+// pairs of its image columns, no padding column: P0 = [x0, x1], P1 = [x2, x3] and
+// P2 = [x4, x3] (+ offset). Per filter row the five outputs take 8 MACs instead of the
+// blocks' 10 (the padding taps dropped, out4's two taps in one SMLADX):
+//   out0 += SMLAD(P0, W12)                        (x0 w1 + x1 w2)
+//   out1 += SMLAD(P0, W01) + SMLABT(P1, W12)      (x0 w0 + x1 w1, x2 w2)
+//   out2 += SMLATB(P0, W01) + SMLAD(P1, W12)      (x1 w0, x2 w1 + x3 w2)
+//   out3 += SMLAD(P1, W01) + SMLABT(P2, W12)      (x2 w0 + x3 w1, x4 w2)
+//   out4 += SMLADX(P2, W01)                       (x4 w1 + x3 w0)
+// and two loads (LDR, LDRD). A channel's ring words (its 20 words of B = 2 blocks): P0, P1
+// of ring row r at words 2r, 2r + 1 and P2 at word 10 + 2r, ring rows 0..4 as the blocks'
+// (slots 0, 1, 2, copies of slots 0 and 1), so that the row passes' pointer (the ring +
+// 2 * slot words) serves both layouts; twice the bias sits in free ring words beside row
+// 2's P2 (narrow_biases()). Per channel and output row 52 instructions (24 MACs, 15
+// requantize + store, 10 loads, 3 loop), per four channels and input row 43 (fill).
+bool narrow_rows(const DepthwiseConv2dS8Params& params, const DepthwiseConv2dShape& shape,
+                 uint32_t mode) {
+  return shape.in_w == 5 && shape.out_w == 5 && params.window.stride_w == 1 &&
+         params.window.pad_left == 1 && mode == kModeShifted && (shape.in_c & 3) == 0;
+}
+
+constexpr int32_t kNarrowChanWords = 2 * kBlockWords;
+constexpr int32_t kNarrowP2 = 10;  // words from a ring row's P0 to its P2
+// Twice the channel's bias beside ring row 2's P2 from the pass pointer (so one LDRD loads
+// both): ring words 15, 17, 19 (free: the P2s take the even words), written once per run.
+constexpr int32_t kNarrowBias = kNarrowP2 + 2 * 2 + 1;
+
+// Each channel's twice-bias (entry word kBias2) into its ring words kNarrowBias + 2 * slot.
+MOTE_DW3X3_NOINLINE void narrow_biases(uint32_t* ring, const uint32_t* entry,
+                                       int32_t channels) {
+  do {
+    const uint32_t bias2 = entry[kBias2];
+    ring[kNarrowBias] = ring[kNarrowBias + 2] = ring[kNarrowBias + 4] = bias2;
+    ring += kNarrowChanWords;
+    entry += kEntryWords;
+  } while (--channels != 0);
+}
+
+// Filter row kRow of the five outputs (ring row kRow from p) added to a0..a4; entry
+// points at the channel's multiplier (the entry's last words, loaded with the step to the
+// next channel's). Row 0's P0, P1 load steps p to the next channel.
+template <int kRow>
+inline void narrow_filter_row(const uint32_t*& p, const uint32_t* entry, uint32_t p2,
+                              int32_t& a0, int32_t& a1, int32_t& a2, int32_t& a3, int32_t& a4) {
+  uint32_t w01, w12, x0, x1 = p2;  // P2 first: at most two words live
+  dsp::load2_u32_at<8 * kRow - 4 * kMultiplier>(entry, w01, w12);
+  a4 = dsp::smladx(x1, w01, a4);
+  a3 = dsp::smlabt(x1, w12, a3);
+  if constexpr (kRow == 0) {
+    dsp::load2_u32_step<4 * kNarrowChanWords>(p, x0, x1);
+  } else {
+    dsp::load2_u32_at<8 * kRow>(p, x0, x1);
+  }
+  a0 = dsp::smlad(x0, w12, a0);
+  a1 = dsp::smlad(x0, w01, a1);
+  a1 = dsp::smlabt(x1, w12, a1);
+  a2 = dsp::smlatb(x0, w01, a2);
+  a2 = dsp::smlad(x1, w12, a2);
+  a3 = dsp::smlad(x1, w01, a3);
+}
+
+// One output row's five outputs of every channel (a RowPass): p at channel 0's ring row
+// of the window's first row, out at the row's first output.
+MOTE_DW3X3_NO_IVOPTS void narrow_pass(const uint32_t* p, int32_t /*chan_words*/,
+                                      const uint32_t* entry, int32_t channels,
+                                      int32_t /*out_w*/, int8_t* out) {
+  int8_t* const end = out + channels;
+  entry += kMultiplier;
+  do {
+    uint32_t p2, b;
+    dsp::load2_u32_at<4 * (kNarrowBias - 1)>(p, p2, b);  // ring row 2's P2, twice the bias
+    const int32_t bias2 = static_cast<int32_t>(b);
+    int32_t a0 = bias2, a1 = bias2, a2 = bias2, a3 = bias2, a4 = bias2;
+    narrow_filter_row<2>(p, entry, p2, a0, a1, a2, a3, a4);
+    narrow_filter_row<1>(p, entry, p[kNarrowP2 + 2], a0, a1, a2, a3, a4);
+    narrow_filter_row<0>(p, entry, p[kNarrowP2], a0, a1, a2, a3, a4);
+    uint32_t m, rz;
+    dsp::load2_u32_step<4 * kEntryWords>(entry, m, rz);
+    const int32_t multiplier = static_cast<int32_t>(m), round_zp = static_cast<int32_t>(rz);
+    dsp::store5_s8_strided_advance(out, channels,
+                                   requantize<kShiftedRq>(a0, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a1, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a2, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a3, multiplier, round_zp, 0),
+                                   requantize<kShiftedRq>(a4, multiplier, round_zp, 0));
+  } while (out != end);
+}
+
+// Channel kChan's (of four from d) P0, P1 (kPair 0, one STRD) or P2 (kPair 2) into its
+// ring row at d and at dc (the copy's, or d again for slot 2).
+template <int kChan, int kPair>
+inline void narrow_put(uint32_t* d, uint32_t* dc, uint32_t lo, uint32_t hi) {
+  if constexpr (kPair == 0) {
+    constexpr int kAt = 4 * kNarrowChanWords * kChan;
+    dsp::store2_u32_at<kAt>(d, lo, hi);
+    dsp::store2_u32_at<kAt>(dc, lo, hi);
+  } else {
+    constexpr int kAt = kNarrowChanWords * kChan + kNarrowP2;
+    d[kAt] = lo;
+    dc[kAt] = lo;
+  }
+}
+
+// Input row iy (zeros outside the image) into ring row `slot` of every channel and, for
+// slots 0 and 1, its copy (a RowExtend). Four channels take 5 LDR, 6 PKHxx, 12 SXTAB16,
+// 8 STRD + 8 STR (half of them the copy's, for slot 2 the same words again) and 4 for the
+// loop: 43. In this order (P2 first, every column address a register offset before the
+// post-increments) 13 registers suffice: no spill, no address temporary (GCC 12).
+MOTE_DW3X3_NO_IVOPTS MOTE_DW3X3_NOINLINE void extend_narrow(const RowFill& f,
+                                                           const int8_t* image, int32_t in_h,
+                                                           int32_t iy, int32_t slot) {
+  int32_t channels = f.channels;
+  uint32_t* d = f.ring + 2 * slot;
+  uint32_t* dc = slot < 2 ? d + kCopyWords : d;
+  if (iy < 0 || iy >= in_h) {
+    do {
+      narrow_put<0, 0>(d, dc, 0, 0);
+      narrow_put<0, 2>(d, dc, 0, 0);
+      d += kNarrowChanWords;
+      dc += kNarrowChanWords;
+    } while (--channels != 0);
+    return;
+  }
+  const int32_t step = channels;
+  const uint32_t offset2 = f.offset2;
+  const int8_t* src = image + iy * 5 * channels;
+  const int8_t* const end = src + channels;
+  const int8_t* src2 = src + 2 * step;  // column 2
+  do {
+    const uint32_t x3 = dsp::load_u32(src2 + step);
+    const uint32_t x4 = dsp::load_u32(src2 + 2 * step);
+    const uint32_t x2 = dsp::load_u32(src2);
+    src2 += 4;
+    const uint32_t lo43 = dsp::pack_lo_lo(x4, x3), hi43 = dsp::pkhtb_hi_hi(x4, x3);
+    narrow_put<0, 2>(d, dc, dsp::sxtab16(offset2, lo43), 0);
+    narrow_put<1, 2>(d, dc, dsp::sxtab16_ror8(offset2, lo43), 0);
+    narrow_put<2, 2>(d, dc, dsp::sxtab16(offset2, hi43), 0);
+    narrow_put<3, 2>(d, dc, dsp::sxtab16_ror8(offset2, hi43), 0);
+    const uint32_t x1 = dsp::load_u32(src + step);
+    const uint32_t x0 = dsp::load_u32(src);
+    src += 4;
+    const uint32_t lo01 = dsp::pack_lo_lo(x0, x1), hi01 = dsp::pkhtb_hi_hi(x0, x1);
+    const uint32_t lo23 = dsp::pack_lo_lo(x2, x3), hi23 = dsp::pkhtb_hi_hi(x2, x3);
+    narrow_put<0, 0>(d, dc, dsp::sxtab16(offset2, lo01), dsp::sxtab16(offset2, lo23));
+    narrow_put<1, 0>(d, dc, dsp::sxtab16_ror8(offset2, lo01), dsp::sxtab16_ror8(offset2, lo23));
+    narrow_put<2, 0>(d, dc, dsp::sxtab16(offset2, hi01), dsp::sxtab16(offset2, hi23));
+    narrow_put<3, 0>(d, dc, dsp::sxtab16_ror8(offset2, hi01), dsp::sxtab16_ror8(offset2, hi23));
+    d += 4 * kNarrowChanWords;
+    dc += 4 * kNarrowChanWords;
+  } while (src != end);
 }
 
 // Whether the fast path applies: horizontal stride 1 or 2, every multiplier above 2^30,
@@ -798,8 +960,10 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
     }
   }
   // When the last live block's second pair is all padding, extend_row() writes only its
-  // first pair (extend_edge_pair): the second is zero in every ring row from here on.
-  if (live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
+  // first pair (extend_edge_pair): the second is zero in every ring row from here on (not
+  // on the narrow path, whose rows are written whole).
+  const bool narrow = narrow_rows(params, shape, words[0]);
+  if (!narrow && live > 0 && 4 * (live - 1) + 2 - params.window.pad_left >= shape.in_w) {
     uint32_t* word = ring_word(ring, chan_words, 0, 0, 2 * (live - 1) + 1);
     for (int32_t c = 0; c < channels; ++c, word += chan_words) {
       word[0] = word[2] = word[4] = word[6] = word[8] = 0;  // ring rows 0..4
@@ -809,10 +973,13 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t lo4 = (static_cast<uint32_t>(params.act_min) & 0xFFu) * 0x01010101u;
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
-  const RowPass pass = row_pass_for(params, words[0]);
+  const RowPass pass = narrow ? narrow_pass : row_pass_for(params, words[0]);
+  const RowExtend extend = narrow ? extend_narrow : extend_row;
+  if (narrow) narrow_biases(ring, entries, channels);
   const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
-  const int32_t slot_step = params.window.stride_h % 3;
+  const int32_t stride_h = params.window.stride_h;
+  const int32_t slot_step = stride_h % 3;
   for (int32_t b = 0; b < shape.batch; ++b) {
     const int8_t* image = input + b * in_image_stride;
     int8_t* out_row = output + b * out_image_stride;
@@ -821,14 +988,14 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
     int32_t next = -params.window.pad_top;
     int32_t next_slot = first_slot0;
     int32_t first_slot = first_slot0;  // y0 mod 3
-    for (int32_t oy = 0; oy < shape.out_h; ++oy) {
-      const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
+    int32_t y0 = -params.window.pad_top;  // output row oy's first input row
+    for (int8_t* const out_end = out_row + out_image_stride; out_row != out_end; y0 += stride_h) {
       if (next < y0) {  // stride 4 and more: rows between windows are never read
         next = y0;
         next_slot = first_slot;
       }
       for (; next <= y0 + 2; ++next) {
-        extend_row(fill, image, shape.in_h, next, next_slot);
+        extend(fill, image, shape.in_h, next, next_slot);
         next_slot = next_slot == 2 ? 0 : next_slot + 1;
       }
       // Ring rows first_slot .. + 2 hold input rows y0 .. y0 + 2 (slot 0, 1's copies follow

@@ -331,10 +331,11 @@ inline uint32_t clamp_s16x2(uint32_t x, uint32_t lo, uint32_t hi) {
 }
 
 // The words at byte offset kOffsetBytes from p, p[k], p[k + 1], into lo, hi (one LDRD:
-// p must be 4-aligned, kOffsetBytes a multiple of 4 in [0, 1020]).
+// p must be 4-aligned, kOffsetBytes a multiple of 4 in [-1020, 1020]).
 template <int kOffsetBytes>
 inline void load2_u32_at(const uint32_t* p, uint32_t& lo, uint32_t& hi) {
-  static_assert(kOffsetBytes % 4 == 0 && kOffsetBytes >= 0 && kOffsetBytes <= 1020, "LDRD offset");
+  static_assert(kOffsetBytes % 4 == 0 && kOffsetBytes >= -1020 && kOffsetBytes <= 1020,
+                "LDRD offset");
 #if MOTE_HAS_DSP
   __asm__("ldrd %0, %1, [%2, %3]"
           : "=&r"(lo), "=r"(hi)
@@ -343,6 +344,22 @@ inline void load2_u32_at(const uint32_t* p, uint32_t& lo, uint32_t& hi) {
 #else
   lo = load_u32(p + kOffsetBytes / 4);
   hi = load_u32(p + kOffsetBytes / 4 + 1);
+#endif
+}
+
+// lo = p[0], hi = p[1], then p advances by kStepBytes (one LDRD with post-increment:
+// p must be 4-aligned, kStepBytes a multiple of 4 in [-1020, 1020]).
+template <int kStepBytes>
+inline void load2_u32_step(const uint32_t*& p, uint32_t& lo, uint32_t& hi) {
+  static_assert(kStepBytes % 4 == 0 && kStepBytes >= -1020 && kStepBytes <= 1020, "LDRD offset");
+#if MOTE_HAS_DSP
+  __asm__("ldrd %0, %1, [%2], %4"
+          : "=&r"(lo), "=&r"(hi), "+r"(p)
+          : "m"(*reinterpret_cast<const uint32_t(*)[2]>(p)), "i"(kStepBytes));
+#else
+  lo = p[0];
+  hi = p[1];
+  p += kStepBytes / 4;
 #endif
 }
 
@@ -374,6 +391,33 @@ inline void store2_u32_at(uint32_t* p, uint32_t lo, uint32_t hi) {
 #else
   p[kOffsetBytes / 4] = lo;
   p[kOffsetBytes / 4 + 1] = hi;
+#endif
+}
+
+// out[0], out[step], .., out[4 * step] = the low bytes of b0..b4, then ++out: five STRB
+// and one ADD (GCC 12 keeps 2 * step .. 4 * step in registers or on the stack instead of
+// the STRB's shifted register offsets).
+inline void store5_s8_strided_advance(int8_t*& out, int32_t step, int32_t b0, int32_t b1,
+                                      int32_t b2, int32_t b3, int32_t b4) {
+#if MOTE_HAS_DSP
+  int8_t* t;
+  __asm__(
+      "strb %[b1], [%[o], %[s]]\n\t"
+      "strb %[b2], [%[o], %[s], lsl #1]\n\t"
+      "strb %[b4], [%[o], %[s], lsl #2]\n\t"
+      "add %[t], %[o], %[s]\n\t"
+      "strb %[b3], [%[t], %[s], lsl #1]\n\t"
+      "strb %[b0], [%[o]], #1"
+      : [o] "+r"(out), [t] "=&r"(t)
+      : [s] "r"(step), [b0] "r"(b0), [b1] "r"(b1), [b2] "r"(b2), [b3] "r"(b3), [b4] "r"(b4)
+      : "memory");
+#else
+  out[0] = static_cast<int8_t>(b0);
+  out[step] = static_cast<int8_t>(b1);
+  out[2 * step] = static_cast<int8_t>(b2);
+  out[3 * step] = static_cast<int8_t>(b3);
+  out[4 * step] = static_cast<int8_t>(b4);
+  ++out;
 #endif
 }
 
