@@ -192,6 +192,29 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
   expand_rows_3x9(src, src + row_step, src + 2 * row_step, offsets, dst, stride);
 }
 
+// The weights of channels o, o + 1 (zero for a missing o + 1) of a filter of k taps per
+// channel as [step][channel] (tail: the layout's tail bytes, as in expand_rows).
+void widen_pair_any(const int8_t* filter, int32_t k, const RowsLayout& l, int32_t out_c, int8_t* tail,
+                    int32_t o, uint32_t* dst) {
+  const bool rows_3x9 = l.kernel_h == 3 && l.row_bytes == 9;
+  if (l.rem == 0 && o + 1 < out_c) {
+    widen_pair_words(filter + o * k, filter + (o + 1) * k, k / 4, dst);
+    return;
+  }
+  if (rows_3x9) {
+    expand_rows_3x9(filter + o * k, l.row_bytes, 0u, dst, 2);
+  } else {
+    expand_rows(filter + o * k, l.row_bytes, l, 0u, tail, dst, 2);
+  }
+  if (o + 1 < out_c && rows_3x9) {
+    expand_rows_3x9(filter + (o + 1) * k, l.row_bytes, 0u, dst + 1, 2);
+  } else if (o + 1 < out_c) {
+    expand_rows(filter + (o + 1) * k, l.row_bytes, l, 0u, tail, dst + 1, 2);
+  } else {
+    for (int32_t j = 0; j < l.steps; ++j) dst[2 * j + 1] = 0;
+  }
+}
+
 // A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
 // expanded like expand_rows: a row above or below the image is zero steps (padding, the
 // input zero point, meets the offset), a row inside horizontally is read in place, any
@@ -692,9 +715,6 @@ inline void run_pair_blocks(PairBlocks* state) {
       : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", "cc",
         "memory");
 }
-#undef MOTE_SMALL_OUT
-#undef MOTE_SMALL_SHIFTED_OUT
-#undef MOTE_SMALL_NEXT_BLOCK
 #endif
 
 // acc[0..3] = b0 + channel 0 over pixels 0..3 of one block (a: [step][4 pixels]), acc[4..7]
@@ -719,11 +739,6 @@ inline void block_accs(const uint32_t* a, const uint32_t* w, int32_t steps, int3
   }
 #endif
 }
-#if MOTE_HAS_DSP
-#undef MOTE_SMALL_LABELED
-#undef MOTE_SMALL_FIRST
-#undef MOTE_SMALL_STEP
-#endif
 
 // Out of line: inlined into conv2d_s8_small_window__dsp, GCC allocates registers worse
 // around the pair loop (kws' first conv +20K instructions on qemu-cortex-m4).
@@ -761,25 +776,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
   // The asm pair loop (run_pair_blocks) when the clamp is the full range and every |acc|
   // < 2^30, for its requantization.
   [[maybe_unused]] const bool pair_loop = act_min == -128 && act_max == 127 && conv2d_dsp::acc_fits_doubled(k, bias, out_c);
-  // Weights of channels o, o + 1 (zero for a missing o + 1) as [step][channel].
-  auto widen_pair = [&](int32_t o, uint32_t* dst) {
-    if (l.rem == 0 && o + 1 < out_c) {
-      widen_pair_words(filter + o * k, filter + (o + 1) * k, k / 4, dst);
-      return;
-    }
-    if (rows_3x9) {
-      expand_rows_3x9(filter + o * k, l.row_bytes, 0u, dst, 2);
-    } else {
-      expand_rows(filter + o * k, l.row_bytes, l, 0u, tail, dst, 2);
-    }
-    if (o + 1 < out_c && rows_3x9) {
-      expand_rows_3x9(filter + (o + 1) * k, l.row_bytes, 0u, dst + 1, 2);
-    } else if (o + 1 < out_c) {
-      expand_rows(filter + (o + 1) * k, l.row_bytes, l, 0u, tail, dst + 1, 2);
-    } else {
-      for (int32_t j = 0; j < steps; ++j) dst[2 * j + 1] = 0;
-    }
-  };
+  auto widen_pair = [&](int32_t o, uint32_t* dst) { widen_pair_any(filter, k, l, out_c, tail, o, dst); };
   // ReLU-like layers: pairs whose channels both take the shifted requantization
   // (pair_shift); cached, their weights are scaled once (kScaled), else kShifted.
   const bool relu = zp == -128 && act_min == -128 && act_max == 127;
@@ -936,6 +933,272 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
 }
 
 
+// ---- Every pair's record kept (pair_records, the compiler's grant): blocks outermost.
+// With more than kCachedPairs pairs, an even out_c and the shifted requantization
+// (kScaled) in every pair, each pair's record -- its weights [step][channel] scaled by
+// 2^e, then kRecordWords words: both biases scaled, multiplier and addend of each
+// channel and the next record's weight pointer as the asm takes it (0 after the last) --
+// is written once per run; then each block of 4 output pixels has its windows expanded
+// once (columns of one block) and runs every pair over them (run_block_pairs: 11
+// instructions per step, 3 per output and 14 per pair and block), where the chunked path
+// widens every pair's weights again per chunk and shifts its accumulators. A last partial
+// block steps back to the last 4 pixels (their outputs written again, the same values:
+// in-place block rule 4). Scratch: the records, one block's columns, the gathered window
+// and the tail bytes.
+inline constexpr int32_t kRecordWords = 7;
+bool records_apply(const RowsLayout& l, int64_t out_c) {
+  return small_applies(l) && out_c % 2 == 0 && out_c / 2 > kCachedPairs && out_c <= 65536;
+}
+uint32_t record_words(const RowsLayout& l) { return static_cast<uint32_t>(2 * l.steps + kRecordWords); }
+uint32_t records_scratch(const RowsLayout& l, int32_t out_c) {
+  return static_cast<uint32_t>(out_c / 2) * record_words(l) * 4 + static_cast<uint32_t>(16 * l.steps) +
+         round4(l.kernel_h * l.row_bytes) + static_cast<uint32_t>(l.tail_words * 4);
+}
+
+// The windows of consecutive output pixels from a given one on, expanded into the pixel
+// slots of a chunk's columns (blocks of 4 * steps words), straight from the image when
+// inside it, else through the border paths (padding = input zero point).
+struct PixelWalk {
+  const Conv2dS8Params& params;
+  const Conv2dShape& shape;
+  const RowsLayout& l;
+  const int8_t* input;
+  uint32_t offsets;
+  int8_t* gathered;
+  int8_t* tail;
+  int32_t oy, ox, y0;
+  const int8_t* image;
+
+  void seek(int32_t p) {
+    const int32_t image_pixels = shape.out_h * shape.out_w;
+    image = input + (p / image_pixels) * (shape.in_h * shape.in_w * shape.in_c);
+    const int32_t r = p % image_pixels;
+    oy = r / shape.out_w;
+    ox = r % shape.out_w;
+    y0 = oy * params.window.stride_h - params.window.pad_top;
+  }
+  // Pixels at slots 0 .. n - 1 of acts (blocks of block_words words); the walk moves on
+  // past them.
+  __attribute__((noinline)) void expand(int32_t n, uint32_t* acts, int32_t block_words) {
+    const bool rows_3x9 = l.kernel_h == 3 && l.row_bytes == 9;
+    const int32_t in_row_bytes = shape.in_w * shape.in_c;
+    const int32_t window_row_step = params.window.dilation_h * in_row_bytes;
+    const int32_t x_last = params.window.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
+    const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.window.dilation_h;
+    const int32_t ox_min = (params.window.pad_left + params.window.stride_w - 1) / params.window.stride_w;
+    const int32_t ox_max =
+        x_last >= 0 ? (x_last + params.window.pad_left) / params.window.stride_w : ox_min - 1;
+    const int32_t advance = params.window.stride_w * shape.in_c;
+    for (int32_t i = 0; i < n;) {
+      const bool y_inside = y0 >= 0 && y0 <= y_last;
+      const int32_t run_end = ox + (n - i < shape.out_w - ox ? n - i : shape.out_w - ox);
+      while (ox < run_end) {
+        if (y_inside && ox >= ox_min && ox <= ox_max) {
+          const int32_t count = (run_end <= ox_max ? run_end : ox_max + 1) - ox;
+          const int8_t* const window =
+              image + y0 * in_row_bytes + (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
+          if (rows_3x9) {
+            expand_run<true>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
+          } else {
+            expand_run<false>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
+          }
+          ox += count;
+          i += count;
+          continue;
+        }
+        uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
+        if (l.rem == 0 && params.window.dilation_w == 1) {
+          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
+        } else if (rows_3x9) {
+          expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
+        } else {
+          gather_small(params, shape, image, oy, ox, gathered);
+          expand_rows(gathered, l.row_bytes, l, offsets, tail, dst, 4);
+        }
+        ++ox;
+        ++i;
+      }
+      if (ox == shape.out_w) {
+        ox = 0;
+        y0 += params.window.stride_h;
+        if (++oy == shape.out_h) {
+          oy = 0;
+          y0 = -params.window.pad_top;
+          image += shape.in_h * shape.in_w * shape.in_c;
+        }
+      }
+    }
+  }
+};
+
+#if MOTE_HAS_DSP
+// One block (4 pixels) against every pair's record: state {out, out_c, a, w, entry}
+// with a and w moved back by the skipped steps (entry: skipped steps *
+// kFirstStepCodeBytes + 1). Per pair, beyond the 11 instructions per step: 2 to enter
+// (biases, branch into the chain), 1 branch in its first step, 24 for the 8 outputs
+// (kScaled) and 11 for the constants, output addresses and the next record.
+struct BlockPairs {
+  int8_t* out;          // 0: output of channel 0, pixel 0 of the block
+  int32_t out_c;        // 4
+  const uint32_t* a;    // 8
+  const uint32_t* w;    // 12: the first record's weights
+  uintptr_t entry;      // 16
+};
+static_assert(offsetof(BlockPairs, a) == 8 && offsetof(BlockPairs, entry) == 16,
+              "BlockPairs offsets are hard-coded in run_block_pairs");
+// The record's words past the weights, from the moved-back weight pointer r10: biases at
+// 192, multiplier and addend of channel 0 at 200, of channel 1 at 208, next at 216
+// (kMaxSteps * 8 + 4 * word).
+static_assert(kMaxSteps * 8 == 192, "record offsets are hard-coded in run_block_pairs");
+// MOTE_SMALL_SHIFTED_OUT with the multiplier in r11 and the addend in r12.
+#define MOTE_SMALL_RECORD_OUT(acc, addr)   \
+  "smmla " acc ", " acc ", r11, r12\n\t"  \
+  "ssat " acc ", #8, " acc ", asr #11\n\t" \
+  "strb " acc ", " addr "\n\t"
+inline void run_block_pairs(BlockPairs* state) {
+  register BlockPairs* s __asm__("r12") = state;
+  __asm__ volatile(
+      "push {r7, r12}\n\t"
+      "ldrd r0, r1, [r12, #0]\n\t"
+      "ldr r2, [r12, #16]\n\t"
+      "adr.w r3, 1f\n\t"
+      "add r2, r2, r3\n\t"
+      // [sp]: out, out_c, entry.
+      "push {r0, r1, r2}\n\t"
+      "ldrd r9, r10, [r12, #8]\n\t"
+      "ldrd r0, r4, [r10, #192]\n\t"
+      "bx r2\n\t"
+      ".p2align 2\n"
+      "1:\n\t"
+      MOTE_SMALL_FIRST(0, 1) MOTE_SMALL_FIRST(1, 2) MOTE_SMALL_FIRST(2, 3)
+      MOTE_SMALL_FIRST(3, 4) MOTE_SMALL_FIRST(4, 5) MOTE_SMALL_FIRST(5, 6)
+      MOTE_SMALL_FIRST(6, 7) MOTE_SMALL_FIRST(7, 8) MOTE_SMALL_FIRST(8, 9)
+      MOTE_SMALL_FIRST(9, 10) MOTE_SMALL_FIRST(10, 11) MOTE_SMALL_FIRST(11, 12)
+      MOTE_SMALL_FIRST(12, 13) MOTE_SMALL_FIRST(13, 14) MOTE_SMALL_FIRST(14, 15)
+      MOTE_SMALL_FIRST(15, 16) MOTE_SMALL_FIRST(16, 17) MOTE_SMALL_FIRST(17, 18)
+      MOTE_SMALL_FIRST(18, 19) MOTE_SMALL_FIRST(19, 20) MOTE_SMALL_FIRST(20, 21)
+      MOTE_SMALL_FIRST(21, 22) MOTE_SMALL_FIRST(22, 23) MOTE_SMALL_FIRST(23, 24)
+      MOTE_SMALL_LABELED(1) MOTE_SMALL_LABELED(2) MOTE_SMALL_LABELED(3)
+      MOTE_SMALL_LABELED(4) MOTE_SMALL_LABELED(5) MOTE_SMALL_LABELED(6)
+      MOTE_SMALL_LABELED(7) MOTE_SMALL_LABELED(8) MOTE_SMALL_LABELED(9)
+      MOTE_SMALL_LABELED(10) MOTE_SMALL_LABELED(11) MOTE_SMALL_LABELED(12)
+      MOTE_SMALL_LABELED(13) MOTE_SMALL_LABELED(14) MOTE_SMALL_LABELED(15)
+      MOTE_SMALL_LABELED(16) MOTE_SMALL_LABELED(17) MOTE_SMALL_LABELED(18)
+      MOTE_SMALL_LABELED(19) MOTE_SMALL_LABELED(20) MOTE_SMALL_LABELED(21)
+      MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
+      ".Lmote_small_24_%=:\n\t"
+      "ldrd lr, r7, [sp]\n\t"
+      "ldrd r11, r12, [r10, #200]\n\t"
+      MOTE_SMALL_RECORD_OUT("r0", "[lr]")
+      MOTE_SMALL_RECORD_OUT("r1", "[lr, r7]")
+      MOTE_SMALL_RECORD_OUT("r2", "[lr, r7, lsl #1]")
+      "add r0, lr, r7\n\t"
+      MOTE_SMALL_RECORD_OUT("r3", "[r0, r7, lsl #1]")
+      "ldrd r11, r12, [r10, #208]\n\t"
+      MOTE_SMALL_RECORD_OUT("r4", "[lr, #1]")
+      MOTE_SMALL_RECORD_OUT("r5", "[r0, #1]")
+      "add r0, r0, r7\n\t"
+      MOTE_SMALL_RECORD_OUT("r6", "[r0, #1]")
+      "add r0, r0, r7\n\t"
+      MOTE_SMALL_RECORD_OUT("r8", "[r0, #1]")
+      "add lr, lr, #2\n\t"
+      "str lr, [sp]\n\t"
+      "ldr r10, [r10, #216]\n\t"
+      "cmp r10, #0\n\t"
+      "beq 9f\n\t"
+      "ldrd r0, r4, [r10, #192]\n\t"
+      "ldr pc, [sp, #8]\n"
+      "9:\n\t"
+      "add sp, sp, #12\n\t"
+      "pop {r7, r12}\n\t"
+      : "+r"(s)
+      :
+      : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", "cc",
+        "memory");
+}
+#undef MOTE_SMALL_OUT
+#undef MOTE_SMALL_SHIFTED_OUT
+#undef MOTE_SMALL_NEXT_BLOCK
+#undef MOTE_SMALL_LABELED
+#undef MOTE_SMALL_FIRST
+#undef MOTE_SMALL_STEP
+#undef MOTE_SMALL_RECORD_OUT
+#endif
+
+// The records path (see above); false, having written nothing but scratch, when the
+// layer does not take it (not ReLU-like, a pair outside the shifted requantization,
+// fewer than 4 pixels).
+__attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, const int32_t* multipliers,
+                                              const int32_t* shifts, const Conv2dShape& shape,
+                                              const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                              int8_t* output, uint8_t* scratch, const RowsLayout& l) {
+  const int32_t zp = params.output_zero_point;
+  const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
+  if (zp != -128 || params.act_min != -128 || params.act_max != 127 || pixels < 4) return false;
+  const int32_t steps = l.steps;
+  const int32_t out_c = shape.out_c;
+  const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
+  const int32_t pairs = out_c / 2;
+  const uint32_t rec_words = record_words(l);
+  uint32_t* const records = reinterpret_cast<uint32_t*>(scratch);
+  uint32_t* const cols = records + static_cast<uint32_t>(pairs) * rec_words;
+  int8_t* const gathered = reinterpret_cast<int8_t*>(cols + 4 * steps);
+  int8_t* const tail = gathered + round4(l.kernel_h * l.row_bytes);
+  for (int32_t j = 0; j < 4 * l.tail_words; ++j) tail[j] = 0;
+  const int32_t skip = kMaxSteps - steps;
+  for (int32_t o = 0; o < out_c; o += 2) {
+    const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
+    const conv2d_dsp::ChannelQuant q1 = conv2d_dsp::channel_quant(multipliers[o + 1], shifts[o + 1], zp);
+    const PairShift ps = pair_shift(q0, q1, bias, k, o);
+    if (ps.e0 == 0) return false;
+    uint32_t* const w = records + static_cast<uint32_t>(o / 2) * rec_words;
+    widen_pair_any(filter, k, l, out_c, tail, o, w);
+    scale_channel(w, steps, ps.e0);
+    scale_channel(w + 1, steps, ps.e1);
+    uint32_t* const c = w + 2 * steps;
+    c[0] = static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) << ps.e0;
+    c[1] = static_cast<uint32_t>(bias != nullptr ? bias[o + 1] : 0) << ps.e1;
+    c[2] = static_cast<uint32_t>(q0.multiplier);
+    c[3] = static_cast<uint32_t>(shifted_addend(q0.right_minus_1, zp));
+    c[4] = static_cast<uint32_t>(q1.multiplier);
+    c[5] = static_cast<uint32_t>(shifted_addend(q1.right_minus_1, zp));
+    // The next record's weights moved back by the skipped steps (the asm's r10; on a
+    // 64-bit host only its low word, unused there).
+    c[6] = o + 2 < out_c ? static_cast<uint32_t>(reinterpret_cast<uintptr_t>(w + rec_words - 2 * skip)) : 0u;
+  }
+  PixelWalk walk{params, shape, l, input, conv2d_dsp::offset_pair(-params.input_zero_point), gathered, tail,
+                 0, 0, 0, input};
+  walk.seek(0);
+  for (int32_t p0 = 0; p0 < pixels; p0 += 4) {
+    if (p0 + 4 > pixels) {
+      p0 = pixels - 4;
+      walk.seek(p0);
+    }
+    walk.expand(4, cols, 4 * steps);
+    int8_t* const out = output + p0 * out_c;
+#if MOTE_HAS_DSP
+    BlockPairs state{out, out_c, cols - 4 * skip, records - 2 * skip,
+                     static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1)};
+    run_block_pairs(&state);
+#else
+    for (int32_t q = 0; q < pairs; ++q) {
+      const uint32_t* const w = records + static_cast<uint32_t>(q) * rec_words;
+      const uint32_t* const c = w + 2 * steps;
+      int32_t acc[8];
+      block_accs(cols, w, steps, static_cast<int32_t>(c[0]), static_cast<int32_t>(c[1]), acc);
+      for (int32_t p = 0; p < 4; ++p) {
+        int8_t* const d = out + p * out_c + 2 * q;
+        d[0] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(
+            dsp::smmla(acc[p], static_cast<int32_t>(c[2]), static_cast<int32_t>(c[3]))));
+        d[1] = static_cast<int8_t>(dsp::ssat8_asr<kShiftR>(
+            dsp::smmla(acc[4 + p], static_cast<int32_t>(c[4]), static_cast<int32_t>(c[5]))));
+      }
+    }
+#endif
+  }
+  return true;
+}
+
 }  // namespace
 
 uint32_t conv2d_s8_small_window__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c) {
@@ -943,12 +1206,22 @@ uint32_t conv2d_s8_small_window__dsp_scratch_bytes(int32_t kernel_h, int32_t ker
   return small_applies(l) ? small_scratch(l).total() : 0u;
 }
 
+uint32_t conv2d_s8_small_window__dsp_records_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c,
+                                                   int32_t out_c) {
+  const RowsLayout l = rows_layout(kernel_h, kernel_w, in_c);
+  return records_apply(l, out_c) ? records_scratch(l, out_c) : 0u;
+}
+
 void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                                  const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                                  const int8_t* filter, const int32_t* bias, int8_t* output,
-                                 uint8_t* scratch) {
-  conv2d_small(params, multipliers, shifts, shape, input, filter, bias, output, scratch,
-               rows_layout(shape.kernel_h, shape.kernel_w, shape.in_c));
+                                 uint8_t* scratch, int32_t pair_records) {
+  const RowsLayout l = rows_layout(shape.kernel_h, shape.kernel_w, shape.in_c);
+  if (pair_records != 0 && records_apply(l, shape.out_c) &&
+      conv2d_records(params, multipliers, shifts, shape, input, filter, bias, output, scratch, l)) {
+    return;
+  }
+  conv2d_small(params, multipliers, shifts, shape, input, filter, bias, output, scratch, l);
 }
 
 int32_t conv2d_s8_small_window__dsp_shifted_exponent(int32_t multiplier, int32_t shift, int32_t bias,
@@ -957,16 +1230,27 @@ int32_t conv2d_s8_small_window__dsp_shifted_exponent(int32_t multiplier, int32_t
 }
 
 Status conv2d_s8_small_window__dsp_check(const OpContext& ctx) {
-  MOTE_RETURN_IF_ERROR(conv2d_s8_check(ctx));
+  MOTE_RETURN_IF_ERROR(conv2d_s8_check_params(ctx, 4));  // then the pair_records int32
   const TensorDesc& filter = ctx.input_desc(1);
-  if (ctx.params<Conv2dS8Params>().groups != 1) return Status::kBadParams;
+  const Conv2dS8Params& p = ctx.params<Conv2dS8Params>();
+  if (p.groups != 1) return Status::kBadParams;
   const uint64_t k = uint64_t{filter.dims[1]} * filter.dims[2] * filter.dims[3];
   if (k == 0 || k > 4u * kMaxSteps) return Status::kBadParams;  // each dim then fits in int32
   const RowsLayout l = rows_layout(static_cast<int32_t>(filter.dims[1]), static_cast<int32_t>(filter.dims[2]),
                                    static_cast<int32_t>(filter.dims[3]));
   if (!small_applies(l)) return Status::kBadParams;
+  const uint32_t out_c = filter.dims[0];
+  const int32_t pair_records = params_array(p, 2, out_c)[0];
+  // Records only where the kernel keeps them (else the params are inconsistent).
+  if (pair_records < 0 || pair_records > 1 || (pair_records == 1 && !records_apply(l, out_c))) {
+    return Status::kBadParams;
+  }
+  uint32_t needed = small_scratch(l).total();
+  if (pair_records == 1 && records_scratch(l, static_cast<int32_t>(out_c)) > needed) {
+    needed = records_scratch(l, static_cast<int32_t>(out_c));
+  }
   const Span<uint8_t> scratch = ctx.scratch();
-  if (scratch.size() < small_scratch(l).total() || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
+  if (scratch.size() < needed || reinterpret_cast<uintptr_t>(scratch.data()) % 4 != 0) {
     return Status::kBadParams;
   }
   return Status::kOk;
@@ -975,7 +1259,7 @@ Status conv2d_s8_small_window__dsp_check(const OpContext& ctx) {
 void conv2d_s8_small_window__dsp_run(const OpContext& ctx) {
   const Conv2dS8Operands o = conv2d_s8_operands(ctx);
   conv2d_s8_small_window__dsp(o.params, o.multipliers, o.shifts, o.shape, o.input, o.filter, o.bias, o.output,
-                              ctx.scratch().data());
+                              ctx.scratch().data(), params_array(o.params, 2, o.shape.out_c)[0]);
 }
 
 const KernelEntry kConv2dS8SmallWindowDspEntry = {conv2d_s8_small_window__dsp_check,
