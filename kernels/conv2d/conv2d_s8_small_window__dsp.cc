@@ -93,6 +93,21 @@ void widen_pair_words(const int8_t* f0, const int8_t* f1, int32_t words, uint32_
   }
 }
 
+// widen_pair_words with each channel's weights times 2^e0, 2^e1 (see scale_channel):
+// 2 LDR, 4 SXTAB16, 4 LSL, 4 AND and 2 STRD per word.
+void widen_pair_words_scaled(const int8_t* f0, const int8_t* f1, int32_t words, int32_t e0, int32_t e1,
+                             uint32_t* dst) {
+  const uint32_t mask0 = ~(((1u << e0) - 1u) << 16);
+  const uint32_t mask1 = ~(((1u << e1) - 1u) << 16);
+  for (int32_t q = 0; q < words; ++q, f0 += 4, f1 += 4) {
+    const uint32_t x0 = dsp::load_u32(f0);
+    const uint32_t x1 = dsp::load_u32(f1);
+    dsp::store2_u32_advance<8>(dst, (dsp::sxtab16(0u, x0) << e0) & mask0, (dsp::sxtab16(0u, x1) << e1) & mask1);
+    dsp::store2_u32_advance<8>(dst, (dsp::sxtab16_ror8(0u, x0) << e0) & mask0,
+                               (dsp::sxtab16_ror8(0u, x1) << e1) & mask1);
+  }
+}
+
 // Scratch of the small-window path, in this order.
 struct SmallScratch {
   uint32_t acts_bytes, weights_bytes, gathered_bytes, tail_bytes;
@@ -246,18 +261,28 @@ __attribute__((noinline)) void expand_border_word_rows(const Conv2dS8Params& par
     }
   }
   const uint32_t pad = (static_cast<uint8_t>(params.input_zero_point) * 0x01010101u) & ~keep;
-  const int8_t* row = image + y0 * in_row_bytes + from;
-  const int32_t row_step = params.window.dilation_h * in_row_bytes;
-  for (int32_t ky = 0, y = y0; ky < shape.kernel_h;
-       ++ky, y += params.window.dilation_h, row += row_step, dst += 2 * stride) {
-    if (y < 0 || y >= shape.in_h) {
-      dst[0] = 0;
-      dst[stride] = 0;
-      continue;
-    }
+  // Rows [ky_lo, ky_hi) inside the image (locals: read through params and shape they
+  // are reloaded after every store).
+  const int32_t dh = params.window.dilation_h, kernel_h = shape.kernel_h;
+  const int32_t ky_lo = y0 >= 0 ? 0 : (dh - 1 - y0) / dh;
+  int32_t ky_hi = shape.in_h - 1 - y0 < 0 ? 0 : (shape.in_h - 1 - y0) / dh + 1;
+  if (ky_hi > kernel_h) ky_hi = kernel_h;
+  if (ky_hi < ky_lo) ky_hi = ky_lo;
+  const int32_t row_step = dh * in_row_bytes;
+  int32_t ky = 0;
+  for (; ky < ky_lo; ++ky, dst += 2 * stride) {
+    dst[0] = 0;
+    dst[stride] = 0;
+  }
+  const int8_t* row = image + (y0 + ky_lo * dh) * in_row_bytes + from;
+  for (; ky < ky_hi; ++ky, row += row_step, dst += 2 * stride) {
     const uint32_t x = (((dsp::load_u32(row) >> right) << left) & keep) | pad;
     dst[0] = dsp::sxtab16(offsets, x);
     dst[stride] = dsp::sxtab16_ror8(offsets, x);
+  }
+  for (; ky < kernel_h; ++ky, dst += 2 * stride) {
+    dst[0] = 0;
+    dst[stride] = 0;
   }
 }
 
@@ -1200,9 +1225,13 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
     const PairShift ps = pair_shift(q0, q1, bias, k, o);
     if (ps.e0 == 0) return false;
     uint32_t* const w = records + static_cast<uint32_t>(o / 2) * rec_words;
-    widen_pair_any(filter, k, l, out_c, tail, o, w);
-    scale_channel(w, steps, ps.e0);
-    scale_channel(w + 1, steps, ps.e1);
+    if (l.rem == 0) {
+      widen_pair_words_scaled(filter + o * k, filter + (o + 1) * k, k / 4, ps.e0, ps.e1, w);
+    } else {
+      widen_pair_any(filter, k, l, out_c, tail, o, w);
+      scale_channel(w, steps, ps.e0);
+      scale_channel(w + 1, steps, ps.e1);
+    }
     uint32_t* const c = w + 2 * steps;
     c[0] = static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) << ps.e0;
     c[1] = static_cast<uint32_t>(bias != nullptr ? bias[o + 1] : 0) << ps.e1;
