@@ -230,6 +230,33 @@ void widen_pair_any(const int8_t* filter, int32_t k, const RowsLayout& l, int32_
   }
 }
 
+// `count` windows of `rows` one-word rows (kernel_w * in_c == 4, e.g. kws' 10x4x1)
+// wholly inside the image, `advance` bytes apart, into the pixel slots slot, slot + 1,
+// ... of a chunk (blocks of block_words words): rows two at a time, 5 instructions per
+// row and 3 per two for the loop.
+__attribute__((noinline)) void expand_word_run(const int8_t* src, int32_t advance, int32_t row_step,
+                                               int32_t rows, uint32_t offsets, uint32_t* acts,
+                                               int32_t block_words, int32_t slot, int32_t count) {
+  for (; count > 0; --count, src += advance, ++slot) {
+    uint32_t* dst = acts + (slot >> 2) * block_words + (slot & 3);
+    const int8_t* s = src;
+    int32_t r = rows;
+    for (; r >= 2; r -= 2, s += 2 * row_step, dst += 16) {
+      const uint32_t x = dsp::load_u32(s);
+      const uint32_t y = dsp::load_u32(s + row_step);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[4] = dsp::sxtab16_ror8(offsets, x);
+      dst[8] = dsp::sxtab16(offsets, y);
+      dst[12] = dsp::sxtab16_ror8(offsets, y);
+    }
+    if (r != 0) {
+      const uint32_t x = dsp::load_u32(s);
+      dst[0] = dsp::sxtab16(offsets, x);
+      dst[4] = dsp::sxtab16_ror8(offsets, x);
+    }
+  }
+}
+
 // A window crossing the image border with rows of one word (kernel_w * in_c == 4, e.g.
 // kws' 10x4x1) and dilation_w 1, in an image whose rows have at least 4 bytes: each row
 // inside the image is one word read inside that row, shifted into place, its bytes
@@ -1068,7 +1095,9 @@ struct PixelWalk {
           const int32_t count = (run_end <= ox_max ? run_end : ox_max + 1) - ox;
           const int8_t* const window =
               image + y0 * in_row_bytes + (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
-          if (rows_3x9) {
+          if (word_rows) {
+            expand_word_run(window, advance, window_row_step, l.kernel_h, offsets, acts, block_words, i, count);
+          } else if (rows_3x9) {
             expand_run<true>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
           } else {
             expand_run<false>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
