@@ -30,6 +30,15 @@
 // (border pixels) and the tail bytes, each rounded up to a word. With more than
 // kCachedPairs pairs, the one pair widened per chunk sits at the end of the cache and
 // the columns of a larger chunk fill the space before it.
+// - Records path (param pair_records 1, granted by the compiler where the memory plan has
+//   room; even out_c with more than kCachedPairs pairs, ReLU-like, every pair in the
+//   shifted requantization): every pair's record (weights scaled, biases, multipliers,
+//   addends) written once per run, then blocks of 4 pixels outermost: each block's
+//   windows expanded once, every pair run over them in one asm loop (run_block_pairs:
+//   258 instructions per pair and block of 20 steps, 221 of them the steps), the last
+//   partial block stepping back. kws' first layer (32 pairs): 367,560 -> 306,880
+//   instructions on cortex-m4, scratch 5,480 -> 6,376 bytes (its arena unchanged).
+//   Scratch: records_scratch(); see conv2d_records.
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"

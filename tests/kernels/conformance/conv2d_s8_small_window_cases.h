@@ -54,7 +54,7 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     // One in eight large: more channel pairs than a variant caches and several full chunks.
     const bool large = rng.uniform(0, 7) == 0;
     s.out_c = large ? rng.uniform(17, 33) : rng.uniform(0, 2) == 0 ? rng.uniform(1, 9) : 2 * rng.uniform(1, 12);
-    if (large && records_bytes != nullptr && rng.uniform(0, 3) == 0) s.out_c = 2 * rng.uniform(9, 24);
+    if (large && records_bytes != nullptr && rng.coin()) s.out_c = 2 * rng.uniform(9, 24);
     if (rng.uniform(0, 7) == 0) {  // kws-like 10x4 over one channel
       s.in_c = 1;
       s.kernel_h = 10;
@@ -94,6 +94,11 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     p.act_min = common || rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = common || rng.coin() ? 127 : rng.uniform(p.act_min, 127);
 
+    // Records cases on random inputs: every pair in the shifted requantization (shifts
+    // -4..-10, multipliers >= 2^30, biases well inside its bound), so that the records
+    // path runs (the shifted cases below take it on inputs at the extremes).
+    const bool records_quant = relu && common && records_bytes != nullptr &&
+                               records_bytes(s.kernel_h, s.kernel_w, s.in_c, s.out_c) != 0 && rng.uniform(0, 3) != 0;
     const bool no_bias = rng.uniform(0, common ? 15 : 3) == 0;
     Conv2dS8Case k;
     int32_t last_param = 0;
@@ -105,15 +110,18 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     fill_s8(rng, k.input, k.in_count);
     fill_s8(rng, k.filter, k.filter_count);
     // Near the pair loop's bound (draw_acc_edge), one in five.
-    const bool edge = k.bias != nullptr && rng.uniform(0, 4) == 0;
+    const bool edge = k.bias != nullptr && !records_quant && rng.uniform(0, 4) == 0;
     if (edge) {
       draw_acc_edge(rng, s, &p, &k);
     } else if (k.bias != nullptr) {
-      const bool wide = rng.uniform(0, 5) == 0;
+      const bool wide = !records_quant && rng.uniform(0, 5) == 0;
       fill_s32(rng, k.bias, s.out_c, wide ? INT32_MIN : -60000, wide ? INT32_MAX : 60000);
     }
     for (int32_t o = 0; o < s.out_c; ++o) {
-      if (common && rng.uniform(0, 15) != 0) {
+      if (records_quant) {
+        k.multipliers[o] = rng.uniform(1 << 30, INT32_MAX);
+        k.shifts[o] = rng.uniform(-10, -4);
+      } else if (common && rng.uniform(0, 15) != 0) {
         k.multipliers[o] = rng.uniform(1 << 30, INT32_MAX);
         k.shifts[o] = relu ? rng.uniform(-12, -1) : rng.uniform(-25, -2);
       } else {
