@@ -36,7 +36,7 @@
 //   addends) written once per run, then blocks of 4 pixels outermost: each block's
 //   windows expanded once, every pair run over them in one asm loop (run_block_pairs:
 //   258 instructions per pair and block of 20 steps, 221 of them the steps), the last
-//   partial block stepping back. kws' first layer (32 pairs): 367,560 -> 306,880
+//   partial block stepping back. kws' first layer (32 pairs): 367,560 -> 304,400
 //   instructions on cortex-m4, scratch 5,480 -> 6,376 bytes (its arena unchanged).
 //   Scratch: records_scratch(); see conv2d_records.
 #include <stddef.h>
@@ -236,89 +236,6 @@ void widen_pair_any(const int8_t* filter, int32_t k, const RowsLayout& l, int32_
     expand_rows(filter + (o + 1) * k, l.row_bytes, l, 0u, tail, dst + 1, 2);
   } else {
     for (int32_t j = 0; j < l.steps; ++j) dst[2 * j + 1] = 0;
-  }
-}
-
-// `count` windows of `rows` one-word rows (kernel_w * in_c == 4, e.g. kws' 10x4x1)
-// wholly inside the image, `advance` bytes apart, into the pixel slots slot, slot + 1,
-// ... of a chunk (blocks of block_words words): rows two at a time, 5 instructions per
-// row and 3 per two for the loop.
-__attribute__((noinline)) void expand_word_run(const int8_t* src, int32_t advance, int32_t row_step,
-                                               int32_t rows, uint32_t offsets, uint32_t* acts,
-                                               int32_t block_words, int32_t slot, int32_t count) {
-  for (; count > 0; --count, src += advance, ++slot) {
-    uint32_t* dst = acts + (slot >> 2) * block_words + (slot & 3);
-    const int8_t* s = src;
-    int32_t r = rows;
-    for (; r >= 2; r -= 2, s += 2 * row_step, dst += 16) {
-      const uint32_t x = dsp::load_u32(s);
-      const uint32_t y = dsp::load_u32(s + row_step);
-      dst[0] = dsp::sxtab16(offsets, x);
-      dst[4] = dsp::sxtab16_ror8(offsets, x);
-      dst[8] = dsp::sxtab16(offsets, y);
-      dst[12] = dsp::sxtab16_ror8(offsets, y);
-    }
-    if (r != 0) {
-      const uint32_t x = dsp::load_u32(s);
-      dst[0] = dsp::sxtab16(offsets, x);
-      dst[4] = dsp::sxtab16_ror8(offsets, x);
-    }
-  }
-}
-
-// A window crossing the image border with rows of one word (kernel_w * in_c == 4, e.g.
-// kws' 10x4x1) and dilation_w 1, in an image whose rows have at least 4 bytes: each row
-// inside the image is one word read inside that row, shifted into place, its bytes
-// outside the image (the same in every row) set to the input zero point; rows above or
-// below the image are zero steps. About 12 instructions per row (expand_border_words
-// copies the row bytewise: ~60).
-__attribute__((noinline)) void expand_border_word_rows(const Conv2dS8Params& params, const Conv2dShape& shape,
-                                                       const int8_t* image, int32_t oy, int32_t ox,
-                                                       uint32_t offsets, uint32_t* dst, int32_t stride) {
-  const int32_t in_row_bytes = shape.in_w * shape.in_c;
-  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-  const int32_t x0 = (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
-  // The word's bytes [lo, hi) lie inside the row.
-  const int32_t lo = x0 < 0 ? (-x0 < 4 ? -x0 : 4) : 0;
-  int32_t hi = in_row_bytes - x0 < 4 ? in_row_bytes - x0 : 4;
-  if (hi < lo) hi = lo;
-  uint32_t keep = 0;
-  int32_t from = 0;             // the word read, from the row's start
-  uint32_t left = 0, right = 0;  // then shifted right, then left, by these bits
-  if (hi > lo) {
-    keep = hi - lo == 4 ? 0xFFFFFFFFu : ((1u << (8 * (hi - lo))) - 1u) << (8 * lo);
-    if (x0 < 0) {
-      left = static_cast<uint32_t>(8 * lo);  // row bytes 0 .. hi - lo - 1 to word bytes lo ..
-    } else if (hi == 4) {
-      from = x0;
-    } else {
-      from = in_row_bytes - 4;  // its last hi bytes are the row's last ones
-      right = static_cast<uint32_t>(8 * (4 - hi));
-    }
-  }
-  const uint32_t pad = (static_cast<uint8_t>(params.input_zero_point) * 0x01010101u) & ~keep;
-  // Rows [ky_lo, ky_hi) inside the image (locals: read through params and shape they
-  // are reloaded after every store).
-  const int32_t dh = params.window.dilation_h, kernel_h = shape.kernel_h;
-  const int32_t ky_lo = y0 >= 0 ? 0 : (dh - 1 - y0) / dh;
-  int32_t ky_hi = shape.in_h - 1 - y0 < 0 ? 0 : (shape.in_h - 1 - y0) / dh + 1;
-  if (ky_hi > kernel_h) ky_hi = kernel_h;
-  if (ky_hi < ky_lo) ky_hi = ky_lo;
-  const int32_t row_step = dh * in_row_bytes;
-  int32_t ky = 0;
-  for (; ky < ky_lo; ++ky, dst += 2 * stride) {
-    dst[0] = 0;
-    dst[stride] = 0;
-  }
-  const int8_t* row = image + (y0 + ky_lo * dh) * in_row_bytes + from;
-  for (; ky < ky_hi; ++ky, row += row_step, dst += 2 * stride) {
-    const uint32_t x = (((dsp::load_u32(row) >> right) << left) & keep) | pad;
-    dst[0] = dsp::sxtab16(offsets, x);
-    dst[stride] = dsp::sxtab16_ror8(offsets, x);
-  }
-  for (; ky < kernel_h; ++ky, dst += 2 * stride) {
-    dst[0] = 0;
-    dst[stride] = 0;
   }
 }
 
@@ -1083,6 +1000,102 @@ struct PixelWalk {
     ox = r % shape.out_w;
     y0 = oy * params.window.stride_h - params.window.pad_top;
   }
+  // One block's 4 windows of one-word rows (kernel_w * in_c == 4, e.g. kws' 10x4x1;
+  // dilation_w 1, image rows of at least 4 bytes: word_rows()) into acts (one block),
+  // the walk moving on past them. Per row inside the image one word: read in place (7.5
+  // instructions per row, two at a time), or at the left / right border read inside the
+  // row, shifted into place, its bytes outside the image set to the input zero point
+  // (15); rows above or below the image are zero steps. kws: ~200 per window, 25K of
+  // its 304K.
+  bool word_rows() const {
+    return l.row_bytes == 4 && params.window.dilation_w == 1 && shape.in_w * shape.in_c >= 4;
+  }
+  __attribute__((noinline)) void expand_words4(uint32_t* acts) {
+    const int32_t c = shape.in_c, in_row_bytes = shape.in_w * c, in_h = shape.in_h;
+    const int32_t kernel_h = shape.kernel_h, dh = params.window.dilation_h;
+    const int32_t stride_w = params.window.stride_w * c, pad_left = params.window.pad_left * c;
+    const int32_t row_step = dh * in_row_bytes;
+    const int32_t y_last = in_h - 1 - (kernel_h - 1) * dh;
+    const uint32_t pad4 = static_cast<uint8_t>(params.input_zero_point) * 0x01010101u;
+    const uint32_t off = offsets;
+    int32_t x = ox, y = y0, row_y = oy;
+    const int8_t* img = image;
+    for (int32_t slot = 0; slot < 4; ++slot) {
+      uint32_t* dst = acts + slot;
+      const int32_t xb = x * stride_w - pad_left;  // the window's first byte in its rows
+      int32_t ky_lo = 0, ky_hi = kernel_h;
+      if (y < 0 || y > y_last) {
+        ky_lo = y >= 0 ? 0 : (dh - 1 - y) / dh;
+        ky_hi = in_h - 1 - y < 0 ? 0 : (in_h - 1 - y) / dh + 1;
+        if (ky_hi > kernel_h) ky_hi = kernel_h;
+        if (ky_hi < ky_lo) ky_hi = ky_lo;
+      }
+      int32_t ky = 0;
+      for (; ky < ky_lo; ++ky, dst += 8) {
+        dst[0] = 0;
+        dst[4] = 0;
+      }
+      if (xb >= 0 && xb + 4 <= in_row_bytes) {
+        const int8_t* row = img + (y + ky_lo * dh) * in_row_bytes + xb;
+        for (; ky + 2 <= ky_hi; ky += 2, row += 2 * row_step, dst += 16) {
+          const uint32_t w0 = dsp::load_u32(row);
+          const uint32_t w1 = dsp::load_u32(row + row_step);
+          dst[0] = dsp::sxtab16(off, w0);
+          dst[4] = dsp::sxtab16_ror8(off, w0);
+          dst[8] = dsp::sxtab16(off, w1);
+          dst[12] = dsp::sxtab16_ror8(off, w1);
+        }
+        if (ky < ky_hi) {
+          const uint32_t w0 = dsp::load_u32(row);
+          dst[0] = dsp::sxtab16(off, w0);
+          dst[4] = dsp::sxtab16_ror8(off, w0);
+          ++ky;
+          dst += 8;
+        }
+      } else {
+        // The word's bytes [lo, hi) lie inside the row: a word read from the row's start
+        // shifted left, or from its last 4 bytes shifted right, then masked.
+        const int32_t lo = xb < 0 ? (-xb < 4 ? -xb : 4) : 0;
+        int32_t hi = in_row_bytes - xb < 4 ? in_row_bytes - xb : 4;
+        if (hi < lo) hi = lo;
+        uint32_t keep = 0, left = 0, right = 0;
+        int32_t from = 0;
+        if (hi > lo) {
+          keep = hi - lo == 4 ? 0xFFFFFFFFu : ((1u << (8 * (hi - lo))) - 1u) << (8 * lo);
+          if (xb < 0) {
+            left = static_cast<uint32_t>(8 * lo);
+          } else {
+            from = in_row_bytes - 4;
+            right = static_cast<uint32_t>(8 * (4 - hi));
+          }
+        }
+        const uint32_t pad = pad4 & ~keep;
+        const int8_t* row = img + (y + ky_lo * dh) * in_row_bytes + from;
+        for (; ky < ky_hi; ++ky, row += row_step, dst += 8) {
+          const uint32_t w0 = (((dsp::load_u32(row) >> right) << left) & keep) | pad;
+          dst[0] = dsp::sxtab16(off, w0);
+          dst[4] = dsp::sxtab16_ror8(off, w0);
+        }
+      }
+      for (; ky < kernel_h; ++ky, dst += 8) {
+        dst[0] = 0;
+        dst[4] = 0;
+      }
+      if (++x == shape.out_w) {
+        x = 0;
+        y += params.window.stride_h;
+        if (++row_y == shape.out_h) {
+          row_y = 0;
+          y = -params.window.pad_top;
+          img += in_h * in_row_bytes;
+        }
+      }
+    }
+    ox = x;
+    y0 = y;
+    oy = row_y;
+    image = img;
+  }
   // Pixels at slots 0 .. n - 1 of acts (blocks of block_words words); the walk moves on
   // past them.
   __attribute__((noinline)) void expand(int32_t n, uint32_t* acts, int32_t block_words) {
@@ -1095,7 +1108,6 @@ struct PixelWalk {
     const int32_t ox_max =
         x_last >= 0 ? (x_last + params.window.pad_left) / params.window.stride_w : ox_min - 1;
     const int32_t advance = params.window.stride_w * shape.in_c;
-    const bool word_rows = l.row_bytes == 4 && params.window.dilation_w == 1 && in_row_bytes >= 4;
     for (int32_t i = 0; i < n;) {
       const bool y_inside = y0 >= 0 && y0 <= y_last;
       const int32_t run_end = ox + (n - i < shape.out_w - ox ? n - i : shape.out_w - ox);
@@ -1104,9 +1116,7 @@ struct PixelWalk {
           const int32_t count = (run_end <= ox_max ? run_end : ox_max + 1) - ox;
           const int8_t* const window =
               image + y0 * in_row_bytes + (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
-          if (word_rows) {
-            expand_word_run(window, advance, window_row_step, l.kernel_h, offsets, acts, block_words, i, count);
-          } else if (rows_3x9) {
+          if (rows_3x9) {
             expand_run<true>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
           } else {
             expand_run<false>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
@@ -1116,9 +1126,7 @@ struct PixelWalk {
           continue;
         }
         uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
-        if (word_rows) {
-          expand_border_word_rows(params, shape, image, oy, ox, offsets, dst, 4);
-        } else if (l.rem == 0 && params.window.dilation_w == 1) {
+        if (l.rem == 0 && params.window.dilation_w == 1) {
           expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
         } else if (rows_3x9) {
           expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
@@ -1284,12 +1292,17 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
   PixelWalk walk{params, shape, l, input, conv2d_dsp::offset_pair(-params.input_zero_point), gathered, tail,
                  0, 0, 0, input};
   walk.seek(0);
+  const bool word_rows = walk.word_rows();
   for (int32_t p0 = 0; p0 < pixels; p0 += 4) {
     if (p0 + 4 > pixels) {
       p0 = pixels - 4;
       walk.seek(p0);
     }
-    walk.expand(4, cols, 4 * steps);
+    if (word_rows) {
+      walk.expand_words4(cols);
+    } else {
+      walk.expand(4, cols, 4 * steps);
+    }
     int8_t* const out = output + p0 * out_c;
 #if MOTE_HAS_DSP
     BlockPairs state{out, out_c, cols - 4 * skip, records - 2 * skip,
