@@ -193,7 +193,8 @@ constexpr uint32_t conv2d_s8_compact__dsp_stream_block(const PixelStreamShape&) 
 // Helium (MVE, cortex-m55) variants of conv2d_s8: same inputs, params and output bits.
 // Portable elsewhere (kernels/isa/mve.h). Scratch is int32-aligned, sized by the
 // *_scratch_bytes() partner, which check() verifies.
-// conv2d_s8_1x1__mve: kernel 1x1, all pads 0, groups 1, any stride. Scratch: out_c int32.
+// conv2d_s8_1x1__mve: kernel 1x1, all pads 0, groups 1, any stride. Scratch: out_c int32,
+// then 3 bytes per channel (out_c rounded up to 4): the live-channel list and the constants.
 uint32_t conv2d_s8_1x1__mve_scratch_bytes(int32_t out_c);
 void conv2d_s8_1x1__mve(const Conv2dS8Params& params, const int32_t* multipliers,
                         const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,

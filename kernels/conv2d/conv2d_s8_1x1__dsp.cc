@@ -29,6 +29,7 @@
 #include "conv2d/conv2d_s8_dsp_block.h"
 #include "conv2d/conv2d_shapes.h"
 #include "kernel_util.h"
+#include "quant/acc_range.h"
 #include "quant/quant_check.h"
 
 namespace mote {
@@ -113,16 +114,9 @@ uint32_t* put_weights(int32_t c, const uint32_t* w, uint32_t b, uint32_t* rec) {
 bool shifted_record(int32_t c, const int8_t* f, int32_t bias, int32_t multiplier, int32_t shift,
                     int32_t input_zero_point, uint32_t* rec) {
   const int32_t right = -shift;  // 1..22 (small_applies)
-  const int64_t x_lo = -128 - input_zero_point, x_hi = 127 - input_zero_point;
-  int64_t lo = bias, hi = bias;
-  int32_t w_min = 0, w_max = 0;
-  for (int32_t j = 0; j < c; ++j) {
-    const int32_t w = f[j];
-    lo += w < 0 ? w * x_hi : w * x_lo;
-    hi += w < 0 ? w * x_lo : w * x_hi;
-    w_min = w < w_min ? w : w_min;
-    w_max = w > w_max ? w : w_max;
-  }
+  const AccRange range = acc_range(bias, f, c, 1, input_zero_point);
+  const int64_t lo = range.lo, hi = range.hi;
+  const int32_t w_min = range.w_min, w_max = range.w_max;
   const uint32_t h = (uint32_t{1} << (right - 1)) + (static_cast<uint32_t>(-128) << right);
   auto out_of = [&](int64_t acc) {  // |acc| < 2^30 (small_applies)
     const int32_t x = dsp::smmulr(static_cast<int32_t>(2 * acc), multiplier);
@@ -705,15 +699,9 @@ ChannelKind channel_kind(const ChannelPlan& plan, int32_t o, int32_t* constant) 
   // The range [b - span, b + span], else the exact one from the weights.
   int64_t lo = int64_t{b} - span, hi = int64_t{b} + span;
   if (lo < INT32_MIN || hi > INT32_MAX || channel_output(plan.p, lo, m, shift) != channel_output(plan.p, hi, m, shift)) {
-    const int32_t x_lo = -128 - plan.p.input_zero_point, x_hi = 127 - plan.p.input_zero_point;
-    lo = b;
-    hi = b;
-    const int8_t* row = plan.filter + o * plan.c;
-    for (int32_t i = 0; i < plan.c; ++i) {
-      const int32_t w = row[i];
-      lo += w < 0 ? w * x_hi : w * x_lo;
-      hi += w < 0 ? w * x_lo : w * x_hi;
-    }
+    const AccRange range = acc_range(b, plan.filter + o * plan.c, plan.c, 1, plan.p.input_zero_point);
+    lo = range.lo;
+    hi = range.hi;
     if (lo < INT32_MIN || hi > INT32_MAX) return kKindGeneral;
   }
   *constant = channel_output(plan.p, lo, m, shift);

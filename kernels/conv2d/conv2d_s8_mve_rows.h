@@ -134,6 +134,32 @@ struct Conv2dS8MvePixels {
   mve::int8x16_t x0a, x0b, x0c, x1a, x1b, x1c;
 };
 
+// Rows x0 and x1 (x0 twice without kPair) in registers for kVectors = 1 to 3; nothing
+// loaded for 0. `last`: the lanes of the last vector inside the row.
+template <int kVectors, bool kPair>
+__attribute__((always_inline)) inline Conv2dS8MvePixels conv2d_s8_mve_pixels(
+    const int8_t* x0, const int8_t* x1, mve::mve_pred16_t last) {
+  Conv2dS8MvePixels x;
+  x.x0a = x.x0b = x.x0c = x.x1a = x.x1b = x.x1c = mve::vdupq_n_s8(0);
+  if (kVectors == 1) {
+    x.x0a = mve::vldrbq_z_s8(x0, last);
+    x.x1a = kPair ? mve::vldrbq_z_s8(x1, last) : x.x0a;
+  } else if (kVectors == 2) {
+    x.x0a = mve::vldrbq_s8(x0);
+    x.x0b = mve::vldrbq_z_s8(x0 + 16, last);
+    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
+    x.x1b = kPair ? mve::vldrbq_z_s8(x1 + 16, last) : x.x0b;
+  } else if (kVectors == 3) {
+    x.x0a = mve::vldrbq_s8(x0);
+    x.x0b = mve::vldrbq_s8(x0 + 16);
+    x.x0c = mve::vldrbq_z_s8(x0 + 32, last);
+    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
+    x.x1b = kPair ? mve::vldrbq_s8(x1 + 16) : x.x0b;
+    x.x1c = kPair ? mve::vldrbq_z_s8(x1 + 32, last) : x.x0c;
+  }
+  return x;
+}
+
 // One filter row w against both pixels: {x0.w, x1.w}. kWholeLoads: 16 * kVectors bytes at
 // w may be read; otherwise the row's last vector loads under `last` (lanes < k % 16 or 16).
 template <int kVectors, bool kWholeLoads>
@@ -213,6 +239,60 @@ __attribute__((always_inline)) inline Conv2dS8MveDot2x2 conv2d_s8_mve_long_2x2(
   return {a0, a1, a2, a3};
 }
 
+// One 16-byte step of the unrolled 2x2 passes below at byte offset `off` (a string
+// literal): x0 and x1 against rows wa and wb, first (VMLADAV) or accumulating (VMLADAVA).
+#define MOTE_MVE_STEP_2X2(op, off)                                                    \
+  "vldrb.u8 q0, [%[x0], #" off "]\n\tvldrb.u8 q1, [%[x1], #" off "]\n\t"          \
+  "vldrb.u8 q2, [%[wa], #" off "]\n\t" op " %[a0], q0, q2\n\t" op " %[a2], q1, q2\n\t" \
+  "vldrb.u8 q2, [%[wb], #" off "]\n\t" op " %[a1], q0, q2\n\t" op " %[a3], q1, q2\n\t"
+
+// conv2d_s8_mve_long_2x2 for rows of exactly kRowBytes = 64 or 128 bytes: the 16-byte
+// steps unrolled with immediate offsets in one asm statement (8 instructions per step,
+// no loop or its setup; the compiler's own unrolling spills), VMLADAV into even
+// registers ("Te").
+template <int kRowBytes>
+__attribute__((always_inline)) inline Conv2dS8MveDot2x2 conv2d_s8_mve_long_2x2_unrolled(
+    const int8_t* x0, const int8_t* x1, const int8_t* wa, const int8_t* wb) {
+  static_assert(kRowBytes == 64 || kRowBytes == 128, "64 or 128 bytes");
+#if MOTE_HAS_MVE
+  using Row = const int8_t(*)[kRowBytes];
+  int32_t a0, a1, a2, a3;
+  if (kRowBytes == 64) {
+    __asm__(MOTE_MVE_STEP_2X2("vmladav.s8", "0") MOTE_MVE_STEP_2X2("vmladava.s8", "16")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "32") MOTE_MVE_STEP_2X2("vmladava.s8", "48")
+            : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+            : [x0] "r"(x0), [x1] "r"(x1), [wa] "r"(wa), [wb] "r"(wb),
+              "m"(*reinterpret_cast<Row>(x0)), "m"(*reinterpret_cast<Row>(x1)),
+              "m"(*reinterpret_cast<Row>(wa)), "m"(*reinterpret_cast<Row>(wb))
+            : "q0", "q1", "q2");
+  } else {
+    __asm__(MOTE_MVE_STEP_2X2("vmladav.s8", "0") MOTE_MVE_STEP_2X2("vmladava.s8", "16")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "32") MOTE_MVE_STEP_2X2("vmladava.s8", "48")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "64") MOTE_MVE_STEP_2X2("vmladava.s8", "80")
+                MOTE_MVE_STEP_2X2("vmladava.s8", "96") MOTE_MVE_STEP_2X2("vmladava.s8", "112")
+            : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+            : [x0] "r"(x0), [x1] "r"(x1), [wa] "r"(wa), [wb] "r"(wb),
+              "m"(*reinterpret_cast<Row>(x0)), "m"(*reinterpret_cast<Row>(x1)),
+              "m"(*reinterpret_cast<Row>(wa)), "m"(*reinterpret_cast<Row>(wb))
+            : "q0", "q1", "q2");
+  }
+  return {a0, a1, a2, a3};
+#else
+  return conv2d_s8_mve_long_2x2(x0, x1, wa, wb, kRowBytes / 16, 0);
+#endif
+}
+#undef MOTE_MVE_STEP_2X2
+
+template <int kRowBytes>
+__attribute__((always_inline)) inline Conv2dS8MveAcc conv2d_s8_mve_long_2x4_unrolled(
+    const int8_t* x0, const int8_t* x1, const int8_t* w0, const int8_t* w1, const int8_t* w2,
+    const int8_t* w3) {
+  const Conv2dS8MveDot2x2 a = conv2d_s8_mve_long_2x2_unrolled<kRowBytes>(x0, x1, w0, w1);
+  const Conv2dS8MveDot2x2 b = conv2d_s8_mve_long_2x2_unrolled<kRowBytes>(x0, x1, w2, w3);
+  return {conv2d_s8_mve_lanes(a.x0a, a.x0b, b.x0a, b.x0b),
+          conv2d_s8_mve_lanes(a.x1a, a.x1b, b.x1a, b.x1b)};
+}
+
 __attribute__((always_inline)) inline Conv2dS8MveAcc conv2d_s8_mve_long_2x4(
     const int8_t* x0, const int8_t* x1, const int8_t* w0, const int8_t* w1, const int8_t* w2,
     const int8_t* w3, int32_t steps, int32_t tail) {
@@ -248,24 +328,7 @@ __attribute__((always_inline)) inline void conv2d_s8_mve_rows(const Conv2dS8MveR
       mve::vctp8q(static_cast<uint32_t>(kVectors > 1 ? k - 16 * (kVectors - 1) : k));
   const int32_t steps = k / 16;
   const int32_t tail = k % 16;
-  Conv2dS8MvePixels x;
-  x.x0a = x.x0b = x.x0c = x.x1a = x.x1b = x.x1c = mve::vdupq_n_s8(0);
-  if (kVectors == 1) {
-    x.x0a = mve::vldrbq_z_s8(x0, last);
-    x.x1a = kPair ? mve::vldrbq_z_s8(x1, last) : x.x0a;
-  } else if (kVectors == 2) {
-    x.x0a = mve::vldrbq_s8(x0);
-    x.x0b = mve::vldrbq_z_s8(x0 + 16, last);
-    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
-    x.x1b = kPair ? mve::vldrbq_z_s8(x1 + 16, last) : x.x0b;
-  } else if (kVectors == 3) {
-    x.x0a = mve::vldrbq_s8(x0);
-    x.x0b = mve::vldrbq_s8(x0 + 16);
-    x.x0c = mve::vldrbq_z_s8(x0 + 32, last);
-    x.x1a = kPair ? mve::vldrbq_s8(x1) : x.x0a;
-    x.x1b = kPair ? mve::vldrbq_s8(x1 + 16) : x.x0b;
-    x.x1c = kPair ? mve::vldrbq_z_s8(x1 + 32, last) : x.x0c;
-  }
+  const Conv2dS8MvePixels x = conv2d_s8_mve_pixels<kVectors, kPair>(x0, x1, last);
   const int8_t* w = r.filter;
   const int32_t* m = r.multipliers;
   const int32_t* s = r.shifts;
@@ -317,6 +380,12 @@ __attribute__((always_inline)) inline void conv2d_s8_mve_rows(const Conv2dS8MveR
     // predicates.
     for (; g < groups; ++g) {
       finish(conv2d_s8_mve_near_2x4<kVectors, false>(x, w, w + k, w + 2 * k, w + 3 * k, last));
+    }
+  } else if (kVectors == 0 && (kRowBytes == 64 || kRowBytes == 128)) {
+    constexpr int kUnrolled = kRowBytes == 128 ? 128 : 64;
+    for (; g < groups; ++g) {
+      finish(conv2d_s8_mve_long_2x4_unrolled<kUnrolled>(x0, x1, w, w + k, w + 2 * k,
+                                                        w + 3 * k));
     }
   } else {
     for (; g < groups; ++g) {

@@ -59,6 +59,7 @@
 #include "depthwise_conv2d/depthwise_conv2d.h"
 #include "depthwise_conv2d/depthwise_conv2d_s8_dsp_common.h"
 #include "depthwise_conv2d/depthwise_conv2d_shapes.h"
+#include "quant/acc_range.h"
 #include "quant/quant_check.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -657,16 +658,10 @@ bool shifted_entry(const DepthwiseConv2dS8Params& params, int32_t multiplier, in
                    int32_t bias, const int8_t* filter, int32_t channels, int32_t c,
                    uint32_t* e) {
   const int32_t right = -shift;  // 1..30 on the fast path
-  const int32_t x_lo = -128 - params.input_zero_point;  // x + input offset: x_lo <= 0 <= x_hi
-  const int32_t x_hi = 127 - params.input_zero_point;
-  int32_t lo = bias, hi = bias, w_min = 0, w_max = 0;  // |lo|, |hi| < 2^30 (fast path)
-  for (int32_t k = 0; k < 9; ++k) {
-    const int32_t w = filter[k * channels + c];
-    lo += w < 0 ? w * x_hi : w * x_lo;
-    hi += w < 0 ? w * x_lo : w * x_hi;
-    w_min = w < w_min ? w : w_min;
-    w_max = w > w_max ? w : w_max;
-  }
+  const AccRange range = acc_range(bias, filter + c, 9, channels, params.input_zero_point);
+  // |lo|, |hi| < 2^30 (fast path)
+  const auto lo = static_cast<int32_t>(range.lo), hi = static_cast<int32_t>(range.hi);
+  const int32_t w_min = range.w_min, w_max = range.w_max;
   const int32_t round_zp = static_cast<int32_t>((1u << right >> 1) +
                                                 (static_cast<uint32_t>(params.output_zero_point)
                                                  << right));

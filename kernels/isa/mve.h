@@ -912,3 +912,77 @@ inline void vmull_3x3_pair_shared_s16(int32x4_t& even0, int32x4_t& odd0, int32x4
 }
 #endif
 }  // namespace mote::mve
+
+// ---------------------------------------------------------------------------------------
+// Gathers, byte scatters and sums used by the Helium pointwise convolution's live
+// channels: per-lane indices are int32 lanes read as unsigned, as
+// the instructions read them.
+namespace mote::mve {
+
+#if MOTE_HAS_MVE
+
+#undef vldrwq_gather_shifted_offset_s32
+#undef vstrbq_scatter_offset_s32
+#undef vabavq_s8
+#undef vorrq_s32
+#undef vmulq_n_s32
+#undef vaddvq_s32
+// Lane i = base[index[i]] (VLDRW.U32 Qd, [Rn, Qm, UXTW #2]).
+inline int32x4_t vldrwq_gather_shifted_offset_s32(const int32_t* base, int32x4_t index) {
+  return __arm_vldrwq_gather_shifted_offset_s32(base, __arm_vreinterpretq_u32_s32(index));
+}
+// The low byte of lane i to base[offsets[i]] (VSTRB.32 Qd, [Rn, Qm]).
+inline void vstrbq_scatter_offset_s32(int8_t* base, int32x4_t offsets, int32x4_t a) {
+  __arm_vstrbq_scatter_offset_s32(base, __arm_vreinterpretq_u32_s32(offsets), a);
+}
+// acc + sum_i |a[i] - b[i]| (VABAV.S8).
+inline uint32_t vabavq_s8(uint32_t acc, int8x16_t a, int8x16_t b) {
+  return __arm_vabavq_s8(acc, a, b);
+}
+// Lane-wise a | b (VORR).
+inline int32x4_t vorrq_s32(int32x4_t a, int32x4_t b) { return __arm_vorrq_s32(a, b); }
+// Lane-wise wrapping a * b (VMUL.I32 by scalar).
+inline int32x4_t vmulq_n_s32(int32x4_t a, int32_t b) { return __arm_vmulq_n_s32(a, b); }
+// sum_i a[i], wrapping int32 (VADDV.S32).
+inline int32_t vaddvq_s32(int32x4_t a) { return __arm_vaddvq_s32(a); }
+
+#else  // portable definitions
+
+inline int32x4_t vldrwq_gather_shifted_offset_s32(const int32_t* base, int32x4_t index) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = base[static_cast<uint32_t>(index.lane[i])];
+  return r;
+}
+inline void vstrbq_scatter_offset_s32(int8_t* base, int32x4_t offsets, int32x4_t a) {
+  for (int i = 0; i < 4; ++i) {
+    base[static_cast<uint32_t>(offsets.lane[i])] = static_cast<int8_t>(a.lane[i] & 0xFF);
+  }
+}
+inline uint32_t vabavq_s8(uint32_t acc, int8x16_t a, int8x16_t b) {
+  for (int i = 0; i < 16; ++i) {
+    const int32_t d = int32_t{a.lane[i]} - int32_t{b.lane[i]};
+    acc += static_cast<uint32_t>(d < 0 ? -d : d);
+  }
+  return acc;
+}
+inline int32x4_t vorrq_s32(int32x4_t a, int32x4_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) r.lane[i] = a.lane[i] | b.lane[i];
+  return r;
+}
+inline int32_t vaddvq_s32(int32x4_t a) {
+  uint32_t sum = 0;
+  for (int i = 0; i < 4; ++i) sum += static_cast<uint32_t>(a.lane[i]);
+  return static_cast<int32_t>(sum);
+}
+inline int32x4_t vmulq_n_s32(int32x4_t a, int32_t b) {
+  int32x4_t r;
+  for (int i = 0; i < 4; ++i) {
+    r.lane[i] = static_cast<int32_t>(static_cast<uint32_t>(a.lane[i]) * static_cast<uint32_t>(b));
+  }
+  return r;
+}
+
+#endif
+
+}  // namespace mote::mve

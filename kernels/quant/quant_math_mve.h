@@ -31,15 +31,19 @@ inline RequantS8x4 requant_s8x4_prepare(mve::int32x4_t multiplier, mve::int32x4_
   return RequantS8x4{multiplier, mve::vmaxq_s32(shift, zero), mve::vminq_s32(shift, zero)};
 }
 
+// multiply_by_quantized_multiplier(acc[i], m[i], shift[i]) of the four lanes.
+inline mve::int32x4_t requant_s32x4_scaled(mve::int32x4_t acc, const RequantS8x4& q) {
+  const mve::int32x4_t shifted = mve::vshlq_s32(acc, q.left);
+  const mve::int32x4_t high = mve::vqrdmulhq_s32(shifted, q.multiplier);
+  const mve::int32x4_t fixup = MOTE_MVE_VSHRQ_N_S32(mve::vandq_s32(high, q.neg_right), 31);
+  return mve::vrshlq_s32(mve::vqaddq_s32(high, fixup), q.neg_right);
+}
+
 // The four requantized values (in [lo, hi]) in the low bytes of the lanes.
 inline mve::int32x4_t requant_s8x4(mve::int32x4_t acc, const RequantS8x4& q,
                                    mve::int32x4_t output_zero_point, mve::int32x4_t lo,
                                    mve::int32x4_t hi) {
-  const mve::int32x4_t shifted = mve::vshlq_s32(acc, q.left);
-  const mve::int32x4_t high = mve::vqrdmulhq_s32(shifted, q.multiplier);
-  const mve::int32x4_t fixup = MOTE_MVE_VSHRQ_N_S32(mve::vandq_s32(high, q.neg_right), 31);
-  const mve::int32x4_t rounded = mve::vrshlq_s32(mve::vqaddq_s32(high, fixup), q.neg_right);
-  const mve::int32x4_t out = mve::vaddq_s32(rounded, output_zero_point);
+  const mve::int32x4_t out = mve::vaddq_s32(requant_s32x4_scaled(acc, q), output_zero_point);
   return mve::vminq_s32(mve::vmaxq_s32(out, lo), hi);
 }
 

@@ -10,7 +10,11 @@ libmote_kernels.a, plus those of the C and compiler library members Mote's code 
 members), whether or not the firmware calls them too. The firmware's own code (startup,
 console, main, the generated kernel table) and the program bytes are not Mote's code.
 
+With --max-firmware-bytes, also the firmware's whole read-only size (the done-means of
+issue 20 for kws: runtime + kernels + libc, the program not included) against a limit.
+
   check_size_link.py --mote MOTE --model M --target T --map FIRMWARE.elf.map [compile args]
+                     [--max-firmware-bytes N]
 Prints both figures; exits 1 with one line per failed check.
 """
 import argparse
@@ -99,6 +103,8 @@ def main():
     for name in ("mote", "model", "target", "map"):
         p.add_argument("--" + name, required=True)
     p.add_argument("--compile-arg", action="append", default=[])
+    p.add_argument("--max-firmware-bytes", type=int, default=0,
+                   help="fail when the firmware's read-only sections exceed this (0: no limit)")
     a = p.parse_args()
     text = Path(a.map).read_text()
     members = mote_members(text)
@@ -120,6 +126,9 @@ def main():
     elif abs(predicted - linked) > TOLERANCE * linked:
         failures.append(f"mote size predicts {predicted} B of Mote code, the firmware links {linked} B "
                         f"({100.0 * (predicted - linked) / linked:+.1f}%, allowed +-{100 * TOLERANCE:.0f}%)")
+    if a.max_firmware_bytes and firmware > a.max_firmware_bytes:
+        failures.append(f"the firmware's read-only sections are {firmware} B, over the limit of "
+                        f"{a.max_firmware_bytes} B by {firmware - a.max_firmware_bytes} B")
     if size["flash_bytes"] != predicted + size["program_bytes"]:
         failures.append("flash_bytes is not code_text_bytes + program_bytes")
     for f in failures:

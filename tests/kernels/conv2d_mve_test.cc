@@ -169,7 +169,9 @@ TEST(Conv2dS8Mve, AllChannelTails) {
         const std::vector<int8_t> expected = run_reference(c, d);
         std::vector<int8_t> out(expected.size(), 0x55);
         std::vector<uint32_t> scratch(
-            conv2d_s8__mve_scratch_bytes(out_c, c.shape.kernel_h, c.shape.kernel_w, in_c), 0);
+            std::max(conv2d_s8__mve_scratch_bytes(out_c, c.shape.kernel_h, c.shape.kernel_w, in_c),
+                     conv2d_s8_1x1__mve_scratch_bytes(out_c)),
+            0);
         if (one == 1) {
           conv2d_s8_1x1__mve(c.p, d.multipliers.data(), d.shifts.data(), c.shape,
                              d.input.data(), d.filter.data(), c.bias ? d.bias.data() : nullptr,
@@ -390,7 +392,9 @@ TEST(Conv2dS8Mve, ModelShapes) {
         const std::vector<int8_t> expected = run_reference(c, d);
         std::vector<int8_t> out(expected.size(), 0x55);
         std::vector<uint32_t> scratch(
-            conv2d_s8__mve_scratch_bytes(sh.out_c, sh.kh, sh.kw, sh.in_c) / 4 + 1, 0);
+            std::max(conv2d_s8__mve_scratch_bytes(sh.out_c, sh.kh, sh.kw, sh.in_c),
+                     conv2d_s8_1x1__mve_scratch_bytes(sh.out_c)) / 4 + 1,
+            0);
         conv2d_s8__mve(c.p, d.multipliers.data(), d.shifts.data(), c.shape, d.input.data(),
                        d.filter.data(), c.bias ? d.bias.data() : nullptr, out.data(),
                        reinterpret_cast<uint8_t*>(scratch.data()));

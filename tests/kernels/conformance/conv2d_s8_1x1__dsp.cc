@@ -235,8 +235,7 @@ int run_records_cases(Rng& rng, int cases) {
       continue;
     }
     k.wide_channels = wide_channels;
-    constexpr int32_t kPastScratch = 64;  // allocated filled with 0xA5
-    uint8_t* const past_scratch = static_cast<uint8_t*>(arena().alloc(kPastScratch, 4));
+    uint8_t* const past_scratch = alloc_past_scratch();
     if (past_scratch == nullptr) {
       skip_case(name, c, "arena too small");
       continue;
@@ -313,7 +312,7 @@ int run_records_cases(Rng& rng, int cases) {
       ++failed;
       continue;
     }
-    if (!past_scratch_intact(name, c, past_scratch, kPastScratch)) ++failed;
+    if (!past_scratch_intact(name, c, past_scratch)) ++failed;
   }
   return failed;
 }

@@ -18,8 +18,7 @@ namespace {
 // clamps, extreme zero points; inputs and weights sometimes only -128 / 127, biases
 // sometimes over the whole int32 range (the accumulator wraps). Nothing past the scratch
 // may be written (its size is a multiple of 4, so the bytes allocated right after it,
-// 4-aligned, follow it).
-inline constexpr int32_t kPastScratch = 64;
+// 4-aligned, follow it: alloc_past_scratch).
 int run_window_cases(Rng& rng, int cases) {
   const char* const name = "conv2d_s8_compact__dsp";
   static const int32_t kChannels[] = {1, 3, 5, 17};
@@ -103,7 +102,7 @@ int run_window_cases(Rng& rng, int cases) {
       }
     }
     // Bytes just past the scratch (fill 0xA5) must stay as they are.
-    uint8_t* const past_scratch = static_cast<uint8_t*>(arena().alloc(kPastScratch, 4));
+    uint8_t* const past_scratch = alloc_past_scratch();
     if (past_scratch == nullptr) {
       skip_case(name, c, "arena too small");
       continue;
@@ -112,16 +111,7 @@ int run_window_cases(Rng& rng, int cases) {
       ++failed;
       continue;
     }
-    for (int32_t i = 0; i < kPastScratch; ++i) {
-      if (past_scratch[i] != 0xA5) {
-        print(name);
-        print(" case ");
-        print_int(c);
-        print(": wrote past its scratch\n");
-        ++failed;
-        break;
-      }
-    }
+    if (!past_scratch_intact(name, c, past_scratch)) ++failed;
   }
   return failed;
 }

@@ -204,10 +204,18 @@ inline void draw_acc_edge(Rng& rng, const Conv2dShape& s, Conv2dS8Params* p, Con
   }
 }
 
-// Whether the `bytes` allocated (filled with 0xA5) just past a case's scratch are as
-// they were; else case `index` is reported as having written past its scratch.
-inline bool past_scratch_intact(const char* name, int index, const uint8_t* past, int32_t bytes) {
-  for (int32_t i = 0; i < bytes; ++i) {
+// A guard of kPastScratchBytes allocated (filled with 0xA5) just past a case's scratch:
+// allocate it right after the scratch, run the case, then past_scratch_intact. Null when
+// the arena is full (the case is skipped as too large).
+inline constexpr int32_t kPastScratchBytes = 64;
+inline uint8_t* alloc_past_scratch() {
+  return static_cast<uint8_t*>(arena().alloc(kPastScratchBytes, 4));
+}
+
+// Whether the guard past a case's scratch is as it was; else case `index` is reported as
+// having written past its scratch.
+inline bool past_scratch_intact(const char* name, int index, const uint8_t* past) {
+  for (int32_t i = 0; i < kPastScratchBytes; ++i) {
     if (past[i] != 0xA5) {
       print(name);
       print(" case ");
@@ -265,8 +273,7 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
       continue;
     }
     k.wide_channels = wide_channels;
-    constexpr int32_t kPastScratch = 64;  // allocated filled with 0xA5
-    uint8_t* const past_scratch = static_cast<uint8_t*>(arena().alloc(kPastScratch, 4));
+    uint8_t* const past_scratch = alloc_past_scratch();
     if (past_scratch == nullptr) {
       skip_case(name, c, "arena too small");
       continue;
@@ -288,7 +295,7 @@ inline int run_conv2d_s8_wide_cases(Rng& rng, int cases, const char* name,
       ++failed;
       continue;
     }
-    if (!past_scratch_intact(name, c, past_scratch, kPastScratch)) ++failed;
+    if (!past_scratch_intact(name, c, past_scratch)) ++failed;
   }
   return failed;
 }

@@ -29,6 +29,75 @@ inline int32_t conv2d_mve_random_multiplier(Rng& rng, bool extreme) {
   }
 }
 
+// Channels of a pointwise case whose output cannot vary (or nearly so), for the 1x1
+// variant's constant channels: about `quarters` / 4 of the channels (4: every one) get one
+// of: a bias near -2^30 or +2^30 (the output clamped at either end for either sign of
+// multiplier), zero weights, a zero multiplier, a bias that puts the highest reachable
+// accumulator (positive multiplier) or the lowest (negative) within a few steps of 0,
+// under a ReLU-like clamp constant or not by one step (the first pixel is given the
+// inputs that reach that end for the last such channel), a bias within the reachable span of the int32 ends (the accumulator range
+// wraps), or a left shift whose range straddles the wrap of acc << shift. The clamp
+// becomes ReLU-like half the time and a single value (act_min == act_max) an eighth.
+inline void draw_constant_channels(Rng& rng, int32_t quarters, Conv2dS8Params* p,
+                                   const Conv2dShape& s, int8_t* input, int8_t* filter,
+                                   int32_t* bias, int32_t* multipliers, int32_t* shifts) {
+  const int32_t k = s.in_c;
+  const int32_t off = -p->input_zero_point;
+  if (rng.coin()) p->act_min = p->output_zero_point < -128 ? -128 : p->output_zero_point;
+  if (p->act_max < p->act_min || rng.uniform(0, 7) == 0) p->act_max = p->act_min;
+  for (int32_t o = 0; o < s.out_c; ++o) {
+    if (rng.uniform(0, 3) >= quarters) continue;
+    int8_t* w = filter + o * k;
+    // The highest and lowest reachable sums of w * (x + off).
+    int64_t top = 0, bottom = 0;
+    for (int32_t i = 0; i < k; ++i) {
+      const int64_t a = int64_t{w[i]} * (127 + off), b = int64_t{w[i]} * (-128 + off);
+      top += a > b ? a : b;
+      bottom += a > b ? b : a;
+    }
+    switch (rng.uniform(0, 6)) {
+      case 0:
+        bias[o] = -(1 << 30) - rng.uniform(0, 1 << 20);
+        break;
+      case 1:
+        bias[o] = (1 << 30) + rng.uniform(0, 1 << 20);
+        break;
+      case 2:
+        for (int32_t i = 0; i < k; ++i) w[i] = 0;
+        break;
+      case 3:
+        multipliers[o] = 0;
+        break;
+      case 4: {
+        // A positive multiplier and the top near 0, or a negative one and the bottom.
+        const bool up = rng.coin();
+        multipliers[o] = up ? rng.uniform(1 << 30, INT32_MAX) : -rng.uniform(1 << 30, INT32_MAX);
+        shifts[o] = rng.uniform(-3, 0);
+        bias[o] = static_cast<int32_t>(up ? -top : -bottom) + rng.uniform(-6, 6);
+        // Pixel 0 reaches that end.
+        for (int32_t i = 0; i < k; ++i) {
+          if (w[i] != 0) input[i] = (w[i] > 0) == up ? 127 : -128;
+        }
+        break;
+      }
+      case 5: {
+        const int64_t span = top - bottom + 2;
+        bias[o] = rng.coin() ? static_cast<int32_t>(INT32_MAX - rng.uniform(0, static_cast<int32_t>(span)))
+                             : static_cast<int32_t>(INT32_MIN + rng.uniform(0, static_cast<int32_t>(span)));
+        break;
+      }
+      default: {
+        const int32_t shift = rng.uniform(1, 20);
+        shifts[o] = shift;
+        multipliers[o] = rng.uniform(1, 1 << 12);
+        const int64_t edge = rng.coin() ? -(int64_t{1} << (31 - shift)) : (int64_t{1} << (31 - shift));
+        bias[o] = static_cast<int32_t>(edge - top + rng.uniform(-4, static_cast<int32_t>(top - bottom) + 4));
+        break;
+      }
+    }
+  }
+}
+
 // pointwise: 1x1 kernel without padding (any stride); otherwise any kernel up to 4x4.
 inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool pointwise_only,
                                    Conv2dS8MveCall variant, Conv2dS8MveScratch scratch_bytes) {
@@ -41,9 +110,18 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
     Conv2dS8Params p;
     s.batch = rng.uniform(0, 3) == 0 ? 2 : 1;
     // 8 and 16 input channels have their own 1x1 paths (vww's first pointwise layers).
-    s.in_c = rng.uniform(0, 4) == 0 ? 8 * rng.uniform(1, 2)
-                                    : (rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 80));
+    // And the row lengths of the paths: 8, 16, 24, 32, 48, 64, 100, 128.
+    static const int32_t kRows[] = {8, 16, 24, 32, 48, 64, 100, 128};
+    const int32_t pick = rng.uniform(0, 7);
+    s.in_c = pick == 0   ? 8 * rng.uniform(1, 2)
+             : pick == 1 ? kRows[rng.uniform(0, 7)]
+                         : (pick < 5 ? rng.uniform(1, 17) : rng.uniform(1, 80));
     s.out_c = rng.coin() ? rng.uniform(1, 17) : rng.uniform(1, 40);
+    // The first 32 cases: each row length four times, with 4 to 19 channels.
+    if (c < 32) {
+      s.in_c = kRows[c % 8];
+      s.out_c = 4 + (c / 8) + 4 * rng.uniform(0, 3);
+    }
     p.window.stride_h = rng.uniform(1, 3);
     p.window.stride_w = rng.uniform(1, 3);
     p.groups = 1;
@@ -94,6 +172,11 @@ inline int run_conv2d_s8_mve_cases(Rng& rng, int cases, const char* name, bool p
       multipliers[o] = conv2d_mve_random_multiplier(rng, extreme_channel);
       shifts[o] = extreme_channel ? rng.uniform(-31, 30)
                                   : (right_shifts ? rng.uniform(-12, -1) : rng.uniform(-12, 1));
+    }
+    // Constant channels (pointwise only, in half of those cases), up to every one.
+    if (pointwise && bias != nullptr && rng.coin()) {
+      draw_constant_channels(rng, rng.uniform(0, 4), &p, s, input, filter, bias, multipliers,
+                             shifts);
     }
     conv2d_s8(p, multipliers, shifts, s, input, filter, bias, expected);
     variant(p, multipliers, shifts, s, input, filter, bias, actual, scratch);
