@@ -34,10 +34,11 @@
 //   room; even out_c with more than kCachedPairs pairs, ReLU-like, every pair in the
 //   shifted requantization): every pair's record (weights scaled, biases, multipliers,
 //   addends) written once per run, then blocks of 4 pixels outermost: each block's
-//   windows expanded once, every pair run over them in one asm loop (run_block_pairs:
-//   258 instructions per pair and block of 20 steps, 221 of them the steps), the last
-//   partial block stepping back. kws' first layer (32 pairs): 367,560 -> 304,400
-//   instructions on cortex-m4, scratch 5,480 -> 6,376 bytes (its arena unchanged).
+//   windows expanded once, every pair run over them in the pair blocks' asm chain
+//   (run_pair_blocks, mode kRecords: 259 instructions per pair and block of 20 steps,
+//   221 of them the steps), the last partial block stepping back. kws' first layer (32
+//   pairs): 367,520 -> 305,640 instructions on cortex-m4, scratch 5,480 -> 6,376 bytes
+//   (its arena unchanged).
 //   Scratch: records_scratch(); see conv2d_records.
 #include <stddef.h>
 
@@ -557,9 +558,11 @@ PairShift pair_shift(const conv2d_dsp::ChannelQuant& q0, const conv2d_dsp::Chann
 // kShifted (see shifted_exponent()): high is A and right the exponent e instead; kScaled
 // likewise with the weights and biases scaled by 2^e already (right unused). kRaw: one
 // block, its 8 accumulators stored to out (int32[8]: channel 0's pixels 0..3, then
-// channel 1's), no requantization (the other cases' C++ loop).
+// channel 1's), no requantization (the other cases' C++ loop). kRecords: the records
+// path's one block (a) against every pair's record from w on (see conv2d_records; out,
+// out_c, a, w and entry used).
 // Field offsets are hard-coded in run_pair_blocks.
-inline constexpr int32_t kScaled = 0, kShifted = 1, kDoubled = 2, kRaw = 3;
+inline constexpr int32_t kScaled = 0, kShifted = 1, kDoubled = 2, kRaw = 3, kRecords = 4;
 struct PairBlocks {
   int32_t multiplier0, high0, right0;           // 0, 4, 8
   int8_t* out;                                  // 12: output of channel 0, pixel 0
@@ -572,7 +575,7 @@ struct PairBlocks {
   uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
                                                 //     then the address to enter at (asm)
   const uint32_t* a_end;                        // 56: a past the last block
-  int32_t mode;                                 // 60: kDoubled, kShifted, kScaled or kRaw
+  int32_t mode;                                 // 60: kDoubled, kShifted, kScaled, kRaw or kRecords
 };
 static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
                   offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
@@ -598,12 +601,26 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
   "ssat " acc ", #8, " acc ", asr #11\n\t" \
   "strb " acc ", " addr "\n\t"
 
-// Every block from state->a to state->a_end. The state pointer lives on the stack
-// ([sp, #4]) while all 14 other registers are in use. Per block, beyond the 11
-// instructions per step (the first one taking the biases, plus a branch): 6 to start,
-// 6 per output (kScaled 3), 11 for the channel constants and output addresses, 8 to
-// advance (into the next block: MOTE_SMALL_NEXT_BLOCK); the mode's exit address is
-// computed once per call.
+// The record's words past the weights, from the moved-back weight pointer r10 (kRecords):
+// biases at 192, multiplier and addend of channel 0 at 200, of channel 1 at 208, next at
+// 216 (kMaxSteps * 8 + 4 * word).
+static_assert(kMaxSteps * 8 == 192, "record offsets are hard-coded in run_pair_blocks");
+// MOTE_SMALL_SHIFTED_OUT with the multiplier in r11 and the addend in r12.
+#define MOTE_SMALL_RECORD_OUT(acc, addr)   \
+  "smmla " acc ", " acc ", r11, r12\n\t"  \
+  "ssat " acc ", #8, " acc ", asr #11\n\t" \
+  "strb " acc ", " addr "\n\t"
+
+// Every block from state->a to state->a_end (kRecords: every record for one block). One
+// chain of steps serves every mode: its end jumps to the mode's exit, whose address the
+// prologue puts on the stack. Frame: [sp] out, [sp, #4] out_c, [sp, #8] entry, [sp, #12]
+// exit, [sp, #20] the state pointer, while all 14 other registers are in use. Per block,
+// beyond the 11 instructions per step (the first one taking the biases, plus a branch): 6
+// to start, 6 per output (kScaled 3), 12 for the jump to the exit, the channel constants
+// and output addresses, 8 to advance (into the next block: MOTE_SMALL_NEXT_BLOCK); the
+// exit address is computed once per call. kRecords, per pair: 2 to enter (biases,
+// branch into the chain), 1 branch in its first step, 2 for the exit, 24 for the 8
+// outputs (kScaled) and 10 for the constants, output addresses and the next record.
 // The next block (state in register s, its pixels in r9): the biases, weights and
 // entry, then in.
 #define MOTE_SMALL_NEXT_BLOCK(s)          \
@@ -613,33 +630,43 @@ static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier
 inline void run_pair_blocks(PairBlocks* state) {
   register PairBlocks* s __asm__("r12") = state;
   __asm__ volatile(
-      "push {r7, r12}\n\t"
+      // The frame (r0..r3 only make room) and the chain's entry address.
+      "push {r0, r1, r2, r3, r7, r12}\n\t"
       "ldr r11, [r12, #52]\n\t"
       "adr.w r9, 1f\n\t"
       "add r11, r11, r9\n\t"
-      "str r11, [r12, #52]\n\t"
       // The mode becomes the address to leave the chain for (Thumb bit set).
-      "ldr r11, [r12, #60]\n\t"
+      "ldr r10, [r12, #60]\n\t"
       "adr.w r9, 7f\n\t"
-      "cmp r11, #1\n\t"
-      "bne 8f\n\t"
-      "adr.w r9, 3f\n"
-      "8:\n\t"
-      "cmp r11, #2\n\t"
-      "bne 8f\n\t"
-      "adr.w r9, 6f\n"
-      "8:\n\t"
-      "cmp r11, #3\n\t"
-      "bne 8f\n\t"
-      "adr.w r9, 5f\n"
-      "8:\n\t"
+      "cmp r10, #1\n\t"
+      "blo 9f\n\t"
+      "adr.w r9, 3f\n\t"
+      "beq 9f\n\t"
+      "adr.w r9, 6f\n\t"
+      "cmp r10, #3\n\t"
+      "blo 9f\n\t"
+      "adr.w r9, 5f\n\t"
+      "bne 12f\n"
+      "9:\n\t"
+      "str r11, [r12, #52]\n\t"
       "orr r9, r9, #1\n\t"
-      "str r9, [r12, #60]\n"
-      "2:\n\t"
-      "ldr r12, [sp, #4]\n\t"
+      "str r9, [sp, #12]\n\t"
       "ldrd r0, r4, [r12, #32]\n\t"
       "ldr r9, [r12, #40]\n\t"
       "ldrd r10, r11, [r12, #48]\n\t"
+      "bx r11\n"
+      // kRecords: out, out_c, entry and exit to the frame, the block and the first record
+      // (the state unchanged).
+      "12:\n\t"
+      "ldrd r9, r10, [r12, #12]\n\t"
+      "strd r9, r10, [sp]\n\t"
+      "str r11, [sp, #8]\n\t"
+      "adr.w r9, 10f\n\t"
+      "orr r9, r9, #1\n\t"
+      "str r9, [sp, #12]\n\t"
+      "ldr r9, [r12, #40]\n\t"
+      "ldr r10, [r12, #48]\n\t"
+      "ldrd r0, r4, [r10, #192]\n\t"
       "bx r11\n\t"
       ".p2align 2\n"
       "1:\n\t"
@@ -660,11 +687,12 @@ inline void run_pair_blocks(PairBlocks* state) {
       MOTE_SMALL_LABELED(19) MOTE_SMALL_LABELED(20) MOTE_SMALL_LABELED(21)
       MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
       ".Lmote_small_24_%=:\n\t"
-      "ldr r7, [sp, #4]\n\t"
-      "ldmia r7, {r9, r10, r11, lr}\n\t"
-      "ldr pc, [r7, #60]\n\t"
+      "ldr pc, [sp, #12]\n\t"
       ".p2align 2\n"
       "7:\n\t"
+      "ldr r7, [sp, #20]\n\t"
+      "ldmia r7, {r9, r10, r11, lr}\n"
+      "11:\n\t"
       "ldr r12, [r7, #16]\n\t"
       MOTE_SMALL_SHIFTED_OUT("r0", "[lr]")
       MOTE_SMALL_SHIFTED_OUT("r1", "[lr, r12]")
@@ -690,6 +718,8 @@ inline void run_pair_blocks(PairBlocks* state) {
       // kShifted: the accumulators scaled here (e0 in r11, e1), then as kScaled.
       ".p2align 2\n"
       "3:\n\t"
+      "ldr r7, [sp, #20]\n\t"
+      "ldmia r7, {r9, r10, r11, lr}\n\t"
       "ldr r12, [r7, #28]\n\t"
       "lsl r0, r0, r11\n\t"
       "lsl r1, r1, r11\n\t"
@@ -699,17 +729,19 @@ inline void run_pair_blocks(PairBlocks* state) {
       "lsl r5, r5, r12\n\t"
       "lsl r6, r6, r12\n\t"
       "lsl r8, r8, r12\n\t"
-      "b 7b\n"
+      "b 11b\n"
       ".p2align 2\n"
       "6:\n\t"
+      "ldr r7, [sp, #20]\n\t"
+      "ldmia r7, {r9, r10, r11, lr}\n\t"
       MOTE_SMALL_OUT("r0", "[lr]")
-      "ldr r0, [sp, #4]\n\t"
+      "ldr r0, [sp, #20]\n\t"
       "ldr r0, [r0, #16]\n\t"
       MOTE_SMALL_OUT("r1", "[lr, r0]")
       MOTE_SMALL_OUT("r2", "[lr, r0, lsl #1]")
       "add r1, lr, r0\n\t"
       MOTE_SMALL_OUT("r3", "[r1, r0, lsl #1]")
-      "ldr r2, [sp, #4]\n\t"
+      "ldr r2, [sp, #20]\n\t"
       "ldrd r9, r10, [r2, #20]\n\t"
       "ldr r11, [r2, #28]\n\t"
       "add r3, lr, #1\n\t"
@@ -728,11 +760,37 @@ inline void run_pair_blocks(PairBlocks* state) {
       "cmp r9, r3\n\t"
       "beq 4f\n\t"
       MOTE_SMALL_NEXT_BLOCK("r2")
+      // kRecords: the pair's 8 outputs, then the next record (r10) or out.
+      ".p2align 2\n"
+      "10:\n\t"
+      "ldrd lr, r7, [sp]\n\t"
+      "ldrd r11, r12, [r10, #200]\n\t"
+      MOTE_SMALL_RECORD_OUT("r0", "[lr]")
+      MOTE_SMALL_RECORD_OUT("r1", "[lr, r7]")
+      MOTE_SMALL_RECORD_OUT("r2", "[lr, r7, lsl #1]")
+      "add r0, lr, r7\n\t"
+      MOTE_SMALL_RECORD_OUT("r3", "[r0, r7, lsl #1]")
+      "ldrd r11, r12, [r10, #208]\n\t"
+      MOTE_SMALL_RECORD_OUT("r4", "[lr, #1]")
+      MOTE_SMALL_RECORD_OUT("r5", "[r0, #1]")
+      "add r0, r0, r7\n\t"
+      MOTE_SMALL_RECORD_OUT("r6", "[r0, #1]")
+      "add r0, r0, r7\n\t"
+      MOTE_SMALL_RECORD_OUT("r8", "[r0, #1]")
+      "add lr, lr, #2\n\t"
+      "str lr, [sp]\n\t"
+      "ldr r10, [r10, #216]\n\t"
+      "cmp r10, #0\n\t"
+      "beq 4f\n\t"
+      "ldrd r0, r4, [r10, #192]\n\t"
+      "ldr pc, [sp, #8]\n"
       ".p2align 2\n"
       "5:\n\t"
+      "ldr r7, [sp, #20]\n\t"
+      "ldr lr, [r7, #12]\n\t"
       "stmia lr, {r0, r1, r2, r3, r4, r5, r6, r8}\n"
       "4:\n\t"
-      "pop {r7, r12}\n\t"
+      "pop {r0, r1, r2, r3, r7, r12}\n\t"
       : "+r"(s)
       :
       : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", "cc",
@@ -962,8 +1020,8 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
 // 2^e, then kRecordWords words: both biases scaled, multiplier and addend of each
 // channel and the next record's weight pointer as the asm takes it (0 after the last) --
 // is written once per run; then each block of 4 output pixels has its windows expanded
-// once (columns of one block) and runs every pair over them (run_block_pairs: 11
-// instructions per step, 3 per output and 14 per pair and block), where the chunked path
+// once (columns of one block) and runs every pair over them (run_pair_blocks, kRecords:
+// 11 instructions per step, 3 per output and 15 per pair and block), where the chunked path
 // widens every pair's weights again per chunk and shifts its accumulators. A last partial
 // block steps back to the last 4 pixels (their outputs written again, the same values:
 // in-place block rule 4). Scratch: the records, one block's columns, the gathered window
@@ -1151,90 +1209,6 @@ struct PixelWalk {
 };
 
 #if MOTE_HAS_DSP
-// One block (4 pixels) against every pair's record: state {out, out_c, a, w, entry}
-// with a and w moved back by the skipped steps (entry: skipped steps *
-// kFirstStepCodeBytes + 1). Per pair, beyond the 11 instructions per step: 2 to enter
-// (biases, branch into the chain), 1 branch in its first step, 24 for the 8 outputs
-// (kScaled) and 11 for the constants, output addresses and the next record.
-struct BlockPairs {
-  int8_t* out;          // 0: output of channel 0, pixel 0 of the block
-  int32_t out_c;        // 4
-  const uint32_t* a;    // 8
-  const uint32_t* w;    // 12: the first record's weights
-  uintptr_t entry;      // 16
-};
-static_assert(offsetof(BlockPairs, a) == 8 && offsetof(BlockPairs, entry) == 16,
-              "BlockPairs offsets are hard-coded in run_block_pairs");
-// The record's words past the weights, from the moved-back weight pointer r10: biases at
-// 192, multiplier and addend of channel 0 at 200, of channel 1 at 208, next at 216
-// (kMaxSteps * 8 + 4 * word).
-static_assert(kMaxSteps * 8 == 192, "record offsets are hard-coded in run_block_pairs");
-// MOTE_SMALL_SHIFTED_OUT with the multiplier in r11 and the addend in r12.
-#define MOTE_SMALL_RECORD_OUT(acc, addr)   \
-  "smmla " acc ", " acc ", r11, r12\n\t"  \
-  "ssat " acc ", #8, " acc ", asr #11\n\t" \
-  "strb " acc ", " addr "\n\t"
-inline void run_block_pairs(BlockPairs* state) {
-  register BlockPairs* s __asm__("r12") = state;
-  __asm__ volatile(
-      "push {r7, r12}\n\t"
-      "ldrd r0, r1, [r12, #0]\n\t"
-      "ldr r2, [r12, #16]\n\t"
-      "adr.w r3, 1f\n\t"
-      "add r2, r2, r3\n\t"
-      // [sp]: out, out_c, entry.
-      "push {r0, r1, r2}\n\t"
-      "ldrd r9, r10, [r12, #8]\n\t"
-      "ldrd r0, r4, [r10, #192]\n\t"
-      "bx r2\n\t"
-      ".p2align 2\n"
-      "1:\n\t"
-      MOTE_SMALL_FIRST(0, 1) MOTE_SMALL_FIRST(1, 2) MOTE_SMALL_FIRST(2, 3)
-      MOTE_SMALL_FIRST(3, 4) MOTE_SMALL_FIRST(4, 5) MOTE_SMALL_FIRST(5, 6)
-      MOTE_SMALL_FIRST(6, 7) MOTE_SMALL_FIRST(7, 8) MOTE_SMALL_FIRST(8, 9)
-      MOTE_SMALL_FIRST(9, 10) MOTE_SMALL_FIRST(10, 11) MOTE_SMALL_FIRST(11, 12)
-      MOTE_SMALL_FIRST(12, 13) MOTE_SMALL_FIRST(13, 14) MOTE_SMALL_FIRST(14, 15)
-      MOTE_SMALL_FIRST(15, 16) MOTE_SMALL_FIRST(16, 17) MOTE_SMALL_FIRST(17, 18)
-      MOTE_SMALL_FIRST(18, 19) MOTE_SMALL_FIRST(19, 20) MOTE_SMALL_FIRST(20, 21)
-      MOTE_SMALL_FIRST(21, 22) MOTE_SMALL_FIRST(22, 23) MOTE_SMALL_FIRST(23, 24)
-      MOTE_SMALL_LABELED(1) MOTE_SMALL_LABELED(2) MOTE_SMALL_LABELED(3)
-      MOTE_SMALL_LABELED(4) MOTE_SMALL_LABELED(5) MOTE_SMALL_LABELED(6)
-      MOTE_SMALL_LABELED(7) MOTE_SMALL_LABELED(8) MOTE_SMALL_LABELED(9)
-      MOTE_SMALL_LABELED(10) MOTE_SMALL_LABELED(11) MOTE_SMALL_LABELED(12)
-      MOTE_SMALL_LABELED(13) MOTE_SMALL_LABELED(14) MOTE_SMALL_LABELED(15)
-      MOTE_SMALL_LABELED(16) MOTE_SMALL_LABELED(17) MOTE_SMALL_LABELED(18)
-      MOTE_SMALL_LABELED(19) MOTE_SMALL_LABELED(20) MOTE_SMALL_LABELED(21)
-      MOTE_SMALL_LABELED(22) MOTE_SMALL_LABELED(23)
-      ".Lmote_small_24_%=:\n\t"
-      "ldrd lr, r7, [sp]\n\t"
-      "ldrd r11, r12, [r10, #200]\n\t"
-      MOTE_SMALL_RECORD_OUT("r0", "[lr]")
-      MOTE_SMALL_RECORD_OUT("r1", "[lr, r7]")
-      MOTE_SMALL_RECORD_OUT("r2", "[lr, r7, lsl #1]")
-      "add r0, lr, r7\n\t"
-      MOTE_SMALL_RECORD_OUT("r3", "[r0, r7, lsl #1]")
-      "ldrd r11, r12, [r10, #208]\n\t"
-      MOTE_SMALL_RECORD_OUT("r4", "[lr, #1]")
-      MOTE_SMALL_RECORD_OUT("r5", "[r0, #1]")
-      "add r0, r0, r7\n\t"
-      MOTE_SMALL_RECORD_OUT("r6", "[r0, #1]")
-      "add r0, r0, r7\n\t"
-      MOTE_SMALL_RECORD_OUT("r8", "[r0, #1]")
-      "add lr, lr, #2\n\t"
-      "str lr, [sp]\n\t"
-      "ldr r10, [r10, #216]\n\t"
-      "cmp r10, #0\n\t"
-      "beq 9f\n\t"
-      "ldrd r0, r4, [r10, #192]\n\t"
-      "ldr pc, [sp, #8]\n"
-      "9:\n\t"
-      "add sp, sp, #12\n\t"
-      "pop {r7, r12}\n\t"
-      : "+r"(s)
-      :
-      : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r11", "lr", "cc",
-        "memory");
-}
 #undef MOTE_SMALL_OUT
 #undef MOTE_SMALL_SHIFTED_OUT
 #undef MOTE_SMALL_NEXT_BLOCK
@@ -1293,6 +1267,11 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
                  0, 0, 0, input};
   walk.seek(0);
   const bool word_rows = walk.word_rows();
+#if MOTE_HAS_DSP
+  // The asm leaves a kRecords state as it is: only out changes per block.
+  PairBlocks state{0, 0, 0, output, out_c, 0, 0, 0, 0, 0, cols - 4 * skip, 0, records - 2 * skip,
+                   static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1), nullptr, kRecords};
+#endif
   for (int32_t p0 = 0; p0 < pixels; p0 += 4) {
     if (p0 + 4 > pixels) {
       p0 = pixels - 4;
@@ -1305,9 +1284,8 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
     }
     int8_t* const out = output + p0 * out_c;
 #if MOTE_HAS_DSP
-    BlockPairs state{out, out_c, cols - 4 * skip, records - 2 * skip,
-                     static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1)};
-    run_block_pairs(&state);
+    state.out = out;
+    run_pair_blocks(&state);
 #else
     for (int32_t q = 0; q < pairs; ++q) {
       const uint32_t* const w = records + static_cast<uint32_t>(q) * rec_words;
