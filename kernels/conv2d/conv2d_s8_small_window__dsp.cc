@@ -133,35 +133,8 @@ SmallScratch small_scratch(const RowsLayout& l) {
 // The steps of one window (kernel_h rows of row_bytes bytes, row_step apart), each value
 // plus the offset in its half, to dst[0], dst[stride], dst[2 * stride], ... The tail bytes
 // go through tail (whose bytes past kernel_h * rem stay as they are).
-// expand_rows for rows of whole words (rem 0, no tail), the layout's fields in registers
-// (read through l they are reloaded after every store); a one-word row (kws' 4x1 rows:
-// 20 steps) takes 5 instructions plus the loop.
-inline void expand_words(const int8_t* src, int32_t row_step, int32_t rows, int32_t row_words,
-                         uint32_t offsets, uint32_t* dst, int32_t stride) {
-  if (row_words == 1) {
-    for (int32_t r = 0; r < rows; ++r, src += row_step, dst += 2 * stride) {
-      const uint32_t x = dsp::load_u32(src);
-      dst[0] = dsp::sxtab16(offsets, x);
-      dst[stride] = dsp::sxtab16_ror8(offsets, x);
-    }
-    return;
-  }
-  for (int32_t r = 0; r < rows; ++r, src += row_step) {
-    const int8_t* s = src;
-    for (int32_t q = 0; q < row_words; ++q, s += 4, dst += 2 * stride) {
-      const uint32_t x = dsp::load_u32(s);
-      dst[0] = dsp::sxtab16(offsets, x);
-      dst[stride] = dsp::sxtab16_ror8(offsets, x);
-    }
-  }
-}
-
 void expand_rows(const int8_t* src, int32_t row_step, const RowsLayout& l, uint32_t offsets,
                  int8_t* tail, uint32_t* dst, int32_t stride) {
-  if (l.rem == 0) {
-    expand_words(src, row_step, l.kernel_h, l.row_words, offsets, dst, stride);
-    return;
-  }
   int8_t* t = tail;
   for (int32_t r = 0; r < l.kernel_h; ++r, src += row_step) {
     const int8_t* s = src;
@@ -237,38 +210,6 @@ void widen_pair_any(const int8_t* filter, int32_t k, const RowsLayout& l, int32_
     expand_rows(filter + (o + 1) * k, l.row_bytes, l, 0u, tail, dst + 1, 2);
   } else {
     for (int32_t j = 0; j < l.steps; ++j) dst[2 * j + 1] = 0;
-  }
-}
-
-// A window crossing the image border with rows of whole words (rem 0) and dilation_w 1,
-// expanded like expand_rows: a row above or below the image is zero steps (padding, the
-// input zero point, meets the offset), a row inside horizontally is read in place, any
-// other goes through row_buf (row_bytes), whose padding bytes, the same in every row,
-// are written once: each row copies only its bytes [lo, hi) inside the image.
-__attribute__((noinline)) void expand_border_words(const Conv2dS8Params& params, const Conv2dShape& shape,
-                                                   const int8_t* image, int32_t oy, int32_t ox,
-                                                   const RowsLayout& l, uint32_t offsets, int8_t* row_buf,
-                                                   uint32_t* dst, int32_t stride) {
-  const int32_t c = shape.in_c;
-  const int32_t y0 = oy * params.window.stride_h - params.window.pad_top;
-  const int32_t x0 = ox * params.window.stride_w - params.window.pad_left;
-  const int32_t lo = x0 < 0 ? (-x0 < shape.kernel_w ? -x0 : shape.kernel_w) * c : 0;
-  const int32_t right = shape.in_w - x0;  // taps inside from the window's left edge
-  int32_t hi = right < shape.kernel_w ? (right > 0 ? right : 0) * c : l.row_bytes;
-  if (hi < lo) hi = lo;
-  for (int32_t j = 0; j < l.row_bytes; ++j) row_buf[j] = static_cast<int8_t>(params.input_zero_point);
-  const bool in_place = lo == 0 && hi == l.row_bytes;
-  for (int32_t ky = 0; ky < shape.kernel_h; ++ky, dst += 2 * l.row_words * stride) {
-    const int32_t y = y0 + ky * params.window.dilation_h;
-    if (y < 0 || y >= shape.in_h) {
-      for (int32_t q = 0; q < 2 * l.row_words; ++q) dst[q * stride] = 0;
-      continue;
-    }
-    const int8_t* const s = image + (y * shape.in_w + x0) * c;
-    if (!in_place) {
-      for (int32_t j = lo; j < hi; ++j) row_buf[j] = s[j];
-    }
-    expand_words(in_place ? s : row_buf, 0, 1, l.row_words, offsets, dst, stride);
   }
 }
 
@@ -918,12 +859,6 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
           continue;
         }
         uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
-        if (l.rem == 0 && params.window.dilation_w == 1) {
-          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
-          ++ox;
-          ++i;
-          continue;
-        }
         if (rows_3x9) {
           expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
         } else {
@@ -1028,25 +963,20 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
 // and the tail bytes.
 inline constexpr int32_t kRecordWords = 7;
 bool records_apply(const RowsLayout& l, int64_t out_c) {
-  return small_applies(l) && out_c % 2 == 0 && out_c / 2 > kCachedPairs && out_c <= 65536;
+  return small_applies(l) && l.row_bytes == 4 && out_c % 2 == 0 && out_c / 2 > kCachedPairs && out_c <= 65536;
 }
 uint32_t record_words(const RowsLayout& l) { return static_cast<uint32_t>(2 * l.steps + kRecordWords); }
 uint32_t records_scratch(const RowsLayout& l, int32_t out_c) {
-  return static_cast<uint32_t>(out_c / 2) * record_words(l) * 4 + static_cast<uint32_t>(16 * l.steps) +
-         round4(l.kernel_h * l.row_bytes) + static_cast<uint32_t>(l.tail_words * 4);
+  return static_cast<uint32_t>(out_c / 2) * record_words(l) * 4 + static_cast<uint32_t>(16 * l.steps);
 }
 
-// The windows of consecutive output pixels from a given one on, expanded into the pixel
-// slots of a chunk's columns (blocks of 4 * steps words), straight from the image when
-// inside it, else through the border paths (padding = input zero point).
+// The windows of consecutive output pixels from a given one on, 4 at a time, for the
+// records path (windows of one-word rows).
 struct PixelWalk {
   const Conv2dS8Params& params;
   const Conv2dShape& shape;
-  const RowsLayout& l;
   const int8_t* input;
   uint32_t offsets;
-  int8_t* gathered;
-  int8_t* tail;
   int32_t oy, ox, y0;
   const int8_t* image;
 
@@ -1059,15 +989,12 @@ struct PixelWalk {
     y0 = oy * params.window.stride_h - params.window.pad_top;
   }
   // One block's 4 windows of one-word rows (kernel_w * in_c == 4, e.g. kws' 10x4x1;
-  // dilation_w 1, image rows of at least 4 bytes: word_rows()) into acts (one block),
+  // dilation_w 1, image rows of at least 4 bytes: conv2d_records checks) into acts (one block),
   // the walk moving on past them. Per row inside the image one word: read in place (7.5
   // instructions per row, two at a time), or at the left / right border read inside the
   // row, shifted into place, its bytes outside the image set to the input zero point
   // (15); rows above or below the image are zero steps. kws: ~200 per window, 25K of
   // its 304K.
-  bool word_rows() const {
-    return l.row_bytes == 4 && params.window.dilation_w == 1 && shape.in_w * shape.in_c >= 4;
-  }
   __attribute__((noinline)) void expand_words4(uint32_t* acts) {
     const int32_t c = shape.in_c, in_row_bytes = shape.in_w * c, in_h = shape.in_h;
     const int32_t kernel_h = shape.kernel_h, dh = params.window.dilation_h;
@@ -1154,58 +1081,6 @@ struct PixelWalk {
     oy = row_y;
     image = img;
   }
-  // Pixels at slots 0 .. n - 1 of acts (blocks of block_words words); the walk moves on
-  // past them.
-  __attribute__((noinline)) void expand(int32_t n, uint32_t* acts, int32_t block_words) {
-    const bool rows_3x9 = l.kernel_h == 3 && l.row_bytes == 9;
-    const int32_t in_row_bytes = shape.in_w * shape.in_c;
-    const int32_t window_row_step = params.window.dilation_h * in_row_bytes;
-    const int32_t x_last = params.window.dilation_w == 1 ? shape.in_w - shape.kernel_w : -1;
-    const int32_t y_last = shape.in_h - 1 - (shape.kernel_h - 1) * params.window.dilation_h;
-    const int32_t ox_min = (params.window.pad_left + params.window.stride_w - 1) / params.window.stride_w;
-    const int32_t ox_max =
-        x_last >= 0 ? (x_last + params.window.pad_left) / params.window.stride_w : ox_min - 1;
-    const int32_t advance = params.window.stride_w * shape.in_c;
-    for (int32_t i = 0; i < n;) {
-      const bool y_inside = y0 >= 0 && y0 <= y_last;
-      const int32_t run_end = ox + (n - i < shape.out_w - ox ? n - i : shape.out_w - ox);
-      while (ox < run_end) {
-        if (y_inside && ox >= ox_min && ox <= ox_max) {
-          const int32_t count = (run_end <= ox_max ? run_end : ox_max + 1) - ox;
-          const int8_t* const window =
-              image + y0 * in_row_bytes + (ox * params.window.stride_w - params.window.pad_left) * shape.in_c;
-          if (rows_3x9) {
-            expand_run<true>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
-          } else {
-            expand_run<false>(window, advance, window_row_step, l, offsets, tail, acts, block_words, i, count);
-          }
-          ox += count;
-          i += count;
-          continue;
-        }
-        uint32_t* const dst = acts + (i >> 2) * block_words + (i & 3);
-        if (l.rem == 0 && params.window.dilation_w == 1) {
-          expand_border_words(params, shape, image, oy, ox, l, offsets, gathered, dst, 4);
-        } else if (rows_3x9) {
-          expand_border_3x9(params, shape, image, oy, ox, offsets, gathered, dst);
-        } else {
-          gather_small(params, shape, image, oy, ox, gathered);
-          expand_rows(gathered, l.row_bytes, l, offsets, tail, dst, 4);
-        }
-        ++ox;
-        ++i;
-      }
-      if (ox == shape.out_w) {
-        ox = 0;
-        y0 += params.window.stride_h;
-        if (++oy == shape.out_h) {
-          oy = 0;
-          y0 = -params.window.pad_top;
-          image += shape.in_h * shape.in_w * shape.in_c;
-        }
-      }
-    }
-  }
 };
 
 #if MOTE_HAS_DSP
@@ -1218,16 +1093,20 @@ struct PixelWalk {
 #undef MOTE_SMALL_RECORD_OUT
 #endif
 
-// The records path (see above); false, having written nothing but scratch, when the
-// layer does not take it (not ReLU-like, a pair outside the shifted requantization,
-// fewer than 4 pixels).
+// The records path (see above) for windows of one-word rows (records_apply); false,
+// having written nothing but scratch, when the layer does not take it (not ReLU-like, a
+// pair outside the shifted requantization, fewer than 4 pixels, dilation_w > 1 or image
+// rows under 4 bytes: see PixelWalk::expand_words4).
 __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, const int32_t* multipliers,
                                               const int32_t* shifts, const Conv2dShape& shape,
                                               const int8_t* input, const int8_t* filter, const int32_t* bias,
                                               int8_t* output, uint8_t* scratch, const RowsLayout& l) {
   const int32_t zp = params.output_zero_point;
   const int32_t pixels = shape.batch * shape.out_h * shape.out_w;
-  if (zp != -128 || params.act_min != -128 || params.act_max != 127 || pixels < 4) return false;
+  if (zp != -128 || params.act_min != -128 || params.act_max != 127 || pixels < 4 ||
+      params.window.dilation_w != 1 || shape.in_w * shape.in_c < 4) {
+    return false;
+  }
   const int32_t steps = l.steps;
   const int32_t out_c = shape.out_c;
   const int32_t k = shape.kernel_h * shape.kernel_w * shape.in_c;
@@ -1235,9 +1114,6 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
   const uint32_t rec_words = record_words(l);
   uint32_t* const records = reinterpret_cast<uint32_t*>(scratch);
   uint32_t* const cols = records + static_cast<uint32_t>(pairs) * rec_words;
-  int8_t* const gathered = reinterpret_cast<int8_t*>(cols + 4 * steps);
-  int8_t* const tail = gathered + round4(l.kernel_h * l.row_bytes);
-  for (int32_t j = 0; j < 4 * l.tail_words; ++j) tail[j] = 0;
   const int32_t skip = kMaxSteps - steps;
   for (int32_t o = 0; o < out_c; o += 2) {
     const conv2d_dsp::ChannelQuant q0 = conv2d_dsp::channel_quant(multipliers[o], shifts[o], zp);
@@ -1245,13 +1121,7 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
     const PairShift ps = pair_shift(q0, q1, bias, k, o);
     if (ps.e0 == 0) return false;
     uint32_t* const w = records + static_cast<uint32_t>(o / 2) * rec_words;
-    if (l.rem == 0) {
-      widen_pair_words_scaled(filter + o * k, filter + (o + 1) * k, k / 4, ps.e0, ps.e1, w);
-    } else {
-      widen_pair_any(filter, k, l, out_c, tail, o, w);
-      scale_channel(w, steps, ps.e0);
-      scale_channel(w + 1, steps, ps.e1);
-    }
+    widen_pair_words_scaled(filter + o * k, filter + (o + 1) * k, k / 4, ps.e0, ps.e1, w);
     uint32_t* const c = w + 2 * steps;
     c[0] = static_cast<uint32_t>(bias != nullptr ? bias[o] : 0) << ps.e0;
     c[1] = static_cast<uint32_t>(bias != nullptr ? bias[o + 1] : 0) << ps.e1;
@@ -1263,10 +1133,8 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
     // 64-bit host only its low word, unused there).
     c[6] = o + 2 < out_c ? static_cast<uint32_t>(reinterpret_cast<uintptr_t>(w + rec_words - 2 * skip)) : 0u;
   }
-  PixelWalk walk{params, shape, l, input, conv2d_dsp::offset_pair(-params.input_zero_point), gathered, tail,
-                 0, 0, 0, input};
+  PixelWalk walk{params, shape, input, conv2d_dsp::offset_pair(-params.input_zero_point), 0, 0, 0, input};
   walk.seek(0);
-  const bool word_rows = walk.word_rows();
 #if MOTE_HAS_DSP
   // The asm leaves a kRecords state as it is: only out changes per block.
   PairBlocks state{0, 0, 0, output, out_c, 0, 0, 0, 0, 0, cols - 4 * skip, 0, records - 2 * skip,
@@ -1277,11 +1145,7 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
       p0 = pixels - 4;
       walk.seek(p0);
     }
-    if (word_rows) {
-      walk.expand_words4(cols);
-    } else {
-      walk.expand(4, cols, 4 * steps);
-    }
+    walk.expand_words4(cols);
     int8_t* const out = output + p0 * out_c;
 #if MOTE_HAS_DSP
     state.out = out;

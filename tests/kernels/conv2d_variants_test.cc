@@ -663,25 +663,29 @@ TEST(Conv2dS8SmallWindowDsp, MatchesReference) {
   EXPECT_EQ(check_small(fixed_case(3, 3, 1, 2), 1u << 20, 0), Status::kBadParams);
   // A window past 24 steps: refused whatever the scratch.
   EXPECT_EQ(check_small(fixed_case(3, 8, 1, 1), 1u << 20, 0), Status::kBadParams);
-  // Records: only for an even out_c above 16 (4 here: refused), 0 or 1.
+  // Records: only for windows of one-word rows (kernel_w * in_c == 4) and an even out_c
+  // above 16 (3x3x3 refused), 0 or 1.
   EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 4), 0u);
   EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 16), 0u);
-  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 19), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 18), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 16), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 19), 0u);
   EXPECT_EQ(check_small(small, 1u << 20, 1), Status::kBadParams);
-  // Per pair 8 * S bytes of weights and 7 words; one block's columns (16 * S), the
-  // gathered window and the tail: kws' 10x4x1 x 64 (S = 20) 32 * 188 + 320 + 40.
-  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(10, 4, 1, 64), 32u * 188u + 320u + 40u);
-  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 18), 9u * 140u + 224u + 28u + 4u);
-  Case many = small;
+  // Per pair 8 * S bytes of weights and 7 words, then one block's columns (16 * S): kws'
+  // 10x4x1 x 64 (S = 20) 32 * 188 + 320; 2x2x2 x 18 (S = 4) 9 * 60 + 64.
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(10, 4, 1, 64), 32u * 188u + 320u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 18), 9u * 60u + 64u);
+  Case many = fixed_case(2, 2, 0, 1);  // 2x2x2: one-word rows
   many.shape.out_c = 18;
-  many.filter.assign(size_t(18) * 27, 2);
+  many.filter.assign(size_t(18) * 8, 2);
   many.multipliers.assign(18, 1 << 30);
   many.shifts.assign(18, -1);
-  const uint32_t records = conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 18);
-  const uint32_t most = std::max(records, need);
+  const uint32_t records = conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 18);
+  const uint32_t many_need = conv2d_s8_small_window__dsp_scratch_bytes(2, 2, 2);
+  const uint32_t most = std::max(records, many_need);
   EXPECT_EQ(check_small(many, most, 1), Status::kOk);
   EXPECT_EQ(check_small(many, most - 1, 1), Status::kBadParams);
-  EXPECT_EQ(check_small(many, need, 0), Status::kOk);
+  EXPECT_EQ(check_small(many, many_need, 0), Status::kOk);
   EXPECT_EQ(check_small(many, 1u << 20, 2), Status::kBadParams);
   EXPECT_EQ(check_small(many, 1u << 20, -1), Status::kBadParams);
   // conv2d_s8__dsp takes small windows too (its general scheme), widened channels not.
