@@ -190,6 +190,11 @@ __attribute__((always_inline)) inline void expand_rows_3x9(const int8_t* src, in
   expand_rows_3x9(src, src + row_step, src + 2 * row_step, offsets, dst, stride);
 }
 
+// expand_rows_3x9 out of line, for the weights (once per channel and run).
+__attribute__((noinline)) void widen_rows_3x9(const int8_t* src, uint32_t* dst) {
+  expand_rows_3x9(src, 9, 0u, dst, 2);
+}
+
 // The weights of channels o, o + 1 (zero for a missing o + 1) of a filter of k taps per
 // channel as [step][channel] (tail: the layout's tail bytes, as in expand_rows).
 void widen_pair_any(const int8_t* filter, int32_t k, const RowsLayout& l, int32_t out_c, int8_t* tail,
@@ -200,12 +205,12 @@ void widen_pair_any(const int8_t* filter, int32_t k, const RowsLayout& l, int32_
     return;
   }
   if (rows_3x9) {
-    expand_rows_3x9(filter + o * k, l.row_bytes, 0u, dst, 2);
+    widen_rows_3x9(filter + o * k, dst);
   } else {
     expand_rows(filter + o * k, l.row_bytes, l, 0u, tail, dst, 2);
   }
   if (o + 1 < out_c && rows_3x9) {
-    expand_rows_3x9(filter + (o + 1) * k, l.row_bytes, 0u, dst + 1, 2);
+    widen_rows_3x9(filter + (o + 1) * k, dst + 1);
   } else if (o + 1 < out_c) {
     expand_rows(filter + (o + 1) * k, l.row_bytes, l, 0u, tail, dst + 1, 2);
   } else {
@@ -431,7 +436,8 @@ __attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, in
   "smlad r8, r7, lr, r8\n\t"
 // The first step of a block with the accumulators taken from the biases in r0 (channel
 // 0) and r4 (channel 1), which are overwritten last; then on to step j + 1 of the chain
-// (label ".Lmote_small_" j+1 "_%="). 48 bytes.
+// (label ".Lmote_small_" j+1 "_%="). 48 bytes. Only for even j: every layout has an even
+// number of steps (two per word), so the chain is entered at an even step.
 #define MOTE_SMALL_FIRST(j, next)                     \
   "ldrd r12, lr, [r10, #(" #j " * 8)]\n\t"            \
   "ldrd r11, r7, [r9, #(" #j " * 16 + 8)]\n\t"        \
@@ -447,6 +453,12 @@ __attribute__((noinline)) void expand_run(const int8_t* src, int32_t advance, in
   "b.w .Lmote_small_" #next "_%=\n\t"
 #define MOTE_SMALL_LABELED(j) ".Lmote_small_" #j "_%=:\n\t" MOTE_SMALL_STEP(j)
 inline constexpr int32_t kFirstStepCodeBytes = 48;
+static_assert(kMaxSteps % 2 == 0, "the chain is entered at even steps only");
+// The chain's entry for a layout of `steps` (even) steps: the first step's offset from
+// the chain's start (kMaxSteps - steps skipped), plus 1 (Thumb).
+uintptr_t chain_entry(int32_t steps) {
+  return static_cast<uintptr_t>((kMaxSteps - steps) * (kFirstStepCodeBytes / 2) + 1);
+}
 #endif
 
 // The shifted requantization (pair blocks, output zero point -128 and clamp [-128, 127]):
@@ -513,10 +525,10 @@ struct PairBlocks {
   const uint32_t* a;                            // 40: block, moved back by the skipped steps
   int32_t a_step;                               // 44: bytes per block
   const uint32_t* w;                            // 48: weights, likewise
-  uintptr_t entry;                              // 52: skipped steps * kFirstStepCodeBytes + 1,
+  uintptr_t entry;                              // 52: chain_entry(steps),
                                                 //     then the address to enter at (asm)
   const uint32_t* a_end;                        // 56: a past the last block
-  int32_t mode;                                 // 60: kDoubled, kShifted, kScaled, kRaw or kRecords
+  int32_t mode;                                 // 60: kScaled, kShifted, kDoubled, kRaw or kRecords
 };
 static_assert(offsetof(PairBlocks, out) == 12 && offsetof(PairBlocks, multiplier1) == 20 &&
                   offsetof(PairBlocks, bias0) == 32 && offsetof(PairBlocks, a) == 40 &&
@@ -611,14 +623,10 @@ inline void run_pair_blocks(PairBlocks* state) {
       "bx r11\n\t"
       ".p2align 2\n"
       "1:\n\t"
-      MOTE_SMALL_FIRST(0, 1) MOTE_SMALL_FIRST(1, 2) MOTE_SMALL_FIRST(2, 3)
-      MOTE_SMALL_FIRST(3, 4) MOTE_SMALL_FIRST(4, 5) MOTE_SMALL_FIRST(5, 6)
-      MOTE_SMALL_FIRST(6, 7) MOTE_SMALL_FIRST(7, 8) MOTE_SMALL_FIRST(8, 9)
-      MOTE_SMALL_FIRST(9, 10) MOTE_SMALL_FIRST(10, 11) MOTE_SMALL_FIRST(11, 12)
-      MOTE_SMALL_FIRST(12, 13) MOTE_SMALL_FIRST(13, 14) MOTE_SMALL_FIRST(14, 15)
-      MOTE_SMALL_FIRST(15, 16) MOTE_SMALL_FIRST(16, 17) MOTE_SMALL_FIRST(17, 18)
-      MOTE_SMALL_FIRST(18, 19) MOTE_SMALL_FIRST(19, 20) MOTE_SMALL_FIRST(20, 21)
-      MOTE_SMALL_FIRST(21, 22) MOTE_SMALL_FIRST(22, 23) MOTE_SMALL_FIRST(23, 24)
+      MOTE_SMALL_FIRST(0, 1) MOTE_SMALL_FIRST(2, 3) MOTE_SMALL_FIRST(4, 5)
+      MOTE_SMALL_FIRST(6, 7) MOTE_SMALL_FIRST(8, 9) MOTE_SMALL_FIRST(10, 11)
+      MOTE_SMALL_FIRST(12, 13) MOTE_SMALL_FIRST(14, 15) MOTE_SMALL_FIRST(16, 17)
+      MOTE_SMALL_FIRST(18, 19) MOTE_SMALL_FIRST(20, 21) MOTE_SMALL_FIRST(22, 23)
       MOTE_SMALL_LABELED(1) MOTE_SMALL_LABELED(2) MOTE_SMALL_LABELED(3)
       MOTE_SMALL_LABELED(4) MOTE_SMALL_LABELED(5) MOTE_SMALL_LABELED(6)
       MOTE_SMALL_LABELED(7) MOTE_SMALL_LABELED(8) MOTE_SMALL_LABELED(9)
@@ -676,15 +684,13 @@ inline void run_pair_blocks(PairBlocks* state) {
       "ldr r7, [sp, #20]\n\t"
       "ldmia r7, {r9, r10, r11, lr}\n\t"
       MOTE_SMALL_OUT("r0", "[lr]")
-      "ldr r0, [sp, #20]\n\t"
-      "ldr r0, [r0, #16]\n\t"
+      "ldr r0, [r7, #16]\n\t"
       MOTE_SMALL_OUT("r1", "[lr, r0]")
       MOTE_SMALL_OUT("r2", "[lr, r0, lsl #1]")
       "add r1, lr, r0\n\t"
       MOTE_SMALL_OUT("r3", "[r1, r0, lsl #1]")
-      "ldr r2, [sp, #20]\n\t"
-      "ldrd r9, r10, [r2, #20]\n\t"
-      "ldr r11, [r2, #28]\n\t"
+      "ldrd r9, r10, [r7, #20]\n\t"
+      "ldr r11, [r7, #28]\n\t"
       "add r3, lr, #1\n\t"
       MOTE_SMALL_OUT("r4", "[r3]")
       MOTE_SMALL_OUT("r5", "[r3, r0]")
@@ -693,14 +699,14 @@ inline void run_pair_blocks(PairBlocks* state) {
       MOTE_SMALL_OUT("r8", "[r1, r0, lsl #1]")
       // out += 4 * out_c, a += a_step, until a_end.
       "add lr, lr, r0, lsl #2\n\t"
-      "str lr, [r2, #12]\n\t"
-      "ldrd r1, r3, [r2, #40]\n\t"
+      "str lr, [r7, #12]\n\t"
+      "ldrd r1, r3, [r7, #40]\n\t"
       "add r9, r1, r3\n\t"
-      "str r9, [r2, #40]\n\t"
-      "ldr r3, [r2, #56]\n\t"
+      "str r9, [r7, #40]\n\t"
+      "ldr r3, [r7, #56]\n\t"
       "cmp r9, r3\n\t"
       "beq 4f\n\t"
-      MOTE_SMALL_NEXT_BLOCK("r2")
+      MOTE_SMALL_NEXT_BLOCK("r7")
       // kRecords: the pair's 8 outputs, then the next record (r10) or out.
       ".p2align 2\n"
       "10:\n\t"
@@ -746,7 +752,7 @@ inline void block_accs(const uint32_t* a, const uint32_t* w, int32_t steps, int3
 #if MOTE_HAS_DSP
   const int32_t skip = kMaxSteps - steps;
   PairBlocks state{0, 0, 0, reinterpret_cast<int8_t*>(acc), 0, 0, 0, 0, b0, b1, a - 4 * skip, 0,
-                   w - 2 * skip, static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1), nullptr, kRaw};
+                   w - 2 * skip, chain_entry(steps), nullptr, kRaw};
   run_pair_blocks(&state);
 #else
   for (int32_t p = 0; p < 4; ++p) {
@@ -922,7 +928,7 @@ __attribute__((noinline)) void conv2d_small(const Conv2dS8Params& params, const 
                          acts - 4 * skip,
                          block_words * 4,
                          weights - 2 * skip,
-                         static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1),
+                         chain_entry(steps),
                          acts - 4 * skip + whole * block_words,
                          scaled ? kScaled : shifted ? kShifted : kDoubled};
         run_pair_blocks(&state);
@@ -1138,7 +1144,7 @@ __attribute__((noinline)) bool conv2d_records(const Conv2dS8Params& params, cons
 #if MOTE_HAS_DSP
   // The asm leaves a kRecords state as it is: only out changes per block.
   PairBlocks state{0, 0, 0, output, out_c, 0, 0, 0, 0, 0, cols - 4 * skip, 0, records - 2 * skip,
-                   static_cast<uintptr_t>(skip * kFirstStepCodeBytes + 1), nullptr, kRecords};
+                   chain_entry(steps), nullptr, kRecords};
 #endif
   for (int32_t p0 = 0; p0 < pixels; p0 += 4) {
     if (p0 + 4 > pixels) {
