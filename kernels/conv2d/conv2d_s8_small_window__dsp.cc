@@ -14,13 +14,12 @@
 //   [step][channel] int16 pairs (once per run for up to kCachedPairs pairs, else once
 //   per chunk), and every block runs 4 pixels x 2 channels: per
 //   step one LDRD of the weights, two LDRD of the pixels, 8 SMLAD (16 MACs in 11
-//   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S).
-//   Odd out_c: the last pair's second channel has zero weights and is not stored.
-//   Windows inside the image are expanded in place (rows of whole words, e.g. 10x4x1,
-//   with the layout in registers; 3x3x3 two pixels at a time, in asm on DSP cores);
-//   border windows with dilation_w 1 row by row (rows inside read in place, others
-//   through zero-point rows), others gathered first (padding words, then only the rows
-//   and columns inside the image).
+//   instructions, fully unrolled; on DSP cores in asm, entered at step kMaxSteps - S,
+//   always even). Odd out_c: the last pair's second channel has zero weights and is
+//   not stored. Windows inside the image are expanded in place (3x3x3 two pixels at a
+//   time, in asm on DSP cores); border windows of 3x3x3 with dilation_w 1 row by row
+//   (rows inside read in place, others through zero-point rows), others gathered first
+//   (padding words, then only the rows and columns inside the image).
 // - Requantization in the pair blocks (run_pair_blocks): the doubled one (6
 //   instructions per output), or for ReLU-like layers (output zp -128, full clamp) the
 //   shifted one (see shifted_exponent(): 3 per output with weights and biases scaled
@@ -31,15 +30,18 @@
 // kCachedPairs pairs, the one pair widened per chunk sits at the end of the cache and
 // the columns of a larger chunk fill the space before it.
 // - Records path (param pair_records 1, granted by the compiler where the memory plan has
-//   room; even out_c with more than kCachedPairs pairs, ReLU-like, every pair in the
-//   shifted requantization): every pair's record (weights scaled, biases, multipliers,
-//   addends) written once per run, then blocks of 4 pixels outermost: each block's
-//   windows expanded once, every pair run over them in the pair blocks' asm chain
-//   (run_pair_blocks, mode kRecords: 259 instructions per pair and block of 20 steps,
-//   221 of them the steps), the last partial block stepping back. kws' first layer (32
-//   pairs): 367,520 -> 305,640 instructions on cortex-m4, scratch 5,480 -> 6,376 bytes
-//   (its arena unchanged).
-//   Scratch: records_scratch(); see conv2d_records.
+//   room; windows of one-word rows, kernel_w * in_c == 4 as kws' 10x4x1, dilation_w 1;
+//   even out_c with more than kCachedPairs pairs, ReLU-like, every pair in the shifted
+//   requantization): every pair's record (weights scaled, biases, multipliers, addends)
+//   written once per run, then blocks of 4 pixels outermost: each block's 4 windows
+//   expanded at once (PixelWalk::expand_words4), every pair run over them in the same
+//   asm chain (run_pair_blocks, mode kRecords: 259 instructions per pair and block of
+//   20 steps, 221 of them the steps), the last partial block stepping back. kws' first
+//   layer (32 pairs): 367,520 -> 305,520 instructions on cortex-m4, scratch 5,480 ->
+//   6,336 bytes (its arena unchanged). Other layers take the chunked path above.
+//   Scratch: records_scratch(); see conv2d_records. The code is held to what kws' link
+//   allows (firmware_size_link_kws_int8): one chain for every mode, no expanders beside
+//   the two layouts' own.
 #include <stddef.h>
 
 #include "conv2d/conv2d.h"

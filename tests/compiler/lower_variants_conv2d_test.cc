@@ -170,14 +170,24 @@ TEST(LowerVariantsConv2d, SmallWindowRecordsAreLeftToTheMemoryPlan) {
     EXPECT_EQ(wide_channels_of(granted), 1);
     EXPECT_EQ(granted.scratch_bytes, records);
   }
-  // 3x3x3 -> 18 (9 pairs, 14 steps): the records (1,512 bytes) fit in the chunked
-  // layout's scratch: planned with the op, nothing to grow. 3x3x3 -> 17 (odd): none.
-  ConvSpec first18 = kFirstLayer;
-  first18.o = 18;
-  const LoweredOp op18 = lower_for(first18, Target::kCortexM4);
-  EXPECT_EQ(op18.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3));
+  // 2x2x2 -> 18 (one-word rows; 9 pairs, 4 steps): the records (604 bytes) fit in the
+  // chunked layout's scratch: planned with the op, nothing to grow. 3x3x3 -> 18 (rows of
+  // 9 bytes) and 3x3x3 -> 17 (odd): none.
+  ConvSpec words18 = kFirstLayer;
+  words18.o = 18;
+  words18.c = 2;
+  words18.kh = words18.kw = 2;
+  const LoweredOp op18 = lower_for(words18, Target::kCortexM4);
+  EXPECT_EQ(op18.kernel, KernelId::kConv2dS8SmallWindowDsp);
+  EXPECT_EQ(op18.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(2, 2, 2));
   EXPECT_EQ(wide_channels_of(op18), 1);
   EXPECT_EQ(op18.scratch_growth.max_units, 0u);
+  ConvSpec first18 = kFirstLayer;
+  first18.o = 18;
+  const LoweredOp op18_rows9 = lower_for(first18, Target::kCortexM4);
+  EXPECT_EQ(op18_rows9.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3));
+  EXPECT_EQ(wide_channels_of(op18_rows9), 0);
+  EXPECT_EQ(op18_rows9.scratch_growth.max_units, 0u);
   ConvSpec first17 = kFirstLayer;
   first17.o = 17;
   const LoweredOp op17 = lower_for(first17, Target::kCortexM4);

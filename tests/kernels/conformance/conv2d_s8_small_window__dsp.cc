@@ -3,7 +3,8 @@
 // conv2d_s8_small_window_cases.h (few input channels, 10x4x1 as kws' first layer, mostly
 // the common quantization of the asm channel-pair blocks, biases at the edge of their
 // |acc| < 2^30), twice as many as conv2d_s8__dsp runs; with every pair's record kept
-// (pair_records 1) in three of four cases that allow it (even out_c above 16).
+// (pair_records 1) in three of four cases that allow it (one-word window rows, even
+// out_c above 16).
 #include "conformance.h"
 #include "conv2d/conv2d.h"
 #include "conv2d_s8_dsp_cases.h"

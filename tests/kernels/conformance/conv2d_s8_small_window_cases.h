@@ -40,7 +40,8 @@ inline uint32_t small_window_scratch(Rng& rng, const Conv2dShape& s, SmallWindow
 // five with biases at the edge of the pair block's |acc| < 2^30; one in three ReLU-like
 // (output zero point -128, shifts in [-12, -1]: the pair blocks' shifted
 // requantization, right at its bounds too). With records_bytes, one in four large cases
-// has an even out_c (the records path: pair_records drawn by small_window_scratch).
+// has an even out_c, half of those one-word window rows (the records path: pair_records
+// drawn by small_window_scratch).
 inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS8VariantFn variant,
                                   SmallWindowScratchFn scratch_bytes,
                                   SmallWindowRecordsFn records_bytes = nullptr) {
@@ -62,6 +63,12 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     } else {
       s.kernel_h = rng.uniform(1, 5);
       s.kernel_w = rng.uniform(1, 5);
+    }
+    // Records-sized (even out_c above 16): one in two with one-word window rows
+    // (kernel_w * in_c == 4: 4x1, 2x2, 1x4), the layouts the records path takes.
+    if (records_bytes != nullptr && s.out_c % 2 == 0 && s.out_c > 16 && rng.coin()) {
+      s.kernel_w = 1 << rng.uniform(0, 2);
+      s.in_c = 4 / s.kernel_w;
     }
     // A window the variant does not take (scratch 0: past 24 steps, e.g. 5x5x3): fewer
     // input channels, then a narrower window, until it does (variants taking any window
