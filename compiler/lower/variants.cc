@@ -130,13 +130,26 @@ bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
 }
 // Small windows (at most 24 SMLAD steps: few input channels, e.g. a 3x3x3 first layer or
 // kws' 10x4x1): before conv2d_s8__dsp in kRules; a program whose other convs are 1x1
-// then links this one alone (kws: about half conv2d_s8__dsp's code).
+// then links this one alone (kws: about half conv2d_s8__dsp's code). Its params end with
+// pair_records (0 or 1): every channel pair's record kept in scratch, blocks outermost,
+// for windows of one-word rows (kws' first layer: 32 pairs, 367,520 -> 305,520
+// instructions on cortex-m4). That layout
+// needs conv2d_s8_small_window__dsp_records_bytes(); planned with the op where the
+// chunked layout's scratch holds it, else one unit of the difference left to the memory
+// plan's free bytes (scratch_growth: kws' 6,336 bytes against 5,480 fit at its first
+// layer without raising the arena).
 bool rule_conv2d_s8_small_window__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;
   if (!conv2d_s8_general(l, op, &f)) return false;
   const uint32_t scratch = conv2d_s8_small_window__dsp_scratch_bytes(f.kernel_h, f.kernel_w, f.in_c);
   if (scratch == 0) return false;
+  const uint32_t records = conv2d_s8_small_window__dsp_records_bytes(f.kernel_h, f.kernel_w, f.in_c, f.out_c);
   op.scratch_bytes += scratch;
+  const auto records_offset = static_cast<uint32_t>(op.params.size());
+  const int32_t planned = records != 0 && records <= scratch ? 1 : 0;
+  const auto* planned_bytes = reinterpret_cast<const uint8_t*>(&planned);
+  op.params.insert(op.params.end(), planned_bytes, planned_bytes + 4);
+  if (records > scratch) op.scratch_growth = {records - scratch, 1, records_offset};
   return true;
 }
 // Its params end with wide_channels, the output channels whose weights a run widens in

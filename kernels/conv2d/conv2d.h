@@ -161,13 +161,22 @@ constexpr uint32_t conv2d_s8__dsp_stream_block(const PixelStreamShape&) { return
 // conv2d_s8_small_window__dsp: windows of at most 24 SMLAD steps (2 per whole word of
 // each filter row of KW * in_c bytes, plus 2 per word of the rows' leftover bytes: e.g.
 // 3x3x3, 10x4x1), groups 1, any stride, dilation and padding; preferred to conv2d_s8__dsp
-// there (see its source). Params: the reference's. Scratch:
-// conv2d_s8_small_window__dsp_scratch_bytes() (0 for a window it does not take).
+// there (see its source). Params: the reference's, then pair_records (int32, 0 or 1):
+// whether every channel pair's record (widened weights and requantization) stays in
+// scratch for the run, blocks of 4 pixels outermost (out_c even and more than 16, where
+// conv2d_s8_small_window__dsp_records_bytes() is not 0; check() refuses 1 elsewhere); the
+// kernel takes that path for ReLU-like layers whose every pair takes its shifted
+// requantization, else the chunked one. Scratch:
+// conv2d_s8_small_window__dsp_scratch_bytes() (0 for a window it does not take), with
+// pair_records 1 at least conv2d_s8_small_window__dsp_records_bytes(). The compiler plans
+// the records where the memory plan leaves room (LoweredOp::scratch_growth).
 uint32_t conv2d_s8_small_window__dsp_scratch_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c);
+uint32_t conv2d_s8_small_window__dsp_records_bytes(int32_t kernel_h, int32_t kernel_w, int32_t in_c,
+                                                   int32_t out_c);
 void conv2d_s8_small_window__dsp(const Conv2dS8Params& params, const int32_t* multipliers,
                                  const int32_t* shifts, const Conv2dShape& shape, const int8_t* input,
                                  const int8_t* filter, const int32_t* bias, int8_t* output,
-                                 uint8_t* scratch);
+                                 uint8_t* scratch, int32_t pair_records);
 // The exponent e (2..8) with which a channel (multiplier, shift, bias, over `taps` taps) of
 // a ReLU-like layer (output zero point -128, clamp [-128, 127]) takes the variant's
 // shifted requantization, else 0 (its conformance suite counts the cases that take it).
@@ -177,7 +186,8 @@ Status conv2d_s8_small_window__dsp_check(const OpContext& ctx);
 void conv2d_s8_small_window__dsp_run(const OpContext& ctx);
 extern const KernelEntry kConv2dS8SmallWindowDspEntry;
 // In place: its output pixels are written chunk by chunk after every window of the chunk
-// (at least four pixels' windows, as conv2d_s8__dsp's blocks) has been read.
+// (at least four pixels' windows, as conv2d_s8__dsp's blocks) has been read; with the
+// records, block by block, a last partial block stepping back over the 4 last pixels.
 constexpr uint32_t conv2d_s8_small_window__dsp_stream_block(const PixelStreamShape&) { return 4; }
 
 // conv2d_s8_compact__dsp: the small one, for `--optimize size`: any kernel, stride,

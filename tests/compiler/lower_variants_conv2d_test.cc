@@ -163,10 +163,59 @@ TEST(LowerVariantsConv2d, SmallWindowsTakeTheSmallWindowDspVariant) {
       EXPECT_EQ(op.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(
                                       static_cast<int32_t>(s.kh), static_cast<int32_t>(s.kw), static_cast<int32_t>(s.c)));
       EXPECT_NE(op.scratch_bytes, 0u);
-      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o);  // the reference's
+      // The reference's, then pair_records: 0, none to grow (at most 16 channels here).
+      EXPECT_EQ(op.params.size(), sizeof(Conv2dS8Params) + 8 * s.o + 4);
+      EXPECT_EQ(wide_channels_of(op), 0);
       EXPECT_EQ(op.scratch_growth.max_units, 0u);
     }
   }
+}
+
+TEST(LowerVariantsConv2d, SmallWindowRecordsAreLeftToTheMemoryPlan) {
+  // kws' first layer, 10x4x1 -> 64 (32 pairs, 20 steps): the records layout (6,336
+  // bytes) exceeds the chunked one's (5,480): its difference is one unit of
+  // scratch_growth, granted only where the plan has room (pair_records 0 -> 1).
+  const ConvSpec kws{1, 49, 10, 1, 64, 10, 4, {2, 2}, {1, 1}, {4, 1, 5, 1}, 1};
+  const uint32_t base = conv2d_s8_small_window__dsp_scratch_bytes(10, 4, 1);
+  const uint32_t records = conv2d_s8_small_window__dsp_records_bytes(10, 4, 1, 64);
+  EXPECT_EQ(base, 5480u);
+  EXPECT_EQ(records, 6336u);
+  for (Target t : kDspTargets) {
+    const LoweredOp op = lower_for(kws, t);
+    EXPECT_EQ(op.kernel, KernelId::kConv2dS8SmallWindowDsp) << static_cast<int>(t);
+    EXPECT_EQ(op.scratch_bytes, base);
+    EXPECT_EQ(wide_channels_of(op), 0);
+    EXPECT_EQ(op.scratch_growth.unit_bytes, records - base);
+    EXPECT_EQ(op.scratch_growth.max_units, 1u);
+    EXPECT_EQ(op.scratch_growth.param_offset, sizeof(Conv2dS8Params) + 8 * 64);
+    LoweredOp granted = op;
+    grant_scratch(granted, 5);  // at most the one unit
+    EXPECT_EQ(wide_channels_of(granted), 1);
+    EXPECT_EQ(granted.scratch_bytes, records);
+  }
+  // 2x2x2 -> 18 (one-word rows; 9 pairs, 4 steps): the records (604 bytes) fit in the
+  // chunked layout's scratch: planned with the op, nothing to grow. 3x3x3 -> 18 (rows of
+  // 9 bytes) and 3x3x3 -> 17 (odd): none.
+  ConvSpec words18 = kFirstLayer;
+  words18.o = 18;
+  words18.c = 2;
+  words18.kh = words18.kw = 2;
+  const LoweredOp op18 = lower_for(words18, Target::kCortexM4);
+  EXPECT_EQ(op18.kernel, KernelId::kConv2dS8SmallWindowDsp);
+  EXPECT_EQ(op18.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(2, 2, 2));
+  EXPECT_EQ(wide_channels_of(op18), 1);
+  EXPECT_EQ(op18.scratch_growth.max_units, 0u);
+  ConvSpec first18 = kFirstLayer;
+  first18.o = 18;
+  const LoweredOp op18_rows9 = lower_for(first18, Target::kCortexM4);
+  EXPECT_EQ(op18_rows9.scratch_bytes, conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3));
+  EXPECT_EQ(wide_channels_of(op18_rows9), 0);
+  EXPECT_EQ(op18_rows9.scratch_growth.max_units, 0u);
+  ConvSpec first17 = kFirstLayer;
+  first17.o = 17;
+  const LoweredOp op17 = lower_for(first17, Target::kCortexM4);
+  EXPECT_EQ(wide_channels_of(op17), 0);
+  EXPECT_EQ(op17.scratch_growth.max_units, 0u);
 }
 
 TEST(LowerVariantsConv2d, OtherGroupsOneConvsTakeTheGeneralDspVariant) {

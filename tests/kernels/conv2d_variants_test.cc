@@ -624,7 +624,7 @@ TEST(Conv2dS8SmallWindowDsp, MatchesReference) {
     const std::vector<int8_t> expected = run_reference(c);
     const uint32_t scratch = conv2d_s8_small_window__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c);
     ASSERT_NE(scratch, 0u) << describe(c);
-    ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_small_window__dsp>, scratch), expected) << describe(c);
+    ASSERT_EQ(run_variant(c, conv2d_s8_small_window__dsp, scratch), expected) << describe(c);
     if (iter % 4 == 0) {
       const uint32_t general = conv2d_s8__dsp_scratch_bytes(sh.kernel_h, sh.kernel_w, sh.in_c, 0);
       ASSERT_EQ(run_variant(c, conv2d_s8__dsp, general), expected) << describe(c);
@@ -642,9 +642,29 @@ TEST(Conv2dS8SmallWindowDsp, MatchesReference) {
   for (int32_t& b : c.bias) b = uniform(rng, -60000, 60000);
   random_quant(rng, 8, false, &c.multipliers, &c.shifts);
   for (int32_t& s : c.shifts) s = uniform(rng, -10, -6);
-  ASSERT_EQ(run_variant(c, without_wide<conv2d_s8_small_window__dsp>,
+  ASSERT_EQ(run_variant(c, conv2d_s8_small_window__dsp,
                         conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3)),
             run_reference(c));
+
+  // kws' first layer, 49x10x1 -> 25x5x64 (10x4, stride 2, SAME padding), ReLU-like:
+  // with the records (blocks outermost, the last block stepping back) and without.
+  Case kws = random_case(rng, false);
+  kws.shape = Conv2dShape{1, 49, 10, 1, 25, 5, 64, 10, 4};
+  kws.params = Conv2dS8Params{2, 2, 1, 1, 4, 1, 5, 1, 1, 5, -128, -128, 127};
+  kws.input.resize(size_t(49) * 10);
+  kws.filter.resize(size_t(64) * 40);
+  for (int8_t& v : kws.input) v = static_cast<int8_t>(uniform(rng, -128, 127));
+  for (int8_t& v : kws.filter) v = static_cast<int8_t>(uniform(rng, -128, 127));
+  kws.bias.assign(64, 0);
+  for (int32_t& b : kws.bias) b = uniform(rng, -30000, 30000);
+  random_quant(rng, 64, false, &kws.multipliers, &kws.shifts);
+  for (int32_t& m : kws.multipliers) m = uniform(rng, 1 << 30, INT32_MAX);
+  for (int32_t& sh : kws.shifts) sh = uniform(rng, -10, -4);
+  const std::vector<int8_t> kws_expected = run_reference(kws);
+  const uint32_t kws_records = conv2d_s8_small_window__dsp_records_bytes(10, 4, 1, 64);
+  ASSERT_EQ(run_variant(kws, conv2d_s8_small_window__dsp, kws_records, 1), kws_expected);
+  ASSERT_EQ(run_variant(kws, conv2d_s8_small_window__dsp, conv2d_s8_small_window__dsp_scratch_bytes(10, 4, 1), 0),
+            kws_expected);
 
   // Scratch: a chunk of pixels (as many as 4160 bytes of columns hold, a multiple of 4) x
   // S steps x 4 bytes, 8 channel pairs x S x 8 bytes, the gathered window and the tail
@@ -656,13 +676,41 @@ TEST(Conv2dS8SmallWindowDsp, MatchesReference) {
   EXPECT_EQ(conv2d_s8__dsp_wide_channel_bytes(10, 4, 1), 0u);  // K = 40: 10 groups
   const Case small = fixed_case(3, 3, 1, 1);  // 3x3x3
   const uint32_t need = conv2d_s8_small_window__dsp_scratch_bytes(3, 3, 3);
-  EXPECT_EQ(check_with(small, need, kConv2dS8SmallWindowDspEntry), Status::kOk);
-  EXPECT_EQ(check_with(small, need - 1, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
-  // Its params are the reference's: a trailing wide_channels int32 is refused.
-  EXPECT_EQ(check_with(small, need, kConv2dS8SmallWindowDspEntry, &kZeroWide), Status::kBadParams);
-  EXPECT_EQ(check_with(fixed_case(3, 3, 1, 2), 1u << 20, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
+  auto check_small = [](const Case& c, uint32_t bytes, int32_t pair_records) {
+    return check_with(c, bytes, kConv2dS8SmallWindowDspEntry, &pair_records);
+  };
+  EXPECT_EQ(check_small(small, need, 0), Status::kOk);
+  EXPECT_EQ(check_small(small, need - 1, 0), Status::kBadParams);
+  // Its params end with pair_records: without it refused.
+  EXPECT_EQ(check_with(small, need, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
+  EXPECT_EQ(check_small(fixed_case(3, 3, 1, 2), 1u << 20, 0), Status::kBadParams);
   // A window past 24 steps: refused whatever the scratch.
-  EXPECT_EQ(check_with(fixed_case(3, 8, 1, 1), 1u << 20, kConv2dS8SmallWindowDspEntry), Status::kBadParams);
+  EXPECT_EQ(check_small(fixed_case(3, 8, 1, 1), 1u << 20, 0), Status::kBadParams);
+  // Records: only for windows of one-word rows (kernel_w * in_c == 4) and an even out_c
+  // above 16 (3x3x3 refused), 0 or 1.
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 4), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 16), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(3, 3, 3, 18), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 16), 0u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 19), 0u);
+  EXPECT_EQ(check_small(small, 1u << 20, 1), Status::kBadParams);
+  // Per pair 8 * S bytes of weights and 7 words, then one block's columns (16 * S): kws'
+  // 10x4x1 x 64 (S = 20) 32 * 188 + 320; 2x2x2 x 18 (S = 4) 9 * 60 + 64.
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(10, 4, 1, 64), 32u * 188u + 320u);
+  EXPECT_EQ(conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 18), 9u * 60u + 64u);
+  Case many = fixed_case(2, 2, 0, 1);  // 2x2x2: one-word rows
+  many.shape.out_c = 18;
+  many.filter.assign(size_t(18) * 8, 2);
+  many.multipliers.assign(18, 1 << 30);
+  many.shifts.assign(18, -1);
+  const uint32_t records = conv2d_s8_small_window__dsp_records_bytes(2, 2, 2, 18);
+  const uint32_t many_need = conv2d_s8_small_window__dsp_scratch_bytes(2, 2, 2);
+  const uint32_t most = std::max(records, many_need);
+  EXPECT_EQ(check_small(many, most, 1), Status::kOk);
+  EXPECT_EQ(check_small(many, most - 1, 1), Status::kBadParams);
+  EXPECT_EQ(check_small(many, many_need, 0), Status::kOk);
+  EXPECT_EQ(check_small(many, 1u << 20, 2), Status::kBadParams);
+  EXPECT_EQ(check_small(many, 1u << 20, -1), Status::kBadParams);
   // conv2d_s8__dsp takes small windows too (its general scheme), widened channels not.
   const uint32_t general = conv2d_s8__dsp_scratch_bytes(3, 3, 3, 0);
   EXPECT_EQ(check_dsp(small, general), Status::kOk);

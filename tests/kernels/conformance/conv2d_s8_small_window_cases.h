@@ -13,6 +13,25 @@ namespace mote::conformance {
 
 // The variant's scratch: (kernel_h, kernel_w, in_c) -> bytes.
 using SmallWindowScratchFn = uint32_t (*)(int32_t, int32_t, int32_t);
+// The small-window variant's scratch with every pair's record kept: (kernel_h, kernel_w,
+// in_c, out_c) -> bytes, 0 where it keeps none (conv2d_s8_small_window__dsp_records_bytes).
+using SmallWindowRecordsFn = uint32_t (*)(int32_t, int32_t, int32_t, int32_t);
+
+// The variant's scratch for a case and the last int32 it takes: with records_bytes (the
+// small-window variant) pair_records 1 in three cases of four where the records apply
+// (and the scratch at least what they need), else 0.
+inline uint32_t small_window_scratch(Rng& rng, const Conv2dShape& s, SmallWindowScratchFn scratch_bytes,
+                                     SmallWindowRecordsFn records_bytes, int32_t* last_param) {
+  uint32_t bytes = scratch_bytes(s.kernel_h, s.kernel_w, s.in_c);
+  *last_param = 0;
+  const uint32_t records =
+      records_bytes != nullptr ? records_bytes(s.kernel_h, s.kernel_w, s.in_c, s.out_c) : 0u;
+  if (records != 0 && rng.uniform(0, 3) != 0) {
+    *last_param = 1;
+    if (records > bytes) bytes = records;
+  }
+  return bytes;
+}
 
 // Few input channels (one in eight with 17-33 output channels over a larger image): strides 1-2 (mostly 2), padding 0-2 on each side, odd widths,
 // batch 2, dilation, odd out_c, partial pixel blocks and chunks; mostly the common
@@ -20,9 +39,12 @@ using SmallWindowScratchFn = uint32_t (*)(int32_t, int32_t, int32_t);
 // asm channel-pair block on DSP cores), sometimes any clamp, shift or multiplier; one in
 // five with biases at the edge of the pair block's |acc| < 2^30; one in three ReLU-like
 // (output zero point -128, shifts in [-12, -1]: the pair blocks' shifted
-// requantization, right at its bounds too).
+// requantization, right at its bounds too). With records_bytes, one in four large cases
+// has an even out_c, half of those one-word window rows (the records path: pair_records
+// drawn by small_window_scratch).
 inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS8VariantFn variant,
-                                  SmallWindowScratchFn scratch_bytes) {
+                                  SmallWindowScratchFn scratch_bytes,
+                                  SmallWindowRecordsFn records_bytes = nullptr) {
   int failed = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -33,6 +55,7 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     // One in eight large: more channel pairs than a variant caches and several full chunks.
     const bool large = rng.uniform(0, 7) == 0;
     s.out_c = large ? rng.uniform(17, 33) : rng.uniform(0, 2) == 0 ? rng.uniform(1, 9) : 2 * rng.uniform(1, 12);
+    if (large && records_bytes != nullptr && rng.coin()) s.out_c = 2 * rng.uniform(9, 24);
     if (rng.uniform(0, 7) == 0) {  // kws-like 10x4 over one channel
       s.in_c = 1;
       s.kernel_h = 10;
@@ -40,6 +63,12 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     } else {
       s.kernel_h = rng.uniform(1, 5);
       s.kernel_w = rng.uniform(1, 5);
+    }
+    // Records-sized (even out_c above 16): one in two with one-word window rows
+    // (kernel_w * in_c == 4: 4x1, 2x2, 1x4), the layouts the records path takes.
+    if (records_bytes != nullptr && s.out_c % 2 == 0 && s.out_c > 16 && rng.coin()) {
+      s.kernel_w = 1 << rng.uniform(0, 2);
+      s.in_c = 4 / s.kernel_w;
     }
     // A window the variant does not take (scratch 0: past 24 steps, e.g. 5x5x3): fewer
     // input channels, then a narrower window, until it does (variants taking any window
@@ -72,25 +101,34 @@ inline int run_small_window_cases(Rng& rng, int cases, const char* name, Conv2dS
     p.act_min = common || rng.coin() ? -128 : rng.uniform(-128, 127);
     p.act_max = common || rng.coin() ? 127 : rng.uniform(p.act_min, 127);
 
+    // Records cases on random inputs: every pair in the shifted requantization (shifts
+    // -4..-10, multipliers >= 2^30, biases well inside its bound), so that the records
+    // path runs (the shifted cases below take it on inputs at the extremes).
+    const bool records_quant = relu && common && records_bytes != nullptr &&
+                               records_bytes(s.kernel_h, s.kernel_w, s.in_c, s.out_c) != 0 && rng.uniform(0, 3) != 0;
     const bool no_bias = rng.uniform(0, common ? 15 : 3) == 0;
     Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, c, s, !no_bias,
-                              scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0,
-                              &k)) {
+    int32_t last_param = 0;
+    const uint32_t scratch = small_window_scratch(rng, s, scratch_bytes, records_bytes, &last_param);
+    if (!alloc_conv2d_s8_case(name, c, s, !no_bias, scratch, 0, &k)) {
       continue;
     }
+    k.wide_channels = last_param;
     fill_s8(rng, k.input, k.in_count);
     fill_s8(rng, k.filter, k.filter_count);
     // Near the pair loop's bound (draw_acc_edge), one in five.
-    const bool edge = k.bias != nullptr && rng.uniform(0, 4) == 0;
+    const bool edge = k.bias != nullptr && !records_quant && rng.uniform(0, 4) == 0;
     if (edge) {
       draw_acc_edge(rng, s, &p, &k);
     } else if (k.bias != nullptr) {
-      const bool wide = rng.uniform(0, 5) == 0;
+      const bool wide = !records_quant && rng.uniform(0, 5) == 0;
       fill_s32(rng, k.bias, s.out_c, wide ? INT32_MIN : -60000, wide ? INT32_MAX : 60000);
     }
     for (int32_t o = 0; o < s.out_c; ++o) {
-      if (common && rng.uniform(0, 15) != 0) {
+      if (records_quant) {
+        k.multipliers[o] = rng.uniform(1 << 30, INT32_MAX);
+        k.shifts[o] = rng.uniform(-10, -4);
+      } else if (common && rng.uniform(0, 15) != 0) {
         k.multipliers[o] = rng.uniform(1 << 30, INT32_MAX);
         k.shifts[o] = relu ? rng.uniform(-12, -1) : rng.uniform(-25, -2);
       } else {
@@ -122,7 +160,8 @@ using ShiftedExponentFn = int32_t (*)(int32_t, int32_t, int32_t, int32_t);
 // eight must take it in every channel.
 inline int run_small_window_shifted_cases(Rng& rng, int cases, const char* name, Conv2dS8VariantFn variant,
                                           SmallWindowScratchFn scratch_bytes,
-                                          ShiftedExponentFn shifted_exponent) {
+                                          ShiftedExponentFn shifted_exponent,
+                                          SmallWindowRecordsFn records_bytes = nullptr) {
   int failed = 0, shifted_cases = 0;
   for (int c = 0; c < cases; ++c) {
     arena().reset();
@@ -149,6 +188,8 @@ inline int run_small_window_shifted_cases(Rng& rng, int cases, const char* name,
       }
     }
     s.out_c = rng.uniform(0, 3) == 0 ? rng.uniform(17, 24) : 2 * rng.uniform(1, 8);
+    // The records path (more than 16 channels, even): kws' 64 channels too.
+    if (records_bytes != nullptr && rng.uniform(0, 2) == 0) s.out_c = rng.coin() ? 64 : 2 * rng.uniform(9, 20);
     p.window.stride_h = p.window.stride_w = kind <= 1 ? 2 : rng.uniform(1, 2);
     p.window.dilation_h = p.window.dilation_w = 1;
     p.groups = 1;
@@ -161,9 +202,12 @@ inline int run_small_window_shifted_cases(Rng& rng, int cases, const char* name,
     p.act_max = 127;
     const bool no_bias = rng.uniform(0, 7) == 0;
     Conv2dS8Case k;
-    if (!alloc_conv2d_s8_case(name, c, s, !no_bias, scratch_bytes(s.kernel_h, s.kernel_w, s.in_c), 0, &k)) {
+    int32_t last_param = 0;
+    const uint32_t scratch = small_window_scratch(rng, s, scratch_bytes, records_bytes, &last_param);
+    if (!alloc_conv2d_s8_case(name, c, s, !no_bias, scratch, 0, &k)) {
       continue;
     }
+    k.wide_channels = last_param;
     // One case in four with a few other input and weight bytes.
     const bool noisy = rng.uniform(0, 3) == 0;
     const int32_t x = p.input_zero_point >= 0 ? -128 : 127;
