@@ -541,8 +541,6 @@ void extend_edge(const RowFill& f, const int8_t* row, int32_t b, int32_t slot, b
   }
 }
 
-using RowExtend = void (*)(const RowFill&, const int8_t*, int32_t, int32_t, int32_t);
-
 // Extends input row iy (zeros outside the image) into the slot and, when `copy` (slots 0
 // and 1), into the slot's copy: the live blocks' pairs (the others, all padding, hold
 // zeros written once per run).
@@ -692,7 +690,7 @@ inline void narrow_put(uint32_t* d, uint32_t* dc, uint32_t lo, uint32_t hi) {
 }
 
 // Input row iy (zeros outside the image) into ring row `slot` of every channel and, for
-// slots 0 and 1, its copy (a RowExtend). Four channels take 5 LDR, 6 PKHxx, 12 SXTAB16,
+// slots 0 and 1, its copy. Four channels take 5 LDR, 6 PKHxx, 12 SXTAB16,
 // 8 STRD + 8 STR (half of them the copy's, for slot 2 the same words again) and 4 for the
 // loop: 43. In this order (P2 first, every column address a register offset before the
 // post-increments) 13 registers suffice: no spill, no address temporary (GCC 12).
@@ -974,7 +972,6 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
   const uint32_t hi4 = (static_cast<uint32_t>(params.act_max) & 0xFFu) * 0x01010101u;
   const int32_t out_row_stride = shape.out_w * channels;
   const RowPass pass = narrow ? narrow_pass : row_pass_for(params, words[0]);
-  const RowExtend extend = narrow ? extend_narrow : extend_row;
   if (narrow) narrow_biases(ring, entries, channels);
   const RowFill fill = row_fill(params, shape, live, chan_words, zp_row, ring);
   const int32_t first_slot0 = ((-params.window.pad_top % 3) + 3) % 3;
@@ -995,7 +992,14 @@ void depthwise_conv2d_s8_3x3__dsp(const DepthwiseConv2dS8Params& params,
         next_slot = first_slot;
       }
       for (; next <= y0 + 2; ++next) {
-        extend(fill, image, shape.in_h, next, next_slot);
+        // Called directly, not through a pointer: extend_row reaches extend_edge, which
+        // calls through one, and the static stack bound (`mote size`) cannot bound a
+        // cycle through pointers.
+        if (narrow) {
+          extend_narrow(fill, image, shape.in_h, next, next_slot);
+        } else {
+          extend_row(fill, image, shape.in_h, next, next_slot);
+        }
         next_slot = next_slot == 2 ? 0 : next_slot + 1;
       }
       // Ring rows first_slot .. + 2 hold input rows y0 .. y0 + 2 (slot 0, 1's copies follow
