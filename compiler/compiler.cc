@@ -108,8 +108,8 @@ class SizeChoice {
 // that lowers the code (options.code_bytes, shared code once), the largest saving first,
 // until none lowers it. A step may pass over a variant and the variants its ops take next
 // (kws' 1x1 layers: the records kernel, then the general 1x1 one, which is larger, then
-// the general convolution), kept as a step when the code at its end is lower. An op doing at least 1/32 of the MACs keeps a variant: the
-// smallest one whose rule applies. A variant takes the same inputs and parameters as its
+// the general convolution), kept as a step when the code at its end is lower. An op
+// doing at least 1/32 of the MACs keeps a variant: the smallest one whose rule applies. A variant takes the same inputs and parameters as its
 // reference and gives the same bits, so only code and speed change (and the arena).
 CompileResult lower_for_size(const ir::Graph& graph, const CompileOptions& options, SearchReport& search) {
   if (options.optimize != Optimize::kSize) return search::lower_within_budget(graph, options, search);

@@ -133,10 +133,10 @@ bool rule_conv2d_s8_1x1__dsp(const NodeLowering& l, LoweredOp& op) {
 // then links this one alone (kws: about half conv2d_s8__dsp's code). Its params end with
 // pair_records (0 or 1): every channel pair's record kept in scratch, blocks outermost,
 // for windows of one-word rows (kws' first layer: 32 pairs, 367,520 -> 305,520
-// instructions on cortex-m4). That layout
-// needs conv2d_s8_small_window__dsp_records_bytes(); planned with the op where the
-// chunked layout's scratch holds it, else one unit of the difference left to the memory
-// plan's free bytes (scratch_growth: kws' 6,336 bytes against 5,480 fit at its first
+// instructions on cortex-m4). That layout needs
+// conv2d_s8_small_window__dsp_records_bytes(); planned with the op where the chunked
+// layout's scratch holds it, else one unit of the difference left to the memory plan's
+// free bytes (scratch_growth: kws' 6,336 bytes against 5,480 fit at its first
 // layer without raising the arena).
 bool rule_conv2d_s8_small_window__dsp(const NodeLowering& l, LoweredOp& op) {
   FilterDims f;

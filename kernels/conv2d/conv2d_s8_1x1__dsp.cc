@@ -620,11 +620,8 @@ void conv2d_s8_1x1__dsp(const Conv2dS8Params& params, const int32_t* multipliers
       walk.next();
     }
     run_five(columns, c, filter, bias, out_c, quant, out);
-  } else if (tail == 1 && conv2d_1x1_dsp::single_fits(c, filter)) {
-    conv2d_1x1_dsp::run_single_column(walk.src, c, offsets, filter, bias, out_c, quant, columns, out);
   } else if (tail == 1) {
-    conv2d_dsp::expand_into_column(walk.src, c, offsets, columns, 0, 0);
-    conv2d_dsp::run_single(columns, c, filter, bias, out_c, quant, out);
+    conv2d_1x1_dsp::run_last_pixel(walk.src, c, offsets, filter, bias, out_c, quant, columns, out);
   }
 }
 

@@ -142,5 +142,18 @@ inline __attribute__((noinline)) void run_single_column(const int8_t* src, int32
   }
 }
 
+// A last single output pixel (src its input): the contiguous column when it fits, else
+// column 0 of the block (conv2d_dsp::run_single).
+inline void run_last_pixel(const int8_t* src, int32_t c, uint32_t offsets, const int8_t* filter,
+                           const int32_t* bias, int32_t out_c, const conv2d_dsp::OutputQuant& q,
+                           uint32_t* columns, int8_t* out) {
+  if (single_fits(c, filter)) {
+    run_single_column(src, c, offsets, filter, bias, out_c, q, columns, out);
+    return;
+  }
+  conv2d_dsp::expand_into_column(src, c, offsets, columns, 0, 0);
+  conv2d_dsp::run_single(columns, c, filter, bias, out_c, q, out);
+}
+
 }  // namespace conv2d_1x1_dsp
 }  // namespace mote

@@ -43,9 +43,10 @@ namespace {
 // 5,800 per kws 1x1 layer). When the scratch holds only some channels' records
 // (wide_channels, at least kMinChunk), the channels run in chunks that fill it, each over
 // every block (the columns expanded again per chunk: about 90 instructions per pixel for
-// C = 64, less than a chunk's channels save). A channel whose output cannot vary (below) takes one word of that space, not a
-// record, and no MAC loop: per block its constant is stored to the 4 pixels (trained
-// ReLU networks have such dead channels: 488 of vww's 640 in its 128-channel layers).
+// C = 64, less than a chunk's channels save). A channel whose output cannot vary (below)
+// takes one word of that space, not a record, and no MAC loop: per block its constant is
+// stored to the 4 pixels (trained ReLU networks have such dead channels: 488 of vww's 640
+// in its 128-channel layers).
 //
 // The records' requantization: for every acc the channel can reach, the
 // doubled-accumulator requantization without the sign correction (which only changes
@@ -286,8 +287,7 @@ void clamp_output(int8_t* out, int32_t count, int32_t lo, int32_t hi) {
 // dozen.
 void rest_channels(const uint32_t* columns, int32_t c, const int8_t* filter, const int32_t* bias, int32_t out_c,
                    const conv2d_dsp::OutputQuant& q, int8_t* out, int32_t first) {
-  const conv2d_dsp::OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
-                                     q.act_max, q.all_fast, q.all_common, q.all_normal};
+  const conv2d_dsp::OutputQuant rest = q.from(first);
 #if MOTE_HAS_DSP  // the common loop is asm only
   const bool aligned = (c & 15) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
   if (q.all_common && q.all_normal && aligned && bias != nullptr) {
@@ -413,12 +413,7 @@ void conv2d_s8_1x1_relu__dsp(const Conv2dS8Params& params, const int32_t* multip
   if (tail != 0) {
     walk.seek(block_pixels);
     int8_t* const out = output + block_pixels * out_c;
-    if (conv2d_1x1_dsp::single_fits(c, filter)) {
-      conv2d_1x1_dsp::run_single_column(walk.src, c, offsets, filter, bias, out_c, quant, columns, out);
-    } else {
-      conv2d_dsp::expand_into_column(walk.src, c, offsets, columns, 0, 0);
-      conv2d_dsp::run_single(columns, c, filter, bias, out_c, quant, out);
-    }
+    conv2d_1x1_dsp::run_last_pixel(walk.src, c, offsets, filter, bias, out_c, quant, columns, out);
   }
   // The records' SSAT clamps to [-128, 127] only.
   if (use_records && (params.act_min > -128 || params.act_max < 127)) {

@@ -253,6 +253,12 @@ struct OutputQuant {
   bool all_fast;    // every channel fast_applies
   bool all_common;  // and every shift <= -2 (or multiplier 0), clamp [-128, 127]
   bool all_normal;  // every shift in [-kMaxFastRight, -2]
+
+  // The quantization of channels [first, ...): the same flags (they hold for a subset).
+  OutputQuant from(int32_t first) const {
+    return OutputQuant{multipliers + first, shifts + first, zero_point, act_min, act_max, all_fast, all_common,
+                       all_normal};
+  }
 };
 
 // out_c channels; checks once per run whether every channel takes requantize_fast.
@@ -966,8 +972,7 @@ inline void common_channels(const uint32_t* columns, int32_t k, const int8_t* fi
                             const int32_t* bias, int32_t out_c, const OutputQuant& q, int8_t* out,
                             int32_t first) {
   const bool aligned = (k & 3) == 0 && (reinterpret_cast<uintptr_t>(filter) & 3u) == 0;
-  const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
-                         q.act_max, q.all_fast, q.all_common, q.all_normal};
+  const OutputQuant rest = q.from(first);
   const int8_t* const rows = filter + first * k;
   const int32_t* const rest_bias = bias + first;
   int8_t* const rest_out = out + first;
@@ -1069,8 +1074,7 @@ inline void run_block_rest(const uint32_t* columns, int32_t k, const int8_t* fil
     return;
   }
 #endif
-  const OutputQuant rest{q.multipliers + first, q.shifts + first, q.zero_point, q.act_min,
-                         q.act_max, q.all_fast, q.all_common, q.all_normal};
+  const OutputQuant rest = q.from(first);
   block_matmul_fast<false, false>(columns, k, filter + first * k, bias != nullptr ? bias + first : nullptr,
                                   out_c - first, rest, out + first, out_c);
 }
